@@ -1,0 +1,1 @@
+"""warhost: the Discord game master, its service layer and local front-ends."""

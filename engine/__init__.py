@@ -1,0 +1,38 @@
+"""Pure game rules. No I/O, no asyncio, no discord, no database, no Pillow."""
+
+from engine.contract import (
+    Event,
+    Game,
+    IllegalChoice,
+    NumberField,
+    Option,
+    Prompt,
+    Result,
+    State,
+    Step,
+)
+from engine.registry import games, get, parse_options, register, replay
+from engine.rng import derive_seed, rng_for
+from engine.validate import canonical_json, log_sha256, parse_choice
+
+__all__ = [
+    "Event",
+    "Game",
+    "IllegalChoice",
+    "NumberField",
+    "Option",
+    "Prompt",
+    "Result",
+    "State",
+    "Step",
+    "canonical_json",
+    "derive_seed",
+    "log_sha256",
+    "parse_choice",
+    "games",
+    "get",
+    "parse_options",
+    "register",
+    "replay",
+    "rng_for",
+]

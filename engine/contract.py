@@ -1,0 +1,136 @@
+"""The engine contract every game implements (see DESIGN.md, "Engine contract").
+
+Games are pure: no I/O, no asyncio, no clocks. The service and the front-ends only ever
+talk to a game through these types.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class IllegalChoice(Exception):
+    """A submitted choice breaks a rule; the message is shown to the player as is."""
+
+
+class State(BaseModel):
+    """Base of every game's state: plain data that round-trips through JSON exactly."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: int = 0
+    """How many choices have been accepted; the RNG of the next step is (seed, step)."""
+    seed: int = 0
+
+
+class Option(BaseModel):
+    """One enumerated answer: `choice` is the exact dict to submit when it is picked."""
+
+    value: str = Field(max_length=50)
+    label: str = Field(max_length=80)
+    description: str = Field(default="", max_length=100)
+    choice: dict[str, Any] = Field(default_factory=dict)
+
+
+class NumberField(BaseModel):
+    """One integer of a number allocation (a modal input on Discord)."""
+
+    name: str
+    label: str = Field(max_length=45)
+    min: int = 0
+    max: int
+
+
+InputKind = Literal["choose", "multi", "numbers"]
+
+
+class Prompt(BaseModel):
+    """A decision one seat owes now.
+
+    The input shape tells a front-end how to ask:
+    - ``choose``: pick one of ``options``; submit ``option.choice``.
+    - ``multi``: pick between ``min_picks`` and ``max_picks`` of ``options``; submit
+      ``{field: [option.value, ...]}``.
+    - ``numbers``: fill every ``fields`` entry; submit ``{field.name: int, ...}``.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    seat: int
+    kind: str
+    text: str
+    answer: type[BaseModel] = Field(exclude=True)
+    input: InputKind = "choose"
+    options: list[Option] = Field(default_factory=list)
+    field: str = "picks"
+    min_picks: int = 0
+    max_picks: int = 1
+    fields: list[NumberField] = Field(default_factory=list)
+    secret: bool = False
+    """Sealed until every open secret prompt of the same step is answered."""
+    answered: bool = False
+    """A secret prompt already answered: the seat may still revise until the step locks."""
+    default: dict[str, Any] = Field(default_factory=dict)
+    """A rule-legal choice used when the deadline passes."""
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may know of this prompt: who owes what kind of decision."""
+        return {"seat": self.seat, "kind": self.kind, "secret": self.secret, "answered": self.answered}
+
+
+class Event(BaseModel):
+    """Something that happened. ``seats`` None = public; otherwise only those seats see it."""
+
+    kind: str
+    text: str
+    seats: list[int] | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+    phase_end: bool = False
+    """Marks the end of a phase: front-ends draw the map here."""
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+
+class Step(BaseModel):
+    """What ``submit`` returns: the new state and the events the choice caused."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    state: Any
+    events: list[Event] = Field(default_factory=list)
+
+
+class Result(BaseModel):
+    winners: list[int]
+    """Winning seats; empty for a loss of everyone (co-op) or a draw with no winner."""
+    reason: str
+    scores: dict[int, int] = Field(default_factory=dict)
+    draw: bool = False
+
+
+@runtime_checkable
+class Game(Protocol):
+    key: ClassVar[str] | str
+    title: ClassVar[str] | str
+    seats: range
+
+    def options_model(self) -> type[BaseModel]: ...
+
+    def setup(self, seats: int, options: BaseModel, seed: int) -> State: ...
+
+    def prompts(self, state: State) -> list[Prompt]: ...
+
+    def submit(self, state: State, seat: int, choice: dict[str, Any]) -> Step: ...
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+
+    def result(self, state: State) -> Result | None: ...
+
+    def state_model(self) -> type[State]: ...
+
+    def policies(self) -> dict[str, Any]:
+        """Name -> policy object with ``choose(state, prompt, rng) -> dict``."""
+        ...

@@ -1,0 +1,56 @@
+"""Game registry: ``engine.get(key)`` and ``engine.games()``."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from engine.contract import Game, IllegalChoice, State
+
+_KNOWN = {"tinybigwars": "engine.tinybigwars"}
+_GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    _GAMES[game.key] = game
+    return game
+
+
+def get(key: str) -> Game:
+    if key not in _GAMES:
+        module = _KNOWN.get(key)
+        if module is None:
+            raise KeyError(f"unknown game {key!r}; known games: {', '.join(sorted(_KNOWN))}")
+        importlib.import_module(module)
+    return _GAMES[key]
+
+
+def games() -> dict[str, Game]:
+    for key in _KNOWN:
+        get(key)
+    return dict(_GAMES)
+
+
+def parse_options(game: Game, options: dict[str, Any] | Any | None) -> Any:
+    model = game.options_model()
+    if isinstance(options, model):
+        return options
+    try:
+        return model.model_validate(options or {})
+    except Exception as exc:  # pydantic.ValidationError
+        raise IllegalChoice(f"bad options for {game.title}: {exc}") from exc
+
+
+def replay(
+    key: str,
+    seats: int,
+    options: dict[str, Any] | Any | None,
+    seed: int,
+    log: list[tuple[int, dict[str, Any]]],
+) -> State:
+    """Rebuild a state from the ordered choice log: same inputs, same state, bit for bit."""
+    game = get(key)
+    state = game.setup(seats, parse_options(game, options), seed)
+    for seat, choice in log:
+        state = game.submit(state, seat, choice).state
+    return state

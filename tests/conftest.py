@@ -1,0 +1,1 @@
+"""Shared test configuration; each area keeps its own fixtures in its own conftest."""
