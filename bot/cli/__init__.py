@@ -1,0 +1,40 @@
+"""`python -m bot <command>`: every module in this package that defines NAME is a command.
+
+A command module defines NAME, HELP, ``configure(parser)`` and ``run(args) -> int``.
+With no command, ``run`` (the Discord bot) is assumed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from types import ModuleType
+
+
+def _commands() -> dict[str, ModuleType]:
+    found: dict[str, ModuleType] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        name = getattr(module, "NAME", None)
+        if name:
+            found[name] = module
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = _commands()
+    parser = argparse.ArgumentParser(prog="python -m bot", description="warhost: a Discord game master")
+    sub = parser.add_subparsers(dest="command")
+    for name, module in sorted(commands.items()):
+        module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
+    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
+        if "run" in commands:
+            argv = ["run", *argv]
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return int(commands[args.command].run(args) or 0)
