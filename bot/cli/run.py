@@ -1,0 +1,59 @@
+"""`python -m bot run` (the default command): start the Discord bot."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from bot.settings import Settings
+
+NAME = "run"
+HELP = "start the Discord bot (reads DISCORD_TOKEN, DATABASE_URL, ... from the environment or .env)"
+
+NO_TOKEN = """\
+warhost needs a Discord bot token to run on Discord, and none is set.
+
+How to get one (5 minutes):
+  1. Open https://discord.com/developers/applications and press "New Application".
+  2. In "Bot", press "Reset Token" and copy the token. No privileged intents are needed.
+  3. Put it in a file named .env next to this project:   DISCORD_TOKEN=your-token
+     (copy .env.example to .env to start from the documented settings).
+  4. Invite the bot to your server with the scopes `bot` and `applications.commands`
+     and the permissions View Channels, Send Messages, Embed Links, Attach Files,
+     Read Message History (permissions integer 117760):
+       https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID&scope=bot+applications.commands&permissions=117760
+  5. Optional while developing: DEV_GUILD_ID=your-server-id syncs the slash commands to
+     that server at once (global commands can take up to an hour to appear).
+  Then run again:  python -m bot
+
+No Discord? Play in this terminal against the AI instead:
+  python -m bot play tinybigwars --seats 3
+or watch the AI play a whole match and write its map images:
+  python -m bot simulate tinybigwars --seats 3 --seed 7 --out out/
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="database URL (default: DATABASE_URL or a SQLite file warhost.db)")
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings()
+    if args.db:
+        settings.database_url = args.db
+    if settings.discord_token is None:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from bot.discord.app import run_bot
+
+    try:
+        asyncio.run(run_bot(settings))
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,153 @@
+"""The bot process: wiring of settings, store, service, commands, router and loops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+from typing import Any
+
+import discord
+import yarl
+from db.store import Store
+from discord.ext import commands
+
+from bot.discord.commands import GameCommands
+from bot.discord.delivery import Delivery
+from bot.discord.prompt_ui import timestamp
+from bot.discord.router import Router
+from bot.service import MatchService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def point_discord_at(settings: Settings) -> None:
+    """Test and proxy setups: send REST and gateway traffic to the configured base URLs."""
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+class WarhostMixin:
+    """What the plain and the sharded bot share."""
+
+    settings: Settings
+    svc: Any
+    store: Any
+
+    def _init_warhost(self, settings: Settings, store: Any = None, clock: Any = None) -> None:
+        self.settings = settings
+        self.store = store
+        self._clock = clock
+        self.svc = None
+        self.router = Router(self)  # type: ignore[arg-type]
+        self.delivery = Delivery(self)  # type: ignore[arg-type]
+        self.holder = f"{settings.instance_name}:{socket.gethostname()}:{os.getpid()}:{id(self)}"
+        self._tasks: list[asyncio.Task[Any]] = []
+
+    async def setup_hook(self) -> None:
+        if self.store is None:
+            self.store = await Store.open(self.settings.database_url, migrate=True)
+            self._own_store = True
+        kwargs = {"clock": self._clock} if self._clock is not None else {}
+        self.svc = MatchService(self.store, **kwargs)
+        self.tree.add_command(GameCommands(self))  # type: ignore[attr-defined]
+        self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)  # type: ignore[attr-defined]
+            await self.tree.sync(guild=guild)  # type: ignore[attr-defined]
+        else:
+            await self.tree.sync()  # type: ignore[attr-defined]
+        if await self.holds_lease("tick"):
+            await self.svc.recover()
+        self._tasks.append(asyncio.create_task(self.delivery.run_forever(self.settings.deliver_seconds)))
+        self._tasks.append(asyncio.create_task(self._tick_forever()))
+
+    async def holds_lease(self, name: str) -> bool:
+        """Only one process delivers the outbox and fires deadlines at a time."""
+        return bool(await self.svc.take_lease(name, self.holder, ttl_seconds=max(30.0, 6 * self.settings.tick_seconds)))
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.tick_seconds)
+            try:
+                if await self.holds_lease("tick") and await self.svc.tick():
+                    self.wake_delivery()
+            except Exception:
+                log.exception("deadline tick failed; retrying on the next tick")
+
+    def wake_delivery(self) -> None:
+        self.delivery.wake.set()
+
+    def is_manager(self, interaction: discord.Interaction) -> bool:
+        perms = interaction.permissions
+        return bool(interaction.guild_id and (perms.manage_guild or perms.administrator))
+
+    def status_text(self, st: Any) -> str:
+        lines = [f"**{st.title}** (match #{st.match_id}): {st.phase_label}"]
+        for seat in st.seats:
+            who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.policy})"
+            flags = []
+            if seat.waiting:
+                flags.append("to choose")
+            if seat.ai_takeover:
+                flags.append("AI playing for them")
+            extra = f" - {', '.join(flags)}" if flags else ""
+            lines.append(f"Seat {seat.seat + 1}: {who}{extra}")
+        if st.deadline is not None:
+            lines.append(f"Deadline {timestamp(st.deadline)}")
+        if st.paused:
+            lines.append("Paused: deadlines are stopped.")
+        return "\n".join(lines)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        await super().close()  # type: ignore[misc]
+        if getattr(self, "_own_store", False) and self.store is not None:
+            await self.store.close()
+
+
+class WarhostBot(WarhostMixin, commands.Bot):
+    def __init__(self, settings: Settings, *, store: Any = None, clock: Any = None, **kwargs: Any) -> None:
+        commands.Bot.__init__(
+            self, command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None, **kwargs
+        )
+        self._init_warhost(settings, store, clock)
+
+
+class ShardedWarhostBot(WarhostMixin, commands.AutoShardedBot):
+    def __init__(self, settings: Settings, *, store: Any = None, clock: Any = None, **kwargs: Any) -> None:
+        commands.AutoShardedBot.__init__(
+            self,
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+            **kwargs,
+        )
+        self._init_warhost(settings, store, clock)
+
+
+def make_bot(settings: Settings, **kwargs: Any) -> WarhostBot | ShardedWarhostBot:
+    point_discord_at(settings)
+    if settings.shard_count or settings.shard_ids:
+        return ShardedWarhostBot(settings, **kwargs)
+    return WarhostBot(settings, **kwargs)
+
+
+async def run_bot(settings: Settings) -> None:
+    bot = make_bot(settings)
+    assert settings.discord_token is not None
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())

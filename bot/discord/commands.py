@@ -1,0 +1,243 @@
+"""The `/game` command group. Each command is a thin call into the service; every reply
+that is about one player only is ephemeral."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+import engine
+import render
+from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.rules_text import rule_topics
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
+
+GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
+
+
+def _channel_id(interaction: discord.Interaction) -> int:
+    assert interaction.channel_id is not None
+    return interaction.channel_id
+
+
+class GameCommands(app_commands.Group):
+    def __init__(self, bot: WarhostBot) -> None:
+        super().__init__(name="game", description="Play war board games in this channel")
+        self.bot = bot
+
+    @property
+    def svc(self) -> Any:
+        return self.bot.svc
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        text = str(original) if isinstance(original, ServiceError) else f"Something went wrong: {original}"
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _private(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def _done(self, interaction: discord.Interaction, text: str) -> None:
+        await interaction.followup.send(text[:2000], ephemeral=True)
+        self.bot.wake_delivery()
+
+    @app_commands.command(name="new", description="Open a lobby for a new match in this channel")
+    @app_commands.describe(
+        game="which game",
+        mode="game mode or variant",
+        point_limit="force points (Tiny Big Wars: 20 starter, 30 standard, 40+ large)",
+        seats="most players allowed",
+        deadline_hours="hours each decision may take before the AI chooses",
+        round_limit="end the match after this many rounds",
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        mode: str | None = None,
+        point_limit: app_commands.Range[int, 10, 200] | None = None,
+        seats: app_commands.Range[int, 1, 8] | None = None,
+        deadline_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
+        round_limit: app_commands.Range[int, 1, 100] | None = None,
+    ) -> None:
+        await self._private(interaction)
+        fields = engine.get(game).options_model().model_fields
+        options: dict[str, Any] = {}
+        for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit)):
+            if value is None:
+                continue
+            if name not in fields:
+                await self._done(interaction, f"{engine.get(game).title} has no option `{name}`.")
+                return
+            options[name] = value
+        kwargs: dict[str, Any] = {"max_seats": seats}
+        if deadline_hours is not None:
+            kwargs["deadline_hours"] = deadline_hours
+        info = await self.svc.create(
+            interaction.guild_id,
+            _channel_id(interaction),
+            interaction.user.id,
+            interaction.user.display_name,
+            game,
+            options,
+            **kwargs,
+        )
+        await self._done(interaction, f"Lobby for **{info.title}** opened (match #{info.id}). Press Join below.")
+
+    @new.autocomplete("mode")
+    async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None) or "tinybigwars"
+        try:
+            modes = getattr(engine.get(key), "modes", ()) or ()
+        except KeyError:
+            modes = ()
+        return [app_commands.Choice(name=m, value=m) for m in modes if current.lower() in m.lower()][:25]
+
+    @app_commands.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        info = await self.svc.join(_channel_id(interaction), interaction.user.id, interaction.user.display_name)
+        await self._done(interaction, f"You joined the {info.title} match.")
+
+    @app_commands.command(name="leave", description="Leave this channel's lobby")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        await self.svc.leave(_channel_id(interaction), interaction.user.id)
+        await self._done(interaction, "You left the lobby.")
+
+    @app_commands.command(name="addai", description="Seat an AI player in the lobby")
+    @app_commands.describe(policy="how the AI plays")
+    @app_commands.choices(
+        policy=[app_commands.Choice(name="heuristic (plays to win)", value="heuristic"),
+                app_commands.Choice(name="random (any legal move)", value="random")]
+    )
+    async def addai(self, interaction: discord.Interaction, policy: str = "heuristic") -> None:
+        await self._private(interaction)
+        await self.svc.add_ai(_channel_id(interaction), interaction.user.id, policy=policy)
+        await self._done(interaction, f"A {policy} AI took a seat.")
+
+    @app_commands.command(name="start", description="Start the match in this channel")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        await self.svc.start(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self._done(interaction, "The match has started. Secret choices come to you by DM.")
+
+    @app_commands.command(name="status", description="Phase, who still has to choose, and the deadline")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        st = await self.svc.status(_channel_id(interaction))
+        await self._done(interaction, self.bot.status_text(st))
+
+    @app_commands.command(name="map", description="Show the current map")
+    async def map(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        info = await self.svc.find_match(_channel_id(interaction))
+        if info is None:
+            await interaction.followup.send("No match in this channel. Start one with `/game new`.", ephemeral=True)
+            return
+        view = await self.svc.public_view(info.id)
+        png = await asyncio.to_thread(render.draw, info.game, view, names=info.names())
+        await interaction.followup.send(
+            f"**{info.title}** - {view.get('phase_label', '')}",
+            file=discord.File(io.BytesIO(png), "map.png"),
+        )
+
+    @app_commands.command(name="log", description="The latest public events of this match")
+    @app_commands.describe(lines="how many lines")
+    async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:
+        await self._private(interaction)
+        events = await self.svc.log(_channel_id(interaction), limit=lines)
+        text = "\n".join(events) if events else "Nothing has happened yet."
+        await self._done(interaction, text[-1900:])
+
+    @app_commands.command(name="rules", description="Read a rule of the game played here")
+    @app_commands.describe(topic="rule topic")
+    async def rules(self, interaction: discord.Interaction, topic: str, game: str | None = None) -> None:
+        key = game or await self._game_here(interaction)
+        topics = rule_topics(key)
+        text = topics.get(topic) or next((v for k, v in topics.items() if k.lower() == topic.lower()), None)
+        if text is None:
+            known = ", ".join(sorted(topics))
+            await interaction.response.send_message(f"No rule topic '{topic}'. Topics: {known}", ephemeral=True)
+            return
+        await interaction.response.send_message(f"**{topic}**\n{text}"[:2000], ephemeral=True)
+
+    @rules.autocomplete("topic")
+    async def topic_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        key = getattr(interaction.namespace, "game", None) or await self._game_here(interaction)
+        names = [t for t in rule_topics(key) if current.lower() in t.lower()]
+        return [app_commands.Choice(name=t, value=t) for t in names][:25]
+
+    async def _game_here(self, interaction: discord.Interaction) -> str:
+        info = await self.svc.find_match(_channel_id(interaction)) if interaction.channel_id else None
+        return info.game if info is not None else "tinybigwars"
+
+    @app_commands.command(name="act", description="Answer your open decision here (if DMs do not work for you)")
+    async def act(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        info = await self.svc.find_match(_channel_id(interaction))
+        if info is None:
+            await self._done(interaction, "No match in this channel.")
+            return
+        pending = await self.svc.pending_prompt(info.id, interaction.user.id)
+        if pending is None:
+            await self._done(interaction, "You have no open decision right now.")
+            return
+        prompt = pending.prompt.model_dump()
+        await interaction.followup.send(
+            prompt_text(prompt, pending.deadline),
+            view=prompt_view(info.id, pending.seat, pending.version, prompt),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        await self.svc.abort(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self._done(interaction, "The match was aborted.")
+
+    @app_commands.command(name="kick", description="Hand a player's seat to the AI (host or Manage Server)")
+    @app_commands.describe(player="the player to replace by the AI")
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        await self._private(interaction)
+        info = await self.svc.find_match(_channel_id(interaction))
+        if info is None:
+            await self._done(interaction, "No match in this channel.")
+            return
+        seat = info.seat_of(player.id)
+        if seat is None:
+            await self._done(interaction, f"{player.display_name} has no seat in this match.")
+            return
+        await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=self.bot.is_manager(interaction))
+        await self._done(interaction, f"{player.display_name}'s seat is now played by the AI.")
+
+    @app_commands.command(name="extend", description="Give everyone more time for the current decision")
+    @app_commands.describe(hours="extra hours")
+    async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 336.0]) -> None:
+        await self._private(interaction)
+        await self.svc.extend(_channel_id(interaction), interaction.user.id, hours, is_manager=self.bot.is_manager(interaction))
+        st = await self.svc.status(_channel_id(interaction))
+        await self._done(interaction, f"Deadline extended: now {timestamp(st.deadline)}.")
+
+    @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        await self.svc.pause(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self._done(interaction, "The match is paused: no deadlines run until `/game resume`.")
+
+    @app_commands.command(name="resume", description="Resume a paused match")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await self._private(interaction)
+        await self.svc.resume(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self._done(interaction, "The match goes on.")

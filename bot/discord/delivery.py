@@ -1,0 +1,146 @@
+"""Outbox → Discord. Notices are written by the service in the same transaction as the
+state change; this loop delivers them at least once and marks each delivered."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import render
+from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+
+if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
+
+log = logging.getLogger(__name__)
+
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
+DMS_CLOSED = 50007
+
+
+def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
+    return text if len(text) <= limit else text[: limit - len(more)] + more
+
+
+def mentions(user_ids: list[int]) -> str:
+    return " ".join(f"<@{uid}>" for uid in user_ids)
+
+
+class Delivery:
+    def __init__(self, bot: WarhostBot) -> None:
+        self.bot = bot
+        self.wake = asyncio.Event()
+
+    @property
+    def svc(self) -> Any:
+        return self.bot.svc
+
+    async def run_forever(self, every: float) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=every)
+            self.wake.clear()
+            try:
+                await self.deliver_pending()
+            except Exception:
+                log.exception("delivery round failed; retrying on the next round")
+
+    async def deliver_pending(self) -> int:
+        if not await self.bot.holds_lease("deliver"):
+            return 0
+        sent = 0
+        while True:
+            batch = await self.svc.outbox(limit=50)
+            if not batch:
+                return sent
+            for notice in batch:
+                try:
+                    ref = await self.deliver(notice)
+                except discord.HTTPException:
+                    log.exception("could not deliver notice %s (%s); will retry", notice.id, notice.kind)
+                    return sent
+                await self.svc.delivered(notice.id, ref)
+                sent += 1
+
+    async def deliver(self, notice: Any) -> str | None:
+        kind = notice.kind
+        payload: dict[str, Any] = notice.payload
+        if kind == "prompt":
+            return await self.dm_prompt(notice)
+        channel = self.bot.get_partial_messageable(notice.channel_id)
+        if kind == "lobby":
+            return await self.lobby(notice, channel)
+        if kind in ("phase", "result"):
+            info = await self.svc.get_match(notice.match_id)
+            png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=info.names())
+            msg = await channel.send(
+                clip(payload.get("text", "")),
+                file=discord.File(io.BytesIO(png), "map.png"),
+                allowed_mentions=USERS_ONLY,
+            )
+            return str(msg.id)
+        text = payload.get("text", "")
+        users = [int(u) for u in payload.get("user_ids", [])]
+        if kind == "reminder" and payload.get("deadline"):
+            text = f"{text} Deadline {timestamp(_parse_time(payload['deadline']))}."
+        if users:
+            text = f"{mentions(users)} {text}"
+        msg = await channel.send(clip(text), allowed_mentions=USERS_ONLY)
+        return str(msg.id)
+
+    async def lobby(self, notice: Any, channel: discord.PartialMessageable) -> str:
+        from bot.discord.lobby import lobby_view
+
+        payload = notice.payload
+        view = lobby_view(notice.match_id, payload.get("status", "lobby"))
+        old = await self.svc.notice_ref(notice.match_id, "lobby")
+        if old:
+            try:
+                await channel.get_partial_message(int(old)).edit(content=clip(payload["text"]), view=view)
+                return old
+            except discord.NotFound:
+                pass
+        msg = await channel.send(clip(payload["text"]), view=view, allowed_mentions=USERS_ONLY)
+        return str(msg.id)
+
+    async def dm_prompt(self, notice: Any) -> str | None:
+        payload = notice.payload
+        prompt = payload["prompt"]
+        user_id = int(notice.user_id)
+        deadline = _parse_time(payload.get("deadline"))
+        content = prompt_text(prompt, deadline, payload.get("text", ""))
+        view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
+        files: list[discord.File] = []
+        if prompt.get("secret") and payload.get("view"):
+            info = await self.svc.get_match(notice.match_id)
+            png = await asyncio.to_thread(render.draw_private, info.game, payload["view"])
+            files.append(discord.File(io.BytesIO(png), "you.png"))
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            msg = await user.send(content, view=view, files=files)
+            return str(msg.id)
+        except discord.Forbidden as exc:
+            if exc.code != DMS_CLOSED:
+                raise
+            if await self.svc.mark_dms_closed(notice.match_id, int(notice.seat)):
+                info = await self.svc.get_match(notice.match_id)
+                channel = self.bot.get_partial_messageable(info.channel_id)
+                await channel.send(
+                    f"<@{user_id}> I cannot send you direct messages (your DMs are closed for this server). "
+                    "Answer your decisions here with `/game act` instead.",
+                    allowed_mentions=USERS_ONLY,
+                )
+            return None
+
+
+def _parse_time(value: Any) -> Any:
+    from datetime import datetime
+
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value))

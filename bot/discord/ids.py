@@ -1,0 +1,63 @@
+"""custom_id formats. Every component the bot sends carries all it needs to be handled
+from the database alone (after a restart, on whichever process gets the click)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_CUSTOM_ID = 100
+
+_LOBBY = re.compile(r"wh:l:(?P<mid>\d{1,12}):(?P<action>join|leave|ai|start)")
+_PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9}):(?P<op>[omnc])(?::(?P<val>[^\s]{1,50}))?")
+_MODAL = re.compile(r"wh:pm:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})")
+
+
+@dataclass(frozen=True)
+class LobbyId:
+    match_id: int
+    action: str
+
+    def encode(self) -> str:
+        return f"wh:l:{self.match_id}:{self.action}"
+
+
+@dataclass(frozen=True)
+class PromptId:
+    """op: o = pick an option (val), m = multi-select, n = open the numbers modal, c = change."""
+
+    match_id: int
+    seat: int
+    version: int
+    op: str
+    value: str | None = None
+
+    def encode(self) -> str:
+        base = f"wh:p:{self.match_id}:{self.seat}:{self.version}:{self.op}"
+        return f"{base}:{self.value}" if self.value else base
+
+
+@dataclass(frozen=True)
+class ModalId:
+    match_id: int
+    seat: int
+    version: int
+
+    def encode(self) -> str:
+        return f"wh:pm:{self.match_id}:{self.seat}:{self.version}"
+
+
+ParsedId = LobbyId | PromptId | ModalId
+
+
+def parse(custom_id: str) -> ParsedId | None:
+    """The id, or None for anything this bot did not make (a forged or foreign id)."""
+    if len(custom_id) > MAX_CUSTOM_ID:
+        return None
+    if m := _LOBBY.fullmatch(custom_id):
+        return LobbyId(int(m["mid"]), m["action"])
+    if m := _PROMPT.fullmatch(custom_id):
+        return PromptId(int(m["mid"]), int(m["seat"]), int(m["ver"]), m["op"], m["val"])
+    if m := _MODAL.fullmatch(custom_id):
+        return ModalId(int(m["mid"]), int(m["seat"]), int(m["ver"]))
+    return None

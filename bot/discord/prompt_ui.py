@@ -1,0 +1,129 @@
+"""Engine prompts as Discord components: buttons for a few options, a select menu for
+many or for several picks, a modal for number allocations."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.discord.ids import ModalId, PromptId
+
+BUTTONS_MAX = 10
+"""More options than this go into a select menu (two rows of buttons read well on phones)."""
+
+
+def timestamp(when: datetime | None) -> str:
+    """A Discord timestamp that each reader sees in their own time zone."""
+    if when is None:
+        return ""
+    return f"<t:{int(when.timestamp())}:R>"
+
+
+class PlainView(discord.ui.View):
+    """Components only: clicks are handled by the bot's interaction router, not here."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+
+def prompt_view(match_id: int, seat: int, version: int, prompt: dict[str, Any]) -> PlainView:
+    view = PlainView()
+    kind = prompt.get("input", "choose")
+    options = prompt.get("options") or []
+
+    def pid(op: str, value: str | None = None) -> str:
+        return PromptId(match_id, seat, version, op, value).encode()
+
+    if kind == "choose" and len(options) <= BUTTONS_MAX:
+        for i, opt in enumerate(options):
+            view.add_item(
+                discord.ui.Button(
+                    label=opt["label"][:80],
+                    custom_id=pid("o", opt["value"]),
+                    style=discord.ButtonStyle.primary if i == 0 else discord.ButtonStyle.secondary,
+                    row=i // 5,
+                )
+            )
+    elif kind in ("choose", "multi"):
+        multi = kind == "multi"
+        view.add_item(
+            discord.ui.Select(
+                custom_id=pid("m" if multi else "o"),
+                placeholder=(prompt.get("text") or "Choose")[:150],
+                min_values=max(0, int(prompt.get("min_picks", 1))) if multi else 1,
+                max_values=min(len(options), max(1, int(prompt.get("max_picks", 1)))) if multi else 1,
+                options=[
+                    discord.SelectOption(
+                        label=opt["label"][:100],
+                        value=opt["value"],
+                        description=(opt.get("description") or None) and opt["description"][:100],
+                    )
+                    for opt in options[:25]
+                ],
+            )
+        )
+    elif kind == "numbers":
+        view.add_item(
+            discord.ui.Button(label="Enter numbers", custom_id=pid("n"), style=discord.ButtonStyle.primary)
+        )
+    return view
+
+
+def changed_view(match_id: int, seat: int, version: int) -> PlainView:
+    view = PlainView()
+    view.add_item(
+        discord.ui.Button(
+            label="Change", custom_id=PromptId(match_id, seat, version, "c").encode(),
+            style=discord.ButtonStyle.secondary,
+        )
+    )
+    return view
+
+
+class NumbersModal(discord.ui.Modal):
+    """The modal for a `numbers` prompt; its submit is routed by custom_id like a click."""
+
+    def __init__(self, match_id: int, seat: int, version: int, prompt: dict[str, Any]) -> None:
+        title = (prompt.get("text") or "Your numbers")[:45]
+        super().__init__(title=title, custom_id=ModalId(match_id, seat, version).encode(), timeout=900)
+        defaults = prompt.get("default") or {}
+        for field in (prompt.get("fields") or [])[:5]:
+            label = f"{field['label']} ({field['min']}-{field['max']})"[:45]
+            self.add_item(
+                discord.ui.TextInput(
+                    label=label,
+                    custom_id=field["name"],
+                    default=str(defaults.get(field["name"], field["min"])),
+                    max_length=6,
+                    required=True,
+                )
+            )
+
+
+def option_label(prompt: dict[str, Any], choice: dict[str, Any]) -> str:
+    """How a submitted choice reads back to its player."""
+    for opt in prompt.get("options") or []:
+        if opt.get("choice") == choice:
+            return opt["label"]
+    if prompt.get("input") == "multi":
+        picked = set(choice.get(prompt.get("field", "picks"), []))
+        labels = [o["label"] for o in prompt.get("options") or [] if o["value"] in picked]
+        return ", ".join(labels) if labels else "nothing"
+    if prompt.get("input") == "numbers":
+        names = {f["name"]: f["label"] for f in prompt.get("fields") or []}
+        return ", ".join(f"{names.get(k, k)} {v}" for k, v in choice.items())
+    return ", ".join(f"{k} {v}" for k, v in choice.items())
+
+
+def prompt_text(prompt: dict[str, Any], deadline: datetime | None, header: str = "") -> str:
+    lines = [header] if header else []
+    secret = " (secret: only you see this until everyone has chosen)" if prompt.get("secret") else ""
+    lines.append(f"**{prompt.get('text', 'Your decision')}**{secret}")
+    if prompt.get("input") == "numbers":
+        for field in prompt.get("fields") or []:
+            lines.append(f"- {field['label']}: {field['min']} to {field['max']}")
+    if deadline is not None:
+        lines.append(f"Deadline {timestamp(deadline)}; if you have not chosen by then, the AI chooses for you.")
+    return "\n".join(lines)[:2000]

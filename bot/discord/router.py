@@ -1,0 +1,176 @@
+"""Every component click and modal submit of the bot lands here, parsed from its custom_id
+and judged by the service: no in-memory view is needed, so buttons survive restarts and
+work on whichever process receives them (DM clicks reach shard 0 only)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord import ids
+from bot.discord.prompt_ui import NumbersModal, changed_view, option_label, prompt_text, prompt_view
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
+
+log = logging.getLogger(__name__)
+
+NOT_OURS = "This button is not part of an open warhost match, so nothing was done."
+NOT_OPEN = "This choice is no longer open: the game has moved on. Use `/game act` to see what is open now."
+NOT_YOURS = "This choice belongs to another player, so nothing was done."
+
+
+async def refuse(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral refusal, whether or not the interaction was already acknowledged."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Router:
+    def __init__(self, bot: WarhostBot) -> None:
+        self.bot = bot
+
+    @property
+    def svc(self) -> Any:
+        return self.bot.svc
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            return
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        parsed = ids.parse(str(data.get("custom_id", "")))
+        try:
+            if parsed is None:
+                await refuse(interaction, NOT_OURS)
+            elif isinstance(parsed, ids.LobbyId):
+                await self.lobby(interaction, parsed)
+            elif isinstance(parsed, ids.PromptId):
+                await self.prompt(interaction, parsed, data)
+            else:
+                await self.modal(interaction, parsed, data)
+        except ServiceError as exc:
+            await refuse(interaction, str(exc))
+        except discord.HTTPException:
+            log.exception("Discord refused a reply to interaction %s", interaction.id)
+        finally:
+            self.bot.wake_delivery()
+
+    async def lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await self.svc.get_match(cid.match_id)
+        if info.status != "lobby" and cid.action != "start":
+            await refuse(interaction, "This lobby is closed: the match has started or ended.")
+            return
+        user = interaction.user
+        if cid.action == "join":
+            await self.svc.join(info.channel_id, user.id, user.display_name)
+            text = f"You joined the {info.title} match."
+        elif cid.action == "leave":
+            await self.svc.leave(info.channel_id, user.id)
+            text = "You left the lobby."
+        elif cid.action == "ai":
+            await self.svc.add_ai(info.channel_id, user.id)
+            text = "An AI player took a seat."
+        else:
+            if info.status != "lobby":
+                await refuse(interaction, "This match has already started.")
+                return
+            await self.svc.start(info.channel_id, user.id, is_manager=self.bot.is_manager(interaction))
+            text = "The match has started. Secret choices come to you by DM."
+        await interaction.followup.send(text, ephemeral=True)
+
+    async def _pending(self, interaction: discord.Interaction, cid: ids.PromptId | ids.ModalId) -> Any:
+        pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
+        info = await self.svc.get_match(cid.match_id)
+        seat_user = info.seat_user(cid.seat)
+        if seat_user != interaction.user.id:
+            await refuse(interaction, NOT_YOURS)
+            return None
+        if pending is None or pending.seat != cid.seat or pending.version != cid.version:
+            await refuse(interaction, NOT_OPEN)
+            return None
+        return pending
+
+    async def prompt(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
+        if cid.op == "n":
+            # A modal must be the first response: read, check, open; nothing slow before it.
+            pending = await self._pending(interaction, cid)
+            if pending is None:
+                return
+            prompt = pending.prompt.model_dump()
+            await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
+            return
+        await interaction.response.defer()
+        pending = await self._pending(interaction, cid)
+        if pending is None:
+            return
+        prompt = pending.prompt.model_dump()
+        if cid.op == "c":
+            await interaction.edit_original_response(
+                content=prompt_text(prompt, pending.deadline, "Change your choice:"),
+                view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
+            )
+            return
+        if cid.op == "m":
+            values = [str(v) for v in data.get("values", [])]
+            choice: dict[str, Any] = {prompt.get("field", "picks"): values}
+        else:
+            value = cid.value
+            if value is None and data.get("values"):
+                value = str(data["values"][0])
+            option = next((o for o in prompt.get("options", []) if o["value"] == value), None)
+            if option is None:
+                await refuse(interaction, NOT_OPEN)
+                return
+            choice = option["choice"]
+        await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
+
+    async def modal(self, interaction: discord.Interaction, cid: ids.ModalId, data: dict[str, Any]) -> None:
+        values: dict[str, str] = {}
+        for row in data.get("components", []):
+            inner = row.get("components") or ([row["component"]] if "component" in row else [])
+            for comp in inner:
+                values[str(comp.get("custom_id"))] = str(comp.get("value", ""))
+        await interaction.response.defer()
+        pending = await self._pending(interaction, cid)
+        if pending is None:
+            return
+        prompt = pending.prompt.model_dump()
+        choice: dict[str, Any] = {}
+        for field in prompt.get("fields", []):
+            raw = values.get(field["name"], "").strip()
+            try:
+                choice[field["name"]] = int(raw)
+            except ValueError:
+                await refuse(interaction, f"{field['label']}: '{raw}' is not a whole number. Nothing was changed.")
+                return
+        await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
+
+    async def _submit(
+        self,
+        interaction: discord.Interaction,
+        match_id: int,
+        seat: int,
+        version: int,
+        prompt: dict[str, Any],
+        choice: dict[str, Any],
+    ) -> None:
+        await self.svc.submit(
+            match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id)
+        )
+        label = option_label(prompt, choice)
+        if prompt.get("secret"):
+            content = (
+                f"Your choice for **{prompt.get('text')}**: {label}.\n"
+                "It stays sealed until everyone has chosen; you can change it until then."
+            )
+            view: discord.ui.View = changed_view(match_id, seat, version)
+        else:
+            content = f"Done: {prompt.get('text')}: {label}."
+            view = discord.ui.View()
+        await interaction.edit_original_response(content=content, view=view, attachments=[])

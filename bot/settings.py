@@ -1,0 +1,50 @@
+"""Typed settings read from the environment and `.env` (pydantic-settings)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    database_url: str = "sqlite+aiosqlite:///warhost.db"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    discord_api_base: str | None = Field(default=None, description="REST base, e.g. http://127.0.0.1:9999/api/v10")
+    discord_gateway_url: str | None = Field(default=None, description="gateway, e.g. ws://127.0.0.1:9999/")
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
+    instance_name: str = "warhost"
+    tick_seconds: float = 5.0
+    deliver_seconds: float = 1.0
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @classmethod
+    def _blank_int_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_ids(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                return None
+            if not value.startswith("["):
+                return [int(part) for part in value.split(",") if part.strip()]
+        return value
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
