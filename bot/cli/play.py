@@ -1,0 +1,32 @@
+"""`python -m bot play GAME`: a match at the terminal against AI seats."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+NAME = "play"
+HELP = "play a match in this terminal against AI seats (same service and store as the bot)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", nargs="?", default="tinybigwars", help="game key (default tinybigwars)")
+    parser.add_argument("--seats", type=int, default=3, help="number of seats, yours included")
+    parser.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
+    parser.add_argument("--db", default="sqlite+aiosqlite:///warhost-local.db", help="database URL")
+    parser.add_argument("--maps", default="maps", help="folder for the map of each phase")
+    parser.add_argument("--resume", action="store_true", help="continue the interrupted local match")
+    parser.add_argument("--name", default="You", help="your name on the map")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.local.table import play_local
+
+    try:
+        return asyncio.run(
+            play_local(args.db, args.game, args.seats, args.seed, Path(args.maps), resume=args.resume, name=args.name)
+        )
+    except KeyboardInterrupt:
+        print("\nInterrupted. Your match is saved: continue with  python -m bot play --resume")
+        return 130

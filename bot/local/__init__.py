@@ -1,0 +1,1 @@
+"""Front-ends that need no Discord: the terminal table."""
