@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.settings import Settings
+
+
+def test_settings_from_environment(monkeypatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "abc")
+    monkeypatch.setenv("SHARD_IDS", "0,1")
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    monkeypatch.setenv("DEV_GUILD_ID", "")
+    s = Settings(_env_file=None)
+    assert s.discord_token is not None and s.discord_token.get_secret_value() == "abc"
+    assert s.shard_ids == [0, 1] and s.shard_count == 2 and s.dev_guild_id is None
+    assert s.database_url.startswith("sqlite+aiosqlite:///")
+
+
+def test_no_token_explains_and_exits_nonzero(tmp_path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "DISCORD_TOKEN": "", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "DISCORD_TOKEN" in proc.stderr
+    assert "applications.commands" in proc.stderr
+    assert "python -m bot play" in proc.stderr
