@@ -129,6 +129,7 @@ class GatewaySession:
     seq: int = 0
     identify: dict = field(default_factory=dict)
     intents: int = 0
+    events: list[str] = field(default_factory=list)  # "EVENT" or "EVENT:<id>" for each dispatch sent
 
 
 class FakeDiscord:
@@ -147,6 +148,7 @@ class FakeDiscord:
         self.owner = User(snowflake(), "owner")
         self.shard_count = shards
         self.ack_deadline = ack_deadline
+        self.ack_grace = 1.0  # extra wait before declaring an interaction never acknowledged
         self.token_ttl = token_ttl
         self.attachment_size_limit = attachment_size_limit
         self.message_size_limit = limits.DEFAULT_ATTACHMENT_LIMIT
@@ -354,6 +356,7 @@ class FakeDiscord:
         if op == 0:
             session.seq += 1
             msg["s"] = session.seq
+            session.events.append(f"{t}:{d['id']}" if t == "INTERACTION_CREATE" else str(t))
         await session.ws.send_str(json.dumps(msg))  # uncompressed TEXT frames; discord.py accepts them
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -769,7 +772,7 @@ class FakeDiscord:
         rec.shard_id = await self.dispatch("INTERACTION_CREATE", rec.payload, rec.guild)
         if wait:
             try:
-                await asyncio.wait_for(asyncio.shield(rec.callback), self.ack_deadline + 1.0)
+                await asyncio.wait_for(asyncio.shield(rec.callback), self.ack_deadline + self.ack_grace)
             except TimeoutError:
                 self.violation("no_ack", 10062, 0, f"interaction {rec.id}",
                                f"type {rec.type} interaction never acknowledged within {self.ack_deadline} s")
