@@ -348,7 +348,7 @@ class FakeDiscord:
             if self._change is None:
                 self._change = asyncio.Event()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._change.wait(), min(remaining, 0.25))
+                await asyncio.wait_for(self._change.wait(), min(remaining, 0.02))
 
     # ------------------------------------------------------------------ gateway
     async def _send(self, session: GatewaySession, op: int, d: Any, t: str | None = None) -> None:
