@@ -10,19 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import os
+import signal
+import sys
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 import pytest_asyncio
 
+from .control import ControlClient
 from .players import Player
 from .server import FakeDiscord
 
 DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave")
 READY_TIMEOUT = 10.0
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAST_GUILD_READY = 0.05  # discord.py waits 2 s after the last GUILD_CREATE by default
 
 
@@ -170,3 +177,83 @@ def carol(fake: FakeDiscord) -> Player:
 @pytest.fixture
 def dave(fake: FakeDiscord) -> Player:
     return fake.user("dave")
+
+
+class StandaloneFake:
+    """A fake running in its own process (`python -m tests.fakediscord`), plus the processes
+    (e.g. `python -m bot`) started against it with `spawn`."""
+
+    def __init__(self, process: asyncio.subprocess.Process, info: dict[str, Any]) -> None:
+        self.process = process
+        self.info = info
+        self.control = ControlClient(info["base_url"])
+        self.children: list[asyncio.subprocess.Process] = []
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Environment for a bot process: the fake's REST base and gateway URL, and a token."""
+        return {"DISCORD_API_BASE": self.info["api_base"], "DISCORD_GATEWAY_URL": self.info["gateway_url"],
+                "DISCORD_TOKEN": "fake-token"}
+
+    async def spawn(self, *args: str, env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
+        """Start `python *args` from the project root with the fake's URLs in its environment."""
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, *args, cwd=PROJECT_ROOT, env={**os.environ, **self.env, **(env or {})},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        self.children.append(proc)
+        return proc
+
+    @staticmethod
+    async def terminate(proc: asyncio.subprocess.Process, timeout: float = 10.0) -> tuple[int, str]:
+        """SIGTERM the process (if still running); returns its exit code and stderr."""
+        if proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = await asyncio.wait_for(proc.communicate(), timeout)
+        except TimeoutError:
+            proc.kill()
+            _, err = await proc.communicate()
+        return proc.returncode or 0, err.decode(errors="replace")
+
+    async def close(self) -> tuple[int, str]:
+        """Stop the children, then the fake; returns the fake's exit code (3 = rule violations) and stderr."""
+        await self.control.close()
+        for child in self.children:
+            await self.terminate(child)
+        return await self.terminate(self.process)
+
+
+@contextlib.asynccontextmanager
+async def standalone_fake(*args: str, timeout: float = 15.0) -> AsyncIterator[StandaloneFake]:
+    """Run `python -m tests.fakediscord --port 0 *args`; fails on exit if it recorded violations."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.fakediscord", "--port", "0", *args, cwd=PROJECT_ROOT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), timeout)
+    if not line:
+        _, err = await proc.communicate()
+        raise RuntimeError(f"standalone fakediscord did not start: {err.decode(errors='replace')}")
+    server = StandaloneFake(proc, json.loads(line))
+    try:
+        yield server
+    finally:
+        code, err = await server.close()
+    if code != 0:
+        raise AssertionError(f"standalone fakediscord exited {code}:\n{err}")
+
+
+@pytest_asyncio.fixture
+async def fake_process(request: pytest.FixtureRequest) -> AsyncIterator[StandaloneFake]:
+    """A standalone fake in its own process (guilds/shards from the `fakediscord` marker); start the
+    bot with `await fake_process.spawn("-m", "bot")` and drive players with `fake_process.control`."""
+    options = _options(request)
+    args = ["--guilds", str(options.get("guilds", 1)), "--shards", str(options.get("shards", 1))]
+    if "players" in options:
+        args += ["--players", ",".join(options["players"])]
+    for key in ("ack_deadline", "token_ttl"):
+        if key in options:
+            args += [f"--{key.replace('_', '-')}", str(options[key])]
+    async with standalone_fake(*args) as server:
+        yield server

@@ -278,6 +278,12 @@ class FakeDiscord:
     def gateway_url(self) -> str:
         return f"ws://{self.host}:{self.port}/"
 
+    @property
+    def env(self) -> dict[str, str]:
+        """Environment for a bot process that reads its Discord URLs from settings."""
+        return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url,
+                "DISCORD_TOKEN": "fake-token"}
+
     def patch_discord(self) -> Callable[[], None]:
         """Point discord.py at this fake; returns a function that restores the real URLs."""
         return patch_discord(self.api_base, self.gateway_url)

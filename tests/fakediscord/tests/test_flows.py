@@ -174,3 +174,10 @@ async def test_restart_bot_keeps_fake_state(fake: FakeDiscord, start_bot, bot: D
     assert resp.content == "alice joined"
     await alice.dm.wait_for("Choose your secret move")
     assert len(fake.identifies) == 2
+
+
+def test_e2e_conftest_exposes_the_fixtures() -> None:
+    import tests.e2e.conftest as e2e
+
+    for name in ("fake", "start_bot", "fake_process", "alice", "bob", "carol", "dave", "pytest_configure"):
+        assert callable(getattr(e2e, name)), name

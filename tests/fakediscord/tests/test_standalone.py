@@ -3,61 +3,49 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import signal
-import sys
-from pathlib import Path
 
-from tests.fakediscord import ControlClient
+import aiohttp
+import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-async def _spawn(*args: str, env: dict[str, str] | None = None) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(sys.executable, *args, cwd=ROOT, env={**os.environ, **(env or {})},
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-
-
-async def _stop(proc: asyncio.subprocess.Process) -> tuple[int, str]:
-    if proc.returncode is None:
-        proc.send_signal(signal.SIGTERM)
-    _, err = await asyncio.wait_for(proc.communicate(), 10)
-    return proc.returncode or 0, err.decode()
+from tests.fakediscord.control import ControlError
+from tests.fakediscord.fixtures import standalone_fake
 
 
 async def test_standalone_fake_and_bot_processes() -> None:
-    fake = await _spawn("-m", "tests.fakediscord", "--port", "0", "--guilds", "2", "--shards", "2")
-    bot = None
-    try:
-        info = json.loads(await asyncio.wait_for(fake.stdout.readline(), 15))
+    async with standalone_fake("--guilds", "2", "--shards", "2") as server:
+        info, ctl = server.info, server.control
         assert info["port"] > 0 and info["api_base"].endswith("/api/v10") and info["gateway_url"].startswith("ws://")
         assert [g["shard"] for g in info["guilds"]] == [0, 1]
         assert [u["name"] for u in info["users"]] == ["alice", "bob", "carol", "dave"]
-        bot = await _spawn("-m", "tests.fakediscord.demo_bot", "--sharded",
-                           "--guilds", ",".join(g["id"] for g in info["guilds"]),
-                           env={"DISCORD_API_BASE": info["api_base"], "DISCORD_GATEWAY_URL": info["gateway_url"]})
-        async with ControlClient(info["base_url"]) as ctl:
-            ready = await ctl.wait_ready(shards=2, timeout=20)
-            assert ready["connected_shards"] == [0, 1]
-            await asyncio.sleep(0.3)  # the bot syncs commands before it connects; give on_ready a moment
-            second = info["guilds"][1]
-            resp = await ctl.slash("alice", "board", channel_id=second["channels"][0]["id"], size=2)
-            assert resp["ok"] and resp["shard_id"] == 1 and resp["messages"][0]["content"] == "Board 2x2"
-            assert resp["messages"][0]["attachments"][0]["filename"] == "board.png"
-            join = await ctl.click("bob", "Join", message_id=resp["messages"][0]["id"])
-            assert join["ephemeral"] and join["messages"][0]["content"] == "bob joined"
-            dm = await ctl.wait_for("bob", "Choose your secret move", dm=True)
-            assert dm["audience"] == "dm:bob"
-            opened = await ctl.click("bob", "Spend 2", dm=True)
-            assert opened["type"] == 9 and opened["shard_id"] == 0
-            done = await ctl.submit_modal("bob", {"attack": "1", "defend": "1"})
-            assert done["messages"][0]["content"] == "Orders: attack 1, defend 1"
-            assert [m["content"] for m in await ctl.messages("alice", channel_id=second["channels"][0]["id"])] \
-                == ["Board 2x2"]
-            assert await ctl.violations() == []
-    finally:
-        if bot is not None:
-            await _stop(bot)
-        code, err = await _stop(fake)
-    assert code == 0, err
+        await server.spawn("-m", "tests.fakediscord.demo_bot", "--sharded",
+                           "--guilds", ",".join(g["id"] for g in info["guilds"]))
+        ready = await ctl.wait_ready(shards=2, timeout=20)
+        assert ready["connected_shards"] == [0, 1]
+        await asyncio.sleep(0.2)  # GUILD_CREATEs were sent; let the bot process them
+        second = info["guilds"][1]["channels"][0]["id"]
+        resp = await ctl.slash("alice", "board", channel_id=second, size=2)
+        assert resp["ok"] and resp["shard_id"] == 1 and resp["messages"][0]["content"] == "Board 2x2"
+        assert resp["messages"][0]["attachments"][0]["filename"] == "board.png"
+        join = await ctl.click("bob", "Join", message_id=resp["messages"][0]["id"])
+        assert join["ephemeral"] and join["messages"][0]["content"] == "bob joined"
+        dm = await ctl.wait_for("bob", "Choose your secret move", dm=True)
+        assert dm["audience"] == "dm:bob"
+        opened = await ctl.click("bob", "Spend 2", dm=True)
+        assert opened["type"] == 9 and opened["shard_id"] == 0
+        done = await ctl.submit_modal("bob", {"attack": "1", "defend": "1"})
+        assert done["messages"][0]["content"] == "Orders: attack 1, defend 1"
+        assert [m["content"] for m in await ctl.messages("alice", channel_id=second)] == ["Board 2x2"]
+        assert [m["content"] for m in await ctl.messages("alice", dm=True)] == []
+        with pytest.raises(ControlError, match="disabled"):
+            await ctl.click("carol", "Closed", message_id=resp["messages"][0]["id"])
+        assert await ctl.violations() == []
+
+
+async def test_standalone_exit_code_reports_violations() -> None:
+    """A rule broken inside the standalone fake makes it exit 3, failing the test at teardown."""
+    with pytest.raises(AssertionError, match="exited 3"):
+        async with standalone_fake() as server, aiohttp.ClientSession() as http:
+            async with http.get(f"{server.info['api_base']}/nope") as resp:
+                assert resp.status == 404
+                assert (await resp.json())["message"] == "fakediscord: unhandled GET /nope"
+            assert [v["kind"] for v in await server.control.violations()] == ["unhandled_route"]
