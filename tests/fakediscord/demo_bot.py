@@ -88,6 +88,20 @@ class TargetView(discord.ui.View):
         await interaction.response.edit_message(content=f"Target: {', '.join(select.values)}", view=None)
 
 
+class CounterView(discord.ui.View):
+    """A deferred update (callback type 6) followed by an @original edit of the same message."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.count = 0
+
+    @discord.ui.button(label="+1", custom_id="counter:inc")
+    async def inc(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        self.count += 1
+        await interaction.edit_original_response(content=f"Count: {self.count}", view=self)
+
+
 class RawView(discord.ui.View):
     """Sends component rows verbatim, so a test can make the bot break Discord's limits."""
 
@@ -242,6 +256,10 @@ class DemoMixin:
         @tree.command(name="target", description="Pick targets")
         async def target(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("Pick up to two targets", view=TargetView())
+
+        @tree.command(name="counter", description="A counter edited in place")
+        async def counter(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Count: 0", view=CounterView())
 
         @tree.command(name="dm", description="Send me my secret orders")
         async def dm(interaction: discord.Interaction) -> None:

@@ -228,6 +228,17 @@ class Select:
     disabled: bool
 
 
+def text_of(content: str, embeds: list[dict], components: list[dict]) -> str:
+    """Content, embed text and V2 text displays joined: what a player reads on a message."""
+    parts = [content]
+    for emb in embeds:
+        parts += [emb.get("title") or "", emb.get("description") or ""]
+        parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in emb.get("fields") or []]
+        parts.append((emb.get("footer") or {}).get("text", ""))
+    parts += [c.get("content", "") for c in iter_components(components) if c.get("type") == 10]
+    return "\n".join(p for p in parts if p)
+
+
 def iter_components(components: list[dict]) -> list[dict]:
     """Every component in a tree of action rows / V2 containers, depth first."""
     out: list[dict] = []
@@ -271,8 +282,8 @@ class Message:
     def loading(self) -> bool:
         return bool(self.flags & FLAG_LOADING)
 
-    def visible_to(self, user: User) -> bool:
-        if self.deleted:
+    def visible_to(self, user: User, *, include_deleted: bool = False) -> bool:
+        if self.deleted and not include_deleted:
             return False
         if self.ephemeral_to is not None:
             return self.ephemeral_to.id == user.id
@@ -292,15 +303,12 @@ class Message:
     @property
     def text(self) -> str:
         """Content plus embed text: everything a player reads on the message."""
-        parts = [self.content]
-        for emb in self.embeds:
-            parts += [emb.get("title") or "", emb.get("description") or ""]
-            parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in emb.get("fields") or []]
-            parts.append((emb.get("footer") or {}).get("text", ""))
-        for comp in iter_components(self.components):
-            if comp.get("type") == 10:  # V2 text display
-                parts.append(comp.get("content", ""))
-        return "\n".join(p for p in parts if p)
+        return text_of(self.content, self.embeds, self.components)
+
+    @property
+    def texts(self) -> list[str]:
+        """The text of every version this message ever had (edits included)."""
+        return [text_of(v["content"], v["embeds"], v["components"]) for v in self.versions]
 
     def sees(self, text: str) -> bool:
         return text in self.text

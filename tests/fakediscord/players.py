@@ -174,12 +174,15 @@ class Place:
         """Whether any message this player can see here contains `text` (content or embeds)."""
         return any(m.sees(text) for m in self.messages)
 
-    async def wait_for(self, predicate: Callable[[Message], Any] | str, timeout: float = SETTLE_TIMEOUT) -> Message:
-        """The newest visible message here matching `predicate` (or containing the text), waiting for it."""
+    async def wait_for(self, predicate: Callable[[Message], Any] | str, timeout: float = SETTLE_TIMEOUT, *,
+                       after: Message | None = None) -> Message:
+        """The newest visible message here matching `predicate` (or containing the text), waiting for
+        it; `after` restricts the search to messages created after that one."""
         check = (lambda m: m.sees(predicate)) if isinstance(predicate, str) else predicate
+        floor = after.id if after is not None else 0
 
         def find() -> Message | None:
-            return next((m for m in reversed(self.messages) if check(m)), None)
+            return next((m for m in reversed(self.messages) if m.id > floor and check(m)), None)
 
         try:
             return await self.fake.wait_until(find, timeout)
@@ -429,6 +432,11 @@ class Player(Place):
     def seen(self) -> list[Message]:
         """Every message this player can see anywhere (guild channels, DM, their ephemerals)."""
         return self.fake.visible_messages(self.user_obj)
+
+    def ever_saw(self, text: str) -> bool:
+        """Whether `text` was in any version of any message this player could ever see
+        (edited-away and deleted messages included): the basis of leak checks."""
+        return any(text in t for m in self.fake.seen_by(self.user_obj) for t in m.texts)
 
     def __repr__(self) -> str:
         return f"<Player {self.name}>"

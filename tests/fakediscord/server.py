@@ -14,7 +14,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +241,22 @@ class FakeDiscord:
     def visible_messages(self, user: User) -> list[Message]:
         """Every message `user` can currently see, in creation order (for leak checks)."""
         return [m for m in self.messages.values() if m.visible_to(user)]
+
+    def seen_by(self, user: User) -> list[Message]:
+        """Every message `user` could see at some point, deleted ones included."""
+        return [m for m in self.messages.values() if m.visible_to(user, include_deleted=True)]
+
+    def leaks(self, text: str, *, allowed: Iterable[Any]) -> list[str]:
+        """Who, outside `allowed` (players or users), ever saw `text` in any version of any message."""
+        ok = {getattr(a, "id", a) for a in allowed}
+        found = []
+        for user in self.users.values():
+            if user.id in ok:
+                continue
+            for msg in self.seen_by(user):
+                if any(text in t for t in msg.texts):
+                    found.append(f"{user.name} saw {text!r} in {msg.audience} message {msg.id}")
+        return found
 
     # ------------------------------------------------------------------ server lifecycle
     async def start(self, port: int = 0, host: str = "127.0.0.1") -> None:

@@ -181,3 +181,39 @@ def test_e2e_conftest_exposes_the_fixtures() -> None:
 
     for name in ("fake", "start_bot", "fake_process", "alice", "bob", "carol", "dave", "pytest_configure"):
         assert callable(getattr(e2e, name)), name
+
+
+async def test_deferred_update_edits_component_message(fake: FakeDiscord, bot: DemoBot, alice: Player) -> None:
+    posted = (await alice.slash("counter")).message
+    first = await alice.click("+1")
+    assert first.type == 6 and first.message is posted
+    await alice.wait_for("Count: 1")
+    await alice.click("+1", message=posted)
+    await alice.wait_for("Count: 2")
+    assert [m.content for m in alice.messages] == ["Count: 2"]
+    assert posted.texts == ["Count: 0", "Count: 1", "Count: 2"]
+
+
+async def test_leak_check_sees_every_version(fake: FakeDiscord, bot: DemoBot, alice: Player, bob: Player) -> None:
+    await bob.slash("dm")
+    dm = await bob.dm.wait_for("Secret orders")
+    await bob.dm.click("Spend 2")
+    await bob.dm.submit_modal({"attack": "4", "defend": "0"})
+    assert bob.ever_saw("attack 4") and not alice.ever_saw("attack 4")
+    assert fake.leaks("attack 4", allowed=[bob]) == []
+    assert fake.leaks("Secret orders", allowed=[]) == [f"bob saw 'Secret orders' in dm:bob message {dm.id}"]
+    resp = await alice.slash("followup")
+    await alice.wait_for("first (edited)")
+    assert not any(m.content == "first" for m in bob.messages)  # now shows "first (edited)" ...
+    assert any("first" in t.split("\n") for m in bob.seen for t in m.texts)  # ... but bob saw "first"
+    assert resp.message.texts[0] == "first"
+
+
+async def test_attachment_urls_are_served(fake: FakeDiscord, bot: DemoBot, alice: Player) -> None:
+    import aiohttp
+
+    msg = (await alice.slash("board", size=2)).message
+    url = msg.payload(fake.base_url)["attachments"][0]["url"]
+    async with aiohttp.ClientSession() as http, http.get(url) as resp:
+        assert resp.status == 200 and resp.content_type == "image/png"
+        assert await resp.read() == msg.files["board.png"]
