@@ -43,6 +43,22 @@ class OrdersModal(discord.ui.Modal, title="Secret orders"):
                                                 ephemeral=True)
 
 
+class EnlistModal(discord.ui.Modal, title="Enlist"):
+    """Label-based layout (type 18) with a text input and a select, as newer modals use."""
+
+    name = discord.ui.Label(text="Name", component=discord.ui.TextInput(custom_id="name", max_length=20))
+    faction = discord.ui.Label(text="Faction", component=discord.ui.Select(custom_id="faction", options=[
+        discord.SelectOption(label="Jade", value="jade"), discord.SelectOption(label="Ruby", value="ruby")]))
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="enlist", timeout=None)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        name = self.name.component.value  # type: ignore[attr-defined]
+        faction = self.faction.component.values[0]  # type: ignore[attr-defined]
+        await interaction.response.send_message(f"{name} enlists with {faction}")
+
+
 class SecretView(discord.ui.View):
     """Persistent DM view: DM clicks reach shard 0 only, so it must not depend on in-memory state."""
 
@@ -256,6 +272,15 @@ class DemoMixin:
         @tree.command(name="target", description="Pick targets")
         async def target(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("Pick up to two targets", view=TargetView())
+
+        @tree.command(name="vanish", description="Replies, then deletes the reply")
+        async def vanish(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("poof")
+            await interaction.delete_original_response()
+
+        @tree.command(name="enlist", description="Opens a label-based modal")
+        async def enlist(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(EnlistModal())
 
         @tree.command(name="counter", description="A counter edited in place")
         async def counter(interaction: discord.Interaction) -> None:

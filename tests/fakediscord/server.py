@@ -82,6 +82,7 @@ class Call:
     body: Any
     files: list[tuple[str, bytes]]
     status: int = 200
+    multipart: bool = False
 
 
 @dataclass
@@ -540,7 +541,8 @@ class FakeDiscord:
     async def _rest_inner(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         body, files = await self._read_body(request)
-        call = Call(request.method, path, dict(request.query), body, files)
+        call = Call(request.method, path, dict(request.query), body, files,
+                    multipart=request.headers.get("Content-Type", "").startswith("multipart/"))
         self.calls.append(call)
         route = f"{request.method} {path}"
         for rule in self._rate_limits:

@@ -45,6 +45,9 @@ async def test_slash_png_and_buttons(bot: DemoBot, alice: Player, bob: Player) -
     assert msg.button("Closed").disabled
     img = msg.image()
     assert img.format == "PNG" and img.size == (128, 128)
+    callback = next(c for c in alice.fake.calls if c.path.endswith("/callback"))
+    assert callback.multipart and callback.files[0][0] == "board.png"
+    assert callback.body["data"]["attachments"] == [{"id": 0, "filename": "board.png"}]
     assert bob.sees("Board 4x4")  # a channel message: everyone in the guild sees it
 
 
@@ -217,3 +220,23 @@ async def test_attachment_urls_are_served(fake: FakeDiscord, bot: DemoBot, alice
     async with aiohttp.ClientSession() as http, http.get(url) as resp:
         assert resp.status == 200 and resp.content_type == "image/png"
         assert await resp.read() == msg.files["board.png"]
+
+
+async def test_label_modal_layout_is_mirrored(bot: DemoBot, alice: Player, bob: Player) -> None:
+    opened = await alice.slash("enlist")
+    assert opened.type == 9 and [c["type"] for c in opened.modal["components"]] == [18, 18]
+    with pytest.raises(PlayerError, match="has not opened"):
+        await bob.submit_modal({"name": "Bo"})
+    done = await alice.submit_modal({"name": "Al", "faction": ["ruby"]}, custom_id="enlist")
+    assert done.content == "Al enlists with ruby" and bob.sees("Al enlists with ruby")
+    submitted = done.interaction.payload["data"]["components"]
+    assert submitted == [{"type": 18, "component": {"type": 4, "custom_id": "name", "value": "Al"}},
+                         {"type": 18, "component": {"type": 3, "custom_id": "faction", "values": ["ruby"]}}]
+
+
+async def test_delete_original(fake: FakeDiscord, bot: DemoBot, alice: Player) -> None:
+    resp = await alice.slash("vanish")
+    await fake.wait_until(lambda: resp.message is None)
+    assert not alice.sees("poof") and alice.ever_saw("poof")
+    assert ("DELETE", f"/webhooks/{fake.app_id}/{resp.interaction.token}/messages/@original") in [
+        (c.method, c.path) for c in fake.calls]
