@@ -102,10 +102,16 @@ class Channel:
     guild: Guild | None = None
     recipient: User | None = None
     position: int = 0
+    log: list[Message] = field(default_factory=list, repr=False)  # every message ever posted here
 
     @property
     def is_dm(self) -> bool:
         return self.recipient is not None
+
+    @property
+    def messages(self) -> list[Message]:
+        """The channel's public messages (not deleted, not ephemeral), oldest first."""
+        return [m for m in self.log if not m.deleted and m.ephemeral_to is None]
 
     def payload(self) -> dict[str, Any]:
         if self.recipient is not None:

@@ -237,7 +237,8 @@ class FakeDiscord:
         return next((c for c in self.dm_channels.values() if c.id == channel_id), None)
 
     def channel_messages(self, channel: Channel) -> list[Message]:
-        return [m for m in self.messages.values() if m.channel is channel and not m.deleted]
+        """Every live message in `channel`, ephemeral ones included (use Place.messages for one viewer)."""
+        return [m for m in channel.log if not m.deleted]
 
     def visible_messages(self, user: User) -> list[Message]:
         """Every message `user` can currently see, in creation order (for leak checks)."""
@@ -671,6 +672,7 @@ class FakeDiscord:
                       webhook_id=self.app_id if interaction else None)
         msg.snapshot()
         self.messages[msg.id] = msg
+        channel.log.append(msg)
         return msg
 
     def edit_message(self, msg: Message, body: dict, files: list[tuple[str, bytes]]) -> Message:

@@ -57,6 +57,7 @@ async def test_click_gives_ephemeral_reply(bot: DemoBot, alice: Player, bob: Pla
     assert resp.type == 4 and resp.ephemeral and resp.content == "Only you see this"
     assert alice.sees("Only you see this")
     assert not bob.sees("Only you see this")
+    assert [m.content for m in alice.fake.channel.messages] == ["Board 3x3"]  # public messages only
     assert resp.message.audience == "ephemeral:alice"
 
 
