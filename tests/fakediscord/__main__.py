@@ -17,7 +17,7 @@ import sys
 
 from . import limits
 from .control import info_json
-from .fixtures import DEFAULT_PLAYERS
+from .models import DEFAULT_PLAYERS
 from .server import FakeDiscord
 
 

@@ -24,10 +24,10 @@ import pytest
 import pytest_asyncio
 
 from .control import ControlClient
+from .models import DEFAULT_PLAYERS
 from .players import Player
 from .server import FakeDiscord
 
-DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave")
 READY_TIMEOUT = 10.0
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAST_GUILD_READY = 0.05  # discord.py waits 2 s after the last GUILD_CREATE by default

@@ -13,6 +13,7 @@ from typing import Any
 from .limits import FLAG_EPHEMERAL, FLAG_LOADING
 
 DISCORD_EPOCH = 1420070400000
+DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave")
 _increment = itertools.count(1)
 _last_ts = 0
 

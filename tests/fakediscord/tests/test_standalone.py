@@ -46,3 +46,13 @@ async def test_standalone_exit_code_reports_violations() -> None:
                 assert resp.status == 404
                 assert (await resp.json())["message"] == "fakediscord: unhandled GET /nope"
             assert [v["kind"] for v in await server.control.violations()] == ["unhandled_route"]
+
+
+@pytest.mark.fakediscord(guilds=3, shards=3, players=("zed",), ack_deadline=0.5)
+async def test_fake_process_fixture(fake_process) -> None:
+    info = await fake_process.control.info()
+    assert [g["shard"] for g in info["guilds"]] == [0, 1, 2]
+    assert [u["name"] for u in info["users"]] == ["zed"]
+    assert (await fake_process.control.configure())["ack_deadline"] == 0.5
+    assert fake_process.env["DISCORD_API_BASE"] == info["api_base"]
+    assert fake_process.env["DISCORD_GATEWAY_URL"] == info["gateway_url"]
