@@ -403,7 +403,7 @@ class FakeDiscord:
                 elif op == 8:
                     await self._member_chunk(session, d)
         finally:
-            if self.sessions.get(session.shard_id) is session:
+            if self.sessions.get(session.shard_id) is session and session.ws is ws:
                 del self.sessions[session.shard_id]
             self._notify()
         return ws
@@ -451,6 +451,12 @@ class FakeDiscord:
                 "guild_id": str(guild.id), "members": [guild.member_payload(m) for m in guild.members.values()],
                 "chunk_index": 0, "chunk_count": 1, "not_found": [], "nonce": d.get("nonce"),
             }, "GUILD_MEMBERS_CHUNK")
+
+    async def request_reconnect(self, shard_id: int = 0) -> None:
+        """Send op 7 RECONNECT to a shard, as Discord does before a gateway restart; discord.py
+        reconnects and RESUMEs the session (answered with RESUMED)."""
+        session = self.sessions[shard_id]
+        await self._send(session, 7, None)
 
     def session_for(self, guild: Guild | None) -> GatewaySession:
         """Discord's routing: guild events by (guild_id >> 22) % shard_count, everything else to shard 0."""

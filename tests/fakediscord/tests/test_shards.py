@@ -44,3 +44,16 @@ async def test_two_shards_route_guilds_and_dms(fake: FakeDiscord, start_bot, ali
         assert f"INTERACTION_CREATE:{rec.id}" not in fake.sessions[1].events
     assert f"INTERACTION_CREATE:{r1.interaction.id}" in fake.sessions[1].events
     assert bot.orders[bob.id] == ("3", "0")
+
+
+async def test_reconnect_and_resume(fake: FakeDiscord, start_bot, alice: Player) -> None:
+    from tests.fakediscord.demo_bot import DemoBot
+
+    await start_bot(lambda: DemoBot([fake.guild.id]))
+    before = fake.sessions[0]
+    old_ws = before.ws
+    await fake.request_reconnect(0)
+    await fake.wait_until(lambda: 0 in fake.sessions and fake.sessions[0].ws is not old_ws
+                          and "RESUMED" in fake.sessions[0].events)
+    assert fake.sessions[0] is before and len(fake.identifies) == 1  # resumed, not re-identified
+    assert (await alice.slash("ping")).content == "pong"
