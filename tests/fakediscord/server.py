@@ -442,14 +442,24 @@ class FakeDiscord:
         return old
 
     async def _member_chunk(self, session: GatewaySession, d: dict) -> None:
+        """op 8 REQUEST_GUILD_MEMBERS: all members, or those matching `query` / `user_ids`."""
         ids = d.get("guild_id")
+        query, limit = d.get("query"), d.get("limit") or 0
+        user_ids = d.get("user_ids")
+        wanted = {int(u) for u in ([user_ids] if isinstance(user_ids, (str, int)) else user_ids or [])}
         for gid in ids if isinstance(ids, list) else [ids]:
             guild = next((g for g in self.guilds if g.id == int(gid)), None)
             if guild is None:
                 continue
+            members = [m for m in guild.members.values()
+                       if (not wanted or m.user.id in wanted)
+                       and (not query or m.user.name.lower().startswith(query.lower()))]
+            if limit:
+                members = members[:limit]
             await self._send(session, 0, {
-                "guild_id": str(guild.id), "members": [guild.member_payload(m) for m in guild.members.values()],
-                "chunk_index": 0, "chunk_count": 1, "not_found": [], "nonce": d.get("nonce"),
+                "guild_id": str(guild.id), "members": [guild.member_payload(m) for m in members],
+                "chunk_index": 0, "chunk_count": 1, "nonce": d.get("nonce"),
+                "not_found": [str(u) for u in wanted if u not in guild.members],
             }, "GUILD_MEMBERS_CHUNK")
 
     async def request_reconnect(self, shard_id: int = 0) -> None:

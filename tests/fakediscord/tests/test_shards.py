@@ -57,3 +57,16 @@ async def test_reconnect_and_resume(fake: FakeDiscord, start_bot, alice: Player)
                           and "RESUMED" in fake.sessions[0].events)
     assert fake.sessions[0] is before and len(fake.identifies) == 1  # resumed, not re-identified
     assert (await alice.slash("ping")).content == "pong"
+
+
+async def test_member_chunking_with_members_intent(fake: FakeDiscord, start_bot) -> None:
+    import discord
+
+    client = await start_bot(lambda: discord.Client(intents=discord.Intents.all()))
+    guild = client.get_guild(fake.guild.id)
+    assert guild.chunked
+    assert sorted(m.name for m in guild.members) == ["GameMaster", "alice", "bob", "carol", "dave"]
+    await guild.chunk()
+    found = await guild.query_members("ca")
+    assert [m.name for m in found] == ["carol"]
+    assert fake.sessions[0].events.count("GUILD_MEMBERS_CHUNK") == 2
