@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from .limits import FLAG_EPHEMERAL, FLAG_LOADING
+from .limits import FLAG_EPHEMERAL, FLAG_LOADING, SELECT_TYPES
 
 DISCORD_EPOCH = 1420070400000
 DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave")
@@ -328,8 +328,6 @@ class Message:
 
     @property
     def selects(self) -> list[Select]:
-        from .limits import SELECT_TYPES
-
         return [Select(c["custom_id"], c["type"], c.get("placeholder"), list(c.get("options") or []),
                        c.get("min_values", 1), c.get("max_values", 1), bool(c.get("disabled")))
                 for c in iter_components(self.components) if c.get("type") in SELECT_TYPES]
