@@ -1,0 +1,231 @@
+"""Discord's payload rules that catch real bot bugs, checked on every message, modal and choice list.
+
+Each check returns human-readable problems; the server turns them into Discord's real error
+(400 code 50035 "Invalid Form Body") and records a violation, so a bug that Discord would
+reject in production fails the test instead of passing silently against a lenient fake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_CONTENT = 2000
+MAX_ACTION_ROWS = 5
+MAX_ROW_COMPONENTS = 5
+MAX_CUSTOM_ID = 100
+MAX_BUTTON_LABEL = 80
+MAX_SELECT_OPTIONS = 25
+MAX_OPTION_TEXT = 100
+MAX_PLACEHOLDER = 150
+MAX_EMBEDS = 10
+MAX_EMBED_TITLE = 256
+MAX_EMBED_DESCRIPTION = 4096
+MAX_EMBED_FIELDS = 25
+MAX_EMBED_TOTAL = 6000
+MAX_FILES = 10
+MAX_MODAL_TITLE = 45
+MAX_MODAL_COMPONENTS = 5
+MAX_INPUT_LABEL = 45
+MAX_INPUT_VALUE = 4000
+MAX_CHOICES = 25
+MAX_CHOICE_NAME = 100
+DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # non-boosted guilds and DMs
+ACK_DEADLINE = 3.0  # seconds to send the initial interaction callback
+TOKEN_TTL = 15 * 60.0  # seconds an interaction token stays valid for follow-ups / @original
+
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_COMPONENTS_V2 = 1 << 15
+
+SELECT_TYPES = {3, 5, 6, 7, 8}  # string, user, role, mentionable, channel selects
+
+
+def _check_custom_id(comp: dict, where: str, seen: set[str], problems: list[str]) -> None:
+    cid = comp.get("custom_id")
+    if cid is None:
+        return
+    if not isinstance(cid, str) or not cid:
+        problems.append(f"{where}: custom_id must be a non-empty string")
+        return
+    if len(cid) > MAX_CUSTOM_ID:
+        problems.append(f"{where}: custom_id is {len(cid)} characters (max {MAX_CUSTOM_ID})")
+    if cid in seen:
+        problems.append(f"{where}: duplicate custom_id {cid!r}")
+    seen.add(cid)
+
+
+def _check_button(comp: dict, where: str, problems: list[str]) -> None:
+    label = comp.get("label") or ""
+    if len(label) > MAX_BUTTON_LABEL:
+        problems.append(f"{where}: button label is {len(label)} characters (max {MAX_BUTTON_LABEL})")
+    if comp.get("style") == 5:
+        if not comp.get("url"):
+            problems.append(f"{where}: link button without url")
+    elif comp.get("style") != 6 and not comp.get("custom_id"):
+        problems.append(f"{where}: button without custom_id")
+    if not label and not comp.get("emoji"):
+        problems.append(f"{where}: button needs a label or an emoji")
+
+
+def _check_select(comp: dict, where: str, problems: list[str]) -> None:
+    if len(comp.get("placeholder") or "") > MAX_PLACEHOLDER:
+        problems.append(f"{where}: placeholder longer than {MAX_PLACEHOLDER}")
+    if comp.get("type") != 3:
+        return
+    options = comp.get("options") or []
+    if not options:
+        problems.append(f"{where}: string select without options")
+    if len(options) > MAX_SELECT_OPTIONS:
+        problems.append(f"{where}: {len(options)} select options (max {MAX_SELECT_OPTIONS})")
+    values: set[str] = set()
+    for i, opt in enumerate(options):
+        for key in ("label", "value", "description"):
+            if len(opt.get(key) or "") > MAX_OPTION_TEXT:
+                problems.append(f"{where}.options[{i}]: {key} longer than {MAX_OPTION_TEXT}")
+        if opt.get("value") in values:
+            problems.append(f"{where}.options[{i}]: duplicate value {opt.get('value')!r}")
+        values.add(opt.get("value"))
+    max_values = comp.get("max_values", 1)
+    if options and max_values > len(options):
+        problems.append(f"{where}: max_values {max_values} exceeds {len(options)} options")
+
+
+def check_components(components: list[dict], flags: int = 0) -> list[str]:
+    """Action rows: at most 5 rows of at most 5 buttons; a select fills a whole row."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    if flags & FLAG_COMPONENTS_V2:
+        _walk_v2(components, "components", seen, problems)
+        return problems
+    if len(components) > MAX_ACTION_ROWS:
+        problems.append(f"components: {len(components)} action rows (max {MAX_ACTION_ROWS})")
+    for r, row in enumerate(components):
+        where = f"components[{r}]"
+        if row.get("type") != 1:
+            problems.append(f"{where}: top-level component must be an action row (type 1)")
+            continue
+        children = row.get("components") or []
+        if not children:
+            problems.append(f"{where}: empty action row")
+        if len(children) > MAX_ROW_COMPONENTS:
+            problems.append(f"{where}: {len(children)} components in one row (max {MAX_ROW_COMPONENTS})")
+        has_select = any(c.get("type") in SELECT_TYPES for c in children)
+        if has_select and len(children) > 1:
+            problems.append(f"{where}: a select menu must be alone in its action row")
+        for c, comp in enumerate(children):
+            cwhere = f"{where}.components[{c}]"
+            _check_custom_id(comp, cwhere, seen, problems)
+            if comp.get("type") == 2:
+                _check_button(comp, cwhere, problems)
+            elif comp.get("type") in SELECT_TYPES:
+                _check_select(comp, cwhere, problems)
+    return problems
+
+
+def _walk_v2(components: list[dict], where: str, seen: set[str], problems: list[str]) -> None:
+    """Components V2 layouts nest freely; only the id and per-item rules are checked."""
+    for i, comp in enumerate(components):
+        cwhere = f"{where}[{i}]"
+        _check_custom_id(comp, cwhere, seen, problems)
+        if comp.get("type") == 2:
+            _check_button(comp, cwhere, problems)
+        elif comp.get("type") in SELECT_TYPES:
+            _check_select(comp, cwhere, problems)
+        if comp.get("components"):
+            _walk_v2(comp["components"], f"{cwhere}.components", seen, problems)
+        if isinstance(comp.get("accessory"), dict):
+            _walk_v2([comp["accessory"]], f"{cwhere}.accessory", seen, problems)
+
+
+def check_embeds(embeds: list[dict]) -> list[str]:
+    """Embed count and text lengths, including the 6000-character total."""
+    problems: list[str] = []
+    if len(embeds) > MAX_EMBEDS:
+        problems.append(f"embeds: {len(embeds)} embeds (max {MAX_EMBEDS})")
+    total = 0
+    for i, emb in enumerate(embeds):
+        title, desc = emb.get("title") or "", emb.get("description") or ""
+        if len(title) > MAX_EMBED_TITLE:
+            problems.append(f"embeds[{i}]: title longer than {MAX_EMBED_TITLE}")
+        if len(desc) > MAX_EMBED_DESCRIPTION:
+            problems.append(f"embeds[{i}]: description longer than {MAX_EMBED_DESCRIPTION}")
+        fields = emb.get("fields") or []
+        if len(fields) > MAX_EMBED_FIELDS:
+            problems.append(f"embeds[{i}]: {len(fields)} fields (max {MAX_EMBED_FIELDS})")
+        total += len(title) + len(desc) + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+        total += len((emb.get("footer") or {}).get("text", "")) + len((emb.get("author") or {}).get("name", ""))
+    if total > MAX_EMBED_TOTAL:
+        problems.append(f"embeds: {total} characters in total (max {MAX_EMBED_TOTAL})")
+    return problems
+
+
+def check_message(body: dict, files: list[tuple[str, bytes]], size_limit: int) -> list[str]:
+    """Everything Discord validates on a message create/edit that a bot can get wrong."""
+    problems: list[str] = []
+    content = body.get("content")
+    if content is not None and len(str(content)) > MAX_CONTENT:
+        problems.append(f"content: {len(str(content))} characters (max {MAX_CONTENT})")
+    flags = int(body.get("flags") or 0)
+    problems += check_components(body.get("components") or [], flags)
+    problems += check_embeds(body.get("embeds") or [])
+    if len(files) > MAX_FILES:
+        problems.append(f"files: {len(files)} attachments (max {MAX_FILES})")
+    return problems
+
+
+def oversized_files(files: list[tuple[str, bytes]], size_limit: int) -> list[str]:
+    """Files above the upload limit; Discord answers 413 code 40005 for these."""
+    return [f"{name}: {len(data)} bytes (limit {size_limit})" for name, data in files if len(data) > size_limit]
+
+
+def check_modal(data: dict) -> list[str]:
+    """Modal title, 1-5 top-level components, text-input labels/values, unique custom_ids."""
+    problems: list[str] = []
+    title = data.get("title") or ""
+    if not title or len(title) > MAX_MODAL_TITLE:
+        problems.append(f"modal: title must be 1-{MAX_MODAL_TITLE} characters (got {len(title)})")
+    seen: set[str] = set()
+    _check_custom_id(data, "modal", seen, problems)
+    comps = data.get("components") or []
+    if not 1 <= len(comps) <= MAX_MODAL_COMPONENTS:
+        problems.append(f"modal: {len(comps)} components (must be 1-{MAX_MODAL_COMPONENTS})")
+    for i, top in enumerate(comps):
+        where = f"modal.components[{i}]"
+        for inner in modal_inputs_of(top):
+            _check_custom_id(inner, where, seen, problems)
+            if inner.get("type") == 4:
+                label = inner.get("label") or top.get("label") or ""
+                if len(label) > MAX_INPUT_LABEL:
+                    problems.append(f"{where}: input label is {len(label)} characters (max {MAX_INPUT_LABEL})")
+                if len(inner.get("value") or "") > MAX_INPUT_VALUE:
+                    problems.append(f"{where}: prefilled value longer than {MAX_INPUT_VALUE}")
+            elif inner.get("type") in SELECT_TYPES:
+                _check_select(inner, where, problems)
+        if top.get("type") == 1 and len(top.get("components") or []) != 1:
+            problems.append(f"{where}: a modal action row holds exactly one input")
+    return problems
+
+
+def modal_inputs_of(top: dict) -> list[dict]:
+    """The input components inside one top-level modal component (action row or label)."""
+    if top.get("type") == 1:
+        return list(top.get("components") or [])
+    if top.get("type") == 18 and isinstance(top.get("component"), dict):
+        return [top["component"]]
+    return []
+
+
+def check_choices(choices: list[dict]) -> list[str]:
+    """Autocomplete answers: at most 25 choices with names of at most 100 characters."""
+    problems: list[str] = []
+    if len(choices) > MAX_CHOICES:
+        problems.append(f"choices: {len(choices)} (max {MAX_CHOICES})")
+    for i, ch in enumerate(choices):
+        if not 1 <= len(str(ch.get("name", ""))) <= MAX_CHOICE_NAME:
+            problems.append(f"choices[{i}]: name must be 1-{MAX_CHOICE_NAME} characters")
+    return problems
+
+
+def form_error(problems: list[str]) -> dict[str, Any]:
+    """Discord's Invalid Form Body error shape, with the problems listed for the test log."""
+    return {"message": "Invalid Form Body", "code": 50035, "errors": {"_fakediscord": problems}}

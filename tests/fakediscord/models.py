@@ -1,0 +1,381 @@
+"""State of the fake Discord: users, guilds, channels and messages, each able to render the
+JSON payload discord.py expects, and each message knowing exactly who can see it."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .limits import FLAG_EPHEMERAL, FLAG_LOADING, SELECT_TYPES
+
+DISCORD_EPOCH = 1420070400000
+DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave")
+_increment = itertools.count(1)
+_last_ts = 0
+
+# Permission bits used by the fake (discord.Permissions values).
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_HISTORY = 1 << 16
+USE_APP_COMMANDS = 1 << 31
+MANAGE_GUILD = 1 << 5
+ADMINISTRATOR = 1 << 3
+MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_HISTORY | USE_APP_COMMANDS
+ALL_PERMISSIONS = (1 << 50) - 1
+
+
+def _next_ts() -> int:
+    """A strictly increasing millisecond timestamp so every snowflake is unique and ordered."""
+    global _last_ts
+    _last_ts = max(_last_ts + 1, int(time.time() * 1000) - DISCORD_EPOCH)
+    return _last_ts
+
+
+def snowflake() -> int:
+    """A fresh, unique snowflake (timestamp << 22 | increment)."""
+    return (_next_ts() << 22) | (next(_increment) & 0xFFF)
+
+
+def snowflake_on_shard(shard_id: int, shard_count: int) -> int:
+    """A fresh guild id that Discord would route to `shard_id`: (id >> 22) % shard_count == shard_id."""
+    global _last_ts
+    ts = _next_ts()
+    ts += (shard_id - ts) % shard_count
+    _last_ts = ts
+    return (ts << 22) | (next(_increment) & 0xFFF)
+
+
+def shard_for(guild_id: int, shard_count: int) -> int:
+    """Discord's shard formula for guild events."""
+    return (guild_id >> 22) % shard_count
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(eq=False)
+class User:
+    """A Discord account; `dms_closed` makes DMs from the bot fail with 403 code 50007."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_closed: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "username": self.name, "discriminator": "0", "global_name": self.name,
+                "avatar": None, "bot": self.bot, "public_flags": 0}
+
+
+@dataclass(eq=False)
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
+                "position": self.position, "color": 0, "hoist": False, "managed": False,
+                "mentionable": False, "flags": 0}
+
+
+@dataclass(eq=False)
+class Member:
+    user: User
+    roles: list[Role] = field(default_factory=list)
+    joined_at: str = field(default_factory=now_iso)
+
+
+@dataclass(eq=False)
+class Channel:
+    """A guild text channel (type 0) or a DM channel (type 1, `recipient` set)."""
+
+    id: int
+    name: str
+    guild: Guild | None = None
+    recipient: User | None = None
+    position: int = 0
+    log: list[Message] = field(default_factory=list, repr=False)  # every message ever posted here
+
+    @property
+    def is_dm(self) -> bool:
+        return self.recipient is not None
+
+    @property
+    def messages(self) -> list[Message]:
+        """The channel's public messages (not deleted, not ephemeral), oldest first."""
+        return [m for m in self.log if not m.deleted and m.ephemeral_to is None]
+
+    def payload(self) -> dict[str, Any]:
+        if self.recipient is not None:
+            return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
+                    "last_message_id": None, "flags": 0}
+        assert self.guild is not None
+        return {"id": str(self.id), "type": 0, "name": self.name, "position": self.position,
+                "guild_id": str(self.guild.id), "permission_overwrites": [], "nsfw": False,
+                "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+
+
+@dataclass(eq=False)
+class Guild:
+    """A server; its @everyone role has the usual member permissions, and a "Game Manager" role
+    adds Manage Server so bots can be tested on permission checks."""
+
+    id: int
+    name: str
+    owner_id: int = 1
+    channels: list[Channel] = field(default_factory=list)
+    members: dict[int, Member] = field(default_factory=dict)
+    roles: list[Role] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.roles:
+            self.roles = [Role(self.id, "@everyone", MEMBER_PERMISSIONS),
+                          Role(snowflake(), "Game Manager", MANAGE_GUILD, position=1)]
+
+    @property
+    def everyone(self) -> Role:
+        return self.roles[0]
+
+    @property
+    def manager_role(self) -> Role:
+        return self.roles[1]
+
+    @property
+    def channel(self) -> Channel:
+        """The first text channel (where virtual players act by default)."""
+        return self.channels[0]
+
+    def add_member(self, user: User, *, manage_guild: bool = False) -> Member:
+        member = self.members.get(user.id) or Member(user)
+        self.members[user.id] = member
+        if manage_guild and self.manager_role not in member.roles:
+            member.roles.append(self.manager_role)
+        return member
+
+    def permissions_of(self, user: User) -> int:
+        """Guild-level permissions (owner and Administrator get everything)."""
+        if user.id == self.owner_id:
+            return ALL_PERMISSIONS
+        member = self.members.get(user.id)
+        perms = self.everyone.permissions
+        for role in member.roles if member else []:
+            perms |= role.permissions
+        return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
+
+    def member_payload(self, member: Member, *, with_user: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {"roles": [str(r.id) for r in member.roles], "joined_at": member.joined_at,
+                                "flags": 0, "deaf": False, "mute": False, "nick": None, "avatar": None,
+                                "pending": False, "communication_disabled_until": None}
+        if with_user:
+            data["user"] = member.user.payload()
+        return data
+
+    def payload(self, bot: User) -> dict[str, Any]:
+        members = [self.member_payload(m) for m in self.members.values()]
+        if bot.id not in self.members:
+            members.insert(0, self.member_payload(Member(bot)))
+        return {
+            "id": str(self.id), "name": self.name, "unavailable": False, "owner_id": str(self.owner_id),
+            "member_count": len(members), "large": False, "features": [], "emojis": [], "stickers": [],
+            "roles": [r.payload() for r in self.roles], "channels": [c.payload() for c in self.channels],
+            "members": members, "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": [], "soundboard_sounds": [], "joined_at": now_iso(),
+            "preferred_locale": "en-US", "icon": None, "afk_timeout": 300, "verification_level": 0,
+            "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
+            "nsfw_level": 0, "premium_tier": 0, "system_channel_flags": 0, "premium_progress_bar_enabled": False,
+        }
+
+
+@dataclass(eq=False)
+class Attachment:
+    id: int
+    filename: str
+    data: bytes
+    description: str | None = None
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        url = f"{base_url}/attachments/{self.id}/{self.filename}"
+        ctype = {"png": "image/png", "gif": "image/gif", "jpg": "image/jpeg", "webp": "image/webp",
+                 "txt": "text/plain", "json": "application/json"}.get(self.filename.rsplit(".", 1)[-1].lower())
+        return {"id": str(self.id), "filename": self.filename, "size": len(self.data), "url": url,
+                "proxy_url": url, "content_type": ctype, "description": self.description}
+
+
+@dataclass
+class Button:
+    """A button as the player sees it."""
+
+    label: str | None
+    custom_id: str | None
+    style: int
+    disabled: bool
+    url: str | None = None
+    emoji: Any = None
+
+
+@dataclass
+class Select:
+    """A select menu as the player sees it (string selects carry their options)."""
+
+    custom_id: str
+    type: int
+    placeholder: str | None
+    options: list[dict]
+    min_values: int
+    max_values: int
+    disabled: bool
+
+
+def text_of(content: str, embeds: list[dict], components: list[dict]) -> str:
+    """Content, embed text and V2 text displays joined: what a player reads on a message."""
+    parts = [content]
+    for emb in embeds:
+        parts += [emb.get("title") or "", emb.get("description") or ""]
+        parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in emb.get("fields") or []]
+        parts.append((emb.get("footer") or {}).get("text", ""))
+    parts += [c.get("content", "") for c in iter_components(components) if c.get("type") == 10]
+    return "\n".join(p for p in parts if p)
+
+
+def iter_components(components: list[dict]) -> list[dict]:
+    """Every component in a tree of action rows / V2 containers, depth first."""
+    out: list[dict] = []
+    for comp in components:
+        out.append(comp)
+        out += iter_components(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            out += iter_components([comp["accessory"]])
+        if isinstance(comp.get("component"), dict):
+            out += iter_components([comp["component"]])
+    return out
+
+
+@dataclass(eq=False)
+class Message:
+    """A message as stored by the fake. `ephemeral_to` makes it visible to one user only; otherwise
+    a DM message is visible to its recipient and a guild message to the guild's members.
+    `versions` keeps every payload the message ever had, so leak checks see edited-away text too."""
+
+    id: int
+    channel: Channel
+    author: User
+    content: str = ""
+    embeds: list[dict] = field(default_factory=list)
+    components: list[dict] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    ephemeral_to: User | None = None
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    timestamp: str = field(default_factory=now_iso)
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    versions: list[dict] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.ephemeral_to is not None
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & FLAG_LOADING)
+
+    def visible_to(self, user: User, *, include_deleted: bool = False) -> bool:
+        if self.deleted and not include_deleted:
+            return False
+        if self.ephemeral_to is not None:
+            return self.ephemeral_to.id == user.id
+        if self.channel.recipient is not None:
+            return self.channel.recipient.id == user.id
+        return self.channel.guild is not None and user.id in self.channel.guild.members
+
+    @property
+    def audience(self) -> str:
+        """Who can see this message, for leak-check reports."""
+        if self.ephemeral_to is not None:
+            return f"ephemeral:{self.ephemeral_to.name}"
+        if self.channel.recipient is not None:
+            return f"dm:{self.channel.recipient.name}"
+        return f"channel:#{self.channel.name}"
+
+    @property
+    def text(self) -> str:
+        """Content plus embed text: everything a player reads on the message."""
+        return text_of(self.content, self.embeds, self.components)
+
+    @property
+    def texts(self) -> list[str]:
+        """The text of every version this message ever had (edits included)."""
+        return [text_of(v["content"], v["embeds"], v["components"]) for v in self.versions]
+
+    def sees(self, text: str) -> bool:
+        return text in self.text
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [Button(c.get("label"), c.get("custom_id"), c.get("style", 1), bool(c.get("disabled")),
+                       c.get("url"), c.get("emoji"))
+                for c in iter_components(self.components) if c.get("type") == 2]
+
+    @property
+    def selects(self) -> list[Select]:
+        return [Select(c["custom_id"], c["type"], c.get("placeholder"), list(c.get("options") or []),
+                       c.get("min_values", 1), c.get("max_values", 1), bool(c.get("disabled")))
+                for c in iter_components(self.components) if c.get("type") in SELECT_TYPES]
+
+    def button(self, label: str) -> Button | None:
+        return next((b for b in self.buttons if b.label == label), None)
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        return {a.filename: a.data for a in self.attachments}
+
+    def image(self, filename: str | None = None) -> Any:
+        """The decoded PIL image of an attachment (the first image when no name is given)."""
+        from PIL import Image
+
+        for att in self.attachments:
+            if filename is None or att.filename == filename:
+                if filename is None and not att.filename.lower().endswith((".png", ".gif", ".jpg", ".webp")):
+                    continue
+                img = Image.open(io.BytesIO(att.data))
+                img.load()
+                return img
+        raise LookupError(f"message {self.id} has no image attachment {filename or ''}".strip())
+
+    def payload(self, base_url: str) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id), "channel_id": str(self.channel.id), "author": self.author.payload(), "type": 0,
+            "content": self.content, "embeds": self.embeds, "components": self.components,
+            "attachments": [a.payload(base_url) for a in self.attachments], "flags": self.flags,
+            "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp, "mentions": [],
+            "mention_roles": [], "pinned": False, "mention_everyone": False, "tts": False,
+        }
+        if self.channel.guild is not None:
+            data["guild_id"] = str(self.channel.guild.id)
+        if self.webhook_id is not None:
+            data["webhook_id"] = str(self.webhook_id)
+            data["application_id"] = str(self.webhook_id)
+        return data
+
+    def snapshot(self) -> None:
+        """Remember the current version (called on create and on every edit)."""
+        self.versions.append({"content": self.content, "embeds": list(self.embeds),
+                              "components": list(self.components),
+                              "attachments": [a.filename for a in self.attachments], "flags": self.flags})
+
+    def __repr__(self) -> str:
+        return f"<Message {self.id} {self.audience} {self.content[:40]!r} buttons={[b.label for b in self.buttons]}>"
+
+
+def is_ephemeral(flags: int) -> bool:
+    return bool(flags & FLAG_EPHEMERAL)
