@@ -38,19 +38,18 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
 
 
-def fixed_palette(base: Image.Image, colours: Iterable[RGB], base_colours: int = 80) -> Image.Image:
-    """A "P" image whose palette covers `base` and the blends of `colours` with the grounds."""
-    colours = list(dict.fromkeys(colours))
+def fixed_palette(base: Image.Image, colours: Iterable[RGB], base_colours: int = 64) -> Image.Image:
+    """A "P" image whose palette holds `colours` exactly, `base`'s colours and their blends."""
+    exact = list(dict.fromkeys(colours))[:128]
     grounds = [palette.OUTLINE, palette.BACKGROUND_EDGE, palette.PLATE, palette.PANEL, palette.TEXT]
-    swatches = list(colours)
-    for c in colours:
-        for g in grounds:
-            swatches.extend(_mix(c, g, t) for t in BLEND_STEPS)
+    swatches = [_mix(c, g, t) for c in exact for g in grounds for t in BLEND_STEPS]
     probe = Image.new("RGB", (len(swatches), 1))
     probe.putdata(swatches)
-    blends = probe.quantize(256 - base_colours, method=Image.Quantize.FASTOCTREE)
+    n_blends = 256 - len(exact) - base_colours
+    blends = probe.quantize(n_blends, method=Image.Quantize.FASTOCTREE)
     own = base.convert("RGB").quantize(base_colours, method=Image.Quantize.FASTOCTREE)
-    entries = (own.getpalette() or [])[: 3 * base_colours] + (blends.getpalette() or [])[: 3 * (256 - base_colours)]
+    entries = [v for c in exact for v in c]
+    entries += (own.getpalette() or [])[: 3 * base_colours] + (blends.getpalette() or [])[: 3 * n_blends]
     entries += [0] * (768 - len(entries))
     pal = Image.new("P", (1, 1))
     pal.putpalette(entries[:768])

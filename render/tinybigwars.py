@@ -454,7 +454,7 @@ def _draw_combat(
     return y + h + 8
 
 
-KEY_TOP = HEIGHT - 86
+KEY_TOP = HEIGHT - 110
 
 
 def _draw_key(draw: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
@@ -463,25 +463,28 @@ def _draw_key(draw: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
     f = fonts.font(17)
 
     def item(cx: float, cy: float, label: str) -> float:
-        return text.plain(draw, (cx, cy), label, f, fill=palette.TEXT_DIM, anchor="lm") + 9
+        return text.plain(draw, (cx, cy), label, f, fill=palette.TEXT_DIM, anchor="lm") + 14
 
+    rows = (y + 12, y + 38, y + 64, y + 90)
     cx = x + 10
     for icon, label in ((tokens.coin, "coin"), (tokens.star, "influence")):
-        icon(draw, cx, y + 12, 8)
-        cx = item(cx + 12, y + 12, label)
-    tokens.flag(draw, cx, y + 21, 18, palette.NEUTRAL)
-    item(cx + 16, y + 12, "start")
+        icon(draw, cx, rows[0], 8)
+        cx = item(cx + 12, rows[0], label) + 6
+    tokens.flag(draw, cx - 4, rows[0] + 9, 18, palette.NEUTRAL)
+    item(cx + 12, rows[0], "start")
     cx = x + 10
     for kind, label in (("dojo", "dojo"), ("market", "market"), ("watchtower", "tower")):
-        tokens.infrastructure(draw, kind, cx, y + 38, 9)
-        cx = item(cx + 13, y + 39, label)
+        tokens.infrastructure(draw, kind, cx, rows[1] - 1, 9)
+        cx = item(cx + 13, rows[1], label) + 6
     cx = x + 10
-    tokens.swords(draw, cx, y + 65, 9)
-    cx = item(cx + 13, y + 65, "contested")
-    _minion_icon(draw, cx, y + 65, 8)
-    cx = item(cx + 11, y + 65, "minions")
-    _hero_icon(draw, cx, y + 65, 8)
-    item(cx + 11, y + 65, "heroes")
+    tokens.swords(draw, cx, rows[2], 9)
+    cx = item(cx + 13, rows[2], "contested") + 8
+    _minion_icon(draw, cx, rows[2], 8)
+    item(cx + 11, rows[2], "minions")
+    cx = x + 10
+    _hero_icon(draw, cx, rows[3], 8)
+    cx = item(cx + 11, rows[3], "heroes") + 8
+    text.plain(draw, (cx, rows[3]), "grey name = acted", f, fill=palette.TEXT_DIM, anchor="lm")
 
 
 def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -584,6 +587,8 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     cards = [str(c) for c in force.get("heroes", [])] or [str(hh.get("card")) for hh in public]
     y = 66
     text.outlined(draw, (16, y), "Heroes", fonts.font(20, bold=True), fill=palette.ALERT)
+    for cx, caption in ((190, "power"), (240, "health"), (374, "energy")):
+        draw.text((cx, y + 4), caption, font=f17, fill=palette.TEXT_DIM)
     y += 30
     for card in cards[:8]:
         hero = by_card.get(card)
@@ -657,7 +662,7 @@ def _sealed_lines(sealed: Any) -> list[str]:
         lines = []
         for k, v in sealed.items():
             if isinstance(v, list | tuple):
-                v = ", ".join(str(i) for i in v)
+                v = ", ".join(str(i).replace("_", " ") for i in v)
             elif isinstance(v, dict):
                 v = ", ".join(f"{a} {b}" for a, b in v.items())
             lines.append(f"{str(k).replace('_', ' ')}: {v}")

@@ -137,7 +137,7 @@ def infrastructure(draw: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r
 def flag(draw: ImageDraw.ImageDraw, x: float, y: float, h: float, colour: RGB) -> None:
     """A pennant on a pole with its foot at (x, y): marks a start location."""
     draw.line([(x, y), (x, y - h)], fill=palette.TEXT, width=2)
-    draw.polygon([(x + 1, y - h), (x + h * 0.75, y - h * 0.72), (x + 1, y - h * 0.44)], fill=colour, outline=palette.OUTLINE)
+    draw.polygon([(x + 1, y - h), (x + h * 0.8, y - h * 0.72), (x + 1, y - h * 0.4)], fill=colour, outline=palette.TEXT)
 
 
 def pips(

@@ -192,7 +192,6 @@ def three_seat_mid() -> dict[str, Any]:
     _occupy(v, "crane", [(1, 4)], infra="dojo")
     _occupy(v, "bridge", [(1, 2)])
     _occupy(v, "pagoda", [(1, 1)], infra="watchtower")
-    _occupy(v, "iron", [(1, 2)])
     _occupy(v, "library", [(2, 3)], infra="market")
     _occupy(v, "theatre", [(2, 2), (1, 1)])  # contested: minions of two clans
     _occupy(v, "shadow", [(2, 1)])
@@ -260,17 +259,17 @@ def three_seat_over() -> dict[str, Any]:
     """A finished three-player match: seat 2 reached 10 influence."""
     v = three_seat_mid()
     v.update(round=9, phase="over", phase_label="Round 9 - Victory Check", active_seat=None, waiting=[])
-    _occupy(v, "pagoda", [(2, 3)], infra="watchtower")
-    _occupy(v, "theatre", [(2, 3)])
-    _occupy(v, "bridge", [(2, 2)])
     for h in v["heroes"]:
         if h["id"] == "h1-viper":
             h.update(defeated=True, health=0, location=None)
         if h["id"] == "h1-monk":
             h["location"] = "crane"
+    _occupy(v, "pagoda", [(2, 3)], infra="watchtower")
+    _occupy(v, "theatre", [(2, 3)])
+    _occupy(v, "bridge", [(2, 2)])
     _tally(v)
-    v["result"] = {"winners": [2], "reason": "Player 3 controls 11 influence at the end of round 9.", "draw": False}
-    v["last_events"] = ["Golden Pagoda falls to Player 3.", "Victory check: Player 3 has 11 influence."]
+    v["result"] = {"winners": [2], "reason": "Player 3 controls 10 influence at the end of round 9.", "draw": False}
+    v["last_events"] = ["Golden Pagoda falls to Player 3.", "Victory check: Player 3 has 10 influence."]
     return v
 
 
