@@ -284,13 +284,18 @@ def _draw_location(
     if start is not None:
         tokens.flag(draw, x1 - 44, ry + 9, 20, palette.seat_colour(int(start)))
     # minions row: seat shape + count for each seat present
-    mx = x0 + 14
-    my = y0 + 63
-    for seat, count in lo.get("minions", []):
-        if not count:
-            continue
-        tokens.draw_shape(draw, palette.seat_shape(int(seat)), mx, my, 7, palette.seat_colour(int(seat)), palette.OUTLINE, 1)
-        mx = text.stamp(img, (mx + 10, my), str(int(count)), 17, bold=True, anchor="lm")[2] + 10
+    entries = [(int(seat), str(int(count))) for seat, count in lo.get("minions", []) if count]
+    if entries:
+        bold17 = fonts.font(17, bold=True)
+        widths = [18 + bold17.getlength(label) for _, label in entries]
+        avail = PLATE_W - 14
+        gap = 10.0 if len(entries) < 2 else min(10.0, max(1.0, (avail - sum(widths)) / (len(entries) - 1)))
+        mx = x0 + 14.0
+        my = y0 + 63
+        for (seat, label), wd in zip(entries, widths, strict=True):
+            tokens.draw_shape(draw, palette.seat_shape(seat), mx, my, 7, palette.seat_colour(seat), palette.OUTLINE, 1)
+            text.stamp(img, (mx + 9, my), label, 17, bold=True, anchor="lm")
+            mx += wd + gap
     if lo.get("contested") or combat_here:
         tokens.swords(draw, x1 - 4, y0 + 4, 13)
 

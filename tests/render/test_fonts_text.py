@@ -15,7 +15,7 @@ def test_fonts_are_bundled_with_their_license() -> None:
     for path in (fonts.REGULAR, fonts.BOLD):
         assert path.is_file() and path.parent.name == "fonts" and "render" in path.parts
         assert not str(path).startswith("/usr/share")
-    assert "Bitstream" in (fonts.FONT_DIR / "LICENSE").read_text()
+    assert "Bitstream" in (fonts.FONT_DIR / "LICENSE.md").read_text()
 
 
 def test_minimum_font_stays_readable_when_halved() -> None:
@@ -66,3 +66,12 @@ def test_long_names_are_ellipsised_to_fit() -> None:
     assert long.endswith("…") and f.getlength(long) <= 200
     name, ff = text.fit("x" * 80, 150, (20, 18, 17), bold=True)
     assert name.endswith("…") and ff.getlength(name) <= 150
+
+
+def test_render_imports_no_discord_and_no_db() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, render; bad = [m for m in sys.modules if m.split('.')[0] in ('discord', 'db', 'sqlmodel', 'sqlalchemy')]; print(bad)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=fonts.FONT_DIR.parents[1])
+    assert out.stdout.strip() == "[]"

@@ -171,3 +171,31 @@ def test_private_panel_shows_the_seat_and_its_sealed_choice() -> None:
 def test_unknown_game_is_refused() -> None:
     with pytest.raises(ValueError):
         render.draw("chess", {})
+
+
+def crowded_five_seats() -> dict:
+    """Five seats, a pile of heroes in one place and odd values the engine might send."""
+    v = views.four_seat_combat()
+    v["seats"].append(dict(v["seats"][0], seat=4, influence=12))
+    v["combat"] = None
+    v["result"] = None
+    v["heroes"] += [views._hero(4, "owl", "garden"), views._hero(4, "viper", "garden", id="h4-viper2"),
+                    views._hero(0, "storm", "garden"), views._hero(2, "monk", "garden"),
+                    views._hero(1, "ember", "nowhere")]
+    garden = next(lo for lo in v["locations"] if lo["id"] == "garden")
+    garden.update(minions=[[0, 1], [1, 12], [2, 3], [3, 1], [4, 20]], contested=True, coin_total=None,
+                  infrastructure="castle")
+    v["roads"].append(["garden", "atlantis"])
+    v["last_events"] = ["x" * 300] * 10
+    return v
+
+
+def test_odd_and_crowded_views_still_draw() -> None:
+    v = crowded_five_seats()
+    img = open_png(render.draw("tinybigwars", v, ["Only one name"]))
+    assert img.size == (tbw.WIDTH, tbw.HEIGHT)
+    x, y = tbw.legend_origin(4)
+    assert has_colour(img, palette.seat_colour(4), (x, y, x + 40, y + 40), tol=6)
+    minimal = {"locations": [{"id": "a", "name": "Alone", "x": 0.5, "y": 0.5}], "roads": [], "seats": []}
+    assert open_png(render.draw("tinybigwars", minimal)).size == (tbw.WIDTH, tbw.HEIGHT)
+    assert open_png(render.draw_private("tinybigwars", minimal)).size == tbw.PRIVATE_SIZE
