@@ -495,7 +495,13 @@ def _draw_key(draw: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
 def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     label = fonts.sanitize(str(view.get("phase_label") or view.get("phase") or ""), True)
     rnd, limit = int(view.get("round", 0) or 0), int(view.get("round_limit", 0) or 0)
-    right = f"Round {rnd}/{limit} · win at {int(view.get('to_win', 10) or 10)}" if limit else ""
+    to_win = int(view.get("to_win", 10) or 10)
+    if not limit:
+        right = f"win at {to_win}"
+    elif rnd <= 0:  # force building: no round has been played yet
+        right = f"{limit} rounds · win at {to_win}"
+    else:
+        right = f"Round {rnd}/{limit} · win at {to_win}"
     f = fonts.font(22, bold=True)
     rw = 0
     if right:
@@ -592,7 +598,7 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     cards = [str(c) for c in force.get("heroes", [])] or [str(hh.get("card")) for hh in public]
     y = 66
     text.outlined(draw, (16, y), "Heroes", fonts.font(20, bold=True), fill=palette.ALERT)
-    for cx, caption in ((190, "power"), (240, "health"), (374, "energy")):
+    for cx, caption in ((182, "power"), (248, "health"), (374, "energy")):
         draw.text((cx, y + 4), caption, font=f17, fill=palette.TEXT_DIM)
     y += 30
     for card in cards[:8]:
@@ -620,6 +626,8 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
         y += 50
     if not cards:
         draw.text((16, y + 10), "No heroes chosen yet", font=f17, fill=palette.TEXT_DIM, anchor="lm")
+        y += 30
+    _draw_clan_summary(img, draw, view, seat, max(y + 8, 270))
 
     x = 516
     y = 66
@@ -653,6 +661,29 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     draw.rectangle((0, h - 40, w, h), fill=palette.BACKGROUND_EDGE)
     text.outlined(draw, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), fonts.font(18, bold=True), anchor="lm")
     return img
+
+
+def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, y: int) -> None:
+    """The seat's public standing, repeated privately: influence bar, places, minions, turns."""
+    row = next((s for s in view.get("seats", []) if int(s.get("seat", -1)) == seat), None)
+    if row is None or y > PRIVATE_SIZE[1] - 120:
+        return
+    to_win = int(view.get("to_win", 10) or 10)
+    text.outlined(draw, (16, y), "Your clan", fonts.font(20, bold=True), fill=palette.ALERT)
+    y += 36
+    tokens.star(draw, 26, y, 10)
+    influence = int(row.get("influence", 0))
+    draw.rectangle((42, y - 8, 330, y + 8), fill=palette.BACKGROUND, outline=palette.PANEL_EDGE)
+    frac = max(0.0, min(1.0, influence / to_win))
+    if frac:
+        draw.rectangle((43, y - 7, 43 + 286 * frac, y + 7), fill=palette.seat_colour(seat))
+    text.stamp(img, (342, y), f"{influence}/{to_win} influence", 17, bold=True, stroke=0, anchor="lm")
+    y += 30
+    facts = (
+        f"{int(row.get('locations', 0))} locations · {int(row.get('minions', 0))} minions · "
+        f"{int(row.get('activations', 0))}/2 activations this round"
+    )
+    draw.text((16, y), text.ellipsize(facts, fonts.font(17), 484), font=fonts.font(17), fill=palette.TEXT, anchor="lm")
 
 
 @functools.cache

@@ -88,8 +88,13 @@ def bolt(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = 
 
 
 def fist(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    """A burst (hero power)."""
-    star(draw, cx, cy, r, fill=(255, 150, 80))
+    """An eight-point burst (hero power), unlike the five-point influence star."""
+    pts = []
+    for i in range(16):
+        rr = r if i % 2 == 0 else r * 0.55
+        a = math.pi * i / 8
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    draw.polygon(pts, fill=(255, 150, 80), outline=palette.OUTLINE, width=1)
 
 
 def swords(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = palette.TEXT) -> None:
