@@ -679,10 +679,10 @@ def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[s
         draw.rectangle((43, y - 7, 43 + 286 * frac, y + 7), fill=palette.seat_colour(seat))
     text.stamp(img, (342, y), f"{influence}/{to_win} influence", 17, bold=True, stroke=0, anchor="lm")
     y += 30
-    facts = (
-        f"{int(row.get('locations', 0))} locations · {int(row.get('minions', 0))} minions · "
-        f"{int(row.get('activations', 0))}/2 activations this round"
-    )
+    places, minions = int(row.get("locations", 0)), int(row.get("minions", 0))
+    facts = f"{places} location{'s' * (places != 1)} · {minions} minion{'s' * (minions != 1)}"
+    if int(view.get("round", 0) or 0) > 0:
+        facts += f" · {int(row.get('activations', 0))}/2 heroes activated"
     draw.text((16, y), text.ellipsize(facts, fonts.font(17), 484), font=fonts.font(17), fill=palette.TEXT, anchor="lm")
 
 
