@@ -14,7 +14,7 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 FONT_DIR = Path(__file__).with_name("fonts")
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -28,19 +28,40 @@ REPLACEMENT = "?"
 _local = threading.local()
 
 
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """A cached font of `size` px; refuses sizes that would be unreadable on Discord."""
+def font(size: int, bold: bool = False, shaping: bool = False) -> ImageFont.FreeTypeFont:
+    """A cached font of `size` px; refuses sizes that would be unreadable on Discord.
+
+    The basic layout is used unless `shaping` is asked for: it is faster and identical on
+    every machine. Shaping (raqm) is only needed for right-to-left and joined scripts.
+    """
     if size < MIN_FONT_PX:
         raise ValueError(f"font size {size} is below the readable minimum {MIN_FONT_PX}")
-    fonts: dict[tuple[int, bool], ImageFont.FreeTypeFont] | None = getattr(_local, "fonts", None)
+    fonts: dict[tuple[int, bool, bool], ImageFont.FreeTypeFont] | None = getattr(_local, "fonts", None)
     if fonts is None:
         fonts = _local.fonts = {}
-    key = (size, bold)
+    shaping = shaping and RAQM
+    key = (size, bold, shaping)
     f = fonts.get(key)
     if f is None:
-        f = ImageFont.truetype(str(BOLD if bold else REGULAR), size, layout_engine=ImageFont.Layout.BASIC)
+        engine = ImageFont.Layout.RAQM if shaping else ImageFont.Layout.BASIC
+        f = ImageFont.truetype(str(BOLD if bold else REGULAR), size, layout_engine=engine)
         fonts[key] = f
     return f
+
+
+RAQM = features.check("raqm")
+_COMPLEX_BIDI = {"R", "AL", "AN", "NSM"}
+
+
+@functools.lru_cache(maxsize=4096)
+def needs_shaping(text: str) -> bool:
+    """True for text with right-to-left or joining characters (Arabic, Hebrew, ...)."""
+    return any(unicodedata.bidirectional(ch) in _COMPLEX_BIDI for ch in text)
+
+
+def font_for(text: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The font to draw `text` with: shaped layout only where the script needs it."""
+    return font(size, bold, shaping=needs_shaping(text))
 
 
 def _cmap_codepoints(data: bytes) -> frozenset[int]:

@@ -29,7 +29,7 @@ def ellipsize(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _ellipsize(text: str, path: str, size: int, max_width: int) -> str:
-    font = fonts.font(size, path == str(fonts.BOLD))
+    font = fonts.font_for(text, size, path == str(fonts.BOLD))
     if font.getlength(text) <= max_width:
         return text
     lo, hi = 0, len(text)
@@ -45,17 +45,17 @@ def _ellipsize(text: str, path: str, size: int, max_width: int) -> str:
 def fit(text: str, max_width: float, sizes: tuple[int, ...], bold: bool = False) -> tuple[str, ImageFont.FreeTypeFont]:
     """The largest of `sizes` that fits `text` in `max_width`; else the smallest, ellipsised."""
     out, size = _fit(text, int(max_width), tuple(sizes), bold)
-    return out, fonts.font(size, bold)
+    return out, fonts.font_for(out, size, bold)
 
 
 @functools.lru_cache(maxsize=2048)
 def _fit(text: str, max_width: int, sizes: tuple[int, ...], bold: bool) -> tuple[str, int]:
     text = fonts.sanitize(text, bold)
     for size in sizes:
-        f = fonts.font(size, bold)
+        f = fonts.font_for(text, size, bold)
         if f.getlength(text) <= max_width:
             return text, size
-    return ellipsize(text, fonts.font(sizes[-1], bold), max_width), sizes[-1]
+    return ellipsize(text, fonts.font_for(text, sizes[-1], bold), max_width), sizes[-1]
 
 
 def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float, max_lines: int) -> list[str]:
@@ -95,8 +95,14 @@ def outlined(
     anchor: str = "la",
 ) -> Box:
     """Draw text with a dark outline so it reads on any background; returns its bbox."""
-    draw.text(xy, text, font=font, fill=fill, stroke_width=stroke, stroke_fill=outline, anchor=anchor)
-    return draw.textbbox(xy, text, font=font, stroke_width=stroke, anchor=anchor)
+    extra = _direction(font)
+    draw.text(xy, text, font=font, fill=fill, stroke_width=stroke, stroke_fill=outline, anchor=anchor, **extra)
+    return draw.textbbox(xy, text, font=font, stroke_width=stroke, anchor=anchor, **extra)
+
+
+def _direction(font: ImageFont.FreeTypeFont) -> dict[str, str]:
+    """Left-to-right paragraphs for shaped text, so "محمد wins!" keeps English word order."""
+    return {"direction": "ltr"} if font.layout_engine == ImageFont.Layout.RAQM else {}
 
 
 def plain(
@@ -118,11 +124,12 @@ _SPRITES: LayerCache[tuple[Image.Image, int, int]] = LayerCache(max_entries=2048
 def _make_sprite(
     text: str, size: int, bold: bool, fill: tuple[int, ...], stroke: int, anchor: str
 ) -> tuple[Image.Image, int, int]:
-    f = fonts.font(size, bold)
-    x0, y0, x1, y1 = f.getbbox(text, stroke_width=stroke, anchor=anchor)
+    f = fonts.font_for(text, size, bold)
+    extra = _direction(f)
+    x0, y0, x1, y1 = f.getbbox(text, stroke_width=stroke, anchor=anchor, **extra)
     sprite = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
     ImageDraw.Draw(sprite).text(
-        (-x0, -y0), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=palette.OUTLINE, anchor=anchor
+        (-x0, -y0), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=palette.OUTLINE, anchor=anchor, **extra
     )
     return sprite, x0, y0
 

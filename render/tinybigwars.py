@@ -532,7 +532,7 @@ def _draw_result(img: Image.Image, view: dict[str, Any], names: list[str] | None
     headline, f = text.fit(headline, x1 - x0 - 120, (44, 36, 28), bold=True)
     bbox = text.outlined(draw, (mid, cy - 18), headline, f, fill=colour, stroke=3, anchor="mm")
     for k, s in enumerate(winners[:3]):
-        tokens.seat_token(draw, s, bbox[0] - 26 - k * 34, cy - 18, 15)
+        tokens.seat_token(draw, s, bbox[0] - 34 - k * 38, cy - 18, 15)
     reason = fonts.sanitize(str(result.get("reason") or ""))
     if reason:
         line = text.ellipsize(reason, fonts.font(20), x1 - x0 - 40)

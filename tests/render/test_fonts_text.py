@@ -75,3 +75,12 @@ def test_render_imports_no_discord_and_no_db() -> None:
     code = "import sys, render; bad = [m for m in sys.modules if m.split('.')[0] in ('discord', 'db', 'sqlmodel', 'sqlalchemy')]; print(bad)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=fonts.FONT_DIR.parents[1])
     assert out.stdout.strip() == "[]"
+
+
+def test_right_to_left_names_are_shaped_and_latin_is_not() -> None:
+    assert fonts.needs_shaping("محمد") and fonts.needs_shaping("דוד")
+    assert not fonts.needs_shaping("Zoë Дмитрий Ελένη")
+    latin = fonts.font_for("Akira", 20, True)
+    assert latin.layout_engine == ImageFont.Layout.BASIC  # identical output on every machine
+    if fonts.RAQM:
+        assert fonts.font_for("محمد", 20, True).layout_engine == ImageFont.Layout.RAQM
