@@ -34,9 +34,9 @@ def test_every_font_used_by_the_renderer_is_readable(monkeypatch: pytest.MonkeyP
     used: list[int] = []
     real = fonts.font
 
-    def recording(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    def recording(size: int, bold: bool = False, shaping: bool = False) -> ImageFont.FreeTypeFont:
         used.append(size)
-        return real(size, bold)
+        return real(size, bold, shaping)
 
     monkeypatch.setattr(fonts, "font", recording)
     text._SPRITES.clear()
