@@ -395,7 +395,7 @@ def _draw_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
             ],
             status=status,
             status_colour=status_colour,
-            highlight=view.get("active_seat") == s,
+            highlight=view.get("active_seat") == s or s in ((view.get("result") or {}).get("winners") or []),
         )
         x, y = legend_origin(i)
         legend.draw_entry(img, draw, x, y, w, LEGEND_ROW_H, entry)
@@ -518,7 +518,7 @@ def _draw_result(img: Image.Image, view: dict[str, Any], names: list[str] | None
     x0, y0, x1, y1 = MAP_BOX
     cy = (y0 + y1) // 2
     band = (x0, cy - 70, x1, cy + 70)
-    overlay = Image.new("RGBA", (band[2] - band[0], band[3] - band[1]), (10, 10, 14, 215))
+    overlay = Image.new("RGBA", (band[2] - band[0], band[3] - band[1]), (10, 10, 14, 235))
     img.paste(overlay, band[:2], overlay)
     draw = ImageDraw.Draw(img)
     draw.line([(band[0], band[1]), (band[2], band[1])], fill=palette.ALERT, width=3)
