@@ -7,6 +7,7 @@ Prints medians over many runs. "warm" = the map's static layer and text sprites 
 
 from __future__ import annotations
 
+import io
 import statistics
 import sys
 import time
@@ -15,7 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PIL import Image  # noqa: E402
+
 import render  # noqa: E402
+from render import encode as encoding  # noqa: E402
 from render import text  # noqa: E402
 from render import tinybigwars as tbw  # noqa: E402
 from tests.render import views  # noqa: E402
@@ -38,6 +42,29 @@ def clear_caches() -> None:
     text._SPRITES.clear()
 
 
+def encode_variants(v: dict) -> None:
+    """PNG encodings compared on one frame: why the fixed palette at zlib level 3 was chosen."""
+    img = tbw.render_image(v)
+    pal = tbw.static_layer(v).palette
+
+    def save(im: Image.Image, level: int) -> bytes:
+        buf = io.BytesIO()
+        im.save(buf, format="PNG", compress_level=level)
+        return buf.getvalue()
+
+    variants: dict[str, Callable[[], bytes]] = {
+        "RGB, level 1": lambda: save(img, 1),
+        "RGB, level 6": lambda: save(img, 6),
+        "adaptive 96 colours, level 6": lambda: save(img.quantize(96, method=Image.Quantize.FASTOCTREE), 6),
+        "fixed map palette, level 1": lambda: encoding.png(img, pal, 1),
+        "fixed map palette, level 3 (used)": lambda: encoding.png(img, pal, 3),
+        "fixed map palette, level 6": lambda: encoding.png(img, pal, 6),
+    }
+    for label, fn in variants.items():
+        ms = median_ms(fn, 15)
+        print(f"  encode {label:34s} {ms:6.1f} ms {len(fn()) / 1024:6.0f} KiB")
+
+
 def main() -> None:
     runs = 40
     for label, build in (("3 seats, mid-game", views.three_seat_mid), ("4 seats, combat", views.four_seat_combat)):
@@ -53,13 +80,20 @@ def main() -> None:
     pms = median_ms(lambda: render.draw_private("tinybigwars", sv, views.NAMES_4), runs)
     print(f"private panel {tbw.PRIVATE_SIZE[0]}x{tbw.PRIVATE_SIZE[1]}: {pms:6.1f} ms, PNG {len(pdata) / 1024:.0f} KiB")
 
+    encode_variants(views.four_seat_combat())
+
     builders = list(views.ALL.values())
     frames = []
+    per_frame = []
     for i in range(60):
         v = builders[i % len(builders)]()
         v["round"] = i // 4
         v["phase_label"] = f"Round {i // 4} - phase {i % 4}"
+        t = time.perf_counter()
         frames.append(render.draw("tinybigwars", v))
+        per_frame.append(time.perf_counter() - t)
+    print(f"60 changing phases over 3 maps: median {statistics.median(per_frame) * 1000:.1f} ms per map "
+          f"(first draws of each map included in the max: {max(per_frame) * 1000:.0f} ms)")
     t = time.perf_counter()
     gif = render.animate(frames)
     gms = (time.perf_counter() - t) * 1000
