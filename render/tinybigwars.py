@@ -583,12 +583,12 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     right = f"Points {int((you.get('force') or {}).get('points', 0) or 0)}"
     f22 = fonts.font(22, bold=True)
     rw = f22.getlength(right)
-    text.outlined(draw, (w - 14, 26), right, f22, anchor="rm")
+    text.stamp(img, (w - 14, 26), right, 22, bold=True, anchor="rm")
     coins = int(you.get("coins", 0) or 0)
     tokens.coin(draw, w - 14 - rw - 60, 26, 10)
-    text.outlined(draw, (w - 14 - rw - 46, 26), str(coins), f22, anchor="lm")
+    text.stamp(img, (w - 14 - rw - 46, 26), str(coins), 22, bold=True, anchor="lm")
     title, tf = text.fit(f"Your force - {legend.name_for(names, seat)}", w - 130 - rw - 60, (22, 20, 18), bold=True)
-    text.outlined(draw, (52, 26), title, tf, anchor="lm")
+    text.stamp(img, (52, 26), title, tf.size, bold=True, anchor="lm")
 
     f17, b17 = fonts.font(17), fonts.font(17, bold=True)
     locs = {str(lo["id"]): str(lo.get("name", lo["id"])) for lo in view.get("locations", [])}
@@ -597,23 +597,23 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     by_card = {str(hh.get("card")): hh for hh in public}
     cards = [str(c) for c in force.get("heroes", [])] or [str(hh.get("card")) for hh in public]
     y = 66
-    text.outlined(draw, (16, y), "Heroes", fonts.font(20, bold=True), fill=palette.ALERT)
+    text.stamp(img, (16, y), "Heroes", 20, bold=True, fill=palette.ALERT)
     for cx, caption in ((182, "power"), (248, "health"), (374, "energy")):
-        draw.text((cx, y + 4), caption, font=f17, fill=palette.TEXT_DIM)
+        text.stamp(img, (cx, y + 4), caption, 17, stroke=0, fill=palette.TEXT_DIM)
     y += 30
     for card in cards[:8]:
         hero = by_card.get(card)
         draw.rounded_rectangle((12, y, 500, y + 44), radius=8, fill=palette.PLATE, outline=colour, width=2)
         name = str(hero.get("name")) if hero else card.replace("-", " ").replace("_", " ").title()
         nm = text.ellipsize(fonts.sanitize(name, True), b17, 150)
-        draw.text((24, y + 12), nm, font=b17, fill=palette.TEXT, anchor="lm")
+        text.stamp(img, (24, y + 12), nm, 17, bold=True, stroke=0, fill=palette.TEXT, anchor="lm")
         if hero is None:
-            draw.text((24, y + 32), "not on the board yet", font=f17, fill=palette.TEXT_DIM, anchor="lm")
+            text.stamp(img, (24, y + 32), "not on the board yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         else:
             where = "defeated" if hero.get("defeated") else locs.get(str(hero.get("location")), "-")
             if hero.get("activated") and not hero.get("defeated"):
                 where += " (activated)"
-            draw.text((24, y + 32), text.ellipsize(fonts.sanitize(where), f17, 170), font=f17, fill=palette.TEXT_DIM, anchor="lm")
+            text.stamp(img, (24, y + 32), text.ellipsize(fonts.sanitize(where), f17, 170), 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
             tokens.fist(draw, 200, y + 22, 9)
             draw.text((212, y + 22), str(int(hero.get("power", 0))), font=b17, fill=palette.TEXT, anchor="lm")
             tokens.heart(draw, 246, y + 22, 8)
@@ -625,41 +625,41 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
             draw.text((ex + 4, y + 22), str(int(hero.get("energy", 0))), font=f17, fill=palette.TEXT, anchor="lm")
         y += 50
     if not cards:
-        draw.text((16, y + 10), "No heroes chosen yet", font=f17, fill=palette.TEXT_DIM, anchor="lm")
+        text.stamp(img, (16, y + 10), "No heroes chosen yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         y += 30
     _draw_clan_summary(img, draw, view, seat, max(y + 8, 270))
 
     x = 516
     y = 66
     for title_text, items in (("Minion cards", force.get("minion_cards", [])), ("Buildings", force.get("buildings", []))):
-        text.outlined(draw, (x, y), title_text, fonts.font(20, bold=True), fill=palette.ALERT)
+        text.stamp(img, (x, y), title_text, 20, bold=True, fill=palette.ALERT)
         y += 28
         if not items:
-            draw.text((x + 6, y), "none", font=f17, fill=palette.TEXT_DIM)
+            text.stamp(img, (x + 6, y), "none", 17, stroke=0, fill=palette.TEXT_DIM)
             y += 22
         for item in list(items)[:5]:
             label = text.ellipsize(fonts.sanitize(str(item).replace("_", " ")), f17, w - x - 20)
-            draw.text((x + 6, y), "• " + label, font=f17, fill=palette.TEXT)
+            text.stamp(img, (x + 6, y), "• " + label, 17, stroke=0, fill=palette.TEXT)
             y += 22
         y += 8
     sealed = you.get("sealed")
     box = (x - 4, y + 4, w - 12, h - 52)
     draw.rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT if sealed else palette.PANEL_EDGE, width=2)
-    text.outlined(draw, (x + 6, y + 12), "Your sealed choice", fonts.font(18, bold=True), fill=palette.ALERT if sealed else palette.TEXT_DIM)
+    text.stamp(img, (x + 6, y + 12), "Your sealed choice", 18, bold=True, fill=palette.ALERT if sealed else palette.TEXT_DIM)
     sy = y + 40
     if not sealed:
-        draw.text((x + 6, sy), "nothing sealed now", font=f17, fill=palette.TEXT_DIM)
+        text.stamp(img, (x + 6, sy), "nothing sealed now", 17, stroke=0, fill=palette.TEXT_DIM)
     else:
         for line in _sealed_lines(sealed):
             if sy + 20 > box[3]:
                 break
-            draw.text((x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 12), font=f17, fill=palette.TEXT)
+            text.stamp(img, (x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 12), 17, stroke=0, fill=palette.TEXT)
             sy += 21
     footer = fonts.sanitize(str(view.get("phase_label") or ""))
     if seat in [int(s) for s in view.get("waiting", [])]:
         footer += " - waiting for your choice"
     draw.rectangle((0, h - 40, w, h), fill=palette.BACKGROUND_EDGE)
-    text.outlined(draw, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), fonts.font(18, bold=True), anchor="lm")
+    text.stamp(img, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), 18, bold=True, anchor="lm")
     return img
 
 
@@ -669,7 +669,7 @@ def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[s
     if row is None or y > PRIVATE_SIZE[1] - 120:
         return
     to_win = int(view.get("to_win", 10) or 10)
-    text.outlined(draw, (16, y), "Your clan", fonts.font(20, bold=True), fill=palette.ALERT)
+    text.stamp(img, (16, y), "Your clan", 20, bold=True, fill=palette.ALERT)
     y += 36
     tokens.star(draw, 26, y, 10)
     influence = int(row.get("influence", 0))
@@ -683,7 +683,7 @@ def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[s
     facts = f"{places} location{'s' * (places != 1)} · {minions} minion{'s' * (minions != 1)}"
     if int(view.get("round", 0) or 0) > 0:
         facts += f" · {int(row.get('activations', 0))}/2 heroes activated"
-    draw.text((16, y), text.ellipsize(facts, fonts.font(17), 484), font=fonts.font(17), fill=palette.TEXT, anchor="lm")
+    text.stamp(img, (16, y), text.ellipsize(facts, fonts.font(17), 484), 17, stroke=0, fill=palette.TEXT, anchor="lm")
 
 
 @functools.cache
