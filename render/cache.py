@@ -1,7 +1,7 @@
 """A small thread-safe LRU cache for static layers (background, roads, plates).
 
 Static layers depend only on the map, so they are built once per map and copied for each
-frame. Cached images are never handed out for drawing: callers get a copy.
+frame. Cached images are never drawn on: callers copy them (`Image.copy`) or only read them.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
-
-from PIL import Image
 
 T = TypeVar("T")
 
@@ -50,7 +48,3 @@ class LayerCache(Generic[T]):
         with self._lock:
             return len(self._items)
 
-
-def copy_of(image: Image.Image) -> Image.Image:
-    """A private copy of a cached image, so the cached one is never drawn on."""
-    return image.copy()

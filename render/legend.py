@@ -35,21 +35,11 @@ NAME_PX = 20
 FACT_PX = 17
 
 
-def default_names(count: int) -> list[str]:
-    """Names used when the caller has none: "Player 1", "Player 2", ..."""
-    return [f"Player {i + 1}" for i in range(count)]
-
-
 def name_for(names: list[str] | None, seat: int) -> str:
     """The seat's display name, falling back to "Player N" for missing or blank names."""
     if names and seat < len(names) and names[seat] and names[seat].strip():
         return names[seat].strip()
     return f"Player {seat + 1}"
-
-
-def swatch_box(x: int, y: int) -> tuple[int, int, int, int]:
-    """Where an entry's seat token is drawn (tests sample the seat colour there)."""
-    return (x + 4, y + 4, x + 30, y + 30)
 
 
 def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, e: Entry) -> None:

@@ -17,11 +17,6 @@ Box = tuple[int, int, int, int]
 ELLIPSIS = "…"
 
 
-def width(text: str, font: ImageFont.FreeTypeFont) -> float:
-    """Advance width of `text` in pixels."""
-    return font.getlength(text)
-
-
 def ellipsize(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> str:
     """`text` shortened with an ellipsis so that it fits `max_width` pixels (memoised)."""
     return _ellipsize(text, str(font.path), font.size, int(max_width))

@@ -195,10 +195,6 @@ def _value_label(printed: Any, total: Any) -> str:
     return f"{p}+{t - p}" if t > p else str(t)
 
 
-def _seat_count(view: dict[str, Any]) -> int:
-    return max(1, len(view.get("seats", [])))
-
-
 GLOW_PAD = 12
 
 
