@@ -399,7 +399,7 @@ def _draw_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     x = PANEL_X + 8
     combat = view.get("combat")
     if combat:
-        y = _draw_combat(img, draw, view, combat, x, y, w, names)
+        y = _draw_combat(img, draw, view, combat, x, y, w)
     # latest public events, as many lines as fit above the key
     key_top = KEY_TOP
     events = [str(e) for e in view.get("last_events", []) if e]
@@ -417,7 +417,7 @@ def _draw_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
 
 def _draw_combat(
     img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], combat: dict[str, Any],
-    x: int, y: int, w: int, names: list[str] | None,
+    x: int, y: int, w: int,
 ) -> int:
     names_by_id = {str(lo["id"]): str(lo.get("name", lo["id"])) for lo in view.get("locations", [])}
     where = names_by_id.get(str(combat.get("location")), str(combat.get("location", "?")))
