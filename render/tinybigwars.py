@@ -399,7 +399,7 @@ def _draw_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     x = PANEL_X + 8
     combat = view.get("combat")
     if combat:
-        y = _draw_combat(img, draw, view, combat, x, y, w)
+        y = _draw_combat(img, draw, view, combat, x, y, w, names)
     # latest public events, as many lines as fit above the key
     key_top = KEY_TOP
     events = [str(e) for e in view.get("last_events", []) if e]
@@ -417,7 +417,7 @@ def _draw_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
 
 def _draw_combat(
     img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], combat: dict[str, Any],
-    x: int, y: int, w: int,
+    x: int, y: int, w: int, names: list[str] | None,
 ) -> int:
     names_by_id = {str(lo["id"]): str(lo.get("name", lo["id"])) for lo in view.get("locations", [])}
     where = names_by_id.get(str(combat.get("location")), str(combat.get("location", "?")))
@@ -449,9 +449,10 @@ def _draw_combat(
         cy += 28
     waiting = [int(s) for s in combat.get("waiting", [])]
     if waiting:
-        who = ", ".join(f"P{s + 1}" for s in waiting)
-        text.outlined(draw, (x + 10, cy + 10), text.ellipsize(f"Spending energy: {who}", fonts.font(17), w - 20),
-                      fonts.font(17), fill=palette.ALERT, anchor="lm")
+        who = ", ".join(fonts.sanitize(legend.name_for(names, s)) for s in waiting)
+        line = f"Spending energy: {who}"
+        line = text.ellipsize(line, fonts.font_for(line, 17), w - 20)
+        text.stamp(img, (x + 10, cy + 10), line, 17, fill=palette.ALERT, anchor="lm")
     return y + h + 8
 
 
