@@ -1,0 +1,108 @@
+"""Rendering benchmark: time and size of the Tiny Big Wars map, private panel and replay GIF.
+
+Run from the repository root:  python benchmarks/render.py
+Prints medians over many runs; CPU time is shown too, since wall time on a shared machine
+includes waiting for a core. "warm" = the map's static layer and text sprites are cached
+(every phase after the first in a running bot); "cold" = caches cleared before each draw.
+"""
+
+from __future__ import annotations
+
+import io
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import Image  # noqa: E402
+
+import render  # noqa: E402
+from render import encode as encoding  # noqa: E402
+from render import text  # noqa: E402
+from render import tinybigwars as tbw  # noqa: E402
+from tests.render import views  # noqa: E402
+
+
+def median_ms(
+    fn: Callable[[], object], runs: int, before: Callable[[], None] | None = None, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """Median time of `fn` in milliseconds (wall clock unless another clock is given)."""
+    times = []
+    for _ in range(runs):
+        if before:
+            before()
+        t = clock()
+        fn()
+        times.append(clock() - t)
+    return statistics.median(times) * 1000
+
+
+def clear_caches() -> None:
+    tbw._STATIC.clear()
+    text._SPRITES.clear()
+
+
+def encode_variants(v: dict) -> None:
+    """PNG encodings compared on one frame: why the fixed palette at zlib level 3 was chosen."""
+    img = tbw.render_image(v)
+    pal = tbw.static_layer(v).palette
+
+    def save(im: Image.Image, level: int) -> bytes:
+        buf = io.BytesIO()
+        im.save(buf, format="PNG", compress_level=level)
+        return buf.getvalue()
+
+    variants: dict[str, Callable[[], bytes]] = {
+        "RGB, level 1": lambda: save(img, 1),
+        "RGB, level 6": lambda: save(img, 6),
+        "adaptive 96 colours, level 6": lambda: save(img.quantize(96, method=Image.Quantize.FASTOCTREE), 6),
+        "fixed map palette, level 1": lambda: encoding.png(img, pal, 1),
+        "fixed map palette, level 3 (used)": lambda: encoding.png(img, pal, 3),
+        "fixed map palette, level 6": lambda: encoding.png(img, pal, 6),
+    }
+    for label, fn in variants.items():
+        ms = median_ms(fn, 15)
+        print(f"  encode {label:34s} {ms:6.1f} ms {len(fn()) / 1024:6.0f} KiB")
+
+
+def main() -> None:
+    runs = 40
+    for label, build in (("3 seats, mid-game", views.three_seat_mid), ("4 seats, combat", views.four_seat_combat)):
+        v = build()
+        data = render.draw("tinybigwars", v, views.NAMES_4)
+        warm = median_ms(lambda v=v: render.draw("tinybigwars", v, views.NAMES_4), runs)
+        cpu = median_ms(lambda v=v: render.draw("tinybigwars", v, views.NAMES_4), runs, clock=time.thread_time)
+        compose = median_ms(lambda v=v: tbw.render_image(v, views.NAMES_4), runs)
+        cold = median_ms(lambda v=v: render.draw("tinybigwars", v, views.NAMES_4), 8, before=clear_caches)
+        print(f"map {label:18s} {tbw.WIDTH}x{tbw.HEIGHT}: {warm:6.1f} ms warm ({cpu:.1f} ms CPU) "
+              f"(compose {compose:.1f} ms), {cold:6.1f} ms cold, PNG {len(data) / 1024:.0f} KiB")
+    sv = views.seat_view(views.four_seat_combat(), 3, {"energy_spend": 2, "use": "add hits"})
+    pdata = render.draw_private("tinybigwars", sv, views.NAMES_4)
+    pms = median_ms(lambda: render.draw_private("tinybigwars", sv, views.NAMES_4), runs)
+    print(f"private panel {tbw.PRIVATE_SIZE[0]}x{tbw.PRIVATE_SIZE[1]}: {pms:6.1f} ms, PNG {len(pdata) / 1024:.0f} KiB")
+
+    encode_variants(views.four_seat_combat())
+
+    builders = list(views.ALL.values())
+    frames = []
+    per_frame = []
+    for i in range(60):
+        v = builders[i % len(builders)]()
+        v["round"] = i // 4
+        v["phase_label"] = f"Round {i // 4} - phase {i % 4}"
+        t = time.perf_counter()
+        frames.append(render.draw("tinybigwars", v))
+        per_frame.append(time.perf_counter() - t)
+    print(f"60 changing phases over 3 maps: median {statistics.median(per_frame) * 1000:.1f} ms per map "
+          f"(first draws of each map included in the max: {max(per_frame) * 1000:.0f} ms)")
+    t = time.perf_counter()
+    gif = render.animate(frames)
+    gms = (time.perf_counter() - t) * 1000
+    print(f"replay GIF 60 frames (half size): {gms:6.0f} ms, {len(gif) / 1024:.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Pillow rendering: public or seat views to PNG bytes, and replay GIFs.
+
+No database, no Discord: callers pass view dicts (see docs/design/*-view.md) and get
+bytes back. Every function is a plain function safe to call from worker threads
+(`await asyncio.to_thread(render.draw, key, view)`); the only shared state is the
+thread-safe cache of static map layers and text sprites.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render import tinybigwars
+from render.anim import animate
+
+__all__ = ["animate", "draw", "draw_private", "GAMES"]
+
+GAMES = {"tinybigwars": tinybigwars}
+
+
+def _module(game_key: str) -> Any:
+    try:
+        return GAMES[game_key]
+    except KeyError:
+        raise ValueError(f"no renderer for game {game_key!r}") from None
+
+
+def draw(game_key: str, public_view: dict[str, Any], names: list[str] | None = None) -> bytes:
+    """PNG bytes of the public map. `names[seat]` are display names (default "Player N")."""
+    return _module(game_key).draw(public_view, names)
+
+
+def draw_private(game_key: str, seat_view: dict[str, Any], names: list[str] | None = None) -> bytes:
+    """PNG bytes of the private panel for the seat in `seat_view["you"]`."""
+    return _module(game_key).draw_private(seat_view, names)

@@ -1,0 +1,74 @@
+"""Player legend rows: seat token, name, a progress bar towards the goal and small facts.
+
+Shared by the game maps so every game shows players the same way: the seat's shape and
+number next to its colour, the name ellipsised to the panel width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from render import fonts, palette, text, tokens
+
+Icon = Callable[[ImageDraw.ImageDraw, float, float, float], None]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's legend row."""
+
+    seat: int
+    name: str
+    progress: int | None = None  # e.g. influence
+    target: int | None = None  # e.g. 10 to win
+    progress_icon: Icon | None = None
+    facts: list[tuple[Icon, str]] = field(default_factory=list)
+    status: str = ""
+    status_colour: tuple[int, int, int] = palette.TEXT_DIM
+    highlight: bool = False  # whose turn it is
+
+
+NAME_PX = 20
+FACT_PX = 17
+
+
+def name_for(names: list[str] | None, seat: int) -> str:
+    """The seat's display name, falling back to "Player N" for missing or blank names."""
+    if names and seat < len(names) and names[seat] and names[seat].strip():
+        return names[seat].strip()
+    return f"Player {seat + 1}"
+
+
+def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, e: Entry) -> None:
+    """Draw one legend row inside the box (x, y, x+w, y+h)."""
+    colour = palette.seat_colour(e.seat)
+    edge = palette.ALERT if e.highlight else palette.PANEL_EDGE
+    draw.rounded_rectangle((x, y, x + w, y + h - 4), radius=8, fill=palette.PLATE, outline=edge, width=3 if e.highlight else 1)
+    draw.rectangle((x + 1, y + 6, x + 5, y + h - 10), fill=colour)
+    tokens.seat_token(draw, e.seat, x + 24, y + 19, 12)
+    status_w = 0
+    if e.status:
+        f = fonts.font(FACT_PX, bold=True)
+        status_w = int(f.getlength(e.status)) + 6
+        text.stamp(image, (x + w - 8, y + 19), e.status, FACT_PX, bold=True, fill=e.status_colour, stroke=0, anchor="rm")
+    name, f = text.fit(e.name, w - 52 - status_w, (NAME_PX, 18, 17), bold=True)
+    text.stamp(image, (x + 42, y + 19), name, f.size, bold=True, stroke=0, anchor="lm")
+    cy = y + 46
+    if e.progress is not None and e.target:
+        if e.progress_icon:
+            e.progress_icon(draw, x + 22, cy, 10)
+        bx0, bx1 = x + 38, x + w - 64
+        draw.rectangle((bx0, cy - 7, bx1, cy + 7), fill=palette.BACKGROUND, outline=palette.PANEL_EDGE)
+        frac = max(0.0, min(1.0, e.progress / e.target))
+        if frac > 0:
+            draw.rectangle((bx0 + 1, cy - 6, bx0 + 1 + (bx1 - bx0 - 2) * frac, cy + 6), fill=colour)
+        label = f"{e.progress}/{e.target}"
+        text.stamp(image, (x + w - 8, cy), label, FACT_PX, bold=True, stroke=0, anchor="rm")
+    fx = x + 12
+    fy = y + 72
+    for icon, label in e.facts:
+        icon(draw, fx + 8, fy, 8)
+        fx = text.stamp(image, (fx + 18, fy), label, FACT_PX, stroke=0, anchor="lm")[2] + 14

@@ -1,0 +1,151 @@
+"""Text helpers: fit to a width, ellipsise, wrap and draw outlined labels.
+
+Labels sit on busy map colours, so they get a dark outline; everything that may be too
+long (player and location names) goes through `ellipsize` so it never spills over.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render import fonts, palette
+from render.cache import LayerCache
+
+Box = tuple[int, int, int, int]
+ELLIPSIS = "…"
+
+
+def ellipsize(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> str:
+    """`text` shortened with an ellipsis so that it fits `max_width` pixels (memoised)."""
+    return _ellipsize(text, str(font.path), font.size, int(max_width))
+
+
+@functools.lru_cache(maxsize=4096)
+def _ellipsize(text: str, path: str, size: int, max_width: int) -> str:
+    font = fonts.font_for(text, size, path == str(fonts.BOLD))
+    if font.getlength(text) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # longest prefix that fits together with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if font.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+def fit(text: str, max_width: float, sizes: tuple[int, ...], bold: bool = False) -> tuple[str, ImageFont.FreeTypeFont]:
+    """The largest of `sizes` that fits `text` in `max_width`; else the smallest, ellipsised."""
+    out, size = _fit(text, int(max_width), tuple(sizes), bold)
+    return out, fonts.font_for(out, size, bold)
+
+
+@functools.lru_cache(maxsize=2048)
+def _fit(text: str, max_width: int, sizes: tuple[int, ...], bold: bool) -> tuple[str, int]:
+    text = fonts.sanitize(text, bold)
+    for size in sizes:
+        f = fonts.font_for(text, size, bold)
+        if f.getlength(text) <= max_width:
+            return text, size
+    return ellipsize(text, fonts.font_for(text, sizes[-1], bold), max_width), sizes[-1]
+
+
+def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float, max_lines: int) -> list[str]:
+    """Greedy word wrap into at most `max_lines` lines; the last line is ellipsised."""
+    return list(_wrap(text, str(font.path), font.size, int(max_width), max_lines))
+
+
+@functools.lru_cache(maxsize=1024)
+def _wrap(text: str, path: str, size: int, max_width: int, max_lines: int) -> tuple[str, ...]:
+    font = fonts.font(size, path == str(fonts.BOLD))
+    words = text.split()
+    lines: list[str] = []
+    current = ""
+    for i, word in enumerate(words):
+        candidate = f"{current} {word}".strip()
+        if font.getlength(candidate) <= max_width or not current:
+            current = candidate
+            continue
+        lines.append(current)
+        current = word
+        if len(lines) == max_lines - 1:
+            current = " ".join(words[i:])
+            break
+    if current:
+        lines.append(current)
+    return tuple(ellipsize(line, font, max_width) for line in lines[:max_lines])
+
+
+def outlined(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: tuple[int, ...] = palette.TEXT,
+    outline: tuple[int, ...] = palette.OUTLINE,
+    stroke: int = 2,
+    anchor: str = "la",
+) -> Box:
+    """Draw text with a dark outline so it reads on any background; returns its bbox."""
+    extra = _direction(font)
+    draw.text(xy, text, font=font, fill=fill, stroke_width=stroke, stroke_fill=outline, anchor=anchor, **extra)
+    return draw.textbbox(xy, text, font=font, stroke_width=stroke, anchor=anchor, **extra)
+
+
+def _direction(font: ImageFont.FreeTypeFont) -> dict[str, str]:
+    """Left-to-right paragraphs for shaped text, so "محمد wins!" keeps English word order."""
+    return {"direction": "ltr"} if font.layout_engine == ImageFont.Layout.RAQM else {}
+
+
+def plain(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: tuple[int, ...] = palette.TEXT,
+    anchor: str = "la",
+) -> float:
+    """Draw text on a flat panel (no outline needed); returns the x after it."""
+    draw.text(xy, text, font=font, fill=fill, anchor=anchor)
+    return xy[0] + font.getlength(text)
+
+
+_SPRITES: LayerCache[tuple[Image.Image, int, int]] = LayerCache(max_entries=2048)
+
+
+def _make_sprite(
+    text: str, size: int, bold: bool, fill: tuple[int, ...], stroke: int, anchor: str
+) -> tuple[Image.Image, int, int]:
+    f = fonts.font_for(text, size, bold)
+    extra = _direction(f)
+    x0, y0, x1, y1 = f.getbbox(text, stroke_width=stroke, anchor=anchor, **extra)
+    sprite = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).text(
+        (-x0, -y0), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=palette.OUTLINE, anchor=anchor, **extra
+    )
+    return sprite, x0, y0
+
+
+def stamp(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    bold: bool = False,
+    fill: tuple[int, ...] = palette.TEXT,
+    stroke: int = 2,
+    anchor: str = "la",
+) -> Box:
+    """Paste a cached pre-rendered label (outlined when stroke > 0); returns its bbox.
+
+    Labels repeat from frame to frame ("3/5", hero names), and pasting a cached sprite is
+    several times faster than laying out and stroking the text again.
+    """
+    key = (text, size, bold, tuple(fill), stroke, anchor)
+    sprite, x0, y0 = _SPRITES.get(key, lambda: _make_sprite(text, size, bold, tuple(fill), stroke, anchor))
+    x, y = round(xy[0]) + x0, round(xy[1]) + y0
+    image.paste(sprite, (x, y), sprite)
+    return (x, y, x + sprite.width, y + sprite.height)

@@ -1,0 +1,201 @@
+"""The Tiny Big Wars map and private panel: size, colours, names, secrecy, layout, threads."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import render
+from render import palette
+from render import tinybigwars as tbw
+from tests.render import views
+from tests.render.helpers import diff_fraction, has_colour, open_png
+
+FIXTURES = list(views.ALL)
+
+
+def _legend_name_box(index: int) -> tuple[int, int, int, int]:
+    x, y = tbw.legend_origin(index)
+    return (x + 40, y + 6, x + 200, y + 34)
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_map_is_a_png_of_the_expected_size_and_weight(name: str) -> None:
+    data = render.draw("tinybigwars", views.ALL[name]())
+    assert open_png(data).size == (tbw.WIDTH, tbw.HEIGHT)
+    assert len(data) <= 400 * 1024
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_each_seat_colour_is_in_its_legend_swatch_and_on_the_board(name: str) -> None:
+    v = views.ALL[name]()
+    img = open_png(render.draw("tinybigwars", v))
+    for i, seat in enumerate(v["seats"]):
+        colour = palette.seat_colour(seat["seat"])
+        x, y = tbw.legend_origin(i)
+        assert has_colour(img, colour, (x, y, x + 40, y + 40), tol=6), f"seat {i} swatch"
+        assert has_colour(img, colour, tbw.MAP_BOX, tol=6), f"seat {i} on the board"
+
+
+@pytest.mark.parametrize("name", ["three_seat_mid", "four_seat_combat"])
+def test_each_seat_name_is_drawn_in_its_legend_row(name: str) -> None:
+    v = views.ALL[name]()
+    n = len(v["seats"])
+    base = open_png(render.draw("tinybigwars", v, views.NAMES_4[:n]))
+    default = open_png(render.draw("tinybigwars", v))
+    for i in range(n):
+        other = list(views.NAMES_4[:n])
+        other[i] = "Zoltan"
+        changed = open_png(render.draw("tinybigwars", v, other))
+        assert diff_fraction(base, changed, box=_legend_name_box(i)) > 0.01, f"name of seat {i} not drawn"
+        for j in range(n):
+            if j != i:
+                assert diff_fraction(base, changed, box=_legend_name_box(j)) == 0
+        assert diff_fraction(base, default, box=_legend_name_box(i)) > 0.01  # "Player N" by default
+
+
+def test_unicode_and_long_names_draw_within_their_row() -> None:
+    v = views.four_seat_combat()
+    names = ["Дмитрий", "Ελένη", "李小龍🐉", "Bartholomew the Magnificent of the Northern Reaches"]
+    img = open_png(render.draw("tinybigwars", v, names))
+    plain = open_png(render.draw("tinybigwars", v, ["A", "B", "C", "D"]))
+    assert diff_fraction(img, plain, box=_legend_name_box(0)) > 0.01
+    # the long name is ellipsised: the status column ("deciding") is untouched
+    x, y = tbw.legend_origin(3)
+    status_box = (x + 200, y + 6, x + 276, y + 34)
+    assert diff_fraction(img, plain, box=status_box) == 0
+
+
+def test_public_image_ignores_secrets_and_seat_only_keys() -> None:
+    for build in (views.four_seat_combat, views.force_building):
+        public = build()
+        a = views.seat_view(public, 1, sealed={"energy_spend": 3, "use": "cancel"})
+        b = views.seat_view(public, 1, sealed={"energy_spend": 0, "use": "add"})
+        b["you"]["force"] = {"heroes": ["owl"], "minion_cards": [], "buildings": ["market"], "points": 20}
+        extra = copy.deepcopy(public)
+        extra["secret_stuff"] = {"hand": [1, 2, 3]}
+        extra["seats"][0]["hidden_force"] = ["viper"]
+        extra["locations"][0]["future_key"] = 42
+        images = {render.draw("tinybigwars", x) for x in (public, a, b, extra)}
+        assert len(images) == 1
+
+
+def test_location_labels_and_footprints_never_overlap() -> None:
+    x0, y0, x1, y1 = tbw.MAP_BOX
+    for build in views.ALL.values():
+        v = build()
+        for boxes in (tbw.label_boxes(v), tbw.footprints(v)):
+            assert len(boxes) == len(v["locations"])
+            for (ia, a), (ib, b) in itertools.combinations(boxes.items(), 2):
+                overlap = a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                assert not overlap, f"{ia} overlaps {ib} on {v['map']}"
+            for box in boxes.values():
+                assert x0 <= box[0] and box[2] <= x1 and y0 <= box[1] and box[3] <= y1
+
+
+def test_crowded_coordinates_are_pushed_apart() -> None:
+    v = views.three_seat_mid()
+    v["map"] = "crowded"
+    for lo in v["locations"][:6]:
+        lo["x"], lo["y"] = 0.5, 0.5
+    boxes = tbw.label_boxes(v)
+    for a, b in itertools.combinations(boxes.values(), 2):
+        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+
+
+def test_contested_marker_combat_and_result_are_visible() -> None:
+    v = views.four_seat_combat()
+    img = open_png(render.draw("tinybigwars", v))
+    st = tbw.static_layer(v)
+    calm = copy.deepcopy(v)
+    lantern = next(lo for lo in calm["locations"] if lo["id"] == "lantern")
+    lantern["contested"] = False
+    calm["combat"] = None
+    other = open_png(render.draw("tinybigwars", calm))
+    assert diff_fraction(img, other, box=tbw.plate_box(st.centres["lantern"])) > 0.03
+    px, py, qx, qy = tbw.plate_box(st.centres["pagoda"])
+    assert diff_fraction(img, other, box=(px - 12, py - 12, qx + 12, qy + 12)) > 0.03
+    assert has_colour(img, palette.COMBAT, (tbw.PANEL_X, tbw.HEADER_H, tbw.WIDTH, tbw.HEIGHT))
+
+    over = views.three_seat_over()
+    running = copy.deepcopy(over)
+    running["result"] = None
+    band = (tbw.MAP_BOX[0], 400, tbw.MAP_BOX[2], 560)
+    assert diff_fraction(open_png(render.draw("tinybigwars", over)), open_png(render.draw("tinybigwars", running)), box=band) > 0.2
+
+
+def test_static_layer_is_built_once_per_map() -> None:
+    v = views.three_seat_mid()
+    v["map"] = "cache-probe"
+    render.draw("tinybigwars", v)
+    builds = tbw._STATIC.builds
+    for _ in range(3):
+        render.draw("tinybigwars", v)
+    assert tbw._STATIC.builds == builds
+
+
+def test_concurrent_draws_give_the_same_bytes_as_sequential() -> None:
+    jobs = [(name, seat) for name in FIXTURES for seat in (None, 0)] * 3
+
+    def work(job: tuple[str, int | None]) -> bytes:
+        name, seat = job
+        v = views.ALL[name]()
+        if seat is None:
+            return render.draw("tinybigwars", v, views.NAMES_4)
+        return render.draw_private("tinybigwars", views.seat_view(v, seat, {"energy_spend": 1}), views.NAMES_4)
+
+    tbw._STATIC.clear()
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        concurrent = list(pool.map(work, jobs))
+    sequential = [work(j) for j in jobs]
+    assert concurrent == sequential
+
+
+def test_private_panel_shows_the_seat_and_its_sealed_choice() -> None:
+    public = views.four_seat_combat()
+    sealed = views.seat_view(public, 3, {"energy_spend": 2, "use": "add hits"})
+    empty = views.seat_view(public, 3, None)
+    a = open_png(render.draw_private("tinybigwars", sealed))
+    b = open_png(render.draw_private("tinybigwars", empty))
+    assert a.size == tbw.PRIVATE_SIZE
+    assert has_colour(a, palette.seat_colour(3), (0, 0, tbw.PRIVATE_SIZE[0], 60), tol=6)
+    assert diff_fraction(a, b, box=(512, 200, 790, 460)) > 0.005
+    assert diff_fraction(a, b, box=(0, 60, 505, 440)) == 0  # the heroes do not depend on it
+    other_seat = open_png(render.draw_private("tinybigwars", views.seat_view(public, 0, None)))
+    assert diff_fraction(b, other_seat, box=(0, 60, 505, 440)) > 0.01
+
+
+def test_unknown_game_is_refused() -> None:
+    with pytest.raises(ValueError):
+        render.draw("chess", {})
+
+
+def crowded_five_seats() -> dict:
+    """Five seats, a pile of heroes in one place and odd values the engine might send."""
+    v = views.four_seat_combat()
+    v["seats"].append(dict(v["seats"][0], seat=4, influence=12))
+    v["combat"] = None
+    v["result"] = None
+    v["heroes"] += [views._hero(4, "owl", "garden"), views._hero(4, "viper", "garden", id="h4-viper2"),
+                    views._hero(0, "storm", "garden"), views._hero(2, "monk", "garden"),
+                    views._hero(1, "ember", "nowhere")]
+    garden = next(lo for lo in v["locations"] if lo["id"] == "garden")
+    garden.update(minions=[[0, 1], [1, 12], [2, 3], [3, 1], [4, 20]], contested=True, coin_total=None,
+                  infrastructure="castle")
+    v["roads"].append(["garden", "atlantis"])
+    v["last_events"] = ["x" * 300] * 10
+    return v
+
+
+def test_odd_and_crowded_views_still_draw() -> None:
+    v = crowded_five_seats()
+    img = open_png(render.draw("tinybigwars", v, ["Only one name"]))
+    assert img.size == (tbw.WIDTH, tbw.HEIGHT)
+    x, y = tbw.legend_origin(4)
+    assert has_colour(img, palette.seat_colour(4), (x, y, x + 40, y + 40), tol=6)
+    minimal = {"locations": [{"id": "a", "name": "Alone", "x": 0.5, "y": 0.5}], "roads": [], "seats": []}
+    assert open_png(render.draw("tinybigwars", minimal)).size == (tbw.WIDTH, tbw.HEIGHT)
+    assert open_png(render.draw_private("tinybigwars", minimal)).size == tbw.PRIVATE_SIZE
