@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from engine.contract import IllegalChoice, Prompt, Result, State, Step
 from engine.registry import register
 from engine.tinybigwars import rules, views
+from engine.tinybigwars.board import influence
 from engine.tinybigwars.setup import setup as _setup
 from engine.tinybigwars.state import Options, TBWState
 
@@ -49,8 +50,6 @@ class TinyBigWars:
         s = _state(state)
         if s.winners is None:
             return None
-        from engine.tinybigwars.board import influence
-
         scores = {seat: influence(s, seat) for seat in range(s.seats_n)}
         return Result(winners=list(s.winners), reason=s.reason, scores=scores, draw=s.draw)
 
