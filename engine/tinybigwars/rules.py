@@ -788,7 +788,7 @@ def submit(state: TBWState, seat: int, choice: object) -> Step:
         raise IllegalChoice("You have no decision to make right now; wait for the other players.")
     prompt = mine[0]
     answer = parse_choice(prompt.answer, choice)
-    s = state.model_copy(deep=True)
+    s = TBWState.model_validate_json(state.model_dump_json())
     events: list[Event] = []
     _HANDLERS[prompt.kind](s, seat, answer, events, rng_for(state.seed, state.step))
     s.step = state.step + 1

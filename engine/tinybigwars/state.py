@@ -157,11 +157,8 @@ class TBWState(State):
     def present(self, node: str) -> list[int]:
         """Seats with any unit at ``node``."""
         loc = self.loc(node)
-        return [
-            s
-            for s in range(self.seats_n)
-            if loc.minions[s] > 0 or any(h.seat == s for h in self.heroes_at(node))
-        ]
+        with_heroes = {h.seat for h in self.heroes if h.location == node and not h.defeated}
+        return [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes]
 
     def controller(self, node: str) -> int | None:
         """The only seat with units here; None when neutral or contested."""
