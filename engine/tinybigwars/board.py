@@ -39,16 +39,16 @@ def has_hero_ability(state: TBWState, node: str, seat: int, ability: str) -> boo
 
 
 def controlled(state: TBWState, seat: int) -> list[str]:
-    return [loc.id for loc in state.locations if state.controller(loc.id) == seat]
+    return [node for node, seats in state.presence().items() if seats == [seat]]
 
 
 def influence(state: TBWState, seat: int) -> int:
     """Influence of controlled locations, Dojos and the Sky Temple bonus included."""
     total = 0
     for node in controlled(state, seat):
-        loc = state.loc(node)
-        total += loc_card(state, node).influence + (1 if loc.infrastructure == "dojo" else 0)
-        if ability_for(state, node, seat) == "hero_influence" and state.heroes_at(node, seat):
+        card = loc_card(state, node)
+        total += card.influence + (1 if state.loc(node).infrastructure == "dojo" else 0)
+        if card.ability == "hero_influence" and state.heroes_at(node, seat):
             total += 1
     return total
 
@@ -66,7 +66,7 @@ def income(state: TBWState, seat: int) -> int:
     total = 0
     for node in controlled(state, seat):
         total += location_coins(state, node)
-        if ability_for(state, node, seat) == "hero_coin" and state.heroes_at(node, seat):
+        if loc_card(state, node).ability == "hero_coin" and state.heroes_at(node, seat):
             total += 1
     total += sum(1 for h in state.live_heroes(seat) if hero_card(h).ability == "clan_coin")
     return total
@@ -76,7 +76,7 @@ def recruit_sites(state: TBWState, seat: int) -> list[str]:
     """Controlled locations holding one of the seat's heroes (or the Open Gate)."""
     out = []
     for node in controlled(state, seat):
-        if state.heroes_at(node, seat) or ability_for(state, node, seat) == "recruit_no_hero":
+        if state.heroes_at(node, seat) or loc_card(state, node).ability == "recruit_no_hero":
             out.append(node)
     return out
 

@@ -160,6 +160,17 @@ class TBWState(State):
         with_heroes = {h.seat for h in self.heroes if h.location == node and not h.defeated}
         return [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes]
 
+    def presence(self) -> dict[str, list[int]]:
+        """Seats with units, for every location in one pass (cheaper than ``present`` per node)."""
+        with_heroes: dict[str, set[int]] = {}
+        for h in self.heroes:
+            if h.location is not None and not h.defeated:
+                with_heroes.setdefault(h.location, set()).add(h.seat)
+        return {
+            loc.id: [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes.get(loc.id, ())]
+            for loc in self.locations
+        }
+
     def controller(self, node: str) -> int | None:
         """The only seat with units here; None when neutral or contested."""
         present = self.present(node)

@@ -72,9 +72,10 @@ def view(s: TBWState, seat: int | None) -> dict[str, Any]:
             }
         )
     locations = []
+    presence = s.presence()
     for loc in s.locations:
         card = loc_card(s, loc.id)
-        present = s.present(loc.id)
+        present = presence[loc.id]
         locations.append(
             {
                 "id": loc.id,
