@@ -178,6 +178,8 @@ def submit_damage(state: TBWState, seat: int, hero_id: str, events: list[Event])
     if hero_id not in heroes:
         raise IllegalChoice("That hero is not one of yours in this fight.")
     hero = heroes[hero_id]
+    if hero.health <= 0:
+        raise IllegalChoice(f"{hero_card(hero).name} is already down; pick a hero still standing.")
     rest = combat.damage_left[i] - absorb(hero, combat.damage_left[i])
     emit(state, events, "hero_damage", f"{hero_name(hero)} takes hits first (health {hero.health}).")
     others = [h for h in state.heroes_at(combat.location, seat) if h.health > 0 and h.id != hero_id]

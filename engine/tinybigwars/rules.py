@@ -505,6 +505,8 @@ def _submit_action(s: TBWState, seat: int, ans: ActionAnswer, events: list[Event
     card = hero_card(hero)
     node = hero.location or ""
     if ans.action == "end":
+        if ans.to is not None:
+            raise IllegalChoice("Ending the activation takes no destination.")
         _finish_activation(s, events, rng)
         return
     if ans.action == "move":

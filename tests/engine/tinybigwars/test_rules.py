@@ -472,6 +472,18 @@ def test_heroes_take_damage_in_an_order_their_owner_sets() -> None:
     assert hero(s, 1, "goldhand").health == 1 and hero(s, 1, "sage").health == 4
 
 
+def test_a_downed_hero_cannot_be_picked_to_take_more_hits() -> None:
+    s = blank(["tiger"], ["sage", "goldhand", "lamp"])
+    plain(s, "c")
+    for h in s.heroes:
+        h.location = "c"
+    combat.start(s, "c", 0, Dice(6, 6, 6, 1, 1, 1, 1, 1, 1), [])  # 9 hits, capacity 12
+    assert combat.submit_damage(s, 1, "h1-goldhand", []) is False
+    assert hero(s, 1, "goldhand").health == 0
+    with pytest.raises(IllegalChoice, match="already down"):
+        combat.submit_damage(s, 1, "h1-goldhand", [])
+
+
 def test_overflowing_damage_moves_on_to_the_next_hero() -> None:
     s = blank(["crane"], ["sage", "goldhand"])
     plain(s, "c")
