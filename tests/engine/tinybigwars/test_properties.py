@@ -5,6 +5,7 @@ After every accepted step the state must survive a JSON round trip unchanged. Wh
 seat holds a sealed choice, we plant a distinctive value in its place: the public view and
 every other seat's view must be identical to the real ones and must not contain the plant,
 while the sealing seat's own view must show it. Each match's log must replay exactly.
+One answer in ten is the prompt's deadline default, so every default is proven legal.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ def play(seats: int, seed: int, round_limit: int) -> dict[str, Any]:
         prompt = waiting[rng.randrange(len(waiting))]
         if prompt.secret and rng.random() < 0.2:  # revise a sealed choice now and then
             prompt = open_prompts[rng.randrange(len(open_prompts))]
-        choice = policy.choose(state, prompt, rng)
+        use_default = rng.random() < 0.1  # deadline defaults must be legal too
+        choice = dict(prompt.default) if use_default else policy.choose(state, prompt, rng)
         state = G.submit(state, prompt.seat, choice).state
         log.append((prompt.seat, choice))
         again = TBWState.model_validate_json(state.model_dump_json())
