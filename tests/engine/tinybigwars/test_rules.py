@@ -584,10 +584,10 @@ def test_a_tie_at_ten_is_a_draw() -> None:
     plain(s, "w", "e")
     s.round = 1
     s.options.to_win = 1
-    put_card(s, "e", "temple")
-    put_card(s, "w", "academy")  # influence 2 + ... both 2 or 3
-    s.loc("w").infrastructure = "dojo" if influence(s, 0) < influence(s, 1) else None
-    assert influence(s, 0) == influence(s, 1)
+    put_card(s, "w", "counting")
+    put_card(s, "e", "hall")
+    assert influence(s, 0) == influence(s, 1) >= 1
+    assert len(controlled(s, 0)) == len(controlled(s, 1))
     _round_end(s)
     result = G.result(s)
     assert result is not None and result.draw and result.winners == [0, 1]
