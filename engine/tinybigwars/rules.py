@@ -310,6 +310,8 @@ def _clan_prompt(s: TBWState, seat: int) -> Prompt:
 def _submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event], rng: random.Random) -> None:
     st = s.seats[seat]
     if ans.action == "done":
+        if ans.location is not None:
+            raise IllegalChoice("Finishing the Clan Phase takes no location.")
         st.clan_done = True
         emit(s, events, "clan_done", f"Seat {seat} finishes the Clan Phase.")
     else:
