@@ -89,7 +89,10 @@ class HeuristicPolicy:
         picks: list[str] = []
         left = limit
         reserve = min(8, limit // 3)
-        for h in HERO_PREFERENCE:
+        preference = list(HERO_PREFERENCE)
+        rng.shuffle(preference)  # vary the clan a little: every listed hero is a sound pick
+        preference.sort(key=lambda h: HERO_PREFERENCE.index(h) // 2)
+        for h in preference:
             if len(picks) < 3 and c.heroes[h].cost <= left - reserve:
                 picks.append(h)
                 left -= c.heroes[h].cost
