@@ -61,3 +61,19 @@ def test_cli_json_line_is_identical_across_runs() -> None:
 def test_cli_readable_summary() -> None:
     out = _cli("--seats", "2", "--seed", "3", "--policy", "random").stdout
     assert "tinybigwars: 2 seats, seed 3, random AI" in out and "log sha256" in out
+
+
+def test_every_phase_end_is_marked_in_order() -> None:
+    kinds: list[str] = []
+    simulate(
+        "tinybigwars",
+        3,
+        2,
+        on_step=lambda state, events: kinds.extend(e.kind for e in events if e.phase_end),
+    )
+    assert kinds[0] == "force_reveal" and kinds[-1] == "game_over"
+    body = kinds[1:-1]
+    assert body[:2] == ["clan_end", "activation_end"]
+    for i in range(0, len(body) - 2, 3):
+        assert body[i : i + 3] == ["clan_end", "activation_end", "round_end"]
+    assert body[-2:] == ["clan_end", "activation_end"]
