@@ -1,0 +1,43 @@
+"""`python -m bot simulate GAME`: play an all-AI match through the engine and summarise it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from bot.simulate import simulate
+
+NAME = "simulate"
+HELP = "play an all-AI match through the engine alone and print a summary"
+
+SUMMARY_KEYS = ("game", "seats", "seed", "policy", "winner", "draw", "rounds", "choices", "log_sha256", "reason", "scores")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", help="game key, e.g. tinybigwars")
+    parser.add_argument("--seats", type=int, default=3, help="number of seats (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    parser.add_argument("--policy", choices=["heuristic", "random"], default="heuristic", help="AI policy for every seat")
+    parser.add_argument("--json", action="store_true", help="print exactly one line of JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        out = simulate(args.game, args.seats, args.seed, args.policy)
+    except (KeyError, ValueError) as exc:
+        print(f"simulate: {exc}")
+        return 2
+    summary = {k: out[k] for k in SUMMARY_KEYS}
+    if args.json:
+        print(json.dumps(summary, sort_keys=True, separators=(",", ":")))
+        return 0
+    for text in out["phase_ends"]:
+        print(f"- {text}")
+    winners = ", ".join(f"seat {w}" for w in out["winner"]) or "nobody"
+    print(
+        f"{out['game']}: {out['seats']} seats, seed {out['seed']}, {out['policy']} AI: "
+        f"{'draw between ' if out['draw'] else 'won by '}{winners} ({out['reason']}) "
+        f"after {out['rounds']} rounds and {out['choices']} choices"
+    )
+    print(f"log sha256 {out['log_sha256']}")
+    return 0

@@ -1,0 +1,116 @@
+"""Board queries shared by the phases, combat and views: control, income, influence, abilities."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.contract import Event
+from engine.tinybigwars.content import HeroCard, LocationCard, content
+from engine.tinybigwars.state import Hero, TBWState
+
+LAST_EVENTS = 8
+
+
+def hero_card(hero: Hero) -> HeroCard:
+    return content().heroes[hero.card]
+
+
+def loc_card(state: TBWState, node: str) -> LocationCard:
+    return content().locations[state.loc(node).card]
+
+
+def loc_name(state: TBWState, node: str) -> str:
+    return loc_card(state, node).name
+
+
+def hero_name(hero: Hero) -> str:
+    return f"{hero_card(hero).name} (seat {hero.seat})"
+
+
+def ability_for(state: TBWState, node: str, seat: int) -> str | None:
+    """The location's ability if ``seat`` controls it; contested or foreign = none."""
+    if state.controller(node) != seat:
+        return None
+    return loc_card(state, node).ability
+
+
+def has_hero_ability(state: TBWState, node: str, seat: int, ability: str) -> bool:
+    return any(hero_card(h).ability == ability for h in state.heroes_at(node, seat))
+
+
+def controlled(state: TBWState, seat: int) -> list[str]:
+    return [node for node, seats in state.presence().items() if seats == [seat]]
+
+
+def influence(state: TBWState, seat: int) -> int:
+    """Influence of controlled locations, Dojos and the Sky Temple bonus included."""
+    total = 0
+    for node in controlled(state, seat):
+        card = loc_card(state, node)
+        total += card.influence + (1 if state.loc(node).infrastructure == "dojo" else 0)
+        if card.ability == "hero_influence" and state.heroes_at(node, seat):
+            total += 1
+    return total
+
+
+def location_influence(state: TBWState, node: str) -> int:
+    return loc_card(state, node).influence + (1 if state.loc(node).infrastructure == "dojo" else 0)
+
+
+def location_coins(state: TBWState, node: str) -> int:
+    return loc_card(state, node).coin + (1 if state.loc(node).infrastructure == "market" else 0)
+
+
+def income(state: TBWState, seat: int) -> int:
+    """Coins of the Clan Phase: controlled locations, Markets and coin abilities."""
+    total = 0
+    for node in controlled(state, seat):
+        total += location_coins(state, node)
+        if loc_card(state, node).ability == "hero_coin" and state.heroes_at(node, seat):
+            total += 1
+    total += sum(1 for h in state.live_heroes(seat) if hero_card(h).ability == "clan_coin")
+    return total
+
+
+def recruit_sites(state: TBWState, seat: int) -> list[str]:
+    """Controlled locations holding one of the seat's heroes (or the Open Gate)."""
+    out = []
+    for node in controlled(state, seat):
+        if state.heroes_at(node, seat) or loc_card(state, node).ability == "recruit_no_hero":
+            out.append(node)
+    return out
+
+
+def build_cost(state: TBWState, node: str, seat: int) -> int:
+    return 1 if ability_for(state, node, seat) == "build_discount" else 2
+
+
+def build_sites(state: TBWState, seat: int) -> list[str]:
+    coins = state.seats[seat].coins
+    return [
+        node
+        for node in controlled(state, seat)
+        if state.heroes_at(node, seat)
+        and state.loc(node).infrastructure is None
+        and coins >= build_cost(state, node, seat)
+    ]
+
+
+def units(state: TBWState, node: str, seat: int) -> int:
+    return state.loc(node).minions[seat] + len(state.heroes_at(node, seat))
+
+
+def emit(
+    state: TBWState,
+    events: list[Event],
+    kind: str,
+    text: str,
+    *,
+    seats: list[int] | None = None,
+    data: dict[str, Any] | None = None,
+    phase_end: bool = False,
+) -> None:
+    """Record an event; public ones also feed the view's ``last_events``."""
+    events.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
+    if seats is None:
+        state.last_events = [*state.last_events, text][-LAST_EVENTS:]

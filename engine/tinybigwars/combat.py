@@ -1,0 +1,218 @@
+"""Combat: dice pools, the sealed energy spend, simultaneous damage, hero damage order.
+
+Each function returns True when the fight is fully over, so the phase machine knows
+whether to continue the activation or wait for prompts.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.contract import Event, IllegalChoice
+from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
+from engine.tinybigwars.state import Combat, Energy, Hero, TBWState
+
+
+def dice_pool(state: TBWState, node: str, seat: int, attacker: int | None) -> int:
+    """Hero power + 1 per minion + Watchtower (defenders) + hero dice abilities."""
+    heroes = state.heroes_at(node, seat)
+    pool = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
+    defending = attacker is not None and seat != attacker
+    if defending and state.loc(node).infrastructure == "watchtower":
+        pool += 1
+    if seat == attacker and has_hero_ability(state, node, seat, "attack_die"):
+        pool += 1
+    if defending and has_hero_ability(state, node, seat, "defend_die"):
+        pool += 1
+    return pool
+
+
+def score(state: TBWState, node: str, seat: int, dice: list[int]) -> int:
+    """5 = 1 hit, 6 = 2 hits (3 with Tiger Claw), plus Storm Dancer's sure hit."""
+    six = 3 if has_hero_ability(state, node, seat, "six_three_hits") else 2
+    hits = sum(1 if d == 5 else six if d == 6 else 0 for d in dice)
+    return hits + sum(1 for h in state.heroes_at(node, seat) if hero_card(h).ability == "auto_hit")
+
+
+def energy_of(state: TBWState, node: str, seat: int) -> int:
+    return sum(h.energy for h in state.heroes_at(node, seat))
+
+
+def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, events: list[Event]) -> bool:
+    """Roll every participant's pool; the fight waits for sealed energy spends if any."""
+    seats = state.present(node)
+    dice: list[list[int]] = []
+    hits: list[int] = []
+    for seat in seats:
+        rolled = [rng.randint(1, 6) for _ in range(dice_pool(state, node, seat, attacker))]
+        dice.append(rolled)
+        hits.append(score(state, node, seat, rolled))
+    needs = [energy_of(state, node, seat) > 0 for seat in seats]
+    state.combat = Combat(
+        location=node,
+        seats=seats,
+        attacker=attacker,
+        dice=dice,
+        hits=hits,
+        spend=[None] * len(seats),
+        needs_spend=needs,
+    )
+    state.phase = "combat"
+    rolls = "; ".join(f"seat {s} rolls {d or '-'} = {h} hits" for s, d, h in zip(seats, dice, hits, strict=True))
+    emit(
+        state,
+        events,
+        "combat_roll",
+        f"Fight at {loc_name(state, node)}: {rolls}",
+        data={"location": node, "seats": seats, "dice": dice, "hits": hits, "attacker": attacker},
+    )
+    if not any(needs):
+        return resolve(state, events)
+    return False
+
+
+def submit_energy(state: TBWState, seat: int, attack: int, guard: int, events: list[Event]) -> bool:
+    combat = state.combat
+    assert combat is not None
+    i = combat.seats.index(seat)
+    have = energy_of(state, combat.location, seat)
+    if attack < 0 or guard < 0:
+        raise IllegalChoice("Energy spends cannot be negative.")
+    if attack + guard > have:
+        raise IllegalChoice(f"You spend {attack + guard} energy but your heroes here have only {have}.")
+    revising = combat.spend[i] is not None
+    combat.spend[i] = Energy(attack=attack, guard=guard)
+    emit(state, events, "energy_sealed", f"You sealed {attack} attack and {guard} guard energy.", seats=[seat])
+    emit(state, events, "energy_ready", f"Seat {seat} {'revised' if revising else 'sealed'} an energy spend.")
+    if all(sp is not None or not need for sp, need in zip(combat.spend, combat.needs_spend, strict=True)):
+        return resolve(state, events)
+    return False
+
+
+def _drain_energy(state: TBWState, node: str, seat: int, amount: int) -> None:
+    """Spent energy comes from the heroes holding the most energy first."""
+    for _ in range(amount):
+        hero = max(state.heroes_at(node, seat), key=lambda h: h.energy)
+        hero.energy -= 1
+
+
+def split_hits(state: TBWState, combat: Combat, shooter: int, total: int) -> dict[int, int]:
+    """One opponent takes all; several share evenly, the remainder to the largest ones."""
+    foes = [s for s in combat.seats if s != shooter]
+    foes.sort(key=lambda s: (-units(state, combat.location, s), s))
+    out = {s: total // len(foes) for s in foes}
+    for s in foes[: total % len(foes)]:
+        out[s] += 1
+    return out
+
+
+def absorb(hero: Hero, hits: int) -> int:
+    """Apply up to ``hits`` to one hero; return how many hits it absorbed."""
+    used = 0
+    if hits > 0 and hero_card(hero).ability == "ignore_first_hit" and not hero.shield_used:
+        hero.shield_used = True
+        used = 1
+    take = min(hits - used, hero.health)
+    hero.health -= take
+    return used + take
+
+
+def capacity(hero: Hero) -> int:
+    shield = 1 if hero_card(hero).ability == "ignore_first_hit" and not hero.shield_used else 0
+    return hero.health + shield
+
+
+def resolve(state: TBWState, events: list[Event]) -> bool:
+    """Reveal spends, deal all damage at once: minions first, heroes after."""
+    combat = state.combat
+    assert combat is not None
+    node = combat.location
+    spends = [sp or Energy() for sp in combat.spend]
+    for seat, sp in zip(combat.seats, spends, strict=True):
+        _drain_energy(state, node, seat, sp.attack + sp.guard)
+    incoming = dict.fromkeys(combat.seats, 0)
+    for seat, hits, sp in zip(combat.seats, combat.hits, spends, strict=True):
+        for foe, n in split_hits(state, combat, seat, hits + sp.attack).items():
+            incoming[foe] += n
+    lines = []
+    combat.damage_left = []
+    for seat, sp in zip(combat.seats, spends, strict=True):
+        net = max(0, incoming[seat] - sp.guard)
+        loc = state.loc(node)
+        killed = min(net, loc.minions[seat])
+        loc.minions[seat] -= killed
+        rest = net - killed
+        heroes = state.heroes_at(node, seat)
+        if rest and len(heroes) > 1 and rest < sum(capacity(h) for h in heroes):
+            combat.damage_left.append(rest)
+        else:
+            for h in heroes:
+                rest -= absorb(h, rest)
+            combat.damage_left.append(0)
+        lines.append(
+            f"seat {seat} spends {sp.attack} attack/{sp.guard} guard, takes {net} hits ({killed} minions lost)"
+        )
+    emit(
+        state,
+        events,
+        "combat_damage",
+        f"Fight at {loc_name(state, node)}: " + "; ".join(lines),
+        data={
+            "location": node,
+            "spend": [[s, sp.attack, sp.guard] for s, sp in zip(combat.seats, spends, strict=True)],
+            "incoming": [[s, incoming[s]] for s in combat.seats],
+        },
+    )
+    if any(combat.damage_left):
+        combat.stage = "damage"
+        return False
+    return finish(state, events)
+
+
+def submit_damage(state: TBWState, seat: int, hero_id: str, events: list[Event]) -> bool:
+    """The owner picks which hero takes the remaining hits next."""
+    combat = state.combat
+    assert combat is not None
+    i = combat.seats.index(seat)
+    heroes = {h.id: h for h in state.heroes_at(combat.location, seat)}
+    if hero_id not in heroes:
+        raise IllegalChoice("That hero is not one of yours in this fight.")
+    hero = heroes[hero_id]
+    if hero.health <= 0:
+        raise IllegalChoice(f"{hero_card(hero).name} is already down; pick a hero still standing.")
+    rest = combat.damage_left[i] - absorb(hero, combat.damage_left[i])
+    emit(state, events, "hero_damage", f"{hero_name(hero)} takes hits first (health {hero.health}).")
+    others = [h for h in state.heroes_at(combat.location, seat) if h.health > 0 and h.id != hero_id]
+    if rest and (len(others) <= 1 or rest >= sum(capacity(h) for h in others)):
+        for h in others:
+            rest -= absorb(h, rest)
+        rest = 0
+    combat.damage_left[i] = rest
+    if any(combat.damage_left):
+        return False
+    return finish(state, events)
+
+
+def finish(state: TBWState, events: list[Event]) -> bool:
+    """Remove defeated heroes, let Willow Mender heal, reset per-fight shields."""
+    combat = state.combat
+    assert combat is not None
+    node = combat.location
+    for h in state.heroes_at(node):
+        if h.health <= 0:
+            h.defeated = True
+            h.location = None
+            emit(state, events, "hero_defeated", f"{hero_name(h)} is defeated.", data={"hero": h.id})
+    for seat in combat.seats:
+        if has_hero_ability(state, node, seat, "mend_after_fight"):
+            for h in state.heroes_at(node, seat):
+                h.health = min(hero_card(h).health, h.health + 1)
+            emit(state, events, "ability", f"Willow Mender heals seat {seat}'s heroes at {loc_name(state, node)}.")
+    for h in state.heroes:
+        h.shield_used = False
+    left = state.present(node)
+    outcome = f"seat {left[0]} holds it" if len(left) == 1 else "nobody holds it" if not left else "it stays contested"
+    emit(state, events, "combat_end", f"Fight at {loc_name(state, node)} is over: {outcome}.", data={"location": node})
+    state.combat = None
+    state.phase = "activation"
+    return True

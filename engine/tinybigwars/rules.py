@@ -1,0 +1,799 @@
+"""The phase machine: force building, Clan Phase, Hero Activation Phase, victory check.
+
+``prompts`` says who owes what; ``submit`` validates one answer on a copy of the state,
+applies it and runs the game forward until someone owes a decision again.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
+from engine.rng import rng_for
+from engine.tinybigwars import combat
+from engine.tinybigwars.board import (
+    ability_for,
+    build_cost,
+    build_sites,
+    controlled,
+    emit,
+    hero_card,
+    hero_name,
+    income,
+    influence,
+    loc_name,
+    recruit_sites,
+)
+from engine.tinybigwars.content import content
+from engine.tinybigwars.state import Force, Hero, TBWState
+from engine.validate import parse_choice
+
+MAX_ACTIVATIONS = 2
+START_MINIONS = 4
+MAX_OPTIONS = 25
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ForceAnswer(_Answer):
+    picks: list[str] = Field(max_length=25)
+
+
+class ClanAnswer(_Answer):
+    action: Literal["recruit", "build", "done"]
+    location: str | None = None
+
+
+class RecruitAnswer(_Answer):
+    count: int
+
+
+class BuildAnswer(_Answer):
+    infrastructure: Literal["dojo", "market", "watchtower"]
+
+
+class ActivateAnswer(_Answer):
+    hero: str
+
+
+class ActionAnswer(_Answer):
+    action: Literal["move", "train_health", "train_energy", "end"]
+    to: str | None = None
+
+
+class EscortAnswer(_Answer):
+    minions: int
+
+
+class EnergyAnswer(_Answer):
+    attack: int
+    guard: int
+
+
+class DamageAnswer(_Answer):
+    hero: str
+
+
+# ----------------------------------------------------------------------------- force
+
+
+def force_of(picks: list[str], point_limit: int) -> Force:
+    """Validate a force pick list; the message names the broken rule."""
+    c = content()
+    if len(set(picks)) != len(picks):
+        raise IllegalChoice("Each card can be picked only once.")
+    force = Force()
+    for card in picks:
+        if card in c.heroes:
+            force.heroes.append(card)
+            force.points += c.heroes[card].cost
+        elif card in c.minions:
+            force.minion_cards.append(card)
+            force.points += c.minions[card].cost
+        elif card in c.buildings:
+            force.buildings.append(card)
+            force.points += c.buildings[card].cost
+        else:
+            raise IllegalChoice(f"There is no card called {card!r}.")
+    if not force.heroes:
+        raise IllegalChoice("Your force needs at least one Hero.")
+    if len(force.buildings) > 1:
+        raise IllegalChoice("Take at most one Building card: your start node holds one infrastructure.")
+    if force.points > point_limit:
+        raise IllegalChoice(f"Your force costs {force.points} points; the limit is {point_limit}.")
+    return force
+
+
+def default_force(point_limit: int) -> list[str]:
+    """A legal force for a missed deadline: the priciest heroes that fit, then minions."""
+    c = content()
+    picks: list[str] = []
+    left = point_limit
+    for card in sorted(c.heroes.values(), key=lambda h: (-h.cost, h.id)):
+        if card.cost <= left:
+            picks.append(card.id)
+            left -= card.cost
+    for m in sorted(c.minions.values(), key=lambda m: (-m.count, m.id)):
+        if m.cost <= left:
+            picks.append(m.id)
+            left -= m.cost
+    if not any(p in c.heroes for p in picks):
+        picks.insert(0, min(c.heroes.values(), key=lambda h: (h.cost, h.id)).id)
+    return picks
+
+
+def _force_prompt(state: TBWState, seat: int) -> Prompt:
+    c = content()
+    options = [
+        Option(
+            value=h.id,
+            label=f"{h.name} ({h.cost} pts)",
+            description=f"Power {h.power}, health {h.health}, energy {h.max_energy}: {h.text}"[:100],
+        )
+        for h in c.heroes.values()
+    ]
+    options += [
+        Option(value=m.id, label=f"{m.name} ({m.cost} pts)", description=f"{m.count} minions")
+        for m in c.minions.values()
+    ]
+    options += [
+        Option(value=b.id, label=f"{b.name} ({b.cost} pts)", description=b.text[:100]) for b in c.buildings.values()
+    ]
+    limit = state.options.point_limit
+    return Prompt(
+        seat=seat,
+        kind="force",
+        text=f"Build your force secretly: at least one Hero, at most {limit} points, at most one Building.",
+        answer=ForceAnswer,
+        input="multi",
+        options=options,
+        field="picks",
+        min_picks=1,
+        max_picks=len(options),
+        secret=True,
+        answered=state.seats[seat].force is not None,
+        default={"picks": default_force(limit)},
+    )
+
+
+def _submit_force(s: TBWState, seat: int, ans: ForceAnswer, events: list[Event], rng: random.Random) -> None:
+    force = force_of(ans.picks, s.options.point_limit)
+    revising = s.seats[seat].force is not None
+    s.seats[seat].force = force
+    emit(s, events, "force_sealed", f"You sealed a force of {force.points} points.", seats=[seat])
+    emit(s, events, "force_ready", f"Seat {seat} {'revised' if revising else 'sealed'} a force.")
+    if all(st.force is not None for st in s.seats):
+        _reveal_forces(s, events, rng)
+
+
+def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    c = content()
+    lines = []
+    for st in s.seats:
+        assert st.force is not None
+        start = next(loc for loc in s.locations if loc.start_seat == st.seat)
+        for card in st.force.heroes:
+            hc = c.heroes[card]
+            s.heroes.append(Hero(id=f"h{st.seat}-{card}", card=card, seat=st.seat, location=start.id, health=hc.health))
+        start.minions[st.seat] = START_MINIONS + sum(c.minions[m].count for m in st.force.minion_cards)
+        for b in st.force.buildings:
+            start.infrastructure = c.buildings[b].infrastructure
+        cards = [c.card_name(x) for x in [*st.force.heroes, *st.force.minion_cards, *st.force.buildings]]
+        lines.append(f"seat {st.seat}: {', '.join(cards)} ({st.force.points} pts)")
+    emit(
+        s,
+        events,
+        "force_reveal",
+        "Forces revealed. " + "; ".join(lines),
+        data={"forces": [st.force.model_dump() for st in s.seats if st.force]},
+        phase_end=True,
+    )
+    _start_round(s, events, rng)
+
+
+# ----------------------------------------------------------------------------- clan phase
+
+
+def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    s.round += 1
+    s.phase = "clan"
+    snapshot = {loc.id: s.controller(loc.id) for loc in s.locations}
+    for h in s.heroes:
+        h.activated = False
+    for st in s.seats:
+        st.activations, st.passed, st.clan_done, st.pending, st.pending_location = 0, False, False, None, None
+    for h in s.heroes:
+        if h.defeated:
+            continue
+        card = hero_card(h)
+        gain = 2 if card.ability == "double_energy" else 1
+        if ability_for(s, h.location or "", h.seat) == "clan_energy":
+            gain += 1
+        if ability_for(s, h.location or "", h.seat) == "clan_heal":
+            h.health = min(card.health, h.health + 1)
+        h.energy = min(card.max_energy, h.energy + gain)
+    for node, owner in snapshot.items():
+        if owner is not None and ability_for(s, node, owner) == "free_minion":
+            s.loc(node).minions[owner] += 1
+    for st in s.seats:
+        st.coins = 0 if st.eliminated else income(s, st.seat)
+        _maybe_clan_done(s, st.seat)
+    emit(
+        s,
+        events,
+        "clan_start",
+        f"Round {s.round}: heroes gain energy; coins: "
+        + ", ".join(f"seat {st.seat} {st.coins}" for st in s.seats),
+        data={"coins": [st.coins for st in s.seats]},
+    )
+    if all(st.clan_done for st in s.seats):
+        _end_clan(s, events, rng)
+
+
+def _maybe_clan_done(s: TBWState, seat: int) -> None:
+    st = s.seats[seat]
+    if st.coins <= 0 or not recruit_sites(s, seat):
+        st.clan_done = True
+
+
+def _clan_prompt(s: TBWState, seat: int) -> Prompt:
+    st = s.seats[seat]
+    if st.pending == "recruit":
+        node = st.pending_location or ""
+        per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
+        return Prompt(
+            seat=seat,
+            kind="recruit",
+            text=f"How many coins to spend recruiting at {loc_name(s, node)} ({per} minion per coin)?",
+            answer=RecruitAnswer,
+            input="numbers",
+            fields=[NumberField(name="count", label="Coins to spend", min=1, max=st.coins)],
+            default={"count": st.coins},
+        )
+    if st.pending == "build":
+        node = st.pending_location or ""
+        opts = [
+            Option(value="dojo", label="Dojo", description="+1 influence", choice={"infrastructure": "dojo"}),
+            Option(value="market", label="Market", description="+1 coin", choice={"infrastructure": "market"}),
+            Option(
+                value="watchtower",
+                label="Watchtower",
+                description="+1 die when defending here",
+                choice={"infrastructure": "watchtower"},
+            ),
+        ]
+        return Prompt(
+            seat=seat,
+            kind="build",
+            text=f"Build which infrastructure at {loc_name(s, node)} ({build_cost(s, node, seat)} coins)?",
+            answer=BuildAnswer,
+            options=opts,
+            default={"infrastructure": "dojo"},
+        )
+    opts: list[Option] = []
+    builds = set(build_sites(s, seat))
+    for node in recruit_sites(s, seat)[:12]:
+        name = loc_name(s, node)
+        opts.append(
+            Option(
+                value=f"recruit:{node}",
+                label=f"Recruit at {name}",
+                description="1 coin per recruit",
+                choice={"action": "recruit", "location": node},
+            )
+        )
+        if node in builds:
+            opts.append(
+                Option(
+                    value=f"build:{node}",
+                    label=f"Build at {name}",
+                    description=f"{build_cost(s, node, seat)} coins: Dojo, Market or Watchtower",
+                    choice={"action": "build", "location": node},
+                )
+            )
+    opts.append(Option(value="done", label="Done", description="Unspent coins are lost", choice={"action": "done"}))
+    return Prompt(
+        seat=seat,
+        kind="clan",
+        text=f"Clan Phase: you have {st.coins} coins. Recruit, build, or finish.",
+        answer=ClanAnswer,
+        options=opts,
+        default={"action": "done"},
+    )
+
+
+def _submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event], rng: random.Random) -> None:
+    st = s.seats[seat]
+    if ans.action == "done":
+        if ans.location is not None:
+            raise IllegalChoice("Finishing the Clan Phase takes no location.")
+        st.clan_done = True
+        emit(s, events, "clan_done", f"Seat {seat} finishes the Clan Phase.")
+    else:
+        node = ans.location
+        if node is None or node not in {loc.id for loc in s.locations}:
+            raise IllegalChoice("Name a location of the city.")
+        if node not in recruit_sites(s, seat):
+            raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
+        if ans.action == "build" and node not in build_sites(s, seat):
+            if s.loc(node).infrastructure is not None:
+                raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
+            raise IllegalChoice(f"You cannot build at {loc_name(s, node)}: it needs one of your heroes and {build_cost(s, node, seat)} coins.")
+        st.pending, st.pending_location = ans.action, node
+    if all(x.clan_done for x in s.seats):
+        _end_clan(s, events, rng)
+
+
+def _submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Event], rng: random.Random) -> None:
+    st = s.seats[seat]
+    node = st.pending_location or ""
+    if ans.count < 1 or ans.count > st.coins:
+        raise IllegalChoice(f"Spend between 1 and {st.coins} coins; you have {st.coins}.")
+    per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
+    s.loc(node).minions[seat] += ans.count * per
+    st.coins -= ans.count
+    st.pending, st.pending_location = None, None
+    emit(s, events, "recruit", f"Seat {seat} recruits {ans.count * per} minions at {loc_name(s, node)}.")
+    _maybe_clan_done(s, seat)
+    if all(x.clan_done for x in s.seats):
+        _end_clan(s, events, rng)
+
+
+def _submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event], rng: random.Random) -> None:
+    st = s.seats[seat]
+    node = st.pending_location or ""
+    st.coins -= build_cost(s, node, seat)
+    s.loc(node).infrastructure = ans.infrastructure
+    st.pending, st.pending_location = None, None
+    emit(s, events, "build", f"Seat {seat} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.")
+    _maybe_clan_done(s, seat)
+    if all(x.clan_done for x in s.seats):
+        _end_clan(s, events, rng)
+
+
+def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    for st in s.seats:
+        st.coins = 0
+        st.clan_done = True
+    emit(s, events, "clan_end", f"Round {s.round}: Clan Phase over; unspent coins are lost.", phase_end=True)
+    _start_activation(s, events, rng)
+
+
+# ----------------------------------------------------------------------------- activation
+
+
+def activation_order(s: TBWState) -> list[int]:
+    """Lowest influence first; ties by a seat order that rotates every round."""
+    n = s.seats_n
+    rotation = [(s.round - 1 + i) % n for i in range(n)]
+    return sorted(range(n), key=lambda seat: (influence(s, seat), rotation.index(seat)))
+
+
+def _can_activate(s: TBWState, seat: int) -> bool:
+    st = s.seats[seat]
+    return (
+        not st.eliminated
+        and not st.passed
+        and st.activations < MAX_ACTIVATIONS
+        and any(not h.activated for h in s.live_heroes(seat))
+    )
+
+
+def _start_activation(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    s.phase = "activation"
+    s.turn.order = activation_order(s)
+    s.turn.index = -1
+    s.turn.hero = None
+    emit(s, events, "activation_start", "Hero Activation order: " + ", ".join(f"seat {x}" for x in s.turn.order))
+    _next_turn(s, events, rng)
+
+
+def _next_turn(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    n = len(s.turn.order)
+    for step in range(1, n + 1):
+        i = (s.turn.index + step) % n
+        if _can_activate(s, s.turn.order[i]):
+            s.turn.index = i
+            return
+    _end_activation(s, events, rng)
+
+
+def active_seat(s: TBWState) -> int | None:
+    if s.phase not in ("activation", "combat") or s.turn.index < 0 or not s.turn.order:
+        return None
+    return s.turn.order[s.turn.index]
+
+
+def _activate_prompt(s: TBWState, seat: int) -> Prompt:
+    opts = [
+        Option(
+            value=h.id,
+            label=f"Activate {hero_card(h).name}"[:80],
+            description=f"at {loc_name(s, h.location or '')}, health {h.health}, energy {h.energy}"[:100],
+            choice={"hero": h.id},
+        )
+        for h in s.live_heroes(seat)
+        if not h.activated
+    ][: MAX_OPTIONS - 1]
+    opts.append(Option(value="pass", label="Pass", description="Activate no more heroes this round", choice={"hero": "pass"}))
+    return Prompt(
+        seat=seat,
+        kind="activate",
+        text=f"Round {s.round}: activate a hero ({s.seats[seat].activations}/{MAX_ACTIVATIONS} used) or pass.",
+        answer=ActivateAnswer,
+        options=opts,
+        default={"hero": "pass"},
+    )
+
+
+def _submit_activate(s: TBWState, seat: int, ans: ActivateAnswer, events: list[Event], rng: random.Random) -> None:
+    st = s.seats[seat]
+    if ans.hero == "pass":
+        st.passed = True
+        emit(s, events, "pass", f"Seat {seat} passes.")
+        _next_turn(s, events, rng)
+        return
+    hero = next((h for h in s.heroes if h.id == ans.hero), None)
+    if hero is None or hero.seat != seat:
+        raise IllegalChoice("That hero is not one of yours.")
+    if hero.defeated:
+        raise IllegalChoice(f"{hero_card(hero).name} has been defeated.")
+    if hero.activated:
+        raise IllegalChoice(f"{hero_card(hero).name} has already been activated this round.")
+    hero.activated = True
+    st.activations += 1
+    node = hero.location or ""
+    actions = 3 if hero_card(hero).ability == "three_actions" else 2
+    if ability_for(s, node, seat) == "extra_action":
+        actions += 1
+    s.turn.hero, s.turn.actions, s.turn.free_move_used, s.turn.move_to = hero.id, actions, False, None
+    emit(s, events, "activate", f"Seat {seat} activates {hero_card(hero).name} at {loc_name(s, node)} ({actions} actions).")
+    if hero_card(hero).ability == "rally":
+        s.loc(node).minions[seat] += 1
+        emit(s, events, "ability", f"Banner Captain rallies 1 minion at {loc_name(s, node)}.")
+
+
+def _action_prompt(s: TBWState, seat: int) -> Prompt:
+    hero = s.hero(s.turn.hero or "")
+    card = hero_card(hero)
+    node = hero.location or ""
+    opts = []
+    for nxt in s.neighbours(node)[: MAX_OPTIONS - 3]:
+        foes = [x for x in s.present(nxt) if x != seat]
+        opts.append(
+            Option(
+                value=f"move:{nxt}",
+                label=f"Move to {loc_name(s, nxt)}"[:80],
+                description=("enemies there: fight!" if foes else "no enemies there"),
+                choice={"action": "move", "to": nxt},
+            )
+        )
+    if hero.health < card.health:
+        opts.append(Option(value="train_health", label="Train: recover health", choice={"action": "train_health"}))
+    if hero.energy < card.max_energy:
+        opts.append(Option(value="train_energy", label="Train: gain energy", choice={"action": "train_energy"}))
+    opts.append(Option(value="end", label="End activation", description="Skip remaining actions", choice={"action": "end"}))
+    return Prompt(
+        seat=seat,
+        kind="action",
+        text=f"{card.name} at {loc_name(s, node)}: {s.turn.actions} action(s) left.",
+        answer=ActionAnswer,
+        options=opts,
+        default={"action": "end"},
+    )
+
+
+def _escort_prompt(s: TBWState, seat: int) -> Prompt:
+    hero = s.hero(s.turn.hero or "")
+    have = s.loc(hero.location or "").minions[seat]
+    return Prompt(
+        seat=seat,
+        kind="escort",
+        text=f"How many of your {have} minions go with {hero_card(hero).name} to {loc_name(s, s.turn.move_to or '')}?",
+        answer=EscortAnswer,
+        input="numbers",
+        fields=[NumberField(name="minions", label="Minions to bring", min=0, max=have)],
+        default={"minions": have},
+    )
+
+
+def _submit_action(s: TBWState, seat: int, ans: ActionAnswer, events: list[Event], rng: random.Random) -> None:
+    hero = s.hero(s.turn.hero or "")
+    card = hero_card(hero)
+    node = hero.location or ""
+    if ans.action == "end":
+        if ans.to is not None:
+            raise IllegalChoice("Ending the activation takes no destination.")
+        _finish_activation(s, events, rng)
+        return
+    if ans.action == "move":
+        if ans.to is None or ans.to not in {loc.id for loc in s.locations}:
+            raise IllegalChoice("Name a location of the city to move to.")
+        if ans.to not in s.neighbours(node):
+            raise IllegalChoice(f"{loc_name(s, ans.to)} is not adjacent to {loc_name(s, node)}.")
+        if s.loc(node).minions[seat] > 0:
+            s.turn.move_to = ans.to
+        else:
+            _do_move(s, seat, ans.to, 0, events, rng)
+        return
+    if ans.to is not None:
+        raise IllegalChoice("Training takes no destination.")
+    here = ability_for(s, node, seat)
+    if ans.action == "train_health":
+        if hero.health >= card.health:
+            raise IllegalChoice(f"{card.name} is already at full health.")
+        gain = 2 if here == "train_health_2" else 1
+        gain += 1 if card.ability == "train_heal_extra" else 0
+        hero.health = min(card.health, hero.health + gain)
+        if here == "train_both":
+            hero.energy = min(card.max_energy, hero.energy + 1)
+    else:
+        if hero.energy >= card.max_energy:
+            raise IllegalChoice(f"{card.name} already has full energy.")
+        gain = 2 if here == "train_energy_2" else 1
+        hero.energy = min(card.max_energy, hero.energy + gain)
+        if here == "train_both":
+            hero.health = min(card.health, hero.health + 1)
+    emit(s, events, "train", f"{hero_name(hero)} trains: health {hero.health}, energy {hero.energy}.")
+    s.turn.actions -= 1
+    if s.turn.actions <= 0:
+        _finish_activation(s, events, rng)
+
+
+def _submit_escort(s: TBWState, seat: int, ans: EscortAnswer, events: list[Event], rng: random.Random) -> None:
+    hero = s.hero(s.turn.hero or "")
+    have = s.loc(hero.location or "").minions[seat]
+    if ans.minions < 0 or ans.minions > have:
+        raise IllegalChoice(f"You can bring between 0 and {have} minions.")
+    to = s.turn.move_to or ""
+    s.turn.move_to = None
+    _do_move(s, seat, to, ans.minions, events, rng)
+
+
+def move_cost(s: TBWState, seat: int, hero: Hero, to: str) -> tuple[int, bool]:
+    """(actions spent, Shadow Step's free move used) for moving ``hero`` to ``to``."""
+    node = hero.location or ""
+    foes = any(x != seat for x in s.present(to))
+    if ability_for(s, node, seat) == "free_move_out":
+        return 0, False
+    if s.loc(to).card == "crossroads" and not foes:
+        return 0, False
+    if hero_card(hero).ability == "free_first_move" and not s.turn.free_move_used:
+        return 0, True
+    return 1, False
+
+
+def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event], rng: random.Random) -> None:
+    hero = s.hero(s.turn.hero or "")
+    origin = hero.location or ""
+    cost, shadow = move_cost(s, seat, hero, to)
+    s.turn.actions -= cost
+    s.turn.free_move_used = s.turn.free_move_used or shadow
+    s.loc(origin).minions[seat] -= minions
+    s.loc(to).minions[seat] += minions
+    hero.location = to
+    free = "" if cost else " (free move)"
+    emit(
+        s,
+        events,
+        "move",
+        f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {minions} minions{free}.",
+        data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
+    )
+    if any(x != seat for x in s.present(to)):
+        s.after_combat = "activation"
+        if combat.start(s, to, seat, rng, events):
+            _after_combat(s, events, rng)
+        return
+    if s.turn.actions <= 0:
+        _finish_activation(s, events, rng)
+
+
+def _finish_activation(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    hero = s.hero(s.turn.hero or "")
+    if not hero.defeated and ability_for(s, hero.location or "", hero.seat) == "rest_end":
+        hero.energy = min(hero_card(hero).max_energy, hero.energy + 1)
+        emit(s, events, "ability", f"{hero_name(hero)} rests at {loc_name(s, hero.location or '')}: +1 energy.")
+    s.turn.hero, s.turn.actions, s.turn.move_to = None, 0, None
+    _next_turn(s, events, rng)
+
+
+def _after_combat(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    if s.after_combat == "end_fights":
+        _next_end_fight(s, events, rng)
+        return
+    hero = s.hero(s.turn.hero or "")
+    if hero.defeated or s.turn.actions <= 0:
+        _finish_activation(s, events, rng)
+
+
+def _end_activation(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    s.turn.index = -1
+    s.end_fights = [
+        loc.id for loc in s.locations if len({h.seat for h in s.heroes_at(loc.id)}) >= 2
+    ]
+    _next_end_fight(s, events, rng)
+
+
+def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    while s.end_fights:
+        node = s.end_fights.pop(0)
+        if len({h.seat for h in s.heroes_at(node)}) < 2:
+            continue
+        s.after_combat = "end_fights"
+        if not combat.start(s, node, None, rng, events):
+            return
+    s.phase = "activation"
+    emit(s, events, "activation_end", f"Round {s.round}: Hero Activation Phase over.", phase_end=True)
+    _victory_check(s, events, rng)
+
+
+# ----------------------------------------------------------------------------- victory
+
+
+def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    scores = [influence(s, seat) for seat in range(s.seats_n)]
+    places = [len(controlled(s, seat)) for seat in range(s.seats_n)]
+    for st in s.seats:
+        if not st.eliminated and not s.live_heroes(st.seat) and not any(loc.minions[st.seat] for loc in s.locations):
+            st.eliminated = True
+            emit(s, events, "eliminated", f"Seat {st.seat} has no units left and is out.")
+    alive = [st.seat for st in s.seats if not st.eliminated]
+    summary = ", ".join(f"seat {i} {v} influence" for i, v in enumerate(scores))
+    reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
+    if reached:
+        _end(s, events, _rank(reached, scores, places, None), "influence", scores, summary)
+    elif len(alive) <= 1:
+        _end(s, events, alive, "last_clan", scores, summary)
+    elif s.round >= s.options.round_limit:
+        _end(s, events, _rank(alive, scores, places, rng), "round_limit", scores, summary)
+    else:
+        emit(s, events, "round_end", f"Round {s.round} over: {summary}.", data={"influence": scores}, phase_end=True)
+        _start_round(s, events, rng)
+
+
+def _rank(seats: list[int], scores: list[int], places: list[int], rng: random.Random | None) -> list[int]:
+    """Highest influence, then most controlled locations; then a seeded draw or a draw."""
+    best = max(scores[x] for x in seats)
+    tied = [x for x in seats if scores[x] == best]
+    most = max(places[x] for x in tied)
+    tied = [x for x in tied if places[x] == most]
+    if len(tied) > 1 and rng is not None:
+        return [rng.choice(tied)]
+    return tied
+
+
+def _end(s: TBWState, events: list[Event], winners: list[int], reason: str, scores: list[int], summary: str) -> None:
+    s.phase = "over"
+    s.winners = sorted(winners)
+    s.draw = len(winners) != 1
+    s.reason = reason
+    why = {
+        "influence": f"reached {s.options.to_win} influence",
+        "last_clan": "is the last clan standing",
+        "round_limit": f"leads when the {s.options.round_limit}-round limit is reached",
+    }[reason]
+    who = " and ".join(f"seat {w}" for w in s.winners) or "nobody"
+    text = f"Round {s.round} over: {summary}. {'Draw between ' + who if s.draw else who.capitalize() + ' wins'}: {why}."
+    emit(s, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)
+
+
+# ----------------------------------------------------------------------------- combat prompts
+
+
+def _energy_prompt(s: TBWState, seat: int) -> Prompt:
+    cb = s.combat
+    assert cb is not None
+    i = cb.seats.index(seat)
+    have = combat.energy_of(s, cb.location, seat)
+    return Prompt(
+        seat=seat,
+        kind="energy",
+        text=f"Fight at {loc_name(s, cb.location)}: spend up to {have} energy in secret (attack adds a hit, guard cancels one).",
+        answer=EnergyAnswer,
+        input="numbers",
+        fields=[
+            NumberField(name="attack", label="Energy for extra hits", min=0, max=have),
+            NumberField(name="guard", label="Energy to cancel hits", min=0, max=have),
+        ],
+        secret=True,
+        answered=cb.spend[i] is not None,
+        default={"attack": 0, "guard": 0},
+    )
+
+
+def _damage_prompt(s: TBWState, seat: int) -> Prompt:
+    cb = s.combat
+    assert cb is not None
+    left = cb.damage_left[cb.seats.index(seat)]
+    heroes = [h for h in s.heroes_at(cb.location, seat) if h.health > 0]
+    opts = [
+        Option(
+            value=h.id,
+            label=f"{hero_card(h).name} (health {h.health})"[:80],
+            choice={"hero": h.id},
+        )
+        for h in heroes
+    ][:MAX_OPTIONS]
+    return Prompt(
+        seat=seat,
+        kind="damage_order",
+        text=f"Your heroes at {loc_name(s, cb.location)} take {left} hits: which hero takes them first?",
+        answer=DamageAnswer,
+        options=opts,
+        default=opts[0].choice,
+    )
+
+
+def _submit_energy(s: TBWState, seat: int, ans: EnergyAnswer, events: list[Event], rng: random.Random) -> None:
+    if combat.submit_energy(s, seat, ans.attack, ans.guard, events):
+        _after_combat(s, events, rng)
+
+
+def _submit_damage(s: TBWState, seat: int, ans: DamageAnswer, events: list[Event], rng: random.Random) -> None:
+    if combat.submit_damage(s, seat, ans.hero, events):
+        _after_combat(s, events, rng)
+
+
+# ----------------------------------------------------------------------------- contract
+
+
+def prompts(s: TBWState) -> list[Prompt]:
+    """Every decision owed now, answered secret prompts included (they may be revised)."""
+    if s.phase == "over":
+        return []
+    if s.phase == "force":
+        return [_force_prompt(s, seat) for seat in range(s.seats_n)]
+    if s.phase == "clan":
+        return [_clan_prompt(s, st.seat) for st in s.seats if not st.clan_done]
+    if s.combat is not None:
+        cb = s.combat
+        if cb.stage == "energy":
+            return [_energy_prompt(s, seat) for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
+        return [_damage_prompt(s, seat) for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
+    seat = active_seat(s)
+    if seat is None:
+        return []
+    if s.turn.hero is None:
+        return [_activate_prompt(s, seat)]
+    if s.turn.move_to is not None:
+        return [_escort_prompt(s, seat)]
+    return [_action_prompt(s, seat)]
+
+
+_HANDLERS = {
+    "force": _submit_force,
+    "clan": _submit_clan,
+    "recruit": _submit_recruit,
+    "build": _submit_build,
+    "activate": _submit_activate,
+    "action": _submit_action,
+    "escort": _submit_escort,
+    "energy": _submit_energy,
+    "damage_order": _submit_damage,
+}
+
+
+def submit(state: TBWState, seat: int, choice: object) -> Step:
+    """Validate and apply one answer on a copy; the input state is never changed."""
+    if not isinstance(state, TBWState):
+        raise IllegalChoice("This is not a Tiny Big Wars match.")
+    if state.phase == "over":
+        raise IllegalChoice("The match is over.")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats_n:
+        raise IllegalChoice(f"There is no seat {seat!r} in this match.")
+    mine = [p for p in prompts(state) if p.seat == seat]
+    if not mine:
+        raise IllegalChoice("You have no decision to make right now; wait for the other players.")
+    prompt = mine[0]
+    answer = parse_choice(prompt.answer, choice)
+    s = TBWState.model_validate_json(state.model_dump_json())
+    events: list[Event] = []
+    _HANDLERS[prompt.kind](s, seat, answer, events, rng_for(state.seed, state.step))
+    s.step = state.step + 1
+    return Step(state=s, events=events)

@@ -1,0 +1,181 @@
+"""Tiny Big Wars state: plain pydantic data that round-trips through JSON exactly.
+
+Sealed (secret) answers live here too, in fields the views never copy out for other seats.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contract import State
+
+Phase = Literal["force", "clan", "activation", "combat", "over"]
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Options(_M):
+    """Match options chosen at creation."""
+
+    point_limit: int = Field(default=30, ge=10, le=200)
+    round_limit: int = Field(default=15, ge=1, le=100)
+    to_win: int = Field(default=10, ge=1, le=100)
+
+
+class Force(_M):
+    """A clan's force: card ids picked at force building."""
+
+    heroes: list[str] = Field(default_factory=list)
+    minion_cards: list[str] = Field(default_factory=list)
+    buildings: list[str] = Field(default_factory=list)
+    points: int = 0
+
+
+class Hero(_M):
+    id: str
+    card: str
+    seat: int
+    location: str | None
+    health: int
+    energy: int = 0
+    activated: bool = False
+    defeated: bool = False
+    shield_used: bool = False
+    """Iron Monk: the first hit of the current fight was ignored."""
+
+
+class Location(_M):
+    id: str
+    """Node id of the city map."""
+    card: str
+    """Location card dealt onto this node."""
+    x: float
+    y: float
+    infrastructure: Literal["dojo", "market", "watchtower"] | None = None
+    start_seat: int | None = None
+    minions: list[int]
+    """Minion count per seat."""
+
+
+class Seat(_M):
+    seat: int
+    force: Force | None = None
+    """Sealed until every force is in; afterwards the revealed force."""
+    coins: int = 0
+    activations: int = 0
+    passed: bool = False
+    clan_done: bool = False
+    pending: Literal["recruit", "build"] | None = None
+    """Clan Phase sub-prompt the seat opened."""
+    pending_location: str | None = None
+    eliminated: bool = False
+
+
+class Energy(_M):
+    attack: int = 0
+    guard: int = 0
+
+
+class Combat(_M):
+    """A fight in progress: dice are public once rolled, energy spends are sealed."""
+
+    location: str
+    seats: list[int]
+    attacker: int | None
+    """The seat whose move started the fight (None for the end-of-activation fights)."""
+    dice: list[list[int]]
+    """Rolled dice per participant, in ``seats`` order."""
+    hits: list[int]
+    """Hits from the roll (and sure hits) per participant, in ``seats`` order."""
+    spend: list[Energy | None]
+    """Sealed energy spends per participant; None = not chosen yet."""
+    needs_spend: list[bool]
+    damage_left: list[int] = Field(default_factory=list)
+    """Hero damage still to place per participant once the spends are revealed."""
+    stage: Literal["energy", "damage"] = "energy"
+
+
+class Turn(_M):
+    """The Hero Activation Phase cursor."""
+
+    order: list[int] = Field(default_factory=list)
+    index: int = 0
+    hero: str | None = None
+    """The hero being activated."""
+    actions: int = 0
+    free_move_used: bool = False
+    move_to: str | None = None
+    """Destination chosen, waiting for the escort count."""
+
+
+class TBWState(State):
+    options: Options = Field(default_factory=Options)
+    seats_n: int = 2
+    map: str = "city2"
+    round: int = 0
+    phase: Phase = "force"
+    locations: list[Location] = Field(default_factory=list)
+    roads: list[tuple[str, str]] = Field(default_factory=list)
+    seats: list[Seat] = Field(default_factory=list)
+    heroes: list[Hero] = Field(default_factory=list)
+    turn: Turn = Field(default_factory=Turn)
+    combat: Combat | None = None
+    end_fights: list[str] = Field(default_factory=list)
+    """Locations still to fight at the end of the Hero Activation Phase."""
+    after_combat: Literal["activation", "end_fights"] = "activation"
+    last_events: list[str] = Field(default_factory=list)
+    winners: list[int] | None = None
+    reason: str = ""
+    draw: bool = False
+
+    def loc(self, node: str) -> Location:
+        for loc in self.locations:
+            if loc.id == node:
+                return loc
+        raise KeyError(node)
+
+    def hero(self, hero_id: str) -> Hero:
+        for h in self.heroes:
+            if h.id == hero_id:
+                return h
+        raise KeyError(hero_id)
+
+    def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
+        return [
+            h
+            for h in self.heroes
+            if not h.defeated and h.location == node and (seat is None or h.seat == seat)
+        ]
+
+    def live_heroes(self, seat: int) -> list[Hero]:
+        return [h for h in self.heroes if h.seat == seat and not h.defeated]
+
+    def present(self, node: str) -> list[int]:
+        """Seats with any unit at ``node``."""
+        loc = self.loc(node)
+        with_heroes = {h.seat for h in self.heroes if h.location == node and not h.defeated}
+        return [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes]
+
+    def presence(self) -> dict[str, list[int]]:
+        """Seats with units, for every location in one pass (cheaper than ``present`` per node)."""
+        with_heroes: dict[str, set[int]] = {}
+        for h in self.heroes:
+            if h.location is not None and not h.defeated:
+                with_heroes.setdefault(h.location, set()).add(h.seat)
+        return {
+            loc.id: [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes.get(loc.id, ())]
+            for loc in self.locations
+        }
+
+    def controller(self, node: str) -> int | None:
+        """The only seat with units here; None when neutral or contested."""
+        present = self.present(node)
+        return present[0] if len(present) == 1 else None
+
+    def neighbours(self, node: str) -> list[str]:
+        out = {b for a, b in self.roads if a == node} | {a for a, b in self.roads if b == node}
+        return [loc.id for loc in self.locations if loc.id in out]

@@ -1,0 +1,1 @@
+"""Engine tests: rules per clause, abilities, properties."""

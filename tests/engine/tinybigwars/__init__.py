@@ -1,0 +1,1 @@
+"""Tiny Big Wars engine tests."""
