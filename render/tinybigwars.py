@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.text import fill
 from render import encode as encoding
 from render import fonts, legend, palette, text, tokens
 from render.cache import LayerCache
@@ -402,7 +403,7 @@ def _draw_panel(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         y = _draw_combat(img, draw, view, combat, x, y, w, names)
     # latest public events, as many lines as fit above the key
     key_top = KEY_TOP
-    events = [str(e) for e in view.get("last_events", []) if e]
+    events = [fill(str(e), names) for e in view.get("last_events", []) if e]
     if events and y + 44 < key_top:
         text.stamp(img, (x, y + 4), "Latest", 18, bold=True, fill=palette.TEXT_DIM, stroke=0)
         y += 28

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from bot.simulate import simulate
+from engine.text import fill
 
 NAME = "simulate"
 HELP = "play an all-AI match through the engine alone and print a summary"
@@ -19,20 +21,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--policy", choices=["heuristic", "random"], default="heuristic", help="AI policy for every seat")
     parser.add_argument("--json", action="store_true", help="print exactly one line of JSON")
+    parser.add_argument("--out", help="folder for one map PNG per phase end, the final map and replay.gif")
 
 
 def run(args: argparse.Namespace) -> int:
+    images = None
     try:
-        out = simulate(args.game, args.seats, args.seed, args.policy)
+        if args.out:
+            from bot.sim_images import PhaseImages
+
+            images = PhaseImages(args.game, Path(args.out))
+        out = simulate(args.game, args.seats, args.seed, args.policy, on_step=images)
     except (KeyError, ValueError) as exc:
         print(f"simulate: {exc}")
         return 2
     summary = {k: out[k] for k in SUMMARY_KEYS}
+    if images is not None:
+        summary.update(images.finish(out["state"]))
     if args.json:
         print(json.dumps(summary, sort_keys=True, separators=(",", ":")))
         return 0
     for text in out["phase_ends"]:
-        print(f"- {text}")
+        print(f"- {fill(text)}")
     winners = ", ".join(f"seat {w}" for w in out["winner"]) or "nobody"
     print(
         f"{out['game']}: {out['seats']} seats, seed {out['seed']}, {out['policy']} AI: "

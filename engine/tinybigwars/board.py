@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Event
+from engine.text import seat_ref
 from engine.tinybigwars.content import HeroCard, LocationCard, content
 from engine.tinybigwars.state import Hero, TBWState
 
@@ -24,7 +25,7 @@ def loc_name(state: TBWState, node: str) -> str:
 
 
 def hero_name(hero: Hero) -> str:
-    return f"{hero_card(hero).name} (seat {hero.seat})"
+    return f"{hero_card(hero).name} ({seat_ref(hero.seat)})"
 
 
 def ability_for(state: TBWState, node: str, seat: int) -> str | None:

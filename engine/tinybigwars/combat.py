@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, IllegalChoice
+from engine.text import seat_ref
 from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
 from engine.tinybigwars.state import Combat, Energy, Hero, TBWState
 
@@ -58,7 +59,7 @@ def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, 
         needs_spend=needs,
     )
     state.phase = "combat"
-    rolls = "; ".join(f"seat {s} rolls {d or '-'} = {h} hits" for s, d, h in zip(seats, dice, hits, strict=True))
+    rolls = "; ".join(f"{seat_ref(s)} rolls {d or '-'} = {h} hits" for s, d, h in zip(seats, dice, hits, strict=True))
     emit(
         state,
         events,
@@ -150,7 +151,7 @@ def resolve(state: TBWState, events: list[Event]) -> bool:
                 rest -= absorb(h, rest)
             combat.damage_left.append(0)
         lines.append(
-            f"seat {seat} spends {sp.attack} attack/{sp.guard} guard, takes {net} hits ({killed} minions lost)"
+            f"{seat_ref(seat)} spends {sp.attack} attack/{sp.guard} guard, takes {net} hits ({killed} minions lost)"
         )
     emit(
         state,
@@ -207,11 +208,11 @@ def finish(state: TBWState, events: list[Event]) -> bool:
         if has_hero_ability(state, node, seat, "mend_after_fight"):
             for h in state.heroes_at(node, seat):
                 h.health = min(hero_card(h).health, h.health + 1)
-            emit(state, events, "ability", f"Willow Mender heals seat {seat}'s heroes at {loc_name(state, node)}.")
+            emit(state, events, "ability", f"Willow Mender heals {seat_ref(seat)}'s heroes at {loc_name(state, node)}.")
     for h in state.heroes:
         h.shield_used = False
     left = state.present(node)
-    outcome = f"seat {left[0]} holds it" if len(left) == 1 else "nobody holds it" if not left else "it stays contested"
+    outcome = f"{seat_ref(left[0])} holds it" if len(left) == 1 else "nobody holds it" if not left else "it stays contested"
     emit(state, events, "combat_end", f"Fight at {loc_name(state, node)} is over: {outcome}.", data={"location": node})
     state.combat = None
     state.phase = "activation"

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
+from engine.text import seat_ref
 from engine.tinybigwars import combat
 from engine.tinybigwars.board import (
     ability_for,
@@ -184,7 +185,7 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
         for b in st.force.buildings:
             start.infrastructure = c.buildings[b].infrastructure
         cards = [c.card_name(x) for x in [*st.force.heroes, *st.force.minion_cards, *st.force.buildings]]
-        lines.append(f"seat {st.seat}: {', '.join(cards)} ({st.force.points} pts)")
+        lines.append(f"{seat_ref(st.seat)}: {', '.join(cards)} ({st.force.points} pts)")
     emit(
         s,
         events,
@@ -228,7 +229,7 @@ def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
         events,
         "clan_start",
         f"Round {s.round}: heroes gain energy; coins: "
-        + ", ".join(f"seat {st.seat} {st.coins}" for st in s.seats),
+        + ", ".join(f"{seat_ref(st.seat)} {st.coins}" for st in s.seats),
         data={"coins": [st.coins for st in s.seats]},
     )
     if all(st.clan_done for st in s.seats):
@@ -389,7 +390,7 @@ def _start_activation(s: TBWState, events: list[Event], rng: random.Random) -> N
     s.turn.order = activation_order(s)
     s.turn.index = -1
     s.turn.hero = None
-    emit(s, events, "activation_start", "Hero Activation order: " + ", ".join(f"seat {x}" for x in s.turn.order))
+    emit(s, events, "activation_start", "Hero Activation order: " + ", ".join(seat_ref(x) for x in s.turn.order))
     _next_turn(s, events, rng)
 
 
@@ -644,7 +645,7 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
             st.eliminated = True
             emit(s, events, "eliminated", f"Seat {st.seat} has no units left and is out.")
     alive = [st.seat for st in s.seats if not st.eliminated]
-    summary = ", ".join(f"seat {i} {v} influence" for i, v in enumerate(scores))
+    summary = ", ".join(f"{seat_ref(i)} {v} influence" for i, v in enumerate(scores))
     reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
     if reached:
         _end(s, events, _rank(reached, scores, places, None), "influence", scores, summary)
@@ -678,7 +679,7 @@ def _end(s: TBWState, events: list[Event], winners: list[int], reason: str, scor
         "last_clan": "is the last clan standing",
         "round_limit": f"leads when the {s.options.round_limit}-round limit is reached",
     }[reason]
-    who = " and ".join(f"seat {w}" for w in s.winners) or "nobody"
+    who = " and ".join(seat_ref(w) for w in s.winners) or "nobody"
     text = f"Round {s.round} over: {summary}. {'Draw between ' + who if s.draw else who.capitalize() + ' wins'}: {why}."
     emit(s, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)
 
