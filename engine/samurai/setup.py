@@ -48,6 +48,7 @@ def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
     for seat in range(seats):
         tray = {k: units.units[k].supply for k in ("spearman", "gunner", "swordsman", "bowman")}
         player = Player(seat=seat, tray=tray)
+        tray = player.tray
         for pid in cards[seat * n:(seat + 1) * n]:
             st.provinces[pid].owner = seat
             st.provinces[pid].garrison["spearman"] = 1
