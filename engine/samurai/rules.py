@@ -35,6 +35,7 @@ CHEAP_FIRST = ("spearman", "gunner", "swordsman", "bowman")
 BEST_FIRST = ("bowman", "swordsman", "gunner", "spearman")
 SAMURAI = ("bowman", "swordsman")
 ASHIGARU = ("spearman", "gunner")
+PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen", "bowman": "bowmen"}
 ASSASSIN_HIT = 8
 COUNTER_HIT = 9
 
@@ -367,7 +368,7 @@ def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
     if which == 2:
         for k in left:
             left[k] -= d["a1"][k]
-    fields = [NumberField(name=k, label=f"Army {which}: {k}s (of {left[k]})", max=left[k])
+    fields = [NumberField(name=k, label=f"Army {which}: {PLURAL[k]} (of {left[k]})", max=left[k])
               for k in ("bowman", "swordsman", "gunner")]
     answered = "a1" in d and "a2" in d
     per = screen_default(left, which)
@@ -400,7 +401,7 @@ def do_screen(st: SamuraiState, seat: int, ans: ScreenAnswer) -> None:
             left[k] -= d["a1"][k]
     for k, n in got.items():
         if n > left[k]:
-            raise IllegalChoice(f"only {left[k]} {k}s are left to give army {which}")
+            raise IllegalChoice(f"only {left[k]} {PLURAL[k]} are left to give army {which}")
     if got["bowman"] + got["swordsman"] > lim.army_samurai:
         raise IllegalChoice(f"an army holds at most {lim.army_samurai} samurai (bowmen and swordsmen)")
     rest = {k: left[k] - got[k] for k in left}
@@ -466,7 +467,7 @@ def levy_prompt(st: SamuraiState, seat: int) -> Prompt:
     budget = pl.plan.levy if pl.plan else 0
     costs = st.options.levy_costs
     n_prov = len(owned(st, seat))
-    fields = [NumberField(name=k, label=f"{k.capitalize()}s ({costs[k]} koku each)",
+    fields = [NumberField(name=k, label=f"{PLURAL[k].capitalize()} ({costs[k]} koku each)",
                           max=max(0, min(pl.tray[k], n_prov, budget // max(1, costs[k]))))
               for k in ("spearman", "gunner", "swordsman", "bowman")]
     answered = "levy" in pl.draft
@@ -489,7 +490,7 @@ def check_levy(st: SamuraiState, seat: int, ans: LevyAnswer) -> dict[str, int]:
         raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
     for k, n in got.items():
         if n > pl.tray[k]:
-            raise IllegalChoice(f"only {pl.tray[k]} {k}s are left in your tray")
+            raise IllegalChoice(f"only {pl.tray[k]} {PLURAL[k]} are left in your tray")
     return got
 
 
