@@ -43,7 +43,7 @@ def blank(st: SamuraiState) -> SamuraiState:
     st = st.model_copy(deep=True)
     st.provinces = {pid: Prov() for pid in st.provinces}
     for pl in st.players:
-        pl.armies = [Army(idx=i) for i in range(3)]
+        pl.armies = [Army(idx=i, alive=False) for i in range(3)]
         pl.draft = {}
     st.interrupts = []
     st.queue = []
@@ -83,7 +83,7 @@ def war_at(st: SamuraiState, seat: int, sub: str = "A", round_: int = 2) -> Samu
 
 def opponents_elsewhere(st: SamuraiState) -> None:
     """Give every seat an army far away so nobody is eliminated by accident."""
-    spots = {0: "mutsu", 1: "satsuma", 2: "tosa", 3: "dewa", 4: "hizen"}
+    spots = {0: "tosa", 1: "satsuma", 2: "tsushima", 3: "oki", 4: "osumi"}
     for pl in st.players:
         pid = spots[pl.seat]
         own(st, pl.seat, pid, spearman=1)
