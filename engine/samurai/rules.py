@@ -37,6 +37,8 @@ SAMURAI = ("bowman", "swordsman")
 ASHIGARU = ("spearman", "gunner")
 PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen", "bowman": "bowmen"}
 ASSASSIN_HIT = 8
+BATTLE_MARKERS = 12
+"""Battle markers in the box: at most this many attacks declared in one Phase B."""
 COUNTER_HIT = 9
 
 
@@ -788,6 +790,8 @@ def garrison_attackers(st: SamuraiState, pid: str) -> int:
 def declare_sources(st: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
     w = st.war
     assert w is not None
+    if len(w.declarations) >= BATTLE_MARKERS:
+        return []
     done = {(d.source, d.force) for d in w.declarations}
     out = []
     for a in player(st, seat).armies:

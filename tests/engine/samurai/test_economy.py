@@ -273,3 +273,47 @@ def test_koku_one_per_three_provinces_minimum_three_osaka_bonus():
     assert rules.income(st, 0) == max(3, n // 3)
     st.provinces["settsu"].owner = 0
     assert rules.income(st, 0) == max(3, (n + 1) // 3) + 1
+
+
+def test_event_effects_resolve_as_printed():
+    from engine.samurai.content import content
+
+    from .helpers import blank, opponents_elsewhere, own
+    st = blank(advance_to(new("lwtv", 3, seed=3), "plan"))
+    opponents_elsewhere(st)
+    own(st, 0, "chikuzen", spearman=2)
+    own(st, 0, "chikugo", spearman=4)
+    own(st, 1, "higo", spearman=1)
+    st.players[0].tray["spearman"] = 10
+    cards = content().cards
+    ev: list = []
+    st.players[0].koku = 1
+    rules.apply_event(st, ev, 0, cards["tax_revolt"])
+    rules.apply_event(st, ev, 0, cards["tax_revolt"])
+    assert st.players[0].koku == 0
+    rules.apply_event(st, ev, 0, cards["rice_harvest"])
+    assert st.players[0].koku == 2
+    rules.apply_event(st, ev, 0, cards["peasant_levy"])
+    assert [st.provinces[p].garrison["spearman"] for p in ("tosa", "chikuzen", "chikugo")] == [2, 3, 5]
+    castles = st.castles
+    rules.apply_event(st, ev, 0, cards["master_mason"])
+    assert st.provinces["chikugo"].fort == 1 and st.castles == castles - 1
+    rules.apply_event(st, ev, 0, cards["war_council"])
+    assert st.players[0].armies[2].level == 2
+    rules.apply_event(st, ev, 0, cards["typhoon_west"])
+    assert [st.provinces[p].garrison["spearman"] for p in ("chikuzen", "chikugo", "higo", "tosa")] == [2, 4, 1, 2]
+    rules.apply_event(st, ev, 0, cards["restless_camps"])
+    assert st.provinces["chikugo"].garrison["spearman"] == 3
+
+
+def test_round_limit_ends_with_most_provinces():
+    from .helpers import step_default
+    st = new("base", 3, seed=31, round_limit=1)
+    for _ in range(3000):
+        if G.result(st):
+            break
+        st = step_default(st)
+    res = G.result(st)
+    assert res is not None and "round limit (1)" in res.reason and st.round == 1
+    best = max(len(rules.owned(st, s)) for s in range(3))
+    assert all(len(rules.owned(st, s)) == best for s in res.winners)

@@ -146,6 +146,14 @@ def test_first_round_no_attack_on_a_province_with_an_army(board):
     assert "shinano" in rules.attack_targets(st, 0, "echigo")
 
 
+def test_at_most_twelve_battle_markers_per_turn(board):
+    own(board, 0, "echigo", spearman=3)
+    st = war_at(board, 0, "B")
+    assert rules.declare_sources(st, 0)
+    st.war.declarations = [rules.Declaration(source="tosa", force="garrison", target="iyo")] * 12
+    assert rules.declare_sources(st, 0) == []
+
+
 def test_not_your_turn_is_refused(board):
     own(board, 0, "echigo", spearman=3)
     st = war_at(board, 0, "B")
@@ -474,3 +482,13 @@ def test_lwtv_event_draw_objectives_are_secret_immediates_public():
         for cid in pl.hand:
             assert cid not in pub
             assert cid in str(G.view(st, pl.seat)["you"]["hand"])
+
+
+def test_daimyo_level_never_exceeds_five(board):
+    own(board, 0, "echigo", spearman=1)
+    put_army(board, 0, 0, "echigo", level=5, spearman=2)
+    st = war_at(board, 0, "B")
+    st = declare(st, 0, "echigo", "shinano", army=0)
+    st = submit(st, 0, {"act": "done"})
+    st = submit(st, 0, {"act": "stop"})
+    assert st.players[0].armies[0].level == 5 and st.war.sub == "D"
