@@ -244,7 +244,27 @@ class HeuristicPolicy:
         for a in st.players[p.seat].armies:
             if a.alive and rules.gather_count(st, a):
                 return {"act": "gather", "army": a.idx}
+        for a in st.players[p.seat].armies:
+            if self._front_move(st, p.seat, a):
+                return {"act": "move", "army": a.idx}
         return {"act": "done"}
+
+    @staticmethod
+    def _front_move(st: SamuraiState, seat: int, a: Any) -> str | None:
+        """Phase A: a province nearer to prey than where the army stands, if there is one."""
+        if not a.alive or a.assassinated or a.location is None:
+            return None
+        dests = rules.army_moves(st, seat, a, False)
+        if not dests:
+            return None
+        force = own_army_strength(a)
+
+        def prey(pid: str) -> float:
+            hit = best_target(st, seat, pid, force)
+            return hit[0] if hit else 0.0
+        here = prey(a.location)
+        best = max(sorted(dests), key=prey)
+        return best if prey(best) > here else None
 
     def _war_declare(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
         best = None
@@ -310,7 +330,10 @@ class HeuristicPolicy:
         w = st.war
         assert w is not None
         a = st.players[p.seat].armies[w.sel["army"]]
-        dests = rules.army_moves(st, p.seat, a, w.sub == "D")
+        if w.sub == "A":
+            dest = self._front_move(st, p.seat, a)
+            return {"act": "to", "province": dest} if dest else {"act": "cancel"}
+        dests = rules.army_moves(st, p.seat, a, True)
         free = sorted(d for d in dests if st.provinces[d].owner is None)
         if free:
             return {"act": "to", "province": free[0]}
