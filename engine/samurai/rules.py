@@ -1336,8 +1336,9 @@ def resolve_place(st: SamuraiState, ev: list[Event]) -> None:
                 st.provinces[pid].garrison[kind] += 1
         pl.draft = {}
         if count:
-            lines.append(f"{who(seat)} places {count} new units")
-    end_phase(ev, st, "Levy placed: " + ("; ".join(lines) or "no new units") + ".", kind="levy")
+            lines.append(who(seat))
+    end_phase(ev, st, "Levied units are placed" + (f" ({', '.join(lines)})." if lines else ": nobody levied."),
+              kind="levy")
 
 
 def hire_ronin(st: SamuraiState, ev: list[Event]) -> None:

@@ -317,3 +317,15 @@ def test_round_limit_ends_with_most_provinces():
     assert res is not None and "round limit (1)" in res.reason and st.round == 1
     best = max(len(rules.owned(st, s)) for s in range(3))
     assert all(len(rules.owned(st, s)) == best for s in res.winners)
+
+
+def test_every_action_of_a_round_ends_with_a_phase_end_event():
+    st = advance_to(new("base", 3, seed=41), "plan")
+    kinds = []
+    start = st.round
+    while st.round == start and G.result(st) is None:
+        p = first_open(st)
+        step = G.submit(st, p.seat, p.default)
+        kinds += [e.kind for e in step.events if e.phase_end]
+        st = step.state
+    assert kinds == ["plans", "turn_order", "build", "levy", "ronin", "war_turn", "war_turn", "war_turn", "koku"]
