@@ -492,3 +492,24 @@ def test_daimyo_level_never_exceeds_five(board):
     st = submit(st, 0, {"act": "done"})
     st = submit(st, 0, {"act": "stop"})
     assert st.players[0].armies[0].level == 5 and st.war.sub == "D"
+
+
+def test_hidden_ronin_are_revealed_when_they_move_or_defend(board, dice):
+    own(board, 0, "echigo", spearman=2)
+    own(board, 0, "etchu", spearman=1)
+    a = put_army(board, 0, 0, "echigo", spearman=3)
+    a.ronin = 2
+    own(board, 1, "shinano", spearman=3)
+    board.provinces["shinano"].ronin = 2
+    st = war_at(board, 0, "A")
+    pub = G.view(st, None)
+    assert pub["armies"][0]["ronin"] is None
+    assert [p for p in pub["provinces"] if p["id"] == "shinano"][0]["ronin"] is None
+    st = submit(st, 0, {"act": "move", "army": 0})
+    st = submit(st, 0, {"act": "to", "province": "etchu"})
+    assert G.view(st, None)["armies"][0]["ronin"] == 2
+    st = submit(st, 0, {"act": "done"})
+    st = declare(st, 0, "echigo", "shinano")
+    st = submit(st, 0, {"act": "done"})
+    shinano = [p for p in G.view(st, None)["provinces"] if p["id"] == "shinano"][0]
+    assert shinano["ronin"] == 2
