@@ -977,6 +977,8 @@ def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: in
             if src.owner != seat:
                 continue
             n = garrison_attackers(st, d.source)
+            if d.count is not None:
+                n = min(n, d.count)
             if n <= 0:
                 continue
             units = no_units()
@@ -1758,6 +1760,10 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
         src = w.sel["source"]
         cands = [(t, opt(f"attack:{t}", target_label(st, seat, src, t), {"act": "attack", "target": t}))
                  for t in attack_targets(st, seat, src)]
+        most = garrison_attackers(st, src) if w.sel.get("army") is None else 0
+        if most > 1 and len(cands) <= 12:
+            cands += [(t, opt(f"attack1:{t}", f"{o.label[:60]} with 1 unit",
+                              {"act": "attack", "target": t, "count": 1})) for t, o in list(cands)]
         options = paged(st, seat, cands, [cancel])
         force = f"army {w.sel['army'] + 1}" if w.sel.get("army") is not None else "the garrison"
         return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from {pname(src)}:",
@@ -2042,7 +2048,14 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
                 raise IllegalChoice(f"no attack may be declared on {pname(tgt)}: it holds an army and this is the first round")
             raise IllegalChoice(f"{pname(tgt)} is your own province")
         force = "army" if w.sel.get("army") is not None else "garrison"
-        w.declarations.append(Declaration(source=src, force=force, army=w.sel.get("army"), target=tgt))
+        count = None
+        if force == "garrison" and ans.count is not None:
+            most = garrison_attackers(st, src)
+            if ans.count > most:
+                raise IllegalChoice(f"at most {most} units of the garrison of {pname(src)} can attack "
+                                    "(one must stay unless an army holds the province)")
+            count = ans.count
+        w.declarations.append(Declaration(source=src, force=force, army=w.sel.get("army"), target=tgt, count=count))
         w.sel = {}
         return
     # the phase menus

@@ -103,6 +103,8 @@ class Declaration(Model):
     force: Literal["army", "garrison"]
     army: int | None = None
     target: str
+    count: int | None = None
+    """Garrison attacks: how many units go (None = all that may)."""
 
 
 class Battle(Model):

@@ -513,3 +513,17 @@ def test_hidden_ronin_are_revealed_when_they_move_or_defend(board, dice):
     st = submit(st, 0, {"act": "done"})
     shinano = [p for p in G.view(st, None)["provinces"] if p["id"] == "shinano"][0]
     assert shinano["ronin"] == 2
+
+
+def test_garrison_attack_may_send_fewer_units_but_never_the_last(board, dice):
+    own(board, 0, "echigo", spearman=4)
+    own(board, 1, "shinano", spearman=3)
+    st = war_at(board, 0, "B")
+    st = submit(st, 0, {"act": "source", "province": "echigo"})
+    with pytest.raises(IllegalChoice, match="at most 3 units"):
+        G.submit(st, 0, {"act": "attack", "target": "shinano", "count": 4})
+    assert any(o.choice.get("count") == 1 for o in prompt_for(st, 0).options)
+    st = submit(st, 0, {"act": "attack", "target": "shinano", "count": 2})
+    st = submit(st, 0, {"act": "done"})
+    assert st.provinces["echigo"].garrison["spearman"] == 2
+    assert rules.side_size(rules.battle_sides(st, st.war.battle)[0]) == 2
