@@ -16,6 +16,7 @@ from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, S
 from engine.rng import rng_for
 from engine.samurai.combat import roll_side, side_size, take_casualties
 from engine.samurai.content import REGULAR, content
+from engine.samurai.setup import QS_TROOPS
 from engine.samurai.state import (
     Army,
     Battle,
@@ -358,8 +359,6 @@ def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) ->
 # ---------------------------------------------------------------- secret prompts
 
 
-QS_TROOPS = {"quickstart": {"bowman": 5, "swordsman": 5, "gunner": 6},
-             "lwtv": {"bowman": 2, "swordsman": 4, "gunner": 5}}
 
 
 def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
