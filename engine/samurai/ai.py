@@ -1,0 +1,357 @@
+"""AI policies: `choose(state, prompt, rng) -> dict`.
+
+RandomPolicy picks any legal answer (it drives the property tests); HeuristicPolicy plays
+to take provinces: it buys cheap troops, gathers them into armies, attacks where it is
+clearly stronger and claims empty land. Both only submit answers the engine accepts.
+The heuristic uses public information about opponents (garrisons, army markers), never
+their screens.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.contract import Prompt
+from engine.samurai import rules
+from engine.samurai.content import content
+from engine.samurai.state import SamuraiState
+
+
+def random_plan(koku: int, rng: random.Random) -> dict[str, int]:
+    plan = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
+    left = koku
+    if left >= 2 and rng.random() < 0.3:
+        plan["build"] = 2
+        left -= 2
+    bins = ["swords", "levy", "levy", "levy", "ronin", "ninja"]
+    for _ in range(left):
+        plan[rng.choice(bins)] += 1
+    return plan
+
+
+def random_levy(st: SamuraiState, seat: int, rng: random.Random) -> dict[str, int]:
+    pl = st.players[seat]
+    budget = pl.plan.levy if pl.plan else 0
+    cap = len(rules.owned(st, seat))
+    costs = st.options.levy_costs
+    got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
+    for _ in range(40):
+        kinds = [k for k in got if costs[k] <= budget and got[k] < pl.tray[k]]
+        if not kinds or sum(got.values()) >= cap or rng.random() < 0.1:
+            break
+        k = rng.choice(kinds)
+        got[k] += 1
+        budget -= costs[k]
+    return got
+
+
+def random_screen(st: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, int]:
+    """A random split that keeps army 3 within its card (else the even default)."""
+    for _ in range(20):
+        pick = {f.name: rng.randint(f.min, f.max) for f in prompt.fields}
+        trial = st.model_copy(deep=True)
+        try:
+            rules.do_screen(trial, prompt.seat, rules.ScreenAnswer(**pick))
+        except Exception:  # an illegal random split: try another
+            continue
+        return pick
+    return dict(prompt.default)
+
+
+class RandomPolicy:
+    """Any legal answer, uniformly among the offered options."""
+
+    name = "random"
+
+    def choose(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        if prompt.kind in ("plan", "plan_revise"):
+            return random_plan(state.players[prompt.seat].koku, rng)
+        if prompt.kind == "levy":
+            return random_levy(state, prompt.seat, rng)
+        if prompt.kind == "army_screen":
+            return random_screen(state, prompt, rng)
+        if not prompt.options:
+            return dict(prompt.default)
+        real = [o for o in prompt.options if o.choice.get("act") != "region"]
+        if real and rng.random() < 0.7:
+            return dict(rng.choice(real).choice)
+        return dict(rng.choice(prompt.options).choice)
+
+
+# ---------------------------------------------------------------- heuristic
+
+
+def enemy_strength(st: SamuraiState, seat: int, pid: str) -> float:
+    """What we can see defending a province: garrison, fortification, an army marker."""
+    prov = st.provinces[pid]
+    if prov.owner is None and not prov.neutral:
+        return 0.0
+    s = float(rules.gsize(prov.garrison))
+    if prov.ronin_revealed:
+        s += prov.ronin
+    if prov.fort and (prov.owner is not None or prov.neutral):
+        s += 4 if prov.fort == 1 else 6
+    found = rules.army_at(st, pid)
+    if found and found[0] != seat:
+        s += 6 + 2 * found[1].level
+    return s
+
+
+def own_army_strength(a: Any) -> float:
+    return rules.army_regulars(a) + 1 + a.ronin
+
+
+def frontier(st: SamuraiState, seat: int, pid: str) -> int:
+    return sum(1 for n in content().adj[pid] if st.provinces[n].owner != seat)
+
+
+def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[float, str] | None:
+    best = None
+    for tgt in rules.attack_targets(st, seat, src):
+        need = enemy_strength(st, seat, tgt)
+        if content().is_sea(src, tgt):
+            need *= 1.5
+        if need == 0:
+            score = 10.0
+        elif force >= 1.5 * need + 1:
+            score = force / need
+        else:
+            continue
+        if best is None or score > best[0]:
+            best = (score, tgt)
+    return best
+
+
+class HeuristicPolicy:
+    """Takes provinces: troops into armies, attacks where clearly stronger, claims empty land."""
+
+    name = "heuristic"
+
+    def choose(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        method = getattr(self, f"_{prompt.kind}", None)
+        if method is not None:
+            got = method(state, prompt, rng)
+            if got is not None:
+                return got
+        return dict(prompt.default)
+
+    # setup
+    def _spear(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        cands = rules.spear_targets(st, p.seat)
+        if not cands:
+            return None
+        pid = max(cands, key=lambda x: (frontier(st, p.seat, x), -st.provinces[x].garrison["spearman"], x))
+        return {"act": "spear", "province": pid}
+
+    def _claim(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        cands = rules.claim_targets(st, p.seat)
+        if not cands:
+            return None
+        adj = content().adj
+
+        def score(x: str) -> tuple[int, str]:
+            return (sum(1 for n in adj[x] if st.provinces[n].owner == p.seat), x)
+        return {"act": "claim", "province": max(cands, key=score)}
+
+    def _deploy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        cands = rules.deploy_targets(st, p.seat)
+        if not cands:
+            return None
+        pid = max(cands, key=lambda x: (rules.gsize(st.provinces[x].garrison) + frontier(st, p.seat, x), x))
+        return {"act": "deploy", "province": pid}
+
+    def _rebuild(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        cands = rules.deploy_targets(st, p.seat)
+        if not cands:
+            return None
+        pid = max(cands, key=lambda x: (rules.gsize(st.provinces[x].garrison), x))
+        return {"act": "rebuild", "province": pid}
+
+    # economy
+    def _plan(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        k = st.players[p.seat].koku
+        plan = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
+        if k >= 8 and rules.build_targets(st, p.seat):
+            plan["build"] = 2
+        if k >= 5:
+            plan["swords"] = 1
+        if k >= 6:
+            plan["ronin"] = 1
+        plan["levy"] = k - sum(plan.values())
+        return plan
+
+    _plan_revise = _plan
+
+    def _levy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        pl = st.players[p.seat]
+        budget = pl.plan.levy if pl.plan else 0
+        costs = st.options.levy_costs
+        cap = len(rules.owned(st, p.seat))
+        got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
+        n = min(cap, budget // max(1, costs["spearman"]), pl.tray["spearman"])
+        got["spearman"] = n
+        budget -= n * costs["spearman"]
+        for kind in ("swordsman", "bowman", "gunner"):
+            while (got["spearman"] > 0 and budget >= costs[kind] - costs["spearman"]
+                   and got[kind] < pl.tray[kind]):
+                got["spearman"] -= 1
+                got[kind] += 1
+                budget -= costs[kind] - costs["spearman"]
+        return got
+
+    def _place(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        d = st.players[p.seat].draft
+        if not d.get("todo"):
+            return {"act": "keep"}
+        spots = rules.place_spots(st, p.seat, d["todo"][0])
+        if not spots:
+            return {"act": "skip"}
+        pid, to = max(spots, key=lambda s: (s[1] == "army", frontier(st, p.seat, s[0]),
+                                            -rules.gsize(st.provinces[s[0]].garrison), s[0]))
+        return {"act": "place", "province": pid, "to": to}
+
+    def _ronin(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        d = st.players[p.seat].draft
+        todo = d.get("todo", 0)
+        if todo <= 0:
+            return {"act": "keep"}
+        spots = rules.ronin_spots(st, p.seat)
+        if not spots:
+            return {"act": "release"}
+        pid, to, room = max(spots, key=lambda s: (s[1] == "army", s[2], s[0]))
+        return {"act": "ronin", "province": pid, "to": to, "count": min(room, todo)}
+
+    def _build(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        cands = rules.build_targets(st, p.seat)
+        if not cands:
+            return {"act": "forfeit"}
+        pid, _ = max(cands, key=lambda c: (frontier(st, p.seat, c[0]), rules.regulars_in(st, c[0]), c[0]))
+        return {"act": "build", "province": pid}
+
+    def _spy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        return {"act": "decline"}
+
+    def _ninja(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        targets = rules.ninja_targets(st, p.seat)
+        if not targets:
+            return {"act": "pass"}
+        seat, a = max(targets, key=lambda t: (len(rules.owned(st, t[0])), t[1].level, -t[0], -t[1].idx))
+        return {"act": "assassinate", "seat": seat, "army": a.idx}
+
+    # war
+    def _war_move(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        for a in st.players[p.seat].armies:
+            if a.alive and rules.gather_count(st, a):
+                return {"act": "gather", "army": a.idx}
+        for a in st.players[p.seat].armies:
+            if self._front_move(st, p.seat, a):
+                return {"act": "move", "army": a.idx}
+        return {"act": "done"}
+
+    @staticmethod
+    def _front_move(st: SamuraiState, seat: int, a: Any) -> str | None:
+        """Phase A: a province nearer to prey than where the army stands, if there is one."""
+        if not a.alive or a.assassinated or a.location is None:
+            return None
+        dests = rules.army_moves(st, seat, a, False)
+        if not dests:
+            return None
+        force = own_army_strength(a)
+
+        def prey(pid: str) -> float:
+            hit = best_target(st, seat, pid, force)
+            return hit[0] if hit else 0.0
+        here = prey(a.location)
+        best = max(sorted(dests), key=prey)
+        return best if prey(best) > here else None
+
+    def _war_declare(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        best = None
+        for src, force, idx in rules.declare_sources(st, p.seat):
+            if force == "army":
+                strength = own_army_strength(st.players[p.seat].armies[idx])
+            else:
+                strength = float(rules.garrison_attackers(st, src))
+            hit = best_target(st, p.seat, src, strength)
+            if hit and (best is None or hit[0] > best[0]):
+                best = (hit[0], src, idx)
+        if best is None:
+            return {"act": "done"}
+        choice: dict[str, Any] = {"act": "source", "province": best[1]}
+        if best[2] is not None:
+            choice["army"] = best[2]
+        return choice
+
+    def _declare_target(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        w = st.war
+        assert w is not None
+        src = w.sel["source"]
+        idx = w.sel.get("army")
+        strength = (own_army_strength(st.players[p.seat].armies[idx]) if idx is not None
+                    else float(rules.garrison_attackers(st, src)))
+        hit = best_target(st, p.seat, src, strength)
+        if hit is None:
+            return {"act": "cancel"}
+        return {"act": "attack", "target": hit[1]}
+
+    def _chain(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        w = st.war
+        assert w is not None and w.chain_army is not None
+        a = st.players[p.seat].armies[w.chain_army]
+        hit = best_target(st, p.seat, a.location, own_army_strength(a))
+        return {"act": "attack", "target": hit[1]} if hit else {"act": "stop"}
+
+    def _battle(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        w = st.war
+        assert w is not None and w.battle is not None
+        atk, dfd = rules.battle_sides(st, w.battle)
+        mine, theirs = rules.side_size(atk), rules.side_size(dfd)
+        if mine >= 2 * theirs:
+            return {"act": "fight_on"}
+        return {"act": "continue"} if mine >= theirs else {"act": "calloff"}
+
+    def _war_final(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        seat = p.seat
+        w = st.war
+        assert w is not None
+        for a in st.players[seat].armies:
+            if not w.d_garrisons and a.alive:
+                dests = rules.army_moves(st, seat, a, True)
+                if any(st.provinces[d].owner is None for d in dests):
+                    return {"act": "move", "army": a.idx}
+        for pid in rules.garrison_sources(st, seat):
+            targets = rules.garrison_targets(st, seat, pid)
+            if any(st.provinces[t].owner is None for t in targets):
+                return {"act": "garrison", "province": pid}
+        return {"act": "done"}
+
+    def _move_to(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        w = st.war
+        assert w is not None
+        a = st.players[p.seat].armies[w.sel["army"]]
+        if w.sub == "A":
+            dest = self._front_move(st, p.seat, a)
+            return {"act": "to", "province": dest} if dest else {"act": "cancel"}
+        dests = rules.army_moves(st, p.seat, a, True)
+        free = sorted(d for d in dests if st.provinces[d].owner is None)
+        if free:
+            return {"act": "to", "province": free[0]}
+        return {"act": "cancel"}
+
+    def _garrison_to(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        w = st.war
+        assert w is not None
+        targets = rules.garrison_targets(st, p.seat, w.sel["garrison"])
+        free = sorted(t for t in targets if st.provinces[t].owner is None)
+        if free:
+            return {"act": "to", "province": free[0], "count": 1}
+        return {"act": "cancel"}
+
+    def _discard(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        cards = content().cards
+        hand = st.players[p.seat].hand
+        worst = min(hand, key=lambda cid: (rules.objective_met(st, p.seat, cards[cid]) * cards[cid].vp
+                                           + (not rules.objective_met(st, p.seat, cards[cid])) * cards[cid].penalty,
+                                           cid))
+        return {"act": "discard", "card": worst}

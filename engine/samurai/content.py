@@ -1,0 +1,238 @@
+"""Samurai Swords content: the map, the unit table and the LWTV event deck, validated at load.
+
+Content is data (engine/samurai/data/*), never hard-coded in the rules. A malformed file
+raises ContentError naming the file and the field, so a map edit fails loudly at import.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections import deque
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+DATA = Path(__file__).parent / "data"
+
+
+class ContentError(ValueError):
+    """A content file is malformed; the message names the file and the field."""
+
+
+class Province(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    name: str
+    region: str
+    lat: float
+    lon: float
+    geo_x: float
+    geo_y: float
+    x: float
+    y: float
+    coastal: bool
+    land: list[str]
+    sea: list[str]
+
+
+class MapData(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    canvas: list[int]
+    projection: str
+    regions: list[str]
+    provinces: list[Province]
+
+    @property
+    def ids(self) -> list[str]:
+        return [p.id for p in self.provinces]
+
+    def by_id(self) -> dict[str, Province]:
+        return {p.id: p for p in self.provinces}
+
+
+class UnitSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    value: int = Field(ge=1, le=12)
+    step: Literal["ranged", "melee"]
+    slot: Literal["samurai", "ashigaru", "leader", "none"]
+    cost: int = Field(ge=0)
+    supply: int = Field(ge=0)
+    casualty_rank: int
+
+
+class FortSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    defenders: int = Field(ge=0)
+    defender_value: int = Field(ge=1, le=12)
+    supply: int = Field(ge=0)
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    garrison: int
+    army_samurai: int
+    army_ashigaru: int
+    max_level: int
+    setup_spearmen_per_province: int
+
+
+class UnitTable(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    units: dict[str, UnitSpec]
+    fortifications: dict[str, FortSpec]
+    limits: Limits
+
+
+class EventCard(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    title: str = Field(max_length=60)
+    text: str = Field(max_length=200)
+    kind: Literal["immediate", "objective"]
+    effect: Literal["koku", "spearmen", "castle", "experience", "storm", "desertion"] | None = None
+    condition: Literal["province", "region", "fortifications", "armies", "provinces"] | None = None
+    amount: int = 0
+    region: str | None = None
+    province: str | None = None
+    vp: int = 0
+    penalty: int = 0
+
+
+class EventDeck(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cards: list[EventCard]
+
+
+REGULAR = ("spearman", "gunner", "swordsman", "bowman")
+"""Unit kinds that can be levied and stand in garrisons and armies (besides the daimyo)."""
+
+
+def _fail(path: Path, exc: ValidationError) -> ContentError:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return ContentError(f"{path.name}: field '{where}': {err['msg']}")
+
+
+def check_map(data: MapData, path: Path) -> None:
+    """Every reference known, every border listed from both sides, one connected graph."""
+    ids = data.ids
+    if len(ids) != len(set(ids)):
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        raise ContentError(f"{path.name}: field 'provinces.id': duplicate ids {dup}")
+    known = set(ids)
+    by_id = data.by_id()
+    for n, prov in enumerate(data.provinces):
+        if prov.region not in data.regions:
+            raise ContentError(f"{path.name}: field 'provinces.{n}.region': unknown region {prov.region!r}")
+        for kind in ("land", "sea"):
+            for other in getattr(prov, kind):
+                if other not in known:
+                    raise ContentError(f"{path.name}: field 'provinces.{n}.{kind}': unknown province {other!r}")
+                if other == prov.id:
+                    raise ContentError(f"{path.name}: field 'provinces.{n}.{kind}': {prov.id} borders itself")
+                if prov.id not in getattr(by_id[other], kind):
+                    raise ContentError(
+                        f"{path.name}: field 'provinces.{n}.{kind}': {prov.id} lists {other} "
+                        f"but {other} does not list {prov.id}"
+                    )
+    seen = {ids[0]}
+    queue = deque([ids[0]])
+    while queue:
+        cur = by_id[queue.popleft()]
+        for other in (*cur.land, *cur.sea):
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    if len(seen) != len(ids):
+        cut = sorted(known - seen)[:5]
+        raise ContentError(f"{path.name}: field 'provinces': the map is not connected (unreachable: {cut})")
+
+
+def load_map(path: Path | None = None) -> MapData:
+    path = path or DATA / "map.json"
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ContentError(f"{path.name}: not valid JSON: {exc}") from None
+    try:
+        data = MapData.model_validate(raw)
+    except ValidationError as exc:
+        raise _fail(path, exc) from None
+    check_map(data, path)
+    return data
+
+
+def load_units(path: Path | None = None) -> UnitTable:
+    path = path or DATA / "units.toml"
+    try:
+        return UnitTable.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
+    except ValidationError as exc:
+        raise _fail(path, exc) from None
+
+
+def load_events(path: Path | None = None, provinces: set[str] | None = None,
+                regions: set[str] | None = None) -> EventDeck:
+    path = path or DATA / "events.toml"
+    try:
+        deck = EventDeck.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
+    except ValidationError as exc:
+        raise _fail(path, exc) from None
+    ids = [c.id for c in deck.cards]
+    if len(ids) != len(set(ids)):
+        raise ContentError(f"{path.name}: field 'cards.id': duplicate card ids")
+    for n, card in enumerate(deck.cards):
+        if card.kind == "immediate" and card.effect is None:
+            raise ContentError(f"{path.name}: field 'cards.{n}.effect': an immediate card needs an effect")
+        if card.kind == "objective" and card.condition is None:
+            raise ContentError(f"{path.name}: field 'cards.{n}.condition': an objective card needs a condition")
+        if provinces is not None and card.province is not None and card.province not in provinces:
+            raise ContentError(f"{path.name}: field 'cards.{n}.province': unknown province {card.province!r}")
+        if regions is not None and card.region is not None and card.region not in regions:
+            raise ContentError(f"{path.name}: field 'cards.{n}.region': unknown region {card.region!r}")
+        if card.condition in ("province",) and card.province is None:
+            raise ContentError(f"{path.name}: field 'cards.{n}.province': this condition needs a province")
+        if (card.condition == "region" or card.effect == "storm") and card.region is None:
+            raise ContentError(f"{path.name}: field 'cards.{n}.region': this card needs a region")
+    return deck
+
+
+class Content:
+    """Everything static a match needs, with the derived adjacency tables."""
+
+    def __init__(self) -> None:
+        self.map = load_map()
+        self.units = load_units()
+        self.provinces = self.map.by_id()
+        self.events = load_events(regions=set(self.map.regions), provinces=set(self.provinces))
+        self.cards = {c.id: c for c in self.events.cards}
+        self.land = {p.id: tuple(p.land) for p in self.map.provinces}
+        self.sea = {p.id: tuple(p.sea) for p in self.map.provinces}
+        self.adj = {p.id: tuple(sorted({*p.land, *p.sea})) for p in self.map.provinces}
+        self.region_of = {p.id: p.region for p in self.map.provinces}
+        self.order = {pid: n for n, pid in enumerate(self.map.ids)}
+
+    def name(self, pid: str) -> str:
+        return self.provinces[pid].name
+
+    def is_sea(self, a: str, b: str) -> bool:
+        """An attack is naval when the two provinces share only a sea lane."""
+        return b in self.sea[a] and b not in self.land[a]
+
+
+@cache
+def content() -> Content:
+    return Content()

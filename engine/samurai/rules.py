@@ -1,0 +1,2104 @@
+"""The Samurai Swords phase machine: prompts() says who owes what, submit() applies one
+choice and advances the machine until someone owes a decision again.
+
+Every rule below is named in docs/rules/samurai.md with the test that checks it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, deque
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
+from engine.rng import rng_for
+from engine.samurai.combat import roll_side, side_size, take_casualties
+from engine.samurai.content import REGULAR, content
+from engine.samurai.setup import QS_TROOPS
+from engine.samurai.state import (
+    Army,
+    Battle,
+    Declaration,
+    Interrupt,
+    Plan,
+    Player,
+    SamuraiState,
+    Task,
+    War,
+    no_units,
+)
+from engine.validate import parse_choice
+
+MAX_OPTIONS = 25
+CHEAP_FIRST = ("spearman", "gunner", "swordsman", "bowman")
+BEST_FIRST = ("bowman", "swordsman", "gunner", "spearman")
+SAMURAI = ("bowman", "swordsman")
+ASHIGARU = ("spearman", "gunner")
+PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen", "bowman": "bowmen"}
+ASSASSIN_HIT = 8
+BATTLE_MARKERS = 12
+"""Battle markers in the box: at most this many attacks declared in one Phase B."""
+COUNTER_HIT = 9
+
+
+# ---------------------------------------------------------------- answer models
+
+
+class Pick(BaseModel):
+    """The answer to every `choose` prompt: `act` plus the fields that act needs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    act: str
+    province: str | None = None
+    target: str | None = None
+    army: int | None = None
+    seat: int | None = None
+    to: Literal["garrison", "army"] | None = None
+    count: int | None = Field(default=None, ge=1)
+    region: str | None = None
+    card: str | None = None
+    position: int | None = None
+
+
+class PlanAnswer(BaseModel):
+    """All koku into the five bins; the build bin holds 0 or 2."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    swords: int = Field(ge=0)
+    build: int = Field(ge=0)
+    levy: int = Field(ge=0)
+    ronin: int = Field(ge=0)
+    ninja: int = Field(ge=0)
+
+
+class LevyAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    spearman: int = Field(ge=0)
+    gunner: int = Field(ge=0)
+    swordsman: int = Field(ge=0)
+    bowman: int = Field(ge=0)
+
+
+class ScreenAnswer(BaseModel):
+    """Troops for one army behind the screen (Quick Start and LWTV setup)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bowman: int = Field(ge=0)
+    swordsman: int = Field(ge=0)
+    gunner: int = Field(ge=0)
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def C():
+    return content()
+
+
+def pname(pid: str) -> str:
+    return C().name(pid)
+
+
+def who(seat: int | None) -> str:
+    return "nobody" if seat is None else f"seat {seat}"
+
+
+def player(st: SamuraiState, seat: int) -> Player:
+    return st.players[seat]
+
+
+def active(st: SamuraiState) -> list[int]:
+    """Seats still in the game, in turn order."""
+    return [s for s in st.order if not st.players[s].eliminated]
+
+
+def owned(st: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid, p in st.provinces.items() if p.owner == seat]
+
+
+def gsize(g: dict[str, int]) -> int:
+    return sum(g.get(k, 0) for k in REGULAR)
+
+
+def army_regulars(a: Army) -> int:
+    return gsize(a.units)
+
+
+def army_at(st: SamuraiState, pid: str) -> tuple[int, Army] | None:
+    for pl in st.players:
+        for a in pl.armies:
+            if a.alive and a.location == pid:
+                return pl.seat, a
+    return None
+
+
+def regulars_in(st: SamuraiState, pid: str) -> int:
+    """Regular units standing in a province (garrison + army, daimyo included)."""
+    n = gsize(st.provinces[pid].garrison)
+    found = army_at(st, pid)
+    if found:
+        n += army_regulars(found[1]) + 1
+    return n
+
+
+def army_room(a: Army, kind: str) -> int:
+    lim = C().units.limits
+    if kind in SAMURAI:
+        return lim.army_samurai - sum(a.units[k] for k in SAMURAI)
+    return lim.army_ashigaru - sum(a.units[k] for k in ASHIGARU)
+
+
+def income(st: SamuraiState, seat: int) -> int:
+    n = max(3, len(owned(st, seat)) // 3)
+    if st.options.mode == "lwtv" and st.provinces["settsu"].owner == seat:
+        n += 1
+    return n
+
+
+def emit(st: SamuraiState, ev: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
+         data: dict[str, Any] | None = None, phase_end: bool = False) -> None:
+    ev.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
+    if seats is None:
+        st.log = (st.log + [text])[-8:]
+
+
+def end_phase(ev: list[Event], st: SamuraiState, text: str, kind: str = "phase") -> None:
+    emit(st, ev, text, kind=kind, phase_end=True)
+
+
+def units_text(units: dict[str, int]) -> str:
+    parts = [f"{n} {k}" for k, n in units.items() if n]
+    return ", ".join(parts) or "none"
+
+
+def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
+    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
+
+
+def paged(st: SamuraiState, seat: int, cands: list[tuple[str, Option]], extras: list[Option]) -> list[Option]:
+    """Fit a long province list into one select: group by region, then list one region."""
+    if len(cands) + len(extras) <= MAX_OPTIONS:
+        return [o for _, o in cands] + extras
+    region_of = C().region_of
+    region = st.nav.get(str(seat), "")
+    inside = [o for pid, o in cands if region_of[pid] == region]
+    if region and inside:
+        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
+        return (inside + [back] + extras)[:MAX_OPTIONS]
+    counts = Counter(region_of[pid] for pid, _ in cands)
+    groups = [opt(f"region:{r}", f"{r}: {counts[r]} provinces", {"act": "region", "region": r})
+              for r in C().map.regions if counts[r]]
+    return (groups + extras)[:MAX_OPTIONS]
+
+
+def check_province(pid: str | None) -> str:
+    if pid is None:
+        raise IllegalChoice("name a province")
+    if pid not in C().provinces:
+        raise IllegalChoice(f"there is no province called {pid!r}")
+    return pid
+
+
+# ---------------------------------------------------------------- setup tasks
+
+
+def spear_targets(st: SamuraiState, seat: int) -> list[str]:
+    if player(st, seat).tray["spearman"] <= 0:
+        return []
+    cap = C().units.limits.setup_spearmen_per_province
+    return [pid for pid in owned(st, seat) if st.provinces[pid].garrison["spearman"] < cap]
+
+
+def claim_targets(st: SamuraiState, seat: int) -> list[str]:
+    if player(st, seat).tray["spearman"] <= 0:
+        return []
+    return [pid for pid, p in st.provinces.items() if p.owner is None and not p.neutral]
+
+
+def deploy_targets(st: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid in owned(st, seat) if army_at(st, pid) is None]
+
+
+def build_targets(st: SamuraiState, seat: int) -> list[tuple[str, str]]:
+    out = []
+    for pid in owned(st, seat):
+        fort = st.provinces[pid].fort
+        if fort == 0 and st.castles > 0:
+            out.append((pid, "castle"))
+        elif fort == 1 and st.bases > 0:
+            out.append((pid, "fortress"))
+    return out
+
+
+def next_undeployed(st: SamuraiState, seat: int) -> Army | None:
+    for a in player(st, seat).armies:
+        if a.alive and a.location is None:
+            return a
+    return None
+
+
+def task_targets(st: SamuraiState, t: Task) -> list[str]:
+    if t.task == "spear":
+        return spear_targets(st, t.seat)
+    if t.task == "claim":
+        return claim_targets(st, t.seat)
+    if t.task == "deploy":
+        return deploy_targets(st, t.seat) if next_undeployed(st, t.seat) else []
+    if t.task == "build":
+        return [pid for pid, _ in build_targets(st, t.seat)]
+    if t.task == "sword":
+        return ["x"]
+    return []
+
+
+def task_prompt(st: SamuraiState, t: Task) -> Prompt:
+    seat = t.seat
+    if t.task == "sword":
+        taken = {player(st, s).sword for s in active(st) if player(st, s).sword}
+        free = [n for n in range(1, len(active(st)) + 1) if n not in taken]
+        bid = player(st, seat).plan.swords if player(st, seat).plan else 0
+        options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
+                       {"act": "sword", "position": n}) for n in free]
+        return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
+                      answer=Pick, options=options, default=options[0].choice)
+    if t.task == "build":
+        cands = []
+        for pid, what in build_targets(st, seat):
+            label = f"{'Castle' if what == 'castle' else 'Fortress'} in {pname(pid)}"
+            cands.append((pid, opt(f"build:{pid}", label, {"act": "build", "province": pid})))
+        forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
+        options = paged(st, seat, cands, [forfeit])
+        default = cands[0][1].choice if cands else forfeit.choice
+        return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress.",
+                      answer=Pick, options=options, default=default)
+    pids = task_targets(st, t)
+    if t.task == "spear":
+        placed = st.provinces
+        cands = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+                           {"act": "spear", "province": pid})) for pid in pids]
+        text = "Setup: add one spearman to a province you own (at most 3 per province)."
+    elif t.task == "claim":
+        cands = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid})) for pid in pids]
+        text = "Setup: claim an unoccupied province with one spearman."
+    else:
+        army = next_undeployed(st, seat)
+        n = army.idx + 1 if army else 0
+        cands = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(st.provinces[pid].garrison)} units)",
+                           {"act": "deploy", "province": pid})) for pid in pids]
+        text = f"Setup: deploy army {n} in a province you own without an army."
+    options = paged(st, seat, cands, [])
+    return Prompt(seat=seat, kind=t.task, text=text, answer=Pick, options=options, default=cands[0][1].choice)
+
+
+def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) -> None:
+    if t.task == "sword":
+        taken = {player(st, s).sword for s in active(st) if player(st, s).sword}
+        n = ans.position
+        if ans.act != "sword" or n is None:
+            raise IllegalChoice("choose a sword by its position")
+        if not 1 <= n <= len(active(st)) or n in taken:
+            raise IllegalChoice(f"sword {n} is not available")
+        player(st, seat).sword = n
+        emit(st, ev, f"{who(seat)} takes sword {n}.")
+        return
+    if t.task == "build":
+        if ans.act == "forfeit":
+            emit(st, ev, f"{who(seat)} builds nothing; 2 koku are lost.")
+            return
+        if ans.act != "build":
+            raise IllegalChoice("choose a province to build in, or build nothing")
+        pid = check_province(ans.province)
+        what = dict(build_targets(st, seat)).get(pid)
+        if what is None:
+            prov = st.provinces[pid]
+            if prov.owner != seat:
+                raise IllegalChoice(f"you do not own {pname(pid)}")
+            if prov.fort == 2:
+                raise IllegalChoice(f"{pname(pid)} already has a fortress")
+            raise IllegalChoice("no castle or fortress base is left in the supply for that")
+        if what == "castle":
+            st.castles -= 1
+            st.provinces[pid].fort = 1
+        else:
+            st.bases -= 1
+            st.provinces[pid].fort = 2
+        emit(st, ev, f"{who(seat)} builds a {what} in {pname(pid)}.")
+        return
+    if ans.act != t.task:
+        raise IllegalChoice(f"this decision is a {t.task}, not {ans.act!r}")
+    pid = check_province(ans.province)
+    if pid not in task_targets(st, t):
+        if t.task == "spear":
+            raise IllegalChoice(f"{pname(pid)} is not yours or already holds 3 spearmen")
+        if t.task == "claim":
+            raise IllegalChoice(f"{pname(pid)} is not unoccupied")
+        raise IllegalChoice(f"{pname(pid)} is not yours or already has an army")
+    pl = player(st, seat)
+    prov = st.provinces[pid]
+    if t.task in ("spear", "claim"):
+        prov.garrison["spearman"] += 1
+        pl.tray["spearman"] -= 1
+        if t.task == "claim":
+            prov.owner = seat
+            emit(st, ev, f"{who(seat)} claims {pname(pid)}.")
+        else:
+            emit(st, ev, f"{who(seat)} adds a spearman in {pname(pid)}.")
+    else:
+        army = next_undeployed(st, seat)
+        assert army is not None
+        army.location = pid
+        emit(st, ev, f"{who(seat)} deploys army {army.idx + 1} in {pname(pid)}.")
+
+
+# ---------------------------------------------------------------- secret prompts
+
+
+
+
+def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
+    troops = QS_TROOPS[st.options.mode]
+    d = player(st, seat).draft
+    which = 2 if ("a1" in d and "a2" not in d) else 1
+    left = dict(troops)
+    if which == 2:
+        for k in left:
+            left[k] -= d["a1"][k]
+    fields = [NumberField(name=k, label=f"Army {which}: {PLURAL[k]} (of {left[k]})", max=left[k])
+              for k in ("bowman", "swordsman", "gunner")]
+    answered = "a1" in d and "a2" in d
+    per = screen_default(left, which)
+    text = (f"Army screen: troops for army {which}; army 3 takes what is left "
+            f"({units_text(troops)} in all, at most 4 samurai and 10 ashigaru per army).")
+    if answered:
+        text = "Army screen sealed. Submit army 1 again to revise (army 2 is then asked again)."
+    return Prompt(seat=seat, kind="army_screen", text=text, answer=ScreenAnswer, input="numbers",
+                  fields=fields, secret=True, answered=answered, default=per)
+
+
+def screen_default(left: dict[str, int], which: int) -> dict[str, int]:
+    """An even split that always leaves the later armies a legal share."""
+    lim = C().units.limits.army_samurai
+    share = 4 - which
+    bow = min(lim, -(-left["bowman"] // share))
+    sword = min(lim - bow, -(-left["swordsman"] // share))
+    return {"bowman": bow, "swordsman": sword, "gunner": left["gunner"] // share}
+
+
+def do_screen(st: SamuraiState, seat: int, ans: ScreenAnswer) -> None:
+    troops = QS_TROOPS[st.options.mode]
+    d = player(st, seat).draft
+    which = 2 if ("a1" in d and "a2" not in d) else 1
+    got = ans.model_dump()
+    lim = C().units.limits
+    left = dict(troops)
+    if which == 2:
+        for k in left:
+            left[k] -= d["a1"][k]
+    for k, n in got.items():
+        if n > left[k]:
+            raise IllegalChoice(f"only {left[k]} {PLURAL[k]} are left to give army {which}")
+    if got["bowman"] + got["swordsman"] > lim.army_samurai:
+        raise IllegalChoice(f"an army holds at most {lim.army_samurai} samurai (bowmen and swordsmen)")
+    rest = {k: left[k] - got[k] for k in left}
+    if which == 1 and (rest["bowman"] + rest["swordsman"] > 2 * lim.army_samurai
+                       or rest["gunner"] > 2 * lim.army_ashigaru):
+        raise IllegalChoice("armies 2 and 3 could not hold the troops left over: give army 1 more samurai")
+    if which == 2:
+        if rest["bowman"] + rest["swordsman"] > lim.army_samurai:
+            raise IllegalChoice(f"army 3 would get {rest['bowman'] + rest['swordsman']} samurai; "
+                                f"an army holds at most {lim.army_samurai}")
+        if rest["gunner"] > lim.army_ashigaru:
+            raise IllegalChoice(f"army 3 would get {rest['gunner']} gunners; at most {lim.army_ashigaru} ashigaru fit")
+        d["a2"] = got
+    else:
+        d["a1"] = got
+        d.pop("a2", None)
+
+
+def apply_screens(st: SamuraiState) -> None:
+    troops = QS_TROOPS[st.options.mode]
+    for seat in active(st):
+        pl = player(st, seat)
+        d = pl.draft
+        a1, a2 = d["a1"], d["a2"]
+        a3 = {k: troops[k] - a1[k] - a2[k] for k in troops}
+        for army, got in zip(pl.armies, (a1, a2, a3), strict=True):
+            army.units = {**no_units(), **got}
+        for k, n in troops.items():
+            pl.tray[k] -= n
+        pl.draft = {}
+
+
+def plan_prompt(st: SamuraiState, seat: int, revise: bool = False) -> Prompt:
+    pl = player(st, seat)
+    k = pl.koku
+    fields = [NumberField(name="swords", label="Turn order (swords)", max=k),
+              NumberField(name="build", label="Build (0 or 2)", max=min(2, k)),
+              NumberField(name="levy", label="Levy units", max=k),
+              NumberField(name="ronin", label="Hire ronin (2 per koku)", max=k),
+              NumberField(name="ninja", label="Hire ninja", max=k)]
+    answered = "plan" in pl.draft and not revise
+    text = f"Plan: put all {k} koku into the five bins (build takes 0 or 2)."
+    if revise:
+        text = f"Your spy has reported. Revise your plan: all {k} koku into the five bins."
+    default = pl.draft.get("plan") or {"swords": 0, "build": 0, "levy": k, "ronin": 0, "ninja": 0}
+    return Prompt(seat=seat, kind="plan_revise" if revise else "plan", text=text, answer=PlanAnswer,
+                  input="numbers", fields=fields, secret=not revise, answered=answered, default=default)
+
+
+def check_plan(st: SamuraiState, seat: int, ans: PlanAnswer) -> dict[str, int]:
+    k = player(st, seat).koku
+    got = ans.model_dump()
+    total = sum(got.values())
+    if total != k:
+        raise IllegalChoice(f"you must place all {k} koku; your bins hold {total}")
+    if got["build"] not in (0, 2):
+        raise IllegalChoice("the build bin holds exactly 0 or 2 koku")
+    return got
+
+
+def levy_prompt(st: SamuraiState, seat: int) -> Prompt:
+    pl = player(st, seat)
+    budget = pl.plan.levy if pl.plan else 0
+    costs = st.options.levy_costs
+    n_prov = len(owned(st, seat))
+    fields = [NumberField(name=k, label=f"{PLURAL[k].capitalize()} ({costs[k]} koku each)",
+                          max=max(0, min(pl.tray[k], n_prov, budget // max(1, costs[k]))))
+              for k in ("spearman", "gunner", "swordsman", "bowman")]
+    answered = "levy" in pl.draft
+    text = (f"Levy: spend up to {budget} koku on units; at most one unit per province you own "
+            f"({n_prov}). Unspent levy koku is lost.")
+    return Prompt(seat=seat, kind="levy", text=text, answer=LevyAnswer, input="numbers", fields=fields,
+                  secret=True, answered=answered, default=pl.draft.get("levy") or no_units())
+
+
+def check_levy(st: SamuraiState, seat: int, ans: LevyAnswer) -> dict[str, int]:
+    pl = player(st, seat)
+    got = ans.model_dump()
+    costs = st.options.levy_costs
+    budget = pl.plan.levy if pl.plan else 0
+    cost = sum(costs[k] * n for k, n in got.items())
+    if cost > budget:
+        raise IllegalChoice(f"those units cost {cost} koku but your levy bin holds {budget}")
+    n_prov = len(owned(st, seat))
+    if sum(got.values()) > n_prov:
+        raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
+    for k, n in got.items():
+        if n > pl.tray[k]:
+            raise IllegalChoice(f"only {pl.tray[k]} {PLURAL[k]} are left in your tray")
+    return got
+
+
+def place_spots(st: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
+    """Where a levied unit may go: one new unit per province, garrison or the army there."""
+    d = player(st, seat).draft
+    used = {p[1] for p in d.get("placed", [])}
+    lim = C().units.limits.garrison
+    spots = []
+    for pid in owned(st, seat):
+        if pid in used:
+            continue
+        if gsize(st.provinces[pid].garrison) < lim:
+            spots.append((pid, "garrison"))
+        found = army_at(st, pid)
+        if found and found[0] == seat and army_room(found[1], kind) > 0:
+            spots.append((pid, "army"))
+    return spots
+
+
+def place_prompt(st: SamuraiState, seat: int) -> Prompt:
+    d = player(st, seat).draft
+    todo = d.get("todo", [])
+    undo = opt("undo", "Undo the last placement", {"act": "undo"})
+    if not todo:
+        keep = opt("keep", "Keep these placements", {"act": "keep"})
+        options = [keep] + ([undo] if d.get("placed") else [])
+        return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
+                      answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
+    kind = todo[0]
+    cands = []
+    for pid, to in place_spots(st, seat, kind):
+        g = gsize(st.provinces[pid].garrison)
+        label = f"{pname(pid)}: garrison ({g}/5)" if to == "garrison" else f"{pname(pid)}: army card"
+        cands.append((pid, opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
+    extras = ([undo] if d.get("placed") else []) + [skip]
+    options = paged(st, seat, cands, extras)
+    default = cands[0][1].choice if cands else skip.choice
+    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).",
+                  answer=Pick, options=options, secret=True, default=default)
+
+
+def do_place(st: SamuraiState, seat: int, ans: Pick) -> None:
+    d = player(st, seat).draft
+    todo: list[str] = d.setdefault("todo", [])
+    placed: list[list[str]] = d.setdefault("placed", [])
+    if ans.act == "keep":
+        return
+    if ans.act == "undo":
+        if not placed:
+            raise IllegalChoice("nothing to undo")
+        kind, _, _ = placed.pop()
+        todo.insert(0, kind)
+        return
+    if not todo:
+        raise IllegalChoice("all your levied units are placed; undo one first")
+    if ans.act == "skip":
+        placed.append([todo.pop(0), "", "tray"])
+        return
+    if ans.act != "place":
+        raise IllegalChoice(f"unknown action {ans.act!r} here")
+    pid = check_province(ans.province)
+    to = ans.to or "garrison"
+    kind = todo[0]
+    if st.provinces[pid].owner != seat:
+        raise IllegalChoice(f"you do not own {pname(pid)}")
+    if any(p[1] == pid for p in placed):
+        raise IllegalChoice(f"you already place a new unit in {pname(pid)} (one per province)")
+    if (pid, to) not in place_spots(st, seat, kind):
+        if to == "army":
+            raise IllegalChoice(f"no army of yours in {pname(pid)} has room for a {kind}")
+        raise IllegalChoice(f"the garrison of {pname(pid)} is full (5 units)")
+    placed.append([todo.pop(0), pid, to])
+
+
+def ronin_spots(st: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
+    """(province, garrison|army, room): ronin never outnumber the regulars there."""
+    d = player(st, seat).draft
+    drafted = Counter()
+    for pid, _, n in d.get("placed", []):
+        drafted[pid] += n
+    out = []
+    for pid in owned(st, seat):
+        prov = st.provinces[pid]
+        found = army_at(st, pid)
+        ronin_now = prov.ronin + (found[1].ronin if found else 0) + drafted[pid]
+        room = regulars_in(st, pid) - 1 - ronin_now
+        if room <= 0:
+            continue
+        if gsize(prov.garrison) > 0:
+            out.append((pid, "garrison", room))
+        if found and found[0] == seat:
+            out.append((pid, "army", room))
+    return out
+
+
+def ronin_prompt(st: SamuraiState, seat: int) -> Prompt:
+    d = player(st, seat).draft
+    todo = d.get("todo", 0)
+    undo = opt("undo", "Undo the last ronin placement", {"act": "undo"})
+    if todo <= 0:
+        keep = opt("keep", "Keep these placements", {"act": "keep"})
+        options = [keep] + ([undo] if d.get("placed") else [])
+        return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
+                      answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
+    cands = []
+    for pid, to, room in ronin_spots(st, seat):
+        n = min(room, todo)
+        where = "garrison" if to == "garrison" else "army"
+        cands.append((pid, opt(f"ronin:{pid}:{to}", f"{n} ronin to {pname(pid)} ({where})",
+                               {"act": "ronin", "province": pid, "to": to, "count": n})))
+    release = opt("release", f"Send the other {todo} ronin away", {"act": "release"})
+    extras = ([undo] if d.get("placed") else []) + [release]
+    options = paged(st, seat, cands, extras)
+    default = cands[0][1].choice if cands else release.choice
+    return Prompt(seat=seat, kind="ronin", text=f"Hidden ronin: place {todo} ronin (never more than your "
+                  "regular units in a province).", answer=Pick, options=options, secret=True, default=default)
+
+
+def do_ronin(st: SamuraiState, seat: int, ans: Pick) -> None:
+    d = player(st, seat).draft
+    placed: list[list[Any]] = d.setdefault("placed", [])
+    if ans.act == "keep":
+        return
+    if ans.act == "undo":
+        if not placed:
+            raise IllegalChoice("nothing to undo")
+        _, _, n = placed.pop()
+        d["todo"] = d.get("todo", 0) + n
+        return
+    if d.get("todo", 0) <= 0:
+        raise IllegalChoice("all your ronin are placed; undo first")
+    if ans.act == "release":
+        placed.append(["", "away", d["todo"]])
+        d["todo"] = 0
+        return
+    if ans.act != "ronin":
+        raise IllegalChoice(f"unknown action {ans.act!r} here")
+    pid = check_province(ans.province)
+    to = ans.to or "garrison"
+    n = ans.count or 1
+    if st.provinces[pid].owner != seat:
+        raise IllegalChoice(f"you do not own {pname(pid)}")
+    rooms = {(p, t): r for p, t, r in ronin_spots(st, seat)}
+    if (pid, to) not in rooms:
+        raise IllegalChoice(f"no more ronin fit in {pname(pid)}: they may never outnumber your units there")
+    if n > d["todo"]:
+        raise IllegalChoice(f"you have only {d['todo']} ronin left to place")
+    if n > rooms[(pid, to)]:
+        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {pname(pid)}")
+    placed.append([pid, to, n])
+    d["todo"] -= n
+
+
+# ---------------------------------------------------------------- movement
+
+
+def army_moves(st: SamuraiState, seat: int, a: Army, claim: bool) -> dict[str, int]:
+    """Destinations within the army's moves, through friendly provinces only; with `claim`
+    (phase D) also unoccupied provinces at the end of the path. Value = distance."""
+    if not a.alive or a.assassinated or a.location is None or a.moves_left <= 0:
+        return {}
+    if gsize(st.provinces[a.location].garrison) == 0 and army_regulars(a) == 0:
+        return {}
+    adj = C().adj
+    dist = {a.location: 0}
+    queue = deque([a.location])
+    out: dict[str, int] = {}
+    while queue:
+        cur = queue.popleft()
+        if dist[cur] >= a.moves_left:
+            continue
+        for nxt in adj[cur]:
+            if nxt in dist:
+                continue
+            prov = st.provinces[nxt]
+            if prov.owner == seat:
+                dist[nxt] = dist[cur] + 1
+                queue.append(nxt)
+                if army_at(st, nxt) is None:
+                    out[nxt] = dist[nxt]
+            elif claim and prov.owner is None and not prov.neutral and nxt not in out:
+                out[nxt] = dist[cur] + 1
+    return out
+
+
+def leave_garrison(st: SamuraiState, a: Army) -> None:
+    """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
+    src = st.provinces[a.location]
+    if gsize(src.garrison) > 0:
+        return
+    for k in CHEAP_FIRST:
+        if a.units[k] > 0:
+            a.units[k] -= 1
+            src.garrison[k] += 1
+            return
+
+
+def vacate_if_empty(st: SamuraiState, pid: str) -> None:
+    """A province with no unit left is unoccupied; lone ronin leave with it."""
+    prov = st.provinces[pid]
+    if prov.owner is not None and regulars_in(st, pid) == 0:
+        prov.owner = None
+        st.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.ronin_revealed = False
+
+
+def move_army(st: SamuraiState, seat: int, a: Army, dest: str, dist: int, ev: list[Event]) -> None:
+    src = a.location
+    assert src is not None
+    leave_garrison(st, a)
+    a.location = dest
+    a.moves_left -= dist
+    if a.ronin:
+        a.ronin_revealed = True
+    vacate_if_empty(st, src)
+    claimed = st.provinces[dest].owner is None
+    if claimed:
+        st.provinces[dest].owner = seat
+    text = f"{who(seat)} moves army {a.idx + 1} from {pname(src)} to {pname(dest)}"
+    if a.ronin:
+        text += f" (with {a.ronin} ronin)"
+    emit(st, ev, text + (", claiming it." if claimed else "."))
+
+
+def gather_count(st: SamuraiState, a: Army) -> int:
+    if a.location is None or not a.alive:
+        return 0
+    g = st.provinces[a.location].garrison
+    n = 0
+    room = {"samurai": army_room(a, "bowman"), "ashigaru": army_room(a, "spearman")}
+    for k in BEST_FIRST:
+        slot = "samurai" if k in SAMURAI else "ashigaru"
+        take = min(g[k], room[slot])
+        room[slot] -= take
+        n += take
+    return n
+
+
+def gather(st: SamuraiState, seat: int, a: Army, ev: list[Event]) -> None:
+    g = st.provinces[a.location].garrison
+    moved = no_units()
+    for k in BEST_FIRST:
+        take = min(g[k], army_room(a, k))
+        g[k] -= take
+        a.units[k] += take
+        moved[k] = take
+    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} takes {gsize(moved)} garrison units in {pname(a.location)}.")
+
+
+def garrison_movable(st: SamuraiState, pid: str) -> int:
+    g = gsize(st.provinces[pid].garrison)
+    return g if army_at(st, pid) else g - 1
+
+
+def garrison_targets(st: SamuraiState, seat: int, pid: str) -> dict[str, int]:
+    lim = C().units.limits.garrison
+    movable = garrison_movable(st, pid)
+    out = {}
+    for nxt in C().adj[pid]:
+        prov = st.provinces[nxt]
+        if prov.owner == seat:
+            room = lim - gsize(prov.garrison)
+        elif prov.owner is None and not prov.neutral:
+            room = lim
+        else:
+            continue
+        n = min(room, movable)
+        if n > 0:
+            out[nxt] = n
+    return out
+
+
+# ---------------------------------------------------------------- war: declarations, battles
+
+
+def attack_targets(st: SamuraiState, seat: int, pid: str) -> list[str]:
+    out = []
+    for nxt in C().adj[pid]:
+        prov = st.provinces[nxt]
+        if prov.owner == seat:
+            continue
+        if st.round == 1 and army_at(st, nxt) is not None:
+            continue
+        out.append(nxt)
+    return out
+
+
+def garrison_attackers(st: SamuraiState, pid: str) -> int:
+    return garrison_movable(st, pid)
+
+
+def declare_sources(st: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
+    w = st.war
+    assert w is not None
+    if len(w.declarations) >= BATTLE_MARKERS:
+        return []
+    done = {(d.source, d.force) for d in w.declarations}
+    out = []
+    for a in player(st, seat).armies:
+        if (a.alive and not a.assassinated and a.location and (a.location, "army") not in done
+                and a.attacks_used < a.level and attack_targets(st, seat, a.location)):
+            out.append((a.location, "army", a.idx))
+    for pid in owned(st, seat):
+        if ((pid, "garrison") not in done and garrison_attackers(st, pid) > 0
+                and attack_targets(st, seat, pid)):
+            out.append((pid, "garrison", None))
+    return out
+
+
+def target_label(st: SamuraiState, seat: int, src: str, tgt: str) -> str:
+    prov = st.provinces[tgt]
+    bits = []
+    if prov.neutral:
+        bits.append("neutral ronin")
+    elif prov.owner is None:
+        bits.append("unoccupied")
+    else:
+        bits.append(f"seat {prov.owner}, {gsize(prov.garrison)} in garrison")
+        if army_at(st, tgt):
+            bits.append("army")
+    if prov.fort:
+        bits.append("fortress" if prov.fort == 2 else "castle")
+    if C().is_sea(src, tgt):
+        bits.append("naval")
+    return f"Attack {pname(tgt)} ({', '.join(bits)})"
+
+
+def ninja_targets(st: SamuraiState, holder: int) -> list[tuple[int, Army]]:
+    return [(s, a) for s in active(st) if s != holder for a in player(st, s).armies
+            if a.alive and not a.assassinated and a.location]
+
+
+def ninja_usable(st: SamuraiState) -> bool:
+    h = st.ninja
+    return h is not None and not player(st, h).eliminated and bool(ninja_targets(st, h))
+
+
+def battle_sides(st: SamuraiState, b: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+    atk: list[dict[str, int]] = [dict(units) for _, units in sorted(b.gforce.items())]
+    if b.army is not None:
+        a = player(st, b.attacker).armies[b.army]
+        if a.alive:
+            atk.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
+        else:
+            atk.append({})
+    else:
+        atk.append({})
+    prov = st.provinces[b.target]
+    dfd: list[dict[str, int]] = [{"fort": b.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
+    found = army_at(st, b.target)
+    if found and found[0] != b.attacker:
+        a = found[1]
+        dfd.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
+    return atk, dfd
+
+
+def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str, int]],
+               dfd: list[dict[str, int]]) -> None:
+    """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool."""
+    srcs = sorted(b.gforce)
+    for src, units in zip(srcs, atk, strict=False):
+        lost = {k: b.gforce[src][k] - units.get(k, 0) for k in REGULAR}
+        for k, n in lost.items():
+            player(st, b.attacker).tray[k] += n
+        b.gforce[src] = {k: units.get(k, 0) for k in REGULAR}
+    if b.army is not None:
+        a = player(st, b.attacker).armies[b.army]
+        if a.alive:
+            _store_army(st, ev, b.attacker, a, atk[len(srcs)], b.defender)
+    b.fort_left = dfd[0]["fort"]
+    prov = st.provinces[b.target]
+    g = dfd[1]
+    if prov.owner is not None:
+        for k in REGULAR:
+            player(st, prov.owner).tray[k] += prov.garrison[k] - g.get(k, 0)
+    st.ronin_pool += prov.ronin - g.get("ronin", 0)
+    prov.garrison = {k: g.get(k, 0) for k in REGULAR}
+    prov.ronin = g.get("ronin", 0)
+    if len(dfd) > 2:
+        found = army_at(st, b.target)
+        if found:
+            _store_army(st, ev, found[0], found[1], dfd[2], b.attacker)
+
+
+def _store_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, h: dict[str, int], foe: int | None) -> None:
+    pl = player(st, seat)
+    for k in REGULAR:
+        pl.tray[k] += a.units[k] - h.get(k, 0)
+        a.units[k] = h.get(k, 0)
+    st.ronin_pool += a.ronin - h.get("ronin", 0)
+    a.ronin = h.get("ronin", 0)
+    dead_daimyo = not a.assassinated and h.get("daimyo", 0) == 0
+    if dead_daimyo or (a.assassinated and army_regulars(a) == 0 and a.ronin == 0):
+        destroy_army(st, ev, seat, a, foe)
+
+
+def destroy_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int | None) -> None:
+    pl = player(st, seat)
+    where = a.location
+    for k in REGULAR:
+        pl.tray[k] += a.units[k]
+    st.ronin_pool += a.ronin
+    a.alive = False
+    a.location = None
+    a.units = no_units()
+    a.ronin = 0
+    a.assassinated = False
+    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} is destroyed" + (f" in {pname(where)}." if where else "."),
+         kind="army_destroyed")
+    if by is not None and by != seat:
+        player(st, by).armies_destroyed += 1
+    if where:
+        vacate_if_empty(st, where)
+    if not any(x.alive for x in pl.armies):
+        eliminate(st, ev, seat, by)
+
+
+def eliminate(st: SamuraiState, ev: list[Event], victim: int, by: int | None) -> None:
+    """A player whose last army falls is out. Base/QS: the eliminator takes everything and
+    rebuilds his lost armies; LWTV: the victim's units leave, fortified provinces go to the
+    eliminator, one lost army is rebuilt, and the end of the game is triggered."""
+    pl = player(st, victim)
+    pl.eliminated = True
+    pl.draft = {}
+    emit(st, ev, f"{who(victim)} has lost the last army and is eliminated"
+         + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
+    if st.ninja == victim:
+        st.ninja = None
+    st.interrupts = [i for i in st.interrupts if i.seat != victim]
+    lwtv = st.options.mode == "lwtv"
+    for prov in st.provinces.values():
+        if prov.owner != victim:
+            continue
+        if by is not None and not lwtv:
+            prov.owner = by
+            continue
+        st.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.garrison = no_units()
+        prov.owner = None
+        if by is not None and prov.fort and player(st, by).tray["spearman"] > 0:
+            prov.owner = by
+            prov.garrison["spearman"] = 1
+            player(st, by).tray["spearman"] -= 1
+    if by is not None and not player(st, by).eliminated:
+        lost = sum(1 for a in player(st, by).armies if not a.alive)
+        n = min(lost, 1) if lwtv else lost
+        for _ in range(n):
+            st.interrupts.append(Interrupt(seat=by, kind="rebuild"))
+    if lwtv and st.end_round is None:
+        st.end_round = st.round + 1
+        emit(st, ev, f"The first daimyo house has fallen: the game ends after round {st.end_round}.")
+    check_win(st, ev)
+
+
+def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str,
+                 decls: list[Declaration], chained: bool = False) -> None:
+    w = st.war
+    assert w is not None
+    prov = st.provinces[target]
+    if prov.owner == seat:
+        emit(st, ev, f"{pname(target)} is already {who(seat)}'s: the attack there is dropped.")
+        return
+    b = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
+    naval = False
+    for d in decls:
+        if d.force == "army":
+            a = player(st, seat).armies[d.army]
+            if not a.alive or a.assassinated or a.location != d.source:
+                continue
+            b.army = a.idx
+            b.army_source = d.source
+            a.attacks_used += 1
+            if a.ronin:
+                a.ronin_revealed = True
+            naval = naval or C().is_sea(d.source, target)
+        else:
+            src = st.provinces[d.source]
+            if src.owner != seat:
+                continue
+            n = garrison_attackers(st, d.source)
+            if d.count is not None:
+                n = min(n, d.count)
+            if n <= 0:
+                continue
+            units = no_units()
+            for k in BEST_FIRST:
+                take = min(src.garrison[k], n)
+                src.garrison[k] -= take
+                units[k] += take
+                n -= take
+            b.gforce[d.source] = units
+            naval = naval or C().is_sea(d.source, target)
+    if b.army is None and not b.gforce:
+        emit(st, ev, f"The attack on {pname(target)} cannot go ahead.")
+        return
+    b.naval = naval
+    if prov.fort and (prov.owner is not None or prov.neutral):
+        spec = C().units.fortifications["fortress" if prov.fort == 2 else "castle"]
+        b.fort_left, b.fort_value = spec.defenders, spec.defender_value
+    if prov.ronin:
+        prov.ronin_revealed = True
+    found = army_at(st, target)
+    if found and found[1].ronin:
+        found[1].ronin_revealed = True
+    w.battle = b
+    atk, dfd = battle_sides(st, b)
+    emit(st, ev, f"{who(seat)} attacks {pname(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
+         f"{' by sea' if naval else ''} with {side_size(atk)} units against {side_size(dfd)}.", kind="battle",
+         data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
+               "attack": [h for h in atk if h], "defence": [h for h in dfd if h]})
+    if side_size(dfd) == 0:
+        finish_battle(st, ev, "won")
+        return
+    if naval:
+        dice, hits = roll_side(dfd, None, b.fort_value, rng, with_fort=False)
+        take_casualties(atk, hits)
+        write_back(st, ev, b, atk, dfd)
+        if st.phase == "over":
+            return
+        emit(st, ev, f"Naval landing at {pname(target)}: the defenders strike first, {hits} hits.",
+             kind="dice", data={"step": "naval", "defence_dice": dice, "defence_hits": hits})
+    run_rounds(st, ev, rng)
+
+
+def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    """Fight combat rounds until one side is gone or the attacker must decide to go on."""
+    w = st.war
+    assert w is not None and w.battle is not None
+    b = w.battle
+    while True:
+        atk, dfd = battle_sides(st, b)
+        if side_size(atk) == 0 or side_size(dfd) == 0:
+            break
+        b.rounds += 1
+        for step in ("ranged", "melee"):
+            atk, dfd = battle_sides(st, b)
+            adice, ahits = roll_side(atk, step, b.fort_value, rng)
+            ddice, dhits = roll_side(dfd, step, b.fort_value, rng)
+            take_casualties(dfd, ahits)
+            take_casualties(atk, dhits)
+            write_back(st, ev, b, atk, dfd)
+            if st.phase == "over":
+                return
+            if adice or ddice:
+                emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
+                     f"defender hits {dhits}.", kind="dice",
+                     data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
+                           "defence_dice": ddice, "defence_hits": dhits})
+            if w.battle is None:
+                return
+        atk, dfd = battle_sides(st, b)
+        if side_size(atk) == 0 or side_size(dfd) == 0:
+            break
+        if not b.fight_on:
+            return
+    atk, dfd = battle_sides(st, b)
+    if side_size(dfd) == 0 and side_size(atk) > 0:
+        finish_battle(st, ev, "won")
+    elif side_size(atk) == 0 and side_size(dfd) == 0:
+        finish_battle(st, ev, "wiped")
+    else:
+        finish_battle(st, ev, "lost")
+
+
+def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
+    w = st.war
+    assert w is not None and w.battle is not None
+    b = w.battle
+    w.battle = None
+    seat = b.attacker
+    prov = st.provinces[b.target]
+    army = player(st, seat).armies[b.army] if b.army is not None else None
+    if outcome == "won":
+        prov.owner = seat
+        prov.neutral = False
+        lim = C().units.limits.garrison
+        for src, units in sorted(b.gforce.items()):
+            for k in BEST_FIRST:
+                move = min(units[k], lim - gsize(prov.garrison))
+                prov.garrison[k] += move
+                st.provinces[src].garrison[k] += units[k] - move
+        if army is not None and army.alive:
+            src = army.location
+            assert src is not None
+            leave_garrison(st, army)
+            army.location = b.target
+            army.won = True
+            vacate_if_empty(st, src)
+        fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
+        emit(st, ev, f"{who(seat)} takes {pname(b.target)}{fort}.", kind="battle_end",
+             data={"target": b.target, "outcome": "won", "attacker": seat})
+        vacate_if_empty(st, b.target)
+        check_win(st, ev)
+    elif outcome == "wiped":
+        for src in b.gforce:
+            vacate_if_empty(st, src)
+        prov.owner = None
+        prov.neutral = False
+        prov.garrison = no_units()
+        emit(st, ev, f"Both sides fall at {pname(b.target)}: it is left unoccupied.", kind="battle_end",
+             data={"target": b.target, "outcome": "wiped", "attacker": seat})
+    else:
+        for src, units in b.gforce.items():
+            g = st.provinces[src].garrison
+            for k in REGULAR:
+                g[k] += units[k]
+            if st.provinces[src].owner is None and gsize(units):
+                st.provinces[src].owner = seat
+        text = f"The attack on {pname(b.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
+        emit(st, ev, text, kind="battle_end", data={"target": b.target, "outcome": outcome, "attacker": seat})
+        for src in b.gforce:
+            vacate_if_empty(st, src)
+    if st.phase == "over":
+        return
+    if (army is not None and army.alive and not army.assassinated and army.attacks_used < army.level
+            and not player(st, seat).eliminated and army.location
+            and attack_targets(st, seat, army.location)):
+        w.chain_army = army.idx
+
+
+# ---------------------------------------------------------------- end of game
+
+
+def vp(st: SamuraiState, seat: int) -> int:
+    pl = player(st, seat)
+    mine = owned(st, seat)
+    total = len(mine) + sum(1 for pid in mine if st.provinces[pid].fort) + pl.armies_destroyed
+    if st.provinces["yamashiro"].owner == seat:
+        total += 1
+    cards = C().cards
+    for cid in pl.hand:
+        card = cards[cid]
+        if card.kind != "objective":
+            continue
+        total += card.vp if objective_met(st, seat, card) else card.penalty
+    return total
+
+
+def objective_met(st: SamuraiState, seat: int, card: Any) -> bool:
+    mine = set(owned(st, seat))
+    if card.condition == "province":
+        return card.province in mine
+    if card.condition == "region":
+        return all(pid in mine for pid, r in C().region_of.items() if r == card.region)
+    if card.condition == "fortifications":
+        return sum(1 for pid in mine if st.provinces[pid].fort) >= card.amount
+    if card.condition == "armies":
+        return sum(1 for a in player(st, seat).armies if a.alive) >= card.amount
+    if card.condition == "provinces":
+        return len(mine) >= card.amount
+    return False
+
+
+def game_over(st: SamuraiState, ev: list[Event], winners: list[int], reason: str, scores: dict[int, int]) -> None:
+    st.phase = "over"
+    st.winners = winners
+    st.reason = reason
+    st.scores = {str(k): v for k, v in scores.items()}
+    st.queue = []
+    st.interrupts = []
+    st.war = None
+    for pl in st.players:
+        pl.draft = {}
+    end_phase(ev, st, f"Game over: {reason}", kind="game_over")
+
+
+def final_scores(st: SamuraiState, ev: list[Event], why: str) -> None:
+    seats = active(st)
+    if st.options.mode == "lwtv":
+        scores = {s: vp(st, s) for s in range(st.seats) if not player(st, s).eliminated}
+        what = "victory points"
+    else:
+        scores = {s: len(owned(st, s)) for s in seats}
+        what = "provinces"
+    best = max(scores.values())
+    winners = sorted(s for s, v in scores.items() if v == best)
+    game_over(st, ev, winners, f"{why}; most {what}: " + ", ".join(f"{who(s)} {scores[s]}" for s in sorted(scores)), scores)
+
+
+def check_win(st: SamuraiState, ev: list[Event]) -> None:
+    if st.phase == "over":
+        return
+    seats = [s for s in range(st.seats) if not player(st, s).eliminated]
+    if st.options.mode != "lwtv":
+        for s in seats:
+            n = len(owned(st, s))
+            if n >= st.options.provinces_to_win:
+                game_over(st, ev, [s], f"{who(s)} controls {n} provinces and becomes Shogun",
+                          {x: len(owned(st, x)) for x in seats})
+                return
+    if len(seats) == 1:
+        if st.options.mode == "lwtv":
+            final_scores(st, ev, "only one house is left")
+        else:
+            game_over(st, ev, seats, f"{who(seats[0])} is the last daimyo house standing",
+                      {seats[0]: len(owned(st, seats[0]))})
+
+
+# ---------------------------------------------------------------- the round
+
+
+def start_round(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    st.round += 1
+    for pl in st.players:
+        pl.plan = None
+        pl.draft = {}
+        pl.levied = no_units()
+        pl.ronin_hired = 0
+    emit(st, ev, f"Round {st.round} begins.", kind="round")
+    if st.options.mode == "lwtv":
+        draw_events(st, ev, rng)
+    st.phase = "plan"
+
+
+def hand_limit(st: SamuraiState, seat: int) -> int:
+    n = sum(1 for a in player(st, seat).armies if a.alive)
+    if st.options.mode == "lwtv" and st.provinces["yamashiro"].owner == seat:
+        n += 1
+    return n
+
+
+def draw_events(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    cards = C().cards
+    for seat in active(st):
+        if not st.deck:
+            st.deck, st.discard = st.discard, []
+            rng.shuffle(st.deck)
+        if not st.deck:
+            return
+        cid = st.deck.pop(0)
+        card = cards[cid]
+        if card.kind == "objective":
+            player(st, seat).hand.append(cid)
+            emit(st, ev, f"{who(seat)} draws an event card and keeps it secret.")
+            emit(st, ev, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
+            if len(player(st, seat).hand) > hand_limit(st, seat):
+                st.interrupts.append(Interrupt(seat=seat, kind="discard"))
+        else:
+            emit(st, ev, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
+            apply_event(st, ev, seat, card)
+            st.discard.append(cid)
+
+
+def apply_event(st: SamuraiState, ev: list[Event], seat: int, card: Any) -> None:
+    pl = player(st, seat)
+    lim = C().units.limits
+    if card.effect == "koku":
+        pl.koku = max(0, pl.koku + card.amount)
+    elif card.effect == "spearmen":
+        spots = sorted((gsize(st.provinces[p].garrison), C().order[p], p) for p in owned(st, seat)
+                       if gsize(st.provinces[p].garrison) < lim.garrison)
+        for _, _, pid in spots[:card.amount]:
+            if pl.tray["spearman"] > 0:
+                pl.tray["spearman"] -= 1
+                st.provinces[pid].garrison["spearman"] += 1
+    elif card.effect == "castle":
+        spots = sorted((-regulars_in(st, p), C().order[p], p) for p in owned(st, seat) if not st.provinces[p].fort)
+        if spots and st.castles > 0:
+            st.castles -= 1
+            st.provinces[spots[0][2]].fort = 1
+            emit(st, ev, f"A castle rises in {pname(spots[0][2])}.")
+    elif card.effect == "experience":
+        alive = sorted((a.level, a.idx) for a in pl.armies if a.alive)
+        if alive:
+            a = pl.armies[alive[0][1]]
+            a.level = min(lim.max_level, a.level + 1)
+    elif card.effect in ("storm", "desertion"):
+        for pid, prov in st.provinces.items():
+            if prov.owner is None:
+                continue
+            hit = (card.effect == "storm" and C().region_of[pid] == card.region and gsize(prov.garrison) >= 2) or (
+                card.effect == "desertion" and prov.owner == seat and gsize(prov.garrison) >= 4)
+            if hit:
+                for k in CHEAP_FIRST:
+                    if prov.garrison[k]:
+                        prov.garrison[k] -= 1
+                        player(st, prov.owner).tray[k] += 1
+                        break
+
+
+def lock_plans(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    """Every plan is in: reveal all bins together, the ninja of last round goes home, and
+    the sword bidding starts."""
+    for seat in active(st):
+        pl = player(st, seat)
+        pl.plan = Plan(**pl.draft["plan"])
+        pl.draft = {}
+        pl.koku = 0
+    st.ninja = None
+    st.ninja_fresh = False
+    bins = {s: player(st, s).plan.model_dump() for s in active(st)}
+    end_phase(ev, st, "Plans revealed: " + "; ".join(
+        f"{who(s)} swords {b['swords']}, build {b['build']}, levy {b['levy']}, ronin {b['ronin']}, ninja {b['ninja']}"
+        for s, b in bins.items()), kind="plans")
+    ev[-1].data = {"plans": {str(s): b for s, b in bins.items()}}
+    bidders = [s for s in active(st) if player(st, s).plan.swords > 0]
+    ties = {s: rng.random() for s in bidders}
+    bidders.sort(key=lambda s: (-player(st, s).plan.swords, ties[s]))
+    st.sword_bidders = bidders
+    for s in active(st):
+        player(st, s).sword = None
+    st.queue = [Task(seat=s, task="sword") for s in bidders]
+    st.phase = "swords"
+
+
+def finish_swords(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    seats = active(st)
+    taken = {player(st, s).sword for s in seats if player(st, s).sword}
+    free = [n for n in range(1, len(seats) + 1) if n not in taken]
+    rng.shuffle(free)
+    for s in seats:
+        if player(st, s).sword is None:
+            player(st, s).sword = free.pop()
+    st.order = sorted(seats, key=lambda s: player(st, s).sword) + [s for s in st.order if s not in seats]
+    end_phase(ev, st, "Turn order: " + ", ".join(f"{who(s)} (sword {player(st, s).sword})" for s in active(st)),
+              kind="turn_order")
+    st.queue = [Task(seat=s, task="build") for s in active(st) if player(st, s).plan.build == 2]
+    st.phase = "build"
+
+
+def resolve_place(st: SamuraiState, ev: list[Event]) -> None:
+    lines = []
+    for seat in active(st):
+        pl = player(st, seat)
+        levied = pl.levied
+        for k, n in levied.items():
+            pl.tray[k] -= n
+        count = 0
+        for kind, pid, to in pl.draft.get("placed", []):
+            if to == "tray":
+                pl.tray[kind] += 1
+                continue
+            count += 1
+            if to == "army":
+                found = army_at(st, pid)
+                assert found is not None
+                found[1].units[kind] += 1
+            else:
+                st.provinces[pid].garrison[kind] += 1
+        pl.draft = {}
+        if count:
+            lines.append(who(seat))
+    end_phase(ev, st, "Levied units are placed" + (f" ({', '.join(lines)})." if lines else ": nobody levied."),
+              kind="levy")
+
+
+def hire_ronin(st: SamuraiState, ev: list[Event]) -> None:
+    """Two ronin per koku, from a shared pool of 26, served in turn order."""
+    for seat in active(st):
+        pl = player(st, seat)
+        want = 2 * pl.plan.ronin
+        got = min(want, st.ronin_pool)
+        st.ronin_pool -= got
+        pl.ronin_hired = got
+        pl.draft = {"todo": got, "placed": []} if got else {}
+        if want:
+            emit(st, ev, f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
+
+
+def resolve_ronin(st: SamuraiState, ev: list[Event]) -> None:
+    for seat in active(st):
+        pl = player(st, seat)
+        for pid, to, n in pl.draft.get("placed", []):
+            if to == "away":
+                st.ronin_pool += n
+            elif to == "army":
+                found = army_at(st, pid)
+                assert found is not None
+                found[1].ronin += n
+                found[1].ronin_revealed = False
+            else:
+                st.provinces[pid].ronin += n
+                st.provinces[pid].ronin_revealed = False
+        pl.draft = {}
+    bids = {s: player(st, s).plan.ninja for s in active(st)}
+    top = max(bids.values(), default=0)
+    winners = [s for s, b in bids.items() if b == top]
+    if top > 0 and len(winners) == 1:
+        st.ninja = winners[0]
+        st.ninja_fresh = True
+        text = f"Ronin are hidden. {who(winners[0])} hires the ninja with {top} koku."
+    else:
+        text = "Ronin are hidden. Nobody hires the ninja" + (" (tied bids)." if top > 0 else ".")
+    end_phase(ev, st, text, kind="ronin")
+    st.phase = "war"
+    st.war = War()
+    begin_war_turn(st)
+
+
+def begin_war_turn(st: SamuraiState) -> None:
+    w = st.war
+    assert w is not None
+    if w.order_pos < len(st.order):
+        seat = st.order[w.order_pos]
+        for a in player(st, seat).armies:
+            a.moves_left = a.level
+            a.attacks_used = 0
+            a.won = False
+    w.sub = "A"
+    w.window_done = False
+    w.sel = {}
+    w.declarations = []
+    w.battle = None
+    w.chain_army = None
+    w.d_moved = []
+    w.d_garrisons = False
+
+
+def end_round(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    """Action 8 (ronin leave, assassinated daimyos replaced) and Action 9 (koku)."""
+    st.war = None
+    for prov in st.provinces.values():
+        st.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.ronin_revealed = False
+    for pl in st.players:
+        for a in pl.armies:
+            st.ronin_pool += a.ronin
+            a.ronin = 0
+            a.ronin_revealed = False
+            if a.alive and a.assassinated:
+                if army_regulars(a) == 0:
+                    destroy_army(st, ev, pl.seat, a, None)
+                    continue
+                a.assassinated = False
+                a.level = 1
+                emit(st, ev, f"A new daimyo takes command of {who(pl.seat)}'s army {a.idx + 1}.")
+    if st.phase == "over":
+        return
+    for seat in active(st):
+        player(st, seat).koku += income(st, seat)
+    end_phase(ev, st, f"End of round {st.round}: ronin leave; koku collected: " + ", ".join(
+        f"{who(s)} {player(st, s).koku}" for s in active(st)), kind="koku")
+    if st.options.mode == "lwtv" and st.end_round is not None and st.round >= st.end_round:
+        final_scores(st, ev, f"the last round ({st.round}) is over")
+        return
+    if st.options.round_limit is not None and st.round >= st.options.round_limit:
+        final_scores(st, ev, f"the round limit ({st.round}) is reached")
+        return
+    start_round(st, ev, rng)
+
+
+# ---------------------------------------------------------------- advancing the machine
+
+
+def advance(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    """Move on through every step that needs nobody's decision."""
+    for _ in range(100000):
+        while st.interrupts and st.interrupts[0].kind == "rebuild" and not deploy_targets(st, st.interrupts[0].seat):
+            st.interrupts.pop(0)
+        if st.phase == "over" or st.interrupts:
+            return
+        if not step_once(st, ev, rng):
+            return
+    raise RuntimeError("the Samurai phase machine does not settle")
+
+
+def step_once(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
+    ph = st.phase
+    if ph in ("setup", "deploy", "swords", "build"):
+        while st.queue and not task_targets(st, st.queue[0]):
+            t = st.queue.pop(0)
+            if t.task == "build":
+                emit(st, ev, f"{who(t.seat)} cannot build anything: 2 koku are lost.")
+        while st.queue and player(st, st.queue[0].seat).eliminated:
+            st.queue.pop(0)
+        if st.queue:
+            return not task_targets(st, st.queue[0])
+        if ph == "setup":
+            if st.options.mode == "base":
+                start_deploy(st, ev)
+            else:
+                end_phase(ev, st, "Setup: provinces claimed and spearmen placed.", kind="setup")
+                st.phase = "screens"
+        elif ph == "deploy":
+            for seat in active(st):
+                player(st, seat).koku = income(st, seat)
+            end_phase(ev, st, "Setup complete: armies deployed, koku collected.", kind="setup")
+            start_round(st, ev, rng)
+        elif ph == "swords":
+            finish_swords(st, ev, rng)
+        else:
+            end_phase(ev, st, "Build done.", kind="build")
+            st.phase = "levy"
+        return True
+    if ph == "screens":
+        if all("a2" in player(st, s).draft for s in active(st)):
+            apply_screens(st)
+            end_phase(ev, st, "Army screens are set (compositions stay hidden).", kind="setup")
+            start_deploy(st, ev)
+            return True
+        return False
+    if ph == "plan":
+        if all("plan" in player(st, s).draft for s in active(st)):
+            if st.ninja is not None and not player(st, st.ninja).eliminated:
+                st.phase = "spy"
+            else:
+                lock_plans(st, ev, rng)
+            return True
+        return False
+    if ph in ("spy", "spy_revise"):
+        return False
+    if ph == "levy":
+        owing = [s for s in active(st) if player(st, s).plan.levy > 0]
+        if all("levy" in player(st, s).draft for s in owing):
+            for s in active(st):
+                pl = player(st, s)
+                got = pl.draft.get("levy") or no_units()
+                pl.levied = dict(got)
+                todo = [k for k in BEST_FIRST for _ in range(got[k])]
+                pl.draft = {"todo": todo, "placed": []} if todo else {}
+            st.phase = "place"
+            return True
+        return False
+    if ph == "place":
+        if all(not player(st, s).draft.get("todo") for s in active(st)):
+            resolve_place(st, ev)
+            hire_ronin(st, ev)
+            st.phase = "ronin"
+            return True
+        return False
+    if ph == "ronin":
+        if all(player(st, s).draft.get("todo", 0) <= 0 for s in active(st)):
+            resolve_ronin(st, ev)
+            return True
+        return False
+    if ph == "war":
+        return war_step(st, ev, rng)
+    raise RuntimeError(f"unknown phase {ph}")
+
+
+def start_deploy(st: SamuraiState, ev: list[Event]) -> None:
+    st.queue = [Task(seat=s, task="deploy") for _ in range(3) for s in st.order]
+    st.phase = "deploy"
+
+
+def war_options_exist(st: SamuraiState, seat: int, sub: str) -> bool:
+    pl = player(st, seat)
+    if sub == "A":
+        return any(army_moves(st, seat, a, False) or gather_count(st, a) for a in pl.armies)
+    if sub == "B":
+        return bool(declare_sources(st, seat))
+    if sub == "D":
+        w = st.war
+        assert w is not None
+        if not w.d_garrisons and any(army_moves(st, seat, a, True) for a in pl.armies):
+            return True
+        if any(gather_count(st, a) for a in pl.armies if a.alive):
+            return True
+        return bool(garrison_sources(st, seat))
+    return False
+
+
+def garrison_sources(st: SamuraiState, seat: int) -> list[str]:
+    w = st.war
+    assert w is not None
+    return [pid for pid in owned(st, seat) if pid not in w.d_moved and garrison_movable(st, pid) > 0
+            and garrison_targets(st, seat, pid)]
+
+
+def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
+    w = st.war
+    assert w is not None
+    if w.order_pos >= len(st.order):
+        end_round(st, ev, rng)
+        return True
+    seat = st.order[w.order_pos]
+    if player(st, seat).eliminated:
+        w.order_pos += 1
+        begin_war_turn(st)
+        return True
+    if w.sub in ("A", "C", "D") and not w.window_done:
+        w.window_done = True
+        if ninja_usable(st):
+            st.interrupts.append(Interrupt(seat=st.ninja, kind="ninja", data={"window": w.sub, "active": seat}))
+        return True
+    if w.sub == "A":
+        if w.sel or war_options_exist(st, seat, "A"):
+            return False
+        w.sub = "B"
+        return True
+    if w.sub == "B":
+        if w.sel or war_options_exist(st, seat, "B"):
+            return False
+        w.sub = "C"
+        w.window_done = False
+        if w.declarations:
+            emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
+                sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
+        return True
+    if w.sub == "C":
+        if w.battle is not None:
+            return False
+        if w.chain_army is not None:
+            a = player(st, seat).armies[w.chain_army]
+            if a.alive and not a.assassinated and a.location and attack_targets(st, seat, a.location) \
+                    and a.attacks_used < a.level:
+                return False
+            w.chain_army = None
+            return True
+        targets = sorted({d.target for d in w.declarations})
+        if not targets:
+            for a in player(st, seat).armies:
+                if a.alive and a.won:
+                    a.level = min(C().units.limits.max_level, a.level + 1)
+                    emit(st, ev, f"{who(seat)}'s daimyo of army {a.idx + 1} gains experience (level {a.level}).")
+                a.won = False
+                a.moves_left = a.level
+            w.sub = "D"
+            w.window_done = False
+            return True
+        if len(targets) == 1:
+            launch(st, ev, rng, seat, targets[0])
+            return True
+        return False
+    if w.sub == "D":
+        if w.sel or war_options_exist(st, seat, "D"):
+            return False
+        end_war_turn(st, ev)
+        return True
+    return False
+
+
+def end_war_turn(st: SamuraiState, ev: list[Event]) -> None:
+    w = st.war
+    assert w is not None
+    seat = st.order[w.order_pos]
+    end_phase(ev, st, f"{who(seat)} ends the Wage War turn.", kind="war_turn")
+    w.order_pos += 1
+    begin_war_turn(st)
+
+
+def launch(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str) -> None:
+    w = st.war
+    assert w is not None
+    decls = [d for d in w.declarations if d.target == target]
+    w.declarations = [d for d in w.declarations if d.target != target]
+    start_battle(st, ev, rng, seat, target, decls)
+
+
+# ---------------------------------------------------------------- prompts
+
+
+def prompts(st: SamuraiState) -> list[Prompt]:
+    if st.phase == "over":
+        return []
+    if st.interrupts:
+        return [interrupt_prompt(st, st.interrupts[0])]
+    ph = st.phase
+    if ph in ("setup", "deploy", "swords", "build"):
+        return [task_prompt(st, st.queue[0])] if st.queue else []
+    if ph == "screens":
+        return [screen_prompt(st, s) for s in active(st)]
+    if ph == "plan":
+        return [plan_prompt(st, s) for s in active(st)]
+    if ph == "spy":
+        h = st.ninja
+        assert h is not None
+        opts = [opt(f"spy:{s}", f"Spy on seat {s}'s plan", {"act": "spy", "seat": s})
+                for s in active(st) if s != h]
+        decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
+        return [Prompt(seat=h, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
+                       answer=Pick, options=opts + [decline], default=decline.choice)]
+    if ph == "spy_revise":
+        assert st.ninja is not None
+        return [plan_prompt(st, st.ninja, revise=True)]
+    if ph == "levy":
+        return [levy_prompt(st, s) for s in active(st) if player(st, s).plan.levy > 0]
+    if ph == "place":
+        return [place_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
+    if ph == "ronin":
+        return [ronin_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
+    if ph == "war":
+        p = war_prompt(st)
+        return [p] if p else []
+    return []
+
+
+def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
+    seat = it.seat
+    if it.kind == "ninja":
+        opts = [opt(f"kill:{s}:{a.idx}", f"Assassinate seat {s}'s daimyo of army {a.idx + 1} ({pname(a.location)})",
+                    {"act": "assassinate", "seat": s, "army": a.idx}) for s, a in ninja_targets(st, seat)]
+        keep = opt("pass", "Not now (keep the ninja)", {"act": "pass"})
+        return Prompt(seat=seat, kind="ninja", text=f"Your ninja can strike now (Wage War of seat "
+                      f"{it.data.get('active')}, phase {it.data.get('window')}): succeeds on 8 or less.",
+                      answer=Pick, options=([keep] + opts)[:MAX_OPTIONS], default=keep.choice)
+    if it.kind == "counter":
+        holder = it.data["holder"]
+        opts = [opt(f"counter:{a.idx}", f"Strike back at seat {holder}'s daimyo of army {a.idx + 1}",
+                    {"act": "counter", "army": a.idx})
+                for a in player(st, holder).armies if a.alive and not a.assassinated]
+        return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master "
+                      "to strike back at (succeeds on 9 or more).", answer=Pick, options=opts, default=opts[0].choice)
+    if it.kind == "rebuild":
+        cands = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
+                 for pid in deploy_targets(st, seat)]
+        options = paged(st, seat, cands, [])
+        return Prompt(seat=seat, kind="rebuild", text="Spoils of war: place a new daimyo (level 1) to rebuild a "
+                      "lost army in a province you own without an army.", answer=Pick, options=options,
+                      default=cands[0][1].choice)
+    cards = C().cards
+    opts = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
+            for cid in player(st, seat).hand]
+    return Prompt(seat=seat, kind="discard", text=f"Your hand holds more than {hand_limit(st, seat)} event cards: "
+                  "discard one.", answer=Pick, options=opts, default=opts[0].choice)
+
+
+def war_prompt(st: SamuraiState) -> Prompt | None:
+    w = st.war
+    assert w is not None
+    if w.order_pos >= len(st.order):
+        return None
+    seat = st.order[w.order_pos]
+    pl = player(st, seat)
+    if w.sub == "C" and w.battle is not None:
+        b = w.battle
+        atk, dfd = battle_sides(st, b)
+        opts = [opt("continue", "Fight another round", {"act": "continue"}),
+                opt("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
+                opt("calloff", "Call off the attack", {"act": "calloff"})]
+        return Prompt(seat=seat, kind="battle", text=f"Battle for {pname(b.target)} after round {b.rounds}: "
+                      f"your {side_size(atk)} units against {side_size(dfd)}. Go on?", answer=Pick,
+                      options=opts, default=opts[0].choice)
+    if w.sub == "C" and w.chain_army is not None:
+        a = pl.armies[w.chain_army]
+        assert a.location is not None
+        opts = [opt(f"attack:{t}", target_label(st, seat, a.location, t), {"act": "attack", "target": t})
+                for t in attack_targets(st, seat, a.location)]
+        stop = opt("stop", "Stop attacking with this army", {"act": "stop"})
+        return Prompt(seat=seat, kind="chain", text=f"Army {a.idx + 1} (level {a.level}) may attack again from "
+                      f"{pname(a.location)} ({a.level - a.attacks_used} attacks left).", answer=Pick,
+                      options=(opts[:MAX_OPTIONS - 1] + [stop]), default=stop.choice)
+    if w.sub == "C":
+        targets = sorted({d.target for d in w.declarations})
+        opts = [opt(f"battle:{t}", f"Resolve the battle for {pname(t)}", {"act": "battle", "target": t})
+                for t in targets]
+        return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
+                      options=opts[:MAX_OPTIONS], default=opts[0].choice)
+    cancel = opt("cancel", "Back", {"act": "cancel"})
+    if w.sub in ("A", "D") and "army" in w.sel:
+        a = pl.armies[w.sel["army"]]
+        dests = army_moves(st, seat, a, claim=w.sub == "D")
+        cands = [(pid, opt(f"to:{pid}", f"{pname(pid)} ({d} step{'s' if d > 1 else ''})"
+                           + (" - claim" if st.provinces[pid].owner is None else ""),
+                           {"act": "to", "province": pid})) for pid, d in dests.items()]
+        options = paged(st, seat, cands, [cancel])
+        return Prompt(seat=seat, kind="move_to", text=f"Move army {a.idx + 1} from {pname(a.location)} "
+                      f"({a.moves_left} moves left) to:", answer=Pick, options=options, default=cancel.choice)
+    if w.sub == "D" and "garrison" in w.sel:
+        src = w.sel["garrison"]
+        cands = [(pid, opt(f"to:{pid}", f"{n} units to {pname(pid)}"
+                           + (" - claim" if st.provinces[pid].owner is None else ""),
+                           {"act": "to", "province": pid, "count": n}))
+                 for pid, n in garrison_targets(st, seat, src).items()]
+        options = paged(st, seat, cands, [cancel])
+        return Prompt(seat=seat, kind="garrison_to", text=f"Move units of the garrison of {pname(src)} "
+                      "to an adjacent province you own or an unoccupied one:", answer=Pick, options=options,
+                      default=cancel.choice)
+    if w.sub == "B" and w.sel:
+        src = w.sel["source"]
+        cands = [(t, opt(f"attack:{t}", target_label(st, seat, src, t), {"act": "attack", "target": t}))
+                 for t in attack_targets(st, seat, src)]
+        most = garrison_attackers(st, src) if w.sel.get("army") is None else 0
+        if most > 1 and len(cands) <= 12:
+            cands += [(t, opt(f"attack1:{t}", f"{o.label[:60]} with 1 unit",
+                              {"act": "attack", "target": t, "count": 1})) for t, o in list(cands)]
+        options = paged(st, seat, cands, [cancel])
+        force = f"army {w.sel['army'] + 1}" if w.sel.get("army") is not None else "the garrison"
+        return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from {pname(src)}:",
+                      answer=Pick, options=options, default=cancel.choice)
+    done = opt("done", "Done with this phase", {"act": "done"})
+    extras: list[Option] = []
+    cands = []
+    if w.sub == "A":
+        for a in pl.armies:
+            if army_moves(st, seat, a, False):
+                extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, "
+                                  f"{a.moves_left} moves)", {"act": "move", "army": a.idx}))
+            if gather_count(st, a):
+                extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes {gather_count(st, a)} garrison units "
+                                  f"in {pname(a.location)}", {"act": "gather", "army": a.idx}))
+        return Prompt(seat=seat, kind="war_move", text="Wage War A: move your armies through your own provinces.",
+                      answer=Pick, options=extras + [done], default=done.choice)
+    if w.sub == "B":
+        for src, force, idx in declare_sources(st, seat):
+            if force == "army":
+                extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {pname(src)}",
+                                  {"act": "source", "province": src, "army": idx}))
+            else:
+                cands.append((src, opt(f"garrison:{src}", f"Attack with the garrison of {pname(src)} "
+                                       f"({garrison_attackers(st, src)} units)", {"act": "source", "province": src})))
+        declared = "; ".join(f"{pname(d.source)}→{pname(d.target)}" for d in w.declarations)
+        options = paged(st, seat, cands, extras + [done])
+        return Prompt(seat=seat, kind="war_declare", text="Wage War B: declare attacks (one per army or garrison)."
+                      + (f" Declared: {declared}." if declared else ""), answer=Pick, options=options,
+                      default=done.choice)
+    for a in pl.armies:
+        if not w.d_garrisons and army_moves(st, seat, a, True):
+            extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, {a.moves_left} moves)",
+                              {"act": "move", "army": a.idx}))
+        if a.alive and gather_count(st, a):
+            extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes {gather_count(st, a)} garrison units "
+                              f"in {pname(a.location)}", {"act": "gather", "army": a.idx}))
+    for pid in garrison_sources(st, seat):
+        cands.append((pid, opt(f"garrison:{pid}", f"Move the garrison of {pname(pid)}",
+                               {"act": "garrison", "province": pid})))
+    options = paged(st, seat, cands, extras + [done])
+    return Prompt(seat=seat, kind="war_final", text="Wage War D: move armies first, then garrisons one step; "
+                  "you may claim unoccupied provinces.", answer=Pick, options=options, default=done.choice)
+
+
+# ---------------------------------------------------------------- submit
+
+
+def submit(st0: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
+    if st0.phase == "over":
+        raise IllegalChoice("the game is over")
+    mine = [p for p in prompts(st0) if p.seat == seat]
+    if not mine:
+        raise IllegalChoice("it is not your turn: nothing is asked of you now")
+    pr = mine[0]
+    ans = parse_choice(pr.answer, choice)
+    st = st0.model_copy(deep=True)
+    rng = rng_for(st.seed, st.step)
+    ev: list[Event] = []
+    if isinstance(ans, Pick) and ans.act == "region":
+        region = ans.region or ""
+        if region and region not in C().map.regions:
+            raise IllegalChoice(f"there is no region called {region!r}")
+        st.nav[str(seat)] = region
+    else:
+        handle(st, seat, pr, ans, ev, rng)
+        st.nav.pop(str(seat), None)
+        advance(st, ev, rng)
+    st.step += 1
+    return Step(state=st, events=ev)
+
+
+def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], rng: random.Random) -> None:
+    k = pr.kind
+    if st.interrupts and st.interrupts[0].seat == seat:
+        handle_interrupt(st, seat, st.interrupts[0], ans, ev, rng)
+        return
+    if k in ("spear", "claim", "deploy", "sword", "build"):
+        t = st.queue[0]
+        do_task(st, seat, t, ans, ev)
+        st.queue.pop(0)
+        return
+    if k == "army_screen":
+        do_screen(st, seat, ans)
+        return
+    if k == "plan":
+        player(st, seat).draft["plan"] = check_plan(st, seat, ans)
+        return
+    if k == "spy":
+        if ans.act == "decline":
+            emit(st, ev, f"{who(seat)}'s ninja goes home unused.")
+            lock_plans(st, ev, rng)
+            return
+        if ans.act != "spy" or ans.seat is None or ans.seat not in active(st) or ans.seat == seat:
+            raise IllegalChoice("choose another player to spy on, or decline")
+        target = player(st, ans.seat).draft["plan"]
+        emit(st, ev, f"{who(seat)}'s ninja spies on {who(ans.seat)}'s plan.")
+        emit(st, ev, f"Seat {ans.seat}'s plan: " + ", ".join(f"{b} {n}" for b, n in target.items()),
+             seats=[seat], kind="spy", data={"seat": ans.seat, "plan": target})
+        st.phase = "spy_revise"
+        return
+    if k == "plan_revise":
+        player(st, seat).draft["plan"] = check_plan(st, seat, ans)
+        lock_plans(st, ev, rng)
+        return
+    if k == "levy":
+        player(st, seat).draft["levy"] = check_levy(st, seat, ans)
+        return
+    if k == "place":
+        do_place(st, seat, ans)
+        return
+    if k == "ronin":
+        do_ronin(st, seat, ans)
+        return
+    handle_war(st, seat, k, ans, ev, rng)
+
+
+def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: list[Event],
+                     rng: random.Random) -> None:
+    if it.kind == "ninja":
+        if ans.act == "pass":
+            st.interrupts.pop(0)
+            return
+        if ans.act != "assassinate" or ans.seat is None or ans.army is None:
+            raise IllegalChoice("choose a daimyo to assassinate, or pass")
+        valid = {(s, a.idx) for s, a in ninja_targets(st, seat)}
+        if (ans.seat, ans.army) not in valid:
+            raise IllegalChoice("that daimyo cannot be assassinated (not an opponent's living, active daimyo)")
+        st.interrupts.pop(0)
+        st.ninja = None
+        st.ninja_fresh = False
+        roll = rng.randint(1, 12)
+        target = player(st, ans.seat).armies[ans.army]
+        if roll <= ASSASSIN_HIT:
+            emit(st, ev, f"{who(seat)}'s ninja assassinates {who(ans.seat)}'s daimyo of army {ans.army + 1} "
+                 f"(rolled {roll}).", kind="ninja", data={"roll": roll, "success": True})
+            assassinate(st, ev, ans.seat, target, seat)
+        else:
+            emit(st, ev, f"{who(seat)}'s ninja fails against {who(ans.seat)}'s daimyo (rolled {roll}).",
+                 kind="ninja", data={"roll": roll, "success": False})
+            if any(a.alive and not a.assassinated for a in player(st, seat).armies):
+                st.interrupts.insert(0, Interrupt(seat=ans.seat, kind="counter", data={"holder": seat}))
+        return
+    if it.kind == "counter":
+        holder = it.data["holder"]
+        if ans.act != "counter" or ans.army is None:
+            raise IllegalChoice("choose one of the ninja master's daimyos")
+        armies = player(st, holder).armies
+        if not 0 <= ans.army < len(armies) or not armies[ans.army].alive or armies[ans.army].assassinated:
+            raise IllegalChoice("that daimyo cannot be targeted")
+        st.interrupts.pop(0)
+        roll = rng.randint(1, 12)
+        ok = roll >= COUNTER_HIT
+        emit(st, ev, f"{who(seat)} strikes back at {who(holder)}'s daimyo of army {ans.army + 1}: rolled {roll}, "
+             + ("assassinated." if ok else "missed."), kind="ninja", data={"roll": roll, "success": ok})
+        if ok:
+            assassinate(st, ev, holder, armies[ans.army], seat)
+        return
+    if it.kind == "rebuild":
+        pid = check_province(ans.province) if ans.act == "rebuild" else None
+        if pid is None or pid not in deploy_targets(st, seat):
+            raise IllegalChoice("choose a province you own without an army")
+        st.interrupts.pop(0)
+        for a in player(st, seat).armies:
+            if not a.alive:
+                a.alive = True
+                a.level = 1
+                a.units = no_units()
+                a.location = pid
+                a.assassinated = False
+                a.moves_left = 1
+                a.attacks_used = 1
+                emit(st, ev, f"{who(seat)} raises army {a.idx + 1} anew in {pname(pid)}.")
+                break
+        return
+    if ans.act != "discard" or ans.card not in player(st, seat).hand:
+        raise IllegalChoice("choose a card from your hand to discard")
+    st.interrupts.pop(0)
+    player(st, seat).hand.remove(ans.card)
+    st.discard.append(ans.card)
+    emit(st, ev, f"{who(seat)} discards an event card.")
+
+
+def assassinate(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int) -> None:
+    """The army lies on its side: no moving, no attacking; its daimyo does not fight. A
+    declared attack of that army is cancelled; an army with no other unit is removed."""
+    a.assassinated = True
+    w = st.war
+    if w is not None:
+        w.declarations = [d for d in w.declarations if not (d.force == "army" and d.army == a.idx
+                                                            and st.order[w.order_pos] == seat)]
+        if w.chain_army == a.idx and st.order[w.order_pos] == seat:
+            w.chain_army = None
+        if w.sel.get("army") == a.idx and st.order[w.order_pos] == seat:
+            w.sel = {}
+    if army_regulars(a) == 0 and a.ronin == 0:
+        destroy_army(st, ev, seat, a, by)
+
+
+def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], rng: random.Random) -> None:
+    w = st.war
+    assert w is not None
+    pl = player(st, seat)
+    act = ans.act
+    if act == "cancel" and w.sel:
+        w.sel = {}
+        return
+    if k == "battle":
+        if act == "calloff":
+            b = w.battle
+            assert b is not None
+            finish_battle(st, ev, "calloff")
+            return
+        if act not in ("continue", "fight_on"):
+            raise IllegalChoice("continue the battle or call it off")
+        assert w.battle is not None
+        w.battle.fight_on = act == "fight_on"
+        run_rounds(st, ev, rng)
+        return
+    if k == "chain":
+        if act == "stop":
+            w.chain_army = None
+            return
+        a = pl.armies[w.chain_army]
+        tgt = check_province(ans.target)
+        if act != "attack" or tgt not in attack_targets(st, seat, a.location):
+            raise IllegalChoice(f"{pname(tgt)} is not adjacent to {pname(a.location)} or cannot be attacked")
+        w.chain_army = None
+        start_battle(st, ev, rng, seat, tgt, [Declaration(source=a.location, force="army", army=a.idx, target=tgt)],
+                     chained=True)
+        return
+    if k == "war_order":
+        tgt = check_province(ans.target)
+        if act != "battle" or tgt not in {d.target for d in w.declarations}:
+            raise IllegalChoice(f"no declared attack on {pname(tgt)}")
+        launch(st, ev, rng, seat, tgt)
+        return
+    if k == "move_to":
+        a = pl.armies[w.sel["army"]]
+        pid = check_province(ans.province)
+        dests = army_moves(st, seat, a, claim=w.sub == "D")
+        if act != "to" or pid not in dests:
+            raise IllegalChoice(f"army {a.idx + 1} cannot reach {pname(pid)} from {pname(a.location)} "
+                                f"through your own provinces in {a.moves_left} moves")
+        move_army(st, seat, a, pid, dests[pid], ev)
+        w.sel = {}
+        check_win(st, ev)
+        return
+    if k == "garrison_to":
+        src = w.sel["garrison"]
+        pid = check_province(ans.province)
+        targets = garrison_targets(st, seat, src)
+        if act != "to" or pid not in targets:
+            raise IllegalChoice(f"{pname(pid)} is not adjacent to {pname(src)}, or is not yours or empty, or is full")
+        n = ans.count or targets[pid]
+        if n > targets[pid]:
+            raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(src)} to {pname(pid)}")
+        g = st.provinces[src].garrison
+        dst = st.provinces[pid]
+        moved = 0
+        for kind in BEST_FIRST:
+            take = min(g[kind], n - moved)
+            g[kind] -= take
+            dst.garrison[kind] += take
+            moved += take
+        claimed = dst.owner is None
+        dst.owner = seat
+        w.d_moved += [src, pid]
+        w.d_garrisons = True
+        w.sel = {}
+        emit(st, ev, f"{who(seat)} moves {moved} units from {pname(src)} to {pname(pid)}"
+             + (", claiming it." if claimed else "."))
+        check_win(st, ev)
+        return
+    if k == "declare_target":
+        src = w.sel["source"]
+        tgt = check_province(ans.target)
+        if act != "attack" or tgt not in attack_targets(st, seat, src):
+            if tgt not in C().adj[src]:
+                raise IllegalChoice(f"{pname(tgt)} is not adjacent to {pname(src)}")
+            if st.round == 1 and army_at(st, tgt):
+                raise IllegalChoice(f"no attack may be declared on {pname(tgt)}: it holds an army and this is the first round")
+            raise IllegalChoice(f"{pname(tgt)} is your own province")
+        force = "army" if w.sel.get("army") is not None else "garrison"
+        count = None
+        if force == "garrison" and ans.count is not None:
+            most = garrison_attackers(st, src)
+            if ans.count > most:
+                raise IllegalChoice(f"at most {most} units of the garrison of {pname(src)} can attack "
+                                    "(one must stay unless an army holds the province)")
+            count = ans.count
+        w.declarations.append(Declaration(source=src, force=force, army=w.sel.get("army"), target=tgt, count=count))
+        w.sel = {}
+        return
+    # the phase menus
+    if act == "done":
+        if w.sub == "A":
+            w.sub = "B"
+        elif w.sub == "B":
+            w.sub = "C"
+            w.window_done = False
+            if w.declarations:
+                emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
+                    sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
+        elif w.sub == "D":
+            end_war_turn(st, ev)
+        return
+    if k in ("war_move", "war_final") and act in ("move", "gather"):
+        if ans.army is None or not 0 <= ans.army < len(pl.armies) or not pl.armies[ans.army].alive:
+            raise IllegalChoice("choose one of your living armies")
+        a = pl.armies[ans.army]
+        if act == "gather":
+            if not gather_count(st, a):
+                raise IllegalChoice(f"army {a.idx + 1} has no garrison units to take, or no room")
+            gather(st, seat, a, ev)
+            return
+        if a.assassinated:
+            raise IllegalChoice(f"army {a.idx + 1}'s daimyo was assassinated: it cannot move")
+        if k == "war_final" and w.d_garrisons:
+            raise IllegalChoice("armies move before garrisons in phase D")
+        if not army_moves(st, seat, a, claim=k == "war_final"):
+            raise IllegalChoice(f"army {a.idx + 1} has nowhere to move")
+        w.sel = {"army": a.idx}
+        return
+    if k == "war_final" and act == "garrison":
+        pid = check_province(ans.province)
+        if pid not in garrison_sources(st, seat):
+            raise IllegalChoice(f"the garrison of {pname(pid)} cannot move now")
+        w.sel = {"garrison": pid}
+        return
+    if k == "war_declare" and act == "source":
+        pid = check_province(ans.province)
+        srcs = declare_sources(st, seat)
+        force = "army" if ans.army is not None else "garrison"
+        if (pid, force, ans.army) not in srcs:
+            raise IllegalChoice(f"no {force} of yours in {pname(pid)} can declare an attack")
+        w.sel = {"source": pid, "army": ans.army}
+        return
+    raise IllegalChoice(f"{act!r} is not a choice here")

@@ -1,0 +1,77 @@
+"""Setup: the province deal, starting spearmen, swords, army screens and the queue of
+sequential setup decisions (spearman placements, QS claims, army deployment)."""
+
+from __future__ import annotations
+
+from engine.rng import rng_for
+from engine.samurai.content import content
+from engine.samurai.state import Army, Player, Prov, SamuraiOptions, SamuraiState, Task
+
+BASE_DEAL = {3: 22, 4: 17, 5: 13}
+QS_DEAL = {3: 16, 4: 11, 5: 7}
+SETUP_TURNS = 6
+NEUTRAL = ("yamashiro", "settsu")
+"""LWTV: Kyoto and Osaka start as neutral fortresses."""
+QS_TROOPS = {"quickstart": {"bowman": 5, "swordsman": 5, "gunner": 6},
+             "lwtv": {"bowman": 2, "swordsman": 4, "gunner": 5}}
+BASE_ARMY = {"spearman": 0, "gunner": 2, "swordsman": 1, "bowman": 1}
+
+
+def deal_count(mode: str, seats: int) -> int:
+    """Cards dealt per player. LWTV deals from 66 cards, so the QS count is cut to fit:
+    the dealt cards plus six claims each must not exceed 66."""
+    if mode == "base":
+        return BASE_DEAL[seats]
+    if mode == "quickstart":
+        return QS_DEAL[seats]
+    return min(QS_DEAL[seats], (68 - len(NEUTRAL)) // seats - SETUP_TURNS)
+
+
+def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
+    c = content()
+    rng = rng_for(seed, 0, "setup")
+    units = c.units
+    st = SamuraiState(seed=seed, seats=seats, options=options, phase="setup")
+    st.castles = units.fortifications["castle"].supply
+    st.bases = units.fortifications["fortress"].supply
+    st.ronin_pool = units.units["ronin"].supply
+    st.provinces = {pid: Prov() for pid in c.map.ids}
+    cards = list(c.map.ids)
+    if options.mode == "lwtv":
+        for pid in NEUTRAL:
+            cards.remove(pid)
+            st.provinces[pid] = Prov(fort=2, neutral=True)
+            st.castles -= 1
+            st.bases -= 1
+    rng.shuffle(cards)
+    n = deal_count(options.mode, seats)
+    for seat in range(seats):
+        tray = {k: units.units[k].supply for k in ("spearman", "gunner", "swordsman", "bowman")}
+        player = Player(seat=seat, tray=tray)
+        tray = player.tray
+        for pid in cards[seat * n:(seat + 1) * n]:
+            st.provinces[pid].owner = seat
+            st.provinces[pid].garrison["spearman"] = 1
+            tray["spearman"] -= 1
+        player.armies = [Army(idx=i, location=None) for i in range(3)]
+        if options.mode == "base":
+            for army in player.armies:
+                army.units = dict(BASE_ARMY)
+                for k, v in BASE_ARMY.items():
+                    tray[k] -= v
+        st.players.append(player)
+    order = list(range(seats))
+    rng.shuffle(order)
+    st.order = order
+    for pos, seat in enumerate(order):
+        st.players[seat].sword = pos + 1
+    per_turn = ["spear", "spear"] if options.mode == "base" else ["claim", "spear", "spear"]
+    for _ in range(SETUP_TURNS):
+        for seat in order:
+            st.queue.extend(Task(seat=seat, task=t) for t in per_turn)
+    if options.mode == "lwtv":
+        st.deck = [card.id for card in c.events.cards]
+        rng.shuffle(st.deck)
+    st.log = [f"Setup: {n} provinces dealt to each player; swords drawn: "
+              + ", ".join(f"seat {s}" for s in order)]
+    return st

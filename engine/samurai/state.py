@@ -1,0 +1,180 @@
+"""Samurai Swords state: plain pydantic data that round-trips through JSON exactly.
+
+Secret things (sealed plans, levy and ronin drafts, army compositions, hidden ronin) live
+here like everything else; only views.py decides who may see them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contract import State
+
+Mode = Literal["base", "quickstart", "lwtv"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SamuraiOptions(Model):
+    """Match options. Costs and supplies default to the project's decisions (rules/README.md)."""
+
+    mode: Mode = "base"
+    round_limit: int | None = Field(default=None, ge=1)
+    """Stop after this many rounds: most provinces wins (LWTV: most VP)."""
+    levy_costs: dict[str, int] = Field(
+        default_factory=lambda: {"spearman": 1, "gunner": 2, "swordsman": 2, "bowman": 3}
+    )
+    provinces_to_win: int = Field(default=35, ge=1, le=68)
+
+
+def no_units() -> dict[str, int]:
+    return {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
+
+
+class Plan(Model):
+    """The five planning bins. Build holds 0 or 2."""
+
+    swords: int = 0
+    build: int = 0
+    levy: int = 0
+    ronin: int = 0
+    ninja: int = 0
+
+    def total(self) -> int:
+        return self.swords + self.build + self.levy + self.ronin + self.ninja
+
+
+class Army(Model):
+    idx: int
+    alive: bool = True
+    location: str | None = None
+    level: int = 1
+    units: dict[str, int] = Field(default_factory=no_units)
+    ronin: int = 0
+    ronin_revealed: bool = False
+    assassinated: bool = False
+    moves_left: int = 0
+    attacks_used: int = 0
+    won: bool = False
+
+
+class Player(Model):
+    seat: int
+    koku: int = 0
+    plan: Plan | None = None
+    """The locked plan of this round (public once every plan is in)."""
+    draft: dict[str, Any] = Field(default_factory=dict)
+    """This seat's open secret choice (sealed plan, levy draft, army screen draft...)."""
+    tray: dict[str, int] = Field(default_factory=dict)
+    armies: list[Army] = Field(default_factory=list)
+    eliminated: bool = False
+    armies_destroyed: int = 0
+    """Enemy armies this player eliminated (an LWTV victory point each)."""
+    hand: list[str] = Field(default_factory=list)
+    sword: int | None = None
+    levied: dict[str, int] = Field(default_factory=no_units)
+    ronin_hired: int = 0
+
+
+class Prov(Model):
+    owner: int | None = None
+    garrison: dict[str, int] = Field(default_factory=no_units)
+    ronin: int = 0
+    ronin_revealed: bool = False
+    fort: int = 0
+    """0 none, 1 castle, 2 fortress."""
+    neutral: bool = False
+    """LWTV: an unowned fortress held by neutral ronin."""
+
+
+class Task(Model):
+    """One sequential decision owed by one seat (setup placements, swords, builds)."""
+
+    seat: int
+    task: Literal["spear", "claim", "deploy", "sword", "build"]
+
+
+class Declaration(Model):
+    source: str
+    force: Literal["army", "garrison"]
+    army: int | None = None
+    target: str
+    count: int | None = None
+    """Garrison attacks: how many units go (None = all that may)."""
+
+
+class Battle(Model):
+    target: str
+    attacker: int
+    defender: int | None
+    naval: bool
+    army: int | None = None
+    """The attacker's army index taking part, if any."""
+    army_source: str | None = None
+    gforce: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Garrison units attacking, by the province they came from."""
+    fort_left: int = 0
+    fort_value: int = 0
+    rounds: int = 0
+    fight_on: bool = False
+    chained: bool = False
+
+
+class Interrupt(Model):
+    """A decision that must be taken before the phase machine continues."""
+
+    seat: int
+    kind: Literal["ninja", "counter", "rebuild", "discard"]
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class War(Model):
+    order_pos: int = 0
+    sub: Literal["A", "B", "C", "D"] = "A"
+    window_done: bool = False
+    sel: dict[str, Any] = Field(default_factory=dict)
+    """A half-made selection (which army or garrison is moving or attacking)."""
+    declarations: list[Declaration] = Field(default_factory=list)
+    battle: Battle | None = None
+    chain_army: int | None = None
+    d_moved: list[str] = Field(default_factory=list)
+    """Phase D: provinces whose garrison moved out or received units."""
+    d_garrisons: bool = False
+    """Phase D: garrison moves have started, so armies may no longer move."""
+
+
+class SamuraiState(State):
+    options: SamuraiOptions = Field(default_factory=SamuraiOptions)
+    seats: int = 3
+    round: int = 0
+    phase: str = "setup"
+    players: list[Player] = Field(default_factory=list)
+    provinces: dict[str, Prov] = Field(default_factory=dict)
+    order: list[int] = Field(default_factory=list)
+    """Turn order, sword 1 first."""
+    queue: list[Task] = Field(default_factory=list)
+    interrupts: list[Interrupt] = Field(default_factory=list)
+    nav: dict[str, str] = Field(default_factory=dict)
+    """Per seat (str key) the region a long province list is narrowed to."""
+    castles: int = 10
+    bases: int = 5
+    ronin_pool: int = 26
+    ninja: int | None = None
+    """Seat holding the ninja, if any."""
+    ninja_fresh: bool = False
+    """True from hiring until the next Plan ends (the spy can act then)."""
+    sword_bidders: list[int] = Field(default_factory=list)
+    war: War | None = None
+    deck: list[str] = Field(default_factory=list)
+    discard: list[str] = Field(default_factory=list)
+    end_round: int | None = None
+    """LWTV: the last round, set once the first player is eliminated."""
+    winners: list[int] | None = None
+    reason: str = ""
+    scores: dict[str, int] = Field(default_factory=dict)
+    log: list[str] = Field(default_factory=list)
+    """The latest public event lines (for the view header)."""

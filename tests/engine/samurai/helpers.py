@@ -1,0 +1,102 @@
+"""Shared helpers for the Samurai tests: build states, answer with defaults, blank boards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine.samurai import rules
+from engine.samurai.state import Army, Prov, SamuraiOptions, SamuraiState, War, no_units
+
+G = engine.get("samurai")
+
+
+def new(mode: str = "base", seats: int = 3, seed: int = 1, **opts: Any) -> SamuraiState:
+    return G.setup(seats, SamuraiOptions(mode=mode, **opts), seed)
+
+
+def first_open(st: SamuraiState):
+    ps = G.prompts(st)
+    open_ = [p for p in ps if not p.answered]
+    return (open_ or ps)[0]
+
+
+def step_default(st: SamuraiState) -> SamuraiState:
+    pr = first_open(st)
+    return G.submit(st, pr.seat, pr.default).state
+
+
+def advance_to(st: SamuraiState, phase: str, limit: int = 3000) -> SamuraiState:
+    for _ in range(limit):
+        if st.phase == phase:
+            return st
+        st = step_default(st)
+    raise AssertionError(f"never reached {phase}, stuck in {st.phase}")
+
+
+def submit(st: SamuraiState, seat: int, choice: dict[str, Any]) -> SamuraiState:
+    return G.submit(st, seat, choice).state
+
+
+def blank(st: SamuraiState) -> SamuraiState:
+    """Empty the board: no owners, no units, armies off the map (alive, level 1, empty)."""
+    st = st.model_copy(deep=True)
+    st.provinces = {pid: Prov() for pid in st.provinces}
+    for pl in st.players:
+        pl.armies = [Army(idx=i, alive=False) for i in range(3)]
+        pl.draft = {}
+    st.interrupts = []
+    st.queue = []
+    return st
+
+
+def own(st: SamuraiState, seat: int | None, pid: str, **units: int) -> None:
+    prov = st.provinces[pid]
+    prov.owner = seat
+    g = no_units()
+    g.update(units)
+    prov.garrison = g
+
+
+def put_army(st: SamuraiState, seat: int, idx: int, pid: str, level: int = 1, **units: int) -> Army:
+    a = st.players[seat].armies[idx]
+    a.alive = True
+    a.location = pid
+    a.level = level
+    a.moves_left = level
+    a.units = {**no_units(), **units}
+    return a
+
+
+def war_at(st: SamuraiState, seat: int, sub: str = "A", round_: int = 2) -> SamuraiState:
+    """Put the state in seat's Wage War turn, phase `sub`, with no ninja window pending."""
+    st.phase = "war"
+    st.round = round_
+    st.order = [seat] + [s for s in range(st.seats) if s != seat]
+    st.war = War(order_pos=0, sub=sub, window_done=True)
+    st.ninja = None
+    for a in st.players[seat].armies:
+        a.moves_left = a.level
+        a.attacks_used = 0
+    return st
+
+
+def opponents_elsewhere(st: SamuraiState) -> None:
+    """Give every seat an army far away so nobody is eliminated by accident."""
+    spots = {0: "tosa", 1: "satsuma", 2: "tsushima", 3: "oki", 4: "osumi"}
+    for pl in st.players:
+        pid = spots[pl.seat]
+        own(st, pl.seat, pid, spearman=1)
+        put_army(st, pl.seat, 2, pid)
+
+
+def prompt_for(st: SamuraiState, seat: int):
+    return [p for p in G.prompts(st) if p.seat == seat][0]
+
+
+def prompt_kinds(st: SamuraiState) -> list[str]:
+    return [p.kind for p in G.prompts(st)]
+
+
+__all__ = ["G", "rules", "new", "advance_to", "step_default", "submit", "blank", "own", "put_army",
+           "war_at", "opponents_elsewhere", "prompt_for", "prompt_kinds", "first_open"]
