@@ -29,6 +29,7 @@ from engine.samurai.state import (
     War,
     no_units,
 )
+from engine.text import seat_ref
 from engine.validate import parse_choice
 
 MAX_OPTIONS = 25
@@ -106,7 +107,7 @@ def pname(pid: str) -> str:
 
 
 def who(seat: int | None) -> str:
-    return "nobody" if seat is None else f"seat {seat}"
+    return "nobody" if seat is None else seat_ref(seat)
 
 
 def player(st: SamuraiState, seat: int) -> Player:
@@ -812,7 +813,7 @@ def target_label(st: SamuraiState, seat: int, src: str, tgt: str) -> str:
     elif prov.owner is None:
         bits.append("unoccupied")
     else:
-        bits.append(f"seat {prov.owner}, {gsize(prov.garrison)} in garrison")
+        bits.append(f"{seat_ref(prov.owner)}, {gsize(prov.garrison)} in garrison")
         if army_at(st, tgt):
             bits.append("army")
     if prov.fort:
@@ -1654,7 +1655,7 @@ def prompts(st: SamuraiState) -> list[Prompt]:
     if ph == "spy":
         h = st.ninja
         assert h is not None
-        opts = [opt(f"spy:{s}", f"Spy on seat {s}'s plan", {"act": "spy", "seat": s})
+        opts = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
                 for s in active(st) if s != h]
         decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
         return [Prompt(seat=h, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
@@ -1677,7 +1678,7 @@ def prompts(st: SamuraiState) -> list[Prompt]:
 def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
     seat = it.seat
     if it.kind == "ninja":
-        opts = [opt(f"kill:{s}:{a.idx}", f"Assassinate seat {s}'s daimyo of army {a.idx + 1} ({pname(a.location)})",
+        opts = [opt(f"kill:{s}:{a.idx}", f"Assassinate Player {s + 1}'s daimyo of army {a.idx + 1} ({pname(a.location)})",
                     {"act": "assassinate", "seat": s, "army": a.idx}) for s, a in ninja_targets(st, seat)]
         keep = opt("pass", "Not now (keep the ninja)", {"act": "pass"})
         return Prompt(seat=seat, kind="ninja", text=f"Your ninja can strike now (Wage War of seat "
@@ -1685,7 +1686,7 @@ def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
                       answer=Pick, options=([keep] + opts)[:MAX_OPTIONS], default=keep.choice)
     if it.kind == "counter":
         holder = it.data["holder"]
-        opts = [opt(f"counter:{a.idx}", f"Strike back at seat {holder}'s daimyo of army {a.idx + 1}",
+        opts = [opt(f"counter:{a.idx}", f"Strike back at Player {holder + 1}'s daimyo of army {a.idx + 1}",
                     {"act": "counter", "army": a.idx})
                 for a in player(st, holder).armies if a.alive and not a.assassinated]
         return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master "
@@ -1860,7 +1861,7 @@ def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], r
             raise IllegalChoice("choose another player to spy on, or decline")
         target = player(st, ans.seat).draft["plan"]
         emit(st, ev, f"{who(seat)}'s ninja spies on {who(ans.seat)}'s plan.")
-        emit(st, ev, f"Seat {ans.seat}'s plan: " + ", ".join(f"{b} {n}" for b, n in target.items()),
+        emit(st, ev, f"{seat_ref(ans.seat)}'s plan: " + ", ".join(f"{b} {n}" for b, n in target.items()),
              seats=[seat], kind="spy", data={"seat": ans.seat, "plan": target})
         st.phase = "spy_revise"
         return

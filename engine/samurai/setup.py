@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.rng import rng_for
 from engine.samurai.content import content
 from engine.samurai.state import Army, Player, Prov, SamuraiOptions, SamuraiState, Task
+from engine.text import seat_ref
 
 BASE_DEAL = {3: 22, 4: 17, 5: 13}
 QS_DEAL = {3: 16, 4: 11, 5: 7}
@@ -73,5 +74,5 @@ def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
         st.deck = [card.id for card in c.events.cards]
         rng.shuffle(st.deck)
     st.log = [f"Setup: {n} provinces dealt to each player; swords drawn: "
-              + ", ".join(f"seat {s}" for s in order)]
+              + ", ".join(seat_ref(s) for s in order)]
     return st
