@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"simulate: {exc}")
         return 2
     summary = {k: out[k] for k in SUMMARY_KEYS}
+    summary["reason"] = fill(str(summary["reason"]))
     if images is not None:
         summary.update(images.finish(out["state"]))
     if args.json:
