@@ -108,7 +108,7 @@ class Store:
             .values(version=old + 1, updated_at=now, **values)
             .execution_options(synchronize_session=False)
         )
-        result = await session.execute(stmt)
+        result = await (await session.connection()).execute(stmt)
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
         match.version = old + 1
@@ -186,7 +186,7 @@ class Store:
 
     async def release_lease(self, name: str, holder: str, now: datetime) -> None:
         async with self.write() as session:
-            await session.execute(
+            await (await session.connection()).execute(
                 sa.update(Lease).where(Lease.name == name, Lease.holder == holder).values(expires_at=now)
             )
 
