@@ -12,3 +12,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'warhost.db'}"
     return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+async def store(db_url: str):
+    """A migrated store on the parametrised database."""
+    from db import Store
+
+    st = await Store.open(db_url)
+    yield st
+    await st.close()
