@@ -48,11 +48,13 @@ def alembic_config(url: str, connection: Any = None) -> Any:
 class Store:
     """Owns the engine and session factory; knows how to load and lock matches."""
 
-    def __init__(self, url: str, engine: AsyncEngine) -> None:
+    def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
         self.url = url
         self.engine = engine
+        self.read_engine = read_engine or engine
         self.dialect = engine.dialect.name
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.read_sessions = async_sessionmaker(self.read_engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
     async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5) -> Store:
@@ -62,15 +64,21 @@ class Store:
         else:
             kwargs["connect_args"] = {"timeout": 30}
         engine = create_async_engine(url, **kwargs)
+        read_engine = None
         if engine.dialect.name == "sqlite":
-            _sqlite_setup(engine)
-        store = cls(url, engine)
+            _sqlite_setup(engine, immediate=True)
+            # Reads take no write lock: WAL readers see the last commit without waiting.
+            read_engine = create_async_engine(url, **kwargs)
+            _sqlite_setup(read_engine, immediate=False)
+        store = cls(url, engine, read_engine)
         if migrate:
             await store.migrate()
         return store
 
     async def close(self) -> None:
         await self.engine.dispose()
+        if self.read_engine is not self.engine:
+            await self.read_engine.dispose()
 
     async def migrate(self, revision: str = "head") -> None:
         """Apply Alembic migrations up to ``revision`` on our own connection."""
@@ -84,7 +92,8 @@ class Store:
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        async with self.sessions() as session:
+        """A read-only session (on SQLite, a deferred transaction that does not block writers)."""
+        async with self.read_sessions() as session:
             yield session
 
     @asynccontextmanager
@@ -191,8 +200,8 @@ class Store:
             )
 
 
-def _sqlite_setup(engine: AsyncEngine) -> None:
-    """WAL, a busy wait, foreign keys, and the write lock taken at BEGIN (BEGIN IMMEDIATE)."""
+def _sqlite_setup(engine: AsyncEngine, *, immediate: bool) -> None:
+    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -205,4 +214,4 @@ def _sqlite_setup(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
