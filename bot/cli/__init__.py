@@ -30,9 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command")
     for name, module in sorted(commands.items()):
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
-    if not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help")):
-        if "run" in commands:
-            argv = ["run", *argv]
+    if (not argv or (argv[0] not in commands and argv[0] not in ("-h", "--help"))) and "run" in commands:
+        argv = ["run", *argv]
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
