@@ -85,6 +85,9 @@ class Store:
         from alembic import command
 
         def _run(sync_conn: Any) -> None:
+            if sync_conn.dialect.name == "postgresql":
+                # Two processes starting at once: the second waits, then finds the schema at head.
+                sync_conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7306917)")
             command.upgrade(alembic_config(self.url, sync_conn), revision)
 
         async with self.engine.begin() as conn:

@@ -126,8 +126,14 @@ class MatchService:
             g = eng.get(game)
         except KeyError as exc:
             raise NoMatch(str(exc.args[0])) from None
+        options = dict(options or {})
+        if "deadline_hours" in options:  # accepted as a match option too; not the game's business
+            try:
+                deadline_hours = float(options.pop("deadline_hours"))
+            except (TypeError, ValueError):
+                raise BadChoice("deadline_hours must be a number of hours.") from None
         try:
-            opts = eng.parse_options(g, options or {}).model_dump(mode="json")
+            opts = eng.parse_options(g, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
             raise BadChoice(str(exc)) from None
         top = max(g.seats)

@@ -116,6 +116,15 @@ async def test_lease_excludes_second_holder(store: Store, clock: Clock) -> None:
     assert await store.acquire_lease("tick", "a", clock.now, timedelta(seconds=60))
 
 
+async def test_deadline_hours_as_a_match_option(svc: MatchService, clock: Clock) -> None:
+    info = await svc.create(1, CHANNEL, HOST, "host", "toy", {"rounds": 2, "deadline_hours": 2})
+    assert info.deadline_hours == 2 and info.options == {"rounds": 2, "start_gold": 5}
+    await svc.join(CHANNEL, BOB, "bob")
+    await svc.start(CHANNEL, HOST)
+    assert (await svc.status(CHANNEL)).deadline == clock.now + timedelta(hours=2)
+    assert await svc.tick(clock.advance(2)) == 2
+
+
 async def test_extend_and_pause_move_the_deadline(svc: MatchService, store: Store, clock: Clock) -> None:
     info = await lobby(svc, [HOST, BOB], hours=10)
     await svc.extend(CHANNEL, HOST, 10)
