@@ -263,6 +263,9 @@ class MatchService:
     ) -> SubmitResult:
         """Validate and apply one choice; committed before this returns."""
 
+        if interaction_id is not None and not 0 < len(interaction_id) <= 100:
+            raise BadChoice("An interaction id must have 1 to 100 characters.")
+
         async def fn(ctx: _Ctx) -> SubmitResult:
             if interaction_id is not None:
                 stmt = select(Choice).where(Choice.match_id == match_id, Choice.interaction_id == interaction_id)

@@ -41,6 +41,7 @@ async def test_refusals_change_nothing(svc: MatchService, store: Store) -> None:
     await refused(store, StalePrompt, svc.submit(info.id, HOST, {"bid": 1}, version=7))
     await refused(store, BadChoice, svc.submit(info.id, HOST, {"bid": 99}))
     await refused(store, BadChoice, svc.submit(info.id, HOST, {"bet": 1}))
+    await refused(store, BadChoice, svc.submit(info.id, HOST, {"bid": 1}, interaction_id="x" * 101))
     await refused(store, Conflict, svc.create(GUILD, CHANNEL, DAVE, "dave", "toy", {}))
     await refused(store, NotAllowed, svc.abort(CHANNEL, BOB))
     await refused(store, NotAllowed, svc.kick(CHANNEL, BOB, 0))
