@@ -1,0 +1,23 @@
+"""The transport-agnostic match service (no discord import here). See docs/design/service-api.md."""
+
+from bot.service.core import MatchService, utcnow
+from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
+from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
+
+__all__ = [
+    "BadChoice",
+    "Conflict",
+    "MatchInfo",
+    "MatchService",
+    "NoMatch",
+    "NotAllowed",
+    "NotSeated",
+    "Notice",
+    "PendingPrompt",
+    "SeatInfo",
+    "ServiceError",
+    "StalePrompt",
+    "Status",
+    "SubmitResult",
+    "utcnow",
+]

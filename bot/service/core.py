@@ -1,0 +1,914 @@
+"""MatchService: engine + store -> notices, for any transport (Discord, terminal, tests).
+
+Every change of a match runs in one database transaction under the match's lock (an
+asyncio lock in this process, BEGIN IMMEDIATE / FOR UPDATE plus a version check across
+processes). The choice, the AI turns it triggers, the new prompt versions, the deadline
+and the outbox notices are committed together, so a crash leaves either all or nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import engine as eng
+from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
+from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
+from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
+from db.models import Notice as NoticeRow
+from db.store import Store, VersionConflict
+
+T = TypeVar("T")
+SNAPSHOT_EVERY = 25
+"""A snapshot every this many choices keeps loading a match to a short replay."""
+TAKEOVER_AFTER = 2
+"""Deadlines missed in a row before the AI plays the seat until its player is back."""
+REMINDERS = (("reminded_50", 0.5), ("reminded_90", 0.9))
+MAX_AI_CHOICES = 100_000
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _fingerprint(prompt: eng.Prompt) -> str:
+    return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
+
+
+@dataclass
+class _Ctx:
+    """Everything one transaction on one match works with."""
+
+    session: AsyncSession
+    match: Match
+    seats: list[Seat]
+    game: eng.Game
+    state: eng.State | None
+    now: datetime
+    start_version: dict[int, int | None] = field(default_factory=dict)
+    changed: bool = False
+    events: list[eng.Event] = field(default_factory=list)
+    notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    secret_answered: bool = False
+    rows: list[Choice] = field(default_factory=list)
+    snapshot: bool = False
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def seat(self, seat_no: int) -> Seat:
+        for seat in self.seats:
+            if seat.seat_no == seat_no:
+                return seat
+        raise NoMatch(f"seat {seat_no} does not exist")
+
+    def seat_of(self, user_id: int) -> Seat:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        raise NotSeated("You have no seat in this match.")
+
+    def prompts(self) -> list[eng.Prompt]:
+        if self.state is None or self.match.status not in ("active", "paused"):
+            return []
+        return self.game.prompts(self.state)
+
+    def notice(self, kind: str, **fields: Any) -> None:
+        self.notices.append((kind, fields))
+
+
+class MatchService:
+    """The match orchestration every front-end calls (see docs/design/service-api.md)."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime] = utcnow,
+        *,
+        holder: str | None = None,
+        lease_seconds: float = 60.0,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.holder = holder or f"svc-{uuid.uuid4().hex[:12]}"
+        self.lease_ttl = timedelta(seconds=lease_seconds)
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, eng.State]] = {}
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        max_seats: int | None = None,
+        deadline_hours: float = 24.0,
+        *,
+        seed: int | None = None,
+        host_plays: bool = True,
+    ) -> MatchInfo:
+        """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches)."""
+        try:
+            g = eng.get(game)
+        except KeyError as exc:
+            raise NoMatch(str(exc.args[0])) from None
+        options = dict(options or {})
+        if "deadline_hours" in options:  # accepted as a match option too; not the game's business
+            try:
+                deadline_hours = float(options.pop("deadline_hours"))
+            except (TypeError, ValueError):
+                raise BadChoice("deadline_hours must be a number of hours.") from None
+        try:
+            opts = eng.parse_options(g, options).model_dump(mode="json")
+        except eng.IllegalChoice as exc:
+            raise BadChoice(str(exc)) from None
+        top = max(g.seats)
+        seats_cap = top if max_seats is None else max_seats
+        if not min(g.seats) <= seats_cap <= top:
+            raise Conflict(f"{g.title} takes {min(g.seats)} to {top} players.")
+        if not deadline_hours > 0:
+            raise Conflict("The deadline must be a positive number of hours.")
+        now = self.clock()
+        try:
+            async with self.store.write() as session:
+                if await self._open_in_channel(session, channel_id) is not None:
+                    raise Conflict("A match is already open in this channel; finish or abort it first.")
+                match = Match(
+                    guild_id=guild_id, channel_id=channel_id, open_channel=channel_id, game=game,
+                    options=opts, seed=secrets.randbits(62) if seed is None else seed, status="lobby",
+                    host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours),
+                    created_at=now, updated_at=now,
+                )
+                session.add(match)
+                await session.flush()
+                seats = []
+                if host_plays:
+                    seats.append(Seat(match_id=match.id, seat_no=0, user_id=host_id, name=host_name))
+                    session.add(seats[0])
+                ctx = _Ctx(session, match, seats, g, None, now, changed=True)
+                self._lobby_notice(ctx, f"{host_name} opened a {g.title} lobby.")
+                await self._finish(ctx)
+        except IntegrityError:
+            raise Conflict("A match is already open in this channel; finish or abort it first.") from None
+        return self._info(ctx)
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_lobby(ctx)
+            if any(s.user_id == user_id for s in ctx.seats):
+                raise Conflict("You already have a seat in this match.")
+            self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, user_id=user_id, name=name))
+            self._lobby_notice(ctx, f"{name} joined.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def leave(self, channel_id: int, user_id: int) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_lobby(ctx, "You can only leave a match in its lobby; ask the host to kick you instead.")
+            seat = ctx.seat_of(user_id)
+            await self._remove_seat(ctx, seat)
+            text = f"{seat.name} left."
+            if user_id == ctx.match.host_id:
+                humans = [s for s in ctx.seats if s.user_id is not None]
+                if humans:
+                    ctx.values["host_id"] = humans[0].user_id
+                    text += f" {humans[0].name} is now the host."
+                else:
+                    self._close(ctx, "aborted")
+                    text += " The lobby is closed."
+            self._lobby_notice(ctx, text)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def add_ai(
+        self, channel_id: int, by_user: int, policy: str = "heuristic", *, is_manager: bool = False
+    ) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._need_lobby(ctx)
+            if policy not in ctx.game.policies():
+                raise Conflict(f"Unknown AI {policy!r}; choose one of {', '.join(sorted(ctx.game.policies()))}.")
+            n = sum(1 for s in ctx.seats if s.ai_policy) + 1
+            name = f"AI {n} ({policy})"
+            self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, ai_policy=policy, name=name))
+            self._lobby_notice(ctx, f"{name} joined.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def remove_ai(self, channel_id: int, by_user: int, seat: int, *, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._need_lobby(ctx)
+            row = ctx.seat(seat)
+            if row.ai_policy is None:
+                raise Conflict(f"Seat {seat} is not an AI seat.")
+            await self._remove_seat(ctx, row)
+            self._lobby_notice(ctx, f"{row.name} left.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def start(self, channel_id: int, by_user: int, *, is_manager: bool = False) -> MatchInfo:
+        """Set the game up from the match seed, then let the AI seats play their first turns."""
+
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._need_lobby(ctx)
+            n = len(ctx.seats)
+            if n not in ctx.game.seats:
+                raise Conflict(f"{ctx.game.title} needs {min(ctx.game.seats)} to {max(ctx.game.seats)} players; there are {n}.")
+            try:
+                ctx.state = ctx.game.setup(n, eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
+            except eng.IllegalChoice as exc:
+                raise Conflict(str(exc)) from None
+            ctx.match.status = "active"
+            ctx.values["status"] = "active"
+            ctx.snapshot = True
+            await self.store.save_snapshot(ctx.session, ctx.match.id, 0, ctx.state, ctx.now)
+            self._lobby_notice(ctx, f"{ctx.game.title} starts with {n} players.")
+            ctx.notice("phase", text=f"{ctx.game.title} begins.", game=ctx.match.game,
+                       view=ctx.game.view(ctx.state, None), events=[])
+            await self._settle(ctx)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    # ------------------------------------------------------------------ play
+
+    async def submit(
+        self,
+        match_id: int,
+        user_id: int,
+        choice: dict[str, Any],
+        *,
+        version: int | None = None,
+        interaction_id: str | None = None,
+    ) -> SubmitResult:
+        """Validate and apply one choice; committed before this returns."""
+
+        if interaction_id is not None and not 0 < len(interaction_id) <= 100:
+            raise BadChoice("An interaction id must have 1 to 100 characters.")
+
+        async def fn(ctx: _Ctx) -> SubmitResult:
+            if interaction_id is not None:
+                stmt = select(Choice).where(Choice.match_id == match_id, Choice.interaction_id == interaction_id)
+                seen = (await ctx.session.exec(stmt)).first()
+                if seen is not None and seen.outcome is not None:
+                    return SubmitResult(**{**seen.outcome, "duplicate": True})
+            seat = ctx.seat_of(user_id)
+            if ctx.match.status == "paused":
+                raise Conflict("The match is paused.")
+            if ctx.match.status != "active":
+                raise StalePrompt("This match is not running; this choice is no longer open.")
+            prompt = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
+            if prompt is None or (version is not None and version != seat.prompt_version):
+                raise StalePrompt()
+            seat.missed = 0
+            seat.ai_takeover = False
+            row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
+            await self._settle(ctx)
+            still = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
+            locked = not (prompt.secret and still is not None and still.secret and still.answered
+                          and still.kind == prompt.kind)
+            result = SubmitResult(
+                match_id=match_id, seat=seat.seat_no, seq=row.seq,
+                version=seat.prompt_version if still is not None else None,
+                revision=prompt.answered, locked=locked, finished=ctx.match.status == "finished",
+                events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)],
+            )
+            row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
+            return result
+
+        return await self._mutate(match_id, fn)
+
+    async def pending_prompt(self, match_id: int, user_id: int) -> PendingPrompt | None:
+        """The seat's open prompt (an answered secret one may still be revised).
+
+        Asking is coming back: it ends an AI takeover of the seat (``/game act``)."""
+        match, seats, state, deadline = await self._read(match_id)
+        seat = self._seat_of(seats, user_id)
+        if seat.ai_takeover or seat.missed:
+            async def clear(ctx: _Ctx) -> None:
+                row = ctx.seat_of(user_id)
+                if row.ai_takeover or row.missed:
+                    row.ai_takeover = False
+                    row.missed = 0
+                    ctx.changed = True
+
+            await self._mutate(match_id, clear)
+            match, seats, state, deadline = await self._read(match_id)
+            seat = self._seat_of(seats, user_id)
+        if state is None or match.status not in ("active", "paused"):
+            return None
+        game = eng.get(match.game)
+        prompt = next((p for p in game.prompts(state) if p.seat == seat.seat_no), None)
+        if prompt is None or seat.prompt_version is None:
+            return None
+        return PendingPrompt(
+            match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
+            deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
+        )
+
+    async def public_view(self, match_id: int) -> dict[str, Any]:
+        match, _seats, state, _d = await self._read(match_id)
+        if state is None:
+            raise Conflict("The match has not started yet.")
+        return eng.get(match.game).view(state, None)
+
+    async def seat_view(self, match_id: int, user_id: int) -> dict[str, Any]:
+        match, seats, state, _d = await self._read(match_id)
+        seat = self._seat_of(seats, user_id)
+        if state is None:
+            raise Conflict("The match has not started yet.")
+        return eng.get(match.game).view(state, seat.seat_no)
+
+    async def status(self, channel_id: int) -> Status:
+        match, seats, state, deadline = await self._read(await self._channel_match_id(channel_id))
+        game = eng.get(match.game)
+        prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+        owing = {p.seat for p in prompts if not p.answered}
+        phase = match.status
+        if state is not None:
+            view = game.view(state, None)
+            phase = str(view.get("phase_label") or view.get("phase") or match.status)
+        info = self._info_of(match, seats, game)
+        return Status(
+            match=info, phase=phase, waiting=[s for s in info.seats if s.seat in owing],
+            deadline=deadline.due_at if deadline else None, step=match.step,
+            prompts=[p.public() for p in prompts], result=match.result,
+        )
+
+    async def log(self, channel_id: int, limit: int = 20) -> list[str]:
+        """The last public event lines of the channel's newest match."""
+        match_id = await self._channel_match_id(channel_id, open_only=False)
+        async with self.store.read() as session:
+            stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
+            rows = list((await session.exec(stmt)).all())
+        lines = [line for public in reversed(rows) for line in public]
+        return lines[-limit:]
+
+    # ------------------------------------------------------------------ host tools
+
+    async def abort(self, channel_id: int, by_user: int, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._close(ctx, "aborted")
+            self._lobby_notice(ctx, "The match was aborted.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def kick(self, channel_id: int, by_user: int, seat: int, is_manager: bool = False) -> MatchInfo:
+        """In the lobby the seat is removed; in a running match the AI plays it from now on."""
+
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            row = ctx.seat(seat)
+            if ctx.match.status == "lobby":
+                if row.user_id == ctx.match.host_id:
+                    raise Conflict("The host cannot be kicked; abort the match instead.")
+                await self._remove_seat(ctx, row)
+                self._lobby_notice(ctx, f"{row.name} was removed.")
+                return lambda: self._info(ctx)
+            if row.user_id is None:
+                raise Conflict(f"Seat {seat} is already played by the AI.")
+            name = row.name
+            row.user_id = None
+            row.ai_policy = "heuristic" if "heuristic" in ctx.game.policies() else next(iter(ctx.game.policies()))
+            row.ai_takeover = False
+            row.name = f"{name} (AI)"[:100]
+            row.prompt_version = None
+            row.prompt_key = None
+            ctx.changed = True
+            ctx.notice("timeout", text=f"{name} was removed; the AI plays seat {seat} from now on.")
+            await self._settle(ctx)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def extend(self, channel_id: int, by_user: int, hours: float, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            if deadline is None or ctx.match.status not in ("active", "paused"):
+                raise Conflict("No deadline is running in this match.")
+            if not hours > 0:
+                raise Conflict("Extend by a positive number of hours.")
+            deadline.due_at = deadline.due_at + timedelta(hours=hours)
+            for flag, frac in REMINDERS:
+                if ctx.now < self._at(deadline, frac):
+                    setattr(deadline, flag, False)
+            ctx.changed = True
+            ctx.notice("timeout", text=f"The deadline was extended by {hours:g} h to {deadline.due_at:%Y-%m-%d %H:%M} UTC.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def pause(self, channel_id: int, by_user: int, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            if ctx.match.status != "active":
+                raise Conflict("Only a running match can be paused.")
+            ctx.match.status = ctx.values["status"] = "paused"
+            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            if deadline is not None:
+                deadline.paused_at = ctx.now
+            self._lobby_notice(ctx, "The match is paused; deadlines are stopped.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def resume(self, channel_id: int, by_user: int, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            if ctx.match.status != "paused":
+                raise Conflict("The match is not paused.")
+            ctx.match.status = ctx.values["status"] = "active"
+            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            if deadline is not None and deadline.paused_at is not None:
+                shift = ctx.now - deadline.paused_at
+                deadline.started_at += shift
+                deadline.due_at += shift
+                deadline.paused_at = None
+            self._lobby_notice(ctx, "The match goes on.")
+            await self._settle(ctx)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    # ------------------------------------------------------------------ time
+
+    async def tick(self, now: datetime | None = None) -> int:
+        """Send due reminders and play expired prompts; one process at a time (lease)."""
+        now = now or self.clock()
+        if not await self.store.acquire_lease("tick", self.holder, now, self.lease_ttl):
+            return 0
+        try:
+            async with self.store.read() as session:
+                stmt = (
+                    select(Deadline)
+                    .join(Match, Match.id == Deadline.match_id)
+                    .where(Match.status == "active")
+                    .order_by(Deadline.due_at)
+                )
+                deadlines = list((await session.exec(stmt)).all())
+            work = 0
+            for d in deadlines:
+                due = now >= d.due_at or any(now >= self._at(d, f) and not getattr(d, k) for k, f in REMINDERS)
+                if due:
+                    work += await self._mutate(d.match_id, lambda ctx: self._tick_match(ctx, now))
+            return work
+        finally:
+            await self.store.release_lease("tick", self.holder, now)
+
+    async def recover(self) -> int:
+        """At start-up: let AI seats of active matches play what they owe. Returns matches touched."""
+        async with self.store.read() as session:
+            ids = list((await session.exec(select(Match.id).where(Match.status == "active"))).all())
+
+        async def fn(ctx: _Ctx) -> int:
+            before = ctx.match.step
+            await self._settle(ctx)
+            return int(ctx.match.step != before)
+
+        return sum([await self._mutate(match_id, fn) for match_id in ids])
+
+    # ------------------------------------------------------------------ outbox and lookups
+
+    async def outbox(self, limit: int = 100) -> list[Notice]:
+        async with self.store.read() as session:
+            stmt = select(NoticeRow).where(NoticeRow.delivered_at.is_(None)).order_by(NoticeRow.id).limit(limit)
+            rows = list((await session.exec(stmt)).all())
+        return [
+            Notice(id=r.id, match_id=r.match_id, key=r.key, kind=r.kind, channel_id=r.channel_id,
+                   user_id=r.user_id, seat=r.seat, payload=r.payload, created_at=r.created_at)
+            for r in rows
+        ]
+
+    async def delivered(self, notice_id: int, ref: str | None = None) -> None:
+        async with self.store.write() as session:
+            await (await session.connection()).execute(
+                sa.update(NoticeRow)
+                .where(NoticeRow.id == notice_id, NoticeRow.delivered_at.is_(None))
+                .values(delivered_at=self.clock(), delivery_ref=ref)
+            )
+
+    async def find_match(self, channel_id: int) -> MatchInfo | None:
+        async with self.store.read() as session:
+            match = await self._open_in_channel(session, channel_id)
+            if match is None:
+                return None
+            return self._info_of(match, await self._seats(session, match.id), eng.get(match.game))
+
+    async def get_match(self, match_id: int) -> MatchInfo:
+        match, seats, _state, _d = await self._read(match_id, with_state=False)
+        return self._info_of(match, seats, eng.get(match.game))
+
+    async def set_dm_channel(self, match_id: int, user_id: int, dm_channel_id: int | None) -> None:
+        """Remember where the seat's private prompts go (front-ends call it after opening a DM)."""
+
+        async def fn(ctx: _Ctx) -> None:
+            ctx.seat_of(user_id).dm_channel_id = dm_channel_id
+            ctx.changed = True
+
+        await self._mutate(match_id, fn)
+
+    # ------------------------------------------------------------------ internals: transactions
+
+    async def _mutate(self, match_id: int, fn: Callable[[_Ctx], Awaitable[T]], retries: int = 8) -> T:
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            for attempt in range(retries):
+                try:
+                    async with self.store.write() as session:
+                        match = await self.store.lock_match(session, match_id)
+                        if match is None:
+                            raise NoMatch(f"There is no match {match_id}.")
+                        ctx = await self._context(session, match)
+                        out = await fn(ctx)
+                        await self._finish(ctx)
+                    if callable(out):
+                        out = out()  # built after the commit, so it shows the new version
+                    if ctx.state is not None:
+                        self._cache[match_id] = (ctx.match.version, ctx.state)
+                    return out
+                except (VersionConflict, IntegrityError):
+                    self._cache.pop(match_id, None)
+                    if attempt == retries - 1:
+                        raise
+                    await asyncio.sleep(0.005 * (attempt + 1))
+                except BaseException:
+                    self._cache.pop(match_id, None)
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _context(self, session: AsyncSession, match: Match) -> _Ctx:
+        seats = await self._seats(session, match.id)
+        game = eng.get(match.game)
+        state = await self._state(session, match, game)
+        ctx = _Ctx(session, match, seats, game, state, self.clock())
+        ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
+        return ctx
+
+    async def _state(self, session: AsyncSession, match: Match, game: eng.Game) -> eng.State | None:
+        if match.status == "lobby":
+            return None
+        cached = self._cache.get(match.id)
+        if cached is not None and cached[0] == match.version:
+            return cached[1]
+        return await self.store.load_state(session, match)
+
+    async def _read(
+        self, match_id: int, with_state: bool = True
+    ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
+        async with self.store.read() as session:
+            match = await session.get(Match, match_id)
+            if match is None:
+                raise NoMatch(f"There is no match {match_id}.")
+            seats = await self._seats(session, match_id)
+            state = await self._state(session, match, eng.get(match.game)) if with_state else None
+            deadline = await session.get(Deadline, match_id)
+        if state is not None:
+            self._cache[match_id] = (match.version, state)
+        return match, seats, state, deadline
+
+    async def _seats(self, session: AsyncSession, match_id: int) -> list[Seat]:
+        stmt = select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat_no)
+        return list((await session.exec(stmt.execution_options(populate_existing=True))).all())
+
+    async def _open_in_channel(self, session: AsyncSession, channel_id: int) -> Match | None:
+        stmt = select(Match).where(Match.open_channel == channel_id)
+        return (await session.exec(stmt)).first()
+
+    async def _channel_match_id(self, channel_id: int, open_only: bool = True) -> int:
+        async with self.store.read() as session:
+            stmt = select(Match.id).where(Match.channel_id == channel_id)
+            if open_only:
+                stmt = stmt.where(Match.status.in_(OPEN_STATUSES))
+            match_id = (await session.exec(stmt.order_by(Match.id.desc()).limit(1))).first()
+        if match_id is None:
+            raise NoMatch("There is no open match in this channel.")
+        return match_id
+
+    # ------------------------------------------------------------------ internals: game flow
+
+    async def _apply(
+        self, ctx: _Ctx, seat_no: int, prompt: eng.Prompt, choice: dict[str, Any], by: str,
+        interaction_id: str | None = None,
+    ) -> Choice:
+        """Run one choice through the engine and append it to the log."""
+        assert ctx.state is not None
+        try:
+            clean = json.loads(eng.canonical_json(choice))  # exactly what the log will replay
+        except (TypeError, ValueError):
+            raise BadChoice("A choice must be plain JSON data.") from None
+        if not isinstance(clean, dict):
+            raise BadChoice("A choice must be a set of named fields.")
+        try:
+            step = ctx.game.submit(ctx.state, seat_no, clean)
+        except eng.IllegalChoice as exc:
+            raise BadChoice(str(exc)) from None
+        seq = ctx.match.step + 1
+        public = [e.text for e in step.events if e.seats is None]
+        row = Choice(
+            match_id=ctx.match.id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
+            payload=clean, public=public,
+            interaction_id=interaction_id, created_at=ctx.now,
+        )
+        ctx.session.add(row)
+        ctx.rows.append(row)
+        ctx.state = step.state
+        ctx.match.step = ctx.values["step"] = seq
+        ctx.events.extend(step.events)
+        ctx.changed = True
+        ctx.secret_answered = ctx.secret_answered or prompt.secret
+        if seq % SNAPSHOT_EVERY == 0:
+            await self.store.save_snapshot(ctx.session, ctx.match.id, seq, ctx.state, ctx.now)
+        self._reissue(ctx, actor=seat_no)
+        return row
+
+    def _reissue(self, ctx: _Ctx, actor: int | None) -> None:
+        """Give each seat's open prompt its version: unchanged prompts keep theirs."""
+        by_seat = {p.seat: p for p in ctx.prompts()}
+        for seat in ctx.seats:
+            prompt = by_seat.get(seat.seat_no)
+            if prompt is None:
+                seat.prompt_version = seat.prompt_key = None
+                continue
+            key = _fingerprint(prompt)
+            if seat.seat_no == actor:
+                keep = prompt.secret and prompt.answered and seat.prompt_version is not None
+            else:
+                keep = seat.prompt_key == key and seat.prompt_version is not None
+            if not keep:
+                seat.prompt_version = ctx.match.step
+            seat.prompt_key = key
+
+    def _ai_driven(self, seat: Seat) -> bool:
+        return seat.ai_policy is not None or seat.ai_takeover
+
+    def _policy_choice(self, ctx: _Ctx, seat: Seat, prompt: eng.Prompt, salt: str, policy: str | None) -> dict[str, Any]:
+        policies = ctx.game.policies()
+        chooser = policies.get(policy or "heuristic") or policies.get("heuristic")
+        if chooser is None and policies:
+            chooser = next(iter(policies.values()))
+        if chooser is None:
+            return dict(prompt.default)
+        rng = eng.rng_for(ctx.match.seed, ctx.match.step, f"{salt}:{seat.seat_no}")
+        return dict(chooser.choose(ctx.state, prompt, rng))
+
+    async def _play(self, ctx: _Ctx, seat: Seat, prompt: eng.Prompt, by: str, policy: str | None) -> None:
+        """An AI or deadline choice; falls back to the prompt's default if the policy errs."""
+        try:
+            choice = self._policy_choice(ctx, seat, prompt, by, policy)
+            await self._apply(ctx, seat.seat_no, prompt, choice, by)
+        except BadChoice:
+            await self._apply(ctx, seat.seat_no, prompt, dict(prompt.default), by)
+
+    async def _settle(self, ctx: _Ctx) -> None:
+        """Let AI-driven seats play until a human owes a choice or the game ends."""
+        if ctx.state is None or ctx.match.status != "active":
+            return
+        for _ in range(MAX_AI_CHOICES):
+            if ctx.game.result(ctx.state) is not None:
+                break
+            seats = {s.seat_no: s for s in ctx.seats}
+            todo = [p for p in ctx.prompts() if not p.answered and self._ai_driven(seats[p.seat])]
+            if not todo:
+                break
+            seat = seats[todo[0].seat]
+            await self._play(ctx, seat, todo[0], "ai", seat.ai_policy)
+        else:
+            raise ServiceError("The AI did not finish its turns; the match is stuck.")
+        self._reissue(ctx, actor=None)
+
+    async def _tick_match(self, ctx: _Ctx, now: datetime) -> int:
+        if ctx.match.status != "active":
+            return 0
+        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        if deadline is None:
+            return 0
+        ctx.now = now
+        if now >= deadline.due_at:
+            return await self._expire(ctx, deadline)
+        for flag, frac in reversed(REMINDERS):
+            if now >= self._at(deadline, frac) and not getattr(deadline, flag):
+                for other, other_frac in REMINDERS:
+                    if other_frac <= frac:
+                        setattr(deadline, other, True)
+                users = [s.user_id for s in self._owing(ctx) if s.user_id is not None]
+                names = ", ".join(s.name for s in self._owing(ctx))
+                left = deadline.due_at - now
+                ctx.changed = True
+                ctx.notice("reminder", text=f"Reminder: {names} still owe a choice ({_hours(left)} left).",
+                           user_ids=users, deadline=deadline.due_at.isoformat())
+                return 1
+        return 0
+
+    async def _expire(self, ctx: _Ctx, deadline: Deadline) -> int:
+        """The deadline passed: the heuristic AI (or the prompt default) chooses for each late seat."""
+        done = 0
+        handled: set[int] = set()
+        while True:
+            late = [s for s in self._owing(ctx)
+                    if s.seat_no not in handled and s.prompt_version is not None and s.prompt_version <= deadline.step]
+            if not late:
+                break
+            seat = late[0]
+            handled.add(seat.seat_no)
+            prompt = next(p for p in ctx.prompts() if p.seat == seat.seat_no)
+            await self._play(ctx, seat, prompt, "deadline", "heuristic")
+            seat.missed += 1
+            text = f"Time is up for {seat.name}: the AI chose for them."
+            if seat.missed >= TAKEOVER_AFTER and not seat.ai_takeover:
+                seat.ai_takeover = True
+                text += f" After {seat.missed} missed deadlines in a row the AI plays for them until they are back."
+            ctx.notice("timeout", text=text, seat=seat.seat_no, user_ids=[seat.user_id] if seat.user_id else [])
+            done += 1
+            await self._settle(ctx)
+        return done
+
+    def _owing(self, ctx: _Ctx) -> list[Seat]:
+        """Human-played seats with an unanswered open prompt."""
+        seats = {s.seat_no: s for s in ctx.seats}
+        return [seats[p.seat] for p in ctx.prompts() if not p.answered and not self._ai_driven(seats[p.seat])]
+
+    @staticmethod
+    def _at(deadline: Deadline, frac: float) -> datetime:
+        return deadline.started_at + (deadline.due_at - deadline.started_at) * frac
+
+    # ------------------------------------------------------------------ internals: commit
+
+    async def _finish(self, ctx: _Ctx) -> None:
+        """Result, deadline, notices, snapshot and the version bump: all in the caller's transaction."""
+        if not ctx.changed:
+            return
+        if ctx.state is not None and ctx.match.status == "active":
+            result = ctx.game.result(ctx.state)
+            if result is not None:
+                self._close(ctx, "finished")
+                ctx.values["result"] = result.model_dump(mode="json")
+                ctx.snapshot = True
+                names = ", ".join(ctx.seat(w).name for w in result.winners) or "nobody"
+                ctx.notice("result", text=f"The match is over: {names} ({result.reason}).", game=ctx.match.game,
+                           view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
+            else:
+                self._reissue(ctx, actor=None)
+        await self._sync_deadline(ctx)
+        self._event_notices(ctx)
+        if ctx.snapshot and ctx.state is not None:
+            await self.store.save_snapshot(ctx.session, ctx.match.id, ctx.match.step, ctx.state, ctx.now)
+        new_version = ctx.match.version + 1
+        for n, (kind, fields) in enumerate(ctx.notices):
+            user_id = fields.pop("_user_id", None)
+            seat = fields.pop("_seat", None)
+            ctx.session.add(NoticeRow(
+                match_id=ctx.match.id, key=f"v{new_version}:{n}:{kind}", kind=kind,
+                channel_id=ctx.match.channel_id, user_id=user_id, seat=seat, payload=fields, created_at=ctx.now,
+            ))
+        await ctx.session.flush()
+        await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+
+    async def _sync_deadline(self, ctx: _Ctx) -> None:
+        """One deadline per match, restarted whenever a new prompt opens."""
+        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        owing = self._owing(ctx) if ctx.match.status in ("active", "paused") else []
+        if not owing:
+            if deadline is not None:
+                await ctx.session.delete(deadline)
+            return
+        newest = max(s.prompt_version or 0 for s in owing)
+        if deadline is not None and deadline.step == newest:
+            return
+        due = ctx.now + timedelta(hours=ctx.match.deadline_hours)
+        if deadline is None:
+            ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=ctx.now, due_at=due,
+                                     paused_at=ctx.now if ctx.match.status == "paused" else None))
+        else:
+            deadline.step, deadline.started_at, deadline.due_at = newest, ctx.now, due
+            deadline.reminded_50 = deadline.reminded_90 = False
+
+    def _event_notices(self, ctx: _Ctx) -> None:
+        """Public posts from public events, private lines and prompts to their seats."""
+        if ctx.state is not None and ctx.events:
+            public = [e.text for e in ctx.events if e.seats is None]
+            if any(e.phase_end for e in ctx.events):
+                view = ctx.game.view(ctx.state, None)
+                label = view.get("phase_label") or "A phase ends."
+                ctx.notices.insert(0, ("phase", {"text": str(label), "game": ctx.match.game, "view": view,
+                                                 "events": public}))
+            elif public:
+                ctx.notices.insert(0, ("events", {"text": public[-1], "events": public}))
+            for seat in ctx.seats:
+                lines = [e.text for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
+                if lines and seat.user_id is not None and not self._ai_driven(seat):
+                    ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat.seat_no)
+        if ctx.match.status != "active" or ctx.state is None:
+            return
+        prompts = {p.seat: p for p in ctx.prompts()}
+        if ctx.secret_answered:
+            secret = [p for p in prompts.values() if p.secret]
+            if secret and any(not p.answered for p in secret):
+                done = sum(p.answered for p in secret)
+                ctx.notice("progress", text=f"{done} of {len(secret)} have chosen.")
+        turn_users: list[int] = []
+        for seat in ctx.seats:
+            prompt = prompts.get(seat.seat_no)
+            if prompt is None or seat.user_id is None or self._ai_driven(seat):
+                continue
+            if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
+                continue
+            ctx.notice("prompt", text=prompt.text, version=seat.prompt_version,
+                       prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
+                       _user_id=seat.user_id, _seat=seat.seat_no)
+            if not prompt.secret:
+                turn_users.append(seat.user_id)
+        if turn_users:
+            names = ", ".join(s.name for s in ctx.seats if s.user_id in turn_users)
+            ctx.notice("turn", text=f"Your turn, {names}.", user_ids=turn_users)
+
+    # ------------------------------------------------------------------ internals: helpers
+
+    def _need_lobby(self, ctx: _Ctx, message: str = "The match has already started.") -> None:
+        if ctx.match.status != "lobby":
+            raise Conflict(message)
+
+    def _need_host(self, ctx: _Ctx, user_id: int, is_manager: bool) -> None:
+        if not is_manager and user_id != ctx.match.host_id:
+            raise NotAllowed("Only the host can do that.")
+        if ctx.match.status not in OPEN_STATUSES:
+            raise NoMatch("This match is over.")
+
+    def _add_seat(self, ctx: _Ctx, seat: Seat) -> None:
+        if len(ctx.seats) >= ctx.match.max_seats:
+            raise Conflict(f"The lobby is full ({ctx.match.max_seats} seats).")
+        seat.seat_no = len(ctx.seats)
+        ctx.session.add(seat)
+        ctx.seats.append(seat)
+        ctx.changed = True
+
+    async def _remove_seat(self, ctx: _Ctx, seat: Seat) -> None:
+        """Drop a lobby seat and close the gap so seats stay numbered 0..n-1."""
+        await ctx.session.delete(seat)
+        await ctx.session.flush()
+        ctx.seats = [s for s in ctx.seats if s is not seat]
+        for n, other in enumerate(ctx.seats):
+            if other.seat_no != n:
+                other.seat_no = n
+                await ctx.session.flush()
+        ctx.changed = True
+
+    def _close(self, ctx: _Ctx, status: str) -> None:
+        ctx.match.status = ctx.values["status"] = status
+        ctx.values["open_channel"] = None
+        ctx.changed = True
+        for seat in ctx.seats:
+            seat.prompt_version = seat.prompt_key = None
+
+    def _lobby_notice(self, ctx: _Ctx, text: str) -> None:
+        ctx.changed = True
+        status = ctx.values.get("status", ctx.match.status)
+        ctx.notice("lobby", text=text, status=status,
+                   seats=[{"seat": s.seat_no, "user_id": s.user_id, "name": s.name, "ai": s.ai_policy}
+                          for s in ctx.seats])
+
+    def _seat_of(self, seats: list[Seat], user_id: int) -> Seat:
+        for seat in seats:
+            if seat.user_id == user_id:
+                return seat
+        raise NotSeated("You have no seat in this match.")
+
+    def _info(self, ctx: _Ctx) -> MatchInfo:
+        return self._info_of(ctx.match, ctx.seats, ctx.game)
+
+    def _info_of(self, match: Match, seats: list[Seat], game: eng.Game) -> MatchInfo:
+        return MatchInfo(
+            id=match.id, guild_id=match.guild_id, channel_id=match.channel_id, game=match.game, title=game.title,
+            status=match.status, host_id=match.host_id, options=dict(match.options),
+            seats=[SeatInfo(seat=s.seat_no, user_id=s.user_id, name=s.name, ai_policy=s.ai_policy,
+                            ai_takeover=s.ai_takeover, missed=s.missed) for s in seats],
+            max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
+            step=match.step, created_at=match.created_at, result=match.result,
+        )
+
+
+def _hours(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours:.1f} h" if hours >= 1 else f"{max(delta.total_seconds() / 60, 0):.0f} min"

@@ -1,0 +1,96 @@
+"""Plain result types handed to front-ends (no ORM objects leak out of the service)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine import Prompt
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    user_id: int | None
+    name: str
+    ai_policy: str | None = None
+    ai_takeover: bool = False
+    missed: int = 0
+
+    @property
+    def is_ai(self) -> bool:
+        """Played by the AI now: an AI seat, or a human seat taken over after missed deadlines."""
+        return self.ai_policy is not None or self.ai_takeover
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    title: str
+    status: str
+    host_id: int
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    max_seats: int
+    deadline_hours: float
+    version: int
+    step: int
+    created_at: datetime
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Status:
+    match: MatchInfo
+    phase: str
+    waiting: list[SeatInfo]
+    deadline: datetime | None
+    step: int
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    match_id: int
+    seat: int
+    seq: int
+    """Position of the choice in the match log."""
+    version: int | None
+    """The seat's prompt version after the choice (None: nothing owed now)."""
+    revision: bool = False
+    """A sealed choice was replaced (allowed until the step locks)."""
+    locked: bool = True
+    """False while the secret step still waits for other seats."""
+    finished: bool = False
+    events: list[str] = field(default_factory=list)
+    """Event lines this seat may see, caused by the choice and the AI turns after it."""
+    duplicate: bool = False
+    """The interaction id was seen before: this is the first call's result, applied once."""
+
+
+@dataclass(frozen=True)
+class PendingPrompt:
+    match_id: int
+    seat: int
+    version: int
+    prompt: Prompt
+    deadline: datetime | None
+    seat_view: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Notice:
+    id: int
+    match_id: int
+    key: str
+    kind: str
+    channel_id: int | None
+    user_id: int | None
+    seat: int | None
+    payload: dict[str, Any]
+    created_at: datetime

@@ -1,0 +1,181 @@
+"""SQLModel tables of the event-sourced match store.
+
+The choice log is the truth; snapshots only make loading fast. JSON columns are
+replaced as a whole, never mutated in place (SQLAlchemy would not notice).
+Discord ids are 64-bit, so they live in BigInteger columns.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlmodel import Column, Field, SQLModel
+
+JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """Timezone-aware UTC datetimes on both databases (SQLite would hand back naive ones)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _big(*, nullable: bool, index: bool = False, unique: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(sa.BigInteger, nullable=nullable, index=index, unique=unique))
+
+
+def _when(*, nullable: bool = False, index: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(UTCDateTime(), nullable=nullable, index=index))
+
+
+def _json(nullable: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(JSONType, nullable=nullable))
+
+
+OPEN_STATUSES = ("lobby", "active", "paused")
+
+
+class Match(SQLModel, table=True):
+    __tablename__ = "matches"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int | None = _big(nullable=True)
+    channel_id: int = _big(nullable=False, index=True)
+    open_channel: int | None = _big(nullable=True, unique=True)
+    """Equals channel_id while the match is open, NULL after: one open match per channel,
+    enforced by the database on both SQLite and PostgreSQL (NULLs never collide)."""
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = _json()
+    seed: int = _big(nullable=False)
+    status: str = Field(default="lobby", max_length=16, index=True)
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Bumped by every change of the match: the cross-process optimistic check."""
+    step: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Number of choices in the log (the seq of the last one)."""
+    host_id: int = _big(nullable=False)
+    max_seats: int
+    deadline_hours: float = Field(default=24.0, sa_column_kwargs={"server_default": "24"})
+    result: dict[str, Any] | None = _json(nullable=True)
+    created_at: datetime = _when()
+    updated_at: datetime = _when()
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seats"
+    __table_args__ = (sa.UniqueConstraint("match_id", "seat_no", name="uq_seats_match_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    seat_no: int
+    user_id: int | None = _big(nullable=True, index=True)
+    ai_policy: str | None = Field(default=None, max_length=40)
+    name: str = Field(max_length=100)
+    dm_channel_id: int | None = _big(nullable=True)
+    missed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Deadlines missed in a row; two hand the seat to the AI until the player is back."""
+    ai_takeover: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    prompt_version: int | None = None
+    prompt_key: str | None = Field(default=None, max_length=64)
+    """Fingerprint of the open prompt: an unchanged prompt keeps its version."""
+
+
+class Choice(SQLModel, table=True):
+    """The append-only log: every accepted choice, AI, deadline defaults and revisions included."""
+
+    __tablename__ = "choices"
+    __table_args__ = (
+        sa.UniqueConstraint("match_id", "seq", name="uq_choices_match_seq"),
+        sa.UniqueConstraint("match_id", "interaction_id", name="uq_choices_match_interaction"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    seq: int
+    seat: int
+    kind: str = Field(max_length=60)
+    by: str = Field(default="player", max_length=16)
+    """player | ai | deadline"""
+    payload: dict[str, Any] = _json()
+    public: list[str] = _json()
+    """Public event lines this choice caused, for /game log without a replay."""
+    outcome: dict[str, Any] | None = _json(nullable=True)
+    """The SubmitResult returned for it: a duplicate interaction gets the same answer."""
+    interaction_id: str | None = Field(default=None, max_length=100)
+    created_at: datetime = _when()
+
+
+class Snapshot(SQLModel, table=True):
+    __tablename__ = "snapshots"
+
+    match_id: int = Field(foreign_key="matches.id", primary_key=True)
+    seq: int = Field(primary_key=True)
+    state: dict[str, Any] = _json()
+    created_at: datetime = _when()
+
+
+class Deadline(SQLModel, table=True):
+    """The deadline of the match's open prompts (one per match; reset when a new prompt opens)."""
+
+    __tablename__ = "deadlines"
+
+    match_id: int = Field(foreign_key="matches.id", primary_key=True)
+    step: int
+    """The prompt version it belongs to (the newest open prompt's version)."""
+    started_at: datetime = _when()
+    due_at: datetime = _when(index=True)
+    reminded_50: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    reminded_90: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    paused_at: datetime | None = _when(nullable=True)
+
+
+class Notice(SQLModel, table=True):
+    """The outbox: written with the change it describes, delivered at least once."""
+
+    __tablename__ = "notices"
+    __table_args__ = (sa.UniqueConstraint("match_id", "key", name="uq_notices_match_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    key: str = Field(max_length=100)
+    kind: str = Field(max_length=20)
+    channel_id: int | None = _big(nullable=True)
+    user_id: int | None = _big(nullable=True)
+    seat: int | None = None
+    payload: dict[str, Any] = _json()
+    created_at: datetime = _when()
+    delivered_at: datetime | None = _when(nullable=True, index=True)
+    delivery_ref: str | None = Field(default=None, max_length=200)
+
+
+class Lease(SQLModel, table=True):
+    """A named lease: only its holder runs the guarded work (deadline ticks) until it expires."""
+
+    __tablename__ = "leases"
+
+    name: str = Field(primary_key=True, max_length=60)
+    holder: str = Field(max_length=100)
+    expires_at: datetime = _when()
+
+
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, Lease)

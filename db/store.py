@@ -1,0 +1,220 @@
+"""The async match store on SQLite (default) or PostgreSQL.
+
+Writes of one match are serialised by the database: on SQLite every transaction starts
+with ``BEGIN IMMEDIATE`` (SQLite ignores FOR UPDATE, so the write lock is taken at BEGIN);
+on PostgreSQL the match row is locked with ``SELECT ... FOR UPDATE``. The match ``version``
+column is checked on every update as a second line of defence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import engine as eng
+from db.models import Choice, Lease, Match, Seat, Snapshot
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
+
+
+class VersionConflict(Exception):
+    """Another writer changed the match between our read and our write; retry."""
+
+
+def alembic_config(url: str, connection: Any = None) -> Any:
+    """An Alembic config for our migrations, independent of the working directory."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.attributes["url"] = url
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+class Store:
+    """Owns the engine and session factory; knows how to load and lock matches."""
+
+    def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
+        self.url = url
+        self.engine = engine
+        self.read_engine = read_engine or engine
+        self.dialect = engine.dialect.name
+        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.read_sessions = async_sessionmaker(self.read_engine, class_=AsyncSession, expire_on_commit=False)
+
+    @classmethod
+    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5) -> Store:
+        kwargs: dict[str, Any] = {}
+        if url.startswith("postgresql"):
+            kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+        else:
+            kwargs["connect_args"] = {"timeout": 30}
+        engine = create_async_engine(url, **kwargs)
+        read_engine = None
+        if engine.dialect.name == "sqlite":
+            _sqlite_setup(engine, immediate=True)
+            # Reads take no write lock: WAL readers see the last commit without waiting.
+            read_engine = create_async_engine(url, **kwargs)
+            _sqlite_setup(read_engine, immediate=False)
+        store = cls(url, engine, read_engine)
+        if migrate:
+            await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+        if self.read_engine is not self.engine:
+            await self.read_engine.dispose()
+
+    async def migrate(self, revision: str = "head") -> None:
+        """Apply Alembic migrations up to ``revision`` on our own connection."""
+        from alembic import command
+
+        def _run(sync_conn: Any) -> None:
+            if sync_conn.dialect.name == "postgresql":
+                # Two processes starting at once: the second waits, then finds the schema at head.
+                sync_conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7306917)")
+            command.upgrade(alembic_config(self.url, sync_conn), revision)
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_run)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A read-only session (on SQLite, a deferred transaction that does not block writers)."""
+        async with self.read_sessions() as session:
+            yield session
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """One write transaction: commit on success, roll back on any error."""
+        async with self.sessions() as session, session.begin():
+            yield session
+
+    async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
+        """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
+        stmt = select(Match).where(Match.id == match_id).with_for_update()
+        match = (await session.exec(stmt.execution_options(populate_existing=True))).first()
+        return match
+
+    async def bump(self, session: AsyncSession, match: Match, now: datetime, **values: Any) -> None:
+        """Write match columns and bump the version, checking nobody else did in between."""
+        old = match.version
+        stmt = (
+            sa.update(Match)
+            .where(Match.id == match.id, Match.version == old)
+            .values(version=old + 1, updated_at=now, **values)
+            .execution_options(synchronize_session=False)
+        )
+        result = await (await session.connection()).execute(stmt)
+        if result.rowcount != 1:
+            raise VersionConflict(f"match {match.id} changed under us")
+        match.version = old + 1
+        match.updated_at = now
+        for key, value in values.items():
+            setattr(match, key, value)
+
+    async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
+        stmt = select(Choice).where(Choice.match_id == match_id, Choice.seq > after).order_by(Choice.seq)
+        return list((await session.exec(stmt)).all())
+
+    async def latest_snapshot(
+        self, session: AsyncSession, match_id: int, upto: int | None = None
+    ) -> Snapshot | None:
+        stmt = select(Snapshot).where(Snapshot.match_id == match_id)
+        if upto is not None:
+            stmt = stmt.where(Snapshot.seq <= upto)
+        return (await session.exec(stmt.order_by(Snapshot.seq.desc()).limit(1))).first()
+
+    async def load_state(self, session: AsyncSession, match: Match) -> eng.State:
+        """Latest snapshot + the choices after it, replayed through the engine."""
+        game = eng.get(match.game)
+        snap = await self.latest_snapshot(session, match.id, match.step)
+        if snap is None:
+            state = game.setup(
+                await self.seat_count(session, match.id), eng.parse_options(game, match.options), match.seed
+            )
+            after = 0
+        else:
+            state = game.state_model().model_validate(snap.state)
+            after = snap.seq
+        for choice in await self.choices(session, match.id, after):
+            if choice.seq > match.step:
+                break
+            state = game.submit(state, choice.seat, choice.payload).state
+        return state
+
+    async def replay_all(self, session: AsyncSession, match: Match) -> eng.State:
+        """The whole log replayed from setup: the audit path, ignores snapshots."""
+        seats = await self.seat_count(session, match.id)
+        log = [(c.seat, c.payload) for c in await self.choices(session, match.id) if c.seq <= match.step]
+        return eng.replay(match.game, seats, match.options, match.seed, log)
+
+    async def seat_count(self, session: AsyncSession, match_id: int) -> int:
+        stmt = select(sa.func.count()).select_from(Seat).where(Seat.match_id == match_id)
+        return int((await session.exec(stmt)).one())
+
+    async def save_snapshot(
+        self, session: AsyncSession, match_id: int, seq: int, state: eng.State, now: datetime
+    ) -> None:
+        existing = await session.get(Snapshot, (match_id, seq))
+        data = state.model_dump(mode="json")
+        if existing is None:
+            session.add(Snapshot(match_id=match_id, seq=seq, state=data, created_at=now))
+        else:
+            existing.state = data
+
+    async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> bool:
+        """Take or renew the named lease; False if someone else holds an unexpired one."""
+        try:
+            async with self.write() as session:
+                stmt = select(Lease).where(Lease.name == name).with_for_update()
+                lease = (await session.exec(stmt)).first()
+                if lease is None:
+                    session.add(Lease(name=name, holder=holder, expires_at=now + ttl))
+                    await session.flush()
+                    return True
+                if lease.holder != holder and lease.expires_at > now:
+                    return False
+                lease.holder = holder
+                lease.expires_at = now + ttl
+                return True
+        except IntegrityError:
+            return False  # another process inserted the lease row first
+
+    async def release_lease(self, name: str, holder: str, now: datetime) -> None:
+        async with self.write() as session:
+            await (await session.connection()).execute(
+                sa.update(Lease).where(Lease.name == name, Lease.holder == holder).values(expires_at=now)
+            )
+
+
+def _sqlite_setup(engine: AsyncEngine, *, immediate: bool) -> None:
+    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+        dbapi_conn.isolation_level = None
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

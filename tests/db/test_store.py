@@ -1,0 +1,92 @@
+"""Store basics on both databases: ids, times, JSON, snapshots vs replay, version check."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+
+import engine
+from db import Choice, Match, Seat, Store, VersionConflict
+from tests.service.toygame import GAME
+
+BIG = 2**63 - 1  # Discord snowflakes fill 64 bits
+
+
+@pytest.fixture(autouse=True)
+def _toy() -> None:
+    engine.register(GAME)
+
+
+async def _match(store: Store, steps: int, seed: int = 3) -> int:
+    """A started toy match with ``steps`` logged choices (random legal play), snapshots every 10."""
+    now = datetime(2026, 5, 1, tzinfo=UTC)
+    async with store.write() as s:
+        m = Match(guild_id=BIG, channel_id=BIG - 1, open_channel=BIG - 1, game="toy", options={"rounds": 500},
+                  seed=seed, status="active", host_id=BIG - 2, max_seats=3, created_at=now, updated_at=now)
+        s.add(m)
+        await s.flush()
+        for n in range(3):
+            s.add(Seat(match_id=m.id, seat_no=n, user_id=BIG - 10 - n, name=f"p{n}"))
+        state = GAME.setup(3, GAME.options_model()(rounds=500), seed)
+        await store.save_snapshot(s, m.id, 0, state, now)
+        policy = GAME.policies()["random"]
+        for seq in range(1, steps + 1):
+            prompt = next(p for p in GAME.prompts(state) if not p.answered)
+            choice = policy.choose(state, prompt, engine.rng_for(seed, seq))
+            state = GAME.submit(state, prompt.seat, choice).state
+            s.add(Choice(match_id=m.id, seq=seq, seat=prompt.seat, kind=prompt.kind, payload=choice, public=[],
+                         created_at=now))
+            if seq % 10 == 0:
+                await store.save_snapshot(s, m.id, seq, state, now)
+        m.step = steps
+        return m.id
+
+
+async def test_ids_times_and_json_round_trip(store: Store) -> None:
+    mid = await _match(store, 5)
+    async with store.read() as s:
+        m = await s.get(Match, mid)
+        seats = (await s.exec(sa.select(Seat).where(Seat.match_id == mid))).scalars().all()
+    assert m.guild_id == BIG and m.host_id == BIG - 2 and seats[0].user_id == BIG - 10
+    assert m.created_at == datetime(2026, 5, 1, tzinfo=UTC) and m.created_at.tzinfo is not None
+    assert m.options == {"rounds": 500}
+
+
+async def test_snapshot_plus_tail_equals_full_replay(store: Store) -> None:
+    mid = await _match(store, 57)
+    async with store.read() as s:
+        m = await s.get(Match, mid)
+        snap = await store.latest_snapshot(s, mid, m.step)
+        loaded = await store.load_state(s, m)
+        replayed = await store.replay_all(s, m)
+    assert snap.seq == 50
+    assert loaded.model_dump() == replayed.model_dump() and loaded.step == 57
+
+
+async def test_version_check_refuses_a_stale_writer(store: Store) -> None:
+    mid = await _match(store, 1)
+    now = datetime.now(UTC)
+    async with store.read() as s:
+        stale = await s.get(Match, mid)
+    async with store.write() as s:
+        fresh = await store.lock_match(s, mid)
+        await store.bump(s, fresh, now)
+    with pytest.raises(VersionConflict):
+        async with store.write() as s:
+            await store.bump(s, stale, now)
+    async with store.read() as s:
+        assert (await s.get(Match, mid)).version == 1
+
+
+async def test_interaction_ids_are_unique_per_match(store: Store) -> None:
+    mid = await _match(store, 0)
+    now = datetime.now(UTC)
+    async with store.write() as s:
+        s.add(Choice(match_id=mid, seq=1, seat=0, kind="bid", payload={}, public=[], interaction_id="x",
+                     created_at=now))
+    with pytest.raises(sa.exc.IntegrityError):
+        async with store.write() as s:
+            s.add(Choice(match_id=mid, seq=2, seat=0, kind="bid", payload={}, public=[], interaction_id="x",
+                         created_at=now))

@@ -1,0 +1,52 @@
+"""Small helpers shared by the service tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot.service import MatchInfo, MatchService
+from db import Choice, Match, Store
+
+GUILD, CHANNEL = 10**17 + 1, 10**17 + 2
+HOST, BOB, CAROL, DAVE = 2**62 + 11, 2**62 + 12, 2**62 + 13, 2**62 + 14
+
+
+async def lobby(svc: MatchService, users: list[int], *, ais: int = 0, rounds: int = 3, channel: int = CHANNEL,
+                hours: float = 24.0, seed: int = 7) -> MatchInfo:
+    """A started toy match: users[0] hosts, the rest join, then ``ais`` AI seats."""
+    info = await svc.create(GUILD, channel, users[0], "host", "toy", {"rounds": rounds},
+                            deadline_hours=hours, seed=seed)
+    for n, user in enumerate(users[1:], 1):
+        await svc.join(channel, user, f"player{n}")
+    for _ in range(ais):
+        await svc.add_ai(channel, users[0])
+    await svc.start(channel, users[0])
+    return await svc.get_match(info.id)
+
+
+async def play_choice(svc: MatchService, match_id: int, user: int) -> dict[str, Any] | None:
+    """A legal choice for the user's open prompt (the heuristic), or None if they owe nothing."""
+    pending = await svc.pending_prompt(match_id, user)
+    if pending is None:
+        return None
+    if pending.prompt.kind == "bid":
+        return {"bid": pending.seat_view["gold"][pending.seat] // 2}
+    return {"action": "raid"}
+
+
+async def log_and_state(store: Store, match_id: int) -> tuple[list[Choice], dict[str, Any], dict[str, Any]]:
+    """The log, the stored (snapshot + tail) state and the full-replay state of a match."""
+    async with store.read() as session:
+        match = await session.get(Match, match_id)
+        assert match is not None
+        log = await store.choices(session, match_id)
+        loaded = await store.load_state(session, match)
+        replayed = await store.replay_all(session, match)
+    assert loaded is not None
+    return log, loaded.model_dump(mode="json"), replayed.model_dump(mode="json")
+
+
+def replay_log(log: list[Choice], seats: int, rounds: int, seed: int) -> dict[str, Any]:
+    state = engine.replay("toy", seats, {"rounds": rounds}, seed, [(c.seat, c.payload) for c in log])
+    return state.model_dump(mode="json")
