@@ -11,7 +11,6 @@ from typing import Any
 
 import discord
 import yarl
-from db.store import Store
 from discord.ext import commands
 
 from bot.discord.commands import GameCommands
@@ -20,6 +19,8 @@ from bot.discord.prompt_ui import timestamp
 from bot.discord.router import Router
 from bot.service import MatchService
 from bot.settings import Settings
+from db.store import Store
+from engine.text import fill
 
 log = logging.getLogger(__name__)
 
@@ -89,20 +90,24 @@ class WarhostMixin:
         return bool(interaction.guild_id and (perms.manage_guild or perms.administrator))
 
     def status_text(self, st: Any) -> str:
-        lines = [f"**{st.title}** (match #{st.match_id}): {st.phase_label}"]
-        for seat in st.seats:
-            who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.policy})"
+        info = st.match
+        waiting = {w.seat for w in st.waiting}
+        lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, info.names())} - {info.status}"]
+        for seat in info.seats:
+            who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.ai_policy})"
             flags = []
-            if seat.waiting:
-                flags.append("to choose")
+            if seat.seat in waiting:
+                flags.append("still to choose")
             if seat.ai_takeover:
-                flags.append("AI playing for them")
+                flags.append("the AI plays for them until they are back")
+            if seat.user_id == info.host_id:
+                flags.append("host")
             extra = f" - {', '.join(flags)}" if flags else ""
-            lines.append(f"Seat {seat.seat + 1}: {who}{extra}")
+            lines.append(f"Seat {seat.seat + 1}: {seat.name} {who}{extra}")
         if st.deadline is not None:
             lines.append(f"Deadline {timestamp(st.deadline)}")
-        if st.paused:
-            lines.append("Paused: deadlines are stopped.")
+        if info.status == "paused":
+            lines.append("Paused: deadlines are stopped until `/game resume`.")
         return "\n".join(lines)
 
     async def close(self) -> None:

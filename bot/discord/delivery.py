@@ -113,11 +113,11 @@ class Delivery:
         prompt = payload["prompt"]
         user_id = int(notice.user_id)
         deadline = _parse_time(payload.get("deadline"))
-        content = prompt_text(prompt, deadline, payload.get("text", ""))
+        info = await self.svc.get_match(notice.match_id)
+        content = prompt_text(prompt, deadline, f"**{info.title}** in <#{info.channel_id}>")
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):
-            info = await self.svc.get_match(notice.match_id)
             png = await asyncio.to_thread(render.draw_private, info.game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
         try:
@@ -128,7 +128,6 @@ class Delivery:
             if exc.code != DMS_CLOSED:
                 raise
             if await self.svc.mark_dms_closed(notice.match_id, int(notice.seat)):
-                info = await self.svc.get_match(notice.match_id)
                 channel = self.bot.get_partial_messageable(info.channel_id)
                 await channel.send(
                     f"<@{user_id}> I cannot send you direct messages (your DMs are closed for this server). "

@@ -9,11 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from db.store import Store
-
 import engine
 import render
 from bot.service import MatchService, ServiceError
+from db.store import Store
 
 LOCAL_GUILD = 0
 LOCAL_CHANNEL = 1
@@ -47,10 +46,12 @@ class Table:
         if info is not None:
             await self.svc.abort(LOCAL_CHANNEL, LOCAL_USER, is_manager=True)
             self.say(f"(The earlier unfinished local match #{info.id} was closed; use --resume to continue one.)")
-        info = await self.svc.create(LOCAL_GUILD, LOCAL_CHANNEL, LOCAL_USER, name, game, options, max_seats=seats)
+        info = await self.svc.create(
+            LOCAL_GUILD, LOCAL_CHANNEL, LOCAL_USER, name, game, options, max_seats=seats, seed=seed
+        )
         for _ in range(seats - 1):
             await self.svc.add_ai(LOCAL_CHANNEL, LOCAL_USER)
-        await self.svc.start(LOCAL_CHANNEL, LOCAL_USER, seed=seed)
+        await self.svc.start(LOCAL_CHANNEL, LOCAL_USER)
         self.say(f"Match #{info.id}: {info.title}, {seats} seats. You are seat 1; the AI plays the others.")
         self.say(f"Maps of each phase are saved in {self.maps}/. Press Enter to take the suggested answer.")
         return int(info.id)
@@ -135,7 +136,7 @@ class Table:
                 await asyncio.sleep(0.01)
                 if await self.svc.pending_prompt(match_id, LOCAL_USER) is None and not await self.svc.outbox(limit=1):
                     st = await self.svc.status(LOCAL_CHANNEL)
-                    self.say(f"Waiting on the AI... ({st.phase_label})")
+                    self.say(f"Waiting on the AI... ({st.phase})")
                     await asyncio.sleep(0.05)
                 continue
             prompt = pending.prompt.model_dump()

@@ -29,6 +29,7 @@ from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status
 from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
 from db.store import Store, VersionConflict
+from engine.text import fill
 
 T = TypeVar("T")
 SNAPSHOT_EVERY = 25
@@ -65,6 +66,11 @@ class _Ctx:
     rows: list[Choice] = field(default_factory=list)
     snapshot: bool = False
     values: dict[str, Any] = field(default_factory=dict)
+    actor: int | None = None
+    """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
+
+    def names(self) -> list[str]:
+        return [s.name for s in sorted(self.seats, key=lambda s: s.seat_no)]
 
     def seat(self, seat_no: int) -> Seat:
         for seat in self.seats:
@@ -282,6 +288,7 @@ class MatchService:
                 raise StalePrompt()
             seat.missed = 0
             seat.ai_takeover = False
+            ctx.actor = seat.seat_no
             row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
             await self._settle(ctx)
             still = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
@@ -530,6 +537,32 @@ class MatchService:
 
         await self._mutate(match_id, fn)
 
+    async def take_lease(self, name: str, holder: str, ttl_seconds: float = 60.0) -> bool:
+        """Hold (or renew) a named lease, e.g. the outbox delivery of several bot processes."""
+        return await self.store.acquire_lease(name, holder, self.clock(), timedelta(seconds=ttl_seconds))
+
+    async def notice_ref(self, match_id: int, kind: str) -> str | None:
+        """Where the first delivered notice of this kind went (e.g. the lobby message id)."""
+        async with self.store.read() as session:
+            stmt = (
+                select(NoticeRow.delivery_ref)
+                .where(NoticeRow.match_id == match_id, NoticeRow.kind == kind, NoticeRow.delivery_ref.is_not(None))
+                .order_by(NoticeRow.id)
+                .limit(1)
+            )
+            return (await session.exec(stmt)).first()
+
+    async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
+        """Record that a seat's DMs are closed; True only the first time (say it once)."""
+        async with self.store.write() as session:
+            stmt = select(NoticeRow.id).where(NoticeRow.match_id == match_id, NoticeRow.key == f"dms-closed:{seat}")
+            if (await session.exec(stmt)).first() is not None:
+                return False
+            session.add(NoticeRow(match_id=match_id, key=f"dms-closed:{seat}", kind="dms_closed", seat=seat,
+                                  payload={}, created_at=self.clock(), delivered_at=self.clock(),
+                                  delivery_ref="noted"))
+            return True
+
     # ------------------------------------------------------------------ internals: transactions
 
     async def _mutate(self, match_id: int, fn: Callable[[_Ctx], Awaitable[T]], retries: int = 8) -> T:
@@ -767,7 +800,9 @@ class MatchService:
                 ctx.values["result"] = result.model_dump(mode="json")
                 ctx.snapshot = True
                 names = ", ".join(ctx.seat(w).name for w in result.winners) or "nobody"
-                ctx.notice("result", text=f"The match is over: {names} ({result.reason}).", game=ctx.match.game,
+                reason = fill(result.reason, ctx.names())
+                verdict = "a draw" if result.draw else f"{names} won"
+                ctx.notice("result", text=f"**The match is over: {verdict}** ({reason}).", game=ctx.match.game,
                            view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
             else:
                 self._reissue(ctx, actor=None)
@@ -808,16 +843,17 @@ class MatchService:
     def _event_notices(self, ctx: _Ctx) -> None:
         """Public posts from public events, private lines and prompts to their seats."""
         if ctx.state is not None and ctx.events:
-            public = [e.text for e in ctx.events if e.seats is None]
+            names = ctx.names()
+            public = [fill(e.text, names) for e in ctx.events if e.seats is None]
             if any(e.phase_end for e in ctx.events):
                 view = ctx.game.view(ctx.state, None)
-                label = view.get("phase_label") or "A phase ends."
-                ctx.notices.insert(0, ("phase", {"text": str(label), "game": ctx.match.game, "view": view,
-                                                 "events": public}))
+                label = fill(str(view.get("phase_label") or "A phase ends."), names)
+                ctx.notices.insert(0, ("phase", {"text": _post(f"**{label}**", public), "game": ctx.match.game,
+                                                 "view": view, "events": public}))
             elif public:
-                ctx.notices.insert(0, ("events", {"text": public[-1], "events": public}))
+                ctx.notices.insert(0, ("events", {"text": _post("", public), "events": public}))
             for seat in ctx.seats:
-                lines = [e.text for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
+                lines = [fill(e.text, names) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):
                     ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat.seat_no)
         if ctx.match.status != "active" or ctx.state is None:
@@ -835,14 +871,14 @@ class MatchService:
                 continue
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
-            ctx.notice("prompt", text=prompt.text, version=seat.prompt_version,
+            ctx.notice("prompt", text="", version=seat.prompt_version,
                        prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
                        _user_id=seat.user_id, _seat=seat.seat_no)
-            if not prompt.secret:
+            if not prompt.secret and seat.seat_no != ctx.actor:
                 turn_users.append(seat.user_id)
         if turn_users:
-            names = ", ".join(s.name for s in ctx.seats if s.user_id in turn_users)
-            ctx.notice("turn", text=f"Your turn, {names}.", user_ids=turn_users)
+            ctx.notice("turn", text="your turn: the choices are in your DMs (or use `/game act`).",
+                       user_ids=turn_users)
 
     # ------------------------------------------------------------------ internals: helpers
 
@@ -907,6 +943,16 @@ class MatchService:
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result,
         )
+
+
+def _post(head: str, lines: list[str], limit: int = 1900) -> str:
+    """A channel post: a heading and the event lines, newest kept when it is too long."""
+    body = list(lines)
+    text = "\n".join([head, *body]).strip()
+    while len(text) > limit and body:
+        body.pop(0)
+        text = "\n".join([head, "...", *body]).strip()
+    return text[:limit]
 
 
 def _hours(delta: timedelta) -> str:

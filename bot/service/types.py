@@ -42,6 +42,16 @@ class MatchInfo:
     created_at: datetime
     result: dict[str, Any] | None = None
 
+    def names(self) -> list[str]:
+        """Seat names in seat order, for maps and texts."""
+        return [s.name for s in sorted(self.seats, key=lambda s: s.seat)]
+
+    def seat_user(self, seat: int) -> int | None:
+        return next((s.user_id for s in self.seats if s.seat == seat), None)
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
 
 @dataclass(frozen=True)
 class Status:
