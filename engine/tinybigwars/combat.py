@@ -84,7 +84,7 @@ def submit_energy(state: TBWState, seat: int, attack: int, guard: int, events: l
     revising = combat.spend[i] is not None
     combat.spend[i] = Energy(attack=attack, guard=guard)
     emit(state, events, "energy_sealed", f"You sealed {attack} attack and {guard} guard energy.", seats=[seat])
-    emit(state, events, "energy_ready", f"Seat {seat} {'revised' if revising else 'sealed'} an energy spend.")
+    emit(state, events, "energy_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} an energy spend.")
     if all(sp is not None or not need for sp, need in zip(combat.spend, combat.needs_spend, strict=True)):
         return resolve(state, events)
     return False

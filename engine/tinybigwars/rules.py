@@ -167,7 +167,7 @@ def _submit_force(s: TBWState, seat: int, ans: ForceAnswer, events: list[Event],
     revising = s.seats[seat].force is not None
     s.seats[seat].force = force
     emit(s, events, "force_sealed", f"You sealed a force of {force.points} points.", seats=[seat])
-    emit(s, events, "force_ready", f"Seat {seat} {'revised' if revising else 'sealed'} a force.")
+    emit(s, events, "force_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} a force.")
     if all(st.force is not None for st in s.seats):
         _reveal_forces(s, events, rng)
 
@@ -314,7 +314,7 @@ def _submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event], r
         if ans.location is not None:
             raise IllegalChoice("Finishing the Clan Phase takes no location.")
         st.clan_done = True
-        emit(s, events, "clan_done", f"Seat {seat} finishes the Clan Phase.")
+        emit(s, events, "clan_done", f"{seat_ref(seat)} finishes the Clan Phase.")
     else:
         node = ans.location
         if node is None or node not in {loc.id for loc in s.locations}:
@@ -339,7 +339,7 @@ def _submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Eve
     s.loc(node).minions[seat] += ans.count * per
     st.coins -= ans.count
     st.pending, st.pending_location = None, None
-    emit(s, events, "recruit", f"Seat {seat} recruits {ans.count * per} minions at {loc_name(s, node)}.")
+    emit(s, events, "recruit", f"{seat_ref(seat)} recruits {ans.count * per} minions at {loc_name(s, node)}.")
     _maybe_clan_done(s, seat)
     if all(x.clan_done for x in s.seats):
         _end_clan(s, events, rng)
@@ -351,7 +351,7 @@ def _submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event],
     st.coins -= build_cost(s, node, seat)
     s.loc(node).infrastructure = ans.infrastructure
     st.pending, st.pending_location = None, None
-    emit(s, events, "build", f"Seat {seat} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.")
+    emit(s, events, "build", f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.")
     _maybe_clan_done(s, seat)
     if all(x.clan_done for x in s.seats):
         _end_clan(s, events, rng)
@@ -436,7 +436,7 @@ def _submit_activate(s: TBWState, seat: int, ans: ActivateAnswer, events: list[E
     st = s.seats[seat]
     if ans.hero == "pass":
         st.passed = True
-        emit(s, events, "pass", f"Seat {seat} passes.")
+        emit(s, events, "pass", f"{seat_ref(seat)} passes.")
         _next_turn(s, events, rng)
         return
     hero = next((h for h in s.heroes if h.id == ans.hero), None)
@@ -453,7 +453,7 @@ def _submit_activate(s: TBWState, seat: int, ans: ActivateAnswer, events: list[E
     if ability_for(s, node, seat) == "extra_action":
         actions += 1
     s.turn.hero, s.turn.actions, s.turn.free_move_used, s.turn.move_to = hero.id, actions, False, None
-    emit(s, events, "activate", f"Seat {seat} activates {hero_card(hero).name} at {loc_name(s, node)} ({actions} actions).")
+    emit(s, events, "activate", f"{seat_ref(seat)} activates {hero_card(hero).name} at {loc_name(s, node)} ({actions} actions).")
     if hero_card(hero).ability == "rally":
         s.loc(node).minions[seat] += 1
         emit(s, events, "ability", f"Banner Captain rallies 1 minion at {loc_name(s, node)}.")
@@ -643,7 +643,7 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
     for st in s.seats:
         if not st.eliminated and not s.live_heroes(st.seat) and not any(loc.minions[st.seat] for loc in s.locations):
             st.eliminated = True
-            emit(s, events, "eliminated", f"Seat {st.seat} has no units left and is out.")
+            emit(s, events, "eliminated", f"{seat_ref(st.seat)} has no units left and is out.")
     alive = [st.seat for st in s.seats if not st.eliminated]
     summary = ", ".join(f"{seat_ref(i)} {v} influence" for i, v in enumerate(scores))
     reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
