@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 DMS_CLOSED = 50007
+PUBLIC_TEXT = frozenset({"events", "progress", "turn", "reminder", "timeout"})
+"""Notice kinds posted as plain channel text; anything else is never posted publicly."""
 
 
 def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
@@ -72,6 +74,8 @@ class Delivery:
         payload: dict[str, Any] = notice.payload
         if kind == "prompt":
             return await self.dm_prompt(notice)
+        if kind == "private":
+            return await self.dm_text(notice)
         channel = self.bot.get_partial_messageable(notice.channel_id)
         if kind == "lobby":
             return await self.lobby(notice, channel)
@@ -84,6 +88,9 @@ class Delivery:
                 allowed_mentions=USERS_ONLY,
             )
             return str(msg.id)
+        if kind not in PUBLIC_TEXT:
+            log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
+            return "skipped"
         text = payload.get("text", "")
         users = [int(u) for u in payload.get("user_ids", [])]
         if kind == "reminder" and payload.get("deadline"):
@@ -108,33 +115,44 @@ class Delivery:
         msg = await channel.send(clip(payload["text"]), view=view, allowed_mentions=USERS_ONLY)
         return str(msg.id)
 
-    async def dm_prompt(self, notice: Any) -> str | None:
-        payload = notice.payload
-        prompt = payload["prompt"]
+    async def _dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
+        """Send to the seat's DMs; if they are closed, say so in the channel once."""
         user_id = int(notice.user_id)
-        deadline = _parse_time(payload.get("deadline"))
-        info = await self.svc.get_match(notice.match_id)
-        content = prompt_text(prompt, deadline, f"**{info.title}** in <#{info.channel_id}>")
-        view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
-        files: list[discord.File] = []
-        if prompt.get("secret") and payload.get("view"):
-            png = await asyncio.to_thread(render.draw_private, info.game, payload["view"])
-            files.append(discord.File(io.BytesIO(png), "you.png"))
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            msg = await user.send(content, view=view, files=files)
+            msg = await user.send(content, **kwargs)
             return str(msg.id)
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED:
                 raise
             if await self.svc.mark_dms_closed(notice.match_id, int(notice.seat)):
-                channel = self.bot.get_partial_messageable(info.channel_id)
+                channel = self.bot.get_partial_messageable(notice.channel_id)
                 await channel.send(
                     f"<@{user_id}> I cannot send you direct messages (your DMs are closed for this server). "
                     "Answer your decisions here with `/game act` instead.",
                     allowed_mentions=USERS_ONLY,
                 )
             return None
+
+    async def dm_text(self, notice: Any) -> str | None:
+        """Lines only this seat may see (its own sealed choice, what its scouts saw)."""
+        return await self._dm(notice, clip("\n".join(notice.payload.get("events") or [notice.payload.get("text", "")])))
+
+    async def dm_prompt(self, notice: Any) -> str | None:
+        payload = notice.payload
+        prompt = payload["prompt"]
+        info = await self.svc.get_match(notice.match_id)
+        deadline = _parse_time(payload.get("deadline"))
+        if deadline is None:
+            with contextlib.suppress(Exception):
+                deadline = (await self.svc.status(info.channel_id)).deadline
+        content = prompt_text(prompt, deadline, f"**{info.title}** in <#{info.channel_id}>")
+        view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
+        files: list[discord.File] = []
+        if prompt.get("secret") and payload.get("view"):
+            png = await asyncio.to_thread(render.draw_private, info.game, payload["view"])
+            files.append(discord.File(io.BytesIO(png), "you.png"))
+        return await self._dm(notice, content, view=view, files=files)
 
 
 def _parse_time(value: Any) -> Any:

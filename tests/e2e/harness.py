@@ -1,0 +1,112 @@
+"""The warhost bot on the fake Discord: settings, a bot factory, and an automatic player
+that answers whatever the bot asks in DMs (or through /game act), as a person would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.discord.app import make_bot
+from bot.settings import Settings
+from tests.fakediscord.models import Message
+from tests.fakediscord.players import Player, Response
+
+TIMEOUT = 30.0
+
+
+def settings_for(fake: Any, db_path: Path, **extra: Any) -> Settings:
+    return Settings(
+        _env_file=None,
+        discord_token="fake-token",
+        database_url=f"sqlite+aiosqlite:///{db_path}",
+        dev_guild_id=fake.guilds[0].id,
+        tick_seconds=0.2,
+        deliver_seconds=0.05,
+        **extra,
+    )
+
+
+def factory(settings: Settings, **kwargs: Any) -> Any:
+    return lambda: make_bot(settings, **kwargs)
+
+
+def open_prompt(msg: Message) -> bool:
+    """A DM or ephemeral message still asking for a choice (not a sealed summary)."""
+    if msg.selects:
+        return True
+    return any(b.label != "Change" and b.custom_id and b.custom_id.startswith("wh:p:") for b in msg.buttons)
+
+
+@dataclass
+class AutoPlayer:
+    """Answers open prompts with the first legal-looking option; records what it did."""
+
+    player: Player
+    via_act: bool = False
+    answered: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    handled: set[tuple[int, str]] = field(default_factory=set)
+
+    def _candidates(self) -> list[Message]:
+        place = self.player if self.via_act else self.player.dm
+        return [m for m in place.messages if open_prompt(m) and (m.id, _components_key(m)) not in self.handled]
+
+    async def step(self) -> bool:
+        """Answer the newest open prompt; False if there is none."""
+        if self.via_act:
+            r = await self.player.slash("game act")
+            msgs = [m for m in r.messages if open_prompt(m)]
+            if not msgs:
+                return False
+            msg = msgs[-1]
+        else:
+            found = self._candidates()
+            if not found:
+                return False
+            msg = found[-1]
+        self.handled.add((msg.id, _components_key(msg)))
+        r = await self.answer(msg)
+        if r.ephemeral and r.followups:
+            self.refusals.extend(m.content for m in r.followups)
+        return True
+
+    async def answer(self, msg: Message) -> Response:
+        place = self.player if self.via_act else self.player.dm
+        if msg.selects:
+            sel = msg.selects[0]
+            pick = [o["value"] for o in sel.options[: max(1, sel.min_values)]]
+            self.answered.append(f"select {pick}")
+            return await place.select(None, pick, message=msg)
+        button = next(b for b in msg.buttons if b.label != "Change")
+        self.answered.append(f"click {button.label}")
+        r = await place.click(button.label, message=msg)
+        if r.modal is not None:
+            values = {}
+            for row in r.modal.get("components", []):
+                for comp in row.get("components", []) or [row.get("component", {})]:
+                    if comp.get("type") == 4:
+                        values[comp["custom_id"]] = comp.get("value") or "0"
+            self.answered.append(f"modal {json.dumps(values, sort_keys=True)}")
+            return await self.player.submit_modal(values)
+        return r
+
+
+def _components_key(msg: Message) -> str:
+    return json.dumps(msg.components, sort_keys=True)
+
+
+async def play_until(fake: Any, players: list[AutoPlayer], done: Any, timeout: float = 120.0) -> None:
+    """Let the auto players answer until `done()` holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not done():
+        if loop.time() > end:
+            raise AssertionError(f"match did not finish in {timeout}s; channel: {fake.channel_messages(fake.channel)[-5:]}")
+        acted = False
+        for auto in players:
+            acted = await auto.step() or acted
+        if not acted:
+            await asyncio.sleep(0.05)
