@@ -1,0 +1,69 @@
+"""Lobby and admin commands as players use them."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import factory, settings_for
+
+
+async def open_lobby(fake, start_bot, alice, tmp_path, **options):
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    r = await alice.slash("game new", game="tinybigwars", **options)
+    lobby = await alice.wait_for(lambda m: m.button("Join") is not None)
+    return bot, r, lobby
+
+
+async def test_lobby_buttons_update_one_message(fake, start_bot, alice, bob, carol, tmp_path) -> None:
+    _bot, r, lobby = await open_lobby(fake, start_bot, alice, tmp_path, seats=3)
+    assert r.ephemeral and "match #1" in r.content
+    assert [b.label for b in lobby.buttons] == ["Join", "Leave", "Add AI", "Start"]
+    await bob.click("Join")
+    await carol.click("Join")
+    await alice.wait_for(lambda m: m.id == lobby.id and "carol joined" in m.content)
+    full = await alice.click("Add AI")
+    assert full.ephemeral and "The lobby is full (3 seats)." in full.content
+    left = await carol.click("Leave")
+    assert "You left the lobby." in left.content
+    await alice.wait_for(lambda m: m.id == lobby.id and "carol left" in m.content)
+    lobby_msgs = [m for m in fake.channel_messages(fake.channel) if m.button("Join")]
+    assert len(lobby_msgs) == 1, "the lobby updates in place"
+
+
+async def test_second_match_in_a_busy_channel_is_refused(fake, start_bot, alice, bob, tmp_path) -> None:
+    await open_lobby(fake, start_bot, alice, tmp_path)
+    r = await bob.slash("game new", game="tinybigwars")
+    assert r.ephemeral and "already" in r.content.lower()
+    status = await alice.slash("game status")
+    assert "match #1" in status.content and "alice" in status.content
+
+
+async def test_only_host_or_manager_may_start_and_abort(fake, start_bot, alice, bob, tmp_path) -> None:
+    await open_lobby(fake, start_bot, alice, tmp_path)
+    await bob.click("Join")
+    refused = await bob.click("Start")
+    assert refused.ephemeral and "Only the host can do that." in refused.content
+    refused = await bob.slash("game abort")
+    assert "Only the host can do that." in refused.content
+    erin = fake.user("erin", manage_guild=True)
+    done = await erin.slash("game abort")
+    assert "The match was aborted." in done.content
+    await alice.wait_for(lambda m: "aborted" in m.content)
+    none = await alice.slash("game status")
+    assert none.ephemeral and "no" in none.content.lower()
+
+
+async def test_rules_topics_autocomplete_and_text(fake, start_bot, alice, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    choices = await alice.autocomplete("game rules", "topic", "com")
+    assert [c["name"] for c in choices] == ["Combat"]
+    r = await alice.slash("game rules", topic="Combat")
+    assert r.ephemeral and "A 5 is one hit, a 6 two" in r.content
+    unknown = await alice.slash("game rules", topic="Flying")
+    assert "No rule topic 'Flying'" in unknown.content
+
+
+async def test_new_with_a_bad_option_is_refused(fake, start_bot, alice, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    r = await alice.slash("game new", game="tinybigwars", mode="turbo")
+    assert r.ephemeral and "has no option `mode`" in r.content
+    status = await alice.slash("game status")
+    assert "no" in status.content.lower() and "match" in status.content.lower()
