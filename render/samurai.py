@@ -31,10 +31,12 @@ MAP_BOX: Box = (0, HEADER_H + 2, WIDTH, 744)
 LEGEND_Y = 750
 LEGEND_H = 100
 LOWER_Y = LEGEND_Y + LEGEND_H + 2
+RESULT_BOX: Box = (200, MAP_BOX[3] - 110, WIDTH - 8, MAP_BOX[3] - 8)  # over the open Pacific
 EVENTS_BOX: Box = (8, LOWER_Y, 700, HEIGHT - 8)
 WAR_BOX: Box = (708, LOWER_Y, WIDTH - 8, HEIGHT - 8)
 PRIVATE_SIZE = (900, 600)
 UNITS = ("spearman", "gunner", "swordsman", "bowman")
+PLAN_BINS = ("swords", "build", "levy", "ronin", "ninja")  # the action order, whatever the dict order
 UNIT_WORDS = {"spearman": "spear", "gunner": "gun", "swordsman": "sword", "bowman": "bow"}
 
 # indexed static layer: 0 sea, 1..68 provinces in view order, then these
@@ -137,12 +139,16 @@ def _build_static(view: dict[str, Any]) -> Static:
             d.polygon(poly, fill=i + 1)
     land = idx.point(lambda v: 255 if v else 0)
     # province edges (2 px) inside the land; a darker coastline; a lighter shore in the sea
-    edges = ImageChops.difference(idx.filter(ImageFilter.MaxFilter(3)), idx.filter(ImageFilter.MinFilter(3)))
-    edges = ImageChops.multiply(edges.point(lambda v: 255 if v else 0), land)
-    coast = ImageChops.multiply(land.filter(ImageFilter.MinFilter(5)).point(lambda v: 255 - v), land)
-    shore = ImageChops.subtract(land.filter(ImageFilter.MaxFilter(9)), land)
+    edges = ImageChops.multiply(_edges(idx), land)
+    coast = ImageChops.subtract(land, _shrink(land, 2))
+    shore = ImageChops.subtract(_grow(land, 4), land)
+    # region boundaries: wider and darker, so the eight circuits show whoever owns the land
+    region_no = {r: k + 1 for k, r in enumerate(sorted(set(regions.values())))}
+    rlut = [0] + [region_no[regions[pid]] for pid in order] + [0] * (255 - len(order))
+    redges = ImageChops.multiply(_grow(_edges(idx.point(rlut)), 1), land)
     idx.paste(SHORE, mask=shore)
     idx.paste(PROV_EDGE, mask=edges)
+    idx.paste(COAST, mask=redges)
     idx.paste(COAST, mask=coast)
     # sea lanes: dashes over open water only
     lane_mask = Image.new("L", (WIDTH, HEIGHT), 0)
@@ -173,6 +179,24 @@ def _build_static(view: dict[str, Any]) -> Static:
                REGION_DEFAULT, *OWNER_TINT, CASTLE_ROOF, CASTLE_WALL, *encoding.drawing_colours()]
     png_pal = encoding.fixed_palette(pimg.convert("RGB"), colours)
     return Static(pimg, tuple(lut), order, layout, labels, names, regions, png_pal)
+
+
+def _edges(index: Image.Image) -> Image.Image:
+    """255 where a pixel's left/right/upper/lower neighbour has another value (2 px lines)."""
+    out = Image.new("L", index.size, 0)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        out = ImageChops.lighter(out, ImageChops.difference(index, ImageChops.offset(index, dx, dy)))
+    return out.point(lambda v: 255 if v else 0)
+
+
+def _grow(mask: Image.Image, r: int) -> Image.Image:
+    """Dilate a 0/255 mask by `r` px (a box blur is much faster than a max filter)."""
+    return mask.filter(ImageFilter.BoxBlur(r)).point(lambda v: 255 if v else 0)
+
+
+def _shrink(mask: Image.Image, r: int) -> Image.Image:
+    """Erode a 0/255 mask by `r` px."""
+    return ImageChops.invert(_grow(ImageChops.invert(mask), r))
 
 
 def _dashed(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], fill: Any,
@@ -353,7 +377,7 @@ def _draw_node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c
         text.stamp(img, (cx, cy + dy), str(total), 17, bold=True, fill=palette.text_on(colour), stroke=0, anchor="mm")
     fort = p.get("fort")
     if fort in ("castle", "fortress"):
-        castle(draw, cx + 15, cy - 10, 8, fort == "fortress")
+        castle(draw, cx + 15, cy - 9, 10, fort == "fortress")
     ronin = int(p.get("ronin") or 0) + int(((p.get("army") or {}).get("ronin")) or 0)
     if ronin:
         box = (cx, cy + 2, cx + 25, cy + 18)
@@ -407,7 +431,11 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dic
     for dec in war.get("declarations") or []:
         s, t = str(dec.get("source")), str(dec.get("target"))
         if s in centres and t in centres:
-            _arrow(draw, centres[s], centres[t], palette.seat_colour(int(war.get("seat", 0))))
+            colour = palette.seat_colour(int(war.get("seat", 0)))
+            tx, ty = centres[t]
+            draw.ellipse((tx - 19, ty - 19, tx + 19, ty + 19), outline=palette.OUTLINE, width=6)
+            draw.ellipse((tx - 18, ty - 18, tx + 18, ty + 18), outline=colour, width=3)
+            _arrow(draw, centres[s], centres[t], colour)
     if battle and str(battle.get("target")) in centres:
         bx, by = centres[str(battle["target"])]
         tokens.swords(draw, bx - 17, by - 16, 10)
@@ -581,8 +609,7 @@ def _draw_war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view:
             text.stamp(img, (x0 + 38, y), text.ellipsize(fonts.sanitize(line), f17, w - 30), 17, stroke=0, anchor="lm")
             y += 22
     else:
-        text.stamp(img, (x0 + 12, y), "No war this moment", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
-        y += 26
+        y = _draw_plans(img, draw, view, names, x0 + 12, y - 4, w)
     # supply and ninja
     sup = view.get("supply") or {}
     y = max(y + 4, y1 - 96)
@@ -597,6 +624,27 @@ def _draw_war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view:
     who = "nobody" if ninja is None else fonts.sanitize(legend.name_for(names, int(ninja)))
     text.stamp(img, (cx, y), text.ellipsize(f"ninja: {who}", f17, x1 - cx - 10), 17, stroke=0, anchor="lm")
     _draw_key(img, draw, x0 + 10, y + 28)
+
+
+def _draw_plans(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None,
+                x: int, y: int, w: int) -> int:
+    """Outside a war: the plans (public once all are in), one row per seat, else a quiet note."""
+    rows = [r for r in view.get("seats", []) if r.get("plan")]
+    if not rows:
+        text.stamp(img, (x, y + 4), "No war this moment", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
+        return y + 26
+    f17 = fonts.font(17)
+    for r in rows[:5]:
+        s = int(r.get("seat", 0))
+        tokens.seat_token(draw, s, x + 8, y + 4, 9)
+        name = text.ellipsize(fonts.sanitize(legend.name_for(names, s)), fonts.font(17, True), 130)
+        text.stamp(img, (x + 24, y + 4), name, 17, bold=True, stroke=0, anchor="lm")
+        plan = r["plan"]
+        keys = [k for k in PLAN_BINS if k in plan] + [k for k in plan if k not in PLAN_BINS]
+        bins = " · ".join(f"{k} {int(plan[k] or 0)}" for k in keys)
+        text.stamp(img, (x + 164, y + 4), text.ellipsize(bins, f17, w - 170), 17, stroke=0, anchor="lm")
+        y += 20
+    return y + 6
 
 
 def _draw_key(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -625,9 +673,8 @@ def _draw_key(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> No
 def _draw_result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> None:
     result = view["result"]
     winners = [int(s) for s in result.get("winners", [])]
-    x0, y0, x1, y1 = MAP_BOX
-    cy = y0 + 90
-    band = (x0 + 40, cy - 62, x1 - 40, cy + 62)
+    band = RESULT_BOX
+    cy = (band[1] + band[3]) // 2
     overlay = Image.new("RGBA", (band[2] - band[0], band[3] - band[1]), (10, 10, 14, 235))
     img.paste(overlay, band[:2], overlay)
     draw = ImageDraw.Draw(img)
@@ -639,13 +686,13 @@ def _draw_result(img: Image.Image, view: dict[str, Any], names: list[str] | None
         headline, colour = f"{who} rules Japan!", palette.seat_colour(winners[0])
     mid = (band[0] + band[2]) // 2
     headline, f = text.fit(headline, band[2] - band[0] - 160, (44, 36, 28), bold=True)
-    bbox = text.outlined(draw, (mid, cy - 16), headline, f, fill=colour, stroke=3, anchor="mm")
+    bbox = text.outlined(draw, (mid, cy - 18), headline, f, fill=colour, stroke=3, anchor="mm")
     for k, s in enumerate(winners[:3]):
-        tokens.seat_token(draw, s, bbox[0] - 30 - k * 38, cy - 16, 15)
+        tokens.seat_token(draw, s, bbox[0] - 30 - k * 38, cy - 18, 15)
     reason = fonts.sanitize(fill(str(result.get("reason") or ""), names))
     if reason:
         line = text.ellipsize(reason, fonts.font(20), band[2] - band[0] - 40)
-        text.outlined(draw, (mid, cy + 34), line, fonts.font(20), anchor="mm")
+        text.outlined(draw, (mid, cy + 28), line, fonts.font(20), anchor="mm")
 
 
 def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
@@ -809,7 +856,8 @@ def _sealed_lines(sealed: Any, names_by_id: dict[str, str]) -> list[str]:
     lines = []
     for k, v in sealed.items():
         if k == "plan" and isinstance(v, dict):
-            lines += [f"plan: {str(b)} {int(n or 0)}" for b, n in v.items()]
+            keys = [b for b in PLAN_BINS if b in v] + [b for b in v if b not in PLAN_BINS]
+            lines += ["Plan (koku per action):"] + [f"   {b}: {int(v[b] or 0)}" for b in keys]
         else:
             lines.append(f"{str(k).replace('_', ' ')}: {show(v)}")
     return lines

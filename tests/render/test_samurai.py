@@ -184,7 +184,7 @@ def test_battle_declarations_and_result_are_visible() -> None:
     over = sv.public("base3_over")
     running = copy.deepcopy(over)
     running["result"] = None
-    band = (sam.MAP_BOX[0] + 40, sam.MAP_BOX[1] + 28, sam.MAP_BOX[2] - 40, sam.MAP_BOX[1] + 152)
+    band = sam.RESULT_BOX
     assert diff_fraction(open_png(render.draw("samurai", over)), open_png(render.draw("samurai", running)), box=band) > 0.2
 
 
