@@ -359,7 +359,8 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], co
                  fill=colour, outline=palette.OUTLINE)
 
 
-def _draw_node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tuple[int, int]) -> None:
+def _draw_node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tuple[int, int],
+               army: dict[str, Any] | None) -> None:
     cx, cy = c
     owner = _owner(p)
     r = lay.NODE_R
@@ -378,7 +379,7 @@ def _draw_node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c
     fort = p.get("fort")
     if fort in ("castle", "fortress"):
         castle(draw, cx + 15, cy - 9, 10, fort == "fortress")
-    ronin = int(p.get("ronin") or 0) + int(((p.get("army") or {}).get("ronin")) or 0)
+    ronin = int(p.get("ronin") or 0) + int(((army or p.get("army") or {}).get("ronin")) or 0)
     if ronin:
         box = (cx, cy + 2, cx + 25, cy + 18)
         draw.rounded_rectangle(box, radius=5, fill=palette.OUTLINE, outline=(210, 180, 110), width=1)
@@ -412,8 +413,10 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dic
     war = view.get("war") or {}
     battle = war.get("battle") or None
     badges, labels = placements(view)
+    army_at: dict[str, dict[str, Any]] = {}
     for a in _alive_armies(view, centres):
         pid = str(a["location"])
+        army_at[pid] = a
         _draw_army(img, draw, a, centres[pid], badges[pid])
     if battle and str(battle.get("target")) in centres:
         bx, by = centres[str(battle["target"])]
@@ -427,7 +430,7 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dic
     for p in view["provinces"]:
         pid = str(p["id"])
         if pid in centres:
-            _draw_node(img, draw, p, centres[pid])
+            _draw_node(img, draw, p, centres[pid], army_at.get(pid))
     for dec in war.get("declarations") or []:
         s, t = str(dec.get("source")), str(dec.get("target"))
         if s in centres and t in centres:
@@ -537,7 +540,8 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
             tokens.star(draw, x + 22, y + 46, 10)
             vp = row.get("vp")
             text.stamp(img, (x + 38, y + 46), f"{int(vp or 0)} VP", 20, bold=True, stroke=0, anchor="lm")
-            extra = f"{int(row.get('event_cards') or 0)} cards · {int(row.get('armies_destroyed') or 0)} armies beaten"
+            cards, beaten = int(row.get("event_cards") or 0), int(row.get("armies_destroyed") or 0)
+            extra = f"{cards} card{'s' * (cards != 1)} · {beaten} arm{'ies' if beaten != 1 else 'y'} beaten"
             text.stamp(img, (x + 104, y + 46), text.ellipsize(extra, fonts.font(17), w - 112), 17, stroke=0,
                        fill=palette.TEXT_DIM, anchor="lm")
 
@@ -600,7 +604,9 @@ def _draw_war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view:
                 text.stamp(img, (x0 + 38, y), f"fort defenders: {int(battle['fort_defenders'])}", 17, stroke=0,
                            fill=palette.TEXT_DIM, anchor="lm")
                 y += 22
-        for dec in (war.get("declarations") or [])[:3]:
+        for dec in war.get("declarations") or []:
+            if y > y1 - 112:  # keep the supply row and the key clear
+                break
             src = pname.get(str(dec.get("source")), "?")
             tgt = pname.get(str(dec.get("target")), "?")
             force = f"army {int(dec['army']) + 1}" if dec.get("force") == "army" and dec.get("army") is not None \

@@ -273,3 +273,18 @@ def test_a_whole_seeded_match_renders_at_every_phase_end(mode: str) -> None:
 
     simulate("samurai", 3, 17, options={"round_limit": 1 if mode == "lwtv" else 2, "mode": mode}, on_step=on_step)
     assert drawn["public"] >= 6
+
+
+def test_assassinated_army_and_revealed_ronin_are_marked() -> None:
+    v = sv.public("base4_battle")
+    army = next(a for a in v["armies"] if a["alive"])
+    badges, _ = sam.placements(v)
+    box = badges[army["location"]]
+    base = open_png(render.draw("samurai", v))
+    w = copy.deepcopy(v)
+    next(a for a in w["armies"] if a["seat"] == army["seat"] and a["army"] == army["army"])["assassinated"] = True
+    assert diff_fraction(base, open_png(render.draw("samurai", w)), box=box) > 0.03
+    w = copy.deepcopy(v)
+    next(a for a in w["armies"] if a["seat"] == army["seat"] and a["army"] == army["army"])["ronin"] = 2
+    cx, cy = sam.static_layer(v).layout.centres[army["location"]]
+    assert diff_fraction(base, open_png(render.draw("samurai", w)), box=(cx, cy, cx + 26, cy + 19)) > 0.05
