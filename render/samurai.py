@@ -804,6 +804,7 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     y += 10
     text.stamp(img, (16, y), "Tray (units not on the board)", 20, bold=True, fill=palette.ALERT)
     _units_row(img, draw, 16, y + 42, you.get("tray") or {})
+    _draw_standing(img, view, seat, y + 72)
 
     # right column: sealed choice, then the LWTV hand
     x = 536
@@ -846,6 +847,21 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     draw.rectangle((0, h - 40, w, h), fill=palette.BACKGROUND_EDGE)
     text.stamp(img, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), 18, bold=True, anchor="lm")
     return img
+
+
+def _draw_standing(img: Image.Image, view: dict[str, Any], seat: int, y: int) -> None:
+    """The seat's public standing repeated privately: provinces (or VP), sword, armies."""
+    row = next((r for r in view.get("seats", []) if int(r.get("seat", -1)) == seat), None)
+    if row is None or y > PRIVATE_SIZE[1] - 90:
+        return
+    text.stamp(img, (16, y), "Your clan", 20, bold=True, fill=palette.ALERT)
+    provinces = int(row.get("provinces") or 0)
+    facts = f"{provinces}/{int(view['to_win'])} provinces" if view.get("to_win") else \
+        f"{provinces} provinces · {int(row.get('vp') or 0)} VP"
+    if row.get("sword"):
+        facts += f" · sword {int(row['sword'])}"
+    facts += f" · {int(row.get('armies') or 0)} armies"
+    text.stamp(img, (16, y + 32), text.ellipsize(facts, fonts.font(17), 500), 17, stroke=0, anchor="lm")
 
 
 def _sealed_lines(sealed: Any, names_by_id: dict[str, str]) -> list[str]:
