@@ -120,6 +120,7 @@ def _place_labels(layout: lay.Layout, names: dict[str, str]) -> dict[str, Label]
 
 
 def _build_static(view: dict[str, Any]) -> Static:
+    """Layout, the indexed land image (cells, edges, coast, shore, lanes, borders) and the PNG palette."""
     provinces = view["provinces"]
     order = tuple(str(p["id"]) for p in provinces)
     names = {str(p["id"]): str(p.get("name", p["id"])) for p in provinces}
@@ -319,11 +320,13 @@ def ronin_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> Non
 
 
 def _owner(p: dict[str, Any]) -> int | None:
+    """The owning seat, or None for unowned and LWTV-neutral provinces (drawn grey)."""
     o = p.get("owner")
     return None if o is None or p.get("neutral") else int(o)
 
 
 def _frame_lut(st: Static, view: dict[str, Any]) -> list[int]:
+    """The static palette with each owned province's entry set to its owner's tint."""
     lut = list(st.lut)
     by_id = {str(p["id"]): p for p in view["provinces"]}
     for i, pid in enumerate(st.order):
@@ -361,6 +364,7 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], co
 
 def _draw_node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tuple[int, int],
                army: dict[str, Any] | None) -> None:
+    """A province node: owner shape and colour, garrison count, fort icon, revealed ronin."""
     cx, cy = c
     owner = _owner(p)
     r = lay.NODE_R
@@ -408,6 +412,7 @@ def _draw_army(img: Image.Image, draw: ImageDraw.ImageDraw, army: dict[str, Any]
 
 
 def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dict[str, Any]) -> None:
+    """Armies, battle and declarations, leader lines, nodes, then the names on top."""
     lay_ = st.layout
     centres = lay_.centres
     war = view.get("war") or {}
@@ -466,10 +471,11 @@ def _compass(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
     text.stamp(img, (tip[0] + ux * 12, tip[1] + uy * 12), "N", 17, bold=True, fill=palette.TEXT_DIM, anchor="mm")
 
 
-def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Title, the phase label with the goal under it, and the turn order as seat tokens."""
     text.stamp(img, (14, HEADER_H // 2), "SAMURAI SWORDS", 24, bold=True, fill=palette.ALERT, anchor="lm")
     label = fonts.sanitize(str(view.get("phase_label") or view.get("phase") or ""), True)
-    rnd, limit = int(view.get("round") or 0), view.get("round_limit")
+    limit = view.get("round_limit")
     goal = f"{int(view['to_win'])} provinces win" if view.get("to_win") else "most VP wins"
     if limit:
         goal += f" · limit {int(limit)} rounds"
@@ -487,8 +493,7 @@ def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
                        anchor="rm")[0] - 16
     avail = x - 250
     main = text.ellipsize(label, fonts.font(22, True), avail)
-    end = text.stamp(img, (250, HEADER_H // 2 - 10), main, 22, bold=True, stroke=0, anchor="lm")[2]
-    del end, rnd
+    text.stamp(img, (250, HEADER_H // 2 - 10), main, 22, bold=True, stroke=0, anchor="lm")
     text.stamp(img, (250, HEADER_H // 2 + 14), text.ellipsize(goal, fonts.font(17), avail), 17, stroke=0,
                fill=palette.TEXT_DIM, anchor="lm")
 
@@ -500,6 +505,7 @@ def legend_origin(index: int, count: int) -> tuple[int, int, int]:
 
 
 def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
+    """The one-word status of a legend card: out, winner, deciding or at war."""
     s = int(seat.get("seat", 0))
     if seat.get("eliminated"):
         return "out", palette.COMBAT
@@ -514,6 +520,7 @@ def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
 
 
 def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+    """One card per seat: provinces against the goal (or VP in LWTV), koku, sword, armies."""
     seats = view.get("seats", [])
     to_win = view.get("to_win")
     war_seat = (view.get("war") or {}).get("seat")
@@ -547,11 +554,13 @@ def _draw_legend(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
 
 
 def _province_icon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A little land shape (province count)."""
     draw.polygon([(cx - r, cy + r * 0.8), (cx - r * 0.3, cy - r), (cx + r, cy - r * 0.4), (cx + r * 0.6, cy + r)],
                  fill=palette.TEXT_DIM, outline=palette.OUTLINE)
 
 
 def _draw_events(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+    """Who is awaited, then the latest public events with seat references filled with names."""
     x0, y0, x1, y1 = EVENTS_BOX
     draw.rounded_rectangle(EVENTS_BOX, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
     y = y0 + 8
@@ -575,6 +584,7 @@ def _draw_events(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
 
 def _draw_war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dict[str, Any],
                   names: list[str] | None) -> None:
+    """The war turn (battle, declarations) or the revealed plans; supply, ninja and the key."""
     x0, y0, x1, y1 = WAR_BOX
     war = view.get("war") or {}
     battle = war.get("battle") or None
@@ -677,6 +687,7 @@ def _draw_key(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> No
 
 
 def _draw_result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> None:
+    """The end banner over the open Pacific, so the final map stays readable."""
     result = view["result"]
     winners = [int(s) for s in result.get("winners", [])]
     band = RESULT_BOX
@@ -710,7 +721,7 @@ def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.
     draw = ImageDraw.Draw(img)
     _compass(img, draw)
     _draw_map(img, draw, st, view)
-    _draw_header(img, draw, view, names)
+    _draw_header(img, draw, view)
     _draw_legend(img, draw, view, names)
     _draw_events(img, draw, view, names)
     _draw_war_box(img, draw, st, view, names)
@@ -867,6 +878,7 @@ def _draw_standing(img: Image.Image, view: dict[str, Any], seat: int, y: int) ->
 def _sealed_lines(sealed: Any, names_by_id: dict[str, str]) -> list[str]:
     """Readable lines for a sealed plan, levy, placement or army screen."""
     def show(v: Any) -> str:
+        """A value as words: dicts as "key value", lists joined, province ids as names."""
         if isinstance(v, dict):
             return ", ".join(f"{str(k).replace('_', ' ')} {show(x)}" for k, x in v.items())
         if isinstance(v, list | tuple):
