@@ -1,4 +1,4 @@
-"""Rendering benchmark: time and size of the Tiny Big Wars map, private panel and replay GIF.
+"""Rendering benchmark: time and size of the Tiny Big Wars and Samurai Swords maps and panels.
 
 Run from the repository root:  python benchmarks/render.py
 Prints medians over many runs; CPU time is shown too, since wall time on a shared machine
@@ -104,5 +104,35 @@ def main() -> None:
     print(f"replay GIF 60 frames (half size): {gms:6.0f} ms, {len(gif) / 1024:.0f} KiB")
 
 
+# --------------------------------------------------------------------------- Samurai Swords
+
+
+def samurai() -> None:
+    """Samurai Swords: the 68-province map (warm/cold, size) and the private screen."""
+    from render import samurai as sam
+    from tests.render import samurai_views as sv
+
+    def clear() -> None:
+        sam._STATIC.clear()
+        text._SPRITES.clear()
+
+    runs = 30
+    for name in ("base4_battle", "lwtv4_war", "qs5_levy"):
+        v, names = sv.public(name), sv.names(name)
+        data = render.draw("samurai", v, names)
+        warm = median_ms(lambda v=v, names=names: render.draw("samurai", v, names), runs)
+        cpu = median_ms(lambda v=v, names=names: render.draw("samurai", v, names), runs, clock=time.thread_time)
+        compose = median_ms(lambda v=v, names=names: sam.render_image(v, names), runs)
+        cold = median_ms(lambda v=v, names=names: render.draw("samurai", v, names), 5, before=clear)
+        print(f"samurai map {name:13s} {sam.WIDTH}x{sam.HEIGHT}: {warm:6.1f} ms warm ({cpu:.1f} ms CPU) "
+              f"(compose {compose:.1f} ms), {cold:6.1f} ms cold, PNG {len(data) / 1024:.0f} KiB")
+    seat_view = sv.seat_view("lwtv4_war", 1)
+    pdata = render.draw_private("samurai", seat_view, sv.names("lwtv4_war"))
+    pms = median_ms(lambda: render.draw_private("samurai", seat_view, sv.names("lwtv4_war")), runs)
+    print(f"samurai private screen {sam.PRIVATE_SIZE[0]}x{sam.PRIVATE_SIZE[1]}: {pms:6.1f} ms, "
+          f"PNG {len(pdata) / 1024:.0f} KiB")
+
+
 if __name__ == "__main__":
     main()
+    samurai()
