@@ -71,7 +71,8 @@ class WarhostMixin:
 
     async def holds_lease(self, name: str) -> bool:
         """Only one process delivers the outbox and fires deadlines at a time."""
-        return bool(await self.svc.take_lease(name, self.holder, ttl_seconds=max(30.0, 6 * self.settings.tick_seconds)))
+        ttl = max(10.0, 5 * self.settings.tick_seconds, 5 * self.settings.deliver_seconds)
+        return bool(await self.svc.take_lease(name, self.holder, ttl_seconds=ttl))
 
     async def _tick_forever(self) -> None:
         while True:
@@ -117,6 +118,10 @@ class WarhostMixin:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+        if self.svc is not None:
+            for name in ("deliver", "tick"):
+                with contextlib.suppress(Exception):
+                    await self.svc.release_lease(name, self.holder)
         await super().close()  # type: ignore[misc]
         if getattr(self, "_own_store", False) and self.store is not None:
             await self.store.close()

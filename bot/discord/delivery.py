@@ -118,6 +118,8 @@ class Delivery:
     async def _dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
         """Send to the seat's DMs; if they are closed, say so in the channel once."""
         user_id = int(notice.user_id)
+        if await self.svc.dms_closed(notice.match_id, int(notice.seat)):
+            return "dms-closed"
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             msg = await user.send(content, **kwargs)

@@ -85,12 +85,11 @@ class Router:
         await interaction.followup.send(text, ephemeral=True)
 
     async def _pending(self, interaction: discord.Interaction, cid: ids.PromptId | ids.ModalId) -> Any:
-        pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
         info = await self.svc.get_match(cid.match_id)
-        seat_user = info.seat_user(cid.seat)
-        if seat_user != interaction.user.id:
+        if info.seat_user(cid.seat) != interaction.user.id:
             await refuse(interaction, NOT_YOURS)
             return None
+        pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
         if pending is None or pending.seat != cid.seat or pending.version != cid.version:
             await refuse(interaction, NOT_OPEN)
             return None

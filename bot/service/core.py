@@ -541,6 +541,10 @@ class MatchService:
         """Hold (or renew) a named lease, e.g. the outbox delivery of several bot processes."""
         return await self.store.acquire_lease(name, holder, self.clock(), timedelta(seconds=ttl_seconds))
 
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give a lease up at shutdown so another process takes over at once."""
+        await self.store.release_lease(name, holder, self.clock())
+
     async def notice_ref(self, match_id: int, kind: str) -> str | None:
         """Where the first delivered notice of this kind went (e.g. the lobby message id)."""
         async with self.store.read() as session:
@@ -551,6 +555,12 @@ class MatchService:
                 .limit(1)
             )
             return (await session.exec(stmt)).first()
+
+    async def dms_closed(self, match_id: int, seat: int) -> bool:
+        """Whether a DM to this seat already failed because its DMs are closed."""
+        async with self.store.read() as session:
+            stmt = select(NoticeRow.id).where(NoticeRow.match_id == match_id, NoticeRow.key == f"dms-closed:{seat}")
+            return (await session.exec(stmt)).first() is not None
 
     async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True only the first time (say it once)."""

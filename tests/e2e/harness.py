@@ -110,3 +110,14 @@ async def play_until(fake: Any, players: list[AutoPlayer], done: Any, timeout: f
             acted = await auto.step() or acted
         if not acted:
             await asyncio.sleep(0.05)
+
+
+async def ephemeral_reply(r: Response) -> str:
+    """The text of the ephemeral answer to an interaction (a refusal, a confirmation); waits
+    for the follow-up when the bot acknowledged first."""
+    for _ in range(2):
+        for msg in reversed([*r.followups, *([r.message] if r.message else [])]):
+            if msg.ephemeral_to is not None:
+                return msg.content
+        await r.wait_followup()
+    raise AssertionError(f"no ephemeral reply in {r!r}")
