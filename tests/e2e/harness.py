@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,17 +44,18 @@ def open_prompt(msg: Message) -> bool:
 
 @dataclass
 class AutoPlayer:
-    """Answers open prompts with the first legal-looking option; records what it did."""
+    """Answers open prompts as a careless but honest player: a few first options (or random
+    ones with `rng`), the modal's suggested numbers; a refused answer is tried again."""
 
     player: Player
     via_act: bool = False
+    rng: random.Random | None = None
     answered: list[str] = field(default_factory=list)
-    refusals: list[str] = field(default_factory=list)
-    handled: set[tuple[int, str]] = field(default_factory=set)
+    tries: dict[tuple[int, str], int] = field(default_factory=dict)
 
     def _candidates(self) -> list[Message]:
         place = self.player if self.via_act else self.player.dm
-        return [m for m in place.messages if open_prompt(m) and (m.id, _components_key(m)) not in self.handled]
+        return [m for m in place.messages if open_prompt(m) and self.tries.get((m.id, _components_key(m)), 0) < 3]
 
     async def step(self) -> bool:
         """Answer the newest open prompt; False if there is none."""
@@ -67,20 +70,25 @@ class AutoPlayer:
             if not found:
                 return False
             msg = found[-1]
-        self.handled.add((msg.id, _components_key(msg)))
-        r = await self.answer(msg)
-        if r.ephemeral and r.followups:
-            self.refusals.extend(m.content for m in r.followups)
+        key = (msg.id, _components_key(msg))
+        self.tries[key] = self.tries.get(key, 0) + 1
+        await self.answer(msg, careful=self.tries[key] > 1)
         return True
 
-    async def answer(self, msg: Message) -> Response:
+    async def answer(self, msg: Message, careful: bool = False) -> Response:
         place = self.player if self.via_act else self.player.dm
+        rng = None if careful else self.rng
         if msg.selects:
             sel = msg.selects[0]
-            pick = [o["value"] for o in sel.options[: max(1, sel.min_values)]]
+            want = max(1, sel.min_values) if careful else max(sel.min_values, min(2, sel.max_values))
+            options = list(sel.options)
+            if rng is not None and sel.max_values == 1:
+                options = [rng.choice(options)]
+            pick = [o["value"] for o in options[:want]]
             self.answered.append(f"select {pick}")
             return await place.select(None, pick, message=msg)
-        button = next(b for b in msg.buttons if b.label != "Change")
+        buttons = [b for b in msg.buttons if b.label != "Change"]
+        button = rng.choice(buttons) if rng is not None else buttons[0]
         self.answered.append(f"click {button.label}")
         r = await place.click(button.label, message=msg)
         if r.modal is not None:
@@ -89,6 +97,9 @@ class AutoPlayer:
                 for comp in row.get("components", []) or [row.get("component", {})]:
                     if comp.get("type") == 4:
                         values[comp["custom_id"]] = comp.get("value") or "0"
+                        bounds = re.search(r"\((-?\d+)-(-?\d+)\)", comp.get("label", ""))
+                        if rng is not None and bounds:
+                            values[comp["custom_id"]] = str(rng.randint(int(bounds[1]), int(bounds[2])))
             self.answered.append(f"modal {json.dumps(values, sort_keys=True)}")
             return await self.player.submit_modal(values)
         return r

@@ -1,0 +1,119 @@
+"""The rarest Tiny Big Wars decision, damage order, reached and answered through Discord.
+
+Bob marches three weak heroes on Alice's start, where her two sturdy heroes wait; once her
+minions are gone and the hits do not kill both, she must say which hero takes them first."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import deque
+
+from sqlmodel import select
+
+from db.models import Choice
+from tests.e2e.harness import factory, open_prompt, settings_for
+
+
+def next_hop(view: dict, start: str, goal: str) -> str | None:
+    roads: dict[str, set[str]] = {}
+    for a, b in view["roads"]:
+        roads.setdefault(a, set()).add(b)
+        roads.setdefault(b, set()).add(a)
+    prev = {start: start}
+    todo = deque([start])
+    while todo:
+        node = todo.popleft()
+        for nxt in roads.get(node, ()):
+            if nxt not in prev:
+                prev[nxt] = node
+                todo.append(nxt)
+    if goal not in prev or goal == start:
+        return None
+    node = goal
+    while prev[node] != start:
+        node = prev[node]
+    return node
+
+
+async def answer(place, player, msg, pick_button, numbers) -> None:
+    if msg.selects:
+        return
+    labels = [b.label for b in msg.buttons if b.label != "Change"]
+    label = pick_button(labels)
+    r = await place.click(label, message=msg)
+    if r.modal is not None:
+        values = {}
+        for row in r.modal.get("components", []):
+            for comp in row.get("components", []) or [row.get("component", {})]:
+                lo, hi = map(int, re.search(r"\((-?\d+)-(-?\d+)\)", comp["label"]).groups())
+                values[comp["custom_id"]] = str(numbers(comp["label"], lo, hi))
+        await player.submit_modal(values)
+
+
+async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, tmp_path) -> None:
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    await alice.slash("game new", game="tinybigwars", seats=2, round_limit=12)
+    await alice.wait_for(lambda m: m.button("Join") is not None)
+    await bob.click("Join")
+    await alice.wait_for(lambda m: "bob joined" in m.content)
+    await alice.click("Start")
+    info = await bot.svc.find_match(fake.channel.id)
+    await alice.dm.select(None, ["Iron Monk (7 pts)", "Jade Warden (6 pts)"],
+                          message=await alice.dm.wait_for(lambda m: m.selects))
+    await bob.dm.select(None, ["Lotus Sage (5 pts)", "Banner Captain (5 pts)", "Willow Mender (6 pts)"],
+                        message=await bob.dm.wait_for(lambda m: m.selects))
+
+    view = await bot.svc.public_view(info.id)
+    names = {loc["id"]: loc["name"] for loc in view["locations"]}
+    alice_home = next(loc["id"] for loc in view["locations"] if loc.get("start_seat") == 0)
+
+    def bob_buttons(labels: list[str]) -> str:
+        v = bot_view[0]
+        here = {h["location"] for h in v["heroes"] if h["seat"] == 1 and not h["defeated"]}
+        for loc in here:
+            hop = next_hop(v, loc, alice_home)
+            if hop and f"Move to {names[hop]}" in labels:
+                return f"Move to {names[hop]}"
+        for wanted in ("Activate", "Done", "Move to"):
+            match = [lab for lab in labels if lab.startswith(wanted)]
+            if match:
+                return match[0]
+        return labels[0]
+
+    def alice_buttons(labels: list[str]) -> str:
+        for wanted in ("Done", "Pass"):
+            if wanted in labels:
+                return wanted
+        return labels[0]  # damage order: the first hero named
+
+    bot_view = [view]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 90
+    handled: set[tuple[int, str]] = set()
+    asked = False
+    while loop.time() < end:
+        async with bot.svc.store.read() as session:
+            kinds = {c.kind for c in (await session.exec(select(Choice).where(Choice.match_id == info.id))).all()
+                     if c.by == "player" and c.seat == 0}
+        if "damage_order" in kinds:
+            asked = True
+            break
+        if (await bot.svc.get_match(info.id)).status != "active":
+            break
+        bot_view[0] = await bot.svc.public_view(info.id)
+        acted = False
+        for player, pick, numbers in (
+            (alice, alice_buttons, lambda label, lo, hi: lo),
+            (bob, bob_buttons, lambda label, lo, hi: hi if "extra hits" in label or "Minions" in label else lo),
+        ):
+            msgs = [m for m in player.dm.messages if open_prompt(m)]
+            if msgs and (msgs[-1].id, str(msgs[-1].components)) not in handled:
+                handled.add((msgs[-1].id, str(msgs[-1].components)))
+                await answer(player.dm, player, msgs[-1], pick, numbers)
+                acted = True
+        if not acted:
+            await asyncio.sleep(0.05)
+    assert asked, "Alice was never asked (or never answered) which hero takes the hits first"
+    ordered = [m for m in alice.dm.messages if "which hero takes them first" in m.content]
+    assert ordered and "Done: Your heroes at" in ordered[-1].content
