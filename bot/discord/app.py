@@ -55,7 +55,7 @@ class WarhostMixin:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
         kwargs = {"clock": self._clock} if self._clock is not None else {}
-        self.svc = MatchService(self.store, **kwargs)
+        self.svc = MatchService(self.store, holder=self.holder, **kwargs)
         self.tree.add_command(GameCommands(self))  # type: ignore[attr-defined]
         self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
         if self.settings.dev_guild_id:
@@ -64,8 +64,7 @@ class WarhostMixin:
             await self.tree.sync(guild=guild)  # type: ignore[attr-defined]
         else:
             await self.tree.sync()  # type: ignore[attr-defined]
-        if await self.holds_lease("tick"):
-            await self.svc.recover()
+        await self.svc.recover()  # AI seats play what they owe; safe in every process (match locks)
         self._tasks.append(asyncio.create_task(self.delivery.run_forever(self.settings.deliver_seconds)))
         self._tasks.append(asyncio.create_task(self._tick_forever()))
 
@@ -78,7 +77,7 @@ class WarhostMixin:
         while True:
             await asyncio.sleep(self.settings.tick_seconds)
             try:
-                if await self.holds_lease("tick") and await self.svc.tick():
+                if await self.svc.tick():  # takes the "tick" lease itself: one process at a time
                     self.wake_delivery()
             except Exception:
                 log.exception("deadline tick failed; retrying on the next tick")
@@ -119,7 +118,7 @@ class WarhostMixin:
                 await task
         self._tasks.clear()
         if self.svc is not None:
-            for name in ("deliver", "tick"):
+            for name in ("deliver",):
                 with contextlib.suppress(Exception):
                     await self.svc.release_lease(name, self.holder)
         await super().close()  # type: ignore[misc]

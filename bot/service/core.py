@@ -368,7 +368,8 @@ class MatchService:
         async with self.store.read() as session:
             stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
             rows = list((await session.exec(stmt)).all())
-        lines = [line for public in reversed(rows) for line in public]
+            names = [s.name for s in await self._seats(session, match_id)]
+        lines = [fill(line, names) for public in reversed(rows) for line in public]
         return lines[-limit:]
 
     # ------------------------------------------------------------------ host tools
