@@ -67,3 +67,22 @@ async def test_new_with_a_bad_option_is_refused(fake, start_bot, alice, tmp_path
     assert r.ephemeral and "has no option `mode`" in r.content
     status = await alice.slash("game status")
     assert "no" in status.content.lower() and "match" in status.content.lower()
+
+
+async def test_lobby_through_slash_commands(fake, start_bot, alice, bob, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    modes = await alice.autocomplete("game new", "mode", "", game="samurai")
+    assert {c["value"] for c in modes} >= {"base", "quickstart", "lwtv"}
+    await alice.slash("game new", game="tinybigwars", seats=3, deadline_hours=12)
+    assert "You joined" in (await bob.slash("game join")).content
+    assert "already" in (await bob.slash("game join")).content.lower()
+    assert "You left the lobby." in (await bob.slash("game leave")).content
+    assert "heuristic AI took a seat" in (await alice.slash("game addai")).content
+    assert "random AI took a seat" in (await alice.slash("game addai", policy="random")).content
+    started = await alice.slash("game start")
+    assert "has started" in started.content
+    status = await alice.slash("game status")
+    assert "AI (heuristic)" in status.content and "AI (random)" in status.content
+    assert "still to choose" in status.content
+    dm = await alice.dm.wait_for(lambda m: m.selects)
+    assert "Deadline <t:" in dm.content
