@@ -25,7 +25,8 @@ def simulate(
     on_step: StepCallback | None = None,
     max_steps: int = 200_000,
 ) -> dict[str, Any]:
-    """Play one all-AI match; the AI's randomness is derived from (seed, step, "ai").
+    """Play one all-AI match; the AI's randomness is derived from (seed, step, seat) exactly as
+    the match service derives it, so ``simulate --db`` stores the very same match.
 
     Returns the summary (game, seats, seed, winner, rounds, choices, log_sha256, reason)
     plus ``log`` (the choice log), ``phase_ends`` (public phase-end texts) and ``state``.
@@ -46,7 +47,7 @@ def simulate(
         if not open_prompts:
             raise RuntimeError(f"{key} seed {seed}: no open prompt and no result at step {state.step}")
         prompt = open_prompts[0]
-        choice = ai.choose(state, prompt, engine.rng_for(seed, state.step, "ai"))
+        choice = ai.choose(state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
         step = game.submit(state, prompt.seat, choice)
         log.append((prompt.seat, choice))
         state = step.state

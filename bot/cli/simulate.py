@@ -22,9 +22,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", choices=["heuristic", "random"], default="heuristic", help="AI policy for every seat")
     parser.add_argument("--json", action="store_true", help="print exactly one line of JSON")
     parser.add_argument("--out", help="folder for one map PNG per phase end, the final map and replay.gif")
+    parser.add_argument("--db", help="play through the match service and store it in this database (URL)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.db:
+        return _stored(args)
     images = None
     try:
         if args.out:
@@ -51,4 +54,32 @@ def run(args: argparse.Namespace) -> int:
         f"after {out['rounds']} rounds and {out['choices']} choices"
     )
     print(f"log sha256 {out['log_sha256']}")
+    return 0
+
+
+def _stored(args: argparse.Namespace) -> int:
+    """The same match through the service and store; the summary adds ``match_id``."""
+    import asyncio
+
+    from bot.storesim import simulate_stored
+
+    try:
+        out = asyncio.run(simulate_stored(args.db, args.game, args.seats, args.seed, args.policy))
+    except (KeyError, ValueError) as exc:
+        print(f"simulate: {exc}")
+        return 2
+    result = out.get("result") or {}
+    summary = {
+        "game": out["game"], "seats": out["seats"], "seed": out["seed"], "policy": out["policy"],
+        "match_id": out["match_id"], "status": out["status"], "winner": result.get("winners", []),
+        "draw": result.get("draw", False), "reason": fill(str(result.get("reason", ""))),
+        "choices": out["choices"], "log_sha256": out["log_sha256"],
+    }
+    if args.json:
+        print(json.dumps(summary, sort_keys=True, separators=(",", ":")))
+    else:
+        winners = ", ".join(f"seat {w}" for w in summary["winner"]) or "nobody"
+        print(f"match #{summary['match_id']} stored: {summary['game']}, won by {winners} ({summary['reason']}) "
+              f"after {summary['choices']} choices; verify with  python -m bot replay {summary['match_id']} "
+              f"--db {args.db} --verify")
     return 0
