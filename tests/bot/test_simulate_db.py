@@ -24,6 +24,6 @@ def test_stored_match_equals_engine_match_and_verifies(tmp_path: Path) -> None:
     for key in ("log_sha256", "choices", "winner", "draw"):
         assert stored[key] == plain[key], key
     verify = run("replay", "1", "--db", url, "--verify")
-    assert verify.returncode == 0 and verify.stdout.startswith("OK"), verify.stdout + verify.stderr
+    assert verify.returncode == 0 and "\nOK: replay matches" in verify.stdout, verify.stdout + verify.stderr
     listing = run("matches", "--db", url)
     assert "tinybigwars" in listing.stdout and "finished" in listing.stdout
