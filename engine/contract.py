@@ -74,6 +74,8 @@ class Prompt(BaseModel):
     """A secret prompt already answered: the seat may still revise until the step locks."""
     default: dict[str, Any] = Field(default_factory=dict)
     """A rule-legal choice used when the deadline passes."""
+    deadline_hours: float | None = None
+    """This phase's own time limit; None = the match's deadline option."""
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of this prompt: who owes what kind of decision."""

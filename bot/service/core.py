@@ -843,7 +843,9 @@ class MatchService:
         newest = max(s.prompt_version or 0 for s in owing)
         if deadline is not None and deadline.step == newest:
             return
-        due = ctx.now + timedelta(hours=ctx.match.deadline_hours)
+        owing_seats = {s.seat_no for s in owing}
+        own = [p.deadline_hours for p in ctx.prompts() if p.seat in owing_seats and p.deadline_hours]
+        due = ctx.now + timedelta(hours=min(own) if own else ctx.match.deadline_hours)
         if deadline is None:
             ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=ctx.now, due_at=due,
                                      paused_at=ctx.now if ctx.match.status == "paused" else None))

@@ -118,11 +118,22 @@ async def test_lease_excludes_second_holder(store: Store, clock: Clock) -> None:
 
 async def test_deadline_hours_as_a_match_option(svc: MatchService, clock: Clock) -> None:
     info = await svc.create(1, CHANNEL, HOST, "host", "toy", {"rounds": 2, "deadline_hours": 2})
-    assert info.deadline_hours == 2 and info.options == {"rounds": 2, "start_gold": 5}
+    assert info.deadline_hours == 2 and info.options == {"rounds": 2, "start_gold": 5, "move_hours": None}
     await svc.join(CHANNEL, BOB, "bob")
     await svc.start(CHANNEL, HOST)
     assert (await svc.status(CHANNEL)).deadline == clock.now + timedelta(hours=2)
     assert await svc.tick(clock.advance(2)) == 2
+
+
+async def test_a_phase_sets_its_own_deadline(svc: MatchService, clock: Clock) -> None:
+    info = await svc.create(1, CHANNEL, HOST, "host", "toy", {"rounds": 2, "move_hours": 0.5})
+    await svc.join(CHANNEL, BOB, "bob")
+    await svc.start(CHANNEL, HOST)
+    assert (await svc.status(CHANNEL)).deadline == clock.now + timedelta(hours=24)  # bids: the match default
+    await svc.submit(info.id, HOST, {"bid": 1})
+    await svc.submit(info.id, BOB, {"bid": 0})
+    assert (await svc.public_view(info.id))["phase"] == "move"
+    assert (await svc.status(CHANNEL)).deadline == clock.now + timedelta(hours=0.5)
 
 
 async def test_extend_and_pause_move_the_deadline(svc: MatchService, store: Store, clock: Clock) -> None:

@@ -32,11 +32,14 @@ class ToyOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rounds: int = Field(default=3, ge=1, le=10_000)
     start_gold: int = Field(default=5, ge=0, le=100)
+    move_hours: float | None = Field(default=None, gt=0)
+    """The move phase's own deadline (a phase that sets its own time)."""
 
 
 class ToyState(State):
     seats: int
     rounds: int
+    move_hours: float | None = None
     round: int = 1
     phase: Literal["bid", "move", "over"] = "bid"
     gold: list[int]
@@ -89,7 +92,7 @@ class ToyGame:
         if seats not in self.seats:
             raise IllegalChoice(f"the toy game takes 2 to 4 players, not {seats}")
         return ToyState(
-            seed=seed, seats=seats, rounds=options.rounds,
+            seed=seed, seats=seats, rounds=options.rounds, move_hours=options.move_hours,
             gold=[options.start_gold] * seats, score=[0] * seats,
         )
 
@@ -115,6 +118,7 @@ class ToyGame:
                         Option(value="raid", label="Raid", choice={"action": "raid"}),
                     ],
                     default={"action": "gather"},
+                    deadline_hours=state.move_hours,
                 )
             ]
         return []
