@@ -629,7 +629,9 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
 
     x = 516
     y = 66
-    for title_text, items in (("Minion cards", force.get("minion_cards", [])), ("Buildings", force.get("buildings", []))):
+    minion_cards = force.get("minion_card_names") or force.get("minion_cards", [])
+    buildings = force.get("building_names") or force.get("buildings", [])
+    for title_text, items in (("Minion cards", minion_cards), ("Buildings", buildings)):
         text.stamp(img, (x, y), title_text, 20, bold=True, fill=palette.ALERT)
         y += 28
         if not items:

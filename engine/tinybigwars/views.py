@@ -17,6 +17,7 @@ from engine.tinybigwars.board import (
     location_coins,
     location_influence,
 )
+from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import active_seat, prompts
 from engine.tinybigwars.state import TBWState
 
@@ -152,9 +153,14 @@ def _you(s: TBWState, seat: int) -> dict[str, Any]:
         sp = s.combat.spend[s.combat.seats.index(seat)]
         if sp is not None:
             sealed = {"kind": "energy", "attack": sp.attack, "guard": sp.guard}
+    force = st.force.model_dump() if st.force is not None else None
+    if force is not None:
+        c = content()
+        force["minion_card_names"] = [c.minions[m].name for m in st.force.minion_cards if m in c.minions]
+        force["building_names"] = [c.buildings[b].name for b in st.force.buildings if b in c.buildings]
     return {
         "seat": seat,
-        "force": st.force.model_dump() if st.force is not None else None,
+        "force": force,
         "sealed": sealed,
         "coins": st.coins,
     }
