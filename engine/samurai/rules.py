@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
-from engine.samurai.combat import roll_side, side_size, take_casualties
+from engine.samurai.combat import fight_step, naval_strike, side_size
 from engine.samurai.content import REGULAR, content
 from engine.samurai.setup import QS_TROOPS
 from engine.samurai.state import (
@@ -1011,8 +1011,7 @@ def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: in
         finish_battle(st, ev, "won")
         return
     if naval:
-        dice, hits = roll_side(dfd, None, b.fort_value, rng, with_fort=False)
-        take_casualties(atk, hits)
+        dice, hits = naval_strike(atk, dfd, rng)
         write_back(st, ev, b, atk, dfd)
         if st.phase == "over":
             return
@@ -1033,10 +1032,7 @@ def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
         b.rounds += 1
         for step in ("ranged", "melee"):
             atk, dfd = battle_sides(st, b)
-            adice, ahits = roll_side(atk, step, b.fort_value, rng)
-            ddice, dhits = roll_side(dfd, step, b.fort_value, rng)
-            take_casualties(dfd, ahits)
-            take_casualties(atk, dhits)
+            adice, ahits, ddice, dhits = fight_step(atk, dfd, step, b.fort_value, rng)
             write_back(st, ev, b, atk, dfd)
             if st.phase == "over":
                 return
