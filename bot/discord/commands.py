@@ -12,7 +12,7 @@ from discord import app_commands
 
 import engine
 import render
-from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
 from bot.rules_text import rule_topics
 from bot.service import ServiceError
 
@@ -194,7 +194,7 @@ class GameCommands(app_commands.Group):
         if pending is None:
             await self._done(interaction, "You have no open decision right now.")
             return
-        prompt = pending.prompt.model_dump()
+        prompt = named_prompt(pending.prompt.model_dump(), info.names())
         await interaction.followup.send(
             prompt_text(prompt, pending.deadline),
             view=prompt_view(info.id, pending.seat, pending.version, prompt),

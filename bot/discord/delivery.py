@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -142,8 +142,8 @@ class Delivery:
 
     async def dm_prompt(self, notice: Any) -> str | None:
         payload = notice.payload
-        prompt = payload["prompt"]
         info = await self.svc.get_match(notice.match_id)
+        prompt = named_prompt(payload["prompt"], info.names())
         deadline = _parse_time(payload.get("deadline"))
         if deadline is None:
             with contextlib.suppress(Exception):

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import ids
-from bot.discord.prompt_ui import NumbersModal, changed_view, option_label, prompt_text, prompt_view
+from bot.discord.prompt_ui import (
+    NumbersModal,
+    changed_view,
+    named_prompt,
+    option_label,
+    prompt_text,
+    prompt_view,
+)
 from bot.service import ServiceError
 
 if TYPE_CHECKING:
@@ -84,7 +91,10 @@ class Router:
             text = "The match has started. Secret choices come to you by DM."
         await interaction.followup.send(text, ephemeral=True)
 
-    async def _pending(self, interaction: discord.Interaction, cid: ids.PromptId | ids.ModalId) -> Any:
+    async def _pending(self, interaction: discord.Interaction,
+                       cid: ids.PromptId | ids.ModalId) -> tuple[Any, dict[str, Any]] | None:
+        """The open prompt this component belongs to, with its names filled in; None
+        (after refusing) when it is not this user's or no longer open."""
         info = await self.svc.get_match(cid.match_id)
         if info.seat_user(cid.seat) != interaction.user.id:
             await refuse(interaction, NOT_YOURS)
@@ -93,22 +103,22 @@ class Router:
         if pending is None or pending.seat != cid.seat or pending.version != cid.version:
             await refuse(interaction, NOT_OPEN)
             return None
-        return pending
+        return pending, named_prompt(pending.prompt.model_dump(), info.names())
 
     async def prompt(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
         if cid.op == "n":
             # A modal must be the first response: read, check, open; nothing slow before it.
-            pending = await self._pending(interaction, cid)
-            if pending is None:
+            found = await self._pending(interaction, cid)
+            if found is None:
                 return
-            prompt = pending.prompt.model_dump()
+            _, prompt = found
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
         await interaction.response.defer()
-        pending = await self._pending(interaction, cid)
-        if pending is None:
+        found = await self._pending(interaction, cid)
+        if found is None:
             return
-        prompt = pending.prompt.model_dump()
+        pending, prompt = found
         if cid.op == "c":
             await interaction.edit_original_response(
                 content=prompt_text(prompt, pending.deadline, "Change your choice:"),
@@ -136,10 +146,10 @@ class Router:
             for comp in inner:
                 values[str(comp.get("custom_id"))] = str(comp.get("value", ""))
         await interaction.response.defer()
-        pending = await self._pending(interaction, cid)
-        if pending is None:
+        found = await self._pending(interaction, cid)
+        if found is None:
             return
-        prompt = pending.prompt.model_dump()
+        _, prompt = found
         choice: dict[str, Any] = {}
         for field in prompt.get("fields", []):
             raw = values.get(field["name"], "").strip()

@@ -82,6 +82,14 @@ class RandomPolicy:
 # ---------------------------------------------------------------- heuristic
 
 
+ATTACK_MARGIN = (1.0, 0.5)
+"""Attack when our head count is at least a * what we see + b: bold enough that matches
+end by conquest (the benchmark's share), careful enough not to throw armies away."""
+WEAK_FOE_BONUS = 3.0
+"""Score factor for provinces of the weakest opponent: breaking one house (its armies and
+land pass to the eliminator in base and QS) ends matches sooner than nibbling at all."""
+
+
 def enemy_strength(st: SamuraiState, seat: int, pid: str) -> float:
     """What we can see defending a province: garrison, fortification, an army marker."""
     prov = st.provinces[pid]
@@ -106,6 +114,14 @@ def frontier(st: SamuraiState, seat: int, pid: str) -> int:
     return sum(1 for n in content().adj[pid] if st.provinces[n].owner != seat)
 
 
+def weakest_foe(st: SamuraiState, seat: int) -> int | None:
+    """The living opponent with the fewest provinces (ties: the lower seat)."""
+    foes = [s for s in rules.active(st) if s != seat]
+    if not foes:
+        return None
+    return min(foes, key=lambda s: (len(rules.owned(st, s)), s))
+
+
 def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[float, str] | None:
     best = None
     for tgt in rules.attack_targets(st, seat, src):
@@ -114,10 +130,13 @@ def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[fl
             need *= 1.5
         if need == 0:
             score = 10.0
-        elif force >= 1.5 * need + 1:
+        elif force >= ATTACK_MARGIN[0] * need + ATTACK_MARGIN[1]:
             score = force / need
         else:
             continue
+        owner = st.provinces[tgt].owner
+        if owner is not None and owner == weakest_foe(st, seat):
+            score *= WEAK_FOE_BONUS
         if best is None or score > best[0]:
             best = (score, tgt)
     return best

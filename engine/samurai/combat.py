@@ -7,6 +7,7 @@ and "fort" (a fortification's temporary defenders).
 
 from __future__ import annotations
 
+import functools
 import random
 
 from engine.samurai.content import content
@@ -15,35 +16,53 @@ CASUALTY_ORDER = ("fort", "ronin", "spearman", "gunner", "swordsman", "bowman", 
 """Fortification defenders must fall first (rule); then the cheapest, the daimyo last."""
 
 
+@functools.cache
+def _table() -> dict[str, tuple[int, str]]:
+    """(value, step) per regular kind, read once: battles roll often (the odds test runs
+    tens of thousands), and the content does not change while the process runs."""
+    return {k: (u.value, u.step) for k, u in content().units.units.items()}
+
+
 def unit_value(kind: str, fort_value: int) -> int:
     if kind == "fort":
         return fort_value
-    return content().units.units[kind].value
+    return _table()[kind][0]
 
 
 def unit_step(kind: str) -> str:
     if kind == "fort":
         return "melee"
-    return content().units.units[kind].step
+    return _table()[kind][1]
 
 
 def roll_side(holders: list[dict[str, int]], step: str | None, fort_value: int,
               rng: random.Random, with_fort: bool = True) -> tuple[list[list[int]], int]:
     """Roll every unit of the side that acts in this step (None = all units: a naval first
-    strike). Returns the dice per kind as [value, die...] lists and the number of hits."""
+    strike). Returns the dice per kind as [value, die...] lists and the number of hits.
+    Dice are rolled kind by kind in casualty order, so a seed always gives the same battle."""
+    table = _table()
     totals: dict[str, int] = {}
     for holder in holders:
         for kind, n in holder.items():
-            if n > 0 and (with_fort or kind != "fort") and (step is None or unit_step(kind) == step):
-                totals[kind] = totals.get(kind, 0) + n
+            if n <= 0:
+                continue
+            if kind == "fort":
+                if not with_fort or (step is not None and step != "melee"):
+                    continue
+            elif step is not None and table[kind][1] != step:
+                continue
+            totals[kind] = totals.get(kind, 0) + n
     dice: list[list[int]] = []
     hits = 0
+    if not totals:
+        return dice, hits
+    randint = rng.randint
     for kind in CASUALTY_ORDER:
         n = totals.get(kind, 0)
         if not n:
             continue
-        value = unit_value(kind, fort_value)
-        rolled = [rng.randint(1, 12) for _ in range(n)]
+        value = fort_value if kind == "fort" else table[kind][0]
+        rolled = [randint(1, 12) for _ in range(n)]
         hits += sum(1 for d in rolled if d <= value)
         dice.append([value, *rolled])
     return dice, hits
@@ -57,10 +76,57 @@ def take_casualties(holders: list[dict[str, int]], hits: int) -> list[tuple[int,
     """Remove `hits` units in casualty order, earlier holders first within a kind.
     Mutates the holders; returns (holder index, kind) per unit removed."""
     removed: list[tuple[int, str]] = []
+    if hits <= 0:
+        return removed
     for kind in CASUALTY_ORDER:
         for i, holder in enumerate(holders):
-            while hits > 0 and holder.get(kind, 0) > 0:
-                holder[kind] -= 1
-                hits -= 1
-                removed.append((i, kind))
+            have = holder.get(kind, 0)
+            if have <= 0:
+                continue
+            take = min(have, hits)
+            holder[kind] = have - take
+            hits -= take
+            removed.extend((i, kind) for _ in range(take))
+            if not hits:
+                return removed
     return removed
+
+
+def fight_step(atk: list[dict[str, int]], dfd: list[dict[str, int]], step: str, fort_value: int,
+               rng: random.Random) -> tuple[list[list[int]], int, list[list[int]], int]:
+    """One combat step (ranged or melee): both sides roll at once, then both take their
+    casualties, so a unit killed in this step still strikes. Mutates both sides; returns
+    (attacker dice, attacker hits, defender dice, defender hits)."""
+    adice, ahits = roll_side(atk, step, fort_value, rng)
+    ddice, dhits = roll_side(dfd, step, fort_value, rng)
+    take_casualties(dfd, ahits)
+    take_casualties(atk, dhits)
+    return adice, ahits, ddice, dhits
+
+
+def naval_strike(atk: list[dict[str, int]], dfd: list[dict[str, int]], rng: random.Random) -> tuple[list[list[int]], int]:
+    """A naval landing: every defender except fortification defenders rolls once, the
+    attacker takes the hits before the first round. Mutates the attacker; returns dice, hits."""
+    dice, hits = roll_side(dfd, None, 0, rng, with_fort=False)
+    take_casualties(atk, hits)
+    return dice, hits
+
+
+def resolve(atk: list[dict[str, int]], dfd: list[dict[str, int]], fort_value: int, rng: random.Random,
+            naval: bool = False, max_rounds: int | None = None) -> str:
+    """Fight a battle to the end without a call-off (the attacker's "fight to the end").
+    Pure apart from mutating the sides; the rules engine fights with the same steps.
+    Returns "won" (attacker holds the field), "lost" or "wiped" (nobody left), or "open"
+    when `max_rounds` ran out first."""
+    if naval and side_size(dfd):
+        naval_strike(atk, dfd, rng)
+    rounds = 0
+    while side_size(atk) and side_size(dfd):
+        if max_rounds is not None and rounds >= max_rounds:
+            return "open"
+        rounds += 1
+        for step in ("ranged", "melee"):
+            fight_step(atk, dfd, step, fort_value, rng)
+    if side_size(atk):
+        return "won"
+    return "wiped" if not side_size(dfd) else "lost"

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
-from engine.samurai.combat import roll_side, side_size, take_casualties
+from engine.samurai.combat import fight_step, naval_strike, side_size
 from engine.samurai.content import REGULAR, content
 from engine.samurai.setup import QS_TROOPS
 from engine.samurai.state import (
@@ -124,7 +124,10 @@ def owned(st: SamuraiState, seat: int) -> list[str]:
 
 
 def gsize(g: dict[str, int]) -> int:
-    return sum(g.get(k, 0) for k in REGULAR)
+    """Regular units in a holder. Spelled out (REGULAR's four kinds) because prompts call
+    it hundreds of times per choice; a generator sum was a tenth of a random match."""
+    get = g.get
+    return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
 
 
 def army_regulars(a: Army) -> int:
@@ -1011,8 +1014,7 @@ def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: in
         finish_battle(st, ev, "won")
         return
     if naval:
-        dice, hits = roll_side(dfd, None, b.fort_value, rng, with_fort=False)
-        take_casualties(atk, hits)
+        dice, hits = naval_strike(atk, dfd, rng)
         write_back(st, ev, b, atk, dfd)
         if st.phase == "over":
             return
@@ -1033,10 +1035,7 @@ def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
         b.rounds += 1
         for step in ("ranged", "melee"):
             atk, dfd = battle_sides(st, b)
-            adice, ahits = roll_side(atk, step, b.fort_value, rng)
-            ddice, dhits = roll_side(dfd, step, b.fort_value, rng)
-            take_casualties(dfd, ahits)
-            take_casualties(atk, dhits)
+            adice, ahits, ddice, dhits = fight_step(atk, dfd, step, b.fort_value, rng)
             write_back(st, ev, b, atk, dfd)
             if st.phase == "over":
                 return
@@ -1812,6 +1811,13 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
 # ---------------------------------------------------------------- submit
 
 
+def fresh_copy(st: SamuraiState) -> SamuraiState:
+    """A deep copy for the next state. Rebuilding from plain data is about four times as
+    fast as pydantic's deep copy (which walks every dict through `copy.deepcopy`), and
+    submit copies on every choice."""
+    return type(st).model_validate(st.model_dump())
+
+
 def submit(st0: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
     if st0.phase == "over":
         raise IllegalChoice("the game is over")
@@ -1820,7 +1826,7 @@ def submit(st0: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
         raise IllegalChoice("it is not your turn: nothing is asked of you now")
     pr = mine[0]
     ans = parse_choice(pr.answer, choice)
-    st = st0.model_copy(deep=True)
+    st = fresh_copy(st0)
     rng = rng_for(st.seed, st.step)
     ev: list[Event] = []
     if isinstance(ans, Pick) and ans.act == "region":

@@ -63,6 +63,61 @@ def test_random_matches_end_round_trip_and_replay(mode, seats):
     assert rebuilt.model_dump_json() == st.model_dump_json()
 
 
+MATCHES_PER_MODE = 200
+"""The acceptance figure: at least 200 random-legal matches per mode, spread over 3 to 5 seats."""
+FULL_EVERY = 34
+"""One match in FULL_EVERY gets the full checks on every step; the rest get the cheap ones."""
+
+
+def quick_match(seats: int, mode: str, seed: int, full: bool) -> None:
+    """One random-legal match to its end (round limit 1). Every step: the prompts fit
+    Discord and have defaults, the step counter moves. With `full`: the input is never
+    mutated, the JSON round-trip is exact, a secret answer that does not end its step
+    changes nothing any other seat or the public sees, and the replay rebuilds the end."""
+    options = {"mode": mode, "round_limit": 1}
+    st = G.setup(seats, G.options_model()(**options), seed)
+    pol = G.policies()["random"]
+    rng = random.Random(seed)
+    log: list[tuple[int, dict]] = []
+    for _ in range(5000):
+        if st.phase == "over":
+            break
+        ps = G.prompts(st)
+        for p in ps:
+            if p.input == "choose":
+                assert 1 <= len(p.options) <= 25, (p.kind, len(p.options))
+            assert p.default, p.kind
+        open_ = [p for p in ps if not p.answered] or ps
+        pr = rng.choice(open_)
+        choice = pr.default if rng.random() < 0.1 else pol.choose(st, pr, rng)
+        if full:
+            before = st.model_dump_json()
+            hidden = [strip_waiting(v) for v in other_views(st, pr.seat)] if pr.secret else None
+        new_st = G.submit(st, pr.seat, choice).state
+        assert new_st.step == st.step + 1
+        if full:
+            assert st.model_dump_json() == before, "submit mutated its input"
+            assert SamuraiState.model_validate_json(new_st.model_dump_json()) == new_st
+            if hidden is not None and new_st.phase == st.phase and any(
+                    p.secret and not p.answered for p in G.prompts(new_st)):
+                assert [strip_waiting(v) for v in other_views(new_st, pr.seat)] == hidden, pr.kind
+        log.append((pr.seat, choice))
+        st = new_st
+    assert G.result(st) is not None, f"{mode} {seats} seats seed {seed} did not end"
+    if full:
+        rebuilt = engine.replay("samurai", seats, options, seed, log)
+        assert rebuilt.model_dump_json() == st.model_dump_json()
+
+
+@pytest.mark.parametrize("mode", ["base", "quickstart", "lwtv"])
+@pytest.mark.parametrize("seats", [3, 4, 5])
+def test_two_hundred_random_matches_per_mode_end(mode, seats):
+    share = -(-MATCHES_PER_MODE // 3)  # 67 per seat count, 201 per mode
+    for i in range(share):
+        seed = 10_000 * seats + i
+        quick_match(seats, mode, seed, full=i % FULL_EVERY == 0)
+
+
 def test_heuristic_takes_provinces_and_wins_against_random():
     wins = 0
     for seed in (1, 2):

@@ -228,6 +228,25 @@ def test_attacker_wins_after_rounds_and_occupies_keeping_the_castle(board, dice)
     assert st.players[1].tray["spearman"] == board.players[1].tray["spearman"] + 1
 
 
+def test_ranged_step_comes_before_hand_to_hand_and_its_dead_do_not_strike(board, dice):
+    own(board, 0, "echigo", gunner=1, spearman=2)
+    own(board, 1, "shinano", bowman=1, spearman=1)
+    st = war_at(board, 0, "B")
+    st = declare(st, 0, "echigo", "shinano")
+    # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender's spearman
+    # falls first, so hand-to-hand is the attacker's spearman (12, miss) against nobody but
+    # the bowman, which does not fight hand-to-hand
+    dice.rolls = [1, 12, 12]
+    step = G.submit(st, 0, {"act": "done"})
+    steps = [(e.data["step"], e.data["attack_dice"], e.data["defence_dice"]) for e in step.events
+             if e.kind == "dice"]
+    assert steps[0] == ("ranged", [[4, 1]], [[6, 12]])
+    assert steps[1] == ("melee", [[4, 12]], [])
+    st = step.state
+    assert st.provinces["shinano"].garrison == {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 1}
+    assert st.players[1].tray["spearman"] == board.players[1].tray["spearman"] + 1
+
+
 def test_naval_invasion_defender_strikes_first(board, dice):
     own(board, 0, "echigo", spearman=5)
     own(board, 1, "sado", spearman=2)
