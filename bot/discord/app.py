@@ -55,7 +55,7 @@ class WarhostMixin:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
         kwargs = {"clock": self._clock} if self._clock is not None else {}
-        self.svc = MatchService(self.store, **kwargs)
+        self.svc = MatchService(self.store, holder=self.holder, **kwargs)
         self.tree.add_command(GameCommands(self))  # type: ignore[attr-defined]
         self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
         if self.settings.dev_guild_id:
