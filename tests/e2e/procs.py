@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import IO, Any
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-CONNECTED = re.compile(r"Shard ID (\d+) has connected to Gateway \(Session ID: (\S+)\)\.")
+CONNECTED = re.compile(r"Shard ID (\d+|None) has connected to Gateway \(Session ID: (\S+)\)\.")
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL",
             "SHARD_COUNT", "SHARD_IDS", "INSTANCE_NAME", "TICK_SECONDS", "DELIVER_SECONDS")
+BLANKABLE = ("DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS")
 
 
 @dataclass
@@ -39,11 +40,13 @@ class BotProcess:
         return [line for line in self.log().splitlines() if " ERROR " in line or line.startswith("Traceback")]
 
     async def wait_connected(self, timeout: float = 30.0) -> dict[int, str]:
-        """Wait until the process logged its gateway connection; returns {shard id: session id}."""
+        """Wait until the process logged its gateway connection; returns {shard id: session id}
+        (an unsharded bot logs shard None: it is shard 0 of 1)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
-            found = {int(shard): session for shard, session in CONNECTED.findall(self.log())}
+            found = {int(shard) if shard != "None" else 0: session
+                     for shard, session in CONNECTED.findall(self.log())}
             if found:
                 return found
             if self.proc.returncode is not None:
@@ -52,12 +55,12 @@ class BotProcess:
                 raise AssertionError(f"bot process {self.name} did not connect within {timeout} s:\n{self.log()}")
             await asyncio.sleep(0.05)
 
-    async def stop(self, timeout: float = 5.0) -> None:
-        """SIGTERM, then SIGKILL if it lingers; always closes the log file."""
+    async def stop(self, timeout: float = 5.0, sig: int = signal.SIGTERM) -> None:
+        """`sig` (SIGINT lets the bot exit cleanly), then SIGKILL if it lingers; always closes the log file."""
         try:
             if self.proc.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
-                    self.proc.send_signal(signal.SIGTERM)
+                    self.proc.send_signal(sig)
                 try:
                     await asyncio.wait_for(self.proc.wait(), timeout)
                 except TimeoutError:
@@ -70,20 +73,21 @@ class BotProcess:
 
 def bot_env(**settings: Any) -> dict[str, str]:
     """The parent's environment without any warhost setting, plus `settings` (upper-cased keys).
-    Blank values override a stray `.env` in the project root."""
+    The optional ids are blank unless given, so a stray `.env` in the project root cannot set them."""
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
-    env.update({name: "" for name in SETTINGS})
+    env.update({name: "" for name in BLANKABLE})
     env.update({k.upper(): str(v) for k, v in settings.items()})
     return env
 
 
-async def spawn_bot(name: str, env: dict[str, str], log_dir: Path) -> BotProcess:
-    """Start `python -m bot` from the project root with `env`; its stdout and stderr go to a file."""
+async def spawn_bot(name: str, env: dict[str, str], log_dir: Path, python_args: tuple[str, ...] = ()) -> BotProcess:
+    """Start `python [python_args] -m bot` from the project root with `env` (python_args: e.g. a
+    profiler's `-m cProfile -o FILE`); its stdout and stderr go to a file."""
     log_path = log_dir / f"{name}.log"
     log_file = log_path.open("wb")
     try:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=PROJECT_ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+            sys.executable, *python_args, "-m", "bot", cwd=PROJECT_ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=log_file, stderr=asyncio.subprocess.STDOUT)
     except BaseException:
         log_file.close()
