@@ -86,6 +86,10 @@ class Router:
 
     async def _pending(self, interaction: discord.Interaction, cid: ids.PromptId | ids.ModalId) -> Any:
         pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
+        if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
+            # pending_prompt found this user's own seat: the seat is theirs, no second read needed
+            # (this runs before a modal opens, so it is on the acknowledgement's clock).
+            return pending
         info = await self.svc.get_match(cid.match_id)
         seat_user = info.seat_user(cid.seat)
         if seat_user != interaction.user.id:
