@@ -41,7 +41,10 @@ from tests.fakediscord.players import Player  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 OVER = "The match is over"
-STEP_TIMEOUT = 120.0
+KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM select/click->deferred update",
+         (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update"}
+"""(interaction type, callback type) -> what the player did and how the bot acknowledged it."""
+STEP_TIMEOUT = 60.0
 
 
 class Watch:
@@ -92,7 +95,7 @@ class Watch:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
-    ack_types: Counter[str] = field(default_factory=Counter)
+    by_type: dict[str, list[float]] = field(default_factory=dict)
     driver_errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     finished: int = 0
@@ -104,8 +107,9 @@ def record_acks(fake: FakeDiscord, stats: Stats) -> None:
 
     def timed(rec: Any, body: dict, files: list) -> Any:
         if rec.ack_type is None:
-            stats.latencies.append(time.monotonic() - rec.created)
-            stats.ack_types[f"{rec.type}->{body.get('type')}"] += 1
+            took = time.monotonic() - rec.created
+            stats.latencies.append(took)
+            stats.by_type.setdefault(KINDS.get((rec.type, body.get("type")), "other"), []).append(took)
         return handle(rec, body, files)
 
     fake._handle_callback = timed  # type: ignore[method-assign]
@@ -162,13 +166,14 @@ async def settle(watch: Watch, resp: Any) -> Any:
 
 
 async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Player, guest: Player,
-                    stats: Stats, rounds: int) -> None:
+                    stats: Stats, rounds: int, delay: float = 0.0) -> None:
     def posts() -> list[Message]:
         return fake.channel_messages(channel)
 
     def over() -> bool:
         return any(OVER in m.content for m in posts())
 
+    await asyncio.sleep(delay)
     at_host, at_guest = host.at(channel), guest.at(channel)
     r = await settle(watch, await at_host.slash("game new", game="tinybigwars", round_limit=rounds, settle=False))
     assert "Lobby for" in r.content, f"no lobby in #{channel.name}: {r.content!r}"
@@ -178,11 +183,23 @@ async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Pla
         if r.error or not r.ephemeral:
             raise AssertionError(f"{label} in #{channel.name}: {r.error} {r.content!r}")
     players = [Human(fake, watch, p, stats) for p in (host, guest)]
-    await asyncio.gather(*(p.play(channel.id, over) for p in players))
-    for p in (host, guest):
-        stats.refusals += [m.content for m in fake.channel_messages(fake.dm_channel(p.user))
-                           if m.ephemeral and "nothing was done" in m.content.lower()]
+    try:
+        await asyncio.gather(*(p.play(channel.id, over) for p in players))
+    except TimeoutError:
+        def last(msgs: list[Message]) -> str:
+            return f"{msgs[-1].content[:100]!r} {[b.label for b in msgs[-1].buttons]}" if msgs else "-"
+
+        raise AssertionError(f"#{channel.name} stalled: {host.name} DM {last(host.dm.messages)}; "
+                             f"{guest.name} DM {last(guest.dm.messages)}; channel {last(posts())}") from None
     stats.finished += 1
+
+
+async def report_progress(fake: FakeDiscord, stats: Stats, n: int, started: float, every: float = 15.0) -> None:
+    """A line every `every` seconds, so a stall shows when it began."""
+    while True:
+        await asyncio.sleep(every)
+        print(f"  {time.monotonic() - started:6.0f} s: {len(fake.interactions)} interactions, "
+              f"{stats.finished}/{n} matches finished", flush=True)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -227,14 +244,16 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         await bot.wait_connected(timeout=60)
         print(f"bot pid {bot.proc.pid}, {n} matches starting", flush=True)
         await fake.wait_until(lambda: fake.commands.get(None), timeout=30)
-        cpu0, started = cpu_seconds(bot.proc.pid), time.monotonic()
+        cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
         tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
-                                               stats, args.rounds)) for i in range(n)]
+                                               stats, args.rounds, args.ramp * i / n)) for i in range(n)]
+        progress = asyncio.create_task(report_progress(fake, stats, n, started))
         done, pending = await asyncio.wait(tasks, timeout=args.seconds)
+        progress.cancel()
         for t in pending:
             t.cancel()
         elapsed = time.monotonic() - started
-        cpu = cpu_seconds(bot.proc.pid) - cpu0
+        cpu, own = cpu_seconds(bot.proc.pid) - cpu0, time.process_time() - own0
         main_cpu = cpu_seconds(bot.proc.pid, bot.proc.pid)
         mem = proc_status(bot.proc.pid)
         for t in done:
@@ -245,18 +264,25 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         if bot is not None:
             await bot.stop(timeout=30, sig=signal.SIGINT)
         await fake.stop()
+    for p in people:
+        stats.refusals += [f"{p.name}: {m.content}" for m in fake.channel_messages(fake.dm_channel(p.user))
+                           if m.ephemeral]
     errors = bot.errors() if bot is not None else []
+    if bot is not None and args.bot_log:
+        Path(args.bot_log).write_text(bot.log())
     lat = stats.latencies
     kinds = Counter(v.kind for v in fake.violations)
     print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
-          f"(bound {args.seconds:.0f} s), db {db_url.split(':', 1)[0]}, bot = python -m bot subprocess")
+          f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, bot = python -m bot subprocess")
     print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
           f"{len(lat) / elapsed:.1f} interactions/s, bot CPU {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core; "
-          f"event-loop thread {main_cpu:.1f} s since start)")
+          f"event-loop thread {main_cpu:.1f} s since start); fake + players CPU {own:.1f} s")
     if lat:
         print(f"ack latency ms: p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * percentile(lat, 0.9):.1f}  "
               f"p99 {1000 * percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}")
-    print(f"callback types: {dict(sorted(stats.ack_types.items()))}")
+    for kind, values in sorted(stats.by_type.items()):
+        print(f"  {kind:<32} {len(values):6d}  p50 {1000 * statistics.median(values):7.1f}  "
+              f"p99 {1000 * percentile(values, 0.99):7.1f} ms")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}")
@@ -285,11 +311,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200, help="concurrent matches (default 200)")
     parser.add_argument("--seconds", type=float, default=900.0, help="stop waiting for matches after this long")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="open the lobbies spread over this many seconds (default 0: all at once)")
     parser.add_argument("--rounds", type=int, default=2, help="round_limit of each match (default 2)")
     parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")
+    parser.add_argument("--bot-log", help="copy the bot's log to this file")
+    parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")
     parser.add_argument("--profile", help="run the bot under cProfile and write its stats to this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="warhost-load-") as tmp:
+        if args.workdir:
+            tmp = args.workdir
+            Path(tmp).mkdir(parents=True, exist_ok=True)
         url, server = database(args.db, Path(tmp))
         try:
             return asyncio.run(run(args, url, Path(tmp)))
