@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _parse_ids(cls, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return [value]  # SHARD_IDS=1: the environment source JSON-decodes a lone id to an int
         if isinstance(value, str):
             value = value.strip()
             if not value:

@@ -7,6 +7,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 from typing import Any
 
 import discord
@@ -23,6 +24,9 @@ from db.store import Store
 from engine.text import fill
 
 log = logging.getLogger(__name__)
+
+RENEW_LAZILY = frozenset({"deliver"})
+"""Leases only their holder gives up (by expiry), so a fresh one need not be renewed every round."""
 
 
 def point_discord_at(settings: Settings) -> None:
@@ -49,6 +53,8 @@ class WarhostMixin:
         self.delivery = Delivery(self)  # type: ignore[arg-type]
         self.holder = f"{settings.instance_name}:{socket.gethostname()}:{os.getpid()}:{id(self)}"
         self._tasks: list[asyncio.Task[Any]] = []
+        self._leases: dict[str, float] = {}
+        """Lease name -> monotonic time until which it is ours without asking the database."""
 
     async def setup_hook(self) -> None:
         if self.store is None:
@@ -69,9 +75,22 @@ class WarhostMixin:
         self._tasks.append(asyncio.create_task(self._tick_forever()))
 
     async def holds_lease(self, name: str) -> bool:
-        """Only one process delivers the outbox and fires deadlines at a time."""
+        """Only one process delivers the outbox and fires deadlines at a time.
+
+        The delivery lease is renewed in the database only once a third of its time has passed:
+        nobody can take it before it expires, and a write transaction on every delivery round
+        (one per interaction) costs SQLite's single writer dearly. The tick lease is released by
+        the service after every tick, so it is always asked for."""
         ttl = max(10.0, 5 * self.settings.tick_seconds, 5 * self.settings.deliver_seconds)
-        return bool(await self.svc.take_lease(name, self.holder, ttl_seconds=ttl))
+        now = time.monotonic()
+        if name in RENEW_LAZILY and self._leases.get(name, 0.0) > now:
+            return True
+        held = bool(await self.svc.take_lease(name, self.holder, ttl_seconds=ttl))
+        if held and name in RENEW_LAZILY:
+            self._leases[name] = now + ttl / 3
+        else:
+            self._leases.pop(name, None)
+        return held
 
     async def _tick_forever(self) -> None:
         while True:

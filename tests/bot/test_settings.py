@@ -28,3 +28,11 @@ def test_no_token_explains_and_exits_nonzero(tmp_path) -> None:
     assert "DISCORD_TOKEN" in proc.stderr
     assert "applications.commands" in proc.stderr
     assert "python -m bot play" in proc.stderr
+
+
+def test_one_shard_id_per_process(monkeypatch) -> None:
+    """The usual multi-process deployment: each process runs one shard, e.g. SHARD_IDS=1."""
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    for raw, ids in (("0", [0]), ("1", [1]), (" 1 ", [1]), ("[1]", [1]), ("0,1", [0, 1])):
+        monkeypatch.setenv("SHARD_IDS", raw)
+        assert Settings(_env_file=None).shard_ids == ids, raw

@@ -1,0 +1,335 @@
+"""Discord load benchmark: N concurrent Tiny Big Wars matches through discord.py and the fake Discord.
+
+    python benchmarks/discord_load.py [--matches 200] [--seconds 900] [--db sqlite|postgres|URL]
+
+The fake Discord and the virtual players run in this process; the bot is a real `python -m bot`
+subprocess (one shard) on a temporary SQLite file, or on PostgreSQL with `--db postgres`
+(WARHOST_TEST_PG_URL, else a throwaway pgserver) or `--db postgresql+asyncpg://...`.
+Each match: `/game new` in its own channel, a second player clicks Join, the host clicks Add AI
+and Start, then both humans answer every DM prompt (select, button or modal) until the result.
+
+Acknowledgement latency is measured inside the fake: from the moment it dispatches
+INTERACTION_CREATE (`Interaction.created`, set just before the gateway send) to the moment the
+bot's callback POST reaches the fake's handler, the same interval its 3 s `late_ack` rule uses.
+Peak memory is the bot process's VmHWM from /proc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.e2e.harness import open_prompt  # noqa: E402
+from tests.e2e.procs import BotProcess, bot_env, spawn_bot  # noqa: E402
+from tests.fakediscord.models import Channel, Message  # noqa: E402
+from tests.fakediscord.players import Player  # noqa: E402
+from tests.fakediscord.server import FakeDiscord  # noqa: E402
+
+OVER = "The match is over"
+KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM select/click->deferred update",
+         (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update"}
+"""(interaction type, callback type) -> what the player did and how the bot acknowledged it."""
+STEP_TIMEOUT = 60.0
+
+
+class Watch:
+    """Wakes waiters when a message is created or edited in a channel (the fake's own
+    `wait_until` re-checks every waiter every 20 ms, too costly for hundreds of players)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self._events: dict[int, asyncio.Event] = {}
+        create, edit = fake.create_message, fake.edit_message
+
+        def create_message(channel: Channel, body: dict, files: list, **kwargs: Any) -> Message:
+            msg = create(channel, body, files, **kwargs)
+            self._fire(channel.id)
+            return msg
+
+        def edit_message(msg: Message, body: dict, files: list) -> Message:
+            out = edit(msg, body, files)
+            self._fire(msg.channel.id)
+            return out
+
+        fake.create_message = create_message  # type: ignore[method-assign]
+        fake.edit_message = edit_message  # type: ignore[method-assign]
+
+    def _fire(self, channel_id: int) -> None:
+        event = self._events.pop(channel_id, None)
+        if event is not None:
+            event.set()
+
+    async def until(self, channel_ids: tuple[int, ...], check: Callable[[], Any], timeout: float) -> Any:
+        """`check()` once it is truthy, re-checked whenever one of the channels changes."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            found = check()
+            if found:
+                return found
+            remaining = end - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {timeout} s")
+            waits = [asyncio.ensure_future(self._events.setdefault(c, asyncio.Event()).wait()) for c in channel_ids]
+            try:
+                await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    by_type: dict[str, list[float]] = field(default_factory=dict)
+    driver_errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    finished: int = 0
+
+
+def record_acks(fake: FakeDiscord, stats: Stats) -> None:
+    """Time each first callback POST from its INTERACTION_CREATE dispatch."""
+    handle = fake._handle_callback
+
+    def timed(rec: Any, body: dict, files: list) -> Any:
+        if rec.ack_type is None:
+            took = time.monotonic() - rec.created
+            stats.latencies.append(took)
+            stats.by_type.setdefault(KINDS.get((rec.type, body.get("type")), "other"), []).append(took)
+        return handle(rec, body, files)
+
+    fake._handle_callback = timed  # type: ignore[method-assign]
+
+
+class Human:
+    """A player who answers the newest open DM prompt with its first options."""
+
+    def __init__(self, fake: FakeDiscord, watch: Watch, player: Player, stats: Stats) -> None:
+        self.fake, self.watch, self.player, self.stats = fake, watch, player, stats
+        self.dm_id = fake.dm_channel(player.user).id
+        self.handled: set[tuple[int, str]] = set()
+
+    def _next(self) -> Message | None:
+        fresh = [m for m in self.player.dm.messages
+                 if open_prompt(m) and (m.id, json.dumps(m.components, sort_keys=True)) not in self.handled]
+        for old in fresh[:-1]:  # superseded prompts are never answered
+            self.handled.add((old.id, json.dumps(old.components, sort_keys=True)))
+        return fresh[-1] if fresh else None
+
+    async def play(self, channel_id: int, over: Callable[[], bool]) -> None:
+        while True:
+            msg = await self.watch.until((self.dm_id, channel_id), lambda: over() or self._next(), STEP_TIMEOUT)
+            if msg is True:
+                return
+            self.handled.add((msg.id, json.dumps(msg.components, sort_keys=True)))
+            await self.answer(msg)
+
+    async def answer(self, msg: Message) -> None:
+        dm = self.player.dm
+        if msg.selects:
+            sel = msg.selects[0]
+            r = await dm.select(None, [o["value"] for o in sel.options[: max(1, sel.min_values)]], message=msg,
+                                settle=False)
+        else:
+            button = next(b for b in msg.buttons if b.label != "Change" and b.custom_id)
+            r = await dm.click(custom_id=button.custom_id, message=msg, settle=False)
+            if r.modal is not None:
+                values = {}
+                for row in r.modal.get("components", []):
+                    for comp in row.get("components", []) or [row.get("component", {})]:
+                        if comp.get("type") == 4:
+                            values[comp["custom_id"]] = comp.get("value") or "0"
+                r = await self.player.submit_modal(values, settle=False)
+        if r.error:
+            self.stats.driver_errors.append(f"{self.player.name}: {r.error}")
+
+
+async def settle(watch: Watch, resp: Any) -> Any:
+    """Wait until a "thinking" reply was replaced by the bot's answer."""
+    if resp.type == 5 and resp.message is not None:
+        await watch.until((resp.message.channel.id,), lambda: not resp.message.loading, STEP_TIMEOUT)
+    return resp
+
+
+async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Player, guest: Player,
+                    stats: Stats, rounds: int, delay: float = 0.0) -> None:
+    def posts() -> list[Message]:
+        return fake.channel_messages(channel)
+
+    def over() -> bool:
+        return any(OVER in m.content for m in posts())
+
+    await asyncio.sleep(delay)
+    at_host, at_guest = host.at(channel), guest.at(channel)
+    r = await settle(watch, await at_host.slash("game new", game="tinybigwars", round_limit=rounds, settle=False))
+    assert "Lobby for" in r.content, f"no lobby in #{channel.name}: {r.content!r}"
+    await watch.until((channel.id,), lambda: any(m.button("Join") for m in posts()), STEP_TIMEOUT)
+    for place, label in ((at_guest, "Join"), (at_host, "Add AI"), (at_host, "Start")):
+        r = await settle(watch, await place.click(label, settle=False))
+        if r.error or not r.ephemeral:
+            raise AssertionError(f"{label} in #{channel.name}: {r.error} {r.content!r}")
+    players = [Human(fake, watch, p, stats) for p in (host, guest)]
+    try:
+        await asyncio.gather(*(p.play(channel.id, over) for p in players))
+    except TimeoutError:
+        def last(msgs: list[Message]) -> str:
+            return f"{msgs[-1].content[:100]!r} {[b.label for b in msgs[-1].buttons]}" if msgs else "-"
+
+        raise AssertionError(f"#{channel.name} stalled: {host.name} DM {last(host.dm.messages)}; "
+                             f"{guest.name} DM {last(guest.dm.messages)}; channel {last(posts())}") from None
+    stats.finished += 1
+
+
+async def report_progress(fake: FakeDiscord, stats: Stats, n: int, started: float, every: float = 15.0) -> None:
+    """A line every `every` seconds, so a stall shows when it began."""
+    while True:
+        await asyncio.sleep(every)
+        print(f"  {time.monotonic() - started:6.0f} s: {len(fake.interactions)} interactions, "
+              f"{stats.finished}/{n} matches finished", flush=True)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    out = {}
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmHWM", "VmRSS"):
+                out[key] = int(value.split()[0]) * 1024
+    return out
+
+
+def cpu_seconds(pid: int, tid: int | None = None) -> float:
+    """User + system CPU of a process, or of one of its threads (the main thread's tid is the pid)."""
+    with open(f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
+    n = args.matches
+    fake = FakeDiscord(guilds=0)
+    guild = fake.add_guild("Bench", shard=0, channels=tuple(f"game-{i}" for i in range(n)))
+    people = [fake.user(f"p{i}") for i in range(2 * n)]
+    for p in people:
+        fake.dm_channel(p.user)
+    stats = Stats()
+    watch = Watch(fake)
+    record_acks(fake, stats)
+    await fake.start()
+    env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
+                  discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO")
+    bot: BotProcess | None = None
+    try:
+        profile = ("-m", "cProfile", "-o", str(Path(args.profile).resolve())) if args.profile else ()
+        bot = await spawn_bot("bot", env, workdir, profile)
+        await bot.wait_connected(timeout=60)
+        print(f"bot pid {bot.proc.pid}, {n} matches starting", flush=True)
+        await fake.wait_until(lambda: fake.commands.get(None), timeout=30)
+        cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
+        tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
+                                               stats, args.rounds, args.ramp * i / n)) for i in range(n)]
+        progress = asyncio.create_task(report_progress(fake, stats, n, started))
+        done, pending = await asyncio.wait(tasks, timeout=args.seconds)
+        progress.cancel()
+        for t in pending:
+            t.cancel()
+        elapsed = time.monotonic() - started
+        cpu, own = cpu_seconds(bot.proc.pid) - cpu0, time.process_time() - own0
+        main_cpu = cpu_seconds(bot.proc.pid, bot.proc.pid)
+        mem = proc_status(bot.proc.pid)
+        for t in done:
+            if t.exception() is not None:
+                stats.driver_errors.append(repr(t.exception()))
+        await fake.quiesce(quiet=0.5, timeout=5)
+    finally:
+        if bot is not None:
+            await bot.stop(timeout=30, sig=signal.SIGINT)
+        await fake.stop()
+    for p in people:
+        stats.refusals += [f"{p.name}: {m.content}" for m in fake.channel_messages(fake.dm_channel(p.user))
+                           if m.ephemeral]
+    errors = bot.errors() if bot is not None else []
+    if bot is not None and args.bot_log:
+        Path(args.bot_log).write_text(bot.log())
+    lat = stats.latencies
+    kinds = Counter(v.kind for v in fake.violations)
+    print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
+          f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, bot = python -m bot subprocess")
+    print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
+          f"{len(lat) / elapsed:.1f} interactions/s, bot CPU {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core; "
+          f"event-loop thread {main_cpu:.1f} s since start); fake + players CPU {own:.1f} s")
+    if lat:
+        print(f"ack latency ms: p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * percentile(lat, 0.9):.1f}  "
+              f"p99 {1000 * percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}")
+    for kind, values in sorted(stats.by_type.items()):
+        print(f"  {kind:<32} {len(values):6d}  p50 {1000 * statistics.median(values):7.1f}  "
+              f"p99 {1000 * percentile(values, 0.99):7.1f} ms")
+    print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
+    print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
+          f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}")
+    for line in (errors + stats.driver_errors + stats.refusals + [str(v) for v in fake.violations])[:10]:
+        print(f"  {line}")
+    bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
+    return 1 if bad else 0
+
+
+def database(choice: str, workdir: Path) -> tuple[str, Any]:
+    """The URL for --db, and a pgserver to clean up (or None)."""
+    if choice == "sqlite":
+        return f"sqlite+aiosqlite:///{workdir / 'bench.db'}", None
+    if choice != "postgres":
+        return choice, None
+    given = os.environ.get("WARHOST_TEST_PG_URL")
+    if given:
+        return "postgresql+asyncpg://" + given.split("://", 1)[1], None
+    import pgserver
+
+    server = pgserver.get_server(workdir / "pg", cleanup_mode="stop")
+    return "postgresql+asyncpg://" + server.get_uri().split("://", 1)[1], server
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200, help="concurrent matches (default 200)")
+    parser.add_argument("--seconds", type=float, default=900.0, help="stop waiting for matches after this long")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="open the lobbies spread over this many seconds (default 0: all at once)")
+    parser.add_argument("--rounds", type=int, default=2, help="round_limit of each match (default 2)")
+    parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")
+    parser.add_argument("--bot-log", help="copy the bot's log to this file")
+    parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")
+    parser.add_argument("--profile", help="run the bot under cProfile and write its stats to this file")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="warhost-load-") as tmp:
+        if args.workdir:
+            tmp = args.workdir
+            Path(tmp).mkdir(parents=True, exist_ok=True)
+        url, server = database(args.db, Path(tmp))
+        try:
+            return asyncio.run(run(args, url, Path(tmp)))
+        finally:
+            if server is not None:
+                server.cleanup()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

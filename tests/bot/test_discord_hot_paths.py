@@ -1,0 +1,65 @@
+"""The work the bot does on every click: as little database traffic as correctness allows."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from bot.discord.app import WarhostMixin
+from bot.discord.ids import PromptId
+from bot.discord.router import Router
+
+
+class Svc:
+    """Records service calls; the lease answer is configurable."""
+
+    def __init__(self, lease: bool = True) -> None:
+        self.calls: list[str] = []
+        self.lease = lease
+
+    async def pending_prompt(self, match_id: int, user_id: int) -> Any:
+        self.calls.append("pending_prompt")
+        return SimpleNamespace(seat=1, version=7)
+
+    async def get_match(self, match_id: int) -> Any:
+        self.calls.append("get_match")
+        return SimpleNamespace(seat_user=lambda seat: 42)
+
+    async def take_lease(self, name: str, holder: str, ttl_seconds: float) -> bool:
+        self.calls.append(f"lease:{name}")
+        return self.lease
+
+
+def _bot(svc: Svc) -> Any:
+    bot = WarhostMixin()
+    bot.svc = svc
+    bot.settings = SimpleNamespace(tick_seconds=0.2)
+    bot.holder = "test"
+    bot._leases = {}
+    return bot
+
+
+async def test_an_open_prompt_of_ones_own_seat_needs_one_read() -> None:
+    """Before a modal opens (the acknowledgement) the router reads the database once."""
+    svc = Svc()
+    router = Router(_bot(svc))
+    interaction = SimpleNamespace(user=SimpleNamespace(id=42))
+    cid = PromptId(match_id=3, seat=1, version=7, op="n", value=None)
+    pending = await router._pending(interaction, cid)  # type: ignore[arg-type]
+    assert pending is not None and svc.calls == ["pending_prompt"]
+
+
+async def test_delivery_lease_is_not_renewed_on_every_round_but_the_tick_lease_is() -> None:
+    svc = Svc()
+    bot = _bot(svc)
+    assert all([await bot.holds_lease("deliver") for _ in range(3)])
+    assert all([await bot.holds_lease("tick") for _ in range(3)])
+    assert svc.calls == ["lease:deliver"] + ["lease:tick"] * 3
+
+
+async def test_a_lease_held_by_another_process_is_asked_for_again() -> None:
+    svc = Svc(lease=False)
+    bot = _bot(svc)
+    assert not await bot.holds_lease("deliver")
+    assert not await bot.holds_lease("deliver")
+    assert svc.calls == ["lease:deliver"] * 2

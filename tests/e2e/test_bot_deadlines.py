@@ -1,0 +1,29 @@
+"""Deadlines fire in the Discord bot: the bot's tick loop and the service's tick share one lease holder."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from tests.e2e.harness import factory, settings_for
+
+
+async def test_expired_deadline_is_played_by_the_ai_and_posted_once(fake, start_bot, alice, tmp_path) -> None:
+    db = tmp_path / "w.db"
+    await start_bot(factory(settings_for(fake, db)))
+    await alice.slash("game new", game="tinybigwars", round_limit=1)
+    await alice.wait_for(lambda m: m.button("Join") is not None)
+    # The slash command allows 3 minutes at least; the test shortens the stored deadline to 1.8 s.
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE matches SET deadline_hours = 0.0005")
+    await alice.click("Add AI")
+    await alice.click("Start")
+    await alice.dm.wait_for(lambda m: m.selects)
+
+    # Two missed deadlines in a row hand the seat to the AI, which then plays the match to its end.
+    first = await alice.wait_for("Time is up for alice", timeout=10)
+    assert "the AI chose for them" in first.content
+    second = await alice.wait_for(lambda m: "missed deadlines in a row" in m.content, timeout=10, after=first)
+    await alice.wait_for("The match is over", timeout=20)
+    await fake.quiesce(quiet=0.3, timeout=3)
+    posts = [m.content for m in fake.channel_messages(fake.channel) if "Time is up" in m.content]
+    assert posts == [first.content, second.content]
