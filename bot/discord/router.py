@@ -18,7 +18,7 @@ from bot.discord.prompt_ui import (
     prompt_text,
     prompt_view,
 )
-from bot.service import ServiceError
+from bot.service import NotSeated, ServiceError
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -94,16 +94,20 @@ class Router:
     async def _pending(self, interaction: discord.Interaction,
                        cid: ids.PromptId | ids.ModalId) -> tuple[Any, dict[str, Any]] | None:
         """The open prompt this component belongs to, with its names filled in; None
-        (after refusing) when it is not this user's or no longer open."""
-        info = await self.svc.get_match(cid.match_id)
-        if info.seat_user(cid.seat) != interaction.user.id:
+        (after refusing) when it is not this user's or no longer open.
+
+        The common case (one's own open prompt) costs one read: this runs before a modal
+        opens, on the acknowledgement's clock."""
+        try:
+            pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
+        except NotSeated:
             await refuse(interaction, NOT_YOURS)
             return None
-        pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
-        if pending is None or pending.seat != cid.seat or pending.version != cid.version:
-            await refuse(interaction, NOT_OPEN)
-            return None
-        return pending, named_prompt(pending.prompt.model_dump(), info.names())
+        if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
+            return pending, named_prompt(pending.prompt.model_dump(), pending.names)
+        info = await self.svc.get_match(cid.match_id)
+        await refuse(interaction, NOT_YOURS if info.seat_user(cid.seat) != interaction.user.id else NOT_OPEN)
+        return None
 
     async def prompt(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
         if cid.op == "n":

@@ -331,6 +331,7 @@ class MatchService:
         return PendingPrompt(
             match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
             deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
+            names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
         )
 
     async def public_view(self, match_id: int) -> dict[str, Any]:

@@ -91,6 +91,8 @@ class PendingPrompt:
     prompt: Prompt
     deadline: datetime | None
     seat_view: dict[str, Any]
+    names: list[str] = field(default_factory=list)
+    """Seat names in seat order, to fill seat references in the prompt's texts."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ class Svc:
 
     async def pending_prompt(self, match_id: int, user_id: int) -> Any:
         self.calls.append("pending_prompt")
-        return SimpleNamespace(seat=1, version=7)
+        prompt = SimpleNamespace(model_dump=lambda: {"text": "Pick", "options": []})
+        return SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"])
 
     async def get_match(self, match_id: int) -> Any:
         self.calls.append("get_match")
@@ -33,7 +34,7 @@ class Svc:
 def _bot(svc: Svc) -> Any:
     bot = WarhostMixin()
     bot.svc = svc
-    bot.settings = SimpleNamespace(tick_seconds=0.2)
+    bot.settings = SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05)
     bot.holder = "test"
     bot._leases = {}
     return bot
