@@ -44,7 +44,7 @@ OVER = "The match is over"
 KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM select/click->deferred update",
          (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update"}
 """(interaction type, callback type) -> what the player did and how the bot acknowledged it."""
-STEP_TIMEOUT = 60.0
+STEP_TIMEOUT = 180.0
 
 
 class Watch:
@@ -186,11 +186,14 @@ async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Pla
     try:
         await asyncio.gather(*(p.play(channel.id, over) for p in players))
     except TimeoutError:
-        def last(msgs: list[Message]) -> str:
-            return f"{msgs[-1].content[:100]!r} {[b.label for b in msgs[-1].buttons]}" if msgs else "-"
+        def last(human: Human) -> str:
+            return "; ".join(f"{m.id} {m.content[:60]!r} {[b.custom_id for b in m.buttons]} "
+                             f"{[x.custom_id for x in m.selects]} handled="
+                             f"{(m.id, json.dumps(m.components, sort_keys=True)) in human.handled}"
+                             for m in human.player.dm.messages[-3:])
 
-        raise AssertionError(f"#{channel.name} stalled: {host.name} DM {last(host.dm.messages)}; "
-                             f"{guest.name} DM {last(guest.dm.messages)}; channel {last(posts())}") from None
+        raise AssertionError(f"#{channel.name} stalled: {host.name} DM [{last(players[0])}]; "
+                             f"{guest.name} DM [{last(players[1])}]; channel {posts()[-1].content[:80]!r}") from None
     stats.finished += 1
 
 
@@ -264,6 +267,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         if bot is not None:
             await bot.stop(timeout=30, sig=signal.SIGINT)
         await fake.stop()
+    lag = await outbox_lag(db_url)
     for p in people:
         stats.refusals += [f"{p.name}: {m.content}" for m in fake.channel_messages(fake.dm_channel(p.user))
                            if m.ephemeral]
@@ -283,6 +287,9 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     for kind, values in sorted(stats.by_type.items()):
         print(f"  {kind:<32} {len(values):6d}  p50 {1000 * statistics.median(values):7.1f}  "
               f"p99 {1000 * percentile(values, 0.99):7.1f} ms")
+    if lag:
+        print(f"outbox lag (notice committed -> delivered) s: p50 {statistics.median(lag):.2f}  "
+              f"p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}  ({len(lag)} notices)")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}")
@@ -290,6 +297,27 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         print(f"  {line}")
     bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
     return 1 if bad else 0
+
+
+async def outbox_lag(db_url: str) -> list[float]:
+    """Seconds from each notice's commit to its delivery (how late players see what happened)."""
+    sql = "SELECT created_at, delivered_at FROM notices WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed'"
+    if db_url.startswith("sqlite"):
+        import sqlite3
+        from datetime import datetime
+
+        with contextlib.closing(sqlite3.connect(db_url.split(":///", 1)[1], timeout=30)) as conn:
+            rows = conn.execute(sql).fetchall()
+        pairs = [(datetime.fromisoformat(a), datetime.fromisoformat(b)) for a, b in rows]
+    else:
+        import asyncpg
+
+        conn = await asyncpg.connect("postgresql://" + db_url.split("://", 1)[1])
+        try:
+            pairs = [(r[0], r[1]) for r in await conn.fetch(sql)]
+        finally:
+            await conn.close()
+    return [(b - a).total_seconds() for a, b in pairs]
 
 
 def database(choice: str, workdir: Path) -> tuple[str, Any]:

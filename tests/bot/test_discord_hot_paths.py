@@ -64,3 +64,49 @@ async def test_a_lease_held_by_another_process_is_asked_for_again() -> None:
     assert not await bot.holds_lease("deliver")
     assert not await bot.holds_lease("deliver")
     assert svc.calls == ["lease:deliver"] * 2
+
+
+class Outbox:
+    """An outbox of notices for two matches; delivering one of match 1 waits until match 2 is being delivered."""
+
+    def __init__(self, notices: list[Any]) -> None:
+        self.pending = notices
+        self.done: list[int] = []
+
+    async def outbox(self, limit: int) -> list[Any]:
+        return [n for n in self.pending if n.id not in self.done][:limit]
+
+    async def delivered(self, notice_id: int, ref: Any) -> None:
+        self.done.append(notice_id)
+
+    async def take_lease(self, name: str, holder: str, ttl_seconds: float) -> bool:
+        return True
+
+
+async def test_delivery_runs_matches_side_by_side_and_keeps_each_matchs_order() -> None:
+    import asyncio
+
+    import discord
+
+    from bot.discord.delivery import Delivery
+
+    notices = [SimpleNamespace(id=i, match_id=m, kind="events") for i, m in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 3)]]
+    svc = Outbox(notices)
+    delivery = Delivery(_bot(svc))  # type: ignore[arg-type]
+    second_match_started = asyncio.Event()
+    order: list[int] = []
+
+    async def deliver(notice: Any) -> str:
+        order.append(notice.id)
+        if notice.match_id == 2:
+            second_match_started.set()
+        if notice.id == 1:
+            await asyncio.wait_for(second_match_started.wait(), 2)  # one at a time would never get there
+        if notice.id == 4:
+            raise discord.HTTPException(SimpleNamespace(status=500, reason="x"), "refused")
+        return str(notice.id)
+
+    delivery.deliver = deliver  # type: ignore[method-assign]
+    assert await delivery.deliver_pending() == 4  # notice 4 was refused: retried next round
+    assert sorted(svc.done) == [1, 2, 3, 5]
+    assert order.index(1) < order.index(3) and order.index(2) < order.index(4)

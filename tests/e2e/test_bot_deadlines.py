@@ -13,7 +13,7 @@ async def test_expired_deadline_is_played_by_the_ai_and_posted_once(fake, start_
     await alice.slash("game new", game="tinybigwars", round_limit=1)
     await alice.wait_for(lambda m: m.button("Join") is not None)
     # The slash command allows 3 minutes at least; the test shortens the stored deadline to 1.8 s.
-    with sqlite3.connect(db) as conn:
+    with sqlite3.connect(db, timeout=30) as conn:  # the bot may hold the write lock a moment
         conn.execute("UPDATE matches SET deadline_hours = 0.0005")
     await alice.click("Add AI")
     await alice.click("Start")
