@@ -102,8 +102,10 @@ class Delivery:
         if kind == "lobby":
             return await self.lobby(notice, channel)
         if kind in ("phase", "result"):
-            info = await self.svc.get_match(notice.match_id)
-            png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=info.names())
+            names = payload.get("names")
+            if names is None:
+                names = (await self.svc.get_match(notice.match_id)).names()
+            png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=names)
             msg = await channel.send(
                 clip(payload.get("text", "")),
                 file=discord.File(io.BytesIO(png), "map.png"),
@@ -164,17 +166,18 @@ class Delivery:
 
     async def dm_prompt(self, notice: Any) -> str | None:
         payload = notice.payload
-        info = await self.svc.get_match(notice.match_id)
-        prompt = named_prompt(payload["prompt"], info.names())
+        if "names" in payload and "title" in payload:  # everything is in the notice: no read
+            names, title, game = payload["names"], payload["title"], payload["game"]
+        else:
+            info = await self.svc.get_match(notice.match_id)
+            names, title, game = info.names(), info.title, info.game
+        prompt = named_prompt(payload["prompt"], names)
         deadline = _parse_time(payload.get("deadline"))
-        if deadline is None:
-            with contextlib.suppress(Exception):
-                deadline = (await self.svc.status(info.channel_id)).deadline
-        content = prompt_text(prompt, deadline, f"**{info.title}** in <#{info.channel_id}>")
+        content = prompt_text(prompt, deadline, f"**{title}** in <#{notice.channel_id}>")
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):
-            png = await asyncio.to_thread(render.draw_private, info.game, payload["view"])
+            png = await asyncio.to_thread(render.draw_private, game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
         return await self._dm(notice, content, view=view, files=files)
 

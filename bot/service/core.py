@@ -815,11 +815,13 @@ class MatchService:
                 reason = fill(result.reason, ctx.names())
                 verdict = "a draw" if result.draw else f"{names} won"
                 ctx.notice("result", text=f"**The match is over: {verdict}** ({reason}).", game=ctx.match.game,
+                           names=ctx.names(),
                            view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
             else:
                 self._reissue(ctx, actor=None)
         await self._sync_deadline(ctx)
-        self._event_notices(ctx)
+        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        self._event_notices(ctx, deadline.due_at if deadline is not None else None)
         if ctx.snapshot and ctx.state is not None:
             await self.store.save_snapshot(ctx.session, ctx.match.id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1
@@ -854,7 +856,7 @@ class MatchService:
             deadline.step, deadline.started_at, deadline.due_at = newest, ctx.now, due
             deadline.reminded_50 = deadline.reminded_90 = False
 
-    def _event_notices(self, ctx: _Ctx) -> None:
+    def _event_notices(self, ctx: _Ctx, due_at: datetime | None = None) -> None:
         """Public posts from public events, private lines and prompts to their seats."""
         if ctx.state is not None and ctx.events:
             names = ctx.names()
@@ -863,7 +865,7 @@ class MatchService:
                 view = ctx.game.view(ctx.state, None)
                 label = fill(str(view.get("phase_label") or "A phase ends."), names)
                 ctx.notices.insert(0, ("phase", {"text": _post(f"**{label}**", public), "game": ctx.match.game,
-                                                 "view": view, "events": public}))
+                                                 "view": view, "events": public, "names": names}))
             elif public:
                 ctx.notices.insert(0, ("events", {"text": _post("", public), "events": public}))
             for seat in ctx.seats:
@@ -885,7 +887,8 @@ class MatchService:
                 continue
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
-            ctx.notice("prompt", text="", version=seat.prompt_version,
+            ctx.notice("prompt", text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
+                       names=ctx.names(), deadline=due_at.isoformat() if due_at else None,
                        prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
                        _user_id=seat.user_id, _seat=seat.seat_no)
             if not prompt.secret and seat.seat_no != ctx.actor:
