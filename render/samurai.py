@@ -753,11 +753,7 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     you = view.get("you") or {}
     seat = int(you.get("seat", 0))
     colour = palette.seat_colour(seat)
-    img = Image.new("RGB", (w, h), palette.PANEL)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, w, 52), fill=palette.BACKGROUND_EDGE)
-    draw.rectangle((0, 50, w, 53), fill=colour)
-    tokens.seat_token(draw, seat, 28, 26, 15)
+    img, draw = tokens.private_canvas((w, h), seat)
     koku_txt = f"{int(you.get('koku') or 0)} koku"
     kx = w - 14 - fonts.font(22, True).getlength(koku_txt)
     text.stamp(img, (w - 14, 26), koku_txt, 22, bold=True, anchor="rm")

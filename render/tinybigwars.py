@@ -573,11 +573,7 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     you = view.get("you") or {}
     seat = int(you.get("seat", 0))
     colour = palette.seat_colour(seat)
-    img = Image.new("RGB", (w, h), palette.PANEL)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle((0, 0, w, 52), fill=palette.BACKGROUND_EDGE)
-    draw.rectangle((0, 50, w, 53), fill=colour)
-    tokens.seat_token(draw, seat, 28, 26, 15)
+    img, draw = tokens.private_canvas((w, h), seat)
     right = f"Points {int((you.get('force') or {}).get('points', 0) or 0)}"
     f22 = fonts.font(22, bold=True)
     rw = f22.getlength(right)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from render import fonts, palette
 
@@ -177,3 +177,14 @@ def die(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, value: int, 
     for dx, dy in _DIE_PIPS.get(value, []):
         px, py = x + c + dx * step, y + c + dy * step
         draw.ellipse((px - pr, py - pr, px + pr, py + pr), fill=palette.OUTLINE)
+
+
+def private_canvas(size: tuple[int, int], seat: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """The frame every private panel shares: a header bar in the seat's colour and its token."""
+    w, _h = size
+    img = Image.new("RGB", size, palette.PANEL)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, w, 52), fill=palette.BACKGROUND_EDGE)
+    draw.rectangle((0, 50, w, 53), fill=palette.seat_colour(seat))
+    seat_token(draw, seat, 28, 26, 15)
+    return img, draw
