@@ -72,6 +72,12 @@ class Prompt(BaseModel):
     """Sealed until every open secret prompt of the same step is answered."""
     answered: bool = False
     """A secret prompt already answered: the seat may still revise until the step locks."""
+    shared: bool = False
+    """Offered to several seats at once (co-op shared action points, a defence any Defender
+    present may make): the first answer wins and the others' copies change or close."""
+    optional: bool = False
+    """Not owed: the game goes on without it (a skill usable on another player's turn).
+    No deadline waits for it, no reminder names it, and a missed one counts as nothing."""
     default: dict[str, Any] = Field(default_factory=dict)
     """A rule-legal choice used when the deadline passes."""
     deadline_hours: float | None = None
@@ -79,7 +85,8 @@ class Prompt(BaseModel):
 
     def public(self) -> dict[str, Any]:
         """What anyone may know of this prompt: who owes what kind of decision."""
-        return {"seat": self.seat, "kind": self.kind, "secret": self.secret, "answered": self.answered}
+        return {"seat": self.seat, "kind": self.kind, "secret": self.secret, "answered": self.answered,
+                "shared": self.shared, "optional": self.optional}
 
 
 class Event(BaseModel):
