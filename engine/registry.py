@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.contract import Game, IllegalChoice, State
 
-_KNOWN = {"tinybigwars": "engine.tinybigwars", "samurai": "engine.samurai"}
+_KNOWN = {"tinybigwars": "engine.tinybigwars", "samurai": "engine.samurai", "defenders": "engine.defenders"}
 _GAMES: dict[str, Game] = {}
 
 

@@ -1,0 +1,534 @@
+"""Decisions: the prompts each seat owes now, and applying an answer.
+
+Every prompt lists its legal answers as options; `submit` accepts exactly one of them, so a
+forged or stale answer is refused with the list of what is open, and nothing changes.
+Prompt kinds: skill (setup), turn (own Defender card), all (shared All Defenders AP), react
+(optional any-turn skills on another player's Turn), target, defend (shared), artifact, rebuild.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.contract import IllegalChoice, Option, Prompt, Step
+from engine.defenders import board, effects, rules
+from engine.defenders.board import CAPITAL
+from engine.defenders.content import content
+from engine.defenders.rules import Flow, region_name, who
+from engine.defenders.state import Attack, Defender, DefendersState
+from engine.rng import rng_for
+from engine.validate import canonical_json
+
+MAX_OPTIONS = 25
+
+
+class Answer(BaseModel):
+    """Any answer is one of the prompt's option dicts (checked against them exactly)."""
+
+    model_config = ConfigDict(extra="allow")
+    act: str
+
+
+def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
+    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
+
+
+def dname(d: Defender) -> str:
+    return content().defender(d.key).name
+
+
+# ---------------------------------------------------------------------------- costs
+
+
+def move_cost(st: DefendersState, d: Defender, to: str) -> int:
+    cost = 0 if (rules.passive(d, "swift") and not d.moved_free) else 1
+    frm = d.region
+    if frm != CAPITAL and st.regions[frm].storm:
+        cost += 1
+    if to != CAPITAL and st.regions[to].storm:
+        cost += 1
+    boss = st.boss
+    if boss.revealed and content().boss(boss.key).passive == "fog" and boss.region == to:
+        cost += 1
+    forest = st.regions["forest"]
+    if frm == "forest" and forest.war and forest.side == "hostile" and forest.threat > 0:
+        cost += 1
+    return cost
+
+
+def boss_floor(st: DefendersState) -> int:
+    return 0 if rules.home_caravans(st) >= rules.CARAVANS else 1
+
+
+# ---------------------------------------------------------------------------- option lists
+
+
+def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Option]:
+    """Everything `d` may do on a card that gives them AP (their own card or All Defenders)."""
+    assert st.active is not None
+    ap = st.active.ap
+    out: list[Option] = []
+    n = dname(d)
+    here = d.region
+    region = None if here == CAPITAL else st.regions[here]
+    if d.riding and ap >= 1:
+        for to in [CAPITAL, *st.ring]:
+            if to != here:
+                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(st, to)} (1 AP)",
+                               {"act": "fly", "d": d.idx, "to": to}))
+    for to in board.adjacent(st, here):
+        cost = move_cost(st, d, to)
+        if cost > ap or d.riding:
+            continue
+        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(st, to)} ({cost} AP)",
+                       {"act": "move", "d": d.idx, "to": to, "escort": 0}))
+        if region is not None and region.caravans and d.xp:
+            most = min(region.caravans, d.xp)
+            for k in sorted({1, most}):
+                out.append(opt(f"move:{d.idx}:{to}:{k}",
+                               f"{n}: move to {region_name(st, to)} escorting {k} Caravan(s) ({cost} AP, {k} XP)",
+                               {"act": "move", "d": d.idx, "to": to, "escort": k}))
+    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
+        extra = rules.passive(d, "secure_bonus")
+        what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
+        out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(st, here)} (1 AP)",
+                       {"act": "secure", "d": d.idx}))
+    boss = st.boss
+    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > boss_floor(st):
+        dmg = 1 + rules.passive(d, "fight_bonus")
+        out.append(opt(f"fight:{d.idx}", f"{n}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
+                       {"act": "fight", "d": d.idx}))
+    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
+        out.append(opt(f"prepare:{d.idx}", f"{n}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
+                       {"act": "prepare", "d": d.idx}))
+    out += ability_options(st, d, own_turn=True, ap=ap)
+    return out
+
+
+def ability_options(st: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[Option]:
+    out: list[Option] = []
+    n = dname(d)
+    if d.xp >= rules.XP_MAX:
+        out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
+                       {"act": "level", "d": d.idx}))
+    for src in effects.sources(st, d):
+        ab = effects.usable(st, d, src, own_turn, ap)
+        if ab is None:
+            continue
+        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name} ({effects.describe(ab)})",
+                       {"act": "use", "d": d.idx, "src": src}, ab.text))
+    return out
+
+
+def fit(options: list[Option], tail: list[Option]) -> list[Option]:
+    return options[: MAX_OPTIONS - len(tail)] + tail
+
+
+def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
+    """A seat's answers on the current AP card (their own card or All Defenders)."""
+    act = st.active
+    assert act is not None
+    mine = st.of_seat(seat)
+    if act.card == "defender":
+        active = st.defenders[act.defender or 0]
+        main = [active] if active.seat == seat else []
+        others = [d for d in mine if d.idx != active.idx]
+    else:
+        main, others = mine, []
+    per = {d.idx: defender_actions(st, d, own_card=act.card == "defender") for d in main}
+    for d in others:
+        per[d.idx] = ability_options(st, d, own_turn=False, ap=act.ap)
+    end = (opt("end", "End the Turn", {"act": "end"}) if act.card == "defender"
+           else opt("pass", "Pass (leave the rest to the others)", {"act": "pass"}))
+    flat = [o for opts in per.values() for o in opts]
+    if len(flat) + 1 <= MAX_OPTIONS or len(per) < 2:
+        return fit(flat, [end])
+    focus = act.focus.get(str(seat), next(iter(per)))
+    switch = [opt(f"focus:{i}", f"Show {dname(st.defenders[i])}'s actions", {"act": "focus", "d": i})
+              for i in per if i != focus]
+    return fit(per[focus], switch + [end])
+
+
+# ---------------------------------------------------------------------------- prompts
+
+
+def prompts(st: DefendersState) -> list[Prompt]:
+    if st.phase == "over":
+        return []
+    if st.phase == "setup":
+        return setup_prompts(st)
+    if st.phase == "rebuild":
+        return rebuild_prompts(st)
+    if st.artifact_offer is not None:
+        return [artifact_prompt(st)]
+    if st.attacks:
+        return defend_prompts(st, st.attacks[0])
+    act = st.active
+    if act is None:
+        return []
+    if act.pick is not None:
+        return [target_prompt(st)]
+    out: list[Prompt] = []
+    for seat in range(st.seats):
+        if act.card == "defender":
+            active = st.defenders[act.defender or 0]
+            if seat == active.seat:
+                out.append(turn_prompt(st, seat, active))
+            elif seat not in act.reacted:
+                react = react_prompt(st, seat)
+                if react is not None:
+                    out.append(react)
+        elif seat not in act.passed:
+            out.append(all_prompt(st, seat))
+    return out
+
+
+def status_line(st: DefendersState, d: Defender) -> str:
+    return (f"{dname(d)} in {region_name(st, d.region)}: {d.hp}/{rules.max_hp(d)} HP, {d.xp} XP"
+            + (" (Exhausted)" if d.hp == 0 else ""))
+
+
+def turn_prompt(st: DefendersState, seat: int, d: Defender) -> Prompt:
+    assert st.active is not None
+    text = (f"Your Turn (Defender card), {st.active.ap} AP left. {status_line(st, d)}. "
+            f"Pick one action at a time; unused AP are lost when you end the Turn.")
+    return Prompt(seat=seat, kind="turn", text=text, answer=Answer, options=seat_card_options(st, seat),
+                  default={"act": "end"})
+
+
+def all_prompt(st: DefendersState, seat: int) -> Prompt:
+    assert st.active is not None
+    mine = "; ".join(status_line(st, d) for d in st.of_seat(seat))
+    text = (f"All Defenders card: {st.active.ap} AP left for the whole group, first come first served. "
+            f"{mine}. Pass when you want to leave the rest to the others.")
+    return Prompt(seat=seat, kind="all", text=text, answer=Answer, options=seat_card_options(st, seat),
+                  shared=True, default={"act": "pass"})
+
+
+def react_prompt(st: DefendersState, seat: int) -> Prompt | None:
+    assert st.active is not None
+    options = [o for d in st.of_seat(seat) for o in ability_options(st, d, own_turn=False, ap=st.active.ap)]
+    if not options:
+        return None
+    active = st.defenders[st.active.defender or 0]
+    text = (f"{who(active)} is taking a Turn. You may use a skill now; the game goes on without you "
+            f"if you do not.")
+    return Prompt(seat=seat, kind="react", text=text, answer=Answer,
+                  options=fit(options, [opt("pass", "Not now", {"act": "pass"})]),
+                  optional=True, default={"act": "pass"})
+
+
+def target_prompt(st: DefendersState) -> Prompt:
+    act = st.active
+    assert act is not None and act.pick is not None
+    seat, d = act.pick["seat"], st.defenders[act.pick["d"]]
+    src = act.pick["src"]
+    ab = effects.ability_of(st, d, src)
+    assert ab is not None
+    options = [opt(f"t:{t}", effects.target_label(st, t), {"act": "target", "target": t})
+               for t in effects.targets(st, d, src, ab)]
+    text = f"{dname(d)} uses {ab.name}: choose where or whom. {ab.text}"
+    return Prompt(seat=seat, kind="target", text=text, answer=Answer,
+                  options=fit(options, [opt("back", "Back", {"act": "back"})]), default={"act": "back"})
+
+
+def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
+    able = rules.defenders_for(st, attack)
+    r = st.regions[attack.region]
+    where = region_name(st, attack.region)
+    if r.destroyed:
+        stakes = "the Capital City gains 1 Threat"
+    elif r.threat >= st.options.outer_max:
+        stakes = f"{where} is Destroyed"
+    else:
+        stakes = f"{where} goes to Threat {r.threat + 1}"
+    extra = ""
+    if attack.dire:
+        x = content().dire_card(attack.dire)
+        extra = f" {x.text} A defence wins an artifact."
+    out = []
+    for seat in sorted({d.seat for d in able}):
+        options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(st, d, attack)} HP, "
+                                          f"{d.hp} now)", {"act": "defend", "d": d.idx})
+                   for d in able if d.seat == seat]
+        options.append(opt("decline", "Let it through", {"act": "decline"}))
+        text = (f"{attack.source} attack {where}. If nobody defends, {stakes}.{extra} "
+                f"One defence is enough; the first answer counts.")
+        out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
+                          shared=True, default={"act": "decline"}))
+    return out
+
+
+def artifact_prompt(st: DefendersState) -> Prompt:
+    offer = st.artifact_offer
+    assert offer is not None
+    d = st.defenders[offer["d"]]
+    new = content().artifact(offer["key"])
+    options = [opt(f"drop:{a}", f"Drop {content().artifact(a).name}, take {new.name}", {"act": "drop", "key": a})
+               for a in d.artifacts if content().artifact(a).slot == new.slot]
+    options.append(opt("leave", f"Keep what you have; {new.name} goes back", {"act": "leave"}))
+    text = f"{dname(d)} won {new.name} ({new.slot}: {new.ability.text}) but the {new.slot} slots are full."
+    return Prompt(seat=d.seat, kind="artifact", text=text, answer=Answer, options=options, default={"act": "leave"})
+
+
+def setup_prompts(st: DefendersState) -> list[Prompt]:
+    out = []
+    for seat in range(st.seats):
+        d = next((x for x in st.of_seat(seat) if x.skill_offer), None)
+        if d is None:
+            continue
+        options = [opt(f"keep:{k}", content().skill(k).name, {"act": "keep", "d": d.idx, "key": k},
+                       content().skill(k).ability.text) for k in d.skill_offer]
+        text = (f"Choose the first skill of {dname(d)} ({rules.max_hp(d)} HP, "
+                f"{content().defender(d.key).ability.name}: {content().defender(d.key).ability.text}). "
+                f"The other goes to the bottom of the Skill deck.")
+        out.append(Prompt(seat=seat, kind="skill", text=text, answer=Answer, options=options,
+                          default=options[0].choice))
+    return out
+
+
+def rebuild_prompts(st: DefendersState) -> list[Prompt]:
+    out = []
+    c = content()
+    for seat in range(st.seats):
+        if seat in st.ready:
+            continue
+        options = []
+        for d in st.of_seat(seat):
+            if st.capital_threat > 0 and d.xp >= 2:
+                options.append(opt(f"cap:{d.idx}", f"{dname(d)}: spend 2 XP, Capital Threat -1",
+                                   {"act": "cap", "d": d.idx}))
+            if d.xp >= rules.XP_MAX:
+                options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
+        for d in st.of_seat(seat):
+            for a in d.artifacts:
+                for other in st.defenders:
+                    if other.idx != d.idx and rules.slot_free(other, c.artifact(a).slot):
+                        options.append(opt(f"give:{d.idx}:{a}:{other.idx}",
+                                           f"{dname(d)}: give {c.artifact(a).name} to {dname(other)}",
+                                           {"act": "give", "d": d.idx, "key": a, "to": other.idx}))
+        ready = opt("ready", "Ready for the next battle", {"act": "ready"})
+        text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
+                f"{st.options.capital_destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
+        out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
+                          options=fit(options, [ready]), shared=True, default={"act": "ready"}))
+    return out
+
+
+# ---------------------------------------------------------------------------- submit
+
+
+def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
+    mine = next((p for p in prompts(state) if p.seat == seat), None)
+    if mine is None:
+        raise IllegalChoice("You have no decision to make right now.")
+    key = canonical_json(choice)
+    picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
+    if picked is None:
+        shown = "; ".join(o.label for o in mine.options[:8])
+        raise IllegalChoice(f"That choice is not open now. Open choices: {shown}.")
+    st = state.model_copy(deep=True)
+    st.step += 1
+    f = Flow(st, rng_for(st.seed, st.step, "step"))
+    apply(f, mine, seat, dict(picked.choice))
+    rules.advance(f)
+    return Step(state=st, events=f.events)
+
+
+def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    st = f.st
+    act = ch["act"]
+    kind = prompt.kind
+    if kind == "skill":
+        d = st.defenders[ch["d"]]
+        d.skills.append(ch["key"])
+        st.skill_deck[:0] = [k for k in d.skill_offer if k != ch["key"]]
+        d.skill_offer = []
+        f.say(f"{who(d)} keeps the skill {content().skill(ch['key']).name}.")
+        if not any(x.skill_offer for x in st.defenders):
+            rules.start_battle(f)
+        return
+    if kind == "rebuild":
+        rebuild_choice(f, seat, ch)
+        return
+    if kind == "artifact":
+        offer = st.artifact_offer
+        assert offer is not None
+        d = st.defenders[offer["d"]]
+        st.artifact_offer = None
+        new = content().artifact(offer["key"])
+        if act == "drop":
+            d.artifacts.remove(ch["key"])
+            st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
+            d.artifacts.append(new.key)
+            d.hp = min(d.hp, rules.max_hp(d))
+            f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
+        else:
+            st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)
+            f.say(f"{who(d)} leaves {new.name}; it goes back into the Artifact deck.")
+        return
+    if kind == "defend":
+        attack = st.attacks[0]
+        if act == "defend":
+            rules.defended(f, attack, st.defenders[ch["d"]])
+        else:
+            attack.declined.append(seat)
+        return
+    assert st.active is not None
+    if kind == "react" and act == "pass":
+        st.active.reacted.append(seat)
+        return
+    if kind == "target":
+        pick = st.active.pick
+        assert pick is not None
+        st.active.pick = None
+        if act == "back":
+            return
+        d = st.defenders[pick["d"]]
+        ab = effects.ability_of(st, d, pick["src"])
+        assert ab is not None
+        spend(f, d, ab.ap)
+        effects.apply(f, d, pick["src"], ab, ch["target"])
+        after_action(f)
+        return
+    card_action(f, prompt, seat, ch)
+
+
+def spend(f: Flow, d: Defender, ap: int) -> None:
+    """AP spent on an All Defenders card starts that Defender's Turn (U14)."""
+    act = f.st.active
+    if ap > 0 and act is not None and act.card == "all" and not d.took_turn:
+        rules.begin_turn(f, d)
+
+
+def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    st = f.st
+    act = st.active
+    assert act is not None
+    what = ch["act"]
+    if what == "end":
+        f.say(f"{who(st.defenders[act.defender or 0])} ends the Turn.")
+        st.active = None
+        return
+    if what == "pass":
+        act.passed.append(seat)
+        f.say(f"{seat_name(seat)} passes on the All Defenders card.")
+        after_action(f)
+        return
+    if what == "focus":
+        act.focus[str(seat)] = ch["d"]
+        return
+    d = st.defenders[ch["d"]]
+    if what == "level":
+        rules.level_up(f, d)
+    elif what == "use":
+        src = ch["src"]
+        own = prompt.kind != "react" and (act.card == "all" or act.defender == d.idx)
+        ab = effects.usable(st, d, src, own, act.ap)
+        assert ab is not None
+        options = effects.targets(st, d, src, ab)
+        if len(options) > 1:
+            act.pick = {"seat": seat, "d": d.idx, "src": src}
+            return
+        spend(f, d, ab.ap)
+        effects.apply(f, d, src, ab, options[0])
+    else:
+        regular(f, d, ch)
+    after_action(f)
+
+
+def seat_name(seat: int) -> str:
+    from engine.text import seat_ref
+
+    return seat_ref(seat)
+
+
+def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
+    st = f.st
+    act = st.active
+    assert act is not None
+    what = ch["act"]
+    if what == "move":
+        cost = move_cost(st, d, ch["to"])
+        spend(f, d, cost)
+        act.ap -= cost
+        if rules.passive(d, "swift") and not d.moved_free:
+            d.moved_free = True
+        frm = d.region
+        effects.leave(st, d)
+        d.region = ch["to"]
+        n = ch["escort"]
+        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {n} Caravan(s) for {n} XP."
+                                                                  if n else "."), kind="move")
+        if n:
+            d.xp -= n
+            effects.move_caravans(f, d, frm, d.region, n, escorted=True)
+        return
+    spend(f, d, 1)
+    act.ap -= 1
+    if what == "fly":
+        effects.leave(st, d)
+        d.region = ch["to"]
+        f.say(f"{who(d)} flies the Manticore to {region_name(st, d.region)}.", kind="move")
+    elif what == "secure":
+        r = st.regions[d.region]
+        if r.storm:
+            r.storm = False
+            st.storms += 1
+            f.say(f"{who(d)} clears the storm from {region_name(st, r.key)}.", kind="secure")
+        else:
+            before = r.threat
+            r.threat = max(0, r.threat - 1 - rules.passive(d, "secure_bonus"))
+            f.say(f"{who(d)} Secures {region_name(st, r.key)}: Threat {before} to {r.threat}.", kind="secure")
+    elif what == "fight":
+        card = content().boss(st.boss.key)
+        rules.damage_boss(f, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
+        if card.passive == "thorns" and st.phase == "play":
+            rules.hurt(f, d, 1, card.name)
+    elif what == "prepare":
+        rules.gain_xp(d, 1)
+        f.say(f"{who(d)} prepares: {d.xp} XP.")
+
+
+def after_action(f: Flow) -> None:
+    """Close the card once nobody can do anything more with it."""
+    st = f.st
+    act = st.active
+    if act is None or st.phase != "play" or st.attacks or st.artifact_offer is not None or act.pick is not None:
+        return
+    if act.card == "all":
+        if len(act.passed) >= st.seats or (act.ap == 0 and not any(
+                o.choice["act"] not in ("pass", "focus") for s in range(st.seats) if s not in act.passed
+                for o in seat_card_options(st, s))):
+            f.say("The All Defenders card is spent.")
+            st.active = None
+    elif act.ap == 0:
+        seat = st.defenders[act.defender or 0].seat
+        if not any(o.choice["act"] not in ("end", "focus") for o in seat_card_options(st, seat)):
+            st.active = None
+
+
+def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
+    st = f.st
+    act = ch["act"]
+    if act == "ready":
+        st.ready.append(seat)
+        f.say(f"{seat_name(seat)} is ready for the next battle.")
+        if len(st.ready) >= st.seats:
+            rules.regroup_and_reconcile(f)
+        return
+    d = st.defenders[ch["d"]]
+    if act == "cap":
+        d.xp -= 2
+        st.capital_threat -= 1
+        f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {st.capital_threat}.")
+    elif act == "level":
+        rules.level_up(f, d)
+    elif act == "give":
+        other = st.defenders[ch["to"]]
+        d.artifacts.remove(ch["key"])
+        other.artifacts.append(ch["key"])
+        d.hp = min(d.hp, rules.max_hp(d))
+        f.say(f"{who(d)} gives {content().artifact(ch['key']).name} to {who(other)}.")

@@ -1,0 +1,185 @@
+"""AI policies: random-legal, and a heuristic that plays to win.
+
+The heuristic scores every option of the prompt from the state (threat, HP, caravans, the boss)
+and takes the best; on shared prompts it passes unless its own move is worth the group's AP.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.contract import Option, Prompt, State
+from engine.defenders import board, effects, rules
+from engine.defenders.board import CAPITAL
+from engine.defenders.state import Defender, DefendersState
+
+SKILL_TASTE = ["restore_order", "long_watch", "second_wind", "field_dressing", "distant_shot", "rally_cry",
+               "battle_focus", "stand_fast", "forced_march", "caravan_master", "scouting", "call_to_arms"]
+
+
+class RandomPolicy:
+    def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        return dict(rng.choice(prompt.options).choice)
+
+
+class HeuristicPolicy:
+    def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        assert isinstance(state, DefendersState)
+        scored = [(score(state, prompt, o), -n, o) for n, o in enumerate(prompt.options)]
+        best = max(scored, key=lambda t: (t[0], t[1]))
+        return dict(best[2].choice)
+
+
+def score(st: DefendersState, prompt: Prompt, o: Option) -> float:
+    ch = o.choice
+    act = ch.get("act")
+    kind = prompt.kind
+    if kind == "skill":
+        return -SKILL_TASTE.index(ch["key"])
+    if kind == "defend":
+        return defend_score(st, ch)
+    if kind == "artifact":
+        return 2.0 if act == "drop" else 1.0
+    if kind == "rebuild":
+        d = st.defenders[ch["d"]] if "d" in ch else None
+        if act == "level":
+            return 6
+        if act == "cap" and d is not None:
+            return 5 if st.capital_threat >= 2 or d.xp >= 6 else 0
+        return 1 if act == "ready" else 0
+    if kind == "target":
+        return target_score(st, prompt, ch)
+    if act in ("end", "pass"):
+        return 0.6 if kind in ("all", "react") else 0.1
+    if act == "focus":
+        return 0.05
+    d = st.defenders[ch["d"]]
+    react = kind == "react"
+    value = action_score(st, d, ch)
+    return value - (3.5 if react else 0)
+
+
+def defend_score(st: DefendersState, ch: dict[str, Any]) -> float:
+    attack = st.attacks[0]
+    r = st.regions[attack.region]
+    danger = 6.0 if r.destroyed or r.threat >= st.options.outer_max else 1.5 * r.threat + 1
+    if attack.kind == "dire":
+        danger += 3
+    if ch["act"] == "decline":
+        return 2.0
+    d = st.defenders[ch["d"]]
+    left = d.hp - rules.defend_cost(st, d, attack)
+    return danger + (2 if left >= 1 else -1) + left * 0.1
+
+
+def goal(st: DefendersState, d: Defender) -> tuple[str, float]:
+    dist = board.distances(st, d.region)
+    best: tuple[str, float] = (d.region, 0.0)
+
+    def offer(key: str, value: float) -> None:
+        nonlocal best
+        v = value - 0.8 * dist[key]
+        if v > best[1]:
+            best = (key, v)
+
+    if d.hp <= 1 and d.region != CAPITAL:
+        offer(CAPITAL, 7)
+    boss = st.boss
+    if boss.revealed and rules.home_caravans(st) >= rules.CARAVANS:
+        offer(boss.region, 9)
+    for k in st.ring:
+        r = st.regions[k]
+        if r.caravans and d.xp >= 1:
+            offer(k, 5 + r.caravans)
+        if not r.destroyed and r.threat:
+            offer(k, 1.6 * r.threat + 0.5)
+    return best
+
+
+def action_score(st: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
+    act = ch["act"]
+    if act == "secure":
+        r = st.regions[d.region]
+        return 3.0 + 2 * r.threat if not r.storm else 2.5
+    if act == "fight":
+        return 10.0 if rules.home_caravans(st) >= rules.CARAVANS else 4.0
+    if act == "prepare":
+        return 1.2 if d.xp < 3 else 0.8
+    if act == "level":
+        return 7.0 if d.hp < rules.max_hp(d) else 4.5
+    if act == "fly":
+        target, value = goal(st, d)
+        return max(0.5, value + 0.8 * board.distances(st, d.region)[target]) if ch["to"] == target else 0.1
+    if act == "move":
+        to = ch["to"]
+        if ch["escort"]:
+            toward = board.distances(st, CAPITAL)
+            return 8.0 + ch["escort"] if toward[to] < toward[d.region] else 0.0
+        target, value = goal(st, d)
+        if target == d.region or board.step_toward(st, d.region, target) != to:
+            return 0.2
+        return max(0.5, value)
+    if act == "use":
+        ab = effects.ability_of(st, d, ch["src"])
+        if ab is None:
+            return 0.0
+        return use_score(st, d, ch["src"], ab.effect) - 0.5 * ab.xp
+    return 0.0
+
+
+def use_score(st: DefendersState, d: Defender, src: str, effect: str) -> float:
+    top_threat = max((st.regions[k].threat for k in st.ring if not st.regions[k].destroyed), default=0)
+    if src == "war":
+        return {"coast": 2.5, "desert": 1.5 + top_threat, "ruins": 1.5 + top_threat, "forest": 3.0,
+                "mountains": 2.5, "plains": 3.0}.get(d.region, 0.0)
+    if effect == "heal":
+        return 4.5
+    if effect in ("secure", "secure_adjacent_all"):
+        return 2.5 + 2 * top_threat
+    if effect == "secure_capital":
+        return 3.0 * st.capital_threat
+    if effect == "strike":
+        return 9.5
+    if effect == "rally":
+        return 5.0 if d.hp > 1 or src != "hero" else 0.0
+    if effect == "ward":
+        return 1.5 + top_threat
+    if effect == "scout":
+        return 2.0
+    if effect == "shield":
+        return 3.0 if d.region != CAPITAL and st.regions[d.region].threat else 0.5
+    if effect == "haul":
+        return 4.0
+    if effect == "draw_skill":
+        return 2.5
+    if effect == "dash":
+        return 1.0
+    if effect == "summon":
+        return 0.5
+    return 0.0
+
+
+def target_score(st: DefendersState, prompt: Prompt, ch: dict[str, Any]) -> float:
+    if ch["act"] == "back":
+        return -100.0
+    t = ch["target"]
+    act = st.active
+    pick = act.pick if act is not None else None
+    if isinstance(t, int):
+        x = st.defenders[t]
+        return 1 + rules.max_hp(x) - x.hp
+    r = st.regions.get(t)
+    if r is None:
+        return 0.5
+    effect = ""
+    if pick is not None:
+        ab = effects.ability_of(st, st.defenders[pick["d"]], pick["src"])
+        effect = ab.effect if ab else ""
+    if effect == "haul":
+        return 5 - board.distances(st, CAPITAL)[t] if t != CAPITAL else 6
+    if effect == "dash":
+        return 1 + r.threat + 3 * r.caravans
+    return 1 + r.threat * 2 - (3 if r.destroyed else 0)
+
+

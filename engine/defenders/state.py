@@ -1,0 +1,164 @@
+"""Tiny Epic Defenders state: plain pydantic data that round-trips through JSON exactly.
+
+Hidden things (the Turn Deck order, the Horde, the caravan pile, face-down bosses, the skill and
+artifact decks) live here like everything else; only views.py decides what anyone may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contract import State
+
+Mode = Literal["single", "campaign"]
+Difficulty = Literal["easy", "normal", "hard", "epic"]
+DIRE_BY_DIFFICULTY = {"easy": 1, "normal": 2, "hard": 3, "epic": 4}
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DefendersOptions(Model):
+    """Match options. Defaults are the project's decisions (docs/rules/defenders.md, U1-U23)."""
+
+    mode: Mode = "single"
+    difficulty: Difficulty = "normal"
+    capital_destruction: int = Field(default=7, ge=2, le=20)
+    """The Capital City falls when its Threat reaches this (U1)."""
+    outer_max: int = Field(default=3, ge=1, le=6)
+    """An Outer Region attacked at this level and not defended is Destroyed."""
+    epic_hp: int = Field(default=10, ge=1, le=40)
+    general_hp: int = Field(default=8, ge=1, le=40)
+    defend_cost_enemy: int = Field(default=1, ge=0, le=4)
+    defend_cost_dire: int = Field(default=2, ge=0, le=4)
+    ap: int = Field(default=3, ge=1, le=6)
+    ap_destroyed: int = Field(default=4, ge=1, le=8)
+    round_limit: int = Field(default=30, ge=2, le=200)
+    """A battle still undecided after this many rounds is lost (the horde outlasts the realm)."""
+    defenders: list[str] | None = None
+    """Defender keys in seat order (solo: two); None deals them at random."""
+
+
+class Defender(Model):
+    idx: int
+    seat: int
+    key: str
+    region: str = "capital"
+    hp: int
+    xp: int = 0
+    skills: list[str] = Field(default_factory=list)
+    skill_offer: list[str] = Field(default_factory=list)
+    """Setup: the two skills dealt; empty once one is kept."""
+    artifacts: list[str] = Field(default_factory=list)
+    used: list[str] = Field(default_factory=list)
+    """Abilities used this Turn ("turn:<source>") or this round ("round:<source>")."""
+    shield: bool = False
+    death_tokens: int = 0
+    riding: bool = False
+    in_tree: bool = False
+    moved_free: bool = False
+    """The swift passive was spent this Turn."""
+    took_turn: bool = False
+    """Spent AP on the current card (a Turn has begun: Capital healing, own-turn skills)."""
+
+
+class Region(Model):
+    key: str
+    pos: int
+    war: bool = False
+    side: Literal["A", "B", "hostile", "friendly"] = "A"
+    threat: int = 0
+    destroyed: bool = False
+    caravans: int = 0
+    wards: int = 0
+    storm: bool = False
+    fleet_die: bool = False
+
+
+class Boss(Model):
+    key: str
+    kind: Literal["general", "epic"]
+    hp: int
+    max_hp: int
+    region: str
+    revealed: bool = False
+    armor_used: bool = False
+
+
+class Attack(Model):
+    region: str
+    source: str
+    """The attacker's name (shown to players)."""
+    kind: Literal["enemy", "dire", "boss", "deserter", "war"]
+    dire: str | None = None
+    """The Dire Enemy key, for its artifact and its on-hit effect."""
+    declined: list[int] = Field(default_factory=list)
+
+
+class Active(Model):
+    card: Literal["defender", "all"]
+    defender: int | None = None
+    ap: int
+    passed: list[int] = Field(default_factory=list)
+    focus: dict[str, int] = Field(default_factory=dict)
+    """Seat -> the Defender whose actions a crowded prompt lists first."""
+    pick: dict[str, Any] | None = None
+    """A targeted ability waiting for its target: {"seat", "d", "src"}."""
+    reacted: list[int] = Field(default_factory=list)
+    """Seats that declined to use an any-turn skill during this Turn."""
+
+
+class DefendersState(State):
+    options: DefendersOptions
+    seats: int
+    phase: Literal["setup", "play", "rebuild", "over"] = "setup"
+    battle: int = 1
+    round: int = 0
+    defenders: list[Defender]
+    regions: dict[str, Region]
+    ring: list[str]
+    capital_threat: int = 0
+    capital_caravans: int = 0
+    turn_deck: list[str] = Field(default_factory=list)
+    """Top of the deck is the END of the list. Cards: d:<idx>, all, e:<key>, x:<key>, soldier, deserter."""
+    discard: list[str] = Field(default_factory=list)
+    horde: list[str] = Field(default_factory=list)
+    leftover_enemies: list[str] = Field(default_factory=list)
+    leftover_dire: list[str] = Field(default_factory=list)
+    current: str | None = None
+    boss: Boss
+    bosses_ahead: list[str] = Field(default_factory=list)
+    """Campaign: the face-down bosses of the battles still to come."""
+    feed: int = 0
+    """HP fed to a boss not yet revealed."""
+    caravan_pile: list[str] = Field(default_factory=list)
+    skill_deck: list[str] = Field(default_factory=list)
+    artifact_deck: list[str] = Field(default_factory=list)
+    war_hostile: str | None = None
+    war_friendly: list[str] = Field(default_factory=list)
+    war_unused: list[str] = Field(default_factory=list)
+    fleet_dice: int = 3
+    storms: int = 3
+    tree: int | None = None
+    manticore: str = "mountains"
+    soldiers: int = 5
+    death_tokens: int = 6
+    active: Active | None = None
+    attacks: list[Attack] = Field(default_factory=list)
+    artifact_offer: dict[str, Any] | None = None
+    """A won artifact waiting for its slot: {"d": idx, "key": artifact}."""
+    ready: list[int] = Field(default_factory=list)
+    """Rebuild: seats that are done."""
+    hexed: bool = False
+    log: list[str] = Field(default_factory=list)
+    won: bool | None = None
+    reason: str = ""
+
+    def defender_of(self, idx: int) -> Defender:
+        return self.defenders[idx]
+
+    def of_seat(self, seat: int) -> list[Defender]:
+        return [d for d in self.defenders if d.seat == seat]
