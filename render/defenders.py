@@ -316,6 +316,8 @@ def _track(draw: ImageDraw.ImageDraw, img: Image.Image, x: int, cy: int, level: 
         if numbered:
             text.stamp(img, (x0 + (cell - 3) / 2, cy), str(i), 17, bold=i == level, stroke=0,
                        fill=palette.OUTLINE if lit else palette.TEXT_DIM, anchor="mm")
+    if not numbered:  # cells too narrow for digits: say the level in words
+        return text.stamp(img, (x + n * cell + 3, cy), f"{level}/{top}", 17, bold=True, stroke=0, anchor="lm")[2]
     return x + n * cell
 
 
@@ -377,8 +379,7 @@ def _defender_row(img: Image.Image, draw: ImageDraw.ImageDraw, d: dict[str, Any]
     draw.rectangle((x0, y, x1, y + h - 2), fill=palette.BACKGROUND_EDGE,
                    outline=palette.tint(colour, 0.55) if exhausted else colour, width=2)
     cy = y + ROW_H // 2 - 1
-    token_fill = palette.tint(colour, 0.55) if exhausted or down else colour
-    tokens.draw_shape(draw, palette.seat_shape(seat), x0 + 12, cy, 8, token_fill, palette.OUTLINE, 1)
+    tokens.draw_shape(draw, palette.seat_shape(seat), x0 + 12, cy, 8, colour, palette.OUTLINE, 1)
     rx = x1 - 5
     hp_colour = palette.HEALTH if hp <= 1 else palette.TEXT
     if tall:
