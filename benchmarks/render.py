@@ -1,4 +1,4 @@
-"""Rendering benchmark: time and size of the Tiny Big Wars and Samurai Swords maps and panels.
+"""Rendering benchmark: time and size of the Tiny Big Wars, Samurai Swords and Tiny Epic Defenders maps and panels.
 
 Run from the repository root:  python benchmarks/render.py
 Prints medians over many runs; CPU time is shown too, since wall time on a shared machine
@@ -133,6 +133,37 @@ def samurai() -> None:
           f"PNG {len(pdata) / 1024:.0f} KiB")
 
 
+# --------------------------------------------------------------------------- Tiny Epic Defenders
+
+
+def defenders() -> None:
+    """Tiny Epic Defenders: the ring map (warm/cold, size) and the private Defender panel."""
+    from render import defenders as ted
+    from tests.render import defenders_views as dv
+
+    def clear() -> None:
+        ted._STATIC.clear()
+        text._SPRITES.clear()
+
+    runs = 30
+    for name in ("early", "mid_battle", "campaign_final"):
+        v = dv.ALL[name]()
+        names = dv.names(v)
+        data = render.draw("defenders", v, names)
+        warm = median_ms(lambda v=v, names=names: render.draw("defenders", v, names), runs)
+        cpu = median_ms(lambda v=v, names=names: render.draw("defenders", v, names), runs, clock=time.thread_time)
+        compose = median_ms(lambda v=v, names=names: ted.render_image(v, names), runs)
+        cold = median_ms(lambda v=v, names=names: render.draw("defenders", v, names), 5, before=clear)
+        print(f"defenders map {name:14s} {ted.WIDTH}x{ted.HEIGHT}: {warm:6.1f} ms warm ({cpu:.1f} ms CPU) "
+              f"(compose {compose:.1f} ms), {cold:6.1f} ms cold, PNG {len(data) / 1024:.0f} KiB")
+    seat_view = dv.seat_view(dv.mid_battle(), 2)
+    size = ted.private_size(seat_view)
+    pdata = render.draw_private("defenders", seat_view, dv.NAMES)
+    pms = median_ms(lambda: render.draw_private("defenders", seat_view, dv.NAMES), runs)
+    print(f"defenders private panel {size[0]}x{size[1]}: {pms:6.1f} ms, PNG {len(pdata) / 1024:.0f} KiB")
+
+
 if __name__ == "__main__":
     main()
     samurai()
+    defenders()

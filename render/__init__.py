@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from render import samurai, tinybigwars
+from render import defenders, samurai, tinybigwars
 from render.anim import animate
 
 __all__ = ["animate", "draw", "draw_private", "GAMES"]
 
-GAMES = {"tinybigwars": tinybigwars, "samurai": samurai}
+GAMES = {"tinybigwars": tinybigwars, "samurai": samurai, "defenders": defenders}
 
 
 def _module(game_key: str) -> Any:
