@@ -578,6 +578,23 @@ class MatchService:
             )
             return (await session.exec(stmt)).first()
 
+    async def previous_prompt(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
+        """The delivery ref (a message id) and prompt dump of the seat's prompt notice before
+        ``before_id``, if it was delivered: front-ends retire its components when a new
+        version supersedes it."""
+        async with self.store.read() as session:
+            stmt = (
+                select(NoticeRow.delivery_ref, NoticeRow.payload)
+                .where(NoticeRow.match_id == match_id, NoticeRow.kind == "prompt", NoticeRow.seat == seat,
+                       NoticeRow.id < before_id)
+                .order_by(NoticeRow.id.desc())
+                .limit(1)
+            )
+            row = (await session.exec(stmt)).first()
+        if row is None or row[0] is None or not str(row[0]).isdigit():
+            return None
+        return str(row[0]), dict(row[1].get("prompt") or {})
+
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether a DM to this seat already failed because its DMs are closed."""
         async with self.store.read() as session:
