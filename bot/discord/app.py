@@ -111,12 +111,15 @@ class WarhostMixin:
     def status_text(self, st: Any) -> str:
         info = st.match
         waiting = {w.seat for w in st.waiting}
+        may_act = {s.seat for s in getattr(st, "may_act", [])}
         lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, info.names())} - {info.status}"]
         for seat in info.seats:
             who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.ai_policy})"
             flags = []
             if seat.seat in waiting:
                 flags.append("still to choose")
+            elif seat.seat in may_act:
+                flags.append("may act (optional; nobody waits for it)")
             if seat.ai_takeover:
                 flags.append("the AI plays for them until they are back")
             if seat.user_id == info.host_id:

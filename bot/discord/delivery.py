@@ -179,7 +179,27 @@ class Delivery:
         if prompt.get("secret") and payload.get("view"):
             png = await asyncio.to_thread(render.draw_private, game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
-        return await self._dm(notice, content, view=view, files=files)
+        ref = await self._dm(notice, content, view=view, files=files)
+        if ref is not None and ref.isdigit():
+            await self.retire_previous(notice)
+        return ref
+
+    async def retire_previous(self, notice: Any) -> None:
+        """A new version of a shared or optional prompt replaces the seat's previous one (a
+        teammate answered first, the moment changed): take the old DM's buttons away, so only
+        the newest message offers live choices. Best effort: a stale click is refused anyway."""
+        previous = await self.svc.previous_prompt(notice.match_id, int(notice.seat), notice.id)
+        if previous is None:
+            return
+        ref, old = previous
+        if not (old.get("shared") or old.get("optional")):
+            return  # e.g. a sealed choice keeps its Change button until the step locks
+        try:
+            user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
+            dm = user.dm_channel or await user.create_dm()
+            await dm.get_partial_message(int(ref)).edit(view=None)
+        except discord.HTTPException:
+            log.info("could not retire the previous prompt DM %s of notice %s", ref, notice.id)
 
 
 def _parse_time(value: Any) -> Any:

@@ -140,6 +140,12 @@ def prompt_text(prompt: dict[str, Any], deadline: datetime | None, header: str =
     if prompt.get("input") == "numbers":
         for field in prompt.get("fields") or []:
             lines.append(f"- {field['label']}: {field['min']} to {field['max']}")
-    if deadline is not None:
-        lines.append(f"Deadline {timestamp(deadline)}; if you have not chosen by then, the AI chooses for you.")
+    if prompt.get("shared"):
+        lines.append("*Shared: your teammates have this choice too; the first answer counts for everyone "
+                     "(first come, first served).*")
+    if prompt.get("optional"):
+        lines.append("*Optional: the game goes on without you; this closes when you pass or the moment passes.*")
+    elif deadline is not None:
+        who = "nobody has" if prompt.get("shared") else "you have not"
+        lines.append(f"Deadline {timestamp(deadline)}; if {who} chosen by then, the AI chooses for you.")
     return "\n".join(lines)[:2000]

@@ -106,7 +106,11 @@ class Router:
         if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)
         info = await self.svc.get_match(cid.match_id)
-        await refuse(interaction, NOT_YOURS if info.seat_user(cid.seat) != interaction.user.id else NOT_OPEN)
+        if info.seat_user(cid.seat) != interaction.user.id:
+            await refuse(interaction, NOT_YOURS)
+            return None
+        # A shared choice someone else took first says so; anything else simply moved on.
+        await refuse(interaction, await self.svc.stale_reason(cid.match_id, cid.seat, cid.version) or NOT_OPEN)
         return None
 
     async def prompt(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:

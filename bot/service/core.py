@@ -38,6 +38,8 @@ TAKEOVER_AFTER = 2
 """Deadlines missed in a row before the AI plays the seat until its player is back."""
 REMINDERS = (("reminded_50", 0.5), ("reminded_90", 0.9))
 MAX_AI_CHOICES = 100_000
+LOST_SHARED = "Someone else answered first; your updated choices are in your DMs (or use `/game act`)."
+CLOSED_SHARED = "Someone else answered first; this choice is closed now."
 
 
 def utcnow() -> datetime:
@@ -59,6 +61,7 @@ class _Ctx:
     state: eng.State | None
     now: datetime
     start_version: dict[int, int | None] = field(default_factory=dict)
+    start_state: eng.State | None = None
     changed: bool = False
     events: list[eng.Event] = field(default_factory=list)
     notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
@@ -285,7 +288,8 @@ class MatchService:
                 raise StalePrompt("This match is not running; this choice is no longer open.")
             prompt = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
             if prompt is None or (version is not None and version != seat.prompt_version):
-                raise StalePrompt()
+                lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, len(ctx.seats), seat.seat_no, version)
+                raise StalePrompt((LOST_SHARED if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
             seat.missed = 0
             seat.ai_takeover = False
             ctx.actor = seat.seat_no
@@ -334,6 +338,20 @@ class MatchService:
             names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
         )
 
+    async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:
+        """Why a seat's prompt of ``version`` is no longer open, when that is worth saying: its
+        shared decision was taken by someone else first. None: the game simply moved on."""
+        async with self.store.read() as session:
+            match = await session.get(Match, match_id)
+            if match is None or match.status not in ("active", "paused"):
+                return None
+            seats = await self._seats(session, match_id)
+            row = next((s for s in seats if s.seat_no == seat), None)
+            game = eng.get(match.game)
+            if row is None or not await self._lost_shared(session, match, game, len(seats), seat, version):
+                return None
+            return LOST_SHARED if row.prompt_version is not None else CLOSED_SHARED
+
     async def public_view(self, match_id: int) -> dict[str, Any]:
         match, _seats, state, _d = await self._read(match_id)
         if state is None:
@@ -351,7 +369,8 @@ class MatchService:
         match, seats, state, deadline = await self._read(await self._channel_match_id(channel_id))
         game = eng.get(match.game)
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
-        owing = {p.seat for p in prompts if not p.answered}
+        owing = {p.seat for p in prompts if not p.answered and not p.optional}
+        optional = {p.seat for p in prompts if not p.answered and p.optional}
         phase = match.status
         if state is not None:
             view = game.view(state, None)
@@ -359,6 +378,7 @@ class MatchService:
         info = self._info_of(match, seats, game)
         return Status(
             match=info, phase=phase, waiting=[s for s in info.seats if s.seat in owing],
+            may_act=[s for s in info.seats if s.seat in optional],
             deadline=deadline.due_at if deadline else None, step=match.step,
             prompts=[p.public() for p in prompts], result=match.result,
         )
@@ -558,6 +578,23 @@ class MatchService:
             )
             return (await session.exec(stmt)).first()
 
+    async def previous_prompt(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
+        """The delivery ref (a message id) and prompt dump of the seat's prompt notice before
+        ``before_id``, if it was delivered: front-ends retire its components when a new
+        version supersedes it."""
+        async with self.store.read() as session:
+            stmt = (
+                select(NoticeRow.delivery_ref, NoticeRow.payload)
+                .where(NoticeRow.match_id == match_id, NoticeRow.kind == "prompt", NoticeRow.seat == seat,
+                       NoticeRow.id < before_id)
+                .order_by(NoticeRow.id.desc())
+                .limit(1)
+            )
+            row = (await session.exec(stmt)).first()
+        if row is None or row[0] is None or not str(row[0]).isdigit():
+            return None
+        return str(row[0]), dict(row[1].get("prompt") or {})
+
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether a DM to this seat already failed because its DMs are closed."""
         async with self.store.read() as session:
@@ -610,6 +647,7 @@ class MatchService:
         state = await self._state(session, match, game)
         ctx = _Ctx(session, match, seats, game, state, self.clock())
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
+        ctx.start_state = state
         return ctx
 
     async def _state(self, session: AsyncSession, match: Match, game: eng.Game) -> eng.State | None:
@@ -689,6 +727,30 @@ class MatchService:
         self._reissue(ctx, actor=seat_no)
         return row
 
+    async def _lost_shared(
+        self, session: AsyncSession, match: Match, game: eng.Game, n_seats: int, seat_no: int, version: int | None,
+    ) -> bool:
+        """Whether the seat's prompt of ``version`` was shared and another seat answered first
+        (the first choice after it is someone else's). Replays at most one snapshot interval."""
+        if version is None or not 0 <= version < match.step:
+            return False
+        stmt = select(Choice.seat).where(Choice.match_id == match.id, Choice.seq > version).order_by(Choice.seq).limit(1)
+        first = (await session.exec(stmt)).first()
+        if first is None or first == seat_no:
+            return False
+        snap = await self.store.latest_snapshot(session, match.id, version)
+        if snap is None:
+            state = game.setup(n_seats, eng.parse_options(game, match.options), match.seed)
+            after = 0
+        else:
+            state = game.state_model().model_validate(snap.state)
+            after = snap.seq
+        rows = select(Choice).where(Choice.match_id == match.id, Choice.seq > after, Choice.seq <= version)
+        for row in (await session.exec(rows.order_by(Choice.seq))).all():
+            state = game.submit(state, row.seat, row.payload).state
+        old = next((p for p in game.prompts(state) if p.seat == seat_no), None)
+        return old is not None and old.shared
+
     def _reissue(self, ctx: _Ctx, actor: int | None) -> None:
         """Give each seat's open prompt its version: unchanged prompts keep theirs."""
         by_seat = {p.seat: p for p in ctx.prompts()}
@@ -705,6 +767,9 @@ class MatchService:
             if not keep:
                 seat.prompt_version = ctx.match.step
             seat.prompt_key = key
+
+    def _prompts_of(self, ctx: _Ctx, state: eng.State | None) -> list[eng.Prompt]:
+        return [] if state is None else ctx.game.prompts(state)
 
     def _ai_driven(self, seat: Seat) -> bool:
         return seat.ai_policy is not None or seat.ai_takeover
@@ -731,13 +796,19 @@ class MatchService:
         """Let AI-driven seats play until a human owes a choice or the game ends."""
         if ctx.state is None or ctx.match.status != "active":
             return
+        seen_optional: set[tuple[int, str]] = set()
         for _ in range(MAX_AI_CHOICES):
             if ctx.game.result(ctx.state) is not None:
                 break
             seats = {s.seat_no: s for s in ctx.seats}
-            todo = [p for p in ctx.prompts() if not p.answered and self._ai_driven(seats[p.seat])]
+            todo = [p for p in ctx.prompts() if not p.answered and self._ai_driven(seats[p.seat])
+                    and not (p.optional and (p.seat, _fingerprint(p)) in seen_optional)]
             if not todo:
                 break
+            if todo[0].optional:
+                # Not owed: answered once; if the game offers the very same prompt again, the AI
+                # leaves it open (the game goes on without it) instead of looping on it.
+                seen_optional.add((todo[0].seat, _fingerprint(todo[0])))
             seat = seats[todo[0].seat]
             await self._play(ctx, seat, todo[0], "ai", seat.ai_policy)
         else:
@@ -771,15 +842,23 @@ class MatchService:
         """The deadline passed: the heuristic AI (or the prompt default) chooses for each late seat."""
         done = 0
         handled: set[int] = set()
+        prompts = {p.seat: p for p in ctx.prompts()}
+        late_kind = {s.seat_no: prompts[s.seat_no].kind for s in self._owing(ctx)
+                     if s.prompt_version is not None and s.prompt_version <= deadline.step}
         while True:
+            # A late seat is played at most once per expiry, so this always ends. A shared prompt
+            # is re-versioned whenever another seat answers it: when that was the deadline AI
+            # answering for a late teammate, the seat is still late for the same shared decision.
+            prompts = {p.seat: p for p in ctx.prompts()}
             late = [s for s in self._owing(ctx)
-                    if s.seat_no not in handled and s.prompt_version is not None and s.prompt_version <= deadline.step]
+                    if s.seat_no in late_kind and s.seat_no not in handled
+                    and ((s.prompt_version is not None and s.prompt_version <= deadline.step)
+                         or (prompts[s.seat_no].shared and prompts[s.seat_no].kind == late_kind[s.seat_no]))]
             if not late:
                 break
             seat = late[0]
             handled.add(seat.seat_no)
-            prompt = next(p for p in ctx.prompts() if p.seat == seat.seat_no)
-            await self._play(ctx, seat, prompt, "deadline", "heuristic")
+            await self._play(ctx, seat, prompts[seat.seat_no], "deadline", "heuristic")
             seat.missed += 1
             text = f"Time is up for {seat.name}: the AI chose for them."
             if seat.missed >= TAKEOVER_AFTER and not seat.ai_takeover:
@@ -791,9 +870,10 @@ class MatchService:
         return done
 
     def _owing(self, ctx: _Ctx) -> list[Seat]:
-        """Human-played seats with an unanswered open prompt."""
+        """Human-played seats with an unanswered open prompt that is owed (not optional)."""
         seats = {s.seat_no: s for s in ctx.seats}
-        return [seats[p.seat] for p in ctx.prompts() if not p.answered and not self._ai_driven(seats[p.seat])]
+        return [seats[p.seat] for p in ctx.prompts()
+                if not p.answered and not p.optional and not self._ai_driven(seats[p.seat])]
 
     @staticmethod
     def _at(deadline: Deadline, frac: float) -> datetime:
@@ -881,18 +961,27 @@ class MatchService:
                 done = sum(p.answered for p in secret)
                 ctx.notice("progress", text=f"{done} of {len(secret)} have chosen.")
         turn_users: list[int] = []
+        before: dict[int, eng.Prompt] | None = None
         for seat in ctx.seats:
             prompt = prompts.get(seat.seat_no)
             if prompt is None or seat.user_id is None or self._ai_driven(seat):
                 continue
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
+            due = due_at.isoformat() if due_at and not prompt.optional else None  # nothing waits for it
             ctx.notice("prompt", text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
-                       names=ctx.names(), deadline=due_at.isoformat() if due_at else None,
+                       names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
                        prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
                        _user_id=seat.user_id, _seat=seat.seat_no)
-            if not prompt.secret and seat.seat_no != ctx.actor:
-                turn_users.append(seat.user_id)
+            if prompt.secret or prompt.optional or seat.seat_no == ctx.actor:
+                continue  # no channel ping for what is sealed, not owed, or the actor's own next prompt
+            if prompt.shared:
+                if before is None:
+                    before = {p.seat: p for p in self._prompts_of(ctx, ctx.start_state)}
+                old = before.get(seat.seat_no)
+                if old is not None and old.shared and old.kind == prompt.kind:
+                    continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
+            turn_users.append(seat.user_id)
         if turn_users:
             ctx.notice("turn", text="your turn: the choices are in your DMs (or use `/game act`).",
                        user_ids=turn_users)

@@ -26,7 +26,9 @@ class Conflict(ServiceError):
 class StalePrompt(ServiceError):
     """The choice answers a prompt that is no longer open."""
 
-    def __init__(self, message: str = "This choice is no longer open.") -> None:
+    DEFAULT = "This choice is no longer open."
+
+    def __init__(self, message: str = DEFAULT) -> None:
         super().__init__(message)
 
 

@@ -62,6 +62,8 @@ class Status:
     step: int
     prompts: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    may_act: list[SeatInfo] = field(default_factory=list)
+    """Seats with an optional prompt open: they may act, nobody waits for them."""
 
 
 @dataclass(frozen=True)
