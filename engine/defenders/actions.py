@@ -311,7 +311,7 @@ def rebuild_prompts(st: DefendersState) -> list[Prompt]:
                                            {"act": "give", "d": d.idx, "key": a, "to": other.idx}))
         ready = opt("ready", "Ready for the next battle", {"act": "ready"})
         text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
-                f"{st.options.capital_destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
+                f"{st.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
         out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
                           options=fit(options, [ready]), shared=True, default={"act": "ready"}))
     return out

@@ -12,6 +12,7 @@ from typing import Any
 from engine.contract import Option, Prompt, State
 from engine.defenders import board, effects, rules
 from engine.defenders.board import CAPITAL
+from engine.defenders.content import content
 from engine.defenders.state import Defender, DefendersState
 
 SKILL_TASTE = ["restore_order", "long_watch", "second_wind", "field_dressing", "distant_shot", "rally_cry",
@@ -67,10 +68,10 @@ def defend_score(st: DefendersState, ch: dict[str, Any]) -> float:
     if attack.kind == "dire":
         danger += 3
     if ch["act"] == "decline":
-        return 2.0
+        return 4.0
     d = st.defenders[ch["d"]]
     left = d.hp - rules.defend_cost(st, d, attack)
-    return danger + (2 if left >= 1 else -1) + left * 0.1
+    return danger + (3 if left >= 1 else -1) + left * 0.1
 
 
 def goal(st: DefendersState, d: Defender) -> tuple[str, float]:
@@ -88,13 +89,32 @@ def goal(st: DefendersState, d: Defender) -> tuple[str, float]:
     boss = st.boss
     if boss.revealed and rules.home_caravans(st) >= rules.CARAVANS:
         offer(boss.region, 9)
+    pressure = incoming(st)
     for k in st.ring:
         r = st.regions[k]
         if r.caravans and d.xp >= 1:
             offer(k, 5 + r.caravans)
         if not r.destroyed and r.threat:
-            offer(k, 1.6 * r.threat + 0.5)
+            offer(k, 1.6 * r.threat + 0.5 + 0.3 * pressure[k])
+        if d.hp >= 2:
+            offer(k, 0.6 * pressure[k] + (1.5 if r.destroyed else 0.4 * r.threat))
     return best
+
+
+def incoming(st: DefendersState) -> dict[str, float]:
+    """How hard each Outer Region will be hit by the cards still to come this round (the deck's
+    make-up is public knowledge at the table; its order is not used)."""
+    c = content()
+    out = dict.fromkeys(st.ring, 0.0)
+    for card in st.turn_deck:
+        if card.startswith("e:"):
+            for r in c.enemy(card[2:]).regions:
+                out[r] += 1
+        elif card.startswith("x:"):
+            out[c.dire_card(card[2:]).region] += 2
+        elif card == "deserter":
+            out["plains"] += 1
+    return out
 
 
 def action_score(st: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
@@ -105,7 +125,7 @@ def action_score(st: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
     if act == "fight":
         return 10.0 if rules.home_caravans(st) >= rules.CARAVANS else 4.0
     if act == "prepare":
-        return 1.2 if d.xp < 3 else 0.8
+        return 0.7 if d.xp < 3 else 0.3
     if act == "level":
         return 7.0 if d.hp < rules.max_hp(d) else 4.5
     if act == "fly":
@@ -152,7 +172,7 @@ def use_score(st: DefendersState, d: Defender, src: str, effect: str) -> float:
     if effect == "haul":
         return 4.0
     if effect == "draw_skill":
-        return 2.5
+        return 0.15
     if effect == "dash":
         return 1.0
     if effect == "summon":

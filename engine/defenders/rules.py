@@ -134,8 +134,8 @@ def capital_gains(f: Flow, n: int, why: str) -> None:
     if st.phase == "over":
         return
     st.capital_threat += n
-    f.say(f"The Capital City gains {n} Threat ({why}): {st.capital_threat}/{st.options.capital_destruction}.")
-    if st.capital_threat >= st.options.capital_destruction:
+    f.say(f"The Capital City gains {n} Threat ({why}): {st.capital_threat}/{st.options.destruction}.")
+    if st.capital_threat >= st.options.destruction:
         finish(f, False, "the Capital City fell")
 
 
@@ -631,10 +631,11 @@ def regroup_and_reconcile(f: Flow) -> None:
     if st.leftover_dire:
         dire.append(st.leftover_dire.pop(f.rng.randrange(len(st.leftover_dire))))
         f.say(f"Regroup: the Horde gathers {len(dire)} Dire Enemies, one of them new.")
-    st.horde = [f"e:{k}" for k in enemies[3:6]] + [f"x:{k}" for k in dire]
+    se, he = st.options.start_enemies, min(st.options.horde_enemies, 9 - st.options.start_enemies)
+    st.horde = [f"e:{k}" for k in enemies[se:se + he]] + [f"x:{k}" for k in dire]
     f.rng.shuffle(st.horde)
-    st.leftover_enemies = enemies[6:]
-    st.turn_deck = [f"e:{k}" for k in enemies[:3]] + player_cards(st)
+    st.leftover_enemies = enemies[se + he:]
+    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + player_cards(st)
     st.discard = []
     st.soldiers = 5
     # Reconcile: the hostile region turns friendly; a new hostile one comes.

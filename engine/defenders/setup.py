@@ -55,7 +55,8 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
     dire = [x.key for x in c.dire]
     rng.shuffle(dire)
     n_dire = DIRE_BY_DIFFICULTY[opts.difficulty] - (1 if opts.mode == "campaign" else 0)
-    horde = [f"e:{k}" for k in enemies[3:6]] + [f"x:{dire.pop()}" for _ in range(n_dire)]
+    se, he = opts.start_enemies, min(opts.horde_enemies, 9 - opts.start_enemies)
+    horde = [f"e:{k}" for k in enemies[se:se + he]] + [f"x:{dire.pop()}" for _ in range(n_dire)]
     rng.shuffle(horde)
 
     if opts.mode == "single":
@@ -73,9 +74,9 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
 
     st = DefendersState(
         seed=seed, options=opts, seats=seats, defenders=defenders, regions=regions, ring=ring,
-        horde=horde, leftover_enemies=enemies[6:], leftover_dire=dire, boss=boss, bosses_ahead=ahead,
+        horde=horde, leftover_enemies=enemies[se + he:], leftover_dire=dire, boss=boss, bosses_ahead=ahead,
         caravan_pile=caravans, skill_deck=skills, artifact_deck=artifacts,
         war_hostile=hostile, war_friendly=friendly, war_unused=war,
     )
-    st.turn_deck = [f"e:{k}" for k in enemies[:3]] + rules.player_cards(st)
+    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + rules.player_cards(st)
     return st

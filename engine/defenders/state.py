@@ -15,6 +15,8 @@ from engine.contract import State
 Mode = Literal["single", "campaign"]
 Difficulty = Literal["easy", "normal", "hard", "epic"]
 DIRE_BY_DIFFICULTY = {"easy": 1, "normal": 2, "hard": 3, "epic": 4}
+CAPITAL_BY_DIFFICULTY = {"easy": 12, "normal": 10, "hard": 8, "epic": 7}
+"""The Capital City's Destruction Level per difficulty (U1 is open; measured in benchmarks/defenders_balance.py)."""
 
 
 class Model(BaseModel):
@@ -26,8 +28,8 @@ class DefendersOptions(Model):
 
     mode: Mode = "single"
     difficulty: Difficulty = "normal"
-    capital_destruction: int = Field(default=7, ge=2, le=20)
-    """The Capital City falls when its Threat reaches this (U1)."""
+    capital_destruction: int | None = Field(default=None, ge=2, le=20)
+    """The Capital City falls when its Threat reaches this (U1); None = by difficulty."""
     outer_max: int = Field(default=3, ge=1, le=6)
     """An Outer Region attacked at this level and not defended is Destroyed."""
     epic_hp: int = Field(default=10, ge=1, le=40)
@@ -36,10 +38,19 @@ class DefendersOptions(Model):
     defend_cost_dire: int = Field(default=2, ge=0, le=4)
     ap: int = Field(default=3, ge=1, le=6)
     ap_destroyed: int = Field(default=4, ge=1, le=8)
+    start_enemies: int = Field(default=2, ge=0, le=9)
+    """Enemy cards in the first Turn Deck (U8)."""
+    horde_enemies: int = Field(default=1, ge=0, le=6)
+    """Enemy cards in the Horde beside the Dire Enemies (U9)."""
     round_limit: int = Field(default=30, ge=2, le=200)
     """A battle still undecided after this many rounds is lost (the horde outlasts the realm)."""
     defenders: list[str] | None = None
     """Defender keys in seat order (solo: two); None deals them at random."""
+
+
+    @property
+    def destruction(self) -> int:
+        return self.capital_destruction or CAPITAL_BY_DIFFICULTY[self.difficulty]
 
 
 class Defender(Model):

@@ -108,7 +108,7 @@ def public_view(st: DefendersState) -> dict[str, Any]:
         "battle": st.battle, "battles": 3 if st.options.mode == "campaign" else 1,
         "round": st.round, "phase": phase_name(st), "phase_label": phase_label(st),
         "capital": {"name": c.capital.name, "threat": st.capital_threat,
-                    "destruction": st.options.capital_destruction, "caravans": st.capital_caravans},
+                    "destruction": st.options.destruction, "caravans": st.capital_caravans},
         "ring": [region_view(st, k) for k in st.ring],
         "war": {"fleet_dice": st.fleet_dice, "storms": st.storms, "tree": st.tree, "manticore": manticore,
                 "soldiers": st.soldiers, "deserters": st.turn_deck.count("deserter") + st.discard.count("deserter"),
