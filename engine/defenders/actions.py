@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from engine.contract import IllegalChoice, Option, Prompt, Step
-from engine.defenders import board, effects, rules
+from engine.defenders import board, effects, refusals, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.rules import Flow, region_name, who
@@ -321,14 +321,19 @@ def rebuild_prompts(st: DefendersState) -> list[Prompt]:
 
 
 def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
+    bad_seat = refusals.check_seat(state, seat)
+    if bad_seat:
+        raise IllegalChoice(bad_seat)
     mine = next((p for p in prompts(state) if p.seat == seat), None)
     if mine is None:
         raise IllegalChoice("You have no decision to make right now.")
-    key = canonical_json(choice)
+    try:
+        key = canonical_json(choice) if isinstance(choice, dict) else None
+    except (TypeError, ValueError):
+        key = None
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
-        shown = "; ".join(o.label for o in mine.options[:8])
-        raise IllegalChoice(f"That choice is not open now. Open choices: {shown}.")
+        raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
     st = state.model_copy(deep=True)
     st.step += 1
     f = Flow(st, rng_for(st.seed, st.step, "step"))

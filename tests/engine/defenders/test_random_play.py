@@ -1,0 +1,186 @@
+"""Whole matches by AI: both modes over 1 to 4 seats end, states round-trip, replays rebuild
+the final state, prompts fit Discord, defaults are legal, and no view leaks hidden cards."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import engine
+from engine.contract import IllegalChoice
+from engine.defenders.state import DefendersState
+
+G = engine.get("defenders")
+MATCHES_PER_MODE = 200
+"""The acceptance figure: 200 random-legal matches per mode, 50 per seat count."""
+FULL_EVERY = 25
+
+
+def check_prompts(st: DefendersState) -> None:
+    ps = G.prompts(st)
+    assert len({p.seat for p in ps}) == len(ps), "one prompt per seat"
+    for p in ps:
+        assert p.input == "choose"
+        assert 1 <= len(p.options) <= 25, (p.kind, len(p.options))
+        values = [o.value for o in p.options]
+        assert len(values) == len(set(values)), (p.kind, values)
+        assert all(len(o.label) <= 80 for o in p.options)
+        assert p.default in [o.choice for o in p.options], (p.kind, p.default)
+        assert not p.secret
+
+
+def play(seats: int, mode: str, seed: int, full: bool, policy: str = "random", difficulty: str = "normal"):
+    options = {"mode": mode, "difficulty": difficulty}
+    st = G.setup(seats, G.options_model()(**options), seed)
+    pol = G.policies()[policy]
+    rng = random.Random(seed)
+    log: list[tuple[int, dict]] = []
+    for _ in range(30_000):
+        if G.result(st) is not None:
+            break
+        check_prompts(st)
+        ps = G.prompts(st)
+        assert ps, f"no prompt and no result ({st.phase})"
+        pr = rng.choice(ps)
+        choice = pr.default if rng.random() < 0.1 else pol.choose(st, pr, rng)
+        before = st.model_dump_json() if full else None
+        new = G.submit(st, pr.seat, choice).state
+        assert new.step == st.step + 1
+        if full:
+            assert st.model_dump_json() == before, "submit mutated its input"
+            assert DefendersState.model_validate_json(new.model_dump_json()) == new
+        log.append((pr.seat, choice))
+        st = new
+    res = G.result(st)
+    assert res is not None, f"{mode} {seats} seats seed {seed} did not end"
+    assert res.winners in ([], list(range(seats)))
+    if full:
+        rebuilt = engine.replay("defenders", seats, options, seed, log)
+        assert rebuilt.model_dump_json() == st.model_dump_json()
+    return st
+
+
+@pytest.mark.parametrize("mode", ["single", "campaign"])
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_two_hundred_random_matches_per_mode_end(mode: str, seats: int) -> None:
+    for i in range(MATCHES_PER_MODE // 4):
+        play(seats, mode, 1000 * seats + i, full=i % FULL_EVERY == 0)
+
+
+@pytest.mark.parametrize("mode", ["single", "campaign"])
+def test_heuristic_matches_end_and_replay(mode: str) -> None:
+    for seed in range(4):
+        play(1 + seed, mode, seed, full=True, policy="heuristic")
+
+
+def test_heuristic_wins_more_than_random() -> None:
+    won = {"random": 0, "heuristic": 0}
+    for policy in won:
+        for seed in range(12):
+            won[policy] += bool(play(2, "single", seed, full=False, policy=policy).won)
+    assert won["heuristic"] >= 3
+    assert won["heuristic"] > won["random"]
+
+
+def test_a_campaign_reaches_its_later_battles() -> None:
+    battles = set()
+    for seed in range(10):
+        st = play(3, "campaign", seed, full=False, policy="heuristic", difficulty="easy")
+        battles.add(st.battle)
+    assert max(battles) >= 2
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+def shuffled_hidden(st: DefendersState, seed: int) -> DefendersState:
+    """The same table with every hidden order (and a face-down boss) changed."""
+    other = st.model_copy(deep=True)
+    rng = random.Random(seed)
+    for name in ("turn_deck", "horde", "caravan_pile", "skill_deck", "artifact_deck", "bosses_ahead"):
+        getattr(other, name).reverse()
+        rng.shuffle(getattr(other, name))
+    if not other.boss.revealed:
+        other.boss.key = "sand_titan" if other.boss.key != "sand_titan" else "night_hydra"
+    return other
+
+
+def test_views_never_show_hidden_orders_or_face_down_bosses() -> None:
+    for seed in range(6):
+        st = G.setup(1 + seed % 4, G.options_model()(mode="campaign" if seed % 2 else "single"), seed)
+        pol = G.policies()["heuristic"]
+        for _ in range(40):
+            if G.result(st) is not None:
+                break
+            p = G.prompts(st)[0]
+            st = G.submit(st, p.seat, pol.choose(st, p, random.Random(st.step))).state
+            twin = shuffled_hidden(st, seed)
+            for seat in [None, *range(st.seats)]:
+                assert G.view(st, seat) == G.view(twin, seat)
+
+
+def test_the_face_down_boss_is_not_named_anywhere_public() -> None:
+    st = G.setup(2, G.options_model()(mode="campaign"), 5)
+    text = json.dumps(G.view(st, None)) + json.dumps([p.model_dump() for p in G.prompts(st)])
+    from engine.defenders.content import content
+
+    for key in [st.boss.key, *st.bosses_ahead]:
+        assert content().boss(key).name not in text
+
+
+# ------------------------------------------------------------------ illegal answers
+
+
+def refused(st: DefendersState, seat, choice, match: str) -> None:
+    before = st.model_dump_json()
+    with pytest.raises(IllegalChoice, match=match):
+        G.submit(st, seat, choice)
+    assert st.model_dump_json() == before
+
+
+def in_turn(seed: int = 3) -> DefendersState:
+    st = G.setup(2, G.options_model()(), seed)
+    pol = G.policies()["heuristic"]
+    while not any(p.kind == "turn" for p in G.prompts(st)):
+        p = G.prompts(st)[0]
+        st = G.submit(st, p.seat, pol.choose(st, p, random.Random(0))).state
+    return st
+
+
+@pytest.mark.parametrize("seat", [7, -1, "0", None, True, 1.5])
+def test_a_seat_that_does_not_exist(seat) -> None:
+    refused(G.setup(2, G.options_model()(), 1), seat, {"act": "keep"}, "no seat")
+
+
+def test_answers_that_are_not_open() -> None:
+    st = in_turn()
+    turn = next(p for p in G.prompts(st) if p.kind == "turn")
+    me = turn.seat
+    other = 1 - me
+    mine = next(d for d in st.defenders if d.seat == me)
+    theirs = next(d for d in st.defenders if d.seat == other)
+    if not any(p.seat == other for p in G.prompts(st)):
+        refused(st, other, {"act": "end"}, "no decision")
+    refused(st, me, ["end"], "named fields")
+    refused(st, me, {"act": "teleport"}, "Unknown action")
+    refused(st, me, {"act": "defend", "d": mine.idx}, "cannot defend now")
+    refused(st, me, {"act": "secure", "d": theirs.idx}, "not your Defender")
+    refused(st, me, {"act": "secure", "d": 99}, "no Defender 99")
+    far = next(k for k in st.ring if k not in __import__("engine.defenders.board", fromlist=["x"]).adjacent(
+        st, mine.region) and k != mine.region)
+    refused(st, me, {"act": "move", "d": mine.idx, "to": far, "escort": 0}, "adjacent")
+    refused(st, me, {"act": "move", "d": mine.idx, "to": "atlantis", "escort": 0}, "no region")
+    refused(st, me, {"act": "end", "extra": {1, 2}}, "not open")
+
+
+def test_bad_options_are_refused() -> None:
+    with pytest.raises(IllegalChoice, match="bad options"):
+        engine.parse_options(G, {"mode": "skirmish"})
+    with pytest.raises(IllegalChoice, match="bad options"):
+        engine.parse_options(G, {"capital_destruction": 1})
+    with pytest.raises(ValueError, match="1 to 4 players"):
+        G.setup(5, G.options_model()(), 1)
+    with pytest.raises(ValueError, match="different Defenders"):
+        G.setup(2, G.options_model()(defenders=["gale_runner", "gale_runner"]), 1)
