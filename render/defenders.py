@@ -676,7 +676,7 @@ def _draw_turn_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         dire = " (DIRE)" if attack.get("dire") else ""
         where = regions.get(str(attack.get("region")), str(attack.get("region") or "?"))
         _stamp_fit(img, (x0 + 26, ay + 14), f"Attack on {where}{dire}", x1 - x0 - 30, bold=True)
-        sub = f"by {_clean(attack.get('source') or '?')} · defend for {_int(attack.get('cost'))} AP"
+        sub = f"by {_clean(attack.get('source') or '?')} · defend for {_int(attack.get('cost'))} HP"
         _stamp_fit(img, (x0 + 4, ay + 36), sub, x1 - x0 - 4)
         if declined:
             _stamp_fit(img, (x0 + 4, ay + 56), "declined: " + ", ".join(declined), x1 - x0 - 4, fill_=palette.TEXT_DIM)
@@ -924,8 +924,9 @@ def _defender_card(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             text.stamp(img, (x + 4, y), f"+{len(skills) - skills.index(s)} more", 17, stroke=0, fill=palette.TEXT_DIM)
             break
         cost = _int(s.get("cost"))
-        tokens.bolt(draw, x + 8, y + 10, 9)
-        cx = text.stamp(img, (x + 18, y + 10), str(cost), 18, bold=True, stroke=0, fill=palette.ENERGY, anchor="lm")[2]
+        tokens.star(draw, x + 8, y + 10, 9)
+        cx = text.stamp(img, (x + 18, y + 10), f"{cost} XP", 18, bold=True, stroke=0, fill=palette.ENERGY,
+                        anchor="lm")[2]
         when = "your turn" if s.get("own_turn") else "any time"
         wx = text.stamp(img, (x1 - 12, y + 10), when, 17, stroke=0, fill=palette.TEXT_DIM, anchor="rm")[0]
         _stamp_fit(img, (cx + 10, y + 10), str(s.get("name") or "?"), wx - cx - 20, bold=True)
