@@ -52,6 +52,8 @@ def score(st: DefendersState, prompt: Prompt, o: Option) -> float:
     if kind == "target":
         return target_score(st, prompt, ch)
     if act in ("end", "pass"):
+        if kind == "all" and st.active is not None and st.seats - len(st.active.passed) > 1:
+            return 2.0  # shared AP: take only worthwhile actions while teammates may still act
         return 0.6 if kind in ("all", "react") else 0.1
     if act == "focus":
         return 0.05
