@@ -364,6 +364,8 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
             st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
             d.artifacts.append(new.key)
             d.hp = min(d.hp, rules.max_hp(d))
+            if new.ability.effect == "max_hp":
+                rules.heal(d, new.ability.amount)
             f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
         else:
             st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)
