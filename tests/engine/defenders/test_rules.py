@@ -697,3 +697,13 @@ def test_a_choice_not_in_the_prompt_is_refused() -> None:
     with pytest.raises(IllegalChoice):
         G.submit(st, 0, {"act": "prepare", "d": 1})
 
+
+
+def test_content_counts() -> None:
+    c = content()
+    counts = {g: len(getattr(c, g)) for g in ("defenders", "artifacts", "skills", "enemies", "dire",
+                                               "epic_foes", "generals", "war_regions", "regions")}
+    assert counts == {"defenders": 15, "artifacts": 14, "skills": 12, "enemies": 9, "dire": 12,
+                      "epic_foes": 12, "generals": 6, "war_regions": 6, "regions": 6}
+    assert [sum(x.expansion for x in getattr(c, g)) for g in ("defenders", "artifacts", "dire", "epic_foes")] \
+        == [5, 4, 6, 6]
