@@ -707,3 +707,14 @@ def test_content_counts() -> None:
                       "epic_foes": 12, "generals": 6, "war_regions": 6, "regions": 6}
     assert [sum(x.expansion for x in getattr(c, g)) for g in ("defenders", "artifacts", "dire", "epic_foes")] \
         == [5, 4, 6, 6]
+
+
+def test_a_caravan_in_a_destroyed_region_can_still_be_escorted() -> None:
+    st = calm(new())
+    d = st.defenders[0]
+    d.region, d.xp = "forest", 1
+    st.regions["forest"].destroyed, st.regions["forest"].threat = True, 3
+    st.regions["forest"].caravans = 1
+    st = turn(st, 0)
+    st = do(st, act="move", d=0, to="capital", escort=1)
+    assert st.capital_caravans == 1 and st.defenders[0].xp == 2
