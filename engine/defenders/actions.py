@@ -86,7 +86,7 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Op
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
         if region is not None and region.caravans and d.xp:
             most = min(region.caravans, d.xp)
-            for k in sorted({1, most}):
+            for k in range(1, most + 1):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
                                f"{n}: move to {region_name(st, to)} escorting {k} Caravan(s) ({cost} AP, {k} XP)",
                                {"act": "move", "d": d.idx, "to": to, "escort": k}))

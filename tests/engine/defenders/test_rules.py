@@ -718,3 +718,14 @@ def test_a_caravan_in_a_destroyed_region_can_still_be_escorted() -> None:
     st = turn(st, 0)
     st = do(st, act="move", d=0, to="capital", escort=1)
     assert st.capital_caravans == 1 and st.defenders[0].xp == 2
+
+
+def test_any_number_of_caravans_up_to_your_xp_may_be_escorted() -> None:
+    st = calm(new())
+    d = st.defenders[0]
+    d.region, d.xp = "ruins", 3
+    st.regions["ruins"].caravans = 3
+    st = turn(st, 0)
+    assert sorted(o["escort"] for o in options(st) if o["act"] == "move" and o["to"] == "forest") == [0, 1, 2, 3]
+    st = do(st, act="move", d=0, to="forest", escort=2)
+    assert st.regions["ruins"].caravans == 1 and st.regions["forest"].caravans == 2 and st.defenders[0].xp == 1
