@@ -86,7 +86,7 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Op
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
         if region is not None and region.caravans and d.xp:
             most = min(region.caravans, d.xp)
-            for k in sorted({1, most}):
+            for k in range(1, most + 1):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
                                f"{n}: move to {region_name(st, to)} escorting {k} Caravan(s) ({cost} AP, {k} XP)",
                                {"act": "move", "d": d.idx, "to": to, "escort": k}))
@@ -369,6 +369,8 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
             st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
             d.artifacts.append(new.key)
             d.hp = min(d.hp, rules.max_hp(d))
+            if new.ability.effect == "max_hp":
+                rules.heal(d, new.ability.amount)
             f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
         else:
             st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)

@@ -305,7 +305,7 @@ def war_effect(f: Flow, d: Defender, target: Target) -> None:
     elif key == "mountains":
         d.riding = True
         st.manticore = f"rider:{d.idx}"
-        f.say(f"{who(d)} mounts the Manticore: their moves cost no AP until the round ends.")
+        f.say(f"{who(d)} mounts the Manticore: until the round ends each move may fly anywhere for 1 AP.")
     elif key == "plains":
         st.soldiers -= 1
         st.turn_deck.insert(f.rng.randrange(len(st.turn_deck) + 1), "soldier")
