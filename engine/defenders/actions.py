@@ -86,7 +86,8 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Op
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
         if region is not None and region.caravans and d.xp:
             most = min(region.caravans, d.xp)
-            for k in range(1, most + 1):
+            # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
+            for k in sorted({1, min(2, most), most}):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
                                f"{n}: move to {region_name(st, to)} escorting {k} Caravan(s) ({cost} AP, {k} XP)",
                                {"act": "move", "d": d.idx, "to": to, "escort": k}))

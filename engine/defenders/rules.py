@@ -605,6 +605,7 @@ def rebuild(f: Flow) -> None:
         d.death_tokens = 0
         d.shield = d.in_tree = d.riding = False
         d.used = []
+        d.region = CAPITAL  # every battle is set up with the Defenders in the Capital (A3)
         heal(d)
     for r in st.regions.values():
         r.threat = 0
