@@ -44,13 +44,20 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     _, turn = await table.until(lambda p, m: TURN in m.content)
     skills = [s for s in table.seen if "Choose the first skill" in s[1]]
     assert len(skills) == 2 and skills[0][1] != skills[1][1]
+    for _, content, options in skills:
+        # Buttons carry no description: the DM lists what each skill does.
+        assert len(options) == 2 and all(f"- {o}: " in content for o in options), content
+    # Solo: nobody to race for the All Defenders AP, so no "first come, first served" notes.
+    alone = [c for _, c, _ in table.seen if "All Defenders card:" in c]
+    assert all("your teammates" not in c for c in alone)
     offered = labels(turn)
     assert offered[-1] == "End the Turn" and any(": move to " in o for o in offered)
     assert "3 AP left" in turn.content
     move = next(o for o in offered if ": move to " in o and "escorting" not in o)
     hero, where = move.split(": move to ")[0], move.split(": move to ")[1].split(" (")[0]
     await pick(alice, turn, move)
-    await alice.dm.wait_for(lambda m: m.id == turn.id and m.content.startswith("Done"))
+    done = await alice.dm.wait_for(lambda m: m.id == turn.id and m.content.startswith("Done"))
+    assert f"You chose: **{move}**." in done.content and not done.buttons
     # The same Turn goes on in a new DM with 2 AP; the move is in the channel.
     nxt = await alice.dm.wait_for(lambda m: TURN in m.content and "2 AP left" in m.content and m.buttons)
     assert f"{hero} in {where}" in nxt.content
