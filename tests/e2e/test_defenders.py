@@ -69,6 +69,12 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     await pick(alice, nxt, "End the Turn")
     await fake.wait_until(lambda: any(f"{hero} (alice) ends the Turn." in m.content for m in posts(fake)), 10)
 
+    # The rules of the game played here, by topic.
+    rules = await alice.slash("game rules", topic="All Defenders card")
+    assert "first come first served" in rules.content and rules.ephemeral
+    names = [c["name"] for c in await alice.autocomplete("game rules", "topic", "def")]
+    assert "Defend" in names and "All Defenders card" in names
+
     # The rest of the (two-round) battle: maps after phases, then the team's result.
     table.walk = True
     await table.finish(lambda: any("The match is over" in m.content for m in posts(fake)))
