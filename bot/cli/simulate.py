@@ -6,7 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
+from bot.cli._options import add_option_args, match_options
 from bot.simulate import simulate
+from engine.contract import IllegalChoice
 from engine.text import fill
 
 NAME = "simulate"
@@ -23,6 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print exactly one line of JSON")
     parser.add_argument("--out", help="folder for one map PNG per phase end, the final map and replay.gif")
     parser.add_argument("--db", help="play through the match service and store it in this database (URL)")
+    add_option_args(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,12 +33,13 @@ def run(args: argparse.Namespace) -> int:
         return _stored(args)
     images = None
     try:
+        options = match_options(args)
         if args.out:
             from bot.sim_images import PhaseImages
 
             images = PhaseImages(args.game, Path(args.out))
-        out = simulate(args.game, args.seats, args.seed, args.policy, on_step=images)
-    except (KeyError, ValueError) as exc:
+        out = simulate(args.game, args.seats, args.seed, args.policy, options=options, on_step=images)
+    except (KeyError, ValueError, IllegalChoice) as exc:
         print(f"simulate: {exc}")
         return 2
     summary = {k: out[k] for k in SUMMARY_KEYS}
@@ -61,11 +65,13 @@ def _stored(args: argparse.Namespace) -> int:
     """The same match through the service and store; the summary adds ``match_id``."""
     import asyncio
 
+    from bot.service import ServiceError
     from bot.storesim import simulate_stored
 
     try:
-        out = asyncio.run(simulate_stored(args.db, args.game, args.seats, args.seed, args.policy))
-    except (KeyError, ValueError) as exc:
+        out = asyncio.run(simulate_stored(args.db, args.game, args.seats, args.seed, args.policy,
+                                          match_options(args)))
+    except (KeyError, ValueError, ServiceError) as exc:
         print(f"simulate: {exc}")
         return 2
     result = out.get("result") or {}

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
+DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in ("easy", "normal", "hard", "epic")]
 
 
 def _channel_id(interaction: discord.Interaction) -> int:
@@ -59,8 +60,9 @@ class GameCommands(app_commands.Group):
         seats="most players allowed",
         deadline_hours="hours each decision may take before the AI chooses",
         round_limit="end the match after this many rounds",
+        difficulty="Tiny Epic Defenders: how hard the horde pushes (default normal)",
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -70,11 +72,13 @@ class GameCommands(app_commands.Group):
         seats: app_commands.Range[int, 1, 8] | None = None,
         deadline_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
         round_limit: app_commands.Range[int, 1, 100] | None = None,
+        difficulty: str | None = None,
     ) -> None:
         await self._private(interaction)
         fields = engine.get(game).options_model().model_fields
         options: dict[str, Any] = {}
-        for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit)):
+        for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit),
+                            ("difficulty", difficulty)):
             if value is None:
                 continue
             if name not in fields:
@@ -93,7 +97,8 @@ class GameCommands(app_commands.Group):
             options,
             **kwargs,
         )
-        await self._done(interaction, f"Lobby for **{info.title}** opened (match #{info.id}). Press Join below.")
+        extra = "".join(f", {k} {v}" for k, v in options.items())
+        await self._done(interaction, f"Lobby for **{info.title}** opened (match #{info.id}{extra}). Press Join below.")
 
     @new.autocomplete("mode")
     async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

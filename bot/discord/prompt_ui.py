@@ -41,6 +41,8 @@ def named_prompt(prompt: dict[str, Any], names: list[str]) -> dict[str, Any]:
         for o in prompt.get("options") or []
     ]
     out["fields"] = [{**f, "label": fill(str(f.get("label", "")), names)} for f in prompt.get("fields") or []]
+    if out.get("shared") and len(names) == 1:
+        out["shared"] = False  # a solo player has no teammate to race: do not say "first come, first served"
     return out
 
 
@@ -137,6 +139,10 @@ def prompt_text(prompt: dict[str, Any], deadline: datetime | None, header: str =
     lines = [header] if header else []
     secret = " (secret: only you see this until everyone has chosen)" if prompt.get("secret") else ""
     lines.append(f"**{prompt.get('text', 'Your decision')}**{secret}")
+    options = prompt.get("options") or []
+    if prompt.get("input", "choose") == "choose" and len(options) <= BUTTONS_MAX:
+        # Buttons cannot carry a description (a select shows it under each option): list them.
+        lines += [f"- {o['label']}: {o['description']}" for o in options if o.get("description")]
     if prompt.get("input") == "numbers":
         for field in prompt.get("fields") or []:
             lines.append(f"- {field['label']}: {field['min']} to {field['max']}")

@@ -188,6 +188,6 @@ class Router:
             )
             view: discord.ui.View = changed_view(match_id, seat, version)
         else:
-            content = f"Done: {prompt.get('text')}: {label}."
+            content = f"Done: {str(prompt.get('text'))[:1800]}\nYou chose: **{label.rstrip('.')}**."
             view = discord.ui.View()
         await interaction.edit_original_response(content=content, view=view, attachments=[])

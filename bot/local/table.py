@@ -52,7 +52,8 @@ class Table:
         for _ in range(seats - 1):
             await self.svc.add_ai(LOCAL_CHANNEL, LOCAL_USER)
         await self.svc.start(LOCAL_CHANNEL, LOCAL_USER)
-        self.say(f"Match #{info.id}: {info.title}, {seats} seats. You are seat 1; the AI plays the others.")
+        self.say(f"Match #{info.id}: {info.title}, {seats} seat{'s' if seats != 1 else ''}. You are seat 1"
+                 + ("; the AI plays the others." if seats > 1 else "."))
         self.say(f"Maps of each phase are saved in {self.maps}/. Press Enter to take the suggested answer.")
         return int(info.id)
 

@@ -169,7 +169,8 @@ class MatchService:
                     seats.append(Seat(match_id=match.id, seat_no=0, user_id=host_id, name=host_name))
                     session.add(seats[0])
                 ctx = _Ctx(session, match, seats, g, None, now, changed=True)
-                self._lobby_notice(ctx, f"{host_name} opened a {g.title} lobby.")
+                chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in options.items())
+                self._lobby_notice(ctx, f"{host_name} opened a {g.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:
             raise Conflict("A match is already open in this channel; finish or abort it first.") from None
@@ -251,7 +252,7 @@ class MatchService:
             ctx.values["status"] = "active"
             ctx.snapshot = True
             await self.store.save_snapshot(ctx.session, ctx.match.id, 0, ctx.state, ctx.now)
-            self._lobby_notice(ctx, f"{ctx.game.title} starts with {n} players.")
+            self._lobby_notice(ctx, f"{ctx.game.title} starts with {n} player{'s' if n != 1 else ''}.")
             ctx.notice("phase", text=f"{ctx.game.title} begins.", game=ctx.match.game,
                        view=ctx.game.view(ctx.state, None), events=[])
             await self._settle(ctx)
@@ -891,10 +892,7 @@ class MatchService:
                 self._close(ctx, "finished")
                 ctx.values["result"] = result.model_dump(mode="json")
                 ctx.snapshot = True
-                names = ", ".join(ctx.seat(w).name for w in result.winners) or "nobody"
-                reason = fill(result.reason, ctx.names())
-                verdict = "a draw" if result.draw else f"{names} won"
-                ctx.notice("result", text=f"**The match is over: {verdict}** ({reason}).", game=ctx.match.game,
+                ctx.notice("result", text=result_text(ctx.game, result, ctx.names()), game=ctx.match.game,
                            names=ctx.names(),
                            view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
             else:
@@ -1049,6 +1047,23 @@ class MatchService:
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result,
         )
+
+
+TEAM_NAMES = {"defenders": "the Defenders"}
+"""How a cooperative game's closing line names the team."""
+
+
+def result_text(game: Any, result: eng.Result, names: list[str]) -> str:
+    """The channel's closing line. A cooperative game (``game.cooperative``) is won or lost by
+    the whole team: its Result lists every seat on a win and nobody on a loss."""
+    reason = fill(result.reason, names).rstrip(".")
+    if getattr(game, "cooperative", False):
+        team = TEAM_NAMES.get(getattr(game, "key", ""), "the players")
+        verdict = "won" if result.winners else "lost"
+        return f"**The match is over. {team[:1].upper()}{team[1:]} {verdict}: {reason}.**"
+    who = ", ".join(names[w] for w in result.winners) or "nobody"
+    verdict = "a draw" if result.draw else f"{who} won"
+    return f"**The match is over: {verdict}** ({reason})."
 
 
 def _post(head: str, lines: list[str], limit: int = 1900) -> str:

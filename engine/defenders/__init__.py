@@ -25,6 +25,7 @@ class DefendersGame:
     title = "Tiny Epic Defenders"
     seats = range(1, 5)
     modes = ("single", "campaign")
+    cooperative = True
 
     def options_model(self) -> type[BaseModel]:
         return DefendersOptions

@@ -22,3 +22,13 @@ def test_malformed_topic_file_names_the_file(tmp_path, monkeypatch) -> None:
     with pytest.raises(ValueError, match="broken.toml: topic #1"):
         rules_text.rule_topics("broken")
     rules_text.rule_topics.cache_clear()
+
+
+def test_defenders_topics_cover_the_game() -> None:
+    topics = rules_text.rule_topics("defenders")
+    want = {"Overview", "Turn", "All Defenders card", "Defend", "Caravans", "XP and skills", "Artifacts",
+            "War regions", "Bosses", "Campaign", "Difficulty", "Winning and losing"}
+    assert want <= set(topics)
+    assert all(20 < len(text) < 1900 for text in topics.values())
+    assert "easy" in topics["Difficulty"] and "epic" in topics["Difficulty"]
+    assert len(topics) <= 25  # the autocomplete shows at most 25
