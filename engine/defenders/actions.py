@@ -89,7 +89,7 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Op
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
             for k in sorted({1, min(2, most), most}):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
-                               f"{n}: move to {region_name(st, to)} escorting {k} Caravan(s) ({cost} AP, {k} XP)",
+                               f"{n}: move to {region_name(st, to)} escorting {rules.caravans(k)} ({cost} AP, {k} XP)",
                                {"act": "move", "d": d.idx, "to": to, "escort": k}))
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         extra = rules.passive(d, "secure_bonus")
@@ -118,7 +118,7 @@ def ability_options(st: DefendersState, d: Defender, own_turn: bool, ap: int) ->
         ab = effects.usable(st, d, src, own_turn, ap)
         if ab is None:
             continue
-        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name} ({effects.describe(ab)})",
+        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
                        {"act": "use", "d": d.idx, "src": src}, ab.text))
     return out
 
@@ -205,7 +205,7 @@ def all_prompt(st: DefendersState, seat: int) -> Prompt:
     text = (f"All Defenders card: {st.active.ap} AP left for the whole group, first come first served. "
             f"{mine}. Pass when you want to leave the rest to the others.")
     return Prompt(seat=seat, kind="all", text=text, answer=Answer, options=seat_card_options(st, seat),
-                  shared=True, default={"act": "pass"})
+                  shared=st.seats > 1, default={"act": "pass"})
 
 
 def react_prompt(st: DefendersState, seat: int) -> Prompt | None:
@@ -255,10 +255,11 @@ def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
                                           f"{d.hp} now)", {"act": "defend", "d": d.idx})
                    for d in able if d.seat == seat]
         options.append(opt("decline", "Let it through", {"act": "decline"}))
-        text = (f"{attack.source} attack {where}. If nobody defends, {stakes}.{extra} "
-                f"One defence is enough; the first answer counts.")
+        xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
+        first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
+        text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}"
         out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
-                          shared=True, default={"act": "decline"}))
+                          shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))
     return out
 
 
@@ -429,6 +430,7 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         act.focus[str(seat)] = ch["d"]
         return
     d = st.defenders[ch["d"]]
+    ap_before = act.ap
     if what == "level":
         rules.level_up(f, d)
     elif what == "use":
@@ -444,6 +446,8 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         effects.apply(f, d, src, ab, options[0])
     else:
         regular(f, d, ch)
+    if act.card == "all" and st.active is act and st.seats > 1 and act.ap != ap_before:
+        f.say(f"{act.ap} shared AP left on the All Defenders card.")
     after_action(f)
 
 
@@ -468,7 +472,7 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
         effects.leave(st, d)
         d.region = ch["to"]
         n = ch["escort"]
-        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {n} Caravan(s) for {n} XP."
+        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {rules.caravans(n)} for {n} XP."
                                                                   if n else "."), kind="move")
         if n:
             d.xp -= n

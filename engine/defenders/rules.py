@@ -40,6 +40,10 @@ class Flow:
 # ---------------------------------------------------------------------------- names
 
 
+def caravans(n: int) -> str:
+    return f"{n} Caravan" + ("" if n == 1 else "s")
+
+
 def who(d: Defender) -> str:
     return f"{content().defender(d.key).name} ({seat_ref(d.seat)})"
 
@@ -237,7 +241,7 @@ def settle_attacks(f: Flow) -> bool:
         if region.wards > 0:
             region.wards -= 1
             st.attacks.pop(0)
-            f.say(f"{attack.source} strikes at {region_name(st, attack.region)} but the ward turns it away.")
+            f.say(f"A ward turns {attack.source} away from {region_name(st, attack.region)}.")
             continue
         if defenders_for(st, attack):
             return True
@@ -248,7 +252,7 @@ def settle_attacks(f: Flow) -> bool:
 
 def undefended(f: Flow, attack: Attack) -> None:
     st = f.st
-    f.say(f"{attack.source} attacks {region_name(st, attack.region)} unopposed.", kind="attack")
+    f.say(f"Nobody defends {region_name(st, attack.region)} against {attack.source}.", kind="attack")
     gain_threat(f, attack.region, 1, attack.source, trigger=attack.kind != "war")
     if attack.dire and st.phase == "play":
         on_hit(f, attack)
@@ -260,7 +264,7 @@ def defended(f: Flow, attack: Attack, d: Defender) -> None:
     st.attacks.pop(0)
     d.hp -= cost
     f.say(f"{who(d)} defends {region_name(st, attack.region)} against {attack.source}"
-          + (f" for {cost} HP." if cost else " without losing HP.")
+          + (f" for {cost} HP ({d.hp} left)." if cost else " without losing HP.")
           + (" Exhausted." if d.hp == 0 else ""), kind="defend")
     if attack.kind in ("enemy", "dire", "deserter"):
         gain_xp(d, XP_DEFEND)
@@ -328,7 +332,7 @@ def on_hit(f: Flow, attack: Attack) -> None:
         if lost:
             st.regions[r].caravans = 0
             st.caravan_pile[:0] = [r] * lost
-            f.say(f"{card.name}: {lost} Caravan(s) in {region_name(st, r)} flee back to the pile.")
+            f.say(f"{card.name}: {caravans(lost)} in {region_name(st, r)} flee back to the pile.")
 
 
 # ---------------------------------------------------------------------------- the boss

@@ -146,7 +146,7 @@ async def test_defence_decided_from_a_dm(fake, start_bot, alice, bob, tmp_path) 
     bot, info = await two_player_match(fake, start_bot, alice, bob, tmp_path, seed=5)
     table = DefendersTable([alice, bob])
     player, dm = await table.until(lambda p, m: DEFEND in m.content)
-    assert "attack" in dm.content and "One defence is enough" in dm.content and "first come" in dm.content
+    assert "under attack" in dm.content and "A defence earns 1 XP" in dm.content
     defend = next(o for o in labels(dm) if o.startswith("Defend with "))
     hero = defend.removeprefix("Defend with ").split(" (")[0]
     cost = int(defend.split("(-")[1].split(" HP")[0])

@@ -138,6 +138,17 @@ def test_prepare_turns_one_ap_into_one_xp_on_your_own_defender_card() -> None:
     assert find(st, act="prepare", d=1) is None
 
 
+def test_a_defence_two_seats_could_make_is_shared() -> None:
+    st = calm(new(2))
+    st.defenders[0].region = st.defenders[1].region = "forest"
+    st = attack(st, "forest", "enemy", None)
+    ps = [prompt_of(st, s, "defend") for s in (0, 1)]
+    assert all(p.shared and "first answer counts" in p.text for p in ps)
+    st = do(st, 1, "defend", act="defend", d=1)
+    assert not [p for p in G.prompts(st) if p.kind == "defend"]
+    assert st.defenders[1].hp == 3 and st.defenders[0].hp == 4
+
+
 def test_prepare_is_not_offered_on_an_all_defenders_card() -> None:
     st = calm(new())
     st = all_card(st)
@@ -152,7 +163,8 @@ def test_defending_an_enemy_or_dire_enemy_gives_one_xp(kind: str, dire: str | No
     st.artifact_deck = ["sunsteel"]
     st = attack(st, "forest", kind, dire)
     p = prompt_of(st, 0, "defend")
-    assert p.shared
+    assert not p.shared  # one seat present: nobody to race
+    assert "earns 1 XP" in p.text
     st = do(st, 0, "defend", act="defend", d=0)
     assert st.defenders[0].xp == 1
     assert st.defenders[0].hp == 4 - cost
