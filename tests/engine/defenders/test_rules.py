@@ -139,7 +139,7 @@ def test_prepare_turns_one_ap_into_one_xp_on_your_own_defender_card() -> None:
 
 
 def test_a_defence_two_seats_could_make_is_shared() -> None:
-    st = calm(new(2))
+    st = calm(new(2, ("hearthkeeper", "gale_runner")))
     st.defenders[0].region = st.defenders[1].region = "forest"
     st = attack(st, "forest", "enemy", None)
     ps = [prompt_of(st, s, "defend") for s in (0, 1)]
