@@ -619,6 +619,7 @@ def test_rebuild_heals_resets_regions_and_caravans_and_keeps_capital_threat() ->
     assert st.capital_caravans == 0
     assert st.capital_threat == 3
     assert st.defenders[0].xp == 8  # 5 + 3 for the General
+    assert [d.region for d in st.defenders] == ["capital", "capital"]
 
 
 def test_rebuild_two_xp_remove_one_capital_threat() -> None:
