@@ -136,7 +136,7 @@ class GameCommands(app_commands.Group):
     async def start(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
         await self.svc.start(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
-        await self._done(interaction, "The match has started. Secret choices come to you by DM.")
+        await self._done(interaction, "The match has started. Your choices come to you by DM.")
 
     @app_commands.command(name="status", description="Phase, who still has to choose, and the deadline")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -88,7 +88,7 @@ class Router:
                 await refuse(interaction, "This match has already started.")
                 return
             await self.svc.start(info.channel_id, user.id, is_manager=self.bot.is_manager(interaction))
-            text = "The match has started. Secret choices come to you by DM."
+            text = "The match has started. Your choices come to you by DM."
         await interaction.followup.send(text, ephemeral=True)
 
     async def _pending(self, interaction: discord.Interaction,

@@ -257,7 +257,7 @@ def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
         options.append(opt("decline", "Let it through", {"act": "decline"}))
         xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
         first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
-        text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}"
+        text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
         out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
                           shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))
     return out
