@@ -797,19 +797,23 @@ class MatchService:
         """Let AI-driven seats play until a human owes a choice or the game ends."""
         if ctx.state is None or ctx.match.status != "active":
             return
-        seen_optional: set[tuple[int, str]] = set()
+        answered_at: dict[tuple[int, str], int] = {}
+        owed = 0
         for _ in range(MAX_AI_CHOICES):
             if ctx.game.result(ctx.state) is not None:
                 break
             seats = {s.seat_no: s for s in ctx.seats}
             todo = [p for p in ctx.prompts() if not p.answered and self._ai_driven(seats[p.seat])
-                    and not (p.optional and (p.seat, _fingerprint(p)) in seen_optional)]
+                    and not (p.optional and answered_at.get((p.seat, _fingerprint(p))) == owed)]
             if not todo:
                 break
             if todo[0].optional:
-                # Not owed: answered once; if the game offers the very same prompt again, the AI
-                # leaves it open (the game goes on without it) instead of looping on it.
-                seen_optional.add((todo[0].seat, _fingerprint(todo[0])))
+                # Not owed. The AI answers the same optional prompt again only after an owed choice
+                # moved the game on; a game that keeps offering it with nothing else happening
+                # leaves it open instead of looping on it.
+                answered_at[(todo[0].seat, _fingerprint(todo[0]))] = owed
+            else:
+                owed += 1
             seat = seats[todo[0].seat]
             await self._play(ctx, seat, todo[0], "ai", seat.ai_policy)
         else:
