@@ -21,6 +21,7 @@ async def test_people_and_an_ai_play_a_battle_to_its_end(svc: MatchService, stor
     await svc.add_ai(CHANNEL, HOST)
     await svc.start(CHANNEL, HOST)
     refused = stale = shared_races = 0
+    kinds: list[tuple[str, ...]] = []
     for n in range(3000):
         match = await svc.get_match(info.id)
         if match.status == "finished":
@@ -28,6 +29,7 @@ async def test_people_and_an_ai_play_a_battle_to_its_end(svc: MatchService, stor
         mine = {u: await svc.pending_prompt(info.id, u) for u in (HOST, BOB)}
         open_ = [(u, p) for u, p in mine.items() if p is not None]
         assert open_, "nobody has a prompt but the match goes on"
+        kinds.append(tuple(sorted(p.prompt.kind for _, p in open_)))
         user, pending = rng.choice(open_)
         prompt = pending.prompt
         roll = rng.random()
@@ -36,7 +38,9 @@ async def test_people_and_an_ai_play_a_battle_to_its_end(svc: MatchService, stor
         elif roll < 0.1:
             choice, version = dict(prompt.options[0].choice), pending.version - 1
         else:
-            choice, version = dict(rng.choice(prompt.options).choice), pending.version
+            spend = [o for o in prompt.options if o.choice["act"] not in ("pass", "focus")]
+            pool = spend if prompt.kind == "all" and spend else prompt.options
+            choice, version = dict(rng.choice(pool).choice), pending.version
         spends = prompt.kind == "all" and choice.get("act") not in ("pass", "focus")
         other = next((u for u, p in open_ if u != user and p.prompt.kind == "all"), None) if spends else None
         try:
@@ -57,7 +61,7 @@ async def test_people_and_an_ai_play_a_battle_to_its_end(svc: MatchService, stor
         assert again.duplicate
     match = await svc.get_match(info.id)
     assert match.status == "finished", "the battle did not end"
-    assert refused and stale and shared_races
+    assert refused and stale and shared_races, (refused, stale, shared_races, sorted(set(kinds)))
     log, loaded, replayed = await log_and_state(store, info.id)
     assert [c.seq for c in log] == list(range(1, len(log) + 1))
     assert loaded == replayed
