@@ -61,6 +61,7 @@ class GameCommands(app_commands.Group):
         deadline_hours="hours each decision may take before the AI chooses",
         round_limit="end the match after this many rounds",
         difficulty="Tiny Epic Defenders: how hard the horde pushes (default normal)",
+        seed="replay a known shuffle: the same seed and choices give the same match (default random)",
     )
     @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES)
     async def new(
@@ -73,6 +74,7 @@ class GameCommands(app_commands.Group):
         deadline_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
         round_limit: app_commands.Range[int, 1, 100] | None = None,
         difficulty: str | None = None,
+        seed: app_commands.Range[int, 0, 2**53] | None = None,
     ) -> None:
         await self._private(interaction)
         fields = engine.get(game).options_model().model_fields
@@ -85,7 +87,7 @@ class GameCommands(app_commands.Group):
                 await self._done(interaction, f"{engine.get(game).title} has no option `{name}`.")
                 return
             options[name] = value
-        kwargs: dict[str, Any] = {"max_seats": seats}
+        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
         info = await self.svc.create(

@@ -86,3 +86,14 @@ async def test_lobby_through_slash_commands(fake, start_bot, alice, bob, tmp_pat
     assert "still to choose" in status.content
     dm = await alice.dm.wait_for(lambda m: m.selects)
     assert "Deadline <t:" in dm.content
+
+
+async def test_a_seed_replays_a_known_shuffle(fake, start_bot, alice, tmp_path) -> None:
+    bot, r, _lobby = await open_lobby(fake, start_bot, alice, tmp_path, seed=424242)
+    assert r.ephemeral and "match #1" in r.content
+    info = await bot.svc.find_match(fake.channel.id)
+    async with bot.svc.store.read() as session:
+        from db import Match
+
+        match = await session.get(Match, info.id)
+        assert match is not None and match.seed == 424242
