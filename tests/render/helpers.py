@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 
 from PIL import Image, ImageChops
+
+GOLDEN = Path(__file__).with_name("golden")
+MAX_DIFF = 0.005
+"""At most 0.5 % of the pixels may differ by more than 40 in some channel (room for FreeType or
+zlib differences, none for a changed drawing)."""
+REGEN = os.environ.get("WARHOST_REGEN_GOLDEN") == "1"
 
 
 def open_png(data: bytes) -> Image.Image:
@@ -35,3 +43,17 @@ def has_colour(img: Image.Image, colour: tuple[int, int, int], box: tuple[int, i
         if count and all(abs(p - c) <= tol for p, c in zip(pixel, colour, strict=True)):
             return True
     return False
+
+
+def check_golden(name: str, data: bytes) -> None:
+    """Compare a drawing with its golden PNG (or rewrite the golden with WARHOST_REGEN_GOLDEN=1)."""
+    path = GOLDEN / f"{name}.png"
+    if REGEN:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_bytes(data)
+    assert path.is_file(), f"missing golden {path}; run with WARHOST_REGEN_GOLDEN=1"
+    expected = Image.open(path).convert("RGB")
+    actual = open_png(data)
+    assert actual.size == expected.size
+    frac = diff_fraction(actual, expected)
+    assert frac <= MAX_DIFF, f"{name}: {frac:.2%} of pixels differ (limit {MAX_DIFF:.1%})"

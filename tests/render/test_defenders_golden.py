@@ -9,20 +9,14 @@ Same rule as tests/render/test_golden.py: at most 0.5 % of the pixels may differ
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
 import render
 from tests.render import defenders_views as dv
-from tests.render.helpers import diff_fraction, open_png
-
-GOLDEN = Path(__file__).with_name("golden")
-MAX_DIFF = 0.005
-REGEN = os.environ.get("WARHOST_REGEN_GOLDEN") == "1"
+from tests.render.helpers import GOLDEN, MAX_DIFF, check_golden, diff_fraction, open_png
 
 
 def _public(name: str) -> Callable[[], bytes]:
@@ -48,17 +42,7 @@ CASES: dict[str, Callable[[], bytes]] = {
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_matches_golden(name: str) -> None:
-    data = CASES[name]()
-    path = GOLDEN / f"{name}.png"
-    if REGEN:
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_bytes(data)
-    assert path.is_file(), f"missing golden {path}; run with WARHOST_REGEN_GOLDEN=1"
-    expected = Image.open(path).convert("RGB")
-    actual = open_png(data)
-    assert actual.size == expected.size
-    frac = diff_fraction(actual, expected)
-    assert frac <= MAX_DIFF, f"{name}: {frac:.2%} of pixels differ (limit {MAX_DIFF:.1%})"
+    check_golden(name, CASES[name]())
 
 
 def test_tolerance_catches_a_real_change() -> None:

@@ -11,9 +11,7 @@ Regenerate after an intended visual change, then look at the PNGs before committ
 from __future__ import annotations
 
 import copy
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +19,7 @@ from PIL import Image
 
 import render
 from tests.render import views
-from tests.render.helpers import diff_fraction, open_png
-
-GOLDEN = Path(__file__).with_name("golden")
-MAX_DIFF = 0.005
-REGEN = os.environ.get("WARHOST_REGEN_GOLDEN") == "1"
+from tests.render.helpers import GOLDEN, MAX_DIFF, check_golden, diff_fraction, open_png
 
 
 def _private_combat() -> bytes:
@@ -52,17 +46,7 @@ CASES: dict[str, Callable[[], bytes]] = {
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_matches_golden(name: str) -> None:
-    data = CASES[name]()
-    path = GOLDEN / f"{name}.png"
-    if REGEN:
-        GOLDEN.mkdir(exist_ok=True)
-        path.write_bytes(data)
-    assert path.is_file(), f"missing golden {path}; run with WARHOST_REGEN_GOLDEN=1"
-    expected = Image.open(path).convert("RGB")
-    actual = open_png(data)
-    assert actual.size == expected.size
-    frac = diff_fraction(actual, expected)
-    assert frac <= MAX_DIFF, f"{name}: {frac:.2%} of pixels differ (limit {MAX_DIFF:.1%})"
+    check_golden(name, CASES[name]())
 
 
 def test_tolerance_catches_a_real_change() -> None:
