@@ -483,11 +483,11 @@ def draw_card(f: Flow) -> None:
     c = content()
     if card.startswith("d:"):
         d = st.defenders[int(card[2:])]
-        f.say(f"Defender card: {who(d)} takes a Turn with {ap_per_card(st)} AP.", kind="card")
+        f.say(f"Defender card: {who(d)} takes a Turn with {ap_per_card(st)} AP.", kind="card", phase_end=True)
         start_card(f, "defender", d)
     elif card == "all":
         f.say(f"All Defenders card: {ap_per_card(st)} AP for any Defenders to share, first come first served.",
-              kind="card")
+              kind="card", phase_end=True)
         start_card(f, "all", None)
     elif card.startswith("e:"):
         e = c.enemy(card[2:])

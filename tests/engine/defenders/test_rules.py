@@ -742,3 +742,15 @@ def test_any_number_of_caravans_up_to_your_xp_may_be_escorted() -> None:
     assert sorted(o["escort"] for o in options(st) if o["act"] == "move" and o["to"] == "forest") == [0, 1, 2, 3]
     st = do(st, act="move", d=0, to="forest", escort=2)
     assert st.regions["ruins"].caravans == 1 and st.regions["forest"].caravans == 2 and st.defenders[0].xp == 1
+
+
+@pytest.mark.parametrize("card", ["d:0", "all"])
+def test_every_turn_card_ends_a_phase_so_the_map_is_posted_before_players_act(card: str) -> None:
+    import random
+
+    st = calm(new(2))
+    st.turn_deck = [card]
+    f = rules.Flow(st, random.Random(1))
+    rules.draw_card(f)
+    assert [e.phase_end for e in f.events] == [True]
+    assert st.active is not None and st.active.card == ("defender" if card == "d:0" else "all")
