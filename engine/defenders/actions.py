@@ -446,7 +446,7 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         effects.apply(f, d, src, ab, options[0])
     else:
         regular(f, d, ch)
-    if act.card == "all" and st.active is act and st.seats > 1 and act.ap != ap_before:
+    if act.card == "all" and st.active is act and st.seats > 1 and act.ap != ap_before and act.ap > 0:
         f.say(f"{act.ap} shared AP left on the All Defenders card.")
     after_action(f)
 

@@ -269,7 +269,7 @@ def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: boo
         st.capital_caravans += n
         if escorted:
             rules.gain_xp(d, rules.XP_ESCORT * n)
-        f.say(f"{rules.caravans(n)} reach the Capital City ({st.capital_caravans}/{rules.CARAVANS} home)"
+        f.say(f"{rules.caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({st.capital_caravans}/{rules.CARAVANS} home)"
               + (f"; {who(d)} gains {rules.XP_ESCORT * n} XP." if escorted else "."), kind="caravan")
         if st.capital_caravans >= rules.CARAVANS:
             f.say("Every Caravan is home: the boss can now fall.", kind="caravan")
