@@ -191,3 +191,28 @@ def test_bad_options_are_refused() -> None:
         G.setup(5, G.options_model()(), 1)
     with pytest.raises(ValueError, match="different Defenders"):
         G.setup(2, G.options_model()(defenders=["gale_runner", "gale_runner"]), 1)
+
+
+def test_events_never_name_a_card_before_it_is_drawn_or_a_boss_before_it_arrives() -> None:
+    from engine.defenders.content import content
+    from engine.defenders.rules import card_name
+
+    c = content()
+    for seed in range(4):
+        st = G.setup(2 + seed % 3, G.options_model()(mode="campaign", difficulty="easy"), seed)
+        pol = G.policies()["heuristic"]
+        said: list[str] = []
+        drawn: list[str] = []
+        while G.result(st) is None:
+            p = G.prompts(st)[0]
+            step = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, "ai")))
+            st = step.state
+            said += [e.text for e in step.events]
+            drawn += [e.text for e in step.events if e.kind == "card"]
+            text, seen = "\n".join(said), "\n".join(drawn)
+            for card in st.horde:
+                name = card_name(card).split(": ")[1]
+                assert name in seen or name not in text, card
+            hidden = [] if st.boss.revealed else [st.boss.key]
+            for key in hidden + st.bosses_ahead:
+                assert c.boss(key).name not in text, key
