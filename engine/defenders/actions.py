@@ -19,6 +19,7 @@ from engine.defenders.content import content
 from engine.defenders.rules import Flow, region_name, who
 from engine.defenders.state import Attack, Defender, DefendersState
 from engine.rng import rng_for
+from engine.text import seat_ref
 from engine.validate import canonical_json
 
 MAX_OPTIONS = 25
@@ -452,8 +453,6 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
 
 
 def seat_name(seat: int) -> str:
-    from engine.text import seat_ref
-
     return seat_ref(seat)
 
 

@@ -14,7 +14,7 @@ from engine.contract import Event
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import TERRAINS, content
-from engine.defenders.state import Attack, Defender, DefendersState
+from engine.defenders.state import Active, Attack, Boss, Defender, DefendersState
 from engine.text import seat_ref
 
 XP_MAX = 8
@@ -514,8 +514,6 @@ def draw_card(f: Flow) -> None:
 
 
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:
-    from engine.defenders.state import Active
-
     st = f.st
     st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))  # type: ignore[arg-type]
     st.boss.armor_used = False
@@ -661,8 +659,6 @@ def regroup_and_reconcile(f: Flow) -> None:
     boss = c.boss(key)
     kind = "general" if key in {g.key for g in c.generals} else "epic"
     hp = st.options.general_hp if kind == "general" else st.options.epic_hp
-    from engine.defenders.state import Boss
-
     st.boss = Boss(key=boss.key, kind=kind, hp=hp, max_hp=hp, region=boss.region)  # type: ignore[arg-type]
     start_battle(f)
 
