@@ -8,6 +8,7 @@ column is checked on every update as a second line of defence.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
@@ -203,14 +204,28 @@ class Store:
             )
 
 
+def _wal(cur: Any, attempts: int = 100) -> None:
+    """Switch a new file to WAL. The switch needs the file to itself and SQLite may answer "locked"
+    at once, without its busy wait, while another connection opens the same new file (several bot
+    processes or stores starting together): try again for up to ~10 s."""
+    for attempt in range(attempts):
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.1)
+
+
 def _sqlite_setup(engine: AsyncEngine, *, immediate: bool) -> None:
     """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA busy_timeout=30000")
+        _wal(cur)
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
         dbapi_conn.isolation_level = None
