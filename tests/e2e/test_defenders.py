@@ -30,7 +30,7 @@ def no_raw_refs(fake) -> None:
 
 async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
-    r = await alice.slash("game new", game="defenders", mode="single", difficulty="easy", round_limit=2)
+    r = await alice.slash("game new", game="defenders", mode="single", difficulty="easy", round_limit=2, seed=2)
     assert "mode single" in await ephemeral_reply(r) and "difficulty easy" in await ephemeral_reply(r)
     lobby = await alice.wait_for(lambda m: m.button("Start") is not None)
     assert "difficulty easy" in lobby.content
@@ -58,14 +58,16 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     await pick(alice, turn, move)
     done = await alice.dm.wait_for(lambda m: m.id == turn.id and m.content.startswith("Done"))
     assert f"You chose: **{move}**." in done.content and not done.buttons
-    # The same Turn goes on in a new DM with 2 AP; the move is in the channel.
-    nxt = await alice.dm.wait_for(lambda m: TURN in m.content and "2 AP left" in m.content and m.buttons)
+    # The same Turn goes on in a new DM with the AP the move left; the move is in the channel.
+    left = 3 - int(move.rsplit("(", 1)[1].split(" AP")[0])
+    nxt = await alice.dm.wait_for(lambda m: TURN in m.content and f"{left} AP left" in m.content and m.buttons)
     assert f"{hero} in {where}" in nxt.content
     await fake.wait_until(lambda: any(f"{hero} (alice) moves to {where}." in m.content for m in posts(fake)), 10)
     secure = [o for o in labels(nxt) if ": Secure" in o or "clear the storm" in o]
     if secure:
         await pick(alice, nxt, secure[0])
-        nxt = await alice.dm.wait_for(lambda m: TURN in m.content and "1 AP left" in m.content and m.buttons)
+        nxt = await alice.dm.wait_for(lambda m: TURN in m.content and f"{left - 1} AP left" in m.content
+                                      and m.buttons)
     await pick(alice, nxt, "End the Turn")
     await fake.wait_until(lambda: any(f"{hero} (alice) ends the Turn." in m.content for m in posts(fake)), 10)
 
@@ -90,17 +92,11 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
 
 async def two_player_match(fake, start_bot, alice, bob, tmp_path, seed: int):
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
-    await alice.slash("game new", game="defenders", mode="single", seats=2)
+    await alice.slash("game new", game="defenders", mode="single", seats=2, seed=seed)
     await alice.wait_for(lambda m: m.button("Join") is not None)
     await bob.click("Join")
     await alice.wait_for(lambda m: "bob joined" in m.content and m.button("Start"))
     info = await bot.svc.find_match(fake.channel.id)
-    # A fixed seed (a test-only reach into the store) so the deck deals the same every run.
-    async with bot.store.write() as session:
-        from db.models import Match
-
-        row = await session.get(Match, info.id)
-        row.seed = seed
     await alice.click("Start")
     return bot, info
 
