@@ -24,8 +24,9 @@ def phase_label(st: DefendersState) -> str:
     if st.attacks:
         a = st.attacks[0]
         return f"{head} - {a.source} attack {rules.region_name(st, a.region)}"
-    if st.current:
-        return f"{head} - {rules.card_name(st.current)}"
+    current = current_view(st)
+    if current is not None:
+        return f"{head} - {current['name']}"
     return head
 
 
