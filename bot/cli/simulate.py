@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+import engine
 from bot.cli._options import add_option_args, match_options
 from bot.simulate import simulate
 from engine.contract import IllegalChoice
@@ -51,14 +52,22 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for text in out["phase_ends"]:
         print(f"- {fill(text)}")
-    winners = ", ".join(f"seat {w}" for w in out["winner"]) or "nobody"
     print(
         f"{out['game']}: {out['seats']} seats, seed {out['seed']}, {out['policy']} AI: "
-        f"{'draw between ' if out['draw'] else 'won by '}{winners} ({out['reason']}) "
+        f"{verdict(out['game'], out['winner'], out['draw'])} ({out['reason']}) "
         f"after {out['rounds']} rounds and {out['choices']} choices"
     )
     print(f"log sha256 {out['log_sha256']}")
     return 0
+
+
+def verdict(key: str, winners: list[int], draw: bool) -> str:
+    """"won by seat 0", "draw between ...", or for a cooperative game "the Defenders won/lost"."""
+    game = engine.get(key)
+    if getattr(game, "cooperative", False):
+        return f"{getattr(game, 'team', 'the players')} {'won' if winners else 'lost'}"
+    seats = ", ".join(f"seat {w}" for w in winners) or "nobody"
+    return f"{'draw between ' if draw else 'won by '}{seats}"
 
 
 def _stored(args: argparse.Namespace) -> int:
@@ -84,8 +93,8 @@ def _stored(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, sort_keys=True, separators=(",", ":")))
     else:
-        winners = ", ".join(f"seat {w}" for w in summary["winner"]) or "nobody"
-        print(f"match #{summary['match_id']} stored: {summary['game']}, won by {winners} ({summary['reason']}) "
+        outcome = verdict(summary["game"], summary["winner"], summary["draw"])
+        print(f"match #{summary['match_id']} stored: {summary['game']}, {outcome} ({summary['reason']}) "
               f"after {summary['choices']} choices; verify with  python -m bot replay {summary['match_id']} "
               f"--db {args.db} --verify")
     return 0

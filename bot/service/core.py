@@ -1053,16 +1053,12 @@ class MatchService:
         )
 
 
-TEAM_NAMES = {"defenders": "the Defenders"}
-"""How a cooperative game's closing line names the team."""
-
-
 def result_text(game: Any, result: eng.Result, names: list[str]) -> str:
     """The channel's closing line. A cooperative game (``game.cooperative``) is won or lost by
     the whole team: its Result lists every seat on a win and nobody on a loss."""
     reason = fill(result.reason, names).rstrip(".")
     if getattr(game, "cooperative", False):
-        team = TEAM_NAMES.get(getattr(game, "key", ""), "the players")
+        team = getattr(game, "team", "the players")
         verdict = "won" if result.winners else "lost"
         return f"**The match is over. {team[:1].upper()}{team[1:]} {verdict}: {reason}.**"
     who = ", ".join(names[w] for w in result.winners) or "nobody"

@@ -26,6 +26,8 @@ class DefendersGame:
     seats = range(1, 5)
     modes = ("single", "campaign")
     cooperative = True
+    team = "the Defenders"
+    """How front-ends name the team that wins or loses together."""
 
     def options_model(self) -> type[BaseModel]:
         return DefendersOptions

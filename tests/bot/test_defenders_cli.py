@@ -77,3 +77,9 @@ def test_cooperative_result_line() -> None:
     assert result_text(versus, Result(winners=[1], reason="10 influence"), names) == \
         "**The match is over: bob won** (10 influence)."
     assert "nobody won" in result_text(versus, Result(winners=[], reason="round limit"), names)
+
+
+def test_simulate_names_the_team_not_the_seats() -> None:
+    proc = run("simulate", "defenders", "--seats", "3", "--seed", "9")
+    assert proc.returncode == 0, proc.stderr
+    assert "heuristic AI: the Defenders won (" in proc.stdout and "won by seat" not in proc.stdout
