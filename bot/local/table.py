@@ -74,7 +74,8 @@ class Table:
                 self.say(f"\n{payload.get('text', '')}\n[map saved: {path}]")
                 if notice.kind == "result":
                     result = payload.get("result")
-            elif notice.kind in ("progress", "timeout", "turn"):
+            elif notice.kind in ("events", "progress", "timeout"):
+                # ("turn" pings point to Discord DMs; here the question follows at once.)
                 self.say(payload.get("text", ""))
             await self.svc.delivered(notice.id, "local")
         return result

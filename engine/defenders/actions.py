@@ -424,7 +424,7 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         return
     if what == "pass":
         act.passed.append(seat)
-        f.say(f"{seat_name(seat)} passes on the All Defenders card.")
+        f.say(f"All Defenders card: passed by {seat_name(seat)}.")
         after_action(f)
         return
     if what == "focus":
@@ -526,7 +526,7 @@ def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
     act = ch["act"]
     if act == "ready":
         st.ready.append(seat)
-        f.say(f"{seat_name(seat)} is ready for the next battle.")
+        f.say(f"Ready for the next battle: {seat_name(seat)}.")
         if len(st.ready) >= st.seats:
             rules.regroup_and_reconcile(f)
         return
