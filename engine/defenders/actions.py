@@ -66,8 +66,9 @@ def boss_floor(st: DefendersState) -> int:
 # ---------------------------------------------------------------------------- option lists
 
 
-def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Option]:
-    """Everything `d` may do on a card that gives them AP (their own card or All Defenders)."""
+def defender_actions(st: DefendersState, d: Defender, own_card: bool, compact: bool = False) -> list[Option]:
+    """Everything `d` may do on a card that gives them AP (their own card or All Defenders).
+    `compact` offers one escort count per road (as many as possible) to fit a crowded prompt."""
     assert st.active is not None
     ap = st.active.ap
     out: list[Option] = []
@@ -88,7 +89,7 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool) -> list[Op
         if region is not None and region.caravans and d.xp:
             most = min(region.caravans, d.xp)
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
-            for k in sorted({1, min(2, most), most}):
+            for k in [most] if compact else sorted({1, min(2, most), most}):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
                                f"{n}: move to {region_name(st, to)} escorting {rules.caravans(k)} ({cost} AP, {k} XP)",
                                {"act": "move", "d": d.idx, "to": to, "escort": k}))
@@ -124,10 +125,6 @@ def ability_options(st: DefendersState, d: Defender, own_turn: bool, ap: int) ->
     return out
 
 
-def fit(options: list[Option], tail: list[Option]) -> list[Option]:
-    return options[: MAX_OPTIONS - len(tail)] + tail
-
-
 def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
     """A seat's answers on the current AP card (their own card or All Defenders)."""
     act = st.active
@@ -139,9 +136,15 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
         others = [d for d in mine if d.idx != active.idx]
     else:
         main, others = mine, []
-    per = {d.idx: defender_actions(st, d, own_card=act.card == "defender") for d in main}
-    for d in others:
-        per[d.idx] = ability_options(st, d, own_turn=False, ap=act.ap)
+    def collect(compact: bool) -> dict[int, list[Option]]:
+        per = {d.idx: defender_actions(st, d, act.card == "defender", compact) for d in main}
+        for d in others:
+            per[d.idx] = ability_options(st, d, own_turn=False, ap=act.ap)
+        return per
+
+    per = collect(False)
+    if sum(map(len, per.values())) + 1 > MAX_OPTIONS:
+        per = collect(True)
     end = (opt("end", "End the Turn", {"act": "end"}) if act.card == "defender"
            else opt("pass", "Pass (leave the rest to the others)", {"act": "pass"}))
     flat = [o for opts in per.values() for o in opts]
@@ -151,6 +154,11 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
     switch = [opt(f"focus:{i}", f"Show {dname(st.defenders[i])}'s actions", {"act": "focus", "d": i})
               for i in per if i != focus]
     return fit(per[focus], switch + [end])
+
+
+def fit(options: list[Option], tail: list[Option]) -> list[Option]:
+    """At most 25 options; `tail` (End, Pass, focus switches) is always kept."""
+    return options[: MAX_OPTIONS - len(tail)] + tail
 
 
 # ---------------------------------------------------------------------------- prompts

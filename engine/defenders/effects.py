@@ -74,9 +74,8 @@ def ability_of(st: DefendersState, d: Defender, src: str) -> Ability | None:
 
 
 def sources(st: DefendersState, d: Defender) -> list[str]:
-    out = ["hero"] + [f"art:{a}" for a in d.artifacts] + [f"skill:{s}" for s in d.skills]
-    out += ["capital"] if d.region == CAPITAL else ["region", "war"]
-    return out
+    place = ["capital"] if d.region == CAPITAL else ["region", "war"]
+    return ["hero", *place] + [f"art:{a}" for a in d.artifacts] + [f"skill:{s}" for s in d.skills]
 
 
 def usable(st: DefendersState, d: Defender, src: str, own_turn: bool, ap: int) -> Ability | None:

@@ -754,3 +754,27 @@ def test_every_turn_card_ends_a_phase_so_the_map_is_posted_before_players_act(ca
     rules.draw_card(f)
     assert [e.phase_end for e in f.events] == [True]
     assert st.active is not None and st.active.card == ("defender" if card == "d:0" else "all")
+
+
+def test_a_crowded_turn_keeps_every_action_kind_within_25_options() -> None:
+    """Forest sits left of the Capital (three roads). Six Caravans, 8 XP, three artifacts and six
+    skills: escort counts shrink to one per road so no ability and no End is cut."""
+    st = calm(new(2, ("hearthkeeper", "gale_runner")))
+    d = st.defenders[0]
+    d.region, d.xp, d.hp = "forest", 8, 2
+    d.skills = ["long_watch", "restore_order", "distant_shot", "second_wind", "stand_fast", "scouting"]
+    d.artifacts = ["ember_bow", "flask", "dawn_banner"]
+    st.regions["forest"].caravans = 6
+    st.regions["forest"].threat = st.regions["ruins"].threat = 2
+    st.capital_threat = 2
+    reveal(st, st.boss.key, "forest", hp=5)
+    st = turn(st, 0)
+    acts = [o.choice for o in prompt_of(st, 0, "turn").options]
+    assert len(acts) <= 25 and acts[-1] == {"act": "end"}
+    escorts = [a for a in acts if a["act"] == "move" and a["escort"]]
+    assert len(escorts) == 3 and all(a["escort"] == 6 for a in escorts)
+    for kind in ("secure", "fight", "level"):
+        assert any(a["act"] == kind for a in acts), kind
+    sources = {a.get("src") for a in acts}
+    assert {"hero", "region", "art:ember_bow", "art:flask", "art:dawn_banner"} <= sources
+    assert {f"skill:{k}" for k in d.skills} <= sources
