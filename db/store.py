@@ -141,10 +141,12 @@ class Store:
             stmt = stmt.where(Snapshot.seq <= upto)
         return (await session.exec(stmt.order_by(Snapshot.seq.desc()).limit(1))).first()
 
-    async def load_state(self, session: AsyncSession, match: Match) -> eng.State:
-        """Latest snapshot + the choices after it, replayed through the engine."""
+    async def load_state(self, session: AsyncSession, match: Match, upto: int | None = None) -> eng.State:
+        """Latest snapshot + the choices after it, replayed through the engine; ``upto`` stops at
+        an earlier step (the state a seat saw when an older prompt was issued)."""
         game = eng.get(match.game)
-        snap = await self.latest_snapshot(session, match.id, match.step)
+        upto = match.step if upto is None else upto
+        snap = await self.latest_snapshot(session, match.id, upto)
         if snap is None:
             state = game.setup(
                 await self.seat_count(session, match.id), eng.parse_options(game, match.options), match.seed
@@ -154,7 +156,7 @@ class Store:
             state = game.state_model().model_validate(snap.state)
             after = snap.seq
         for choice in await self.choices(session, match.id, after):
-            if choice.seq > match.step:
+            if choice.seq > upto:
                 break
             state = game.submit(state, choice.seat, choice.payload).state
         return state

@@ -63,9 +63,11 @@ def run(args: argparse.Namespace) -> int:
 
 def verdict(key: str, winners: list[int], draw: bool) -> str:
     """"won by seat 0", "draw between ...", or for a cooperative game "the Defenders won/lost"."""
-    game = engine.get(key)
-    if getattr(game, "cooperative", False):
-        return f"{getattr(game, 'team', 'the players')} {'won' if winners else 'lost'}"
+    from bot.service.core import team_verdict
+
+    team = team_verdict(engine.get(key), winners)
+    if team is not None:
+        return team
     seats = ", ".join(f"seat {w}" for w in winners) or "nobody"
     return f"{'draw between ' if draw else 'won by '}{seats}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 import discord
 from discord import app_commands
@@ -20,7 +20,18 @@ if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
-DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in ("easy", "normal", "hard", "epic")]
+def _field_values(name: str) -> list[str]:
+    """The values a Literal game option takes in any game that has it (read from the options models)."""
+    values: list[str] = []
+    for g in engine.games().values():
+        field = g.options_model().model_fields.get(name)
+        for v in get_args(field.annotation) if field is not None else ():
+            if isinstance(v, str) and v not in values:
+                values.append(v)
+    return values
+
+
+DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in _field_values("difficulty")]
 
 
 def _channel_id(interaction: discord.Interaction) -> int:

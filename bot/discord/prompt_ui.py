@@ -41,8 +41,6 @@ def named_prompt(prompt: dict[str, Any], names: list[str]) -> dict[str, Any]:
         for o in prompt.get("options") or []
     ]
     out["fields"] = [{**f, "label": fill(str(f.get("label", "")), names)} for f in prompt.get("fields") or []]
-    if out.get("shared") and len(names) == 1:
-        out["shared"] = False  # a solo player has no teammate to race: do not say "first come, first served"
     return out
 
 

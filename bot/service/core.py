@@ -289,7 +289,7 @@ class MatchService:
                 raise StalePrompt("This match is not running; this choice is no longer open.")
             prompt = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
             if prompt is None or (version is not None and version != seat.prompt_version):
-                lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, len(ctx.seats), seat.seat_no, version)
+                lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((LOST_SHARED if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
             seat.missed = 0
             seat.ai_takeover = False
@@ -349,7 +349,7 @@ class MatchService:
             seats = await self._seats(session, match_id)
             row = next((s for s in seats if s.seat_no == seat), None)
             game = eng.get(match.game)
-            if row is None or not await self._lost_shared(session, match, game, len(seats), seat, version):
+            if row is None or not await self._lost_shared(session, match, game, seat, version):
                 return None
             return LOST_SHARED if row.prompt_version is not None else CLOSED_SHARED
 
@@ -729,7 +729,7 @@ class MatchService:
         return row
 
     async def _lost_shared(
-        self, session: AsyncSession, match: Match, game: eng.Game, n_seats: int, seat_no: int, version: int | None,
+        self, session: AsyncSession, match: Match, game: eng.Game, seat_no: int, version: int | None,
     ) -> bool:
         """Whether the seat's prompt of ``version`` was shared and another seat answered first
         (the first choice after it is someone else's). Replays at most one snapshot interval."""
@@ -739,16 +739,7 @@ class MatchService:
         first = (await session.exec(stmt)).first()
         if first is None or first == seat_no:
             return False
-        snap = await self.store.latest_snapshot(session, match.id, version)
-        if snap is None:
-            state = game.setup(n_seats, eng.parse_options(game, match.options), match.seed)
-            after = 0
-        else:
-            state = game.state_model().model_validate(snap.state)
-            after = snap.seq
-        rows = select(Choice).where(Choice.match_id == match.id, Choice.seq > after, Choice.seq <= version)
-        for row in (await session.exec(rows.order_by(Choice.seq))).all():
-            state = game.submit(state, row.seat, row.payload).state
+        state = await self.store.load_state(session, match, upto=version)
         old = next((p for p in game.prompts(state) if p.seat == seat_no), None)
         return old is not None and old.shared
 
@@ -768,9 +759,6 @@ class MatchService:
             if not keep:
                 seat.prompt_version = ctx.match.step
             seat.prompt_key = key
-
-    def _prompts_of(self, ctx: _Ctx, state: eng.State | None) -> list[eng.Prompt]:
-        return [] if state is None else ctx.game.prompts(state)
 
     def _ai_driven(self, seat: Seat) -> bool:
         return seat.ai_policy is not None or seat.ai_takeover
@@ -979,7 +967,8 @@ class MatchService:
                 continue  # no channel ping for what is sealed, not owed, or the actor's own next prompt
             if prompt.shared:
                 if before is None:
-                    before = {p.seat: p for p in self._prompts_of(ctx, ctx.start_state)}
+                    start = [] if ctx.start_state is None else ctx.game.prompts(ctx.start_state)
+                    before = {p.seat: p for p in start}
                 old = before.get(seat.seat_no)
                 if old is not None and old.shared and old.kind == prompt.kind:
                     continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
@@ -1053,14 +1042,21 @@ class MatchService:
         )
 
 
+def team_verdict(game: Any, winners: list[int]) -> str | None:
+    """"the Defenders won" / "... lost" for a cooperative game (``game.cooperative``, named by
+    ``game.team``), whose Result lists every seat on a win and nobody on a loss; else None."""
+    if not getattr(game, "cooperative", False):
+        return None
+    return f"{getattr(game, 'team', 'the players')} {'won' if winners else 'lost'}"
+
+
 def result_text(game: Any, result: eng.Result, names: list[str]) -> str:
     """The channel's closing line. A cooperative game (``game.cooperative``) is won or lost by
     the whole team: its Result lists every seat on a win and nobody on a loss."""
     reason = fill(result.reason, names).rstrip(".")
-    if getattr(game, "cooperative", False):
-        team = getattr(game, "team", "the players")
-        verdict = "won" if result.winners else "lost"
-        return f"**The match is over. {team[:1].upper()}{team[1:]} {verdict}: {reason}.**"
+    team = team_verdict(game, result.winners)
+    if team is not None:
+        return f"**The match is over. {team[:1].upper()}{team[1:]}: {reason}.**"
     who = ", ".join(names[w] for w in result.winners) or "nobody"
     verdict = "a draw" if result.draw else f"{who} won"
     return f"**The match is over: {verdict}** ({reason})."

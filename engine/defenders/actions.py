@@ -59,10 +59,6 @@ def move_cost(st: DefendersState, d: Defender, to: str) -> int:
     return cost
 
 
-def boss_floor(st: DefendersState) -> int:
-    return 0 if rules.home_caravans(st) >= rules.CARAVANS else 1
-
-
 # ---------------------------------------------------------------------------- option lists
 
 
@@ -99,7 +95,7 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool, compact: b
         out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(st, here)} (1 AP)",
                        {"act": "secure", "d": d.idx}))
     boss = st.boss
-    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > boss_floor(st):
+    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(st):
         dmg = 1 + rules.passive(d, "fight_bonus")
         out.append(opt(f"fight:{d.idx}", f"{n}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
                        {"act": "fight", "d": d.idx}))
@@ -324,7 +320,7 @@ def rebuild_prompts(st: DefendersState) -> list[Prompt]:
         text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
                 f"{st.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
         out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
-                          options=fit(options, [ready]), shared=True, default={"act": "ready"}))
+                          options=fit(options, [ready]), shared=st.seats > 1, default={"act": "ready"}))
     return out
 
 

@@ -89,7 +89,7 @@ def goal(st: DefendersState, d: Defender) -> tuple[str, float]:
     if d.hp <= 1 and d.region != CAPITAL:
         offer(CAPITAL, 7)
     boss = st.boss
-    if boss.revealed and rules.home_caravans(st) >= rules.CARAVANS:
+    if boss.revealed and rules.all_home(st):
         offer(boss.region, 9)
     pressure = incoming(st)
     for k in st.ring:
@@ -125,7 +125,7 @@ def action_score(st: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
         r = st.regions[d.region]
         return 3.0 + 2 * r.threat if not r.storm else 2.5
     if act == "fight":
-        return 10.0 if rules.home_caravans(st) >= rules.CARAVANS else 4.0
+        return 10.0 if rules.all_home(st) else 4.0
     if act == "prepare":
         return 0.7 if d.xp < 3 else 0.3
     if act == "level":

@@ -7,8 +7,6 @@ Every effect of content.Effect is implemented here once (passives are read in ru
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.defenders import board, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import Ability, content
@@ -146,7 +144,7 @@ def targets(st: DefendersState, d: Defender, src: str, ab: Ability) -> list[Targ
         return [None] if st.capital_threat > 0 else []
     if e == "strike":
         boss = st.boss
-        if not boss.revealed or boss.hp <= (0 if rules.home_caravans(st) >= rules.CARAVANS else 1):
+        if not boss.revealed or boss.hp <= rules.boss_floor(st):
             return []
         return [None] if scope == "any" or boss.region == d.region else []
     if e == "dash":
@@ -270,7 +268,7 @@ def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: boo
             rules.gain_xp(d, rules.XP_ESCORT * n)
         f.say(f"{rules.caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({st.capital_caravans}/{rules.CARAVANS} home)"
               + (f"; {who(d)} gains {rules.XP_ESCORT * n} XP." if escorted else "."), kind="caravan")
-        if st.capital_caravans >= rules.CARAVANS:
+        if rules.all_home(st):
             f.say("Every Caravan is home: the boss can now fall.", kind="caravan")
     else:
         st.regions[to].caravans += n
@@ -309,18 +307,3 @@ def war_effect(f: Flow, d: Defender, target: Target) -> None:
         st.soldiers -= 1
         st.turn_deck.insert(f.rng.randrange(len(st.turn_deck) + 1), "soldier")
         f.say(f"{who(d)} musters a Soldier card into the Turn Deck.")
-
-
-def describe(ab: Ability) -> str:
-    cost = []
-    if ab.ap:
-        cost.append(f"{ab.ap} AP")
-    if ab.xp:
-        cost.append(f"{ab.xp} XP")
-    if ab.hp:
-        cost.append(f"{ab.hp} HP")
-    return ", ".join(cost) or "free"
-
-
-def choice_target(choice: dict[str, Any]) -> Target:
-    return choice.get("target")

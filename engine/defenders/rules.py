@@ -228,10 +228,6 @@ def defenders_for(st: DefendersState, attack: Attack) -> list[Defender]:
     return [d for d in st.defenders if d.seat not in attack.declined and can_defend(st, d, attack)]
 
 
-def queue_attack(f: Flow, attack: Attack) -> None:
-    f.st.attacks.append(attack)
-
-
 def settle_attacks(f: Flow) -> bool:
     """Resolve queued attacks nobody can answer; True when one waits for a decision."""
     st = f.st
@@ -348,19 +344,25 @@ def damage_boss(f: Flow, n: int, why: str) -> None:
         f.say(f"{card.name}'s armour soaks the first damage of this Turn.")
     if n <= 0:
         return
-    floor = 0 if home_caravans(st) >= CARAVANS else 1
+    floor = boss_floor(st)
     before = boss.hp
     boss.hp = max(floor, boss.hp - n)
     f.say(f"{why}: {card.name} takes {before - boss.hp} damage ({boss.hp}/{boss.max_hp} HP).", kind="boss")
     if boss.hp == 1 and floor == 1 and before - n < 1:
         f.say(f"{card.name} cannot fall while Caravans are still out: "
-              f"{home_caravans(st)}/{CARAVANS} are home.")
+              f"{st.capital_caravans}/{CARAVANS} are home.")
     if boss.hp <= 0:
         boss_defeated(f)
 
 
-def home_caravans(st: DefendersState) -> int:
-    return st.capital_caravans
+def all_home(st: DefendersState) -> bool:
+    """Every Caravan is in the Capital: only then can the boss lose its last HP (R: Caravans)."""
+    return st.capital_caravans >= CARAVANS
+
+
+def boss_floor(st: DefendersState) -> int:
+    """The lowest HP the boss can be brought to now."""
+    return 0 if all_home(st) else 1
 
 
 def boss_defeated(f: Flow) -> None:
@@ -413,13 +415,13 @@ def boss_round(f: Flow) -> None:
             f.say(f"{card.name} regains {boss.hp - before} HP ({boss.hp}/{boss.max_hp}).")
     elif effect == "hunt":
         target = board.most_threatened(st)
-        queue_attack(f, Attack(region=target, source=card.name, kind="boss"))
+        st.attacks.append(Attack(region=target, source=card.name, kind="boss"))
     elif effect == "stalk":
         nxt = [k for k in board.adjacent(st, boss.region) if k != CAPITAL]
         boss.region = board.most_threatened(st, nxt)
         f.say(f"{card.name} moves to {region_name(st, boss.region)}.")
     if st.phase == "play":
-        queue_attack(f, Attack(region=boss.region, source=card.name, kind="boss"))
+        st.attacks.append(Attack(region=boss.region, source=card.name, kind="boss"))
 
 
 # ---------------------------------------------------------------------------- rounds and battles
@@ -494,11 +496,11 @@ def draw_card(f: Flow) -> None:
         names = " and ".join(region_name(st, r) for r in e.regions)
         f.say(f"Enemy card: {e.name} attack {names}.", kind="card")
         for r in e.regions:
-            queue_attack(f, Attack(region=r, source=e.name, kind="enemy"))
+            st.attacks.append(Attack(region=r, source=e.name, kind="enemy"))
     elif card.startswith("x:"):
         x = c.dire_card(card[2:])
         f.say(f"Dire Enemy: {x.name} attacks {region_name(st, x.region)}. {x.text}", kind="card")
-        queue_attack(f, Attack(region=x.region, source=x.name, kind="dire", dire=x.key))
+        st.attacks.append(Attack(region=x.region, source=x.name, kind="dire", dire=x.key))
     elif card == "soldier":
         target = board.most_threatened(st)
         st.soldiers += 1
@@ -510,7 +512,7 @@ def draw_card(f: Flow) -> None:
             f.say("Soldier card: all is quiet; the soldier returns to the Field.", kind="card")
     elif card == "deserter":
         f.say("Deserter card: deserters raid the Field.", kind="card")
-        queue_attack(f, Attack(region="plains", source="Deserters", kind="deserter"))
+        st.attacks.append(Attack(region="plains", source="Deserters", kind="deserter"))
 
 
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:

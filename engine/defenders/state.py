@@ -168,8 +168,5 @@ class DefendersState(State):
     won: bool | None = None
     reason: str = ""
 
-    def defender_of(self, idx: int) -> Defender:
-        return self.defenders[idx]
-
     def of_seat(self, seat: int) -> list[Defender]:
         return [d for d in self.defenders if d.seat == seat]

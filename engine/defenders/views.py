@@ -73,7 +73,7 @@ def boss_view(st: DefendersState) -> dict[str, Any]:
     card = content().boss(b.key)
     return {"kind": b.kind, "revealed": True, "key": b.key, "name": card.name, "hp": b.hp, "max_hp": b.max_hp,
             "region": b.region, "text": f"{card.round_text} {card.passive_text}",
-            "held": b.hp == 1 and rules.home_caravans(st) < rules.CARAVANS}
+            "held": b.hp == 1 and not rules.all_home(st)}
 
 
 def current_view(st: DefendersState) -> dict[str, Any] | None:
