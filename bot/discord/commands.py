@@ -13,11 +13,15 @@ from discord import app_commands
 import engine
 import render
 from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
+from bot.discord.replies import answer
 from bot.rules_text import rule_topics
 from bot.service import ServiceError
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
+
+MAX_SEED = 2**53 - 1
+"""Discord's integer options stop at 2^53 - 1 (the spec's Int53Type); one more is refused."""
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
 def _field_values(name: str) -> list[str]:
@@ -41,7 +45,12 @@ def _channel_id(interaction: discord.Interaction) -> int:
 
 class GameCommands(app_commands.Group):
     def __init__(self, bot: WarhostBot) -> None:
-        super().__init__(name="game", description="Play war board games in this channel")
+        super().__init__(
+            name="game",
+            description="Play war board games in this channel",
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+        )
         self.bot = bot
 
     @property
@@ -51,16 +60,13 @@ class GameCommands(app_commands.Group):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         original = getattr(error, "original", error)
         text = str(original) if isinstance(original, ServiceError) else f"Something went wrong: {original}"
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text)
 
     async def _private(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
     async def _done(self, interaction: discord.Interaction, text: str) -> None:
-        await interaction.followup.send(text[:2000], ephemeral=True)
+        await answer(interaction, text)
         self.bot.wake_delivery()
 
     @app_commands.command(name="new", description="Open a lobby for a new match in this channel")
@@ -85,7 +91,7 @@ class GameCommands(app_commands.Group):
         deadline_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
         round_limit: app_commands.Range[int, 1, 100] | None = None,
         difficulty: str | None = None,
-        seed: app_commands.Range[int, 0, 2**53] | None = None,
+        seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
     ) -> None:
         await self._private(interaction)
         fields = engine.get(game).options_model().model_fields
@@ -159,17 +165,16 @@ class GameCommands(app_commands.Group):
 
     @app_commands.command(name="map", description="Show the current map")
     async def map(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
+        # Shown to the asker only: the channel already gets a map at every phase end.
+        await self._private(interaction)
         info = await self.svc.find_match(_channel_id(interaction))
         if info is None:
-            await interaction.followup.send("No match in this channel. Start one with `/game new`.", ephemeral=True)
+            await self._done(interaction, "No match in this channel. Start one with `/game new`.")
             return
         view = await self.svc.public_view(info.id)
         png = await asyncio.to_thread(render.draw, info.game, view, names=info.names())
-        await interaction.followup.send(
-            f"**{info.title}** - {view.get('phase_label', '')}",
-            file=discord.File(io.BytesIO(png), "map.png"),
-        )
+        await answer(interaction, f"**{info.title}** - {view.get('phase_label', '')}",
+                     file=discord.File(io.BytesIO(png), "map.png"))
 
     @app_commands.command(name="log", description="The latest public events of this match")
     @app_commands.describe(lines="how many lines")
@@ -213,11 +218,8 @@ class GameCommands(app_commands.Group):
             await self._done(interaction, "You have no open decision right now.")
             return
         prompt = named_prompt(pending.prompt.model_dump(), info.names())
-        await interaction.followup.send(
-            prompt_text(prompt, pending.deadline),
-            view=prompt_view(info.id, pending.seat, pending.version, prompt),
-            ephemeral=True,
-        )
+        await answer(interaction, prompt_text(prompt, pending.deadline),
+                     view=prompt_view(info.id, pending.seat, pending.version, prompt))
 
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
     async def abort(self, interaction: discord.Interaction) -> None:

@@ -107,15 +107,13 @@ class NumbersModal(discord.ui.Modal):
         defaults = prompt.get("default") or {}
         for field in (prompt.get("fields") or [])[:5]:
             label = f"{field['label']} ({field['min']}-{field['max']})"[:45]
-            self.add_item(
-                discord.ui.TextInput(
-                    label=label,
-                    custom_id=field["name"],
-                    default=str(defaults.get(field["name"], field["min"])),
-                    max_length=6,
-                    required=True,
-                )
+            text_input: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                custom_id=field["name"],
+                default=str(defaults.get(field["name"], field["min"])),
+                max_length=6,
+                required=True,
             )
+            self.add_item(discord.ui.Label(text=label, component=text_input))
 
 
 def option_label(prompt: dict[str, Any], choice: dict[str, Any]) -> str:

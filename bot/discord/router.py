@@ -18,6 +18,7 @@ from bot.discord.prompt_ui import (
     prompt_text,
     prompt_view,
 )
+from bot.discord.replies import answer
 from bot.service import NotSeated, ServiceError
 
 if TYPE_CHECKING:
@@ -32,10 +33,7 @@ NOT_YOURS = "This choice belongs to another player, so nothing was done."
 
 async def refuse(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral refusal, whether or not the interaction was already acknowledged."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await answer(interaction, text)
 
 
 class Router:
@@ -89,7 +87,7 @@ class Router:
                 return
             await self.svc.start(info.channel_id, user.id, is_manager=self.bot.is_manager(interaction))
             text = "The match has started. Your choices come to you by DM."
-        await interaction.followup.send(text, ephemeral=True)
+        await answer(interaction, text)
 
     async def _pending(self, interaction: discord.Interaction,
                        cid: ids.PromptId | ids.ModalId) -> tuple[Any, dict[str, Any]] | None:

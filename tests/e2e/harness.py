@@ -14,7 +14,7 @@ from typing import Any
 from bot.discord.app import make_bot
 from bot.settings import Settings
 from tests.fakediscord.models import Message
-from tests.fakediscord.players import Player, Response
+from tests.fakediscord.players import Player, Response, modal_text_inputs
 
 TIMEOUT = 30.0
 
@@ -93,13 +93,11 @@ class AutoPlayer:
         r = await place.click(button.label, message=msg)
         if r.modal is not None:
             values = {}
-            for row in r.modal.get("components", []):
-                for comp in row.get("components", []) or [row.get("component", {})]:
-                    if comp.get("type") == 4:
-                        values[comp["custom_id"]] = comp.get("value") or "0"
-                        bounds = re.search(r"\((-?\d+)-(-?\d+)\)", comp.get("label", ""))
-                        if rng is not None and bounds:
-                            values[comp["custom_id"]] = str(rng.randint(int(bounds[1]), int(bounds[2])))
+            for comp in modal_text_inputs(r.modal):
+                values[comp["custom_id"]] = comp.get("value") or "0"
+                bounds = re.search(r"\((-?\d+)-(-?\d+)\)", comp["label"])
+                if rng is not None and bounds:
+                    values[comp["custom_id"]] = str(rng.randint(int(bounds[1]), int(bounds[2])))
             self.answered.append(f"modal {json.dumps(values, sort_keys=True)}")
             return await self.player.submit_modal(values)
         return r

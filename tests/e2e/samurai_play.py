@@ -9,19 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.e2e.harness import open_prompt
-from tests.fakediscord.players import Player
+from tests.fakediscord.players import Player, modal_text_inputs
 
 BOUNDS = re.compile(r"\((-?\d+)-(-?\d+)\)$")
 
 
-def modal_inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
-    """The text inputs of a modal, in order, whatever its layout (action rows or labels)."""
-    out = []
-    for row in modal.get("components", []):
-        for comp in row.get("components", []) or [row.get("component", {})]:
-            if comp.get("type") == 4:
-                out.append(comp)
-    return out
+modal_inputs = modal_text_inputs
 
 
 @dataclass

@@ -41,7 +41,7 @@ async def test_map_log_and_status(fake, start_bot, alice, bob, tmp_path) -> None
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     await alice.wait_for(lambda m: "alice sealed a force." in m.content)
     shown = await bob.slash("game map")
-    assert not shown.ephemeral and "Tiny Big Wars" in shown.content
+    assert shown.ephemeral and "Tiny Big Wars" in shown.content, "the map on request is for the asker only"
     assert shown.message.image().size == (1200, 900)
     log = await bob.slash("game log", lines=5)
     assert log.ephemeral and "alice sealed a force." in log.content

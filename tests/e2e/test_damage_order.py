@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from db.models import Choice
 from tests.e2e.harness import factory, open_prompt, settings_for
+from tests.fakediscord.players import modal_text_inputs
 
 
 def next_hop(view: dict, start: str, goal: str) -> str | None:
@@ -44,10 +45,9 @@ async def answer(place, player, msg, pick_button, numbers) -> None:
     r = await place.click(label, message=msg)
     if r.modal is not None:
         values = {}
-        for row in r.modal.get("components", []):
-            for comp in row.get("components", []) or [row.get("component", {})]:
-                lo, hi = map(int, re.search(r"\((-?\d+)-(-?\d+)\)", comp["label"]).groups())
-                values[comp["custom_id"]] = str(numbers(comp["label"], lo, hi))
+        for comp in modal_text_inputs(r.modal):
+            lo, hi = map(int, re.search(r"\((-?\d+)-(-?\d+)\)", comp["label"]).groups())
+            values[comp["custom_id"]] = str(numbers(comp["label"], lo, hi))
         await player.submit_modal(values)
 
 

@@ -20,6 +20,17 @@ if TYPE_CHECKING:
 SETTLE_TIMEOUT = 5.0
 
 
+def modal_text_inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The text inputs of a modal in order, each with the label the player sees (a Label
+    component carries it outside the input; a legacy action row inside)."""
+    out = []
+    for top in modal.get("components") or []:
+        for inp in modal_inputs_of(top):
+            if inp.get("type") == 4:
+                out.append({**inp, "label": inp.get("label") or top.get("label") or ""})
+    return out
+
+
 class PlayerError(AssertionError):
     """The test asked a player to do something a Discord client would not allow."""
 
