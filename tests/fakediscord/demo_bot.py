@@ -11,6 +11,7 @@ import asyncio
 import io
 import os
 from collections.abc import Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -143,8 +144,22 @@ def _button(cid: str) -> dict:
     return {"type": 2, "style": 1, "label": cid, "custom_id": cid}
 
 
-BAD_KINDS = ["rows", "row_width", "custom_id", "content", "options", "modal_inputs", "bigfile"]
+BAD_KINDS = ["rows", "row_width", "custom_id", "content", "options", "modal_inputs", "bigfile", "min_max",
+             "empty_option", "mentions", "select_row"]
 GAMES = ["tinybigwars", "tinybigwars-lite", "trenchwar", "skirmish"]
+
+
+class _ConflictingMentions(discord.AllowedMentions):
+    """`parse: ["users"]` together with an explicit users list: Discord refuses the pair."""
+
+    def to_dict(self) -> Any:
+        data = dict(super().to_dict())
+        data["parse"] = [*data.get("parse", []), "users"]
+        return data
+
+
+def _conflicting_mentions() -> discord.AllowedMentions:
+    return _ConflictingMentions(users=[discord.Object(1)])
 
 
 async def _bad(interaction: discord.Interaction, kind: str) -> None:
@@ -163,6 +178,19 @@ async def _bad(interaction: discord.Interaction, kind: str) -> None:
             {"type": 3, "custom_id": "many", "options": opts}]}]))
     elif kind == "modal_inputs":
         await interaction.response.send_modal(RawModal(6))
+    elif kind == "min_max":
+        opts = [{"label": f"o{i}", "value": f"o{i}"} for i in range(4)]
+        await send("min over max", view=RawView([{"type": 1, "components": [
+            {"type": 3, "custom_id": "mm", "options": opts, "min_values": 3, "max_values": 2}]}]))
+    elif kind == "empty_option":
+        await send("empty", view=RawView([{"type": 1, "components": [
+            {"type": 3, "custom_id": "eo", "options": [{"label": "", "value": "a"}]}]}]))
+    elif kind == "mentions":
+        await send("<@1>", allowed_mentions=_conflicting_mentions())
+    elif kind == "select_row":
+        opts = [{"label": "a", "value": "a"}]
+        await send("select beside a button", view=RawView([{"type": 1, "components": [
+            {"type": 3, "custom_id": "sr", "options": opts}, _button("beside")]}]))
     elif kind == "bigfile":
         big = discord.File(io.BytesIO(b"\0" * (interaction.filesize_limit + 1)), "big.bin")
         await send("big", file=big)
@@ -307,7 +335,7 @@ class DemoMixin:
             bot.board_messages.append(msg)
             await msg.edit(content="Announcement (edited)")
             fetched = await channel.fetch_message(msg.id)
-            await interaction.followup.send(f"posted {fetched.content}")
+            await interaction.edit_original_response(content=f"posted {fetched.content}")
 
     async def _sync_demo(self) -> None:
         self.add_view(BoardView())  # type: ignore[attr-defined]

@@ -27,6 +27,8 @@ MAX_MODAL_TITLE = 45
 MAX_MODAL_COMPONENTS = 5
 MAX_INPUT_LABEL = 45
 MAX_INPUT_VALUE = 4000
+MAX_INPUT_PLACEHOLDER = 100
+MAX_MENTION_IDS = 100
 MAX_CHOICES = 25
 MAX_CHOICE_NAME = 100
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # non-boosted guilds and DMs
@@ -79,6 +81,9 @@ def _check_select(comp: dict, where: str, problems: list[str]) -> None:
         problems.append(f"{where}: {len(options)} select options (max {MAX_SELECT_OPTIONS})")
     values: set[str] = set()
     for i, opt in enumerate(options):
+        for key in ("label", "value"):
+            if not str(opt.get(key) or ""):
+                problems.append(f"{where}.options[{i}]: {key} must not be empty")
         for key in ("label", "value", "description"):
             if len(opt.get(key) or "") > MAX_OPTION_TEXT:
                 problems.append(f"{where}.options[{i}]: {key} longer than {MAX_OPTION_TEXT}")
@@ -86,6 +91,8 @@ def _check_select(comp: dict, where: str, problems: list[str]) -> None:
             problems.append(f"{where}.options[{i}]: duplicate value {opt.get('value')!r}")
         values.add(opt.get("value"))
     max_values = comp.get("max_values", 1)
+    if comp.get("min_values", 1) > max_values:
+        problems.append(f"{where}: min_values {comp.get('min_values')} exceeds max_values {max_values}")
     if options and max_values > len(options):
         problems.append(f"{where}: max_values {max_values} exceeds {len(options)} options")
 
@@ -168,6 +175,7 @@ def check_message(body: dict, files: list[tuple[str, bytes]], size_limit: int) -
     flags = int(body.get("flags") or 0)
     problems += check_components(body.get("components") or [], flags)
     problems += check_embeds(body.get("embeds") or [])
+    problems += check_allowed_mentions(body.get("allowed_mentions"))
     if len(files) > MAX_FILES:
         problems.append(f"files: {len(files)} attachments (max {MAX_FILES})")
     return problems
@@ -197,12 +205,41 @@ def check_modal(data: dict) -> list[str]:
                 label = inner.get("label") or top.get("label") or ""
                 if len(label) > MAX_INPUT_LABEL:
                     problems.append(f"{where}: input label is {len(label)} characters (max {MAX_INPUT_LABEL})")
-                if len(inner.get("value") or "") > MAX_INPUT_VALUE:
-                    problems.append(f"{where}: prefilled value longer than {MAX_INPUT_VALUE}")
+                problems += _check_text_input(inner, where)
             elif inner.get("type") in SELECT_TYPES:
                 _check_select(inner, where, problems)
         if top.get("type") == 1 and len(top.get("components") or []) != 1:
             problems.append(f"{where}: a modal action row holds exactly one input")
+    return problems
+
+
+def _check_text_input(inner: dict, where: str) -> list[str]:
+    """A text input's placeholder, length bounds, and a prefilled value that fits them."""
+    problems: list[str] = []
+    value = str(inner.get("value") or "")
+    most = int(inner.get("max_length") or MAX_INPUT_VALUE)
+    least = int(inner.get("min_length") or 0)
+    if len(inner.get("placeholder") or "") > MAX_INPUT_PLACEHOLDER:
+        problems.append(f"{where}: placeholder longer than {MAX_INPUT_PLACEHOLDER}")
+    if least > most:
+        problems.append(f"{where}: min_length {least} exceeds max_length {most}")
+    if len(value) > min(most, MAX_INPUT_VALUE):
+        problems.append(f"{where}: prefilled value is {len(value)} characters (max_length {most})")
+    return problems
+
+
+def check_allowed_mentions(allowed: dict | None) -> list[str]:
+    """Discord refuses a `parse` type together with an explicit list of the same type."""
+    problems: list[str] = []
+    if not allowed:
+        return problems
+    parse = set(allowed.get("parse") or [])
+    for kind in ("users", "roles"):
+        listed = allowed.get(kind) or []
+        if kind in parse and listed:
+            problems.append(f"allowed_mentions: parse {kind!r} and a {kind} list are mutually exclusive")
+        if len(listed) > MAX_MENTION_IDS:
+            problems.append(f"allowed_mentions.{kind}: {len(listed)} ids (max {MAX_MENTION_IDS})")
     return problems
 
 

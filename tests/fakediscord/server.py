@@ -35,6 +35,7 @@ from .models import (
     snowflake,
     snowflake_on_shard,
 )
+from .spec import load_spec
 
 log = logging.getLogger("fakediscord")
 
@@ -177,6 +178,8 @@ class FakeDiscord:
         self.port = 0
         self.host = "127.0.0.1"
         self._routes = self._build_routes()
+        self.spec = load_spec()
+        """Discord's OpenAPI spec every request is validated against (None: no copy here)."""
         for i in range(guilds):
             self.add_guild(f"Guild {i + 1}", shard=i % max(shards, 1))
 
@@ -575,6 +578,12 @@ class FakeDiscord:
                     "X-RateLimit-Bucket": "fake-bucket", "X-RateLimit-Scope": "user",
                     "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
                     **({"X-RateLimit-Global": "true"} if rule.is_global else {})})
+        refused = self.spec.check(request.method, path, dict(request.query), body) if self.spec else None
+        if refused is not None:
+            self.violation("spec", int(refused.body["code"]), refused.status, route, refused.detail)
+            call.status = refused.status
+            self._refused_callback(path, refused)
+            return jresp(refused.body, status=refused.status)
         try:
             for method, pattern, handler in self._routes:
                 m = pattern.match(path)
@@ -820,6 +829,15 @@ class FakeDiscord:
                                f"type {rec.type} interaction never acknowledged within {self.ack_deadline} s")
         return rec
 
+    def _refused_callback(self, path: str, refused: Any) -> None:
+        """A callback Discord refused acknowledges nothing; the waiting test hears of it at once."""
+        found = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
+        rec = self.interactions.get(int(found[1])) if found else None
+        if rec is not None and rec.token == found[2] and rec.ack_type is None:  # type: ignore[index]
+            rec.error = {"status": refused.status, "code": refused.body.get("code"),
+                         "message": refused.body.get("message"), "detail": refused.detail}
+            self._resolve(rec)
+
     def _resolve(self, rec: Interaction) -> None:
         if rec.callback is not None and not rec.callback.done():
             rec.callback.set_result(None)
@@ -907,6 +925,11 @@ class FakeDiscord:
         original = rec.original
         if rec.ack_type == 5 and original is not None and original.loading:
             # Discord: the first follow-up after a "thinking" defer replaces the loading message.
+            # It still works but is the deprecated form: edit @original instead (a second
+            # follow-up would be a new message, so a bot that relies on this posts twice).
+            self.violation("followup_as_edit", 0, 200, f"POST /webhooks/{app}/{{token}}",
+                           f"interaction {rec.id}: a follow-up used to answer a thinking defer; "
+                           "PATCH /webhooks/{app}/{token}/messages/@original instead")
             return jresp(self.edit_message(original, body, files).payload(self.base_url))
         ephemeral_to = rec.user if int(body.get("flags") or 0) & FLAG_EPHEMERAL else None
         msg = self.create_message(rec.channel, body, files, ephemeral_to=ephemeral_to, interaction=rec)

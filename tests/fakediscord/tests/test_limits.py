@@ -45,9 +45,14 @@ async def test_double_ack_gets_40060(fake: FakeDiscord, bot: DemoBot, alice: Pla
     ("content", "invalid_message", 50035, "2001 characters"),
     ("options", "invalid_message", 50035, "26 select options"),
     ("modal_inputs", "invalid_modal", 50035, "6 components"),
+    ("min_max", "invalid_message", 50035, "min_values 3 exceeds max_values 2"),
+    ("empty_option", "invalid_message", 50035, "label must not be empty"),
+    ("mentions", "invalid_message", 50035, "mutually exclusive"),
+    ("select_row", "invalid_message", 50035, "alone in its action row"),
 ])
 async def test_payload_limits(fake: FakeDiscord, bot: DemoBot, alice: Player, kind: str, violation: str,
                               code: int, needle: str) -> None:
+    fake.spec = None  # the prose rules alone (tests/fakediscord/tests/test_spec.py covers the schema)
     with fake.expect_violation(violation) as found:
         resp = await alice.slash("bad", kind=kind)
     assert needle in found[0].detail

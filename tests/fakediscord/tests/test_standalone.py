@@ -42,9 +42,9 @@ async def test_standalone_exit_code_reports_violations() -> None:
     """A rule broken inside the standalone fake makes it exit 3, failing the test at teardown."""
     with pytest.raises(AssertionError, match="exited 3"):
         async with standalone_fake() as server, aiohttp.ClientSession() as http:
-            async with http.get(f"{server.info['api_base']}/nope") as resp:
+            async with http.get(f"{server.info['api_base']}/guilds/1/bans") as resp:
                 assert resp.status == 404
-                assert (await resp.json())["message"] == "fakediscord: unhandled GET /nope"
+                assert (await resp.json())["message"] == "fakediscord: unhandled GET /guilds/1/bans"
             assert [v["kind"] for v in await server.control.violations()] == ["unhandled_route"]
 
 
