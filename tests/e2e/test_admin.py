@@ -115,3 +115,10 @@ async def test_a_late_acknowledgement_fails_the_test(fake, start_bot, alice, tmp
             await asyncio.sleep(0.05)
     assert late and late[0].kind == "late_ack"
     fake.allow("bot_error")  # discord.py logs the 10062 it got back
+
+
+async def test_map_without_a_match_answers_the_asker_only(fake, start_bot, alice, bob, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    shown = await alice.slash("game map")
+    assert shown.ephemeral and "No match in this channel" in shown.content
+    assert not any("No match" in m.content for m in bob.messages), "nobody else sees the refusal"

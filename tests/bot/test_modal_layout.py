@@ -1,0 +1,22 @@
+"""The numbers form is built the way Discord documents modals today: each text input inside a
+Label component (type 18), not the legacy action row, within Discord's limits."""
+
+from __future__ import annotations
+
+from bot.discord.prompt_ui import NumbersModal
+from tests.fakediscord.limits import check_modal
+
+PROMPT = {
+    "text": "Spend your energy",
+    "fields": [{"name": f"f{i}", "label": f"Field {i}", "min": 0, "max": 9} for i in range(7)],
+    "default": {"f0": 3},
+}
+
+
+def test_numbers_modal_uses_labels_and_fits_discord() -> None:
+    data = NumbersModal(1, 0, 5, PROMPT).to_dict()
+    tops = data["components"]
+    assert [top["type"] for top in tops] == [18] * 5, "at most five inputs, each in a Label"
+    assert tops[0]["label"] == "Field 0 (0-9)"
+    assert tops[0]["component"]["type"] == 4 and tops[0]["component"]["value"] == "3"
+    assert check_modal(data) == []
