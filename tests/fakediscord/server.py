@@ -21,7 +21,7 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
-from . import limits
+from . import command_rules, limits
 from .limits import FLAG_EPHEMERAL, FLAG_LOADING
 from .models import (
     ALL_PERMISSIONS,
@@ -513,9 +513,9 @@ class FakeDiscord:
             ("GET", "/oauth2/applications/@me", self._get_app),
             ("GET", "/gateway/bot", self._get_gateway_bot),
             ("GET", "/gateway", self._get_gateway),
-            ("PUT", "/applications/{app}/commands", self._put_commands),
+            ("PUT", "/applications/{app}/commands", self._put_valid_commands),
             ("GET", "/applications/{app}/commands", self._get_commands),
-            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_valid_commands),
             ("GET", "/applications/{app}/guilds/{guild}/commands", self._get_commands),
             ("POST", "/interactions/{iid}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
@@ -674,6 +674,15 @@ class FakeDiscord:
             out.append(item)
         self.commands[gid] = out
         return jresp(out)
+
+    async def _put_valid_commands(self, request: web.Request, body: Any, files: list, app: str,
+                                  guild: str | None = None) -> web.Response:
+        """Discord refuses the whole upload when one command breaks its rules (see command_rules)."""
+        errors = command_rules.check_commands(body or [])
+        if errors.flat:
+            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_commands", "; ".join(errors.flat),
+                               extra={"errors": errors.tree})
+        return await self._put_commands(request, body, files, app, guild)
 
     async def _get_commands(self, request: web.Request, body: Any, files: list, app: str,
                             guild: str | None = None) -> web.Response:
