@@ -9,7 +9,7 @@ Only REST calls: no gateway connection, no database. The command upload is the b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -18,6 +18,7 @@ from discord import app_commands
 
 from bot.discord.app import WarhostBot, point_discord_at
 from bot.discord.permissions import (
+    ADMINISTRATOR,
     NEEDS,
     NEEDS_SEND_MESSAGES,
     SEND_MESSAGES,
@@ -57,12 +58,10 @@ class Report:
 
     emit: Callable[[Finding], None]
     failed: bool = False
-    findings: list[Finding] = field(default_factory=list)
 
     def add(self, finding: Finding) -> None:
         if finding.ok is False and finding.required:
             self.failed = True
-        self.findings.append(finding)
         self.emit(finding)
 
 
@@ -107,7 +106,7 @@ async def _login(bot: CheckBot, token: str, report: Report) -> bool:
         report.add(Finding(False, f"could not {what}: Discord answered {_said(exc)}"))
         return False
     except (aiohttp.ClientError, OSError, TimeoutError) as exc:
-        report.add(Finding(False, f"could not reach Discord at {discord.http.Route.BASE} ({exc or type(exc).__name__}): "
+        report.add(Finding(False, f"could not reach Discord at {discord.http.Route.BASE} ({str(exc) or type(exc).__name__}): "
                                   "check the network connection, or DISCORD_API_BASE if you set it"))
         return False
     assert bot.user is not None
@@ -169,12 +168,12 @@ async def _placement(bot: CheckBot, report: Report, channel_id: int | None, guil
         report.add(Finding(False, f"could not read server {guild_id}: Discord answered {_said(exc)}"))
         return
     report.add(Finding(True, f"the bot is on the server {guild['name']} (id {guild_id})"))
+    base = base_permissions(guild, roles, member, bot.user.id)
     until = discord.utils.parse_time(member.get("communication_disabled_until"))
-    timed_out = until is not None and until > discord.utils.utcnow()
+    timed_out = until is not None and until > discord.utils.utcnow() and not base & ADMINISTRATOR
     if timed_out:
         report.add(Finding(False, f"the bot is timed out on {guild['name']} until {until:%Y-%m-%d %H:%M} UTC: "
                                   "remove the timeout (right-click the bot in the member list)"))
-    base = base_permissions(guild, roles, member, bot.user.id)
     if channel is not None:
         have = channel_permissions(base, channel, member, bot.user.id, timed_out=timed_out)
         _permissions(report, have, server=guild["name"], channel=str(channel.get("name", channel_id)))

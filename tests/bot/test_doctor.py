@@ -117,3 +117,13 @@ async def test_optional_permissions_missing_still_exit_0() -> None:
         fake.assert_no_violations()
     assert code == 0, "\n".join(lines)
     assert any(line.strip().startswith("✗ Create Public Threads (optional) is missing") for line in lines)
+
+
+async def test_an_unreachable_discord_is_said_plainly() -> None:
+    async with running_fake() as fake:  # restores discord.py's REST base afterwards
+        settings = Settings(_env_file=None, discord_token="fake-token",  # type: ignore[call-arg]
+                            discord_api_base="http://127.0.0.1:9/api/v10")
+        code, lines = await _doctor(settings)
+        fake.assert_no_violations()
+    assert code == 1
+    assert lines[0].startswith("✗ could not reach Discord at http://127.0.0.1:9/api/v10")
