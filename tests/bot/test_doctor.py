@@ -82,21 +82,23 @@ async def test_dev_guild_commands_go_to_that_server() -> None:
 
 
 async def test_a_refused_upload_says_where_in_plain_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    def too_long_description(bot: object) -> GameCommands:
+    def two_subcommands_named_new(bot: object) -> GameCommands:
         group = GameCommands(bot)  # type: ignore[arg-type]
-        group.get_command("new").description = "x" * 101  # type: ignore[union-attr]
+        group.get_command("join").name = "new"  # type: ignore[union-attr]
         return group
 
-    monkeypatch.setattr(app_module, "GameCommands", too_long_description)
+    monkeypatch.setattr(app_module, "GameCommands", two_subcommands_named_new)
     async with running_fake() as fake:
         code, lines = await _doctor(_settings(fake))
         assert fake.pop_violations("invalid_commands")
+        fake.assert_no_violations()
     assert code == 1
     refused = next(i for i, line in enumerate(lines) if line.startswith("✗ Discord refused the /game commands"))
     assert "400 code 50035: Invalid Form Body" in lines[refused]
     details = "\n".join(lines[refused + 1:])
-    assert "In command 'game new' defined in function 'GameCommands.new'" in details
-    assert "description: Must be between 1 and 100 in length." in details
+    assert "In command 'game new' defined in function 'GameCommands.join'" in details
+    assert "name: Option names must be unique" in details
+    assert fake.commands == {}
 
 
 async def test_a_channel_the_bot_cannot_see_or_that_does_not_exist() -> None:

@@ -2,43 +2,23 @@
 
 from __future__ import annotations
 
-import discord
-import pytest
-from discord import app_commands
+import aiohttp
 
-from tests.fakediscord.command_rules import INT53, check_commands
+from tests.fakediscord.command_rules import check_commands
 from tests.fakediscord.server import FakeDiscord
 
 
-@app_commands.command(name="roll", description="roll a die")
-async def roll_too_far(interaction: discord.Interaction, seed: app_commands.Range[int, 0, INT53 + 1]) -> None:
-    """An option one past Discord's Int53 bound."""
-
-
-@app_commands.command(name="roll", description="roll a die")
-async def roll_in_bounds(interaction: discord.Interaction, seed: app_commands.Range[int, 0, INT53]) -> None:
-    """The largest bound Discord accepts."""
-
-
-async def _sync(command: app_commands.Command) -> list[app_commands.AppCommand]:
-    client = discord.Client(intents=discord.Intents.none())
-    tree = app_commands.CommandTree(client)
-    tree.add_command(command)
-    await client.login("fake-token")
-    try:
-        return await tree.sync()
-    finally:
-        await client.close()
-
-
-async def test_an_integer_bound_past_int53_is_refused_by_path(fake: FakeDiscord) -> None:
-    with fake.expect_violation("invalid_commands"), pytest.raises(app_commands.CommandSyncFailure) as failure:
-        await _sync(roll_too_far)
-    text = str(failure.value)
-    assert "In command 'roll' defined in function 'roll_too_far'" in text
-    assert "In parameter 'seed'" in text and f"less than or equal to {INT53}" in text
+async def test_an_upload_breaking_a_rule_is_refused_whole(fake: FakeDiscord) -> None:
+    url = f"{fake.api_base}/applications/{fake.app_id}/commands"
+    body = _command(_option("a"), _option("a"))
+    async with aiohttp.ClientSession(headers={"Authorization": "Bot fake-token"}) as session:
+        with fake.expect_violation("invalid_commands"):
+            async with session.put(url, json=body) as resp:
+                refused = await resp.json()
+    assert resp.status == 400 and refused["code"] == 50035
+    assert refused["errors"] == {"0": {"options": {"1": {"name": {"_errors": [{
+        "code": "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "message": "Option names must be unique"}]}}}}}
     assert fake.commands == {}
-    assert [c.name for c in await _sync(roll_in_bounds)] == ["roll"]
 
 
 def _option(name: str, **extra: object) -> dict:
@@ -57,13 +37,12 @@ def test_discords_documented_rules() -> None:
         "message": "Required options must be placed before non-required options"}]}}}}
     assert check_commands(_command(name="Game")).flat == ["0.name: Command name is invalid"]
     assert check_commands(_command(_option("a"), _option("a"))).flat == ["0.options.1.name: Option names must be unique"]
-    assert check_commands(_command(*[_option(f"o{i}") for i in range(26)])).flat == [
-        "0.options: Must be 25 or fewer in length."]
+    assert check_commands(_command(_option("a", min_value=5, max_value=1))).flat == [
+        "0.options.0.min_value: min_value must be less than or equal to max_value"]
     choices = [{"name": f"c{i}", "value": f"c{i}"} for i in range(3)]
     assert check_commands(_command(_option("a", choices=choices, autocomplete=True))).flat == [
         "0.options.0.autocomplete: Autocomplete cannot be set on an option with choices"]
-    group = {"type": 2, "name": "g", "description": "d", "options": [_option("not_a_subcommand")]}
-    assert check_commands(_command(group)).flat == ["0.options.0.options.0.type: Value must be one of [1]."]
+    assert check_commands([{"type": 1, "name": "game"}]).flat == ["0.description: Must be between 1 and 100 in length."]
     long_options = [_option(f"o{j}", description="d" * 100) for j in range(2)]
     huge = [{"type": 1, "name": f"s{i}", "description": "d" * 100, "options": long_options} for i in range(25)]
     assert check_commands(_command(*huge)).flat == ["0: Command exceeds maximum size (4000)"]
