@@ -6,13 +6,17 @@ import argparse
 import asyncio
 import logging
 import sys
+import textwrap
 
+from bot.discord.permissions import INVITE_PERMISSIONS, INVITE_SCOPES, permission_names
 from bot.settings import Settings
 
 NAME = "run"
 HELP = "start the Discord bot (reads DISCORD_TOKEN, DATABASE_URL, ... from the environment or .env)"
 
-NO_TOKEN = """\
+_PERMISSIONS = textwrap.fill(f"and the permissions {permission_names()} (permissions integer {INVITE_PERMISSIONS}):",
+                             width=92, initial_indent="     ", subsequent_indent="     ")
+NO_TOKEN = f"""\
 warhost needs a Discord bot token to run on Discord, and none is set.
 
 How to get one (5 minutes):
@@ -21,11 +25,11 @@ How to get one (5 minutes):
   3. Put it in a file named .env next to this project:   DISCORD_TOKEN=your-token
      (copy .env.example to .env to start from the documented settings).
   4. Invite the bot to your server with the scopes `bot` and `applications.commands`
-     and the permissions View Channels, Send Messages, Embed Links, Attach Files,
-     Read Message History (permissions integer 117760):
-       https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID&scope=bot+applications.commands&permissions=117760
+{_PERMISSIONS}
+       https://discord.com/oauth2/authorize?client_id=YOUR_APPLICATION_ID&scope={INVITE_SCOPES}&permissions={INVITE_PERMISSIONS}
   5. Optional while developing: DEV_GUILD_ID=your-server-id syncs the slash commands to
      that server at once (global commands can take up to an hour to appear).
+  Check the setup:  python -m bot doctor --channel CHANNEL_ID
   Then run again:  python -m bot
 
 No Discord? Play in this terminal against the AI instead:

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 import yarl
+from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.commands import GameCommands
@@ -62,17 +63,20 @@ class WarhostMixin:
             self._own_store = True
         kwargs = {"clock": self._clock} if self._clock is not None else {}
         self.svc = MatchService(self.store, holder=self.holder, **kwargs)
-        self.tree.add_command(GameCommands(self))  # type: ignore[attr-defined]
         self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)  # type: ignore[attr-defined]
-            await self.tree.sync(guild=guild)  # type: ignore[attr-defined]
-        else:
-            await self.tree.sync()  # type: ignore[attr-defined]
+        await self.sync_commands()
         await self.svc.recover()  # AI seats play what they owe; safe in every process (match locks)
         self._tasks.append(asyncio.create_task(self.delivery.run_forever(self.settings.deliver_seconds)))
         self._tasks.append(asyncio.create_task(self._tick_forever()))
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Upload /game: to DEV_GUILD_ID when set (there at once), else globally. The start-up
+        does this, and `python -m bot doctor` runs the very same upload to check it."""
+        self.tree.add_command(GameCommands(self))  # type: ignore[attr-defined]
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)  # type: ignore[attr-defined]
+        return await self.tree.sync(guild=guild)  # type: ignore[attr-defined]
 
     async def holds_lease(self, name: str) -> bool:
         """Only one process delivers the outbox and fires deadlines at a time.

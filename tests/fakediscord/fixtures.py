@@ -35,7 +35,8 @@ FAST_GUILD_READY = 0.05  # discord.py waits 2 s after the last GUILD_CREATE by d
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fakediscord(**options): options for the fakediscord `fake` fixture "
-                            "(guilds, shards, ack_deadline, token_ttl, attachment_size_limit, players)")
+                            "(guilds, shards, ack_deadline, token_ttl, attachment_size_limit, players, token, "
+                            "bot_permissions)")
 
 
 class _BotErrorLog(logging.Handler):

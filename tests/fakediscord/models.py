@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .limits import FLAG_EPHEMERAL, FLAG_LOADING, SELECT_TYPES
+from .permissions import ALL_PERMISSIONS as ALL_PERMISSIONS  # re-exported for server.py and tests
+from .permissions import MEMBER, ROLE, Overwrite, base_permissions, bits, channel_permissions
 
 DISCORD_EPOCH = 1420070400000
 DEFAULT_PLAYERS = ("alice", "bob", "carol", "dave")
@@ -25,9 +27,7 @@ ATTACH_FILES = 1 << 15
 READ_HISTORY = 1 << 16
 USE_APP_COMMANDS = 1 << 31
 MANAGE_GUILD = 1 << 5
-ADMINISTRATOR = 1 << 3
 MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_HISTORY | USE_APP_COMMANDS
-ALL_PERMISSIONS = (1 << 50) - 1
 
 
 def _next_ts() -> int:
@@ -80,11 +80,16 @@ class Role:
     name: str
     permissions: int
     position: int = 0
+    bot_id: int | None = None
+    """Set on the role Discord creates for a bot invited with permissions (managed, tagged with the bot)."""
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
-                "position": self.position, "color": 0, "hoist": False, "managed": False,
-                "mentionable": False, "flags": 0}
+        data: dict[str, Any] = {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
+                                "position": self.position, "color": 0, "hoist": False,
+                                "managed": self.bot_id is not None, "mentionable": False, "flags": 0}
+        if self.bot_id is not None:
+            data["tags"] = {"bot_id": str(self.bot_id)}
+        return data
 
 
 @dataclass(eq=False)
@@ -96,7 +101,8 @@ class Member:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel (type 0) or a DM channel (type 1, `recipient` set)."""
+    """A guild text channel (type 0) or a DM channel (type 1, `recipient` set). `overwrites`
+    are its permission overwrites by role or user id; `deny`/`allow` edit them as a server admin would."""
 
     id: int
     name: str
@@ -104,6 +110,32 @@ class Channel:
     recipient: User | None = None
     position: int = 0
     log: list[Message] = field(default_factory=list, repr=False)  # every message ever posted here
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+
+    def deny(self, target: Any, *names: str) -> None:
+        """Deny permissions (discord.py names, e.g. "send_messages") to a role, user or player here."""
+        found = self._overwrite(target)
+        found.deny |= bits(*names)
+        found.allow &= ~found.deny
+
+    def allow(self, target: Any, *names: str) -> None:
+        """Allow permissions to a role, user or player here (overriding the roles' denies, as Discord does)."""
+        found = self._overwrite(target)
+        found.allow |= bits(*names)
+        found.deny &= ~found.allow
+
+    def _overwrite(self, target: Any) -> Overwrite:
+        target = getattr(target, "user", target)  # a Player or Member stands for its user
+        kind = ROLE if isinstance(target, Role) else MEMBER
+        return self.overwrites.setdefault(target.id, Overwrite(target.id, kind))
+
+    def permissions_of(self, user: User) -> int:
+        """`user`'s permissions in this guild channel, computed as Discord documents it."""
+        assert self.guild is not None, "DM channels have no permissions"
+        member = self.guild.members.get(user.id)
+        role_ids = [r.id for r in member.roles] if member else []
+        return channel_permissions(self.guild.permissions_of(user), guild_id=self.guild.id, member_id=user.id,
+                                   role_ids=role_ids, overwrites=self.overwrites)
 
     @property
     def is_dm(self) -> bool:
@@ -120,7 +152,8 @@ class Channel:
                     "last_message_id": None, "flags": 0}
         assert self.guild is not None
         return {"id": str(self.id), "type": 0, "name": self.name, "position": self.position,
-                "guild_id": str(self.guild.id), "permission_overwrites": [], "nsfw": False,
+                "guild_id": str(self.guild.id), "nsfw": False,
+                "permission_overwrites": [o.payload() for o in self.overwrites.values()],
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
 
 
@@ -161,15 +194,19 @@ class Guild:
             member.roles.append(self.manager_role)
         return member
 
+    def add_bot_role(self, bot: User, permissions: int) -> Role:
+        """What Discord does when a bot is invited with a permissions integer: a managed role named
+        after the bot, with those permissions, given to the bot's member."""
+        role = Role(snowflake(), bot.name, permissions, position=len(self.roles), bot_id=bot.id)
+        self.roles.append(role)
+        self.add_member(bot).roles.append(role)
+        return role
+
     def permissions_of(self, user: User) -> int:
         """Guild-level permissions (owner and Administrator get everything)."""
-        if user.id == self.owner_id:
-            return ALL_PERMISSIONS
         member = self.members.get(user.id)
-        perms = self.everyone.permissions
-        for role in member.roles if member else []:
-            perms |= role.permissions
-        return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
+        return base_permissions(is_owner=user.id == self.owner_id, everyone=self.everyone.permissions,
+                                roles=[r.permissions for r in member.roles] if member else [])
 
     def member_payload(self, member: Member, *, with_user: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {"roles": [str(r.id) for r in member.roles], "joined_at": member.joined_at,

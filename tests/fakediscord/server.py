@@ -21,10 +21,13 @@ from typing import Any
 import yarl
 from aiohttp import WSMsgType, web
 
-from . import limits
+from . import command_rules, limits
 from .limits import FLAG_EPHEMERAL, FLAG_LOADING
 from .models import (
     ALL_PERMISSIONS,
+    ATTACH_FILES,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
@@ -40,6 +43,8 @@ from .spec import load_spec
 log = logging.getLogger("fakediscord")
 
 JsonHandler = Callable[..., Awaitable[web.StreamResponse]]
+TOKEN_IN_URL = ("/interactions/", "/webhooks/")
+"""Routes authenticated by the interaction or webhook token in their URL, not by the bot token."""
 
 
 def jresp(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -139,12 +144,17 @@ class FakeDiscord:
 
     `guilds` guilds are created up front (each with a #game channel), spread over `shards` so that
     guild i lands on shard i % shards. `ack_deadline` and `token_ttl` model Discord's 3 s and
-    15 min interaction windows and can be shrunk by tests.
+    15 min interaction windows and can be shrunk by tests. Only `token` logs in (any other bot
+    token gets Discord's 401); `bot_permissions`, when set, is the invite's permissions integer:
+    each guild then has the managed bot role Discord creates with it.
     """
 
     def __init__(self, *, guilds: int = 1, shards: int = 1, ack_deadline: float = limits.ACK_DEADLINE,
                  token_ttl: float = limits.TOKEN_TTL,
-                 attachment_size_limit: int = limits.DEFAULT_ATTACHMENT_LIMIT) -> None:
+                 attachment_size_limit: int = limits.DEFAULT_ATTACHMENT_LIMIT,
+                 token: str = "fake-token", bot_permissions: int = 0) -> None:
+        self.token = token
+        self.bot_permissions = bot_permissions
         self.app_id = snowflake()
         self.bot_user = User(self.app_id, "GameMaster", bot=True)
         self.owner = User(snowflake(), "owner")
@@ -191,6 +201,8 @@ class FakeDiscord:
         for pos, cname in enumerate(channels):
             guild.channels.append(Channel(snowflake(), cname, guild=guild, position=pos))
         guild.add_member(self.bot_user)
+        if self.bot_permissions:
+            guild.add_bot_role(self.bot_user, self.bot_permissions)
         for user in self.users.values():
             guild.add_member(user)
         self.guilds.append(guild)
@@ -303,7 +315,7 @@ class FakeDiscord:
     def env(self) -> dict[str, str]:
         """Environment for a bot process that reads its Discord URLs from settings."""
         return {"DISCORD_API_BASE": self.api_base, "DISCORD_GATEWAY_URL": self.gateway_url,
-                "DISCORD_TOKEN": "fake-token"}
+                "DISCORD_TOKEN": self.token}
 
     def patch_discord(self) -> Callable[[], None]:
         """Point discord.py at this fake; returns a function that restores the real URLs."""
@@ -412,6 +424,10 @@ class FakeDiscord:
         return ws
 
     async def _identify(self, session: GatewaySession, d: dict) -> None:
+        if d.get("token") != self.token:
+            self.violation("unauthorized", 4004, 0, "gateway IDENTIFY", "a token the fake was not given")
+            await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
         shard_id, shard_count = d.get("shard") or [0, 1]
         session.shard_id, session.shard_count = shard_id, shard_count
         session.identify, session.intents = d, d.get("intents", 0)
@@ -497,9 +513,9 @@ class FakeDiscord:
             ("GET", "/oauth2/applications/@me", self._get_app),
             ("GET", "/gateway/bot", self._get_gateway_bot),
             ("GET", "/gateway", self._get_gateway),
-            ("PUT", "/applications/{app}/commands", self._put_commands),
+            ("PUT", "/applications/{app}/commands", self._put_valid_commands),
             ("GET", "/applications/{app}/commands", self._get_commands),
-            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_valid_commands),
             ("GET", "/applications/{app}/guilds/{guild}/commands", self._get_commands),
             ("POST", "/interactions/{iid}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app}/{token}", self._followup),
@@ -508,20 +524,32 @@ class FakeDiscord:
             ("DELETE", "/webhooks/{app}/{token}/messages/{mid}", self._webhook_message),
             ("POST", "/users/@me/channels", self._create_dm),
             ("GET", "/users/{uid}", self._get_user),
-            ("GET", "/channels/{cid}", self._get_channel),
-            ("POST", "/channels/{cid}/messages", self._post_message),
+            ("GET", "/channels/{cid}", self._get_visible_channel),
+            ("POST", "/channels/{cid}/messages", self._post_permitted_message),
             ("GET", "/channels/{cid}/messages/{mid}", self._channel_message),
             ("PATCH", "/channels/{cid}/messages/{mid}", self._channel_message),
             ("DELETE", "/channels/{cid}/messages/{mid}", self._channel_message),
             ("POST", "/channels/{cid}/typing", self._typing),
             ("GET", "/guilds/{guild}", self._get_guild),
             ("GET", "/guilds/{guild}/members/{uid}", self._get_member),
+            ("GET", "/guilds/{guild}/roles", self._get_roles),
         ]
         out = []
         for method, template, handler in table:
             regex = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
+            if not template.startswith(TOKEN_IN_URL):
+                handler = self._with_bot_token(handler)
             out.append((method, re.compile(f"^{regex}$"), handler))
         return out
+
+    def _with_bot_token(self, handler: JsonHandler) -> JsonHandler:
+        """Discord answers 401 to a bot route without this application's `Authorization: Bot <token>`."""
+        async def checked(request: web.Request, *args: Any, **kwargs: Any) -> web.StreamResponse:
+            if request.headers.get("Authorization") != f"Bot {self.token}":
+                raise DiscordError(401, 0, "401: Unauthorized", "unauthorized",
+                                   "no bot token, or one the fake was not given")
+            return await handler(request, *args, **kwargs)
+        return checked
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[tuple[str, bytes]]]:
         """JSON body, or multipart `payload_json` + `files[n]` parts (files kept in index order)."""
@@ -647,6 +675,15 @@ class FakeDiscord:
         self.commands[gid] = out
         return jresp(out)
 
+    async def _put_valid_commands(self, request: web.Request, body: Any, files: list, app: str,
+                                  guild: str | None = None) -> web.Response:
+        """Discord refuses the whole upload when one command breaks its rules (see command_rules)."""
+        errors = command_rules.check_commands(body or [])
+        if errors.flat:
+            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_commands", "; ".join(errors.flat),
+                               extra={"errors": errors.tree})
+        return await self._put_commands(request, body, files, app, guild)
+
     async def _get_commands(self, request: web.Request, body: Any, files: list, app: str,
                             guild: str | None = None) -> web.Response:
         self._check_app(app)
@@ -766,6 +803,36 @@ class FakeDiscord:
 
     async def _get_channel(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
         return jresp(self._channel(cid).payload())
+
+    def _require_permissions(self, channel: Channel, *, posting: bool = False, files: list | None = None) -> None:
+        """Discord's answers to a bot that may not do this here: Missing Access when it cannot see
+        the channel; Missing Permissions when posting without Send Messages (or Attach Files for a file)."""
+        if channel.guild is None:
+            return
+        have = channel.permissions_of(self.bot_user)
+        if not have & VIEW_CHANNEL:
+            raise DiscordError(403, 50001, "Missing Access", "missing_access",
+                               f"the bot lacks View Channel in #{channel.name}")
+        lacking = []
+        if posting and not have & SEND_MESSAGES:
+            lacking.append("Send Messages")
+        if posting and files and not have & ATTACH_FILES:
+            lacking.append("Attach Files")
+        if lacking:
+            raise DiscordError(403, 50013, "Missing Permissions", "missing_permissions",
+                               f"the bot lacks {' and '.join(lacking)} in #{channel.name}")
+
+    async def _get_visible_channel(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
+        self._require_permissions(self._channel(cid))
+        return await self._get_channel(request, body, files, cid)
+
+    async def _post_permitted_message(self, request: web.Request, body: Any, files: list,
+                                      cid: str) -> web.Response:
+        self._require_permissions(self._channel(cid), posting=True, files=files)
+        return await self._post_message(request, body, files, cid)
+
+    async def _get_roles(self, request: web.Request, body: Any, files: list, guild: str) -> web.Response:
+        return jresp([r.payload() for r in self._guild(guild).roles])
 
     def _guild(self, gid: str) -> Guild:
         guild = next((g for g in self.guilds if str(g.id) == gid), None)
