@@ -15,6 +15,9 @@ import engine
 from bot.service import MatchService
 from db import Match, Store
 
+SIMULATOR = 1
+"""The user id that hosts a simulated match (it plays no seat); 0 is the service's "no host"."""
+
 
 async def simulate_stored(
     url: str, key: str, seats: int, seed: int, policy: str = "heuristic", options: dict[str, Any] | None = None
@@ -25,11 +28,11 @@ async def simulate_stored(
     try:
         svc = MatchService(store, holder="storesim")
         channel = secrets.randbits(62)  # a channel of its own: one open match per channel
-        info = await svc.create(None, channel, 0, "simulator", key, options or {}, max_seats=seats,
+        info = await svc.create(None, channel, SIMULATOR, "simulator", key, options or {}, max_seats=seats,
                                 seed=seed, host_plays=False)
         for _ in range(seats):
-            await svc.add_ai(channel, 0, policy)
-        await svc.start(channel, 0)
+            await svc.add_ai(channel, SIMULATOR, policy)
+        await svc.start(channel, SIMULATOR)
         final = await svc.get_match(info.id)
         async with store.read() as session:
             match = await session.get(Match, info.id)

@@ -108,9 +108,12 @@ class WarhostMixin:
     def wake_delivery(self) -> None:
         self.delivery.wake.set()
 
-    def is_manager(self, interaction: discord.Interaction) -> bool:
+    def is_manager(self, interaction: discord.Interaction, guild_id: int | None) -> bool:
+        """Manage Server (or Administrator) over the match's guild ``guild_id``: permissions held
+        in the server an interaction comes from say nothing about a match in another one."""
         perms = interaction.permissions
-        return bool(interaction.guild_id and (perms.manage_guild or perms.administrator))
+        return bool(guild_id is not None and interaction.guild_id == guild_id
+                    and (perms.manage_guild or perms.administrator))
 
     def status_text(self, st: Any) -> str:
         info = st.match

@@ -65,6 +65,11 @@ class GameCommands(app_commands.Group):
     async def _private(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
+    async def _manager(self, interaction: discord.Interaction) -> bool:
+        """Manage Server counts for the channel's match only if it is held in that match's guild."""
+        info = await self.svc.find_match(_channel_id(interaction))
+        return info is not None and self.bot.is_manager(interaction, info.guild_id)
+
     async def _done(self, interaction: discord.Interaction, text: str) -> None:
         await answer(interaction, text)
         self.bot.wake_delivery()
@@ -154,7 +159,7 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="start", description="Start the match in this channel")
     async def start(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.start(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self.svc.start(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match has started. Your choices come to you by DM.")
 
     @app_commands.command(name="status", description="Phase, who still has to choose, and the deadline")
@@ -224,7 +229,7 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.abort(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self.svc.abort(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match was aborted.")
 
     @app_commands.command(name="kick", description="Hand a player's seat to the AI (host or Manage Server)")
@@ -239,25 +244,26 @@ class GameCommands(app_commands.Group):
         if seat is None:
             await self._done(interaction, f"{player.display_name} has no seat in this match.")
             return
-        await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=self.bot.is_manager(interaction))
+        manager = self.bot.is_manager(interaction, info.guild_id)
+        await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=manager)
         await self._done(interaction, f"{player.display_name}'s seat is now played by the AI.")
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 336.0]) -> None:
         await self._private(interaction)
-        await self.svc.extend(_channel_id(interaction), interaction.user.id, hours, is_manager=self.bot.is_manager(interaction))
+        await self.svc.extend(_channel_id(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
         st = await self.svc.status(_channel_id(interaction))
         await self._done(interaction, f"Deadline extended: now {timestamp(st.deadline)}.")
 
     @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.pause(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self.svc.pause(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match is paused: no deadlines run until `/game resume`.")
 
     @app_commands.command(name="resume", description="Resume a paused match")
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.resume(_channel_id(interaction), interaction.user.id, is_manager=self.bot.is_manager(interaction))
+        await self.svc.resume(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match goes on.")

@@ -24,7 +24,7 @@ DMS_CLOSED = 50007
 BATCH = 200
 PARALLEL_MATCHES = 16
 """Outbox rows read per round, and matches whose notices are delivered at the same time."""
-PUBLIC_TEXT = frozenset({"events", "progress", "turn", "reminder", "timeout"})
+PUBLIC_TEXT = frozenset({"events", "progress", "turn", "reminder", "timeout", "host"})
 """Notice kinds posted as plain channel text; anything else is never posted publicly."""
 
 

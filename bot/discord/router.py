@@ -19,7 +19,7 @@ from bot.discord.prompt_ui import (
     prompt_view,
 )
 from bot.discord.replies import answer
-from bot.service import NotSeated, ServiceError
+from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NOT_OURS = "This button is not part of an open warhost match, so nothing was done."
+NOT_HERE = "This button is not part of an open warhost match here, so nothing was done."
 NOT_OPEN = "This choice is no longer open: the game has moved on. Use `/game act` to see what is open now."
 NOT_YOURS = "This choice belongs to another player, so nothing was done."
 
@@ -34,6 +35,12 @@ NOT_YOURS = "This choice belongs to another player, so nothing was done."
 async def refuse(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral refusal, whether or not the interaction was already acknowledged."""
     await answer(interaction, text)
+
+
+def clicked_here(interaction: discord.Interaction, info: MatchInfo) -> bool:
+    """Whether the interaction comes from the match's own guild and channel: a custom_id copied
+    onto a message elsewhere must not act on (or lend Manage Server to) a match it is not in."""
+    return interaction.guild_id == info.guild_id and interaction.channel_id == info.channel_id
 
 
 class Router:
@@ -67,7 +74,13 @@ class Router:
 
     async def lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        info = await self.svc.get_match(cid.match_id)
+        try:
+            info = await self.svc.get_match(cid.match_id)
+        except NoMatch:
+            info = None
+        if info is None or not clicked_here(interaction, info):
+            await refuse(interaction, NOT_HERE)
+            return
         if info.status != "lobby" and cid.action != "start":
             await refuse(interaction, "This lobby is closed: the match has started or ended.")
             return
@@ -85,7 +98,7 @@ class Router:
             if info.status != "lobby":
                 await refuse(interaction, "This match has already started.")
                 return
-            await self.svc.start(info.channel_id, user.id, is_manager=self.bot.is_manager(interaction))
+            await self.svc.start(info.channel_id, user.id, is_manager=self.bot.is_manager(interaction, info.guild_id))
             text = "The match has started. Your choices come to you by DM."
         await answer(interaction, text)
 
@@ -94,12 +107,21 @@ class Router:
         """The open prompt this component belongs to, with its names filled in; None
         (after refusing) when it is not this user's or no longer open.
 
-        The common case (one's own open prompt) costs one read: this runs before a modal
-        opens, on the acknowledgement's clock."""
+        In a DM the seat decides (the user must hold the id's seat); in a guild (`/game act`'s
+        prompt) the match must also be the channel's own. The common case (one's own open prompt
+        in a DM) costs one read: this runs before a modal opens, on the acknowledgement's clock."""
         try:
+            elsewhere = interaction.guild_id is not None and not clicked_here(
+                interaction, await self.svc.get_match(cid.match_id))
+            if elsewhere:
+                await refuse(interaction, NOT_HERE)
+                return None
             pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
         except NotSeated:
             await refuse(interaction, NOT_YOURS)
+            return None
+        except NoMatch:
+            await refuse(interaction, NOT_OURS)
             return None
         if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)

@@ -2,6 +2,7 @@
 
 from bot.service.core import MatchService, utcnow
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
+from bot.service.hosting import NO_HOST
 from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
 
 __all__ = [
@@ -9,6 +10,7 @@ __all__ = [
     "Conflict",
     "MatchInfo",
     "MatchService",
+    "NO_HOST",
     "NoMatch",
     "NotAllowed",
     "NotSeated",

@@ -24,6 +24,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
+from bot.service import hosting
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
 from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
@@ -136,6 +137,7 @@ class MatchService:
         except KeyError as exc:
             raise NoMatch(str(exc.args[0])) from None
         options = dict(options or {})
+        hosting.need_real_host(host_id)
         if "deadline_hours" in options:  # accepted as a match option too; not the game's business
             try:
                 deadline_hours = float(options.pop("deadline_hours"))
@@ -192,16 +194,8 @@ class MatchService:
             self._need_lobby(ctx, "You can only leave a match in its lobby; ask the host to kick you instead.")
             seat = ctx.seat_of(user_id)
             await self._remove_seat(ctx, seat)
-            text = f"{seat.name} left."
-            if user_id == ctx.match.host_id:
-                humans = [s for s in ctx.seats if s.user_id is not None]
-                if humans:
-                    ctx.values["host_id"] = humans[0].user_id
-                    text += f" {humans[0].name} is now the host."
-                else:
-                    self._close(ctx, "aborted")
-                    text += " The lobby is closed."
-            self._lobby_notice(ctx, text)
+            closing = hosting.lobby_seat_dropped(ctx, seat, lambda: self._close(ctx, "aborted"))
+            self._lobby_notice(ctx, f"{seat.name} left.{closing}")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -412,14 +406,13 @@ class MatchService:
             self._need_host(ctx, by_user, is_manager)
             row = ctx.seat(seat)
             if ctx.match.status == "lobby":
-                if row.user_id == ctx.match.host_id:
-                    raise Conflict("The host cannot be kicked; abort the match instead.")
                 await self._remove_seat(ctx, row)
-                self._lobby_notice(ctx, f"{row.name} was removed.")
+                closing = hosting.lobby_seat_dropped(ctx, row, lambda: self._close(ctx, "aborted"))
+                self._lobby_notice(ctx, f"{row.name} was removed.{closing}")
                 return lambda: self._info(ctx)
             if row.user_id is None:
                 raise Conflict(f"Seat {seat} is already played by the AI.")
-            name = row.name
+            name, was_host = row.name, row.user_id == ctx.match.host_id
             row.user_id = None
             row.ai_policy = "heuristic" if "heuristic" in ctx.game.policies() else next(iter(ctx.game.policies()))
             row.ai_takeover = False
@@ -428,6 +421,8 @@ class MatchService:
             row.prompt_key = None
             ctx.changed = True
             ctx.notice("timeout", text=f"{name} was removed; the AI plays seat {seat} from now on.")
+            if was_host:
+                hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row))
             await self._settle(ctx)
             return lambda: self._info(ctx)
 
@@ -984,8 +979,8 @@ class MatchService:
             raise Conflict(message)
 
     def _need_host(self, ctx: _Ctx, user_id: int, is_manager: bool) -> None:
-        if not is_manager and user_id != ctx.match.host_id:
-            raise NotAllowed("Only the host can do that.")
+        if not hosting.may_act(ctx.match.host_id, user_id, is_manager):
+            raise NotAllowed(hosting.refusal(ctx.match.host_id, ctx.seats))
         if ctx.match.status not in OPEN_STATUSES:
             raise NoMatch("This match is over.")
 

@@ -41,10 +41,11 @@ def _bot(svc: Svc) -> Any:
 
 
 async def test_an_open_prompt_of_ones_own_seat_needs_one_read() -> None:
-    """Before a modal opens (the acknowledgement) the router reads the database once."""
+    """Before a modal opens (the acknowledgement) the router reads the database once (a DM
+    click: the seat decides, no guild to compare)."""
     svc = Svc()
     router = Router(_bot(svc))
-    interaction = SimpleNamespace(user=SimpleNamespace(id=42))
+    interaction = SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None)
     cid = PromptId(match_id=3, seat=1, version=7, op="n", value=None)
     pending = await router._pending(interaction, cid)  # type: ignore[arg-type]
     assert pending is not None and svc.calls == ["pending_prompt"]

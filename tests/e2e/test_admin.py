@@ -54,7 +54,7 @@ async def test_kick_extend_pause_resume(fake, start_bot, alice, bob, carol, tmp_
     bot = await two_player_match(fake, start_bot, alice, bob, tmp_path)
     for cmd, opts in (("game extend", {"hours": 2}), ("game pause", {}), ("game kick", {"player": alice})):
         refused = await bob.slash(cmd, **opts)
-        assert refused.ephemeral and "Only the host can do that." in refused.content, cmd
+        assert refused.ephemeral and "Only the host (now alice) or a member with Manage Server can do that." in refused.content, cmd
     before = (await bot.svc.status(fake.channel.id)).deadline
     ext = await alice.slash("game extend", hours=2)
     assert "Deadline extended" in ext.content
@@ -72,6 +72,22 @@ async def test_kick_extend_pause_resume(fake, start_bot, alice, bob, carol, tmp_
     assert "the AI plays for them" in status.content or "AI" in status.content
     nobody = await alice.slash("game kick", player=carol)
     assert "carol has no seat in this match." in nobody.content
+
+
+async def test_a_kicked_host_hands_host_powers_on(fake, start_bot, alice, bob, tmp_path) -> None:
+    await two_player_match(fake, start_bot, alice, bob, tmp_path)
+    moderator = fake.user("erin", manage_guild=True)
+    kicked = await moderator.slash("game kick", player=alice)
+    assert "alice's seat is now played by the AI" in kicked.content
+    notice = await bob.wait_for(lambda m: "bob is now the host" in m.content and not m.ephemeral_to)
+    assert bob.mention in notice.content and "in place of alice" in notice.content
+    assert alice.sees("bob is now the host"), "the channel sees who hosts now"
+    refused = await alice.slash("game pause")
+    assert refused.ephemeral
+    assert "Only the host (now bob) or a member with Manage Server can do that." in refused.content
+    assert (await bob.slash("game status")).content.count("host") == 1
+    assert "paused" in (await bob.slash("game pause")).content
+    await bob.wait_for(lambda m: "paused" in m.content and not m.ephemeral_to)
 
 
 async def test_deadline_reminders_and_ai_takeover(fake, start_bot, alice, bob, tmp_path) -> None:

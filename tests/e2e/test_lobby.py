@@ -40,9 +40,9 @@ async def test_only_host_or_manager_may_start_and_abort(fake, start_bot, alice, 
     await open_lobby(fake, start_bot, alice, tmp_path)
     await bob.click("Join")
     refused = await bob.click("Start")
-    assert refused.ephemeral and "Only the host can do that." in refused.content
+    assert refused.ephemeral and "Only the host (now alice) or a member with Manage Server can do that." in refused.content
     refused = await bob.slash("game abort")
-    assert "Only the host can do that." in refused.content
+    assert "Only the host (now alice) or a member with Manage Server can do that." in refused.content
     erin = fake.user("erin", manage_guild=True)
     done = await erin.slash("game abort")
     assert "The match was aborted." in done.content
