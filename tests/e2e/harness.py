@@ -107,7 +107,7 @@ def _components_key(msg: Message) -> str:
     return json.dumps(msg.components, sort_keys=True)
 
 
-async def play_until(fake: Any, players: list[AutoPlayer], done: Any, timeout: float = 120.0) -> None:
+async def play_until(fake: Any, players: list[AutoPlayer], done: Any, timeout: float = 600.0) -> None:
     """Let the auto players answer until `done()` holds."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

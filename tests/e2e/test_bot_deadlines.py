@@ -20,10 +20,10 @@ async def test_expired_deadline_is_played_by_the_ai_and_posted_once(fake, start_
     await alice.dm.wait_for(lambda m: m.selects)
 
     # Two missed deadlines in a row hand the seat to the AI, which then plays the match to its end.
-    first = await alice.wait_for("Time is up for alice", timeout=10)
+    first = await alice.wait_for("Time is up for alice", timeout=60)
     assert "the AI chose for them" in first.content
-    second = await alice.wait_for(lambda m: "missed deadlines in a row" in m.content, timeout=10, after=first)
-    await alice.wait_for("The match is over", timeout=20)
+    second = await alice.wait_for(lambda m: "missed deadlines in a row" in m.content, timeout=60, after=first)
+    await alice.wait_for("The match is over", timeout=60)
     await fake.quiesce(quiet=0.3, timeout=3)
     posts = [m.content for m in fake.channel_messages(fake.channel) if "Time is up" in m.content]
     assert posts == [first.content, second.content]

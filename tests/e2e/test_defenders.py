@@ -62,14 +62,14 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     left = 3 - int(move.rsplit("(", 1)[1].split(" AP")[0])
     nxt = await alice.dm.wait_for(lambda m: TURN in m.content and f"{left} AP left" in m.content and m.buttons)
     assert f"{hero} in {where}" in nxt.content
-    await fake.wait_until(lambda: any(f"{hero} (alice) moves to {where}." in m.content for m in posts(fake)), 10)
+    await fake.wait_until(lambda: any(f"{hero} (alice) moves to {where}." in m.content for m in posts(fake)), 60)
     secure = [o for o in labels(nxt) if ": Secure" in o or "clear the storm" in o]
     if secure:
         await pick(alice, nxt, secure[0])
         nxt = await alice.dm.wait_for(lambda m: TURN in m.content and f"{left - 1} AP left" in m.content
                                       and m.buttons)
     await pick(alice, nxt, "End the Turn")
-    await fake.wait_until(lambda: any(f"{hero} (alice) ends the Turn." in m.content for m in posts(fake)), 10)
+    await fake.wait_until(lambda: any(f"{hero} (alice) ends the Turn." in m.content for m in posts(fake)), 60)
 
     # The rules of the game played here, by topic.
     rules = await alice.slash("game rules", topic="All Defenders card")
@@ -132,7 +132,7 @@ async def test_all_defenders_card_shared_by_two_players(fake, start_bot, alice, 
     a_hero, a_where = a_move.split(": move to ")[0], a_move.split(": move to ")[1].split(" (")[0]
     b_hero, b_where = b_move.split(": move to ")[0], b_move.split(": move to ")[1].split(" (")[0]
     await fake.wait_until(lambda: any(f"{a_hero} (alice) moves to {a_where}" in m.content for m in posts(fake))
-                          and any(f"{b_hero} (bob) moves to {b_where}" in m.content for m in posts(fake)), 10)
+                          and any(f"{b_hero} (bob) moves to {b_where}" in m.content for m in posts(fake)), 60)
     view = await bot.svc.public_view(info.id)
     assert view["active"]["card"] == "all" and view["active"]["ap"] == ap - 2
     no_raw_refs(fake)
@@ -150,7 +150,7 @@ async def test_defence_decided_from_a_dm(fake, start_bot, alice, bob, tmp_path) 
     assert "Let it through" in labels(dm)
     await pick(player, dm, defend)
     await player.dm.wait_for(lambda m: m.id == dm.id and m.content.startswith("Done"))
-    await fake.wait_until(lambda: any(f"{hero} ({player.name}) defends" in m.content for m in posts(fake)), 10)
+    await fake.wait_until(lambda: any(f"{hero} ({player.name}) defends" in m.content for m in posts(fake)), 60)
     line = next(m.content for m in posts(fake) if f"{hero} ({player.name}) defends" in m.content)
     assert f"for {cost} HP" in line or cost == 0
     hp_after = next(d["hp"] for d in (await bot.svc.public_view(info.id))["defenders"] if d["name"] == hero)

@@ -79,7 +79,7 @@ async def _play(fake: FakeDiscord, guild: Guild, host: Any, guest: Any, silent: 
     found = re.search(r"match #(\d+)", r.content)
     assert found, f"no lobby in {guild.name}: {r!r}"
     match_id = int(found.group(1))
-    await host.wait_for(lambda m: m.button("Join") is not None, timeout=10)
+    await host.wait_for(lambda m: m.button("Join") is not None, timeout=60)
     conn = await asyncpg.connect(db)
     try:
         await conn.execute("UPDATE matches SET deadline_hours = $1 WHERE id = $2", DEADLINE_HOURS, match_id)

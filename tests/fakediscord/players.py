@@ -17,7 +17,10 @@ from .models import Channel, Guild, Message, Role, User
 if TYPE_CHECKING:
     from .server import FakeDiscord, Interaction
 
-SETTLE_TIMEOUT = 5.0
+SETTLE_TIMEOUT = 60.0
+"""How long a virtual player waits for something the bot should do. Waits end as soon as it
+happens, so this only bounds a failure; it is generous so a busy machine does not fail a test
+(Discord itself lets a bot answer an acknowledged interaction for 15 minutes)."""
 
 
 def modal_text_inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:

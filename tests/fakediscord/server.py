@@ -373,7 +373,7 @@ class FakeDiscord:
             self._change.set()
         self._change = None
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 60.0) -> Any:
         """Wait until `predicate()` is truthy (re-checked whenever the fake's state changes)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
