@@ -88,8 +88,9 @@ ROUTE_LIMITS: tuple[RouteLimit, ...] = (
                "per interaction (answered once anyway); interaction endpoints skip the global limit "
                "(docs, Receiving and Responding: Endpoints)", global_exempt=True),
     RouteLimit("POST", "/webhooks/{webhook_id}/{webhook_token}", 5, 2.0,
-               "5 per 2 s per webhook token, every webhook request counting (discord-api-docs#6753); "
-               "interaction follow-ups skip the global limit", bucket="webhook", global_exempt=True),
+               "5 per 2 s per webhook, failed requests counting too (the community webhook guide quoted "
+               "in discord-api-docs#6753); interaction endpoints skip the global limit", bucket="webhook",
+               global_exempt=True),
     RouteLimit("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", 5, 2.0,
                "the same webhook bucket", bucket="webhook", global_exempt=True),
     RouteLimit("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", 5, 2.0,
@@ -215,14 +216,15 @@ class RateLimiter:
               files: list[tuple[str, bytes]] | None = None) -> Admission:
         """Count the request; a refusal is recorded in `refusals` and returned as a 429."""
         now = self.clock()
-        route = f"{method} {path}"
-        request = fingerprint(method, path, body, files or [])
         verdict = self._injected(method, path) or self._limited(method, path, now)
+        if verdict.refused is None and not self._streaks:
+            return verdict  # nothing was refused lately: no need to hash the request
+        request = fingerprint(method, path, body, files or [])
         if verdict.refused is None:
             self._streaks.pop(request, None)
             return verdict
         attempt = self._streaks[request] = self._streaks.get(request, 0) + 1
-        self.refusals.append(Refusal(verdict.kind, route, verdict.headers.get("X-RateLimit-Bucket"),
+        self.refusals.append(Refusal(verdict.kind, f"{method} {path}", verdict.headers.get("X-RateLimit-Bucket"),
                                      verdict.retry_after, now, attempt))
         return verdict
 
