@@ -13,7 +13,9 @@ In-process (fast; one per test):
 discord.py's Route.BASE and DEFAULT_GATEWAY patched and restored); the test fails at teardown on
 any Discord rule violation it did not declare (`fake.allow(kind)`, `fake.expect_violation(kind)`,
 `fake.pop_violations(kind)`). Options: `@pytest.mark.fakediscord(guilds=2, shards=2,
-ack_deadline=0.2, token_ttl=1.0, attachment_size_limit=..., players=("alice", "bob"))`.
+ack_deadline=0.2, token_ttl=1.0, attachment_size_limit=..., rate_time_scale=1.0,
+players=("alice", "bob"))`. Discord's rate limits apply at 1/20 of their windows unless
+`rate_time_scale` says otherwise (tests/fakediscord/README.md, "Rate limits").
 
 Out of process (`python -m bot` with the fake's URLs in DISCORD_API_BASE / DISCORD_GATEWAY_URL /
 DISCORD_TOKEN): `fake_process` runs the fake standalone; `await fake_process.spawn("-m", "bot")`,

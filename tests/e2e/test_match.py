@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
+from typing import Any
 
+from sqlmodel import select
+
+from db.models import Notice as NoticeRow
 from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
+from tests.fakediscord import FakeDiscord, Player
+from tests.fakediscord.models import Channel, Message
+
+OVER = "The match is over"
+DISCORD_PY_TRIES = 5  # discord.py sends a request at most this many times before raising
 
 
-async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_path) -> None:
-    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+async def play_full_match(fake: FakeDiscord, start_bot: Any, alice: Player, bob: Player, db: Any) -> Any:
+    """alice opens a lobby, bob joins, an AI fills the third seat; both humans answer every
+    prompt until the match is over. Returns the bot."""
+    bot = await start_bot(factory(settings_for(fake, db)))
     r = await alice.slash("game new", game="tinybigwars", round_limit=3)
     assert r.ephemeral and "Lobby for **Tiny Big Wars** opened" in r.content
     lobby = await alice.wait_for(lambda m: m.button("Join") is not None)
@@ -25,15 +38,59 @@ async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_pat
     dm = await alice.dm.wait_for(lambda m: m.selects)
     assert "Build your force secretly" in dm.content and dm.files.get("you.png")
     autos = [AutoPlayer(alice), AutoPlayer(bob)]
-    posts = lambda: fake.channel_messages(fake.channel)  # noqa: E731
-    await play_until(fake, autos, lambda: any("The match is over" in m.content for m in posts()))
+    await play_until(fake, autos, lambda: any(OVER in m.content for m in fake.channel_messages(fake.channel)))
+    assert all(a.answered for a in autos)
+    return bot
 
-    contents = [m.content for m in posts()]
+
+async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_path) -> None:
+    await play_full_match(fake, start_bot, alice, bob, tmp_path / "w.db")
+    posts = fake.channel_messages(fake.channel)
+    contents = [m.content for m in posts]
     assert any(re.search(r"\d of 3 have chosen", c) for c in contents)
-    phase_posts = [m for m in posts() if m.files.get("map.png")]
+    phase_posts = [m for m in posts if m.files.get("map.png")]
     assert len(phase_posts) >= 4
     for post in phase_posts:
         img = post.image()
         assert img.size == (1200, 900)
-    assert "The match is over" in phase_posts[-1].content
-    assert all(a.answered for a in autos)
+    assert OVER in phase_posts[-1].content
+
+
+def bot_posts(fake: FakeDiscord, channel: Channel) -> list[Message]:
+    """Messages the bot posted itself in `channel` (not interaction replies)."""
+    return [m for m in fake.channel_messages(channel) if m.author is fake.bot_user and m.interaction_id is None]
+
+
+async def drained(bot: Any, timeout: float = 10.0) -> None:
+    """Wait until the outbox holds no undelivered notice."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while await bot.svc.outbox(limit=1):
+        assert loop.time() < end, f"notices still undelivered after {timeout} s"
+        await asyncio.sleep(0.05)
+
+
+async def test_full_match_stays_inside_discord_rate_limits(fake, start_bot, alice, bob, tmp_path) -> None:
+    """Under the fake's rate limits (the fixtures' 1/20 scale) discord.py paces the bot by the
+    headers, so no bucket or global limit ever answers 429. The first channel posts also get
+    more 429s in a row than discord.py retries, and the outbox still delivers every notice as
+    exactly one message."""
+    injected = DISCORD_PY_TRIES + 2
+    fake.rate_limit("POST", "/channels/{id}/messages", times=injected, retry_after=0.01)
+    started = time.monotonic()
+    bot = await play_full_match(fake, start_bot, alice, bob, tmp_path / "w.db")
+    await drained(bot)
+    elapsed = time.monotonic() - started
+
+    assert fake.rate_limiter.bucket_refusals() == [], f"429s from the fake's limits after {elapsed:.1f} s"
+    assert [r.kind for r in fake.rate_limiter.refusals] == ["injected"] * injected
+    async with bot.svc.store.read() as session:
+        notices = (await session.exec(select(NoticeRow))).all()
+    refs = [n.delivery_ref for n in notices if n.kind != "lobby" and n.delivery_ref and n.delivery_ref.isdigit()]
+    lobby_refs = {n.delivery_ref for n in notices if n.kind == "lobby"}
+    assert len(refs) == len(set(refs)), "a message counted for two notices"
+    places = [fake.channel, *(fake.dm_channel(p.user) for p in (alice, bob))]
+    posted = [str(m.id) for place in places for m in bot_posts(fake, place)]
+    assert len(posted) == len(set(posted))
+    assert set(posted) == set(refs) | lobby_refs, "a post without its notice, or a notice without its post"
+    assert sum(OVER in m.content for m in bot_posts(fake, fake.channel)) == 1

@@ -32,12 +32,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--managers", default="", help="players with Manage Server, comma-separated")
     parser.add_argument("--ack-deadline", type=float, default=limits.ACK_DEADLINE)
     parser.add_argument("--token-ttl", type=float, default=limits.TOKEN_TTL)
+    parser.add_argument("--rate-time-scale", type=float, default=1.0,
+                        help="rate limit windows times this (1 = Discord's, 0 = no limits)")
     return parser.parse_args(argv)
 
 
 async def serve(args: argparse.Namespace) -> int:
     fake = FakeDiscord(guilds=args.guilds, shards=args.shards, ack_deadline=args.ack_deadline,
-                       token_ttl=args.token_ttl)
+                       token_ttl=args.token_ttl, rate_time_scale=args.rate_time_scale)
     managers = {m for m in args.managers.split(",") if m}
     for name in [p for p in args.players.split(",") if p]:
         fake.user(name, manage_guild=name in managers)

@@ -31,12 +31,16 @@ from .server import FakeDiscord
 READY_TIMEOUT = 10.0
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAST_GUILD_READY = 0.05  # discord.py waits 2 s after the last GUILD_CREATE by default
+TEST_RATE_TIME_SCALE = 0.05
+"""Rate limit windows in the fixtures: 1/20 of Discord's (5 messages per 0.25 s per channel), so
+limits are enforced and discord.py really waits on them, at a cost of a second or so a match.
+The global limit (50 per 50 ms here) is then out of reach; test it at `rate_time_scale=1.0`."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fakediscord(**options): options for the fakediscord `fake` fixture "
-                            "(guilds, shards, ack_deadline, token_ttl, attachment_size_limit, players, token, "
-                            "bot_permissions)")
+                            "(guilds, shards, ack_deadline, token_ttl, attachment_size_limit, rate_time_scale, "
+                            "players, token, bot_permissions)")
 
 
 class _BotErrorLog(logging.Handler):
@@ -56,8 +60,9 @@ class _BotErrorLog(logging.Handler):
 
 @contextlib.asynccontextmanager
 async def running_fake(*, players: tuple[str, ...] = DEFAULT_PLAYERS, **options: Any) -> AsyncIterator[FakeDiscord]:
-    """Start a FakeDiscord with `players`, patch discord.py to use it, and undo both on exit."""
-    fake = FakeDiscord(**options)
+    """Start a FakeDiscord with `players`, patch discord.py to use it, and undo both on exit;
+    rate limits run at TEST_RATE_TIME_SCALE unless `rate_time_scale` is given."""
+    fake = FakeDiscord(**{"rate_time_scale": TEST_RATE_TIME_SCALE, **options})
     for name in players:
         fake.user(name)
     await fake.start()
@@ -250,7 +255,8 @@ async def fake_process(request: pytest.FixtureRequest) -> AsyncIterator[Standalo
     """A standalone fake in its own process (guilds/shards from the `fakediscord` marker); start the
     bot with `await fake_process.spawn("-m", "bot")` and drive players with `fake_process.control`."""
     options = _options(request)
-    args = ["--guilds", str(options.get("guilds", 1)), "--shards", str(options.get("shards", 1))]
+    args = ["--guilds", str(options.get("guilds", 1)), "--shards", str(options.get("shards", 1)),
+            "--rate-time-scale", str(options.get("rate_time_scale", TEST_RATE_TIME_SCALE))]
     if "players" in options:
         args += ["--players", ",".join(options["players"])]
     for key in ("ack_deadline", "token_ttl"):

@@ -38,6 +38,7 @@ from .models import (
     snowflake,
     snowflake_on_shard,
 )
+from .ratelimits import RateLimiter
 from .spec import load_spec
 
 log = logging.getLogger("fakediscord")
@@ -91,16 +92,6 @@ class Call:
     multipart: bool = False
 
 
-@dataclass
-class RateLimitRule:
-    method: str
-    pattern: re.Pattern[str]
-    times: int
-    retry_after: float
-    is_global: bool
-    hits: int = 0
-
-
 @dataclass(eq=False)
 class Interaction:
     """One INTERACTION_CREATE the fake sent, and everything the bot did with it."""
@@ -146,13 +137,15 @@ class FakeDiscord:
     guild i lands on shard i % shards. `ack_deadline` and `token_ttl` model Discord's 3 s and
     15 min interaction windows and can be shrunk by tests. Only `token` logs in (any other bot
     token gets Discord's 401); `bot_permissions`, when set, is the invite's permissions integer:
-    each guild then has the managed bot role Discord creates with it.
+    each guild then has the managed bot role Discord creates with it. `rate_time_scale` shrinks
+    every rate limit window (0.1: 5 messages per 0.5 s; 0 turns rate limits off), see ratelimits.py.
     """
 
     def __init__(self, *, guilds: int = 1, shards: int = 1, ack_deadline: float = limits.ACK_DEADLINE,
                  token_ttl: float = limits.TOKEN_TTL,
                  attachment_size_limit: int = limits.DEFAULT_ATTACHMENT_LIMIT,
-                 token: str = "fake-token", bot_permissions: int = 0) -> None:
+                 token: str = "fake-token", bot_permissions: int = 0,
+                 rate_time_scale: float = 1.0) -> None:
         self.token = token
         self.bot_permissions = bot_permissions
         self.app_id = snowflake()
@@ -178,8 +171,8 @@ class FakeDiscord:
         self.identifies: list[dict] = []
         self.sessions: dict[int, GatewaySession] = {}
         self._all_sessions: dict[str, GatewaySession] = {}
-        self._rate_limits: list[RateLimitRule] = []
-        self.rate_limited: list[str] = []
+        self.rate_limiter = RateLimiter(rate_time_scale)
+        self.rate_limited: list[str] = []  # the route of every 429 answered, injected ones included
         self.in_flight = 0
         self.last_activity = time.monotonic()
         self._players: dict[int, Any] = {}
@@ -363,9 +356,9 @@ class FakeDiscord:
     def rate_limit(self, method: str, route: str, *, times: int = 1, retry_after: float = 0.05,
                    is_global: bool = False) -> None:
         """Answer the next `times` requests to `route` (a template like "/channels/{id}/messages",
-        relative to /api/v10) with 429 and Retry-After, as Discord does when a bucket is exhausted."""
-        pattern = re.compile("^" + re.sub(r"\\\{[^}]*\\\}", "[^/]+", re.escape(route)) + "$")
-        self._rate_limits.append(RateLimitRule(method.upper(), pattern, times, retry_after, is_global))
+        relative to /api/v10) with 429 and Retry-After, as Discord does when a bucket is exhausted;
+        recorded in `rate_limiter.refusals` as kind "injected", apart from the real buckets' 429s."""
+        self.rate_limiter.inject(method, route, times=times, retry_after=retry_after, is_global=is_global)
 
     # ------------------------------------------------------------------ change notification
     def _notify(self) -> None:
@@ -593,25 +586,17 @@ class FakeDiscord:
                     multipart=request.headers.get("Content-Type", "").startswith("multipart/"))
         self.calls.append(call)
         route = f"{request.method} {path}"
-        for rule in self._rate_limits:
-            if rule.times > 0 and rule.method == request.method and rule.pattern.match(path):
-                rule.times -= 1
-                rule.hits += 1
-                self.rate_limited.append(route)
-                call.status = 429
-                return jresp({"message": "You are being rate limited.", "retry_after": rule.retry_after,
-                              "global": rule.is_global, "code": 0}, status=429, headers={
-                    "Retry-After": str(max(1, round(rule.retry_after))), "X-RateLimit-Limit": "5",
-                    "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(rule.retry_after),
-                    "X-RateLimit-Bucket": "fake-bucket", "X-RateLimit-Scope": "user",
-                    "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
-                    **({"X-RateLimit-Global": "true"} if rule.is_global else {})})
+        admission = self.rate_limiter.admit(request.method, path, body, files)
+        if admission.refused is not None:
+            self.rate_limited.append(route)
+            call.status = 429
+            return admission.refused
         refused = self.spec.check(request.method, path, dict(request.query), body) if self.spec else None
         if refused is not None:
             self.violation("spec", int(refused.body["code"]), refused.status, route, refused.detail)
             call.status = refused.status
             self._refused_callback(path, refused)
-            return jresp(refused.body, status=refused.status)
+            return jresp(refused.body, status=refused.status, headers=admission.headers)
         try:
             for method, pattern, handler in self._routes:
                 m = pattern.match(path)
@@ -623,7 +608,9 @@ class FakeDiscord:
         except DiscordError as err:
             self.violation(err.kind, err.code, err.status, route, err.detail or err.message)
             call.status = err.status
-            return jresp({"message": err.message, "code": err.code, **err.extra}, status=err.status)
+            return jresp({"message": err.message, "code": err.code, **err.extra}, status=err.status,
+                         headers=admission.headers)
+        resp.headers.update(admission.headers)
         call.status = resp.status
         self._notify()
         return resp
