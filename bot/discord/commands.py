@@ -12,8 +12,9 @@ from discord import app_commands
 
 import engine
 import render
-from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.replies import answer
+from bot.naming import named_prompt
 from bot.rules_text import rule_topics
 from bot.service import ServiceError
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.naming import named_prompt
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot

@@ -13,12 +13,12 @@ from bot.discord import ids
 from bot.discord.prompt_ui import (
     NumbersModal,
     changed_view,
-    named_prompt,
     option_label,
     prompt_text,
     prompt_view,
 )
 from bot.discord.replies import answer
+from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
 
 if TYPE_CHECKING:
