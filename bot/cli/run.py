@@ -51,9 +51,13 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     from bot.discord.app import run_bot
+    from bot.service.instance import InstanceInUse
 
     try:
         asyncio.run(run_bot(settings))
     except KeyboardInterrupt:
         return 0
+    except InstanceInUse as exc:
+        print(f"warhost: {exc}", file=sys.stderr)
+        return 2
     return 0
