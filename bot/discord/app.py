@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
+from bot.discord.errors import on_command_error
 from bot.discord.prompt_ui import timestamp
 from bot.discord.router import Router
 from bot.service import MatchService
@@ -49,6 +50,7 @@ class WarhostMixin:
         self._clock = clock
         self.svc = None
         self.router = Router(self)  # type: ignore[arg-type]
+        self.tree.error(on_command_error)  # type: ignore[attr-defined]
         self.delivery = Delivery(self)  # type: ignore[arg-type]
         self.holder = settings.instance_name
         """Leases are held in the instance's name, so a restarted process takes them back at once
