@@ -46,6 +46,13 @@ def run(args: argparse.Namespace) -> int:
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    from db.health import DatabaseUnusable, check_database
+
+    try:
+        asyncio.run(check_database(settings.database_url))
+    except DatabaseUnusable as exc:
+        print(f"warhost: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 import engine
 from bot.discord.replies import answer
 from bot.service import ServiceError
+from db.health import is_damage
 from engine.validate import explain_invalid
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,9 @@ def explain(error: BaseException, where: str = "an interaction") -> str:
         return CHECK_FAILED
     error_id = new_error_id()
     log.error("error id %s in %s", error_id, where, exc_info=(type(error), error, error.__traceback__))
+    if is_damage(error):
+        log.critical("the database is damaged (%s); stop the bot and restore a backup or move the file away",
+                     str(error).splitlines()[0])
     return UNEXPECTED.format(error_id=error_id)
 
 
