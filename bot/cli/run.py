@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 
 from bot.settings import Settings
@@ -53,12 +52,11 @@ def run(args: argparse.Namespace) -> int:
     except DatabaseUnusable as exc:
         print(f"warhost: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
     from bot.discord.app import run_bot
+    from bot.logs import setup_logging
     from bot.service.instance import InstanceInUse
+
+    setup_logging(settings.log_level)  # after the imports: every logger of ours exists, and is redacted
 
     try:
         asyncio.run(run_bot(settings))
