@@ -42,6 +42,7 @@ def whole(value: Any, low: int, high: int, what: str) -> int:
 
 
 def deadline_hours(value: Any) -> float:
+    """A match's deadline per decision: longer than 30 days could not be stored as a date."""
     return number(value, *DEADLINE_HOURS, "deadline_hours", " hours")
 
 
@@ -56,8 +57,10 @@ def extend_hours(value: Any, left: timedelta) -> float:
 
 
 def seed(value: Any) -> int | None:
+    """A given seed (None: a random one) that fits the database column."""
     return None if value is None else whole(value, *SEED, "seed")
 
 
 def log_lines(value: Any) -> int:
+    """How many log lines to read; SQLite would read them all for a negative LIMIT."""
     return whole(value, *LOG_LINES, "lines")
