@@ -59,7 +59,8 @@ class Store:
 
     @classmethod
     async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5) -> Store:
-        kwargs: dict[str, Any] = {}
+        # Parameters stay out of logged SQL and error messages: they include sealed choices.
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("postgresql"):
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         else:

@@ -13,16 +13,17 @@ from discord import app_commands
 import engine
 import render
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
-from bot.discord.replies import answer
+from bot.discord.replies import answer, clip
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
-from bot.service import ServiceError
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
 
 MAX_SEED = 2**53 - 1
 """Discord's integer options stop at 2^53 - 1 (the spec's Int53Type); one more is refused."""
+MAX_TOPIC = 100
+"""Rule topics are short names (the autocomplete offers them); Discord refuses longer input."""
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
 def _field_values(name: str) -> list[str]:
@@ -57,11 +58,6 @@ class GameCommands(app_commands.Group):
     @property
     def svc(self) -> Any:
         return self.bot.svc
-
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        text = str(original) if isinstance(original, ServiceError) else f"Something went wrong: {original}"
-        await answer(interaction, text)
 
     async def _private(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -191,16 +187,19 @@ class GameCommands(app_commands.Group):
         await self._done(interaction, text[-1900:])
 
     @app_commands.command(name="rules", description="Read a rule of the game played here")
-    @app_commands.describe(topic="rule topic")
-    async def rules(self, interaction: discord.Interaction, topic: str, game: str | None = None) -> None:
+    @app_commands.describe(topic="rule topic", game="which game (default: the one played here)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, topic: app_commands.Range[str, 1, MAX_TOPIC],
+                    game: str | None = None) -> None:
         key = game or await self._game_here(interaction)
         topics = rule_topics(key)
         text = topics.get(topic) or next((v for k, v in topics.items() if k.lower() == topic.lower()), None)
         if text is None:
-            known = ", ".join(sorted(topics))
-            await interaction.response.send_message(f"No rule topic '{topic}'. Topics: {known}", ephemeral=True)
+            # Discord keeps the topic to 100 characters; a longer one (a forged request) is clipped.
+            asked = clip(topic, MAX_TOPIC)
+            await answer(interaction, f"No rule topic '{asked}'. Topics: {', '.join(sorted(topics)) or 'none'}")
             return
-        await interaction.response.send_message(f"**{topic}**\n{text}"[:2000], ephemeral=True)
+        await answer(interaction, f"**{topic}**\n{text}")
 
     @rules.autocomplete("topic")
     async def topic_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import ids
+from bot.discord.errors import report
 from bot.discord.prompt_ui import (
     NumbersModal,
     changed_view,
@@ -69,6 +70,8 @@ class Router:
             await refuse(interaction, str(exc))
         except discord.HTTPException:
             log.exception("Discord refused a reply to interaction %s", interaction.id)
+        except Exception as exc:  # a database error, a bug: the player still hears back, in plain words
+            await report(interaction, exc)
         finally:
             self.bot.wake_delivery()
 
@@ -185,6 +188,10 @@ class Router:
                 choice[field["name"]] = int(raw)
             except ValueError:
                 await refuse(interaction, f"{field['label']}: '{raw}' is not a whole number. Nothing was changed.")
+                return
+            if not field["min"] <= choice[field["name"]] <= field["max"]:
+                await refuse(interaction, f"{field['label']}: {raw} is not from {field['min']} to {field['max']}. "
+                                          "Nothing was changed.")
                 return
         await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
 

@@ -24,7 +24,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting
+from bot.service import hosting, limits
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
 from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
@@ -138,11 +138,9 @@ class MatchService:
             raise NoMatch(str(exc.args[0])) from None
         options = dict(options or {})
         hosting.need_real_host(host_id)
-        if "deadline_hours" in options:  # accepted as a match option too; not the game's business
-            try:
-                deadline_hours = float(options.pop("deadline_hours"))
-            except (TypeError, ValueError):
-                raise BadChoice("deadline_hours must be a number of hours.") from None
+        # deadline_hours is accepted as a match option too; not the game's business
+        deadline_hours = limits.deadline_hours(options.pop("deadline_hours", deadline_hours))
+        seed = limits.seed(seed)
         try:
             opts = eng.parse_options(g, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
@@ -151,8 +149,6 @@ class MatchService:
         seats_cap = top if max_seats is None else max_seats
         if not min(g.seats) <= seats_cap <= top:
             raise Conflict(f"{g.title} takes {min(g.seats)} to {top} players.")
-        if not deadline_hours > 0:
-            raise Conflict("The deadline must be a positive number of hours.")
         now = self.clock()
         try:
             async with self.store.write() as session:
@@ -380,6 +376,7 @@ class MatchService:
 
     async def log(self, channel_id: int, limit: int = 20) -> list[str]:
         """The last public event lines of the channel's newest match."""
+        limit = limits.log_lines(limit)
         match_id = await self._channel_match_id(channel_id, open_only=False)
         async with self.store.read() as session:
             stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
@@ -434,14 +431,13 @@ class MatchService:
             deadline = await ctx.session.get(Deadline, ctx.match.id)
             if deadline is None or ctx.match.status not in ("active", "paused"):
                 raise Conflict("No deadline is running in this match.")
-            if not hours > 0:
-                raise Conflict("Extend by a positive number of hours.")
-            deadline.due_at = deadline.due_at + timedelta(hours=hours)
+            added = limits.extend_hours(hours, deadline.due_at - ctx.now)
+            deadline.due_at += timedelta(hours=added)
             for flag, frac in REMINDERS:
                 if ctx.now < self._at(deadline, frac):
                     setattr(deadline, flag, False)
             ctx.changed = True
-            ctx.notice("timeout", text=f"The deadline was extended by {hours:g} h to {deadline.due_at:%Y-%m-%d %H:%M} UTC.")
+            ctx.notice("timeout", text=f"The deadline was extended by {added:g} h to {deadline.due_at:%Y-%m-%d %H:%M} UTC.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -913,7 +909,8 @@ class MatchService:
             return
         owing_seats = {s.seat_no for s in owing}
         own = [p.deadline_hours for p in ctx.prompts() if p.seat in owing_seats and p.deadline_hours]
-        due = ctx.now + timedelta(hours=min(own) if own else ctx.match.deadline_hours)
+        # Capped: a lobby stored with an endless deadline (before the limits were checked) still starts.
+        due = ctx.now + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
         if deadline is None:
             ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=ctx.now, due_at=due,
                                      paused_at=ctx.now if ctx.match.status == "paused" else None))

@@ -183,9 +183,9 @@ def test_answers_that_are_not_open() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(IllegalChoice, match="bad options"):
+    with pytest.raises(IllegalChoice, match="Bad options"):
         engine.parse_options(G, {"mode": "skirmish"})
-    with pytest.raises(IllegalChoice, match="bad options"):
+    with pytest.raises(IllegalChoice, match="Bad options"):
         engine.parse_options(G, {"capital_destruction": 1})
     with pytest.raises(ValueError, match="1 to 4 players"):
         G.setup(5, G.options_model()(), 1)
