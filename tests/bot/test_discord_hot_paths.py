@@ -37,6 +37,7 @@ def _bot(svc: Svc) -> Any:
     bot.settings = SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05)
     bot.holder = "test"
     bot._leases = {}
+    bot.guard = SimpleNamespace(held=True)  # this process holds its instance name
     return bot
 
 
