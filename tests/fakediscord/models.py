@@ -104,6 +104,10 @@ class Channel:
     recipient: User | None = None
     position: int = 0
     log: list[Message] = field(default_factory=list, repr=False)  # every message ever posted here
+    overwrites: list[dict] = field(default_factory=list)
+    """Permission overwrites ({"id", "type": 0 role / 1 member, "allow", "deny"}), as Discord sends them."""
+    fail_after_post: list[int] = field(default_factory=list)
+    """5xx statuses to answer, one per POST, after the message was created (a lost response)."""
 
     @property
     def is_dm(self) -> bool:
@@ -120,7 +124,7 @@ class Channel:
                     "last_message_id": None, "flags": 0}
         assert self.guild is not None
         return {"id": str(self.id), "type": 0, "name": self.name, "position": self.position,
-                "guild_id": str(self.guild.id), "permission_overwrites": [], "nsfw": False,
+                "guild_id": str(self.guild.id), "permission_overwrites": self.overwrites, "nsfw": False,
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
 
 
@@ -170,6 +174,25 @@ class Guild:
         for role in member.roles if member else []:
             perms |= role.permissions
         return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
+
+    def channel_permissions(self, user: User, channel: Channel) -> int:
+        """Permissions in `channel`: @everyone's overwrite, then the member's roles', then the member's own."""
+        perms = self.permissions_of(user)
+        if perms == ALL_PERMISSIONS:
+            return perms
+        member = self.members.get(user.id)
+        role_ids = {r.id for r in member.roles} if member else set()
+        by_target = {(int(o["type"]), int(o["id"])): o for o in channel.overwrites}
+        layers = [[by_target.get((0, self.id))], [by_target.get((0, rid)) for rid in role_ids],
+                  [by_target.get((1, user.id))]]
+        for layer in layers:
+            found = [o for o in layer if o is not None]
+            deny = allow = 0
+            for o in found:
+                deny |= int(o.get("deny") or 0)
+                allow |= int(o.get("allow") or 0)
+            perms = (perms & ~deny) | allow
+        return perms
 
     def member_payload(self, member: Member, *, with_user: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {"roles": [str(r.id) for r in member.roles], "joined_at": member.joined_at,
@@ -280,6 +303,10 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     versions: list[dict] = field(default_factory=list)
+    nonce: str | None = None
+    allowed_mentions: dict | None = None
+    """What the bot allowed this message to ping (the request's allowed_mentions, None if absent)."""
+    created: float = field(default_factory=time.monotonic)
 
     @property
     def ephemeral(self) -> bool:
@@ -365,6 +392,8 @@ class Message:
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
     def snapshot(self) -> None:
