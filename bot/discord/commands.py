@@ -12,6 +12,7 @@ from discord import app_commands
 
 import engine
 import render
+from bot.discord.mentions import plain_name, plain_names
 from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
 from bot.discord.replies import answer
 from bot.rules_text import rule_topics
@@ -218,7 +219,8 @@ class GameCommands(app_commands.Group):
             await self._done(interaction, "You have no open decision right now.")
             return
         prompt = named_prompt(pending.prompt.model_dump(), info.names())
-        await answer(interaction, prompt_text(prompt, pending.deadline),
+        written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))
+        await answer(interaction, prompt_text(written, pending.deadline),
                      view=prompt_view(info.id, pending.seat, pending.version, prompt))
 
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
@@ -237,10 +239,10 @@ class GameCommands(app_commands.Group):
             return
         seat = info.seat_of(player.id)
         if seat is None:
-            await self._done(interaction, f"{player.display_name} has no seat in this match.")
+            await self._done(interaction, f"{plain_name(player.display_name)} has no seat in this match.")
             return
         await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=self.bot.is_manager(interaction))
-        await self._done(interaction, f"{player.display_name}'s seat is now played by the AI.")
+        await self._done(interaction, f"{plain_name(player.display_name)}'s seat is now played by the AI.")
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")
