@@ -216,8 +216,11 @@ class Delivery:
             except discord.HTTPException as exc:
                 code = final_code(exc)
                 reason = reason_for(self.bot, code, block.kind, block.target_id) if code else block.reason
-                await self.svc.probe_failed(block, code or block.code, reason, self.probe_delay(block.probes + 1))
-                log.debug("%s %s of match %s still refuses: %s", block.kind, block.target_id, match_id, exc)
+                dropped = await self.svc.probe_failed(block, code or block.code, reason,
+                                                      self.probe_delay(block.probes + 1))
+                if dropped is not None:
+                    log.warning("gave up on %s %s of match %s (over, refused since %s): %d notices dropped",
+                                block.kind, block.target_id, match_id, block.since, dropped)
                 continue
             await self.svc.delivered(notice.id, ref)
             held = await self.svc.unblock(block)

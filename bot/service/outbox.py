@@ -17,13 +17,15 @@ import sqlalchemy as sa
 from sqlmodel import select
 
 from bot.service.types import Blocked, Notice
-from db.models import DeliveryBlock, Match, Seat
+from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
 from db.outbox import CHANNEL, USER, target_of
 from db.store import Store
 
 ALERT = "blocked"
 """The notice kind that tells people about a blocked target; never parked itself."""
+GIVE_UP_AFTER = timedelta(days=7)
+"""A finished or aborted match stops probing a target that has refused it this long."""
 
 
 def _notice(row: NoticeRow) -> Notice:
@@ -142,14 +144,29 @@ class OutboxService:
             rows = await self.store.parked_notices(session, block.match_id, block.kind, block.target_id, limit=1)
         return _notice(rows[0]) if rows else None
 
-    async def probe_failed(self, block: Blocked, code: int, reason: str, retry_in: float) -> None:
-        """Still refused: try again in ``retry_in`` seconds, with the latest reason."""
+    async def probe_failed(self, block: Blocked, code: int, reason: str, retry_in: float) -> int | None:
+        """Still refused: try again in ``retry_in`` seconds, with the latest reason.
+
+        A match that is over stops waiting after GIVE_UP_AFTER: its parked notices are marked
+        delivered as "undeliverable" and the block goes. Returns how many, or None (still waiting)."""
+        now = self.clock()
         async with self.store.write() as session:
+            match = await session.get(Match, block.match_id)
+            if match is not None and match.status not in OPEN_STATUSES and now - block.since >= GIVE_UP_AFTER:
+                await self.store.park(session, block.match_id, block.kind, block.target_id, block.reason,
+                                      spare_kinds=[ALERT])
+                parked = await self.store.parked_notices(session, block.match_id, block.kind, block.target_id)
+                for row in parked:
+                    row.delivered_at, row.delivery_ref, row.parked_reason = now, "undeliverable", None
+                await (await session.connection()).execute(
+                    sa.delete(DeliveryBlock).where(DeliveryBlock.id == block.id))
+                return len(parked)
             await (await session.connection()).execute(
                 sa.update(DeliveryBlock).where(DeliveryBlock.id == block.id).values(
                     code=code, reason=reason[:200], probes=DeliveryBlock.probes + 1,
-                    next_probe_at=self.clock() + timedelta(seconds=retry_in))
+                    next_probe_at=now + timedelta(seconds=retry_in))
             )
+            return None
 
     async def unblock(self, block: Blocked) -> int:
         """The target works again: drop the block and put its parked notices back in the queue

@@ -91,3 +91,18 @@ async def test_a_player_who_refuses_dms_is_named_in_the_channel(svc: MatchServic
     alerts = [n for n in waiting if n.kind == "blocked"]
     assert sorted((n.user_id or 0) for n in alerts) == [0, HOST]
     assert all(n.payload["name"] == "player1" for n in alerts)
+
+
+async def test_a_match_that_is_over_stops_waiting_for_a_dead_channel_after_a_week(
+    svc: MatchService, clock: Clock
+) -> None:
+    info = await lobby(svc, [HOST, BOB])
+    block = await svc.park(await _channel_notice(svc, info.id), 10003, "the channel is gone", retry_in=60)
+    assert block is not None
+    clock.advance(24 * 8)
+    assert await svc.probe_failed(block, 10003, "the channel is gone", retry_in=900) is None, "still open: it waits"
+    await svc.abort(CHANNEL, HOST)
+    dropped = await svc.probe_failed(block, 10003, "the channel is gone", retry_in=900)
+    assert dropped is not None and dropped >= block.held
+    assert await svc.blocked_targets(info.id) == []
+    assert not [n for n in await svc.outbox(limit=1000) if n.user_id is None and n.kind != "blocked"]
