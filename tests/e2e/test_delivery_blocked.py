@@ -25,8 +25,8 @@ async def set_bot_overwrite(fake: Any, channel: Channel, deny: int) -> None:
     await fake.dispatch("CHANNEL_UPDATE", channel.payload(), channel.guild)
 
 
-async def start_match(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any, **extra: Any) -> Any:
-    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db", delivery_probe_seconds=PROBE, **extra)))
+async def start_match(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any, probe: float = PROBE) -> Any:
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db", delivery_probe_seconds=probe)))
     await alice.slash("game new", game="tinybigwars", round_limit=2)
     await alice.wait_for(lambda m: m.button("Join") is not None)
     await bob.click("Join")
@@ -43,7 +43,7 @@ async def test_a_channel_without_send_messages_holds_its_posts_then_resumes(
     fake, start_bot, alice, bob, tmp_path, caplog
 ) -> None:
     caplog.set_level(logging.INFO)
-    bot = await start_match(fake, start_bot, alice, bob, tmp_path)
+    bot = await start_match(fake, start_bot, alice, bob, tmp_path, probe=3 * PROBE)  # no probe before the count
     force = await alice.dm.wait_for(lambda m: m.selects)
     bob_force = await bob.dm.wait_for(lambda m: m.selects)
     posted_before = len(fake.channel.messages)
@@ -65,7 +65,7 @@ async def test_a_channel_without_send_messages_holds_its_posts_then_resumes(
 
     fake.allow("missing_permissions")  # a probe may still meet the refusal before the admin acts
     await set_bot_overwrite(fake, fake.channel, 0)
-    revealed = await alice.wait_for(lambda m: "Forces revealed" in m.content, timeout=4 * PROBE + 5)
+    revealed = await alice.wait_for(lambda m: "Forces revealed" in m.content, timeout=12 * PROBE + 5)
     held = [m.content for m in fake.channel.messages[posted_before:]]
     assert "alice sealed a force" in held[0] and "1 of 2 have chosen" in held[1], held
     assert revealed.id > fake.channel.messages[posted_before + 1].id
