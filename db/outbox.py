@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
@@ -21,8 +22,9 @@ CHANNEL = "channel"
 USER = "user"
 
 
-def target_of(notice: Notice) -> tuple[str, int]:
-    """(kind, id) of where a notice goes: a user's DMs, or the channel."""
+def target_of(notice: Any) -> tuple[str, int]:
+    """(kind, id) of where a notice (a row, or anything with ``user_id`` and ``channel_id``) goes:
+    a user's DMs, or the channel."""
     if notice.user_id is not None:
         return USER, int(notice.user_id)
     return CHANNEL, int(notice.channel_id or 0)

@@ -24,7 +24,7 @@ import render
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
-from bot.service.outbox import ALERT
+from bot.service.outbox import ALERT, target_of
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -65,14 +65,9 @@ def nonce_of(notice: Any, part: str = "") -> str:
     return hashlib.sha256(seed.encode()).hexdigest()[:NONCE_LENGTH]
 
 
-def target_of(notice: Any) -> tuple[str, int]:
-    """Where a notice goes: a user's DMs, or the channel (as the service sees it)."""
-    if notice.user_id is not None:
-        return "user", int(notice.user_id)
-    return "channel", int(notice.channel_id)
-
-
 class Delivery:
+    """The outbox loop of the process holding the ``deliver`` lease: a worker per match."""
+
     def __init__(self, bot: WarhostBot) -> None:
         self.bot = bot
         self.wake = asyncio.Event()

@@ -183,4 +183,4 @@ class OutboxService:
                     for b in blocks]
 
 
-__all__ = ["ALERT", "CHANNEL", "USER", "OutboxService"]
+__all__ = ["ALERT", "CHANNEL", "USER", "OutboxService", "target_of"]
