@@ -136,6 +136,8 @@ class Channel:
         role_ids = [r.id for r in member.roles] if member else []
         return channel_permissions(self.guild.permissions_of(user), guild_id=self.guild.id, member_id=user.id,
                                    role_ids=role_ids, overwrites=self.overwrites)
+    fail_after_post: list[int] = field(default_factory=list)
+    """5xx statuses to answer, one per POST, after the message was created (a lost response)."""
 
     @property
     def is_dm(self) -> bool:
@@ -317,6 +319,10 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     versions: list[dict] = field(default_factory=list)
+    nonce: str | None = None
+    allowed_mentions: dict | None = None
+    """What the bot allowed this message to ping (the request's allowed_mentions, None if absent)."""
+    created: float = field(default_factory=time.monotonic)
 
     @property
     def ephemeral(self) -> bool:
@@ -402,6 +408,8 @@ class Message:
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
     def snapshot(self) -> None:
