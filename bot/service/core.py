@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import hosting, limits
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
+from bot.service.memory import MatchLocks, RecentStates
 from bot.service.outbox import OutboxService
 from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult
 from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
@@ -116,8 +117,8 @@ class MatchService(OutboxService):
         self.name_text = name_text or _as_is
         self.holder = holder or f"svc-{uuid.uuid4().hex[:12]}"
         self.lease_ttl = timedelta(seconds=lease_seconds)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, eng.State]] = {}
+        self._locks = MatchLocks()
+        self._cache: RecentStates[eng.State] = RecentStates()
 
     # ------------------------------------------------------------------ lobby
 
@@ -594,8 +595,7 @@ class MatchService(OutboxService):
     # ------------------------------------------------------------------ internals: transactions
 
     async def _mutate(self, match_id: int, fn: Callable[[_Ctx], Awaitable[T]], retries: int = 8) -> T:
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
                     async with self.store.write() as session:
@@ -608,7 +608,7 @@ class MatchService(OutboxService):
                     if callable(out):
                         out = out()  # built after the commit, so it shows the new version
                     if ctx.state is not None:
-                        self._cache[match_id] = (ctx.match.version, ctx.state)
+                        self._cache.put(match_id, ctx.match.version, ctx.state)
                     return out
                 except (VersionConflict, IntegrityError):
                     self._cache.pop(match_id, None)
@@ -648,7 +648,7 @@ class MatchService(OutboxService):
             state = await self._state(session, match, eng.get(match.game)) if with_state else None
             deadline = await session.get(Deadline, match_id)
         if state is not None:
-            self._cache[match_id] = (match.version, state)
+            self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline
 
     async def _seats(self, session: AsyncSession, match_id: int) -> list[Seat]:
