@@ -147,6 +147,29 @@ class Deadline(SQLModel, table=True):
     reminded_50: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     reminded_90: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     paused_at: datetime | None = _when(nullable=True)
+    fire_at: datetime | None = _when(nullable=True, index=True)
+    """When the deadline next needs the tick (a reminder not yet sent, or the deadline itself);
+    kept by `next_fire` on every write, so a tick reads only the rows that are due."""
+
+
+REMINDER_FRACTIONS = (("reminded_50", 0.5), ("reminded_90", 0.9))
+"""Reminders at these fractions of a decision's time; the flag says one was sent."""
+
+
+def next_fire(deadline: Deadline) -> datetime | None:
+    """The earliest unsent reminder time, or the deadline itself."""
+    if deadline.started_at is None or deadline.due_at is None:
+        return deadline.due_at
+    span = deadline.due_at - deadline.started_at
+    times = [deadline.started_at + span * fraction for flag, fraction in REMINDER_FRACTIONS
+             if not getattr(deadline, flag)]
+    return min([*times, deadline.due_at])
+
+
+@sa.event.listens_for(Deadline, "before_insert")
+@sa.event.listens_for(Deadline, "before_update")
+def _keep_fire_at(mapper: Any, connection: Any, deadline: Deadline) -> None:
+    deadline.fire_at = next_fire(deadline)
 
 
 class Notice(SQLModel, table=True):

@@ -28,7 +28,7 @@ from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeat
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.outbox import OutboxService
 from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult
-from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
+from db.models import OPEN_STATUSES, REMINDER_FRACTIONS, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
 from db.store import Store, VersionConflict
 from engine.text import fill
@@ -38,7 +38,7 @@ SNAPSHOT_EVERY = 25
 """A snapshot every this many choices keeps loading a match to a short replay."""
 TAKEOVER_AFTER = 2
 """Deadlines missed in a row before the AI plays the seat until its player is back."""
-REMINDERS = (("reminded_50", 0.5), ("reminded_90", 0.9))
+REMINDERS = REMINDER_FRACTIONS
 MAX_AI_CHOICES = 100_000
 LOST_SHARED = "Someone else answered first; your updated choices are in your DMs (or use `/game act`)."
 CLOSED_SHARED = "Someone else answered first; this choice is closed now."
@@ -489,11 +489,11 @@ class MatchService(OutboxService):
             return 0
         try:
             async with self.store.read() as session:
-                stmt = (
+                stmt = (  # only the rows whose next reminder or deadline has come (indexed)
                     select(Deadline)
                     .join(Match, Match.id == Deadline.match_id)
-                    .where(Match.status == "active")
-                    .order_by(Deadline.due_at)
+                    .where(Deadline.fire_at <= now, Match.status == "active")
+                    .order_by(Deadline.fire_at)
                 )
                 deadlines = list((await session.exec(stmt)).all())
             work = 0

@@ -103,3 +103,34 @@ def test_0002_keeps_the_outbox_of_an_existing_database(db_url: str, monkeypatch:
     assert asyncio.run(waiting()) == [1]
     command.downgrade(cfg, "0001")
     command.upgrade(cfg, "head")
+
+
+def test_0003_gives_existing_deadlines_their_next_fire_time(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deadline stored before fire_at existed is fired by the tick at its next reminder: the
+    half-time one if unsent, else the 90 % one."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0002")
+    asyncio.run(_sql(db_url, "INSERT INTO matches (id, channel_id, game, options, seed, status, version, step, host_id,"
+                             " max_seats, deadline_hours, created_at, updated_at) VALUES (1, 5, 'toy', '{}', 1, 'active',"
+                             " 0, 0, 9, 2, 10, '2026-01-01 00:00:00', '2026-01-01 00:00:00'), (2, 6, 'toy', '{}', 1,"
+                             " 'active', 0, 0, 9, 2, 10, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+    asyncio.run(_sql(db_url, "INSERT INTO deadlines (match_id, step, started_at, due_at, reminded_50, reminded_90)"
+                             " VALUES (1, 1, '2026-01-01 00:00:00', '2026-01-01 10:00:00', false, false),"
+                             " (2, 1, '2026-01-01 00:00:00', '2026-01-01 10:00:00', true, false)"))
+    command.upgrade(cfg, "head")
+
+    async def fire_times() -> dict[int, str]:
+        from sqlmodel import select
+
+        from db import Store
+        from db.models import Deadline
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                rows = (await session.exec(select(Deadline).order_by(Deadline.match_id))).all()
+                return {row.match_id: f"{row.fire_at:%H:%M}" for row in rows}
+        finally:
+            await store.close()
+
+    assert asyncio.run(fire_times()) == {1: "05:00", 2: "09:00"}
