@@ -61,7 +61,7 @@ def bot_posts(fake: FakeDiscord, channel: Channel) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if m.author is fake.bot_user and m.interaction_id is None]
 
 
-async def drained(bot: Any, timeout: float = 10.0) -> None:
+async def drained(bot: Any, timeout: float = 60.0) -> None:
     """Wait until the outbox holds no undelivered notice."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

@@ -113,7 +113,7 @@ def add_control_routes(app: web.Application, fake: FakeDiscord) -> None:
 
     async def ready(body: dict) -> Any:
         try:
-            await fake.wait_for_shards(body.get("shards"), timeout=float(body.get("timeout", 10.0)))
+            await fake.wait_for_shards(body.get("shards"), timeout=float(body.get("timeout", 60.0)))
         except TimeoutError:
             raise PlayerError("the bot did not connect all shards in time") from None
         return info_json(fake)
@@ -195,7 +195,7 @@ class ControlClient:
     async def info(self) -> dict:
         return await self._call("GET", "info")
 
-    async def wait_ready(self, shards: int | None = None, timeout: float = 10.0) -> dict:
+    async def wait_ready(self, shards: int | None = None, timeout: float = 60.0) -> dict:
         return await self._call("POST", "ready", {"shards": shards, "timeout": timeout})
 
     async def add_user(self, name: str, *, manage_guild: bool = False, dms_closed: bool = False) -> dict:
