@@ -611,12 +611,12 @@ class MatchService(OutboxService):
                         self._cache.put(match_id, ctx.match.version, ctx.state)
                     return out
                 except (VersionConflict, IntegrityError):
-                    self._cache.pop(match_id, None)
+                    self._cache.pop(match_id)
                     if attempt == retries - 1:
                         raise
                     await asyncio.sleep(0.005 * (attempt + 1))
                 except BaseException:
-                    self._cache.pop(match_id, None)
+                    self._cache.pop(match_id)
                     raise
         raise AssertionError("unreachable")
 
