@@ -103,7 +103,11 @@ class PinRoutes:
         _, pins = self._readable(cid)
         before = request.query.get("before")
         if before:
-            limit_at = datetime.fromisoformat(before.replace("Z", "+00:00"))
+            try:
+                limit_at = datetime.fromisoformat(before.replace("Z", "+00:00"))
+            except ValueError:
+                raise DiscordError(400, 50035, "Invalid Form Body", "spec",
+                                   f"before: {before!r} is not an ISO8601 timestamp") from None
             pins = [m for m in pins if datetime.fromisoformat(m.pinned_at or "") < limit_at]
         limit = int(request.query.get("limit") or PINS_PAGE)
         page = pins[:limit]

@@ -119,3 +119,92 @@ async def test_a_v2_board_in_a_thread_pinned_and_clicked(fake: FakeDiscord, bot:
     assert board.text_displays[1] == "Round 2" and board.image() is not None and board.is_v2
     ids = [c["id"] for c in board.payload(fake.base_url)["components"][0]["components"]]
     assert ids == sorted(ids) and len(set(ids)) == len(ids), "Discord numbers the components"
+
+
+async def _send(session: aiohttp.ClientSession, method: str, url: str, body: dict | None = None) -> tuple[int, dict]:
+    async with session.request(method, url, json=body) as resp:
+        return resp.status, (await resp.json() if resp.status != 204 else {})
+
+
+@pytest.mark.fakediscord(bot_permissions=THREADS)
+async def test_where_threads_cannot_start_and_bad_bodies(fake: FakeDiscord, alice: Player) -> None:
+    api = fake.api_base
+    async with aiohttp.ClientSession(headers=BOT) as session:
+        status, made = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads",
+                                   {"name": "ok", "type": 11})
+        assert status == 201 and made["type"] == 11 and made["member"]["user_id"] == str(fake.bot_user.id)
+        assert made["thread_metadata"]["auto_archive_duration"] == 1440
+        dm = fake.dm_channel(alice.user)
+        for where in (dm.id, made["id"]):
+            status, err = await _send(session, "POST", f"{api}/channels/{where}/threads", {"name": "x", "type": 11})
+            assert (status, err["code"]) == (400, 50024)
+        assert len(fake.pop_violations("wrong_channel_type")) == 2
+        status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads", {"name": "x" * 101})
+        assert (status, err["code"]) == (400, 50035) and "name" in err["errors"]
+        status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads",
+                                  {"name": "x", "auto_archive_duration": 30})
+        assert (status, err["code"]) == (400, 50035)
+        assert len(fake.pop_violations("spec")) == 2
+        fake.spec = None  # the same rules hold without the spec
+        status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads",
+                                  {"name": "", "auto_archive_duration": 30})
+        assert (status, err["code"]) == (400, 50035)
+        assert "1-100 characters" in fake.pop_violations("invalid_thread")[0].detail
+        status, made = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads", {"name": "p"})
+        assert status == 201 and made["type"] == 12, "without a type Discord starts a private thread"
+
+
+@pytest.mark.fakediscord(bot_permissions=THREADS)
+async def test_archived_threads_reopen_on_a_post_unless_locked(fake: FakeDiscord) -> None:
+    api = fake.api_base
+    async with aiohttp.ClientSession(headers=BOT) as session:
+        _, made = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads", {"name": "m", "type": 11})
+        thread = fake.find_channel(int(made["id"]))
+        assert isinstance(thread, Thread)
+        posts = f"{api}/channels/{thread.id}/messages"
+        status, first = await _send(session, "POST", posts, {"content": "one"})
+        assert status == 200
+        thread.set_archived(True)
+        status, _ = await _send(session, "PATCH", f"{posts}/{first['id']}", {"content": "edited"})
+        assert status == 400 and fake.pop_violations("archived_thread")
+        assert (await _send(session, "POST", posts, {"content": "two"}))[0] == 200
+        assert not thread.archived, "a post unarchives the thread"
+        thread.set_archived(True, locked=True)
+        status, err = await _send(session, "POST", posts, {"content": "three"})
+        assert (status, err) == (403, {"message": "Thread is archived", "code": 50083})
+        thread.set_archived(False)
+        status, err = await _send(session, "POST", posts, {"content": "four"})
+        assert (status, err["code"]) == (403, 160005)
+        status, err = await _send(session, "PATCH", f"{api}/channels/{thread.id}", {"locked": False})
+        assert (status, err["code"]) == (403, 50013), "unlocking takes Manage Threads"
+        assert len(fake.pop_violations("archived_thread")) == 1 and fake.pop_violations("locked_thread")
+        assert fake.pop_violations("missing_permissions")
+        thread.set_archived(True)
+        fake.channel.allow(fake.bot_user, "manage_threads")
+        assert (await _send(session, "POST", posts, {"content": "five"}))[0] == 200
+        assert not thread.archived and thread.locked, "Manage Threads posts, and reopens, a locked thread"
+        status, edited = await _send(session, "PATCH", f"{api}/channels/{thread.id}",
+                                     {"archived": True, "locked": False, "name": "done"})
+        assert status == 200 and edited["thread_metadata"]["archived"] and edited["name"] == "done"
+        status, err = await _send(session, "PATCH", f"{api}/channels/{thread.id}", {"name": "again"})
+        assert (status, err["code"]) == (400, 50083), "an archived thread changes only by unarchiving"
+        assert fake.pop_violations("archived_thread")
+    assert [m.content for m in thread.messages] == ["one", "two", "five"]
+
+
+@pytest.mark.fakediscord(bot_permissions=THREADS | bits("manage_threads"))
+async def test_a_restarted_bot_finds_its_active_threads(fake: FakeDiscord, start_bot, bot: DemoBot,
+                                                        alice: Player) -> None:
+    await alice.slash("thread", name="Long match")
+    thread = (await alice.wait_for_thread("Long match")).channel
+    await alice.at(thread).wait_for("Welcome to Long match")
+    await bot.threads[0].edit(archived=True, locked=True)
+    assert thread.archived and thread.locked and "THREAD_UPDATE" in fake.sessions[0].events
+    await bot.threads[0].edit(archived=False)
+    bot2 = await start_bot.restart(bot, lambda: DemoBot([g.id for g in fake.guilds]))
+    cached = bot2.get_channel(thread.id)
+    assert isinstance(cached, discord.Thread) and cached.me is not None and cached.locked
+    thread.set_archived(True)
+    bot3 = await start_bot.restart(bot2, lambda: DemoBot([g.id for g in fake.guilds]))
+    assert bot3.get_channel(thread.id) is None, "GUILD_CREATE lists active threads only"
+    assert isinstance(await bot3.fetch_channel(thread.id), discord.Thread)
