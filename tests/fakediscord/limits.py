@@ -40,6 +40,14 @@ FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
 
 SELECT_TYPES = {3, 5, 6, 7, 8}  # string, user, role, mentionable, channel selects
+V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}  # action row, section, text, gallery, file, separator, container
+V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+V2_ACCESSORIES = {2, 11}  # a section's accessory: a button or a thumbnail
+MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+MAX_SECTION_TEXTS = 3
+MAX_GALLERY_ITEMS = 10
+ATTACHMENT_SCHEME = "attachment://"
 
 
 def _check_custom_id(comp: dict, where: str, seen: set[str], problems: list[str]) -> None:
@@ -98,7 +106,8 @@ def _check_select(comp: dict, where: str, problems: list[str]) -> None:
 
 
 def check_components(components: list[dict], flags: int = 0) -> list[str]:
-    """Action rows: at most 5 rows of at most 5 buttons; a select fills a whole row."""
+    """Legacy messages: at most 5 action rows of at most 5 buttons; a select fills a whole row.
+    With IS_COMPONENTS_V2 in `flags`, the V2 layout rules instead (`_walk_v2`)."""
     problems: list[str] = []
     seen: set[str] = set()
     if flags & FLAG_COMPONENTS_V2:
@@ -121,16 +130,6 @@ def check_components(components: list[dict], flags: int = 0) -> list[str]:
             elif comp.get("type") in SELECT_TYPES:
                 _check_select(comp, cwhere, problems)
     return problems
-
-
-V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}  # action row, section, text, gallery, file, separator, container
-V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
-V2_ACCESSORIES = {2, 11}  # a section's accessory: a button or a thumbnail
-MAX_V2_COMPONENTS = 40
-MAX_V2_TEXT = 4000
-MAX_SECTION_TEXTS = 3
-MAX_GALLERY_ITEMS = 10
-ATTACHMENT_SCHEME = "attachment://"
 
 
 def _walk_v2(components: list[dict], where: str, seen: set[str], problems: list[str],
