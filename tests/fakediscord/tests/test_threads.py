@@ -113,6 +113,9 @@ async def test_a_v2_board_in_a_thread_pinned_and_clicked(fake: FakeDiscord, bot:
     assert notice is not None and notice.type == 6 and notice.text == "GameMaster pinned a message to this channel."
     assert notice.payload(fake.base_url)["message_reference"]["message_id"] == str(board.id)
     assert match.channel.pins == [board] and "CHANNEL_PINS_UPDATE" in fake.sessions[0].events
+    listed = [m async for m in bot.board_messages[0].channel.pins()]  # GET /channels/{thread}/messages/pins
+    assert [m.id for m in listed] == [board.id] and listed[0].pinned and listed[0].flags.components_v2
+    assert isinstance(listed[0].components[0], discord.Container)
     joined = await bob.at(match.channel).click("Join")
     assert joined.ephemeral and joined.content == "bob takes a seat"
     await match.click("Advance", message=board)
