@@ -36,6 +36,8 @@ class Settings(BaseSettings):
     its own; a process restarted under the same name takes its leases back at once."""
     tick_seconds: float = 5.0
     deliver_seconds: float = 1.0
+    delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
+    delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
 
     @field_validator("discord_token", mode="before")
     @classmethod

@@ -153,7 +153,10 @@ class Notice(SQLModel, table=True):
     """The outbox: written with the change it describes, delivered at least once."""
 
     __tablename__ = "notices"
-    __table_args__ = (sa.UniqueConstraint("match_id", "key", name="uq_notices_match_key"),)
+    __table_args__ = (
+        sa.UniqueConstraint("match_id", "key", name="uq_notices_match_key"),
+        sa.Index("ix_notices_match_pending", "match_id", "delivered_at", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="matches.id", index=True)
@@ -166,6 +169,32 @@ class Notice(SQLModel, table=True):
     created_at: datetime = _when()
     delivered_at: datetime | None = _when(nullable=True, index=True)
     delivery_ref: str | None = Field(default=None, max_length=200)
+    parked_reason: str | None = Field(default=None, max_length=200)
+    """Set while the notice waits for its target (a channel or a player's DMs) to accept posts
+    again: the transport refused it for good. A parked notice is not tried every round."""
+
+
+class DeliveryBlock(SQLModel, table=True):
+    """A target of a match that refuses the match's notices (a channel, or one player's DMs).
+
+    Its notices are parked; the front-end probes the target at ``next_probe_at`` (backing off)
+    and, once it accepts a post again, the block goes and the parked notices follow in order."""
+
+    __tablename__ = "delivery_blocks"
+    __table_args__ = (sa.UniqueConstraint("match_id", "target_kind", "target_id", name="uq_delivery_blocks_target"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    target_kind: str = Field(max_length=10)
+    """channel | user"""
+    target_id: int = _big(nullable=False)
+    code: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """The transport's error code (Discord's JSON error code)."""
+    reason: str = Field(max_length=200)
+    since: datetime = _when()
+    next_probe_at: datetime = _when(index=True)
+    probes: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Failed probes so far: the wait before the next one doubles with each."""
 
 
 class Lease(SQLModel, table=True):
@@ -178,4 +207,4 @@ class Lease(SQLModel, table=True):
     expires_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, Lease)
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Lease)

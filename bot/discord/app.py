@@ -16,7 +16,9 @@ from discord.ext import commands
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
+from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.prompt_ui import timestamp
+from bot.discord.refusals import status_lines
 from bot.discord.router import Router
 from bot.service import MatchService
 from bot.service.instance import InstanceGuard
@@ -66,7 +68,8 @@ class WarhostMixin:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
         kwargs = {"clock": self._clock} if self._clock is not None else {}
-        self.svc = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds, **kwargs)
+        self.svc = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
+                                name_text=plain_name, **kwargs)
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, **kwargs)
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
@@ -145,7 +148,7 @@ class WarhostMixin:
         info = st.match
         waiting = {w.seat for w in st.waiting}
         may_act = {s.seat for s in getattr(st, "may_act", [])}
-        lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, info.names())} - {info.status}"]
+        lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, plain_names(info.names()))} - {info.status}"]
         for seat in info.seats:
             who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.ai_policy})"
             flags = []
@@ -158,11 +161,13 @@ class WarhostMixin:
             if seat.user_id == info.host_id:
                 flags.append("host")
             extra = f" - {', '.join(flags)}" if flags else ""
-            lines.append(f"Seat {seat.seat + 1}: {seat.name} {who}{extra}")
+            lines.append(f"Seat {seat.seat + 1}: {plain_name(seat.name)} {who}{extra}")
         if st.deadline is not None:
             lines.append(f"Deadline {timestamp(st.deadline)}")
         if info.status == "paused":
             lines.append("Paused: deadlines are stopped until `/game resume`.")
+        names = {s.user_id: s.name for s in info.seats if s.user_id is not None}
+        lines += status_lines(getattr(st, "blocked", []), names)
         return "\n".join(lines)
 
     async def close(self) -> None:
@@ -187,7 +192,8 @@ class WarhostMixin:
 class WarhostBot(WarhostMixin, commands.Bot):
     def __init__(self, settings: Settings, *, store: Any = None, clock: Any = None, **kwargs: Any) -> None:
         commands.Bot.__init__(
-            self, command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None, **kwargs
+            self, command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
+            allowed_mentions=NOBODY, **kwargs
         )
         self._init_warhost(settings, store, clock)
 
@@ -201,6 +207,7 @@ class ShardedWarhostBot(WarhostMixin, commands.AutoShardedBot):
             help_command=None,
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
+            allowed_mentions=NOBODY,
             **kwargs,
         )
         self._init_warhost(settings, store, clock)

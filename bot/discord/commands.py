@@ -12,6 +12,7 @@ from discord import app_commands
 
 import engine
 import render
+from bot.discord.mentions import plain_name, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.replies import answer, clip
 from bot.naming import named_prompt
@@ -223,7 +224,8 @@ class GameCommands(app_commands.Group):
             await self._done(interaction, "You have no open decision right now.")
             return
         prompt = named_prompt(pending.prompt.model_dump(), info.names())
-        await answer(interaction, prompt_text(prompt, pending.deadline),
+        written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))
+        await answer(interaction, prompt_text(written, pending.deadline),
                      view=prompt_view(info.id, pending.seat, pending.version, prompt))
 
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
@@ -242,11 +244,11 @@ class GameCommands(app_commands.Group):
             return
         seat = info.seat_of(player.id)
         if seat is None:
-            await self._done(interaction, f"{player.display_name} has no seat in this match.")
+            await self._done(interaction, f"{plain_name(player.display_name)} has no seat in this match.")
             return
         manager = self.bot.is_manager(interaction, info.guild_id)
         await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=manager)
-        await self._done(interaction, f"{player.display_name}'s seat is now played by the AI.")
+        await self._done(interaction, f"{plain_name(player.display_name)}'s seat is now played by the AI.")
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")

@@ -11,6 +11,7 @@ import discord
 
 from bot.discord import ids
 from bot.discord.errors import report
+from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import (
     NumbersModal,
     changed_view,
@@ -150,9 +151,10 @@ class Router:
         if found is None:
             return
         pending, prompt = found
+        written = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
         if cid.op == "c":
             await interaction.edit_original_response(
-                content=prompt_text(prompt, pending.deadline, "Change your choice:"),
+                content=prompt_text(written, pending.deadline, "Change your choice:"),
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
             return
@@ -168,7 +170,7 @@ class Router:
                 await refuse(interaction, NOT_OPEN)
                 return
             choice = option["choice"]
-        await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
+        await self._submit(interaction, cid.match_id, cid.seat, cid.version, written, choice)
 
     async def modal(self, interaction: discord.Interaction, cid: ids.ModalId, data: dict[str, Any]) -> None:
         values: dict[str, str] = {}
@@ -180,7 +182,8 @@ class Router:
         found = await self._pending(interaction, cid)
         if found is None:
             return
-        _, prompt = found
+        pending, _prompt = found
+        prompt = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
         choice: dict[str, Any] = {}
         for field in prompt.get("fields", []):
             raw = values.get(field["name"], "").strip()
@@ -204,6 +207,7 @@ class Router:
         prompt: dict[str, Any],
         choice: dict[str, Any],
     ) -> None:
+        """Apply the choice; ``prompt`` has its names written as text (they are echoed back)."""
         await self.svc.submit(
             match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id)
         )

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -26,7 +25,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import hosting, limits
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
-from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
+from bot.service.memory import MatchLocks, RecentStates
+from bot.service.outbox import OutboxService
+from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult
 from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
 from db.store import Store, VersionConflict
@@ -97,7 +98,7 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService:
+class MatchService(OutboxService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -107,13 +108,17 @@ class MatchService:
         *,
         holder: str | None = None,
         lease_seconds: float = 60.0,
+        name_text: Callable[[str], str] | None = None,
     ) -> None:
+        """``name_text`` writes a player's chosen name into notice texts: a chat front-end escapes
+        its markup there (a name must not ping or format); names for drawing stay as chosen."""
         self.store = store
         self.clock = clock
+        self.name_text = name_text or _as_is
         self.holder = holder or f"svc-{uuid.uuid4().hex[:12]}"
         self.lease_ttl = timedelta(seconds=lease_seconds)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, eng.State]] = {}
+        self._locks = MatchLocks()
+        self._cache: RecentStates[eng.State] = RecentStates()
 
     # ------------------------------------------------------------------ lobby
 
@@ -168,7 +173,7 @@ class MatchService:
                     session.add(seats[0])
                 ctx = _Ctx(session, match, seats, g, None, now, changed=True)
                 chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in options.items())
-                self._lobby_notice(ctx, f"{host_name} opened a {g.title} lobby" + (f" ({chosen})." if chosen else "."))
+                self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {g.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:
             raise Conflict("A match is already open in this channel; finish or abort it first.") from None
@@ -180,7 +185,7 @@ class MatchService:
             if any(s.user_id == user_id for s in ctx.seats):
                 raise Conflict("You already have a seat in this match.")
             self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, user_id=user_id, name=name))
-            self._lobby_notice(ctx, f"{name} joined.")
+            self._lobby_notice(ctx, f"{self.name_text(name)} joined.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -191,7 +196,7 @@ class MatchService:
             seat = ctx.seat_of(user_id)
             await self._remove_seat(ctx, seat)
             closing = hosting.lobby_seat_dropped(ctx, seat, lambda: self._close(ctx, "aborted"))
-            self._lobby_notice(ctx, f"{seat.name} left.{closing}")
+            self._lobby_notice(ctx, f"{self.name_text(seat.name)} left.{closing}")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -220,7 +225,7 @@ class MatchService:
             if row.ai_policy is None:
                 raise Conflict(f"Seat {seat} is not an AI seat.")
             await self._remove_seat(ctx, row)
-            self._lobby_notice(ctx, f"{row.name} left.")
+            self._lobby_notice(ctx, f"{self.name_text(row.name)} left.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -372,6 +377,7 @@ class MatchService:
             may_act=[s for s in info.seats if s.seat in optional],
             deadline=deadline.due_at if deadline else None, step=match.step,
             prompts=[p.public() for p in prompts], result=match.result,
+            blocked=await self.blocked_targets(match.id),
         )
 
     async def log(self, channel_id: int, limit: int = 20) -> list[str]:
@@ -381,7 +387,7 @@ class MatchService:
         async with self.store.read() as session:
             stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
             rows = list((await session.exec(stmt)).all())
-            names = [s.name for s in await self._seats(session, match_id)]
+            names = self._text_names([s.name for s in await self._seats(session, match_id)])
         lines = [fill(line, names) for public in reversed(rows) for line in public]
         return lines[-limit:]
 
@@ -405,7 +411,7 @@ class MatchService:
             if ctx.match.status == "lobby":
                 await self._remove_seat(ctx, row)
                 closing = hosting.lobby_seat_dropped(ctx, row, lambda: self._close(ctx, "aborted"))
-                self._lobby_notice(ctx, f"{row.name} was removed.{closing}")
+                self._lobby_notice(ctx, f"{self.name_text(row.name)} was removed.{closing}")
                 return lambda: self._info(ctx)
             if row.user_id is None:
                 raise Conflict(f"Seat {seat} is already played by the AI.")
@@ -417,7 +423,7 @@ class MatchService:
             row.prompt_version = None
             row.prompt_key = None
             ctx.changed = True
-            ctx.notice("timeout", text=f"{name} was removed; the AI plays seat {seat} from now on.")
+            ctx.notice("timeout", text=f"{self.name_text(name)} was removed; the AI plays seat {seat} from now on.")
             if was_host:
                 hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row))
             await self._settle(ctx)
@@ -513,24 +519,6 @@ class MatchService:
 
     # ------------------------------------------------------------------ outbox and lookups
 
-    async def outbox(self, limit: int = 100) -> list[Notice]:
-        async with self.store.read() as session:
-            stmt = select(NoticeRow).where(NoticeRow.delivered_at.is_(None)).order_by(NoticeRow.id).limit(limit)
-            rows = list((await session.exec(stmt)).all())
-        return [
-            Notice(id=r.id, match_id=r.match_id, key=r.key, kind=r.kind, channel_id=r.channel_id,
-                   user_id=r.user_id, seat=r.seat, payload=r.payload, created_at=r.created_at)
-            for r in rows
-        ]
-
-    async def delivered(self, notice_id: int, ref: str | None = None) -> None:
-        async with self.store.write() as session:
-            await (await session.connection()).execute(
-                sa.update(NoticeRow)
-                .where(NoticeRow.id == notice_id, NoticeRow.delivered_at.is_(None))
-                .values(delivered_at=self.clock(), delivery_ref=ref)
-            )
-
     async def find_match(self, channel_id: int) -> MatchInfo | None:
         async with self.store.read() as session:
             match = await self._open_in_channel(session, channel_id)
@@ -607,8 +595,7 @@ class MatchService:
     # ------------------------------------------------------------------ internals: transactions
 
     async def _mutate(self, match_id: int, fn: Callable[[_Ctx], Awaitable[T]], retries: int = 8) -> T:
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
                     async with self.store.write() as session:
@@ -621,7 +608,7 @@ class MatchService:
                     if callable(out):
                         out = out()  # built after the commit, so it shows the new version
                     if ctx.state is not None:
-                        self._cache[match_id] = (ctx.match.version, ctx.state)
+                        self._cache.put(match_id, ctx.match.version, ctx.state)
                     return out
                 except (VersionConflict, IntegrityError):
                     self._cache.pop(match_id, None)
@@ -661,7 +648,7 @@ class MatchService:
             state = await self._state(session, match, eng.get(match.game)) if with_state else None
             deadline = await session.get(Deadline, match_id)
         if state is not None:
-            self._cache[match_id] = (match.version, state)
+            self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline
 
     async def _seats(self, session: AsyncSession, match_id: int) -> list[Seat]:
@@ -814,7 +801,7 @@ class MatchService:
                     if other_frac <= frac:
                         setattr(deadline, other, True)
                 users = [s.user_id for s in self._owing(ctx) if s.user_id is not None]
-                names = ", ".join(s.name for s in self._owing(ctx))
+                names = ", ".join(self.name_text(s.name) for s in self._owing(ctx))
                 left = deadline.due_at - now
                 ctx.changed = True
                 ctx.notice("reminder", text=f"Reminder: {names} still owe a choice ({_hours(left)} left).",
@@ -844,7 +831,7 @@ class MatchService:
             handled.add(seat.seat_no)
             await self._play(ctx, seat, prompts[seat.seat_no], "deadline", "heuristic")
             seat.missed += 1
-            text = f"Time is up for {seat.name}: the AI chose for them."
+            text = f"Time is up for {self.name_text(seat.name)}: the AI chose for them."
             if seat.missed >= TAKEOVER_AFTER and not seat.ai_takeover:
                 seat.ai_takeover = True
                 text += f" After {seat.missed} missed deadlines in a row the AI plays for them until they are back."
@@ -875,7 +862,8 @@ class MatchService:
                 self._close(ctx, "finished")
                 ctx.values["result"] = result.model_dump(mode="json")
                 ctx.snapshot = True
-                ctx.notice("result", text=result_text(ctx.game, result, ctx.names()), game=ctx.match.game,
+                ctx.notice("result", text=result_text(ctx.game, result, self._text_names(ctx.names())),
+                           game=ctx.match.game,
                            names=ctx.names(),
                            view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
             else:
@@ -922,16 +910,17 @@ class MatchService:
         """Public posts from public events, private lines and prompts to their seats."""
         if ctx.state is not None and ctx.events:
             names = ctx.names()
-            public = [fill(e.text, names) for e in ctx.events if e.seats is None]
+            written = self._text_names(names)
+            public = [fill(e.text, written) for e in ctx.events if e.seats is None]
             if any(e.phase_end for e in ctx.events):
                 view = ctx.game.view(ctx.state, None)
-                label = fill(str(view.get("phase_label") or "A phase ends."), names)
+                label = fill(str(view.get("phase_label") or "A phase ends."), written)
                 ctx.notices.insert(0, ("phase", {"text": _post(f"**{label}**", public), "game": ctx.match.game,
                                                  "view": view, "events": public, "names": names}))
             elif public:
                 ctx.notices.insert(0, ("events", {"text": _post("", public), "events": public}))
             for seat in ctx.seats:
-                lines = [fill(e.text, names) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
+                lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):
                     ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat.seat_no)
         if ctx.match.status != "active" or ctx.state is None:
@@ -970,6 +959,10 @@ class MatchService:
                        user_ids=turn_users)
 
     # ------------------------------------------------------------------ internals: helpers
+
+    def _text_names(self, names: list[str]) -> list[str]:
+        """Seat names as they are written into texts (see ``name_text``)."""
+        return [self.name_text(n) for n in names]
 
     def _need_lobby(self, ctx: _Ctx, message: str = "The match has already started.") -> None:
         if ctx.match.status != "lobby":
@@ -1032,6 +1025,10 @@ class MatchService:
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result,
         )
+
+
+def _as_is(name: str) -> str:
+    return name
 
 
 def team_verdict(game: Any, winners: list[int]) -> str | None:

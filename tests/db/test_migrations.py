@@ -76,3 +76,30 @@ async def test_many_stores_opening_one_new_sqlite_file_at_once(tmp_path) -> None
         for st in stores:
             await st.close()
         assert {t.__tablename__ for t in TABLES} <= await _tables(url)
+
+
+def test_0002_keeps_the_outbox_of_an_existing_database(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Notices written before the delivery blocks existed stay in the queue, unparked."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0001")
+    asyncio.run(_sql(db_url, "INSERT INTO matches (id, channel_id, game, options, seed, status, version, step, host_id,"
+                             " max_seats, deadline_hours, created_at, updated_at) VALUES (1, 5, 'toy', '{}', 1, 'lobby',"
+                             " 0, 0, 9, 2, 24, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+    asyncio.run(_sql(db_url, "INSERT INTO notices (match_id, key, kind, channel_id, payload, created_at) VALUES"
+                             " (1, 'v1:0:lobby', 'lobby', 5, '{}', '2026-01-01 00:00:00')"))
+    command.upgrade(cfg, "head")
+    assert "delivery_blocks" in asyncio.run(_tables(db_url))
+
+    async def waiting() -> list[int]:
+        from db import Store
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                return await store.matches_with_notices(session, 10)
+        finally:
+            await store.close()
+
+    assert asyncio.run(waiting()) == [1]
+    command.downgrade(cfg, "0001")
+    command.upgrade(cfg, "head")

@@ -34,6 +34,8 @@ MAX_CHOICE_NAME = 100
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # non-boosted guilds and DMs
 ACK_DEADLINE = 3.0  # seconds to send the initial interaction callback
 TOKEN_TTL = 15 * 60.0  # seconds an interaction token stays valid for follow-ups / @original
+NONCE_WINDOW = 5 * 60.0  # seconds an enforced nonce returns the author's earlier message instead of a new one
+MAX_NONCE = 25  # characters of a string nonce (MessageCreateRequest.nonce)
 
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7

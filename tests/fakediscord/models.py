@@ -148,6 +148,8 @@ class Channel:
         role_ids = [r.id for r in member.roles] if member else []
         return channel_permissions(self.guild.permissions_of(user), guild_id=self.guild.id, member_id=user.id,
                                    role_ids=role_ids, overwrites=self.overwrites)
+    fail_after_post: list[int] = field(default_factory=list)
+    """5xx statuses to answer, one per POST, after the message was created (a lost response)."""
 
     def viewable_by(self, user: User) -> bool:
         """Whether `user` sees this channel: a DM its recipient, a guild channel its members with View Channel."""
@@ -434,6 +436,10 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     versions: list[dict] = field(default_factory=list)
+    nonce: str | None = None
+    allowed_mentions: dict | None = None
+    """What the bot allowed this message to ping (the request's allowed_mentions, None if absent)."""
+    created: float = field(default_factory=time.monotonic)
     type: int = 0
     refers_to: Message | None = None
     pinned_at: str | None = None
@@ -559,6 +565,8 @@ class Message:
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
     def snapshot(self) -> None:

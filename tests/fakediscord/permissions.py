@@ -54,6 +54,11 @@ def bits(*names: str) -> int:
     return value
 
 
+def names_of(value: int) -> list[str]:
+    """The permission names in an integer (the inverse of `bits`)."""
+    return [name for name, flag in FLAGS.items() if value & flag]
+
+
 @dataclass
 class Overwrite:
     """One channel permission overwrite (type 0 for a role, 1 for a member), as in the channel payload."""

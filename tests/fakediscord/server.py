@@ -731,7 +731,9 @@ class FakeDiscord:
                       embeds=list(body.get("embeds") or []), components=list(body.get("components") or []),
                       attachments=self._build_attachments(body, files, None), flags=flags,
                       ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
-                      webhook_id=self.app_id if interaction else None)
+                      webhook_id=self.app_id if interaction else None,
+                      nonce=None if body.get("nonce") is None else str(body["nonce"]),
+                      allowed_mentions=body.get("allowed_mentions"))
         msg.snapshot()
         self.messages[msg.id] = msg
         channel.log.append(msg)
@@ -760,13 +762,33 @@ class FakeDiscord:
         return channel
 
     async def _post_message(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
+        """Post as the bot: refused as Discord would (closed DMs, no mutual guild, the bot's channel
+        permissions); an enforced nonce the bot used here within NONCE_WINDOW returns that message;
+        `channel.fail_after_post` answers 5xx after creating the message (the response was lost)."""
         channel = self._channel(cid)
-        if channel.recipient is not None and channel.recipient.dms_closed:
+        recipient = channel.recipient
+        if recipient is not None and recipient.dms_closed:
             raise DiscordError(403, 50007, "Cannot send messages to this user", "dms_closed",
-                               f"DM to {channel.recipient.name}, whose DMs are closed")
+                               f"DM to {recipient.name}, whose DMs are closed")
+        if recipient is not None and not any(recipient.id in g.members for g in self.guilds):
+            raise DiscordError(403, 50278, "Cannot send messages to this user due to having no mutual guilds",
+                               "no_mutual_guilds", f"DM to {recipient.name}, who shares no guild with the bot")
         body = body or {}
         self._validate(body, files, self.message_size_limit)
-        return jresp(self.create_message(channel, body, files).payload(self.base_url))
+        nonce = body.get("nonce")
+        if nonce is not None and not (isinstance(nonce, int) or (isinstance(nonce, str) and len(nonce) <= limits.MAX_NONCE)):
+            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_message", f"nonce {nonce!r}")
+        if nonce is not None and body.get("enforce_nonce"):
+            cutoff = time.monotonic() - limits.NONCE_WINDOW
+            earlier = next((m for m in reversed(channel.log) if m.nonce == str(nonce)
+                            and m.author is self.bot_user and m.created >= cutoff), None)
+            if earlier is not None:
+                return jresp(earlier.payload(self.base_url))
+        msg = self.create_message(channel, body, files)
+        if channel.fail_after_post:
+            status = channel.fail_after_post.pop(0)
+            return jresp({"message": "Internal Server Error", "code": 0}, status=status)
+        return jresp(msg.payload(self.base_url))
 
     async def _channel_message(self, request: web.Request, body: Any, files: list, cid: str,
                                mid: str) -> web.StreamResponse:
