@@ -7,6 +7,7 @@ import discord
 import pytest
 
 from tests.fakediscord import FakeDiscord, Player
+from tests.fakediscord.control import info_json
 from tests.fakediscord.demo_bot import DemoBot
 from tests.fakediscord.models import Thread
 from tests.fakediscord.permissions import bits
@@ -36,6 +37,9 @@ async def test_a_public_thread_without_a_message(fake: FakeDiscord, bot: DemoBot
     assert cached.me is not None, "THREAD_MEMBERS_UPDATE told discord.py the bot is a member"
     events = fake.sessions[0].events
     assert events.index("THREAD_CREATE") < events.index("THREAD_MEMBERS_UPDATE")
+    listed = info_json(fake)["guilds"][0]["threads"]  # what a standalone fake's /_control/info shows
+    assert listed == [{"id": str(thread.id), "name": "Match 1", "parent_id": str(fake.channel.id), "type": 11,
+                       "archived": False, "locked": False}]
 
 
 @pytest.mark.fakediscord(bot_permissions=THREADS)
