@@ -25,7 +25,7 @@ def message_json(msg: Message) -> dict[str, Any]:
             "selects": [{"custom_id": s.custom_id, "placeholder": s.placeholder, "options": s.options}
                         for s in msg.selects],
             "attachments": [{"filename": a.filename, "size": len(a.data)} for a in msg.attachments],
-            "embeds": msg.embeds}
+            "embeds": msg.embeds, "type": msg.type, "pinned": msg.pinned, "v2": msg.is_v2}
 
 
 def response_json(resp: Response) -> dict[str, Any]:
@@ -41,7 +41,10 @@ def info_json(fake: FakeDiscord) -> dict[str, Any]:
             "gateway_url": fake.gateway_url, "app_id": str(fake.app_id), "shard_count": fake.shard_count,
             "connected_shards": sorted(s for s, sess in fake.sessions.items() if not sess.ws.closed),
             "guilds": [{"id": str(g.id), "name": g.name, "shard": shard_for(g.id, fake.shard_count),
-                        "channels": [{"id": str(c.id), "name": c.name} for c in g.channels]} for g in fake.guilds],
+                        "channels": [{"id": str(c.id), "name": c.name} for c in g.channels],
+                        "threads": [{"id": str(t.id), "name": t.name, "parent_id": str(t.parent.id) if t.parent else None,
+                                     "type": t.type, "archived": t.archived, "locked": t.locked} for t in g.threads]}
+                       for g in fake.guilds],
             "users": [{"id": str(u.id), "name": u.name} for u in fake.users.values()]}
 
 
