@@ -73,7 +73,7 @@ async def test_restarted_process_fires_and_delivers_on_its_first_tick(fake: Fake
             conn.execute("INSERT OR REPLACE INTO leases (name, holder, expires_at) "
                          "SELECT 'tick', holder, expires_at FROM leases WHERE name = 'deliver'")
             conn.execute("UPDATE leases SET expires_at = ? WHERE name IN ('deliver', 'tick')", (FUTURE,))
-            conn.execute("UPDATE deadlines SET started_at = ?, due_at = ?", (PAST, PAST))
+            conn.execute("UPDATE deadlines SET started_at = ?, due_at = ?, fire_at = ?", (PAST, PAST, PAST))
         second = await spawn_bot("second", env, tmp_path)
         await second.wait_connected()
         loop = asyncio.get_running_loop()
@@ -150,7 +150,8 @@ async def test_survivor_takes_over_the_leases_of_a_killed_process(fake: FakeDisc
                                "SELECT 'tick', holder, expires_at FROM leases WHERE name = 'deliver' "
                                "ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, "
                                "expires_at = EXCLUDED.expires_at")
-            await conn.execute("UPDATE deadlines SET started_at = now() - interval '1 day', due_at = now()")
+            await conn.execute("UPDATE deadlines SET started_at = now() - interval '1 day', due_at = now(), "
+                               "fire_at = now()")
         finally:
             await conn.close()
         await alice.wait_for("Time is up for alice", timeout=LEASE_SECONDS + 60)
