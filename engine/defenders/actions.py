@@ -10,35 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from engine.contract import IllegalChoice, Option, Prompt, Step
-from engine.defenders import board, effects, refusals, rules
+from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
+from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit, opt
 from engine.defenders.rules import Flow, region_name, who
 from engine.defenders.state import Attack, Defender, DefendersState
 from engine.rng import rng_for
 from engine.text import seat_ref
 from engine.validate import canonical_json
-
-MAX_OPTIONS = 25
-
-
-class Answer(BaseModel):
-    """Any answer is one of the prompt's option dicts (checked against them exactly)."""
-
-    model_config = ConfigDict(extra="allow")
-    act: str
-
-
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
-    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
-
-
-def dname(d: Defender) -> str:
-    return content().defender(d.key).name
-
 
 # ---------------------------------------------------------------------------- costs
 
@@ -152,11 +133,6 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
     return fit(per[focus], switch + [end])
 
 
-def fit(options: list[Option], tail: list[Option]) -> list[Option]:
-    """At most 25 options; `tail` (End, Pass, focus switches) is always kept."""
-    return options[: MAX_OPTIONS - len(tail)] + tail
-
-
 # ---------------------------------------------------------------------------- prompts
 
 
@@ -166,7 +142,7 @@ def prompts(st: DefendersState) -> list[Prompt]:
     if st.phase == "setup":
         return setup_prompts(st)
     if st.phase == "rebuild":
-        return rebuild_prompts(st)
+        return campaign.rebuild_prompts(st)
     if st.artifact_offer is not None:
         return [artifact_prompt(st)]
     if st.attacks:
@@ -296,34 +272,6 @@ def setup_prompts(st: DefendersState) -> list[Prompt]:
     return out
 
 
-def rebuild_prompts(st: DefendersState) -> list[Prompt]:
-    out = []
-    c = content()
-    for seat in range(st.seats):
-        if seat in st.ready:
-            continue
-        options = []
-        for d in st.of_seat(seat):
-            if st.capital_threat > 0 and d.xp >= 2:
-                options.append(opt(f"cap:{d.idx}", f"{dname(d)}: spend 2 XP, Capital Threat -1",
-                                   {"act": "cap", "d": d.idx}))
-            if d.xp >= rules.XP_MAX:
-                options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
-        for d in st.of_seat(seat):
-            for a in d.artifacts:
-                for other in st.defenders:
-                    if other.idx != d.idx and rules.slot_free(other, c.artifact(a).slot):
-                        options.append(opt(f"give:{d.idx}:{a}:{other.idx}",
-                                           f"{dname(d)}: give {c.artifact(a).name} to {dname(other)}",
-                                           {"act": "give", "d": d.idx, "key": a, "to": other.idx}))
-        ready = opt("ready", "Ready for the next battle", {"act": "ready"})
-        text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
-                f"{st.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
-        out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
-                          options=fit(options, [ready]), shared=st.seats > 1, default={"act": "ready"}))
-    return out
-
-
 # ---------------------------------------------------------------------------- submit
 
 
@@ -363,7 +311,7 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
             rules.start_battle(f)
         return
     if kind == "rebuild":
-        rebuild_choice(f, seat, ch)
+        campaign.rebuild_choice(f, seat, ch)
         return
     if kind == "artifact":
         offer = st.artifact_offer
@@ -523,27 +471,3 @@ def after_action(f: Flow) -> None:
         seat = st.defenders[act.defender or 0].seat
         if not any(o.choice["act"] not in ("end", "focus") for o in seat_card_options(st, seat)):
             st.active = None
-
-
-def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
-    act = ch["act"]
-    if act == "ready":
-        st.ready.append(seat)
-        f.say(f"Ready for the next battle: {seat_name(seat)}.")
-        if len(st.ready) >= st.seats:
-            rules.regroup_and_reconcile(f)
-        return
-    d = st.defenders[ch["d"]]
-    if act == "cap":
-        d.xp -= 2
-        st.capital_threat -= 1
-        f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {st.capital_threat}.")
-    elif act == "level":
-        rules.level_up(f, d)
-    elif act == "give":
-        other = st.defenders[ch["to"]]
-        d.artifacts.remove(ch["key"])
-        other.artifacts.append(ch["key"])
-        d.hp = min(d.hp, rules.max_hp(d))
-        f.say(f"{who(d)} gives {content().artifact(ch['key']).name} to {who(other)}.")
