@@ -217,6 +217,8 @@ def target_prompt(st: DefendersState) -> Prompt:
 
 
 def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
+    """One prompt per seat with a Defender able to answer; a Defender at 8 XP may first Level
+    Up (full HP), which returns the same decision with the defence now affordable."""
     able = rules.defenders_for(st, attack)
     r = st.regions[attack.region]
     where = region_name(st, attack.region)
@@ -230,15 +232,18 @@ def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
     if attack.dire:
         x = content().dire_card(attack.dire)
         extra = f" {x.text} A defence wins an artifact."
+    xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
+    first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
+    text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
     out = []
     for seat in sorted({d.seat for d in able}):
+        mine = [d for d in able if d.seat == seat]
         options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(st, d, attack)} HP, "
                                           f"{d.hp} now)", {"act": "defend", "d": d.idx})
-                   for d in able if d.seat == seat]
+                   for d in mine if rules.can_defend(st, d, attack)]
+        options += [opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
+                        {"act": "level", "d": d.idx}) for d in mine if d.xp >= rules.XP_MAX]
         options.append(opt("decline", "Let it through", {"act": "decline"}))
-        xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
-        first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
-        text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
         out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
                           shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))
     return out
@@ -335,6 +340,8 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         attack = st.attacks[0]
         if act == "defend":
             rules.defended(f, attack, st.defenders[ch["d"]])
+        elif act == "level":
+            rules.level_up(f, st.defenders[ch["d"]])
         else:
             attack.declined.append(seat)
         return

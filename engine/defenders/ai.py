@@ -72,6 +72,11 @@ def defend_score(st: DefendersState, ch: dict[str, Any]) -> float:
     if ch["act"] == "decline":
         return 4.0
     d = st.defenders[ch["d"]]
+    if ch["act"] == "level":
+        # Levelling first pays for a defence out of reach now; otherwise it only helps when hurt.
+        if not rules.can_defend(st, d, attack):
+            return danger + 3
+        return 4.5 if d.hp < rules.max_hp(d) else 0.0
     left = d.hp - rules.defend_cost(st, d, attack)
     return danger + (3 if left >= 1 else -1) + left * 0.1
 

@@ -213,19 +213,30 @@ def tree_reaches(st: DefendersState, key: str) -> bool:
     return key == "forest" or key in board.adjacent(st, "forest")
 
 
-def can_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
-    if d.hp <= 0:
-        return False
+def in_reach(st: DefendersState, d: Defender, attack: Attack) -> bool:
+    """Standing in the attacked region, or reaching it (ranged from next door, the Great Tree)."""
     near = d.region == attack.region
     if not near and passive(d, "ranged") and d.region != CAPITAL:
         near = attack.region in board.adjacent(st, d.region)
     if not near and d.in_tree:
         near = tree_reaches(st, attack.region)
-    return near and d.hp >= defend_cost(st, d, attack)
+    return near
+
+
+def can_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
+    return d.hp > 0 and in_reach(st, d, attack) and d.hp >= defend_cost(st, d, attack)
+
+
+def could_level_to_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
+    """At 8 XP a Level Up (any time, R) restores full HP, which may pay for a defence the
+    Defender cannot afford now: such a Defender is asked too."""
+    return d.xp >= XP_MAX and in_reach(st, d, attack) and max_hp(d) >= defend_cost(st, d, attack)
 
 
 def defenders_for(st: DefendersState, attack: Attack) -> list[Defender]:
-    return [d for d in st.defenders if d.seat not in attack.declined and can_defend(st, d, attack)]
+    """The Defenders whose seats are asked about this attack (and have not declined it)."""
+    return [d for d in st.defenders if d.seat not in attack.declined
+            and (can_defend(st, d, attack) or could_level_to_defend(st, d, attack))]
 
 
 def settle_attacks(f: Flow) -> bool:
