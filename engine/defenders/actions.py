@@ -24,8 +24,15 @@ from engine.validate import canonical_json
 # ---------------------------------------------------------------------------- costs
 
 
-def move_cost(st: DefendersState, d: Defender, to: str) -> int:
-    cost = 0 if (rules.passive(d, "swift") and not d.moved_free) else 1
+def free_move(d: Defender) -> bool:
+    """The swift passive's first move of the Turn (no AP) is still open."""
+    return bool(rules.passive(d, "swift")) and not d.moved_free
+
+
+def move_cost(st: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
+    """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
+    escorting first move pays, and the swift passive's free first move is then used up."""
+    cost = 0 if free_move(d) and not escort else 1
     frm = d.region
     if frm != CAPITAL and st.regions[frm].storm:
         cost += 1
@@ -61,15 +68,17 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool, compact: b
         cost = move_cost(st, d, to)
         if cost > ap or d.riding:
             continue
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(st, to)} ({cost} AP)",
+        price = "free first move" if cost == 0 else f"{cost} AP"
+        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(st, to)} ({price})",
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
-        if region is not None and region.caravans and d.xp:
+        regular = move_cost(st, d, to, escort=True)
+        if region is not None and region.caravans and d.xp and regular <= ap:
             most = min(region.caravans, d.xp)
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
             for k in [most] if compact else sorted({1, min(2, most), most}):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
-                               f"{n}: move to {region_name(st, to)} escorting {rules.caravans(k)} ({cost} AP, {k} XP)",
-                               {"act": "move", "d": d.idx, "to": to, "escort": k}))
+                               f"{n}: move to {region_name(st, to)} escorting {rules.caravans(k)} "
+                               f"({regular} AP, {k} XP)", {"act": "move", "d": d.idx, "to": to, "escort": k}))
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         extra = rules.passive(d, "secure_bonus")
         what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
@@ -421,15 +430,15 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
     assert act is not None
     what = ch["act"]
     if what == "move":
-        cost = move_cost(st, d, ch["to"])
+        n = ch["escort"]
+        cost = move_cost(st, d, ch["to"], escort=n > 0)
         spend(f, d, cost)
         act.ap -= cost
-        if rules.passive(d, "swift") and not d.moved_free:
-            d.moved_free = True
+        if free_move(d):
+            d.moved_free = True  # the Turn's first move is made, free or (escorting) paid
         frm = d.region
         effects.leave(st, d)
         d.region = ch["to"]
-        n = ch["escort"]
         f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {rules.caravans(n)} for {n} XP."
                                                                   if n else "."), kind="move")
         if n:

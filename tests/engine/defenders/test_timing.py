@@ -5,13 +5,19 @@ offers nothing but passing."""
 
 from __future__ import annotations
 
+import pytest
+
+from engine.contract import IllegalChoice
 from tests.engine.defenders.helpers import (
+    G,
     attack,
     calm,
     do,
     find,
     new,
     options,
+    prompt_of,
+    turn,
 )
 
 # ---------------------------------------------------------------------------- Level Up at any time
@@ -54,3 +60,38 @@ def test_a_defender_who_can_pay_may_still_level_up_first() -> None:
     st = attack(st, "forest")
     assert [o["act"] for o in options(st, 0, "defend")] == ["defend", "level", "decline"]
 
+
+
+# ---------------------------------------------------------------------------- escorts
+
+
+@pytest.mark.parametrize(("key", "art"), [("gale_runner", None), ("hearthkeeper", "road_boots")])
+def test_the_free_first_move_cannot_escort_an_escort_pays_one_ap_and_uses_it_up(key: str, art: str | None) -> None:
+    st = calm(new(defenders=(key, "stonewall")))
+    d = st.defenders[0]
+    d.region, d.xp = "ruins", 2
+    d.artifacts = [art] if art else []
+    st.regions["ruins"].caravans = 1
+    st = turn(st, 0)
+    assert find(st, act="move", d=0, to="forest", escort=0) is not None
+    assert "free first move" in next(o.label for o in prompt_of(st).options if o.value == "move:0:forest")
+    assert "(1 AP, 1 XP)" in next(o.label for o in prompt_of(st).options if o.value == "move:0:forest:1")
+    st = do(st, act="move", d=0, to="forest", escort=1)
+    assert st.active.ap == 2 and st.defenders[0].xp == 1
+    assert st.regions["forest"].caravans == 1
+    st = do(st, act="move", d=0, to="capital", escort=0)
+    assert st.active.ap == 1  # the first move of the Turn was the paid escort
+
+
+def test_an_escort_needs_the_ap_of_a_regular_move() -> None:
+    st = calm(new(defenders=("gale_runner", "stonewall")))
+    d = st.defenders[0]
+    d.region, d.xp = "ruins", 2
+    st.regions["ruins"].caravans = 1
+    st = turn(st, 0, ap=0)
+    assert find(st, act="move", d=0, to="forest", escort=0) is not None
+    assert [o for o in options(st) if o.get("escort")] == []
+    before = st.model_dump_json()
+    with pytest.raises(IllegalChoice):
+        G.submit(st, 0, {"act": "move", "d": 0, "to": "forest", "escort": 1})
+    assert st.model_dump_json() == before
