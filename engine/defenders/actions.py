@@ -167,7 +167,7 @@ def prompts(st: DefendersState) -> list[Prompt]:
             active = st.defenders[act.defender or 0]
             if seat == active.seat:
                 out.append(turn_prompt(st, seat, active))
-            elif seat not in act.reacted:
+            else:
                 react = react_prompt(st, seat)
                 if react is not None:
                     out.append(react)
@@ -199,16 +199,20 @@ def all_prompt(st: DefendersState, seat: int) -> Prompt:
 
 
 def react_prompt(st: DefendersState, seat: int) -> Prompt | None:
+    """Any-turn skills (and Level Up) during another Defender's Turn, open for the whole Turn.
+    "Not now" marks the prompt answered, so nobody waits and no AI answers it again, yet its
+    skills stay usable; it is asked afresh once its options change."""
     assert st.active is not None
-    options = [o for d in st.of_seat(seat) for o in ability_options(st, d, own_turn=False, ap=st.active.ap)]
-    if not options:
+    found = [o for d in st.of_seat(seat) for o in ability_options(st, d, own_turn=False, ap=st.active.ap)]
+    if not found:
         return None
+    options = fit(found, [opt("pass", "Not now", {"act": "pass"})])
     active = st.defenders[st.active.defender or 0]
-    text = (f"{who(active)} is taking a Turn. You may use a skill now; the game goes on without you "
-            f"if you do not.")
-    return Prompt(seat=seat, kind="react", text=text, answer=Answer,
-                  options=fit(options, [opt("pass", "Not now", {"act": "pass"})]),
-                  optional=True, default={"act": "pass"})
+    text = (f"{who(active)} is taking a Turn. Your any-turn skills stay open until that Turn ends; "
+            f"the game goes on without you.")
+    passed = st.active.react_passed.get(str(seat))
+    return Prompt(seat=seat, kind="react", text=text, answer=Answer, options=options, optional=True,
+                  answered=passed == [o.value for o in options], default={"act": "pass"})
 
 
 def target_prompt(st: DefendersState) -> Prompt:
@@ -355,9 +359,11 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
             attack.declined.append(seat)
         return
     assert st.active is not None
-    if kind == "react" and act == "pass":
-        st.active.reacted.append(seat)
-        return
+    if kind == "react":
+        if act == "pass":
+            st.active.react_passed[str(seat)] = [o.value for o in prompt.options]
+            return
+        st.active.react_passed.pop(str(seat), None)
     if kind == "target":
         pick = st.active.pick
         assert pick is not None

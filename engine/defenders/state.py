@@ -118,8 +118,9 @@ class Active(Model):
     """Seat -> the Defender whose actions a crowded prompt lists first."""
     pick: dict[str, Any] | None = None
     """A targeted ability waiting for its target: {"seat", "d", "src"}."""
-    reacted: list[int] = Field(default_factory=list)
-    """Seats that declined to use an any-turn skill during this Turn."""
+    react_passed: dict[str, list[str]] = Field(default_factory=dict)
+    """Seat -> the react option values it said "Not now" to. The prompt stays open for the
+    whole Turn, marked answered while its options are still these (docs/rules/defenders.md)."""
 
 
 class DefendersState(State):

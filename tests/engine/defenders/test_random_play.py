@@ -80,7 +80,7 @@ def pure(seats: int, seed: int, policy: str, **options) -> DefendersState:
     st = G.setup(seats, G.options_model()(**options), seed)
     pol = G.policies()[policy]
     while G.result(st) is None:
-        p = G.prompts(st)[0]
+        p = next(p for p in G.prompts(st) if not p.answered)
         st = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, f"ai:{p.seat}"))).state
     return st
 
@@ -121,7 +121,7 @@ def test_views_never_show_hidden_orders_or_face_down_bosses() -> None:
         for _ in range(40):
             if G.result(st) is not None:
                 break
-            p = G.prompts(st)[0]
+            p = next(p for p in G.prompts(st) if not p.answered)
             st = G.submit(st, p.seat, pol.choose(st, p, random.Random(st.step))).state
             twin = shuffled_hidden(st, seed)
             for seat in [None, *range(st.seats)]:
@@ -151,7 +151,7 @@ def in_turn(seed: int = 3) -> DefendersState:
     st = G.setup(2, G.options_model()(), seed)
     pol = G.policies()["heuristic"]
     while not any(p.kind == "turn" for p in G.prompts(st)):
-        p = G.prompts(st)[0]
+        p = next(p for p in G.prompts(st) if not p.answered)
         st = G.submit(st, p.seat, pol.choose(st, p, random.Random(0))).state
     return st
 
@@ -204,7 +204,7 @@ def test_events_never_name_a_card_before_it_is_drawn_or_a_boss_before_it_arrives
         said: list[str] = []
         drawn: list[str] = []
         while G.result(st) is None:
-            p = G.prompts(st)[0]
+            p = next(p for p in G.prompts(st) if not p.answered)
             step = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, "ai")))
             st = step.state
             said += [e.text for e in step.events]

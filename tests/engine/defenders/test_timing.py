@@ -95,3 +95,50 @@ def test_an_escort_needs_the_ap_of_a_regular_move() -> None:
     with pytest.raises(IllegalChoice):
         G.submit(st, 0, {"act": "move", "d": 0, "to": "forest", "escort": 1})
     assert st.model_dump_json() == before
+
+
+# ---------------------------------------------------------------------------- any-turn skills all Turn
+
+
+def open_prompts(st) -> list[tuple[int, str]]:
+    """What an AI driver or the match service waits on: prompts not answered yet."""
+    return [(p.seat, p.kind) for p in G.prompts(st) if not p.answered]
+
+
+def test_not_now_keeps_any_turn_skills_usable_for_the_rest_of_the_turn() -> None:
+    st = calm(new(seats=2, defenders=("hearthkeeper", "stonewall")))
+    d = st.defenders[1]
+    d.region, d.xp, d.skills = "forest", 4, ["long_watch", "call_to_arms"]
+    st.defenders[0].region = "forest"
+    st = turn(st, 0)
+    assert [o["src"] for o in options(st, 1, "react") if o["act"] == "use"] == ["skill:long_watch"]
+    st = do(st, 1, "react", act="pass")
+    react = prompt_of(st, 1, "react")
+    assert react.answered and react.optional  # still open, but nobody waits for it
+    assert open_prompts(st) == [(0, "turn")]
+    # Hearthkeeper leaves the Forest: Call to Arms now has someone to call, so the prompt is new.
+    st = do(st, 0, "turn", act="move", d=0, to="capital", escort=0)
+    assert not prompt_of(st, 1, "react").answered
+    assert [o["src"] for o in options(st, 1, "react") if o["act"] == "use"] == [
+        "skill:long_watch", "skill:call_to_arms"]
+    st = do(st, 1, "react", act="pass")
+    before = prompt_of(st, 1, "react").model_dump(mode="json")
+    # Another move that changes nothing Stonewall can do: the same prompt, not a new one.
+    st = do(st, 0, "turn", act="move", d=0, to="plains", escort=0)
+    assert prompt_of(st, 1, "react").model_dump(mode="json") == before
+    # ...and its skills still work after "Not now".
+    st = do(st, 1, "react", act="use", d=1, src="skill:long_watch")
+    st = do(st, 1, "target", act="target", target="coast")
+    assert st.regions["coast"].wards == 1 and st.defenders[1].xp == 2
+    assert not prompt_of(st, 1, "react").answered  # used, not passed: asked as new
+
+
+def test_the_react_prompt_closes_with_the_turn() -> None:
+    st = calm(new(seats=2, defenders=("hearthkeeper", "stonewall")))
+    d = st.defenders[1]
+    d.xp, d.skills = 4, ["long_watch"]
+    st = turn(st, 0, deck=["d:1"])
+    st = do(st, 1, "react", act="pass")
+    st = do(st, 0, "turn", act="end")
+    assert st.active.defender == 1 and st.active.react_passed == {}
+    assert [p.kind for p in G.prompts(st)] == ["turn"]
