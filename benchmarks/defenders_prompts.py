@@ -3,7 +3,8 @@ nothing but passing (Pass, End, Not now, Ready, Let it through, focus switches).
 
 A prompt counts as sent the way the match service sends it: when a seat's prompt differs from
 the one it had before the last choice, or the seat just answered (the service re-issues the
-actor's next prompt). Matches are all-AI, driven like `bot.simulate` (first open prompt).
+actor's next prompt, except a sealed or optional one it answered that stays open). Matches are
+all-AI, driven like `bot.simulate` (first open prompt).
 
 Run: python benchmarks/defenders_prompts.py [--matches 100] [--policy random] [--mode single]
 """
@@ -43,7 +44,8 @@ def count(seats: int, seed: int, policy: str, mode: str) -> tuple[Counter[str], 
         prompts = game.prompts(state)
         for p in prompts:
             key = fingerprint(p)
-            if p.seat == actor or last.get(p.seat) != key:
+            kept = (p.secret or p.optional) and p.answered and last.get(p.seat) is not None
+            if (p.seat == actor and not kept) or (p.seat != actor and last.get(p.seat) != key):
                 sent[p.kind] += 1
                 idle[p.kind] += passing_only(p)
         last = {s: None for s in range(seats)} | {p.seat: fingerprint(p) for p in prompts}

@@ -14,8 +14,9 @@ from engine.contract import IllegalChoice, Option, Prompt, Step
 from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
+from engine.defenders.names import caravans, region_name, who
 from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit, opt
-from engine.defenders.rules import Flow, region_name, who
+from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
 from engine.rng import rng_for
 from engine.text import seat_ref
@@ -77,7 +78,7 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool, compact: b
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
             for k in [most] if compact else sorted({1, min(2, most), most}):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
-                               f"{n}: move to {region_name(st, to)} escorting {rules.caravans(k)} "
+                               f"{n}: move to {region_name(st, to)} escorting {caravans(k)} "
                                f"({regular} AP, {k} XP)", {"act": "move", "d": d.idx, "to": to, "escort": k}))
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         extra = rules.passive(d, "secure_bonus")
@@ -171,7 +172,7 @@ def prompts(st: DefendersState) -> list[Prompt]:
                 react = react_prompt(st, seat)
                 if react is not None:
                     out.append(react)
-        elif seat not in act.passed:
+        elif seat not in act.passed and not idle_on_card(st, seat):
             out.append(all_prompt(st, seat))
     return out
 
@@ -311,7 +312,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     st.step += 1
     f = Flow(st, rng_for(st.seed, st.step, "step"))
     apply(f, mine, seat, dict(picked.choice))
-    rules.advance(f)
+    settle(f)
     return Step(state=st, events=f.events)
 
 
@@ -375,7 +376,6 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         assert ab is not None
         spend(f, d, ab.ap)
         effects.apply(f, d, pick["src"], ab, ch["target"])
-        after_action(f)
         return
     card_action(f, prompt, seat, ch)
 
@@ -399,7 +399,6 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
     if what == "pass":
         act.passed.append(seat)
         f.say(f"All Defenders card: passed by {seat_name(seat)}.")
-        after_action(f)
         return
     if what == "focus":
         act.focus[str(seat)] = ch["d"]
@@ -423,7 +422,6 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         regular(f, d, ch)
     if act.card == "all" and st.active is act and st.seats > 1 and act.ap != ap_before and act.ap > 0:
         f.say(f"{act.ap} shared AP left on the All Defenders card.")
-    after_action(f)
 
 
 def seat_name(seat: int) -> str:
@@ -445,7 +443,7 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
         frm = d.region
         effects.leave(st, d)
         d.region = ch["to"]
-        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {rules.caravans(n)} for {n} XP."
+        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {caravans(n)} for {n} XP."
                                                                   if n else "."), kind="move")
         if n:
             d.xp -= n
@@ -469,7 +467,7 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
             f.say(f"{who(d)} Secures {region_name(st, r.key)}: Threat {before} to {r.threat}.", kind="secure")
     elif what == "fight":
         card = content().boss(st.boss.key)
-        rules.damage_boss(f, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
+        rules.damage_boss(f, d, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
         if card.passive == "thorns" and st.phase == "play":
             rules.hurt(f, d, 1, card.name)
     elif what == "prepare":
@@ -477,19 +475,44 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
         f.say(f"{who(d)} prepares: {d.xp} XP.")
 
 
-def after_action(f: Flow) -> None:
-    """Close the card once nobody can do anything more with it."""
+PASSING = ("end", "pass", "focus")
+
+
+def has_action(options: list[Option]) -> bool:
+    """Whether a card prompt offers anything but ending, passing or switching focus."""
+    return any(o.choice["act"] not in PASSING for o in options)
+
+
+def idle_on_card(st: DefendersState, seat: int) -> bool:
+    """On the current AP card this seat could only pass (or end): it is not asked."""
+    return not has_action(seat_card_options(st, seat))
+
+
+def close_idle_card(f: Flow) -> bool:
+    """Close the AP card once nobody has anything left to do with it; True when it closed."""
     st = f.st
     act = st.active
     if act is None or st.phase != "play" or st.attacks or st.artifact_offer is not None or act.pick is not None:
-        return
+        return False
     if act.card == "all":
-        if len(act.passed) >= st.seats or (act.ap == 0 and not any(
-                o.choice["act"] not in ("pass", "focus") for s in range(st.seats) if s not in act.passed
-                for o in seat_card_options(st, s))):
-            f.say("The All Defenders card is spent.")
-            st.active = None
-    elif act.ap == 0:
-        seat = st.defenders[act.defender or 0].seat
-        if not any(o.choice["act"] not in ("end", "focus") for o in seat_card_options(st, seat)):
-            st.active = None
+        if any(s not in act.passed and not idle_on_card(st, s) for s in range(st.seats)):
+            return False
+        f.say("The All Defenders card is spent.")
+    else:
+        active = st.defenders[act.defender or 0]
+        if not idle_on_card(st, active.seat):
+            return False
+        if act.ap:
+            f.say(f"{who(active)} can do nothing more with the {act.ap} AP left: the Turn ends.")
+    st.active = None
+    return True
+
+
+def settle(f: Flow) -> None:
+    """Run the game on until someone has a real decision: a card nobody can use is closed and a
+    Rebuild nobody has anything to do in ends, instead of asking seats only to pass."""
+    for _ in range(1_000):
+        rules.advance(f)
+        if not (close_idle_card(f) or campaign.end_rebuild_when_settled(f)):
+            return
+    raise RuntimeError("the Defenders flow did not settle")

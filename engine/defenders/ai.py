@@ -48,6 +48,8 @@ def score(st: DefendersState, prompt: Prompt, o: Option) -> float:
             return 6
         if act == "cap" and d is not None:
             return 5 if st.capital_threat >= 2 or d.xp >= 6 else 0
+        if act == "accept":
+            return 2  # a teammate's trade offer: trust it
         return 1 if act == "ready" else 0
     if kind == "target":
         return target_score(st, prompt, ch)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt
-from engine.defenders import rules
+from engine.contract import Option, Prompt
+from engine.defenders import rules, trade
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import TERRAINS, content
+from engine.defenders.names import region_name, who
 from engine.defenders.prompting import Answer, dname, fit, opt
-from engine.defenders.rules import Flow, heal, region_name, start_battle, who
+from engine.defenders.rules import Flow, heal, start_battle
 from engine.defenders.state import Boss, DefendersState
 from engine.text import seat_ref
 
@@ -25,6 +26,7 @@ def rebuild(f: Flow) -> None:
     st = f.st
     st.phase = "rebuild"
     st.ready = []
+    st.trade_offer = None
     st.active = None
     st.attacks = []
     st.current = None
@@ -105,31 +107,35 @@ def player_cards(st: DefendersState) -> list[str]:
 # ---------------------------------------------------------------------------- the Rebuild prompt
 
 
+def rebuild_options(st: DefendersState, seat: int) -> list[Option]:
+    """What the seat may still do between battles, "ready" aside."""
+    options = []
+    for d in st.of_seat(seat):
+        if st.capital_threat > 0 and d.xp >= 2:
+            options.append(opt(f"cap:{d.idx}", f"{dname(d)}: spend 2 XP, Capital Threat -1",
+                               {"act": "cap", "d": d.idx}))
+        if d.xp >= rules.XP_MAX:
+            options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
+    return trade.trade_options(st, seat) + options
+
+
+def waiting_seats(st: DefendersState) -> list[int]:
+    """Seats asked between battles: not ready, and with something to do besides being ready
+    (a seat that could only say it is ready is not asked)."""
+    return [s for s in range(st.seats) if s not in st.ready and rebuild_options(st, s)]
+
+
 def rebuild_prompts(st: DefendersState) -> list[Prompt]:
     out = []
-    c = content()
-    for seat in range(st.seats):
-        if seat in st.ready:
-            continue
-        options = []
-        for d in st.of_seat(seat):
-            if st.capital_threat > 0 and d.xp >= 2:
-                options.append(opt(f"cap:{d.idx}", f"{dname(d)}: spend 2 XP, Capital Threat -1",
-                                   {"act": "cap", "d": d.idx}))
-            if d.xp >= rules.XP_MAX:
-                options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
-        for d in st.of_seat(seat):
-            for a in d.artifacts:
-                for other in st.defenders:
-                    if other.idx != d.idx and rules.slot_free(other, c.artifact(a).slot):
-                        options.append(opt(f"give:{d.idx}:{a}:{other.idx}",
-                                           f"{dname(d)}: give {c.artifact(a).name} to {dname(other)}",
-                                           {"act": "give", "d": d.idx, "key": a, "to": other.idx}))
+    for seat in waiting_seats(st):
         ready = opt("ready", "Ready for the next battle", {"act": "ready"})
         text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
                 f"{st.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
+        if st.trade_offer is not None and st.defenders[st.trade_offer["to"]].seat == seat:
+            text += " A trade is offered to you."
         out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
-                          options=fit(options, [ready]), shared=st.seats > 1, default={"act": "ready"}))
+                          options=fit(rebuild_options(st, seat), [ready]), shared=st.seats > 1,
+                          default={"act": "ready"}))
     return out
 
 
@@ -139,19 +145,21 @@ def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
     if act == "ready":
         st.ready.append(seat)
         f.say(f"Ready for the next battle: {seat_ref(seat)}.")
-        if len(st.ready) >= st.seats:
-            regroup_and_reconcile(f)
-        return
-    d = st.defenders[ch["d"]]
-    if act == "cap":
+        trade.drop_offer_of(f, seat)
+    elif act in ("trade", "accept", "refuse", "withdraw"):
+        trade.trade_choice(f, seat, ch)
+    elif act == "cap":
+        d = st.defenders[ch["d"]]
         d.xp -= 2
         st.capital_threat -= 1
         f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {st.capital_threat}.")
     elif act == "level":
-        rules.level_up(f, d)
-    elif act == "give":
-        other = st.defenders[ch["to"]]
-        d.artifacts.remove(ch["key"])
-        other.artifacts.append(ch["key"])
-        d.hp = min(d.hp, rules.max_hp(d))
-        f.say(f"{who(d)} gives {content().artifact(ch['key']).name} to {who(other)}.")
+        rules.level_up(f, st.defenders[ch["d"]])
+
+
+def end_rebuild_when_settled(f: Flow) -> bool:
+    """Nobody is left with a Rebuild decision: Regroup and Reconcile, the next battle begins."""
+    if f.st.phase != "rebuild" or waiting_seats(f.st):
+        return False
+    regroup_and_reconcile(f)
+    return True

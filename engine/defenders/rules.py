@@ -14,8 +14,8 @@ from engine.contract import Event
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
+from engine.defenders.names import caravans, region_name, who
 from engine.defenders.state import Active, Attack, Defender, DefendersState
-from engine.text import seat_ref
 
 XP_MAX = 8
 XP_DEFEND = 1
@@ -35,38 +35,6 @@ class Flow:
     def say(self, text: str, kind: str = "log", phase_end: bool = False, **data: object) -> None:
         self.events.append(Event(kind=kind, text=text, phase_end=phase_end, data=dict(data)))
         self.st.log = (self.st.log + [text])[-8:]
-
-
-# ---------------------------------------------------------------------------- names
-
-
-def caravans(n: int) -> str:
-    return f"{n} Caravan" + ("" if n == 1 else "s")
-
-
-def who(d: Defender) -> str:
-    return f"{content().defender(d.key).name} ({seat_ref(d.seat)})"
-
-
-def region_name(st: DefendersState, key: str) -> str:
-    if key == CAPITAL:
-        return content().capital.name
-    r = st.regions[key]
-    c = content()
-    return c.war_region(key).name if r.war else c.region(key).name
-
-
-def card_name(card: str) -> str:
-    c = content()
-    if card.startswith("d:"):
-        return "Defender card"
-    if card == "all":
-        return "All Defenders card"
-    if card.startswith("e:"):
-        return f"Enemy: {c.enemy(card[2:]).name}"
-    if card.startswith("x:"):
-        return f"Dire Enemy: {c.dire_card(card[2:]).name}"
-    return {"soldier": "Soldier card", "deserter": "Deserter card"}[card]
 
 
 # ---------------------------------------------------------------------------- defenders
@@ -302,10 +270,15 @@ def win_artifact(f: Flow, d: Defender) -> None:
         f.say(f"{who(d)} wins the artifact {card.name} but has no free {card.slot} slot.")
 
 
+def slot_limit(slot: str) -> int:
+    """A Defender carries 2 hand Artifacts and 1 on the back (A8)."""
+    return 2 if slot == "hand" else 1
+
+
 def slot_free(d: Defender, slot: str) -> bool:
     c = content()
     used = sum(1 for a in d.artifacts if c.artifact(a).slot == slot)
-    return used < (2 if slot == "hand" else 1)
+    return used < slot_limit(slot)
 
 
 def on_hit(f: Flow, attack: Attack) -> None:
@@ -345,12 +318,23 @@ def on_hit(f: Flow, attack: Attack) -> None:
 # ---------------------------------------------------------------------------- the boss
 
 
-def damage_boss(f: Flow, n: int, why: str) -> None:
+def turn_of(st: DefendersState, d: Defender) -> int:
+    """Whose Turn an action of `d` belongs to: the active Defender's on a Defender card (even a
+    skill used from another seat), `d`'s own on an All Defenders card."""
+    act = st.active
+    if act is not None and act.card == "defender" and act.defender is not None:
+        return act.defender
+    return d.idx
+
+
+def damage_boss(f: Flow, d: Defender, n: int, why: str) -> None:
+    """`d` deals `n` damage; armour ignores the first damage of every Defender Turn."""
     st = f.st
     boss = st.boss
     card = content().boss(boss.key)
-    if card.passive == "armor" and not boss.armor_used and n > 0:
-        boss.armor_used = True
+    turn = turn_of(st, d)
+    if card.passive == "armor" and turn not in boss.armor_soaked and n > 0:
+        boss.armor_soaked.append(turn)
         n -= 1
         f.say(f"{card.name}'s armour soaks the first damage of this Turn.")
     if n <= 0:
@@ -456,7 +440,7 @@ def round_start(f: Flow) -> None:
 def round_end(f: Flow) -> None:
     st = f.st
     st.hexed = False
-    st.boss.armor_used = False
+    st.boss.armor_soaked = []
     for d in st.defenders:
         d.shield = False
         d.in_tree = False
@@ -531,7 +515,7 @@ def draw_card(f: Flow) -> None:
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:
     st = f.st
     st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))  # type: ignore[arg-type]
-    st.boss.armor_used = False
+    st.boss.armor_soaked = []
     for x in st.defenders:
         x.took_turn = False
         x.moved_free = False

@@ -96,7 +96,10 @@ class Boss(Model):
     max_hp: int
     region: str
     revealed: bool = False
-    armor_used: bool = False
+    armor_soaked: list[int] = Field(default_factory=list)
+    """The armour passive: whose Turn has had its first damage ignored already. On a Defender
+    card that is the active Defender; on an All Defenders card each Defender acting has a Turn
+    of their own (U14), so each gets its first damage soaked."""
 
 
 class Attack(Model):
@@ -164,6 +167,9 @@ class DefendersState(State):
     """A won artifact waiting for its slot: {"d": idx, "key": artifact}."""
     ready: list[int] = Field(default_factory=list)
     """Rebuild: seats that are done."""
+    trade_offer: dict[str, Any] | None = None
+    """Rebuild: an Artifact trade waiting for the partner's answer:
+    {"d": giver, "key": artifact given, "to": partner, "for": artifact asked or None}."""
     hexed: bool = False
     log: list[str] = Field(default_factory=list)
     won: bool | None = None

@@ -16,6 +16,8 @@ G = engine.get("defenders")
 MATCHES_PER_MODE = 200
 """The acceptance figure: 200 random-legal matches per mode, 50 per seat count."""
 FULL_EVERY = 25
+PASSING = {"pass", "end", "ready", "decline", "leave", "focus", "back"}
+"""Answers that decide nothing: no prompt may offer only these (a seat is not asked just to pass)."""
 
 
 def check_prompts(st: DefendersState) -> None:
@@ -29,6 +31,7 @@ def check_prompts(st: DefendersState) -> None:
         assert all(len(o.label) <= 80 for o in p.options)
         assert p.default in [o.choice for o in p.options], (p.kind, p.default)
         assert not p.secret
+        assert any(o.choice.get("act") not in PASSING for o in p.options), f"{p.kind} offers only passing"
 
 
 def play(seats: int, mode: str, seed: int, full: bool, policy: str = "random", difficulty: str = "normal"):
@@ -195,7 +198,7 @@ def test_bad_options_are_refused() -> None:
 
 def test_events_never_name_a_card_before_it_is_drawn_or_a_boss_before_it_arrives() -> None:
     from engine.defenders.content import content
-    from engine.defenders.rules import card_name
+    from engine.defenders.names import card_name
 
     c = content()
     for seed in range(4):

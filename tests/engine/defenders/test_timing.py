@@ -8,15 +8,20 @@ from __future__ import annotations
 import pytest
 
 from engine.contract import IllegalChoice
+from engine.defenders.state import DefendersState
 from tests.engine.defenders.helpers import (
     G,
+    all_card,
     attack,
     calm,
     do,
     find,
     new,
     options,
+    play,
     prompt_of,
+    reveal,
+    texts,
     turn,
 )
 
@@ -142,3 +147,143 @@ def test_the_react_prompt_closes_with_the_turn() -> None:
     st = do(st, 0, "turn", act="end")
     assert st.active.defender == 1 and st.active.react_passed == {}
     assert [p.kind for p in G.prompts(st)] == ["turn"]
+
+
+# ---------------------------------------------------------------------------- the Rebuild trade
+
+
+def won_battle(seats: int = 2, mine: tuple[str, ...] = (), theirs: tuple[str, ...] = ()) -> DefendersState:
+    """Battle 1 of a campaign just won; Defender 0 holds `mine`, Defender 1 holds `theirs`."""
+    st = calm(new(seats=seats, mode="campaign"))
+    reveal(st, "ash_captain", "ruins", hp=1)
+    st.capital_caravans = 6
+    st.defenders[0].region = "ruins"
+    st.defenders[0].artifacts, st.defenders[1].artifacts = list(mine), list(theirs)
+    st = turn(st, 0)
+    st = do(st, act="fight", d=0)
+    assert st.phase == "rebuild"
+    return st
+
+
+def test_a_trade_is_a_swap_offered_to_the_partner_who_accepts() -> None:
+    # Both hands are full: a one-way gift is impossible, a swap is not.
+    st = won_battle(mine=("sunsteel", "buckler"), theirs=("ember_bow", "flask"))
+    offer = find(st, 0, "rebuild", act="trade", d=0, key="sunsteel", to=1, **{"for": "ember_bow"})
+    assert offer is not None
+    assert find(st, 0, "rebuild", act="trade", d=0, key="sunsteel", to=1, **{"for": None}) is None
+    st, events = play(st, 0, "rebuild", **offer)
+    assert st.defenders[0].artifacts == ["sunsteel", "buckler"]  # nothing moves before a yes
+    assert "offers a trade" in texts(events)
+    assert [o["act"] for o in options(st, 1, "rebuild")] == ["accept", "refuse", "ready"]
+    assert [o["act"] for o in options(st, 0, "rebuild")] == ["withdraw", "ready"]
+    st = do(st, 1, "rebuild", act="accept")
+    assert sorted(st.defenders[0].artifacts) == ["buckler", "ember_bow"]
+    assert sorted(st.defenders[1].artifacts) == ["flask", "sunsteel"]
+    assert st.trade_offer is None
+
+
+def test_a_refused_or_lapsed_offer_changes_nothing() -> None:
+    st = won_battle(mine=("sunsteel",), theirs=("ember_bow",))
+    st = do(st, 0, "rebuild", act="trade", d=0, key="sunsteel", to=1, **{"for": "ember_bow"})
+    st = do(st, 1, "rebuild", act="refuse")
+    assert st.defenders[0].artifacts == ["sunsteel"] and st.defenders[1].artifacts == ["ember_bow"]
+    st = do(st, 0, "rebuild", act="trade", d=0, key="sunsteel", to=1, **{"for": None})
+    st, events = play(st, 1, "rebuild", act="ready")
+    assert "lapses" in texts(events) and st.trade_offer is None
+    assert st.defenders[1].artifacts == ["ember_bow"]
+
+
+def test_offering_to_a_ready_seat_asks_it_again() -> None:
+    st = won_battle(mine=("sunsteel",), theirs=("ember_bow",))
+    st = do(st, 1, "rebuild", act="ready")
+    st = do(st, 0, "rebuild", act="trade", d=0, key="sunsteel", to=1, **{"for": "ember_bow"})
+    assert st.phase == "rebuild" and 1 not in st.ready
+    st = do(st, 1, "rebuild", act="accept")
+    assert st.defenders[1].artifacts == ["sunsteel"]
+
+
+def test_a_solo_player_swaps_between_their_own_defenders_at_once_and_hp_follows_the_mantle() -> None:
+    st = won_battle(seats=1, mine=("stone_mantle",), theirs=("road_boots",))
+    assert [d.hp for d in st.defenders] == [5, 5]  # Hearthkeeper 4 + Mantle 1, Stonewall 5
+    swaps = [o for o in options(st, 0, "rebuild") if o["act"] == "trade" and o["for"] is not None]
+    assert len(swaps) == 1  # the same swap is not listed from both sides
+    st = do(st, 0, "rebuild", **swaps[0])
+    assert st.defenders[0].artifacts == ["road_boots"] and st.defenders[1].artifacts == ["stone_mantle"]
+    assert [d.hp for d in st.defenders] == [4, 6]
+
+
+def test_a_trade_that_is_not_offered_is_refused_and_changes_nothing() -> None:
+    st = won_battle(mine=("sunsteel",), theirs=("ember_bow",))
+    before = st.model_dump_json()
+    with pytest.raises(IllegalChoice, match="not open"):
+        G.submit(st, 0, {"act": "trade", "d": 0, "key": "flask", "to": 1, "for": "ember_bow"})
+    with pytest.raises(IllegalChoice, match="cannot accept"):
+        G.submit(st, 1, {"act": "accept"})
+    assert st.model_dump_json() == before
+
+
+# ---------------------------------------------------------------------------- armour per Defender Turn
+
+
+def test_armour_soaks_the_first_damage_of_each_defenders_turn_on_an_all_defenders_card() -> None:
+    st = calm(new(seats=2, defenders=("hearthkeeper", "stonewall")))
+    reveal(st, "elder_oak", "ruins")
+    for d in st.defenders:
+        d.region = "ruins"
+    st = all_card(st, ap=4)
+    st = do(st, 0, "all", act="fight", d=0)
+    assert st.boss.hp == 10  # Hearthkeeper's Turn: soaked
+    st = do(st, 1, "all", act="fight", d=1)
+    assert st.boss.hp == 10  # Stonewall's own Turn on the same card: soaked again
+    st = do(st, 0, "all", act="fight", d=0)
+    st = do(st, 1, "all", act="fight", d=1)
+    assert st.boss.hp == 8
+
+
+def test_on_a_defender_card_a_skill_from_another_seat_shares_the_active_turns_armour() -> None:
+    st = calm(new(seats=2, defenders=("hearthkeeper", "stonewall")))
+    reveal(st, "elder_oak", "ruins")
+    st.defenders[0].region = "ruins"
+    st.defenders[1].xp, st.defenders[1].skills = 3, ["distant_shot"]
+    st = turn(st, 0)
+    st = do(st, 0, "turn", act="fight", d=0)
+    assert st.boss.hp == 10
+    st = do(st, 1, "react", act="use", d=1, src="skill:distant_shot")
+    assert st.boss.hp == 9  # one Turn, one soak
+
+
+# ---------------------------------------------------------------------------- no prompt only to pass
+
+
+def test_a_seat_that_could_only_pass_on_an_all_defenders_card_is_not_asked() -> None:
+    st = calm(new(seats=2, defenders=("hearthkeeper", "stonewall")))
+    st.defenders[0].xp, st.defenders[0].skills = 2, ["long_watch"]
+    st = all_card(st, ap=0)
+    # No AP left: Stonewall could only pass, so only Hearthkeeper's seat (a 0-AP skill) is asked.
+    assert [(p.seat, p.kind) for p in G.prompts(st)] == [(0, "all")]
+    before = st.model_dump_json()
+    with pytest.raises(IllegalChoice, match="no decision"):
+        G.submit(st, 1, {"act": "pass"})
+    assert st.model_dump_json() == before
+    st = do(st, 0, "all", act="use", d=0, src="skill:long_watch")
+    st, events = play(st, 0, "target", act="target", target="coast")
+    # Nobody has anything left to do with the card: it closes by itself, the next card is drawn.
+    assert "The All Defenders card is spent." in texts(events)
+    assert st.active.card == "defender" and st.current == "d:0"
+
+
+def test_a_seat_with_nothing_to_spend_or_trade_between_battles_is_not_asked() -> None:
+    st = calm(new(seats=2, mode="campaign"))
+    reveal(st, "ash_captain", "ruins", hp=1)
+    st.capital_caravans, st.capital_threat = 6, 3
+    st.defenders[0].region = "ruins"
+    st.defenders[1].xp = 0
+    st.defenders[0].xp = 0
+    st = turn(st, 0)
+    st = do(st, act="fight", d=0)
+    # The General gave both 3 XP; only 2 XP buy Capital Threat, so both are asked.
+    assert [p.seat for p in G.prompts(st)] == [0, 1]
+    st = do(st, 1, "rebuild", act="cap", d=1)
+    assert [p.seat for p in G.prompts(st)] == [0]  # 1 XP left, nothing else: seat 1 is done
+    st = do(st, 0, "rebuild", act="ready")
+    assert st.phase == "play" and st.battle == 2
