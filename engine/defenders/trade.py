@@ -36,10 +36,19 @@ def exchange_fits(d: Defender, give: str, other: Defender, take: str | None) -> 
     return fits(mine) and fits(theirs)
 
 
-def label(d: Defender, give: str, other: Defender, take: str | None) -> str:
+def label(give: str, other: Defender, take: str | None) -> str:
+    """Reads "<artifact> to <partner> for <artifact>": within a button's 80 characters even
+    with "Offer " and the longest names (73)."""
     c = content()
     what = f"for {c.artifact(take).name}" if take else "as a gift"
-    return f"{dname(d)}: {c.artifact(give).name} to {dname(other)} {what}"
+    return f"{c.artifact(give).name} to {dname(other)} {what}"
+
+
+def accept_label(give: str, take: str | None) -> str:
+    c = content()
+    if take is None:
+        return f"Accept {c.artifact(give).name} as a gift"
+    return f"Accept: take {c.artifact(give).name}, give {c.artifact(take).name}"
 
 
 def trade_options(st: DefendersState, seat: int) -> list[Option]:
@@ -47,9 +56,9 @@ def trade_options(st: DefendersState, seat: int) -> list[Option]:
     offer = st.trade_offer
     if offer is not None:
         d, other = st.defenders[offer["d"]], st.defenders[offer["to"]]
-        text = label(d, offer["key"], other, offer["for"])
         if other.seat == seat and exchange_fits(d, offer["key"], other, offer["for"]):
-            return [opt("accept", f"Accept: {text}"[:80], {"act": "accept"}),
+            return [opt("accept", accept_label(offer["key"], offer["for"]), {"act": "accept"},
+                        f"Offered by {dname(d)}"),
                     opt("refuse", "Refuse the trade", {"act": "refuse"})]
         if d.seat == seat:
             return [opt("withdraw", "Withdraw the trade offer", {"act": "withdraw"})]
@@ -64,10 +73,11 @@ def trade_options(st: DefendersState, seat: int) -> list[Option]:
                     if other.seat == seat and take is not None and other.idx < d.idx:
                         continue  # a swap between two own Defenders is listed once
                     if exchange_fits(d, give, other, take):
-                        verb = "" if other.seat == seat else "offer "
+                        verb = ("Swap" if take else "Give") if other.seat == seat else "Offer"
                         out.append(opt(f"trade:{d.idx}:{give}:{other.idx}:{take or '-'}",
-                                       f"{verb}{label(d, give, other, take)}"[:80],
-                                       {"act": "trade", "d": d.idx, "key": give, "to": other.idx, "for": take}))
+                                       f"{verb} {label(give, other, take)}",
+                                       {"act": "trade", "d": d.idx, "key": give, "to": other.idx, "for": take},
+                                       f"{dname(d)} trades with {dname(other)}"))
     return out
 
 
@@ -97,7 +107,7 @@ def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
             return
         st.trade_offer = {"d": d.idx, "key": ch["key"], "to": other.idx, "for": ch["for"]}
         st.ready = [s for s in st.ready if s != other.seat]  # asked again: they have a decision
-        f.say(f"{seat_ref(seat)} offers a trade: {label(d, ch['key'], other, ch['for'])}.")
+        f.say(f"{who(d)} offers a trade: {label(ch['key'], other, ch['for'])} ({seat_ref(other.seat)}).")
         return
     offer = st.trade_offer
     assert offer is not None
