@@ -3,7 +3,8 @@
 Every prompt lists its legal answers as options; `submit` accepts exactly one of them, so a
 forged or stale answer is refused with the list of what is open, and nothing changes.
 Prompt kinds: skill (setup), turn (own Defender card), all (shared All Defenders AP), react
-(optional any-turn skills on another player's Turn), target, defend (shared), artifact, rebuild.
+(optional any-turn skills on another player's Turn, open all Turn), target, defend (shared, with
+Level Up first), artifact, rebuild (campaign.py). A seat that could only pass is not asked.
 """
 
 from __future__ import annotations

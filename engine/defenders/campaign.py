@@ -108,7 +108,8 @@ def player_cards(st: DefendersState) -> list[str]:
 
 
 def rebuild_options(st: DefendersState, seat: int) -> list[Option]:
-    """What the seat may still do between battles, "ready" aside."""
+    """What the seat may still do between battles, "ready" aside: the answer to a trade offered
+    to it first, then its own XP choices, then the trades it may make (cut first when crowded)."""
     options = []
     for d in st.of_seat(seat):
         if st.capital_threat > 0 and d.xp >= 2:
@@ -116,7 +117,8 @@ def rebuild_options(st: DefendersState, seat: int) -> list[Option]:
                                {"act": "cap", "d": d.idx}))
         if d.xp >= rules.XP_MAX:
             options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
-    return trade.trade_options(st, seat) + options
+    trades = trade.trade_options(st, seat)
+    return trades + options if st.trade_offer is not None else options + trades
 
 
 def waiting_seats(st: DefendersState) -> list[int]:
