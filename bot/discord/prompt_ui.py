@@ -130,7 +130,7 @@ def prompt_text(prompt: dict[str, Any], deadline: datetime | None, header: str =
         lines.append("*Shared: your teammates have this choice too; the first answer counts for everyone "
                      "(first come, first served).*")
     if prompt.get("optional"):
-        lines.append("*Optional: the game goes on without you; this closes when you pass or the moment passes.*")
+        lines.append("*Optional: the game goes on without you; nobody waits for this choice.*")
     elif deadline is not None:
         who = "nobody has" if prompt.get("shared") else "you have not"
         lines.append(f"Deadline {timestamp(deadline)}; if {who} chosen by then, the AI chooses for you.")

@@ -731,7 +731,9 @@ class MatchService(OutboxService):
                 continue
             key = _fingerprint(prompt)
             if seat.seat_no == actor:
-                keep = prompt.secret and prompt.answered and seat.prompt_version is not None
+                # A sealed choice being revised, or an optional prompt passed on that stays open
+                # (Defenders' any-turn skills): the same DM stays live, nothing is sent again.
+                keep = (prompt.secret or prompt.optional) and prompt.answered and seat.prompt_version is not None
             else:
                 keep = seat.prompt_key == key and seat.prompt_version is not None
             if not keep:
