@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
+from bot.discord import nudges
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
-from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
 from bot.naming import named_prompt
 from bot.service.outbox import ALERT, target_of
@@ -251,13 +252,15 @@ class Delivery:
                 allowed_mentions=NOBODY,
             )
             return str(msg.id)
+        if kind == "turn":
+            return await nudges.turn(self, notice)
+        if kind == "reminder":
+            return await nudges.reminder(self, notice)
         if kind not in PUBLIC_TEXT:
             log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
             return "skipped"
         text = inert(payload.get("text", ""))
         users = [int(u) for u in payload.get("user_ids", [])]
-        if kind == "reminder" and payload.get("deadline"):
-            text = f"{text} Deadline {timestamp(_parse_time(payload['deadline']))}."
         if users:
             text = f"{mentions(users)} {text}"
         msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users))
