@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service import hosting, limits, noise
+from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.outbox import OutboxService
@@ -100,7 +101,7 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService(OutboxService):
+class MatchService(OutboxService, BoardService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
