@@ -22,6 +22,7 @@ import discord
 
 import render
 from bot.discord import nudges
+from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
@@ -79,6 +80,8 @@ class Delivery:
         """Matches that got new notices while their worker ran: it reads once more before it ends."""
         self.retry_at: dict[int, tuple[float, int]] = {}
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
+        self.boards = Boards(bot)
+        """The status boards, refreshed (coalesced) after a match's notices went out."""
 
     @property
     def svc(self) -> Any:
@@ -114,6 +117,7 @@ class Delivery:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.workers.clear()
+        await self.boards.stop()
 
     async def dispatch(self) -> list[asyncio.Task[int]]:
         """Start a worker for each match with something to deliver (or a probe due) that has none."""
@@ -154,6 +158,8 @@ class Delivery:
                     outcome = await self._deliver_one(notice)
                     if outcome == DELIVERED:
                         sent += 1
+                        if notice.kind != "lobby":
+                            self.boards.touch(match_id)
                     elif outcome == PARKED:
                         break  # that target's other notices are parked too: read the queue again
                     else:

@@ -365,7 +365,11 @@ class MatchService(OutboxService, BoardService):
         return eng.get(match.game).view(state, seat.seat_no)
 
     async def status(self, channel_id: int) -> Status:
-        match, seats, state, deadline = await self._read(await self._channel_match_id(channel_id))
+        return await self.status_of(await self._channel_match_id(channel_id))
+
+    async def status_of(self, match_id: int) -> Status:
+        """The status of one match, open or over (the status board shows both)."""
+        match, seats, state, deadline = await self._read(match_id)
         game = eng.get(match.game)
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
@@ -385,8 +389,11 @@ class MatchService(OutboxService, BoardService):
 
     async def log(self, channel_id: int, limit: int = 20) -> list[str]:
         """The last public event lines of the channel's newest match."""
+        return await self.log_of(await self._channel_match_id(channel_id, open_only=False), limit)
+
+    async def log_of(self, match_id: int, limit: int = 20) -> list[str]:
+        """The last public event lines of one match."""
         limit = limits.log_lines(limit)
-        match_id = await self._channel_match_id(channel_id, open_only=False)
         async with self.store.read() as session:
             stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
             rows = list((await session.exec(stmt)).all())

@@ -48,8 +48,18 @@ async def test_map_log_and_status(fake, start_bot, alice, bob, tmp_path) -> None
     log = await bob.slash("game log", lines=5)
     assert log.ephemeral and "alice sealed a force." in log.content
     status = await bob.slash("game status")
-    assert "alice" in status.content and "bob" in status.content and "still to choose" in status.content
+    assert "alice" in status.content and "bob" in status.content and "owes a choice" in status.content
     assert "<t:" in status.content, "the deadline is a Discord timestamp"
+    # The status board: one message in the channel, edited in place, with Act / Map / Rules.
+    board = await alice.wait_for(lambda m: "(match #" in m.content and m.button("Map") is not None)
+    await alice.wait_for(lambda m: m.id == board.id and "alice (host): chosen ✓" in m.content
+                         and "bob: owes a choice" in m.content)
+    assert [b.label for b in board.buttons] == ["Act", "Map", "Rules"] and "<t:" in board.content
+    assert sum("(match #" in m.content for m in fake.channel.messages) == 1
+    shown = await bob.click("Map", message=board)
+    assert shown.ephemeral and shown.message.image().size == (1200, 900)
+    act = await bob.click("Act", message=board)
+    assert act.ephemeral and act.message.selects, "Act opens bob's open decision, to him alone"
 
 
 async def test_kick_extend_pause_resume(fake, start_bot, alice, bob, carol, tmp_path) -> None:

@@ -46,11 +46,15 @@ async def test_names_that_look_like_mentions_ping_nobody(fake, start_bot, bob, t
                 users &= {bob.user.id}  # mentioned only where the DMs do not reach
             meant[n.delivery_ref] = meant.get(n.delivery_ref, set()) | users
     posts = [m for m in fake.channel.messages if m.author is fake.bot_user and m.interaction_id is None]
+    board = await bot.svc.board_message(notices[0].match_id)
     assert any("<@\u200b" in t and "@\u200beveryone" in t for m in posts for t in m.texts), "names are shown, inert"
     pinged = 0
     for msg in posts:
         if msg.content.startswith(bob.mention + " I cannot send you direct messages"):
             assert set(msg.allowed_mentions.get("users") or []) == {bob.user.id}
+            continue
+        if msg.id == board:
+            assert msg.allowed_mentions == {"parse": []}, "the status board pings nobody"
             continue
         intended = meant[str(msg.id)]
         for text in msg.texts:
