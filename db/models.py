@@ -77,6 +77,8 @@ class Match(SQLModel, table=True):
     max_seats: int
     deadline_hours: float = Field(default=24.0, sa_column_kwargs={"server_default": "24"})
     result: dict[str, Any] | None = _json(nullable=True)
+    board_message_id: int | None = _big(nullable=True)
+    """The match's status board in its channel (None until posted): edited in place, never reposted."""
     created_at: datetime = _when()
     updated_at: datetime = _when()
 

@@ -12,8 +12,10 @@ from discord import app_commands
 
 import engine
 import render
+from bot.discord.board import board_of
 from bot.discord.mentions import plain_name, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
@@ -164,7 +166,10 @@ class GameCommands(app_commands.Group):
     async def status(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
         st = await self.svc.status(_channel_id(interaction))
-        await self._done(interaction, self.bot.status_text(st))
+        text, view, _ = await board_of(self.bot, st.match.id)
+        names = {s.user_id: s.name for s in st.match.seats if s.user_id is not None}
+        text = "\n".join([text, *status_lines(st.blocked, names)])
+        await answer(interaction, text[:2000], view=view)
 
     @app_commands.command(name="map", description="Show the current map")
     async def map(self, interaction: discord.Interaction) -> None:

@@ -21,8 +21,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
+from bot.discord import nudges
+from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
-from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
 from bot.naming import named_prompt
 from bot.service.outbox import ALERT, target_of
@@ -78,6 +80,8 @@ class Delivery:
         """Matches that got new notices while their worker ran: it reads once more before it ends."""
         self.retry_at: dict[int, tuple[float, int]] = {}
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
+        self.boards = Boards(bot)
+        """The status boards, refreshed (coalesced) after a match's notices went out."""
 
     @property
     def svc(self) -> Any:
@@ -113,6 +117,7 @@ class Delivery:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.workers.clear()
+        await self.boards.stop()
 
     async def dispatch(self) -> list[asyncio.Task[int]]:
         """Start a worker for each match with something to deliver (or a probe due) that has none."""
@@ -153,6 +158,8 @@ class Delivery:
                     outcome = await self._deliver_one(notice)
                     if outcome == DELIVERED:
                         sent += 1
+                        if notice.kind != "lobby":
+                            self.boards.touch(match_id)
                     elif outcome == PARKED:
                         break  # that target's other notices are parked too: read the queue again
                     else:
@@ -251,13 +258,15 @@ class Delivery:
                 allowed_mentions=NOBODY,
             )
             return str(msg.id)
+        if kind == "turn":
+            return await nudges.turn(self, notice)
+        if kind == "reminder":
+            return await nudges.reminder(self, notice)
         if kind not in PUBLIC_TEXT:
             log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
             return "skipped"
         text = inert(payload.get("text", ""))
         users = [int(u) for u in payload.get("user_ids", [])]
-        if kind == "reminder" and payload.get("deadline"):
-            text = f"{text} Deadline {timestamp(_parse_time(payload['deadline']))}."
         if users:
             text = f"{mentions(users)} {text}"
         msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users))

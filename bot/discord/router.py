@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import ids
+from bot.discord.board_clicks import board_click
 from bot.discord.errors import report
 from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import (
@@ -63,6 +64,8 @@ class Router:
                 await refuse(interaction, NOT_OURS)
             elif isinstance(parsed, ids.LobbyId):
                 await self.lobby(interaction, parsed)
+            elif isinstance(parsed, ids.BoardId):
+                await board_click(self.bot, interaction, parsed)
             elif isinstance(parsed, ids.PromptId):
                 await self.prompt(interaction, parsed, data)
             else:

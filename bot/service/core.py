@@ -23,7 +23,8 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting, limits
+from bot.service import hosting, limits, noise
+from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.outbox import OutboxService
@@ -68,6 +69,8 @@ class _Ctx:
     events: list[eng.Event] = field(default_factory=list)
     notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     secret_answered: bool = False
+    newly_sealed: bool = False
+    """A secret prompt was answered for the first time (not revised) in this transaction."""
     rows: list[Choice] = field(default_factory=list)
     snapshot: bool = False
     values: dict[str, Any] = field(default_factory=dict)
@@ -98,7 +101,7 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService(OutboxService):
+class MatchService(OutboxService, BoardService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -362,7 +365,11 @@ class MatchService(OutboxService):
         return eng.get(match.game).view(state, seat.seat_no)
 
     async def status(self, channel_id: int) -> Status:
-        match, seats, state, deadline = await self._read(await self._channel_match_id(channel_id))
+        return await self.status_of(await self._channel_match_id(channel_id))
+
+    async def status_of(self, match_id: int) -> Status:
+        """The status of one match, open or over (the status board shows both)."""
+        match, seats, state, deadline = await self._read(match_id)
         game = eng.get(match.game)
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
@@ -382,8 +389,11 @@ class MatchService(OutboxService):
 
     async def log(self, channel_id: int, limit: int = 20) -> list[str]:
         """The last public event lines of the channel's newest match."""
+        return await self.log_of(await self._channel_match_id(channel_id, open_only=False), limit)
+
+    async def log_of(self, match_id: int, limit: int = 20) -> list[str]:
+        """The last public event lines of one match."""
         limit = limits.log_lines(limit)
-        match_id = await self._channel_match_id(channel_id, open_only=False)
         async with self.store.read() as session:
             stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
             rows = list((await session.exec(stmt)).all())
@@ -701,6 +711,7 @@ class MatchService(OutboxService):
         ctx.events.extend(step.events)
         ctx.changed = True
         ctx.secret_answered = ctx.secret_answered or prompt.secret
+        ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
         if seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(ctx.session, ctx.match.id, seq, ctx.state, ctx.now)
         self._reissue(ctx, actor=seat_no)
@@ -837,7 +848,7 @@ class MatchService(OutboxService):
             if seat.missed >= TAKEOVER_AFTER and not seat.ai_takeover:
                 seat.ai_takeover = True
                 text += f" After {seat.missed} missed deadlines in a row the AI plays for them until they are back."
-            ctx.notice("timeout", text=text, seat=seat.seat_no, user_ids=[seat.user_id] if seat.user_id else [])
+            ctx.notice("timeout", text=text, seat=seat.seat_no, user_ids=[])  # news, not a call to act: no ping
             done += 1
             await self._settle(ctx)
         return done
@@ -913,7 +924,7 @@ class MatchService(OutboxService):
         if ctx.state is not None and ctx.events:
             names = ctx.names()
             written = self._text_names(names)
-            public = [fill(e.text, written) for e in ctx.events if e.seats is None]
+            public = [fill(e.text, written) for e in noise.channel_lines(ctx.events)]
             if any(e.phase_end for e in ctx.events):
                 view = ctx.game.view(ctx.state, None)
                 label = fill(str(view.get("phase_label") or "A phase ends."), written)
@@ -930,9 +941,10 @@ class MatchService(OutboxService):
         prompts = {p.seat: p for p in ctx.prompts()}
         if ctx.secret_answered:
             secret = [p for p in prompts.values() if p.secret]
-            if secret and any(not p.answered for p in secret):
-                done = sum(p.answered for p in secret)
-                ctx.notice("progress", text=f"{done} of {len(secret)} have chosen.")
+            line = noise.progress_line(secret, {s.seat_no: s.name for s in ctx.seats}, ctx.newly_sealed,
+                                       self.name_text)
+            if line is not None:
+                ctx.notice("progress", text=line)
         turn_users: list[int] = []
         before: dict[int, eng.Prompt] | None = None
         for seat in ctx.seats:
@@ -946,8 +958,8 @@ class MatchService(OutboxService):
                        names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
                        prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
                        _user_id=seat.user_id, _seat=seat.seat_no)
-            if prompt.secret or prompt.optional or seat.seat_no == ctx.actor:
-                continue  # no channel ping for what is sealed, not owed, or the actor's own next prompt
+            if prompt.optional or seat.seat_no == ctx.actor:
+                continue  # nothing waits for it, or the actor's own next prompt (one mention per turn)
             if prompt.shared:
                 if before is None:
                     start = [] if ctx.start_state is None else ctx.game.prompts(ctx.start_state)
@@ -957,7 +969,8 @@ class MatchService(OutboxService):
                     continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
             turn_users.append(seat.user_id)
         if turn_users:
-            ctx.notice("turn", text="your turn: the choices are in your DMs (or use `/game act`).",
+            # The front-end mentions only those of them whose DMs could not reach them.
+            ctx.notice("turn", text="your turn: your DMs do not reach you, so use `/game act` to choose.",
                        user_ids=turn_users)
 
     # ------------------------------------------------------------------ internals: helpers

@@ -175,6 +175,14 @@ class OutboxService:
             await (await session.connection()).execute(sa.delete(DeliveryBlock).where(DeliveryBlock.id == block.id))
             return await self.store.unpark(session, block.match_id, block.kind, block.target_id)
 
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None:
+        """When a DM to this seat first failed because its DMs are closed (None: they never did);
+        a notice older than that was written before the channel heard about it."""
+        async with self.store.read() as session:
+            stmt = select(NoticeRow.created_at).where(NoticeRow.match_id == match_id,
+                                                      NoticeRow.key == f"dms-closed:{seat}")
+            return (await session.exec(stmt)).first()
+
     async def blocked_targets(self, match_id: int) -> list[Blocked]:
         """What refuses the match's notices now, with how many wait for each."""
         async with self.store.read() as session:

@@ -134,3 +134,30 @@ def test_0003_gives_existing_deadlines_their_next_fire_time(db_url: str, monkeyp
             await store.close()
 
     assert asyncio.run(fire_times()) == {1: "05:00", 2: "09:00"}
+
+
+def test_0004_leaves_existing_matches_without_a_board(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match stored before the status board existed gets one posted (NULL: none yet)."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0003")
+    asyncio.run(_sql(db_url, "INSERT INTO matches (id, channel_id, game, options, seed, status, version, step, host_id,"
+                             " max_seats, deadline_hours, created_at, updated_at) VALUES (1, 5, 'toy', '{}', 1, 'active',"
+                             " 0, 0, 9, 2, 10, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+    command.upgrade(cfg, "head")
+
+    async def boards() -> list[int | None]:
+        from sqlmodel import select
+
+        from db import Store
+        from db.models import Match
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                return [m.board_message_id for m in (await session.exec(select(Match))).all()]
+        finally:
+            await store.close()
+
+    assert asyncio.run(boards()) == [None]
+    command.downgrade(cfg, "0003")
+    command.upgrade(cfg, "head")

@@ -78,7 +78,7 @@ async def test_shared_points_and_an_optional_prompt(fake, start_bot, alice, bob,
     cheer = await bob.dm.wait_for(live("Not now"))
     assert "Optional" in cheer.content and "goes on without you" in cheer.content and "Deadline" not in cheer.content
     status = await alice.slash("game status")
-    assert "may act" in status.content and "still to choose" in status.content
+    assert "may act" in status.content and "owes a choice" in status.content
     # Skipping it does not block anything: Alice's solo turn goes on.
     await bob.dm.click("Not now", message=cheer)
     await bob.dm.wait_for(lambda m: m.id == cheer.id and m.content.startswith("Done"))

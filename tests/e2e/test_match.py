@@ -92,5 +92,8 @@ async def test_full_match_stays_inside_discord_rate_limits(fake, start_bot, alic
     places = [fake.channel, *(fake.dm_channel(p.user) for p in (alice, bob))]
     posted = [str(m.id) for place in places for m in bot_posts(fake, place)]
     assert len(posted) == len(set(posted))
-    assert set(posted) == set(refs) | lobby_refs, "a post without its notice, or a notice without its post"
+    board = await bot.svc.board_message((await bot.svc.get_match(notices[0].match_id)).id)
+    assert board is not None and sum(m.id == board for m in bot_posts(fake, fake.channel)) == 1
+    assert set(posted) == set(refs) | lobby_refs | {str(board)}, \
+        "a post without its notice (or the status board), or a notice without its post"
     assert sum(OVER in m.content for m in bot_posts(fake, fake.channel)) == 1
