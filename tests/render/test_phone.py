@@ -16,7 +16,9 @@ from PIL import ImageFont
 import render
 from render import action, fonts, text
 from render import samurai as sam
+from render import tinybigwars as tbw
 from tests.render import samurai_views as sv
+from tests.render import views
 from tests.render.helpers import open_png
 
 Case = tuple[str, dict[str, Any], list[str]]
@@ -27,7 +29,12 @@ def _samurai() -> Iterator[Case]:
         yield "samurai", sv.public(name), sv.names(name)
 
 
-CASES: dict[str, Callable[[], Iterator[Case]]] = {"samurai": _samurai}
+def _tinybigwars() -> Iterator[Case]:
+    for build in views.ALL.values():
+        yield "tinybigwars", build(), views.NAMES_4
+
+
+CASES: dict[str, Callable[[], Iterator[Case]]] = {"samurai": _samurai, "tinybigwars": _tinybigwars}
 
 
 def _clear_text_caches() -> None:
@@ -50,6 +57,7 @@ def test_every_text_on_the_public_map_stays_readable_on_a_phone(game: str, monke
     _clear_text_caches()
     sam._STATIC.clear()
     sam._SCENES.clear()
+    tbw._STATIC.clear()
     for key, view, names in CASES[game]():
         data = render.draw(key, view, names)
         img = open_png(data)
