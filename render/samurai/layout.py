@@ -240,6 +240,8 @@ def shapes(centres: dict[str, tuple[int, int]], borders: list[tuple[str, str]],
 
 # --------------------------------------------------------------------------- army badges
 
+BADGE_REACH = 7  # badges search up to this many footprint widths from their node (joined by a line)
+
 
 def _badge_spots(c: tuple[int, int], marks: Marks) -> Iterable[Box]:
     """Badge boxes near a node, in order of preference, then rings further out (a leader line joins them)."""
@@ -254,9 +256,10 @@ def _badge_spots(c: tuple[int, int], marks: Marks) -> Iterable[Box]:
         yield (round(x), round(y), round(x) + w, round(y) + h)
     foot_w = f[2] - f[0]
     step = max(10, foot_w // 3)
-    for r in range(foot_w, foot_w * 4 + 1, step):
-        for k in range(16):
-            a = 2 * math.pi * k / 16
+    for r in range(foot_w, foot_w * BADGE_REACH + 1, step):
+        n = 16 if r <= foot_w * 4 else 24  # further out, more angles: a crowded corner still finds a gap
+        for k in range(n):
+            a = 2 * math.pi * k / n
             x, y = round(cx + r * math.cos(a) - w / 2), round(cy + r * math.sin(a) - h / 2)
             yield (x, y, x + w, y + h)
 
@@ -268,7 +271,7 @@ def place_badge(c: tuple[int, int], box: Box, hard: list[Box], soft: list[Box],
     Returns the badge and the indexes of the `soft` boxes (unimportant labels) it covers.
     """
     cx, cy = c
-    reach = marks.size()[0] * 6
+    reach = marks.size()[0] * BADGE_REACH + marks.badge_w
     near_hard = [b for b in hard if abs(b[0] - cx) < reach and abs(b[1] - cy) < reach]
     near_soft = [(i, b) for i, b in enumerate(soft) if abs(b[0] - cx) < reach + 40 and abs(b[1] - cy) < reach]
     best: tuple[int, Box, list[int]] | None = None
