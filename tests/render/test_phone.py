@@ -15,8 +15,10 @@ from PIL import ImageFont
 
 import render
 from render import action, fonts, text
+from render import defenders as ted
 from render import samurai as sam
 from render import tinybigwars as tbw
+from tests.render import defenders_views as dv
 from tests.render import samurai_views as sv
 from tests.render import views
 from tests.render.helpers import open_png
@@ -34,7 +36,14 @@ def _tinybigwars() -> Iterator[Case]:
         yield "tinybigwars", build(), views.NAMES_4
 
 
-CASES: dict[str, Callable[[], Iterator[Case]]] = {"samurai": _samurai, "tinybigwars": _tinybigwars}
+def _defenders() -> Iterator[Case]:
+    for build in dv.ALL.values():
+        v = build()
+        yield "defenders", v, dv.names(v)
+
+
+CASES: dict[str, Callable[[], Iterator[Case]]] = {"samurai": _samurai, "tinybigwars": _tinybigwars,
+                                                  "defenders": _defenders}
 
 
 def _clear_text_caches() -> None:
@@ -58,6 +67,7 @@ def test_every_text_on_the_public_map_stays_readable_on_a_phone(game: str, monke
     sam._STATIC.clear()
     sam._SCENES.clear()
     tbw._STATIC.clear()
+    ted._STATIC.clear()
     for key, view, names in CASES[game]():
         data = render.draw(key, view, names)
         img = open_png(data)
