@@ -352,3 +352,13 @@ def test_far_apart_events_keep_the_inset_enlarged() -> None:
     v["last_events"] = ["[[seat:0]] takes Satsuma.", "[[seat:1]] takes Mutsu."]
     _, crop, shown, _, inset = sam.layout(v)
     assert shown == ("mutsu",) and crop.zoom >= 1.8 and "mutsu" in inset.centres
+
+
+def test_the_newest_move_is_shown_whole() -> None:
+    """Both ends of an army's long move are in the inset, even if it must zoom out a little for them."""
+    v = sv.public("qs5_levy")
+    v["last_events"] = ["[[seat:1]] takes Wakasa.", "[[seat:0]] moves army 1 from Totomi to Etchu, claiming it."]
+    wanted, crop, shown, _, inset = sam.layout(v)
+    assert wanted.first == ("totomi", "etchu") and shown[:2] == ("totomi", "etchu")
+    assert {"totomi", "etchu"} <= set(inset.centres) and crop.zoom >= 1.5
+    assert "Etchu" in wanted.line
