@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 @functools.lru_cache(maxsize=32)
 def _pattern(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One alternation of every name, longest first, matched as whole words (cached per map)."""
     usable = sorted({n for n in names if n.strip()}, key=lambda n: (-len(n), n))
     if not usable:
         return None

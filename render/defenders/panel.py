@@ -78,6 +78,7 @@ def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], n
 
 def _box(draw: ImageDraw.ImageDraw, x: int, y: int, h: int, edge: RGB = palette.PANEL_EDGE,
          fill_: RGB = palette.PLATE) -> Box:
+    """A box of the column starting at `x`, `h` tall."""
     b = (x, y, x + lay.COLUMN_W, y + h)
     draw.rounded_rectangle(b, radius=8, fill=fill_, outline=edge, width=2)
     return b

@@ -29,11 +29,13 @@ _STATIC: LayerCache[tuple[Image.Image, Image.Image]] = LayerCache(max_entries=2)
 
 
 def _road(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]) -> None:
+    """A road between two plates: a dark edge under a lighter top."""
     draw.line([a, b], fill=palette.ROAD_EDGE, width=22)
     draw.line([a, b], fill=palette.ROAD, width=12)
 
 
 def _build_static() -> tuple[Image.Image, Image.Image]:
+    """Background, caption strip, ring roads and key: the same for every match."""
     img = Image.new("RGB", (lay.WIDTH, lay.HEIGHT), palette.PANEL)
     draw = ImageDraw.Draw(img)
     draw.rectangle((0, lay.CAPTION_BOX[3], lay.WIDTH, lay.RING_BOTTOM), fill=palette.BACKGROUND)
@@ -112,6 +114,7 @@ def track(draw: ImageDraw.ImageDraw, img: Image.Image, x: int, cy: int, level: i
 
 
 def _glow(draw: ImageDraw.ImageDraw, box: Box, colour: RGB) -> None:
+    """Rings fading outwards around a plate (the region under attack)."""
     for i, alpha in enumerate((0.0, 0.45, 0.7)):
         pad = 3 + i * 4
         draw.rounded_rectangle((box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad), radius=12 + pad,
@@ -128,6 +131,7 @@ def _spikes(draw: ImageDraw.ImageDraw, box: Box, colour: RGB) -> None:
 
 
 def _dashed_box(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int = 3, dash: int = 12) -> None:
+    """A dashed outline (a Dark War region)."""
     x0, y0, x1, y1 = box
     for x in range(x0, x1, dash * 2):
         draw.line([(x, y0), (min(x + dash, x1), y0)], fill=colour, width=width)

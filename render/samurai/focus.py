@@ -64,12 +64,14 @@ def focus(view: dict[str, Any], st: Static) -> Focus:
 
 
 def _bounds(points: list[tuple[int, int]]) -> tuple[float, float, float, float]:
+    """The box around some whole-map points, with room for their neighbours."""
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     return (min(xs) - PAD, min(ys) - PAD, max(xs) + PAD, max(ys) + PAD)
 
 
 def _zoom_for(bounds: tuple[float, float, float, float]) -> float:
+    """The zoom at which the box fills the inset."""
     w, h = lay.INSET_MAP[2] - lay.INSET_MAP[0], lay.INSET_MAP[3] - lay.INSET_MAP[1]
     return min(w / max(1.0, bounds[2] - bounds[0]), h / max(1.0, bounds[3] - bounds[1]))
 

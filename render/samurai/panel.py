@@ -27,6 +27,7 @@ BATTLE_FILL: RGB = (70, 30, 36)
 
 
 def _name(names: list[str] | None, seat: Any) -> str:
+    """A seat's display name, safe to draw."""
     return fonts.sanitize(legend.name_for(names, int(seat)))
 
 

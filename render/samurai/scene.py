@@ -123,6 +123,7 @@ def label_size(label: str, px: int) -> tuple[str, int, int]:
 
 
 def _atlas(view: dict[str, Any]) -> Atlas:
+    """The map's own data from the view's documented keys."""
     provinces = view["provinces"]
     names = {str(p["id"]): str(p.get("name", p["id"])) for p in provinces}
     return Atlas(order=tuple(str(p["id"]) for p in provinces), names=names, labels=display_names(names),
@@ -192,6 +193,7 @@ def scenes(view: dict[str, Any], crop: Crop, focus: tuple[str, ...]) -> tuple[Sc
 
 
 def _build_scenes(st: Static, crop: Crop, focus: tuple[str, ...]) -> tuple[Scene, Scene]:
+    """The inset for a crop, then the whole map's names for every province it does not name."""
     inset = _build_inset(st, crop, focus)
     atlas, whole = st.atlas, st.whole
     rest = [pid for pid in whole.centres if pid not in inset.labels]
@@ -203,6 +205,7 @@ def _build_scenes(st: Static, crop: Crop, focus: tuple[str, ...]) -> tuple[Scene
 
 
 def _build_inset(st: Static, crop: Crop, focus: tuple[str, ...]) -> Scene:
+    """Enlarged land, the nodes whose marks fit inside, and names (focus first and largest)."""
     box = lay.INSET_MAP
     marks = lay.INSET
     size = (box[2] - box[0], box[3] - box[1])
@@ -237,6 +240,7 @@ def _build_inset(st: Static, crop: Crop, focus: tuple[str, ...]) -> Scene:
 
 
 def _round(p: Point) -> tuple[int, int]:
+    """A point rounded to whole pixels."""
     return (round(p[0]), round(p[1]))
 
 

@@ -42,6 +42,7 @@ _STATIC: LayerCache[Static] = LayerCache(max_entries=16)
 
 
 def _build_static(view: dict[str, Any]) -> Static:
+    """Grid, roads, empty plates with their names and the key: all that only the map decides."""
     img = Image.new("RGB", (lay.WIDTH, lay.HEIGHT), palette.PANEL)
     draw = ImageDraw.Draw(img)
     box = lay.MAP_BOX

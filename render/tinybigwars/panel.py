@@ -24,6 +24,7 @@ RESULT_BOX: Box = (8, lay.LOWER_Y, lay.WIDTH - 8, lay.LOWER_Y + 130)  # over the
 
 
 def _name(names: list[str] | None, seat: Any) -> str:
+    """A seat's display name, safe to draw."""
     return fonts.sanitize(legend.name_for(names, int(seat)))
 
 
@@ -77,6 +78,7 @@ def legend_origin(index: int, count: int) -> tuple[int, int, int]:
 
 
 def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
+    """The one-word status of a legend card."""
     s = int(seat.get("seat", 0))
     if seat.get("eliminated"):
         return "out", palette.COMBAT
