@@ -44,7 +44,7 @@ async def test_map_log_and_status(fake, start_bot, alice, bob, tmp_path) -> None
     assert not any("sealed a force" in m.content for m in fake.channel.messages)
     shown = await bob.slash("game map")
     assert shown.ephemeral and "Tiny Big Wars" in shown.content, "the map on request is for the asker only"
-    assert shown.message.image().size == (1200, 900)
+    assert shown.message.image().size == (1200, 1560)
     log = await bob.slash("game log", lines=5)
     assert log.ephemeral and "alice sealed a force." in log.content
     status = await bob.slash("game status")

@@ -52,7 +52,7 @@ async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_pat
     assert len(phase_posts) >= 4
     for post in phase_posts:
         img = post.image()
-        assert img.size == (1200, 900)
+        assert img.size == (1200, 1560)
     assert OVER in phase_posts[-1].content
 
 

@@ -45,7 +45,7 @@ def test_play_to_the_end_refusing_bad_input(tmp_path: Path) -> None:
     maps = sorted((tmp_path / "maps").glob("*.png"))
     assert len(maps) >= 3 and maps[-1].name.endswith("result.png")
     with Image.open(maps[-1]) as img:
-        assert img.size == (1200, 900)
+        assert img.size == (1200, 1560)
 
 
 def test_interrupted_match_resumes(tmp_path: Path) -> None:
