@@ -57,7 +57,7 @@ async def test_map_log_and_status(fake, start_bot, alice, bob, tmp_path) -> None
     assert [b.label for b in board.buttons] == ["Act", "Map", "Rules"] and "<t:" in board.content
     assert sum("(match #" in m.content for m in fake.channel.messages) == 1
     shown = await bob.click("Map", message=board)
-    assert shown.ephemeral and shown.message.image().size == (1200, 900)
+    assert shown.ephemeral and shown.message.image().size == (1200, 1560)
     act = await bob.click("Act", message=board)
     assert act.ephemeral and act.message.selects, "Act opens bob's open decision, to him alone"
 
