@@ -351,7 +351,13 @@ def _submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event],
     st.coins -= build_cost(s, node, seat)
     s.loc(node).infrastructure = ans.infrastructure
     st.pending, st.pending_location = None, None
-    emit(s, events, "build", f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.")
+    emit(
+        s,
+        events,
+        "build",
+        f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.",
+        data={"seat": seat, "location": node, "infrastructure": ans.infrastructure},
+    )
     _maybe_clan_done(s, seat)
     if all(x.clan_done for x in s.seats):
         _end_clan(s, events, rng)
@@ -390,7 +396,13 @@ def _start_activation(s: TBWState, events: list[Event], rng: random.Random) -> N
     s.turn.order = activation_order(s)
     s.turn.index = -1
     s.turn.hero = None
-    emit(s, events, "activation_start", "Hero Activation order: " + ", ".join(seat_ref(x) for x in s.turn.order))
+    emit(
+        s,
+        events,
+        "activation_start",
+        "Hero Activation order: " + ", ".join(seat_ref(x) for x in s.turn.order),
+        data={"order": list(s.turn.order)},
+    )
     _next_turn(s, events, rng)
 
 
