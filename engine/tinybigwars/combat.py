@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import random
 
-from engine.contract import Event, IllegalChoice
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
 from engine.text import seat_ref
+from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
 from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
 from engine.tinybigwars.state import Combat, Energy, Hero, TBWState
+
+MAX_OPTIONS = 25
 
 
 def dice_pool(state: TBWState, node: str, seat: int, attacker: int | None) -> int:
@@ -217,3 +220,50 @@ def finish(state: TBWState, events: list[Event]) -> bool:
     state.combat = None
     state.phase = "activation"
     return True
+
+
+# ----------------------------------------------------------------------------- prompts
+
+
+def energy_prompt(s: TBWState, seat: int) -> Prompt:
+    cb = s.combat
+    assert cb is not None
+    i = cb.seats.index(seat)
+    have = energy_of(s, cb.location, seat)
+    return Prompt(
+        seat=seat,
+        kind="energy",
+        text=f"Fight at {loc_name(s, cb.location)}: spend up to {have} energy in secret (attack adds a hit, guard cancels one).",
+        answer=EnergyAnswer,
+        input="numbers",
+        fields=[
+            NumberField(name="attack", label="Energy for extra hits", min=0, max=have),
+            NumberField(name="guard", label="Energy to cancel hits", min=0, max=have),
+        ],
+        secret=True,
+        answered=cb.spend[i] is not None,
+        default={"attack": 0, "guard": 0},
+    )
+
+
+def damage_prompt(s: TBWState, seat: int) -> Prompt:
+    cb = s.combat
+    assert cb is not None
+    left = cb.damage_left[cb.seats.index(seat)]
+    heroes = [h for h in s.heroes_at(cb.location, seat) if h.health > 0]
+    opts = [
+        Option(
+            value=h.id,
+            label=f"{hero_card(h).name} (health {h.health})"[:80],
+            choice={"hero": h.id},
+        )
+        for h in heroes
+    ][:MAX_OPTIONS]
+    return Prompt(
+        seat=seat,
+        kind="damage_order",
+        text=f"Your heroes at {loc_name(s, cb.location)} take {left} hits: which hero takes them first?",
+        answer=DamageAnswer,
+        options=opts,
+        default=opts[0].choice,
+    )

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.contract import IllegalChoice
-from engine.tinybigwars import combat, rules
+from engine.tinybigwars import combat, rules, victory
 from engine.tinybigwars.board import controlled, income, influence
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Options
@@ -574,9 +574,9 @@ def test_default_target_is_ten_influence() -> None:
 
 
 def test_tiebreakers_highest_influence_then_most_locations_then_draw() -> None:
-    assert rules._rank([0, 1], [12, 11], [3, 5], None) == [0]
-    assert rules._rank([0, 1], [12, 12], [3, 5], None) == [1]
-    assert rules._rank([0, 1], [12, 12], [4, 4], None) == [0, 1]
+    assert victory.rank([0, 1], [12, 11], [3, 5], None) == [0]
+    assert victory.rank([0, 1], [12, 12], [3, 5], None) == [1]
+    assert victory.rank([0, 1], [12, 12], [4, 4], None) == [0, 1]
 
 
 def test_a_tie_at_ten_is_a_draw() -> None:
