@@ -18,11 +18,17 @@ MAX_OPTIONS = 25
 
 
 def dice_pool(state: TBWState, node: str, seat: int, attacker: int | None) -> int:
-    """Hero power + 1 per minion + Watchtower (defenders) + hero dice abilities."""
+    """Hero power + 1 per minion + Watchtower (defenders) + hero dice abilities.
+
+    In a refight (no attacker) the clan that held the location when it became contested
+    is still its defender, so its Watchtower keeps adding a die; hero abilities that need
+    a move in (Ember Fist, Jade Warden) do not apply.
+    """
     heroes = state.heroes_at(node, seat)
     pool = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
     defending = attacker is not None and seat != attacker
-    if defending and state.loc(node).infrastructure == "watchtower":
+    holding = defending or (attacker is None and state.loc(node).held_by == seat)
+    if holding and state.loc(node).infrastructure == "watchtower":
         pool += 1
     if seat == attacker and has_hero_ability(state, node, seat, "attack_die"):
         pool += 1
@@ -215,6 +221,8 @@ def finish(state: TBWState, events: list[Event]) -> bool:
     for h in state.heroes:
         h.shield_used = False
     left = state.present(node)
+    if len(left) <= 1:
+        state.loc(node).held_by = None
     outcome = f"{seat_ref(left[0])} holds it" if len(left) == 1 else "nobody holds it" if not left else "it stays contested"
     emit(state, events, "combat_end", f"Fight at {loc_name(state, node)} is over: {outcome}.", data={"location": node})
     state.combat = None

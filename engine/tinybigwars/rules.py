@@ -263,10 +263,14 @@ def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
 
 
 def activation_order(s: TBWState) -> list[int]:
-    """Lowest influence first; ties by a seat order that rotates every round."""
+    """Most influence first, so the others answer the leader before the victory check.
+
+    Ties follow a seat order that starts at the seat drawn at setup and rotates every
+    round: no seat always opens (or closes) round 1.
+    """
     n = s.seats_n
-    rotation = [(s.round - 1 + i) % n for i in range(n)]
-    return sorted(range(n), key=lambda seat: (influence(s, seat), rotation.index(seat)))
+    rotation = [(s.first_seat + s.round - 1 + i) % n for i in range(n)]
+    return sorted(range(n), key=lambda seat: (-influence(s, seat), rotation.index(seat)))
 
 
 def _can_activate(s: TBWState, seat: int) -> bool:
@@ -472,6 +476,7 @@ def move_cost(s: TBWState, seat: int, hero: Hero, to: str) -> tuple[int, bool]:
 def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event], rng: random.Random) -> None:
     hero = s.hero(s.turn.hero or "")
     origin = hero.location or ""
+    holder = s.controller(to)
     cost, shadow = move_cost(s, seat, hero, to)
     s.turn.actions -= cost
     s.turn.free_move_used = s.turn.free_move_used or shadow
@@ -487,6 +492,8 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
         data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
     )
     if any(x != seat for x in s.present(to)):
+        if holder is not None:
+            s.loc(to).held_by = holder
         s.after_combat = "activation"
         if combat.start(s, to, seat, rng, events):
             _after_combat(s, events, rng)
@@ -548,11 +555,11 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
     summary = ", ".join(f"{seat_ref(i)} {v} influence" for i, v in enumerate(scores))
     reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
     if reached:
-        end(s, events, rank(reached, scores, places, None), "influence", scores, summary)
+        end(s, events, rank(reached, scores, places), "influence", scores, summary)
     elif len(alive) <= 1:
         end(s, events, alive, "last_clan", scores, summary)
     elif s.round >= s.options.round_limit:
-        end(s, events, rank(alive, scores, places, rng), "round_limit", scores, summary)
+        end(s, events, rank(alive, scores, places), "round_limit", scores, summary)
     else:
         emit(s, events, "round_end", f"Round {s.round} over: {summary}.", data={"influence": scores}, phase_end=True)
         _start_round(s, events, rng)

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-import random
-
 from engine.contract import Event
 from engine.text import seat_ref
 from engine.tinybigwars.board import emit
 from engine.tinybigwars.state import TBWState
 
 
-def rank(seats: list[int], scores: list[int], places: list[int], rng: random.Random | None) -> list[int]:
-    """Highest influence, then most controlled locations; then a seeded draw or a draw."""
+def rank(seats: list[int], scores: list[int], places: list[int]) -> list[int]:
+    """Highest influence, then most controlled locations; several seats left = a draw between them."""
     best = max(scores[x] for x in seats)
     tied = [x for x in seats if scores[x] == best]
     most = max(places[x] for x in tied)
-    tied = [x for x in tied if places[x] == most]
-    if len(tied) > 1 and rng is not None:
-        return [rng.choice(tied)]
-    return tied
+    return [x for x in tied if places[x] == most]
 
 
 def end(s: TBWState, events: list[Event], winners: list[int], reason: str, scores: list[int], summary: str) -> None:
@@ -31,6 +26,8 @@ def end(s: TBWState, events: list[Event], winners: list[int], reason: str, score
         "last_clan": "is the last clan standing",
         "round_limit": f"leads when the {s.options.round_limit}-round limit is reached",
     }[reason]
+    if s.draw and reason != "influence":
+        why = f"tied on influence and locations when the {s.options.round_limit}-round limit is reached"
     who = " and ".join(seat_ref(w) for w in s.winners) or "nobody"
     text = f"Round {s.round} over: {summary}. {'Draw between ' + who if s.draw else who.capitalize() + ' wins'}: {why}."
     emit(s, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)
