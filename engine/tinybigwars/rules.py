@@ -263,14 +263,14 @@ def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
 
 
 def activation_order(s: TBWState) -> list[int]:
-    """Most influence first, so the others answer the leader before the victory check.
+    """The seat drawn at setup opens round 1; each round the order moves on by one seat.
 
-    Ties follow a seat order that starts at the seat drawn at setup and rotates every
-    round: no seat always opens (or closes) round 1.
+    Influence does not decide: measured, the clan moving later in a round gains, so an
+    order by influence either handed the leader the last move (lowest first) or taxed
+    every influence gain, Dojos and start cards included (most first).
     """
     n = s.seats_n
-    rotation = [(s.first_seat + s.round - 1 + i) % n for i in range(n)]
-    return sorted(range(n), key=lambda seat: (-influence(s, seat), rotation.index(seat)))
+    return [(s.first_seat + s.round - 1 + i) % n for i in range(n)]
 
 
 def _can_activate(s: TBWState, seat: int) -> bool:

@@ -130,17 +130,37 @@ def threat(state: TBWState, node: str, seat: int) -> float:
     return worst
 
 
-def exposure(state: TBWState, node: str, seat: int, toughness: float) -> float:
-    """0..1: the chance the strongest enemy hero stack next door could wipe ``toughness`` at ``node``."""
+def can_still_act(state: TBWState, hero: Hero) -> bool:
+    """The hero may yet be activated this round (so it can strike before the victory check)."""
+    st = state.seats[hero.seat]
+    return (
+        state.phase in ("activation", "combat")
+        and not hero.activated
+        and not st.passed
+        and st.activations < 2
+    )
+
+
+def exposure(state: TBWState, node: str, seat: int, toughness: float, acting_only: bool = False) -> float:
+    """0..1: the chance the strongest enemy hero stack within two moves could wipe ``toughness``
+    at ``node`` (a stack two moves away is counted with one minion fewer: it drops a holder).
+
+    ``acting_only`` counts only heroes that can still act this round: what a lone holder
+    left now risks before the victory check.
+    """
     worst = 0.0
-    for nxt in state.neighbours(node):
-        for foe in range(state.seats_n):
-            if foe == seat:
-                continue
-            heroes = state.heroes_at(nxt, foe)
-            if heroes:
-                dice = sum(hero_card(h).power for h in heroes) + state.loc(nxt).minions[foe]
-                worst = max(worst, chance_at_least(dice, 0.6 * sum(h.energy for h in heroes), toughness))
+    near = set(state.neighbours(node))
+    far = {x for n in near for x in state.neighbours(n)} - near - {node}
+    for ring, dropped in ((near, 0), (far, 1)):
+        for nxt in ring:
+            for foe in range(state.seats_n):
+                if foe == seat:
+                    continue
+                heroes = [h for h in state.heroes_at(nxt, foe) if not acting_only or can_still_act(state, h)]
+                if heroes:
+                    dice = max(hero_card(h).power for h in heroes) + max(0, state.loc(nxt).minions[foe] - dropped)
+                    energy = max(h.energy for h in heroes)
+                    worst = max(worst, chance_at_least(dice, 0.6 * energy, toughness))
     return worst
 
 
