@@ -8,12 +8,35 @@ from __future__ import annotations
 
 import random
 from collections import Counter, deque
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
+from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer
+from engine.samurai.board import (
+    BEST_FIRST,
+    CHEAP_FIRST,
+    MAX_OPTIONS,
+    PLURAL,
+    SAMURAI,
+    active,
+    army_at,
+    army_regulars,
+    army_room,
+    check_province,
+    emit,
+    end_phase,
+    gsize,
+    income,
+    opt,
+    owned,
+    paged,
+    player,
+    pname,
+    regulars_in,
+    units_text,
+    who,
+)
 from engine.samurai.combat import fight_step, naval_strike, side_size
 from engine.samurai.content import REGULAR, content
 from engine.samurai.setup import QS_TROOPS
@@ -23,7 +46,6 @@ from engine.samurai.state import (
     Declaration,
     Interrupt,
     Plan,
-    Player,
     SamuraiState,
     Task,
     War,
@@ -32,181 +54,14 @@ from engine.samurai.state import (
 from engine.text import seat_ref
 from engine.validate import parse_choice
 
-MAX_OPTIONS = 25
-CHEAP_FIRST = ("spearman", "gunner", "swordsman", "bowman")
-BEST_FIRST = ("bowman", "swordsman", "gunner", "spearman")
-SAMURAI = ("bowman", "swordsman")
-ASHIGARU = ("spearman", "gunner")
-PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen", "bowman": "bowmen"}
 ASSASSIN_HIT = 8
 BATTLE_MARKERS = 12
 """Battle markers in the box: at most this many attacks declared in one Phase B."""
 COUNTER_HIT = 9
 
 
-# ---------------------------------------------------------------- answer models
-
-
-class Pick(BaseModel):
-    """The answer to every `choose` prompt: `act` plus the fields that act needs."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    act: str
-    province: str | None = None
-    target: str | None = None
-    army: int | None = None
-    seat: int | None = None
-    to: Literal["garrison", "army"] | None = None
-    count: int | None = Field(default=None, ge=1)
-    region: str | None = None
-    card: str | None = None
-    position: int | None = None
-
-
-class PlanAnswer(BaseModel):
-    """All koku into the five bins; the build bin holds 0 or 2."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    swords: int = Field(ge=0)
-    build: int = Field(ge=0)
-    levy: int = Field(ge=0)
-    ronin: int = Field(ge=0)
-    ninja: int = Field(ge=0)
-
-
-class LevyAnswer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    spearman: int = Field(ge=0)
-    gunner: int = Field(ge=0)
-    swordsman: int = Field(ge=0)
-    bowman: int = Field(ge=0)
-
-
-class ScreenAnswer(BaseModel):
-    """Troops for one army behind the screen (Quick Start and LWTV setup)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    bowman: int = Field(ge=0)
-    swordsman: int = Field(ge=0)
-    gunner: int = Field(ge=0)
-
-
-# ---------------------------------------------------------------- small helpers
-
-
 def C():
     return content()
-
-
-def pname(pid: str) -> str:
-    return C().name(pid)
-
-
-def who(seat: int | None) -> str:
-    return "nobody" if seat is None else seat_ref(seat)
-
-
-def player(st: SamuraiState, seat: int) -> Player:
-    return st.players[seat]
-
-
-def active(st: SamuraiState) -> list[int]:
-    """Seats still in the game, in turn order."""
-    return [s for s in st.order if not st.players[s].eliminated]
-
-
-def owned(st: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid, p in st.provinces.items() if p.owner == seat]
-
-
-def gsize(g: dict[str, int]) -> int:
-    """Regular units in a holder. Spelled out (REGULAR's four kinds) because prompts call
-    it hundreds of times per choice; a generator sum was a tenth of a random match."""
-    get = g.get
-    return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
-
-
-def army_regulars(a: Army) -> int:
-    return gsize(a.units)
-
-
-def army_at(st: SamuraiState, pid: str) -> tuple[int, Army] | None:
-    for pl in st.players:
-        for a in pl.armies:
-            if a.alive and a.location == pid:
-                return pl.seat, a
-    return None
-
-
-def regulars_in(st: SamuraiState, pid: str) -> int:
-    """Regular units standing in a province (garrison + army, daimyo included)."""
-    n = gsize(st.provinces[pid].garrison)
-    found = army_at(st, pid)
-    if found:
-        n += army_regulars(found[1]) + 1
-    return n
-
-
-def army_room(a: Army, kind: str) -> int:
-    lim = C().units.limits
-    if kind in SAMURAI:
-        return lim.army_samurai - sum(a.units[k] for k in SAMURAI)
-    return lim.army_ashigaru - sum(a.units[k] for k in ASHIGARU)
-
-
-def income(st: SamuraiState, seat: int) -> int:
-    n = max(3, len(owned(st, seat)) // 3)
-    if st.options.mode == "lwtv" and st.provinces["settsu"].owner == seat:
-        n += 1
-    return n
-
-
-def emit(st: SamuraiState, ev: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
-         data: dict[str, Any] | None = None, phase_end: bool = False) -> None:
-    ev.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
-    if seats is None:
-        st.log = (st.log + [text])[-8:]
-
-
-def end_phase(ev: list[Event], st: SamuraiState, text: str, kind: str = "phase") -> None:
-    emit(st, ev, text, kind=kind, phase_end=True)
-
-
-def units_text(units: dict[str, int]) -> str:
-    parts = [f"{n} {k}" for k, n in units.items() if n]
-    return ", ".join(parts) or "none"
-
-
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
-    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
-
-
-def paged(st: SamuraiState, seat: int, cands: list[tuple[str, Option]], extras: list[Option]) -> list[Option]:
-    """Fit a long province list into one select: group by region, then list one region."""
-    if len(cands) + len(extras) <= MAX_OPTIONS:
-        return [o for _, o in cands] + extras
-    region_of = C().region_of
-    region = st.nav.get(str(seat), "")
-    inside = [o for pid, o in cands if region_of[pid] == region]
-    if region and inside:
-        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
-        return (inside + [back] + extras)[:MAX_OPTIONS]
-    counts = Counter(region_of[pid] for pid, _ in cands)
-    groups = [opt(f"region:{r}", f"{r}: {counts[r]} provinces", {"act": "region", "region": r})
-              for r in C().map.regions if counts[r]]
-    return (groups + extras)[:MAX_OPTIONS]
-
-
-def check_province(pid: str | None) -> str:
-    if pid is None:
-        raise IllegalChoice("name a province")
-    if pid not in C().provinces:
-        raise IllegalChoice(f"there is no province called {pid!r}")
-    return pid
 
 
 # ---------------------------------------------------------------- setup tasks
