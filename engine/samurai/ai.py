@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from engine.contract import Prompt
-from engine.samurai import rules
+from engine.samurai import rules, victory
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
@@ -370,7 +370,7 @@ class HeuristicPolicy:
     def _discard(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
         cards = content().cards
         hand = st.players[p.seat].hand
-        worst = min(hand, key=lambda cid: (rules.objective_met(st, p.seat, cards[cid]) * cards[cid].vp
-                                           + (not rules.objective_met(st, p.seat, cards[cid])) * cards[cid].penalty,
+        worst = min(hand, key=lambda cid: (victory.objective_met(st, p.seat, cards[cid]) * cards[cid].vp
+                                           + (not victory.objective_met(st, p.seat, cards[cid])) * cards[cid].penalty,
                                            cid))
         return {"act": "discard", "card": worst}

@@ -51,6 +51,7 @@ from engine.samurai.state import (
     War,
     no_units,
 )
+from engine.samurai.victory import check_win, final_scores
 from engine.text import seat_ref
 from engine.validate import parse_choice
 
@@ -969,84 +970,6 @@ def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
             and not player(st, seat).eliminated and army.location
             and attack_targets(st, seat, army.location)):
         w.chain_army = army.idx
-
-
-# ---------------------------------------------------------------- end of game
-
-
-def vp(st: SamuraiState, seat: int) -> int:
-    pl = player(st, seat)
-    mine = owned(st, seat)
-    total = len(mine) + sum(1 for pid in mine if st.provinces[pid].fort) + pl.armies_destroyed
-    if st.provinces["yamashiro"].owner == seat:
-        total += 1
-    cards = C().cards
-    for cid in pl.hand:
-        card = cards[cid]
-        if card.kind != "objective":
-            continue
-        total += card.vp if objective_met(st, seat, card) else card.penalty
-    return total
-
-
-def objective_met(st: SamuraiState, seat: int, card: Any) -> bool:
-    mine = set(owned(st, seat))
-    if card.condition == "province":
-        return card.province in mine
-    if card.condition == "region":
-        return all(pid in mine for pid, r in C().region_of.items() if r == card.region)
-    if card.condition == "fortifications":
-        return sum(1 for pid in mine if st.provinces[pid].fort) >= card.amount
-    if card.condition == "armies":
-        return sum(1 for a in player(st, seat).armies if a.alive) >= card.amount
-    if card.condition == "provinces":
-        return len(mine) >= card.amount
-    return False
-
-
-def game_over(st: SamuraiState, ev: list[Event], winners: list[int], reason: str, scores: dict[int, int]) -> None:
-    st.phase = "over"
-    st.winners = winners
-    st.reason = reason
-    st.scores = {str(k): v for k, v in scores.items()}
-    st.queue = []
-    st.interrupts = []
-    st.war = None
-    for pl in st.players:
-        pl.draft = {}
-    end_phase(ev, st, f"Game over: {reason}", kind="game_over")
-
-
-def final_scores(st: SamuraiState, ev: list[Event], why: str) -> None:
-    seats = active(st)
-    if st.options.mode == "lwtv":
-        scores = {s: vp(st, s) for s in range(st.seats) if not player(st, s).eliminated}
-        what = "victory points"
-    else:
-        scores = {s: len(owned(st, s)) for s in seats}
-        what = "provinces"
-    best = max(scores.values())
-    winners = sorted(s for s, v in scores.items() if v == best)
-    game_over(st, ev, winners, f"{why}; most {what}: " + ", ".join(f"{who(s)} {scores[s]}" for s in sorted(scores)), scores)
-
-
-def check_win(st: SamuraiState, ev: list[Event]) -> None:
-    if st.phase == "over":
-        return
-    seats = [s for s in range(st.seats) if not player(st, s).eliminated]
-    if st.options.mode != "lwtv":
-        for s in seats:
-            n = len(owned(st, s))
-            if n >= st.options.provinces_to_win:
-                game_over(st, ev, [s], f"{who(s)} controls {n} provinces and becomes Shogun",
-                          {x: len(owned(st, x)) for x in seats})
-                return
-    if len(seats) == 1:
-        if st.options.mode == "lwtv":
-            final_scores(st, ev, "only one house is left")
-        else:
-            game_over(st, ev, seats, f"{who(seats[0])} is the last daimyo house standing",
-                      {seats[0]: len(owned(st, seats[0]))})
 
 
 # ---------------------------------------------------------------- the round

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.samurai import rules
+from engine.samurai import rules, victory
 from engine.samurai.content import REGULAR, content
 from engine.samurai.state import SamuraiState
 
@@ -70,7 +70,8 @@ def public_view(st: SamuraiState) -> dict[str, Any]:
             "plan": pl.plan.model_dump() if pl.plan else None,
             "ready": pl.seat in answered,
             "event_cards": len(pl.hand),
-            "vp": rules.vp(st, pl.seat) if lwtv else None,
+            "vp": (victory.vp(st, pl.seat) if st.phase == "over" else victory.public_vp(st, pl.seat))
+            if lwtv else None,
         })
     war = None
     if st.war is not None and st.war.order_pos < len(st.order):
@@ -112,4 +113,9 @@ def seat_view(st: SamuraiState, seat: int) -> dict[str, Any]:
         "sealed": dict(pl.draft) or None,
         "hand": [{"id": cid, "title": cards[cid].title, "text": cards[cid].text} for cid in pl.hand],
     }
+    if st.options.mode == "lwtv":
+        # Only the holder knows whether his objective cards are met: his own total counts them.
+        view["you"]["vp"] = victory.vp(st, seat)
+        view["you"]["objective_vp"] = victory.objective_vp(st, seat)
+        view["seats"][seat] = {**view["seats"][seat], "vp": view["you"]["vp"]}
     return view

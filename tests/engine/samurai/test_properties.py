@@ -9,6 +9,8 @@ import pytest
 
 import engine
 from engine import IllegalChoice
+from engine.samurai import victory
+from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
 from .helpers import G, advance_to, new, own, put_army, submit, war_at
@@ -195,6 +197,39 @@ def test_army_screens_stay_private():
     before = [strip_waiting(v) for v in other_views(st, 0)]
     st2 = submit(st, 0, {"bowman": 2, "swordsman": 0, "gunner": 5})
     assert [strip_waiting(v) for v in other_views(st2, 0)] == before
+
+
+def test_lwtv_public_victory_points_never_count_secret_objectives():
+    """Swapping a met objective card for an unmet one changes nothing anyone else sees, at
+    the start of a round and after the next sealed plan: a public total that counted the cards
+    would give away whether the holder meets them. The holder sees his full total."""
+    st = advance_to(new("lwtv", 3, seed=31), "plan")
+    st.provinces["nagato"].owner = 0
+    st.provinces["mutsu"].owner = 1
+    met_state, unmet_state = st.model_copy(deep=True), st.model_copy(deep=True)
+    met_state.players[0].hand = ["western_gate"]
+    unmet_state.players[0].hand = ["northern_frontier"]
+    assert victory.objective_met(met_state, 0, content().cards["western_gate"])
+    assert not victory.objective_met(unmet_state, 0, content().cards["northern_frontier"])
+    for _ in range(2):
+        assert other_views(met_state, 0) == other_views(unmet_state, 0)
+        assert G.view(met_state, None)["seats"][0]["vp"] == victory.public_vp(met_state, 0)
+        assert G.view(met_state, 0)["you"]["vp"] == victory.vp(met_state, 0) > victory.vp(unmet_state, 0)
+        assert G.view(met_state, 0)["seats"][0]["vp"] == G.view(met_state, 0)["you"]["vp"]
+        plan = {"swords": 0, "build": 0, "levy": met_state.players[1].koku, "ronin": 0, "ninja": 0}
+        met_state, unmet_state = submit(met_state, 1, plan), submit(unmet_state, 1, plan)
+
+
+def test_lwtv_final_score_reveals_the_objectives_it_counts():
+    st = advance_to(new("lwtv", 3, seed=32, round_limit=1), "plan")
+    st.players[0].hand = ["three_banners"]
+    while G.result(st) is None:
+        pr = [p for p in G.prompts(st) if not p.answered][0]
+        step = G.submit(st, pr.seat, pr.default)
+        st = step.state
+    reveal = [e for e in step.events if e.kind == "objectives" and e.data["seat"] == 0]
+    assert reveal and reveal[0].seats is None and "Three Banners" in reveal[0].text
+    assert G.result(st).scores[0] == victory.vp(st, 0) == G.view(st, None)["seats"][0]["vp"]
 
 
 # ------------------------------------------------------------------ illegal choices

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalChoice
-from engine.samurai import combat
+from engine.samurai import combat, victory
 
 from .helpers import (
     G,
@@ -484,7 +484,7 @@ def test_lwtv_victory_points_and_kyoto_hand_limit():
     st.players[0].armies_destroyed = 2
     st.players[0].hand = ["imperial_favour", "stone_walls"]
     # provinces 3 (tosa, yamashiro, musashi) + fort 1 + armies 2 + Kyoto 1 + favour 2 - walls 1
-    assert rules.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
+    assert victory.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
     st.players[0].armies[1].alive = False
     assert rules.hand_limit(st, 0) == 1 + 1
     st.provinces["yamashiro"].owner = 1
