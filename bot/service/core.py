@@ -26,6 +26,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import hosting
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
+from bot.service.progress import SecretTally, progress_after, secret_tally
 from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
 from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
@@ -66,7 +67,8 @@ class _Ctx:
     changed: bool = False
     events: list[eng.Event] = field(default_factory=list)
     notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    secret_answered: bool = False
+    progress: SecretTally | None = None
+    """The secret step's grown tally to post (see bot/service/progress.py), if any."""
     rows: list[Choice] = field(default_factory=list)
     snapshot: bool = False
     values: dict[str, Any] = field(default_factory=dict)
@@ -700,6 +702,7 @@ class MatchService:
             raise BadChoice("A choice must be plain JSON data.") from None
         if not isinstance(clean, dict):
             raise BadChoice("A choice must be a set of named fields.")
+        before = secret_tally(ctx.prompts()) if prompt.secret or ctx.progress is not None else None
         try:
             step = ctx.game.submit(ctx.state, seat_no, clean)
         except eng.IllegalChoice as exc:
@@ -717,7 +720,8 @@ class MatchService:
         ctx.match.step = ctx.values["step"] = seq
         ctx.events.extend(step.events)
         ctx.changed = True
-        ctx.secret_answered = ctx.secret_answered or prompt.secret
+        if before is not None:
+            ctx.progress = progress_after(ctx.progress, before, secret_tally(ctx.prompts()), step.events)
         if seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(ctx.session, ctx.match.id, seq, ctx.state, ctx.now)
         self._reissue(ctx, actor=seat_no)
@@ -940,11 +944,8 @@ class MatchService:
         if ctx.match.status != "active" or ctx.state is None:
             return
         prompts = {p.seat: p for p in ctx.prompts()}
-        if ctx.secret_answered:
-            secret = [p for p in prompts.values() if p.secret]
-            if secret and any(not p.answered for p in secret):
-                done = sum(p.answered for p in secret)
-                ctx.notice("progress", text=f"{done} of {len(secret)} have chosen.")
+        if ctx.progress is not None and secret_tally(prompts.values()) == ctx.progress:
+            ctx.notice("progress", text=ctx.progress.text())
         turn_users: list[int] = []
         before: dict[int, eng.Prompt] | None = None
         for seat in ctx.seats:
