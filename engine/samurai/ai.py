@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from engine.contract import Prompt
+from engine.rng import rng_for
 from engine.samurai import rules, victory
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
@@ -114,16 +115,26 @@ def frontier(st: SamuraiState, seat: int, pid: str) -> int:
     return sum(1 for n in content().adj[pid] if st.provinces[n].owner != seat)
 
 
+def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
+    """A seeded tie-break among opponents, fixed for one seat and one round. Breaking ties by
+    seat number made every heuristic seat pick on the lowest seat while the land was still
+    even, and the low seats lost far more often (20/21/37/43 wins of 121 for seats 0-3)."""
+    rng = rng_for(state.seed, state.round, f"foe:{seat}")
+    return {other: rng.random() for other in range(state.seats)}
+
+
 def weakest_foe(st: SamuraiState, seat: int) -> int | None:
-    """The living opponent with the fewest provinces (ties: the lower seat)."""
+    """The living opponent with the fewest provinces (ties: the seeded foe preference)."""
     foes = [s for s in rules.active(st) if s != seat]
     if not foes:
         return None
-    return min(foes, key=lambda s: (len(rules.owned(st, s)), s))
+    preference = foe_preference(st, seat)
+    return min(foes, key=lambda s: (len(rules.owned(st, s)), preference[s]))
 
 
 def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[float, str] | None:
     best = None
+    weakest = weakest_foe(st, seat)
     for tgt in rules.attack_targets(st, seat, src):
         need = enemy_strength(st, seat, tgt)
         if content().is_sea(src, tgt):
@@ -135,7 +146,7 @@ def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[fl
         else:
             continue
         owner = st.provinces[tgt].owner
-        if owner is not None and owner == weakest_foe(st, seat):
+        if owner is not None and owner == weakest:
             score *= WEAK_FOE_BONUS
         if best is None or score > best[0]:
             best = (score, tgt)
@@ -255,7 +266,8 @@ class HeuristicPolicy:
         targets = rules.ninja_targets(st, p.seat)
         if not targets:
             return {"act": "pass"}
-        seat, a = max(targets, key=lambda t: (len(rules.owned(st, t[0])), t[1].level, -t[0], -t[1].idx))
+        preference = foe_preference(st, p.seat)
+        seat, a = max(targets, key=lambda t: (len(rules.owned(st, t[0])), t[1].level, preference[t[0]], -t[1].idx))
         return {"act": "assassinate", "seat": seat, "army": a.idx}
 
     # war
