@@ -125,3 +125,17 @@ def check_province(pid: str | None) -> str:
     if pid not in content().provinces:
         raise IllegalChoice(f"there is no province called {pid!r}")
     return pid
+
+
+def vacate_if_empty(st: SamuraiState, pid: str) -> None:
+    """A province with no unit left is unoccupied; lone ronin leave with it."""
+    prov = st.provinces[pid]
+    if prov.owner is not None and regulars_in(st, pid) == 0:
+        prov.owner = None
+        st.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.ronin_revealed = False
+
+
+def deploy_targets(st: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid in owned(st, seat) if army_at(st, pid) is None]

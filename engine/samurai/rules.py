@@ -7,23 +7,24 @@ Every rule below is named in docs/rules/samurai.md with the test that checks it.
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import Counter
 from typing import Any
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer
+from engine.samurai.battle import battle_sides, finish_battle, launch, run_rounds, start_battle
 from engine.samurai.board import (
     BEST_FIRST,
     CHEAP_FIRST,
     MAX_OPTIONS,
     PLURAL,
-    SAMURAI,
     active,
     army_at,
     army_regulars,
     army_room,
     check_province,
+    deploy_targets,
     emit,
     end_phase,
     gsize,
@@ -37,12 +38,25 @@ from engine.samurai.board import (
     units_text,
     who,
 )
-from engine.samurai.combat import fight_step, naval_strike, side_size
-from engine.samurai.content import REGULAR, content
+from engine.samurai.combat import side_size
+from engine.samurai.content import content
+from engine.samurai.elimination import destroy_army
+from engine.samurai.movement import (
+    army_moves,
+    attack_targets,
+    declare_sources,
+    garrison_attackers,
+    garrison_sources,
+    garrison_targets,
+    gather,
+    gather_count,
+    move_army,
+    target_label,
+)
+from engine.samurai.ninja import ASSASSIN_HIT, COUNTER_HIT, assassinate, ninja_targets, ninja_usable
 from engine.samurai.setup import QS_TROOPS
 from engine.samurai.state import (
     Army,
-    Battle,
     Declaration,
     Interrupt,
     Plan,
@@ -54,11 +68,6 @@ from engine.samurai.state import (
 from engine.samurai.victory import check_win, final_scores
 from engine.text import seat_ref
 from engine.validate import parse_choice
-
-ASSASSIN_HIT = 8
-BATTLE_MARKERS = 12
-"""Battle markers in the box: at most this many attacks declared in one Phase B."""
-COUNTER_HIT = 9
 
 
 def C():
@@ -79,10 +88,6 @@ def claim_targets(st: SamuraiState, seat: int) -> list[str]:
     if player(st, seat).tray["spearman"] <= 0:
         return []
     return [pid for pid, p in st.provinces.items() if p.owner is None and not p.neutral]
-
-
-def deploy_targets(st: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid in owned(st, seat) if army_at(st, pid) is None]
 
 
 def build_targets(st: SamuraiState, seat: int) -> list[tuple[str, str]]:
@@ -217,8 +222,6 @@ def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) ->
 
 
 # ---------------------------------------------------------------- secret prompts
-
-
 
 
 def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
@@ -510,466 +513,7 @@ def do_ronin(st: SamuraiState, seat: int, ans: Pick) -> None:
 # ---------------------------------------------------------------- movement
 
 
-def army_moves(st: SamuraiState, seat: int, a: Army, claim: bool) -> dict[str, int]:
-    """Destinations within the army's moves, through friendly provinces only; with `claim`
-    (phase D) also unoccupied provinces at the end of the path. Value = distance."""
-    if not a.alive or a.assassinated or a.location is None or a.moves_left <= 0:
-        return {}
-    if gsize(st.provinces[a.location].garrison) == 0 and army_regulars(a) == 0:
-        return {}
-    adj = C().adj
-    dist = {a.location: 0}
-    queue = deque([a.location])
-    out: dict[str, int] = {}
-    while queue:
-        cur = queue.popleft()
-        if dist[cur] >= a.moves_left:
-            continue
-        for nxt in adj[cur]:
-            if nxt in dist:
-                continue
-            prov = st.provinces[nxt]
-            if prov.owner == seat:
-                dist[nxt] = dist[cur] + 1
-                queue.append(nxt)
-                if army_at(st, nxt) is None:
-                    out[nxt] = dist[nxt]
-            elif claim and prov.owner is None and not prov.neutral and nxt not in out:
-                out[nxt] = dist[cur] + 1
-    return out
-
-
-def leave_garrison(st: SamuraiState, a: Army) -> None:
-    """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
-    src = st.provinces[a.location]
-    if gsize(src.garrison) > 0:
-        return
-    for k in CHEAP_FIRST:
-        if a.units[k] > 0:
-            a.units[k] -= 1
-            src.garrison[k] += 1
-            return
-
-
-def vacate_if_empty(st: SamuraiState, pid: str) -> None:
-    """A province with no unit left is unoccupied; lone ronin leave with it."""
-    prov = st.provinces[pid]
-    if prov.owner is not None and regulars_in(st, pid) == 0:
-        prov.owner = None
-        st.ronin_pool += prov.ronin
-        prov.ronin = 0
-        prov.ronin_revealed = False
-
-
-def move_army(st: SamuraiState, seat: int, a: Army, dest: str, dist: int, ev: list[Event]) -> None:
-    src = a.location
-    assert src is not None
-    leave_garrison(st, a)
-    a.location = dest
-    a.moves_left -= dist
-    if a.ronin:
-        a.ronin_revealed = True
-    vacate_if_empty(st, src)
-    claimed = st.provinces[dest].owner is None
-    if claimed:
-        st.provinces[dest].owner = seat
-    text = f"{who(seat)} moves army {a.idx + 1} from {pname(src)} to {pname(dest)}"
-    if a.ronin:
-        text += f" (with {a.ronin} ronin)"
-    emit(st, ev, text + (", claiming it." if claimed else "."))
-
-
-def gather_count(st: SamuraiState, a: Army) -> int:
-    if a.location is None or not a.alive:
-        return 0
-    g = st.provinces[a.location].garrison
-    n = 0
-    room = {"samurai": army_room(a, "bowman"), "ashigaru": army_room(a, "spearman")}
-    for k in BEST_FIRST:
-        slot = "samurai" if k in SAMURAI else "ashigaru"
-        take = min(g[k], room[slot])
-        room[slot] -= take
-        n += take
-    return n
-
-
-def gather(st: SamuraiState, seat: int, a: Army, ev: list[Event]) -> None:
-    g = st.provinces[a.location].garrison
-    moved = no_units()
-    for k in BEST_FIRST:
-        take = min(g[k], army_room(a, k))
-        g[k] -= take
-        a.units[k] += take
-        moved[k] = take
-    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} takes {gsize(moved)} garrison units in {pname(a.location)}.")
-
-
-def garrison_movable(st: SamuraiState, pid: str) -> int:
-    g = gsize(st.provinces[pid].garrison)
-    return g if army_at(st, pid) else g - 1
-
-
-def garrison_targets(st: SamuraiState, seat: int, pid: str) -> dict[str, int]:
-    lim = C().units.limits.garrison
-    movable = garrison_movable(st, pid)
-    out = {}
-    for nxt in C().adj[pid]:
-        prov = st.provinces[nxt]
-        if prov.owner == seat:
-            room = lim - gsize(prov.garrison)
-        elif prov.owner is None and not prov.neutral:
-            room = lim
-        else:
-            continue
-        n = min(room, movable)
-        if n > 0:
-            out[nxt] = n
-    return out
-
-
 # ---------------------------------------------------------------- war: declarations, battles
-
-
-def attack_targets(st: SamuraiState, seat: int, pid: str) -> list[str]:
-    out = []
-    for nxt in C().adj[pid]:
-        prov = st.provinces[nxt]
-        if prov.owner == seat:
-            continue
-        if st.round == 1 and army_at(st, nxt) is not None:
-            continue
-        out.append(nxt)
-    return out
-
-
-def garrison_attackers(st: SamuraiState, pid: str) -> int:
-    return garrison_movable(st, pid)
-
-
-def declare_sources(st: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
-    w = st.war
-    assert w is not None
-    if len(w.declarations) >= BATTLE_MARKERS:
-        return []
-    done = {(d.source, d.force) for d in w.declarations}
-    out = []
-    for a in player(st, seat).armies:
-        if (a.alive and not a.assassinated and a.location and (a.location, "army") not in done
-                and a.attacks_used < a.level and attack_targets(st, seat, a.location)):
-            out.append((a.location, "army", a.idx))
-    for pid in owned(st, seat):
-        if ((pid, "garrison") not in done and garrison_attackers(st, pid) > 0
-                and attack_targets(st, seat, pid)):
-            out.append((pid, "garrison", None))
-    return out
-
-
-def target_label(st: SamuraiState, seat: int, src: str, tgt: str) -> str:
-    prov = st.provinces[tgt]
-    bits = []
-    if prov.neutral:
-        bits.append("neutral ronin")
-    elif prov.owner is None:
-        bits.append("unoccupied")
-    else:
-        bits.append(f"{seat_ref(prov.owner)}, {gsize(prov.garrison)} in garrison")
-        if army_at(st, tgt):
-            bits.append("army")
-    if prov.fort:
-        bits.append("fortress" if prov.fort == 2 else "castle")
-    if C().is_sea(src, tgt):
-        bits.append("naval")
-    return f"Attack {pname(tgt)} ({', '.join(bits)})"
-
-
-def ninja_targets(st: SamuraiState, holder: int) -> list[tuple[int, Army]]:
-    return [(s, a) for s in active(st) if s != holder for a in player(st, s).armies
-            if a.alive and not a.assassinated and a.location]
-
-
-def ninja_usable(st: SamuraiState) -> bool:
-    h = st.ninja
-    return h is not None and not player(st, h).eliminated and bool(ninja_targets(st, h))
-
-
-def battle_sides(st: SamuraiState, b: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
-    atk: list[dict[str, int]] = [dict(units) for _, units in sorted(b.gforce.items())]
-    if b.army is not None:
-        a = player(st, b.attacker).armies[b.army]
-        if a.alive:
-            atk.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
-        else:
-            atk.append({})
-    else:
-        atk.append({})
-    prov = st.provinces[b.target]
-    dfd: list[dict[str, int]] = [{"fort": b.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
-    found = army_at(st, b.target)
-    if found and found[0] != b.attacker:
-        a = found[1]
-        dfd.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
-    return atk, dfd
-
-
-def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str, int]],
-               dfd: list[dict[str, int]]) -> None:
-    """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool."""
-    srcs = sorted(b.gforce)
-    for src, units in zip(srcs, atk, strict=False):
-        lost = {k: b.gforce[src][k] - units.get(k, 0) for k in REGULAR}
-        for k, n in lost.items():
-            player(st, b.attacker).tray[k] += n
-        b.gforce[src] = {k: units.get(k, 0) for k in REGULAR}
-    if b.army is not None:
-        a = player(st, b.attacker).armies[b.army]
-        if a.alive:
-            _store_army(st, ev, b.attacker, a, atk[len(srcs)], b.defender)
-    b.fort_left = dfd[0]["fort"]
-    prov = st.provinces[b.target]
-    g = dfd[1]
-    if prov.owner is not None:
-        for k in REGULAR:
-            player(st, prov.owner).tray[k] += prov.garrison[k] - g.get(k, 0)
-    st.ronin_pool += prov.ronin - g.get("ronin", 0)
-    prov.garrison = {k: g.get(k, 0) for k in REGULAR}
-    prov.ronin = g.get("ronin", 0)
-    if len(dfd) > 2:
-        found = army_at(st, b.target)
-        if found:
-            _store_army(st, ev, found[0], found[1], dfd[2], b.attacker)
-
-
-def _store_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, h: dict[str, int], foe: int | None) -> None:
-    pl = player(st, seat)
-    for k in REGULAR:
-        pl.tray[k] += a.units[k] - h.get(k, 0)
-        a.units[k] = h.get(k, 0)
-    st.ronin_pool += a.ronin - h.get("ronin", 0)
-    a.ronin = h.get("ronin", 0)
-    dead_daimyo = not a.assassinated and h.get("daimyo", 0) == 0
-    if dead_daimyo or (a.assassinated and army_regulars(a) == 0 and a.ronin == 0):
-        destroy_army(st, ev, seat, a, foe)
-
-
-def destroy_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int | None) -> None:
-    pl = player(st, seat)
-    where = a.location
-    for k in REGULAR:
-        pl.tray[k] += a.units[k]
-    st.ronin_pool += a.ronin
-    a.alive = False
-    a.location = None
-    a.units = no_units()
-    a.ronin = 0
-    a.assassinated = False
-    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} is destroyed" + (f" in {pname(where)}." if where else "."),
-         kind="army_destroyed")
-    if by is not None and by != seat:
-        player(st, by).armies_destroyed += 1
-    if where:
-        vacate_if_empty(st, where)
-    if not any(x.alive for x in pl.armies):
-        eliminate(st, ev, seat, by)
-
-
-def eliminate(st: SamuraiState, ev: list[Event], victim: int, by: int | None) -> None:
-    """A player whose last army falls is out. Base/QS: the eliminator takes everything and
-    rebuilds his lost armies; LWTV: the victim's units leave, fortified provinces go to the
-    eliminator, one lost army is rebuilt, and the end of the game is triggered."""
-    pl = player(st, victim)
-    pl.eliminated = True
-    pl.draft = {}
-    emit(st, ev, f"{who(victim)} has lost the last army and is eliminated"
-         + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
-    if st.ninja == victim:
-        st.ninja = None
-    st.interrupts = [i for i in st.interrupts if i.seat != victim]
-    lwtv = st.options.mode == "lwtv"
-    for prov in st.provinces.values():
-        if prov.owner != victim:
-            continue
-        if by is not None and not lwtv:
-            prov.owner = by
-            continue
-        st.ronin_pool += prov.ronin
-        prov.ronin = 0
-        prov.garrison = no_units()
-        prov.owner = None
-        if by is not None and prov.fort and player(st, by).tray["spearman"] > 0:
-            prov.owner = by
-            prov.garrison["spearman"] = 1
-            player(st, by).tray["spearman"] -= 1
-    if by is not None and not player(st, by).eliminated:
-        lost = sum(1 for a in player(st, by).armies if not a.alive)
-        n = min(lost, 1) if lwtv else lost
-        for _ in range(n):
-            st.interrupts.append(Interrupt(seat=by, kind="rebuild"))
-    if lwtv and st.end_round is None:
-        st.end_round = st.round + 1
-        emit(st, ev, f"The first daimyo house has fallen: the game ends after round {st.end_round}.")
-    check_win(st, ev)
-
-
-def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str,
-                 decls: list[Declaration], chained: bool = False) -> None:
-    w = st.war
-    assert w is not None
-    prov = st.provinces[target]
-    if prov.owner == seat:
-        emit(st, ev, f"{pname(target)} is already {who(seat)}'s: the attack there is dropped.")
-        return
-    b = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
-    naval = False
-    for d in decls:
-        if d.force == "army":
-            a = player(st, seat).armies[d.army]
-            if not a.alive or a.assassinated or a.location != d.source:
-                continue
-            b.army = a.idx
-            b.army_source = d.source
-            a.attacks_used += 1
-            if a.ronin:
-                a.ronin_revealed = True
-            naval = naval or C().is_sea(d.source, target)
-        else:
-            src = st.provinces[d.source]
-            if src.owner != seat:
-                continue
-            n = garrison_attackers(st, d.source)
-            if d.count is not None:
-                n = min(n, d.count)
-            if n <= 0:
-                continue
-            units = no_units()
-            for k in BEST_FIRST:
-                take = min(src.garrison[k], n)
-                src.garrison[k] -= take
-                units[k] += take
-                n -= take
-            b.gforce[d.source] = units
-            naval = naval or C().is_sea(d.source, target)
-    if b.army is None and not b.gforce:
-        emit(st, ev, f"The attack on {pname(target)} cannot go ahead.")
-        return
-    b.naval = naval
-    if prov.fort and (prov.owner is not None or prov.neutral):
-        spec = C().units.fortifications["fortress" if prov.fort == 2 else "castle"]
-        b.fort_left, b.fort_value = spec.defenders, spec.defender_value
-    if prov.ronin:
-        prov.ronin_revealed = True
-    found = army_at(st, target)
-    if found and found[1].ronin:
-        found[1].ronin_revealed = True
-    w.battle = b
-    atk, dfd = battle_sides(st, b)
-    emit(st, ev, f"{who(seat)} attacks {pname(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
-         f"{' by sea' if naval else ''} with {side_size(atk)} units against {side_size(dfd)}.", kind="battle",
-         data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
-               "attack": [h for h in atk if h], "defence": [h for h in dfd if h]})
-    if side_size(dfd) == 0:
-        finish_battle(st, ev, "won")
-        return
-    if naval:
-        dice, hits = naval_strike(atk, dfd, rng)
-        write_back(st, ev, b, atk, dfd)
-        if st.phase == "over":
-            return
-        emit(st, ev, f"Naval landing at {pname(target)}: the defenders strike first, {hits} hits.",
-             kind="dice", data={"step": "naval", "defence_dice": dice, "defence_hits": hits})
-    run_rounds(st, ev, rng)
-
-
-def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
-    """Fight combat rounds until one side is gone or the attacker must decide to go on."""
-    w = st.war
-    assert w is not None and w.battle is not None
-    b = w.battle
-    while True:
-        atk, dfd = battle_sides(st, b)
-        if side_size(atk) == 0 or side_size(dfd) == 0:
-            break
-        b.rounds += 1
-        for step in ("ranged", "melee"):
-            atk, dfd = battle_sides(st, b)
-            adice, ahits, ddice, dhits = fight_step(atk, dfd, step, b.fort_value, rng)
-            write_back(st, ev, b, atk, dfd)
-            if st.phase == "over":
-                return
-            if adice or ddice:
-                emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
-                     f"defender hits {dhits}.", kind="dice",
-                     data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
-                           "defence_dice": ddice, "defence_hits": dhits})
-            if w.battle is None:
-                return
-        atk, dfd = battle_sides(st, b)
-        if side_size(atk) == 0 or side_size(dfd) == 0:
-            break
-        if not b.fight_on:
-            return
-    atk, dfd = battle_sides(st, b)
-    if side_size(dfd) == 0 and side_size(atk) > 0:
-        finish_battle(st, ev, "won")
-    elif side_size(atk) == 0 and side_size(dfd) == 0:
-        finish_battle(st, ev, "wiped")
-    else:
-        finish_battle(st, ev, "lost")
-
-
-def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
-    w = st.war
-    assert w is not None and w.battle is not None
-    b = w.battle
-    w.battle = None
-    seat = b.attacker
-    prov = st.provinces[b.target]
-    army = player(st, seat).armies[b.army] if b.army is not None else None
-    if outcome == "won":
-        prov.owner = seat
-        prov.neutral = False
-        lim = C().units.limits.garrison
-        for src, units in sorted(b.gforce.items()):
-            for k in BEST_FIRST:
-                move = min(units[k], lim - gsize(prov.garrison))
-                prov.garrison[k] += move
-                st.provinces[src].garrison[k] += units[k] - move
-        if army is not None and army.alive:
-            src = army.location
-            assert src is not None
-            leave_garrison(st, army)
-            army.location = b.target
-            army.won = True
-            vacate_if_empty(st, src)
-        fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
-        emit(st, ev, f"{who(seat)} takes {pname(b.target)}{fort}.", kind="battle_end",
-             data={"target": b.target, "outcome": "won", "attacker": seat})
-        vacate_if_empty(st, b.target)
-        check_win(st, ev)
-    elif outcome == "wiped":
-        for src in b.gforce:
-            vacate_if_empty(st, src)
-        prov.owner = None
-        prov.neutral = False
-        prov.garrison = no_units()
-        emit(st, ev, f"Both sides fall at {pname(b.target)}: it is left unoccupied.", kind="battle_end",
-             data={"target": b.target, "outcome": "wiped", "attacker": seat})
-    else:
-        for src, units in b.gforce.items():
-            g = st.provinces[src].garrison
-            for k in REGULAR:
-                g[k] += units[k]
-            if st.provinces[src].owner is None and gsize(units):
-                st.provinces[src].owner = seat
-        text = f"The attack on {pname(b.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
-        emit(st, ev, text, kind="battle_end", data={"target": b.target, "outcome": outcome, "attacker": seat})
-        for src in b.gforce:
-            vacate_if_empty(st, src)
-    if st.phase == "over":
-        return
-    if (army is not None and army.alive and not army.assassinated and army.attacks_used < army.level
-            and not player(st, seat).eliminated and army.location
-            and attack_targets(st, seat, army.location)):
-        w.chain_army = army.idx
 
 
 # ---------------------------------------------------------------- the round
@@ -1327,13 +871,6 @@ def war_options_exist(st: SamuraiState, seat: int, sub: str) -> bool:
     return False
 
 
-def garrison_sources(st: SamuraiState, seat: int) -> list[str]:
-    w = st.war
-    assert w is not None
-    return [pid for pid in owned(st, seat) if pid not in w.d_moved and garrison_movable(st, pid) > 0
-            and garrison_targets(st, seat, pid)]
-
-
 def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
     w = st.war
     assert w is not None
@@ -1404,14 +941,6 @@ def end_war_turn(st: SamuraiState, ev: list[Event]) -> None:
     end_phase(ev, st, f"{who(seat)} ends the Wage War turn.", kind="war_turn")
     w.order_pos += 1
     begin_war_turn(st)
-
-
-def launch(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str) -> None:
-    w = st.war
-    assert w is not None
-    decls = [d for d in w.declarations if d.target == target]
-    w.declarations = [d for d in w.declarations if d.target != target]
-    start_battle(st, ev, rng, seat, target, decls)
 
 
 # ---------------------------------------------------------------- prompts
@@ -1729,22 +1258,6 @@ def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: 
     player(st, seat).hand.remove(ans.card)
     st.discard.append(ans.card)
     emit(st, ev, f"{who(seat)} discards an event card.")
-
-
-def assassinate(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int) -> None:
-    """The army lies on its side: no moving, no attacking; its daimyo does not fight. A
-    declared attack of that army is cancelled; an army with no other unit is removed."""
-    a.assassinated = True
-    w = st.war
-    if w is not None:
-        w.declarations = [d for d in w.declarations if not (d.force == "army" and d.army == a.idx
-                                                            and st.order[w.order_pos] == seat)]
-        if w.chain_army == a.idx and st.order[w.order_pos] == seat:
-            w.chain_army = None
-        if w.sel.get("army") == a.idx and st.order[w.order_pos] == seat:
-            w.sel = {}
-    if army_regulars(a) == 0 and a.ronin == 0:
-        destroy_army(st, ev, seat, a, by)
 
 
 def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], rng: random.Random) -> None:

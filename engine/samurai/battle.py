@@ -1,0 +1,254 @@
+"""A battle in Phase C: the sides, each step's dice and losses, the attacker's call-off, and
+what happens to the province and the forces when it ends."""
+
+from __future__ import annotations
+
+import random
+
+from engine.contract import Event
+from engine.samurai.board import (
+    BEST_FIRST,
+    army_at,
+    army_regulars,
+    emit,
+    gsize,
+    player,
+    pname,
+    vacate_if_empty,
+    who,
+)
+from engine.samurai.combat import fight_step, naval_strike, side_size
+from engine.samurai.content import REGULAR, content
+from engine.samurai.elimination import destroy_army
+from engine.samurai.movement import attack_targets, garrison_attackers, leave_garrison
+from engine.samurai.state import Army, Battle, Declaration, SamuraiState, no_units
+from engine.samurai.victory import check_win
+
+
+def battle_sides(st: SamuraiState, b: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+    atk: list[dict[str, int]] = [dict(units) for _, units in sorted(b.gforce.items())]
+    if b.army is not None:
+        a = player(st, b.attacker).armies[b.army]
+        if a.alive:
+            atk.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
+        else:
+            atk.append({})
+    else:
+        atk.append({})
+    prov = st.provinces[b.target]
+    dfd: list[dict[str, int]] = [{"fort": b.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
+    found = army_at(st, b.target)
+    if found and found[0] != b.attacker:
+        a = found[1]
+        dfd.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
+    return atk, dfd
+
+
+def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str, int]],
+               dfd: list[dict[str, int]]) -> None:
+    """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool."""
+    srcs = sorted(b.gforce)
+    for src, units in zip(srcs, atk, strict=False):
+        lost = {k: b.gforce[src][k] - units.get(k, 0) for k in REGULAR}
+        for k, n in lost.items():
+            player(st, b.attacker).tray[k] += n
+        b.gforce[src] = {k: units.get(k, 0) for k in REGULAR}
+    if b.army is not None:
+        a = player(st, b.attacker).armies[b.army]
+        if a.alive:
+            _store_army(st, ev, b.attacker, a, atk[len(srcs)], b.defender)
+    b.fort_left = dfd[0]["fort"]
+    prov = st.provinces[b.target]
+    g = dfd[1]
+    if prov.owner is not None:
+        for k in REGULAR:
+            player(st, prov.owner).tray[k] += prov.garrison[k] - g.get(k, 0)
+    st.ronin_pool += prov.ronin - g.get("ronin", 0)
+    prov.garrison = {k: g.get(k, 0) for k in REGULAR}
+    prov.ronin = g.get("ronin", 0)
+    if len(dfd) > 2:
+        found = army_at(st, b.target)
+        if found:
+            _store_army(st, ev, found[0], found[1], dfd[2], b.attacker)
+
+
+def _store_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, h: dict[str, int], foe: int | None) -> None:
+    pl = player(st, seat)
+    for k in REGULAR:
+        pl.tray[k] += a.units[k] - h.get(k, 0)
+        a.units[k] = h.get(k, 0)
+    st.ronin_pool += a.ronin - h.get("ronin", 0)
+    a.ronin = h.get("ronin", 0)
+    dead_daimyo = not a.assassinated and h.get("daimyo", 0) == 0
+    if dead_daimyo or (a.assassinated and army_regulars(a) == 0 and a.ronin == 0):
+        destroy_army(st, ev, seat, a, foe)
+
+
+def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str,
+                 decls: list[Declaration], chained: bool = False) -> None:
+    w = st.war
+    assert w is not None
+    prov = st.provinces[target]
+    if prov.owner == seat:
+        emit(st, ev, f"{pname(target)} is already {who(seat)}'s: the attack there is dropped.")
+        return
+    b = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
+    naval = False
+    for d in decls:
+        if d.force == "army":
+            a = player(st, seat).armies[d.army]
+            if not a.alive or a.assassinated or a.location != d.source:
+                continue
+            b.army = a.idx
+            b.army_source = d.source
+            a.attacks_used += 1
+            if a.ronin:
+                a.ronin_revealed = True
+            naval = naval or content().is_sea(d.source, target)
+        else:
+            src = st.provinces[d.source]
+            if src.owner != seat:
+                continue
+            n = garrison_attackers(st, d.source)
+            if d.count is not None:
+                n = min(n, d.count)
+            if n <= 0:
+                continue
+            units = no_units()
+            for k in BEST_FIRST:
+                take = min(src.garrison[k], n)
+                src.garrison[k] -= take
+                units[k] += take
+                n -= take
+            b.gforce[d.source] = units
+            naval = naval or content().is_sea(d.source, target)
+    if b.army is None and not b.gforce:
+        emit(st, ev, f"The attack on {pname(target)} cannot go ahead.")
+        return
+    b.naval = naval
+    if prov.fort and (prov.owner is not None or prov.neutral):
+        spec = content().units.fortifications["fortress" if prov.fort == 2 else "castle"]
+        b.fort_left, b.fort_value = spec.defenders, spec.defender_value
+    if prov.ronin:
+        prov.ronin_revealed = True
+    found = army_at(st, target)
+    if found and found[1].ronin:
+        found[1].ronin_revealed = True
+    w.battle = b
+    atk, dfd = battle_sides(st, b)
+    emit(st, ev, f"{who(seat)} attacks {pname(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
+         f"{' by sea' if naval else ''} with {side_size(atk)} units against {side_size(dfd)}.", kind="battle",
+         data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
+               "attack": [h for h in atk if h], "defence": [h for h in dfd if h]})
+    if side_size(dfd) == 0:
+        finish_battle(st, ev, "won")
+        return
+    if naval:
+        dice, hits = naval_strike(atk, dfd, rng)
+        write_back(st, ev, b, atk, dfd)
+        if st.phase == "over":
+            return
+        emit(st, ev, f"Naval landing at {pname(target)}: the defenders strike first, {hits} hits.",
+             kind="dice", data={"step": "naval", "defence_dice": dice, "defence_hits": hits})
+    run_rounds(st, ev, rng)
+
+
+def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    """Fight combat rounds until one side is gone or the attacker must decide to go on."""
+    w = st.war
+    assert w is not None and w.battle is not None
+    b = w.battle
+    while True:
+        atk, dfd = battle_sides(st, b)
+        if side_size(atk) == 0 or side_size(dfd) == 0:
+            break
+        b.rounds += 1
+        for step in ("ranged", "melee"):
+            atk, dfd = battle_sides(st, b)
+            adice, ahits, ddice, dhits = fight_step(atk, dfd, step, b.fort_value, rng)
+            write_back(st, ev, b, atk, dfd)
+            if st.phase == "over":
+                return
+            if adice or ddice:
+                emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
+                     f"defender hits {dhits}.", kind="dice",
+                     data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
+                           "defence_dice": ddice, "defence_hits": dhits})
+            if w.battle is None:
+                return
+        atk, dfd = battle_sides(st, b)
+        if side_size(atk) == 0 or side_size(dfd) == 0:
+            break
+        if not b.fight_on:
+            return
+    atk, dfd = battle_sides(st, b)
+    if side_size(dfd) == 0 and side_size(atk) > 0:
+        finish_battle(st, ev, "won")
+    elif side_size(atk) == 0 and side_size(dfd) == 0:
+        finish_battle(st, ev, "wiped")
+    else:
+        finish_battle(st, ev, "lost")
+
+
+def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
+    w = st.war
+    assert w is not None and w.battle is not None
+    b = w.battle
+    w.battle = None
+    seat = b.attacker
+    prov = st.provinces[b.target]
+    army = player(st, seat).armies[b.army] if b.army is not None else None
+    if outcome == "won":
+        prov.owner = seat
+        prov.neutral = False
+        lim = content().units.limits.garrison
+        for src, units in sorted(b.gforce.items()):
+            for k in BEST_FIRST:
+                move = min(units[k], lim - gsize(prov.garrison))
+                prov.garrison[k] += move
+                st.provinces[src].garrison[k] += units[k] - move
+        if army is not None and army.alive:
+            src = army.location
+            assert src is not None
+            leave_garrison(st, army)
+            army.location = b.target
+            army.won = True
+            vacate_if_empty(st, src)
+        fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
+        emit(st, ev, f"{who(seat)} takes {pname(b.target)}{fort}.", kind="battle_end",
+             data={"target": b.target, "outcome": "won", "attacker": seat})
+        vacate_if_empty(st, b.target)
+        check_win(st, ev)
+    elif outcome == "wiped":
+        for src in b.gforce:
+            vacate_if_empty(st, src)
+        prov.owner = None
+        prov.neutral = False
+        prov.garrison = no_units()
+        emit(st, ev, f"Both sides fall at {pname(b.target)}: it is left unoccupied.", kind="battle_end",
+             data={"target": b.target, "outcome": "wiped", "attacker": seat})
+    else:
+        for src, units in b.gforce.items():
+            g = st.provinces[src].garrison
+            for k in REGULAR:
+                g[k] += units[k]
+            if st.provinces[src].owner is None and gsize(units):
+                st.provinces[src].owner = seat
+        text = f"The attack on {pname(b.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
+        emit(st, ev, text, kind="battle_end", data={"target": b.target, "outcome": outcome, "attacker": seat})
+        for src in b.gforce:
+            vacate_if_empty(st, src)
+    if st.phase == "over":
+        return
+    if (army is not None and army.alive and not army.assassinated and army.attacks_used < army.level
+            and not player(st, seat).eliminated and army.location
+            and attack_targets(st, seat, army.location)):
+        w.chain_army = army.idx
+
+
+def launch(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str) -> None:
+    w = st.war
+    assert w is not None
+    decls = [d for d in w.declarations if d.target == target]
+    w.declarations = [d for d in w.declarations if d.target != target]
+    start_battle(st, ev, rng, seat, target, decls)
