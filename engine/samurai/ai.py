@@ -60,6 +60,17 @@ def random_screen(st: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[
     return dict(prompt.default)
 
 
+def random_losses(prompt: Prompt, rng: random.Random) -> dict[str, int]:
+    """Any legal choice of losses: as many as the default takes, spread at random."""
+    need = sum(prompt.default.values())
+    room = {f.name: f.max for f in prompt.fields}
+    losses = dict.fromkeys(room, 0)
+    for _ in range(need):
+        kind = rng.choice([k for k, n in room.items() if losses[k] < n])
+        losses[kind] += 1
+    return losses
+
+
 class RandomPolicy:
     """Any legal answer, uniformly among the offered options."""
 
@@ -72,6 +83,8 @@ class RandomPolicy:
             return random_levy(state, prompt.seat, rng)
         if prompt.kind == "army_screen":
             return random_screen(state, prompt, rng)
+        if prompt.kind == "casualties":
+            return random_losses(prompt, rng)
         if not prompt.options:
             return dict(prompt.default)
         real = [o for o in prompt.options if o.choice.get("act") != "region"]
@@ -271,6 +284,27 @@ class HeuristicPolicy:
         return {"act": "assassinate", "seat": seat, "army": a.idx}
 
     # war
+    def _casualties(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+        """Lose the weakest dice first; among equals ronin (they leave at the end of the round
+        anyway), then the units that have already struck before the next step, then the
+        cheaper to levy again."""
+        w = st.war
+        assert w is not None and w.battle is not None and w.battle.pending is not None
+        struck = "ranged" if w.battle.pending.step == "ranged" else "melee"
+        units = content().units.units
+        costs = st.options.levy_costs
+
+        def order(kind: str) -> tuple[int, int, int, int]:
+            return (units[kind].value, kind != "ronin", units[kind].step != struck, costs.get(kind, 0))
+        left = sum(p.default.values())
+        room = {f.name: f.max for f in p.fields}
+        losses = dict.fromkeys(room, 0)
+        for kind in sorted(room, key=order):
+            take = min(room[kind], left)
+            losses[kind] = take
+            left -= take
+        return losses
+
     def _war_move(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
         for a in st.players[p.seat].armies:
             if a.alive and rules.gather_count(st, a):

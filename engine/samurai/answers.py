@@ -53,3 +53,15 @@ class ScreenAnswer(BaseModel):
     bowman: int = Field(ge=0)
     swordsman: int = Field(ge=0)
     gunner: int = Field(ge=0)
+
+
+class LossAnswer(BaseModel):
+    """Which units of one side fall after a combat step (kinds not in the battle stay 0)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ronin: int = Field(default=0, ge=0)
+    spearman: int = Field(default=0, ge=0)
+    gunner: int = Field(default=0, ge=0)
+    swordsman: int = Field(default=0, ge=0)
+    bowman: int = Field(default=0, ge=0)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from engine.contract import Event
+from engine.contract import Event, Prompt
+from engine.samurai.answers import LossAnswer
 from engine.samurai.board import (
     BEST_FIRST,
     army_at,
@@ -17,11 +18,19 @@ from engine.samurai.board import (
     vacate_if_empty,
     who,
 )
-from engine.samurai.combat import fight_step, naval_strike, side_size
+from engine.samurai.casualties import (
+    apply_losses,
+    check_losses,
+    default_losses,
+    has_choice,
+    loss_prompt,
+    losses_text,
+)
+from engine.samurai.combat import roll_side, side_size
 from engine.samurai.content import REGULAR, content
 from engine.samurai.elimination import destroy_army
 from engine.samurai.movement import attack_targets, garrison_attackers, leave_garrison
-from engine.samurai.state import Army, Battle, Declaration, SamuraiState, no_units
+from engine.samurai.state import Army, Battle, Declaration, PendingLosses, SamuraiState, no_units
 from engine.samurai.victory import check_win
 
 
@@ -143,43 +152,35 @@ def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: in
     if side_size(dfd) == 0:
         finish_battle(st, ev, "won")
         return
-    if naval:
-        dice, hits = naval_strike(atk, dfd, rng)
-        write_back(st, ev, b, atk, dfd)
-        if st.phase == "over":
-            return
-        emit(st, ev, f"Naval landing at {pname(target)}: the defenders strike first, {hits} hits.",
-             kind="dice", data={"step": "naval", "defence_dice": dice, "defence_hits": hits})
+    b.stage = "naval" if naval else "ranged"
     run_rounds(st, ev, rng)
 
 
+NEXT_STAGE = {"naval": "ranged", "ranged": "melee", "melee": "decide"}
+
+
 def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
-    """Fight combat rounds until one side is gone or the attacker must decide to go on."""
+    """Fight combat steps until one side is gone, an owner must choose losses, or a round is
+    over and the attacker must decide whether to go on."""
     w = st.war
     assert w is not None and w.battle is not None
     b = w.battle
     while True:
+        if b.pending is not None:
+            return
         atk, dfd = battle_sides(st, b)
         if side_size(atk) == 0 or side_size(dfd) == 0:
             break
-        b.rounds += 1
-        for step in ("ranged", "melee"):
-            atk, dfd = battle_sides(st, b)
-            adice, ahits, ddice, dhits = fight_step(atk, dfd, step, b.fort_value, rng)
-            write_back(st, ev, b, atk, dfd)
-            if st.phase == "over":
+        if b.stage == "decide":
+            if not b.fight_on:
                 return
-            if adice or ddice:
-                emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
-                     f"defender hits {dhits}.", kind="dice",
-                     data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
-                           "defence_dice": ddice, "defence_hits": dhits})
-            if w.battle is None:
-                return
-        atk, dfd = battle_sides(st, b)
-        if side_size(atk) == 0 or side_size(dfd) == 0:
-            break
-        if not b.fight_on:
+            b.stage = "ranged"
+        step = b.stage
+        b.stage = NEXT_STAGE[step]
+        if step == "ranged":
+            b.rounds += 1
+        roll_step(st, ev, b, step, rng)
+        if st.phase == "over" or w.battle is None:
             return
     atk, dfd = battle_sides(st, b)
     if side_size(dfd) == 0 and side_size(atk) > 0:
@@ -188,6 +189,82 @@ def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
         finish_battle(st, ev, "wiped")
     else:
         finish_battle(st, ev, "lost")
+
+
+def roll_step(st: SamuraiState, ev: list[Event], b: Battle, step: str, rng: random.Random) -> None:
+    """Roll one step for both sides at once (a naval landing: the defenders only) and show
+    the dice; the losses wait for the owners that have a choice, the others are taken now."""
+    atk, dfd = battle_sides(st, b)
+    if step == "naval":
+        ddice, dhits = roll_side(dfd, None, 0, rng, with_fort=False)
+        adice, ahits = [], 0
+        emit(st, ev, f"Naval landing at {pname(b.target)}: the defenders strike first, {dhits} hits.",
+             kind="dice", data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
+    else:
+        adice, ahits = roll_side(atk, step, b.fort_value, rng)
+        ddice, dhits = roll_side(dfd, step, b.fort_value, rng)
+        if adice or ddice:
+            emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
+                 f"defender hits {dhits}.", kind="dice",
+                 data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
+                       "defence_dice": ddice, "defence_hits": dhits})
+    pending = PendingLosses(step=step, hits={"attack": dhits, "defence": ahits})
+    if has_choice(atk, dhits):
+        pending.owed["attack"] = b.attacker
+    if b.defender is not None and has_choice(dfd, ahits):
+        pending.owed["defence"] = b.defender
+    b.pending = pending
+    if not pending.owed:
+        take_losses(st, ev)
+
+
+def take_losses(st: SamuraiState, ev: list[Event]) -> None:
+    """Every owed choice is in: both sides lose their units at once and the survivors are
+    stored (the default order for a side whose owner had no choice)."""
+    w = st.war
+    assert w is not None and w.battle is not None and w.battle.pending is not None
+    b = w.battle
+    pending = b.pending
+    atk, dfd = battle_sides(st, b)
+    lines = []
+    for side, holders, seat in (("attack", atk, b.attacker), ("defence", dfd, b.defender)):
+        hits = pending.hits[side]
+        if hits <= 0:
+            continue
+        losses = pending.chosen.get(side) or default_losses(holders, hits)
+        apply_losses(holders, hits, losses)
+        if seat is not None and any(losses.values()):
+            lines.append(f"{who(seat)} loses {losses_text(losses)}")
+    b.pending = None
+    if lines and pending.owed:
+        emit(st, ev, "; ".join(lines) + ".", kind="losses", data={"chosen": sorted(pending.owed)})
+    write_back(st, ev, b, atk, dfd)
+
+
+def choose_losses(st: SamuraiState, ev: list[Event], seat: int, ans: LossAnswer, rng: random.Random) -> None:
+    """One owner's sealed choice of losses; the step resolves when every owed choice is in."""
+    w = st.war
+    assert w is not None and w.battle is not None and w.battle.pending is not None
+    b = w.battle
+    pending = b.pending
+    side = next(side for side, owner in pending.owed.items() if owner == seat)
+    atk, dfd = battle_sides(st, b)
+    holders = atk if side == "attack" else dfd
+    pending.chosen[side] = check_losses(holders, pending.hits[side], ans)
+    if all(side in pending.chosen for side in pending.owed):
+        take_losses(st, ev)
+        if st.phase != "over" and w.battle is not None:
+            run_rounds(st, ev, rng)
+
+
+def loss_prompts(st: SamuraiState) -> list[Prompt]:
+    """The owed choices of losses of the pending step, attacker first."""
+    w = st.war
+    assert w is not None and w.battle is not None and w.battle.pending is not None
+    b = w.battle
+    atk, dfd = battle_sides(st, b)
+    return [loss_prompt(b, side, seat, atk if side == "attack" else dfd)
+            for side, seat in sorted(b.pending.owed.items())]
 
 
 def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:

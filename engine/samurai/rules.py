@@ -13,7 +13,15 @@ from typing import Any
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer
-from engine.samurai.battle import battle_sides, finish_battle, launch, run_rounds, start_battle
+from engine.samurai.battle import (
+    battle_sides,
+    choose_losses,
+    finish_battle,
+    launch,
+    loss_prompts,
+    run_rounds,
+    start_battle,
+)
 from engine.samurai.board import (
     BEST_FIRST,
     CHEAP_FIRST,
@@ -976,6 +984,8 @@ def prompts(st: SamuraiState) -> list[Prompt]:
     if ph == "ronin":
         return [ronin_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
     if ph == "war":
+        if st.war is not None and st.war.battle is not None and st.war.battle.pending is not None:
+            return loss_prompts(st)
         p = war_prompt(st)
         return [p] if p else []
     return []
@@ -1191,6 +1201,9 @@ def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], r
     if k == "ronin":
         do_ronin(st, seat, ans)
         return
+    if k == "casualties":
+        choose_losses(st, ev, seat, ans, rng)
+        return
     handle_war(st, seat, k, ans, ev, rng)
 
 
@@ -1278,6 +1291,7 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
             raise IllegalChoice("continue the battle or call it off")
         assert w.battle is not None
         w.battle.fight_on = act == "fight_on"
+        w.battle.stage = "ranged"
         run_rounds(st, ev, rng)
         return
     if k == "chain":

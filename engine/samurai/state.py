@@ -107,6 +107,22 @@ class Declaration(Model):
     """Garrison attacks: how many units go (None = all that may)."""
 
 
+class PendingLosses(Model):
+    """A combat step whose dice are rolled and whose losses wait for their owners' choices.
+
+    Both sides roll at once and then both remove losses, so the step stays half resolved
+    until every owner with a real choice has answered (sealed, like the other simultaneous
+    choices)."""
+
+    step: Literal["naval", "ranged", "melee"]
+    hits: dict[str, int] = Field(default_factory=dict)
+    """Hits each side takes: "attack" (the attacker's units) and "defence"."""
+    owed: dict[str, int] = Field(default_factory=dict)
+    """Side -> the seat that chooses that side's losses."""
+    chosen: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Side -> losses by kind, once its owner has chosen (sealed until all owed are in)."""
+
+
 class Battle(Model):
     target: str
     attacker: int
@@ -122,6 +138,9 @@ class Battle(Model):
     rounds: int = 0
     fight_on: bool = False
     chained: bool = False
+    stage: Literal["naval", "ranged", "melee", "decide"] = "ranged"
+    """The next combat step; "decide" = a round is over and the attacker may call off."""
+    pending: PendingLosses | None = None
 
 
 class Interrupt(Model):

@@ -80,7 +80,10 @@ def public_view(st: SamuraiState) -> dict[str, Any]:
         war = {"seat": st.order[w.order_pos], "phase": w.sub,
                "declarations": [d.model_dump() for d in w.declarations],
                "battle": None if b is None else {"target": b.target, "attacker": b.attacker, "defender": b.defender,
-                                                 "naval": b.naval, "round": b.rounds, "fort_defenders": b.fort_left}}
+                                                 "naval": b.naval, "round": b.rounds, "fort_defenders": b.fort_left,
+                                                 "losses_pending": None if b.pending is None else {
+                                                     "step": b.pending.step, "hits": dict(b.pending.hits),
+                                                     "choosing": sorted(b.pending.owed.values())}}}
     result = None
     if st.phase == "over":
         result = {"winners": st.winners or [], "reason": st.reason, "scores": st.scores}

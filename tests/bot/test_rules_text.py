@@ -76,7 +76,7 @@ def test_every_samurai_decision_has_a_topic() -> None:
              "plan": "Koku and bins", "plan_revise": "Ninja", "spy": "Ninja", "sword": "Bids and swords",
              "build": "Castles and fortresses", "levy": "Levy costs", "place": "Levy costs", "ronin": "Ronin",
              "ninja": "Ninja", "counter": "Ninja", "discard": "LWTV", "rebuild": "Armies and elimination",
-             "battle": "Battles", "chain": "Experience"}
+             "battle": "Battles", "casualties": "Battles", "chain": "Experience"}
     wage_war = {"war_move", "move_to", "war_declare", "declare_target", "war_order", "war_final", "garrison_to"}
     topics = rules_text.rule_topics("samurai")
     game = engine.get("samurai")

@@ -97,12 +97,17 @@ def quick_match(seats: int, mode: str, seed: int, full: bool) -> None:
         if full:
             before = st.model_dump_json()
             hidden = [strip_waiting(v) for v in other_views(st, pr.seat)] if pr.secret else None
-        new_st = G.submit(st, pr.seat, choice).state
+        step = G.submit(st, pr.seat, choice)
+        new_st = step.state
         assert new_st.step == st.step + 1
         if full:
             assert st.model_dump_json() == before, "submit mutated its input"
             assert SamuraiState.model_validate_json(new_st.model_dump_json()) == new_st
-            if hidden is not None and new_st.phase == st.phase and any(
+            mine = [p for p in G.prompts(new_st) if p.seat == pr.seat]
+            still_sealed = bool(mine) and mine[0].secret and mine[0].answered and mine[0].kind == pr.kind
+            if still_sealed:  # the step is still open: its sealed answer must not show anywhere
+                assert not [e for e in step.events if e.seats is None], pr.kind
+            if hidden is not None and (still_sealed or (not step.events and new_st.phase == st.phase)) and any(
                     p.secret and not p.answered for p in G.prompts(new_st)):
                 assert [strip_waiting(v) for v in other_views(new_st, pr.seat)] == hidden, pr.kind
         log.append((pr.seat, choice))

@@ -15,6 +15,7 @@ from .helpers import (
     opponents_elsewhere,
     own,
     prompt_for,
+    prompt_kinds,
     put_army,
     rules,
     submit,
@@ -233,15 +234,19 @@ def test_ranged_step_comes_before_hand_to_hand_and_its_dead_do_not_strike(board,
     own(board, 1, "shinano", bowman=1, spearman=1)
     st = war_at(board, 0, "B")
     st = declare(st, 0, "echigo", "shinano")
-    # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender's spearman
-    # falls first, so hand-to-hand is the attacker's spearman (12, miss) against nobody but
-    # the bowman, which does not fight hand-to-hand
+    # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender chooses to
+    # lose the spearman, so hand-to-hand is the attacker's spearman (12, miss) against nobody
+    # but the bowman, which does not fight hand-to-hand
     dice.rolls = [1, 12, 12]
     step = G.submit(st, 0, {"act": "done"})
     steps = [(e.data["step"], e.data["attack_dice"], e.data["defence_dice"]) for e in step.events
              if e.kind == "dice"]
-    assert steps[0] == ("ranged", [[4, 1]], [[6, 12]])
-    assert steps[1] == ("melee", [[4, 12]], [])
+    assert steps == [("ranged", [[4, 1]], [[6, 12]])]
+    assert prompt_kinds(step.state) == ["casualties"] and prompt_for(step.state, 1).seat == 1
+    step = G.submit(step.state, 1, {"spearman": 1, "bowman": 0})
+    steps = [(e.data["step"], e.data["attack_dice"], e.data["defence_dice"]) for e in step.events
+             if e.kind == "dice"]
+    assert steps == [("melee", [[4, 12]], [])]
     st = step.state
     assert st.provinces["shinano"].garrison == {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 1}
     assert st.players[1].tray["spearman"] == board.players[1].tray["spearman"] + 1
