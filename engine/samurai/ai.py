@@ -16,6 +16,7 @@ from engine.contract import Prompt
 from engine.rng import rng_for
 from engine.samurai import rules, victory
 from engine.samurai.content import content
+from engine.samurai.garrison_forces import ronin_escort
 from engine.samurai.state import SamuraiState
 
 
@@ -122,6 +123,12 @@ def enemy_strength(st: SamuraiState, seat: int, pid: str) -> float:
 
 def own_army_strength(a: Any) -> float:
     return rules.army_regulars(a) + 1 + a.ronin
+
+
+def garrison_strength(st: SamuraiState, pid: str) -> float:
+    """A garrison force's head count: the units that may leave and the ronin going along."""
+    regulars = rules.garrison_attackers(st, pid)
+    return float(regulars + ronin_escort(st.provinces[pid].ronin, regulars))
 
 
 def frontier(st: SamuraiState, seat: int, pid: str) -> int:
@@ -337,7 +344,7 @@ class HeuristicPolicy:
             if force == "army":
                 strength = own_army_strength(st.players[p.seat].armies[idx])
             else:
-                strength = float(rules.garrison_attackers(st, src))
+                strength = garrison_strength(st, src)
             hit = best_target(st, p.seat, src, strength)
             if hit and (best is None or hit[0] > best[0]):
                 best = (hit[0], src, idx)
@@ -354,7 +361,7 @@ class HeuristicPolicy:
         src = w.sel["source"]
         idx = w.sel.get("army")
         strength = (own_army_strength(st.players[p.seat].armies[idx]) if idx is not None
-                    else float(rules.garrison_attackers(st, src)))
+                    else garrison_strength(st, src))
         hit = best_target(st, p.seat, src, strength)
         if hit is None:
             return {"act": "cancel"}

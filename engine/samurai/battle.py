@@ -29,6 +29,7 @@ from engine.samurai.casualties import (
 from engine.samurai.combat import roll_side, side_size
 from engine.samurai.content import REGULAR, content
 from engine.samurai.elimination import destroy_army
+from engine.samurai.garrison_forces import add_force, default_force, take_force
 from engine.samurai.movement import attack_targets, garrison_attackers, leave_garrison
 from engine.samurai.state import Army, Battle, Declaration, PendingLosses, SamuraiState, no_units
 from engine.samurai.victory import check_win
@@ -61,7 +62,13 @@ def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str,
         lost = {k: b.gforce[src][k] - units.get(k, 0) for k in REGULAR}
         for k, n in lost.items():
             player(st, b.attacker).tray[k] += n
-        b.gforce[src] = {k: units.get(k, 0) for k in REGULAR}
+        survivors = {k: units.get(k, 0) for k in REGULAR}
+        ronin = units.get("ronin", 0)
+        st.ronin_pool += b.gforce[src].get("ronin", 0) - ronin
+        if gsize(survivors) == 0:  # ronin do not fight on their own: they leave
+            st.ronin_pool += ronin
+            ronin = 0
+        b.gforce[src] = {**survivors, "ronin": ronin}
     if b.army is not None:
         a = player(st, b.attacker).armies[b.army]
         if a.alive:
@@ -79,6 +86,9 @@ def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str,
         found = army_at(st, b.target)
         if found:
             _store_army(st, ev, found[0], found[1], dfd[2], b.attacker)
+    if prov.ronin and gsize(prov.garrison) == 0 and army_at(st, b.target) is None:
+        st.ronin_pool += prov.ronin  # lone ronin do not fight on: they leave
+        prov.ronin = 0
 
 
 def _store_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, h: dict[str, int], foe: int | None) -> None:
@@ -116,19 +126,15 @@ def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: in
             naval = naval or content().is_sea(d.source, target)
         else:
             src = st.provinces[d.source]
-            if src.owner != seat:
+            if src.owner != seat or garrison_attackers(st, d.source) <= 0:
                 continue
-            n = garrison_attackers(st, d.source)
-            if d.count is not None:
-                n = min(n, d.count)
-            if n <= 0:
+            wanted = d.units if d.units is not None else default_force(st, d.source, d.count)
+            most = garrison_attackers(st, d.source)
+            if gsize(wanted) > most:
+                wanted = default_force(st, d.source, most)
+            units = take_force(st, d.source, wanted)
+            if gsize(units) == 0:
                 continue
-            units = no_units()
-            for k in BEST_FIRST:
-                take = min(src.garrison[k], n)
-                src.garrison[k] -= take
-                units[k] += take
-                n -= take
             b.gforce[d.source] = units
             naval = naval or content().is_sea(d.source, target)
     if b.army is None and not b.gforce:
@@ -280,10 +286,13 @@ def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
         prov.neutral = False
         lim = content().units.limits.garrison
         for src, units in sorted(b.gforce.items()):
+            moving = no_units()
             for k in BEST_FIRST:
-                move = min(units[k], lim - gsize(prov.garrison))
-                prov.garrison[k] += move
-                st.provinces[src].garrison[k] += units[k] - move
+                moving[k] = min(units[k], lim - gsize(prov.garrison) - gsize(moving))
+            staying = {k: units[k] - moving[k] for k in REGULAR}
+            ronin = units.get("ronin", 0)
+            add_force(st, b.target, {**moving, "ronin": ronin if gsize(moving) else 0})
+            add_force(st, src, {**staying, "ronin": 0 if gsize(moving) else ronin})
         if army is not None and army.alive:
             src = army.location
             assert src is not None
@@ -306,9 +315,7 @@ def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
              data={"target": b.target, "outcome": "wiped", "attacker": seat})
     else:
         for src, units in b.gforce.items():
-            g = st.provinces[src].garrison
-            for k in REGULAR:
-                g[k] += units[k]
+            add_force(st, src, units)
             if st.provinces[src].owner is None and gsize(units):
                 st.provinces[src].owner = seat
         text = f"The attack on {pname(b.target)} {'is called off' if outcome == 'calloff' else 'fails'}."

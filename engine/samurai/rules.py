@@ -49,6 +49,7 @@ from engine.samurai.board import (
 from engine.samurai.combat import side_size
 from engine.samurai.content import content
 from engine.samurai.elimination import destroy_army
+from engine.samurai.garrison_forces import default_force, move_garrison
 from engine.samurai.movement import (
     army_moves,
     attack_targets,
@@ -1332,22 +1333,7 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         n = ans.count or targets[pid]
         if n > targets[pid]:
             raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(src)} to {pname(pid)}")
-        g = st.provinces[src].garrison
-        dst = st.provinces[pid]
-        moved = 0
-        for kind in BEST_FIRST:
-            take = min(g[kind], n - moved)
-            g[kind] -= take
-            dst.garrison[kind] += take
-            moved += take
-        claimed = dst.owner is None
-        dst.owner = seat
-        w.d_moved += [src, pid]
-        w.d_garrisons = True
-        w.sel = {}
-        emit(st, ev, f"{who(seat)} moves {moved} units from {pname(src)} to {pname(pid)}"
-             + (", claiming it." if claimed else "."))
-        check_win(st, ev)
+        move_garrison(st, ev, seat, src, pid, default_force(st, src, n))
         return
     if k == "declare_target":
         src = w.sel["source"]

@@ -105,6 +105,8 @@ class Declaration(Model):
     target: str
     count: int | None = None
     """Garrison attacks: how many units go (None = all that may)."""
+    units: dict[str, int] | None = None
+    """Garrison attacks: the units that go by kind, ronin included (None = the default force)."""
 
 
 class PendingLosses(Model):
