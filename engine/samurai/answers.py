@@ -55,8 +55,9 @@ class ScreenAnswer(BaseModel):
     gunner: int = Field(ge=0)
 
 
-class LossAnswer(BaseModel):
-    """Which units of one side fall after a combat step (kinds not in the battle stay 0)."""
+class UnitCounts(BaseModel):
+    """Units by kind, ronin included: the losses of one side after a combat step, a garrison
+    force that attacks or moves, or garrison units an army takes in (kinds not asked stay 0)."""
 
     model_config = ConfigDict(extra="forbid")
 

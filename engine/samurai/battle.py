@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, Prompt
-from engine.samurai.answers import LossAnswer
+from engine.samurai.answers import UnitCounts
 from engine.samurai.board import (
     BEST_FIRST,
     army_at,
@@ -247,7 +247,7 @@ def take_losses(st: SamuraiState, ev: list[Event]) -> None:
     write_back(st, ev, b, atk, dfd)
 
 
-def choose_losses(st: SamuraiState, ev: list[Event], seat: int, ans: LossAnswer, rng: random.Random) -> None:
+def choose_losses(st: SamuraiState, ev: list[Event], seat: int, ans: UnitCounts, rng: random.Random) -> None:
     """One owner's sealed choice of losses; the step resolves when every owed choice is in."""
     w = st.war
     assert w is not None and w.battle is not None and w.battle.pending is not None

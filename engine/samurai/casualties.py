@@ -14,7 +14,7 @@ fortification's defenders and "daimyo" for an army's leader.
 from __future__ import annotations
 
 from engine.contract import IllegalChoice, NumberField, Prompt
-from engine.samurai.answers import LossAnswer
+from engine.samurai.answers import UnitCounts
 from engine.samurai.board import PLURAL, pname
 from engine.samurai.state import Battle
 
@@ -55,7 +55,7 @@ def default_losses(holders: list[dict[str, int]], hits: int) -> dict[str, int]:
     return losses
 
 
-def check_losses(holders: list[dict[str, int]], hits: int, answer: LossAnswer) -> dict[str, int]:
+def check_losses(holders: list[dict[str, int]], hits: int, answer: UnitCounts) -> dict[str, int]:
     """The chosen losses, if they are exactly the units the hits must take."""
     pool = losses_pool(holders)
     want = min(hits_after_forts(holders, hits), sum(pool.values()))
@@ -115,6 +115,6 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
             + f". Choose which {left} units fall (your daimyo falls only when nobody else is left).")
     if chosen is not None:
         text = f"Losses chosen ({losses_text(chosen)}); sealed until the other side has chosen. Submit again to change."
-    return Prompt(seat=seat, kind="casualties", text=text, answer=LossAnswer, input="numbers", fields=fields,
+    return Prompt(seat=seat, kind="casualties", text=text, answer=UnitCounts, input="numbers", fields=fields,
                   secret=True, answered=chosen is not None,
                   default=chosen or {k: n for k, n in default_losses(holders, hits).items() if pool[k]})

@@ -3,8 +3,19 @@ only fortified land) and the armies he may raise anew."""
 
 from __future__ import annotations
 
-from engine.contract import Event
-from engine.samurai.board import emit, player, pname, vacate_if_empty, who
+from engine.contract import Event, IllegalChoice, Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.board import (
+    check_province,
+    deploy_targets,
+    emit,
+    opt,
+    paged,
+    player,
+    pname,
+    vacate_if_empty,
+    who,
+)
 from engine.samurai.content import REGULAR
 from engine.samurai.state import Army, Interrupt, SamuraiState, no_units
 from engine.samurai.victory import check_win
@@ -67,3 +78,35 @@ def eliminate(st: SamuraiState, ev: list[Event], victim: int, by: int | None) ->
         st.end_round = st.round + 1
         emit(st, ev, f"The first daimyo house has fallen: the game ends after round {st.end_round}.")
     check_win(st, ev)
+
+
+def rebuild_prompt(state: SamuraiState, seat: int) -> Prompt:
+    """Spoils of war: the eliminator may raise one lost army (asked once per army he may raise)."""
+    candidates = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
+                  for pid in deploy_targets(state, seat)]
+    decline = opt("decline", "Do not raise this army", {"act": "decline"})
+    options = paged(state, seat, candidates, [decline])
+    return Prompt(seat=seat, kind="rebuild", text="Spoils of war: you may place a new daimyo (level 1) to raise a "
+                  "lost army in a province you own without an army.", answer=Pick, options=options,
+                  default=candidates[0][1].choice if candidates else decline.choice)
+
+
+def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:
+    """Raise the first lost army in the chosen province, or let it go ("may", not "must")."""
+    if answer.act == "decline":
+        state.interrupts.pop(0)
+        emit(state, events, f"{who(seat)} does not raise a lost army.")
+        return
+    pid = check_province(answer.province) if answer.act == "rebuild" else None
+    if pid is None or pid not in deploy_targets(state, seat):
+        raise IllegalChoice("choose a province you own without an army, or do not raise the army")
+    state.interrupts.pop(0)
+    army = next(a for a in player(state, seat).armies if not a.alive)
+    army.alive = True
+    army.level = 1
+    army.units = no_units()
+    army.location = pid
+    army.assassinated = False
+    army.moves_left = 1
+    army.attacks_used = 1
+    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {pname(pid)}.")

@@ -88,25 +88,28 @@ def move_army(st: SamuraiState, seat: int, a: Army, dest: str, dist: int, ev: li
 def gather_count(st: SamuraiState, a: Army) -> int:
     if a.location is None or not a.alive:
         return 0
+    return gsize(gather_default(st, a))
+
+
+def gather_default(st: SamuraiState, a: Army) -> dict[str, int]:
+    """Every garrison unit the army card has room for, the strongest first."""
     g = st.provinces[a.location].garrison
-    n = 0
     room = {"samurai": army_room(a, "bowman"), "ashigaru": army_room(a, "spearman")}
+    take = no_units()
     for k in BEST_FIRST:
         slot = "samurai" if k in SAMURAI else "ashigaru"
-        take = min(g[k], room[slot])
-        room[slot] -= take
-        n += take
-    return n
+        take[k] = min(g[k], room[slot])
+        room[slot] -= take[k]
+    return take
 
 
-def gather(st: SamuraiState, seat: int, a: Army, ev: list[Event]) -> None:
+def gather(st: SamuraiState, seat: int, a: Army, ev: list[Event], units: dict[str, int] | None = None) -> None:
+    """Garrison units join the army standing in their province (the default: all that fit)."""
     g = st.provinces[a.location].garrison
-    moved = no_units()
+    moved = gather_default(st, a) if units is None else units
     for k in BEST_FIRST:
-        take = min(g[k], army_room(a, k))
-        g[k] -= take
-        a.units[k] += take
-        moved[k] = take
+        g[k] -= moved[k]
+        a.units[k] += moved[k]
     emit(st, ev, f"{who(seat)}'s army {a.idx + 1} takes {gsize(moved)} garrison units in {pname(a.location)}.")
 
 

@@ -48,8 +48,15 @@ from engine.samurai.board import (
 )
 from engine.samurai.combat import side_size
 from engine.samurai.content import content
-from engine.samurai.elimination import destroy_army
-from engine.samurai.garrison_forces import default_force, move_garrison
+from engine.samurai.elimination import destroy_army, rebuild, rebuild_prompt
+from engine.samurai.garrison_forces import (
+    choose_units,
+    default_force,
+    force_has_choice,
+    force_prompt,
+    gather_prompt,
+    move_garrison,
+)
 from engine.samurai.movement import (
     army_moves,
     attack_targets,
@@ -62,7 +69,14 @@ from engine.samurai.movement import (
     move_army,
     target_label,
 )
-from engine.samurai.ninja import ASSASSIN_HIT, COUNTER_HIT, assassinate, ninja_targets, ninja_usable
+from engine.samurai.ninja import (
+    counter_prompt,
+    ninja_offer,
+    ninja_prompt,
+    own_turn_option,
+    send_ninja,
+    strike_back,
+)
 from engine.samurai.setup import QS_TROOPS
 from engine.samurai.state import (
     Army,
@@ -726,7 +740,6 @@ def begin_war_turn(st: SamuraiState) -> None:
             a.attacks_used = 0
             a.won = False
     w.sub = "A"
-    w.window_done = False
     w.sel = {}
     w.declarations = []
     w.battle = None
@@ -891,11 +904,6 @@ def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
         w.order_pos += 1
         begin_war_turn(st)
         return True
-    if w.sub in ("A", "C", "D") and not w.window_done:
-        w.window_done = True
-        if ninja_usable(st):
-            st.interrupts.append(Interrupt(seat=st.ninja, kind="ninja", data={"window": w.sub, "active": seat}))
-        return True
     if w.sub == "A":
         if w.sel or war_options_exist(st, seat, "A"):
             return False
@@ -905,7 +913,6 @@ def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
         if w.sel or war_options_exist(st, seat, "B"):
             return False
         w.sub = "C"
-        w.window_done = False
         if w.declarations:
             emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
                 sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
@@ -929,7 +936,6 @@ def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
                 a.won = False
                 a.moves_left = a.level
             w.sub = "D"
-            w.window_done = False
             return True
         if len(targets) == 1:
             launch(st, ev, rng, seat, targets[0])
@@ -987,34 +993,19 @@ def prompts(st: SamuraiState) -> list[Prompt]:
     if ph == "war":
         if st.war is not None and st.war.battle is not None and st.war.battle.pending is not None:
             return loss_prompts(st)
-        p = war_prompt(st)
-        return [p] if p else []
+        offer = ninja_offer(st)
+        return [p for p in (offer, war_prompt(st)) if p is not None]
     return []
 
 
 def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
     seat = it.seat
     if it.kind == "ninja":
-        opts = [opt(f"kill:{s}:{a.idx}", f"Assassinate Player {s + 1}'s daimyo of army {a.idx + 1} ({pname(a.location)})",
-                    {"act": "assassinate", "seat": s, "army": a.idx}) for s, a in ninja_targets(st, seat)]
-        keep = opt("pass", "Not now (keep the ninja)", {"act": "pass"})
-        return Prompt(seat=seat, kind="ninja", text=f"Your ninja can strike now (Wage War of seat "
-                      f"{it.data.get('active')}, phase {it.data.get('window')}): succeeds on 8 or less.",
-                      answer=Pick, options=([keep] + opts)[:MAX_OPTIONS], default=keep.choice)
+        return ninja_prompt(st, seat)
     if it.kind == "counter":
-        holder = it.data["holder"]
-        opts = [opt(f"counter:{a.idx}", f"Strike back at Player {holder + 1}'s daimyo of army {a.idx + 1}",
-                    {"act": "counter", "army": a.idx})
-                for a in player(st, holder).armies if a.alive and not a.assassinated]
-        return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master "
-                      "to strike back at (succeeds on 9 or more).", answer=Pick, options=opts, default=opts[0].choice)
+        return counter_prompt(st, seat, it.data["holder"])
     if it.kind == "rebuild":
-        cands = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
-                 for pid in deploy_targets(st, seat)]
-        options = paged(st, seat, cands, [])
-        return Prompt(seat=seat, kind="rebuild", text="Spoils of war: place a new daimyo (level 1) to rebuild a "
-                      "lost army in a province you own without an army.", answer=Pick, options=options,
-                      default=cands[0][1].choice)
+        return rebuild_prompt(st, seat)
     cards = C().cards
     opts = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
             for cid in player(st, seat).hand]
@@ -1054,6 +1045,16 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
         return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
                       options=opts[:MAX_OPTIONS], default=opts[0].choice)
     cancel = opt("cancel", "Back", {"act": "cancel"})
+    if "gather" in w.sel:
+        return gather_prompt(st, seat, pl.armies[w.sel["gather"]])
+    if w.sub == "D" and "to" in w.sel:
+        src, dest = w.sel["garrison"], w.sel["to"]
+        return force_prompt(st, seat, src, garrison_targets(st, seat, src)[dest], "garrison_move",
+                            f"Move garrison units from {pname(src)} to {pname(dest)}: which go?")
+    if w.sub == "B" and "target" in w.sel:
+        src, tgt = w.sel["source"], w.sel["target"]
+        return force_prompt(st, seat, src, garrison_attackers(st, src), "garrison_force",
+                            f"The garrison of {pname(src)} attacks {pname(tgt)}: which units go?")
     if w.sub in ("A", "D") and "army" in w.sel:
         a = pl.armies[w.sel["army"]]
         dests = army_moves(st, seat, a, claim=w.sub == "D")
@@ -1065,9 +1066,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
                       f"({a.moves_left} moves left) to:", answer=Pick, options=options, default=cancel.choice)
     if w.sub == "D" and "garrison" in w.sel:
         src = w.sel["garrison"]
-        cands = [(pid, opt(f"to:{pid}", f"{n} units to {pname(pid)}"
+        cands = [(pid, opt(f"to:{pid}", f"To {pname(pid)} (up to {n} units)"
                            + (" - claim" if st.provinces[pid].owner is None else ""),
-                           {"act": "to", "province": pid, "count": n}))
+                           {"act": "to", "province": pid}))
                  for pid, n in garrison_targets(st, seat, src).items()]
         options = paged(st, seat, cands, [cancel])
         return Prompt(seat=seat, kind="garrison_to", text=f"Move units of the garrison of {pname(src)} "
@@ -1077,10 +1078,6 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
         src = w.sel["source"]
         cands = [(t, opt(f"attack:{t}", target_label(st, seat, src, t), {"act": "attack", "target": t}))
                  for t in attack_targets(st, seat, src)]
-        most = garrison_attackers(st, src) if w.sel.get("army") is None else 0
-        if most > 1 and len(cands) <= 12:
-            cands += [(t, opt(f"attack1:{t}", f"{o.label[:60]} with 1 unit",
-                              {"act": "attack", "target": t, "count": 1})) for t, o in list(cands)]
         options = paged(st, seat, cands, [cancel])
         force = f"army {w.sel['army'] + 1}" if w.sel.get("army") is not None else "the garrison"
         return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from {pname(src)}:",
@@ -1094,8 +1091,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
                 extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, "
                                   f"{a.moves_left} moves)", {"act": "move", "army": a.idx}))
             if gather_count(st, a):
-                extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes {gather_count(st, a)} garrison units "
-                                  f"in {pname(a.location)}", {"act": "gather", "army": a.idx}))
+                extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes garrison units in {pname(a.location)} "
+                                  f"(up to {gather_count(st, a)})", {"act": "gather", "army": a.idx}))
+        extras += own_turn_option(st, seat)
         return Prompt(seat=seat, kind="war_move", text="Wage War A: move your armies through your own provinces.",
                       answer=Pick, options=extras + [done], default=done.choice)
     if w.sub == "B":
@@ -1107,7 +1105,7 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
                 cands.append((src, opt(f"garrison:{src}", f"Attack with the garrison of {pname(src)} "
                                        f"({garrison_attackers(st, src)} units)", {"act": "source", "province": src})))
         declared = "; ".join(f"{pname(d.source)}→{pname(d.target)}" for d in w.declarations)
-        options = paged(st, seat, cands, extras + [done])
+        options = paged(st, seat, cands, extras + own_turn_option(st, seat) + [done])
         return Prompt(seat=seat, kind="war_declare", text="Wage War B: declare attacks (one per army or garrison)."
                       + (f" Declared: {declared}." if declared else ""), answer=Pick, options=options,
                       default=done.choice)
@@ -1116,8 +1114,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
             extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, {a.moves_left} moves)",
                               {"act": "move", "army": a.idx}))
         if a.alive and gather_count(st, a):
-            extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes {gather_count(st, a)} garrison units "
-                              f"in {pname(a.location)}", {"act": "gather", "army": a.idx}))
+            extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes garrison units in {pname(a.location)} "
+                              f"(up to {gather_count(st, a)})", {"act": "gather", "army": a.idx}))
+    extras += own_turn_option(st, seat)
     for pid in garrison_sources(st, seat):
         cands.append((pid, opt(f"garrison:{pid}", f"Move the garrison of {pname(pid)}",
                                {"act": "garrison", "province": pid})))
@@ -1205,66 +1204,25 @@ def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], r
     if k == "casualties":
         choose_losses(st, ev, seat, ans, rng)
         return
+    if k == "ninja":
+        send_ninja(st, ev, seat, ans, rng, from_offer=True)
+        return
+    if k in ("garrison_force", "garrison_move", "gather"):
+        choose_units(st, ev, seat, k, ans)
+        return
     handle_war(st, seat, k, ans, ev, rng)
 
 
 def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: list[Event],
                      rng: random.Random) -> None:
     if it.kind == "ninja":
-        if ans.act == "pass":
-            st.interrupts.pop(0)
-            return
-        if ans.act != "assassinate" or ans.seat is None or ans.army is None:
-            raise IllegalChoice("choose a daimyo to assassinate, or pass")
-        valid = {(s, a.idx) for s, a in ninja_targets(st, seat)}
-        if (ans.seat, ans.army) not in valid:
-            raise IllegalChoice("that daimyo cannot be assassinated (not an opponent's living, active daimyo)")
-        st.interrupts.pop(0)
-        st.ninja = None
-        st.ninja_fresh = False
-        roll = rng.randint(1, 12)
-        target = player(st, ans.seat).armies[ans.army]
-        if roll <= ASSASSIN_HIT:
-            emit(st, ev, f"{who(seat)}'s ninja assassinates {who(ans.seat)}'s daimyo of army {ans.army + 1} "
-                 f"(rolled {roll}).", kind="ninja", data={"roll": roll, "success": True})
-            assassinate(st, ev, ans.seat, target, seat)
-        else:
-            emit(st, ev, f"{who(seat)}'s ninja fails against {who(ans.seat)}'s daimyo (rolled {roll}).",
-                 kind="ninja", data={"roll": roll, "success": False})
-            if any(a.alive and not a.assassinated for a in player(st, seat).armies):
-                st.interrupts.insert(0, Interrupt(seat=ans.seat, kind="counter", data={"holder": seat}))
+        send_ninja(st, ev, seat, ans, rng, from_offer=False)
         return
     if it.kind == "counter":
-        holder = it.data["holder"]
-        if ans.act != "counter" or ans.army is None:
-            raise IllegalChoice("choose one of the ninja master's daimyos")
-        armies = player(st, holder).armies
-        if not 0 <= ans.army < len(armies) or not armies[ans.army].alive or armies[ans.army].assassinated:
-            raise IllegalChoice("that daimyo cannot be targeted")
-        st.interrupts.pop(0)
-        roll = rng.randint(1, 12)
-        ok = roll >= COUNTER_HIT
-        emit(st, ev, f"{who(seat)} strikes back at {who(holder)}'s daimyo of army {ans.army + 1}: rolled {roll}, "
-             + ("assassinated." if ok else "missed."), kind="ninja", data={"roll": roll, "success": ok})
-        if ok:
-            assassinate(st, ev, holder, armies[ans.army], seat)
+        strike_back(st, ev, seat, it.data["holder"], ans, rng)
         return
     if it.kind == "rebuild":
-        pid = check_province(ans.province) if ans.act == "rebuild" else None
-        if pid is None or pid not in deploy_targets(st, seat):
-            raise IllegalChoice("choose a province you own without an army")
-        st.interrupts.pop(0)
-        for a in player(st, seat).armies:
-            if not a.alive:
-                a.alive = True
-                a.level = 1
-                a.units = no_units()
-                a.location = pid
-                a.assassinated = False
-                a.moves_left = 1
-                a.attacks_used = 1
-                emit(st, ev, f"{who(seat)} raises army {a.idx + 1} anew in {pname(pid)}.")
-                break
+        rebuild(st, ev, seat, ans)
         return
     if ans.act != "discard" or ans.card not in player(st, seat).hand:
         raise IllegalChoice("choose a card from your hand to discard")
@@ -1330,6 +1288,9 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         targets = garrison_targets(st, seat, src)
         if act != "to" or pid not in targets:
             raise IllegalChoice(f"{pname(pid)} is not adjacent to {pname(src)}, or is not yours or empty, or is full")
+        if ans.count is None and force_has_choice(st, src, targets[pid]):
+            w.sel["to"] = pid
+            return
         n = ans.count or targets[pid]
         if n > targets[pid]:
             raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(src)} to {pname(pid)}")
@@ -1345,6 +1306,9 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
                 raise IllegalChoice(f"no attack may be declared on {pname(tgt)}: it holds an army and this is the first round")
             raise IllegalChoice(f"{pname(tgt)} is your own province")
         force = "army" if w.sel.get("army") is not None else "garrison"
+        if force == "garrison" and ans.count is None and force_has_choice(st, src, garrison_attackers(st, src)):
+            w.sel["target"] = tgt
+            return
         count = None
         if force == "garrison" and ans.count is not None:
             most = garrison_attackers(st, src)
@@ -1361,7 +1325,6 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
             w.sub = "B"
         elif w.sub == "B":
             w.sub = "C"
-            w.window_done = False
             if w.declarations:
                 emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
                     sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
@@ -1375,7 +1338,10 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         if act == "gather":
             if not gather_count(st, a):
                 raise IllegalChoice(f"army {a.idx + 1} has no garrison units to take, or no room")
-            gather(st, seat, a, ev)
+            if gather_count(st, a) > 1:
+                w.sel = {"gather": a.idx}
+            else:
+                gather(st, seat, a, ev)
             return
         if a.assassinated:
             raise IllegalChoice(f"army {a.idx + 1}'s daimyo was assassinated: it cannot move")
@@ -1384,6 +1350,11 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         if not army_moves(st, seat, a, claim=k == "war_final"):
             raise IllegalChoice(f"army {a.idx + 1} has nowhere to move")
         w.sel = {"army": a.idx}
+        return
+    if k in ("war_move", "war_declare", "war_final") and act == "ninja":
+        if not own_turn_option(st, seat):
+            raise IllegalChoice("you have no ninja that can strike now")
+        st.interrupts.insert(0, Interrupt(seat=seat, kind="ninja"))
         return
     if k == "war_final" and act == "garrison":
         pid = check_province(ans.province)

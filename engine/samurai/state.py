@@ -156,7 +156,8 @@ class Interrupt(Model):
 class War(Model):
     order_pos: int = 0
     sub: Literal["A", "B", "C", "D"] = "A"
-    window_done: bool = False
+    ninja_passed: int | None = None
+    """The turn (order position) in which the ninja's holder passed on his standing offer."""
     sel: dict[str, Any] = Field(default_factory=dict)
     """A half-made selection (which army or garrison is moving or attacking)."""
     declarations: list[Declaration] = Field(default_factory=list)

@@ -77,7 +77,8 @@ def test_every_samurai_decision_has_a_topic() -> None:
              "build": "Castles and fortresses", "levy": "Levy costs", "place": "Levy costs", "ronin": "Ronin",
              "ninja": "Ninja", "counter": "Ninja", "discard": "LWTV", "rebuild": "Armies and elimination",
              "battle": "Battles", "casualties": "Battles", "chain": "Experience"}
-    wage_war = {"war_move", "move_to", "war_declare", "declare_target", "war_order", "war_final", "garrison_to"}
+    wage_war = {"war_move", "move_to", "war_declare", "declare_target", "war_order", "war_final", "garrison_to",
+                "gather", "garrison_force", "garrison_move"}
     topics = rules_text.rule_topics("samurai")
     game = engine.get("samurai")
     heuristic = game.policies()["heuristic"]

@@ -116,9 +116,23 @@ def test_army_gathers_garrison_units_within_card_limits(board):
     put_army(board, 0, 0, "echigo", bowman=3)
     st = war_at(board, 0, "A")
     st = submit(st, 0, {"act": "gather", "army": 0})
+    pr = prompt_for(st, 0)
+    assert pr.kind == "gather" and pr.input == "numbers"
+    assert [(f.name, f.max) for f in pr.fields] == [("bowman", 1), ("spearman", 3)]
+    assert pr.default == {"bowman": 1, "spearman": 3}
+    for choice, message in (({"bowman": 2}, "room for only 1 more samurai"), ({"spearman": 4}, "only 3 spearmen"),
+                            ({"ronin": 1}, "ronin stay")):
+        before = st.model_dump_json()
+        with pytest.raises(IllegalChoice, match=message):
+            G.submit(st, 0, choice)
+        assert st.model_dump_json() == before
+    st = submit(st, 0, {"bowman": 1, "spearman": 1})  # a partial gather
     a = st.players[0].armies[0]
-    assert a.units["bowman"] == 4 and a.units["spearman"] == 3
-    assert st.provinces["echigo"].garrison["bowman"] == 1
+    assert a.units["bowman"] == 4 and a.units["spearman"] == 1
+    assert st.provinces["echigo"].garrison == {"spearman": 2, "gunner": 0, "swordsman": 0, "bowman": 1}
+    st = submit(st, 0, {"act": "gather", "army": 0})
+    st = submit(st, 0, {"spearman": 0})  # all 0: back to the menu, nothing moved
+    assert prompt_for(st, 0).kind == "war_move" and st.players[0].armies[0].units["spearman"] == 1
 
 
 # ------------------------------------------------------------------ phase B
@@ -167,12 +181,17 @@ def test_not_your_turn_is_refused(board):
 # ------------------------------------------------------------------ phase C
 
 
-def declare(st, seat, src, tgt, army=None):
+def declare(st, seat, src, tgt, army=None, units=None):
+    """Declare an attack; a garrison force sends the units named (default: the prompt's default)."""
     choice = {"act": "source", "province": src}
     if army is not None:
         choice["army"] = army
     st = submit(st, seat, choice)
-    return submit(st, seat, {"act": "attack", "target": tgt})
+    st = submit(st, seat, {"act": "attack", "target": tgt})
+    pr = prompt_for(st, seat)
+    if pr.kind == "garrison_force":
+        st = submit(st, seat, pr.default if units is None else units)
+    return st
 
 
 def test_unoccupied_province_taken_without_dice_and_experience_gained(board, dice):
@@ -398,16 +417,14 @@ def test_final_movement_armies_first_then_garrisons_claiming_land(board):
 # ------------------------------------------------------------------ ninja
 
 
-def test_assassination_window_success_and_new_daimyo_at_round_end(board, dice):
+def test_assassination_success_and_new_daimyo_at_round_end(board, dice):
     own(board, 0, "echigo", spearman=1)
     own(board, 0, "shinano", spearman=1)
     put_army(board, 0, 0, "echigo", level=3, spearman=2)
     st = war_at(board, 0, "A")
-    st.war.window_done = False
     st.ninja = 1
-    rules.advance(st, [], Dice())
-    p = G.prompts(st)[0]
-    assert p.kind == "ninja" and p.seat == 1
+    offer, turn = G.prompts(st)
+    assert (offer.kind, offer.seat, offer.optional) == ("ninja", 1, True) and turn.seat == 0
     dice.rolls = [8]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     a = st.players[0].armies[0]
@@ -425,14 +442,12 @@ def test_failed_assassination_lets_the_target_strike_back_on_9_or_more(board, di
     put_army(board, 0, 0, "echigo", spearman=2)
     board.players[1].armies[2].units["spearman"] = 1
     st = war_at(board, 0, "A")
-    st.war.window_done = False
     st.ninja = 1
-    rules.advance(st, [], Dice())
     dice.rolls = [9]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     assert not st.players[0].armies[0].assassinated
     p = G.prompts(st)[0]
-    assert p.kind == "counter" and p.seat == 0
+    assert p.kind == "counter" and p.seat == 0 and not p.optional
     dice.rolls = [9]
     st = submit(st, 0, {"act": "counter", "army": 2})
     assert st.players[1].armies[2].assassinated
@@ -445,22 +460,20 @@ def test_assassination_after_declaration_cancels_the_attack(board, dice):
     st = war_at(board, 0, "B")
     st.ninja = 1
     st = declare(st, 0, "echigo", "shinano", army=0)
-    st = submit(st, 0, {"act": "done"})
     p = G.prompts(st)[0]
-    assert p.kind == "ninja" and p.seat == 1
+    assert p.kind == "ninja" and p.seat == 1  # still Phase B, the declaration made
     dice.rolls = [1]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
-    assert st.provinces["shinano"].owner == 1 and st.players[0].armies[0].location == "echigo"
     assert st.war.declarations == []
+    st = submit(st, 0, {"act": "done"})
+    assert st.provinces["shinano"].owner == 1 and st.players[0].armies[0].location == "echigo"
 
 
 def test_assassinating_a_lone_daimyo_removes_the_army(board, dice):
     own(board, 0, "echigo", spearman=1)
     put_army(board, 0, 0, "echigo")
     st = war_at(board, 0, "A")
-    st.war.window_done = False
     st.ninja = 1
-    rules.advance(st, [], Dice())
     dice.rolls = [2]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     assert not st.players[0].armies[0].alive and st.players[1].armies_destroyed == 1
@@ -546,8 +559,13 @@ def test_garrison_attack_may_send_fewer_units_but_never_the_last(board, dice):
     st = submit(st, 0, {"act": "source", "province": "echigo"})
     with pytest.raises(IllegalChoice, match="at most 3 units"):
         G.submit(st, 0, {"act": "attack", "target": "shinano", "count": 4})
-    assert any(o.choice.get("count") == 1 for o in prompt_for(st, 0).options)
-    st = submit(st, 0, {"act": "attack", "target": "shinano", "count": 2})
+    st = submit(st, 0, {"act": "attack", "target": "shinano"})
+    pr = prompt_for(st, 0)
+    assert pr.kind == "garrison_force" and [(f.name, f.max) for f in pr.fields] == [("spearman", 3)]
+    assert pr.default == {"spearman": 3}
+    with pytest.raises(IllegalChoice, match="at most 3 units"):
+        G.submit(st, 0, {"spearman": 4})
+    st = submit(st, 0, {"spearman": 2})
     st = submit(st, 0, {"act": "done"})
     assert st.provinces["echigo"].garrison["spearman"] == 2
     assert rules.side_size(rules.battle_sides(st, st.war.battle)[0]) == 2
