@@ -7,206 +7,94 @@ Every rule below is named in docs/rules/samurai.md with the test that checks it.
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from collections import Counter
+from typing import Any
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
-from engine.samurai.combat import fight_step, naval_strike, side_size
-from engine.samurai.content import REGULAR, content
+from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer
+from engine.samurai.battle import (
+    battle_sides,
+    choose_losses,
+    finish_battle,
+    launch,
+    loss_prompts,
+    run_rounds,
+    start_battle,
+)
+from engine.samurai.board import (
+    BEST_FIRST,
+    CHEAP_FIRST,
+    MAX_OPTIONS,
+    PLURAL,
+    active,
+    army_at,
+    army_regulars,
+    army_room,
+    check_province,
+    deploy_targets,
+    emit,
+    end_phase,
+    gsize,
+    income,
+    opt,
+    owned,
+    paged,
+    player,
+    pname,
+    regulars_in,
+    units_text,
+    who,
+)
+from engine.samurai.combat import side_size
+from engine.samurai.content import content
+from engine.samurai.elimination import destroy_army, rebuild, rebuild_prompt
+from engine.samurai.garrison_forces import (
+    choose_units,
+    default_force,
+    force_has_choice,
+    force_prompt,
+    gather_prompt,
+    move_garrison,
+)
+from engine.samurai.movement import (
+    army_moves,
+    attack_targets,
+    declare_sources,
+    garrison_attackers,
+    garrison_sources,
+    garrison_targets,
+    gather,
+    gather_count,
+    move_army,
+    target_label,
+)
+from engine.samurai.ninja import (
+    counter_prompt,
+    ninja_offer,
+    ninja_prompt,
+    own_turn_option,
+    send_ninja,
+    strike_back,
+)
 from engine.samurai.setup import QS_TROOPS
 from engine.samurai.state import (
     Army,
-    Battle,
     Declaration,
     Interrupt,
     Plan,
-    Player,
     SamuraiState,
     Task,
     War,
     no_units,
 )
+from engine.samurai.victory import check_win, final_scores
 from engine.text import seat_ref
 from engine.validate import parse_choice
-
-MAX_OPTIONS = 25
-CHEAP_FIRST = ("spearman", "gunner", "swordsman", "bowman")
-BEST_FIRST = ("bowman", "swordsman", "gunner", "spearman")
-SAMURAI = ("bowman", "swordsman")
-ASHIGARU = ("spearman", "gunner")
-PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen", "bowman": "bowmen"}
-ASSASSIN_HIT = 8
-BATTLE_MARKERS = 12
-"""Battle markers in the box: at most this many attacks declared in one Phase B."""
-COUNTER_HIT = 9
-
-
-# ---------------------------------------------------------------- answer models
-
-
-class Pick(BaseModel):
-    """The answer to every `choose` prompt: `act` plus the fields that act needs."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    act: str
-    province: str | None = None
-    target: str | None = None
-    army: int | None = None
-    seat: int | None = None
-    to: Literal["garrison", "army"] | None = None
-    count: int | None = Field(default=None, ge=1)
-    region: str | None = None
-    card: str | None = None
-    position: int | None = None
-
-
-class PlanAnswer(BaseModel):
-    """All koku into the five bins; the build bin holds 0 or 2."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    swords: int = Field(ge=0)
-    build: int = Field(ge=0)
-    levy: int = Field(ge=0)
-    ronin: int = Field(ge=0)
-    ninja: int = Field(ge=0)
-
-
-class LevyAnswer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    spearman: int = Field(ge=0)
-    gunner: int = Field(ge=0)
-    swordsman: int = Field(ge=0)
-    bowman: int = Field(ge=0)
-
-
-class ScreenAnswer(BaseModel):
-    """Troops for one army behind the screen (Quick Start and LWTV setup)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    bowman: int = Field(ge=0)
-    swordsman: int = Field(ge=0)
-    gunner: int = Field(ge=0)
-
-
-# ---------------------------------------------------------------- small helpers
 
 
 def C():
     return content()
-
-
-def pname(pid: str) -> str:
-    return C().name(pid)
-
-
-def who(seat: int | None) -> str:
-    return "nobody" if seat is None else seat_ref(seat)
-
-
-def player(st: SamuraiState, seat: int) -> Player:
-    return st.players[seat]
-
-
-def active(st: SamuraiState) -> list[int]:
-    """Seats still in the game, in turn order."""
-    return [s for s in st.order if not st.players[s].eliminated]
-
-
-def owned(st: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid, p in st.provinces.items() if p.owner == seat]
-
-
-def gsize(g: dict[str, int]) -> int:
-    """Regular units in a holder. Spelled out (REGULAR's four kinds) because prompts call
-    it hundreds of times per choice; a generator sum was a tenth of a random match."""
-    get = g.get
-    return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
-
-
-def army_regulars(a: Army) -> int:
-    return gsize(a.units)
-
-
-def army_at(st: SamuraiState, pid: str) -> tuple[int, Army] | None:
-    for pl in st.players:
-        for a in pl.armies:
-            if a.alive and a.location == pid:
-                return pl.seat, a
-    return None
-
-
-def regulars_in(st: SamuraiState, pid: str) -> int:
-    """Regular units standing in a province (garrison + army, daimyo included)."""
-    n = gsize(st.provinces[pid].garrison)
-    found = army_at(st, pid)
-    if found:
-        n += army_regulars(found[1]) + 1
-    return n
-
-
-def army_room(a: Army, kind: str) -> int:
-    lim = C().units.limits
-    if kind in SAMURAI:
-        return lim.army_samurai - sum(a.units[k] for k in SAMURAI)
-    return lim.army_ashigaru - sum(a.units[k] for k in ASHIGARU)
-
-
-def income(st: SamuraiState, seat: int) -> int:
-    n = max(3, len(owned(st, seat)) // 3)
-    if st.options.mode == "lwtv" and st.provinces["settsu"].owner == seat:
-        n += 1
-    return n
-
-
-def emit(st: SamuraiState, ev: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
-         data: dict[str, Any] | None = None, phase_end: bool = False) -> None:
-    ev.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
-    if seats is None:
-        st.log = (st.log + [text])[-8:]
-
-
-def end_phase(ev: list[Event], st: SamuraiState, text: str, kind: str = "phase") -> None:
-    emit(st, ev, text, kind=kind, phase_end=True)
-
-
-def units_text(units: dict[str, int]) -> str:
-    parts = [f"{n} {k}" for k, n in units.items() if n]
-    return ", ".join(parts) or "none"
-
-
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
-    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
-
-
-def paged(st: SamuraiState, seat: int, cands: list[tuple[str, Option]], extras: list[Option]) -> list[Option]:
-    """Fit a long province list into one select: group by region, then list one region."""
-    if len(cands) + len(extras) <= MAX_OPTIONS:
-        return [o for _, o in cands] + extras
-    region_of = C().region_of
-    region = st.nav.get(str(seat), "")
-    inside = [o for pid, o in cands if region_of[pid] == region]
-    if region and inside:
-        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
-        return (inside + [back] + extras)[:MAX_OPTIONS]
-    counts = Counter(region_of[pid] for pid, _ in cands)
-    groups = [opt(f"region:{r}", f"{r}: {counts[r]} provinces", {"act": "region", "region": r})
-              for r in C().map.regions if counts[r]]
-    return (groups + extras)[:MAX_OPTIONS]
-
-
-def check_province(pid: str | None) -> str:
-    if pid is None:
-        raise IllegalChoice("name a province")
-    if pid not in C().provinces:
-        raise IllegalChoice(f"there is no province called {pid!r}")
-    return pid
 
 
 # ---------------------------------------------------------------- setup tasks
@@ -223,10 +111,6 @@ def claim_targets(st: SamuraiState, seat: int) -> list[str]:
     if player(st, seat).tray["spearman"] <= 0:
         return []
     return [pid for pid, p in st.provinces.items() if p.owner is None and not p.neutral]
-
-
-def deploy_targets(st: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid in owned(st, seat) if army_at(st, pid) is None]
 
 
 def build_targets(st: SamuraiState, seat: int) -> list[tuple[str, str]]:
@@ -361,8 +245,6 @@ def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) ->
 
 
 # ---------------------------------------------------------------- secret prompts
-
-
 
 
 def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
@@ -654,544 +536,7 @@ def do_ronin(st: SamuraiState, seat: int, ans: Pick) -> None:
 # ---------------------------------------------------------------- movement
 
 
-def army_moves(st: SamuraiState, seat: int, a: Army, claim: bool) -> dict[str, int]:
-    """Destinations within the army's moves, through friendly provinces only; with `claim`
-    (phase D) also unoccupied provinces at the end of the path. Value = distance."""
-    if not a.alive or a.assassinated or a.location is None or a.moves_left <= 0:
-        return {}
-    if gsize(st.provinces[a.location].garrison) == 0 and army_regulars(a) == 0:
-        return {}
-    adj = C().adj
-    dist = {a.location: 0}
-    queue = deque([a.location])
-    out: dict[str, int] = {}
-    while queue:
-        cur = queue.popleft()
-        if dist[cur] >= a.moves_left:
-            continue
-        for nxt in adj[cur]:
-            if nxt in dist:
-                continue
-            prov = st.provinces[nxt]
-            if prov.owner == seat:
-                dist[nxt] = dist[cur] + 1
-                queue.append(nxt)
-                if army_at(st, nxt) is None:
-                    out[nxt] = dist[nxt]
-            elif claim and prov.owner is None and not prov.neutral and nxt not in out:
-                out[nxt] = dist[cur] + 1
-    return out
-
-
-def leave_garrison(st: SamuraiState, a: Army) -> None:
-    """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
-    src = st.provinces[a.location]
-    if gsize(src.garrison) > 0:
-        return
-    for k in CHEAP_FIRST:
-        if a.units[k] > 0:
-            a.units[k] -= 1
-            src.garrison[k] += 1
-            return
-
-
-def vacate_if_empty(st: SamuraiState, pid: str) -> None:
-    """A province with no unit left is unoccupied; lone ronin leave with it."""
-    prov = st.provinces[pid]
-    if prov.owner is not None and regulars_in(st, pid) == 0:
-        prov.owner = None
-        st.ronin_pool += prov.ronin
-        prov.ronin = 0
-        prov.ronin_revealed = False
-
-
-def move_army(st: SamuraiState, seat: int, a: Army, dest: str, dist: int, ev: list[Event]) -> None:
-    src = a.location
-    assert src is not None
-    leave_garrison(st, a)
-    a.location = dest
-    a.moves_left -= dist
-    if a.ronin:
-        a.ronin_revealed = True
-    vacate_if_empty(st, src)
-    claimed = st.provinces[dest].owner is None
-    if claimed:
-        st.provinces[dest].owner = seat
-    text = f"{who(seat)} moves army {a.idx + 1} from {pname(src)} to {pname(dest)}"
-    if a.ronin:
-        text += f" (with {a.ronin} ronin)"
-    emit(st, ev, text + (", claiming it." if claimed else "."))
-
-
-def gather_count(st: SamuraiState, a: Army) -> int:
-    if a.location is None or not a.alive:
-        return 0
-    g = st.provinces[a.location].garrison
-    n = 0
-    room = {"samurai": army_room(a, "bowman"), "ashigaru": army_room(a, "spearman")}
-    for k in BEST_FIRST:
-        slot = "samurai" if k in SAMURAI else "ashigaru"
-        take = min(g[k], room[slot])
-        room[slot] -= take
-        n += take
-    return n
-
-
-def gather(st: SamuraiState, seat: int, a: Army, ev: list[Event]) -> None:
-    g = st.provinces[a.location].garrison
-    moved = no_units()
-    for k in BEST_FIRST:
-        take = min(g[k], army_room(a, k))
-        g[k] -= take
-        a.units[k] += take
-        moved[k] = take
-    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} takes {gsize(moved)} garrison units in {pname(a.location)}.")
-
-
-def garrison_movable(st: SamuraiState, pid: str) -> int:
-    g = gsize(st.provinces[pid].garrison)
-    return g if army_at(st, pid) else g - 1
-
-
-def garrison_targets(st: SamuraiState, seat: int, pid: str) -> dict[str, int]:
-    lim = C().units.limits.garrison
-    movable = garrison_movable(st, pid)
-    out = {}
-    for nxt in C().adj[pid]:
-        prov = st.provinces[nxt]
-        if prov.owner == seat:
-            room = lim - gsize(prov.garrison)
-        elif prov.owner is None and not prov.neutral:
-            room = lim
-        else:
-            continue
-        n = min(room, movable)
-        if n > 0:
-            out[nxt] = n
-    return out
-
-
 # ---------------------------------------------------------------- war: declarations, battles
-
-
-def attack_targets(st: SamuraiState, seat: int, pid: str) -> list[str]:
-    out = []
-    for nxt in C().adj[pid]:
-        prov = st.provinces[nxt]
-        if prov.owner == seat:
-            continue
-        if st.round == 1 and army_at(st, nxt) is not None:
-            continue
-        out.append(nxt)
-    return out
-
-
-def garrison_attackers(st: SamuraiState, pid: str) -> int:
-    return garrison_movable(st, pid)
-
-
-def declare_sources(st: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
-    w = st.war
-    assert w is not None
-    if len(w.declarations) >= BATTLE_MARKERS:
-        return []
-    done = {(d.source, d.force) for d in w.declarations}
-    out = []
-    for a in player(st, seat).armies:
-        if (a.alive and not a.assassinated and a.location and (a.location, "army") not in done
-                and a.attacks_used < a.level and attack_targets(st, seat, a.location)):
-            out.append((a.location, "army", a.idx))
-    for pid in owned(st, seat):
-        if ((pid, "garrison") not in done and garrison_attackers(st, pid) > 0
-                and attack_targets(st, seat, pid)):
-            out.append((pid, "garrison", None))
-    return out
-
-
-def target_label(st: SamuraiState, seat: int, src: str, tgt: str) -> str:
-    prov = st.provinces[tgt]
-    bits = []
-    if prov.neutral:
-        bits.append("neutral ronin")
-    elif prov.owner is None:
-        bits.append("unoccupied")
-    else:
-        bits.append(f"{seat_ref(prov.owner)}, {gsize(prov.garrison)} in garrison")
-        if army_at(st, tgt):
-            bits.append("army")
-    if prov.fort:
-        bits.append("fortress" if prov.fort == 2 else "castle")
-    if C().is_sea(src, tgt):
-        bits.append("naval")
-    return f"Attack {pname(tgt)} ({', '.join(bits)})"
-
-
-def ninja_targets(st: SamuraiState, holder: int) -> list[tuple[int, Army]]:
-    return [(s, a) for s in active(st) if s != holder for a in player(st, s).armies
-            if a.alive and not a.assassinated and a.location]
-
-
-def ninja_usable(st: SamuraiState) -> bool:
-    h = st.ninja
-    return h is not None and not player(st, h).eliminated and bool(ninja_targets(st, h))
-
-
-def battle_sides(st: SamuraiState, b: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
-    atk: list[dict[str, int]] = [dict(units) for _, units in sorted(b.gforce.items())]
-    if b.army is not None:
-        a = player(st, b.attacker).armies[b.army]
-        if a.alive:
-            atk.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
-        else:
-            atk.append({})
-    else:
-        atk.append({})
-    prov = st.provinces[b.target]
-    dfd: list[dict[str, int]] = [{"fort": b.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
-    found = army_at(st, b.target)
-    if found and found[0] != b.attacker:
-        a = found[1]
-        dfd.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
-    return atk, dfd
-
-
-def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str, int]],
-               dfd: list[dict[str, int]]) -> None:
-    """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool."""
-    srcs = sorted(b.gforce)
-    for src, units in zip(srcs, atk, strict=False):
-        lost = {k: b.gforce[src][k] - units.get(k, 0) for k in REGULAR}
-        for k, n in lost.items():
-            player(st, b.attacker).tray[k] += n
-        b.gforce[src] = {k: units.get(k, 0) for k in REGULAR}
-    if b.army is not None:
-        a = player(st, b.attacker).armies[b.army]
-        if a.alive:
-            _store_army(st, ev, b.attacker, a, atk[len(srcs)], b.defender)
-    b.fort_left = dfd[0]["fort"]
-    prov = st.provinces[b.target]
-    g = dfd[1]
-    if prov.owner is not None:
-        for k in REGULAR:
-            player(st, prov.owner).tray[k] += prov.garrison[k] - g.get(k, 0)
-    st.ronin_pool += prov.ronin - g.get("ronin", 0)
-    prov.garrison = {k: g.get(k, 0) for k in REGULAR}
-    prov.ronin = g.get("ronin", 0)
-    if len(dfd) > 2:
-        found = army_at(st, b.target)
-        if found:
-            _store_army(st, ev, found[0], found[1], dfd[2], b.attacker)
-
-
-def _store_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, h: dict[str, int], foe: int | None) -> None:
-    pl = player(st, seat)
-    for k in REGULAR:
-        pl.tray[k] += a.units[k] - h.get(k, 0)
-        a.units[k] = h.get(k, 0)
-    st.ronin_pool += a.ronin - h.get("ronin", 0)
-    a.ronin = h.get("ronin", 0)
-    dead_daimyo = not a.assassinated and h.get("daimyo", 0) == 0
-    if dead_daimyo or (a.assassinated and army_regulars(a) == 0 and a.ronin == 0):
-        destroy_army(st, ev, seat, a, foe)
-
-
-def destroy_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int | None) -> None:
-    pl = player(st, seat)
-    where = a.location
-    for k in REGULAR:
-        pl.tray[k] += a.units[k]
-    st.ronin_pool += a.ronin
-    a.alive = False
-    a.location = None
-    a.units = no_units()
-    a.ronin = 0
-    a.assassinated = False
-    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} is destroyed" + (f" in {pname(where)}." if where else "."),
-         kind="army_destroyed")
-    if by is not None and by != seat:
-        player(st, by).armies_destroyed += 1
-    if where:
-        vacate_if_empty(st, where)
-    if not any(x.alive for x in pl.armies):
-        eliminate(st, ev, seat, by)
-
-
-def eliminate(st: SamuraiState, ev: list[Event], victim: int, by: int | None) -> None:
-    """A player whose last army falls is out. Base/QS: the eliminator takes everything and
-    rebuilds his lost armies; LWTV: the victim's units leave, fortified provinces go to the
-    eliminator, one lost army is rebuilt, and the end of the game is triggered."""
-    pl = player(st, victim)
-    pl.eliminated = True
-    pl.draft = {}
-    emit(st, ev, f"{who(victim)} has lost the last army and is eliminated"
-         + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
-    if st.ninja == victim:
-        st.ninja = None
-    st.interrupts = [i for i in st.interrupts if i.seat != victim]
-    lwtv = st.options.mode == "lwtv"
-    for prov in st.provinces.values():
-        if prov.owner != victim:
-            continue
-        if by is not None and not lwtv:
-            prov.owner = by
-            continue
-        st.ronin_pool += prov.ronin
-        prov.ronin = 0
-        prov.garrison = no_units()
-        prov.owner = None
-        if by is not None and prov.fort and player(st, by).tray["spearman"] > 0:
-            prov.owner = by
-            prov.garrison["spearman"] = 1
-            player(st, by).tray["spearman"] -= 1
-    if by is not None and not player(st, by).eliminated:
-        lost = sum(1 for a in player(st, by).armies if not a.alive)
-        n = min(lost, 1) if lwtv else lost
-        for _ in range(n):
-            st.interrupts.append(Interrupt(seat=by, kind="rebuild"))
-    if lwtv and st.end_round is None:
-        st.end_round = st.round + 1
-        emit(st, ev, f"The first daimyo house has fallen: the game ends after round {st.end_round}.")
-    check_win(st, ev)
-
-
-def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str,
-                 decls: list[Declaration], chained: bool = False) -> None:
-    w = st.war
-    assert w is not None
-    prov = st.provinces[target]
-    if prov.owner == seat:
-        emit(st, ev, f"{pname(target)} is already {who(seat)}'s: the attack there is dropped.")
-        return
-    b = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
-    naval = False
-    for d in decls:
-        if d.force == "army":
-            a = player(st, seat).armies[d.army]
-            if not a.alive or a.assassinated or a.location != d.source:
-                continue
-            b.army = a.idx
-            b.army_source = d.source
-            a.attacks_used += 1
-            if a.ronin:
-                a.ronin_revealed = True
-            naval = naval or C().is_sea(d.source, target)
-        else:
-            src = st.provinces[d.source]
-            if src.owner != seat:
-                continue
-            n = garrison_attackers(st, d.source)
-            if d.count is not None:
-                n = min(n, d.count)
-            if n <= 0:
-                continue
-            units = no_units()
-            for k in BEST_FIRST:
-                take = min(src.garrison[k], n)
-                src.garrison[k] -= take
-                units[k] += take
-                n -= take
-            b.gforce[d.source] = units
-            naval = naval or C().is_sea(d.source, target)
-    if b.army is None and not b.gforce:
-        emit(st, ev, f"The attack on {pname(target)} cannot go ahead.")
-        return
-    b.naval = naval
-    if prov.fort and (prov.owner is not None or prov.neutral):
-        spec = C().units.fortifications["fortress" if prov.fort == 2 else "castle"]
-        b.fort_left, b.fort_value = spec.defenders, spec.defender_value
-    if prov.ronin:
-        prov.ronin_revealed = True
-    found = army_at(st, target)
-    if found and found[1].ronin:
-        found[1].ronin_revealed = True
-    w.battle = b
-    atk, dfd = battle_sides(st, b)
-    emit(st, ev, f"{who(seat)} attacks {pname(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
-         f"{' by sea' if naval else ''} with {side_size(atk)} units against {side_size(dfd)}.", kind="battle",
-         data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
-               "attack": [h for h in atk if h], "defence": [h for h in dfd if h]})
-    if side_size(dfd) == 0:
-        finish_battle(st, ev, "won")
-        return
-    if naval:
-        dice, hits = naval_strike(atk, dfd, rng)
-        write_back(st, ev, b, atk, dfd)
-        if st.phase == "over":
-            return
-        emit(st, ev, f"Naval landing at {pname(target)}: the defenders strike first, {hits} hits.",
-             kind="dice", data={"step": "naval", "defence_dice": dice, "defence_hits": hits})
-    run_rounds(st, ev, rng)
-
-
-def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
-    """Fight combat rounds until one side is gone or the attacker must decide to go on."""
-    w = st.war
-    assert w is not None and w.battle is not None
-    b = w.battle
-    while True:
-        atk, dfd = battle_sides(st, b)
-        if side_size(atk) == 0 or side_size(dfd) == 0:
-            break
-        b.rounds += 1
-        for step in ("ranged", "melee"):
-            atk, dfd = battle_sides(st, b)
-            adice, ahits, ddice, dhits = fight_step(atk, dfd, step, b.fort_value, rng)
-            write_back(st, ev, b, atk, dfd)
-            if st.phase == "over":
-                return
-            if adice or ddice:
-                emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
-                     f"defender hits {dhits}.", kind="dice",
-                     data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
-                           "defence_dice": ddice, "defence_hits": dhits})
-            if w.battle is None:
-                return
-        atk, dfd = battle_sides(st, b)
-        if side_size(atk) == 0 or side_size(dfd) == 0:
-            break
-        if not b.fight_on:
-            return
-    atk, dfd = battle_sides(st, b)
-    if side_size(dfd) == 0 and side_size(atk) > 0:
-        finish_battle(st, ev, "won")
-    elif side_size(atk) == 0 and side_size(dfd) == 0:
-        finish_battle(st, ev, "wiped")
-    else:
-        finish_battle(st, ev, "lost")
-
-
-def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
-    w = st.war
-    assert w is not None and w.battle is not None
-    b = w.battle
-    w.battle = None
-    seat = b.attacker
-    prov = st.provinces[b.target]
-    army = player(st, seat).armies[b.army] if b.army is not None else None
-    if outcome == "won":
-        prov.owner = seat
-        prov.neutral = False
-        lim = C().units.limits.garrison
-        for src, units in sorted(b.gforce.items()):
-            for k in BEST_FIRST:
-                move = min(units[k], lim - gsize(prov.garrison))
-                prov.garrison[k] += move
-                st.provinces[src].garrison[k] += units[k] - move
-        if army is not None and army.alive:
-            src = army.location
-            assert src is not None
-            leave_garrison(st, army)
-            army.location = b.target
-            army.won = True
-            vacate_if_empty(st, src)
-        fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
-        emit(st, ev, f"{who(seat)} takes {pname(b.target)}{fort}.", kind="battle_end",
-             data={"target": b.target, "outcome": "won", "attacker": seat})
-        vacate_if_empty(st, b.target)
-        check_win(st, ev)
-    elif outcome == "wiped":
-        for src in b.gforce:
-            vacate_if_empty(st, src)
-        prov.owner = None
-        prov.neutral = False
-        prov.garrison = no_units()
-        emit(st, ev, f"Both sides fall at {pname(b.target)}: it is left unoccupied.", kind="battle_end",
-             data={"target": b.target, "outcome": "wiped", "attacker": seat})
-    else:
-        for src, units in b.gforce.items():
-            g = st.provinces[src].garrison
-            for k in REGULAR:
-                g[k] += units[k]
-            if st.provinces[src].owner is None and gsize(units):
-                st.provinces[src].owner = seat
-        text = f"The attack on {pname(b.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
-        emit(st, ev, text, kind="battle_end", data={"target": b.target, "outcome": outcome, "attacker": seat})
-        for src in b.gforce:
-            vacate_if_empty(st, src)
-    if st.phase == "over":
-        return
-    if (army is not None and army.alive and not army.assassinated and army.attacks_used < army.level
-            and not player(st, seat).eliminated and army.location
-            and attack_targets(st, seat, army.location)):
-        w.chain_army = army.idx
-
-
-# ---------------------------------------------------------------- end of game
-
-
-def vp(st: SamuraiState, seat: int) -> int:
-    pl = player(st, seat)
-    mine = owned(st, seat)
-    total = len(mine) + sum(1 for pid in mine if st.provinces[pid].fort) + pl.armies_destroyed
-    if st.provinces["yamashiro"].owner == seat:
-        total += 1
-    cards = C().cards
-    for cid in pl.hand:
-        card = cards[cid]
-        if card.kind != "objective":
-            continue
-        total += card.vp if objective_met(st, seat, card) else card.penalty
-    return total
-
-
-def objective_met(st: SamuraiState, seat: int, card: Any) -> bool:
-    mine = set(owned(st, seat))
-    if card.condition == "province":
-        return card.province in mine
-    if card.condition == "region":
-        return all(pid in mine for pid, r in C().region_of.items() if r == card.region)
-    if card.condition == "fortifications":
-        return sum(1 for pid in mine if st.provinces[pid].fort) >= card.amount
-    if card.condition == "armies":
-        return sum(1 for a in player(st, seat).armies if a.alive) >= card.amount
-    if card.condition == "provinces":
-        return len(mine) >= card.amount
-    return False
-
-
-def game_over(st: SamuraiState, ev: list[Event], winners: list[int], reason: str, scores: dict[int, int]) -> None:
-    st.phase = "over"
-    st.winners = winners
-    st.reason = reason
-    st.scores = {str(k): v for k, v in scores.items()}
-    st.queue = []
-    st.interrupts = []
-    st.war = None
-    for pl in st.players:
-        pl.draft = {}
-    end_phase(ev, st, f"Game over: {reason}", kind="game_over")
-
-
-def final_scores(st: SamuraiState, ev: list[Event], why: str) -> None:
-    seats = active(st)
-    if st.options.mode == "lwtv":
-        scores = {s: vp(st, s) for s in range(st.seats) if not player(st, s).eliminated}
-        what = "victory points"
-    else:
-        scores = {s: len(owned(st, s)) for s in seats}
-        what = "provinces"
-    best = max(scores.values())
-    winners = sorted(s for s, v in scores.items() if v == best)
-    game_over(st, ev, winners, f"{why}; most {what}: " + ", ".join(f"{who(s)} {scores[s]}" for s in sorted(scores)), scores)
-
-
-def check_win(st: SamuraiState, ev: list[Event]) -> None:
-    if st.phase == "over":
-        return
-    seats = [s for s in range(st.seats) if not player(st, s).eliminated]
-    if st.options.mode != "lwtv":
-        for s in seats:
-            n = len(owned(st, s))
-            if n >= st.options.provinces_to_win:
-                game_over(st, ev, [s], f"{who(s)} controls {n} provinces and becomes Shogun",
-                          {x: len(owned(st, x)) for x in seats})
-                return
-    if len(seats) == 1:
-        if st.options.mode == "lwtv":
-            final_scores(st, ev, "only one house is left")
-        else:
-            game_over(st, ev, seats, f"{who(seats[0])} is the last daimyo house standing",
-                      {seats[0]: len(owned(st, seats[0]))})
 
 
 # ---------------------------------------------------------------- the round
@@ -1395,7 +740,6 @@ def begin_war_turn(st: SamuraiState) -> None:
             a.attacks_used = 0
             a.won = False
     w.sub = "A"
-    w.window_done = False
     w.sel = {}
     w.declarations = []
     w.battle = None
@@ -1549,13 +893,6 @@ def war_options_exist(st: SamuraiState, seat: int, sub: str) -> bool:
     return False
 
 
-def garrison_sources(st: SamuraiState, seat: int) -> list[str]:
-    w = st.war
-    assert w is not None
-    return [pid for pid in owned(st, seat) if pid not in w.d_moved and garrison_movable(st, pid) > 0
-            and garrison_targets(st, seat, pid)]
-
-
 def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
     w = st.war
     assert w is not None
@@ -1567,11 +904,6 @@ def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
         w.order_pos += 1
         begin_war_turn(st)
         return True
-    if w.sub in ("A", "C", "D") and not w.window_done:
-        w.window_done = True
-        if ninja_usable(st):
-            st.interrupts.append(Interrupt(seat=st.ninja, kind="ninja", data={"window": w.sub, "active": seat}))
-        return True
     if w.sub == "A":
         if w.sel or war_options_exist(st, seat, "A"):
             return False
@@ -1581,7 +913,6 @@ def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
         if w.sel or war_options_exist(st, seat, "B"):
             return False
         w.sub = "C"
-        w.window_done = False
         if w.declarations:
             emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
                 sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
@@ -1605,7 +936,6 @@ def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
                 a.won = False
                 a.moves_left = a.level
             w.sub = "D"
-            w.window_done = False
             return True
         if len(targets) == 1:
             launch(st, ev, rng, seat, targets[0])
@@ -1626,14 +956,6 @@ def end_war_turn(st: SamuraiState, ev: list[Event]) -> None:
     end_phase(ev, st, f"{who(seat)} ends the Wage War turn.", kind="war_turn")
     w.order_pos += 1
     begin_war_turn(st)
-
-
-def launch(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str) -> None:
-    w = st.war
-    assert w is not None
-    decls = [d for d in w.declarations if d.target == target]
-    w.declarations = [d for d in w.declarations if d.target != target]
-    start_battle(st, ev, rng, seat, target, decls)
 
 
 # ---------------------------------------------------------------- prompts
@@ -1669,34 +991,21 @@ def prompts(st: SamuraiState) -> list[Prompt]:
     if ph == "ronin":
         return [ronin_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
     if ph == "war":
-        p = war_prompt(st)
-        return [p] if p else []
+        if st.war is not None and st.war.battle is not None and st.war.battle.pending is not None:
+            return loss_prompts(st)
+        offer = ninja_offer(st)
+        return [p for p in (offer, war_prompt(st)) if p is not None]
     return []
 
 
 def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
     seat = it.seat
     if it.kind == "ninja":
-        opts = [opt(f"kill:{s}:{a.idx}", f"Assassinate Player {s + 1}'s daimyo of army {a.idx + 1} ({pname(a.location)})",
-                    {"act": "assassinate", "seat": s, "army": a.idx}) for s, a in ninja_targets(st, seat)]
-        keep = opt("pass", "Not now (keep the ninja)", {"act": "pass"})
-        return Prompt(seat=seat, kind="ninja", text=f"Your ninja can strike now (Wage War of seat "
-                      f"{it.data.get('active')}, phase {it.data.get('window')}): succeeds on 8 or less.",
-                      answer=Pick, options=([keep] + opts)[:MAX_OPTIONS], default=keep.choice)
+        return ninja_prompt(st, seat)
     if it.kind == "counter":
-        holder = it.data["holder"]
-        opts = [opt(f"counter:{a.idx}", f"Strike back at Player {holder + 1}'s daimyo of army {a.idx + 1}",
-                    {"act": "counter", "army": a.idx})
-                for a in player(st, holder).armies if a.alive and not a.assassinated]
-        return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master "
-                      "to strike back at (succeeds on 9 or more).", answer=Pick, options=opts, default=opts[0].choice)
+        return counter_prompt(st, seat, it.data["holder"])
     if it.kind == "rebuild":
-        cands = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
-                 for pid in deploy_targets(st, seat)]
-        options = paged(st, seat, cands, [])
-        return Prompt(seat=seat, kind="rebuild", text="Spoils of war: place a new daimyo (level 1) to rebuild a "
-                      "lost army in a province you own without an army.", answer=Pick, options=options,
-                      default=cands[0][1].choice)
+        return rebuild_prompt(st, seat)
     cards = C().cards
     opts = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
             for cid in player(st, seat).hand]
@@ -1736,6 +1045,16 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
         return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
                       options=opts[:MAX_OPTIONS], default=opts[0].choice)
     cancel = opt("cancel", "Back", {"act": "cancel"})
+    if "gather" in w.sel:
+        return gather_prompt(st, seat, pl.armies[w.sel["gather"]])
+    if w.sub == "D" and "to" in w.sel:
+        src, dest = w.sel["garrison"], w.sel["to"]
+        return force_prompt(st, seat, src, garrison_targets(st, seat, src)[dest], "garrison_move",
+                            f"Move garrison units from {pname(src)} to {pname(dest)}: which go?")
+    if w.sub == "B" and "target" in w.sel:
+        src, tgt = w.sel["source"], w.sel["target"]
+        return force_prompt(st, seat, src, garrison_attackers(st, src), "garrison_force",
+                            f"The garrison of {pname(src)} attacks {pname(tgt)}: which units go?")
     if w.sub in ("A", "D") and "army" in w.sel:
         a = pl.armies[w.sel["army"]]
         dests = army_moves(st, seat, a, claim=w.sub == "D")
@@ -1747,9 +1066,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
                       f"({a.moves_left} moves left) to:", answer=Pick, options=options, default=cancel.choice)
     if w.sub == "D" and "garrison" in w.sel:
         src = w.sel["garrison"]
-        cands = [(pid, opt(f"to:{pid}", f"{n} units to {pname(pid)}"
+        cands = [(pid, opt(f"to:{pid}", f"To {pname(pid)} (up to {n} units)"
                            + (" - claim" if st.provinces[pid].owner is None else ""),
-                           {"act": "to", "province": pid, "count": n}))
+                           {"act": "to", "province": pid}))
                  for pid, n in garrison_targets(st, seat, src).items()]
         options = paged(st, seat, cands, [cancel])
         return Prompt(seat=seat, kind="garrison_to", text=f"Move units of the garrison of {pname(src)} "
@@ -1759,10 +1078,6 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
         src = w.sel["source"]
         cands = [(t, opt(f"attack:{t}", target_label(st, seat, src, t), {"act": "attack", "target": t}))
                  for t in attack_targets(st, seat, src)]
-        most = garrison_attackers(st, src) if w.sel.get("army") is None else 0
-        if most > 1 and len(cands) <= 12:
-            cands += [(t, opt(f"attack1:{t}", f"{o.label[:60]} with 1 unit",
-                              {"act": "attack", "target": t, "count": 1})) for t, o in list(cands)]
         options = paged(st, seat, cands, [cancel])
         force = f"army {w.sel['army'] + 1}" if w.sel.get("army") is not None else "the garrison"
         return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from {pname(src)}:",
@@ -1776,8 +1091,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
                 extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, "
                                   f"{a.moves_left} moves)", {"act": "move", "army": a.idx}))
             if gather_count(st, a):
-                extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes {gather_count(st, a)} garrison units "
-                                  f"in {pname(a.location)}", {"act": "gather", "army": a.idx}))
+                extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes garrison units in {pname(a.location)} "
+                                  f"(up to {gather_count(st, a)})", {"act": "gather", "army": a.idx}))
+        extras += own_turn_option(st, seat)
         return Prompt(seat=seat, kind="war_move", text="Wage War A: move your armies through your own provinces.",
                       answer=Pick, options=extras + [done], default=done.choice)
     if w.sub == "B":
@@ -1789,7 +1105,7 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
                 cands.append((src, opt(f"garrison:{src}", f"Attack with the garrison of {pname(src)} "
                                        f"({garrison_attackers(st, src)} units)", {"act": "source", "province": src})))
         declared = "; ".join(f"{pname(d.source)}→{pname(d.target)}" for d in w.declarations)
-        options = paged(st, seat, cands, extras + [done])
+        options = paged(st, seat, cands, extras + own_turn_option(st, seat) + [done])
         return Prompt(seat=seat, kind="war_declare", text="Wage War B: declare attacks (one per army or garrison)."
                       + (f" Declared: {declared}." if declared else ""), answer=Pick, options=options,
                       default=done.choice)
@@ -1798,8 +1114,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
             extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, {a.moves_left} moves)",
                               {"act": "move", "army": a.idx}))
         if a.alive and gather_count(st, a):
-            extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes {gather_count(st, a)} garrison units "
-                              f"in {pname(a.location)}", {"act": "gather", "army": a.idx}))
+            extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes garrison units in {pname(a.location)} "
+                              f"(up to {gather_count(st, a)})", {"act": "gather", "army": a.idx}))
+    extras += own_turn_option(st, seat)
     for pid in garrison_sources(st, seat):
         cands.append((pid, opt(f"garrison:{pid}", f"Move the garrison of {pname(pid)}",
                                {"act": "garrison", "province": pid})))
@@ -1884,66 +1201,28 @@ def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], r
     if k == "ronin":
         do_ronin(st, seat, ans)
         return
+    if k == "casualties":
+        choose_losses(st, ev, seat, ans, rng)
+        return
+    if k == "ninja":
+        send_ninja(st, ev, seat, ans, rng, from_offer=True)
+        return
+    if k in ("garrison_force", "garrison_move", "gather"):
+        choose_units(st, ev, seat, k, ans)
+        return
     handle_war(st, seat, k, ans, ev, rng)
 
 
 def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: list[Event],
                      rng: random.Random) -> None:
     if it.kind == "ninja":
-        if ans.act == "pass":
-            st.interrupts.pop(0)
-            return
-        if ans.act != "assassinate" or ans.seat is None or ans.army is None:
-            raise IllegalChoice("choose a daimyo to assassinate, or pass")
-        valid = {(s, a.idx) for s, a in ninja_targets(st, seat)}
-        if (ans.seat, ans.army) not in valid:
-            raise IllegalChoice("that daimyo cannot be assassinated (not an opponent's living, active daimyo)")
-        st.interrupts.pop(0)
-        st.ninja = None
-        st.ninja_fresh = False
-        roll = rng.randint(1, 12)
-        target = player(st, ans.seat).armies[ans.army]
-        if roll <= ASSASSIN_HIT:
-            emit(st, ev, f"{who(seat)}'s ninja assassinates {who(ans.seat)}'s daimyo of army {ans.army + 1} "
-                 f"(rolled {roll}).", kind="ninja", data={"roll": roll, "success": True})
-            assassinate(st, ev, ans.seat, target, seat)
-        else:
-            emit(st, ev, f"{who(seat)}'s ninja fails against {who(ans.seat)}'s daimyo (rolled {roll}).",
-                 kind="ninja", data={"roll": roll, "success": False})
-            if any(a.alive and not a.assassinated for a in player(st, seat).armies):
-                st.interrupts.insert(0, Interrupt(seat=ans.seat, kind="counter", data={"holder": seat}))
+        send_ninja(st, ev, seat, ans, rng, from_offer=False)
         return
     if it.kind == "counter":
-        holder = it.data["holder"]
-        if ans.act != "counter" or ans.army is None:
-            raise IllegalChoice("choose one of the ninja master's daimyos")
-        armies = player(st, holder).armies
-        if not 0 <= ans.army < len(armies) or not armies[ans.army].alive or armies[ans.army].assassinated:
-            raise IllegalChoice("that daimyo cannot be targeted")
-        st.interrupts.pop(0)
-        roll = rng.randint(1, 12)
-        ok = roll >= COUNTER_HIT
-        emit(st, ev, f"{who(seat)} strikes back at {who(holder)}'s daimyo of army {ans.army + 1}: rolled {roll}, "
-             + ("assassinated." if ok else "missed."), kind="ninja", data={"roll": roll, "success": ok})
-        if ok:
-            assassinate(st, ev, holder, armies[ans.army], seat)
+        strike_back(st, ev, seat, it.data["holder"], ans, rng)
         return
     if it.kind == "rebuild":
-        pid = check_province(ans.province) if ans.act == "rebuild" else None
-        if pid is None or pid not in deploy_targets(st, seat):
-            raise IllegalChoice("choose a province you own without an army")
-        st.interrupts.pop(0)
-        for a in player(st, seat).armies:
-            if not a.alive:
-                a.alive = True
-                a.level = 1
-                a.units = no_units()
-                a.location = pid
-                a.assassinated = False
-                a.moves_left = 1
-                a.attacks_used = 1
-                emit(st, ev, f"{who(seat)} raises army {a.idx + 1} anew in {pname(pid)}.")
-                break
+        rebuild(st, ev, seat, ans)
         return
     if ans.act != "discard" or ans.card not in player(st, seat).hand:
         raise IllegalChoice("choose a card from your hand to discard")
@@ -1951,22 +1230,6 @@ def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: 
     player(st, seat).hand.remove(ans.card)
     st.discard.append(ans.card)
     emit(st, ev, f"{who(seat)} discards an event card.")
-
-
-def assassinate(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int) -> None:
-    """The army lies on its side: no moving, no attacking; its daimyo does not fight. A
-    declared attack of that army is cancelled; an army with no other unit is removed."""
-    a.assassinated = True
-    w = st.war
-    if w is not None:
-        w.declarations = [d for d in w.declarations if not (d.force == "army" and d.army == a.idx
-                                                            and st.order[w.order_pos] == seat)]
-        if w.chain_army == a.idx and st.order[w.order_pos] == seat:
-            w.chain_army = None
-        if w.sel.get("army") == a.idx and st.order[w.order_pos] == seat:
-            w.sel = {}
-    if army_regulars(a) == 0 and a.ronin == 0:
-        destroy_army(st, ev, seat, a, by)
 
 
 def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], rng: random.Random) -> None:
@@ -1987,6 +1250,7 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
             raise IllegalChoice("continue the battle or call it off")
         assert w.battle is not None
         w.battle.fight_on = act == "fight_on"
+        w.battle.stage = "ranged"
         run_rounds(st, ev, rng)
         return
     if k == "chain":
@@ -2024,25 +1288,13 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         targets = garrison_targets(st, seat, src)
         if act != "to" or pid not in targets:
             raise IllegalChoice(f"{pname(pid)} is not adjacent to {pname(src)}, or is not yours or empty, or is full")
+        if ans.count is None and force_has_choice(st, src, targets[pid]):
+            w.sel["to"] = pid
+            return
         n = ans.count or targets[pid]
         if n > targets[pid]:
             raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(src)} to {pname(pid)}")
-        g = st.provinces[src].garrison
-        dst = st.provinces[pid]
-        moved = 0
-        for kind in BEST_FIRST:
-            take = min(g[kind], n - moved)
-            g[kind] -= take
-            dst.garrison[kind] += take
-            moved += take
-        claimed = dst.owner is None
-        dst.owner = seat
-        w.d_moved += [src, pid]
-        w.d_garrisons = True
-        w.sel = {}
-        emit(st, ev, f"{who(seat)} moves {moved} units from {pname(src)} to {pname(pid)}"
-             + (", claiming it." if claimed else "."))
-        check_win(st, ev)
+        move_garrison(st, ev, seat, src, pid, default_force(st, src, n))
         return
     if k == "declare_target":
         src = w.sel["source"]
@@ -2054,6 +1306,9 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
                 raise IllegalChoice(f"no attack may be declared on {pname(tgt)}: it holds an army and this is the first round")
             raise IllegalChoice(f"{pname(tgt)} is your own province")
         force = "army" if w.sel.get("army") is not None else "garrison"
+        if force == "garrison" and ans.count is None and force_has_choice(st, src, garrison_attackers(st, src)):
+            w.sel["target"] = tgt
+            return
         count = None
         if force == "garrison" and ans.count is not None:
             most = garrison_attackers(st, src)
@@ -2070,7 +1325,6 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
             w.sub = "B"
         elif w.sub == "B":
             w.sub = "C"
-            w.window_done = False
             if w.declarations:
                 emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
                     sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
@@ -2084,7 +1338,10 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         if act == "gather":
             if not gather_count(st, a):
                 raise IllegalChoice(f"army {a.idx + 1} has no garrison units to take, or no room")
-            gather(st, seat, a, ev)
+            if gather_count(st, a) > 1:
+                w.sel = {"gather": a.idx}
+            else:
+                gather(st, seat, a, ev)
             return
         if a.assassinated:
             raise IllegalChoice(f"army {a.idx + 1}'s daimyo was assassinated: it cannot move")
@@ -2093,6 +1350,11 @@ def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], 
         if not army_moves(st, seat, a, claim=k == "war_final"):
             raise IllegalChoice(f"army {a.idx + 1} has nowhere to move")
         w.sel = {"army": a.idx}
+        return
+    if k in ("war_move", "war_declare", "war_final") and act == "ninja":
+        if not own_turn_option(st, seat):
+            raise IllegalChoice("you have no ninja that can strike now")
+        st.interrupts.insert(0, Interrupt(seat=seat, kind="ninja"))
         return
     if k == "war_final" and act == "garrison":
         pid = check_province(ans.province)

@@ -105,6 +105,24 @@ class Declaration(Model):
     target: str
     count: int | None = None
     """Garrison attacks: how many units go (None = all that may)."""
+    units: dict[str, int] | None = None
+    """Garrison attacks: the units that go by kind, ronin included (None = the default force)."""
+
+
+class PendingLosses(Model):
+    """A combat step whose dice are rolled and whose losses wait for their owners' choices.
+
+    Both sides roll at once and then both remove losses, so the step stays half resolved
+    until every owner with a real choice has answered (sealed, like the other simultaneous
+    choices)."""
+
+    step: Literal["naval", "ranged", "melee"]
+    hits: dict[str, int] = Field(default_factory=dict)
+    """Hits each side takes: "attack" (the attacker's units) and "defence"."""
+    owed: dict[str, int] = Field(default_factory=dict)
+    """Side -> the seat that chooses that side's losses."""
+    chosen: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Side -> losses by kind, once its owner has chosen (sealed until all owed are in)."""
 
 
 class Battle(Model):
@@ -122,6 +140,9 @@ class Battle(Model):
     rounds: int = 0
     fight_on: bool = False
     chained: bool = False
+    stage: Literal["naval", "ranged", "melee", "decide"] = "ranged"
+    """The next combat step; "decide" = a round is over and the attacker may call off."""
+    pending: PendingLosses | None = None
 
 
 class Interrupt(Model):
@@ -135,7 +156,8 @@ class Interrupt(Model):
 class War(Model):
     order_pos: int = 0
     sub: Literal["A", "B", "C", "D"] = "A"
-    window_done: bool = False
+    ninja_passed: int | None = None
+    """The turn (order position) in which the ninja's holder passed on his standing offer."""
     sel: dict[str, Any] = Field(default_factory=dict)
     """A half-made selection (which army or garrison is moving or attacking)."""
     declarations: list[Declaration] = Field(default_factory=list)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.samurai import rules
+from engine.samurai import rules, victory
 from engine.samurai.content import REGULAR, content
 from engine.samurai.state import SamuraiState
 
@@ -70,7 +70,8 @@ def public_view(st: SamuraiState) -> dict[str, Any]:
             "plan": pl.plan.model_dump() if pl.plan else None,
             "ready": pl.seat in answered,
             "event_cards": len(pl.hand),
-            "vp": rules.vp(st, pl.seat) if lwtv else None,
+            "vp": (victory.vp(st, pl.seat) if st.phase == "over" else victory.public_vp(st, pl.seat))
+            if lwtv else None,
         })
     war = None
     if st.war is not None and st.war.order_pos < len(st.order):
@@ -79,7 +80,10 @@ def public_view(st: SamuraiState) -> dict[str, Any]:
         war = {"seat": st.order[w.order_pos], "phase": w.sub,
                "declarations": [d.model_dump() for d in w.declarations],
                "battle": None if b is None else {"target": b.target, "attacker": b.attacker, "defender": b.defender,
-                                                 "naval": b.naval, "round": b.rounds, "fort_defenders": b.fort_left}}
+                                                 "naval": b.naval, "round": b.rounds, "fort_defenders": b.fort_left,
+                                                 "losses_pending": None if b.pending is None else {
+                                                     "step": b.pending.step, "hits": dict(b.pending.hits),
+                                                     "choosing": sorted(b.pending.owed.values())}}}
     result = None
     if st.phase == "over":
         result = {"winners": st.winners or [], "reason": st.reason, "scores": st.scores}
@@ -112,4 +116,9 @@ def seat_view(st: SamuraiState, seat: int) -> dict[str, Any]:
         "sealed": dict(pl.draft) or None,
         "hand": [{"id": cid, "title": cards[cid].title, "text": cards[cid].text} for cid in pl.hand],
     }
+    if st.options.mode == "lwtv":
+        # Only the holder knows whether his objective cards are met: his own total counts them.
+        view["you"]["vp"] = victory.vp(st, seat)
+        view["you"]["objective_vp"] = victory.objective_vp(st, seat)
+        view["seats"][seat] = {**view["seats"][seat], "vp": view["you"]["vp"]}
     return view

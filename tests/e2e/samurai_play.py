@@ -20,7 +20,8 @@ modal_inputs = modal_text_inputs
 @dataclass
 class SamuraiPlayer:
     """Answers open DM prompts. `plan` maps a koku total to the five plan numbers; the levy
-    modal gets as many spearmen as the levy bin and the modal allow."""
+    modal gets as many spearmen as the levy bin and the modal allow; every other modal
+    (losses, garrison forces, gatherings, army screens) is sent as prefilled."""
 
     player: Player
     plan: Any = None
@@ -66,7 +67,7 @@ class SamuraiPlayer:
             if self.after_plan is not None:
                 self.after_plan(plan)
             return True
-        if "spearman" in names and self.levy_budget is not None:
+        if "spearman" in names and self.levy_budget is not None and "Levy:" in msg.content:
             top = int(BOUNDS.search(inputs[names.index("spearman")]["label"])[2])
             values = {n: "0" for n in names}
             values["spearman"] = str(min(top, self.levy_budget))

@@ -69,11 +69,11 @@ def put_army(st: SamuraiState, seat: int, idx: int, pid: str, level: int = 1, **
 
 
 def war_at(st: SamuraiState, seat: int, sub: str = "A", round_: int = 2) -> SamuraiState:
-    """Put the state in seat's Wage War turn, phase `sub`, with no ninja window pending."""
+    """Put the state in seat's Wage War turn, phase `sub`, with nobody holding the ninja."""
     st.phase = "war"
     st.round = round_
     st.order = [seat] + [s for s in range(st.seats) if s != seat]
-    st.war = War(order_pos=0, sub=sub, window_done=True)
+    st.war = War(order_pos=0, sub=sub)
     st.ninja = None
     for a in st.players[seat].armies:
         a.moves_left = a.level

@@ -9,6 +9,8 @@ import pytest
 
 import engine
 from engine import IllegalChoice
+from engine.samurai import rules, victory
+from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
 from .helpers import G, advance_to, new, own, put_army, submit, war_at
@@ -95,12 +97,17 @@ def quick_match(seats: int, mode: str, seed: int, full: bool) -> None:
         if full:
             before = st.model_dump_json()
             hidden = [strip_waiting(v) for v in other_views(st, pr.seat)] if pr.secret else None
-        new_st = G.submit(st, pr.seat, choice).state
+        step = G.submit(st, pr.seat, choice)
+        new_st = step.state
         assert new_st.step == st.step + 1
         if full:
             assert st.model_dump_json() == before, "submit mutated its input"
             assert SamuraiState.model_validate_json(new_st.model_dump_json()) == new_st
-            if hidden is not None and new_st.phase == st.phase and any(
+            mine = [p for p in G.prompts(new_st) if p.seat == pr.seat]
+            still_sealed = bool(mine) and mine[0].secret and mine[0].answered and mine[0].kind == pr.kind
+            if still_sealed:  # the step is still open: its sealed answer must not show anywhere
+                assert not [e for e in step.events if e.seats is None], pr.kind
+            if hidden is not None and (still_sealed or (not step.events and new_st.phase == st.phase)) and any(
                     p.secret and not p.answered for p in G.prompts(new_st)):
                 assert [strip_waiting(v) for v in other_views(new_st, pr.seat)] == hidden, pr.kind
         log.append((pr.seat, choice))
@@ -197,6 +204,39 @@ def test_army_screens_stay_private():
     assert [strip_waiting(v) for v in other_views(st2, 0)] == before
 
 
+def test_lwtv_public_victory_points_never_count_secret_objectives():
+    """Swapping a met objective card for an unmet one changes nothing anyone else sees, at
+    the start of a round and after the next sealed plan: a public total that counted the cards
+    would give away whether the holder meets them. The holder sees his full total."""
+    st = advance_to(new("lwtv", 3, seed=31), "plan")
+    st.provinces["nagato"].owner = 0
+    st.provinces["mutsu"].owner = 1
+    met_state, unmet_state = st.model_copy(deep=True), st.model_copy(deep=True)
+    met_state.players[0].hand = ["western_gate"]
+    unmet_state.players[0].hand = ["northern_frontier"]
+    assert victory.objective_met(met_state, 0, content().cards["western_gate"])
+    assert not victory.objective_met(unmet_state, 0, content().cards["northern_frontier"])
+    for _ in range(2):
+        assert other_views(met_state, 0) == other_views(unmet_state, 0)
+        assert G.view(met_state, None)["seats"][0]["vp"] == victory.public_vp(met_state, 0)
+        assert G.view(met_state, 0)["you"]["vp"] == victory.vp(met_state, 0) > victory.vp(unmet_state, 0)
+        assert G.view(met_state, 0)["seats"][0]["vp"] == G.view(met_state, 0)["you"]["vp"]
+        plan = {"swords": 0, "build": 0, "levy": met_state.players[1].koku, "ronin": 0, "ninja": 0}
+        met_state, unmet_state = submit(met_state, 1, plan), submit(unmet_state, 1, plan)
+
+
+def test_lwtv_final_score_reveals_the_objectives_it_counts():
+    st = advance_to(new("lwtv", 3, seed=32, round_limit=1), "plan")
+    st.players[0].hand = ["three_banners"]
+    while G.result(st) is None:
+        pr = [p for p in G.prompts(st) if not p.answered][0]
+        step = G.submit(st, pr.seat, pr.default)
+        st = step.state
+    reveal = [e for e in step.events if e.kind == "objectives" and e.data["seat"] == 0]
+    assert reveal and reveal[0].seats is None and "Three Banners" in reveal[0].text
+    assert G.result(st).scores[0] == victory.vp(st, 0) == G.view(st, None)["seats"][0]["vp"]
+
+
 # ------------------------------------------------------------------ illegal choices
 
 
@@ -247,3 +287,19 @@ def test_illegal_choice_classes_leave_the_state_identical(war_board):
     placing.provinces[full].garrison = {"spearman": 5, "gunner": 0, "swordsman": 0, "bowman": 0}
     assert [p for p in G.prompts(placing) if p.seat == seat and p.kind == "place" and not p.answered]
     refused(placing, seat, {"act": "place", "province": full, "to": "garrison"}, "full")
+
+
+def test_heuristic_breaks_even_land_ties_by_a_seeded_draw_not_by_seat():
+    """After a setup played through prompts()/submit() every house holds 17 provinces. The
+    heuristic's favourite victim among equals must not be the lowest seat every time (that made
+    seats 0 and 1 lose far more often), and the same state must always give the same pick."""
+    from engine.samurai.ai import weakest_foe
+
+    picks = []
+    for seed in range(24):
+        st = advance_to(new("base", 4, seed=seed), "plan")
+        assert len({len(rules.owned(st, s)) for s in range(4)}) == 1
+        picks.append(weakest_foe(st, 0))
+        assert weakest_foe(st, 0) == weakest_foe(st.model_copy(deep=True), 0)
+    assert set(picks) == {1, 2, 3}
+    assert max(picks.count(s) for s in (1, 2, 3)) <= 14

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalChoice
-from engine.samurai import combat
+from engine.samurai import combat, victory
 
 from .helpers import (
     G,
@@ -15,6 +15,7 @@ from .helpers import (
     opponents_elsewhere,
     own,
     prompt_for,
+    prompt_kinds,
     put_army,
     rules,
     submit,
@@ -115,9 +116,23 @@ def test_army_gathers_garrison_units_within_card_limits(board):
     put_army(board, 0, 0, "echigo", bowman=3)
     st = war_at(board, 0, "A")
     st = submit(st, 0, {"act": "gather", "army": 0})
+    pr = prompt_for(st, 0)
+    assert pr.kind == "gather" and pr.input == "numbers"
+    assert [(f.name, f.max) for f in pr.fields] == [("bowman", 1), ("spearman", 3)]
+    assert pr.default == {"bowman": 1, "spearman": 3}
+    for choice, message in (({"bowman": 2}, "room for only 1 more samurai"), ({"spearman": 4}, "only 3 spearmen"),
+                            ({"ronin": 1}, "ronin stay")):
+        before = st.model_dump_json()
+        with pytest.raises(IllegalChoice, match=message):
+            G.submit(st, 0, choice)
+        assert st.model_dump_json() == before
+    st = submit(st, 0, {"bowman": 1, "spearman": 1})  # a partial gather
     a = st.players[0].armies[0]
-    assert a.units["bowman"] == 4 and a.units["spearman"] == 3
-    assert st.provinces["echigo"].garrison["bowman"] == 1
+    assert a.units["bowman"] == 4 and a.units["spearman"] == 1
+    assert st.provinces["echigo"].garrison == {"spearman": 2, "gunner": 0, "swordsman": 0, "bowman": 1}
+    st = submit(st, 0, {"act": "gather", "army": 0})
+    st = submit(st, 0, {"spearman": 0})  # all 0: back to the menu, nothing moved
+    assert prompt_for(st, 0).kind == "war_move" and st.players[0].armies[0].units["spearman"] == 1
 
 
 # ------------------------------------------------------------------ phase B
@@ -166,12 +181,17 @@ def test_not_your_turn_is_refused(board):
 # ------------------------------------------------------------------ phase C
 
 
-def declare(st, seat, src, tgt, army=None):
+def declare(st, seat, src, tgt, army=None, units=None):
+    """Declare an attack; a garrison force sends the units named (default: the prompt's default)."""
     choice = {"act": "source", "province": src}
     if army is not None:
         choice["army"] = army
     st = submit(st, seat, choice)
-    return submit(st, seat, {"act": "attack", "target": tgt})
+    st = submit(st, seat, {"act": "attack", "target": tgt})
+    pr = prompt_for(st, seat)
+    if pr.kind == "garrison_force":
+        st = submit(st, seat, pr.default if units is None else units)
+    return st
 
 
 def test_unoccupied_province_taken_without_dice_and_experience_gained(board, dice):
@@ -233,15 +253,19 @@ def test_ranged_step_comes_before_hand_to_hand_and_its_dead_do_not_strike(board,
     own(board, 1, "shinano", bowman=1, spearman=1)
     st = war_at(board, 0, "B")
     st = declare(st, 0, "echigo", "shinano")
-    # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender's spearman
-    # falls first, so hand-to-hand is the attacker's spearman (12, miss) against nobody but
-    # the bowman, which does not fight hand-to-hand
+    # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender chooses to
+    # lose the spearman, so hand-to-hand is the attacker's spearman (12, miss) against nobody
+    # but the bowman, which does not fight hand-to-hand
     dice.rolls = [1, 12, 12]
     step = G.submit(st, 0, {"act": "done"})
     steps = [(e.data["step"], e.data["attack_dice"], e.data["defence_dice"]) for e in step.events
              if e.kind == "dice"]
-    assert steps[0] == ("ranged", [[4, 1]], [[6, 12]])
-    assert steps[1] == ("melee", [[4, 12]], [])
+    assert steps == [("ranged", [[4, 1]], [[6, 12]])]
+    assert prompt_kinds(step.state) == ["casualties"] and prompt_for(step.state, 1).seat == 1
+    step = G.submit(step.state, 1, {"spearman": 1, "bowman": 0})
+    steps = [(e.data["step"], e.data["attack_dice"], e.data["defence_dice"]) for e in step.events
+             if e.kind == "dice"]
+    assert steps == [("melee", [[4, 12]], [])]
     st = step.state
     assert st.provinces["shinano"].garrison == {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 1}
     assert st.players[1].tray["spearman"] == board.players[1].tray["spearman"] + 1
@@ -393,16 +417,14 @@ def test_final_movement_armies_first_then_garrisons_claiming_land(board):
 # ------------------------------------------------------------------ ninja
 
 
-def test_assassination_window_success_and_new_daimyo_at_round_end(board, dice):
+def test_assassination_success_and_new_daimyo_at_round_end(board, dice):
     own(board, 0, "echigo", spearman=1)
     own(board, 0, "shinano", spearman=1)
     put_army(board, 0, 0, "echigo", level=3, spearman=2)
     st = war_at(board, 0, "A")
-    st.war.window_done = False
     st.ninja = 1
-    rules.advance(st, [], Dice())
-    p = G.prompts(st)[0]
-    assert p.kind == "ninja" and p.seat == 1
+    offer, turn = G.prompts(st)
+    assert (offer.kind, offer.seat, offer.optional) == ("ninja", 1, True) and turn.seat == 0
     dice.rolls = [8]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     a = st.players[0].armies[0]
@@ -420,14 +442,12 @@ def test_failed_assassination_lets_the_target_strike_back_on_9_or_more(board, di
     put_army(board, 0, 0, "echigo", spearman=2)
     board.players[1].armies[2].units["spearman"] = 1
     st = war_at(board, 0, "A")
-    st.war.window_done = False
     st.ninja = 1
-    rules.advance(st, [], Dice())
     dice.rolls = [9]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     assert not st.players[0].armies[0].assassinated
     p = G.prompts(st)[0]
-    assert p.kind == "counter" and p.seat == 0
+    assert p.kind == "counter" and p.seat == 0 and not p.optional
     dice.rolls = [9]
     st = submit(st, 0, {"act": "counter", "army": 2})
     assert st.players[1].armies[2].assassinated
@@ -440,22 +460,20 @@ def test_assassination_after_declaration_cancels_the_attack(board, dice):
     st = war_at(board, 0, "B")
     st.ninja = 1
     st = declare(st, 0, "echigo", "shinano", army=0)
-    st = submit(st, 0, {"act": "done"})
     p = G.prompts(st)[0]
-    assert p.kind == "ninja" and p.seat == 1
+    assert p.kind == "ninja" and p.seat == 1  # still Phase B, the declaration made
     dice.rolls = [1]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
-    assert st.provinces["shinano"].owner == 1 and st.players[0].armies[0].location == "echigo"
     assert st.war.declarations == []
+    st = submit(st, 0, {"act": "done"})
+    assert st.provinces["shinano"].owner == 1 and st.players[0].armies[0].location == "echigo"
 
 
 def test_assassinating_a_lone_daimyo_removes_the_army(board, dice):
     own(board, 0, "echigo", spearman=1)
     put_army(board, 0, 0, "echigo")
     st = war_at(board, 0, "A")
-    st.war.window_done = False
     st.ninja = 1
-    rules.advance(st, [], Dice())
     dice.rolls = [2]
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     assert not st.players[0].armies[0].alive and st.players[1].armies_destroyed == 1
@@ -484,7 +502,7 @@ def test_lwtv_victory_points_and_kyoto_hand_limit():
     st.players[0].armies_destroyed = 2
     st.players[0].hand = ["imperial_favour", "stone_walls"]
     # provinces 3 (tosa, yamashiro, musashi) + fort 1 + armies 2 + Kyoto 1 + favour 2 - walls 1
-    assert rules.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
+    assert victory.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
     st.players[0].armies[1].alive = False
     assert rules.hand_limit(st, 0) == 1 + 1
     st.provinces["yamashiro"].owner = 1
@@ -541,8 +559,13 @@ def test_garrison_attack_may_send_fewer_units_but_never_the_last(board, dice):
     st = submit(st, 0, {"act": "source", "province": "echigo"})
     with pytest.raises(IllegalChoice, match="at most 3 units"):
         G.submit(st, 0, {"act": "attack", "target": "shinano", "count": 4})
-    assert any(o.choice.get("count") == 1 for o in prompt_for(st, 0).options)
-    st = submit(st, 0, {"act": "attack", "target": "shinano", "count": 2})
+    st = submit(st, 0, {"act": "attack", "target": "shinano"})
+    pr = prompt_for(st, 0)
+    assert pr.kind == "garrison_force" and [(f.name, f.max) for f in pr.fields] == [("spearman", 3)]
+    assert pr.default == {"spearman": 3}
+    with pytest.raises(IllegalChoice, match="at most 3 units"):
+        G.submit(st, 0, {"spearman": 4})
+    st = submit(st, 0, {"spearman": 2})
     st = submit(st, 0, {"act": "done"})
     assert st.provinces["echigo"].garrison["spearman"] == 2
     assert rules.side_size(rules.battle_sides(st, st.war.battle)[0]) == 2

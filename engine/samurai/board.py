@@ -1,0 +1,141 @@
+"""Small board facts and helpers every part of the Samurai phase machine uses: who owns
+what, unit counts in holders, event lines, option lists that fit one Discord select."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.contract import Event, IllegalChoice, Option
+from engine.samurai.content import content
+from engine.samurai.state import Army, Player, SamuraiState
+from engine.text import seat_ref
+
+MAX_OPTIONS = 25
+CHEAP_FIRST = ("spearman", "gunner", "swordsman", "bowman")
+BEST_FIRST = ("bowman", "swordsman", "gunner", "spearman")
+SAMURAI = ("bowman", "swordsman")
+ASHIGARU = ("spearman", "gunner")
+PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen", "bowman": "bowmen"}
+
+
+
+def pname(pid: str) -> str:
+    return content().name(pid)
+
+
+def who(seat: int | None) -> str:
+    return "nobody" if seat is None else seat_ref(seat)
+
+
+def player(st: SamuraiState, seat: int) -> Player:
+    return st.players[seat]
+
+
+def active(st: SamuraiState) -> list[int]:
+    """Seats still in the game, in turn order."""
+    return [s for s in st.order if not st.players[s].eliminated]
+
+
+def owned(st: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid, p in st.provinces.items() if p.owner == seat]
+
+
+def gsize(g: dict[str, int]) -> int:
+    """Regular units in a holder. Spelled out (REGULAR's four kinds) because prompts call
+    it hundreds of times per choice; a generator sum was a tenth of a random match."""
+    get = g.get
+    return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
+
+
+def army_regulars(a: Army) -> int:
+    return gsize(a.units)
+
+
+def army_at(st: SamuraiState, pid: str) -> tuple[int, Army] | None:
+    for pl in st.players:
+        for a in pl.armies:
+            if a.alive and a.location == pid:
+                return pl.seat, a
+    return None
+
+
+def regulars_in(st: SamuraiState, pid: str) -> int:
+    """Regular units standing in a province (garrison + army, daimyo included)."""
+    n = gsize(st.provinces[pid].garrison)
+    found = army_at(st, pid)
+    if found:
+        n += army_regulars(found[1]) + 1
+    return n
+
+
+def army_room(a: Army, kind: str) -> int:
+    lim = content().units.limits
+    if kind in SAMURAI:
+        return lim.army_samurai - sum(a.units[k] for k in SAMURAI)
+    return lim.army_ashigaru - sum(a.units[k] for k in ASHIGARU)
+
+
+def income(st: SamuraiState, seat: int) -> int:
+    n = max(3, len(owned(st, seat)) // 3)
+    if st.options.mode == "lwtv" and st.provinces["settsu"].owner == seat:
+        n += 1
+    return n
+
+
+def emit(st: SamuraiState, ev: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
+         data: dict[str, Any] | None = None, phase_end: bool = False) -> None:
+    ev.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
+    if seats is None:
+        st.log = (st.log + [text])[-8:]
+
+
+def end_phase(ev: list[Event], st: SamuraiState, text: str, kind: str = "phase") -> None:
+    emit(st, ev, text, kind=kind, phase_end=True)
+
+
+def units_text(units: dict[str, int]) -> str:
+    parts = [f"{n} {k}" for k, n in units.items() if n]
+    return ", ".join(parts) or "none"
+
+
+def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
+    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
+
+
+def paged(st: SamuraiState, seat: int, cands: list[tuple[str, Option]], extras: list[Option]) -> list[Option]:
+    """Fit a long province list into one select: group by region, then list one region."""
+    if len(cands) + len(extras) <= MAX_OPTIONS:
+        return [o for _, o in cands] + extras
+    region_of = content().region_of
+    region = st.nav.get(str(seat), "")
+    inside = [o for pid, o in cands if region_of[pid] == region]
+    if region and inside:
+        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
+        return (inside + [back] + extras)[:MAX_OPTIONS]
+    counts = Counter(region_of[pid] for pid, _ in cands)
+    groups = [opt(f"region:{r}", f"{r}: {counts[r]} provinces", {"act": "region", "region": r})
+              for r in content().map.regions if counts[r]]
+    return (groups + extras)[:MAX_OPTIONS]
+
+
+def check_province(pid: str | None) -> str:
+    if pid is None:
+        raise IllegalChoice("name a province")
+    if pid not in content().provinces:
+        raise IllegalChoice(f"there is no province called {pid!r}")
+    return pid
+
+
+def vacate_if_empty(st: SamuraiState, pid: str) -> None:
+    """A province with no unit left is unoccupied; lone ronin leave with it."""
+    prov = st.provinces[pid]
+    if prov.owner is not None and regulars_in(st, pid) == 0:
+        prov.owner = None
+        st.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.ronin_revealed = False
+
+
+def deploy_targets(st: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid in owned(st, seat) if army_at(st, pid) is None]

@@ -1,0 +1,112 @@
+"""Armies lost and houses eliminated: what the eliminator takes (base/QS: everything; LWTV:
+only fortified land) and the armies he may raise anew."""
+
+from __future__ import annotations
+
+from engine.contract import Event, IllegalChoice, Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.board import (
+    check_province,
+    deploy_targets,
+    emit,
+    opt,
+    paged,
+    player,
+    pname,
+    vacate_if_empty,
+    who,
+)
+from engine.samurai.content import REGULAR
+from engine.samurai.state import Army, Interrupt, SamuraiState, no_units
+from engine.samurai.victory import check_win
+
+
+def destroy_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int | None) -> None:
+    pl = player(st, seat)
+    where = a.location
+    for k in REGULAR:
+        pl.tray[k] += a.units[k]
+    st.ronin_pool += a.ronin
+    a.alive = False
+    a.location = None
+    a.units = no_units()
+    a.ronin = 0
+    a.assassinated = False
+    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} is destroyed" + (f" in {pname(where)}." if where else "."),
+         kind="army_destroyed")
+    if by is not None and by != seat:
+        player(st, by).armies_destroyed += 1
+    if where:
+        vacate_if_empty(st, where)
+    if not any(x.alive for x in pl.armies):
+        eliminate(st, ev, seat, by)
+
+
+def eliminate(st: SamuraiState, ev: list[Event], victim: int, by: int | None) -> None:
+    """A player whose last army falls is out. Base/QS: the eliminator takes everything and
+    rebuilds his lost armies; LWTV: the victim's units leave, fortified provinces go to the
+    eliminator, one lost army is rebuilt, and the end of the game is triggered."""
+    pl = player(st, victim)
+    pl.eliminated = True
+    pl.draft = {}
+    emit(st, ev, f"{who(victim)} has lost the last army and is eliminated"
+         + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
+    if st.ninja == victim:
+        st.ninja = None
+    st.interrupts = [i for i in st.interrupts if i.seat != victim]
+    lwtv = st.options.mode == "lwtv"
+    for prov in st.provinces.values():
+        if prov.owner != victim:
+            continue
+        if by is not None and not lwtv:
+            prov.owner = by
+            continue
+        st.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.garrison = no_units()
+        prov.owner = None
+        if by is not None and prov.fort and player(st, by).tray["spearman"] > 0:
+            prov.owner = by
+            prov.garrison["spearman"] = 1
+            player(st, by).tray["spearman"] -= 1
+    if by is not None and not player(st, by).eliminated:
+        lost = sum(1 for a in player(st, by).armies if not a.alive)
+        n = min(lost, 1) if lwtv else lost
+        for _ in range(n):
+            st.interrupts.append(Interrupt(seat=by, kind="rebuild"))
+    if lwtv and st.end_round is None:
+        st.end_round = st.round + 1
+        emit(st, ev, f"The first daimyo house has fallen: the game ends after round {st.end_round}.")
+    check_win(st, ev)
+
+
+def rebuild_prompt(state: SamuraiState, seat: int) -> Prompt:
+    """Spoils of war: the eliminator may raise one lost army (asked once per army he may raise)."""
+    candidates = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
+                  for pid in deploy_targets(state, seat)]
+    decline = opt("decline", "Do not raise this army", {"act": "decline"})
+    options = paged(state, seat, candidates, [decline])
+    return Prompt(seat=seat, kind="rebuild", text="Spoils of war: you may place a new daimyo (level 1) to raise a "
+                  "lost army in a province you own without an army.", answer=Pick, options=options,
+                  default=candidates[0][1].choice if candidates else decline.choice)
+
+
+def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:
+    """Raise the first lost army in the chosen province, or let it go ("may", not "must")."""
+    if answer.act == "decline":
+        state.interrupts.pop(0)
+        emit(state, events, f"{who(seat)} does not raise a lost army.")
+        return
+    pid = check_province(answer.province) if answer.act == "rebuild" else None
+    if pid is None or pid not in deploy_targets(state, seat):
+        raise IllegalChoice("choose a province you own without an army, or do not raise the army")
+    state.interrupts.pop(0)
+    army = next(a for a in player(state, seat).armies if not a.alive)
+    army.alive = True
+    army.level = 1
+    army.units = no_units()
+    army.location = pid
+    army.assassinated = False
+    army.moves_left = 1
+    army.attacks_used = 1
+    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {pname(pid)}.")

@@ -1,0 +1,123 @@
+"""The end of a Samurai match: 35 provinces, the last house standing, the round limit, and
+LWTV victory points.
+
+LWTV points come in two parts. The public part (provinces, fortifications, enemy armies
+destroyed, Kyoto) anyone can count from the board. The objective cards are secret until the
+game ends: their points are shown only to their holder, because a public total that included
+them would let anyone subtract the visible parts and learn whether a hidden card is met.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.contract import Event
+from engine.samurai.board import active, emit, end_phase, owned, player, who
+from engine.samurai.content import content
+from engine.samurai.state import SamuraiState
+
+KYOTO = "yamashiro"
+
+
+def public_vp(state: SamuraiState, seat: int) -> int:
+    """Victory points anyone can count on the board."""
+    mine = owned(state, seat)
+    total = len(mine) + sum(1 for pid in mine if state.provinces[pid].fort) + player(state, seat).armies_destroyed
+    if state.provinces[KYOTO].owner == seat:
+        total += 1
+    return total
+
+
+def objective_vp(state: SamuraiState, seat: int) -> int:
+    """Points of the seat's secret objective cards: their vp if met, their penalty if not."""
+    cards = content().cards
+    total = 0
+    for card_id in player(state, seat).hand:
+        card = cards[card_id]
+        if card.kind == "objective":
+            total += card.vp if objective_met(state, seat, card) else card.penalty
+    return total
+
+
+def vp(state: SamuraiState, seat: int) -> int:
+    """The full total: what the seat itself sees and what the final score counts."""
+    return public_vp(state, seat) + objective_vp(state, seat)
+
+
+def objective_met(state: SamuraiState, seat: int, card: Any) -> bool:
+    mine = set(owned(state, seat))
+    if card.condition == "province":
+        return card.province in mine
+    if card.condition == "region":
+        return all(pid in mine for pid, region in content().region_of.items() if region == card.region)
+    if card.condition == "fortifications":
+        return sum(1 for pid in mine if state.provinces[pid].fort) >= card.amount
+    if card.condition == "armies":
+        return sum(1 for army in player(state, seat).armies if army.alive) >= card.amount
+    if card.condition == "provinces":
+        return len(mine) >= card.amount
+    return False
+
+
+def game_over(state: SamuraiState, events: list[Event], winners: list[int], reason: str,
+              scores: dict[int, int]) -> None:
+    state.phase = "over"
+    state.winners = winners
+    state.reason = reason
+    state.scores = {str(seat): score for seat, score in scores.items()}
+    state.queue = []
+    state.interrupts = []
+    state.war = None
+    for pl in state.players:
+        pl.draft = {}
+    end_phase(events, state, f"Game over: {reason}", kind="game_over")
+
+
+def reveal_objectives(state: SamuraiState, events: list[Event], seats: list[int]) -> None:
+    """LWTV scoring: the objective cards are turned face up, so the final totals can be checked."""
+    cards = content().cards
+    for seat in seats:
+        held = [cards[card_id] for card_id in player(state, seat).hand if cards[card_id].kind == "objective"]
+        if not held:
+            continue
+        parts = []
+        for card in held:
+            met = objective_met(state, seat, card)
+            points = card.vp if met else card.penalty
+            parts.append(f"{card.title} ({'met' if met else 'not met'}, {points:+d})")
+        emit(state, events, f"{who(seat)} reveals objectives: " + "; ".join(parts) + ".", kind="objectives",
+             data={"seat": seat, "cards": [card.id for card in held]})
+
+
+def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
+    if state.options.mode == "lwtv":
+        living = [seat for seat in range(state.seats) if not player(state, seat).eliminated]
+        reveal_objectives(state, events, living)
+        scores = {seat: vp(state, seat) for seat in living}
+        what = "victory points"
+    else:
+        scores = {seat: len(owned(state, seat)) for seat in active(state)}
+        what = "provinces"
+    best = max(scores.values())
+    winners = sorted(seat for seat, score in scores.items() if score == best)
+    game_over(state, events, winners, f"{why}; most {what}: "
+              + ", ".join(f"{who(seat)} {scores[seat]}" for seat in sorted(scores)), scores)
+
+
+def check_win(state: SamuraiState, events: list[Event]) -> None:
+    if state.phase == "over":
+        return
+    living = [seat for seat in range(state.seats) if not player(state, seat).eliminated]
+    if state.options.mode != "lwtv":
+        for seat in living:
+            count = len(owned(state, seat))
+            if count >= state.options.provinces_to_win:
+                game_over(state, events, [seat], f"{who(seat)} controls {count} provinces and becomes Shogun",
+                          {other: len(owned(state, other)) for other in living})
+                return
+    if len(living) == 1:
+        if state.options.mode == "lwtv":
+            final_scores(state, events, "only one house is left")
+        else:
+            game_over(state, events, living, f"{who(living[0])} is the last daimyo house standing",
+                      {living[0]: len(owned(state, living[0]))})
