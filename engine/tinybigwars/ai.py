@@ -11,11 +11,21 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
-from engine.tinybigwars.board import build_sites, hero_card, influence, location_influence, recruit_sites
+from engine.tinybigwars.board import build_sites, hero_card, location_influence, recruit_sites
 from engine.tinybigwars.builds import hero_sets, sound_builds
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, TBWState
-from engine.tinybigwars.tactics import HERO_WORTH, Forecast, exposure, leader_threat, pressure, threat, worth
+from engine.tinybigwars.tactics import (
+    HERO_WORTH,
+    Forecast,
+    clan_influence,
+    exposure,
+    leader_threat,
+    pressure,
+    snapshot,
+    threat,
+    worth,
+)
 
 
 def random_force(limit: int, rng: random.Random) -> list[str]:
@@ -72,7 +82,7 @@ class HeuristicPolicy:
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         handler = getattr(self, f"_{prompt.kind}")
-        return handler(state, prompt, rng)
+        return handler(snapshot(state), prompt, rng)
 
     # force building -----------------------------------------------------------------
     def _force(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -91,7 +101,7 @@ class HeuristicPolicy:
         rounds_left = max(1.0, 6.0 - state.round - 4 * leader_threat(state, seat) - 3 * pressure(state, seat))
         start = state.loc(node).start_seat == seat
         dojo = (1.0 + pressure(state, seat)) * (1 - 0.6 * danger)
-        if influence(state, seat) + 1 >= state.options.to_win:
+        if clan_influence(state, seat) + 1 >= state.options.to_win:
             dojo += 3.0
         return {
             "dojo": dojo,
@@ -109,15 +119,23 @@ class HeuristicPolicy:
         seat = prompt.seat
         builds = build_sites(state, seat)
         if builds:
-            scored = [(self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, n) for n in builds]
-            value, node = max(scored)
+            scored = [
+                (self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, rng.random(), n)
+                for n in builds
+            ]
+            value, _, node = max(scored)
             if value >= 0.5:
                 return {"action": "build", "location": node}
         sites = recruit_sites(state, seat)
         if sites and state.seats[seat].coins > 0:
+            # ties fall to chance, never to node names: those differ from seat to seat
             node = max(
                 sites,
-                key=lambda n: (threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)), -state.loc(n).minions[seat], n),
+                key=lambda n: (
+                    threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)),
+                    -state.loc(n).minions[seat],
+                    rng.random(),
+                ),
             )
             return {"action": "recruit", "location": node}
         return {"action": "done"}
@@ -136,7 +154,7 @@ class HeuristicPolicy:
         if owner is None or owner == seat:
             return 0.0
         value = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
-        if influence(state, owner) >= state.options.to_win:
+        if clan_influence(state, owner) >= state.options.to_win:
             value += 4.0
         return value
 
