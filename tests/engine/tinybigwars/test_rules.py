@@ -91,7 +91,7 @@ def test_forces_are_revealed_together_with_a_phase_end_event() -> None:
 
 def test_force_over_the_point_limit_is_refused() -> None:
     with pytest.raises(IllegalChoice, match="costs 31 points; the limit is 30"):
-        sub(new(2), 0, {"picks": ["tiger", "ember", "ironmonk", "alley", "tower_charter", "students"]})
+        sub(new(2), 0, {"picks": ["tiger", "ember", "goldhand", "alley", "market_charter", "students"]})
 
 
 def test_force_needs_a_hero_and_at_most_one_building() -> None:
@@ -161,12 +161,14 @@ def test_clan_phase_energy_gain_is_capped_at_max_energy() -> None:
 def test_clan_phase_coins_equal_coin_values_of_controlled_locations() -> None:
     s = blank(["crane"], ["tiger"])
     plain(s, "w", "nw", "c", "e")
-    put_card(s, "nw", "barracks")  # coin 2
+    put_card(s, "nw", "spring")
     s.loc("nw").minions[0] = 1
     s.loc("c").minions = [1, 1]  # contested: nothing
-    assert income(s, 0) == 1 + 1 + 2  # w (Counting House with a hero: +1) + nw
+    cards = content().locations
+    expected = cards["counting"].coin + 1 + cards["spring"].coin  # w (Counting House with a hero: +1) + nw
+    assert income(s, 0) == expected
     rules._start_round(s, [], Dice())
-    assert s.seats[0].coins == 4
+    assert s.seats[0].coins == expected
 
 
 def test_recruit_places_one_minion_per_coin_where_a_hero_stands() -> None:
@@ -277,7 +279,7 @@ def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_roun
     assert firsts == {0, 1, 2}
     for seed in range(4):
         s = started(["crane"], ["tiger"], ["sage"], seed=seed)
-        _level_starts(s, "counting", "gate", "academy")
+        _level_starts(s, "gate", "academy", "infirmary")
         s, events = _finish_clan_phase(s)
         order = next(e for e in events if e.kind == "activation_start").data["order"]
         first = s.first_seat
@@ -293,7 +295,7 @@ def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_roun
 
 def test_influence_does_not_change_the_activation_order() -> None:
     s = started(["crane"], ["tiger"], ["sage"], seed=2)
-    _level_starts(s, "counting", "gate", "academy")
+    _level_starts(s, "gate", "academy", "infirmary")
     for loc in s.locations:
         if loc.start_seat is None:
             loc.minions[(s.first_seat + 2) % 3] = 1  # the last in the order leads by far
@@ -564,7 +566,8 @@ def test_contested_locations_give_no_coins_influence_or_abilities() -> None:
     hero(s, 0, "crane").location = "c"
     with_c = influence(s, 0), income(s, 0)
     s.loc("c").minions = [1, 1]
-    assert influence(s, 0) == with_c[0] - 3 and income(s, 0) == with_c[1] - 1
+    temple = content().locations["temple"]
+    assert influence(s, 0) == with_c[0] - temple.influence - 1 and income(s, 0) == with_c[1] - temple.coin
     from engine.tinybigwars.board import ability_for
 
     assert ability_for(s, "c", 0) is None
@@ -638,8 +641,8 @@ def test_a_tie_at_ten_is_a_draw() -> None:
     plain(s, "w", "e")
     s.round = 1
     s.options.to_win = 1
-    put_card(s, "w", "counting")
-    put_card(s, "e", "hall")
+    put_card(s, "w", "gate")
+    put_card(s, "e", "academy")
     assert influence(s, 0) == influence(s, 1) >= 1
     assert len(controlled(s, 0)) == len(controlled(s, 1))
     _round_end(s)
@@ -659,8 +662,9 @@ def _play_out_round(s):
 
 def test_round_limit_highest_influence_wins() -> None:
     s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "counting", "gate")
+    _level_starts(s, "gate", "academy")
     spare = next(loc for loc in s.locations if loc.start_seat is None)
+    put_card(s, spare.id, "infirmary")
     spare.minions[1] = 1
     s, events = _play_out_round(s)
     result = G.result(s)
@@ -670,8 +674,9 @@ def test_round_limit_highest_influence_wins() -> None:
 
 def test_round_limit_then_most_locations() -> None:
     s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "counting", "gate")
+    _level_starts(s, "gate", "academy")
     spare = next(loc for loc in s.locations if loc.start_seat is None)
+    put_card(s, spare.id, "infirmary")
     spare.minions[0] = 1
     s.loc(_home(s, 1)).infrastructure = "dojo"
     assert influence(s, 0) == influence(s, 1)
@@ -681,7 +686,7 @@ def test_round_limit_then_most_locations() -> None:
 
 def test_round_limit_full_tie_is_a_draw() -> None:
     s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "counting", "gate")
+    _level_starts(s, "gate", "academy")
     assert influence(s, 0) == influence(s, 1) and len(controlled(s, 0)) == len(controlled(s, 1))
     s, events = _play_out_round(s)
     result = G.result(s)
