@@ -11,8 +11,8 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
-from engine.tinybigwars.board import build_sites, hero_card, location_influence, recruit_sites
-from engine.tinybigwars.builds import hero_sets, sound_builds
+from engine.tinybigwars.board import build_sites, charter_sites, hero_card, location_influence, recruit_sites
+from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, TBWState
 from engine.tinybigwars.tactics import (
@@ -87,12 +87,8 @@ class HeuristicPolicy:
     # force building -----------------------------------------------------------------
     def _force(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         limit = state.options.point_limit
-        lineups = hero_sets(limit)
-        if not lineups:
-            return {"picks": random_force(limit, rng)}
-        heroes = rng.choice(lineups)
-        builds = [b for b in sound_builds(limit) if b[: len(heroes)] == heroes]
-        return {"picks": list(rng.choice(builds))}
+        build = draw_build(limit, rng)
+        return {"picks": build if build is not None else random_force(limit, rng)}
 
     # clan phase ---------------------------------------------------------------------
     def _infrastructure_scores(self, state: TBWState, node: str, seat: int) -> dict[str, float]:
@@ -115,8 +111,36 @@ class HeuristicPolicy:
         best = max(sorted(noisy), key=lambda k: noisy[k])
         return best, scores[best]
 
+    def _charter_site(self, state: TBWState, seat: int, rng: random.Random) -> str | None:
+        """Where to place the Building card's infrastructure now, or None to wait.
+
+        A Market pays from the first round, so it goes down at once. A Dojo or Watchtower
+        waits for a site other than the start node (the best Market site) until round 3.
+        """
+        kind = state.seats[seat].charters[0]
+        sites = charter_sites(state, seat)
+        if not sites:
+            return None
+        scored = []
+        for node in sites:
+            away = state.loc(node).start_seat != seat
+            value = self._infrastructure_scores(state, node, seat)[kind] + (0.6 if away and kind != "market" else 0.0)
+            if kind == "dojo":
+                value -= threat(state, node, seat)
+            scored.append((value + rng.uniform(0, 0.2), node, away))
+        _, node, away = max(scored)
+        if kind == "market" or away or state.round >= 3:
+            return node
+        return None
+
     def _clan(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
+        if state.seats[seat].charters:
+            node = self._charter_site(state, seat, rng)
+            if node is not None:
+                return {"action": "charter", "location": node}
+        if state.seats[seat].coins <= 0:
+            return {"action": "done"}
         builds = build_sites(state, seat)
         if builds:
             scored = [

@@ -13,6 +13,7 @@ from engine.tinybigwars.board import (
     ability_for,
     build_cost,
     build_sites,
+    charter_sites,
     emit,
     hero_card,
     income,
@@ -56,8 +57,9 @@ def begin(s: TBWState, events: list[Event]) -> None:
 
 
 def maybe_done(s: TBWState, seat: int) -> None:
+    """A clan with nothing left to spend and no Building card to place is done."""
     st = s.seats[seat]
-    if st.coins <= 0 or not recruit_sites(s, seat):
+    if (st.coins <= 0 or not recruit_sites(s, seat)) and not (st.charters and charter_sites(s, seat)):
         st.clan_done = True
 
 
@@ -97,16 +99,18 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
         )
     opts: list[Option] = []
     builds = set(build_sites(s, seat))
-    for node in recruit_sites(s, seat)[:12]:
+    places = set(charter_sites(s, seat)) if st.charters else set()
+    for node in recruit_sites(s, seat)[: 8 if places else 12]:
         name = loc_name(s, node)
-        opts.append(
-            Option(
-                value=f"recruit:{node}",
-                label=f"Recruit at {name}",
-                description="1 coin per recruit",
-                choice={"action": "recruit", "location": node},
+        if st.coins > 0:
+            opts.append(
+                Option(
+                    value=f"recruit:{node}",
+                    label=f"Recruit at {name}",
+                    description="1 coin per recruit",
+                    choice={"action": "recruit", "location": node},
+                )
             )
-        )
         if node in builds:
             opts.append(
                 Option(
@@ -116,11 +120,23 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
                     choice={"action": "build", "location": node},
                 )
             )
+        if node in places:
+            infrastructure = st.charters[0].title()
+            opts.append(
+                Option(
+                    value=f"charter:{node}",
+                    label=f"Place your {infrastructure} at {name}"[:80],
+                    description="Your Building card: free, once",
+                    choice={"action": "charter", "location": node},
+                )
+            )
     opts.append(Option(value="done", label="Done", description="Unspent coins are lost", choice={"action": "done"}))
     return Prompt(
         seat=seat,
         kind="clan",
-        text=f"Clan Phase: you have {st.coins} coins. Recruit, build, or finish.",
+        text=f"Clan Phase: you have {st.coins} coins"
+        + (f" and a {st.charters[0].title()} to place" if st.charters else "")
+        + ". Recruit, build, or finish.",
         answer=ClanAnswer,
         options=opts,
         default={"action": "done"},
@@ -138,6 +154,11 @@ def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) ->
         node = ans.location
         if node is None or node not in {loc.id for loc in s.locations}:
             raise IllegalChoice("Name a location of the city.")
+        if ans.action == "charter":
+            _place_charter(s, seat, node, events)
+            return
+        if st.coins <= 0:
+            raise IllegalChoice("You have no coins to spend.")
         if node not in recruit_sites(s, seat):
             raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
         if ans.action == "build" and node not in build_sites(s, seat):
@@ -172,5 +193,26 @@ def submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event]) 
         "build",
         f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.",
         data={"seat": seat, "location": node, "infrastructure": ans.infrastructure},
+    )
+    maybe_done(s, seat)
+
+
+def _place_charter(s: TBWState, seat: int, node: str, events: list[Event]) -> None:
+    """Build the Building card's infrastructure for free where the clan could build."""
+    st = s.seats[seat]
+    if not st.charters:
+        raise IllegalChoice("You have no Building card left to place.")
+    if node not in charter_sites(s, seat):
+        if s.loc(node).infrastructure is not None:
+            raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
+        raise IllegalChoice(f"Place it at a location you control with one of your heroes, not {loc_name(s, node)}.")
+    infrastructure = st.charters.pop(0)
+    s.loc(node).infrastructure = infrastructure
+    emit(
+        s,
+        events,
+        "build",
+        f"{seat_ref(seat)} places its Building card: a {infrastructure.title()} at {loc_name(s, node)}.",
+        data={"seat": seat, "location": node, "infrastructure": infrastructure, "charter": True},
     )
     maybe_done(s, seat)

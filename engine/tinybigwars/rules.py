@@ -66,8 +66,7 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
             hc = c.heroes[card]
             s.heroes.append(Hero(id=f"h{st.seat}-{card}", card=card, seat=st.seat, location=start.id, health=hc.health))
         start.minions[st.seat] = START_MINIONS + sum(c.minions[m].count for m in st.force.minion_cards)
-        for b in st.force.buildings:
-            start.infrastructure = c.buildings[b].infrastructure
+        st.charters = [c.buildings[b].infrastructure for b in st.force.buildings]
         cards = [c.card_name(x) for x in [*st.force.heroes, *st.force.minion_cards, *st.force.buildings]]
         lines.append(f"{seat_ref(st.seat)}: {', '.join(cards)} ({st.force.points} pts)")
     emit(

@@ -91,7 +91,7 @@ def test_forces_are_revealed_together_with_a_phase_end_event() -> None:
 
 def test_force_over_the_point_limit_is_refused() -> None:
     with pytest.raises(IllegalChoice, match="costs 31 points; the limit is 30"):
-        sub(new(2), 0, {"picks": ["tiger", "ember", "goldhand", "alley", "market_charter", "students"]})
+        sub(new(2), 0, {"picks": ["tiger", "ember", "goldhand", "brothers", "market_charter", "alley"]})
 
 
 def test_force_needs_a_hero_and_at_most_one_building() -> None:
@@ -124,8 +124,40 @@ def test_minion_and_building_cards_bring_their_miniatures() -> None:
     start0 = next(loc for loc in s.locations if loc.start_seat == 0)
     start1 = next(loc for loc in s.locations if loc.start_seat == 1)
     assert start0.minions[0] == 4 + 8
-    assert start0.infrastructure == "dojo"
-    assert start1.minions[1] == 4 and start1.infrastructure is None
+    assert start0.infrastructure is None and s.seats[0].charters == ["dojo"]  # placed in a Clan Phase
+    assert start1.minions[1] == 4 and start1.infrastructure is None and s.seats[1].charters == []
+
+
+def test_a_building_card_is_placed_free_where_the_clan_could_build() -> None:
+    s = new(2)
+    put_card(s, "w", "barracks")  # no coins in round 1: the placement costs none
+    put_card(s, "e", "hall")
+    s = sub(sub(s, 0, {"picks": ["crane", "sage", "tower_charter"]}), 1, {"picks": ["shadow"]})
+    assert s.seats[0].coins == 0 and not s.seats[0].clan_done
+    p = prompt_of(s, 0)
+    assert p.kind == "clan" and {o.value for o in p.options} == {"charter:w", "done"}
+    with pytest.raises(IllegalChoice, match="control with one of your heroes"):
+        sub(s, 0, {"action": "charter", "location": "e"})
+    s, events = sub_ev(s, 0, {"action": "charter", "location": "w"})
+    assert s.loc("w").infrastructure == "watchtower" and s.seats[0].charters == []
+    assert any(e.kind == "build" and e.data["charter"] for e in events)
+    assert s.seats[0].coins == 0 and s.phase == "activation"
+
+
+def test_an_unplaced_building_card_waits_for_a_later_clan_phase() -> None:
+    s = new(2)
+    put_card(s, "w", "barracks")
+    put_card(s, "e", "hall")
+    s = sub(sub(s, 0, {"picks": ["crane", "dojo_charter"]}), 1, {"picks": ["shadow"]})
+    s = sub(s, 0, {"action": "done"})
+    assert s.phase == "activation" and s.seats[0].charters == ["dojo"]
+    s = sub(s, s.turn.order[0], {"hero": "pass"})
+    s = sub(s, s.turn.order[1], {"hero": "pass"})
+    assert s.round == 2 and prompt_of(s, 0).kind == "clan"
+    s = sub(s, 0, {"action": "charter", "location": "w"})
+    assert s.loc("w").infrastructure == "dojo" and s.seats[0].charters == []
+    with pytest.raises(IllegalChoice):
+        sub(s, 0, {"action": "charter", "location": "w"})
 
 
 # --------------------------------------------------------------------------- start
