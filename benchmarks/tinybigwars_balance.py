@@ -1,6 +1,6 @@
 """Tiny Big Wars balance: seeded heuristic self-play, measured against the balance goals.
 
-Run: python benchmarks/tinybigwars_balance.py [--matches 500] [--seats 2 3 4] [--processes 2]
+Run: python benchmarks/tinybigwars_balance.py [--matches 1000] [--seats 2 3 4] [--processes 2]
 
 Every figure comes from all-AI heuristic matches (seeds 0..matches-1 per seat count), the
 heuristic building its own varied forces. Shares credit a sole winner 1, each seat of a
@@ -203,7 +203,7 @@ def report(matches: list[dict[str, Any]], cpu: float, wall: float) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=500, help="seeded matches per seat count")
+    parser.add_argument("--matches", type=int, default=1000, help="seeded matches per seat count (at least 500 for the goals)")
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--processes", type=int, default=2, help="worker processes (at most 2)")
     parser.add_argument("--point-limit", type=int, default=30)
