@@ -104,6 +104,7 @@ class Share:
         self.won = 0.0
         self.expected = 0.0
         self.appearances = 0
+        self.variance = 0.0
 
     def add(self, credit: float, seats: int) -> None:
         self.won += credit
@@ -117,6 +118,13 @@ class Share:
     def above_fair(self) -> float:
         """Mean win share minus the fair share, in share units (0.07 = 7 points)."""
         return (self.won - self.expected) / self.appearances if self.appearances else 0.0
+
+    def add_spread(self, seats: int) -> None:
+        self.variance += (1 / seats) * (1 - 1 / seats)
+
+    def standard_error(self) -> float:
+        """Sampling error of ``above_fair`` if every clan won its fair share by chance alone."""
+        return self.variance**0.5 / self.appearances if self.appearances else 0.0
 
 
 def verdict(ok: bool) -> str:
@@ -161,6 +169,7 @@ def report(matches: list[dict[str, Any]], cpu: float, wall: float) -> bool:
         builds.update(m["builds"])
         for clan, credit in zip(m["clans"], m["credit"], strict=True):
             by_start[clan["start"]].add(credit, m["seats"])
+            by_start[clan["start"]].add_spread(m["seats"])
             for hero in clan["heroes"]:
                 by_hero[hero].add(credit, m["seats"])
             by_building[clan["building"]].add(credit, m["seats"])
@@ -170,7 +179,11 @@ def report(matches: list[dict[str, Any]], cpu: float, wall: float) -> bool:
     worst = max(abs(x.above_fair()) for x in by_start.values())
     ok = worst <= START_TOLERANCE
     all_ok &= ok
-    print(f"  {verdict(ok)} win share by start card, points above fair (worst {100 * worst:.1f}):")
+    error = statistics.mean(x.standard_error() for x in by_start.values())
+    print(
+        f"  {verdict(ok)} win share by start card, points above fair (worst {100 * worst:.1f}; "
+        f"chance alone moves a row by about {100 * error:.1f}, the worst of 15 rows by about {240 * error:.1f}):"
+    )
     for card, share in sorted(by_start.items(), key=lambda kv: kv[1].above_fair()):
         print(f"       {card:11s} {100 * share.above_fair():+5.1f}  ({share.appearances} starts)")
     print()
