@@ -71,9 +71,11 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
     def bob_buttons(labels: list[str]) -> str:
         v = bot_view[0]
         here = {h["location"] for h in v["heroes"] if h["seat"] == 1 and not h["defeated"]}
-        for loc in here:
+        moves = {lab for lab in labels if lab.startswith("Move to ")}
+        for loc in sorted(here):
+            nearby = {f"Move to {names[b if a == loc else a]}" for a, b in v["roads"] if loc in (a, b)}
             hop = next_hop(v, loc, alice_home)
-            if hop and f"Move to {names[hop]}" in labels:
+            if hop and moves and moves <= nearby:  # the moving hero stands here
                 return f"Move to {names[hop]}"
         for wanted in ("Activate", "Done", "Move to"):
             match = [lab for lab in labels if lab.startswith(wanted)]
