@@ -1,6 +1,6 @@
 """Tiny Big Wars balance: seeded heuristic self-play, measured against the balance goals.
 
-Run: python benchmarks/tinybigwars_balance.py [--matches 500] [--seats 2 3 4] [--processes 2]
+Run: python benchmarks/tinybigwars_balance.py [--matches 1000] [--seats 2 3 4] [--processes 2]
 
 Every figure comes from all-AI heuristic matches (seeds 0..matches-1 per seat count), the
 heuristic building its own varied forces. Shares credit a sole winner 1, each seat of a
@@ -104,6 +104,7 @@ class Share:
         self.won = 0.0
         self.expected = 0.0
         self.appearances = 0
+        self.variance = 0.0
 
     def add(self, credit: float, seats: int) -> None:
         self.won += credit
@@ -117,6 +118,13 @@ class Share:
     def above_fair(self) -> float:
         """Mean win share minus the fair share, in share units (0.07 = 7 points)."""
         return (self.won - self.expected) / self.appearances if self.appearances else 0.0
+
+    def add_spread(self, seats: int) -> None:
+        self.variance += (1 / seats) * (1 - 1 / seats)
+
+    def standard_error(self) -> float:
+        """Sampling error of ``above_fair`` if every clan won its fair share by chance alone."""
+        return self.variance**0.5 / self.appearances if self.appearances else 0.0
 
 
 def verdict(ok: bool) -> str:
@@ -161,6 +169,7 @@ def report(matches: list[dict[str, Any]], cpu: float, wall: float) -> bool:
         builds.update(m["builds"])
         for clan, credit in zip(m["clans"], m["credit"], strict=True):
             by_start[clan["start"]].add(credit, m["seats"])
+            by_start[clan["start"]].add_spread(m["seats"])
             for hero in clan["heroes"]:
                 by_hero[hero].add(credit, m["seats"])
             by_building[clan["building"]].add(credit, m["seats"])
@@ -170,7 +179,11 @@ def report(matches: list[dict[str, Any]], cpu: float, wall: float) -> bool:
     worst = max(abs(x.above_fair()) for x in by_start.values())
     ok = worst <= START_TOLERANCE
     all_ok &= ok
-    print(f"  {verdict(ok)} win share by start card, points above fair (worst {100 * worst:.1f}):")
+    error = statistics.mean(x.standard_error() for x in by_start.values())
+    print(
+        f"  {verdict(ok)} win share by start card, points above fair (worst {100 * worst:.1f}; "
+        f"chance alone moves a row by about {100 * error:.1f}, the worst of 15 rows by about {240 * error:.1f}):"
+    )
     for card, share in sorted(by_start.items(), key=lambda kv: kv[1].above_fair()):
         print(f"       {card:11s} {100 * share.above_fair():+5.1f}  ({share.appearances} starts)")
     print()
@@ -203,7 +216,7 @@ def report(matches: list[dict[str, Any]], cpu: float, wall: float) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=500, help="seeded matches per seat count")
+    parser.add_argument("--matches", type=int, default=1000, help="seeded matches per seat count (at least 500 for the goals)")
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--processes", type=int, default=2, help="worker processes (at most 2)")
     parser.add_argument("--point-limit", type=int, default=30)

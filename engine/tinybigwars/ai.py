@@ -11,11 +11,21 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
-from engine.tinybigwars.board import build_sites, hero_card, influence, location_influence, recruit_sites
-from engine.tinybigwars.builds import hero_sets, sound_builds
+from engine.tinybigwars.board import build_sites, charter_sites, hero_card, location_influence, recruit_sites
+from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, TBWState
-from engine.tinybigwars.tactics import HERO_WORTH, Forecast, exposure, leader_threat, pressure, threat, worth
+from engine.tinybigwars.tactics import (
+    HERO_WORTH,
+    Forecast,
+    clan_influence,
+    exposure,
+    leader_threat,
+    pressure,
+    snapshot,
+    threat,
+    worth,
+)
 
 
 def random_force(limit: int, rng: random.Random) -> list[str]:
@@ -72,17 +82,13 @@ class HeuristicPolicy:
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         handler = getattr(self, f"_{prompt.kind}")
-        return handler(state, prompt, rng)
+        return handler(snapshot(state), prompt, rng)
 
     # force building -----------------------------------------------------------------
     def _force(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         limit = state.options.point_limit
-        lineups = hero_sets(limit)
-        if not lineups:
-            return {"picks": random_force(limit, rng)}
-        heroes = rng.choice(lineups)
-        builds = [b for b in sound_builds(limit) if b[: len(heroes)] == heroes]
-        return {"picks": list(rng.choice(builds))}
+        build = draw_build(limit, rng)
+        return {"picks": build if build is not None else random_force(limit, rng)}
 
     # clan phase ---------------------------------------------------------------------
     def _infrastructure_scores(self, state: TBWState, node: str, seat: int) -> dict[str, float]:
@@ -91,7 +97,7 @@ class HeuristicPolicy:
         rounds_left = max(1.0, 6.0 - state.round - 4 * leader_threat(state, seat) - 3 * pressure(state, seat))
         start = state.loc(node).start_seat == seat
         dojo = (1.0 + pressure(state, seat)) * (1 - 0.6 * danger)
-        if influence(state, seat) + 1 >= state.options.to_win:
+        if clan_influence(state, seat) + 1 >= state.options.to_win:
             dojo += 3.0
         return {
             "dojo": dojo,
@@ -105,19 +111,55 @@ class HeuristicPolicy:
         best = max(sorted(noisy), key=lambda k: noisy[k])
         return best, scores[best]
 
+    def _charter_site(self, state: TBWState, seat: int, rng: random.Random) -> str | None:
+        """Where to place the Building card's infrastructure now, or None to wait.
+
+        A Market pays from the first round, so it goes down at once. A Dojo or Watchtower
+        waits for a site other than the start node (the best Market site) until round 3.
+        """
+        kind = state.seats[seat].charters[0]
+        sites = charter_sites(state, seat)
+        if not sites:
+            return None
+        scored = []
+        for node in sites:
+            away = state.loc(node).start_seat != seat
+            value = self._infrastructure_scores(state, node, seat)[kind] + (0.6 if away and kind != "market" else 0.0)
+            if kind == "dojo":
+                value -= threat(state, node, seat)
+            scored.append((value + rng.uniform(0, 0.2), node, away))
+        _, node, away = max(scored)
+        if kind == "market" or away or state.round >= 3:
+            return node
+        return None
+
     def _clan(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
+        if state.seats[seat].charters:
+            node = self._charter_site(state, seat, rng)
+            if node is not None:
+                return {"action": "charter", "location": node}
+        if state.seats[seat].coins <= 0:
+            return {"action": "done"}
         builds = build_sites(state, seat)
         if builds:
-            scored = [(self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, n) for n in builds]
-            value, node = max(scored)
+            scored = [
+                (self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, rng.random(), n)
+                for n in builds
+            ]
+            value, _, node = max(scored)
             if value >= 0.5:
                 return {"action": "build", "location": node}
         sites = recruit_sites(state, seat)
         if sites and state.seats[seat].coins > 0:
+            # ties fall to chance, never to node names: those differ from seat to seat
             node = max(
                 sites,
-                key=lambda n: (threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)), -state.loc(n).minions[seat], n),
+                key=lambda n: (
+                    threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)),
+                    -state.loc(n).minions[seat],
+                    rng.random(),
+                ),
             )
             return {"action": "recruit", "location": node}
         return {"action": "done"}
@@ -136,7 +178,7 @@ class HeuristicPolicy:
         if owner is None or owner == seat:
             return 0.0
         value = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
-        if influence(state, owner) >= state.options.to_win:
+        if clan_influence(state, owner) >= state.options.to_win:
             value += 4.0
         return value
 

@@ -16,7 +16,7 @@ class ForceAnswer(_Answer):
 
 
 class ClanAnswer(_Answer):
-    action: Literal["recruit", "build", "done"]
+    action: Literal["recruit", "build", "charter", "done"]
     location: str | None = None
 
 

@@ -97,6 +97,16 @@ def build_sites(state: TBWState, seat: int) -> list[str]:
     ]
 
 
+def charter_sites(state: TBWState, seat: int) -> list[str]:
+    """Where the clan may place its Building card's infrastructure: a controlled location with
+    one of its heroes and no infrastructure (no coins needed)."""
+    return [
+        node
+        for node in controlled(state, seat)
+        if state.heroes_at(node, seat) and state.loc(node).infrastructure is None
+    ]
+
+
 def units(state: TBWState, node: str, seat: int) -> int:
     return state.loc(node).minions[seat] + len(state.heroes_at(node, seat))
 

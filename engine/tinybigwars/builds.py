@@ -1,19 +1,22 @@
-"""Good forces for the heuristic AI: every sound build of a point limit, to draw one by seed.
+"""Good forces for the heuristic AI, drawn by seed so AI clans are varied.
 
-A build is sound when it fields enough heroes to use both activations, leaves a fair share
-of the points for minions, and wastes at most one point. Drawing among all of them (not
-always the "best" one) keeps AI clans varied, so every card meets every other in play.
+A draw takes three independent steps: a hero line-up (two heroes for both activations,
+more as the limit grows, leaving at least a quarter of the points for the rest), then
+a Building card or none (each choice alike), then the most minions the remaining points
+buy. Because the Building card is chosen apart from the heroes and the minions, a clan
+with a Building card differs from one without only by the minions it gave up for it:
+the balance benchmark compares exactly what the card is worth.
 """
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from itertools import combinations
 
 from engine.tinybigwars.content import content
 
-MAX_WASTE = 1
-"""Points a sound build may leave unspent."""
+NO_BUILDING = ""
 
 
 def hero_counts(point_limit: int) -> range:
@@ -24,70 +27,57 @@ def hero_counts(point_limit: int) -> range:
 
 
 @cache
-def _fillers(budget: int) -> tuple[tuple[tuple[str, ...], int], ...]:
-    """Every set of minion cards plus at most one Building card, with its cost, within ``budget``."""
+def minion_fills(budget: int) -> tuple[tuple[str, ...], ...]:
+    """The sets of minion cards (each card once) that bring the most minions within ``budget``."""
     c = content()
-    minion_ids = sorted(c.minions)
-    out: list[tuple[tuple[str, ...], int]] = []
-    for size in range(len(minion_ids) + 1):
-        for group in combinations(minion_ids, size):
-            cost = sum(c.minions[m].cost for m in group)
-            if cost > budget:
+    ids = sorted(c.minions)
+    best: list[tuple[str, ...]] = [()]
+    most = 0
+    for size in range(1, len(ids) + 1):
+        for group in combinations(ids, size):
+            if sum(c.minions[m].cost for m in group) > budget:
                 continue
-            out.append((group, cost))
-            for b in sorted(c.buildings):
-                with_building = cost + c.buildings[b].cost
-                if with_building <= budget:
-                    out.append(((*group, b), with_building))
-    return tuple(out)
-
-
-def _minion_count(cards: tuple[str, ...]) -> int:
-    c = content()
-    return sum(c.minions[x].count for x in cards if x in c.minions)
-
-
-@cache
-def sound_builds(point_limit: int) -> tuple[tuple[str, ...], ...]:
-    """Every sound build of ``point_limit``, heroes first, in a fixed order.
-
-    Very large limits cannot be spent to the point (the minion cards run out): there the
-    builds that waste least count as sound.
-    """
-    c = content()
-    hero_ids = sorted(c.heroes)
-    lineups: list[tuple[tuple[str, ...], list[tuple[str, ...]], int]] = []
-    for count in hero_counts(point_limit):
-        for heroes in combinations(hero_ids, count):
-            left = point_limit - sum(c.heroes[h].cost for h in heroes)
-            if left < point_limit * 0.25:
-                continue
-            fillers = _fillers(left)
-            waste = left - max(cost for _, cost in fillers)
-            lineups.append((heroes, [cards for cards, cost in fillers if left - cost <= max(waste, MAX_WASTE)], waste))
-    if not lineups:
-        return ()
-    allowed = max(MAX_WASTE, min(waste for _, _, waste in lineups))
-    builds: list[tuple[str, ...]] = []
-    for heroes, fillers, waste in lineups:
-        if waste > allowed:
-            continue
-        most = max(_filler_value(cards) for cards in fillers)
-        builds += [(*heroes, *cards) for cards in fillers if _filler_value(cards) >= most - 1]
-    return tuple(builds)
-
-
-def _filler_value(cards: tuple[str, ...]) -> int:
-    """Minions brought, a Building card counted as worth its points in minions."""
-    c = content()
-    return _minion_count(cards) + sum(c.buildings[x].cost for x in cards if x in c.buildings)
+            count = sum(c.minions[m].count for m in group)
+            if count > most:
+                best, most = [group], count
+            elif count == most:
+                best.append(group)
+    return tuple(best)
 
 
 @cache
 def hero_sets(point_limit: int) -> tuple[tuple[str, ...], ...]:
-    """The distinct hero line-ups among the sound builds."""
+    """Every hero line-up that leaves at least a quarter of ``point_limit`` for the rest, and no
+    more than the minion and Building cards can take (large limits field more heroes)."""
     c = content()
-    seen: dict[tuple[str, ...], None] = {}
-    for build in sound_builds(point_limit):
-        seen[tuple(x for x in build if x in c.heroes)] = None
-    return tuple(seen)
+    ids = sorted(c.heroes)
+    cap = sum(m.cost for m in c.minions.values()) + max(b.cost for b in c.buildings.values()) + 1
+    sizes = range(hero_counts(point_limit).start, len(ids) + 1)
+    scored = []
+    for count in sizes:
+        for heroes in combinations(ids, count):
+            left = point_limit - sum(c.heroes[h].cost for h in heroes)
+            if left >= 0:
+                scored.append((heroes, left))
+    fitting = [h for h, left in scored if point_limit * 0.25 <= left <= cap and len(h) in hero_counts(point_limit)]
+    if not fitting:
+        fitting = [h for h, left in scored if left <= cap]
+    if not fitting and scored:
+        fitting = [min(scored, key=lambda x: x[1])[0]]
+    return tuple(fitting)
+
+
+def draw_build(point_limit: int, rng: random.Random) -> list[str] | None:
+    """One good force for ``point_limit``; None when no line-up fits (a tiny limit)."""
+    c = content()
+    lineups = hero_sets(point_limit)
+    if not lineups:
+        return None
+    heroes = rng.choice(lineups)
+    left = point_limit - sum(c.heroes[h].cost for h in heroes)
+    buildings = [NO_BUILDING, *(b for b in sorted(c.buildings) if c.buildings[b].cost <= left)]
+    building = rng.choice(buildings)
+    if building:
+        left -= c.buildings[building].cost
+    minions = rng.choice(minion_fills(left))
+    return [*heroes, *minions, *([building] if building else [])]

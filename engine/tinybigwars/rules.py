@@ -11,7 +11,7 @@ import random
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.text import seat_ref
-from engine.tinybigwars import combat
+from engine.tinybigwars import clan, combat
 from engine.tinybigwars.answers import (
     ActionAnswer,
     ActivateAnswer,
@@ -25,16 +25,12 @@ from engine.tinybigwars.answers import (
 )
 from engine.tinybigwars.board import (
     ability_for,
-    build_cost,
-    build_sites,
     controlled,
     emit,
     hero_card,
     hero_name,
-    income,
     influence,
     loc_name,
-    recruit_sites,
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.forces import force_of, force_prompt
@@ -70,8 +66,7 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
             hc = c.heroes[card]
             s.heroes.append(Hero(id=f"h{st.seat}-{card}", card=card, seat=st.seat, location=start.id, health=hc.health))
         start.minions[st.seat] = START_MINIONS + sum(c.minions[m].count for m in st.force.minion_cards)
-        for b in st.force.buildings:
-            start.infrastructure = c.buildings[b].infrastructure
+        st.charters = [c.buildings[b].infrastructure for b in st.force.buildings]
         cards = [c.card_name(x) for x in [*st.force.heroes, *st.force.minion_cards, *st.force.buildings]]
         lines.append(f"{seat_ref(st.seat)}: {', '.join(cards)} ({st.force.points} pts)")
     emit(
@@ -91,164 +86,30 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
 def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
     s.round += 1
     s.phase = "clan"
-    snapshot = {loc.id: s.controller(loc.id) for loc in s.locations}
-    for h in s.heroes:
-        h.activated = False
-    for st in s.seats:
-        st.activations, st.passed, st.clan_done, st.pending, st.pending_location = 0, False, False, None, None
-    for h in s.heroes:
-        if h.defeated:
-            continue
-        card = hero_card(h)
-        gain = 2 if card.ability == "double_energy" else 1
-        if ability_for(s, h.location or "", h.seat) == "clan_energy":
-            gain += 1
-        if ability_for(s, h.location or "", h.seat) == "clan_heal":
-            h.health = min(card.health, h.health + 1)
-        h.energy = min(card.max_energy, h.energy + gain)
-    for node, owner in snapshot.items():
-        if owner is not None and ability_for(s, node, owner) == "free_minion":
-            s.loc(node).minions[owner] += 1
-    for st in s.seats:
-        st.coins = 0 if st.eliminated else income(s, st.seat)
-        _maybe_clan_done(s, st.seat)
-    emit(
-        s,
-        events,
-        "clan_start",
-        f"Round {s.round}: heroes gain energy; coins: "
-        + ", ".join(f"{seat_ref(st.seat)} {st.coins}" for st in s.seats),
-        data={"coins": [st.coins for st in s.seats]},
-    )
+    clan.begin(s, events)
     if all(st.clan_done for st in s.seats):
         _end_clan(s, events, rng)
 
 
-def _maybe_clan_done(s: TBWState, seat: int) -> None:
-    st = s.seats[seat]
-    if st.coins <= 0 or not recruit_sites(s, seat):
-        st.clan_done = True
-
-
-def _clan_prompt(s: TBWState, seat: int) -> Prompt:
-    st = s.seats[seat]
-    if st.pending == "recruit":
-        node = st.pending_location or ""
-        per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
-        return Prompt(
-            seat=seat,
-            kind="recruit",
-            text=f"How many coins to spend recruiting at {loc_name(s, node)} ({per} minion per coin)?",
-            answer=RecruitAnswer,
-            input="numbers",
-            fields=[NumberField(name="count", label="Coins to spend", min=1, max=st.coins)],
-            default={"count": st.coins},
-        )
-    if st.pending == "build":
-        node = st.pending_location or ""
-        opts = [
-            Option(value="dojo", label="Dojo", description="+1 influence", choice={"infrastructure": "dojo"}),
-            Option(value="market", label="Market", description="+1 coin", choice={"infrastructure": "market"}),
-            Option(
-                value="watchtower",
-                label="Watchtower",
-                description="+1 die when defending here",
-                choice={"infrastructure": "watchtower"},
-            ),
-        ]
-        return Prompt(
-            seat=seat,
-            kind="build",
-            text=f"Build which infrastructure at {loc_name(s, node)} ({build_cost(s, node, seat)} coins)?",
-            answer=BuildAnswer,
-            options=opts,
-            default={"infrastructure": "dojo"},
-        )
-    opts: list[Option] = []
-    builds = set(build_sites(s, seat))
-    for node in recruit_sites(s, seat)[:12]:
-        name = loc_name(s, node)
-        opts.append(
-            Option(
-                value=f"recruit:{node}",
-                label=f"Recruit at {name}",
-                description="1 coin per recruit",
-                choice={"action": "recruit", "location": node},
-            )
-        )
-        if node in builds:
-            opts.append(
-                Option(
-                    value=f"build:{node}",
-                    label=f"Build at {name}",
-                    description=f"{build_cost(s, node, seat)} coins: Dojo, Market or Watchtower",
-                    choice={"action": "build", "location": node},
-                )
-            )
-    opts.append(Option(value="done", label="Done", description="Unspent coins are lost", choice={"action": "done"}))
-    return Prompt(
-        seat=seat,
-        kind="clan",
-        text=f"Clan Phase: you have {st.coins} coins. Recruit, build, or finish.",
-        answer=ClanAnswer,
-        options=opts,
-        default={"action": "done"},
-    )
+def _clan_step(s: TBWState, events: list[Event], rng: random.Random) -> None:
+    """After any Clan Phase answer: the phase ends once every clan is done."""
+    if all(x.clan_done for x in s.seats):
+        _end_clan(s, events, rng)
 
 
 def _submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event], rng: random.Random) -> None:
-    st = s.seats[seat]
-    if ans.action == "done":
-        if ans.location is not None:
-            raise IllegalChoice("Finishing the Clan Phase takes no location.")
-        st.clan_done = True
-        emit(s, events, "clan_done", f"{seat_ref(seat)} finishes the Clan Phase.")
-    else:
-        node = ans.location
-        if node is None or node not in {loc.id for loc in s.locations}:
-            raise IllegalChoice("Name a location of the city.")
-        if node not in recruit_sites(s, seat):
-            raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
-        if ans.action == "build" and node not in build_sites(s, seat):
-            if s.loc(node).infrastructure is not None:
-                raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
-            raise IllegalChoice(f"You cannot build at {loc_name(s, node)}: it needs one of your heroes and {build_cost(s, node, seat)} coins.")
-        st.pending, st.pending_location = ans.action, node
-    if all(x.clan_done for x in s.seats):
-        _end_clan(s, events, rng)
+    clan.submit_clan(s, seat, ans, events)
+    _clan_step(s, events, rng)
 
 
 def _submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Event], rng: random.Random) -> None:
-    st = s.seats[seat]
-    node = st.pending_location or ""
-    if ans.count < 1 or ans.count > st.coins:
-        raise IllegalChoice(f"Spend between 1 and {st.coins} coins; you have {st.coins}.")
-    per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
-    s.loc(node).minions[seat] += ans.count * per
-    st.coins -= ans.count
-    st.pending, st.pending_location = None, None
-    emit(s, events, "recruit", f"{seat_ref(seat)} recruits {ans.count * per} minions at {loc_name(s, node)}.")
-    _maybe_clan_done(s, seat)
-    if all(x.clan_done for x in s.seats):
-        _end_clan(s, events, rng)
+    clan.submit_recruit(s, seat, ans, events)
+    _clan_step(s, events, rng)
 
 
 def _submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event], rng: random.Random) -> None:
-    st = s.seats[seat]
-    node = st.pending_location or ""
-    st.coins -= build_cost(s, node, seat)
-    s.loc(node).infrastructure = ans.infrastructure
-    st.pending, st.pending_location = None, None
-    emit(
-        s,
-        events,
-        "build",
-        f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.",
-        data={"seat": seat, "location": node, "infrastructure": ans.infrastructure},
-    )
-    _maybe_clan_done(s, seat)
-    if all(x.clan_done for x in s.seats):
-        _end_clan(s, events, rng)
+    clan.submit_build(s, seat, ans, events)
+    _clan_step(s, events, rng)
 
 
 def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
@@ -588,7 +449,7 @@ def prompts(s: TBWState) -> list[Prompt]:
     if s.phase == "force":
         return [force_prompt(s, seat) for seat in range(s.seats_n)]
     if s.phase == "clan":
-        return [_clan_prompt(s, st.seat) for st in s.seats if not st.clan_done]
+        return [clan.clan_prompt(s, st.seat) for st in s.seats if not st.clan_done]
     if s.combat is not None:
         cb = s.combat
         if cb.stage == "energy":

@@ -76,6 +76,8 @@ class Seat(_M):
     """Clan Phase sub-prompt the seat opened."""
     pending_location: str | None = None
     eliminated: bool = False
+    charters: list[Literal["dojo", "market", "watchtower"]] = Field(default_factory=list)
+    """Infrastructure from the clan's Building card not placed yet (free, at any Clan Phase)."""
 
 
 class Energy(_M):

@@ -7,6 +7,7 @@ Every figure is an estimate from the public board (plus the AI's own seat), neve
 from __future__ import annotations
 
 import math
+from typing import cast
 
 from engine.tinybigwars.board import (
     controlled,
@@ -23,6 +24,68 @@ HIT_PER_DIE = 0.5
 HIT_VARIANCE_PER_DIE = 7 / 12
 HERO_WORTH = 3.0
 """How much losing a hero hurts, in location-worth units."""
+
+
+class Snapshot:
+    """A read-only stand-in for the state during one AI decision.
+
+    The heuristic asks the same board questions (who is where, who controls what, whose
+    influence is how high) thousands of times per decision; the snapshot answers each once.
+    Anything it does not cache is read from the state itself. The AI never changes a state.
+    """
+
+    def __init__(self, state: TBWState) -> None:
+        self._state = state
+        self._locations = {loc.id: loc for loc in state.locations}
+        self._presence = state.presence()
+        self._heroes: dict[str, list[Hero]] = {}
+        for h in state.heroes:
+            if not h.defeated and h.location is not None:
+                self._heroes.setdefault(h.location, []).append(h)
+        self._neighbours: dict[str, list[str]] = {}
+        self._influence: dict[int, int] = {}
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._state, name)
+
+    def loc(self, node: str) -> object:
+        return self._locations[node]
+
+    def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
+        here = self._heroes.get(node, [])
+        return list(here) if seat is None else [h for h in here if h.seat == seat]
+
+    def present(self, node: str) -> list[int]:
+        return self._presence[node]
+
+    def presence(self) -> dict[str, list[int]]:
+        return self._presence
+
+    def controller(self, node: str) -> int | None:
+        present = self._presence[node]
+        return present[0] if len(present) == 1 else None
+
+    def neighbours(self, node: str) -> list[str]:
+        if node not in self._neighbours:
+            self._neighbours[node] = self._state.neighbours(node)
+        return self._neighbours[node]
+
+    def influence_of(self, seat: int) -> int:
+        if seat not in self._influence:
+            self._influence[seat] = influence(cast(TBWState, self), seat)
+        return self._influence[seat]
+
+
+def snapshot(state: TBWState) -> TBWState:
+    """The state behind a caching :class:`Snapshot` (typed as the state it stands in for)."""
+    return cast(TBWState, Snapshot(state))
+
+
+def clan_influence(state: TBWState, seat: int) -> int:
+    """Influence of ``seat``, from the snapshot's cache when there is one."""
+    if isinstance(state, Snapshot):
+        return state.influence_of(seat)
+    return influence(state, seat)
 
 
 def hits_per_die(state: TBWState, node: str, seat: int) -> float:
@@ -52,7 +115,7 @@ def worth(state: TBWState, node: str, seat: int) -> float:
 def pressure(state: TBWState, seat: int) -> float:
     """How close ``seat`` is to winning: 0 far away, 1 at the target, more above it."""
     target = state.options.to_win
-    return max(0.0, influence(state, seat) - (target - 5)) / 5
+    return max(0.0, clan_influence(state, seat) - (target - 5)) / 5
 
 
 def leader_threat(state: TBWState, seat: int) -> float:

@@ -70,6 +70,7 @@ def view(s: TBWState, seat: int | None) -> dict[str, Any]:
                 "force_ready": st.force is not None,
                 "eliminated": st.eliminated,
                 "income": income(s, st.seat) if revealed else 0,
+                "charters": list(st.charters),
             }
         )
     locations = []

@@ -59,9 +59,9 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
     await alice.wait_for(lambda m: "bob joined" in m.content)
     await alice.click("Start")
     info = await bot.svc.find_match(fake.channel.id)
-    await alice.dm.select(None, ["Iron Monk (7 pts)", "Jade Warden (6 pts)"],
+    await alice.dm.select(None, ["Iron Monk (6 pts)", "Jade Warden (6 pts)"],
                           message=await alice.dm.wait_for(lambda m: m.selects))
-    await bob.dm.select(None, ["Lotus Sage (5 pts)", "Banner Captain (5 pts)", "Willow Mender (6 pts)"],
+    await bob.dm.select(None, ["Lotus Sage (5 pts)", "Banner Captain (6 pts)", "Willow Mender (5 pts)"],
                         message=await bob.dm.wait_for(lambda m: m.selects))
 
     view = await bot.svc.public_view(info.id)
@@ -71,9 +71,11 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
     def bob_buttons(labels: list[str]) -> str:
         v = bot_view[0]
         here = {h["location"] for h in v["heroes"] if h["seat"] == 1 and not h["defeated"]}
-        for loc in here:
+        moves = {lab for lab in labels if lab.startswith("Move to ")}
+        for loc in sorted(here):
+            nearby = {f"Move to {names[b if a == loc else a]}" for a, b in v["roads"] if loc in (a, b)}
             hop = next_hop(v, loc, alice_home)
-            if hop and f"Move to {names[hop]}" in labels:
+            if hop and moves and moves <= nearby:  # the moving hero stands here
                 return f"Move to {names[hop]}"
         for wanted in ("Activate", "Done", "Move to"):
             match = [lab for lab in labels if lab.startswith(wanted)]

@@ -238,21 +238,23 @@ def test_counting_house_coin_with_a_hero() -> None:
     s = blank(["sage"], ["lamp"])
     plain(s, "e")
     put_card(s, "w", "counting")
-    assert income(s, 0) == 1 + 1
+    cards = content().locations
+    assert income(s, 0) == cards["counting"].coin + 1
     hero(s, 0, "sage").location = "nw"
     s.loc("w").minions[0] = 1
     put_card(s, "nw", "gate")
-    assert income(s, 0) == 1 + 1
+    assert income(s, 0) == cards["counting"].coin + cards["gate"].coin
 
 
 def test_sky_temple_influence_with_a_hero() -> None:
     s = blank(["sage"], ["lamp"])
     plain(s, "e", "nw")
     put_card(s, "w", "temple")
-    assert influence(s, 0) == 2 + 1
+    temple = content().locations["temple"].influence
+    assert influence(s, 0) == temple + 1
     hero(s, 0, "sage").location = "nw"
     s.loc("w").minions[0] = 1
-    assert influence(s, 0) == 2 + content().locations["gate"].influence
+    assert influence(s, 0) == temple + content().locations["gate"].influence
 
 
 def test_willow_infirmary_heals_in_the_clan_phase() -> None:
@@ -266,11 +268,23 @@ def test_willow_infirmary_heals_in_the_clan_phase() -> None:
 
 
 def test_recruiting_hall_free_minion() -> None:
-    s = blank(["sage"], ["lamp"])
-    plain(s, "e")
+    s = activation(blank(["sage"], ["lamp"]), [0, 1])
+    plain(s, "e", "nw")
     put_card(s, "w", "hall")
-    rules._start_round(s, [], Dice())
-    assert s.loc("w").minions[0] == 1 and s.loc("e").minions[1] == 0
+    s.loc("w").minions[0] = 2
+    s = sub(s, 0, {"hero": "pass"})
+    s = sub(s, 1, {"hero": "pass"})  # round over: the next Clan Phase places the free minion
+    assert s.round == 2 and s.loc("w").minions[0] == 3 and s.loc("e").minions[1] == 0
+
+
+def test_recruiting_hall_gives_nothing_without_a_hero_there() -> None:
+    s = activation(blank(["sage"], ["lamp"]), [0, 1])
+    plain(s, "e", "w")
+    put_card(s, "nw", "hall")
+    s.loc("nw").minions[0] = 2
+    s = sub(s, 0, {"hero": "pass"})
+    s = sub(s, 1, {"hero": "pass"})
+    assert s.round == 2 and s.loc("nw").minions[0] == 2
 
 
 def test_scroll_archive_extra_action() -> None:

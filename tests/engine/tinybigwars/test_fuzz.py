@@ -13,7 +13,7 @@ from tests.engine.tinybigwars.helpers import G, activation, blank, hero, new, pu
 
 FIELDS = ["picks", "action", "location", "count", "infrastructure", "hero", "to", "minions", "attack", "guard", "x"]
 WORDS = ["crane", "tiger", "legion", "dojo_charter", "w", "c", "nw", "e", "h0-crane", "h1-tiger", "pass",
-         "move", "end", "train_health", "train_energy", "recruit", "build", "done", "dojo", "market", ""]
+         "move", "end", "train_health", "train_energy", "recruit", "build", "charter", "done", "dojo", "market", ""]
 SCALARS = st.one_of(
     st.none(), st.booleans(), st.integers(-3, 40), st.floats(allow_nan=True), st.sampled_from(WORDS), st.text(max_size=5)
 )

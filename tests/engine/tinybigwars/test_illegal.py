@@ -52,7 +52,7 @@ def test_non_adjacent_move() -> None:
 
 
 def test_force_over_the_point_limit() -> None:
-    refused(new(2), 0, {"picks": ["tiger", "ember", "storm", "ironmonk"]}, "limit is 30")
+    refused(new(2), 0, {"picks": ["tiger", "ember", "storm", "goldhand", "alley"]}, "limit is 30")
 
 
 def test_coins_you_do_not_have() -> None:

@@ -91,7 +91,7 @@ def test_forces_are_revealed_together_with_a_phase_end_event() -> None:
 
 def test_force_over_the_point_limit_is_refused() -> None:
     with pytest.raises(IllegalChoice, match="costs 31 points; the limit is 30"):
-        sub(new(2), 0, {"picks": ["tiger", "ember", "ironmonk", "alley", "tower_charter", "students"]})
+        sub(new(2), 0, {"picks": ["tiger", "ember", "goldhand", "brothers", "market_charter", "alley"]})
 
 
 def test_force_needs_a_hero_and_at_most_one_building() -> None:
@@ -124,8 +124,40 @@ def test_minion_and_building_cards_bring_their_miniatures() -> None:
     start0 = next(loc for loc in s.locations if loc.start_seat == 0)
     start1 = next(loc for loc in s.locations if loc.start_seat == 1)
     assert start0.minions[0] == 4 + 8
-    assert start0.infrastructure == "dojo"
-    assert start1.minions[1] == 4 and start1.infrastructure is None
+    assert start0.infrastructure is None and s.seats[0].charters == ["dojo"]  # placed in a Clan Phase
+    assert start1.minions[1] == 4 and start1.infrastructure is None and s.seats[1].charters == []
+
+
+def test_a_building_card_is_placed_free_where_the_clan_could_build() -> None:
+    s = new(2)
+    put_card(s, "w", "barracks")  # no coins in round 1: the placement costs none
+    put_card(s, "e", "hall")
+    s = sub(sub(s, 0, {"picks": ["crane", "sage", "tower_charter"]}), 1, {"picks": ["shadow"]})
+    assert s.seats[0].coins == 0 and not s.seats[0].clan_done
+    p = prompt_of(s, 0)
+    assert p.kind == "clan" and {o.value for o in p.options} == {"charter:w", "done"}
+    with pytest.raises(IllegalChoice, match="control with one of your heroes"):
+        sub(s, 0, {"action": "charter", "location": "e"})
+    s, events = sub_ev(s, 0, {"action": "charter", "location": "w"})
+    assert s.loc("w").infrastructure == "watchtower" and s.seats[0].charters == []
+    assert any(e.kind == "build" and e.data["charter"] for e in events)
+    assert s.seats[0].coins == 0 and s.phase == "activation"
+
+
+def test_an_unplaced_building_card_waits_for_a_later_clan_phase() -> None:
+    s = new(2)
+    put_card(s, "w", "barracks")
+    put_card(s, "e", "hall")
+    s = sub(sub(s, 0, {"picks": ["crane", "dojo_charter"]}), 1, {"picks": ["shadow"]})
+    s = sub(s, 0, {"action": "done"})
+    assert s.phase == "activation" and s.seats[0].charters == ["dojo"]
+    s = sub(s, s.turn.order[0], {"hero": "pass"})
+    s = sub(s, s.turn.order[1], {"hero": "pass"})
+    assert s.round == 2 and prompt_of(s, 0).kind == "clan"
+    s = sub(s, 0, {"action": "charter", "location": "w"})
+    assert s.loc("w").infrastructure == "dojo" and s.seats[0].charters == []
+    with pytest.raises(IllegalChoice):
+        sub(s, 0, {"action": "charter", "location": "w"})
 
 
 # --------------------------------------------------------------------------- start
@@ -161,12 +193,14 @@ def test_clan_phase_energy_gain_is_capped_at_max_energy() -> None:
 def test_clan_phase_coins_equal_coin_values_of_controlled_locations() -> None:
     s = blank(["crane"], ["tiger"])
     plain(s, "w", "nw", "c", "e")
-    put_card(s, "nw", "barracks")  # coin 2
+    put_card(s, "nw", "spring")
     s.loc("nw").minions[0] = 1
     s.loc("c").minions = [1, 1]  # contested: nothing
-    assert income(s, 0) == 1 + 1 + 2  # w (Counting House with a hero: +1) + nw
+    cards = content().locations
+    expected = cards["counting"].coin + 1 + cards["spring"].coin  # w (Counting House with a hero: +1) + nw
+    assert income(s, 0) == expected
     rules._start_round(s, [], Dice())
-    assert s.seats[0].coins == 4
+    assert s.seats[0].coins == expected
 
 
 def test_recruit_places_one_minion_per_coin_where_a_hero_stands() -> None:
@@ -277,7 +311,7 @@ def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_roun
     assert firsts == {0, 1, 2}
     for seed in range(4):
         s = started(["crane"], ["tiger"], ["sage"], seed=seed)
-        _level_starts(s, "counting", "gate", "academy")
+        _level_starts(s, "gate", "academy", "infirmary")
         s, events = _finish_clan_phase(s)
         order = next(e for e in events if e.kind == "activation_start").data["order"]
         first = s.first_seat
@@ -293,7 +327,7 @@ def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_roun
 
 def test_influence_does_not_change_the_activation_order() -> None:
     s = started(["crane"], ["tiger"], ["sage"], seed=2)
-    _level_starts(s, "counting", "gate", "academy")
+    _level_starts(s, "gate", "academy", "infirmary")
     for loc in s.locations:
         if loc.start_seat is None:
             loc.minions[(s.first_seat + 2) % 3] = 1  # the last in the order leads by far
@@ -564,7 +598,8 @@ def test_contested_locations_give_no_coins_influence_or_abilities() -> None:
     hero(s, 0, "crane").location = "c"
     with_c = influence(s, 0), income(s, 0)
     s.loc("c").minions = [1, 1]
-    assert influence(s, 0) == with_c[0] - 3 and income(s, 0) == with_c[1] - 1
+    temple = content().locations["temple"]
+    assert influence(s, 0) == with_c[0] - temple.influence - 1 and income(s, 0) == with_c[1] - temple.coin
     from engine.tinybigwars.board import ability_for
 
     assert ability_for(s, "c", 0) is None
@@ -638,8 +673,8 @@ def test_a_tie_at_ten_is_a_draw() -> None:
     plain(s, "w", "e")
     s.round = 1
     s.options.to_win = 1
-    put_card(s, "w", "counting")
-    put_card(s, "e", "hall")
+    put_card(s, "w", "gate")
+    put_card(s, "e", "academy")
     assert influence(s, 0) == influence(s, 1) >= 1
     assert len(controlled(s, 0)) == len(controlled(s, 1))
     _round_end(s)
@@ -659,8 +694,9 @@ def _play_out_round(s):
 
 def test_round_limit_highest_influence_wins() -> None:
     s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "counting", "gate")
+    _level_starts(s, "gate", "academy")
     spare = next(loc for loc in s.locations if loc.start_seat is None)
+    put_card(s, spare.id, "infirmary")
     spare.minions[1] = 1
     s, events = _play_out_round(s)
     result = G.result(s)
@@ -670,8 +706,9 @@ def test_round_limit_highest_influence_wins() -> None:
 
 def test_round_limit_then_most_locations() -> None:
     s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "counting", "gate")
+    _level_starts(s, "gate", "academy")
     spare = next(loc for loc in s.locations if loc.start_seat is None)
+    put_card(s, spare.id, "infirmary")
     spare.minions[0] = 1
     s.loc(_home(s, 1)).infrastructure = "dojo"
     assert influence(s, 0) == influence(s, 1)
@@ -681,7 +718,7 @@ def test_round_limit_then_most_locations() -> None:
 
 def test_round_limit_full_tie_is_a_draw() -> None:
     s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "counting", "gate")
+    _level_starts(s, "gate", "academy")
     assert influence(s, 0) == influence(s, 1) and len(controlled(s, 0)) == len(controlled(s, 1))
     s, events = _play_out_round(s)
     result = G.result(s)

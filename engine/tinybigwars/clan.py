@@ -1,0 +1,218 @@
+"""The Clan Phase: energy and location effects, coins, recruiting, building, Building cards.
+
+The phase machine in ``rules`` asks these functions for prompts and hands them answers;
+it ends the phase once every clan is done.
+"""
+
+from __future__ import annotations
+
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
+from engine.text import seat_ref
+from engine.tinybigwars.answers import BuildAnswer, ClanAnswer, RecruitAnswer
+from engine.tinybigwars.board import (
+    ability_for,
+    build_cost,
+    build_sites,
+    charter_sites,
+    emit,
+    hero_card,
+    income,
+    loc_name,
+    recruit_sites,
+)
+from engine.tinybigwars.state import TBWState
+
+
+def begin(s: TBWState, events: list[Event]) -> None:
+    """Start of the Clan Phase: energy, location effects, coins; clans with nothing to do are done."""
+    snapshot = {loc.id: s.controller(loc.id) for loc in s.locations}
+    for h in s.heroes:
+        h.activated = False
+    for st in s.seats:
+        st.activations, st.passed, st.clan_done, st.pending, st.pending_location = 0, False, False, None, None
+    for h in s.heroes:
+        if h.defeated:
+            continue
+        card = hero_card(h)
+        gain = 2 if card.ability == "double_energy" else 1
+        if ability_for(s, h.location or "", h.seat) == "clan_energy":
+            gain += 1
+        if ability_for(s, h.location or "", h.seat) == "clan_heal":
+            h.health = min(card.health, h.health + 1)
+        h.energy = min(card.max_energy, h.energy + gain)
+    for node, owner in snapshot.items():
+        if owner is not None and ability_for(s, node, owner) == "free_minion" and s.heroes_at(node, owner):
+            s.loc(node).minions[owner] += 1
+    for st in s.seats:
+        st.coins = 0 if st.eliminated else income(s, st.seat)
+        maybe_done(s, st.seat)
+    emit(
+        s,
+        events,
+        "clan_start",
+        f"Round {s.round}: heroes gain energy; coins: "
+        + ", ".join(f"{seat_ref(st.seat)} {st.coins}" for st in s.seats),
+        data={"coins": [st.coins for st in s.seats]},
+    )
+
+
+def maybe_done(s: TBWState, seat: int) -> None:
+    """A clan with nothing left to spend and no Building card to place is done."""
+    st = s.seats[seat]
+    if (st.coins <= 0 or not recruit_sites(s, seat)) and not (st.charters and charter_sites(s, seat)):
+        st.clan_done = True
+
+
+def clan_prompt(s: TBWState, seat: int) -> Prompt:
+    st = s.seats[seat]
+    if st.pending == "recruit":
+        node = st.pending_location or ""
+        per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
+        return Prompt(
+            seat=seat,
+            kind="recruit",
+            text=f"How many coins to spend recruiting at {loc_name(s, node)} ({per} minion per coin)?",
+            answer=RecruitAnswer,
+            input="numbers",
+            fields=[NumberField(name="count", label="Coins to spend", min=1, max=st.coins)],
+            default={"count": st.coins},
+        )
+    if st.pending == "build":
+        node = st.pending_location or ""
+        opts = [
+            Option(value="dojo", label="Dojo", description="+1 influence", choice={"infrastructure": "dojo"}),
+            Option(value="market", label="Market", description="+1 coin", choice={"infrastructure": "market"}),
+            Option(
+                value="watchtower",
+                label="Watchtower",
+                description="+1 die when defending here",
+                choice={"infrastructure": "watchtower"},
+            ),
+        ]
+        return Prompt(
+            seat=seat,
+            kind="build",
+            text=f"Build which infrastructure at {loc_name(s, node)} ({build_cost(s, node, seat)} coins)?",
+            answer=BuildAnswer,
+            options=opts,
+            default={"infrastructure": "dojo"},
+        )
+    opts: list[Option] = []
+    builds = set(build_sites(s, seat))
+    places = set(charter_sites(s, seat)) if st.charters else set()
+    for node in recruit_sites(s, seat)[: 8 if places else 12]:
+        name = loc_name(s, node)
+        if st.coins > 0:
+            opts.append(
+                Option(
+                    value=f"recruit:{node}",
+                    label=f"Recruit at {name}",
+                    description="1 coin per recruit",
+                    choice={"action": "recruit", "location": node},
+                )
+            )
+        if node in builds:
+            opts.append(
+                Option(
+                    value=f"build:{node}",
+                    label=f"Build at {name}",
+                    description=f"{build_cost(s, node, seat)} coins: Dojo, Market or Watchtower",
+                    choice={"action": "build", "location": node},
+                )
+            )
+        if node in places:
+            infrastructure = st.charters[0].title()
+            opts.append(
+                Option(
+                    value=f"charter:{node}",
+                    label=f"Place your {infrastructure} at {name}"[:80],
+                    description="Your Building card: free, once",
+                    choice={"action": "charter", "location": node},
+                )
+            )
+    opts.append(Option(value="done", label="Done", description="Unspent coins are lost", choice={"action": "done"}))
+    return Prompt(
+        seat=seat,
+        kind="clan",
+        text=f"Clan Phase: you have {st.coins} coins"
+        + (f" and a {st.charters[0].title()} to place" if st.charters else "")
+        + ". Recruit, build, or finish.",
+        answer=ClanAnswer,
+        options=opts,
+        default={"action": "done"},
+    )
+
+
+def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) -> None:
+    st = s.seats[seat]
+    if ans.action == "done":
+        if ans.location is not None:
+            raise IllegalChoice("Finishing the Clan Phase takes no location.")
+        st.clan_done = True
+        emit(s, events, "clan_done", f"{seat_ref(seat)} finishes the Clan Phase.")
+    else:
+        node = ans.location
+        if node is None or node not in {loc.id for loc in s.locations}:
+            raise IllegalChoice("Name a location of the city.")
+        if ans.action == "charter":
+            _place_charter(s, seat, node, events)
+            return
+        if st.coins <= 0:
+            raise IllegalChoice("You have no coins to spend.")
+        if node not in recruit_sites(s, seat):
+            raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
+        if ans.action == "build" and node not in build_sites(s, seat):
+            if s.loc(node).infrastructure is not None:
+                raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
+            raise IllegalChoice(f"You cannot build at {loc_name(s, node)}: it needs one of your heroes and {build_cost(s, node, seat)} coins.")
+        st.pending, st.pending_location = ans.action, node
+
+
+def submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Event]) -> None:
+    st = s.seats[seat]
+    node = st.pending_location or ""
+    if ans.count < 1 or ans.count > st.coins:
+        raise IllegalChoice(f"Spend between 1 and {st.coins} coins; you have {st.coins}.")
+    per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
+    s.loc(node).minions[seat] += ans.count * per
+    st.coins -= ans.count
+    st.pending, st.pending_location = None, None
+    emit(s, events, "recruit", f"{seat_ref(seat)} recruits {ans.count * per} minions at {loc_name(s, node)}.")
+    maybe_done(s, seat)
+
+
+def submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event]) -> None:
+    st = s.seats[seat]
+    node = st.pending_location or ""
+    st.coins -= build_cost(s, node, seat)
+    s.loc(node).infrastructure = ans.infrastructure
+    st.pending, st.pending_location = None, None
+    emit(
+        s,
+        events,
+        "build",
+        f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.",
+        data={"seat": seat, "location": node, "infrastructure": ans.infrastructure},
+    )
+    maybe_done(s, seat)
+
+
+def _place_charter(s: TBWState, seat: int, node: str, events: list[Event]) -> None:
+    """Build the Building card's infrastructure for free where the clan could build."""
+    st = s.seats[seat]
+    if not st.charters:
+        raise IllegalChoice("You have no Building card left to place.")
+    if node not in charter_sites(s, seat):
+        if s.loc(node).infrastructure is not None:
+            raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
+        raise IllegalChoice(f"Place it at a location you control with one of your heroes, not {loc_name(s, node)}.")
+    infrastructure = st.charters.pop(0)
+    s.loc(node).infrastructure = infrastructure
+    emit(
+        s,
+        events,
+        "build",
+        f"{seat_ref(seat)} places its Building card: a {infrastructure.title()} at {loc_name(s, node)}.",
+        data={"seat": seat, "location": node, "infrastructure": infrastructure, "charter": True},
+    )
+    maybe_done(s, seat)
