@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 import engine
 from bot.service import MatchService
 from bot.service.progress import progress_after, secret_tally
@@ -21,17 +23,19 @@ def levy_all(prompt: Prompt) -> dict[str, Any]:
     return dict(prompt.default)
 
 
-def test_samurai_levy_progress_counts_finished_seats_not_placements() -> None:
+@pytest.mark.parametrize("steps", ["classic", "combined"])
+def test_samurai_levy_progress_counts_finished_seats_not_placements(steps: str) -> None:
     """Through the engine's prompts()/submit(): every placement is one choice, but the line
-    moves only when a seat has placed all of its units."""
+    moves only when a seat has placed all of its units (combined: its whole muster)."""
     game = engine.get("samurai")
-    state = game.setup(4, game.options_model()(mode="base"), 3)
-    while state.phase != "levy":
+    state = game.setup(4, game.options_model()(mode="base", steps=steps), 3)
+    phases = ("levy", "place") if steps == "classic" else ("muster",)
+    while state.phase != phases[0]:
         prompt = [p for p in game.prompts(state) if not p.answered][0]
         state = game.submit(state, prompt.seat, prompt.default).state
     posts: list[str] = []
     choices = finished = 0
-    while state.phase in ("levy", "place"):
+    while state.phase in phases:
         prompts = game.prompts(state)
         prompt = [p for p in prompts if not p.answered][0]
         before = secret_tally(prompts)
@@ -71,5 +75,5 @@ async def test_samurai_progress_notices_through_the_service(svc: MatchService) -
     progress = [n.payload["text"] for n in await svc.outbox(limit=10_000) if n.kind == "progress"]
     assert placements > 3
     assert "0 of 4 have chosen." not in progress
-    # plan, levy, placement, ronin: each step posts at most "1 of 4", "2 of 4" and "3 of 4"
+    # setup, plan, swords, muster: each step posts at most "1 of 4", "2 of 4" and "3 of 4"
     assert len(progress) <= 4 * 3 < placements
