@@ -79,7 +79,43 @@ async def load_times(url: str, repeat: int = 15) -> tuple[int, float, float]:
     return summary["choices"], statistics.median(snap_ms), statistics.median(full_ms)
 
 
+async def concurrent_p99(url: str, matches: int = 50, rounds: int = 6) -> tuple[float, float]:
+    """p50 and p99 wall ms of a submit while `matches` matches submit at the same moment."""
+    store = await Store.open(url)
+    svc = MatchService(store)
+    ids = []
+    for n in range(matches):
+        channel = 5_000 + n
+        info = await svc.create(1, channel, USERS[0], "p0", "toy", {"rounds": 10_000}, seed=n)
+        await svc.join(channel, USERS[1], "p1")
+        await svc.start(channel, USERS[0])
+        ids.append(info.id)
+    waits: list[float] = []
+
+    async def one(match_id: int) -> None:
+        pending = await svc.pending_prompt(match_id, USERS[0])
+        if pending is None or pending.prompt.answered:
+            pending = await svc.pending_prompt(match_id, USERS[1])
+            user = USERS[1]
+        else:
+            user = USERS[0]
+        if pending is None:
+            return
+        choice = {"bid": 0} if pending.prompt.kind == "bid" else {"action": "gather"}
+        started = time.perf_counter()
+        await svc.submit(match_id, user, choice, version=pending.version)
+        waits.append((time.perf_counter() - started) * 1000)
+
+    for _ in range(rounds):
+        await asyncio.gather(*(one(match_id) for match_id in ids))
+    await store.close()
+    waits.sort()
+    return statistics.median(waits), waits[int(len(waits) * 0.99) - 1]
+
+
 async def bench(name: str, url: str, submits: int) -> None:
+    p50, p99 = await concurrent_p99(url)
+    print(f"{name:<10} 50 matches submitting at once: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms (wall)", flush=True)
     rate, with_reads = await submits_per_second(url, submits, channel=42)
     choices, snap, full = await load_times(url)
     print(f"{name:<10} submits/s {rate:6.1f} (with prompt reads {with_reads:5.1f})   load {choices} choices: "

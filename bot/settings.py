@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import re
+import socket
 from functools import lru_cache
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+INSTANCE_NAME_MAX = 50
+"""Lease names are "instance:" + the name, and lease names hold at most 60 characters."""
+
+
+def default_instance_name() -> str:
+    """One bot per machine: stable across restarts of the process, so a restarted bot takes
+    its own leases back at once instead of waiting for them to expire."""
+    host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname()) or "localhost"
+    return f"warhost-{host}"[:INSTANCE_NAME_MAX]
 
 
 class Settings(BaseSettings):
@@ -19,14 +31,23 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = Field(default=None, description="gateway, e.g. ws://127.0.0.1:9999/")
     shard_count: int | None = None
     shard_ids: list[int] | None = None
-    instance_name: str = "warhost"
+    instance_name: str = Field(default_factory=default_instance_name, min_length=1, max_length=INSTANCE_NAME_MAX)
+    """Who holds the delivery and deadline leases. Every bot process on one database needs
+    its own; a process restarted under the same name takes its leases back at once."""
     tick_seconds: float = 5.0
     deliver_seconds: float = 1.0
+    delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
+    delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
 
     @field_validator("discord_token", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("instance_name", mode="before")
+    @classmethod
+    def _blank_name_is_default(cls, value: object) -> object:
+        return default_instance_name() if isinstance(value, str) and not value.strip() else value
 
     @field_validator("dev_guild_id", "shard_count", mode="before")
     @classmethod

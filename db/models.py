@@ -77,6 +77,8 @@ class Match(SQLModel, table=True):
     max_seats: int
     deadline_hours: float = Field(default=24.0, sa_column_kwargs={"server_default": "24"})
     result: dict[str, Any] | None = _json(nullable=True)
+    board_message_id: int | None = _big(nullable=True)
+    """The match's status board in its channel (None until posted): edited in place, never reposted."""
     created_at: datetime = _when()
     updated_at: datetime = _when()
 
@@ -147,13 +149,39 @@ class Deadline(SQLModel, table=True):
     reminded_50: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     reminded_90: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     paused_at: datetime | None = _when(nullable=True)
+    fire_at: datetime | None = _when(nullable=True, index=True)
+    """When the deadline next needs the tick (a reminder not yet sent, or the deadline itself);
+    kept by `next_fire` on every write, so a tick reads only the rows that are due."""
+
+
+REMINDER_FRACTIONS = (("reminded_50", 0.5), ("reminded_90", 0.9))
+"""Reminders at these fractions of a decision's time; the flag says one was sent."""
+
+
+def next_fire(deadline: Deadline) -> datetime | None:
+    """The earliest unsent reminder time, or the deadline itself."""
+    if deadline.started_at is None or deadline.due_at is None:
+        return deadline.due_at
+    span = deadline.due_at - deadline.started_at
+    times = [deadline.started_at + span * fraction for flag, fraction in REMINDER_FRACTIONS
+             if not getattr(deadline, flag)]
+    return min([*times, deadline.due_at])
+
+
+@sa.event.listens_for(Deadline, "before_insert")
+@sa.event.listens_for(Deadline, "before_update")
+def _keep_fire_at(mapper: Any, connection: Any, deadline: Deadline) -> None:
+    deadline.fire_at = next_fire(deadline)
 
 
 class Notice(SQLModel, table=True):
     """The outbox: written with the change it describes, delivered at least once."""
 
     __tablename__ = "notices"
-    __table_args__ = (sa.UniqueConstraint("match_id", "key", name="uq_notices_match_key"),)
+    __table_args__ = (
+        sa.UniqueConstraint("match_id", "key", name="uq_notices_match_key"),
+        sa.Index("ix_notices_match_pending", "match_id", "delivered_at", "id"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="matches.id", index=True)
@@ -166,6 +194,32 @@ class Notice(SQLModel, table=True):
     created_at: datetime = _when()
     delivered_at: datetime | None = _when(nullable=True, index=True)
     delivery_ref: str | None = Field(default=None, max_length=200)
+    parked_reason: str | None = Field(default=None, max_length=200)
+    """Set while the notice waits for its target (a channel or a player's DMs) to accept posts
+    again: the transport refused it for good. A parked notice is not tried every round."""
+
+
+class DeliveryBlock(SQLModel, table=True):
+    """A target of a match that refuses the match's notices (a channel, or one player's DMs).
+
+    Its notices are parked; the front-end probes the target at ``next_probe_at`` (backing off)
+    and, once it accepts a post again, the block goes and the parked notices follow in order."""
+
+    __tablename__ = "delivery_blocks"
+    __table_args__ = (sa.UniqueConstraint("match_id", "target_kind", "target_id", name="uq_delivery_blocks_target"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    target_kind: str = Field(max_length=10)
+    """channel | user"""
+    target_id: int = _big(nullable=False)
+    code: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """The transport's error code (Discord's JSON error code)."""
+    reason: str = Field(max_length=200)
+    since: datetime = _when()
+    next_probe_at: datetime = _when(index=True)
+    probes: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Failed probes so far: the wait before the next one doubles with each."""
 
 
 class Lease(SQLModel, table=True):
@@ -178,4 +232,4 @@ class Lease(SQLModel, table=True):
     expires_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, Lease)
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Lease)

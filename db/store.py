@@ -24,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from db.models import Choice, Lease, Match, Seat, Snapshot
+from db.outbox import OutboxQueries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
@@ -46,8 +47,8 @@ def alembic_config(url: str, connection: Any = None) -> Any:
     return cfg
 
 
-class Store:
-    """Owns the engine and session factory; knows how to load and lock matches."""
+class Store(OutboxQueries):
+    """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
         self.url = url
@@ -59,7 +60,8 @@ class Store:
 
     @classmethod
     async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5) -> Store:
-        kwargs: dict[str, Any] = {}
+        # Parameters stay out of logged SQL and error messages: they include sealed choices.
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("postgresql"):
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
         else:

@@ -71,7 +71,9 @@ class Prompt(BaseModel):
     secret: bool = False
     """Sealed until every open secret prompt of the same step is answered."""
     answered: bool = False
-    """A secret prompt already answered: the seat may still revise until the step locks."""
+    """A secret prompt already answered: the seat may still revise until the step locks. Also
+    an optional prompt the seat passed on that stays open (nobody waits for it; drivers and AIs
+    skip answered prompts, the seat may still pick one of its options)."""
     shared: bool = False
     """Offered to several seats at once (co-op shared action points, a defence any Defender
     present may make): the first answer wins and the others' copies change or close."""

@@ -5,7 +5,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from pydantic import ValidationError
+
 from engine.contract import Game, IllegalChoice, State
+from engine.validate import explain_invalid
 
 _KNOWN = {"tinybigwars": "engine.tinybigwars", "samurai": "engine.samurai", "defenders": "engine.defenders"}
 _GAMES: dict[str, Game] = {}
@@ -37,8 +40,8 @@ def parse_options(game: Game, options: dict[str, Any] | Any | None) -> Any:
         return options
     try:
         return model.model_validate(options or {})
-    except Exception as exc:  # pydantic.ValidationError
-        raise IllegalChoice(f"bad options for {game.title}: {exc}") from exc
+    except ValidationError as exc:
+        raise IllegalChoice(f"Bad options for {game.title}: {explain_invalid(exc, model)}") from exc
 
 
 def replay(

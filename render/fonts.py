@@ -20,9 +20,12 @@ FONT_DIR = Path(__file__).with_name("fonts")
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSansCondensed-Bold.ttf"
 
-# Discord shows a 1200 px map at about 600 px: a 17 px font keeps text lines >= 8 px tall
-# when halved. Nothing smaller may be requested.
+# Discord previews an image about 550 px wide on phones. Public maps are 1200 px wide, so
+# their text is at least 20 px (>= 9 px there); private panels are 800-900 px wide, where
+# 17 px stays >= 10 px. Nothing smaller than 17 px may be requested.
 MIN_FONT_PX = 17
+MAP_MIN_PX = 20
+PHONE_WIDTH = 550
 REPLACEMENT = "?"
 
 _local = threading.local()

@@ -31,8 +31,9 @@ class Entry:
     highlight: bool = False  # whose turn it is
 
 
-NAME_PX = 20
-FACT_PX = 17
+NAME_PX = 22
+FACT_PX = 20  # the public maps' smallest text (fonts.MAP_MIN_PX)
+ROW_H = 108  # a card's height: name, progress bar, facts
 
 
 def name_for(names: list[str] | None, seat: int) -> str:
@@ -43,32 +44,36 @@ def name_for(names: list[str] | None, seat: int) -> str:
 
 
 def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, e: Entry) -> None:
-    """Draw one legend row inside the box (x, y, x+w, y+h)."""
+    """Draw one legend card inside the box (x, y, x+w, y+h): name row, progress bar, facts."""
     colour = palette.seat_colour(e.seat)
     edge = palette.ALERT if e.highlight else palette.PANEL_EDGE
     draw.rounded_rectangle((x, y, x + w, y + h - 4), radius=8, fill=palette.PLATE, outline=edge, width=3 if e.highlight else 1)
     draw.rectangle((x + 1, y + 6, x + 5, y + h - 10), fill=colour)
-    tokens.seat_token(draw, e.seat, x + 24, y + 19, 12)
+    tokens.seat_token(draw, e.seat, x + 24, y + 21, 15)
     status_w = 0
     if e.status:
         f = fonts.font(FACT_PX, bold=True)
         status_w = int(f.getlength(e.status)) + 6
-        text.stamp(image, (x + w - 8, y + 19), e.status, FACT_PX, bold=True, fill=e.status_colour, stroke=0, anchor="rm")
-    name, f = text.fit(e.name, w - 52 - status_w, (NAME_PX, 18, 17), bold=True)
-    text.stamp(image, (x + 42, y + 19), name, f.size, bold=True, stroke=0, anchor="lm")
-    cy = y + 46
+        text.stamp(image, (x + w - 8, y + 21), e.status, FACT_PX, bold=True, fill=e.status_colour, stroke=0, anchor="rm")
+    name, f = text.fit(e.name, w - 52 - status_w, (NAME_PX, 21, FACT_PX), bold=True)
+    text.stamp(image, (x + 44, y + 21), name, f.size, bold=True, stroke=0, anchor="lm")
+    cy = y + 52
     if e.progress is not None and e.target:
         if e.progress_icon:
-            e.progress_icon(draw, x + 22, cy, 10)
-        bx0, bx1 = x + 38, x + w - 64
-        draw.rectangle((bx0, cy - 7, bx1, cy + 7), fill=palette.BACKGROUND, outline=palette.PANEL_EDGE)
+            e.progress_icon(draw, x + 22, cy, 11)
+        label = f"{e.progress}/{e.target}"
+        label_w = int(fonts.font(FACT_PX, bold=True).getlength(label))
+        bx0, bx1 = x + 38, x + w - 16 - label_w
+        draw.rectangle((bx0, cy - 8, bx1, cy + 8), fill=palette.BACKGROUND, outline=palette.PANEL_EDGE)
         frac = max(0.0, min(1.0, e.progress / e.target))
         if frac > 0:
-            draw.rectangle((bx0 + 1, cy - 6, bx0 + 1 + (bx1 - bx0 - 2) * frac, cy + 6), fill=colour)
-        label = f"{e.progress}/{e.target}"
+            draw.rectangle((bx0 + 1, cy - 7, bx0 + 1 + (bx1 - bx0 - 2) * frac, cy + 7), fill=colour)
         text.stamp(image, (x + w - 8, cy), label, FACT_PX, bold=True, stroke=0, anchor="rm")
     fx = x + 12
-    fy = y + 72
+    fy = y + 82
     for icon, label in e.facts:
-        icon(draw, fx + 8, fy, 8)
-        fx = text.stamp(image, (fx + 18, fy), label, FACT_PX, stroke=0, anchor="lm")[2] + 14
+        if fx > x + w - 30:
+            break
+        icon(draw, fx + 9, fy, 9)
+        label = text.ellipsize(label, fonts.font(FACT_PX), x + w - 8 - (fx + 20))
+        fx = text.stamp(image, (fx + 20, fy), label, FACT_PX, stroke=0, anchor="lm")[2] + 12

@@ -49,3 +49,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         hog.kill()
         hog.join(timeout=5)
     _hogs.clear()
+
+
+@pytest.fixture(autouse=True)
+def _local_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal table's data directory (and anything a test's subprocess inherits) stays
+    inside the test run, never in the user's home."""
+    monkeypatch.setenv("WARHOST_DATA_DIR", str(tmp_path_factory.mktemp("warhost-data")))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 import textwrap
 
@@ -50,14 +49,24 @@ def run(args: argparse.Namespace) -> int:
     if settings.discord_token is None:
         print(NO_TOKEN, file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from db.health import DatabaseUnusable, check_database
+
+    try:
+        asyncio.run(check_database(settings.database_url))
+    except DatabaseUnusable as exc:
+        print(f"warhost: {exc}", file=sys.stderr)
+        return 2
     from bot.discord.app import run_bot
+    from bot.logs import setup_logging
+    from bot.service.instance import InstanceInUse
+
+    setup_logging(settings.log_level)  # after the imports: every logger of ours exists, and is redacted
 
     try:
         asyncio.run(run_bot(settings))
     except KeyboardInterrupt:
         return 0
+    except InstanceInUse as exc:
+        print(f"warhost: {exc}", file=sys.stderr)
+        return 2
     return 0

@@ -10,7 +10,7 @@ import engine
 from bot.cli._options import add_option_args, match_options
 from bot.simulate import simulate
 from engine.contract import IllegalChoice
-from engine.text import fill
+from engine.text import fill, seat_label
 
 NAME = "simulate"
 HELP = "play an all-AI match through the engine alone and print a summary"
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"- {fill(text)}")
     print(
         f"{out['game']}: {out['seats']} seats, seed {out['seed']}, {out['policy']} AI: "
-        f"{verdict(out['game'], out['winner'], out['draw'])} ({out['reason']}) "
+        f"{verdict(out['game'], out['winner'], out['draw'])} ({summary['reason']}) "
         f"after {out['rounds']} rounds and {out['choices']} choices"
     )
     print(f"log sha256 {out['log_sha256']}")
@@ -62,13 +62,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def verdict(key: str, winners: list[int], draw: bool) -> str:
-    """"won by seat 0", "draw between ...", or for a cooperative game "the Defenders won/lost"."""
+    """"won by Player 1", "draw between ...", or for a cooperative game "the Defenders won/lost";
+    players are named as in every other text (`engine.text.seat_label`), never by engine index."""
     from bot.service.core import team_verdict
 
     team = team_verdict(engine.get(key), winners)
     if team is not None:
         return team
-    seats = ", ".join(f"seat {w}" for w in winners) or "nobody"
+    seats = ", ".join(seat_label(w) for w in winners) or "nobody"
     return f"{'draw between ' if draw else 'won by '}{seats}"
 
 

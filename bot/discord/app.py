@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import socket
 import time
 from typing import Any
 
@@ -17,9 +15,13 @@ from discord.ext import commands
 
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
+from bot.discord.errors import on_command_error
+from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.prompt_ui import timestamp
+from bot.discord.refusals import status_lines
 from bot.discord.router import Router
 from bot.service import MatchService
+from bot.service.instance import InstanceGuard
 from bot.settings import Settings
 from db.store import Store
 from engine.text import fill
@@ -51,8 +53,12 @@ class WarhostMixin:
         self._clock = clock
         self.svc = None
         self.router = Router(self)  # type: ignore[arg-type]
+        self.tree.error(on_command_error)  # type: ignore[attr-defined]
         self.delivery = Delivery(self)  # type: ignore[arg-type]
-        self.holder = f"{settings.instance_name}:{socket.gethostname()}:{os.getpid()}:{id(self)}"
+        self.holder = settings.instance_name
+        """Leases are held in the instance's name, so a restarted process takes them back at once
+        (the InstanceGuard keeps a second live process with the same name out)."""
+        self.guard: InstanceGuard | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._leases: dict[str, float] = {}
         """Lease name -> monotonic time until which it is ours without asking the database."""
@@ -62,12 +68,22 @@ class WarhostMixin:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
         kwargs = {"clock": self._clock} if self._clock is not None else {}
-        self.svc = MatchService(self.store, holder=self.holder, **kwargs)
+        self.svc = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
+                                name_text=plain_name, **kwargs)
+        self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, **kwargs)
+        await self.guard.claim()  # InstanceInUse if another live process has our name
         self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
         await self.sync_commands()
         await self.svc.recover()  # AI seats play what they owe; safe in every process (match locks)
         self._tasks.append(asyncio.create_task(self.delivery.run_forever(self.settings.deliver_seconds)))
         self._tasks.append(asyncio.create_task(self._tick_forever()))
+        self._tasks.append(asyncio.create_task(self._heartbeat_forever()))
+
+    @property
+    def lease_seconds(self) -> float:
+        """How long a lease outlives its last renewal: a successor under another instance name
+        (another shard's process) takes over this long after a crash."""
+        return max(10.0, 5 * self.settings.tick_seconds, 5 * self.settings.deliver_seconds)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Upload /game: to DEV_GUILD_ID when set (there at once), else globally. The start-up
@@ -85,7 +101,9 @@ class WarhostMixin:
         nobody can take it before it expires, and a write transaction on every delivery round
         (one per interaction) costs SQLite's single writer dearly. The tick lease is released by
         the service after every tick, so it is always asked for."""
-        ttl = max(10.0, 5 * self.settings.tick_seconds, 5 * self.settings.deliver_seconds)
+        if self.guard is None or not self.guard.held:
+            return False
+        ttl = self.lease_seconds
         now = time.monotonic()
         if name in RENEW_LAZILY and self._leases.get(name, 0.0) > now:
             return True
@@ -99,11 +117,22 @@ class WarhostMixin:
     async def _tick_forever(self) -> None:
         while True:
             await asyncio.sleep(self.settings.tick_seconds)
+            if self.guard is None or not self.guard.held:
+                continue
             try:
                 if await self.svc.tick():  # takes the "tick" lease itself: one process at a time
                     self.wake_delivery()
             except Exception:
                 log.exception("deadline tick failed; retrying on the next tick")
+
+    async def _heartbeat_forever(self) -> None:
+        assert self.guard is not None
+        while True:
+            await asyncio.sleep(self.settings.tick_seconds)
+            try:
+                await self.guard.renew()
+            except Exception:
+                log.exception("instance heartbeat failed; retrying on the next tick")
 
     def wake_delivery(self) -> None:
         self.delivery.wake.set()
@@ -119,7 +148,7 @@ class WarhostMixin:
         info = st.match
         waiting = {w.seat for w in st.waiting}
         may_act = {s.seat for s in getattr(st, "may_act", [])}
-        lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, info.names())} - {info.status}"]
+        lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, plain_names(info.names()))} - {info.status}"]
         for seat in info.seats:
             who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.ai_policy})"
             flags = []
@@ -132,11 +161,13 @@ class WarhostMixin:
             if seat.user_id == info.host_id:
                 flags.append("host")
             extra = f" - {', '.join(flags)}" if flags else ""
-            lines.append(f"Seat {seat.seat + 1}: {seat.name} {who}{extra}")
+            lines.append(f"Seat {seat.seat + 1}: {plain_name(seat.name)} {who}{extra}")
         if st.deadline is not None:
             lines.append(f"Deadline {timestamp(st.deadline)}")
         if info.status == "paused":
             lines.append("Paused: deadlines are stopped until `/game resume`.")
+        names = {s.user_id: s.name for s in info.seats if s.user_id is not None}
+        lines += status_lines(getattr(st, "blocked", []), names)
         return "\n".join(lines)
 
     async def close(self) -> None:
@@ -150,6 +181,9 @@ class WarhostMixin:
             for name in ("deliver",):
                 with contextlib.suppress(Exception):
                     await self.svc.release_lease(name, self.holder)
+        if self.guard is not None:
+            with contextlib.suppress(Exception):
+                await self.guard.release()
         await super().close()  # type: ignore[misc]
         if getattr(self, "_own_store", False) and self.store is not None:
             await self.store.close()
@@ -158,7 +192,8 @@ class WarhostMixin:
 class WarhostBot(WarhostMixin, commands.Bot):
     def __init__(self, settings: Settings, *, store: Any = None, clock: Any = None, **kwargs: Any) -> None:
         commands.Bot.__init__(
-            self, command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None, **kwargs
+            self, command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
+            allowed_mentions=NOBODY, **kwargs
         )
         self._init_warhost(settings, store, clock)
 
@@ -172,6 +207,7 @@ class ShardedWarhostBot(WarhostMixin, commands.AutoShardedBot):
             help_command=None,
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
+            allowed_mentions=NOBODY,
             **kwargs,
         )
         self._init_warhost(settings, store, clock)

@@ -12,16 +12,21 @@ from discord import app_commands
 
 import engine
 import render
-from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
-from bot.discord.replies import answer
+from bot.discord.board import board_of
+from bot.discord.mentions import plain_name, plain_names
+from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.refusals import status_lines
+from bot.discord.replies import answer, clip
+from bot.naming import named_prompt
 from bot.rules_text import rule_topics
-from bot.service import ServiceError
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
 
 MAX_SEED = 2**53 - 1
 """Discord's integer options stop at 2^53 - 1 (the spec's Int53Type); one more is refused."""
+MAX_TOPIC = 100
+"""Rule topics are short names (the autocomplete offers them); Discord refuses longer input."""
 
 GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
 def _field_values(name: str) -> list[str]:
@@ -56,11 +61,6 @@ class GameCommands(app_commands.Group):
     @property
     def svc(self) -> Any:
         return self.bot.svc
-
-    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        text = str(original) if isinstance(original, ServiceError) else f"Something went wrong: {original}"
-        await answer(interaction, text)
 
     async def _private(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -166,7 +166,10 @@ class GameCommands(app_commands.Group):
     async def status(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
         st = await self.svc.status(_channel_id(interaction))
-        await self._done(interaction, self.bot.status_text(st))
+        text, view, _ = await board_of(self.bot, st.match.id)
+        names = {s.user_id: s.name for s in st.match.seats if s.user_id is not None}
+        text = "\n".join([text, *status_lines(st.blocked, names)])
+        await answer(interaction, text[:2000], view=view)
 
     @app_commands.command(name="map", description="Show the current map")
     async def map(self, interaction: discord.Interaction) -> None:
@@ -190,16 +193,19 @@ class GameCommands(app_commands.Group):
         await self._done(interaction, text[-1900:])
 
     @app_commands.command(name="rules", description="Read a rule of the game played here")
-    @app_commands.describe(topic="rule topic")
-    async def rules(self, interaction: discord.Interaction, topic: str, game: str | None = None) -> None:
+    @app_commands.describe(topic="rule topic", game="which game (default: the one played here)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, topic: app_commands.Range[str, 1, MAX_TOPIC],
+                    game: str | None = None) -> None:
         key = game or await self._game_here(interaction)
         topics = rule_topics(key)
         text = topics.get(topic) or next((v for k, v in topics.items() if k.lower() == topic.lower()), None)
         if text is None:
-            known = ", ".join(sorted(topics))
-            await interaction.response.send_message(f"No rule topic '{topic}'. Topics: {known}", ephemeral=True)
+            # Discord keeps the topic to 100 characters; a longer one (a forged request) is clipped.
+            asked = clip(topic, MAX_TOPIC)
+            await answer(interaction, f"No rule topic '{asked}'. Topics: {', '.join(sorted(topics)) or 'none'}")
             return
-        await interaction.response.send_message(f"**{topic}**\n{text}"[:2000], ephemeral=True)
+        await answer(interaction, f"**{topic}**\n{text}")
 
     @rules.autocomplete("topic")
     async def topic_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -223,7 +229,8 @@ class GameCommands(app_commands.Group):
             await self._done(interaction, "You have no open decision right now.")
             return
         prompt = named_prompt(pending.prompt.model_dump(), info.names())
-        await answer(interaction, prompt_text(prompt, pending.deadline),
+        written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))
+        await answer(interaction, prompt_text(written, pending.deadline),
                      view=prompt_view(info.id, pending.seat, pending.version, prompt))
 
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
@@ -242,11 +249,11 @@ class GameCommands(app_commands.Group):
             return
         seat = info.seat_of(player.id)
         if seat is None:
-            await self._done(interaction, f"{player.display_name} has no seat in this match.")
+            await self._done(interaction, f"{plain_name(player.display_name)} has no seat in this match.")
             return
         manager = self.bot.is_manager(interaction, info.guild_id)
         await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=manager)
-        await self._done(interaction, f"{player.display_name}'s seat is now played by the AI.")
+        await self._done(interaction, f"{plain_name(player.display_name)}'s seat is now played by the AI.")
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")

@@ -1,95 +1,238 @@
 """Outbox → Discord. Notices are written by the service in the same transaction as the
-state change; this loop delivers them at least once and marks each delivered."""
+state change; this loop delivers them and marks each delivered.
+
+Each match has its own queue and its own worker, so one match's backlog or refused channel never
+delays another match. A post Discord refuses for good (see refusals.py) parks its target
+instead of being retried every round; the target is probed at a slow, backing-off pace and its
+parked notices follow in order once it works. Every post and DM carries a nonce derived from its
+notice (Discord returns the earlier message for a repeated nonce), so a crash between sending
+and marking, or a response lost to a 5xx, never shows a player the same message twice."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import render
-from bot.discord.prompt_ui import named_prompt, prompt_text, prompt_view, timestamp
+from bot.discord import nudges
+from bot.discord.board import Boards
+from bot.discord.mentions import NOBODY, mentions, only, plain_names
+from bot.discord.prompt_ui import prompt_text, prompt_view
+from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
+from bot.naming import named_prompt
+from bot.service.outbox import ALERT, target_of
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
 
 log = logging.getLogger(__name__)
 
-USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True)
 DMS_CLOSED = 50007
-BATCH = 200
-PARALLEL_MATCHES = 16
-"""Outbox rows read per round, and matches whose notices are delivered at the same time."""
+UNKNOWN_MESSAGE = 10008
+BATCH = 50
+"""Notices of one match read at a time."""
+MATCHES_PER_ROUND = 500
+"""Matches a round looks at (those waiting longest first); the rest are seen next round."""
+PARALLEL_SENDS = 16
+"""Requests to Discord in flight at once, over all matches."""
+RETRY_MAX_SECONDS = 60.0
+"""A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
 PUBLIC_TEXT = frozenset({"events", "progress", "turn", "reminder", "timeout", "host"})
 """Notice kinds posted as plain channel text; anything else is never posted publicly."""
+NONCE_LENGTH = 25
+"""Discord takes string nonces of up to 25 characters."""
+
+DELIVERED, PARKED, RETRY = "delivered", "parked", "retry"
 
 
 def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
     return text if len(text) <= limit else text[: limit - len(more)] + more
 
 
-def mentions(user_ids: list[int]) -> str:
-    return " ".join(f"<@{uid}>" for uid in user_ids)
+def inert(text: str) -> str:
+    """Service text as posted: it never means to ping, whatever a player's name says."""
+    return discord.utils.escape_mentions(text)
+
+
+def nonce_of(notice: Any, part: str = "") -> str:
+    """The nonce of a notice's message (``part`` for a second message of the same notice): the same
+    on every attempt, different for every notice (keys are unique per match, so the match is in it)."""
+    seed = f"warhost:{notice.match_id}:{notice.key}:{part}"
+    return hashlib.sha256(seed.encode()).hexdigest()[:NONCE_LENGTH]
 
 
 class Delivery:
+    """The outbox loop of the process holding the ``deliver`` lease: a worker per match."""
+
     def __init__(self, bot: WarhostBot) -> None:
         self.bot = bot
         self.wake = asyncio.Event()
+        self.gate = asyncio.Semaphore(PARALLEL_SENDS)
+        self.workers: dict[int, asyncio.Task[int]] = {}
+        self.again: set[int] = set()
+        """Matches that got new notices while their worker ran: it reads once more before it ends."""
+        self.retry_at: dict[int, tuple[float, int]] = {}
+        """Match -> (monotonic time before which it is not tried again, failures in a row)."""
+        self.boards = Boards(bot)
+        """The status boards, refreshed (coalesced) after a match's notices went out."""
 
     @property
     def svc(self) -> Any:
         return self.bot.svc
 
+    def _setting(self, name: str, default: float) -> float:
+        return float(getattr(getattr(self.bot, "settings", None), name, default))
+
+    def probe_delay(self, probes: int) -> float:
+        """Seconds to the next probe of a blocked target after ``probes`` failed ones: doubling, capped."""
+        first = self._setting("delivery_probe_seconds", 60.0)
+        return min(first * 2 ** min(probes, 30), self._setting("delivery_probe_max_seconds", 900.0))
+
     async def run_forever(self, every: float) -> None:
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=every)
-            self.wake.clear()
-            try:
-                await self.deliver_pending()
-            except Exception:
-                log.exception("delivery round failed; retrying on the next round")
+        try:
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout=every)
+                self.wake.clear()
+                try:
+                    await self.dispatch()
+                except Exception:
+                    log.exception("delivery round failed; retrying on the next round")
+        finally:
+            await self.stop()
+
+    async def stop(self) -> None:
+        """Cancel the match workers (at shutdown); what they had not marked is delivered next time."""
+        tasks = list(self.workers.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.workers.clear()
+        await self.boards.stop()
+
+    async def dispatch(self) -> list[asyncio.Task[int]]:
+        """Start a worker for each match with something to deliver (or a probe due) that has none."""
+        if not await self.bot.holds_lease("deliver"):
+            return []
+        started = []
+        now = time.monotonic()
+        for match_id in await self.svc.delivery_queue(MATCHES_PER_ROUND):
+            running = self.workers.get(match_id)
+            if running is not None and not running.done():
+                self.again.add(match_id)
+                continue
+            if self.retry_at.get(match_id, (0.0, 0))[0] > now:
+                continue
+            task = asyncio.create_task(self._work(match_id), name=f"deliver-match-{match_id}")
+            self.workers[match_id] = task
+            started.append(task)
+        return started
 
     async def deliver_pending(self) -> int:
-        """Deliver the outbox: in order within a match, several matches at once.
+        """One round, waiting for the matches it started; returns the notices delivered."""
+        return sum(await asyncio.gather(*await self.dispatch()))
 
-        One notice at a time (a render, a REST call and a database write each) capped the whole
-        bot at about 30 notices a second, and with a hundred busy matches prompts reached their
-        players 10-20 s late (benchmarks/discord_load.py)."""
-        if not await self.bot.holds_lease("deliver"):
-            return 0
+    async def _work(self, match_id: int) -> int:
+        """One match's notices, oldest first, until none is left (or a passing failure)."""
         sent = 0
-        while True:
-            batch = await self.svc.outbox(limit=BATCH)
-            if not batch:
-                return sent
-            by_match: dict[int, list[Any]] = {}
-            for notice in batch:
-                by_match.setdefault(notice.match_id, []).append(notice)
-            gate = asyncio.Semaphore(PARALLEL_MATCHES)
-            counts = await asyncio.gather(*(self._deliver_in_order(notices, gate) for notices in by_match.values()))
-            sent += sum(n for n, _ok in counts)
-            if not all(ok for _n, ok in counts):
-                return sent  # a refused notice is retried on the next round, its successors after it
+        try:
+            sent += await self._probe(match_id)
+            while True:
+                self.again.discard(match_id)
+                batch = await self.svc.next_notices(match_id, BATCH)
+                if not batch:
+                    if match_id in self.again:
+                        continue
+                    self.retry_at.pop(match_id, None)
+                    return sent
+                for notice in batch:
+                    outcome = await self._deliver_one(notice)
+                    if outcome == DELIVERED:
+                        sent += 1
+                        if notice.kind != "lobby":
+                            self.boards.touch(match_id)
+                    elif outcome == PARKED:
+                        break  # that target's other notices are parked too: read the queue again
+                    else:
+                        self._back_off(match_id)
+                        return sent
+        except Exception:
+            log.exception("delivering the notices of match %s failed; retrying later", match_id)
+            self._back_off(match_id)
+            return sent
+        finally:
+            if self.workers.get(match_id) is asyncio.current_task():
+                del self.workers[match_id]
 
-    async def _deliver_in_order(self, notices: list[Any], gate: asyncio.Semaphore) -> tuple[int, bool]:
-        """One match's notices, oldest first, stopping at the first that Discord refuses."""
+    def _back_off(self, match_id: int) -> None:
+        failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1
+        wait = min(self._setting("deliver_seconds", 1.0) * 2 ** min(failures, 30), RETRY_MAX_SECONDS)
+        self.retry_at[match_id] = (time.monotonic() + wait, failures)
+
+    async def _deliver_one(self, notice: Any) -> str:
+        try:
+            async with self.gate:
+                ref = await self.deliver(notice)
+        except discord.HTTPException as exc:
+            code = final_code(exc)
+            if notice.kind == ALERT and isinstance(exc, (discord.Forbidden, discord.NotFound)):
+                log.info("could not tell %s about a blocked target of match %s: %s", target_of(notice), notice.match_id, exc)
+                await self.svc.delivered(notice.id, "undeliverable")
+                return DELIVERED
+            if code is None:
+                log.warning("could not deliver notice %s (%s) of match %s: %s; will retry",
+                            notice.id, notice.kind, notice.match_id, exc)
+                return RETRY
+            await self._park(notice, code)
+            return PARKED
+        await self.svc.delivered(notice.id, ref)
+        return DELIVERED
+
+    async def _park(self, notice: Any, code: int) -> None:
+        kind, target_id = target_of(notice)
+        reason = reason_for(self.bot, code, kind, target_id)
+        block = await self.svc.park(notice.id, code, reason, retry_in=self.probe_delay(0))
+        if block is not None:
+            log.warning("parked %d notices of match %s for %s %s: %s (Discord error %s); next try in %.0f s",
+                        block.held, notice.match_id, kind, target_id, reason, code, self.probe_delay(0))
+
+    async def _probe(self, match_id: int) -> int:
+        """Try each due blocked target with its oldest parked notice; if it goes, the rest follow."""
         sent = 0
-        async with gate:
-            for notice in notices:
-                try:
+        for block in await self.svc.due_probes(match_id):
+            notice = await self.svc.probe_notice(block)
+            if notice is None:
+                await self.svc.unblock(block)
+                continue
+            try:
+                async with self.gate:
                     ref = await self.deliver(notice)
-                except discord.HTTPException:
-                    log.exception("could not deliver notice %s (%s); will retry", notice.id, notice.kind)
-                    return sent, False
-                await self.svc.delivered(notice.id, ref)
-                sent += 1
-        return sent, True
+            except discord.HTTPException as exc:
+                code = final_code(exc)
+                reason = reason_for(self.bot, code, block.kind, block.target_id) if code else block.reason
+                dropped = await self.svc.probe_failed(block, code or block.code, reason,
+                                                      self.probe_delay(block.probes + 1))
+                if dropped is not None:
+                    log.warning("gave up on %s %s of match %s (over, refused since %s): %d notices dropped",
+                                block.kind, block.target_id, match_id, block.since, dropped)
+                continue
+            await self.svc.delivered(notice.id, ref)
+            held = await self.svc.unblock(block)
+            sent += 1
+            log.info("%s %s of match %s works again; %d held notices follow", block.kind, block.target_id,
+                     match_id, held)
+        return sent
+
+    # ------------------------------------------------------------------ one notice
 
     async def deliver(self, notice: Any) -> str | None:
         kind = notice.kind
@@ -98,6 +241,8 @@ class Delivery:
             return await self.dm_prompt(notice)
         if kind == "private":
             return await self.dm_text(notice)
+        if kind == ALERT:
+            return await self.alert(notice)
         channel = self.bot.get_partial_messageable(notice.channel_id)
         if kind == "lobby":
             return await self.lobby(notice, channel)
@@ -107,62 +252,89 @@ class Delivery:
                 names = (await self.svc.get_match(notice.match_id)).names()
             png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=names)
             msg = await channel.send(
-                clip(payload.get("text", "")),
+                clip(inert(payload.get("text", ""))),
                 file=discord.File(io.BytesIO(png), "map.png"),
-                allowed_mentions=USERS_ONLY,
+                nonce=nonce_of(notice),
+                allowed_mentions=NOBODY,
             )
             return str(msg.id)
+        if kind == "turn":
+            return await nudges.turn(self, notice)
+        if kind == "reminder":
+            return await nudges.reminder(self, notice)
         if kind not in PUBLIC_TEXT:
             log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
             return "skipped"
-        text = payload.get("text", "")
+        text = inert(payload.get("text", ""))
         users = [int(u) for u in payload.get("user_ids", [])]
-        if kind == "reminder" and payload.get("deadline"):
-            text = f"{text} Deadline {timestamp(_parse_time(payload['deadline']))}."
         if users:
             text = f"{mentions(users)} {text}"
-        msg = await channel.send(clip(text), allowed_mentions=USERS_ONLY)
+        msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users))
         return str(msg.id)
 
     async def lobby(self, notice: Any, channel: discord.PartialMessageable) -> str:
+        """The lobby is one message, edited in place (an edit repeated is harmless)."""
         from bot.discord.lobby import lobby_view
 
         payload = notice.payload
         view = lobby_view(notice.match_id, payload.get("status", "lobby"))
+        text = clip(inert(payload["text"]))
         old = await self.svc.notice_ref(notice.match_id, "lobby")
         if old:
             try:
-                await channel.get_partial_message(int(old)).edit(content=clip(payload["text"]), view=view)
+                await channel.get_partial_message(int(old)).edit(content=text, view=view, allowed_mentions=NOBODY)
                 return old
-            except discord.NotFound:
-                pass
-        msg = await channel.send(clip(payload["text"]), view=view, allowed_mentions=USERS_ONLY)
+            except discord.NotFound as exc:
+                if exc.code == UNKNOWN_CHANNEL:
+                    raise
+        msg = await channel.send(text, view=view, nonce=nonce_of(notice), allowed_mentions=NOBODY)
+        return str(msg.id)
+
+    async def alert(self, notice: Any) -> str | None:
+        """Tell someone that a target of the match refuses its notices (a ``blocked`` notice)."""
+        payload = notice.payload
+        text = clip(alert_text(payload, notice.channel_id, notice.match_id))
+        if notice.user_id is not None:
+            return await self._dm(notice, text)
+        channel = self.bot.get_partial_messageable(notice.channel_id)
+        users = [int(payload["target_id"])] if payload.get("target_kind") == "user" else []
+        msg = await channel.send(text, nonce=nonce_of(notice), allowed_mentions=only(users))
         return str(msg.id)
 
     async def _dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
         """Send to the seat's DMs; if they are closed, say so in the channel once."""
         user_id = int(notice.user_id)
-        if await self.svc.dms_closed(notice.match_id, int(notice.seat)):
+        seat = None if notice.seat is None else int(notice.seat)
+        if seat is not None and await self.svc.dms_closed(notice.match_id, seat):
             return "dms-closed"
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            msg = await user.send(content, **kwargs)
+            msg = await user.send(content, nonce=nonce_of(notice), allowed_mentions=NOBODY, **kwargs)
             return str(msg.id)
         except discord.Forbidden as exc:
-            if exc.code != DMS_CLOSED:
+            if exc.code != DMS_CLOSED or seat is None:
                 raise
-            if await self.svc.mark_dms_closed(notice.match_id, int(notice.seat)):
-                channel = self.bot.get_partial_messageable(notice.channel_id)
-                await channel.send(
-                    f"<@{user_id}> I cannot send you direct messages (your DMs are closed for this server). "
-                    "Answer your decisions here with `/game act` instead.",
-                    allowed_mentions=USERS_ONLY,
-                )
+            if await self.svc.mark_dms_closed(notice.match_id, seat):
+                await self._say_dms_closed(notice, user_id)
             return None
+
+    async def _say_dms_closed(self, notice: Any, user_id: int) -> None:
+        """Best effort: a channel that refuses it parks its own notices when it next meets one."""
+        channel = self.bot.get_partial_messageable(notice.channel_id)
+        try:
+            await channel.send(
+                f"<@{user_id}> I cannot send you direct messages (your DMs are closed for this server). "
+                "Answer your decisions here with `/game act` instead.",
+                nonce=nonce_of(notice, "dms-closed"),
+                allowed_mentions=only([user_id]),
+            )
+        except discord.HTTPException as exc:
+            log.info("could not say in channel %s that %s's DMs are closed: %s", notice.channel_id, user_id, exc)
 
     async def dm_text(self, notice: Any) -> str | None:
         """Lines only this seat may see (its own sealed choice, what its scouts saw)."""
-        return await self._dm(notice, clip("\n".join(notice.payload.get("events") or [notice.payload.get("text", "")])))
+        lines = notice.payload.get("events") or [notice.payload.get("text", "")]
+        return await self._dm(notice, clip(inert("\n".join(lines))))
 
     async def dm_prompt(self, notice: Any) -> str | None:
         payload = notice.payload
@@ -172,8 +344,9 @@ class Delivery:
             info = await self.svc.get_match(notice.match_id)
             names, title, game = info.names(), info.title, info.game
         prompt = named_prompt(payload["prompt"], names)
+        written = named_prompt(payload["prompt"], plain_names(names))
         deadline = _parse_time(payload.get("deadline"))
-        content = prompt_text(prompt, deadline, f"**{title}** in <#{notice.channel_id}>")
+        content = prompt_text(written, deadline, f"**{title}** in <#{notice.channel_id}>")
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):

@@ -10,6 +10,7 @@ MAX_CUSTOM_ID = 100
 
 _LOBBY = re.compile(r"wh:l:(?P<mid>\d{1,12}):(?P<action>join|leave|ai|start)")
 _PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9}):(?P<op>[omnc])(?::(?P<val>[^\s]{1,50}))?")
+_BOARD = re.compile(r"wh:b:(?P<mid>\d{1,12}):(?P<action>act|map|rules)")
 _MODAL = re.compile(r"wh:pm:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})")
 
 
@@ -47,7 +48,18 @@ class ModalId:
         return f"wh:pm:{self.match_id}:{self.seat}:{self.version}"
 
 
-ParsedId = LobbyId | PromptId | ModalId
+@dataclass(frozen=True)
+class BoardId:
+    """A status board button: act (the open decision), map, rules (the topics)."""
+
+    match_id: int
+    action: str
+
+    def encode(self) -> str:
+        return f"wh:b:{self.match_id}:{self.action}"
+
+
+ParsedId = LobbyId | PromptId | ModalId | BoardId
 
 
 def parse(custom_id: str) -> ParsedId | None:
@@ -58,6 +70,8 @@ def parse(custom_id: str) -> ParsedId | None:
         return LobbyId(int(m["mid"]), m["action"])
     if m := _PROMPT.fullmatch(custom_id):
         return PromptId(int(m["mid"]), int(m["seat"]), int(m["ver"]), m["op"], m["val"])
+    if m := _BOARD.fullmatch(custom_id):
+        return BoardId(int(m["mid"]), m["action"])
     if m := _MODAL.fullmatch(custom_id):
         return ModalId(int(m["mid"]), int(m["seat"]), int(m["ver"]))
     return None

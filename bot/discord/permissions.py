@@ -17,7 +17,6 @@ from typing import Any
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 SEND_TTS_MESSAGES = 1 << 12
-MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
@@ -27,8 +26,7 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 PIN_MESSAGES = 1 << 51
-"""Discord split pinning out of Manage Messages (2025); servers set up before may still pin through
-Manage Messages, so either one counts."""
+"""Discord split pinning out of Manage Messages; since February 2026 only Pin Messages lets a bot pin."""
 ALL_PERMISSIONS = (1 << 53) - 1
 """Every bit up to Bypass Slowmode (1 << 52): what the owner and an Administrator have."""
 
@@ -60,8 +58,7 @@ NEEDS: tuple[Need, ...] = (
     Need("Create Public Threads", (CREATE_PUBLIC_THREADS,), "open a thread for a match", False),
     Need("Send Messages in Threads", (SEND_MESSAGES_IN_THREADS,), "post in a match thread", False),
     Need("Manage Threads", (MANAGE_THREADS,), "archive a match thread when the match ends", False),
-    Need("Pin Messages", (PIN_MESSAGES, MANAGE_MESSAGES),
-         "pin the status board (Manage Messages counts too)", False),
+    Need("Pin Messages", (PIN_MESSAGES,), "pin the status board", False),
 )
 
 INVITE_PERMISSIONS = functools.reduce(operator.or_, (need.bits[0] for need in NEEDS))

@@ -9,7 +9,6 @@ from typing import Any
 import discord
 
 from bot.discord.ids import ModalId, PromptId
-from engine.text import fill
 
 BUTTONS_MAX = 10
 """More options than this go into a select menu (two rows of buttons read well on phones)."""
@@ -27,21 +26,6 @@ class PlainView(discord.ui.View):
 
     def __init__(self) -> None:
         super().__init__(timeout=60)
-
-
-def named_prompt(prompt: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """The prompt with players' names in place of the engine's seat references, in every
-    text a player reads (the engine does not know names; a raw "[[seat:1]]" in a button
-    or a modal label would be unreadable)."""
-    out = dict(prompt)
-    out["text"] = fill(str(prompt.get("text") or ""), names)
-    out["options"] = [
-        {**o, "label": fill(str(o.get("label", "")), names),
-         "description": fill(str(o.get("description") or ""), names)}
-        for o in prompt.get("options") or []
-    ]
-    out["fields"] = [{**f, "label": fill(str(f.get("label", "")), names)} for f in prompt.get("fields") or []]
-    return out
 
 
 def prompt_view(match_id: int, seat: int, version: int, prompt: dict[str, Any]) -> PlainView:
@@ -146,7 +130,7 @@ def prompt_text(prompt: dict[str, Any], deadline: datetime | None, header: str =
         lines.append("*Shared: your teammates have this choice too; the first answer counts for everyone "
                      "(first come, first served).*")
     if prompt.get("optional"):
-        lines.append("*Optional: the game goes on without you; this closes when you pass or the moment passes.*")
+        lines.append("*Optional: the game goes on without you; nobody waits for this choice.*")
     elif deadline is not None:
         who = "nobody has" if prompt.get("shared") else "you have not"
         lines.append(f"Deadline {timestamp(deadline)}; if {who} chosen by then, the AI chooses for you.")

@@ -10,15 +10,18 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import ids
+from bot.discord.board_clicks import board_click
+from bot.discord.errors import report
+from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import (
     NumbersModal,
     changed_view,
-    named_prompt,
     option_label,
     prompt_text,
     prompt_view,
 )
 from bot.discord.replies import answer
+from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
 
 if TYPE_CHECKING:
@@ -61,6 +64,8 @@ class Router:
                 await refuse(interaction, NOT_OURS)
             elif isinstance(parsed, ids.LobbyId):
                 await self.lobby(interaction, parsed)
+            elif isinstance(parsed, ids.BoardId):
+                await board_click(self.bot, interaction, parsed)
             elif isinstance(parsed, ids.PromptId):
                 await self.prompt(interaction, parsed, data)
             else:
@@ -69,6 +74,8 @@ class Router:
             await refuse(interaction, str(exc))
         except discord.HTTPException:
             log.exception("Discord refused a reply to interaction %s", interaction.id)
+        except Exception as exc:  # a database error, a bug: the player still hears back, in plain words
+            await report(interaction, exc)
         finally:
             self.bot.wake_delivery()
 
@@ -147,9 +154,10 @@ class Router:
         if found is None:
             return
         pending, prompt = found
+        written = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
         if cid.op == "c":
             await interaction.edit_original_response(
-                content=prompt_text(prompt, pending.deadline, "Change your choice:"),
+                content=prompt_text(written, pending.deadline, "Change your choice:"),
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
             return
@@ -165,7 +173,7 @@ class Router:
                 await refuse(interaction, NOT_OPEN)
                 return
             choice = option["choice"]
-        await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
+        await self._submit(interaction, cid.match_id, cid.seat, cid.version, written, choice)
 
     async def modal(self, interaction: discord.Interaction, cid: ids.ModalId, data: dict[str, Any]) -> None:
         values: dict[str, str] = {}
@@ -177,7 +185,8 @@ class Router:
         found = await self._pending(interaction, cid)
         if found is None:
             return
-        _, prompt = found
+        pending, _prompt = found
+        prompt = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
         choice: dict[str, Any] = {}
         for field in prompt.get("fields", []):
             raw = values.get(field["name"], "").strip()
@@ -185,6 +194,10 @@ class Router:
                 choice[field["name"]] = int(raw)
             except ValueError:
                 await refuse(interaction, f"{field['label']}: '{raw}' is not a whole number. Nothing was changed.")
+                return
+            if not field["min"] <= choice[field["name"]] <= field["max"]:
+                await refuse(interaction, f"{field['label']}: {raw} is not from {field['min']} to {field['max']}. "
+                                          "Nothing was changed.")
                 return
         await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
 
@@ -197,6 +210,7 @@ class Router:
         prompt: dict[str, Any],
         choice: dict[str, Any],
     ) -> None:
+        """Apply the choice; ``prompt`` has its names written as text (they are echoed back)."""
         await self.svc.submit(
             match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id)
         )

@@ -4,61 +4,151 @@ service and store as the Discord bot, so an interrupted match resumes with --res
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 import engine
 import render
+from bot.naming import named_prompt
 from bot.service import MatchService, ServiceError
 from db.store import Store
+from engine.text import fill
 
 LOCAL_GUILD = 0
 LOCAL_CHANNEL = 1
 LOCAL_USER = 1
+RESUME_LINES = 8
+"""Public lines reprinted on --resume, so a returning player sees where the match stood."""
+
+
+def data_dir() -> Path:
+    """Where the terminal table keeps its database and maps: $WARHOST_DATA_DIR, else the user's
+    data directory (XDG), never the working tree."""
+    configured = os.environ.get("WARHOST_DATA_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "warhost"
+
+
+def local_db(given: str | None, resume: bool) -> str:
+    """The database to play in: the one given, else on --resume the one the last match used,
+    else the default file in the data directory."""
+    if given:
+        return given
+    remembered = data_dir() / "last-local-db"
+    if resume and remembered.is_file() and remembered.read_text().strip():
+        return remembered.read_text().strip()
+    return f"sqlite+aiosqlite:///{data_dir() / 'local.db'}"
+
+
+def remember_db(db_url: str) -> None:
+    """`--resume` without `--db` finds the match where it was started."""
+    data_dir().mkdir(parents=True, exist_ok=True)
+    (data_dir() / "last-local-db").write_text(db_url + "\n")
+
+
+class StopRequest:
+    """Ctrl-C at the terminal. During a question it ends the read at once; anywhere else it asks
+    the match loop to stop at its next step, so no database work is cut in half (asyncio's own
+    handler would cancel the task mid-transaction and print tracebacks)."""
+
+    def __init__(self) -> None:
+        self.reading = False
+        self.requested = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True
+        if self.reading:
+            raise KeyboardInterrupt
+
+    def read(self, reader: Callable[[], str | None]) -> str | None:
+        self.reading = True
+        try:
+            if self.requested:
+                raise KeyboardInterrupt
+            return reader()
+        finally:
+            self.reading = False
+
+
+STOPPED = "\nStopped. Your match is saved: continue with  python -m bot play --resume"
 
 
 class Table:
     def __init__(
         self,
         svc: MatchService,
-        maps: Path,
+        maps: Path | None,
         read: Callable[[], str | None],
         out: TextIO = sys.stdout,
     ) -> None:
         self.svc = svc
-        self.maps = maps
+        self.maps_given = maps
+        self.maps = maps or data_dir() / "maps"
         self.read = read
         self.out = out
         self.frame = 0
+        self.numbers: dict[str, int] = {}
+        """Option value -> the number it was shown with, kept while the same kind of question
+        repeats (a Turn's actions), so "3" keeps meaning the same thing."""
+        self.numbered_kind = ""
+        self.names: list[str] = []
+        self.stop = StopRequest()
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
-    async def open(self, game: str, seats: int, seed: int | None, name: str, resume: bool, options: dict[str, Any]) -> int:
+    async def open(self, game: str, seats: int, seed: int | None, name: str, resume: bool,
+                   options: dict[str, Any], new: bool = False) -> int:
         info = await self.svc.find_match(LOCAL_CHANNEL)
         if resume:
             if info is None:
                 raise ServiceError("There is no interrupted local match to resume; start one without --resume.")
-            self.say(f"Resuming match #{info.id} ({info.title}).")
+            self._use_maps(int(info.id))
+            self.names = info.names()
+            self.say(f"Resuming match #{info.id} ({info.title}). Maps go to {self.maps}/.")
+            recent = await self.svc.log(LOCAL_CHANNEL, limit=RESUME_LINES)
+            if recent:
+                self.say("Where you left off:")
+                for line in recent:
+                    self.say(f"  {line}")
             return int(info.id)
         if info is not None:
+            if not new:
+                raise ServiceError(
+                    f"You have an unfinished local match #{info.id} ({info.title}). Continue it with "
+                    "--resume, or start over with --new (which closes it).")
             await self.svc.abort(LOCAL_CHANNEL, LOCAL_USER, is_manager=True)
-            self.say(f"(The earlier unfinished local match #{info.id} was closed; use --resume to continue one.)")
+            self.say(f"(The unfinished local match #{info.id} was closed, as --new asked.)")
         info = await self.svc.create(
             LOCAL_GUILD, LOCAL_CHANNEL, LOCAL_USER, name, game, options, max_seats=seats, seed=seed
         )
         for _ in range(seats - 1):
             await self.svc.add_ai(LOCAL_CHANNEL, LOCAL_USER)
         await self.svc.start(LOCAL_CHANNEL, LOCAL_USER)
+        self._use_maps(int(info.id))
+        self.names = (await self.svc.get_match(int(info.id))).names()
         self.say(f"Match #{info.id}: {info.title}, {seats} seat{'s' if seats != 1 else ''}. You are seat 1"
                  + ("; the AI plays the others." if seats > 1 else "."))
         self.say(f"Maps of each phase are saved in {self.maps}/. Press Enter to take the suggested answer.")
         return int(info.id)
 
+    def _use_maps(self, match_id: int) -> None:
+        """Each match draws into a folder of its own, unless --maps named one."""
+        if self.maps_given is None:
+            self.maps = data_dir() / "maps" / f"match-{match_id}"
+        self.maps.mkdir(parents=True, exist_ok=True)
+
     async def show_notices(self, match_id: int) -> dict[str, Any] | None:
-        """Print what the channel would see; save each phase map. Returns the result, if any."""
+        """Print what the channel would see, in full, and your own private lines; save each
+        phase map. Returns the result, if any."""
         result = None
         for notice in await self.svc.outbox(limit=500):
             if notice.match_id != match_id:
@@ -67,54 +157,80 @@ class Table:
             payload = notice.payload
             if notice.kind in ("phase", "result"):
                 self.frame += 1
-                info = await self.svc.get_match(match_id)
-                png = render.draw(payload["game"], payload["view"], names=info.names())
+                png = render.draw(payload["game"], payload["view"], names=self.names)
                 path = self.maps / f"{self.frame:03d}-{notice.kind}.png"
                 path.write_bytes(png)
-                self.say(f"\n{payload.get('text', '')}\n[map saved: {path}]")
+                label = fill(str(payload["view"].get("phase_label") or ""), self.names)
+                body = payload.get("events") if notice.kind == "phase" else None
+                text = "\n".join([f"**{label}**", *body]) if body else payload.get("text", "")
+                self.say(f"\n{text}\n[map saved: {path}]")
+                self.numbers.clear()  # a new phase: the numbering of choices starts afresh
                 if notice.kind == "result":
                     result = payload.get("result")
-            elif notice.kind in ("events", "progress", "timeout"):
+            elif notice.kind == "events":
+                self.say("\n".join(payload.get("events") or [payload.get("text", "")]))
+            elif notice.kind in ("progress", "timeout"):
                 # ("turn" pings point to Discord DMs; here the question follows at once.)
                 self.say(payload.get("text", ""))
+            elif notice.kind == "private" and notice.user_id == LOCAL_USER:
+                for line in payload.get("events") or [payload.get("text", "")]:
+                    self.say(f"(only you see this) {line}")
             await self.svc.delivered(notice.id, "local")
         return result
 
+    def _number(self, prompt: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+        """Each option with its number: an option seen in the previous question of the same
+        kind keeps its number; new ones follow the highest."""
+        kind = str(prompt.get("kind", ""))
+        if kind != self.numbered_kind:
+            self.numbers.clear()
+            self.numbered_kind = kind
+        options = prompt.get("options") or []
+        values = {str(o["value"]) for o in options}
+        self.numbers = {v: n for v, n in self.numbers.items() if v in values}
+        for opt in options:
+            if str(opt["value"]) not in self.numbers:
+                self.numbers[str(opt["value"])] = max(self.numbers.values(), default=0) + 1
+        return sorted(((self.numbers[str(o["value"])], o) for o in options), key=lambda pair: pair[0])
+
     def ask(self, prompt: dict[str, Any]) -> dict[str, Any] | None:
         """One answer from the keyboard, shaped as the prompt wants; None at end of input."""
+        prompt = named_prompt(prompt, self.names)
         self.say(f"\n>> {prompt['text']}" + ("  (secret)" if prompt.get("secret") else ""))
         kind = prompt.get("input", "choose")
         default = prompt.get("default") or {}
-        options = prompt.get("options") or []
         if kind in ("choose", "multi"):
-            for i, opt in enumerate(options, 1):
+            numbered = self._number(prompt)
+            by_number = {number: opt for number, opt in numbered}
+            for number, opt in numbered:
                 desc = f" - {opt['description']}" if opt.get("description") else ""
-                self.say(f"  {i}) {opt['label']}{desc}")
+                self.say(f"  {number}) {opt['label']}{desc}")
             hint = "number" if kind == "choose" else f"numbers separated by commas ({prompt.get('min_picks', 0)}-{prompt.get('max_picks', 1)})"
-            self.say(f"Your choice ({hint}; Enter = suggested):")
-            line = self.read()
+            self.say(f"Your choice ({hint}; Enter = {self._suggestion(prompt, numbered)}):")
+            line = self.stop.read(self.read)
             if line is None:
                 return None
             line = line.strip()
             if not line:
                 return default
-            picks: list[int] = []
+            picks: list[dict[str, Any]] = []
             for part in line.replace(" ", ",").split(","):
                 if not part:
                     continue
-                if not part.isdigit() or not 1 <= int(part) <= len(options):
-                    raise ServiceError(f"'{part}' is not one of the numbers 1 to {len(options)}.")
-                picks.append(int(part) - 1)
+                if not part.isdigit() or int(part) not in by_number:
+                    shown = ", ".join(str(n) for n in by_number)
+                    raise ServiceError(f"'{part}' is not one of the numbers shown ({shown}).")
+                picks.append(by_number[int(part)])
             if kind == "choose":
                 if len(picks) != 1:
                     raise ServiceError("Pick exactly one number.")
-                return options[picks[0]]["choice"]
-            return {prompt.get("field", "picks"): [options[i]["value"] for i in picks]}
+                return picks[0]["choice"]
+            return {prompt.get("field", "picks"): [opt["value"] for opt in picks]}
         answer: dict[str, Any] = {}
         for field in prompt.get("fields") or []:
             suggested = default.get(field["name"], field["min"])
             self.say(f"{field['label']} ({field['min']}-{field['max']}, Enter = {suggested}):")
-            line = self.read()
+            line = self.stop.read(self.read)
             if line is None:
                 return None
             line = line.strip()
@@ -126,8 +242,28 @@ class Table:
                 raise ServiceError(f"'{line}' is not a whole number.")
         return answer
 
+    @staticmethod
+    def _suggestion(prompt: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]]) -> str:
+        """What Enter takes, by number and name."""
+        default = prompt.get("default") or {}
+        if prompt.get("input") == "multi":
+            picked = set(default.get(prompt.get("field", "picks"), []))
+            chosen = [f"{number}) {opt['label']}" for number, opt in numbered if opt["value"] in picked]
+            return ", ".join(chosen) if chosen else "none"
+        found = next((f"{number}) {opt['label']}" for number, opt in numbered if opt.get("choice") == default), None)
+        return found or "the suggested answer"
+
     async def play(self, match_id: int) -> int:
+        try:
+            return await self._play(match_id)
+        except KeyboardInterrupt:
+            self.say(STOPPED)
+            return 130
+
+    async def _play(self, match_id: int) -> int:
         while True:
+            if self.stop.requested:
+                raise KeyboardInterrupt
             result = await self.show_notices(match_id)
             info = await self.svc.get_match(match_id)
             if result is not None or info.status in ("finished", "aborted"):
@@ -153,32 +289,41 @@ class Table:
 
 
 async def play_local(
-    db_url: str,
+    db_url: str | None,
     game: str,
     seats: int,
     seed: int | None,
-    maps: Path,
+    maps: Path | None,
     resume: bool = False,
     name: str = "You",
     options: dict[str, Any] | None = None,
     read: Callable[[], str | None] | None = None,
+    new: bool = False,
 ) -> int:
     if game not in engine.games():
         raise SystemExit(f"unknown game {game!r}; choose one of: {', '.join(sorted(engine.games()))}")
-    maps.mkdir(parents=True, exist_ok=True)
-    store = await Store.open(db_url, migrate=True)
+    url = local_db(db_url, resume)
+    if url.startswith("sqlite") and ":///" in url:
+        Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
+    store = await Store.open(url, migrate=True)
+    previous: Any = None
     try:
         svc = MatchService(store)
         reader = read or _stdin_line
         table = Table(svc, maps, reader)
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, table.stop)
         try:
-            match_id = await table.open(game, seats, seed, name, resume, options or {})
+            match_id = await table.open(game, seats, seed, name, resume, options or {}, new=new)
         except ServiceError as exc:
             table.say(str(exc))
             return 2
+        remember_db(url)
         return await table.play(match_id)
     finally:
         await store.close()
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _stdin_line() -> str | None:

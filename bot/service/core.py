@@ -18,17 +18,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting
+from bot.service import hosting, limits, noise
+from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
-from bot.service.progress import SecretTally, progress_after, secret_tally
-from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
-from db.models import OPEN_STATUSES, Choice, Deadline, Match, Seat
+from bot.service.memory import MatchLocks, RecentStates
+from bot.service.outbox import OutboxService
+from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult
+from db.models import OPEN_STATUSES, REMINDER_FRACTIONS, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
 from db.store import Store, VersionConflict
 from engine.text import fill
@@ -38,7 +39,7 @@ SNAPSHOT_EVERY = 25
 """A snapshot every this many choices keeps loading a match to a short replay."""
 TAKEOVER_AFTER = 2
 """Deadlines missed in a row before the AI plays the seat until its player is back."""
-REMINDERS = (("reminded_50", 0.5), ("reminded_90", 0.9))
+REMINDERS = REMINDER_FRACTIONS
 MAX_AI_CHOICES = 100_000
 LOST_SHARED = "Someone else answered first; your updated choices are in your DMs (or use `/game act`)."
 CLOSED_SHARED = "Someone else answered first; this choice is closed now."
@@ -67,8 +68,9 @@ class _Ctx:
     changed: bool = False
     events: list[eng.Event] = field(default_factory=list)
     notices: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    progress: SecretTally | None = None
-    """The secret step's grown tally to post (see bot/service/progress.py), if any."""
+    secret_answered: bool = False
+    newly_sealed: bool = False
+    """A secret prompt was answered for the first time (not revised) in this transaction."""
     rows: list[Choice] = field(default_factory=list)
     snapshot: bool = False
     values: dict[str, Any] = field(default_factory=dict)
@@ -99,7 +101,7 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService:
+class MatchService(OutboxService, BoardService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -109,13 +111,17 @@ class MatchService:
         *,
         holder: str | None = None,
         lease_seconds: float = 60.0,
+        name_text: Callable[[str], str] | None = None,
     ) -> None:
+        """``name_text`` writes a player's chosen name into notice texts: a chat front-end escapes
+        its markup there (a name must not ping or format); names for drawing stay as chosen."""
         self.store = store
         self.clock = clock
+        self.name_text = name_text or _as_is
         self.holder = holder or f"svc-{uuid.uuid4().hex[:12]}"
         self.lease_ttl = timedelta(seconds=lease_seconds)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, eng.State]] = {}
+        self._locks = MatchLocks()
+        self._cache: RecentStates[eng.State] = RecentStates()
 
     # ------------------------------------------------------------------ lobby
 
@@ -140,11 +146,9 @@ class MatchService:
             raise NoMatch(str(exc.args[0])) from None
         options = dict(options or {})
         hosting.need_real_host(host_id)
-        if "deadline_hours" in options:  # accepted as a match option too; not the game's business
-            try:
-                deadline_hours = float(options.pop("deadline_hours"))
-            except (TypeError, ValueError):
-                raise BadChoice("deadline_hours must be a number of hours.") from None
+        # deadline_hours is accepted as a match option too; not the game's business
+        deadline_hours = limits.deadline_hours(options.pop("deadline_hours", deadline_hours))
+        seed = limits.seed(seed)
         try:
             opts = eng.parse_options(g, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
@@ -153,8 +157,6 @@ class MatchService:
         seats_cap = top if max_seats is None else max_seats
         if not min(g.seats) <= seats_cap <= top:
             raise Conflict(f"{g.title} takes {min(g.seats)} to {top} players.")
-        if not deadline_hours > 0:
-            raise Conflict("The deadline must be a positive number of hours.")
         now = self.clock()
         try:
             async with self.store.write() as session:
@@ -174,7 +176,7 @@ class MatchService:
                     session.add(seats[0])
                 ctx = _Ctx(session, match, seats, g, None, now, changed=True)
                 chosen = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in options.items())
-                self._lobby_notice(ctx, f"{host_name} opened a {g.title} lobby" + (f" ({chosen})." if chosen else "."))
+                self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {g.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:
             raise Conflict("A match is already open in this channel; finish or abort it first.") from None
@@ -186,7 +188,7 @@ class MatchService:
             if any(s.user_id == user_id for s in ctx.seats):
                 raise Conflict("You already have a seat in this match.")
             self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, user_id=user_id, name=name))
-            self._lobby_notice(ctx, f"{name} joined.")
+            self._lobby_notice(ctx, f"{self.name_text(name)} joined.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -197,7 +199,7 @@ class MatchService:
             seat = ctx.seat_of(user_id)
             await self._remove_seat(ctx, seat)
             closing = hosting.lobby_seat_dropped(ctx, seat, lambda: self._close(ctx, "aborted"))
-            self._lobby_notice(ctx, f"{seat.name} left.{closing}")
+            self._lobby_notice(ctx, f"{self.name_text(seat.name)} left.{closing}")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -226,7 +228,7 @@ class MatchService:
             if row.ai_policy is None:
                 raise Conflict(f"Seat {seat} is not an AI seat.")
             await self._remove_seat(ctx, row)
-            self._lobby_notice(ctx, f"{row.name} left.")
+            self._lobby_notice(ctx, f"{self.name_text(row.name)} left.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -363,7 +365,11 @@ class MatchService:
         return eng.get(match.game).view(state, seat.seat_no)
 
     async def status(self, channel_id: int) -> Status:
-        match, seats, state, deadline = await self._read(await self._channel_match_id(channel_id))
+        return await self.status_of(await self._channel_match_id(channel_id))
+
+    async def status_of(self, match_id: int) -> Status:
+        """The status of one match, open or over (the status board shows both)."""
+        match, seats, state, deadline = await self._read(match_id)
         game = eng.get(match.game)
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
@@ -378,15 +384,20 @@ class MatchService:
             may_act=[s for s in info.seats if s.seat in optional],
             deadline=deadline.due_at if deadline else None, step=match.step,
             prompts=[p.public() for p in prompts], result=match.result,
+            blocked=await self.blocked_targets(match.id),
         )
 
     async def log(self, channel_id: int, limit: int = 20) -> list[str]:
         """The last public event lines of the channel's newest match."""
-        match_id = await self._channel_match_id(channel_id, open_only=False)
+        return await self.log_of(await self._channel_match_id(channel_id, open_only=False), limit)
+
+    async def log_of(self, match_id: int, limit: int = 20) -> list[str]:
+        """The last public event lines of one match."""
+        limit = limits.log_lines(limit)
         async with self.store.read() as session:
             stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
             rows = list((await session.exec(stmt)).all())
-            names = [s.name for s in await self._seats(session, match_id)]
+            names = self._text_names([s.name for s in await self._seats(session, match_id)])
         lines = [fill(line, names) for public in reversed(rows) for line in public]
         return lines[-limit:]
 
@@ -410,7 +421,7 @@ class MatchService:
             if ctx.match.status == "lobby":
                 await self._remove_seat(ctx, row)
                 closing = hosting.lobby_seat_dropped(ctx, row, lambda: self._close(ctx, "aborted"))
-                self._lobby_notice(ctx, f"{row.name} was removed.{closing}")
+                self._lobby_notice(ctx, f"{self.name_text(row.name)} was removed.{closing}")
                 return lambda: self._info(ctx)
             if row.user_id is None:
                 raise Conflict(f"Seat {seat} is already played by the AI.")
@@ -422,7 +433,7 @@ class MatchService:
             row.prompt_version = None
             row.prompt_key = None
             ctx.changed = True
-            ctx.notice("timeout", text=f"{name} was removed; the AI plays seat {seat} from now on.")
+            ctx.notice("timeout", text=f"{self.name_text(name)} was removed; the AI plays seat {seat} from now on.")
             if was_host:
                 hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row))
             await self._settle(ctx)
@@ -436,14 +447,13 @@ class MatchService:
             deadline = await ctx.session.get(Deadline, ctx.match.id)
             if deadline is None or ctx.match.status not in ("active", "paused"):
                 raise Conflict("No deadline is running in this match.")
-            if not hours > 0:
-                raise Conflict("Extend by a positive number of hours.")
-            deadline.due_at = deadline.due_at + timedelta(hours=hours)
+            added = limits.extend_hours(hours, deadline.due_at - ctx.now)
+            deadline.due_at += timedelta(hours=added)
             for flag, frac in REMINDERS:
                 if ctx.now < self._at(deadline, frac):
                     setattr(deadline, flag, False)
             ctx.changed = True
-            ctx.notice("timeout", text=f"The deadline was extended by {hours:g} h to {deadline.due_at:%Y-%m-%d %H:%M} UTC.")
+            ctx.notice("timeout", text=f"The deadline was extended by {added:g} h to {deadline.due_at:%Y-%m-%d %H:%M} UTC.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -489,11 +499,11 @@ class MatchService:
             return 0
         try:
             async with self.store.read() as session:
-                stmt = (
+                stmt = (  # only the rows whose next reminder or deadline has come (indexed)
                     select(Deadline)
                     .join(Match, Match.id == Deadline.match_id)
-                    .where(Match.status == "active")
-                    .order_by(Deadline.due_at)
+                    .where(Deadline.fire_at <= now, Match.status == "active")
+                    .order_by(Deadline.fire_at)
                 )
                 deadlines = list((await session.exec(stmt)).all())
             work = 0
@@ -518,24 +528,6 @@ class MatchService:
         return sum([await self._mutate(match_id, fn) for match_id in ids])
 
     # ------------------------------------------------------------------ outbox and lookups
-
-    async def outbox(self, limit: int = 100) -> list[Notice]:
-        async with self.store.read() as session:
-            stmt = select(NoticeRow).where(NoticeRow.delivered_at.is_(None)).order_by(NoticeRow.id).limit(limit)
-            rows = list((await session.exec(stmt)).all())
-        return [
-            Notice(id=r.id, match_id=r.match_id, key=r.key, kind=r.kind, channel_id=r.channel_id,
-                   user_id=r.user_id, seat=r.seat, payload=r.payload, created_at=r.created_at)
-            for r in rows
-        ]
-
-    async def delivered(self, notice_id: int, ref: str | None = None) -> None:
-        async with self.store.write() as session:
-            await (await session.connection()).execute(
-                sa.update(NoticeRow)
-                .where(NoticeRow.id == notice_id, NoticeRow.delivered_at.is_(None))
-                .values(delivered_at=self.clock(), delivery_ref=ref)
-            )
 
     async def find_match(self, channel_id: int) -> MatchInfo | None:
         async with self.store.read() as session:
@@ -613,8 +605,7 @@ class MatchService:
     # ------------------------------------------------------------------ internals: transactions
 
     async def _mutate(self, match_id: int, fn: Callable[[_Ctx], Awaitable[T]], retries: int = 8) -> T:
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
                     async with self.store.write() as session:
@@ -627,15 +618,15 @@ class MatchService:
                     if callable(out):
                         out = out()  # built after the commit, so it shows the new version
                     if ctx.state is not None:
-                        self._cache[match_id] = (ctx.match.version, ctx.state)
+                        self._cache.put(match_id, ctx.match.version, ctx.state)
                     return out
                 except (VersionConflict, IntegrityError):
-                    self._cache.pop(match_id, None)
+                    self._cache.pop(match_id)
                     if attempt == retries - 1:
                         raise
                     await asyncio.sleep(0.005 * (attempt + 1))
                 except BaseException:
-                    self._cache.pop(match_id, None)
+                    self._cache.pop(match_id)
                     raise
         raise AssertionError("unreachable")
 
@@ -667,7 +658,7 @@ class MatchService:
             state = await self._state(session, match, eng.get(match.game)) if with_state else None
             deadline = await session.get(Deadline, match_id)
         if state is not None:
-            self._cache[match_id] = (match.version, state)
+            self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline
 
     async def _seats(self, session: AsyncSession, match_id: int) -> list[Seat]:
@@ -702,7 +693,6 @@ class MatchService:
             raise BadChoice("A choice must be plain JSON data.") from None
         if not isinstance(clean, dict):
             raise BadChoice("A choice must be a set of named fields.")
-        before = secret_tally(ctx.prompts()) if prompt.secret or ctx.progress is not None else None
         try:
             step = ctx.game.submit(ctx.state, seat_no, clean)
         except eng.IllegalChoice as exc:
@@ -720,8 +710,8 @@ class MatchService:
         ctx.match.step = ctx.values["step"] = seq
         ctx.events.extend(step.events)
         ctx.changed = True
-        if before is not None:
-            ctx.progress = progress_after(ctx.progress, before, secret_tally(ctx.prompts()), step.events)
+        ctx.secret_answered = ctx.secret_answered or prompt.secret
+        ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
         if seq % SNAPSHOT_EVERY == 0:
             await self.store.save_snapshot(ctx.session, ctx.match.id, seq, ctx.state, ctx.now)
         self._reissue(ctx, actor=seat_no)
@@ -752,7 +742,9 @@ class MatchService:
                 continue
             key = _fingerprint(prompt)
             if seat.seat_no == actor:
-                keep = prompt.secret and prompt.answered and seat.prompt_version is not None
+                # A sealed choice being revised, or an optional prompt passed on that stays open
+                # (Defenders' any-turn skills): the same DM stays live, nothing is sent again.
+                keep = (prompt.secret or prompt.optional) and prompt.answered and seat.prompt_version is not None
             else:
                 keep = seat.prompt_key == key and seat.prompt_version is not None
             if not keep:
@@ -822,7 +814,7 @@ class MatchService:
                     if other_frac <= frac:
                         setattr(deadline, other, True)
                 users = [s.user_id for s in self._owing(ctx) if s.user_id is not None]
-                names = ", ".join(s.name for s in self._owing(ctx))
+                names = ", ".join(self.name_text(s.name) for s in self._owing(ctx))
                 left = deadline.due_at - now
                 ctx.changed = True
                 ctx.notice("reminder", text=f"Reminder: {names} still owe a choice ({_hours(left)} left).",
@@ -852,11 +844,11 @@ class MatchService:
             handled.add(seat.seat_no)
             await self._play(ctx, seat, prompts[seat.seat_no], "deadline", "heuristic")
             seat.missed += 1
-            text = f"Time is up for {seat.name}: the AI chose for them."
+            text = f"Time is up for {self.name_text(seat.name)}: the AI chose for them."
             if seat.missed >= TAKEOVER_AFTER and not seat.ai_takeover:
                 seat.ai_takeover = True
                 text += f" After {seat.missed} missed deadlines in a row the AI plays for them until they are back."
-            ctx.notice("timeout", text=text, seat=seat.seat_no, user_ids=[seat.user_id] if seat.user_id else [])
+            ctx.notice("timeout", text=text, seat=seat.seat_no, user_ids=[])  # news, not a call to act: no ping
             done += 1
             await self._settle(ctx)
         return done
@@ -883,7 +875,8 @@ class MatchService:
                 self._close(ctx, "finished")
                 ctx.values["result"] = result.model_dump(mode="json")
                 ctx.snapshot = True
-                ctx.notice("result", text=result_text(ctx.game, result, ctx.names()), game=ctx.match.game,
+                ctx.notice("result", text=result_text(ctx.game, result, self._text_names(ctx.names())),
+                           game=ctx.match.game,
                            names=ctx.names(),
                            view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
             else:
@@ -917,7 +910,8 @@ class MatchService:
             return
         owing_seats = {s.seat_no for s in owing}
         own = [p.deadline_hours for p in ctx.prompts() if p.seat in owing_seats and p.deadline_hours]
-        due = ctx.now + timedelta(hours=min(own) if own else ctx.match.deadline_hours)
+        # Capped: a lobby stored with an endless deadline (before the limits were checked) still starts.
+        due = ctx.now + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
         if deadline is None:
             ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=ctx.now, due_at=due,
                                      paused_at=ctx.now if ctx.match.status == "paused" else None))
@@ -929,23 +923,28 @@ class MatchService:
         """Public posts from public events, private lines and prompts to their seats."""
         if ctx.state is not None and ctx.events:
             names = ctx.names()
-            public = [fill(e.text, names) for e in ctx.events if e.seats is None]
+            written = self._text_names(names)
+            public = [fill(e.text, written) for e in noise.channel_lines(ctx.events)]
             if any(e.phase_end for e in ctx.events):
                 view = ctx.game.view(ctx.state, None)
-                label = fill(str(view.get("phase_label") or "A phase ends."), names)
+                label = fill(str(view.get("phase_label") or "A phase ends."), written)
                 ctx.notices.insert(0, ("phase", {"text": _post(f"**{label}**", public), "game": ctx.match.game,
                                                  "view": view, "events": public, "names": names}))
             elif public:
                 ctx.notices.insert(0, ("events", {"text": _post("", public), "events": public}))
             for seat in ctx.seats:
-                lines = [fill(e.text, names) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
+                lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):
                     ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat.seat_no)
         if ctx.match.status != "active" or ctx.state is None:
             return
         prompts = {p.seat: p for p in ctx.prompts()}
-        if ctx.progress is not None and secret_tally(prompts.values()) == ctx.progress:
-            ctx.notice("progress", text=ctx.progress.text())
+        if ctx.secret_answered:
+            secret = [p for p in prompts.values() if p.secret]
+            line = noise.progress_line(secret, {s.seat_no: s.name for s in ctx.seats}, ctx.newly_sealed,
+                                       self.name_text)
+            if line is not None:
+                ctx.notice("progress", text=line)
         turn_users: list[int] = []
         before: dict[int, eng.Prompt] | None = None
         for seat in ctx.seats:
@@ -959,8 +958,8 @@ class MatchService:
                        names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
                        prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
                        _user_id=seat.user_id, _seat=seat.seat_no)
-            if prompt.secret or prompt.optional or seat.seat_no == ctx.actor:
-                continue  # no channel ping for what is sealed, not owed, or the actor's own next prompt
+            if prompt.optional or seat.seat_no == ctx.actor:
+                continue  # nothing waits for it, or the actor's own next prompt (one mention per turn)
             if prompt.shared:
                 if before is None:
                     start = [] if ctx.start_state is None else ctx.game.prompts(ctx.start_state)
@@ -970,10 +969,15 @@ class MatchService:
                     continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
             turn_users.append(seat.user_id)
         if turn_users:
-            ctx.notice("turn", text="your turn: the choices are in your DMs (or use `/game act`).",
+            # The front-end mentions only those of them whose DMs could not reach them.
+            ctx.notice("turn", text="your turn: your DMs do not reach you, so use `/game act` to choose.",
                        user_ids=turn_users)
 
     # ------------------------------------------------------------------ internals: helpers
+
+    def _text_names(self, names: list[str]) -> list[str]:
+        """Seat names as they are written into texts (see ``name_text``)."""
+        return [self.name_text(n) for n in names]
 
     def _need_lobby(self, ctx: _Ctx, message: str = "The match has already started.") -> None:
         if ctx.match.status != "lobby":
@@ -1036,6 +1040,10 @@ class MatchService:
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result,
         )
+
+
+def _as_is(name: str) -> str:
+    return name
 
 
 def team_verdict(game: Any, winners: list[int]) -> str | None:

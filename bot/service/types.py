@@ -64,6 +64,28 @@ class Status:
     result: dict[str, Any] | None = None
     may_act: list[SeatInfo] = field(default_factory=list)
     """Seats with an optional prompt open: they may act, nobody waits for them."""
+    blocked: list[Blocked] = field(default_factory=list)
+    """Targets that refuse the match's notices (its channel, a player's DMs), and why."""
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A target that refused a match's notice for good: its notices wait (parked) until a probe
+    finds that it works again."""
+
+    id: int
+    match_id: int
+    kind: str
+    """channel | user"""
+    target_id: int
+    code: int
+    """The transport's error code."""
+    reason: str
+    since: datetime
+    next_probe_at: datetime
+    probes: int = 0
+    held: int = 0
+    """Notices parked for it when this was read."""
 
 
 @dataclass(frozen=True)

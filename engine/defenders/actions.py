@@ -3,48 +3,38 @@
 Every prompt lists its legal answers as options; `submit` accepts exactly one of them, so a
 forged or stale answer is refused with the list of what is open, and nothing changes.
 Prompt kinds: skill (setup), turn (own Defender card), all (shared All Defenders AP), react
-(optional any-turn skills on another player's Turn), target, defend (shared), artifact, rebuild.
+(optional any-turn skills on another player's Turn, open all Turn), target, defend (shared, with
+Level Up first), artifact, rebuild (campaign.py). A seat that could only pass is not asked.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from engine.contract import IllegalChoice, Option, Prompt, Step
-from engine.defenders import board, effects, refusals, rules
+from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
-from engine.defenders.rules import Flow, region_name, who
+from engine.defenders.names import caravans, region_name, who
+from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit, opt
+from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
 from engine.rng import rng_for
 from engine.text import seat_ref
 from engine.validate import canonical_json
 
-MAX_OPTIONS = 25
-
-
-class Answer(BaseModel):
-    """Any answer is one of the prompt's option dicts (checked against them exactly)."""
-
-    model_config = ConfigDict(extra="allow")
-    act: str
-
-
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
-    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
-
-
-def dname(d: Defender) -> str:
-    return content().defender(d.key).name
-
-
 # ---------------------------------------------------------------------------- costs
 
 
-def move_cost(st: DefendersState, d: Defender, to: str) -> int:
-    cost = 0 if (rules.passive(d, "swift") and not d.moved_free) else 1
+def free_move(d: Defender) -> bool:
+    """The swift passive's first move of the Turn (no AP) is still open."""
+    return bool(rules.passive(d, "swift")) and not d.moved_free
+
+
+def move_cost(st: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
+    """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
+    escorting first move pays, and the swift passive's free first move is then used up."""
+    cost = 0 if free_move(d) and not escort else 1
     frm = d.region
     if frm != CAPITAL and st.regions[frm].storm:
         cost += 1
@@ -80,15 +70,17 @@ def defender_actions(st: DefendersState, d: Defender, own_card: bool, compact: b
         cost = move_cost(st, d, to)
         if cost > ap or d.riding:
             continue
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(st, to)} ({cost} AP)",
+        price = "free first move" if cost == 0 else f"{cost} AP"
+        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(st, to)} ({price})",
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
-        if region is not None and region.caravans and d.xp:
+        regular = move_cost(st, d, to, escort=True)
+        if region is not None and region.caravans and d.xp and regular <= ap:
             most = min(region.caravans, d.xp)
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
             for k in [most] if compact else sorted({1, min(2, most), most}):
                 out.append(opt(f"move:{d.idx}:{to}:{k}",
-                               f"{n}: move to {region_name(st, to)} escorting {rules.caravans(k)} ({cost} AP, {k} XP)",
-                               {"act": "move", "d": d.idx, "to": to, "escort": k}))
+                               f"{n}: move to {region_name(st, to)} escorting {caravans(k)} "
+                               f"({regular} AP, {k} XP)", {"act": "move", "d": d.idx, "to": to, "escort": k}))
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         extra = rules.passive(d, "secure_bonus")
         what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
@@ -152,11 +144,6 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
     return fit(per[focus], switch + [end])
 
 
-def fit(options: list[Option], tail: list[Option]) -> list[Option]:
-    """At most 25 options; `tail` (End, Pass, focus switches) is always kept."""
-    return options[: MAX_OPTIONS - len(tail)] + tail
-
-
 # ---------------------------------------------------------------------------- prompts
 
 
@@ -166,7 +153,7 @@ def prompts(st: DefendersState) -> list[Prompt]:
     if st.phase == "setup":
         return setup_prompts(st)
     if st.phase == "rebuild":
-        return rebuild_prompts(st)
+        return campaign.rebuild_prompts(st)
     if st.artifact_offer is not None:
         return [artifact_prompt(st)]
     if st.attacks:
@@ -182,11 +169,11 @@ def prompts(st: DefendersState) -> list[Prompt]:
             active = st.defenders[act.defender or 0]
             if seat == active.seat:
                 out.append(turn_prompt(st, seat, active))
-            elif seat not in act.reacted:
+            else:
                 react = react_prompt(st, seat)
                 if react is not None:
                     out.append(react)
-        elif seat not in act.passed:
+        elif seat not in act.passed and not idle_on_card(st, seat):
             out.append(all_prompt(st, seat))
     return out
 
@@ -214,16 +201,20 @@ def all_prompt(st: DefendersState, seat: int) -> Prompt:
 
 
 def react_prompt(st: DefendersState, seat: int) -> Prompt | None:
+    """Any-turn skills (and Level Up) during another Defender's Turn, open for the whole Turn.
+    "Not now" marks the prompt answered, so nobody waits and no AI answers it again, yet its
+    skills stay usable; it is asked afresh once its options change."""
     assert st.active is not None
-    options = [o for d in st.of_seat(seat) for o in ability_options(st, d, own_turn=False, ap=st.active.ap)]
-    if not options:
+    found = [o for d in st.of_seat(seat) for o in ability_options(st, d, own_turn=False, ap=st.active.ap)]
+    if not found:
         return None
+    options = fit(found, [opt("pass", "Not now", {"act": "pass"})])
     active = st.defenders[st.active.defender or 0]
-    text = (f"{who(active)} is taking a Turn. You may use a skill now; the game goes on without you "
-            f"if you do not.")
-    return Prompt(seat=seat, kind="react", text=text, answer=Answer,
-                  options=fit(options, [opt("pass", "Not now", {"act": "pass"})]),
-                  optional=True, default={"act": "pass"})
+    text = (f"{who(active)} is taking a Turn. Your any-turn skills stay open until that Turn ends; "
+            f"the game goes on without you.")
+    passed = st.active.react_passed.get(str(seat))
+    return Prompt(seat=seat, kind="react", text=text, answer=Answer, options=options, optional=True,
+                  answered=passed == [o.value for o in options], default={"act": "pass"})
 
 
 def target_prompt(st: DefendersState) -> Prompt:
@@ -241,6 +232,8 @@ def target_prompt(st: DefendersState) -> Prompt:
 
 
 def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
+    """One prompt per seat with a Defender able to answer; a Defender at 8 XP may first Level
+    Up (full HP), which returns the same decision with the defence now affordable."""
     able = rules.defenders_for(st, attack)
     r = st.regions[attack.region]
     where = region_name(st, attack.region)
@@ -254,15 +247,18 @@ def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
     if attack.dire:
         x = content().dire_card(attack.dire)
         extra = f" {x.text} A defence wins an artifact."
+    xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
+    first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
+    text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
     out = []
     for seat in sorted({d.seat for d in able}):
+        mine = [d for d in able if d.seat == seat]
         options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(st, d, attack)} HP, "
                                           f"{d.hp} now)", {"act": "defend", "d": d.idx})
-                   for d in able if d.seat == seat]
+                   for d in mine if rules.can_defend(st, d, attack)]
+        options += [opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
+                        {"act": "level", "d": d.idx}) for d in mine if d.xp >= rules.XP_MAX]
         options.append(opt("decline", "Let it through", {"act": "decline"}))
-        xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
-        first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
-        text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
         out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
                           shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))
     return out
@@ -296,34 +292,6 @@ def setup_prompts(st: DefendersState) -> list[Prompt]:
     return out
 
 
-def rebuild_prompts(st: DefendersState) -> list[Prompt]:
-    out = []
-    c = content()
-    for seat in range(st.seats):
-        if seat in st.ready:
-            continue
-        options = []
-        for d in st.of_seat(seat):
-            if st.capital_threat > 0 and d.xp >= 2:
-                options.append(opt(f"cap:{d.idx}", f"{dname(d)}: spend 2 XP, Capital Threat -1",
-                                   {"act": "cap", "d": d.idx}))
-            if d.xp >= rules.XP_MAX:
-                options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
-        for d in st.of_seat(seat):
-            for a in d.artifacts:
-                for other in st.defenders:
-                    if other.idx != d.idx and rules.slot_free(other, c.artifact(a).slot):
-                        options.append(opt(f"give:{d.idx}:{a}:{other.idx}",
-                                           f"{dname(d)}: give {c.artifact(a).name} to {dname(other)}",
-                                           {"act": "give", "d": d.idx, "key": a, "to": other.idx}))
-        ready = opt("ready", "Ready for the next battle", {"act": "ready"})
-        text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
-                f"{st.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
-        out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
-                          options=fit(options, [ready]), shared=st.seats > 1, default={"act": "ready"}))
-    return out
-
-
 # ---------------------------------------------------------------------------- submit
 
 
@@ -345,7 +313,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     st.step += 1
     f = Flow(st, rng_for(st.seed, st.step, "step"))
     apply(f, mine, seat, dict(picked.choice))
-    rules.advance(f)
+    settle(f)
     return Step(state=st, events=f.events)
 
 
@@ -363,7 +331,7 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
             rules.start_battle(f)
         return
     if kind == "rebuild":
-        rebuild_choice(f, seat, ch)
+        campaign.rebuild_choice(f, seat, ch)
         return
     if kind == "artifact":
         offer = st.artifact_offer
@@ -387,13 +355,17 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         attack = st.attacks[0]
         if act == "defend":
             rules.defended(f, attack, st.defenders[ch["d"]])
+        elif act == "level":
+            rules.level_up(f, st.defenders[ch["d"]])
         else:
             attack.declined.append(seat)
         return
     assert st.active is not None
-    if kind == "react" and act == "pass":
-        st.active.reacted.append(seat)
-        return
+    if kind == "react":
+        if act == "pass":
+            st.active.react_passed[str(seat)] = [o.value for o in prompt.options]
+            return
+        st.active.react_passed.pop(str(seat), None)
     if kind == "target":
         pick = st.active.pick
         assert pick is not None
@@ -405,7 +377,6 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         assert ab is not None
         spend(f, d, ab.ap)
         effects.apply(f, d, pick["src"], ab, ch["target"])
-        after_action(f)
         return
     card_action(f, prompt, seat, ch)
 
@@ -429,7 +400,6 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
     if what == "pass":
         act.passed.append(seat)
         f.say(f"All Defenders card: passed by {seat_name(seat)}.")
-        after_action(f)
         return
     if what == "focus":
         act.focus[str(seat)] = ch["d"]
@@ -453,7 +423,6 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         regular(f, d, ch)
     if act.card == "all" and st.active is act and st.seats > 1 and act.ap != ap_before and act.ap > 0:
         f.say(f"{act.ap} shared AP left on the All Defenders card.")
-    after_action(f)
 
 
 def seat_name(seat: int) -> str:
@@ -466,16 +435,16 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
     assert act is not None
     what = ch["act"]
     if what == "move":
-        cost = move_cost(st, d, ch["to"])
+        n = ch["escort"]
+        cost = move_cost(st, d, ch["to"], escort=n > 0)
         spend(f, d, cost)
         act.ap -= cost
-        if rules.passive(d, "swift") and not d.moved_free:
-            d.moved_free = True
+        if free_move(d):
+            d.moved_free = True  # the Turn's first move is made, free or (escorting) paid
         frm = d.region
         effects.leave(st, d)
         d.region = ch["to"]
-        n = ch["escort"]
-        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {rules.caravans(n)} for {n} XP."
+        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {caravans(n)} for {n} XP."
                                                                   if n else "."), kind="move")
         if n:
             d.xp -= n
@@ -499,7 +468,7 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
             f.say(f"{who(d)} Secures {region_name(st, r.key)}: Threat {before} to {r.threat}.", kind="secure")
     elif what == "fight":
         card = content().boss(st.boss.key)
-        rules.damage_boss(f, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
+        rules.damage_boss(f, d, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
         if card.passive == "thorns" and st.phase == "play":
             rules.hurt(f, d, 1, card.name)
     elif what == "prepare":
@@ -507,43 +476,44 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
         f.say(f"{who(d)} prepares: {d.xp} XP.")
 
 
-def after_action(f: Flow) -> None:
-    """Close the card once nobody can do anything more with it."""
+PASSING = ("end", "pass", "focus")
+
+
+def has_action(options: list[Option]) -> bool:
+    """Whether a card prompt offers anything but ending, passing or switching focus."""
+    return any(o.choice["act"] not in PASSING for o in options)
+
+
+def idle_on_card(st: DefendersState, seat: int) -> bool:
+    """On the current AP card this seat could only pass (or end): it is not asked."""
+    return not has_action(seat_card_options(st, seat))
+
+
+def close_idle_card(f: Flow) -> bool:
+    """Close the AP card once nobody has anything left to do with it; True when it closed."""
     st = f.st
     act = st.active
     if act is None or st.phase != "play" or st.attacks or st.artifact_offer is not None or act.pick is not None:
-        return
+        return False
     if act.card == "all":
-        if len(act.passed) >= st.seats or (act.ap == 0 and not any(
-                o.choice["act"] not in ("pass", "focus") for s in range(st.seats) if s not in act.passed
-                for o in seat_card_options(st, s))):
-            f.say("The All Defenders card is spent.")
-            st.active = None
-    elif act.ap == 0:
-        seat = st.defenders[act.defender or 0].seat
-        if not any(o.choice["act"] not in ("end", "focus") for o in seat_card_options(st, seat)):
-            st.active = None
+        if any(s not in act.passed and not idle_on_card(st, s) for s in range(st.seats)):
+            return False
+        f.say("The All Defenders card is spent.")
+    else:
+        active = st.defenders[act.defender or 0]
+        if not idle_on_card(st, active.seat):
+            return False
+        if act.ap:
+            f.say(f"{who(active)} can do nothing more with the {act.ap} AP left: the Turn ends.")
+    st.active = None
+    return True
 
 
-def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
-    act = ch["act"]
-    if act == "ready":
-        st.ready.append(seat)
-        f.say(f"Ready for the next battle: {seat_name(seat)}.")
-        if len(st.ready) >= st.seats:
-            rules.regroup_and_reconcile(f)
-        return
-    d = st.defenders[ch["d"]]
-    if act == "cap":
-        d.xp -= 2
-        st.capital_threat -= 1
-        f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {st.capital_threat}.")
-    elif act == "level":
-        rules.level_up(f, d)
-    elif act == "give":
-        other = st.defenders[ch["to"]]
-        d.artifacts.remove(ch["key"])
-        other.artifacts.append(ch["key"])
-        d.hp = min(d.hp, rules.max_hp(d))
-        f.say(f"{who(d)} gives {content().artifact(ch['key']).name} to {who(other)}.")
+def settle(f: Flow) -> None:
+    """Run the game on until someone has a real decision: a card nobody can use is closed and a
+    Rebuild nobody has anything to do in ends, instead of asking seats only to pass."""
+    for _ in range(1_000):
+        rules.advance(f)
+        if not (close_idle_card(f) or campaign.end_rebuild_when_settled(f)):
+            return
+    raise RuntimeError("the Defenders flow did not settle")

@@ -48,6 +48,8 @@ def score(st: DefendersState, prompt: Prompt, o: Option) -> float:
             return 6
         if act == "cap" and d is not None:
             return 5 if st.capital_threat >= 2 or d.xp >= 6 else 0
+        if act == "accept":
+            return 2  # a teammate's trade offer: trust it
         return 1 if act == "ready" else 0
     if kind == "target":
         return target_score(st, prompt, ch)
@@ -72,6 +74,11 @@ def defend_score(st: DefendersState, ch: dict[str, Any]) -> float:
     if ch["act"] == "decline":
         return 4.0
     d = st.defenders[ch["d"]]
+    if ch["act"] == "level":
+        # Levelling first pays for a defence out of reach now; otherwise it only helps when hurt.
+        if not rules.can_defend(st, d, attack):
+            return danger + 3
+        return 4.5 if d.hp < rules.max_hp(d) else 0.0
     left = d.hp - rules.defend_cost(st, d, attack)
     return danger + (3 if left >= 1 else -1) + left * 0.1
 

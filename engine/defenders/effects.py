@@ -10,7 +10,8 @@ from __future__ import annotations
 from engine.defenders import board, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import Ability, content
-from engine.defenders.rules import Flow, region_name, who
+from engine.defenders.names import caravans, card_name, region_name, who
+from engine.defenders.rules import Flow
 from engine.defenders.state import Defender, DefendersState
 
 Target = str | int | None
@@ -214,7 +215,7 @@ def apply(f: Flow, d: Defender, src: str, ab: Ability, target: Target) -> None:
         st.capital_threat = max(0, st.capital_threat - ab.amount)
         f.say(f"{name}: the Capital City's Threat falls to {st.capital_threat}.")
     elif e == "strike":
-        rules.damage_boss(f, ab.amount, name)
+        rules.damage_boss(f, d, ab.amount, name)
     elif e == "dash":
         leave(st, d)
         d.region = str(target)
@@ -249,7 +250,7 @@ def scout(f: Flow, name: str, n: int) -> None:
     bad = [c for c in top if c.startswith(("e:", "x:")) or c == "deserter"]
     keep = [c for c in top if c not in bad]
     st.turn_deck = bad + st.turn_deck[:-n] + keep if len(st.turn_deck) > n else bad + keep
-    seen = ", ".join(rules.card_name(c) for c in reversed(top)) or "nothing"
+    seen = ", ".join(card_name(c) for c in reversed(top)) or "nothing"
     f.say(f"{name}: the next cards were {seen}; {len(bad)} Enemy card(s) go to the bottom.")
 
 
@@ -266,7 +267,7 @@ def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: boo
         st.capital_caravans += n
         if escorted:
             rules.gain_xp(d, rules.XP_ESCORT * n)
-        f.say(f"{rules.caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({st.capital_caravans}/{rules.CARAVANS} home)"
+        f.say(f"{caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({st.capital_caravans}/{rules.CARAVANS} home)"
               + (f"; {who(d)} gains {rules.XP_ESCORT * n} XP." if escorted else "."), kind="caravan")
         if rules.all_home(st):
             f.say("Every Caravan is home: the boss can now fall.", kind="caravan")

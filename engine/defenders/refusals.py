@@ -10,7 +10,8 @@ from engine.defenders.content import content
 from engine.defenders.state import DefendersState
 
 KNOWN_ACTS = {"move", "fly", "secure", "fight", "prepare", "level", "use", "end", "pass", "focus", "target",
-              "back", "defend", "decline", "drop", "leave", "keep", "cap", "give", "ready"}
+              "back", "defend", "decline", "drop", "leave", "keep", "cap", "trade", "accept", "refuse",
+              "withdraw", "ready"}
 
 
 def check_seat(st: DefendersState, seat: Any) -> str | None:

@@ -13,9 +13,9 @@ import random
 from engine.contract import Event
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
-from engine.defenders.content import TERRAINS, content
-from engine.defenders.state import Active, Attack, Boss, Defender, DefendersState
-from engine.text import seat_ref
+from engine.defenders.content import content
+from engine.defenders.names import caravans, region_name, who
+from engine.defenders.state import Active, Attack, Defender, DefendersState
 
 XP_MAX = 8
 XP_DEFEND = 1
@@ -35,38 +35,6 @@ class Flow:
     def say(self, text: str, kind: str = "log", phase_end: bool = False, **data: object) -> None:
         self.events.append(Event(kind=kind, text=text, phase_end=phase_end, data=dict(data)))
         self.st.log = (self.st.log + [text])[-8:]
-
-
-# ---------------------------------------------------------------------------- names
-
-
-def caravans(n: int) -> str:
-    return f"{n} Caravan" + ("" if n == 1 else "s")
-
-
-def who(d: Defender) -> str:
-    return f"{content().defender(d.key).name} ({seat_ref(d.seat)})"
-
-
-def region_name(st: DefendersState, key: str) -> str:
-    if key == CAPITAL:
-        return content().capital.name
-    r = st.regions[key]
-    c = content()
-    return c.war_region(key).name if r.war else c.region(key).name
-
-
-def card_name(card: str) -> str:
-    c = content()
-    if card.startswith("d:"):
-        return "Defender card"
-    if card == "all":
-        return "All Defenders card"
-    if card.startswith("e:"):
-        return f"Enemy: {c.enemy(card[2:]).name}"
-    if card.startswith("x:"):
-        return f"Dire Enemy: {c.dire_card(card[2:]).name}"
-    return {"soldier": "Soldier card", "deserter": "Deserter card"}[card]
 
 
 # ---------------------------------------------------------------------------- defenders
@@ -213,19 +181,30 @@ def tree_reaches(st: DefendersState, key: str) -> bool:
     return key == "forest" or key in board.adjacent(st, "forest")
 
 
-def can_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
-    if d.hp <= 0:
-        return False
+def in_reach(st: DefendersState, d: Defender, attack: Attack) -> bool:
+    """Standing in the attacked region, or reaching it (ranged from next door, the Great Tree)."""
     near = d.region == attack.region
     if not near and passive(d, "ranged") and d.region != CAPITAL:
         near = attack.region in board.adjacent(st, d.region)
     if not near and d.in_tree:
         near = tree_reaches(st, attack.region)
-    return near and d.hp >= defend_cost(st, d, attack)
+    return near
+
+
+def can_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
+    return d.hp > 0 and in_reach(st, d, attack) and d.hp >= defend_cost(st, d, attack)
+
+
+def could_level_to_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
+    """At 8 XP a Level Up (any time, R) restores full HP, which may pay for a defence the
+    Defender cannot afford now: such a Defender is asked too."""
+    return d.xp >= XP_MAX and in_reach(st, d, attack) and max_hp(d) >= defend_cost(st, d, attack)
 
 
 def defenders_for(st: DefendersState, attack: Attack) -> list[Defender]:
-    return [d for d in st.defenders if d.seat not in attack.declined and can_defend(st, d, attack)]
+    """The Defenders whose seats are asked about this attack (and have not declined it)."""
+    return [d for d in st.defenders if d.seat not in attack.declined
+            and (can_defend(st, d, attack) or could_level_to_defend(st, d, attack))]
 
 
 def settle_attacks(f: Flow) -> bool:
@@ -291,10 +270,15 @@ def win_artifact(f: Flow, d: Defender) -> None:
         f.say(f"{who(d)} wins the artifact {card.name} but has no free {card.slot} slot.")
 
 
+def slot_limit(slot: str) -> int:
+    """A Defender carries 2 hand Artifacts and 1 on the back (A8)."""
+    return 2 if slot == "hand" else 1
+
+
 def slot_free(d: Defender, slot: str) -> bool:
     c = content()
     used = sum(1 for a in d.artifacts if c.artifact(a).slot == slot)
-    return used < (2 if slot == "hand" else 1)
+    return used < slot_limit(slot)
 
 
 def on_hit(f: Flow, attack: Attack) -> None:
@@ -334,12 +318,23 @@ def on_hit(f: Flow, attack: Attack) -> None:
 # ---------------------------------------------------------------------------- the boss
 
 
-def damage_boss(f: Flow, n: int, why: str) -> None:
+def turn_of(st: DefendersState, d: Defender) -> int:
+    """Whose Turn an action of `d` belongs to: the active Defender's on a Defender card (even a
+    skill used from another seat), `d`'s own on an All Defenders card."""
+    act = st.active
+    if act is not None and act.card == "defender" and act.defender is not None:
+        return act.defender
+    return d.idx
+
+
+def damage_boss(f: Flow, d: Defender, n: int, why: str) -> None:
+    """`d` deals `n` damage; armour ignores the first damage of every Defender Turn."""
     st = f.st
     boss = st.boss
     card = content().boss(boss.key)
-    if card.passive == "armor" and not boss.armor_used and n > 0:
-        boss.armor_used = True
+    turn = turn_of(st, d)
+    if card.passive == "armor" and turn not in boss.armor_soaked and n > 0:
+        boss.armor_soaked.append(turn)
         n -= 1
         f.say(f"{card.name}'s armour soaks the first damage of this Turn.")
     if n <= 0:
@@ -377,6 +372,8 @@ def boss_defeated(f: Flow) -> None:
     if st.options.mode == "single" or st.battle >= 3:
         finish(f, True, f"{card.name} was defeated with all {CARAVANS} Caravans home")
     else:
+        from engine.defenders.campaign import rebuild  # campaign.py builds on this module
+
         rebuild(f)
 
 
@@ -443,7 +440,7 @@ def round_start(f: Flow) -> None:
 def round_end(f: Flow) -> None:
     st = f.st
     st.hexed = False
-    st.boss.armor_used = False
+    st.boss.armor_soaked = []
     for d in st.defenders:
         d.shield = False
         d.in_tree = False
@@ -518,7 +515,7 @@ def draw_card(f: Flow) -> None:
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:
     st = f.st
     st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))  # type: ignore[arg-type]
-    st.boss.armor_used = False
+    st.boss.armor_soaked = []
     for x in st.defenders:
         x.took_turn = False
         x.moved_free = False
@@ -591,89 +588,3 @@ def finish(f: Flow, won: bool, reason: str) -> None:
     st.attacks = []
     st.artifact_offer = None
     f.say(("Victory: " if won else "Defeat: ") + reason + ".", kind="over", phase_end=True)
-
-
-# ---------------------------------------------------------------------------- campaign
-
-
-def rebuild(f: Flow) -> None:
-    """After a won battle (R: Rebuild, Regroup, Reconcile). The automatic parts happen now;
-    spending XP on the Capital, levelling up and trading artifacts are the players' choices."""
-    st = f.st
-    st.phase = "rebuild"
-    st.ready = []
-    st.active = None
-    st.attacks = []
-    st.current = None
-    for d in st.defenders:
-        d.death_tokens = 0
-        d.shield = d.in_tree = d.riding = False
-        d.used = []
-        d.region = CAPITAL  # every battle is set up with the Defenders in the Capital (A3)
-        heal(d)
-    for r in st.regions.values():
-        r.threat = 0
-        r.destroyed = False
-        r.caravans = 0
-        r.wards = 0
-        r.storm = r.fleet_die = False
-    st.caravan_pile = list(TERRAINS)
-    f.rng.shuffle(st.caravan_pile)
-    st.capital_caravans = 0
-    st.hexed = False
-    f.say(f"Rebuild: the realm is restored and every Defender heals. The Capital City keeps its "
-          f"{st.capital_threat} Threat; each 2 XP spent removes 1.", kind="rebuild", phase_end=True)
-
-
-def regroup_and_reconcile(f: Flow) -> None:
-    st = f.st
-    c = content()
-    # Regroup: the 9 Enemies are dealt again; the Dire Enemies of the last Turn Deck return to the
-    # Horde with one new one from the leftovers.
-    enemies = [e.key for e in c.enemies]
-    f.rng.shuffle(enemies)
-    dire = [x[2:] for x in st.turn_deck + st.discard + st.horde if x.startswith("x:")]
-    if st.leftover_dire:
-        dire.append(st.leftover_dire.pop(f.rng.randrange(len(st.leftover_dire))))
-        f.say(f"Regroup: the Horde gathers {len(dire)} Dire Enemies, one of them new.")
-    se, he = st.options.start_enemies, min(st.options.horde_enemies, 9 - st.options.start_enemies)
-    st.horde = [f"e:{k}" for k in enemies[se:se + he]] + [f"x:{k}" for k in dire]
-    f.rng.shuffle(st.horde)
-    st.leftover_enemies = enemies[se + he:]
-    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + player_cards(st)
-    st.discard = []
-    st.soldiers = 5
-    # Reconcile: the hostile region turns friendly; a new hostile one comes.
-    if st.war_hostile is not None:
-        st.regions[st.war_hostile].side = "friendly"
-        st.war_friendly.append(st.war_hostile)
-        f.say(f"Reconcile: {region_name(st, st.war_hostile)} now fights for the realm.")
-    st.war_hostile = None
-    if st.war_unused:
-        key = st.war_unused.pop(f.rng.randrange(len(st.war_unused)))
-        st.war_hostile = key
-        st.regions[key].war = True
-        st.regions[key].side = "hostile"
-        f.say(f"Reconcile: {region_name(st, key)} turns hostile.")
-    reset_war_components(st)
-    st.battle += 1
-    key = st.bosses_ahead.pop(0)
-    boss = c.boss(key)
-    kind = "general" if key in {g.key for g in c.generals} else "epic"
-    hp = st.options.general_hp if kind == "general" else st.options.epic_hp
-    st.boss = Boss(key=boss.key, kind=kind, hp=hp, max_hp=hp, region=boss.region)  # type: ignore[arg-type]
-    start_battle(f)
-
-
-def reset_war_components(st: DefendersState) -> None:
-    st.fleet_dice = st.storms = 3
-    st.tree = None
-    st.manticore = "mountains"
-    st.soldiers = 5
-    st.death_tokens = 6
-
-
-def player_cards(st: DefendersState) -> list[str]:
-    """U8: one Defender card per Defender, All Defenders cards up to four player cards."""
-    n = len(st.defenders)
-    return [f"d:{d.idx}" for d in st.defenders] + ["all"] * max(0, 4 - n)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.defenders import rules
+from engine.defenders import campaign
 from engine.defenders.content import TERRAINS, content
 from engine.defenders.state import (
     DIRE_BY_DIFFICULTY,
@@ -78,5 +78,5 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
         caravan_pile=caravans, skill_deck=skills, artifact_deck=artifacts,
         war_hostile=hostile, war_friendly=friendly, war_unused=war,
     )
-    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + rules.player_cards(st)
+    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + campaign.player_cards(st)
     return st

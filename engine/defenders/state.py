@@ -96,7 +96,10 @@ class Boss(Model):
     max_hp: int
     region: str
     revealed: bool = False
-    armor_used: bool = False
+    armor_soaked: list[int] = Field(default_factory=list)
+    """The armour passive: whose Turn has had its first damage ignored already. On a Defender
+    card that is the active Defender; on an All Defenders card each Defender acting has a Turn
+    of their own (U14), so each gets its first damage soaked."""
 
 
 class Attack(Model):
@@ -118,8 +121,9 @@ class Active(Model):
     """Seat -> the Defender whose actions a crowded prompt lists first."""
     pick: dict[str, Any] | None = None
     """A targeted ability waiting for its target: {"seat", "d", "src"}."""
-    reacted: list[int] = Field(default_factory=list)
-    """Seats that declined to use an any-turn skill during this Turn."""
+    react_passed: dict[str, list[str]] = Field(default_factory=dict)
+    """Seat -> the react option values it said "Not now" to. The prompt stays open for the
+    whole Turn, marked answered while its options are still these (docs/rules/defenders.md)."""
 
 
 class DefendersState(State):
@@ -163,6 +167,9 @@ class DefendersState(State):
     """A won artifact waiting for its slot: {"d": idx, "key": artifact}."""
     ready: list[int] = Field(default_factory=list)
     """Rebuild: seats that are done."""
+    trade_offer: dict[str, Any] | None = None
+    """Rebuild: an Artifact trade waiting for the partner's answer:
+    {"d": giver, "key": artifact given, "to": partner, "for": artifact asked or None}."""
     hexed: bool = False
     log: list[str] = Field(default_factory=list)
     won: bool | None = None

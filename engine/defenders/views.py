@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.defenders import actions, board, rules
+from engine.defenders import actions, board, names, rules
 from engine.defenders.content import content
 from engine.defenders.state import DefendersState
 
@@ -23,7 +23,7 @@ def phase_label(st: DefendersState) -> str:
     head = f"Battle {st.battle} - Round {st.round}"
     if st.attacks:
         a = st.attacks[0]
-        return f"{head} - {a.source} attack {rules.region_name(st, a.region)}"
+        return f"{head} - {a.source} attack {names.region_name(st, a.region)}"
     current = current_view(st)
     if current is not None:
         return f"{head} - {current['name']}"
@@ -89,7 +89,7 @@ def current_view(st: DefendersState) -> dict[str, Any] | None:
         regions = [c.dire_card(card[2:]).region]
     elif card == "deserter":
         regions = ["plains"]
-    name = rules.card_name(card)
+    name = names.card_name(card)
     if card.startswith("d:"):
         name = f"Defender card: {c.defender(st.defenders[int(card[2:])].key).name}"
     return {"kind": kind, "name": name, "regions": regions}

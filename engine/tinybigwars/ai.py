@@ -11,20 +11,14 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
-from engine.tinybigwars.board import (
-    build_cost,
-    build_sites,
-    hero_card,
-    location_coins,
-    location_influence,
-    recruit_sites,
-    units,
-)
+from engine.tinybigwars.board import build_sites, hero_card, influence, location_influence, recruit_sites
+from engine.tinybigwars.builds import hero_sets, sound_builds
 from engine.tinybigwars.content import content
-from engine.tinybigwars.state import TBWState
+from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.tactics import HERO_WORTH, Forecast, exposure, leader_threat, pressure, threat, worth
 
 
-def _random_force(limit: int, rng: random.Random) -> list[str]:
+def random_force(limit: int, rng: random.Random) -> list[str]:
     """A random legal force: 1+ heroes, then random minion cards and maybe a building."""
     c = content()
     heroes = sorted(c.heroes)
@@ -57,7 +51,7 @@ class RandomPolicy:
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         if prompt.kind == "force":
-            return {"picks": _random_force(state.options.point_limit, rng)}
+            return {"picks": random_force(state.options.point_limit, rng)}
         if prompt.kind == "energy":
             top = prompt.fields[0].max
             attack = rng.randint(0, top)
@@ -70,11 +64,9 @@ class RandomPolicy:
         return dict(rng.choice(prompt.options).choice)
 
 
-HERO_PREFERENCE = ["crane", "shadow", "tiger", "ember", "storm", "goldhand", "lamp", "ironmonk", "warden"]
-
-
 class HeuristicPolicy:
-    """Spreads minions over valuable locations, strikes weak enemy spots, guards heroes."""
+    """Varied sound forces; expands, builds all three infrastructures, strikes where the odds
+    are good and breaks the hold of a clan close to winning."""
 
     name = "heuristic"
 
@@ -84,41 +76,49 @@ class HeuristicPolicy:
 
     # force building -----------------------------------------------------------------
     def _force(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        c = content()
         limit = state.options.point_limit
-        picks: list[str] = []
-        left = limit
-        reserve = min(8, limit // 3)
-        preference = list(HERO_PREFERENCE)
-        rng.shuffle(preference)  # vary the clan a little: every listed hero is a sound pick
-        preference.sort(key=lambda h: HERO_PREFERENCE.index(h) // 2)
-        for h in preference:
-            if len(picks) < 3 and c.heroes[h].cost <= left - reserve:
-                picks.append(h)
-                left -= c.heroes[h].cost
-        if not picks:
-            cheapest = min(c.heroes.values(), key=lambda h: (h.cost, h.id))
-            picks, left = [cheapest.id], limit - cheapest.cost
-        for m in sorted(c.minions.values(), key=lambda m: (-m.count / m.cost, -m.count)):
-            if m.cost <= left:
-                picks.append(m.id)
-                left -= m.cost
-        for b in ("dojo_charter", "market_charter", "tower_charter"):
-            if b in c.buildings and c.buildings[b].cost <= left:
-                picks.append(b)
-                break
-        return {"picks": picks}
+        lineups = hero_sets(limit)
+        if not lineups:
+            return {"picks": random_force(limit, rng)}
+        heroes = rng.choice(lineups)
+        builds = [b for b in sound_builds(limit) if b[: len(heroes)] == heroes]
+        return {"picks": list(rng.choice(builds))}
 
     # clan phase ---------------------------------------------------------------------
+    def _infrastructure_scores(self, state: TBWState, node: str, seat: int) -> dict[str, float]:
+        """How much each infrastructure would help ``seat`` at ``node`` now."""
+        danger = threat(state, node, seat)
+        rounds_left = max(1.0, 6.0 - state.round - 4 * leader_threat(state, seat) - 3 * pressure(state, seat))
+        start = state.loc(node).start_seat == seat
+        dojo = (1.0 + pressure(state, seat)) * (1 - 0.6 * danger)
+        if influence(state, seat) + 1 >= state.options.to_win:
+            dojo += 3.0
+        return {
+            "dojo": dojo,
+            "market": 0.35 * rounds_left * (1 - 0.6 * danger),
+            "watchtower": danger * worth(state, node, seat) * 0.8 + (0.3 if start else 0.0),
+        }
+
+    def _best_infrastructure(self, state: TBWState, node: str, seat: int, rng: random.Random) -> tuple[str, float]:
+        scores = self._infrastructure_scores(state, node, seat)
+        noisy = {k: v + rng.uniform(0, 0.4) for k, v in scores.items()}
+        best = max(sorted(noisy), key=lambda k: noisy[k])
+        return best, scores[best]
+
     def _clan(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
         builds = build_sites(state, seat)
         if builds:
-            node = max(builds, key=lambda n: (-build_cost(state, n, seat), location_influence(state, n)))
-            return {"action": "build", "location": node}
+            scored = [(self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, n) for n in builds]
+            value, node = max(scored)
+            if value >= 0.5:
+                return {"action": "build", "location": node}
         sites = recruit_sites(state, seat)
         if sites and state.seats[seat].coins > 0:
-            node = max(sites, key=lambda n: (len(state.heroes_at(n, seat)), -state.loc(n).minions[seat], n))
+            node = max(
+                sites,
+                key=lambda n: (threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)), -state.loc(n).minions[seat], n),
+            )
             return {"action": "recruit", "location": node}
         return {"action": "done"}
 
@@ -126,42 +126,92 @@ class HeuristicPolicy:
         return {"count": prompt.fields[0].max}
 
     def _build(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        return {"infrastructure": "dojo"}
+        node = state.seats[prompt.seat].pending_location or ""
+        return {"infrastructure": self._best_infrastructure(state, node, prompt.seat, rng)[0]}
 
     # activation ---------------------------------------------------------------------
-    def _strength(self, state: TBWState, node: str, seat: int, extra_minions: int = 0) -> float:
-        heroes = state.heroes_at(node, seat)
-        pool = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat] + extra_minions
-        return pool * 0.5 + sum(h.energy for h in heroes) + sum(h.health for h in heroes) * 0.5
+    def _denial(self, state: TBWState, node: str, seat: int) -> float:
+        """What breaking the current owner's hold on ``node`` is worth to ``seat``."""
+        owner = state.controller(node)
+        if owner is None or owner == seat:
+            return 0.0
+        value = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
+        if influence(state, owner) >= state.options.to_win:
+            value += 4.0
+        return value
 
-    def _target_value(self, state: TBWState, seat: int, node: str, hero_id: str, bring: int) -> float:
+    def _step_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
+        """Value of the hero (with ``bring`` minions) arriving at ``node``."""
         present = state.present(node)
-        worth = location_influence(state, node) + 0.4 * location_coins(state, node)
         if present == [seat]:
-            return -0.5
-        foes = [x for x in present if x != seat]
-        if not foes:
-            return worth + 0.5
-        hero = state.hero(hero_id)
-        mine = 0.5 * hero_card(hero).power + hero.energy + 0.5 * hero.health + 0.5 * bring
-        theirs = sum(self._strength(state, node, f) for f in foes)
-        if mine >= theirs * 1.4 + 1:
-            return worth + 1.0 + units(state, node, foes[0]) * 0.2
-        return -2.0
+            danger = threat(state, node, seat)
+            return -0.3 + danger * worth(state, node, seat) * 0.4 * min(1.0, bring / 3)
+        if not present:
+            return worth(state, node, seat) + 0.2
+        forecast = Forecast(state, seat, hero, node, bring)
+        prize = worth(state, node, seat) + self._denial(state, node, seat)
+        return (
+            forecast.wipe * prize
+            + (1 - forecast.wipe) * 0.4 * self._denial(state, node, seat)
+            - forecast.hero_loss * HERO_WORTH
+            + 0.3 * (forecast.expected_kills - forecast.expected_losses)
+        )
+
+    def _leaving_cost(self, state: TBWState, seat: int, hero: Hero, bring: int) -> float:
+        """What the hero's current location loses when it leaves with ``bring`` minions."""
+        node = hero.location or ""
+        stay = state.loc(node).minions[seat] - bring + len(state.heroes_at(node, seat)) - 1
+        if state.controller(node) != seat:
+            return 0.0
+        if stay <= 0:
+            return worth(state, node, seat) * 0.9
+        return threat(state, node, seat) * worth(state, node, seat) * 0.4
+
+    def _bring(self, state: TBWState, seat: int, hero: Hero, to: str) -> int:
+        """Minions to take along: all but one holder (none when another hero stays)."""
+        node = hero.location or ""
+        have = state.loc(node).minions[seat]
+        others = [h for h in state.heroes_at(node, seat) if h.id != hero.id]
+        keep = 0 if others or state.controller(node) != seat else 1
+        fight = any(x != seat for x in state.present(to))
+        if not fight and threat(state, node, seat) > 0.5 and worth(state, node, seat) >= 1.5:
+            keep = max(keep, have // 2)
+        return max(0, have - keep)
+
+    def _exposure_cost(self, state: TBWState, seat: int, hero: Hero, node: str, stack: int) -> float:
+        """What ending the activation at ``node`` with ``stack`` minions risks from enemy heroes next door."""
+        toughness = stack + state.loc(node).minions[seat] + hero.health + hero.energy
+        return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
+
+    def _move_value(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
+        bring = self._bring(state, seat, hero, to)
+        value = self._step_gain(state, seat, hero, to, bring) - self._leaving_cost(state, seat, hero, bring)
+        stay = self._exposure_cost(state, seat, hero, to, bring)
+        if actions > 1:
+            origin = hero.location or ""
+            carried = max(0, bring - (0 if seat in state.present(to) else 1))
+            onward = [
+                self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
+                for n in state.neighbours(to)
+                if n != origin
+            ]
+            best = max(onward, default=-stay)
+            value += 0.6 * best if best > -stay else -stay
+        else:
+            value -= stay
+        return value
 
     def _activate(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
-        best, best_score = "pass", 0.0
+        best, best_score = "pass", 0.15
         for opt in prompt.options:
             if opt.value == "pass":
                 continue
             hero = state.hero(opt.value)
             node = hero.location or ""
-            bring = max(0, state.loc(node).minions[seat] - 1)
-            score = max(
-                [self._target_value(state, seat, n, hero.id, bring) for n in state.neighbours(node)] + [0.0]
-            )
-            score += 0.1 * state.loc(node).minions[seat] + 0.01
+            actions = 3 if hero_card(hero).ability == "three_actions" else 2
+            score = max([self._move_value(state, seat, hero, n, actions) for n in state.neighbours(node)] + [0.0])
+            score += rng.random() * 0.05
             if score > best_score:
                 best, best_score = opt.value, score
         return {"hero": best}
@@ -169,22 +219,12 @@ class HeuristicPolicy:
     def _action(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
         hero = state.hero(state.turn.hero or "")
-        node = hero.location or ""
-        bring = max(0, state.loc(node).minions[seat] - 1)
+        card = hero_card(hero)
         scored = []
         for opt in prompt.options:
-            if opt.choice.get("action") != "move":
-                continue
-            to = opt.choice["to"]
-            value = self._target_value(state, seat, to, hero.id, bring)
-            if value <= 0:
-                onward = [
-                    self._target_value(state, seat, n, hero.id, bring) for n in state.neighbours(to) if n != node
-                ]
-                value = max(value, 0.4 * max(onward + [0.0]) - 0.2)
-            value += rng.random() * 0.01
-            scored.append((value, opt.choice))
-        card = hero_card(hero)
+            if opt.choice.get("action") == "move":
+                value = self._move_value(state, seat, hero, opt.choice["to"], state.turn.actions)
+                scored.append((value + rng.random() * 0.02, opt.choice))
         if scored:
             value, choice = max(scored, key=lambda x: x[0])
             if value > 0.2 and (hero.health * 2 >= card.health or value > 1.5):
@@ -197,11 +237,9 @@ class HeuristicPolicy:
         return {"action": "end"}
 
     def _escort(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        have = prompt.fields[0].max
         hero = state.hero(state.turn.hero or "")
-        others = [h for h in state.heroes_at(hero.location or "", prompt.seat) if h.id != hero.id]
-        keep = 0 if others else 1
-        return {"minions": max(0, have - keep)}
+        bring = self._bring(state, prompt.seat, hero, state.turn.move_to or "")
+        return {"minions": min(prompt.fields[0].max, bring)}
 
     # combat -------------------------------------------------------------------------
     def _energy(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:

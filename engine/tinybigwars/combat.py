@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import random
 
-from engine.contract import Event, IllegalChoice
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
 from engine.text import seat_ref
+from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
 from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
 from engine.tinybigwars.state import Combat, Energy, Hero, TBWState
 
+MAX_OPTIONS = 25
+
 
 def dice_pool(state: TBWState, node: str, seat: int, attacker: int | None) -> int:
-    """Hero power + 1 per minion + Watchtower (defenders) + hero dice abilities."""
+    """Hero power + 1 per minion + Watchtower (defenders) + hero dice abilities.
+
+    In a refight (no attacker) the clan that held the location when it became contested
+    is still its defender, so its Watchtower keeps adding a die; hero abilities that need
+    a move in (Ember Fist, Jade Warden) do not apply.
+    """
     heroes = state.heroes_at(node, seat)
     pool = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
     defending = attacker is not None and seat != attacker
-    if defending and state.loc(node).infrastructure == "watchtower":
+    holding = defending or (attacker is None and state.loc(node).held_by == seat)
+    if holding and state.loc(node).infrastructure == "watchtower":
         pool += 1
     if seat == attacker and has_hero_ability(state, node, seat, "attack_die"):
         pool += 1
@@ -212,8 +221,57 @@ def finish(state: TBWState, events: list[Event]) -> bool:
     for h in state.heroes:
         h.shield_used = False
     left = state.present(node)
+    if len(left) <= 1:
+        state.loc(node).held_by = None
     outcome = f"{seat_ref(left[0])} holds it" if len(left) == 1 else "nobody holds it" if not left else "it stays contested"
     emit(state, events, "combat_end", f"Fight at {loc_name(state, node)} is over: {outcome}.", data={"location": node})
     state.combat = None
     state.phase = "activation"
     return True
+
+
+# ----------------------------------------------------------------------------- prompts
+
+
+def energy_prompt(s: TBWState, seat: int) -> Prompt:
+    cb = s.combat
+    assert cb is not None
+    i = cb.seats.index(seat)
+    have = energy_of(s, cb.location, seat)
+    return Prompt(
+        seat=seat,
+        kind="energy",
+        text=f"Fight at {loc_name(s, cb.location)}: spend up to {have} energy in secret (attack adds a hit, guard cancels one).",
+        answer=EnergyAnswer,
+        input="numbers",
+        fields=[
+            NumberField(name="attack", label="Energy for extra hits", min=0, max=have),
+            NumberField(name="guard", label="Energy to cancel hits", min=0, max=have),
+        ],
+        secret=True,
+        answered=cb.spend[i] is not None,
+        default={"attack": 0, "guard": 0},
+    )
+
+
+def damage_prompt(s: TBWState, seat: int) -> Prompt:
+    cb = s.combat
+    assert cb is not None
+    left = cb.damage_left[cb.seats.index(seat)]
+    heroes = [h for h in s.heroes_at(cb.location, seat) if h.health > 0]
+    opts = [
+        Option(
+            value=h.id,
+            label=f"{hero_card(h).name} (health {h.health})"[:80],
+            choice={"hero": h.id},
+        )
+        for h in heroes
+    ][:MAX_OPTIONS]
+    return Prompt(
+        seat=seat,
+        kind="damage_order",
+        text=f"Your heroes at {loc_name(s, cb.location)} take {left} hits: which hero takes them first?",
+        answer=DamageAnswer,
+        options=opts,
+        default=opts[0].choice,
+    )

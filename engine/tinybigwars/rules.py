@@ -7,14 +7,22 @@ applies it and runs the game forward until someone owes a decision again.
 from __future__ import annotations
 
 import random
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.text import seat_ref
 from engine.tinybigwars import combat
+from engine.tinybigwars.answers import (
+    ActionAnswer,
+    ActivateAnswer,
+    BuildAnswer,
+    ClanAnswer,
+    DamageAnswer,
+    EnergyAnswer,
+    EscortAnswer,
+    ForceAnswer,
+    RecruitAnswer,
+)
 from engine.tinybigwars.board import (
     ability_for,
     build_cost,
@@ -29,7 +37,9 @@ from engine.tinybigwars.board import (
     recruit_sites,
 )
 from engine.tinybigwars.content import content
-from engine.tinybigwars.state import Force, Hero, TBWState
+from engine.tinybigwars.forces import force_of, force_prompt
+from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.victory import end, rank
 from engine.validate import parse_choice
 
 MAX_ACTIVATIONS = 2
@@ -37,129 +47,7 @@ START_MINIONS = 4
 MAX_OPTIONS = 25
 
 
-class _Answer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ForceAnswer(_Answer):
-    picks: list[str] = Field(max_length=25)
-
-
-class ClanAnswer(_Answer):
-    action: Literal["recruit", "build", "done"]
-    location: str | None = None
-
-
-class RecruitAnswer(_Answer):
-    count: int
-
-
-class BuildAnswer(_Answer):
-    infrastructure: Literal["dojo", "market", "watchtower"]
-
-
-class ActivateAnswer(_Answer):
-    hero: str
-
-
-class ActionAnswer(_Answer):
-    action: Literal["move", "train_health", "train_energy", "end"]
-    to: str | None = None
-
-
-class EscortAnswer(_Answer):
-    minions: int
-
-
-class EnergyAnswer(_Answer):
-    attack: int
-    guard: int
-
-
-class DamageAnswer(_Answer):
-    hero: str
-
-
 # ----------------------------------------------------------------------------- force
-
-
-def force_of(picks: list[str], point_limit: int) -> Force:
-    """Validate a force pick list; the message names the broken rule."""
-    c = content()
-    if len(set(picks)) != len(picks):
-        raise IllegalChoice("Each card can be picked only once.")
-    force = Force()
-    for card in picks:
-        if card in c.heroes:
-            force.heroes.append(card)
-            force.points += c.heroes[card].cost
-        elif card in c.minions:
-            force.minion_cards.append(card)
-            force.points += c.minions[card].cost
-        elif card in c.buildings:
-            force.buildings.append(card)
-            force.points += c.buildings[card].cost
-        else:
-            raise IllegalChoice(f"There is no card called {card!r}.")
-    if not force.heroes:
-        raise IllegalChoice("Your force needs at least one Hero.")
-    if len(force.buildings) > 1:
-        raise IllegalChoice("Take at most one Building card: your start node holds one infrastructure.")
-    if force.points > point_limit:
-        raise IllegalChoice(f"Your force costs {force.points} points; the limit is {point_limit}.")
-    return force
-
-
-def default_force(point_limit: int) -> list[str]:
-    """A legal force for a missed deadline: the priciest heroes that fit, then minions."""
-    c = content()
-    picks: list[str] = []
-    left = point_limit
-    for card in sorted(c.heroes.values(), key=lambda h: (-h.cost, h.id)):
-        if card.cost <= left:
-            picks.append(card.id)
-            left -= card.cost
-    for m in sorted(c.minions.values(), key=lambda m: (-m.count, m.id)):
-        if m.cost <= left:
-            picks.append(m.id)
-            left -= m.cost
-    if not any(p in c.heroes for p in picks):
-        picks.insert(0, min(c.heroes.values(), key=lambda h: (h.cost, h.id)).id)
-    return picks
-
-
-def _force_prompt(state: TBWState, seat: int) -> Prompt:
-    c = content()
-    options = [
-        Option(
-            value=h.id,
-            label=f"{h.name} ({h.cost} pts)",
-            description=f"Power {h.power}, health {h.health}, energy {h.max_energy}: {h.text}"[:100],
-        )
-        for h in c.heroes.values()
-    ]
-    options += [
-        Option(value=m.id, label=f"{m.name} ({m.cost} pts)", description=f"{m.count} minions")
-        for m in c.minions.values()
-    ]
-    options += [
-        Option(value=b.id, label=f"{b.name} ({b.cost} pts)", description=b.text[:100]) for b in c.buildings.values()
-    ]
-    limit = state.options.point_limit
-    return Prompt(
-        seat=seat,
-        kind="force",
-        text=f"Build your force secretly: at least one Hero, at most {limit} points, at most one Building.",
-        answer=ForceAnswer,
-        input="multi",
-        options=options,
-        field="picks",
-        min_picks=1,
-        max_picks=len(options),
-        secret=True,
-        answered=state.seats[seat].force is not None,
-        default={"picks": default_force(limit)},
-    )
 
 
 def _submit_force(s: TBWState, seat: int, ans: ForceAnswer, events: list[Event], rng: random.Random) -> None:
@@ -351,7 +239,13 @@ def _submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event],
     st.coins -= build_cost(s, node, seat)
     s.loc(node).infrastructure = ans.infrastructure
     st.pending, st.pending_location = None, None
-    emit(s, events, "build", f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.")
+    emit(
+        s,
+        events,
+        "build",
+        f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.",
+        data={"seat": seat, "location": node, "infrastructure": ans.infrastructure},
+    )
     _maybe_clan_done(s, seat)
     if all(x.clan_done for x in s.seats):
         _end_clan(s, events, rng)
@@ -369,10 +263,14 @@ def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
 
 
 def activation_order(s: TBWState) -> list[int]:
-    """Lowest influence first; ties by a seat order that rotates every round."""
+    """The seat drawn at setup opens round 1; each round the order moves on by one seat.
+
+    Influence does not decide: measured, the clan moving later in a round gains, so an
+    order by influence either handed the leader the last move (lowest first) or taxed
+    every influence gain, Dojos and start cards included (most first).
+    """
     n = s.seats_n
-    rotation = [(s.round - 1 + i) % n for i in range(n)]
-    return sorted(range(n), key=lambda seat: (influence(s, seat), rotation.index(seat)))
+    return [(s.first_seat + s.round - 1 + i) % n for i in range(n)]
 
 
 def _can_activate(s: TBWState, seat: int) -> bool:
@@ -390,7 +288,13 @@ def _start_activation(s: TBWState, events: list[Event], rng: random.Random) -> N
     s.turn.order = activation_order(s)
     s.turn.index = -1
     s.turn.hero = None
-    emit(s, events, "activation_start", "Hero Activation order: " + ", ".join(seat_ref(x) for x in s.turn.order))
+    emit(
+        s,
+        events,
+        "activation_start",
+        "Hero Activation order: " + ", ".join(seat_ref(x) for x in s.turn.order),
+        data={"order": list(s.turn.order)},
+    )
     _next_turn(s, events, rng)
 
 
@@ -572,6 +476,7 @@ def move_cost(s: TBWState, seat: int, hero: Hero, to: str) -> tuple[int, bool]:
 def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event], rng: random.Random) -> None:
     hero = s.hero(s.turn.hero or "")
     origin = hero.location or ""
+    holder = s.controller(to)
     cost, shadow = move_cost(s, seat, hero, to)
     s.turn.actions -= cost
     s.turn.free_move_used = s.turn.free_move_used or shadow
@@ -587,6 +492,8 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
         data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
     )
     if any(x != seat for x in s.present(to)):
+        if holder is not None:
+            s.loc(to).held_by = holder
         s.after_combat = "activation"
         if combat.start(s, to, seat, rng, events):
             _after_combat(s, events, rng)
@@ -648,87 +555,17 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
     summary = ", ".join(f"{seat_ref(i)} {v} influence" for i, v in enumerate(scores))
     reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
     if reached:
-        _end(s, events, _rank(reached, scores, places, None), "influence", scores, summary)
+        end(s, events, rank(reached, scores, places), "influence", scores, summary)
     elif len(alive) <= 1:
-        _end(s, events, alive, "last_clan", scores, summary)
+        end(s, events, alive, "last_clan", scores, summary)
     elif s.round >= s.options.round_limit:
-        _end(s, events, _rank(alive, scores, places, rng), "round_limit", scores, summary)
+        end(s, events, rank(alive, scores, places), "round_limit", scores, summary)
     else:
         emit(s, events, "round_end", f"Round {s.round} over: {summary}.", data={"influence": scores}, phase_end=True)
         _start_round(s, events, rng)
 
 
-def _rank(seats: list[int], scores: list[int], places: list[int], rng: random.Random | None) -> list[int]:
-    """Highest influence, then most controlled locations; then a seeded draw or a draw."""
-    best = max(scores[x] for x in seats)
-    tied = [x for x in seats if scores[x] == best]
-    most = max(places[x] for x in tied)
-    tied = [x for x in tied if places[x] == most]
-    if len(tied) > 1 and rng is not None:
-        return [rng.choice(tied)]
-    return tied
-
-
-def _end(s: TBWState, events: list[Event], winners: list[int], reason: str, scores: list[int], summary: str) -> None:
-    s.phase = "over"
-    s.winners = sorted(winners)
-    s.draw = len(winners) != 1
-    s.reason = reason
-    why = {
-        "influence": f"reached {s.options.to_win} influence",
-        "last_clan": "is the last clan standing",
-        "round_limit": f"leads when the {s.options.round_limit}-round limit is reached",
-    }[reason]
-    who = " and ".join(seat_ref(w) for w in s.winners) or "nobody"
-    text = f"Round {s.round} over: {summary}. {'Draw between ' + who if s.draw else who.capitalize() + ' wins'}: {why}."
-    emit(s, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)
-
-
 # ----------------------------------------------------------------------------- combat prompts
-
-
-def _energy_prompt(s: TBWState, seat: int) -> Prompt:
-    cb = s.combat
-    assert cb is not None
-    i = cb.seats.index(seat)
-    have = combat.energy_of(s, cb.location, seat)
-    return Prompt(
-        seat=seat,
-        kind="energy",
-        text=f"Fight at {loc_name(s, cb.location)}: spend up to {have} energy in secret (attack adds a hit, guard cancels one).",
-        answer=EnergyAnswer,
-        input="numbers",
-        fields=[
-            NumberField(name="attack", label="Energy for extra hits", min=0, max=have),
-            NumberField(name="guard", label="Energy to cancel hits", min=0, max=have),
-        ],
-        secret=True,
-        answered=cb.spend[i] is not None,
-        default={"attack": 0, "guard": 0},
-    )
-
-
-def _damage_prompt(s: TBWState, seat: int) -> Prompt:
-    cb = s.combat
-    assert cb is not None
-    left = cb.damage_left[cb.seats.index(seat)]
-    heroes = [h for h in s.heroes_at(cb.location, seat) if h.health > 0]
-    opts = [
-        Option(
-            value=h.id,
-            label=f"{hero_card(h).name} (health {h.health})"[:80],
-            choice={"hero": h.id},
-        )
-        for h in heroes
-    ][:MAX_OPTIONS]
-    return Prompt(
-        seat=seat,
-        kind="damage_order",
-        text=f"Your heroes at {loc_name(s, cb.location)} take {left} hits: which hero takes them first?",
-        answer=DamageAnswer,
-        options=opts,
-        default=opts[0].choice,
-    )
 
 
 def _submit_energy(s: TBWState, seat: int, ans: EnergyAnswer, events: list[Event], rng: random.Random) -> None:
@@ -749,14 +586,14 @@ def prompts(s: TBWState) -> list[Prompt]:
     if s.phase == "over":
         return []
     if s.phase == "force":
-        return [_force_prompt(s, seat) for seat in range(s.seats_n)]
+        return [force_prompt(s, seat) for seat in range(s.seats_n)]
     if s.phase == "clan":
         return [_clan_prompt(s, st.seat) for st in s.seats if not st.clan_done]
     if s.combat is not None:
         cb = s.combat
         if cb.stage == "energy":
-            return [_energy_prompt(s, seat) for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
-        return [_damage_prompt(s, seat) for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
+            return [combat.energy_prompt(s, seat) for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
+        return [combat.damage_prompt(s, seat) for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
     seat = active_seat(s)
     if seat is None:
         return []

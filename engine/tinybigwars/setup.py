@@ -34,4 +34,5 @@ def setup(seats: int, options: Options, seed: int) -> TBWState:
         locations=locations,
         roads=[tuple(r) for r in city.roads],
         seats=[Seat(seat=i) for i in range(seats)],
+        first_seat=rng_for(seed, 0, "first seat").randrange(seats),
     )

@@ -59,6 +59,9 @@ class Location(_M):
     start_seat: int | None = None
     minions: list[int]
     """Minion count per seat."""
+    held_by: int | None = None
+    """While contested: the clan that held it when the fight began; it still defends here
+    (its Watchtower die counts) in the refight at the end of the Hero Activation Phase."""
 
 
 class Seat(_M):
@@ -128,6 +131,8 @@ class TBWState(State):
     """Locations still to fight at the end of the Hero Activation Phase."""
     after_combat: Literal["activation", "end_fights"] = "activation"
     last_events: list[str] = Field(default_factory=list)
+    first_seat: int = 0
+    """Drawn at setup: the seat that opens round 1 when influence is tied (the order rotates from it)."""
     winners: list[int] | None = None
     reason: str = ""
     draw: bool = False

@@ -5,7 +5,8 @@ message text of 2000."""
 from __future__ import annotations
 
 import engine
-from bot.discord.prompt_ui import BUTTONS_MAX, named_prompt, prompt_text, prompt_view
+from bot.discord.prompt_ui import BUTTONS_MAX, prompt_text, prompt_view
+from bot.naming import named_prompt
 from bot.simulate import simulate
 
 KINDS = {"skill", "turn", "all", "react", "target", "defend", "artifact", "rebuild"}

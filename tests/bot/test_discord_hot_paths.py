@@ -37,6 +37,7 @@ def _bot(svc: Svc) -> Any:
     bot.settings = SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05)
     bot.holder = "test"
     bot._leases = {}
+    bot.guard = SimpleNamespace(held=True)  # this process holds its instance name
     return bot
 
 
@@ -74,8 +75,17 @@ class Outbox:
         self.pending = notices
         self.done: list[int] = []
 
-    async def outbox(self, limit: int) -> list[Any]:
-        return [n for n in self.pending if n.id not in self.done][:limit]
+    def _waiting(self) -> list[Any]:
+        return [n for n in self.pending if n.id not in self.done]
+
+    async def delivery_queue(self, limit: int) -> list[int]:
+        return list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit]
+
+    async def next_notices(self, match_id: int, limit: int) -> list[Any]:
+        return [n for n in self._waiting() if n.match_id == match_id][:limit]
+
+    async def due_probes(self, match_id: int) -> list[Any]:
+        return []
 
     async def delivered(self, notice_id: int, ref: Any) -> None:
         self.done.append(notice_id)
@@ -108,6 +118,6 @@ async def test_delivery_runs_matches_side_by_side_and_keeps_each_matchs_order() 
         return str(notice.id)
 
     delivery.deliver = deliver  # type: ignore[method-assign]
-    assert await delivery.deliver_pending() == 4  # notice 4 was refused: retried next round
+    assert await delivery.deliver_pending() == 4  # notice 4 failed (a 500): retried later
     assert sorted(svc.done) == [1, 2, 3, 5]
     assert order.index(1) < order.index(3) and order.index(2) < order.index(4)

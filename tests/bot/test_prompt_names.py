@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.discord.prompt_ui import named_prompt, prompt_view
+from bot.discord.prompt_ui import prompt_view
+from bot.naming import named_prompt
 
 
 def test_seat_references_in_prompt_texts_become_names() -> None:

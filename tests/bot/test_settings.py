@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import pydantic
+import pytest
 
 from bot.settings import Settings
 
@@ -36,3 +40,17 @@ def test_one_shard_id_per_process(monkeypatch) -> None:
     for raw, ids in (("0", [0]), ("1", [1]), (" 1 ", [1]), ("[1]", [1]), ("0,1", [0, 1])):
         monkeypatch.setenv("SHARD_IDS", raw)
         assert Settings(_env_file=None).shard_ids == ids, raw
+
+
+def test_instance_name_is_stable_per_machine(monkeypatch) -> None:
+    """A restarted process must come back under the same name to take its leases back at once."""
+    monkeypatch.delenv("INSTANCE_NAME", raising=False)
+    monkeypatch.setattr(socket, "gethostname", lambda: "box 7")
+    assert Settings(_env_file=None).instance_name == Settings(_env_file=None).instance_name == "warhost-box-7"
+    monkeypatch.setenv("INSTANCE_NAME", " ")
+    assert Settings(_env_file=None).instance_name == "warhost-box-7"
+    monkeypatch.setenv("INSTANCE_NAME", "shard1")
+    assert Settings(_env_file=None).instance_name == "shard1"
+    monkeypatch.setenv("INSTANCE_NAME", "x" * 51)
+    with pytest.raises(pydantic.ValidationError):
+        Settings(_env_file=None)

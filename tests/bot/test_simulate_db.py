@@ -43,3 +43,10 @@ def test_a_stored_cooperative_match_equals_the_engine_match(tmp_path: Path) -> N
         assert stored[key] == plain[key], key
     verify = run("replay", "1", "--db", url, "--verify")
     assert verify.returncode == 0 and "OK: replay matches" in verify.stdout
+
+
+def test_the_summary_names_players_never_engine_seat_references() -> None:
+    proc = run("simulate", "samurai", "--seats", "3", "--seed", "7")
+    assert proc.returncode == 0, proc.stderr
+    assert "[[seat:" not in proc.stdout
+    assert "heuristic AI: won by Player " in proc.stdout

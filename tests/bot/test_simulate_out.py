@@ -25,7 +25,7 @@ def test_simulate_out_writes_phase_maps_and_gif(tmp_path: Path) -> None:
     assert pngs[-1].name.endswith("-final.png")
     for path in pngs:
         with Image.open(path) as img:
-            assert img.format == "PNG" and img.size == (1200, 900)
+            assert img.format == "PNG" and img.size == (1200, 1560)
     gif = out / "replay.gif"
     assert 0 < gif.stat().st_size <= 8 * 1024 * 1024
     with Image.open(gif) as anim:

@@ -76,3 +76,88 @@ async def test_many_stores_opening_one_new_sqlite_file_at_once(tmp_path) -> None
         for st in stores:
             await st.close()
         assert {t.__tablename__ for t in TABLES} <= await _tables(url)
+
+
+def test_0002_keeps_the_outbox_of_an_existing_database(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Notices written before the delivery blocks existed stay in the queue, unparked."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0001")
+    asyncio.run(_sql(db_url, "INSERT INTO matches (id, channel_id, game, options, seed, status, version, step, host_id,"
+                             " max_seats, deadline_hours, created_at, updated_at) VALUES (1, 5, 'toy', '{}', 1, 'lobby',"
+                             " 0, 0, 9, 2, 24, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+    asyncio.run(_sql(db_url, "INSERT INTO notices (match_id, key, kind, channel_id, payload, created_at) VALUES"
+                             " (1, 'v1:0:lobby', 'lobby', 5, '{}', '2026-01-01 00:00:00')"))
+    command.upgrade(cfg, "head")
+    assert "delivery_blocks" in asyncio.run(_tables(db_url))
+
+    async def waiting() -> list[int]:
+        from db import Store
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                return await store.matches_with_notices(session, 10)
+        finally:
+            await store.close()
+
+    assert asyncio.run(waiting()) == [1]
+    command.downgrade(cfg, "0001")
+    command.upgrade(cfg, "head")
+
+
+def test_0003_gives_existing_deadlines_their_next_fire_time(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deadline stored before fire_at existed is fired by the tick at its next reminder: the
+    half-time one if unsent, else the 90 % one."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0002")
+    asyncio.run(_sql(db_url, "INSERT INTO matches (id, channel_id, game, options, seed, status, version, step, host_id,"
+                             " max_seats, deadline_hours, created_at, updated_at) VALUES (1, 5, 'toy', '{}', 1, 'active',"
+                             " 0, 0, 9, 2, 10, '2026-01-01 00:00:00', '2026-01-01 00:00:00'), (2, 6, 'toy', '{}', 1,"
+                             " 'active', 0, 0, 9, 2, 10, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+    asyncio.run(_sql(db_url, "INSERT INTO deadlines (match_id, step, started_at, due_at, reminded_50, reminded_90)"
+                             " VALUES (1, 1, '2026-01-01 00:00:00', '2026-01-01 10:00:00', false, false),"
+                             " (2, 1, '2026-01-01 00:00:00', '2026-01-01 10:00:00', true, false)"))
+    command.upgrade(cfg, "head")
+
+    async def fire_times() -> dict[int, str]:
+        from sqlmodel import select
+
+        from db import Store
+        from db.models import Deadline
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                rows = (await session.exec(select(Deadline).order_by(Deadline.match_id))).all()
+                return {row.match_id: f"{row.fire_at:%H:%M}" for row in rows}
+        finally:
+            await store.close()
+
+    assert asyncio.run(fire_times()) == {1: "05:00", 2: "09:00"}
+
+
+def test_0004_leaves_existing_matches_without_a_board(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match stored before the status board existed gets one posted (NULL: none yet)."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0003")
+    asyncio.run(_sql(db_url, "INSERT INTO matches (id, channel_id, game, options, seed, status, version, step, host_id,"
+                             " max_seats, deadline_hours, created_at, updated_at) VALUES (1, 5, 'toy', '{}', 1, 'active',"
+                             " 0, 0, 9, 2, 10, '2026-01-01 00:00:00', '2026-01-01 00:00:00')"))
+    command.upgrade(cfg, "head")
+
+    async def boards() -> list[int | None]:
+        from sqlmodel import select
+
+        from db import Store
+        from db.models import Match
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                return [m.board_message_id for m in (await session.exec(select(Match))).all()]
+        finally:
+            await store.close()
+
+    assert asyncio.run(boards()) == [None]
+    command.downgrade(cfg, "0003")
+    command.upgrade(cfg, "head")

@@ -19,7 +19,8 @@ from typing import IO, Any
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CONNECTED = re.compile(r"Shard ID (\d+|None) has connected to Gateway \(Session ID: (\S+)\)\.")
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL",
-            "SHARD_COUNT", "SHARD_IDS", "INSTANCE_NAME", "TICK_SECONDS", "DELIVER_SECONDS")
+            "SHARD_COUNT", "SHARD_IDS", "INSTANCE_NAME", "TICK_SECONDS", "DELIVER_SECONDS",
+            "DELIVERY_PROBE_SECONDS", "DELIVERY_PROBE_MAX_SECONDS")
 BLANKABLE = ("DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS")
 
 

@@ -39,15 +39,27 @@ async def test_map_log_and_status(fake, start_bot, alice, bob, tmp_path) -> None
     await two_player_match(fake, start_bot, alice, bob, tmp_path)
     force = next(m for m in alice.dm.messages if m.selects)
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
-    await alice.wait_for(lambda m: "alice sealed a force." in m.content)
+    # The channel gets no post per seal, one progress line per secret step.
+    await alice.wait_for(lambda m: "1 of 2 have chosen; waiting for bob." in m.content)
+    assert not any("sealed a force" in m.content for m in fake.channel.messages)
     shown = await bob.slash("game map")
     assert shown.ephemeral and "Tiny Big Wars" in shown.content, "the map on request is for the asker only"
-    assert shown.message.image().size == (1200, 900)
+    assert shown.message.image().size == (1200, 1560)
     log = await bob.slash("game log", lines=5)
     assert log.ephemeral and "alice sealed a force." in log.content
     status = await bob.slash("game status")
-    assert "alice" in status.content and "bob" in status.content and "still to choose" in status.content
+    assert "alice" in status.content and "bob" in status.content and "owes a choice" in status.content
     assert "<t:" in status.content, "the deadline is a Discord timestamp"
+    # The status board: one message in the channel, edited in place, with Act / Map / Rules.
+    board = await alice.wait_for(lambda m: "(match #" in m.content and m.button("Map") is not None)
+    await alice.wait_for(lambda m: m.id == board.id and "alice (host): chosen ✓" in m.content
+                         and "bob: owes a choice" in m.content)
+    assert [b.label for b in board.buttons] == ["Act", "Map", "Rules"] and "<t:" in board.content
+    assert sum("(match #" in m.content for m in fake.channel.messages) == 1
+    shown = await bob.click("Map", message=board)
+    assert shown.ephemeral and shown.message.image().size == (1200, 1560)
+    act = await bob.click("Act", message=board)
+    assert act.ephemeral and act.message.selects, "Act opens bob's open decision, to him alone"
 
 
 async def test_kick_extend_pause_resume(fake, start_bot, alice, bob, carol, tmp_path) -> None:
@@ -96,17 +108,19 @@ async def test_deadline_reminders_and_ai_takeover(fake, start_bot, alice, bob, t
     force = next(m for m in alice.dm.messages if m.selects)
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     clock.advance(minutes=31)
-    reminder = await alice.wait_for(lambda m: m.content.startswith("<@") and "Reminder" in m.content)
-    assert bob.mention in reminder.content and alice.mention not in reminder.content
-    assert "<t:" in reminder.content
+    # Reminders come by DM (bob's DMs are open): no channel post, no ping.
+    reminder = await bob.dm.wait_for(lambda m: "Reminder" in m.content and "waits for your choice" in m.content)
+    assert "<t:" in reminder.content and "Tiny Big Wars" in reminder.content
     clock.advance(minutes=24)
-    await alice.wait_for(lambda m: "Reminder" in m.content and "left" in m.content and m.id != reminder.id)
+    await bob.dm.wait_for(lambda m: "Reminder" in m.content and m.id != reminder.id)
     clock.advance(minutes=6)
     timeout = await alice.wait_for(lambda m: "Time is up for bob" in m.content)
-    assert bob.mention in timeout.content
+    assert bob.mention not in timeout.content, "nobody must act on a timeout: no ping"
     await alice.wait_for(lambda m: "Forces revealed" in m.content)
     await asyncio.sleep(0.5)
-    reminders = [m for m in fake.channel.messages if "Reminder" in m.content]
+    assert not any("Reminder" in m.content for m in fake.channel.messages)
+    assert not any("Reminder" in m.content for m in alice.dm.messages), "alice had chosen"
+    reminders = [m for m in bob.dm.messages if "Reminder" in m.content]
     assert len(reminders) == 2, "one at half time, one near the end"
 
 

@@ -55,7 +55,7 @@ async def test_non_player_cannot_act(fake, start_bot, alice, bob, carol, tmp_pat
     r = await carol.dm._run(rec, True)
     assert "belongs to another player" in await ephemeral_reply(r)
     status = await alice.slash("game status")
-    assert "still to choose" in status.content
+    assert "owes a choice" in status.content
     late_join = await carol.slash("game join")
     assert late_join.ephemeral and "started" in late_join.content
 

@@ -82,8 +82,8 @@ async def test_lobby_through_slash_commands(fake, start_bot, alice, bob, tmp_pat
     started = await alice.slash("game start")
     assert "has started" in started.content
     status = await alice.slash("game status")
-    assert "AI (heuristic)" in status.content and "AI (random)" in status.content
-    assert "still to choose" in status.content
+    assert "AI 1 (heuristic): AI" in status.content and "AI 2 (random): AI" in status.content
+    assert "owes a choice" in status.content
     dm = await alice.dm.wait_for(lambda m: m.selects)
     assert "Deadline <t:" in dm.content
 

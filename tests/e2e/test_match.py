@@ -52,7 +52,7 @@ async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_pat
     assert len(phase_posts) >= 4
     for post in phase_posts:
         img = post.image()
-        assert img.size == (1200, 900)
+        assert img.size == (1200, 1560)
     assert OVER in phase_posts[-1].content
 
 
@@ -61,7 +61,7 @@ def bot_posts(fake: FakeDiscord, channel: Channel) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if m.author is fake.bot_user and m.interaction_id is None]
 
 
-async def drained(bot: Any, timeout: float = 10.0) -> None:
+async def drained(bot: Any, timeout: float = 60.0) -> None:
     """Wait until the outbox holds no undelivered notice."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -92,5 +92,8 @@ async def test_full_match_stays_inside_discord_rate_limits(fake, start_bot, alic
     places = [fake.channel, *(fake.dm_channel(p.user) for p in (alice, bob))]
     posted = [str(m.id) for place in places for m in bot_posts(fake, place)]
     assert len(posted) == len(set(posted))
-    assert set(posted) == set(refs) | lobby_refs, "a post without its notice, or a notice without its post"
+    board = await bot.svc.board_message((await bot.svc.get_match(notices[0].match_id)).id)
+    assert board is not None and sum(m.id == board for m in bot_posts(fake, fake.channel)) == 1
+    assert set(posted) == set(refs) | lobby_refs | {str(board)}, \
+        "a post without its notice (or the status board), or a notice without its post"
     assert sum(OVER in m.content for m in bot_posts(fake, fake.channel)) == 1

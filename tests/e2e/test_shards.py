@@ -180,9 +180,12 @@ async def test_two_shard_processes_play_a_match_each(fake: FakeDiscord, bots: li
             # Every public notice was delivered and became exactly one post; nothing was posted twice.
             refs = [r["delivery_ref"] for r in notices]
             assert None not in refs, "undelivered notices"
+            # Reminders and turn nudges go to the players' DMs (the channel only for closed DMs).
+            refs = [r["delivery_ref"] for r in notices if r["kind"] not in ("reminder", "turn")]
             assert len(refs) == len(set(refs))
             posts = {str(m.id) for m in _bot_posts(fake, channel)}
-            assert posts == set(refs) | lobby_refs
+            board = await conn.fetchval("SELECT board_message_id FROM matches WHERE id = $1", match_id)
+            assert posts == set(refs) | lobby_refs | {str(board)}, "the notices' posts and one status board"
             assert [r["kind"] for r in notices].count("result") == 1
             assert sum(OVER in m.content for m in _bot_posts(fake, channel)) == 1
             assert sum(r["kind"] == "timeout" for r in notices) == len(

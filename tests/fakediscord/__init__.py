@@ -2,10 +2,10 @@
 logs into, with virtual players for end-to-end tests (test infrastructure, not shipped)."""
 
 from .control import ControlClient
-from .models import Channel, Guild, Message, User, shard_for, snowflake_on_shard
+from .models import Channel, Guild, Message, Thread, User, shard_for, snowflake_on_shard
 from .players import Place, Player, PlayerError, Response
 from .server import Call, FakeDiscord, Interaction, Violation, patch_discord
 
 __all__ = ["Call", "Channel", "ControlClient", "FakeDiscord", "Guild", "Interaction", "Message", "Place",
-           "Player", "PlayerError", "Response", "User", "Violation", "patch_discord", "shard_for",
+           "Player", "PlayerError", "Response", "Thread", "User", "Violation", "patch_discord", "shard_for",
            "snowflake_on_shard"]

@@ -25,7 +25,7 @@ def message_json(msg: Message) -> dict[str, Any]:
             "selects": [{"custom_id": s.custom_id, "placeholder": s.placeholder, "options": s.options}
                         for s in msg.selects],
             "attachments": [{"filename": a.filename, "size": len(a.data)} for a in msg.attachments],
-            "embeds": msg.embeds}
+            "embeds": msg.embeds, "type": msg.type, "pinned": msg.pinned, "v2": msg.is_v2}
 
 
 def response_json(resp: Response) -> dict[str, Any]:
@@ -41,7 +41,10 @@ def info_json(fake: FakeDiscord) -> dict[str, Any]:
             "gateway_url": fake.gateway_url, "app_id": str(fake.app_id), "shard_count": fake.shard_count,
             "connected_shards": sorted(s for s, sess in fake.sessions.items() if not sess.ws.closed),
             "guilds": [{"id": str(g.id), "name": g.name, "shard": shard_for(g.id, fake.shard_count),
-                        "channels": [{"id": str(c.id), "name": c.name} for c in g.channels]} for g in fake.guilds],
+                        "channels": [{"id": str(c.id), "name": c.name} for c in g.channels],
+                        "threads": [{"id": str(t.id), "name": t.name, "parent_id": str(t.parent.id) if t.parent else None,
+                                     "type": t.type, "archived": t.archived, "locked": t.locked} for t in g.threads]}
+                       for g in fake.guilds],
             "users": [{"id": str(u.id), "name": u.name} for u in fake.users.values()]}
 
 
@@ -113,7 +116,7 @@ def add_control_routes(app: web.Application, fake: FakeDiscord) -> None:
 
     async def ready(body: dict) -> Any:
         try:
-            await fake.wait_for_shards(body.get("shards"), timeout=float(body.get("timeout", 10.0)))
+            await fake.wait_for_shards(body.get("shards"), timeout=float(body.get("timeout", 60.0)))
         except TimeoutError:
             raise PlayerError("the bot did not connect all shards in time") from None
         return info_json(fake)
@@ -195,7 +198,7 @@ class ControlClient:
     async def info(self) -> dict:
         return await self._call("GET", "info")
 
-    async def wait_ready(self, shards: int | None = None, timeout: float = 10.0) -> dict:
+    async def wait_ready(self, shards: int | None = None, timeout: float = 60.0) -> dict:
         return await self._call("POST", "ready", {"shards": shards, "timeout": timeout})
 
     async def add_user(self, name: str, *, manage_guild: bool = False, dms_closed: bool = False) -> dict:

@@ -140,12 +140,70 @@ class RawModal(discord.ui.Modal, title="Too big"):
                 for i in range(self._inputs)]
 
 
+class StatusBoard(discord.ui.LayoutView):
+    """A Components V2 status board: a container with a heading, a section whose accessory is a
+    button, the map in a media gallery (attachment://map.png) and a row of buttons; "Advance"
+    edits the board in place, keeping the attachment."""
+
+    def __init__(self, round_no: int = 1) -> None:
+        super().__init__(timeout=None)
+        self.round_no = round_no
+        join = discord.ui.Button(label="Join", custom_id="board2:join", style=discord.ButtonStyle.success)
+        join.callback = self.join  # type: ignore[method-assign]
+        advance = discord.ui.Button(label="Advance", custom_id="board2:advance")
+        advance.callback = self.advance  # type: ignore[method-assign]
+        self.add_item(discord.ui.Container(
+            discord.ui.TextDisplay("# Status board"),
+            discord.ui.Section(discord.ui.TextDisplay(f"Round {round_no}"), discord.ui.TextDisplay("2 seats"),
+                               accessory=join),
+            discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://map.png", description="the map")),
+            discord.ui.Separator(),
+            discord.ui.ActionRow(advance),
+            accent_colour=discord.Colour.blurple()))
+
+    async def join(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"{interaction.user.name} takes a seat", ephemeral=True)
+
+    async def advance(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=StatusBoard(self.round_no + 1))
+
+
+class RawLayout(discord.ui.LayoutView):
+    """Sends a V2 layout verbatim (discord.py checks some limits itself), so a test can make the bot
+    break Discord's."""
+
+    def __init__(self, components: list[dict]) -> None:
+        super().__init__(timeout=None)
+        self._components = components
+
+    def to_components(self) -> list[dict]:  # type: ignore[override]
+        return self._components
+
+    def has_components_v2(self) -> bool:
+        return True
+
+
+def _text(content: str) -> dict:
+    return {"type": 10, "content": content}
+
+
 def _button(cid: str) -> dict:
     return {"type": 2, "style": 1, "label": cid, "custom_id": cid}
 
 
 BAD_KINDS = ["rows", "row_width", "custom_id", "content", "options", "modal_inputs", "bigfile", "min_max",
-             "empty_option", "mentions", "select_row"]
+             "empty_option", "mentions", "select_row", "v2_content", "v2_total", "v2_section", "v2_text",
+             "v2_attachment", "v2_nesting"]
+V2_BAD: dict[str, list[dict]] = {
+    "v2_total": [{"type": 17, "components": [_text(f"line {i}") for i in range(40)]}],
+    "v2_section": [{"type": 9, "components": [_text(f"t{i}") for i in range(4)],
+                    "accessory": {"type": 2, "style": 1, "label": "Go", "custom_id": "go"}}],
+    "v2_text": [_text("a" * 2500), _text("b" * 2500)],
+    "v2_attachment": [{"type": 12, "items": [{"media": {"url": "attachment://missing.png"}}]}],
+    "v2_nesting": [{"type": 17, "components": [{"type": 17, "components": [_text("inner")]}]}],
+}
+"""V2 layouts breaking one rule each: 41 components, 4 texts in a section, 5000 characters of text,
+a gallery naming no attached file, a container in a container."""
 GAMES = ["tinybigwars", "tinybigwars-lite", "trenchwar", "skirmish"]
 
 
@@ -191,6 +249,10 @@ async def _bad(interaction: discord.Interaction, kind: str) -> None:
         opts = [{"label": "a", "value": "a"}]
         await send("select beside a button", view=RawView([{"type": 1, "components": [
             {"type": 3, "custom_id": "sr", "options": opts}, _button("beside")]}]))
+    elif kind == "v2_content":
+        await send("legacy text", view=StatusBoard(), file=discord.File(io.BytesIO(render_board(1)), "map.png"))
+    elif kind in V2_BAD:
+        await send(view=RawLayout(V2_BAD[kind]), file=discord.File(io.BytesIO(render_board(1)), "map.png"))
     elif kind == "bigfile":
         big = discord.File(io.BytesIO(b"\0" * (interaction.filesize_limit + 1)), "big.bin")
         await send("big", file=big)
@@ -210,6 +272,7 @@ class DemoMixin:
         self.sleepy_delay = 0.3
         self.followup_delay = 0.3
         self.board_messages: list[discord.Message] = []
+        self.threads: list[discord.Thread] = []
         tree = self.tree
         bot = self
 
@@ -336,6 +399,40 @@ class DemoMixin:
             await msg.edit(content="Announcement (edited)")
             fetched = await channel.fetch_message(msg.id)
             await interaction.edit_original_response(content=f"posted {fetched.content}")
+
+        @tree.command(name="thread", description="Open a thread here and post in it")
+        async def thread(interaction: discord.Interaction, name: str, from_message: bool = False,
+                         private: bool = False) -> None:
+            await interaction.response.send_message(f"Opening {name}")
+            channel = interaction.channel
+            assert isinstance(channel, discord.TextChannel)
+            try:
+                if from_message:
+                    opened = await (await interaction.original_response()).create_thread(name=name)
+                else:
+                    kind = discord.ChannelType.private_thread if private else discord.ChannelType.public_thread
+                    opened = await channel.create_thread(name=name, type=kind, auto_archive_duration=60)
+                bot.threads.append(opened)
+                await opened.send(f"Welcome to {name}")
+            except discord.HTTPException as err:
+                bot.errors.append(err.code)
+
+        @tree.command(name="statusboard", description="Post a V2 status board here and pin it")
+        async def statusboard(interaction: discord.Interaction, pin: bool = True) -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            channel = interaction.channel
+            assert isinstance(channel, (discord.TextChannel, discord.Thread))
+            msg = await channel.send(view=StatusBoard(), file=discord.File(io.BytesIO(render_board(2)), "map.png"))
+            bot.board_messages.append(msg)
+            note = "posted"
+            if pin:
+                try:
+                    await msg.pin()
+                    note = "posted and pinned"
+                except discord.HTTPException as err:
+                    bot.errors.append(err.code)
+                    note = f"posted, not pinned ({err.code})"
+            await interaction.edit_original_response(content=note)
 
     async def _sync_demo(self) -> None:
         self.add_view(BoardView())  # type: ignore[attr-defined]

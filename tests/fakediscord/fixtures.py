@@ -28,7 +28,7 @@ from .models import DEFAULT_PLAYERS
 from .players import Player
 from .server import FakeDiscord
 
-READY_TIMEOUT = 10.0
+READY_TIMEOUT = 60.0
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAST_GUILD_READY = 0.05  # discord.py waits 2 s after the last GUILD_CREATE by default
 TEST_RATE_TIME_SCALE = 0.05
@@ -123,7 +123,7 @@ class BotRunner:
         await self.fake.quiesce()
         await bot.close()
         if task is not None:
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, 60)
 
     async def restart(self, bot: discord.Client, factory: Callable[[], discord.Client], **kwargs: Any) -> Any:
         await self.stop(bot)

@@ -34,12 +34,22 @@ MAX_CHOICE_NAME = 100
 DEFAULT_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # non-boosted guilds and DMs
 ACK_DEADLINE = 3.0  # seconds to send the initial interaction callback
 TOKEN_TTL = 15 * 60.0  # seconds an interaction token stays valid for follow-ups / @original
+NONCE_WINDOW = 5 * 60.0  # seconds an enforced nonce returns the author's earlier message instead of a new one
+MAX_NONCE = 25  # characters of a string nonce (MessageCreateRequest.nonce)
 
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
 
 SELECT_TYPES = {3, 5, 6, 7, 8}  # string, user, role, mentionable, channel selects
+V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}  # action row, section, text, gallery, file, separator, container
+V2_IN_CONTAINER = {1, 9, 10, 12, 13, 14}
+V2_ACCESSORIES = {2, 11}  # a section's accessory: a button or a thumbnail
+MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000
+MAX_SECTION_TEXTS = 3
+MAX_GALLERY_ITEMS = 10
+ATTACHMENT_SCHEME = "attachment://"
 
 
 def _check_custom_id(comp: dict, where: str, seen: set[str], problems: list[str]) -> None:
@@ -98,7 +108,8 @@ def _check_select(comp: dict, where: str, problems: list[str]) -> None:
 
 
 def check_components(components: list[dict], flags: int = 0) -> list[str]:
-    """Action rows: at most 5 rows of at most 5 buttons; a select fills a whole row."""
+    """Legacy messages: at most 5 action rows of at most 5 buttons; a select fills a whole row.
+    With IS_COMPONENTS_V2 in `flags`, the V2 layout rules instead (`_walk_v2`)."""
     problems: list[str] = []
     seen: set[str] = set()
     if flags & FLAG_COMPONENTS_V2:
@@ -112,13 +123,7 @@ def check_components(components: list[dict], flags: int = 0) -> list[str]:
             problems.append(f"{where}: top-level component must be an action row (type 1)")
             continue
         children = row.get("components") or []
-        if not children:
-            problems.append(f"{where}: empty action row")
-        if len(children) > MAX_ROW_COMPONENTS:
-            problems.append(f"{where}: {len(children)} components in one row (max {MAX_ROW_COMPONENTS})")
-        has_select = any(c.get("type") in SELECT_TYPES for c in children)
-        if has_select and len(children) > 1:
-            problems.append(f"{where}: a select menu must be alone in its action row")
+        _check_row(children, where, problems)
         for c, comp in enumerate(children):
             cwhere = f"{where}.components[{c}]"
             _check_custom_id(comp, cwhere, seen, problems)
@@ -129,19 +134,141 @@ def check_components(components: list[dict], flags: int = 0) -> list[str]:
     return problems
 
 
-def _walk_v2(components: list[dict], where: str, seen: set[str], problems: list[str]) -> None:
-    """Components V2 layouts nest freely; only the id and per-item rules are checked."""
+def _walk_v2(components: list[dict], where: str, seen: set[str], problems: list[str],
+             allowed: set[int] = V2_TOP_LEVEL, ids: set[int] | None = None) -> None:
+    """Components V2 layouts (Discord's component reference): each component where its parent
+    may hold it, a Section with 1-3 Text Displays and one Button or Thumbnail accessory, a
+    Media Gallery with 1-10 items, a non-empty Container, action rows as in legacy messages,
+    unique `id`s; plus the id and per-item rules of the components inside."""
+    ids = set() if ids is None else ids
     for i, comp in enumerate(components):
         cwhere = f"{where}[{i}]"
+        ctype = comp.get("type")
+        if ctype not in allowed:
+            problems.append(f"{cwhere}: component type {ctype} is not allowed here (allowed: {sorted(allowed)})")
+            continue
+        cid = comp.get("id")
+        if isinstance(cid, int) and cid:
+            if cid in ids:
+                problems.append(f"{cwhere}: duplicate component id {cid}")
+            ids.add(cid)
         _check_custom_id(comp, cwhere, seen, problems)
-        if comp.get("type") == 2:
+        children = comp.get("components") or []
+        if ctype == 2:
             _check_button(comp, cwhere, problems)
-        elif comp.get("type") in SELECT_TYPES:
+        elif ctype in SELECT_TYPES:
             _check_select(comp, cwhere, problems)
-        if comp.get("components"):
-            _walk_v2(comp["components"], f"{cwhere}.components", seen, problems)
+        elif ctype == 1:
+            _check_row(children, cwhere, problems)
+            _walk_v2(children, f"{cwhere}.components", seen, problems, {2} | SELECT_TYPES, ids)
+        elif ctype == 17:
+            if not children:
+                problems.append(f"{cwhere}: a container needs at least one component")
+            _walk_v2(children, f"{cwhere}.components", seen, problems, V2_IN_CONTAINER, ids)
+        elif ctype == 9:
+            if not 1 <= len(children) <= MAX_SECTION_TEXTS:
+                problems.append(f"{cwhere}: a section holds 1-{MAX_SECTION_TEXTS} text displays, not {len(children)}")
+            _walk_v2(children, f"{cwhere}.components", seen, problems, {10}, ids)
+            accessory = comp.get("accessory")
+            if not isinstance(accessory, dict):
+                problems.append(f"{cwhere}: a section needs exactly one accessory (a button or a thumbnail)")
+            else:
+                _walk_v2([accessory], f"{cwhere}.accessory", seen, problems, V2_ACCESSORIES, ids)
+        elif ctype == 10 and not str(comp.get("content") or ""):
+            problems.append(f"{cwhere}: a text display needs content")
+        elif ctype == 12 and not 1 <= len(comp.get("items") or []) <= MAX_GALLERY_ITEMS:
+            problems.append(f"{cwhere}: a media gallery holds 1-{MAX_GALLERY_ITEMS} items, "
+                            f"not {len(comp.get('items') or [])}")
+        elif ctype == 13 and not _url(comp.get("file")).startswith(ATTACHMENT_SCHEME):
+            problems.append(f"{cwhere}: a file component takes only an attachment://<filename> url")
+
+
+def _check_row(children: list[dict], where: str, problems: list[str]) -> None:
+    """An action row: 1-5 buttons, or one select alone."""
+    if not children:
+        problems.append(f"{where}: empty action row")
+    if len(children) > MAX_ROW_COMPONENTS:
+        problems.append(f"{where}: {len(children)} components in one row (max {MAX_ROW_COMPONENTS})")
+    if any(c.get("type") in SELECT_TYPES for c in children) and len(children) > 1:
+        problems.append(f"{where}: a select menu must be alone in its action row")
+
+
+def _url(media: Any) -> str:
+    return str(media.get("url") or "") if isinstance(media, dict) else ""
+
+
+def _all_components(components: list[dict]) -> list[dict]:
+    """Every component of a layout, nested ones and section accessories included."""
+    out: list[dict] = []
+    for comp in components:
+        out.append(comp)
+        out += _all_components(comp.get("components") or [])
         if isinstance(comp.get("accessory"), dict):
-            _walk_v2([comp["accessory"]], f"{cwhere}.accessory", seen, problems)
+            out += _all_components([comp["accessory"]])
+    return out
+
+
+def media_urls(components: list[dict]) -> list[str]:
+    """The media urls of a V2 layout: thumbnails, media gallery items and files, in order."""
+    urls: list[str] = []
+    for comp in _all_components(components):
+        if comp.get("type") == 11:
+            urls.append(_url(comp.get("media")))
+        elif comp.get("type") == 12:
+            urls += [_url(item.get("media")) for item in comp.get("items") or []]
+        elif comp.get("type") == 13:
+            urls.append(_url(comp.get("file")))
+    return [u for u in urls if u]
+
+
+def check_v2_totals(components: list[dict], attachments: list[str] | None) -> list[str]:
+    """The message-wide V2 rules: at most 40 components counting nested ones, at most 4000
+    characters of Text Display content together (the spec caps each at 4000; discord.food
+    documents the total), and every attachment://<filename> naming a file of this message
+    (`attachments`: its filenames after this request; None skips that check)."""
+    problems: list[str] = []
+    every = _all_components(components)
+    if len(every) > MAX_V2_COMPONENTS:
+        problems.append(f"components: {len(every)} components in total, nested ones included "
+                        f"(max {MAX_V2_COMPONENTS})")
+    text = sum(len(str(c.get("content") or "")) for c in every if c.get("type") == 10)
+    if text > MAX_V2_TEXT:
+        problems.append(f"components: {text} characters of text displays in total (max {MAX_V2_TEXT})")
+    if attachments is not None:
+        for url in media_urls(components):
+            name = url.removeprefix(ATTACHMENT_SCHEME)
+            if url.startswith(ATTACHMENT_SCHEME) and name not in attachments:
+                problems.append(f"components: {url} names no attachment of this message "
+                                f"(attached: {sorted(attachments)})")
+    return problems
+
+
+def assign_component_ids(components: list[dict]) -> list[dict]:
+    """The layout with an `id` on every component, as Discord answers: those sent without one
+    (or with 0) get the next sequential number not already used in the message."""
+    used = {c["id"] for c in _all_components(components) if isinstance(c.get("id"), int) and c["id"]}
+    counter = iter(n for n in range(1, 1 << 31) if n not in used)
+
+    def number(comp: dict) -> dict:
+        out = {**comp}
+        if not (isinstance(out.get("id"), int) and out["id"]):
+            out["id"] = next(counter)
+        if isinstance(out.get("components"), list):
+            out["components"] = [number(c) for c in out["components"]]
+        if isinstance(out.get("accessory"), dict):
+            out["accessory"] = number(out["accessory"])
+        return out
+
+    return [number(c) for c in components]
+
+
+def check_v2_edit(previous_flags: int, body: dict) -> list[str]:
+    """Discord's component reference: once a message has the IS_COMPONENTS_V2 flag, an edit
+    cannot take it away."""
+    flags = body.get("flags")
+    if previous_flags & FLAG_COMPONENTS_V2 and flags is not None and not int(flags) & FLAG_COMPONENTS_V2:
+        return ["flags: the IS_COMPONENTS_V2 flag (1 << 15) cannot be removed from a message that has it"]
+    return []
 
 
 def check_embeds(embeds: list[dict]) -> list[str]:
@@ -166,14 +293,31 @@ def check_embeds(embeds: list[dict]) -> list[str]:
     return problems
 
 
-def check_message(body: dict, files: list[tuple[str, bytes]], size_limit: int) -> list[str]:
-    """Everything Discord validates on a message create/edit that a bot can get wrong."""
+def check_message(body: dict, files: list[tuple[str, bytes]], size_limit: int, *,
+                  previous: dict | None = None, attachments: list[str] | None = None) -> list[str]:
+    """Everything Discord validates on a message create/edit that a bot can get wrong. On an
+    edit, `previous` is the message's current version (flags, content, embeds, components), so
+    the rules apply to the message as it would be afterwards; `attachments` are its filenames
+    after the request, for V2 attachment:// references."""
     problems: list[str] = []
     content = body.get("content")
     if content is not None and len(str(content)) > MAX_CONTENT:
         problems.append(f"content: {len(str(content))} characters (max {MAX_CONTENT})")
+    before = previous or {}
     flags = int(body.get("flags") or 0)
-    problems += check_components(body.get("components") or [], flags)
+    if previous is not None:
+        problems += check_v2_edit(int(before.get("flags") or 0), body)
+        if body.get("flags") is None:
+            flags = int(before.get("flags") or 0)
+    components = list((body["components"] if "components" in body else before.get("components")) or [])
+    if "components" in body or previous is None or flags & FLAG_COMPONENTS_V2:
+        problems += check_components(components, flags)
+    if flags & FLAG_COMPONENTS_V2:
+        problems += check_v2_totals(components, attachments)
+        for key in ("content", "embeds"):
+            if body[key] if key in body else before.get(key):
+                problems.append(f"{key}: a message with the IS_COMPONENTS_V2 flag (1 << 15) cannot have {key}; "
+                                "use Text Display components (set it to null when upgrading a message)")
     problems += check_embeds(body.get("embeds") or [])
     problems += check_allowed_mentions(body.get("allowed_mentions"))
     if len(files) > MAX_FILES:

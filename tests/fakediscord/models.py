@@ -8,9 +8,16 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
-from .limits import FLAG_EPHEMERAL, FLAG_LOADING, SELECT_TYPES
+from .limits import (
+    FLAG_COMPONENTS_V2,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    SELECT_TYPES,
+    assign_component_ids,
+    media_urls,
+)
 from .permissions import ALL_PERMISSIONS as ALL_PERMISSIONS  # re-exported for server.py and tests
 from .permissions import MEMBER, ROLE, Overwrite, base_permissions, bits, channel_permissions
 
@@ -27,6 +34,8 @@ ATTACH_FILES = 1 << 15
 READ_HISTORY = 1 << 16
 USE_APP_COMMANDS = 1 << 31
 MANAGE_GUILD = 1 << 5
+MANAGE_THREADS = 1 << 34
+SEND_MESSAGES_IN_THREADS = 1 << 38
 MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_HISTORY | USE_APP_COMMANDS
 
 
@@ -104,6 +113,9 @@ class Channel:
     """A guild text channel (type 0) or a DM channel (type 1, `recipient` set). `overwrites`
     are its permission overwrites by role or user id; `deny`/`allow` edit them as a server admin would."""
 
+    SEND: ClassVar[tuple[int, str]] = (SEND_MESSAGES, "Send Messages")
+    """The permission posting here takes, and its name in refusals."""
+
     id: int
     name: str
     guild: Guild | None = None
@@ -136,17 +148,42 @@ class Channel:
         role_ids = [r.id for r in member.roles] if member else []
         return channel_permissions(self.guild.permissions_of(user), guild_id=self.guild.id, member_id=user.id,
                                    role_ids=role_ids, overwrites=self.overwrites)
+    fail_after_post: list[int] = field(default_factory=list)
+    """5xx statuses to answer, one per POST, after the message was created (a lost response)."""
+
+    def viewable_by(self, user: User) -> bool:
+        """Whether `user` sees this channel: a DM its recipient, a guild channel its members with View Channel."""
+        if self.recipient is not None:
+            return self.recipient.id == user.id
+        return (self.guild is not None and user.id in self.guild.members
+                and bool(self.permissions_of(user) & VIEW_CHANNEL))
 
     @property
     def is_dm(self) -> bool:
         return self.recipient is not None
 
     @property
+    def is_thread(self) -> bool:
+        return False
+
+    @property
+    def type(self) -> int:
+        """Discord's channel type: 1 a DM, 0 a guild text channel."""
+        return 1 if self.recipient is not None else 0
+
+    @property
     def messages(self) -> list[Message]:
         """The channel's public messages (not deleted, not ephemeral), oldest first."""
         return [m for m in self.log if not m.deleted and m.ephemeral_to is None]
 
-    def payload(self) -> dict[str, Any]:
+    @property
+    def pins(self) -> list[Message]:
+        """The pinned messages, the most recently pinned first (as Get Channel Pins lists them)."""
+        return sorted((m for m in self.messages if m.pinned_at is not None), key=lambda m: m.pinned_at or "",
+                      reverse=True)
+
+    def payload(self, me: User | None = None) -> dict[str, Any]:
+        """The channel object (`me`, the bot, matters only to threads, which name its membership)."""
         if self.recipient is not None:
             return {"id": str(self.id), "type": 1, "recipients": [self.recipient.payload()],
                     "last_message_id": None, "flags": 0}
@@ -155,6 +192,84 @@ class Channel:
                 "guild_id": str(self.guild.id), "nsfw": False,
                 "permission_overwrites": [o.payload() for o in self.overwrites.values()],
                 "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+
+
+@dataclass(eq=False)
+class Thread(Channel):
+    """A thread (type 11 public, 12 private) under a guild text channel. Its permissions are the
+    parent's, except that posting takes Send Messages in Threads; a private one is seen only by
+    its members and by those with Manage Threads. `members` maps user ids to join timestamps."""
+
+    SEND: ClassVar[tuple[int, str]] = (SEND_MESSAGES_IN_THREADS, "Send Messages in Threads")
+
+    parent: Channel | None = None
+    owner: User | None = None
+    private: bool = False
+    auto_archive_duration: int = 1440
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    rate_limit_per_user: int = 0
+    created_at: str = field(default_factory=now_iso)
+    archive_timestamp: str = field(default_factory=now_iso)
+    members: dict[int, str] = field(default_factory=dict)
+    starter_id: int | None = None
+    """The id of the message the thread was started from (the thread shares it), if any."""
+
+    def permissions_of(self, user: User) -> int:
+        assert self.guild is not None and self.parent is not None
+        member = self.guild.members.get(user.id)
+        role_ids = [r.id for r in member.roles] if member else []
+        have = channel_permissions(self.guild.permissions_of(user), guild_id=self.guild.id, member_id=user.id,
+                                   role_ids=role_ids, overwrites=self.parent.overwrites,
+                                   sends=SEND_MESSAGES_IN_THREADS)
+        if self.private and user.id not in self.members and not have & MANAGE_THREADS:
+            return 0
+        return have
+
+    def viewable_by(self, user: User) -> bool:
+        return self.guild is not None and user.id in self.guild.members and bool(self.permissions_of(user) & VIEW_CHANNEL)
+
+    @property
+    def is_thread(self) -> bool:
+        return True
+
+    @property
+    def type(self) -> int:
+        return 12 if self.private else 11
+
+    def set_archived(self, archived: bool, *, locked: bool | None = None) -> None:
+        """Archive or unarchive (and lock or unlock) the thread, as its auto-archive timer or a
+        moderator would; archive_timestamp follows, as on Discord."""
+        if archived != self.archived:
+            self.archived = archived
+            self.archive_timestamp = now_iso()
+        if locked is not None:
+            self.locked = locked
+
+    def member_payload(self, user_id: int) -> dict[str, Any]:
+        return {"id": str(self.id), "user_id": str(user_id), "join_timestamp": self.members[user_id], "flags": 0}
+
+    def payload(self, me: User | None = None) -> dict[str, Any]:
+        assert self.guild is not None and self.parent is not None and self.owner is not None
+        counted = [m for m in self.log if m.ephemeral_to is None and m.type != 21]
+        live = [m for m in counted if not m.deleted]
+        metadata: dict[str, Any] = {"archived": self.archived, "auto_archive_duration": self.auto_archive_duration,
+                                    "archive_timestamp": self.archive_timestamp, "locked": self.locked,
+                                    "create_timestamp": self.created_at}
+        if self.private:
+            metadata["invitable"] = self.invitable
+        data: dict[str, Any] = {
+            "id": str(self.id), "type": self.type, "guild_id": str(self.guild.id), "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner.id), "name": self.name, "flags": 0,
+            "last_message_id": str(self.log[-1].id) if self.log else None,
+            "rate_limit_per_user": self.rate_limit_per_user, "message_count": len(live),
+            "total_message_sent": len(counted), "member_count": min(len(self.members), 50),
+            "thread_metadata": metadata,
+        }
+        if me is not None and me.id in self.members:
+            data["member"] = self.member_payload(me.id)
+        return data
 
 
 @dataclass(eq=False)
@@ -168,6 +283,7 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
     roles: list[Role] = field(default_factory=list)
+    threads: list[Thread] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.roles:
@@ -224,7 +340,8 @@ class Guild:
             "id": str(self.id), "name": self.name, "unavailable": False, "owner_id": str(self.owner_id),
             "member_count": len(members), "large": False, "features": [], "emojis": [], "stickers": [],
             "roles": [r.payload() for r in self.roles], "channels": [c.payload() for c in self.channels],
-            "members": members, "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "members": members, "voice_states": [], "presences": [], "stage_instances": [],
+            "threads": [t.payload(bot) for t in self.threads if not t.archived and t.viewable_by(bot)],
             "guild_scheduled_events": [], "soundboard_sounds": [], "joined_at": now_iso(),
             "preferred_locale": "en-US", "icon": None, "afk_timeout": 300, "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
@@ -299,8 +416,10 @@ def iter_components(components: list[dict]) -> list[dict]:
 @dataclass(eq=False)
 class Message:
     """A message as stored by the fake. `ephemeral_to` makes it visible to one user only; otherwise
-    a DM message is visible to its recipient and a guild message to the guild's members.
-    `versions` keeps every payload the message ever had, so leak checks see edited-away text too."""
+    it is visible to whoever sees its channel (`Channel.viewable_by`).
+    `versions` keeps every payload the message ever had, so leak checks see edited-away text too.
+    `type` 6 is Discord's "pinned a message" notice and 21 a thread's starter notice, both pointing
+    at `refers_to`; `thread` is the thread started from this message."""
 
     id: int
     channel: Channel
@@ -317,6 +436,14 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     versions: list[dict] = field(default_factory=list)
+    nonce: str | None = None
+    allowed_mentions: dict | None = None
+    """What the bot allowed this message to ping (the request's allowed_mentions, None if absent)."""
+    created: float = field(default_factory=time.monotonic)
+    type: int = 0
+    refers_to: Message | None = None
+    pinned_at: str | None = None
+    thread: Thread | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -331,9 +458,7 @@ class Message:
             return False
         if self.ephemeral_to is not None:
             return self.ephemeral_to.id == user.id
-        if self.channel.recipient is not None:
-            return self.channel.recipient.id == user.id
-        return self.channel.guild is not None and user.id in self.channel.guild.members
+        return self.channel.viewable_by(user)
 
     @property
     def audience(self) -> str:
@@ -342,12 +467,33 @@ class Message:
             return f"ephemeral:{self.ephemeral_to.name}"
         if self.channel.recipient is not None:
             return f"dm:{self.channel.recipient.name}"
+        if isinstance(self.channel, Thread):
+            return f"{'private-' if self.channel.private else ''}thread:#{self.channel.name}"
         return f"channel:#{self.channel.name}"
 
     @property
     def text(self) -> str:
-        """Content plus embed text: everything a player reads on the message."""
+        """Content, embed text and Text Displays: everything a player reads on the message (for
+        a system message, the line Discord's client shows in its place)."""
+        if self.type == 6:
+            return f"{self.author.name} pinned a message to this channel."
+        if self.type == 21:
+            return self.refers_to.text if self.refers_to is not None else "Original message was deleted"
         return text_of(self.content, self.embeds, self.components)
+
+    @property
+    def is_v2(self) -> bool:
+        """Sent with IS_COMPONENTS_V2: no content or embeds, its components are the whole layout."""
+        return bool(self.flags & FLAG_COMPONENTS_V2)
+
+    @property
+    def text_displays(self) -> list[str]:
+        """The content of every Text Display (type 10), in layout order, containers and sections included."""
+        return [c.get("content", "") for c in iter_components(self.components) if c.get("type") == 10]
+
+    @property
+    def pinned(self) -> bool:
+        return self.pinned_at is not None
 
     @property
     def texts(self) -> list[str]:
@@ -373,14 +519,24 @@ class Message:
         return next((b for b in self.buttons if b.label == label), None)
 
     @property
+    def shown_attachments(self) -> list[Attachment]:
+        """The attachments a player sees: all of them, except on a V2 message, which shows only
+        those its Thumbnail, Media Gallery or File components name as attachment://<filename>."""
+        if not self.is_v2:
+            return list(self.attachments)
+        named = {url.removeprefix("attachment://") for url in media_urls(self.components)}
+        return [a for a in self.attachments if a.filename in named]
+
+    @property
     def files(self) -> dict[str, bytes]:
-        return {a.filename: a.data for a in self.attachments}
+        """The shown attachments by filename."""
+        return {a.filename: a.data for a in self.shown_attachments}
 
     def image(self, filename: str | None = None) -> Any:
         """The decoded PIL image of an attachment (the first image when no name is given)."""
         from PIL import Image
 
-        for att in self.attachments:
+        for att in self.shown_attachments:
             if filename is None or att.filename == filename:
                 if filename is None and not att.filename.lower().endswith((".png", ".gif", ".jpg", ".webp")):
                     continue
@@ -391,21 +547,33 @@ class Message:
 
     def payload(self, base_url: str) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "id": str(self.id), "channel_id": str(self.channel.id), "author": self.author.payload(), "type": 0,
+            "id": str(self.id), "channel_id": str(self.channel.id), "author": self.author.payload(), "type": self.type,
             "content": self.content, "embeds": self.embeds, "components": self.components,
             "attachments": [a.payload(base_url) for a in self.attachments], "flags": self.flags,
             "timestamp": self.timestamp, "edited_timestamp": self.edited_timestamp, "mentions": [],
-            "mention_roles": [], "pinned": False, "mention_everyone": False, "tts": False,
+            "mention_roles": [], "pinned": self.pinned, "mention_everyone": False, "tts": False,
         }
+        if self.refers_to is not None:
+            ref = self.refers_to
+            data["message_reference"] = {"type": 0, "message_id": str(ref.id), "channel_id": str(ref.channel.id)}
+            if ref.channel.guild is not None:
+                data["message_reference"]["guild_id"] = str(ref.channel.guild.id)
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
         if self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
             data["application_id"] = str(self.webhook_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         return data
 
     def snapshot(self) -> None:
-        """Remember the current version (called on create and on every edit)."""
+        """Remember the current version (called on create and on every edit), first giving a V2
+        layout the component ids Discord generates for those sent without one."""
+        if self.is_v2:
+            self.components = assign_component_ids(self.components)
         self.versions.append({"content": self.content, "embeds": list(self.embeds),
                               "components": list(self.components),
                               "attachments": [a.filename for a in self.attachments], "flags": self.flags})

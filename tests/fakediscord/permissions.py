@@ -33,6 +33,7 @@ ALL_PERMISSIONS = sum(FLAGS.values())
 
 VIEW_CHANNEL = FLAGS["view_channel"]
 SEND_MESSAGES = FLAGS["send_messages"]
+SEND_MESSAGES_IN_THREADS = FLAGS["send_messages_in_threads"]
 ATTACH_FILES = FLAGS["attach_files"]
 ADMINISTRATOR = FLAGS["administrator"]
 NEEDS_SEND_MESSAGES = (FLAGS["mention_everyone"] | FLAGS["send_tts_messages"] | ATTACH_FILES
@@ -51,6 +52,11 @@ def bits(*names: str) -> int:
     for name in names:
         value |= FLAGS[name]
     return value
+
+
+def names_of(value: int) -> list[str]:
+    """The permission names in an integer (the inverse of `bits`)."""
+    return [name for name, flag in FLAGS.items() if value & flag]
 
 
 @dataclass
@@ -77,10 +83,11 @@ def base_permissions(*, is_owner: bool, everyone: int, roles: Iterable[int]) -> 
 
 
 def channel_permissions(base: int, *, guild_id: int, member_id: int, role_ids: Iterable[int],
-                        overwrites: Mapping[int, Overwrite]) -> int:
+                        overwrites: Mapping[int, Overwrite], sends: int = SEND_MESSAGES) -> int:
     """Discord's order: @everyone's overwrite, then all the member's role overwrites together
     (denies, then allows), then the member's own overwrite; Administrator skips all of it.
-    Then the implicit rules: no View Channel means nothing, no Send Messages takes what needs it."""
+    Then the implicit rules: no View Channel means nothing, no `sends` (Send Messages; in a
+    thread, which takes its parent's overwrites, Send Messages in Threads) takes what needs it."""
     if base & ADMINISTRATOR:
         return ALL_PERMISSIONS
     value = base
@@ -99,6 +106,6 @@ def channel_permissions(base: int, *, guild_id: int, member_id: int, role_ids: I
         value = (value & ~own.deny) | own.allow
     if not value & VIEW_CHANNEL:
         return 0
-    if not value & SEND_MESSAGES:
+    if not value & sends:
         value &= ~NEEDS_SEND_MESSAGES
     return value

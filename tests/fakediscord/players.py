@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .limits import SELECT_TYPES, modal_inputs_of
-from .models import Channel, Guild, Message, Role, User
+from .models import Channel, Guild, Message, Role, Thread, User
 
 if TYPE_CHECKING:
     from .server import FakeDiscord, Interaction
@@ -203,6 +203,30 @@ class Place:
         except TimeoutError:
             raise PlayerError(f"{self.user.name} saw no matching message in {self.channel.name} "
                               f"within {timeout} s; visible: {self.messages}") from None
+
+    @property
+    def threads(self) -> list[Thread]:
+        """The threads started in this channel that this player can see, archived ones included, oldest first."""
+        guild = self.channel.guild
+        if guild is None:
+            return []
+        return [t for t in guild.threads if t.parent is self.channel and t.viewable_by(self.user)]
+
+    async def wait_for_thread(self, name: str | Callable[[Thread], Any] | None = None,
+                              timeout: float = SETTLE_TIMEOUT) -> Place:
+        """This player at the newest thread of this channel they can see whose name is `name`
+        (or matching the predicate; None: any), waiting for the bot to open it."""
+        check = (lambda t: True) if name is None else (lambda t: t.name == name) if isinstance(name, str) else name
+
+        def find() -> Thread | None:
+            return next((t for t in reversed(self.threads) if check(t)), None)
+
+        try:
+            found = await self.fake.wait_until(find, timeout)
+        except TimeoutError:
+            raise PlayerError(f"{self.user.name} saw no matching thread in {self.channel.name} within {timeout} s; "
+                              f"visible: {[t.name for t in self.threads]}") from None
+        return self.player.at(found)
 
     # ---------------------------------------------------------------- acting
     async def _run(self, rec: Interaction, settle: bool) -> Response:

@@ -26,12 +26,12 @@ from .limits import FLAG_EPHEMERAL, FLAG_LOADING
 from .models import (
     ALL_PERMISSIONS,
     ATTACH_FILES,
-    SEND_MESSAGES,
     VIEW_CHANNEL,
     Attachment,
     Channel,
     Guild,
     Message,
+    Thread,
     User,
     now_iso,
     shard_for,
@@ -180,6 +180,11 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.host = "127.0.0.1"
+        from .pins import PinRoutes
+        from .threads import ThreadRoutes
+
+        self.thread_routes = ThreadRoutes(self)
+        self.pin_routes = PinRoutes(self)
         self._routes = self._build_routes()
         self.spec = load_spec()
         """Discord's OpenAPI spec every request is validated against (None: no copy here)."""
@@ -239,7 +244,7 @@ class FakeDiscord:
 
     def find_channel(self, channel_id: int) -> Channel | None:
         for guild in self.guilds:
-            for ch in guild.channels:
+            for ch in [*guild.channels, *guild.threads]:
                 if ch.id == channel_id:
                     return ch
         return next((c for c in self.dm_channels.values() if c.id == channel_id), None)
@@ -502,6 +507,8 @@ class FakeDiscord:
     # ------------------------------------------------------------------ REST plumbing
     def _build_routes(self) -> list[tuple[str, re.Pattern[str], JsonHandler]]:
         table: list[tuple[str, str, JsonHandler]] = [
+            *self.pin_routes.routes(),  # before /channels/{cid}/messages/{mid}, which "pins" would match
+            *self.thread_routes.routes(),
             ("GET", "/users/@me", self._get_me),
             ("GET", "/oauth2/applications/@me", self._get_app),
             ("GET", "/gateway/bot", self._get_gateway_bot),
@@ -701,11 +708,17 @@ class FakeDiscord:
             return [a for a in existing if str(a.id) in keep_ids] + new
         return existing + new
 
-    def _validate(self, body: dict, files: list[tuple[str, bytes]], size_limit: int) -> None:
+    def _validate(self, body: dict, files: list[tuple[str, bytes]], size_limit: int,
+                  editing: Message | None = None) -> None:
+        """Discord's refusals of a message body; `editing` is the message an edit would change."""
+        if editing is not None:
+            self.thread_routes.check_editable(editing)
         too_big = limits.oversized_files(files, size_limit)
         if too_big:
             raise DiscordError(413, 40005, "Request entity too large", "attachment_too_large", "; ".join(too_big))
-        problems = limits.check_message(body, files, size_limit)
+        names = [a.filename for a in self._build_attachments(body, files, editing.attachments if editing else None)]
+        problems = limits.check_message(body, files, size_limit, attachments=names,
+                                        previous=editing.versions[-1] if editing is not None else None)
         if problems:
             raise DiscordError(400, 50035, "Invalid Form Body", "invalid_message", "; ".join(problems),
                                extra={"errors": limits.form_error(problems)["errors"]})
@@ -718,7 +731,9 @@ class FakeDiscord:
                       embeds=list(body.get("embeds") or []), components=list(body.get("components") or []),
                       attachments=self._build_attachments(body, files, None), flags=flags,
                       ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
-                      webhook_id=self.app_id if interaction else None)
+                      webhook_id=self.app_id if interaction else None,
+                      nonce=None if body.get("nonce") is None else str(body["nonce"]),
+                      allowed_mentions=body.get("allowed_mentions"))
         msg.snapshot()
         self.messages[msg.id] = msg
         channel.log.append(msg)
@@ -747,13 +762,33 @@ class FakeDiscord:
         return channel
 
     async def _post_message(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
+        """Post as the bot: refused as Discord would (closed DMs, no mutual guild, the bot's channel
+        permissions); an enforced nonce the bot used here within NONCE_WINDOW returns that message;
+        `channel.fail_after_post` answers 5xx after creating the message (the response was lost)."""
         channel = self._channel(cid)
-        if channel.recipient is not None and channel.recipient.dms_closed:
+        recipient = channel.recipient
+        if recipient is not None and recipient.dms_closed:
             raise DiscordError(403, 50007, "Cannot send messages to this user", "dms_closed",
-                               f"DM to {channel.recipient.name}, whose DMs are closed")
+                               f"DM to {recipient.name}, whose DMs are closed")
+        if recipient is not None and not any(recipient.id in g.members for g in self.guilds):
+            raise DiscordError(403, 50278, "Cannot send messages to this user due to having no mutual guilds",
+                               "no_mutual_guilds", f"DM to {recipient.name}, who shares no guild with the bot")
         body = body or {}
         self._validate(body, files, self.message_size_limit)
-        return jresp(self.create_message(channel, body, files).payload(self.base_url))
+        nonce = body.get("nonce")
+        if nonce is not None and not (isinstance(nonce, int) or (isinstance(nonce, str) and len(nonce) <= limits.MAX_NONCE)):
+            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_message", f"nonce {nonce!r}")
+        if nonce is not None and body.get("enforce_nonce"):
+            cutoff = time.monotonic() - limits.NONCE_WINDOW
+            earlier = next((m for m in reversed(channel.log) if m.nonce == str(nonce)
+                            and m.author is self.bot_user and m.created >= cutoff), None)
+            if earlier is not None:
+                return jresp(earlier.payload(self.base_url))
+        msg = self.create_message(channel, body, files)
+        if channel.fail_after_post:
+            status = channel.fail_after_post.pop(0)
+            return jresp({"message": "Internal Server Error", "code": 0}, status=status)
+        return jresp(msg.payload(self.base_url))
 
     async def _channel_message(self, request: web.Request, body: Any, files: list, cid: str,
                                mid: str) -> web.StreamResponse:
@@ -769,7 +804,7 @@ class FakeDiscord:
             msg.deleted = True
             return web.Response(status=204)
         body = body or {}
-        self._validate(body, files, self.message_size_limit)
+        self._validate(body, files, self.message_size_limit, editing=msg)
         return jresp(self.edit_message(msg, body, files).payload(self.base_url))
 
     async def _typing(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
@@ -789,11 +824,12 @@ class FakeDiscord:
         return jresp(user.payload())
 
     async def _get_channel(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
-        return jresp(self._channel(cid).payload())
+        return jresp(self._channel(cid).payload(self.bot_user))
 
     def _require_permissions(self, channel: Channel, *, posting: bool = False, files: list | None = None) -> None:
         """Discord's answers to a bot that may not do this here: Missing Access when it cannot see
-        the channel; Missing Permissions when posting without Send Messages (or Attach Files for a file)."""
+        the channel; Missing Permissions when posting without Send Messages (Send Messages in
+        Threads in a thread; Attach Files for a file)."""
         if channel.guild is None:
             return
         have = channel.permissions_of(self.bot_user)
@@ -801,8 +837,9 @@ class FakeDiscord:
             raise DiscordError(403, 50001, "Missing Access", "missing_access",
                                f"the bot lacks View Channel in #{channel.name}")
         lacking = []
-        if posting and not have & SEND_MESSAGES:
-            lacking.append("Send Messages")
+        send_bit, send_name = channel.SEND
+        if posting and not have & send_bit:
+            lacking.append(send_name)
         if posting and files and not have & ATTACH_FILES:
             lacking.append("Attach Files")
         if lacking:
@@ -815,7 +852,13 @@ class FakeDiscord:
 
     async def _post_permitted_message(self, request: web.Request, body: Any, files: list,
                                       cid: str) -> web.Response:
-        self._require_permissions(self._channel(cid), posting=True, files=files)
+        channel = self._channel(cid)
+        self._require_permissions(channel, posting=True, files=files)
+        if isinstance(channel, Thread):
+            self.thread_routes.check_post(channel)
+            resp = await self._post_message(request, body, files, cid)
+            await self.thread_routes.after_post(channel)
+            return resp
         return await self._post_message(request, body, files, cid)
 
     async def _get_roles(self, request: web.Request, body: Any, files: list, guild: str) -> web.Response:
@@ -926,7 +969,7 @@ class FakeDiscord:
                                f"callback type {cb_type} is not valid for interaction type {rec.type}")
         ephemeral_to = rec.user if int(data.get("flags") or 0) & FLAG_EPHEMERAL else None
         if cb_type in (4, 7):
-            self._validate(data, files, self.attachment_size_limit)
+            self._validate(data, files, self.attachment_size_limit, editing=rec.message if cb_type == 7 else None)
         elif cb_type == 9:
             problems = limits.check_modal(data)
             if problems:
@@ -1006,7 +1049,7 @@ class FakeDiscord:
             msg.deleted = True
             return web.Response(status=204)
         body = body or {}
-        self._validate(body, files, self.attachment_size_limit)
+        self._validate(body, files, self.attachment_size_limit, editing=msg)
         return jresp(self.edit_message(msg, body, files).payload(self.base_url))
 
 

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 import render
+from render import tinybigwars as tbw
 from tests.render import views
 
 
@@ -36,7 +37,7 @@ def test_sixty_frames_fit_and_loop(frames: list[bytes]) -> None:
     img = _open(gif)
     assert img.n_frames == 60
     assert img.info.get("loop") == 0
-    assert img.size == (600, 450)
+    assert img.size == (tbw.WIDTH // 2, tbw.HEIGHT // 2)  # half size
     img.seek(0)
     first = img.info["duration"]
     img.seek(img.n_frames - 1)

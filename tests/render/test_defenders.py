@@ -86,10 +86,10 @@ def test_public_changes_do_show() -> None:
 
 def test_log_names_are_filled() -> None:
     v = dv.mid_battle()
-    assert any("[[seat:" in e for e in v["log"])
+    assert "[[seat:3]]" in v["log"][-3]  # among the newest lines, which the log box shows
     a = open_png(render.draw("defenders", v, ["Aiko", "Bo", "Cy", "Di"]))
-    b = open_png(render.draw("defenders", v, ["Aiko", "Bo", "Zebulon-Maximilian", "Di"]))
-    assert diff_fraction(a, b, box=(ted.PANEL_X, 600, ted.WIDTH, ted.HEIGHT)) > 0.002
+    b = open_png(render.draw("defenders", v, ["Aiko", "Bo", "Cy", "Zebulon-Maximilian"]))
+    assert diff_fraction(a, b, box=ted.LOG_BOX) > 0.002
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -106,14 +106,14 @@ def test_plates_never_overlap() -> None:
     for a, b in itertools.combinations(boxes, 2):
         assert not _overlap(a, b)
     for x0, y0, x1, y1 in boxes:
-        assert x0 >= 0 and x1 < ted.PANEL_X and y0 > ted.HEADER_H and y1 < ted.KEY_Y - 6
+        assert x0 >= 0 and x1 <= ted.WIDTH and y0 > ted.CAPTION_BOX[3] and y1 < ted.RING_BOTTOM
 
 
 def test_seat_colours_on_the_map() -> None:
     v = dv.mid_battle()
     img = open_png(render.draw("defenders", v))
     for d in v["defenders"]:
-        assert has_colour(img, palette.seat_colour(d["seat"]), (0, ted.HEADER_H, ted.PANEL_X, ted.KEY_Y), tol=6)
+        assert has_colour(img, palette.seat_colour(d["seat"]), (0, ted.CAPTION_BOX[3], ted.WIDTH, ted.RING_BOTTOM), tol=6)
 
 
 # --------------------------------------------------------------------------- randomized views
@@ -190,3 +190,21 @@ def test_draw_time_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
         render.draw("defenders", v, dv.NAMES)
     with capsys.disabled():
         print(f"\ndefenders map: {(time.perf_counter() - t) / 5 * 1000:.1f} ms per draw (warm)")
+
+
+def test_the_card_and_the_newest_log_lines_mark_their_regions() -> None:
+    v = dv.mid_battle()
+    assert v["deck"]["current"]["regions"] == ["coast", "desert"]
+    assert ted.in_play(v) == {"coast", "desert"}  # the newest log lines name Saltmere Shore (the coast) too
+    w = copy.deepcopy(v)
+    w["deck"]["current"] = None
+    w["log"].append("[[seat:1]] moved Tidecaller to Whisperwood.")
+    assert ted.in_play(w) == {"forest"}  # only the two newest lines count
+    a, b = open_png(render.draw("defenders", v)), open_png(render.draw("defenders", w))
+    x0, y0, _, y1 = ted.plate_box(0)
+    edge = (x0, y0 + 40, x0 + 8, y1 - 40)  # the plate's left border, where the outline runs
+    assert not has_colour(a, palette.ALERT, edge, tol=8) and has_colour(b, palette.ALERT, edge, tol=8)
+    assert diff_fraction(a, b, box=ted.CAPTION_BOX) == 0, "the attack still heads the map"
+    w["attack"] = None
+    c = open_png(render.draw("defenders", w))
+    assert diff_fraction(b, c, box=ted.CAPTION_BOX) > 0.01, "then the newest log line"

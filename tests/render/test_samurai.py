@@ -13,7 +13,7 @@ import render
 from bot.simulate import simulate
 from render import palette
 from render import samurai as sam
-from render import samurai_layout as lay
+from render.labels import inside
 from tests.render import samurai_views as sv
 from tests.render.helpers import diff_fraction, has_colour, open_png
 
@@ -108,7 +108,7 @@ def test_public_changes_do_show() -> None:
     w = copy.deepcopy(v)
     p = w["provinces"][10]
     p["ronin"] = 3
-    c = st.layout.centres[p["id"]]
+    c = st.whole.point(st.whole.centres[p["id"]])
     box = (c[0] - 20, c[1] - 20, c[0] + 30, c[1] + 30)
     assert diff_fraction(base, open_png(render.draw("samurai", w)), box=box) > 0.02
     w = copy.deepcopy(v)
@@ -116,34 +116,39 @@ def test_public_changes_do_show() -> None:
     assert diff_fraction(base, open_png(render.draw("samurai", w)), box=box) > 0.05
 
 
-def _check_layout(v: dict) -> tuple[dict, dict]:
-    st = sam.static_layer(v)
-    badges, labels = sam.placements(v)
-    feet = st.layout.footprints
-    assert len(feet) == len(v["provinces"]) == 68
-    for (a, ba), (b, bb) in itertools.combinations(feet.items(), 2):
-        assert not _overlap(ba, bb), f"nodes {a} and {b} overlap"
-    for (a, ba), (b, bb) in itertools.combinations(labels.items(), 2):
-        assert not _overlap(ba, bb), f"labels {a} and {b} overlap"
-    for (a, ba), (b, bb) in itertools.combinations(badges.items(), 2):
-        assert not _overlap(ba, bb), f"army badges at {a} and {b} overlap"
-    for pid, box in list(labels.items()) + list(badges.items()):
-        assert lay.inside(box, sam.MAP_BOX), f"{pid} leaves the map"
-        for q, f in feet.items():
-            assert not _overlap(box, f), f"{pid}'s label or badge covers node {q}"
-    for (a, ba), (b, bb) in itertools.product(badges.items(), labels.items()):
-        assert not _overlap(ba, bb), f"army badge at {a} covers the name of {b}"
-    return badges, labels
+def _check_layout(v: dict) -> dict[str, tuple[dict, dict, dict]]:
+    scenes = sam.placements(v)
+    for scene, (badges, labels, feet) in scenes.items():
+        box = sam.MAP_BOX if scene == "whole" else sam.INSET_MAP
+        for (a, ba), (b, bb) in itertools.combinations(feet.items(), 2):
+            assert not _overlap(ba, bb), f"{scene}: nodes {a} and {b} overlap"
+        for (a, ba), (b, bb) in itertools.combinations(labels.items(), 2):
+            assert not _overlap(ba, bb), f"{scene}: labels {a} and {b} overlap"
+        for (a, ba), (b, bb) in itertools.combinations(badges.items(), 2):
+            assert not _overlap(ba, bb), f"{scene}: army badges at {a} and {b} overlap"
+        for pid, b in list(labels.items()) + list(badges.items()) + list(feet.items()):
+            assert inside(b, box), f"{scene}: {pid} leaves its map"
+        for pid, b in list(labels.items()) + list(badges.items()):
+            for q, f in feet.items():
+                assert not _overlap(b, f), f"{scene}: {pid}'s label or badge covers node {q}"
+        for (a, ba), (b, bb) in itertools.product(badges.items(), labels.items()):
+            assert not _overlap(ba, bb), f"{scene}: army badge at {a} covers the name of {b}"
+    assert len(scenes["whole"][2]) == len(v["provinces"]) == 68
+    return scenes
 
 
 @pytest.mark.parametrize("name", FIXTURES)
 def test_labels_badges_and_nodes_never_overlap(name: str) -> None:
     v = sv.public(name)
-    badges, labels = _check_layout(v)
-    assert len(sam.static_layer(v).labels) >= 64  # nearly every province is named
+    scenes = _check_layout(v)
+    whole_badges, whole_labels, _ = scenes["whole"]
+    inset_badges, inset_labels, inset_feet = scenes["inset"]
+    assert not set(whole_labels) & set(inset_labels), "a province is named on both maps"
+    assert len(set(whole_labels) | set(inset_labels)) >= 64  # nearly every province is named once
     armies = {a["location"] for a in v["armies"] if a["alive"]}
-    assert set(badges) == armies
-    assert armies <= set(labels), "a province with an army lost its name"
+    assert set(whole_badges) == armies
+    assert set(inset_badges) == armies & set(inset_feet)
+    assert armies <= set(whole_labels) | set(inset_labels), "a province with an army lost its name"
 
 
 def test_crowded_kinai_armies_still_do_not_overlap() -> None:
@@ -155,9 +160,10 @@ def test_crowded_kinai_armies_still_do_not_overlap() -> None:
         army.update(alive=True, location=pid, seat=k % 5, army=k // 5)
     for p in v["provinces"]:
         p["army"] = next((a for a in v["armies"] if a["location"] == p["id"]), None)
-    badges, labels = _check_layout(v)
+    scenes = _check_layout(v)
+    badges, labels, _ = scenes["whole"]
     assert len(badges) == 15
-    assert set(badges) <= set(labels)
+    assert set(badges) <= set(labels) | set(scenes["inset"][1])
     render.draw("samurai", v)
 
 
@@ -168,7 +174,8 @@ def test_battle_declarations_and_result_are_visible() -> None:
     calm = copy.deepcopy(v)
     calm["war"]["battle"] = None
     other = open_png(render.draw("samurai", calm))
-    cx, cy = sam.static_layer(v).layout.centres[target]
+    whole = sam.static_layer(v).whole
+    cx, cy = whole.point(whole.centres[target])
     assert diff_fraction(img, other, box=(cx - 30, cy - 30, cx + 30, cy + 30)) > 0.1
     assert has_colour(img, palette.COMBAT, sam.WAR_BOX)
 
@@ -177,7 +184,8 @@ def test_battle_declarations_and_result_are_visible() -> None:
     plain = copy.deepcopy(w)
     plain["war"]["declarations"] = []
     a, b = open_png(render.draw("samurai", w)), open_png(render.draw("samurai", plain))
-    (sx, sy), (tx, ty) = (sam.static_layer(w).layout.centres[dec[k]] for k in ("source", "target"))
+    whole = sam.static_layer(w).whole
+    (sx, sy), (tx, ty) = (whole.point(whole.centres[dec[k]]) for k in ("source", "target"))
     mid = ((sx + tx) // 2, (sy + ty) // 2)
     assert diff_fraction(a, b, box=(mid[0] - 8, mid[1] - 8, mid[0] + 8, mid[1] + 8)) > 0.1
 
@@ -278,13 +286,86 @@ def test_a_whole_seeded_match_renders_at_every_phase_end(mode: str) -> None:
 def test_assassinated_army_and_revealed_ronin_are_marked() -> None:
     v = sv.public("base4_battle")
     army = next(a for a in v["armies"] if a["alive"])
-    badges, _ = sam.placements(v)
-    box = badges[army["location"]]
+    box = sam.placements(v)["whole"][0][army["location"]]
     base = open_png(render.draw("samurai", v))
     w = copy.deepcopy(v)
     next(a for a in w["armies"] if a["seat"] == army["seat"] and a["army"] == army["army"])["assassinated"] = True
     assert diff_fraction(base, open_png(render.draw("samurai", w)), box=box) > 0.03
     w = copy.deepcopy(v)
     next(a for a in w["armies"] if a["seat"] == army["seat"] and a["army"] == army["army"])["ronin"] = 2
-    cx, cy = sam.static_layer(v).layout.centres[army["location"]]
-    assert diff_fraction(base, open_png(render.draw("samurai", w)), box=(cx, cy, cx + 26, cy + 19)) > 0.05
+    whole = sam.static_layer(v).whole
+    pill = whole.to_canvas(whole.marks.pill(whole.centres[army["location"]]))
+    assert diff_fraction(base, open_png(render.draw("samurai", w)), box=pill) > 0.05
+
+
+def test_the_two_awa_are_told_apart() -> None:
+    v = sv.public("base4_battle")
+    labels = sam.static_layer(v).atlas.labels
+    assert labels["awa_boso"] == "Awa (Boso)" and labels["awa_shikoku"] == "Awa (Shikoku)"
+    assert labels["yamashiro"] == "Yamashiro" and labels["settsu"] == "Settsu", "other cities stay off the map"
+    assert sam.display_names({"a": "Awa (Boso)", "b": "Awa (Shikoku)", "c": "Awaji"}) == {
+        "a": "Awa (Boso)", "b": "Awa (Shikoku)", "c": "Awaji"}
+    _, _, _, whole, inset = sam.layout(v)
+    drawn = {lab.text for lab in (*whole.labels.values(), *inset.labels.values())}
+    assert {"Awa (Boso)", "Awa (Shikoku)"} <= drawn
+    assert "Awa" not in drawn
+
+
+def test_the_inset_enlarges_the_battle_and_names_it_large() -> None:
+    v = sv.public("base4_battle")
+    wanted, crop, shown, whole, inset = sam.layout(v)
+    target = v["war"]["battle"]["target"]
+    assert wanted.kind == "battle" and shown[0] == target
+    assert crop.zoom >= 1.8
+    assert target in inset.centres and inset.labels[target].px > whole.marks.label_px
+    assert inset.marks.node_r > whole.marks.node_r
+    # the battle shows in the inset, and the caption says where
+    calm = copy.deepcopy(v)
+    calm["war"]["battle"] = None
+    a, b = open_png(render.draw("samurai", v)), open_png(render.draw("samurai", calm))
+    cx, cy = inset.point(inset.centres[target])
+    assert diff_fraction(a, b, box=(cx - 40, cy - 40, cx + 40, cy + 40)) > 0.1
+    caption = (0, sam.INSET_BOX[1], sam.WIDTH, sam.INSET_MAP[1])
+    assert diff_fraction(a, b, box=caption) > 0.02
+
+
+def test_the_inset_follows_declarations_then_the_latest_events() -> None:
+    v = sv.public("lwtv4_war")
+    dec = v["war"]["declarations"][0]
+    wanted, _, shown, _, inset = sam.layout(v)
+    assert wanted.kind == "war" and shown[:2] == (dec["target"], dec["source"])
+    assert {dec["target"], dec["source"]} <= set(inset.centres)
+    w = sv.public("qs5_levy")  # no war: the provinces the events name, the newest first
+    wanted, _, shown, _, inset = sam.layout(w)
+    assert wanted.kind == "events" and shown[0] == "yamashiro"
+    assert "Yamashiro" in wanted.line and inset.labels["yamashiro"].text == "Yamashiro (Kyoto)"
+    quiet = copy.deepcopy(w)
+    quiet["last_events"] = ["Round 1 begins."]
+    wanted, _, shown, _, inset = sam.layout(quiet)
+    assert wanted.kind == "region" and shown == () and "yamashiro" in inset.centres
+    render.draw("samurai", quiet)
+
+
+def test_far_apart_events_keep_the_inset_enlarged() -> None:
+    """Events at both ends of Japan: the inset keeps the newest and a useful zoom."""
+    v = sv.public("qs5_levy")
+    v["last_events"] = ["[[seat:0]] takes Satsuma.", "[[seat:1]] takes Mutsu."]
+    _, crop, shown, _, inset = sam.layout(v)
+    assert shown == ("mutsu",) and crop.zoom >= 1.8 and "mutsu" in inset.centres
+
+
+def test_the_newest_move_is_shown_whole() -> None:
+    """Both ends of an army's long move are in the inset, even if it must zoom out a little for them."""
+    v = sv.public("qs5_levy")
+    v["last_events"] = ["[[seat:1]] takes Wakasa.", "[[seat:0]] moves army 1 from Totomi to Etchu, claiming it."]
+    wanted, crop, shown, _, inset = sam.layout(v)
+    assert wanted.first == ("totomi", "etchu") and shown[:2] == ("totomi", "etchu")
+    assert {"totomi", "etchu"} <= set(inset.centres) and crop.zoom >= 1.5
+    assert "Etchu" in wanted.line
+
+
+def test_sealed_muster_lines_leave_out_the_engines_bookkeeping() -> None:
+    from render.samurai.private import _sealed_lines
+
+    lines = _sealed_lines({"build": None, "levy": {"spearman": 2}, "todo": [], "last": "levy"}, {})
+    assert lines == ["levy: spearman 2"]

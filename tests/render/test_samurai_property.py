@@ -66,11 +66,11 @@ def public_views(draw: st.DrawFn) -> dict[str, Any]:
 def test_random_views_draw_and_never_overlap(v: dict[str, Any], names: list[str]) -> None:
     img = open_png(render.draw("samurai", v, names))
     assert img.size == (sam.WIDTH, sam.HEIGHT)
-    badges, labels = sam.placements(v)
-    assert set(badges) == {a["location"] for a in v["armies"] if a["alive"]}
-    feet = list(sam.static_layer(v).layout.footprints.values())
-    boxes = list(badges.values()) + list(labels.values())
-    for a, b in itertools.combinations(boxes, 2):
-        assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
-    for a in boxes:
-        assert not any(a[0] < f[2] and f[0] < a[2] and a[1] < f[3] and f[1] < a[3] for f in feet)
+    scenes = sam.placements(v)
+    assert set(scenes["whole"][0]) == {a["location"] for a in v["armies"] if a["alive"]}
+    for badges, labels, feet in scenes.values():
+        boxes = list(badges.values()) + list(labels.values())
+        for a, b in itertools.combinations(boxes, 2):
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+        for a in boxes:
+            assert not any(a[0] < f[2] and f[0] < a[2] and a[1] < f[3] and f[1] < a[3] for f in feet.values())

@@ -17,9 +17,9 @@ from tests.render.helpers import diff_fraction, has_colour, open_png
 FIXTURES = list(views.ALL)
 
 
-def _legend_name_box(index: int) -> tuple[int, int, int, int]:
-    x, y = tbw.legend_origin(index)
-    return (x + 40, y + 6, x + 200, y + 34)
+def _legend_name_box(index: int, count: int) -> tuple[int, int, int, int]:
+    x, y, _ = tbw.legend_origin(index, count)
+    return (x + 40, y + 6, x + 190, y + 36)
 
 
 @pytest.mark.parametrize("name", FIXTURES)
@@ -35,7 +35,7 @@ def test_each_seat_colour_is_in_its_legend_swatch_and_on_the_board(name: str) ->
     img = open_png(render.draw("tinybigwars", v))
     for i, seat in enumerate(v["seats"]):
         colour = palette.seat_colour(seat["seat"])
-        x, y = tbw.legend_origin(i)
+        x, y, _ = tbw.legend_origin(i, len(v["seats"]))
         assert has_colour(img, colour, (x, y, x + 40, y + 40), tol=6), f"seat {i} swatch"
         assert has_colour(img, colour, tbw.MAP_BOX, tol=6), f"seat {i} on the board"
 
@@ -50,11 +50,11 @@ def test_each_seat_name_is_drawn_in_its_legend_row(name: str) -> None:
         other = list(views.NAMES_4[:n])
         other[i] = "Zoltan"
         changed = open_png(render.draw("tinybigwars", v, other))
-        assert diff_fraction(base, changed, box=_legend_name_box(i)) > 0.01, f"name of seat {i} not drawn"
+        assert diff_fraction(base, changed, box=_legend_name_box(i, n)) > 0.01, f"name of seat {i} not drawn"
         for j in range(n):
             if j != i:
-                assert diff_fraction(base, changed, box=_legend_name_box(j)) == 0
-        assert diff_fraction(base, default, box=_legend_name_box(i)) > 0.01  # "Player N" by default
+                assert diff_fraction(base, changed, box=_legend_name_box(j, n)) == 0
+        assert diff_fraction(base, default, box=_legend_name_box(i, n)) > 0.01  # "Player N" by default
 
 
 def test_unicode_and_long_names_draw_within_their_row() -> None:
@@ -62,10 +62,10 @@ def test_unicode_and_long_names_draw_within_their_row() -> None:
     names = ["Дмитрий", "Ελένη", "李小龍🐉", "Bartholomew the Magnificent of the Northern Reaches"]
     img = open_png(render.draw("tinybigwars", v, names))
     plain = open_png(render.draw("tinybigwars", v, ["A", "B", "C", "D"]))
-    assert diff_fraction(img, plain, box=_legend_name_box(0)) > 0.01
+    assert diff_fraction(img, plain, box=_legend_name_box(0, 4)) > 0.01
     # the long name is ellipsised: the status column ("deciding") is untouched
-    x, y = tbw.legend_origin(3)
-    status_box = (x + 200, y + 6, x + 276, y + 34)
+    x, y, w = tbw.legend_origin(3, 4)
+    status_box = (x + w - 84, y + 6, x + w - 4, y + 36)
     assert diff_fraction(img, plain, box=status_box) == 0
 
 
@@ -118,13 +118,15 @@ def test_contested_marker_combat_and_result_are_visible() -> None:
     assert diff_fraction(img, other, box=tbw.plate_box(st.centres["lantern"])) > 0.03
     px, py, qx, qy = tbw.plate_box(st.centres["pagoda"])
     assert diff_fraction(img, other, box=(px - 12, py - 12, qx + 12, qy + 12)) > 0.03
-    assert has_colour(img, palette.COMBAT, (tbw.PANEL_X, tbw.HEADER_H, tbw.WIDTH, tbw.HEIGHT))
+    assert has_colour(img, palette.COMBAT, (0, tbw.LEGEND_Y + tbw.LEGEND_H, tbw.WIDTH, tbw.HEIGHT)), "the combat box"
+    assert has_colour(img, palette.COMBAT, tbw.CAPTION_BOX, tol=30), "the combat caption"
 
     over = views.three_seat_over()
     running = copy.deepcopy(over)
     running["result"] = None
-    band = (tbw.MAP_BOX[0], 400, tbw.MAP_BOX[2], 560)
-    assert diff_fraction(open_png(render.draw("tinybigwars", over)), open_png(render.draw("tinybigwars", running)), box=band) > 0.2
+    ended, still = open_png(render.draw("tinybigwars", over)), open_png(render.draw("tinybigwars", running))
+    assert diff_fraction(ended, still, box=tbw.RESULT_BOX) > 0.1
+    assert diff_fraction(ended, still, box=tbw.MAP_BOX) < 0.001, "the final city stays whole"
 
 
 def test_static_layer_is_built_once_per_map() -> None:
@@ -194,8 +196,25 @@ def test_odd_and_crowded_views_still_draw() -> None:
     v = crowded_five_seats()
     img = open_png(render.draw("tinybigwars", v, ["Only one name"]))
     assert img.size == (tbw.WIDTH, tbw.HEIGHT)
-    x, y = tbw.legend_origin(4)
+    x, y, _ = tbw.legend_origin(4, 5)
     assert has_colour(img, palette.seat_colour(4), (x, y, x + 40, y + 40), tol=6)
     minimal = {"locations": [{"id": "a", "name": "Alone", "x": 0.5, "y": 0.5}], "roads": [], "seats": []}
     assert open_png(render.draw("tinybigwars", minimal)).size == (tbw.WIDTH, tbw.HEIGHT)
     assert open_png(render.draw_private("tinybigwars", minimal)).size == tbw.PRIVATE_SIZE
+
+
+def test_the_latest_events_ring_their_places_and_head_the_map() -> None:
+    v = views.three_seat_mid()
+    assert tbw.named_locations(v) == ["garden"]
+    st = tbw.static_layer(v)
+    quiet = copy.deepcopy(v)
+    quiet["last_events"] = ["Jade Viper trained: +1 energy.", "Player 2 passed."]
+    a, b = open_png(render.draw("tinybigwars", v)), open_png(render.draw("tinybigwars", quiet))
+    x0, y0, x1, y1 = tbw.plate_box(st.centres["garden"])
+    ring = (x0 - 14, y0 - 14, x1 + 14, y0)
+    glow = palette.tint(palette.ALERT, 0.2)  # the inner ring of the glow
+    assert has_colour(a, glow, ring, tol=16) and not has_colour(b, glow, ring, tol=16)
+    assert diff_fraction(a, b, box=tbw.CAPTION_BOX) > 0.001, "the caption shows the newest event"
+    many = copy.deepcopy(v)
+    many["last_events"] = [f"Someone went to {lo['name']}." for lo in v["locations"]]
+    assert len(tbw.named_locations(many)) == 4, "only the newest few are ringed"

@@ -252,3 +252,58 @@ async def test_ai_answers_a_repeated_optional_prompt_once(svc: MatchService, sto
     assert sorted(c[0] for c in cheers) == [1, 2]  # each AI cheered once, then left the prompt open
     await act(svc, info.id, HOST, "fortify")
     assert (await svc.get_match(info.id)).status == "finished"
+
+
+class LingeringState(CoopState):
+    skipped: list[int] = []
+    """Seats that said "Not now" to the cheer this solo turn; their cheer stays open."""
+
+
+class LingeringCheer(CoopGame):
+    """Like Tiny Epic Defenders' any-turn skills: "Not now" does not close the optional cheer;
+    it stays open, marked answered, until the solo turn ends."""
+
+    key = "coop_lingering"
+
+    def state_model(self) -> type[LingeringState]:
+        return LingeringState
+
+    def setup(self, seats: int, options: Any, seed: int) -> LingeringState:
+        return LingeringState(**super().setup(seats, options, seed).model_dump())
+
+    def prompts(self, state: LingeringState) -> list[Any]:
+        out = super().prompts(state)
+        for p in out:
+            if p.kind == "cheer" and p.seat in state.skipped:
+                p.answered = True
+        return out
+
+    def submit(self, state: LingeringState, seat: int, choice: dict[str, Any]) -> Any:
+        mine = next((p for p in self.prompts(state) if p.seat == seat), None)
+        if mine is not None and mine.kind == "cheer" and choice == {"action": "skip"}:
+            new = state.model_copy(deep=True)
+            new.step += 1
+            new.skipped = sorted({*new.skipped, seat})
+            return engine.Step(state=new, events=[])
+        step = super().submit(state, seat, choice)
+        if step.state.phase != "solo":
+            step.state.skipped = []
+        return step
+
+
+async def test_an_optional_prompt_passed_on_stays_live_without_a_new_dm(svc: MatchService) -> None:
+    engine.register(LingeringCheer())
+    info = await coop(svc, [HOST, BOB], game="coop_lingering", rounds=2)
+    await to_solo(svc, info.id)
+    cheer = await svc.pending_prompt(info.id, BOB)
+    assert cheer is not None and cheer.prompt.kind == "cheer"
+    sent = len([n for n in await notices(svc, "prompt") if n.user_id == BOB])
+    await svc.submit(info.id, BOB, {"action": "skip"}, version=cheer.version)
+    # Bob is no longer listed as one who may act, gets no second DM, and his buttons still work.
+    status = await svc.status(CHANNEL)
+    assert [s.user_id for s in status.may_act] == []
+    assert len([n for n in await notices(svc, "prompt") if n.user_id == BOB]) == sent
+    again = await svc.pending_prompt(info.id, BOB)
+    assert again is not None and again.version == cheer.version and again.prompt.answered
+    await svc.submit(info.id, BOB, {"action": "cheer"}, version=cheer.version)
+    assert (await svc.public_view(info.id))["walls"] >= 1

@@ -148,3 +148,25 @@ async def test_extend_and_pause_move_the_deadline(svc: MatchService, store: Stor
     assert d.due_at == clock.now + timedelta(hours=14)
     assert await svc.tick(clock.advance(4)) == 1
     assert len(await notices(svc, "reminder")) == 1
+
+
+async def test_the_tick_reads_only_deadlines_whose_time_has_come(svc: MatchService, store: Store, clock) -> None:
+    """Each deadline row knows its next fire time (first reminder, then the next, then the end),
+    and a tick selects only the rows at or past it."""
+    from sqlmodel import select
+
+    from db.models import Deadline
+
+    info = await lobby(svc, [HOST, BOB], hours=10)
+
+    async def fire_at() -> str:
+        async with store.read() as session:
+            row = (await session.exec(select(Deadline).where(Deadline.match_id == info.id))).one()
+            return f"{(row.fire_at - row.started_at).total_seconds() / 3600:g}"
+
+    assert await fire_at() == "5", "first the half-time reminder"
+    clock.advance(5.5)
+    assert await svc.tick() > 0
+    assert await fire_at() == "9", "then the 90 % reminder"
+    clock.advance(2)
+    assert await svc.tick() == 0, "nothing is due between the reminders"

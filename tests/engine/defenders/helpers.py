@@ -104,7 +104,7 @@ def reveal(st: DefendersState, key: str, region: str | None = None, hp: int = 10
     st.boss.revealed = True
     st.boss.hp = st.boss.max_hp = hp
     st.boss.region = region or content().boss(key).region
-    st.boss.armor_used = False
+    st.boss.armor_soaked = []
     return st
 
 

@@ -16,6 +16,8 @@ G = engine.get("defenders")
 MATCHES_PER_MODE = 200
 """The acceptance figure: 200 random-legal matches per mode, 50 per seat count."""
 FULL_EVERY = 25
+PASSING = {"pass", "end", "ready", "decline", "leave", "focus", "back"}
+"""Answers that decide nothing: no prompt may offer only these (a seat is not asked just to pass)."""
 
 
 def check_prompts(st: DefendersState) -> None:
@@ -29,6 +31,7 @@ def check_prompts(st: DefendersState) -> None:
         assert all(len(o.label) <= 80 for o in p.options)
         assert p.default in [o.choice for o in p.options], (p.kind, p.default)
         assert not p.secret
+        assert any(o.choice.get("act") not in PASSING for o in p.options), f"{p.kind} offers only passing"
 
 
 def play(seats: int, mode: str, seed: int, full: bool, policy: str = "random", difficulty: str = "normal"):
@@ -80,7 +83,7 @@ def pure(seats: int, seed: int, policy: str, **options) -> DefendersState:
     st = G.setup(seats, G.options_model()(**options), seed)
     pol = G.policies()[policy]
     while G.result(st) is None:
-        p = G.prompts(st)[0]
+        p = next(p for p in G.prompts(st) if not p.answered)
         st = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, f"ai:{p.seat}"))).state
     return st
 
@@ -121,7 +124,7 @@ def test_views_never_show_hidden_orders_or_face_down_bosses() -> None:
         for _ in range(40):
             if G.result(st) is not None:
                 break
-            p = G.prompts(st)[0]
+            p = next(p for p in G.prompts(st) if not p.answered)
             st = G.submit(st, p.seat, pol.choose(st, p, random.Random(st.step))).state
             twin = shuffled_hidden(st, seed)
             for seat in [None, *range(st.seats)]:
@@ -151,7 +154,7 @@ def in_turn(seed: int = 3) -> DefendersState:
     st = G.setup(2, G.options_model()(), seed)
     pol = G.policies()["heuristic"]
     while not any(p.kind == "turn" for p in G.prompts(st)):
-        p = G.prompts(st)[0]
+        p = next(p for p in G.prompts(st) if not p.answered)
         st = G.submit(st, p.seat, pol.choose(st, p, random.Random(0))).state
     return st
 
@@ -183,9 +186,9 @@ def test_answers_that_are_not_open() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(IllegalChoice, match="bad options"):
+    with pytest.raises(IllegalChoice, match="Bad options"):
         engine.parse_options(G, {"mode": "skirmish"})
-    with pytest.raises(IllegalChoice, match="bad options"):
+    with pytest.raises(IllegalChoice, match="Bad options"):
         engine.parse_options(G, {"capital_destruction": 1})
     with pytest.raises(ValueError, match="1 to 4 players"):
         G.setup(5, G.options_model()(), 1)
@@ -195,7 +198,7 @@ def test_bad_options_are_refused() -> None:
 
 def test_events_never_name_a_card_before_it_is_drawn_or_a_boss_before_it_arrives() -> None:
     from engine.defenders.content import content
-    from engine.defenders.rules import card_name
+    from engine.defenders.names import card_name
 
     c = content()
     for seed in range(4):
@@ -204,7 +207,7 @@ def test_events_never_name_a_card_before_it_is_drawn_or_a_boss_before_it_arrives
         said: list[str] = []
         drawn: list[str] = []
         while G.result(st) is None:
-            p = G.prompts(st)[0]
+            p = next(p for p in G.prompts(st) if not p.answered)
             step = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, "ai")))
             st = step.state
             said += [e.text for e in step.events]

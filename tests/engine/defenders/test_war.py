@@ -303,7 +303,7 @@ def test_every_boss_round_effect_then_its_attack_on_its_region(key: str) -> None
         st.regions[far].threat = 2
     if card.round_effect == "stalk":
         st.regions[nb[1]].threat = 1
-    st.boss.armor_used = False
+    st.boss.armor_soaked = []
     st, events = new_round(st)
     if card.round_effect == "wither":
         assert st.defenders[0].hp == 3

@@ -77,6 +77,6 @@ def test_map_road_to_nowhere(data: Path) -> None:
 
 
 def test_map_coordinates_in_range(data: Path) -> None:
-    _edit(data / "maps.toml", "x = 0.08, y = 0.50", "x = 1.5, y = 0.50")
+    _edit(data / "maps.toml", "x = 0.05, y = 0.50", "x = 1.5, y = 0.50")
     with pytest.raises(ContentError, match=r"maps\.toml: map\[0\]\.nodes\.0\.x"):
         load_content(data)

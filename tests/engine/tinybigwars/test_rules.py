@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.contract import IllegalChoice
-from engine.tinybigwars import combat, rules
+from engine.tinybigwars import combat, rules, victory
 from engine.tinybigwars.board import controlled, income, influence
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Options
@@ -34,7 +34,7 @@ def plain(state, *nodes: str) -> None:
 # --------------------------------------------------------------------------- setup / map
 
 
-@pytest.mark.parametrize(("seats", "map_id", "nodes"), [(2, "city2", 9), (3, "city3", 12), (4, "city4", 14)])
+@pytest.mark.parametrize(("seats", "map_id", "nodes"), [(2, "city2", 12), (3, "city3", 13), (4, "city4", 14)])
 def test_city_map_per_player_count_with_one_start_node_each(seats: int, map_id: str, nodes: int) -> None:
     s = new(seats)
     assert s.map == map_id
@@ -117,7 +117,10 @@ def test_point_limit_option_accepts_any_value_from_10() -> None:
 
 
 def test_minion_and_building_cards_bring_their_miniatures() -> None:
-    s = started(["crane", "legion", "dojo_charter"], ["shadow"])
+    s = new(2)
+    put_card(s, "w", "counting")
+    put_card(s, "e", "gate")  # start cards that add no minions in the Clan Phase
+    s = sub(sub(s, 0, {"picks": ["crane", "legion", "dojo_charter"]}), 1, {"picks": ["shadow"]})
     start0 = next(loc for loc in s.locations if loc.start_seat == 0)
     start1 = next(loc for loc in s.locations if loc.start_seat == 1)
     assert start0.minions[0] == 4 + 8
@@ -246,24 +249,57 @@ def test_unspent_coins_are_lost_and_the_clan_phase_ends_with_an_event() -> None:
 # --------------------------------------------------------------------------- activation
 
 
-def test_activation_order_lowest_influence_first_ties_rotate_each_round() -> None:
-    s = blank(["crane"], ["tiger"], ["sage"])
+def _finish_clan_phase(s):
+    """Every seat still in the Clan Phase says Done, through ``submit``."""
+    events: list = []
+    while s.phase == "clan":
+        p = G.prompts(s)[0]
+        s, more = sub_ev(s, p.seat, {"action": "done"})
+        events += more
+    return s, events
+
+
+def _home(s, seat: int) -> str:
+    return next(loc.id for loc in s.locations if loc.start_seat == seat)
+
+
+def _level_starts(s, *cards: str) -> None:
+    """Same-influence cards on the start nodes, nobody anywhere else."""
     for loc in s.locations:
-        if loc.start_seat is not None:
-            put_card(s, loc.id, {0: "temple", 1: "counting", 2: "hall"}[loc.start_seat])
-    s.round = 1
-    assert rules.activation_order(s) == [1, 2, 0]  # temple gives seat 0 more influence
-    put_card(s, next(loc.id for loc in s.locations if loc.start_seat == 0), "hall")
-    s.loc(next(loc.id for loc in s.locations if loc.start_seat == 1)).card = "spring"
-    put_card(s, next(loc.id for loc in s.locations if loc.start_seat == 1), "forge")
-    put_card(s, next(loc.id for loc in s.locations if loc.start_seat == 2), "barracks")
-    assert len({influence(s, x) for x in range(3)}) == 1
-    s.round = 1
-    assert rules.activation_order(s) == [0, 1, 2]
-    s.round = 2
-    assert rules.activation_order(s) == [1, 2, 0]
-    s.round = 3
-    assert rules.activation_order(s) == [2, 0, 1]
+        if loc.start_seat is None:
+            loc.minions = [0] * s.seats_n
+    for seat, card in enumerate(cards):
+        put_card(s, _home(s, seat), card)
+
+
+def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_round() -> None:
+    firsts = {new(3, seed).first_seat for seed in range(12)}
+    assert firsts == {0, 1, 2}
+    for seed in range(4):
+        s = started(["crane"], ["tiger"], ["sage"], seed=seed)
+        _level_starts(s, "counting", "gate", "academy")
+        s, events = _finish_clan_phase(s)
+        order = next(e for e in events if e.kind == "activation_start").data["order"]
+        first = s.first_seat
+        assert order == [first, (first + 1) % 3, (first + 2) % 3]
+        assert G.prompts(s)[0].seat == first and G.prompts(s)[0].kind == "activate"
+        for seat in order:
+            s = sub(s, seat, {"hero": "pass"})
+        assert s.round == 2
+        s, events = _finish_clan_phase(s)
+        order = next(e for e in events if e.kind == "activation_start").data["order"]
+        assert order == [(first + 1) % 3, (first + 2) % 3, first]
+
+
+def test_influence_does_not_change_the_activation_order() -> None:
+    s = started(["crane"], ["tiger"], ["sage"], seed=2)
+    _level_starts(s, "counting", "gate", "academy")
+    for loc in s.locations:
+        if loc.start_seat is None:
+            loc.minions[(s.first_seat + 2) % 3] = 1  # the last in the order leads by far
+    s, events = _finish_clan_phase(s)
+    order = next(e for e in events if e.kind == "activation_start").data["order"]
+    assert order == [s.first_seat, (s.first_seat + 1) % 3, (s.first_seat + 2) % 3]
 
 
 def test_players_alternate_and_activate_up_to_two_heroes() -> None:
@@ -547,6 +583,24 @@ def test_heroes_of_two_players_left_together_fight_again_at_phase_end() -> None:
     assert kinds.index("combat_roll") < kinds.index("activation_end")
 
 
+def test_a_watchtower_keeps_its_die_for_the_holder_in_the_end_of_phase_refight() -> None:
+    s = activation(blank(["ironmonk"], ["ironmonk"]), [0, 1])
+    plain(s, "w", "c", "e")
+    hero(s, 1, "ironmonk").location = "c"
+    s.loc("c").infrastructure = "watchtower"
+    s = sub(s, 0, {"hero": "h0-ironmonk"})
+    s, events = sub_ev(s, 0, {"action": "move", "to": "c"})
+    fight = next(e for e in events if e.kind == "combat_roll")
+    assert fight.data["attacker"] == 0
+    assert [len(d) for d in fight.data["dice"]] == [2, 3]  # defender: power 2 + Watchtower
+    assert s.controller("c") is None and s.loc("c").held_by == 1
+    s = sub(s, 0, {"action": "end"})
+    s, events = sub_ev(s, 1, {"hero": "pass"})
+    refight = next(e for e in events if e.kind == "combat_roll")
+    assert refight.data["attacker"] is None and refight.data["location"] == "c"
+    assert [len(d) for d in refight.data["dice"]] == [2, 3]  # the holder still defends
+
+
 # --------------------------------------------------------------------------- victory
 
 
@@ -574,9 +628,9 @@ def test_default_target_is_ten_influence() -> None:
 
 
 def test_tiebreakers_highest_influence_then_most_locations_then_draw() -> None:
-    assert rules._rank([0, 1], [12, 11], [3, 5], None) == [0]
-    assert rules._rank([0, 1], [12, 12], [3, 5], None) == [1]
-    assert rules._rank([0, 1], [12, 12], [4, 4], None) == [0, 1]
+    assert victory.rank([0, 1], [12, 11], [3, 5]) == [0]
+    assert victory.rank([0, 1], [12, 12], [3, 5]) == [1]
+    assert victory.rank([0, 1], [12, 12], [4, 4]) == [0, 1]
 
 
 def test_a_tie_at_ten_is_a_draw() -> None:
@@ -593,21 +647,46 @@ def test_a_tie_at_ten_is_a_draw() -> None:
     assert result is not None and result.draw and result.winners == [0, 1]
 
 
-def test_round_limit_highest_influence_wins_then_seeded_draw() -> None:
-    s = blank(["crane"], ["sage"], round_limit=3)
-    plain(s, "w", "e")
-    s.round = 3
-    s.loc("nw").minions[0] = 1
-    _round_end(s)
-    assert G.result(s).winners == [0] and G.result(s).reason == "round_limit"
-    s = blank(["crane"], ["sage"], round_limit=3)
-    plain(s, "w", "e")
-    put_card(s, "w", "counting")
-    put_card(s, "e", "hall")
-    s.round = 3
+def _play_out_round(s):
+    """Clan Phase done and every clan passes, through ``submit``: the round ends."""
+    s, events = _finish_clan_phase(s)
+    while s.phase != "over" and s.phase == "activation":
+        p = G.prompts(s)[0]
+        s, more = sub_ev(s, p.seat, {"hero": "pass"})
+        events += more
+    return s, events
+
+
+def test_round_limit_highest_influence_wins() -> None:
+    s = started(["crane"], ["sage"], round_limit=1)
+    _level_starts(s, "counting", "gate")
+    spare = next(loc for loc in s.locations if loc.start_seat is None)
+    spare.minions[1] = 1
+    s, events = _play_out_round(s)
+    result = G.result(s)
+    assert result.winners == [1] and not result.draw and result.reason == "round_limit"
+    assert events[-1].kind == "game_over" and "wins" in events[-1].text
+
+
+def test_round_limit_then_most_locations() -> None:
+    s = started(["crane"], ["sage"], round_limit=1)
+    _level_starts(s, "counting", "gate")
+    spare = next(loc for loc in s.locations if loc.start_seat is None)
+    spare.minions[0] = 1
+    s.loc(_home(s, 1)).infrastructure = "dojo"
     assert influence(s, 0) == influence(s, 1)
-    _round_end(s)
-    assert G.result(s).winners == [0] and not G.result(s).draw  # Dice.choice takes the first
+    s, _ = _play_out_round(s)
+    assert G.result(s).winners == [0] and not G.result(s).draw
+
+
+def test_round_limit_full_tie_is_a_draw() -> None:
+    s = started(["crane"], ["sage"], round_limit=1)
+    _level_starts(s, "counting", "gate")
+    assert influence(s, 0) == influence(s, 1) and len(controlled(s, 0)) == len(controlled(s, 1))
+    s, events = _play_out_round(s)
+    result = G.result(s)
+    assert result is not None and result.draw and result.winners == [0, 1] and result.reason == "round_limit"
+    assert "Draw between" in events[-1].text and "tied" in events[-1].text
 
 
 def test_round_end_event_marks_the_phase_end_and_a_new_round_starts() -> None:

@@ -33,7 +33,8 @@ class FrozenClock:
 @pytest.fixture
 async def frozen() -> AsyncIterator[tuple[FakeDiscord, FrozenClock, aiohttp.ClientSession]]:
     """A fake at SCALE whose rate limiter reads a frozen clock, and an HTTP session to it."""
-    async with running_fake(guilds=11, rate_time_scale=SCALE) as fake, aiohttp.ClientSession() as http:
+    async with running_fake(guilds=11, rate_time_scale=SCALE) as fake, aiohttp.ClientSession(
+            headers={"Authorization": f"Bot {fake.token}"}) as http:
         clock = FrozenClock()
         fake.rate_limiter.clock = clock
         yield fake, clock, http
@@ -125,7 +126,8 @@ async def test_global_limit_trips_at_51_but_not_for_interactions(frozen) -> None
 
 
 async def test_rate_time_scale_zero_turns_limits_off() -> None:
-    async with running_fake(rate_time_scale=0) as fake, aiohttp.ClientSession() as http:
+    async with running_fake(rate_time_scale=0) as fake, aiohttp.ClientSession(
+            headers={"Authorization": f"Bot {fake.token}"}) as http:
         results = [await post(fake, http, fake.channel.id) for _ in range(8)]
     assert [status for status, _, _ in results] == [200] * 8
     assert all("X-RateLimit-Remaining" not in headers for _, headers, _ in results)

@@ -1,0 +1,167 @@
+"""The status board: one message per match, edited in place, pinned where the bot may.
+
+It is a plain message (content and a row of buttons), not Components V2: the same text is the
+ephemeral `/game status` answer, it reads well in notifications and search, and an edit that
+only changes content is the cheapest request there is. Edits are coalesced: at most one per
+match every EDIT_INTERVAL seconds, each showing the state when it is made (the last wins)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.ids import BoardId
+from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.permissions import PIN_MESSAGES
+from bot.discord.prompt_ui import PlainView, timestamp
+from bot.service import NoMatch
+from engine.text import fill
+
+if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
+
+log = logging.getLogger(__name__)
+
+EDIT_INTERVAL = 2.0
+"""Seconds between two edits of one board (Discord allows 5 edits per 5 s per channel)."""
+UNKNOWN_MESSAGE = 10008
+NONCE_LENGTH = 25
+
+
+def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str) -> str:
+    """A seat's line on the board: what the table waits for at a glance."""
+    if seat.ai_policy is not None:
+        return "AI"
+    if seat.ai_takeover:
+        return "away (the AI plays)"
+    if status not in ("active", "paused"):
+        return "played"
+    if seat.seat in waiting:
+        return "owes a choice"
+    if seat.seat in may_act:
+        return "may act"
+    return "chosen ✓"
+
+
+def board_text(st: Any, latest: str | None) -> str:
+    """Game, round and phase, the deadline, every seat and the latest result line."""
+    info = st.match
+    names = plain_names(info.names())
+    lines = [f"**{plain_name(info.title)}** (match #{info.id}) - {fill(st.phase, names)}"]
+    if info.status == "paused":
+        lines.append("Paused: deadlines are stopped until `/game resume`.")
+    elif st.deadline is not None and info.status == "active":
+        lines.append(f"Deadline {timestamp(st.deadline)}")
+    waiting, may_act = {w.seat for w in st.waiting}, {s.seat for s in st.may_act}
+    for seat in sorted(info.seats, key=lambda s: s.seat):
+        host = " (host)" if seat.user_id is not None and seat.user_id == info.host_id else ""
+        lines.append(f"- {plain_name(seat.name)}{host}: {seat_state(seat, waiting, may_act, info.status)}")
+    if latest:
+        lines.append(f"Latest: {discord.utils.escape_mentions(latest)[:300]}")
+    if info.status in ("finished", "aborted"):
+        lines.append(f"The match is {info.status}.")
+    return "\n".join(lines)[:1900]
+
+
+def board_view(match_id: int, status: str) -> discord.ui.View:
+    """Act, Map and Rules, routed by custom_id (bot/discord/router.py), so they work after a restart."""
+    view = PlainView()
+    open_match = status in ("active", "paused")
+    for action, label, style in (("act", "Act", discord.ButtonStyle.primary),
+                                 ("map", "Map", discord.ButtonStyle.secondary),
+                                 ("rules", "Rules", discord.ButtonStyle.secondary)):
+        view.add_item(discord.ui.Button(label=label, style=style, custom_id=BoardId(match_id, action).encode(),
+                                        disabled=action == "act" and not open_match))
+    return view
+
+
+async def board_of(bot: WarhostBot, match_id: int) -> tuple[str, discord.ui.View, Any]:
+    """The board's text and buttons now, and the match."""
+    st = await bot.svc.status_of(match_id)
+    lines = await bot.svc.log_of(match_id, limit=1)
+    return board_text(st, lines[-1] if lines else None), board_view(match_id, st.match.status), st.match
+
+
+def may_pin(bot: WarhostBot, channel_id: int) -> bool:
+    """Whether the bot holds Pin Messages in the channel (as discord.py's cache knows it); a
+    bot without it leaves the board unpinned rather than ask and be refused."""
+    channel = bot.get_channel(channel_id)
+    guild = getattr(channel, "guild", None)
+    if channel is None or guild is None or guild.me is None:
+        return False
+    return bool(channel.permissions_for(guild.me).value & PIN_MESSAGES)
+
+
+class Boards:
+    """Keeps every running match's board current, at most one edit per EDIT_INTERVAL per match."""
+
+    def __init__(self, bot: WarhostBot) -> None:
+        self.bot = bot
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.again: set[int] = set()
+        self.last_edit: dict[int, float] = {}
+
+    def touch(self, match_id: int) -> None:
+        """The match changed: its board follows within EDIT_INTERVAL (one edit for many changes)."""
+        running = self.tasks.get(match_id)
+        if running is not None and not running.done():
+            self.again.add(match_id)
+            return
+        self.tasks[match_id] = asyncio.create_task(self._run(match_id), name=f"board-{match_id}")
+
+    async def _run(self, match_id: int) -> None:
+        try:
+            while True:
+                self.again.discard(match_id)
+                wait = self.last_edit.get(match_id, 0.0) + EDIT_INTERVAL - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    self.again.discard(match_id)  # the edit below shows those changes too
+                try:
+                    await self.refresh(match_id)
+                except (discord.HTTPException, NoMatch) as exc:
+                    log.info("could not update the status board of match %s: %s", match_id, exc)
+                except Exception:
+                    log.exception("updating the status board of match %s failed", match_id)
+                self.last_edit[match_id] = time.monotonic()
+                if match_id not in self.again:
+                    return
+        finally:
+            if self.tasks.get(match_id) is asyncio.current_task():
+                del self.tasks[match_id]
+
+    async def refresh(self, match_id: int) -> None:
+        """Edit the board, or post (and try to pin) it the first time or after it was deleted."""
+        text, view, info = await board_of(self.bot, match_id)
+        if info.status == "lobby":
+            return
+        channel = self.bot.get_partial_messageable(info.channel_id)
+        ref = await self.bot.svc.board_message(match_id)
+        if ref is not None:
+            try:
+                await channel.get_partial_message(ref).edit(content=text, view=view, allowed_mentions=NOBODY)
+                return
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_MESSAGE:
+                    raise
+        # The nonce makes a retried post (a response lost to a 5xx) return the same message.
+        nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
+        msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
+        await self.bot.svc.set_board_message(match_id, msg.id)
+        if may_pin(self.bot, info.channel_id):
+            with contextlib.suppress(discord.HTTPException):  # lost the permission meanwhile: unpinned
+                await msg.pin(reason="warhost status board")
+
+    async def stop(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        for task in list(self.tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()

@@ -1,0 +1,91 @@
+"""One way every failed command or click is told to its player, in plain words.
+
+A refusal of the service or the engine says what was wrong in its own words; refused game
+options name the option and what it allows. Anything else is our fault, and its text (SQL, a
+URL, a stack of pydantic errors) is no business of the player's: they get an error id to quote,
+and the log gets the full detail under the same id."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from pydantic import ValidationError
+
+import engine
+from bot.discord.replies import answer
+from bot.service import ServiceError
+from db.health import is_damage
+from engine.validate import explain_invalid
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = ("Something went wrong on our side (error id {error_id}). Nothing was changed; try again, "
+              "and tell the host the id if it keeps happening.")
+ID_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""No 0/O or 1/I: the id is read out and typed again."""
+OUT_OF_DATE = "This command changed since Discord last loaded it; wait a minute and try again. Nothing was changed."
+CHECK_FAILED = "You cannot use this command here. Nothing was changed."
+
+
+def new_error_id() -> str:
+    return "".join(secrets.choice(ID_LETTERS) for _ in range(6))
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command raised, out of discord.py's CommandInvokeError wrapper."""
+    while isinstance(error, app_commands.CommandInvokeError) and error.original is not None:
+        error = error.original
+    return error
+
+
+def _options_model(title: str) -> Any:
+    """The game options model pydantic named `title` in its error, if it is one."""
+    for game in engine.games().values():
+        model = game.options_model()
+        if model.__name__ == title:
+            return model
+    return None
+
+
+def explain(error: BaseException, where: str = "an interaction") -> str:
+    """What the player reads about `error`; unexpected errors are logged in full under an id."""
+    error = unwrap(error)
+    if isinstance(error, ServiceError | engine.IllegalChoice):
+        return str(error)
+    if isinstance(error, ValidationError) and (model := _options_model(error.title)) is not None:
+        return f"Bad options: {explain_invalid(error, model)} Nothing was changed."
+    if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
+        return OUT_OF_DATE
+    if isinstance(error, app_commands.CheckFailure):
+        return CHECK_FAILED
+    error_id = new_error_id()
+    log.error("error id %s in %s", error_id, where, exc_info=(type(error), error, error.__traceback__))
+    if is_damage(error):
+        log.critical("the database is damaged (%s); stop the bot and restore a backup or move the file away",
+                     str(error).splitlines()[0])
+    return UNEXPECTED.format(error_id=error_id)
+
+
+def _where(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    if command is not None:
+        return f"/{command.qualified_name} (interaction {interaction.id})"
+    return f"{interaction.type.name} interaction {interaction.id}"
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the interaction's user, privately, what went wrong; never raises."""
+    text = explain(error, _where(interaction))
+    try:
+        await answer(interaction, text)
+    except discord.HTTPException as exc:  # the interaction expired, or Discord is down
+        log.warning("could not tell the user of interaction %s what went wrong: %s", interaction.id, exc)
+
+
+async def on_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    """The command tree's error handler: every slash command's failure ends here."""
+    await report(interaction, error)

@@ -1,0 +1,87 @@
+"""Turn mentions and reminders: a player hears of a decision once, where they can be reached.
+
+A player whose prompt DM arrived needs no channel mention (the DM is the notification); one
+whose DMs are closed or refused gets one mention per turn (the service writes a ``turn`` notice
+only when a new owed prompt opens for someone other than the actor). Reminders go to each
+late player's DMs; the channel hears only about those the DMs cannot reach."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.mentions import NOBODY, mentions, only
+from bot.discord.prompt_ui import timestamp
+from bot.service.outbox import USER
+
+if TYPE_CHECKING:
+    from bot.discord.delivery import Delivery
+
+log = logging.getLogger(__name__)
+
+DMS_CLOSED = 50007
+
+
+async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> list[int]:
+    """The players among ``user_ids`` whose DMs refuse the match's notices, except those the
+    channel was told about after this notice was written (that post mentioned them already)."""
+    svc = delivery.svc
+    info = await svc.get_match(notice.match_id)
+    blocked = {b.target_id for b in await svc.blocked_targets(notice.match_id) if b.kind == USER}
+    found = []
+    for user_id in user_ids:
+        seat = info.seat_of(user_id)
+        closed_at = None if seat is None else await svc.dms_closed_at(notice.match_id, seat)
+        if user_id in blocked or (closed_at is not None and closed_at < notice.created_at):
+            found.append(user_id)
+    return found
+
+
+async def turn(delivery: Delivery, notice: Any) -> str:
+    """Mention the players who must act and whose DMs could not tell them."""
+    from bot.discord.delivery import clip, inert, nonce_of
+
+    users = await unreachable(delivery, notice, [int(u) for u in notice.payload.get("user_ids", [])])
+    if not users:
+        return "dm"
+    channel = delivery.bot.get_partial_messageable(notice.channel_id)
+    text = f"{mentions(users)} {inert(notice.payload.get('text', ''))}"
+    msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users))
+    return str(msg.id)
+
+
+async def reminder(delivery: Delivery, notice: Any) -> str:
+    """A DM to each late player; one channel post mentioning those the DMs do not reach."""
+    from bot.discord.delivery import _parse_time, clip, inert, nonce_of
+
+    payload = notice.payload
+    users = [int(u) for u in payload.get("user_ids", [])]
+    deadline = _parse_time(payload.get("deadline"))
+    when = f" Deadline {timestamp(deadline)}." if deadline is not None else ""
+    info = await delivery.svc.get_match(notice.match_id)
+    stuck = await unreachable(delivery, notice, users)
+    refs = []
+    for user_id in users:
+        if user_id in stuck:
+            continue
+        try:
+            user = delivery.bot.get_user(user_id) or await delivery.bot.fetch_user(user_id)
+            msg = await user.send(f"Reminder: **{inert(info.title)}** in <#{notice.channel_id}> still waits for "
+                                  f"your choice.{when}", nonce=nonce_of(notice, str(user_id)),
+                                  allowed_mentions=NOBODY)
+            refs.append(str(msg.id))
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.info("reminder DM to %s of match %s refused (%s); mentioning them in the channel",
+                     user_id, notice.match_id, exc)
+            seat = info.seat_of(user_id)
+            if getattr(exc, "code", None) == DMS_CLOSED and seat is not None:
+                await delivery.svc.mark_dms_closed(notice.match_id, seat)
+            stuck.append(user_id)
+    if not stuck:
+        return refs[0] if refs else "dm"
+    channel = delivery.bot.get_partial_messageable(notice.channel_id)
+    text = f"{mentions(stuck)} {inert(payload.get('text', ''))}{when}"
+    msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(stuck))
+    return str(msg.id)

@@ -1,0 +1,67 @@
+"""What the service keeps in memory between transactions, bounded so a bot with 10,000 matches
+holds only the recently played ones: the latest state per match (an LRU) and a lock per match
+that exists only while someone holds or waits for it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from typing import Generic, TypeVar
+
+Value = TypeVar("Value")
+
+STATE_CACHE_SIZE = 512
+"""Matches whose latest state stays in memory; a miss costs one snapshot read plus a short replay."""
+
+
+class RecentStates(Generic[Value]):
+    """Match id -> (version, state) for the most recently used matches only."""
+
+    def __init__(self, size: int = STATE_CACHE_SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[int, Value]] = OrderedDict()
+
+    def get(self, match_id: int) -> tuple[int, Value] | None:
+        found = self._entries.get(match_id)
+        if found is not None:
+            self._entries.move_to_end(match_id)
+        return found
+
+    def put(self, match_id: int, version: int, state: Value) -> None:
+        self._entries[match_id] = (version, state)
+        self._entries.move_to_end(match_id)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def pop(self, match_id: int) -> None:
+        self._entries.pop(match_id, None)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class MatchLocks:
+    """One asyncio lock per match, created on first use and dropped when nobody holds or waits
+    for it, so the table never grows with the number of matches ever played."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: dict[int, int] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, match_id: int) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(match_id, asyncio.Lock())
+        self._users[match_id] = self._users.get(match_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[match_id] -= 1
+            if not self._users[match_id]:
+                del self._users[match_id]
+                del self._locks[match_id]
+
+    def __len__(self) -> int:
+        return len(self._locks)

@@ -1,0 +1,194 @@
+"""The outbox as front-ends deliver it: per-match queues, refused targets parked and probed.
+
+A transport that meets a permanent refusal (no permission in a channel, a deleted channel, a
+player who shares no server with the bot) parks the notice: the match is then blocked on that
+target, its notices for it wait out of the queue, the host and players are told where they can
+be, and the front-end probes the target at a slow pace until it works again. Other targets of
+the match, and other matches, are never held up by it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import select
+
+from bot.service.types import Blocked, Notice
+from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
+from db.models import Notice as NoticeRow
+from db.outbox import CHANNEL, USER, target_of
+from db.store import Store
+
+ALERT = "blocked"
+"""The notice kind that tells people about a blocked target; never parked itself."""
+GIVE_UP_AFTER = timedelta(days=7)
+"""A finished or aborted match stops probing a target that has refused it this long."""
+
+
+def _notice(row: NoticeRow) -> Notice:
+    return Notice(id=row.id, match_id=row.match_id, key=row.key, kind=row.kind, channel_id=row.channel_id,
+                  user_id=row.user_id, seat=row.seat, payload=row.payload, created_at=row.created_at)
+
+
+def _blocked(row: DeliveryBlock, held: int = 0) -> Blocked:
+    return Blocked(id=row.id, match_id=row.match_id, kind=row.target_kind, target_id=row.target_id, code=row.code,
+                   reason=row.reason, since=row.since, next_probe_at=row.next_probe_at, probes=row.probes, held=held)
+
+
+class OutboxService:
+    """Mixed into MatchService: everything a front-end's delivery loop calls."""
+
+    store: Store
+    clock: Callable[[], datetime]
+
+    async def outbox(self, limit: int = 100) -> list[Notice]:
+        """Every undelivered notice (parked ones too), oldest first: for tests and tools."""
+        async with self.store.read() as session:
+            stmt = select(NoticeRow).where(NoticeRow.delivered_at.is_(None)).order_by(NoticeRow.id).limit(limit)
+            rows = list((await session.exec(stmt)).all())
+        return [_notice(r) for r in rows]
+
+    async def delivered(self, notice_id: int, ref: str | None = None) -> None:
+        async with self.store.write() as session:
+            await (await session.connection()).execute(
+                sa.update(NoticeRow)
+                .where(NoticeRow.id == notice_id, NoticeRow.delivered_at.is_(None))
+                .values(delivered_at=self.clock(), delivery_ref=ref, parked_reason=None)
+            )
+
+    async def delivery_queue(self, limit: int = 500) -> list[int]:
+        """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""
+        async with self.store.read() as session:
+            waiting = await self.store.matches_with_notices(session, limit)
+            due = await self.store.delivery_blocks(session, due=self.clock())
+        return list(dict.fromkeys([*waiting, *(b.match_id for b in due)]))
+
+    async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
+        """The match's next notices in order. Notices for a blocked target are parked first, so
+        what comes back can all be tried now."""
+        async with self.store.read() as session:
+            blocks = await self.store.delivery_blocks(session, match_id)
+            rows = await self.store.waiting_notices(session, match_id, limit)
+        blocked = {(b.target_kind, b.target_id): b for b in blocks}
+        if any(target_of(r) in blocked and r.kind != ALERT for r in rows):
+            async with self.store.write() as session:
+                for (kind, target_id), block in blocked.items():
+                    await self.store.park(session, match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
+            async with self.store.read() as session:
+                rows = await self.store.waiting_notices(session, match_id, limit)
+        return [_notice(r) for r in rows]
+
+    async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
+        """The notice's target refused it for good: park it and the target's other waiting notices.
+
+        The first refusal of a target blocks it (probe due in ``retry_in`` seconds) and writes
+        ``blocked`` notices to tell the host and players where they can hear it: the players' DMs
+        for a channel, the channel and the host's DMs for a player. Returns the new block, or
+        None if the target was blocked already. A ``blocked`` notice is never parked: None too."""
+        now = self.clock()
+        async with self.store.write() as session:
+            row = await session.get(NoticeRow, notice_id)
+            if row is None or row.delivered_at is not None or row.kind == ALERT:
+                return None
+            kind, target_id = target_of(row)
+            block = await self.store.delivery_block(session, row.match_id, kind, target_id)
+            fresh = block is None
+            if block is None:
+                block = DeliveryBlock(match_id=row.match_id, target_kind=kind, target_id=target_id, code=code,
+                                      reason=reason[:200], since=now, next_probe_at=now + timedelta(seconds=retry_in))
+                session.add(block)
+                await session.flush()
+                await self._alert(session, row, block)
+            held = await self.store.park(session, row.match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
+            return _blocked(block, held) if fresh else None
+
+    async def _alert(self, session: Any, refused: NoticeRow, block: DeliveryBlock) -> None:
+        """``blocked`` notices about a new block, to everyone who may hear it elsewhere."""
+        match = await session.get(Match, refused.match_id)
+        seats = list((await session.exec(select(Seat).where(Seat.match_id == refused.match_id)
+                                         .order_by(Seat.seat_no))).all())
+        payload: dict[str, Any] = {"target_kind": block.target_kind, "target_id": block.target_id,
+                                   "code": block.code, "reason": block.reason}
+        recipients: list[tuple[int | None, int | None]] = []  # (user id or None for the channel, seat)
+        if block.target_kind == USER:
+            seat = next((s for s in seats if s.user_id == block.target_id), None)
+            payload["name"] = seat.name if seat is not None else None
+            recipients.append((None, None))
+            if match.host_id != block.target_id:
+                recipients.append((match.host_id, self._seat_no(seats, match.host_id)))
+        else:
+            humans = [s.user_id for s in seats if s.user_id is not None]
+            for user_id in dict.fromkeys([match.host_id, *humans]):
+                recipients.append((user_id, self._seat_no(seats, user_id)))
+        for user_id, seat_no in recipients:
+            session.add(NoticeRow(
+                match_id=refused.match_id, key=f"blocked:{block.id}:{user_id or CHANNEL}", kind=ALERT,
+                channel_id=match.channel_id, user_id=user_id, seat=seat_no, payload=payload, created_at=self.clock(),
+            ))
+
+    @staticmethod
+    def _seat_no(seats: list[Seat], user_id: int) -> int | None:
+        return next((s.seat_no for s in seats if s.user_id == user_id), None)
+
+    async def due_probes(self, match_id: int) -> list[Blocked]:
+        """The match's blocked targets whose next probe is due."""
+        async with self.store.read() as session:
+            return [_blocked(b) for b in await self.store.delivery_blocks(session, match_id, due=self.clock())]
+
+    async def probe_notice(self, block: Blocked) -> Notice | None:
+        """The oldest parked notice of a blocked target: delivering it is the probe."""
+        async with self.store.read() as session:
+            rows = await self.store.parked_notices(session, block.match_id, block.kind, block.target_id, limit=1)
+        return _notice(rows[0]) if rows else None
+
+    async def probe_failed(self, block: Blocked, code: int, reason: str, retry_in: float) -> int | None:
+        """Still refused: try again in ``retry_in`` seconds, with the latest reason.
+
+        A match that is over stops waiting after GIVE_UP_AFTER: its parked notices are marked
+        delivered as "undeliverable" and the block goes. Returns how many, or None (still waiting)."""
+        now = self.clock()
+        async with self.store.write() as session:
+            match = await session.get(Match, block.match_id)
+            if match is not None and match.status not in OPEN_STATUSES and now - block.since >= GIVE_UP_AFTER:
+                await self.store.park(session, block.match_id, block.kind, block.target_id, block.reason,
+                                      spare_kinds=[ALERT])
+                parked = await self.store.parked_notices(session, block.match_id, block.kind, block.target_id)
+                for row in parked:
+                    row.delivered_at, row.delivery_ref, row.parked_reason = now, "undeliverable", None
+                await (await session.connection()).execute(
+                    sa.delete(DeliveryBlock).where(DeliveryBlock.id == block.id))
+                return len(parked)
+            await (await session.connection()).execute(
+                sa.update(DeliveryBlock).where(DeliveryBlock.id == block.id).values(
+                    code=code, reason=reason[:200], probes=DeliveryBlock.probes + 1,
+                    next_probe_at=now + timedelta(seconds=retry_in))
+            )
+            return None
+
+    async def unblock(self, block: Blocked) -> int:
+        """The target works again: drop the block and put its parked notices back in the queue
+        (they keep their order). Returns how many."""
+        async with self.store.write() as session:
+            await (await session.connection()).execute(sa.delete(DeliveryBlock).where(DeliveryBlock.id == block.id))
+            return await self.store.unpark(session, block.match_id, block.kind, block.target_id)
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None:
+        """When a DM to this seat first failed because its DMs are closed (None: they never did);
+        a notice older than that was written before the channel heard about it."""
+        async with self.store.read() as session:
+            stmt = select(NoticeRow.created_at).where(NoticeRow.match_id == match_id,
+                                                      NoticeRow.key == f"dms-closed:{seat}")
+            return (await session.exec(stmt)).first()
+
+    async def blocked_targets(self, match_id: int) -> list[Blocked]:
+        """What refuses the match's notices now, with how many wait for each."""
+        async with self.store.read() as session:
+            blocks = await self.store.delivery_blocks(session, match_id)
+            return [_blocked(b, await self.store.parked_count(session, match_id, b.target_kind, b.target_id))
+                    for b in blocks]
+
+
+__all__ = ["ALERT", "CHANNEL", "USER", "OutboxService", "target_of"]

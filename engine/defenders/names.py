@@ -1,0 +1,38 @@
+"""How the Defenders engine names things in prompts and events: Defenders with their seat,
+regions by their current side, Turn Deck cards, Caravan counts."""
+
+from __future__ import annotations
+
+from engine.defenders.board import CAPITAL
+from engine.defenders.content import content
+from engine.defenders.state import Defender, DefendersState
+from engine.text import seat_ref
+
+
+def caravans(n: int) -> str:
+    return f"{n} Caravan" + ("" if n == 1 else "s")
+
+
+def who(d: Defender) -> str:
+    return f"{content().defender(d.key).name} ({seat_ref(d.seat)})"
+
+
+def region_name(st: DefendersState, key: str) -> str:
+    if key == CAPITAL:
+        return content().capital.name
+    r = st.regions[key]
+    c = content()
+    return c.war_region(key).name if r.war else c.region(key).name
+
+
+def card_name(card: str) -> str:
+    c = content()
+    if card.startswith("d:"):
+        return "Defender card"
+    if card == "all":
+        return "All Defenders card"
+    if card.startswith("e:"):
+        return f"Enemy: {c.enemy(card[2:]).name}"
+    if card.startswith("x:"):
+        return f"Dire Enemy: {c.dire_card(card[2:]).name}"
+    return {"soldier": "Soldier card", "deserter": "Deserter card"}[card]

@@ -1,0 +1,173 @@
+"""Board judgement for the heuristic AI: what a location is worth, how a fight may go, where danger is.
+
+Kept apart from ``ai.py`` so the policy reads as decisions while the arithmetic lives here.
+Every figure is an estimate from the public board (plus the AI's own seat), never a rule.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.tinybigwars.board import (
+    controlled,
+    hero_card,
+    influence,
+    loc_card,
+    location_coins,
+    location_influence,
+)
+from engine.tinybigwars.state import Hero, TBWState
+
+HIT_PER_DIE = 0.5
+"""A 5 scores 1 and a 6 scores 2: half a hit per die on average."""
+HIT_VARIANCE_PER_DIE = 7 / 12
+HERO_WORTH = 3.0
+"""How much losing a hero hurts, in location-worth units."""
+
+
+def hits_per_die(state: TBWState, node: str, seat: int) -> float:
+    """Tiger Claw makes a 6 worth 3 hits."""
+    tiger = any(hero_card(h).ability == "six_three_hits" for h in state.heroes_at(node, seat))
+    return 4 / 6 if tiger else HIT_PER_DIE
+
+
+def chance_at_least(dice: int, mean_extra: float, needed: float) -> float:
+    """Normal estimate of rolling at least ``needed`` hits with ``dice`` dice plus sure hits."""
+    mean = HIT_PER_DIE * dice + mean_extra
+    spread = math.sqrt(max(HIT_VARIANCE_PER_DIE * dice, 0.25))
+    return 0.5 * (1 + math.erf((mean - needed + 0.5) / (spread * math.sqrt(2))))
+
+
+def worth(state: TBWState, node: str, seat: int) -> float:
+    """What holding ``node`` is worth to ``seat``: influence first, coins and ability after."""
+    value = location_influence(state, node) + 0.45 * location_coins(state, node) + 0.3
+    card = loc_card(state, node)
+    if card.ability == "hero_influence":
+        value += 0.5
+    if card.ability in ("free_minion", "recruit_double", "hero_coin"):
+        value += 0.2
+    return value
+
+
+def pressure(state: TBWState, seat: int) -> float:
+    """How close ``seat`` is to winning: 0 far away, 1 at the target, more above it."""
+    target = state.options.to_win
+    return max(0.0, influence(state, seat) - (target - 5)) / 5
+
+
+def leader_threat(state: TBWState, seat: int) -> float:
+    """The strongest opponent's pressure: how urgently ``seat`` must break someone's hold."""
+    return max((pressure(state, foe) for foe in range(state.seats_n) if foe != seat), default=0.0)
+
+
+def toughness(state: TBWState, node: str, seat: int) -> float:
+    """Hits needed to wipe ``seat`` out at ``node``: minions, hero health, shields, guard energy."""
+    heroes = state.heroes_at(node, seat)
+    shields = sum(1 for h in heroes if hero_card(h).ability == "ignore_first_hit")
+    return state.loc(node).minions[seat] + sum(h.health + h.energy for h in heroes) + shields
+
+
+def defence_dice(state: TBWState, node: str, seat: int) -> int:
+    """Dice ``seat`` rolls defending ``node`` against a move in."""
+    heroes = state.heroes_at(node, seat)
+    dice = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
+    if state.loc(node).infrastructure == "watchtower":
+        dice += 1
+    if any(hero_card(h).ability == "defend_die" for h in heroes):
+        dice += 1
+    return dice
+
+
+def sure_hits(state: TBWState, node: str, seat: int) -> int:
+    return sum(1 for h in state.heroes_at(node, seat) if hero_card(h).ability == "auto_hit")
+
+
+class Forecast:
+    """One hero moving onto ``node`` with ``bring`` minions: the odds of the single exchange."""
+
+    def __init__(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> None:
+        card = hero_card(hero)
+        mine_there = [h for h in state.heroes_at(node, seat)]
+        heroes = [hero, *mine_there]
+        dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+        if card.ability == "attack_die":
+            dice += 1
+        tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
+        per_die = 4 / 6 if tiger else HIT_PER_DIE
+        extra = (per_die - HIT_PER_DIE) * dice + sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
+        energy = sum(h.energy for h in heroes)
+        foes = [x for x in state.present(node) if x != seat]
+        self.foes = foes
+        wall = sum(toughness(state, node, f) for f in foes)
+        self.wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
+        their_hits = sum(
+            hits_per_die(state, node, f) * defence_dice(state, node, f) + sure_hits(state, node, f) for f in foes
+        )
+        their_energy = sum(h.energy for f in foes for h in state.heroes_at(node, f))
+        self.incoming = their_hits + 0.4 * their_energy
+        cover = bring + state.loc(node).minions[seat]
+        self.hero_loss = chance_at_least(
+            sum(defence_dice(state, node, f) for f in foes), 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
+        ) if foes else 0.0
+        self.expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
+        self.expected_losses = min(self.incoming, cover + hero.health)
+
+
+def threat(state: TBWState, node: str, seat: int) -> float:
+    """0..1: how likely an enemy hero next door (or here) could take ``node`` from ``seat``."""
+    mine = toughness(state, node, seat)
+    worst = 0.0
+    for nxt in [node, *state.neighbours(node)]:
+        for foe in range(state.seats_n):
+            if foe == seat:
+                continue
+            heroes = state.heroes_at(nxt, foe)
+            if not heroes:
+                continue
+            dice = sum(hero_card(h).power for h in heroes) + state.loc(nxt).minions[foe]
+            energy = sum(h.energy for h in heroes)
+            worst = max(worst, chance_at_least(dice, energy * 0.6, mine))
+    return worst
+
+
+def can_still_act(state: TBWState, hero: Hero) -> bool:
+    """The hero may yet be activated this round (so it can strike before the victory check)."""
+    st = state.seats[hero.seat]
+    return (
+        state.phase in ("activation", "combat")
+        and not hero.activated
+        and not st.passed
+        and st.activations < 2
+    )
+
+
+def exposure(state: TBWState, node: str, seat: int, toughness: float, acting_only: bool = False) -> float:
+    """0..1: the chance the strongest enemy hero stack within two moves could wipe ``toughness``
+    at ``node`` (a stack two moves away is counted with one minion fewer: it drops a holder).
+
+    ``acting_only`` counts only heroes that can still act this round: what a lone holder
+    left now risks before the victory check.
+    """
+    worst = 0.0
+    near = set(state.neighbours(node))
+    far = {x for n in near for x in state.neighbours(n)} - near - {node}
+    for ring, dropped in ((near, 0), (far, 1)):
+        for nxt in ring:
+            for foe in range(state.seats_n):
+                if foe == seat:
+                    continue
+                heroes = [h for h in state.heroes_at(nxt, foe) if not acting_only or can_still_act(state, h)]
+                if heroes:
+                    dice = max(hero_card(h).power for h in heroes) + max(0, state.loc(nxt).minions[foe] - dropped)
+                    energy = max(h.energy for h in heroes)
+                    worst = max(worst, chance_at_least(dice, 0.6 * energy, toughness))
+    return worst
+
+
+def frontier(state: TBWState, node: str, seat: int) -> bool:
+    """Some enemy unit stands on ``node`` or next to it."""
+    return any(x != seat for n in [node, *state.neighbours(node)] for x in state.present(n))
+
+
+def held_worth(state: TBWState, seat: int) -> float:
+    return sum(worth(state, node, seat) for node in controlled(state, seat))

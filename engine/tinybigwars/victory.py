@@ -1,0 +1,33 @@
+"""The end of a match: ranking tied clans and announcing the result."""
+
+from __future__ import annotations
+
+from engine.contract import Event
+from engine.text import seat_ref
+from engine.tinybigwars.board import emit
+from engine.tinybigwars.state import TBWState
+
+
+def rank(seats: list[int], scores: list[int], places: list[int]) -> list[int]:
+    """Highest influence, then most controlled locations; several seats left = a draw between them."""
+    best = max(scores[x] for x in seats)
+    tied = [x for x in seats if scores[x] == best]
+    most = max(places[x] for x in tied)
+    return [x for x in tied if places[x] == most]
+
+
+def end(s: TBWState, events: list[Event], winners: list[int], reason: str, scores: list[int], summary: str) -> None:
+    s.phase = "over"
+    s.winners = sorted(winners)
+    s.draw = len(winners) != 1
+    s.reason = reason
+    why = {
+        "influence": f"reached {s.options.to_win} influence",
+        "last_clan": "is the last clan standing",
+        "round_limit": f"leads when the {s.options.round_limit}-round limit is reached",
+    }[reason]
+    if s.draw and reason != "influence":
+        why = f"tied on influence and locations when the {s.options.round_limit}-round limit is reached"
+    who = " and ".join(seat_ref(w) for w in s.winners) or "nobody"
+    text = f"Round {s.round} over: {summary}. {'Draw between ' + who if s.draw else who.capitalize() + ' wins'}: {why}."
+    emit(s, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)

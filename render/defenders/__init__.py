@@ -1,0 +1,83 @@
+"""Tiny Epic Defenders: the public map (the capital ringed by six regions) and a seat's Defender panel.
+
+The public map is drawn for phones (1200 px wide, taller than wide): a caption with the
+attack or the card in play, the ring across the full width with plates big enough to read
+at Discord's 550 px preview (the region attacked glows red; those the card or the newest log
+lines name are outlined), a key, then the boss, the turn, supplies, the Dark War, the team
+and the log. Seven regions fit whole at that size, so the map needs no enlarged inset.
+
+Draws only from the documented view keys (docs/design/defenders-view.md); anything else in
+the dict is ignored, so the seat block (`you`) can never reach the public image. The ring is
+fixed, so the background, roads and key are one cached static layer shared by every match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import action
+from render import encode as encoding
+from render.defenders import layout as lay
+from render.defenders import panel, ring
+from render.defenders.common import region_names
+from render.defenders.layout import (
+    CAPTION_BOX,
+    HEADER_H,
+    HEIGHT,
+    KEY_BOX,
+    LOG_BOX,
+    PANEL_Y,
+    RING_BOTTOM,
+    WIDTH,
+    capital_box,
+    plate_box,
+    region_boxes,
+)
+from render.defenders.private import PRIVATE_W, draw_private, private_size, render_private_image
+from render.defenders.ring import _STATIC, static_layer
+
+NAMED_LOG_LINES = 2  # regions named by this many of the newest log lines are outlined as "in play"
+
+
+def in_play(view: dict[str, Any]) -> set[str]:
+    """Regions outlined as in play: the card's regions and those the newest log lines name."""
+    cur = (view.get("deck") or {}).get("current") or {}
+    marked = {str(k) for k in cur.get("regions") or []}
+    log = [str(e) for e in (view.get("log") or []) if e][-NAMED_LOG_LINES:]
+    names = {k: v for k, v in region_names(view).items() if k != "capital" or v != "Capital"}
+    return marked | set(action.mentioned(log, names))
+
+
+def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+    """The public map as an RGB image (before PNG encoding)."""
+    base, _ = static_layer()
+    img = base.copy()
+    draw = ImageDraw.Draw(img)
+    marked = in_play(view)
+    attacked = str((view.get("attack") or {}).get("region")) if view.get("attack") else None
+    ring.draw_capital(img, draw, view, marked, attacked)
+    for r in view.get("ring", [])[:6]:
+        ring.draw_region(img, draw, view, r, marked, attacked)
+    panel.header(img, view, names)
+    panel.caption(img, draw, view, names)
+    y = lay.PANEL_Y
+    left = panel.boss_box(img, draw, view, lay.LEFT_X, y)
+    panel.turn_box(img, draw, view, names, lay.LEFT_X, left)
+    right = panel.supply_box(img, draw, view, lay.RIGHT_X, y)
+    right = panel.war_box(img, draw, view, lay.RIGHT_X, right)
+    panel.team_box(img, draw, view, names, lay.RIGHT_X, right)
+    top = panel.result_box(img, draw, view) if view.get("result") else lay.LOG_BOX[1]
+    panel.log_box(img, draw, view, names, top)
+    return img
+
+
+def draw(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+    """PNG bytes of the public map for a public view."""
+    return encoding.png(render_image(view, names), static_layer()[1])
+
+
+__all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LOG_BOX", "PANEL_Y", "PRIVATE_W", "RING_BOTTOM", "WIDTH",
+           "_STATIC", "capital_box", "draw", "draw_private", "in_play", "plate_box", "private_size", "region_boxes",
+           "render_image", "render_private_image", "static_layer"]

@@ -1,0 +1,84 @@
+"""Tiny Big Wars: the public city map and a seat's private force panel.
+
+The public map is drawn for phones (1200 px wide, taller than wide): a caption with the
+combat or the newest event, the city across the full width with plates big enough to read
+at Discord's 550 px preview (the places the latest events name are ringed), the players,
+the combat's dice, the events and a key. A city of 9-18 locations fits whole at that size,
+so unlike the 68 provinces of Samurai it needs no enlarged inset.
+
+Draws only from the documented view keys (docs/design/tinybigwars-view.md); anything else
+in the dict is ignored, so seat-only data (`you`) can never leak into the public image.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import action
+from render import encode as encoding
+from render.tinybigwars import board, panel
+from render.tinybigwars import layout as lay
+from render.tinybigwars.board import _STATIC, footprints, label_boxes, short_name, static_layer
+from render.tinybigwars.layout import (
+    CAPTION_BOX,
+    HEADER_H,
+    HEIGHT,
+    KEY_BOX,
+    LEGEND_H,
+    LEGEND_Y,
+    MAP_BOX,
+    PLATE_H,
+    PLATE_W,
+    WIDTH,
+    plate_box,
+)
+from render.tinybigwars.panel import RESULT_BOX, legend_origin
+from render.tinybigwars.private import PRIVATE_SIZE, draw_private, render_private_image
+
+MAX_NAMED = 4  # locations ringed for the latest events: more would ring half the city
+
+
+def named_locations(view: dict[str, Any]) -> list[str]:
+    """The locations the latest public events name, the newest first (at most MAX_NAMED)."""
+    st = static_layer(view)
+    lines = [str(e) for e in view.get("last_events", []) if e]
+    return action.mentioned(lines, st.names)[:MAX_NAMED]
+
+
+def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+    """The public map as an RGB image (before PNG encoding)."""
+    st = static_layer(view)
+    img = st.image.copy()
+    draw = ImageDraw.Draw(img)
+    combat = view.get("combat") or {}
+    combat_loc = str(combat.get("location")) if combat else None
+    named = set(named_locations(view))
+    for lo in view["locations"]:
+        lid = str(lo["id"])
+        board.draw_location(img, draw, lo, st.centres[lid], lid == combat_loc, lid in named)
+    for lid, hs in board.heroes_by_location(view).items():
+        if lid in st.centres:
+            board.draw_heroes(img, draw, hs, st.centres[lid])
+    panel.header(img, draw, view)
+    panel.caption(img, draw, view, st.names, names)
+    panel.players(img, draw, view, names)
+    top = panel.result(img, view, names) if view.get("result") else lay.LOWER_Y
+    lower = (8, top, lay.WIDTH - 8, lay.LOWER_BOTTOM)
+    if combat:
+        panel.combat_box(img, draw, view, st.names, (lower[0], lower[1], lower[0] + lay.COMBAT_W, lower[3]), names)
+        lower = (lower[0] + lay.COMBAT_W + 8, lower[1], lower[2], lower[3])
+    panel.events(img, draw, view, lower, names)
+    return img
+
+
+def draw(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+    """PNG bytes of the public map for a public view."""
+    return encoding.png(render_image(view, names), static_layer(view).palette)
+
+
+__all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LEGEND_H", "LEGEND_Y", "MAP_BOX", "PLATE_H", "PLATE_W",
+           "PRIVATE_SIZE", "RESULT_BOX", "WIDTH", "_STATIC", "draw", "draw_private", "footprints", "label_boxes",
+           "legend_origin", "named_locations", "plate_box", "render_image", "render_private_image", "short_name",
+           "static_layer"]

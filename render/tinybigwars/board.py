@@ -1,0 +1,270 @@
+"""The Tiny Big Wars city: the static layer (grid, roads, named plates) and each phase's plates and heroes.
+
+Draws only from the documented view keys (docs/design/tinybigwars-view.md). The plates are
+big enough to read on a phone: names at 20-24 px, values, minion counts and hero rows at
+20-22 px. Where the latest events happened is ringed in the alert colour, a combat in red.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import encode as encoding
+from render import fonts, palette, text, tokens
+from render.cache import LayerCache
+from render.tinybigwars import key
+from render.tinybigwars import layout as lay
+
+Box = tuple[int, int, int, int]
+RGB = tuple[int, int, int]
+PX = fonts.MAP_MIN_PX
+VALUE_PX = 22
+GLOW_PAD = 14
+GRID_COLOUR: RGB = (34, 39, 50)
+
+
+@dataclass(frozen=True)
+class Static:
+    """What depends only on the map: the base image and where each location sits."""
+
+    image: Image.Image
+    palette: Image.Image  # fixed PNG palette for this map (see render/encode.py)
+    centres: dict[str, tuple[int, int]]
+    name_boxes: dict[str, Box]
+    names: dict[str, str]
+
+
+_STATIC: LayerCache[Static] = LayerCache(max_entries=16)
+
+
+def _build_static(view: dict[str, Any]) -> Static:
+    """Grid, roads, empty plates with their names and the key: all that only the map decides."""
+    img = Image.new("RGB", (lay.WIDTH, lay.HEIGHT), palette.PANEL)
+    draw = ImageDraw.Draw(img)
+    box = lay.MAP_BOX
+    draw.rectangle((0, lay.CAPTION_BOX[3], lay.WIDTH, box[3] + 4), fill=palette.BACKGROUND)
+    # a faint street grid gives the city some texture without competing with the plates
+    for gx in range(box[0], box[2], 60):
+        draw.line([(gx, box[1]), (gx, box[3])], fill=GRID_COLOUR)
+    for gy in range(box[1], box[3], 60):
+        draw.line([(box[0], gy), (box[2], gy)], fill=GRID_COLOUR)
+    draw.rectangle((0, 0, lay.WIDTH, lay.HEADER_H), fill=palette.BACKGROUND_EDGE)
+    draw.rectangle(lay.CAPTION_BOX, fill=palette.BACKGROUND_EDGE)
+    for y in (lay.HEADER_H, lay.CAPTION_BOX[3], box[3] + 4):
+        draw.line([(0, y), (lay.WIDTH, y)], fill=palette.PANEL_EDGE, width=2)
+    text.outlined(draw, (14, lay.HEADER_H // 2), "TINY BIG WARS", fonts.font(24, bold=True), fill=palette.ALERT,
+                  anchor="lm")
+    key.draw_key(img, draw)
+
+    centres = lay.place(view["locations"])
+    roads = [(centres[str(r[0])], centres[str(r[1])]) for r in view.get("roads", [])
+             if len(r) >= 2 and str(r[0]) in centres and str(r[1]) in centres]
+    for a, b in roads:
+        draw.line([a, b], fill=palette.ROAD_EDGE, width=18)
+    for a, b in roads:
+        draw.line([a, b], fill=palette.ROAD, width=10)
+    name_boxes: dict[str, Box] = {}
+    names: dict[str, str] = {}
+    for lo in view["locations"]:
+        lid = str(lo["id"])
+        names[lid] = str(lo.get("name", lid))
+        plate = lay.plate_box(centres[lid])
+        draw.rounded_rectangle(plate, radius=12, fill=palette.PLATE, outline=palette.PLATE_EDGE, width=2)
+        name, f = text.fit(names[lid], lay.NAME_MAX_W, lay.NAME_SIZES, bold=True)
+        name_boxes[lid] = text.outlined(draw, (centres[lid][0], plate[1] + 19), name, f, anchor="mm")
+    return Static(img, encoding.fixed_palette(img, encoding.drawing_colours()), centres, name_boxes, names)
+
+
+def static_layer(view: dict[str, Any]) -> Static:
+    """The cached static layer of this view's map (built on first use)."""
+    return _STATIC.get(lay.map_key(view), lambda: _build_static(view))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def heroes_by_location(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Heroes on the board by location, in a stable order (defeated ones are gone)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for h in view.get("heroes", []):
+        if h.get("defeated") or h.get("location") is None:
+            continue
+        out.setdefault(str(h["location"]), []).append(h)
+    for hs in out.values():
+        hs.sort(key=lambda h: (int(h.get("seat", 0)), str(h.get("id", ""))))
+    return out
+
+
+def hero_rows(n: int) -> int:
+    """Rows drawn under a plate for `n` heroes (the last one says "+N more" when they do not fit)."""
+    return n if n <= lay.MAX_HERO_ROWS else lay.MAX_HERO_ROWS
+
+
+def short_name(hero: dict[str, Any]) -> str:
+    """A hero's token label: the first word of its name ("Ember Fist" -> "Ember")."""
+    name = str(hero.get("name") or hero.get("card") or "?").strip()
+    return name.split()[0] if name else "?"
+
+
+def _value_label(printed: Any, total: Any) -> str:
+    """ "2" or "2+1" when infrastructure adds to the printed value."""
+    p = int(printed or 0)
+    t = int(total if total is not None else p)
+    return f"{p}+{t - p}" if t > p else str(t)
+
+
+@functools.lru_cache(maxsize=8)
+def _glow(colour: RGB) -> Image.Image:
+    """Rings around a plate: red where a combat is fought, the alert colour where events happened."""
+    w, h = lay.PLATE_W + 2 * GLOW_PAD, lay.PLATE_H + 2 * GLOW_PAD
+    im = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    for i, alpha in enumerate((0.8, 0.5, 0.25)):
+        pad = 4 + i * 4
+        c = GLOW_PAD - pad
+        d.rounded_rectangle((c, c, w - c, h - c), radius=12 + pad, outline=palette.tint(colour, 1 - alpha), width=4)
+    return im
+
+
+@functools.lru_cache(maxsize=16)
+def _controlled_overlay(seat: int) -> Image.Image:
+    """Border and tinted value rows of a plate controlled by `seat`."""
+    im = Image.new("RGBA", (lay.PLATE_W + 1, lay.PLATE_H + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(im)
+    colour = palette.seat_colour(seat)
+    d.rounded_rectangle((0, 0, lay.PLATE_W, lay.PLATE_H), radius=12, outline=colour, width=5)
+    d.rounded_rectangle((5, 38, lay.PLATE_W - 5, lay.PLATE_H - 5), radius=7, fill=palette.tint(colour, 0.6, palette.PLATE))
+    return im
+
+
+@functools.lru_cache(maxsize=64)
+def _contested_border(colours: tuple[RGB, ...]) -> Image.Image:
+    """Dashed border in the colours of the clans present."""
+    im = Image.new("RGBA", (lay.PLATE_W + 3, lay.PLATE_H + 3), (0, 0, 0, 0))
+    _dashed_rounded(ImageDraw.Draw(im), (1, 1, lay.PLATE_W + 1, lay.PLATE_H + 1), list(colours), 5)
+    return im
+
+
+def _dashed_rounded(draw: ImageDraw.ImageDraw, box: Box, colours: list[RGB], width: int) -> None:
+    """A border of dashes cycling through the present seats' colours (contested plates)."""
+    x0, y0, x1, y1 = box
+    dash = 16
+    k = 0
+    for x in range(x0, x1, dash):
+        c = colours[k % len(colours)]
+        draw.line((x, y0, min(x + dash, x1), y0), fill=c, width=width)
+        draw.line((x, y1, min(x + dash, x1), y1), fill=c, width=width)
+        k += 1
+    for y in range(y0, y1, dash):
+        c = colours[k % len(colours)]
+        draw.line((x0, y, x0, min(y + dash, y1)), fill=c, width=width)
+        draw.line((x1, y, x1, min(y + dash, y1)), fill=c, width=width)
+        k += 1
+
+
+# --------------------------------------------------------------------------- plates and heroes
+
+
+def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, lo: dict[str, Any], centre: tuple[int, int],
+                  combat_here: bool, named: bool) -> None:
+    """A location's plate for this phase: owner, values, buildings, minions; rings for combat and events."""
+    x0, y0, x1, y1 = lay.plate_box(centre)
+    controller = lo.get("controller")
+    present = sorted({int(s) for s, n in lo.get("minions", []) if n})
+    if combat_here or named:
+        glow = _glow(palette.COMBAT if combat_here else palette.ALERT)
+        img.paste(glow, (x0 - GLOW_PAD, y0 - GLOW_PAD), glow)
+    if lo.get("contested"):
+        colours = tuple(palette.seat_colour(s) for s in present) or (palette.ALERT,)
+        border = _contested_border(colours if len(colours) > 1 else (*colours, palette.ALERT))
+        img.paste(border, (x0, y0), border)
+    elif controller is not None:
+        overlay = _controlled_overlay(int(controller))
+        img.paste(overlay, (x0, y0), overlay)
+    # values row: coin, influence, start flag, infrastructure
+    ry = y0 + 54
+    tokens.coin(draw, x0 + 18, ry, 10)
+    cx = text.stamp(img, (x0 + 33, ry), _value_label(lo.get("coin"), lo.get("coin_total")), VALUE_PX, bold=True,
+                    anchor="lm")[2]
+    tokens.star(draw, cx + 18, ry, 11)
+    text.stamp(img, (cx + 33, ry), _value_label(lo.get("influence"), lo.get("influence_total")), VALUE_PX, bold=True,
+               anchor="lm")
+    infra = lo.get("infrastructure")
+    if infra in ("dojo", "market", "watchtower"):
+        tokens.infrastructure(draw, infra, x1 - 22, ry - 1, 14)
+    start = lo.get("start_seat")
+    if start is not None:
+        tokens.flag(draw, x1 - 56, ry + 12, 26, palette.seat_colour(int(start)))
+    # minions row: seat shape + count for each seat present
+    entries = [(int(seat), str(int(count))) for seat, count in lo.get("minions", []) if count]
+    if entries:
+        bold = fonts.font(VALUE_PX, bold=True)
+        widths = [22 + bold.getlength(label) for _, label in entries]
+        avail = lay.PLATE_W - 18
+        gap = 12.0 if len(entries) < 2 else min(12.0, max(1.0, (avail - sum(widths)) / (len(entries) - 1)))
+        mx = x0 + 17.0
+        my = y0 + 83
+        for (seat, label), wd in zip(entries, widths, strict=True):
+            tokens.draw_shape(draw, palette.seat_shape(seat), mx, my, 9, palette.seat_colour(seat), palette.OUTLINE, 1)
+            text.stamp(img, (mx + 11, my), label, VALUE_PX, bold=True, anchor="lm")
+            mx += wd + gap
+    if lo.get("contested") or combat_here:
+        tokens.swords(draw, x1 - 4, y0 + 4, 15)
+
+
+def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[dict[str, Any]], centre: tuple[int, int]) -> None:
+    """One row per hero under its location: seat shape, short name, health and energy."""
+    _, _, _, y1 = lay.plate_box(centre)
+    x0, x1 = centre[0] - lay.HERO_W // 2, centre[0] + lay.HERO_W // 2
+    shown = heroes if len(heroes) <= lay.MAX_HERO_ROWS else heroes[: lay.MAX_HERO_ROWS - 1]
+    y = y1 + 1
+    row_h = lay.HERO_ROW_H
+    for h in shown:
+        seat = int(h.get("seat", 0))
+        colour = palette.seat_colour(seat)
+        draw.rectangle((x0, y, x1, y + row_h - 2), fill=palette.BACKGROUND_EDGE, outline=colour, width=2)
+        cy = y + row_h // 2 - 1
+        tokens.draw_shape(draw, palette.seat_shape(seat), x0 + 14, cy, 9, colour, palette.OUTLINE, 1)
+        # right to left: energy, bolt, health, heart; the name gets what is left
+        ex = text.stamp(img, (x1 - 7, cy), str(int(h.get("energy", 0))), PX, bold=True, stroke=0, anchor="rm")[0]
+        tokens.bolt(draw, ex - 9, cy, 9)
+        health = f"{int(h.get('health', 0))}/{int(h.get('max_health', 0))}"
+        hx = text.stamp(img, (ex - 21, cy), health, PX, bold=True, stroke=0, anchor="rm")[0]
+        tokens.heart(draw, hx - 10, cy, 8)
+        fill = palette.TEXT_DIM if h.get("activated") else palette.TEXT
+        label = text.ellipsize(fonts.sanitize(short_name(h), True), fonts.font(PX, True), hx - 22 - (x0 + 27))
+        text.stamp(img, (x0 + 27, cy), label, PX, bold=True, fill=fill, stroke=0, anchor="lm")
+        y += row_h
+    if len(heroes) > len(shown):
+        more = len(heroes) - len(shown)
+        draw.rectangle((x0, y, x1, y + row_h - 2), fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+        cx = x0 + 14
+        cy = y + row_h // 2 - 1
+        for h in heroes[len(shown) :][:5]:
+            s = int(h.get("seat", 0))
+            tokens.draw_shape(draw, palette.seat_shape(s), cx, cy, 8, palette.seat_colour(s), palette.OUTLINE, 1)
+            cx += 19
+        text.stamp(img, (x1 - 8, cy), f"+{more} more", PX, stroke=0, anchor="rm")
+
+
+def label_boxes(view: dict[str, Any]) -> dict[str, Box]:
+    """Bounding boxes of the location name labels (tests check they never overlap)."""
+    return dict(static_layer(view).name_boxes)
+
+
+def footprints(view: dict[str, Any]) -> dict[str, Box]:
+    """Each location's plate plus the hero rows hanging below it, as drawn."""
+    st = static_layer(view)
+    heroes = heroes_by_location(view)
+    out = {}
+    for lid, c in st.centres.items():
+        x0, y0, x1, y1 = lay.plate_box(c)
+        rows = hero_rows(len(heroes.get(lid, [])))
+        if rows:
+            x0, x1 = c[0] - lay.HERO_W // 2, c[0] + lay.HERO_W // 2
+        out[lid] = (x0, y0, x1, y1 + rows * lay.HERO_ROW_H)
+    return out

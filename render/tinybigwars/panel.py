@@ -1,0 +1,218 @@
+"""Everything on the Tiny Big Wars map besides the city: header, caption, players, combat, events, result.
+
+All text is at least fonts.MAP_MIN_PX (20 px): the 1200 px map is previewed about 550 px
+wide on phones, where that stays >= 9 px.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.text import fill
+from render import fonts, legend, palette, text, tokens
+from render.tinybigwars import key
+from render.tinybigwars import layout as lay
+
+Box = tuple[int, int, int, int]
+RGB = tuple[int, int, int]
+PX = fonts.MAP_MIN_PX
+LINE_H = 25
+COMBAT_FILL: RGB = (70, 30, 36)
+RESULT_BOX: Box = (8, lay.LOWER_Y, lay.WIDTH - 8, lay.LOWER_Y + 130)  # over the events: the final city stays whole
+
+
+def _name(names: list[str] | None, seat: Any) -> str:
+    """A seat's display name, safe to draw."""
+    return fonts.sanitize(legend.name_for(names, int(seat)))
+
+
+def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The phase label, the round and the goal."""
+    label = fonts.sanitize(str(view.get("phase_label") or view.get("phase") or ""), True)
+    rnd, limit = int(view.get("round", 0) or 0), int(view.get("round_limit", 0) or 0)
+    to_win = int(view.get("to_win", 10) or 10)
+    if not limit:
+        right = f"win at {to_win}"
+    elif rnd <= 0:  # force building: no round has been played yet
+        right = f"{limit} rounds · win at {to_win}"
+    else:
+        right = f"Round {rnd}/{limit} · win at {to_win}"
+    h = lay.HEADER_H
+    tokens.star(draw, lay.WIDTH - 24, h // 2, 11)
+    rx = text.stamp(img, (lay.WIDTH - 42, h // 2), right, 22, bold=True, anchor="rm")[0]
+    left = 236
+    text.stamp(img, (left, h // 2), text.ellipsize(label, fonts.font(22, True), rx - 20 - left), 22, bold=True,
+               anchor="lm")
+
+
+def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], st_names: dict[str, str],
+            names: list[str] | None) -> None:
+    """The strip over the city: the combat being fought, else the newest public event."""
+    x0, y0, x1, y1 = lay.CAPTION_BOX
+    cy = (y0 + y1) // 2
+    combat = view.get("combat") or {}
+    events = [fill(str(e), names) for e in view.get("last_events", []) if e]
+    if combat:
+        draw.rectangle(lay.CAPTION_BOX, fill=COMBAT_FILL)
+        tokens.swords(draw, 24, cy, 13)
+        where = st_names.get(str(combat.get("location")), str(combat.get("location", "?")))
+        who = " vs ".join(_name(names, s) for s in combat.get("seats", []))
+        line = f"Combat at {where}" + (f": {who}" if who else "")
+    elif events:
+        tokens.star(draw, 24, cy, 12, fill=palette.ALERT)
+        line = "Latest: " + events[-1]
+    else:
+        tokens.star(draw, 24, cy, 12, fill=palette.TEXT_DIM)
+        line = "Nothing has happened yet"
+    line = fonts.sanitize(line, True)
+    text.stamp(img, (46, cy), text.ellipsize(line, fonts.font_for(line, 22, True), x1 - 58), 22, bold=True, stroke=0,
+               anchor="lm")
+
+
+def legend_origin(index: int, count: int) -> tuple[int, int, int]:
+    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
+    w = (lay.WIDTH - 16 - 8 * (count - 1)) // max(1, count)
+    return (8 + index * (w + 8), lay.LEGEND_Y, w)
+
+
+def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
+    """The one-word status of a legend card."""
+    s = int(seat.get("seat", 0))
+    if seat.get("eliminated"):
+        return "out", palette.COMBAT
+    if view.get("result"):
+        return ("winner", palette.ALERT) if s in view["result"].get("winners", []) else ("", palette.TEXT_DIM)
+    if view.get("active_seat") == s:
+        return "to act", palette.ALERT
+    if s in view.get("waiting", []):
+        return "deciding", palette.ALERT
+    if view.get("phase") == "force" and seat.get("force_ready"):
+        return "ready", palette.TEXT_DIM
+    if seat.get("passed"):
+        return "passed", palette.TEXT_DIM
+    return "", palette.TEXT_DIM
+
+
+def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+    """One card per seat: influence against the goal, coins, locations, minions, heroes."""
+    to_win = int(view.get("to_win", 10) or 10)
+    seats = view.get("seats", [])
+    narrow = len(seats) >= 4
+    for i, seat in enumerate(seats):
+        s = int(seat.get("seat", i))
+        status, status_colour = _status(view, seat)
+        places = int(seat.get("locations", 0))
+        entry = legend.Entry(
+            seat=s,
+            name=legend.name_for(names, s),
+            progress=int(seat.get("influence", 0)),
+            target=to_win,
+            progress_icon=tokens.star,
+            facts=[
+                (tokens.coin, str(int(seat.get("coins", 0)))),
+                (key.location, str(places) if narrow else f"{places} loc"),
+                (key.minion, str(int(seat.get("minions", 0)))),
+                (key.hero, str(int(seat.get("heroes", 0)))),
+            ],
+            status=status,
+            status_colour=status_colour,
+            highlight=view.get("active_seat") == s or s in ((view.get("result") or {}).get("winners") or []),
+        )
+        x, y, w = legend_origin(i, len(seats))
+        legend.draw_entry(img, draw, x, y, w, lay.LEGEND_H, entry)
+
+
+def combat_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], st_names: dict[str, str],
+               box: Box, names: list[str] | None) -> None:
+    """The combat being fought: each side's rolled dice and hits, and who still spends energy."""
+    combat = view["combat"]
+    x, y, x1, y1 = box
+    w = x1 - x
+    where = st_names.get(str(combat.get("location")), str(combat.get("location", "?")))
+    dice = {int(s): list(d) for s, d in combat.get("dice", [])}
+    hits = {int(s): int(n) for s, n in combat.get("hits", [])}
+    seats = [int(s) for s in combat.get("seats", [])]
+    draw.rounded_rectangle(box, radius=8, fill=COMBAT_FILL, outline=palette.COMBAT, width=3)
+    tokens.swords(draw, x + 20, y + 20, 12)
+    title = text.ellipsize("Combat: " + fonts.sanitize(where, True), fonts.font(22, True), w - 50)
+    text.outlined(draw, (x + 40, y + 20), title, fonts.font(22, bold=True), anchor="lm")
+    waiting = [int(s) for s in combat.get("waiting", [])]
+    bottom = y1 - (34 if waiting else 8)
+    cy = y + 44
+    per_row = max(1, (w - 140) // 27)
+    for s in seats:
+        if cy + 30 > bottom:
+            break
+        tokens.seat_token(draw, s, x + 22, cy + 14, 15)
+        faces = dice.get(s, [])
+        dx = x + 44
+        if not faces:
+            text.stamp(img, (dx, cy + 14), "no dice yet", PX, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
+        for k, v in enumerate(faces):
+            if k and k % per_row == 0:
+                if cy + 62 > bottom:
+                    break
+                cy += 30
+                dx = x + 44
+            v = int(v)
+            tokens.die(draw, dx, cy + 2, 24, v, 2 if v == 6 else 1 if v == 5 else 0)
+            dx += 27
+        if s in hits:
+            text.stamp(img, (x1 - 10, cy + 14), f"{hits[s]} hit" + ("" if hits[s] == 1 else "s"), PX, bold=True,
+                       anchor="rm")
+        cy += 32
+    if waiting:
+        who = ", ".join(_name(names, s) for s in waiting)
+        line = f"Spending energy: {who}"
+        line = text.ellipsize(line, fonts.font_for(line, PX), w - 20)
+        text.stamp(img, (x + 12, y1 - 18), line, PX, fill=palette.ALERT, anchor="lm")
+
+
+def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], box: Box, names: list[str] | None) -> None:
+    """Who is awaited, then the latest public events, as many lines as fit."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+    y = y0 + 8
+    waiting = [int(s) for s in view.get("waiting", [])]
+    if waiting and not view.get("result"):
+        line = text.ellipsize("Waiting for: " + ", ".join(_name(names, s) for s in waiting), fonts.font(PX, True),
+                              x1 - x0 - 20)
+        text.stamp(img, (x0 + 10, y), line, PX, bold=True, fill=palette.ALERT, stroke=0)
+        y += LINE_H + 2
+    text.stamp(img, (x0 + 10, y), "Latest", PX, bold=True, fill=palette.TEXT_DIM, stroke=0)
+    y += LINE_H
+    f = fonts.font(PX)
+    lines: list[str] = []
+    for ev in [fill(str(e), names) for e in view.get("last_events", []) if e]:
+        lines += text.wrap(fonts.sanitize(ev), f, x1 - x0 - 24, 2)
+    room = (y1 - 6 - y) // LINE_H
+    for line in lines[-room:] if room > 0 else []:
+        text.stamp(img, (x0 + 14, y), line, PX, stroke=0)
+        y += LINE_H
+
+
+def result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> int:
+    """The end banner at the top of the events, so the final city stays whole."""
+    outcome = view["result"]
+    winners = [int(s) for s in outcome.get("winners", [])]
+    band = RESULT_BOX
+    cy = (band[1] + band[3]) // 2
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle(band, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT, width=3)
+    if outcome.get("draw") or not winners:
+        headline, colour = "Draw", palette.TEXT
+    else:
+        who = " & ".join(legend.name_for(names, s) for s in winners)
+        headline, colour = f"{who} wins!", palette.seat_colour(winners[0])
+    mid = (band[0] + band[2]) // 2
+    headline, f = text.fit(headline, band[2] - band[0] - 140, (48, 40, 32), bold=True)
+    bbox = text.outlined(draw, (mid, cy - 18), headline, f, fill=colour, stroke=3, anchor="mm")
+    for k, s in enumerate(winners[:3]):
+        tokens.seat_token(draw, s, bbox[0] - 36 - k * 40, cy - 18, 16)
+    reason = fonts.sanitize(fill(str(outcome.get("reason") or ""), names))
+    if reason:
+        line = text.ellipsize(reason, fonts.font(22), band[2] - band[0] - 40)
+        text.outlined(draw, (mid, cy + 34), line, fonts.font(22), fill=palette.TEXT, anchor="mm")
+    return band[3] + 8
