@@ -14,7 +14,9 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.rng import rng_for
-from engine.samurai import rules, victory
+from engine.samurai import muster, ninja, rules, setup_placement, victory
+from engine.samurai.answers import ScreenAnswer
+from engine.samurai.board import deploy_targets
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import ronin_escort
 from engine.samurai.state import SamuraiState
@@ -54,7 +56,7 @@ def random_screen(st: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[
         pick = {f.name: rng.randint(f.min, f.max) for f in prompt.fields}
         trial = st.model_copy(deep=True)
         try:
-            rules.do_screen(trial, prompt.seat, rules.ScreenAnswer(**pick))
+            setup_placement.do_screen(trial, prompt.seat, ScreenAnswer(**pick))
         except Exception:  # an illegal random split: try another
             continue
         return pick
@@ -179,6 +181,8 @@ class HeuristicPolicy:
     name = "heuristic"
 
     def choose(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        if prompt.answered:
+            return dict(prompt.default)  # a sealed answer already given: keep it
         method = getattr(self, f"_{prompt.kind}", None)
         if method is not None:
             got = method(state, prompt, rng)
@@ -188,14 +192,16 @@ class HeuristicPolicy:
 
     # setup
     def _spear(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = rules.spear_targets(st, p.seat)
+        cands = setup_placement.spear_targets(st, p.seat)
         if not cands:
             return None
-        pid = max(cands, key=lambda x: (frontier(st, p.seat, x), -st.provinces[x].garrison["spearman"], x))
+        drafted = st.players[p.seat].draft.get("spears", [])
+        pid = max(cands, key=lambda x: (frontier(st, p.seat, x), -st.provinces[x].garrison["spearman"]
+                                        - drafted.count(x), x))
         return {"act": "spear", "province": pid}
 
     def _claim(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = rules.claim_targets(st, p.seat)
+        cands = setup_placement.claim_targets(st, p.seat)
         if not cands:
             return None
         adj = content().adj
@@ -205,14 +211,14 @@ class HeuristicPolicy:
         return {"act": "claim", "province": max(cands, key=score)}
 
     def _deploy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = rules.deploy_targets(st, p.seat)
+        cands = setup_placement.deploy_spots(st, p.seat)
         if not cands:
             return None
         pid = max(cands, key=lambda x: (rules.gsize(st.provinces[x].garrison) + frontier(st, p.seat, x), x))
         return {"act": "deploy", "province": pid}
 
     def _rebuild(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = rules.deploy_targets(st, p.seat)
+        cands = deploy_targets(st, p.seat)
         if not cands:
             return None
         pid = max(cands, key=lambda x: (rules.gsize(st.provinces[x].garrison), x))
@@ -222,7 +228,7 @@ class HeuristicPolicy:
     def _plan(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
         k = st.players[p.seat].koku
         plan = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
-        if k >= 8 and rules.build_targets(st, p.seat):
+        if k >= 8 and muster.build_targets(st, p.seat):
             plan["build"] = 2
         if k >= 5:
             plan["swords"] = 1
@@ -254,7 +260,7 @@ class HeuristicPolicy:
         d = st.players[p.seat].draft
         if not d.get("todo"):
             return {"act": "keep"}
-        spots = rules.place_spots(st, p.seat, d["todo"][0])
+        spots = muster.place_spots(st, p.seat, d["todo"][0])
         if not spots:
             return {"act": "skip"}
         pid, to = max(spots, key=lambda s: (s[1] == "army", frontier(st, p.seat, s[0]),
@@ -263,17 +269,17 @@ class HeuristicPolicy:
 
     def _ronin(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
         d = st.players[p.seat].draft
-        todo = d.get("todo", 0)
+        todo = d.get("ronin_todo", 0)
         if todo <= 0:
             return {"act": "keep"}
-        spots = rules.ronin_spots(st, p.seat)
+        spots = muster.ronin_spots(st, p.seat)
         if not spots:
             return {"act": "release"}
         pid, to, room = max(spots, key=lambda s: (s[1] == "army", s[2], s[0]))
         return {"act": "ronin", "province": pid, "to": to, "count": min(room, todo)}
 
     def _build(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = rules.build_targets(st, p.seat)
+        cands = muster.build_targets(st, p.seat)
         if not cands:
             return {"act": "forfeit"}
         pid, _ = max(cands, key=lambda c: (frontier(st, p.seat, c[0]), rules.regulars_in(st, c[0]), c[0]))
@@ -283,7 +289,7 @@ class HeuristicPolicy:
         return {"act": "decline"}
 
     def _ninja(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        targets = rules.ninja_targets(st, p.seat)
+        targets = ninja.ninja_targets(st, p.seat)
         if not targets:
             return {"act": "pass"}
         preference = foe_preference(st, p.seat)

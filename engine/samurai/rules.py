@@ -7,12 +7,11 @@ Every rule below is named in docs/rules/samurai.md with the test that checks it.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
-from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer
+from engine.samurai.answers import Pick, PlanAnswer
 from engine.samurai.battle import (
     battle_sides,
     choose_losses,
@@ -23,14 +22,11 @@ from engine.samurai.battle import (
     start_battle,
 )
 from engine.samurai.board import (
-    BEST_FIRST,
     CHEAP_FIRST,
     MAX_OPTIONS,
-    PLURAL,
     active,
     army_at,
     army_regulars,
-    army_room,
     check_province,
     deploy_targets,
     emit,
@@ -43,7 +39,6 @@ from engine.samurai.board import (
     player,
     pname,
     regulars_in,
-    units_text,
     who,
 )
 from engine.samurai.combat import side_size
@@ -69,6 +64,28 @@ from engine.samurai.movement import (
     move_army,
     target_label,
 )
+from engine.samurai.muster import (
+    build_prompt,
+    build_short,
+    build_targets,
+    check_build,
+    check_levy,
+    do_muster,
+    do_place,
+    do_ronin,
+    finish_muster,
+    hire_ronin,
+    levy_prompt,
+    make_build,
+    muster_complete,
+    muster_prompt,
+    place_prompt,
+    resolve_place,
+    resolve_ronin,
+    ronin_prompt,
+    start_muster,
+    start_placing,
+)
 from engine.samurai.ninja import (
     counter_prompt,
     ninja_offer,
@@ -77,7 +94,21 @@ from engine.samurai.ninja import (
     send_ninja,
     strike_back,
 )
-from engine.samurai.setup import QS_TROOPS
+from engine.samurai.setup_placement import (
+    apply_screens,
+    claim_targets,
+    claims_prompt,
+    claims_sealed,
+    do_claim_wish,
+    do_placement,
+    do_screen,
+    placement_prompt,
+    placement_sealed,
+    resolve_claims,
+    resolve_placement,
+    screen_prompt,
+    spear_targets,
+)
 from engine.samurai.state import (
     Army,
     Declaration,
@@ -88,6 +119,7 @@ from engine.samurai.state import (
     War,
     no_units,
 )
+from engine.samurai.turn_order import sealed_sword_prompt, serve_swords, swords_sealed, want_sword
 from engine.samurai.victory import check_win, final_scores
 from engine.text import seat_ref
 from engine.validate import parse_choice
@@ -98,30 +130,6 @@ def C():
 
 
 # ---------------------------------------------------------------- setup tasks
-
-
-def spear_targets(st: SamuraiState, seat: int) -> list[str]:
-    if player(st, seat).tray["spearman"] <= 0:
-        return []
-    cap = C().units.limits.setup_spearmen_per_province
-    return [pid for pid in owned(st, seat) if st.provinces[pid].garrison["spearman"] < cap]
-
-
-def claim_targets(st: SamuraiState, seat: int) -> list[str]:
-    if player(st, seat).tray["spearman"] <= 0:
-        return []
-    return [pid for pid, p in st.provinces.items() if p.owner is None and not p.neutral]
-
-
-def build_targets(st: SamuraiState, seat: int) -> list[tuple[str, str]]:
-    out = []
-    for pid in owned(st, seat):
-        fort = st.provinces[pid].fort
-        if fort == 0 and st.castles > 0:
-            out.append((pid, "castle"))
-        elif fort == 1 and st.bases > 0:
-            out.append((pid, "fortress"))
-    return out
 
 
 def next_undeployed(st: SamuraiState, seat: int) -> Army | None:
@@ -156,15 +164,7 @@ def task_prompt(st: SamuraiState, t: Task) -> Prompt:
         return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
                       answer=Pick, options=options, default=options[0].choice)
     if t.task == "build":
-        cands = []
-        for pid, what in build_targets(st, seat):
-            label = f"{'Castle' if what == 'castle' else 'Fortress'} in {pname(pid)}"
-            cands.append((pid, opt(f"build:{pid}", label, {"act": "build", "province": pid})))
-        forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
-        options = paged(st, seat, cands, [forfeit])
-        default = cands[0][1].choice if cands else forfeit.choice
-        return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress.",
-                      answer=Pick, options=options, default=default)
+        return build_prompt(st, seat, secret=False)
     pids = task_targets(st, t)
     if t.task == "spear":
         placed = st.provinces
@@ -196,27 +196,7 @@ def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) ->
         emit(st, ev, f"{who(seat)} takes sword {n}.")
         return
     if t.task == "build":
-        if ans.act == "forfeit":
-            emit(st, ev, f"{who(seat)} builds nothing; 2 koku are lost.")
-            return
-        if ans.act != "build":
-            raise IllegalChoice("choose a province to build in, or build nothing")
-        pid = check_province(ans.province)
-        what = dict(build_targets(st, seat)).get(pid)
-        if what is None:
-            prov = st.provinces[pid]
-            if prov.owner != seat:
-                raise IllegalChoice(f"you do not own {pname(pid)}")
-            if prov.fort == 2:
-                raise IllegalChoice(f"{pname(pid)} already has a fortress")
-            raise IllegalChoice("no castle or fortress base is left in the supply for that")
-        if what == "castle":
-            st.castles -= 1
-            st.provinces[pid].fort = 1
-        else:
-            st.bases -= 1
-            st.provinces[pid].fort = 2
-        emit(st, ev, f"{who(seat)} builds a {what} in {pname(pid)}.")
+        make_build(st, ev, seat, check_build(st, seat, ans))
         return
     if ans.act != t.task:
         raise IllegalChoice(f"this decision is a {t.task}, not {ans.act!r}")
@@ -247,80 +227,6 @@ def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) ->
 # ---------------------------------------------------------------- secret prompts
 
 
-def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
-    troops = QS_TROOPS[st.options.mode]
-    d = player(st, seat).draft
-    which = 2 if ("a1" in d and "a2" not in d) else 1
-    left = dict(troops)
-    if which == 2:
-        for k in left:
-            left[k] -= d["a1"][k]
-    fields = [NumberField(name=k, label=f"Army {which}: {PLURAL[k]} (of {left[k]})", max=left[k])
-              for k in ("bowman", "swordsman", "gunner")]
-    answered = "a1" in d and "a2" in d
-    per = screen_default(left, which)
-    text = (f"Army screen: troops for army {which}; army 3 takes what is left "
-            f"({units_text(troops)} in all, at most 4 samurai and 10 ashigaru per army).")
-    if answered:
-        text = "Army screen sealed. Submit army 1 again to revise (army 2 is then asked again)."
-    return Prompt(seat=seat, kind="army_screen", text=text, answer=ScreenAnswer, input="numbers",
-                  fields=fields, secret=True, answered=answered, default=per)
-
-
-def screen_default(left: dict[str, int], which: int) -> dict[str, int]:
-    """An even split that always leaves the later armies a legal share."""
-    lim = C().units.limits.army_samurai
-    share = 4 - which
-    bow = min(lim, -(-left["bowman"] // share))
-    sword = min(lim - bow, -(-left["swordsman"] // share))
-    return {"bowman": bow, "swordsman": sword, "gunner": left["gunner"] // share}
-
-
-def do_screen(st: SamuraiState, seat: int, ans: ScreenAnswer) -> None:
-    troops = QS_TROOPS[st.options.mode]
-    d = player(st, seat).draft
-    which = 2 if ("a1" in d and "a2" not in d) else 1
-    got = ans.model_dump()
-    lim = C().units.limits
-    left = dict(troops)
-    if which == 2:
-        for k in left:
-            left[k] -= d["a1"][k]
-    for k, n in got.items():
-        if n > left[k]:
-            raise IllegalChoice(f"only {left[k]} {PLURAL[k]} are left to give army {which}")
-    if got["bowman"] + got["swordsman"] > lim.army_samurai:
-        raise IllegalChoice(f"an army holds at most {lim.army_samurai} samurai (bowmen and swordsmen)")
-    rest = {k: left[k] - got[k] for k in left}
-    if which == 1 and (rest["bowman"] + rest["swordsman"] > 2 * lim.army_samurai
-                       or rest["gunner"] > 2 * lim.army_ashigaru):
-        raise IllegalChoice("armies 2 and 3 could not hold the troops left over: give army 1 more samurai")
-    if which == 2:
-        if rest["bowman"] + rest["swordsman"] > lim.army_samurai:
-            raise IllegalChoice(f"army 3 would get {rest['bowman'] + rest['swordsman']} samurai; "
-                                f"an army holds at most {lim.army_samurai}")
-        if rest["gunner"] > lim.army_ashigaru:
-            raise IllegalChoice(f"army 3 would get {rest['gunner']} gunners; at most {lim.army_ashigaru} ashigaru fit")
-        d["a2"] = got
-    else:
-        d["a1"] = got
-        d.pop("a2", None)
-
-
-def apply_screens(st: SamuraiState) -> None:
-    troops = QS_TROOPS[st.options.mode]
-    for seat in active(st):
-        pl = player(st, seat)
-        d = pl.draft
-        a1, a2 = d["a1"], d["a2"]
-        a3 = {k: troops[k] - a1[k] - a2[k] for k in troops}
-        for army, got in zip(pl.armies, (a1, a2, a3), strict=True):
-            army.units = {**no_units(), **got}
-        for k, n in troops.items():
-            pl.tray[k] -= n
-        pl.draft = {}
-
-
 def plan_prompt(st: SamuraiState, seat: int, revise: bool = False) -> Prompt:
     pl = player(st, seat)
     k = pl.koku
@@ -347,190 +253,6 @@ def check_plan(st: SamuraiState, seat: int, ans: PlanAnswer) -> dict[str, int]:
     if got["build"] not in (0, 2):
         raise IllegalChoice("the build bin holds exactly 0 or 2 koku")
     return got
-
-
-def levy_prompt(st: SamuraiState, seat: int) -> Prompt:
-    pl = player(st, seat)
-    budget = pl.plan.levy if pl.plan else 0
-    costs = st.options.levy_costs
-    n_prov = len(owned(st, seat))
-    fields = [NumberField(name=k, label=f"{PLURAL[k].capitalize()} ({costs[k]} koku each)",
-                          max=max(0, min(pl.tray[k], n_prov, budget // max(1, costs[k]))))
-              for k in ("spearman", "gunner", "swordsman", "bowman")]
-    answered = "levy" in pl.draft
-    text = (f"Levy: spend up to {budget} koku on units; at most one unit per province you own "
-            f"({n_prov}). Unspent levy koku is lost.")
-    return Prompt(seat=seat, kind="levy", text=text, answer=LevyAnswer, input="numbers", fields=fields,
-                  secret=True, answered=answered, default=pl.draft.get("levy") or no_units())
-
-
-def check_levy(st: SamuraiState, seat: int, ans: LevyAnswer) -> dict[str, int]:
-    pl = player(st, seat)
-    got = ans.model_dump()
-    costs = st.options.levy_costs
-    budget = pl.plan.levy if pl.plan else 0
-    cost = sum(costs[k] * n for k, n in got.items())
-    if cost > budget:
-        raise IllegalChoice(f"those units cost {cost} koku but your levy bin holds {budget}")
-    n_prov = len(owned(st, seat))
-    if sum(got.values()) > n_prov:
-        raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
-    for k, n in got.items():
-        if n > pl.tray[k]:
-            raise IllegalChoice(f"only {pl.tray[k]} {PLURAL[k]} are left in your tray")
-    return got
-
-
-def place_spots(st: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
-    """Where a levied unit may go: one new unit per province, garrison or the army there."""
-    d = player(st, seat).draft
-    used = {p[1] for p in d.get("placed", [])}
-    lim = C().units.limits.garrison
-    spots = []
-    for pid in owned(st, seat):
-        if pid in used:
-            continue
-        if gsize(st.provinces[pid].garrison) < lim:
-            spots.append((pid, "garrison"))
-        found = army_at(st, pid)
-        if found and found[0] == seat and army_room(found[1], kind) > 0:
-            spots.append((pid, "army"))
-    return spots
-
-
-def place_prompt(st: SamuraiState, seat: int) -> Prompt:
-    d = player(st, seat).draft
-    todo = d.get("todo", [])
-    undo = opt("undo", "Undo the last placement", {"act": "undo"})
-    if not todo:
-        keep = opt("keep", "Keep these placements", {"act": "keep"})
-        options = [keep] + ([undo] if d.get("placed") else [])
-        return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
-                      answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
-    kind = todo[0]
-    cands = []
-    for pid, to in place_spots(st, seat, kind):
-        g = gsize(st.provinces[pid].garrison)
-        label = f"{pname(pid)}: garrison ({g}/5)" if to == "garrison" else f"{pname(pid)}: army card"
-        cands.append((pid, opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
-    skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
-    extras = ([undo] if d.get("placed") else []) + [skip]
-    options = paged(st, seat, cands, extras)
-    default = cands[0][1].choice if cands else skip.choice
-    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).",
-                  answer=Pick, options=options, secret=True, default=default)
-
-
-def do_place(st: SamuraiState, seat: int, ans: Pick) -> None:
-    d = player(st, seat).draft
-    todo: list[str] = d.setdefault("todo", [])
-    placed: list[list[str]] = d.setdefault("placed", [])
-    if ans.act == "keep":
-        return
-    if ans.act == "undo":
-        if not placed:
-            raise IllegalChoice("nothing to undo")
-        kind, _, _ = placed.pop()
-        todo.insert(0, kind)
-        return
-    if not todo:
-        raise IllegalChoice("all your levied units are placed; undo one first")
-    if ans.act == "skip":
-        placed.append([todo.pop(0), "", "tray"])
-        return
-    if ans.act != "place":
-        raise IllegalChoice(f"unknown action {ans.act!r} here")
-    pid = check_province(ans.province)
-    to = ans.to or "garrison"
-    kind = todo[0]
-    if st.provinces[pid].owner != seat:
-        raise IllegalChoice(f"you do not own {pname(pid)}")
-    if any(p[1] == pid for p in placed):
-        raise IllegalChoice(f"you already place a new unit in {pname(pid)} (one per province)")
-    if (pid, to) not in place_spots(st, seat, kind):
-        if to == "army":
-            raise IllegalChoice(f"no army of yours in {pname(pid)} has room for a {kind}")
-        raise IllegalChoice(f"the garrison of {pname(pid)} is full (5 units)")
-    placed.append([todo.pop(0), pid, to])
-
-
-def ronin_spots(st: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
-    """(province, garrison|army, room): ronin never outnumber the regulars there."""
-    d = player(st, seat).draft
-    drafted = Counter()
-    for pid, _, n in d.get("placed", []):
-        drafted[pid] += n
-    out = []
-    for pid in owned(st, seat):
-        prov = st.provinces[pid]
-        found = army_at(st, pid)
-        ronin_now = prov.ronin + (found[1].ronin if found else 0) + drafted[pid]
-        room = regulars_in(st, pid) - 1 - ronin_now
-        if room <= 0:
-            continue
-        if gsize(prov.garrison) > 0:
-            out.append((pid, "garrison", room))
-        if found and found[0] == seat:
-            out.append((pid, "army", room))
-    return out
-
-
-def ronin_prompt(st: SamuraiState, seat: int) -> Prompt:
-    d = player(st, seat).draft
-    todo = d.get("todo", 0)
-    undo = opt("undo", "Undo the last ronin placement", {"act": "undo"})
-    if todo <= 0:
-        keep = opt("keep", "Keep these placements", {"act": "keep"})
-        options = [keep] + ([undo] if d.get("placed") else [])
-        return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
-                      answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
-    cands = []
-    for pid, to, room in ronin_spots(st, seat):
-        n = min(room, todo)
-        where = "garrison" if to == "garrison" else "army"
-        cands.append((pid, opt(f"ronin:{pid}:{to}", f"{n} ronin to {pname(pid)} ({where})",
-                               {"act": "ronin", "province": pid, "to": to, "count": n})))
-    release = opt("release", f"Send the other {todo} ronin away", {"act": "release"})
-    extras = ([undo] if d.get("placed") else []) + [release]
-    options = paged(st, seat, cands, extras)
-    default = cands[0][1].choice if cands else release.choice
-    return Prompt(seat=seat, kind="ronin", text=f"Hidden ronin: place {todo} ronin (never more than your "
-                  "regular units in a province).", answer=Pick, options=options, secret=True, default=default)
-
-
-def do_ronin(st: SamuraiState, seat: int, ans: Pick) -> None:
-    d = player(st, seat).draft
-    placed: list[list[Any]] = d.setdefault("placed", [])
-    if ans.act == "keep":
-        return
-    if ans.act == "undo":
-        if not placed:
-            raise IllegalChoice("nothing to undo")
-        _, _, n = placed.pop()
-        d["todo"] = d.get("todo", 0) + n
-        return
-    if d.get("todo", 0) <= 0:
-        raise IllegalChoice("all your ronin are placed; undo first")
-    if ans.act == "release":
-        placed.append(["", "away", d["todo"]])
-        d["todo"] = 0
-        return
-    if ans.act != "ronin":
-        raise IllegalChoice(f"unknown action {ans.act!r} here")
-    pid = check_province(ans.province)
-    to = ans.to or "garrison"
-    n = ans.count or 1
-    if st.provinces[pid].owner != seat:
-        raise IllegalChoice(f"you do not own {pname(pid)}")
-    rooms = {(p, t): r for p, t, r in ronin_spots(st, seat)}
-    if (pid, to) not in rooms:
-        raise IllegalChoice(f"no more ronin fit in {pname(pid)}: they may never outnumber your units there")
-    if n > d["todo"]:
-        raise IllegalChoice(f"you have only {d['todo']} ronin left to place")
-    if n > rooms[(pid, to)]:
-        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {pname(pid)}")
-    placed.append([pid, to, n])
-    d["todo"] -= n
 
 
 # ---------------------------------------------------------------- movement
@@ -577,7 +299,7 @@ def draw_events(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
             emit(st, ev, f"{who(seat)} draws an event card and keeps it secret.")
             emit(st, ev, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
             if len(player(st, seat).hand) > hand_limit(st, seat):
-                st.interrupts.append(Interrupt(seat=seat, kind="discard"))
+                player(st, seat).draft["discard"] = True
         else:
             emit(st, ev, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
             apply_event(st, ev, seat, card)
@@ -642,7 +364,7 @@ def lock_plans(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
     st.sword_bidders = bidders
     for s in active(st):
         player(st, s).sword = None
-    st.queue = [Task(seat=s, task="sword") for s in bidders]
+    st.queue = [Task(seat=s, task="sword") for s in bidders] if st.options.steps == "classic" else []
     st.phase = "swords"
 
 
@@ -657,77 +379,11 @@ def finish_swords(st: SamuraiState, ev: list[Event], rng: random.Random) -> None
     st.order = sorted(seats, key=lambda s: player(st, s).sword) + [s for s in st.order if s not in seats]
     end_phase(ev, st, "Turn order: " + ", ".join(f"{who(s)} (sword {player(st, s).sword})" for s in active(st)),
               kind="turn_order")
+    if st.options.steps == "combined" and not build_short(st):
+        start_muster(st, ev, builds_inside=True)
+        return
     st.queue = [Task(seat=s, task="build") for s in active(st) if player(st, s).plan.build == 2]
     st.phase = "build"
-
-
-def resolve_place(st: SamuraiState, ev: list[Event]) -> None:
-    lines = []
-    for seat in active(st):
-        pl = player(st, seat)
-        levied = pl.levied
-        for k, n in levied.items():
-            pl.tray[k] -= n
-        count = 0
-        for kind, pid, to in pl.draft.get("placed", []):
-            if to == "tray":
-                pl.tray[kind] += 1
-                continue
-            count += 1
-            if to == "army":
-                found = army_at(st, pid)
-                assert found is not None
-                found[1].units[kind] += 1
-            else:
-                st.provinces[pid].garrison[kind] += 1
-        pl.draft = {}
-        if count:
-            lines.append(who(seat))
-    end_phase(ev, st, "Levied units are placed" + (f" ({', '.join(lines)})." if lines else ": nobody levied."),
-              kind="levy")
-
-
-def hire_ronin(st: SamuraiState, ev: list[Event]) -> None:
-    """Two ronin per koku, from a shared pool of 26, served in turn order."""
-    for seat in active(st):
-        pl = player(st, seat)
-        want = 2 * pl.plan.ronin
-        got = min(want, st.ronin_pool)
-        st.ronin_pool -= got
-        pl.ronin_hired = got
-        pl.draft = {"todo": got, "placed": []} if got else {}
-        if want:
-            emit(st, ev, f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
-
-
-def resolve_ronin(st: SamuraiState, ev: list[Event]) -> None:
-    for seat in active(st):
-        pl = player(st, seat)
-        for pid, to, n in pl.draft.get("placed", []):
-            if to == "away":
-                st.ronin_pool += n
-            elif to == "army":
-                found = army_at(st, pid)
-                assert found is not None
-                found[1].ronin += n
-                found[1].ronin_revealed = False
-            else:
-                st.provinces[pid].ronin += n
-                st.provinces[pid].ronin_revealed = False
-        pl.draft = {}
-    bids = {s: player(st, s).plan.ninja for s in active(st)}
-    top = max(bids.values(), default=0)
-    winners = [s for s, b in bids.items() if b == top]
-    if top > 0 and len(winners) == 1:
-        st.ninja = winners[0]
-        st.ninja_fresh = True
-        text = f"Ronin are hidden. {who(winners[0])} hires the ninja with {top} koku."
-    else:
-        text = "Ronin are hidden. Nobody hires the ninja" + (" (tied bids)." if top > 0 else ".")
-    end_phase(ev, st, text, kind="ronin")
-    st.phase = "war"
-    st.war = War()
-    begin_war_turn(st)
 
 
 def begin_war_turn(st: SamuraiState) -> None:
@@ -799,6 +455,29 @@ def advance(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
 
 def step_once(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
     ph = st.phase
+    if ph == "claims":
+        if claims_sealed(st):
+            resolve_claims(st, ev)
+            return True
+        return False
+    if ph == "placement":
+        if placement_sealed(st):
+            resolve_placement(st, ev)
+            finish_setup(st, ev, rng)
+            return True
+        return False
+    if ph == "swords" and st.options.steps == "combined":
+        if swords_sealed(st):
+            serve_swords(st, ev)
+            finish_swords(st, ev, rng)
+            return True
+        return False
+    if ph == "muster":
+        if muster_complete(st):
+            finish_muster(st, ev)
+            start_war(st)
+            return True
+        return False
     if ph in ("setup", "deploy", "swords", "build"):
         while st.queue and not task_targets(st, st.queue[0]):
             t = st.queue.pop(0)
@@ -815,15 +494,15 @@ def step_once(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
                 end_phase(ev, st, "Setup: provinces claimed and spearmen placed.", kind="setup")
                 st.phase = "screens"
         elif ph == "deploy":
-            for seat in active(st):
-                player(st, seat).koku = income(st, seat)
-            end_phase(ev, st, "Setup complete: armies deployed, koku collected.", kind="setup")
-            start_round(st, ev, rng)
+            finish_setup(st, ev, rng)
         elif ph == "swords":
             finish_swords(st, ev, rng)
         else:
             end_phase(ev, st, "Build done.", kind="build")
-            st.phase = "levy"
+            if st.options.steps == "combined":
+                start_muster(st, ev, builds_inside=False)
+            else:
+                st.phase = "levy"
         return True
     if ph == "screens":
         if all("a2" in player(st, s).draft for s in active(st)):
@@ -848,9 +527,9 @@ def step_once(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
             for s in active(st):
                 pl = player(st, s)
                 got = pl.draft.get("levy") or no_units()
-                pl.levied = dict(got)
-                todo = [k for k in BEST_FIRST for _ in range(got[k])]
-                pl.draft = {"todo": todo, "placed": []} if todo else {}
+                pl.draft = {}
+                if any(got.values()):
+                    start_placing(st, s, got)
             st.phase = "place"
             return True
         return False
@@ -862,13 +541,27 @@ def step_once(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
             return True
         return False
     if ph == "ronin":
-        if all(player(st, s).draft.get("todo", 0) <= 0 for s in active(st)):
+        if all(player(st, s).draft.get("ronin_todo", 0) <= 0 for s in active(st)):
             resolve_ronin(st, ev)
+            start_war(st)
             return True
         return False
     if ph == "war":
         return war_step(st, ev, rng)
     raise RuntimeError(f"unknown phase {ph}")
+
+
+def finish_setup(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+    for seat in active(st):
+        player(st, seat).koku = income(st, seat)
+    end_phase(ev, st, "Setup complete: armies deployed, koku collected.", kind="setup")
+    start_round(st, ev, rng)
+
+
+def start_war(st: SamuraiState) -> None:
+    st.phase = "war"
+    st.war = War()
+    begin_war_turn(st)
 
 
 def start_deploy(st: SamuraiState, ev: list[Event]) -> None:
@@ -967,12 +660,21 @@ def prompts(st: SamuraiState) -> list[Prompt]:
     if st.interrupts:
         return [interrupt_prompt(st, st.interrupts[0])]
     ph = st.phase
+    if ph == "claims":
+        return [claims_prompt(st, s) for s in active(st)]
+    if ph == "placement":
+        return [placement_prompt(st, s) for s in active(st)]
+    if ph == "swords" and st.options.steps == "combined":
+        return [sealed_sword_prompt(st, s) for s in st.sword_bidders]
+    if ph == "muster":
+        return [p for p in (muster_prompt(st, s) for s in active(st)) if p is not None]
     if ph in ("setup", "deploy", "swords", "build"):
         return [task_prompt(st, st.queue[0])] if st.queue else []
     if ph == "screens":
         return [screen_prompt(st, s) for s in active(st)]
     if ph == "plan":
-        return [plan_prompt(st, s) for s in active(st)]
+        return [discard_prompt(st, s) if player(st, s).draft.get("discard") else plan_prompt(st, s)
+                for s in active(st)]
     if ph == "spy":
         h = st.ninja
         assert h is not None
@@ -989,7 +691,7 @@ def prompts(st: SamuraiState) -> list[Prompt]:
     if ph == "place":
         return [place_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
     if ph == "ronin":
-        return [ronin_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
+        return [ronin_prompt(st, s) for s in active(st) if "ronin_todo" in player(st, s).draft]
     if ph == "war":
         if st.war is not None and st.war.battle is not None and st.war.battle.pending is not None:
             return loss_prompts(st)
@@ -1004,13 +706,28 @@ def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
         return ninja_prompt(st, seat)
     if it.kind == "counter":
         return counter_prompt(st, seat, it.data["holder"])
-    if it.kind == "rebuild":
-        return rebuild_prompt(st, seat)
+    return rebuild_prompt(st, seat)
+
+
+def discard_prompt(st: SamuraiState, seat: int) -> Prompt:
+    """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
+    other players plan meanwhile instead of waiting for the discards one by one)."""
     cards = C().cards
     opts = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
             for cid in player(st, seat).hand]
     return Prompt(seat=seat, kind="discard", text=f"Your hand holds more than {hand_limit(st, seat)} event cards: "
-                  "discard one.", answer=Pick, options=opts, default=opts[0].choice)
+                  "discard one, then make your plan.", answer=Pick, options=opts, default=opts[0].choice)
+
+
+def discard_card(st: SamuraiState, ev: list[Event], seat: int, ans: Pick) -> None:
+    if ans.act != "discard" or ans.card not in player(st, seat).hand:
+        raise IllegalChoice("choose a card from your hand to discard")
+    pl = player(st, seat)
+    pl.hand.remove(ans.card)
+    st.discard.append(ans.card)
+    if len(pl.hand) <= hand_limit(st, seat):
+        pl.draft.pop("discard", None)
+    emit(st, ev, f"{who(seat)} discards an event card.")
 
 
 def war_prompt(st: SamuraiState) -> Prompt | None:
@@ -1164,6 +881,18 @@ def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], r
     if st.interrupts and st.interrupts[0].seat == seat:
         handle_interrupt(st, seat, st.interrupts[0], ans, ev, rng)
         return
+    if st.phase == "claims":
+        do_claim_wish(st, seat, ans)
+        return
+    if st.phase == "placement":
+        do_placement(st, seat, ans)
+        return
+    if st.phase == "muster":
+        do_muster(st, seat, ans)
+        return
+    if st.phase == "swords" and st.options.steps == "combined":
+        want_sword(st, seat, ans)
+        return
     if k in ("spear", "claim", "deploy", "sword", "build"):
         t = st.queue[0]
         do_task(st, seat, t, ans, ev)
@@ -1171,6 +900,9 @@ def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], r
         return
     if k == "army_screen":
         do_screen(st, seat, ans)
+        return
+    if k == "discard":
+        discard_card(st, ev, seat, ans)
         return
     if k == "plan":
         player(st, seat).draft["plan"] = check_plan(st, seat, ans)
@@ -1221,15 +953,7 @@ def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: 
     if it.kind == "counter":
         strike_back(st, ev, seat, it.data["holder"], ans, rng)
         return
-    if it.kind == "rebuild":
-        rebuild(st, ev, seat, ans)
-        return
-    if ans.act != "discard" or ans.card not in player(st, seat).hand:
-        raise IllegalChoice("choose a card from your hand to discard")
-    st.interrupts.pop(0)
-    player(st, seat).hand.remove(ans.card)
-    st.discard.append(ans.card)
-    emit(st, ev, f"{who(seat)} discards an event card.")
+    rebuild(st, ev, seat, ans)
 
 
 def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], rng: random.Random) -> None:

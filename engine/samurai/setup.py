@@ -66,10 +66,13 @@ def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
     st.order = order
     for pos, seat in enumerate(order):
         st.players[seat].sword = pos + 1
-    per_turn = ["spear", "spear"] if options.mode == "base" else ["claim", "spear", "spear"]
-    for _ in range(SETUP_TURNS):
-        for seat in order:
-            st.queue.extend(Task(seat=seat, task=t) for t in per_turn)
+    if options.setup == "classic":
+        per_turn = ["spear", "spear"] if options.mode == "base" else ["claim", "spear", "spear"]
+        for _ in range(SETUP_TURNS):
+            for seat in order:
+                st.queue.extend(Task(seat=seat, task=t) for t in per_turn)
+    else:
+        st.phase = "placement" if options.mode == "base" else "claims"
     if options.mode == "lwtv":
         st.deck = [card.id for card in c.events.cards]
         rng.shuffle(st.deck)

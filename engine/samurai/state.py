@@ -29,6 +29,12 @@ class SamuraiOptions(Model):
         default_factory=lambda: {"spearman": 1, "gunner": 2, "swordsman": 2, "bowman": 3}
     )
     provinces_to_win: int = Field(default=35, ge=1, le=68)
+    setup: Literal["simultaneous", "classic"] = "simultaneous"
+    """How setup placements are made: all players at once, sealed (claims first in Quick Start
+    and LWTV), or the rulebook's turns in sword order."""
+    steps: Literal["combined", "classic"] = "combined"
+    """How Actions 2-6 wait for the players: sealed sword wishes and one sealed muster (build,
+    levy, placement, ronin) per player, or the player aid's separate steps."""
 
 
 def no_units() -> dict[str, int]:
@@ -149,7 +155,7 @@ class Interrupt(Model):
     """A decision that must be taken before the phase machine continues."""
 
     seat: int
-    kind: Literal["ninja", "counter", "rebuild", "discard"]
+    kind: Literal["ninja", "counter", "rebuild"]
     data: dict[str, Any] = Field(default_factory=dict)
 
 

@@ -15,6 +15,8 @@ from engine.samurai.state import SamuraiState
 
 PHASE_LABELS = {
     "setup": "Setup: spearmen and claims", "screens": "Setup: army screens", "deploy": "Setup: deploy armies",
+    "claims": "Setup: claims", "placement": "Setup: spearmen and armies",
+    "muster": "Actions 3-6 - Build, levy units, hire ronin",
     "plan": "Action 1 - Plan", "spy": "Action 1 - Plan (ninja spies)", "spy_revise": "Action 1 - Plan (ninja spies)",
     "swords": "Action 2 - Turn order", "build": "Action 3 - Build", "levy": "Action 4 - Levy units",
     "place": "Action 4 - Place levied units", "ronin": "Action 5 - Hire ronin", "war": "Action 7 - Wage War",

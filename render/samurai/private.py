@@ -156,6 +156,10 @@ def _draw_standing(img: Image.Image, view: dict[str, Any], seat: int, y: int) ->
     text.stamp(img, (16, y + 32), text.ellipsize(facts, fonts.font(17), 500), 17, stroke=0, anchor="lm")
 
 
+HIDDEN_DRAFT_KEYS = ("last",)
+"""Keys of a sealed draft that say how far the seat got, not what it chose."""
+
+
 def _sealed_lines(sealed: Any, names_by_id: dict[str, str]) -> list[str]:
     """Readable lines for a sealed plan, levy, placement or army screen."""
     def show(v: Any) -> str:
@@ -170,6 +174,8 @@ def _sealed_lines(sealed: Any, names_by_id: dict[str, str]) -> list[str]:
         return [show(sealed)]
     lines = []
     for k, v in sealed.items():
+        if k in HIDDEN_DRAFT_KEYS or v is None or v == []:
+            continue  # the engine's bookkeeping or a part not reached yet, not a choice
         if k == "plan" and isinstance(v, dict):
             keys = [b for b in PLAN_BINS if b in v] + [b for b in v if b not in PLAN_BINS]
             lines += ["Plan (koku per action):"] + [f"   {b}: {int(v[b] or 0)}" for b in keys]

@@ -362,3 +362,10 @@ def test_the_newest_move_is_shown_whole() -> None:
     assert wanted.first == ("totomi", "etchu") and shown[:2] == ("totomi", "etchu")
     assert {"totomi", "etchu"} <= set(inset.centres) and crop.zoom >= 1.5
     assert "Etchu" in wanted.line
+
+
+def test_sealed_muster_lines_leave_out_the_engines_bookkeeping() -> None:
+    from render.samurai.private import _sealed_lines
+
+    lines = _sealed_lines({"build": None, "levy": {"spearman": 2}, "todo": [], "last": "levy"}, {})
+    assert lines == ["levy: spearman 2"]

@@ -1,4 +1,5 @@
-"""Actions 1-6 and 9: plan, turn order, build, levy, ronin, ninja, koku."""
+"""Actions 1-6 and 9: plan, turn order, build, levy, ronin, ninja, koku, at the classic pace
+(option steps="classic": each action its own step). The combined pace: test_pace.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ ZERO = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
 
 @pytest.fixture(scope="module")
 def planning():
-    return advance_to(new("base", 3, seed=11), "plan")
+    return advance_to(new("base", 3, seed=11, steps="classic"), "plan")
 
 
 def plan(**bins):
@@ -205,7 +206,7 @@ def finish_swords(st):
 
 def test_ronin_two_per_koku_hidden_and_never_outnumbering(planning):
     st = finish_swords(to_ronin(planning, {0: 2}))
-    assert st.phase == "ronin" and st.players[0].draft["todo"] == 4
+    assert st.phase == "ronin" and st.players[0].draft["ronin_todo"] == 4
     p = prompt_for(st, 0)
     assert p.secret and p.kind == "ronin"
     loc = st.players[0].armies[0].location
@@ -320,7 +321,7 @@ def test_round_limit_ends_with_most_provinces():
 
 
 def test_every_action_of_a_round_ends_with_a_phase_end_event():
-    st = advance_to(new("base", 3, seed=41), "plan")
+    st = advance_to(new("base", 3, seed=41, steps="classic"), "plan")
     kinds = []
     start = st.round
     while st.round == start and G.result(st) is None:

@@ -13,7 +13,7 @@ from engine.samurai import rules, victory
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
-from .helpers import G, advance_to, new, own, put_army, submit, war_at
+from .helpers import G, advance_to, new, own, prompt_for, put_army, submit, war_at
 
 
 def check_prompt_shapes(st: SamuraiState) -> None:
@@ -65,20 +65,21 @@ def test_random_matches_end_round_trip_and_replay(mode, seats):
     assert rebuilt.model_dump_json() == st.model_dump_json()
 
 
+CLASSIC = {"setup": "classic", "steps": "classic"}
 MATCHES_PER_MODE = 200
 """The acceptance figure: at least 200 random-legal matches per mode, spread over 3 to 5 seats."""
 FULL_EVERY = 67
-"""One match in FULL_EVERY (the first of each mode and seat count) gets the full checks on
-every step; the rest get the cheap ones. `test_random_matches_end_round_trip_and_replay`
+"""One match in FULL_EVERY (the first of each mode and seat count) and one classic-pace match
+(the 34th) get the full checks on every step; the rest get the cheap ones. `test_random_matches_end_round_trip_and_replay`
 adds a fully checked two-round match per mode and seat count."""
 
 
-def quick_match(seats: int, mode: str, seed: int, full: bool) -> None:
+def quick_match(seats: int, mode: str, seed: int, full: bool, pace: dict | None = None) -> None:
     """One random-legal match to its end (round limit 1). Every step: the prompts fit
     Discord and have defaults, the step counter moves. With `full`: the input is never
     mutated, the JSON round-trip is exact, a secret answer that does not end its step
     changes nothing any other seat or the public sees, and the replay rebuilds the end."""
-    options = {"mode": mode, "round_limit": 1}
+    options = {"mode": mode, "round_limit": 1, **(pace or {})}
     st = G.setup(seats, G.options_model()(**options), seed)
     pol = G.policies()["random"]
     rng = random.Random(seed)
@@ -124,7 +125,8 @@ def test_two_hundred_random_matches_per_mode_end(mode, seats):
     share = -(-MATCHES_PER_MODE // 3)  # 67 per seat count, 201 per mode
     for i in range(share):
         seed = 10_000 * seats + i
-        quick_match(seats, mode, seed, full=i % FULL_EVERY == 0)
+        pace = CLASSIC if i % 2 else None  # every other match at the rulebook's pace
+        quick_match(seats, mode, seed, full=i % FULL_EVERY == 0 or i == FULL_EVERY // 2, pace=pace)
 
 
 def test_heuristic_takes_provinces_and_wins_against_random():
@@ -186,22 +188,42 @@ def test_army_composition_and_hidden_ronin_never_reach_other_views():
     assert G.view(planted, None)["provinces"][list(planted.provinces).index(pid)]["ronin"] == 13
 
 
-def test_sealed_levy_and_placements_stay_private():
-    st = advance_to(new("base", 3, seed=23), "levy")
+@pytest.mark.parametrize("steps", ["classic", "combined"])
+def test_sealed_levy_and_placements_stay_private(steps):
+    """Every part of a sealed levy and placement (and, combined, the whole muster) leaves
+    what anyone else sees unchanged until the step is done."""
+    st = advance_to(new("base", 3, seed=23, steps=steps), "levy" if steps == "classic" else "muster")
     seat = [p.seat for p in G.prompts(st)][0]
     before = [strip_waiting(v) for v in other_views(st, seat)]
-    pr = [p for p in G.prompts(st) if p.seat == seat][0]
-    choice = {f.name: 0 for f in pr.fields}
-    choice["spearman"] = min(1, pr.fields[0].max)
-    st2 = submit(st, seat, choice)
-    assert [strip_waiting(v) for v in other_views(st2, seat)] == before
+    heuristic = G.policies()["heuristic"]
+    for _ in range(40):
+        pr = [p for p in G.prompts(st) if p.seat == seat][0]
+        if pr.answered or st.phase not in ("levy", "muster"):
+            break
+        st = submit(st, seat, heuristic.choose(st, pr, random.Random(1)))
+        assert [strip_waiting(v) for v in other_views(st, seat)] == before
+    assert st.phase in ("levy", "place", "muster")
 
 
 def test_army_screens_stay_private():
-    st = advance_to(new("lwtv", 3, seed=24), "screens")
+    st = advance_to(new("lwtv", 3, seed=24, setup="classic"), "screens")
     before = [strip_waiting(v) for v in other_views(st, 0)]
     st2 = submit(st, 0, {"bowman": 2, "swordsman": 0, "gunner": 5})
     assert [strip_waiting(v) for v in other_views(st2, 0)] == before
+
+
+def test_sealed_setup_placement_stays_private():
+    """Spearmen, army screens and deployments of the simultaneous setup change nothing anyone
+    else sees until every player is done."""
+    st = advance_to(new("lwtv", 3, seed=24), "placement")
+    before = [strip_waiting(v) for v in other_views(st, 0)]
+    for choice in ({"act": "spread"}, {"bowman": 2, "swordsman": 0, "gunner": 5},
+                   {"bowman": 0, "swordsman": 4, "gunner": 0}):
+        st = submit(st, 0, choice)
+        assert [strip_waiting(v) for v in other_views(st, 0)] == before
+    while not prompt_for(st, 0).answered:
+        st = submit(st, 0, prompt_for(st, 0).default)
+        assert [strip_waiting(v) for v in other_views(st, 0)] == before
 
 
 def test_lwtv_public_victory_points_never_count_secret_objectives():
@@ -273,7 +295,7 @@ def test_illegal_choice_classes_leave_the_state_identical(war_board):
     k = planning.players[0].koku
     refused(planning, 0, {"swords": k + 1, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}, "must place all")
     refused(planning, 0, {"swords": -1, "build": 0, "levy": k + 1, "ronin": 0, "ninja": 0}, "greater than or equal")
-    over = advance_to(new("base", 3, seed=27), "plan")
+    over = advance_to(new("base", 3, seed=27, steps="classic"), "plan")
     for s in range(3):
         over = submit(over, s, {"swords": 0, "build": 0, "levy": over.players[s].koku, "ronin": 0, "ninja": 0})
     over = advance_to(over, "levy")

@@ -48,7 +48,7 @@ def test_base_armies_are_daimyo_bowman_swordsman_two_gunners():
 
 
 def test_setup_placement_is_two_spearmen_per_turn_in_sword_order_max_three():
-    st = new("base", 3, seed=5)
+    st = new("base", 3, seed=5, setup="classic")
     first = st.order[0]
     p = prompt_for(st, first)
     assert p.kind == "spear"
@@ -69,7 +69,7 @@ def test_setup_placement_is_two_spearmen_per_turn_in_sword_order_max_three():
 
 @pytest.mark.parametrize("seats", [3, 4, 5])
 def test_quickstart_deals_fewer_and_claims_six(seats):
-    st = new("quickstart", seats, seed=2)
+    st = new("quickstart", seats, seed=2, setup="classic")
     assert all(len(rules.owned(st, s)) == {5: 7, 4: 11, 3: 16}[seats] for s in range(seats))
     p = G.prompts(st)[0]
     assert p.kind == "claim"
@@ -81,7 +81,7 @@ def test_quickstart_deals_fewer_and_claims_six(seats):
 
 
 def test_claim_of_an_owned_province_is_refused():
-    st = new("quickstart", 3, seed=2)
+    st = new("quickstart", 3, seed=2, setup="classic")
     p = G.prompts(st)[0]
     theirs = rules.owned(st, (p.seat + 1) % 3)[0]
     with pytest.raises(IllegalChoice, match="is not unoccupied"):
@@ -103,7 +103,7 @@ def test_lwtv_kyoto_and_osaka_are_neutral_fortresses_and_the_deal_fits_66():
 
 
 def test_army_screens_are_secret_and_checked():
-    st = advance_to(new("quickstart", 3, seed=4), "screens")
+    st = advance_to(new("quickstart", 3, seed=4, setup="classic"), "screens")
     p = prompt_for(st, 0)
     assert p.kind == "army_screen" and p.secret and p.input == "numbers" and len(p.fields) == 3
     with pytest.raises(IllegalChoice, match="at most 4 samurai"):
@@ -127,7 +127,7 @@ def test_army_screens_are_secret_and_checked():
 
 
 def test_deploy_one_army_at_a_time_in_sword_order_one_per_province():
-    st = advance_to(new("base", 3, seed=3), "deploy")
+    st = advance_to(new("base", 3, seed=3, setup="classic"), "deploy")
     order = list(st.order)
     seen = []
     for _ in range(9):

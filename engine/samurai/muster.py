@@ -1,0 +1,527 @@
+"""Actions 3 to 6 behind the screens: build, levy units and place them, hire and hide
+ronin, hire the ninja.
+
+Two paces (option `steps`). "classic" follows the player aid step by step: builds one at a
+time in turn order, then everyone levies, then everyone places, then everyone hides ronin,
+each a separate wait for every player. "combined" (the default) asks each player for his
+whole muster in one sealed sequence: build, levy, place, hide ronin. Nothing one player
+does in these actions depends on another's secret choices (units go only to his own
+provinces; ronin are hired by the public bins in turn order), so the game can wait for
+everyone once instead of four times. The one dependency, castles and fortress bases running
+short, is kept exact: when the builders could outnumber the supply, the builds are made one
+at a time in turn order first, as in the classic pace.
+
+A seat's draft holds: "build" (None = owed, "" = nothing, or a province), "levy" (the units
+bought), "todo"/"placed" (units still to place, placements made), "ronin_todo"/
+"ronin_placed" (ronin still to hide, hidings made) and "last" (the kind of the last part
+answered, which the sealed review prompt keeps so that a revision is seen as one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.samurai.answers import LevyAnswer, Pick
+from engine.samurai.board import (
+    BEST_FIRST,
+    PLURAL,
+    active,
+    army_at,
+    army_room,
+    check_province,
+    emit,
+    end_phase,
+    gsize,
+    opt,
+    owned,
+    paged,
+    player,
+    pname,
+    regulars_in,
+    who,
+)
+from engine.samurai.content import content
+from engine.samurai.state import SamuraiState, no_units
+
+LEVY_KINDS = ("spearman", "gunner", "swordsman", "bowman")
+
+
+# ---------------------------------------------------------------- build
+
+
+def build_targets(st: SamuraiState, seat: int) -> list[tuple[str, str]]:
+    out = []
+    for pid in owned(st, seat):
+        fort = st.provinces[pid].fort
+        if fort == 0 and st.castles > 0:
+            out.append((pid, "castle"))
+        elif fort == 1 and st.bases > 0:
+            out.append((pid, "fortress"))
+    return out
+
+
+def builders(st: SamuraiState) -> list[int]:
+    return [seat for seat in active(st) if player(st, seat).plan.build == 2]
+
+
+def build_short(st: SamuraiState) -> bool:
+    """Whether the builders could want more castles or fortress bases than are left: then
+    the builds go one at a time in turn order, as the rules serve a short supply."""
+    seats = builders(st)
+    castle_owners = [seat for seat in seats if any(st.provinces[pid].fort == 1 for pid in owned(st, seat))]
+    return len(seats) > st.castles or len(castle_owners) > st.bases
+
+
+def build_prompt(st: SamuraiState, seat: int, secret: bool) -> Prompt:
+    cands = []
+    for pid, what in build_targets(st, seat):
+        label = f"{'Castle' if what == 'castle' else 'Fortress'} in {pname(pid)}"
+        cands.append((pid, opt(f"build:{pid}", label, {"act": "build", "province": pid})))
+    forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
+    options = paged(st, seat, cands, [forfeit])
+    default = cands[0][1].choice if cands else forfeit.choice
+    return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress.",
+                  answer=Pick, options=options, secret=secret, default=default)
+
+
+def check_build(st: SamuraiState, seat: int, ans: Pick) -> str:
+    """The province to build in ("" = nothing), if the build can be made."""
+    if ans.act == "forfeit":
+        return ""
+    if ans.act != "build":
+        raise IllegalChoice("choose a province to build in, or build nothing")
+    pid = check_province(ans.province)
+    if pid not in dict(build_targets(st, seat)):
+        prov = st.provinces[pid]
+        if prov.owner != seat:
+            raise IllegalChoice(f"you do not own {pname(pid)}")
+        if prov.fort == 2:
+            raise IllegalChoice(f"{pname(pid)} already has a fortress")
+        raise IllegalChoice("no castle or fortress base is left in the supply for that")
+    return pid
+
+
+def make_build(st: SamuraiState, ev: list[Event], seat: int, pid: str) -> None:
+    if not pid:
+        emit(st, ev, f"{who(seat)} builds nothing; 2 koku are lost.")
+        return
+    what = dict(build_targets(st, seat)).get(pid)
+    if what is None:
+        emit(st, ev, f"{who(seat)} cannot build in {pname(pid)} any more: 2 koku are lost.")
+        return
+    if what == "castle":
+        st.castles -= 1
+        st.provinces[pid].fort = 1
+    else:
+        st.bases -= 1
+        st.provinces[pid].fort = 2
+    emit(st, ev, f"{who(seat)} builds a {what} in {pname(pid)}.")
+
+
+# ---------------------------------------------------------------- levy and placement
+
+
+def levy_prompt(st: SamuraiState, seat: int) -> Prompt:
+    pl = player(st, seat)
+    budget = pl.plan.levy if pl.plan else 0
+    costs = st.options.levy_costs
+    n_prov = len(owned(st, seat))
+    fields = [NumberField(name=k, label=f"{PLURAL[k].capitalize()} ({costs[k]} koku each)",
+                          max=max(0, min(pl.tray[k], n_prov, budget // max(1, costs[k]))))
+              for k in LEVY_KINDS]
+    answered = "levy" in pl.draft and st.phase == "levy"
+    text = (f"Levy: spend up to {budget} koku on units; at most one unit per province you own "
+            f"({n_prov}). Unspent levy koku is lost.")
+    return Prompt(seat=seat, kind="levy", text=text, answer=LevyAnswer, input="numbers", fields=fields,
+                  secret=True, answered=answered, default=pl.draft.get("levy") or no_units())
+
+
+def check_levy(st: SamuraiState, seat: int, ans: LevyAnswer) -> dict[str, int]:
+    pl = player(st, seat)
+    got = ans.model_dump()
+    costs = st.options.levy_costs
+    budget = pl.plan.levy if pl.plan else 0
+    cost = sum(costs[k] * n for k, n in got.items())
+    if cost > budget:
+        raise IllegalChoice(f"those units cost {cost} koku but your levy bin holds {budget}")
+    n_prov = len(owned(st, seat))
+    if sum(got.values()) > n_prov:
+        raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
+    for k, n in got.items():
+        if n > pl.tray[k]:
+            raise IllegalChoice(f"only {pl.tray[k]} {PLURAL[k]} are left in your tray")
+    return got
+
+
+def start_placing(st: SamuraiState, seat: int, levied: dict[str, int]) -> None:
+    """The levied units wait behind the screen to be placed, the strongest first."""
+    pl = player(st, seat)
+    pl.levied = dict(levied)
+    pl.draft["todo"] = [k for k in BEST_FIRST for _ in range(levied[k])]
+    pl.draft["placed"] = []
+
+
+def place_spots(st: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
+    """Where a levied unit may go: one new unit per province, garrison or the army there."""
+    d = player(st, seat).draft
+    used = {p[1] for p in d.get("placed", [])}
+    lim = content().units.limits.garrison
+    spots = []
+    for pid in owned(st, seat):
+        if pid in used:
+            continue
+        if gsize(st.provinces[pid].garrison) < lim:
+            spots.append((pid, "garrison"))
+        found = army_at(st, pid)
+        if found and found[0] == seat and army_room(found[1], kind) > 0:
+            spots.append((pid, "army"))
+    return spots
+
+
+def place_prompt(st: SamuraiState, seat: int) -> Prompt:
+    """The next levied unit to place (secret), or, with all placed, the sealed review."""
+    d = player(st, seat).draft
+    todo = d.get("todo", [])
+    undo = opt("undo", "Undo the last placement", {"act": "undo"})
+    if not todo:
+        keep = opt("keep", "Keep these placements", {"act": "keep"})
+        options = [keep] + ([undo] if d.get("placed") else [])
+        return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
+                      answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
+    kind = todo[0]
+    cands = []
+    for pid, to in place_spots(st, seat, kind):
+        g = gsize(st.provinces[pid].garrison)
+        label = f"{pname(pid)}: garrison ({g}/5)" if to == "garrison" else f"{pname(pid)}: army card"
+        cands.append((pid, opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
+    back = []
+    if d.get("placed"):
+        back = [undo]
+    elif "levy" in d:
+        back = [opt("undo", "Change the levy", {"act": "undo"})]
+    options = paged(st, seat, cands, back + [skip])
+    default = cands[0][1].choice if cands else skip.choice
+    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).",
+                  answer=Pick, options=options, secret=True, default=default)
+
+
+def do_place(st: SamuraiState, seat: int, ans: Pick) -> None:
+    d = player(st, seat).draft
+    todo: list[str] = d.setdefault("todo", [])
+    placed: list[list[str]] = d.setdefault("placed", [])
+    if ans.act == "keep":
+        return
+    if ans.act == "undo":
+        if not placed and "levy" not in d:
+            raise IllegalChoice("nothing to undo")
+        undo_last(st, seat)
+        return
+    if not todo:
+        raise IllegalChoice("all your levied units are placed; undo one first")
+    if ans.act == "skip":
+        placed.append([todo.pop(0), "", "tray"])
+        return
+    if ans.act != "place":
+        raise IllegalChoice(f"unknown action {ans.act!r} here")
+    pid = check_province(ans.province)
+    to = ans.to or "garrison"
+    kind = todo[0]
+    if st.provinces[pid].owner != seat:
+        raise IllegalChoice(f"you do not own {pname(pid)}")
+    if any(p[1] == pid for p in placed):
+        raise IllegalChoice(f"you already place a new unit in {pname(pid)} (one per province)")
+    if (pid, to) not in place_spots(st, seat, kind):
+        if to == "army":
+            raise IllegalChoice(f"no army of yours in {pname(pid)} has room for a {kind}")
+        raise IllegalChoice(f"the garrison of {pname(pid)} is full (5 units)")
+    placed.append([todo.pop(0), pid, to])
+
+
+def resolve_place(st: SamuraiState, ev: list[Event]) -> None:
+    """Every placement is revealed at once; units left in the tray lose their koku."""
+    lines = []
+    for seat in active(st):
+        pl = player(st, seat)
+        for k, n in pl.levied.items():
+            pl.tray[k] -= n
+        count = 0
+        for kind, pid, to in pl.draft.get("placed", []):
+            if to == "tray":
+                pl.tray[kind] += 1
+                continue
+            count += 1
+            if to == "army":
+                found = army_at(st, pid)
+                assert found is not None
+                found[1].units[kind] += 1
+            else:
+                st.provinces[pid].garrison[kind] += 1
+        pl.levied = no_units()
+        for key in ("levy", "todo", "placed"):
+            pl.draft.pop(key, None)
+        if count:
+            lines.append(who(seat))
+    end_phase(ev, st, "Levied units are placed" + (f" ({', '.join(lines)})." if lines else ": nobody levied."),
+              kind="levy")
+
+
+# ---------------------------------------------------------------- ronin
+
+
+def hire_ronin(st: SamuraiState, ev: list[Event]) -> None:
+    """Two ronin per koku, from a shared pool of 26, served in turn order."""
+    for seat in active(st):
+        pl = player(st, seat)
+        want = 2 * pl.plan.ronin
+        got = min(want, st.ronin_pool)
+        st.ronin_pool -= got
+        pl.ronin_hired = got
+        if got:
+            pl.draft["ronin_todo"] = got
+            pl.draft["ronin_placed"] = []
+        if want:
+            emit(st, ev, f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
+
+
+def ronin_spots(st: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
+    """(province, garrison|army, room): ronin never outnumber the regulars there, counting
+    the seat's own new units placed behind the screen but not yet on the board."""
+    d = player(st, seat).draft
+    drafted: Counter[str] = Counter()
+    for pid, _, n in d.get("ronin_placed", []):
+        drafted[pid] += n
+    new_units: Counter[str] = Counter()
+    new_in_garrison: Counter[str] = Counter()
+    for _, pid, to in d.get("placed", []):
+        if to != "tray":
+            new_units[pid] += 1
+            new_in_garrison[pid] += to == "garrison"
+    out = []
+    for pid in owned(st, seat):
+        prov = st.provinces[pid]
+        found = army_at(st, pid)
+        ronin_now = prov.ronin + (found[1].ronin if found else 0) + drafted[pid]
+        room = regulars_in(st, pid) + new_units[pid] - 1 - ronin_now
+        if room <= 0:
+            continue
+        if gsize(prov.garrison) + new_in_garrison[pid] > 0:
+            out.append((pid, "garrison", room))
+        if found and found[0] == seat:
+            out.append((pid, "army", room))
+    return out
+
+
+def ronin_prompt(st: SamuraiState, seat: int) -> Prompt:
+    d = player(st, seat).draft
+    todo = d.get("ronin_todo", 0)
+    undo = opt("undo", "Undo the last ronin placement", {"act": "undo"})
+    if todo <= 0:
+        keep = opt("keep", "Keep these placements", {"act": "keep"})
+        options = [keep] + ([undo] if d.get("ronin_placed") else [])
+        return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
+                      answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
+    cands = []
+    for pid, to, room in ronin_spots(st, seat):
+        n = min(room, todo)
+        where = "garrison" if to == "garrison" else "army"
+        cands.append((pid, opt(f"ronin:{pid}:{to}", f"{n} ronin to {pname(pid)} ({where})",
+                               {"act": "ronin", "province": pid, "to": to, "count": n})))
+    release = opt("release", f"Send the other {todo} ronin away", {"act": "release"})
+    back = [undo] if d.get("ronin_placed") else []
+    if not back and (d.get("placed") or "levy" in d):
+        back = [opt("undo", "Back to the levied units", {"act": "undo"})]
+    options = paged(st, seat, cands, back + [release])
+    default = cands[0][1].choice if cands else release.choice
+    return Prompt(seat=seat, kind="ronin", text=f"Hidden ronin: place {todo} ronin (never as many as your "
+                  "regular units in a province).", answer=Pick, options=options, secret=True, default=default)
+
+
+def do_ronin(st: SamuraiState, seat: int, ans: Pick) -> None:
+    d = player(st, seat).draft
+    placed: list[list[Any]] = d.setdefault("ronin_placed", [])
+    if ans.act == "keep":
+        return
+    if ans.act == "undo":
+        if not placed and not d.get("placed") and "levy" not in d:
+            raise IllegalChoice("nothing to undo")
+        undo_last(st, seat)
+        return
+    if d.get("ronin_todo", 0) <= 0:
+        raise IllegalChoice("all your ronin are placed; undo first")
+    if ans.act == "release":
+        placed.append(["", "away", d["ronin_todo"]])
+        d["ronin_todo"] = 0
+        return
+    if ans.act != "ronin":
+        raise IllegalChoice(f"unknown action {ans.act!r} here")
+    pid = check_province(ans.province)
+    to = ans.to or "garrison"
+    n = ans.count or 1
+    if st.provinces[pid].owner != seat:
+        raise IllegalChoice(f"you do not own {pname(pid)}")
+    rooms = {(p, t): r for p, t, r in ronin_spots(st, seat)}
+    if (pid, to) not in rooms:
+        raise IllegalChoice(f"no more ronin fit in {pname(pid)}: they may never outnumber your units there")
+    if n > d["ronin_todo"]:
+        raise IllegalChoice(f"you have only {d['ronin_todo']} ronin left to place")
+    if n > rooms[(pid, to)]:
+        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {pname(pid)}")
+    placed.append([pid, to, n])
+    d["ronin_todo"] -= n
+
+
+def resolve_ronin(st: SamuraiState, ev: list[Event]) -> None:
+    """The ronin go where they were hidden; the single highest ninja bid hires the ninja."""
+    for seat in active(st):
+        pl = player(st, seat)
+        for pid, to, n in pl.draft.get("ronin_placed", []):
+            if to == "away":
+                st.ronin_pool += n
+            elif to == "army":
+                found = army_at(st, pid)
+                assert found is not None
+                found[1].ronin += n
+                found[1].ronin_revealed = False
+            else:
+                st.provinces[pid].ronin += n
+                st.provinces[pid].ronin_revealed = False
+        pl.draft = {}
+    bids = {s: player(st, s).plan.ninja for s in active(st)}
+    top = max(bids.values(), default=0)
+    winners = [s for s, b in bids.items() if b == top]
+    if top > 0 and len(winners) == 1:
+        st.ninja = winners[0]
+        st.ninja_fresh = True
+        text = f"Ronin are hidden. {who(winners[0])} hires the ninja with {top} koku."
+    else:
+        text = "Ronin are hidden. Nobody hires the ninja" + (" (tied bids)." if top > 0 else ".")
+    end_phase(ev, st, text, kind="ronin")
+
+
+# ---------------------------------------------------------------- the combined muster
+
+
+def undo_last(st: SamuraiState, seat: int) -> None:
+    """Take back the latest part of the seat's sealed muster: a ronin hiding, a placement, the
+    levy, the build, in that order."""
+    pl = player(st, seat)
+    d = pl.draft
+    if d.get("ronin_placed"):
+        _, _, n = d["ronin_placed"].pop()
+        d["ronin_todo"] = d.get("ronin_todo", 0) + n
+    elif d.get("placed"):
+        kind, _, _ = d["placed"].pop()
+        d["todo"].insert(0, kind)
+    elif "levy" in d:
+        for key in ("levy", "todo", "placed"):
+            d.pop(key, None)
+        pl.levied = no_units()
+    elif d.get("build") is not None:
+        d["build"] = None
+    else:
+        raise IllegalChoice("nothing to undo")
+
+
+def start_muster(st: SamuraiState, ev: list[Event], builds_inside: bool) -> None:
+    """Open the sealed muster of every seat; ronin are hired first (their number is public)."""
+    for seat in active(st):
+        pl = player(st, seat)
+        pl.draft = {}
+        if builds_inside and pl.plan.build == 2:
+            if build_targets(st, seat):
+                pl.draft["build"] = None
+            else:
+                emit(st, ev, f"{who(seat)} cannot build anything: 2 koku are lost.")
+    hire_ronin(st, ev)
+    st.phase = "muster"
+
+
+def muster_stage(st: SamuraiState, seat: int) -> str | None:
+    """The part of the muster the seat owes next; "review" when it is all sealed; None if the
+    seat has nothing to muster this round."""
+    pl = player(st, seat)
+    d = pl.draft
+    if "build" in d and d["build"] is None:
+        return "build"
+    if pl.plan.levy > 0 and "levy" not in d:
+        return "levy"
+    if d.get("todo"):
+        return "place"
+    if d.get("ronin_todo", 0) > 0:
+        return "ronin"
+    if pl.plan.levy > 0 or "build" in d or "ronin_placed" in d:
+        return "review"
+    return None
+
+
+def muster_prompt(st: SamuraiState, seat: int) -> Prompt | None:
+    stage = muster_stage(st, seat)
+    if stage is None:
+        return None
+    if stage == "build":
+        return build_prompt(st, seat, secret=True)
+    if stage == "levy":
+        return levy_prompt(st, seat)
+    if stage == "place":
+        return place_prompt(st, seat)
+    if stage == "ronin":
+        return ronin_prompt(st, seat)
+    d = player(st, seat).draft
+    keep = opt("keep", "Keep my muster", {"act": "keep"})
+    undo = opt("undo", "Undo the last step", {"act": "undo"})
+    parts = []
+    if d.get("build"):
+        parts.append(f"build in {pname(d['build'])}")
+    placed = [p for p in d.get("placed", []) if p[2] != "tray"]
+    if placed:
+        parts.append(f"{len(placed)} new units placed")
+    hidden = sum(n for pid, _, n in d.get("ronin_placed", []) if pid)
+    if hidden:
+        parts.append(f"{hidden} ronin hidden")
+    text = "Muster sealed" + (f" ({'; '.join(parts)})" if parts else "") + " until everyone is done."
+    return Prompt(seat=seat, kind=d.get("last", "place"), text=text, answer=Pick, options=[keep, undo], secret=True,
+                  answered=True, default=keep.choice)
+
+
+def do_muster(st: SamuraiState, seat: int, ans: Any) -> None:
+    stage = muster_stage(st, seat)
+    d = player(st, seat).draft
+    if stage == "review":
+        if ans.act == "undo":
+            undo_last(st, seat)
+        elif ans.act != "keep":
+            raise IllegalChoice("keep your muster or undo its last step")
+        return
+    if stage == "build":
+        d["build"] = check_build(st, seat, ans)
+    elif stage == "levy":
+        levied = check_levy(st, seat, ans)
+        d["levy"] = levied
+        start_placing(st, seat, levied)
+    elif stage == "place":
+        do_place(st, seat, ans)
+    elif stage == "ronin":
+        do_ronin(st, seat, ans)
+    d["last"] = stage
+
+
+def muster_complete(st: SamuraiState) -> bool:
+    return all(muster_stage(st, seat) in (None, "review") for seat in active(st))
+
+
+def finish_muster(st: SamuraiState, ev: list[Event]) -> None:
+    """Everyone has sealed: the builds in turn order, then the placements, then the ronin and
+    the ninja, each revealed as its own action."""
+    lines: list[Event] = []
+    for seat in active(st):
+        pid = player(st, seat).draft.get("build")
+        if pid is not None:
+            make_build(st, lines, seat, pid)
+    ev.extend(lines)
+    if lines:
+        end_phase(ev, st, "Build done.", kind="build")
+    resolve_place(st, ev)
+    resolve_ronin(st, ev)

@@ -1,0 +1,55 @@
+"""Action 2, the swords, at the "combined" pace: every bidder names the sword he wants at
+the same time, sealed, instead of choosing one after another.
+
+The bidders are served in the order the rules give them (highest bid first, ties by the
+seeded draw made when the plans were revealed): each gets the sword he named if it is still
+free, else the free sword nearest to it, the earlier of two equally near. Most bidders want
+to act first or last, and for them this gives what choosing in turn would; the classic pace
+(option `steps`) keeps the choice one bidder at a time.
+"""
+
+from __future__ import annotations
+
+from engine.contract import Event, IllegalChoice, Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.board import active, emit, opt, player, who
+from engine.samurai.state import SamuraiState
+
+
+def sealed_sword_prompt(st: SamuraiState, seat: int) -> Prompt:
+    count = len(active(st))
+    wanted = player(st, seat).draft.get("sword")
+    bid = player(st, seat).plan.swords
+    options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else " (acts last)" if n == count else ""),
+                   {"act": "sword", "position": n}) for n in range(1, count + 1)]
+    text = (f"You bid {bid} koku: name the sword you want. Bidders are served from the highest bid; "
+            "if yours is taken you get the nearest free one.")
+    if wanted is not None:
+        text = f"You asked for sword {wanted} (sealed until every bidder has chosen). Choose again to change."
+    return Prompt(seat=seat, kind="sword", text=text, answer=Pick, options=options, secret=True,
+                  answered=wanted is not None, default={"act": "sword", "position": wanted or 1})
+
+
+def want_sword(st: SamuraiState, seat: int, ans: Pick) -> None:
+    count = len(active(st))
+    if ans.act != "sword" or ans.position is None:
+        raise IllegalChoice("choose a sword by its position")
+    if not 1 <= ans.position <= count:
+        raise IllegalChoice(f"there are swords 1 to {count}, not {ans.position}")
+    player(st, seat).draft["sword"] = ans.position
+
+
+def swords_sealed(st: SamuraiState) -> bool:
+    return all("sword" in player(st, seat).draft for seat in st.sword_bidders)
+
+
+def serve_swords(st: SamuraiState, ev: list[Event]) -> None:
+    """Give every bidder, in bid order, the sword he named or the nearest free one."""
+    free = list(range(1, len(active(st)) + 1))
+    for seat in st.sword_bidders:
+        pl = player(st, seat)
+        wanted = pl.draft.pop("sword")
+        got = min(free, key=lambda n: (abs(n - wanted), n))
+        free.remove(got)
+        pl.sword = got
+        emit(st, ev, f"{who(seat)} asked for sword {wanted} and takes sword {got}.")
