@@ -141,6 +141,9 @@ class Boards:
         text, view, info = await board_of(self.bot, match_id)
         if info.status == "lobby":
             return
+        blocked = await self.bot.svc.blocked_targets(match_id)
+        if any(b.kind == "channel" and b.target_id == info.channel_id for b in blocked):
+            return  # the channel refuses posts for now; delivery's probe finds when it works again
         channel = self.bot.get_partial_messageable(info.channel_id)
         ref = await self.bot.svc.board_message(match_id)
         if ref is not None:
