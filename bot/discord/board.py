@@ -18,7 +18,7 @@ import discord
 
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
-from bot.discord.permissions import PIN_MESSAGES
+from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.service import NoMatch
 from engine.text import fill
@@ -88,14 +88,26 @@ async def board_of(bot: WarhostBot, match_id: int) -> tuple[str, discord.ui.View
     return board_text(st, lines[-1] if lines else None), board_view(match_id, st.match.status), st.match
 
 
-def may_pin(bot: WarhostBot, channel_id: int) -> bool:
-    """Whether the bot holds Pin Messages in the channel (as discord.py's cache knows it); a
-    bot without it leaves the board unpinned rather than ask and be refused."""
+def holds(bot: WarhostBot, channel_id: int, flag: int, unknown: bool) -> bool:
+    """Whether the bot holds a permission in the channel as discord.py's cache knows it
+    (``unknown`` when the cache does not know the channel)."""
     channel = bot.get_channel(channel_id)
     guild = getattr(channel, "guild", None)
     if channel is None or guild is None or guild.me is None:
-        return False
-    return bool(channel.permissions_for(guild.me).value & PIN_MESSAGES)
+        return unknown
+    return channel.permissions_for(guild.me).value & flag == flag
+
+
+def may_pin(bot: WarhostBot, channel_id: int) -> bool:
+    """A bot without Pin Messages leaves the board unpinned rather than ask and be refused."""
+    return holds(bot, channel_id, PIN_MESSAGES, unknown=False)
+
+
+def may_post(bot: WarhostBot, channel_id: int) -> bool:
+    """A board post refused for a missing permission would be a second refusal beside the
+    outbox's (which parks the channel); the board waits for the permission instead."""
+    send = SEND_MESSAGES_IN_THREADS if isinstance(bot.get_channel(channel_id), discord.Thread) else SEND_MESSAGES
+    return holds(bot, channel_id, send | VIEW_CHANNEL, unknown=True)
 
 
 class Boards:
@@ -144,6 +156,8 @@ class Boards:
         blocked = await self.bot.svc.blocked_targets(match_id)
         if any(b.kind == "channel" and b.target_id == info.channel_id for b in blocked):
             return  # the channel refuses posts for now; delivery's probe finds when it works again
+        if not may_post(self.bot, info.channel_id):
+            return
         channel = self.bot.get_partial_messageable(info.channel_id)
         ref = await self.bot.svc.board_message(match_id)
         if ref is not None:
