@@ -1,6 +1,7 @@
 """Discord noise benchmark: how many messages, edits, DMs and pings a match costs a server.
 
     python benchmarks/discord_noise.py [--only tinybigwars,samurai,defenders] [--rate-scale 0.05]
+                                       [--transcript DIR]
 
 Plays seeded matches in this process: the fake Discord, the real bot (discord.py, SQLite in a
 temporary directory) and virtual players who answer every DM prompt (tests/e2e/harness.py's
@@ -16,6 +17,8 @@ the message's allowed_mentions let through, counted when the message is created)
 fake answered. A round is the game's own round number as its public view shows it, sampled
 while the match runs ("lobby" before the start); Defenders also shows the round's Turn cards.
 Rate limits run at `--rate-scale` of Discord's windows (default 1/20, as in the e2e tests).
+`--transcript DIR` writes what each player saw (DIR/<scenario>.txt): every channel message and DM
+as it ended, with its edit count, buttons and attachments, to be read as a player would.
 """
 
 from __future__ import annotations
@@ -195,7 +198,32 @@ SCENARIOS: dict[str, tuple[str, Callable[[FakeDiscord], Awaitable[None]]]] = {
 }
 
 
-async def run_scenario(name: str, rate_scale: float, workdir: Path) -> dict[str, RoundCounts]:
+def transcript(fake: FakeDiscord) -> str:
+    """Every message a person could see, oldest first, as it ended (ephemeral replies included)."""
+    lines: list[str] = []
+    for msg in sorted(fake.messages.values(), key=lambda m: m.id):
+        if msg.deleted or msg.author.id != fake.bot_user.id:
+            continue
+        if msg.channel.recipient is not None:
+            where = f"DM {msg.channel.recipient.name}"
+        elif msg.ephemeral_to is not None:
+            where = f"#{msg.channel.name} (only {msg.ephemeral_to.name})"
+        else:
+            where = f"#{msg.channel.name}"
+        edits = len(msg.versions) - 1
+        lines.append(f"--- {where} · message {msg.id}" + (f" · edited {edits}x" if edits > 0 else ""))
+        lines.append(msg.content)
+        buttons = [c.get("label") or c.get("placeholder") or "?" for row in msg.components
+                   for c in row.get("components", [])]
+        if buttons:
+            lines.append("[" + "] [".join(str(b) for b in buttons) + "]")
+        for attachment in msg.attachments:
+            lines.append(f"(attachment {attachment.filename})")
+    return "\n".join(lines) + "\n"
+
+
+async def run_scenario(name: str, rate_scale: float, workdir: Path,
+                       transcripts: Path | None = None) -> dict[str, RoundCounts]:
     async with running_fake(players=("alice", "bob"), rate_time_scale=rate_scale) as fake:
         players = {p.user.id: p.name for p in (fake.user("alice"), fake.user("bob"))}
         tally = Tally(fake, players)
@@ -222,6 +250,9 @@ async def run_scenario(name: str, rate_scale: float, workdir: Path) -> dict[str,
             await SCENARIOS[name][1](fake)
             await fake.quiesce(quiet=1.0, timeout=30)
             tally.sample_refusals()
+            if transcripts is not None:
+                transcripts.mkdir(parents=True, exist_ok=True)
+                (transcripts / f"{name}.txt").write_text(transcript(fake))
         finally:
             stop.set()
             await asyncio.gather(watcher, finder, return_exceptions=True)
@@ -251,11 +282,11 @@ def table(rounds: dict[str, RoundCounts], people: list[str]) -> list[str]:
     return lines
 
 
-async def main_async(names: list[str], rate_scale: float) -> int:
+async def main_async(names: list[str], rate_scale: float, transcripts: Path | None) -> int:
     with tempfile.TemporaryDirectory(prefix="warhost-noise-") as tmp:
         for name in names:
             print(f"\n### {SCENARIOS[name][0]}", flush=True)
-            rounds = await run_scenario(name, rate_scale, Path(tmp))
+            rounds = await run_scenario(name, rate_scale, Path(tmp), transcripts)
             print("\n".join(table(rounds, ["alice", "bob"])), flush=True)
     return 0
 
@@ -264,8 +295,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(SCENARIOS), help="comma-separated scenarios")
     parser.add_argument("--rate-scale", type=float, default=0.05, help="rate limit windows as a share of Discord's")
+    parser.add_argument("--transcript", type=Path, help="folder for what each player saw, per scenario")
     args = parser.parse_args()
-    return asyncio.run(main_async([n for n in args.only.split(",") if n], args.rate_scale))
+    return asyncio.run(main_async([n for n in args.only.split(",") if n], args.rate_scale, args.transcript))
 
 
 if __name__ == "__main__":

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot.discord import nudges
+from bot.discord import nudges, phase_posts
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
-from bot.discord.prompt_ui import prompt_text, prompt_view
+from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
 from bot.naming import named_prompt
-from bot.service.outbox import ALERT, target_of
+from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -44,12 +44,23 @@ PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
-PUBLIC_TEXT = frozenset({"events", "progress", "turn", "reminder", "timeout", "host"})
+PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
 """Notice kinds posted as plain channel text; anything else is never posted publicly."""
 NONCE_LENGTH = 25
 """Discord takes string nonces of up to 25 characters."""
 
 DELIVERED, PARKED, RETRY = "delivered", "parked", "retry"
+
+
+def _groups(batch: list[Any]) -> list[list[Any]]:
+    """The batch in delivery order, consecutive phase-post notices of one channel together."""
+    groups: list[list[Any]] = []
+    for notice in batch:
+        if groups and phase_posts.joins_group(groups[-1], notice) and groups[-1][0].kind in PHASE_POST_KINDS:
+            groups[-1].append(notice)
+        else:
+            groups.append([notice])
+    return groups
 
 
 def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
@@ -154,11 +165,11 @@ class Delivery:
                         continue
                     self.retry_at.pop(match_id, None)
                     return sent
-                for notice in batch:
-                    outcome = await self._deliver_one(notice)
+                for group in _groups(batch):
+                    outcome = await self._deliver_one(group)
                     if outcome == DELIVERED:
-                        sent += 1
-                        if notice.kind != "lobby":
+                        sent += len(group)
+                        if group[0].kind != "lobby":
                             self.boards.touch(match_id)
                     elif outcome == PARKED:
                         break  # that target's other notices are parked too: read the queue again
@@ -178,10 +189,12 @@ class Delivery:
         wait = min(self._setting("deliver_seconds", 1.0) * 2 ** min(failures, 30), RETRY_MAX_SECONDS)
         self.retry_at[match_id] = (time.monotonic() + wait, failures)
 
-    async def _deliver_one(self, notice: Any) -> str:
+    async def _deliver_one(self, group: list[Any]) -> str:
+        """Deliver one notice, or consecutive phase-post notices as one post or edit."""
+        notice = group[0]
         try:
             async with self.gate:
-                ref = await self.deliver(notice)
+                ref = await (phase_posts.deliver_group(self, group) if len(group) > 1 else self.deliver(notice))
         except discord.HTTPException as exc:
             code = final_code(exc)
             if notice.kind == ALERT and isinstance(exc, (discord.Forbidden, discord.NotFound)):
@@ -194,7 +207,8 @@ class Delivery:
                 return RETRY
             await self._park(notice, code)
             return PARKED
-        await self.svc.delivered(notice.id, ref)
+        for each in group:
+            await self.svc.delivered(each.id, ref)
         return DELIVERED
 
     async def _park(self, notice: Any, code: int) -> None:
@@ -246,18 +260,8 @@ class Delivery:
         channel = self.bot.get_partial_messageable(notice.channel_id)
         if kind == "lobby":
             return await self.lobby(notice, channel)
-        if kind in ("phase", "result"):
-            names = payload.get("names")
-            if names is None:
-                names = (await self.svc.get_match(notice.match_id)).names()
-            png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=names)
-            msg = await channel.send(
-                clip(inert(payload.get("text", ""))),
-                file=discord.File(io.BytesIO(png), "map.png"),
-                nonce=nonce_of(notice),
-                allowed_mentions=NOBODY,
-            )
-            return str(msg.id)
+        if kind in PHASE_POST_KINDS:
+            return await phase_posts.deliver_group(self, [notice])
         if kind == "turn":
             return await nudges.turn(self, notice)
         if kind == "reminder":
@@ -337,6 +341,9 @@ class Delivery:
         return await self._dm(notice, clip(inert("\n".join(lines))))
 
     async def dm_prompt(self, notice: Any) -> str | None:
+        """A decision in the seat's DMs. The seat's next decision of the same sequence (its own
+        answer led to it, or it replaces one not answered yet) edits the previous prompt's
+        message in place: one DM per turn, not one per click. Otherwise a new DM notifies."""
         payload = notice.payload
         if "names" in payload and "title" in payload:  # everything is in the notice: no read
             names, title, game = payload["names"], payload["title"], payload["game"]
@@ -346,27 +353,51 @@ class Delivery:
         prompt = named_prompt(payload["prompt"], names)
         written = named_prompt(payload["prompt"], plain_names(names))
         deadline = _parse_time(payload.get("deadline"))
+        previous = await self.svc.previous_prompt(notice.match_id, int(notice.seat), notice.id)
+        before = [inert(line) for line in payload.get("news") or []]
+        if payload.get("choice") is not None and previous is not None:
+            label = option_label(named_prompt(previous[1], plain_names(names)), payload["choice"])
+            before.append(f"You chose: **{inert(label).rstrip('.')}**.")
         content = prompt_text(written, deadline, f"**{title}** in <#{notice.channel_id}>")
+        if before:
+            content = clip("\n".join([*before, "", content]))
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):
             png = await asyncio.to_thread(render.draw_private, game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
+        if payload.get("in_place") and previous is not None:
+            edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
+            if edited is not None:
+                return edited
         ref = await self._dm(notice, content, view=view, files=files)
-        if ref is not None and ref.isdigit():
-            await self.retire_previous(notice)
+        if ref is not None and ref.isdigit() and previous is not None:
+            await self.retire(notice, previous)
         return ref
 
-    async def retire_previous(self, notice: Any) -> None:
-        """A new version of a shared or optional prompt replaces the seat's previous one (a
-        teammate answered first, the moment changed): take the old DM's buttons away, so only
-        the newest message offers live choices. Best effort: a stale click is refused anyway."""
-        previous = await self.svc.previous_prompt(notice.match_id, int(notice.seat), notice.id)
-        if previous is None:
-            return
+    async def _edit_dm(self, notice: Any, ref: int, content: str, view: discord.ui.View,
+                       files: list[discord.File]) -> str | None:
+        """Edit the seat's prompt DM in place; None when it is gone (a new DM follows)."""
+        if await self.svc.dms_closed(notice.match_id, int(notice.seat)):
+            return "dms-closed"
+        user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
+        dm = user.dm_channel or await user.create_dm()
+        try:
+            await dm.get_partial_message(ref).edit(content=content, view=view, attachments=files,
+                                                   allowed_mentions=NOBODY)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_MESSAGE:
+                raise
+            return None
+        return str(ref)
+
+    async def retire(self, notice: Any, previous: tuple[str, dict[str, Any]]) -> None:
+        """A new DM supersedes the seat's previous prompt: take the old message's buttons away
+        (a sealed choice's Change, a shared or optional offer), so only the newest message
+        offers live choices. Best effort: a stale click is refused anyway."""
         ref, old = previous
-        if not (old.get("shared") or old.get("optional")):
-            return  # e.g. a sealed choice keeps its Change button until the step locks
+        if not (old.get("shared") or old.get("optional") or old.get("secret")):
+            return  # answered in place already: its message shows the answer, with no buttons
         try:
             user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
             dm = user.dm_channel or await user.create_dm()

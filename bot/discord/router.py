@@ -211,9 +211,11 @@ class Router:
         choice: dict[str, Any],
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back)."""
-        await self.svc.submit(
+        result = await self.svc.submit(
             match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id)
         )
+        if interaction.guild_id is None and result.locked and result.version not in (None, version):
+            return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
         label = option_label(prompt, choice)
         if prompt.get("secret"):
             content = (

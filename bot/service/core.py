@@ -23,7 +23,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting, limits, noise
+from bot.service import hosting, limits, noise, phase_notices
 from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.memory import MatchLocks, RecentStates
@@ -76,6 +76,8 @@ class _Ctx:
     values: dict[str, Any] = field(default_factory=dict)
     actor: int | None = None
     """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
+    actor_choice: dict[str, Any] | None = None
+    """That choice, so the seat's next prompt can say what it answered."""
 
     def names(self) -> list[str]:
         return [s.name for s in sorted(self.seats, key=lambda s: s.seat_no)]
@@ -251,7 +253,7 @@ class MatchService(OutboxService, BoardService):
             ctx.snapshot = True
             await self.store.save_snapshot(ctx.session, ctx.match.id, 0, ctx.state, ctx.now)
             self._lobby_notice(ctx, f"{ctx.game.title} starts with {n} player{'s' if n != 1 else ''}.")
-            ctx.notice("phase", text=f"{ctx.game.title} begins.", game=ctx.match.game,
+            ctx.notice("phase", text=f"{ctx.game.title} begins.", label=f"{ctx.game.title} begins", game=ctx.match.game,
                        view=ctx.game.view(ctx.state, None), events=[])
             await self._settle(ctx)
             return lambda: self._info(ctx)
@@ -293,6 +295,7 @@ class MatchService(OutboxService, BoardService):
             seat.ai_takeover = False
             ctx.actor = seat.seat_no
             row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
+            ctx.actor_choice = row.payload
             await self._settle(ctx)
             still = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
             locked = not (prompt.secret and still is not None and still.secret and still.answered
@@ -921,57 +924,74 @@ class MatchService(OutboxService, BoardService):
 
     def _event_notices(self, ctx: _Ctx, due_at: datetime | None = None) -> None:
         """Public posts from public events, private lines and prompts to their seats."""
+        private: dict[int, list[str]] = {}
         if ctx.state is not None and ctx.events:
             names = ctx.names()
             written = self._text_names(names)
-            public = [fill(e.text, written) for e in noise.channel_lines(ctx.events)]
-            if any(e.phase_end for e in ctx.events):
-                view = ctx.game.view(ctx.state, None)
-                label = fill(str(view.get("phase_label") or "A phase ends."), written)
-                ctx.notices.insert(0, ("phase", {"text": _post(f"**{label}**", public), "game": ctx.match.game,
-                                                 "view": view, "events": public, "names": names}))
-            elif public:
-                ctx.notices.insert(0, ("events", {"text": _post("", public), "events": public}))
+            shown = {id(e) for e in noise.channel_lines(ctx.events)}
+            parts = phase_notices.stretches(
+                ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None,
+                self._phase_label(ctx, ctx.start_state, written), self._phase_label(ctx, ctx.state, written))
+            public = phase_notices.public_notices(parts, ctx.match.game, names,
+                                                  lambda: ctx.game.view(ctx.state, None))
+            ctx.notices[0:0] = public
             for seat in ctx.seats:
                 lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):
-                    ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat.seat_no)
-        if ctx.match.status != "active" or ctx.state is None:
-            return
-        prompts = {p.seat: p for p in ctx.prompts()}
-        if ctx.secret_answered:
+                    private[seat.seat_no] = lines
+        prompts = {p.seat: p for p in ctx.prompts()} if ctx.match.status == "active" and ctx.state is not None else {}
+        if ctx.secret_answered and prompts:
             secret = [p for p in prompts.values() if p.secret]
             line = noise.progress_line(secret, {s.seat_no: s.name for s in ctx.seats}, ctx.newly_sealed,
                                        self.name_text)
             if line is not None:
-                ctx.notice("progress", text=line)
+                ctx.notice("progress", text=line, events=[line],
+                           label=self._phase_label(ctx, ctx.state, self._text_names(ctx.names())))
         turn_users: list[int] = []
         before: dict[int, eng.Prompt] | None = None
+
+        def start_prompts() -> dict[int, eng.Prompt]:
+            nonlocal before
+            if before is None:
+                start = [] if ctx.start_state is None else ctx.game.prompts(ctx.start_state)
+                before = {p.seat: p for p in start}
+            return before
+
         for seat in ctx.seats:
             prompt = prompts.get(seat.seat_no)
             if prompt is None or seat.user_id is None or self._ai_driven(seat):
                 continue
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
+            old = start_prompts().get(seat.seat_no)
+            # The seat's own next decision, or a prompt that replaces one it had not answered yet:
+            # the same DM shows it (edited in place). A decision after others acted is a new DM.
+            in_place = seat.seat_no == ctx.actor or (old is not None and not old.answered)
             due = due_at.isoformat() if due_at and not prompt.optional else None  # nothing waits for it
             ctx.notice("prompt", text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
                        names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
                        prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
+                       in_place=in_place, news=private.pop(seat.seat_no, []),
+                       choice=ctx.actor_choice if seat.seat_no == ctx.actor else None,
                        _user_id=seat.user_id, _seat=seat.seat_no)
             if prompt.optional or seat.seat_no == ctx.actor:
                 continue  # nothing waits for it, or the actor's own next prompt (one mention per turn)
-            if prompt.shared:
-                if before is None:
-                    start = [] if ctx.start_state is None else ctx.game.prompts(ctx.start_state)
-                    before = {p.seat: p for p in start}
-                old = before.get(seat.seat_no)
-                if old is not None and old.shared and old.kind == prompt.kind:
-                    continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
+            if prompt.shared and old is not None and old.shared and old.kind == prompt.kind:
+                continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
             turn_users.append(seat.user_id)
+        for seat_no, lines in private.items():
+            seat = ctx.seat(seat_no)
+            ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat_no)
         if turn_users:
             # The front-end mentions only those of them whose DMs could not reach them.
             ctx.notice("turn", text="your turn: your DMs do not reach you, so use `/game act` to choose.",
                        user_ids=turn_users)
+
+    def _phase_label(self, ctx: _Ctx, state: eng.State | None, written: list[str]) -> str:
+        """The heading of the phase a state is in ("Round 2 - Hero Activation")."""
+        if state is None:
+            return ""
+        return fill(str(ctx.game.view(state, None).get("phase_label") or ""), written)
 
     # ------------------------------------------------------------------ internals: helpers
 
@@ -1064,16 +1084,6 @@ def result_text(game: Any, result: eng.Result, names: list[str]) -> str:
     who = ", ".join(names[w] for w in result.winners) or "nobody"
     verdict = "a draw" if result.draw else f"{who} won"
     return f"**The match is over: {verdict}** ({reason})."
-
-
-def _post(head: str, lines: list[str], limit: int = 1900) -> str:
-    """A channel post: a heading and the event lines, newest kept when it is too long."""
-    body = list(lines)
-    text = "\n".join([head, *body]).strip()
-    while len(text) > limit and body:
-        body.pop(0)
-        text = "\n".join([head, "...", *body]).strip()
-    return text[:limit]
 
 
 def _hours(delta: timedelta) -> str:

@@ -16,12 +16,18 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import select
 
-from bot.service.types import Blocked, Notice
+from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
 from db.outbox import CHANNEL, USER, target_of
 from db.store import Store
 
+PHASE_POST_KINDS = ("events", "progress", "phase", "result")
+"""Notices that make up a match's phase posts."""
+GATHERING = ("events", "progress")
+"""Of those, the ones that add lines to the open post (``phase`` and ``result`` close it)."""
+PHASE_POST_SCAN = 200
+"""Notices read back to rebuild an open post (one post holds far fewer: it is one message)."""
 ALERT = "blocked"
 """The notice kind that tells people about a blocked target; never parked itself."""
 GIVE_UP_AFTER = timedelta(days=7)
@@ -58,6 +64,35 @@ class OutboxService:
                 .where(NoticeRow.id == notice_id, NoticeRow.delivered_at.is_(None))
                 .values(delivered_at=self.clock(), delivery_ref=ref, parked_reason=None)
             )
+
+    async def open_phase_post(self, match_id: int, before_id: int) -> OpenPost | None:
+        """The phase post still gathering lines when notice ``before_id`` comes: the message the
+        latest ``events``/``progress`` notices went to, unless a ``phase``/``result`` closed it since.
+        Its heading is the newest label (a fight inside an activation shows as "Combat" while on)."""
+        async with self.store.read() as session:
+            stmt = (
+                select(NoticeRow.kind, NoticeRow.delivery_ref, NoticeRow.payload)
+                .where(NoticeRow.match_id == match_id, NoticeRow.id < before_id,
+                       NoticeRow.kind.in_(PHASE_POST_KINDS), NoticeRow.delivered_at.is_not(None))
+                .order_by(NoticeRow.id.desc())
+                .limit(PHASE_POST_SCAN)
+            )
+            rows = list((await session.exec(stmt)).all())
+        if not rows or rows[0][0] not in GATHERING or not str(rows[0][1] or "").isdigit():
+            return None
+        ref = str(rows[0][1])
+        gathered = []
+        continued = False
+        for kind, row_ref, payload in rows:
+            if kind not in GATHERING or str(row_ref) != ref:
+                continued = kind in GATHERING  # the phase filled a post before this one
+                break
+            gathered.append(payload)
+        gathered.reverse()
+        lines = [line for payload in gathered for line in payload.get("events") or [payload.get("text", "")]]
+        labels = [str(payload.get("label") or "") for payload in gathered]
+        return OpenPost(ref=int(ref), label=next((x for x in reversed(labels) if x), ""), lines=lines,
+                        continued=continued)
 
     async def delivery_queue(self, limit: int = 500) -> list[int]:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""

@@ -130,3 +130,14 @@ class Notice:
     seat: int | None
     payload: dict[str, Any]
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class OpenPost:
+    """A phase post still gathering its phase's lines: the message, its heading, its lines."""
+
+    ref: int
+    label: str
+    lines: list[str]
+    continued: bool = False
+    """The phase filled an earlier post: this one carries on from it."""

@@ -72,8 +72,20 @@ class AutoPlayer:
             msg = found[-1]
         key = (msg.id, _components_key(msg))
         self.tries[key] = self.tries.get(key, 0) + 1
-        await self.answer(msg, careful=self.tries[key] > 1)
+        reply = await self.answer(msg, careful=self.tries[key] > 1)
+        await self._settled(msg, key[1], reply)
         return True
+
+    @staticmethod
+    async def _settled(msg: Message, before: str, reply: Response, timeout: float = 10.0) -> None:
+        """Wait, as a person would, until the message shows what the answer did (the bot edits it
+        into the answer or the next decision) or the bot replied (a refusal): clicking the same
+        buttons again before that is a double click, not a second answer."""
+        end = asyncio.get_running_loop().time() + timeout
+        while _components_key(msg) == before and not reply.followups and not msg.deleted:
+            if asyncio.get_running_loop().time() > end:
+                return
+            await asyncio.sleep(0.02)
 
     async def answer(self, msg: Message, careful: bool = False) -> Response:
         place = self.player if self.via_act else self.player.dm

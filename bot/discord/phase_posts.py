@@ -1,0 +1,104 @@
+"""One channel post per phase: the phase's lines gather in one message, edited in place as they
+happen, and the phase end closes it with the map attached. A server scrolls one message per
+phase instead of one per move, and Discord's 5-posts-per-5-s channel limit is never near.
+
+The open post is rebuilt from the outbox (the ``events``/``progress`` notices delivered to it),
+so a restarted bot goes on editing the same message. Consecutive phase notices waiting in the
+queue are delivered as one request: a burst of AI moves costs one edit, not one per move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import render
+from bot.discord.mentions import NOBODY
+from bot.service.outbox import GATHERING, PHASE_POST_KINDS
+from bot.service.phase_notices import post_text
+
+if TYPE_CHECKING:
+    from bot.discord.delivery import Delivery
+
+LIMIT = 1900
+"""Characters a phase post holds before its phase goes on in a new post (Discord allows 2,000)."""
+CONTINUED = " (continued)"
+
+
+def joins_group(group: list[Any], notice: Any) -> bool:
+    """Whether ``notice`` can be delivered in the same request as ``group``: same channel, the
+    group still open (nothing closed it), and a result always stands alone."""
+    if notice.kind not in PHASE_POST_KINDS or notice.kind == "result":
+        return False
+    if not group:
+        return True
+    last = group[-1]
+    return last.kind in GATHERING and last.channel_id == notice.channel_id
+
+
+def _lines(notice: Any) -> list[str]:
+    payload = notice.payload
+    if notice.kind == "result":
+        return [str(payload.get("text", ""))]
+    if "events" in payload:
+        return [str(line) for line in payload["events"]]
+    return [str(payload["text"])] if payload.get("text") else []
+
+
+def _label(group: list[Any], fallback: str) -> str:
+    """The heading follows the newest gathering notice; a closing keeps the heading it closes."""
+    labels = [str(n.payload.get("label") or "") for n in group if n.kind in GATHERING]
+    return next((x for x in reversed(labels) if x), fallback)
+
+
+async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
+    """Post or edit the phase post for these notices (oldest first); returns the message id."""
+    from bot.discord.delivery import inert, nonce_of
+
+    first, last = group[0], group[-1]
+    channel = delivery.bot.get_partial_messageable(first.channel_id)
+    lines = [inert(line) for notice in group for line in _lines(notice)]
+    closing = last.kind in ("phase", "result")
+    files = await _map(delivery, last) if closing else []
+    if first.kind == "result":
+        msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,
+                                 nonce=nonce_of(first), allowed_mentions=NOBODY)
+        return str(msg.id)
+    open_post = await delivery.svc.open_phase_post(first.match_id, first.id)
+    if open_post is not None:
+        heading = _label(group, open_post.label)
+        if open_post.continued and heading:
+            heading += CONTINUED
+        text = post_text(heading, [*[inert(x) for x in open_post.lines], *lines], limit=10_000)
+        if len(text) <= LIMIT:
+            message = channel.get_partial_message(open_post.ref)
+            try:
+                if files:
+                    await message.edit(content=text, attachments=files, allowed_mentions=NOBODY)
+                else:
+                    await message.edit(content=text, allowed_mentions=NOBODY)
+                return str(open_post.ref)
+            except discord.NotFound as exc:
+                if exc.code != 10008:  # only a deleted post is posted again; a lost channel parks
+                    raise
+        label = heading if not heading or heading.endswith(CONTINUED) else heading + CONTINUED
+    else:
+        label = _label(group, str(first.payload.get("label") or ""))
+    msg = await channel.send(post_text(label, lines, limit=LIMIT), files=files, nonce=nonce_of(first),
+                             allowed_mentions=NOBODY)
+    return str(msg.id)
+
+
+async def _map(delivery: Delivery, notice: Any) -> list[discord.File]:
+    """The map of the public view a closing notice carries (none for a phase closed mid-step)."""
+    payload: dict[str, Any] = notice.payload
+    if not payload.get("view"):
+        return []
+    names = payload.get("names")
+    if names is None:
+        names = (await delivery.svc.get_match(notice.match_id)).names()
+    png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=names)
+    return [discord.File(io.BytesIO(png), "map.png")]

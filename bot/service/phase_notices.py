@@ -1,0 +1,77 @@
+"""The public story of one transaction, cut at phase ends: players follow a match phase by phase,
+so each phase's lines belong to one post (front-ends gather them) and the map comes at its end.
+
+A transaction's public events may close zero, one or several phases. The lines up to its last
+phase end become one ``phase`` notice (they close the open post, with the map's view), and the
+lines after it become an ``events`` notice that opens (or extends) the next phase's post. The
+label of a stretch is the phase it happened in: the phase at the start of the transaction for
+the first stretch, the phase at its end for the trailing one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Event
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Consecutive public lines of one phase, and whether a phase end closes them."""
+
+    label: str
+    lines: list[str]
+    closed: bool
+
+
+def stretches(events: Iterable[Event], write: Callable[[Event], str | None], start_label: str,
+              end_label: str) -> list[Stretch]:
+    """Cut the public lines at phase ends. ``write`` gives an event's channel line (None: none)."""
+    cut: list[tuple[list[str], bool]] = [([], False)]
+    for event in events:
+        line = write(event)
+        if line is not None:
+            cut[-1][0].append(line)
+        if event.phase_end:
+            cut[-1] = (cut[-1][0], True)
+            cut.append(([], False))
+    if not cut[-1][0]:
+        cut.pop()
+    out: list[Stretch] = []
+    for n, (lines, closed) in enumerate(cut):
+        label = start_label if n == 0 else end_label if n == len(cut) - 1 and not closed else ""
+        out.append(Stretch(label, lines, closed))
+    return out
+
+
+def public_notices(parts: list[Stretch], game: str, names: list[str],
+                   view: Callable[[], dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """One ``phase`` notice closing the open post with every line up to the last phase end (a
+    transaction that ends two phases at once, e.g. the last activation and the round, closes one
+    post, with the map), and an ``events`` notice for the lines after it. ``text`` is the stretch
+    as one post, for front-ends that print."""
+    closed = [part for part in parts if part.closed]
+    notices: list[tuple[str, dict[str, Any]]] = []
+    if closed:
+        lines = [line for part in closed for line in part.lines]
+        label = closed[0].label
+        notices.append(("phase", {"label": label, "events": lines, "text": post_text(label, lines),
+                                  "game": game, "view": view(), "names": names}))
+    tail = parts[-1] if parts and not parts[-1].closed else None
+    if tail is not None and tail.lines:
+        notices.append(("events", {"label": tail.label, "events": tail.lines,
+                                   "text": post_text(tail.label, tail.lines)}))
+    return notices
+
+
+def post_text(label: str, lines: list[str], limit: int = 1900) -> str:
+    """A heading and the lines, the newest kept when it is too long for one message."""
+    head = f"**{label}**" if label else ""
+    body = list(lines)
+    text = "\n".join([head, *body]).strip()
+    while len(text) > limit and body:
+        body.pop(0)
+        text = "\n".join([head, "...", *body]).strip()
+    return text[:limit]
