@@ -55,18 +55,21 @@ async def test_shared_points_and_an_optional_prompt(fake, start_bot, alice, bob,
 
     # Alice spends first from her DM.
     await alice.dm.click(BUILD, message=a_dm)
-    await alice.dm.wait_for(lambda m: m.id == a_dm.id and m.content.startswith("Done"))
+    # Her next decision comes in the same DM, edited in place, saying what she chose.
+    await alice.dm.wait_for(lambda m: m.id == a_dm.id and m.content.startswith(f"You chose: **{BUILD}**")
+                            and "2 AP left" in m.content)
     # Bob's button from before is refused with a clear word, and changes nothing.
     rec = fake.new_interaction(3, bob.user, b_old.channel, {"custom_id": b_old_id, "component_type": 2},
                                message=b_old)
     refusal = await ephemeral_reply(await bob.dm._run(rec, True))
     assert "Someone else answered first" in refusal, refusal
     assert (await bot.svc.get_match(info.id)).step == step + 1
-    # Bob's new DM offers the shrunken pool; his old one no longer offers live buttons.
+    # Bob's DM, edited in place, offers the shrunken pool (he had not answered: no new DM).
     b_new = await bob.dm.wait_for(lambda m: live(BUILD)(m) and "2 AP left" in m.content)
-    await bob.dm.wait_for(lambda m: m.id == b_old.id and not m.buttons)
+    assert b_new.id == b_old.id
+    assert b_old_id not in [b.custom_id for b in b_new.buttons], "the stale button is gone"
     await bob.dm.click(BUILD, message=b_new)
-    await bob.dm.wait_for(lambda m: m.id == b_new.id and m.content.startswith("Done"))
+    await bob.dm.wait_for(lambda m: m.id == b_new.id and m.content.startswith(f"You chose: **{BUILD}**"))
     assert (await bot.svc.public_view(info.id))["pool"] == 1
     await fake.wait_until(lambda: any("spends 1 AP" in m.content and "(1 AP left)" in m.content
                                       for m in fake.channel_messages(fake.channel)), 60)

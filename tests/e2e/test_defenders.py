@@ -56,11 +56,12 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     move = next(o for o in offered if ": move to " in o and "escorting" not in o)
     hero, where = move.split(": move to ")[0], move.split(": move to ")[1].split(" (")[0]
     await pick(alice, turn, move)
-    done = await alice.dm.wait_for(lambda m: m.id == turn.id and m.content.startswith("Done"))
-    assert f"You chose: **{move}**." in done.content and not done.buttons
-    # The same Turn goes on in a new DM with the AP the move left; the move is in the channel.
+    # The same Turn goes on in the same DM, edited in place: what she chose, then the AP the move
+    # left; the move is in the channel.
     left = 3 - int(move.rsplit("(", 1)[1].split(" AP")[0])
     nxt = await alice.dm.wait_for(lambda m: TURN in m.content and f"{left} AP left" in m.content and m.buttons)
+    assert nxt.id == turn.id, "one DM per Turn"
+    assert nxt.content.startswith(f"You chose: **{move}**.")
     assert f"{hero} in {where}" in nxt.content
     await fake.wait_until(lambda: any(f"{hero} (alice) moves to {where}." in m.content for m in posts(fake)), 60)
     secure = [o for o in labels(nxt) if ": Secure" in o or "clear the storm" in o]
@@ -115,20 +116,20 @@ async def test_all_defenders_card_shared_by_two_players(fake, start_bot, alice, 
 
     a_move = next(o for o in labels(a_dm) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
     await pick(alice, a_dm, a_move)
-    await alice.dm.wait_for(lambda m: m.id == a_dm.id and m.content.startswith("Done"))
+    await alice.dm.wait_for(lambda m: m.id == a_dm.id and m.content.startswith(f"You chose: **{a_move}**"))
     # Bob's copy from before Alice spent: refused, clearly, and nothing changes.
     b_move = next(o for o in labels(b_old) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
     r = await pick(bob, b_old, b_move)
     refusal = await ephemeral_reply(r)
     assert "Someone else answered first" in refusal, refusal
     assert (await bot.svc.get_match(info.id)).step == step + 1
-    # Bob's new DM shows the shrunken pool; he spends from it too.
+    # Bob's DM, edited in place (he had not answered), shows the shrunken pool; he spends from it too.
     b_new = await bob.dm.wait_for(lambda m: ALL in m.content and f"{ap - 1} AP left" in m.content
                                   and (m.buttons or m.selects))
-    await bob.dm.wait_for(lambda m: m.id == b_old.id and not m.buttons and not m.selects)
+    assert b_new.id == b_old.id
     b_move = next(o for o in labels(b_new) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
     await pick(bob, b_new, b_move)
-    await bob.dm.wait_for(lambda m: m.id == b_new.id and m.content.startswith("Done"))
+    await bob.dm.wait_for(lambda m: m.id == b_new.id and m.content.startswith(("Done", f"You chose: **{b_move}**")))
     a_hero, a_where = a_move.split(": move to ")[0], a_move.split(": move to ")[1].split(" (")[0]
     b_hero, b_where = b_move.split(": move to ")[0], b_move.split(": move to ")[1].split(" (")[0]
     await fake.wait_until(lambda: any(f"{a_hero} (alice) moves to {a_where}" in m.content for m in posts(fake))
