@@ -295,7 +295,7 @@ async def play_local(
     seed: int | None,
     maps: Path | None,
     resume: bool = False,
-    name: str = "You",
+    name: str = "Player",
     options: dict[str, Any] | None = None,
     read: Callable[[], str | None] | None = None,
     new: bool = False,

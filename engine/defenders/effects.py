@@ -13,6 +13,7 @@ from engine.defenders.content import Ability, content
 from engine.defenders.names import caravans, card_name, region_name, who
 from engine.defenders.rules import Flow
 from engine.defenders.state import Defender, DefendersState
+from engine.words import counted
 
 Target = str | int | None
 
@@ -251,7 +252,7 @@ def scout(f: Flow, name: str, n: int) -> None:
     keep = [c for c in top if c not in bad]
     st.turn_deck = bad + st.turn_deck[:-n] + keep if len(st.turn_deck) > n else bad + keep
     seen = ", ".join(card_name(c) for c in reversed(top)) or "nothing"
-    f.say(f"{name}: the next cards were {seen}; {len(bad)} Enemy card(s) go to the bottom.")
+    f.say(f"{name}: the next cards were {seen}; {counted(len(bad), 'Enemy card')} moved to the bottom.")
 
 
 def leave(st: DefendersState, d: Defender) -> None:

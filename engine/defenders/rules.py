@@ -16,6 +16,7 @@ from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
 from engine.defenders.state import Active, Attack, Defender, DefendersState
+from engine.words import counted
 
 XP_MAX = 8
 XP_DEFEND = 1
@@ -461,7 +462,7 @@ def round_end(f: Flow) -> None:
         st.discard = [c for c in st.discard if c != "deserter"]
         st.turn_deck = [c for c in st.turn_deck if c != "deserter"]
         st.soldiers += gone
-        f.say(f"The Field is calm again: {gone} Deserter card(s) leave the Turn Deck.")
+        f.say(f"The Field is calm again: the Turn Deck loses {counted(gone, 'Deserter card')}.")
     if st.round >= st.options.round_limit:
         finish(f, False, f"the horde outlasted the realm ({st.options.round_limit} rounds)")
         return

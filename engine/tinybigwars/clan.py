@@ -21,6 +21,7 @@ from engine.tinybigwars.board import (
     recruit_sites,
 )
 from engine.tinybigwars.state import TBWState
+from engine.words import counted
 
 
 def begin(s: TBWState, events: list[Event]) -> None:
@@ -92,7 +93,7 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
         return Prompt(
             seat=seat,
             kind="build",
-            text=f"Build which infrastructure at {loc_name(s, node)} ({build_cost(s, node, seat)} coins)?",
+            text=f"Build which infrastructure at {loc_name(s, node)} ({counted(build_cost(s, node, seat), 'coin')})?",
             answer=BuildAnswer,
             options=opts,
             default={"infrastructure": "dojo"},
@@ -116,7 +117,7 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
                 Option(
                     value=f"build:{node}",
                     label=f"Build at {name}",
-                    description=f"{build_cost(s, node, seat)} coins: Dojo, Market or Watchtower",
+                    description=f"{counted(build_cost(s, node, seat), 'coin')}: Dojo, Market or Watchtower",
                     choice={"action": "build", "location": node},
                 )
             )
@@ -134,7 +135,7 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
     return Prompt(
         seat=seat,
         kind="clan",
-        text=f"Clan Phase: you have {st.coins} coins"
+        text=f"Clan Phase: you have {counted(st.coins, 'coin')}"
         + (f" and a {st.charters[0].title()} to place" if st.charters else "")
         + ". Recruit, build, or finish.",
         answer=ClanAnswer,
@@ -177,7 +178,7 @@ def submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Even
     s.loc(node).minions[seat] += ans.count * per
     st.coins -= ans.count
     st.pending, st.pending_location = None, None
-    emit(s, events, "recruit", f"{seat_ref(seat)} recruits {ans.count * per} minions at {loc_name(s, node)}.")
+    emit(s, events, "recruit", f"{seat_ref(seat)} recruits {counted(ans.count * per, 'minion')} at {loc_name(s, node)}.")
     maybe_done(s, seat)
 
 

@@ -13,6 +13,7 @@ from engine.text import seat_ref
 from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
 from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
 from engine.tinybigwars.state import Combat, Energy, Hero, TBWState
+from engine.words import counted
 
 MAX_OPTIONS = 25
 
@@ -68,7 +69,7 @@ def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, 
         needs_spend=needs,
     )
     state.phase = "combat"
-    rolls = "; ".join(f"{seat_ref(s)} rolls {d or '-'} = {h} hits" for s, d, h in zip(seats, dice, hits, strict=True))
+    rolls = "; ".join(f"{seat_ref(s)} rolls {d or '-'} = {counted(h, 'hit')}" for s, d, h in zip(seats, dice, hits, strict=True))
     emit(
         state,
         events,
@@ -160,7 +161,8 @@ def resolve(state: TBWState, events: list[Event]) -> bool:
                 rest -= absorb(h, rest)
             combat.damage_left.append(0)
         lines.append(
-            f"{seat_ref(seat)} spends {sp.attack} attack/{sp.guard} guard, takes {net} hits ({killed} minions lost)"
+            f"{seat_ref(seat)} spends {sp.attack} attack/{sp.guard} guard, takes {counted(net, 'hit')} "
+            f"({counted(killed, 'minion')} lost{f', {net - killed} on heroes' if net > killed else ''})"
         )
     emit(
         state,
@@ -190,8 +192,9 @@ def submit_damage(state: TBWState, seat: int, hero_id: str, events: list[Event])
     hero = heroes[hero_id]
     if hero.health <= 0:
         raise IllegalChoice(f"{hero_card(hero).name} is already down; pick a hero still standing.")
-    rest = combat.damage_left[i] - absorb(hero, combat.damage_left[i])
-    emit(state, events, "hero_damage", f"{hero_name(hero)} takes hits first (health {hero.health}).")
+    took = absorb(hero, combat.damage_left[i])
+    rest = combat.damage_left[i] - took
+    emit(state, events, "hero_damage", f"{hero_name(hero)} takes {counted(took, 'hit')} (health {hero.health} left).")
     others = [h for h in state.heroes_at(combat.location, seat) if h.health > 0 and h.id != hero_id]
     if rest and (len(others) <= 1 or rest >= sum(capacity(h) for h in others)):
         for h in others:
@@ -270,7 +273,7 @@ def damage_prompt(s: TBWState, seat: int) -> Prompt:
     return Prompt(
         seat=seat,
         kind="damage_order",
-        text=f"Your heroes at {loc_name(s, cb.location)} take {left} hits: which hero takes them first?",
+        text=f"Your heroes at {loc_name(s, cb.location)} take {counted(left, 'hit')}: which hero takes them first?",
         answer=DamageAnswer,
         options=opts,
         default=opts[0].choice,

@@ -6,6 +6,7 @@ from engine.contract import IllegalChoice, Option, Prompt
 from engine.tinybigwars.answers import ForceAnswer
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Force, TBWState
+from engine.words import counted
 
 
 def force_of(picks: list[str], point_limit: int) -> Force:
@@ -64,7 +65,7 @@ def force_prompt(state: TBWState, seat: int) -> Prompt:
         for h in c.heroes.values()
     ]
     options += [
-        Option(value=m.id, label=f"{m.name} ({m.cost} pts)", description=f"{m.count} minions")
+        Option(value=m.id, label=f"{m.name} ({m.cost} pts)", description=counted(m.count, "minion"))
         for m in c.minions.values()
     ]
     options += [

@@ -37,6 +37,7 @@ from engine.tinybigwars.forces import force_of, force_prompt
 from engine.tinybigwars.state import Hero, TBWState
 from engine.tinybigwars.victory import end, rank
 from engine.validate import parse_choice
+from engine.words import counted
 
 MAX_ACTIVATIONS = 2
 START_MINIONS = 4
@@ -247,7 +248,7 @@ def _action_prompt(s: TBWState, seat: int) -> Prompt:
     return Prompt(
         seat=seat,
         kind="action",
-        text=f"{card.name} at {loc_name(s, node)}: {s.turn.actions} action(s) left.",
+        text=f"{card.name} at {loc_name(s, node)}: {counted(s.turn.actions, 'action')} left.",
         answer=ActionAnswer,
         options=opts,
         default={"action": "end"},
@@ -260,7 +261,7 @@ def _escort_prompt(s: TBWState, seat: int) -> Prompt:
     return Prompt(
         seat=seat,
         kind="escort",
-        text=f"How many of your {have} minions go with {hero_card(hero).name} to {loc_name(s, s.turn.move_to or '')}?",
+        text=f"How many of your {counted(have, 'minion')} go with {hero_card(hero).name} to {loc_name(s, s.turn.move_to or '')}?",
         answer=EscortAnswer,
         input="numbers",
         fields=[NumberField(name="minions", label="Minions to bring", min=0, max=have)],
@@ -349,7 +350,7 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
         s,
         events,
         "move",
-        f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {minions} minions{free}.",
+        f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {counted(minions, 'minion')}{free}.",
         data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
     )
     if any(x != seat for x in s.present(to)):
