@@ -9,7 +9,7 @@ from dataclasses import dataclass
 MAX_CUSTOM_ID = 100
 
 _LOBBY = re.compile(r"wh:l:(?P<mid>\d{1,12}):(?P<action>join|leave|ai|start)")
-_PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9}):(?P<op>[omnc])(?::(?P<val>[^\s]{1,50}))?")
+_PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9}):(?P<op>[omncq])(?::(?P<val>[^\s]{1,50}))?")
 _BOARD = re.compile(r"wh:b:(?P<mid>\d{1,12}):(?P<action>act|map|rules)")
 _MODAL = re.compile(r"wh:pm:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})")
 
@@ -25,7 +25,8 @@ class LobbyId:
 
 @dataclass(frozen=True)
 class PromptId:
-    """op: o = pick an option (val), m = multi-select, n = open the numbers modal, c = change."""
+    """op: o = pick an option (val), m = multi-select, n = open the numbers modal, c = change,
+    q = a number picked from the quick select (one field, few values)."""
 
     match_id: int
     seat: int

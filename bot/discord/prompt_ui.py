@@ -12,6 +12,10 @@ from bot.discord.ids import ModalId, PromptId
 
 BUTTONS_MAX = 10
 """More options than this go into a select menu (two rows of buttons read well on phones)."""
+QUICK_NUMBERS = 25
+"""A numbers prompt with one field of at most this many values is a select (Discord's 25 options)."""
+SUGGESTED = "suggested"
+"""The description of the suggested value in a quick select (a default would need no click)."""
 
 
 def timestamp(when: datetime | None) -> str:
@@ -64,11 +68,33 @@ def prompt_view(match_id: int, seat: int, version: int, prompt: dict[str, Any]) 
                 ],
             )
         )
+    elif kind == "numbers" and (field := quick_field(prompt)) is not None:
+        suggested = (prompt.get("default") or {}).get(field["name"])
+        view.add_item(
+            discord.ui.Select(
+                custom_id=pid("q"),
+                placeholder=f"{field['label']} ({field['min']}-{field['max']})"[:150],
+                options=[
+                    discord.SelectOption(label=str(n), value=str(n),
+                                         description=SUGGESTED if n == suggested else None)
+                    for n in range(int(field["min"]), int(field["max"]) + 1)
+                ],
+            )
+        )
     elif kind == "numbers":
         view.add_item(
             discord.ui.Button(label="Enter numbers", custom_id=pid("n"), style=discord.ButtonStyle.primary)
         )
     return view
+
+
+def quick_field(prompt: dict[str, Any]) -> dict[str, Any] | None:
+    """The one field of a numbers prompt small enough to pick from a select (one click, no form)."""
+    fields = prompt.get("fields") or []
+    if len(fields) != 1:
+        return None
+    field = fields[0]
+    return field if int(field["max"]) - int(field["min"]) + 1 <= QUICK_NUMBERS else None
 
 
 def changed_view(match_id: int, seat: int, version: int) -> PlainView:

@@ -19,6 +19,7 @@ from bot.discord.prompt_ui import (
     option_label,
     prompt_text,
     prompt_view,
+    quick_field,
 )
 from bot.discord.replies import answer
 from bot.naming import named_prompt
@@ -161,9 +162,20 @@ class Router:
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
             return
-        if cid.op == "m":
+        if cid.op == "q":
+            field = quick_field(prompt)
+            raw = str((data.get("values") or [""])[0])
+            if field is None:
+                await refuse(interaction, NOT_OPEN)
+                return
+            if not raw.lstrip("-").isdigit() or not field["min"] <= int(raw) <= field["max"]:
+                await refuse(interaction, f"{field['label']}: '{raw[:20]}' is not from {field['min']} to "
+                                          f"{field['max']}. Nothing was changed.")
+                return
+            choice: dict[str, Any] = {field["name"]: int(raw)}
+        elif cid.op == "m":
             values = [str(v) for v in data.get("values", [])]
-            choice: dict[str, Any] = {prompt.get("field", "picks"): values}
+            choice = {prompt.get("field", "picks"): values}
         else:
             value = cid.value
             if value is None and data.get("values"):

@@ -94,8 +94,11 @@ class AutoPlayer:
             sel = msg.selects[0]
             want = max(1, sel.min_values) if careful else max(sel.min_values, min(2, sel.max_values))
             options = list(sel.options)
+            suggested = [o for o in options if o.get("description") == "suggested"]
             if rng is not None and sel.max_values == 1:
                 options = [rng.choice(options)]
+            elif suggested:  # a number from the quick select: the suggestion, as the modal's default was
+                options = suggested
             pick = [o["value"] for o in options[:want]]
             self.answered.append(f"select {pick}")
             return await place.select(None, pick, message=msg)
