@@ -266,6 +266,8 @@ class Delivery:
             return await nudges.turn(self, notice)
         if kind == "reminder":
             return await nudges.reminder(self, notice)
+        if kind == "last_to_choose":
+            return await self.last_to_choose(notice)
         if kind not in PUBLIC_TEXT:
             log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
             return "skipped"
@@ -375,16 +377,38 @@ class Delivery:
             await self.retire(notice, previous)
         return ref
 
+    async def last_to_choose(self, notice: Any) -> str:
+        """Tell the one seat still choosing that everyone waits for it: on its open prompt, edited
+        (it already has that DM; a second one would only buzz again). Best effort."""
+        found = await self.svc.prompt_notice_before(notice.match_id, int(notice.seat), notice.id)
+        if found is None:
+            return "skipped"
+        ref, payload = found
+        info = await self.svc.get_match(notice.match_id)
+        if info.status != "active" or info.seat_user(int(notice.seat)) != int(notice.user_id):
+            return "skipped"
+        written = named_prompt(payload["prompt"], plain_names(info.names()))
+        prompt = named_prompt(payload["prompt"], info.names())
+        content = prompt_text(written, _parse_time(payload.get("deadline")), f"**{info.title}** in <#{notice.channel_id}>")
+        content = clip(f"**{inert(str(notice.payload.get('text', '')))}**\n{content}")
+        view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
+        try:
+            await self._edit_dm(notice, int(ref), content, view, None)
+        except discord.HTTPException as exc:
+            log.info("could not tell seat %s of match %s it is the last to choose: %s", notice.seat, notice.match_id, exc)
+        return ref
+
     async def _edit_dm(self, notice: Any, ref: int, content: str, view: discord.ui.View,
-                       files: list[discord.File]) -> str | None:
-        """Edit the seat's prompt DM in place; None when it is gone (a new DM follows)."""
+                       files: list[discord.File] | None) -> str | None:
+        """Edit the seat's prompt DM in place (``files`` None keeps its attachments); None when
+        it is gone (a new DM follows)."""
         if await self.svc.dms_closed(notice.match_id, int(notice.seat)):
             return "dms-closed"
         user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
         dm = user.dm_channel or await user.create_dm()
+        extra: dict[str, Any] = {} if files is None else {"attachments": files}
         try:
-            await dm.get_partial_message(ref).edit(content=content, view=view, attachments=files,
-                                                   allowed_mentions=NOBODY)
+            await dm.get_partial_message(ref).edit(content=content, view=view, allowed_mentions=NOBODY, **extra)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 raise

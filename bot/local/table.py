@@ -160,7 +160,7 @@ class Table:
                 png = render.draw(payload["game"], payload["view"], names=self.names)
                 path = self.maps / f"{self.frame:03d}-{notice.kind}.png"
                 path.write_bytes(png)
-                label = fill(str(payload["view"].get("phase_label") or ""), self.names)
+                label = str(payload.get("label") or fill(str(payload["view"].get("phase_label") or ""), self.names))
                 body = payload.get("events") if notice.kind == "phase" else None
                 text = "\n".join([f"**{label}**", *body]) if body else payload.get("text", "")
                 self.say(f"\n{text}\n[map saved: {path}]")
@@ -174,6 +174,9 @@ class Table:
                 self.say(payload.get("text", ""))
             elif notice.kind == "private" and notice.user_id == LOCAL_USER:
                 for line in payload.get("events") or [payload.get("text", "")]:
+                    self.say(f"(only you see this) {line}")
+            elif notice.kind == "prompt" and notice.user_id == LOCAL_USER:
+                for line in payload.get("news") or []:  # private lines that came with the next decision
                     self.say(f"(only you see this) {line}")
             await self.svc.delivered(notice.id, "local")
         return result

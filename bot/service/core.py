@@ -53,6 +53,10 @@ def _fingerprint(prompt: eng.Prompt) -> str:
     return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
 
 
+LAST_TO_CHOOSE = "Everyone else has chosen: the table waits for you."
+"""Said once per secret step to the one seat still choosing (on its prompt, not as a new DM)."""
+
+
 @dataclass
 class _Ctx:
     """Everything one transaction on one match works with."""
@@ -573,8 +577,12 @@ class MatchService(OutboxService, BoardService):
 
     async def previous_prompt(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
         """The delivery ref (a message id) and prompt dump of the seat's prompt notice before
-        ``before_id``, if it was delivered: front-ends retire its components when a new
-        version supersedes it."""
+        ``before_id``, if it was delivered: front-ends edit it in place or retire its components."""
+        found = await self.prompt_notice_before(match_id, seat, before_id)
+        return None if found is None else (found[0], dict(found[1].get("prompt") or {}))
+
+    async def prompt_notice_before(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
+        """The delivery ref and whole payload of the seat's last delivered prompt notice before ``before_id``."""
         async with self.store.read() as session:
             stmt = (
                 select(NoticeRow.delivery_ref, NoticeRow.payload)
@@ -586,7 +594,7 @@ class MatchService(OutboxService, BoardService):
             row = (await session.exec(stmt)).first()
         if row is None or row[0] is None or not str(row[0]).isdigit():
             return None
-        return str(row[0]), dict(row[1].get("prompt") or {})
+        return str(row[0]), dict(row[1])
 
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether a DM to this seat already failed because its DMs are closed."""
@@ -947,6 +955,9 @@ class MatchService(OutboxService, BoardService):
             if line is not None:
                 ctx.notice("progress", text=line, events=[line],
                            label=self._phase_label(ctx, ctx.state, self._text_names(ctx.names())))
+                last = ctx.seat(next(p.seat for p in secret if not p.answered))
+                if last.user_id is not None and not self._ai_driven(last):
+                    ctx.notice("last_to_choose", text=LAST_TO_CHOOSE, _user_id=last.user_id, _seat=last.seat_no)
         turn_users: list[int] = []
         before: dict[int, eng.Prompt] | None = None
 

@@ -136,11 +136,11 @@ async def test_a_player_sharing_no_server_gets_the_held_dms_after_coming_back(
     # Bob seals first, so his next decision (after alice's seal reveals the forces) is a new DM;
     # the seat whose own answer led to its next decision gets it as an edit of the same DM.
     await bob.dm.select(None, [bob_force.selects[0].options[1]["value"]], message=bob_force)
-    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     said = await alice.wait_for(lambda m: "can't send" in m.content and bob.mention in m.content)
     assert said.allowed_mentions == {"parse": [], "users": [bob.user.id]}
     host = await alice.dm.wait_for(lambda m: "can't send" in m.content)
     assert "bob" in host.content
+    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     await alice.dm.wait_for(lambda m: open_prompt(m) and m.id == force.id and "Clan Phase" in m.content)  # plays on
     fake.guild.members[bob.user.id] = member
     held = await bob.dm.wait_for(lambda m: open_prompt(m) and m.id != bob_force.id, timeout=4 * PROBE + 5)

@@ -135,3 +135,18 @@ async def test_a_restarted_bot_goes_on_editing_the_open_phase_post(fake, start_b
     assert activation()[0].id == before[0].id, "the same post goes on after the restart"
     await play(fake, players, lambda: any(m.content.startswith("**Round 2") for m in phase_posts(fake)))
     assert [m.id for m in activation()][:1] == [before[0].id]
+
+
+async def test_the_last_to_choose_is_told_on_the_prompt_it_already_has(fake, start_bot, alice, bob,
+                                                                       tmp_path) -> None:
+    await open_match(fake, start_bot, alice, bob, tmp_path / "w.db", round_limit=2, seed=3)
+    force = await alice.dm.wait_for(lambda m: m.selects)
+    bob_force = await bob.dm.wait_for(lambda m: m.selects)
+    dms_before = len(bob.dm.messages)
+    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
+    told = await bob.dm.wait_for(lambda m: m.id == bob_force.id and "Everyone else has chosen" in m.content)
+    assert told.selects, "the prompt is still there to answer"
+    assert len(bob.dm.messages) == dms_before, "told by an edit of the prompt, not a new DM"
+    assert not any("Everyone else" in m.content for m in alice.dm.messages)
+    progress = await alice.wait_for(lambda m: "waiting for bob" in m.content)
+    assert progress.content.startswith("**Force Building**") and bob.mention not in progress.content
