@@ -38,6 +38,11 @@ def next_hop(view: dict, start: str, goal: str) -> str | None:
 
 
 async def answer(place, player, msg, pick_button, numbers) -> None:
+    if msg.selects and msg.selects[0].custom_id.endswith(":q"):  # a small number: picked from a select
+        select = msg.selects[0]
+        lo, hi = map(int, re.search(r"\((-?\d+)-(-?\d+)\)", select.placeholder).groups())
+        await place.select(None, [str(numbers(select.placeholder, lo, hi))], message=msg)
+        return
     if msg.selects:
         return
     labels = [b.label for b in msg.buttons if b.label != "Change"]
@@ -117,5 +122,8 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
         if not acted:
             await asyncio.sleep(0.05)
     assert asked, "Alice was never asked (or never answered) which hero takes the hits first"
-    ordered = [m for m in alice.dm.messages if "which hero takes them first" in m.content]
-    assert ordered and "Done: Your heroes at" in ordered[-1].content
+    ordered = [m for m in alice.dm.messages if any("which hero takes them first" in v.get("content", "")
+                                                   for v in m.versions)]
+    assert ordered
+    # Answered: the DM says so, or (her next decision in the same DM) what she chose.
+    await fake.wait_until(lambda: ordered[-1].content.startswith(("Done: Your heroes at", "You chose: **")), 60)
