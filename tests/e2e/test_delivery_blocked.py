@@ -59,9 +59,14 @@ async def test_a_channel_without_send_messages_holds_its_posts_then_resumes(
     assert await bob.dm.wait_for(lambda m: "can't post in" in m.content)
     # The match goes on in DMs: bob's choice reveals the forces, and the channel posts wait.
     await bob.dm.select(None, [bob_force.selects[0].options[1]["value"]], message=bob_force)
-    await alice.dm.wait_for(lambda m: open_prompt(m) and m.id != force.id)
+    # Whoever acts first in the Clan Phase is asked: alice in a new DM, or bob (whose seal led
+    # to it) on the same DM, edited in place.
+    await fake.wait_until(lambda: open_prompt(bob_force) or any(open_prompt(m) and m.id != force.id
+                                                                for m in alice.dm.messages), 60)
     await asyncio.sleep(PROBE / 2)  # several delivery rounds: none of them asks Discord again
-    assert len(fake.pop_violations("missing_permissions")) == 1, "one refusal parks the channel's posts"
+    match = await bot.svc.find_match(fake.channel.id)
+    probes = sum(b.probes for b in await bot.svc.blocked_targets(match.id))  # a slow machine may reach one
+    assert len(fake.pop_violations("missing_permissions")) == 1 + probes, "one refusal parks the channel's posts"
     assert len(fake.channel.messages) == posted_before
     status = await alice.slash("game status")
     assert "can't post in" in status.content and "Send Messages" in status.content
