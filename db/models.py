@@ -62,9 +62,16 @@ class Match(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     guild_id: int | None = _big(nullable=True)
     channel_id: int = _big(nullable=False, index=True)
+    """Where the match's posts go: its thread once started, else the channel itself."""
     open_channel: int | None = _big(nullable=True, unique=True)
-    """Equals channel_id while the match is open, NULL after: one open match per channel,
-    enforced by the database on both SQLite and PostgreSQL (NULLs never collide)."""
+    """Equals channel_id while the match is open, NULL after: one open match per channel or thread,
+    enforced by the database on both SQLite and PostgreSQL (NULLs never collide). NULL too while
+    the match waits for its thread: its lobby channel may run other matches in other threads."""
+    lobby_channel_id: int | None = _big(nullable=True, index=True)
+    """Where `/game new` ran and the lobby message (the thread's starter) lives."""
+    opens_thread: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    """The match runs in a public thread started from its lobby message (until that thread
+    exists, channel_id is still the lobby channel)."""
     game: str = Field(max_length=40)
     options: dict[str, Any] = _json()
     seed: int = _big(nullable=False)

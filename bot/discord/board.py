@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
@@ -162,7 +163,7 @@ class Boards:
         ref = await self.bot.svc.board_message(match_id)
         if ref is not None:
             try:
-                await channel.get_partial_message(ref).edit(content=text, view=view, allowed_mentions=NOBODY)
+                await self._edit(channel, ref, text, view)
                 return
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE:
@@ -174,6 +175,17 @@ class Boards:
         if may_pin(self.bot, info.channel_id):
             with contextlib.suppress(discord.HTTPException):  # lost the permission meanwhile: unpinned
                 await msg.pin(reason="warhost status board")
+
+    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any) -> None:
+        """Edit the board; in a match thread that auto-archived meanwhile, reopen it first
+        (Discord refuses edits in an archived thread, though a post would reopen it)."""
+        message = channel.get_partial_message(ref)
+        try:
+            await message.edit(content=text, view=view, allowed_mentions=NOBODY)
+        except discord.HTTPException as exc:
+            if exc.code != threads.ARCHIVED or not await threads.reopen(self.bot, channel.id):
+                raise
+            await message.edit(content=text, view=view, allowed_mentions=NOBODY)
 
     async def stop(self) -> None:
         for task in list(self.tasks.values()):

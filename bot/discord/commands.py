@@ -17,8 +17,11 @@ from bot.discord.mentions import plain_name, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
+from bot.discord.threads import opens_thread
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
+from bot.service import ServiceError
+from bot.service.types import Place
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -48,6 +51,12 @@ def _channel_id(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def _here(interaction: discord.Interaction) -> Place:
+    """Where the command was typed and by whom: a match's thread finds that match; the channel
+    several matches run from finds the one the user sits in."""
+    return Place(_channel_id(interaction), interaction.user.id)
+
+
 class GameCommands(app_commands.Group):
     def __init__(self, bot: WarhostBot) -> None:
         super().__init__(
@@ -67,7 +76,7 @@ class GameCommands(app_commands.Group):
 
     async def _manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server counts for the channel's match only if it is held in that match's guild."""
-        info = await self.svc.find_match(_channel_id(interaction))
+        info = await self.svc.find_match(_here(interaction))
         return info is not None and self.bot.is_manager(interaction, info.guild_id)
 
     async def _done(self, interaction: discord.Interaction, text: str) -> None:
@@ -112,6 +121,7 @@ class GameCommands(app_commands.Group):
         kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
+        thread = opens_thread(interaction)
         info = await self.svc.create(
             interaction.guild_id,
             _channel_id(interaction),
@@ -119,10 +129,13 @@ class GameCommands(app_commands.Group):
             interaction.user.display_name,
             game,
             options,
+            thread=thread,
             **kwargs,
         )
         extra = "".join(f", {k} {v}" for k, v in options.items())
-        await self._done(interaction, f"Lobby for **{info.title}** opened (match #{info.id}{extra}). Press Join below.")
+        where = " It runs in its own thread, started from the lobby message." if thread else ""
+        await self._done(interaction, f"Lobby for **{info.title}** opened (match #{info.id}{extra}). "
+                                      f"Press Join below.{where}")
 
     @new.autocomplete("mode")
     async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -136,13 +149,13 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        info = await self.svc.join(_channel_id(interaction), interaction.user.id, interaction.user.display_name)
+        info = await self.svc.join(_here(interaction), interaction.user.id, interaction.user.display_name)
         await self._done(interaction, f"You joined the {info.title} match.")
 
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.leave(_channel_id(interaction), interaction.user.id)
+        await self.svc.leave(_here(interaction), interaction.user.id)
         await self._done(interaction, "You left the lobby.")
 
     @app_commands.command(name="addai", description="Seat an AI player in the lobby")
@@ -153,19 +166,19 @@ class GameCommands(app_commands.Group):
     )
     async def addai(self, interaction: discord.Interaction, policy: str = "heuristic") -> None:
         await self._private(interaction)
-        await self.svc.add_ai(_channel_id(interaction), interaction.user.id, policy=policy)
+        await self.svc.add_ai(_here(interaction), interaction.user.id, policy=policy)
         await self._done(interaction, f"A {policy} AI took a seat.")
 
     @app_commands.command(name="start", description="Start the match in this channel")
     async def start(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.start(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self.svc.start(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match has started. Your choices come to you by DM.")
 
     @app_commands.command(name="status", description="Phase, who still has to choose, and the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        st = await self.svc.status(_channel_id(interaction))
+        st = await self.svc.status(_here(interaction))
         text, view, _ = await board_of(self.bot, st.match.id)
         names = {s.user_id: s.name for s in st.match.seats if s.user_id is not None}
         text = "\n".join([text, *status_lines(st.blocked, names)])
@@ -175,7 +188,7 @@ class GameCommands(app_commands.Group):
     async def map(self, interaction: discord.Interaction) -> None:
         # Shown to the asker only: the channel already gets a map at every phase end.
         await self._private(interaction)
-        info = await self.svc.find_match(_channel_id(interaction))
+        info = await self.svc.find_match(_here(interaction))
         if info is None:
             await self._done(interaction, "No match in this channel. Start one with `/game new`.")
             return
@@ -188,7 +201,7 @@ class GameCommands(app_commands.Group):
     @app_commands.describe(lines="how many lines")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:
         await self._private(interaction)
-        events = await self.svc.log(_channel_id(interaction), limit=lines)
+        events = await self.svc.log(_here(interaction), limit=lines)
         text = "\n".join(events) if events else "Nothing has happened yet."
         await self._done(interaction, text[-1900:])
 
@@ -214,13 +227,16 @@ class GameCommands(app_commands.Group):
         return [app_commands.Choice(name=t, value=t) for t in names][:25]
 
     async def _game_here(self, interaction: discord.Interaction) -> str:
-        info = await self.svc.find_match(_channel_id(interaction)) if interaction.channel_id else None
+        try:
+            info = await self.svc.find_match(_here(interaction)) if interaction.channel_id else None
+        except ServiceError:  # several matches run from this channel: no game is "the one here"
+            info = None
         return info.game if info is not None else "tinybigwars"
 
     @app_commands.command(name="act", description="Answer your open decision here (if DMs do not work for you)")
     async def act(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        info = await self.svc.find_match(_channel_id(interaction))
+        info = await self.svc.find_match(_here(interaction))
         if info is None:
             await self._done(interaction, "No match in this channel.")
             return
@@ -236,14 +252,14 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.abort(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self.svc.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match was aborted.")
 
     @app_commands.command(name="kick", description="Hand a player's seat to the AI (host or Manage Server)")
     @app_commands.describe(player="the player to replace by the AI")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         await self._private(interaction)
-        info = await self.svc.find_match(_channel_id(interaction))
+        info = await self.svc.find_match(_here(interaction))
         if info is None:
             await self._done(interaction, "No match in this channel.")
             return
@@ -252,25 +268,25 @@ class GameCommands(app_commands.Group):
             await self._done(interaction, f"{plain_name(player.display_name)} has no seat in this match.")
             return
         manager = self.bot.is_manager(interaction, info.guild_id)
-        await self.svc.kick(_channel_id(interaction), interaction.user.id, seat, is_manager=manager)
+        await self.svc.kick(_here(interaction), interaction.user.id, seat, is_manager=manager)
         await self._done(interaction, f"{plain_name(player.display_name)}'s seat is now played by the AI.")
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 336.0]) -> None:
         await self._private(interaction)
-        await self.svc.extend(_channel_id(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
-        st = await self.svc.status(_channel_id(interaction))
+        await self.svc.extend(_here(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
+        st = await self.svc.status(_here(interaction))
         await self._done(interaction, f"Deadline extended: now {timestamp(st.deadline)}.")
 
     @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.pause(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self.svc.pause(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match is paused: no deadlines run until `/game resume`.")
 
     @app_commands.command(name="resume", description="Resume a paused match")
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.resume(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self.svc.resume(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match goes on.")

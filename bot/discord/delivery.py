@@ -169,8 +169,9 @@ class Delivery:
                     outcome = await self._deliver_one(group)
                     if outcome == DELIVERED:
                         sent += len(group)
-                        if group[0].kind != "lobby":
-                            self.boards.touch(match_id)
+                        if group[0].kind == "lobby":
+                            break  # it may have moved the match into its thread: read the targets again
+                        self.boards.touch(match_id)
                     elif outcome == PARKED:
                         break  # that target's other notices are parked too: read the queue again
                     else:
@@ -279,22 +280,29 @@ class Delivery:
         return str(msg.id)
 
     async def lobby(self, notice: Any, channel: discord.PartialMessageable) -> str:
-        """The lobby is one message, edited in place (an edit repeated is harmless)."""
+        """The lobby is one message in the channel where the match was opened, edited in place
+        (an edit repeated is harmless); the match's thread starts from it (threads.py)."""
+        from bot.discord import threads
         from bot.discord.lobby import lobby_view
 
+        info = await self.svc.get_match(notice.match_id)
+        channel = self.bot.get_partial_messageable(info.lobby_channel_id or notice.channel_id)
         payload = notice.payload
         view = lobby_view(notice.match_id, payload.get("status", "lobby"))
         text = clip(inert(payload["text"]))
-        old = await self.svc.notice_ref(notice.match_id, "lobby")
-        if old:
+        ref = await self.svc.notice_ref(notice.match_id, "lobby")
+        if ref:
             try:
-                await channel.get_partial_message(int(old)).edit(content=text, view=view, allowed_mentions=NOBODY)
-                return old
+                await channel.get_partial_message(int(ref)).edit(content=text, view=view, allowed_mentions=NOBODY)
             except discord.NotFound as exc:
                 if exc.code == UNKNOWN_CHANNEL:
                     raise
-        msg = await channel.send(text, view=view, nonce=nonce_of(notice), allowed_mentions=NOBODY)
-        return str(msg.id)
+                ref = None
+        if not ref:
+            ref = str((await channel.send(text, view=view, nonce=nonce_of(notice), allowed_mentions=NOBODY)).id)
+        if info.opens_thread and not info.in_thread:
+            await threads.start_from_lobby(self.bot, info, int(ref))
+        return ref
 
     async def alert(self, notice: Any) -> str | None:
         """Tell someone that a target of the match refuses its notices (a ``blocked`` notice)."""

@@ -17,7 +17,9 @@ from pydantic import ValidationError
 
 import engine
 from bot.discord.replies import answer
+from bot.discord.threads import several_text
 from bot.service import ServiceError
+from bot.service.errors import SeveralMatches
 from db.health import is_damage
 from engine.validate import explain_invalid
 
@@ -54,6 +56,8 @@ def _options_model(title: str) -> Any:
 def explain(error: BaseException, where: str = "an interaction") -> str:
     """What the player reads about `error`; unexpected errors are logged in full under an id."""
     error = unwrap(error)
+    if isinstance(error, SeveralMatches):
+        return several_text(error)
     if isinstance(error, ServiceError | engine.IllegalChoice):
         return str(error)
     if isinstance(error, ValidationError) and (model := _options_model(error.title)) is not None:

@@ -55,8 +55,8 @@ NEEDS: tuple[Need, ...] = (
     Need("Attach Files", (ATTACH_FILES,), "post the map image after every phase", True),
     Need("Embed Links", (EMBED_LINKS,), "show embeds and link previews in its messages", False),
     Need("Read Message History", (READ_MESSAGE_HISTORY,), "read back its earlier messages in the channel", False),
-    Need("Create Public Threads", (CREATE_PUBLIC_THREADS,), "open a thread for a match", False),
-    Need("Send Messages in Threads", (SEND_MESSAGES_IN_THREADS,), "post in a match thread", False),
+    Need("Create Public Threads", (CREATE_PUBLIC_THREADS,), "run each match in a thread of its own", False),
+    Need("Send Messages in Threads", (SEND_MESSAGES_IN_THREADS,), "post in a match's thread", False),
     Need("Manage Threads", (MANAGE_THREADS,), "archive a match thread when the match ends", False),
     Need("Pin Messages", (PIN_MESSAGES,), "pin the status board", False),
 )

@@ -24,6 +24,7 @@ from bot.discord.prompt_ui import (
 from bot.discord.replies import answer
 from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
+from bot.service.types import Place
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -41,10 +42,12 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
     await answer(interaction, text)
 
 
-def clicked_here(interaction: discord.Interaction, info: MatchInfo) -> bool:
-    """Whether the interaction comes from the match's own guild and channel: a custom_id copied
-    onto a message elsewhere must not act on (or lend Manage Server to) a match it is not in."""
-    return interaction.guild_id == info.guild_id and interaction.channel_id == info.channel_id
+def clicked_here(interaction: discord.Interaction, info: MatchInfo, *, lobby: bool = False) -> bool:
+    """Whether the interaction comes from the match's own guild and channel (or thread; for the
+    lobby's buttons, the channel the lobby was posted in): a custom_id copied onto a message
+    elsewhere must not act on (or lend Manage Server to) a match it is not in."""
+    places = {info.channel_id, info.lobby_channel_id} if lobby else {info.channel_id}
+    return interaction.guild_id == info.guild_id and interaction.channel_id in places
 
 
 class Router:
@@ -86,27 +89,28 @@ class Router:
             info = await self.svc.get_match(cid.match_id)
         except NoMatch:
             info = None
-        if info is None or not clicked_here(interaction, info):
+        if info is None or not clicked_here(interaction, info, lobby=True):
             await refuse(interaction, NOT_HERE)
             return
         if info.status != "lobby" and cid.action != "start":
             await refuse(interaction, "This lobby is closed: the match has started or ended.")
             return
         user = interaction.user
+        here = Place(info.channel_id, user.id, match_id=info.id)
         if cid.action == "join":
-            await self.svc.join(info.channel_id, user.id, user.display_name)
+            await self.svc.join(here, user.id, user.display_name)
             text = f"You joined the {info.title} match."
         elif cid.action == "leave":
-            await self.svc.leave(info.channel_id, user.id)
+            await self.svc.leave(here, user.id)
             text = "You left the lobby."
         elif cid.action == "ai":
-            await self.svc.add_ai(info.channel_id, user.id)
+            await self.svc.add_ai(here, user.id)
             text = "An AI player took a seat."
         else:
             if info.status != "lobby":
                 await refuse(interaction, "This match has already started.")
                 return
-            await self.svc.start(info.channel_id, user.id, is_manager=self.bot.is_manager(interaction, info.guild_id))
+            await self.svc.start(here, user.id, is_manager=self.bot.is_manager(interaction, info.guild_id))
             text = "The match has started. Your choices come to you by DM."
         await answer(interaction, text)
 

@@ -19,9 +19,11 @@ from discord import app_commands
 from bot.discord.app import WarhostBot, point_discord_at
 from bot.discord.permissions import (
     ADMINISTRATOR,
+    CREATE_PUBLIC_THREADS,
     NEEDS,
     NEEDS_SEND_MESSAGES,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     TIMED_OUT_KEEPS,
     base_permissions,
     channel_permissions,
@@ -236,6 +238,10 @@ def _permissions(report: Report, have: int, *, server: str, channel: str | None)
         else:
             text = f"{label} is missing: without it the bot cannot {need.purpose}" + ("; " + remedy) * withheld
         report.add(Finding(False, text, required=need.required, indent=1))
+    threads = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+    if channel is not None and have & threads != threads:
+        report.add(Finding(None, f"without both thread permissions, matches opened in #{channel} run in the "
+                                 "channel itself, one match at a time, instead of one thread per match"))
     if channel is None:
         report.add(Finding(None, "a channel's own permission settings can still take these away: "
                                  "add --channel CHANNEL_ID to check the channel where you will play"))

@@ -28,7 +28,8 @@ from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.outbox import OutboxService
-from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult
+from bot.service.places import PlacesService
+from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult, Where
 from db.models import OPEN_STATUSES, REMINDER_FRACTIONS, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
 from db.store import Store, VersionConflict
@@ -107,7 +108,7 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService(OutboxService, BoardService):
+class MatchService(OutboxService, BoardService, PlacesService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -144,8 +145,11 @@ class MatchService(OutboxService, BoardService):
         *,
         seed: int | None = None,
         host_plays: bool = True,
+        thread: bool = False,
     ) -> MatchInfo:
-        """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches)."""
+        """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches).
+        With ``thread`` the match will run in a thread the front-end starts from the lobby message
+        (``move_to_thread``), so the channel may run other matches; else it holds the channel."""
         try:
             g = eng.get(game)
         except KeyError as exc:
@@ -166,10 +170,11 @@ class MatchService(OutboxService, BoardService):
         now = self.clock()
         try:
             async with self.store.write() as session:
-                if await self._open_in_channel(session, channel_id) is not None:
+                if not thread and await self._open_in_channel(session, channel_id) is not None:
                     raise Conflict("A match is already open in this channel; finish or abort it first.")
                 match = Match(
-                    guild_id=guild_id, channel_id=channel_id, open_channel=channel_id, game=game,
+                    guild_id=guild_id, channel_id=channel_id, open_channel=None if thread else channel_id,
+                    lobby_channel_id=channel_id, opens_thread=thread, game=game,
                     options=opts, seed=secrets.randbits(62) if seed is None else seed, status="lobby",
                     host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours),
                     created_at=now, updated_at=now,
@@ -188,7 +193,7 @@ class MatchService(OutboxService, BoardService):
             raise Conflict("A match is already open in this channel; finish or abort it first.") from None
         return self._info(ctx)
 
-    async def join(self, channel_id: int, user_id: int, name: str) -> MatchInfo:
+    async def join(self, channel_id: Where, user_id: int, name: str) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_lobby(ctx)
             if any(s.user_id == user_id for s in ctx.seats):
@@ -199,7 +204,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def leave(self, channel_id: int, user_id: int) -> MatchInfo:
+    async def leave(self, channel_id: Where, user_id: int) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_lobby(ctx, "You can only leave a match in its lobby; ask the host to kick you instead.")
             seat = ctx.seat_of(user_id)
@@ -211,7 +216,7 @@ class MatchService(OutboxService, BoardService):
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
     async def add_ai(
-        self, channel_id: int, by_user: int, policy: str = "heuristic", *, is_manager: bool = False
+        self, channel_id: Where, by_user: int, policy: str = "heuristic", *, is_manager: bool = False
     ) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
@@ -226,7 +231,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def remove_ai(self, channel_id: int, by_user: int, seat: int, *, is_manager: bool = False) -> MatchInfo:
+    async def remove_ai(self, channel_id: Where, by_user: int, seat: int, *, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
             self._need_lobby(ctx)
@@ -239,7 +244,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def start(self, channel_id: int, by_user: int, *, is_manager: bool = False) -> MatchInfo:
+    async def start(self, channel_id: Where, by_user: int, *, is_manager: bool = False) -> MatchInfo:
         """Set the game up from the match seed, then let the AI seats play their first turns."""
 
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
@@ -371,7 +376,7 @@ class MatchService(OutboxService, BoardService):
             raise Conflict("The match has not started yet.")
         return eng.get(match.game).view(state, seat.seat_no)
 
-    async def status(self, channel_id: int) -> Status:
+    async def status(self, channel_id: Where) -> Status:
         return await self.status_of(await self._channel_match_id(channel_id))
 
     async def status_of(self, match_id: int) -> Status:
@@ -394,7 +399,7 @@ class MatchService(OutboxService, BoardService):
             blocked=await self.blocked_targets(match.id),
         )
 
-    async def log(self, channel_id: int, limit: int = 20) -> list[str]:
+    async def log(self, channel_id: Where, limit: int = 20) -> list[str]:
         """The last public event lines of the channel's newest match."""
         return await self.log_of(await self._channel_match_id(channel_id, open_only=False), limit)
 
@@ -410,7 +415,7 @@ class MatchService(OutboxService, BoardService):
 
     # ------------------------------------------------------------------ host tools
 
-    async def abort(self, channel_id: int, by_user: int, is_manager: bool = False) -> MatchInfo:
+    async def abort(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
             self._close(ctx, "aborted")
@@ -419,7 +424,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def kick(self, channel_id: int, by_user: int, seat: int, is_manager: bool = False) -> MatchInfo:
+    async def kick(self, channel_id: Where, by_user: int, seat: int, is_manager: bool = False) -> MatchInfo:
         """In the lobby the seat is removed; in a running match the AI plays it from now on."""
 
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
@@ -448,7 +453,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def extend(self, channel_id: int, by_user: int, hours: float, is_manager: bool = False) -> MatchInfo:
+    async def extend(self, channel_id: Where, by_user: int, hours: float, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
             deadline = await ctx.session.get(Deadline, ctx.match.id)
@@ -465,7 +470,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def pause(self, channel_id: int, by_user: int, is_manager: bool = False) -> MatchInfo:
+    async def pause(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status != "active":
@@ -479,7 +484,7 @@ class MatchService(OutboxService, BoardService):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def resume(self, channel_id: int, by_user: int, is_manager: bool = False) -> MatchInfo:
+    async def resume(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: _Ctx) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status != "paused":
@@ -535,13 +540,6 @@ class MatchService(OutboxService, BoardService):
         return sum([await self._mutate(match_id, fn) for match_id in ids])
 
     # ------------------------------------------------------------------ outbox and lookups
-
-    async def find_match(self, channel_id: int) -> MatchInfo | None:
-        async with self.store.read() as session:
-            match = await self._open_in_channel(session, channel_id)
-            if match is None:
-                return None
-            return self._info_of(match, await self._seats(session, match.id), eng.get(match.game))
 
     async def get_match(self, match_id: int) -> MatchInfo:
         match, seats, _state, _d = await self._read(match_id, with_state=False)
@@ -679,16 +677,6 @@ class MatchService(OutboxService, BoardService):
     async def _open_in_channel(self, session: AsyncSession, channel_id: int) -> Match | None:
         stmt = select(Match).where(Match.open_channel == channel_id)
         return (await session.exec(stmt)).first()
-
-    async def _channel_match_id(self, channel_id: int, open_only: bool = True) -> int:
-        async with self.store.read() as session:
-            stmt = select(Match.id).where(Match.channel_id == channel_id)
-            if open_only:
-                stmt = stmt.where(Match.status.in_(OPEN_STATUSES))
-            match_id = (await session.exec(stmt.order_by(Match.id.desc()).limit(1))).first()
-        if match_id is None:
-            raise NoMatch("There is no open match in this channel.")
-        return match_id
 
     # ------------------------------------------------------------------ internals: game flow
 
@@ -1070,6 +1058,7 @@ class MatchService(OutboxService, BoardService):
                             ai_takeover=s.ai_takeover, missed=s.missed) for s in seats],
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result,
+            lobby_channel_id=match.lobby_channel_id, opens_thread=match.opens_thread,
         )
 
 

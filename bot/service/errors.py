@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.service.types import MatchInfo
+
 
 class ServiceError(Exception):
     """Base of every refusal of the match service."""
@@ -34,3 +39,14 @@ class StalePrompt(ServiceError):
 
 class BadChoice(ServiceError):
     """The engine refused the choice (wraps IllegalChoice with the same message)."""
+
+
+class SeveralMatches(NoMatch):
+    """Several matches run from this channel, each in its own thread, and the user's command
+    does not say which: it names them, and a front-end may point at their threads."""
+
+    def __init__(self, matches: list[MatchInfo]) -> None:
+        self.matches = matches
+        listed = ", ".join(f"{m.title} #{m.id}" for m in matches)
+        super().__init__(f"Several matches run from this channel ({listed}); "
+                         "use the command in the thread of the match you mean.")

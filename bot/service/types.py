@@ -41,6 +41,15 @@ class MatchInfo:
     step: int
     created_at: datetime
     result: dict[str, Any] | None = None
+    lobby_channel_id: int | None = None
+    """Where the match was opened and its lobby message lives (the parent of its thread)."""
+    opens_thread: bool = False
+    """It runs in a thread started from its lobby message (channel_id is that thread once it exists)."""
+
+    @property
+    def in_thread(self) -> bool:
+        """Whether its posts go to a thread of its own (not to the channel where it was opened)."""
+        return self.opens_thread and self.lobby_channel_id is not None and self.channel_id != self.lobby_channel_id
 
     def names(self) -> list[str]:
         """Seat names in seat order, for maps and texts."""
@@ -51,6 +60,21 @@ class MatchInfo:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a command was given, and by whom. A channel from which several matches run (each in
+    its own thread) stands for the one match the user sits in; a button names its match."""
+
+    channel_id: int
+    user_id: int | None = None
+    match_id: int | None = None
+    """The match a button belongs to: it wins over the channel (the router judged the channel)."""
+
+
+Where = int | Place
+"""A service call's match: a channel or thread id, or a Place."""
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ async def test_optional_permissions_missing_still_exit_0() -> None:
         fake.assert_no_violations()
     assert code == 0, "\n".join(lines)
     assert any(line.strip().startswith("✗ Create Public Threads (optional) is missing") for line in lines)
+    assert any("matches opened in #game run in the channel itself, one match at a time" in line for line in lines)
 
 
 async def test_an_unreachable_discord_is_said_plainly() -> None:

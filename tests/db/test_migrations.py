@@ -161,3 +161,38 @@ def test_0004_leaves_existing_matches_without_a_board(db_url: str, monkeypatch: 
     assert asyncio.run(boards()) == [None]
     command.downgrade(cfg, "0003")
     command.upgrade(cfg, "head")
+
+
+def test_0005_keeps_existing_matches_in_their_channel(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Matches stored before threads keep running where they were: their channel is their lobby
+    channel, they open no thread, and the open one still holds its channel."""
+    cfg = _cfg(monkeypatch, db_url)
+    command.upgrade(cfg, "0004")
+    columns = ("id, channel_id, open_channel, game, options, seed, status, version, step, host_id, max_seats,"
+               " deadline_hours, created_at, updated_at")
+    asyncio.run(_sql(db_url, f"INSERT INTO matches ({columns}) VALUES"
+                             " (1, 5, 5, 'toy', '{}', 1, 'active', 3, 2, 9, 2, 10, '2026-01-01 00:00:00',"
+                             " '2026-01-01 00:00:00'),"
+                             " (2, 6, NULL, 'toy', '{}', 1, 'finished', 7, 9, 9, 2, 10, '2026-01-01 00:00:00',"
+                             " '2026-01-01 00:00:00')"))
+    command.upgrade(cfg, "head")
+
+    async def matches() -> list[tuple[int, int, int | None, int | None, bool, int]]:
+        from sqlmodel import select
+
+        from db import Store
+        from db.models import Match
+
+        store = await Store.open(db_url, migrate=False)
+        try:
+            async with store.read() as session:
+                rows = (await session.exec(select(Match).order_by(Match.id))).all()
+                return [(m.id, m.channel_id, m.open_channel, m.lobby_channel_id, m.opens_thread, m.step)
+                        for m in rows]
+        finally:
+            await store.close()
+
+    assert asyncio.run(matches()) == [(1, 5, 5, 5, False, 2), (2, 6, None, 6, False, 9)]
+    command.check(cfg)
+    command.downgrade(cfg, "0004")
+    command.upgrade(cfg, "head")

@@ -882,6 +882,13 @@ class FakeDiscord:
         return jresp(g.member_payload(member))
 
     # ------------------------------------------------------------------ interactions
+    def app_permissions(self, channel: Channel) -> int:
+        """The bot's permissions where the interaction happens, overwrites included, as Discord
+        computes `app_permissions` (Interaction object); in DMs, the implicit ones (all here)."""
+        if channel.guild is None or self.bot_user.id not in channel.guild.members:
+            return ALL_PERMISSIONS
+        return channel.permissions_of(self.bot_user)
+
     def new_interaction(self, itype: int, user: User, channel: Channel, data: dict,
                         message: Message | None = None) -> Interaction:
         """Build an INTERACTION_CREATE payload as Discord would send it to the bot."""
@@ -891,7 +898,7 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": itype, "token": token, "version": 1,
             "attachment_size_limit": self.attachment_size_limit, "locale": "en-US",
-            "app_permissions": str(ALL_PERMISSIONS), "entitlements": [], "channel_id": str(channel.id),
+            "app_permissions": str(self.app_permissions(channel)), "entitlements": [], "channel_id": str(channel.id),
             "channel": channel.payload(), "data": data,
         }
         if guild is not None:

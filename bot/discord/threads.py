@@ -1,0 +1,94 @@
+"""A thread per match: the lobby message is posted in the channel where `/game new` ran, and a
+public thread named after the match is started from it, so the channel shows one line per
+match and each match's board, phase posts and pings gather in its own thread.
+
+Where threads cannot be used (a channel type without threads, or the bot may not create public
+threads or post in them) the match runs in the channel itself, one at a time, as before.
+`/game new` typed inside a thread runs the match in that thread."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.permissions import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
+from bot.service.errors import SeveralMatches
+from bot.service.types import MatchInfo
+
+if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_MINUTES = 10080
+"""A match thread auto-archives after a week without posts (Discord's longest choice); any post
+of the match reopens it, so a slow match loses nothing."""
+MAX_NAME = 100
+"""Discord's longest thread name."""
+THREAD_EXISTS = 160004
+"""A thread has already been created for this message (a retry after a lost response)."""
+NO_THREAD_HERE = frozenset({50001, 50013, 50024})
+"""Missing Access, Missing Permissions, wrong channel type: the match stays in the channel."""
+ARCHIVED = 50083
+"""The thread is archived: a post reopens it, an edit is refused until it is reopened."""
+THREAD_CHANNEL_TYPES = (discord.ChannelType.text, discord.ChannelType.news)
+"""Channel types whose messages can start a public thread."""
+NEEDED = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+SHOWN = 10
+"""Matches a refusal lists by name (a reply stays far below Discord's 2000 characters)."""
+
+
+def thread_name(info: MatchInfo) -> str:
+    return f"{info.title} #{info.id}"[:MAX_NAME]
+
+
+def opens_thread(interaction: discord.Interaction) -> bool:
+    """Whether a match opened by this `/game new` runs in a thread of its own: the channel is one
+    whose messages start threads and the bot may create public threads and post in them there.
+    (Inside a thread, or where it may not, the match runs in the channel it was opened in.)"""
+    channel = interaction.channel
+    if getattr(channel, "type", None) not in THREAD_CHANNEL_TYPES:
+        return False
+    return interaction.app_permissions.value & NEEDED == NEEDED
+
+
+async def start_from_lobby(bot: WarhostBot, info: MatchInfo, message_id: int) -> MatchInfo:
+    """Start the match's thread from its lobby message and move the match there; where Discord
+    refuses threads for good, keep the match in its channel. A passing failure raises (the lobby
+    notice is delivered again, its nonce returns the same message, and this runs again)."""
+    channel_id = info.lobby_channel_id or info.channel_id
+    try:
+        data: Any = await bot.http.start_thread_with_message(
+            channel_id, message_id, name=thread_name(info), auto_archive_duration=ARCHIVE_MINUTES)
+        thread_id = int(data["id"])
+    except discord.HTTPException as exc:
+        if exc.code == THREAD_EXISTS:
+            thread_id = message_id  # a thread started from a message shares its id
+        elif exc.code in NO_THREAD_HERE:
+            log.info("match %s stays in channel %s: Discord refused its thread (%s)", info.id, channel_id, exc)
+            return await bot.svc.stay_in_channel(info.id)
+        else:
+            raise
+    log.info("match %s runs in thread %s of channel %s", info.id, thread_id, channel_id)
+    return await bot.svc.move_to_thread(info.id, thread_id)
+
+
+async def reopen(bot: WarhostBot, channel_id: int) -> bool:
+    """Unarchive an archived match thread so its board can be edited again (a member may, unless
+    it is locked); False when Discord refuses."""
+    try:
+        await bot.http.edit_channel(channel_id, archived=False, reason="warhost: the match goes on")
+    except discord.HTTPException as exc:
+        log.info("could not reopen archived thread %s: %s", channel_id, exc)
+        return False
+    return True
+
+
+def several_text(error: SeveralMatches) -> str:
+    """Which threads to use, as links a player clicks."""
+    shown = error.matches[:SHOWN]
+    where = ", ".join(f"**{m.title} #{m.id}** in <#{m.channel_id}>" for m in shown)
+    more = f" and {len(error.matches) - len(shown)} more" if len(error.matches) > len(shown) else ""
+    return f"Several matches run from this channel: {where}{more}. Use the command in your match's thread."
