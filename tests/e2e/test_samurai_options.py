@@ -9,8 +9,8 @@ from tests.e2e.harness import ephemeral_reply, factory, open_prompt, settings_fo
 SPEAR = "add one spearman to a province you own"
 
 
-async def _open_with_two_ai(fake, alice, **options) -> str:
-    """Open a 3-seat base match as Alice with two AI seats and start it; the lobby text."""
+async def _open_with_two_ai(fake, alice, **options) -> tuple[str, str]:
+    """Open a 3-seat base match as Alice with two AI seats and start it; her reply and the lobby's first text."""
     r = await alice.slash("game new", game="samurai", seats=3, mode="base", round_limit=1, seed=5, **options)
     reply = await ephemeral_reply(r)
     lobby = await alice.wait_for(lambda m: m.button("Add AI") is not None)
@@ -20,7 +20,7 @@ async def _open_with_two_ai(fake, alice, **options) -> str:
         await alice.wait_for(lambda m, n=count: m.id == lobby.id and f"AI {n}" in m.content)
     await alice.click("Start", message=lobby)
     await alice.wait_for(lambda m: "starts with 3 players." in m.content)
-    return reply + "\n" + opened
+    return reply, opened
 
 
 async def test_setup_classic_through_the_slash_command_gives_the_turn_order_setup(fake, start_bot, alice,
@@ -30,8 +30,9 @@ async def test_setup_classic_through_the_slash_command_gives_the_turn_order_setu
     assert "has no option `setup`" in await ephemeral_reply(refused)
     assert await bot.svc.find_match(fake.channel.id) is None, "a refused option opened a lobby"
 
-    text = await _open_with_two_ai(fake, alice, setup="classic", steps="classic")
-    assert "setup classic" in text and "steps classic" in text
+    reply, lobby = await _open_with_two_ai(fake, alice, setup="classic", steps="classic")
+    for text in (reply, lobby):
+        assert "setup classic" in text and "steps classic" in text, text
     info = await bot.svc.find_match(fake.channel.id)
     assert info.options["setup"] == "classic" and info.options["steps"] == "classic"
     prompt = await alice.dm.wait_for(lambda m: open_prompt(m) and SPEAR in m.content, timeout=120)
@@ -43,8 +44,8 @@ async def test_setup_classic_through_the_slash_command_gives_the_turn_order_setu
 async def test_default_setup_through_the_slash_command_is_one_sealed_sequence(fake, start_bot, alice,
                                                                               tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
-    text = await _open_with_two_ai(fake, alice)
-    assert "setup" not in text
+    reply, lobby = await _open_with_two_ai(fake, alice)
+    assert "setup" not in reply and "setup" not in lobby
     info = await bot.svc.find_match(fake.channel.id)
     assert info.options["setup"] == "simultaneous" and info.options["steps"] == "combined"
     prompt = await alice.dm.wait_for(lambda m: open_prompt(m) and SPEAR in m.content, timeout=120)
