@@ -11,7 +11,7 @@ def add_option_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", help="game mode, e.g. campaign for defenders (default: the game's own)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, repeatable, e.g. --option difficulty=hard (values are read as JSON when they parse)",
+        help="a game option, repeatable, e.g. --option difficulty=hard or --option setup=classic (values are read as JSON when they parse)",
     )
 
 

@@ -44,6 +44,8 @@ def _field_values(name: str) -> list[str]:
 
 
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in _field_values("difficulty")]
+SETUP_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("setup")]
+STEPS_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("steps")]
 
 
 def _channel_id(interaction: discord.Interaction) -> int:
@@ -93,8 +95,10 @@ class GameCommands(app_commands.Group):
         round_limit="end the match after this many rounds",
         difficulty="Tiny Epic Defenders: how hard the horde pushes (default normal)",
         seed="replay a known shuffle: the same seed and choices give the same match (default random)",
+        setup="Samurai Swords: setup placed by all at once, sealed (default), or in turns (classic)",
+        steps="Samurai Swords: swords and muster as sealed steps (combined, default) or one by one (classic)",
     )
-    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, setup=SETUP_CHOICES, steps=STEPS_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -106,12 +110,14 @@ class GameCommands(app_commands.Group):
         round_limit: app_commands.Range[int, 1, 100] | None = None,
         difficulty: str | None = None,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+        setup: str | None = None,
+        steps: str | None = None,
     ) -> None:
         await self._private(interaction)
         fields = engine.get(game).options_model().model_fields
         options: dict[str, Any] = {}
         for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit),
-                            ("difficulty", difficulty)):
+                            ("difficulty", difficulty), ("setup", setup), ("steps", steps)):
             if value is None:
                 continue
             if name not in fields:

@@ -3,7 +3,6 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from engine.contract import Event, IllegalChoice, Option
@@ -113,10 +112,35 @@ def paged(st: SamuraiState, seat: int, cands: list[tuple[str, Option]], extras: 
     if region and inside:
         back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
-    counts = Counter(region_of[pid] for pid, _ in cands)
-    groups = [opt(f"region:{r}", f"{r}: {counts[r]} provinces", {"act": "region", "region": r})
-              for r in content().map.regions if counts[r]]
+    members: dict[str, list[str]] = {}
+    for pid, _ in cands:
+        names = members.setdefault(region_of[pid], [])
+        if pname(pid) not in names:
+            names.append(pname(pid))
+    groups = [opt(f"region:{r}", f"{r}: {len(members[r])} province{'s' if len(members[r]) != 1 else ''}",
+                  {"act": "region", "region": r}, listed(members[r], 100))
+              for r in content().map.regions if r in members]
     return (groups + extras)[:MAX_OPTIONS]
+
+
+def listed(names: list[str], limit: int) -> str:
+    """Names joined by commas within `limit` characters; "and N more" says what did not fit."""
+    text = ", ".join(names)
+    for shown in range(len(names) - 1, 0, -1):
+        if len(text) <= limit:
+            break
+        text = ", ".join(names[:shown]) + f" and {len(names) - shown} more"
+    return text[:limit]
+
+
+def region_hint(st: SamuraiState, seat: int, options: list[Option]) -> str:
+    """What a paged province list asks first: a region (named on the map), or a province in the region chosen."""
+    if any(o.choice.get("act") == "region" and o.choice.get("region") for o in options):
+        return " Pick the region first (the map names the eight regions); each lists your provinces in it."
+    region = st.nav.get(str(seat), "")
+    if region and any(o.choice.get("act") == "region" for o in options):
+        return f" Provinces in {region}:"
+    return ""
 
 
 def check_province(pid: str | None) -> str:

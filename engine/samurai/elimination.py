@@ -13,6 +13,7 @@ from engine.samurai.board import (
     paged,
     player,
     pname,
+    region_hint,
     vacate_if_empty,
     who,
 )
@@ -87,7 +88,7 @@ def rebuild_prompt(state: SamuraiState, seat: int) -> Prompt:
     decline = opt("decline", "Do not raise this army", {"act": "decline"})
     options = paged(state, seat, candidates, [decline])
     return Prompt(seat=seat, kind="rebuild", text="Spoils of war: you may place a new daimyo (level 1) to raise a "
-                  "lost army in a province you own without an army.", answer=Pick, options=options,
+                  "lost army in a province you own without an army." + region_hint(state, seat, options), answer=Pick, options=options,
                   default=candidates[0][1].choice if candidates else decline.choice)
 
 

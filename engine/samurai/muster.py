@@ -39,6 +39,7 @@ from engine.samurai.board import (
     paged,
     player,
     pname,
+    region_hint,
     regulars_in,
     who,
 )
@@ -82,7 +83,7 @@ def build_prompt(st: SamuraiState, seat: int, secret: bool) -> Prompt:
     forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
     options = paged(st, seat, cands, [forfeit])
     default = cands[0][1].choice if cands else forfeit.choice
-    return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress.",
+    return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress." + region_hint(st, seat, options),
                   answer=Pick, options=options, secret=secret, default=default)
 
 
@@ -204,7 +205,7 @@ def place_prompt(st: SamuraiState, seat: int) -> Prompt:
         back = [opt("undo", "Change the levy", {"act": "undo"})]
     options = paged(st, seat, cands, back + [skip])
     default = cands[0][1].choice if cands else skip.choice
-    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).",
+    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(st, seat, options)}",
                   answer=Pick, options=options, secret=True, default=default)
 
 

@@ -38,6 +38,7 @@ from engine.samurai.board import (
     paged,
     player,
     pname,
+    region_hint,
     regulars_in,
     who,
 )
@@ -181,7 +182,8 @@ def task_prompt(st: SamuraiState, t: Task) -> Prompt:
                            {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {n} in a province you own without an army."
     options = paged(st, seat, cands, [])
-    return Prompt(seat=seat, kind=t.task, text=text, answer=Pick, options=options, default=cands[0][1].choice)
+    return Prompt(seat=seat, kind=t.task, text=text + region_hint(st, seat, options), answer=Pick, options=options,
+                  default=cands[0][1].choice)
 
 
 def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) -> None:

@@ -42,6 +42,7 @@ from engine.samurai.board import (
     paged,
     player,
     pname,
+    region_hint,
     units_text,
     who,
 )
@@ -207,7 +208,7 @@ def claims_prompt(st: SamuraiState, seat: int) -> Prompt:
     options = paged(st, seat, cands, ([undo] if wishes else []) + [rest])
     return Prompt(seat=seat, kind="claim", text=f"Setup: claim wish {len(wishes) + 1} of {SETUP_TURNS}, an "
                   "unoccupied province. Claims are served in sword order, one per player a round; a wish "
-                  "already taken passes to your next.", answer=Pick, options=options, secret=True,
+                  "already taken passes to your next." + region_hint(st, seat, options), answer=Pick, options=options, secret=True,
                   default=rest.choice)
 
 
@@ -297,7 +298,7 @@ def placement_prompt(st: SamuraiState, seat: int) -> Prompt:
         rest = opt("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
         options = paged(st, seat, cands, ([undo] if has_undo else []) + [rest])
         return Prompt(seat=seat, kind="spear", text=f"Setup: add one spearman to a province you own (at most 3 per "
-                      f"province; {left} of {spearmen_to_place()} left).", answer=Pick, options=options, secret=True,
+                      f"province; {left} of {spearmen_to_place()} left).{region_hint(st, seat, options)}", answer=Pick, options=options, secret=True,
                       default=rest.choice)
     if stage == "deploy":
         n = len(d.get("deploys", [])) + 1
@@ -305,7 +306,8 @@ def placement_prompt(st: SamuraiState, seat: int) -> Prompt:
         cands = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(st.provinces[pid].garrison) + drafted[pid]} units)",
                            {"act": "deploy", "province": pid})) for pid in deploy_spots(st, seat)]
         options = paged(st, seat, cands, [undo] if has_undo else [])
-        return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {n} in a province you own without an army.",
+        return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {n} in a province you own without an army."
+                      f"{region_hint(st, seat, options)}",
                       answer=Pick, options=options, secret=True, default=cands[0][1].choice)
     keep = opt("keep", "Keep this setup", {"act": "keep"})
     return Prompt(seat=seat, kind=d.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "

@@ -44,6 +44,7 @@ from render.samurai.scene import (
     Scene,
     Static,
     display_names,
+    frame_box,
     scenes,
     short_name,
     static_layer,
@@ -75,14 +76,6 @@ def placements(view: dict[str, Any]) -> dict[str, tuple[dict[str, Box], dict[str
         out[name] = ({k: sc.to_canvas(b) for k, b in badges.items()}, {k: sc.to_canvas(b) for k, b in names.items()},
                      {k: sc.to_canvas(b) for k, b in sc.footprints.items()})
     return out
-
-
-def frame_box(st: Static, crop: Crop) -> Box:
-    """The inset's area on the whole map (local coordinates), kept inside the map."""
-    w, h = INSET_MAP[2] - INSET_MAP[0], INSET_MAP[3] - INSET_MAP[1]
-    sw, sh = st.whole.size
-    return (max(1, round(crop.x)), max(1, round(crop.y)), min(sw - 2, round(crop.x + w / crop.zoom)),
-            min(sh - 2, round(crop.y + h / crop.zoom)))
 
 
 def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
@@ -119,5 +112,5 @@ def draw(view: dict[str, Any], names: list[str] | None = None) -> bytes:
 
 __all__ = ["CAPTION_H", "EVENTS_BOX", "HEADER_H", "HEIGHT", "INSET_BOX", "INSET_MAP", "KEY_BOX", "LEGEND_H", "LEGEND_Y",
            "MAP_BOX", "OWNER_TINT", "PRIVATE_SIZE", "RESULT_BOX", "WAR_BOX", "WIDTH", "_SCENES", "_STATIC", "Crop",
-           "display_names", "draw", "frame_box", "draw_private", "layout", "legend_origin", "placements", "render_image",
+           "Static", "display_names", "draw", "frame_box", "draw_private", "layout", "legend_origin", "placements", "render_image",
            "render_private_image", "short_name", "static_layer"]

@@ -48,7 +48,8 @@ def placements(view: dict[str, Any], scene: Scene, keep: set[str]) -> tuple[dict
     battles, the action); an unimportant name a badge has to cover is left out.
     """
     marks = scene.marks
-    hard = list(scene.footprints.values()) + [lab.box for pid, lab in scene.labels.items() if pid in keep]
+    hard = (list(scene.footprints.values()) + [lab.box for pid, lab in scene.labels.items() if pid in keep]
+            + [lab.box for lab in scene.regions.values()])
     soft_ids = [pid for pid in scene.labels if pid not in keep]
     soft = [scene.labels[pid].box for pid in soft_ids]
     w, h = scene.size
@@ -79,6 +80,12 @@ def _arrow(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int], co
     base = (tip[0] - ux * head, tip[1] - uy * head)
     draw.polygon([tip, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half)],
                  fill=colour, outline=palette.OUTLINE)
+
+
+def _towards(a: tuple[float, float], b: tuple[int, int], short: float) -> tuple[float, float]:
+    """The point `short` px before `b` on the line from `a`: a leader line stops at the node's edge."""
+    d = math.dist(a, b) or 1.0
+    return (b[0] - (b[0] - a[0]) * short / d, b[1] - (b[1] - a[1]) * short / d)
 
 
 def _node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tuple[int, int],
@@ -194,6 +201,13 @@ def draw_scene(img: Image.Image, view: dict[str, Any], scene: Scene, focus: set[
     if frame is not None:
         draw.rectangle(frame, outline=palette.OUTLINE, width=5)
         draw.rectangle((frame[0] + 1, frame[1] + 1, frame[2] - 1, frame[3] - 1), outline=palette.ALERT, width=3)
+    for lab in scene.regions.values():
+        if lab.leader_to is not None:
+            end = _towards(labels.centre(lab.box), lab.leader_to, marks.node_r + 3)
+            draw.line([labels.centre(lab.box), end], fill=palette.OUTLINE, width=4)
+            draw.line([labels.centre(lab.box), end], fill=land.REGION_EDGE_RGB, width=2)
+        text.stamp(img, labels.centre(lab.box), lab.text, lab.px, bold=True, fill=land.REGION_EDGE_RGB,
+                   stroke=2, anchor="mm")
     bright = important(view)
     for pid, lab in scene.labels.items():
         if pid not in names:

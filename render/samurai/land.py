@@ -19,19 +19,22 @@ RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
 SEA, SHORE, PROV_EDGE, COAST, BORDER, LANE, HEADER_BG, PANEL_BG, RULE = 0, 100, 101, 102, 103, 104, 105, 106, 107
+REGION_EDGE = 108
 SEA_RGB: RGB = (24, 42, 64)
 SHORE_RGB: RGB = (36, 62, 90)
 PROV_EDGE_RGB: RGB = (28, 30, 36)
 COAST_RGB: RGB = (14, 16, 20)
 BORDER_RGB: RGB = (150, 140, 118)
 LANE_RGB: RGB = (120, 170, 220)
+REGION_EDGE_RGB: RGB = (236, 226, 200)  # light: the eight regions show whoever owns the land (names drawn the same)
 REGION_RGB: dict[str, RGB] = {  # muted, greyish: unowned land only, never mistaken for a seat
     "Kinai": (112, 104, 96), "Tokaido": (98, 104, 96), "Tosando": (92, 98, 108), "Hokurikudo": (104, 100, 112),
     "San'indo": (108, 108, 92), "San'yodo": (100, 96, 88), "Nankaido": (90, 104, 104), "Saikaido": (106, 96, 100),
 }
 REGION_DEFAULT: RGB = (100, 100, 100)
 OWNER_TINT = tuple(palette.tint(c, 0.42) for c in palette.SEAT_COLOURS)
-LAND_COLOURS: list[RGB] = [SEA_RGB, SHORE_RGB, PROV_EDGE_RGB, COAST_RGB, BORDER_RGB, LANE_RGB, *REGION_RGB.values(),
+LAND_COLOURS: list[RGB] = [SEA_RGB, SHORE_RGB, PROV_EDGE_RGB, COAST_RGB, BORDER_RGB, LANE_RGB, REGION_EDGE_RGB,
+                           *REGION_RGB.values(),
                            REGION_DEFAULT, *OWNER_TINT]
 
 
@@ -57,13 +60,13 @@ def paint(size: tuple[int, int], origin: tuple[int, int], order: Sequence[str], 
     edges = ImageChops.multiply(_edges(idx), land)
     coast = ImageChops.subtract(land, _shrink(land, line))
     shore = ImageChops.subtract(_grow(land, 2 * line), land)
-    # region boundaries: wider and darker, so the eight circuits show whoever owns the land
+    # region boundaries: wider and light, so the eight regions show whoever owns the land
     region_no = {r: k + 1 for k, r in enumerate(sorted(set(regions.values())))}
     rlut = [0] + [region_no[regions[pid]] for pid in order] + [0] * (255 - len(order))
     redges = ImageChops.multiply(_grow(_edges(idx.point(rlut)), line // 2), land)
     idx.paste(SHORE, mask=shore)
     idx.paste(PROV_EDGE, mask=edges)
-    idx.paste(COAST, mask=redges)
+    idx.paste(REGION_EDGE, mask=redges)
     idx.paste(COAST, mask=coast)
     # sea lanes: dashes over open water only
     lane_mask = Image.new("L", size, 0)
@@ -82,7 +85,8 @@ def base_lut(order: Sequence[str], regions: dict[str, str]) -> list[int]:
     """The 768-entry palette of the land values: unowned provinces in their region's grey."""
     lut = [0] * 768
     for value, rgb in ((SEA, SEA_RGB), (SHORE, SHORE_RGB), (PROV_EDGE, PROV_EDGE_RGB), (COAST, COAST_RGB),
-                       (BORDER, BORDER_RGB), (LANE, LANE_RGB), (HEADER_BG, palette.BACKGROUND_EDGE),
+                       (BORDER, BORDER_RGB), (LANE, LANE_RGB), (REGION_EDGE, REGION_EDGE_RGB),
+                       (HEADER_BG, palette.BACKGROUND_EDGE),
                        (PANEL_BG, palette.PANEL), (RULE, palette.PANEL_EDGE)):
         lut[3 * value: 3 * value + 3] = rgb
     for i, pid in enumerate(order):

@@ -8,7 +8,7 @@ cache (`scenes`), since consecutive phases often look at the same place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -16,8 +16,9 @@ from PIL import Image, ImageDraw
 from render import encode as encoding
 from render import fonts, labels
 from render.cache import LayerCache
-from render.samurai import icons, land
+from render.samurai import icons, land, regions
 from render.samurai import layout as lay
+from render.samurai.regions import RegionLabel
 
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
@@ -43,6 +44,7 @@ class Scene:
     footprints: dict[str, Box]
     labels: dict[str, Label]
     land: Image.Image  # "L" land values of `box` (see render/samurai/land.py)
+    regions: dict[str, RegionLabel] = field(default_factory=dict)  # region names, by region
 
     @property
     def size(self) -> tuple[int, int]:
@@ -69,6 +71,11 @@ class Atlas:
     borders: tuple[tuple[str, str], ...]
     lanes: tuple[tuple[str, str], ...]
 
+    @property
+    def region_order(self) -> tuple[str, ...]:
+        """The regions in the map's order (of their first province)."""
+        return tuple(r for r in dict.fromkeys(self.regions.values()) if r)
+
 
 @dataclass(frozen=True)
 class Static:
@@ -82,6 +89,8 @@ class Static:
     png_palette: Image.Image
 
 
+INSET_REGION_PX = 24
+COMPASS_BOX: Box = (0, 0, 80, 90)  # the north arrow in the whole map's top-left corner (see panel.compass)
 _STATIC: LayerCache[Static] = LayerCache(max_entries=8)
 _SCENES: LayerCache[tuple[Scene, Scene]] = LayerCache(max_entries=24)
 
@@ -193,15 +202,37 @@ def scenes(view: dict[str, Any], crop: Crop, focus: tuple[str, ...]) -> tuple[Sc
 
 
 def _build_scenes(st: Static, crop: Crop, focus: tuple[str, ...]) -> tuple[Scene, Scene]:
-    """The inset for a crop, then the whole map's names for every province it does not name."""
+    """The inset for a crop, then the whole map's region names and the names of every province the inset does not name.
+
+    On the whole map the regions are named first, each over its own land where it fits: the
+    province names find their spots around them (with a leader line or a shorter name).
+    """
     inset = _build_inset(st, crop, focus)
     atlas, whole = st.atlas, st.whole
+    taken = [*whole.footprints.values(), COMPASS_BOX, *frame_edges(frame_box(st, crop))]
+    named = regions.place(whole.land, atlas.order, whole.centres, atlas.regions, atlas.region_order, taken)
     rest = [pid for pid in whole.centres if pid not in inset.labels]
     sizes = {pid: [label_size(fonts.sanitize(t, True), lay.WHOLE.label_px)
                    for t in dict.fromkeys((atlas.labels[pid], abbreviation(atlas.labels[pid])))] for pid in rest}
-    placed = labels.place(whole.footprints, sizes, (0, 0, *whole.size), gap=lay.WHOLE.gap, reach=160)
+    placed = labels.place(whole.footprints, sizes, (0, 0, *whole.size), gap=lay.WHOLE.gap, reach=160,
+                          obstacles=[lab.box for lab in named.values()])
     names = {pid: Label(t, b, labels.needs_leader(whole.footprints[pid], b, lay.WHOLE.gap)) for pid, (t, b) in placed.items()}
-    return replace(whole, labels=names), inset
+    return replace(whole, labels=names, regions=named), inset
+
+
+def frame_box(st: Static, crop: Crop) -> Box:
+    """The inset's area on the whole map (local coordinates), kept inside the map."""
+    w, h = lay.INSET_MAP[2] - lay.INSET_MAP[0], lay.INSET_MAP[3] - lay.INSET_MAP[1]
+    sw, sh = st.whole.size
+    return (max(1, round(crop.x)), max(1, round(crop.y)), min(sw - 2, round(crop.x + w / crop.zoom)),
+            min(sh - 2, round(crop.y + h / crop.zoom)))
+
+
+def frame_edges(frame: Box, width: int = 4) -> list[Box]:
+    """The four sides of the inset's frame as thin boxes: a region name never sits on one."""
+    x0, y0, x1, y1 = frame
+    return [(x0 - width, y0 - width, x1 + width, y0 + width), (x0 - width, y1 - width, x1 + width, y1 + width),
+            (x0 - width, y0 - width, x0 + width, y1 + width), (x1 - width, y0 - width, x1 + width, y1 + width)]
 
 
 def _build_inset(st: Static, crop: Crop, focus: tuple[str, ...]) -> Scene:
@@ -236,7 +267,10 @@ def _build_inset(st: Static, crop: Crop, focus: tuple[str, ...]) -> Scene:
         px = next(px for (text, px), (_, w, h) in zip(options[pid], sizes[pid], strict=True)
                   if text == t and (w, h) == (b[2] - b[0], b[3] - b[1]))
         names[pid] = Label(t, b, labels.needs_leader(feet[pid], b, marks.gap), px)
-    return Scene(box, marks, centres, feet, names, inset_land)
+    taken = [*feet.values(), *(lab.box for lab in names.values())]
+    named = regions.place(inset_land, st.atlas.order, centres, st.atlas.regions, st.atlas.region_order, taken,
+                          px=INSET_REGION_PX)
+    return Scene(box, marks, centres, feet, names, inset_land, named)
 
 
 def _round(p: Point) -> tuple[int, int]:
@@ -244,4 +278,4 @@ def _round(p: Point) -> tuple[int, int]:
     return (round(p[0]), round(p[1]))
 
 
-__all__ = ["Atlas", "Crop", "Label", "Scene", "Static", "display_names", "scenes", "static_layer"]
+__all__ = ["Atlas", "Crop", "Label", "Scene", "Static", "display_names", "frame_box", "scenes", "static_layer"]

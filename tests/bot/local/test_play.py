@@ -133,3 +133,18 @@ def test_the_ai_teammates_moves_between_maps_are_shown(tmp_path: Path) -> None:
     # The AI's skill pick is a public line that ends no phase (no map): it is shown all the same.
     assert "(AI 1 (heuristic)) keeps the skill " in out
     assert "in your DMs" not in out
+
+
+def test_play_samurai_takes_the_setup_option(tmp_path: Path) -> None:
+    """`--option setup=classic` reaches the game: the rulebook's one-spearman turns, not the sealed twelve."""
+    def first_prompt(name: str, *options: str) -> str:
+        where = ["--db", f"sqlite+aiosqlite:///{tmp_path / name}", "--maps", str(tmp_path / f"maps-{name}")]
+        cmd = [sys.executable, "-m", "bot", "play", "samurai", "--seats", "3", "--seed", "3", *where, *options]
+        proc = subprocess.run(cmd, cwd=ROOT, input="", capture_output=True, text=True, timeout=240,
+                              env=env_for(tmp_path))
+        assert "Input ended. Your match is saved" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
+        return next(line for line in proc.stdout.splitlines() if line.startswith(">> "))
+
+    classic = first_prompt("classic.db", "--option", "setup=classic", "--option", "steps=classic")
+    assert classic == ">> Setup: add one spearman to a province you own (at most 3 per province)."
+    assert "12 of 12 left" in first_prompt("default.db")

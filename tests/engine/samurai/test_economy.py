@@ -330,3 +330,26 @@ def test_every_action_of_a_round_ends_with_a_phase_end_event():
         kinds += [e.kind for e in step.events if e.phase_end]
         st = step.state
     assert kinds == ["plans", "turn_order", "build", "levy", "ronin", "war_turn", "war_turn", "war_turn", "koku"]
+
+
+def test_bowman_placement_asks_for_a_region_that_lists_the_players_provinces_in_it(planning):
+    """22 provinces do not fit one select: the regions come first, each naming the provinces it holds."""
+    st = to_levy(planning, {0: 3})
+    st = submit(st, 0, {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 1})
+    p = prompt_for(st, 0)
+    assert p.kind == "place" and "bowman" in p.text and "region" in p.text and "map" in p.text
+    groups = [o for o in p.options if o.choice.get("act") == "region"]
+    assert len(groups) >= 2
+    region_of = rules.content().region_of
+    mine = rules.owned(st, 0)
+    for o in groups:
+        region = o.choice["region"]
+        names = [rules.pname(pid) for pid in mine if region_of[pid] == region]
+        assert o.label.startswith(f"{region}: {len(names)} province")
+        assert all(name in o.description for name in names[:3]), (o.label, o.description)
+    region = groups[0].choice["region"]
+    st = submit(st, 0, groups[0].choice)
+    p = prompt_for(st, 0)
+    assert f"Provinces in {region}:" in p.text
+    picks = {o.choice["province"] for o in p.options if o.choice.get("act") == "place"}
+    assert picks and all(region_of[pid] == region for pid in picks)
