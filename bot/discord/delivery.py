@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot.discord import nudges
+from bot.discord import nudges, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
 from bot.naming import named_prompt
+from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, target_of
 
 if TYPE_CHECKING:
@@ -258,6 +259,8 @@ class Delivery:
                 allowed_mentions=NOBODY,
             )
             return str(msg.id)
+        if kind == REPLAY_NOTICE:
+            return await replays.post(self, notice, channel, clip(inert(payload.get("text", ""))), nonce_of(notice))
         if kind == "turn":
             return await nudges.turn(self, notice)
         if kind == "reminder":
