@@ -83,6 +83,8 @@ class Delivery:
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
+        self.replays = replays.Replays()
+        """Replay GIFs drawn ahead of their posts (outside the send slots)."""
 
     @property
     def svc(self) -> Any:
@@ -181,6 +183,7 @@ class Delivery:
 
     async def _deliver_one(self, notice: Any) -> str:
         try:
+            await self.replays.prepare(self, notice)  # slow drawing takes no send slot
             async with self.gate:
                 ref = await self.deliver(notice)
         except discord.HTTPException as exc:
