@@ -65,7 +65,7 @@ class Standing:
     rating: float
 
 
-def is_cooperative(game: Any) -> bool:
+def is_cooperative(game: object) -> bool:
     return bool(getattr(game, "cooperative", False))
 
 
@@ -86,12 +86,12 @@ def ranks(result: eng.Result, seats: list[int]) -> list[int]:
     return [1 if s in result.winners else 2 + losers.index(result.scores.get(s, 0)) for s in seats]
 
 
-def rated_match(match: Match, seats: list[Seat], game: Any) -> bool:
+def rated_match(match: Match, seats: list[Seat], game: eng.Game) -> bool:
     humans = {s.user_id for s in seats if s.user_id is not None}
     return match.guild_id is not None and not is_cooperative(game) and len(humans) >= 2
 
 
-async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], game: Any, state: eng.State,
+async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], game: eng.Game, state: eng.State,
                         result: eng.Result, now: datetime) -> MatchRecord | None:
     """Write the match's record and update its players' ratings, in the caller's transaction.
     Returns None (and changes nothing) if the match was recorded before."""
