@@ -1,6 +1,7 @@
 """The event-sourced match store: tables, async Store, Alembic migrations. No discord here."""
 
 from db.models import Choice, Deadline, DeliveryBlock, Lease, Match, Notice, Seat, Snapshot
+from db.records import MatchRecord, Rating, RecordSeat
 from db.store import DEFAULT_URL, Store, VersionConflict
 
 __all__ = [
@@ -10,7 +11,10 @@ __all__ = [
     "DeliveryBlock",
     "Lease",
     "Match",
+    "MatchRecord",
     "Notice",
+    "Rating",
+    "RecordSeat",
     "Seat",
     "Snapshot",
     "Store",

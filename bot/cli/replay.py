@@ -1,26 +1,31 @@
-"""`python -m bot replay MATCH_ID --db URL [--verify]`: replay a stored match's choice log.
+"""`python -m bot replay MATCH_ID --db URL [--verify] [--gif PATH]`: replay a stored match's choice log.
 
 With --verify, the whole log is replayed from setup and compared with every stored
-snapshot and with the state the bot would load; exit 1 on any difference.
+snapshot and with the state the bot would load; exit 1 on any difference. With --gif, the
+match's replay GIF (every public phase end, as the channel saw it) is written to PATH: the
+same GIF the bot posts when a match ends, drawn for any stored match, finished or not.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
 import engine
 from bot.cli._db import add_db_option
+from bot.service.history import HistoryService, NothingToReplay
 from db import Match, Snapshot, Store
 
 NAME = "replay"
-HELP = "replay a stored match from its choice log (--verify checks it against the snapshots)"
+HELP = "replay a stored match from its choice log (--verify checks it against the snapshots, --gif draws it)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("match_id", type=int)
     add_db_option(parser)
     parser.add_argument("--verify", action="store_true", help="check the replay against the stored snapshots")
+    parser.add_argument("--gif", type=Path, metavar="PATH", help="write the match's replay GIF (public views only) here")
 
 
 async def _replay(url: str, match_id: int, verify: bool) -> tuple[int, list[str]]:
@@ -33,6 +38,8 @@ async def _replay(url: str, match_id: int, verify: bool) -> tuple[int, list[str]
             match = await session.get(Match, match_id)
             if match is None:
                 return 1, [f"no match {match_id} in this database"]
+            if await store.latest_snapshot(session, match_id) is None:  # start always stores one
+                return 1, [f"match {match_id} never started: there is nothing to replay or draw"]
             game = engine.get(match.game)
             seats = await store.seat_count(session, match_id)
             log = [c for c in await store.choices(session, match_id) if c.seq <= match.step]
@@ -71,7 +78,28 @@ async def _replay(url: str, match_id: int, verify: bool) -> tuple[int, list[str]
     return 0, [*out, f"OK: replay matches {checked} snapshot(s) and the loaded state; log sha256 {digest[:16]}"]
 
 
+class _Replays(HistoryService):
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+
+async def _gif(url: str, match_id: int, path: Path) -> tuple[int, list[str]]:
+    store = await Store.open(url, migrate=False)
+    try:
+        replay = await _Replays(store).replay_gif(match_id)
+    except NothingToReplay as exc:
+        return 1, [str(exc)]
+    finally:
+        await store.close()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(replay.data)
+    return 0, [f"wrote {path}: {replay.frames} phase images, {len(replay.data)} bytes"]
+
+
 def run(args: argparse.Namespace) -> int:
     code, lines = asyncio.run(_replay(args.db, args.match_id, args.verify))
+    if code == 0 and args.gif is not None:
+        code, more = asyncio.run(_gif(args.db, args.match_id, args.gif))
+        lines += more
     print("\n".join(lines))
     return code

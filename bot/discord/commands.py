@@ -12,8 +12,9 @@ from discord import app_commands
 
 import engine
 import render
+from bot.discord import records
 from bot.discord.board import board_of
-from bot.discord.mentions import plain_name, plain_names
+from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
@@ -57,6 +58,11 @@ def _here(interaction: discord.Interaction) -> Place:
     """Where the command was typed and by whom: a match's thread finds that match; the channel
     several matches run from finds the one the user sits in."""
     return Place(_channel_id(interaction), interaction.user.id)
+
+
+def _guild_id(interaction: discord.Interaction) -> int:
+    assert interaction.guild_id is not None  # the group is guild-only
+    return interaction.guild_id
 
 
 class GameCommands(app_commands.Group):
@@ -296,3 +302,29 @@ class GameCommands(app_commands.Group):
         await self._private(interaction)
         await self.svc.resume(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match goes on.")
+
+    @app_commands.command(name="history", description="Finished matches of this server: result, length, replay")
+    @app_commands.describe(game="only matches of this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await self._private(interaction)
+        entries = await self.svc.history(_guild_id(interaction), game)
+        await answer(interaction, records.history_text(entries, game), allowed_mentions=NOBODY)
+
+    @app_commands.command(name="stats", description="A player's games, wins, rating and favourite pick here")
+    @app_commands.describe(player="whose stats (default: yours)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        await self._private(interaction)
+        who = player or interaction.user
+        found = await self.svc.player_stats(_guild_id(interaction), who.id)
+        await answer(interaction, records.stats_text(who.display_name, found), allowed_mentions=NOBODY)
+
+    @app_commands.command(name="leaderboard", description="The best players of this server, per game")
+    @app_commands.describe(game="one game (default: every game played here)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        await self._private(interaction)
+        keys = [game] if game is not None else sorted(engine.games())
+        size = records.LEADERBOARD_ONE if game is not None else records.LEADERBOARD_EACH
+        boards = {key: await self.svc.leaderboard(_guild_id(interaction), key, size) for key in keys}
+        await answer(interaction, records.leaderboard_text(boards, game), allowed_mentions=NOBODY)

@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot.discord import nudges, phase_posts
+from bot.discord import nudges, phase_posts, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
 from bot.naming import named_prompt
+from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
 
 if TYPE_CHECKING:
@@ -93,6 +94,8 @@ class Delivery:
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
+        self.replays = replays.Replays()
+        """Replay GIFs drawn ahead of their posts (outside the send slots)."""
 
     @property
     def svc(self) -> Any:
@@ -194,6 +197,7 @@ class Delivery:
         """Deliver one notice, or consecutive phase-post notices as one post or edit."""
         notice = group[0]
         try:
+            await self.replays.prepare(self, notice)  # slow drawing takes no send slot
             async with self.gate:
                 ref = await (phase_posts.deliver_group(self, group) if len(group) > 1 else self.deliver(notice))
         except discord.HTTPException as exc:
@@ -263,6 +267,8 @@ class Delivery:
             return await self.lobby(notice, channel)
         if kind in PHASE_POST_KINDS:
             return await phase_posts.deliver_group(self, [notice])
+        if kind == REPLAY_NOTICE:
+            return await replays.post(self, notice, channel, clip(inert(payload.get("text", ""))), nonce_of(notice))
         if kind == "turn":
             return await nudges.turn(self, notice)
         if kind == "reminder":

@@ -17,6 +17,7 @@ import engine
 import render
 from bot.naming import named_prompt
 from bot.service import MatchService, ServiceError
+from bot.service.history import REPLAY_NOTICE
 from db.store import Store
 from engine.text import fill
 
@@ -167,6 +168,10 @@ class Table:
                 self.numbers.clear()  # a new phase: the numbering of choices starts afresh
                 if notice.kind == "result":
                     result = payload.get("result")
+            elif notice.kind == REPLAY_NOTICE:
+                path = self.maps / "replay.gif"
+                path.write_bytes((await self.svc.replay_gif(match_id)).data)
+                self.say(f"[replay of every phase saved: {path}]")
             elif notice.kind == "events":
                 self.say("\n".join(payload.get("events") or [payload.get("text", "")]))
             elif notice.kind in ("progress", "timeout"):

@@ -26,9 +26,11 @@ import engine as eng
 from bot.service import hosting, limits, noise, phase_notices
 from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
+from bot.service.history import REPLAY_NOTICE, HistoryService
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.outbox import OutboxService
 from bot.service.places import PlacesService
+from bot.service.ratings import RatingService, record_finish
 from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult, Where
 from db.models import OPEN_STATUSES, REMINDER_FRACTIONS, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
@@ -108,7 +110,7 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService(OutboxService, BoardService, PlacesService):
+class MatchService(OutboxService, BoardService, PlacesService, HistoryService, RatingService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -878,6 +880,8 @@ class MatchService(OutboxService, BoardService, PlacesService):
                            game=ctx.match.game,
                            names=ctx.names(),
                            view=ctx.game.view(ctx.state, None), result=ctx.values["result"])
+                await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, ctx.state, result, ctx.now)
+                ctx.notice(REPLAY_NOTICE, text=f"Replay of this {ctx.game.title} match, phase by phase.")
             else:
                 self._reissue(ctx, actor=None)
         await self._sync_deadline(ctx)

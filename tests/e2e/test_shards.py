@@ -103,6 +103,10 @@ async def _play(fake: FakeDiscord, guild: Guild, host: Any, guest: Any, silent: 
         if not acted:
             await asyncio.sleep(0.05)
     assert all(a.answered for a in autos), f"a human in {guild.name} never got to answer"
+    # The replay GIF is a match's last post (drawn after the result): once it is there, all is out.
+    while not any("replay.gif" in m.files for m in fake.channel_messages(guild.channel)):
+        assert loop.time() < end, f"no replay GIF in {guild.name} within {MATCH_TIMEOUT} s"
+        await asyncio.sleep(0.05)
     return match_id
 
 

@@ -47,6 +47,10 @@ def test_play_to_the_end_refusing_bad_input(tmp_path: Path) -> None:
     assert len(maps) >= 3 and maps[-1].name.endswith("result.png")
     with Image.open(maps[-1]) as img:
         assert img.size == (1200, 1560)
+    replay = tmp_path / "maps" / "replay.gif"
+    assert f"[replay of every phase saved: {replay}]" in out
+    with Image.open(replay) as gif:
+        assert gif.format == "GIF" and gif.n_frames >= 2
 
 
 def test_interrupted_match_resumes(tmp_path: Path) -> None:

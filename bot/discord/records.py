@@ -1,0 +1,135 @@
+"""The texts of `/game history`, `/game stats` and `/game leaderboard`.
+
+Players choose their own names, so every name is escaped (it can neither ping nor format), and
+the replies go out with no mention allowed at all. Each reply is one page under Discord's 2,000
+characters: a line too many is dropped, never cut in half."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import engine
+from bot.discord.mentions import plain_name
+from bot.service.core import team_verdict
+from bot.service.history import HistoryEntry
+from bot.service.ratings import GameStats, Standing, is_cooperative
+
+PAGE = 1900
+"""Characters of one reply page (Discord allows 2,000)."""
+LEADERBOARD_ONE = 10
+"""Players listed when one game is asked for."""
+LEADERBOARD_EACH = 5
+"""Players listed per game when every game is shown."""
+JUMP = "https://discord.com/channels/{guild}/{channel}/{message}"
+
+
+def title_of(key: str) -> str:
+    try:
+        return str(engine.get(key).title)
+    except KeyError:
+        return key
+
+
+def _page(head: str, lines: Sequence[str], more: str) -> str:
+    """The heading and as many whole lines as fit; says how many were left out."""
+    text = head
+    for n, line in enumerate(lines):
+        room = PAGE if n == len(lines) - 1 else PAGE - 40  # room for the "more" line
+        if len(text) + 1 + len(line) > room:
+            return f"{text}\n{more.format(left=len(lines) - n)}"
+        text += "\n" + line
+    return text
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def verdict(entry: HistoryEntry) -> str:
+    """Who won, as the history line says it."""
+    try:
+        game = engine.get(entry.game)
+    except KeyError:
+        game = None
+    team = team_verdict(game, [s.seat for s in entry.winners])
+    if team is not None:
+        return team
+    if entry.draw:
+        return "a draw"
+    names = ", ".join(plain_name(s.name) for s in entry.winners)
+    return f"{names} won" if names else "nobody won"
+
+
+def history_line(entry: HistoryEntry) -> str:
+    length = [_plural(entry.rounds, "round")] if entry.rounds is not None else []
+    length.append(_plural(entry.choices, "choice"))
+    if entry.replay_message_id is not None and entry.guild_id is not None:
+        where = "[replay](" + JUMP.format(guild=entry.guild_id, channel=entry.channel_id,
+                                         message=entry.replay_message_id) + ")"
+    else:
+        where = f"<#{entry.channel_id}>"
+    return (f"**#{entry.match_id} {title_of(entry.game)}** · <t:{int(entry.finished_at.timestamp())}:d> · "
+            f"{verdict(entry)} · {', '.join(length)} · {where}")
+
+
+def history_text(entries: list[HistoryEntry], game: str | None) -> str:
+    what = f"{title_of(game)} match" if game else "match"
+    if not entries:
+        return f"No {what} has finished on this server yet."
+    head = f"**Finished {what}es on this server**, newest first:"
+    return _page(head, [history_line(e) for e in entries], "... and {left} more.")
+
+
+def stats_line(stats: GameStats) -> str:
+    parts = [_plural(stats.games, "game"), _plural(stats.wins, "win")]
+    if stats.rated:
+        parts.append(f"rating {stats.rating:.1f} (mu {stats.mu:.1f}, sigma {stats.sigma:.1f}, "
+                     f"{_plural(stats.rated, 'rated match')})")
+    elif is_cooperative(_game(stats.game)):
+        parts.append("cooperative: not rated")
+    else:
+        parts.append("not rated yet (a rated match needs two human players)")
+    line = f"**{stats.title}**: " + ", ".join(parts)
+    if stats.favourite is not None:
+        line += f"; favourite {stats.favourite_kind}: {plain_name(stats.favourite)}"
+    return line
+
+
+def stats_text(name: str, stats: list[GameStats]) -> str:
+    who = plain_name(name)
+    if not stats:
+        return f"{who} has no finished matches on this server yet."
+    return _page(f"**{who}** on this server:", [stats_line(s) for s in stats], "... and {left} more games.")
+
+
+def leaderboard_lines(game: str, standings: list[Standing]) -> list[str]:
+    cooperative = is_cooperative(_game(game))
+    lines = []
+    for standing in standings:
+        record = f"{_plural(standing.wins, 'win')} / {_plural(standing.games, 'game')}"
+        rating = "" if cooperative or not standing.rated else f" · rating {standing.rating:.1f}"
+        unrated = "" if cooperative or standing.rated else " · not rated yet"
+        lines.append(f"{standing.place}. {plain_name(standing.name)}{rating}{unrated} · {record}")
+    return lines
+
+
+def leaderboard_text(boards: dict[str, list[Standing]], game: str | None) -> str:
+    """One game's board, or (no game asked) every game played on this server."""
+    boards = {key: rows for key, rows in boards.items() if rows}
+    if not boards:
+        if game is not None:
+            return f"Nobody has finished a {title_of(game)} match on this server yet."
+        return "Nobody has finished a match on this server yet."
+    lines: list[str] = []
+    for key, rows in boards.items():
+        order = "by wins (cooperative: not rated)" if is_cooperative(_game(key)) else "by rating (mu - 3 sigma)"
+        lines.append(f"**{title_of(key)}** {order}")
+        lines.extend(leaderboard_lines(key, rows))
+    return _page("**Leaderboard of this server**", lines, "... ({left} more lines)")
+
+
+def _game(key: str) -> object | None:
+    try:
+        return engine.get(key)
+    except KeyError:
+        return None

@@ -1,0 +1,72 @@
+"""The replay GIF posted once in a finished match's channel (a ``replay`` notice).
+
+The GIF is drawn from the match's log and public views only (bot/service/history.py), in a
+worker thread, and kept under the attachment limit of the channel's server. Drawing takes
+seconds, so it happens before the notice takes one of the delivery's send slots, one GIF at a
+time: matches ending together never hold up the other matches' posts, nor the CPU."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.mentions import NOBODY
+from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
+from render.anim import DEFAULT_MAX_BYTES
+
+if TYPE_CHECKING:
+    from bot.discord.delivery import Delivery
+
+log = logging.getLogger(__name__)
+
+FILENAME = "replay.gif"
+
+
+class Replays:
+    """The delivery's replay drawings: one at a time, each kept until its post is tried."""
+
+    def __init__(self) -> None:
+        self.drawing = asyncio.Semaphore(1)
+        self.ready: dict[int, ReplayGif | None] = {}
+        """Notice id -> its drawn GIF (None: the match has nothing to draw)."""
+
+    async def prepare(self, delivery: Delivery, notice: Any) -> None:
+        """Draw a replay notice's GIF ahead of its send (any other notice: nothing to do)."""
+        if notice.kind != REPLAY_NOTICE or notice.id in self.ready:
+            return
+        async with self.drawing:
+            limit = file_limit(delivery, notice.channel_id)
+            try:
+                self.ready[notice.id] = await delivery.svc.replay_gif(notice.match_id, max_bytes=limit)
+            except (NothingToReplay, ValueError) as exc:
+                log.warning("no replay GIF for match %s: %s", notice.match_id, exc)
+                self.ready[notice.id] = None
+
+
+def file_limit(delivery: Delivery, channel_id: int) -> int:
+    """Bytes one attachment may have here: the server's limit when known, never above render's own."""
+    channel = delivery.bot.get_channel(channel_id)
+    guild = getattr(channel, "guild", None)
+    limit = getattr(guild, "filesize_limit", None)
+    return min(DEFAULT_MAX_BYTES, int(limit)) if isinstance(limit, int) else DEFAULT_MAX_BYTES
+
+
+async def post(delivery: Delivery, notice: Any, channel: discord.abc.Messageable, text: str, nonce: str) -> str:
+    replays = delivery.replays
+    await replays.prepare(delivery, notice)  # already drawn, unless this is a probe of a parked channel
+    replay = replays.ready.get(notice.id)
+    if replay is None:
+        replays.ready.pop(notice.id, None)
+        return "skipped"
+    try:
+        msg = await channel.send(text, file=discord.File(io.BytesIO(replay.data), FILENAME), nonce=nonce,
+                                 allowed_mentions=NOBODY)
+    finally:
+        replays.ready.pop(notice.id, None)  # a refused post draws again when it is retried: no GIF held for days
+    log.info("posted the replay of match %s: %d phase images, %d bytes", notice.match_id, replay.frames,
+             len(replay.data))
+    return str(msg.id)

@@ -1,0 +1,141 @@
+"""Finished matches: the history of a server and the replay GIF of any stored match.
+
+A replay is drawn from the match's choice log alone: the log is replayed through the engine and
+every public phase end is drawn from ``view(state, None)``, the same view the channel's phase
+posts showed. No seat's view is ever read, so no secret reaches the GIF. Drawing takes seconds
+on a long match, so the async entry point runs it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import select
+
+import engine as eng
+import render
+from db.models import Match, Seat
+from db.models import Notice as NoticeRow
+from db.records import MatchRecord, RecordSeat
+from db.store import Store
+from render.anim import DEFAULT_MAX_BYTES
+
+REPLAY_NOTICE = "replay"
+"""The notice kind that posts a finished match's replay GIF in its channel, once."""
+HISTORY_SIZE = 10
+
+
+class NothingToReplay(Exception):
+    """The match never started: there is no map to draw."""
+
+
+@dataclass(frozen=True)
+class ReplayGif:
+    data: bytes
+    frames: int
+    """Phase images drawn (the GIF may show fewer: it drops frames to stay under its size limit)."""
+
+
+@dataclass(frozen=True)
+class HistorySeat:
+    seat: int
+    user_id: int | None
+    name: str
+    won: bool
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished match as `/game history` lists it."""
+
+    match_id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    finished_at: datetime
+    rounds: int | None
+    choices: int
+    reason: str
+    draw: bool
+    rated: bool
+    seats: list[HistorySeat]
+    replay_message_id: int | None
+    """The replay GIF's message in the match's channel (None: not posted, e.g. older matches)."""
+
+    @property
+    def winners(self) -> list[HistorySeat]:
+        return [s for s in self.seats if s.won]
+
+
+def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
+                  log: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The public view at the start, at every public phase end, and at the end of the log."""
+    game = eng.get(key)
+    state = game.setup(seats, eng.parse_options(game, options), seed)
+    views = [game.view(state, None)]
+    for seat, choice in log:
+        step = game.submit(state, seat, choice)
+        state = step.state
+        if any(e.phase_end and e.seats is None for e in step.events):
+            views.append(game.view(state, None))
+    final = game.view(state, None)
+    if final != views[-1]:
+        views.append(final)
+    return views
+
+
+def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: list[tuple[int, dict[str, Any]]],
+                names: list[str], max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
+    """The replay GIF of a match, at most ``max_bytes`` (render.animate drops and shrinks frames)."""
+    frames = [render.draw(key, view, names=names) for view in public_frames(key, seats, options, seed, log)]
+    return ReplayGif(render.animate(frames, max_bytes=max_bytes), len(frames))
+
+
+class HistoryService:
+    """Mixed into MatchService: the finished matches of a server, and their replays."""
+
+    store: Store
+
+    async def history(self, guild_id: int, game: str | None = None, limit: int = HISTORY_SIZE) -> list[HistoryEntry]:
+        """The server's latest finished matches, newest first."""
+        limit = max(1, min(limit, HISTORY_SIZE * 2))
+        async with self.store.read() as session:
+            stmt = (select(MatchRecord, Match.channel_id).join(Match, Match.id == MatchRecord.match_id)
+                    .where(MatchRecord.guild_id == guild_id))
+            if game is not None:
+                stmt = stmt.where(MatchRecord.game == game)
+            stmt = stmt.order_by(MatchRecord.finished_at.desc(), MatchRecord.match_id.desc()).limit(limit)
+            found = list((await session.exec(stmt)).all())
+            ids = [record.match_id for record, _channel in found]
+            seat_rows = list((await session.exec(
+                select(RecordSeat).where(RecordSeat.match_id.in_(ids)).order_by(RecordSeat.seat_no))).all())
+            refs = list((await session.exec(
+                select(NoticeRow.match_id, NoticeRow.delivery_ref)
+                .where(NoticeRow.match_id.in_(ids), NoticeRow.kind == REPLAY_NOTICE))).all())
+        posted = {match_id: int(ref) for match_id, ref in refs if ref is not None and str(ref).isdigit()}
+        seats: dict[int, list[HistorySeat]] = {}
+        for row in seat_rows:
+            seats.setdefault(row.match_id, []).append(HistorySeat(row.seat_no, row.user_id, row.name, row.won))
+        return [HistoryEntry(
+            match_id=record.match_id, game=record.game, guild_id=record.guild_id, channel_id=channel_id,
+            finished_at=record.finished_at, rounds=record.rounds, choices=record.choices, reason=record.reason,
+            draw=record.draw, rated=record.rated, seats=seats.get(record.match_id, []),
+            replay_message_id=posted.get(record.match_id),
+        ) for record, channel_id in found]
+
+    async def replay_gif(self, match_id: int, max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
+        """Draw a stored match's replay GIF (in a worker thread: the event loop stays free)."""
+        async with self.store.read() as session:
+            match = await session.get(Match, match_id)
+            if match is None:
+                raise NothingToReplay(f"There is no match {match_id}.")
+            if await self.store.latest_snapshot(session, match_id) is None:  # start always stores one
+                raise NothingToReplay(f"Match {match_id} never started: there is no map to draw.")
+            names = list((await session.exec(
+                select(Seat.name).where(Seat.match_id == match_id).order_by(Seat.seat_no))).all())
+            log = [(c.seat, c.payload) for c in await self.store.choices(session, match_id) if c.seq <= match.step]
+        return await asyncio.to_thread(draw_replay, match.game, len(names), dict(match.options), match.seed, log,
+                                       names, max_bytes)

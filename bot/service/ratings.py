@@ -1,0 +1,211 @@
+"""Ratings: per server, per game, per player, with openskill's Plackett-Luce model.
+
+Rules (README "Ratings and stats"):
+- Only humans are rated. AI seats are left out of the update, as if absent; a seat the AI took
+  over for missed deadlines still belongs to its player.
+- A rating moves at a finished competitive match with at least two human players on a server.
+  Winners share the first place, the others are ranked by the result's scores when the game
+  gives them, else share the second place; a draw ranks everyone equal.
+- A cooperative game (everyone wins or loses together) counts games and wins but moves no
+  rating: a team result says nothing about one player against another. Nor does a match with
+  one human only (against AI seats).
+- Everything happens in the transaction that finishes the match, keyed on the match id, so a
+  retried or replayed finish never rates a match twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import engine as eng
+from db.models import Match, Seat
+from db.records import MatchRecord, Rating, RecordSeat
+from db.store import Store
+
+MODEL = PlackettLuce()
+PICKS = {"tinybigwars": ("heroes", "hero"), "defenders": ("defenders", "defender")}
+"""Where a game's public view names what each seat played: its list of {seat, name} entries,
+and what one is called. Samurai Swords' view names no daimyo, so it has no favourite."""
+LEADERBOARD_SIZE = 10
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One player's standing in one game on one server."""
+
+    game: str
+    title: str
+    games: int
+    wins: int
+    rated: int
+    rating: float
+    mu: float
+    sigma: float
+    favourite: str | None
+    favourite_kind: str | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard."""
+
+    place: int
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    rated: int
+    rating: float
+
+
+def is_cooperative(game: object) -> bool:
+    return bool(getattr(game, "cooperative", False))
+
+
+def picks_of(key: str, view: dict[str, Any], seat: int) -> list[str]:
+    """What the seat played, as the final public view names it (never a seat's own view)."""
+    where = PICKS.get(key)
+    if where is None:
+        return []
+    entries = view.get(where[0]) or []
+    return [str(e["name"]) for e in entries if isinstance(e, dict) and e.get("seat") == seat and e.get("name")]
+
+
+def ranks(result: eng.Result, seats: list[int]) -> list[int]:
+    """Finishing places (1 is best) of ``seats``: winners first, then by score, ties shared."""
+    if result.draw:
+        return [1 for _ in seats]
+    losers = sorted({result.scores.get(s, 0) for s in seats if s not in result.winners}, reverse=True)
+    return [1 if s in result.winners else 2 + losers.index(result.scores.get(s, 0)) for s in seats]
+
+
+def rated_match(match: Match, seats: list[Seat], game: eng.Game) -> bool:
+    humans = {s.user_id for s in seats if s.user_id is not None}
+    return match.guild_id is not None and not is_cooperative(game) and len(humans) >= 2
+
+
+async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], game: eng.Game, state: eng.State,
+                        result: eng.Result, now: datetime) -> MatchRecord | None:
+    """Write the match's record and update its players' ratings, in the caller's transaction.
+    Returns None (and changes nothing) if the match was recorded before."""
+    if await session.get(MatchRecord, match.id) is not None:
+        return None
+    view = game.view(state, None)
+    rated = rated_match(match, seats, game)
+    record = MatchRecord(match_id=match.id, guild_id=match.guild_id, game=match.game, finished_at=now,
+                         rounds=_rounds(view), choices=match.step, reason=result.reason, draw=result.draw,
+                         rated=rated)
+    session.add(record)
+    await session.flush()
+    ordered = sorted(seats, key=lambda s: s.seat_no)
+    rows = {s.seat_no: RecordSeat(match_id=match.id, seat_no=s.seat_no, user_id=s.user_id, name=s.name,
+                                  won=s.seat_no in result.winners, picks=picks_of(match.game, view, s.seat_no))
+            for s in ordered}
+    humans = [s for s in ordered if s.user_id is not None]
+    if match.guild_id is not None and humans:
+        standings = await _standings(session, match.guild_id, match.game, humans, now)
+        for seat in humans:
+            standing = standings[seat.user_id]
+            standing.games += 1
+            standing.wins += int(rows[seat.seat_no].won)
+            standing.name = seat.name
+            standing.updated_at = now
+        if rated:
+            _rate(result, humans, standings, rows)
+    session.add_all(rows.values())
+    await session.flush()
+    return record
+
+
+def _rounds(view: dict[str, Any]) -> int | None:
+    value = view.get("round")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+async def _standings(session: AsyncSession, guild_id: int, game: str, humans: list[Seat],
+                     now: datetime) -> dict[int, Rating]:
+    """The players' rating rows, locked for the update (in user order: no deadlock between two
+    matches of the same players finishing at once), created at the defaults when new."""
+    users = sorted({s.user_id for s in humans if s.user_id is not None})
+    stmt = (select(Rating).where(Rating.guild_id == guild_id, Rating.game == game, Rating.user_id.in_(users))
+            .order_by(Rating.user_id).with_for_update())
+    found = {r.user_id: r for r in (await session.exec(stmt)).all()}
+    for user_id in users:
+        if user_id not in found:
+            name = next(s.name for s in humans if s.user_id == user_id)
+            found[user_id] = Rating(guild_id=guild_id, game=game, user_id=user_id, name=name, updated_at=now)
+            session.add(found[user_id])
+    return found
+
+
+def _rate(result: eng.Result, humans: list[Seat], standings: dict[int, Rating], rows: dict[int, RecordSeat]) -> None:
+    """One openskill update over the human seats (one team of one each)."""
+    teams = [[MODEL.rating(mu=standings[s.user_id].mu, sigma=standings[s.user_id].sigma)] for s in humans]
+    places = ranks(result, [s.seat_no for s in humans])
+    rated = MODEL.rate(teams, ranks=[float(p) for p in places])
+    for seat, (after,) in zip(humans, rated, strict=True):
+        standing = standings[seat.user_id]
+        rows[seat.seat_no].mu_before = standing.mu
+        standing.mu, standing.sigma = float(after.mu), float(after.sigma)
+        standing.rated += 1
+        rows[seat.seat_no].mu_after = standing.mu
+
+
+class RatingService:
+    """Mixed into MatchService: what `/game stats` and `/game leaderboard` read."""
+
+    store: Store
+
+    async def player_stats(self, guild_id: int, user_id: int) -> list[GameStats]:
+        """The player's standing in every game they finished a match of on this server (empty: none)."""
+        async with self.store.read() as session:
+            stmt = select(Rating).where(Rating.guild_id == guild_id, Rating.user_id == user_id,
+                                        Rating.games > 0).order_by(Rating.game)
+            standings = list((await session.exec(stmt)).all())
+            picks_stmt = (select(MatchRecord.game, RecordSeat.picks)
+                          .join(MatchRecord, MatchRecord.match_id == RecordSeat.match_id)
+                          .where(RecordSeat.user_id == user_id, MatchRecord.guild_id == guild_id))
+            played = list((await session.exec(picks_stmt)).all())
+        counts: dict[str, Counter[str]] = {}
+        for game, picks in played:
+            counts.setdefault(game, Counter()).update(picks or [])
+        out = []
+        for standing in standings:
+            favourite = _favourite(counts.get(standing.game, Counter()))
+            out.append(GameStats(
+                game=standing.game, title=_title(standing.game), games=standing.games, wins=standing.wins,
+                rated=standing.rated, rating=standing.ordinal, mu=standing.mu, sigma=standing.sigma,
+                favourite=favourite, favourite_kind=PICKS[standing.game][1] if favourite else None))
+        return out
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = LEADERBOARD_SIZE) -> list[Standing]:
+        """The best players of a game on this server: by rating, then wins, then games."""
+        limit = max(1, min(limit, LEADERBOARD_SIZE * 2))
+        async with self.store.read() as session:
+            order = (Rating.mu - 3 * Rating.sigma).desc()
+            stmt = (select(Rating).where(Rating.guild_id == guild_id, Rating.game == game, Rating.games > 0)
+                    .order_by(order, Rating.wins.desc(), Rating.games.desc(), Rating.user_id).limit(limit))
+            rows = list((await session.exec(stmt)).all())
+        return [Standing(place=n, user_id=r.user_id, name=r.name, games=r.games, wins=r.wins, rated=r.rated,
+                         rating=r.ordinal) for n, r in enumerate(rows, start=1)]
+
+
+def _favourite(counts: Counter[str]) -> str | None:
+    """The most played pick; a tie goes to the name first in the alphabet (stable answers)."""
+    if not counts:
+        return None
+    return min(counts.items(), key=lambda item: (-item[1], item[0]))[0]
+
+
+def _title(key: str) -> str:
+    try:
+        return str(eng.get(key).title)
+    except KeyError:
+        return key
