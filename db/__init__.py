@@ -1,6 +1,6 @@
 """The event-sourced match store: tables, async Store, Alembic migrations. No discord here."""
 
-from db.models import Choice, Deadline, DeliveryBlock, Lease, Match, Notice, Seat, Snapshot
+from db.models import Choice, Deadline, DeliveryBlock, Lease, Match, Notice, Seat, Snapshot, Undo
 from db.store import DEFAULT_URL, Store, VersionConflict
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "Notice",
     "Seat",
     "Snapshot",
+    "Undo",
     "Store",
     "VersionConflict",
 ]
