@@ -17,6 +17,8 @@ class SeatInfo:
     ai_policy: str | None = None
     ai_takeover: bool = False
     missed: int = 0
+    away_until: datetime | None = None
+    """Away (`/game away`) until then; what that means is the match's ``away_mode``."""
 
     @property
     def is_ai(self) -> bool:
@@ -41,6 +43,8 @@ class MatchInfo:
     step: int
     created_at: datetime
     result: dict[str, Any] | None = None
+    away_mode: str = "ai"
+    """What `/game away` does here: ai (the AI plays the seat) | pause (its deadlines wait)."""
 
     def names(self) -> list[str]:
         """Seat names in seat order, for maps and texts."""
