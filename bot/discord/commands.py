@@ -17,6 +17,7 @@ from bot.discord.mentions import plain_name, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
+from bot.discord.table_commands import TableCommands
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
 
@@ -41,6 +42,8 @@ def _field_values(name: str) -> list[str]:
 
 
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in _field_values("difficulty")]
+AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"),
+                app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
 
 
 def _channel_id(interaction: discord.Interaction) -> int:
@@ -84,8 +87,9 @@ class GameCommands(app_commands.Group):
         round_limit="end the match after this many rounds",
         difficulty="Tiny Epic Defenders: how hard the horde pushes (default normal)",
         seed="replay a known shuffle: the same seed and choices give the same match (default random)",
+        away="what /game away does here: the AI plays the seat (default) or its deadlines wait",
     )
-    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, away=AWAY_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -97,6 +101,7 @@ class GameCommands(app_commands.Group):
         round_limit: app_commands.Range[int, 1, 100] | None = None,
         difficulty: str | None = None,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+        away: str = "ai",
     ) -> None:
         await self._private(interaction)
         fields = engine.get(game).options_model().model_fields
@@ -109,7 +114,7 @@ class GameCommands(app_commands.Group):
                 await self._done(interaction, f"{engine.get(game).title} has no option `{name}`.")
                 return
             options[name] = value
-        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed}
+        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed, "away_mode": away}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
         info = await self.svc.create(
@@ -274,3 +279,8 @@ class GameCommands(app_commands.Group):
         await self._private(interaction)
         await self.svc.resume(_channel_id(interaction), interaction.user.id, is_manager=await self._manager(interaction))
         await self._done(interaction, "The match goes on.")
+
+    # Defined in table_commands.py (a Group collects only the commands of its own class body).
+    mine = TableCommands.mine
+    undo = TableCommands.undo
+    away = TableCommands.away

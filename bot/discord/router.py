@@ -21,6 +21,7 @@ from bot.discord.prompt_ui import (
     prompt_view,
 )
 from bot.discord.replies import answer
+from bot.discord.undo_ui import RETIRED, undo_click
 from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
 
@@ -68,6 +69,8 @@ class Router:
                 await board_click(self.bot, interaction, parsed)
             elif isinstance(parsed, ids.PromptId):
                 await self.prompt(interaction, parsed, data)
+            elif isinstance(parsed, ids.UndoId):
+                await undo_click(self.bot, interaction, parsed)
             else:
                 await self.modal(interaction, parsed, data)
         except ServiceError as exc:
@@ -131,6 +134,11 @@ class Router:
             await refuse(interaction, NOT_OURS)
             return None
         if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
+            message = interaction.message
+            if (pending.undo_mark is not None and message is not None
+                    and await self.svc.prompt_retired(cid.match_id, message.id)):
+                await refuse(interaction, RETIRED)  # sent before an undo: its newer copy is live
+                return None
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)
         info = await self.svc.get_match(cid.match_id)
         if info.seat_user(cid.seat) != interaction.user.id:

@@ -338,7 +338,7 @@ class MatchService(OutboxService, BoardService, UndoService, AwayService, MineSe
         return PendingPrompt(
             match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
             deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
-            names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
+            names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)], undo_mark=match.undo_mark,
         )
 
     async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:

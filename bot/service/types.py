@@ -121,6 +121,8 @@ class PendingPrompt:
     seat_view: dict[str, Any]
     names: list[str] = field(default_factory=list)
     """Seat names in seat order, to fill seat references in the prompt's texts."""
+    undo_mark: int | None = None
+    """Set once the match was undone: prompt messages sent before then are retired."""
 
 
 @dataclass(frozen=True)

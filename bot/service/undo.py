@@ -54,6 +54,8 @@ class UndoOutcome:
     to_step: int
     waiting: list[int] = field(default_factory=list)
     """User ids still to answer (pending only)."""
+    asked: list[str] = field(default_factory=list)
+    """Names of the players still to answer (pending only)."""
     agreed: list[str] = field(default_factory=list)
     """Names of the players who agreed."""
     due_at: datetime | None = None
@@ -286,12 +288,13 @@ class UndoService:
 
     def _undo_outcome(self, row: Undo, seats: list[Seat]) -> UndoOutcome:
         by_seat = {s.seat_no: s for s in seats}
-        waiting = [by_seat[n].user_id for n in row.consent if n not in row.agreed and n in by_seat
-                   and by_seat[n].user_id is not None] if row.status == PENDING else []
+        open_seats = [by_seat[n] for n in row.consent if n not in row.agreed and n in by_seat] \
+            if row.status == PENDING else []
+        waiting = [s.user_id for s in open_seats if s.user_id is not None]
         return UndoOutcome(
             id=int(row.id or 0), match_id=row.match_id, status=row.status, summary=row.summary, why=row.why,
             to_step=row.to_step, waiting=[int(u) for u in waiting if u is not None],
-            agreed=_names(seats, row.agreed), due_at=row.due_at, log_sha_before=row.log_sha_before,
+            asked=[s.name for s in open_seats], agreed=_names(seats, row.agreed), due_at=row.due_at, log_sha_before=row.log_sha_before,
             log_sha_after=row.log_sha_after,
         )
 
