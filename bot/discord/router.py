@@ -134,9 +134,8 @@ class Router:
             await refuse(interaction, NOT_OURS)
             return None
         if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
-            message = interaction.message
-            if (pending.undo_mark is not None and message is not None
-                    and await self.svc.prompt_retired(cid.match_id, message.id)):
+            if (pending.undo_mark is not None and interaction.message is not None
+                    and await self.svc.prompt_retired(cid.match_id, interaction.message.id)):
                 await refuse(interaction, RETIRED)  # sent before an undo: its newer copy is live
                 return None
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)
