@@ -6,7 +6,9 @@ The host chooses per match (`/game new away:`) what away means there:
 - ``pause``: the seat's deadlines wait; a decision it owes starts its clock when it is back.
 
 Either way the status board shows the seat as away until then, and the player takes the seat
-back by acting (a choice, `/game act`, the board's Act button) or when the time is over.
+back by acting (a choice, `/game act`, the board's Act button) or when the time is over. In a
+``pause`` match there is one deadline per match, so the whole table waits for the away seat; a
+player back early keeps the later deadline already running (the next decision's is normal).
 """
 
 from __future__ import annotations

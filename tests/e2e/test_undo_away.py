@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tests.e2e.harness import ephemeral_reply, factory, settings_for
 
 
-async def _match(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any, **options: Any) -> Any:
+class Clock:
+    """A clock the test moves by hand; the bot's deadline tick reads it."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def _match(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any, clock: Clock | None = None,
+                 **options: Any) -> Any:
     """A Tiny Big Wars match of alice (host) and bob, both asked for their sealed force."""
-    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    kwargs = {"clock": clock} if clock is not None else {}
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db"), **kwargs))
     await alice.slash("game new", game="tinybigwars", round_limit=2, **options)
     await alice.wait_for(lambda m: m.button("Join") is not None)
     await bob.click("Join")
@@ -93,6 +106,22 @@ async def test_undo_after_a_reveal_asks_bob_and_his_refusal_changes_nothing(fake
     await bob.dm.wait_for(lambda m: m.selects and m.id > consent.id)  # bob's force is asked again
     statuses = [t.status for t in await bot.svc.undo_trail(info.id)]
     assert statuses == ["refused", "done"]
+
+
+async def test_an_unanswered_undo_expires_and_changes_nothing(fake, start_bot, alice, bob, tmp_path) -> None:
+    clock = Clock()
+    bot = await _match(fake, start_bot, alice, bob, tmp_path, clock=clock, deadline_hours=48)
+    await _seal(alice)
+    await _seal(bob)
+    await alice.wait_for("Forces revealed", timeout=60)
+    step = (await bot.svc.find_match(fake.channel.id)).step
+    await alice.slash("game undo")
+    consent = await bob.dm.wait_for(lambda m: m.button("Agree") is not None)
+    clock.now += timedelta(hours=25)  # the consent time is the decision time, at most 24 h
+    await alice.wait_for(lambda m: "is cancelled: not everyone agreed in time" in m.content, timeout=60)
+    late = await bob.dm.click("Agree", message=consent)
+    assert "closed (it expired)" in await ephemeral_reply(late)
+    assert (await bot.svc.find_match(fake.channel.id)).step == step
 
 
 async def test_away_hands_bob_to_the_ai_until_he_acts(fake, start_bot, alice, bob, carol, tmp_path) -> None:
