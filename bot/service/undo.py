@@ -90,9 +90,11 @@ class UndoService:
             to_step = players[-back].seq - 1
             removed = [r for r in rows if r.seq > to_step]
             requester = next((s.seat_no for s in ctx.seats if s.user_id == by_user and hosting.is_human(s)), None)
-            revealed = await self._revealed(ctx, to_step, removed)
             humans = {s.seat_no for s in ctx.seats if hosting.is_human(s)}
             own = {r.seat for r in removed if r.by == "player" and r.seat in humans}
+            # The replay costs 10-25 ms a choice (reveals.py); not needed when everyone is asked anyway.
+            everyone = own - {requester} == humans - {requester} and len(humans - {requester}) > 0
+            revealed = None if everyone else await self._revealed(ctx, to_step, removed)
             consent = sorted((humans if revealed else own) - {requester})
             why = (f"{revealed} since" if revealed else "other players' choices would be undone") if consent \
                 else (NOBODY_TO_ASK if revealed else AT_ONCE)

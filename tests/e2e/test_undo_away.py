@@ -82,7 +82,7 @@ async def test_undo_after_a_reveal_asks_bob_and_his_refusal_changes_nothing(fake
     past = await alice.slash("game undo", back=5)
     assert "cannot go back past the start" in past.content
     asked = await alice.slash("game undo")
-    assert "Asked bob to agree" in asked.content and "sealed step was revealed" in asked.content
+    assert "Asked bob to agree" in asked.content and "other players' choices would be undone" in asked.content
     await alice.wait_for(lambda m: "asks to undo bob's" in m.content and not m.ephemeral_to)
     consent = await bob.dm.wait_for(lambda m: m.button("Agree") is not None)
     assert "Undo in" in consent.content and [b.label for b in consent.buttons] == ["Agree", "Refuse"]

@@ -50,7 +50,7 @@ async def test_undo_after_a_reveal_needs_consent_and_a_refusal_changes_nothing(s
     await _bid(svc, info.id, BOB, 1)  # the sealed bids are revealed together
     log = await _log(store, info.id)
     asked = await svc.request_undo(CHANNEL, HOST)
-    assert asked.status == "pending" and asked.waiting == [BOB] and "sealed step was revealed" in asked.why
+    assert asked.status == "pending" and asked.waiting == [BOB] and "other players' choices" in asked.why
     assert await _log(store, info.id) == log, "asking changes nothing yet"
     with pytest.raises(Conflict, match="already waiting"):
         await svc.request_undo(CHANNEL, HOST)
@@ -186,3 +186,13 @@ async def test_undo_rows_keep_no_payloads(svc: MatchService, store: Store) -> No
         row = (await session.exec(select(Undo))).one()
     assert row.undone == [{"seq": 1, "seat": 0, "kind": "bid", "by": "player"}]
     assert "4" not in row.summary
+
+
+async def test_the_hosts_own_choice_that_revealed_the_sealed_step_asks_everyone(svc: MatchService) -> None:
+    info = await lobby(svc, [HOST, BOB, CAROL])
+    await _bid(svc, info.id, BOB, 1)
+    await _bid(svc, info.id, CAROL, 1)
+    await _bid(svc, info.id, HOST, 2)  # the last bid reveals all three
+    asked = await svc.request_undo(CHANNEL, HOST)
+    assert asked.status == "pending" and "sealed step was revealed since" in asked.why
+    assert sorted(asked.waiting) == sorted([BOB, CAROL]), "nobody else's choice goes, but everyone saw the bids"
