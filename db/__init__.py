@@ -1,6 +1,6 @@
 """The event-sourced match store: tables, async Store, Alembic migrations. No discord here."""
 
-from db.models import Choice, Deadline, DeliveryBlock, Lease, Match, Notice, Seat, Snapshot
+from db.models import Choice, Deadline, DeliveryBlock, Lease, Match, Notice, Seat, Snapshot, Undo
 from db.records import MatchRecord, Rating, RecordSeat
 from db.store import DEFAULT_URL, Store, VersionConflict
 
@@ -17,6 +17,7 @@ __all__ = [
     "RecordSeat",
     "Seat",
     "Snapshot",
+    "Undo",
     "Store",
     "VersionConflict",
 ]

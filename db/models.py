@@ -86,6 +86,10 @@ class Match(SQLModel, table=True):
     result: dict[str, Any] | None = _json(nullable=True)
     board_message_id: int | None = _big(nullable=True)
     """The match's status board in its channel (None until posted): edited in place, never reposted."""
+    away_mode: str = Field(default="ai", max_length=8, sa_column_kwargs={"server_default": "ai"})
+    """What `/game away` does to a seat, the host's choice: ai (the AI plays it) | pause (its deadlines wait)."""
+    undo_mark: int | None = None
+    """The newest notice id when the match was last undone: prompt DMs at or below it are retired."""
     created_at: datetime = _when()
     updated_at: datetime = _when()
 
@@ -107,6 +111,8 @@ class Seat(SQLModel, table=True):
     prompt_version: int | None = None
     prompt_key: str | None = Field(default=None, max_length=64)
     """Fingerprint of the open prompt: an unchanged prompt keeps its version."""
+    away_until: datetime | None = _when(nullable=True)
+    """Set by `/game away`: until then the seat is away (see Match.away_mode); acting ends it early."""
 
 
 class Choice(SQLModel, table=True):
@@ -229,6 +235,40 @@ class DeliveryBlock(SQLModel, table=True):
     """Failed probes so far: the wait before the next one doubles with each."""
 
 
+class Undo(SQLModel, table=True):
+    """One undo of a match, asked for and then done, refused or expired: the audit trail.
+
+    The undone choices are listed without their payloads (seat, kind, who made it): a sealed
+    choice stays in nobody's view but its own seat's, even in the audit."""
+
+    __tablename__ = "undos"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    requested_by: int = _big(nullable=False)
+    from_step: int
+    """The match's step when it was asked: any other change of the match voids a pending request."""
+    to_step: int
+    """The log is cut back to this many choices."""
+    status: str = Field(default="pending", max_length=10, index=True)
+    """pending | done | refused | expired | void"""
+    consent: list[int] = _json()
+    """Seats whose players must agree (empty: done at once)."""
+    agreed: list[int] = _json()
+    refused_by: int | None = None
+    why: str = Field(default="", max_length=200)
+    """Why consent was needed (or why it was not), as told to the table."""
+    summary: str = Field(default="", max_length=300)
+    """What is undone, in public words ("alice's recruit and 2 AI choices")."""
+    undone: list[dict[str, Any]] = _json()
+    """The cut choices: seq, seat, kind and by, never the payload."""
+    log_sha_before: str = Field(default="", max_length=64)
+    log_sha_after: str | None = Field(default=None, max_length=64)
+    created_at: datetime = _when()
+    due_at: datetime = _when(index=True)
+    decided_at: datetime | None = _when(nullable=True)
+
+
 class Lease(SQLModel, table=True):
     """A named lease: only its holder runs the guarded work (deadline ticks) until it expires."""
 
@@ -239,4 +279,4 @@ class Lease(SQLModel, table=True):
     expires_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Lease)
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease)

@@ -35,10 +35,13 @@ UNKNOWN_MESSAGE = 10008
 NONCE_LENGTH = 25
 
 
-def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str) -> str:
+def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str, away_mode: str = "ai") -> str:
     """A seat's line on the board: what the table waits for at a glance."""
     if seat.ai_policy is not None:
         return "AI"
+    if seat.away_until is not None and status in ("active", "paused"):
+        meanwhile = "the AI plays" if away_mode == "ai" else "their deadlines wait"
+        return f"away until {timestamp(seat.away_until)} ({meanwhile})"
     if seat.ai_takeover:
         return "away (the AI plays)"
     if status not in ("active", "paused"):
@@ -62,7 +65,7 @@ def board_text(st: Any, latest: str | None) -> str:
     waiting, may_act = {w.seat for w in st.waiting}, {s.seat for s in st.may_act}
     for seat in sorted(info.seats, key=lambda s: s.seat):
         host = " (host)" if seat.user_id is not None and seat.user_id == info.host_id else ""
-        lines.append(f"- {plain_name(seat.name)}{host}: {seat_state(seat, waiting, may_act, info.status)}")
+        lines.append(f"- {plain_name(seat.name)}{host}: {seat_state(seat, waiting, may_act, info.status, info.away_mode)}")
     if latest:
         lines.append(f"Latest: {discord.utils.escape_mentions(latest)[:300]}")
     if info.status in ("finished", "aborted"):

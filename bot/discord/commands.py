@@ -18,6 +18,7 @@ from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
+from bot.discord.table_commands import TableCommands
 from bot.discord.threads import opens_thread
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
@@ -47,6 +48,8 @@ def _field_values(name: str) -> list[str]:
 DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in _field_values("difficulty")]
 SETUP_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("setup")]
 STEPS_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("steps")]
+AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"),
+                app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
 
 
 def _channel_id(interaction: discord.Interaction) -> int:
@@ -103,8 +106,10 @@ class GameCommands(app_commands.Group):
         seed="replay a known shuffle: the same seed and choices give the same match (default random)",
         setup="Samurai Swords: setup placed by all at once, sealed (default), or in turns (classic)",
         steps="Samurai Swords: swords and muster as sealed steps (combined, default) or one by one (classic)",
+        away="what /game away does here: the AI plays the seat (default) or its deadlines wait",
     )
-    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, setup=SETUP_CHOICES, steps=STEPS_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, setup=SETUP_CHOICES, steps=STEPS_CHOICES,
+                          away=AWAY_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -118,6 +123,7 @@ class GameCommands(app_commands.Group):
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
         setup: str | None = None,
         steps: str | None = None,
+        away: str = "ai",
     ) -> None:
         await self._private(interaction)
         fields = engine.get(game).options_model().model_fields
@@ -130,7 +136,7 @@ class GameCommands(app_commands.Group):
                 await self._done(interaction, f"{engine.get(game).title} has no option `{name}`.")
                 return
             options[name] = value
-        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed}
+        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed, "away_mode": away}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
         thread = opens_thread(interaction)
@@ -328,3 +334,8 @@ class GameCommands(app_commands.Group):
         size = records.LEADERBOARD_ONE if game is not None else records.LEADERBOARD_EACH
         boards = {key: await self.svc.leaderboard(_guild_id(interaction), key, size) for key in keys}
         await answer(interaction, records.leaderboard_text(boards, game), allowed_mentions=NOBODY)
+
+    # Defined in table_commands.py (a Group collects only the commands of its own class body).
+    mine = TableCommands.mine
+    undo = TableCommands.undo
+    away = TableCommands.away

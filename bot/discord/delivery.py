@@ -26,6 +26,7 @@ from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
+from bot.discord.undo_ui import consent_text, consent_view
 from bot.naming import named_prompt
 from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
@@ -262,6 +263,8 @@ class Delivery:
             return await self.dm_text(notice)
         if kind == ALERT:
             return await self.alert(notice)
+        if kind == "consent":
+            return await self._dm(notice, consent_text(notice), view=consent_view(notice))
         channel = self.bot.get_partial_messageable(notice.channel_id)
         if kind == "lobby":
             return await self.lobby(notice, channel)

@@ -12,6 +12,7 @@ _LOBBY = re.compile(r"wh:l:(?P<mid>\d{1,12}):(?P<action>join|leave|ai|start)")
 _PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9}):(?P<op>[omncq])(?::(?P<val>[^\s]{1,50}))?")
 _BOARD = re.compile(r"wh:b:(?P<mid>\d{1,12}):(?P<action>act|map|rules)")
 _MODAL = re.compile(r"wh:pm:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})")
+_UNDO = re.compile(r"wh:u:(?P<mid>\d{1,12}):(?P<uid>\d{1,12}):(?P<answer>agree|refuse)")
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,20 @@ class BoardId:
         return f"wh:b:{self.match_id}:{self.action}"
 
 
-ParsedId = LobbyId | PromptId | ModalId | BoardId
+@dataclass(frozen=True)
+class UndoId:
+    """Agree to or refuse an undo request (the buttons of its consent DM)."""
+
+    match_id: int
+    undo_id: int
+    answer: str
+    """agree | refuse"""
+
+    def encode(self) -> str:
+        return f"wh:u:{self.match_id}:{self.undo_id}:{self.answer}"
+
+
+ParsedId = LobbyId | PromptId | ModalId | BoardId | UndoId
 
 
 def parse(custom_id: str) -> ParsedId | None:
@@ -75,4 +89,6 @@ def parse(custom_id: str) -> ParsedId | None:
         return BoardId(int(m["mid"]), m["action"])
     if m := _MODAL.fullmatch(custom_id):
         return ModalId(int(m["mid"]), int(m["seat"]), int(m["ver"]))
+    if m := _UNDO.fullmatch(custom_id):
+        return UndoId(int(m["mid"]), int(m["uid"]), m["answer"])
     return None

@@ -31,12 +31,17 @@ CONTINUED = " (continued)"
 def joins_group(group: list[Any], notice: Any) -> bool:
     """Whether ``notice`` can be delivered in the same request as ``group``: same channel, the
     group still open (nothing closed it), and a result always stands alone."""
-    if notice.kind not in PHASE_POST_KINDS or notice.kind == "result":
+    if notice.kind not in PHASE_POST_KINDS or _alone(notice):
         return False
     if not group:
         return True
     last = group[-1]
     return last.kind in GATHERING and last.channel_id == notice.channel_id
+
+
+def _alone(notice: Any) -> bool:
+    """A result, or a notice that changes what the open post told (an undo), is a post of its own."""
+    return notice.kind == "result" or bool(notice.payload.get("standalone"))
 
 
 def _lines(notice: Any) -> list[str]:
@@ -63,7 +68,7 @@ async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
     lines = [inert(line) for notice in group for line in _lines(notice)]
     closing = last.kind in ("phase", "result")
     files = await _map(delivery, last) if closing else []
-    if first.kind == "result":
+    if _alone(first):
         msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,
                                  nonce=nonce_of(first), allowed_mentions=NOBODY)
         return str(msg.id)

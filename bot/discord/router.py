@@ -22,6 +22,7 @@ from bot.discord.prompt_ui import (
     quick_field,
 )
 from bot.discord.replies import answer
+from bot.discord.undo_ui import RETIRED, undo_click
 from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
 from bot.service.types import Place
@@ -72,6 +73,8 @@ class Router:
                 await board_click(self.bot, interaction, parsed)
             elif isinstance(parsed, ids.PromptId):
                 await self.prompt(interaction, parsed, data)
+            elif isinstance(parsed, ids.UndoId):
+                await undo_click(self.bot, interaction, parsed)
             else:
                 await self.modal(interaction, parsed, data)
         except ServiceError as exc:
@@ -136,6 +139,10 @@ class Router:
             await refuse(interaction, NOT_OURS)
             return None
         if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
+            if (pending.undo_mark is not None and interaction.message is not None
+                    and await self.svc.prompt_retired(cid.match_id, interaction.message.id)):
+                await refuse(interaction, RETIRED)  # sent before an undo: its newer copy is live
+                return None
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)
         info = await self.svc.get_match(cid.match_id)
         if info.seat_user(cid.seat) != interaction.user.id:

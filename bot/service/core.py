@@ -23,15 +23,18 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting, limits, noise, phase_notices
+from bot.service import away, hosting, limits, noise, phase_notices
+from bot.service.away import AwayService
 from bot.service.board import BoardService
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.history import REPLAY_NOTICE, HistoryService
 from bot.service.memory import MatchLocks, RecentStates
+from bot.service.mine import MineService
 from bot.service.outbox import OutboxService
 from bot.service.places import PlacesService
 from bot.service.ratings import RatingService, record_finish
 from bot.service.types import MatchInfo, PendingPrompt, SeatInfo, Status, SubmitResult, Where
+from bot.service.undo import UndoService
 from db.models import OPEN_STATUSES, REMINDER_FRACTIONS, Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
 from db.store import Store, VersionConflict
@@ -110,7 +113,8 @@ class _Ctx:
         self.notices.append((kind, fields))
 
 
-class MatchService(OutboxService, BoardService, PlacesService, HistoryService, RatingService):
+class MatchService(OutboxService, BoardService, PlacesService, HistoryService, RatingService, UndoService,
+                   AwayService, MineService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -148,10 +152,12 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         seed: int | None = None,
         host_plays: bool = True,
         thread: bool = False,
+        away_mode: str = "ai",
     ) -> MatchInfo:
         """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches).
         With ``thread`` the match will run in a thread the front-end starts from the lobby message
-        (``move_to_thread``), so the channel may run other matches; else it holds the channel."""
+        (``move_to_thread``), so the channel may run other matches; else it holds the channel.
+        ``away_mode`` is what `/game away` does in it (see away.py)."""
         try:
             g = eng.get(game)
         except KeyError as exc:
@@ -161,6 +167,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         # deadline_hours is accepted as a match option too; not the game's business
         deadline_hours = limits.deadline_hours(options.pop("deadline_hours", deadline_hours))
         seed = limits.seed(seed)
+        away_mode = away.away_mode(away_mode)
         try:
             opts = eng.parse_options(g, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
@@ -178,7 +185,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                     guild_id=guild_id, channel_id=channel_id, open_channel=None if thread else channel_id,
                     lobby_channel_id=channel_id, opens_thread=thread, game=game,
                     options=opts, seed=secrets.randbits(62) if seed is None else seed, status="lobby",
-                    host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours),
+                    host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours), away_mode=away_mode,
                     created_at=now, updated_at=now,
                 )
                 session.add(match)
@@ -302,8 +309,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             if prompt is None or (version is not None and version != seat.prompt_version):
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((LOST_SHARED if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
-            seat.missed = 0
-            seat.ai_takeover = False
+            self.come_back(seat)  # acting ends an AI takeover and any time away
             ctx.actor = seat.seat_no
             row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
             ctx.actor_choice = row.payload
@@ -328,12 +334,11 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         Asking is coming back: it ends an AI takeover of the seat (``/game act``)."""
         match, seats, state, deadline = await self._read(match_id)
         seat = self._seat_of(seats, user_id)
-        if seat.ai_takeover or seat.missed:
+        if seat.ai_takeover or seat.missed or seat.away_until is not None:
             async def clear(ctx: _Ctx) -> None:
                 row = ctx.seat_of(user_id)
-                if row.ai_takeover or row.missed:
-                    row.ai_takeover = False
-                    row.missed = 0
+                if row.ai_takeover or row.missed or row.away_until is not None:
+                    self.come_back(row)
                     ctx.changed = True
 
             await self._mutate(match_id, clear)
@@ -348,7 +353,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         return PendingPrompt(
             match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
             deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
-            names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
+            names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)], undo_mark=match.undo_mark,
         )
 
     async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:
@@ -409,10 +414,13 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         """The last public event lines of one match."""
         limit = limits.log_lines(limit)
         async with self.store.read() as session:
-            stmt = select(Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc()).limit(limit)
-            rows = list((await session.exec(stmt)).all())
+            stmt = select(Choice.seq, Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc())
+            rows = list((await session.exec(stmt.limit(limit))).all())
             names = self._text_names([s.name for s in await self._seats(session, match_id)])
-        lines = [fill(line, names) for public in reversed(rows) for line in public]
+            undone = await self.undo_lines(session, match_id)  # "alice undid ...", where the log was cut
+        lines = [*undone.get(0, [])] if len(rows) < limit else []
+        for seq, public in reversed(rows):
+            lines += [fill(line, names) for line in public] + undone.get(seq, [])
         return lines[-limit:]
 
     # ------------------------------------------------------------------ host tools
@@ -525,7 +533,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 due = now >= d.due_at or any(now >= self._at(d, f) and not getattr(d, k) for k, f in REMINDERS)
                 if due:
                     work += await self._mutate(d.match_id, lambda ctx: self._tick_match(ctx, now))
-            return work
+            return work + await self.expire_undos(now) + await self.end_absences(now)
         finally:
             await self.store.release_lease("tick", self.holder, now)
 
@@ -914,12 +922,13 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         owing_seats = {s.seat_no for s in owing}
         own = [p.deadline_hours for p in ctx.prompts() if p.seat in owing_seats and p.deadline_hours]
         # Capped: a lobby stored with an endless deadline (before the limits were checked) still starts.
-        due = ctx.now + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
+        start = away.deadline_start(ctx.seats, owing_seats, ctx.match.away_mode, ctx.now)  # a seat away waits
+        due = start + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
         if deadline is None:
-            ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=ctx.now, due_at=due,
+            ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=start, due_at=due,
                                      paused_at=ctx.now if ctx.match.status == "paused" else None))
         else:
-            deadline.step, deadline.started_at, deadline.due_at = newest, ctx.now, due
+            deadline.step, deadline.started_at, deadline.due_at = newest, start, due
             deadline.reminded_50 = deadline.reminded_90 = False
 
     def _event_notices(self, ctx: _Ctx, due_at: datetime | None = None) -> None:
@@ -1059,9 +1068,9 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             id=match.id, guild_id=match.guild_id, channel_id=match.channel_id, game=match.game, title=game.title,
             status=match.status, host_id=match.host_id, options=dict(match.options),
             seats=[SeatInfo(seat=s.seat_no, user_id=s.user_id, name=s.name, ai_policy=s.ai_policy,
-                            ai_takeover=s.ai_takeover, missed=s.missed) for s in seats],
+                            ai_takeover=s.ai_takeover, missed=s.missed, away_until=s.away_until) for s in seats],
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
-            step=match.step, created_at=match.created_at, result=match.result,
+            step=match.step, created_at=match.created_at, result=match.result, away_mode=match.away_mode,
             lobby_channel_id=match.lobby_channel_id, opens_thread=match.opens_thread,
         )
 

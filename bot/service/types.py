@@ -17,6 +17,8 @@ class SeatInfo:
     ai_policy: str | None = None
     ai_takeover: bool = False
     missed: int = 0
+    away_until: datetime | None = None
+    """Away (`/game away`) until then; what that means is the match's ``away_mode``."""
 
     @property
     def is_ai(self) -> bool:
@@ -41,6 +43,8 @@ class MatchInfo:
     step: int
     created_at: datetime
     result: dict[str, Any] | None = None
+    away_mode: str = "ai"
+    """What `/game away` does here: ai (the AI plays the seat) | pause (its deadlines wait)."""
     lobby_channel_id: int | None = None
     """Where the match was opened and its lobby message lives (the parent of its thread)."""
     opens_thread: bool = False
@@ -141,6 +145,8 @@ class PendingPrompt:
     seat_view: dict[str, Any]
     names: list[str] = field(default_factory=list)
     """Seat names in seat order, to fill seat references in the prompt's texts."""
+    undo_mark: int | None = None
+    """Set once the match was undone: prompt messages sent before then are retired."""
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,19 @@ from bot.discord.router import Router
 class Svc:
     """Records service calls; the lease answer is configurable."""
 
-    def __init__(self, lease: bool = True) -> None:
+    def __init__(self, lease: bool = True, undo_mark: int | None = None) -> None:
         self.calls: list[str] = []
         self.lease = lease
+        self.undo_mark = undo_mark
 
     async def pending_prompt(self, match_id: int, user_id: int) -> Any:
         self.calls.append("pending_prompt")
         prompt = SimpleNamespace(model_dump=lambda: {"text": "Pick", "options": []})
-        return SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"])
+        return SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"], undo_mark=self.undo_mark)
+
+    async def prompt_retired(self, match_id: int, message_id: int) -> bool:
+        self.calls.append("prompt_retired")
+        return message_id <= 100
 
     async def get_match(self, match_id: int) -> Any:
         self.calls.append("get_match")
@@ -50,6 +55,27 @@ async def test_an_open_prompt_of_ones_own_seat_needs_one_read() -> None:
     cid = PromptId(match_id=3, seat=1, version=7, op="n", value=None)
     pending = await router._pending(interaction, cid)  # type: ignore[arg-type]
     assert pending is not None and svc.calls == ["pending_prompt"]
+
+
+async def test_a_prompt_sent_before_an_undo_is_refused_and_costs_a_second_read_only_then(monkeypatch) -> None:
+    """Only a match that was undone is asked whether the clicked DM was retired by the undo."""
+    import bot.discord.router as module
+
+    svc = Svc(undo_mark=5)
+    router = Router(_bot(svc))
+    refused: list[str] = []
+
+    async def refuse(interaction: Any, text: str) -> None:
+        refused.append(text)
+
+    monkeypatch.setattr(module, "refuse", refuse)
+    cid = PromptId(match_id=3, seat=1, version=7, op="o", value="a")
+    old = SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None, message=SimpleNamespace(id=99))
+    assert await router._pending(old, cid) is None  # type: ignore[arg-type]
+    assert refused and "undone" in refused[0]
+    new = SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None, message=SimpleNamespace(id=101))
+    assert await router._pending(new, cid) is not None  # type: ignore[arg-type]
+    assert svc.calls == ["pending_prompt", "prompt_retired"] * 2
 
 
 async def test_delivery_lease_is_not_renewed_on_every_round_but_the_tick_lease_is() -> None:

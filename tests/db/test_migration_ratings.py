@@ -1,4 +1,4 @@
-"""Migration 0006 on a database made before it: a finished and a running match survive, the
+"""Migration 0007 on a database made before it: a finished and a running match survive, the
 finished one enters the history and its players' games, the running one finishes rated."""
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from tests.service.toygame import GAME
 
 
 async def _no_record(*args: Any, **kwargs: Any) -> None:
-    """The service as it was before 0006: a finish writes no record (there is no table for one)."""
+    """The service as it was before 0007: a finish writes no record (there is no table for one)."""
 
 
-async def test_0006_upgrades_a_database_with_a_finished_and_a_running_match(
+async def test_0007_upgrades_a_database_with_a_finished_and_a_running_match(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine.register(GAME)
     store = await Store.open(db_url, migrate=False)
     try:
-        await store.migrate("0005")
+        await store.migrate("0006")
         monkeypatch.setattr(core, "record_finish", _no_record)
         old = MatchService(store)
         finished = await lobby(old, [HOST, BOB], rounds=1, seed=1, channel=CHANNEL)

@@ -194,5 +194,50 @@ def test_0005_keeps_existing_matches_in_their_channel(db_url: str, monkeypatch: 
 
     assert asyncio.run(matches()) == [(1, 5, 5, 5, False, 2), (2, 6, None, 6, False, 9)]
     command.check(cfg)
+
+
+def test_0006_upgrades_a_database_made_by_main_without_losing_a_match(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/db/fixtures/main_0004.db was made by main at 0004 (make_main_0004.py): its running
+    match keeps its log and state after the upgrade, plays on, and can be undone."""
+    import shutil
+
+    db = tmp_path / "main.db"
+    shutil.copy(ROOT / "tests" / "db" / "fixtures" / "main_0004.db", db)
+    url = f"sqlite+aiosqlite:///{db}"
+    cfg = _cfg(monkeypatch, url)
+    command.upgrade(cfg, "head")
+    command.check(cfg)
+
+    async def play_on() -> None:
+        from sqlmodel import select
+
+        from bot.service import MatchService
+        from db import Store
+        from db.models import Match
+
+        store = await Store.open(url, migrate=False)
+        try:
+            svc = MatchService(store)
+            async with store.read() as session:
+                matches = {m.id: m for m in (await session.exec(select(Match))).all()}
+                running = matches[1]
+                assert (running.status, running.step, running.away_mode, running.undo_mark) == ("active", 6, "ai", None)
+                assert (await store.load_state(session, running)) == await store.replay_all(session, running)
+            assert matches[2].status == "lobby" and matches[2].game == "samurai"
+            info = await svc.get_match(1)
+            assert info.names() == ["alice", "bob"] and all(s.away_until is None for s in info.seats)
+            pending = next(p for p in [await svc.pending_prompt(1, u) for u in (101, 102)] if p is not None)
+            user = info.seat_user(pending.seat)
+            await svc.submit(1, user, dict(pending.prompt.default), version=pending.version)
+            assert (await svc.get_match(1)).step == 7
+            outcome = await svc.request_undo(500, 101)  # the host (alice) takes the new choice back
+            if outcome.status == "pending":
+                outcome = await svc.answer_undo(1, outcome.id, 102, True)
+            assert outcome.status == "done" and (await svc.get_match(1)).step == 6
+        finally:
+            await store.close()
+
+    asyncio.run(play_on())
     command.downgrade(cfg, "0004")
     command.upgrade(cfg, "head")

@@ -3,8 +3,8 @@
 Matches finished before this revision get a record (history lists them) and count in their
 players' games and wins; they moved no rating (their rating stays at openskill's default).
 
-Revision ID: 0006
-Revises: 0004
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01 14:31:59.801456
 
 """
@@ -20,8 +20,8 @@ import sqlmodel  # noqa: F401  (autogenerate renders sqlmodel.sql.sqltypes.AutoS
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0006"
-down_revision: str | None = "0005"
+revision: str = "0007"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
