@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.clone import clone
 from engine.contract import IllegalChoice, Option, Prompt, Step
 from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
@@ -309,7 +310,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
         raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    st = state.model_copy(deep=True)
+    st = clone(state)
     st.step += 1
     f = Flow(st, rng_for(st.seed, st.step, "step"))
     apply(f, mine, seat, dict(picked.choice))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.clone import clone
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.samurai.answers import Pick, PlanAnswer
@@ -846,10 +847,9 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
 
 
 def fresh_copy(st: SamuraiState) -> SamuraiState:
-    """A deep copy for the next state. Rebuilding from plain data is about four times as
-    fast as pydantic's deep copy (which walks every dict through `copy.deepcopy`), and
-    submit copies on every choice."""
-    return type(st).model_validate(st.model_dump())
+    """A deep copy for the next state: submit copies on every choice, and `clone` is about
+    1.7 times as fast as rebuilding from plain data (six times as pydantic's deep copy)."""
+    return clone(st)
 
 
 def submit(st0: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:

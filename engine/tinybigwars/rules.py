@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from engine.clone import clone
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.text import seat_ref
@@ -491,7 +492,7 @@ def submit(state: TBWState, seat: int, choice: object) -> Step:
         raise IllegalChoice("You have no decision to make right now; wait for the other players.")
     prompt = mine[0]
     answer = parse_choice(prompt.answer, choice)
-    s = TBWState.model_validate_json(state.model_dump_json())
+    s = clone(state)
     events: list[Event] = []
     _HANDLERS[prompt.kind](s, seat, answer, events, rng_for(state.seed, state.step))
     s.step = state.step + 1
