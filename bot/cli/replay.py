@@ -1,7 +1,7 @@
 """`python -m bot replay MATCH_ID --db URL [--verify]`: replay a stored match's choice log.
 
-With --verify, the whole log is replayed from setup and compared with every stored
-snapshot and with the state the bot would load; exit 1 on any difference.
+With --verify, the whole log is replayed from setup and compared with the snapshots the
+store keeps (the newest two) and with the state the bot would load; exit 1 on any difference.
 """
 
 from __future__ import annotations
