@@ -148,7 +148,14 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
 # ---------------------------------------------------------------------------- prompts
 
 
-def prompts(st: DefendersState) -> list[Prompt]:
+def prompts(st: DefendersState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now; with ``only``, just that seat's (what submit needs)."""
+    if only is not None:
+        return [p for p in _prompts(st, only) if p.seat == only]
+    return _prompts(st, None)
+
+
+def _prompts(st: DefendersState, only: int | None) -> list[Prompt]:
     if st.phase == "over":
         return []
     if st.phase == "setup":
@@ -166,6 +173,8 @@ def prompts(st: DefendersState) -> list[Prompt]:
         return [target_prompt(st)]
     out: list[Prompt] = []
     for seat in range(st.seats):
+        if only is not None and seat != only:
+            continue
         if act.card == "defender":
             active = st.defenders[act.defender or 0]
             if seat == active.seat:
@@ -300,7 +309,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     bad_seat = refusals.check_seat(state, seat)
     if bad_seat:
         raise IllegalChoice(bad_seat)
-    mine = next((p for p in prompts(state) if p.seat == seat), None)
+    mine = next(iter(prompts(state, only=seat)), None)
     if mine is None:
         raise IllegalChoice("You have no decision to make right now.")
     try:

@@ -443,21 +443,24 @@ def _submit_damage(s: TBWState, seat: int, ans: DamageAnswer, events: list[Event
 # ----------------------------------------------------------------------------- contract
 
 
-def prompts(s: TBWState) -> list[Prompt]:
-    """Every decision owed now, answered secret prompts included (they may be revised)."""
+def prompts(s: TBWState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now, answered secret prompts included (they may be revised);
+    with ``only``, just that seat's (submit builds no other seat's prompts)."""
     if s.phase == "over":
         return []
     if s.phase == "force":
-        return [force_prompt(s, seat) for seat in range(s.seats_n)]
+        return [force_prompt(s, seat) for seat in range(s.seats_n) if only is None or seat == only]
     if s.phase == "clan":
-        return [clan.clan_prompt(s, st.seat) for st in s.seats if not st.clan_done]
+        return [clan.clan_prompt(s, st.seat) for st in s.seats if not st.clan_done and (only is None or st.seat == only)]
     if s.combat is not None:
         cb = s.combat
         if cb.stage == "energy":
-            return [combat.energy_prompt(s, seat) for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
-        return [combat.damage_prompt(s, seat) for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
+            return [combat.energy_prompt(s, seat) for seat, need in zip(cb.seats, cb.needs_spend, strict=True)
+                    if need and (only is None or seat == only)]
+        return [combat.damage_prompt(s, seat) for seat, left in zip(cb.seats, cb.damage_left, strict=True)
+                if left and (only is None or seat == only)]
     seat = active_seat(s)
-    if seat is None:
+    if seat is None or (only is not None and seat != only):
         return []
     if s.turn.hero is None:
         return [_activate_prompt(s, seat)]
@@ -487,7 +490,7 @@ def submit(state: TBWState, seat: int, choice: object) -> Step:
         raise IllegalChoice("The match is over.")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats_n:
         raise IllegalChoice(f"There is no seat {seat!r} in this match.")
-    mine = [p for p in prompts(state) if p.seat == seat]
+    mine = prompts(state, only=seat)
     if not mine:
         raise IllegalChoice("You have no decision to make right now; wait for the other players.")
     prompt = mine[0]
