@@ -5,7 +5,8 @@ path: the same rows the bot writes), twice: with the store's snapshot pruning an
 snapshot kept (the old behaviour), so both figures come from the same run. Bytes are the
 summed lengths of every column of the match's rows (what the data costs, before SQLite's page
 overhead); the file size after VACUUM is printed beside. The floor is the choice log itself,
-the only part that is the truth.
+the truth itself: the choice payloads (the log rows also carry
+the public event texts of each choice, and the outbox the notices).
 
 Run: python benchmarks/storage.py [--game samurai] [--seats 4] [--seeds 4] [--options '{}']
 """
@@ -41,6 +42,12 @@ def table_bytes(path: Path, match_id: int) -> dict[str, int]:
             total = " + ".join(f"coalesce(length(CAST({c} AS BLOB)), 0)" for c in columns)
             out[table] = connection.execute(f"SELECT coalesce(sum({total}), 0) FROM {table} WHERE {key} = ?",
                                             (match_id,)).fetchone()[0]
+        out["choice payloads"] = connection.execute(
+            "SELECT coalesce(sum(length(CAST(payload AS BLOB))), 0) FROM choices WHERE match_id = ?", (match_id,)
+        ).fetchone()[0]
+        out["choice public texts"] = connection.execute(
+            "SELECT coalesce(sum(length(CAST(public AS BLOB))), 0) FROM choices WHERE match_id = ?", (match_id,)
+        ).fetchone()[0]
         connection.execute("VACUUM")
         out["file after VACUUM"] = path.stat().st_size
         return out
@@ -82,8 +89,10 @@ def main() -> None:
             old = sum(before[t] for t in TABLES) if table == "total" else before[table]
             cells.append(f"{value / 1024:7.1f} ({old / 1024:7.1f})")
         print(f"{seed:>4} {choices:>7}  " + "  ".join(f"{c:>17}" for c in cells))
-    print(f"(in brackets: every snapshot kept, as before). Floor, the choice log: "
-          f"{sum(r[2]['choices'] for r in rows) / len(rows) / 1024:.1f} KiB per match on average. "
+    count = len(rows)
+    print(f"(in brackets: every snapshot kept, as before). Floor, the choice payloads (the truth): "
+          f"{sum(r[2]['choice payloads'] for r in rows) / count / 1024:.1f} KiB per match on average; the choice "
+          f"rows' public event texts {sum(r[2]['choice public texts'] for r in rows) / count / 1024:.1f} KiB. "
           f"CPU {time.process_time() - started:.0f} s")
 
 
