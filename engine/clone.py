@@ -63,74 +63,94 @@ def _model_class(annotation: Any) -> type[BaseModel] | None:
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
-def _field_copier(annotation: Any) -> Callable[[Any], Any] | None:
-    """How to copy one field's value, chosen once from its annotation; None = share it."""
-    if _is_atomic(annotation):
-        return None
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if _model_class(annotation) is not None:
-        return _copier(annotation)
-    if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
-        inner = _field_copier(next(arg for arg in args if arg is not type(None)))
-        if inner is None:
+class _Source:
+    """The body of one model class's copier, written out field by field."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.models: list[type[BaseModel]] = []
+
+    def model(self, cls: type[BaseModel]) -> str:
+        """The name the generated code calls to copy a nested ``cls``."""
+        if cls not in self.models:
+            self.models.append(cls)
+        return f"copy_{self.models.index(cls)}"
+
+    def field(self, name: str, annotation: Any) -> None:
+        """Lines that replace ``values[name]`` by its copy (none for an immutable field)."""
+        expression = self.expression(annotation)
+        if expression is None:
+            return
+        optional = False
+        origin = typing.get_origin(annotation)
+        args = typing.get_args(annotation)
+        if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
+            expression = self.expression(next(arg for arg in args if arg is not type(None)))
+            optional = True
+        key = repr(name)
+        self.lines.append(f"    value = values[{key}]")
+        indent = "    "
+        if optional:
+            self.lines.append("    if value is not None:")
+            indent = "        "
+        self.lines.append(f"{indent}values[{key}] = {expression or 'copy_value(value)'}")
+
+    def expression(self, annotation: Any) -> str | None:
+        """Code copying ``value`` of this annotation; None = share it."""
+        if _is_atomic(annotation):
             return None
-        return lambda value: None if value is None else inner(value)
-    if origin is list and len(args) == 1:
-        if _is_atomic(args[0]):
-            return _copy_atom_list
-        item_model = _model_class(args[0])
-        if item_model is not None:
-            item_copier = _copier(item_model)
-            return lambda value: [item_copier(item) for item in value] if type(value) is list else _copy_value(value)
-    if origin is dict and len(args) == 2:
-        if _is_atomic(args[1]):
-            return _copy_atom_dict
-        item_model = _model_class(args[1])
-        if item_model is not None:
-            item_copier = _copier(item_model)
-            return lambda value: (
-                {key: item_copier(item) for key, item in value.items()} if type(value) is dict else _copy_value(value)
-            )
-    return _copy_value
-
-
-def _copy_atom_list(value: Any) -> Any:
-    return value.copy() if type(value) is list else _copy_value(value)
-
-
-def _copy_atom_dict(value: Any) -> Any:
-    return value.copy() if type(value) is dict else _copy_value(value)
+        model = _model_class(annotation)
+        if model is not None:
+            return f"{self.model(model)}(value) if isinstance(value, BaseModel) else copy_value(value)"
+        origin = typing.get_origin(annotation)
+        args = typing.get_args(annotation)
+        if origin is list and len(args) == 1:
+            item = _model_class(args[0])
+            if _is_atomic(args[0]):
+                return "value.copy() if value.__class__ is list else copy_value(value)"
+            if item is not None:
+                return (f"[{self.model(item)}(item) for item in value] if value.__class__ is list "
+                        "else copy_value(value)")
+        if origin is dict and len(args) == 2:
+            item = _model_class(args[1])
+            if _is_atomic(args[1]):
+                return "value.copy() if value.__class__ is dict else copy_value(value)"
+            if item is not None:
+                return (f"{{key: {self.model(item)}(item) for key, item in value.items()}} "
+                        "if value.__class__ is dict else copy_value(value)")
+        return "copy_value(value)"
 
 
 _COPIERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def _copier(cls: type) -> Callable[[Any], Any]:
-    """The copier of one model class, built once from its field annotations."""
+    """The copier of one model class, generated once from its field annotations: straight-line
+    code per class is what makes the copy cheap (a state holds about a hundred models)."""
     found = _COPIERS.get(cls)
     if found is not None:
         return found
-    plan = tuple(
-        (name, copier)
-        for name, field in cls.model_fields.items()  # type: ignore[attr-defined]
-        if (copier := _field_copier(field.annotation)) is not None
-    )
-    new_instance = object.__new__
-    set_attribute = object.__setattr__
-
-    def copy_model(model: Any) -> Any:
-        values = model.__dict__.copy()
-        for name, copier in plan:
-            values[name] = copier(values[name])
-        new = new_instance(cls)
-        set_attribute(new, "__dict__", values)
-        set_attribute(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-        extra = model.__pydantic_extra__
-        set_attribute(new, "__pydantic_extra__", None if extra is None else _copy_value(extra))
-        private = model.__pydantic_private__
-        set_attribute(new, "__pydantic_private__", None if private is None else _copy_value(private))
-        return new
-
+    source = _Source()
+    for name, field in cls.model_fields.items():  # type: ignore[attr-defined]
+        source.field(name, field.annotation)
+    extra = "copy_value(model.__pydantic_extra__)" if cls.model_config.get("extra") == "allow" else "None"  # type: ignore[attr-defined]
+    private = "copy_value(model.__pydantic_private__)" if cls.__private_attributes__ else "None"  # type: ignore[attr-defined]
+    code = "\n".join([
+        "def copy_model(model):",
+        "    values = model.__dict__.copy()",
+        *source.lines,
+        "    new = new_instance(cls)",
+        "    set_attribute(new, '__dict__', values)",
+        "    set_attribute(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())",
+        f"    set_attribute(new, '__pydantic_extra__', {extra})",
+        f"    set_attribute(new, '__pydantic_private__', {private})",
+        "    return new",
+    ])
+    namespace: dict[str, Any] = {"cls": cls, "new_instance": object.__new__, "set_attribute": object.__setattr__,
+                                 "copy_value": _copy_value, "BaseModel": BaseModel}
+    exec(compile(code, f"<clone of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own generated code
+    copy_model = namespace["copy_model"]
     _COPIERS[cls] = copy_model
+    for index, nested in enumerate(source.models):
+        namespace[f"copy_{index}"] = _copier(nested)
     return copy_model
