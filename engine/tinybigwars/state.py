@@ -173,10 +173,16 @@ class TBWState(State):
         for h in self.heroes:
             if h.location is not None and not h.defeated:
                 with_heroes.setdefault(h.location, set()).add(h.seat)
-        return {
-            loc.id: [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes.get(loc.id, ())]
-            for loc in self.locations
-        }
+        seats = range(self.seats_n)
+        out: dict[str, list[int]] = {}
+        for loc in self.locations:
+            minions = loc.minions
+            heroes = with_heroes.get(loc.id)
+            if heroes is None:
+                out[loc.id] = [s for s in seats if minions[s] > 0]
+            else:
+                out[loc.id] = [s for s in seats if minions[s] > 0 or s in heroes]
+        return out
 
     def controller(self, node: str) -> int | None:
         """The only seat with units here; None when neutral or contested."""

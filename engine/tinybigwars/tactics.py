@@ -42,6 +42,7 @@ class Snapshot:
         for h in state.heroes:
             if not h.defeated and h.location is not None:
                 self._heroes.setdefault(h.location, []).append(h)
+        self._stacks: dict[tuple[str, int], list[Hero]] = {}
         self._neighbours: dict[str, list[str]] = {}
         self._influence: dict[int, int] = {}
 
@@ -52,8 +53,18 @@ class Snapshot:
         return self._locations[node]
 
     def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
-        here = self._heroes.get(node, [])
-        return list(here) if seat is None else [h for h in here if h.seat == seat]
+        here = self._heroes.get(node)
+        if here is None:
+            return []
+        if seat is None:
+            return list(here)
+        stack = self._stacks.get((node, seat))
+        if stack is None:
+            stack = self._stacks[(node, seat)] = [h for h in here if h.seat == seat]
+        return list(stack)
+
+    def has_heroes(self, node: str) -> bool:
+        return node in self._heroes
 
     def present(self, node: str) -> list[int]:
         return self._presence[node]
@@ -74,6 +85,13 @@ class Snapshot:
         if seat not in self._influence:
             self._influence[seat] = influence(cast(TBWState, self), seat)
         return self._influence[seat]
+
+
+def has_heroes(state: TBWState, node: str) -> bool:
+    """Any live hero at ``node`` (the snapshot knows without building a list)."""
+    if isinstance(state, Snapshot):
+        return state.has_heroes(node)
+    return bool(state.heroes_at(node))
 
 
 def snapshot(state: TBWState) -> TBWState:
@@ -181,6 +199,8 @@ def threat(state: TBWState, node: str, seat: int) -> float:
     mine = toughness(state, node, seat)
     worst = 0.0
     for nxt in [node, *state.neighbours(node)]:
+        if not has_heroes(state, nxt):
+            continue
         for foe in range(state.seats_n):
             if foe == seat:
                 continue
@@ -216,6 +236,8 @@ def exposure(state: TBWState, node: str, seat: int, toughness: float, acting_onl
     far = {x for n in near for x in state.neighbours(n)} - near - {node}
     for ring, dropped in ((near, 0), (far, 1)):
         for nxt in ring:
+            if not has_heroes(state, nxt):
+                continue
             for foe in range(state.seats_n):
                 if foe == seat:
                     continue
