@@ -135,6 +135,7 @@ def worth(state: TBWState, node: str, seat: int) -> float:
 
 
 def location_worth(state: TBWState, node: str) -> float:
+    """The worth of holding ``node``, worked out from its card and infrastructure."""
     value = location_influence(state, node) + 0.45 * location_coins(state, node) + 0.3
     card = loc_card(state, node)
     if card.ability == "hero_influence":
