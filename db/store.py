@@ -28,6 +28,8 @@ from db.outbox import OutboxQueries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
+KEEP_SNAPSHOTS = 2
+"""Snapshots kept per match: the newest (loading) and the one before it (recent prompt versions)."""
 
 
 class VersionConflict(Exception):
@@ -176,12 +178,34 @@ class Store(OutboxQueries):
     async def save_snapshot(
         self, session: AsyncSession, match_id: int, seq: int, state: eng.State, now: datetime
     ) -> None:
+        """Store the state after choice ``seq`` and drop all but the newest KEEP_SNAPSHOTS.
+
+        The log is the truth and loading needs only the newest snapshot; the one before it
+        stays so a prompt issued shortly before the newest snapshot still loads from one
+        (older prompt versions replay from setup). Kept, a snapshot every 25 choices cost a
+        long Samurai match about 1 MB."""
         existing = await session.get(Snapshot, (match_id, seq))
         data = state.model_dump(mode="json")
         if existing is None:
             session.add(Snapshot(match_id=match_id, seq=seq, state=data, created_at=now))
         else:
             existing.state = data
+        await self.prune_snapshots(session, match_id, seq)
+
+    async def prune_snapshots(self, session: AsyncSession, match_id: int, newest: int) -> None:
+        """Delete the match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest``."""
+        kept = (
+            sa.select(Snapshot.seq)
+            .where(Snapshot.match_id == match_id, Snapshot.seq < newest)
+            .order_by(Snapshot.seq.desc())
+            .limit(KEEP_SNAPSHOTS - 1)
+        )
+        oldest_kept = sa.select(sa.func.min(kept.subquery().c.seq)).scalar_subquery()
+        await (await session.connection()).execute(
+            sa.delete(Snapshot)
+            .where(Snapshot.match_id == match_id, Snapshot.seq < oldest_kept)
+            .execution_options(synchronize_session=False)
+        )
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> bool:
         """Take or renew the named lease; False if someone else holds an unexpired one."""

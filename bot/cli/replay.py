@@ -1,9 +1,9 @@
 """`python -m bot replay MATCH_ID --db URL [--verify] [--gif PATH]`: replay a stored match's choice log.
 
-With --verify, the whole log is replayed from setup and compared with every stored
-snapshot and with the state the bot would load; exit 1 on any difference. With --gif, the
-match's replay GIF (every public phase end, as the channel saw it) is written to PATH: the
-same GIF the bot posts when a match ends, drawn for any stored match, finished or not.
+With --verify, the whole log is replayed from setup and compared with the snapshots the
+store keeps (the newest two) and with the state the bot would load; exit 1 on any difference.
+With --gif, the match's replay GIF (every public phase end, as the channel saw it) is written to
+PATH: the same GIF the bot posts when a match ends, drawn for any stored match, finished or not.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.clone import clone
 from engine.contract import IllegalChoice, Option, Prompt, Step
 from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
@@ -147,7 +148,14 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
 # ---------------------------------------------------------------------------- prompts
 
 
-def prompts(st: DefendersState) -> list[Prompt]:
+def prompts(st: DefendersState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now; with ``only``, just that seat's (what submit needs)."""
+    if only is not None:
+        return [p for p in _prompts(st, only) if p.seat == only]
+    return _prompts(st, None)
+
+
+def _prompts(st: DefendersState, only: int | None) -> list[Prompt]:
     if st.phase == "over":
         return []
     if st.phase == "setup":
@@ -165,6 +173,8 @@ def prompts(st: DefendersState) -> list[Prompt]:
         return [target_prompt(st)]
     out: list[Prompt] = []
     for seat in range(st.seats):
+        if only is not None and seat != only:
+            continue
         if act.card == "defender":
             active = st.defenders[act.defender or 0]
             if seat == active.seat:
@@ -299,7 +309,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     bad_seat = refusals.check_seat(state, seat)
     if bad_seat:
         raise IllegalChoice(bad_seat)
-    mine = next((p for p in prompts(state) if p.seat == seat), None)
+    mine = next(iter(prompts(state, only=seat)), None)
     if mine is None:
         raise IllegalChoice("You have no decision to make right now.")
     try:
@@ -309,7 +319,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
         raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    st = state.model_copy(deep=True)
+    st = clone(state)
     st.step += 1
     f = Flow(st, rng_for(st.seed, st.step, "step"))
     apply(f, mine, seat, dict(picked.choice))

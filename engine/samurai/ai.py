@@ -10,6 +10,7 @@ their screens.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from engine.contract import Prompt
@@ -151,7 +152,8 @@ def weakest_foe(st: SamuraiState, seat: int) -> int | None:
     if not foes:
         return None
     preference = foe_preference(st, seat)
-    return min(foes, key=lambda s: (len(rules.owned(st, s)), preference[s]))
+    holdings = Counter(p.owner for p in st.provinces.values())  # one pass, not one per foe
+    return min(foes, key=lambda s: (holdings[s], preference[s]))
 
 
 def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[float, str] | None:

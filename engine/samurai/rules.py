@@ -7,8 +7,10 @@ Every rule below is named in docs/rules/samurai.md with the test that checks it.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+from engine.clone import clone
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.samurai.answers import Pick, PlanAnswer
@@ -656,27 +658,35 @@ def end_war_turn(st: SamuraiState, ev: list[Event]) -> None:
 # ---------------------------------------------------------------- prompts
 
 
-def prompts(st: SamuraiState) -> list[Prompt]:
+def prompts(st: SamuraiState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now; with ``only``, just that seat's (submit builds no other
+    seat's prompts: in the simultaneous steps that was most of a choice's cost)."""
+    if only is not None:
+        return [p for p in _prompts(st, lambda seat: seat == only) if p.seat == only]
+    return _prompts(st, lambda seat: True)
+
+
+def _prompts(st: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
     if st.phase == "over":
         return []
     if st.interrupts:
         return [interrupt_prompt(st, st.interrupts[0])]
     ph = st.phase
     if ph == "claims":
-        return [claims_prompt(st, s) for s in active(st)]
+        return [claims_prompt(st, s) for s in active(st) if asked(s)]
     if ph == "placement":
-        return [placement_prompt(st, s) for s in active(st)]
+        return [placement_prompt(st, s) for s in active(st) if asked(s)]
     if ph == "swords" and st.options.steps == "combined":
-        return [sealed_sword_prompt(st, s) for s in st.sword_bidders]
+        return [sealed_sword_prompt(st, s) for s in st.sword_bidders if asked(s)]
     if ph == "muster":
-        return [p for p in (muster_prompt(st, s) for s in active(st)) if p is not None]
+        return [p for p in (muster_prompt(st, s) for s in active(st) if asked(s)) if p is not None]
     if ph in ("setup", "deploy", "swords", "build"):
         return [task_prompt(st, st.queue[0])] if st.queue else []
     if ph == "screens":
-        return [screen_prompt(st, s) for s in active(st)]
+        return [screen_prompt(st, s) for s in active(st) if asked(s)]
     if ph == "plan":
         return [discard_prompt(st, s) if player(st, s).draft.get("discard") else plan_prompt(st, s)
-                for s in active(st)]
+                for s in active(st) if asked(s)]
     if ph == "spy":
         h = st.ninja
         assert h is not None
@@ -689,16 +699,18 @@ def prompts(st: SamuraiState) -> list[Prompt]:
         assert st.ninja is not None
         return [plan_prompt(st, st.ninja, revise=True)]
     if ph == "levy":
-        return [levy_prompt(st, s) for s in active(st) if player(st, s).plan.levy > 0]
+        return [levy_prompt(st, s) for s in active(st) if asked(s) and player(st, s).plan.levy > 0]
     if ph == "place":
-        return [place_prompt(st, s) for s in active(st) if "todo" in player(st, s).draft]
+        return [place_prompt(st, s) for s in active(st) if asked(s) and "todo" in player(st, s).draft]
     if ph == "ronin":
-        return [ronin_prompt(st, s) for s in active(st) if "ronin_todo" in player(st, s).draft]
+        return [ronin_prompt(st, s) for s in active(st) if asked(s) and "ronin_todo" in player(st, s).draft]
     if ph == "war":
         if st.war is not None and st.war.battle is not None and st.war.battle.pending is not None:
             return loss_prompts(st)
-        offer = ninja_offer(st)
-        return [p for p in (offer, war_prompt(st)) if p is not None]
+        offer = ninja_offer(st) if st.ninja is not None and asked(st.ninja) else None
+        w = st.war
+        turn_elsewhere = w is not None and w.order_pos < len(st.order) and not asked(st.order[w.order_pos])
+        return [p for p in (offer, None if turn_elsewhere else war_prompt(st)) if p is not None]
     return []
 
 
@@ -848,16 +860,15 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
 
 
 def fresh_copy(st: SamuraiState) -> SamuraiState:
-    """A deep copy for the next state. Rebuilding from plain data is about four times as
-    fast as pydantic's deep copy (which walks every dict through `copy.deepcopy`), and
-    submit copies on every choice."""
-    return type(st).model_validate(st.model_dump())
+    """A deep copy for the next state: submit copies on every choice, and `clone` is about
+    1.7 times as fast as rebuilding from plain data (six times as pydantic's deep copy)."""
+    return clone(st)
 
 
 def submit(st0: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
     if st0.phase == "over":
         raise IllegalChoice("the game is over")
-    mine = [p for p in prompts(st0) if p.seat == seat]
+    mine = prompts(st0, only=seat)
     if not mine:
         raise IllegalChoice("it is not your turn: nothing is asked of you now")
     pr = mine[0]

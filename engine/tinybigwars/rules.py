@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from engine.clone import clone
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.rng import rng_for
 from engine.text import seat_ref
@@ -443,27 +444,57 @@ def _submit_damage(s: TBWState, seat: int, ans: DamageAnswer, events: list[Event
 # ----------------------------------------------------------------------------- contract
 
 
-def prompts(s: TBWState) -> list[Prompt]:
-    """Every decision owed now, answered secret prompts included (they may be revised)."""
+def owed(s: TBWState) -> list[tuple[int, str]]:
+    """(seat, prompt kind) of every decision owed now: what ``prompts`` builds, without
+    building it (submit needs only the kind of the submitting seat's prompt)."""
     if s.phase == "over":
         return []
     if s.phase == "force":
-        return [force_prompt(s, seat) for seat in range(s.seats_n)]
+        return [(seat, "force") for seat in range(s.seats_n)]
     if s.phase == "clan":
-        return [clan.clan_prompt(s, st.seat) for st in s.seats if not st.clan_done]
+        return [(st.seat, st.pending or "clan") for st in s.seats if not st.clan_done]
     if s.combat is not None:
         cb = s.combat
         if cb.stage == "energy":
-            return [combat.energy_prompt(s, seat) for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
-        return [combat.damage_prompt(s, seat) for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
+            return [(seat, "energy") for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
+        return [(seat, "damage_order") for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
     seat = active_seat(s)
     if seat is None:
         return []
     if s.turn.hero is None:
-        return [_activate_prompt(s, seat)]
-    if s.turn.move_to is not None:
-        return [_escort_prompt(s, seat)]
-    return [_action_prompt(s, seat)]
+        return [(seat, "activate")]
+    return [(seat, "escort" if s.turn.move_to is not None else "action")]
+
+
+def prompts(s: TBWState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now, answered secret prompts included (they may be revised);
+    with ``only``, just that seat's."""
+    return [_PROMPTS[kind](s, seat) for seat, kind in owed(s) if only is None or seat == only]
+
+
+_PROMPTS = {
+    "force": force_prompt,
+    "clan": clan.clan_prompt,
+    "recruit": clan.clan_prompt,
+    "build": clan.clan_prompt,
+    "activate": _activate_prompt,
+    "action": _action_prompt,
+    "escort": _escort_prompt,
+    "energy": combat.energy_prompt,
+    "damage_order": combat.damage_prompt,
+}
+ANSWERS = {
+    "force": ForceAnswer,
+    "clan": ClanAnswer,
+    "recruit": RecruitAnswer,
+    "build": BuildAnswer,
+    "activate": ActivateAnswer,
+    "action": ActionAnswer,
+    "escort": EscortAnswer,
+    "energy": EnergyAnswer,
+    "damage_order": DamageAnswer,
+}
+"""The answer model of each prompt kind (the ``answer`` of the prompt ``prompts`` builds)."""
 
 
 _HANDLERS = {
@@ -487,13 +518,12 @@ def submit(state: TBWState, seat: int, choice: object) -> Step:
         raise IllegalChoice("The match is over.")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats_n:
         raise IllegalChoice(f"There is no seat {seat!r} in this match.")
-    mine = [p for p in prompts(state) if p.seat == seat]
-    if not mine:
+    kind = next((kind for owner, kind in owed(state) if owner == seat), None)
+    if kind is None:
         raise IllegalChoice("You have no decision to make right now; wait for the other players.")
-    prompt = mine[0]
-    answer = parse_choice(prompt.answer, choice)
-    s = TBWState.model_validate_json(state.model_dump_json())
+    answer = parse_choice(ANSWERS[kind], choice)
+    s = clone(state)
     events: list[Event] = []
-    _HANDLERS[prompt.kind](s, seat, answer, events, rng_for(state.seed, state.step))
+    _HANDLERS[kind](s, seat, answer, events, rng_for(state.seed, state.step))
     s.step = state.step + 1
     return Step(state=s, events=events)

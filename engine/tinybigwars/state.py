@@ -173,10 +173,16 @@ class TBWState(State):
         for h in self.heroes:
             if h.location is not None and not h.defeated:
                 with_heroes.setdefault(h.location, set()).add(h.seat)
-        return {
-            loc.id: [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes.get(loc.id, ())]
-            for loc in self.locations
-        }
+        seats = range(self.seats_n)
+        out: dict[str, list[int]] = {}
+        for loc in self.locations:
+            minions = loc.minions
+            heroes = with_heroes.get(loc.id)
+            if heroes is None:
+                out[loc.id] = [s for s in seats if minions[s] > 0]
+            else:
+                out[loc.id] = [s for s in seats if minions[s] > 0 or s in heroes]
+        return out
 
     def controller(self, node: str) -> int | None:
         """The only seat with units here; None when neutral or contested."""
@@ -184,5 +190,48 @@ class TBWState(State):
         return present[0] if len(present) == 1 else None
 
     def neighbours(self, node: str) -> list[str]:
-        out = {b for a, b in self.roads if a == node} | {a for a, b in self.roads if b == node}
-        return [loc.id for loc in self.locations if loc.id in out]
+        """Adjacent locations, in the order of ``locations``."""
+        return list(topology(self).neighbours(node))
+
+
+class Topology:
+    """A city's road graph: roads never change during a match, so it is worked out once per
+    distinct map and shared by every state of every match on it."""
+
+    def __init__(self, locations: tuple[str, ...], roads: tuple[tuple[str, str], ...]) -> None:
+        self.locations = locations
+        self.roads = roads
+        self._neighbours: dict[str, tuple[str, ...]] = {}
+        self._rings: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+    def neighbours(self, node: str) -> tuple[str, ...]:
+        found = self._neighbours.get(node)
+        if found is None:
+            out = {b for a, b in self.roads if a == node} | {a for a, b in self.roads if b == node}
+            found = self._neighbours[node] = tuple(loc for loc in self.locations if loc in out)
+        return found
+
+    def rings(self, node: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The nodes one move from ``node`` and those exactly two moves away."""
+        found = self._rings.get(node)
+        if found is None:
+            near = set(self.neighbours(node))
+            far = {x for n in near for x in self.neighbours(n)} - near - {node}
+            found = self._rings[node] = (frozenset(near), frozenset(far))
+        return found
+
+
+_TOPOLOGIES: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], Topology] = {}
+_MAX_TOPOLOGIES = 64
+"""Shipped maps are few; tests build more. Past the bound the cache starts afresh."""
+
+
+def topology(state: TBWState) -> Topology:
+    """The road graph of ``state``'s city (looked up by its locations and roads)."""
+    key = (tuple(loc.id for loc in state.locations), tuple(state.roads))
+    found = _TOPOLOGIES.get(key)
+    if found is None:
+        if len(_TOPOLOGIES) >= _MAX_TOPOLOGIES:
+            _TOPOLOGIES.clear()
+        found = _TOPOLOGIES[key] = Topology(*key)
+    return found

@@ -17,7 +17,7 @@ from engine.tinybigwars.board import (
     location_coins,
     location_influence,
 )
-from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.state import Hero, TBWState, Topology, topology
 
 HIT_PER_DIE = 0.5
 """A 5 scores 1 and a 6 scores 2: half a hit per die on average."""
@@ -42,7 +42,9 @@ class Snapshot:
         for h in state.heroes:
             if not h.defeated and h.location is not None:
                 self._heroes.setdefault(h.location, []).append(h)
-        self._neighbours: dict[str, list[str]] = {}
+        self._stacks: dict[tuple[str, int], list[Hero]] = {}
+        self._topology = topology(state)
+        self._worth: dict[str, float] = {}
         self._influence: dict[int, int] = {}
 
     def __getattr__(self, name: str) -> object:
@@ -52,8 +54,18 @@ class Snapshot:
         return self._locations[node]
 
     def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
-        here = self._heroes.get(node, [])
-        return list(here) if seat is None else [h for h in here if h.seat == seat]
+        here = self._heroes.get(node)
+        if here is None:
+            return []
+        if seat is None:
+            return list(here)
+        stack = self._stacks.get((node, seat))
+        if stack is None:
+            stack = self._stacks[(node, seat)] = [h for h in here if h.seat == seat]
+        return list(stack)
+
+    def has_heroes(self, node: str) -> bool:
+        return node in self._heroes
 
     def present(self, node: str) -> list[int]:
         return self._presence[node]
@@ -66,14 +78,27 @@ class Snapshot:
         return present[0] if len(present) == 1 else None
 
     def neighbours(self, node: str) -> list[str]:
-        if node not in self._neighbours:
-            self._neighbours[node] = self._state.neighbours(node)
-        return self._neighbours[node]
+        return list(self._topology.neighbours(node))
+
+    def topology(self) -> Topology:
+        return self._topology
+
+    def worth_of(self, node: str) -> float:
+        if node not in self._worth:
+            self._worth[node] = location_worth(cast(TBWState, self), node)
+        return self._worth[node]
 
     def influence_of(self, seat: int) -> int:
         if seat not in self._influence:
             self._influence[seat] = influence(cast(TBWState, self), seat)
         return self._influence[seat]
+
+
+def has_heroes(state: TBWState, node: str) -> bool:
+    """Any live hero at ``node`` (the snapshot knows without building a list)."""
+    if isinstance(state, Snapshot):
+        return state.has_heroes(node)
+    return bool(state.heroes_at(node))
 
 
 def snapshot(state: TBWState) -> TBWState:
@@ -102,7 +127,15 @@ def chance_at_least(dice: int, mean_extra: float, needed: float) -> float:
 
 
 def worth(state: TBWState, node: str, seat: int) -> float:
-    """What holding ``node`` is worth to ``seat``: influence first, coins and ability after."""
+    """What holding ``node`` is worth to ``seat``: influence first, coins and ability after
+    (the same for every seat today; the snapshot computes it once per node)."""
+    if isinstance(state, Snapshot):
+        return state.worth_of(node)
+    return location_worth(state, node)
+
+
+def location_worth(state: TBWState, node: str) -> float:
+    """The worth of holding ``node``, worked out from its card and infrastructure."""
     value = location_influence(state, node) + 0.45 * location_coins(state, node) + 0.3
     card = loc_card(state, node)
     if card.ability == "hero_influence":
@@ -181,6 +214,8 @@ def threat(state: TBWState, node: str, seat: int) -> float:
     mine = toughness(state, node, seat)
     worst = 0.0
     for nxt in [node, *state.neighbours(node)]:
+        if not has_heroes(state, nxt):
+            continue
         for foe in range(state.seats_n):
             if foe == seat:
                 continue
@@ -212,10 +247,11 @@ def exposure(state: TBWState, node: str, seat: int, toughness: float, acting_onl
     left now risks before the victory check.
     """
     worst = 0.0
-    near = set(state.neighbours(node))
-    far = {x for n in near for x in state.neighbours(n)} - near - {node}
+    near, far = (state.topology() if isinstance(state, Snapshot) else topology(state)).rings(node)
     for ring, dropped in ((near, 0), (far, 1)):
         for nxt in ring:
+            if not has_heroes(state, nxt):
+                continue
             for foe in range(state.seats_n):
                 if foe == seat:
                     continue

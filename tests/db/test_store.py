@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 import engine
-from db import Choice, Match, Seat, Store, VersionConflict
+from db import Choice, Match, Seat, Snapshot, Store, VersionConflict
 from tests.service.toygame import GAME
 
 BIG = 2**63 - 1  # Discord snowflakes fill 64 bits
@@ -90,3 +90,24 @@ async def test_interaction_ids_are_unique_per_match(store: Store) -> None:
         async with store.write() as s:
             s.add(Choice(match_id=mid, seq=2, seat=0, kind="bid", payload={}, public=[], interaction_id="x",
                          created_at=now))
+
+
+async def test_only_the_newest_two_snapshots_are_kept_and_every_step_still_loads(store: Store) -> None:
+    mid = await _match(store, 57)
+    async with store.read() as s:
+        m = await s.get(Match, mid)
+        kept = (await s.exec(sa.select(Snapshot.seq).where(Snapshot.match_id == mid).order_by(Snapshot.seq))).all()
+        replayed = await store.replay_all(s, m)
+        loaded = await store.load_state(s, m)
+        recent = await store.load_state(s, m, upto=45)
+        early = await store.load_state(s, m, upto=12)
+    assert [row[0] for row in kept] == [40, 50]
+    assert loaded.model_dump() == replayed.model_dump()
+    log = [(c.seat, c.payload) for c in await _choices(store, mid)]
+    for upto, state in ((45, recent), (12, early)):
+        assert state.model_dump() == engine.replay("toy", 3, {"rounds": 500}, 3, log[:upto]).model_dump()
+
+
+async def _choices(store: Store, mid: int) -> list[Choice]:
+    async with store.read() as s:
+        return await store.choices(s, mid)

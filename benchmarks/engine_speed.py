@@ -1,0 +1,105 @@
+"""Engine speed in CPU time: heuristic matches per second, each beside floors from the same run.
+
+The figure is ``time.process_time()`` of whole seeded all-AI matches through ``bot.simulate``
+(the loop the service and the `simulate` command use), so a busy machine slows the wall clock
+but barely the figure. Floors, measured in the same run on the same states:
+
+- copy: what the state copies alone cost (one per choice), as matches/s;
+- random: random-legal self-play at the same number of choices per match, as matches/s;
+- prompts: building every open prompt once per choice, as matches/s;
+- both: the copy and the prompts together: the least a match can cost under the engine
+  contract (``submit`` returns a new state; the driver reads ``prompts`` before each choice)
+  even if the AI and the rules cost nothing.
+
+Run: python benchmarks/engine_speed.py [--matches 40] [--samurai-matches 8] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engine  # noqa: E402
+from bot.simulate import simulate  # noqa: E402
+from engine.clone import clone  # noqa: E402
+from engine.contract import State  # noqa: E402
+
+
+def cpu_of(fn: Any) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def play(key: str, seats: int, seeds: range, policy: str) -> int:
+    """Choices played over ``seeds``."""
+    return sum(simulate(key, seats, seed, policy)["choices"] for seed in seeds)
+
+
+class Floors:
+    """CPU time of the floor operations on every state of a run, timed one by one as the run
+    goes (keeping thousands of states alive would make the collector the figure)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.copy = self.json_copy = self.prompts = 0.0
+
+    def on_step(self, state: State, _events: object) -> None:
+        clock = time.process_time
+        start = clock()
+        clone(state)
+        middle = clock()
+        type(state).model_validate_json(state.model_dump_json())
+        end = clock()
+        self.game.prompts(state)
+        self.copy += middle - start
+        self.json_copy += end - middle
+        self.prompts += clock() - end
+
+
+def measure(key: str, seats: int, matches: int, repeat: int) -> None:
+    """Print matches/s of heuristic play and the floors beside it."""
+    game = engine.get(key)
+    seeds = range(matches)
+    choices = play(key, seats, seeds, "heuristic")
+    per_match = choices / matches
+    heuristic = statistics.median(cpu_of(lambda: play(key, seats, seeds, "heuristic")) for _ in range(repeat))
+    random_choices = play(key, seats, seeds, "random")
+    random_cpu = statistics.median(cpu_of(lambda: play(key, seats, seeds, "random")) for _ in range(repeat))
+    floors = Floors(game)
+    for seed in seeds:
+        simulate(key, seats, seed, "heuristic", on_step=floors.on_step)
+    random_per_choice = random_cpu / random_choices
+    print(f"{key} {seats} seats, {matches} seeded heuristic matches, {per_match:.0f} choices each (median of {repeat})")
+    print(f"  heuristic      {matches / heuristic:8.1f} matches/s  {choices / heuristic:8.0f} choices/s  "
+          f"{heuristic / choices * 1e6:6.0f} us CPU per choice")
+    print(f"  floor random   {1 / (random_per_choice * per_match):8.1f} matches/s  "
+          f"{1 / random_per_choice:8.0f} choices/s  {random_per_choice * 1e6:6.0f} us per choice "
+          f"(random-legal self-play, same choices per match)")
+    print(f"  floor copy     {matches / floors.copy:8.1f} matches/s  {floors.copy / choices * 1e6:6.1f} us per copy "
+          f"(JSON round trip: {floors.json_copy / choices * 1e6:.1f} us)")
+    print(f"  floor prompts  {matches / floors.prompts:8.1f} matches/s  {floors.prompts / choices * 1e6:6.1f} us "
+          f"per choice (every open prompt built once)")
+    both = floors.copy + floors.prompts
+    print(f"  floor both     {matches / both:8.1f} matches/s  {both / choices * 1e6:6.1f} us per choice "
+          f"(one copy and the open prompts per choice: what the contract costs with free AI and rules)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=40, help="Tiny Big Wars matches (3 seats)")
+    parser.add_argument("--samurai-matches", type=int, default=8, help="Samurai Swords matches (4 seats, base)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    measure("tinybigwars", 3, args.matches, args.repeat)
+    measure("samurai", 4, args.samurai_matches, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
