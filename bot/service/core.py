@@ -730,7 +730,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         self, session: AsyncSession, match: Match, game: eng.Game, seat_no: int, version: int | None,
     ) -> bool:
         """Whether the seat's prompt of ``version`` was shared and another seat answered first
-        (the first choice after it is someone else's). Replays at most one snapshot interval."""
+        (the first choice after it is someone else's). Replays from the nearest kept snapshot (the store keeps the newest two) or from setup."""
         if version is None or not 0 <= version < match.step:
             return False
         stmt = select(Choice.seat).where(Choice.match_id == match.id, Choice.seq > version).order_by(Choice.seq).limit(1)
