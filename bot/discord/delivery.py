@@ -25,7 +25,7 @@ from bot.discord import nudges, phase_posts, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
-from bot.discord.refusals import UNKNOWN_CHANNEL, alert_text, final_code, reason_for
+from bot.discord.refusals import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, alert_text, final_code, reason_for
 from bot.discord.undo_ui import consent_text, consent_view
 from bot.naming import named_prompt
 from bot.service.history import REPLAY_NOTICE
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DMS_CLOSED = 50007
-UNKNOWN_MESSAGE = 10008
 BATCH = 50
 """Notices of one match read at a time."""
 MATCHES_PER_ROUND = 500

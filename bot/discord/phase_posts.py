@@ -17,6 +17,7 @@ import discord
 
 import render
 from bot.discord.mentions import NOBODY
+from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS
 from bot.service.phase_notices import post_text
 
@@ -87,7 +88,7 @@ async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
                     await message.edit(content=text, allowed_mentions=NOBODY)
                 return str(open_post.ref)
             except discord.NotFound as exc:
-                if exc.code != 10008:  # only a deleted post is posted again; a lost channel parks
+                if exc.code != UNKNOWN_MESSAGE:  # only a deleted post is posted again; a lost channel parks
                     raise
         label = heading if not heading or heading.endswith(CONTINUED) else heading + CONTINUED
     else:

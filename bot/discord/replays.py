@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.mentions import NOBODY
+from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
 from render.anim import DEFAULT_MAX_BYTES
 
@@ -63,10 +64,31 @@ async def post(delivery: Delivery, notice: Any, channel: discord.abc.Messageable
         replays.ready.pop(notice.id, None)
         return "skipped"
     try:
-        msg = await channel.send(text, file=discord.File(io.BytesIO(replay.data), FILENAME), nonce=nonce,
-                                 allowed_mentions=NOBODY)
+        ref = await _onto_result(delivery, notice, channel, replay)
+        if ref is None:
+            msg = await channel.send(text, file=discord.File(io.BytesIO(replay.data), FILENAME), nonce=nonce,
+                                     allowed_mentions=NOBODY)
+            ref = str(msg.id)
     finally:
         replays.ready.pop(notice.id, None)  # a refused post draws again when it is retried: no GIF held for days
     log.info("posted the replay of match %s: %d phase images, %d bytes", notice.match_id, replay.frames,
              len(replay.data))
-    return str(msg.id)
+    return ref
+
+
+async def _onto_result(delivery: Delivery, notice: Any, channel: discord.abc.Messageable,
+                       replay: ReplayGif) -> str | None:
+    """The GIF goes onto the result's post in place of its map (the last phase post above it
+    already shows the final map): one post for the end of the match, not two. None when the
+    result has no post (then the GIF gets its own)."""
+    ref = await delivery.svc.notice_ref(notice.match_id, "result")
+    if ref is None or not ref.isdigit() or not isinstance(channel, discord.PartialMessageable):
+        return None
+    try:
+        await channel.get_partial_message(int(ref)).edit(
+            attachments=[discord.File(io.BytesIO(replay.data), FILENAME)], allowed_mentions=NOBODY)
+    except discord.NotFound as exc:
+        if exc.code != UNKNOWN_MESSAGE:
+            raise
+        return None
+    return ref

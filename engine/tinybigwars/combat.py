@@ -69,7 +69,7 @@ def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, 
         needs_spend=needs,
     )
     state.phase = "combat"
-    rolls = "; ".join(f"{seat_ref(s)} rolls {d or '-'} = {counted(h, 'hit')}" for s, d, h in zip(seats, dice, hits, strict=True))
+    rolls = "; ".join(f"{seat_ref(s)} rolls {' '.join(map(str, d)) or '-'} = {counted(h, 'hit')}" for s, d, h in zip(seats, dice, hits, strict=True))
     emit(
         state,
         events,

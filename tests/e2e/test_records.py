@@ -44,10 +44,10 @@ async def test_after_a_match_history_stats_and_leaderboard(fake, start_bot, alic
     await drained(bot)
     assert len(replay_posts(fake)) == 1, "the replay is posted once"
     over = next(m for m in bot_posts(fake, fake.channel) if OVER in m.content)
-    assert over.id < gif_post.id, "the replay follows the result"
+    assert over.id == gif_post.id, "the replay goes onto the result's post: one post for the end"
+    assert list(over.files) == ["replay.gif"], "in place of the final map (the last phase post shows it)"
     image = Image.open(io.BytesIO(gif_post.files["replay.gif"]))
     assert image.format == "GIF" and image.n_frames >= 2
-    assert "Replay of this Tiny Big Wars match" in gif_post.content
     won = re.search(r"The match is over: (.+?) won", over.content)
     assert won is not None, over.content
     winners = set(won[1].split(", "))
