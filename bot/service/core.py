@@ -938,9 +938,10 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             names = ctx.names()
             written = self._text_names(names)
             shown = {id(e) for e in noise.channel_lines(ctx.events)}
+            end_label = self._phase_label(ctx, ctx.state, written)
             parts = phase_notices.stretches(
                 ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None,
-                self._phase_label(ctx, ctx.start_state, written), self._phase_label(ctx, ctx.state, written))
+                self._phase_label(ctx, ctx.start_state, written), end_label)
             public = phase_notices.public_notices(parts, ctx.match.game, names,
                                                   lambda: ctx.game.view(ctx.state, None))
             ctx.notices[0:0] = public

@@ -46,19 +46,33 @@ def stretches(events: Iterable[Event], write: Callable[[Event], str | None], sta
     return out
 
 
+SUMMARY_LINES = 2
+"""A phase end this short right after another (a round's score line after its last phase) joins
+the post the first one closes; a longer one (an AI's whole war turn) is a post of its own."""
+
+
 def public_notices(parts: list[Stretch], game: str, names: list[str],
                    view: Callable[[], dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """One ``phase`` notice closing the open post with every line up to the last phase end (a
-    transaction that ends two phases at once, e.g. the last activation and the round, closes one
-    post, with the map), and an ``events`` notice for the lines after it. ``text`` is the stretch
-    as one post, for front-ends that print."""
+    """``phase`` notices closing posts up to the last phase end (the last one carries the map's
+    view: the map as the transaction left it), and an ``events`` notice for the lines after it.
+    ``text`` is a stretch as one post, for front-ends that print."""
+    closings: list[tuple[str, list[str]]] = []
     closed = [part for part in parts if part.closed]
+    for n, part in enumerate(closed):
+        if n and len(part.lines) <= SUMMARY_LINES:
+            closings[-1][1].extend(part.lines)
+        else:
+            # A later stretch's own phase is not known; the phase the transaction started in is
+            # the best heading (an AI's war turn after a player's; the end's phase may be the
+            # next round's).
+            label = closed[0].label
+            closings.append((label, list(part.lines)))
     notices: list[tuple[str, dict[str, Any]]] = []
-    if closed:
-        lines = [line for part in closed for line in part.lines]
-        label = closed[0].label
-        notices.append(("phase", {"label": label, "events": lines, "text": post_text(label, lines),
-                                  "game": game, "view": view(), "names": names}))
+    for n, (label, lines) in enumerate(closings):
+        fields: dict[str, Any] = {"label": label, "events": lines, "text": post_text(label, lines)}
+        if n == len(closings) - 1:
+            fields.update(game=game, view=view(), names=names)
+        notices.append(("phase", fields))
     tail = parts[-1] if parts and not parts[-1].closed else None
     if tail is not None and tail.lines:
         notices.append(("events", {"label": tail.label, "events": tail.lines,
