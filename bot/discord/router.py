@@ -21,7 +21,7 @@ from bot.discord.prompt_ui import (
     prompt_view,
     quick_field,
 )
-from bot.discord.replies import answer
+from bot.discord.replies import answer, clip
 from bot.discord.undo_ui import RETIRED, undo_click
 from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
@@ -245,6 +245,8 @@ class Router:
                 f"Your choice for **{prompt.get('text')}**: {label}.\n"
                 "It stays sealed until everyone has chosen; you can change it until then."
             )
+            if result.private:
+                content = clip("\n".join([content, *(discord.utils.escape_mentions(line) for line in result.private)]))
             view: discord.ui.View = changed_view(match_id, seat, version)
         else:
             content = f"Done: {str(prompt.get('text'))[:1800]}\nYou chose: **{label.rstrip('.')}**."

@@ -88,6 +88,8 @@ class _Ctx:
     """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
     actor_choice: dict[str, Any] | None = None
     """That choice, so the seat's next prompt can say what it answered."""
+    private_in_reply: bool = False
+    """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
 
     def names(self) -> list[str]:
         return [s.name for s in sorted(self.seats, key=lambda s: s.seat_no)]
@@ -317,11 +319,18 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             still = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
             locked = not (prompt.secret and still is not None and still.secret and still.answered
                           and still.kind == prompt.kind)
+            private: list[str] = []
+            if prompt.secret and not locked and interaction_id is not None:
+                # A seal that waits for the others: its own lines (the sealed total) go in the
+                # reply that confirms it, not in a second DM.
+                written = self._text_names(ctx.names())
+                private = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
+                ctx.private_in_reply = True
             result = SubmitResult(
                 match_id=match_id, seat=seat.seat_no, seq=row.seq,
                 version=seat.prompt_version if still is not None else None,
                 revision=prompt.answered, locked=locked, finished=ctx.match.status == "finished",
-                events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)],
+                events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)], private=private,
             )
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result
@@ -993,6 +1002,8 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
             turn_users.append(seat.user_id)
         for seat_no, lines in private.items():
+            if seat_no == ctx.actor and ctx.private_in_reply:
+                continue  # the reply to its seal shows them
             seat = ctx.seat(seat_no)
             ctx.notice("private", text=lines[-1], events=lines, _user_id=seat.user_id, _seat=seat_no)
         if turn_users:

@@ -131,6 +131,8 @@ class SubmitResult:
     finished: bool = False
     events: list[str] = field(default_factory=list)
     """Event lines this seat may see, caused by the choice and the AI turns after it."""
+    private: list[str] = field(default_factory=list)
+    """Lines only this seat sees that its reply shows (a seal still waiting: no DM carries them)."""
     duplicate: bool = False
     """The interaction id was seen before: this is the first call's result, applied once."""
 

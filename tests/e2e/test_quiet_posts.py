@@ -148,5 +148,9 @@ async def test_the_last_to_choose_is_told_on_the_prompt_it_already_has(fake, sta
     assert told.selects, "the prompt is still there to answer"
     assert len(bob.dm.messages) == dms_before, "told by an edit of the prompt, not a new DM"
     assert not any("Everyone else" in m.content for m in alice.dm.messages)
+    # A seal is one message: the confirmation with its own line (the sealed total), no second DM.
+    sealed = await alice.dm.wait_for(lambda m: m.id == force.id and "stays sealed" in m.content)
+    assert "You sealed a force of" in sealed.content and sealed.button("Change") is not None
+    assert [m.id for m in alice.dm.messages if "You sealed a force" in m.content] == [force.id]
     progress = await alice.wait_for(lambda m: "waiting for bob" in m.content)
     assert progress.content.startswith("**Force Building**") and bob.mention not in progress.content
