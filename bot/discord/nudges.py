@@ -14,6 +14,7 @@ import discord
 
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import timestamp
+from bot.service.core import DM_REFS
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
     when = f" Deadline {timestamp(deadline)}." if deadline is not None else ""
     info = await delivery.svc.get_match(notice.match_id)
     stuck = await unreachable(delivery, notice, users)
-    refs = []
+    refs: list[str] = []
     for user_id in users:
         if user_id in stuck:
             continue
@@ -71,7 +72,7 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
             msg = await user.send(f"Reminder: **{inert(info.title)}** in <#{notice.channel_id}> still waits for "
                                   f"your choice.{when}", nonce=nonce_of(notice, str(user_id)),
                                   allowed_mentions=NOBODY)
-            refs.append(str(msg.id))
+            refs.append(f"{user_id}:{msg.id}")
         except (discord.Forbidden, discord.NotFound) as exc:
             log.info("reminder DM to %s of match %s refused (%s); mentioning them in the channel",
                      user_id, notice.match_id, exc)
@@ -80,8 +81,22 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
                 await delivery.svc.mark_dms_closed(notice.match_id, seat)
             stuck.append(user_id)
     if not stuck:
-        return refs[0] if refs else "dm"
+        return DM_REFS + ";".join(refs) if refs else "dm"  # each DM, so an answer can take it back
     channel = delivery.bot.get_partial_messageable(notice.channel_id)
     text = f"{mentions(stuck)} {inert(payload.get('text', ''))}{when}"
     msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(stuck))
     return str(msg.id)
+
+
+async def answered(interaction: discord.Interaction, reminders: list[int], title: str) -> None:
+    """The player answered: the reminders that said the match still waits for them say so no more."""
+    channel = interaction.channel
+    if not reminders or interaction.guild_id is not None or not isinstance(
+            channel, (discord.DMChannel, discord.PartialMessageable)):
+        return  # answered with /game act in the server: the DM reminders stay (a rare path)
+    for ref in reminders:
+        try:
+            await channel.get_partial_message(ref).edit(
+                content=f"Reminder about **{title}**: answered in time. Thank you.", allowed_mentions=NOBODY)
+        except discord.HTTPException as exc:
+            log.info("could not take back reminder DM %s: %s", ref, exc)

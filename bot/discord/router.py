@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids
+from bot.discord import ids, nudges
 from bot.discord.board_clicks import board_click
 from bot.discord.errors import report
-from bot.discord.mentions import plain_names
+from bot.discord.mentions import plain_name, plain_names
 from bot.discord.prompt_ui import (
     NumbersModal,
     changed_view,
@@ -237,6 +237,9 @@ class Router:
         result = await self.svc.submit(
             match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id)
         )
+        if result.reminders:
+            info = await self.svc.get_match(match_id)
+            await nudges.answered(interaction, result.reminders, plain_name(info.title))
         if interaction.guild_id is None and result.locked and result.version not in (None, version):
             return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
         label = option_label(prompt, choice)

@@ -59,6 +59,8 @@ def _fingerprint(prompt: eng.Prompt) -> str:
     return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
 
 
+DM_REFS = "dm:"
+"""A reminder notice's delivery ref when it went to DMs: ``dm:<user id>:<message id>;...``."""
 LAST_TO_CHOOSE = "Everyone else has chosen: the table waits for you."
 """Said once per secret step to the one seat still choosing (on its prompt, not as a new DM)."""
 
@@ -312,6 +314,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((LOST_SHARED if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
             self.come_back(seat)  # acting ends an AI takeover and any time away
+            reminded = await self._reminders_of(ctx, user_id) if interaction_id is not None else []
             ctx.actor = seat.seat_no
             row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
             ctx.actor_choice = row.payload
@@ -331,6 +334,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 version=seat.prompt_version if still is not None else None,
                 revision=prompt.answered, locked=locked, finished=ctx.match.status == "finished",
                 events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)], private=private,
+                reminders=reminded,
             )
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result
@@ -1010,6 +1014,23 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             # The front-end mentions only those of them whose DMs could not reach them.
             ctx.notice("turn", text="your turn: your DMs do not reach you, so use `/game act` to choose.",
                        user_ids=turn_users)
+
+    async def _reminders_of(self, ctx: _Ctx, user_id: int) -> list[int]:
+        """The reminder DMs this user got while the match waited for this answer: front-ends take
+        them back once it is given (a "still waits for you" left standing would be untrue)."""
+        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        if deadline is None or not (deadline.reminded_50 or deadline.reminded_90):
+            return []
+        stmt = select(NoticeRow.delivery_ref).where(
+            NoticeRow.match_id == ctx.match.id, NoticeRow.kind == "reminder",
+            NoticeRow.created_at >= deadline.started_at, NoticeRow.delivery_ref.is_not(None))
+        found = []
+        for ref in (await ctx.session.exec(stmt)).all():
+            for part in str(ref).removeprefix(DM_REFS).split(";") if str(ref).startswith(DM_REFS) else []:
+                user, _, message = part.partition(":")
+                if user == str(user_id) and message.isdigit():
+                    found.append(int(message))
+        return found
 
     def _phase_label(self, ctx: _Ctx, state: eng.State | None, written: list[str]) -> str:
         """The heading of the phase a state is in ("Round 2 - Hero Activation")."""

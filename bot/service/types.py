@@ -133,6 +133,8 @@ class SubmitResult:
     """Event lines this seat may see, caused by the choice and the AI turns after it."""
     private: list[str] = field(default_factory=list)
     """Lines only this seat sees that its reply shows (a seal still waiting: no DM carries them)."""
+    reminders: list[int] = field(default_factory=list)
+    """Reminder DMs (message ids) sent to this player while the match waited for this answer."""
     duplicate: bool = False
     """The interaction id was seen before: this is the first call's result, applied once."""
 

@@ -154,3 +154,22 @@ async def test_the_last_to_choose_is_told_on_the_prompt_it_already_has(fake, sta
     assert [m.id for m in alice.dm.messages if "You sealed a force" in m.content] == [force.id]
     progress = await alice.wait_for(lambda m: "waiting for bob" in m.content)
     assert progress.content.startswith("**Force Building**") and bob.mention not in progress.content
+
+
+async def test_a_reminder_says_so_once_the_player_answered(fake, start_bot, alice, tmp_path) -> None:
+    import sqlite3
+
+    db = tmp_path / "w.db"
+    await start_bot(factory(settings_for(fake, db)))
+    await alice.slash("game new", game="tinybigwars", round_limit=1)
+    await alice.wait_for(lambda m: m.button("Join") is not None)
+    with sqlite3.connect(db, timeout=30) as conn:  # 36 s to decide: the half-time reminder comes at 18 s
+        conn.execute("UPDATE matches SET deadline_hours = 0.01")
+    await alice.click("Add AI")
+    await alice.click("Start")
+    force = await alice.dm.wait_for(lambda m: m.selects)
+    reminder = await alice.dm.wait_for(lambda m: m.content.startswith("Reminder:"), timeout=120)
+    assert "still waits for your choice" in reminder.content
+    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
+    done = await alice.dm.wait_for(lambda m: m.id == reminder.id and "answered in time" in m.content)
+    assert "still waits" not in done.content, "a reminder left standing would be untrue"
