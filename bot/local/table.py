@@ -156,7 +156,9 @@ class Table:
                 await self.svc.delivered(notice.id, "local-skip")
                 continue
             payload = notice.payload
-            if notice.kind in ("phase", "result"):
+            if notice.kind in ("phase", "result") and not payload.get("view"):
+                self.say(payload.get("text", ""))  # a phase closed mid-transaction: the map comes with the last
+            elif notice.kind in ("phase", "result"):
                 self.frame += 1
                 png = render.draw(payload["game"], payload["view"], names=self.names)
                 path = self.maps / f"{self.frame:03d}-{notice.kind}.png"

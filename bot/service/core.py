@@ -90,6 +90,8 @@ class _Ctx:
     """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
     actor_choice: dict[str, Any] | None = None
     """That choice, so the seat's next prompt can say what it answered."""
+    phase_states: list[tuple[int, Any]] = field(default_factory=list)
+    """(events so far, state) after each choice that ended a phase: each phase post gets its map."""
     private_in_reply: bool = False
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
 
@@ -731,6 +733,8 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         ctx.state = step.state
         ctx.match.step = ctx.values["step"] = seq
         ctx.events.extend(step.events)
+        if any(e.phase_end for e in step.events):
+            ctx.phase_states.append((len(ctx.events), step.state))  # states are not changed in place
         ctx.changed = True
         ctx.secret_answered = ctx.secret_answered or prompt.secret
         ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
@@ -955,24 +959,26 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             parts = phase_notices.stretches(
                 ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None,
                 self._phase_label(ctx, ctx.start_state, written), end_label)
-            public = phase_notices.public_notices(parts, ctx.match.game, names,
-                                                  lambda: ctx.game.view(ctx.state, None))
+            public = phase_notices.public_notices(parts, ctx.match.game, names, lambda end: self._view_at(ctx, end))
             ctx.notices[0:0] = public
             for seat in ctx.seats:
                 lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):
                     private[seat.seat_no] = lines
         prompts = {p.seat: p for p in ctx.prompts()} if ctx.match.status == "active" and ctx.state is not None else {}
+        told: Seat | None = None
         if ctx.secret_answered and prompts:
             secret = [p for p in prompts.values() if p.secret]
             line = noise.progress_line(secret, {s.seat_no: s.name for s in ctx.seats}, ctx.newly_sealed,
                                        self.name_text)
-            if line is not None:
+            last_seat = next((p.seat for p in secret if not p.answered), None)
+            start = [] if ctx.start_state is None or line is None else ctx.game.prompts(ctx.start_state)
+            if line is not None and {p.seat for p in start if p.secret and not p.answered} == {last_seat}:
+                line = None  # the table already waited for that seat alone: it moved on in its own sequence
+            if line is not None and last_seat is not None:
                 ctx.notice("progress", text=line, events=[line],
                            label=self._phase_label(ctx, ctx.state, self._text_names(ctx.names())))
-                last = ctx.seat(next(p.seat for p in secret if not p.answered))
-                if last.user_id is not None and not self._ai_driven(last):
-                    ctx.notice("last_to_choose", text=LAST_TO_CHOOSE, _user_id=last.user_id, _seat=last.seat_no)
+                told = ctx.seat(last_seat)
         turn_users: list[int] = []
         before: dict[int, eng.Prompt] | None = None
 
@@ -1005,6 +1011,9 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             if prompt.shared and old is not None and old.shared and old.kind == prompt.kind:
                 continue  # the same shared decision, re-issued after a teammate's answer: the DM is enough
             turn_users.append(seat.user_id)
+        if told is not None and told.user_id is not None and not self._ai_driven(told):
+            # After the prompts: the DM it edits is the seat's newest prompt.
+            ctx.notice("last_to_choose", text=LAST_TO_CHOOSE, _user_id=told.user_id, _seat=told.seat_no)
         for seat_no, lines in private.items():
             if seat_no == ctx.actor and ctx.private_in_reply:
                 continue  # the reply to its seal shows them
@@ -1031,6 +1040,13 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 if user == str(user_id) and message.isdigit():
                     found.append(int(message))
         return found
+
+    def _view_at(self, ctx: _Ctx, event_index: int) -> dict[str, Any]:
+        """The public view as the choice holding that event left it (each phase post's own map)."""
+        for count, state in ctx.phase_states:
+            if count > event_index:
+                return ctx.game.view(state, None)
+        return ctx.game.view(ctx.state, None)
 
     def _phase_label(self, ctx: _Ctx, state: eng.State | None, written: list[str]) -> str:
         """The heading of the phase a state is in ("Round 2 - Hero Activation")."""

@@ -19,30 +19,32 @@ from engine import Event
 
 @dataclass(frozen=True)
 class Stretch:
-    """Consecutive public lines of one phase, and whether a phase end closes them."""
+    """Consecutive public lines of one phase, and whether a phase end closes them (``end``: the
+    index of that phase end among the transaction's events, -1 for an open stretch)."""
 
     label: str
     lines: list[str]
     closed: bool
+    end: int = -1
 
 
 def stretches(events: Iterable[Event], write: Callable[[Event], str | None], start_label: str,
               end_label: str) -> list[Stretch]:
     """Cut the public lines at phase ends. ``write`` gives an event's channel line (None: none)."""
-    cut: list[tuple[list[str], bool]] = [([], False)]
-    for event in events:
+    cut: list[tuple[list[str], int]] = [([], -1)]
+    for index, event in enumerate(events):
         line = write(event)
         if line is not None:
             cut[-1][0].append(line)
         if event.phase_end:
-            cut[-1] = (cut[-1][0], True)
-            cut.append(([], False))
+            cut[-1] = (cut[-1][0], index)
+            cut.append(([], -1))
     if not cut[-1][0]:
         cut.pop()
     out: list[Stretch] = []
-    for n, (lines, closed) in enumerate(cut):
-        label = start_label if n == 0 else end_label if n == len(cut) - 1 and not closed else ""
-        out.append(Stretch(label, lines, closed))
+    for n, (lines, end) in enumerate(cut):
+        label = start_label if n == 0 else end_label if n == len(cut) - 1 and end < 0 else ""
+        out.append(Stretch(label, lines, end >= 0, end))
     return out
 
 
@@ -52,27 +54,25 @@ the post the first one closes; a longer one (an AI's whole war turn) is a post o
 
 
 def public_notices(parts: list[Stretch], game: str, names: list[str],
-                   view: Callable[[], dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """``phase`` notices closing posts up to the last phase end (the last one carries the map's
-    view: the map as the transaction left it), and an ``events`` notice for the lines after it.
-    ``text`` is a stretch as one post, for front-ends that print."""
-    closings: list[tuple[str, list[str]]] = []
+                   view_at: Callable[[int], dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """``phase`` notices closing posts up to the last phase end, each with the map as that phase
+    end left it (``view_at(index of the phase end event)``), and an ``events`` notice for the
+    lines after it. ``text`` is a stretch as one post, for front-ends that print."""
+    closings: list[tuple[str, list[str], int]] = []
     closed = [part for part in parts if part.closed]
     for n, part in enumerate(closed):
         if n and len(part.lines) <= SUMMARY_LINES:
-            closings[-1][1].extend(part.lines)
+            label, lines, _ = closings[-1]
+            closings[-1] = (label, lines + part.lines, part.end)
         else:
             # A later stretch's own phase is not known; the phase the transaction started in is
             # the best heading (an AI's war turn after a player's; the end's phase may be the
             # next round's).
-            label = closed[0].label
-            closings.append((label, list(part.lines)))
+            closings.append((closed[0].label, list(part.lines), part.end))
     notices: list[tuple[str, dict[str, Any]]] = []
-    for n, (label, lines) in enumerate(closings):
-        fields: dict[str, Any] = {"label": label, "events": lines, "text": post_text(label, lines)}
-        if n == len(closings) - 1:
-            fields.update(game=game, view=view(), names=names)
-        notices.append(("phase", fields))
+    for label, lines, end in closings:
+        notices.append(("phase", {"label": label, "events": lines, "text": post_text(label, lines),
+                                  "game": game, "view": view_at(end), "names": names}))
     tail = parts[-1] if parts and not parts[-1].closed else None
     if tail is not None and tail.lines:
         notices.append(("events", {"label": tail.label, "events": tail.lines,

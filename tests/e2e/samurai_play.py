@@ -32,6 +32,7 @@ class SamuraiPlayer:
     sealed_plans: list[dict[str, int]] = field(default_factory=list)
     after_plan: Any = None
     handled: set[tuple[int, str]] = field(default_factory=set)
+    """(message id, its edit count): a DM is answered once per version it shows."""
 
     async def step(self) -> bool:
         """Answer the newest open prompt not handled yet; False if there is none."""
@@ -39,7 +40,7 @@ class SamuraiPlayer:
         if not msgs:
             return False
         msg = msgs[-1]
-        key = (msg.id, str(msg.components))
+        key = (msg.id, str(len(msg.versions)))  # the same DM edited into the next decision is a new one
         if key in self.handled:
             return False
         self.handled.add(key)
@@ -47,7 +48,9 @@ class SamuraiPlayer:
             "content": msg.content, "buttons": [b.label for b in msg.buttons],
             "select": [o["label"] for sel in msg.selects for o in sel.options], "files": list(msg.files)})
         if msg.selects:
-            await self.player.dm.select(None, [msg.selects[0].options[0]["value"]], message=msg)
+            options = msg.selects[0].options
+            pick = next((o for o in options if o.get("description") == "suggested"), options[0])  # a small number
+            await self.player.dm.select(None, [pick["value"]], message=msg)
             return True
         labels = [b.label for b in msg.buttons if b.label != "Change"]
         r = await self.player.dm.click(labels[0], message=msg)

@@ -91,11 +91,12 @@ async def test_full_match_stays_inside_discord_rate_limits(fake, start_bot, alic
     by_ref: dict[str, list[tuple[str, int | None]]] = {}
     for n in notices:
         if n.kind != "lobby" and n.delivery_ref and n.delivery_ref.isdigit():
-            gathers = "phase post" if n.kind in ("events", "progress", "phase") else n.kind
+            gathers = {"events": "phase post", "progress": "phase post", "phase": "phase post",
+                       "last_to_choose": "prompt", "replay": "result"}.get(n.kind, n.kind)
             by_ref.setdefault(n.delivery_ref, []).append((gathers, n.seat))
     shared = {ref: kinds for ref, kinds in by_ref.items()
-              if len(kinds) > 1 and not (len(set(kinds)) == 1 and kinds[0][0] in ("phase post", "prompt"))}
-    assert not shared, f"only a phase post or one seat's prompt DM holds several notices: {shared}"
+              if len(kinds) > 1 and not (len(set(kinds)) == 1 and kinds[0][0] in ("phase post", "prompt", "result"))}
+    assert not shared, f"only a phase post, one seat's prompt DM or the result holds several notices: {shared}"
     places = [fake.channel, *(fake.dm_channel(p.user) for p in (alice, bob))]
     posted = [str(m.id) for place in places for m in bot_posts(fake, place)]
     assert len(posted) == len(set(posted))

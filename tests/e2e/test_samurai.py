@@ -74,7 +74,7 @@ async def test_two_rounds_of_samurai_through_dms(fake, start_bot, alice, bob, tm
     sealed = [m for m in a.prompts_seen if "secret: only you see this" in m["content"]]
     assert sealed and all(m["buttons"] or m["select"] for m in sealed)
     assert any(m["buttons"] == ["Enter numbers"] for m in sealed if "Plan:" in m["content"])
-    assert all("you.png" in m["files"] for m in sealed)
+    assert all("you.png" in m["files"] for m in sealed), [(m["content"][:200], m["files"]) for m in sealed if "you.png" not in m["files"]]
     assert any("sword" in t.lower() for t in texts), "Alice bid a sword but never chose one"
     assert any("ronin" in t.lower() and "Plan:" not in t for t in texts), "no ronin placement"
     assert any("Wage War B" in t for t in texts)

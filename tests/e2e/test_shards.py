@@ -190,7 +190,8 @@ async def test_two_shard_processes_play_a_match_each(fake: FakeDiscord, bots: li
             for r in notices:
                 if r["kind"] not in ("reminder", "turn"):
                     holders.setdefault(r["delivery_ref"], set()).add(
-                        "phase post" if r["kind"] in ("events", "progress", "phase") else r["kind"])
+                        {"events": "phase post", "progress": "phase post", "phase": "phase post",
+                         "replay": "result"}.get(r["kind"], r["kind"]))
             assert all(len(kinds) == 1 for kinds in holders.values()), "a message holds one phase's lines or one notice"
             assert [k for kinds in holders.values() for k in kinds].count("result") == 1
             posts = {str(m.id) for m in _bot_posts(fake, channel)}

@@ -18,9 +18,9 @@ def public(e: Event) -> str | None:
 def notices(events: list[Event], start: str = "Round 1 - Activation", end: str = "Round 2 - Clan"):
     views: list[int] = []
 
-    def view() -> dict:
-        views.append(1)
-        return {"map": "now"}
+    def view(end: int) -> dict:
+        views.append(end)
+        return {"map": f"after event {end}"}
 
     out = public_notices(stretches(events, public, start, end), "g", ["a", "b"], view)
     return out, len(views)
@@ -39,7 +39,7 @@ def test_a_phase_end_closes_the_post_with_the_map_and_the_tail_opens_the_next() 
         ("phase", "Round 1 - Activation", ["a moves", "activation over"]),
         ("events", "Round 2 - Clan", ["coins: a 1"]),
     ]
-    assert out[0][1]["view"] == {"map": "now"} and views == 1
+    assert out[0][1]["view"] == {"map": "after event 1"} and views == 1
 
 
 def test_a_short_summary_after_a_phase_end_joins_that_post() -> None:
@@ -48,13 +48,19 @@ def test_a_short_summary_after_a_phase_end_joins_that_post() -> None:
         ("phase", ["activation over", "round 1 over: a 3"]), ("events", ["coins"])]
 
 
-def test_a_long_stretch_between_phase_ends_is_a_post_of_its_own_and_only_the_last_has_the_map() -> None:
+def test_a_long_stretch_between_phase_ends_is_a_post_of_its_own_with_its_own_map() -> None:
     turn = [ev(f"AI attacks province {n}") for n in range(4)]
     out, views = notices([ev("alice ends her turn", end=True), *turn, ev("AI ends its turn", end=True)],
                          start="Round 1 - Wage War", end="Round 1 - Wage War")
     assert [(kind, fields["label"], len(fields["events"])) for kind, fields in out] == [
         ("phase", "Round 1 - Wage War", 1), ("phase", "Round 1 - Wage War", 5)]
-    assert "view" not in out[0][1] and out[1][1]["view"] == {"map": "now"} and views == 1
+    assert [fields["view"] for _, fields in out] == [{"map": "after event 0"}, {"map": "after event 5"}]
+    assert views == 2
+
+
+def test_a_summary_joined_to_a_post_gives_it_the_map_after_the_summary() -> None:
+    out, _ = notices([ev("activation over", end=True), ev("round 1 over", end=True)])
+    assert len(out) == 1 and out[0][1]["view"] == {"map": "after event 1"}
 
 
 def test_a_phase_end_with_no_public_line_still_closes_the_post() -> None:
