@@ -45,6 +45,8 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 OVER = "The match is over"
 MENTION = re.compile(r"<@!?(\d+)>")
+HEADING = re.compile(r"\*\*Round (\d+) ")
+"""A phase post's heading: the post counts in the round it names (the sampled round can lag)."""
 MATCH_SECONDS = 600.0
 
 
@@ -92,6 +94,9 @@ class Tally:
 
     def created(self, msg: Message) -> None:
         counts = self.now()
+        heading = HEADING.match(msg.content)
+        if heading is not None and msg.channel.recipient is None:  # a phase post names its round
+            counts = self.rounds.setdefault(heading[1], RoundCounts())
         if msg.channel.recipient is not None:
             counts.dms[self.players.get(msg.channel.recipient.id, "?")] += 1
             return

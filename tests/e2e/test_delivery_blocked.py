@@ -12,7 +12,7 @@ import pytest
 from sqlmodel import select
 
 from db.models import Notice, utcnow
-from tests.e2e.harness import factory, open_prompt, settings_for
+from tests.e2e.harness import AutoPlayer, factory, open_prompt, settings_for
 from tests.fakediscord.models import SEND_MESSAGES, Channel, snowflake
 from tests.fakediscord.permissions import names_of
 
@@ -137,30 +137,34 @@ async def test_a_dead_channels_backlog_never_delays_another_match(fake, start_bo
 async def test_a_player_sharing_no_server_gets_the_held_dms_after_coming_back(
     fake, start_bot, alice, bob, tmp_path
 ) -> None:
-    bot = await start_match(fake, start_bot, alice, bob, tmp_path)
+    await start_match(fake, start_bot, alice, bob, tmp_path)
     force = await alice.dm.wait_for(lambda m: m.selects)
     bob_force = await bob.dm.wait_for(lambda m: m.selects)
     member = fake.guild.members.pop(bob.user.id)  # bob left the server
     fake.allow("no_mutual_guilds")
-    # Bob seals first, so his next decision (after alice's seal reveals the forces) is a new DM;
-    # the seat whose own answer led to its next decision gets it as an edit of the same DM.
-    await bob.dm.select(None, [bob_force.selects[0].options[1]["value"]], message=bob_force)
-    said = await alice.wait_for(lambda m: "can't send" in m.content and bob.mention in m.content)
+    # Bob seals first (his sealed total is in the reply to his click, no DM); alice's seal reveals
+    # the forces. The game goes on with alice's AutoPlayer until the bot first needs a new DM to
+    # bob (his first decision of the round), which Discord refuses.
+    sealed = await bob.dm.select(None, [bob_force.selects[0].options[0]["value"]], message=bob_force)
+    assert sealed.ok
+    await bob.dm.wait_for(lambda m: m.id == bob_force.id and "stays sealed" in m.content)  # a valid force
+    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
+    auto = AutoPlayer(alice)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 120
+
+    def alerted() -> bool:
+        return any("can't send" in m.content and bob.mention in m.content for m in fake.channel.messages)
+
+    while not alerted():
+        assert loop.time() < end, "the bot never met bob's refusal"
+        if not await auto.step():
+            await asyncio.sleep(0.05)
+    said = next(m for m in fake.channel.messages if "can't send" in m.content and bob.mention in m.content)
     assert said.allowed_mentions == {"parse": [], "users": [bob.user.id]}
     host = await alice.dm.wait_for(lambda m: "can't send" in m.content)
     assert "bob" in host.content
-    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
-    match = await bot.svc.find_match(fake.channel.id)
-    for _ in range(1200):  # the reveal: the round starts with one of them (the order is seeded)
-        if (await bot.svc.public_view(match.id)).get("round", 0) >= 1:
-            break
-        await asyncio.sleep(0.05)
-    alice_first = await bot.svc.pending_prompt(match.id, alice.user.id) is not None
-    if alice_first:  # alice plays on, on her own DM, edited in place
-        await alice.dm.wait_for(lambda m: open_prompt(m) and m.id == force.id)
     fake.guild.members[bob.user.id] = member
-    # Bob gets what was held for him: the line of his own seal, and his decision if it is his turn.
-    await bob.dm.wait_for(lambda m: "You sealed a force" in m.content, timeout=4 * PROBE + 5)
-    if not alice_first:
-        held = await bob.dm.wait_for(lambda m: open_prompt(m) and m.id != bob_force.id, timeout=4 * PROBE + 5)
-        assert held.buttons or held.selects
+    # Bob gets what was held for him: his decision, as soon as a probe finds him reachable again.
+    held = await bob.dm.wait_for(lambda m: open_prompt(m) and m.id != bob_force.id, timeout=4 * PROBE + 5)
+    assert held.buttons or held.selects
