@@ -25,7 +25,10 @@ if TYPE_CHECKING:
     from bot.discord.delivery import Delivery
 
 LIMIT = 1900
-"""Characters a phase post holds before its phase goes on in a new post (Discord allows 2,000)."""
+"""Characters of a phase post's content (Discord allows 2,000)."""
+MORE = 4000
+"""Characters a phase post carries on with in an embed below its content (Discord allows 4,096),
+before its phase goes on in a new post: a busy phase is still one post."""
 CONTINUED = " (continued)"
 
 
@@ -78,14 +81,15 @@ async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
         heading = _label(group, open_post.label)
         if open_post.continued and heading:
             heading += CONTINUED
-        text = post_text(heading, [*[inert(x) for x in open_post.lines], *lines], limit=10_000)
-        if len(text) <= LIMIT:
+        text = post_text(heading, [*[inert(x) for x in open_post.lines], *lines], limit=100_000)
+        if len(text) <= LIMIT + MORE:
+            content, embeds = split(text)
             message = channel.get_partial_message(open_post.ref)
             try:
                 if files:
-                    await message.edit(content=text, attachments=files, allowed_mentions=NOBODY)
+                    await message.edit(content=content, embeds=embeds, attachments=files, allowed_mentions=NOBODY)
                 else:
-                    await message.edit(content=text, allowed_mentions=NOBODY)
+                    await message.edit(content=content, embeds=embeds, allowed_mentions=NOBODY)
                 return str(open_post.ref)
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE:  # only a deleted post is posted again; a lost channel parks
@@ -93,9 +97,18 @@ async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
         label = heading if not heading or heading.endswith(CONTINUED) else heading + CONTINUED
     else:
         label = _label(group, str(first.payload.get("label") or ""))
-    msg = await channel.send(post_text(label, lines, limit=LIMIT), files=files, nonce=nonce_of(first),
-                             allowed_mentions=NOBODY)
+    content, embeds = split(post_text(label, lines, limit=LIMIT + MORE))
+    msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first), allowed_mentions=NOBODY)
     return str(msg.id)
+
+
+def split(text: str) -> tuple[str, list[discord.Embed]]:
+    """A post's text as its content and, past LIMIT, an embed carrying on (cut at a line end)."""
+    if len(text) <= LIMIT:
+        return text, []
+    cut = text.rfind("\n", 0, LIMIT)
+    cut = cut if cut > 0 else LIMIT
+    return text[:cut], [discord.Embed(description=text[cut:].lstrip("\n")[:MORE])]
 
 
 async def _map(delivery: Delivery, notice: Any) -> list[discord.File]:
