@@ -18,6 +18,7 @@ from bot.service.core import DM_REFS
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
     from bot.discord.delivery import Delivery
 
 log = logging.getLogger(__name__)
@@ -100,3 +101,13 @@ async def answered(interaction: discord.Interaction, reminders: list[int], title
                 content=f"Reminder about **{title}**: answered in time. Thank you.", allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("could not take back reminder DM %s: %s", ref, exc)
+
+
+async def turn_done(bot: WarhostBot, channel_id: int, pings: list[int], name: str) -> None:
+    """The mentioned player answered: the "your turn" post says so, without the mention."""
+    channel = bot.get_partial_messageable(channel_id)
+    for ref in pings:
+        try:
+            await channel.get_partial_message(ref).edit(content=f"{name} has chosen.", allowed_mentions=NOBODY)
+        except discord.HTTPException as exc:
+            log.info("could not take back the turn mention %s: %s", ref, exc)

@@ -235,11 +235,13 @@ class Router:
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back)."""
         result = await self.svc.submit(
-            match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id)
+            match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
+            in_guild=interaction.guild_id is not None,
         )
-        if result.reminders:
+        if result.reminders or result.pings:
             info = await self.svc.get_match(match_id)
             await nudges.answered(interaction, result.reminders, plain_name(info.title))
+            await nudges.turn_done(self.bot, info.channel_id, result.pings, plain_name(interaction.user.display_name))
         if interaction.guild_id is None and result.locked and result.version not in (None, version):
             return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
         label = option_label(prompt, choice)

@@ -294,8 +294,10 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
         *,
         version: int | None = None,
         interaction_id: str | None = None,
+        in_guild: bool = False,
     ) -> SubmitResult:
-        """Validate and apply one choice; committed before this returns."""
+        """Validate and apply one choice; committed before this returns. ``in_guild``: the
+        answer came from the server (``/game act``), not a DM."""
 
         if interaction_id is not None and not 0 < len(interaction_id) <= 100:
             raise BadChoice("An interaction id must have 1 to 100 characters.")
@@ -316,7 +318,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((LOST_SHARED if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
             self.come_back(seat)  # acting ends an AI takeover and any time away
-            reminded = await self._reminders_of(ctx, user_id) if interaction_id is not None else []
+            reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no
             row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
             ctx.actor_choice = row.payload
@@ -336,7 +338,7 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
                 version=seat.prompt_version if still is not None else None,
                 revision=prompt.answered, locked=locked, finished=ctx.match.status == "finished",
                 events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)], private=private,
-                reminders=reminded,
+                reminders=reminded, pings=pinged,
             )
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result
@@ -1024,22 +1026,29 @@ class MatchService(OutboxService, BoardService, PlacesService, HistoryService, R
             ctx.notice("turn", text="your turn: your DMs do not reach you, so use `/game act` to choose.",
                        user_ids=turn_users)
 
-    async def _reminders_of(self, ctx: _Ctx, user_id: int) -> list[int]:
-        """The reminder DMs this user got while the match waited for this answer: front-ends take
-        them back once it is given (a "still waits for you" left standing would be untrue)."""
+    async def _nudges_of(self, ctx: _Ctx, user_id: int, in_guild: bool) -> tuple[list[int], list[int]]:
+        """The reminder DMs and the channel "your turn" mention this user got while the match
+        waited for this answer: front-ends take them back once it is given (a "still waits for
+        you" left standing would be untrue). A mention happens only for closed DMs, whose player
+        answers in the server (``in_guild``); reminders only after a reminder time."""
         deadline = await ctx.session.get(Deadline, ctx.match.id)
-        if deadline is None or not (deadline.reminded_50 or deadline.reminded_90):
-            return []
-        stmt = select(NoticeRow.delivery_ref).where(
-            NoticeRow.match_id == ctx.match.id, NoticeRow.kind == "reminder",
+        reminded = deadline is not None and (deadline.reminded_50 or deadline.reminded_90)
+        if deadline is None or not (reminded or in_guild):
+            return [], []
+        stmt = select(NoticeRow.kind, NoticeRow.delivery_ref, NoticeRow.payload).where(
+            NoticeRow.match_id == ctx.match.id, NoticeRow.kind.in_(("reminder", "turn")),
             NoticeRow.created_at >= deadline.started_at, NoticeRow.delivery_ref.is_not(None))
-        found = []
-        for ref in (await ctx.session.exec(stmt)).all():
-            for part in str(ref).removeprefix(DM_REFS).split(";") if str(ref).startswith(DM_REFS) else []:
+        dms: list[int] = []
+        pings: list[int] = []
+        for kind, ref, payload in (await ctx.session.exec(stmt)).all():
+            ref = str(ref)
+            if kind == "turn" and ref.isdigit() and user_id in [int(u) for u in payload.get("user_ids", [])]:
+                pings.append(int(ref))
+            for part in ref.removeprefix(DM_REFS).split(";") if ref.startswith(DM_REFS) else []:
                 user, _, message = part.partition(":")
                 if user == str(user_id) and message.isdigit():
-                    found.append(int(message))
-        return found
+                    dms.append(int(message))
+        return dms, pings
 
     def _view_at(self, ctx: _Ctx, event_index: int) -> dict[str, Any]:
         """The public view as the choice holding that event left it (each phase post's own map)."""

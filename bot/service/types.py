@@ -135,6 +135,8 @@ class SubmitResult:
     """Lines only this seat sees that its reply shows (a seal still waiting: no DM carries them)."""
     reminders: list[int] = field(default_factory=list)
     """Reminder DMs (message ids) sent to this player while the match waited for this answer."""
+    pings: list[int] = field(default_factory=list)
+    """Channel "your turn" posts that mentioned this player (message ids) while the match waited."""
     duplicate: bool = False
     """The interaction id was seen before: this is the first call's result, applied once."""
 

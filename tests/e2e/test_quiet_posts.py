@@ -172,3 +172,32 @@ async def test_a_reminder_says_so_once_the_player_answered(fake, start_bot, alic
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     done = await alice.dm.wait_for(lambda m: m.id == reminder.id and "answered in time" in m.content)
     assert "still waits" not in done.content, "a reminder left standing would be untrue"
+
+
+async def test_a_turn_mention_says_so_once_the_player_answered(fake, start_bot, alice, bob, tmp_path) -> None:
+    bob.dms_closed = True  # his turns are announced in the channel; he answers with /game act
+    fake.allow("dms_closed")
+    await open_match(fake, start_bot, alice, bob, tmp_path / "w.db", round_limit=2, seed=3)
+    await alice.wait_for(lambda m: bob.mention in m.content and "cannot send you direct messages" in m.content)
+    auto_alice, auto_bob = AutoPlayer(alice), AutoPlayer(bob, via_act=True)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 300
+
+    def pings() -> list[Message]:
+        return [m for m in posts(fake) if bob.mention in m.content and "your turn" in m.content]
+
+    while not pings():  # bob's first decision was announced by the DMs-closed post; play to his next turn
+        assert loop.time() < end, "bob never got a turn mention"
+        if await auto_alice.step():
+            continue
+        for _ in range(60):  # alice has nothing to do: bob's turn; its mention is on its way
+            if pings():
+                break
+            await asyncio.sleep(0.05)
+        if not pings() and not await auto_bob.step():
+            await asyncio.sleep(0.05)
+    ping = pings()[0]
+    assert ping.allowed_mentions == {"parse": [], "users": [bob.user.id]}
+    await auto_bob.step()  # bob answers with /game act
+    done = await alice.wait_for(lambda m: m.id == ping.id and "bob has chosen" in m.content)
+    assert bob.mention not in done.content and "your turn" not in done.content
