@@ -241,10 +241,13 @@ def energy_prompt(s: TBWState, seat: int) -> Prompt:
     assert cb is not None
     i = cb.seats.index(seat)
     have = energy_of(s, cb.location, seat)
+    rolled = "; ".join(f"{seat_ref(other)} rolled {counted(hits, 'hit')}" for other, hits in zip(cb.seats, cb.hits, strict=True)
+                       if other != seat)
     return Prompt(
         seat=seat,
         kind="energy",
-        text=f"Fight at {loc_name(s, cb.location)}: spend up to {have} energy in secret (attack adds a hit, guard cancels one).",
+        text=(f"Fight at {loc_name(s, cb.location)}: you rolled {counted(cb.hits[i], 'hit')}; {rolled}. "
+              f"Spend up to {have} energy in secret (attack adds a hit, guard cancels one)."),
         answer=EnergyAnswer,
         input="numbers",
         fields=[

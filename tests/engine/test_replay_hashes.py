@@ -1,7 +1,7 @@
 """Seeded AI matches of every game replay bit for bit: choice log, states, events and prompts.
 
 The figures were recorded before the engine speed work (issue 18) and recorded again once, after
-wording changes only (counted nouns, dice written plainly, Samurai's region prompts, Defenders'
+wording changes only (counted nouns, dice written plainly, the fight's rolls in the energy prompt, Samurai's region prompts, Defenders'
 card counts): every choice count and log sha256 stayed the same. A speed change that alters any
 of them changed the game. Re-record only after a deliberate rules change:
 python -m tests.engine.replay_digest
@@ -14,20 +14,20 @@ import pytest
 from tests.engine.replay_digest import MATCHES, Match, play
 
 RECORDED = {
-    "tinybigwars-2-0-heuristic": (179, "805a32dd814bcf3c52e51ad119017296777c3c5500736a0d679a0f8a0e83b058", "5703d5ac1ccfb58f66d40e13f8cc64b9ab9f16d196521d2379bc68e4409150cb"),
-    "tinybigwars-2-1-heuristic": (93, "189001ec01a8414697060a09df15ff8aca3ee115f8504564dd24f9694218bf01", "f3f0076375a6bdfa987e8d751da617098555f2fecf8806b0c7fb1aaa0cb0a7ff"),
-    "tinybigwars-2-2-heuristic": (148, "5d58e9b9690ca35220d7725ebd568bef35061ad66ea8499c73d7c9479bdcf787", "d1575ad48ca3caf4b48117e4ee90914cbd7a233a3e64ba9f0fc0c2705af482f7"),
-    "tinybigwars-3-0-heuristic": (142, "52f0f46d43befcf3f9f9cdaddd1a243b281ecf8d161fd5ad841b0620c481f18a", "ac044cc8d3ddf5d5d64e1c32db6a9b53826173069ba98eadf7e9525931fc2447"),
-    "tinybigwars-3-1-heuristic": (296, "368cbf1648307d5d8d84ebdee33ce9374590c0a744c284827377c9b520812160", "fb670e006006abe7c578e9a8ab6476ea276e43bb77e97ee879aab1623284ba0c"),
-    "tinybigwars-3-2-heuristic": (179, "cf52635875bb82030bd79c2ef1ee9b3935248e2865cb8ff036386827d870f778", "86581b28f28c21966ea7da56b7b060e230325e84eafc52874eecbd219c2db09e"),
-    "tinybigwars-4-0-heuristic": (290, "5ded2d1f0f625de4a82e2fce55e3ed4119b558a79e4b1aa8594f9209c1a55cbe", "55719b425908f876ed3836724d6d5ef8c9a8f0e3a6dd620604436f5c397f352d"),
-    "tinybigwars-4-1-heuristic": (301, "d573ee91fdaee02f6e76afda15aba3155061e04dfcfd59bbafb5f552c293ad42", "ae7e866afef53a387d974fa5c6c91cff16b85660b63e64c6fbc6be9983cdd344"),
-    "tinybigwars-4-2-heuristic": (279, "96de1b9865d5c2faaaef45f55f0f9cd6175273dc926db11fbb3f80e0126f03f6", "251cdce2aaad0a4970ca5cffdc21554e1c1a3e4e6200440f9ab640d0f2699e2f"),
-    "tinybigwars-2-3-random": (302, "56329a4ed17b2fe6d06567aaaca10a2dcf5a8972a83f8667d27c060eab602327", "a4deef1ca7afb058b30d510033931fc59b0cde8f9ab8b96907102dd3bdfc380d"),
-    "tinybigwars-2-4-random": (324, "39a8babf3bf4541f5cdc9f4829dacb5986b8ee623a9bb5901260ff024ca89839", "b3ab10b19db33de5ff0e2a002300c0d04bd9fc6e11cc25720a6152c534f14341"),
-    "tinybigwars-4-3-random": (394, "779a284d5559fe1face7354dcd61cef1291a126da5819549c7c5b37846ac1d7d", "a1ac874befde542eafd8b991af04b956b6aea4178ebd5cc337ad6c21e9b2de97"),
-    "tinybigwars-4-4-random": (402, "956bd75e058268a110c3a24438fb4e740249c0a07de3bab78a669c1debc68a19", "d23423b796614720dbe6ac48b3946ed8f1ddc038a71c7952e0b9101d254c61b6"),
-    "tinybigwars-3-5-heuristic-point_limit=40,to_win=14": (325, "20e0a5c6147f867dd84ea290115df6bf08164ce7dd8c74d91915de425f29ec0b", "63ac84fc606a49ca52160f3fc92c5e3240814d219ebfde94e7b0f279fb1d7e88"),
+    "tinybigwars-2-0-heuristic": (179, "805a32dd814bcf3c52e51ad119017296777c3c5500736a0d679a0f8a0e83b058", "030692e0af80aa9f3822a8169c134df1945d92df57c54871c0e5d11c5e4f3542"),
+    "tinybigwars-2-1-heuristic": (93, "189001ec01a8414697060a09df15ff8aca3ee115f8504564dd24f9694218bf01", "2b346439a1c299ba9dbad2188ba7a11f15fd06f64b00799b47ce86985988cb18"),
+    "tinybigwars-2-2-heuristic": (148, "5d58e9b9690ca35220d7725ebd568bef35061ad66ea8499c73d7c9479bdcf787", "62fa13602510f8419b1497e2ebf374820079650a9c50f50a92add6c65cc95911"),
+    "tinybigwars-3-0-heuristic": (142, "52f0f46d43befcf3f9f9cdaddd1a243b281ecf8d161fd5ad841b0620c481f18a", "ce4c3d3a7f9d82893c166607b12c54dccdd87ac4648f9ee6d99bb5c92a529885"),
+    "tinybigwars-3-1-heuristic": (296, "368cbf1648307d5d8d84ebdee33ce9374590c0a744c284827377c9b520812160", "1f4c118d55c8924eb1d25c3836095dc2b3d6060a2cd8b624fa265d2b4bea08d6"),
+    "tinybigwars-3-2-heuristic": (179, "cf52635875bb82030bd79c2ef1ee9b3935248e2865cb8ff036386827d870f778", "06bb900a6ef20713767a18f7f573703305c3ecf13a3922b165da42b05ef55223"),
+    "tinybigwars-4-0-heuristic": (290, "5ded2d1f0f625de4a82e2fce55e3ed4119b558a79e4b1aa8594f9209c1a55cbe", "40222775616dc44065a03f804a660bf7d4eb7b25ae6b1b09a1f23d907c5bcb40"),
+    "tinybigwars-4-1-heuristic": (301, "d573ee91fdaee02f6e76afda15aba3155061e04dfcfd59bbafb5f552c293ad42", "7f20dac9147273a0a0a498355018226bb3c4fe5b1604882d60b736a12af25b7e"),
+    "tinybigwars-4-2-heuristic": (279, "96de1b9865d5c2faaaef45f55f0f9cd6175273dc926db11fbb3f80e0126f03f6", "fc72e01712b8f0154502628b36177f3c179edc4de22da2f65325daeaffbb47d8"),
+    "tinybigwars-2-3-random": (302, "56329a4ed17b2fe6d06567aaaca10a2dcf5a8972a83f8667d27c060eab602327", "b96e45a39a4da8752fa97c68897ee950b8dbc00af01893bcb5e974ba863c72a2"),
+    "tinybigwars-2-4-random": (324, "39a8babf3bf4541f5cdc9f4829dacb5986b8ee623a9bb5901260ff024ca89839", "e341de2a20b90289cdc72b706446c05966a91203247a8c38a66b56ffd6435ede"),
+    "tinybigwars-4-3-random": (394, "779a284d5559fe1face7354dcd61cef1291a126da5819549c7c5b37846ac1d7d", "4a6d0d9366ae1cfe3269de6757e84333fcbbd44fc9f86e18403583f939407927"),
+    "tinybigwars-4-4-random": (402, "956bd75e058268a110c3a24438fb4e740249c0a07de3bab78a669c1debc68a19", "71c82133b970283cdedef87a42b06f964bef699ec0a0dd7a9c6ca9b799ea39ad"),
+    "tinybigwars-3-5-heuristic-point_limit=40,to_win=14": (325, "20e0a5c6147f867dd84ea290115df6bf08164ce7dd8c74d91915de425f29ec0b", "f0211a7781e1ceac063cd7cce90eb3dd177ac1ce8ef980ecf04476c83eda22ba"),
     "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "4d496a5186dd0ae6df1a449fd69e1f577f15dce0fdc4ccae5a21c5a73721d178"),
     "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "c5f997d68446fc7fd1ca1d794cb46c86683205924aeaf55e5aa03275792e498d"),
     "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "1a92e4c096bfa63d06028058204ce860e14009cfa8cf6e26b07c6f0530532d0d"),
