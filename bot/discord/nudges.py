@@ -46,6 +46,9 @@ async def turn(delivery: Delivery, notice: Any) -> str:
     from bot.discord.delivery import clip, inert, nonce_of
 
     users = await unreachable(delivery, notice, [int(u) for u in notice.payload.get("user_ids", [])])
+    if users:  # a mention that arrives after the player answered would be untrue: only those still owing
+        waiting = {s.user_id for s in (await delivery.svc.status_of(notice.match_id)).waiting}
+        users = [u for u in users if u in waiting]
     if not users:
         return "dm"
     channel = delivery.bot.get_partial_messageable(notice.channel_id)
