@@ -21,6 +21,7 @@ from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, timestamp
+from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.service import NoMatch
 from engine.text import fill
 
@@ -31,7 +32,6 @@ log = logging.getLogger(__name__)
 
 EDIT_INTERVAL = 2.0
 """Seconds between two edits of one board (Discord allows 5 edits per 5 s per channel)."""
-UNKNOWN_MESSAGE = 10008
 NONCE_LENGTH = 25
 
 
