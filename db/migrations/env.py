@@ -22,11 +22,14 @@ target_metadata = SQLModel.metadata
 
 
 def _url() -> str:
-    return (
+    url = (
         config.attributes.get("url")
         or os.environ.get("DATABASE_URL")
         or config.get_main_option("sqlalchemy.url")
     )
+    if not url:
+        raise RuntimeError("no database URL: pass one to the migration, set DATABASE_URL or sqlalchemy.url")
+    return str(url)
 
 
 def do_run_migrations(connection: Any) -> None:

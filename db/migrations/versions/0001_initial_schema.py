@@ -9,7 +9,7 @@ Create Date: 2026-11-29 14:03:12.438236
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401  (autogenerate renders sqlmodel.sql.sqltypes.AutoString)
+import sqlmodel.sql.sqltypes  # autogenerate renders sqlmodel.sql.sqltypes.AutoString
 from alembic import op
 from sqlalchemy.dialects import postgresql
 

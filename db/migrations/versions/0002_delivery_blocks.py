@@ -9,7 +9,7 @@ Create Date: 2026-12-02 10:00:00.000000
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401  (autogenerate renders sqlmodel.sql.sqltypes.AutoString)
+import sqlmodel.sql.sqltypes  # autogenerate renders sqlmodel.sql.sqltypes.AutoString
 from alembic import op
 
 revision: str = "0002"

@@ -11,7 +11,7 @@ made before this revision hands away seats to the AI, the default mode).
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401  (autogenerate renders sqlmodel.sql.sqltypes.AutoString)
+import sqlmodel.sql.sqltypes  # autogenerate renders sqlmodel.sql.sqltypes.AutoString
 from alembic import op
 from sqlalchemy.dialects import postgresql
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401  (autogenerate renders sqlmodel.sql.sqltypes.AutoString)
+import sqlmodel.sql.sqltypes  # autogenerate renders sqlmodel.sql.sqltypes.AutoString
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
