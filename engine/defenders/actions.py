@@ -17,9 +17,10 @@ from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit, opt
+from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
 from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
+from engine.kit.prompting import opt
 from engine.rng import rng_for
 from engine.text import seat_ref
 from engine.validate import canonical_json
@@ -328,7 +329,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
 
 
 def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
+    st = f.state
     act = ch["act"]
     kind = prompt.kind
     if kind == "skill":
@@ -393,13 +394,13 @@ def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
 
 def spend(f: Flow, d: Defender, ap: int) -> None:
     """AP spent on an All Defenders card starts that Defender's Turn (U14)."""
-    act = f.st.active
+    act = f.state.active
     if ap > 0 and act is not None and act.card == "all" and not d.took_turn:
         rules.begin_turn(f, d)
 
 
 def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
+    st = f.state
     act = st.active
     assert act is not None
     what = ch["act"]
@@ -440,7 +441,7 @@ def seat_name(seat: int) -> str:
 
 
 def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
-    st = f.st
+    st = f.state
     act = st.active
     assert act is not None
     what = ch["act"]
@@ -501,7 +502,7 @@ def idle_on_card(st: DefendersState, seat: int) -> bool:
 
 def close_idle_card(f: Flow) -> bool:
     """Close the AP card once nobody has anything left to do with it; True when it closed."""
-    st = f.st
+    st = f.state
     act = st.active
     if act is None or st.phase != "play" or st.attacks or st.artifact_offer is not None or act.pick is not None:
         return False
