@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.clone import clone
 from engine.contract import IllegalChoice, Option, Prompt, Step
 from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
@@ -20,8 +19,7 @@ from engine.defenders.names import caravans, region_name, who
 from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
 from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
-from engine.kit.prompting import opt
-from engine.rng import rng_for
+from engine.kit import ASKS_NOTHING, Phase, PhaseTable, StepRandom, opt
 from engine.text import seat_ref
 from engine.validate import canonical_json
 
@@ -151,18 +149,11 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
 
 def prompts(st: DefendersState, only: int | None = None) -> list[Prompt]:
     """Every decision owed now; with ``only``, just that seat's (what submit needs)."""
-    if only is not None:
-        return [p for p in _prompts(st, only) if p.seat == only]
-    return _prompts(st, None)
+    return PHASES.prompts(st, only)
 
 
-def _prompts(st: DefendersState, only: int | None) -> list[Prompt]:
-    if st.phase == "over":
-        return []
-    if st.phase == "setup":
-        return setup_prompts(st)
-    if st.phase == "rebuild":
-        return campaign.rebuild_prompts(st)
+def play_prompts(st: DefendersState, only: int | None) -> list[Prompt]:
+    """A battle's decisions, most urgent first: an artifact offer, an attack, then the AP card."""
     if st.artifact_offer is not None:
         return [artifact_prompt(st)]
     if st.attacks:
@@ -306,6 +297,10 @@ def setup_prompts(st: DefendersState) -> list[Prompt]:
 # ---------------------------------------------------------------------------- submit
 
 
+STEP_RANDOM = StepRandom(salt="step", counts_first=True)
+"""How a Defenders choice's RNG is derived (engine/kit/flow.py says why it differs)."""
+
+
 def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     bad_seat = refusals.check_seat(state, seat)
     if bad_seat:
@@ -320,76 +315,82 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
         raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    st = clone(state)
-    st.step += 1
-    f = Flow(st, rng_for(st.seed, st.step, "step"))
-    apply(f, mine, seat, dict(picked.choice))
+    f = Flow.for_choice(state, STEP_RANDOM)
+    PHASES.handle(f, mine.kind, mine, seat, dict(picked.choice))
     settle(f)
-    return Step(state=st, events=f.events)
+    return f.close()
 
 
-def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+def keep_skill(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
     st = f.state
-    act = ch["act"]
-    kind = prompt.kind
-    if kind == "skill":
-        d = st.defenders[ch["d"]]
-        d.skills.append(ch["key"])
-        st.skill_deck[:0] = [k for k in d.skill_offer if k != ch["key"]]
-        d.skill_offer = []
-        f.say(f"{who(d)} keeps the skill {content().skill(ch['key']).name}.")
-        if not any(x.skill_offer for x in st.defenders):
-            rules.start_battle(f)
+    d = st.defenders[ch["d"]]
+    d.skills.append(ch["key"])
+    st.skill_deck[:0] = [k for k in d.skill_offer if k != ch["key"]]
+    d.skill_offer = []
+    f.say(f"{who(d)} keeps the skill {content().skill(ch['key']).name}.")
+    if not any(x.skill_offer for x in st.defenders):
+        rules.start_battle(f)
+
+
+def rebuild(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    campaign.rebuild_choice(f, seat, ch)
+
+
+def take_artifact(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    st = f.state
+    offer = st.artifact_offer
+    assert offer is not None
+    d = st.defenders[offer["d"]]
+    st.artifact_offer = None
+    new = content().artifact(offer["key"])
+    if ch["act"] == "drop":
+        d.artifacts.remove(ch["key"])
+        st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
+        d.artifacts.append(new.key)
+        d.hp = min(d.hp, rules.max_hp(d))
+        if new.ability.effect == "max_hp":
+            rules.heal(d, new.ability.amount)
+        f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
+    else:
+        st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)
+        f.say(f"{who(d)} leaves {new.name}; it goes back into the Artifact deck.")
+
+
+def defend(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    st = f.state
+    attack = st.attacks[0]
+    if ch["act"] == "defend":
+        rules.defended(f, attack, st.defenders[ch["d"]])
+    elif ch["act"] == "level":
+        rules.level_up(f, st.defenders[ch["d"]])
+    else:
+        attack.declined.append(seat)
+
+
+def react(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    """"Not now" remembers the options passed on; anything else is a card action."""
+    act = f.state.active
+    assert act is not None
+    if ch["act"] == "pass":
+        act.react_passed[str(seat)] = [o.value for o in prompt.options]
         return
-    if kind == "rebuild":
-        campaign.rebuild_choice(f, seat, ch)
-        return
-    if kind == "artifact":
-        offer = st.artifact_offer
-        assert offer is not None
-        d = st.defenders[offer["d"]]
-        st.artifact_offer = None
-        new = content().artifact(offer["key"])
-        if act == "drop":
-            d.artifacts.remove(ch["key"])
-            st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
-            d.artifacts.append(new.key)
-            d.hp = min(d.hp, rules.max_hp(d))
-            if new.ability.effect == "max_hp":
-                rules.heal(d, new.ability.amount)
-            f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
-        else:
-            st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)
-            f.say(f"{who(d)} leaves {new.name}; it goes back into the Artifact deck.")
-        return
-    if kind == "defend":
-        attack = st.attacks[0]
-        if act == "defend":
-            rules.defended(f, attack, st.defenders[ch["d"]])
-        elif act == "level":
-            rules.level_up(f, st.defenders[ch["d"]])
-        else:
-            attack.declined.append(seat)
-        return
-    assert st.active is not None
-    if kind == "react":
-        if act == "pass":
-            st.active.react_passed[str(seat)] = [o.value for o in prompt.options]
-            return
-        st.active.react_passed.pop(str(seat), None)
-    if kind == "target":
-        pick = st.active.pick
-        assert pick is not None
-        st.active.pick = None
-        if act == "back":
-            return
-        d = st.defenders[pick["d"]]
-        ab = effects.ability_of(st, d, pick["src"])
-        assert ab is not None
-        spend(f, d, ab.ap)
-        effects.apply(f, d, pick["src"], ab, ch["target"])
-        return
+    act.react_passed.pop(str(seat), None)
     card_action(f, prompt, seat, ch)
+
+
+def pick_target(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    st = f.state
+    assert st.active is not None
+    pick = st.active.pick
+    assert pick is not None
+    st.active.pick = None
+    if ch["act"] == "back":
+        return
+    d = st.defenders[pick["d"]]
+    ab = effects.ability_of(st, d, pick["src"])
+    assert ab is not None
+    spend(f, d, ab.ap)
+    effects.apply(f, d, pick["src"], ab, ch["target"])
 
 
 def spend(f: Flow, d: Defender, ap: int) -> None:
@@ -400,6 +401,7 @@ def spend(f: Flow, d: Defender, ap: int) -> None:
 
 
 def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+    """An answer to the AP card (own Turn, All Defenders, an any-turn skill)."""
     st = f.state
     act = st.active
     assert act is not None
@@ -528,3 +530,16 @@ def settle(f: Flow) -> None:
         if not (close_idle_card(f) or campaign.end_rebuild_when_settled(f)):
             return
     raise RuntimeError("the Defenders flow did not settle")
+
+
+PHASES: PhaseTable[DefendersState] = PhaseTable({
+    "setup": Phase(prompts=lambda st, only: setup_prompts(st), handlers={"skill": keep_skill}),
+    "rebuild": Phase(prompts=lambda st, only: campaign.rebuild_prompts(st), handlers={"rebuild": rebuild}),
+    "play": Phase(prompts=play_prompts, handlers={
+        "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
+        "turn": card_action, "all": card_action,
+    }),
+    "over": ASKS_NOTHING,
+})
+"""Each phase's prompts and the handler of each prompt kind; every handler takes
+(flow, prompt, seat, choice), the choice being exactly one of the prompt's options."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from engine.clone import clone
 from engine.contract import Event, State, Step
@@ -54,7 +54,7 @@ class Flow(Generic[StateT]):
         self._count_on_close = False
 
     @classmethod
-    def for_choice(cls, state: StateT, randomness: StepRandom) -> Flow[StateT]:
+    def for_choice(cls, state: StateT, randomness: StepRandom) -> Self:
         """A pass answering one choice: on a copy of ``state``, with that step's RNG."""
         copy = clone(state)
         if randomness.counts_first:
