@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from engine.clone import clone
 from engine.contract import Prompt, Result, State, Step
 from engine.kit.errors import WrongGame
 from engine.kit.info import GameInfo
@@ -65,6 +66,11 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         if not isinstance(state, self.state_class):
             raise WrongGame(f"This is not a {self.info.title} match.")
         return state  # type: ignore[return-value]
+
+    def copy(self, state: State) -> StateT:
+        """An independent copy of this game's ``state`` (an AI trying a choice): the one copy
+        idiom, engine/clone.py, which is equal to a JSON round trip and several times faster."""
+        return clone(self.own(state))
 
     def options(self, options: BaseModel | dict[str, Any] | None) -> OptionsT:
         """``options`` as this game's options model (another model's fields, a dict or none)."""

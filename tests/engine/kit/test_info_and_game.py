@@ -87,3 +87,14 @@ def test_options_come_from_a_model_a_dict_or_nothing() -> None:
 
     converted = game.options(Foreign(to_win=9))
     assert type(converted) is Options and converted == own
+
+
+def test_copy_is_equal_and_independent() -> None:
+    game = engine.get("defenders")
+    state = game.setup(2, game.options_model()(), 8)
+    copy = game.copy(state)
+    assert copy == state and copy is not state
+    copy.log.append("only in the copy")
+    assert "only in the copy" not in state.log
+    with pytest.raises(WrongGame):
+        engine.get("samurai").copy(state)
