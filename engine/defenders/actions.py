@@ -153,7 +153,8 @@ def prompts(st: DefendersState, only: int | None = None) -> list[Prompt]:
 
 
 def play_prompts(st: DefendersState, only: int | None) -> list[Prompt]:
-    """A battle's decisions, most urgent first: an artifact offer, an attack, then the AP card."""
+    """A battle's decisions, most urgent first: an artifact offer, an attack, a target, then
+    the AP card (each seat's own Turn, reactions or the shared All Defenders card)."""
     if st.artifact_offer is not None:
         return [artifact_prompt(st)]
     if st.attacks:
@@ -315,82 +316,88 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
         raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    f = Flow.for_choice(state, STEP_RANDOM)
-    PHASES.handle(f, mine.kind, mine, seat, dict(picked.choice))
-    settle(f)
-    return f.close()
+    flow = Flow.for_choice(state, STEP_RANDOM)
+    PHASES.handle(flow, mine.kind, mine, seat, dict(picked.choice))
+    settle(flow)
+    return flow.close()
 
 
-def keep_skill(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.state
-    d = st.defenders[ch["d"]]
-    d.skills.append(ch["key"])
-    st.skill_deck[:0] = [k for k in d.skill_offer if k != ch["key"]]
-    d.skill_offer = []
-    f.say(f"{who(d)} keeps the skill {content().skill(ch['key']).name}.")
-    if not any(x.skill_offer for x in st.defenders):
-        rules.start_battle(f)
+def keep_skill(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """Setup: the kept skill is learnt, the other goes under the Skill deck; the battle starts
+    once every Defender has chosen."""
+    state = flow.state
+    defender = state.defenders[choice["d"]]
+    defender.skills.append(choice["key"])
+    state.skill_deck[:0] = [key for key in defender.skill_offer if key != choice["key"]]
+    defender.skill_offer = []
+    flow.say(f"{who(defender)} keeps the skill {content().skill(choice['key']).name}.")
+    if not any(other.skill_offer for other in state.defenders):
+        rules.start_battle(flow)
 
 
-def rebuild(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    campaign.rebuild_choice(f, seat, ch)
+def rebuild(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    campaign.rebuild_choice(flow, seat, choice)
 
 
-def take_artifact(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.state
-    offer = st.artifact_offer
+def take_artifact(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """A won artifact with its slots full: drop one for it, or leave it to the deck."""
+    state = flow.state
+    offer = state.artifact_offer
     assert offer is not None
-    d = st.defenders[offer["d"]]
-    st.artifact_offer = None
+    defender = state.defenders[offer["d"]]
+    state.artifact_offer = None
     new = content().artifact(offer["key"])
-    if ch["act"] == "drop":
-        d.artifacts.remove(ch["key"])
-        st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
-        d.artifacts.append(new.key)
-        d.hp = min(d.hp, rules.max_hp(d))
+    if choice["act"] == "drop":
+        defender.artifacts.remove(choice["key"])
+        state.artifact_deck.insert(flow.rng.randrange(len(state.artifact_deck) + 1), choice["key"])
+        defender.artifacts.append(new.key)
+        defender.hp = min(defender.hp, rules.max_hp(defender))
         if new.ability.effect == "max_hp":
-            rules.heal(d, new.ability.amount)
-        f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
+            rules.heal(defender, new.ability.amount)
+        flow.say(f"{who(defender)} drops {content().artifact(choice['key']).name} for {new.name}.",
+                 kind="artifact")
     else:
-        st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)
-        f.say(f"{who(d)} leaves {new.name}; it goes back into the Artifact deck.")
+        state.artifact_deck.insert(flow.rng.randrange(len(state.artifact_deck) + 1), new.key)
+        flow.say(f"{who(defender)} leaves {new.name}; it goes back into the Artifact deck.")
 
 
-def defend(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.state
-    attack = st.attacks[0]
-    if ch["act"] == "defend":
-        rules.defended(f, attack, st.defenders[ch["d"]])
-    elif ch["act"] == "level":
-        rules.level_up(f, st.defenders[ch["d"]])
+def defend(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    state = flow.state
+    attack = state.attacks[0]
+    if choice["act"] == "defend":
+        rules.defended(flow, attack, state.defenders[choice["d"]])
+    elif choice["act"] == "level":
+        rules.level_up(flow, state.defenders[choice["d"]])
     else:
         attack.declined.append(seat)
 
 
-def react(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    """"Not now" remembers the options passed on; anything else is a card action."""
-    act = f.state.active
-    assert act is not None
-    if ch["act"] == "pass":
-        act.react_passed[str(seat)] = [o.value for o in prompt.options]
+def react(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """Passing remembers the options passed on (asked afresh once they change); anything
+    else is a card action."""
+    active = flow.state.active
+    assert active is not None
+    if choice["act"] == "pass":
+        active.react_passed[str(seat)] = [option.value for option in prompt.options]
         return
-    act.react_passed.pop(str(seat), None)
-    card_action(f, prompt, seat, ch)
+    active.react_passed.pop(str(seat), None)
+    card_action(flow, prompt, seat, choice)
 
 
-def pick_target(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.state
-    assert st.active is not None
-    pick = st.active.pick
+def pick_target(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """The target of an ability with several: it is paid and used now (or Back)."""
+    state = flow.state
+    assert state.active is not None
+    pick = state.active.pick
     assert pick is not None
-    st.active.pick = None
-    if ch["act"] == "back":
+    state.active.pick = None
+    if choice["act"] == "back":
         return
-    d = st.defenders[pick["d"]]
-    ab = effects.ability_of(st, d, pick["src"])
-    assert ab is not None
-    spend(f, d, ab.ap)
-    effects.apply(f, d, pick["src"], ab, ch["target"])
+    defender = state.defenders[pick["d"]]
+    ability = effects.ability_of(state, defender, pick["src"])
+    assert ability is not None
+    spend(flow, defender, ability.ap)
+    effects.apply(flow, defender, pick["src"], ability, choice["target"])
 
 
 def spend(f: Flow, d: Defender, ap: int) -> None:

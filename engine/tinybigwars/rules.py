@@ -57,8 +57,8 @@ def _submit_force(flow: TBWFlow, seat: int, ans: ForceAnswer) -> None:
     emit(s, events, "force_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} a force.")
 
 
-def _forces_sealed(s: TBWState) -> bool:
-    return all(st.force is not None for st in s.seats)
+def _forces_sealed(state: TBWState) -> bool:
+    return all(clan_seat.force is not None for clan_seat in state.seats)
 
 
 def _reveal(flow: TBWFlow) -> None:
@@ -100,9 +100,9 @@ def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
         _end_clan(s, events, rng)
 
 
-def _clan_over(s: TBWState) -> bool:
+def _clan_over(state: TBWState) -> bool:
     """Checked after any Clan Phase answer: the phase ends once every clan is done."""
-    return all(x.clan_done for x in s.seats)
+    return all(clan_seat.clan_done for clan_seat in state.seats)
 
 
 def _submit_clan(flow: TBWFlow, seat: int, ans: ClanAnswer) -> None:
@@ -456,31 +456,31 @@ def _submit_damage(flow: TBWFlow, seat: int, ans: DamageAnswer) -> None:
 # ----------------------------------------------------------------------------- contract
 
 
-def _force_owed(s: TBWState) -> list[tuple[int, str]]:
+def _force_owed(state: TBWState) -> list[tuple[int, str]]:
     """Every seat, answered or not: a sealed force may be revised until all are in."""
-    return [(seat, "force") for seat in range(s.seats_n)]
+    return [(seat, "force") for seat in range(state.seats_n)]
 
 
-def _clan_owed(s: TBWState) -> list[tuple[int, str]]:
-    return [(st.seat, st.pending or "clan") for st in s.seats if not st.clan_done]
+def _clan_owed(state: TBWState) -> list[tuple[int, str]]:
+    return [(clan_seat.seat, clan_seat.pending or "clan") for clan_seat in state.seats if not clan_seat.clan_done]
 
 
-def _turn_owed(s: TBWState) -> list[tuple[int, str]]:
-    seat = active_seat(s)
+def _turn_owed(state: TBWState) -> list[tuple[int, str]]:
+    seat = active_seat(state)
     if seat is None:
         return []
-    if s.turn.hero is None:
+    if state.turn.hero is None:
         return [(seat, "activate")]
-    return [(seat, "escort" if s.turn.move_to is not None else "action")]
+    return [(seat, "escort" if state.turn.move_to is not None else "action")]
 
 
-def _fight_owed(s: TBWState) -> list[tuple[int, str]]:
-    cb = s.combat
-    if cb is None:
-        return _turn_owed(s)
-    if cb.stage == "energy":
-        return [(seat, "energy") for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
-    return [(seat, "damage_order") for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
+def _fight_owed(state: TBWState) -> list[tuple[int, str]]:
+    fight = state.combat
+    if fight is None:
+        return _turn_owed(state)
+    if fight.stage == "energy":
+        return [(seat, "energy") for seat, need in zip(fight.seats, fight.needs_spend, strict=True) if need]
+    return [(seat, "damage_order") for seat, left in zip(fight.seats, fight.damage_left, strict=True) if left]
 
 
 PHASES: PhaseTable[TBWState] = PhaseTable({
