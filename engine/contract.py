@@ -6,9 +6,12 @@ talk to a game through these types.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    from engine.kit.info import GameInfo
 
 
 class IllegalChoice(Exception):
@@ -124,6 +127,10 @@ class Result(BaseModel):
 
 @runtime_checkable
 class Game(Protocol):
+    """A game; engine/kit/game.py's `KitGame` is the one way to write one."""
+
+    info: GameInfo
+    """What the game declares: key, title, seats, modes, cooperative, team (engine/kit/info.py)."""
     key: ClassVar[str] | str
     title: ClassVar[str] | str
     seats: range

@@ -1,4 +1,16 @@
-"""Randomness derived from (match seed, step number), never stored as a live object."""
+"""Randomness derived from (match seed, step number), never stored as a live object.
+
+The salt keeps draws for different purposes apart, so one more draw for one purpose never
+shifts another's. The salts in use are part of every stored match (a match is its seed and
+its choice log, replayed), so none is ever renamed, even where the games disagree:
+
+- setup: ``"setup"`` (every game), ``"first seat"`` (Tiny Big Wars), ``"advance"`` (the run-on
+  to the first decision, Samurai Swords and Defenders);
+- a choice: ``""`` at the step answered (Tiny Big Wars, Samurai Swords), ``"step"`` at the step
+  after it (Defenders); engine/kit/flow.py's `StepRandom` records which, and why;
+- a policy choosing for a seat: ``"<who>:<seat>"`` in the service (``"ai:<seat>"`` for an AI
+  seat, as in the simulator), ``"foe:<seat>"`` per round in Samurai Swords' heuristic.
+"""
 
 from __future__ import annotations
 

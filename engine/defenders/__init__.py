@@ -8,69 +8,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
-from engine.contract import Prompt, Result, State, Step
+from engine.contract import Prompt, Result, Step
 from engine.defenders import actions, rules, views
 from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 from engine.defenders.content import content
 from engine.defenders.setup import setup_state
 from engine.defenders.state import DefendersOptions, DefendersState
+from engine.kit import GameInfo, KitGame
 from engine.registry import register
 from engine.rng import rng_for
 
+INFO = GameInfo(key="defenders", title="Tiny Epic Defenders", seats=range(1, 5), modes=("single", "campaign"),
+                cooperative=True, team="the Defenders")
 
-class DefendersGame:
-    key = "defenders"
-    title = "Tiny Epic Defenders"
-    seats = range(1, 5)
-    modes = ("single", "campaign")
-    cooperative = True
-    team = "the Defenders"
-    """How front-ends name the team that wins or loses together."""
 
-    def options_model(self) -> type[BaseModel]:
-        return DefendersOptions
+class DefendersGame(KitGame[DefendersState, DefendersOptions]):
+    info = INFO
+    state_class = DefendersState
+    options_class = DefendersOptions
 
-    def state_model(self) -> type[State]:
-        return DefendersState
-
-    def setup(self, seats: int, options: BaseModel, seed: int) -> State:
-        if seats not in self.seats:
-            raise ValueError(f"Tiny Epic Defenders takes 1 to 4 players, not {seats}")
-        opts = options if isinstance(options, DefendersOptions) else DefendersOptions.model_validate(
-            options.model_dump() if isinstance(options, BaseModel) else options or {})
+    def start(self, seats: int, options: DefendersOptions, seed: int) -> DefendersState:
         content()
-        st = setup_state(seats, opts, seed)
-        f = rules.Flow(st, rng_for(seed, 0, "advance"))
-        rules.advance(f)
-        return st
+        state = setup_state(seats, options, seed)
+        rules.advance(rules.Flow(state, rng_for(seed, 0, "advance")))
+        return state
 
-    def prompts(self, state: State) -> list[Prompt]:
-        return actions.prompts(self._st(state))
+    def prompts_of(self, state: DefendersState) -> list[Prompt]:
+        return actions.prompts(state)
 
-    def submit(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
-        return actions.submit(self._st(state), seat, choice)
+    def apply(self, state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
+        return actions.submit(state, seat, choice)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        st = self._st(state)
-        return views.public_view(st) if seat is None else views.seat_view(st, seat)
+    def view_of(self, state: DefendersState, seat: int | None) -> dict[str, Any]:
+        return views.public_view(state) if seat is None else views.seat_view(state, seat)
 
-    def result(self, state: State) -> Result | None:
-        st = self._st(state)
-        if st.phase != "over":
+    def result_of(self, state: DefendersState) -> Result | None:
+        if state.phase != "over":
             return None
-        winners = list(range(st.seats)) if st.won else []
-        return Result(winners=winners, reason=st.reason, scores={s: int(bool(st.won)) for s in range(st.seats)})
+        winners = list(range(state.seats)) if state.won else []
+        return Result(winners=winners, reason=state.reason,
+                      scores={seat: int(bool(state.won)) for seat in range(state.seats)})
 
     def policies(self) -> dict[str, Any]:
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
-
-    @staticmethod
-    def _st(state: State) -> DefendersState:
-        if not isinstance(state, DefendersState):
-            raise TypeError("not a Tiny Epic Defenders state")
-        return state
 
 
 GAME = register(DefendersGame())

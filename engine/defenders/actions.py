@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.clone import clone
 from engine.contract import IllegalChoice, Option, Prompt, Step
 from engine.defenders import board, campaign, effects, refusals, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit, opt
+from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
 from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
-from engine.rng import rng_for
+from engine.kit import ASKS_NOTHING, Phase, PhaseTable, StepRandom, opt
 from engine.text import seat_ref
 from engine.validate import canonical_json
 
@@ -150,18 +149,12 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
 
 def prompts(st: DefendersState, only: int | None = None) -> list[Prompt]:
     """Every decision owed now; with ``only``, just that seat's (what submit needs)."""
-    if only is not None:
-        return [p for p in _prompts(st, only) if p.seat == only]
-    return _prompts(st, None)
+    return PHASES.prompts(st, only)
 
 
-def _prompts(st: DefendersState, only: int | None) -> list[Prompt]:
-    if st.phase == "over":
-        return []
-    if st.phase == "setup":
-        return setup_prompts(st)
-    if st.phase == "rebuild":
-        return campaign.rebuild_prompts(st)
+def play_prompts(st: DefendersState, only: int | None) -> list[Prompt]:
+    """A battle's decisions, most urgent first: an artifact offer, an attack, a target, then
+    the AP card (each seat's own Turn, reactions or the shared All Defenders card)."""
     if st.artifact_offer is not None:
         return [artifact_prompt(st)]
     if st.attacks:
@@ -305,6 +298,10 @@ def setup_prompts(st: DefendersState) -> list[Prompt]:
 # ---------------------------------------------------------------------------- submit
 
 
+STEP_RANDOM = StepRandom(salt="step", counts_first=True)
+"""How a Defenders choice's RNG is derived (engine/kit/flow.py says why it differs)."""
+
+
 def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     bad_seat = refusals.check_seat(state, seat)
     if bad_seat:
@@ -319,87 +316,100 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
         raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    st = clone(state)
-    st.step += 1
-    f = Flow(st, rng_for(st.seed, st.step, "step"))
-    apply(f, mine, seat, dict(picked.choice))
-    settle(f)
-    return Step(state=st, events=f.events)
+    flow = Flow.for_choice(state, STEP_RANDOM)
+    PHASES.handle(flow, mine.kind, mine, seat, dict(picked.choice))
+    settle(flow)
+    return flow.close()
 
 
-def apply(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
-    act = ch["act"]
-    kind = prompt.kind
-    if kind == "skill":
-        d = st.defenders[ch["d"]]
-        d.skills.append(ch["key"])
-        st.skill_deck[:0] = [k for k in d.skill_offer if k != ch["key"]]
-        d.skill_offer = []
-        f.say(f"{who(d)} keeps the skill {content().skill(ch['key']).name}.")
-        if not any(x.skill_offer for x in st.defenders):
-            rules.start_battle(f)
+def keep_skill(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """Setup: the kept skill is learnt, the other goes under the Skill deck; the battle starts
+    once every Defender has chosen."""
+    state = flow.state
+    defender = state.defenders[choice["d"]]
+    defender.skills.append(choice["key"])
+    state.skill_deck[:0] = [key for key in defender.skill_offer if key != choice["key"]]
+    defender.skill_offer = []
+    flow.say(f"{who(defender)} keeps the skill {content().skill(choice['key']).name}.")
+    if not any(other.skill_offer for other in state.defenders):
+        rules.start_battle(flow)
+
+
+def rebuild(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    campaign.rebuild_choice(flow, seat, choice)
+
+
+def take_artifact(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """A won artifact with its slots full: drop one for it, or leave it to the deck."""
+    state = flow.state
+    offer = state.artifact_offer
+    assert offer is not None
+    defender = state.defenders[offer["d"]]
+    state.artifact_offer = None
+    new = content().artifact(offer["key"])
+    if choice["act"] == "drop":
+        defender.artifacts.remove(choice["key"])
+        state.artifact_deck.insert(flow.rng.randrange(len(state.artifact_deck) + 1), choice["key"])
+        defender.artifacts.append(new.key)
+        defender.hp = min(defender.hp, rules.max_hp(defender))
+        if new.ability.effect == "max_hp":
+            rules.heal(defender, new.ability.amount)
+        flow.say(f"{who(defender)} drops {content().artifact(choice['key']).name} for {new.name}.",
+                 kind="artifact")
+    else:
+        state.artifact_deck.insert(flow.rng.randrange(len(state.artifact_deck) + 1), new.key)
+        flow.say(f"{who(defender)} leaves {new.name}; it goes back into the Artifact deck.")
+
+
+def defend(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    state = flow.state
+    attack = state.attacks[0]
+    if choice["act"] == "defend":
+        rules.defended(flow, attack, state.defenders[choice["d"]])
+    elif choice["act"] == "level":
+        rules.level_up(flow, state.defenders[choice["d"]])
+    else:
+        attack.declined.append(seat)
+
+
+def react(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """Passing remembers the options passed on (asked afresh once they change); anything
+    else is a card action."""
+    active = flow.state.active
+    assert active is not None
+    if choice["act"] == "pass":
+        active.react_passed[str(seat)] = [option.value for option in prompt.options]
         return
-    if kind == "rebuild":
-        campaign.rebuild_choice(f, seat, ch)
+    active.react_passed.pop(str(seat), None)
+    card_action(flow, prompt, seat, choice)
+
+
+def pick_target(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+    """The target of an ability with several: it is paid and used now (or Back)."""
+    state = flow.state
+    assert state.active is not None
+    pick = state.active.pick
+    assert pick is not None
+    state.active.pick = None
+    if choice["act"] == "back":
         return
-    if kind == "artifact":
-        offer = st.artifact_offer
-        assert offer is not None
-        d = st.defenders[offer["d"]]
-        st.artifact_offer = None
-        new = content().artifact(offer["key"])
-        if act == "drop":
-            d.artifacts.remove(ch["key"])
-            st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), ch["key"])
-            d.artifacts.append(new.key)
-            d.hp = min(d.hp, rules.max_hp(d))
-            if new.ability.effect == "max_hp":
-                rules.heal(d, new.ability.amount)
-            f.say(f"{who(d)} drops {content().artifact(ch['key']).name} for {new.name}.", kind="artifact")
-        else:
-            st.artifact_deck.insert(f.rng.randrange(len(st.artifact_deck) + 1), new.key)
-            f.say(f"{who(d)} leaves {new.name}; it goes back into the Artifact deck.")
-        return
-    if kind == "defend":
-        attack = st.attacks[0]
-        if act == "defend":
-            rules.defended(f, attack, st.defenders[ch["d"]])
-        elif act == "level":
-            rules.level_up(f, st.defenders[ch["d"]])
-        else:
-            attack.declined.append(seat)
-        return
-    assert st.active is not None
-    if kind == "react":
-        if act == "pass":
-            st.active.react_passed[str(seat)] = [o.value for o in prompt.options]
-            return
-        st.active.react_passed.pop(str(seat), None)
-    if kind == "target":
-        pick = st.active.pick
-        assert pick is not None
-        st.active.pick = None
-        if act == "back":
-            return
-        d = st.defenders[pick["d"]]
-        ab = effects.ability_of(st, d, pick["src"])
-        assert ab is not None
-        spend(f, d, ab.ap)
-        effects.apply(f, d, pick["src"], ab, ch["target"])
-        return
-    card_action(f, prompt, seat, ch)
+    defender = state.defenders[pick["d"]]
+    ability = effects.ability_of(state, defender, pick["src"])
+    assert ability is not None
+    spend(flow, defender, ability.ap)
+    effects.apply(flow, defender, pick["src"], ability, choice["target"])
 
 
 def spend(f: Flow, d: Defender, ap: int) -> None:
     """AP spent on an All Defenders card starts that Defender's Turn (U14)."""
-    act = f.st.active
+    act = f.state.active
     if ap > 0 and act is not None and act.card == "all" and not d.took_turn:
         rules.begin_turn(f, d)
 
 
 def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
+    """An answer to the AP card (own Turn, All Defenders, an any-turn skill)."""
+    st = f.state
     act = st.active
     assert act is not None
     what = ch["act"]
@@ -440,7 +450,7 @@ def seat_name(seat: int) -> str:
 
 
 def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
-    st = f.st
+    st = f.state
     act = st.active
     assert act is not None
     what = ch["act"]
@@ -501,7 +511,7 @@ def idle_on_card(st: DefendersState, seat: int) -> bool:
 
 def close_idle_card(f: Flow) -> bool:
     """Close the AP card once nobody has anything left to do with it; True when it closed."""
-    st = f.st
+    st = f.state
     act = st.active
     if act is None or st.phase != "play" or st.attacks or st.artifact_offer is not None or act.pick is not None:
         return False
@@ -527,3 +537,16 @@ def settle(f: Flow) -> None:
         if not (close_idle_card(f) or campaign.end_rebuild_when_settled(f)):
             return
     raise RuntimeError("the Defenders flow did not settle")
+
+
+PHASES: PhaseTable[DefendersState] = PhaseTable({
+    "setup": Phase(prompts=lambda st, only: setup_prompts(st), handlers={"skill": keep_skill}),
+    "rebuild": Phase(prompts=lambda st, only: campaign.rebuild_prompts(st), handlers={"rebuild": rebuild}),
+    "play": Phase(prompts=play_prompts, handlers={
+        "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
+        "turn": card_action, "all": card_action,
+    }),
+    "over": ASKS_NOTHING,
+})
+"""Each phase's prompts and the handler of each prompt kind; every handler takes
+(flow, prompt, seat, choice), the choice being exactly one of the prompt's options."""

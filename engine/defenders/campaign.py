@@ -14,16 +14,17 @@ from engine.defenders import rules, trade
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import TERRAINS, content
 from engine.defenders.names import region_name, who
-from engine.defenders.prompting import Answer, dname, fit, opt
+from engine.defenders.prompting import Answer, dname, fit
 from engine.defenders.rules import Flow, heal, start_battle
 from engine.defenders.state import Boss, DefendersState
+from engine.kit.prompting import opt
 from engine.text import seat_ref
 
 
 def rebuild(f: Flow) -> None:
     """After a won battle (R: Rebuild, Regroup, Reconcile). The automatic parts happen now;
     spending XP on the Capital, levelling up and trading artifacts are the players' choices."""
-    st = f.st
+    st = f.state
     st.phase = "rebuild"
     st.ready = []
     st.trade_offer = None
@@ -51,7 +52,7 @@ def rebuild(f: Flow) -> None:
 
 
 def regroup_and_reconcile(f: Flow) -> None:
-    st = f.st
+    st = f.state
     c = content()
     # Regroup: the 9 Enemies are dealt again; the Dire Enemies of the last Turn Deck return to the
     # Horde with one new one from the leftovers.
@@ -142,7 +143,7 @@ def rebuild_prompts(st: DefendersState) -> list[Prompt]:
 
 
 def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
-    st = f.st
+    st = f.state
     act = ch["act"]
     if act == "ready":
         st.ready.append(seat)
@@ -161,7 +162,7 @@ def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
 
 def end_rebuild_when_settled(f: Flow) -> bool:
     """Nobody is left with a Rebuild decision: Regroup and Reconcile, the next battle begins."""
-    if f.st.phase != "rebuild" or waiting_seats(f.st):
+    if f.state.phase != "rebuild" or waiting_seats(f.state):
         return False
     regroup_and_reconcile(f)
     return True

@@ -8,15 +8,17 @@ ContentError naming the file and the field.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-DATA = Path(__file__).parent / "data"
+from engine.kit.content import data_folder, parse, read_toml
+from engine.kit.errors import ContentError
+
+DATA = data_folder(__file__)
 TERRAINS = ("forest", "ruins", "mountains", "plains", "coast", "desert")
 
 Effect = Literal[
@@ -32,10 +34,6 @@ Scope = Literal["self", "here", "adjacent", "any", "all_here"]
 OnHit = Literal["surge", "spread", "siege", "maul", "hex", "feed", "panic"]
 RoundEffect = Literal["quake", "siege", "wither", "regrow", "hunt", "stalk"]
 BossPassive = Literal["thorns", "fog", "armor", "dread", "frenzy", "tough"]
-
-
-class ContentError(ValueError):
-    """A content file is malformed; the message names the file and the field."""
 
 
 class Model(BaseModel):
@@ -251,16 +249,7 @@ def check(data: Content, name: str) -> None:
 
 def load(path: Path | None = None) -> Content:
     path = path or DATA / "cards.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{path.name}: not valid TOML: {exc}") from None
-    try:
-        data = Content.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise ContentError(f"{path.name}: field '{where}': {err['msg']}") from None
+    data = parse(Content, read_toml(path), path)
     check(data, path.name)
     return data
 

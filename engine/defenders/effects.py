@@ -179,7 +179,7 @@ def target_label(st: DefendersState, target: Target) -> str:
 
 
 def pay(f: Flow, d: Defender, src: str, ab: Ability) -> None:
-    st = f.st
+    st = f.state
     if ab.ap and st.active is not None:
         st.active.ap -= ab.ap
     d.xp -= ab.xp
@@ -191,7 +191,7 @@ def pay(f: Flow, d: Defender, src: str, ab: Ability) -> None:
 
 def apply(f: Flow, d: Defender, src: str, ab: Ability, target: Target) -> None:
     """Pay for and resolve one ability."""
-    st = f.st
+    st = f.state
     pay(f, d, src, ab)
     if src == "war":
         war_effect(f, d, target)
@@ -246,7 +246,7 @@ def apply(f: Flow, d: Defender, src: str, ab: Ability, target: Target) -> None:
 
 
 def scout(f: Flow, name: str, n: int) -> None:
-    st = f.st
+    st = f.state
     top = st.turn_deck[-n:]
     bad = [c for c in top if c.startswith(("e:", "x:")) or c == "deserter"]
     keep = [c for c in top if c not in bad]
@@ -262,7 +262,7 @@ def leave(st: DefendersState, d: Defender) -> None:
 
 
 def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: bool) -> None:
-    st = f.st
+    st = f.state
     st.regions[frm].caravans -= n
     if to == CAPITAL:
         st.capital_caravans += n
@@ -277,7 +277,7 @@ def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: boo
 
 
 def war_effect(f: Flow, d: Defender, target: Target) -> None:
-    st = f.st
+    st = f.state
     key = d.region
     name = content().war_region(key).friendly_name
     if key == "coast":

@@ -6,8 +6,6 @@ importing the whole decision module.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict
 
 from engine.contract import Option
@@ -22,10 +20,6 @@ class Answer(BaseModel):
 
     model_config = ConfigDict(extra="allow")
     act: str
-
-
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
-    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
 
 
 def dname(d: Defender) -> str:

@@ -8,9 +8,7 @@ docs/rules/defenders.md.
 
 from __future__ import annotations
 
-import random
-
-from engine.contract import Event
+from engine import kit
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
@@ -25,17 +23,17 @@ XP_GENERAL = 3
 CARAVANS = 6
 
 
-class Flow:
-    """One resolution pass: the state, its events and the step's RNG."""
+class Flow(kit.Flow[DefendersState]):
+    """One resolution pass: the state, its events and the step's RNG (engine/kit/flow.py).
 
-    def __init__(self, st: DefendersState, rng: random.Random) -> None:
-        self.st = st
-        self.rng = rng
-        self.events: list[Event] = []
+    Every Defenders event is public (a co-operative game hides nothing), so `say` is the
+    short form used throughout: text first, data as keywords.
+    """
+
+    log_field = "log"
 
     def say(self, text: str, kind: str = "log", phase_end: bool = False, **data: object) -> None:
-        self.events.append(Event(kind=kind, text=text, phase_end=phase_end, data=dict(data)))
-        self.st.log = (self.st.log + [text])[-8:]
+        self.emit(kind, text, data=dict(data), phase_end=phase_end)
 
 
 # ---------------------------------------------------------------------------- defenders
@@ -80,10 +78,10 @@ def heal(d: Defender, n: int | None = None) -> int:
 
 
 def draw_skill(f: Flow, d: Defender) -> None:
-    if not f.st.skill_deck:
+    if not f.state.skill_deck:
         f.say(f"{who(d)} finds the Skill deck empty.")
         return
-    key = f.st.skill_deck.pop()
+    key = f.state.skill_deck.pop()
     d.skills.append(key)
     f.say(f"{who(d)} learns the skill {content().skill(key).name}.")
 
@@ -103,7 +101,7 @@ def ap_per_card(st: DefendersState) -> int:
 
 
 def capital_gains(f: Flow, n: int, why: str) -> None:
-    st = f.st
+    st = f.state
     if st.phase == "over":
         return
     st.capital_threat += n
@@ -114,7 +112,7 @@ def capital_gains(f: Flow, n: int, why: str) -> None:
 
 def gain_threat(f: Flow, key: str, n: int, why: str, trigger: bool = True) -> None:
     """Threat lands on an Outer Region: past its top it is Destroyed, then it spills into the Capital."""
-    st = f.st
+    st = f.state
     for _ in range(n):
         if st.phase == "over":
             return
@@ -134,7 +132,7 @@ def gain_threat(f: Flow, key: str, n: int, why: str, trigger: bool = True) -> No
 
 def hostile_trigger(f: Flow, key: str) -> None:
     """A Hostile War Region reacts when it gains Threat (docs/rules/defenders.md, War Regions)."""
-    st = f.st
+    st = f.state
     name = content().war_region(key).hostile_name
     if key == "coast" and st.fleet_dice > 0:
         st.fleet_dice -= 1
@@ -210,7 +208,7 @@ def defenders_for(st: DefendersState, attack: Attack) -> list[Defender]:
 
 def settle_attacks(f: Flow) -> bool:
     """Resolve queued attacks nobody can answer; True when one waits for a decision."""
-    st = f.st
+    st = f.state
     while st.attacks and st.phase == "play":
         attack = st.attacks[0]
         region = st.regions[attack.region]
@@ -227,7 +225,7 @@ def settle_attacks(f: Flow) -> bool:
 
 
 def undefended(f: Flow, attack: Attack) -> None:
-    st = f.st
+    st = f.state
     f.say(f"Nobody defends {region_name(st, attack.region)} against {attack.source}.", kind="attack")
     gain_threat(f, attack.region, 1, attack.source, trigger=attack.kind != "war")
     if attack.dire and st.phase == "play":
@@ -235,7 +233,7 @@ def undefended(f: Flow, attack: Attack) -> None:
 
 
 def defended(f: Flow, attack: Attack, d: Defender) -> None:
-    st = f.st
+    st = f.state
     cost = defend_cost(st, d, attack)
     st.attacks.pop(0)
     d.hp -= cost
@@ -255,7 +253,7 @@ def defended(f: Flow, attack: Attack, d: Defender) -> None:
 
 
 def win_artifact(f: Flow, d: Defender) -> None:
-    st = f.st
+    st = f.state
     if not st.artifact_deck:
         f.say("The Artifact deck is empty: no artifact this time.")
         return
@@ -283,7 +281,7 @@ def slot_free(d: Defender, slot: str) -> bool:
 
 
 def on_hit(f: Flow, attack: Attack) -> None:
-    st = f.st
+    st = f.state
     card = content().dire_card(attack.dire or "")
     r = attack.region
     if card.on_hit == "surge":
@@ -330,7 +328,7 @@ def turn_of(st: DefendersState, d: Defender) -> int:
 
 def damage_boss(f: Flow, d: Defender, n: int, why: str) -> None:
     """`d` deals `n` damage; armour ignores the first damage of every Defender Turn."""
-    st = f.st
+    st = f.state
     boss = st.boss
     card = content().boss(boss.key)
     turn = turn_of(st, d)
@@ -362,7 +360,7 @@ def boss_floor(st: DefendersState) -> int:
 
 
 def boss_defeated(f: Flow) -> None:
-    st = f.st
+    st = f.state
     card = content().boss(st.boss.key)
     if st.boss.kind == "general":
         for d in st.defenders:
@@ -379,7 +377,7 @@ def boss_defeated(f: Flow) -> None:
 
 
 def reveal_boss(f: Flow) -> None:
-    st = f.st
+    st = f.state
     boss = st.boss
     card = content().boss(boss.key)
     boss.revealed = True
@@ -393,7 +391,7 @@ def reveal_boss(f: Flow) -> None:
 
 def boss_round(f: Flow) -> None:
     """The boss's round effect, then its attack on its own region (U7)."""
-    st = f.st
+    st = f.state
     boss = st.boss
     card = content().boss(boss.key)
     effect = card.round_effect
@@ -426,7 +424,7 @@ def boss_round(f: Flow) -> None:
 
 
 def round_start(f: Flow) -> None:
-    st = f.st
+    st = f.state
     st.round += 1
     f.say(f"Battle {st.battle}, round {st.round} begins ({len(st.turn_deck)} cards in the Turn Deck, "
           f"{len(st.horde)} in the Horde).", kind="round", phase_end=True)
@@ -439,7 +437,7 @@ def round_start(f: Flow) -> None:
 
 
 def round_end(f: Flow) -> None:
-    st = f.st
+    st = f.state
     st.hexed = False
     st.boss.armor_soaked = []
     for d in st.defenders:
@@ -477,7 +475,7 @@ def round_end(f: Flow) -> None:
 
 
 def draw_card(f: Flow) -> None:
-    st = f.st
+    st = f.state
     card = st.turn_deck.pop()
     st.current = card
     c = content()
@@ -514,7 +512,7 @@ def draw_card(f: Flow) -> None:
 
 
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:
-    st = f.st
+    st = f.state
     st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))  # type: ignore[arg-type]
     st.boss.armor_soaked = []
     for x in st.defenders:
@@ -534,7 +532,7 @@ def begin_turn(f: Flow, d: Defender) -> None:
 
 
 def end_card(f: Flow) -> None:
-    st = f.st
+    st = f.state
     if st.current is not None and st.current not in ("soldier",):
         st.discard.append(st.current)
     st.current = None
@@ -545,7 +543,7 @@ def end_card(f: Flow) -> None:
 
 def advance(f: Flow) -> None:
     """Run the game until a decision is owed or it ends."""
-    st = f.st
+    st = f.state
     for _ in range(10_000):
         if st.phase != "play" or st.artifact_offer is not None:
             return
@@ -568,7 +566,7 @@ def advance(f: Flow) -> None:
 
 
 def start_battle(f: Flow) -> None:
-    st = f.st
+    st = f.state
     st.phase = "play"
     st.round = 0
     f.rng.shuffle(st.turn_deck)
@@ -579,7 +577,7 @@ def start_battle(f: Flow) -> None:
 
 
 def finish(f: Flow, won: bool, reason: str) -> None:
-    st = f.st
+    st = f.state
     if st.phase == "over":
         return
     st.phase = "over"

@@ -15,9 +15,10 @@ from engine.contract import Option
 from engine.defenders import rules
 from engine.defenders.content import content
 from engine.defenders.names import who
-from engine.defenders.prompting import dname, opt
+from engine.defenders.prompting import dname
 from engine.defenders.rules import Flow
 from engine.defenders.state import Defender, DefendersState
+from engine.kit.prompting import opt
 from engine.text import seat_ref
 
 
@@ -98,7 +99,7 @@ def exchange(f: Flow, d: Defender, give: str, other: Defender, take: str | None)
 
 def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
     """Apply a trade, an offer or an answer to one (the choice is one of `trade_options`)."""
-    st = f.st
+    st = f.state
     act = ch["act"]
     if act == "trade":
         d, other = st.defenders[ch["d"]], st.defenders[ch["to"]]
@@ -123,7 +124,7 @@ def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
 
 def drop_offer_of(f: Flow, seat: int) -> None:
     """A seat that says it is ready leaves the open offer it made or was made: it lapses."""
-    st = f.st
+    st = f.state
     offer = st.trade_offer
     if offer is not None and seat in (st.defenders[offer["d"]].seat, st.defenders[offer["to"]].seat):
         st.trade_offer = None

@@ -6,20 +6,17 @@ raises ContentError naming the file and the field, so a map edit fails loudly at
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections import deque
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-DATA = Path(__file__).parent / "data"
+from engine.kit.content import data_folder, parse, read_json, read_toml
+from engine.kit.errors import ContentError
 
-
-class ContentError(ValueError):
-    """A content file is malformed; the message names the file and the field."""
+DATA = data_folder(__file__)
 
 
 class Province(BaseModel):
@@ -121,12 +118,6 @@ REGULAR = ("spearman", "gunner", "swordsman", "bowman")
 """Unit kinds that can be levied and stand in garrisons and armies (besides the daimyo)."""
 
 
-def _fail(path: Path, exc: ValidationError) -> ContentError:
-    err = exc.errors()[0]
-    where = ".".join(str(p) for p in err["loc"])
-    return ContentError(f"{path.name}: field '{where}': {err['msg']}")
-
-
 def check_map(data: MapData, path: Path) -> None:
     """Every reference known, every border listed from both sides, one connected graph."""
     ids = data.ids
@@ -164,33 +155,20 @@ def check_map(data: MapData, path: Path) -> None:
 
 def load_map(path: Path | None = None) -> MapData:
     path = path or DATA / "map.json"
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ContentError(f"{path.name}: not valid JSON: {exc}") from None
-    try:
-        data = MapData.model_validate(raw)
-    except ValidationError as exc:
-        raise _fail(path, exc) from None
+    data = parse(MapData, read_json(path), path)
     check_map(data, path)
     return data
 
 
 def load_units(path: Path | None = None) -> UnitTable:
     path = path or DATA / "units.toml"
-    try:
-        return UnitTable.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except ValidationError as exc:
-        raise _fail(path, exc) from None
+    return parse(UnitTable, read_toml(path), path)
 
 
 def load_events(path: Path | None = None, provinces: set[str] | None = None,
                 regions: set[str] | None = None) -> EventDeck:
     path = path or DATA / "events.toml"
-    try:
-        deck = EventDeck.model_validate(tomllib.loads(path.read_text(encoding="utf-8")))
-    except ValidationError as exc:
-        raise _fail(path, exc) from None
+    deck = parse(EventDeck, read_toml(path), path)
     ids = [c.id for c in deck.cards]
     if len(ids) != len(set(ids)):
         raise ContentError(f"{path.name}: field 'cards.id': duplicate card ids")

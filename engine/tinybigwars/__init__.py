@@ -4,54 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
-from engine.contract import IllegalChoice, Prompt, Result, State, Step
+from engine.contract import Prompt, Result, Step
+from engine.kit import GameInfo, KitGame
 from engine.registry import register
 from engine.tinybigwars import rules, views
 from engine.tinybigwars.board import influence
 from engine.tinybigwars.setup import setup as _setup
 from engine.tinybigwars.state import Options, TBWState
 
-
-def _state(state: State) -> TBWState:
-    if not isinstance(state, TBWState):
-        raise IllegalChoice("This is not a Tiny Big Wars match.")
-    return state
+INFO = GameInfo(key="tinybigwars", title="Tiny Big Wars", seats=range(2, 5))
 
 
-class TinyBigWars:
+class TinyBigWars(KitGame[TBWState, Options]):
     """The Game object of the engine contract; all rules live in the submodules."""
 
-    key = "tinybigwars"
-    title = "Tiny Big Wars"
-    seats = range(2, 5)
+    info = INFO
+    state_class = TBWState
+    options_class = Options
 
-    def options_model(self) -> type[BaseModel]:
-        return Options
+    def start(self, seats: int, options: Options, seed: int) -> TBWState:
+        return _setup(seats, options, seed)
 
-    def state_model(self) -> type[State]:
-        return TBWState
+    def prompts_of(self, state: TBWState) -> list[Prompt]:
+        return rules.prompts(state)
 
-    def setup(self, seats: int, options: BaseModel, seed: int) -> State:
-        opts = options if isinstance(options, Options) else Options.model_validate(options.model_dump())
-        return _setup(seats, opts, seed)
+    def apply(self, state: TBWState, seat: int, choice: dict[str, Any]) -> Step:
+        return rules.submit(state, seat, choice)
 
-    def prompts(self, state: State) -> list[Prompt]:
-        return rules.prompts(_state(state))
+    def view_of(self, state: TBWState, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
 
-    def submit(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
-        return rules.submit(_state(state), seat, choice)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return views.view(_state(state), seat)
-
-    def result(self, state: State) -> Result | None:
-        s = _state(state)
-        if s.winners is None:
+    def result_of(self, state: TBWState) -> Result | None:
+        if state.winners is None:
             return None
-        scores = {seat: influence(s, seat) for seat in range(s.seats_n)}
-        return Result(winners=list(s.winners), reason=s.reason, scores=scores, draw=s.draw)
+        scores = {seat: influence(state, seat) for seat in range(state.seats_n)}
+        return Result(winners=list(state.winners), reason=state.reason, scores=scores, draw=state.draw)
 
     def policies(self) -> dict[str, Any]:
         from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Event
+from engine.kit.events import emit as kit_emit
 from engine.text import seat_ref
 from engine.tinybigwars.content import HeroCard, LocationCard, content
 from engine.tinybigwars.state import Hero, TBWState
-
-LAST_EVENTS = 8
 
 
 def hero_card(hero: Hero) -> HeroCard:
@@ -122,6 +121,4 @@ def emit(
     phase_end: bool = False,
 ) -> None:
     """Record an event; public ones also feed the view's ``last_events``."""
-    events.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
-    if seats is None:
-        state.last_events = [*state.last_events, text][-LAST_EVENTS:]
+    kit_emit(state, "last_events", events, kind, text, seats=seats, data=data, phase_end=phase_end)

@@ -6,14 +6,16 @@ loudly at import with the file and field named, never mid-match.
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-DATA_DIR = Path(__file__).parent / "data"
+from engine.kit.content import data_folder, parse, read_toml
+from engine.kit.errors import ContentError
+
+DATA_DIR = data_folder(__file__)
 
 HeroAbility = Literal[
     "attack_die",
@@ -47,10 +49,6 @@ LocationAbility = Literal[
     "recruit_no_hero",
 ]
 Infrastructure = Literal["dojo", "market", "watchtower"]
-
-
-class ContentError(ValueError):
-    """A content file is malformed; the message names the file and the field."""
 
 
 class _Card(BaseModel):
@@ -128,28 +126,13 @@ class Content(BaseModel):
         return card
 
 
-def _read(path: Path) -> dict:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ContentError(f"{path.name}: file is missing") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(f"{path.name}: not valid TOML ({exc})") from None
-
-
 def _cards(path: Path, table: str, model: type[BaseModel]) -> dict:
-    raw = _read(path).get(table)
+    raw = read_toml(path).get(table)
     if not isinstance(raw, list) or not raw:
         raise ContentError(f"{path.name}: needs at least one [[{table}]] entry")
     out: dict = {}
     for i, entry in enumerate(raw):
-        try:
-            card = model.model_validate(entry)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or table
-            raise ContentError(f"{path.name}: {table}[{i}].{field}: {err['msg']}") from None
+        card = parse(model, entry, path, entry=f"{table}[{i}]")
         if card.id in out:  # type: ignore[attr-defined]
             raise ContentError(f"{path.name}: {table}[{i}].id: duplicate id {card.id!r}")  # type: ignore[attr-defined]
         out[card.id] = card  # type: ignore[attr-defined]

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import random
 
-from engine.clone import clone
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
-from engine.rng import rng_for
+from engine.kit import ASKS_NOTHING, Flow, Phase, PhaseTable, Sealed, StepRandom, WrongGame
 from engine.text import seat_ref
 from engine.tinybigwars import clan, combat
 from engine.tinybigwars.answers import (
@@ -48,14 +47,22 @@ MAX_OPTIONS = 25
 # ----------------------------------------------------------------------------- force
 
 
-def _submit_force(s: TBWState, seat: int, ans: ForceAnswer, events: list[Event], rng: random.Random) -> None:
+def _submit_force(flow: TBWFlow, seat: int, ans: ForceAnswer) -> None:
+    """A force sealed behind the screen (or revised); the phase table reveals them once all are in."""
+    s, events = flow.state, flow.events
     force = force_of(ans.picks, s.options.point_limit)
     revising = s.seats[seat].force is not None
     s.seats[seat].force = force
     emit(s, events, "force_sealed", f"You sealed a force of {force.points} points.", seats=[seat])
     emit(s, events, "force_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} a force.")
-    if all(st.force is not None for st in s.seats):
-        _reveal_forces(s, events, rng)
+
+
+def _forces_sealed(state: TBWState) -> bool:
+    return all(clan_seat.force is not None for clan_seat in state.seats)
+
+
+def _reveal(flow: TBWFlow) -> None:
+    _reveal_forces(flow.state, flow.events, flow.rng)
 
 
 def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None:
@@ -93,25 +100,25 @@ def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
         _end_clan(s, events, rng)
 
 
-def _clan_step(s: TBWState, events: list[Event], rng: random.Random) -> None:
-    """After any Clan Phase answer: the phase ends once every clan is done."""
-    if all(x.clan_done for x in s.seats):
-        _end_clan(s, events, rng)
+def _clan_over(state: TBWState) -> bool:
+    """Checked after any Clan Phase answer: the phase ends once every clan is done."""
+    return all(clan_seat.clan_done for clan_seat in state.seats)
 
 
-def _submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event], rng: random.Random) -> None:
-    clan.submit_clan(s, seat, ans, events)
-    _clan_step(s, events, rng)
+def _submit_clan(flow: TBWFlow, seat: int, ans: ClanAnswer) -> None:
+    clan.submit_clan(flow.state, seat, ans, flow.events)
 
 
-def _submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Event], rng: random.Random) -> None:
-    clan.submit_recruit(s, seat, ans, events)
-    _clan_step(s, events, rng)
+def _submit_recruit(flow: TBWFlow, seat: int, ans: RecruitAnswer) -> None:
+    clan.submit_recruit(flow.state, seat, ans, flow.events)
 
 
-def _submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event], rng: random.Random) -> None:
-    clan.submit_build(s, seat, ans, events)
-    _clan_step(s, events, rng)
+def _submit_build(flow: TBWFlow, seat: int, ans: BuildAnswer) -> None:
+    clan.submit_build(flow.state, seat, ans, flow.events)
+
+
+def _clan_ends(flow: TBWFlow) -> None:
+    _end_clan(flow.state, flow.events, flow.rng)
 
 
 def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
@@ -199,7 +206,8 @@ def _activate_prompt(s: TBWState, seat: int) -> Prompt:
     )
 
 
-def _submit_activate(s: TBWState, seat: int, ans: ActivateAnswer, events: list[Event], rng: random.Random) -> None:
+def _submit_activate(flow: TBWFlow, seat: int, ans: ActivateAnswer) -> None:
+    s, events, rng = flow.state, flow.events, flow.rng
     st = s.seats[seat]
     if ans.hero == "pass":
         st.passed = True
@@ -270,7 +278,8 @@ def _escort_prompt(s: TBWState, seat: int) -> Prompt:
     )
 
 
-def _submit_action(s: TBWState, seat: int, ans: ActionAnswer, events: list[Event], rng: random.Random) -> None:
+def _submit_action(flow: TBWFlow, seat: int, ans: ActionAnswer) -> None:
+    s, events, rng = flow.state, flow.events, flow.rng
     hero = s.hero(s.turn.hero or "")
     card = hero_card(hero)
     node = hero.location or ""
@@ -313,7 +322,8 @@ def _submit_action(s: TBWState, seat: int, ans: ActionAnswer, events: list[Event
         _finish_activation(s, events, rng)
 
 
-def _submit_escort(s: TBWState, seat: int, ans: EscortAnswer, events: list[Event], rng: random.Random) -> None:
+def _submit_escort(flow: TBWFlow, seat: int, ans: EscortAnswer) -> None:
+    s, events, rng = flow.state, flow.events, flow.rng
     hero = s.hero(s.turn.hero or "")
     have = s.loc(hero.location or "").minions[seat]
     if ans.minions < 0 or ans.minions > have:
@@ -431,12 +441,14 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
 # ----------------------------------------------------------------------------- combat prompts
 
 
-def _submit_energy(s: TBWState, seat: int, ans: EnergyAnswer, events: list[Event], rng: random.Random) -> None:
+def _submit_energy(flow: TBWFlow, seat: int, ans: EnergyAnswer) -> None:
+    s, events, rng = flow.state, flow.events, flow.rng
     if combat.submit_energy(s, seat, ans.attack, ans.guard, events):
         _after_combat(s, events, rng)
 
 
-def _submit_damage(s: TBWState, seat: int, ans: DamageAnswer, events: list[Event], rng: random.Random) -> None:
+def _submit_damage(flow: TBWFlow, seat: int, ans: DamageAnswer) -> None:
+    s, events, rng = flow.state, flow.events, flow.rng
     if combat.submit_damage(s, seat, ans.hero, events):
         _after_combat(s, events, rng)
 
@@ -444,45 +456,59 @@ def _submit_damage(s: TBWState, seat: int, ans: DamageAnswer, events: list[Event
 # ----------------------------------------------------------------------------- contract
 
 
-def owed(s: TBWState) -> list[tuple[int, str]]:
-    """(seat, prompt kind) of every decision owed now: what ``prompts`` builds, without
-    building it (submit needs only the kind of the submitting seat's prompt)."""
-    if s.phase == "over":
-        return []
-    if s.phase == "force":
-        return [(seat, "force") for seat in range(s.seats_n)]
-    if s.phase == "clan":
-        return [(st.seat, st.pending or "clan") for st in s.seats if not st.clan_done]
-    if s.combat is not None:
-        cb = s.combat
-        if cb.stage == "energy":
-            return [(seat, "energy") for seat, need in zip(cb.seats, cb.needs_spend, strict=True) if need]
-        return [(seat, "damage_order") for seat, left in zip(cb.seats, cb.damage_left, strict=True) if left]
-    seat = active_seat(s)
+def _force_owed(state: TBWState) -> list[tuple[int, str]]:
+    """Every seat, answered or not: a sealed force may be revised until all are in."""
+    return [(seat, "force") for seat in range(state.seats_n)]
+
+
+def _clan_owed(state: TBWState) -> list[tuple[int, str]]:
+    return [(clan_seat.seat, clan_seat.pending or "clan") for clan_seat in state.seats if not clan_seat.clan_done]
+
+
+def _turn_owed(state: TBWState) -> list[tuple[int, str]]:
+    seat = active_seat(state)
     if seat is None:
         return []
-    if s.turn.hero is None:
+    if state.turn.hero is None:
         return [(seat, "activate")]
-    return [(seat, "escort" if s.turn.move_to is not None else "action")]
+    return [(seat, "escort" if state.turn.move_to is not None else "action")]
 
 
-def prompts(s: TBWState, only: int | None = None) -> list[Prompt]:
-    """Every decision owed now, answered secret prompts included (they may be revised);
-    with ``only``, just that seat's."""
-    return [_PROMPTS[kind](s, seat) for seat, kind in owed(s) if only is None or seat == only]
+def _fight_owed(state: TBWState) -> list[tuple[int, str]]:
+    fight = state.combat
+    if fight is None:
+        return _turn_owed(state)
+    if fight.stage == "energy":
+        return [(seat, "energy") for seat, need in zip(fight.seats, fight.needs_spend, strict=True) if need]
+    return [(seat, "damage_order") for seat, left in zip(fight.seats, fight.damage_left, strict=True) if left]
 
 
-_PROMPTS = {
-    "force": force_prompt,
-    "clan": clan.clan_prompt,
-    "recruit": clan.clan_prompt,
-    "build": clan.clan_prompt,
-    "activate": _activate_prompt,
-    "action": _action_prompt,
-    "escort": _escort_prompt,
-    "energy": combat.energy_prompt,
-    "damage_order": combat.damage_prompt,
-}
+PHASES: PhaseTable[TBWState] = PhaseTable({
+    "force": Phase(
+        owed=_force_owed, builders={"force": force_prompt}, handlers={"force": _submit_force},
+        sealed=Sealed(all_in=_forces_sealed, resolve=_reveal),
+    ),
+    "clan": Phase(
+        owed=_clan_owed,
+        builders={"clan": clan.clan_prompt, "recruit": clan.clan_prompt, "build": clan.clan_prompt},
+        handlers={"clan": _submit_clan, "recruit": _submit_recruit, "build": _submit_build},
+        done=_clan_over, next=_clan_ends,
+    ),
+    "activation": Phase(
+        owed=_turn_owed,
+        builders={"activate": _activate_prompt, "action": _action_prompt, "escort": _escort_prompt},
+        handlers={"activate": _submit_activate, "action": _submit_action, "escort": _submit_escort},
+    ),
+    "combat": Phase(
+        owed=_fight_owed,
+        builders={"energy": combat.energy_prompt, "damage_order": combat.damage_prompt},
+        handlers={"energy": _submit_energy, "damage_order": _submit_damage},
+    ),
+    "over": ASKS_NOTHING,
+})
+"""Per phase: who owes which prompt kind, its builder and its handler ``(flow, seat, answer)``.
+Forces are sealed answers, revealed together once every clan has sealed one."""
+
 ANSWERS = {
     "force": ForceAnswer,
     "clan": ClanAnswer,
@@ -496,24 +522,30 @@ ANSWERS = {
 }
 """The answer model of each prompt kind (the ``answer`` of the prompt ``prompts`` builds)."""
 
+STEP_RANDOM = StepRandom()
+"""A choice draws from ``rng_for(seed, step)`` of the step it answers (engine/kit/flow.py)."""
 
-_HANDLERS = {
-    "force": _submit_force,
-    "clan": _submit_clan,
-    "recruit": _submit_recruit,
-    "build": _submit_build,
-    "activate": _submit_activate,
-    "action": _submit_action,
-    "escort": _submit_escort,
-    "energy": _submit_energy,
-    "damage_order": _submit_damage,
-}
+
+class TBWFlow(Flow[TBWState]):
+    log_field = "last_events"
+
+
+def owed(s: TBWState) -> list[tuple[int, str]]:
+    """(seat, prompt kind) of every decision owed now: what ``prompts`` builds, without
+    building it (submit needs only the kind of the submitting seat's prompt)."""
+    return PHASES.owed(s)
+
+
+def prompts(s: TBWState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now, answered secret prompts included (they may be revised);
+    with ``only``, just that seat's."""
+    return PHASES.prompts(s, only)
 
 
 def submit(state: TBWState, seat: int, choice: object) -> Step:
     """Validate and apply one answer on a copy; the input state is never changed."""
     if not isinstance(state, TBWState):
-        raise IllegalChoice("This is not a Tiny Big Wars match.")
+        raise WrongGame("This is not a Tiny Big Wars match.")
     if state.phase == "over":
         raise IllegalChoice("The match is over.")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats_n:
@@ -522,8 +554,6 @@ def submit(state: TBWState, seat: int, choice: object) -> Step:
     if kind is None:
         raise IllegalChoice("You have no decision to make right now; wait for the other players.")
     answer = parse_choice(ANSWERS[kind], choice)
-    s = clone(state)
-    events: list[Event] = []
-    _HANDLERS[kind](s, seat, answer, events, rng_for(state.seed, state.step))
-    s.step = state.step + 1
-    return Step(state=s, events=events)
+    flow = TBWFlow.for_choice(state, STEP_RANDOM)
+    PHASES.handle(flow, kind, seat, answer)
+    return flow.close()

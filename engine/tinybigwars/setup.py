@@ -8,9 +8,8 @@ from engine.tinybigwars.state import Location, Options, Seat, TBWState
 
 
 def setup(seats: int, options: Options, seed: int) -> TBWState:
-    """A match waiting for secret force building; forces are placed when all are revealed."""
-    if seats not in (2, 3, 4):
-        raise ValueError(f"Tiny Big Wars is played by 2 to 4 players, not {seats}")
+    """A match waiting for secret force building; forces are placed when all are revealed.
+    The player count was checked against the game's `GameInfo` (engine/kit/game.py)."""
     c = content()
     city = c.maps[seats]
     deck = sorted(c.locations)
