@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import UnitCounts
-from engine.samurai.board import ASHIGARU, BEST_FIRST, SAMURAI, army_room, emit, gsize, player, pname, who
+from engine.samurai.board import ASHIGARU, BEST_FIRST, SAMURAI, army_room, emit, gsize, player_of, pname, who
 from engine.samurai.casualties import NAMES
 from engine.samurai.content import REGULAR
 from engine.samurai.movement import garrison_movable, garrison_targets, gather, gather_default
@@ -86,22 +86,22 @@ def add_force(state: SamuraiState, pid: str, force: dict[str, int]) -> None:
         prov.ronin_revealed = True
 
 
-def move_garrison(state: SamuraiState, events: list[Event], seat: int, src: str, dest: str,
+def move_garrison(state: SamuraiState, events: list[Event], seat: int, source: str, dest: str,
                   force: dict[str, int]) -> None:
     """Phase D: a garrison force steps into an adjacent own or unoccupied province (claiming
     it), its ronin with it; each of the two provinces moves no more garrison this turn."""
     war = state.war
     assert war is not None
-    moved = take_force(state, src, force)
+    moved = take_force(state, source, force)
     target = state.provinces[dest]
     claimed = target.owner is None
     target.owner = seat
     add_force(state, dest, moved)
-    war.d_moved += [src, dest]
+    war.d_moved += [source, dest]
     war.d_garrisons = True
     war.sel = {}
     ronin = f" and {moved['ronin']} ronin" if moved["ronin"] else ""
-    emit(state, events, f"{who(seat)} moves {gsize(moved)} units{ronin} from {pname(src)} to {pname(dest)}"
+    emit(state, events, f"{who(seat)} moves {gsize(moved)} units{ronin} from {pname(source)} to {pname(dest)}"
          + (", claiming it." if claimed else "."))
     check_win(state, events)
 
@@ -164,23 +164,23 @@ def choose_units(state: SamuraiState, events: list[Event], seat: int, kind: str,
     wanted = answer.model_dump()
     back = not any(wanted.values())
     if kind == "gather":
-        army = player(state, seat).armies[war.sel["gather"]]
+        army = player_of(state, seat).armies[war.sel["gather"]]
         if not back:
             gather(state, seat, army, events, check_gather(state, army, answer))
         war.sel = {}
         return
     if kind == "garrison_force":
-        src, target = war.sel["source"], war.sel["target"]
+        source, target = war.sel["source"], war.sel["target"]
         if back:
             war.sel.pop("target")
             return
-        force = check_force(state, src, wanted, garrison_movable(state, src))
-        war.declarations.append(Declaration(source=src, force="garrison", target=target, units=force))
+        force = check_force(state, source, wanted, garrison_movable(state, source))
+        war.declarations.append(Declaration(source=source, force="garrison", target=target, units=force))
         war.sel = {}
         return
-    src, dest = war.sel["garrison"], war.sel["to"]
+    source, dest = war.sel["garrison"], war.sel["to"]
     if back:
         war.sel.pop("to")
         return
-    most = garrison_targets(state, seat, src).get(dest, 0)
-    move_garrison(state, events, seat, src, dest, check_force(state, src, wanted, most))
+    most = garrison_targets(state, seat, source).get(dest, 0)
+    move_garrison(state, events, seat, source, dest, check_force(state, source, wanted, most))

@@ -38,7 +38,7 @@ from engine.samurai.board import (
     opt,
     owned,
     paged,
-    player,
+    player_of,
     pname,
     region_hint,
     regulars_in,
@@ -135,125 +135,125 @@ def C():
 # ---------------------------------------------------------------- setup tasks
 
 
-def next_undeployed(st: SamuraiState, seat: int) -> Army | None:
-    for a in player(st, seat).armies:
-        if a.alive and a.location is None:
-            return a
+def next_undeployed(state: SamuraiState, seat: int) -> Army | None:
+    for army in player_of(state, seat).armies:
+        if army.alive and army.location is None:
+            return army
     return None
 
 
-def task_targets(st: SamuraiState, t: Task) -> list[str]:
-    if t.task == "spear":
-        return spear_targets(st, t.seat)
-    if t.task == "claim":
-        return claim_targets(st, t.seat)
-    if t.task == "deploy":
-        return deploy_targets(st, t.seat) if next_undeployed(st, t.seat) else []
-    if t.task == "build":
-        return [pid for pid, _ in build_targets(st, t.seat)]
-    if t.task == "sword":
+def task_targets(state: SamuraiState, task: Task) -> list[str]:
+    if task.task == "spear":
+        return spear_targets(state, task.seat)
+    if task.task == "claim":
+        return claim_targets(state, task.seat)
+    if task.task == "deploy":
+        return deploy_targets(state, task.seat) if next_undeployed(state, task.seat) else []
+    if task.task == "build":
+        return [pid for pid, _ in build_targets(state, task.seat)]
+    if task.task == "sword":
         return ["x"]
     return []
 
 
-def task_prompt(st: SamuraiState, t: Task) -> Prompt:
-    seat = t.seat
-    if t.task == "sword":
-        taken = {player(st, s).sword for s in active(st) if player(st, s).sword}
-        free = [n for n in range(1, len(active(st)) + 1) if n not in taken]
-        bid = player(st, seat).plan.swords if player(st, seat).plan else 0
+def task_prompt(state: SamuraiState, task: Task) -> Prompt:
+    seat = task.seat
+    if task.task == "sword":
+        taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+        free = [n for n in range(1, len(active(state)) + 1) if n not in taken]
+        bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
         options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
                        {"act": "sword", "position": n}) for n in free]
         return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
                       answer=Pick, options=options, default=options[0].choice)
-    if t.task == "build":
-        return build_prompt(st, seat, secret=False)
-    pids = task_targets(st, t)
-    if t.task == "spear":
-        placed = st.provinces
-        cands = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+    if task.task == "build":
+        return build_prompt(state, seat, secret=False)
+    pids = task_targets(state, task)
+    if task.task == "spear":
+        placed = state.provinces
+        candidates = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({placed[pid].garrison['spearman']} spearmen)",
                            {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
-    elif t.task == "claim":
-        cands = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid})) for pid in pids]
+    elif task.task == "claim":
+        candidates = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid})) for pid in pids]
         text = "Setup: claim an unoccupied province with one spearman."
     else:
-        army = next_undeployed(st, seat)
+        army = next_undeployed(state, seat)
         n = army.idx + 1 if army else 0
-        cands = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(st.provinces[pid].garrison)} units)",
+        candidates = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(state.provinces[pid].garrison)} units)",
                            {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {n} in a province you own without an army."
-    options = paged(st, seat, cands, [])
-    return Prompt(seat=seat, kind=t.task, text=text + region_hint(st, seat, options), answer=Pick, options=options,
-                  default=cands[0][1].choice)
+    options = paged(state, seat, candidates, [])
+    return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick, options=options,
+                  default=candidates[0][1].choice)
 
 
-def do_task(st: SamuraiState, seat: int, t: Task, ans: Pick, ev: list[Event]) -> None:
-    if t.task == "sword":
-        taken = {player(st, s).sword for s in active(st) if player(st, s).sword}
-        n = ans.position
-        if ans.act != "sword" or n is None:
+def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: list[Event]) -> None:
+    if task.task == "sword":
+        taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+        n = answer.position
+        if answer.act != "sword" or n is None:
             raise IllegalChoice("choose a sword by its position")
-        if not 1 <= n <= len(active(st)) or n in taken:
+        if not 1 <= n <= len(active(state)) or n in taken:
             raise IllegalChoice(f"sword {n} is not available")
-        player(st, seat).sword = n
-        emit(st, ev, f"{who(seat)} takes sword {n}.")
+        player_of(state, seat).sword = n
+        emit(state, events, f"{who(seat)} takes sword {n}.")
         return
-    if t.task == "build":
-        make_build(st, ev, seat, check_build(st, seat, ans))
+    if task.task == "build":
+        make_build(state, events, seat, check_build(state, seat, answer))
         return
-    if ans.act != t.task:
-        raise IllegalChoice(f"this decision is a {t.task}, not {ans.act!r}")
-    pid = check_province(ans.province)
-    if pid not in task_targets(st, t):
-        if t.task == "spear":
+    if answer.act != task.task:
+        raise IllegalChoice(f"this decision is a {task.task}, not {answer.act!r}")
+    pid = check_province(answer.province)
+    if pid not in task_targets(state, task):
+        if task.task == "spear":
             raise IllegalChoice(f"{pname(pid)} is not yours or already holds 3 spearmen")
-        if t.task == "claim":
+        if task.task == "claim":
             raise IllegalChoice(f"{pname(pid)} is not unoccupied")
         raise IllegalChoice(f"{pname(pid)} is not yours or already has an army")
-    pl = player(st, seat)
-    prov = st.provinces[pid]
-    if t.task in ("spear", "claim"):
+    player = player_of(state, seat)
+    prov = state.provinces[pid]
+    if task.task in ("spear", "claim"):
         prov.garrison["spearman"] += 1
-        pl.tray["spearman"] -= 1
-        if t.task == "claim":
+        player.tray["spearman"] -= 1
+        if task.task == "claim":
             prov.owner = seat
-            emit(st, ev, f"{who(seat)} claims {pname(pid)}.")
+            emit(state, events, f"{who(seat)} claims {pname(pid)}.")
         else:
-            emit(st, ev, f"{who(seat)} adds a spearman in {pname(pid)}.")
+            emit(state, events, f"{who(seat)} adds a spearman in {pname(pid)}.")
     else:
-        army = next_undeployed(st, seat)
+        army = next_undeployed(state, seat)
         assert army is not None
         army.location = pid
-        emit(st, ev, f"{who(seat)} deploys army {army.idx + 1} in {pname(pid)}.")
+        emit(state, events, f"{who(seat)} deploys army {army.idx + 1} in {pname(pid)}.")
 
 
 # ---------------------------------------------------------------- secret prompts
 
 
-def plan_prompt(st: SamuraiState, seat: int, revise: bool = False) -> Prompt:
-    pl = player(st, seat)
-    k = pl.koku
-    fields = [NumberField(name="swords", label="Turn order (swords)", max=k),
-              NumberField(name="build", label="Build (0 or 2)", max=min(2, k)),
-              NumberField(name="levy", label="Levy units", max=k),
-              NumberField(name="ronin", label="Hire ronin (2 per koku)", max=k),
-              NumberField(name="ninja", label="Hire ninja", max=k)]
-    answered = "plan" in pl.draft and not revise
-    text = f"Plan: put all {k} koku into the five bins (build takes 0 or 2)."
+def plan_prompt(state: SamuraiState, seat: int, revise: bool = False) -> Prompt:
+    player = player_of(state, seat)
+    koku = player.koku
+    fields = [NumberField(name="swords", label="Turn order (swords)", max=koku),
+              NumberField(name="build", label="Build (0 or 2)", max=min(2, koku)),
+              NumberField(name="levy", label="Levy units", max=koku),
+              NumberField(name="ronin", label="Hire ronin (2 per koku)", max=koku),
+              NumberField(name="ninja", label="Hire ninja", max=koku)]
+    answered = "plan" in player.draft and not revise
+    text = f"Plan: put all {koku} koku into the five bins (build takes 0 or 2)."
     if revise:
-        text = f"Your spy has reported. Revise your plan: all {k} koku into the five bins."
-    default = pl.draft.get("plan") or {"swords": 0, "build": 0, "levy": k, "ronin": 0, "ninja": 0}
+        text = f"Your spy has reported. Revise your plan: all {koku} koku into the five bins."
+    default = player.draft.get("plan") or {"swords": 0, "build": 0, "levy": koku, "ronin": 0, "ninja": 0}
     return Prompt(seat=seat, kind="plan_revise" if revise else "plan", text=text, answer=PlanAnswer,
                   input="numbers", fields=fields, secret=not revise, answered=answered, default=default)
 
 
-def check_plan(st: SamuraiState, seat: int, ans: PlanAnswer) -> dict[str, int]:
-    k = player(st, seat).koku
-    got = ans.model_dump()
+def check_plan(state: SamuraiState, seat: int, answer: PlanAnswer) -> dict[str, int]:
+    koku = player_of(state, seat).koku
+    got = answer.model_dump()
     total = sum(got.values())
-    if total != k:
-        raise IllegalChoice(f"you must place all {k} koku; your bins hold {total}")
+    if total != koku:
+        raise IllegalChoice(f"you must place all {koku} koku; your bins hold {total}")
     if got["build"] not in (0, 2):
         raise IllegalChoice("the build bin holds exactly 0 or 2 koku")
     return got
@@ -268,590 +268,590 @@ def check_plan(st: SamuraiState, seat: int, ans: PlanAnswer) -> dict[str, int]:
 # ---------------------------------------------------------------- the round
 
 
-def start_round(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
-    st.round += 1
-    for pl in st.players:
-        pl.plan = None
-        pl.draft = {}
-        pl.levied = no_units()
-        pl.ronin_hired = 0
-    emit(st, ev, f"Round {st.round} begins.", kind="round")
-    if st.options.mode == "lwtv":
-        draw_events(st, ev, rng)
-    st.phase = "plan"
+def start_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    state.round += 1
+    for player in state.players:
+        player.plan = None
+        player.draft = {}
+        player.levied = no_units()
+        player.ronin_hired = 0
+    emit(state, events, f"Round {state.round} begins.", kind="round")
+    if state.options.mode == "lwtv":
+        draw_events(state, events, rng)
+    state.phase = "plan"
 
 
-def hand_limit(st: SamuraiState, seat: int) -> int:
-    n = sum(1 for a in player(st, seat).armies if a.alive)
-    if st.options.mode == "lwtv" and st.provinces["yamashiro"].owner == seat:
+def hand_limit(state: SamuraiState, seat: int) -> int:
+    n = sum(1 for army in player_of(state, seat).armies if army.alive)
+    if state.options.mode == "lwtv" and state.provinces["yamashiro"].owner == seat:
         n += 1
     return n
 
 
-def draw_events(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     cards = C().cards
-    for seat in active(st):
-        if not st.deck:
-            st.deck, st.discard = st.discard, []
-            rng.shuffle(st.deck)
-        if not st.deck:
+    for seat in active(state):
+        if not state.deck:
+            state.deck, state.discard = state.discard, []
+            rng.shuffle(state.deck)
+        if not state.deck:
             return
-        cid = st.deck.pop(0)
+        cid = state.deck.pop(0)
         card = cards[cid]
         if card.kind == "objective":
-            player(st, seat).hand.append(cid)
-            emit(st, ev, f"{who(seat)} draws an event card and keeps it secret.")
-            emit(st, ev, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
-            if len(player(st, seat).hand) > hand_limit(st, seat):
-                player(st, seat).draft["discard"] = True
+            player_of(state, seat).hand.append(cid)
+            emit(state, events, f"{who(seat)} draws an event card and keeps it secret.")
+            emit(state, events, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
+            if len(player_of(state, seat).hand) > hand_limit(state, seat):
+                player_of(state, seat).draft["discard"] = True
         else:
-            emit(st, ev, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
-            apply_event(st, ev, seat, card)
-            st.discard.append(cid)
+            emit(state, events, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
+            apply_event(state, events, seat, card)
+            state.discard.append(cid)
 
 
-def apply_event(st: SamuraiState, ev: list[Event], seat: int, card: Any) -> None:
-    pl = player(st, seat)
-    lim = C().units.limits
+def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) -> None:
+    player = player_of(state, seat)
+    limits = C().units.limits
     if card.effect == "koku":
-        pl.koku = max(0, pl.koku + card.amount)
+        player.koku = max(0, player.koku + card.amount)
     elif card.effect == "spearmen":
-        spots = sorted((gsize(st.provinces[p].garrison), C().order[p], p) for p in owned(st, seat)
-                       if gsize(st.provinces[p].garrison) < lim.garrison)
+        spots = sorted((gsize(state.provinces[p].garrison), C().order[p], p) for p in owned(state, seat)
+                       if gsize(state.provinces[p].garrison) < limits.garrison)
         for _, _, pid in spots[:card.amount]:
-            if pl.tray["spearman"] > 0:
-                pl.tray["spearman"] -= 1
-                st.provinces[pid].garrison["spearman"] += 1
+            if player.tray["spearman"] > 0:
+                player.tray["spearman"] -= 1
+                state.provinces[pid].garrison["spearman"] += 1
     elif card.effect == "castle":
-        spots = sorted((-regulars_in(st, p), C().order[p], p) for p in owned(st, seat) if not st.provinces[p].fort)
-        if spots and st.castles > 0:
-            st.castles -= 1
-            st.provinces[spots[0][2]].fort = 1
-            emit(st, ev, f"A castle rises in {pname(spots[0][2])}.")
+        spots = sorted((-regulars_in(state, p), C().order[p], p) for p in owned(state, seat) if not state.provinces[p].fort)
+        if spots and state.castles > 0:
+            state.castles -= 1
+            state.provinces[spots[0][2]].fort = 1
+            emit(state, events, f"A castle rises in {pname(spots[0][2])}.")
     elif card.effect == "experience":
-        alive = sorted((a.level, a.idx) for a in pl.armies if a.alive)
+        alive = sorted((army.level, army.idx) for army in player.armies if army.alive)
         if alive:
-            a = pl.armies[alive[0][1]]
-            a.level = min(lim.max_level, a.level + 1)
+            army = player.armies[alive[0][1]]
+            army.level = min(limits.max_level, army.level + 1)
     elif card.effect in ("storm", "desertion"):
-        for pid, prov in st.provinces.items():
+        for pid, prov in state.provinces.items():
             if prov.owner is None:
                 continue
             hit = (card.effect == "storm" and C().region_of[pid] == card.region and gsize(prov.garrison) >= 2) or (
                 card.effect == "desertion" and prov.owner == seat and gsize(prov.garrison) >= 4)
             if hit:
-                for k in CHEAP_FIRST:
-                    if prov.garrison[k]:
-                        prov.garrison[k] -= 1
-                        player(st, prov.owner).tray[k] += 1
+                for kind in CHEAP_FIRST:
+                    if prov.garrison[kind]:
+                        prov.garrison[kind] -= 1
+                        player_of(state, prov.owner).tray[kind] += 1
                         break
 
 
-def lock_plans(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+def lock_plans(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Every plan is in: reveal all bins together, the ninja of last round goes home, and
     the sword bidding starts."""
-    for seat in active(st):
-        pl = player(st, seat)
-        pl.plan = Plan(**pl.draft["plan"])
-        pl.draft = {}
-        pl.koku = 0
-    st.ninja = None
-    st.ninja_fresh = False
-    bins = {s: player(st, s).plan.model_dump() for s in active(st)}
-    end_phase(ev, st, "Plans revealed: " + "; ".join(
-        f"{who(s)} swords {b['swords']}, build {b['build']}, levy {b['levy']}, ronin {b['ronin']}, ninja {b['ninja']}"
-        for s, b in bins.items()), kind="plans")
-    ev[-1].data = {"plans": {str(s): b for s, b in bins.items()}}
-    bidders = [s for s in active(st) if player(st, s).plan.swords > 0]
+    for seat in active(state):
+        player = player_of(state, seat)
+        player.plan = Plan(**player.draft["plan"])
+        player.draft = {}
+        player.koku = 0
+    state.ninja = None
+    state.ninja_fresh = False
+    bins = {s: player_of(state, s).plan.model_dump() for s in active(state)}
+    end_phase(events, state, "Plans revealed: " + "; ".join(
+        f"{who(s)} swords {plan_bins['swords']}, build {plan_bins['build']}, levy {plan_bins['levy']}, ronin {plan_bins['ronin']}, ninja {plan_bins['ninja']}"
+        for s, plan_bins in bins.items()), kind="plans")
+    events[-1].data = {"plans": {str(s): plan_bins for s, plan_bins in bins.items()}}
+    bidders = [s for s in active(state) if player_of(state, s).plan.swords > 0]
     ties = {s: rng.random() for s in bidders}
-    bidders.sort(key=lambda s: (-player(st, s).plan.swords, ties[s]))
-    st.sword_bidders = bidders
-    for s in active(st):
-        player(st, s).sword = None
-    st.queue = [Task(seat=s, task="sword") for s in bidders] if st.options.steps == "classic" else []
-    st.phase = "swords"
+    bidders.sort(key=lambda s: (-player_of(state, s).plan.swords, ties[s]))
+    state.sword_bidders = bidders
+    for s in active(state):
+        player_of(state, s).sword = None
+    state.queue = [Task(seat=s, task="sword") for s in bidders] if state.options.steps == "classic" else []
+    state.phase = "swords"
 
 
-def finish_swords(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
-    seats = active(st)
-    taken = {player(st, s).sword for s in seats if player(st, s).sword}
+def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    seats = active(state)
+    taken = {player_of(state, s).sword for s in seats if player_of(state, s).sword}
     free = [n for n in range(1, len(seats) + 1) if n not in taken]
     rng.shuffle(free)
     for s in seats:
-        if player(st, s).sword is None:
-            player(st, s).sword = free.pop()
-    st.order = sorted(seats, key=lambda s: player(st, s).sword) + [s for s in st.order if s not in seats]
-    end_phase(ev, st, "Turn order: " + ", ".join(f"{who(s)} (sword {player(st, s).sword})" for s in active(st)),
+        if player_of(state, s).sword is None:
+            player_of(state, s).sword = free.pop()
+    state.order = sorted(seats, key=lambda s: player_of(state, s).sword) + [s for s in state.order if s not in seats]
+    end_phase(events, state, "Turn order: " + ", ".join(f"{who(s)} (sword {player_of(state, s).sword})" for s in active(state)),
               kind="turn_order")
-    if st.options.steps == "combined" and not build_short(st):
-        start_muster(st, ev, builds_inside=True)
+    if state.options.steps == "combined" and not build_short(state):
+        start_muster(state, events, builds_inside=True)
         return
-    st.queue = [Task(seat=s, task="build") for s in active(st) if player(st, s).plan.build == 2]
-    st.phase = "build"
+    state.queue = [Task(seat=s, task="build") for s in active(state) if player_of(state, s).plan.build == 2]
+    state.phase = "build"
 
 
-def begin_war_turn(st: SamuraiState) -> None:
-    w = st.war
-    assert w is not None
-    if w.order_pos < len(st.order):
-        seat = st.order[w.order_pos]
-        for a in player(st, seat).armies:
-            a.moves_left = a.level
-            a.attacks_used = 0
-            a.won = False
-    w.sub = "A"
-    w.sel = {}
-    w.declarations = []
-    w.battle = None
-    w.chain_army = None
-    w.d_moved = []
-    w.d_garrisons = False
+def begin_war_turn(state: SamuraiState) -> None:
+    war = state.war
+    assert war is not None
+    if war.order_pos < len(state.order):
+        seat = state.order[war.order_pos]
+        for army in player_of(state, seat).armies:
+            army.moves_left = army.level
+            army.attacks_used = 0
+            army.won = False
+    war.sub = "A"
+    war.sel = {}
+    war.declarations = []
+    war.battle = None
+    war.chain_army = None
+    war.d_moved = []
+    war.d_garrisons = False
 
 
-def end_round(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Action 8 (ronin leave, assassinated daimyos replaced) and Action 9 (koku)."""
-    st.war = None
-    for prov in st.provinces.values():
-        st.ronin_pool += prov.ronin
+    state.war = None
+    for prov in state.provinces.values():
+        state.ronin_pool += prov.ronin
         prov.ronin = 0
         prov.ronin_revealed = False
-    for pl in st.players:
-        for a in pl.armies:
-            st.ronin_pool += a.ronin
-            a.ronin = 0
-            a.ronin_revealed = False
-            if a.alive and a.assassinated:
-                if army_regulars(a) == 0:
-                    destroy_army(st, ev, pl.seat, a, None)
+    for player in state.players:
+        for army in player.armies:
+            state.ronin_pool += army.ronin
+            army.ronin = 0
+            army.ronin_revealed = False
+            if army.alive and army.assassinated:
+                if army_regulars(army) == 0:
+                    destroy_army(state, events, player.seat, army, None)
                     continue
-                a.assassinated = False
-                a.level = 1
-                emit(st, ev, f"A new daimyo takes command of {who(pl.seat)}'s army {a.idx + 1}.")
-    if st.phase == "over":
+                army.assassinated = False
+                army.level = 1
+                emit(state, events, f"A new daimyo takes command of {who(player.seat)}'s army {army.idx + 1}.")
+    if state.phase == "over":
         return
-    for seat in active(st):
-        player(st, seat).koku += income(st, seat)
-    end_phase(ev, st, f"End of round {st.round}: ronin leave; koku collected: " + ", ".join(
-        f"{who(s)} {player(st, s).koku}" for s in active(st)), kind="koku")
-    if st.options.mode == "lwtv" and st.end_round is not None and st.round >= st.end_round:
-        final_scores(st, ev, f"the last round ({st.round}) is over")
+    for seat in active(state):
+        player_of(state, seat).koku += income(state, seat)
+    end_phase(events, state, f"End of round {state.round}: ronin leave; koku collected: " + ", ".join(
+        f"{who(s)} {player_of(state, s).koku}" for s in active(state)), kind="koku")
+    if state.options.mode == "lwtv" and state.end_round is not None and state.round >= state.end_round:
+        final_scores(state, events, f"the last round ({state.round}) is over")
         return
-    if st.options.round_limit is not None and st.round >= st.options.round_limit:
-        final_scores(st, ev, f"the round limit ({st.round}) is reached")
+    if state.options.round_limit is not None and state.round >= state.options.round_limit:
+        final_scores(state, events, f"the round limit ({state.round}) is reached")
         return
-    start_round(st, ev, rng)
+    start_round(state, events, rng)
 
 
 # ---------------------------------------------------------------- advancing the machine
 
 
-def advance(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+def advance(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Move on through every step that needs nobody's decision."""
     for _ in range(100000):
-        while st.interrupts and st.interrupts[0].kind == "rebuild" and not deploy_targets(st, st.interrupts[0].seat):
-            st.interrupts.pop(0)
-        if st.phase == "over" or st.interrupts:
+        while state.interrupts and state.interrupts[0].kind == "rebuild" and not deploy_targets(state, state.interrupts[0].seat):
+            state.interrupts.pop(0)
+        if state.phase == "over" or state.interrupts:
             return
-        if not step_once(st, ev, rng):
+        if not step_once(state, events, rng):
             return
     raise RuntimeError("the Samurai phase machine does not settle")
 
 
-def step_once(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
-    ph = st.phase
-    if ph == "claims":
-        if claims_sealed(st):
-            resolve_claims(st, ev)
+def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> bool:
+    phase = state.phase
+    if phase == "claims":
+        if claims_sealed(state):
+            resolve_claims(state, events)
             return True
         return False
-    if ph == "placement":
-        if placement_sealed(st):
-            resolve_placement(st, ev)
-            finish_setup(st, ev, rng)
+    if phase == "placement":
+        if placement_sealed(state):
+            resolve_placement(state, events)
+            finish_setup(state, events, rng)
             return True
         return False
-    if ph == "swords" and st.options.steps == "combined":
-        if swords_sealed(st):
-            serve_swords(st, ev)
-            finish_swords(st, ev, rng)
+    if phase == "swords" and state.options.steps == "combined":
+        if swords_sealed(state):
+            serve_swords(state, events)
+            finish_swords(state, events, rng)
             return True
         return False
-    if ph == "muster":
-        if muster_complete(st):
-            finish_muster(st, ev)
-            start_war(st)
+    if phase == "muster":
+        if muster_complete(state):
+            finish_muster(state, events)
+            start_war(state)
             return True
         return False
-    if ph in ("setup", "deploy", "swords", "build"):
-        while st.queue and not task_targets(st, st.queue[0]):
-            t = st.queue.pop(0)
-            if t.task == "build":
-                emit(st, ev, f"{who(t.seat)} cannot build anything: 2 koku are lost.")
-        while st.queue and player(st, st.queue[0].seat).eliminated:
-            st.queue.pop(0)
-        if st.queue:
-            return not task_targets(st, st.queue[0])
-        if ph == "setup":
-            if st.options.mode == "base":
-                start_deploy(st, ev)
+    if phase in ("setup", "deploy", "swords", "build"):
+        while state.queue and not task_targets(state, state.queue[0]):
+            task = state.queue.pop(0)
+            if task.task == "build":
+                emit(state, events, f"{who(task.seat)} cannot build anything: 2 koku are lost.")
+        while state.queue and player_of(state, state.queue[0].seat).eliminated:
+            state.queue.pop(0)
+        if state.queue:
+            return not task_targets(state, state.queue[0])
+        if phase == "setup":
+            if state.options.mode == "base":
+                start_deploy(state, events)
             else:
-                end_phase(ev, st, "Setup: provinces claimed and spearmen placed.", kind="setup")
-                st.phase = "screens"
-        elif ph == "deploy":
-            finish_setup(st, ev, rng)
-        elif ph == "swords":
-            finish_swords(st, ev, rng)
+                end_phase(events, state, "Setup: provinces claimed and spearmen placed.", kind="setup")
+                state.phase = "screens"
+        elif phase == "deploy":
+            finish_setup(state, events, rng)
+        elif phase == "swords":
+            finish_swords(state, events, rng)
         else:
-            end_phase(ev, st, "Build done.", kind="build")
-            if st.options.steps == "combined":
-                start_muster(st, ev, builds_inside=False)
+            end_phase(events, state, "Build done.", kind="build")
+            if state.options.steps == "combined":
+                start_muster(state, events, builds_inside=False)
             else:
-                st.phase = "levy"
+                state.phase = "levy"
         return True
-    if ph == "screens":
-        if all("a2" in player(st, s).draft for s in active(st)):
-            apply_screens(st)
-            end_phase(ev, st, "Army screens are set (compositions stay hidden).", kind="setup")
-            start_deploy(st, ev)
+    if phase == "screens":
+        if all("a2" in player_of(state, s).draft for s in active(state)):
+            apply_screens(state)
+            end_phase(events, state, "Army screens are set (compositions stay hidden).", kind="setup")
+            start_deploy(state, events)
             return True
         return False
-    if ph == "plan":
-        if all("plan" in player(st, s).draft for s in active(st)):
-            if st.ninja is not None and not player(st, st.ninja).eliminated:
-                st.phase = "spy"
+    if phase == "plan":
+        if all("plan" in player_of(state, s).draft for s in active(state)):
+            if state.ninja is not None and not player_of(state, state.ninja).eliminated:
+                state.phase = "spy"
             else:
-                lock_plans(st, ev, rng)
+                lock_plans(state, events, rng)
             return True
         return False
-    if ph in ("spy", "spy_revise"):
+    if phase in ("spy", "spy_revise"):
         return False
-    if ph == "levy":
-        owing = [s for s in active(st) if player(st, s).plan.levy > 0]
-        if all("levy" in player(st, s).draft for s in owing):
-            for s in active(st):
-                pl = player(st, s)
-                got = pl.draft.get("levy") or no_units()
-                pl.draft = {}
+    if phase == "levy":
+        owing = [s for s in active(state) if player_of(state, s).plan.levy > 0]
+        if all("levy" in player_of(state, s).draft for s in owing):
+            for s in active(state):
+                player = player_of(state, s)
+                got = player.draft.get("levy") or no_units()
+                player.draft = {}
                 if any(got.values()):
-                    start_placing(st, s, got)
-            st.phase = "place"
+                    start_placing(state, s, got)
+            state.phase = "place"
             return True
         return False
-    if ph == "place":
-        if all(not player(st, s).draft.get("todo") for s in active(st)):
-            resolve_place(st, ev)
-            hire_ronin(st, ev)
-            st.phase = "ronin"
+    if phase == "place":
+        if all(not player_of(state, s).draft.get("todo") for s in active(state)):
+            resolve_place(state, events)
+            hire_ronin(state, events)
+            state.phase = "ronin"
             return True
         return False
-    if ph == "ronin":
-        if all(player(st, s).draft.get("ronin_todo", 0) <= 0 for s in active(st)):
-            resolve_ronin(st, ev)
-            start_war(st)
+    if phase == "ronin":
+        if all(player_of(state, s).draft.get("ronin_todo", 0) <= 0 for s in active(state)):
+            resolve_ronin(state, events)
+            start_war(state)
             return True
         return False
-    if ph == "war":
-        return war_step(st, ev, rng)
-    raise RuntimeError(f"unknown phase {ph}")
+    if phase == "war":
+        return war_step(state, events, rng)
+    raise RuntimeError(f"unknown phase {phase}")
 
 
-def finish_setup(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
-    for seat in active(st):
-        player(st, seat).koku = income(st, seat)
-    end_phase(ev, st, "Setup complete: armies deployed, koku collected.", kind="setup")
-    start_round(st, ev, rng)
+def finish_setup(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    for seat in active(state):
+        player_of(state, seat).koku = income(state, seat)
+    end_phase(events, state, "Setup complete: armies deployed, koku collected.", kind="setup")
+    start_round(state, events, rng)
 
 
-def start_war(st: SamuraiState) -> None:
-    st.phase = "war"
-    st.war = War()
-    begin_war_turn(st)
+def start_war(state: SamuraiState) -> None:
+    state.phase = "war"
+    state.war = War()
+    begin_war_turn(state)
 
 
-def start_deploy(st: SamuraiState, ev: list[Event]) -> None:
-    st.queue = [Task(seat=s, task="deploy") for _ in range(3) for s in st.order]
-    st.phase = "deploy"
+def start_deploy(state: SamuraiState, events: list[Event]) -> None:
+    state.queue = [Task(seat=s, task="deploy") for _ in range(3) for s in state.order]
+    state.phase = "deploy"
 
 
-def war_options_exist(st: SamuraiState, seat: int, sub: str) -> bool:
-    pl = player(st, seat)
+def war_options_exist(state: SamuraiState, seat: int, sub: str) -> bool:
+    player = player_of(state, seat)
     if sub == "A":
-        return any(army_moves(st, seat, a, False) or gather_count(st, a) for a in pl.armies)
+        return any(army_moves(state, seat, army, False) or gather_count(state, army) for army in player.armies)
     if sub == "B":
-        return bool(declare_sources(st, seat))
+        return bool(declare_sources(state, seat))
     if sub == "D":
-        w = st.war
-        assert w is not None
-        if not w.d_garrisons and any(army_moves(st, seat, a, True) for a in pl.armies):
+        war = state.war
+        assert war is not None
+        if not war.d_garrisons and any(army_moves(state, seat, army, True) for army in player.armies):
             return True
-        if any(gather_count(st, a) for a in pl.armies if a.alive):
+        if any(gather_count(state, army) for army in player.armies if army.alive):
             return True
-        return bool(garrison_sources(st, seat))
+        return bool(garrison_sources(state, seat))
     return False
 
 
-def war_step(st: SamuraiState, ev: list[Event], rng: random.Random) -> bool:
-    w = st.war
-    assert w is not None
-    if w.order_pos >= len(st.order):
-        end_round(st, ev, rng)
+def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bool:
+    war = state.war
+    assert war is not None
+    if war.order_pos >= len(state.order):
+        end_round(state, events, rng)
         return True
-    seat = st.order[w.order_pos]
-    if player(st, seat).eliminated:
-        w.order_pos += 1
-        begin_war_turn(st)
+    seat = state.order[war.order_pos]
+    if player_of(state, seat).eliminated:
+        war.order_pos += 1
+        begin_war_turn(state)
         return True
-    if w.sub == "A":
-        if w.sel or war_options_exist(st, seat, "A"):
+    if war.sub == "A":
+        if war.sel or war_options_exist(state, seat, "A"):
             return False
-        w.sub = "B"
+        war.sub = "B"
         return True
-    if w.sub == "B":
-        if w.sel or war_options_exist(st, seat, "B"):
+    if war.sub == "B":
+        if war.sel or war_options_exist(state, seat, "B"):
             return False
-        w.sub = "C"
-        if w.declarations:
-            emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
-                sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
+        war.sub = "C"
+        if war.declarations:
+            emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(
+                sorted({pname(d.target) for d in war.declarations})) + ".", kind="declare")
         return True
-    if w.sub == "C":
-        if w.battle is not None:
+    if war.sub == "C":
+        if war.battle is not None:
             return False
-        if w.chain_army is not None:
-            a = player(st, seat).armies[w.chain_army]
-            if a.alive and not a.assassinated and a.location and attack_targets(st, seat, a.location) \
-                    and a.attacks_used < a.level:
+        if war.chain_army is not None:
+            army = player_of(state, seat).armies[war.chain_army]
+            if army.alive and not army.assassinated and army.location and attack_targets(state, seat, army.location) \
+                    and army.attacks_used < army.level:
                 return False
-            w.chain_army = None
+            war.chain_army = None
             return True
-        targets = sorted({d.target for d in w.declarations})
+        targets = sorted({d.target for d in war.declarations})
         if not targets:
-            for a in player(st, seat).armies:
-                if a.alive and a.won:
-                    a.level = min(C().units.limits.max_level, a.level + 1)
-                    emit(st, ev, f"{who(seat)}'s daimyo of army {a.idx + 1} gains experience (level {a.level}).")
-                a.won = False
-                a.moves_left = a.level
-            w.sub = "D"
+            for army in player_of(state, seat).armies:
+                if army.alive and army.won:
+                    army.level = min(C().units.limits.max_level, army.level + 1)
+                    emit(state, events, f"{who(seat)}'s daimyo of army {army.idx + 1} gains experience (level {army.level}).")
+                army.won = False
+                army.moves_left = army.level
+            war.sub = "D"
             return True
         if len(targets) == 1:
-            launch(st, ev, rng, seat, targets[0])
+            launch(state, events, rng, seat, targets[0])
             return True
         return False
-    if w.sub == "D":
-        if w.sel or war_options_exist(st, seat, "D"):
+    if war.sub == "D":
+        if war.sel or war_options_exist(state, seat, "D"):
             return False
-        end_war_turn(st, ev)
+        end_war_turn(state, events)
         return True
     return False
 
 
-def end_war_turn(st: SamuraiState, ev: list[Event]) -> None:
-    w = st.war
-    assert w is not None
-    seat = st.order[w.order_pos]
-    end_phase(ev, st, f"{who(seat)} ends the Wage War turn.", kind="war_turn")
-    w.order_pos += 1
-    begin_war_turn(st)
+def end_war_turn(state: SamuraiState, events: list[Event]) -> None:
+    war = state.war
+    assert war is not None
+    seat = state.order[war.order_pos]
+    end_phase(events, state, f"{who(seat)} ends the Wage War turn.", kind="war_turn")
+    war.order_pos += 1
+    begin_war_turn(state)
 
 
 # ---------------------------------------------------------------- prompts
 
 
-def prompts(st: SamuraiState, only: int | None = None) -> list[Prompt]:
+def prompts(state: SamuraiState, only: int | None = None) -> list[Prompt]:
     """Every decision owed now; with ``only``, just that seat's (submit builds no other
     seat's prompts: in the simultaneous steps that was most of a choice's cost)."""
     if only is not None:
-        return [p for p in _prompts(st, lambda seat: seat == only) if p.seat == only]
-    return _prompts(st, lambda seat: True)
+        return [p for p in _prompts(state, lambda seat: seat == only) if p.seat == only]
+    return _prompts(state, lambda seat: True)
 
 
-def _prompts(st: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
-    if st.phase == "over":
+def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
+    if state.phase == "over":
         return []
-    if st.interrupts:
-        return [interrupt_prompt(st, st.interrupts[0])]
-    ph = st.phase
-    if ph == "claims":
-        return [claims_prompt(st, s) for s in active(st) if asked(s)]
-    if ph == "placement":
-        return [placement_prompt(st, s) for s in active(st) if asked(s)]
-    if ph == "swords" and st.options.steps == "combined":
-        return [sealed_sword_prompt(st, s) for s in st.sword_bidders if asked(s)]
-    if ph == "muster":
-        return [p for p in (muster_prompt(st, s) for s in active(st) if asked(s)) if p is not None]
-    if ph in ("setup", "deploy", "swords", "build"):
-        return [task_prompt(st, st.queue[0])] if st.queue else []
-    if ph == "screens":
-        return [screen_prompt(st, s) for s in active(st) if asked(s)]
-    if ph == "plan":
-        return [discard_prompt(st, s) if player(st, s).draft.get("discard") else plan_prompt(st, s)
-                for s in active(st) if asked(s)]
-    if ph == "spy":
-        h = st.ninja
-        assert h is not None
-        opts = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
-                for s in active(st) if s != h]
+    if state.interrupts:
+        return [interrupt_prompt(state, state.interrupts[0])]
+    phase = state.phase
+    if phase == "claims":
+        return [claims_prompt(state, s) for s in active(state) if asked(s)]
+    if phase == "placement":
+        return [placement_prompt(state, s) for s in active(state) if asked(s)]
+    if phase == "swords" and state.options.steps == "combined":
+        return [sealed_sword_prompt(state, s) for s in state.sword_bidders if asked(s)]
+    if phase == "muster":
+        return [p for p in (muster_prompt(state, s) for s in active(state) if asked(s)) if p is not None]
+    if phase in ("setup", "deploy", "swords", "build"):
+        return [task_prompt(state, state.queue[0])] if state.queue else []
+    if phase == "screens":
+        return [screen_prompt(state, s) for s in active(state) if asked(s)]
+    if phase == "plan":
+        return [discard_prompt(state, s) if player_of(state, s).draft.get("discard") else plan_prompt(state, s)
+                for s in active(state) if asked(s)]
+    if phase == "spy":
+        holder = state.ninja
+        assert holder is not None
+        options = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
+                for s in active(state) if s != holder]
         decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
-        return [Prompt(seat=h, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
-                       answer=Pick, options=opts + [decline], default=decline.choice)]
-    if ph == "spy_revise":
-        assert st.ninja is not None
-        return [plan_prompt(st, st.ninja, revise=True)]
-    if ph == "levy":
-        return [levy_prompt(st, s) for s in active(st) if asked(s) and player(st, s).plan.levy > 0]
-    if ph == "place":
-        return [place_prompt(st, s) for s in active(st) if asked(s) and "todo" in player(st, s).draft]
-    if ph == "ronin":
-        return [ronin_prompt(st, s) for s in active(st) if asked(s) and "ronin_todo" in player(st, s).draft]
-    if ph == "war":
-        if st.war is not None and st.war.battle is not None and st.war.battle.pending is not None:
-            return loss_prompts(st)
-        offer = ninja_offer(st) if st.ninja is not None and asked(st.ninja) else None
-        w = st.war
-        turn_elsewhere = w is not None and w.order_pos < len(st.order) and not asked(st.order[w.order_pos])
-        return [p for p in (offer, None if turn_elsewhere else war_prompt(st)) if p is not None]
+        return [Prompt(seat=holder, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
+                       answer=Pick, options=options + [decline], default=decline.choice)]
+    if phase == "spy_revise":
+        assert state.ninja is not None
+        return [plan_prompt(state, state.ninja, revise=True)]
+    if phase == "levy":
+        return [levy_prompt(state, s) for s in active(state) if asked(s) and player_of(state, s).plan.levy > 0]
+    if phase == "place":
+        return [place_prompt(state, s) for s in active(state) if asked(s) and "todo" in player_of(state, s).draft]
+    if phase == "ronin":
+        return [ronin_prompt(state, s) for s in active(state) if asked(s) and "ronin_todo" in player_of(state, s).draft]
+    if phase == "war":
+        if state.war is not None and state.war.battle is not None and state.war.battle.pending is not None:
+            return loss_prompts(state)
+        offer = ninja_offer(state) if state.ninja is not None and asked(state.ninja) else None
+        war = state.war
+        turn_elsewhere = war is not None and war.order_pos < len(state.order) and not asked(state.order[war.order_pos])
+        return [p for p in (offer, None if turn_elsewhere else war_prompt(state)) if p is not None]
     return []
 
 
-def interrupt_prompt(st: SamuraiState, it: Interrupt) -> Prompt:
-    seat = it.seat
-    if it.kind == "ninja":
-        return ninja_prompt(st, seat)
-    if it.kind == "counter":
-        return counter_prompt(st, seat, it.data["holder"])
-    return rebuild_prompt(st, seat)
+def interrupt_prompt(state: SamuraiState, interrupt: Interrupt) -> Prompt:
+    seat = interrupt.seat
+    if interrupt.kind == "ninja":
+        return ninja_prompt(state, seat)
+    if interrupt.kind == "counter":
+        return counter_prompt(state, seat, interrupt.data["holder"])
+    return rebuild_prompt(state, seat)
 
 
-def discard_prompt(st: SamuraiState, seat: int) -> Prompt:
+def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
     """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
     other players plan meanwhile instead of waiting for the discards one by one)."""
     cards = C().cards
-    opts = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
-            for cid in player(st, seat).hand]
-    return Prompt(seat=seat, kind="discard", text=f"Your hand holds more than {hand_limit(st, seat)} event cards: "
-                  "discard one, then make your plan.", answer=Pick, options=opts, default=opts[0].choice)
+    options = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
+            for cid in player_of(state, seat).hand]
+    return Prompt(seat=seat, kind="discard", text=f"Your hand holds more than {hand_limit(state, seat)} event cards: "
+                  "discard one, then make your plan.", answer=Pick, options=options, default=options[0].choice)
 
 
-def discard_card(st: SamuraiState, ev: list[Event], seat: int, ans: Pick) -> None:
-    if ans.act != "discard" or ans.card not in player(st, seat).hand:
+def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:
+    if answer.act != "discard" or answer.card not in player_of(state, seat).hand:
         raise IllegalChoice("choose a card from your hand to discard")
-    pl = player(st, seat)
-    pl.hand.remove(ans.card)
-    st.discard.append(ans.card)
-    if len(pl.hand) <= hand_limit(st, seat):
-        pl.draft.pop("discard", None)
-    emit(st, ev, f"{who(seat)} discards an event card.")
+    player = player_of(state, seat)
+    player.hand.remove(answer.card)
+    state.discard.append(answer.card)
+    if len(player.hand) <= hand_limit(state, seat):
+        player.draft.pop("discard", None)
+    emit(state, events, f"{who(seat)} discards an event card.")
 
 
-def war_prompt(st: SamuraiState) -> Prompt | None:
-    w = st.war
-    assert w is not None
-    if w.order_pos >= len(st.order):
+def war_prompt(state: SamuraiState) -> Prompt | None:
+    war = state.war
+    assert war is not None
+    if war.order_pos >= len(state.order):
         return None
-    seat = st.order[w.order_pos]
-    pl = player(st, seat)
-    if w.sub == "C" and w.battle is not None:
-        b = w.battle
-        atk, dfd = battle_sides(st, b)
+    seat = state.order[war.order_pos]
+    player = player_of(state, seat)
+    if war.sub == "C" and war.battle is not None:
+        battle = war.battle
+        attackers, defenders = battle_sides(state, battle)
         opts = [opt("continue", "Fight another round", {"act": "continue"}),
                 opt("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
                 opt("calloff", "Call off the attack", {"act": "calloff"})]
-        return Prompt(seat=seat, kind="battle", text=f"Battle for {pname(b.target)} after round {b.rounds}: "
-                      f"your {side_size(atk)} units against {side_size(dfd)}. Go on?", answer=Pick,
+        return Prompt(seat=seat, kind="battle", text=f"Battle for {pname(battle.target)} after round {battle.rounds}: "
+                      f"your {side_size(attackers)} units against {side_size(defenders)}. Go on?", answer=Pick,
                       options=opts, default=opts[0].choice)
-    if w.sub == "C" and w.chain_army is not None:
-        a = pl.armies[w.chain_army]
-        assert a.location is not None
-        opts = [opt(f"attack:{t}", target_label(st, seat, a.location, t), {"act": "attack", "target": t})
-                for t in attack_targets(st, seat, a.location)]
+    if war.sub == "C" and war.chain_army is not None:
+        army = player.armies[war.chain_army]
+        assert army.location is not None
+        opts = [opt(f"attack:{t}", target_label(state, seat, army.location, t), {"act": "attack", "target": t})
+                for t in attack_targets(state, seat, army.location)]
         stop = opt("stop", "Stop attacking with this army", {"act": "stop"})
-        return Prompt(seat=seat, kind="chain", text=f"Army {a.idx + 1} (level {a.level}) may attack again from "
-                      f"{pname(a.location)} ({a.level - a.attacks_used} attacks left).", answer=Pick,
+        return Prompt(seat=seat, kind="chain", text=f"Army {army.idx + 1} (level {army.level}) may attack again from "
+                      f"{pname(army.location)} ({army.level - army.attacks_used} attacks left).", answer=Pick,
                       options=(opts[:MAX_OPTIONS - 1] + [stop]), default=stop.choice)
-    if w.sub == "C":
-        targets = sorted({d.target for d in w.declarations})
+    if war.sub == "C":
+        targets = sorted({d.target for d in war.declarations})
         opts = [opt(f"battle:{t}", f"Resolve the battle for {pname(t)}", {"act": "battle", "target": t})
                 for t in targets]
         return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
                       options=opts[:MAX_OPTIONS], default=opts[0].choice)
     cancel = opt("cancel", "Back", {"act": "cancel"})
-    if "gather" in w.sel:
-        return gather_prompt(st, seat, pl.armies[w.sel["gather"]])
-    if w.sub == "D" and "to" in w.sel:
-        src, dest = w.sel["garrison"], w.sel["to"]
-        return force_prompt(st, seat, src, garrison_targets(st, seat, src)[dest], "garrison_move",
-                            f"Move garrison units from {pname(src)} to {pname(dest)}: which go?")
-    if w.sub == "B" and "target" in w.sel:
-        src, tgt = w.sel["source"], w.sel["target"]
-        return force_prompt(st, seat, src, garrison_attackers(st, src), "garrison_force",
-                            f"The garrison of {pname(src)} attacks {pname(tgt)}: which units go?")
-    if w.sub in ("A", "D") and "army" in w.sel:
-        a = pl.armies[w.sel["army"]]
-        dests = army_moves(st, seat, a, claim=w.sub == "D")
-        cands = [(pid, opt(f"to:{pid}", f"{pname(pid)} ({d} step{'s' if d > 1 else ''})"
-                           + (" - claim" if st.provinces[pid].owner is None else ""),
+    if "gather" in war.sel:
+        return gather_prompt(state, seat, player.armies[war.sel["gather"]])
+    if war.sub == "D" and "to" in war.sel:
+        source, dest = war.sel["garrison"], war.sel["to"]
+        return force_prompt(state, seat, source, garrison_targets(state, seat, source)[dest], "garrison_move",
+                            f"Move garrison units from {pname(source)} to {pname(dest)}: which go?")
+    if war.sub == "B" and "target" in war.sel:
+        source, tgt = war.sel["source"], war.sel["target"]
+        return force_prompt(state, seat, source, garrison_attackers(state, source), "garrison_force",
+                            f"The garrison of {pname(source)} attacks {pname(tgt)}: which units go?")
+    if war.sub in ("A", "D") and "army" in war.sel:
+        army = player.armies[war.sel["army"]]
+        dests = army_moves(state, seat, army, claim=war.sub == "D")
+        candidates = [(pid, opt(f"to:{pid}", f"{pname(pid)} ({d} step{'s' if d > 1 else ''})"
+                           + (" - claim" if state.provinces[pid].owner is None else ""),
                            {"act": "to", "province": pid})) for pid, d in dests.items()]
-        options = paged(st, seat, cands, [cancel])
-        return Prompt(seat=seat, kind="move_to", text=f"Move army {a.idx + 1} from {pname(a.location)} "
-                      f"({a.moves_left} moves left) to:", answer=Pick, options=options, default=cancel.choice)
-    if w.sub == "D" and "garrison" in w.sel:
-        src = w.sel["garrison"]
-        cands = [(pid, opt(f"to:{pid}", f"To {pname(pid)} (up to {n} units)"
-                           + (" - claim" if st.provinces[pid].owner is None else ""),
+        options = paged(state, seat, candidates, [cancel])
+        return Prompt(seat=seat, kind="move_to", text=f"Move army {army.idx + 1} from {pname(army.location)} "
+                      f"({army.moves_left} moves left) to:", answer=Pick, options=options, default=cancel.choice)
+    if war.sub == "D" and "garrison" in war.sel:
+        source = war.sel["garrison"]
+        candidates = [(pid, opt(f"to:{pid}", f"To {pname(pid)} (up to {n} units)"
+                           + (" - claim" if state.provinces[pid].owner is None else ""),
                            {"act": "to", "province": pid}))
-                 for pid, n in garrison_targets(st, seat, src).items()]
-        options = paged(st, seat, cands, [cancel])
-        return Prompt(seat=seat, kind="garrison_to", text=f"Move units of the garrison of {pname(src)} "
+                 for pid, n in garrison_targets(state, seat, source).items()]
+        options = paged(state, seat, candidates, [cancel])
+        return Prompt(seat=seat, kind="garrison_to", text=f"Move units of the garrison of {pname(source)} "
                       "to an adjacent province you own or an unoccupied one:", answer=Pick, options=options,
                       default=cancel.choice)
-    if w.sub == "B" and w.sel:
-        src = w.sel["source"]
-        cands = [(t, opt(f"attack:{t}", target_label(st, seat, src, t), {"act": "attack", "target": t}))
-                 for t in attack_targets(st, seat, src)]
-        options = paged(st, seat, cands, [cancel])
-        force = f"army {w.sel['army'] + 1}" if w.sel.get("army") is not None else "the garrison"
-        return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from {pname(src)}:",
+    if war.sub == "B" and war.sel:
+        source = war.sel["source"]
+        candidates = [(t, opt(f"attack:{t}", target_label(state, seat, source, t), {"act": "attack", "target": t}))
+                 for t in attack_targets(state, seat, source)]
+        options = paged(state, seat, candidates, [cancel])
+        force = f"army {war.sel['army'] + 1}" if war.sel.get("army") is not None else "the garrison"
+        return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from {pname(source)}:",
                       answer=Pick, options=options, default=cancel.choice)
     done = opt("done", "Done with this phase", {"act": "done"})
     extras: list[Option] = []
-    cands = []
-    if w.sub == "A":
-        for a in pl.armies:
-            if army_moves(st, seat, a, False):
-                extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, "
-                                  f"{a.moves_left} moves)", {"act": "move", "army": a.idx}))
-            if gather_count(st, a):
-                extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes garrison units in {pname(a.location)} "
-                                  f"(up to {gather_count(st, a)})", {"act": "gather", "army": a.idx}))
-        extras += own_turn_option(st, seat)
+    candidates = []
+    if war.sub == "A":
+        for army in player.armies:
+            if army_moves(state, seat, army, False):
+                extras.append(opt(f"move:{army.idx}", f"Move army {army.idx + 1} ({pname(army.location)}, "
+                                  f"{army.moves_left} moves)", {"act": "move", "army": army.idx}))
+            if gather_count(state, army):
+                extras.append(opt(f"gather:{army.idx}", f"Army {army.idx + 1} takes garrison units in {pname(army.location)} "
+                                  f"(up to {gather_count(state, army)})", {"act": "gather", "army": army.idx}))
+        extras += own_turn_option(state, seat)
         return Prompt(seat=seat, kind="war_move", text="Wage War A: move your armies through your own provinces.",
                       answer=Pick, options=extras + [done], default=done.choice)
-    if w.sub == "B":
-        for src, force, idx in declare_sources(st, seat):
+    if war.sub == "B":
+        for source, force, idx in declare_sources(state, seat):
             if force == "army":
-                extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {pname(src)}",
-                                  {"act": "source", "province": src, "army": idx}))
+                extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {pname(source)}",
+                                  {"act": "source", "province": source, "army": idx}))
             else:
-                cands.append((src, opt(f"garrison:{src}", f"Attack with the garrison of {pname(src)} "
-                                       f"({garrison_attackers(st, src)} units)", {"act": "source", "province": src})))
-        declared = "; ".join(f"{pname(d.source)}→{pname(d.target)}" for d in w.declarations)
-        options = paged(st, seat, cands, extras + own_turn_option(st, seat) + [done])
+                candidates.append((source, opt(f"garrison:{source}", f"Attack with the garrison of {pname(source)} "
+                                       f"({garrison_attackers(state, source)} units)", {"act": "source", "province": source})))
+        declared = "; ".join(f"{pname(d.source)}→{pname(d.target)}" for d in war.declarations)
+        options = paged(state, seat, candidates, extras + own_turn_option(state, seat) + [done])
         return Prompt(seat=seat, kind="war_declare", text="Wage War B: declare attacks (one per army or garrison)."
                       + (f" Declared: {declared}." if declared else ""), answer=Pick, options=options,
                       default=done.choice)
-    for a in pl.armies:
-        if not w.d_garrisons and army_moves(st, seat, a, True):
-            extras.append(opt(f"move:{a.idx}", f"Move army {a.idx + 1} ({pname(a.location)}, {a.moves_left} moves)",
-                              {"act": "move", "army": a.idx}))
-        if a.alive and gather_count(st, a):
-            extras.append(opt(f"gather:{a.idx}", f"Army {a.idx + 1} takes garrison units in {pname(a.location)} "
-                              f"(up to {gather_count(st, a)})", {"act": "gather", "army": a.idx}))
-    extras += own_turn_option(st, seat)
-    for pid in garrison_sources(st, seat):
-        cands.append((pid, opt(f"garrison:{pid}", f"Move the garrison of {pname(pid)}",
+    for army in player.armies:
+        if not war.d_garrisons and army_moves(state, seat, army, True):
+            extras.append(opt(f"move:{army.idx}", f"Move army {army.idx + 1} ({pname(army.location)}, {army.moves_left} moves)",
+                              {"act": "move", "army": army.idx}))
+        if army.alive and gather_count(state, army):
+            extras.append(opt(f"gather:{army.idx}", f"Army {army.idx + 1} takes garrison units in {pname(army.location)} "
+                              f"(up to {gather_count(state, army)})", {"act": "gather", "army": army.idx}))
+    extras += own_turn_option(state, seat)
+    for pid in garrison_sources(state, seat):
+        candidates.append((pid, opt(f"garrison:{pid}", f"Move the garrison of {pname(pid)}",
                                {"act": "garrison", "province": pid})))
-    options = paged(st, seat, cands, extras + [done])
+    options = paged(state, seat, candidates, extras + [done])
     return Prompt(seat=seat, kind="war_final", text="Wage War D: move armies first, then garrisons one step; "
                   "you may claim unoccupied provinces.", answer=Pick, options=options, default=done.choice)
 
@@ -859,252 +859,252 @@ def war_prompt(st: SamuraiState) -> Prompt | None:
 # ---------------------------------------------------------------- submit
 
 
-def fresh_copy(st: SamuraiState) -> SamuraiState:
+def fresh_copy(state: SamuraiState) -> SamuraiState:
     """A deep copy for the next state: submit copies on every choice, and `clone` is about
     1.7 times as fast as rebuilding from plain data (six times as pydantic's deep copy)."""
-    return clone(st)
+    return clone(state)
 
 
-def submit(st0: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
-    if st0.phase == "over":
+def submit(state_before: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
+    if state_before.phase == "over":
         raise IllegalChoice("the game is over")
-    mine = prompts(st0, only=seat)
+    mine = prompts(state_before, only=seat)
     if not mine:
         raise IllegalChoice("it is not your turn: nothing is asked of you now")
-    pr = mine[0]
-    ans = parse_choice(pr.answer, choice)
-    st = fresh_copy(st0)
-    rng = rng_for(st.seed, st.step)
-    ev: list[Event] = []
-    if isinstance(ans, Pick) and ans.act == "region":
-        region = ans.region or ""
+    prompt = mine[0]
+    answer = parse_choice(prompt.answer, choice)
+    state = fresh_copy(state_before)
+    rng = rng_for(state.seed, state.step)
+    events: list[Event] = []
+    if isinstance(answer, Pick) and answer.act == "region":
+        region = answer.region or ""
         if region and region not in C().map.regions:
             raise IllegalChoice(f"there is no region called {region!r}")
-        st.nav[str(seat)] = region
+        state.nav[str(seat)] = region
     else:
-        handle(st, seat, pr, ans, ev, rng)
-        st.nav.pop(str(seat), None)
-        advance(st, ev, rng)
-    st.step += 1
-    return Step(state=st, events=ev)
+        handle(state, seat, prompt, answer, events, rng)
+        state.nav.pop(str(seat), None)
+        advance(state, events, rng)
+    state.step += 1
+    return Step(state=state, events=events)
 
 
-def handle(st: SamuraiState, seat: int, pr: Prompt, ans: Any, ev: list[Event], rng: random.Random) -> None:
-    k = pr.kind
-    if st.interrupts and st.interrupts[0].seat == seat:
-        handle_interrupt(st, seat, st.interrupts[0], ans, ev, rng)
+def handle(state: SamuraiState, seat: int, prompt: Prompt, answer: Any, events: list[Event], rng: random.Random) -> None:
+    kind = prompt.kind
+    if state.interrupts and state.interrupts[0].seat == seat:
+        handle_interrupt(state, seat, state.interrupts[0], answer, events, rng)
         return
-    if st.phase == "claims":
-        do_claim_wish(st, seat, ans)
+    if state.phase == "claims":
+        do_claim_wish(state, seat, answer)
         return
-    if st.phase == "placement":
-        do_placement(st, seat, ans)
+    if state.phase == "placement":
+        do_placement(state, seat, answer)
         return
-    if st.phase == "muster":
-        do_muster(st, seat, ans)
+    if state.phase == "muster":
+        do_muster(state, seat, answer)
         return
-    if st.phase == "swords" and st.options.steps == "combined":
-        want_sword(st, seat, ans)
+    if state.phase == "swords" and state.options.steps == "combined":
+        want_sword(state, seat, answer)
         return
-    if k in ("spear", "claim", "deploy", "sword", "build"):
-        t = st.queue[0]
-        do_task(st, seat, t, ans, ev)
-        st.queue.pop(0)
+    if kind in ("spear", "claim", "deploy", "sword", "build"):
+        task = state.queue[0]
+        do_task(state, seat, task, answer, events)
+        state.queue.pop(0)
         return
-    if k == "army_screen":
-        do_screen(st, seat, ans)
+    if kind == "army_screen":
+        do_screen(state, seat, answer)
         return
-    if k == "discard":
-        discard_card(st, ev, seat, ans)
+    if kind == "discard":
+        discard_card(state, events, seat, answer)
         return
-    if k == "plan":
-        player(st, seat).draft["plan"] = check_plan(st, seat, ans)
+    if kind == "plan":
+        player_of(state, seat).draft["plan"] = check_plan(state, seat, answer)
         return
-    if k == "spy":
-        if ans.act == "decline":
-            emit(st, ev, f"{who(seat)}'s ninja goes home unused.")
-            lock_plans(st, ev, rng)
+    if kind == "spy":
+        if answer.act == "decline":
+            emit(state, events, f"{who(seat)}'s ninja goes home unused.")
+            lock_plans(state, events, rng)
             return
-        if ans.act != "spy" or ans.seat is None or ans.seat not in active(st) or ans.seat == seat:
+        if answer.act != "spy" or answer.seat is None or answer.seat not in active(state) or answer.seat == seat:
             raise IllegalChoice("choose another player to spy on, or decline")
-        target = player(st, ans.seat).draft["plan"]
-        emit(st, ev, f"{who(seat)}'s ninja spies on {who(ans.seat)}'s plan.")
-        emit(st, ev, f"{seat_ref(ans.seat)}'s plan: " + ", ".join(f"{b} {n}" for b, n in target.items()),
-             seats=[seat], kind="spy", data={"seat": ans.seat, "plan": target})
-        st.phase = "spy_revise"
+        target = player_of(state, answer.seat).draft["plan"]
+        emit(state, events, f"{who(seat)}'s ninja spies on {who(answer.seat)}'s plan.")
+        emit(state, events, f"{seat_ref(answer.seat)}'s plan: " + ", ".join(f"{bin_name} {n}" for bin_name, n in target.items()),
+             seats=[seat], kind="spy", data={"seat": answer.seat, "plan": target})
+        state.phase = "spy_revise"
         return
-    if k == "plan_revise":
-        player(st, seat).draft["plan"] = check_plan(st, seat, ans)
-        lock_plans(st, ev, rng)
+    if kind == "plan_revise":
+        player_of(state, seat).draft["plan"] = check_plan(state, seat, answer)
+        lock_plans(state, events, rng)
         return
-    if k == "levy":
-        player(st, seat).draft["levy"] = check_levy(st, seat, ans)
+    if kind == "levy":
+        player_of(state, seat).draft["levy"] = check_levy(state, seat, answer)
         return
-    if k == "place":
-        do_place(st, seat, ans)
+    if kind == "place":
+        do_place(state, seat, answer)
         return
-    if k == "ronin":
-        do_ronin(st, seat, ans)
+    if kind == "ronin":
+        do_ronin(state, seat, answer)
         return
-    if k == "casualties":
-        choose_losses(st, ev, seat, ans, rng)
+    if kind == "casualties":
+        choose_losses(state, events, seat, answer, rng)
         return
-    if k == "ninja":
-        send_ninja(st, ev, seat, ans, rng, from_offer=True)
+    if kind == "ninja":
+        send_ninja(state, events, seat, answer, rng, from_offer=True)
         return
-    if k in ("garrison_force", "garrison_move", "gather"):
-        choose_units(st, ev, seat, k, ans)
+    if kind in ("garrison_force", "garrison_move", "gather"):
+        choose_units(state, events, seat, kind, answer)
         return
-    handle_war(st, seat, k, ans, ev, rng)
+    handle_war(state, seat, kind, answer, events, rng)
 
 
-def handle_interrupt(st: SamuraiState, seat: int, it: Interrupt, ans: Pick, ev: list[Event],
+def handle_interrupt(state: SamuraiState, seat: int, interrupt: Interrupt, answer: Pick, events: list[Event],
                      rng: random.Random) -> None:
-    if it.kind == "ninja":
-        send_ninja(st, ev, seat, ans, rng, from_offer=False)
+    if interrupt.kind == "ninja":
+        send_ninja(state, events, seat, answer, rng, from_offer=False)
         return
-    if it.kind == "counter":
-        strike_back(st, ev, seat, it.data["holder"], ans, rng)
+    if interrupt.kind == "counter":
+        strike_back(state, events, seat, interrupt.data["holder"], answer, rng)
         return
-    rebuild(st, ev, seat, ans)
+    rebuild(state, events, seat, answer)
 
 
-def handle_war(st: SamuraiState, seat: int, k: str, ans: Pick, ev: list[Event], rng: random.Random) -> None:
-    w = st.war
-    assert w is not None
-    pl = player(st, seat)
-    act = ans.act
-    if act == "cancel" and w.sel:
-        w.sel = {}
+def handle_war(state: SamuraiState, seat: int, kind: str, answer: Pick, events: list[Event], rng: random.Random) -> None:
+    war = state.war
+    assert war is not None
+    player = player_of(state, seat)
+    act = answer.act
+    if act == "cancel" and war.sel:
+        war.sel = {}
         return
-    if k == "battle":
+    if kind == "battle":
         if act == "calloff":
-            b = w.battle
-            assert b is not None
-            finish_battle(st, ev, "calloff")
+            battle = war.battle
+            assert battle is not None
+            finish_battle(state, events, "calloff")
             return
         if act not in ("continue", "fight_on"):
             raise IllegalChoice("continue the battle or call it off")
-        assert w.battle is not None
-        w.battle.fight_on = act == "fight_on"
-        w.battle.stage = "ranged"
-        run_rounds(st, ev, rng)
+        assert war.battle is not None
+        war.battle.fight_on = act == "fight_on"
+        war.battle.stage = "ranged"
+        run_rounds(state, events, rng)
         return
-    if k == "chain":
+    if kind == "chain":
         if act == "stop":
-            w.chain_army = None
+            war.chain_army = None
             return
-        a = pl.armies[w.chain_army]
-        tgt = check_province(ans.target)
-        if act != "attack" or tgt not in attack_targets(st, seat, a.location):
-            raise IllegalChoice(f"{pname(tgt)} is not adjacent to {pname(a.location)} or cannot be attacked")
-        w.chain_army = None
-        start_battle(st, ev, rng, seat, tgt, [Declaration(source=a.location, force="army", army=a.idx, target=tgt)],
+        army = player.armies[war.chain_army]
+        target = check_province(answer.target)
+        if act != "attack" or target not in attack_targets(state, seat, army.location):
+            raise IllegalChoice(f"{pname(target)} is not adjacent to {pname(army.location)} or cannot be attacked")
+        war.chain_army = None
+        start_battle(state, events, rng, seat, target, [Declaration(source=army.location, force="army", army=army.idx, target=target)],
                      chained=True)
         return
-    if k == "war_order":
-        tgt = check_province(ans.target)
-        if act != "battle" or tgt not in {d.target for d in w.declarations}:
-            raise IllegalChoice(f"no declared attack on {pname(tgt)}")
-        launch(st, ev, rng, seat, tgt)
+    if kind == "war_order":
+        target = check_province(answer.target)
+        if act != "battle" or target not in {d.target for d in war.declarations}:
+            raise IllegalChoice(f"no declared attack on {pname(target)}")
+        launch(state, events, rng, seat, target)
         return
-    if k == "move_to":
-        a = pl.armies[w.sel["army"]]
-        pid = check_province(ans.province)
-        dests = army_moves(st, seat, a, claim=w.sub == "D")
+    if kind == "move_to":
+        army = player.armies[war.sel["army"]]
+        pid = check_province(answer.province)
+        dests = army_moves(state, seat, army, claim=war.sub == "D")
         if act != "to" or pid not in dests:
-            raise IllegalChoice(f"army {a.idx + 1} cannot reach {pname(pid)} from {pname(a.location)} "
-                                f"through your own provinces in {a.moves_left} moves")
-        move_army(st, seat, a, pid, dests[pid], ev)
-        w.sel = {}
-        check_win(st, ev)
+            raise IllegalChoice(f"army {army.idx + 1} cannot reach {pname(pid)} from {pname(army.location)} "
+                                f"through your own provinces in {army.moves_left} moves")
+        move_army(state, seat, army, pid, dests[pid], events)
+        war.sel = {}
+        check_win(state, events)
         return
-    if k == "garrison_to":
-        src = w.sel["garrison"]
-        pid = check_province(ans.province)
-        targets = garrison_targets(st, seat, src)
+    if kind == "garrison_to":
+        source = war.sel["garrison"]
+        pid = check_province(answer.province)
+        targets = garrison_targets(state, seat, source)
         if act != "to" or pid not in targets:
-            raise IllegalChoice(f"{pname(pid)} is not adjacent to {pname(src)}, or is not yours or empty, or is full")
-        if ans.count is None and force_has_choice(st, src, targets[pid]):
-            w.sel["to"] = pid
+            raise IllegalChoice(f"{pname(pid)} is not adjacent to {pname(source)}, or is not yours or empty, or is full")
+        if answer.count is None and force_has_choice(state, source, targets[pid]):
+            war.sel["to"] = pid
             return
-        n = ans.count or targets[pid]
+        n = answer.count or targets[pid]
         if n > targets[pid]:
-            raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(src)} to {pname(pid)}")
-        move_garrison(st, ev, seat, src, pid, default_force(st, src, n))
+            raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(source)} to {pname(pid)}")
+        move_garrison(state, events, seat, source, pid, default_force(state, source, n))
         return
-    if k == "declare_target":
-        src = w.sel["source"]
-        tgt = check_province(ans.target)
-        if act != "attack" or tgt not in attack_targets(st, seat, src):
-            if tgt not in C().adj[src]:
-                raise IllegalChoice(f"{pname(tgt)} is not adjacent to {pname(src)}")
-            if st.round == 1 and army_at(st, tgt):
-                raise IllegalChoice(f"no attack may be declared on {pname(tgt)}: it holds an army and this is the first round")
-            raise IllegalChoice(f"{pname(tgt)} is your own province")
-        force = "army" if w.sel.get("army") is not None else "garrison"
-        if force == "garrison" and ans.count is None and force_has_choice(st, src, garrison_attackers(st, src)):
-            w.sel["target"] = tgt
+    if kind == "declare_target":
+        source = war.sel["source"]
+        target = check_province(answer.target)
+        if act != "attack" or target not in attack_targets(state, seat, source):
+            if target not in C().adj[source]:
+                raise IllegalChoice(f"{pname(target)} is not adjacent to {pname(source)}")
+            if state.round == 1 and army_at(state, target):
+                raise IllegalChoice(f"no attack may be declared on {pname(target)}: it holds an army and this is the first round")
+            raise IllegalChoice(f"{pname(target)} is your own province")
+        force = "army" if war.sel.get("army") is not None else "garrison"
+        if force == "garrison" and answer.count is None and force_has_choice(state, source, garrison_attackers(state, source)):
+            war.sel["target"] = target
             return
         count = None
-        if force == "garrison" and ans.count is not None:
-            most = garrison_attackers(st, src)
-            if ans.count > most:
-                raise IllegalChoice(f"at most {most} units of the garrison of {pname(src)} can attack "
+        if force == "garrison" and answer.count is not None:
+            most = garrison_attackers(state, source)
+            if answer.count > most:
+                raise IllegalChoice(f"at most {most} units of the garrison of {pname(source)} can attack "
                                     "(one must stay unless an army holds the province)")
-            count = ans.count
-        w.declarations.append(Declaration(source=src, force=force, army=w.sel.get("army"), target=tgt, count=count))
-        w.sel = {}
+            count = answer.count
+        war.declarations.append(Declaration(source=source, force=force, army=war.sel.get("army"), target=target, count=count))
+        war.sel = {}
         return
     # the phase menus
     if act == "done":
-        if w.sub == "A":
-            w.sub = "B"
-        elif w.sub == "B":
-            w.sub = "C"
-            if w.declarations:
-                emit(st, ev, f"{who(seat)} declares attacks on " + ", ".join(
-                    sorted({pname(d.target) for d in w.declarations})) + ".", kind="declare")
-        elif w.sub == "D":
-            end_war_turn(st, ev)
+        if war.sub == "A":
+            war.sub = "B"
+        elif war.sub == "B":
+            war.sub = "C"
+            if war.declarations:
+                emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(
+                    sorted({pname(d.target) for d in war.declarations})) + ".", kind="declare")
+        elif war.sub == "D":
+            end_war_turn(state, events)
         return
-    if k in ("war_move", "war_final") and act in ("move", "gather"):
-        if ans.army is None or not 0 <= ans.army < len(pl.armies) or not pl.armies[ans.army].alive:
+    if kind in ("war_move", "war_final") and act in ("move", "gather"):
+        if answer.army is None or not 0 <= answer.army < len(player.armies) or not player.armies[answer.army].alive:
             raise IllegalChoice("choose one of your living armies")
-        a = pl.armies[ans.army]
+        army = player.armies[answer.army]
         if act == "gather":
-            if not gather_count(st, a):
-                raise IllegalChoice(f"army {a.idx + 1} has no garrison units to take, or no room")
-            if gather_count(st, a) > 1:
-                w.sel = {"gather": a.idx}
+            if not gather_count(state, army):
+                raise IllegalChoice(f"army {army.idx + 1} has no garrison units to take, or no room")
+            if gather_count(state, army) > 1:
+                war.sel = {"gather": army.idx}
             else:
-                gather(st, seat, a, ev)
+                gather(state, seat, army, events)
             return
-        if a.assassinated:
-            raise IllegalChoice(f"army {a.idx + 1}'s daimyo was assassinated: it cannot move")
-        if k == "war_final" and w.d_garrisons:
+        if army.assassinated:
+            raise IllegalChoice(f"army {army.idx + 1}'s daimyo was assassinated: it cannot move")
+        if kind == "war_final" and war.d_garrisons:
             raise IllegalChoice("armies move before garrisons in phase D")
-        if not army_moves(st, seat, a, claim=k == "war_final"):
-            raise IllegalChoice(f"army {a.idx + 1} has nowhere to move")
-        w.sel = {"army": a.idx}
+        if not army_moves(state, seat, army, claim=kind == "war_final"):
+            raise IllegalChoice(f"army {army.idx + 1} has nowhere to move")
+        war.sel = {"army": army.idx}
         return
-    if k in ("war_move", "war_declare", "war_final") and act == "ninja":
-        if not own_turn_option(st, seat):
+    if kind in ("war_move", "war_declare", "war_final") and act == "ninja":
+        if not own_turn_option(state, seat):
             raise IllegalChoice("you have no ninja that can strike now")
-        st.interrupts.insert(0, Interrupt(seat=seat, kind="ninja"))
+        state.interrupts.insert(0, Interrupt(seat=seat, kind="ninja"))
         return
-    if k == "war_final" and act == "garrison":
-        pid = check_province(ans.province)
-        if pid not in garrison_sources(st, seat):
+    if kind == "war_final" and act == "garrison":
+        pid = check_province(answer.province)
+        if pid not in garrison_sources(state, seat):
             raise IllegalChoice(f"the garrison of {pname(pid)} cannot move now")
-        w.sel = {"garrison": pid}
+        war.sel = {"garrison": pid}
         return
-    if k == "war_declare" and act == "source":
-        pid = check_province(ans.province)
-        srcs = declare_sources(st, seat)
-        force = "army" if ans.army is not None else "garrison"
-        if (pid, force, ans.army) not in srcs:
+    if kind == "war_declare" and act == "source":
+        pid = check_province(answer.province)
+        srcs = declare_sources(state, seat)
+        force = "army" if answer.army is not None else "garrison"
+        if (pid, force, answer.army) not in srcs:
             raise IllegalChoice(f"no {force} of yours in {pname(pid)} can declare an attack")
-        w.sel = {"source": pid, "army": ans.army}
+        war.sel = {"source": pid, "army": answer.army}
         return
     raise IllegalChoice(f"{act!r} is not a choice here")
