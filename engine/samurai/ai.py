@@ -15,11 +15,22 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.rng import rng_for
-from engine.samurai import muster, ninja, rules, setup_placement, victory
+from engine.samurai import muster, ninja, setup_placement, victory
 from engine.samurai.answers import ScreenAnswer
-from engine.samurai.board import deploy_targets
+from engine.samurai.battle import battle_sides
+from engine.samurai.board import active, army_at, army_regulars, deploy_targets, gsize, owned, regulars_in
+from engine.samurai.combat import side_size
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import ronin_escort
+from engine.samurai.movement import (
+    army_moves,
+    attack_targets,
+    declare_sources,
+    garrison_attackers,
+    garrison_sources,
+    garrison_targets,
+    gather_count,
+)
 from engine.samurai.state import SamuraiState
 
 
@@ -38,7 +49,7 @@ def random_plan(koku: int, rng: random.Random) -> dict[str, int]:
 def random_levy(state: SamuraiState, seat: int, rng: random.Random) -> dict[str, int]:
     player = state.players[seat]
     budget = player.plan.levy if player.plan else 0
-    cap = len(rules.owned(state, seat))
+    cap = len(owned(state, seat))
     costs = state.options.levy_costs
     got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
     for _ in range(40):
@@ -70,7 +81,7 @@ def random_losses(prompt: Prompt, rng: random.Random) -> dict[str, int]:
     room = {f.name: f.max for f in prompt.fields}
     losses = dict.fromkeys(room, 0)
     for _ in range(need):
-        kind = rng.choice([k for k, n in room.items() if losses[k] < n])
+        kind = rng.choice([name for name, n in room.items() if losses[name] < n])
         losses[kind] += 1
     return losses
 
@@ -113,24 +124,24 @@ def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
     prov = state.provinces[pid]
     if prov.owner is None and not prov.neutral:
         return 0.0
-    s = float(rules.gsize(prov.garrison))
+    s = float(gsize(prov.garrison))
     if prov.ronin_revealed:
         s += prov.ronin
     if prov.fort and (prov.owner is not None or prov.neutral):
         s += 4 if prov.fort == 1 else 6
-    found = rules.army_at(state, pid)
+    found = army_at(state, pid)
     if found and found[0] != seat:
         s += 6 + 2 * found[1].level
     return s
 
 
 def own_army_strength(army: Any) -> float:
-    return rules.army_regulars(army) + 1 + army.ronin
+    return army_regulars(army) + 1 + army.ronin
 
 
 def garrison_strength(state: SamuraiState, pid: str) -> float:
     """A garrison force's head count: the units that may leave and the ronin going along."""
-    regulars = rules.garrison_attackers(state, pid)
+    regulars = garrison_attackers(state, pid)
     return float(regulars + ronin_escort(state.provinces[pid].ronin, regulars))
 
 
@@ -148,7 +159,7 @@ def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
 
 def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     """The living opponent with the fewest provinces (ties: the seeded foe preference)."""
-    foes = [s for s in rules.active(state) if s != seat]
+    foes = [s for s in active(state) if s != seat]
     if not foes:
         return None
     preference = foe_preference(state, seat)
@@ -159,7 +170,7 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
     best = None
     weakest = weakest_foe(state, seat)
-    for target in rules.attack_targets(state, seat, source):
+    for target in attack_targets(state, seat, source):
         need = enemy_strength(state, seat, target)
         if content().is_sea(source, target):
             need *= 1.5
@@ -216,14 +227,14 @@ class HeuristicPolicy:
         candidates = setup_placement.deploy_spots(state, prompt.seat)
         if not candidates:
             return None
-        pid = max(candidates, key=lambda x: (rules.gsize(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
+        pid = max(candidates, key=lambda x: (gsize(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
         return {"act": "deploy", "province": pid}
 
     def _rebuild(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
         candidates = deploy_targets(state, prompt.seat)
         if not candidates:
             return None
-        pid = max(candidates, key=lambda x: (rules.gsize(state.provinces[x].garrison), x))
+        pid = max(candidates, key=lambda x: (gsize(state.provinces[x].garrison), x))
         return {"act": "rebuild", "province": pid}
 
     # economy
@@ -245,7 +256,7 @@ class HeuristicPolicy:
         player = state.players[prompt.seat]
         budget = player.plan.levy if player.plan else 0
         costs = state.options.levy_costs
-        cap = len(rules.owned(state, prompt.seat))
+        cap = len(owned(state, prompt.seat))
         got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
         n = min(cap, budget // max(1, costs["spearman"]), player.tray["spearman"])
         got["spearman"] = n
@@ -266,7 +277,7 @@ class HeuristicPolicy:
         if not spots:
             return {"act": "skip"}
         pid, to = max(spots, key=lambda s: (s[1] == "army", frontier(state, prompt.seat, s[0]),
-                                            -rules.gsize(state.provinces[s[0]].garrison), s[0]))
+                                            -gsize(state.provinces[s[0]].garrison), s[0]))
         return {"act": "place", "province": pid, "to": to}
 
     def _ronin(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
@@ -284,7 +295,7 @@ class HeuristicPolicy:
         candidates = muster.build_targets(state, prompt.seat)
         if not candidates:
             return {"act": "forfeit"}
-        pid, _ = max(candidates, key=lambda c: (frontier(state, prompt.seat, c[0]), rules.regulars_in(state, c[0]), c[0]))
+        pid, _ = max(candidates, key=lambda c: (frontier(state, prompt.seat, c[0]), regulars_in(state, c[0]), c[0]))
         return {"act": "build", "province": pid}
 
     def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -295,7 +306,7 @@ class HeuristicPolicy:
         if not targets:
             return {"act": "pass"}
         preference = foe_preference(state, prompt.seat)
-        seat, army = max(targets, key=lambda task: (len(rules.owned(state, task[0])), task[1].level, preference[task[0]], -task[1].idx))
+        seat, army = max(targets, key=lambda task: (len(owned(state, task[0])), task[1].level, preference[task[0]], -task[1].idx))
         return {"act": "assassinate", "seat": seat, "army": army.idx}
 
     # war
@@ -322,7 +333,7 @@ class HeuristicPolicy:
 
     def _war_move(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         for army in state.players[prompt.seat].armies:
-            if army.alive and rules.gather_count(state, army):
+            if army.alive and gather_count(state, army):
                 return {"act": "gather", "army": army.idx}
         for army in state.players[prompt.seat].armies:
             if self._front_move(state, prompt.seat, army):
@@ -334,7 +345,7 @@ class HeuristicPolicy:
         """Phase A: a province nearer to prey than where the army stands, if there is one."""
         if not army.alive or army.assassinated or army.location is None:
             return None
-        dests = rules.army_moves(state, seat, army, False)
+        dests = army_moves(state, seat, army, False)
         if not dests:
             return None
         force = own_army_strength(army)
@@ -348,7 +359,7 @@ class HeuristicPolicy:
 
     def _war_declare(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         best = None
-        for source, force, idx in rules.declare_sources(state, prompt.seat):
+        for source, force, idx in declare_sources(state, prompt.seat):
             if force == "army":
                 strength = own_army_strength(state.players[prompt.seat].armies[idx])
             else:
@@ -385,8 +396,8 @@ class HeuristicPolicy:
     def _battle(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         war = state.war
         assert war is not None and war.battle is not None
-        attackers, defenders = rules.battle_sides(state, war.battle)
-        mine, theirs = rules.side_size(attackers), rules.side_size(defenders)
+        attackers, defenders = battle_sides(state, war.battle)
+        mine, theirs = side_size(attackers), side_size(defenders)
         if mine >= 2 * theirs:
             return {"act": "fight_on"}
         return {"act": "continue"} if mine >= theirs else {"act": "calloff"}
@@ -397,11 +408,11 @@ class HeuristicPolicy:
         assert war is not None
         for army in state.players[seat].armies:
             if not war.d_garrisons and army.alive:
-                dests = rules.army_moves(state, seat, army, True)
+                dests = army_moves(state, seat, army, True)
                 if any(state.provinces[d].owner is None for d in dests):
                     return {"act": "move", "army": army.idx}
-        for pid in rules.garrison_sources(state, seat):
-            targets = rules.garrison_targets(state, seat, pid)
+        for pid in garrison_sources(state, seat):
+            targets = garrison_targets(state, seat, pid)
             if any(state.provinces[task].owner is None for task in targets):
                 return {"act": "garrison", "province": pid}
         return {"act": "done"}
@@ -413,7 +424,7 @@ class HeuristicPolicy:
         if war.sub == "A":
             dest = self._front_move(state, prompt.seat, army)
             return {"act": "to", "province": dest} if dest else {"act": "cancel"}
-        dests = rules.army_moves(state, prompt.seat, army, True)
+        dests = army_moves(state, prompt.seat, army, True)
         free = sorted(d for d in dests if state.provinces[d].owner is None)
         if free:
             return {"act": "to", "province": free[0]}
@@ -422,7 +433,7 @@ class HeuristicPolicy:
     def _garrison_to(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         war = state.war
         assert war is not None
-        targets = rules.garrison_targets(state, prompt.seat, war.sel["garrison"])
+        targets = garrison_targets(state, prompt.seat, war.sel["garrison"])
         free = sorted(task for task in targets if state.provinces[task].owner is None)
         if free:
             return {"act": "to", "province": free[0], "count": 1}

@@ -73,8 +73,8 @@ def regulars_in(state: SamuraiState, pid: str) -> int:
 def army_room(army: Army, kind: str) -> int:
     limits = content().units.limits
     if kind in SAMURAI:
-        return limits.army_samurai - sum(army.units[k] for k in SAMURAI)
-    return limits.army_ashigaru - sum(army.units[k] for k in ASHIGARU)
+        return limits.army_samurai - sum(army.units[unit] for unit in SAMURAI)
+    return limits.army_ashigaru - sum(army.units[unit] for unit in ASHIGARU)
 
 
 def income(state: SamuraiState, seat: int) -> int:

@@ -102,7 +102,7 @@ def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -
     if pid is None or pid not in deploy_targets(state, seat):
         raise IllegalChoice("choose a province you own without an army, or do not raise the army")
     state.interrupts.pop(0)
-    army = next(a for a in player_of(state, seat).armies if not a.alive)
+    army = next(lost for lost in player_of(state, seat).armies if not lost.alive)
     army.alive = True
     army.level = 1
     army.units = no_units()

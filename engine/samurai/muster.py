@@ -246,8 +246,8 @@ def resolve_place(state: SamuraiState, events: list[Event]) -> None:
     lines = []
     for seat in active(state):
         player = player_of(state, seat)
-        for k, n in player.levied.items():
-            player.tray[k] -= n
+        for unit, n in player.levied.items():
+            player.tray[unit] -= n
         count = 0
         for kind, pid, to in player.draft.get("placed", []):
             if to == "tray":

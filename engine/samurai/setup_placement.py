@@ -375,7 +375,7 @@ def resolve_placement(state: SamuraiState, events: list[Event]) -> None:
         for pid in player.draft.get("spears", []):
             state.provinces[pid].garrison["spearman"] += 1
             player.tray["spearman"] -= 1
-        armies = [a for a in player.armies if a.alive and a.location is None]
+        armies = [unplaced for unplaced in player.armies if unplaced.alive and unplaced.location is None]
         for army, pid in zip(armies, player.draft.get("deploys", []), strict=False):
             assert army_at(state, pid) is None
             army.location = pid

@@ -1,0 +1,107 @@
+"""Who owes which decision now: the prompts of every phase."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.contract import Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.battle import (
+    loss_prompts,
+)
+from engine.samurai.bids import plan_prompt
+from engine.samurai.board import (
+    active,
+    opt,
+    player_of,
+)
+from engine.samurai.elimination import rebuild_prompt
+from engine.samurai.muster import (
+    levy_prompt,
+    muster_prompt,
+    place_prompt,
+    ronin_prompt,
+)
+from engine.samurai.ninja import (
+    counter_prompt,
+    ninja_offer,
+    ninja_prompt,
+)
+from engine.samurai.rounds import discard_prompt
+from engine.samurai.setup_placement import (
+    claims_prompt,
+    placement_prompt,
+    screen_prompt,
+)
+from engine.samurai.setup_tasks import task_prompt
+from engine.samurai.state import (
+    Interrupt,
+    SamuraiState,
+)
+from engine.samurai.turn_order import sealed_sword_prompt
+from engine.samurai.war_prompts import war_prompt
+
+
+def prompts(state: SamuraiState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now; with ``only``, just that seat's (submit builds no other
+    seat's prompts: in the simultaneous steps that was most of a choice's cost)."""
+    if only is not None:
+        return [p for p in _prompts(state, lambda seat: seat == only) if p.seat == only]
+    return _prompts(state, lambda seat: True)
+
+
+def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
+    if state.phase == "over":
+        return []
+    if state.interrupts:
+        return [interrupt_prompt(state, state.interrupts[0])]
+    phase = state.phase
+    if phase == "claims":
+        return [claims_prompt(state, s) for s in active(state) if asked(s)]
+    if phase == "placement":
+        return [placement_prompt(state, s) for s in active(state) if asked(s)]
+    if phase == "swords" and state.options.steps == "combined":
+        return [sealed_sword_prompt(state, s) for s in state.sword_bidders if asked(s)]
+    if phase == "muster":
+        return [p for p in (muster_prompt(state, s) for s in active(state) if asked(s)) if p is not None]
+    if phase in ("setup", "deploy", "swords", "build"):
+        return [task_prompt(state, state.queue[0])] if state.queue else []
+    if phase == "screens":
+        return [screen_prompt(state, s) for s in active(state) if asked(s)]
+    if phase == "plan":
+        return [discard_prompt(state, s) if player_of(state, s).draft.get("discard") else plan_prompt(state, s)
+                for s in active(state) if asked(s)]
+    if phase == "spy":
+        holder = state.ninja
+        assert holder is not None
+        options = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
+                for s in active(state) if s != holder]
+        decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
+        return [Prompt(seat=holder, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
+                       answer=Pick, options=options + [decline], default=decline.choice)]
+    if phase == "spy_revise":
+        assert state.ninja is not None
+        return [plan_prompt(state, state.ninja, revise=True)]
+    if phase == "levy":
+        return [levy_prompt(state, s) for s in active(state) if asked(s) and player_of(state, s).plan.levy > 0]
+    if phase == "place":
+        return [place_prompt(state, s) for s in active(state) if asked(s) and "todo" in player_of(state, s).draft]
+    if phase == "ronin":
+        return [ronin_prompt(state, s) for s in active(state) if asked(s) and "ronin_todo" in player_of(state, s).draft]
+    if phase == "war":
+        if state.war is not None and state.war.battle is not None and state.war.battle.pending is not None:
+            return loss_prompts(state)
+        offer = ninja_offer(state) if state.ninja is not None and asked(state.ninja) else None
+        war = state.war
+        turn_elsewhere = war is not None and war.order_pos < len(state.order) and not asked(state.order[war.order_pos])
+        return [p for p in (offer, None if turn_elsewhere else war_prompt(state)) if p is not None]
+    return []
+
+
+def interrupt_prompt(state: SamuraiState, interrupt: Interrupt) -> Prompt:
+    seat = interrupt.seat
+    if interrupt.kind == "ninja":
+        return ninja_prompt(state, seat)
+    if interrupt.kind == "counter":
+        return counter_prompt(state, seat, interrupt.data["holder"])
+    return rebuild_prompt(state, seat)

@@ -1,0 +1,133 @@
+"""The setup tasks served one seat at a time from the queue (classic pace): spearmen,
+claims, army deployment, and in the round the sword choice and the build."""
+
+from __future__ import annotations
+
+from engine.contract import Event, IllegalChoice, Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.board import (
+    active,
+    check_province,
+    deploy_targets,
+    emit,
+    gsize,
+    opt,
+    paged,
+    player_of,
+    pname,
+    region_hint,
+    who,
+)
+from engine.samurai.muster import (
+    build_prompt,
+    build_targets,
+    check_build,
+    make_build,
+)
+from engine.samurai.setup_placement import (
+    claim_targets,
+    spear_targets,
+)
+from engine.samurai.state import (
+    Army,
+    SamuraiState,
+    Task,
+)
+
+
+def next_undeployed(state: SamuraiState, seat: int) -> Army | None:
+    for army in player_of(state, seat).armies:
+        if army.alive and army.location is None:
+            return army
+    return None
+
+
+def task_targets(state: SamuraiState, task: Task) -> list[str]:
+    if task.task == "spear":
+        return spear_targets(state, task.seat)
+    if task.task == "claim":
+        return claim_targets(state, task.seat)
+    if task.task == "deploy":
+        return deploy_targets(state, task.seat) if next_undeployed(state, task.seat) else []
+    if task.task == "build":
+        return [pid for pid, _ in build_targets(state, task.seat)]
+    if task.task == "sword":
+        return ["x"]
+    return []
+
+
+def task_prompt(state: SamuraiState, task: Task) -> Prompt:
+    seat = task.seat
+    if task.task == "sword":
+        taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+        free = [n for n in range(1, len(active(state)) + 1) if n not in taken]
+        bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
+        options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
+                       {"act": "sword", "position": n}) for n in free]
+        return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
+                      answer=Pick, options=options, default=options[0].choice)
+    if task.task == "build":
+        return build_prompt(state, seat, secret=False)
+    pids = task_targets(state, task)
+    if task.task == "spear":
+        placed = state.provinces
+        candidates = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+                           {"act": "spear", "province": pid})) for pid in pids]
+        text = "Setup: add one spearman to a province you own (at most 3 per province)."
+    elif task.task == "claim":
+        candidates = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid})) for pid in pids]
+        text = "Setup: claim an unoccupied province with one spearman."
+    else:
+        army = next_undeployed(state, seat)
+        n = army.idx + 1 if army else 0
+        candidates = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(state.provinces[pid].garrison)} units)",
+                           {"act": "deploy", "province": pid})) for pid in pids]
+        text = f"Setup: deploy army {n} in a province you own without an army."
+    options = paged(state, seat, candidates, [])
+    return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick, options=options,
+                  default=candidates[0][1].choice)
+
+
+def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: list[Event]) -> None:
+    if task.task == "sword":
+        taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+        n = answer.position
+        if answer.act != "sword" or n is None:
+            raise IllegalChoice("choose a sword by its position")
+        if not 1 <= n <= len(active(state)) or n in taken:
+            raise IllegalChoice(f"sword {n} is not available")
+        player_of(state, seat).sword = n
+        emit(state, events, f"{who(seat)} takes sword {n}.")
+        return
+    if task.task == "build":
+        make_build(state, events, seat, check_build(state, seat, answer))
+        return
+    if answer.act != task.task:
+        raise IllegalChoice(f"this decision is a {task.task}, not {answer.act!r}")
+    pid = check_province(answer.province)
+    if pid not in task_targets(state, task):
+        if task.task == "spear":
+            raise IllegalChoice(f"{pname(pid)} is not yours or already holds 3 spearmen")
+        if task.task == "claim":
+            raise IllegalChoice(f"{pname(pid)} is not unoccupied")
+        raise IllegalChoice(f"{pname(pid)} is not yours or already has an army")
+    player = player_of(state, seat)
+    prov = state.provinces[pid]
+    if task.task in ("spear", "claim"):
+        prov.garrison["spearman"] += 1
+        player.tray["spearman"] -= 1
+        if task.task == "claim":
+            prov.owner = seat
+            emit(state, events, f"{who(seat)} claims {pname(pid)}.")
+        else:
+            emit(state, events, f"{who(seat)} adds a spearman in {pname(pid)}.")
+    else:
+        army = next_undeployed(state, seat)
+        assert army is not None
+        army.location = pid
+        emit(state, events, f"{who(seat)} deploys army {army.idx + 1} in {pname(pid)}.")
+
+
+def start_deploy(state: SamuraiState, events: list[Event]) -> None:
+    state.queue = [Task(seat=s, task="deploy") for _ in range(3) for s in state.order]
+    state.phase = "deploy"
