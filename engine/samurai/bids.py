@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
-from engine.samurai.answers import PlanAnswer
+from engine.samurai.answers import Pick, PlanAnswer
 from engine.samurai.board import (
     active,
+    emit,
     end_phase,
+    opt,
     player_of,
     who,
 )
@@ -22,6 +24,7 @@ from engine.samurai.state import (
     SamuraiState,
     Task,
 )
+from engine.text import seat_ref
 
 
 def plan_prompt(state: SamuraiState, seat: int, revise: bool = False) -> Prompt:
@@ -52,6 +55,33 @@ def check_plan(state: SamuraiState, seat: int, answer: PlanAnswer) -> dict[str, 
     return got
 
 
+def spy_prompt(state: SamuraiState) -> Prompt:
+    """Last round's ninja holder may look at one sealed plan before the reveal."""
+    holder = state.ninja
+    assert holder is not None
+    options = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
+               for s in active(state) if s != holder]
+    decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
+    return Prompt(seat=holder, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
+                  answer=Pick, options=options + [decline], default=decline.choice)
+
+
+def answer_spy(state: SamuraiState, seat: int, answer: Pick, events: list[Event], rng: random.Random) -> None:
+    """The spied plan is shown to the holder alone, who then revises his own."""
+    if answer.act == "decline":
+        emit(state, events, f"{who(seat)}'s ninja goes home unused.")
+        lock_plans(state, events, rng)
+        return
+    if answer.act != "spy" or answer.seat is None or answer.seat not in active(state) or answer.seat == seat:
+        raise IllegalChoice("choose another player to spy on, or decline")
+    target = player_of(state, answer.seat).draft["plan"]
+    emit(state, events, f"{who(seat)}'s ninja spies on {who(answer.seat)}'s plan.")
+    emit(state, events, f"{seat_ref(answer.seat)}'s plan: "
+         + ", ".join(f"{bin_name} {amount}" for bin_name, amount in target.items()),
+         seats=[seat], kind="spy", data={"seat": answer.seat, "plan": target})
+    state.phase = "spy_revise"
+
+
 def lock_plans(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Every plan is in: reveal all bins together, the ninja of last round goes home, and
     the sword bidding starts."""
@@ -75,6 +105,28 @@ def lock_plans(state: SamuraiState, events: list[Event], rng: random.Random) -> 
         player_of(state, s).sword = None
     state.queue = [Task(seat=s, task="sword") for s in bidders] if state.options.steps == "classic" else []
     state.phase = "swords"
+
+
+def sword_prompt(state: SamuraiState, seat: int) -> Prompt:
+    """Classic pace: the bidders choose a free sword one at a time, highest bid first."""
+    taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+    free = [n for n in range(1, len(active(state)) + 1) if n not in taken]
+    bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
+    options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
+                   {"act": "sword", "position": n}) for n in free]
+    return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
+                  answer=Pick, options=options, default=options[0].choice)
+
+
+def take_sword(state: SamuraiState, seat: int, answer: Pick, events: list[Event]) -> None:
+    taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+    position = answer.position
+    if answer.act != "sword" or position is None:
+        raise IllegalChoice("choose a sword by its position")
+    if not 1 <= position <= len(active(state)) or position in taken:
+        raise IllegalChoice(f"sword {position} is not available")
+    player_of(state, seat).sword = position
+    emit(state, events, f"{who(seat)} takes sword {position}.")
 
 
 def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) -> None:

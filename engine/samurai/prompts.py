@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.contract import Prompt
-from engine.samurai.answers import Pick
 from engine.samurai.battle import (
     loss_prompts,
 )
-from engine.samurai.bids import plan_prompt
+from engine.samurai.bids import plan_prompt, spy_prompt
 from engine.samurai.board import (
     active,
-    opt,
     player_of,
 )
 from engine.samurai.elimination import rebuild_prompt
@@ -72,13 +70,7 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
         return [discard_prompt(state, s) if player_of(state, s).draft.get("discard") else plan_prompt(state, s)
                 for s in active(state) if asked(s)]
     if phase == "spy":
-        holder = state.ninja
-        assert holder is not None
-        options = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
-                for s in active(state) if s != holder]
-        decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
-        return [Prompt(seat=holder, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
-                       answer=Pick, options=options + [decline], default=decline.choice)]
+        return [spy_prompt(state)]
     if phase == "spy_revise":
         assert state.ninja is not None
         return [plan_prompt(state, state.ninja, revise=True)]

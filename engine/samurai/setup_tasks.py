@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, Prompt
 from engine.samurai.answers import Pick
+from engine.samurai.bids import sword_prompt, take_sword
 from engine.samurai.board import (
-    active,
     check_province,
     deploy_targets,
     emit,
@@ -59,13 +59,7 @@ def task_targets(state: SamuraiState, task: Task) -> list[str]:
 def task_prompt(state: SamuraiState, task: Task) -> Prompt:
     seat = task.seat
     if task.task == "sword":
-        taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
-        free = [n for n in range(1, len(active(state)) + 1) if n not in taken]
-        bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
-        options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
-                       {"act": "sword", "position": n}) for n in free]
-        return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
-                      answer=Pick, options=options, default=options[0].choice)
+        return sword_prompt(state, seat)
     if task.task == "build":
         return build_prompt(state, seat, secret=False)
     pids = task_targets(state, task)
@@ -90,14 +84,7 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
 
 def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: list[Event]) -> None:
     if task.task == "sword":
-        taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
-        n = answer.position
-        if answer.act != "sword" or n is None:
-            raise IllegalChoice("choose a sword by its position")
-        if not 1 <= n <= len(active(state)) or n in taken:
-            raise IllegalChoice(f"sword {n} is not available")
-        player_of(state, seat).sword = n
-        emit(state, events, f"{who(seat)} takes sword {n}.")
+        take_sword(state, seat, answer, events)
         return
     if task.task == "build":
         make_build(state, events, seat, check_build(state, seat, answer))
