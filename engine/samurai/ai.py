@@ -18,7 +18,15 @@ from engine.rng import rng_for
 from engine.samurai import muster, ninja, setup_placement, victory
 from engine.samurai.answers import ScreenAnswer
 from engine.samurai.battle import battle_sides
-from engine.samurai.board import active, army_at, army_regulars, deploy_targets, gsize, owned, regulars_in
+from engine.samurai.board import (
+    active,
+    army_at,
+    army_regulars,
+    deploy_targets,
+    garrison_size,
+    owned,
+    regulars_in,
+)
 from engine.samurai.combat import side_size
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import ronin_escort
@@ -124,7 +132,7 @@ def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
     prov = state.provinces[pid]
     if prov.owner is None and not prov.neutral:
         return 0.0
-    s = float(gsize(prov.garrison))
+    s = float(garrison_size(prov.garrison))
     if prov.ronin_revealed:
         s += prov.ronin
     if prov.fort and (prov.owner is not None or prov.neutral):
@@ -227,14 +235,14 @@ class HeuristicPolicy:
         candidates = setup_placement.deploy_spots(state, prompt.seat)
         if not candidates:
             return None
-        pid = max(candidates, key=lambda x: (gsize(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
+        pid = max(candidates, key=lambda x: (garrison_size(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
         return {"act": "deploy", "province": pid}
 
     def _rebuild(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
         candidates = deploy_targets(state, prompt.seat)
         if not candidates:
             return None
-        pid = max(candidates, key=lambda x: (gsize(state.provinces[x].garrison), x))
+        pid = max(candidates, key=lambda x: (garrison_size(state.provinces[x].garrison), x))
         return {"act": "rebuild", "province": pid}
 
     # economy
@@ -277,7 +285,7 @@ class HeuristicPolicy:
         if not spots:
             return {"act": "skip"}
         pid, to = max(spots, key=lambda s: (s[1] == "army", frontier(state, prompt.seat, s[0]),
-                                            -gsize(state.provinces[s[0]].garrison), s[0]))
+                                            -garrison_size(state.provinces[s[0]].garrison), s[0]))
         return {"act": "place", "province": pid, "to": to}
 
     def _ronin(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:

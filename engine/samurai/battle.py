@@ -12,9 +12,9 @@ from engine.samurai.board import (
     army_at,
     army_regulars,
     emit,
-    gsize,
+    garrison_size,
     player_of,
-    pname,
+    province_name,
     vacate_if_empty,
     who,
 )
@@ -65,7 +65,7 @@ def write_back(state: SamuraiState, events: list[Event], battle: Battle, attacke
         survivors = {kind: units.get(kind, 0) for kind in REGULAR}
         ronin = units.get("ronin", 0)
         state.ronin_pool += battle.gforce[source].get("ronin", 0) - ronin
-        if gsize(survivors) == 0:  # ronin do not fight on their own: they leave
+        if garrison_size(survivors) == 0:  # ronin do not fight on their own: they leave
             state.ronin_pool += ronin
             ronin = 0
         battle.gforce[source] = {**survivors, "ronin": ronin}
@@ -86,7 +86,7 @@ def write_back(state: SamuraiState, events: list[Event], battle: Battle, attacke
         found = army_at(state, battle.target)
         if found:
             _store_army(state, events, found[0], found[1], defenders[2], battle.attacker)
-    if prov.ronin and gsize(prov.garrison) == 0 and army_at(state, battle.target) is None:
+    if prov.ronin and garrison_size(prov.garrison) == 0 and army_at(state, battle.target) is None:
         state.ronin_pool += prov.ronin  # lone ronin do not fight on: they leave
         prov.ronin = 0
 
@@ -109,7 +109,7 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     assert war is not None
     prov = state.provinces[target]
     if prov.owner == seat:
-        emit(state, events, f"{pname(target)} is already {who(seat)}'s: the attack there is dropped.")
+        emit(state, events, f"{province_name(target)} is already {who(seat)}'s: the attack there is dropped.")
         return
     battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
     naval = False
@@ -130,15 +130,15 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
                 continue
             wanted = d.units if d.units is not None else default_force(state, d.source, d.count)
             most = garrison_attackers(state, d.source)
-            if gsize(wanted) > most:
+            if garrison_size(wanted) > most:
                 wanted = default_force(state, d.source, most)
             units = take_force(state, d.source, wanted)
-            if gsize(units) == 0:
+            if garrison_size(units) == 0:
                 continue
             battle.gforce[d.source] = units
             naval = naval or content().is_sea(d.source, target)
     if battle.army is None and not battle.gforce:
-        emit(state, events, f"The attack on {pname(target)} cannot go ahead.")
+        emit(state, events, f"The attack on {province_name(target)} cannot go ahead.")
         return
     battle.naval = naval
     if prov.fort and (prov.owner is not None or prov.neutral):
@@ -151,7 +151,7 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
         found[1].ronin_revealed = True
     war.battle = battle
     attackers, defenders = battle_sides(state, battle)
-    emit(state, events, f"{who(seat)} attacks {pname(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
+    emit(state, events, f"{who(seat)} attacks {province_name(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
          f"{' by sea' if naval else ''} with {side_size(attackers)} units against {side_size(defenders)}.", kind="battle",
          data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
                "attack": [holder for holder in attackers if holder], "defence": [holder for holder in defenders if holder]})
@@ -204,13 +204,13 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
     if step == "naval":
         ddice, dhits = roll_side(defenders, None, 0, rng, with_fort=False)
         adice, ahits = [], 0
-        emit(state, events, f"Naval landing at {pname(battle.target)}: the defenders strike first, {dhits} hits.",
+        emit(state, events, f"Naval landing at {province_name(battle.target)}: the defenders strike first, {dhits} hits.",
              kind="dice", data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
     else:
         adice, ahits = roll_side(attackers, step, battle.fort_value, rng)
         ddice, dhits = roll_side(defenders, step, battle.fort_value, rng)
         if adice or ddice:
-            emit(state, events, f"{pname(battle.target)} round {battle.rounds} {step}: attacker hits {ahits}, "
+            emit(state, events, f"{province_name(battle.target)} round {battle.rounds} {step}: attacker hits {ahits}, "
                  f"defender hits {dhits}.", kind="dice",
                  data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
@@ -288,11 +288,11 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
         for source, units in sorted(battle.gforce.items()):
             moving = no_units()
             for kind in BEST_FIRST:
-                moving[kind] = min(units[kind], limits - gsize(prov.garrison) - gsize(moving))
+                moving[kind] = min(units[kind], limits - garrison_size(prov.garrison) - garrison_size(moving))
             staying = {kind: units[kind] - moving[kind] for kind in REGULAR}
             ronin = units.get("ronin", 0)
-            add_force(state, battle.target, {**moving, "ronin": ronin if gsize(moving) else 0})
-            add_force(state, source, {**staying, "ronin": 0 if gsize(moving) else ronin})
+            add_force(state, battle.target, {**moving, "ronin": ronin if garrison_size(moving) else 0})
+            add_force(state, source, {**staying, "ronin": 0 if garrison_size(moving) else ronin})
         if army is not None and army.alive:
             source = army.location
             assert source is not None
@@ -301,7 +301,7 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
             army.won = True
             vacate_if_empty(state, source)
         fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
-        emit(state, events, f"{who(seat)} takes {pname(battle.target)}{fort}.", kind="battle_end",
+        emit(state, events, f"{who(seat)} takes {province_name(battle.target)}{fort}.", kind="battle_end",
              data={"target": battle.target, "outcome": "won", "attacker": seat})
         vacate_if_empty(state, battle.target)
         check_win(state, events)
@@ -311,14 +311,14 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
         prov.owner = None
         prov.neutral = False
         prov.garrison = no_units()
-        emit(state, events, f"Both sides fall at {pname(battle.target)}: it is left unoccupied.", kind="battle_end",
+        emit(state, events, f"Both sides fall at {province_name(battle.target)}: it is left unoccupied.", kind="battle_end",
              data={"target": battle.target, "outcome": "wiped", "attacker": seat})
     else:
         for source, units in battle.gforce.items():
             add_force(state, source, units)
-            if state.provinces[source].owner is None and gsize(units):
+            if state.provinces[source].owner is None and garrison_size(units):
                 state.provinces[source].owner = seat
-        text = f"The attack on {pname(battle.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
+        text = f"The attack on {province_name(battle.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
         emit(state, events, text, kind="battle_end", data={"target": battle.target, "outcome": outcome, "attacker": seat})
         for source in battle.gforce:
             vacate_if_empty(state, source)

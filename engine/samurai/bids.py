@@ -11,7 +11,7 @@ from engine.samurai.board import (
     active,
     emit,
     end_phase,
-    opt,
+    option,
     player_of,
     who,
 )
@@ -59,9 +59,9 @@ def spy_prompt(state: SamuraiState) -> Prompt:
     """Last round's ninja holder may look at one sealed plan before the reveal."""
     holder = state.ninja
     assert holder is not None
-    options = [opt(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
+    options = [option(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
                for s in active(state) if s != holder]
-    decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
+    decline = option("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
     return Prompt(seat=holder, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
                   answer=Pick, options=options + [decline], default=decline.choice)
 
@@ -112,7 +112,7 @@ def sword_prompt(state: SamuraiState, seat: int) -> Prompt:
     taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
     free = [n for n in range(1, len(active(state)) + 1) if n not in taken]
     bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
-    options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
+    options = [option(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
                    {"act": "sword", "position": n}) for n in free]
     return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
                   answer=Pick, options=options, default=options[0].choice)

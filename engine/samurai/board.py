@@ -19,7 +19,7 @@ PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen",
 
 
 
-def pname(pid: str) -> str:
+def province_name(pid: str) -> str:
     return content().name(pid)
 
 
@@ -40,7 +40,7 @@ def owned(state: SamuraiState, seat: int) -> list[str]:
     return [pid for pid, p in state.provinces.items() if p.owner == seat]
 
 
-def gsize(garrison: dict[str, int]) -> int:
+def garrison_size(garrison: dict[str, int]) -> int:
     """Regular units in a holder. Spelled out (REGULAR's four kinds) because prompts call
     it hundreds of times per choice; a generator sum was a tenth of a random match."""
     get = garrison.get
@@ -48,7 +48,7 @@ def gsize(garrison: dict[str, int]) -> int:
 
 
 def army_regulars(army: Army) -> int:
-    return gsize(army.units)
+    return garrison_size(army.units)
 
 
 def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
@@ -63,7 +63,7 @@ def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
 
 def regulars_in(state: SamuraiState, pid: str) -> int:
     """Regular units standing in a province (garrison + army, daimyo included)."""
-    n = gsize(state.provinces[pid].garrison)
+    n = garrison_size(state.provinces[pid].garrison)
     found = army_at(state, pid)
     if found:
         n += army_regulars(found[1]) + 1
@@ -100,7 +100,7 @@ def units_text(units: dict[str, int]) -> str:
     return ", ".join(parts) or "none"
 
 
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
+def option(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
     return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
 
 
@@ -112,14 +112,14 @@ def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]], 
     region = state.nav.get(str(seat), "")
     inside = [o for pid, o in candidates if region_of[pid] == region]
     if region and inside:
-        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
+        back = option("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
     members: dict[str, list[str]] = {}
     for pid, _ in candidates:
         names = members.setdefault(region_of[pid], [])
-        if pname(pid) not in names:
-            names.append(pname(pid))
-    groups = [opt(f"region:{r}", f"{r}: {len(members[r])} province{'s' if len(members[r]) != 1 else ''}",
+        if province_name(pid) not in names:
+            names.append(province_name(pid))
+    groups = [option(f"region:{r}", f"{r}: {len(members[r])} province{'s' if len(members[r]) != 1 else ''}",
                   {"act": "region", "region": r}, listed(members[r], 100))
               for r in content().map.regions if r in members]
     return (groups + extras)[:MAX_OPTIONS]

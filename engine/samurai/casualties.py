@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.contract import IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import UnitCounts
-from engine.samurai.board import PLURAL, pname
+from engine.samurai.board import PLURAL, province_name
 from engine.samurai.state import Battle
 
 LOSS_KINDS = ("ronin", "spearman", "gunner", "swordsman", "bowman")
@@ -110,7 +110,7 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
     chosen = pending.chosen.get(side)
     step = "naval landing" if pending.step == "naval" else f"round {battle.rounds} {pending.step}"
     forts = hits - left
-    text = (f"Battle for {pname(battle.target)}, {step}: {hits} hits on your side"
+    text = (f"Battle for {province_name(battle.target)}, {step}: {hits} hits on your side"
             + (f", {forts} taken by the fortification's defenders" if forts else "")
             + f". Choose which {left} units fall (your daimyo falls only when nobody else is left).")
     if chosen is not None:

@@ -9,10 +9,10 @@ from engine.samurai.board import (
     check_province,
     deploy_targets,
     emit,
-    opt,
+    option,
     paged,
     player_of,
-    pname,
+    province_name,
     region_hint,
     vacate_if_empty,
     who,
@@ -33,7 +33,7 @@ def destroy_army(state: SamuraiState, events: list[Event], seat: int, army: Army
     army.units = no_units()
     army.ronin = 0
     army.assassinated = False
-    emit(state, events, f"{who(seat)}'s army {army.idx + 1} is destroyed" + (f" in {pname(where)}." if where else "."),
+    emit(state, events, f"{who(seat)}'s army {army.idx + 1} is destroyed" + (f" in {province_name(where)}." if where else "."),
          kind="army_destroyed")
     if by is not None and by != seat:
         player_of(state, by).armies_destroyed += 1
@@ -83,9 +83,9 @@ def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | N
 
 def rebuild_prompt(state: SamuraiState, seat: int) -> Prompt:
     """Spoils of war: the eliminator may raise one lost army (asked once per army he may raise)."""
-    candidates = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
+    candidates = [(pid, option(f"rebuild:{pid}", province_name(pid), {"act": "rebuild", "province": pid}))
                   for pid in deploy_targets(state, seat)]
-    decline = opt("decline", "Do not raise this army", {"act": "decline"})
+    decline = option("decline", "Do not raise this army", {"act": "decline"})
     options = paged(state, seat, candidates, [decline])
     return Prompt(seat=seat, kind="rebuild", text="Spoils of war: you may place a new daimyo (level 1) to raise a "
                   "lost army in a province you own without an army." + region_hint(state, seat, options), answer=Pick, options=options,
@@ -110,4 +110,4 @@ def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -
     army.assassinated = False
     army.moves_left = 1
     army.attacks_used = 1
-    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {pname(pid)}.")
+    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {province_name(pid)}.")

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import UnitCounts
-from engine.samurai.board import ASHIGARU, BEST_FIRST, SAMURAI, army_room, emit, gsize, player_of, pname, who
+from engine.samurai.board import (
+    ASHIGARU,
+    BEST_FIRST,
+    SAMURAI,
+    army_room,
+    emit,
+    garrison_size,
+    player_of,
+    province_name,
+    who,
+)
 from engine.samurai.casualties import NAMES
 from engine.samurai.content import REGULAR
 from engine.samurai.movement import garrison_movable, garrison_targets, gather, gather_default
@@ -35,7 +45,7 @@ def default_force(state: SamuraiState, pid: str, most: int | None = None) -> dic
         take = min(garrison[kind], left)
         force[kind] = take
         left -= take
-    force["ronin"] = ronin_escort(state.provinces[pid].ronin, gsize(force))
+    force["ronin"] = ronin_escort(state.provinces[pid].ronin, garrison_size(force))
     return force
 
 
@@ -46,15 +56,15 @@ def check_force(state: SamuraiState, pid: str, wanted: dict[str, int], most: int
     force = {kind: wanted.get(kind, 0) for kind in (*REGULAR, "ronin")}
     for kind in REGULAR:
         if force[kind] > prov.garrison[kind]:
-            raise IllegalChoice(f"the garrison of {pname(pid)} has only {prov.garrison[kind]} {NAMES[kind]}")
-    regulars = gsize(force)
+            raise IllegalChoice(f"the garrison of {province_name(pid)} has only {prov.garrison[kind]} {NAMES[kind]}")
+    regulars = garrison_size(force)
     if regulars < 1:
         raise IllegalChoice("send at least one regular unit: ronin cannot go on their own")
     if regulars > most:
-        raise IllegalChoice(f"at most {most} units of the garrison of {pname(pid)} can go "
+        raise IllegalChoice(f"at most {most} units of the garrison of {province_name(pid)} can go "
                             "(one must stay unless an army holds the province)")
     if force["ronin"] > prov.ronin:
-        raise IllegalChoice(f"only {prov.ronin} ronin are in {pname(pid)}")
+        raise IllegalChoice(f"only {prov.ronin} ronin are in {province_name(pid)}")
     if force["ronin"] > ronin_escort(prov.ronin, regulars):
         raise IllegalChoice(f"{regulars} regular units can take at most {max(0, regulars - 1)} ronin along "
                             "(never as many ronin as regulars)")
@@ -69,7 +79,7 @@ def take_force(state: SamuraiState, pid: str, force: dict[str, int]) -> dict[str
     for kind in REGULAR:
         taken[kind] = min(force.get(kind, 0), prov.garrison[kind])
         prov.garrison[kind] -= taken[kind]
-    taken["ronin"] = min(force.get("ronin", 0), prov.ronin, ronin_escort(prov.ronin, gsize(taken)))
+    taken["ronin"] = min(force.get("ronin", 0), prov.ronin, ronin_escort(prov.ronin, garrison_size(taken)))
     prov.ronin -= taken["ronin"]
     if taken["ronin"]:
         prov.ronin_revealed = True
@@ -101,7 +111,7 @@ def move_garrison(state: SamuraiState, events: list[Event], seat: int, source: s
     war.d_garrisons = True
     war.sel = {}
     ronin = f" and {moved['ronin']} ronin" if moved["ronin"] else ""
-    emit(state, events, f"{who(seat)} moves {gsize(moved)} units{ronin} from {pname(source)} to {pname(dest)}"
+    emit(state, events, f"{who(seat)} moves {garrison_size(moved)} units{ronin} from {province_name(source)} to {province_name(dest)}"
          + (", claiming it." if claimed else "."))
     check_win(state, events)
 
@@ -135,7 +145,7 @@ def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
                           max=min(garrison[unit], army_room(army, unit)))
               for unit in BEST_FIRST if garrison[unit] and army_room(army, unit)]
     return Prompt(seat=seat, kind="gather", text=f"Army {army.idx + 1} takes garrison units in "
-                  f"{pname(army.location)}: how many of each? All 0 = back.", answer=UnitCounts, input="numbers",
+                  f"{province_name(army.location)}: how many of each? All 0 = back.", answer=UnitCounts, input="numbers",
                   fields=fields, default={f.name: default[f.name] for f in fields})
 
 
@@ -148,7 +158,7 @@ def check_gather(state: SamuraiState, army: Army, answer: UnitCounts) -> dict[st
         raise IllegalChoice("ronin stay with the garrison; only regular units join the army card")
     for kind, n in wanted.items():
         if n > garrison[kind]:
-            raise IllegalChoice(f"the garrison of {pname(army.location)} has only {garrison[kind]} {NAMES[kind]}")
+            raise IllegalChoice(f"the garrison of {province_name(army.location)} has only {garrison[kind]} {NAMES[kind]}")
     for slot, kinds, room in (("samurai", SAMURAI, army_room(army, "bowman")),
                               ("ashigaru", ASHIGARU, army_room(army, "spearman"))):
         if sum(wanted[kind] for kind in kinds) > room:

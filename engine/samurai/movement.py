@@ -14,10 +14,10 @@ from engine.samurai.board import (
     army_regulars,
     army_room,
     emit,
-    gsize,
+    garrison_size,
     owned,
     player_of,
-    pname,
+    province_name,
     vacate_if_empty,
     who,
 )
@@ -31,7 +31,7 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
     (phase D) also unoccupied provinces at the end of the path. Value = distance."""
     if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
         return {}
-    if gsize(state.provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
+    if garrison_size(state.provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
         return {}
     adj = content().adj
     dist = {army.location: 0}
@@ -58,7 +58,7 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
 def leave_garrison(state: SamuraiState, army: Army) -> None:
     """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
     source = state.provinces[army.location]
-    if gsize(source.garrison) > 0:
+    if garrison_size(source.garrison) > 0:
         return
     for kind in CHEAP_FIRST:
         if army.units[kind] > 0:
@@ -79,7 +79,7 @@ def move_army(state: SamuraiState, seat: int, army: Army, dest: str, dist: int, 
     claimed = state.provinces[dest].owner is None
     if claimed:
         state.provinces[dest].owner = seat
-    text = f"{who(seat)} moves army {army.idx + 1} from {pname(source)} to {pname(dest)}"
+    text = f"{who(seat)} moves army {army.idx + 1} from {province_name(source)} to {province_name(dest)}"
     if army.ronin:
         text += f" (with {army.ronin} ronin)"
     emit(state, events, text + (", claiming it." if claimed else "."))
@@ -88,7 +88,7 @@ def move_army(state: SamuraiState, seat: int, army: Army, dest: str, dist: int, 
 def gather_count(state: SamuraiState, army: Army) -> int:
     if army.location is None or not army.alive:
         return 0
-    return gsize(gather_default(state, army))
+    return garrison_size(gather_default(state, army))
 
 
 def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:
@@ -110,11 +110,11 @@ def gather(state: SamuraiState, seat: int, army: Army, events: list[Event], unit
     for kind in BEST_FIRST:
         garrison[kind] -= moved[kind]
         army.units[kind] += moved[kind]
-    emit(state, events, f"{who(seat)}'s army {army.idx + 1} takes {gsize(moved)} garrison units in {pname(army.location)}.")
+    emit(state, events, f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army.location)}.")
 
 
 def garrison_movable(state: SamuraiState, pid: str) -> int:
-    size = gsize(state.provinces[pid].garrison)
+    size = garrison_size(state.provinces[pid].garrison)
     return size if army_at(state, pid) else size - 1
 
 
@@ -125,7 +125,7 @@ def garrison_targets(state: SamuraiState, seat: int, pid: str) -> dict[str, int]
     for nxt in content().adj[pid]:
         prov = state.provinces[nxt]
         if prov.owner == seat:
-            room = limits - gsize(prov.garrison)
+            room = limits - garrison_size(prov.garrison)
         elif prov.owner is None and not prov.neutral:
             room = limits
         else:
@@ -178,14 +178,14 @@ def target_label(state: SamuraiState, seat: int, source: str, target: str) -> st
     elif prov.owner is None:
         bits.append("unoccupied")
     else:
-        bits.append(f"{seat_ref(prov.owner)}, {gsize(prov.garrison)} in garrison")
+        bits.append(f"{seat_ref(prov.owner)}, {garrison_size(prov.garrison)} in garrison")
         if army_at(state, target):
             bits.append("army")
     if prov.fort:
         bits.append("fortress" if prov.fort == 2 else "castle")
     if content().is_sea(source, target):
         bits.append("naval")
-    return f"Attack {pname(target)} ({', '.join(bits)})"
+    return f"Attack {province_name(target)} ({', '.join(bits)})"
 
 
 def garrison_sources(state: SamuraiState, seat: int) -> list[str]:

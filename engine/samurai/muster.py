@@ -33,12 +33,12 @@ from engine.samurai.board import (
     check_province,
     emit,
     end_phase,
-    gsize,
-    opt,
+    garrison_size,
+    option,
     owned,
     paged,
     player_of,
-    pname,
+    province_name,
     region_hint,
     regulars_in,
     who,
@@ -78,9 +78,9 @@ def build_short(state: SamuraiState) -> bool:
 def build_prompt(state: SamuraiState, seat: int, secret: bool) -> Prompt:
     candidates = []
     for pid, what in build_targets(state, seat):
-        label = f"{'Castle' if what == 'castle' else 'Fortress'} in {pname(pid)}"
-        candidates.append((pid, opt(f"build:{pid}", label, {"act": "build", "province": pid})))
-    forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
+        label = f"{'Castle' if what == 'castle' else 'Fortress'} in {province_name(pid)}"
+        candidates.append((pid, option(f"build:{pid}", label, {"act": "build", "province": pid})))
+    forfeit = option("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
     options = paged(state, seat, candidates, [forfeit])
     default = candidates[0][1].choice if candidates else forfeit.choice
     return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress." + region_hint(state, seat, options),
@@ -97,9 +97,9 @@ def check_build(state: SamuraiState, seat: int, answer: Pick) -> str:
     if pid not in dict(build_targets(state, seat)):
         prov = state.provinces[pid]
         if prov.owner != seat:
-            raise IllegalChoice(f"you do not own {pname(pid)}")
+            raise IllegalChoice(f"you do not own {province_name(pid)}")
         if prov.fort == 2:
-            raise IllegalChoice(f"{pname(pid)} already has a fortress")
+            raise IllegalChoice(f"{province_name(pid)} already has a fortress")
         raise IllegalChoice("no castle or fortress base is left in the supply for that")
     return pid
 
@@ -110,7 +110,7 @@ def make_build(state: SamuraiState, events: list[Event], seat: int, pid: str) ->
         return
     what = dict(build_targets(state, seat)).get(pid)
     if what is None:
-        emit(state, events, f"{who(seat)} cannot build in {pname(pid)} any more: 2 koku are lost.")
+        emit(state, events, f"{who(seat)} cannot build in {province_name(pid)} any more: 2 koku are lost.")
         return
     if what == "castle":
         state.castles -= 1
@@ -118,7 +118,7 @@ def make_build(state: SamuraiState, events: list[Event], seat: int, pid: str) ->
     else:
         state.bases -= 1
         state.provinces[pid].fort = 2
-    emit(state, events, f"{who(seat)} builds a {what} in {pname(pid)}.")
+    emit(state, events, f"{who(seat)} builds a {what} in {province_name(pid)}.")
 
 
 # ---------------------------------------------------------------- levy and placement
@@ -173,7 +173,7 @@ def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, st
     for pid in owned(state, seat):
         if pid in used:
             continue
-        if gsize(state.provinces[pid].garrison) < limits:
+        if garrison_size(state.provinces[pid].garrison) < limits:
             spots.append((pid, "garrison"))
         found = army_at(state, pid)
         if found and found[0] == seat and army_room(found[1], kind) > 0:
@@ -185,24 +185,24 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The next levied unit to place (secret), or, with all placed, the sealed review."""
     d = player_of(state, seat).draft
     todo = d.get("todo", [])
-    undo = opt("undo", "Undo the last placement", {"act": "undo"})
+    undo = option("undo", "Undo the last placement", {"act": "undo"})
     if not todo:
-        keep = opt("keep", "Keep these placements", {"act": "keep"})
+        keep = option("keep", "Keep these placements", {"act": "keep"})
         options = [keep] + ([undo] if d.get("placed") else [])
         return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
     kind = todo[0]
     candidates = []
     for pid, to in place_spots(state, seat, kind):
-        size = gsize(state.provinces[pid].garrison)
-        label = f"{pname(pid)}: garrison ({size}/5)" if to == "garrison" else f"{pname(pid)}: army card"
-        candidates.append((pid, opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
-    skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
+        size = garrison_size(state.provinces[pid].garrison)
+        label = f"{province_name(pid)}: garrison ({size}/5)" if to == "garrison" else f"{province_name(pid)}: army card"
+        candidates.append((pid, option(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    skip = option("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
     if d.get("placed"):
         back = [undo]
     elif "levy" in d:
-        back = [opt("undo", "Change the levy", {"act": "undo"})]
+        back = [option("undo", "Change the levy", {"act": "undo"})]
     options = paged(state, seat, candidates, back + [skip])
     default = candidates[0][1].choice if candidates else skip.choice
     return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(state, seat, options)}",
@@ -231,13 +231,13 @@ def do_place(state: SamuraiState, seat: int, answer: Pick) -> None:
     to = answer.to or "garrison"
     kind = todo[0]
     if state.provinces[pid].owner != seat:
-        raise IllegalChoice(f"you do not own {pname(pid)}")
+        raise IllegalChoice(f"you do not own {province_name(pid)}")
     if any(p[1] == pid for p in placed):
-        raise IllegalChoice(f"you already place a new unit in {pname(pid)} (one per province)")
+        raise IllegalChoice(f"you already place a new unit in {province_name(pid)} (one per province)")
     if (pid, to) not in place_spots(state, seat, kind):
         if to == "army":
-            raise IllegalChoice(f"no army of yours in {pname(pid)} has room for a {kind}")
-        raise IllegalChoice(f"the garrison of {pname(pid)} is full (5 units)")
+            raise IllegalChoice(f"no army of yours in {province_name(pid)} has room for a {kind}")
+        raise IllegalChoice(f"the garrison of {province_name(pid)} is full (5 units)")
     placed.append([todo.pop(0), pid, to])
 
 
@@ -308,7 +308,7 @@ def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
         room = regulars_in(state, pid) + new_units[pid] - 1 - ronin_now
         if room <= 0:
             continue
-        if gsize(prov.garrison) + new_in_garrison[pid] > 0:
+        if garrison_size(prov.garrison) + new_in_garrison[pid] > 0:
             out.append((pid, "garrison", room))
         if found and found[0] == seat:
             out.append((pid, "army", room))
@@ -318,9 +318,9 @@ def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
 def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
     d = player_of(state, seat).draft
     todo = d.get("ronin_todo", 0)
-    undo = opt("undo", "Undo the last ronin placement", {"act": "undo"})
+    undo = option("undo", "Undo the last ronin placement", {"act": "undo"})
     if todo <= 0:
-        keep = opt("keep", "Keep these placements", {"act": "keep"})
+        keep = option("keep", "Keep these placements", {"act": "keep"})
         options = [keep] + ([undo] if d.get("ronin_placed") else [])
         return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
@@ -328,12 +328,12 @@ def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
     for pid, to, room in ronin_spots(state, seat):
         n = min(room, todo)
         where = "garrison" if to == "garrison" else "army"
-        candidates.append((pid, opt(f"ronin:{pid}:{to}", f"{n} ronin to {pname(pid)} ({where})",
+        candidates.append((pid, option(f"ronin:{pid}:{to}", f"{n} ronin to {province_name(pid)} ({where})",
                                {"act": "ronin", "province": pid, "to": to, "count": n})))
-    release = opt("release", f"Send the other {todo} ronin away", {"act": "release"})
+    release = option("release", f"Send the other {todo} ronin away", {"act": "release"})
     back = [undo] if d.get("ronin_placed") else []
     if not back and (d.get("placed") or "levy" in d):
-        back = [opt("undo", "Back to the levied units", {"act": "undo"})]
+        back = [option("undo", "Back to the levied units", {"act": "undo"})]
     options = paged(state, seat, candidates, back + [release])
     default = candidates[0][1].choice if candidates else release.choice
     return Prompt(seat=seat, kind="ronin", text=f"Hidden ronin: place {todo} ronin (never as many as your "
@@ -362,14 +362,14 @@ def do_ronin(state: SamuraiState, seat: int, answer: Pick) -> None:
     to = answer.to or "garrison"
     n = answer.count or 1
     if state.provinces[pid].owner != seat:
-        raise IllegalChoice(f"you do not own {pname(pid)}")
+        raise IllegalChoice(f"you do not own {province_name(pid)}")
     rooms = {(p, destination): r for p, destination, r in ronin_spots(state, seat)}
     if (pid, to) not in rooms:
-        raise IllegalChoice(f"no more ronin fit in {pname(pid)}: they may never outnumber your units there")
+        raise IllegalChoice(f"no more ronin fit in {province_name(pid)}: they may never outnumber your units there")
     if n > d["ronin_todo"]:
         raise IllegalChoice(f"you have only {d['ronin_todo']} ronin left to place")
     if n > rooms[(pid, to)]:
-        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {pname(pid)}")
+        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {province_name(pid)}")
     placed.append([pid, to, n])
     d["ronin_todo"] -= n
 
@@ -471,11 +471,11 @@ def muster_prompt(state: SamuraiState, seat: int) -> Prompt | None:
     if stage == "ronin":
         return ronin_prompt(state, seat)
     d = player_of(state, seat).draft
-    keep = opt("keep", "Keep my muster", {"act": "keep"})
-    undo = opt("undo", "Undo the last step", {"act": "undo"})
+    keep = option("keep", "Keep my muster", {"act": "keep"})
+    undo = option("undo", "Undo the last step", {"act": "undo"})
     parts = []
     if d.get("build"):
-        parts.append(f"build in {pname(d['build'])}")
+        parts.append(f"build in {province_name(d['build'])}")
     placed = [p for p in d.get("placed", []) if p[2] != "tray"]
     if placed:
         parts.append(f"{len(placed)} new units placed")

@@ -14,7 +14,16 @@ import random
 
 from engine.contract import Event, IllegalChoice, Prompt
 from engine.samurai.answers import Pick
-from engine.samurai.board import MAX_OPTIONS, active, army_regulars, emit, opt, player_of, pname, who
+from engine.samurai.board import (
+    MAX_OPTIONS,
+    active,
+    army_regulars,
+    emit,
+    option,
+    player_of,
+    province_name,
+    who,
+)
 from engine.samurai.elimination import destroy_army
 from engine.samurai.state import Army, Interrupt, SamuraiState
 
@@ -44,8 +53,8 @@ def strike_moment(state: SamuraiState) -> bool:
 
 
 def target_options(state: SamuraiState, holder: int) -> list:
-    return [opt(f"kill:{seat}:{army.idx}", f"Assassinate {who(seat)}'s daimyo of army {army.idx + 1} "
-                f"({pname(army.location)})", {"act": "assassinate", "seat": seat, "army": army.idx})
+    return [option(f"kill:{seat}:{army.idx}", f"Assassinate {who(seat)}'s daimyo of army {army.idx + 1} "
+                f"({province_name(army.location)})", {"act": "assassinate", "seat": seat, "army": army.idx})
             for seat, army in ninja_targets(state, holder)]
 
 
@@ -58,7 +67,7 @@ def ninja_offer(state: SamuraiState) -> Prompt | None:
     assert war is not None
     if state.order[war.order_pos] == holder or war.ninja_passed == war.order_pos:
         return None
-    keep = opt("pass", "Not in this player's turn", {"act": "pass"})
+    keep = option("pass", "Not in this player's turn", {"act": "pass"})
     return Prompt(seat=holder, kind="ninja", text="Your ninja may strike at any moment of another player's Wage War "
                   "Phases A, B and D: 8 or less kills; on a miss the target may strike back at one of your "
                   "daimyos (9 or more). The game does not wait for you.", answer=Pick,
@@ -69,19 +78,19 @@ def own_turn_option(state: SamuraiState, seat: int) -> list:
     """The holder's own phase menus offer the ninja at every moment of Phases A, B and D."""
     if state.ninja != seat or not strike_moment(state):
         return []
-    return [opt("ninja", "Send your ninja to assassinate a daimyo", {"act": "ninja"})]
+    return [option("ninja", "Send your ninja to assassinate a daimyo", {"act": "ninja"})]
 
 
 def ninja_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The holder sent the ninja from his own turn's menu: pick the daimyo, or keep it."""
-    keep = opt("pass", "Keep the ninja for later", {"act": "pass"})
+    keep = option("pass", "Keep the ninja for later", {"act": "pass"})
     return Prompt(seat=seat, kind="ninja", text="Your ninja strikes: choose a daimyo (8 or less kills; on a miss "
                   "the target may strike back at one of yours on 9 or more).", answer=Pick,
                   options=([keep] + target_options(state, seat))[:MAX_OPTIONS], default=keep.choice)
 
 
 def counter_prompt(state: SamuraiState, seat: int, holder: int) -> Prompt:
-    options = [opt(f"counter:{army.idx}", f"Strike back at {who(holder)}'s daimyo of army {army.idx + 1}",
+    options = [option(f"counter:{army.idx}", f"Strike back at {who(holder)}'s daimyo of army {army.idx + 1}",
                    {"act": "counter", "army": army.idx})
                for army in player_of(state, holder).armies if army.alive and not army.assassinated]
     return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master to strike "

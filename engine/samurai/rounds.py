@@ -14,12 +14,12 @@ from engine.samurai.board import (
     army_regulars,
     emit,
     end_phase,
-    gsize,
+    garrison_size,
     income,
-    opt,
+    option,
     owned,
     player_of,
-    pname,
+    province_name,
     regulars_in,
     who,
 )
@@ -87,8 +87,8 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
     if card.effect == "koku":
         player.koku = max(0, player.koku + card.amount)
     elif card.effect == "spearmen":
-        spots = sorted((gsize(state.provinces[p].garrison), content().order[p], p) for p in owned(state, seat)
-                       if gsize(state.provinces[p].garrison) < limits.garrison)
+        spots = sorted((garrison_size(state.provinces[p].garrison), content().order[p], p) for p in owned(state, seat)
+                       if garrison_size(state.provinces[p].garrison) < limits.garrison)
         for _, _, pid in spots[:card.amount]:
             if player.tray["spearman"] > 0:
                 player.tray["spearman"] -= 1
@@ -98,7 +98,7 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
         if spots and state.castles > 0:
             state.castles -= 1
             state.provinces[spots[0][2]].fort = 1
-            emit(state, events, f"A castle rises in {pname(spots[0][2])}.")
+            emit(state, events, f"A castle rises in {province_name(spots[0][2])}.")
     elif card.effect == "experience":
         alive = sorted((army.level, army.idx) for army in player.armies if army.alive)
         if alive:
@@ -108,8 +108,8 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
         for pid, prov in state.provinces.items():
             if prov.owner is None:
                 continue
-            hit = (card.effect == "storm" and content().region_of[pid] == card.region and gsize(prov.garrison) >= 2) or (
-                card.effect == "desertion" and prov.owner == seat and gsize(prov.garrison) >= 4)
+            hit = (card.effect == "storm" and content().region_of[pid] == card.region and garrison_size(prov.garrison) >= 2) or (
+                card.effect == "desertion" and prov.owner == seat and garrison_size(prov.garrison) >= 4)
             if hit:
                 for kind in CHEAP_FIRST:
                     if prov.garrison[kind]:
@@ -122,7 +122,7 @@ def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
     """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
     other players plan meanwhile instead of waiting for the discards one by one)."""
     cards = content().cards
-    options = [opt(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
+    options = [option(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
             for cid in player_of(state, seat).hand]
     return Prompt(seat=seat, kind="discard", text=f"Your hand holds more than {hand_limit(state, seat)} event cards: "
                   "discard one, then make your plan.", answer=Pick, options=options, default=options[0].choice)

@@ -21,11 +21,11 @@ from engine.samurai.board import (
     deploy_targets,
     emit,
     end_phase,
-    gsize,
+    garrison_size,
     income,
     owned,
     player_of,
-    pname,
+    province_name,
     regulars_in,
     who,
 )
@@ -56,6 +56,10 @@ from engine.samurai.state import Declaration, SamuraiState, no_units
 from engine.samurai.turn_order import serve_swords, swords_sealed
 from engine.samurai.war import start_war, war_step
 from engine.validate import parse_choice
+
+gsize = garrison_size
+"""Compatibility names for views.py and the tests, from before board spelled them out."""
+pname = province_name
 
 __all__ = [
     # the engine contract, called by engine/samurai/__init__.py and views.py

@@ -36,12 +36,12 @@ from engine.samurai.board import (
     deploy_targets,
     emit,
     end_phase,
-    gsize,
-    opt,
+    garrison_size,
+    option,
     owned,
     paged,
     player_of,
-    pname,
+    province_name,
     region_hint,
     units_text,
     who,
@@ -196,15 +196,15 @@ def apply_screens(state: SamuraiState) -> None:
 
 def claims_prompt(state: SamuraiState, seat: int) -> Prompt:
     wishes = player_of(state, seat).draft.get("claims", [])
-    undo = opt("undo", "Undo the last wish", {"act": "undo"})
+    undo = option("undo", "Undo the last wish", {"act": "undo"})
     if len(wishes) >= SETUP_TURNS or player_of(state, seat).draft.get("claims_done"):
-        keep = opt("keep", "Keep these wishes", {"act": "keep"})
-        listed = ", ".join(pname(pid) for pid in wishes) or "the game's choice"
+        keep = option("keep", "Keep these wishes", {"act": "keep"})
+        listed = ", ".join(province_name(pid) for pid in wishes) or "the game's choice"
         return Prompt(seat=seat, kind="claim", text=f"Claim wishes sealed: {listed}.", answer=Pick,
                       options=[keep, undo] if wishes else [keep], secret=True, answered=True, default=keep.choice)
-    candidates = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid}))
+    candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
              for pid in claim_targets(state, seat)]
-    rest = opt("auto", "Let the game choose the rest for me", {"act": "auto"})
+    rest = option("auto", "Let the game choose the rest for me", {"act": "auto"})
     options = paged(state, seat, candidates, ([undo] if wishes else []) + [rest])
     return Prompt(seat=seat, kind="claim", text=f"Setup: claim wish {len(wishes) + 1} of {SETUP_TURNS}, an "
                   "unoccupied province. Claims are served in sword order, one per player a round; a wish "
@@ -235,9 +235,9 @@ def do_claim_wish(state: SamuraiState, seat: int, answer: Pick) -> None:
         raise IllegalChoice("name an unoccupied province to claim")
     pid = check_province(answer.province)
     if pid in wishes:
-        raise IllegalChoice(f"{pname(pid)} is already on your list")
+        raise IllegalChoice(f"{province_name(pid)} is already on your list")
     if pid not in claim_targets(state, seat):
-        raise IllegalChoice(f"{pname(pid)} is not unoccupied")
+        raise IllegalChoice(f"{province_name(pid)} is not unoccupied")
     wishes.append(pid)
 
 
@@ -262,7 +262,7 @@ def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
             state.provinces[pid].owner = seat
             state.provinces[pid].garrison["spearman"] += 1
             player.tray["spearman"] -= 1
-            emit(state, events, f"{who(seat)} claims {pname(pid)}" + ("." if wished else " (all wishes taken)."))
+            emit(state, events, f"{who(seat)} claims {province_name(pid)}" + ("." if wished else " (all wishes taken)."))
     for seat in active(state):
         player_of(state, seat).draft = {}
     end_phase(events, state, "Setup: provinces claimed (six rounds in sword order).", kind="setup")
@@ -286,16 +286,16 @@ def placement_stage(state: SamuraiState, seat: int) -> str:
 def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     stage = placement_stage(state, seat)
     d = player_of(state, seat).draft
-    undo = opt("undo", "Undo the last step", {"act": "undo"})
+    undo = option("undo", "Undo the last step", {"act": "undo"})
     has_undo = bool(d.get("spears") or "a1" in d or d.get("deploys"))
     if stage == "army_screen":
         return screen_prompt(state, seat)
     if stage == "spear":
         drafted = Counter(d.get("spears", []))
         left = spearmen_to_place() - len(d.get("spears", []))
-        candidates = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
+        candidates = [(pid, option(f"spear:{pid}", f"{province_name(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
                            "spearmen)", {"act": "spear", "province": pid})) for pid in spear_targets(state, seat)]
-        rest = opt("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
+        rest = option("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
         options = paged(state, seat, candidates, ([undo] if has_undo else []) + [rest])
         return Prompt(seat=seat, kind="spear", text=f"Setup: add one spearman to a province you own (at most 3 per "
                       f"province; {left} of {spearmen_to_place()} left).{region_hint(state, seat, options)}", answer=Pick, options=options, secret=True,
@@ -303,13 +303,13 @@ def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     if stage == "deploy":
         n = len(d.get("deploys", [])) + 1
         drafted = Counter(d.get("spears", []))
-        candidates = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(state.provinces[pid].garrison) + drafted[pid]} units)",
+        candidates = [(pid, option(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison) + drafted[pid]} units)",
                            {"act": "deploy", "province": pid})) for pid in deploy_spots(state, seat)]
         options = paged(state, seat, candidates, [undo] if has_undo else [])
         return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {n} in a province you own without an army."
                       f"{region_hint(state, seat, options)}",
                       answer=Pick, options=options, secret=True, default=candidates[0][1].choice)
-    keep = opt("keep", "Keep this setup", {"act": "keep"})
+    keep = option("keep", "Keep this setup", {"act": "keep"})
     return Prompt(seat=seat, kind=d.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "
                   "(shown when everyone is done).", answer=Pick, options=[keep, undo] if has_undo else [keep],
                   secret=True, answered=True, default=keep.choice)
@@ -350,7 +350,7 @@ def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
         elif answer.act == "spear":
             pid = check_province(answer.province)
             if pid not in spear_targets(state, seat):
-                raise IllegalChoice(f"{pname(pid)} is not yours or already holds 3 spearmen")
+                raise IllegalChoice(f"{province_name(pid)} is not yours or already holds 3 spearmen")
             d.setdefault("spears", []).append(pid)
         else:
             raise IllegalChoice("add a spearman to one of your provinces, or let the game place the rest")
@@ -359,7 +359,7 @@ def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
             raise IllegalChoice("deploy the army in one of your provinces")
         pid = check_province(answer.province)
         if pid not in deploy_spots(state, seat):
-            raise IllegalChoice(f"{pname(pid)} is not yours or already has an army")
+            raise IllegalChoice(f"{province_name(pid)} is not yours or already has an army")
         d.setdefault("deploys", []).append(pid)
     d["last"] = stage
 
@@ -379,7 +379,7 @@ def resolve_placement(state: SamuraiState, events: list[Event]) -> None:
         for army, pid in zip(armies, player.draft.get("deploys", []), strict=False):
             assert army_at(state, pid) is None
             army.location = pid
-        placed = ", ".join(pname(pid) for pid in player.draft.get("deploys", []))
+        placed = ", ".join(province_name(pid) for pid in player.draft.get("deploys", []))
         emit(state, events, f"{who(seat)} deploys armies in {placed}.")
     if state.options.mode != "base":
         apply_screens(state)

@@ -10,11 +10,11 @@ from engine.samurai.board import (
     check_province,
     deploy_targets,
     emit,
-    gsize,
-    opt,
+    garrison_size,
+    option,
     paged,
     player_of,
-    pname,
+    province_name,
     region_hint,
     who,
 )
@@ -65,16 +65,16 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
     pids = task_targets(state, task)
     if task.task == "spear":
         placed = state.provinces
-        candidates = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+        candidates = [(pid, option(f"spear:{pid}", f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
                            {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
     elif task.task == "claim":
-        candidates = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid})) for pid in pids]
+        candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid})) for pid in pids]
         text = "Setup: claim an unoccupied province with one spearman."
     else:
         army = next_undeployed(state, seat)
         n = army.idx + 1 if army else 0
-        candidates = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(state.provinces[pid].garrison)} units)",
+        candidates = [(pid, option(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
                            {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {n} in a province you own without an army."
     options = paged(state, seat, candidates, [])
@@ -94,10 +94,10 @@ def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: li
     pid = check_province(answer.province)
     if pid not in task_targets(state, task):
         if task.task == "spear":
-            raise IllegalChoice(f"{pname(pid)} is not yours or already holds 3 spearmen")
+            raise IllegalChoice(f"{province_name(pid)} is not yours or already holds 3 spearmen")
         if task.task == "claim":
-            raise IllegalChoice(f"{pname(pid)} is not unoccupied")
-        raise IllegalChoice(f"{pname(pid)} is not yours or already has an army")
+            raise IllegalChoice(f"{province_name(pid)} is not unoccupied")
+        raise IllegalChoice(f"{province_name(pid)} is not yours or already has an army")
     player = player_of(state, seat)
     prov = state.provinces[pid]
     if task.task in ("spear", "claim"):
@@ -105,14 +105,14 @@ def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: li
         player.tray["spearman"] -= 1
         if task.task == "claim":
             prov.owner = seat
-            emit(state, events, f"{who(seat)} claims {pname(pid)}.")
+            emit(state, events, f"{who(seat)} claims {province_name(pid)}.")
         else:
-            emit(state, events, f"{who(seat)} adds a spearman in {pname(pid)}.")
+            emit(state, events, f"{who(seat)} adds a spearman in {province_name(pid)}.")
     else:
         army = next_undeployed(state, seat)
         assert army is not None
         army.location = pid
-        emit(state, events, f"{who(seat)} deploys army {army.idx + 1} in {pname(pid)}.")
+        emit(state, events, f"{who(seat)} deploys army {army.idx + 1} in {province_name(pid)}.")
 
 
 def start_deploy(state: SamuraiState, events: list[Event]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, Prompt
 from engine.samurai.answers import Pick
-from engine.samurai.board import active, emit, opt, player_of, who
+from engine.samurai.board import active, emit, option, player_of, who
 from engine.samurai.state import SamuraiState
 
 
@@ -20,7 +20,7 @@ def sealed_sword_prompt(state: SamuraiState, seat: int) -> Prompt:
     count = len(active(state))
     wanted = player_of(state, seat).draft.get("sword")
     bid = player_of(state, seat).plan.swords
-    options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else " (acts last)" if n == count else ""),
+    options = [option(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else " (acts last)" if n == count else ""),
                    {"act": "sword", "position": n}) for n in range(1, count + 1)]
     text = (f"You bid {bid} koku: name the sword you want. Bidders are served from the highest bid; "
             "if yours is taken you get the nearest free one.")

@@ -13,7 +13,7 @@ from engine.samurai.board import (
     emit,
     end_phase,
     player_of,
-    pname,
+    province_name,
     who,
 )
 from engine.samurai.content import content
@@ -94,7 +94,7 @@ def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bo
         war.sub = "C"
         if war.declarations:
             emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(
-                sorted({pname(d.target) for d in war.declarations})) + ".", kind="declare")
+                sorted({province_name(d.target) for d in war.declarations})) + ".", kind="declare")
         return True
     if war.sub == "C":
         if war.battle is not None:

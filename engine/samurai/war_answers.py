@@ -10,7 +10,7 @@ from collections.abc import Callable
 from engine.contract import Event, IllegalChoice
 from engine.samurai.answers import Pick
 from engine.samurai.battle import finish_battle, launch, run_rounds, start_battle
-from engine.samurai.board import army_at, check_province, emit, player_of, pname, who
+from engine.samurai.board import army_at, check_province, emit, player_of, province_name, who
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import default_force, force_has_choice, move_garrison
 from engine.samurai.movement import (
@@ -78,7 +78,7 @@ def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Even
     army = player_of(state, seat).armies[war.chain_army]
     target = check_province(answer.target)
     if answer.act != "attack" or target not in attack_targets(state, seat, army.location):
-        raise IllegalChoice(f"{pname(target)} is not adjacent to {pname(army.location)} or cannot be attacked")
+        raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(army.location)} or cannot be attacked")
     war.chain_army = None
     declaration = Declaration(source=army.location, force="army", army=army.idx, target=target)
     start_battle(state, events, rng, seat, target, [declaration], chained=True)
@@ -89,7 +89,7 @@ def answer_battle_order(state: SamuraiState, seat: int, answer: Pick, events: li
     war = current_war(state)
     target = check_province(answer.target)
     if answer.act != "battle" or target not in {declaration.target for declaration in war.declarations}:
-        raise IllegalChoice(f"no declared attack on {pname(target)}")
+        raise IllegalChoice(f"no declared attack on {province_name(target)}")
     launch(state, events, rng, seat, target)
 
 
@@ -99,7 +99,7 @@ def answer_move_to(state: SamuraiState, seat: int, answer: Pick, events: list[Ev
     pid = check_province(answer.province)
     destinations = army_moves(state, seat, army, claim=war.sub == "D")
     if answer.act != "to" or pid not in destinations:
-        raise IllegalChoice(f"army {army.idx + 1} cannot reach {pname(pid)} from {pname(army.location)} "
+        raise IllegalChoice(f"army {army.idx + 1} cannot reach {province_name(pid)} from {province_name(army.location)} "
                             f"through your own provinces in {army.moves_left} moves")
     move_army(state, seat, army, pid, destinations[pid], events)
     war.sel = {}
@@ -113,13 +113,13 @@ def answer_garrison_to(state: SamuraiState, seat: int, answer: Pick, events: lis
     pid = check_province(answer.province)
     targets = garrison_targets(state, seat, source)
     if answer.act != "to" or pid not in targets:
-        raise IllegalChoice(f"{pname(pid)} is not adjacent to {pname(source)}, or is not yours or empty, or is full")
+        raise IllegalChoice(f"{province_name(pid)} is not adjacent to {province_name(source)}, or is not yours or empty, or is full")
     if answer.count is None and force_has_choice(state, source, targets[pid]):
         war.sel["to"] = pid
         return
     count = answer.count or targets[pid]
     if count > targets[pid]:
-        raise IllegalChoice(f"at most {targets[pid]} units can move from {pname(source)} to {pname(pid)}")
+        raise IllegalChoice(f"at most {targets[pid]} units can move from {province_name(source)} to {province_name(pid)}")
     move_garrison(state, events, seat, source, pid, default_force(state, source, count))
 
 
@@ -130,11 +130,11 @@ def answer_declare_target(state: SamuraiState, seat: int, answer: Pick, events: 
     target = check_province(answer.target)
     if answer.act != "attack" or target not in attack_targets(state, seat, source):
         if target not in content().adj[source]:
-            raise IllegalChoice(f"{pname(target)} is not adjacent to {pname(source)}")
+            raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(source)}")
         if state.round == 1 and army_at(state, target):
-            raise IllegalChoice(f"no attack may be declared on {pname(target)}: "
+            raise IllegalChoice(f"no attack may be declared on {province_name(target)}: "
                                 "it holds an army and this is the first round")
-        raise IllegalChoice(f"{pname(target)} is your own province")
+        raise IllegalChoice(f"{province_name(target)} is your own province")
     force = "army" if war.sel.get("army") is not None else "garrison"
     if force == "garrison" and answer.count is None \
             and force_has_choice(state, source, garrison_attackers(state, source)):
@@ -144,7 +144,7 @@ def answer_declare_target(state: SamuraiState, seat: int, answer: Pick, events: 
     if force == "garrison" and answer.count is not None:
         most = garrison_attackers(state, source)
         if answer.count > most:
-            raise IllegalChoice(f"at most {most} units of the garrison of {pname(source)} can attack "
+            raise IllegalChoice(f"at most {most} units of the garrison of {province_name(source)} can attack "
                                 "(one must stay unless an army holds the province)")
         count = answer.count
     war.declarations.append(Declaration(source=source, force=force, army=war.sel.get("army"), target=target,
@@ -185,7 +185,7 @@ def finish_phase(state: SamuraiState, seat: int, events: list[Event]) -> None:
         war.sub = "C"
         if war.declarations:
             emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(
-                sorted({pname(declaration.target) for declaration in war.declarations})) + ".", kind="declare")
+                sorted({province_name(declaration.target) for declaration in war.declarations})) + ".", kind="declare")
     elif war.sub == "D":
         end_war_turn(state, events)
 
@@ -223,7 +223,7 @@ def strike_with_ninja(state: SamuraiState, seat: int, kind: str, answer: Pick, e
 def choose_garrison(state: SamuraiState, seat: int, kind: str, answer: Pick, events: list[Event]) -> None:
     pid = check_province(answer.province)
     if pid not in garrison_sources(state, seat):
-        raise IllegalChoice(f"the garrison of {pname(pid)} cannot move now")
+        raise IllegalChoice(f"the garrison of {province_name(pid)} cannot move now")
     current_war(state).sel = {"garrison": pid}
 
 
@@ -231,7 +231,7 @@ def choose_attack_source(state: SamuraiState, seat: int, kind: str, answer: Pick
     pid = check_province(answer.province)
     force = "army" if answer.army is not None else "garrison"
     if (pid, force, answer.army) not in declare_sources(state, seat):
-        raise IllegalChoice(f"no {force} of yours in {pname(pid)} can declare an attack")
+        raise IllegalChoice(f"no {force} of yours in {province_name(pid)} can declare an attack")
     current_war(state).sel = {"source": pid, "army": answer.army}
 
 
