@@ -235,7 +235,8 @@ class HeuristicPolicy:
         candidates = setup_placement.deploy_spots(state, prompt.seat)
         if not candidates:
             return None
-        pid = max(candidates, key=lambda x: (garrison_size(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
+        pid = max(candidates,
+                  key=lambda x: (garrison_size(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
         return {"act": "deploy", "province": pid}
 
     def _rebuild(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
@@ -303,7 +304,8 @@ class HeuristicPolicy:
         candidates = muster.build_targets(state, prompt.seat)
         if not candidates:
             return {"act": "forfeit"}
-        pid, _ = max(candidates, key=lambda c: (frontier(state, prompt.seat, c[0]), regulars_in(state, c[0]), c[0]))
+        pid, _ = max(candidates,
+                     key=lambda c: (frontier(state, prompt.seat, c[0]), regulars_in(state, c[0]), c[0]))
         return {"act": "build", "province": pid}
 
     def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -314,7 +316,9 @@ class HeuristicPolicy:
         if not targets:
             return {"act": "pass"}
         preference = foe_preference(state, prompt.seat)
-        seat, army = max(targets, key=lambda task: (len(owned(state, task[0])), task[1].level, preference[task[0]], -task[1].idx))
+        seat, army = max(targets,
+                         key=lambda task: (len(owned(state, task[0])), task[1].level, preference[task[0]],
+                                           -task[1].idx))
         return {"act": "assassinate", "seat": seat, "army": army.idx}
 
     # war

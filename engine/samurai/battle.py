@@ -91,7 +91,8 @@ def write_back(state: SamuraiState, events: list[Event], battle: Battle, attacke
         prov.ronin = 0
 
 
-def _store_army(state: SamuraiState, events: list[Event], seat: int, army: Army, holder: dict[str, int], foe: int | None) -> None:
+def _store_army(state: SamuraiState, events: list[Event], seat: int, army: Army, holder: dict[str, int],
+                foe: int | None) -> None:
     player = player_of(state, seat)
     for kind in REGULAR:
         player.tray[kind] += army.units[kind] - holder.get(kind, 0)
@@ -197,7 +198,8 @@ def run_rounds(state: SamuraiState, events: list[Event], rng: random.Random) -> 
         finish_battle(state, events, "lost")
 
 
-def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: str, rng: random.Random) -> None:
+def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: str,
+              rng: random.Random) -> None:
     """Roll one step for both sides at once (a naval landing: the defenders only) and show
     the dice; the losses wait for the owners that have a choice, the others are taken now."""
     attackers, defenders = battle_sides(state, battle)
@@ -233,7 +235,8 @@ def take_losses(state: SamuraiState, events: list[Event]) -> None:
     pending = battle.pending
     attackers, defenders = battle_sides(state, battle)
     lines = []
-    for side, holders, seat in (("attack", attackers, battle.attacker), ("defence", defenders, battle.defender)):
+    for side, holders, seat in (("attack", attackers, battle.attacker),
+                                ("defence", defenders, battle.defender)):
         hits = pending.hits[side]
         if hits <= 0:
             continue
@@ -247,7 +250,8 @@ def take_losses(state: SamuraiState, events: list[Event]) -> None:
     write_back(state, events, battle, attackers, defenders)
 
 
-def choose_losses(state: SamuraiState, events: list[Event], seat: int, answer: UnitCounts, rng: random.Random) -> None:
+def choose_losses(state: SamuraiState, events: list[Event], seat: int, answer: UnitCounts,
+                  rng: random.Random) -> None:
     """One owner's sealed choice of losses; the step resolves when every owed choice is in."""
     war = state.war
     assert war is not None and war.battle is not None and war.battle.pending is not None
@@ -319,7 +323,8 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
             if state.provinces[source].owner is None and garrison_size(units):
                 state.provinces[source].owner = seat
         text = f"The attack on {province_name(battle.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
-        emit(state, events, text, kind="battle_end", data={"target": battle.target, "outcome": outcome, "attacker": seat})
+        emit(state, events, text, kind="battle_end",
+             data={"target": battle.target, "outcome": outcome, "attacker": seat})
         for source in battle.gforce:
             vacate_if_empty(state, source)
     if state.phase == "over":

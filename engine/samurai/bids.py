@@ -7,23 +7,9 @@ import random
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import Pick, PlanAnswer
-from engine.samurai.board import (
-    active,
-    emit,
-    end_phase,
-    option,
-    player_of,
-    who,
-)
-from engine.samurai.muster import (
-    build_short,
-    start_muster,
-)
-from engine.samurai.state import (
-    Plan,
-    SamuraiState,
-    Task,
-)
+from engine.samurai.board import active, emit, end_phase, option, player_of, who
+from engine.samurai.muster import build_short, start_muster
+from engine.samurai.state import Plan, SamuraiState, Task
 from engine.text import seat_ref
 
 
@@ -137,7 +123,8 @@ def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) 
     for s in seats:
         if player_of(state, s).sword is None:
             player_of(state, s).sword = free.pop()
-    state.order = sorted(seats, key=lambda s: player_of(state, s).sword) + [s for s in state.order if s not in seats]
+    state.order = sorted(seats,
+                         key=lambda s: player_of(state, s).sword) + [s for s in state.order if s not in seats]
     end_phase(events, state, "Turn order: " + ", ".join(f"{who(s)} (sword {player_of(state, s).sword})" for s in active(state)),
               kind="turn_order")
     if state.options.steps == "combined" and not build_short(state):

@@ -104,7 +104,8 @@ def option(value: str, label: str, choice: dict[str, Any], description: str = ""
     return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
 
 
-def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]], extras: list[Option]) -> list[Option]:
+def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
+          extras: list[Option]) -> list[Option]:
     """Fit a long province list into one select: group by region, then list one region."""
     if len(candidates) + len(extras) <= MAX_OPTIONS:
         return [o for _, o in candidates] + extras

@@ -104,7 +104,8 @@ def fight_step(attackers: list[dict[str, int]], defenders: list[dict[str, int]],
     return adice, ahits, ddice, dhits
 
 
-def naval_strike(attackers: list[dict[str, int]], defenders: list[dict[str, int]], rng: random.Random) -> tuple[list[list[int]], int]:
+def naval_strike(attackers: list[dict[str, int]], defenders: list[dict[str, int]],
+                 rng: random.Random) -> tuple[list[list[int]], int]:
     """A naval landing: every defender except fortification defenders rolls once, the
     attacker takes the hits before the first round. Mutates the attacker; returns dice, hits."""
     dice, hits = roll_side(defenders, None, 0, rng, with_fort=False)

@@ -77,7 +77,8 @@ def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | N
             state.interrupts.append(Interrupt(seat=by, kind="rebuild"))
     if lwtv and state.end_round is None:
         state.end_round = state.round + 1
-        emit(state, events, f"The first daimyo house has fallen: the game ends after round {state.end_round}.")
+        emit(state, events,
+             f"The first daimyo house has fallen: the game ends after round {state.end_round}.")
     check_win(state, events)
 
 

@@ -103,14 +103,16 @@ def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:
     return take
 
 
-def gather(state: SamuraiState, seat: int, army: Army, events: list[Event], units: dict[str, int] | None = None) -> None:
+def gather(state: SamuraiState, seat: int, army: Army, events: list[Event],
+           units: dict[str, int] | None = None) -> None:
     """Garrison units join the army standing in their province (the default: all that fit)."""
     garrison = state.provinces[army.location].garrison
     moved = gather_default(state, army) if units is None else units
     for kind in BEST_FIRST:
         garrison[kind] -= moved[kind]
         army.units[kind] += moved[kind]
-    emit(state, events, f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army.location)}.")
+    emit(state, events,
+         f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army.location)}.")
 
 
 def garrison_movable(state: SamuraiState, pid: str) -> int:

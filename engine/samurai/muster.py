@@ -196,7 +196,8 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
     for pid, to in place_spots(state, seat, kind):
         size = garrison_size(state.provinces[pid].garrison)
         label = f"{province_name(pid)}: garrison ({size}/5)" if to == "garrison" else f"{province_name(pid)}: army card"
-        candidates.append((pid, option(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+        candidates.append((pid,
+                           option(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
     skip = option("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
     if d.get("placed"):
@@ -284,7 +285,8 @@ def hire_ronin(state: SamuraiState, events: list[Event]) -> None:
             player.draft["ronin_todo"] = got
             player.draft["ronin_placed"] = []
         if want:
-            emit(state, events, f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
+            emit(state, events,
+                 f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
 
 
 def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:

@@ -5,37 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.contract import Prompt
-from engine.samurai.battle import (
-    loss_prompts,
-)
+from engine.samurai.battle import loss_prompts
 from engine.samurai.bids import plan_prompt, spy_prompt
-from engine.samurai.board import (
-    active,
-    player_of,
-)
+from engine.samurai.board import active, player_of
 from engine.samurai.elimination import rebuild_prompt
-from engine.samurai.muster import (
-    levy_prompt,
-    muster_prompt,
-    place_prompt,
-    ronin_prompt,
-)
-from engine.samurai.ninja import (
-    counter_prompt,
-    ninja_offer,
-    ninja_prompt,
-)
+from engine.samurai.muster import levy_prompt, muster_prompt, place_prompt, ronin_prompt
+from engine.samurai.ninja import counter_prompt, ninja_offer, ninja_prompt
 from engine.samurai.rounds import discard_prompt
-from engine.samurai.setup_placement import (
-    claims_prompt,
-    placement_prompt,
-    screen_prompt,
-)
+from engine.samurai.setup_placement import claims_prompt, placement_prompt, screen_prompt
 from engine.samurai.setup_tasks import task_prompt
-from engine.samurai.state import (
-    Interrupt,
-    SamuraiState,
-)
+from engine.samurai.state import Interrupt, SamuraiState
 from engine.samurai.turn_order import sealed_sword_prompt
 from engine.samurai.war_prompts import war_prompt
 

@@ -25,10 +25,7 @@ from engine.samurai.board import (
 )
 from engine.samurai.content import content
 from engine.samurai.elimination import destroy_army
-from engine.samurai.state import (
-    SamuraiState,
-    no_units,
-)
+from engine.samurai.state import SamuraiState, no_units
 from engine.samurai.victory import final_scores
 
 
@@ -94,7 +91,8 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
                 player.tray["spearman"] -= 1
                 state.provinces[pid].garrison["spearman"] += 1
     elif card.effect == "castle":
-        spots = sorted((-regulars_in(state, p), content().order[p], p) for p in owned(state, seat) if not state.provinces[p].fort)
+        spots = sorted((-regulars_in(state, p), content().order[p],
+                        p) for p in owned(state, seat) if not state.provinces[p].fort)
         if spots and state.castles > 0:
             state.castles -= 1
             state.provinces[spots[0][2]].fort = 1
@@ -157,7 +155,8 @@ def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> N
                     continue
                 army.assassinated = False
                 army.level = 1
-                emit(state, events, f"A new daimyo takes command of {who(player.seat)}'s army {army.idx + 1}.")
+                emit(state, events,
+                     f"A new daimyo takes command of {who(player.seat)}'s army {army.idx + 1}.")
     if state.phase == "over":
         return
     for seat in active(state):

@@ -113,7 +113,8 @@ def fallback_claim(state: SamuraiState, seat: int) -> str | None:
         return None
     order = content().order
     adj = content().adj
-    return min(free, key=lambda pid: (-sum(1 for n in adj[pid] if state.provinces[n].owner == seat), order[pid]))
+    return min(free,
+               key=lambda pid: (-sum(1 for n in adj[pid] if state.provinces[n].owner == seat), order[pid]))
 
 
 # ---------------------------------------------------------------- army screens (both setups)
@@ -262,7 +263,8 @@ def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
             state.provinces[pid].owner = seat
             state.provinces[pid].garrison["spearman"] += 1
             player.tray["spearman"] -= 1
-            emit(state, events, f"{who(seat)} claims {province_name(pid)}" + ("." if wished else " (all wishes taken)."))
+            emit(state, events,
+                 f"{who(seat)} claims {province_name(pid)}" + ("." if wished else " (all wishes taken)."))
     for seat in active(state):
         player_of(state, seat).draft = {}
     end_phase(events, state, "Setup: provinces claimed (six rounds in sword order).", kind="setup")
@@ -346,7 +348,8 @@ def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
         return
     if stage == "spear":
         if answer.act == "spread":
-            d.setdefault("spears", []).extend(spread(state, seat, spearmen_to_place() - len(d.get("spears", []))))
+            d.setdefault("spears", []).extend(spread(state, seat,
+                                                     spearmen_to_place() - len(d.get("spears", []))))
         elif answer.act == "spear":
             pid = check_province(answer.province)
             if pid not in spear_targets(state, seat):

@@ -18,21 +18,9 @@ from engine.samurai.board import (
     region_hint,
     who,
 )
-from engine.samurai.muster import (
-    build_prompt,
-    build_targets,
-    check_build,
-    make_build,
-)
-from engine.samurai.setup_placement import (
-    claim_targets,
-    spear_targets,
-)
-from engine.samurai.state import (
-    Army,
-    SamuraiState,
-    Task,
-)
+from engine.samurai.muster import build_prompt, build_targets, check_build, make_build
+from engine.samurai.setup_placement import claim_targets, spear_targets
+from engine.samurai.state import Army, SamuraiState, Task
 
 
 def next_undeployed(state: SamuraiState, seat: int) -> Army | None:
@@ -69,7 +57,9 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
                            {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
     elif task.task == "claim":
-        candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid})) for pid in pids]
+        candidates = [(pid,
+                       option(f"claim:{pid}", province_name(pid),
+                              {"act": "claim", "province": pid})) for pid in pids]
         text = "Setup: claim an unoccupied province with one spearman."
     else:
         army = next_undeployed(state, seat)

@@ -6,16 +6,8 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event
-from engine.samurai.battle import (
-    launch,
-)
-from engine.samurai.board import (
-    emit,
-    end_phase,
-    player_of,
-    province_name,
-    who,
-)
+from engine.samurai.battle import launch
+from engine.samurai.board import emit, end_phase, player_of, province_name, who
 from engine.samurai.content import content
 from engine.samurai.movement import (
     army_moves,
@@ -25,10 +17,7 @@ from engine.samurai.movement import (
     gather_count,
 )
 from engine.samurai.rounds import end_round
-from engine.samurai.state import (
-    SamuraiState,
-    War,
-)
+from engine.samurai.state import SamuraiState, War
 
 
 def start_war(state: SamuraiState) -> None:
@@ -111,7 +100,8 @@ def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bo
             for army in player_of(state, seat).armies:
                 if army.alive and army.won:
                     army.level = min(content().units.limits.max_level, army.level + 1)
-                    emit(state, events, f"{who(seat)}'s daimyo of army {army.idx + 1} gains experience (level {army.level}).")
+                    emit(state, events,
+                         f"{who(seat)}'s daimyo of army {army.idx + 1} gains experience (level {army.level}).")
                 army.won = False
                 army.moves_left = army.level
             war.sub = "D"

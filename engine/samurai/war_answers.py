@@ -56,7 +56,8 @@ def handle_war(state: SamuraiState, seat: int, kind: str, answer: Pick, events: 
 # ---------------------------------------------------------------- the steps of a turn
 
 
-def answer_battle(state: SamuraiState, seat: int, answer: Pick, events: list[Event], rng: random.Random) -> None:
+def answer_battle(state: SamuraiState, seat: int, answer: Pick, events: list[Event],
+                  rng: random.Random) -> None:
     war = current_war(state)
     if answer.act == "calloff":
         assert war.battle is not None
@@ -70,7 +71,8 @@ def answer_battle(state: SamuraiState, seat: int, answer: Pick, events: list[Eve
     run_rounds(state, events, rng)
 
 
-def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Event], rng: random.Random) -> None:
+def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Event],
+                 rng: random.Random) -> None:
     war = current_war(state)
     if answer.act == "stop":
         war.chain_army = None
@@ -93,7 +95,8 @@ def answer_battle_order(state: SamuraiState, seat: int, answer: Pick, events: li
     launch(state, events, rng, seat, target)
 
 
-def answer_move_to(state: SamuraiState, seat: int, answer: Pick, events: list[Event], rng: random.Random) -> None:
+def answer_move_to(state: SamuraiState, seat: int, answer: Pick, events: list[Event],
+                   rng: random.Random) -> None:
     war = current_war(state)
     army = player_of(state, seat).armies[war.sel["army"]]
     pid = check_province(answer.province)
@@ -227,7 +230,8 @@ def choose_garrison(state: SamuraiState, seat: int, kind: str, answer: Pick, eve
     current_war(state).sel = {"garrison": pid}
 
 
-def choose_attack_source(state: SamuraiState, seat: int, kind: str, answer: Pick, events: list[Event]) -> None:
+def choose_attack_source(state: SamuraiState, seat: int, kind: str, answer: Pick,
+                         events: list[Event]) -> None:
     pid = check_province(answer.province)
     force = "army" if answer.army is not None else "garrison"
     if (pid, force, answer.army) not in declare_sources(state, seat):
