@@ -48,8 +48,9 @@ def spy_prompt(state: SamuraiState) -> Prompt:
     options = [option(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
                for s in active(state) if s != holder]
     decline = option("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
-    return Prompt(seat=holder, kind="spy", text="Your ninja may look at one player's plan, then you may revise yours.",
-                  answer=Pick, options=options + [decline], default=decline.choice)
+    text = "Your ninja may look at one player's plan, then you may revise yours."
+    return Prompt(seat=holder, kind="spy", text=text, answer=Pick, options=options + [decline],
+                  default=decline.choice)
 
 
 def answer_spy(state: SamuraiState, seat: int, answer: Pick, events: list[Event], rng: random.Random) -> None:
@@ -80,7 +81,8 @@ def lock_plans(state: SamuraiState, events: list[Event], rng: random.Random) -> 
     state.ninja_fresh = False
     bins = {s: player_of(state, s).plan.model_dump() for s in active(state)}
     end_phase(events, state, "Plans revealed: " + "; ".join(
-        f"{who(s)} swords {plan_bins['swords']}, build {plan_bins['build']}, levy {plan_bins['levy']}, ronin {plan_bins['ronin']}, ninja {plan_bins['ninja']}"
+        f"{who(s)} swords {plan_bins['swords']}, build {plan_bins['build']}, levy {plan_bins['levy']}, "
+        f"ronin {plan_bins['ronin']}, ninja {plan_bins['ninja']}"
         for s, plan_bins in bins.items()), kind="plans")
     events[-1].data = {"plans": {str(s): plan_bins for s, plan_bins in bins.items()}}
     bidders = [s for s in active(state) if player_of(state, s).plan.swords > 0]
@@ -123,10 +125,10 @@ def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) 
     for s in seats:
         if player_of(state, s).sword is None:
             player_of(state, s).sword = free.pop()
-    state.order = sorted(seats,
-                         key=lambda s: player_of(state, s).sword) + [s for s in state.order if s not in seats]
-    end_phase(events, state, "Turn order: " + ", ".join(f"{who(s)} (sword {player_of(state, s).sword})" for s in active(state)),
-              kind="turn_order")
+    by_sword = sorted(seats, key=lambda seat: player_of(state, seat).sword)
+    state.order = by_sword + [seat for seat in state.order if seat not in seats]
+    end_phase(events, state, "Turn order: " + ", ".join(
+        f"{who(seat)} (sword {player_of(state, seat).sword})" for seat in active(state)), kind="turn_order")
     if state.options.steps == "combined" and not build_short(state):
         start_muster(state, events, builds_inside=True)
         return

@@ -46,26 +46,30 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
     if phase == "screens":
         return [screen_prompt(state, s) for s in active(state) if asked(s)]
     if phase == "plan":
-        return [discard_prompt(state, s) if player_of(state, s).draft.get("discard") else plan_prompt(state, s)
-                for s in active(state) if asked(s)]
+        return [discard_prompt(state, seat) if player_of(state, seat).draft.get("discard")
+                else plan_prompt(state, seat) for seat in active(state) if asked(seat)]
     if phase == "spy":
         return [spy_prompt(state)]
     if phase == "spy_revise":
         assert state.ninja is not None
         return [plan_prompt(state, state.ninja, revise=True)]
     if phase == "levy":
-        return [levy_prompt(state, s) for s in active(state) if asked(s) and player_of(state, s).plan.levy > 0]
+        return [levy_prompt(state, seat) for seat in active(state)
+                if asked(seat) and player_of(state, seat).plan.levy > 0]
     if phase == "place":
-        return [place_prompt(state, s) for s in active(state) if asked(s) and "todo" in player_of(state, s).draft]
+        return [place_prompt(state, seat) for seat in active(state)
+                if asked(seat) and "todo" in player_of(state, seat).draft]
     if phase == "ronin":
-        return [ronin_prompt(state, s) for s in active(state) if asked(s) and "ronin_todo" in player_of(state, s).draft]
+        return [ronin_prompt(state, seat) for seat in active(state)
+                if asked(seat) and "ronin_todo" in player_of(state, seat).draft]
     if phase == "war":
         if state.war is not None and state.war.battle is not None and state.war.battle.pending is not None:
             return loss_prompts(state)
         offer = ninja_offer(state) if state.ninja is not None and asked(state.ninja) else None
         war = state.war
-        turn_elsewhere = war is not None and war.order_pos < len(state.order) and not asked(state.order[war.order_pos])
-        return [p for p in (offer, None if turn_elsewhere else war_prompt(state)) if p is not None]
+        turn_elsewhere = war is not None and war.order_pos < len(state.order) \
+            and not asked(state.order[war.order_pos])
+        return [prompt for prompt in (offer, None if turn_elsewhere else war_prompt(state)) if prompt is not None]
     return []
 
 

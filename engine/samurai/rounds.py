@@ -84,8 +84,8 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
     if card.effect == "koku":
         player.koku = max(0, player.koku + card.amount)
     elif card.effect == "spearmen":
-        spots = sorted((garrison_size(state.provinces[p].garrison), content().order[p], p) for p in owned(state, seat)
-                       if garrison_size(state.provinces[p].garrison) < limits.garrison)
+        spots = sorted((garrison_size(state.provinces[pid].garrison), content().order[pid], pid)
+                       for pid in owned(state, seat) if garrison_size(state.provinces[pid].garrison) < limits.garrison)
         for _, _, pid in spots[:card.amount]:
             if player.tray["spearman"] > 0:
                 player.tray["spearman"] -= 1
@@ -106,8 +106,10 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
         for pid, prov in state.provinces.items():
             if prov.owner is None:
                 continue
-            hit = (card.effect == "storm" and content().region_of[pid] == card.region and garrison_size(prov.garrison) >= 2) or (
-                card.effect == "desertion" and prov.owner == seat and garrison_size(prov.garrison) >= 4)
+            stormed = card.effect == "storm" and content().region_of[pid] == card.region \
+                and garrison_size(prov.garrison) >= 2
+            deserted = card.effect == "desertion" and prov.owner == seat and garrison_size(prov.garrison) >= 4
+            hit = stormed or deserted
             if hit:
                 for kind in CHEAP_FIRST:
                     if prov.garrison[kind]:
@@ -121,9 +123,9 @@ def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
     other players plan meanwhile instead of waiting for the discards one by one)."""
     cards = content().cards
     options = [option(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
-            for cid in player_of(state, seat).hand]
-    return Prompt(seat=seat, kind="discard", text=f"Your hand holds more than {hand_limit(state, seat)} event cards: "
-                  "discard one, then make your plan.", answer=Pick, options=options, default=options[0].choice)
+               for cid in player_of(state, seat).hand]
+    text = f"Your hand holds more than {hand_limit(state, seat)} event cards: discard one, then make your plan."
+    return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options, default=options[0].choice)
 
 
 def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:

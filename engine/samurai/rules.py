@@ -75,7 +75,8 @@ __all__ = [
 def advance(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Move on through every step that needs nobody's decision."""
     for _ in range(100000):
-        while state.interrupts and state.interrupts[0].kind == "rebuild" and not deploy_targets(state, state.interrupts[0].seat):
+        while state.interrupts and state.interrupts[0].kind == "rebuild" \
+                and not deploy_targets(state, state.interrupts[0].seat):
             state.interrupts.pop(0)
         if state.phase == "over" or state.interrupts:
             return

@@ -53,23 +53,24 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
     pids = task_targets(state, task)
     if task.task == "spear":
         placed = state.provinces
-        candidates = [(pid, option(f"spear:{pid}", f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
-                           {"act": "spear", "province": pid})) for pid in pids]
+        candidates = [(pid, option(f"spear:{pid}",
+                                   f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+                                   {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
     elif task.task == "claim":
-        candidates = [(pid,
-                       option(f"claim:{pid}", province_name(pid),
-                              {"act": "claim", "province": pid})) for pid in pids]
+        candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
+                      for pid in pids]
         text = "Setup: claim an unoccupied province with one spearman."
     else:
         army = next_undeployed(state, seat)
         n = army.idx + 1 if army else 0
-        candidates = [(pid, option(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
-                           {"act": "deploy", "province": pid})) for pid in pids]
+        candidates = [(pid, option(f"deploy:{pid}",
+                                   f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
+                                   {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {n} in a province you own without an army."
     options = paged(state, seat, candidates, [])
-    return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick, options=options,
-                  default=candidates[0][1].choice)
+    return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick,
+                  options=options, default=candidates[0][1].choice)
 
 
 def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: list[Event]) -> None:

@@ -47,7 +47,8 @@ def begin_war_turn(state: SamuraiState) -> None:
 def war_options_exist(state: SamuraiState, seat: int, sub: str) -> bool:
     player = player_of(state, seat)
     if sub == "A":
-        return any(army_moves(state, seat, army, False) or gather_count(state, army) for army in player.armies)
+        return any(army_moves(state, seat, army, False) or gather_count(state, army)
+                   for army in player.armies)
     if sub == "B":
         return bool(declare_sources(state, seat))
     if sub == "D":
@@ -81,21 +82,20 @@ def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bo
         if war.sel or war_options_exist(state, seat, "B"):
             return False
         war.sub = "C"
-        if war.declarations:
-            emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(
-                sorted({province_name(d.target) for d in war.declarations})) + ".", kind="declare")
+        announce_declarations(state, war, seat, events)
         return True
     if war.sub == "C":
         if war.battle is not None:
             return False
         if war.chain_army is not None:
             army = player_of(state, seat).armies[war.chain_army]
-            if army.alive and not army.assassinated and army.location and attack_targets(state, seat, army.location) \
-                    and army.attacks_used < army.level:
+            can_attack = army.alive and not army.assassinated and army.location \
+                and attack_targets(state, seat, army.location)
+            if can_attack and army.attacks_used < army.level:
                 return False
             war.chain_army = None
             return True
-        targets = sorted({d.target for d in war.declarations})
+        targets = sorted({declaration.target for declaration in war.declarations})
         if not targets:
             for army in player_of(state, seat).armies:
                 if army.alive and army.won:
@@ -116,6 +116,13 @@ def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bo
         end_war_turn(state, events)
         return True
     return False
+
+
+def announce_declarations(state: SamuraiState, war: War, seat: int, events: list[Event]) -> None:
+    """Phase B ends: the attacks declared are announced together, before any battle."""
+    if war.declarations:
+        targets = sorted({province_name(declaration.target) for declaration in war.declarations})
+        emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(targets) + ".", kind="declare")
 
 
 def end_war_turn(state: SamuraiState, events: list[Event]) -> None:

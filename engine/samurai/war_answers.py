@@ -10,7 +10,7 @@ from collections.abc import Callable
 from engine.contract import Event, IllegalChoice
 from engine.samurai.answers import Pick
 from engine.samurai.battle import finish_battle, launch, run_rounds, start_battle
-from engine.samurai.board import army_at, check_province, emit, player_of, province_name, who
+from engine.samurai.board import army_at, check_province, player_of, province_name
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import default_force, force_has_choice, move_garrison
 from engine.samurai.movement import (
@@ -27,7 +27,7 @@ from engine.samurai.movement import (
 from engine.samurai.ninja import own_turn_option
 from engine.samurai.state import Declaration, Interrupt, SamuraiState, War
 from engine.samurai.victory import check_win
-from engine.samurai.war import end_war_turn
+from engine.samurai.war import announce_declarations, end_war_turn
 
 StepAnswer = Callable[[SamuraiState, int, Pick, list[Event], random.Random], None]
 MenuAnswer = Callable[[SamuraiState, int, str, Pick, list[Event]], None]
@@ -80,7 +80,8 @@ def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Even
     army = player_of(state, seat).armies[war.chain_army]
     target = check_province(answer.target)
     if answer.act != "attack" or target not in attack_targets(state, seat, army.location):
-        raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(army.location)} or cannot be attacked")
+        raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(army.location)} "
+                            "or cannot be attacked")
     war.chain_army = None
     declaration = Declaration(source=army.location, force="army", army=army.idx, target=target)
     start_battle(state, events, rng, seat, target, [declaration], chained=True)
@@ -102,8 +103,8 @@ def answer_move_to(state: SamuraiState, seat: int, answer: Pick, events: list[Ev
     pid = check_province(answer.province)
     destinations = army_moves(state, seat, army, claim=war.sub == "D")
     if answer.act != "to" or pid not in destinations:
-        raise IllegalChoice(f"army {army.idx + 1} cannot reach {province_name(pid)} from {province_name(army.location)} "
-                            f"through your own provinces in {army.moves_left} moves")
+        raise IllegalChoice(f"army {army.idx + 1} cannot reach {province_name(pid)} from "
+                            f"{province_name(army.location)} through your own provinces in {army.moves_left} moves")
     move_army(state, seat, army, pid, destinations[pid], events)
     war.sel = {}
     check_win(state, events)
@@ -116,13 +117,15 @@ def answer_garrison_to(state: SamuraiState, seat: int, answer: Pick, events: lis
     pid = check_province(answer.province)
     targets = garrison_targets(state, seat, source)
     if answer.act != "to" or pid not in targets:
-        raise IllegalChoice(f"{province_name(pid)} is not adjacent to {province_name(source)}, or is not yours or empty, or is full")
+        raise IllegalChoice(f"{province_name(pid)} is not adjacent to {province_name(source)}, "
+                            "or is not yours or empty, or is full")
     if answer.count is None and force_has_choice(state, source, targets[pid]):
         war.sel["to"] = pid
         return
     count = answer.count or targets[pid]
     if count > targets[pid]:
-        raise IllegalChoice(f"at most {targets[pid]} units can move from {province_name(source)} to {province_name(pid)}")
+        raise IllegalChoice(f"at most {targets[pid]} units can move from {province_name(source)} "
+                            f"to {province_name(pid)}")
     move_garrison(state, events, seat, source, pid, default_force(state, source, count))
 
 
@@ -186,9 +189,7 @@ def finish_phase(state: SamuraiState, seat: int, events: list[Event]) -> None:
         war.sub = "B"
     elif war.sub == "B":
         war.sub = "C"
-        if war.declarations:
-            emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(
-                sorted({province_name(declaration.target) for declaration in war.declarations})) + ".", kind="declare")
+        announce_declarations(state, war, seat, events)
     elif war.sub == "D":
         end_war_turn(state, events)
 

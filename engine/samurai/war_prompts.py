@@ -53,9 +53,10 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
         options = [option("continue", "Fight another round", {"act": "continue"}),
                    option("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
                    option("calloff", "Call off the attack", {"act": "calloff"})]
-        return Prompt(seat=seat, kind="battle", text=f"Battle for {province_name(battle.target)} after round "
-                      f"{battle.rounds}: your {side_size(attackers)} units against {side_size(defenders)}. Go on?",
-                      answer=Pick, options=options, default=options[0].choice)
+        text = (f"Battle for {province_name(battle.target)} after round {battle.rounds}: "
+                f"your {side_size(attackers)} units against {side_size(defenders)}. Go on?")
+        return Prompt(seat=seat, kind="battle", text=text, answer=Pick, options=options,
+                      default=options[0].choice)
     if war.chain_army is not None:
         army = player_of(state, seat).armies[war.chain_army]
         assert army.location is not None
@@ -63,9 +64,10 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
                           {"act": "attack", "target": target})
                    for target in attack_targets(state, seat, army.location)]
         stop = option("stop", "Stop attacking with this army", {"act": "stop"})
-        return Prompt(seat=seat, kind="chain", text=f"Army {army.idx + 1} (level {army.level}) may attack again "
-                      f"from {province_name(army.location)} ({army.level - army.attacks_used} attacks left).",
-                      answer=Pick, options=(options[:MAX_OPTIONS - 1] + [stop]), default=stop.choice)
+        text = (f"Army {army.idx + 1} (level {army.level}) may attack again from "
+                f"{province_name(army.location)} ({army.level - army.attacks_used} attacks left).")
+        return Prompt(seat=seat, kind="chain", text=text, answer=Pick, options=(options[:MAX_OPTIONS - 1] + [stop]),
+                      default=stop.choice)
     targets = sorted({declaration.target for declaration in war.declarations})
     options = [option(f"battle:{target}", f"Resolve the battle for {province_name(target)}",
                       {"act": "battle", "target": target})
@@ -102,8 +104,9 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
                                    {"act": "to", "province": pid}))
                       for pid, count in garrison_targets(state, seat, source).items()]
         options = paged(state, seat, candidates, [cancel])
-        return Prompt(seat=seat, kind="garrison_to", text=f"Move units of the garrison of {province_name(source)} "
-                      "to an adjacent province you own or an unoccupied one:", answer=Pick, options=options,
+        text = (f"Move units of the garrison of {province_name(source)} "
+                "to an adjacent province you own or an unoccupied one:")
+        return Prompt(seat=seat, kind="garrison_to", text=text, answer=Pick, options=options,
                       default=cancel.choice)
     if war.sub == "B" and war.sel:
         source = war.sel["source"]
@@ -123,8 +126,8 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
                                + (" - claim" if state.provinces[pid].owner is None else ""),
                                {"act": "to", "province": pid})) for pid, steps in destinations.items()]
     options = paged(state, seat, candidates, [cancel])
-    return Prompt(seat=seat, kind="move_to", text=f"Move army {army.idx + 1} from {province_name(army.location)} "
-                  f"({army.moves_left} moves left) to:", answer=Pick, options=options, default=cancel.choice)
+    text = f"Move army {army.idx + 1} from {province_name(army.location)} ({army.moves_left} moves left) to:"
+    return Prompt(seat=seat, kind="move_to", text=text, answer=Pick, options=options, default=cancel.choice)
 
 
 # ---------------------------------------------------------------- the phase menus
@@ -167,15 +170,13 @@ def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
             extras.append(option(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
                                  {"act": "source", "province": source, "army": idx}))
         else:
-            candidates.append((source, option(f"garrison:{source}", f"Attack with the garrison of "
-                                              f"{province_name(source)} ({garrison_attackers(state, source)} units)",
-                                              {"act": "source", "province": source})))
+            label = f"Attack with the garrison of {province_name(source)} ({garrison_attackers(state, source)} units)"
+            candidates.append((source, option(f"garrison:{source}", label, {"act": "source", "province": source})))
     declared = "; ".join(f"{province_name(declaration.source)}→{province_name(declaration.target)}"
                          for declaration in war.declarations)
     options = paged(state, seat, candidates, extras + own_turn_option(state, seat) + [done])
-    return Prompt(seat=seat, kind="war_declare", text="Wage War B: declare attacks (one per army or garrison)."
-                  + (f" Declared: {declared}." if declared else ""), answer=Pick, options=options,
-                  default=done.choice)
+    text = "Wage War B: declare attacks (one per army or garrison)." + (f" Declared: {declared}." if declared else "")
+    return Prompt(seat=seat, kind="war_declare", text=text, answer=Pick, options=options, default=done.choice)
 
 
 def final_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
