@@ -73,7 +73,7 @@ def random_levy(state: SamuraiState, seat: int, rng: random.Random) -> dict[str,
 def random_screen(state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, int]:
     """A random split that keeps army 3 within its card (else the even default)."""
     for _ in range(20):
-        pick = {f.name: rng.randint(f.min, f.max) for f in prompt.fields}
+        pick = {field.name: rng.randint(field.min, field.max) for field in prompt.fields}
         trial = state.model_copy(deep=True)
         try:
             setup_placement.do_screen(trial, prompt.seat, ScreenAnswer(**pick))
@@ -86,10 +86,10 @@ def random_screen(state: SamuraiState, prompt: Prompt, rng: random.Random) -> di
 def random_losses(prompt: Prompt, rng: random.Random) -> dict[str, int]:
     """Any legal choice of losses: as many as the default takes, spread at random."""
     need = sum(prompt.default.values())
-    room = {f.name: f.max for f in prompt.fields}
+    room = {field.name: field.max for field in prompt.fields}
     losses = dict.fromkeys(room, 0)
     for _ in range(need):
-        kind = rng.choice([name for name, n in room.items() if losses[name] < n])
+        kind = rng.choice([name for name, count in room.items() if losses[name] < count])
         losses[kind] += 1
     return losses
 
@@ -110,7 +110,7 @@ class RandomPolicy:
             return random_losses(prompt, rng)
         if not prompt.options:
             return dict(prompt.default)
-        real = [o for o in prompt.options if o.choice.get("act") != "region"]
+        real = [entry for entry in prompt.options if entry.choice.get("act") != "region"]
         if real and rng.random() < 0.7:
             return dict(rng.choice(real).choice)
         return dict(rng.choice(prompt.options).choice)
@@ -132,15 +132,15 @@ def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
     prov = state.provinces[pid]
     if prov.owner is None and not prov.neutral:
         return 0.0
-    s = float(garrison_size(prov.garrison))
+    strength = float(garrison_size(prov.garrison))
     if prov.ronin_revealed:
-        s += prov.ronin
+        strength += prov.ronin
     if prov.fort and (prov.owner is not None or prov.neutral):
-        s += 4 if prov.fort == 1 else 6
+        strength += 4 if prov.fort == 1 else 6
     found = army_at(state, pid)
     if found and found[0] != seat:
-        s += 6 + 2 * found[1].level
-    return s
+        strength += 6 + 2 * found[1].level
+    return strength
 
 
 def own_army_strength(army: Any) -> float:
@@ -154,7 +154,7 @@ def garrison_strength(state: SamuraiState, pid: str) -> float:
 
 
 def frontier(state: SamuraiState, seat: int, pid: str) -> int:
-    return sum(1 for n in content().adj[pid] if state.provinces[n].owner != seat)
+    return sum(1 for neighbour in content().adj[pid] if state.provinces[neighbour].owner != seat)
 
 
 def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
@@ -167,12 +167,12 @@ def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
 
 def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     """The living opponent with the fewest provinces (ties: the seeded foe preference)."""
-    foes = [s for s in active(state) if s != seat]
+    foes = [foe for foe in active(state) if foe != seat]
     if not foes:
         return None
     preference = foe_preference(state, seat)
-    holdings = Counter(p.owner for p in state.provinces.values())  # one pass, not one per foe
-    return min(foes, key=lambda s: (holdings[s], preference[s]))
+    holdings = Counter(province.owner for province in state.provinces.values())  # one pass, not one per foe
+    return min(foes, key=lambda foe: (holdings[foe], preference[foe]))
 
 
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
@@ -217,8 +217,8 @@ class HeuristicPolicy:
         if not candidates:
             return None
         drafted = state.players[prompt.seat].draft.get("spears", [])
-        pid = max(candidates, key=lambda x: (frontier(state, prompt.seat, x), -state.provinces[x].garrison["spearman"]
-                                        - drafted.count(x), x))
+        pid = max(candidates, key=lambda spot: (frontier(state, prompt.seat, spot), -state.provinces[spot].garrison["spearman"]
+                                        - drafted.count(spot), spot))
         return {"act": "spear", "province": pid}
 
     def _claim(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
@@ -227,8 +227,8 @@ class HeuristicPolicy:
             return None
         adj = content().adj
 
-        def score(x: str) -> tuple[int, str]:
-            return (sum(1 for n in adj[x] if state.provinces[n].owner == prompt.seat), x)
+        def score(pid: str) -> tuple[int, str]:
+            return (sum(1 for count in adj[pid] if state.provinces[count].owner == prompt.seat), pid)
         return {"act": "claim", "province": max(candidates, key=score)}
 
     def _deploy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
@@ -236,14 +236,14 @@ class HeuristicPolicy:
         if not candidates:
             return None
         pid = max(candidates,
-                  key=lambda x: (garrison_size(state.provinces[x].garrison) + frontier(state, prompt.seat, x), x))
+                  key=lambda spot: (garrison_size(state.provinces[spot].garrison) + frontier(state, prompt.seat, spot), spot))
         return {"act": "deploy", "province": pid}
 
     def _rebuild(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
         candidates = deploy_targets(state, prompt.seat)
         if not candidates:
             return None
-        pid = max(candidates, key=lambda x: (garrison_size(state.provinces[x].garrison), x))
+        pid = max(candidates, key=lambda spot: (garrison_size(state.provinces[spot].garrison), spot))
         return {"act": "rebuild", "province": pid}
 
     # economy
@@ -267,9 +267,9 @@ class HeuristicPolicy:
         costs = state.options.levy_costs
         cap = len(owned(state, prompt.seat))
         got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
-        n = min(cap, budget // max(1, costs["spearman"]), player.tray["spearman"])
-        got["spearman"] = n
-        budget -= n * costs["spearman"]
+        count = min(cap, budget // max(1, costs["spearman"]), player.tray["spearman"])
+        got["spearman"] = count
+        budget -= count * costs["spearman"]
         for kind in ("swordsman", "bowman", "gunner"):
             while (got["spearman"] > 0 and budget >= costs[kind] - costs["spearman"]
                    and got[kind] < player.tray[kind]):
@@ -279,25 +279,25 @@ class HeuristicPolicy:
         return got
 
     def _place(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        d = state.players[prompt.seat].draft
-        if not d.get("todo"):
+        draft = state.players[prompt.seat].draft
+        if not draft.get("todo"):
             return {"act": "keep"}
-        spots = muster.place_spots(state, prompt.seat, d["todo"][0])
+        spots = muster.place_spots(state, prompt.seat, draft["todo"][0])
         if not spots:
             return {"act": "skip"}
-        pid, to = max(spots, key=lambda s: (s[1] == "army", frontier(state, prompt.seat, s[0]),
-                                            -garrison_size(state.provinces[s[0]].garrison), s[0]))
+        pid, to = max(spots, key=lambda seat: (seat[1] == "army", frontier(state, prompt.seat, seat[0]),
+                                            -garrison_size(state.provinces[seat[0]].garrison), seat[0]))
         return {"act": "place", "province": pid, "to": to}
 
     def _ronin(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        d = state.players[prompt.seat].draft
-        todo = d.get("ronin_todo", 0)
+        draft = state.players[prompt.seat].draft
+        todo = draft.get("ronin_todo", 0)
         if todo <= 0:
             return {"act": "keep"}
         spots = muster.ronin_spots(state, prompt.seat)
         if not spots:
             return {"act": "release"}
-        pid, to, room = max(spots, key=lambda s: (s[1] == "army", s[2], s[0]))
+        pid, to, room = max(spots, key=lambda seat: (seat[1] == "army", seat[2], seat[0]))
         return {"act": "ronin", "province": pid, "to": to, "count": min(room, todo)}
 
     def _build(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
@@ -305,7 +305,7 @@ class HeuristicPolicy:
         if not candidates:
             return {"act": "forfeit"}
         pid, _ = max(candidates,
-                     key=lambda c: (frontier(state, prompt.seat, c[0]), regulars_in(state, c[0]), c[0]))
+                     key=lambda candidate: (frontier(state, prompt.seat, candidate[0]), regulars_in(state, candidate[0]), candidate[0]))
         return {"act": "build", "province": pid}
 
     def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -335,7 +335,7 @@ class HeuristicPolicy:
         def order(kind: str) -> tuple[int, int, int, int]:
             return (units[kind].value, kind != "ronin", units[kind].step != struck, costs.get(kind, 0))
         left = sum(prompt.default.values())
-        room = {f.name: f.max for f in prompt.fields}
+        room = {field.name: field.max for field in prompt.fields}
         losses = dict.fromkeys(room, 0)
         for kind in sorted(room, key=order):
             take = min(room[kind], left)
@@ -421,7 +421,7 @@ class HeuristicPolicy:
         for army in state.players[seat].armies:
             if not war.d_garrisons and army.alive:
                 dests = army_moves(state, seat, army, True)
-                if any(state.provinces[d].owner is None for d in dests):
+                if any(state.provinces[draft].owner is None for draft in dests):
                     return {"act": "move", "army": army.idx}
         for pid in garrison_sources(state, seat):
             targets = garrison_targets(state, seat, pid)
@@ -437,7 +437,7 @@ class HeuristicPolicy:
             dest = self._front_move(state, prompt.seat, army)
             return {"act": "to", "province": dest} if dest else {"act": "cancel"}
         dests = army_moves(state, prompt.seat, army, True)
-        free = sorted(d for d in dests if state.provinces[d].owner is None)
+        free = sorted(draft for draft in dests if state.provinces[draft].owner is None)
         if free:
             return {"act": "to", "province": free[0]}
         return {"act": "cancel"}
@@ -454,7 +454,7 @@ class HeuristicPolicy:
     def _discard(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         cards = content().cards
         hand = state.players[prompt.seat].hand
-        worst = min(hand, key=lambda cid: (victory.objective_met(state, prompt.seat, cards[cid]) * cards[cid].vp
-                                           + (not victory.objective_met(state, prompt.seat, cards[cid])) * cards[cid].penalty,
-                                           cid))
+        worst = min(hand, key=lambda card_id: (victory.objective_met(state, prompt.seat, cards[card_id]) * cards[card_id].vp
+                                           + (not victory.objective_met(state, prompt.seat, cards[card_id])) * cards[card_id].penalty,
+                                           card_id))
         return {"act": "discard", "card": worst}

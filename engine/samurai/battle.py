@@ -60,8 +60,8 @@ def write_back(state: SamuraiState, events: list[Event], battle: Battle, attacke
     srcs = sorted(battle.gforce)
     for source, units in zip(srcs, attackers, strict=False):
         lost = {kind: battle.gforce[source][kind] - units.get(kind, 0) for kind in REGULAR}
-        for kind, n in lost.items():
-            player_of(state, battle.attacker).tray[kind] += n
+        for kind, count in lost.items():
+            player_of(state, battle.attacker).tray[kind] += count
         survivors = {kind: units.get(kind, 0) for kind in REGULAR}
         ronin = units.get("ronin", 0)
         state.ronin_pool += battle.gforce[source].get("ronin", 0) - ronin
@@ -114,30 +114,30 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
         return
     battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
     naval = False
-    for d in decls:
-        if d.force == "army":
-            army = player_of(state, seat).armies[d.army]
-            if not army.alive or army.assassinated or army.location != d.source:
+    for declaration in decls:
+        if declaration.force == "army":
+            army = player_of(state, seat).armies[declaration.army]
+            if not army.alive or army.assassinated or army.location != declaration.source:
                 continue
             battle.army = army.idx
-            battle.army_source = d.source
+            battle.army_source = declaration.source
             army.attacks_used += 1
             if army.ronin:
                 army.ronin_revealed = True
-            naval = naval or content().is_sea(d.source, target)
+            naval = naval or content().is_sea(declaration.source, target)
         else:
-            source = state.provinces[d.source]
-            if source.owner != seat or garrison_attackers(state, d.source) <= 0:
+            source = state.provinces[declaration.source]
+            if source.owner != seat or garrison_attackers(state, declaration.source) <= 0:
                 continue
-            wanted = d.units if d.units is not None else default_force(state, d.source, d.count)
-            most = garrison_attackers(state, d.source)
+            wanted = declaration.units if declaration.units is not None else default_force(state, declaration.source, declaration.count)
+            most = garrison_attackers(state, declaration.source)
             if garrison_size(wanted) > most:
-                wanted = default_force(state, d.source, most)
-            units = take_force(state, d.source, wanted)
+                wanted = default_force(state, declaration.source, most)
+            units = take_force(state, declaration.source, wanted)
             if garrison_size(units) == 0:
                 continue
-            battle.gforce[d.source] = units
-            naval = naval or content().is_sea(d.source, target)
+            battle.gforce[declaration.source] = units
+            naval = naval or content().is_sea(declaration.source, target)
     if battle.army is None and not battle.gforce:
         emit(state, events, f"The attack on {province_name(target)} cannot go ahead.")
         return
@@ -338,6 +338,6 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
 def launch(state: SamuraiState, events: list[Event], rng: random.Random, seat: int, target: str) -> None:
     war = state.war
     assert war is not None
-    decls = [d for d in war.declarations if d.target == target]
-    war.declarations = [d for d in war.declarations if d.target != target]
+    decls = [declaration for declaration in war.declarations if declaration.target == target]
+    war.declarations = [declaration for declaration in war.declarations if declaration.target != target]
     start_battle(state, events, rng, seat, target, decls)

@@ -45,8 +45,8 @@ def spy_prompt(state: SamuraiState) -> Prompt:
     """Last round's ninja holder may look at one sealed plan before the reveal."""
     holder = state.ninja
     assert holder is not None
-    options = [option(f"spy:{s}", f"Spy on Player {s + 1}'s plan", {"act": "spy", "seat": s})
-               for s in active(state) if s != holder]
+    options = [option(f"spy:{seat}", f"Spy on Player {seat + 1}'s plan", {"act": "spy", "seat": seat})
+               for seat in active(state) if seat != holder]
     decline = option("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
     text = "Your ninja may look at one player's plan, then you may revise yours."
     return Prompt(seat=holder, kind="spy", text=text, answer=Pick, options=options + [decline],
@@ -79,35 +79,35 @@ def lock_plans(state: SamuraiState, events: list[Event], rng: random.Random) -> 
         player.koku = 0
     state.ninja = None
     state.ninja_fresh = False
-    bins = {s: player_of(state, s).plan.model_dump() for s in active(state)}
+    bins = {seat: player_of(state, seat).plan.model_dump() for seat in active(state)}
     end_phase(events, state, "Plans revealed: " + "; ".join(
-        f"{who(s)} swords {plan_bins['swords']}, build {plan_bins['build']}, levy {plan_bins['levy']}, "
+        f"{who(seat)} swords {plan_bins['swords']}, build {plan_bins['build']}, levy {plan_bins['levy']}, "
         f"ronin {plan_bins['ronin']}, ninja {plan_bins['ninja']}"
-        for s, plan_bins in bins.items()), kind="plans")
-    events[-1].data = {"plans": {str(s): plan_bins for s, plan_bins in bins.items()}}
-    bidders = [s for s in active(state) if player_of(state, s).plan.swords > 0]
-    ties = {s: rng.random() for s in bidders}
-    bidders.sort(key=lambda s: (-player_of(state, s).plan.swords, ties[s]))
+        for seat, plan_bins in bins.items()), kind="plans")
+    events[-1].data = {"plans": {str(seat): plan_bins for seat, plan_bins in bins.items()}}
+    bidders = [seat for seat in active(state) if player_of(state, seat).plan.swords > 0]
+    ties = {seat: rng.random() for seat in bidders}
+    bidders.sort(key=lambda seat: (-player_of(state, seat).plan.swords, ties[seat]))
     state.sword_bidders = bidders
-    for s in active(state):
-        player_of(state, s).sword = None
-    state.queue = [Task(seat=s, task="sword") for s in bidders] if state.options.steps == "classic" else []
+    for seat in active(state):
+        player_of(state, seat).sword = None
+    state.queue = [Task(seat=seat, task="sword") for seat in bidders] if state.options.steps == "classic" else []
     state.phase = "swords"
 
 
 def sword_prompt(state: SamuraiState, seat: int) -> Prompt:
     """Classic pace: the bidders choose a free sword one at a time, highest bid first."""
-    taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
-    free = [n for n in range(1, len(active(state)) + 1) if n not in taken]
+    taken = {player_of(state, other).sword for other in active(state) if player_of(state, other).sword}
+    free = [position for position in range(1, len(active(state)) + 1) if position not in taken]
     bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
-    options = [option(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else ""),
-                   {"act": "sword", "position": n}) for n in free]
+    options = [option(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else ""),
+                   {"act": "sword", "position": position}) for position in free]
     return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
                   answer=Pick, options=options, default=options[0].choice)
 
 
 def take_sword(state: SamuraiState, seat: int, answer: Pick, events: list[Event]) -> None:
-    taken = {player_of(state, s).sword for s in active(state) if player_of(state, s).sword}
+    taken = {player_of(state, other).sword for other in active(state) if player_of(state, other).sword}
     position = answer.position
     if answer.act != "sword" or position is None:
         raise IllegalChoice("choose a sword by its position")
@@ -119,12 +119,12 @@ def take_sword(state: SamuraiState, seat: int, answer: Pick, events: list[Event]
 
 def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     seats = active(state)
-    taken = {player_of(state, s).sword for s in seats if player_of(state, s).sword}
-    free = [n for n in range(1, len(seats) + 1) if n not in taken]
+    taken = {player_of(state, seat).sword for seat in seats if player_of(state, seat).sword}
+    free = [position for position in range(1, len(seats) + 1) if position not in taken]
     rng.shuffle(free)
-    for s in seats:
-        if player_of(state, s).sword is None:
-            player_of(state, s).sword = free.pop()
+    for seat in seats:
+        if player_of(state, seat).sword is None:
+            player_of(state, seat).sword = free.pop()
     by_sword = sorted(seats, key=lambda seat: player_of(state, seat).sword)
     state.order = by_sword + [seat for seat in state.order if seat not in seats]
     end_phase(events, state, "Turn order: " + ", ".join(
@@ -132,5 +132,5 @@ def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) 
     if state.options.steps == "combined" and not build_short(state):
         start_muster(state, events, builds_inside=True)
         return
-    state.queue = [Task(seat=s, task="build") for s in active(state) if player_of(state, s).plan.build == 2]
+    state.queue = [Task(seat=seat, task="build") for seat in active(state) if player_of(state, seat).plan.build == 2]
     state.phase = "build"

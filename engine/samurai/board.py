@@ -33,11 +33,11 @@ def player_of(state: SamuraiState, seat: int) -> Player:
 
 def active(state: SamuraiState) -> list[int]:
     """Seats still in the game, in turn order."""
-    return [s for s in state.order if not state.players[s].eliminated]
+    return [seat for seat in state.order if not state.players[seat].eliminated]
 
 
 def owned(state: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid, p in state.provinces.items() if p.owner == seat]
+    return [pid for pid, province in state.provinces.items() if province.owner == seat]
 
 
 def garrison_size(garrison: dict[str, int]) -> int:
@@ -63,11 +63,11 @@ def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
 
 def regulars_in(state: SamuraiState, pid: str) -> int:
     """Regular units standing in a province (garrison + army, daimyo included)."""
-    n = garrison_size(state.provinces[pid].garrison)
+    count = garrison_size(state.provinces[pid].garrison)
     found = army_at(state, pid)
     if found:
-        n += army_regulars(found[1]) + 1
-    return n
+        count += army_regulars(found[1]) + 1
+    return count
 
 
 def army_room(army: Army, kind: str) -> int:
@@ -78,10 +78,10 @@ def army_room(army: Army, kind: str) -> int:
 
 
 def income(state: SamuraiState, seat: int) -> int:
-    n = max(3, len(owned(state, seat)) // 3)
+    count = max(3, len(owned(state, seat)) // 3)
     if state.options.mode == "lwtv" and state.provinces["settsu"].owner == seat:
-        n += 1
-    return n
+        count += 1
+    return count
 
 
 def emit(state: SamuraiState, events: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
@@ -96,7 +96,7 @@ def end_phase(events: list[Event], state: SamuraiState, text: str, kind: str = "
 
 
 def units_text(units: dict[str, int]) -> str:
-    parts = [f"{n} {kind}" for kind, n in units.items() if n]
+    parts = [f"{count} {kind}" for kind, count in units.items() if count]
     return ", ".join(parts) or "none"
 
 
@@ -108,10 +108,10 @@ def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
           extras: list[Option]) -> list[Option]:
     """Fit a long province list into one select: group by region, then list one region."""
     if len(candidates) + len(extras) <= MAX_OPTIONS:
-        return [o for _, o in candidates] + extras
+        return [entry for _, entry in candidates] + extras
     region_of = content().region_of
     region = state.nav.get(str(seat), "")
-    inside = [o for pid, o in candidates if region_of[pid] == region]
+    inside = [entry for pid, entry in candidates if region_of[pid] == region]
     if region and inside:
         back = option("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
@@ -120,9 +120,9 @@ def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
         names = members.setdefault(region_of[pid], [])
         if province_name(pid) not in names:
             names.append(province_name(pid))
-    groups = [option(f"region:{r}", f"{r}: {len(members[r])} province{'s' if len(members[r]) != 1 else ''}",
-                  {"act": "region", "region": r}, listed(members[r], 100))
-              for r in content().map.regions if r in members]
+    groups = [option(f"region:{name}", f"{name}: {len(members[name])} province{'s' if len(members[name]) != 1 else ''}",
+                  {"act": "region", "region": name}, listed(members[name], 100))
+              for name in content().map.regions if name in members]
     return (groups + extras)[:MAX_OPTIONS]
 
 
@@ -138,10 +138,10 @@ def listed(names: list[str], limit: int) -> str:
 
 def region_hint(state: SamuraiState, seat: int, options: list[Option]) -> str:
     """What a paged province list asks first: a region (named on the map), or a province in the region chosen."""
-    if any(o.choice.get("act") == "region" and o.choice.get("region") for o in options):
+    if any(entry.choice.get("act") == "region" and entry.choice.get("region") for entry in options):
         return " Pick the region first (the map names the eight regions); each lists your provinces in it."
     region = state.nav.get(str(seat), "")
-    if region and any(o.choice.get("act") == "region" for o in options):
+    if region and any(entry.choice.get("act") == "region" for entry in options):
         return f" Provinces in {region}:"
     return ""
 

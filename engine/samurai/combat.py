@@ -20,7 +20,7 @@ CASUALTY_ORDER = ("fort", "ronin", "spearman", "gunner", "swordsman", "bowman", 
 def _table() -> dict[str, tuple[int, str]]:
     """(value, step) per regular kind, read once: battles roll often (the odds test runs
     tens of thousands), and the content does not change while the process runs."""
-    return {kind: (u.value, u.step) for kind, u in content().units.units.items()}
+    return {kind: (unit.value, unit.step) for kind, unit in content().units.units.items()}
 
 
 def unit_value(kind: str, fort_value: int) -> int:
@@ -43,27 +43,27 @@ def roll_side(holders: list[dict[str, int]], step: str | None, fort_value: int,
     table = _table()
     totals: dict[str, int] = {}
     for holder in holders:
-        for kind, n in holder.items():
-            if n <= 0:
+        for kind, count in holder.items():
+            if count <= 0:
                 continue
             if kind == "fort":
                 if not with_fort or (step is not None and step != "melee"):
                     continue
             elif step is not None and table[kind][1] != step:
                 continue
-            totals[kind] = totals.get(kind, 0) + n
+            totals[kind] = totals.get(kind, 0) + count
     dice: list[list[int]] = []
     hits = 0
     if not totals:
         return dice, hits
     randint = rng.randint
     for kind in CASUALTY_ORDER:
-        n = totals.get(kind, 0)
-        if not n:
+        count = totals.get(kind, 0)
+        if not count:
             continue
         value = fort_value if kind == "fort" else table[kind][0]
-        rolled = [randint(1, 12) for _ in range(n)]
-        hits += sum(1 for d in rolled if d <= value)
+        rolled = [randint(1, 12) for _ in range(count)]
+        hits += sum(1 for die in rolled if die <= value)
         dice.append([value, *rolled])
     return dice, hits
 
@@ -79,14 +79,14 @@ def take_casualties(holders: list[dict[str, int]], hits: int) -> list[tuple[int,
     if hits <= 0:
         return removed
     for kind in CASUALTY_ORDER:
-        for i, holder in enumerate(holders):
+        for index, holder in enumerate(holders):
             have = holder.get(kind, 0)
             if have <= 0:
                 continue
             take = min(have, hits)
             holder[kind] = have - take
             hits -= take
-            removed.extend((i, kind) for _ in range(take))
+            removed.extend((index, kind) for _ in range(take))
             if not hits:
                 return removed
     return removed

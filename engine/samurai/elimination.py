@@ -39,7 +39,7 @@ def destroy_army(state: SamuraiState, events: list[Event], seat: int, army: Army
         player_of(state, by).armies_destroyed += 1
     if where:
         vacate_if_empty(state, where)
-    if not any(x.alive for x in player.armies):
+    if not any(other.alive for other in player.armies):
         eliminate(state, events, seat, by)
 
 
@@ -54,7 +54,7 @@ def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | N
          + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
     if state.ninja == victim:
         state.ninja = None
-    state.interrupts = [i for i in state.interrupts if i.seat != victim]
+    state.interrupts = [interrupt for interrupt in state.interrupts if interrupt.seat != victim]
     lwtv = state.options.mode == "lwtv"
     for prov in state.provinces.values():
         if prov.owner != victim:
@@ -72,8 +72,8 @@ def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | N
             player_of(state, by).tray["spearman"] -= 1
     if by is not None and not player_of(state, by).eliminated:
         lost = sum(1 for army in player_of(state, by).armies if not army.alive)
-        n = min(lost, 1) if lwtv else lost
-        for _ in range(n):
+        count = min(lost, 1) if lwtv else lost
+        for _ in range(count):
             state.interrupts.append(Interrupt(seat=by, kind="rebuild"))
     if lwtv and state.end_round is None:
         state.end_round = state.round + 1

@@ -133,7 +133,7 @@ def force_prompt(state: SamuraiState, seat: int, pid: str, most: int, kind: str,
                                   max=min(prov.ronin, most - 1)))
     default = default_force(state, pid, most)
     return Prompt(seat=seat, kind=kind, text=text + f" At most {most} units; all 0 = back.", answer=UnitCounts,
-                  input="numbers", fields=fields, default={f.name: default[f.name] for f in fields})
+                  input="numbers", fields=fields, default={field.name: default[field.name] for field in fields})
 
 
 def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
@@ -146,7 +146,7 @@ def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
               for unit in BEST_FIRST if garrison[unit] and army_room(army, unit)]
     return Prompt(seat=seat, kind="gather", text=f"Army {army.idx + 1} takes garrison units in "
                   f"{province_name(army.location)}: how many of each? All 0 = back.", answer=UnitCounts, input="numbers",
-                  fields=fields, default={f.name: default[f.name] for f in fields})
+                  fields=fields, default={field.name: default[field.name] for field in fields})
 
 
 def check_gather(state: SamuraiState, army: Army, answer: UnitCounts) -> dict[str, int]:
@@ -156,8 +156,8 @@ def check_gather(state: SamuraiState, army: Army, answer: UnitCounts) -> dict[st
     wanted = answer.model_dump()
     if wanted.pop("ronin"):
         raise IllegalChoice("ronin stay with the garrison; only regular units join the army card")
-    for kind, n in wanted.items():
-        if n > garrison[kind]:
+    for kind, count in wanted.items():
+        if count > garrison[kind]:
             raise IllegalChoice(f"the garrison of {province_name(army.location)} has only {garrison[kind]} {NAMES[kind]}")
     for slot, kinds, room in (("samurai", SAMURAI, army_room(army, "bowman")),
                               ("ashigaru", ASHIGARU, army_room(army, "spearman"))):

@@ -38,20 +38,20 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
     queue = deque([army.location])
     out: dict[str, int] = {}
     while queue:
-        cur = queue.popleft()
-        if dist[cur] >= army.moves_left:
+        current = queue.popleft()
+        if dist[current] >= army.moves_left:
             continue
-        for nxt in adj[cur]:
-            if nxt in dist:
+        for neighbour in adj[current]:
+            if neighbour in dist:
                 continue
-            prov = state.provinces[nxt]
+            prov = state.provinces[neighbour]
             if prov.owner == seat:
-                dist[nxt] = dist[cur] + 1
-                queue.append(nxt)
-                if army_at(state, nxt) is None:
-                    out[nxt] = dist[nxt]
-            elif claim and prov.owner is None and not prov.neutral and nxt not in out:
-                out[nxt] = dist[cur] + 1
+                dist[neighbour] = dist[current] + 1
+                queue.append(neighbour)
+                if army_at(state, neighbour) is None:
+                    out[neighbour] = dist[neighbour]
+            elif claim and prov.owner is None and not prov.neutral and neighbour not in out:
+                out[neighbour] = dist[current] + 1
     return out
 
 
@@ -124,29 +124,29 @@ def garrison_targets(state: SamuraiState, seat: int, pid: str) -> dict[str, int]
     limits = content().units.limits.garrison
     movable = garrison_movable(state, pid)
     out = {}
-    for nxt in content().adj[pid]:
-        prov = state.provinces[nxt]
+    for neighbour in content().adj[pid]:
+        prov = state.provinces[neighbour]
         if prov.owner == seat:
             room = limits - garrison_size(prov.garrison)
         elif prov.owner is None and not prov.neutral:
             room = limits
         else:
             continue
-        n = min(room, movable)
-        if n > 0:
-            out[nxt] = n
+        count = min(room, movable)
+        if count > 0:
+            out[neighbour] = count
     return out
 
 
 def attack_targets(state: SamuraiState, seat: int, pid: str) -> list[str]:
     out = []
-    for nxt in content().adj[pid]:
-        prov = state.provinces[nxt]
+    for neighbour in content().adj[pid]:
+        prov = state.provinces[neighbour]
         if prov.owner == seat:
             continue
-        if state.round == 1 and army_at(state, nxt) is not None:
+        if state.round == 1 and army_at(state, neighbour) is not None:
             continue
-        out.append(nxt)
+        out.append(neighbour)
     return out
 
 
@@ -159,7 +159,7 @@ def declare_sources(state: SamuraiState, seat: int) -> list[tuple[str, str, int 
     assert war is not None
     if len(war.declarations) >= BATTLE_MARKERS:
         return []
-    done = {(d.source, d.force) for d in war.declarations}
+    done = {(declaration.source, declaration.force) for declaration in war.declarations}
     out = []
     for army in player_of(state, seat).armies:
         if (army.alive and not army.assassinated and army.location and (army.location, "army") not in done

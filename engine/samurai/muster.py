@@ -144,14 +144,14 @@ def check_levy(state: SamuraiState, seat: int, answer: LevyAnswer) -> dict[str, 
     got = answer.model_dump()
     costs = state.options.levy_costs
     budget = player.plan.levy if player.plan else 0
-    cost = sum(costs[kind] * n for kind, n in got.items())
+    cost = sum(costs[kind] * count for kind, count in got.items())
     if cost > budget:
         raise IllegalChoice(f"those units cost {cost} koku but your levy bin holds {budget}")
     n_prov = len(owned(state, seat))
     if sum(got.values()) > n_prov:
         raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
-    for kind, n in got.items():
-        if n > player.tray[kind]:
+    for kind, count in got.items():
+        if count > player.tray[kind]:
             raise IllegalChoice(f"only {player.tray[kind]} {PLURAL[kind]} are left in your tray")
     return got
 
@@ -166,8 +166,8 @@ def start_placing(state: SamuraiState, seat: int, levied: dict[str, int]) -> Non
 
 def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
     """Where a levied unit may go: one new unit per province, garrison or the army there."""
-    d = player_of(state, seat).draft
-    used = {p[1] for p in d.get("placed", [])}
+    draft = player_of(state, seat).draft
+    used = {placement[1] for placement in draft.get("placed", [])}
     limits = content().units.limits.garrison
     spots = []
     for pid in owned(state, seat):
@@ -183,12 +183,12 @@ def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, st
 
 def place_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The next levied unit to place (secret), or, with all placed, the sealed review."""
-    d = player_of(state, seat).draft
-    todo = d.get("todo", [])
+    draft = player_of(state, seat).draft
+    todo = draft.get("todo", [])
     undo = option("undo", "Undo the last placement", {"act": "undo"})
     if not todo:
         keep = option("keep", "Keep these placements", {"act": "keep"})
-        options = [keep] + ([undo] if d.get("placed") else [])
+        options = [keep] + ([undo] if draft.get("placed") else [])
         return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
     kind = todo[0]
@@ -200,9 +200,9 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
                            option(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
     skip = option("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
-    if d.get("placed"):
+    if draft.get("placed"):
         back = [undo]
-    elif "levy" in d:
+    elif "levy" in draft:
         back = [option("undo", "Change the levy", {"act": "undo"})]
     options = paged(state, seat, candidates, back + [skip])
     default = candidates[0][1].choice if candidates else skip.choice
@@ -211,13 +211,13 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
 
 
 def do_place(state: SamuraiState, seat: int, answer: Pick) -> None:
-    d = player_of(state, seat).draft
-    todo: list[str] = d.setdefault("todo", [])
-    placed: list[list[str]] = d.setdefault("placed", [])
+    draft = player_of(state, seat).draft
+    todo: list[str] = draft.setdefault("todo", [])
+    placed: list[list[str]] = draft.setdefault("placed", [])
     if answer.act == "keep":
         return
     if answer.act == "undo":
-        if not placed and "levy" not in d:
+        if not placed and "levy" not in draft:
             raise IllegalChoice("nothing to undo")
         undo_last(state, seat)
         return
@@ -233,7 +233,7 @@ def do_place(state: SamuraiState, seat: int, answer: Pick) -> None:
     kind = todo[0]
     if state.provinces[pid].owner != seat:
         raise IllegalChoice(f"you do not own {province_name(pid)}")
-    if any(p[1] == pid for p in placed):
+    if any(placement[1] == pid for placement in placed):
         raise IllegalChoice(f"you already place a new unit in {province_name(pid)} (one per province)")
     if (pid, to) not in place_spots(state, seat, kind):
         if to == "army":
@@ -247,8 +247,8 @@ def resolve_place(state: SamuraiState, events: list[Event]) -> None:
     lines = []
     for seat in active(state):
         player = player_of(state, seat)
-        for unit, n in player.levied.items():
-            player.tray[unit] -= n
+        for unit, count in player.levied.items():
+            player.tray[unit] -= count
         count = 0
         for kind, pid, to in player.draft.get("placed", []):
             if to == "tray":
@@ -292,13 +292,13 @@ def hire_ronin(state: SamuraiState, events: list[Event]) -> None:
 def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
     """(province, garrison|army, room): ronin never outnumber the regulars there, counting
     the seat's own new units placed behind the screen but not yet on the board."""
-    d = player_of(state, seat).draft
+    draft = player_of(state, seat).draft
     drafted: Counter[str] = Counter()
-    for pid, _, n in d.get("ronin_placed", []):
-        drafted[pid] += n
+    for pid, _, count in draft.get("ronin_placed", []):
+        drafted[pid] += count
     new_units: Counter[str] = Counter()
     new_in_garrison: Counter[str] = Counter()
-    for _, pid, to in d.get("placed", []):
+    for _, pid, to in draft.get("placed", []):
         if to != "tray":
             new_units[pid] += 1
             new_in_garrison[pid] += to == "garrison"
@@ -318,23 +318,23 @@ def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
 
 
 def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
-    d = player_of(state, seat).draft
-    todo = d.get("ronin_todo", 0)
+    draft = player_of(state, seat).draft
+    todo = draft.get("ronin_todo", 0)
     undo = option("undo", "Undo the last ronin placement", {"act": "undo"})
     if todo <= 0:
         keep = option("keep", "Keep these placements", {"act": "keep"})
-        options = [keep] + ([undo] if d.get("ronin_placed") else [])
+        options = [keep] + ([undo] if draft.get("ronin_placed") else [])
         return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
     candidates = []
     for pid, to, room in ronin_spots(state, seat):
-        n = min(room, todo)
+        count = min(room, todo)
         where = "garrison" if to == "garrison" else "army"
-        candidates.append((pid, option(f"ronin:{pid}:{to}", f"{n} ronin to {province_name(pid)} ({where})",
-                               {"act": "ronin", "province": pid, "to": to, "count": n})))
+        candidates.append((pid, option(f"ronin:{pid}:{to}", f"{count} ronin to {province_name(pid)} ({where})",
+                               {"act": "ronin", "province": pid, "to": to, "count": count})))
     release = option("release", f"Send the other {todo} ronin away", {"act": "release"})
-    back = [undo] if d.get("ronin_placed") else []
-    if not back and (d.get("placed") or "levy" in d):
+    back = [undo] if draft.get("ronin_placed") else []
+    if not back and (draft.get("placed") or "levy" in draft):
         back = [option("undo", "Back to the levied units", {"act": "undo"})]
     options = paged(state, seat, candidates, back + [release])
     default = candidates[0][1].choice if candidates else release.choice
@@ -343,58 +343,58 @@ def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
 
 
 def do_ronin(state: SamuraiState, seat: int, answer: Pick) -> None:
-    d = player_of(state, seat).draft
-    placed: list[list[Any]] = d.setdefault("ronin_placed", [])
+    draft = player_of(state, seat).draft
+    placed: list[list[Any]] = draft.setdefault("ronin_placed", [])
     if answer.act == "keep":
         return
     if answer.act == "undo":
-        if not placed and not d.get("placed") and "levy" not in d:
+        if not placed and not draft.get("placed") and "levy" not in draft:
             raise IllegalChoice("nothing to undo")
         undo_last(state, seat)
         return
-    if d.get("ronin_todo", 0) <= 0:
+    if draft.get("ronin_todo", 0) <= 0:
         raise IllegalChoice("all your ronin are placed; undo first")
     if answer.act == "release":
-        placed.append(["", "away", d["ronin_todo"]])
-        d["ronin_todo"] = 0
+        placed.append(["", "away", draft["ronin_todo"]])
+        draft["ronin_todo"] = 0
         return
     if answer.act != "ronin":
         raise IllegalChoice(f"unknown action {answer.act!r} here")
     pid = check_province(answer.province)
     to = answer.to or "garrison"
-    n = answer.count or 1
+    count = answer.count or 1
     if state.provinces[pid].owner != seat:
         raise IllegalChoice(f"you do not own {province_name(pid)}")
-    rooms = {(p, destination): r for p, destination, r in ronin_spots(state, seat)}
+    rooms = {(province, destination): room for province, destination, room in ronin_spots(state, seat)}
     if (pid, to) not in rooms:
         raise IllegalChoice(f"no more ronin fit in {province_name(pid)}: they may never outnumber your units there")
-    if n > d["ronin_todo"]:
-        raise IllegalChoice(f"you have only {d['ronin_todo']} ronin left to place")
-    if n > rooms[(pid, to)]:
+    if count > draft["ronin_todo"]:
+        raise IllegalChoice(f"you have only {draft['ronin_todo']} ronin left to place")
+    if count > rooms[(pid, to)]:
         raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {province_name(pid)}")
-    placed.append([pid, to, n])
-    d["ronin_todo"] -= n
+    placed.append([pid, to, count])
+    draft["ronin_todo"] -= count
 
 
 def resolve_ronin(state: SamuraiState, events: list[Event]) -> None:
     """The ronin go where they were hidden; the single highest ninja bid hires the ninja."""
     for seat in active(state):
         player = player_of(state, seat)
-        for pid, to, n in player.draft.get("ronin_placed", []):
+        for pid, to, count in player.draft.get("ronin_placed", []):
             if to == "away":
-                state.ronin_pool += n
+                state.ronin_pool += count
             elif to == "army":
                 found = army_at(state, pid)
                 assert found is not None
-                found[1].ronin += n
+                found[1].ronin += count
                 found[1].ronin_revealed = False
             else:
-                state.provinces[pid].ronin += n
+                state.provinces[pid].ronin += count
                 state.provinces[pid].ronin_revealed = False
         player.draft = {}
-    bids = {s: player_of(state, s).plan.ninja for s in active(state)}
+    bids = {seat: player_of(state, seat).plan.ninja for seat in active(state)}
     top = max(bids.values(), default=0)
-    winners = [s for s, bid in bids.items() if bid == top]
+    winners = [seat for seat, bid in bids.items() if bid == top]
     if top > 0 and len(winners) == 1:
         state.ninja = winners[0]
         state.ninja_fresh = True
@@ -411,19 +411,19 @@ def undo_last(state: SamuraiState, seat: int) -> None:
     """Take back the latest part of the seat's sealed muster: a ronin hiding, a placement, the
     levy, the build, in that order."""
     player = player_of(state, seat)
-    d = player.draft
-    if d.get("ronin_placed"):
-        _, _, n = d["ronin_placed"].pop()
-        d["ronin_todo"] = d.get("ronin_todo", 0) + n
-    elif d.get("placed"):
-        kind, _, _ = d["placed"].pop()
-        d["todo"].insert(0, kind)
-    elif "levy" in d:
+    draft = player.draft
+    if draft.get("ronin_placed"):
+        _, _, count = draft["ronin_placed"].pop()
+        draft["ronin_todo"] = draft.get("ronin_todo", 0) + count
+    elif draft.get("placed"):
+        kind, _, _ = draft["placed"].pop()
+        draft["todo"].insert(0, kind)
+    elif "levy" in draft:
         for key in ("levy", "todo", "placed"):
-            d.pop(key, None)
+            draft.pop(key, None)
         player.levied = no_units()
-    elif d.get("build") is not None:
-        d["build"] = None
+    elif draft.get("build") is not None:
+        draft["build"] = None
     else:
         raise IllegalChoice("nothing to undo")
 
@@ -446,16 +446,16 @@ def muster_stage(state: SamuraiState, seat: int) -> str | None:
     """The part of the muster the seat owes next; "review" when it is all sealed; None if the
     seat has nothing to muster this round."""
     player = player_of(state, seat)
-    d = player.draft
-    if "build" in d and d["build"] is None:
+    draft = player.draft
+    if "build" in draft and draft["build"] is None:
         return "build"
-    if player.plan.levy > 0 and "levy" not in d:
+    if player.plan.levy > 0 and "levy" not in draft:
         return "levy"
-    if d.get("todo"):
+    if draft.get("todo"):
         return "place"
-    if d.get("ronin_todo", 0) > 0:
+    if draft.get("ronin_todo", 0) > 0:
         return "ronin"
-    if player.plan.levy > 0 or "build" in d or "ronin_placed" in d:
+    if player.plan.levy > 0 or "build" in draft or "ronin_placed" in draft:
         return "review"
     return None
 
@@ -472,26 +472,26 @@ def muster_prompt(state: SamuraiState, seat: int) -> Prompt | None:
         return place_prompt(state, seat)
     if stage == "ronin":
         return ronin_prompt(state, seat)
-    d = player_of(state, seat).draft
+    draft = player_of(state, seat).draft
     keep = option("keep", "Keep my muster", {"act": "keep"})
     undo = option("undo", "Undo the last step", {"act": "undo"})
     parts = []
-    if d.get("build"):
-        parts.append(f"build in {province_name(d['build'])}")
-    placed = [p for p in d.get("placed", []) if p[2] != "tray"]
+    if draft.get("build"):
+        parts.append(f"build in {province_name(draft['build'])}")
+    placed = [placement for placement in draft.get("placed", []) if placement[2] != "tray"]
     if placed:
         parts.append(f"{len(placed)} new units placed")
-    hidden = sum(n for pid, _, n in d.get("ronin_placed", []) if pid)
+    hidden = sum(count for pid, _, count in draft.get("ronin_placed", []) if pid)
     if hidden:
         parts.append(f"{hidden} ronin hidden")
     text = "Muster sealed" + (f" ({'; '.join(parts)})" if parts else "") + " until everyone is done."
-    return Prompt(seat=seat, kind=d.get("last", "place"), text=text, answer=Pick, options=[keep, undo], secret=True,
+    return Prompt(seat=seat, kind=draft.get("last", "place"), text=text, answer=Pick, options=[keep, undo], secret=True,
                   answered=True, default=keep.choice)
 
 
 def do_muster(state: SamuraiState, seat: int, answer: Any) -> None:
     stage = muster_stage(state, seat)
-    d = player_of(state, seat).draft
+    draft = player_of(state, seat).draft
     if stage == "review":
         if answer.act == "undo":
             undo_last(state, seat)
@@ -499,16 +499,16 @@ def do_muster(state: SamuraiState, seat: int, answer: Any) -> None:
             raise IllegalChoice("keep your muster or undo its last step")
         return
     if stage == "build":
-        d["build"] = check_build(state, seat, answer)
+        draft["build"] = check_build(state, seat, answer)
     elif stage == "levy":
         levied = check_levy(state, seat, answer)
-        d["levy"] = levied
+        draft["levy"] = levied
         start_placing(state, seat, levied)
     elif stage == "place":
         do_place(state, seat, answer)
     elif stage == "ronin":
         do_ronin(state, seat, answer)
-    d["last"] = stage
+    draft["last"] = stage
 
 
 def muster_complete(state: SamuraiState) -> bool:

@@ -35,7 +35,7 @@ STRIKE_PHASES = ("A", "B", "D")
 
 
 def ninja_targets(state: SamuraiState, holder: int) -> list[tuple[int, Army]]:
-    return [(s, army) for s in active(state) if s != holder for army in player_of(state, s).armies
+    return [(seat, army) for seat in active(state) if seat != holder for army in player_of(state, seat).armies
             if army.alive and not army.assassinated and army.location]
 
 
@@ -110,7 +110,7 @@ def send_ninja(state: SamuraiState, events: list[Event], seat: int, answer: Pick
         return
     if answer.act != "assassinate" or answer.seat is None or answer.army is None:
         raise IllegalChoice("choose a daimyo to assassinate, or pass")
-    if (answer.seat, answer.army) not in {(s, army.idx) for s, army in ninja_targets(state, seat)}:
+    if (answer.seat, answer.army) not in {(owner, army.idx) for owner, army in ninja_targets(state, seat)}:
         raise IllegalChoice("that daimyo cannot be assassinated (not an opponent's living, active daimyo)")
     if not from_offer:
         state.interrupts.pop(0)
@@ -152,7 +152,7 @@ def assassinate(state: SamuraiState, events: list[Event], seat: int, army: Army,
     army.assassinated = True
     war = state.war
     if war is not None and war.order_pos < len(state.order) and state.order[war.order_pos] == seat:
-        war.declarations = [d for d in war.declarations if not (d.force == "army" and d.army == army.idx)]
+        war.declarations = [declaration for declaration in war.declarations if not (declaration.force == "army" and declaration.army == army.idx)]
         if war.chain_army == army.idx:
             war.chain_army = None
         if war.sel.get("army") == army.idx or war.sel.get("gather") == army.idx:

@@ -23,7 +23,7 @@ def prompts(state: SamuraiState, only: int | None = None) -> list[Prompt]:
     """Every decision owed now; with ``only``, just that seat's (submit builds no other
     seat's prompts: in the simultaneous steps that was most of a choice's cost)."""
     if only is not None:
-        return [p for p in _prompts(state, lambda seat: seat == only) if p.seat == only]
+        return [prompt for prompt in _prompts(state, lambda seat: seat == only) if prompt.seat == only]
     return _prompts(state, lambda seat: True)
 
 
@@ -34,17 +34,17 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
         return [interrupt_prompt(state, state.interrupts[0])]
     phase = state.phase
     if phase == "claims":
-        return [claims_prompt(state, s) for s in active(state) if asked(s)]
+        return [claims_prompt(state, seat) for seat in active(state) if asked(seat)]
     if phase == "placement":
-        return [placement_prompt(state, s) for s in active(state) if asked(s)]
+        return [placement_prompt(state, seat) for seat in active(state) if asked(seat)]
     if phase == "swords" and state.options.steps == "combined":
-        return [sealed_sword_prompt(state, s) for s in state.sword_bidders if asked(s)]
+        return [sealed_sword_prompt(state, seat) for seat in state.sword_bidders if asked(seat)]
     if phase == "muster":
-        return [p for p in (muster_prompt(state, s) for s in active(state) if asked(s)) if p is not None]
+        return [prompt for prompt in (muster_prompt(state, seat) for seat in active(state) if asked(seat)) if prompt is not None]
     if phase in ("setup", "deploy", "swords", "build"):
         return [task_prompt(state, state.queue[0])] if state.queue else []
     if phase == "screens":
-        return [screen_prompt(state, s) for s in active(state) if asked(s)]
+        return [screen_prompt(state, seat) for seat in active(state) if asked(seat)]
     if phase == "plan":
         return [discard_prompt(state, seat) if player_of(state, seat).draft.get("discard")
                 else plan_prompt(state, seat) for seat in active(state) if asked(seat)]

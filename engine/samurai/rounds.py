@@ -50,10 +50,10 @@ def start_round(state: SamuraiState, events: list[Event], rng: random.Random) ->
 
 
 def hand_limit(state: SamuraiState, seat: int) -> int:
-    n = sum(1 for army in player_of(state, seat).armies if army.alive)
+    count = sum(1 for army in player_of(state, seat).armies if army.alive)
     if state.options.mode == "lwtv" and state.provinces["yamashiro"].owner == seat:
-        n += 1
-    return n
+        count += 1
+    return count
 
 
 def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -64,10 +64,10 @@ def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) ->
             rng.shuffle(state.deck)
         if not state.deck:
             return
-        cid = state.deck.pop(0)
-        card = cards[cid]
+        card_id = state.deck.pop(0)
+        card = cards[card_id]
         if card.kind == "objective":
-            player_of(state, seat).hand.append(cid)
+            player_of(state, seat).hand.append(card_id)
             emit(state, events, f"{who(seat)} draws an event card and keeps it secret.")
             emit(state, events, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
             if len(player_of(state, seat).hand) > hand_limit(state, seat):
@@ -75,7 +75,7 @@ def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) ->
         else:
             emit(state, events, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
             apply_event(state, events, seat, card)
-            state.discard.append(cid)
+            state.discard.append(card_id)
 
 
 def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) -> None:
@@ -91,8 +91,8 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
                 player.tray["spearman"] -= 1
                 state.provinces[pid].garrison["spearman"] += 1
     elif card.effect == "castle":
-        spots = sorted((-regulars_in(state, p), content().order[p],
-                        p) for p in owned(state, seat) if not state.provinces[p].fort)
+        spots = sorted((-regulars_in(state, candidate), content().order[candidate],
+                        candidate) for candidate in owned(state, seat) if not state.provinces[candidate].fort)
         if spots and state.castles > 0:
             state.castles -= 1
             state.provinces[spots[0][2]].fort = 1
@@ -122,8 +122,8 @@ def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
     """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
     other players plan meanwhile instead of waiting for the discards one by one)."""
     cards = content().cards
-    options = [option(f"discard:{cid}", f"Discard {cards[cid].title}", {"act": "discard", "card": cid})
-               for cid in player_of(state, seat).hand]
+    options = [option(f"discard:{card_id}", f"Discard {cards[card_id].title}", {"act": "discard", "card": card_id})
+               for card_id in player_of(state, seat).hand]
     text = f"Your hand holds more than {hand_limit(state, seat)} event cards: discard one, then make your plan."
     return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options, default=options[0].choice)
 
@@ -164,7 +164,7 @@ def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> N
     for seat in active(state):
         player_of(state, seat).koku += income(state, seat)
     end_phase(events, state, f"End of round {state.round}: ronin leave; koku collected: " + ", ".join(
-        f"{who(s)} {player_of(state, s).koku}" for s in active(state)), kind="koku")
+        f"{who(seat)} {player_of(state, seat).koku}" for seat in active(state)), kind="koku")
     if state.options.mode == "lwtv" and state.end_round is not None and state.round >= state.end_round:
         final_scores(state, events, f"the last round ({state.round}) is over")
         return

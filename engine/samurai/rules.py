@@ -137,14 +137,14 @@ def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> b
                 state.phase = "levy"
         return True
     if phase == "screens":
-        if all("a2" in player_of(state, s).draft for s in active(state)):
+        if all("a2" in player_of(state, seat).draft for seat in active(state)):
             apply_screens(state)
             end_phase(events, state, "Army screens are set (compositions stay hidden).", kind="setup")
             start_deploy(state, events)
             return True
         return False
     if phase == "plan":
-        if all("plan" in player_of(state, s).draft for s in active(state)):
+        if all("plan" in player_of(state, seat).draft for seat in active(state)):
             if state.ninja is not None and not player_of(state, state.ninja).eliminated:
                 state.phase = "spy"
             else:
@@ -154,26 +154,26 @@ def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> b
     if phase in ("spy", "spy_revise"):
         return False
     if phase == "levy":
-        owing = [s for s in active(state) if player_of(state, s).plan.levy > 0]
-        if all("levy" in player_of(state, s).draft for s in owing):
-            for s in active(state):
-                player = player_of(state, s)
+        owing = [seat for seat in active(state) if player_of(state, seat).plan.levy > 0]
+        if all("levy" in player_of(state, seat).draft for seat in owing):
+            for seat in active(state):
+                player = player_of(state, seat)
                 got = player.draft.get("levy") or no_units()
                 player.draft = {}
                 if any(got.values()):
-                    start_placing(state, s, got)
+                    start_placing(state, seat, got)
             state.phase = "place"
             return True
         return False
     if phase == "place":
-        if all(not player_of(state, s).draft.get("todo") for s in active(state)):
+        if all(not player_of(state, seat).draft.get("todo") for seat in active(state)):
             resolve_place(state, events)
             hire_ronin(state, events)
             state.phase = "ronin"
             return True
         return False
     if phase == "ronin":
-        if all(player_of(state, s).draft.get("ronin_todo", 0) <= 0 for s in active(state)):
+        if all(player_of(state, seat).draft.get("ronin_todo", 0) <= 0 for seat in active(state)):
             resolve_ronin(state, events)
             start_war(state)
             return True

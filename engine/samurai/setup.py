@@ -29,15 +29,15 @@ def deal_count(mode: str, seats: int) -> int:
 
 
 def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
-    c = content()
+    game = content()
     rng = rng_for(seed, 0, "setup")
-    units = c.units
+    units = game.units
     state = SamuraiState(seed=seed, seats=seats, options=options, phase="setup")
     state.castles = units.fortifications["castle"].supply
     state.bases = units.fortifications["fortress"].supply
     state.ronin_pool = units.units["ronin"].supply
-    state.provinces = {pid: Prov() for pid in c.map.ids}
-    cards = list(c.map.ids)
+    state.provinces = {pid: Prov() for pid in game.map.ids}
+    cards = list(game.map.ids)
     if options.mode == "lwtv":
         for pid in NEUTRAL:
             cards.remove(pid)
@@ -45,21 +45,21 @@ def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
             state.castles -= 1
             state.bases -= 1
     rng.shuffle(cards)
-    n = deal_count(options.mode, seats)
+    count = deal_count(options.mode, seats)
     for seat in range(seats):
         tray = {kind: units.units[kind].supply for kind in ("spearman", "gunner", "swordsman", "bowman")}
         player = Player(seat=seat, tray=tray)
         tray = player.tray
-        for pid in cards[seat * n:(seat + 1) * n]:
+        for pid in cards[seat * count:(seat + 1) * count]:
             state.provinces[pid].owner = seat
             state.provinces[pid].garrison["spearman"] = 1
             tray["spearman"] -= 1
-        player.armies = [Army(idx=i, location=None) for i in range(3)]
+        player.armies = [Army(idx=index, location=None) for index in range(3)]
         if options.mode == "base":
             for army in player.armies:
                 army.units = dict(BASE_ARMY)
-                for kind, v in BASE_ARMY.items():
-                    tray[kind] -= v
+                for kind, amount in BASE_ARMY.items():
+                    tray[kind] -= amount
         state.players.append(player)
     order = list(range(seats))
     rng.shuffle(order)
@@ -74,8 +74,8 @@ def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
     else:
         state.phase = "placement" if options.mode == "base" else "claims"
     if options.mode == "lwtv":
-        state.deck = [card.id for card in c.events.cards]
+        state.deck = [card.id for card in game.events.cards]
         rng.shuffle(state.deck)
-    state.log = [f"Setup: {n} provinces dealt to each player; swords drawn: "
-              + ", ".join(seat_ref(s) for s in order)]
+    state.log = [f"Setup: {count} provinces dealt to each player; swords drawn: "
+              + ", ".join(seat_ref(seat) for seat in order)]
     return state

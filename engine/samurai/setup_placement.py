@@ -75,7 +75,7 @@ def claim_targets(state: SamuraiState, seat: int) -> list[str]:
     if player_of(state, seat).tray["spearman"] <= 0:
         return []
     wished = set(player_of(state, seat).draft.get("claims", []))
-    return [pid for pid, p in state.provinces.items() if p.owner is None and not p.neutral and pid not in wished]
+    return [pid for pid, province in state.provinces.items() if province.owner is None and not province.neutral and pid not in wished]
 
 
 def deploy_spots(state: SamuraiState, seat: int) -> list[str]:
@@ -99,8 +99,8 @@ def spread(state: SamuraiState, seat: int, count: int) -> list[str]:
         room = [pid for pid in owned(state, seat) if state.provinces[pid].garrison["spearman"] + drafted[pid] < cap]
         if not room:
             break
-        pid = min(room, key=lambda p: (-frontier(state, seat, p), state.provinces[p].garrison["spearman"] + drafted[p],
-                                       order[p]))
+        pid = min(room, key=lambda spot: (-frontier(state, seat, spot), state.provinces[spot].garrison["spearman"] + drafted[spot],
+                                       order[spot]))
         drafted[pid] += 1
         out.append(pid)
     return out
@@ -108,13 +108,13 @@ def spread(state: SamuraiState, seat: int, count: int) -> list[str]:
 
 def fallback_claim(state: SamuraiState, seat: int) -> str | None:
     """The free province bordering most of the seat's land (the first on the map if tied)."""
-    free = [pid for pid, p in state.provinces.items() if p.owner is None and not p.neutral]
+    free = [pid for pid, province in state.provinces.items() if province.owner is None and not province.neutral]
     if not free:
         return None
     order = content().order
     adj = content().adj
     return min(free,
-               key=lambda pid: (-sum(1 for n in adj[pid] if state.provinces[n].owner == seat), order[pid]))
+               key=lambda pid: (-sum(1 for neighbour in adj[pid] if state.provinces[neighbour].owner == seat), order[pid]))
 
 
 # ---------------------------------------------------------------- army screens (both setups)
@@ -131,15 +131,15 @@ def screen_default(left: dict[str, int], which: int) -> dict[str, int]:
 
 def screen_prompt(state: SamuraiState, seat: int) -> Prompt:
     troops = QS_TROOPS[state.options.mode]
-    d = player_of(state, seat).draft
-    which = 2 if ("a1" in d and "a2" not in d) else 1
+    draft = player_of(state, seat).draft
+    which = 2 if ("a1" in draft and "a2" not in draft) else 1
     left = dict(troops)
     if which == 2:
         for kind in left:
-            left[kind] -= d["a1"][kind]
+            left[kind] -= draft["a1"][kind]
     fields = [NumberField(name=kind, label=f"Army {which}: {PLURAL[kind]} (of {left[kind]})", max=left[kind])
               for kind in ("bowman", "swordsman", "gunner")]
-    answered = "a1" in d and "a2" in d
+    answered = "a1" in draft and "a2" in draft
     text = (f"Army screen: troops for army {which}; army 3 takes what is left "
             f"({units_text(troops)} in all, at most 4 samurai and 10 ashigaru per army).")
     if answered:
@@ -150,16 +150,16 @@ def screen_prompt(state: SamuraiState, seat: int) -> Prompt:
 
 def do_screen(state: SamuraiState, seat: int, answer: ScreenAnswer) -> None:
     troops = QS_TROOPS[state.options.mode]
-    d = player_of(state, seat).draft
-    which = 2 if ("a1" in d and "a2" not in d) else 1
+    draft = player_of(state, seat).draft
+    which = 2 if ("a1" in draft and "a2" not in draft) else 1
     got = answer.model_dump()
     limits = content().units.limits
     left = dict(troops)
     if which == 2:
         for kind in left:
-            left[kind] -= d["a1"][kind]
-    for kind, n in got.items():
-        if n > left[kind]:
+            left[kind] -= draft["a1"][kind]
+    for kind, count in got.items():
+        if count > left[kind]:
             raise IllegalChoice(f"only {left[kind]} {PLURAL[kind]} are left to give army {which}")
     if got["bowman"] + got["swordsman"] > limits.army_samurai:
         raise IllegalChoice(f"an army holds at most {limits.army_samurai} samurai (bowmen and swordsmen)")
@@ -173,23 +173,23 @@ def do_screen(state: SamuraiState, seat: int, answer: ScreenAnswer) -> None:
                                 f"an army holds at most {limits.army_samurai}")
         if rest["gunner"] > limits.army_ashigaru:
             raise IllegalChoice(f"army 3 would get {rest['gunner']} gunners; at most {limits.army_ashigaru} ashigaru fit")
-        d["a2"] = got
+        draft["a2"] = got
     else:
-        d["a1"] = got
-        d.pop("a2", None)
+        draft["a1"] = got
+        draft.pop("a2", None)
 
 
 def apply_screens(state: SamuraiState) -> None:
     troops = QS_TROOPS[state.options.mode]
     for seat in active(state):
         player = player_of(state, seat)
-        d = player.draft
-        a1, a2 = d.pop("a1"), d.pop("a2")
+        draft = player.draft
+        a1, a2 = draft.pop("a1"), draft.pop("a2")
         a3 = {kind: troops[kind] - a1[kind] - a2[kind] for kind in troops}
         for army, got in zip(player.armies, (a1, a2, a3), strict=True):
             army.units = {**no_units(), **got}
-        for kind, n in troops.items():
-            player.tray[kind] -= n
+        for kind, count in troops.items():
+            player.tray[kind] -= count
 
 
 # ---------------------------------------------------------------- the sealed claims (QS, LWTV)
@@ -214,15 +214,15 @@ def claims_prompt(state: SamuraiState, seat: int) -> Prompt:
 
 
 def do_claim_wish(state: SamuraiState, seat: int, answer: Pick) -> None:
-    d = player_of(state, seat).draft
-    wishes: list[str] = d.setdefault("claims", [])
-    sealed = len(wishes) >= SETUP_TURNS or d.get("claims_done")
+    draft = player_of(state, seat).draft
+    wishes: list[str] = draft.setdefault("claims", [])
+    sealed = len(wishes) >= SETUP_TURNS or draft.get("claims_done")
     if answer.act == "keep":
         if not sealed:
             raise IllegalChoice("name your next wish, or let the game choose the rest")
         return
     if answer.act == "undo":
-        if d.pop("claims_done", None) is None:
+        if draft.pop("claims_done", None) is None:
             if not wishes:
                 raise IllegalChoice("nothing to undo")
             wishes.pop()
@@ -230,7 +230,7 @@ def do_claim_wish(state: SamuraiState, seat: int, answer: Pick) -> None:
     if sealed:
         raise IllegalChoice("your wishes are sealed; undo one first")
     if answer.act == "auto":
-        d["claims_done"] = True
+        draft["claims_done"] = True
         return
     if answer.act != "claim":
         raise IllegalChoice("name an unoccupied province to claim")
@@ -243,8 +243,8 @@ def do_claim_wish(state: SamuraiState, seat: int, answer: Pick) -> None:
 
 
 def claims_sealed(state: SamuraiState) -> bool:
-    return all(len(player_of(state, s).draft.get("claims", [])) >= SETUP_TURNS or player_of(state, s).draft.get("claims_done")
-               for s in active(state))
+    return all(len(player_of(state, seat).draft.get("claims", [])) >= SETUP_TURNS or player_of(state, seat).draft.get("claims_done")
+               for seat in active(state))
 
 
 def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
@@ -275,26 +275,26 @@ def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
 
 
 def placement_stage(state: SamuraiState, seat: int) -> str:
-    d = player_of(state, seat).draft
-    if len(d.get("spears", [])) < spearmen_to_place() and spear_targets(state, seat):
+    draft = player_of(state, seat).draft
+    if len(draft.get("spears", [])) < spearmen_to_place() and spear_targets(state, seat):
         return "spear"
-    if state.options.mode != "base" and "a2" not in d:
+    if state.options.mode != "base" and "a2" not in draft:
         return "army_screen"
-    if len(d.get("deploys", [])) < sum(1 for army in player_of(state, seat).armies if army.alive) and deploy_spots(state, seat):
+    if len(draft.get("deploys", [])) < sum(1 for army in player_of(state, seat).armies if army.alive) and deploy_spots(state, seat):
         return "deploy"
     return "review"
 
 
 def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     stage = placement_stage(state, seat)
-    d = player_of(state, seat).draft
+    draft = player_of(state, seat).draft
     undo = option("undo", "Undo the last step", {"act": "undo"})
-    has_undo = bool(d.get("spears") or "a1" in d or d.get("deploys"))
+    has_undo = bool(draft.get("spears") or "a1" in draft or draft.get("deploys"))
     if stage == "army_screen":
         return screen_prompt(state, seat)
     if stage == "spear":
-        drafted = Counter(d.get("spears", []))
-        left = spearmen_to_place() - len(d.get("spears", []))
+        drafted = Counter(draft.get("spears", []))
+        left = spearmen_to_place() - len(draft.get("spears", []))
         candidates = [(pid, option(f"spear:{pid}", f"{province_name(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
                            "spearmen)", {"act": "spear", "province": pid})) for pid in spear_targets(state, seat)]
         rest = option("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
@@ -303,41 +303,41 @@ def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
                       f"province; {left} of {spearmen_to_place()} left).{region_hint(state, seat, options)}", answer=Pick, options=options, secret=True,
                       default=rest.choice)
     if stage == "deploy":
-        n = len(d.get("deploys", [])) + 1
-        drafted = Counter(d.get("spears", []))
+        army_number = len(draft.get("deploys", [])) + 1
+        drafted = Counter(draft.get("spears", []))
         candidates = [(pid, option(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison) + drafted[pid]} units)",
                            {"act": "deploy", "province": pid})) for pid in deploy_spots(state, seat)]
         options = paged(state, seat, candidates, [undo] if has_undo else [])
-        return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {n} in a province you own without an army."
+        return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {army_number} in a province you own without an army."
                       f"{region_hint(state, seat, options)}",
                       answer=Pick, options=options, secret=True, default=candidates[0][1].choice)
     keep = option("keep", "Keep this setup", {"act": "keep"})
-    return Prompt(seat=seat, kind=d.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "
+    return Prompt(seat=seat, kind=draft.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "
                   "(shown when everyone is done).", answer=Pick, options=[keep, undo] if has_undo else [keep],
                   secret=True, answered=True, default=keep.choice)
 
 
 def undo_placement(state: SamuraiState, seat: int) -> None:
     """Take back the latest part: a deployment, the army screens, a spearman."""
-    d = player_of(state, seat).draft
-    if d.get("deploys"):
-        d["deploys"].pop()
-    elif "a2" in d:
-        d.pop("a2")
-    elif "a1" in d:
-        d.pop("a1")
-    elif d.get("spears"):
-        d["spears"].pop()
+    draft = player_of(state, seat).draft
+    if draft.get("deploys"):
+        draft["deploys"].pop()
+    elif "a2" in draft:
+        draft.pop("a2")
+    elif "a1" in draft:
+        draft.pop("a1")
+    elif draft.get("spears"):
+        draft["spears"].pop()
     else:
         raise IllegalChoice("nothing to undo")
 
 
 def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
     stage = placement_stage(state, seat)
-    d = player_of(state, seat).draft
+    draft = player_of(state, seat).draft
     if stage == "army_screen":
         do_screen(state, seat, answer)
-        d["last"] = stage
+        draft["last"] = stage
         return
     if answer.act == "undo":
         undo_placement(state, seat)
@@ -348,13 +348,13 @@ def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
         return
     if stage == "spear":
         if answer.act == "spread":
-            d.setdefault("spears", []).extend(spread(state, seat,
-                                                     spearmen_to_place() - len(d.get("spears", []))))
+            draft.setdefault("spears", []).extend(spread(state, seat,
+                                                     spearmen_to_place() - len(draft.get("spears", []))))
         elif answer.act == "spear":
             pid = check_province(answer.province)
             if pid not in spear_targets(state, seat):
                 raise IllegalChoice(f"{province_name(pid)} is not yours or already holds 3 spearmen")
-            d.setdefault("spears", []).append(pid)
+            draft.setdefault("spears", []).append(pid)
         else:
             raise IllegalChoice("add a spearman to one of your provinces, or let the game place the rest")
     else:
@@ -363,12 +363,12 @@ def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
         pid = check_province(answer.province)
         if pid not in deploy_spots(state, seat):
             raise IllegalChoice(f"{province_name(pid)} is not yours or already has an army")
-        d.setdefault("deploys", []).append(pid)
-    d["last"] = stage
+        draft.setdefault("deploys", []).append(pid)
+    draft["last"] = stage
 
 
 def placement_sealed(state: SamuraiState) -> bool:
-    return all(placement_stage(state, s) == "review" for s in active(state))
+    return all(placement_stage(state, seat) == "review" for seat in active(state))
 
 
 def resolve_placement(state: SamuraiState, events: list[Event]) -> None:

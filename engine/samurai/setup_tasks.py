@@ -63,11 +63,11 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
         text = "Setup: claim an unoccupied province with one spearman."
     else:
         army = next_undeployed(state, seat)
-        n = army.idx + 1 if army else 0
+        army_number = army.idx + 1 if army else 0
         candidates = [(pid, option(f"deploy:{pid}",
                                    f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
                                    {"act": "deploy", "province": pid})) for pid in pids]
-        text = f"Setup: deploy army {n} in a province you own without an army."
+        text = f"Setup: deploy army {army_number} in a province you own without an army."
     options = paged(state, seat, candidates, [])
     return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick,
                   options=options, default=candidates[0][1].choice)
@@ -107,5 +107,5 @@ def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: li
 
 
 def start_deploy(state: SamuraiState, events: list[Event]) -> None:
-    state.queue = [Task(seat=s, task="deploy") for _ in range(3) for s in state.order]
+    state.queue = [Task(seat=seat, task="deploy") for _ in range(3) for seat in state.order]
     state.phase = "deploy"

@@ -20,8 +20,8 @@ def sealed_sword_prompt(state: SamuraiState, seat: int) -> Prompt:
     count = len(active(state))
     wanted = player_of(state, seat).draft.get("sword")
     bid = player_of(state, seat).plan.swords
-    options = [option(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else " (acts last)" if n == count else ""),
-                   {"act": "sword", "position": n}) for n in range(1, count + 1)]
+    options = [option(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else " (acts last)" if position == count else ""),
+                   {"act": "sword", "position": position}) for position in range(1, count + 1)]
     text = (f"You bid {bid} koku: name the sword you want. Bidders are served from the highest bid; "
             "if yours is taken you get the nearest free one.")
     if wanted is not None:
@@ -49,7 +49,7 @@ def serve_swords(state: SamuraiState, events: list[Event]) -> None:
     for seat in state.sword_bidders:
         player = player_of(state, seat)
         wanted = player.draft.pop("sword")
-        got = min(free, key=lambda n: (abs(n - wanted), n))
+        got = min(free, key=lambda position: (abs(position - wanted), position))
         free.remove(got)
         player.sword = got
         emit(state, events, f"{who(seat)} asked for sword {wanted} and takes sword {got}.")
