@@ -305,7 +305,8 @@ class HeuristicPolicy:
         if not candidates:
             return {"act": "forfeit"}
         pid, _ = max(candidates,
-                     key=lambda candidate: (frontier(state, prompt.seat, candidate[0]), regulars_in(state, candidate[0]), candidate[0]))
+                     key=lambda candidate: (frontier(state, prompt.seat, candidate[0]),
+                                            regulars_in(state, candidate[0]), candidate[0]))
         return {"act": "build", "province": pid}
 
     def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:

@@ -129,7 +129,8 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
             source = state.provinces[declaration.source]
             if source.owner != seat or garrison_attackers(state, declaration.source) <= 0:
                 continue
-            wanted = declaration.units if declaration.units is not None else default_force(state, declaration.source, declaration.count)
+            wanted = declaration.units if declaration.units is not None \
+                else default_force(state, declaration.source, declaration.count)
             most = garrison_attackers(state, declaration.source)
             if garrison_size(wanted) > most:
                 wanted = default_force(state, declaration.source, most)

@@ -69,7 +69,8 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
         war = state.war
         turn_elsewhere = war is not None and war.order_pos < len(state.order) \
             and not asked(state.order[war.order_pos])
-        return [prompt for prompt in (offer, None if turn_elsewhere else war_prompt(state)) if prompt is not None]
+        turn = None if turn_elsewhere else war_prompt(state)
+        return [prompt for prompt in (offer, turn) if prompt is not None]
     return []
 
 

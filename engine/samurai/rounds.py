@@ -125,7 +125,8 @@ def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
     options = [option(f"discard:{card_id}", f"Discard {cards[card_id].title}", {"act": "discard", "card": card_id})
                for card_id in player_of(state, seat).hand]
     text = f"Your hand holds more than {hand_limit(state, seat)} event cards: discard one, then make your plan."
-    return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options, default=options[0].choice)
+    return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options,
+                  default=options[0].choice)
 
 
 def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:

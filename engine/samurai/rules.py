@@ -1,7 +1,10 @@
 """The Samurai Swords phase machine: prompts() says who owes what, submit() applies one
 choice and advances the machine until someone owes a decision again.
 
-Every rule below is named in docs/rules/samurai.md with the test that checks it.
+The steps themselves live by section: setup_tasks and setup_placement (setup), bids (plan,
+spy, swords), muster (build, levy, ronin), war, war_prompts and war_answers (Wage War),
+rounds (a round's start and end), prompts (who owes what) and choices (applying an answer).
+Every rule is named in docs/rules/samurai.md with the test that checks it.
 """
 
 from __future__ import annotations
@@ -57,8 +60,8 @@ from engine.samurai.turn_order import serve_swords, swords_sealed
 from engine.samurai.war import start_war, war_step
 from engine.validate import parse_choice
 
+# compatibility names for views.py and the tests, from before board spelled them out
 gsize = garrison_size
-"""Compatibility names for views.py and the tests, from before board spelled them out."""
 pname = province_name
 
 __all__ = [
@@ -86,6 +89,7 @@ def advance(state: SamuraiState, events: list[Event], rng: random.Random) -> Non
 
 
 def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> bool:
+    """One step needing no decision, by phase; False when someone owes a decision now."""
     phase = state.phase
     if phase == "claims":
         if claims_sealed(state):
@@ -190,6 +194,8 @@ def fresh_copy(state: SamuraiState) -> SamuraiState:
 
 
 def submit(state_before: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
+    """Apply one seat's choice to a copy of the state, then advance the machine; choosing a
+    region of a paged list only moves that seat's view of the list."""
     if state_before.phase == "over":
         raise IllegalChoice("the game is over")
     mine = prompts(state_before, only=seat)

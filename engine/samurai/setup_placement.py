@@ -114,7 +114,8 @@ def fallback_claim(state: SamuraiState, seat: int) -> str | None:
     order = content().order
     adj = content().adj
     return min(free,
-               key=lambda pid: (-sum(1 for neighbour in adj[pid] if state.provinces[neighbour].owner == seat), order[pid]))
+               key=lambda pid: (-sum(1 for neighbour in adj[pid] if state.provinces[neighbour].owner == seat),
+                                order[pid]))
 
 
 # ---------------------------------------------------------------- army screens (both setups)

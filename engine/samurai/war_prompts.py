@@ -171,7 +171,8 @@ def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
                                  {"act": "source", "province": source, "army": idx}))
         else:
             label = f"Attack with the garrison of {province_name(source)} ({garrison_attackers(state, source)} units)"
-            candidates.append((source, option(f"garrison:{source}", label, {"act": "source", "province": source})))
+            candidates.append((source,
+                               option(f"garrison:{source}", label, {"act": "source", "province": source})))
     declared = "; ".join(f"{province_name(declaration.source)}→{province_name(declaration.target)}"
                          for declaration in war.declarations)
     options = paged(state, seat, candidates, extras + own_turn_option(state, seat) + [done])
