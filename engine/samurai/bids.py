@@ -14,6 +14,7 @@ from engine.text import seat_ref
 
 
 def plan_prompt(state: SamuraiState, seat: int, revise: bool = False) -> Prompt:
+    """The sealed plan (or, after spying, its revision): all koku into five bins."""
     player = player_of(state, seat)
     koku = player.koku
     fields = [NumberField(name="swords", label="Turn order (swords)", max=koku),
@@ -31,6 +32,7 @@ def plan_prompt(state: SamuraiState, seat: int, revise: bool = False) -> Prompt:
 
 
 def check_plan(state: SamuraiState, seat: int, answer: PlanAnswer) -> dict[str, int]:
+    """Every koku placed, and the build bin 0 or 2."""
     koku = player_of(state, seat).koku
     got = answer.model_dump()
     total = sum(got.values())
@@ -107,6 +109,7 @@ def sword_prompt(state: SamuraiState, seat: int) -> Prompt:
 
 
 def take_sword(state: SamuraiState, seat: int, answer: Pick, events: list[Event]) -> None:
+    """The classic pace's sword choice: any sword not taken yet."""
     taken = {player_of(state, other).sword for other in active(state) if player_of(state, other).sword}
     position = answer.position
     if answer.act != "sword" or position is None:
@@ -118,6 +121,7 @@ def take_sword(state: SamuraiState, seat: int, answer: Pick, events: list[Event]
 
 
 def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    """Swords nobody bid for are dealt at random; the turn order follows the swords."""
     seats = active(state)
     taken = {player_of(state, seat).sword for seat in seats if player_of(state, seat).sword}
     free = [position for position in range(1, len(seats) + 1) if position not in taken]

@@ -30,6 +30,7 @@ SealedAnswer = Callable[[SamuraiState, int, Any], None]
 
 def handle(state: SamuraiState, seat: int, prompt: Prompt, answer: Any, events: list[Event],
            rng: random.Random) -> None:
+    """Apply the answer to the prompt the seat was asked."""
     if state.interrupts and state.interrupts[0].seat == seat:
         handle_interrupt(state, seat, state.interrupts[0], answer, events, rng)
         return
@@ -56,6 +57,7 @@ SEALED_STEPS: dict[str, SealedAnswer] = {
 
 def handle_interrupt(state: SamuraiState, seat: int, interrupt: Interrupt, answer: Pick, events: list[Event],
                      rng: random.Random) -> None:
+    """The answer to the interrupt at the head of the list."""
     if interrupt.kind == "ninja":
         send_ninja(state, events, seat, answer, rng, from_offer=False)
         return

@@ -28,6 +28,7 @@ def prompts(state: SamuraiState, only: int | None = None) -> list[Prompt]:
 
 
 def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
+    """The prompts of the current phase, for the seats ``asked`` accepts."""
     if state.phase == "over":
         return []
     if state.interrupts:
@@ -75,6 +76,7 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
 
 
 def interrupt_prompt(state: SamuraiState, interrupt: Interrupt) -> Prompt:
+    """An interrupt (a ninja strike, a counter-strike, a rebuild) is asked before anything else."""
     seat = interrupt.seat
     if interrupt.kind == "ninja":
         return ninja_prompt(state, seat)

@@ -30,6 +30,7 @@ from engine.samurai.victory import final_scores
 
 
 def finish_setup(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    """Setup is over: the first koku are collected and round 1 begins."""
     for seat in active(state):
         player_of(state, seat).koku = income(state, seat)
     end_phase(events, state, "Setup complete: armies deployed, koku collected.", kind="setup")
@@ -37,6 +38,7 @@ def finish_setup(state: SamuraiState, events: list[Event], rng: random.Random) -
 
 
 def start_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    """A round starts with empty plans; in LWTV each seat draws an event card first."""
     state.round += 1
     for player in state.players:
         player.plan = None
@@ -50,6 +52,7 @@ def start_round(state: SamuraiState, events: list[Event], rng: random.Random) ->
 
 
 def hand_limit(state: SamuraiState, seat: int) -> int:
+    """LWTV: one event card per living army, one more for the holder of Yamashiro."""
     count = sum(1 for army in player_of(state, seat).armies if army.alive)
     if state.options.mode == "lwtv" and state.provinces["yamashiro"].owner == seat:
         count += 1
@@ -130,6 +133,7 @@ def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
 
 
 def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:
+    """The discard of a hand over the limit; the plan is asked once the hand fits."""
     if answer.act != "discard" or answer.card not in player_of(state, seat).hand:
         raise IllegalChoice("choose a card from your hand to discard")
     player = player_of(state, seat)

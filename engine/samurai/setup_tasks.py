@@ -24,6 +24,7 @@ from engine.samurai.state import Army, SamuraiState, Task
 
 
 def next_undeployed(state: SamuraiState, seat: int) -> Army | None:
+    """The next army still off the map, deployed in order."""
     for army in player_of(state, seat).armies:
         if army.alive and army.location is None:
             return army
@@ -31,6 +32,7 @@ def next_undeployed(state: SamuraiState, seat: int) -> Army | None:
 
 
 def task_targets(state: SamuraiState, task: Task) -> list[str]:
+    """Where the queued task may go; a task with nowhere to go is skipped by the machine."""
     if task.task == "spear":
         return spear_targets(state, task.seat)
     if task.task == "claim":
@@ -45,6 +47,7 @@ def task_targets(state: SamuraiState, task: Task) -> list[str]:
 
 
 def task_prompt(state: SamuraiState, task: Task) -> Prompt:
+    """The prompt of the task at the head of the queue."""
     seat = task.seat
     if task.task == "sword":
         return sword_prompt(state, seat)
@@ -74,6 +77,7 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
 
 
 def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: list[Event]) -> None:
+    """Carry out the queued task with the seat's answer, checked against its targets."""
     if task.task == "sword":
         take_sword(state, seat, answer, events)
         return
@@ -107,5 +111,6 @@ def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: li
 
 
 def start_deploy(state: SamuraiState, events: list[Event]) -> None:
+    """Each seat deploys its three armies, one at a time in turn order."""
     state.queue = [Task(seat=seat, task="deploy") for _ in range(3) for seat in state.order]
     state.phase = "deploy"

@@ -21,12 +21,14 @@ from engine.samurai.state import SamuraiState, War
 
 
 def start_war(state: SamuraiState) -> None:
+    """Wage War begins with the first seat of the turn order."""
     state.phase = "war"
     state.war = War()
     begin_war_turn(state)
 
 
 def begin_war_turn(state: SamuraiState) -> None:
+    """A seat's turn starts fresh: its armies' moves and attacks restored, no selection."""
     war = state.war
     assert war is not None
     if war.order_pos < len(state.order):
@@ -45,6 +47,7 @@ def begin_war_turn(state: SamuraiState) -> None:
 
 
 def war_options_exist(state: SamuraiState, seat: int, sub: str) -> bool:
+    """Whether the seat has anything to do in a phase: one with nothing is skipped unasked."""
     player = player_of(state, seat)
     if sub == "A":
         return any(army_moves(state, seat, army, False) or gather_count(state, army)
@@ -63,6 +66,7 @@ def war_options_exist(state: SamuraiState, seat: int, sub: str) -> bool:
 
 
 def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bool:
+    """One step of the war that needs no decision; False when the seat must choose."""
     war = state.war
     assert war is not None
     if war.order_pos >= len(state.order):
@@ -126,6 +130,7 @@ def announce_declarations(state: SamuraiState, war: War, seat: int, events: list
 
 
 def end_war_turn(state: SamuraiState, events: list[Event]) -> None:
+    """The turn passes to the next seat in turn order."""
     war = state.war
     assert war is not None
     seat = state.order[war.order_pos]

@@ -34,6 +34,7 @@ MenuAnswer = Callable[[SamuraiState, int, str, Pick, list[Event]], None]
 
 
 def current_war(state: SamuraiState) -> War:
+    """The war in progress: every war answer needs one."""
     war = state.war
     assert war is not None
     return war

@@ -25,6 +25,7 @@ from engine.samurai.state import Army, SamuraiState, War
 
 
 def war_prompt(state: SamuraiState) -> Prompt | None:
+    """The prompt of the seat whose turn it is, or None once every seat has had its turn."""
     war = state.war
     assert war is not None
     if war.order_pos >= len(state.order):
@@ -121,6 +122,7 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
 
 
 def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel: Option) -> Prompt:
+    """Where the selected army may move: its own provinces, and in phase D unoccupied ones."""
     destinations = army_moves(state, seat, army, claim=war.sub == "D")
     candidates = [(pid, option(f"to:{pid}", f"{province_name(pid)} ({steps} step{'s' if steps > 1 else ''})"
                                + (" - claim" if state.provinces[pid].owner is None else ""),
