@@ -15,11 +15,30 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.rng import rng_for
-from engine.samurai import muster, ninja, rules, setup_placement, victory
+from engine.samurai import muster, ninja, setup_placement, victory
 from engine.samurai.answers import ScreenAnswer
-from engine.samurai.board import deploy_targets
+from engine.samurai.battle import battle_sides
+from engine.samurai.board import (
+    active,
+    army_at,
+    army_regulars,
+    deploy_targets,
+    garrison_size,
+    owned,
+    regulars_in,
+)
+from engine.samurai.combat import side_size
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import ronin_escort
+from engine.samurai.movement import (
+    army_moves,
+    attack_targets,
+    declare_sources,
+    garrison_attackers,
+    garrison_sources,
+    garrison_targets,
+    gather_count,
+)
 from engine.samurai.state import SamuraiState
 
 
@@ -35,27 +54,27 @@ def random_plan(koku: int, rng: random.Random) -> dict[str, int]:
     return plan
 
 
-def random_levy(st: SamuraiState, seat: int, rng: random.Random) -> dict[str, int]:
-    pl = st.players[seat]
-    budget = pl.plan.levy if pl.plan else 0
-    cap = len(rules.owned(st, seat))
-    costs = st.options.levy_costs
+def random_levy(state: SamuraiState, seat: int, rng: random.Random) -> dict[str, int]:
+    player = state.players[seat]
+    budget = player.plan.levy if player.plan else 0
+    cap = len(owned(state, seat))
+    costs = state.options.levy_costs
     got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
     for _ in range(40):
-        kinds = [k for k in got if costs[k] <= budget and got[k] < pl.tray[k]]
+        kinds = [kind for kind in got if costs[kind] <= budget and got[kind] < player.tray[kind]]
         if not kinds or sum(got.values()) >= cap or rng.random() < 0.1:
             break
-        k = rng.choice(kinds)
-        got[k] += 1
-        budget -= costs[k]
+        kind = rng.choice(kinds)
+        got[kind] += 1
+        budget -= costs[kind]
     return got
 
 
-def random_screen(st: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, int]:
+def random_screen(state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, int]:
     """A random split that keeps army 3 within its card (else the even default)."""
     for _ in range(20):
-        pick = {f.name: rng.randint(f.min, f.max) for f in prompt.fields}
-        trial = st.model_copy(deep=True)
+        pick = {field.name: rng.randint(field.min, field.max) for field in prompt.fields}
+        trial = state.model_copy(deep=True)
         try:
             setup_placement.do_screen(trial, prompt.seat, ScreenAnswer(**pick))
         except Exception:  # an illegal random split: try another
@@ -67,10 +86,10 @@ def random_screen(st: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[
 def random_losses(prompt: Prompt, rng: random.Random) -> dict[str, int]:
     """Any legal choice of losses: as many as the default takes, spread at random."""
     need = sum(prompt.default.values())
-    room = {f.name: f.max for f in prompt.fields}
+    room = {field.name: field.max for field in prompt.fields}
     losses = dict.fromkeys(room, 0)
     for _ in range(need):
-        kind = rng.choice([k for k, n in room.items() if losses[k] < n])
+        kind = rng.choice([name for name, count in room.items() if losses[name] < count])
         losses[kind] += 1
     return losses
 
@@ -91,7 +110,7 @@ class RandomPolicy:
             return random_losses(prompt, rng)
         if not prompt.options:
             return dict(prompt.default)
-        real = [o for o in prompt.options if o.choice.get("act") != "region"]
+        real = [entry for entry in prompt.options if entry.choice.get("act") != "region"]
         if real and rng.random() < 0.7:
             return dict(rng.choice(real).choice)
         return dict(rng.choice(prompt.options).choice)
@@ -108,34 +127,34 @@ WEAK_FOE_BONUS = 3.0
 land pass to the eliminator in base and QS) ends matches sooner than nibbling at all."""
 
 
-def enemy_strength(st: SamuraiState, seat: int, pid: str) -> float:
+def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
     """What we can see defending a province: garrison, fortification, an army marker."""
-    prov = st.provinces[pid]
+    prov = state.provinces[pid]
     if prov.owner is None and not prov.neutral:
         return 0.0
-    s = float(rules.gsize(prov.garrison))
+    strength = float(garrison_size(prov.garrison))
     if prov.ronin_revealed:
-        s += prov.ronin
+        strength += prov.ronin
     if prov.fort and (prov.owner is not None or prov.neutral):
-        s += 4 if prov.fort == 1 else 6
-    found = rules.army_at(st, pid)
+        strength += 4 if prov.fort == 1 else 6
+    found = army_at(state, pid)
     if found and found[0] != seat:
-        s += 6 + 2 * found[1].level
-    return s
+        strength += 6 + 2 * found[1].level
+    return strength
 
 
-def own_army_strength(a: Any) -> float:
-    return rules.army_regulars(a) + 1 + a.ronin
+def own_army_strength(army: Any) -> float:
+    return army_regulars(army) + 1 + army.ronin
 
 
-def garrison_strength(st: SamuraiState, pid: str) -> float:
+def garrison_strength(state: SamuraiState, pid: str) -> float:
     """A garrison force's head count: the units that may leave and the ronin going along."""
-    regulars = rules.garrison_attackers(st, pid)
-    return float(regulars + ronin_escort(st.provinces[pid].ronin, regulars))
+    regulars = garrison_attackers(state, pid)
+    return float(regulars + ronin_escort(state.provinces[pid].ronin, regulars))
 
 
-def frontier(st: SamuraiState, seat: int, pid: str) -> int:
-    return sum(1 for n in content().adj[pid] if st.provinces[n].owner != seat)
+def frontier(state: SamuraiState, seat: int, pid: str) -> int:
+    return sum(1 for neighbour in content().adj[pid] if state.provinces[neighbour].owner != seat)
 
 
 def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
@@ -146,22 +165,22 @@ def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
     return {other: rng.random() for other in range(state.seats)}
 
 
-def weakest_foe(st: SamuraiState, seat: int) -> int | None:
+def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     """The living opponent with the fewest provinces (ties: the seeded foe preference)."""
-    foes = [s for s in rules.active(st) if s != seat]
+    foes = [foe for foe in active(state) if foe != seat]
     if not foes:
         return None
-    preference = foe_preference(st, seat)
-    holdings = Counter(p.owner for p in st.provinces.values())  # one pass, not one per foe
-    return min(foes, key=lambda s: (holdings[s], preference[s]))
+    preference = foe_preference(state, seat)
+    holdings = Counter(province.owner for province in state.provinces.values())  # one pass, not one per foe
+    return min(foes, key=lambda foe: (holdings[foe], preference[foe]))
 
 
-def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[float, str] | None:
+def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
     best = None
-    weakest = weakest_foe(st, seat)
-    for tgt in rules.attack_targets(st, seat, src):
-        need = enemy_strength(st, seat, tgt)
-        if content().is_sea(src, tgt):
+    weakest = weakest_foe(state, seat)
+    for target in attack_targets(state, seat, source):
+        need = enemy_strength(state, seat, target)
+        if content().is_sea(source, target):
             need *= 1.5
         if need == 0:
             score = 10.0
@@ -169,11 +188,11 @@ def best_target(st: SamuraiState, seat: int, src: str, force: float) -> tuple[fl
             score = force / need
         else:
             continue
-        owner = st.provinces[tgt].owner
+        owner = state.provinces[target].owner
         if owner is not None and owner == weakest:
             score *= WEAK_FOE_BONUS
         if best is None or score > best[0]:
-            best = (score, tgt)
+            best = (score, target)
     return best
 
 
@@ -193,126 +212,131 @@ class HeuristicPolicy:
         return dict(prompt.default)
 
     # setup
-    def _spear(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = setup_placement.spear_targets(st, p.seat)
-        if not cands:
+    def _spear(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        candidates = setup_placement.spear_targets(state, prompt.seat)
+        if not candidates:
             return None
-        drafted = st.players[p.seat].draft.get("spears", [])
-        pid = max(cands, key=lambda x: (frontier(st, p.seat, x), -st.provinces[x].garrison["spearman"]
-                                        - drafted.count(x), x))
+        drafted = state.players[prompt.seat].draft.get("spears", [])
+        pid = max(candidates, key=lambda spot: (frontier(state, prompt.seat, spot), -state.provinces[spot].garrison["spearman"]
+                                        - drafted.count(spot), spot))
         return {"act": "spear", "province": pid}
 
-    def _claim(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = setup_placement.claim_targets(st, p.seat)
-        if not cands:
+    def _claim(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        candidates = setup_placement.claim_targets(state, prompt.seat)
+        if not candidates:
             return None
         adj = content().adj
 
-        def score(x: str) -> tuple[int, str]:
-            return (sum(1 for n in adj[x] if st.provinces[n].owner == p.seat), x)
-        return {"act": "claim", "province": max(cands, key=score)}
+        def score(pid: str) -> tuple[int, str]:
+            return (sum(1 for count in adj[pid] if state.provinces[count].owner == prompt.seat), pid)
+        return {"act": "claim", "province": max(candidates, key=score)}
 
-    def _deploy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = setup_placement.deploy_spots(st, p.seat)
-        if not cands:
+    def _deploy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        candidates = setup_placement.deploy_spots(state, prompt.seat)
+        if not candidates:
             return None
-        pid = max(cands, key=lambda x: (rules.gsize(st.provinces[x].garrison) + frontier(st, p.seat, x), x))
+        pid = max(candidates,
+                  key=lambda spot: (garrison_size(state.provinces[spot].garrison) + frontier(state, prompt.seat, spot), spot))
         return {"act": "deploy", "province": pid}
 
-    def _rebuild(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = deploy_targets(st, p.seat)
-        if not cands:
+    def _rebuild(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        candidates = deploy_targets(state, prompt.seat)
+        if not candidates:
             return None
-        pid = max(cands, key=lambda x: (rules.gsize(st.provinces[x].garrison), x))
+        pid = max(candidates, key=lambda spot: (garrison_size(state.provinces[spot].garrison), spot))
         return {"act": "rebuild", "province": pid}
 
     # economy
-    def _plan(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        k = st.players[p.seat].koku
+    def _plan(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        kind = state.players[prompt.seat].koku
         plan = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
-        if k >= 8 and muster.build_targets(st, p.seat):
+        if kind >= 8 and muster.build_targets(state, prompt.seat):
             plan["build"] = 2
-        if k >= 5:
+        if kind >= 5:
             plan["swords"] = 1
-        if k >= 6:
+        if kind >= 6:
             plan["ronin"] = 1
-        plan["levy"] = k - sum(plan.values())
+        plan["levy"] = kind - sum(plan.values())
         return plan
 
     _plan_revise = _plan
 
-    def _levy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        pl = st.players[p.seat]
-        budget = pl.plan.levy if pl.plan else 0
-        costs = st.options.levy_costs
-        cap = len(rules.owned(st, p.seat))
+    def _levy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        player = state.players[prompt.seat]
+        budget = player.plan.levy if player.plan else 0
+        costs = state.options.levy_costs
+        cap = len(owned(state, prompt.seat))
         got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
-        n = min(cap, budget // max(1, costs["spearman"]), pl.tray["spearman"])
-        got["spearman"] = n
-        budget -= n * costs["spearman"]
+        count = min(cap, budget // max(1, costs["spearman"]), player.tray["spearman"])
+        got["spearman"] = count
+        budget -= count * costs["spearman"]
         for kind in ("swordsman", "bowman", "gunner"):
             while (got["spearman"] > 0 and budget >= costs[kind] - costs["spearman"]
-                   and got[kind] < pl.tray[kind]):
+                   and got[kind] < player.tray[kind]):
                 got["spearman"] -= 1
                 got[kind] += 1
                 budget -= costs[kind] - costs["spearman"]
         return got
 
-    def _place(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        d = st.players[p.seat].draft
-        if not d.get("todo"):
+    def _place(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        draft = state.players[prompt.seat].draft
+        if not draft.get("todo"):
             return {"act": "keep"}
-        spots = muster.place_spots(st, p.seat, d["todo"][0])
+        spots = muster.place_spots(state, prompt.seat, draft["todo"][0])
         if not spots:
             return {"act": "skip"}
-        pid, to = max(spots, key=lambda s: (s[1] == "army", frontier(st, p.seat, s[0]),
-                                            -rules.gsize(st.provinces[s[0]].garrison), s[0]))
+        pid, to = max(spots, key=lambda seat: (seat[1] == "army", frontier(state, prompt.seat, seat[0]),
+                                            -garrison_size(state.provinces[seat[0]].garrison), seat[0]))
         return {"act": "place", "province": pid, "to": to}
 
-    def _ronin(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        d = st.players[p.seat].draft
-        todo = d.get("ronin_todo", 0)
+    def _ronin(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        draft = state.players[prompt.seat].draft
+        todo = draft.get("ronin_todo", 0)
         if todo <= 0:
             return {"act": "keep"}
-        spots = muster.ronin_spots(st, p.seat)
+        spots = muster.ronin_spots(state, prompt.seat)
         if not spots:
             return {"act": "release"}
-        pid, to, room = max(spots, key=lambda s: (s[1] == "army", s[2], s[0]))
+        pid, to, room = max(spots, key=lambda seat: (seat[1] == "army", seat[2], seat[0]))
         return {"act": "ronin", "province": pid, "to": to, "count": min(room, todo)}
 
-    def _build(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any] | None:
-        cands = muster.build_targets(st, p.seat)
-        if not cands:
+    def _build(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        candidates = muster.build_targets(state, prompt.seat)
+        if not candidates:
             return {"act": "forfeit"}
-        pid, _ = max(cands, key=lambda c: (frontier(st, p.seat, c[0]), rules.regulars_in(st, c[0]), c[0]))
+        pid, _ = max(candidates,
+                     key=lambda candidate: (frontier(state, prompt.seat, candidate[0]),
+                                            regulars_in(state, candidate[0]), candidate[0]))
         return {"act": "build", "province": pid}
 
-    def _spy(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+    def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         return {"act": "decline"}
 
-    def _ninja(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        targets = ninja.ninja_targets(st, p.seat)
+    def _ninja(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        targets = ninja.ninja_targets(state, prompt.seat)
         if not targets:
             return {"act": "pass"}
-        preference = foe_preference(st, p.seat)
-        seat, a = max(targets, key=lambda t: (len(rules.owned(st, t[0])), t[1].level, preference[t[0]], -t[1].idx))
-        return {"act": "assassinate", "seat": seat, "army": a.idx}
+        preference = foe_preference(state, prompt.seat)
+        seat, army = max(targets,
+                         key=lambda task: (len(owned(state, task[0])), task[1].level, preference[task[0]],
+                                           -task[1].idx))
+        return {"act": "assassinate", "seat": seat, "army": army.idx}
 
     # war
-    def _casualties(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+    def _casualties(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         """Lose the weakest dice first; among equals ronin (they leave at the end of the round
         anyway), then the units that have already struck before the next step, then the
         cheaper to levy again."""
-        w = st.war
-        assert w is not None and w.battle is not None and w.battle.pending is not None
-        struck = "ranged" if w.battle.pending.step == "ranged" else "melee"
+        war = state.war
+        assert war is not None and war.battle is not None and war.battle.pending is not None
+        struck = "ranged" if war.battle.pending.step == "ranged" else "melee"
         units = content().units.units
-        costs = st.options.levy_costs
+        costs = state.options.levy_costs
 
         def order(kind: str) -> tuple[int, int, int, int]:
             return (units[kind].value, kind != "ronin", units[kind].step != struck, costs.get(kind, 0))
-        left = sum(p.default.values())
-        room = {f.name: f.max for f in p.fields}
+        left = sum(prompt.default.values())
+        room = {field.name: field.max for field in prompt.fields}
         losses = dict.fromkeys(room, 0)
         for kind in sorted(room, key=order):
             take = min(room[kind], left)
@@ -320,42 +344,42 @@ class HeuristicPolicy:
             left -= take
         return losses
 
-    def _war_move(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        for a in st.players[p.seat].armies:
-            if a.alive and rules.gather_count(st, a):
-                return {"act": "gather", "army": a.idx}
-        for a in st.players[p.seat].armies:
-            if self._front_move(st, p.seat, a):
-                return {"act": "move", "army": a.idx}
+    def _war_move(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        for army in state.players[prompt.seat].armies:
+            if army.alive and gather_count(state, army):
+                return {"act": "gather", "army": army.idx}
+        for army in state.players[prompt.seat].armies:
+            if self._front_move(state, prompt.seat, army):
+                return {"act": "move", "army": army.idx}
         return {"act": "done"}
 
     @staticmethod
-    def _front_move(st: SamuraiState, seat: int, a: Any) -> str | None:
+    def _front_move(state: SamuraiState, seat: int, army: Any) -> str | None:
         """Phase A: a province nearer to prey than where the army stands, if there is one."""
-        if not a.alive or a.assassinated or a.location is None:
+        if not army.alive or army.assassinated or army.location is None:
             return None
-        dests = rules.army_moves(st, seat, a, False)
+        dests = army_moves(state, seat, army, False)
         if not dests:
             return None
-        force = own_army_strength(a)
+        force = own_army_strength(army)
 
         def prey(pid: str) -> float:
-            hit = best_target(st, seat, pid, force)
+            hit = best_target(state, seat, pid, force)
             return hit[0] if hit else 0.0
-        here = prey(a.location)
+        here = prey(army.location)
         best = max(sorted(dests), key=prey)
         return best if prey(best) > here else None
 
-    def _war_declare(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+    def _war_declare(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         best = None
-        for src, force, idx in rules.declare_sources(st, p.seat):
+        for source, force, idx in declare_sources(state, prompt.seat):
             if force == "army":
-                strength = own_army_strength(st.players[p.seat].armies[idx])
+                strength = own_army_strength(state.players[prompt.seat].armies[idx])
             else:
-                strength = garrison_strength(st, src)
-            hit = best_target(st, p.seat, src, strength)
+                strength = garrison_strength(state, source)
+            hit = best_target(state, prompt.seat, source, strength)
             if hit and (best is None or hit[0] > best[0]):
-                best = (hit[0], src, idx)
+                best = (hit[0], source, idx)
         if best is None:
             return {"act": "done"}
         choice: dict[str, Any] = {"act": "source", "province": best[1]}
@@ -363,75 +387,75 @@ class HeuristicPolicy:
             choice["army"] = best[2]
         return choice
 
-    def _declare_target(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        w = st.war
-        assert w is not None
-        src = w.sel["source"]
-        idx = w.sel.get("army")
-        strength = (own_army_strength(st.players[p.seat].armies[idx]) if idx is not None
-                    else garrison_strength(st, src))
-        hit = best_target(st, p.seat, src, strength)
+    def _declare_target(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        war = state.war
+        assert war is not None
+        source = war.sel["source"]
+        idx = war.sel.get("army")
+        strength = (own_army_strength(state.players[prompt.seat].armies[idx]) if idx is not None
+                    else garrison_strength(state, source))
+        hit = best_target(state, prompt.seat, source, strength)
         if hit is None:
             return {"act": "cancel"}
         return {"act": "attack", "target": hit[1]}
 
-    def _chain(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        w = st.war
-        assert w is not None and w.chain_army is not None
-        a = st.players[p.seat].armies[w.chain_army]
-        hit = best_target(st, p.seat, a.location, own_army_strength(a))
+    def _chain(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        war = state.war
+        assert war is not None and war.chain_army is not None
+        army = state.players[prompt.seat].armies[war.chain_army]
+        hit = best_target(state, prompt.seat, army.location, own_army_strength(army))
         return {"act": "attack", "target": hit[1]} if hit else {"act": "stop"}
 
-    def _battle(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        w = st.war
-        assert w is not None and w.battle is not None
-        atk, dfd = rules.battle_sides(st, w.battle)
-        mine, theirs = rules.side_size(atk), rules.side_size(dfd)
+    def _battle(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        war = state.war
+        assert war is not None and war.battle is not None
+        attackers, defenders = battle_sides(state, war.battle)
+        mine, theirs = side_size(attackers), side_size(defenders)
         if mine >= 2 * theirs:
             return {"act": "fight_on"}
         return {"act": "continue"} if mine >= theirs else {"act": "calloff"}
 
-    def _war_final(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        seat = p.seat
-        w = st.war
-        assert w is not None
-        for a in st.players[seat].armies:
-            if not w.d_garrisons and a.alive:
-                dests = rules.army_moves(st, seat, a, True)
-                if any(st.provinces[d].owner is None for d in dests):
-                    return {"act": "move", "army": a.idx}
-        for pid in rules.garrison_sources(st, seat):
-            targets = rules.garrison_targets(st, seat, pid)
-            if any(st.provinces[t].owner is None for t in targets):
+    def _war_final(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        seat = prompt.seat
+        war = state.war
+        assert war is not None
+        for army in state.players[seat].armies:
+            if not war.d_garrisons and army.alive:
+                dests = army_moves(state, seat, army, True)
+                if any(state.provinces[draft].owner is None for draft in dests):
+                    return {"act": "move", "army": army.idx}
+        for pid in garrison_sources(state, seat):
+            targets = garrison_targets(state, seat, pid)
+            if any(state.provinces[task].owner is None for task in targets):
                 return {"act": "garrison", "province": pid}
         return {"act": "done"}
 
-    def _move_to(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        w = st.war
-        assert w is not None
-        a = st.players[p.seat].armies[w.sel["army"]]
-        if w.sub == "A":
-            dest = self._front_move(st, p.seat, a)
+    def _move_to(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        war = state.war
+        assert war is not None
+        army = state.players[prompt.seat].armies[war.sel["army"]]
+        if war.sub == "A":
+            dest = self._front_move(state, prompt.seat, army)
             return {"act": "to", "province": dest} if dest else {"act": "cancel"}
-        dests = rules.army_moves(st, p.seat, a, True)
-        free = sorted(d for d in dests if st.provinces[d].owner is None)
+        dests = army_moves(state, prompt.seat, army, True)
+        free = sorted(draft for draft in dests if state.provinces[draft].owner is None)
         if free:
             return {"act": "to", "province": free[0]}
         return {"act": "cancel"}
 
-    def _garrison_to(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
-        w = st.war
-        assert w is not None
-        targets = rules.garrison_targets(st, p.seat, w.sel["garrison"])
-        free = sorted(t for t in targets if st.provinces[t].owner is None)
+    def _garrison_to(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        war = state.war
+        assert war is not None
+        targets = garrison_targets(state, prompt.seat, war.sel["garrison"])
+        free = sorted(task for task in targets if state.provinces[task].owner is None)
         if free:
             return {"act": "to", "province": free[0], "count": 1}
         return {"act": "cancel"}
 
-    def _discard(self, st: SamuraiState, p: Prompt, rng: random.Random) -> dict[str, Any]:
+    def _discard(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         cards = content().cards
-        hand = st.players[p.seat].hand
-        worst = min(hand, key=lambda cid: (victory.objective_met(st, p.seat, cards[cid]) * cards[cid].vp
-                                           + (not victory.objective_met(st, p.seat, cards[cid])) * cards[cid].penalty,
-                                           cid))
+        hand = state.players[prompt.seat].hand
+        worst = min(hand, key=lambda card_id: (victory.objective_met(state, prompt.seat, cards[card_id]) * cards[card_id].vp
+                                           + (not victory.objective_met(state, prompt.seat, cards[card_id])) * cards[card_id].penalty,
+                                           card_id))
         return {"act": "discard", "card": worst}

@@ -12,9 +12,9 @@ from engine.samurai.board import (
     army_at,
     army_regulars,
     emit,
-    gsize,
-    player,
-    pname,
+    garrison_size,
+    player_of,
+    province_name,
     vacate_if_empty,
     who,
 )
@@ -35,205 +35,209 @@ from engine.samurai.state import Army, Battle, Declaration, PendingLosses, Samur
 from engine.samurai.victory import check_win
 
 
-def battle_sides(st: SamuraiState, b: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
-    atk: list[dict[str, int]] = [dict(units) for _, units in sorted(b.gforce.items())]
-    if b.army is not None:
-        a = player(st, b.attacker).armies[b.army]
-        if a.alive:
-            atk.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
+def battle_sides(state: SamuraiState, battle: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
+    attackers: list[dict[str, int]] = [dict(units) for _, units in sorted(battle.gforce.items())]
+    if battle.army is not None:
+        army = player_of(state, battle.attacker).armies[battle.army]
+        if army.alive:
+            attackers.append({**army.units, "ronin": army.ronin, "daimyo": 0 if army.assassinated else 1})
         else:
-            atk.append({})
+            attackers.append({})
     else:
-        atk.append({})
-    prov = st.provinces[b.target]
-    dfd: list[dict[str, int]] = [{"fort": b.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
-    found = army_at(st, b.target)
-    if found and found[0] != b.attacker:
-        a = found[1]
-        dfd.append({**a.units, "ronin": a.ronin, "daimyo": 0 if a.assassinated else 1})
-    return atk, dfd
+        attackers.append({})
+    prov = state.provinces[battle.target]
+    defenders: list[dict[str, int]] = [{"fort": battle.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
+    found = army_at(state, battle.target)
+    if found and found[0] != battle.attacker:
+        army = found[1]
+        defenders.append({**army.units, "ronin": army.ronin, "daimyo": 0 if army.assassinated else 1})
+    return attackers, defenders
 
 
-def write_back(st: SamuraiState, ev: list[Event], b: Battle, atk: list[dict[str, int]],
-               dfd: list[dict[str, int]]) -> None:
+def write_back(state: SamuraiState, events: list[Event], battle: Battle, attackers: list[dict[str, int]],
+               defenders: list[dict[str, int]]) -> None:
     """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool."""
-    srcs = sorted(b.gforce)
-    for src, units in zip(srcs, atk, strict=False):
-        lost = {k: b.gforce[src][k] - units.get(k, 0) for k in REGULAR}
-        for k, n in lost.items():
-            player(st, b.attacker).tray[k] += n
-        survivors = {k: units.get(k, 0) for k in REGULAR}
+    srcs = sorted(battle.gforce)
+    for source, units in zip(srcs, attackers, strict=False):
+        lost = {kind: battle.gforce[source][kind] - units.get(kind, 0) for kind in REGULAR}
+        for kind, count in lost.items():
+            player_of(state, battle.attacker).tray[kind] += count
+        survivors = {kind: units.get(kind, 0) for kind in REGULAR}
         ronin = units.get("ronin", 0)
-        st.ronin_pool += b.gforce[src].get("ronin", 0) - ronin
-        if gsize(survivors) == 0:  # ronin do not fight on their own: they leave
-            st.ronin_pool += ronin
+        state.ronin_pool += battle.gforce[source].get("ronin", 0) - ronin
+        if garrison_size(survivors) == 0:  # ronin do not fight on their own: they leave
+            state.ronin_pool += ronin
             ronin = 0
-        b.gforce[src] = {**survivors, "ronin": ronin}
-    if b.army is not None:
-        a = player(st, b.attacker).armies[b.army]
-        if a.alive:
-            _store_army(st, ev, b.attacker, a, atk[len(srcs)], b.defender)
-    b.fort_left = dfd[0]["fort"]
-    prov = st.provinces[b.target]
-    g = dfd[1]
+        battle.gforce[source] = {**survivors, "ronin": ronin}
+    if battle.army is not None:
+        army = player_of(state, battle.attacker).armies[battle.army]
+        if army.alive:
+            _store_army(state, events, battle.attacker, army, attackers[len(srcs)], battle.defender)
+    battle.fort_left = defenders[0]["fort"]
+    prov = state.provinces[battle.target]
+    garrison = defenders[1]
     if prov.owner is not None:
-        for k in REGULAR:
-            player(st, prov.owner).tray[k] += prov.garrison[k] - g.get(k, 0)
-    st.ronin_pool += prov.ronin - g.get("ronin", 0)
-    prov.garrison = {k: g.get(k, 0) for k in REGULAR}
-    prov.ronin = g.get("ronin", 0)
-    if len(dfd) > 2:
-        found = army_at(st, b.target)
+        for kind in REGULAR:
+            player_of(state, prov.owner).tray[kind] += prov.garrison[kind] - garrison.get(kind, 0)
+    state.ronin_pool += prov.ronin - garrison.get("ronin", 0)
+    prov.garrison = {kind: garrison.get(kind, 0) for kind in REGULAR}
+    prov.ronin = garrison.get("ronin", 0)
+    if len(defenders) > 2:
+        found = army_at(state, battle.target)
         if found:
-            _store_army(st, ev, found[0], found[1], dfd[2], b.attacker)
-    if prov.ronin and gsize(prov.garrison) == 0 and army_at(st, b.target) is None:
-        st.ronin_pool += prov.ronin  # lone ronin do not fight on: they leave
+            _store_army(state, events, found[0], found[1], defenders[2], battle.attacker)
+    if prov.ronin and garrison_size(prov.garrison) == 0 and army_at(state, battle.target) is None:
+        state.ronin_pool += prov.ronin  # lone ronin do not fight on: they leave
         prov.ronin = 0
 
 
-def _store_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, h: dict[str, int], foe: int | None) -> None:
-    pl = player(st, seat)
-    for k in REGULAR:
-        pl.tray[k] += a.units[k] - h.get(k, 0)
-        a.units[k] = h.get(k, 0)
-    st.ronin_pool += a.ronin - h.get("ronin", 0)
-    a.ronin = h.get("ronin", 0)
-    dead_daimyo = not a.assassinated and h.get("daimyo", 0) == 0
-    if dead_daimyo or (a.assassinated and army_regulars(a) == 0 and a.ronin == 0):
-        destroy_army(st, ev, seat, a, foe)
+def _store_army(state: SamuraiState, events: list[Event], seat: int, army: Army, holder: dict[str, int],
+                foe: int | None) -> None:
+    player = player_of(state, seat)
+    for kind in REGULAR:
+        player.tray[kind] += army.units[kind] - holder.get(kind, 0)
+        army.units[kind] = holder.get(kind, 0)
+    state.ronin_pool += army.ronin - holder.get("ronin", 0)
+    army.ronin = holder.get("ronin", 0)
+    dead_daimyo = not army.assassinated and holder.get("daimyo", 0) == 0
+    if dead_daimyo or (army.assassinated and army_regulars(army) == 0 and army.ronin == 0):
+        destroy_army(state, events, seat, army, foe)
 
 
-def start_battle(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str,
+def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, seat: int, target: str,
                  decls: list[Declaration], chained: bool = False) -> None:
-    w = st.war
-    assert w is not None
-    prov = st.provinces[target]
+    war = state.war
+    assert war is not None
+    prov = state.provinces[target]
     if prov.owner == seat:
-        emit(st, ev, f"{pname(target)} is already {who(seat)}'s: the attack there is dropped.")
+        emit(state, events, f"{province_name(target)} is already {who(seat)}'s: the attack there is dropped.")
         return
-    b = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
+    battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
     naval = False
-    for d in decls:
-        if d.force == "army":
-            a = player(st, seat).armies[d.army]
-            if not a.alive or a.assassinated or a.location != d.source:
+    for declaration in decls:
+        if declaration.force == "army":
+            army = player_of(state, seat).armies[declaration.army]
+            if not army.alive or army.assassinated or army.location != declaration.source:
                 continue
-            b.army = a.idx
-            b.army_source = d.source
-            a.attacks_used += 1
-            if a.ronin:
-                a.ronin_revealed = True
-            naval = naval or content().is_sea(d.source, target)
+            battle.army = army.idx
+            battle.army_source = declaration.source
+            army.attacks_used += 1
+            if army.ronin:
+                army.ronin_revealed = True
+            naval = naval or content().is_sea(declaration.source, target)
         else:
-            src = st.provinces[d.source]
-            if src.owner != seat or garrison_attackers(st, d.source) <= 0:
+            source = state.provinces[declaration.source]
+            if source.owner != seat or garrison_attackers(state, declaration.source) <= 0:
                 continue
-            wanted = d.units if d.units is not None else default_force(st, d.source, d.count)
-            most = garrison_attackers(st, d.source)
-            if gsize(wanted) > most:
-                wanted = default_force(st, d.source, most)
-            units = take_force(st, d.source, wanted)
-            if gsize(units) == 0:
+            wanted = declaration.units if declaration.units is not None \
+                else default_force(state, declaration.source, declaration.count)
+            most = garrison_attackers(state, declaration.source)
+            if garrison_size(wanted) > most:
+                wanted = default_force(state, declaration.source, most)
+            units = take_force(state, declaration.source, wanted)
+            if garrison_size(units) == 0:
                 continue
-            b.gforce[d.source] = units
-            naval = naval or content().is_sea(d.source, target)
-    if b.army is None and not b.gforce:
-        emit(st, ev, f"The attack on {pname(target)} cannot go ahead.")
+            battle.gforce[declaration.source] = units
+            naval = naval or content().is_sea(declaration.source, target)
+    if battle.army is None and not battle.gforce:
+        emit(state, events, f"The attack on {province_name(target)} cannot go ahead.")
         return
-    b.naval = naval
+    battle.naval = naval
     if prov.fort and (prov.owner is not None or prov.neutral):
         spec = content().units.fortifications["fortress" if prov.fort == 2 else "castle"]
-        b.fort_left, b.fort_value = spec.defenders, spec.defender_value
+        battle.fort_left, battle.fort_value = spec.defenders, spec.defender_value
     if prov.ronin:
         prov.ronin_revealed = True
-    found = army_at(st, target)
+    found = army_at(state, target)
     if found and found[1].ronin:
         found[1].ronin_revealed = True
-    w.battle = b
-    atk, dfd = battle_sides(st, b)
-    emit(st, ev, f"{who(seat)} attacks {pname(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
-         f"{' by sea' if naval else ''} with {side_size(atk)} units against {side_size(dfd)}.", kind="battle",
+    war.battle = battle
+    attackers, defenders = battle_sides(state, battle)
+    emit(state, events, f"{who(seat)} attacks {province_name(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
+         f"{' by sea' if naval else ''} with {side_size(attackers)} units against {side_size(defenders)}.", kind="battle",
          data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
-               "attack": [h for h in atk if h], "defence": [h for h in dfd if h]})
-    if side_size(dfd) == 0:
-        finish_battle(st, ev, "won")
+               "attack": [holder for holder in attackers if holder], "defence": [holder for holder in defenders if holder]})
+    if side_size(defenders) == 0:
+        finish_battle(state, events, "won")
         return
-    b.stage = "naval" if naval else "ranged"
-    run_rounds(st, ev, rng)
+    battle.stage = "naval" if naval else "ranged"
+    run_rounds(state, events, rng)
 
 
 NEXT_STAGE = {"naval": "ranged", "ranged": "melee", "melee": "decide"}
 
 
-def run_rounds(st: SamuraiState, ev: list[Event], rng: random.Random) -> None:
+def run_rounds(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Fight combat steps until one side is gone, an owner must choose losses, or a round is
     over and the attacker must decide whether to go on."""
-    w = st.war
-    assert w is not None and w.battle is not None
-    b = w.battle
+    war = state.war
+    assert war is not None and war.battle is not None
+    battle = war.battle
     while True:
-        if b.pending is not None:
+        if battle.pending is not None:
             return
-        atk, dfd = battle_sides(st, b)
-        if side_size(atk) == 0 or side_size(dfd) == 0:
+        attackers, defenders = battle_sides(state, battle)
+        if side_size(attackers) == 0 or side_size(defenders) == 0:
             break
-        if b.stage == "decide":
-            if not b.fight_on:
+        if battle.stage == "decide":
+            if not battle.fight_on:
                 return
-            b.stage = "ranged"
-        step = b.stage
-        b.stage = NEXT_STAGE[step]
+            battle.stage = "ranged"
+        step = battle.stage
+        battle.stage = NEXT_STAGE[step]
         if step == "ranged":
-            b.rounds += 1
-        roll_step(st, ev, b, step, rng)
-        if st.phase == "over" or w.battle is None:
+            battle.rounds += 1
+        roll_step(state, events, battle, step, rng)
+        if state.phase == "over" or war.battle is None:
             return
-    atk, dfd = battle_sides(st, b)
-    if side_size(dfd) == 0 and side_size(atk) > 0:
-        finish_battle(st, ev, "won")
-    elif side_size(atk) == 0 and side_size(dfd) == 0:
-        finish_battle(st, ev, "wiped")
+    attackers, defenders = battle_sides(state, battle)
+    if side_size(defenders) == 0 and side_size(attackers) > 0:
+        finish_battle(state, events, "won")
+    elif side_size(attackers) == 0 and side_size(defenders) == 0:
+        finish_battle(state, events, "wiped")
     else:
-        finish_battle(st, ev, "lost")
+        finish_battle(state, events, "lost")
 
 
-def roll_step(st: SamuraiState, ev: list[Event], b: Battle, step: str, rng: random.Random) -> None:
+def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: str,
+              rng: random.Random) -> None:
     """Roll one step for both sides at once (a naval landing: the defenders only) and show
     the dice; the losses wait for the owners that have a choice, the others are taken now."""
-    atk, dfd = battle_sides(st, b)
+    attackers, defenders = battle_sides(state, battle)
     if step == "naval":
-        ddice, dhits = roll_side(dfd, None, 0, rng, with_fort=False)
+        ddice, dhits = roll_side(defenders, None, 0, rng, with_fort=False)
         adice, ahits = [], 0
-        emit(st, ev, f"Naval landing at {pname(b.target)}: the defenders strike first, {dhits} hits.",
+        emit(state, events, f"Naval landing at {province_name(battle.target)}: the defenders strike first, {dhits} hits.",
              kind="dice", data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
     else:
-        adice, ahits = roll_side(atk, step, b.fort_value, rng)
-        ddice, dhits = roll_side(dfd, step, b.fort_value, rng)
+        adice, ahits = roll_side(attackers, step, battle.fort_value, rng)
+        ddice, dhits = roll_side(defenders, step, battle.fort_value, rng)
         if adice or ddice:
-            emit(st, ev, f"{pname(b.target)} round {b.rounds} {step}: attacker hits {ahits}, "
+            emit(state, events, f"{province_name(battle.target)} round {battle.rounds} {step}: attacker hits {ahits}, "
                  f"defender hits {dhits}.", kind="dice",
-                 data={"step": step, "round": b.rounds, "attack_dice": adice, "attack_hits": ahits,
+                 data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
     pending = PendingLosses(step=step, hits={"attack": dhits, "defence": ahits})
-    if has_choice(atk, dhits):
-        pending.owed["attack"] = b.attacker
-    if b.defender is not None and has_choice(dfd, ahits):
-        pending.owed["defence"] = b.defender
-    b.pending = pending
+    if has_choice(attackers, dhits):
+        pending.owed["attack"] = battle.attacker
+    if battle.defender is not None and has_choice(defenders, ahits):
+        pending.owed["defence"] = battle.defender
+    battle.pending = pending
     if not pending.owed:
-        take_losses(st, ev)
+        take_losses(state, events)
 
 
-def take_losses(st: SamuraiState, ev: list[Event]) -> None:
+def take_losses(state: SamuraiState, events: list[Event]) -> None:
     """Every owed choice is in: both sides lose their units at once and the survivors are
     stored (the default order for a side whose owner had no choice)."""
-    w = st.war
-    assert w is not None and w.battle is not None and w.battle.pending is not None
-    b = w.battle
-    pending = b.pending
-    atk, dfd = battle_sides(st, b)
+    war = state.war
+    assert war is not None and war.battle is not None and war.battle.pending is not None
+    battle = war.battle
+    pending = battle.pending
+    attackers, defenders = battle_sides(state, battle)
     lines = []
-    for side, holders, seat in (("attack", atk, b.attacker), ("defence", dfd, b.defender)):
+    for side, holders, seat in (("attack", attackers, battle.attacker),
+                                ("defence", defenders, battle.defender)):
         hits = pending.hits[side]
         if hits <= 0:
             continue
@@ -241,98 +245,100 @@ def take_losses(st: SamuraiState, ev: list[Event]) -> None:
         apply_losses(holders, hits, losses)
         if seat is not None and any(losses.values()):
             lines.append(f"{who(seat)} loses {losses_text(losses)}")
-    b.pending = None
+    battle.pending = None
     if lines and pending.owed:
-        emit(st, ev, "; ".join(lines) + ".", kind="losses", data={"chosen": sorted(pending.owed)})
-    write_back(st, ev, b, atk, dfd)
+        emit(state, events, "; ".join(lines) + ".", kind="losses", data={"chosen": sorted(pending.owed)})
+    write_back(state, events, battle, attackers, defenders)
 
 
-def choose_losses(st: SamuraiState, ev: list[Event], seat: int, ans: UnitCounts, rng: random.Random) -> None:
+def choose_losses(state: SamuraiState, events: list[Event], seat: int, answer: UnitCounts,
+                  rng: random.Random) -> None:
     """One owner's sealed choice of losses; the step resolves when every owed choice is in."""
-    w = st.war
-    assert w is not None and w.battle is not None and w.battle.pending is not None
-    b = w.battle
-    pending = b.pending
+    war = state.war
+    assert war is not None and war.battle is not None and war.battle.pending is not None
+    battle = war.battle
+    pending = battle.pending
     side = next(side for side, owner in pending.owed.items() if owner == seat)
-    atk, dfd = battle_sides(st, b)
-    holders = atk if side == "attack" else dfd
-    pending.chosen[side] = check_losses(holders, pending.hits[side], ans)
+    attackers, defenders = battle_sides(state, battle)
+    holders = attackers if side == "attack" else defenders
+    pending.chosen[side] = check_losses(holders, pending.hits[side], answer)
     if all(side in pending.chosen for side in pending.owed):
-        take_losses(st, ev)
-        if st.phase != "over" and w.battle is not None:
-            run_rounds(st, ev, rng)
+        take_losses(state, events)
+        if state.phase != "over" and war.battle is not None:
+            run_rounds(state, events, rng)
 
 
-def loss_prompts(st: SamuraiState) -> list[Prompt]:
+def loss_prompts(state: SamuraiState) -> list[Prompt]:
     """The owed choices of losses of the pending step, attacker first."""
-    w = st.war
-    assert w is not None and w.battle is not None and w.battle.pending is not None
-    b = w.battle
-    atk, dfd = battle_sides(st, b)
-    return [loss_prompt(b, side, seat, atk if side == "attack" else dfd)
-            for side, seat in sorted(b.pending.owed.items())]
+    war = state.war
+    assert war is not None and war.battle is not None and war.battle.pending is not None
+    battle = war.battle
+    attackers, defenders = battle_sides(state, battle)
+    return [loss_prompt(battle, side, seat, attackers if side == "attack" else defenders)
+            for side, seat in sorted(battle.pending.owed.items())]
 
 
-def finish_battle(st: SamuraiState, ev: list[Event], outcome: str) -> None:
-    w = st.war
-    assert w is not None and w.battle is not None
-    b = w.battle
-    w.battle = None
-    seat = b.attacker
-    prov = st.provinces[b.target]
-    army = player(st, seat).armies[b.army] if b.army is not None else None
+def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> None:
+    war = state.war
+    assert war is not None and war.battle is not None
+    battle = war.battle
+    war.battle = None
+    seat = battle.attacker
+    prov = state.provinces[battle.target]
+    army = player_of(state, seat).armies[battle.army] if battle.army is not None else None
     if outcome == "won":
         prov.owner = seat
         prov.neutral = False
-        lim = content().units.limits.garrison
-        for src, units in sorted(b.gforce.items()):
+        limits = content().units.limits.garrison
+        for source, units in sorted(battle.gforce.items()):
             moving = no_units()
-            for k in BEST_FIRST:
-                moving[k] = min(units[k], lim - gsize(prov.garrison) - gsize(moving))
-            staying = {k: units[k] - moving[k] for k in REGULAR}
+            for kind in BEST_FIRST:
+                moving[kind] = min(units[kind], limits - garrison_size(prov.garrison) - garrison_size(moving))
+            staying = {kind: units[kind] - moving[kind] for kind in REGULAR}
             ronin = units.get("ronin", 0)
-            add_force(st, b.target, {**moving, "ronin": ronin if gsize(moving) else 0})
-            add_force(st, src, {**staying, "ronin": 0 if gsize(moving) else ronin})
+            add_force(state, battle.target, {**moving, "ronin": ronin if garrison_size(moving) else 0})
+            add_force(state, source, {**staying, "ronin": 0 if garrison_size(moving) else ronin})
         if army is not None and army.alive:
-            src = army.location
-            assert src is not None
-            leave_garrison(st, army)
-            army.location = b.target
+            source = army.location
+            assert source is not None
+            leave_garrison(state, army)
+            army.location = battle.target
             army.won = True
-            vacate_if_empty(st, src)
+            vacate_if_empty(state, source)
         fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
-        emit(st, ev, f"{who(seat)} takes {pname(b.target)}{fort}.", kind="battle_end",
-             data={"target": b.target, "outcome": "won", "attacker": seat})
-        vacate_if_empty(st, b.target)
-        check_win(st, ev)
+        emit(state, events, f"{who(seat)} takes {province_name(battle.target)}{fort}.", kind="battle_end",
+             data={"target": battle.target, "outcome": "won", "attacker": seat})
+        vacate_if_empty(state, battle.target)
+        check_win(state, events)
     elif outcome == "wiped":
-        for src in b.gforce:
-            vacate_if_empty(st, src)
+        for source in battle.gforce:
+            vacate_if_empty(state, source)
         prov.owner = None
         prov.neutral = False
         prov.garrison = no_units()
-        emit(st, ev, f"Both sides fall at {pname(b.target)}: it is left unoccupied.", kind="battle_end",
-             data={"target": b.target, "outcome": "wiped", "attacker": seat})
+        emit(state, events, f"Both sides fall at {province_name(battle.target)}: it is left unoccupied.", kind="battle_end",
+             data={"target": battle.target, "outcome": "wiped", "attacker": seat})
     else:
-        for src, units in b.gforce.items():
-            add_force(st, src, units)
-            if st.provinces[src].owner is None and gsize(units):
-                st.provinces[src].owner = seat
-        text = f"The attack on {pname(b.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
-        emit(st, ev, text, kind="battle_end", data={"target": b.target, "outcome": outcome, "attacker": seat})
-        for src in b.gforce:
-            vacate_if_empty(st, src)
-    if st.phase == "over":
+        for source, units in battle.gforce.items():
+            add_force(state, source, units)
+            if state.provinces[source].owner is None and garrison_size(units):
+                state.provinces[source].owner = seat
+        text = f"The attack on {province_name(battle.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
+        emit(state, events, text, kind="battle_end",
+             data={"target": battle.target, "outcome": outcome, "attacker": seat})
+        for source in battle.gforce:
+            vacate_if_empty(state, source)
+    if state.phase == "over":
         return
     if (army is not None and army.alive and not army.assassinated and army.attacks_used < army.level
-            and not player(st, seat).eliminated and army.location
-            and attack_targets(st, seat, army.location)):
-        w.chain_army = army.idx
+            and not player_of(state, seat).eliminated and army.location
+            and attack_targets(state, seat, army.location)):
+        war.chain_army = army.idx
 
 
-def launch(st: SamuraiState, ev: list[Event], rng: random.Random, seat: int, target: str) -> None:
-    w = st.war
-    assert w is not None
-    decls = [d for d in w.declarations if d.target == target]
-    w.declarations = [d for d in w.declarations if d.target != target]
-    start_battle(st, ev, rng, seat, target, decls)
+def launch(state: SamuraiState, events: list[Event], rng: random.Random, seat: int, target: str) -> None:
+    war = state.war
+    assert war is not None
+    decls = [declaration for declaration in war.declarations if declaration.target == target]
+    war.declarations = [declaration for declaration in war.declarations if declaration.target != target]
+    start_battle(state, events, rng, seat, target, decls)

@@ -19,7 +19,7 @@ PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen",
 
 
 
-def pname(pid: str) -> str:
+def province_name(pid: str) -> str:
     return content().name(pid)
 
 
@@ -27,101 +27,102 @@ def who(seat: int | None) -> str:
     return "nobody" if seat is None else seat_ref(seat)
 
 
-def player(st: SamuraiState, seat: int) -> Player:
-    return st.players[seat]
+def player_of(state: SamuraiState, seat: int) -> Player:
+    return state.players[seat]
 
 
-def active(st: SamuraiState) -> list[int]:
+def active(state: SamuraiState) -> list[int]:
     """Seats still in the game, in turn order."""
-    return [s for s in st.order if not st.players[s].eliminated]
+    return [seat for seat in state.order if not state.players[seat].eliminated]
 
 
-def owned(st: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid, p in st.provinces.items() if p.owner == seat]
+def owned(state: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid, province in state.provinces.items() if province.owner == seat]
 
 
-def gsize(g: dict[str, int]) -> int:
+def garrison_size(garrison: dict[str, int]) -> int:
     """Regular units in a holder. Spelled out (REGULAR's four kinds) because prompts call
     it hundreds of times per choice; a generator sum was a tenth of a random match."""
-    get = g.get
+    get = garrison.get
     return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
 
 
-def army_regulars(a: Army) -> int:
-    return gsize(a.units)
+def army_regulars(army: Army) -> int:
+    return garrison_size(army.units)
 
 
-def army_at(st: SamuraiState, pid: str) -> tuple[int, Army] | None:
+def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
     """The living army in ``pid`` and its seat. Called hundreds of times per choice: the
     location test comes first, as it fails for nearly every army."""
-    for pl in st.players:
-        for a in pl.armies:
-            if a.location == pid and a.alive:
-                return pl.seat, a
+    for player in state.players:
+        for army in player.armies:
+            if army.location == pid and army.alive:
+                return player.seat, army
     return None
 
 
-def regulars_in(st: SamuraiState, pid: str) -> int:
+def regulars_in(state: SamuraiState, pid: str) -> int:
     """Regular units standing in a province (garrison + army, daimyo included)."""
-    n = gsize(st.provinces[pid].garrison)
-    found = army_at(st, pid)
+    count = garrison_size(state.provinces[pid].garrison)
+    found = army_at(state, pid)
     if found:
-        n += army_regulars(found[1]) + 1
-    return n
+        count += army_regulars(found[1]) + 1
+    return count
 
 
-def army_room(a: Army, kind: str) -> int:
-    lim = content().units.limits
+def army_room(army: Army, kind: str) -> int:
+    limits = content().units.limits
     if kind in SAMURAI:
-        return lim.army_samurai - sum(a.units[k] for k in SAMURAI)
-    return lim.army_ashigaru - sum(a.units[k] for k in ASHIGARU)
+        return limits.army_samurai - sum(army.units[unit] for unit in SAMURAI)
+    return limits.army_ashigaru - sum(army.units[unit] for unit in ASHIGARU)
 
 
-def income(st: SamuraiState, seat: int) -> int:
-    n = max(3, len(owned(st, seat)) // 3)
-    if st.options.mode == "lwtv" and st.provinces["settsu"].owner == seat:
-        n += 1
-    return n
+def income(state: SamuraiState, seat: int) -> int:
+    count = max(3, len(owned(state, seat)) // 3)
+    if state.options.mode == "lwtv" and state.provinces["settsu"].owner == seat:
+        count += 1
+    return count
 
 
-def emit(st: SamuraiState, ev: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
+def emit(state: SamuraiState, events: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
          data: dict[str, Any] | None = None, phase_end: bool = False) -> None:
-    ev.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
+    events.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
     if seats is None:
-        st.log = (st.log + [text])[-8:]
+        state.log = (state.log + [text])[-8:]
 
 
-def end_phase(ev: list[Event], st: SamuraiState, text: str, kind: str = "phase") -> None:
-    emit(st, ev, text, kind=kind, phase_end=True)
+def end_phase(events: list[Event], state: SamuraiState, text: str, kind: str = "phase") -> None:
+    emit(state, events, text, kind=kind, phase_end=True)
 
 
 def units_text(units: dict[str, int]) -> str:
-    parts = [f"{n} {k}" for k, n in units.items() if n]
+    parts = [f"{count} {kind}" for kind, count in units.items() if count]
     return ", ".join(parts) or "none"
 
 
-def opt(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
+def option(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
     return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
 
 
-def paged(st: SamuraiState, seat: int, cands: list[tuple[str, Option]], extras: list[Option]) -> list[Option]:
+def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
+          extras: list[Option]) -> list[Option]:
     """Fit a long province list into one select: group by region, then list one region."""
-    if len(cands) + len(extras) <= MAX_OPTIONS:
-        return [o for _, o in cands] + extras
+    if len(candidates) + len(extras) <= MAX_OPTIONS:
+        return [entry for _, entry in candidates] + extras
     region_of = content().region_of
-    region = st.nav.get(str(seat), "")
-    inside = [o for pid, o in cands if region_of[pid] == region]
+    region = state.nav.get(str(seat), "")
+    inside = [entry for pid, entry in candidates if region_of[pid] == region]
     if region and inside:
-        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
+        back = option("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
     members: dict[str, list[str]] = {}
-    for pid, _ in cands:
+    for pid, _ in candidates:
         names = members.setdefault(region_of[pid], [])
-        if pname(pid) not in names:
-            names.append(pname(pid))
-    groups = [opt(f"region:{r}", f"{r}: {len(members[r])} province{'s' if len(members[r]) != 1 else ''}",
-                  {"act": "region", "region": r}, listed(members[r], 100))
-              for r in content().map.regions if r in members]
+        if province_name(pid) not in names:
+            names.append(province_name(pid))
+    groups = [option(f"region:{name}", f"{name}: {len(members[name])} province{'s' if len(members[name]) != 1 else ''}",
+                  {"act": "region", "region": name}, listed(members[name], 100))
+              for name in content().map.regions if name in members]
     return (groups + extras)[:MAX_OPTIONS]
 
 
@@ -135,12 +136,12 @@ def listed(names: list[str], limit: int) -> str:
     return text[:limit]
 
 
-def region_hint(st: SamuraiState, seat: int, options: list[Option]) -> str:
+def region_hint(state: SamuraiState, seat: int, options: list[Option]) -> str:
     """What a paged province list asks first: a region (named on the map), or a province in the region chosen."""
-    if any(o.choice.get("act") == "region" and o.choice.get("region") for o in options):
+    if any(entry.choice.get("act") == "region" and entry.choice.get("region") for entry in options):
         return " Pick the region first (the map names the eight regions); each lists your provinces in it."
-    region = st.nav.get(str(seat), "")
-    if region and any(o.choice.get("act") == "region" for o in options):
+    region = state.nav.get(str(seat), "")
+    if region and any(entry.choice.get("act") == "region" for entry in options):
         return f" Provinces in {region}:"
     return ""
 
@@ -153,15 +154,15 @@ def check_province(pid: str | None) -> str:
     return pid
 
 
-def vacate_if_empty(st: SamuraiState, pid: str) -> None:
+def vacate_if_empty(state: SamuraiState, pid: str) -> None:
     """A province with no unit left is unoccupied; lone ronin leave with it."""
-    prov = st.provinces[pid]
-    if prov.owner is not None and regulars_in(st, pid) == 0:
+    prov = state.provinces[pid]
+    if prov.owner is not None and regulars_in(state, pid) == 0:
         prov.owner = None
-        st.ronin_pool += prov.ronin
+        state.ronin_pool += prov.ronin
         prov.ronin = 0
         prov.ronin_revealed = False
 
 
-def deploy_targets(st: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid in owned(st, seat) if army_at(st, pid) is None]
+def deploy_targets(state: SamuraiState, seat: int) -> list[str]:
+    return [pid for pid in owned(state, seat) if army_at(state, pid) is None]

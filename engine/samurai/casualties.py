@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.contract import IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import UnitCounts
-from engine.samurai.board import PLURAL, pname
+from engine.samurai.board import PLURAL, province_name
 from engine.samurai.state import Battle
 
 LOSS_KINDS = ("ronin", "spearman", "gunner", "swordsman", "bowman")
@@ -41,7 +41,7 @@ def hits_after_forts(holders: list[dict[str, int]], hits: int) -> int:
 def has_choice(holders: list[dict[str, int]], hits: int) -> bool:
     left = hits_after_forts(holders, hits)
     pool = losses_pool(holders)
-    return 0 < left < sum(pool.values()) and sum(1 for n in pool.values() if n) >= 2
+    return 0 < left < sum(pool.values()) and sum(1 for count in pool.values() if count) >= 2
 
 
 def default_losses(holders: list[dict[str, int]], hits: int) -> dict[str, int]:
@@ -60,9 +60,9 @@ def check_losses(holders: list[dict[str, int]], hits: int, answer: UnitCounts) -
     pool = losses_pool(holders)
     want = min(hits_after_forts(holders, hits), sum(pool.values()))
     losses = answer.model_dump()
-    for kind, n in losses.items():
-        if n > pool[kind]:
-            raise IllegalChoice(f"you have only {pool[kind]} {NAMES[kind]} in this battle, not {n}")
+    for kind, count in losses.items():
+        if count > pool[kind]:
+            raise IllegalChoice(f"you have only {pool[kind]} {NAMES[kind]} in this battle, not {count}")
     total = sum(losses.values())
     if total != want:
         raise IllegalChoice(f"your side takes {want} losses; you chose {total}")
@@ -94,7 +94,7 @@ def apply_losses(holders: list[dict[str, int]], hits: int, losses: dict[str, int
 
 
 def losses_text(losses: dict[str, int]) -> str:
-    parts = [f"{n} {NAMES[kind] if n > 1 else kind}" for kind, n in losses.items() if n]
+    parts = [f"{count} {NAMES[kind] if count > 1 else kind}" for kind, count in losses.items() if count]
     return ", ".join(parts) or "nothing"
 
 
@@ -105,16 +105,16 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
     hits = pending.hits[side]
     left = hits_after_forts(holders, hits)
     pool = losses_pool(holders)
-    fields = [NumberField(name=kind, label=f"{NAMES[kind].capitalize()} lost (of {n})", max=min(n, left))
-              for kind, n in pool.items() if n]
+    fields = [NumberField(name=kind, label=f"{NAMES[kind].capitalize()} lost (of {count})", max=min(count, left))
+              for kind, count in pool.items() if count]
     chosen = pending.chosen.get(side)
     step = "naval landing" if pending.step == "naval" else f"round {battle.rounds} {pending.step}"
     forts = hits - left
-    text = (f"Battle for {pname(battle.target)}, {step}: {hits} hits on your side"
+    text = (f"Battle for {province_name(battle.target)}, {step}: {hits} hits on your side"
             + (f", {forts} taken by the fortification's defenders" if forts else "")
             + f". Choose which {left} units fall (your daimyo falls only when nobody else is left).")
     if chosen is not None:
         text = f"Losses chosen ({losses_text(chosen)}); sealed until the other side has chosen. Submit again to change."
     return Prompt(seat=seat, kind="casualties", text=text, answer=UnitCounts, input="numbers", fields=fields,
                   secret=True, answered=chosen is not None,
-                  default=chosen or {k: n for k, n in default_losses(holders, hits).items() if pool[k]})
+                  default=chosen or {unit: count for unit, count in default_losses(holders, hits).items() if pool[unit]})

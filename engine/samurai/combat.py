@@ -20,7 +20,7 @@ CASUALTY_ORDER = ("fort", "ronin", "spearman", "gunner", "swordsman", "bowman", 
 def _table() -> dict[str, tuple[int, str]]:
     """(value, step) per regular kind, read once: battles roll often (the odds test runs
     tens of thousands), and the content does not change while the process runs."""
-    return {k: (u.value, u.step) for k, u in content().units.units.items()}
+    return {kind: (unit.value, unit.step) for kind, unit in content().units.units.items()}
 
 
 def unit_value(kind: str, fort_value: int) -> int:
@@ -43,33 +43,33 @@ def roll_side(holders: list[dict[str, int]], step: str | None, fort_value: int,
     table = _table()
     totals: dict[str, int] = {}
     for holder in holders:
-        for kind, n in holder.items():
-            if n <= 0:
+        for kind, count in holder.items():
+            if count <= 0:
                 continue
             if kind == "fort":
                 if not with_fort or (step is not None and step != "melee"):
                     continue
             elif step is not None and table[kind][1] != step:
                 continue
-            totals[kind] = totals.get(kind, 0) + n
+            totals[kind] = totals.get(kind, 0) + count
     dice: list[list[int]] = []
     hits = 0
     if not totals:
         return dice, hits
     randint = rng.randint
     for kind in CASUALTY_ORDER:
-        n = totals.get(kind, 0)
-        if not n:
+        count = totals.get(kind, 0)
+        if not count:
             continue
         value = fort_value if kind == "fort" else table[kind][0]
-        rolled = [randint(1, 12) for _ in range(n)]
-        hits += sum(1 for d in rolled if d <= value)
+        rolled = [randint(1, 12) for _ in range(count)]
+        hits += sum(1 for die in rolled if die <= value)
         dice.append([value, *rolled])
     return dice, hits
 
 
 def side_size(holders: list[dict[str, int]]) -> int:
-    return sum(sum(h.values()) for h in holders)
+    return sum(sum(holder.values()) for holder in holders)
 
 
 def take_casualties(holders: list[dict[str, int]], hits: int) -> list[tuple[int, str]]:
@@ -79,54 +79,55 @@ def take_casualties(holders: list[dict[str, int]], hits: int) -> list[tuple[int,
     if hits <= 0:
         return removed
     for kind in CASUALTY_ORDER:
-        for i, holder in enumerate(holders):
+        for index, holder in enumerate(holders):
             have = holder.get(kind, 0)
             if have <= 0:
                 continue
             take = min(have, hits)
             holder[kind] = have - take
             hits -= take
-            removed.extend((i, kind) for _ in range(take))
+            removed.extend((index, kind) for _ in range(take))
             if not hits:
                 return removed
     return removed
 
 
-def fight_step(atk: list[dict[str, int]], dfd: list[dict[str, int]], step: str, fort_value: int,
+def fight_step(attackers: list[dict[str, int]], defenders: list[dict[str, int]], step: str, fort_value: int,
                rng: random.Random) -> tuple[list[list[int]], int, list[list[int]], int]:
     """One combat step (ranged or melee): both sides roll at once, then both take their
     casualties, so a unit killed in this step still strikes. Mutates both sides; returns
     (attacker dice, attacker hits, defender dice, defender hits)."""
-    adice, ahits = roll_side(atk, step, fort_value, rng)
-    ddice, dhits = roll_side(dfd, step, fort_value, rng)
-    take_casualties(dfd, ahits)
-    take_casualties(atk, dhits)
+    adice, ahits = roll_side(attackers, step, fort_value, rng)
+    ddice, dhits = roll_side(defenders, step, fort_value, rng)
+    take_casualties(defenders, ahits)
+    take_casualties(attackers, dhits)
     return adice, ahits, ddice, dhits
 
 
-def naval_strike(atk: list[dict[str, int]], dfd: list[dict[str, int]], rng: random.Random) -> tuple[list[list[int]], int]:
+def naval_strike(attackers: list[dict[str, int]], defenders: list[dict[str, int]],
+                 rng: random.Random) -> tuple[list[list[int]], int]:
     """A naval landing: every defender except fortification defenders rolls once, the
     attacker takes the hits before the first round. Mutates the attacker; returns dice, hits."""
-    dice, hits = roll_side(dfd, None, 0, rng, with_fort=False)
-    take_casualties(atk, hits)
+    dice, hits = roll_side(defenders, None, 0, rng, with_fort=False)
+    take_casualties(attackers, hits)
     return dice, hits
 
 
-def resolve(atk: list[dict[str, int]], dfd: list[dict[str, int]], fort_value: int, rng: random.Random,
+def resolve(attackers: list[dict[str, int]], defenders: list[dict[str, int]], fort_value: int, rng: random.Random,
             naval: bool = False, max_rounds: int | None = None) -> str:
     """Fight a battle to the end without a call-off (the attacker's "fight to the end").
     Pure apart from mutating the sides; the rules engine fights with the same steps.
     Returns "won" (attacker holds the field), "lost" or "wiped" (nobody left), or "open"
     when `max_rounds` ran out first."""
-    if naval and side_size(dfd):
-        naval_strike(atk, dfd, rng)
+    if naval and side_size(defenders):
+        naval_strike(attackers, defenders, rng)
     rounds = 0
-    while side_size(atk) and side_size(dfd):
+    while side_size(attackers) and side_size(defenders):
         if max_rounds is not None and rounds >= max_rounds:
             return "open"
         rounds += 1
         for step in ("ranged", "melee"):
-            fight_step(atk, dfd, step, fort_value, rng)
-    if side_size(atk):
+            fight_step(attackers, defenders, step, fort_value, rng)
+    if side_size(attackers):
         return "won"
-    return "wiped" if not side_size(dfd) else "lost"
+    return "wiped" if not side_size(defenders) else "lost"

@@ -9,10 +9,10 @@ from engine.samurai.board import (
     check_province,
     deploy_targets,
     emit,
-    opt,
+    option,
     paged,
-    player,
-    pname,
+    player_of,
+    province_name,
     region_hint,
     vacate_if_empty,
     who,
@@ -22,70 +22,71 @@ from engine.samurai.state import Army, Interrupt, SamuraiState, no_units
 from engine.samurai.victory import check_win
 
 
-def destroy_army(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int | None) -> None:
-    pl = player(st, seat)
-    where = a.location
-    for k in REGULAR:
-        pl.tray[k] += a.units[k]
-    st.ronin_pool += a.ronin
-    a.alive = False
-    a.location = None
-    a.units = no_units()
-    a.ronin = 0
-    a.assassinated = False
-    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} is destroyed" + (f" in {pname(where)}." if where else "."),
+def destroy_army(state: SamuraiState, events: list[Event], seat: int, army: Army, by: int | None) -> None:
+    player = player_of(state, seat)
+    where = army.location
+    for kind in REGULAR:
+        player.tray[kind] += army.units[kind]
+    state.ronin_pool += army.ronin
+    army.alive = False
+    army.location = None
+    army.units = no_units()
+    army.ronin = 0
+    army.assassinated = False
+    emit(state, events, f"{who(seat)}'s army {army.idx + 1} is destroyed" + (f" in {province_name(where)}." if where else "."),
          kind="army_destroyed")
     if by is not None and by != seat:
-        player(st, by).armies_destroyed += 1
+        player_of(state, by).armies_destroyed += 1
     if where:
-        vacate_if_empty(st, where)
-    if not any(x.alive for x in pl.armies):
-        eliminate(st, ev, seat, by)
+        vacate_if_empty(state, where)
+    if not any(other.alive for other in player.armies):
+        eliminate(state, events, seat, by)
 
 
-def eliminate(st: SamuraiState, ev: list[Event], victim: int, by: int | None) -> None:
+def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | None) -> None:
     """A player whose last army falls is out. Base/QS: the eliminator takes everything and
     rebuilds his lost armies; LWTV: the victim's units leave, fortified provinces go to the
     eliminator, one lost army is rebuilt, and the end of the game is triggered."""
-    pl = player(st, victim)
-    pl.eliminated = True
-    pl.draft = {}
-    emit(st, ev, f"{who(victim)} has lost the last army and is eliminated"
+    player = player_of(state, victim)
+    player.eliminated = True
+    player.draft = {}
+    emit(state, events, f"{who(victim)} has lost the last army and is eliminated"
          + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
-    if st.ninja == victim:
-        st.ninja = None
-    st.interrupts = [i for i in st.interrupts if i.seat != victim]
-    lwtv = st.options.mode == "lwtv"
-    for prov in st.provinces.values():
+    if state.ninja == victim:
+        state.ninja = None
+    state.interrupts = [interrupt for interrupt in state.interrupts if interrupt.seat != victim]
+    lwtv = state.options.mode == "lwtv"
+    for prov in state.provinces.values():
         if prov.owner != victim:
             continue
         if by is not None and not lwtv:
             prov.owner = by
             continue
-        st.ronin_pool += prov.ronin
+        state.ronin_pool += prov.ronin
         prov.ronin = 0
         prov.garrison = no_units()
         prov.owner = None
-        if by is not None and prov.fort and player(st, by).tray["spearman"] > 0:
+        if by is not None and prov.fort and player_of(state, by).tray["spearman"] > 0:
             prov.owner = by
             prov.garrison["spearman"] = 1
-            player(st, by).tray["spearman"] -= 1
-    if by is not None and not player(st, by).eliminated:
-        lost = sum(1 for a in player(st, by).armies if not a.alive)
-        n = min(lost, 1) if lwtv else lost
-        for _ in range(n):
-            st.interrupts.append(Interrupt(seat=by, kind="rebuild"))
-    if lwtv and st.end_round is None:
-        st.end_round = st.round + 1
-        emit(st, ev, f"The first daimyo house has fallen: the game ends after round {st.end_round}.")
-    check_win(st, ev)
+            player_of(state, by).tray["spearman"] -= 1
+    if by is not None and not player_of(state, by).eliminated:
+        lost = sum(1 for army in player_of(state, by).armies if not army.alive)
+        count = min(lost, 1) if lwtv else lost
+        for _ in range(count):
+            state.interrupts.append(Interrupt(seat=by, kind="rebuild"))
+    if lwtv and state.end_round is None:
+        state.end_round = state.round + 1
+        emit(state, events,
+             f"The first daimyo house has fallen: the game ends after round {state.end_round}.")
+    check_win(state, events)
 
 
 def rebuild_prompt(state: SamuraiState, seat: int) -> Prompt:
     """Spoils of war: the eliminator may raise one lost army (asked once per army he may raise)."""
-    candidates = [(pid, opt(f"rebuild:{pid}", pname(pid), {"act": "rebuild", "province": pid}))
+    candidates = [(pid, option(f"rebuild:{pid}", province_name(pid), {"act": "rebuild", "province": pid}))
                   for pid in deploy_targets(state, seat)]
-    decline = opt("decline", "Do not raise this army", {"act": "decline"})
+    decline = option("decline", "Do not raise this army", {"act": "decline"})
     options = paged(state, seat, candidates, [decline])
     return Prompt(seat=seat, kind="rebuild", text="Spoils of war: you may place a new daimyo (level 1) to raise a "
                   "lost army in a province you own without an army." + region_hint(state, seat, options), answer=Pick, options=options,
@@ -102,7 +103,7 @@ def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -
     if pid is None or pid not in deploy_targets(state, seat):
         raise IllegalChoice("choose a province you own without an army, or do not raise the army")
     state.interrupts.pop(0)
-    army = next(a for a in player(state, seat).armies if not a.alive)
+    army = next(lost for lost in player_of(state, seat).armies if not lost.alive)
     army.alive = True
     army.level = 1
     army.units = no_units()
@@ -110,4 +111,4 @@ def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -
     army.assassinated = False
     army.moves_left = 1
     army.attacks_used = 1
-    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {pname(pid)}.")
+    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {province_name(pid)}.")

@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import UnitCounts
-from engine.samurai.board import ASHIGARU, BEST_FIRST, SAMURAI, army_room, emit, gsize, player, pname, who
+from engine.samurai.board import (
+    ASHIGARU,
+    BEST_FIRST,
+    SAMURAI,
+    army_room,
+    emit,
+    garrison_size,
+    player_of,
+    province_name,
+    who,
+)
 from engine.samurai.casualties import NAMES
 from engine.samurai.content import REGULAR
 from engine.samurai.movement import garrison_movable, garrison_targets, gather, gather_default
@@ -35,7 +45,7 @@ def default_force(state: SamuraiState, pid: str, most: int | None = None) -> dic
         take = min(garrison[kind], left)
         force[kind] = take
         left -= take
-    force["ronin"] = ronin_escort(state.provinces[pid].ronin, gsize(force))
+    force["ronin"] = ronin_escort(state.provinces[pid].ronin, garrison_size(force))
     return force
 
 
@@ -46,15 +56,15 @@ def check_force(state: SamuraiState, pid: str, wanted: dict[str, int], most: int
     force = {kind: wanted.get(kind, 0) for kind in (*REGULAR, "ronin")}
     for kind in REGULAR:
         if force[kind] > prov.garrison[kind]:
-            raise IllegalChoice(f"the garrison of {pname(pid)} has only {prov.garrison[kind]} {NAMES[kind]}")
-    regulars = gsize(force)
+            raise IllegalChoice(f"the garrison of {province_name(pid)} has only {prov.garrison[kind]} {NAMES[kind]}")
+    regulars = garrison_size(force)
     if regulars < 1:
         raise IllegalChoice("send at least one regular unit: ronin cannot go on their own")
     if regulars > most:
-        raise IllegalChoice(f"at most {most} units of the garrison of {pname(pid)} can go "
+        raise IllegalChoice(f"at most {most} units of the garrison of {province_name(pid)} can go "
                             "(one must stay unless an army holds the province)")
     if force["ronin"] > prov.ronin:
-        raise IllegalChoice(f"only {prov.ronin} ronin are in {pname(pid)}")
+        raise IllegalChoice(f"only {prov.ronin} ronin are in {province_name(pid)}")
     if force["ronin"] > ronin_escort(prov.ronin, regulars):
         raise IllegalChoice(f"{regulars} regular units can take at most {max(0, regulars - 1)} ronin along "
                             "(never as many ronin as regulars)")
@@ -69,7 +79,7 @@ def take_force(state: SamuraiState, pid: str, force: dict[str, int]) -> dict[str
     for kind in REGULAR:
         taken[kind] = min(force.get(kind, 0), prov.garrison[kind])
         prov.garrison[kind] -= taken[kind]
-    taken["ronin"] = min(force.get("ronin", 0), prov.ronin, ronin_escort(prov.ronin, gsize(taken)))
+    taken["ronin"] = min(force.get("ronin", 0), prov.ronin, ronin_escort(prov.ronin, garrison_size(taken)))
     prov.ronin -= taken["ronin"]
     if taken["ronin"]:
         prov.ronin_revealed = True
@@ -86,22 +96,22 @@ def add_force(state: SamuraiState, pid: str, force: dict[str, int]) -> None:
         prov.ronin_revealed = True
 
 
-def move_garrison(state: SamuraiState, events: list[Event], seat: int, src: str, dest: str,
+def move_garrison(state: SamuraiState, events: list[Event], seat: int, source: str, dest: str,
                   force: dict[str, int]) -> None:
     """Phase D: a garrison force steps into an adjacent own or unoccupied province (claiming
     it), its ronin with it; each of the two provinces moves no more garrison this turn."""
     war = state.war
     assert war is not None
-    moved = take_force(state, src, force)
+    moved = take_force(state, source, force)
     target = state.provinces[dest]
     claimed = target.owner is None
     target.owner = seat
     add_force(state, dest, moved)
-    war.d_moved += [src, dest]
+    war.d_moved += [source, dest]
     war.d_garrisons = True
     war.sel = {}
     ronin = f" and {moved['ronin']} ronin" if moved["ronin"] else ""
-    emit(state, events, f"{who(seat)} moves {gsize(moved)} units{ronin} from {pname(src)} to {pname(dest)}"
+    emit(state, events, f"{who(seat)} moves {garrison_size(moved)} units{ronin} from {province_name(source)} to {province_name(dest)}"
          + (", claiming it." if claimed else "."))
     check_win(state, events)
 
@@ -123,7 +133,7 @@ def force_prompt(state: SamuraiState, seat: int, pid: str, most: int, kind: str,
                                   max=min(prov.ronin, most - 1)))
     default = default_force(state, pid, most)
     return Prompt(seat=seat, kind=kind, text=text + f" At most {most} units; all 0 = back.", answer=UnitCounts,
-                  input="numbers", fields=fields, default={f.name: default[f.name] for f in fields})
+                  input="numbers", fields=fields, default={field.name: default[field.name] for field in fields})
 
 
 def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
@@ -135,8 +145,8 @@ def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
                           max=min(garrison[unit], army_room(army, unit)))
               for unit in BEST_FIRST if garrison[unit] and army_room(army, unit)]
     return Prompt(seat=seat, kind="gather", text=f"Army {army.idx + 1} takes garrison units in "
-                  f"{pname(army.location)}: how many of each? All 0 = back.", answer=UnitCounts, input="numbers",
-                  fields=fields, default={f.name: default[f.name] for f in fields})
+                  f"{province_name(army.location)}: how many of each? All 0 = back.", answer=UnitCounts, input="numbers",
+                  fields=fields, default={field.name: default[field.name] for field in fields})
 
 
 def check_gather(state: SamuraiState, army: Army, answer: UnitCounts) -> dict[str, int]:
@@ -146,9 +156,9 @@ def check_gather(state: SamuraiState, army: Army, answer: UnitCounts) -> dict[st
     wanted = answer.model_dump()
     if wanted.pop("ronin"):
         raise IllegalChoice("ronin stay with the garrison; only regular units join the army card")
-    for kind, n in wanted.items():
-        if n > garrison[kind]:
-            raise IllegalChoice(f"the garrison of {pname(army.location)} has only {garrison[kind]} {NAMES[kind]}")
+    for kind, count in wanted.items():
+        if count > garrison[kind]:
+            raise IllegalChoice(f"the garrison of {province_name(army.location)} has only {garrison[kind]} {NAMES[kind]}")
     for slot, kinds, room in (("samurai", SAMURAI, army_room(army, "bowman")),
                               ("ashigaru", ASHIGARU, army_room(army, "spearman"))):
         if sum(wanted[kind] for kind in kinds) > room:
@@ -164,23 +174,23 @@ def choose_units(state: SamuraiState, events: list[Event], seat: int, kind: str,
     wanted = answer.model_dump()
     back = not any(wanted.values())
     if kind == "gather":
-        army = player(state, seat).armies[war.sel["gather"]]
+        army = player_of(state, seat).armies[war.sel["gather"]]
         if not back:
             gather(state, seat, army, events, check_gather(state, army, answer))
         war.sel = {}
         return
     if kind == "garrison_force":
-        src, target = war.sel["source"], war.sel["target"]
+        source, target = war.sel["source"], war.sel["target"]
         if back:
             war.sel.pop("target")
             return
-        force = check_force(state, src, wanted, garrison_movable(state, src))
-        war.declarations.append(Declaration(source=src, force="garrison", target=target, units=force))
+        force = check_force(state, source, wanted, garrison_movable(state, source))
+        war.declarations.append(Declaration(source=source, force="garrison", target=target, units=force))
         war.sel = {}
         return
-    src, dest = war.sel["garrison"], war.sel["to"]
+    source, dest = war.sel["garrison"], war.sel["to"]
     if back:
         war.sel.pop("to")
         return
-    most = garrison_targets(state, seat, src).get(dest, 0)
-    move_garrison(state, events, seat, src, dest, check_force(state, src, wanted, most))
+    most = garrison_targets(state, seat, source).get(dest, 0)
+    move_garrison(state, events, seat, source, dest, check_force(state, source, wanted, most))

@@ -14,10 +14,10 @@ from engine.samurai.board import (
     army_regulars,
     army_room,
     emit,
-    gsize,
+    garrison_size,
     owned,
-    player,
-    pname,
+    player_of,
+    province_name,
     vacate_if_empty,
     who,
 )
@@ -26,173 +26,175 @@ from engine.samurai.state import Army, SamuraiState, no_units
 from engine.text import seat_ref
 
 
-def army_moves(st: SamuraiState, seat: int, a: Army, claim: bool) -> dict[str, int]:
+def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[str, int]:
     """Destinations within the army's moves, through friendly provinces only; with `claim`
     (phase D) also unoccupied provinces at the end of the path. Value = distance."""
-    if not a.alive or a.assassinated or a.location is None or a.moves_left <= 0:
+    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
         return {}
-    if gsize(st.provinces[a.location].garrison) == 0 and army_regulars(a) == 0:
+    if garrison_size(state.provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
         return {}
     adj = content().adj
-    dist = {a.location: 0}
-    queue = deque([a.location])
+    dist = {army.location: 0}
+    queue = deque([army.location])
     out: dict[str, int] = {}
     while queue:
-        cur = queue.popleft()
-        if dist[cur] >= a.moves_left:
+        current = queue.popleft()
+        if dist[current] >= army.moves_left:
             continue
-        for nxt in adj[cur]:
-            if nxt in dist:
+        for neighbour in adj[current]:
+            if neighbour in dist:
                 continue
-            prov = st.provinces[nxt]
+            prov = state.provinces[neighbour]
             if prov.owner == seat:
-                dist[nxt] = dist[cur] + 1
-                queue.append(nxt)
-                if army_at(st, nxt) is None:
-                    out[nxt] = dist[nxt]
-            elif claim and prov.owner is None and not prov.neutral and nxt not in out:
-                out[nxt] = dist[cur] + 1
+                dist[neighbour] = dist[current] + 1
+                queue.append(neighbour)
+                if army_at(state, neighbour) is None:
+                    out[neighbour] = dist[neighbour]
+            elif claim and prov.owner is None and not prov.neutral and neighbour not in out:
+                out[neighbour] = dist[current] + 1
     return out
 
 
-def leave_garrison(st: SamuraiState, a: Army) -> None:
+def leave_garrison(state: SamuraiState, army: Army) -> None:
     """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
-    src = st.provinces[a.location]
-    if gsize(src.garrison) > 0:
+    source = state.provinces[army.location]
+    if garrison_size(source.garrison) > 0:
         return
-    for k in CHEAP_FIRST:
-        if a.units[k] > 0:
-            a.units[k] -= 1
-            src.garrison[k] += 1
+    for kind in CHEAP_FIRST:
+        if army.units[kind] > 0:
+            army.units[kind] -= 1
+            source.garrison[kind] += 1
             return
 
 
-def move_army(st: SamuraiState, seat: int, a: Army, dest: str, dist: int, ev: list[Event]) -> None:
-    src = a.location
-    assert src is not None
-    leave_garrison(st, a)
-    a.location = dest
-    a.moves_left -= dist
-    if a.ronin:
-        a.ronin_revealed = True
-    vacate_if_empty(st, src)
-    claimed = st.provinces[dest].owner is None
+def move_army(state: SamuraiState, seat: int, army: Army, dest: str, dist: int, events: list[Event]) -> None:
+    source = army.location
+    assert source is not None
+    leave_garrison(state, army)
+    army.location = dest
+    army.moves_left -= dist
+    if army.ronin:
+        army.ronin_revealed = True
+    vacate_if_empty(state, source)
+    claimed = state.provinces[dest].owner is None
     if claimed:
-        st.provinces[dest].owner = seat
-    text = f"{who(seat)} moves army {a.idx + 1} from {pname(src)} to {pname(dest)}"
-    if a.ronin:
-        text += f" (with {a.ronin} ronin)"
-    emit(st, ev, text + (", claiming it." if claimed else "."))
+        state.provinces[dest].owner = seat
+    text = f"{who(seat)} moves army {army.idx + 1} from {province_name(source)} to {province_name(dest)}"
+    if army.ronin:
+        text += f" (with {army.ronin} ronin)"
+    emit(state, events, text + (", claiming it." if claimed else "."))
 
 
-def gather_count(st: SamuraiState, a: Army) -> int:
-    if a.location is None or not a.alive:
+def gather_count(state: SamuraiState, army: Army) -> int:
+    if army.location is None or not army.alive:
         return 0
-    return gsize(gather_default(st, a))
+    return garrison_size(gather_default(state, army))
 
 
-def gather_default(st: SamuraiState, a: Army) -> dict[str, int]:
+def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:
     """Every garrison unit the army card has room for, the strongest first."""
-    g = st.provinces[a.location].garrison
-    room = {"samurai": army_room(a, "bowman"), "ashigaru": army_room(a, "spearman")}
+    garrison = state.provinces[army.location].garrison
+    room = {"samurai": army_room(army, "bowman"), "ashigaru": army_room(army, "spearman")}
     take = no_units()
-    for k in BEST_FIRST:
-        slot = "samurai" if k in SAMURAI else "ashigaru"
-        take[k] = min(g[k], room[slot])
-        room[slot] -= take[k]
+    for kind in BEST_FIRST:
+        slot = "samurai" if kind in SAMURAI else "ashigaru"
+        take[kind] = min(garrison[kind], room[slot])
+        room[slot] -= take[kind]
     return take
 
 
-def gather(st: SamuraiState, seat: int, a: Army, ev: list[Event], units: dict[str, int] | None = None) -> None:
+def gather(state: SamuraiState, seat: int, army: Army, events: list[Event],
+           units: dict[str, int] | None = None) -> None:
     """Garrison units join the army standing in their province (the default: all that fit)."""
-    g = st.provinces[a.location].garrison
-    moved = gather_default(st, a) if units is None else units
-    for k in BEST_FIRST:
-        g[k] -= moved[k]
-        a.units[k] += moved[k]
-    emit(st, ev, f"{who(seat)}'s army {a.idx + 1} takes {gsize(moved)} garrison units in {pname(a.location)}.")
+    garrison = state.provinces[army.location].garrison
+    moved = gather_default(state, army) if units is None else units
+    for kind in BEST_FIRST:
+        garrison[kind] -= moved[kind]
+        army.units[kind] += moved[kind]
+    emit(state, events,
+         f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army.location)}.")
 
 
-def garrison_movable(st: SamuraiState, pid: str) -> int:
-    g = gsize(st.provinces[pid].garrison)
-    return g if army_at(st, pid) else g - 1
+def garrison_movable(state: SamuraiState, pid: str) -> int:
+    size = garrison_size(state.provinces[pid].garrison)
+    return size if army_at(state, pid) else size - 1
 
 
-def garrison_targets(st: SamuraiState, seat: int, pid: str) -> dict[str, int]:
-    lim = content().units.limits.garrison
-    movable = garrison_movable(st, pid)
+def garrison_targets(state: SamuraiState, seat: int, pid: str) -> dict[str, int]:
+    limits = content().units.limits.garrison
+    movable = garrison_movable(state, pid)
     out = {}
-    for nxt in content().adj[pid]:
-        prov = st.provinces[nxt]
+    for neighbour in content().adj[pid]:
+        prov = state.provinces[neighbour]
         if prov.owner == seat:
-            room = lim - gsize(prov.garrison)
+            room = limits - garrison_size(prov.garrison)
         elif prov.owner is None and not prov.neutral:
-            room = lim
+            room = limits
         else:
             continue
-        n = min(room, movable)
-        if n > 0:
-            out[nxt] = n
+        count = min(room, movable)
+        if count > 0:
+            out[neighbour] = count
     return out
 
 
-def attack_targets(st: SamuraiState, seat: int, pid: str) -> list[str]:
+def attack_targets(state: SamuraiState, seat: int, pid: str) -> list[str]:
     out = []
-    for nxt in content().adj[pid]:
-        prov = st.provinces[nxt]
+    for neighbour in content().adj[pid]:
+        prov = state.provinces[neighbour]
         if prov.owner == seat:
             continue
-        if st.round == 1 and army_at(st, nxt) is not None:
+        if state.round == 1 and army_at(state, neighbour) is not None:
             continue
-        out.append(nxt)
+        out.append(neighbour)
     return out
 
 
-def garrison_attackers(st: SamuraiState, pid: str) -> int:
-    return garrison_movable(st, pid)
+def garrison_attackers(state: SamuraiState, pid: str) -> int:
+    return garrison_movable(state, pid)
 
 
-def declare_sources(st: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
-    w = st.war
-    assert w is not None
-    if len(w.declarations) >= BATTLE_MARKERS:
+def declare_sources(state: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
+    war = state.war
+    assert war is not None
+    if len(war.declarations) >= BATTLE_MARKERS:
         return []
-    done = {(d.source, d.force) for d in w.declarations}
+    done = {(declaration.source, declaration.force) for declaration in war.declarations}
     out = []
-    for a in player(st, seat).armies:
-        if (a.alive and not a.assassinated and a.location and (a.location, "army") not in done
-                and a.attacks_used < a.level and attack_targets(st, seat, a.location)):
-            out.append((a.location, "army", a.idx))
-    for pid in owned(st, seat):
-        if ((pid, "garrison") not in done and garrison_attackers(st, pid) > 0
-                and attack_targets(st, seat, pid)):
+    for army in player_of(state, seat).armies:
+        if (army.alive and not army.assassinated and army.location and (army.location, "army") not in done
+                and army.attacks_used < army.level and attack_targets(state, seat, army.location)):
+            out.append((army.location, "army", army.idx))
+    for pid in owned(state, seat):
+        if ((pid, "garrison") not in done and garrison_attackers(state, pid) > 0
+                and attack_targets(state, seat, pid)):
             out.append((pid, "garrison", None))
     return out
 
 
-def target_label(st: SamuraiState, seat: int, src: str, tgt: str) -> str:
-    prov = st.provinces[tgt]
+def target_label(state: SamuraiState, seat: int, source: str, target: str) -> str:
+    prov = state.provinces[target]
     bits = []
     if prov.neutral:
         bits.append("neutral ronin")
     elif prov.owner is None:
         bits.append("unoccupied")
     else:
-        bits.append(f"{seat_ref(prov.owner)}, {gsize(prov.garrison)} in garrison")
-        if army_at(st, tgt):
+        bits.append(f"{seat_ref(prov.owner)}, {garrison_size(prov.garrison)} in garrison")
+        if army_at(state, target):
             bits.append("army")
     if prov.fort:
         bits.append("fortress" if prov.fort == 2 else "castle")
-    if content().is_sea(src, tgt):
+    if content().is_sea(source, target):
         bits.append("naval")
-    return f"Attack {pname(tgt)} ({', '.join(bits)})"
+    return f"Attack {province_name(target)} ({', '.join(bits)})"
 
 
-def garrison_sources(st: SamuraiState, seat: int) -> list[str]:
-    w = st.war
-    assert w is not None
-    return [pid for pid in owned(st, seat) if pid not in w.d_moved and garrison_movable(st, pid) > 0
-            and garrison_targets(st, seat, pid)]
+def garrison_sources(state: SamuraiState, seat: int) -> list[str]:
+    war = state.war
+    assert war is not None
+    return [pid for pid in owned(state, seat) if pid not in war.d_moved and garrison_movable(state, pid) > 0
+            and garrison_targets(state, seat, pid)]
 
 
 BATTLE_MARKERS = 12

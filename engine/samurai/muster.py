@@ -33,12 +33,12 @@ from engine.samurai.board import (
     check_province,
     emit,
     end_phase,
-    gsize,
-    opt,
+    garrison_size,
+    option,
     owned,
     paged,
-    player,
-    pname,
+    player_of,
+    province_name,
     region_hint,
     regulars_in,
     who,
@@ -52,477 +52,479 @@ LEVY_KINDS = ("spearman", "gunner", "swordsman", "bowman")
 # ---------------------------------------------------------------- build
 
 
-def build_targets(st: SamuraiState, seat: int) -> list[tuple[str, str]]:
+def build_targets(state: SamuraiState, seat: int) -> list[tuple[str, str]]:
     out = []
-    for pid in owned(st, seat):
-        fort = st.provinces[pid].fort
-        if fort == 0 and st.castles > 0:
+    for pid in owned(state, seat):
+        fort = state.provinces[pid].fort
+        if fort == 0 and state.castles > 0:
             out.append((pid, "castle"))
-        elif fort == 1 and st.bases > 0:
+        elif fort == 1 and state.bases > 0:
             out.append((pid, "fortress"))
     return out
 
 
-def builders(st: SamuraiState) -> list[int]:
-    return [seat for seat in active(st) if player(st, seat).plan.build == 2]
+def builders(state: SamuraiState) -> list[int]:
+    return [seat for seat in active(state) if player_of(state, seat).plan.build == 2]
 
 
-def build_short(st: SamuraiState) -> bool:
+def build_short(state: SamuraiState) -> bool:
     """Whether the builders could want more castles or fortress bases than are left: then
     the builds go one at a time in turn order, as the rules serve a short supply."""
-    seats = builders(st)
-    castle_owners = [seat for seat in seats if any(st.provinces[pid].fort == 1 for pid in owned(st, seat))]
-    return len(seats) > st.castles or len(castle_owners) > st.bases
+    seats = builders(state)
+    castle_owners = [seat for seat in seats if any(state.provinces[pid].fort == 1 for pid in owned(state, seat))]
+    return len(seats) > state.castles or len(castle_owners) > state.bases
 
 
-def build_prompt(st: SamuraiState, seat: int, secret: bool) -> Prompt:
-    cands = []
-    for pid, what in build_targets(st, seat):
-        label = f"{'Castle' if what == 'castle' else 'Fortress'} in {pname(pid)}"
-        cands.append((pid, opt(f"build:{pid}", label, {"act": "build", "province": pid})))
-    forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
-    options = paged(st, seat, cands, [forfeit])
-    default = cands[0][1].choice if cands else forfeit.choice
-    return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress." + region_hint(st, seat, options),
+def build_prompt(state: SamuraiState, seat: int, secret: bool) -> Prompt:
+    candidates = []
+    for pid, what in build_targets(state, seat):
+        label = f"{'Castle' if what == 'castle' else 'Fortress'} in {province_name(pid)}"
+        candidates.append((pid, option(f"build:{pid}", label, {"act": "build", "province": pid})))
+    forfeit = option("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
+    options = paged(state, seat, candidates, [forfeit])
+    default = candidates[0][1].choice if candidates else forfeit.choice
+    return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress." + region_hint(state, seat, options),
                   answer=Pick, options=options, secret=secret, default=default)
 
 
-def check_build(st: SamuraiState, seat: int, ans: Pick) -> str:
+def check_build(state: SamuraiState, seat: int, answer: Pick) -> str:
     """The province to build in ("" = nothing), if the build can be made."""
-    if ans.act == "forfeit":
+    if answer.act == "forfeit":
         return ""
-    if ans.act != "build":
+    if answer.act != "build":
         raise IllegalChoice("choose a province to build in, or build nothing")
-    pid = check_province(ans.province)
-    if pid not in dict(build_targets(st, seat)):
-        prov = st.provinces[pid]
+    pid = check_province(answer.province)
+    if pid not in dict(build_targets(state, seat)):
+        prov = state.provinces[pid]
         if prov.owner != seat:
-            raise IllegalChoice(f"you do not own {pname(pid)}")
+            raise IllegalChoice(f"you do not own {province_name(pid)}")
         if prov.fort == 2:
-            raise IllegalChoice(f"{pname(pid)} already has a fortress")
+            raise IllegalChoice(f"{province_name(pid)} already has a fortress")
         raise IllegalChoice("no castle or fortress base is left in the supply for that")
     return pid
 
 
-def make_build(st: SamuraiState, ev: list[Event], seat: int, pid: str) -> None:
+def make_build(state: SamuraiState, events: list[Event], seat: int, pid: str) -> None:
     if not pid:
-        emit(st, ev, f"{who(seat)} builds nothing; 2 koku are lost.")
+        emit(state, events, f"{who(seat)} builds nothing; 2 koku are lost.")
         return
-    what = dict(build_targets(st, seat)).get(pid)
+    what = dict(build_targets(state, seat)).get(pid)
     if what is None:
-        emit(st, ev, f"{who(seat)} cannot build in {pname(pid)} any more: 2 koku are lost.")
+        emit(state, events, f"{who(seat)} cannot build in {province_name(pid)} any more: 2 koku are lost.")
         return
     if what == "castle":
-        st.castles -= 1
-        st.provinces[pid].fort = 1
+        state.castles -= 1
+        state.provinces[pid].fort = 1
     else:
-        st.bases -= 1
-        st.provinces[pid].fort = 2
-    emit(st, ev, f"{who(seat)} builds a {what} in {pname(pid)}.")
+        state.bases -= 1
+        state.provinces[pid].fort = 2
+    emit(state, events, f"{who(seat)} builds a {what} in {province_name(pid)}.")
 
 
 # ---------------------------------------------------------------- levy and placement
 
 
-def levy_prompt(st: SamuraiState, seat: int) -> Prompt:
-    pl = player(st, seat)
-    budget = pl.plan.levy if pl.plan else 0
-    costs = st.options.levy_costs
-    n_prov = len(owned(st, seat))
-    fields = [NumberField(name=k, label=f"{PLURAL[k].capitalize()} ({costs[k]} koku each)",
-                          max=max(0, min(pl.tray[k], n_prov, budget // max(1, costs[k]))))
-              for k in LEVY_KINDS]
-    answered = "levy" in pl.draft and st.phase == "levy"
+def levy_prompt(state: SamuraiState, seat: int) -> Prompt:
+    player = player_of(state, seat)
+    budget = player.plan.levy if player.plan else 0
+    costs = state.options.levy_costs
+    n_prov = len(owned(state, seat))
+    fields = [NumberField(name=kind, label=f"{PLURAL[kind].capitalize()} ({costs[kind]} koku each)",
+                          max=max(0, min(player.tray[kind], n_prov, budget // max(1, costs[kind]))))
+              for kind in LEVY_KINDS]
+    answered = "levy" in player.draft and state.phase == "levy"
     text = (f"Levy: spend up to {budget} koku on units; at most one unit per province you own "
             f"({n_prov}). Unspent levy koku is lost.")
     return Prompt(seat=seat, kind="levy", text=text, answer=LevyAnswer, input="numbers", fields=fields,
-                  secret=True, answered=answered, default=pl.draft.get("levy") or no_units())
+                  secret=True, answered=answered, default=player.draft.get("levy") or no_units())
 
 
-def check_levy(st: SamuraiState, seat: int, ans: LevyAnswer) -> dict[str, int]:
-    pl = player(st, seat)
-    got = ans.model_dump()
-    costs = st.options.levy_costs
-    budget = pl.plan.levy if pl.plan else 0
-    cost = sum(costs[k] * n for k, n in got.items())
+def check_levy(state: SamuraiState, seat: int, answer: LevyAnswer) -> dict[str, int]:
+    player = player_of(state, seat)
+    got = answer.model_dump()
+    costs = state.options.levy_costs
+    budget = player.plan.levy if player.plan else 0
+    cost = sum(costs[kind] * count for kind, count in got.items())
     if cost > budget:
         raise IllegalChoice(f"those units cost {cost} koku but your levy bin holds {budget}")
-    n_prov = len(owned(st, seat))
+    n_prov = len(owned(state, seat))
     if sum(got.values()) > n_prov:
         raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
-    for k, n in got.items():
-        if n > pl.tray[k]:
-            raise IllegalChoice(f"only {pl.tray[k]} {PLURAL[k]} are left in your tray")
+    for kind, count in got.items():
+        if count > player.tray[kind]:
+            raise IllegalChoice(f"only {player.tray[kind]} {PLURAL[kind]} are left in your tray")
     return got
 
 
-def start_placing(st: SamuraiState, seat: int, levied: dict[str, int]) -> None:
+def start_placing(state: SamuraiState, seat: int, levied: dict[str, int]) -> None:
     """The levied units wait behind the screen to be placed, the strongest first."""
-    pl = player(st, seat)
-    pl.levied = dict(levied)
-    pl.draft["todo"] = [k for k in BEST_FIRST for _ in range(levied[k])]
-    pl.draft["placed"] = []
+    player = player_of(state, seat)
+    player.levied = dict(levied)
+    player.draft["todo"] = [kind for kind in BEST_FIRST for _ in range(levied[kind])]
+    player.draft["placed"] = []
 
 
-def place_spots(st: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
+def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
     """Where a levied unit may go: one new unit per province, garrison or the army there."""
-    d = player(st, seat).draft
-    used = {p[1] for p in d.get("placed", [])}
-    lim = content().units.limits.garrison
+    draft = player_of(state, seat).draft
+    used = {placement[1] for placement in draft.get("placed", [])}
+    limits = content().units.limits.garrison
     spots = []
-    for pid in owned(st, seat):
+    for pid in owned(state, seat):
         if pid in used:
             continue
-        if gsize(st.provinces[pid].garrison) < lim:
+        if garrison_size(state.provinces[pid].garrison) < limits:
             spots.append((pid, "garrison"))
-        found = army_at(st, pid)
+        found = army_at(state, pid)
         if found and found[0] == seat and army_room(found[1], kind) > 0:
             spots.append((pid, "army"))
     return spots
 
 
-def place_prompt(st: SamuraiState, seat: int) -> Prompt:
+def place_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The next levied unit to place (secret), or, with all placed, the sealed review."""
-    d = player(st, seat).draft
-    todo = d.get("todo", [])
-    undo = opt("undo", "Undo the last placement", {"act": "undo"})
+    draft = player_of(state, seat).draft
+    todo = draft.get("todo", [])
+    undo = option("undo", "Undo the last placement", {"act": "undo"})
     if not todo:
-        keep = opt("keep", "Keep these placements", {"act": "keep"})
-        options = [keep] + ([undo] if d.get("placed") else [])
+        keep = option("keep", "Keep these placements", {"act": "keep"})
+        options = [keep] + ([undo] if draft.get("placed") else [])
         return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
     kind = todo[0]
-    cands = []
-    for pid, to in place_spots(st, seat, kind):
-        g = gsize(st.provinces[pid].garrison)
-        label = f"{pname(pid)}: garrison ({g}/5)" if to == "garrison" else f"{pname(pid)}: army card"
-        cands.append((pid, opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
-    skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
+    candidates = []
+    for pid, to in place_spots(state, seat, kind):
+        size = garrison_size(state.provinces[pid].garrison)
+        label = f"{province_name(pid)}: garrison ({size}/5)" if to == "garrison" else f"{province_name(pid)}: army card"
+        candidates.append((pid,
+                           option(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    skip = option("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
-    if d.get("placed"):
+    if draft.get("placed"):
         back = [undo]
-    elif "levy" in d:
-        back = [opt("undo", "Change the levy", {"act": "undo"})]
-    options = paged(st, seat, cands, back + [skip])
-    default = cands[0][1].choice if cands else skip.choice
-    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(st, seat, options)}",
+    elif "levy" in draft:
+        back = [option("undo", "Change the levy", {"act": "undo"})]
+    options = paged(state, seat, candidates, back + [skip])
+    default = candidates[0][1].choice if candidates else skip.choice
+    return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(state, seat, options)}",
                   answer=Pick, options=options, secret=True, default=default)
 
 
-def do_place(st: SamuraiState, seat: int, ans: Pick) -> None:
-    d = player(st, seat).draft
-    todo: list[str] = d.setdefault("todo", [])
-    placed: list[list[str]] = d.setdefault("placed", [])
-    if ans.act == "keep":
+def do_place(state: SamuraiState, seat: int, answer: Pick) -> None:
+    draft = player_of(state, seat).draft
+    todo: list[str] = draft.setdefault("todo", [])
+    placed: list[list[str]] = draft.setdefault("placed", [])
+    if answer.act == "keep":
         return
-    if ans.act == "undo":
-        if not placed and "levy" not in d:
+    if answer.act == "undo":
+        if not placed and "levy" not in draft:
             raise IllegalChoice("nothing to undo")
-        undo_last(st, seat)
+        undo_last(state, seat)
         return
     if not todo:
         raise IllegalChoice("all your levied units are placed; undo one first")
-    if ans.act == "skip":
+    if answer.act == "skip":
         placed.append([todo.pop(0), "", "tray"])
         return
-    if ans.act != "place":
-        raise IllegalChoice(f"unknown action {ans.act!r} here")
-    pid = check_province(ans.province)
-    to = ans.to or "garrison"
+    if answer.act != "place":
+        raise IllegalChoice(f"unknown action {answer.act!r} here")
+    pid = check_province(answer.province)
+    to = answer.to or "garrison"
     kind = todo[0]
-    if st.provinces[pid].owner != seat:
-        raise IllegalChoice(f"you do not own {pname(pid)}")
-    if any(p[1] == pid for p in placed):
-        raise IllegalChoice(f"you already place a new unit in {pname(pid)} (one per province)")
-    if (pid, to) not in place_spots(st, seat, kind):
+    if state.provinces[pid].owner != seat:
+        raise IllegalChoice(f"you do not own {province_name(pid)}")
+    if any(placement[1] == pid for placement in placed):
+        raise IllegalChoice(f"you already place a new unit in {province_name(pid)} (one per province)")
+    if (pid, to) not in place_spots(state, seat, kind):
         if to == "army":
-            raise IllegalChoice(f"no army of yours in {pname(pid)} has room for a {kind}")
-        raise IllegalChoice(f"the garrison of {pname(pid)} is full (5 units)")
+            raise IllegalChoice(f"no army of yours in {province_name(pid)} has room for a {kind}")
+        raise IllegalChoice(f"the garrison of {province_name(pid)} is full (5 units)")
     placed.append([todo.pop(0), pid, to])
 
 
-def resolve_place(st: SamuraiState, ev: list[Event]) -> None:
+def resolve_place(state: SamuraiState, events: list[Event]) -> None:
     """Every placement is revealed at once; units left in the tray lose their koku."""
     lines = []
-    for seat in active(st):
-        pl = player(st, seat)
-        for k, n in pl.levied.items():
-            pl.tray[k] -= n
+    for seat in active(state):
+        player = player_of(state, seat)
+        for unit, count in player.levied.items():
+            player.tray[unit] -= count
         count = 0
-        for kind, pid, to in pl.draft.get("placed", []):
+        for kind, pid, to in player.draft.get("placed", []):
             if to == "tray":
-                pl.tray[kind] += 1
+                player.tray[kind] += 1
                 continue
             count += 1
             if to == "army":
-                found = army_at(st, pid)
+                found = army_at(state, pid)
                 assert found is not None
                 found[1].units[kind] += 1
             else:
-                st.provinces[pid].garrison[kind] += 1
-        pl.levied = no_units()
+                state.provinces[pid].garrison[kind] += 1
+        player.levied = no_units()
         for key in ("levy", "todo", "placed"):
-            pl.draft.pop(key, None)
+            player.draft.pop(key, None)
         if count:
             lines.append(who(seat))
-    end_phase(ev, st, "Levied units are placed" + (f" ({', '.join(lines)})." if lines else ": nobody levied."),
+    end_phase(events, state, "Levied units are placed" + (f" ({', '.join(lines)})." if lines else ": nobody levied."),
               kind="levy")
 
 
 # ---------------------------------------------------------------- ronin
 
 
-def hire_ronin(st: SamuraiState, ev: list[Event]) -> None:
+def hire_ronin(state: SamuraiState, events: list[Event]) -> None:
     """Two ronin per koku, from a shared pool of 26, served in turn order."""
-    for seat in active(st):
-        pl = player(st, seat)
-        want = 2 * pl.plan.ronin
-        got = min(want, st.ronin_pool)
-        st.ronin_pool -= got
-        pl.ronin_hired = got
+    for seat in active(state):
+        player = player_of(state, seat)
+        want = 2 * player.plan.ronin
+        got = min(want, state.ronin_pool)
+        state.ronin_pool -= got
+        player.ronin_hired = got
         if got:
-            pl.draft["ronin_todo"] = got
-            pl.draft["ronin_placed"] = []
+            player.draft["ronin_todo"] = got
+            player.draft["ronin_placed"] = []
         if want:
-            emit(st, ev, f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
+            emit(state, events,
+                 f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
 
 
-def ronin_spots(st: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
+def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
     """(province, garrison|army, room): ronin never outnumber the regulars there, counting
     the seat's own new units placed behind the screen but not yet on the board."""
-    d = player(st, seat).draft
+    draft = player_of(state, seat).draft
     drafted: Counter[str] = Counter()
-    for pid, _, n in d.get("ronin_placed", []):
-        drafted[pid] += n
+    for pid, _, count in draft.get("ronin_placed", []):
+        drafted[pid] += count
     new_units: Counter[str] = Counter()
     new_in_garrison: Counter[str] = Counter()
-    for _, pid, to in d.get("placed", []):
+    for _, pid, to in draft.get("placed", []):
         if to != "tray":
             new_units[pid] += 1
             new_in_garrison[pid] += to == "garrison"
     out = []
-    for pid in owned(st, seat):
-        prov = st.provinces[pid]
-        found = army_at(st, pid)
+    for pid in owned(state, seat):
+        prov = state.provinces[pid]
+        found = army_at(state, pid)
         ronin_now = prov.ronin + (found[1].ronin if found else 0) + drafted[pid]
-        room = regulars_in(st, pid) + new_units[pid] - 1 - ronin_now
+        room = regulars_in(state, pid) + new_units[pid] - 1 - ronin_now
         if room <= 0:
             continue
-        if gsize(prov.garrison) + new_in_garrison[pid] > 0:
+        if garrison_size(prov.garrison) + new_in_garrison[pid] > 0:
             out.append((pid, "garrison", room))
         if found and found[0] == seat:
             out.append((pid, "army", room))
     return out
 
 
-def ronin_prompt(st: SamuraiState, seat: int) -> Prompt:
-    d = player(st, seat).draft
-    todo = d.get("ronin_todo", 0)
-    undo = opt("undo", "Undo the last ronin placement", {"act": "undo"})
+def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
+    draft = player_of(state, seat).draft
+    todo = draft.get("ronin_todo", 0)
+    undo = option("undo", "Undo the last ronin placement", {"act": "undo"})
     if todo <= 0:
-        keep = opt("keep", "Keep these placements", {"act": "keep"})
-        options = [keep] + ([undo] if d.get("ronin_placed") else [])
+        keep = option("keep", "Keep these placements", {"act": "keep"})
+        options = [keep] + ([undo] if draft.get("ronin_placed") else [])
         return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
-    cands = []
-    for pid, to, room in ronin_spots(st, seat):
-        n = min(room, todo)
+    candidates = []
+    for pid, to, room in ronin_spots(state, seat):
+        count = min(room, todo)
         where = "garrison" if to == "garrison" else "army"
-        cands.append((pid, opt(f"ronin:{pid}:{to}", f"{n} ronin to {pname(pid)} ({where})",
-                               {"act": "ronin", "province": pid, "to": to, "count": n})))
-    release = opt("release", f"Send the other {todo} ronin away", {"act": "release"})
-    back = [undo] if d.get("ronin_placed") else []
-    if not back and (d.get("placed") or "levy" in d):
-        back = [opt("undo", "Back to the levied units", {"act": "undo"})]
-    options = paged(st, seat, cands, back + [release])
-    default = cands[0][1].choice if cands else release.choice
+        candidates.append((pid, option(f"ronin:{pid}:{to}", f"{count} ronin to {province_name(pid)} ({where})",
+                               {"act": "ronin", "province": pid, "to": to, "count": count})))
+    release = option("release", f"Send the other {todo} ronin away", {"act": "release"})
+    back = [undo] if draft.get("ronin_placed") else []
+    if not back and (draft.get("placed") or "levy" in draft):
+        back = [option("undo", "Back to the levied units", {"act": "undo"})]
+    options = paged(state, seat, candidates, back + [release])
+    default = candidates[0][1].choice if candidates else release.choice
     return Prompt(seat=seat, kind="ronin", text=f"Hidden ronin: place {todo} ronin (never as many as your "
                   "regular units in a province).", answer=Pick, options=options, secret=True, default=default)
 
 
-def do_ronin(st: SamuraiState, seat: int, ans: Pick) -> None:
-    d = player(st, seat).draft
-    placed: list[list[Any]] = d.setdefault("ronin_placed", [])
-    if ans.act == "keep":
+def do_ronin(state: SamuraiState, seat: int, answer: Pick) -> None:
+    draft = player_of(state, seat).draft
+    placed: list[list[Any]] = draft.setdefault("ronin_placed", [])
+    if answer.act == "keep":
         return
-    if ans.act == "undo":
-        if not placed and not d.get("placed") and "levy" not in d:
+    if answer.act == "undo":
+        if not placed and not draft.get("placed") and "levy" not in draft:
             raise IllegalChoice("nothing to undo")
-        undo_last(st, seat)
+        undo_last(state, seat)
         return
-    if d.get("ronin_todo", 0) <= 0:
+    if draft.get("ronin_todo", 0) <= 0:
         raise IllegalChoice("all your ronin are placed; undo first")
-    if ans.act == "release":
-        placed.append(["", "away", d["ronin_todo"]])
-        d["ronin_todo"] = 0
+    if answer.act == "release":
+        placed.append(["", "away", draft["ronin_todo"]])
+        draft["ronin_todo"] = 0
         return
-    if ans.act != "ronin":
-        raise IllegalChoice(f"unknown action {ans.act!r} here")
-    pid = check_province(ans.province)
-    to = ans.to or "garrison"
-    n = ans.count or 1
-    if st.provinces[pid].owner != seat:
-        raise IllegalChoice(f"you do not own {pname(pid)}")
-    rooms = {(p, t): r for p, t, r in ronin_spots(st, seat)}
+    if answer.act != "ronin":
+        raise IllegalChoice(f"unknown action {answer.act!r} here")
+    pid = check_province(answer.province)
+    to = answer.to or "garrison"
+    count = answer.count or 1
+    if state.provinces[pid].owner != seat:
+        raise IllegalChoice(f"you do not own {province_name(pid)}")
+    rooms = {(province, destination): room for province, destination, room in ronin_spots(state, seat)}
     if (pid, to) not in rooms:
-        raise IllegalChoice(f"no more ronin fit in {pname(pid)}: they may never outnumber your units there")
-    if n > d["ronin_todo"]:
-        raise IllegalChoice(f"you have only {d['ronin_todo']} ronin left to place")
-    if n > rooms[(pid, to)]:
-        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {pname(pid)}")
-    placed.append([pid, to, n])
-    d["ronin_todo"] -= n
+        raise IllegalChoice(f"no more ronin fit in {province_name(pid)}: they may never outnumber your units there")
+    if count > draft["ronin_todo"]:
+        raise IllegalChoice(f"you have only {draft['ronin_todo']} ronin left to place")
+    if count > rooms[(pid, to)]:
+        raise IllegalChoice(f"only {rooms[(pid, to)]} more ronin fit in {province_name(pid)}")
+    placed.append([pid, to, count])
+    draft["ronin_todo"] -= count
 
 
-def resolve_ronin(st: SamuraiState, ev: list[Event]) -> None:
+def resolve_ronin(state: SamuraiState, events: list[Event]) -> None:
     """The ronin go where they were hidden; the single highest ninja bid hires the ninja."""
-    for seat in active(st):
-        pl = player(st, seat)
-        for pid, to, n in pl.draft.get("ronin_placed", []):
+    for seat in active(state):
+        player = player_of(state, seat)
+        for pid, to, count in player.draft.get("ronin_placed", []):
             if to == "away":
-                st.ronin_pool += n
+                state.ronin_pool += count
             elif to == "army":
-                found = army_at(st, pid)
+                found = army_at(state, pid)
                 assert found is not None
-                found[1].ronin += n
+                found[1].ronin += count
                 found[1].ronin_revealed = False
             else:
-                st.provinces[pid].ronin += n
-                st.provinces[pid].ronin_revealed = False
-        pl.draft = {}
-    bids = {s: player(st, s).plan.ninja for s in active(st)}
+                state.provinces[pid].ronin += count
+                state.provinces[pid].ronin_revealed = False
+        player.draft = {}
+    bids = {seat: player_of(state, seat).plan.ninja for seat in active(state)}
     top = max(bids.values(), default=0)
-    winners = [s for s, b in bids.items() if b == top]
+    winners = [seat for seat, bid in bids.items() if bid == top]
     if top > 0 and len(winners) == 1:
-        st.ninja = winners[0]
-        st.ninja_fresh = True
+        state.ninja = winners[0]
+        state.ninja_fresh = True
         text = f"Ronin are hidden. {who(winners[0])} hires the ninja with {top} koku."
     else:
         text = "Ronin are hidden. Nobody hires the ninja" + (" (tied bids)." if top > 0 else ".")
-    end_phase(ev, st, text, kind="ronin")
+    end_phase(events, state, text, kind="ronin")
 
 
 # ---------------------------------------------------------------- the combined muster
 
 
-def undo_last(st: SamuraiState, seat: int) -> None:
+def undo_last(state: SamuraiState, seat: int) -> None:
     """Take back the latest part of the seat's sealed muster: a ronin hiding, a placement, the
     levy, the build, in that order."""
-    pl = player(st, seat)
-    d = pl.draft
-    if d.get("ronin_placed"):
-        _, _, n = d["ronin_placed"].pop()
-        d["ronin_todo"] = d.get("ronin_todo", 0) + n
-    elif d.get("placed"):
-        kind, _, _ = d["placed"].pop()
-        d["todo"].insert(0, kind)
-    elif "levy" in d:
+    player = player_of(state, seat)
+    draft = player.draft
+    if draft.get("ronin_placed"):
+        _, _, count = draft["ronin_placed"].pop()
+        draft["ronin_todo"] = draft.get("ronin_todo", 0) + count
+    elif draft.get("placed"):
+        kind, _, _ = draft["placed"].pop()
+        draft["todo"].insert(0, kind)
+    elif "levy" in draft:
         for key in ("levy", "todo", "placed"):
-            d.pop(key, None)
-        pl.levied = no_units()
-    elif d.get("build") is not None:
-        d["build"] = None
+            draft.pop(key, None)
+        player.levied = no_units()
+    elif draft.get("build") is not None:
+        draft["build"] = None
     else:
         raise IllegalChoice("nothing to undo")
 
 
-def start_muster(st: SamuraiState, ev: list[Event], builds_inside: bool) -> None:
+def start_muster(state: SamuraiState, events: list[Event], builds_inside: bool) -> None:
     """Open the sealed muster of every seat; ronin are hired first (their number is public)."""
-    for seat in active(st):
-        pl = player(st, seat)
-        pl.draft = {}
-        if builds_inside and pl.plan.build == 2:
-            if build_targets(st, seat):
-                pl.draft["build"] = None
+    for seat in active(state):
+        player = player_of(state, seat)
+        player.draft = {}
+        if builds_inside and player.plan.build == 2:
+            if build_targets(state, seat):
+                player.draft["build"] = None
             else:
-                emit(st, ev, f"{who(seat)} cannot build anything: 2 koku are lost.")
-    hire_ronin(st, ev)
-    st.phase = "muster"
+                emit(state, events, f"{who(seat)} cannot build anything: 2 koku are lost.")
+    hire_ronin(state, events)
+    state.phase = "muster"
 
 
-def muster_stage(st: SamuraiState, seat: int) -> str | None:
+def muster_stage(state: SamuraiState, seat: int) -> str | None:
     """The part of the muster the seat owes next; "review" when it is all sealed; None if the
     seat has nothing to muster this round."""
-    pl = player(st, seat)
-    d = pl.draft
-    if "build" in d and d["build"] is None:
+    player = player_of(state, seat)
+    draft = player.draft
+    if "build" in draft and draft["build"] is None:
         return "build"
-    if pl.plan.levy > 0 and "levy" not in d:
+    if player.plan.levy > 0 and "levy" not in draft:
         return "levy"
-    if d.get("todo"):
+    if draft.get("todo"):
         return "place"
-    if d.get("ronin_todo", 0) > 0:
+    if draft.get("ronin_todo", 0) > 0:
         return "ronin"
-    if pl.plan.levy > 0 or "build" in d or "ronin_placed" in d:
+    if player.plan.levy > 0 or "build" in draft or "ronin_placed" in draft:
         return "review"
     return None
 
 
-def muster_prompt(st: SamuraiState, seat: int) -> Prompt | None:
-    stage = muster_stage(st, seat)
+def muster_prompt(state: SamuraiState, seat: int) -> Prompt | None:
+    stage = muster_stage(state, seat)
     if stage is None:
         return None
     if stage == "build":
-        return build_prompt(st, seat, secret=True)
+        return build_prompt(state, seat, secret=True)
     if stage == "levy":
-        return levy_prompt(st, seat)
+        return levy_prompt(state, seat)
     if stage == "place":
-        return place_prompt(st, seat)
+        return place_prompt(state, seat)
     if stage == "ronin":
-        return ronin_prompt(st, seat)
-    d = player(st, seat).draft
-    keep = opt("keep", "Keep my muster", {"act": "keep"})
-    undo = opt("undo", "Undo the last step", {"act": "undo"})
+        return ronin_prompt(state, seat)
+    draft = player_of(state, seat).draft
+    keep = option("keep", "Keep my muster", {"act": "keep"})
+    undo = option("undo", "Undo the last step", {"act": "undo"})
     parts = []
-    if d.get("build"):
-        parts.append(f"build in {pname(d['build'])}")
-    placed = [p for p in d.get("placed", []) if p[2] != "tray"]
+    if draft.get("build"):
+        parts.append(f"build in {province_name(draft['build'])}")
+    placed = [placement for placement in draft.get("placed", []) if placement[2] != "tray"]
     if placed:
         parts.append(f"{len(placed)} new units placed")
-    hidden = sum(n for pid, _, n in d.get("ronin_placed", []) if pid)
+    hidden = sum(count for pid, _, count in draft.get("ronin_placed", []) if pid)
     if hidden:
         parts.append(f"{hidden} ronin hidden")
     text = "Muster sealed" + (f" ({'; '.join(parts)})" if parts else "") + " until everyone is done."
-    return Prompt(seat=seat, kind=d.get("last", "place"), text=text, answer=Pick, options=[keep, undo], secret=True,
+    return Prompt(seat=seat, kind=draft.get("last", "place"), text=text, answer=Pick, options=[keep, undo], secret=True,
                   answered=True, default=keep.choice)
 
 
-def do_muster(st: SamuraiState, seat: int, ans: Any) -> None:
-    stage = muster_stage(st, seat)
-    d = player(st, seat).draft
+def do_muster(state: SamuraiState, seat: int, answer: Any) -> None:
+    stage = muster_stage(state, seat)
+    draft = player_of(state, seat).draft
     if stage == "review":
-        if ans.act == "undo":
-            undo_last(st, seat)
-        elif ans.act != "keep":
+        if answer.act == "undo":
+            undo_last(state, seat)
+        elif answer.act != "keep":
             raise IllegalChoice("keep your muster or undo its last step")
         return
     if stage == "build":
-        d["build"] = check_build(st, seat, ans)
+        draft["build"] = check_build(state, seat, answer)
     elif stage == "levy":
-        levied = check_levy(st, seat, ans)
-        d["levy"] = levied
-        start_placing(st, seat, levied)
+        levied = check_levy(state, seat, answer)
+        draft["levy"] = levied
+        start_placing(state, seat, levied)
     elif stage == "place":
-        do_place(st, seat, ans)
+        do_place(state, seat, answer)
     elif stage == "ronin":
-        do_ronin(st, seat, ans)
-    d["last"] = stage
+        do_ronin(state, seat, answer)
+    draft["last"] = stage
 
 
-def muster_complete(st: SamuraiState) -> bool:
-    return all(muster_stage(st, seat) in (None, "review") for seat in active(st))
+def muster_complete(state: SamuraiState) -> bool:
+    return all(muster_stage(state, seat) in (None, "review") for seat in active(state))
 
 
-def finish_muster(st: SamuraiState, ev: list[Event]) -> None:
+def finish_muster(state: SamuraiState, events: list[Event]) -> None:
     """Everyone has sealed: the builds in turn order, then the placements, then the ronin and
     the ninja, each revealed as its own action."""
     lines: list[Event] = []
-    for seat in active(st):
-        pid = player(st, seat).draft.get("build")
+    for seat in active(state):
+        pid = player_of(state, seat).draft.get("build")
         if pid is not None:
-            make_build(st, lines, seat, pid)
-    ev.extend(lines)
+            make_build(state, lines, seat, pid)
+    events.extend(lines)
     if lines:
-        end_phase(ev, st, "Build done.", kind="build")
-    resolve_place(st, ev)
-    resolve_ronin(st, ev)
+        end_phase(events, state, "Build done.", kind="build")
+    resolve_place(state, events)
+    resolve_ronin(state, events)

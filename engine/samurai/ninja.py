@@ -14,7 +14,16 @@ import random
 
 from engine.contract import Event, IllegalChoice, Prompt
 from engine.samurai.answers import Pick
-from engine.samurai.board import MAX_OPTIONS, active, army_regulars, emit, opt, player, pname, who
+from engine.samurai.board import (
+    MAX_OPTIONS,
+    active,
+    army_regulars,
+    emit,
+    option,
+    player_of,
+    province_name,
+    who,
+)
 from engine.samurai.elimination import destroy_army
 from engine.samurai.state import Army, Interrupt, SamuraiState
 
@@ -25,14 +34,14 @@ COUNTER_HIT = 9
 STRIKE_PHASES = ("A", "B", "D")
 
 
-def ninja_targets(st: SamuraiState, holder: int) -> list[tuple[int, Army]]:
-    return [(s, a) for s in active(st) if s != holder for a in player(st, s).armies
-            if a.alive and not a.assassinated and a.location]
+def ninja_targets(state: SamuraiState, holder: int) -> list[tuple[int, Army]]:
+    return [(seat, army) for seat in active(state) if seat != holder for army in player_of(state, seat).armies
+            if army.alive and not army.assassinated and army.location]
 
 
-def ninja_usable(st: SamuraiState) -> bool:
-    h = st.ninja
-    return h is not None and not player(st, h).eliminated and bool(ninja_targets(st, h))
+def ninja_usable(state: SamuraiState) -> bool:
+    holder = state.ninja
+    return holder is not None and not player_of(state, holder).eliminated and bool(ninja_targets(state, holder))
 
 
 def strike_moment(state: SamuraiState) -> bool:
@@ -44,8 +53,8 @@ def strike_moment(state: SamuraiState) -> bool:
 
 
 def target_options(state: SamuraiState, holder: int) -> list:
-    return [opt(f"kill:{seat}:{army.idx}", f"Assassinate {who(seat)}'s daimyo of army {army.idx + 1} "
-                f"({pname(army.location)})", {"act": "assassinate", "seat": seat, "army": army.idx})
+    return [option(f"kill:{seat}:{army.idx}", f"Assassinate {who(seat)}'s daimyo of army {army.idx + 1} "
+                f"({province_name(army.location)})", {"act": "assassinate", "seat": seat, "army": army.idx})
             for seat, army in ninja_targets(state, holder)]
 
 
@@ -58,7 +67,7 @@ def ninja_offer(state: SamuraiState) -> Prompt | None:
     assert war is not None
     if state.order[war.order_pos] == holder or war.ninja_passed == war.order_pos:
         return None
-    keep = opt("pass", "Not in this player's turn", {"act": "pass"})
+    keep = option("pass", "Not in this player's turn", {"act": "pass"})
     return Prompt(seat=holder, kind="ninja", text="Your ninja may strike at any moment of another player's Wage War "
                   "Phases A, B and D: 8 or less kills; on a miss the target may strike back at one of your "
                   "daimyos (9 or more). The game does not wait for you.", answer=Pick,
@@ -69,21 +78,21 @@ def own_turn_option(state: SamuraiState, seat: int) -> list:
     """The holder's own phase menus offer the ninja at every moment of Phases A, B and D."""
     if state.ninja != seat or not strike_moment(state):
         return []
-    return [opt("ninja", "Send your ninja to assassinate a daimyo", {"act": "ninja"})]
+    return [option("ninja", "Send your ninja to assassinate a daimyo", {"act": "ninja"})]
 
 
 def ninja_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The holder sent the ninja from his own turn's menu: pick the daimyo, or keep it."""
-    keep = opt("pass", "Keep the ninja for later", {"act": "pass"})
+    keep = option("pass", "Keep the ninja for later", {"act": "pass"})
     return Prompt(seat=seat, kind="ninja", text="Your ninja strikes: choose a daimyo (8 or less kills; on a miss "
                   "the target may strike back at one of yours on 9 or more).", answer=Pick,
                   options=([keep] + target_options(state, seat))[:MAX_OPTIONS], default=keep.choice)
 
 
 def counter_prompt(state: SamuraiState, seat: int, holder: int) -> Prompt:
-    options = [opt(f"counter:{army.idx}", f"Strike back at {who(holder)}'s daimyo of army {army.idx + 1}",
+    options = [option(f"counter:{army.idx}", f"Strike back at {who(holder)}'s daimyo of army {army.idx + 1}",
                    {"act": "counter", "army": army.idx})
-               for army in player(state, holder).armies if army.alive and not army.assassinated]
+               for army in player_of(state, holder).armies if army.alive and not army.assassinated]
     return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master to strike "
                   "back at (succeeds on 9 or more).", answer=Pick, options=options, default=options[0].choice)
 
@@ -101,14 +110,14 @@ def send_ninja(state: SamuraiState, events: list[Event], seat: int, answer: Pick
         return
     if answer.act != "assassinate" or answer.seat is None or answer.army is None:
         raise IllegalChoice("choose a daimyo to assassinate, or pass")
-    if (answer.seat, answer.army) not in {(s, a.idx) for s, a in ninja_targets(state, seat)}:
+    if (answer.seat, answer.army) not in {(owner, army.idx) for owner, army in ninja_targets(state, seat)}:
         raise IllegalChoice("that daimyo cannot be assassinated (not an opponent's living, active daimyo)")
     if not from_offer:
         state.interrupts.pop(0)
     state.ninja = None
     state.ninja_fresh = False
     roll = rng.randint(1, 12)
-    target = player(state, answer.seat).armies[answer.army]
+    target = player_of(state, answer.seat).armies[answer.army]
     if roll <= ASSASSIN_HIT:
         emit(state, events, f"{who(seat)}'s ninja assassinates {who(answer.seat)}'s daimyo of army "
              f"{answer.army + 1} (rolled {roll}).", kind="ninja", data={"roll": roll, "success": True})
@@ -116,7 +125,7 @@ def send_ninja(state: SamuraiState, events: list[Event], seat: int, answer: Pick
         return
     emit(state, events, f"{who(seat)}'s ninja fails against {who(answer.seat)}'s daimyo (rolled {roll}).",
          kind="ninja", data={"roll": roll, "success": False})
-    if any(a.alive and not a.assassinated for a in player(state, seat).armies):
+    if any(army.alive and not army.assassinated for army in player_of(state, seat).armies):
         state.interrupts.insert(0, Interrupt(seat=answer.seat, kind="counter", data={"holder": seat}))
 
 
@@ -124,7 +133,7 @@ def strike_back(state: SamuraiState, events: list[Event], seat: int, holder: int
                 rng: random.Random) -> None:
     if answer.act != "counter" or answer.army is None:
         raise IllegalChoice("choose one of the ninja master's daimyos")
-    armies = player(state, holder).armies
+    armies = player_of(state, holder).armies
     if not 0 <= answer.army < len(armies) or not armies[answer.army].alive or armies[answer.army].assassinated:
         raise IllegalChoice("that daimyo cannot be targeted")
     state.interrupts.pop(0)
@@ -137,16 +146,16 @@ def strike_back(state: SamuraiState, events: list[Event], seat: int, holder: int
         assassinate(state, events, holder, armies[answer.army], seat)
 
 
-def assassinate(st: SamuraiState, ev: list[Event], seat: int, a: Army, by: int) -> None:
+def assassinate(state: SamuraiState, events: list[Event], seat: int, army: Army, by: int) -> None:
     """The army lies on its side: no moving, no attacking; its daimyo does not fight. A
     declared attack of that army is cancelled; an army with no other unit is removed."""
-    a.assassinated = True
-    w = st.war
-    if w is not None and w.order_pos < len(st.order) and st.order[w.order_pos] == seat:
-        w.declarations = [d for d in w.declarations if not (d.force == "army" and d.army == a.idx)]
-        if w.chain_army == a.idx:
-            w.chain_army = None
-        if w.sel.get("army") == a.idx or w.sel.get("gather") == a.idx:
-            w.sel = {}
-    if army_regulars(a) == 0 and a.ronin == 0:
-        destroy_army(st, ev, seat, a, by)
+    army.assassinated = True
+    war = state.war
+    if war is not None and war.order_pos < len(state.order) and state.order[war.order_pos] == seat:
+        war.declarations = [declaration for declaration in war.declarations if not (declaration.force == "army" and declaration.army == army.idx)]
+        if war.chain_army == army.idx:
+            war.chain_army = None
+        if war.sel.get("army") == army.idx or war.sel.get("gather") == army.idx:
+            war.sel = {}
+    if army_regulars(army) == 0 and army.ronin == 0:
+        destroy_army(state, events, seat, army, by)

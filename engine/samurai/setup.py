@@ -29,53 +29,53 @@ def deal_count(mode: str, seats: int) -> int:
 
 
 def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
-    c = content()
+    game = content()
     rng = rng_for(seed, 0, "setup")
-    units = c.units
-    st = SamuraiState(seed=seed, seats=seats, options=options, phase="setup")
-    st.castles = units.fortifications["castle"].supply
-    st.bases = units.fortifications["fortress"].supply
-    st.ronin_pool = units.units["ronin"].supply
-    st.provinces = {pid: Prov() for pid in c.map.ids}
-    cards = list(c.map.ids)
+    units = game.units
+    state = SamuraiState(seed=seed, seats=seats, options=options, phase="setup")
+    state.castles = units.fortifications["castle"].supply
+    state.bases = units.fortifications["fortress"].supply
+    state.ronin_pool = units.units["ronin"].supply
+    state.provinces = {pid: Prov() for pid in game.map.ids}
+    cards = list(game.map.ids)
     if options.mode == "lwtv":
         for pid in NEUTRAL:
             cards.remove(pid)
-            st.provinces[pid] = Prov(fort=2, neutral=True)
-            st.castles -= 1
-            st.bases -= 1
+            state.provinces[pid] = Prov(fort=2, neutral=True)
+            state.castles -= 1
+            state.bases -= 1
     rng.shuffle(cards)
-    n = deal_count(options.mode, seats)
+    count = deal_count(options.mode, seats)
     for seat in range(seats):
-        tray = {k: units.units[k].supply for k in ("spearman", "gunner", "swordsman", "bowman")}
+        tray = {kind: units.units[kind].supply for kind in ("spearman", "gunner", "swordsman", "bowman")}
         player = Player(seat=seat, tray=tray)
         tray = player.tray
-        for pid in cards[seat * n:(seat + 1) * n]:
-            st.provinces[pid].owner = seat
-            st.provinces[pid].garrison["spearman"] = 1
+        for pid in cards[seat * count:(seat + 1) * count]:
+            state.provinces[pid].owner = seat
+            state.provinces[pid].garrison["spearman"] = 1
             tray["spearman"] -= 1
-        player.armies = [Army(idx=i, location=None) for i in range(3)]
+        player.armies = [Army(idx=index, location=None) for index in range(3)]
         if options.mode == "base":
             for army in player.armies:
                 army.units = dict(BASE_ARMY)
-                for k, v in BASE_ARMY.items():
-                    tray[k] -= v
-        st.players.append(player)
+                for kind, amount in BASE_ARMY.items():
+                    tray[kind] -= amount
+        state.players.append(player)
     order = list(range(seats))
     rng.shuffle(order)
-    st.order = order
+    state.order = order
     for pos, seat in enumerate(order):
-        st.players[seat].sword = pos + 1
+        state.players[seat].sword = pos + 1
     if options.setup == "classic":
         per_turn = ["spear", "spear"] if options.mode == "base" else ["claim", "spear", "spear"]
         for _ in range(SETUP_TURNS):
             for seat in order:
-                st.queue.extend(Task(seat=seat, task=t) for t in per_turn)
+                state.queue.extend(Task(seat=seat, task=task) for task in per_turn)
     else:
-        st.phase = "placement" if options.mode == "base" else "claims"
+        state.phase = "placement" if options.mode == "base" else "claims"
     if options.mode == "lwtv":
-        st.deck = [card.id for card in c.events.cards]
-        rng.shuffle(st.deck)
-    st.log = [f"Setup: {n} provinces dealt to each player; swords drawn: "
-              + ", ".join(seat_ref(s) for s in order)]
-    return st
+        state.deck = [card.id for card in game.events.cards]
+        rng.shuffle(state.deck)
+    state.log = [f"Setup: {count} provinces dealt to each player; swords drawn: "
+              + ", ".join(seat_ref(seat) for seat in order)]
+    return state

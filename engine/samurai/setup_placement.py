@@ -36,12 +36,12 @@ from engine.samurai.board import (
     deploy_targets,
     emit,
     end_phase,
-    gsize,
-    opt,
+    garrison_size,
+    option,
     owned,
     paged,
-    player,
-    pname,
+    player_of,
+    province_name,
     region_hint,
     units_text,
     who,
@@ -61,59 +61,61 @@ def spearmen_to_place() -> int:
 # ---------------------------------------------------------------- targets (also the classic turns)
 
 
-def spear_targets(st: SamuraiState, seat: int) -> list[str]:
+def spear_targets(state: SamuraiState, seat: int) -> list[str]:
     """Own provinces that may take one more setup spearman (drafted ones counted)."""
-    drafted = Counter(player(st, seat).draft.get("spears", []))
-    if player(st, seat).tray["spearman"] - sum(drafted.values()) <= 0:
+    drafted = Counter(player_of(state, seat).draft.get("spears", []))
+    if player_of(state, seat).tray["spearman"] - sum(drafted.values()) <= 0:
         return []
     cap = content().units.limits.setup_spearmen_per_province
-    return [pid for pid in owned(st, seat) if st.provinces[pid].garrison["spearman"] + drafted[pid] < cap]
+    return [pid for pid in owned(state, seat) if state.provinces[pid].garrison["spearman"] + drafted[pid] < cap]
 
 
-def claim_targets(st: SamuraiState, seat: int) -> list[str]:
+def claim_targets(state: SamuraiState, seat: int) -> list[str]:
     """Unoccupied provinces the seat may claim or wish for (its own wishes left out)."""
-    if player(st, seat).tray["spearman"] <= 0:
+    if player_of(state, seat).tray["spearman"] <= 0:
         return []
-    wished = set(player(st, seat).draft.get("claims", []))
-    return [pid for pid, p in st.provinces.items() if p.owner is None and not p.neutral and pid not in wished]
+    wished = set(player_of(state, seat).draft.get("claims", []))
+    return [pid for pid, province in state.provinces.items() if province.owner is None and not province.neutral and pid not in wished]
 
 
-def deploy_spots(st: SamuraiState, seat: int) -> list[str]:
+def deploy_spots(state: SamuraiState, seat: int) -> list[str]:
     """Own provinces without an army, the seat's drafted deployments left out."""
-    chosen = set(player(st, seat).draft.get("deploys", []))
-    return [pid for pid in deploy_targets(st, seat) if pid not in chosen]
+    chosen = set(player_of(state, seat).draft.get("deploys", []))
+    return [pid for pid in deploy_targets(state, seat) if pid not in chosen]
 
 
-def frontier(st: SamuraiState, seat: int, pid: str) -> int:
-    return sum(1 for other in content().adj[pid] if st.provinces[other].owner != seat)
+def frontier(state: SamuraiState, seat: int, pid: str) -> int:
+    return sum(1 for other in content().adj[pid] if state.provinces[other].owner != seat)
 
 
-def spread(st: SamuraiState, seat: int, count: int) -> list[str]:
+def spread(state: SamuraiState, seat: int, count: int) -> list[str]:
     """Where `count` spearmen go when the player leaves it to the game: one at a time to the
     own province with room that borders most land not his, the emptier first."""
     order = content().order
-    drafted = Counter(player(st, seat).draft.get("spears", []))
+    drafted = Counter(player_of(state, seat).draft.get("spears", []))
     cap = content().units.limits.setup_spearmen_per_province
     out = []
     for _ in range(count):
-        room = [pid for pid in owned(st, seat) if st.provinces[pid].garrison["spearman"] + drafted[pid] < cap]
+        room = [pid for pid in owned(state, seat) if state.provinces[pid].garrison["spearman"] + drafted[pid] < cap]
         if not room:
             break
-        pid = min(room, key=lambda p: (-frontier(st, seat, p), st.provinces[p].garrison["spearman"] + drafted[p],
-                                       order[p]))
+        pid = min(room, key=lambda spot: (-frontier(state, seat, spot), state.provinces[spot].garrison["spearman"] + drafted[spot],
+                                       order[spot]))
         drafted[pid] += 1
         out.append(pid)
     return out
 
 
-def fallback_claim(st: SamuraiState, seat: int) -> str | None:
+def fallback_claim(state: SamuraiState, seat: int) -> str | None:
     """The free province bordering most of the seat's land (the first on the map if tied)."""
-    free = [pid for pid, p in st.provinces.items() if p.owner is None and not p.neutral]
+    free = [pid for pid, province in state.provinces.items() if province.owner is None and not province.neutral]
     if not free:
         return None
     order = content().order
     adj = content().adj
-    return min(free, key=lambda pid: (-sum(1 for n in adj[pid] if st.provinces[n].owner == seat), order[pid]))
+    return min(free,
+               key=lambda pid: (-sum(1 for neighbour in adj[pid] if state.provinces[neighbour].owner == seat),
+                                order[pid]))
 
 
 # ---------------------------------------------------------------- army screens (both setups)
@@ -121,24 +123,24 @@ def fallback_claim(st: SamuraiState, seat: int) -> str | None:
 
 def screen_default(left: dict[str, int], which: int) -> dict[str, int]:
     """An even split that always leaves the later armies a legal share."""
-    lim = content().units.limits.army_samurai
+    limits = content().units.limits.army_samurai
     share = 4 - which
-    bow = min(lim, -(-left["bowman"] // share))
-    sword = min(lim - bow, -(-left["swordsman"] // share))
+    bow = min(limits, -(-left["bowman"] // share))
+    sword = min(limits - bow, -(-left["swordsman"] // share))
     return {"bowman": bow, "swordsman": sword, "gunner": left["gunner"] // share}
 
 
-def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
-    troops = QS_TROOPS[st.options.mode]
-    d = player(st, seat).draft
-    which = 2 if ("a1" in d and "a2" not in d) else 1
+def screen_prompt(state: SamuraiState, seat: int) -> Prompt:
+    troops = QS_TROOPS[state.options.mode]
+    draft = player_of(state, seat).draft
+    which = 2 if ("a1" in draft and "a2" not in draft) else 1
     left = dict(troops)
     if which == 2:
-        for k in left:
-            left[k] -= d["a1"][k]
-    fields = [NumberField(name=k, label=f"Army {which}: {PLURAL[k]} (of {left[k]})", max=left[k])
-              for k in ("bowman", "swordsman", "gunner")]
-    answered = "a1" in d and "a2" in d
+        for kind in left:
+            left[kind] -= draft["a1"][kind]
+    fields = [NumberField(name=kind, label=f"Army {which}: {PLURAL[kind]} (of {left[kind]})", max=left[kind])
+              for kind in ("bowman", "swordsman", "gunner")]
+    answered = "a1" in draft and "a2" in draft
     text = (f"Army screen: troops for army {which}; army 3 takes what is left "
             f"({units_text(troops)} in all, at most 4 samurai and 10 ashigaru per army).")
     if answered:
@@ -147,241 +149,243 @@ def screen_prompt(st: SamuraiState, seat: int) -> Prompt:
                   fields=fields, secret=True, answered=answered, default=screen_default(left, which))
 
 
-def do_screen(st: SamuraiState, seat: int, ans: ScreenAnswer) -> None:
-    troops = QS_TROOPS[st.options.mode]
-    d = player(st, seat).draft
-    which = 2 if ("a1" in d and "a2" not in d) else 1
-    got = ans.model_dump()
-    lim = content().units.limits
+def do_screen(state: SamuraiState, seat: int, answer: ScreenAnswer) -> None:
+    troops = QS_TROOPS[state.options.mode]
+    draft = player_of(state, seat).draft
+    which = 2 if ("a1" in draft and "a2" not in draft) else 1
+    got = answer.model_dump()
+    limits = content().units.limits
     left = dict(troops)
     if which == 2:
-        for k in left:
-            left[k] -= d["a1"][k]
-    for k, n in got.items():
-        if n > left[k]:
-            raise IllegalChoice(f"only {left[k]} {PLURAL[k]} are left to give army {which}")
-    if got["bowman"] + got["swordsman"] > lim.army_samurai:
-        raise IllegalChoice(f"an army holds at most {lim.army_samurai} samurai (bowmen and swordsmen)")
-    rest = {k: left[k] - got[k] for k in left}
-    if which == 1 and (rest["bowman"] + rest["swordsman"] > 2 * lim.army_samurai
-                       or rest["gunner"] > 2 * lim.army_ashigaru):
+        for kind in left:
+            left[kind] -= draft["a1"][kind]
+    for kind, count in got.items():
+        if count > left[kind]:
+            raise IllegalChoice(f"only {left[kind]} {PLURAL[kind]} are left to give army {which}")
+    if got["bowman"] + got["swordsman"] > limits.army_samurai:
+        raise IllegalChoice(f"an army holds at most {limits.army_samurai} samurai (bowmen and swordsmen)")
+    rest = {kind: left[kind] - got[kind] for kind in left}
+    if which == 1 and (rest["bowman"] + rest["swordsman"] > 2 * limits.army_samurai
+                       or rest["gunner"] > 2 * limits.army_ashigaru):
         raise IllegalChoice("armies 2 and 3 could not hold the troops left over: give army 1 more samurai")
     if which == 2:
-        if rest["bowman"] + rest["swordsman"] > lim.army_samurai:
+        if rest["bowman"] + rest["swordsman"] > limits.army_samurai:
             raise IllegalChoice(f"army 3 would get {rest['bowman'] + rest['swordsman']} samurai; "
-                                f"an army holds at most {lim.army_samurai}")
-        if rest["gunner"] > lim.army_ashigaru:
-            raise IllegalChoice(f"army 3 would get {rest['gunner']} gunners; at most {lim.army_ashigaru} ashigaru fit")
-        d["a2"] = got
+                                f"an army holds at most {limits.army_samurai}")
+        if rest["gunner"] > limits.army_ashigaru:
+            raise IllegalChoice(f"army 3 would get {rest['gunner']} gunners; at most {limits.army_ashigaru} ashigaru fit")
+        draft["a2"] = got
     else:
-        d["a1"] = got
-        d.pop("a2", None)
+        draft["a1"] = got
+        draft.pop("a2", None)
 
 
-def apply_screens(st: SamuraiState) -> None:
-    troops = QS_TROOPS[st.options.mode]
-    for seat in active(st):
-        pl = player(st, seat)
-        d = pl.draft
-        a1, a2 = d.pop("a1"), d.pop("a2")
-        a3 = {k: troops[k] - a1[k] - a2[k] for k in troops}
-        for army, got in zip(pl.armies, (a1, a2, a3), strict=True):
+def apply_screens(state: SamuraiState) -> None:
+    troops = QS_TROOPS[state.options.mode]
+    for seat in active(state):
+        player = player_of(state, seat)
+        draft = player.draft
+        a1, a2 = draft.pop("a1"), draft.pop("a2")
+        a3 = {kind: troops[kind] - a1[kind] - a2[kind] for kind in troops}
+        for army, got in zip(player.armies, (a1, a2, a3), strict=True):
             army.units = {**no_units(), **got}
-        for k, n in troops.items():
-            pl.tray[k] -= n
+        for kind, count in troops.items():
+            player.tray[kind] -= count
 
 
 # ---------------------------------------------------------------- the sealed claims (QS, LWTV)
 
 
-def claims_prompt(st: SamuraiState, seat: int) -> Prompt:
-    wishes = player(st, seat).draft.get("claims", [])
-    undo = opt("undo", "Undo the last wish", {"act": "undo"})
-    if len(wishes) >= SETUP_TURNS or player(st, seat).draft.get("claims_done"):
-        keep = opt("keep", "Keep these wishes", {"act": "keep"})
-        listed = ", ".join(pname(pid) for pid in wishes) or "the game's choice"
+def claims_prompt(state: SamuraiState, seat: int) -> Prompt:
+    wishes = player_of(state, seat).draft.get("claims", [])
+    undo = option("undo", "Undo the last wish", {"act": "undo"})
+    if len(wishes) >= SETUP_TURNS or player_of(state, seat).draft.get("claims_done"):
+        keep = option("keep", "Keep these wishes", {"act": "keep"})
+        listed = ", ".join(province_name(pid) for pid in wishes) or "the game's choice"
         return Prompt(seat=seat, kind="claim", text=f"Claim wishes sealed: {listed}.", answer=Pick,
                       options=[keep, undo] if wishes else [keep], secret=True, answered=True, default=keep.choice)
-    cands = [(pid, opt(f"claim:{pid}", pname(pid), {"act": "claim", "province": pid}))
-             for pid in claim_targets(st, seat)]
-    rest = opt("auto", "Let the game choose the rest for me", {"act": "auto"})
-    options = paged(st, seat, cands, ([undo] if wishes else []) + [rest])
+    candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
+             for pid in claim_targets(state, seat)]
+    rest = option("auto", "Let the game choose the rest for me", {"act": "auto"})
+    options = paged(state, seat, candidates, ([undo] if wishes else []) + [rest])
     return Prompt(seat=seat, kind="claim", text=f"Setup: claim wish {len(wishes) + 1} of {SETUP_TURNS}, an "
                   "unoccupied province. Claims are served in sword order, one per player a round; a wish "
-                  "already taken passes to your next." + region_hint(st, seat, options), answer=Pick, options=options, secret=True,
+                  "already taken passes to your next." + region_hint(state, seat, options), answer=Pick, options=options, secret=True,
                   default=rest.choice)
 
 
-def do_claim_wish(st: SamuraiState, seat: int, ans: Pick) -> None:
-    d = player(st, seat).draft
-    wishes: list[str] = d.setdefault("claims", [])
-    sealed = len(wishes) >= SETUP_TURNS or d.get("claims_done")
-    if ans.act == "keep":
+def do_claim_wish(state: SamuraiState, seat: int, answer: Pick) -> None:
+    draft = player_of(state, seat).draft
+    wishes: list[str] = draft.setdefault("claims", [])
+    sealed = len(wishes) >= SETUP_TURNS or draft.get("claims_done")
+    if answer.act == "keep":
         if not sealed:
             raise IllegalChoice("name your next wish, or let the game choose the rest")
         return
-    if ans.act == "undo":
-        if d.pop("claims_done", None) is None:
+    if answer.act == "undo":
+        if draft.pop("claims_done", None) is None:
             if not wishes:
                 raise IllegalChoice("nothing to undo")
             wishes.pop()
         return
     if sealed:
         raise IllegalChoice("your wishes are sealed; undo one first")
-    if ans.act == "auto":
-        d["claims_done"] = True
+    if answer.act == "auto":
+        draft["claims_done"] = True
         return
-    if ans.act != "claim":
+    if answer.act != "claim":
         raise IllegalChoice("name an unoccupied province to claim")
-    pid = check_province(ans.province)
+    pid = check_province(answer.province)
     if pid in wishes:
-        raise IllegalChoice(f"{pname(pid)} is already on your list")
-    if pid not in claim_targets(st, seat):
-        raise IllegalChoice(f"{pname(pid)} is not unoccupied")
+        raise IllegalChoice(f"{province_name(pid)} is already on your list")
+    if pid not in claim_targets(state, seat):
+        raise IllegalChoice(f"{province_name(pid)} is not unoccupied")
     wishes.append(pid)
 
 
-def claims_sealed(st: SamuraiState) -> bool:
-    return all(len(player(st, s).draft.get("claims", [])) >= SETUP_TURNS or player(st, s).draft.get("claims_done")
-               for s in active(st))
+def claims_sealed(state: SamuraiState) -> bool:
+    return all(len(player_of(state, seat).draft.get("claims", [])) >= SETUP_TURNS or player_of(state, seat).draft.get("claims_done")
+               for seat in active(state))
 
 
-def resolve_claims(st: SamuraiState, ev: list[Event]) -> None:
+def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
     """Six claim rounds in sword order: each player's first wish still free, else the free
     province bordering most of his land."""
     for _ in range(SETUP_TURNS):
-        for seat in st.order:
-            pl = player(st, seat)
-            wishes = pl.draft.get("claims", [])
-            pid = next((w for w in wishes if st.provinces[w].owner is None), None)
+        for seat in state.order:
+            player = player_of(state, seat)
+            wishes = player.draft.get("claims", [])
+            pid = next((war for war in wishes if state.provinces[war].owner is None), None)
             wished = pid is not None
             if pid is None:
-                pid = fallback_claim(st, seat)
-            if pid is None or pl.tray["spearman"] <= 0:
+                pid = fallback_claim(state, seat)
+            if pid is None or player.tray["spearman"] <= 0:
                 continue
-            st.provinces[pid].owner = seat
-            st.provinces[pid].garrison["spearman"] += 1
-            pl.tray["spearman"] -= 1
-            emit(st, ev, f"{who(seat)} claims {pname(pid)}" + ("." if wished else " (all wishes taken)."))
-    for seat in active(st):
-        player(st, seat).draft = {}
-    end_phase(ev, st, "Setup: provinces claimed (six rounds in sword order).", kind="setup")
-    st.phase = "placement"
+            state.provinces[pid].owner = seat
+            state.provinces[pid].garrison["spearman"] += 1
+            player.tray["spearman"] -= 1
+            emit(state, events,
+                 f"{who(seat)} claims {province_name(pid)}" + ("." if wished else " (all wishes taken)."))
+    for seat in active(state):
+        player_of(state, seat).draft = {}
+    end_phase(events, state, "Setup: provinces claimed (six rounds in sword order).", kind="setup")
+    state.phase = "placement"
 
 
 # ---------------------------------------------------------------- the sealed placement
 
 
-def placement_stage(st: SamuraiState, seat: int) -> str:
-    d = player(st, seat).draft
-    if len(d.get("spears", [])) < spearmen_to_place() and spear_targets(st, seat):
+def placement_stage(state: SamuraiState, seat: int) -> str:
+    draft = player_of(state, seat).draft
+    if len(draft.get("spears", [])) < spearmen_to_place() and spear_targets(state, seat):
         return "spear"
-    if st.options.mode != "base" and "a2" not in d:
+    if state.options.mode != "base" and "a2" not in draft:
         return "army_screen"
-    if len(d.get("deploys", [])) < sum(1 for a in player(st, seat).armies if a.alive) and deploy_spots(st, seat):
+    if len(draft.get("deploys", [])) < sum(1 for army in player_of(state, seat).armies if army.alive) and deploy_spots(state, seat):
         return "deploy"
     return "review"
 
 
-def placement_prompt(st: SamuraiState, seat: int) -> Prompt:
-    stage = placement_stage(st, seat)
-    d = player(st, seat).draft
-    undo = opt("undo", "Undo the last step", {"act": "undo"})
-    has_undo = bool(d.get("spears") or "a1" in d or d.get("deploys"))
+def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
+    stage = placement_stage(state, seat)
+    draft = player_of(state, seat).draft
+    undo = option("undo", "Undo the last step", {"act": "undo"})
+    has_undo = bool(draft.get("spears") or "a1" in draft or draft.get("deploys"))
     if stage == "army_screen":
-        return screen_prompt(st, seat)
+        return screen_prompt(state, seat)
     if stage == "spear":
-        drafted = Counter(d.get("spears", []))
-        left = spearmen_to_place() - len(d.get("spears", []))
-        cands = [(pid, opt(f"spear:{pid}", f"{pname(pid)} ({st.provinces[pid].garrison['spearman'] + drafted[pid]} "
-                           "spearmen)", {"act": "spear", "province": pid})) for pid in spear_targets(st, seat)]
-        rest = opt("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
-        options = paged(st, seat, cands, ([undo] if has_undo else []) + [rest])
+        drafted = Counter(draft.get("spears", []))
+        left = spearmen_to_place() - len(draft.get("spears", []))
+        candidates = [(pid, option(f"spear:{pid}", f"{province_name(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
+                           "spearmen)", {"act": "spear", "province": pid})) for pid in spear_targets(state, seat)]
+        rest = option("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
+        options = paged(state, seat, candidates, ([undo] if has_undo else []) + [rest])
         return Prompt(seat=seat, kind="spear", text=f"Setup: add one spearman to a province you own (at most 3 per "
-                      f"province; {left} of {spearmen_to_place()} left).{region_hint(st, seat, options)}", answer=Pick, options=options, secret=True,
+                      f"province; {left} of {spearmen_to_place()} left).{region_hint(state, seat, options)}", answer=Pick, options=options, secret=True,
                       default=rest.choice)
     if stage == "deploy":
-        n = len(d.get("deploys", [])) + 1
-        drafted = Counter(d.get("spears", []))
-        cands = [(pid, opt(f"deploy:{pid}", f"{pname(pid)} ({gsize(st.provinces[pid].garrison) + drafted[pid]} units)",
-                           {"act": "deploy", "province": pid})) for pid in deploy_spots(st, seat)]
-        options = paged(st, seat, cands, [undo] if has_undo else [])
-        return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {n} in a province you own without an army."
-                      f"{region_hint(st, seat, options)}",
-                      answer=Pick, options=options, secret=True, default=cands[0][1].choice)
-    keep = opt("keep", "Keep this setup", {"act": "keep"})
-    return Prompt(seat=seat, kind=d.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "
+        army_number = len(draft.get("deploys", [])) + 1
+        drafted = Counter(draft.get("spears", []))
+        candidates = [(pid, option(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison) + drafted[pid]} units)",
+                           {"act": "deploy", "province": pid})) for pid in deploy_spots(state, seat)]
+        options = paged(state, seat, candidates, [undo] if has_undo else [])
+        return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {army_number} in a province you own without an army."
+                      f"{region_hint(state, seat, options)}",
+                      answer=Pick, options=options, secret=True, default=candidates[0][1].choice)
+    keep = option("keep", "Keep this setup", {"act": "keep"})
+    return Prompt(seat=seat, kind=draft.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "
                   "(shown when everyone is done).", answer=Pick, options=[keep, undo] if has_undo else [keep],
                   secret=True, answered=True, default=keep.choice)
 
 
-def undo_placement(st: SamuraiState, seat: int) -> None:
+def undo_placement(state: SamuraiState, seat: int) -> None:
     """Take back the latest part: a deployment, the army screens, a spearman."""
-    d = player(st, seat).draft
-    if d.get("deploys"):
-        d["deploys"].pop()
-    elif "a2" in d:
-        d.pop("a2")
-    elif "a1" in d:
-        d.pop("a1")
-    elif d.get("spears"):
-        d["spears"].pop()
+    draft = player_of(state, seat).draft
+    if draft.get("deploys"):
+        draft["deploys"].pop()
+    elif "a2" in draft:
+        draft.pop("a2")
+    elif "a1" in draft:
+        draft.pop("a1")
+    elif draft.get("spears"):
+        draft["spears"].pop()
     else:
         raise IllegalChoice("nothing to undo")
 
 
-def do_placement(st: SamuraiState, seat: int, ans: Any) -> None:
-    stage = placement_stage(st, seat)
-    d = player(st, seat).draft
+def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
+    stage = placement_stage(state, seat)
+    draft = player_of(state, seat).draft
     if stage == "army_screen":
-        do_screen(st, seat, ans)
-        d["last"] = stage
+        do_screen(state, seat, answer)
+        draft["last"] = stage
         return
-    if ans.act == "undo":
-        undo_placement(st, seat)
+    if answer.act == "undo":
+        undo_placement(state, seat)
         return
     if stage == "review":
-        if ans.act != "keep":
+        if answer.act != "keep":
             raise IllegalChoice("keep your setup or undo its last step")
         return
     if stage == "spear":
-        if ans.act == "spread":
-            d.setdefault("spears", []).extend(spread(st, seat, spearmen_to_place() - len(d.get("spears", []))))
-        elif ans.act == "spear":
-            pid = check_province(ans.province)
-            if pid not in spear_targets(st, seat):
-                raise IllegalChoice(f"{pname(pid)} is not yours or already holds 3 spearmen")
-            d.setdefault("spears", []).append(pid)
+        if answer.act == "spread":
+            draft.setdefault("spears", []).extend(spread(state, seat,
+                                                     spearmen_to_place() - len(draft.get("spears", []))))
+        elif answer.act == "spear":
+            pid = check_province(answer.province)
+            if pid not in spear_targets(state, seat):
+                raise IllegalChoice(f"{province_name(pid)} is not yours or already holds 3 spearmen")
+            draft.setdefault("spears", []).append(pid)
         else:
             raise IllegalChoice("add a spearman to one of your provinces, or let the game place the rest")
     else:
-        if ans.act != "deploy":
+        if answer.act != "deploy":
             raise IllegalChoice("deploy the army in one of your provinces")
-        pid = check_province(ans.province)
-        if pid not in deploy_spots(st, seat):
-            raise IllegalChoice(f"{pname(pid)} is not yours or already has an army")
-        d.setdefault("deploys", []).append(pid)
-    d["last"] = stage
+        pid = check_province(answer.province)
+        if pid not in deploy_spots(state, seat):
+            raise IllegalChoice(f"{province_name(pid)} is not yours or already has an army")
+        draft.setdefault("deploys", []).append(pid)
+    draft["last"] = stage
 
 
-def placement_sealed(st: SamuraiState) -> bool:
-    return all(placement_stage(st, s) == "review" for s in active(st))
+def placement_sealed(state: SamuraiState) -> bool:
+    return all(placement_stage(state, seat) == "review" for seat in active(state))
 
 
-def resolve_placement(st: SamuraiState, ev: list[Event]) -> None:
+def resolve_placement(state: SamuraiState, events: list[Event]) -> None:
     """Everyone's spearmen, screens and armies appear together."""
-    for seat in active(st):
-        pl = player(st, seat)
-        for pid in pl.draft.get("spears", []):
-            st.provinces[pid].garrison["spearman"] += 1
-            pl.tray["spearman"] -= 1
-        armies = [a for a in pl.armies if a.alive and a.location is None]
-        for army, pid in zip(armies, pl.draft.get("deploys", []), strict=False):
-            assert army_at(st, pid) is None
+    for seat in active(state):
+        player = player_of(state, seat)
+        for pid in player.draft.get("spears", []):
+            state.provinces[pid].garrison["spearman"] += 1
+            player.tray["spearman"] -= 1
+        armies = [unplaced for unplaced in player.armies if unplaced.alive and unplaced.location is None]
+        for army, pid in zip(armies, player.draft.get("deploys", []), strict=False):
+            assert army_at(state, pid) is None
             army.location = pid
-        placed = ", ".join(pname(pid) for pid in pl.draft.get("deploys", []))
-        emit(st, ev, f"{who(seat)} deploys armies in {placed}.")
-    if st.options.mode != "base":
-        apply_screens(st)
-    for seat in active(st):
-        player(st, seat).draft = {}
+        placed = ", ".join(province_name(pid) for pid in player.draft.get("deploys", []))
+        emit(state, events, f"{who(seat)} deploys armies in {placed}.")
+    if state.options.mode != "base":
+        apply_screens(state)
+    for seat in active(state):
+        player_of(state, seat).draft = {}

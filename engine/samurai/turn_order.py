@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, Prompt
 from engine.samurai.answers import Pick
-from engine.samurai.board import active, emit, opt, player, who
+from engine.samurai.board import active, emit, option, player_of, who
 from engine.samurai.state import SamuraiState
 
 
-def sealed_sword_prompt(st: SamuraiState, seat: int) -> Prompt:
-    count = len(active(st))
-    wanted = player(st, seat).draft.get("sword")
-    bid = player(st, seat).plan.swords
-    options = [opt(f"sword:{n}", f"Sword {n}" + (" (acts first)" if n == 1 else " (acts last)" if n == count else ""),
-                   {"act": "sword", "position": n}) for n in range(1, count + 1)]
+def sealed_sword_prompt(state: SamuraiState, seat: int) -> Prompt:
+    count = len(active(state))
+    wanted = player_of(state, seat).draft.get("sword")
+    bid = player_of(state, seat).plan.swords
+    options = [option(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else " (acts last)" if position == count else ""),
+                   {"act": "sword", "position": position}) for position in range(1, count + 1)]
     text = (f"You bid {bid} koku: name the sword you want. Bidders are served from the highest bid; "
             "if yours is taken you get the nearest free one.")
     if wanted is not None:
@@ -30,26 +30,26 @@ def sealed_sword_prompt(st: SamuraiState, seat: int) -> Prompt:
                   answered=wanted is not None, default={"act": "sword", "position": wanted or 1})
 
 
-def want_sword(st: SamuraiState, seat: int, ans: Pick) -> None:
-    count = len(active(st))
-    if ans.act != "sword" or ans.position is None:
+def want_sword(state: SamuraiState, seat: int, answer: Pick) -> None:
+    count = len(active(state))
+    if answer.act != "sword" or answer.position is None:
         raise IllegalChoice("choose a sword by its position")
-    if not 1 <= ans.position <= count:
-        raise IllegalChoice(f"there are swords 1 to {count}, not {ans.position}")
-    player(st, seat).draft["sword"] = ans.position
+    if not 1 <= answer.position <= count:
+        raise IllegalChoice(f"there are swords 1 to {count}, not {answer.position}")
+    player_of(state, seat).draft["sword"] = answer.position
 
 
-def swords_sealed(st: SamuraiState) -> bool:
-    return all("sword" in player(st, seat).draft for seat in st.sword_bidders)
+def swords_sealed(state: SamuraiState) -> bool:
+    return all("sword" in player_of(state, seat).draft for seat in state.sword_bidders)
 
 
-def serve_swords(st: SamuraiState, ev: list[Event]) -> None:
+def serve_swords(state: SamuraiState, events: list[Event]) -> None:
     """Give every bidder, in bid order, the sword he named or the nearest free one."""
-    free = list(range(1, len(active(st)) + 1))
-    for seat in st.sword_bidders:
-        pl = player(st, seat)
-        wanted = pl.draft.pop("sword")
-        got = min(free, key=lambda n: (abs(n - wanted), n))
+    free = list(range(1, len(active(state)) + 1))
+    for seat in state.sword_bidders:
+        player = player_of(state, seat)
+        wanted = player.draft.pop("sword")
+        got = min(free, key=lambda position: (abs(position - wanted), position))
         free.remove(got)
-        pl.sword = got
-        emit(st, ev, f"{who(seat)} asked for sword {wanted} and takes sword {got}.")
+        player.sword = got
+        emit(state, events, f"{who(seat)} asked for sword {wanted} and takes sword {got}.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Event
-from engine.samurai.board import active, emit, end_phase, owned, player, who
+from engine.samurai.board import active, emit, end_phase, owned, player_of, who
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
@@ -22,7 +22,7 @@ KYOTO = "yamashiro"
 def public_vp(state: SamuraiState, seat: int) -> int:
     """Victory points anyone can count on the board."""
     mine = owned(state, seat)
-    total = len(mine) + sum(1 for pid in mine if state.provinces[pid].fort) + player(state, seat).armies_destroyed
+    total = len(mine) + sum(1 for pid in mine if state.provinces[pid].fort) + player_of(state, seat).armies_destroyed
     if state.provinces[KYOTO].owner == seat:
         total += 1
     return total
@@ -32,7 +32,7 @@ def objective_vp(state: SamuraiState, seat: int) -> int:
     """Points of the seat's secret objective cards: their vp if met, their penalty if not."""
     cards = content().cards
     total = 0
-    for card_id in player(state, seat).hand:
+    for card_id in player_of(state, seat).hand:
         card = cards[card_id]
         if card.kind == "objective":
             total += card.vp if objective_met(state, seat, card) else card.penalty
@@ -53,7 +53,7 @@ def objective_met(state: SamuraiState, seat: int, card: Any) -> bool:
     if card.condition == "fortifications":
         return sum(1 for pid in mine if state.provinces[pid].fort) >= card.amount
     if card.condition == "armies":
-        return sum(1 for army in player(state, seat).armies if army.alive) >= card.amount
+        return sum(1 for army in player_of(state, seat).armies if army.alive) >= card.amount
     if card.condition == "provinces":
         return len(mine) >= card.amount
     return False
@@ -68,8 +68,8 @@ def game_over(state: SamuraiState, events: list[Event], winners: list[int], reas
     state.queue = []
     state.interrupts = []
     state.war = None
-    for pl in state.players:
-        pl.draft = {}
+    for player in state.players:
+        player.draft = {}
     end_phase(events, state, f"Game over: {reason}", kind="game_over")
 
 
@@ -77,7 +77,7 @@ def reveal_objectives(state: SamuraiState, events: list[Event], seats: list[int]
     """LWTV scoring: the objective cards are turned face up, so the final totals can be checked."""
     cards = content().cards
     for seat in seats:
-        held = [cards[card_id] for card_id in player(state, seat).hand if cards[card_id].kind == "objective"]
+        held = [cards[card_id] for card_id in player_of(state, seat).hand if cards[card_id].kind == "objective"]
         if not held:
             continue
         parts = []
@@ -91,7 +91,7 @@ def reveal_objectives(state: SamuraiState, events: list[Event], seats: list[int]
 
 def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
     if state.options.mode == "lwtv":
-        living = [seat for seat in range(state.seats) if not player(state, seat).eliminated]
+        living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
         reveal_objectives(state, events, living)
         scores = {seat: vp(state, seat) for seat in living}
         what = "victory points"
@@ -107,7 +107,7 @@ def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
 def check_win(state: SamuraiState, events: list[Event]) -> None:
     if state.phase == "over":
         return
-    living = [seat for seat in range(state.seats) if not player(state, seat).eliminated]
+    living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
     if state.options.mode != "lwtv":
         for seat in living:
             count = len(owned(state, seat))

@@ -384,10 +384,10 @@ def test_35_provinces_wins_at_once(board):
     for pid in pids[:33]:
         own(board, 0, pid, spearman=2)
     target = [p for p in pids[33:] if any(board.provinces[n].owner == 0 and board.provinces[n].garrison["spearman"]
-                                          for n in rules.C().adj[p])][0]
+                                          for n in rules.content().adj[p])][0]
     st = war_at(board, 0, "D")
     assert len(rules.owned(st, 0)) == 34
-    src = [n for n in rules.C().adj[target] if st.provinces[n].owner == 0][0]
+    src = [n for n in rules.content().adj[target] if st.provinces[n].owner == 0][0]
     st = submit(st, 0, {"act": "garrison", "province": src})
     st = submit(st, 0, {"act": "to", "province": target, "count": 1})
     res = G.result(st)

@@ -1,0 +1,179 @@
+"""A round's frame: it begins (LWTV event cards drawn), it ends (ronin leave, new daimyos,
+koku collected, the last round scored), and the hand limit on event cards."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.contract import Event, IllegalChoice, Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.board import (
+    CHEAP_FIRST,
+    active,
+    army_regulars,
+    emit,
+    end_phase,
+    garrison_size,
+    income,
+    option,
+    owned,
+    player_of,
+    province_name,
+    regulars_in,
+    who,
+)
+from engine.samurai.content import content
+from engine.samurai.elimination import destroy_army
+from engine.samurai.state import SamuraiState, no_units
+from engine.samurai.victory import final_scores
+
+
+def finish_setup(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    """Setup is over: the first koku are collected and round 1 begins."""
+    for seat in active(state):
+        player_of(state, seat).koku = income(state, seat)
+    end_phase(events, state, "Setup complete: armies deployed, koku collected.", kind="setup")
+    start_round(state, events, rng)
+
+
+def start_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    """A round starts with empty plans; in LWTV each seat draws an event card first."""
+    state.round += 1
+    for player in state.players:
+        player.plan = None
+        player.draft = {}
+        player.levied = no_units()
+        player.ronin_hired = 0
+    emit(state, events, f"Round {state.round} begins.", kind="round")
+    if state.options.mode == "lwtv":
+        draw_events(state, events, rng)
+    state.phase = "plan"
+
+
+def hand_limit(state: SamuraiState, seat: int) -> int:
+    """LWTV: one event card per living army, one more for the holder of Yamashiro."""
+    count = sum(1 for army in player_of(state, seat).armies if army.alive)
+    if state.options.mode == "lwtv" and state.provinces["yamashiro"].owner == seat:
+        count += 1
+    return count
+
+
+def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    cards = content().cards
+    for seat in active(state):
+        if not state.deck:
+            state.deck, state.discard = state.discard, []
+            rng.shuffle(state.deck)
+        if not state.deck:
+            return
+        card_id = state.deck.pop(0)
+        card = cards[card_id]
+        if card.kind == "objective":
+            player_of(state, seat).hand.append(card_id)
+            emit(state, events, f"{who(seat)} draws an event card and keeps it secret.")
+            emit(state, events, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
+            if len(player_of(state, seat).hand) > hand_limit(state, seat):
+                player_of(state, seat).draft["discard"] = True
+        else:
+            emit(state, events, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
+            apply_event(state, events, seat, card)
+            state.discard.append(card_id)
+
+
+def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) -> None:
+    player = player_of(state, seat)
+    limits = content().units.limits
+    if card.effect == "koku":
+        player.koku = max(0, player.koku + card.amount)
+    elif card.effect == "spearmen":
+        spots = sorted((garrison_size(state.provinces[pid].garrison), content().order[pid], pid)
+                       for pid in owned(state, seat) if garrison_size(state.provinces[pid].garrison) < limits.garrison)
+        for _, _, pid in spots[:card.amount]:
+            if player.tray["spearman"] > 0:
+                player.tray["spearman"] -= 1
+                state.provinces[pid].garrison["spearman"] += 1
+    elif card.effect == "castle":
+        spots = sorted((-regulars_in(state, candidate), content().order[candidate],
+                        candidate) for candidate in owned(state, seat) if not state.provinces[candidate].fort)
+        if spots and state.castles > 0:
+            state.castles -= 1
+            state.provinces[spots[0][2]].fort = 1
+            emit(state, events, f"A castle rises in {province_name(spots[0][2])}.")
+    elif card.effect == "experience":
+        alive = sorted((army.level, army.idx) for army in player.armies if army.alive)
+        if alive:
+            army = player.armies[alive[0][1]]
+            army.level = min(limits.max_level, army.level + 1)
+    elif card.effect in ("storm", "desertion"):
+        for pid, prov in state.provinces.items():
+            if prov.owner is None:
+                continue
+            stormed = card.effect == "storm" and content().region_of[pid] == card.region \
+                and garrison_size(prov.garrison) >= 2
+            deserted = card.effect == "desertion" and prov.owner == seat and garrison_size(prov.garrison) >= 4
+            hit = stormed or deserted
+            if hit:
+                for kind in CHEAP_FIRST:
+                    if prov.garrison[kind]:
+                        prov.garrison[kind] -= 1
+                        player_of(state, prov.owner).tray[kind] += 1
+                        break
+
+
+def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
+    """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
+    other players plan meanwhile instead of waiting for the discards one by one)."""
+    cards = content().cards
+    options = [option(f"discard:{card_id}", f"Discard {cards[card_id].title}", {"act": "discard", "card": card_id})
+               for card_id in player_of(state, seat).hand]
+    text = f"Your hand holds more than {hand_limit(state, seat)} event cards: discard one, then make your plan."
+    return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options,
+                  default=options[0].choice)
+
+
+def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:
+    """The discard of a hand over the limit; the plan is asked once the hand fits."""
+    if answer.act != "discard" or answer.card not in player_of(state, seat).hand:
+        raise IllegalChoice("choose a card from your hand to discard")
+    player = player_of(state, seat)
+    player.hand.remove(answer.card)
+    state.discard.append(answer.card)
+    if len(player.hand) <= hand_limit(state, seat):
+        player.draft.pop("discard", None)
+    emit(state, events, f"{who(seat)} discards an event card.")
+
+
+def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
+    """Action 8 (ronin leave, assassinated daimyos replaced) and Action 9 (koku)."""
+    state.war = None
+    for prov in state.provinces.values():
+        state.ronin_pool += prov.ronin
+        prov.ronin = 0
+        prov.ronin_revealed = False
+    for player in state.players:
+        for army in player.armies:
+            state.ronin_pool += army.ronin
+            army.ronin = 0
+            army.ronin_revealed = False
+            if army.alive and army.assassinated:
+                if army_regulars(army) == 0:
+                    destroy_army(state, events, player.seat, army, None)
+                    continue
+                army.assassinated = False
+                army.level = 1
+                emit(state, events,
+                     f"A new daimyo takes command of {who(player.seat)}'s army {army.idx + 1}.")
+    if state.phase == "over":
+        return
+    for seat in active(state):
+        player_of(state, seat).koku += income(state, seat)
+    end_phase(events, state, f"End of round {state.round}: ronin leave; koku collected: " + ", ".join(
+        f"{who(seat)} {player_of(state, seat).koku}" for seat in active(state)), kind="koku")
+    if state.options.mode == "lwtv" and state.end_round is not None and state.round >= state.end_round:
+        final_scores(state, events, f"the last round ({state.round}) is over")
+        return
+    if state.options.round_limit is not None and state.round >= state.options.round_limit:
+        final_scores(state, events, f"the round limit ({state.round}) is reached")
+        return
+    start_round(state, events, rng)

@@ -1,0 +1,199 @@
+"""The prompt of the seat whose Wage War turn it is: the step it is in (a battle going on, a
+chained attack, the next battle, a move's destination, a declaration's target, which units
+go) or else its phase menu (A move, B declare, D final moves)."""
+
+from __future__ import annotations
+
+from engine.contract import Option, Prompt
+from engine.samurai.answers import Pick
+from engine.samurai.battle import battle_sides
+from engine.samurai.board import MAX_OPTIONS, option, paged, player_of, province_name
+from engine.samurai.combat import side_size
+from engine.samurai.garrison_forces import force_prompt, gather_prompt
+from engine.samurai.movement import (
+    army_moves,
+    attack_targets,
+    declare_sources,
+    garrison_attackers,
+    garrison_sources,
+    garrison_targets,
+    gather_count,
+    target_label,
+)
+from engine.samurai.ninja import own_turn_option
+from engine.samurai.state import Army, SamuraiState, War
+
+
+def war_prompt(state: SamuraiState) -> Prompt | None:
+    """The prompt of the seat whose turn it is, or None once every seat has had its turn."""
+    war = state.war
+    assert war is not None
+    if war.order_pos >= len(state.order):
+        return None
+    seat = state.order[war.order_pos]
+    if war.sub == "C":
+        return battle_step_prompt(state, war, seat)
+    step = selection_prompt(state, war, seat)
+    if step is not None:
+        return step
+    if war.sub == "A":
+        return move_menu(state, seat)
+    if war.sub == "B":
+        return declare_menu(state, war, seat)
+    return final_menu(state, war, seat)
+
+
+# ---------------------------------------------------------------- phase C
+
+
+def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
+    """A battle going on, else a chained attack, else the choice of the next battle."""
+    if war.battle is not None:
+        battle = war.battle
+        attackers, defenders = battle_sides(state, battle)
+        options = [option("continue", "Fight another round", {"act": "continue"}),
+                   option("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
+                   option("calloff", "Call off the attack", {"act": "calloff"})]
+        text = (f"Battle for {province_name(battle.target)} after round {battle.rounds}: "
+                f"your {side_size(attackers)} units against {side_size(defenders)}. Go on?")
+        return Prompt(seat=seat, kind="battle", text=text, answer=Pick, options=options,
+                      default=options[0].choice)
+    if war.chain_army is not None:
+        army = player_of(state, seat).armies[war.chain_army]
+        assert army.location is not None
+        options = [option(f"attack:{target}", target_label(state, seat, army.location, target),
+                          {"act": "attack", "target": target})
+                   for target in attack_targets(state, seat, army.location)]
+        stop = option("stop", "Stop attacking with this army", {"act": "stop"})
+        text = (f"Army {army.idx + 1} (level {army.level}) may attack again from "
+                f"{province_name(army.location)} ({army.level - army.attacks_used} attacks left).")
+        return Prompt(seat=seat, kind="chain", text=text, answer=Pick, options=(options[:MAX_OPTIONS - 1] + [stop]),
+                      default=stop.choice)
+    targets = sorted({declaration.target for declaration in war.declarations})
+    options = [option(f"battle:{target}", f"Resolve the battle for {province_name(target)}",
+                      {"act": "battle", "target": target})
+               for target in targets]
+    return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
+                  options=options[:MAX_OPTIONS], default=options[0].choice)
+
+
+# ---------------------------------------------------------------- a selection in phases A, B, D
+
+
+def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
+    """The step after a menu choice (war.sel): where to, which target, which units go."""
+    cancel = option("cancel", "Back", {"act": "cancel"})
+    player = player_of(state, seat)
+    if "gather" in war.sel:
+        return gather_prompt(state, seat, player.armies[war.sel["gather"]])
+    if war.sub == "D" and "to" in war.sel:
+        source, destination = war.sel["garrison"], war.sel["to"]
+        return force_prompt(state, seat, source, garrison_targets(state, seat, source)[destination],
+                            "garrison_move", f"Move garrison units from {province_name(source)} to "
+                            f"{province_name(destination)}: which go?")
+    if war.sub == "B" and "target" in war.sel:
+        source, target = war.sel["source"], war.sel["target"]
+        return force_prompt(state, seat, source, garrison_attackers(state, source), "garrison_force",
+                            f"The garrison of {province_name(source)} attacks {province_name(target)}: "
+                            "which units go?")
+    if war.sub in ("A", "D") and "army" in war.sel:
+        return move_to_prompt(state, war, seat, player.armies[war.sel["army"]], cancel)
+    if war.sub == "D" and "garrison" in war.sel:
+        source = war.sel["garrison"]
+        candidates = [(pid, option(f"to:{pid}", f"To {province_name(pid)} (up to {count} units)"
+                                   + (" - claim" if state.provinces[pid].owner is None else ""),
+                                   {"act": "to", "province": pid}))
+                      for pid, count in garrison_targets(state, seat, source).items()]
+        options = paged(state, seat, candidates, [cancel])
+        text = (f"Move units of the garrison of {province_name(source)} "
+                "to an adjacent province you own or an unoccupied one:")
+        return Prompt(seat=seat, kind="garrison_to", text=text, answer=Pick, options=options,
+                      default=cancel.choice)
+    if war.sub == "B" and war.sel:
+        source = war.sel["source"]
+        candidates = [(target, option(f"attack:{target}", target_label(state, seat, source, target),
+                                      {"act": "attack", "target": target}))
+                      for target in attack_targets(state, seat, source)]
+        options = paged(state, seat, candidates, [cancel])
+        force = f"army {war.sel['army'] + 1}" if war.sel.get("army") is not None else "the garrison"
+        return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from "
+                      f"{province_name(source)}:", answer=Pick, options=options, default=cancel.choice)
+    return None
+
+
+def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel: Option) -> Prompt:
+    """Where the selected army may move: its own provinces, and in phase D unoccupied ones."""
+    destinations = army_moves(state, seat, army, claim=war.sub == "D")
+    candidates = [(pid, option(f"to:{pid}", f"{province_name(pid)} ({steps} step{'s' if steps > 1 else ''})"
+                               + (" - claim" if state.provinces[pid].owner is None else ""),
+                               {"act": "to", "province": pid})) for pid, steps in destinations.items()]
+    options = paged(state, seat, candidates, [cancel])
+    text = f"Move army {army.idx + 1} from {province_name(army.location)} ({army.moves_left} moves left) to:"
+    return Prompt(seat=seat, kind="move_to", text=text, answer=Pick, options=options, default=cancel.choice)
+
+
+# ---------------------------------------------------------------- the phase menus
+
+
+def move_option(army: Army) -> Option:
+    return option(f"move:{army.idx}", f"Move army {army.idx + 1} ({province_name(army.location)}, "
+                  f"{army.moves_left} moves)", {"act": "move", "army": army.idx})
+
+
+def gather_option(state: SamuraiState, army: Army) -> Option:
+    return option(f"gather:{army.idx}", f"Army {army.idx + 1} takes garrison units in "
+                  f"{province_name(army.location)} (up to {gather_count(state, army)})",
+                  {"act": "gather", "army": army.idx})
+
+
+def done_option() -> Option:
+    return option("done", "Done with this phase", {"act": "done"})
+
+
+def move_menu(state: SamuraiState, seat: int) -> Prompt:
+    done = done_option()
+    extras: list[Option] = []
+    for army in player_of(state, seat).armies:
+        if army_moves(state, seat, army, False):
+            extras.append(move_option(army))
+        if gather_count(state, army):
+            extras.append(gather_option(state, army))
+    extras += own_turn_option(state, seat)
+    return Prompt(seat=seat, kind="war_move", text="Wage War A: move your armies through your own provinces.",
+                  answer=Pick, options=extras + [done], default=done.choice)
+
+
+def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
+    done = done_option()
+    extras: list[Option] = []
+    candidates = []
+    for source, force, idx in declare_sources(state, seat):
+        if force == "army":
+            extras.append(option(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
+                                 {"act": "source", "province": source, "army": idx}))
+        else:
+            label = f"Attack with the garrison of {province_name(source)} ({garrison_attackers(state, source)} units)"
+            candidates.append((source,
+                               option(f"garrison:{source}", label, {"act": "source", "province": source})))
+    declared = "; ".join(f"{province_name(declaration.source)}→{province_name(declaration.target)}"
+                         for declaration in war.declarations)
+    options = paged(state, seat, candidates, extras + own_turn_option(state, seat) + [done])
+    text = "Wage War B: declare attacks (one per army or garrison)." + (f" Declared: {declared}." if declared else "")
+    return Prompt(seat=seat, kind="war_declare", text=text, answer=Pick, options=options, default=done.choice)
+
+
+def final_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
+    done = done_option()
+    extras: list[Option] = []
+    for army in player_of(state, seat).armies:
+        if not war.d_garrisons and army_moves(state, seat, army, True):
+            extras.append(move_option(army))
+        if army.alive and gather_count(state, army):
+            extras.append(gather_option(state, army))
+    extras += own_turn_option(state, seat)
+    candidates = [(pid, option(f"garrison:{pid}", f"Move the garrison of {province_name(pid)}",
+                               {"act": "garrison", "province": pid}))
+                  for pid in garrison_sources(state, seat)]
+    options = paged(state, seat, candidates, extras + [done])
+    return Prompt(seat=seat, kind="war_final", text="Wage War D: move armies first, then garrisons one step; "
+                  "you may claim unoccupied provinces.", answer=Pick, options=options, default=done.choice)
