@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from db.models import Choice, Lease, Match, Seat, Snapshot
 from db.outbox import OutboxQueries
+from db.queries import MatchQueries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
@@ -49,7 +50,7 @@ def alembic_config(url: str, connection: Any = None) -> Any:
     return cfg
 
 
-class Store(OutboxQueries):
+class Store(OutboxQueries, MatchQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:

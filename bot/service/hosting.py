@@ -8,10 +8,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.service.errors import BadChoice
+from bot.service.notices import HostNotice
 from db.models import Seat
 
 if TYPE_CHECKING:
-    from bot.service.core import _Ctx
+    from bot.service.transaction import MatchTransaction
 
 NO_HOST = 0
 """The stored host id when no human seat is left: only members with Manage Server act then.
@@ -57,20 +58,20 @@ def refusal(host_id: int, seats: list[Seat]) -> str:
     return f"Only the host (now {host.name}) or a member with Manage Server can do that."
 
 
-def hand_over(ctx: _Ctx, former: str, heir: Seat | None) -> None:
+def hand_over(ctx: MatchTransaction, former: str, heir: Seat | None) -> None:
     """Give host powers to ``heir`` (None: to nobody, managers only) and say so in the channel
     with a "host" notice that pings the heir."""
     ctx.match.host_id = ctx.values["host_id"] = heir.user_id if heir is not None else NO_HOST
     ctx.changed = True
     if heir is None:
-        ctx.notice("host", user_ids=[], text=f"{former} held the last human seat, so nobody is the host now: "
-                   f"only members with Manage Server can {HOST_POWERS} this match.")
+        ctx.notice("host", HostNotice(user_ids=[], text=f"{former} held the last human seat, so nobody is the host "
+                                      f"now: only members with Manage Server can {HOST_POWERS} this match."))
     else:
-        ctx.notice("host", user_ids=[heir.user_id],
-                   text=f"{heir.name} is now the host, in place of {former} ({HOST_POWERS}).")
+        ctx.notice("host", HostNotice(user_ids=[heir.user_id],
+                                      text=f"{heir.name} is now the host, in place of {former} ({HOST_POWERS})."))
 
 
-def lobby_seat_dropped(ctx: _Ctx, seat: Seat, close_lobby: Callable[[], None]) -> str:
+def lobby_seat_dropped(ctx: MatchTransaction, seat: Seat, close_lobby: Callable[[], None]) -> str:
     """After a lobby seat was removed: if it was the host's, pass host powers on, or close the
     lobby when no human is left in it. Returns what to add to the lobby's line."""
     if seat.user_id != ctx.match.host_id:

@@ -63,7 +63,7 @@ class PlacesService:
                 match = await self._locate(session, place)
             if match is None:
                 return None
-            return self._info_of(match, await self._seats(session, match.id), eng.get(match.game))
+            return self._info_of(match, await self.store.seats(session, match.id), eng.get(match.game))
 
     async def _locate(self, session: AsyncSession, place: Place) -> Match | None:
         own = (await session.exec(select(Match).where(Match.open_channel == place.channel_id))).first()
@@ -82,7 +82,7 @@ class PlacesService:
             mine = [m for m in run_here if m.id in seated]
             if len(mine) == 1:
                 return mine[0]
-        raise SeveralMatches([self._info_of(m, await self._seats(session, m.id), eng.get(m.game))
+        raise SeveralMatches([self._info_of(m, await self.store.seats(session, m.id), eng.get(m.game))
                               for m in run_here])
 
     async def move_to_thread(self, match_id: int, thread_id: int) -> MatchInfo:
@@ -103,7 +103,7 @@ class PlacesService:
                            NoticeRow.channel_id == lobby_channel)
                     .values(channel_id=thread_id))
                 await self.store.bump(session, match, self.clock(), **values)
-            seats = await self._seats(session, match_id)
+            seats = await self.store.seats(session, match_id)
             return self._info_of(match, seats, eng.get(match.game))
 
     async def stay_in_channel(self, match_id: int) -> MatchInfo:
@@ -119,5 +119,5 @@ class PlacesService:
                 if taken is None and match.status in OPEN_STATUSES:
                     values["open_channel"] = match.channel_id
                 await self.store.bump(session, match, self.clock(), **values)
-            seats = await self._seats(session, match_id)
+            seats = await self.store.seats(session, match_id)
             return self._info_of(match, seats, eng.get(match.game))

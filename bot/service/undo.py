@@ -26,11 +26,12 @@ from sqlmodel import select
 import engine as eng
 from bot.service import hosting
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, StalePrompt
+from bot.service.notices import ConsentNotice, PhaseNotice, TimeoutNotice
 from bot.service.reveals import reveal
 from db.models import Choice, Deadline, Match, Notice, Seat, Snapshot, Undo
 
 if TYPE_CHECKING:
-    from bot.service.core import _Ctx
+    from bot.service.transaction import MatchTransaction
 
 MAX_BACK = 50
 """Player choices one undo may take back."""
@@ -72,7 +73,7 @@ class UndoService:
         if not isinstance(back, int) or not 1 <= back <= MAX_BACK:
             raise BadChoice(f"An undo takes back 1 to {MAX_BACK} choices; nothing was changed.")
 
-        async def fn(ctx: _Ctx) -> Callable[[], UndoOutcome]:
+        async def fn(ctx: MatchTransaction) -> Callable[[], UndoOutcome]:
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status == "lobby":
                 raise Conflict("The match has not started, so there is nothing to undo.")
@@ -118,7 +119,7 @@ class UndoService:
     async def answer_undo(self, match_id: int, undo_id: int, user_id: int, agree: bool) -> UndoOutcome:
         """A player asked to agree answers; the last agreement applies the undo."""
 
-        async def fn(ctx: _Ctx) -> Callable[[], UndoOutcome]:
+        async def fn(ctx: MatchTransaction) -> Callable[[], UndoOutcome]:
             row = await ctx.session.get(Undo, undo_id)
             if row is None or row.match_id != ctx.match.id:
                 raise NoMatch("This undo request is not part of an open match, so nothing was done.")
@@ -152,7 +153,7 @@ class UndoService:
             stmt = select(Undo.match_id, Undo.id).where(Undo.status == PENDING, Undo.due_at <= now)
             due = list((await session.exec(stmt)).all())
 
-        async def expire(ctx: _Ctx, undo_id: int) -> int:
+        async def expire(ctx: MatchTransaction, undo_id: int) -> int:
             row = await ctx.session.get(Undo, undo_id)
             if row is None or row.status != PENDING or row.due_at > now:
                 return 0
@@ -201,7 +202,7 @@ class UndoService:
 
     # ------------------------------------------------------------------ internals
 
-    async def _revealed(self, ctx: _Ctx, to_step: int, removed: list[Choice]) -> str | None:
+    async def _revealed(self, ctx: MatchTransaction, to_step: int, removed: list[Choice]) -> str | None:
         """The first reveal among the choices an undo to ``to_step`` would cut, replayed."""
         state = await self.store.load_state(ctx.session, ctx.match, upto=to_step)
         for row in removed:
@@ -212,7 +213,7 @@ class UndoService:
             state = step.state
         return None
 
-    def _undo_summary(self, ctx: _Ctx, removed: list[Choice]) -> str:
+    def _undo_summary(self, ctx: MatchTransaction, removed: list[Choice]) -> str:
         """"alice's force and bob's recruit (and 2 AI choices)": whose decisions go, never what they were."""
         seats = {s.seat_no: s for s in ctx.seats}
         parts = [f"{self.name_text(seats[r.seat].name)}'s {r.kind.replace('_', ' ')}" for r in removed
@@ -225,28 +226,28 @@ class UndoService:
             text += f" (and {machine} AI or deadline choice{'' if machine == 1 else 's'} after)"
         return text[:300]
 
-    def _ask_consent(self, ctx: _Ctx, row: Undo) -> None:
+    def _ask_consent(self, ctx: MatchTransaction, row: Undo) -> None:
         names = _names(ctx.seats, row.consent)
         who = self._requester(ctx.seats, row.requested_by)
-        ctx.notice("timeout", user_ids=[], text=(
+        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
             f"{self.name_text(who)} asks to undo {row.summary}, because {row.why}. Waiting for "
             f"{_join([self.name_text(n) for n in names])} to agree (buttons in their DMs) until "
-            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it."))
+            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it.")))
         for seat in ctx.seats:
             if seat.seat_no in row.consent and seat.user_id is not None:
-                ctx.notice("consent", undo_id=row.id, due=row.due_at.isoformat(), summary=row.summary, why=row.why,
-                           who=who, _user_id=seat.user_id, _seat=seat.seat_no)
+                ctx.notice("consent", ConsentNotice(undo_id=row.id, due=row.due_at.isoformat(), summary=row.summary,
+                                                    why=row.why, who=who), user_id=seat.user_id, seat=seat.seat_no)
         ctx.changed = True
 
-    def _close_undo(self, ctx: _Ctx, row: Undo, status: str, because: str) -> None:
+    def _close_undo(self, ctx: MatchTransaction, row: Undo, status: str, because: str) -> None:
         row.status = status
         row.decided_at = ctx.now
         ctx.changed = True
         who = self.name_text(self._requester(ctx.seats, row.requested_by))
-        ctx.notice("timeout", user_ids=[], text=f"The undo {who} asked for ({row.summary}) is cancelled: "
-                                                 f"{because}. Nothing was changed.")
+        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=f"The undo {who} asked for ({row.summary}) is cancelled: "
+                                                               f"{because}. Nothing was changed."))
 
-    async def _apply_undo(self, ctx: _Ctx, row: Undo) -> None:
+    async def _apply_undo(self, ctx: MatchTransaction, row: Undo) -> None:
         """Cut the log back to ``row.to_step`` and send every open prompt again."""
         match, session = ctx.match, ctx.session
         ctx.state = await self.store.load_state(session, match, upto=row.to_step)
@@ -281,8 +282,9 @@ class UndoService:
         line = _undid_line(self._requester(ctx.seats, row.requested_by), row.summary,
                            _names(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."
-        ctx.notice("phase", text=f"**{line}**\n{luck}", label=line, events=[luck], standalone=True,
-                   game=match.game, view=ctx.game.view(ctx.state, None), names=ctx.names())
+        ctx.notice("phase", PhaseNotice(text=f"{self.wording.strong(line)}\n{luck}", label=line, events=[luck],
+                                        standalone=True, game=match.game, view=ctx.game.view(ctx.state, None),
+                                        names=ctx.names()))
         await self._settle(ctx)
 
     def _requester(self, seats: list[Seat], user_id: int) -> str:
@@ -302,7 +304,7 @@ class UndoService:
         )
 
 
-async def _pending_of(ctx: _Ctx) -> Undo | None:
+async def _pending_of(ctx: MatchTransaction) -> Undo | None:
     stmt = select(Undo).where(Undo.match_id == ctx.match.id, Undo.status == PENDING)
     for row in (await ctx.session.exec(stmt)).all():
         if row.due_at > ctx.now and row.from_step == ctx.match.step:
