@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import select
+import sqlalchemy as sa
+from sqlmodel import or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Choice, Deadline, Match, Notice, Seat
+from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat
 
 
 class MatchQueries:
@@ -94,3 +95,49 @@ class MatchQueries:
         """A notice row that only records a fact (delivered at once, nothing to send)."""
         session.add(Notice(match_id=match_id, key=key, kind=kind, seat=seat, payload={}, created_at=now,
                            delivered_at=now, delivery_ref="noted"))
+
+    async def newest_match_in(self, session: AsyncSession, channel_id: int) -> int | None:
+        """The newest match run in or opened from this channel, over or not."""
+        stmt = (select(Match.id)
+                .where(or_(Match.channel_id == channel_id, Match.lobby_channel_id == channel_id))
+                .order_by(Match.id.desc()).limit(1))
+        return (await session.exec(stmt)).first()
+
+    async def open_matches_from(self, session: AsyncSession, lobby_channel_id: int) -> list[Match]:
+        """The open matches opened from this channel (each in its thread, or the one in the channel)."""
+        stmt = (select(Match)
+                .where(Match.lobby_channel_id == lobby_channel_id, Match.status.in_(OPEN_STATUSES))
+                .order_by(Match.id))
+        return list((await session.exec(stmt)).all())
+
+    async def seated_in(self, session: AsyncSession, user_id: int, match_ids: list[int]) -> set[int]:
+        """Which of these matches the user holds a seat in."""
+        stmt = select(Seat.match_id).where(Seat.user_id == user_id, Seat.match_id.in_(match_ids))
+        return set((await session.exec(stmt)).all())
+
+    async def open_matches_of(self, session: AsyncSession, user_id: int, guild_id: int | None,
+                              limit: int) -> list[int]:
+        """The open matches the user holds a seat in (on ``guild_id`` only, unless None), newest first."""
+        stmt = (select(Match.id).join(Seat, Seat.match_id == Match.id)
+                .where(Seat.user_id == user_id, Match.status.in_(OPEN_STATUSES)))
+        if guild_id is not None:
+            stmt = stmt.where(Match.guild_id == guild_id)
+        return list((await session.exec(stmt.order_by(Match.id.desc()).limit(limit))).all())
+
+    async def absences_over(self, session: AsyncSession, now: datetime, statuses: tuple[str, ...]) -> list[int]:
+        """Matches in these statuses with a seat whose time away ended by ``now``, in id order."""
+        stmt = (select(Seat.match_id).join(Match, Match.id == Seat.match_id)
+                .where(Seat.away_until.is_not(None), Seat.away_until <= now, Match.status.in_(statuses)))
+        return sorted(set((await session.exec(stmt)).all()))
+
+    async def move_undelivered(self, session: AsyncSession, match_id: int, from_channel: int, to_channel: int) -> None:
+        """The match's notices not delivered yet that were for one channel go to another."""
+        await (await session.connection()).execute(
+            sa.update(Notice)
+            .where(Notice.match_id == match_id, Notice.delivered_at.is_(None), Notice.channel_id == from_channel)
+            .values(channel_id=to_channel))
+
+    async def set_board_message(self, session: AsyncSession, match_id: int, message_id: int | None) -> None:
+        """Where the match's status board is; no version bump (it is not a state change of the match)."""
+        await (await session.connection()).execute(
+            sa.update(Match).where(Match.id == match_id).values(board_message_id=message_id))

@@ -132,7 +132,6 @@ class Announcements:
                 text=f"your turn: your DMs do not reach you, so use {self.wording.command(ACT)} to choose.",
                 user_ids=turn_users))
 
-
     def _view_at(self, ctx: MatchTransaction, event_index: int) -> dict[str, Any]:
         """The public view as the choice holding that event left it (each phase post's own map)."""
         for count, state in ctx.phase_states:

@@ -30,7 +30,6 @@ class Autoplay:
 
         return sum([await self._mutate(match_id, fn) for match_id in ids])
 
-
     @staticmethod
     def _ai_driven(seat: Seat) -> bool:
         """Played by the AI now: an AI seat, or a human seat it took over."""

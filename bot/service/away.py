@@ -18,12 +18,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlmodel import select
-
 from bot.service.errors import BadChoice, Conflict
 from bot.service.notices import TimeoutNotice
 from bot.service.wording import ACT
-from db.models import Deadline, Match, Seat
+from db.models import Deadline, Seat
 
 if TYPE_CHECKING:
     from bot.service.transaction import MatchTransaction
@@ -92,9 +90,7 @@ class AwayService:
     async def end_absences(self, now: datetime) -> int:
         """Give the seats whose time away is over back to their players (the deadline tick calls it)."""
         async with self.store.read() as session:
-            stmt = (select(Seat.match_id).join(Match, Match.id == Seat.match_id)
-                    .where(Seat.away_until.is_not(None), Seat.away_until <= now, Match.status.in_(RUNNING)))
-            due = sorted(set((await session.exec(stmt)).all()))
+            due = await self.store.absences_over(session, now, RUNNING)
 
         async def back(ctx: MatchTransaction) -> int:
             done = 0

@@ -46,7 +46,6 @@ class Deadlines:
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-
     async def tick(self, now: datetime | None = None) -> int:
         """Send due reminders and play expired prompts; one process at a time (lease)."""
         now = now or self.clock()
@@ -64,7 +63,6 @@ class Deadlines:
             return work + await self.expire_undos(now) + await self.end_absences(now)
         finally:
             await self.store.release_lease("tick", self.holder, now)
-
 
     async def _tick_match(self, ctx: MatchTransaction, now: datetime) -> int:
         if ctx.match.status != "active":
@@ -130,7 +128,6 @@ class Deadlines:
     @staticmethod
     def _at(deadline: Deadline, frac: float) -> datetime:
         return deadline.started_at + (deadline.due_at - deadline.started_at) * frac
-
 
     async def _sync_deadline(self, ctx: MatchTransaction) -> None:
         """One deadline per match, restarted whenever a new prompt opens."""

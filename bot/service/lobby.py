@@ -162,7 +162,6 @@ class Lobby:
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-
     async def abort(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
@@ -202,7 +201,6 @@ class Lobby:
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-
     async def pause(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
@@ -235,7 +233,6 @@ class Lobby:
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-
     def _need_lobby(self, ctx: MatchTransaction, message: str = "The match has already started.") -> None:
         if ctx.match.status != "lobby":
             raise Conflict(message)
@@ -264,7 +261,6 @@ class Lobby:
                 other.seat_no = number
                 await ctx.session.flush()
         ctx.changed = True
-
 
     def _lobby_notice(self, ctx: MatchTransaction, text: str) -> None:
         ctx.changed = True

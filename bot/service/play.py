@@ -142,7 +142,6 @@ class Play:
                 return None
             return lost_shared(self.wording) if row.prompt_version is not None else CLOSED_SHARED
 
-
     async def _apply(
         self, ctx: MatchTransaction, seat_no: int, prompt: eng.Prompt, choice: dict[str, Any], by: str,
         interaction_id: str | None = None,
@@ -213,7 +212,6 @@ class Play:
             if not keep:
                 seat.prompt_version = ctx.match.step
             seat.prompt_key = key
-
 
     async def _nudges_of(self, ctx: MatchTransaction, user_id: int, in_guild: bool) -> tuple[list[int], list[int]]:
         """The reminder DMs and the channel "your turn" mention this user got while the match

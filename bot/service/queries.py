@@ -75,7 +75,6 @@ class Queries:
             lines += [fill(line, names) for line in public] + undone.get(seq, [])
         return lines[-limit:]
 
-
     async def get_match(self, match_id: int) -> MatchInfo:
         match, seats, _state, _d = await self._read(match_id, with_state=False)
         return self._info_of(match, seats, eng.get(match.game))
@@ -128,7 +127,6 @@ class Queries:
                 return False
             await self.store.add_marker(session, match_id, f"dms-closed:{seat}", "dms_closed", seat, self.clock())
             return True
-
 
     def _seat_of(self, seats: list[Seat], user_id: int) -> Seat:
         for seat in seats:
