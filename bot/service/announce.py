@@ -11,7 +11,6 @@ import engine as eng
 from bot.service import noise, phase_notices
 from bot.service.notices import (
     LastToChooseNotice,
-    Outgoing,
     PrivateNotice,
     ProgressNotice,
     PromptNotice,
@@ -65,7 +64,7 @@ class Announcements:
                 self._phase_label(ctx, ctx.start_state, written), end_label)
             public = phase_notices.public_notices(parts, ctx.match.game, names, lambda end: self._view_at(ctx, end),
                                                   self.wording.strong)
-            ctx.notices[0:0] = [Outgoing(kind, payload) for kind, payload in public]
+            ctx.lead_with(public)
             for seat in ctx.seats:
                 lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):

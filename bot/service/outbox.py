@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot.service import notices
 from bot.service.notices import BlockedNotice
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
@@ -143,6 +144,7 @@ class OutboxService:
             humans = [s.user_id for s in seats if s.user_id is not None]
             for user_id in dict.fromkeys([match.host_id, *humans]):
                 recipients.append((user_id, self._seat_no(seats, user_id)))
+        notices.check(ALERT, payload)
         for user_id, seat_no in recipients:
             session.add(NoticeRow(
                 match_id=refused.match_id, key=f"blocked:{block.id}:{user_id or CHANNEL}", kind=ALERT,

@@ -88,6 +88,13 @@ class MatchTransaction:
         notices.check(kind, payload)
         self.notices.append(Outgoing(kind, payload, user_id, seat))
 
+    def lead_with(self, public: list[tuple[str, Payload]]) -> None:
+        """Queue channel posts ahead of every notice queued so far: the story of the change
+        comes before what it caused (prompts, reminders, the result)."""
+        for kind, payload in public:
+            notices.check(kind, payload)
+        self.notices[0:0] = [Outgoing(kind, payload) for kind, payload in public]
+
 
 class Transactions:
     """Mixed into MatchService: the match transaction and the reads beside it."""
