@@ -53,7 +53,7 @@ class Play:
         in_guild: bool = False,
     ) -> SubmitResult:
         """Validate and apply one choice; committed before this returns. ``in_guild``: the
-        answer came from the server (``/game act``), not a DM."""
+        answer came from the server (the act command), not a DM."""
 
         if interaction_id is not None and not 0 < len(interaction_id) <= 100:
             raise BadChoice("An interaction id must have 1 to 100 characters.")
@@ -103,7 +103,7 @@ class Play:
     async def pending_prompt(self, match_id: int, user_id: int) -> PendingPrompt | None:
         """The seat's open prompt (an answered secret one may still be revised).
 
-        Asking is coming back: it ends an AI takeover of the seat (``/game act``)."""
+        Asking is coming back: it ends an AI takeover of the seat (the act command)."""
         match, seats, state, deadline = await self._read(match_id)
         seat = self._seat_of(seats, user_id)
         if seat.ai_takeover or seat.missed or seat.away_until is not None:
