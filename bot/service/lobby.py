@@ -195,7 +195,7 @@ class Lobby:
             ctx.notice("timeout", TimeoutNotice(
                 text=f"{self.name_text(name)} was removed; the AI plays seat {seat} from now on."))
             if was_host:
-                hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row))
+                hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row), self.wording)
             await self._settle(ctx)
             return lambda: self._info(ctx)
 
@@ -239,7 +239,7 @@ class Lobby:
 
     def _need_host(self, ctx: MatchTransaction, user_id: int, is_manager: bool) -> None:
         if not hosting.may_act(ctx.match.host_id, user_id, is_manager):
-            raise NotAllowed(hosting.refusal(ctx.match.host_id, ctx.seats))
+            raise NotAllowed(hosting.refusal(ctx.match.host_id, ctx.seats, self.wording))
         if ctx.match.status not in OPEN_STATUSES:
             raise NoMatch("This match is over.")
 

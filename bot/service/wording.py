@@ -21,10 +21,13 @@ def _chat_strong(text: str) -> str:
 
 @dataclass(frozen=True)
 class Wording:
-    """A front-end's markup: how a named command is written, and how a line is made to stand out."""
+    """A front-end's markup: how a named command is written, how a line is made to stand out,
+    and who besides the host may use host powers (the transport's own permission)."""
 
     commands: Mapping[str, str] = field(default_factory=lambda: {ACT: "`/game act`"})
     strong: Callable[[str], str] = _chat_strong
+    manager: str = "a member with Manage Server"
+    managers: str = "members with Manage Server"
 
     def command(self, name: str) -> str:
         """The command called ``name`` as a player types it."""
@@ -32,4 +35,4 @@ class Wording:
 
 
 CHAT = Wording()
-"""The chat markup (bold with ``**``, commands in backticks)."""
+"""The chat markup (bold with ``**``, commands in backticks) and its server managers."""
