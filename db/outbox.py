@@ -113,3 +113,46 @@ class OutboxQueries:
                 .where(Notice.match_id == match_id, Notice.delivered_at.is_(None), Notice.parked_reason.is_not(None),
                        _for_target(kind, target_id)))
         return int((await session.exec(stmt)).one())
+
+    async def undelivered(self, session: AsyncSession, limit: int) -> list[Notice]:
+        """Every undelivered notice (parked ones too), oldest first."""
+        stmt = select(Notice).where(Notice.delivered_at.is_(None)).order_by(Notice.id).limit(limit)
+        return list((await session.exec(stmt)).all())
+
+    async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None) -> None:
+        """The notice went out (``ref``: where); a second report of it changes nothing."""
+        await (await session.connection()).execute(
+            sa.update(Notice)
+            .where(Notice.id == notice_id, Notice.delivered_at.is_(None))
+            .values(delivered_at=now, delivery_ref=ref, parked_reason=None)
+        )
+
+    async def delivered_before(
+        self, session: AsyncSession, match_id: int, before_id: int, kinds: Iterable[str], limit: int
+    ) -> list[tuple[str, str | None, dict[str, Any]]]:
+        """(kind, delivery ref, payload) of the match's delivered notices of these kinds before
+        ``before_id``, newest first."""
+        stmt = (
+            select(Notice.kind, Notice.delivery_ref, Notice.payload)
+            .where(Notice.match_id == match_id, Notice.id < before_id,
+                   Notice.kind.in_(tuple(kinds)), Notice.delivered_at.is_not(None))
+            .order_by(Notice.id.desc())
+            .limit(limit)
+        )
+        return [(kind, ref, payload) for kind, ref, payload in (await session.exec(stmt)).all()]
+
+    async def drop_block(self, session: AsyncSession, block_id: int) -> None:
+        await (await session.connection()).execute(sa.delete(DeliveryBlock).where(DeliveryBlock.id == block_id))
+
+    async def probe_again(self, session: AsyncSession, block_id: int, code: int, reason: str,
+                          next_probe_at: datetime) -> None:
+        """A probe failed: keep the latest refusal, count the probe, set the next one."""
+        await (await session.connection()).execute(
+            sa.update(DeliveryBlock).where(DeliveryBlock.id == block_id).values(
+                code=code, reason=reason, probes=DeliveryBlock.probes + 1, next_probe_at=next_probe_at)
+        )
+
+    async def notice_made_at(self, session: AsyncSession, match_id: int, key: str) -> datetime | None:
+        """When the match's notice with this key was written (None: there is none)."""
+        stmt = select(Notice.created_at).where(Notice.match_id == match_id, Notice.key == key)
+        return (await session.exec(stmt)).first()

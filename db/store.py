@@ -25,6 +25,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from db.models import Choice, Lease, Match, Seat, Snapshot
 from db.outbox import OutboxQueries
+from db.queries import MatchQueries
+from db.record_queries import RecordQueries
+from db.undo_queries import UndoQueries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
@@ -49,7 +52,7 @@ def alembic_config(url: str, connection: Any = None) -> Any:
     return cfg
 
 
-class Store(OutboxQueries):
+class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
@@ -224,6 +227,10 @@ class Store(OutboxQueries):
                 return True
         except IntegrityError:
             return False  # another process inserted the lease row first
+
+    async def lease(self, session: AsyncSession, name: str) -> Lease | None:
+        """The named lease as it stands (whoever holds it)."""
+        return (await session.exec(select(Lease).where(Lease.name == name))).first()
 
     async def release_lease(self, name: str, holder: str, now: datetime) -> None:
         async with self.write() as session:

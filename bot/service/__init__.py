@@ -4,8 +4,11 @@ from bot.service.core import MatchService, utcnow
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, ServiceError, StalePrompt
 from bot.service.hosting import NO_HOST
 from bot.service.types import MatchInfo, Notice, PendingPrompt, SeatInfo, Status, SubmitResult
+from bot.service.wording import ACT, CHAT, Wording
 
 __all__ = [
+    "ACT",
+    "CHAT",
     "BadChoice",
     "Conflict",
     "MatchInfo",
@@ -22,4 +25,5 @@ __all__ = [
     "Status",
     "SubmitResult",
     "utcnow",
+    "Wording",
 ]

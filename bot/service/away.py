@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlmodel import select
-
 from bot.service.errors import BadChoice, Conflict
-from db.models import Deadline, Match, Seat
+from bot.service.notices import TimeoutNotice
+from bot.service.wording import ACT
+from db.models import Deadline, Seat
 
 if TYPE_CHECKING:
-    from bot.service.core import _Ctx
+    from bot.service.transaction import MatchTransaction
 
 AWAY_MODES = ("ai", "pause")
 AWAY_HOURS = (0.5, 336.0)
@@ -64,7 +64,7 @@ class AwayService:
         if not isinstance(hours, int | float) or not AWAY_HOURS[0] <= hours <= AWAY_HOURS[1]:
             raise BadChoice(f"Time away is {AWAY_HOURS[0]:g} to {AWAY_HOURS[1]:g} hours; nothing was changed.")
 
-        async def fn(ctx: _Ctx) -> Callable[[], AwayOutcome]:
+        async def fn(ctx: MatchTransaction) -> Callable[[], AwayOutcome]:
             seat = ctx.seat_of(user_id)
             if ctx.match.status not in RUNNING:
                 raise Conflict("The match has not started yet; in a lobby, leave it instead of going away.")
@@ -74,15 +74,15 @@ class AwayService:
             name = self.name_text(seat.name)
             if ctx.match.away_mode == "ai":
                 seat.ai_takeover = True
-                ctx.notice("timeout", user_ids=[], text=(
+                ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
                     f"{name} is away until {until:%Y-%m-%d %H:%M} UTC: the AI plays for them meanwhile. "
-                    "They take the seat back by acting (`/game act`)."))
+                    f"They take the seat back by acting ({self.wording.command(ACT)}).")))
                 await self._settle(ctx)
             else:
                 await self._wait_for_return(ctx, seat)
-                ctx.notice("timeout", user_ids=[], text=(
+                ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
                     f"{name} is away until {until:%Y-%m-%d %H:%M} UTC: decisions they owe wait for them "
-                    "(their deadlines are paused). They take the seat back by acting (`/game act`)."))
+                    f"(their deadlines are paused). They take the seat back by acting ({self.wording.command(ACT)}).")))
             return lambda: AwayOutcome(ctx.match.id, seat.seat_no, until, ctx.match.away_mode)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -90,18 +90,16 @@ class AwayService:
     async def end_absences(self, now: datetime) -> int:
         """Give the seats whose time away is over back to their players (the deadline tick calls it)."""
         async with self.store.read() as session:
-            stmt = (select(Seat.match_id).join(Match, Match.id == Seat.match_id)
-                    .where(Seat.away_until.is_not(None), Seat.away_until <= now, Match.status.in_(RUNNING)))
-            due = sorted(set((await session.exec(stmt)).all()))
+            due = await self.store.absences_over(session, now, RUNNING)
 
-        async def back(ctx: _Ctx) -> int:
+        async def back(ctx: MatchTransaction) -> int:
             done = 0
             for seat in ctx.seats:
                 if seat.away_until is not None and seat.away_until <= now:
                     self.come_back(seat)
                     ctx.changed = True
-                    ctx.notice("timeout", user_ids=[],
-                               text=f"{self.name_text(seat.name)}'s time away is over: the seat is theirs again.")
+                    ctx.notice("timeout", TimeoutNotice(
+                        user_ids=[], text=f"{self.name_text(seat.name)}'s time away is over: the seat is theirs again."))
                     done += 1
             return done
 
@@ -114,7 +112,7 @@ class AwayService:
         seat.ai_takeover = False
         seat.missed = 0
 
-    async def _wait_for_return(self, ctx: _Ctx, seat: Seat) -> None:
+    async def _wait_for_return(self, ctx: MatchTransaction, seat: Seat) -> None:
         """A ``pause`` absence: if the seat owes under the running deadline, that deadline's clock
         stops until the seat is back, with the time that was left then."""
         deadline = await ctx.session.get(Deadline, ctx.match.id)

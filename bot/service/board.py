@@ -3,8 +3,6 @@ edits the same message instead of posting a new board."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-
 from db.models import Match
 from db.store import Store
 
@@ -23,5 +21,4 @@ class BoardService:
         """Remember the board (None: it was deleted; the next refresh posts a new one). Not a
         state change of the match: its version stays, no optimistic check is disturbed."""
         async with self.store.write() as session:
-            await (await session.connection()).execute(
-                sa.update(Match).where(Match.id == match_id).values(board_message_id=message_id))
+            await self.store.set_board_message(session, match_id, message_id)

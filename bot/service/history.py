@@ -13,13 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import select
-
 import engine as eng
 import render
-from db.models import Match, Seat
-from db.models import Notice as NoticeRow
-from db.records import MatchRecord, RecordSeat
+from db.models import Match
 from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
 
@@ -103,18 +99,10 @@ class HistoryService:
         """The server's latest finished matches, newest first."""
         limit = max(1, min(limit, HISTORY_SIZE * 2))
         async with self.store.read() as session:
-            stmt = (select(MatchRecord, Match.channel_id).join(Match, Match.id == MatchRecord.match_id)
-                    .where(MatchRecord.guild_id == guild_id))
-            if game is not None:
-                stmt = stmt.where(MatchRecord.game == game)
-            stmt = stmt.order_by(MatchRecord.finished_at.desc(), MatchRecord.match_id.desc()).limit(limit)
-            found = list((await session.exec(stmt)).all())
+            found = await self.store.latest_records(session, guild_id, game, limit)
             ids = [record.match_id for record, _channel in found]
-            seat_rows = list((await session.exec(
-                select(RecordSeat).where(RecordSeat.match_id.in_(ids)).order_by(RecordSeat.seat_no))).all())
-            refs = list((await session.exec(
-                select(NoticeRow.match_id, NoticeRow.delivery_ref)
-                .where(NoticeRow.match_id.in_(ids), NoticeRow.kind == REPLAY_NOTICE))).all())
+            seat_rows = await self.store.record_seats(session, ids)
+            refs = await self.store.notice_refs(session, ids, REPLAY_NOTICE)
         posted = {match_id: int(ref) for match_id, ref in refs if ref is not None and str(ref).isdigit()}
         seats: dict[int, list[HistorySeat]] = {}
         for row in seat_rows:
@@ -134,8 +122,7 @@ class HistoryService:
                 raise NothingToReplay(f"There is no match {match_id}.")
             if await self.store.latest_snapshot(session, match_id) is None:  # start always stores one
                 raise NothingToReplay(f"Match {match_id} never started: there is no map to draw.")
-            names = list((await session.exec(
-                select(Seat.name).where(Seat.match_id == match_id).order_by(Seat.seat_no))).all())
+            names = [seat.name for seat in await self.store.seats(session, match_id)]
             log = [(c.seat, c.payload) for c in await self.store.choices(session, match_id) if c.seq <= match.step]
         return await asyncio.to_thread(draw_replay, match.game, len(names), dict(match.options), match.seed, log,
                                        names, max_bytes)

@@ -8,17 +8,25 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.service.errors import BadChoice
+from bot.service.notices import HostNotice
+from bot.service.wording import CHAT, Wording
 from db.models import Seat
 
 if TYPE_CHECKING:
-    from bot.service.core import _Ctx
+    from bot.service.transaction import MatchTransaction
 
 NO_HOST = 0
 """The stored host id when no human seat is left: only members with Manage Server act then.
 Discord ids are positive, so no user is ever this one."""
-
-NO_HOST_REFUSAL = "No player is the host any more, so only a member with Manage Server can do that."
 HOST_POWERS = "start, kick, extend, pause, resume and abort"
+
+
+def no_host_refusal(wording: Wording = CHAT) -> str:
+    """The refusal of host powers once nobody is the host."""
+    return f"No player is the host any more, so only {wording.manager} can do that."
+
+
+NO_HOST_REFUSAL = no_host_refusal()
 
 
 def need_real_host(host_id: int) -> None:
@@ -47,30 +55,30 @@ def may_act(host_id: int, user_id: int, is_manager: bool) -> bool:
     return is_manager or (host_id != NO_HOST and user_id == host_id)
 
 
-def refusal(host_id: int, seats: list[Seat]) -> str:
+def refusal(host_id: int, seats: list[Seat], wording: Wording = CHAT) -> str:
     """The refusal for anyone else, naming the current host so a former host knows who took over."""
     if host_id == NO_HOST:
-        return NO_HOST_REFUSAL
+        return no_host_refusal(wording)
     host = next((s for s in seats if s.user_id == host_id), None)
     if host is None:  # a host who plays no seat (an all-AI match)
-        return "Only the host or a member with Manage Server can do that."
-    return f"Only the host (now {host.name}) or a member with Manage Server can do that."
+        return f"Only the host or {wording.manager} can do that."
+    return f"Only the host (now {host.name}) or {wording.manager} can do that."
 
 
-def hand_over(ctx: _Ctx, former: str, heir: Seat | None) -> None:
+def hand_over(ctx: MatchTransaction, former: str, heir: Seat | None, wording: Wording = CHAT) -> None:
     """Give host powers to ``heir`` (None: to nobody, managers only) and say so in the channel
     with a "host" notice that pings the heir."""
     ctx.match.host_id = ctx.values["host_id"] = heir.user_id if heir is not None else NO_HOST
     ctx.changed = True
     if heir is None:
-        ctx.notice("host", user_ids=[], text=f"{former} held the last human seat, so nobody is the host now: "
-                   f"only members with Manage Server can {HOST_POWERS} this match.")
+        ctx.notice("host", HostNotice(user_ids=[], text=f"{former} held the last human seat, so nobody is the host "
+                                      f"now: only {wording.managers} can {HOST_POWERS} this match."))
     else:
-        ctx.notice("host", user_ids=[heir.user_id],
-                   text=f"{heir.name} is now the host, in place of {former} ({HOST_POWERS}).")
+        ctx.notice("host", HostNotice(user_ids=[heir.user_id],
+                                      text=f"{heir.name} is now the host, in place of {former} ({HOST_POWERS})."))
 
 
-def lobby_seat_dropped(ctx: _Ctx, seat: Seat, close_lobby: Callable[[], None]) -> str:
+def lobby_seat_dropped(ctx: MatchTransaction, seat: Seat, close_lobby: Callable[[], None]) -> str:
     """After a lobby seat was removed: if it was the host's, pass host powers on, or close the
     lobby when no human is left in it. Returns what to add to the lobby's line."""
     if seat.user_id != ctx.match.host_id:

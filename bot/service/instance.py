@@ -20,8 +20,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlmodel import select
-
 from bot.service.errors import ServiceError
 from db.models import Lease, utcnow
 from db.store import Store
@@ -119,4 +117,4 @@ class InstanceGuard:
 
     async def _row(self) -> Lease | None:
         async with self.store.read() as session:
-            return (await session.exec(select(Lease).where(Lease.name == self.lease))).first()
+            return await self.store.lease(session, self.lease)

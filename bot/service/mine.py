@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlmodel import select
-
 import engine as eng
 from bot.service import hosting
-from db.models import OPEN_STATUSES, Deadline, Match, Seat
+from db.models import Deadline, Match, Seat
 from engine.text import fill
 
 MINE_MAX = 25
@@ -46,11 +44,7 @@ class MineService:
     async def my_matches(self, user_id: int, guild_id: int | None = None) -> list[MyMatch]:
         """The user's open matches (on ``guild_id`` only, unless it is None), newest first."""
         async with self.store.read() as session:
-            stmt = (select(Match.id).join(Seat, Seat.match_id == Match.id)
-                    .where(Seat.user_id == user_id, Match.status.in_(OPEN_STATUSES)))
-            if guild_id is not None:
-                stmt = stmt.where(Match.guild_id == guild_id)
-            ids = list((await session.exec(stmt.order_by(Match.id.desc()).limit(MINE_MAX))).all())
+            ids = await self.store.open_matches_of(session, user_id, guild_id, MINE_MAX)
         found = []
         for match_id in ids:
             match, seats, state, deadline = await self._read(match_id)

@@ -13,9 +13,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-import sqlalchemy as sa
-from sqlmodel import select
-
+from bot.service import notices
+from bot.service.notices import BlockedNotice
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
@@ -53,31 +52,19 @@ class OutboxService:
     async def outbox(self, limit: int = 100) -> list[Notice]:
         """Every undelivered notice (parked ones too), oldest first: for tests and tools."""
         async with self.store.read() as session:
-            stmt = select(NoticeRow).where(NoticeRow.delivered_at.is_(None)).order_by(NoticeRow.id).limit(limit)
-            rows = list((await session.exec(stmt)).all())
+            rows = await self.store.undelivered(session, limit)
         return [_notice(r) for r in rows]
 
     async def delivered(self, notice_id: int, ref: str | None = None) -> None:
         async with self.store.write() as session:
-            await (await session.connection()).execute(
-                sa.update(NoticeRow)
-                .where(NoticeRow.id == notice_id, NoticeRow.delivered_at.is_(None))
-                .values(delivered_at=self.clock(), delivery_ref=ref, parked_reason=None)
-            )
+            await self.store.mark_delivered(session, notice_id, self.clock(), ref)
 
     async def open_phase_post(self, match_id: int, before_id: int) -> OpenPost | None:
         """The phase post still gathering lines when notice ``before_id`` comes: the message the
         latest ``events``/``progress`` notices went to, unless a ``phase``/``result`` closed it since.
         Its heading is the newest label (a fight inside an activation shows as "Combat" while on)."""
         async with self.store.read() as session:
-            stmt = (
-                select(NoticeRow.kind, NoticeRow.delivery_ref, NoticeRow.payload)
-                .where(NoticeRow.match_id == match_id, NoticeRow.id < before_id,
-                       NoticeRow.kind.in_(PHASE_POST_KINDS), NoticeRow.delivered_at.is_not(None))
-                .order_by(NoticeRow.id.desc())
-                .limit(PHASE_POST_SCAN)
-            )
-            rows = list((await session.exec(stmt)).all())
+            rows = await self.store.delivered_before(session, match_id, before_id, PHASE_POST_KINDS, PHASE_POST_SCAN)
         if not rows or rows[0][0] not in GATHERING or not str(rows[0][1] or "").isdigit():
             return None
         ref = str(rows[0][1])
@@ -143,10 +130,9 @@ class OutboxService:
     async def _alert(self, session: Any, refused: NoticeRow, block: DeliveryBlock) -> None:
         """``blocked`` notices about a new block, to everyone who may hear it elsewhere."""
         match = await session.get(Match, refused.match_id)
-        seats = list((await session.exec(select(Seat).where(Seat.match_id == refused.match_id)
-                                         .order_by(Seat.seat_no))).all())
-        payload: dict[str, Any] = {"target_kind": block.target_kind, "target_id": block.target_id,
-                                   "code": block.code, "reason": block.reason}
+        seats = await self.store.seats(session, refused.match_id)
+        payload = BlockedNotice(target_kind=block.target_kind, target_id=block.target_id, code=block.code,
+                                reason=block.reason)
         recipients: list[tuple[int | None, int | None]] = []  # (user id or None for the channel, seat)
         if block.target_kind == USER:
             seat = next((s for s in seats if s.user_id == block.target_id), None)
@@ -158,6 +144,7 @@ class OutboxService:
             humans = [s.user_id for s in seats if s.user_id is not None]
             for user_id in dict.fromkeys([match.host_id, *humans]):
                 recipients.append((user_id, self._seat_no(seats, user_id)))
+        notices.check(ALERT, payload)
         for user_id, seat_no in recipients:
             session.add(NoticeRow(
                 match_id=refused.match_id, key=f"blocked:{block.id}:{user_id or CHANNEL}", kind=ALERT,
@@ -193,30 +180,23 @@ class OutboxService:
                 parked = await self.store.parked_notices(session, block.match_id, block.kind, block.target_id)
                 for row in parked:
                     row.delivered_at, row.delivery_ref, row.parked_reason = now, "undeliverable", None
-                await (await session.connection()).execute(
-                    sa.delete(DeliveryBlock).where(DeliveryBlock.id == block.id))
+                await self.store.drop_block(session, block.id)
                 return len(parked)
-            await (await session.connection()).execute(
-                sa.update(DeliveryBlock).where(DeliveryBlock.id == block.id).values(
-                    code=code, reason=reason[:200], probes=DeliveryBlock.probes + 1,
-                    next_probe_at=now + timedelta(seconds=retry_in))
-            )
+            await self.store.probe_again(session, block.id, code, reason[:200], now + timedelta(seconds=retry_in))
             return None
 
     async def unblock(self, block: Blocked) -> int:
         """The target works again: drop the block and put its parked notices back in the queue
         (they keep their order). Returns how many."""
         async with self.store.write() as session:
-            await (await session.connection()).execute(sa.delete(DeliveryBlock).where(DeliveryBlock.id == block.id))
+            await self.store.drop_block(session, block.id)
             return await self.store.unpark(session, block.match_id, block.kind, block.target_id)
 
     async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None:
         """When a DM to this seat first failed because its DMs are closed (None: they never did);
         a notice older than that was written before the channel heard about it."""
         async with self.store.read() as session:
-            stmt = select(NoticeRow.created_at).where(NoticeRow.match_id == match_id,
-                                                      NoticeRow.key == f"dms-closed:{seat}")
-            return (await session.exec(stmt)).first()
+            return await self.store.notice_made_at(session, match_id, f"dms-closed:{seat}")
 
     async def blocked_targets(self, match_id: int) -> list[Blocked]:
         """What refuses the match's notices now, with how many wait for each."""

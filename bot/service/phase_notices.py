@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.service.notices import EventsNotice, PhaseNotice
+from bot.service.wording import CHAT
 from engine import Event
 
 
@@ -53,11 +55,12 @@ SUMMARY_LINES = 2
 the post the first one closes; a longer one (an AI's whole war turn) is a post of its own."""
 
 
-def public_notices(parts: list[Stretch], game: str, names: list[str],
-                   view_at: Callable[[int], dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+def public_notices(parts: list[Stretch], game: str, names: list[str], view_at: Callable[[int], dict[str, Any]],
+                   strong: Callable[[str], str] = CHAT.strong) -> list[tuple[str, PhaseNotice | EventsNotice]]:
     """``phase`` notices closing posts up to the last phase end, each with the map as that phase
     end left it (``view_at(index of the phase end event)``), and an ``events`` notice for the
-    lines after it. ``text`` is a stretch as one post, for front-ends that print."""
+    lines after it. ``text`` is a stretch as one post, for front-ends that print (headed with
+    ``strong``, the front-end's emphasis)."""
     closings: list[tuple[str, list[str], int]] = []
     closed = [part for part in parts if part.closed]
     for n, part in enumerate(closed):
@@ -69,20 +72,20 @@ def public_notices(parts: list[Stretch], game: str, names: list[str],
             # the best heading (an AI's war turn after a player's; the end's phase may be the
             # next round's).
             closings.append((closed[0].label, list(part.lines), part.end))
-    notices: list[tuple[str, dict[str, Any]]] = []
+    notices: list[tuple[str, PhaseNotice | EventsNotice]] = []
     for label, lines, end in closings:
-        notices.append(("phase", {"label": label, "events": lines, "text": post_text(label, lines),
-                                  "game": game, "view": view_at(end), "names": names}))
+        notices.append(("phase", PhaseNotice(label=label, events=lines, text=post_text(label, lines, strong=strong),
+                                             game=game, view=view_at(end), names=names)))
     tail = parts[-1] if parts and not parts[-1].closed else None
     if tail is not None and tail.lines:
-        notices.append(("events", {"label": tail.label, "events": tail.lines,
-                                   "text": post_text(tail.label, tail.lines)}))
+        notices.append(("events", EventsNotice(label=tail.label, events=tail.lines,
+                                               text=post_text(tail.label, tail.lines, strong=strong))))
     return notices
 
 
-def post_text(label: str, lines: list[str], limit: int = 1900) -> str:
+def post_text(label: str, lines: list[str], limit: int = 1900, strong: Callable[[str], str] = CHAT.strong) -> str:
     """A heading and the lines, the newest kept when it is too long for one message."""
-    head = f"**{label}**" if label else ""
+    head = strong(label) if label else ""
     body = list(lines)
     text = "\n".join([head, *body]).strip()
     while len(text) > limit and body:

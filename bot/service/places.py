@@ -12,16 +12,13 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-from sqlmodel import or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service.errors import NoMatch, SeveralMatches
 from bot.service.memory import MatchLocks
 from bot.service.types import MatchInfo, Place, Where
-from db.models import OPEN_STATUSES, Match, Seat
-from db.models import Notice as NoticeRow
+from db.models import OPEN_STATUSES, Match
 from db.store import Store
 
 
@@ -32,7 +29,6 @@ class PlacesService:
     clock: Callable[[], datetime]
     _locks: MatchLocks
     _info_of: Callable[..., MatchInfo]
-    _seats: Callable[..., Any]
 
     async def _channel_match_id(self, where: Where, open_only: bool = True) -> int:
         """The match a command typed at ``where`` is about (see the module docstring)."""
@@ -44,10 +40,7 @@ class PlacesService:
             if match is not None:
                 return int(match.id or 0)
             if not open_only:
-                stmt = (select(Match.id)
-                        .where(or_(Match.channel_id == place.channel_id, Match.lobby_channel_id == place.channel_id))
-                        .order_by(Match.id.desc()).limit(1))
-                newest = (await session.exec(stmt)).first()
+                newest = await self.store.newest_match_in(session, place.channel_id)
                 if newest is not None:
                     return newest
         raise NoMatch("There is no open match in this channel.")
@@ -63,26 +56,21 @@ class PlacesService:
                 match = await self._locate(session, place)
             if match is None:
                 return None
-            return self._info_of(match, await self._seats(session, match.id), eng.get(match.game))
+            return self._info_of(match, await self.store.seats(session, match.id), eng.get(match.game))
 
     async def _locate(self, session: AsyncSession, place: Place) -> Match | None:
-        own = (await session.exec(select(Match).where(Match.open_channel == place.channel_id))).first()
+        own = await self.store.open_in_channel(session, place.channel_id)
         if own is not None:
             return own
-        stmt = (select(Match)
-                .where(Match.lobby_channel_id == place.channel_id, Match.status.in_(OPEN_STATUSES))
-                .order_by(Match.id))
-        run_here = list((await session.exec(stmt)).all())
+        run_here = await self.store.open_matches_from(session, place.channel_id)
         if len(run_here) <= 1:
             return run_here[0] if run_here else None
         if place.user_id is not None:
-            seated = set((await session.exec(
-                select(Seat.match_id).where(Seat.user_id == place.user_id,
-                                            Seat.match_id.in_([m.id for m in run_here])))).all())
+            seated = await self.store.seated_in(session, place.user_id, [m.id for m in run_here])
             mine = [m for m in run_here if m.id in seated]
             if len(mine) == 1:
                 return mine[0]
-        raise SeveralMatches([self._info_of(m, await self._seats(session, m.id), eng.get(m.game))
+        raise SeveralMatches([self._info_of(m, await self.store.seats(session, m.id), eng.get(m.game))
                               for m in run_here])
 
     async def move_to_thread(self, match_id: int, thread_id: int) -> MatchInfo:
@@ -97,13 +85,9 @@ class PlacesService:
                 values: dict[str, Any] = {"channel_id": thread_id}
                 if match.status in OPEN_STATUSES:
                     values["open_channel"] = thread_id
-                await (await session.connection()).execute(
-                    sa.update(NoticeRow)
-                    .where(NoticeRow.match_id == match_id, NoticeRow.delivered_at.is_(None),
-                           NoticeRow.channel_id == lobby_channel)
-                    .values(channel_id=thread_id))
+                await self.store.move_undelivered(session, match_id, lobby_channel, thread_id)
                 await self.store.bump(session, match, self.clock(), **values)
-            seats = await self._seats(session, match_id)
+            seats = await self.store.seats(session, match_id)
             return self._info_of(match, seats, eng.get(match.game))
 
     async def stay_in_channel(self, match_id: int) -> MatchInfo:
@@ -115,9 +99,9 @@ class PlacesService:
                 raise NoMatch(f"There is no match {match_id}.")
             if match.opens_thread and match.channel_id == match.lobby_channel_id:
                 values: dict[str, Any] = {"opens_thread": False}
-                taken = (await session.exec(select(Match.id).where(Match.open_channel == match.channel_id))).first()
+                taken = await self.store.open_in_channel(session, match.channel_id)
                 if taken is None and match.status in OPEN_STATUSES:
                     values["open_channel"] = match.channel_id
                 await self.store.bump(session, match, self.clock(), **values)
-            seats = await self._seats(session, match_id)
+            seats = await self.store.seats(session, match_id)
             return self._info_of(match, seats, eng.get(match.game))

@@ -21,11 +21,11 @@ from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from db.models import Match, Seat
+from db.record_queries import ratings_for_update
 from db.records import MatchRecord, Rating, RecordSeat
 from db.store import Store
 
@@ -134,9 +134,7 @@ async def _standings(session: AsyncSession, guild_id: int, game: str, humans: li
     """The players' rating rows, locked for the update (in user order: no deadlock between two
     matches of the same players finishing at once), created at the defaults when new."""
     users = sorted({s.user_id for s in humans if s.user_id is not None})
-    stmt = (select(Rating).where(Rating.guild_id == guild_id, Rating.game == game, Rating.user_id.in_(users))
-            .order_by(Rating.user_id).with_for_update())
-    found = {r.user_id: r for r in (await session.exec(stmt)).all()}
+    found = {r.user_id: r for r in await ratings_for_update(session, guild_id, game, users)}
     for user_id in users:
         if user_id not in found:
             name = next(s.name for s in humans if s.user_id == user_id)
@@ -166,13 +164,8 @@ class RatingService:
     async def player_stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """The player's standing in every game they finished a match of on this server (empty: none)."""
         async with self.store.read() as session:
-            stmt = select(Rating).where(Rating.guild_id == guild_id, Rating.user_id == user_id,
-                                        Rating.games > 0).order_by(Rating.game)
-            standings = list((await session.exec(stmt)).all())
-            picks_stmt = (select(MatchRecord.game, RecordSeat.picks)
-                          .join(MatchRecord, MatchRecord.match_id == RecordSeat.match_id)
-                          .where(RecordSeat.user_id == user_id, MatchRecord.guild_id == guild_id))
-            played = list((await session.exec(picks_stmt)).all())
+            standings = await self.store.player_ratings(session, guild_id, user_id)
+            played = await self.store.player_picks(session, guild_id, user_id)
         counts: dict[str, Counter[str]] = {}
         for game, picks in played:
             counts.setdefault(game, Counter()).update(picks or [])
@@ -189,10 +182,7 @@ class RatingService:
         """The best players of a game on this server: by rating, then wins, then games."""
         limit = max(1, min(limit, LEADERBOARD_SIZE * 2))
         async with self.store.read() as session:
-            order = (Rating.mu - 3 * Rating.sigma).desc()
-            stmt = (select(Rating).where(Rating.guild_id == guild_id, Rating.game == game, Rating.games > 0)
-                    .order_by(order, Rating.wins.desc(), Rating.games.desc(), Rating.user_id).limit(limit))
-            rows = list((await session.exec(stmt)).all())
+            rows = await self.store.best_ratings(session, guild_id, game, limit)
         return [Standing(place=n, user_id=r.user_id, name=r.name, games=r.games, wins=r.wins, rated=r.rated,
                          rating=r.ordinal) for n, r in enumerate(rows, start=1)]
 

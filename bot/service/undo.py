@@ -20,17 +20,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import sqlalchemy as sa
-from sqlmodel import select
-
 import engine as eng
 from bot.service import hosting
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, StalePrompt
+from bot.service.notices import ConsentNotice, PhaseNotice, TimeoutNotice
 from bot.service.reveals import reveal
-from db.models import Choice, Deadline, Match, Notice, Seat, Snapshot, Undo
+from db.models import Choice, Deadline, Seat, Undo
 
 if TYPE_CHECKING:
-    from bot.service.core import _Ctx
+    from bot.service.transaction import MatchTransaction
 
 MAX_BACK = 50
 """Player choices one undo may take back."""
@@ -72,11 +70,11 @@ class UndoService:
         if not isinstance(back, int) or not 1 <= back <= MAX_BACK:
             raise BadChoice(f"An undo takes back 1 to {MAX_BACK} choices; nothing was changed.")
 
-        async def fn(ctx: _Ctx) -> Callable[[], UndoOutcome]:
+        async def fn(ctx: MatchTransaction) -> Callable[[], UndoOutcome]:
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status == "lobby":
                 raise Conflict("The match has not started, so there is nothing to undo.")
-            pending = await _pending_of(ctx)
+            pending = _first_pending(ctx, await self.store.undos(ctx.session, ctx.match.id, PENDING))
             if pending is not None:
                 raise Conflict(f"An undo is already waiting for agreement (until {pending.due_at:%Y-%m-%d %H:%M} "
                                "UTC); wait for it to be answered or to expire.")
@@ -118,7 +116,7 @@ class UndoService:
     async def answer_undo(self, match_id: int, undo_id: int, user_id: int, agree: bool) -> UndoOutcome:
         """A player asked to agree answers; the last agreement applies the undo."""
 
-        async def fn(ctx: _Ctx) -> Callable[[], UndoOutcome]:
+        async def fn(ctx: MatchTransaction) -> Callable[[], UndoOutcome]:
             row = await ctx.session.get(Undo, undo_id)
             if row is None or row.match_id != ctx.match.id:
                 raise NoMatch("This undo request is not part of an open match, so nothing was done.")
@@ -149,10 +147,9 @@ class UndoService:
     async def expire_undos(self, now: datetime) -> int:
         """Cancel the requests nobody finished answering in time (the deadline tick calls it)."""
         async with self.store.read() as session:
-            stmt = select(Undo.match_id, Undo.id).where(Undo.status == PENDING, Undo.due_at <= now)
-            due = list((await session.exec(stmt)).all())
+            due = await self.store.due_undos(session, PENDING, now)
 
-        async def expire(ctx: _Ctx, undo_id: int) -> int:
+        async def expire(ctx: MatchTransaction, undo_id: int) -> int:
             row = await ctx.session.get(Undo, undo_id)
             if row is None or row.status != PENDING or row.due_at > now:
                 return 0
@@ -168,32 +165,28 @@ class UndoService:
         """Whether a prompt DM was sent before the match's last undo: its buttons are stale then,
         even when the undo brought the game back to a prompt of the same version."""
         async with self.store.read() as session:
-            mark = (await session.exec(select(Match.undo_mark).where(Match.id == match_id))).first()
+            mark = await self.store.undo_mark(session, match_id)
             if mark is None:
                 return False
-            stmt = select(Notice.id).where(Notice.match_id == match_id, Notice.kind == "prompt",
-                                           Notice.delivery_ref == str(message_id), Notice.id <= mark)
-            return (await session.exec(stmt.limit(1))).first() is not None
+            return await self.store.prompt_sent_by(session, match_id, message_id, mark)
 
     async def undo_trail(self, match_id: int) -> list[UndoOutcome]:
         """Every undo of the match, oldest first, whatever became of it."""
         async with self.store.read() as session:
-            rows = (await session.exec(select(Undo).where(Undo.match_id == match_id).order_by(Undo.id))).all()
-            seats = list((await session.exec(select(Seat).where(Seat.match_id == match_id))).all())
+            rows = await self.store.undos(session, match_id)
+            seats = await self.store.seats(session, match_id)
         return [self._undo_outcome(row, seats) for row in rows]
 
     async def undo_lines(self, session: Any, match_id: int) -> dict[int, list[str]]:
         """The public lines of the undos still in the log's history, by the step they cut back to
         (a later undo to an earlier step takes the earlier undo's line away with its choices)."""
-        stmt = select(Undo.to_step, Undo.summary, Undo.why, Undo.agreed, Undo.requested_by).where(
-            Undo.match_id == match_id, Undo.status == DONE).order_by(Undo.id)
-        rows = list((await session.exec(stmt)).all())
-        seats = list((await session.exec(select(Seat).where(Seat.match_id == match_id))).all())
+        rows = await self.store.undos(session, match_id, DONE)
+        seats = await self.store.seats(session, match_id)
         kept: list[tuple[int, str]] = []
-        for to_step, summary, _why, agreed, by in rows:
-            kept = [(step, line) for step, line in kept if step < to_step]
-            kept.append((to_step, _undid_line(self._requester(seats, by), summary, _names(seats, agreed),
-                                              self.name_text)))
+        for row in rows:
+            kept = [(step, line) for step, line in kept if step < row.to_step]
+            kept.append((row.to_step, _undid_line(self._requester(seats, row.requested_by), row.summary,
+                                                  _names(seats, row.agreed), self.name_text)))
         lines: dict[int, list[str]] = {}
         for step, line in kept:
             lines.setdefault(step, []).append(line)
@@ -201,7 +194,7 @@ class UndoService:
 
     # ------------------------------------------------------------------ internals
 
-    async def _revealed(self, ctx: _Ctx, to_step: int, removed: list[Choice]) -> str | None:
+    async def _revealed(self, ctx: MatchTransaction, to_step: int, removed: list[Choice]) -> str | None:
         """The first reveal among the choices an undo to ``to_step`` would cut, replayed."""
         state = await self.store.load_state(ctx.session, ctx.match, upto=to_step)
         for row in removed:
@@ -212,7 +205,7 @@ class UndoService:
             state = step.state
         return None
 
-    def _undo_summary(self, ctx: _Ctx, removed: list[Choice]) -> str:
+    def _undo_summary(self, ctx: MatchTransaction, removed: list[Choice]) -> str:
         """"alice's force and bob's recruit (and 2 AI choices)": whose decisions go, never what they were."""
         seats = {s.seat_no: s for s in ctx.seats}
         parts = [f"{self.name_text(seats[r.seat].name)}'s {r.kind.replace('_', ' ')}" for r in removed
@@ -225,47 +218,39 @@ class UndoService:
             text += f" (and {machine} AI or deadline choice{'' if machine == 1 else 's'} after)"
         return text[:300]
 
-    def _ask_consent(self, ctx: _Ctx, row: Undo) -> None:
+    def _ask_consent(self, ctx: MatchTransaction, row: Undo) -> None:
         names = _names(ctx.seats, row.consent)
         who = self._requester(ctx.seats, row.requested_by)
-        ctx.notice("timeout", user_ids=[], text=(
+        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
             f"{self.name_text(who)} asks to undo {row.summary}, because {row.why}. Waiting for "
             f"{_join([self.name_text(n) for n in names])} to agree (buttons in their DMs) until "
-            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it."))
+            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it.")))
         for seat in ctx.seats:
             if seat.seat_no in row.consent and seat.user_id is not None:
-                ctx.notice("consent", undo_id=row.id, due=row.due_at.isoformat(), summary=row.summary, why=row.why,
-                           who=who, _user_id=seat.user_id, _seat=seat.seat_no)
+                ctx.notice("consent", ConsentNotice(undo_id=row.id, due=row.due_at.isoformat(), summary=row.summary,
+                                                    why=row.why, who=who), user_id=seat.user_id, seat=seat.seat_no)
         ctx.changed = True
 
-    def _close_undo(self, ctx: _Ctx, row: Undo, status: str, because: str) -> None:
+    def _close_undo(self, ctx: MatchTransaction, row: Undo, status: str, because: str) -> None:
         row.status = status
         row.decided_at = ctx.now
         ctx.changed = True
         who = self.name_text(self._requester(ctx.seats, row.requested_by))
-        ctx.notice("timeout", user_ids=[], text=f"The undo {who} asked for ({row.summary}) is cancelled: "
-                                                 f"{because}. Nothing was changed.")
+        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=f"The undo {who} asked for ({row.summary}) is cancelled: "
+                                                               f"{because}. Nothing was changed."))
 
-    async def _apply_undo(self, ctx: _Ctx, row: Undo) -> None:
+    async def _apply_undo(self, ctx: MatchTransaction, row: Undo) -> None:
         """Cut the log back to ``row.to_step`` and send every open prompt again."""
         match, session = ctx.match, ctx.session
         ctx.state = await self.store.load_state(session, match, upto=row.to_step)
-        connection = await session.connection()
-        await connection.execute(sa.delete(Choice).where(Choice.match_id == match.id, Choice.seq > row.to_step)
-                                 .execution_options(synchronize_session=False))
-        await connection.execute(sa.delete(Snapshot).where(Snapshot.match_id == match.id,
-                                                           Snapshot.seq > row.to_step)
-                                 .execution_options(synchronize_session=False))
+        await self.store.cut_log(session, match.id, row.to_step)
         deadline = await session.get(Deadline, match.id)
         if deadline is not None:
             await session.delete(deadline)
             await session.flush()
         # Prompt DMs sent so far are retired (the router refuses their buttons as stale); those
         # not sent yet never go out. Every open prompt is sent again, as new notices above the mark.
-        mark = (await session.exec(select(sa.func.max(Notice.id)).where(Notice.match_id == match.id))).one()
-        await connection.execute(sa.update(Notice).where(
-            Notice.match_id == match.id, Notice.kind == "prompt", Notice.delivered_at.is_(None))
-            .values(delivered_at=ctx.now, delivery_ref="retired").execution_options(synchronize_session=False))
+        mark = await self.store.retire_prompts(session, match.id, ctx.now)
         ctx.values["undo_mark"] = mark
         for seat in ctx.seats:
             seat.prompt_version = seat.prompt_key = None
@@ -281,8 +266,9 @@ class UndoService:
         line = _undid_line(self._requester(ctx.seats, row.requested_by), row.summary,
                            _names(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."
-        ctx.notice("phase", text=f"**{line}**\n{luck}", label=line, events=[luck], standalone=True,
-                   game=match.game, view=ctx.game.view(ctx.state, None), names=ctx.names())
+        ctx.notice("phase", PhaseNotice(text=f"{self.wording.strong(line)}\n{luck}", label=line, events=[luck],
+                                        standalone=True, game=match.game, view=ctx.game.view(ctx.state, None),
+                                        names=ctx.names()))
         await self._settle(ctx)
 
     def _requester(self, seats: list[Seat], user_id: int) -> str:
@@ -302,9 +288,9 @@ class UndoService:
         )
 
 
-async def _pending_of(ctx: _Ctx) -> Undo | None:
-    stmt = select(Undo).where(Undo.match_id == ctx.match.id, Undo.status == PENDING)
-    for row in (await ctx.session.exec(stmt)).all():
+def _first_pending(ctx: MatchTransaction, rows: list[Undo]) -> Undo | None:
+    """The pending request still open for the match as it is; lapsed ones are closed on the way."""
+    for row in rows:
         if row.due_at > ctx.now and row.from_step == ctx.match.step:
             return row
         row.status = EXPIRED if row.due_at <= ctx.now else VOID  # lapsed unnoticed: closed now

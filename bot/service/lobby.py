@@ -1,0 +1,270 @@
+"""The lobby and the host's table tools: open a match, seat players and AIs, start it; abort,
+kick, pause and resume. Each change is one match transaction (see transaction.py)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+import engine as eng
+from bot.service import away, hosting, limits
+from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed
+from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
+from bot.service.transaction import MatchTransaction
+from bot.service.types import MatchInfo, Where
+from db.models import OPEN_STATUSES, Deadline, Match, Seat
+
+
+class Lobby:
+    """Mixed into MatchService: the lobby and the host's tools."""
+
+    async def create(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        max_seats: int | None = None,
+        deadline_hours: float = 24.0,
+        *,
+        seed: int | None = None,
+        host_plays: bool = True,
+        thread: bool = False,
+        away_mode: str = "ai",
+    ) -> MatchInfo:
+        """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches).
+        With ``thread`` the match will run in a thread the front-end starts from the lobby message
+        (``move_to_thread``), so the channel may run other matches; else it holds the channel.
+        ``away_mode`` is what `/game away` does in it (see away.py)."""
+        try:
+            chosen_game = eng.get(game)
+        except KeyError as exc:
+            raise NoMatch(str(exc.args[0])) from None
+        options = dict(options or {})
+        hosting.need_real_host(host_id)
+        # deadline_hours is accepted as a match option too; not the game's business
+        deadline_hours = limits.deadline_hours(options.pop("deadline_hours", deadline_hours))
+        seed = limits.seed(seed)
+        away_mode = away.away_mode(away_mode)
+        try:
+            opts = eng.parse_options(chosen_game, options).model_dump(mode="json")
+        except eng.IllegalChoice as exc:
+            raise BadChoice(str(exc)) from None
+        top = max(chosen_game.seats)
+        seats_cap = top if max_seats is None else max_seats
+        if not min(chosen_game.seats) <= seats_cap <= top:
+            raise Conflict(f"{chosen_game.title} takes {min(chosen_game.seats)} to {top} players.")
+        now = self.clock()
+        try:
+            async with self.store.write() as session:
+                if not thread and await self.store.open_in_channel(session, channel_id) is not None:
+                    raise Conflict("A match is already open in this channel; finish or abort it first.")
+                match = Match(
+                    guild_id=guild_id, channel_id=channel_id, open_channel=None if thread else channel_id,
+                    lobby_channel_id=channel_id, opens_thread=thread, game=game,
+                    options=opts, seed=secrets.randbits(62) if seed is None else seed, status="lobby",
+                    host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours), away_mode=away_mode,
+                    created_at=now, updated_at=now,
+                )
+                session.add(match)
+                await session.flush()
+                seats = []
+                if host_plays:
+                    seats.append(Seat(match_id=match.id, seat_no=0, user_id=host_id, name=host_name))
+                    session.add(seats[0])
+                ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
+                chosen = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in options.items())
+                self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {chosen_game.title} lobby" + (f" ({chosen})." if chosen else "."))
+                await self._finish(ctx)
+        except IntegrityError:
+            raise Conflict("A match is already open in this channel; finish or abort it first.") from None
+        return self._info(ctx)
+
+    async def join(self, channel_id: Where, user_id: int, name: str) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_lobby(ctx)
+            if any(s.user_id == user_id for s in ctx.seats):
+                raise Conflict("You already have a seat in this match.")
+            self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, user_id=user_id, name=name))
+            self._lobby_notice(ctx, f"{self.name_text(name)} joined.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def leave(self, channel_id: Where, user_id: int) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_lobby(ctx, "You can only leave a match in its lobby; ask the host to kick you instead.")
+            seat = ctx.seat_of(user_id)
+            await self._remove_seat(ctx, seat)
+            closing = hosting.lobby_seat_dropped(ctx, seat, lambda: self._close(ctx, "aborted"))
+            self._lobby_notice(ctx, f"{self.name_text(seat.name)} left.{closing}")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def add_ai(
+        self, channel_id: Where, by_user: int, policy: str = "heuristic", *, is_manager: bool = False
+    ) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._need_lobby(ctx)
+            if policy not in ctx.game.policies():
+                raise Conflict(f"Unknown AI {policy!r}; choose one of {', '.join(sorted(ctx.game.policies()))}.")
+            number = sum(1 for s in ctx.seats if s.ai_policy) + 1
+            name = f"AI {number} ({policy})"
+            self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, ai_policy=policy, name=name))
+            self._lobby_notice(ctx, f"{name} joined.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def remove_ai(self, channel_id: Where, by_user: int, seat: int, *, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._need_lobby(ctx)
+            row = ctx.seat(seat)
+            if row.ai_policy is None:
+                raise Conflict(f"Seat {seat} is not an AI seat.")
+            await self._remove_seat(ctx, row)
+            self._lobby_notice(ctx, f"{self.name_text(row.name)} left.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def start(self, channel_id: Where, by_user: int, *, is_manager: bool = False) -> MatchInfo:
+        """Set the game up from the match seed, then let the AI seats play their first turns."""
+
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._need_lobby(ctx)
+            players = len(ctx.seats)
+            if players not in ctx.game.seats:
+                raise Conflict(f"{ctx.game.title} needs {min(ctx.game.seats)} to {max(ctx.game.seats)} players; "
+                               f"there are {players}.")
+            try:
+                ctx.state = ctx.game.setup(players, eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
+            except eng.IllegalChoice as exc:
+                raise Conflict(str(exc)) from None
+            ctx.match.status = "active"
+            ctx.values["status"] = "active"
+            ctx.snapshot = True
+            await self.store.save_snapshot(ctx.session, ctx.match.id, 0, ctx.state, ctx.now)
+            self._lobby_notice(ctx, f"{ctx.game.title} starts with {players} player{'s' if players != 1 else ''}.")
+            ctx.notice("phase", PhaseNotice(text=f"{ctx.game.title} begins.", label=f"{ctx.game.title} begins",
+                                            game=ctx.match.game, view=ctx.game.view(ctx.state, None), events=[]))
+            await self._settle(ctx)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def abort(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            self._close(ctx, "aborted")
+            self._lobby_notice(ctx, "The match was aborted.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def kick(self, channel_id: Where, by_user: int, seat: int, is_manager: bool = False) -> MatchInfo:
+        """In the lobby the seat is removed; in a running match the AI plays it from now on."""
+
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            row = ctx.seat(seat)
+            if ctx.match.status == "lobby":
+                await self._remove_seat(ctx, row)
+                closing = hosting.lobby_seat_dropped(ctx, row, lambda: self._close(ctx, "aborted"))
+                self._lobby_notice(ctx, f"{self.name_text(row.name)} was removed.{closing}")
+                return lambda: self._info(ctx)
+            if row.user_id is None:
+                raise Conflict(f"Seat {seat} is already played by the AI.")
+            name, was_host = row.name, row.user_id == ctx.match.host_id
+            row.user_id = None
+            row.ai_policy = "heuristic" if "heuristic" in ctx.game.policies() else next(iter(ctx.game.policies()))
+            row.ai_takeover = False
+            row.name = f"{name} (AI)"[:100]
+            row.prompt_version = None
+            row.prompt_key = None
+            ctx.changed = True
+            ctx.notice("timeout", TimeoutNotice(
+                text=f"{self.name_text(name)} was removed; the AI plays seat {seat} from now on."))
+            if was_host:
+                hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row), self.wording)
+            await self._settle(ctx)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def pause(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            if ctx.match.status != "active":
+                raise Conflict("Only a running match can be paused.")
+            ctx.match.status = ctx.values["status"] = "paused"
+            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            if deadline is not None:
+                deadline.paused_at = ctx.now
+            self._lobby_notice(ctx, "The match is paused; deadlines are stopped.")
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def resume(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
+        async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
+            self._need_host(ctx, by_user, is_manager)
+            if ctx.match.status != "paused":
+                raise Conflict("The match is not paused.")
+            ctx.match.status = ctx.values["status"] = "active"
+            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            if deadline is not None and deadline.paused_at is not None:
+                shift = ctx.now - deadline.paused_at
+                deadline.started_at += shift
+                deadline.due_at += shift
+                deadline.paused_at = None
+            self._lobby_notice(ctx, "The match goes on.")
+            await self._settle(ctx)
+            return lambda: self._info(ctx)
+
+        return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    def _need_lobby(self, ctx: MatchTransaction, message: str = "The match has already started.") -> None:
+        if ctx.match.status != "lobby":
+            raise Conflict(message)
+
+    def _need_host(self, ctx: MatchTransaction, user_id: int, is_manager: bool) -> None:
+        if not hosting.may_act(ctx.match.host_id, user_id, is_manager):
+            raise NotAllowed(hosting.refusal(ctx.match.host_id, ctx.seats, self.wording))
+        if ctx.match.status not in OPEN_STATUSES:
+            raise NoMatch("This match is over.")
+
+    def _add_seat(self, ctx: MatchTransaction, seat: Seat) -> None:
+        if len(ctx.seats) >= ctx.match.max_seats:
+            raise Conflict(f"The lobby is full ({ctx.match.max_seats} seats).")
+        seat.seat_no = len(ctx.seats)
+        ctx.session.add(seat)
+        ctx.seats.append(seat)
+        ctx.changed = True
+
+    async def _remove_seat(self, ctx: MatchTransaction, seat: Seat) -> None:
+        """Drop a lobby seat and close the gap so seats stay numbered 0..n-1."""
+        await ctx.session.delete(seat)
+        await ctx.session.flush()
+        ctx.seats = [s for s in ctx.seats if s is not seat]
+        for number, other in enumerate(ctx.seats):
+            if other.seat_no != number:
+                other.seat_no = number
+                await ctx.session.flush()
+        ctx.changed = True
+
+    def _lobby_notice(self, ctx: MatchTransaction, text: str) -> None:
+        ctx.changed = True
+        status = ctx.values.get("status", ctx.match.status)
+        ctx.notice("lobby", LobbyNotice(text=text, status=status, seats=[
+            LobbySeat(seat=s.seat_no, user_id=s.user_id, name=s.name, ai=s.ai_policy) for s in ctx.seats]))
+

@@ -1,0 +1,237 @@
+"""Play: a seat's choice through the engine into the log, the prompt versions it leaves, and
+the reads a seat makes of its own prompt. The AI's turns that follow are autoplay.py's."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import engine as eng
+from bot.service.errors import BadChoice, Conflict, StalePrompt
+from bot.service.transaction import MatchTransaction
+from bot.service.types import PendingPrompt, SubmitResult
+from bot.service.wording import ACT, CHAT, Wording
+from db.models import Choice, Deadline, Match
+from engine.text import fill
+
+SNAPSHOT_EVERY = 25
+"""A snapshot every this many choices keeps loading a match to a short replay."""
+CLOSED_SHARED = "Someone else answered first; this choice is closed now."
+DM_REFS = "dm:"
+"""A reminder notice's delivery ref when it went to DMs: ``dm:<user id>:<message id>;...``."""
+
+
+def lost_shared(wording: Wording) -> str:
+    """Why a shared prompt's answer came too late, while the seat still has a prompt open."""
+    return f"Someone else answered first; your updated choices are in your DMs (or use {wording.command(ACT)})."
+
+
+LOST_SHARED = lost_shared(CHAT)
+
+
+def fingerprint(prompt: eng.Prompt) -> str:
+    """What identifies a prompt's content: a seat's prompt keeps its version while this stays."""
+    return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
+
+
+class Play:
+    """Mixed into MatchService: choices and prompts."""
+
+    wording: Wording
+
+    async def submit(
+        self,
+        match_id: int,
+        user_id: int,
+        choice: dict[str, Any],
+        *,
+        version: int | None = None,
+        interaction_id: str | None = None,
+        in_guild: bool = False,
+    ) -> SubmitResult:
+        """Validate and apply one choice; committed before this returns. ``in_guild``: the
+        answer came from the server (the act command), not a DM."""
+
+        if interaction_id is not None and not 0 < len(interaction_id) <= 100:
+            raise BadChoice("An interaction id must have 1 to 100 characters.")
+
+        async def fn(ctx: MatchTransaction) -> SubmitResult:
+            if interaction_id is not None:
+                seen = await self.store.choice_by_interaction(ctx.session, match_id, interaction_id)
+                if seen is not None and seen.outcome is not None:
+                    return SubmitResult(**{**seen.outcome, "duplicate": True})
+            seat = ctx.seat_of(user_id)
+            if ctx.match.status == "paused":
+                raise Conflict("The match is paused.")
+            if ctx.match.status != "active":
+                raise StalePrompt("This match is not running; this choice is no longer open.")
+            prompt = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
+            if prompt is None or (version is not None and version != seat.prompt_version):
+                lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
+                raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
+            self.come_back(seat)  # acting ends an AI takeover and any time away
+            reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
+            ctx.actor = seat.seat_no
+            row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
+            ctx.actor_choice = row.payload
+            await self._settle(ctx)
+            still = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
+            locked = not (prompt.secret and still is not None and still.secret and still.answered
+                          and still.kind == prompt.kind)
+            private: list[str] = []
+            if prompt.secret and not locked and interaction_id is not None:
+                # A seal that waits for the others: its own lines (the sealed total) go in the
+                # reply that confirms it, not in a second DM.
+                written = self._text_names(ctx.names())
+                private = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
+                ctx.private_in_reply = True
+            result = SubmitResult(
+                match_id=match_id, seat=seat.seat_no, seq=row.seq,
+                version=seat.prompt_version if still is not None else None,
+                revision=prompt.answered, locked=locked, finished=ctx.match.status == "finished",
+                events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)], private=private,
+                reminders=reminded, pings=pinged,
+            )
+            row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
+            return result
+
+        return await self._mutate(match_id, fn)
+
+    async def pending_prompt(self, match_id: int, user_id: int) -> PendingPrompt | None:
+        """The seat's open prompt (an answered secret one may still be revised).
+
+        Asking is coming back: it ends an AI takeover of the seat (the act command)."""
+        match, seats, state, deadline = await self._read(match_id)
+        seat = self._seat_of(seats, user_id)
+        if seat.ai_takeover or seat.missed or seat.away_until is not None:
+            async def clear(ctx: MatchTransaction) -> None:
+                row = ctx.seat_of(user_id)
+                if row.ai_takeover or row.missed or row.away_until is not None:
+                    self.come_back(row)
+                    ctx.changed = True
+
+            await self._mutate(match_id, clear)
+            match, seats, state, deadline = await self._read(match_id)
+            seat = self._seat_of(seats, user_id)
+        if state is None or match.status not in ("active", "paused"):
+            return None
+        game = eng.get(match.game)
+        prompt = next((p for p in game.prompts(state) if p.seat == seat.seat_no), None)
+        if prompt is None or seat.prompt_version is None:
+            return None
+        return PendingPrompt(
+            match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
+            deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
+            names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)], undo_mark=match.undo_mark,
+        )
+
+    async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:
+        """Why a seat's prompt of ``version`` is no longer open, when that is worth saying: its
+        shared decision was taken by someone else first. None: the game simply moved on."""
+        async with self.store.read() as session:
+            match = await session.get(Match, match_id)
+            if match is None or match.status not in ("active", "paused"):
+                return None
+            seats = await self.store.seats(session, match_id)
+            row = next((s for s in seats if s.seat_no == seat), None)
+            game = eng.get(match.game)
+            if row is None or not await self._lost_shared(session, match, game, seat, version):
+                return None
+            return lost_shared(self.wording) if row.prompt_version is not None else CLOSED_SHARED
+
+    async def _apply(
+        self, ctx: MatchTransaction, seat_no: int, prompt: eng.Prompt, choice: dict[str, Any], by: str,
+        interaction_id: str | None = None,
+    ) -> Choice:
+        """Run one choice through the engine and append it to the log."""
+        assert ctx.state is not None
+        try:
+            clean = json.loads(eng.canonical_json(choice))  # exactly what the log will replay
+        except (TypeError, ValueError):
+            raise BadChoice("A choice must be plain JSON data.") from None
+        if not isinstance(clean, dict):
+            raise BadChoice("A choice must be a set of named fields.")
+        try:
+            step = ctx.game.submit(ctx.state, seat_no, clean)
+        except eng.IllegalChoice as exc:
+            raise BadChoice(str(exc)) from None
+        seq = ctx.match.step + 1
+        public = [e.text for e in step.events if e.seats is None]
+        row = Choice(
+            match_id=ctx.match.id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
+            payload=clean, public=public,
+            interaction_id=interaction_id, created_at=ctx.now,
+        )
+        ctx.session.add(row)
+        ctx.rows.append(row)
+        ctx.state = step.state
+        ctx.match.step = ctx.values["step"] = seq
+        ctx.events.extend(step.events)
+        if any(e.phase_end for e in step.events):
+            ctx.phase_states.append((len(ctx.events), step.state))  # states are not changed in place
+        ctx.changed = True
+        ctx.secret_answered = ctx.secret_answered or prompt.secret
+        ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
+        if seq % SNAPSHOT_EVERY == 0:
+            await self.store.save_snapshot(ctx.session, ctx.match.id, seq, ctx.state, ctx.now)
+        self._reissue(ctx, actor=seat_no)
+        return row
+
+    async def _lost_shared(
+        self, session: AsyncSession, match: Match, game: eng.Game, seat_no: int, version: int | None,
+    ) -> bool:
+        """Whether the seat's prompt of ``version`` was shared and another seat answered first
+        (the first choice after it is someone else's). Replays from the nearest kept snapshot (the store keeps the newest two) or from setup."""
+        if version is None or not 0 <= version < match.step:
+            return False
+        first = await self.store.first_seat_after(session, match.id, version)
+        if first is None or first == seat_no:
+            return False
+        state = await self.store.load_state(session, match, upto=version)
+        old = next((p for p in game.prompts(state) if p.seat == seat_no), None)
+        return old is not None and old.shared
+
+    def _reissue(self, ctx: MatchTransaction, actor: int | None) -> None:
+        """Give each seat's open prompt its version: unchanged prompts keep theirs."""
+        by_seat = {p.seat: p for p in ctx.prompts()}
+        for seat in ctx.seats:
+            prompt = by_seat.get(seat.seat_no)
+            if prompt is None:
+                seat.prompt_version = seat.prompt_key = None
+                continue
+            key = fingerprint(prompt)
+            if seat.seat_no == actor:
+                # A sealed choice being revised, or an optional prompt passed on that stays open
+                # (Defenders' any-turn skills): the same DM stays live, nothing is sent again.
+                keep = (prompt.secret or prompt.optional) and prompt.answered and seat.prompt_version is not None
+            else:
+                keep = seat.prompt_key == key and seat.prompt_version is not None
+            if not keep:
+                seat.prompt_version = ctx.match.step
+            seat.prompt_key = key
+
+    async def _nudges_of(self, ctx: MatchTransaction, user_id: int, in_guild: bool) -> tuple[list[int], list[int]]:
+        """The reminder DMs and the channel "your turn" mention this user got while the match
+        waited for this answer: front-ends take them back once it is given (a "still waits for
+        you" left standing would be untrue). A mention happens only for closed DMs, whose player
+        answers in the server (``in_guild``); reminders only after a reminder time."""
+        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        reminded = deadline is not None and (deadline.reminded_50 or deadline.reminded_90)
+        if deadline is None or not (reminded or in_guild):
+            return [], []
+        dms: list[int] = []
+        pings: list[int] = []
+        for kind, ref, payload in await self.store.delivered_since(ctx.session, ctx.match.id, ("reminder", "turn"),
+                                                                  deadline.started_at):
+            ref = str(ref)
+            if kind == "turn" and ref.isdigit() and user_id in [int(u) for u in payload.get("user_ids", [])]:
+                pings.append(int(ref))
+            for part in ref.removeprefix(DM_REFS).split(";") if ref.startswith(DM_REFS) else []:
+                user, _, message = part.partition(":")
+                if user == str(user_id) and message.isdigit():
+                    dms.append(int(message))
+        return dms, pings
+

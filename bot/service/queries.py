@@ -1,0 +1,151 @@
+"""What front-ends read about a match without changing it: views, status, the log, the match
+itself and the delivery refs of its notices. Reads go through the store, outside any transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import engine as eng
+from bot.service import limits
+from bot.service.errors import Conflict, NotSeated
+from bot.service.transaction import MatchTransaction
+from bot.service.types import MatchInfo, SeatInfo, Status, Where
+from db.models import Match, Seat
+from db.store import Store
+from engine.text import fill
+
+
+class Queries:
+    """Mixed into MatchService: the reads and small per-seat settings."""
+
+    store: Store
+    clock: Callable[[], datetime]
+
+    async def public_view(self, match_id: int) -> dict[str, Any]:
+        match, _seats, state, _d = await self._read(match_id)
+        if state is None:
+            raise Conflict("The match has not started yet.")
+        return eng.get(match.game).view(state, None)
+
+    async def seat_view(self, match_id: int, user_id: int) -> dict[str, Any]:
+        match, seats, state, _d = await self._read(match_id)
+        seat = self._seat_of(seats, user_id)
+        if state is None:
+            raise Conflict("The match has not started yet.")
+        return eng.get(match.game).view(state, seat.seat_no)
+
+    async def status(self, channel_id: Where) -> Status:
+        return await self.status_of(await self._channel_match_id(channel_id))
+
+    async def status_of(self, match_id: int) -> Status:
+        """The status of one match, open or over (the status board shows both)."""
+        match, seats, state, deadline = await self._read(match_id)
+        game = eng.get(match.game)
+        prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+        owing = {p.seat for p in prompts if not p.answered and not p.optional}
+        optional = {p.seat for p in prompts if not p.answered and p.optional}
+        phase = match.status
+        if state is not None:
+            view = game.view(state, None)
+            phase = str(view.get("phase_label") or view.get("phase") or match.status)
+        info = self._info_of(match, seats, game)
+        return Status(
+            match=info, phase=phase, waiting=[s for s in info.seats if s.seat in owing],
+            may_act=[s for s in info.seats if s.seat in optional],
+            deadline=deadline.due_at if deadline else None, step=match.step,
+            prompts=[p.public() for p in prompts], result=match.result,
+            blocked=await self.blocked_targets(match.id),
+        )
+
+    async def log(self, channel_id: Where, limit: int = 20) -> list[str]:
+        """The last public event lines of the channel's newest match."""
+        return await self.log_of(await self._channel_match_id(channel_id, open_only=False), limit)
+
+    async def log_of(self, match_id: int, limit: int = 20) -> list[str]:
+        """The last public event lines of one match."""
+        limit = limits.log_lines(limit)
+        async with self.store.read() as session:
+            rows = await self.store.newest_public_lines(session, match_id, limit)
+            names = self._text_names([s.name for s in await self.store.seats(session, match_id)])
+            undone = await self.undo_lines(session, match_id)  # "alice undid ...", where the log was cut
+        lines = [*undone.get(0, [])] if len(rows) < limit else []
+        for seq, public in reversed(rows):
+            lines += [fill(line, names) for line in public] + undone.get(seq, [])
+        return lines[-limit:]
+
+    async def get_match(self, match_id: int) -> MatchInfo:
+        match, seats, _state, _d = await self._read(match_id, with_state=False)
+        return self._info_of(match, seats, eng.get(match.game))
+
+    async def set_dm_channel(self, match_id: int, user_id: int, dm_channel_id: int | None) -> None:
+        """Remember where the seat's private prompts go (front-ends call it after opening a DM)."""
+
+        async def fn(ctx: MatchTransaction) -> None:
+            ctx.seat_of(user_id).dm_channel_id = dm_channel_id
+            ctx.changed = True
+
+        await self._mutate(match_id, fn)
+
+    async def take_lease(self, name: str, holder: str, ttl_seconds: float = 60.0) -> bool:
+        """Hold (or renew) a named lease, e.g. the outbox delivery of several bot processes."""
+        return await self.store.acquire_lease(name, holder, self.clock(), timedelta(seconds=ttl_seconds))
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give a lease up at shutdown so another process takes over at once."""
+        await self.store.release_lease(name, holder, self.clock())
+
+    async def notice_ref(self, match_id: int, kind: str) -> str | None:
+        """Where the first delivered notice of this kind went (e.g. the lobby message id)."""
+        async with self.store.read() as session:
+            return await self.store.first_delivery_ref(session, match_id, kind)
+
+    async def previous_prompt(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
+        """The delivery ref (a message id) and prompt dump of the seat's prompt notice before
+        ``before_id``, if it was delivered: front-ends edit it in place or retire its components."""
+        found = await self.prompt_notice_before(match_id, seat, before_id)
+        return None if found is None else (found[0], dict(found[1].get("prompt") or {}))
+
+    async def prompt_notice_before(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
+        """The delivery ref and whole payload of the seat's last delivered prompt notice before ``before_id``."""
+        async with self.store.read() as session:
+            row = await self.store.prompt_notice_before(session, match_id, seat, before_id)
+        if row is None or row[0] is None or not str(row[0]).isdigit():
+            return None
+        return str(row[0]), dict(row[1])
+
+    async def dms_closed(self, match_id: int, seat: int) -> bool:
+        """Whether a DM to this seat already failed because its DMs are closed."""
+        async with self.store.read() as session:
+            return await self.store.has_notice_key(session, match_id, f"dms-closed:{seat}")
+
+    async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
+        """Record that a seat's DMs are closed; True only the first time (say it once)."""
+        async with self.store.write() as session:
+            if await self.store.has_notice_key(session, match_id, f"dms-closed:{seat}"):
+                return False
+            await self.store.add_marker(session, match_id, f"dms-closed:{seat}", "dms_closed", seat, self.clock())
+            return True
+
+    def _seat_of(self, seats: list[Seat], user_id: int) -> Seat:
+        for seat in seats:
+            if seat.user_id == user_id:
+                return seat
+        raise NotSeated("You have no seat in this match.")
+
+    def _info(self, ctx: MatchTransaction) -> MatchInfo:
+        return self._info_of(ctx.match, ctx.seats, ctx.game)
+
+    def _info_of(self, match: Match, seats: list[Seat], game: eng.Game) -> MatchInfo:
+        return MatchInfo(
+            id=match.id, guild_id=match.guild_id, channel_id=match.channel_id, game=match.game, title=game.title,
+            status=match.status, host_id=match.host_id, options=dict(match.options),
+            seats=[SeatInfo(seat=s.seat_no, user_id=s.user_id, name=s.name, ai_policy=s.ai_policy,
+                            ai_takeover=s.ai_takeover, missed=s.missed, away_until=s.away_until) for s in seats],
+            max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
+            step=match.step, created_at=match.created_at, result=match.result, away_mode=match.away_mode,
+            lobby_channel_id=match.lobby_channel_id, opens_thread=match.opens_thread,
+        )
+
+

@@ -1,0 +1,199 @@
+"""The match transaction: the one unit of work every change of a match runs in.
+
+``_mutate(match_id, fn)`` holds the match's asyncio lock (one writer per match in this
+process), opens one database transaction, locks the match row (BEGIN IMMEDIATE on SQLite, FOR
+UPDATE elsewhere), loads seats and state into a ``MatchTransaction`` and runs ``fn`` on it.
+``_finish`` then writes in the same transaction what the change implies: the result, the
+deadline, the notices (the outbox), a snapshot, and the version bump that fails with
+VersionConflict if another process changed the match meanwhile; the whole unit is then retried.
+So a choice, the AI turns it triggers, the new prompt versions, the deadline and the outbox
+notices are committed together: a crash leaves either all or nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+import engine as eng
+from bot.service import notices
+from bot.service.errors import NoMatch, NotSeated
+from bot.service.memory import MatchLocks, RecentStates
+from bot.service.notices import Outgoing, Payload
+from db.models import Choice, Deadline, Match, Seat
+from db.models import Notice as NoticeRow
+from db.store import Store, VersionConflict
+
+T = TypeVar("T")
+
+
+@dataclass
+class MatchTransaction:
+    """Everything one transaction on one match works with."""
+
+    session: AsyncSession
+    match: Match
+    seats: list[Seat]
+    game: eng.Game
+    state: eng.State | None
+    now: datetime
+    start_version: dict[int, int | None] = field(default_factory=dict)
+    start_state: eng.State | None = None
+    changed: bool = False
+    events: list[eng.Event] = field(default_factory=list)
+    notices: list[Outgoing] = field(default_factory=list)
+    secret_answered: bool = False
+    newly_sealed: bool = False
+    """A secret prompt was answered for the first time (not revised) in this transaction."""
+    rows: list[Choice] = field(default_factory=list)
+    snapshot: bool = False
+    values: dict[str, Any] = field(default_factory=dict)
+    actor: int | None = None
+    """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
+    actor_choice: dict[str, Any] | None = None
+    """That choice, so the seat's next prompt can say what it answered."""
+    phase_states: list[tuple[int, Any]] = field(default_factory=list)
+    """(events so far, state) after each choice that ended a phase: each phase post gets its map."""
+    private_in_reply: bool = False
+    """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
+
+    def names(self) -> list[str]:
+        return [s.name for s in sorted(self.seats, key=lambda s: s.seat_no)]
+
+    def seat(self, seat_no: int) -> Seat:
+        for seat in self.seats:
+            if seat.seat_no == seat_no:
+                return seat
+        raise NoMatch(f"seat {seat_no} does not exist")
+
+    def seat_of(self, user_id: int) -> Seat:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        raise NotSeated("You have no seat in this match.")
+
+    def prompts(self) -> list[eng.Prompt]:
+        if self.state is None or self.match.status not in ("active", "paused"):
+            return []
+        return self.game.prompts(self.state)
+
+    def notice(self, kind: str, payload: Payload, *, user_id: int | None = None, seat: int | None = None) -> None:
+        """Queue a notice; ``user_id`` (and its ``seat``) for a DM, else it goes to the match channel."""
+        notices.check(kind, payload)
+        self.notices.append(Outgoing(kind, payload, user_id, seat))
+
+    def lead_with(self, public: list[tuple[str, Payload]]) -> None:
+        """Queue channel posts ahead of every notice queued so far: the story of the change
+        comes before what it caused (prompts, reminders, the result)."""
+        for kind, payload in public:
+            notices.check(kind, payload)
+        self.notices[0:0] = [Outgoing(kind, payload) for kind, payload in public]
+
+
+class Transactions:
+    """Mixed into MatchService: the match transaction and the reads beside it."""
+
+    store: Store
+    clock: Callable[[], datetime]
+    _locks: MatchLocks
+    _cache: RecentStates[eng.State]
+
+    async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T]], retries: int = 8) -> T:
+        """Run ``fn`` in one transaction on the match, retried whole on a version conflict.
+        A callable ``fn`` returns is called after the commit, so it shows the new version."""
+        async with self._locks.hold(match_id):
+            for attempt in range(retries):
+                try:
+                    async with self.store.write() as session:
+                        match = await self.store.lock_match(session, match_id)
+                        if match is None:
+                            raise NoMatch(f"There is no match {match_id}.")
+                        ctx = await self._context(session, match)
+                        out = await fn(ctx)
+                        await self._finish(ctx)
+                    if callable(out):
+                        out = out()
+                    if ctx.state is not None:
+                        self._cache.put(match_id, ctx.match.version, ctx.state)
+                    return out
+                except (VersionConflict, IntegrityError):
+                    self._cache.pop(match_id)
+                    if attempt == retries - 1:
+                        raise
+                    await asyncio.sleep(0.005 * (attempt + 1))
+                except BaseException:
+                    self._cache.pop(match_id)
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _context(self, session: AsyncSession, match: Match) -> MatchTransaction:
+        seats = await self.store.seats(session, match.id)
+        game = eng.get(match.game)
+        state = await self._state(session, match, game)
+        ctx = MatchTransaction(session, match, seats, game, state, self.clock())
+        ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
+        ctx.start_state = state
+        return ctx
+
+    async def _state(self, session: AsyncSession, match: Match, game: eng.Game) -> eng.State | None:
+        if match.status == "lobby":
+            return None
+        cached = self._cache.get(match.id)
+        if cached is not None and cached[0] == match.version:
+            return cached[1]
+        return await self.store.load_state(session, match)
+
+    async def _read(
+        self, match_id: int, with_state: bool = True
+    ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
+        """A match as committed, outside any transaction of ours (its state from the cache if current)."""
+        async with self.store.read() as session:
+            match = await session.get(Match, match_id)
+            if match is None:
+                raise NoMatch(f"There is no match {match_id}.")
+            seats = await self.store.seats(session, match_id)
+            state = await self._state(session, match, eng.get(match.game)) if with_state else None
+            deadline = await session.get(Deadline, match_id)
+        if state is not None:
+            self._cache.put(match_id, match.version, state)
+        return match, seats, state, deadline
+
+    async def _finish(self, ctx: MatchTransaction) -> None:
+        """Result, deadline, notices, snapshot and the version bump: all in the caller's transaction.
+        The parts it calls are the other mixins' (``_conclude`` is the facade's, see core.py)."""
+        if not ctx.changed:
+            return
+        if ctx.state is not None and ctx.match.status == "active":
+            result = ctx.game.result(ctx.state)
+            if result is not None:
+                await self._conclude(ctx, result)
+            else:
+                self._reissue(ctx, actor=None)
+        await self._sync_deadline(ctx)
+        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        self._event_notices(ctx, deadline.due_at if deadline is not None else None)
+        if ctx.snapshot and ctx.state is not None:
+            await self.store.save_snapshot(ctx.session, ctx.match.id, ctx.match.step, ctx.state, ctx.now)
+        new_version = ctx.match.version + 1
+        for n, outgoing in enumerate(ctx.notices):
+            ctx.session.add(NoticeRow(
+                match_id=ctx.match.id, key=f"v{new_version}:{n}:{outgoing.kind}", kind=outgoing.kind,
+                channel_id=ctx.match.channel_id, user_id=outgoing.user_id, seat=outgoing.seat,
+                payload=dict(outgoing.payload), created_at=ctx.now,
+            ))
+        await ctx.session.flush()
+        await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+
+    def _close(self, ctx: MatchTransaction, status: str) -> None:
+        """End the match (finished or aborted): it frees its channel and no prompt stays open."""
+        ctx.match.status = ctx.values["status"] = status
+        ctx.values["open_channel"] = None
+        ctx.changed = True
+        for seat in ctx.seats:
+            seat.prompt_version = seat.prompt_key = None
