@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.text import fill
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.defenders import icons
 from render.defenders import layout as lay
 from render.defenders.common import as_int, clean, defender_name, region_names, stamp_fit, wrapped_lines
@@ -67,12 +67,8 @@ def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], n
         active = view.get("active") or {}
         if active:
             line += f" · {as_int(active.get('ap'))} AP" + (" each" if active.get("card") == "all" else "")
-    elif log:
-        tokens.star(draw, 24, cy, 12, fill=palette.ALERT)
-        line = "Latest: " + log[-1]
     else:
-        tokens.star(draw, 24, cy, 12, fill=palette.TEXT_DIM)
-        line = "The battle has not begun"
+        line = panels.latest_or_idle(draw, cy, log, "The battle has not begun")
     stamp_fit(img, (46, cy), line, x1 - 58, 22, bold=True)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.text import fill
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.samurai import icons, land
 from render.samurai import layout as lay
 from render.samurai.focus import Focus
@@ -101,15 +101,12 @@ def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], s
     else:
         tokens.star(draw, 24, cy, 12, fill=palette.TEXT_DIM)
         line = "Kinai, the middle of Japan (Kyoto and Osaka)"
-    line = fonts.sanitize(line, True)
-    text.stamp(img, (44, cy), text.ellipsize(line, fonts.font_for(line, 22, True), x1 - 56), 22, bold=True,
-               stroke=0, anchor="lm")
+    panels.caption_line(img, (44, cy), line, x1 - 56)
 
 
 def legend_origin(index: int, count: int) -> tuple[int, int, int]:
     """Top-left and width of a seat's legend card (tests sample the swatch there)."""
-    w = (lay.WIDTH - 16 - 8 * (count - 1)) // max(1, count)
-    return (8 + index * (w + 8), lay.LEGEND_Y, w)
+    return legend.card_origin(index, count, lay.WIDTH, lay.LEGEND_Y)
 
 
 def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
@@ -298,27 +295,16 @@ def key(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
                anchor="lm")
 
 
+BANNER = panels.BannerStyle(verb="rules Japan!", fit_margin=160, sizes=(44, 36, 28), headline_dy=20, reason_dy=30,
+                            token_gap=30, token_step=38, token_r=15)
+
+
 def result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> None:
     """The end banner over the top of the inset, so the final whole map stays readable."""
     outcome = view["result"]
     winners = [int(s) for s in outcome.get("winners", [])]
     band = lay.RESULT_BOX
-    cy = (band[1] + band[3]) // 2
     overlay = Image.new("RGBA", (band[2] - band[0], band[3] - band[1]), (10, 10, 14, 235))
     img.paste(overlay, band[:2], overlay)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle(band, outline=palette.ALERT, width=3)
-    if outcome.get("draw") or not winners:
-        headline, colour = "Draw", palette.TEXT
-    else:
-        who = " & ".join(legend.name_for(names, s) for s in winners)
-        headline, colour = f"{who} rules Japan!", palette.seat_colour(winners[0])
-    mid = (band[0] + band[2]) // 2
-    headline, f = text.fit(headline, band[2] - band[0] - 160, (44, 36, 28), bold=True)
-    bbox = text.outlined(draw, (mid, cy - 20), headline, f, fill=colour, stroke=3, anchor="mm")
-    for k, s in enumerate(winners[:3]):
-        tokens.seat_token(draw, s, bbox[0] - 30 - k * 38, cy - 20, 15)
-    reason = fonts.sanitize(fill(str(outcome.get("reason") or ""), names))
-    if reason:
-        line = text.ellipsize(reason, fonts.font(22), band[2] - band[0] - 40)
-        text.outlined(draw, (mid, cy + 30), line, fonts.font(22), anchor="mm")
+    ImageDraw.Draw(img).rectangle(band, outline=palette.ALERT, width=3)
+    panels.banner_text(img, band, BANNER, winners, bool(outcome.get("draw")), str(outcome.get("reason") or ""), names)

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import encode as encoding
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.samurai import icons
 from render.samurai.icons import koku, ronin_icon, unit_icon
 from render.samurai.panel import PLAN_BINS
@@ -39,12 +39,9 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     seat = int(you.get("seat", 0))
     colour = palette.seat_colour(seat)
     img, draw = tokens.private_canvas((w, h), seat)
-    koku_txt = f"{int(you.get('koku') or 0)} koku"
-    kx = w - 14 - fonts.font(22, True).getlength(koku_txt)
-    text.stamp(img, (w - 14, 26), koku_txt, 22, bold=True, anchor="rm")
+    kx = w - 14 - panels.private_corner(img, w, f"{int(you.get('koku') or 0)} koku")
     koku(draw, kx - 18, 26, 11)
-    title, tf = text.fit(f"Your screen - {legend.name_for(names, seat)}", kx - 90, (22, 20, 18), bold=True)
-    text.stamp(img, (52, 26), title, tf.size, bold=True, anchor="lm")
+    panels.private_title(img, f"Your screen - {legend.name_for(names, seat)}", kx - 90)
 
     names_by_id = display_names({str(p["id"]): str(p.get("name", p["id"])) for p in view.get("provinces", [])})
     f17 = fonts.font(17)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from render.labels import separate
+
 Box = tuple[int, int, int, int]
 
 WIDTH, HEIGHT = 1200, 1560
@@ -50,32 +52,8 @@ def place(locations: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
             x0 + half_w + fx * (x1 - x0 - HERO_W),
             y0 + half_h + fy * (y1 - y0 - PLATE_H - reserve),
         ]
-    ids = list(pos)
-    need_x, need_y = HERO_W + 6, PLATE_H + reserve + 4
-    for _ in range(60):
-        moved = False
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                pa, pb = pos[a], pos[b]
-                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
-                ox, oy = need_x - abs(dx), need_y - abs(dy)
-                if ox <= 0 or oy <= 0:
-                    continue
-                moved = True
-                if ox / need_x < oy / need_y:  # separate along the cheaper axis
-                    s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
-                    pa[0] -= s
-                    pb[0] += s
-                else:
-                    s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
-                    pa[1] -= s
-                    pb[1] += s
-        for p in pos.values():
-            p[0] = min(x1 - half_w, max(x0 + half_w, p[0]))
-            p[1] = min(y1 - half_h - reserve, max(y0 + half_h, p[1]))
-        if not moved:
-            break
-    return {k: (round(v[0]), round(v[1])) for k, v in pos.items()}
+    bounds = (x0 + half_w, y0 + half_h, x1 - half_w, y1 - half_h - reserve)
+    return separate(pos, (HERO_W + 6, PLATE_H + reserve + 4), bounds, list(pos), 60)
 
 
 def plate_box(centre: tuple[int, int]) -> Box:

@@ -11,7 +11,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.text import fill
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.tinybigwars import key
 from render.tinybigwars import layout as lay
 
@@ -60,21 +60,14 @@ def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], s
         where = st_names.get(str(combat.get("location")), str(combat.get("location", "?")))
         who = " vs ".join(_name(names, s) for s in combat.get("seats", []))
         line = f"Combat at {where}" + (f": {who}" if who else "")
-    elif events:
-        tokens.star(draw, 24, cy, 12, fill=palette.ALERT)
-        line = "Latest: " + events[-1]
     else:
-        tokens.star(draw, 24, cy, 12, fill=palette.TEXT_DIM)
-        line = "Nothing has happened yet"
-    line = fonts.sanitize(line, True)
-    text.stamp(img, (46, cy), text.ellipsize(line, fonts.font_for(line, 22, True), x1 - 58), 22, bold=True, stroke=0,
-               anchor="lm")
+        line = panels.latest_or_idle(draw, cy, events, "Nothing has happened yet")
+    panels.caption_line(img, (46, cy), line, x1 - 58)
 
 
 def legend_origin(index: int, count: int) -> tuple[int, int, int]:
     """Top-left and width of a seat's legend card (tests sample the swatch there)."""
-    w = (lay.WIDTH - 16 - 8 * (count - 1)) // max(1, count)
-    return (8 + index * (w + 8), lay.LEGEND_Y, w)
+    return legend.card_origin(index, count, lay.WIDTH, lay.LEGEND_Y)
 
 
 def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
@@ -193,26 +186,15 @@ def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], bo
         y += LINE_H
 
 
+BANNER = panels.BannerStyle(verb="wins!", fit_margin=140, sizes=(48, 40, 32), headline_dy=18, reason_dy=34,
+                            token_gap=36, token_step=40, token_r=16)
+
+
 def result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> int:
     """The end banner at the top of the events, so the final city stays whole."""
     outcome = view["result"]
     winners = [int(s) for s in outcome.get("winners", [])]
     band = RESULT_BOX
-    cy = (band[1] + band[3]) // 2
-    draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle(band, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT, width=3)
-    if outcome.get("draw") or not winners:
-        headline, colour = "Draw", palette.TEXT
-    else:
-        who = " & ".join(legend.name_for(names, s) for s in winners)
-        headline, colour = f"{who} wins!", palette.seat_colour(winners[0])
-    mid = (band[0] + band[2]) // 2
-    headline, f = text.fit(headline, band[2] - band[0] - 140, (48, 40, 32), bold=True)
-    bbox = text.outlined(draw, (mid, cy - 18), headline, f, fill=colour, stroke=3, anchor="mm")
-    for k, s in enumerate(winners[:3]):
-        tokens.seat_token(draw, s, bbox[0] - 36 - k * 40, cy - 18, 16)
-    reason = fonts.sanitize(fill(str(outcome.get("reason") or ""), names))
-    if reason:
-        line = text.ellipsize(reason, fonts.font(22), band[2] - band[0] - 40)
-        text.outlined(draw, (mid, cy + 34), line, fonts.font(22), fill=palette.TEXT, anchor="mm")
+    ImageDraw.Draw(img).rounded_rectangle(band, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT, width=3)
+    panels.banner_text(img, band, BANNER, winners, bool(outcome.get("draw")), str(outcome.get("reason") or ""), names)
     return band[3] + 8

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import encode as encoding
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 
 PRIVATE_SIZE = (800, 500)
 
@@ -24,15 +24,11 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     seat = int(you.get("seat", 0))
     colour = palette.seat_colour(seat)
     img, draw = tokens.private_canvas((w, h), seat)
-    right = f"Points {int((you.get('force') or {}).get('points', 0) or 0)}"
-    f22 = fonts.font(22, bold=True)
-    rw = f22.getlength(right)
-    text.stamp(img, (w - 14, 26), right, 22, bold=True, anchor="rm")
+    rw = panels.private_corner(img, w, f"Points {int((you.get('force') or {}).get('points', 0) or 0)}")
     coins = int(you.get("coins", 0) or 0)
     tokens.coin(draw, w - 14 - rw - 60, 26, 10)
     text.stamp(img, (w - 14 - rw - 46, 26), str(coins), 22, bold=True, anchor="lm")
-    title, tf = text.fit(f"Your force - {legend.name_for(names, seat)}", w - 130 - rw - 60, (22, 20, 18), bold=True)
-    text.stamp(img, (52, 26), title, tf.size, bold=True, anchor="lm")
+    panels.private_title(img, f"Your force - {legend.name_for(names, seat)}", w - 130 - rw - 60)
 
     f17, b17 = fonts.font(17), fonts.font(17, bold=True)
     locs = {str(lo["id"]): str(lo.get("name", lo["id"])) for lo in view.get("locations", [])}
