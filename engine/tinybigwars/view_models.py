@@ -7,9 +7,7 @@ an energy spend: only `SeatView.you` carries the seat's own.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
-
-from pydantic import Field
+from typing import Any, Literal
 
 from engine.view_model import IntPair, NamePair, PromptView, SeatDice, ViewModel
 
@@ -123,30 +121,14 @@ class ForceView(ViewModel):
     building_names: list[str]
 
 
-class SealedForce(ViewModel):
-    """A force submitted while others are still building theirs."""
-
-    kind: Literal["force"]
-    heroes: list[str]
-    minion_cards: list[str]
-    buildings: list[str]
-    points: int
-
-
-class SealedEnergy(ViewModel):
-    """An energy spend made while the other combatants are still choosing."""
-
-    kind: Literal["energy"]
-    attack: int
-    guard: int
-
-
 class You(ViewModel):
     """What only this seat sees."""
 
     seat: int
     force: ForceView | None
-    sealed: Annotated[SealedForce | SealedEnergy, Field(discriminator="kind")] | None
+    # this seat's own sealed choice still open, as the rules hold it: {"kind": "force", <the force>}
+    # or {"kind": "energy", "attack": n, "guard": n}; drawn as "key: value" lines
+    sealed: dict[str, Any] | None
     coins: int
 
 

@@ -27,8 +27,6 @@ from engine.tinybigwars.view_models import (
     LocationView,
     PublicView,
     ResultView,
-    SealedEnergy,
-    SealedForce,
     SeatPublic,
     SeatView,
     You,
@@ -175,13 +173,13 @@ def view(state: TBWState, seat: int | None) -> dict[str, Any]:
 
 def _you(state: TBWState, seat: int) -> You:
     mine = state.seats[seat]
-    sealed: SealedForce | SealedEnergy | None = None
+    sealed: dict[str, Any] | None = None
     if state.phase == "force" and mine.force is not None:
-        sealed = SealedForce(kind="force", **mine.force.model_dump())
+        sealed = {"kind": "force", **mine.force.model_dump()}
     elif state.combat is not None and seat in state.combat.seats and state.combat.stage == "energy":
         spend = state.combat.spend[state.combat.seats.index(seat)]
         if spend is not None:
-            sealed = SealedEnergy(kind="energy", attack=spend.attack, guard=spend.guard)
+            sealed = {"kind": "energy", "attack": spend.attack, "guard": spend.guard}
     force = None
     if mine.force is not None:
         cards = content()
