@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.tinybigwars.view_models import LocationView, PublicView
 from render.labels import separate
 
 Box = tuple[int, int, int, int]
@@ -32,23 +33,22 @@ NAME_SIZES = (24, 22, 20)
 NAME_MAX_W = PLATE_W - 36  # leaves room for the contested badge on the corner
 
 
-def map_key(view: dict[str, Any]) -> tuple[Any, ...]:
+def map_key(view: PublicView) -> tuple[Any, ...]:
     """Cache key: the map id plus the geometry, so two maps never share a layer by mistake."""
-    locs = tuple((str(lo["id"]), str(lo.get("name", "")), float(lo["x"]), float(lo["y"])) for lo in view["locations"])
-    roads = tuple(tuple(map(str, r)) for r in view.get("roads", []))
-    return (str(view.get("map", "")), locs, roads)
+    locations = tuple((location.id, location.name, location.x, location.y) for location in view.locations)
+    return (view.map, locations, tuple(view.roads))
 
 
-def place(locations: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+def place(locations: list[LocationView]) -> dict[str, tuple[int, int]]:
     """Plate centres from the 0..1 coordinates, nudged apart where plates would collide."""
     x0, y0, x1, y1 = MAP_BOX
     half_w, half_h = HERO_W / 2, PLATE_H / 2
     reserve = HERO_ROW_H * 2  # room below each plate for its hero rows
     pos: dict[str, list[float]] = {}
-    for lo in locations:
-        fx = min(1.0, max(0.0, float(lo["x"])))
-        fy = min(1.0, max(0.0, float(lo["y"])))
-        pos[str(lo["id"])] = [
+    for location in locations:
+        fx = min(1.0, max(0.0, location.x))
+        fy = min(1.0, max(0.0, location.y))
+        pos[location.id] = [
             x0 + half_w + fx * (x1 - x0 - HERO_W),
             y0 + half_h + fy * (y1 - y0 - PLATE_H - reserve),
         ]
