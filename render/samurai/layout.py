@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
+from engine.samurai.view_models import ProvinceView
 from render.labels import inside, overlaps, separate
 
 Point = tuple[float, float]
@@ -95,14 +95,14 @@ class Layout:
     shapes: dict[str, list[list[Point]]]  # convex pieces whose union is the province's land
 
 
-def project(provinces: list[dict[str, Any]], box: Box, margin: int = 40) -> dict[str, list[float]]:
+def project(provinces: list[ProvinceView], box: Box, margin: int = 40) -> dict[str, list[float]]:
     """Rotate the drawing coordinates and scale them uniformly into `box` (minus a margin)."""
     a = math.radians(ROTATION_DEG)
     ca, sa = math.cos(a), math.sin(a)
     raw = {}
     for p in provinces:
-        x, y = float(p["x"]), float(p["y"])
-        raw[str(p["id"])] = (x * ca - y * sa, x * sa + y * ca)  # y grows downwards: clockwise
+        x, y = p.x, p.y
+        raw[p.id] = (x * ca - y * sa, x * sa + y * ca)  # y grows downwards: clockwise
     xs = [v[0] for v in raw.values()]
     ys = [v[1] for v in raw.values()]
     w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
