@@ -17,8 +17,9 @@ from engine.samurai import view_models as samurai
 from engine.tinybigwars import view_models as tinybigwars
 
 View = TypeVar("View", bound=BaseModel)
+AnyPublic = tinybigwars.PublicView | samurai.PublicView | defenders.PublicView
 
-PUBLIC: dict[str, type[BaseModel]] = {
+PUBLIC: dict[str, type[AnyPublic]] = {
     "tinybigwars": tinybigwars.PublicView,
     "samurai": samurai.PublicView,
     "defenders": defenders.PublicView,
@@ -33,6 +34,10 @@ def parse(model: type[View], view: View | Mapping[str, Any]) -> View:
     return model.model_validate(fields)
 
 
-def public(game_key: str, view: Mapping[str, Any]) -> BaseModel:
+def public(game_key: str, view: AnyPublic | Mapping[str, Any]) -> AnyPublic:
     """The public view of any game, typed (the terminal table reads its header from it)."""
-    return parse(PUBLIC[game_key], view)
+    try:
+        model = PUBLIC[game_key]
+    except KeyError:
+        raise ValueError(f"no view model for game {game_key!r}") from None
+    return parse(model, view)
