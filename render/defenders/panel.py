@@ -255,14 +255,8 @@ def log_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names
     draw.rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
     text.stamp(img, (x0 + 10, top + 8), "Log", PX, bold=True, stroke=0, fill=palette.TEXT_DIM)
     y = top + 8 + LINE_H
-    f = fonts.font(PX)
-    wrapped: list[str] = []
-    for e in [fill(event, names) for event in view.log[-8:] if event]:
-        wrapped += text.wrap(fonts.sanitize(e), f, x1 - x0 - 28, 2)
-    room = max(0, (y1 - 6 - y) // LINE_H)
-    for line in wrapped[-room:] if room else []:
-        text.stamp(img, (x0 + 14, y), line, PX, stroke=0)
-        y += LINE_H
+    filled = [fill(event, names) for event in view.log[-8:] if event]
+    panels.newest_lines(img, filled, (x0 + 14, y), x1 - x0 - 28, y1 - 6, PX, LINE_H)
 
 
 def result_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> int:

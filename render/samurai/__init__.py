@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from engine.samurai.view_models import PublicView
 from render import encode as encoding
+from render import legend
 from render.samurai import board, focus, land, panel
 from render.samurai.land import OWNER_TINT
 from render.samurai.layout import (
@@ -38,7 +39,6 @@ from render.samurai.layout import (
     WAR_BOX,
     WIDTH,
 )
-from render.samurai.panel import legend_origin
 from render.samurai.private import PRIVATE_SIZE, draw_private, render_private_image
 from render.samurai.scene import (
     _SCENES,
@@ -55,6 +55,11 @@ from render.samurai.scene import (
 from render.views import parse
 
 Box = tuple[int, int, int, int]
+
+
+def legend_origin(index: int, count: int) -> tuple[int, int, int]:
+    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
+    return legend.card_origin(index, count, WIDTH, LEGEND_Y)
 
 
 def layout(view: PublicView | Mapping[str, Any]) -> tuple[focus.Focus, Crop, tuple[str, ...], Scene, Scene]:

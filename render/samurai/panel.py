@@ -103,17 +103,11 @@ def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, st: S
     panels.caption_line(img, (44, cy), line, x1 - 56)
 
 
-def legend_origin(index: int, count: int) -> tuple[int, int, int]:
-    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
-    return legend.card_origin(index, count, lay.WIDTH, lay.LEGEND_Y)
-
-
 def _status(view: PublicView, seat: SeatPublic) -> tuple[str, RGB]:
     """The one-word status of a legend card: out, winner, deciding or at war."""
-    if seat.eliminated:
-        return "out", palette.COMBAT
-    if view.result:
-        return ("winner", palette.ALERT) if seat.seat in view.result.winners else ("", palette.TEXT_DIM)
+    ended = panels.end_status(seat.seat, seat.eliminated, view.result.winners if view.result else None)
+    if ended is not None:
+        return ended
     if seat.seat in view.waiting:
         return "deciding", palette.ALERT
     if view.war is not None and view.war.seat == seat.seat:
@@ -147,7 +141,7 @@ def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names
             facts.insert(0, (icons.province, str(provinces)))
             entry = legend.Entry(seat=s, name=legend.name_for(names, s), facts=facts, status=status,
                                  status_colour=status_colour, highlight=highlight)
-        x, y, w = legend_origin(i, len(seats))
+        x, y, w = legend.card_origin(i, len(seats), lay.WIDTH, lay.LEGEND_Y)
         legend.draw_entry(img, draw, x, y, w, lay.LEGEND_H, entry)
         if not to_win:
             tokens.star(draw, x + 22, y + 52, 11)
@@ -161,25 +155,8 @@ def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names
 
 def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names: list[str] | None) -> None:
     """Who is awaited, then the latest public events with seat references filled with names."""
-    x0, y0, x1, y1 = lay.EVENTS_BOX
-    draw.rounded_rectangle(lay.EVENTS_BOX, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
-    y = y0 + 8
-    waiting = view.waiting
-    if waiting and not view.result:
-        who = ", ".join(_name(names, s) for s in waiting)
-        line = text.ellipsize(f"Waiting for: {who}", fonts.font(PX, True), x1 - x0 - 20)
-        text.stamp(img, (x0 + 10, y), line, PX, bold=True, fill=palette.ALERT, stroke=0)
-        y += LINE_H + 2
-    text.stamp(img, (x0 + 10, y), "Latest", PX, bold=True, fill=palette.TEXT_DIM, stroke=0)
-    y += LINE_H
-    f = fonts.font(PX)
-    lines: list[str] = []
-    for ev in [fill(event, names) for event in view.last_events if event]:
-        lines += text.wrap(fonts.sanitize(ev), f, x1 - x0 - 24, 2)
-    room = (y1 - 6 - y) // LINE_H
-    for line in lines[-room:] if room > 0 else []:
-        text.stamp(img, (x0 + 14, y), line, PX, stroke=0)
-        y += LINE_H
+    waiting = [] if view.result else view.waiting
+    panels.events_box(img, lay.EVENTS_BOX, waiting, view.last_events, names, PX, LINE_H)
 
 
 def war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: PublicView,

@@ -134,11 +134,7 @@ def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | 
             ry += ch + 8
         if not hand:
             text.stamp(img, (x, ry), "no cards", 17, stroke=0, fill=palette.TEXT_DIM)
-    footer = fonts.sanitize(view.phase_label)
-    if seat in view.waiting:
-        footer += " - waiting for your choice"
-    draw.rectangle((0, h - 40, w, h), fill=palette.BACKGROUND_EDGE)
-    text.stamp(img, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), 18, bold=True, anchor="lm")
+    panels.private_footer(img, view.phase_label, seat in view.waiting)
     return img
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.tinybigwars.view_models import PublicView
-from render import action
+from render import action, legend
 from render import encode as encoding
 from render.tinybigwars import board, panel
 from render.tinybigwars import layout as lay
@@ -37,11 +37,16 @@ from render.tinybigwars.layout import (
     WIDTH,
     plate_box,
 )
-from render.tinybigwars.panel import RESULT_BOX, legend_origin
+from render.tinybigwars.panel import RESULT_BOX
 from render.tinybigwars.private import PRIVATE_SIZE, draw_private, render_private_image
 from render.views import parse
 
 MAX_NAMED = 4  # locations ringed for the latest events: more would ring half the city
+
+
+def legend_origin(index: int, count: int) -> tuple[int, int, int]:
+    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
+    return legend.card_origin(index, count, WIDTH, LEGEND_Y)
 
 
 def named_locations(view: PublicView | Mapping[str, Any]) -> list[str]:
