@@ -19,7 +19,7 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import active_seat, prompts
-from engine.tinybigwars.state import TBWState
+from engine.tinybigwars.state import Hero, Location, TBWState
 from engine.tinybigwars.view_models import (
     CombatView,
     ForceView,
@@ -83,61 +83,50 @@ def _seats(state: TBWState) -> list[SeatPublic]:
     ]
 
 
-def _locations(state: TBWState) -> list[LocationView]:
-    presence = state.presence()
-    out = []
-    for location in state.locations:
-        card = loc_card(state, location.id)
-        present = presence[location.id]
-        out.append(
-            LocationView(
-                id=location.id,
-                name=card.name,
-                x=location.x,
-                y=location.y,
-                coin=card.coin,
-                influence=card.influence,
-                influence_total=location_influence(state, location.id),
-                coin_total=location_coins(state, location.id),
-                ability=card.text,
-                infrastructure=location.infrastructure,
-                controller=present[0] if len(present) == 1 else None,
-                contested=len(present) > 1,
-                start_seat=location.start_seat,
-                minions=[(seat, count) for seat, count in enumerate(location.minions) if count],
-                card=card.id,
-            )
-        )
-    return out
+def _location(state: TBWState, location: Location, present: list[int]) -> LocationView:
+    card = loc_card(state, location.id)
+    return LocationView(
+        id=location.id,
+        name=card.name,
+        x=location.x,
+        y=location.y,
+        coin=card.coin,
+        influence=card.influence,
+        influence_total=location_influence(state, location.id),
+        coin_total=location_coins(state, location.id),
+        ability=card.text,
+        infrastructure=location.infrastructure,
+        controller=present[0] if len(present) == 1 else None,
+        contested=len(present) > 1,
+        start_seat=location.start_seat,
+        minions=[(seat, count) for seat, count in enumerate(location.minions) if count],
+        card=card.id,
+    )
 
 
-def _heroes(state: TBWState) -> list[HeroView]:
-    out = []
-    for hero in state.heroes:
-        card = hero_card(hero)
-        out.append(
-            HeroView(
-                id=hero.id,
-                card=hero.card,
-                name=card.name,
-                seat=hero.seat,
-                location=hero.location,
-                health=hero.health,
-                max_health=card.health,
-                energy=hero.energy,
-                max_energy=card.max_energy,
-                power=card.power,
-                activated=hero.activated,
-                defeated=hero.defeated,
-                ability=card.text,
-            )
-        )
-    return out
+def _hero(hero: Hero) -> HeroView:
+    card = hero_card(hero)
+    return HeroView(
+        id=hero.id,
+        card=hero.card,
+        name=card.name,
+        seat=hero.seat,
+        location=hero.location,
+        health=hero.health,
+        max_health=card.health,
+        energy=hero.energy,
+        max_energy=card.max_energy,
+        power=card.power,
+        activated=hero.activated,
+        defeated=hero.defeated,
+        ability=card.text,
+    )
 
 
 def view_model(state: TBWState, seat: int | None) -> PublicView:
     """The public view (seat None) or a seat's view with its private ``you`` block, typed."""
     open_prompts = prompts(state)
+    presence = state.presence()
     label = PHASE_LABELS[state.phase]
     public: dict[str, Any] = {
         "game": "tinybigwars",
@@ -148,9 +137,9 @@ def view_model(state: TBWState, seat: int | None) -> PublicView:
         "to_win": state.options.to_win,
         "map": state.map,
         "seats": _seats(state),
-        "locations": _locations(state),
+        "locations": [_location(state, location, presence[location.id]) for location in state.locations],
         "roads": [(a, b) for a, b in state.roads],
-        "heroes": _heroes(state),
+        "heroes": [_hero(hero) for hero in state.heroes],
         "combat": _combat(state),
         "active_seat": active_seat(state),
         "waiting": sorted({prompt.seat for prompt in open_prompts if not prompt.answered}),
