@@ -3,7 +3,9 @@
 One routine for every map that names many places in little room (the Samurai overview and
 its enlarged inset): labels try the spots around their marker's footprint, the most crowded
 places first; a place left without a spot may move one blocking label elsewhere, then tries
-spots further out (drawn with a leader line), and only then a shorter text.
+spots further out (drawn with a leader line), and only then a shorter text. `separate` is the
+one relaxation loop that first pushes the marks themselves apart (Samurai nodes, Tiny Big
+Wars plates).
 """
 
 from __future__ import annotations
