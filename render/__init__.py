@@ -1,14 +1,18 @@
 """Pillow rendering: public or seat views to PNG bytes, and replay GIFs.
 
-No database, no Discord: callers pass view dicts (see docs/design/*-view.md) and get
-bytes back. Every function is a plain function safe to call from worker threads
+No database, no Discord: callers pass view dicts (see docs/design/*-view.md) or the view
+models they dump from (engine/<game>/view_models.py) and get bytes back; each game parses
+the dict into its model once (render/views.py) and draws from attributes. Every function is a plain function safe to call from worker threads
 (`await asyncio.to_thread(render.draw, key, view)`); the only shared state is the
 thread-safe cache of static map layers and text sprites.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from pydantic import BaseModel
 
 from render import defenders, samurai, tinybigwars
 from render.anim import animate
@@ -25,11 +29,11 @@ def _module(game_key: str) -> Any:
         raise ValueError(f"no renderer for game {game_key!r}") from None
 
 
-def draw(game_key: str, public_view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map. `names[seat]` are display names (default "Player N")."""
     return _module(game_key).draw(public_view, names)
 
 
-def draw_private(game_key: str, seat_view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw_private(game_key: str, seat_view: BaseModel | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the private panel for the seat in `seat_view["you"]`."""
     return _module(game_key).draw_private(seat_view, names)

@@ -3,7 +3,9 @@
 One routine for every map that names many places in little room (the Samurai overview and
 its enlarged inset): labels try the spots around their marker's footprint, the most crowded
 places first; a place left without a spot may move one blocking label elsewhere, then tries
-spots further out (drawn with a leader line), and only then a shorter text.
+spots further out (drawn with a leader line), and only then a shorter text. `separate` is the
+one relaxation loop that first pushes the marks themselves apart (Samurai nodes, Tiny Big
+Wars plates).
 """
 
 from __future__ import annotations
@@ -134,3 +136,39 @@ def _repair(pid: str, feet: dict[str, Box], options: Sequence[Size], placed: dic
                 continue
             placed[q] = (qtxt, alt)
             return
+
+
+def separate(pos: dict[str, list[float]], need: tuple[float, float], bounds: tuple[float, float, float, float],
+             order: Sequence[str], iterations: int) -> dict[str, tuple[int, int]]:
+    """Push centres apart until no two are closer than `need` (width, height) on both axes.
+
+    Each overlapping pair moves apart along the cheaper axis, `order` fixing which pair goes
+    first; after every sweep the centres are held within `bounds` (x0, y0, x1, y1). Every map
+    that spreads marks out (Samurai nodes, Tiny Big Wars plates) relaxes with this one loop.
+    """
+    need_x, need_y = need
+    for _ in range(iterations):
+        moved = False
+        for i, a in enumerate(order):
+            first = pos[a]
+            for b in order[i + 1 :]:
+                second = pos[b]
+                dx, dy = second[0] - first[0], second[1] - first[1]
+                over_x, over_y = need_x - abs(dx), need_y - abs(dy)
+                if over_x <= 0 or over_y <= 0:
+                    continue
+                moved = True
+                if over_x / need_x < over_y / need_y:
+                    shift = (over_x / 2 + 0.5) * (1 if dx >= 0 else -1)
+                    first[0] -= shift
+                    second[0] += shift
+                else:
+                    shift = (over_y / 2 + 0.5) * (1 if dy >= 0 else -1)
+                    first[1] -= shift
+                    second[1] += shift
+        for point in pos.values():
+            point[0] = min(bounds[2], max(bounds[0], point[0]))
+            point[1] = min(bounds[3], max(bounds[1], point[1]))
+        if not moved:
+            break
+    return {key: (round(point[0]), round(point[1])) for key, point in pos.items()}

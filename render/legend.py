@@ -36,6 +36,12 @@ FACT_PX = 20  # the public maps' smallest text (fonts.MAP_MIN_PX)
 ROW_H = 108  # a card's height: name, progress bar, facts
 
 
+def card_origin(index: int, count: int, width: int, y: int) -> tuple[int, int, int]:
+    """Top-left and width of the `index`-th of `count` legend cards spread across `width` px."""
+    w = (width - 16 - 8 * (count - 1)) // max(1, count)
+    return (8 + index * (w + 8), y, w)
+
+
 def name_for(names: list[str] | None, seat: int) -> str:
     """The seat's display name, falling back to "Player N" for missing or blank names."""
     if names and seat < len(names) and names[seat] and names[seat].strip():

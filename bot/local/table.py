@@ -20,6 +20,7 @@ from bot.service import MatchService, ServiceError
 from bot.service.history import REPLAY_NOTICE
 from db.store import Store
 from engine.text import fill
+from render import views as render_views
 
 LOCAL_GUILD = 0
 LOCAL_CHANNEL = 1
@@ -160,10 +161,11 @@ class Table:
                 self.say(payload.get("text", ""))  # a phase closed mid-transaction: the map comes with the last
             elif notice.kind in ("phase", "result"):
                 self.frame += 1
-                png = render.draw(payload["game"], payload["view"], names=self.names)
+                view = render_views.public(payload["game"], payload["view"])
+                png = render.draw(payload["game"], view, names=self.names)
                 path = self.maps / f"{self.frame:03d}-{notice.kind}.png"
                 path.write_bytes(png)
-                label = str(payload.get("label") or fill(str(payload["view"].get("phase_label") or ""), self.names))
+                label = str(payload.get("label") or fill(view.phase_label, self.names))
                 body = payload.get("events") if notice.kind == "phase" else None
                 text = "\n".join([f"**{label}**", *body]) if body else payload.get("text", "")
                 self.say(f"\n{text}\n[map saved: {path}]")

@@ -1,7 +1,9 @@
 """What players see (docs/design/defenders-view.md).
 
 Hidden from everyone: the Turn Deck's order, the Horde, the caravan pile, the face-down boss of
-this and later battles, and the Skill and Artifact decks. Only their sizes are shown.
+this and later battles, and the Skill and Artifact decks. Only their sizes are shown. Each part
+is built into its view model (engine/defenders/view_models.py), the allow-list; the contract
+sends the model's dump.
 """
 
 from __future__ import annotations
@@ -11,73 +13,94 @@ from typing import Any
 from engine.defenders import actions, board, names, rules
 from engine.defenders.content import content
 from engine.defenders.state import DefendersState
+from engine.defenders.view_models import (
+    ActiveView,
+    ArtifactView,
+    AttackView,
+    CapitalView,
+    CaravansView,
+    CardInPlay,
+    DeckView,
+    DefenderView,
+    HiddenBoss,
+    PublicView,
+    RegionView,
+    ResultView,
+    RevealedBoss,
+    SeatView,
+    SkillView,
+    WarView,
+    You,
+)
+from engine.view_model import PromptView
 
 
-def phase_label(st: DefendersState) -> str:
-    if st.phase == "setup":
+def phase_label(state: DefendersState) -> str:
+    if state.phase == "setup":
         return "Setup - choose your first skills"
-    if st.phase == "over":
-        return ("Victory" if st.won else "Defeat") + f" - {st.reason}"
-    if st.phase == "rebuild":
-        return f"After battle {st.battle} - Rebuild, Regroup, Reconcile"
-    head = f"Battle {st.battle} - Round {st.round}"
-    if st.attacks:
-        a = st.attacks[0]
-        return f"{head} - {a.source} attack {names.region_name(st, a.region)}"
-    current = current_view(st)
+    if state.phase == "over":
+        return ("Victory" if state.won else "Defeat") + f" - {state.reason}"
+    if state.phase == "rebuild":
+        return f"After battle {state.battle} - Rebuild, Regroup, Reconcile"
+    head = f"Battle {state.battle} - Round {state.round}"
+    if state.attacks:
+        attack = state.attacks[0]
+        return f"{head} - {attack.source} attack {names.region_name(state, attack.region)}"
+    current = current_view(state)
     if current is not None:
-        return f"{head} - {current['name']}"
+        return f"{head} - {current.name}"
     return head
 
 
-def region_view(st: DefendersState, key: str) -> dict[str, Any]:
+def region_view(state: DefendersState, key: str) -> RegionView:
     c = content()
-    r = st.regions[key]
-    if r.war:
-        w = c.war_region(key)
-        name, terrain = w.name, key.capitalize()
-        ability = w.hostile_name if r.side == "hostile" else w.friendly_name
-        text = w.hostile_text if r.side == "hostile" else w.friendly_text
+    region = state.regions[key]
+    if region.war:
+        war = c.war_region(key)
+        name, terrain = war.name, key.capitalize()
+        ability = war.hostile_name if region.side == "hostile" else war.friendly_name
+        text = war.hostile_text if region.side == "hostile" else war.friendly_text
     else:
-        reg = c.region(key)
-        side = reg.a if r.side == "A" else reg.b
-        name, terrain, ability, text = reg.name, key.capitalize(), side.ability.name, side.ability.text
-    return {
-        "pos": r.pos, "key": key, "name": name, "terrain": terrain, "side": r.side, "war": r.war,
-        "ability": ability, "ability_text": text, "threat": r.threat, "max_threat": st.options.outer_max,
-        "destroyed": r.destroyed, "caravans": r.caravans, "ward": r.wards > 0, "storm": r.storm,
-        "fleet_die": r.fleet_die, "adjacent": board.adjacent(st, key),
-    }
+        card = c.region(key)
+        side = card.a if region.side == "A" else card.b
+        name, terrain, ability, text = card.name, key.capitalize(), side.ability.name, side.ability.text
+    return RegionView(
+        pos=region.pos, key=key, name=name, terrain=terrain, side=region.side, war=region.war,
+        ability=ability, ability_text=text, threat=region.threat, max_threat=state.options.outer_max,
+        destroyed=region.destroyed, caravans=region.caravans, ward=region.wards > 0, storm=region.storm,
+        fleet_die=region.fleet_die, adjacent=board.adjacent(state, key),
+    )
 
 
-def defender_view(st: DefendersState, idx: int) -> dict[str, Any]:
+def defender_view(state: DefendersState, idx: int) -> DefenderView:
     c = content()
-    d = st.defenders[idx]
-    card = c.defender(d.key)
-    return {
-        "idx": d.idx, "seat": d.seat, "key": d.key, "name": card.name, "region": d.region,
-        "hp": d.hp, "max_hp": rules.max_hp(d), "xp": d.xp, "xp_max": rules.XP_MAX, "exhausted": d.hp == 0,
-        "death_tokens": d.death_tokens, "in_tree": d.in_tree, "riding": d.riding, "shield": d.shield,
-        "ability": card.ability.name, "ability_text": card.ability.text,
-        "artifacts": [{"key": a, "name": c.artifact(a).name, "slot": c.artifact(a).slot,
-                       "text": c.artifact(a).ability.text} for a in d.artifacts],
-        "skills": [{"key": s, "name": c.skill(s).name, "cost": c.skill(s).ability.xp,
-                    "text": c.skill(s).ability.text, "own_turn": c.skill(s).ability.own_turn} for s in d.skills],
-    }
+    defender = state.defenders[idx]
+    card = c.defender(defender.key)
+    return DefenderView(
+        idx=defender.idx, seat=defender.seat, key=defender.key, name=card.name, region=defender.region,
+        hp=defender.hp, max_hp=rules.max_hp(defender), xp=defender.xp, xp_max=rules.XP_MAX,
+        exhausted=defender.hp == 0, death_tokens=defender.death_tokens, in_tree=defender.in_tree,
+        riding=defender.riding, shield=defender.shield, ability=card.ability.name, ability_text=card.ability.text,
+        artifacts=[ArtifactView(key=key, name=c.artifact(key).name, slot=c.artifact(key).slot,
+                                text=c.artifact(key).ability.text) for key in defender.artifacts],
+        skills=[SkillView(key=key, name=c.skill(key).name, cost=c.skill(key).ability.xp,
+                          text=c.skill(key).ability.text, own_turn=c.skill(key).ability.own_turn)
+                for key in defender.skills],
+    )
 
 
-def boss_view(st: DefendersState) -> dict[str, Any]:
-    b = st.boss
-    if not b.revealed:
-        return {"kind": b.kind, "revealed": False}
-    card = content().boss(b.key)
-    return {"kind": b.kind, "revealed": True, "key": b.key, "name": card.name, "hp": b.hp, "max_hp": b.max_hp,
-            "region": b.region, "text": f"{card.round_text} {card.passive_text}",
-            "held": b.hp == 1 and not rules.all_home(st)}
+def boss_view(state: DefendersState) -> RevealedBoss | HiddenBoss:
+    boss = state.boss
+    if not boss.revealed:
+        return HiddenBoss(kind=boss.kind, revealed=False)
+    card = content().boss(boss.key)
+    return RevealedBoss(kind=boss.kind, revealed=True, key=boss.key, name=card.name, hp=boss.hp, max_hp=boss.max_hp,
+                        region=boss.region, text=f"{card.round_text} {card.passive_text}",
+                        held=boss.hp == 1 and not rules.all_home(state))
 
 
-def current_view(st: DefendersState) -> dict[str, Any] | None:
-    card = st.current
+def current_view(state: DefendersState) -> CardInPlay | None:
+    card = state.current
     if card is None:
         return None
     c = content()
@@ -91,61 +114,76 @@ def current_view(st: DefendersState) -> dict[str, Any] | None:
         regions = ["plains"]
     name = names.card_name(card)
     if card.startswith("d:"):
-        name = f"Defender card: {c.defender(st.defenders[int(card[2:])].key).name}"
-    return {"kind": kind, "name": name, "regions": regions}
+        name = f"Defender card: {c.defender(state.defenders[int(card[2:])].key).name}"
+    return CardInPlay(kind=kind, name=name, regions=regions)
 
 
-def public_view(st: DefendersState) -> dict[str, Any]:
-    c = content()
-    act = st.active
-    attack = st.attacks[0] if st.attacks else None
-    on_map = {k: r.caravans for k, r in st.regions.items() if r.caravans}
-    prompts = actions.prompts(st)
-    manticore: str | int = st.manticore
-    if st.manticore.startswith("rider:"):
-        manticore = int(st.manticore[6:])
+def _public(state: DefendersState) -> dict[str, Any]:
+    """The public view's fields, parts already typed."""
+    active = state.active
+    attack = state.attacks[0] if state.attacks else None
+    manticore: str | int = state.manticore
+    if state.manticore.startswith("rider:"):
+        manticore = int(state.manticore[6:])
     return {
-        "game": "defenders", "mode": st.options.mode, "difficulty": st.options.difficulty,
-        "battle": st.battle, "battles": 3 if st.options.mode == "campaign" else 1,
-        "round": st.round, "phase": phase_name(st), "phase_label": phase_label(st),
-        "capital": {"name": c.capital.name, "threat": st.capital_threat,
-                    "destruction": st.options.destruction, "caravans": st.capital_caravans},
-        "ring": [region_view(st, k) for k in st.ring],
-        "war": {"fleet_dice": st.fleet_dice, "storms": st.storms, "tree": st.tree, "manticore": manticore,
-                "soldiers": st.soldiers, "deserters": st.turn_deck.count("deserter") + st.discard.count("deserter"),
-                "death_tokens": st.death_tokens},
-        "defenders": [defender_view(st, d.idx) for d in st.defenders],
-        "boss": boss_view(st),
-        "deck": {"turn": len(st.turn_deck), "discard": len(st.discard), "horde": len(st.horde),
-                 "round_cards": len(st.turn_deck) + len(st.discard) + (1 if st.current else 0),
-                 "current": current_view(st)},
-        "caravans": {"pile": len(st.caravan_pile), "home": st.capital_caravans, "total": rules.CARAVANS,
-                     "on_map": on_map},
-        "active": None if act is None else {"card": act.card, "defender": act.defender, "ap": act.ap,
-                                            "passed": list(act.passed)},
-        "attack": None if attack is None else {
-            "region": attack.region, "source": attack.source, "dire": attack.kind == "dire",
-            "cost": min((rules.defend_cost(st, d, attack) for d in st.defenders), default=0),
-            "declined": list(attack.declined)},
-        "prompts": [p.public() for p in prompts],
-        "log": list(st.log),
-        "result": None if st.phase != "over" else {"won": bool(st.won), "reason": st.reason},
+        "game": "defenders", "mode": state.options.mode, "difficulty": state.options.difficulty,
+        "battle": state.battle, "battles": 3 if state.options.mode == "campaign" else 1,
+        "round": state.round, "phase": phase_name(state), "phase_label": phase_label(state),
+        "capital": CapitalView(name=content().capital.name, threat=state.capital_threat,
+                               destruction=state.options.destruction, caravans=state.capital_caravans),
+        "ring": [region_view(state, key) for key in state.ring],
+        "war": WarView(fleet_dice=state.fleet_dice, storms=state.storms, tree=state.tree, manticore=manticore,
+                       soldiers=state.soldiers,
+                       deserters=state.turn_deck.count("deserter") + state.discard.count("deserter"),
+                       death_tokens=state.death_tokens),
+        "defenders": [defender_view(state, defender.idx) for defender in state.defenders],
+        "boss": boss_view(state),
+        "deck": DeckView(turn=len(state.turn_deck), discard=len(state.discard), horde=len(state.horde),
+                         round_cards=len(state.turn_deck) + len(state.discard) + (1 if state.current else 0),
+                         current=current_view(state)),
+        "caravans": CaravansView(pile=len(state.caravan_pile), home=state.capital_caravans, total=rules.CARAVANS,
+                                 on_map={key: region.caravans for key, region in state.regions.items()
+                                         if region.caravans}),
+        "active": None if active is None else ActiveView(card=active.card, defender=active.defender, ap=active.ap,
+                                                         passed=list(active.passed)),
+        "attack": None if attack is None else AttackView(
+            region=attack.region, source=attack.source, dire=attack.kind == "dire",
+            cost=min((rules.defend_cost(state, defender, attack) for defender in state.defenders), default=0),
+            declined=list(attack.declined)),
+        "prompts": [PromptView(**prompt.public()) for prompt in actions.prompts(state)],
+        "log": list(state.log),
+        "result": None if state.phase != "over" else ResultView(won=bool(state.won), reason=state.reason),
     }
 
 
-def phase_name(st: DefendersState) -> str:
-    if st.phase in ("setup", "rebuild", "over"):
-        return st.phase
-    if st.artifact_offer is not None:
+def public_view_model(state: DefendersState) -> PublicView:
+    """The public view, typed."""
+    return PublicView(**_public(state))
+
+
+def public_view(state: DefendersState) -> dict[str, Any]:
+    """The public view as the JSON dict the contract sends."""
+    return public_view_model(state).model_dump()
+
+
+def phase_name(state: DefendersState) -> str:
+    if state.phase in ("setup", "rebuild", "over"):
+        return state.phase
+    if state.artifact_offer is not None:
         return "artifact"
-    if st.attacks:
+    if state.attacks:
         return "defend"
-    if st.active is not None:
-        return st.active.card if st.active.card == "all" else "turn"
+    if state.active is not None:
+        return state.active.card if state.active.card == "all" else "turn"
     return "turn"
 
 
-def seat_view(st: DefendersState, seat: int) -> dict[str, Any]:
-    view = public_view(st)
-    view["you"] = {"seat": seat, "defenders": [d.idx for d in st.of_seat(seat)]}
-    return view
+def seat_view_model(state: DefendersState, seat: int) -> SeatView:
+    """The public view plus the seat and its Defenders, typed."""
+    you = You(seat=seat, defenders=[defender.idx for defender in state.of_seat(seat)])
+    return SeatView(**_public(state), you=you)
+
+
+def seat_view(state: DefendersState, seat: int) -> dict[str, Any]:
+    """The seat view as the JSON dict the contract sends."""
+    return seat_view_model(state, seat).model_dump()

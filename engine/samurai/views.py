@@ -2,7 +2,8 @@
 
 The public view is built only from public facts: the board, garrisons, army markers (never
 their composition), revealed ronin, plans after they are revealed. The seat view adds what
-is behind that seat's screen.
+is behind that seat's screen. Each is built into its view model (engine/samurai/view_models.py),
+the allow-list; the contract sends the model's dump.
 """
 
 from __future__ import annotations
@@ -12,6 +13,24 @@ from typing import Any
 from engine.samurai import rules, victory
 from engine.samurai.content import REGULAR, content
 from engine.samurai.state import SamuraiState
+from engine.samurai.view_models import (
+    ArmyMarker,
+    ArmyScreen,
+    BattleView,
+    CardView,
+    DeclarationView,
+    HiddenRonin,
+    LossesView,
+    PlanView,
+    ProvinceView,
+    PublicView,
+    ResultView,
+    SeatPublic,
+    SeatView,
+    SupplyView,
+    WarView,
+    You,
+)
 
 PHASE_LABELS = {
     "setup": "Setup: spearmen and claims", "screens": "Setup: army screens", "deploy": "Setup: deploy armies",
@@ -26,101 +45,131 @@ FORT = {0: None, 1: "castle", 2: "fortress"}
 
 
 def static_map() -> dict[str, Any]:
+    """The land borders and sea lanes of the map, each pair sorted (the same for every match)."""
     c = content()
     borders = sorted({tuple(sorted((p.id, o))) for p in c.map.provinces for o in p.land})
     lanes = sorted({tuple(sorted((p.id, o))) for p in c.map.provinces for o in p.sea})
-    return {"borders": [list(b) for b in borders], "sea_lanes": [list(s) for s in lanes]}
+    return {"borders": [tuple(b) for b in borders], "sea_lanes": [tuple(s) for s in lanes]}
 
 
-def waiting(st: SamuraiState) -> list[int]:
-    return sorted({p.seat for p in rules.prompts(st) if not p.answered})
+def waiting(state: SamuraiState) -> list[int]:
+    return sorted({p.seat for p in rules.prompts(state) if not p.answered})
 
 
-def public_view(st: SamuraiState) -> dict[str, Any]:
+def _war(state: SamuraiState) -> WarView | None:
+    if state.war is None or state.war.order_pos >= len(state.order):
+        return None
+    war = state.war
+    battle = war.battle
+    return WarView(
+        seat=state.order[war.order_pos], phase=war.sub,
+        declarations=[DeclarationView(**d.model_dump()) for d in war.declarations],
+        battle=None if battle is None else BattleView(
+            target=battle.target, attacker=battle.attacker, defender=battle.defender, naval=battle.naval,
+            round=battle.rounds, fort_defenders=battle.fort_left,
+            losses_pending=None if battle.pending is None else LossesView(
+                step=battle.pending.step, hits=dict(battle.pending.hits),
+                choosing=sorted(battle.pending.owed.values()))))
+
+
+def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The public view's fields; `own_vp` (seat, total) puts a seat's full LWTV total on its own row."""
     c = content()
-    prompts = rules.prompts(st)
+    prompts = rules.prompts(state)
     answered = {p.seat for p in prompts if p.secret and p.answered}
-    armies_at: dict[str, dict[str, Any]] = {}
+    armies_at: dict[str, ArmyMarker] = {}
     armies = []
-    for pl in st.players:
-        for a in pl.armies:
-            marker = {"seat": pl.seat, "army": a.idx, "alive": a.alive, "location": a.location, "level": a.level,
-                      "assassinated": a.assassinated, "ronin": a.ronin if a.ronin_revealed else None}
+    for player in state.players:
+        for army in player.armies:
+            marker = ArmyMarker(seat=player.seat, army=army.idx, alive=army.alive, location=army.location,
+                                level=army.level, assassinated=army.assassinated,
+                                ronin=army.ronin if army.ronin_revealed else None)
             armies.append(marker)
-            if a.alive and a.location:
-                armies_at[a.location] = marker
+            if army.alive and army.location:
+                armies_at[army.location] = marker
     provinces = []
     for p in c.map.provinces:
-        prov = st.provinces[p.id]
-        provinces.append({
-            "id": p.id, "name": p.name, "region": p.region, "x": p.x, "y": p.y,
-            "owner": prov.owner, "neutral": prov.neutral,
-            "garrison": {k: prov.garrison[k] for k in REGULAR},
-            "garrison_total": rules.gsize(prov.garrison),
-            "fort": FORT[prov.fort],
-            "ronin": prov.ronin if prov.ronin_revealed else None,
-            "army": armies_at.get(p.id),
-        })
-    lwtv = st.options.mode == "lwtv"
+        prov = state.provinces[p.id]
+        provinces.append(ProvinceView(
+            id=p.id, name=p.name, region=p.region, x=p.x, y=p.y,
+            owner=prov.owner, neutral=prov.neutral,
+            garrison={kind: prov.garrison[kind] for kind in REGULAR},
+            garrison_total=rules.gsize(prov.garrison),
+            fort=FORT[prov.fort],
+            ronin=prov.ronin if prov.ronin_revealed else None,
+            army=armies_at.get(p.id),
+        ))
+    lwtv = state.options.mode == "lwtv"
     seats = []
-    for pl in st.players:
-        seats.append({
-            "seat": pl.seat, "provinces": len(rules.owned(st, pl.seat)), "koku": pl.koku,
-            "sword": pl.sword, "eliminated": pl.eliminated,
-            "armies": sum(1 for a in pl.armies if a.alive),
-            "armies_destroyed": pl.armies_destroyed,
-            "plan": pl.plan.model_dump() if pl.plan else None,
-            "ready": pl.seat in answered,
-            "event_cards": len(pl.hand),
-            "vp": (victory.vp(st, pl.seat) if st.phase == "over" else victory.public_vp(st, pl.seat))
-            if lwtv else None,
-        })
-    war = None
-    if st.war is not None and st.war.order_pos < len(st.order):
-        w = st.war
-        b = w.battle
-        war = {"seat": st.order[w.order_pos], "phase": w.sub,
-               "declarations": [d.model_dump() for d in w.declarations],
-               "battle": None if b is None else {"target": b.target, "attacker": b.attacker, "defender": b.defender,
-                                                 "naval": b.naval, "round": b.rounds, "fort_defenders": b.fort_left,
-                                                 "losses_pending": None if b.pending is None else {
-                                                     "step": b.pending.step, "hits": dict(b.pending.hits),
-                                                     "choosing": sorted(b.pending.owed.values())}}}
+    for player in state.players:
+        vp = None
+        if own_vp is not None and own_vp[0] == player.seat:
+            vp = own_vp[1]
+        elif lwtv:
+            vp = victory.vp(state, player.seat) if state.phase == "over" else victory.public_vp(state, player.seat)
+        seats.append(SeatPublic(
+            seat=player.seat, provinces=len(rules.owned(state, player.seat)), koku=player.koku,
+            sword=player.sword, eliminated=player.eliminated,
+            armies=sum(1 for army in player.armies if army.alive),
+            armies_destroyed=player.armies_destroyed,
+            plan=PlanView(**player.plan.model_dump()) if player.plan else None,
+            ready=player.seat in answered,
+            event_cards=len(player.hand),
+            vp=vp,
+        ))
     result = None
-    if st.phase == "over":
-        result = {"winners": st.winners or [], "reason": st.reason, "scores": st.scores}
+    if state.phase == "over":
+        result = ResultView(winners=state.winners or [], reason=state.reason, scores=state.scores)
     return {
-        "game": "samurai", "mode": st.options.mode, "round": st.round, "round_limit": st.options.round_limit,
-        "end_round": st.end_round, "phase": st.phase,
-        "phase_label": (f"Round {st.round} - " if st.round else "") + PHASE_LABELS.get(st.phase, st.phase),
-        "to_win": None if lwtv else st.options.provinces_to_win,
-        "map": "japan68", "canvas": content().map.canvas,
-        "seats": seats, "turn_order": list(st.order),
+        "game": "samurai", "mode": state.options.mode, "round": state.round,
+        "round_limit": state.options.round_limit, "end_round": state.end_round, "phase": state.phase,
+        "phase_label": (f"Round {state.round} - " if state.round else "") + PHASE_LABELS.get(state.phase, state.phase),
+        "to_win": None if lwtv else state.options.provinces_to_win,
+        "map": "japan68", "canvas": c.map.canvas,
+        "seats": seats, "turn_order": list(state.order),
         "provinces": provinces, "armies": armies, **static_map(),
-        "supply": {"castles": st.castles, "fortress_bases": st.bases, "ronin": st.ronin_pool},
-        "ninja": st.ninja, "war": war,
+        "supply": SupplyView(castles=state.castles, fortress_bases=state.bases, ronin=state.ronin_pool),
+        "ninja": state.ninja, "war": _war(state),
         "waiting": sorted({p.seat for p in prompts if not p.answered}),
-        "last_events": list(st.log), "result": result,
+        "last_events": list(state.log), "result": result,
     }
 
 
-def seat_view(st: SamuraiState, seat: int) -> dict[str, Any]:
-    view = public_view(st)
-    pl = st.players[seat]
+def public_view_model(state: SamuraiState) -> PublicView:
+    """The public view, typed."""
+    return PublicView(**_public(state))
+
+
+def public_view(state: SamuraiState) -> dict[str, Any]:
+    """The public view as the JSON dict the contract sends."""
+    return public_view_model(state).model_dump()
+
+
+def seat_view_model(state: SamuraiState, seat: int) -> SeatView:
+    """The public view plus what is behind this seat's screen, typed."""
+    player = state.players[seat]
     cards = content().cards
-    hidden = [{"province": pid, "ronin": prov.ronin} for pid, prov in st.provinces.items()
-              if prov.owner == seat and prov.ronin]
-    view["you"] = {
-        "seat": seat, "koku": pl.koku, "tray": dict(pl.tray),
-        "armies": [{"army": a.idx, "alive": a.alive, "location": a.location, "level": a.level,
-                    "units": dict(a.units), "ronin": a.ronin, "assassinated": a.assassinated} for a in pl.armies],
-        "ronin": hidden,
-        "sealed": dict(pl.draft) or None,
-        "hand": [{"id": cid, "title": cards[cid].title, "text": cards[cid].text} for cid in pl.hand],
-    }
-    if st.options.mode == "lwtv":
-        # Only the holder knows whether his objective cards are met: his own total counts them.
-        view["you"]["vp"] = victory.vp(st, seat)
-        view["you"]["objective_vp"] = victory.objective_vp(st, seat)
-        view["seats"][seat] = {**view["seats"][seat], "vp": view["you"]["vp"]}
-    return view
+    lwtv = state.options.mode == "lwtv"
+    # Only the holder knows whether his objective cards are met: his own total counts them.
+    vp = victory.vp(state, seat) if lwtv else None
+    you = You(
+        seat=seat, koku=player.koku, tray=dict(player.tray),
+        armies=[ArmyScreen(army=army.idx, alive=army.alive, location=army.location, level=army.level,
+                           units=dict(army.units), ronin=army.ronin, assassinated=army.assassinated)
+                for army in player.armies],
+        ronin=[HiddenRonin(province=pid, ronin=prov.ronin) for pid, prov in state.provinces.items()
+               if prov.owner == seat and prov.ronin],
+        sealed=dict(player.draft) or None,
+        hand=[CardView(id=cid, title=cards[cid].title, text=cards[cid].text) for cid in player.hand],
+        vp=vp,
+        objective_vp=victory.objective_vp(state, seat) if lwtv else None,
+    )
+    return SeatView(**_public(state, (seat, vp) if vp is not None else None), you=you)
+
+
+def seat_view(state: SamuraiState, seat: int) -> dict[str, Any]:
+    """The seat view as the JSON dict the contract sends (`vp` and `objective_vp` in LWTV only)."""
+    model = seat_view_model(state, seat)
+    if state.options.mode == "lwtv":
+        return model.model_dump()
+    return model.model_dump(exclude={"you": {"vp", "objective_vp"}})

@@ -1,7 +1,7 @@
 """Public and per-seat views in the shape of docs/design/tinybigwars-view.md.
 
-Built field by field from the state so a sealed force or energy spend can never leak
-into the public view or another seat's view.
+Built field by field from the state into the view models (engine/tinybigwars/view_models.py),
+so a sealed force or energy spend can never leak into the public view or another seat's view.
 """
 
 from __future__ import annotations
@@ -19,7 +19,19 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import active_seat, prompts
-from engine.tinybigwars.state import TBWState
+from engine.tinybigwars.state import Hero, Location, TBWState
+from engine.tinybigwars.view_models import (
+    CombatView,
+    ForceView,
+    HeroView,
+    LocationView,
+    PublicView,
+    ResultView,
+    SeatPublic,
+    SeatView,
+    You,
+)
+from engine.view_model import PromptView
 
 PHASE_LABELS = {
     "force": "Force Building",
@@ -30,138 +42,139 @@ PHASE_LABELS = {
 }
 
 
-def _combat(s: TBWState) -> dict[str, Any] | None:
-    cb = s.combat
-    if cb is None:
+def _combat(state: TBWState) -> CombatView | None:
+    combat = state.combat
+    if combat is None:
         return None
     waiting = [
         seat
-        for seat, need, sp in zip(cb.seats, cb.needs_spend, cb.spend, strict=True)
-        if need and sp is None and cb.stage == "energy"
+        for seat, need, spend in zip(combat.seats, combat.needs_spend, combat.spend, strict=True)
+        if need and spend is None and combat.stage == "energy"
     ]
-    return {
-        "location": cb.location,
-        "seats": list(cb.seats),
-        "dice": [[seat, list(d)] for seat, d in zip(cb.seats, cb.dice, strict=True)],
-        "hits": [[seat, h] for seat, h in zip(cb.seats, cb.hits, strict=True)],
-        "waiting": waiting,
-        "attacker": cb.attacker,
-        "stage": cb.stage,
-    }
+    return CombatView(
+        location=combat.location,
+        seats=list(combat.seats),
+        dice=[(seat, list(dice)) for seat, dice in zip(combat.seats, combat.dice, strict=True)],
+        hits=[(seat, hits) for seat, hits in zip(combat.seats, combat.hits, strict=True)],
+        waiting=waiting,
+        attacker=combat.attacker,
+        stage=combat.stage,
+    )
 
 
-def view(s: TBWState, seat: int | None) -> dict[str, Any]:
-    """The public view (seat None) or a seat's view with its private ``you`` block."""
-    revealed = s.phase != "force"
-    open_prompts = prompts(s)
-    waiting = sorted({p.seat for p in open_prompts if not p.answered})
-    seats = []
-    for st in s.seats:
-        seats.append(
-            {
-                "seat": st.seat,
-                "influence": influence(s, st.seat) if revealed else 0,
-                "coins": st.coins,
-                "locations": len(controlled(s, st.seat)) if revealed else 0,
-                "minions": sum(loc.minions[st.seat] for loc in s.locations),
-                "heroes": len(s.live_heroes(st.seat)),
-                "activations": st.activations,
-                "passed": st.passed,
-                "force_ready": st.force is not None,
-                "eliminated": st.eliminated,
-                "income": income(s, st.seat) if revealed else 0,
-                "charters": list(st.charters),
-            }
+def _seats(state: TBWState) -> list[SeatPublic]:
+    revealed = state.phase != "force"
+    return [
+        SeatPublic(
+            seat=seat.seat,
+            influence=influence(state, seat.seat) if revealed else 0,
+            coins=seat.coins,
+            locations=len(controlled(state, seat.seat)) if revealed else 0,
+            minions=sum(location.minions[seat.seat] for location in state.locations),
+            heroes=len(state.live_heroes(seat.seat)),
+            activations=seat.activations,
+            passed=seat.passed,
+            force_ready=seat.force is not None,
+            eliminated=seat.eliminated,
+            income=income(state, seat.seat) if revealed else 0,
+            charters=list(seat.charters),
         )
-    locations = []
-    presence = s.presence()
-    for loc in s.locations:
-        card = loc_card(s, loc.id)
-        present = presence[loc.id]
-        locations.append(
-            {
-                "id": loc.id,
-                "name": card.name,
-                "x": loc.x,
-                "y": loc.y,
-                "coin": card.coin,
-                "influence": card.influence,
-                "influence_total": location_influence(s, loc.id),
-                "coin_total": location_coins(s, loc.id),
-                "ability": card.text,
-                "infrastructure": loc.infrastructure,
-                "controller": present[0] if len(present) == 1 else None,
-                "contested": len(present) > 1,
-                "start_seat": loc.start_seat,
-                "minions": [[i, n] for i, n in enumerate(loc.minions) if n],
-                "card": card.id,
-            }
-        )
-    heroes = []
-    for h in s.heroes:
-        card = hero_card(h)
-        heroes.append(
-            {
-                "id": h.id,
-                "card": h.card,
-                "name": card.name,
-                "seat": h.seat,
-                "location": h.location,
-                "health": h.health,
-                "max_health": card.health,
-                "energy": h.energy,
-                "max_energy": card.max_energy,
-                "power": card.power,
-                "activated": h.activated,
-                "defeated": h.defeated,
-                "ability": card.text,
-            }
-        )
-    label = PHASE_LABELS[s.phase]
-    out: dict[str, Any] = {
+        for seat in state.seats
+    ]
+
+
+def _location(state: TBWState, location: Location, present: list[int]) -> LocationView:
+    card = loc_card(state, location.id)
+    return LocationView(
+        id=location.id,
+        name=card.name,
+        x=location.x,
+        y=location.y,
+        coin=card.coin,
+        influence=card.influence,
+        influence_total=location_influence(state, location.id),
+        coin_total=location_coins(state, location.id),
+        ability=card.text,
+        infrastructure=location.infrastructure,
+        controller=present[0] if len(present) == 1 else None,
+        contested=len(present) > 1,
+        start_seat=location.start_seat,
+        minions=[(seat, count) for seat, count in enumerate(location.minions) if count],
+        card=card.id,
+    )
+
+
+def _hero(hero: Hero) -> HeroView:
+    card = hero_card(hero)
+    return HeroView(
+        id=hero.id,
+        card=hero.card,
+        name=card.name,
+        seat=hero.seat,
+        location=hero.location,
+        health=hero.health,
+        max_health=card.health,
+        energy=hero.energy,
+        max_energy=card.max_energy,
+        power=card.power,
+        activated=hero.activated,
+        defeated=hero.defeated,
+        ability=card.text,
+    )
+
+
+def view_model(state: TBWState, seat: int | None) -> PublicView:
+    """The public view (seat None) or a seat's view with its private ``you`` block, typed."""
+    open_prompts = prompts(state)
+    presence = state.presence()
+    label = PHASE_LABELS[state.phase]
+    public: dict[str, Any] = {
         "game": "tinybigwars",
-        "round": s.round,
-        "round_limit": s.options.round_limit,
-        "phase": s.phase,
-        "phase_label": label if s.round == 0 or s.phase == "over" else f"Round {s.round} - {label}",
-        "to_win": s.options.to_win,
-        "map": s.map,
-        "seats": seats,
-        "locations": locations,
-        "roads": [[a, b] for a, b in s.roads],
-        "heroes": heroes,
-        "combat": _combat(s),
-        "active_seat": active_seat(s),
-        "waiting": waiting,
-        "last_events": list(s.last_events),
+        "round": state.round,
+        "round_limit": state.options.round_limit,
+        "phase": state.phase,
+        "phase_label": label if state.round == 0 or state.phase == "over" else f"Round {state.round} - {label}",
+        "to_win": state.options.to_win,
+        "map": state.map,
+        "seats": _seats(state),
+        "locations": [_location(state, location, presence[location.id]) for location in state.locations],
+        "roads": [(a, b) for a, b in state.roads],
+        "heroes": [_hero(hero) for hero in state.heroes],
+        "combat": _combat(state),
+        "active_seat": active_seat(state),
+        "waiting": sorted({prompt.seat for prompt in open_prompts if not prompt.answered}),
+        "last_events": list(state.last_events),
         "result": None
-        if s.winners is None
-        else {"winners": list(s.winners), "reason": s.reason, "draw": s.draw},
-        "point_limit": s.options.point_limit,
-        "prompts": [p.public() for p in open_prompts],
+        if state.winners is None
+        else ResultView(winners=list(state.winners), reason=state.reason, draw=state.draw),
+        "point_limit": state.options.point_limit,
+        "prompts": [PromptView(**prompt.public()) for prompt in open_prompts],
     }
-    if seat is not None and 0 <= seat < s.seats_n:
-        out["you"] = _you(s, seat)
-    return out
+    if seat is not None and 0 <= seat < state.seats_n:
+        return SeatView(**public, you=_you(state, seat))
+    return PublicView(**public)
 
 
-def _you(s: TBWState, seat: int) -> dict[str, Any]:
-    st = s.seats[seat]
+def view(state: TBWState, seat: int | None) -> dict[str, Any]:
+    """The view as the JSON dict the contract sends (the dump of `view_model`)."""
+    return view_model(state, seat).model_dump()
+
+
+def _you(state: TBWState, seat: int) -> You:
+    mine = state.seats[seat]
     sealed: dict[str, Any] | None = None
-    if s.phase == "force" and st.force is not None:
-        sealed = {"kind": "force", **st.force.model_dump()}
-    elif s.combat is not None and seat in s.combat.seats and s.combat.stage == "energy":
-        sp = s.combat.spend[s.combat.seats.index(seat)]
-        if sp is not None:
-            sealed = {"kind": "energy", "attack": sp.attack, "guard": sp.guard}
-    force = st.force.model_dump() if st.force is not None else None
-    if force is not None:
-        c = content()
-        force["minion_card_names"] = [c.minions[m].name for m in st.force.minion_cards if m in c.minions]
-        force["building_names"] = [c.buildings[b].name for b in st.force.buildings if b in c.buildings]
-    return {
-        "seat": seat,
-        "force": force,
-        "sealed": sealed,
-        "coins": st.coins,
-    }
+    if state.phase == "force" and mine.force is not None:
+        sealed = {"kind": "force", **mine.force.model_dump()}
+    elif state.combat is not None and seat in state.combat.seats and state.combat.stage == "energy":
+        spend = state.combat.spend[state.combat.seats.index(seat)]
+        if spend is not None:
+            sealed = {"kind": "energy", "attack": spend.attack, "guard": spend.guard}
+    force = None
+    if mine.force is not None:
+        cards = content()
+        force = ForceView(
+            **mine.force.model_dump(),
+            minion_card_names=[cards.minions[m].name for m in mine.force.minion_cards if m in cards.minions],
+            building_names=[cards.buildings[b].name for b in mine.force.buildings if b in cards.buildings],
+        )
+    return You(seat=seat, force=force, sealed=sealed, coins=mine.coins)

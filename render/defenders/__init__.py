@@ -6,17 +6,20 @@ at Discord's 550 px preview (the region attacked glows red; those the card or th
 lines name are outlined), a key, then the boss, the turn, supplies, the Dark War, the team
 and the log. Seven regions fit whole at that size, so the map needs no enlarged inset.
 
-Draws only from the documented view keys (docs/design/defenders-view.md); anything else in
-the dict is ignored, so the seat block (`you`) can never reach the public image. The ring is
+Draws only from the view model (engine/defenders/view_models.py, the table of
+docs/design/defenders-view.md); a seat view's `you` is dropped when it is parsed, so the seat
+block can never reach the public image. The ring is
 fixed, so the background, roads and key are one cached static layer shared by every match.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.defenders.view_models import PublicView
 from render import action
 from render import encode as encoding
 from render.defenders import layout as lay
@@ -37,28 +40,31 @@ from render.defenders.layout import (
 )
 from render.defenders.private import PRIVATE_W, draw_private, private_size, render_private_image
 from render.defenders.ring import _STATIC, static_layer
+from render.views import parse
 
 NAMED_LOG_LINES = 2  # regions named by this many of the newest log lines are outlined as "in play"
 
 
-def in_play(view: dict[str, Any]) -> set[str]:
+def in_play(view: PublicView | Mapping[str, Any]) -> set[str]:
     """Regions outlined as in play: the card's regions and those the newest log lines name."""
-    cur = (view.get("deck") or {}).get("current") or {}
-    marked = {str(k) for k in cur.get("regions") or []}
-    log = [str(e) for e in (view.get("log") or []) if e][-NAMED_LOG_LINES:]
+    view = parse(PublicView, view)
+    current = view.deck.current
+    marked = set(current.regions) if current else set()
+    log = [event for event in view.log if event][-NAMED_LOG_LINES:]
     names = {k: v for k, v in region_names(view).items() if k != "capital" or v != "Capital"}
     return marked | set(action.mentioned(log, names))
 
 
-def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """The public map as an RGB image (before PNG encoding)."""
+    view = parse(PublicView, view)
     base, _ = static_layer()
     img = base.copy()
     draw = ImageDraw.Draw(img)
     marked = in_play(view)
-    attacked = str((view.get("attack") or {}).get("region")) if view.get("attack") else None
+    attacked = view.attack.region if view.attack else None
     ring.draw_capital(img, draw, view, marked, attacked)
-    for r in view.get("ring", [])[:6]:
+    for r in view.ring[:6]:
         ring.draw_region(img, draw, view, r, marked, attacked)
     panel.header(img, view, names)
     panel.caption(img, draw, view, names)
@@ -68,13 +74,14 @@ def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.
     right = panel.supply_box(img, draw, view, lay.RIGHT_X, y)
     right = panel.war_box(img, draw, view, lay.RIGHT_X, right)
     panel.team_box(img, draw, view, names, lay.RIGHT_X, right)
-    top = panel.result_box(img, draw, view) if view.get("result") else lay.LOG_BOX[1]
+    top = panel.result_box(img, draw, view) if view.result else lay.LOG_BOX[1]
     panel.log_box(img, draw, view, names, top)
     return img
 
 
-def draw(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
+    view = parse(PublicView, view)
     return encoding.png(render_image(view, names), static_layer()[1])
 
 

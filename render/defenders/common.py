@@ -1,7 +1,7 @@
-"""Small helpers the Defenders map and private panel share: tolerant ints, clean text, names by key.
+"""Small helpers the Defenders map and private panel share: clean text, fitted lines, names by key.
 
-Views come from an engine written in parallel, so every value is read defensively: a
-missing or odd field draws as a default instead of raising.
+The view is typed (engine/defenders/view_models.py), so values are read as they are; a name
+may still be empty, and then a plain fallback ("Capital", "Defender 2") is drawn.
 """
 
 from __future__ import annotations
@@ -10,18 +10,11 @@ from typing import Any
 
 from PIL import Image
 
+from engine.defenders.view_models import PublicView
 from render import fonts, palette, text
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
-
-
-def as_int(v: Any, default: int = 0) -> int:
-    """`v` as an int, or `default` when it is not a number."""
-    try:
-        return int(v)
-    except (TypeError, ValueError):
-        return default
 
 
 def clean(s: Any, bold: bool = False) -> str:
@@ -47,17 +40,18 @@ def wrapped_lines(s: str, width: int, n: int, size: int) -> list[str]:
     return text.wrap(s, fonts.font(size), width, n)
 
 
-def region_names(view: dict[str, Any]) -> dict[str, str]:
+def region_names(view: PublicView) -> dict[str, str]:
     """Region key -> its name, the capital included."""
-    out = {"capital": str((view.get("capital") or {}).get("name") or "Capital")}
-    for r in view.get("ring", []):
-        out[str(r.get("key"))] = str(r.get("name") or r.get("key"))
+    out = {"capital": view.capital.name or "Capital"}
+    for region in view.ring:
+        out[region.key] = region.name or region.key
     return out
 
 
-def defender_name(view: dict[str, Any], idx: Any) -> str:
+def defender_name(view: PublicView, idx: int | None) -> str:
     """The name of the Defender with index `idx` ("Defender N" when unknown)."""
-    for d in view.get("defenders", []):
-        if as_int(d.get("idx"), -1) == as_int(idx, -2):
-            return str(d.get("name") or f"Defender {as_int(idx) + 1}")
-    return f"Defender {as_int(idx) + 1}"
+    number = (idx or 0) + 1
+    for defender in view.defenders:
+        if idx is not None and defender.idx == idx:
+            return defender.name or f"Defender {number}"
+    return f"Defender {number}"

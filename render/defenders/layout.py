@@ -9,7 +9,11 @@ match.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from engine.defenders.view_models import PublicView
+from render.views import parse
 
 Box = tuple[int, int, int, int]
 
@@ -54,9 +58,9 @@ def centre(box: Box) -> tuple[int, int]:
     return ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
 
 
-def region_boxes(view: dict[str, Any]) -> dict[str, Box]:
+def region_boxes(view: PublicView | Mapping[str, Any]) -> dict[str, Box]:
     """Region key -> its plate, the capital included (tests check plates never overlap)."""
     out = {"capital": capital_box()}
-    for r in view.get("ring", []):
-        out[str(r.get("key"))] = plate_box(int(r.get("pos", 0)))
+    for region in parse(PublicView, view).ring:
+        out[region.key] = plate_box(region.pos)
     return out

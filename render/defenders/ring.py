@@ -8,16 +8,16 @@ in play or the latest log lines name are outlined in the alert colour.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.defenders.view_models import DefenderView, PublicView, RegionView, RevealedBoss
 from render import encode as encoding
 from render import fonts, palette, text, tokens
 from render.cache import LayerCache
 from render.defenders import icons
 from render.defenders import layout as lay
-from render.defenders.common import as_int, clean, stamp_fit, wrapped_lines
+from render.defenders.common import clean, stamp_fit, wrapped_lines
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
@@ -141,34 +141,34 @@ def _dashed_box(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, width: int = 3
         draw.line([(x1, y), (x1, min(y + dash, y1))], fill=colour, width=width)
 
 
-def status_icons(d: dict[str, Any]) -> list[Callable[..., None]]:
+def status_icons(d: DefenderView) -> list[Callable[..., None]]:
     """A Defender's state as icons: exhausted, shield, in the Tree, riding, death tokens."""
     out: list[Callable[..., None]] = []
-    if d.get("exhausted"):
+    if d.exhausted:
         out.append(icons.zz)
-    if d.get("shield"):
+    if d.shield:
         out.append(icons.shield)
-    if d.get("in_tree"):
+    if d.in_tree:
         out.append(icons.tree)
-    if d.get("riding"):
+    if d.riding:
         out.append(icons.manticore)
-    return out + [icons.skull] * min(3, as_int(d.get("death_tokens")))
+    return out + [icons.skull] * min(3, d.death_tokens)
 
 
 # --------------------------------------------------------------------------- rows on a plate
 
 
-def _defender_row(img: Image.Image, draw: ImageDraw.ImageDraw, d: dict[str, Any], x0: int, x1: int, y: int,
+def _defender_row(img: Image.Image, draw: ImageDraw.ImageDraw, d: DefenderView, x0: int, x1: int, y: int,
                   tall: bool) -> None:
     """One Defender on a plate: seat shape, name, status icons, HP and XP.
 
     A tall row (two lines) has room for the whole name and a heart per HP; a compact row
     (one line, when many Defenders share a region) shows HP as a number.
     """
-    seat = as_int(d.get("seat"))
+    seat = d.seat
     colour = palette.seat_colour(seat)
-    exhausted = bool(d.get("exhausted"))
-    hp, max_hp = as_int(d.get("hp")), as_int(d.get("max_hp"))
+    exhausted = d.exhausted
+    hp, max_hp = d.hp, d.max_hp
     h = lay.TALL_ROW_H if tall else lay.ROW_H
     draw.rectangle((x0, y, x1, y + h - 2), fill=palette.BACKGROUND_EDGE,
                    outline=palette.tint(colour, 0.55) if exhausted else colour, width=2)
@@ -178,7 +178,7 @@ def _defender_row(img: Image.Image, draw: ImageDraw.ImageDraw, d: dict[str, Any]
     hp_colour = palette.HEALTH if hp <= 1 else palette.TEXT
     if tall:
         ly = y + lay.ROW_H + 11
-        xx = text.stamp(img, (x1 - 6, ly), f"XP {as_int(d.get('xp'))}", PX, bold=True, stroke=0, anchor="rm")[0]
+        xx = text.stamp(img, (x1 - 6, ly), f"XP {d.xp}", PX, bold=True, stroke=0, anchor="rm")[0]
         tokens.star(draw, xx - 11, ly, 10)
         hx = x0 + 12
         n = min(max_hp, 8)
@@ -188,7 +188,7 @@ def _defender_row(img: Image.Image, draw: ImageDraw.ImageDraw, d: dict[str, Any]
             hx += step
         text.stamp(img, (hx + 3, ly), f"{hp}/{max_hp}", PX, bold=True, stroke=0, fill=hp_colour, anchor="lm")
     else:
-        rx = text.stamp(img, (rx, cy), str(as_int(d.get("xp"))), PX, bold=True, stroke=0, anchor="rm")[0]
+        rx = text.stamp(img, (rx, cy), str(d.xp), PX, bold=True, stroke=0, anchor="rm")[0]
         tokens.star(draw, rx - 11, cy, 9)
         rx = text.stamp(img, (rx - 23, cy), f"{hp}/{max_hp}", PX, bold=True, stroke=0, fill=hp_colour,
                         anchor="rm")[0]
@@ -198,19 +198,19 @@ def _defender_row(img: Image.Image, draw: ImageDraw.ImageDraw, d: dict[str, Any]
         icon(draw, rx - 10, cy, 10)
         rx -= 22
     name_fill = palette.TEXT_DIM if exhausted or hp <= 0 else palette.TEXT
-    stamp_fit(img, (x0 + 29, cy), str(d.get("name") or "?"), rx - (x0 + 31), PX, bold=True, fill_=name_fill)
+    stamp_fit(img, (x0 + 29, cy), d.name or "?", rx - (x0 + 31), PX, bold=True, fill_=name_fill)
 
 
-def _boss_row(img: Image.Image, draw: ImageDraw.ImageDraw, boss: dict[str, Any], x0: int, x1: int, y: int) -> None:
+def _boss_row(img: Image.Image, draw: ImageDraw.ImageDraw, boss: RevealedBoss, x0: int, x1: int, y: int) -> None:
     """The revealed boss on its region: name, then an HP bar and the "held" tag."""
     draw.rectangle((x0, y, x1, y + lay.BOSS_H - 2), fill=icons.BOSS_FILL, outline=icons.BOSS_EDGE, width=2)
     cy = y + 14
     icons.skull(draw, x0 + 14, cy, 10)
-    stamp_fit(img, (x0 + 29, cy), str(boss.get("name") or "Boss"), x1 - x0 - 35, PX, bold=True)
+    stamp_fit(img, (x0 + 29, cy), boss.name or "Boss", x1 - x0 - 35, PX, bold=True)
     cy += 25
-    hp, mx = as_int(boss.get("hp")), max(1, as_int(boss.get("max_hp"), 1))
+    hp, mx = boss.hp, max(1, boss.max_hp)
     rx = x1 - 6
-    if boss.get("held"):
+    if boss.held:
         tw = 62
         draw.rounded_rectangle((rx - tw, cy - 11, rx, cy + 11), radius=4, fill=palette.ALERT)
         text.stamp(img, (rx - tw / 2, cy), "HELD", PX, bold=True, stroke=0, fill=palette.OUTLINE, anchor="mm")
@@ -222,15 +222,15 @@ def _boss_row(img: Image.Image, draw: ImageDraw.ImageDraw, boss: dict[str, Any],
         draw.rectangle((bx + 1, cy - 5, bx + 1 + (rx - bx - 2) * min(1.0, hp / mx), cy + 5), fill=palette.HEALTH)
 
 
-def _plate_rows(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], key: str, box: Box, y: int,
+def _plate_rows(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, key: str, box: Box, y: int,
                 blurb: str = "") -> None:
     """What stands in a region, from `y` down: the ability text if there is room, the
     Defenders (tall rows when they fit, compact ones otherwise) and the boss at the bottom."""
     x0, _, x1, y1 = box
-    here = [d for d in view.get("defenders", []) if str(d.get("region")) == key]
-    here.sort(key=lambda d: (as_int(d.get("seat")), as_int(d.get("idx"))))
-    boss = view.get("boss") or {}
-    boss_here = bool(boss.get("revealed")) and str(boss.get("region")) == key
+    here = [d for d in view.defenders if d.region == key]
+    here.sort(key=lambda d: (d.seat, d.idx))
+    boss = view.boss
+    boss_here = isinstance(boss, RevealedBoss) and boss.region == key
     bottom = y1 - 7 - (lay.BOSS_H + 2 if boss_here else 0)
     avail = bottom - y
     tall = len(here) * lay.TALL_ROW_H <= avail
@@ -250,25 +250,25 @@ def _plate_rows(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         draw.rectangle((x0 + 7, y, x1 - 7, y + lay.ROW_H - 2), fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
         cx = x0 + 21
         for d in here[len(shown):]:
-            s = as_int(d.get("seat"))
-            tokens.draw_shape(draw, palette.seat_shape(s), cx, y + 14, 8, palette.seat_colour(s), palette.OUTLINE, 1)
+            tokens.draw_shape(draw, palette.seat_shape(d.seat), cx, y + 14, 8, palette.seat_colour(d.seat), palette.OUTLINE,
+                              1)
             cx += 21
         text.stamp(img, (x1 - 14, y + 14), f"+{len(here) - len(shown)} more", PX, stroke=0, anchor="rm")
-    if boss_here:
+    if isinstance(boss, RevealedBoss) and boss_here:
         _boss_row(img, draw, boss, x0 + 7, x1 - 7, y1 - 7 - lay.BOSS_H)
 
 
 # --------------------------------------------------------------------------- plates
 
 
-def draw_region(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], r: dict[str, Any],
+def draw_region(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, r: RegionView,
                 marked: set[str], attacked: str | None) -> None:
     """A region's plate: name and side, terrain and ability, threat, caravans, markers, who stands there."""
-    key = str(r.get("key"))
-    box = lay.plate_box(as_int(r.get("pos")))
+    key = r.key
+    box = lay.plate_box(r.pos)
     x0, y0, x1, y1 = box
-    side = str(r.get("side") or "")
-    destroyed = bool(r.get("destroyed"))
+    side = r.side
+    destroyed = r.destroyed
     hostile = side == "hostile" and not destroyed
     if key == attacked:
         _glow(draw, box, palette.COMBAT)
@@ -282,7 +282,7 @@ def draw_region(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
     if hostile:
         _spikes(draw, box, icons.HOSTILE_EDGE)
     draw.rounded_rectangle(box, radius=12, fill=fill_, outline=edge, width=4 if side in ("hostile", "friendly") else 2)
-    if r.get("war") and not destroyed:
+    if r.war and not destroyed:
         _dashed_box(draw, (x0 + 6, y0 + 6, x1 - 6, y1 - 6), icons.WAR_EDGE, 3)
     if destroyed:
         draw.line([(x0 + 20, y0 + 20), (x1 - 20, y1 - 20)], fill=icons.DESTROYED_X, width=9)
@@ -296,31 +296,31 @@ def draw_region(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
         icons.FRIENDLY_EDGE if side == "friendly" else palette.PLATE_EDGE)
     draw.rounded_rectangle((x1 - 9 - bw, y0 + 8, x1 - 9, y0 + 36), radius=6, fill=bfill, outline=palette.OUTLINE)
     text.stamp(img, (x1 - 9 - bw / 2, y0 + 22), badge, PX, bold=True, stroke=0, fill=palette.text_on(bfill), anchor="mm")
-    name, f = text.fit(str(r.get("name") or key), x1 - x0 - bw - 30, (24, 22, PX), bold=True)
+    name, f = text.fit(r.name or key, x1 - x0 - bw - 30, (24, 22, PX), bold=True)
     text.stamp(img, (x0 + 12, y0 + 22), name, f.size, bold=True, fill=palette.TEXT_DIM if destroyed else palette.TEXT,
                anchor="lm")
     # terrain (and Dark War) and the ability name
     ty = y0 + 56
     tx = x0 + 12
-    if r.get("war"):
+    if r.war:
         draw.rounded_rectangle((tx, ty - 12, tx + 56, ty + 12), radius=4, fill=icons.WAR_EDGE)
         text.stamp(img, (tx + 28, ty), "WAR", PX, bold=True, stroke=0, fill=palette.OUTLINE, anchor="mm")
         tx += 64
-    terrain = clean(r.get("terrain") or key.title())
-    ability = clean(r.get("ability") or "")
+    terrain = clean(r.terrain or key.title())
+    ability = clean(r.ability)
     stamp_fit(img, (tx, ty), f"{terrain} · {ability}" if ability else terrain, x1 - 12 - tx, PX, fill_=palette.TEXT_DIM)
     # threat track, then what lies here
     cy = y0 + 90
-    top = max(0, as_int(r.get("max_threat")))
-    tx = track(draw, img, x0 + 12, cy, min(as_int(r.get("threat")), top), top, 170)
-    n_car = as_int(r.get("caravans"))
+    top = max(0, r.max_threat)
+    tx = track(draw, img, x0 + 12, cy, min(r.threat, top), top, 170)
+    n_car = r.caravans
     if n_car:
         mx = max(tx + 12, x0 + 196)
         icons.caravan(draw, mx + 14, cy, 14)
         text.stamp(img, (mx + 32, cy), f"×{n_car}", 22, bold=True, stroke=0, anchor="lm")
-    markers = [(icon, label) for icon, label, on in ((icons.ward, "ward", r.get("ward")),
-                                                      (icons.storm, "storm", r.get("storm")),
-                                                      (icons.fleet_die, "fleet die", r.get("fleet_die"))) if on]
+    markers = [(icon, label) for icon, label, on in ((icons.ward, "ward", r.ward),
+                                                      (icons.storm, "storm", r.storm),
+                                                      (icons.fleet_die, "fleet die", r.fleet_die)) if on]
     y = y0 + 112
     if markers:
         x = x0 + 12
@@ -328,13 +328,13 @@ def draw_region(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any
             icon(draw, x + 11, y + 14, 11)
             x = text.stamp(img, (x + 27, y + 14), label, PX, bold=True, stroke=0, anchor="lm")[2] + 14
         y += 30
-    _plate_rows(img, draw, view, key, box, y + 4, "" if destroyed else str(r.get("ability_text") or ""))
+    _plate_rows(img, draw, view, key, box, y + 4, "" if destroyed else r.ability_text)
 
 
-def draw_capital(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], marked: set[str],
+def draw_capital(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, marked: set[str],
                  attacked: str | None) -> None:
     """The capital's plate: name, destruction track, caravans home and the Defenders there."""
-    cap = view.get("capital") or {}
+    cap = view.capital
     box = lay.capital_box()
     x0, y0, x1, y1 = box
     if attacked == "capital":
@@ -344,16 +344,16 @@ def draw_capital(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
         draw.rectangle((x, y0 - 9, x + 13, y0), fill=palette.COIN, outline=palette.OUTLINE)
     if "capital" in marked:
         draw.rounded_rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), radius=12, outline=palette.ALERT, width=4)
-    name, f = text.fit(str(cap.get("name") or "Capital"), lay.CAPITAL_W - 24, (26, 24, 22, PX), bold=True)
+    name, f = text.fit(cap.name or "Capital", lay.CAPITAL_W - 24, (26, 24, 22, PX), bold=True)
     text.stamp(img, ((x0 + x1) // 2, y0 + 22), name, f.size, bold=True, anchor="mm")
     text.stamp(img, ((x0 + x1) // 2, y0 + 48), "CAPITAL", PX, bold=True, stroke=0, fill=palette.COIN, anchor="mm")
     cy = y0 + 78
-    top = max(0, as_int(cap.get("destruction")))
-    track(draw, img, x0 + 12, cy, min(as_int(cap.get("threat")), top), top, lay.CAPITAL_W - 24)
+    top = max(0, cap.destruction)
+    track(draw, img, x0 + 12, cy, min(cap.threat, top), top, lay.CAPITAL_W - 24)
     cy += 32
     icons.caravan(draw, x0 + 26, cy, 13)
-    total = as_int((view.get("caravans") or {}).get("total"))
-    home = as_int(cap.get("caravans"))
+    total = view.caravans.total
+    home = cap.caravans
     text.stamp(img, (x0 + 46, cy), f"{home}/{total} home" if total else f"{home} home", 22, bold=True, stroke=0,
                anchor="lm")
     _plate_rows(img, draw, view, "capital", box, cy + 18)

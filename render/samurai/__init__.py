@@ -5,19 +5,23 @@ enlarged inset of where the latest events happened (the battle, the declared att
 provinces the events name), with big names and marks, then the whole of Japan with a frame
 showing where the inset is, the players, the events, the war and a key.
 
-Draws only from the documented view keys (docs/design/samurai-view.md); anything else in
-the dict is ignored, so seat-only data (`you`, army compositions, hidden ronin) never
-reaches the public image. The land is one indexed image (per map, and per inset crop): a
+Draws only from the view model (engine/samurai/view_models.py, the table of
+docs/design/samurai-view.md): it has no field for army compositions or hidden ronin, and a
+seat view's `you` is dropped when it is parsed, so seat-only data never reaches the public
+image. The land is one indexed image (per map, and per inset crop): a
 phase only swaps the palette entries of the provinces by owner, then draws marks on top.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.samurai.view_models import PublicView
 from render import encode as encoding
+from render import legend
 from render.samurai import board, focus, land, panel
 from render.samurai.land import OWNER_TINT
 from render.samurai.layout import (
@@ -35,7 +39,6 @@ from render.samurai.layout import (
     WAR_BOX,
     WIDTH,
 )
-from render.samurai.panel import legend_origin
 from render.samurai.private import PRIVATE_SIZE, draw_private, render_private_image
 from render.samurai.scene import (
     _SCENES,
@@ -49,12 +52,19 @@ from render.samurai.scene import (
     short_name,
     static_layer,
 )
+from render.views import parse
 
 Box = tuple[int, int, int, int]
 
 
-def layout(view: dict[str, Any]) -> tuple[focus.Focus, Crop, tuple[str, ...], Scene, Scene]:
+def legend_origin(index: int, count: int) -> tuple[int, int, int]:
+    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
+    return legend.card_origin(index, count, WIDTH, LEGEND_Y)
+
+
+def layout(view: PublicView | Mapping[str, Any]) -> tuple[focus.Focus, Crop, tuple[str, ...], Scene, Scene]:
     """What this view's map shows: why, the inset's crop, the focus provinces it holds, the whole map and the inset."""
+    view = parse(PublicView, view)
     st = static_layer(view)
     wanted = focus.focus(view, st)
     crop, shown = focus.crop(st, wanted)
@@ -64,11 +74,12 @@ def layout(view: dict[str, Any]) -> tuple[focus.Focus, Crop, tuple[str, ...], Sc
     return wanted, crop, shown, whole, inset
 
 
-def placements(view: dict[str, Any]) -> dict[str, tuple[dict[str, Box], dict[str, Box], dict[str, Box]]]:
+def placements(view: PublicView | Mapping[str, Any]) -> dict[str, tuple[dict[str, Box], dict[str, Box], dict[str, Box]]]:
     """Per scene ("whole", "inset"): army badges, name labels drawn and node footprints, in canvas coordinates.
 
     Tests check that nothing drawn overlaps and that everything stays inside its scene.
     """
+    view = parse(PublicView, view)
     _, _, shown, whole, inset = layout(view)
     out = {}
     for name, sc in (("whole", whole), ("inset", inset)):
@@ -78,8 +89,9 @@ def placements(view: dict[str, Any]) -> dict[str, tuple[dict[str, Box], dict[str
     return out
 
 
-def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """The public map as an RGB image (before PNG encoding)."""
+    view = parse(PublicView, view)
     st = static_layer(view)
     wanted, crop, shown, whole, inset = layout(view)
     index = st.canvas.copy()
@@ -100,13 +112,14 @@ def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.
     panel.events(img, draw, view, names)
     panel.war_box(img, draw, st, view, names)
     panel.key(img, draw)
-    if view.get("result"):
-        panel.result(img, view, names)
+    if view.result:
+        panel.result(img, view.result, names)
     return img
 
 
-def draw(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
+    view = parse(PublicView, view)
     return encoding.png(render_image(view, names), static_layer(view).png_palette)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.samurai.view_models import ArmyMarker, ProvinceView, PublicView
 from render import labels, palette, text, tokens
 from render.samurai import icons, land
 from render.samurai import layout as lay
@@ -20,28 +21,29 @@ RGB = tuple[int, int, int]
 Box = tuple[int, int, int, int]
 
 
-def alive_armies(view: dict[str, Any], centres: dict[str, Any]) -> list[dict[str, Any]]:
+def alive_armies(view: PublicView, centres: dict[str, Any]) -> list[ArmyMarker]:
     """Armies drawn on a scene, one per province, in a stable order."""
-    seen: dict[str, dict[str, Any]] = {}
-    for a in view.get("armies", []):
-        if a.get("alive") and str(a.get("location")) in centres:
-            seen.setdefault(str(a["location"]), a)
-    return [seen[k] for k in sorted(seen, key=lambda k: (int(seen[k].get("seat", 0)), int(seen[k].get("army", 0))))]
+    seen: dict[str, ArmyMarker] = {}
+    for army in view.armies:
+        if army.alive and army.location is not None and army.location in centres:
+            seen.setdefault(army.location, army)
+    return [seen[k] for k in sorted(seen, key=lambda k: (seen[k].seat, seen[k].army))]
 
 
-def important(view: dict[str, Any]) -> set[str]:
+def important(view: PublicView) -> set[str]:
     """Provinces whose names are drawn bright: forts, armies, ronin, the war's targets."""
-    out = {str(p["id"]) for p in view["provinces"] if p.get("fort") or p.get("ronin")}
-    out |= {str(a["location"]) for a in view.get("armies", []) if a.get("alive") and a.get("location")}
-    war = view.get("war") or {}
-    for dec in war.get("declarations") or []:
-        out |= {str(dec.get("source")), str(dec.get("target"))}
-    if war.get("battle"):
-        out.add(str(war["battle"].get("target")))
+    out = {p.id for p in view.provinces if p.fort or p.ronin}
+    out |= {army.location for army in view.armies if army.alive and army.location}
+    war = view.war
+    if war is not None:
+        for declaration in war.declarations:
+            out |= {declaration.source, declaration.target}
+        if war.battle is not None:
+            out.add(war.battle.target)
     return out
 
 
-def placements(view: dict[str, Any], scene: Scene, keep: set[str]) -> tuple[dict[str, Box], dict[str, Box]]:
+def placements(view: PublicView, scene: Scene, keep: set[str]) -> tuple[dict[str, Box], dict[str, Box]]:
     """A scene's army badges and the name labels drawn, by province (local coordinates).
 
     Badges go next to their node, never over a node or a name in `keep` (forts, armies,
@@ -56,8 +58,8 @@ def placements(view: dict[str, Any], scene: Scene, keep: set[str]) -> tuple[dict
     inner = (4, 4, w - 4, h - 4)
     badges: dict[str, Box] = {}
     hidden: set[str] = set()
-    for a in alive_armies(view, scene.centres):
-        pid = str(a["location"])
+    for army in alive_armies(view, scene.centres):
+        pid = str(army.location)
         b, covered = lay.place_badge(scene.centres[pid], inner, hard, soft, marks)
         badges[pid] = b
         hard.append(b)
@@ -88,8 +90,8 @@ def _towards(a: tuple[float, float], b: tuple[int, int], short: float) -> tuple[
     return (b[0] - (b[0] - a[0]) * short / d, b[1] - (b[1] - a[1]) * short / d)
 
 
-def _node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tuple[int, int],
-          army: dict[str, Any] | None, marks: lay.Marks) -> None:
+def _node(img: Image.Image, draw: ImageDraw.ImageDraw, p: ProvinceView, c: tuple[int, int],
+          army: ArmyMarker | None, marks: lay.Marks) -> None:
     """A province node: owner shape and colour, garrison count, fort icon, revealed ronin."""
     cx, cy = c
     owner = land.owner(p)
@@ -103,15 +105,16 @@ def _node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tup
         shape = palette.seat_shape(owner)
         tokens.draw_shape(draw, shape, cx, cy, r, colour, palette.OUTLINE, 2)
         dy = r * 0.2 if shape == "triangle" else 0.0
-    total = int(p.get("garrison_total") or 0)
+    total = p.garrison_total
     if total:
         text.stamp(img, (cx, cy + dy), str(total), marks.number_px, bold=True, fill=palette.text_on(colour), stroke=0,
                    anchor="mm")
-    fort = p.get("fort")
+    fort = p.fort
     if fort in ("castle", "fortress"):
         fx, fy = marks.castle_at(c)
         icons.castle(draw, fx, fy, marks.castle_r, fort == "fortress")
-    ronin = int(p.get("ronin") or 0) + int(((army or p.get("army") or {}).get("ronin")) or 0)
+    marker = army or p.army
+    ronin = (p.ronin or 0) + ((marker.ronin or 0) if marker else 0)
     if ronin:
         box = marks.pill(c)
         draw.rounded_rectangle(box, radius=5, fill=palette.OUTLINE, outline=icons.RONIN, width=1)
@@ -119,9 +122,9 @@ def _node(img: Image.Image, draw: ImageDraw.ImageDraw, p: dict[str, Any], c: tup
                    fill=icons.RONIN, stroke=0, anchor="mm")
 
 
-def army_badge(img: Image.Image, draw: ImageDraw.ImageDraw, army: dict[str, Any], box: Box, px: int) -> None:
+def army_badge(img: Image.Image, draw: ImageDraw.ImageDraw, army: ArmyMarker, box: Box, px: int) -> None:
     """An army badge: seat shape with the army number, then the daimyo level ("L2")."""
-    seat = int(army.get("seat", 0))
+    seat = army.seat
     colour = palette.seat_colour(seat)
     x0, y0, x1, y1 = box
     my = (y0 + y1) / 2
@@ -130,15 +133,15 @@ def army_badge(img: Image.Image, draw: ImageDraw.ImageDraw, army: dict[str, Any]
     tx = x0 + r + 4
     tokens.draw_shape(draw, palette.seat_shape(seat), tx, my, r, colour, palette.OUTLINE, 1)
     dy = r * 0.2 if palette.seat_shape(seat) == "triangle" else 0
-    text.stamp(img, (tx, my + dy), str(int(army.get("army", 0)) + 1), px, bold=True, fill=palette.text_on(colour),
+    text.stamp(img, (tx, my + dy), str(army.army + 1), px, bold=True, fill=palette.text_on(colour),
                stroke=0, anchor="mm")
-    text.stamp(img, (tx + r + 4, my), f"L{int(army.get('level', 1) or 1)}", px, bold=True, stroke=0, anchor="lm")
-    if army.get("assassinated"):
+    text.stamp(img, (tx + r + 4, my), f"L{army.level or 1}", px, bold=True, stroke=0, anchor="lm")
+    if army.assassinated:
         draw.line([(x0 + 3, y0 + 3), (x1 - 3, y1 - 3)], fill=palette.COMBAT, width=3)
         draw.line([(x0 + 3, y1 - 3), (x1 - 3, y0 + 3)], fill=palette.COMBAT, width=3)
 
 
-def draw_scene(img: Image.Image, view: dict[str, Any], scene: Scene, focus: set[str],
+def draw_scene(img: Image.Image, view: PublicView, scene: Scene, focus: set[str],
                frame: Box | None = None) -> tuple[dict[str, Box], dict[str, Box]]:
     """Draw armies, battle, declarations, leader lines, nodes and names on a scene's own image.
 
@@ -150,22 +153,23 @@ def draw_scene(img: Image.Image, view: dict[str, Any], scene: Scene, focus: set[
     marks = scene.marks
     k = marks.node_r / lay.WHOLE.node_r
     centres = scene.centres
-    war = view.get("war") or {}
-    battle = war.get("battle") or None
+    war = view.war
+    battle = war.battle if war else None
+    declarations = war.declarations if war else []
     keep = important(view) | focus
     badges, names = placements(view, scene, keep)
-    army_at: dict[str, dict[str, Any]] = {}
+    army_at: dict[str, ArmyMarker] = {}
     for a in alive_armies(view, centres):
-        pid = str(a["location"])
+        pid = str(a.location)
         army_at[pid] = a
         b = badges[pid]
-        colour = palette.seat_colour(int(a.get("seat", 0)))
+        colour = palette.seat_colour(a.seat)
         mid = labels.centre(b)
         draw.line([mid, centres[pid]], fill=palette.OUTLINE, width=round(5 * k))
         draw.line([mid, centres[pid]], fill=colour, width=round(2 * k))
         army_badge(img, draw, a, b, marks.badge_px)
-    target = str(battle.get("target")) if battle else None
-    attacked = {str(d.get("target")) for d in war.get("declarations") or []}
+    target = battle.target if battle else None
+    attacked = {declaration.target for declaration in declarations}
     for pid in focus:
         if pid in centres and pid != target and pid not in attacked:
             cx, cy = centres[pid]
@@ -182,14 +186,13 @@ def draw_scene(img: Image.Image, view: dict[str, Any], scene: Scene, focus: set[
             mid = labels.centre(lab.box)
             draw.line([mid, centres[pid]], fill=palette.OUTLINE, width=4)
             draw.line([mid, centres[pid]], fill=palette.TEXT_DIM, width=2)
-    for p in view["provinces"]:
-        pid = str(p["id"])
-        if pid in centres:
-            _node(img, draw, p, centres[pid], army_at.get(pid), marks)
-    for dec in war.get("declarations") or []:
-        s, t = str(dec.get("source")), str(dec.get("target"))
-        if s in centres and t in centres:
-            colour = palette.seat_colour(int(war.get("seat", 0)))
+    for p in view.provinces:
+        if p.id in centres:
+            _node(img, draw, p, centres[p.id], army_at.get(p.id), marks)
+    for declaration in declarations:
+        s, t = declaration.source, declaration.target
+        if s in centres and t in centres and war is not None:
+            colour = palette.seat_colour(war.seat)
             tx, ty = centres[t]
             rr = marks.node_r + round(5 * k)
             draw.ellipse((tx - rr - 1, ty - rr - 1, tx + rr + 1, ty + rr + 1), outline=palette.OUTLINE, width=round(6 * k))

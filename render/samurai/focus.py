@@ -11,8 +11,8 @@ below ZOOM_MIN; with none at all it shows the crowded Kinai.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from engine.samurai.view_models import PublicView
 from render import action
 from render.samurai import layout as lay
 from render.samurai.scene import Crop, Static
@@ -35,18 +35,18 @@ class Focus:
     first: tuple[str, ...] = ()  # the newest happening's provinces (the battle and attacks, or that line's)
 
 
-def focus(view: dict[str, Any], st: Static) -> Focus:
+def focus(view: PublicView, st: Static) -> Focus:
     """The action provinces of this view: battle, declarations, then those named in the latest events."""
     known = st.whole.centres
-    war = view.get("war") or {}
-    battle = war.get("battle") or {}
+    war = view.war
+    battle = war.battle if war else None
     ids: list[str] = []
-    if battle.get("target") is not None:
-        ids.append(str(battle["target"]))
-    for dec in war.get("declarations") or []:
-        ids += [str(dec.get("target")), str(dec.get("source"))]
+    if battle is not None:
+        ids.append(battle.target)
+    for declaration in war.declarations if war else []:
+        ids += [declaration.target, declaration.source]
     kind = "battle" if battle else "war" if ids else "events"
-    events = [str(e) for e in view.get("last_events", []) if e]
+    events = [event for event in view.last_events if event]
     line = ""
     first = [pid for pid in ids if pid in known]
     if not first:  # the newest event line that names a province

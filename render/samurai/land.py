@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
+from engine.samurai.view_models import ProvinceView, PublicView
 from render import palette
 
 RGB = tuple[int, int, int]
@@ -94,18 +95,19 @@ def base_lut(order: Sequence[str], regions: dict[str, str]) -> list[int]:
     return lut
 
 
-def owner(p: dict[str, Any]) -> int | None:
+def owner(province: ProvinceView | None) -> int | None:
     """The owning seat, or None for unowned and LWTV-neutral provinces (drawn grey)."""
-    o = p.get("owner")
-    return None if o is None or p.get("neutral") else int(o)
+    if province is None or province.neutral:
+        return None
+    return province.owner
 
 
-def frame_lut(lut: Sequence[int], order: Sequence[str], view: dict[str, Any]) -> list[int]:
+def frame_lut(lut: Sequence[int], order: Sequence[str], view: PublicView) -> list[int]:
     """The base palette with each owned province's entry set to its owner's tint."""
     out = list(lut)
-    by_id = {str(p["id"]): p for p in view["provinces"]}
+    by_id = {p.id: p for p in view.provinces}
     for i, pid in enumerate(order):
-        o = owner(by_id.get(pid, {}))
+        o = owner(by_id.get(pid))
         if o is not None:
             out[3 * (i + 1): 3 * (i + 1) + 3] = OWNER_TINT[o % len(OWNER_TINT)]
     return out

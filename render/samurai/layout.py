@@ -15,9 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
-from render.labels import inside, overlaps
+from engine.samurai.view_models import ProvinceView
+from render.labels import inside, overlaps, separate
 
 Point = tuple[float, float]
 Box = tuple[int, int, int, int]
@@ -95,14 +95,14 @@ class Layout:
     shapes: dict[str, list[list[Point]]]  # convex pieces whose union is the province's land
 
 
-def project(provinces: list[dict[str, Any]], box: Box, margin: int = 40) -> dict[str, list[float]]:
+def project(provinces: list[ProvinceView], box: Box, margin: int = 40) -> dict[str, list[float]]:
     """Rotate the drawing coordinates and scale them uniformly into `box` (minus a margin)."""
     a = math.radians(ROTATION_DEG)
     ca, sa = math.cos(a), math.sin(a)
     raw = {}
     for p in provinces:
-        x, y = float(p["x"]), float(p["y"])
-        raw[str(p["id"])] = (x * ca - y * sa, x * sa + y * ca)  # y grows downwards: clockwise
+        x, y = p.x, p.y
+        raw[p.id] = (x * ca - y * sa, x * sa + y * ca)  # y grows downwards: clockwise
     xs = [v[0] for v in raw.values()]
     ys = [v[1] for v in raw.values()]
     w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
@@ -115,34 +115,9 @@ def project(provinces: list[dict[str, Any]], box: Box, margin: int = 40) -> dict
 
 def relax(pos: dict[str, list[float]], box: Box, marks: Marks = WHOLE, iterations: int = 80) -> dict[str, tuple[int, int]]:
     """Push node footprints apart (along the cheaper axis) until none overlap; keep them in `box`."""
-    ids = sorted(pos)
     foot_w, foot_h = marks.size()
-    need_x, need_y = foot_w + 4, foot_h + 4
-    for _ in range(iterations):
-        moved = False
-        for i, a in enumerate(ids):
-            pa = pos[a]
-            for b in ids[i + 1 :]:
-                pb = pos[b]
-                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
-                ox, oy = need_x - abs(dx), need_y - abs(dy)
-                if ox <= 0 or oy <= 0:
-                    continue
-                moved = True
-                if ox / need_x < oy / need_y:
-                    s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
-                    pa[0] -= s
-                    pb[0] += s
-                else:
-                    s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
-                    pa[1] -= s
-                    pb[1] += s
-        for p in pos.values():
-            p[0] = min(box[2] - foot_w, max(box[0] + foot_w, p[0]))
-            p[1] = min(box[3] - foot_h, max(box[1] + foot_h, p[1]))
-        if not moved:
-            break
-    return {k: (round(v[0]), round(v[1])) for k, v in pos.items()}
+    bounds = (box[0] + foot_w, box[1] + foot_h, box[2] - foot_w, box[3] - foot_h)
+    return separate(pos, (foot_w + 4, foot_h + 4), bounds, sorted(pos), iterations)
 
 
 # --------------------------------------------------------------------------- province shapes

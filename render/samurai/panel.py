@@ -7,12 +7,12 @@ wide on phones, where that stays >= 9 px.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.samurai.view_models import PublicView, ResultView, SeatPublic
 from engine.text import fill
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.samurai import icons, land
 from render.samurai import layout as lay
 from render.samurai.focus import Focus
@@ -26,9 +26,9 @@ PLAN_BINS = ("swords", "build", "levy", "ronin", "ninja")  # the action order, w
 BATTLE_FILL: RGB = (70, 30, 36)
 
 
-def _name(names: list[str] | None, seat: Any) -> str:
+def _name(names: list[str] | None, seat: int) -> str:
     """A seat's display name, safe to draw."""
-    return fonts.sanitize(legend.name_for(names, int(seat)))
+    return fonts.sanitize(legend.name_for(names, seat))
 
 
 def compass(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
@@ -44,18 +44,18 @@ def compass(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int) -> None
     text.stamp(img, (tip[0] + ux * 13, tip[1] + uy * 13), "N", PX, bold=True, fill=palette.TEXT_DIM, anchor="mm")
 
 
-def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> None:
     """Title, the phase label with the goal under it, and the turn order as seat tokens."""
     h = lay.HEADER_H
     text.stamp(img, (12, h // 2), "SAMURAI SWORDS", 24, bold=True, fill=palette.ALERT, anchor="lm")
-    label = fonts.sanitize(str(view.get("phase_label") or view.get("phase") or ""), True)
-    limit = view.get("round_limit")
-    goal = f"{int(view['to_win'])} provinces win" if view.get("to_win") else "most VP wins"
+    label = fonts.sanitize(view.phase_label or view.phase, True)
+    limit = view.round_limit
+    goal = f"{view.to_win} provinces win" if view.to_win else "most VP wins"
     if limit:
-        goal += f" · {int(limit)} rounds"
-    if view.get("end_round"):
-        goal += f" · last round {int(view['end_round'])}"
-    order = [int(s) for s in view.get("turn_order") or []]
+        goal += f" · {limit} rounds"
+    if view.end_round:
+        goal += f" · last round {view.end_round}"
+    order = view.turn_order
     x = lay.WIDTH - 12
     for s in reversed(order):
         tokens.seat_token(draw, s, x - 15, h // 2, 15)
@@ -71,29 +71,28 @@ def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
                fill=palette.TEXT_DIM, anchor="lm")
 
 
-def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], st: Static, wanted: Focus,
+def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, st: Static, wanted: Focus,
             shown: tuple[str, ...], names: list[str] | None) -> None:
     """The strip over the inset: what it shows (the battle, the attacks, the latest events)."""
     x0, y0, x1, _ = lay.INSET_BOX
     y1 = y0 + lay.CAPTION_H
-    war = view.get("war") or {}
-    battle = war.get("battle") or {}
+    war = view.war
+    battle = war.battle if war else None
     fill_ = BATTLE_FILL if battle else palette.BACKGROUND_EDGE
     draw.rectangle((x0, y0, x1, y1), fill=fill_)
     cy = (y0 + y1) // 2
     label = st.atlas.labels
-    if wanted.kind == "battle":
+    if wanted.kind == "battle" and battle is not None:
         tokens.swords(draw, 24, cy, 12)
-        where = label.get(str(battle.get("target")), "?")
-        de = battle.get("defender")
-        kind = "Naval battle" if battle.get("naval") else "Battle"
-        line = (f"{kind} for {where}: {_name(names, battle.get('attacker', 0))} attacks "
-                f"{'unowned land' if de is None else _name(names, de)} · round {int(battle.get('round') or 1)}")
-    elif wanted.kind == "war":
-        tokens.seat_token(draw, int(war.get("seat", 0)), 24, cy, 15)
-        attacks = [f"{label.get(str(d.get('source')), '?')} → {label.get(str(d.get('target')), '?')}"
-                   for d in war.get("declarations") or []]
-        line = f"{_name(names, war.get('seat', 0))} declares: " + ", ".join(attacks)
+        where = label.get(battle.target, "?")
+        de = battle.defender
+        kind = "Naval battle" if battle.naval else "Battle"
+        line = (f"{kind} for {where}: {_name(names, battle.attacker)} attacks "
+                f"{'unowned land' if de is None else _name(names, de)} · round {battle.round or 1}")
+    elif wanted.kind == "war" and war is not None:
+        tokens.seat_token(draw, war.seat, 24, cy, 15)
+        attacks = [f"{label.get(d.source, '?')} → {label.get(d.target, '?')}" for d in war.declarations]
+        line = f"{_name(names, war.seat)} declares: " + ", ".join(attacks)
     elif wanted.kind == "events":
         tokens.star(draw, 24, cy, 12, fill=palette.ALERT)
         line = "Latest: " + fonts.sanitize(fill(wanted.line, names)) if wanted.line else \
@@ -101,99 +100,71 @@ def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], s
     else:
         tokens.star(draw, 24, cy, 12, fill=palette.TEXT_DIM)
         line = "Kinai, the middle of Japan (Kyoto and Osaka)"
-    line = fonts.sanitize(line, True)
-    text.stamp(img, (44, cy), text.ellipsize(line, fonts.font_for(line, 22, True), x1 - 56), 22, bold=True,
-               stroke=0, anchor="lm")
+    panels.caption_line(img, (44, cy), line, x1 - 56)
 
 
-def legend_origin(index: int, count: int) -> tuple[int, int, int]:
-    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
-    w = (lay.WIDTH - 16 - 8 * (count - 1)) // max(1, count)
-    return (8 + index * (w + 8), lay.LEGEND_Y, w)
-
-
-def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
+def _status(view: PublicView, seat: SeatPublic) -> tuple[str, RGB]:
     """The one-word status of a legend card: out, winner, deciding or at war."""
-    s = int(seat.get("seat", 0))
-    if seat.get("eliminated"):
-        return "out", palette.COMBAT
-    result = view.get("result")
-    if result:
-        return ("winner", palette.ALERT) if s in [int(w) for w in result.get("winners", [])] else ("", palette.TEXT_DIM)
-    if s in [int(w) for w in view.get("waiting", [])]:
+    ended = panels.end_status(seat.seat, seat.eliminated, view.result.winners if view.result else None)
+    if ended is not None:
+        return ended
+    if seat.seat in view.waiting:
         return "deciding", palette.ALERT
-    if (view.get("war") or {}).get("seat") == s:
+    if view.war is not None and view.war.seat == seat.seat:
         return "at war", palette.COMBAT
     return "", palette.TEXT_DIM
 
 
-def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names: list[str] | None) -> None:
     """One card per seat: provinces against the goal (or VP in LWTV), koku, sword, armies."""
-    seats = view.get("seats", [])
-    to_win = view.get("to_win")
-    war_seat = (view.get("war") or {}).get("seat")
-    winners = [int(w) for w in (view.get("result") or {}).get("winners", [])]
+    seats = view.seats
+    to_win = view.to_win
+    war_seat = view.war.seat if view.war else None
+    winners = view.result.winners if view.result else []
     narrow = len(seats) >= 5
     for i, row in enumerate(seats):
-        s = int(row.get("seat", i))
+        s = row.seat
         status, status_colour = _status(view, row)
-        provinces = int(row.get("provinces") or 0)
-        facts: list[tuple[legend.Icon, str]] = [(icons.koku, str(int(row.get("koku") or 0)) + ("" if narrow else " koku"))]
-        if row.get("sword"):
-            facts.append((icons.sword, f"#{int(row['sword'])}"))
-        facts.append((icons.banner, str(int(row.get("armies") or 0))))
+        provinces = row.provinces
+        facts: list[tuple[legend.Icon, str]] = [(icons.koku, str(row.koku) + ("" if narrow else " koku"))]
+        if row.sword:
+            facts.append((icons.sword, f"#{row.sword}"))
+        facts.append((icons.banner, str(row.armies)))
         if not to_win:  # LWTV: enemy armies destroyed score VP
-            facts.append((tokens.swords, str(int(row.get("armies_destroyed") or 0))))
+            facts.append((tokens.swords, str(row.armies_destroyed)))
         highlight = s == war_seat or s in winners
         if to_win:
-            entry = legend.Entry(seat=s, name=legend.name_for(names, s), progress=provinces, target=int(to_win),
+            entry = legend.Entry(seat=s, name=legend.name_for(names, s), progress=provinces, target=to_win,
                                  progress_icon=icons.province, facts=facts, status=status, status_colour=status_colour,
                                  highlight=highlight)
         else:
             facts.insert(0, (icons.province, str(provinces)))
             entry = legend.Entry(seat=s, name=legend.name_for(names, s), facts=facts, status=status,
                                  status_colour=status_colour, highlight=highlight)
-        x, y, w = legend_origin(i, len(seats))
+        x, y, w = legend.card_origin(i, len(seats), lay.WIDTH, lay.LEGEND_Y)
         legend.draw_entry(img, draw, x, y, w, lay.LEGEND_H, entry)
         if not to_win:
             tokens.star(draw, x + 22, y + 52, 11)
-            vx = text.stamp(img, (x + 38, y + 52), f"{int(row.get('vp') or 0)} VP", 22, bold=True, stroke=0,
+            vx = text.stamp(img, (x + 38, y + 52), f"{row.vp or 0} VP", 22, bold=True, stroke=0,
                             anchor="lm")[2]
-            cards = int(row.get("event_cards") or 0)
+            cards = row.event_cards
             extra = f"{cards} card{'s' * (cards != 1)}"
             text.stamp(img, (vx + 10, y + 52), text.ellipsize(extra, fonts.font(PX), x + w - vx - 18), PX, stroke=0,
                        fill=palette.TEXT_DIM, anchor="lm")
 
 
-def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names: list[str] | None) -> None:
     """Who is awaited, then the latest public events with seat references filled with names."""
-    x0, y0, x1, y1 = lay.EVENTS_BOX
-    draw.rounded_rectangle(lay.EVENTS_BOX, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
-    y = y0 + 8
-    waiting = [int(s) for s in view.get("waiting", [])]
-    if waiting and not view.get("result"):
-        who = ", ".join(_name(names, s) for s in waiting)
-        line = text.ellipsize(f"Waiting for: {who}", fonts.font(PX, True), x1 - x0 - 20)
-        text.stamp(img, (x0 + 10, y), line, PX, bold=True, fill=palette.ALERT, stroke=0)
-        y += LINE_H + 2
-    text.stamp(img, (x0 + 10, y), "Latest", PX, bold=True, fill=palette.TEXT_DIM, stroke=0)
-    y += LINE_H
-    f = fonts.font(PX)
-    lines: list[str] = []
-    for ev in [fill(str(e), names) for e in view.get("last_events", []) if e]:
-        lines += text.wrap(fonts.sanitize(ev), f, x1 - x0 - 24, 2)
-    room = (y1 - 6 - y) // LINE_H
-    for line in lines[-room:] if room > 0 else []:
-        text.stamp(img, (x0 + 14, y), line, PX, stroke=0)
-        y += LINE_H
+    waiting = [] if view.result else view.waiting
+    panels.events_box(img, lay.EVENTS_BOX, waiting, view.last_events, names, PX, LINE_H)
 
 
-def war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dict[str, Any],
+def war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: PublicView,
             names: list[str] | None) -> None:
     """The war turn (battle, declarations) or the revealed plans; then supply and the ninja."""
     x0, y0, x1, y1 = lay.WAR_BOX
-    war = view.get("war") or {}
-    battle = war.get("battle") or None
+    war = view.war
+    battle = war.battle if war else None
     draw.rounded_rectangle(lay.WAR_BOX, radius=8, fill=BATTLE_FILL if battle else palette.BACKGROUND_EDGE,
                            outline=palette.COMBAT if war else palette.PANEL_EDGE, width=2)
     f, b = fonts.font(PX), fonts.font(PX, True)
@@ -202,54 +173,53 @@ def war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: dict[
     label = st.atlas.labels
     supply_y = y1 - 2 * LINE_H - 8
     if war:
-        s = int(war.get("seat", 0))
+        s = war.seat
         tokens.seat_token(draw, s, x0 + 24, y, 15)
-        head = f"{_name(names, s)} wages war (step {war.get('phase', '?')})"
+        head = f"{_name(names, s)} wages war (step {war.phase})"
         text.stamp(img, (x0 + 46, y), text.ellipsize(head, b, w - 38), PX, bold=True, stroke=0, anchor="lm")
         y += LINE_H + 4
         if battle:
-            where = label.get(str(battle.get("target")), str(battle.get("target")))
-            de = battle.get("defender")
+            where = label.get(battle.target, battle.target)
+            de = battle.defender
             tokens.swords(draw, x0 + 22, y, 11)
-            kind = "Naval battle" if battle.get("naval") else "Battle"
-            line = f"{kind} at {where}, round {int(battle.get('round') or 1)}"
+            kind = "Naval battle" if battle.naval else "Battle"
+            line = f"{kind} at {where}, round {battle.round or 1}"
             text.stamp(img, (x0 + 42, y), text.ellipsize(line, f, w - 34), PX, stroke=0, anchor="lm")
             y += LINE_H
-            who = f"{_name(names, battle.get('attacker', 0))} vs {'nobody' if de is None else _name(names, de)}"
+            who = f"{_name(names, battle.attacker)} vs {'nobody' if de is None else _name(names, de)}"
             text.stamp(img, (x0 + 42, y), text.ellipsize(who, f, w - 34), PX, stroke=0, anchor="lm")
             y += LINE_H
-            if battle.get("fort_defenders"):
-                text.stamp(img, (x0 + 42, y), f"fort defenders: {int(battle['fort_defenders'])}", PX, stroke=0,
+            if battle.fort_defenders:
+                text.stamp(img, (x0 + 42, y), f"fort defenders: {battle.fort_defenders}", PX, stroke=0,
                            fill=palette.TEXT_DIM, anchor="lm")
                 y += LINE_H
-        for dec in war.get("declarations") or []:
+        for dec in war.declarations:
             if y > supply_y - LINE_H:
                 break
-            force = f"army {int(dec['army']) + 1}" if dec.get("force") == "army" and dec.get("army") is not None \
-                else "garrison"
-            line = f"{label.get(str(dec.get('source')), '?')} → {label.get(str(dec.get('target')), '?')} ({force})"
+            force = f"army {dec.army + 1}" if dec.force == "army" and dec.army is not None else "garrison"
+            line = f"{label.get(dec.source, '?')} → {label.get(dec.target, '?')} ({force})"
             text.stamp(img, (x0 + 42, y), text.ellipsize(fonts.sanitize(line), f, w - 34), PX, stroke=0, anchor="lm")
             y += LINE_H
     else:
         _plans(img, draw, view, names, x0 + 12, y - 4, x1 - 12, supply_y - LINE_H)
-    sup = view.get("supply") or {}
+    sup = view.supply
     y = supply_y
     icons.castle(draw, x0 + 22, y - 2, 10)
-    cx = text.stamp(img, (x0 + 38, y), f"{int(sup.get('castles') or 0)} castles", PX, stroke=0, anchor="lm")[2] + 20
+    cx = text.stamp(img, (x0 + 38, y), f"{sup.castles} castles", PX, stroke=0, anchor="lm")[2] + 20
     icons.castle(draw, cx, y - 2, 10, True)
-    cx = text.stamp(img, (cx + 16, y), f"{int(sup.get('fortress_bases') or 0)} fortresses", PX, stroke=0,
+    cx = text.stamp(img, (cx + 16, y), f"{sup.fortress_bases} fortresses", PX, stroke=0,
                     anchor="lm")[2] + 20
     icons.ronin_icon(draw, cx, y, 10)
-    text.stamp(img, (cx + 16, y), f"{int(sup.get('ronin') or 0)} ronin left", PX, stroke=0, anchor="lm")
-    ninja = view.get("ninja")
+    text.stamp(img, (cx + 16, y), f"{sup.ronin} ronin left", PX, stroke=0, anchor="lm")
+    ninja = view.ninja
     who = "nobody" if ninja is None else _name(names, ninja)
     text.stamp(img, (x0 + 14, y + LINE_H + 2), text.ellipsize(f"Ninja: {who}", f, w), PX, stroke=0, anchor="lm")
 
 
-def _plans(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None,
+def _plans(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names: list[str] | None,
            x: int, y: int, x1: int, bottom: int) -> None:
     """Outside a war: the plans (public once all are in) as a table, one row per seat, else a quiet note."""
-    rows = [r for r in view.get("seats", []) if r.get("plan")]
+    rows = [(r.seat, r.plan) for r in view.seats if r.plan]
     if not rows:
         text.stamp(img, (x, y + 4), "No war this moment", PX, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         return
@@ -259,16 +229,14 @@ def _plans(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], na
         text.stamp(img, (cols_x + col_w * k + col_w / 2, y + 4), key, PX, stroke=0, fill=palette.TEXT_DIM, anchor="mm")
     y += LINE_H + 2
     b = fonts.font(PX, True)
-    for r in rows[:5]:
+    for s, plan in rows[:5]:
         if y > bottom:
             break
-        s = int(r.get("seat", 0))
         tokens.seat_token(draw, s, x + 10, y + 4, 10, label=False)  # the name beside it tells the seat
         name = text.ellipsize(_name(names, s), b, cols_x - x - 34)
         text.stamp(img, (x + 26, y + 4), name, PX, bold=True, stroke=0, anchor="lm")
-        plan = r["plan"]
         for k, key in enumerate(PLAN_BINS):
-            text.stamp(img, (cols_x + col_w * k + col_w / 2, y + 4), str(int(plan.get(key) or 0)), PX, bold=True,
+            text.stamp(img, (cols_x + col_w * k + col_w / 2, y + 4), str(getattr(plan, key)), PX, bold=True,
                        stroke=0, anchor="mm")
         y += LINE_H
 
@@ -298,27 +266,14 @@ def key(img: Image.Image, draw: ImageDraw.ImageDraw) -> None:
                anchor="lm")
 
 
-def result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> None:
+BANNER = panels.BannerStyle(verb="rules Japan!", fit_margin=160, sizes=(44, 36, 28), headline_dy=20, reason_dy=30,
+                            token_gap=30, token_step=38, token_r=15)
+
+
+def result(img: Image.Image, outcome: ResultView, names: list[str] | None) -> None:
     """The end banner over the top of the inset, so the final whole map stays readable."""
-    outcome = view["result"]
-    winners = [int(s) for s in outcome.get("winners", [])]
     band = lay.RESULT_BOX
-    cy = (band[1] + band[3]) // 2
     overlay = Image.new("RGBA", (band[2] - band[0], band[3] - band[1]), (10, 10, 14, 235))
     img.paste(overlay, band[:2], overlay)
-    draw = ImageDraw.Draw(img)
-    draw.rectangle(band, outline=palette.ALERT, width=3)
-    if outcome.get("draw") or not winners:
-        headline, colour = "Draw", palette.TEXT
-    else:
-        who = " & ".join(legend.name_for(names, s) for s in winners)
-        headline, colour = f"{who} rules Japan!", palette.seat_colour(winners[0])
-    mid = (band[0] + band[2]) // 2
-    headline, f = text.fit(headline, band[2] - band[0] - 160, (44, 36, 28), bold=True)
-    bbox = text.outlined(draw, (mid, cy - 20), headline, f, fill=colour, stroke=3, anchor="mm")
-    for k, s in enumerate(winners[:3]):
-        tokens.seat_token(draw, s, bbox[0] - 30 - k * 38, cy - 20, 15)
-    reason = fonts.sanitize(fill(str(outcome.get("reason") or ""), names))
-    if reason:
-        line = text.ellipsize(reason, fonts.font(22), band[2] - band[0] - 40)
-        text.outlined(draw, (mid, cy + 30), line, fonts.font(22), anchor="mm")
+    ImageDraw.Draw(img).rectangle(band, outline=palette.ALERT, width=3)
+    panels.banner_text(img, band, BANNER, outcome.winners, False, outcome.reason, names)

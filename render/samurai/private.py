@@ -7,73 +7,74 @@ Only this seat's `you` block and the public view are drawn; the panel is 900 px 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.samurai.view_models import PublicView, SeatView
 from render import encode as encoding
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.samurai import icons
 from render.samurai.icons import koku, ronin_icon, unit_icon
 from render.samurai.panel import PLAN_BINS
 from render.samurai.scene import display_names
+from render.views import parse
 
 PRIVATE_SIZE = (900, 600)
 UNITS = ("spearman", "gunner", "swordsman", "bowman")
 UNIT_WORDS = {"spearman": "spear", "gunner": "gun", "swordsman": "sword", "bowman": "bow"}
 
 
-def _units_row(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, units: dict[str, Any]) -> int:
+def _units_row(img: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, units: dict[str, int]) -> int:
     """Icons and counts of the four unit kinds; returns the x after the row."""
     for kind in UNITS:
         unit_icon(draw, kind, x + 9, y, 9)
-        x = text.stamp(img, (x + 22, y), str(int(units.get(kind) or 0)), 17, bold=True, stroke=0, anchor="lm")[2] + 4
+        x = text.stamp(img, (x + 22, y), str(units.get(kind, 0)), 17, bold=True, stroke=0, anchor="lm")[2] + 4
         x = text.stamp(img, (x, y), UNIT_WORDS[kind], 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")[2] + 14
     return x
 
 
-def render_private_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """A seat's screen: its armies' units, hidden ronin, tray, koku, sealed choice and hand."""
+    view = parse(SeatView, view)
+    you = view.you
+    seat = you.seat
     w, h = PRIVATE_SIZE
-    you = view.get("you") or {}
-    seat = int(you.get("seat", 0))
-    colour = palette.seat_colour(seat)
     img, draw = tokens.private_canvas((w, h), seat)
-    koku_txt = f"{int(you.get('koku') or 0)} koku"
-    kx = w - 14 - fonts.font(22, True).getlength(koku_txt)
-    text.stamp(img, (w - 14, 26), koku_txt, 22, bold=True, anchor="rm")
+    colour = palette.seat_colour(seat)
+    kx = w - 14 - panels.private_corner(img, w, f"{you.koku} koku")
     koku(draw, kx - 18, 26, 11)
-    title, tf = text.fit(f"Your screen - {legend.name_for(names, seat)}", kx - 90, (22, 20, 18), bold=True)
-    text.stamp(img, (52, 26), title, tf.size, bold=True, anchor="lm")
+    panels.private_title(img, f"Your screen - {legend.name_for(names, seat)}", kx - 90)
 
-    names_by_id = display_names({str(p["id"]): str(p.get("name", p["id"])) for p in view.get("provinces", [])})
+    names_by_id = display_names({p.id: p.name for p in view.provinces})
     f17 = fonts.font(17)
     y = 64
     text.stamp(img, (16, y), "Armies (behind your screen)", 20, bold=True, fill=palette.ALERT)
     y += 30
-    armies = list(you.get("armies") or [])
+    armies = you.armies
     for a in armies[:3]:
-        alive = a.get("alive", True)
+        alive = a.alive
         box = (12, y, 520, y + 62)
         draw.rounded_rectangle(box, radius=8, fill=palette.PLATE, outline=colour if alive else palette.PANEL_EDGE, width=2)
         tokens.draw_shape(draw, palette.seat_shape(seat), 32, y + 20, 11, colour if alive else palette.EMPTY_PIP,
                           palette.OUTLINE, 1)
-        text.stamp(img, (32, y + 20 + (2 if palette.seat_shape(seat) == "triangle" else 0)), str(int(a.get("army", 0)) + 1),
+        text.stamp(img, (32, y + 20 + (2 if palette.seat_shape(seat) == "triangle" else 0)), str(a.army + 1),
                    17, bold=True, fill=palette.text_on(colour) if alive else palette.TEXT, stroke=0, anchor="mm")
-        where = names_by_id.get(str(a.get("location")), "-") if alive else "destroyed"
-        units = a.get("units") or {}
-        total = sum(int(units.get(k) or 0) for k in UNITS) + int(a.get("ronin") or 0) + 1
-        head = f"Army {int(a.get('army', 0)) + 1} · {where} · daimyo level {int(a.get('level') or 1)}"
+        where = names_by_id.get(str(a.location), "-") if alive else "destroyed"
+        units = a.units
+        total = sum(units.get(k, 0) for k in UNITS) + a.ronin + 1
+        head = f"Army {a.army + 1} · {where} · daimyo level {a.level or 1}"
         if alive:
             head += f" · {total} figures"
-        if a.get("assassinated"):
+        if a.assassinated:
             head += " · assassinated"
         text.stamp(img, (52, y + 20), text.ellipsize(fonts.sanitize(head), fonts.font(17, True), 456), 17, bold=True,
                    stroke=0, fill=palette.TEXT if alive else palette.TEXT_DIM, anchor="lm")
         if alive:
             ux = _units_row(img, draw, 52, y + 44, units)
             ronin_icon(draw, ux + 9, y + 44, 9)
-            ux = text.stamp(img, (ux + 22, y + 44), str(int(a.get("ronin") or 0)), 17, bold=True, stroke=0,
+            ux = text.stamp(img, (ux + 22, y + 44), str(a.ronin), 17, bold=True, stroke=0,
                             anchor="lm")[2] + 4
             text.stamp(img, (ux, y + 44), "ronin", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         y += 68
@@ -83,9 +84,9 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     y += 4
     text.stamp(img, (16, y), "Hidden ronin", 20, bold=True, fill=palette.ALERT)
     y += 30
-    hidden = [r for r in you.get("ronin") or [] if int(r.get("ronin") or 0)]
+    hidden = [r for r in you.ronin if r.ronin]
     if hidden:
-        parts = ", ".join(f"{names_by_id.get(str(r.get('province')), '?')} {int(r['ronin'])}" for r in hidden)
+        parts = ", ".join(f"{names_by_id.get(r.province, '?')} {r.ronin}" for r in hidden)
         for line in text.wrap(fonts.sanitize(parts), f17, 490, 2):
             ronin_icon(draw, 26, y + 10, 9)
             text.stamp(img, (42, y), line, 17, stroke=0)
@@ -95,13 +96,13 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
         y += 22
     y += 10
     text.stamp(img, (16, y), "Tray (units not on the board)", 20, bold=True, fill=palette.ALERT)
-    _units_row(img, draw, 16, y + 42, you.get("tray") or {})
+    _units_row(img, draw, 16, y + 42, you.tray)
     _draw_standing(img, view, seat, y + 72)
 
     # right column: sealed choice, then the LWTV hand
     x = 536
     ry = 64
-    sealed = you.get("sealed")
+    sealed = you.sealed
     lines = _sealed_lines(sealed, names_by_id) if sealed else []
     box_h = 44 + 21 * max(1, min(len(lines), 6))
     box = (x - 4, ry, w - 12, ry + box_h)
@@ -115,17 +116,17 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
         text.stamp(img, (x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 14), 17, stroke=0)
         sy += 21
     ry = box[3] + 12
-    hand = list(you.get("hand") or [])
-    if hand or view.get("mode") == "lwtv":
+    hand = you.hand
+    if hand or view.mode == "lwtv":
         text.stamp(img, (x, ry), "Your objectives", 20, bold=True, fill=palette.ALERT)
         ry += 30
         for card in hand:
             if ry > h - 90:
                 break
-            body = text.wrap(fonts.sanitize(str(card.get("text") or "")), f17, w - x - 30, 3)
+            body = text.wrap(fonts.sanitize(card.text), f17, w - x - 30, 3)
             ch = 30 + 20 * len(body)
             draw.rounded_rectangle((x - 4, ry, w - 12, ry + ch), radius=8, fill=palette.PLATE, outline=palette.PLATE_EDGE)
-            title = text.ellipsize(fonts.sanitize(str(card.get("title") or card.get("id") or "?"), True),
+            title = text.ellipsize(fonts.sanitize(card.title or card.id or "?", True),
                                    fonts.font(17, True), w - x - 30)
             text.stamp(img, (x + 6, ry + 14), title, 17, bold=True, fill=palette.COIN, stroke=0, anchor="lm")
             for k, line in enumerate(body):
@@ -133,26 +134,21 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
             ry += ch + 8
         if not hand:
             text.stamp(img, (x, ry), "no cards", 17, stroke=0, fill=palette.TEXT_DIM)
-    footer = fonts.sanitize(str(view.get("phase_label") or ""))
-    if seat in [int(s) for s in view.get("waiting", [])]:
-        footer += " - waiting for your choice"
-    draw.rectangle((0, h - 40, w, h), fill=palette.BACKGROUND_EDGE)
-    text.stamp(img, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), 18, bold=True, anchor="lm")
+    panels.private_footer(img, view.phase_label, seat in view.waiting)
     return img
 
 
-def _draw_standing(img: Image.Image, view: dict[str, Any], seat: int, y: int) -> None:
+def _draw_standing(img: Image.Image, view: PublicView, seat: int, y: int) -> None:
     """The seat's public standing repeated privately: provinces (or VP), sword, armies."""
-    row = next((r for r in view.get("seats", []) if int(r.get("seat", -1)) == seat), None)
+    row = next((r for r in view.seats if r.seat == seat), None)
     if row is None or y > PRIVATE_SIZE[1] - 90:
         return
     text.stamp(img, (16, y), "Your clan", 20, bold=True, fill=palette.ALERT)
-    provinces = int(row.get("provinces") or 0)
-    facts = f"{provinces}/{int(view['to_win'])} provinces" if view.get("to_win") else \
-        f"{provinces} provinces · {int(row.get('vp') or 0)} VP"
-    if row.get("sword"):
-        facts += f" · sword {int(row['sword'])}"
-    facts += f" · {int(row.get('armies') or 0)} armies"
+    provinces = row.provinces
+    facts = f"{provinces}/{view.to_win} provinces" if view.to_win else f"{provinces} provinces · {row.vp or 0} VP"
+    if row.sword:
+        facts += f" · sword {row.sword}"
+    facts += f" · {row.armies} armies"
     text.stamp(img, (16, y + 32), text.ellipsize(facts, fonts.font(17), 500), 17, stroke=0, anchor="lm")
 
 
@@ -191,6 +187,6 @@ def _private_palette() -> Image.Image:
     return encoding.fixed_palette(Image.new("RGB", PRIVATE_SIZE, palette.PANEL), colours)
 
 
-def draw_private(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw_private(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the private panel for a seat view."""
     return encoding.png(render_private_image(view, names), _private_palette())

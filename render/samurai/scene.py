@@ -8,17 +8,20 @@ cache (`scenes`), since consecutive phases often look at the same place.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.samurai.view_models import PublicView
 from render import encode as encoding
 from render import fonts, labels
 from render.cache import LayerCache
 from render.samurai import icons, land, regions
 from render.samurai import layout as lay
 from render.samurai.regions import RegionLabel
+from render.views import parse
 
 Box = tuple[int, int, int, int]
 Point = tuple[float, float]
@@ -95,13 +98,10 @@ _STATIC: LayerCache[Static] = LayerCache(max_entries=8)
 _SCENES: LayerCache[tuple[Scene, Scene]] = LayerCache(max_entries=24)
 
 
-def map_key(view: dict[str, Any]) -> tuple[Any, ...]:
+def map_key(view: PublicView) -> tuple[Any, ...]:
     """Cache key: map id plus the geometry, so two maps never share a layer by mistake."""
-    provs = tuple((str(p["id"]), str(p.get("name", "")), str(p.get("region", "")), float(p["x"]), float(p["y"]))
-                  for p in view["provinces"])
-    borders = tuple(tuple(map(str, b)) for b in view.get("borders", []))
-    lanes = tuple(tuple(map(str, b)) for b in view.get("sea_lanes", []))
-    return (str(view.get("map", "")), provs, borders, lanes)
+    provinces = tuple((p.id, p.name, p.region, p.x, p.y) for p in view.provinces)
+    return (view.map, provinces, tuple(view.borders), tuple(view.sea_lanes))
 
 
 def short_name(name: str) -> str:
@@ -131,23 +131,22 @@ def label_size(label: str, px: int) -> tuple[str, int, int]:
     return (label, x1 - x0 + 2, y1 - y0 + 2)
 
 
-def _atlas(view: dict[str, Any]) -> Atlas:
-    """The map's own data from the view's documented keys."""
-    provinces = view["provinces"]
-    names = {str(p["id"]): str(p.get("name", p["id"])) for p in provinces}
-    return Atlas(order=tuple(str(p["id"]) for p in provinces), names=names, labels=display_names(names),
-                 regions={str(p["id"]): str(p.get("region", "")) for p in provinces},
-                 borders=tuple((str(a), str(b)) for a, b in view.get("borders", [])),
-                 lanes=tuple((str(a), str(b)) for a, b in view.get("sea_lanes", [])))
+def _atlas(view: PublicView) -> Atlas:
+    """The map's own data from the view."""
+    provinces = view.provinces
+    names = {p.id: p.name for p in provinces}
+    return Atlas(order=tuple(p.id for p in provinces), names=names, labels=display_names(names),
+                 regions={p.id: p.region for p in provinces}, borders=tuple(view.borders),
+                 lanes=tuple(view.sea_lanes))
 
 
-def _build_static(view: dict[str, Any]) -> Static:
+def _build_static(view: PublicView) -> Static:
     """The whole map's layout and land; the canvas's land values and the PNG palette."""
     atlas = _atlas(view)
     box = lay.MAP_BOX
     size = (box[2] - box[0], box[3] - box[1])
     inner = (8, 8, size[0] - 8, size[1] - 8)
-    centres = lay.relax(lay.project(view["provinces"], inner, margin=8), inner, lay.WHOLE)
+    centres = lay.relax(lay.project(view.provinces, inner, margin=8), inner, lay.WHOLE)
     pieces = lay.shapes(centres, list(atlas.borders))
     feet = {pid: lay.WHOLE.footprint(c) for pid, c in centres.items()}
     whole_land = land.paint(size, (0, 0), atlas.order, pieces, centres, atlas.regions, atlas.borders, atlas.lanes)
@@ -169,9 +168,10 @@ def _build_static(view: dict[str, Any]) -> Static:
     return Static(atlas, whole, pieces, canvas, tuple(lut), png_palette)
 
 
-def static_layer(view: dict[str, Any]) -> Static:
+def static_layer(view: PublicView | Mapping[str, Any]) -> Static:
     """The cached static layer of this view's map (built on first use)."""
-    return _STATIC.get(map_key(view), lambda: _build_static(view))
+    typed = parse(PublicView, view)
+    return _STATIC.get(map_key(typed), lambda: _build_static(typed))
 
 
 # --------------------------------------------------------------------------- the inset
@@ -190,7 +190,7 @@ class Crop:
         return ((p[0] - self.x) * self.zoom, (p[1] - self.y) * self.zoom)
 
 
-def scenes(view: dict[str, Any], crop: Crop, focus: tuple[str, ...]) -> tuple[Scene, Scene]:
+def scenes(view: PublicView, crop: Crop, focus: tuple[str, ...]) -> tuple[Scene, Scene]:
     """The whole map and the inset for a crop, with their names (cached per crop).
 
     The inset names what it shows, the focus provinces first and largest; the whole map

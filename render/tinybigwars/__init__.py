@@ -6,17 +6,20 @@ at Discord's 550 px preview (the places the latest events name are ringed), the 
 the combat's dice, the events and a key. A city of 9-18 locations fits whole at that size,
 so unlike the 68 provinces of Samurai it needs no enlarged inset.
 
-Draws only from the documented view keys (docs/design/tinybigwars-view.md); anything else
-in the dict is ignored, so seat-only data (`you`) can never leak into the public image.
+Draws only from the view model (engine/tinybigwars/view_models.py, the table of
+docs/design/tinybigwars-view.md); a seat view's `you` is dropped when it is parsed, so
+seat-only data can never leak into the public image.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import action
+from engine.tinybigwars.view_models import PublicView
+from render import action, legend
 from render import encode as encoding
 from render.tinybigwars import board, panel
 from render.tinybigwars import layout as lay
@@ -34,37 +37,44 @@ from render.tinybigwars.layout import (
     WIDTH,
     plate_box,
 )
-from render.tinybigwars.panel import RESULT_BOX, legend_origin
+from render.tinybigwars.panel import RESULT_BOX
 from render.tinybigwars.private import PRIVATE_SIZE, draw_private, render_private_image
+from render.views import parse
 
 MAX_NAMED = 4  # locations ringed for the latest events: more would ring half the city
 
 
-def named_locations(view: dict[str, Any]) -> list[str]:
+def legend_origin(index: int, count: int) -> tuple[int, int, int]:
+    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
+    return legend.card_origin(index, count, WIDTH, LEGEND_Y)
+
+
+def named_locations(view: PublicView | Mapping[str, Any]) -> list[str]:
     """The locations the latest public events name, the newest first (at most MAX_NAMED)."""
-    st = static_layer(view)
-    lines = [str(e) for e in view.get("last_events", []) if e]
-    return action.mentioned(lines, st.names)[:MAX_NAMED]
+    view = parse(PublicView, view)
+    lines = [event for event in view.last_events if event]
+    return action.mentioned(lines, static_layer(view).names)[:MAX_NAMED]
 
 
-def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """The public map as an RGB image (before PNG encoding)."""
+    view = parse(PublicView, view)
     st = static_layer(view)
     img = st.image.copy()
     draw = ImageDraw.Draw(img)
-    combat = view.get("combat") or {}
-    combat_loc = str(combat.get("location")) if combat else None
+    combat = view.combat
+    combat_location = combat.location if combat else None
     named = set(named_locations(view))
-    for lo in view["locations"]:
-        lid = str(lo["id"])
-        board.draw_location(img, draw, lo, st.centres[lid], lid == combat_loc, lid in named)
+    for location in view.locations:
+        board.draw_location(img, draw, location, st.centres[location.id], location.id == combat_location,
+                            location.id in named)
     for lid, hs in board.heroes_by_location(view).items():
         if lid in st.centres:
             board.draw_heroes(img, draw, hs, st.centres[lid])
     panel.header(img, draw, view)
     panel.caption(img, draw, view, st.names, names)
     panel.players(img, draw, view, names)
-    top = panel.result(img, view, names) if view.get("result") else lay.LOWER_Y
+    top = panel.result(img, view.result, names) if view.result else lay.LOWER_Y
     lower = (8, top, lay.WIDTH - 8, lay.LOWER_BOTTOM)
     if combat:
         panel.combat_box(img, draw, view, st.names, (lower[0], lower[1], lower[0] + lay.COMBAT_W, lower[3]), names)
@@ -73,8 +83,9 @@ def render_image(view: dict[str, Any], names: list[str] | None = None) -> Image.
     return img
 
 
-def draw(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
+    view = parse(PublicView, view)
     return encoding.png(render_image(view, names), static_layer(view).palette)
 
 

@@ -1,6 +1,6 @@
 """The Tiny Big Wars city: the static layer (grid, roads, named plates) and each phase's plates and heroes.
 
-Draws only from the documented view keys (docs/design/tinybigwars-view.md). The plates are
+Draws only from the view model (engine/tinybigwars/view_models.py). The plates are
 big enough to read on a phone: names at 20-24 px, values, minion counts and hero rows at
 20-22 px. Where the latest events happened is ringed in the alert colour, a combat in red.
 """
@@ -8,16 +8,19 @@ big enough to read on a phone: names at 20-24 px, values, minion counts and hero
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.tinybigwars.view_models import HeroView, LocationView, PublicView
 from render import encode as encoding
 from render import fonts, palette, text, tokens
 from render.cache import LayerCache
 from render.tinybigwars import key
 from render.tinybigwars import layout as lay
+from render.views import parse
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
@@ -41,7 +44,7 @@ class Static:
 _STATIC: LayerCache[Static] = LayerCache(max_entries=16)
 
 
-def _build_static(view: dict[str, Any]) -> Static:
+def _build_static(view: PublicView) -> Static:
     """Grid, roads, empty plates with their names and the key: all that only the map decides."""
     img = Image.new("RGB", (lay.WIDTH, lay.HEIGHT), palette.PANEL)
     draw = ImageDraw.Draw(img)
@@ -60,18 +63,17 @@ def _build_static(view: dict[str, Any]) -> Static:
                   anchor="lm")
     key.draw_key(img, draw)
 
-    centres = lay.place(view["locations"])
-    roads = [(centres[str(r[0])], centres[str(r[1])]) for r in view.get("roads", [])
-             if len(r) >= 2 and str(r[0]) in centres and str(r[1]) in centres]
+    centres = lay.place(view.locations)
+    roads = [(centres[a], centres[b]) for a, b in view.roads if a in centres and b in centres]
     for a, b in roads:
         draw.line([a, b], fill=palette.ROAD_EDGE, width=18)
     for a, b in roads:
         draw.line([a, b], fill=palette.ROAD, width=10)
     name_boxes: dict[str, Box] = {}
     names: dict[str, str] = {}
-    for lo in view["locations"]:
-        lid = str(lo["id"])
-        names[lid] = str(lo.get("name", lid))
+    for location in view.locations:
+        lid = location.id
+        names[lid] = location.name
         plate = lay.plate_box(centres[lid])
         draw.rounded_rectangle(plate, radius=12, fill=palette.PLATE, outline=palette.PLATE_EDGE, width=2)
         name, f = text.fit(names[lid], lay.NAME_MAX_W, lay.NAME_SIZES, bold=True)
@@ -79,23 +81,24 @@ def _build_static(view: dict[str, Any]) -> Static:
     return Static(img, encoding.fixed_palette(img, encoding.drawing_colours()), centres, name_boxes, names)
 
 
-def static_layer(view: dict[str, Any]) -> Static:
+def static_layer(view: PublicView | Mapping[str, Any]) -> Static:
     """The cached static layer of this view's map (built on first use)."""
-    return _STATIC.get(lay.map_key(view), lambda: _build_static(view))
+    typed = parse(PublicView, view)
+    return _STATIC.get(lay.map_key(typed), lambda: _build_static(typed))
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def heroes_by_location(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def heroes_by_location(view: PublicView) -> dict[str, list[HeroView]]:
     """Heroes on the board by location, in a stable order (defeated ones are gone)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for h in view.get("heroes", []):
-        if h.get("defeated") or h.get("location") is None:
+    out: dict[str, list[HeroView]] = {}
+    for hero in view.heroes:
+        if hero.defeated or hero.location is None:
             continue
-        out.setdefault(str(h["location"]), []).append(h)
-    for hs in out.values():
-        hs.sort(key=lambda h: (int(h.get("seat", 0)), str(h.get("id", ""))))
+        out.setdefault(hero.location, []).append(hero)
+    for heroes in out.values():
+        heroes.sort(key=lambda hero: (hero.seat, hero.id))
     return out
 
 
@@ -104,17 +107,15 @@ def hero_rows(n: int) -> int:
     return n if n <= lay.MAX_HERO_ROWS else lay.MAX_HERO_ROWS
 
 
-def short_name(hero: dict[str, Any]) -> str:
+def short_name(hero: HeroView) -> str:
     """A hero's token label: the first word of its name ("Ember Fist" -> "Ember")."""
-    name = str(hero.get("name") or hero.get("card") or "?").strip()
+    name = (hero.name or hero.card or "?").strip()
     return name.split()[0] if name else "?"
 
 
-def _value_label(printed: Any, total: Any) -> str:
+def _value_label(printed: int, total: int) -> str:
     """ "2" or "2+1" when infrastructure adds to the printed value."""
-    p = int(printed or 0)
-    t = int(total if total is not None else p)
-    return f"{p}+{t - p}" if t > p else str(t)
+    return f"{printed}+{total - printed}" if total > printed else str(total)
 
 
 @functools.lru_cache(maxsize=8)
@@ -169,38 +170,38 @@ def _dashed_rounded(draw: ImageDraw.ImageDraw, box: Box, colours: list[RGB], wid
 # --------------------------------------------------------------------------- plates and heroes
 
 
-def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, lo: dict[str, Any], centre: tuple[int, int],
+def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, location: LocationView, centre: tuple[int, int],
                   combat_here: bool, named: bool) -> None:
     """A location's plate for this phase: owner, values, buildings, minions; rings for combat and events."""
     x0, y0, x1, y1 = lay.plate_box(centre)
-    controller = lo.get("controller")
-    present = sorted({int(s) for s, n in lo.get("minions", []) if n})
+    controller = location.controller
+    present = sorted({seat for seat, count in location.minions if count})
     if combat_here or named:
         glow = _glow(palette.COMBAT if combat_here else palette.ALERT)
         img.paste(glow, (x0 - GLOW_PAD, y0 - GLOW_PAD), glow)
-    if lo.get("contested"):
+    if location.contested:
         colours = tuple(palette.seat_colour(s) for s in present) or (palette.ALERT,)
         border = _contested_border(colours if len(colours) > 1 else (*colours, palette.ALERT))
         img.paste(border, (x0, y0), border)
     elif controller is not None:
-        overlay = _controlled_overlay(int(controller))
+        overlay = _controlled_overlay(controller)
         img.paste(overlay, (x0, y0), overlay)
     # values row: coin, influence, start flag, infrastructure
     ry = y0 + 54
     tokens.coin(draw, x0 + 18, ry, 10)
-    cx = text.stamp(img, (x0 + 33, ry), _value_label(lo.get("coin"), lo.get("coin_total")), VALUE_PX, bold=True,
+    cx = text.stamp(img, (x0 + 33, ry), _value_label(location.coin, location.coin_total), VALUE_PX, bold=True,
                     anchor="lm")[2]
     tokens.star(draw, cx + 18, ry, 11)
-    text.stamp(img, (cx + 33, ry), _value_label(lo.get("influence"), lo.get("influence_total")), VALUE_PX, bold=True,
+    text.stamp(img, (cx + 33, ry), _value_label(location.influence, location.influence_total), VALUE_PX, bold=True,
                anchor="lm")
-    infra = lo.get("infrastructure")
+    infra = location.infrastructure
     if infra in ("dojo", "market", "watchtower"):
         tokens.infrastructure(draw, infra, x1 - 22, ry - 1, 14)
-    start = lo.get("start_seat")
+    start = location.start_seat
     if start is not None:
-        tokens.flag(draw, x1 - 56, ry + 12, 26, palette.seat_colour(int(start)))
+        tokens.flag(draw, x1 - 56, ry + 12, 26, palette.seat_colour(start))
     # minions row: seat shape + count for each seat present
-    entries = [(int(seat), str(int(count))) for seat, count in lo.get("minions", []) if count]
+    entries = [(seat, str(count)) for seat, count in location.minions if count]
     if entries:
         bold = fonts.font(VALUE_PX, bold=True)
         widths = [22 + bold.getlength(label) for _, label in entries]
@@ -212,11 +213,11 @@ def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, lo: dict[str, Any
             tokens.draw_shape(draw, palette.seat_shape(seat), mx, my, 9, palette.seat_colour(seat), palette.OUTLINE, 1)
             text.stamp(img, (mx + 11, my), label, VALUE_PX, bold=True, anchor="lm")
             mx += wd + gap
-    if lo.get("contested") or combat_here:
+    if location.contested or combat_here:
         tokens.swords(draw, x1 - 4, y0 + 4, 15)
 
 
-def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[dict[str, Any]], centre: tuple[int, int]) -> None:
+def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[HeroView], centre: tuple[int, int]) -> None:
     """One row per hero under its location: seat shape, short name, health and energy."""
     _, _, _, y1 = lay.plate_box(centre)
     x0, x1 = centre[0] - lay.HERO_W // 2, centre[0] + lay.HERO_W // 2
@@ -224,18 +225,18 @@ def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[dict[s
     y = y1 + 1
     row_h = lay.HERO_ROW_H
     for h in shown:
-        seat = int(h.get("seat", 0))
+        seat = h.seat
         colour = palette.seat_colour(seat)
         draw.rectangle((x0, y, x1, y + row_h - 2), fill=palette.BACKGROUND_EDGE, outline=colour, width=2)
         cy = y + row_h // 2 - 1
         tokens.draw_shape(draw, palette.seat_shape(seat), x0 + 14, cy, 9, colour, palette.OUTLINE, 1)
         # right to left: energy, bolt, health, heart; the name gets what is left
-        ex = text.stamp(img, (x1 - 7, cy), str(int(h.get("energy", 0))), PX, bold=True, stroke=0, anchor="rm")[0]
+        ex = text.stamp(img, (x1 - 7, cy), str(h.energy), PX, bold=True, stroke=0, anchor="rm")[0]
         tokens.bolt(draw, ex - 9, cy, 9)
-        health = f"{int(h.get('health', 0))}/{int(h.get('max_health', 0))}"
+        health = f"{h.health}/{h.max_health}"
         hx = text.stamp(img, (ex - 21, cy), health, PX, bold=True, stroke=0, anchor="rm")[0]
         tokens.heart(draw, hx - 10, cy, 8)
-        fill = palette.TEXT_DIM if h.get("activated") else palette.TEXT
+        fill = palette.TEXT_DIM if h.activated else palette.TEXT
         label = text.ellipsize(fonts.sanitize(short_name(h), True), fonts.font(PX, True), hx - 22 - (x0 + 27))
         text.stamp(img, (x0 + 27, cy), label, PX, bold=True, fill=fill, stroke=0, anchor="lm")
         y += row_h
@@ -245,19 +246,20 @@ def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[dict[s
         cx = x0 + 14
         cy = y + row_h // 2 - 1
         for h in heroes[len(shown) :][:5]:
-            s = int(h.get("seat", 0))
-            tokens.draw_shape(draw, palette.seat_shape(s), cx, cy, 8, palette.seat_colour(s), palette.OUTLINE, 1)
+            tokens.draw_shape(draw, palette.seat_shape(h.seat), cx, cy, 8, palette.seat_colour(h.seat), palette.OUTLINE,
+                              1)
             cx += 19
         text.stamp(img, (x1 - 8, cy), f"+{more} more", PX, stroke=0, anchor="rm")
 
 
-def label_boxes(view: dict[str, Any]) -> dict[str, Box]:
+def label_boxes(view: PublicView | Mapping[str, Any]) -> dict[str, Box]:
     """Bounding boxes of the location name labels (tests check they never overlap)."""
     return dict(static_layer(view).name_boxes)
 
 
-def footprints(view: dict[str, Any]) -> dict[str, Box]:
+def footprints(view: PublicView | Mapping[str, Any]) -> dict[str, Box]:
     """Each location's plate plus the hero rows hanging below it, as drawn."""
+    view = parse(PublicView, view)
     st = static_layer(view)
     heroes = heroes_by_location(view)
     out = {}

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.tinybigwars.view_models import LocationView, PublicView
+from render.labels import separate
+
 Box = tuple[int, int, int, int]
 
 WIDTH, HEIGHT = 1200, 1560
@@ -30,52 +33,27 @@ NAME_SIZES = (24, 22, 20)
 NAME_MAX_W = PLATE_W - 36  # leaves room for the contested badge on the corner
 
 
-def map_key(view: dict[str, Any]) -> tuple[Any, ...]:
+def map_key(view: PublicView) -> tuple[Any, ...]:
     """Cache key: the map id plus the geometry, so two maps never share a layer by mistake."""
-    locs = tuple((str(lo["id"]), str(lo.get("name", "")), float(lo["x"]), float(lo["y"])) for lo in view["locations"])
-    roads = tuple(tuple(map(str, r)) for r in view.get("roads", []))
-    return (str(view.get("map", "")), locs, roads)
+    locations = tuple((location.id, location.name, location.x, location.y) for location in view.locations)
+    return (view.map, locations, tuple(view.roads))
 
 
-def place(locations: list[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+def place(locations: list[LocationView]) -> dict[str, tuple[int, int]]:
     """Plate centres from the 0..1 coordinates, nudged apart where plates would collide."""
     x0, y0, x1, y1 = MAP_BOX
     half_w, half_h = HERO_W / 2, PLATE_H / 2
     reserve = HERO_ROW_H * 2  # room below each plate for its hero rows
     pos: dict[str, list[float]] = {}
-    for lo in locations:
-        fx = min(1.0, max(0.0, float(lo["x"])))
-        fy = min(1.0, max(0.0, float(lo["y"])))
-        pos[str(lo["id"])] = [
+    for location in locations:
+        fx = min(1.0, max(0.0, location.x))
+        fy = min(1.0, max(0.0, location.y))
+        pos[location.id] = [
             x0 + half_w + fx * (x1 - x0 - HERO_W),
             y0 + half_h + fy * (y1 - y0 - PLATE_H - reserve),
         ]
-    ids = list(pos)
-    need_x, need_y = HERO_W + 6, PLATE_H + reserve + 4
-    for _ in range(60):
-        moved = False
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                pa, pb = pos[a], pos[b]
-                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
-                ox, oy = need_x - abs(dx), need_y - abs(dy)
-                if ox <= 0 or oy <= 0:
-                    continue
-                moved = True
-                if ox / need_x < oy / need_y:  # separate along the cheaper axis
-                    s = (ox / 2 + 0.5) * (1 if dx >= 0 else -1)
-                    pa[0] -= s
-                    pb[0] += s
-                else:
-                    s = (oy / 2 + 0.5) * (1 if dy >= 0 else -1)
-                    pa[1] -= s
-                    pb[1] += s
-        for p in pos.values():
-            p[0] = min(x1 - half_w, max(x0 + half_w, p[0]))
-            p[1] = min(y1 - half_h - reserve, max(y0 + half_h, p[1]))
-        if not moved:
-            break
-    return {k: (round(v[0]), round(v[1])) for k, v in pos.items()}
+    bounds = (x0 + half_w, y0 + half_h, x1 - half_w, y1 - half_h - reserve)
+    return separate(pos, (HERO_W + 6, PLATE_H + reserve + 4), bounds, list(pos), 60)
 
 
 def plate_box(centre: tuple[int, int]) -> Box:

@@ -6,12 +6,11 @@ wide on phones, where that stays >= 9 px.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageDraw
 
 from engine.text import fill
-from render import fonts, legend, palette, text, tokens
+from engine.tinybigwars.view_models import PublicView, ResultView, SeatPublic
+from render import fonts, legend, palette, panels, text, tokens
 from render.tinybigwars import key
 from render.tinybigwars import layout as lay
 
@@ -23,16 +22,16 @@ COMBAT_FILL: RGB = (70, 30, 36)
 RESULT_BOX: Box = (8, lay.LOWER_Y, lay.WIDTH - 8, lay.LOWER_Y + 130)  # over the events: the final city stays whole
 
 
-def _name(names: list[str] | None, seat: Any) -> str:
+def _name(names: list[str] | None, seat: int) -> str:
     """A seat's display name, safe to draw."""
-    return fonts.sanitize(legend.name_for(names, int(seat)))
+    return fonts.sanitize(legend.name_for(names, seat))
 
 
-def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> None:
     """The phase label, the round and the goal."""
-    label = fonts.sanitize(str(view.get("phase_label") or view.get("phase") or ""), True)
-    rnd, limit = int(view.get("round", 0) or 0), int(view.get("round_limit", 0) or 0)
-    to_win = int(view.get("to_win", 10) or 10)
+    label = fonts.sanitize(view.phase_label or view.phase, True)
+    rnd, limit = view.round, view.round_limit
+    to_win = view.to_win
     if not limit:
         right = f"win at {to_win}"
     elif rnd <= 0:  # force building: no round has been played yet
@@ -47,98 +46,84 @@ def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) ->
                anchor="lm")
 
 
-def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], st_names: dict[str, str],
+def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, st_names: dict[str, str],
             names: list[str] | None) -> None:
     """The strip over the city: the combat being fought, else the newest public event."""
     x0, y0, x1, y1 = lay.CAPTION_BOX
     cy = (y0 + y1) // 2
-    combat = view.get("combat") or {}
-    events = [fill(str(e), names) for e in view.get("last_events", []) if e]
-    if combat:
+    combat = view.combat
+    events = [fill(event, names) for event in view.last_events if event]
+    if combat is not None:
         draw.rectangle(lay.CAPTION_BOX, fill=COMBAT_FILL)
         tokens.swords(draw, 24, cy, 13)
-        where = st_names.get(str(combat.get("location")), str(combat.get("location", "?")))
-        who = " vs ".join(_name(names, s) for s in combat.get("seats", []))
+        where = st_names.get(combat.location, combat.location)
+        who = " vs ".join(_name(names, seat) for seat in combat.seats)
         line = f"Combat at {where}" + (f": {who}" if who else "")
-    elif events:
-        tokens.star(draw, 24, cy, 12, fill=palette.ALERT)
-        line = "Latest: " + events[-1]
     else:
-        tokens.star(draw, 24, cy, 12, fill=palette.TEXT_DIM)
-        line = "Nothing has happened yet"
-    line = fonts.sanitize(line, True)
-    text.stamp(img, (46, cy), text.ellipsize(line, fonts.font_for(line, 22, True), x1 - 58), 22, bold=True, stroke=0,
-               anchor="lm")
+        line = panels.latest_or_idle(draw, cy, events, "Nothing has happened yet")
+    panels.caption_line(img, (46, cy), line, x1 - 58)
 
 
-def legend_origin(index: int, count: int) -> tuple[int, int, int]:
-    """Top-left and width of a seat's legend card (tests sample the swatch there)."""
-    w = (lay.WIDTH - 16 - 8 * (count - 1)) // max(1, count)
-    return (8 + index * (w + 8), lay.LEGEND_Y, w)
-
-
-def _status(view: dict[str, Any], seat: dict[str, Any]) -> tuple[str, RGB]:
+def _status(view: PublicView, seat: SeatPublic) -> tuple[str, RGB]:
     """The one-word status of a legend card."""
-    s = int(seat.get("seat", 0))
-    if seat.get("eliminated"):
-        return "out", palette.COMBAT
-    if view.get("result"):
-        return ("winner", palette.ALERT) if s in view["result"].get("winners", []) else ("", palette.TEXT_DIM)
-    if view.get("active_seat") == s:
+    ended = panels.end_status(seat.seat, seat.eliminated, view.result.winners if view.result else None)
+    if ended is not None:
+        return ended
+    if view.active_seat == seat.seat:
         return "to act", palette.ALERT
-    if s in view.get("waiting", []):
+    if seat.seat in view.waiting:
         return "deciding", palette.ALERT
-    if view.get("phase") == "force" and seat.get("force_ready"):
+    if view.phase == "force" and seat.force_ready:
         return "ready", palette.TEXT_DIM
-    if seat.get("passed"):
+    if seat.passed:
         return "passed", palette.TEXT_DIM
     return "", palette.TEXT_DIM
 
 
-def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | None) -> None:
+def players(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names: list[str] | None) -> None:
     """One card per seat: influence against the goal, coins, locations, minions, heroes."""
-    to_win = int(view.get("to_win", 10) or 10)
-    seats = view.get("seats", [])
+    seats = view.seats
     narrow = len(seats) >= 4
+    winners = view.result.winners if view.result else []
     for i, seat in enumerate(seats):
-        s = int(seat.get("seat", i))
         status, status_colour = _status(view, seat)
-        places = int(seat.get("locations", 0))
+        places = seat.locations
         entry = legend.Entry(
-            seat=s,
-            name=legend.name_for(names, s),
-            progress=int(seat.get("influence", 0)),
-            target=to_win,
+            seat=seat.seat,
+            name=legend.name_for(names, seat.seat),
+            progress=seat.influence,
+            target=view.to_win,
             progress_icon=tokens.star,
             facts=[
-                (tokens.coin, str(int(seat.get("coins", 0)))),
+                (tokens.coin, str(seat.coins)),
                 (key.location, str(places) if narrow else f"{places} loc"),
-                (key.minion, str(int(seat.get("minions", 0)))),
-                (key.hero, str(int(seat.get("heroes", 0)))),
+                (key.minion, str(seat.minions)),
+                (key.hero, str(seat.heroes)),
             ],
             status=status,
             status_colour=status_colour,
-            highlight=view.get("active_seat") == s or s in ((view.get("result") or {}).get("winners") or []),
+            highlight=view.active_seat == seat.seat or seat.seat in winners,
         )
-        x, y, w = legend_origin(i, len(seats))
+        x, y, w = legend.card_origin(i, len(seats), lay.WIDTH, lay.LEGEND_Y)
         legend.draw_entry(img, draw, x, y, w, lay.LEGEND_H, entry)
 
 
-def combat_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], st_names: dict[str, str],
+def combat_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, st_names: dict[str, str],
                box: Box, names: list[str] | None) -> None:
     """The combat being fought: each side's rolled dice and hits, and who still spends energy."""
-    combat = view["combat"]
+    combat = view.combat
+    assert combat is not None
     x, y, x1, y1 = box
     w = x1 - x
-    where = st_names.get(str(combat.get("location")), str(combat.get("location", "?")))
-    dice = {int(s): list(d) for s, d in combat.get("dice", [])}
-    hits = {int(s): int(n) for s, n in combat.get("hits", [])}
-    seats = [int(s) for s in combat.get("seats", [])]
+    where = st_names.get(combat.location, combat.location)
+    dice = {seat: list(faces) for seat, faces in combat.dice}
+    hits = dict(combat.hits)
+    seats = combat.seats
     draw.rounded_rectangle(box, radius=8, fill=COMBAT_FILL, outline=palette.COMBAT, width=3)
     tokens.swords(draw, x + 20, y + 20, 12)
     title = text.ellipsize("Combat: " + fonts.sanitize(where, True), fonts.font(22, True), w - 50)
     text.outlined(draw, (x + 40, y + 20), title, fonts.font(22, bold=True), anchor="lm")
-    waiting = [int(s) for s in combat.get("waiting", [])]
+    waiting = combat.waiting
     bottom = y1 - (34 if waiting else 8)
     cy = y + 44
     per_row = max(1, (w - 140) // 27)
@@ -156,7 +141,6 @@ def combat_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
                     break
                 cy += 30
                 dx = x + 44
-            v = int(v)
             tokens.die(draw, dx, cy + 2, 24, v, 2 if v == 6 else 1 if v == 5 else 0)
             dx += 27
         if s in hits:
@@ -170,49 +154,19 @@ def combat_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]
         text.stamp(img, (x + 12, y1 - 18), line, PX, fill=palette.ALERT, anchor="lm")
 
 
-def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], box: Box, names: list[str] | None) -> None:
+def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, box: Box, names: list[str] | None) -> None:
     """Who is awaited, then the latest public events, as many lines as fit."""
-    x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
-    y = y0 + 8
-    waiting = [int(s) for s in view.get("waiting", [])]
-    if waiting and not view.get("result"):
-        line = text.ellipsize("Waiting for: " + ", ".join(_name(names, s) for s in waiting), fonts.font(PX, True),
-                              x1 - x0 - 20)
-        text.stamp(img, (x0 + 10, y), line, PX, bold=True, fill=palette.ALERT, stroke=0)
-        y += LINE_H + 2
-    text.stamp(img, (x0 + 10, y), "Latest", PX, bold=True, fill=palette.TEXT_DIM, stroke=0)
-    y += LINE_H
-    f = fonts.font(PX)
-    lines: list[str] = []
-    for ev in [fill(str(e), names) for e in view.get("last_events", []) if e]:
-        lines += text.wrap(fonts.sanitize(ev), f, x1 - x0 - 24, 2)
-    room = (y1 - 6 - y) // LINE_H
-    for line in lines[-room:] if room > 0 else []:
-        text.stamp(img, (x0 + 14, y), line, PX, stroke=0)
-        y += LINE_H
+    waiting = [] if view.result else view.waiting
+    panels.events_box(img, box, waiting, view.last_events, names, PX, LINE_H)
 
 
-def result(img: Image.Image, view: dict[str, Any], names: list[str] | None) -> int:
+BANNER = panels.BannerStyle(verb="wins!", fit_margin=140, sizes=(48, 40, 32), headline_dy=18, reason_dy=34,
+                            token_gap=36, token_step=40, token_r=16)
+
+
+def result(img: Image.Image, outcome: ResultView, names: list[str] | None) -> int:
     """The end banner at the top of the events, so the final city stays whole."""
-    outcome = view["result"]
-    winners = [int(s) for s in outcome.get("winners", [])]
     band = RESULT_BOX
-    cy = (band[1] + band[3]) // 2
-    draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle(band, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT, width=3)
-    if outcome.get("draw") or not winners:
-        headline, colour = "Draw", palette.TEXT
-    else:
-        who = " & ".join(legend.name_for(names, s) for s in winners)
-        headline, colour = f"{who} wins!", palette.seat_colour(winners[0])
-    mid = (band[0] + band[2]) // 2
-    headline, f = text.fit(headline, band[2] - band[0] - 140, (48, 40, 32), bold=True)
-    bbox = text.outlined(draw, (mid, cy - 18), headline, f, fill=colour, stroke=3, anchor="mm")
-    for k, s in enumerate(winners[:3]):
-        tokens.seat_token(draw, s, bbox[0] - 36 - k * 40, cy - 18, 16)
-    reason = fonts.sanitize(fill(str(outcome.get("reason") or ""), names))
-    if reason:
-        line = text.ellipsize(reason, fonts.font(22), band[2] - band[0] - 40)
-        text.outlined(draw, (mid, cy + 34), line, fonts.font(22), fill=palette.TEXT, anchor="mm")
+    ImageDraw.Draw(img).rounded_rectangle(band, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT, width=3)
+    panels.banner_text(img, band, BANNER, outcome.winners, outcome.draw, outcome.reason, names)
     return band[3] + 8

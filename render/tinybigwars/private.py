@@ -7,39 +7,38 @@ Drawn from the seat's `you` block and the public view only. The panel is 800 px 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.tinybigwars.view_models import PublicView, SeatView
 from render import encode as encoding
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
+from render.views import parse
 
 PRIVATE_SIZE = (800, 500)
 
 
-def render_private_image(view: dict[str, Any], names: list[str] | None = None) -> Image.Image:
+def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """A seat's private panel: its force, coins, points and its own sealed choice."""
+    view = parse(SeatView, view)
+    you = view.you
+    seat = you.seat
+    force = you.force
     w, h = PRIVATE_SIZE
-    you = view.get("you") or {}
-    seat = int(you.get("seat", 0))
-    colour = palette.seat_colour(seat)
     img, draw = tokens.private_canvas((w, h), seat)
-    right = f"Points {int((you.get('force') or {}).get('points', 0) or 0)}"
-    f22 = fonts.font(22, bold=True)
-    rw = f22.getlength(right)
-    text.stamp(img, (w - 14, 26), right, 22, bold=True, anchor="rm")
-    coins = int(you.get("coins", 0) or 0)
+    colour = palette.seat_colour(seat)
+    rw = panels.private_corner(img, w, f"Points {force.points if force else 0}")
     tokens.coin(draw, w - 14 - rw - 60, 26, 10)
-    text.stamp(img, (w - 14 - rw - 46, 26), str(coins), 22, bold=True, anchor="lm")
-    title, tf = text.fit(f"Your force - {legend.name_for(names, seat)}", w - 130 - rw - 60, (22, 20, 18), bold=True)
-    text.stamp(img, (52, 26), title, tf.size, bold=True, anchor="lm")
+    text.stamp(img, (w - 14 - rw - 46, 26), str(you.coins), 22, bold=True, anchor="lm")
+    panels.private_title(img, f"Your force - {legend.name_for(names, seat)}", w - 130 - rw - 60)
 
     f17, b17 = fonts.font(17), fonts.font(17, bold=True)
-    locs = {str(lo["id"]): str(lo.get("name", lo["id"])) for lo in view.get("locations", [])}
-    force = you.get("force") or {}
-    public = [hh for hh in view.get("heroes", []) if int(hh.get("seat", -1)) == seat]
-    by_card = {str(hh.get("card")): hh for hh in public}
-    cards = [str(c) for c in force.get("heroes", [])] or [str(hh.get("card")) for hh in public]
+    locations = {location.id: location.name for location in view.locations}
+    public = [hero for hero in view.heroes if hero.seat == seat]
+    by_card = {hero.card: hero for hero in public}
+    cards = (list(force.heroes) if force else []) or [hero.card for hero in public]
     y = 66
     text.stamp(img, (16, y), "Heroes", 20, bold=True, fill=palette.ALERT)
     for cx, caption in ((182, "power"), (248, "health"), (374, "energy")):
@@ -48,25 +47,25 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
     for card in cards[:8]:
         hero = by_card.get(card)
         draw.rounded_rectangle((12, y, 500, y + 44), radius=8, fill=palette.PLATE, outline=colour, width=2)
-        name = str(hero.get("name")) if hero else card.replace("-", " ").replace("_", " ").title()
+        name = hero.name if hero else card.replace("-", " ").replace("_", " ").title()
         nm = text.ellipsize(fonts.sanitize(name, True), b17, 150)
         text.stamp(img, (24, y + 12), nm, 17, bold=True, stroke=0, fill=palette.TEXT, anchor="lm")
         if hero is None:
             text.stamp(img, (24, y + 32), "not on the board yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         else:
-            where = "defeated" if hero.get("defeated") else locs.get(str(hero.get("location")), "-")
-            if hero.get("activated") and not hero.get("defeated"):
+            where = "defeated" if hero.defeated else locations.get(str(hero.location), "-")
+            if hero.activated and not hero.defeated:
                 where += " (activated)"
             text.stamp(img, (24, y + 32), text.ellipsize(fonts.sanitize(where), f17, 170), 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
             tokens.fist(draw, 200, y + 22, 9)
-            draw.text((212, y + 22), str(int(hero.get("power", 0))), font=b17, fill=palette.TEXT, anchor="lm")
+            draw.text((212, y + 22), str(hero.power), font=b17, fill=palette.TEXT, anchor="lm")
             tokens.heart(draw, 246, y + 22, 8)
-            hx = tokens.pips(draw, 258, y + 22, int(hero.get("health", 0)), int(hero.get("max_health", 0)), palette.HEALTH, 9, 2)
-            draw.text((hx + 4, y + 22), f"{int(hero.get('health', 0))}/{int(hero.get('max_health', 0))}",
+            hx = tokens.pips(draw, 258, y + 22, hero.health, hero.max_health, palette.HEALTH, 9, 2)
+            draw.text((hx + 4, y + 22), f"{hero.health}/{hero.max_health}",
                       font=f17, fill=palette.TEXT, anchor="lm")
             tokens.bolt(draw, 380, y + 22, 9)
-            ex = tokens.pips(draw, 392, y + 22, int(hero.get("energy", 0)), int(hero.get("max_energy", 0)), palette.ENERGY, 9, 2)
-            draw.text((ex + 4, y + 22), str(int(hero.get("energy", 0))), font=f17, fill=palette.TEXT, anchor="lm")
+            ex = tokens.pips(draw, 392, y + 22, hero.energy, hero.max_energy, palette.ENERGY, 9, 2)
+            draw.text((ex + 4, y + 22), str(hero.energy), font=f17, fill=palette.TEXT, anchor="lm")
         y += 50
     if not cards:
         text.stamp(img, (16, y + 10), "No heroes chosen yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
@@ -75,8 +74,8 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
 
     x = 516
     y = 66
-    minion_cards = force.get("minion_card_names") or force.get("minion_cards", [])
-    buildings = force.get("building_names") or force.get("buildings", [])
+    minion_cards = (force.minion_card_names or force.minion_cards) if force else []
+    buildings = (force.building_names or force.buildings) if force else []
     for title_text, items in (("Minion cards", minion_cards), ("Buildings", buildings)):
         text.stamp(img, (x, y), title_text, 20, bold=True, fill=palette.ALERT)
         y += 28
@@ -88,7 +87,7 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
             text.stamp(img, (x + 6, y), "• " + label, 17, stroke=0, fill=palette.TEXT)
             y += 22
         y += 8
-    sealed = you.get("sealed")
+    sealed = you.sealed
     box = (x - 4, y + 4, w - 12, h - 52)
     draw.rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.ALERT if sealed else palette.PANEL_EDGE, width=2)
     text.stamp(img, (x + 6, y + 12), "Your sealed choice", 18, bold=True, fill=palette.ALERT if sealed else palette.TEXT_DIM)
@@ -101,34 +100,30 @@ def render_private_image(view: dict[str, Any], names: list[str] | None = None) -
                 break
             text.stamp(img, (x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 12), 17, stroke=0, fill=palette.TEXT)
             sy += 21
-    footer = fonts.sanitize(str(view.get("phase_label") or ""))
-    if seat in [int(s) for s in view.get("waiting", [])]:
-        footer += " - waiting for your choice"
-    draw.rectangle((0, h - 40, w, h), fill=palette.BACKGROUND_EDGE)
-    text.stamp(img, (16, h - 20), text.ellipsize(footer, fonts.font(18, True), w - 32), 18, bold=True, anchor="lm")
+    panels.private_footer(img, view.phase_label, seat in view.waiting)
     return img
 
 
-def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, y: int) -> None:
+def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat: int, y: int) -> None:
     """The seat's public standing, repeated privately: influence bar, places, minions, turns."""
-    row = next((s for s in view.get("seats", []) if int(s.get("seat", -1)) == seat), None)
+    row = next((row for row in view.seats if row.seat == seat), None)
     if row is None or y > PRIVATE_SIZE[1] - 120:
         return
-    to_win = int(view.get("to_win", 10) or 10)
+    to_win = view.to_win
     text.stamp(img, (16, y), "Your clan", 20, bold=True, fill=palette.ALERT)
     y += 36
     tokens.star(draw, 26, y, 10)
-    influence = int(row.get("influence", 0))
+    influence = row.influence
     draw.rectangle((42, y - 8, 330, y + 8), fill=palette.BACKGROUND, outline=palette.PANEL_EDGE)
     frac = max(0.0, min(1.0, influence / to_win))
     if frac:
         draw.rectangle((43, y - 7, 43 + 286 * frac, y + 7), fill=palette.seat_colour(seat))
     text.stamp(img, (342, y), f"{influence}/{to_win} influence", 17, bold=True, stroke=0, anchor="lm")
     y += 30
-    places, minions = int(row.get("locations", 0)), int(row.get("minions", 0))
+    places, minions = row.locations, row.minions
     facts = f"{places} location{'s' * (places != 1)} · {minions} minion{'s' * (minions != 1)}"
-    if int(view.get("round", 0) or 0) > 0:
-        facts += f" · {int(row.get('activations', 0))}/2 heroes activated"
+    if view.round > 0:
+        facts += f" · {row.activations}/2 heroes activated"
     text.stamp(img, (16, y), text.ellipsize(facts, fonts.font(17), 484), 17, stroke=0, fill=palette.TEXT, anchor="lm")
 
 
@@ -152,6 +147,6 @@ def _sealed_lines(sealed: Any) -> list[str]:
     return [str(sealed)]
 
 
-def draw_private(view: dict[str, Any], names: list[str] | None = None) -> bytes:
+def draw_private(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the private panel for a seat view."""
     return encoding.png(render_private_image(view, names), _private_palette())

@@ -23,7 +23,7 @@ def public_views(draw: st.DrawFn) -> dict[str, Any]:
         {"seat": s, "influence": draw(st.integers(0, 14)), "coins": draw(st.integers(0, 99)),
          "locations": draw(st.integers(0, 18)), "minions": draw(st.integers(0, 60)), "heroes": draw(st.integers(0, 4)),
          "activations": draw(st.integers(0, 2)), "passed": draw(st.booleans()), "force_ready": draw(st.booleans()),
-         "eliminated": draw(st.booleans())}
+         "eliminated": draw(st.booleans()), "income": draw(st.integers(0, 9)), "charters": []}
         for s in range(n)
     ]
     ids = [lo["id"] for lo in base["locations"]]
@@ -47,6 +47,7 @@ def public_views(draw: st.DrawFn) -> dict[str, Any]:
             "location": draw(st.sampled_from(ids)), "seats": fighters,
             "dice": [[s, draw(st.lists(st.integers(1, 6), max_size=20))] for s in fighters],
             "hits": [[s, draw(st.integers(0, 20))] for s in fighters], "waiting": fighters[:1],
+            "attacker": fighters[0], "stage": "energy",
         }
     else:
         base["combat"] = None

@@ -7,6 +7,7 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from pydantic import ValidationError
 
 import engine
 import render
@@ -95,9 +96,17 @@ def test_public_image_ignores_you_and_hidden_compositions(name: str) -> None:
         other["you"]["sealed"] = {"plan": {"swords": 3, "build": 2, "levy": 1, "ronin": 1, "ninja": 1}}
         other["you"]["hand"] = [{"id": "x", "title": "Secret", "text": "Hold Kyoto."}]
         other["you"]["koku"] = 99
-        other["secret_stuff"] = {"armies": [[1, 2, 3]]}
-        other["provinces"][0]["hidden_units"] = {"spearman": 4}
         assert render.draw("samurai", other) == expected
+
+
+@pytest.mark.parametrize("where", ["top", "province", "army"])
+def test_a_field_the_view_model_lacks_is_refused(where: str) -> None:
+    """The view model is the allow-list: an army's units or any undeclared key cannot be drawn, it is refused."""
+    public = sv.public("base4_battle")
+    target = {"top": public, "province": public["provinces"][0], "army": public["armies"][0]}[where]
+    target["units"] = {"spearman": 4}
+    with pytest.raises(ValidationError):
+        render.draw("samurai", public)
 
 
 def test_public_changes_do_show() -> None:

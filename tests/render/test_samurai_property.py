@@ -50,14 +50,17 @@ def public_views(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         pairs = draw(st.lists(st.sampled_from(v["borders"] + v["sea_lanes"]), max_size=4))
         v["war"] = {"seat": draw(st.integers(0, n - 1)), "phase": "B",
-                    "declarations": [{"source": a, "force": "garrison", "army": None, "target": b} for a, b in pairs],
+                    "declarations": [{"source": a, "force": "garrison", "army": None, "target": b, "count": None,
+                                      "units": None} for a, b in pairs],
                     "battle": None if not pairs else {"target": pairs[0][1], "attacker": 0, "defender": None,
-                                                      "naval": draw(st.booleans()), "round": 1, "fort_defenders": 0}}
+                                                      "naval": draw(st.booleans()), "round": 1, "fort_defenders": 0,
+                                                      "losses_pending": None}}
     else:
         v["war"] = None
     v["waiting"] = draw(st.lists(st.integers(0, n - 1), unique=True))
     if draw(st.booleans()):
-        v["result"] = {"winners": draw(st.lists(st.integers(0, n - 1), unique=True, max_size=2)), "reason": "test"}
+        v["result"] = {"winners": draw(st.lists(st.integers(0, n - 1), unique=True, max_size=2)), "reason": "test",
+                       "scores": {}}
     return v
 
 

@@ -7,6 +7,7 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from pydantic import ValidationError
 
 import render
 from render import palette
@@ -75,12 +76,18 @@ def test_public_image_ignores_secrets_and_seat_only_keys() -> None:
         a = views.seat_view(public, 1, sealed={"energy_spend": 3, "use": "cancel"})
         b = views.seat_view(public, 1, sealed={"energy_spend": 0, "use": "add"})
         b["you"]["force"] = {"heroes": ["owl"], "minion_cards": [], "buildings": ["market"], "points": 20}
-        extra = copy.deepcopy(public)
-        extra["secret_stuff"] = {"hand": [1, 2, 3]}
-        extra["seats"][0]["hidden_force"] = ["viper"]
-        extra["locations"][0]["future_key"] = 42
-        images = {render.draw("tinybigwars", x) for x in (public, a, b, extra)}
+        images = {render.draw("tinybigwars", x) for x in (public, a, b)}
         assert len(images) == 1
+
+
+def test_a_field_the_view_model_lacks_is_refused() -> None:
+    """The view model is the allow-list: an undeclared (secret) key cannot be drawn, it is refused."""
+    for where in ("top", "seat", "location"):
+        extra = views.four_seat_combat()
+        target = {"top": extra, "seat": extra["seats"][0], "location": extra["locations"][0]}[where]
+        target["hidden_force"] = ["viper"]
+        with pytest.raises(ValidationError):
+            render.draw("tinybigwars", extra)
 
 
 def test_location_labels_and_footprints_never_overlap() -> None:
@@ -185,8 +192,7 @@ def crowded_five_seats() -> dict:
                     views._hero(0, "storm", "garden"), views._hero(2, "monk", "garden"),
                     views._hero(1, "ember", "nowhere")]
     garden = next(lo for lo in v["locations"] if lo["id"] == "garden")
-    garden.update(minions=[[0, 1], [1, 12], [2, 3], [3, 1], [4, 20]], contested=True, coin_total=None,
-                  infrastructure="castle")
+    garden.update(minions=[[0, 1], [1, 12], [2, 3], [3, 1], [4, 20]], contested=True, infrastructure="castle")
     v["roads"].append(["garden", "atlantis"])
     v["last_events"] = ["x" * 300] * 10
     return v
@@ -199,8 +205,8 @@ def test_odd_and_crowded_views_still_draw() -> None:
     x, y, _ = tbw.legend_origin(4, 5)
     assert has_colour(img, palette.seat_colour(4), (x, y, x + 40, y + 40), tol=6)
     minimal = {"locations": [{"id": "a", "name": "Alone", "x": 0.5, "y": 0.5}], "roads": [], "seats": []}
-    assert open_png(render.draw("tinybigwars", minimal)).size == (tbw.WIDTH, tbw.HEIGHT)
-    assert open_png(render.draw_private("tinybigwars", minimal)).size == tbw.PRIVATE_SIZE
+    with pytest.raises(ValidationError):  # a view missing documented fields is a broken contract, not drawn
+        render.draw("tinybigwars", minimal)
 
 
 def test_the_latest_events_ring_their_places_and_head_the_map() -> None:

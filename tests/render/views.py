@@ -70,6 +70,7 @@ def _city(count: int, map_id: str) -> tuple[list[dict[str, Any]], list[list[str]
             "id": pid, "name": name, "x": x, "y": y, "coin": coin, "influence": infl,
             "influence_total": infl, "coin_total": coin, "ability": ability,
             "infrastructure": None, "controller": None, "contested": False, "start_seat": None, "minions": [],
+            "card": pid,
         }
         for pid, name, x, y, coin, infl, ability in chosen
     ]
@@ -99,7 +100,7 @@ def _base(seats: int, map_id: str, count: int) -> dict[str, Any]:
         "map": map_id,
         "seats": [
             {"seat": s, "influence": 0, "coins": 0, "locations": 0, "minions": 0, "heroes": 0, "activations": 0,
-             "passed": False, "force_ready": True, "eliminated": False}
+             "passed": False, "force_ready": True, "eliminated": False, "income": 0, "charters": []}
             for s in range(seats)
         ],
         "locations": locations,
@@ -110,6 +111,8 @@ def _base(seats: int, map_id: str, count: int) -> dict[str, Any]:
         "waiting": [],
         "last_events": [],
         "result": None,
+        "point_limit": 30,
+        "prompts": [],
     }
 
 
@@ -122,7 +125,7 @@ def _hero(seat: int, card: str, location: str, health: int | None = None, energy
     return {
         "id": f"h{seat}-{card}", "card": card, "name": name, "seat": seat, "location": location,
         "health": max_health if health is None else health, "max_health": max_health,
-        "energy": energy, "max_energy": max_energy, "power": power, "activated": False, "defeated": False, **extra,
+        "energy": energy, "max_energy": max_energy, "power": power, "activated": False, "defeated": False, "ability": "", **extra,
     }
 
 
@@ -244,7 +247,7 @@ def four_seat_combat() -> dict[str, Any]:
         "location": "pagoda", "seats": [2, 3],
         "dice": [[2, [6, 5, 2, 1, 4, 3, 6]], [3, [1, 3, 5, 2, 2]]],
         "hits": [[2, 4], [3, 1]],
-        "waiting": [3],
+        "waiting": [3], "attacker": 2, "stage": "energy",
     }
     v["waiting"] = [3]
     v["last_events"] = [
@@ -294,7 +297,7 @@ def seat_view(public: dict[str, Any], seat: int, sealed: dict[str, Any] | None =
     v["you"] = {
         "seat": seat,
         "force": {"heroes": heroes or ["ember", "crane"], "minion_cards": ["street_gang", "temple_guards"],
-                  "buildings": ["dojo"], "points": 30},
+                  "buildings": ["dojo"], "points": 30, "minion_card_names": [], "building_names": []},
         "sealed": sealed,
         "coins": v["seats"][seat]["coins"],
     }
