@@ -1,0 +1,115 @@
+"""Runs the bot with timers on its map drawing and a count of its SQL statements.
+
+    WARHOST_PROBE_OUT=probe.json python benchmarks/bot_probe.py -m bot
+
+`benchmarks/discord_load.py` starts the bot this way so that what happens inside the bot
+process can be read afterwards: the CPU time of every `render.draw` / `render.draw_private`
+call (`time.thread_time()` of the worker thread that drew it, so other threads do not count),
+how often the Tiny Big Wars static layer was rebuilt, and every SQL statement and commit the
+bot sent, by kind. The figures are written to the JSON file every two seconds and at exit.
+The bot's own code is not changed: the probe wraps module attributes before `bot` starts.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import runpy
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FLUSH_SECONDS = 2.0
+
+
+class Probe:
+    """What the bot did, gathered from any thread (list appends and counter bumps under a lock)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.lock = threading.Lock()
+        self.draws: dict[str, list[tuple[float, float]]] = {"draw": [], "draw_private": []}
+        self.statements: Counter[str] = Counter()
+        self.commits = 0
+
+    def timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        """`function` with its thread CPU and wall milliseconds recorded under `name`."""
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            cpu, wall = time.thread_time(), time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                sample = ((time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
+                with self.lock:
+                    self.draws[name].append(sample)
+
+        return wrapper
+
+    def install(self) -> None:
+        """Wrap the drawing entry points and listen to every SQLAlchemy engine."""
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        import render
+
+        for name in self.draws:
+            setattr(render, name, self.timed(name, getattr(render, name)))
+
+        def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+            with self.lock:
+                self.statements[kind] += 1
+
+        def on_commit(_conn: Any) -> None:
+            with self.lock:
+                self.commits += 1
+
+        event.listen(Engine, "before_cursor_execute", before_cursor_execute)
+        event.listen(Engine, "commit", on_commit)
+
+    def snapshot(self) -> dict[str, Any]:
+        from render.tinybigwars import board
+
+        with self.lock:
+            return {
+                "draws": {name: list(samples) for name, samples in self.draws.items()},
+                "statements": dict(self.statements),
+                "commits": self.commits,
+                "tinybigwars_static_builds": board._STATIC.builds,
+                "tinybigwars_static_entries": len(board._STATIC),
+            }
+
+    def flush(self) -> None:
+        """Write the figures so far (atomically: the reader never sees half a file)."""
+        partial = self.out.with_suffix(".partial")
+        partial.write_text(json.dumps(self.snapshot()))
+        partial.replace(self.out)
+
+    def flush_forever(self) -> None:
+        while True:
+            time.sleep(FLUSH_SECONDS)
+            self.flush()
+
+
+def main() -> None:
+    if sys.argv[1:] != ["-m", "bot"]:
+        raise SystemExit("usage: WARHOST_PROBE_OUT=FILE python benchmarks/bot_probe.py -m bot")
+    # the script's folder holds benchmarks named render.py and engine.py: the project root instead
+    sys.path[0] = str(ROOT)
+    probe = Probe(Path(os.environ["WARHOST_PROBE_OUT"]))
+    probe.install()
+    atexit.register(probe.flush)
+    threading.Thread(target=probe.flush_forever, name="probe-flush", daemon=True).start()
+    sys.argv = [str(ROOT / "bot" / "__main__.py")]
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
