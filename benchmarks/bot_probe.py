@@ -8,6 +8,13 @@ call (`time.thread_time()` of the worker thread that drew it, so other threads d
 how often the Tiny Big Wars static layer was rebuilt, and every SQL statement and commit the
 bot sent, by kind. The figures are written to the JSON file every two seconds and at exit.
 The bot's own code is not changed: the probe wraps module attributes before `bot` starts.
+
+`WARHOST_PROBE_TRY` (comma-separated) measures a proposed fix without making it, for the report:
+- `static-cache`: the Tiny Big Wars static layer cache holds 512 maps instead of 16 (what keying
+  it by geometry alone, or a larger cache, in render/tinybigwars/board.py would give);
+- `dm-cache`: users fetched once and DM channels never evicted from discord.py's 128-entry LRU
+  (what sending to the stored `seats.dm_channel_id` in bot/discord/delivery.py would give:
+  no GET /users/{id} and no POST /users/@me/channels per DM).
 """
 
 from __future__ import annotations
@@ -74,6 +81,35 @@ class Probe:
         event.listen(Engine, "before_cursor_execute", before_cursor_execute)
         event.listen(Engine, "commit", on_commit)
 
+    def try_fixes(self, names: set[str]) -> None:
+        """Patch in the proposed fixes named (see the module docstring)."""
+        unknown = names - {"static-cache", "dm-cache"}
+        if unknown:
+            raise SystemExit(f"unknown WARHOST_PROBE_TRY entries: {sorted(unknown)}")
+        if "static-cache" in names:
+            from render.tinybigwars import board
+
+            board._STATIC._max = 512
+        if "dm-cache" in names:
+            import discord
+            from discord.state import ConnectionState
+
+            def add_private_channel(state: Any, channel: Any) -> None:
+                state._private_channels[channel.id] = channel
+                if isinstance(channel, discord.DMChannel) and channel.recipient is not None:
+                    state._private_channels_by_user[channel.recipient.id] = channel
+
+            fetch_user = discord.Client.fetch_user
+            users: dict[int, Any] = {}
+
+            async def fetch_user_once(client: Any, user_id: int, /) -> Any:
+                if user_id not in users:
+                    users[user_id] = await fetch_user(client, user_id)
+                return users[user_id]
+
+            ConnectionState._add_private_channel = add_private_channel  # type: ignore[method-assign]
+            discord.Client.fetch_user = fetch_user_once  # type: ignore[method-assign]
+
     def snapshot(self) -> dict[str, Any]:
         from render.tinybigwars import board
 
@@ -105,6 +141,7 @@ def main() -> None:
     sys.path[0] = str(ROOT)
     probe = Probe(Path(os.environ["WARHOST_PROBE_OUT"]))
     probe.install()
+    probe.try_fixes({name.strip() for name in os.environ.get("WARHOST_PROBE_TRY", "").split(",") if name.strip()})
     atexit.register(probe.flush)
     threading.Thread(target=probe.flush_forever, name="probe-flush", daemon=True).start()
     sys.argv = [str(ROOT / "bot" / "__main__.py")]

@@ -281,6 +281,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         if args.probe:
             python_args = (*python_args, str(PROBE))
             env["WARHOST_PROBE_OUT"] = str(probe_out)
+            env["WARHOST_PROBE_TRY"] = args.try_fix or ""
         bot = await spawn_bot("bot", env, workdir, python_args)
         await bot.wait_connected(timeout=60)
         print(f"bot pid {bot.proc.pid}, {n} matches starting", flush=True)
@@ -326,7 +327,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     lat = stats.latencies
     kinds = Counter(v.kind for v in fake.violations)
     print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
-          f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, bot = python -m bot subprocess")
+          f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, "
+          f"bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
     print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
           f"{len(lat) / elapsed:.1f} interactions/s, bot CPU {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core; "
           f"event-loop thread {main_cpu:.1f} s, other threads {sum(threads.values()):.1f} s since start); "
@@ -488,6 +490,8 @@ def main() -> int:
     parser.add_argument("--rate-scale", type=float, default=1.0,
                         help="the fake's rate limit windows: 1 = Discord's (default), 0 = no limits")
     parser.add_argument("--py-spy", help="sample the bot with py-spy (collapsed stacks) into this file")
+    parser.add_argument("--try", dest="try_fix", metavar="FIXES",
+                        help="measure proposed fixes inside the bot: static-cache, dm-cache (see bot_probe.py)")
     parser.add_argument("--no-probe", dest="probe", action="store_false",
                         help="run plain `python -m bot`, without benchmarks/bot_probe.py")
     args = parser.parse_args()

@@ -83,6 +83,8 @@ class SubmitRun:
     """Per second of wall time including the pending_prompt read before each submit."""
     cpu_ms: float
     """CPU milliseconds per submit call (this process, threads included)."""
+    loop_cpu_ms: float
+    """Of which the event loop's thread (SQLAlchemy, the service; the rest is aiosqlite's thread)."""
     kinds: Counter[str]
     steps: list[tuple[int, str, Any, bool]]
 
@@ -107,9 +109,9 @@ async def submits_per_second(url: str, n: int, channel: int, copy_to: Path | Non
         shutil.copyfile(path, copy_to)  # no write is under way: the file and its WAL are one state
         if Path(path + "-wal").exists():
             shutil.copyfile(path + "-wal", str(copy_to) + "-wal")
-    profiler = cProfile.Profile() if profile else None
+    profiler = cProfile.Profile(time.thread_time) if profile else None  # the event loop's own CPU
     done = 0
-    in_submit = cpu = 0.0
+    in_submit = cpu = loop_cpu = 0.0
     started = time.perf_counter()
     while done < n:
         for u in USERS:
@@ -117,7 +119,7 @@ async def submits_per_second(url: str, n: int, channel: int, copy_to: Path | Non
             if pending is None or pending.prompt.answered:
                 continue
             choice = {"bid": 0} if pending.prompt.kind == "bid" else {"action": "gather"}
-            t, c = time.perf_counter(), time.process_time()
+            t, c, m = time.perf_counter(), time.process_time(), time.thread_time()
             recorder.on = True
             if profiler is not None:
                 profiler.enable()
@@ -126,13 +128,15 @@ async def submits_per_second(url: str, n: int, channel: int, copy_to: Path | Non
                 profiler.disable()
             recorder.on = False
             cpu += time.process_time() - c
+            loop_cpu += time.thread_time() - m
             in_submit += time.perf_counter() - t
             done += 1
     elapsed = time.perf_counter() - started
     await store.close()
     if profiler is not None and profile:
         profiler.dump_stats(profile)
-    return SubmitRun(done, done / in_submit, done / elapsed, 1000 * cpu / done, recorder.kinds, recorder.steps)
+    return SubmitRun(done, done / in_submit, done / elapsed, 1000 * cpu / done, 1000 * loop_cpu / done,
+                     recorder.kinds, recorder.steps)
 
 
 async def replay_raw(path: Path, steps: list[tuple[int, str, Any, bool]], submits: int) -> tuple[float, float]:
@@ -227,7 +231,8 @@ async def bench(name: str, url: str, submits: int, workdir: Path, profile: str |
     per_submit = {kind: count / run.done for kind, count in sorted(run.kinds.items())}
     statements = sum(count for kind, count in per_submit.items() if kind != "COMMIT")
     print(f"{name:<10} submits/s {run.wall_rate:6.1f} wall (with prompt reads {run.with_reads:5.1f}); "
-          f"{run.cpu_ms:5.2f} ms CPU a submit = {1000 / run.cpu_ms:6.0f}/s by CPU; {statements:.1f} statements "
+          f"{run.cpu_ms:5.2f} ms CPU a submit = {1000 / run.cpu_ms:6.0f}/s by CPU ({run.loop_cpu_ms:5.2f} ms in the "
+          f"event loop's thread); {statements:.1f} statements "
           f"a submit ({', '.join(f'{k} {v:.1f}' for k, v in per_submit.items())})", flush=True)
     if copy is not None:
         floor_cpu, floor_wall = await replay_raw(copy, run.steps, run.done)
