@@ -14,7 +14,10 @@ The bot's own code is not changed: the probe wraps module attributes before `bot
   it by geometry alone, or a larger cache, in render/tinybigwars/board.py would give);
 - `dm-cache`: users fetched once and DM channels never evicted from discord.py's 128-entry LRU
   (what sending to the stored `seats.dm_channel_id` in bot/discord/delivery.py would give:
-  no GET /users/{id} and no POST /users/@me/channels per DM).
+  no GET /users/{id} and no POST /users/@me/channels per DM);
+- `wide-gate`: the outbox's 16 send slots (`PARALLEL_SENDS` in bot/discord/delivery.py) made 4,096,
+  so a send that discord.py holds back for a full rate-limit bucket no longer keeps a slot
+  from the sends of other channels (what taking the slot only around the request itself would give).
 """
 
 from __future__ import annotations
@@ -83,13 +86,17 @@ class Probe:
 
     def try_fixes(self, names: set[str]) -> None:
         """Patch in the proposed fixes named (see the module docstring)."""
-        unknown = names - {"static-cache", "dm-cache"}
+        unknown = names - {"static-cache", "dm-cache", "wide-gate"}
         if unknown:
             raise SystemExit(f"unknown WARHOST_PROBE_TRY entries: {sorted(unknown)}")
         if "static-cache" in names:
             from render.tinybigwars import board
 
             board._STATIC._max = 512
+        if "wide-gate" in names:
+            from bot.discord import delivery
+
+            delivery.PARALLEL_SENDS = 4096
         if "dm-cache" in names:
             import discord
             from discord.state import ConnectionState

@@ -491,7 +491,7 @@ def main() -> int:
                         help="the fake's rate limit windows: 1 = Discord's (default), 0 = no limits")
     parser.add_argument("--py-spy", help="sample the bot with py-spy (collapsed stacks) into this file")
     parser.add_argument("--try", dest="try_fix", metavar="FIXES",
-                        help="measure proposed fixes inside the bot: static-cache, dm-cache (see bot_probe.py)")
+                        help="measure proposed fixes inside the bot: static-cache, dm-cache, wide-gate (see bot_probe.py)")
     parser.add_argument("--no-probe", dest="probe", action="store_false",
                         help="run plain `python -m bot`, without benchmarks/bot_probe.py")
     args = parser.parse_args()
