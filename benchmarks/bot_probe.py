@@ -22,6 +22,7 @@ The bot's own code is not changed: the probe wraps module attributes before `bot
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import json
 import os
@@ -46,6 +47,8 @@ class Probe:
         self.lock = threading.Lock()
         self.draws: dict[str, list[tuple[float, float]]] = {"draw": [], "draw_private": []}
         self.statements: Counter[str] = Counter()
+        self.by_task: Counter[str] = Counter()
+        """Statements by the asyncio task that sent them (its coroutine's name): who asks the database."""
         self.commits = 0
 
     def timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -74,8 +77,10 @@ class Probe:
 
         def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
             kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+            where = task_of()
             with self.lock:
                 self.statements[kind] += 1
+                self.by_task[where] += 1
 
         def on_commit(_conn: Any) -> None:
             with self.lock:
@@ -124,6 +129,7 @@ class Probe:
             return {
                 "draws": {name: list(samples) for name, samples in self.draws.items()},
                 "statements": dict(self.statements),
+                "statements_by_task": dict(self.by_task),
                 "commits": self.commits,
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),
@@ -139,6 +145,18 @@ class Probe:
         while True:
             time.sleep(FLUSH_SECONDS)
             self.flush()
+
+
+def task_of() -> str:
+    """The running asyncio task's coroutine name (a running coroutine's callers cannot be walked
+    from inside SQLAlchemy's greenlet, so the task is the finest attribution at hand)."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        return "no event loop (a thread)"
+    if task is None:
+        return "no task"
+    return getattr(task.get_coro(), "__qualname__", "?")
 
 
 def main() -> None:

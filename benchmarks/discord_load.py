@@ -433,6 +433,10 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
         if lat:
             print(f"  SQL per interaction          {statements / len(lat):7.1f} statements, "
                   f"{probe['commits'] / len(lat):.1f} commits ({', '.join(f'{k} {v}' for k, v in sorted(probe['statements'].items()))})")
+        by_task = Counter(probe.get("statements_by_task", {}))
+        if lat and by_task:
+            print("  SQL per interaction by task  " + ", ".join(f"{name} {count / len(lat):.1f}"
+                                                          for name, count in by_task.most_common(8)))
         print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 
