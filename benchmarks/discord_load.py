@@ -222,9 +222,9 @@ def routes(fake: FakeDiscord, top: int = 8) -> str:
     counts = Counter(f"{call.method} {re.sub(r'/[0-9]{5,}', '/ID', call.path.split('?', 1)[0])}"
                      for call in fake.calls)
     counts = Counter({re.sub(r"/interactions/ID/[^/]+", "/interactions/ID/TOKEN",
-                             re.sub(r"/webhooks/ID/[^/]+", "/webhooks/ID/TOKEN", route)): n
-                      for route, n in counts.items()})
-    return ", ".join(f"{route} {n}" for route, n in counts.most_common(top))
+                             re.sub(r"/webhooks/ID/[^/]+", "/webhooks/ID/TOKEN", route)): count
+                      for route, count in counts.items()})
+    return ", ".join(f"{route} {count}" for route, count in counts.most_common(top))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -345,7 +345,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
     print(f"requests {len(fake.calls)} by route: {routes(fake)}")
     print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
-          f"{', '.join(f'{r} {n}' for r, n in limited.most_common(4))}")
+          f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}")
@@ -421,8 +421,8 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
         for name, samples in probe["draws"].items():
             if not samples:
                 continue
-            cpu_ms = [c for c, _ in samples]
-            wall_ms = [w for _, w in samples]
+            cpu_ms = [cpu for cpu, _ in samples]
+            wall_ms = [wall for _, wall in samples]
             goal = "goal <= 10 ms" if name == "draw" else "(no goal)    "
             floor = (f"floor {warm_ms:.1f} ms CPU, same map with its static layer cached ({cold_ms:.1f} ms cold)"
                      if name == "draw" else "")
@@ -432,7 +432,7 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
         statements = sum(probe["statements"].values())
         if lat:
             print(f"  SQL per interaction          {statements / len(lat):7.1f} statements, "
-                  f"{probe['commits'] / len(lat):.1f} commits ({', '.join(f'{k} {v}' for k, v in sorted(probe['statements'].items()))})")
+                  f"{probe['commits'] / len(lat):.1f} commits ({', '.join(f'{kind} {count}' for kind, count in sorted(probe['statements'].items()))})")
         by_task = Counter(probe.get("statements_by_task", {}))
         if lat and by_task:
             print("  SQL per interaction by task  " + ", ".join(f"{name} {count / len(lat):.1f}"

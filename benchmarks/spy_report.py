@@ -75,9 +75,9 @@ def main() -> None:
     args = parser.parse_args()
     stacks = read(args.file)
     if args.within:
-        stacks = [s for s in stacks if any(args.within in frame for frame in s[1])]
+        stacks = [stack for stack in stacks if any(args.within in frame for frame in stack[1])]
     if args.thread:
-        stacks = [s for s in stacks if args.thread in s[0]]
+        stacks = [stack for stack in stacks if args.thread in stack[0]]
     total = sum(count for _, _, count in stacks) or 1
     threads: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
@@ -94,16 +94,16 @@ def main() -> None:
             if any(mark in frame for frame in frames for mark in marks):
                 areas[area] += count
     print(f"{total} samples{' within ' + repr(args.within) if args.within else ''}")
-    print("by thread:", ", ".join(f"{name} {100 * n / total:.1f}%" for name, n in threads.most_common(6)))
+    print("by thread:", ", ".join(f"{name} {100 * count / total:.1f}%" for name, count in threads.most_common(6)))
     print("by area (a sample counts in every area on its stack):")
-    for area, n in areas.most_common():
-        print(f"  {100 * n / total:5.1f}%  {area}")
+    for area, count in areas.most_common():
+        print(f"  {100 * count / total:5.1f}%  {area}")
     print(f"inclusive (top {args.top}):")
-    for name, n in inclusive.most_common(args.top):
-        print(f"  {100 * n / total:5.1f}%  {name}")
+    for name, count in inclusive.most_common(args.top):
+        print(f"  {100 * count / total:5.1f}%  {name}")
     print(f"self (top {args.top}):")
-    for name, n in own.most_common(args.top):
-        print(f"  {100 * n / total:5.1f}%  {name}")
+    for name, count in own.most_common(args.top):
+        print(f"  {100 * count / total:5.1f}%  {name}")
 
 
 if __name__ == "__main__":

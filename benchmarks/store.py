@@ -233,7 +233,7 @@ async def bench(name: str, url: str, submits: int, workdir: Path, profile: str |
     print(f"{name:<10} submits/s {run.wall_rate:6.1f} wall (with prompt reads {run.with_reads:5.1f}); "
           f"{run.cpu_ms:5.2f} ms CPU a submit = {1000 / run.cpu_ms:6.0f}/s by CPU ({run.loop_cpu_ms:5.2f} ms in the "
           f"event loop's thread); {statements:.1f} statements "
-          f"a submit ({', '.join(f'{k} {v:.1f}' for k, v in per_submit.items())})", flush=True)
+          f"a submit ({', '.join(f'{kind} {count:.1f}' for kind, count in per_submit.items())})", flush=True)
     if copy is not None:
         floor_cpu, floor_wall = await replay_raw(copy, run.steps, run.done)
         print(f"{name:<10} floor, the same statements straight through aiosqlite: {floor_cpu:5.2f} ms CPU a submit "
