@@ -12,6 +12,14 @@ Acknowledgement latency is measured inside the fake: from the moment it dispatch
 INTERACTION_CREATE (`Interaction.created`, set just before the gateway send) to the moment the
 bot's callback POST reaches the fake's handler, the same interval its 3 s `late_ack` rule uses.
 Peak memory is the bot process's VmHWM from /proc.
+
+The bot runs under `benchmarks/bot_probe.py` (unless `--no-probe`), which times every map draw
+by the CPU of the thread that drew it and counts the SQL statements the bot sent. `--py-spy FILE`
+samples the bot's threads with py-spy (collapsed stacks, CPU only) for a profile of the run.
+Each goal of issue 18 is printed last with a floor measured in the same run: bot CPU per
+interaction beside the CPU of one submit through the service alone (toy game, SQLite), the map
+draw inside the bot beside the same draw in this process with its static layer cached, ack and
+outbox lag beside the first 20 of each (lobbies still opening, the bot nearly idle).
 """
 
 from __future__ import annotations
@@ -21,8 +29,10 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +50,7 @@ from tests.fakediscord.models import Channel, Message  # noqa: E402
 from tests.fakediscord.players import Player  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
+PROBE = Path(__file__).with_name("bot_probe.py")
 OVER = "The match is over"
 KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM select/click->deferred update",
          (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update"}
@@ -95,6 +106,7 @@ class Watch:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    """Seconds from dispatch to acknowledgement, in the order the acknowledgements came."""
     by_type: dict[str, list[float]] = field(default_factory=dict)
     driver_errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
@@ -205,6 +217,16 @@ async def report_progress(fake: FakeDiscord, stats: Stats, n: int, started: floa
               f"{stats.finished}/{n} matches finished", flush=True)
 
 
+def routes(fake: FakeDiscord, top: int = 8) -> str:
+    """The bot's REST requests by route (ids folded), most first."""
+    counts = Counter(f"{call.method} {re.sub(r'/[0-9]{5,}', '/ID', call.path.split('?', 1)[0])}"
+                     for call in fake.calls)
+    counts = Counter({re.sub(r"/interactions/ID/[^/]+", "/interactions/ID/TOKEN",
+                             re.sub(r"/webhooks/ID/[^/]+", "/webhooks/ID/TOKEN", route)): count
+                      for route, count in counts.items()})
+    return ", ".join(f"{route} {count}" for route, count in counts.most_common(top))
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -220,6 +242,15 @@ def proc_status(pid: int) -> dict[str, int]:
     return out
 
 
+def thread_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds of each live thread of a process, by thread id."""
+    out = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            out[int(task.name)] = cpu_seconds(pid, int(task.name))
+    return out
+
+
 def cpu_seconds(pid: int, tid: int | None = None) -> float:
     """User + system CPU of a process, or of one of its threads (the main thread's tid is the pid)."""
     with open(f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat") as f:
@@ -229,7 +260,7 @@ def cpu_seconds(pid: int, tid: int | None = None) -> float:
 
 async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     n = args.matches
-    fake = FakeDiscord(guilds=0)
+    fake = FakeDiscord(guilds=0, rate_time_scale=args.rate_scale)
     guild = fake.add_guild("Bench", shard=0, channels=tuple(f"game-{i}" for i in range(n)))
     people = [fake.user(f"p{i}") for i in range(2 * n)]
     for p in people:
@@ -241,13 +272,26 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
                   discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO")
     bot: BotProcess | None = None
+    spy: subprocess.Popen | None = None
+    probe_out = workdir / "probe.json"
     try:
-        profile = ("-m", "cProfile", "-o", str(Path(args.profile).resolve())) if args.profile else ()
-        bot = await spawn_bot("bot", env, workdir, profile)
+        python_args: tuple[str, ...] = ()
+        if args.profile:
+            python_args = ("-m", "cProfile", "-o", str(Path(args.profile).resolve()))
+        if args.probe:
+            python_args = (*python_args, str(PROBE))
+            env["WARHOST_PROBE_OUT"] = str(probe_out)
+            env["WARHOST_PROBE_TRY"] = args.try_fix or ""
+        bot = await spawn_bot("bot", env, workdir, python_args)
         await bot.wait_connected(timeout=60)
         print(f"bot pid {bot.proc.pid}, {n} matches starting", flush=True)
         await fake.wait_until(lambda: fake.commands.get(None), timeout=30)
+        if args.py_spy:
+            spy = subprocess.Popen(["py-spy", "record", "--pid", str(bot.proc.pid), "--format", "raw", "--rate", "50",
+                                    "--threads", "--output", str(Path(args.py_spy).resolve())],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
+        load_before = Path("/proc/loadavg").read_text().split()[:3]
         tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
                                                stats, args.rounds, args.ramp * i / n)) for i in range(n)]
         progress = asyncio.create_task(report_progress(fake, stats, n, started))
@@ -257,8 +301,14 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
             t.cancel()
         elapsed = time.monotonic() - started
         cpu, own = cpu_seconds(bot.proc.pid) - cpu0, time.process_time() - own0
-        main_cpu = cpu_seconds(bot.proc.pid, bot.proc.pid)
+        threads = thread_cpu(bot.proc.pid)
+        main_cpu = threads.pop(bot.proc.pid, 0.0)
         mem = proc_status(bot.proc.pid)
+        load_after = Path("/proc/loadavg").read_text().split()[:3]
+        if spy is not None:
+            spy.send_signal(signal.SIGINT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                spy.wait(timeout=60)
         for t in done:
             if t.exception() is not None:
                 stats.driver_errors.append(repr(t.exception()))
@@ -267,7 +317,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         if bot is not None:
             await bot.stop(timeout=30, sig=signal.SIGINT)
         await fake.stop()
-    lag = await outbox_lag(db_url)
+    lag, first_lag = await outbox_lag(db_url)
     for p in people:
         stats.refusals += [f"{p.name}: {m.content}" for m in fake.channel_messages(fake.dm_channel(p.user))
                            if m.ephemeral]
@@ -277,10 +327,12 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     lat = stats.latencies
     kinds = Counter(v.kind for v in fake.violations)
     print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
-          f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, bot = python -m bot subprocess")
+          f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, "
+          f"bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
     print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
           f"{len(lat) / elapsed:.1f} interactions/s, bot CPU {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core; "
-          f"event-loop thread {main_cpu:.1f} s since start); fake + players CPU {own:.1f} s")
+          f"event-loop thread {main_cpu:.1f} s, other threads {sum(threads.values()):.1f} s since start); "
+          f"fake + players CPU {own:.1f} s; load average {' '.join(load_before)} -> {' '.join(load_after)}")
     if lat:
         print(f"ack latency ms: p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * percentile(lat, 0.9):.1f}  "
               f"p99 {1000 * percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}")
@@ -290,18 +342,110 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     if lag:
         print(f"outbox lag (notice committed -> delivered) s: p50 {statistics.median(lag):.2f}  "
               f"p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}  ({len(lag)} notices)")
+    limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
+    print(f"requests {len(fake.calls)} by route: {routes(fake)}")
+    print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
+          f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}")
     for line in (errors + stats.driver_errors + stats.refusals + [str(v) for v in fake.violations])[:10]:
         print(f"  {line}")
+    probe = json.loads(probe_out.read_text()) if args.probe and probe_out.exists() else None
+    await print_goals(args, cpu, lat, lag, first_lag, probe)
     bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
     return 1 if bad else 0
 
 
-async def outbox_lag(db_url: str) -> list[float]:
-    """Seconds from each notice's commit to its delivery (how late players see what happened)."""
-    sql = "SELECT created_at, delivered_at FROM notices WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed'"
+async def submit_floor() -> float:
+    """CPU ms of one submit through the match service alone (toy game, a fresh SQLite file):
+    the store and service part that an interaction which submits cannot avoid."""
+    import engine
+    from benchmarks.scale import play_template, submit_cost
+    from bot.service import MatchService
+    from db import Store
+    from tests.service.toygame import GAME
+
+    with contextlib.suppress(Exception):  # already registered
+        engine.register(GAME)
+    with tempfile.TemporaryDirectory(prefix="warhost-floor-") as tmp:
+        store = await Store.open(f"sqlite+aiosqlite:///{tmp}/floor.db")
+        try:
+            ids = await play_template(MatchService(store), 3)
+            return await submit_cost(MatchService(store), ids[0])
+        finally:
+            await store.close()
+
+
+def draw_floor(repeat: int = 9) -> tuple[float, float]:
+    """Median CPU ms of one Tiny Big Wars map draw in this process: (static layer cached, cold)."""
+    import engine
+    import render
+    from render.tinybigwars import board
+
+    game = engine.get("tinybigwars")
+    state = game.setup(3, engine.parse_options(game, {"round_limit": 2}), 7)
+    view, names = game.view(state, None), ["p0", "p1", "AI"]
+    render.draw("tinybigwars", view, names=names)
+    warm, cold = [], []
+    for _ in range(repeat):
+        started = time.process_time()
+        render.draw("tinybigwars", view, names=names)
+        warm.append(1000 * (time.process_time() - started))
+        board._STATIC.clear()
+        started = time.process_time()
+        render.draw("tinybigwars", view, names=names)
+        cold.append(1000 * (time.process_time() - started))
+    return statistics.median(warm), statistics.median(cold)
+
+
+async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], lag: list[float],
+                      first_lag: list[float], probe: dict[str, Any] | None) -> None:
+    """Issue 18's figures, each with its goal and a floor measured now, on this machine."""
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    submit_ms = await submit_floor()
+    warm_ms, cold_ms = draw_floor()
+    print(f"goals (issue 18), floors measured right after the run, load average {load}:")
+    if lat:
+        print(f"  bot CPU per interaction      {1000 * cpu / len(lat):7.1f} ms   goal <= 5 ms     "
+              f"floor {submit_ms:.2f} ms CPU: one submit through the service alone (toy game, SQLite)")
+        first = lat[:20]
+        print(f"  ack p50 / p99                {1000 * statistics.median(lat):7.1f} / {1000 * percentile(lat, 0.99):.1f} ms"
+              f"   goal p99 <= 100 ms   floor: the first {len(first)} acks p50 {1000 * statistics.median(first):.1f} ms, "
+              f"max {1000 * max(first):.1f} ms")
+    if lag:
+        print(f"  outbox lag p50 / p99         {statistics.median(lag):7.2f} / {percentile(lag, 0.99):.2f} s   "
+              f"goal p99 <= 2 s     floor: the first {len(first_lag)} notices p50 {statistics.median(first_lag):.2f} s, "
+              f"max {max(first_lag):.2f} s")
+    if probe is not None:
+        for name, samples in probe["draws"].items():
+            if not samples:
+                continue
+            cpu_ms = [cpu for cpu, _ in samples]
+            wall_ms = [wall for _, wall in samples]
+            goal = "goal <= 10 ms" if name == "draw" else "(no goal)    "
+            floor = (f"floor {warm_ms:.1f} ms CPU, same map with its static layer cached ({cold_ms:.1f} ms cold)"
+                     if name == "draw" else "")
+            print(f"  render.{name:<13} in the bot {statistics.fmean(cpu_ms):5.1f} ms CPU mean, p50 "
+                  f"{statistics.median(cpu_ms):.1f}, p99 {percentile(cpu_ms, 0.99):.1f} (wall p50 "
+                  f"{statistics.median(wall_ms):.1f}), {len(samples)} draws   {goal}   {floor}")
+        statements = sum(probe["statements"].values())
+        if lat:
+            print(f"  SQL per interaction          {statements / len(lat):7.1f} statements, "
+                  f"{probe['commits'] / len(lat):.1f} commits ({', '.join(f'{kind} {count}' for kind, count in sorted(probe['statements'].items()))})")
+        by_task = Counter(probe.get("statements_by_task", {}))
+        if lat and by_task:
+            print("  SQL per interaction by task  " + ", ".join(f"{name} {count / len(lat):.1f}"
+                                                          for name, count in by_task.most_common(8)))
+        print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
+              f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
+
+
+async def outbox_lag(db_url: str) -> tuple[list[float], list[float]]:
+    """Seconds from each notice's commit to its delivery (how late players see what happened),
+    and the same for the first 20 notices committed (the floor: the bot nearly idle)."""
+    sql = ("SELECT created_at, delivered_at FROM notices WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed' "
+           "ORDER BY created_at, id")
     if db_url.startswith("sqlite"):
         import sqlite3
         from datetime import datetime
@@ -317,7 +461,8 @@ async def outbox_lag(db_url: str) -> list[float]:
             pairs = [(r[0], r[1]) for r in await conn.fetch(sql)]
         finally:
             await conn.close()
-    return [(b - a).total_seconds() for a, b in pairs]
+    lags = [(b - a).total_seconds() for a, b in pairs]
+    return lags, lags[:20]
 
 
 def database(choice: str, workdir: Path) -> tuple[str, Any]:
@@ -346,6 +491,13 @@ def main() -> int:
     parser.add_argument("--bot-log", help="copy the bot's log to this file")
     parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")
     parser.add_argument("--profile", help="run the bot under cProfile and write its stats to this file")
+    parser.add_argument("--rate-scale", type=float, default=1.0,
+                        help="the fake's rate limit windows: 1 = Discord's (default), 0 = no limits")
+    parser.add_argument("--py-spy", help="sample the bot with py-spy (collapsed stacks) into this file")
+    parser.add_argument("--try", dest="try_fix", metavar="FIXES",
+                        help="measure proposed fixes inside the bot: static-cache, dm-cache, wide-gate (see bot_probe.py)")
+    parser.add_argument("--no-probe", dest="probe", action="store_false",
+                        help="run plain `python -m bot`, without benchmarks/bot_probe.py")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="warhost-load-") as tmp:
         if args.workdir:

@@ -1,24 +1,39 @@
 """Store benchmark: submissions per second through the service, and match load times.
 
-    python benchmarks/store.py [--submits 300] [--pg URL]
+    python benchmarks/store.py [--submits 300] [--pg URL] [--sqlite-only] [--profile FILE]
 
 Runs on a temporary SQLite file and on PostgreSQL (``--pg`` / ``WARHOST_TEST_PG_URL``, else
 a throwaway server from the pgserver wheel). Uses the toy game of the service tests, so
 the figures measure the store and service, not a game's rules.
+
+On SQLite the submits are also counted and replayed: a SQLAlchemy event listener records
+every statement (with its parameters) and every commit the submits send, and the floor
+runs exactly those statements, in the same transactions, straight through aiosqlite on a
+copy of the database taken before the submits. Rates are by CPU time of this process
+(``time.process_time()``, the aiosqlite worker threads included) and by wall time.
+``--profile`` writes a cProfile of the SQLite submit loop.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import aiosqlite  # noqa: E402
+from sqlalchemy import event  # noqa: E402
 
 import engine  # noqa: E402
 from bot.service import MatchService  # noqa: E402
@@ -29,19 +44,74 @@ from tests.service.toygame import GAME  # noqa: E402
 USERS = [1001, 1002, 1003, 1004]
 
 
-async def submits_per_second(url: str, n: int, channel: int) -> tuple[float, float]:
+@dataclass
+class Recorder:
+    """Every statement and commit sent while `on`, by DB-API connection, in order."""
+
+    on: bool = False
+    steps: list[tuple[int, str, Any, bool]] = field(default_factory=list)
+    """(connection key, SQL or "COMMIT", parameters, executemany)."""
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    def listen(self, store: Store) -> None:
+        for engine_ in {store.engine, store.read_engine}:
+            event.listen(engine_.sync_engine, "before_cursor_execute", self._statement)
+            event.listen(engine_.sync_engine, "commit", self._commit)
+
+    def _statement(self, conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any,
+                   executemany: bool) -> None:
+        # an "insertmanyvalues" batch reports executemany but is one INSERT with flat parameters
+        executemany = executemany and isinstance(parameters, list)
+        if self.on:
+            self.steps.append((id(conn.connection.dbapi_connection), statement, parameters, executemany))
+            self.kinds[statement.lstrip().split(None, 1)[0].upper()] += 1
+
+    def _commit(self, conn: Any) -> None:
+        if self.on:
+            self.steps.append((id(conn.connection.dbapi_connection), "COMMIT", None, False))
+            self.kinds["COMMIT"] += 1
+
+
+@dataclass
+class SubmitRun:
+    """What `submits_per_second` measured."""
+
+    done: int
+    wall_rate: float
+    """Submits per second of wall time in submit calls alone."""
+    with_reads: float
+    """Per second of wall time including the pending_prompt read before each submit."""
+    cpu_ms: float
+    """CPU milliseconds per submit call (this process, threads included)."""
+    loop_cpu_ms: float
+    """Of which the event loop's thread (SQLAlchemy, the service; the rest is aiosqlite's thread)."""
+    kinds: Counter[str]
+    steps: list[tuple[int, str, Any, bool]]
+
+
+async def submits_per_second(url: str, n: int, channel: int, copy_to: Path | None = None,
+                             profile: str | None = None) -> SubmitRun:
     """Sequential player submissions to one 4-seat match (each its own committed transaction).
 
-    Returns (submits per second of submit calls alone, per second including the
-    pending_prompt read each seat makes before it submits, as a front-end would)."""
+    With `copy_to` (SQLite), the database file is copied there before the first timed submit
+    and the statements of the submit calls are recorded for `replay_raw`."""
     store = await Store.open(url)
+    recorder = Recorder()
+    recorder.listen(store)
     svc = MatchService(store)
     info = await svc.create(1, channel, USERS[0], "p0", "toy", {"rounds": 10_000}, seed=1)
     for u in USERS[1:]:
         await svc.join(channel, u, f"p{u}")
     await svc.start(channel, USERS[0])
+    if copy_to is not None:
+        await svc.pending_prompt(info.id, USERS[0])  # warm the state cache before the copy, as the loop does
+        path = url.split(":///", 1)[1]
+        shutil.copyfile(path, copy_to)  # no write is under way: the file and its WAL are one state
+        if Path(path + "-wal").exists():
+            shutil.copyfile(path + "-wal", str(copy_to) + "-wal")
+    profiler = cProfile.Profile(time.thread_time) if profile else None  # the event loop's own CPU
     done = 0
-    in_submit = 0.0
+    in_submit = cpu = loop_cpu = 0.0
     started = time.perf_counter()
     while done < n:
         for u in USERS:
@@ -49,13 +119,52 @@ async def submits_per_second(url: str, n: int, channel: int) -> tuple[float, flo
             if pending is None or pending.prompt.answered:
                 continue
             choice = {"bid": 0} if pending.prompt.kind == "bid" else {"action": "gather"}
-            t = time.perf_counter()
+            t, c, m = time.perf_counter(), time.process_time(), time.thread_time()
+            recorder.on = True
+            if profiler is not None:
+                profiler.enable()
             await svc.submit(info.id, u, choice, version=pending.version, interaction_id=f"b{done}")
+            if profiler is not None:
+                profiler.disable()
+            recorder.on = False
+            cpu += time.process_time() - c
+            loop_cpu += time.thread_time() - m
             in_submit += time.perf_counter() - t
             done += 1
     elapsed = time.perf_counter() - started
     await store.close()
-    return done / in_submit, done / elapsed
+    if profiler is not None and profile:
+        profiler.dump_stats(profile)
+    return SubmitRun(done, done / in_submit, done / elapsed, 1000 * cpu / done, 1000 * loop_cpu / done,
+                     recorder.kinds, recorder.steps)
+
+
+async def replay_raw(path: Path, steps: list[tuple[int, str, Any, bool]], submits: int) -> tuple[float, float]:
+    """The recorded statements straight through aiosqlite (one raw connection per recorded
+    one, the store's pragmas, every row fetched): (CPU ms per submit, wall submits/s)."""
+    conns: dict[int, aiosqlite.Connection] = {}
+    for key in dict.fromkeys(step[0] for step in steps):
+        conn = await aiosqlite.connect(path, isolation_level=None, timeout=30)
+        for pragma in ("PRAGMA busy_timeout=30000", "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON"):
+            await conn.execute(pragma)
+        conns[key] = conn
+    try:
+        started, cpu = time.perf_counter(), time.process_time()
+        for key, statement, parameters, many in steps:
+            conn = conns[key]
+            if statement == "COMMIT":
+                await conn.commit()
+            elif many:
+                await conn.executemany(statement, parameters)
+            else:
+                cursor = await conn.execute(statement, parameters or ())
+                await cursor.fetchall()
+                await cursor.close()
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - started
+    finally:
+        for conn in conns.values():
+            await conn.close()
+    return 1000 * cpu / submits, submits / wall
 
 
 async def load_times(url: str, repeat: int = 15) -> tuple[int, float, float]:
@@ -113,23 +222,39 @@ async def concurrent_p99(url: str, matches: int = 50, rounds: int = 6) -> tuple[
     return statistics.median(waits), waits[int(len(waits) * 0.99) - 1]
 
 
-async def bench(name: str, url: str, submits: int) -> None:
+async def bench(name: str, url: str, submits: int, workdir: Path, profile: str | None = None) -> None:
     p50, p99 = await concurrent_p99(url)
     print(f"{name:<10} 50 matches submitting at once: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms (wall)", flush=True)
-    rate, with_reads = await submits_per_second(url, submits, channel=42)
+    sqlite = url.startswith("sqlite")
+    copy = workdir / "before-submits.db" if sqlite else None
+    run = await submits_per_second(url, submits, channel=42, copy_to=copy, profile=profile if sqlite else None)
+    per_submit = {kind: count / run.done for kind, count in sorted(run.kinds.items())}
+    statements = sum(count for kind, count in per_submit.items() if kind != "COMMIT")
+    print(f"{name:<10} submits/s {run.wall_rate:6.1f} wall (with prompt reads {run.with_reads:5.1f}); "
+          f"{run.cpu_ms:5.2f} ms CPU a submit = {1000 / run.cpu_ms:6.0f}/s by CPU ({run.loop_cpu_ms:5.2f} ms in the "
+          f"event loop's thread); {statements:.1f} statements "
+          f"a submit ({', '.join(f'{kind} {count:.1f}' for kind, count in per_submit.items())})", flush=True)
+    if copy is not None:
+        floor_cpu, floor_wall = await replay_raw(copy, run.steps, run.done)
+        print(f"{name:<10} floor, the same statements straight through aiosqlite: {floor_cpu:5.2f} ms CPU a submit "
+              f"= {1000 / floor_cpu:6.0f}/s by CPU, {floor_wall:6.1f}/s wall", flush=True)
     choices, snap, full = await load_times(url)
-    print(f"{name:<10} submits/s {rate:6.1f} (with prompt reads {with_reads:5.1f})   load {choices} choices: "
-          f"snapshot+tail {snap:6.1f} ms, full replay {full:6.1f} ms", flush=True)
+    print(f"{name:<10} load {choices} choices: snapshot+tail {snap:6.1f} ms, full replay {full:6.1f} ms", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submits", type=int, default=300)
     parser.add_argument("--pg", default=os.environ.get("WARHOST_TEST_PG_URL"))
+    parser.add_argument("--sqlite-only", action="store_true", help="skip PostgreSQL")
+    parser.add_argument("--profile", help="write a cProfile of the SQLite submit calls to this file")
     args = parser.parse_args()
     engine.register(GAME)
+    print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(bench("sqlite", f"sqlite+aiosqlite:///{tmp}/bench.db", args.submits))
+        asyncio.run(bench("sqlite", f"sqlite+aiosqlite:///{tmp}/bench.db", args.submits, Path(tmp), args.profile))
+        if args.sqlite_only:
+            return
         server = None
         url = args.pg
         if not url:
@@ -139,7 +264,7 @@ def main() -> None:
             url = server.get_uri()
         url = "postgresql+asyncpg://" + url.split("://", 1)[1]
         try:
-            asyncio.run(bench("postgresql", url, args.submits))
+            asyncio.run(bench("postgresql", url, args.submits, Path(tmp)))
         finally:
             if server is not None:
                 server.cleanup()

@@ -1,0 +1,177 @@
+"""Runs the bot with timers on its map drawing and a count of its SQL statements.
+
+    WARHOST_PROBE_OUT=probe.json python benchmarks/bot_probe.py -m bot
+
+`benchmarks/discord_load.py` starts the bot this way so that what happens inside the bot
+process can be read afterwards: the CPU time of every `render.draw` / `render.draw_private`
+call (`time.thread_time()` of the worker thread that drew it, so other threads do not count),
+how often the Tiny Big Wars static layer was rebuilt, and every SQL statement and commit the
+bot sent, by kind. The figures are written to the JSON file every two seconds and at exit.
+The bot's own code is not changed: the probe wraps module attributes before `bot` starts.
+
+`WARHOST_PROBE_TRY` (comma-separated) measures a proposed fix without making it, for the report:
+- `static-cache`: the Tiny Big Wars static layer cache holds 512 maps instead of 16 (what keying
+  it by geometry alone, or a larger cache, in render/tinybigwars/board.py would give);
+- `dm-cache`: users fetched once and DM channels never evicted from discord.py's 128-entry LRU
+  (what sending to the stored `seats.dm_channel_id` in bot/discord/delivery.py would give:
+  no GET /users/{id} and no POST /users/@me/channels per DM);
+- `wide-gate`: the outbox's 16 send slots (`PARALLEL_SENDS` in bot/discord/delivery.py) made 4,096,
+  so a send that discord.py holds back for a full rate-limit bucket no longer keeps a slot
+  from the sends of other channels (what taking the slot only around the request itself would give).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import json
+import os
+import runpy
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+FLUSH_SECONDS = 2.0
+
+
+class Probe:
+    """What the bot did, gathered from any thread (list appends and counter bumps under a lock)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.lock = threading.Lock()
+        self.draws: dict[str, list[tuple[float, float]]] = {"draw": [], "draw_private": []}
+        self.statements: Counter[str] = Counter()
+        self.by_task: Counter[str] = Counter()
+        """Statements by the asyncio task that sent them (its coroutine's name): who asks the database."""
+        self.commits = 0
+
+    def timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        """`function` with its thread CPU and wall milliseconds recorded under `name`."""
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            cpu, wall = time.thread_time(), time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                sample = ((time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
+                with self.lock:
+                    self.draws[name].append(sample)
+
+        return wrapper
+
+    def install(self) -> None:
+        """Wrap the drawing entry points and listen to every SQLAlchemy engine."""
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        import render
+
+        for name in self.draws:
+            setattr(render, name, self.timed(name, getattr(render, name)))
+
+        def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+            where = task_of()
+            with self.lock:
+                self.statements[kind] += 1
+                self.by_task[where] += 1
+
+        def on_commit(_conn: Any) -> None:
+            with self.lock:
+                self.commits += 1
+
+        event.listen(Engine, "before_cursor_execute", before_cursor_execute)
+        event.listen(Engine, "commit", on_commit)
+
+    def try_fixes(self, names: set[str]) -> None:
+        """Patch in the proposed fixes named (see the module docstring)."""
+        unknown = names - {"static-cache", "dm-cache", "wide-gate"}
+        if unknown:
+            raise SystemExit(f"unknown WARHOST_PROBE_TRY entries: {sorted(unknown)}")
+        if "static-cache" in names:
+            from render.tinybigwars import board
+
+            board._STATIC._max = 512
+        if "wide-gate" in names:
+            from bot.discord import delivery
+
+            delivery.PARALLEL_SENDS = 4096
+        if "dm-cache" in names:
+            import discord
+            from discord.state import ConnectionState
+
+            def add_private_channel(state: Any, channel: Any) -> None:
+                state._private_channels[channel.id] = channel
+                if isinstance(channel, discord.DMChannel) and channel.recipient is not None:
+                    state._private_channels_by_user[channel.recipient.id] = channel
+
+            fetch_user = discord.Client.fetch_user
+            users: dict[int, Any] = {}
+
+            async def fetch_user_once(client: Any, user_id: int, /) -> Any:
+                if user_id not in users:
+                    users[user_id] = await fetch_user(client, user_id)
+                return users[user_id]
+
+            ConnectionState._add_private_channel = add_private_channel  # type: ignore[method-assign]
+            discord.Client.fetch_user = fetch_user_once  # type: ignore[method-assign]
+
+    def snapshot(self) -> dict[str, Any]:
+        from render.tinybigwars import board
+
+        with self.lock:
+            return {
+                "draws": {name: list(samples) for name, samples in self.draws.items()},
+                "statements": dict(self.statements),
+                "statements_by_task": dict(self.by_task),
+                "commits": self.commits,
+                "tinybigwars_static_builds": board._STATIC.builds,
+                "tinybigwars_static_entries": len(board._STATIC),
+            }
+
+    def flush(self) -> None:
+        """Write the figures so far (atomically: the reader never sees half a file)."""
+        partial = self.out.with_suffix(".partial")
+        partial.write_text(json.dumps(self.snapshot()))
+        partial.replace(self.out)
+
+    def flush_forever(self) -> None:
+        while True:
+            time.sleep(FLUSH_SECONDS)
+            self.flush()
+
+
+def task_of() -> str:
+    """The running asyncio task's coroutine name (a running coroutine's callers cannot be walked
+    from inside SQLAlchemy's greenlet, so the task is the finest attribution at hand)."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        return "no event loop (a thread)"
+    if task is None:
+        return "no task"
+    return getattr(task.get_coro(), "__qualname__", "?")
+
+
+def main() -> None:
+    if sys.argv[1:] != ["-m", "bot"]:
+        raise SystemExit("usage: WARHOST_PROBE_OUT=FILE python benchmarks/bot_probe.py -m bot")
+    # the script's folder holds benchmarks named render.py and engine.py: the project root instead
+    sys.path[0] = str(ROOT)
+    probe = Probe(Path(os.environ["WARHOST_PROBE_OUT"]))
+    probe.install()
+    probe.try_fixes({name.strip() for name in os.environ.get("WARHOST_PROBE_TRY", "").split(",") if name.strip()})
+    atexit.register(probe.flush)
+    threading.Thread(target=probe.flush_forever, name="probe-flush", daemon=True).start()
+    sys.argv = [str(ROOT / "bot" / "__main__.py")]
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
