@@ -26,7 +26,8 @@ from bot.service import NoMatch
 from engine.text import fill
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Host, Messenger
+    from bot.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -85,40 +86,40 @@ def board_view(match_id: int, status: str) -> discord.ui.View:
     return view
 
 
-async def board_of(bot: WarhostBot, match_id: int) -> tuple[str, discord.ui.View, Any]:
+async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.ui.View, Any]:
     """The board's text and buttons now, and the match."""
-    st = await bot.svc.status_of(match_id)
-    lines = await bot.svc.log_of(match_id, limit=1)
+    st = await service.status_of(match_id)
+    lines = await service.log_of(match_id, limit=1)
     return board_text(st, lines[-1] if lines else None), board_view(match_id, st.match.status), st.match
 
 
-def holds(bot: WarhostBot, channel_id: int, flag: int, unknown: bool) -> bool:
+def holds(messenger: Messenger, channel_id: int, flag: int, unknown: bool) -> bool:
     """Whether the bot holds a permission in the channel as discord.py's cache knows it
     (``unknown`` when the cache does not know the channel)."""
-    channel = bot.get_channel(channel_id)
+    channel = messenger.get_channel(channel_id)
     guild = getattr(channel, "guild", None)
     if channel is None or guild is None or guild.me is None:
         return unknown
     return channel.permissions_for(guild.me).value & flag == flag
 
 
-def may_pin(bot: WarhostBot, channel_id: int) -> bool:
+def may_pin(messenger: Messenger, channel_id: int) -> bool:
     """A bot without Pin Messages leaves the board unpinned rather than ask and be refused."""
-    return holds(bot, channel_id, PIN_MESSAGES, unknown=False)
+    return holds(messenger, channel_id, PIN_MESSAGES, unknown=False)
 
 
-def may_post(bot: WarhostBot, channel_id: int) -> bool:
+def may_post(messenger: Messenger, channel_id: int) -> bool:
     """A board post refused for a missing permission would be a second refusal beside the
     outbox's (which parks the channel); the board waits for the permission instead."""
-    send = SEND_MESSAGES_IN_THREADS if isinstance(bot.get_channel(channel_id), discord.Thread) else SEND_MESSAGES
-    return holds(bot, channel_id, send | VIEW_CHANNEL, unknown=True)
+    send = SEND_MESSAGES_IN_THREADS if isinstance(messenger.get_channel(channel_id), discord.Thread) else SEND_MESSAGES
+    return holds(messenger, channel_id, send | VIEW_CHANNEL, unknown=True)
 
 
 class Boards:
     """Keeps every running match's board current, at most one edit per EDIT_INTERVAL per match."""
 
-    def __init__(self, bot: WarhostBot) -> None:
-        self.bot = bot
+    def __init__(self, host: Host) -> None:
+        self.host = host
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
         self.last_edit: dict[int, float] = {}
@@ -154,16 +155,16 @@ class Boards:
 
     async def refresh(self, match_id: int) -> None:
         """Edit the board, or post (and try to pin) it the first time or after it was deleted."""
-        text, view, info = await board_of(self.bot, match_id)
+        text, view, info = await board_of(self.host.svc, match_id)
         if info.status == "lobby":
             return
-        blocked = await self.bot.svc.blocked_targets(match_id)
+        blocked = await self.host.svc.blocked_targets(match_id)
         if any(b.kind == "channel" and b.target_id == info.channel_id for b in blocked):
             return  # the channel refuses posts for now; delivery's probe finds when it works again
-        if not may_post(self.bot, info.channel_id):
+        if not may_post(self.host, info.channel_id):
             return
-        channel = self.bot.get_partial_messageable(info.channel_id)
-        ref = await self.bot.svc.board_message(match_id)
+        channel = self.host.get_partial_messageable(info.channel_id)
+        ref = await self.host.svc.board_message(match_id)
         if ref is not None:
             try:
                 await self._edit(channel, ref, text, view)
@@ -174,8 +175,8 @@ class Boards:
         # The nonce makes a retried post (a response lost to a 5xx) return the same message.
         nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
         msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
-        await self.bot.svc.set_board_message(match_id, msg.id)
-        if may_pin(self.bot, info.channel_id):
+        await self.host.svc.set_board_message(match_id, msg.id)
+        if may_pin(self.host, info.channel_id):
             with contextlib.suppress(discord.HTTPException):  # lost the permission meanwhile: unpinned
                 await msg.pin(reason="warhost status board")
 
@@ -186,7 +187,7 @@ class Boards:
         try:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
-            if exc.code != threads.ARCHIVED or not await threads.reopen(self.bot, channel.id):
+            if exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
 

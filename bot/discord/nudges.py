@@ -14,12 +14,13 @@ import discord
 
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import timestamp
+from bot.discord.texts import HAS_CHOSEN, REMINDER_ANSWERED
 from bot.service.core import DM_REFS
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
     from bot.discord.delivery import Delivery
+    from bot.discord.wiring import Messenger
 
 log = logging.getLogger(__name__)
 
@@ -101,16 +102,16 @@ async def answered(interaction: discord.Interaction, reminders: list[int], title
     for ref in reminders:
         try:
             await channel.get_partial_message(ref).edit(
-                content=f"Reminder about **{title}**: answered in time. Thank you.", allowed_mentions=NOBODY)
+                content=REMINDER_ANSWERED.format(title=title), allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("could not take back reminder DM %s: %s", ref, exc)
 
 
-async def turn_done(bot: WarhostBot, channel_id: int, pings: list[int], name: str) -> None:
+async def turn_done(messenger: Messenger, channel_id: int, pings: list[int], name: str) -> None:
     """The mentioned player answered: the "your turn" post says so, without the mention."""
-    channel = bot.get_partial_messageable(channel_id)
+    channel = messenger.get_partial_messageable(channel_id)
     for ref in pings:
         try:
-            await channel.get_partial_message(ref).edit(content=f"{name} has chosen.", allowed_mentions=NOBODY)
+            await channel.get_partial_message(ref).edit(content=HAS_CHOSEN.format(name=name), allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("could not take back the turn mention %s: %s", ref, exc)
