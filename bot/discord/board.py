@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import threads
+from bot.discord import texts, threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
@@ -39,38 +39,39 @@ NONCE_LENGTH = 25
 def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str, away_mode: str = "ai") -> str:
     """A seat's line on the board: what the table waits for at a glance."""
     if seat.ai_policy is not None:
-        return "AI"
+        return texts.SEAT_AI
     if seat.away_until is not None and status in ("active", "paused"):
-        meanwhile = "the AI plays" if away_mode == "ai" else "their deadlines wait"
-        return f"away until {timestamp(seat.away_until)} ({meanwhile})"
+        meanwhile = texts.SEAT_AWAY_AI_PLAYS if away_mode == "ai" else texts.SEAT_AWAY_DEADLINES_WAIT
+        return texts.SEAT_AWAY_UNTIL.format(until=timestamp(seat.away_until), meanwhile=meanwhile)
     if seat.ai_takeover:
-        return "away (the AI plays)"
+        return texts.SEAT_TAKEN_OVER
     if status not in ("active", "paused"):
-        return "played"
+        return texts.SEAT_PLAYED
     if seat.seat in waiting:
-        return "owes a choice"
+        return texts.SEAT_OWES
     if seat.seat in may_act:
-        return "may act"
-    return "chosen ✓"
+        return texts.SEAT_MAY_ACT
+    return texts.SEAT_CHOSEN
 
 
 def board_text(st: Any, latest: str | None) -> str:
     """Game, round and phase, the deadline, every seat and the latest result line."""
     info = st.match
     names = plain_names(info.names())
-    lines = [f"**{plain_name(info.title)}** (match #{info.id}) - {fill(st.phase, names)}"]
+    lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(st.phase, names))]
     if info.status == "paused":
-        lines.append("Paused: deadlines are stopped until `/game resume`.")
+        lines.append(texts.BOARD_PAUSED)
     elif st.deadline is not None and info.status == "active":
-        lines.append(f"Deadline {timestamp(st.deadline)}")
+        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(st.deadline)))
     waiting, may_act = {w.seat for w in st.waiting}, {s.seat for s in st.may_act}
     for seat in sorted(info.seats, key=lambda s: s.seat):
-        host = " (host)" if seat.user_id is not None and seat.user_id == info.host_id else ""
-        lines.append(f"- {plain_name(seat.name)}{host}: {seat_state(seat, waiting, may_act, info.status, info.away_mode)}")
+        host = texts.BOARD_HOST if seat.user_id is not None and seat.user_id == info.host_id else ""
+        state = seat_state(seat, waiting, may_act, info.status, info.away_mode)
+        lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=state))
     if latest:
-        lines.append(f"Latest: {discord.utils.escape_mentions(latest)[:300]}")
+        lines.append(texts.BOARD_LATEST.format(line=discord.utils.escape_mentions(latest)[:300]))
     if info.status in ("finished", "aborted"):
-        lines.append(f"The match is {info.status}.")
+        lines.append(texts.BOARD_ENDED.format(status=info.status))
     return "\n".join(lines)[:1900]
 
 

@@ -14,7 +14,7 @@ import discord
 
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import timestamp
-from bot.discord.texts import HAS_CHOSEN, REMINDER_ANSWERED
+from bot.discord.texts import HAS_CHOSEN, REMINDER_ANSWERED, REMINDER_DEADLINE, REMINDER_DM
 from bot.service.core import DM_REFS
 from bot.service.outbox import USER
 
@@ -65,7 +65,7 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
     payload = notice.payload
     users = [int(u) for u in payload.get("user_ids", [])]
     deadline = _parse_time(payload.get("deadline"))
-    when = f" Deadline {timestamp(deadline)}." if deadline is not None else ""
+    when = REMINDER_DEADLINE.format(deadline=timestamp(deadline)) if deadline is not None else ""
     info = await delivery.svc.get_match(notice.match_id)
     stuck = await unreachable(delivery, notice, users)
     refs: list[str] = []
@@ -74,8 +74,8 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
             continue
         try:
             user = delivery.bot.get_user(user_id) or await delivery.bot.fetch_user(user_id)
-            msg = await user.send(f"Reminder: **{inert(info.title)}** in <#{notice.channel_id}> still waits for "
-                                  f"your choice.{when}", nonce=nonce_of(notice, str(user_id)),
+            msg = await user.send(REMINDER_DM.format(title=inert(info.title), channel_id=notice.channel_id,
+                                                     deadline=when), nonce=nonce_of(notice, str(user_id)),
                                   allowed_mentions=NOBODY)
             refs.append(f"{user_id}:{msg.id}")
         except (discord.Forbidden, discord.NotFound) as exc:

@@ -3,7 +3,8 @@ up (a stale token, an endpoint URL that steals the commands, a refused command u
 that takes a permission away), each told in plain words with what to do about it.
 
 Only REST calls: no gateway connection, no database. The command upload is the bot's own
-(`WarhostBot.sync_commands`, of the game cog's /game group), so a definition Discord refuses shows here before a start-up.
+(`WarhostBot.sync_commands` of the game cog's /game group), so a definition Discord refuses
+shows here before a start-up.
 """
 
 from __future__ import annotations

@@ -81,7 +81,27 @@ UNDO_CONSENT = ("**Undo in <#{channel_id}>?** {who} asks to undo {summary}, beca
                 "Agree if you are fine playing on from before it; one refusal cancels it. Answer {due}; "
                 "after that it is cancelled.\nThe same choices bring the same dice: an undo cannot re-roll luck.")
 
-# Mentions and reminders taken back once answered.
+# The status board (bot/discord/board.py): a line per seat under the match's head.
+BOARD_HEAD = "**{title}** (match #{match_id}) - {phase}"
+BOARD_PAUSED = "Paused: deadlines are stopped until `/game resume`."
+BOARD_DEADLINE = "Deadline {deadline}"
+BOARD_SEAT = "- {name}{host}: {state}"
+BOARD_HOST = " (host)"
+BOARD_LATEST = "Latest: {line}"
+BOARD_ENDED = "The match is {status}."
+SEAT_AI = "AI"
+SEAT_AWAY_UNTIL = "away until {until} ({meanwhile})"
+SEAT_AWAY_AI_PLAYS = "the AI plays"
+SEAT_AWAY_DEADLINES_WAIT = "their deadlines wait"
+SEAT_TAKEN_OVER = "away (the AI plays)"
+SEAT_PLAYED = "played"
+SEAT_OWES = "owes a choice"
+SEAT_MAY_ACT = "may act"
+SEAT_CHOSEN = "chosen ✓"
+
+# Reminders, and mentions and reminders taken back once answered.
+REMINDER_DM = "Reminder: **{title}** in <#{channel_id}> still waits for your choice.{deadline}"
+REMINDER_DEADLINE = " Deadline {deadline}."
 REMINDER_ANSWERED = "Reminder about **{title}**: answered in time. Thank you."
 HAS_CHOSEN = "{name} has chosen."
 
