@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -15,14 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.cog import GameCog
-from bot.discord.delivery import Delivery
 from bot.discord.mentions import NOBODY, plain_name
 from bot.service import MatchService
 from bot.service.instance import InstanceGuard
 from bot.settings import Settings
 from db.store import Store
-
-log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 """The service's clock (tests move time with one)."""
@@ -140,11 +136,6 @@ class WarhostBot(commands.Bot):
         game = self.game
         if game is not None:
             game.wake_delivery()
-
-    @property
-    def delivery(self) -> Delivery | None:
-        game = self.game
-        return game.delivery if game is not None else None
 
     async def close(self) -> None:
         """Stop the game's loops first, then give up the leases and the instance name."""
