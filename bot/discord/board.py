@@ -54,17 +54,18 @@ def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str, awa
     return texts.SEAT_CHOSEN
 
 
-def board_text(st: Any, latest: str | None) -> str:
+def board_text(state: Any, latest: str | None) -> str:
     """Game, round and phase, the deadline, every seat and the latest result line."""
-    info = st.match
+    info = state.match
     names = plain_names(info.names())
-    lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(st.phase, names))]
+    lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(state.phase, names))]
     if info.status == "paused":
         lines.append(texts.BOARD_PAUSED)
-    elif st.deadline is not None and info.status == "active":
-        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(st.deadline)))
-    waiting, may_act = {w.seat for w in st.waiting}, {s.seat for s in st.may_act}
-    for seat in sorted(info.seats, key=lambda s: s.seat):
+    elif state.deadline is not None and info.status == "active":
+        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(state.deadline)))
+    waiting = {owing.seat for owing in state.waiting}
+    may_act = {optional.seat for optional in state.may_act}
+    for seat in sorted(info.seats, key=lambda one: one.seat):
         host = texts.BOARD_HOST if seat.user_id is not None and seat.user_id == info.host_id else ""
         state = seat_state(seat, waiting, may_act, info.status, info.away_mode)
         lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=state))
@@ -89,9 +90,9 @@ def board_view(match_id: int, status: str) -> discord.ui.View:
 
 async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.ui.View, Any]:
     """The board's text and buttons now, and the match."""
-    st = await service.status_of(match_id)
+    state = await service.status_of(match_id)
     lines = await service.log_of(match_id, limit=1)
-    return board_text(st, lines[-1] if lines else None), board_view(match_id, st.match.status), st.match
+    return board_text(state, lines[-1] if lines else None), board_view(match_id, state.match.status), state.match
 
 
 def holds(messenger: Messenger, channel_id: int, flag: int, unknown: bool) -> bool:

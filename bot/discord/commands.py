@@ -34,21 +34,23 @@ MAX_SEED = 2**53 - 1
 MAX_TOPIC = 100
 """Rule topics are short names (the autocomplete offers them); Discord refuses longer input."""
 
-GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in sorted(engine.games().items())]
+
+
 def _field_values(name: str) -> list[str]:
     """The values a Literal game option takes in any game that has it (read from the options models)."""
     values: list[str] = []
-    for g in engine.games().values():
-        field = g.options_model().model_fields.get(name)
-        for v in get_args(field.annotation) if field is not None else ():
-            if isinstance(v, str) and v not in values:
-                values.append(v)
+    for game in engine.games().values():
+        field = game.options_model().model_fields.get(name)
+        for value in get_args(field.annotation) if field is not None else ():
+            if isinstance(value, str) and value not in values:
+                values.append(value)
     return values
 
 
-DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in _field_values("difficulty")]
-SETUP_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("setup")]
-STEPS_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("steps")]
+DIFFICULTY_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("difficulty")]
+SETUP_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("setup")]
+STEPS_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("steps")]
 AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"),
                 app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
 
@@ -149,7 +151,7 @@ class GameCommands(CommandBase, app_commands.Group):
             modes = getattr(engine.get(key), "modes", ()) or ()
         except KeyError:
             modes = ()
-        return [app_commands.Choice(name=m, value=m) for m in modes if current.lower() in m.lower()][:25]
+        return [app_commands.Choice(name=mode, value=mode) for mode in modes if current.lower() in mode.lower()][:25]
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -183,10 +185,10 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.command(name="status", description="Phase, who still has to choose, and the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        st = await self.service.status(_here(interaction))
-        text, view, _ = await board_of(self.service, st.match.id)
-        names = {s.user_id: s.name for s in st.match.seats if s.user_id is not None}
-        text = "\n".join([text, *status_lines(st.blocked, names)])
+        state = await self.service.status(_here(interaction))
+        text, view, _ = await board_of(self.service, state.match.id)
+        names = {seat.user_id: seat.name for seat in state.match.seats if seat.user_id is not None}
+        text = "\n".join([text, *status_lines(state.blocked, names)])
         await answer(interaction, text[:2000], view=view)
 
     @app_commands.command(name="map", description="Show the current map")
@@ -217,7 +219,7 @@ class GameCommands(CommandBase, app_commands.Group):
                     game: str | None = None) -> None:
         key = game or await self._game_here(interaction)
         topics = rule_topics(key)
-        text = topics.get(topic) or next((v for k, v in topics.items() if k.lower() == topic.lower()), None)
+        text = topics.get(topic) or next((rule for name, rule in topics.items() if name.lower() == topic.lower()), None)
         if text is None:
             # Discord keeps the topic to 100 characters; a longer one (a forged request) is clipped.
             asked = clip(topic, MAX_TOPIC)
@@ -282,8 +284,8 @@ class GameCommands(CommandBase, app_commands.Group):
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 336.0]) -> None:
         await self._private(interaction)
         await self.service.extend(_here(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
-        st = await self.service.status(_here(interaction))
-        await self._done(interaction, texts.EXTENDED.format(deadline=timestamp(st.deadline)))
+        state = await self.service.status(_here(interaction))
+        await self._done(interaction, texts.EXTENDED.format(deadline=timestamp(state.deadline)))
 
     @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
     async def pause(self, interaction: discord.Interaction) -> None:
