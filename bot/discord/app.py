@@ -1,11 +1,11 @@
-"""The bot process: wiring of settings, store, service, commands, router and loops."""
+"""The bot process: settings, store, service and instance guard; the game's Discord side is the GameCog."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 import time
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -13,20 +13,15 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.commands import GameCommands
-from bot.discord.delivery import Delivery
-from bot.discord.errors import on_command_error
-from bot.discord.mentions import NOBODY, plain_name, plain_names
-from bot.discord.prompt_ui import timestamp
-from bot.discord.refusals import status_lines
-from bot.discord.router import Router
+from bot.discord.cog import GameCog
+from bot.discord.mentions import NOBODY, plain_name
 from bot.service import MatchService
 from bot.service.instance import InstanceGuard
 from bot.settings import Settings
 from db.store import Store
-from engine.text import fill
 
-log = logging.getLogger(__name__)
+Clock = Callable[[], datetime]
+"""The service's clock (tests move time with one)."""
 
 RENEW_LAZILY = frozenset({"deliver"})
 """Leases only their holder gives up (by expiry), so a fresh one need not be renewed every round."""
@@ -40,44 +35,84 @@ def point_discord_at(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
 
 
-class WarhostMixin:
-    """What the plain and the sharded bot share."""
+class Leases:
+    """Only one process delivers the outbox and fires deadlines at a time.
 
-    settings: Settings
-    svc: Any
-    store: Any
+    The delivery lease is renewed in the database only once a third of its time has passed:
+    nobody can take it before it expires, and a write transaction on every delivery round
+    (one per interaction) costs SQLite's single writer dearly. The tick lease is released by
+    the service after every tick, so it is always asked for."""
 
-    def _init_warhost(self, settings: Settings, store: Any = None, clock: Any = None) -> None:
+    def __init__(self, service: MatchService, guard: InstanceGuard, holder: str, ttl_seconds: float) -> None:
+        self.service = service
+        self.guard = guard
+        self.holder = holder
+        self.ttl_seconds = ttl_seconds
+        self.fresh_until: dict[str, float] = {}
+        """Lease name -> monotonic time until which it is ours without asking the database."""
+
+    async def holds(self, name: str) -> bool:
+        if not self.guard.held:
+            return False
+        ttl = self.ttl_seconds
+        now = time.monotonic()
+        if name in RENEW_LAZILY and self.fresh_until.get(name, 0.0) > now:
+            return True
+        held = bool(await self.service.take_lease(name, self.holder, ttl_seconds=ttl))
+        if held and name in RENEW_LAZILY:
+            self.fresh_until[name] = now + ttl / 3
+        else:
+            self.fresh_until.pop(name, None)
+        return held
+
+
+class WarhostBot(commands.Bot):
+    """The bot: settings, store, service and instance guard; the game itself is its GameCog."""
+
+    def __init__(self, settings: Settings, *, store: Store | None = None, clock: Clock | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         help_command=None, allowed_mentions=NOBODY, **self.shard_options(settings), **kwargs)
         self.settings = settings
         self.store = store
+        self._own_store = False
         self._clock = clock
-        self.svc = None
-        self.router = Router(self)  # type: ignore[arg-type]
-        self.tree.error(on_command_error)  # type: ignore[attr-defined]
-        self.delivery = Delivery(self)  # type: ignore[arg-type]
+        self._service: MatchService | None = None
         self.holder = settings.instance_name
         """Leases are held in the instance's name, so a restarted process takes them back at once
         (the InstanceGuard keeps a second live process with the same name out)."""
         self.guard: InstanceGuard | None = None
-        self._tasks: list[asyncio.Task[Any]] = []
-        self._leases: dict[str, float] = {}
-        """Lease name -> monotonic time until which it is ours without asking the database."""
+        self.leases: Leases | None = None
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        """What discord.py's client is told about shards (nothing: the plain bot is one shard)."""
+        return {}
+
+    @property
+    def svc(self) -> MatchService:
+        if self._service is None:
+            raise RuntimeError("the bot's service exists once the bot has started (setup_hook)")
+        return self._service
+
+    @property
+    def game(self) -> GameCog | None:
+        """The loaded game cog (None before start-up and after close)."""
+        cog = self.get_cog(GameCog.__cog_name__)
+        return cog if isinstance(cog, GameCog) else None
 
     async def setup_hook(self) -> None:
         if self.store is None:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
         kwargs = {"clock": self._clock} if self._clock is not None else {}
-        self.svc = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
-                                name_text=plain_name, **kwargs)
+        self._service = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
+                                     name_text=plain_name, **kwargs)
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, **kwargs)
         await self.guard.claim()  # InstanceInUse if another live process has our name
-        self.add_listener(self.router.on_interaction, "on_interaction")  # type: ignore[attr-defined]
+        self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)
+        await self.add_cog(GameCog(self))
         await self.sync_commands()
-        await self.svc.recover()  # AI seats play what they owe; safe in every process (match locks)
-        self._tasks.append(asyncio.create_task(self.delivery.run_forever(self.settings.deliver_seconds)))
-        self._tasks.append(asyncio.create_task(self._tick_forever()))
-        self._tasks.append(asyncio.create_task(self._heartbeat_forever()))
 
     @property
     def lease_seconds(self) -> float:
@@ -86,131 +121,44 @@ class WarhostMixin:
         return max(10.0, 5 * self.settings.tick_seconds, 5 * self.settings.deliver_seconds)
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Upload /game: to DEV_GUILD_ID when set (there at once), else globally. The start-up
-        does this, and `python -m bot doctor` runs the very same upload to check it."""
-        self.tree.add_command(GameCommands(self))  # type: ignore[attr-defined]
+        """Upload the tree's commands (the cog's /game) to DEV_GUILD_ID when set (there at once),
+        else globally. The start-up does this, and `python -m bot doctor` runs the very same upload."""
         guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
         if guild is not None:
-            self.tree.copy_global_to(guild=guild)  # type: ignore[attr-defined]
-        return await self.tree.sync(guild=guild)  # type: ignore[attr-defined]
+            self.tree.copy_global_to(guild=guild)
+        return await self.tree.sync(guild=guild)
 
     async def holds_lease(self, name: str) -> bool:
-        """Only one process delivers the outbox and fires deadlines at a time.
-
-        The delivery lease is renewed in the database only once a third of its time has passed:
-        nobody can take it before it expires, and a write transaction on every delivery round
-        (one per interaction) costs SQLite's single writer dearly. The tick lease is released by
-        the service after every tick, so it is always asked for."""
-        if self.guard is None or not self.guard.held:
-            return False
-        ttl = self.lease_seconds
-        now = time.monotonic()
-        if name in RENEW_LAZILY and self._leases.get(name, 0.0) > now:
-            return True
-        held = bool(await self.svc.take_lease(name, self.holder, ttl_seconds=ttl))
-        if held and name in RENEW_LAZILY:
-            self._leases[name] = now + ttl / 3
-        else:
-            self._leases.pop(name, None)
-        return held
-
-    async def _tick_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.tick_seconds)
-            if self.guard is None or not self.guard.held:
-                continue
-            try:
-                if await self.svc.tick():  # takes the "tick" lease itself: one process at a time
-                    self.wake_delivery()
-            except Exception:
-                log.exception("deadline tick failed; retrying on the next tick")
-
-    async def _heartbeat_forever(self) -> None:
-        assert self.guard is not None
-        while True:
-            await asyncio.sleep(self.settings.tick_seconds)
-            try:
-                await self.guard.renew()
-            except Exception:
-                log.exception("instance heartbeat failed; retrying on the next tick")
+        """Whether this process may deliver (``deliver``) or fire deadlines (``tick``) now."""
+        return self.leases is not None and await self.leases.holds(name)
 
     def wake_delivery(self) -> None:
-        self.delivery.wake.set()
-
-    def is_manager(self, interaction: discord.Interaction, guild_id: int | None) -> bool:
-        """Manage Server (or Administrator) over the match's guild ``guild_id``: permissions held
-        in the server an interaction comes from say nothing about a match in another one."""
-        perms = interaction.permissions
-        return bool(guild_id is not None and interaction.guild_id == guild_id
-                    and (perms.manage_guild or perms.administrator))
-
-    def status_text(self, st: Any) -> str:
-        info = st.match
-        waiting = {w.seat for w in st.waiting}
-        may_act = {s.seat for s in getattr(st, "may_act", [])}
-        lines = [f"**{info.title}** (match #{info.id}): {fill(st.phase, plain_names(info.names()))} - {info.status}"]
-        for seat in info.seats:
-            who = f"<@{seat.user_id}>" if seat.user_id else f"AI ({seat.ai_policy})"
-            flags = []
-            if seat.seat in waiting:
-                flags.append("still to choose")
-            elif seat.seat in may_act:
-                flags.append("may act (optional; nobody waits for it)")
-            if seat.ai_takeover:
-                flags.append("the AI plays for them until they are back")
-            if seat.user_id == info.host_id:
-                flags.append("host")
-            extra = f" - {', '.join(flags)}" if flags else ""
-            lines.append(f"Seat {seat.seat + 1}: {plain_name(seat.name)} {who}{extra}")
-        if st.deadline is not None:
-            lines.append(f"Deadline {timestamp(st.deadline)}")
-        if info.status == "paused":
-            lines.append("Paused: deadlines are stopped until `/game resume`.")
-        names = {s.user_id: s.name for s in info.seats if s.user_id is not None}
-        lines += status_lines(getattr(st, "blocked", []), names)
-        return "\n".join(lines)
+        game = self.game
+        if game is not None:
+            game.wake_delivery()
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
-        if self.svc is not None:
+        """Stop the game's loops first, then give up the leases and the instance name."""
+        if self.game is not None:
+            await self.remove_cog(GameCog.__cog_name__)
+        if self._service is not None:
             for name in ("deliver",):
                 with contextlib.suppress(Exception):
-                    await self.svc.release_lease(name, self.holder)
+                    await self._service.release_lease(name, self.holder)
         if self.guard is not None:
             with contextlib.suppress(Exception):
                 await self.guard.release()
-        await super().close()  # type: ignore[misc]
-        if getattr(self, "_own_store", False) and self.store is not None:
+        await super().close()
+        if self._own_store and self.store is not None:
             await self.store.close()
 
 
-class WarhostBot(WarhostMixin, commands.Bot):
-    def __init__(self, settings: Settings, *, store: Any = None, clock: Any = None, **kwargs: Any) -> None:
-        commands.Bot.__init__(
-            self, command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None,
-            allowed_mentions=NOBODY, **kwargs
-        )
-        self._init_warhost(settings, store, clock)
+class ShardedWarhostBot(WarhostBot, commands.AutoShardedBot):
+    """The same bot over several shards (discord.py's AutoShardedClient under it)."""
 
-
-class ShardedWarhostBot(WarhostMixin, commands.AutoShardedBot):
-    def __init__(self, settings: Settings, *, store: Any = None, clock: Any = None, **kwargs: Any) -> None:
-        commands.AutoShardedBot.__init__(
-            self,
-            command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
-            help_command=None,
-            shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
-            allowed_mentions=NOBODY,
-            **kwargs,
-        )
-        self._init_warhost(settings, store, clock)
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        return {"shard_count": settings.shard_count, "shard_ids": settings.shard_ids}
 
 
 def make_bot(settings: Settings, **kwargs: Any) -> WarhostBot | ShardedWarhostBot:

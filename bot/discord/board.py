@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import threads
+from bot.discord import texts, threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
@@ -26,7 +26,8 @@ from bot.service import NoMatch
 from engine.text import fill
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Host, Messenger
+    from bot.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -38,38 +39,40 @@ NONCE_LENGTH = 25
 def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str, away_mode: str = "ai") -> str:
     """A seat's line on the board: what the table waits for at a glance."""
     if seat.ai_policy is not None:
-        return "AI"
+        return texts.SEAT_AI
     if seat.away_until is not None and status in ("active", "paused"):
-        meanwhile = "the AI plays" if away_mode == "ai" else "their deadlines wait"
-        return f"away until {timestamp(seat.away_until)} ({meanwhile})"
+        meanwhile = texts.SEAT_AWAY_AI_PLAYS if away_mode == "ai" else texts.SEAT_AWAY_DEADLINES_WAIT
+        return texts.SEAT_AWAY_UNTIL.format(until=timestamp(seat.away_until), meanwhile=meanwhile)
     if seat.ai_takeover:
-        return "away (the AI plays)"
+        return texts.SEAT_TAKEN_OVER
     if status not in ("active", "paused"):
-        return "played"
+        return texts.SEAT_PLAYED
     if seat.seat in waiting:
-        return "owes a choice"
+        return texts.SEAT_OWES
     if seat.seat in may_act:
-        return "may act"
-    return "chosen ✓"
+        return texts.SEAT_MAY_ACT
+    return texts.SEAT_CHOSEN
 
 
-def board_text(st: Any, latest: str | None) -> str:
+def board_text(state: Any, latest: str | None) -> str:
     """Game, round and phase, the deadline, every seat and the latest result line."""
-    info = st.match
+    info = state.match
     names = plain_names(info.names())
-    lines = [f"**{plain_name(info.title)}** (match #{info.id}) - {fill(st.phase, names)}"]
+    lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(state.phase, names))]
     if info.status == "paused":
-        lines.append("Paused: deadlines are stopped until `/game resume`.")
-    elif st.deadline is not None and info.status == "active":
-        lines.append(f"Deadline {timestamp(st.deadline)}")
-    waiting, may_act = {w.seat for w in st.waiting}, {s.seat for s in st.may_act}
-    for seat in sorted(info.seats, key=lambda s: s.seat):
-        host = " (host)" if seat.user_id is not None and seat.user_id == info.host_id else ""
-        lines.append(f"- {plain_name(seat.name)}{host}: {seat_state(seat, waiting, may_act, info.status, info.away_mode)}")
+        lines.append(texts.BOARD_PAUSED)
+    elif state.deadline is not None and info.status == "active":
+        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(state.deadline)))
+    waiting = {owing.seat for owing in state.waiting}
+    may_act = {optional.seat for optional in state.may_act}
+    for seat in sorted(info.seats, key=lambda one: one.seat):
+        host = texts.BOARD_HOST if seat.user_id is not None and seat.user_id == info.host_id else ""
+        state = seat_state(seat, waiting, may_act, info.status, info.away_mode)
+        lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=state))
     if latest:
-        lines.append(f"Latest: {discord.utils.escape_mentions(latest)[:300]}")
+        lines.append(texts.BOARD_LATEST.format(line=discord.utils.escape_mentions(latest)[:300]))
     if info.status in ("finished", "aborted"):
-        lines.append(f"The match is {info.status}.")
+        lines.append(texts.BOARD_ENDED.format(status=info.status))
     return "\n".join(lines)[:1900]
 
 
@@ -85,40 +88,40 @@ def board_view(match_id: int, status: str) -> discord.ui.View:
     return view
 
 
-async def board_of(bot: WarhostBot, match_id: int) -> tuple[str, discord.ui.View, Any]:
+async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.ui.View, Any]:
     """The board's text and buttons now, and the match."""
-    st = await bot.svc.status_of(match_id)
-    lines = await bot.svc.log_of(match_id, limit=1)
-    return board_text(st, lines[-1] if lines else None), board_view(match_id, st.match.status), st.match
+    state = await service.status_of(match_id)
+    lines = await service.log_of(match_id, limit=1)
+    return board_text(state, lines[-1] if lines else None), board_view(match_id, state.match.status), state.match
 
 
-def holds(bot: WarhostBot, channel_id: int, flag: int, unknown: bool) -> bool:
+def holds(messenger: Messenger, channel_id: int, flag: int, unknown: bool) -> bool:
     """Whether the bot holds a permission in the channel as discord.py's cache knows it
     (``unknown`` when the cache does not know the channel)."""
-    channel = bot.get_channel(channel_id)
+    channel = messenger.get_channel(channel_id)
     guild = getattr(channel, "guild", None)
     if channel is None or guild is None or guild.me is None:
         return unknown
     return channel.permissions_for(guild.me).value & flag == flag
 
 
-def may_pin(bot: WarhostBot, channel_id: int) -> bool:
+def may_pin(messenger: Messenger, channel_id: int) -> bool:
     """A bot without Pin Messages leaves the board unpinned rather than ask and be refused."""
-    return holds(bot, channel_id, PIN_MESSAGES, unknown=False)
+    return holds(messenger, channel_id, PIN_MESSAGES, unknown=False)
 
 
-def may_post(bot: WarhostBot, channel_id: int) -> bool:
+def may_post(messenger: Messenger, channel_id: int) -> bool:
     """A board post refused for a missing permission would be a second refusal beside the
     outbox's (which parks the channel); the board waits for the permission instead."""
-    send = SEND_MESSAGES_IN_THREADS if isinstance(bot.get_channel(channel_id), discord.Thread) else SEND_MESSAGES
-    return holds(bot, channel_id, send | VIEW_CHANNEL, unknown=True)
+    send = SEND_MESSAGES_IN_THREADS if isinstance(messenger.get_channel(channel_id), discord.Thread) else SEND_MESSAGES
+    return holds(messenger, channel_id, send | VIEW_CHANNEL, unknown=True)
 
 
 class Boards:
     """Keeps every running match's board current, at most one edit per EDIT_INTERVAL per match."""
 
-    def __init__(self, bot: WarhostBot) -> None:
-        self.bot = bot
+    def __init__(self, host: Host) -> None:
+        self.host = host
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
         self.last_edit: dict[int, float] = {}
@@ -154,16 +157,16 @@ class Boards:
 
     async def refresh(self, match_id: int) -> None:
         """Edit the board, or post (and try to pin) it the first time or after it was deleted."""
-        text, view, info = await board_of(self.bot, match_id)
+        text, view, info = await board_of(self.host.svc, match_id)
         if info.status == "lobby":
             return
-        blocked = await self.bot.svc.blocked_targets(match_id)
+        blocked = await self.host.svc.blocked_targets(match_id)
         if any(b.kind == "channel" and b.target_id == info.channel_id for b in blocked):
             return  # the channel refuses posts for now; delivery's probe finds when it works again
-        if not may_post(self.bot, info.channel_id):
+        if not may_post(self.host, info.channel_id):
             return
-        channel = self.bot.get_partial_messageable(info.channel_id)
-        ref = await self.bot.svc.board_message(match_id)
+        channel = self.host.get_partial_messageable(info.channel_id)
+        ref = await self.host.svc.board_message(match_id)
         if ref is not None:
             try:
                 await self._edit(channel, ref, text, view)
@@ -174,8 +177,8 @@ class Boards:
         # The nonce makes a retried post (a response lost to a 5xx) return the same message.
         nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
         msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
-        await self.bot.svc.set_board_message(match_id, msg.id)
-        if may_pin(self.bot, info.channel_id):
+        await self.host.svc.set_board_message(match_id, msg.id)
+        if may_pin(self.host, info.channel_id):
             with contextlib.suppress(discord.HTTPException):  # lost the permission meanwhile: unpinned
                 await msg.pin(reason="warhost status board")
 
@@ -186,7 +189,7 @@ class Boards:
         try:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
-            if exc.code != threads.ARCHIVED or not await threads.reopen(self.bot, channel.id):
+            if exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 import render
-from bot.discord import ids
+from bot.discord import ids, texts
 from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.replies import answer
@@ -19,37 +19,35 @@ from bot.rules_text import rule_topics
 from bot.service import NoMatch
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
-
-NOT_HERE = "This button is not part of an open warhost match here, so nothing was done."
+    from bot.service import MatchService
 
 
-async def board_click(bot: WarhostBot, interaction: discord.Interaction, cid: ids.BoardId) -> None:
+async def board_click(service: MatchService, interaction: discord.Interaction, cid: ids.BoardId) -> None:
     """Judge the click against the match's guild and channel, then answer privately."""
     from bot.discord.router import clicked_here
 
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        info = await bot.svc.get_match(cid.match_id)
+        info = await service.get_match(cid.match_id)
     except NoMatch:
         info = None
     if info is None or not clicked_here(interaction, info):
-        await answer(interaction, NOT_HERE)
+        await answer(interaction, texts.NOT_HERE)
         return
     if cid.action == "map":
-        view = await bot.svc.public_view(info.id)
+        view = await service.public_view(info.id)
         png = await asyncio.to_thread(render.draw, info.game, view, names=info.names())
-        await answer(interaction, f"**{info.title}** - {view.get('phase_label', '')}",
+        await answer(interaction, texts.MAP_CAPTION.format(title=info.title, phase=view.get("phase_label", "")),
                      file=discord.File(io.BytesIO(png), "map.png"))
         return
     if cid.action == "rules":
         topics = sorted(rule_topics(info.game))
-        await answer(interaction, f"**{info.title}** rule topics: {', '.join(topics) or 'none'}.\n"
-                                  "Read one with `/game rules topic:`."[:1900])
+        listed = ", ".join(topics) or texts.NO_TOPICS
+        await answer(interaction, texts.RULE_TOPICS.format(title=info.title, topics=listed)[:1900])
         return
-    pending = await bot.svc.pending_prompt(info.id, interaction.user.id)
+    pending = await service.pending_prompt(info.id, interaction.user.id)
     if pending is None:
-        await answer(interaction, "You have no open decision right now.")
+        await answer(interaction, texts.NO_DECISION)
         return
     prompt = named_prompt(pending.prompt.model_dump(), info.names())
     written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))

@@ -12,13 +12,14 @@ from discord import app_commands
 
 import engine
 import render
-from bot.discord import records
+from bot.discord import records, texts
 from bot.discord.board import board_of
 from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.permissions import is_manager
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
-from bot.discord.table_commands import TableCommands
+from bot.discord.table_commands import CommandBase, TableCommands
 from bot.discord.threads import opens_thread
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
@@ -26,28 +27,30 @@ from bot.service import ServiceError
 from bot.service.types import Place
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Wiring
 
 MAX_SEED = 2**53 - 1
 """Discord's integer options stop at 2^53 - 1 (the spec's Int53Type); one more is refused."""
 MAX_TOPIC = 100
 """Rule topics are short names (the autocomplete offers them); Discord refuses longer input."""
 
-GAME_CHOICES = [app_commands.Choice(name=g.title, value=key) for key, g in sorted(engine.games().items())]
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in sorted(engine.games().items())]
+
+
 def _field_values(name: str) -> list[str]:
     """The values a Literal game option takes in any game that has it (read from the options models)."""
     values: list[str] = []
-    for g in engine.games().values():
-        field = g.options_model().model_fields.get(name)
-        for v in get_args(field.annotation) if field is not None else ():
-            if isinstance(v, str) and v not in values:
-                values.append(v)
+    for game in engine.games().values():
+        field = game.options_model().model_fields.get(name)
+        for value in get_args(field.annotation) if field is not None else ():
+            if isinstance(value, str) and value not in values:
+                values.append(value)
     return values
 
 
-DIFFICULTY_CHOICES = [app_commands.Choice(name=d, value=d) for d in _field_values("difficulty")]
-SETUP_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("setup")]
-STEPS_CHOICES = [app_commands.Choice(name=v, value=v) for v in _field_values("steps")]
+DIFFICULTY_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("difficulty")]
+SETUP_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("setup")]
+STEPS_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("steps")]
 AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"),
                 app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
 
@@ -68,31 +71,17 @@ def _guild_id(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-class GameCommands(app_commands.Group):
-    def __init__(self, bot: WarhostBot) -> None:
+class GameCommands(CommandBase, app_commands.Group):
+    """`/game`: built with the wiring it acts through, so it never needs the bot."""
+
+    def __init__(self, wiring: Wiring) -> None:
         super().__init__(
             name="game",
             description="Play war board games in this channel",
             allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
-        self.bot = bot
-
-    @property
-    def svc(self) -> Any:
-        return self.bot.svc
-
-    async def _private(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-
-    async def _manager(self, interaction: discord.Interaction) -> bool:
-        """Manage Server counts for the channel's match only if it is held in that match's guild."""
-        info = await self.svc.find_match(_here(interaction))
-        return info is not None and self.bot.is_manager(interaction, info.guild_id)
-
-    async def _done(self, interaction: discord.Interaction, text: str) -> None:
-        await answer(interaction, text)
-        self.bot.wake_delivery()
+        self.wiring = wiring
 
     @app_commands.command(name="new", description="Open a lobby for a new match in this channel")
     @app_commands.describe(
@@ -133,14 +122,14 @@ class GameCommands(app_commands.Group):
             if value is None:
                 continue
             if name not in fields:
-                await self._done(interaction, f"{engine.get(game).title} has no option `{name}`.")
+                await self._done(interaction, texts.NO_OPTION.format(game=engine.get(game).title, option=name))
                 return
             options[name] = value
         kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed, "away_mode": away}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
         thread = opens_thread(interaction)
-        info = await self.svc.create(
+        info = await self.service.create(
             interaction.guild_id,
             _channel_id(interaction),
             interaction.user.id,
@@ -150,10 +139,10 @@ class GameCommands(app_commands.Group):
             thread=thread,
             **kwargs,
         )
-        extra = "".join(f", {k} {v}" for k, v in options.items())
-        where = " It runs in its own thread, started from the lobby message." if thread else ""
-        await self._done(interaction, f"Lobby for **{info.title}** opened (match #{info.id}{extra}). "
-                                      f"Press Join below.{where}")
+        shown = "".join(texts.LOBBY_OPTION.format(name=name, value=value) for name, value in options.items())
+        where = texts.LOBBY_IN_THREAD if thread else ""
+        await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
+                                                                where=where))
 
     @new.autocomplete("mode")
     async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -162,19 +151,19 @@ class GameCommands(app_commands.Group):
             modes = getattr(engine.get(key), "modes", ()) or ()
         except KeyError:
             modes = ()
-        return [app_commands.Choice(name=m, value=m) for m in modes if current.lower() in m.lower()][:25]
+        return [app_commands.Choice(name=mode, value=mode) for mode in modes if current.lower() in mode.lower()][:25]
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        info = await self.svc.join(_here(interaction), interaction.user.id, interaction.user.display_name)
-        await self._done(interaction, f"You joined the {info.title} match.")
+        info = await self.service.join(_here(interaction), interaction.user.id, interaction.user.display_name)
+        await self._done(interaction, texts.JOINED.format(title=info.title))
 
     @app_commands.command(name="leave", description="Leave this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.leave(_here(interaction), interaction.user.id)
-        await self._done(interaction, "You left the lobby.")
+        await self.service.leave(_here(interaction), interaction.user.id)
+        await self._done(interaction, texts.LEFT)
 
     @app_commands.command(name="addai", description="Seat an AI player in the lobby")
     @app_commands.describe(policy="how the AI plays")
@@ -184,43 +173,43 @@ class GameCommands(app_commands.Group):
     )
     async def addai(self, interaction: discord.Interaction, policy: str = "heuristic") -> None:
         await self._private(interaction)
-        await self.svc.add_ai(_here(interaction), interaction.user.id, policy=policy)
-        await self._done(interaction, f"A {policy} AI took a seat.")
+        await self.service.add_ai(_here(interaction), interaction.user.id, policy=policy)
+        await self._done(interaction, texts.AI_SEATED.format(policy=policy))
 
     @app_commands.command(name="start", description="Start the match in this channel")
     async def start(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.start(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, "The match has started. Your choices come to you by DM.")
+        await self.service.start(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self._done(interaction, texts.STARTED)
 
     @app_commands.command(name="status", description="Phase, who still has to choose, and the deadline")
     async def status(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        st = await self.svc.status(_here(interaction))
-        text, view, _ = await board_of(self.bot, st.match.id)
-        names = {s.user_id: s.name for s in st.match.seats if s.user_id is not None}
-        text = "\n".join([text, *status_lines(st.blocked, names)])
+        state = await self.service.status(_here(interaction))
+        text, view, _ = await board_of(self.service, state.match.id)
+        names = {seat.user_id: seat.name for seat in state.match.seats if seat.user_id is not None}
+        text = "\n".join([text, *status_lines(state.blocked, names)])
         await answer(interaction, text[:2000], view=view)
 
     @app_commands.command(name="map", description="Show the current map")
     async def map(self, interaction: discord.Interaction) -> None:
         # Shown to the asker only: the channel already gets a map at every phase end.
         await self._private(interaction)
-        info = await self.svc.find_match(_here(interaction))
+        info = await self.service.find_match(_here(interaction))
         if info is None:
-            await self._done(interaction, "No match in this channel. Start one with `/game new`.")
+            await self._done(interaction, texts.NO_MATCH_START_ONE)
             return
-        view = await self.svc.public_view(info.id)
+        view = await self.service.public_view(info.id)
         png = await asyncio.to_thread(render.draw, info.game, view, names=info.names())
-        await answer(interaction, f"**{info.title}** - {view.get('phase_label', '')}",
+        await answer(interaction, texts.MAP_CAPTION.format(title=info.title, phase=view.get("phase_label", "")),
                      file=discord.File(io.BytesIO(png), "map.png"))
 
     @app_commands.command(name="log", description="The latest public events of this match")
     @app_commands.describe(lines="how many lines")
     async def log(self, interaction: discord.Interaction, lines: app_commands.Range[int, 1, 50] = 15) -> None:
         await self._private(interaction)
-        events = await self.svc.log(_here(interaction), limit=lines)
-        text = "\n".join(events) if events else "Nothing has happened yet."
+        events = await self.service.log(_here(interaction), limit=lines)
+        text = "\n".join(events) if events else texts.NOTHING_YET
         await self._done(interaction, text[-1900:])
 
     @app_commands.command(name="rules", description="Read a rule of the game played here")
@@ -230,13 +219,14 @@ class GameCommands(app_commands.Group):
                     game: str | None = None) -> None:
         key = game or await self._game_here(interaction)
         topics = rule_topics(key)
-        text = topics.get(topic) or next((v for k, v in topics.items() if k.lower() == topic.lower()), None)
+        text = topics.get(topic) or next((rule for name, rule in topics.items() if name.lower() == topic.lower()), None)
         if text is None:
             # Discord keeps the topic to 100 characters; a longer one (a forged request) is clipped.
             asked = clip(topic, MAX_TOPIC)
-            await answer(interaction, f"No rule topic '{asked}'. Topics: {', '.join(sorted(topics)) or 'none'}")
+            listed = ", ".join(sorted(topics)) or texts.NO_TOPICS
+            await answer(interaction, texts.NO_RULE_TOPIC.format(asked=asked, topics=listed))
             return
-        await answer(interaction, f"**{topic}**\n{text}")
+        await answer(interaction, texts.RULE.format(topic=topic, text=text))
 
     @rules.autocomplete("topic")
     async def topic_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -246,7 +236,7 @@ class GameCommands(app_commands.Group):
 
     async def _game_here(self, interaction: discord.Interaction) -> str:
         try:
-            info = await self.svc.find_match(_here(interaction)) if interaction.channel_id else None
+            info = await self.service.find_match(_here(interaction)) if interaction.channel_id else None
         except ServiceError:  # several matches run from this channel: no game is "the one here"
             info = None
         return info.game if info is not None else "tinybigwars"
@@ -254,13 +244,13 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="act", description="Answer your open decision here (if DMs do not work for you)")
     async def act(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        info = await self.svc.find_match(_here(interaction))
+        info = await self.service.find_match(_here(interaction))
         if info is None:
-            await self._done(interaction, "No match in this channel.")
+            await self._done(interaction, texts.NO_MATCH_HERE)
             return
-        pending = await self.svc.pending_prompt(info.id, interaction.user.id)
+        pending = await self.service.pending_prompt(info.id, interaction.user.id)
         if pending is None:
-            await self._done(interaction, "You have no open decision right now.")
+            await self._done(interaction, texts.NO_DECISION)
             return
         prompt = named_prompt(pending.prompt.model_dump(), info.names())
         written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))
@@ -270,51 +260,51 @@ class GameCommands(app_commands.Group):
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, "The match was aborted.")
+        await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self._done(interaction, texts.ABORTED)
 
     @app_commands.command(name="kick", description="Hand a player's seat to the AI (host or Manage Server)")
     @app_commands.describe(player="the player to replace by the AI")
     async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
         await self._private(interaction)
-        info = await self.svc.find_match(_here(interaction))
+        info = await self.service.find_match(_here(interaction))
         if info is None:
-            await self._done(interaction, "No match in this channel.")
+            await self._done(interaction, texts.NO_MATCH_HERE)
             return
         seat = info.seat_of(player.id)
         if seat is None:
-            await self._done(interaction, f"{plain_name(player.display_name)} has no seat in this match.")
+            await self._done(interaction, texts.NOT_SEATED.format(name=plain_name(player.display_name)))
             return
-        manager = self.bot.is_manager(interaction, info.guild_id)
-        await self.svc.kick(_here(interaction), interaction.user.id, seat, is_manager=manager)
-        await self._done(interaction, f"{plain_name(player.display_name)}'s seat is now played by the AI.")
+        manager = is_manager(interaction, info.guild_id)
+        await self.service.kick(_here(interaction), interaction.user.id, seat, is_manager=manager)
+        await self._done(interaction, texts.KICKED.format(name=plain_name(player.display_name)))
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 336.0]) -> None:
         await self._private(interaction)
-        await self.svc.extend(_here(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
-        st = await self.svc.status(_here(interaction))
-        await self._done(interaction, f"Deadline extended: now {timestamp(st.deadline)}.")
+        await self.service.extend(_here(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
+        state = await self.service.status(_here(interaction))
+        await self._done(interaction, texts.EXTENDED.format(deadline=timestamp(state.deadline)))
 
     @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.pause(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, "The match is paused: no deadlines run until `/game resume`.")
+        await self.service.pause(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self._done(interaction, texts.PAUSED)
 
     @app_commands.command(name="resume", description="Resume a paused match")
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.svc.resume(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, "The match goes on.")
+        await self.service.resume(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self._done(interaction, texts.RESUMED)
 
     @app_commands.command(name="history", description="Finished matches of this server: result, length, replay")
     @app_commands.describe(game="only matches of this game")
     @app_commands.choices(game=GAME_CHOICES)
     async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await self._private(interaction)
-        entries = await self.svc.history(_guild_id(interaction), game)
+        entries = await self.service.history(_guild_id(interaction), game)
         await answer(interaction, records.history_text(entries, game), allowed_mentions=NOBODY)
 
     @app_commands.command(name="stats", description="A player's games, wins, rating and favourite pick here")
@@ -322,7 +312,7 @@ class GameCommands(app_commands.Group):
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         await self._private(interaction)
         who = player or interaction.user
-        found = await self.svc.player_stats(_guild_id(interaction), who.id)
+        found = await self.service.player_stats(_guild_id(interaction), who.id)
         await answer(interaction, records.stats_text(who.display_name, found), allowed_mentions=NOBODY)
 
     @app_commands.command(name="leaderboard", description="The best players of this server, per game")
@@ -332,7 +322,7 @@ class GameCommands(app_commands.Group):
         await self._private(interaction)
         keys = [game] if game is not None else sorted(engine.games())
         size = records.LEADERBOARD_ONE if game is not None else records.LEADERBOARD_EACH
-        boards = {key: await self.svc.leaderboard(_guild_id(interaction), key, size) for key in keys}
+        boards = {key: await self.service.leaderboard(_guild_id(interaction), key, size) for key in keys}
         await answer(interaction, records.leaderboard_text(boards, game), allowed_mentions=NOBODY)
 
     # Defined in table_commands.py (a Group collects only the commands of its own class body).

@@ -3,7 +3,8 @@
 A refusal of the service or the engine says what was wrong in its own words; refused game
 options name the option and what it allows. Anything else is our fault, and its text (SQL, a
 URL, a stack of pydantic errors) is no business of the player's: they get an error id to quote,
-and the log gets the full detail under the same id."""
+and the log gets the full detail under the same id. Slash commands (the command tree's handler)
+and clicks (the router's) both end here."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 
 import engine
 from bot.discord.replies import answer
+from bot.discord.texts import BAD_OPTIONS, CHECK_FAILED, OUT_OF_DATE, UNEXPECTED
 from bot.discord.threads import several_text
 from bot.service import ServiceError
 from bot.service.errors import SeveralMatches
@@ -25,12 +27,8 @@ from engine.validate import explain_invalid
 
 log = logging.getLogger(__name__)
 
-UNEXPECTED = ("Something went wrong on our side (error id {error_id}). Nothing was changed; try again, "
-              "and tell the host the id if it keeps happening.")
 ID_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """No 0/O or 1/I: the id is read out and typed again."""
-OUT_OF_DATE = "This command changed since Discord last loaded it; wait a minute and try again. Nothing was changed."
-CHECK_FAILED = "You cannot use this command here. Nothing was changed."
 
 
 def new_error_id() -> str:
@@ -61,7 +59,7 @@ def explain(error: BaseException, where: str = "an interaction") -> str:
     if isinstance(error, ServiceError | engine.IllegalChoice):
         return str(error)
     if isinstance(error, ValidationError) and (model := _options_model(error.title)) is not None:
-        return f"Bad options: {explain_invalid(error, model)} Nothing was changed."
+        return BAD_OPTIONS.format(why=explain_invalid(error, model))
     if isinstance(error, app_commands.CommandSignatureMismatch | app_commands.CommandNotFound):
         return OUT_OF_DATE
     if isinstance(error, app_commands.CheckFailure):
@@ -92,4 +90,13 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
 
 async def on_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
     """The command tree's error handler: every slash command's failure ends here."""
+    await report(interaction, error)
+
+
+async def on_component_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The router's error handler: every click's and modal's failure ends here. A reply Discord
+    refused (the interaction expired) leaves nothing to tell the player on it: only the log hears."""
+    if isinstance(error, discord.HTTPException):
+        log.exception("Discord refused a reply to interaction %s", interaction.id, exc_info=error)
+        return
     await report(interaction, error)

@@ -14,12 +14,13 @@ import discord
 
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import timestamp
+from bot.discord.texts import HAS_CHOSEN, REMINDER_ANSWERED, REMINDER_DEADLINE, REMINDER_DM
 from bot.service.core import DM_REFS
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
     from bot.discord.delivery import Delivery
+    from bot.discord.wiring import Messenger
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
     payload = notice.payload
     users = [int(u) for u in payload.get("user_ids", [])]
     deadline = _parse_time(payload.get("deadline"))
-    when = f" Deadline {timestamp(deadline)}." if deadline is not None else ""
+    when = REMINDER_DEADLINE.format(deadline=timestamp(deadline)) if deadline is not None else ""
     info = await delivery.svc.get_match(notice.match_id)
     stuck = await unreachable(delivery, notice, users)
     refs: list[str] = []
@@ -73,8 +74,8 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
             continue
         try:
             user = delivery.bot.get_user(user_id) or await delivery.bot.fetch_user(user_id)
-            msg = await user.send(f"Reminder: **{inert(info.title)}** in <#{notice.channel_id}> still waits for "
-                                  f"your choice.{when}", nonce=nonce_of(notice, str(user_id)),
+            msg = await user.send(REMINDER_DM.format(title=inert(info.title), channel_id=notice.channel_id,
+                                                     deadline=when), nonce=nonce_of(notice, str(user_id)),
                                   allowed_mentions=NOBODY)
             refs.append(f"{user_id}:{msg.id}")
         except (discord.Forbidden, discord.NotFound) as exc:
@@ -101,16 +102,16 @@ async def answered(interaction: discord.Interaction, reminders: list[int], title
     for ref in reminders:
         try:
             await channel.get_partial_message(ref).edit(
-                content=f"Reminder about **{title}**: answered in time. Thank you.", allowed_mentions=NOBODY)
+                content=REMINDER_ANSWERED.format(title=title), allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("could not take back reminder DM %s: %s", ref, exc)
 
 
-async def turn_done(bot: WarhostBot, channel_id: int, pings: list[int], name: str) -> None:
+async def turn_done(messenger: Messenger, channel_id: int, pings: list[int], name: str) -> None:
     """The mentioned player answered: the "your turn" post says so, without the mention."""
-    channel = bot.get_partial_messageable(channel_id)
+    channel = messenger.get_partial_messageable(channel_id)
     for ref in pings:
         try:
-            await channel.get_partial_message(ref).edit(content=f"{name} has chosen.", allowed_mentions=NOBODY)
+            await channel.get_partial_message(ref).edit(content=HAS_CHOSEN.format(name=name), allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("could not take back the turn mention %s: %s", ref, exc)

@@ -12,7 +12,10 @@ import functools
 import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import discord
 
 VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
@@ -126,3 +129,11 @@ def channel_permissions(base: int, channel: Mapping[str, Any], member: Mapping[s
     if not value & SEND_MESSAGES:
         value &= ~NEEDS_SEND_MESSAGES
     return value
+
+
+def is_manager(interaction: discord.Interaction, guild_id: int | None) -> bool:
+    """Manage Server (or Administrator) over the match's guild ``guild_id``: permissions held
+    in the server an interaction comes from say nothing about a match in another one."""
+    permissions = interaction.permissions
+    return bool(guild_id is not None and interaction.guild_id == guild_id
+                and (permissions.manage_guild or permissions.administrator))

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges
+from bot.discord import ids, nudges, texts
 from bot.discord.board_clicks import board_click
-from bot.discord.errors import report
+from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
+from bot.discord.permissions import is_manager
 from bot.discord.prompt_ui import (
     NumbersModal,
     changed_view,
@@ -22,20 +23,17 @@ from bot.discord.prompt_ui import (
     quick_field,
 )
 from bot.discord.replies import answer, clip
-from bot.discord.undo_ui import RETIRED, undo_click
+from bot.discord.texts import NOT_HERE, NOT_OPEN, NOT_OURS, NOT_YOURS, RETIRED
+from bot.discord.undo_ui import undo_click
 from bot.naming import named_prompt
-from bot.service import MatchInfo, NoMatch, NotSeated, ServiceError
+from bot.service import MatchInfo, NoMatch, NotSeated
 from bot.service.types import Place
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Wiring
+    from bot.service import MatchService
 
 log = logging.getLogger(__name__)
-
-NOT_OURS = "This button is not part of an open warhost match, so nothing was done."
-NOT_HERE = "This button is not part of an open warhost match here, so nothing was done."
-NOT_OPEN = "This choice is no longer open: the game has moved on. Use `/game act` to see what is open now."
-NOT_YOURS = "This choice belongs to another player, so nothing was done."
 
 
 async def refuse(interaction: discord.Interaction, text: str) -> None:
@@ -52,17 +50,19 @@ def clicked_here(interaction: discord.Interaction, info: MatchInfo, *, lobby: bo
 
 
 class Router:
-    def __init__(self, bot: WarhostBot) -> None:
-        self.bot = bot
+    """Judges each click and modal through the wiring's service; every failure goes to errors.py."""
+
+    def __init__(self, wiring: Wiring) -> None:
+        self.wiring = wiring
 
     @property
-    def svc(self) -> Any:
-        return self.bot.svc
+    def service(self) -> MatchService:
+        return self.wiring.service
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             return
-        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        data: dict[str, Any] = dict(interaction.data or {})
         parsed = ids.parse(str(data.get("custom_id", "")))
         try:
             if parsed is None:
@@ -70,51 +70,47 @@ class Router:
             elif isinstance(parsed, ids.LobbyId):
                 await self.lobby(interaction, parsed)
             elif isinstance(parsed, ids.BoardId):
-                await board_click(self.bot, interaction, parsed)
+                await board_click(self.service, interaction, parsed)
             elif isinstance(parsed, ids.PromptId):
                 await self.prompt(interaction, parsed, data)
             elif isinstance(parsed, ids.UndoId):
-                await undo_click(self.bot, interaction, parsed)
+                await undo_click(self.service, interaction, parsed)
             else:
                 await self.modal(interaction, parsed, data)
-        except ServiceError as exc:
-            await refuse(interaction, str(exc))
-        except discord.HTTPException:
-            log.exception("Discord refused a reply to interaction %s", interaction.id)
-        except Exception as exc:  # a database error, a bug: the player still hears back, in plain words
-            await report(interaction, exc)
+        except Exception as exc:  # a refusal, a database error, a bug: the player hears back in plain words
+            await on_component_error(interaction, exc)
         finally:
-            self.bot.wake_delivery()
+            self.wiring.wake_delivery()
 
     async def lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            info = await self.svc.get_match(cid.match_id)
+            info = await self.service.get_match(cid.match_id)
         except NoMatch:
             info = None
         if info is None or not clicked_here(interaction, info, lobby=True):
             await refuse(interaction, NOT_HERE)
             return
         if info.status != "lobby" and cid.action != "start":
-            await refuse(interaction, "This lobby is closed: the match has started or ended.")
+            await refuse(interaction, texts.LOBBY_CLOSED)
             return
         user = interaction.user
         here = Place(info.channel_id, user.id, match_id=info.id)
         if cid.action == "join":
-            await self.svc.join(here, user.id, user.display_name)
-            text = f"You joined the {info.title} match."
+            await self.service.join(here, user.id, user.display_name)
+            text = texts.JOINED.format(title=info.title)
         elif cid.action == "leave":
-            await self.svc.leave(here, user.id)
-            text = "You left the lobby."
+            await self.service.leave(here, user.id)
+            text = texts.LEFT
         elif cid.action == "ai":
-            await self.svc.add_ai(here, user.id)
-            text = "An AI player took a seat."
+            await self.service.add_ai(here, user.id)
+            text = texts.AI_PLAYER_SEATED
         else:
             if info.status != "lobby":
-                await refuse(interaction, "This match has already started.")
+                await refuse(interaction, texts.ALREADY_STARTED)
                 return
-            await self.svc.start(here, user.id, is_manager=self.bot.is_manager(interaction, info.guild_id))
-            text = "The match has started. Your choices come to you by DM."
+            await self.service.start(here, user.id, is_manager=is_manager(interaction, info.guild_id))
+            text = texts.STARTED
         await answer(interaction, text)
 
     async def _pending(self, interaction: discord.Interaction,
@@ -127,11 +123,11 @@ class Router:
         in a DM) costs one read: this runs before a modal opens, on the acknowledgement's clock."""
         try:
             elsewhere = interaction.guild_id is not None and not clicked_here(
-                interaction, await self.svc.get_match(cid.match_id))
+                interaction, await self.service.get_match(cid.match_id))
             if elsewhere:
                 await refuse(interaction, NOT_HERE)
                 return None
-            pending = await self.svc.pending_prompt(cid.match_id, interaction.user.id)
+            pending = await self.service.pending_prompt(cid.match_id, interaction.user.id)
         except NotSeated:
             await refuse(interaction, NOT_YOURS)
             return None
@@ -140,16 +136,16 @@ class Router:
             return None
         if pending is not None and pending.seat == cid.seat and pending.version == cid.version:
             if (pending.undo_mark is not None and interaction.message is not None
-                    and await self.svc.prompt_retired(cid.match_id, interaction.message.id)):
+                    and await self.service.prompt_retired(cid.match_id, interaction.message.id)):
                 await refuse(interaction, RETIRED)  # sent before an undo: its newer copy is live
                 return None
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)
-        info = await self.svc.get_match(cid.match_id)
+        info = await self.service.get_match(cid.match_id)
         if info.seat_user(cid.seat) != interaction.user.id:
             await refuse(interaction, NOT_YOURS)
             return None
         # A shared choice someone else took first says so; anything else simply moved on.
-        await refuse(interaction, await self.svc.stale_reason(cid.match_id, cid.seat, cid.version) or NOT_OPEN)
+        await refuse(interaction, await self.service.stale_reason(cid.match_id, cid.seat, cid.version) or NOT_OPEN)
         return None
 
     async def prompt(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
@@ -169,7 +165,7 @@ class Router:
         written = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
         if cid.op == "c":
             await interaction.edit_original_response(
-                content=prompt_text(written, pending.deadline, "Change your choice:"),
+                content=prompt_text(written, pending.deadline, texts.CHANGE_CHOICE),
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
             return
@@ -180,8 +176,8 @@ class Router:
                 await refuse(interaction, NOT_OPEN)
                 return
             if not raw.lstrip("-").isdigit() or not field["min"] <= int(raw) <= field["max"]:
-                await refuse(interaction, f"{field['label']}: '{raw[:20]}' is not from {field['min']} to "
-                                          f"{field['max']}. Nothing was changed.")
+                await refuse(interaction, texts.QUICK_OUT_OF_RANGE.format(
+                    label=field["label"], raw=raw[:20], low=field["min"], high=field["max"]))
                 return
             choice: dict[str, Any] = {field["name"]: int(raw)}
         elif cid.op == "m":
@@ -216,11 +212,11 @@ class Router:
             try:
                 choice[field["name"]] = int(raw)
             except ValueError:
-                await refuse(interaction, f"{field['label']}: '{raw}' is not a whole number. Nothing was changed.")
+                await refuse(interaction, texts.NOT_A_NUMBER.format(label=field["label"], raw=raw))
                 return
             if not field["min"] <= choice[field["name"]] <= field["max"]:
-                await refuse(interaction, f"{field['label']}: {raw} is not from {field['min']} to {field['max']}. "
-                                          "Nothing was changed.")
+                await refuse(interaction, texts.OUT_OF_RANGE.format(
+                    label=field["label"], raw=raw, low=field["min"], high=field["max"]))
                 return
         await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
 
@@ -234,26 +230,23 @@ class Router:
         choice: dict[str, Any],
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back)."""
-        result = await self.svc.submit(
+        result = await self.service.submit(
             match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
             in_guild=interaction.guild_id is not None,
         )
         if result.reminders or result.pings:
-            info = await self.svc.get_match(match_id)
+            info = await self.service.get_match(match_id)
             await nudges.answered(interaction, result.reminders, plain_name(info.title))
-            await nudges.turn_done(self.bot, info.channel_id, result.pings, plain_name(interaction.user.display_name))
+            await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
         if interaction.guild_id is None and result.locked and result.version not in (None, version):
             return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
         label = option_label(prompt, choice)
         if prompt.get("secret"):
-            content = (
-                f"Your choice for **{prompt.get('text')}**: {label}.\n"
-                "It stays sealed until everyone has chosen; you can change it until then."
-            )
+            content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
             if result.private:
                 content = clip("\n".join([content, *(discord.utils.escape_mentions(line) for line in result.private)]))
             view: discord.ui.View = changed_view(match_id, seat, version)
         else:
-            content = f"Done: {str(prompt.get('text'))[:1800]}\nYou chose: **{label.rstrip('.')}**."
+            content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
             view = discord.ui.View()
         await interaction.edit_original_response(content=content, view=view, attachments=[])

@@ -3,7 +3,8 @@ up (a stale token, an endpoint URL that steals the commands, a refused command u
 that takes a permission away), each told in plain words with what to do about it.
 
 Only REST calls: no gateway connection, no database. The command upload is the bot's own
-(`WarhostMixin.sync_commands`), so a definition Discord refuses shows here before a start-up.
+(`WarhostBot.sync_commands` of the game cog's /game group), so a definition Discord refuses
+shows here before a start-up.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.app import WarhostBot, point_discord_at
+from bot.discord.cog import GameCog
 from bot.discord.permissions import (
     ADMINISTRATOR,
     CREATE_PUBLIC_THREADS,
@@ -69,10 +71,11 @@ class Report:
 
 class CheckBot(WarhostBot):
     """The bot as the checks need it: `login` reads the token and the application over REST,
-    and nothing is started (no database, no gateway, no loops)."""
+    and nothing is started (no database, no gateway, no loops): the game cog is built for its
+    /game group only, never loaded."""
 
     async def setup_hook(self) -> None:
-        return None
+        self.tree.add_command(GameCog(self).group)
 
 
 async def check_setup(settings: Settings, token: str, *, channel_id: int | None = None,

@@ -1,23 +1,29 @@
 """`/game mine`, `/game undo` and `/game away`: a player's matches, taking choices back, time away.
 
 The commands live in a plain holder class and are bound into ``GameCommands`` (commands.py) by
-name, so ``self`` is the `/game` group there: ``self.svc``, ``self._private`` and the rest.
+name, so ``self`` is the `/game` group there; ``CommandBase`` holds what both classes use
+(``self.service``, ``self._private`` and the rest), so either reads as it runs.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
+from bot.discord import texts
 from bot.discord.mentions import plain_name
+from bot.discord.permissions import is_manager
 from bot.discord.prompt_ui import timestamp
-from bot.discord.replies import clip
+from bot.discord.replies import answer, clip
+from bot.discord.wiring import Wiring
 from bot.service.away import AWAY_HOURS
+from bot.service.types import Place
 from bot.service.undo import MAX_BACK
 
 if TYPE_CHECKING:
+    from bot.service import MatchService
     from bot.service.mine import MyMatch
 
 
@@ -42,50 +48,68 @@ def mine_line(found: MyMatch, user_id: int) -> str:
     return f"- {where}: " + "; ".join(parts)
 
 
-class TableCommands:
-    """Holder of the commands; never instantiated."""
+class CommandBase:
+    """What every `/game` command uses: the service, a private "thinking" acknowledgement, the
+    answer that wakes the delivery, and Manage Server judged against the match's own guild."""
 
-    svc: Any
-    bot: Any
+    wiring: Wiring
+
+    @property
+    def service(self) -> MatchService:
+        return self.wiring.service
+
+    async def _private(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def _manager(self, interaction: discord.Interaction) -> bool:
+        """Manage Server counts for the channel's match only if it is held in that match's guild."""
+        assert interaction.channel_id is not None
+        info = await self.service.find_match(Place(interaction.channel_id, interaction.user.id))
+        return info is not None and is_manager(interaction, info.guild_id)
+
+    async def _done(self, interaction: discord.Interaction, text: str) -> None:
+        await answer(interaction, text)
+        self.wiring.wake_delivery()
+
+
+class TableCommands(CommandBase):
+    """Holder of the commands; never instantiated."""
 
     @app_commands.command(name="mine", description="Your open matches: whose turn it is and your deadlines")
     @app_commands.describe(everywhere="also the matches on the other servers you share with this bot")
     async def mine(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
-        await self._private(interaction)  # type: ignore[attr-defined]
-        found = await self.svc.my_matches(interaction.user.id, None if everywhere else interaction.guild_id)
+        await self._private(interaction)
+        found = await self.service.my_matches(interaction.user.id, None if everywhere else interaction.guild_id)
         if everywhere:  # only servers the bot is still on: a channel elsewhere is no link at all
-            found = [m for m in found if m.guild_id is None or self.bot.get_guild(m.guild_id) is not None]
+            found = [m for m in found if m.guild_id is None or self.wiring.messenger.get_guild(m.guild_id) is not None]
         if not found:
-            where = "on any server we share" if everywhere else "on this server"
-            await self._done(interaction, f"You hold no seat in an open match {where}.")  # type: ignore[attr-defined]
+            where = texts.ON_ANY_SERVER if everywhere else texts.ON_THIS_SERVER
+            await self._done(interaction, texts.NO_SEAT_ANYWHERE.format(where=where))
             return
         lines = [mine_line(m, interaction.user.id) for m in found]
-        await self._done(interaction, clip("\n".join(["Your open matches:", *lines])))  # type: ignore[attr-defined]
+        await self._done(interaction, clip("\n".join([texts.MY_MATCHES, *lines])))
 
     @app_commands.command(name="undo", description="Take the last choices back (host; the players affected agree)")
     @app_commands.describe(back="how many player choices to take back, newest first (default 1)")
     async def undo(self, interaction: discord.Interaction,
                    back: app_commands.Range[int, 1, MAX_BACK] = 1) -> None:
-        await self._private(interaction)  # type: ignore[attr-defined]
+        await self._private(interaction)
         channel_id = interaction.channel_id
-        manager = await self._manager(interaction)  # type: ignore[attr-defined]
-        outcome = await self.svc.request_undo(channel_id, interaction.user.id, back, is_manager=manager)
+        manager = await self._manager(interaction)
+        outcome = await self.service.request_undo(channel_id, interaction.user.id, back, is_manager=manager)
         if outcome.status == "done":
-            text = (f"Undone: {outcome.summary} ({outcome.why}). The open decisions were sent again; "
-                    "the same choices bring the same dice.")
+            text = texts.UNDONE.format(summary=outcome.summary, why=outcome.why)
         else:
             asked = ", ".join(plain_name(n) for n in outcome.asked)
-            text = (f"Asked {asked} to agree to undo {outcome.summary}, because {outcome.why}. "
-                    f"It is cancelled by a refusal or {timestamp(outcome.due_at)} without an answer.")
-        await self._done(interaction, text)  # type: ignore[attr-defined]
+            text = texts.UNDO_ASKED.format(asked=asked, summary=outcome.summary, why=outcome.why,
+                                           due=timestamp(outcome.due_at))
+        await self._done(interaction, text)
 
     @app_commands.command(name="away", description="Be away for some hours: the AI plays for you, or your deadlines wait")
     @app_commands.describe(hours="how long you will be away")
     async def away(self, interaction: discord.Interaction,
                    hours: app_commands.Range[float, AWAY_HOURS[0], AWAY_HOURS[1]]) -> None:
-        await self._private(interaction)  # type: ignore[attr-defined]
-        outcome = await self.svc.go_away(interaction.channel_id, interaction.user.id, hours)
-        meanwhile = ("the AI plays your seat meanwhile" if outcome.mode == "ai"
-                     else "your deadlines wait for you meanwhile")
-        await self._done(interaction, f"You are away until {timestamp(outcome.until)}: {meanwhile}. "  # type: ignore[attr-defined]
-                                      "Make a choice or use `/game act` to take your seat back sooner.")
+        await self._private(interaction)
+        outcome = await self.service.go_away(interaction.channel_id, interaction.user.id, hours)
+        meanwhile = texts.AWAY_AI_PLAYS if outcome.mode == "ai" else texts.AWAY_DEADLINES_WAIT
+        await self._done(interaction, texts.AWAY.format(until=timestamp(outcome.until), meanwhile=meanwhile))

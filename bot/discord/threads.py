@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord.permissions import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
+from bot.discord.texts import SEVERAL_MATCH, SEVERAL_MATCHES, SEVERAL_MORE
 from bot.service.errors import SeveralMatches
 from bot.service.types import MatchInfo
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Host, Messenger
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +55,13 @@ def opens_thread(interaction: discord.Interaction) -> bool:
     return interaction.app_permissions.value & NEEDED == NEEDED
 
 
-async def start_from_lobby(bot: WarhostBot, info: MatchInfo, message_id: int) -> MatchInfo:
+async def start_from_lobby(host: Host, info: MatchInfo, message_id: int) -> MatchInfo:
     """Start the match's thread from its lobby message and move the match there; where Discord
     refuses threads for good, keep the match in its channel. A passing failure raises (the lobby
     notice is delivered again, its nonce returns the same message, and this runs again)."""
     channel_id = info.lobby_channel_id or info.channel_id
     try:
-        data: Any = await bot.http.start_thread_with_message(
+        data: Any = await host.http.start_thread_with_message(
             channel_id, message_id, name=thread_name(info), auto_archive_duration=ARCHIVE_MINUTES)
         thread_id = int(data["id"])
     except discord.HTTPException as exc:
@@ -68,18 +69,18 @@ async def start_from_lobby(bot: WarhostBot, info: MatchInfo, message_id: int) ->
             thread_id = message_id  # a thread started from a message shares its id
         elif exc.code in NO_THREAD_HERE:
             log.info("match %s stays in channel %s: Discord refused its thread (%s)", info.id, channel_id, exc)
-            return await bot.svc.stay_in_channel(info.id)
+            return await host.svc.stay_in_channel(info.id)
         else:
             raise
     log.info("match %s runs in thread %s of channel %s", info.id, thread_id, channel_id)
-    return await bot.svc.move_to_thread(info.id, thread_id)
+    return await host.svc.move_to_thread(info.id, thread_id)
 
 
-async def reopen(bot: WarhostBot, channel_id: int) -> bool:
+async def reopen(messenger: Messenger, channel_id: int) -> bool:
     """Unarchive an archived match thread so its board can be edited again (a member may, unless
     it is locked); False when Discord refuses."""
     try:
-        await bot.http.edit_channel(channel_id, archived=False, reason="warhost: the match goes on")
+        await messenger.http.edit_channel(channel_id, archived=False, reason="warhost: the match goes on")
     except discord.HTTPException as exc:
         log.info("could not reopen archived thread %s: %s", channel_id, exc)
         return False
@@ -89,6 +90,6 @@ async def reopen(bot: WarhostBot, channel_id: int) -> bool:
 def several_text(error: SeveralMatches) -> str:
     """Which threads to use, as links a player clicks."""
     shown = error.matches[:SHOWN]
-    where = ", ".join(f"**{m.title} #{m.id}** in <#{m.channel_id}>" for m in shown)
-    more = f" and {len(error.matches) - len(shown)} more" if len(error.matches) > len(shown) else ""
-    return f"Several matches run from this channel: {where}{more}. Use the command in your match's thread."
+    where = ", ".join(SEVERAL_MATCH.format(title=m.title, match_id=m.id, channel_id=m.channel_id) for m in shown)
+    more = SEVERAL_MORE.format(count=len(error.matches) - len(shown)) if len(error.matches) > len(shown) else ""
+    return SEVERAL_MATCHES.format(where=where, more=more)

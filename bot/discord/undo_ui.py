@@ -17,33 +17,20 @@ from bot.discord import ids
 from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.replies import answer, clip
+from bot.discord.texts import ONLY_IN_DMS, UNDO_ANSWERED, UNDO_CONSENT, UNDO_OTHER
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
-
-RETIRED = ("This choice is no longer open: the match was undone after this message was sent. "
-           "Your open decision came again in a newer message (or use `/game act`).")
-ONLY_IN_DMS = "Undo requests are answered in the DM they came in, so nothing was done."
-ANSWERED = {
-    "done": "You agreed, and the undo is done: {summary}. Your decisions come again in new messages.",
-    "pending": "You agreed to undo {summary}. It waits for the others (until {due}).",
-    "refused": "You refused: the undo of {summary} is cancelled and nothing changed.",
-    "expired": "Too late: the undo of {summary} expired and nothing changed.",
-    "void": "The undo of {summary} is void: the match moved on since it was asked. Nothing changed.",
-}
+    from bot.service import MatchService
 
 
 def consent_text(notice: Any) -> str:
     """The consent DM: who asks, what goes, why they are asked, and until when."""
     payload = notice.payload
     due = datetime.fromisoformat(str(payload["due"]))
-    return clip(
-        f"**Undo in <#{notice.channel_id}>?** {plain_name(str(payload['who']))} asks to undo "
-        f"{discord.utils.escape_mentions(str(payload['summary']))}, because "
-        f"{discord.utils.escape_mentions(str(payload['why']))}.\n"
-        f"Agree if you are fine playing on from before it; one refusal cancels it. Answer {timestamp(due)}; "
-        "after that it is cancelled.\nThe same choices bring the same dice: an undo cannot re-roll luck.",
-        2000)
+    return clip(UNDO_CONSENT.format(channel_id=notice.channel_id, who=plain_name(str(payload["who"])),
+                                    summary=discord.utils.escape_mentions(str(payload["summary"])),
+                                    why=discord.utils.escape_mentions(str(payload["why"])), due=timestamp(due)),
+                2000)
 
 
 def consent_view(notice: Any) -> PlainView:
@@ -56,14 +43,14 @@ def consent_view(notice: Any) -> PlainView:
     return view
 
 
-async def undo_click(bot: WarhostBot, interaction: discord.Interaction, cid: ids.UndoId) -> None:
+async def undo_click(service: MatchService, interaction: discord.Interaction, cid: ids.UndoId) -> None:
     """Agree or refuse; the DM is edited to say what became of the request (no buttons left)."""
     if interaction.guild_id is not None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await answer(interaction, ONLY_IN_DMS)
         return
     await interaction.response.defer()
-    outcome = await bot.svc.answer_undo(cid.match_id, cid.undo_id, interaction.user.id, cid.answer == "agree")
-    text = ANSWERED.get(outcome.status, "{summary}: {status}.").format(
+    outcome = await service.answer_undo(cid.match_id, cid.undo_id, interaction.user.id, cid.answer == "agree")
+    text = UNDO_ANSWERED.get(outcome.status, UNDO_OTHER).format(
         summary=discord.utils.escape_mentions(outcome.summary), due=timestamp(outcome.due_at), status=outcome.status)
     await interaction.edit_original_response(content=text[:2000], view=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.discord.app import WarhostMixin
+from bot.discord.app import Leases
 from bot.discord.ids import PromptId
 from bot.discord.router import Router
 
@@ -36,21 +36,28 @@ class Svc:
         return self.lease
 
 
-def _bot(svc: Svc) -> Any:
-    bot = WarhostMixin()
-    bot.svc = svc
-    bot.settings = SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05)
-    bot.holder = "test"
-    bot._leases = {}
-    bot.guard = SimpleNamespace(held=True)  # this process holds its instance name
-    return bot
+def _leases(svc: Any) -> Leases:
+    guard = SimpleNamespace(held=True)  # this process holds its instance name
+    return Leases(svc, guard, "test", ttl_seconds=10.0)  # type: ignore[arg-type]
+
+
+def _wiring(svc: Svc) -> Any:
+    """What the router acts through: the service, no messenger needed, a delivery to wake."""
+    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda: None)
+
+
+def _host(svc: Any) -> Any:
+    """What delivery needs of the bot: the service, the settings and the leases."""
+    leases = _leases(svc)
+    return SimpleNamespace(svc=svc, settings=SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05),
+                           holds_lease=leases.holds)
 
 
 async def test_an_open_prompt_of_ones_own_seat_needs_one_read() -> None:
     """Before a modal opens (the acknowledgement) the router reads the database once (a DM
     click: the seat decides, no guild to compare)."""
     svc = Svc()
-    router = Router(_bot(svc))
+    router = Router(_wiring(svc))
     interaction = SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None)
     cid = PromptId(match_id=3, seat=1, version=7, op="n", value=None)
     pending = await router._pending(interaction, cid)  # type: ignore[arg-type]
@@ -62,7 +69,7 @@ async def test_a_prompt_sent_before_an_undo_is_refused_and_costs_a_second_read_o
     import bot.discord.router as module
 
     svc = Svc(undo_mark=5)
-    router = Router(_bot(svc))
+    router = Router(_wiring(svc))
     refused: list[str] = []
 
     async def refuse(interaction: Any, text: str) -> None:
@@ -80,17 +87,17 @@ async def test_a_prompt_sent_before_an_undo_is_refused_and_costs_a_second_read_o
 
 async def test_delivery_lease_is_not_renewed_on_every_round_but_the_tick_lease_is() -> None:
     svc = Svc()
-    bot = _bot(svc)
-    assert all([await bot.holds_lease("deliver") for _ in range(3)])
-    assert all([await bot.holds_lease("tick") for _ in range(3)])
+    leases = _leases(svc)
+    assert all([await leases.holds("deliver") for _ in range(3)])
+    assert all([await leases.holds("tick") for _ in range(3)])
     assert svc.calls == ["lease:deliver"] + ["lease:tick"] * 3
 
 
 async def test_a_lease_held_by_another_process_is_asked_for_again() -> None:
     svc = Svc(lease=False)
-    bot = _bot(svc)
-    assert not await bot.holds_lease("deliver")
-    assert not await bot.holds_lease("deliver")
+    leases = _leases(svc)
+    assert not await leases.holds("deliver")
+    assert not await leases.holds("deliver")
     assert svc.calls == ["lease:deliver"] * 2
 
 
@@ -129,7 +136,7 @@ async def test_delivery_runs_matches_side_by_side_and_keeps_each_matchs_order() 
 
     notices = [SimpleNamespace(id=i, match_id=m, kind="private") for i, m in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 3)]]
     svc = Outbox(notices)
-    delivery = Delivery(_bot(svc))  # type: ignore[arg-type]
+    delivery = Delivery(_host(svc))
     second_match_started = asyncio.Event()
     order: list[int] = []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import bot.discord.app as app_module
+import bot.discord.cog as cog_module
 from bot.cli.doctor import doctor
 from bot.discord.commands import GameCommands
 from bot.discord.permissions import INVITE_PERMISSIONS, invite_url
@@ -82,12 +82,12 @@ async def test_dev_guild_commands_go_to_that_server() -> None:
 
 
 async def test_a_refused_upload_says_where_in_plain_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    def two_subcommands_named_new(bot: object) -> GameCommands:
-        group = GameCommands(bot)  # type: ignore[arg-type]
+    def two_subcommands_named_new(wiring: cog_module.GameCog) -> GameCommands:
+        group = GameCommands(wiring)
         group.get_command("join").name = "new"  # type: ignore[union-attr]
         return group
 
-    monkeypatch.setattr(app_module, "GameCommands", two_subcommands_named_new)
+    monkeypatch.setattr(cog_module, "GameCommands", two_subcommands_named_new)
     async with running_fake() as fake:
         code, lines = await _doctor(_settings(fake))
         assert fake.pop_violations("invalid_commands")

@@ -127,7 +127,7 @@ async def test_deadline_reminders_and_ai_takeover(fake, start_bot, alice, bob, t
 @pytest.mark.fakediscord(ack_deadline=0.3)
 async def test_a_late_acknowledgement_fails_the_test(fake, start_bot, alice, tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
-    original = bot.router.on_interaction
+    original = bot.game.on_interaction  # the game cog's listener hands clicks to the router
 
     async def slow(interaction):  # a handler that does slow work before acknowledging
         await asyncio.sleep(0.6)

@@ -32,7 +32,7 @@ class Killer:
         bot.svc.delivered = self.delivered
 
     def _loop_index(self) -> int:
-        return next(i for i, t in enumerate(self.bot._tasks) if "run_forever" in t.get_coro().__qualname__)
+        return next(i for i, t in enumerate(self.bot.game._tasks) if "run_forever" in t.get_coro().__qualname__)
 
     async def delivered(self, notice_id: int, ref: str | None = None) -> None:
         self.calls += 1
@@ -41,9 +41,10 @@ class Killer:
             self.kills += 1
             self.on_kill()
             index = self._loop_index()
-            old, old_loop = self.bot.delivery, self.bot._tasks[index]
-            self.bot.delivery = Delivery(self.bot)
-            self.bot._tasks[index] = asyncio.create_task(self.bot.delivery.run_forever(0.05))
+            game = self.bot.game
+            old, old_loop = game.delivery, game._tasks[index]
+            game.delivery = Delivery(self.bot)
+            game._tasks[index] = asyncio.create_task(game.delivery.run_forever(0.05))
             for task in [old_loop, *old.workers.values()]:
                 task.cancel()  # this very worker too: the cancellation lands at the next await
             await asyncio.sleep(0)

@@ -1,0 +1,101 @@
+"""The cog the bot loads: it receives discord.py's events and hands them on (clicks to the router,
+`/game` to its command group), and its load and unload start and stop the game's loops.
+
+The loops are the deadline tick, the outbox delivery and the instance heartbeat; the work of
+each lives elsewhere (the service's tick, delivery.py, the instance guard)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord.commands import GameCommands
+from bot.discord.delivery import Delivery
+from bot.discord.errors import on_command_error
+from bot.discord.router import Router
+
+if TYPE_CHECKING:
+    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Messenger
+    from bot.service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+class GameCog(commands.Cog, name="warhost"):
+    """Receives the game's events and owns its loops; it is the wiring its commands and
+    components act through (``service``, ``messenger``, ``wake_delivery``)."""
+
+    def __init__(self, bot: WarhostBot) -> None:
+        self.bot = bot
+        self.delivery = Delivery(bot)
+        self.router = Router(self)
+        self.group = GameCommands(self)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def service(self) -> MatchService:
+        return self.bot.svc
+
+    @property
+    def messenger(self) -> Messenger:
+        return self.bot
+
+    def wake_delivery(self) -> None:
+        """New notices were written: deliver them now rather than at the next round."""
+        self.delivery.wake.set()
+
+    async def cog_load(self) -> None:
+        """Add `/game` to the command tree, let the AI seats play what they owe, start the loops."""
+        self.bot.tree.add_command(self.group)
+        self.bot.tree.error(on_command_error)
+        await self.service.recover()  # safe in every process (match locks)
+        self._start(self.delivery.run_forever(self.bot.settings.deliver_seconds))
+        self._start(self._tick_forever())
+        self._start(self._heartbeat_forever())
+
+    async def cog_unload(self) -> None:
+        """Stop the loops (what delivery had not marked goes out next time) and take `/game` back."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        self.bot.tree.remove_command(self.group.name)
+
+    def _start(self, loop: Coroutine[Any, Any, None]) -> None:
+        self._tasks.append(asyncio.create_task(loop))
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Component clicks and modal submits go to the router (slash commands go to the tree)."""
+        await self.router.on_interaction(interaction)
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.bot.settings.tick_seconds)
+            guard = self.bot.guard
+            if guard is None or not guard.held:
+                continue
+            try:
+                if await self.service.tick():  # takes the "tick" lease itself: one process at a time
+                    self.wake_delivery()
+            except Exception:
+                log.exception("deadline tick failed; retrying on the next tick")
+
+    async def _heartbeat_forever(self) -> None:
+        guard = self.bot.guard
+        assert guard is not None
+        while True:
+            await asyncio.sleep(self.bot.settings.tick_seconds)
+            try:
+                await guard.renew()
+            except Exception:
+                log.exception("instance heartbeat failed; retrying on the next tick")

@@ -1,0 +1,118 @@
+"""What the commands and buttons say to players, in one place.
+
+Each reply is a constant or a ``str.format`` template with named fields, so the words can be
+read (and reworded) together, apart from the code that decides which one to send. The service's
+refusals and the delivery's posts speak for themselves elsewhere; these are the Discord layer's
+own replies."""
+
+from __future__ import annotations
+
+# The lobby: `/game new`, `/game join` ... and the lobby message's buttons.
+NO_OPTION = "{game} has no option `{option}`."
+LOBBY_OPENED = "Lobby for **{title}** opened (match #{match_id}{options}). Press Join below.{where}"
+LOBBY_OPTION = ", {name} {value}"
+LOBBY_IN_THREAD = " It runs in its own thread, started from the lobby message."
+JOINED = "You joined the {title} match."
+LEFT = "You left the lobby."
+AI_SEATED = "A {policy} AI took a seat."
+AI_PLAYER_SEATED = "An AI player took a seat."
+STARTED = "The match has started. Your choices come to you by DM."
+LOBBY_CLOSED = "This lobby is closed: the match has started or ended."
+ALREADY_STARTED = "This match has already started."
+
+# Looking at a match: `/game map`, `/game log`, `/game rules`, `/game act` and the board's buttons.
+NO_MATCH_HERE = "No match in this channel."
+NO_MATCH_START_ONE = "No match in this channel. Start one with `/game new`."
+MAP_CAPTION = "**{title}** - {phase}"
+NOTHING_YET = "Nothing has happened yet."
+NO_RULE_TOPIC = "No rule topic '{asked}'. Topics: {topics}"
+RULE = "**{topic}**\n{text}"
+RULE_TOPICS = "**{title}** rule topics: {topics}.\nRead one with `/game rules topic:`."
+NO_TOPICS = "none"
+NO_DECISION = "You have no open decision right now."
+
+# Running a match: `/game abort`, `/game kick`, `/game extend`, `/game pause`, `/game resume`.
+ABORTED = "The match was aborted."
+NOT_SEATED = "{name} has no seat in this match."
+KICKED = "{name}'s seat is now played by the AI."
+EXTENDED = "Deadline extended: now {deadline}."
+PAUSED = "The match is paused: no deadlines run until `/game resume`."
+RESUMED = "The match goes on."
+
+# A player's own table: `/game mine`, `/game undo`, `/game away`.
+NO_SEAT_ANYWHERE = "You hold no seat in an open match {where}."
+ON_ANY_SERVER = "on any server we share"
+ON_THIS_SERVER = "on this server"
+MY_MATCHES = "Your open matches:"
+UNDONE = ("Undone: {summary} ({why}). The open decisions were sent again; "
+          "the same choices bring the same dice.")
+UNDO_ASKED = ("Asked {asked} to agree to undo {summary}, because {why}. "
+              "It is cancelled by a refusal or {due} without an answer.")
+AWAY = "You are away until {until}: {meanwhile}. Make a choice or use `/game act` to take your seat back sooner."
+AWAY_AI_PLAYS = "the AI plays your seat meanwhile"
+AWAY_DEADLINES_WAIT = "your deadlines wait for you meanwhile"
+
+# Clicks on a prompt: refusals, checks of typed numbers, and the echo of a choice.
+NOT_OURS = "This button is not part of an open warhost match, so nothing was done."
+NOT_HERE = "This button is not part of an open warhost match here, so nothing was done."
+NOT_OPEN = "This choice is no longer open: the game has moved on. Use `/game act` to see what is open now."
+NOT_YOURS = "This choice belongs to another player, so nothing was done."
+QUICK_OUT_OF_RANGE = "{label}: '{raw}' is not from {low} to {high}. Nothing was changed."
+NOT_A_NUMBER = "{label}: '{raw}' is not a whole number. Nothing was changed."
+OUT_OF_RANGE = "{label}: {raw} is not from {low} to {high}. Nothing was changed."
+CHANGE_CHOICE = "Change your choice:"
+SEALED_CHOICE = ("Your choice for **{text}**: {label}.\n"
+                 "It stays sealed until everyone has chosen; you can change it until then.")
+DONE_CHOICE = "Done: {text}\nYou chose: **{label}**."
+
+# Undo consent DMs.
+RETIRED = ("This choice is no longer open: the match was undone after this message was sent. "
+           "Your open decision came again in a newer message (or use `/game act`).")
+ONLY_IN_DMS = "Undo requests are answered in the DM they came in, so nothing was done."
+UNDO_ANSWERED = {
+    "done": "You agreed, and the undo is done: {summary}. Your decisions come again in new messages.",
+    "pending": "You agreed to undo {summary}. It waits for the others (until {due}).",
+    "refused": "You refused: the undo of {summary} is cancelled and nothing changed.",
+    "expired": "Too late: the undo of {summary} expired and nothing changed.",
+    "void": "The undo of {summary} is void: the match moved on since it was asked. Nothing changed.",
+}
+UNDO_OTHER = "{summary}: {status}."
+UNDO_CONSENT = ("**Undo in <#{channel_id}>?** {who} asks to undo {summary}, because {why}.\n"
+                "Agree if you are fine playing on from before it; one refusal cancels it. Answer {due}; "
+                "after that it is cancelled.\nThe same choices bring the same dice: an undo cannot re-roll luck.")
+
+# The status board (bot/discord/board.py): a line per seat under the match's head.
+BOARD_HEAD = "**{title}** (match #{match_id}) - {phase}"
+BOARD_PAUSED = "Paused: deadlines are stopped until `/game resume`."
+BOARD_DEADLINE = "Deadline {deadline}"
+BOARD_SEAT = "- {name}{host}: {state}"
+BOARD_HOST = " (host)"
+BOARD_LATEST = "Latest: {line}"
+BOARD_ENDED = "The match is {status}."
+SEAT_AI = "AI"
+SEAT_AWAY_UNTIL = "away until {until} ({meanwhile})"
+SEAT_AWAY_AI_PLAYS = "the AI plays"
+SEAT_AWAY_DEADLINES_WAIT = "their deadlines wait"
+SEAT_TAKEN_OVER = "away (the AI plays)"
+SEAT_PLAYED = "played"
+SEAT_OWES = "owes a choice"
+SEAT_MAY_ACT = "may act"
+SEAT_CHOSEN = "chosen ✓"
+
+# Reminders, and mentions and reminders taken back once answered.
+REMINDER_DM = "Reminder: **{title}** in <#{channel_id}> still waits for your choice.{deadline}"
+REMINDER_DEADLINE = " Deadline {deadline}."
+REMINDER_ANSWERED = "Reminder about **{title}**: answered in time. Thank you."
+HAS_CHOSEN = "{name} has chosen."
+
+# Where a command ran with several matches around.
+SEVERAL_MATCHES = "Several matches run from this channel: {where}{more}. Use the command in your match's thread."
+SEVERAL_MATCH = "**{title} #{match_id}** in <#{channel_id}>"
+SEVERAL_MORE = " and {count} more"
+
+# Failures (bot/discord/errors.py).
+UNEXPECTED = ("Something went wrong on our side (error id {error_id}). Nothing was changed; try again, "
+              "and tell the host the id if it keeps happening.")
+OUT_OF_DATE = "This command changed since Discord last loaded it; wait a minute and try again. Nothing was changed."
+CHECK_FAILED = "You cannot use this command here. Nothing was changed."
+BAD_OPTIONS = "Bad options: {why} Nothing was changed."

@@ -1,0 +1,54 @@
+"""What the commands and components are handed instead of the bot.
+
+They need the game's service, a few look-ups and posts of the Discord client, and a way to wake
+the delivery; naming exactly that keeps them free of the bot's class (and of its start-up)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import discord
+    from discord.abc import PrivateChannel
+    from discord.http import HTTPClient
+
+    from bot.service import MatchService
+
+
+class Messenger(Protocol):
+    """The Discord client as components use it: find channels, users and guilds, post, and the
+    raw REST calls discord.py has no model method for (threads). ``discord.Client`` is one."""
+
+    http: HTTPClient
+
+    def get_channel(self, id: int, /) -> discord.abc.GuildChannel | discord.Thread | PrivateChannel | None: ...
+
+    def get_partial_messageable(self, id: int, *, guild_id: int | None = None,
+                                type: discord.ChannelType | None = None) -> discord.PartialMessageable: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+
+class Host(Messenger, Protocol):
+    """The messenger with the service it works for: what the outbox delivery and the status
+    boards are given (the bot is one)."""
+
+    @property
+    def svc(self) -> MatchService: ...
+
+
+class Wiring(Protocol):
+    """The service a command or click acts through, the messenger it reaches Discord with, and
+    the delivery it wakes once the service has written notices (the game's cog is one)."""
+
+    @property
+    def service(self) -> MatchService: ...
+
+    @property
+    def messenger(self) -> Messenger: ...
+
+    def wake_delivery(self) -> None: ...
