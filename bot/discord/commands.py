@@ -148,7 +148,7 @@ class GameCommands(CommandBase, app_commands.Group):
     async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         key = getattr(interaction.namespace, "game", None) or "tinybigwars"
         try:
-            modes = getattr(engine.get(key), "modes", ()) or ()
+            modes = engine.get(key).info.modes
         except KeyError:
             modes = ()
         return [app_commands.Choice(name=mode, value=mode) for mode in modes if current.lower() in mode.lower()][:25]

@@ -25,12 +25,12 @@ LAST_TO_CHOOSE = "Everyone else has chosen: the table waits for you."
 """Said once per secret step to the one seat still choosing (on its prompt, not as a new DM)."""
 
 
-def team_verdict(game: Any, winners: list[int]) -> str | None:
-    """"the Defenders won" / "... lost" for a cooperative game (``game.cooperative``, named by
-    ``game.team``), whose Result lists every seat on a win and nobody on a loss; else None."""
-    if not getattr(game, "cooperative", False):
+def team_verdict(game: eng.Game, winners: list[int]) -> str | None:
+    """"the Defenders won" / "... lost" for a cooperative game (``game.info.cooperative``, named by
+    ``game.info.team``), whose Result lists every seat on a win and nobody on a loss; else None."""
+    if not game.info.cooperative:
         return None
-    return f"{getattr(game, 'team', 'the players')} {'won' if winners else 'lost'}"
+    return f"{game.info.team} {'won' if winners else 'lost'}"
 
 
 def result_text(game: Any, result: eng.Result, names: list[str], wording: Wording = CHAT) -> str:

@@ -65,8 +65,8 @@ class Standing:
     rating: float
 
 
-def is_cooperative(game: object) -> bool:
-    return bool(getattr(game, "cooperative", False))
+def is_cooperative(game: eng.Game) -> bool:
+    return game.info.cooperative
 
 
 def picks_of(key: str, view: dict[str, Any], seat: int) -> list[str]:

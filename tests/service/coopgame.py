@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Event, IllegalChoice, Option, Prompt, Result, State, Step, parse_choice, rng_for
+from engine.kit.info import GameInfo
 
 
 class CoopOptions(BaseModel):
@@ -93,6 +94,7 @@ class CoopGame:
     key = "coop"
     title = "Co-op Wall Builders"
     seats = range(1, 5)
+    info = GameInfo(key=key, title=title, seats=seats)
 
     def options_model(self) -> type[BaseModel]:
         return CoopOptions

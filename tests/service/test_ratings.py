@@ -15,6 +15,7 @@ from db import MatchRecord, Rating, RecordSeat, Store
 from db.models import Match, Seat
 from db.records import DEFAULT_MU, DEFAULT_SIGMA
 from db.store import VersionConflict
+from engine.kit.info import GameInfo
 from tests.service.helpers import BOB, CAROL, GUILD, HOST, lobby, play_choice
 from tests.service.toygame import GAME, ToyGame
 
@@ -133,7 +134,7 @@ async def test_two_humans_and_an_ai_rate_the_humans_only(svc: MatchService, stor
 class CoopToy(ToyGame):
     """The toy game, declared cooperative (everyone wins or loses together)."""
 
-    cooperative = True
+    info = GameInfo(key="toy", title="Toy Bidding War", seats=range(2, 5), cooperative=True)
 
 
 async def test_cooperative_matches_count_games_not_ratings(svc: MatchService, store: Store) -> None:

@@ -26,6 +26,7 @@ from engine import (
     parse_choice,
     rng_for,
 )
+from engine.kit.info import GameInfo
 
 
 class ToyOptions(BaseModel):
@@ -77,6 +78,7 @@ class ToyGame:
     key = "toy"
     title = "Toy Bidding War"
     seats = range(2, 5)
+    info = GameInfo(key=key, title=title, seats=seats)
 
     def options_model(self) -> type[BaseModel]:
         return ToyOptions
