@@ -41,6 +41,14 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def stored_id(row_id: int | None) -> int:
+    """The id of a row read back from the database. Ids are ``int | None`` only because a row
+    not flushed yet has none; a query result without one is a bug, so it fails loudly."""
+    if row_id is None:
+        raise ValueError("the row is not stored yet: it has no id")
+    return row_id
+
+
 def _big(*, nullable: bool, index: bool = False, unique: bool = False) -> Any:
     return Field(default=None, sa_column=Column(sa.BigInteger, nullable=nullable, index=index, unique=unique))
 

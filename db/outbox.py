@@ -13,7 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import DeliveryBlock, Notice
@@ -32,12 +32,12 @@ def target_of(notice: Any) -> tuple[str, int]:
 
 def _for_target(kind: str, target_id: int) -> ColumnElement[bool]:
     if kind == USER:
-        return Notice.user_id == target_id
-    return sa.and_(Notice.user_id.is_(None), Notice.channel_id == target_id)
+        return col(Notice.user_id) == target_id
+    return sa.and_(col(Notice.user_id).is_(None), col(Notice.channel_id) == target_id)
 
 
 def _waiting() -> ColumnElement[bool]:
-    return sa.and_(Notice.delivered_at.is_(None), Notice.parked_reason.is_(None))
+    return sa.and_(col(Notice.delivered_at).is_(None), col(Notice.parked_reason).is_(None))
 
 
 class OutboxQueries:
@@ -46,13 +46,14 @@ class OutboxQueries:
     async def matches_with_notices(self, session: AsyncSession, limit: int) -> list[int]:
         """Matches with notices waiting (not parked), the longest-waiting first."""
         oldest = sa.func.min(Notice.id)
-        stmt = (select(Notice.match_id).where(_waiting()).group_by(Notice.match_id)
+        stmt = (select(Notice.match_id).where(_waiting()).group_by(col(Notice.match_id))
                 .order_by(oldest).limit(limit))
         return [int(m) for m in (await session.exec(stmt)).all()]
 
     async def waiting_notices(self, session: AsyncSession, match_id: int, limit: int) -> list[Notice]:
         """The match's oldest notices that wait for delivery (parked ones excluded)."""
-        stmt = select(Notice).where(Notice.match_id == match_id, _waiting()).order_by(Notice.id).limit(limit)
+        stmt = (select(Notice).where(col(Notice.match_id) == match_id, _waiting())
+                .order_by(col(Notice.id)).limit(limit))
         return list((await session.exec(stmt)).all())
 
     async def delivery_blocks(
@@ -61,17 +62,18 @@ class OutboxQueries:
         """Blocked targets of one match (or of all), only those whose probe is due when ``due`` is given."""
         stmt = select(DeliveryBlock)
         if match_id is not None:
-            stmt = stmt.where(DeliveryBlock.match_id == match_id)
+            stmt = stmt.where(col(DeliveryBlock.match_id) == match_id)
         if due is not None:
-            stmt = stmt.where(DeliveryBlock.next_probe_at <= due)
-        stmt = stmt.order_by(DeliveryBlock.next_probe_at, DeliveryBlock.id)
+            stmt = stmt.where(col(DeliveryBlock.next_probe_at) <= due)
+        stmt = stmt.order_by(col(DeliveryBlock.next_probe_at), col(DeliveryBlock.id))
         return list((await session.exec(stmt.execution_options(populate_existing=True))).all())
 
     async def delivery_block(
         self, session: AsyncSession, match_id: int, kind: str, target_id: int
     ) -> DeliveryBlock | None:
-        stmt = select(DeliveryBlock).where(DeliveryBlock.match_id == match_id, DeliveryBlock.target_kind == kind,
-                                           DeliveryBlock.target_id == target_id)
+        stmt = select(DeliveryBlock).where(col(DeliveryBlock.match_id) == match_id,
+                                           col(DeliveryBlock.target_kind) == kind,
+                                           col(DeliveryBlock.target_id) == target_id)
         return (await session.exec(stmt.execution_options(populate_existing=True))).first()
 
     async def park(
@@ -79,10 +81,10 @@ class OutboxQueries:
         spare_kinds: Iterable[str] = (),
     ) -> int:
         """Park every waiting notice of the match for that target (``spare_kinds`` excepted)."""
-        cond = sa.and_(Notice.match_id == match_id, _waiting(), _for_target(kind, target_id))
+        cond = sa.and_(col(Notice.match_id) == match_id, _waiting(), _for_target(kind, target_id))
         spare = list(spare_kinds)
         if spare:
-            cond = sa.and_(cond, Notice.kind.not_in(spare))
+            cond = sa.and_(cond, col(Notice.kind).not_in(spare))
         result = await (await session.connection()).execute(
             sa.update(Notice).where(cond).values(parked_reason=reason[:200]).execution_options(synchronize_session=False)
         )
@@ -90,8 +92,8 @@ class OutboxQueries:
 
     async def unpark(self, session: AsyncSession, match_id: int, kind: str, target_id: int) -> int:
         """Put the target's parked notices back in the queue (in their original order: by id)."""
-        cond = sa.and_(Notice.match_id == match_id, Notice.delivered_at.is_(None), Notice.parked_reason.is_not(None),
-                       _for_target(kind, target_id))
+        cond = sa.and_(col(Notice.match_id) == match_id, col(Notice.delivered_at).is_(None),
+                       col(Notice.parked_reason).is_not(None), _for_target(kind, target_id))
         result = await (await session.connection()).execute(
             sa.update(Notice).where(cond).values(parked_reason=None).execution_options(synchronize_session=False)
         )
@@ -101,29 +103,29 @@ class OutboxQueries:
         self, session: AsyncSession, match_id: int, kind: str, target_id: int, limit: int | None = None
     ) -> list[Notice]:
         """The target's parked notices, oldest first (the first is the probe)."""
-        stmt = (select(Notice).where(Notice.match_id == match_id, Notice.delivered_at.is_(None),
-                                     Notice.parked_reason.is_not(None), _for_target(kind, target_id))
-                .order_by(Notice.id))
+        stmt = (select(Notice).where(col(Notice.match_id) == match_id, col(Notice.delivered_at).is_(None),
+                                     col(Notice.parked_reason).is_not(None), _for_target(kind, target_id))
+                .order_by(col(Notice.id)))
         if limit is not None:
             stmt = stmt.limit(limit)
         return list((await session.exec(stmt)).all())
 
     async def parked_count(self, session: AsyncSession, match_id: int, kind: str, target_id: int) -> int:
         stmt = (select(sa.func.count()).select_from(Notice)
-                .where(Notice.match_id == match_id, Notice.delivered_at.is_(None), Notice.parked_reason.is_not(None),
-                       _for_target(kind, target_id)))
+                .where(col(Notice.match_id) == match_id, col(Notice.delivered_at).is_(None),
+                       col(Notice.parked_reason).is_not(None), _for_target(kind, target_id)))
         return int((await session.exec(stmt)).one())
 
     async def undelivered(self, session: AsyncSession, limit: int) -> list[Notice]:
         """Every undelivered notice (parked ones too), oldest first."""
-        stmt = select(Notice).where(Notice.delivered_at.is_(None)).order_by(Notice.id).limit(limit)
+        stmt = select(Notice).where(col(Notice.delivered_at).is_(None)).order_by(col(Notice.id)).limit(limit)
         return list((await session.exec(stmt)).all())
 
     async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None) -> None:
         """The notice went out (``ref``: where); a second report of it changes nothing."""
         await (await session.connection()).execute(
             sa.update(Notice)
-            .where(Notice.id == notice_id, Notice.delivered_at.is_(None))
+            .where(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
             .values(delivered_at=now, delivery_ref=ref, parked_reason=None)
         )
 
@@ -133,26 +135,26 @@ class OutboxQueries:
         """(kind, delivery ref, payload) of the match's delivered notices of these kinds before
         ``before_id``, newest first."""
         stmt = (
-            select(Notice.kind, Notice.delivery_ref, Notice.payload)
-            .where(Notice.match_id == match_id, Notice.id < before_id,
-                   Notice.kind.in_(tuple(kinds)), Notice.delivered_at.is_not(None))
-            .order_by(Notice.id.desc())
+            select(Notice.kind, col(Notice.delivery_ref), col(Notice.payload))
+            .where(col(Notice.match_id) == match_id, col(Notice.id) < before_id,
+                   col(Notice.kind).in_(tuple(kinds)), col(Notice.delivered_at).is_not(None))
+            .order_by(col(Notice.id).desc())
             .limit(limit)
         )
         return [(kind, ref, payload) for kind, ref, payload in (await session.exec(stmt)).all()]
 
     async def drop_block(self, session: AsyncSession, block_id: int) -> None:
-        await (await session.connection()).execute(sa.delete(DeliveryBlock).where(DeliveryBlock.id == block_id))
+        await (await session.connection()).execute(sa.delete(DeliveryBlock).where(col(DeliveryBlock.id) == block_id))
 
     async def probe_again(self, session: AsyncSession, block_id: int, code: int, reason: str,
                           next_probe_at: datetime) -> None:
         """A probe failed: keep the latest refusal, count the probe, set the next one."""
         await (await session.connection()).execute(
-            sa.update(DeliveryBlock).where(DeliveryBlock.id == block_id).values(
-                code=code, reason=reason, probes=DeliveryBlock.probes + 1, next_probe_at=next_probe_at)
+            sa.update(DeliveryBlock).where(col(DeliveryBlock.id) == block_id).values(
+                code=code, reason=reason, probes=col(DeliveryBlock.probes) + 1, next_probe_at=next_probe_at)
         )
 
     async def notice_made_at(self, session: AsyncSession, match_id: int, key: str) -> datetime | None:
         """When the match's notice with this key was written (None: there is none)."""
-        stmt = select(Notice.created_at).where(Notice.match_id == match_id, Notice.key == key)
+        stmt = select(Notice.created_at).where(col(Notice.match_id) == match_id, col(Notice.key) == key)
         return (await session.exec(stmt)).first()

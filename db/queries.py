@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import or_, select
+from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat
+from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat, stored_id
 
 
 class MatchQueries:
@@ -19,38 +19,41 @@ class MatchQueries:
     async def seats(self, session: AsyncSession, match_id: int) -> list[Seat]:
         """The match's seats in seat order, fresh from the database (a retried transaction
         must not see the rows of the attempt that failed)."""
-        stmt = select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat_no)
+        stmt = select(Seat).where(col(Seat.match_id) == match_id).order_by(col(Seat.seat_no))
         return list((await session.exec(stmt.execution_options(populate_existing=True))).all())
 
     async def open_in_channel(self, session: AsyncSession, channel_id: int) -> Match | None:
         """The open match that holds this channel, if any."""
-        return (await session.exec(select(Match).where(Match.open_channel == channel_id))).first()
+        return (await session.exec(select(Match).where(col(Match.open_channel) == channel_id))).first()
 
     async def active_match_ids(self, session: AsyncSession) -> list[int]:
-        return list((await session.exec(select(Match.id).where(Match.status == "active"))).all())
+        stmt = select(col(Match.id)).where(col(Match.status) == "active")
+        return [stored_id(match_id) for match_id in (await session.exec(stmt)).all()]
 
     async def choice_by_interaction(self, session: AsyncSession, match_id: int, interaction_id: str) -> Choice | None:
         """The choice an interaction already made (a retried or doubled submit)."""
-        stmt = select(Choice).where(Choice.match_id == match_id, Choice.interaction_id == interaction_id)
+        stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.interaction_id) == interaction_id)
         return (await session.exec(stmt)).first()
 
     async def first_seat_after(self, session: AsyncSession, match_id: int, seq: int) -> int | None:
         """The seat of the first choice after ``seq`` in the log."""
-        stmt = select(Choice.seat).where(Choice.match_id == match_id, Choice.seq > seq).order_by(Choice.seq).limit(1)
+        stmt = (select(Choice.seat).where(col(Choice.match_id) == match_id, col(Choice.seq) > seq)
+                .order_by(col(Choice.seq)).limit(1))
         return (await session.exec(stmt)).first()
 
     async def newest_public_lines(self, session: AsyncSession, match_id: int, limit: int) -> list[tuple[int, list[str]]]:
         """(seq, public lines) of the newest ``limit`` choices, newest first."""
-        stmt = select(Choice.seq, Choice.public).where(Choice.match_id == match_id).order_by(Choice.seq.desc())
+        stmt = (select(Choice.seq, col(Choice.public)).where(col(Choice.match_id) == match_id)
+                .order_by(col(Choice.seq).desc()))
         return [(seq, public) for seq, public in (await session.exec(stmt.limit(limit))).all()]
 
     async def due_deadlines(self, session: AsyncSession, now: datetime) -> list[Deadline]:
         """Deadlines of active matches whose next reminder or end has come (indexed on fire_at)."""
         stmt = (
             select(Deadline)
-            .join(Match, Match.id == Deadline.match_id)
-            .where(Deadline.fire_at <= now, Match.status == "active")
-            .order_by(Deadline.fire_at)
+            .join(Match, col(Match.id) == Deadline.match_id)
+            .where(col(Deadline.fire_at) <= now, col(Match.status) == "active")
+            .order_by(col(Deadline.fire_at))
         )
         return list((await session.exec(stmt)).all())
 
@@ -58,8 +61,8 @@ class MatchQueries:
         """Where the first delivered notice of this kind went."""
         stmt = (
             select(Notice.delivery_ref)
-            .where(Notice.match_id == match_id, Notice.kind == kind, Notice.delivery_ref.is_not(None))
-            .order_by(Notice.id)
+            .where(col(Notice.match_id) == match_id, col(Notice.kind) == kind, col(Notice.delivery_ref).is_not(None))
+            .order_by(col(Notice.id))
             .limit(1)
         )
         return (await session.exec(stmt)).first()
@@ -69,26 +72,28 @@ class MatchQueries:
     ) -> tuple[str | None, dict[str, Any]] | None:
         """(delivery ref, payload) of the seat's newest prompt notice before ``before_id``."""
         stmt = (
-            select(Notice.delivery_ref, Notice.payload)
-            .where(Notice.match_id == match_id, Notice.kind == "prompt", Notice.seat == seat, Notice.id < before_id)
-            .order_by(Notice.id.desc())
+            select(col(Notice.delivery_ref), col(Notice.payload))
+            .where(col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.seat) == seat,
+                   col(Notice.id) < before_id)
+            .order_by(col(Notice.id).desc())
             .limit(1)
         )
         row = (await session.exec(stmt)).first()
         return None if row is None else (row[0], row[1])
 
     async def has_notice_key(self, session: AsyncSession, match_id: int, key: str) -> bool:
-        stmt = select(Notice.id).where(Notice.match_id == match_id, Notice.key == key)
+        stmt = select(Notice.id).where(col(Notice.match_id) == match_id, col(Notice.key) == key)
         return (await session.exec(stmt)).first() is not None
 
     async def delivered_since(
         self, session: AsyncSession, match_id: int, kinds: tuple[str, ...], since: datetime
     ) -> list[tuple[str, str, dict[str, Any]]]:
         """(kind, delivery ref, payload) of the delivered notices of these kinds made since then."""
-        stmt = select(Notice.kind, Notice.delivery_ref, Notice.payload).where(
-            Notice.match_id == match_id, Notice.kind.in_(kinds),
-            Notice.created_at >= since, Notice.delivery_ref.is_not(None))
-        return [(kind, ref, payload) for kind, ref, payload in (await session.exec(stmt)).all()]
+        stmt = select(Notice.kind, col(Notice.delivery_ref), col(Notice.payload)).where(
+            col(Notice.match_id) == match_id, col(Notice.kind).in_(kinds),
+            col(Notice.created_at) >= since, col(Notice.delivery_ref).is_not(None))
+        rows = (await session.exec(stmt)).all()
+        return [(kind, ref, payload) for kind, ref, payload in rows if ref is not None]
 
     async def add_marker(self, session: AsyncSession, match_id: int, key: str, kind: str, seat: int | None,
                          now: datetime) -> None:
@@ -99,45 +104,48 @@ class MatchQueries:
     async def newest_match_in(self, session: AsyncSession, channel_id: int) -> int | None:
         """The newest match run in or opened from this channel, over or not."""
         stmt = (select(Match.id)
-                .where(or_(Match.channel_id == channel_id, Match.lobby_channel_id == channel_id))
-                .order_by(Match.id.desc()).limit(1))
+                .where(or_(col(Match.channel_id) == channel_id, col(Match.lobby_channel_id) == channel_id))
+                .order_by(col(Match.id).desc()).limit(1))
         return (await session.exec(stmt)).first()
 
     async def open_matches_from(self, session: AsyncSession, lobby_channel_id: int) -> list[Match]:
         """The open matches opened from this channel (each in its thread, or the one in the channel)."""
         stmt = (select(Match)
-                .where(Match.lobby_channel_id == lobby_channel_id, Match.status.in_(OPEN_STATUSES))
-                .order_by(Match.id))
+                .where(col(Match.lobby_channel_id) == lobby_channel_id, col(Match.status).in_(OPEN_STATUSES))
+                .order_by(col(Match.id)))
         return list((await session.exec(stmt)).all())
 
     async def seated_in(self, session: AsyncSession, user_id: int, match_ids: list[int]) -> set[int]:
         """Which of these matches the user holds a seat in."""
-        stmt = select(Seat.match_id).where(Seat.user_id == user_id, Seat.match_id.in_(match_ids))
+        stmt = select(Seat.match_id).where(col(Seat.user_id) == user_id, col(Seat.match_id).in_(match_ids))
         return set((await session.exec(stmt)).all())
 
     async def open_matches_of(self, session: AsyncSession, user_id: int, guild_id: int | None,
                               limit: int) -> list[int]:
         """The open matches the user holds a seat in (on ``guild_id`` only, unless None), newest first."""
-        stmt = (select(Match.id).join(Seat, Seat.match_id == Match.id)
-                .where(Seat.user_id == user_id, Match.status.in_(OPEN_STATUSES)))
+        stmt = (select(col(Match.id)).join(Seat, col(Seat.match_id) == Match.id)
+                .where(col(Seat.user_id) == user_id, col(Match.status).in_(OPEN_STATUSES)))
         if guild_id is not None:
-            stmt = stmt.where(Match.guild_id == guild_id)
-        return list((await session.exec(stmt.order_by(Match.id.desc()).limit(limit))).all())
+            stmt = stmt.where(col(Match.guild_id) == guild_id)
+        rows = (await session.exec(stmt.order_by(col(Match.id).desc()).limit(limit))).all()
+        return [stored_id(match_id) for match_id in rows]
 
     async def absences_over(self, session: AsyncSession, now: datetime, statuses: tuple[str, ...]) -> list[int]:
         """Matches in these statuses with a seat whose time away ended by ``now``, in id order."""
-        stmt = (select(Seat.match_id).join(Match, Match.id == Seat.match_id)
-                .where(Seat.away_until.is_not(None), Seat.away_until <= now, Match.status.in_(statuses)))
+        stmt = (select(Seat.match_id).join(Match, col(Match.id) == Seat.match_id)
+                .where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now,
+                       col(Match.status).in_(statuses)))
         return sorted(set((await session.exec(stmt)).all()))
 
     async def move_undelivered(self, session: AsyncSession, match_id: int, from_channel: int, to_channel: int) -> None:
         """The match's notices not delivered yet that were for one channel go to another."""
         await (await session.connection()).execute(
             sa.update(Notice)
-            .where(Notice.match_id == match_id, Notice.delivered_at.is_(None), Notice.channel_id == from_channel)
+            .where(col(Notice.match_id) == match_id, col(Notice.delivered_at).is_(None),
+                   col(Notice.channel_id) == from_channel)
             .values(channel_id=to_channel))
 
     async def set_board_message(self, session: AsyncSession, match_id: int, message_id: int | None) -> None:
         """Where the match's status board is; no version bump (it is not a state change of the match)."""
         await (await session.connection()).execute(
-            sa.update(Match).where(Match.id == match_id).values(board_message_id=message_id))
+            sa.update(Match).where(col(Match.id) == match_id).values(board_message_id=message_id))

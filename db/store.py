@@ -19,11 +19,11 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlmodel import select
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from db.models import Choice, Lease, Match, Seat, Snapshot
+from db.models import Choice, Lease, Match, Seat, Snapshot, stored_id
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
@@ -115,7 +115,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
-        stmt = select(Match).where(Match.id == match_id).with_for_update()
+        stmt = select(Match).where(col(Match.id) == match_id).with_for_update()
         match = (await session.exec(stmt.execution_options(populate_existing=True))).first()
         return match
 
@@ -124,7 +124,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
         old = match.version
         stmt = (
             sa.update(Match)
-            .where(Match.id == match.id, Match.version == old)
+            .where(col(Match.id) == match.id, col(Match.version) == old)
             .values(version=old + 1, updated_at=now, **values)
             .execution_options(synchronize_session=False)
         )
@@ -137,32 +137,33 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
             setattr(match, key, value)
 
     async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
-        stmt = select(Choice).where(Choice.match_id == match_id, Choice.seq > after).order_by(Choice.seq)
+        stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seq) > after).order_by(col(Choice.seq))
         return list((await session.exec(stmt)).all())
 
     async def latest_snapshot(
         self, session: AsyncSession, match_id: int, upto: int | None = None
     ) -> Snapshot | None:
-        stmt = select(Snapshot).where(Snapshot.match_id == match_id)
+        stmt = select(Snapshot).where(col(Snapshot.match_id) == match_id)
         if upto is not None:
-            stmt = stmt.where(Snapshot.seq <= upto)
-        return (await session.exec(stmt.order_by(Snapshot.seq.desc()).limit(1))).first()
+            stmt = stmt.where(col(Snapshot.seq) <= upto)
+        return (await session.exec(stmt.order_by(col(Snapshot.seq).desc()).limit(1))).first()
 
     async def load_state(self, session: AsyncSession, match: Match, upto: int | None = None) -> eng.State:
         """Latest snapshot + the choices after it, replayed through the engine; ``upto`` stops at
         an earlier step (the state a seat saw when an older prompt was issued)."""
         game = eng.get(match.game)
+        match_id = stored_id(match.id)
         upto = match.step if upto is None else upto
-        snap = await self.latest_snapshot(session, match.id, upto)
+        snap = await self.latest_snapshot(session, match_id, upto)
         if snap is None:
             state = game.setup(
-                await self.seat_count(session, match.id), eng.parse_options(game, match.options), match.seed
+                await self.seat_count(session, match_id), eng.parse_options(game, match.options), match.seed
             )
             after = 0
         else:
             state = game.state_model().model_validate(snap.state)
             after = snap.seq
-        for choice in await self.choices(session, match.id, after):
+        for choice in await self.choices(session, match_id, after):
             if choice.seq > upto:
                 break
             state = game.submit(state, choice.seat, choice.payload).state
@@ -170,12 +171,13 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
 
     async def replay_all(self, session: AsyncSession, match: Match) -> eng.State:
         """The whole log replayed from setup: the audit path, ignores snapshots."""
-        seats = await self.seat_count(session, match.id)
-        log = [(c.seat, c.payload) for c in await self.choices(session, match.id) if c.seq <= match.step]
+        match_id = stored_id(match.id)
+        seats = await self.seat_count(session, match_id)
+        log = [(c.seat, c.payload) for c in await self.choices(session, match_id) if c.seq <= match.step]
         return eng.replay(match.game, seats, match.options, match.seed, log)
 
     async def seat_count(self, session: AsyncSession, match_id: int) -> int:
-        stmt = select(sa.func.count()).select_from(Seat).where(Seat.match_id == match_id)
+        stmt = select(sa.func.count()).select_from(Seat).where(col(Seat.match_id) == match_id)
         return int((await session.exec(stmt)).one())
 
     async def save_snapshot(
@@ -198,15 +200,15 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
     async def prune_snapshots(self, session: AsyncSession, match_id: int, newest: int) -> None:
         """Delete the match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest``."""
         kept = (
-            sa.select(Snapshot.seq)
-            .where(Snapshot.match_id == match_id, Snapshot.seq < newest)
-            .order_by(Snapshot.seq.desc())
+            sa.select(col(Snapshot.seq))
+            .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < newest)
+            .order_by(col(Snapshot.seq).desc())
             .limit(KEEP_SNAPSHOTS - 1)
         )
         oldest_kept = sa.select(sa.func.min(kept.subquery().c.seq)).scalar_subquery()
         await (await session.connection()).execute(
             sa.delete(Snapshot)
-            .where(Snapshot.match_id == match_id, Snapshot.seq < oldest_kept)
+            .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < oldest_kept)
             .execution_options(synchronize_session=False)
         )
 
@@ -214,7 +216,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
         """Take or renew the named lease; False if someone else holds an unexpired one."""
         try:
             async with self.write() as session:
-                stmt = select(Lease).where(Lease.name == name).with_for_update()
+                stmt = select(Lease).where(col(Lease.name) == name).with_for_update()
                 lease = (await session.exec(stmt)).first()
                 if lease is None:
                     session.add(Lease(name=name, holder=holder, expires_at=now + ttl))
@@ -230,12 +232,12 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
 
     async def lease(self, session: AsyncSession, name: str) -> Lease | None:
         """The named lease as it stands (whoever holds it)."""
-        return (await session.exec(select(Lease).where(Lease.name == name))).first()
+        return (await session.exec(select(Lease).where(col(Lease.name) == name))).first()
 
     async def release_lease(self, name: str, holder: str, now: datetime) -> None:
         async with self.write() as session:
             await (await session.connection()).execute(
-                sa.update(Lease).where(Lease.name == name, Lease.holder == holder).values(expires_at=now)
+                sa.update(Lease).where(col(Lease.name) == name, col(Lease.holder) == holder).values(expires_at=now)
             )
 
 
