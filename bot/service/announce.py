@@ -3,7 +3,6 @@ lines and new prompts, who the table still waits for, the closing line of a fini
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +15,7 @@ from bot.service.notices import (
     PromptNotice,
     TurnNotice,
 )
+from bot.service.parts import ServiceParts
 from bot.service.transaction import MatchTransaction
 from bot.service.wording import ACT, CHAT, Wording
 from db.models import Seat
@@ -33,8 +33,8 @@ def team_verdict(game: eng.Game, winners: list[int]) -> str | None:
     return f"{game.info.team} {'won' if winners else 'lost'}"
 
 
-def result_text(game: Any, result: eng.Result, names: list[str], wording: Wording = CHAT) -> str:
-    """The channel's closing line. A cooperative game (``game.cooperative``) is won or lost by
+def result_text(game: eng.Game, result: eng.Result, names: list[str], wording: Wording = CHAT) -> str:
+    """The channel's closing line. A cooperative game (``game.info.cooperative``) is won or lost by
     the whole team: its Result lists every seat on a win and nobody on a loss."""
     reason = fill(result.reason, names).rstrip(".")
     team = team_verdict(game, result.winners)
@@ -45,31 +45,30 @@ def result_text(game: Any, result: eng.Result, names: list[str], wording: Wordin
     return f"{wording.strong(f'The match is over: {verdict}')} ({reason})."
 
 
-class Announcements:
+class Announcements(ServiceParts):
     """Mixed into MatchService: the notices a transaction's events and prompts make."""
-
-    name_text: Callable[[str], str]
-    wording: Wording
 
     def _event_notices(self, ctx: MatchTransaction, due_at: datetime | None = None) -> None:
         """Public posts from public events, private lines and prompts to their seats."""
         private: dict[int, list[str]] = {}
         if ctx.state is not None and ctx.events:
+            final = ctx.state
             names = ctx.names()
             written = self._text_names(names)
             shown = {id(e) for e in noise.channel_lines(ctx.events)}
-            end_label = self._phase_label(ctx, ctx.state, written)
+            end_label = self._phase_label(ctx, final, written)
             parts = phase_notices.stretches(
                 ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None,
                 self._phase_label(ctx, ctx.start_state, written), end_label)
-            public = phase_notices.public_notices(parts, ctx.match.game, names, lambda end: self._view_at(ctx, end),
+            public = phase_notices.public_notices(parts, ctx.match.game, names, lambda end: self._view_at(ctx, final, end),
                                                   self.wording.strong)
             ctx.lead_with(public)
             for seat in ctx.seats:
                 lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 if lines and seat.user_id is not None and not self._ai_driven(seat):
                     private[seat.seat_no] = lines
-        prompts = {p.seat: p for p in ctx.prompts()} if ctx.match.status == "active" and ctx.state is not None else {}
+        running = ctx.state if ctx.match.status == "active" else None
+        prompts = {p.seat: p for p in ctx.prompts()} if running is not None else {}
         told: Seat | None = None
         if ctx.secret_answered and prompts:
             secret = [p for p in prompts.values() if p.secret]
@@ -95,7 +94,7 @@ class Announcements:
 
         for seat in ctx.seats:
             prompt = prompts.get(seat.seat_no)
-            if prompt is None or seat.user_id is None or self._ai_driven(seat):
+            if running is None or prompt is None or seat.user_id is None or self._ai_driven(seat):
                 continue
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
@@ -107,7 +106,7 @@ class Announcements:
             ctx.notice("prompt", PromptNotice(
                 text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
                 names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
-                prompt=prompt.model_dump(mode="json"), view=ctx.game.view(ctx.state, seat.seat_no),
+                prompt=prompt.model_dump(mode="json"), view=ctx.game.view(running, seat.seat_no),
                 in_place=in_place, news=private.pop(seat.seat_no, []),
                 choice=ctx.actor_choice if seat.seat_no == ctx.actor else None,
             ), user_id=seat.user_id, seat=seat.seat_no)
@@ -131,12 +130,13 @@ class Announcements:
                 text=f"your turn: your DMs do not reach you, so use {self.wording.command(ACT)} to choose.",
                 user_ids=turn_users))
 
-    def _view_at(self, ctx: MatchTransaction, event_index: int) -> dict[str, Any]:
-        """The public view as the choice holding that event left it (each phase post's own map)."""
+    def _view_at(self, ctx: MatchTransaction, final: eng.State, event_index: int) -> dict[str, Any]:
+        """The public view as the choice holding that event left it (each phase post's own map);
+        ``final``, the transaction's last state, for an event after every recorded phase end."""
         for count, state in ctx.phase_states:
             if count > event_index:
                 return ctx.game.view(state, None)
-        return ctx.game.view(ctx.state, None)
+        return ctx.game.view(final, None)
 
     def _phase_label(self, ctx: MatchTransaction, state: eng.State | None, written: list[str]) -> str:
         """The heading of the phase a state is in ("Round 2 - Hero Activation")."""

@@ -8,14 +8,14 @@ from typing import Any
 import engine as eng
 from bot.service.errors import BadChoice, ServiceError
 from bot.service.play import fingerprint
-from bot.service.transaction import MatchTransaction
+from bot.service.transaction import MatchTransaction, Transactions
 from db.models import Seat
 
 MAX_AI_CHOICES = 100_000
 """AI choices one transaction may make before the match counts as stuck."""
 
 
-class Autoplay:
+class Autoplay(Transactions):
     """Mixed into MatchService: AI turns."""
 
     async def recover(self) -> int:

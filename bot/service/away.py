@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from bot.service.errors import BadChoice, Conflict
 from bot.service.notices import TimeoutNotice
+from bot.service.transaction import Transactions
 from bot.service.wording import ACT
 from db.models import Deadline, Seat
 
@@ -56,7 +57,7 @@ class AwayOutcome:
     mode: str
 
 
-class AwayService:
+class AwayService(Transactions):
     """Mixed into MatchService: going away and coming back."""
 
     async def go_away(self, channel_id: int, user_id: int, hours: float) -> AwayOutcome:
@@ -83,7 +84,7 @@ class AwayService:
                 ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
                     f"{name} is away until {until:%Y-%m-%d %H:%M} UTC: decisions they owe wait for them "
                     f"(their deadlines are paused). They take the seat back by acting ({self.wording.command(ACT)}).")))
-            return lambda: AwayOutcome(ctx.match.id, seat.seat_no, until, ctx.match.away_mode)
+            return lambda: AwayOutcome(ctx.match_id, seat.seat_no, until, ctx.match.away_mode)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
@@ -115,7 +116,7 @@ class AwayService:
     async def _wait_for_return(self, ctx: MatchTransaction, seat: Seat) -> None:
         """A ``pause`` absence: if the seat owes under the running deadline, that deadline's clock
         stops until the seat is back, with the time that was left then."""
-        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        deadline = await ctx.session.get(Deadline, ctx.match_id)
         if deadline is None or seat.away_until is None or seat.seat_no not in {s.seat_no for s in self._owing(ctx)}:
             return
         left = max(deadline.due_at - max(deadline.started_at, ctx.now), timedelta(0))

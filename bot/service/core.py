@@ -8,6 +8,7 @@ transaction (transaction.py): the lobby and host tools (lobby.py), choices and p
 every part works inside the one transaction ``_mutate`` opens and calls the others' steps
 (a choice settles the AI, whose turns reissue prompts, which the commit announces), so one
 object with one transaction type keeps those calls plain and the public methods where they were.
+What the parts read from each other is typed once, in parts.py.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from bot.service.places import PlacesService
 from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY, Play
 from bot.service.queries import Queries
 from bot.service.ratings import RatingService, record_finish
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import MatchTransaction
 from bot.service.undo import UndoService
 from bot.service.wording import CHAT, Wording
 from db.store import Store
@@ -66,8 +67,8 @@ def _as_is(name: str) -> str:
     return name
 
 
-class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Transactions, OutboxService,
-                   BoardService, PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService):
+class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, OutboxService, BoardService,
+                   PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(
@@ -92,16 +93,17 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Tra
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
 
-    async def _conclude(self, ctx: MatchTransaction, result: eng.Result) -> None:
-        """The game has a result: close the match, say so, record it for the ratings and offer
-        the replay, in the transaction of the choice that ended it. Here, where the parts meet:
-        it joins play (the closing notice) and ratings (``record_finish``)."""
+    async def _conclude(self, ctx: MatchTransaction, state: eng.State, result: eng.Result) -> None:
+        """The game has a result (``state``, the transaction's final state, has it): close the
+        match, say so, record it for the ratings and offer the replay, in the transaction of the
+        choice that ended it. Here, where the parts meet: it joins play (the closing notice) and
+        ratings (``record_finish``)."""
         self._close(ctx, "finished")
         ctx.values["result"] = result.model_dump(mode="json")
         ctx.snapshot = True
         ctx.notice("result", ResultNotice(
             text=result_text(ctx.game, result, self._text_names(ctx.names()), self.wording),
-            game=ctx.match.game, names=ctx.names(), view=ctx.game.view(ctx.state, None),
+            game=ctx.match.game, names=ctx.names(), view=ctx.game.view(state, None),
             result=ctx.values["result"]))
-        await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, ctx.state, result, ctx.now)
+        await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, state, result, ctx.now)
         ctx.notice(REPLAY_NOTICE, ReplayNotice(text=f"Replay of this {ctx.game.title} match, phase by phase."))

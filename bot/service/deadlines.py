@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from bot.service import away, limits
 from bot.service.errors import Conflict
 from bot.service.notices import ReminderNotice, TimeoutNotice
-from bot.service.transaction import MatchTransaction
+from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
 from db.models import REMINDER_FRACTIONS, Deadline, Seat
 
@@ -25,13 +25,13 @@ def hours_text(delta: timedelta) -> str:
     return f"{hours:.1f} h" if hours >= 1 else f"{max(delta.total_seconds() / 60, 0):.0f} min"
 
 
-class Deadlines:
+class Deadlines(Transactions):
     """Mixed into MatchService: deadlines, reminders and the tick."""
 
     async def extend(self, channel_id: Where, by_user: int, hours: float, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
-            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            deadline = await ctx.session.get(Deadline, ctx.match_id)
             if deadline is None or ctx.match.status not in ("active", "paused"):
                 raise Conflict("No deadline is running in this match.")
             added = limits.extend_hours(hours, deadline.due_at - ctx.now)
@@ -67,7 +67,7 @@ class Deadlines:
     async def _tick_match(self, ctx: MatchTransaction, now: datetime) -> int:
         if ctx.match.status != "active":
             return 0
-        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        deadline = await ctx.session.get(Deadline, ctx.match_id)
         if deadline is None:
             return 0
         ctx.now = now
@@ -131,7 +131,7 @@ class Deadlines:
 
     async def _sync_deadline(self, ctx: MatchTransaction) -> None:
         """One deadline per match, restarted whenever a new prompt opens."""
-        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        deadline = await ctx.session.get(Deadline, ctx.match_id)
         owing = self._owing(ctx) if ctx.match.status in ("active", "paused") else []
         if not owing:
             if deadline is not None:
@@ -146,7 +146,7 @@ class Deadlines:
         start = away.deadline_start(ctx.seats, owing_seats, ctx.match.away_mode, ctx.now)  # a seat away waits
         due = start + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
         if deadline is None:
-            ctx.session.add(Deadline(match_id=ctx.match.id, step=newest, started_at=start, due_at=due,
+            ctx.session.add(Deadline(match_id=ctx.match_id, step=newest, started_at=start, due_at=due,
                                      paused_at=ctx.now if ctx.match.status == "paused" else None))
         else:
             deadline.step, deadline.started_at, deadline.due_at = newest, start, due

@@ -47,7 +47,7 @@ def successor(seats: list[Seat], departing: Seat) -> Seat | None:
     followers have moved down into its number."""
     humans = sorted((s for s in seats if s is not departing and is_human(s)), key=lambda s: s.seat_no)
     later = [s for s in humans if s.seat_no >= departing.seat_no]
-    return (later or humans or [None])[0]
+    return next(iter(later or humans), None)
 
 
 def may_act(host_id: int, user_id: int, is_manager: bool) -> bool:
@@ -68,13 +68,19 @@ def refusal(host_id: int, seats: list[Seat], wording: Wording = CHAT) -> str:
 def hand_over(ctx: MatchTransaction, former: str, heir: Seat | None, wording: Wording = CHAT) -> None:
     """Give host powers to ``heir`` (None: to nobody, managers only) and say so in the channel
     with a "host" notice that pings the heir."""
-    ctx.match.host_id = ctx.values["host_id"] = heir.user_id if heir is not None else NO_HOST
+    if heir is None:
+        heir_id = NO_HOST
+    elif heir.user_id is None:
+        raise ValueError(f"seat {heir.seat_no} has no player: only a human seat (see successor) holds host powers")
+    else:
+        heir_id = heir.user_id
+    ctx.match.host_id = ctx.values["host_id"] = heir_id
     ctx.changed = True
     if heir is None:
         ctx.notice("host", HostNotice(user_ids=[], text=f"{former} held the last human seat, so nobody is the host "
                                       f"now: only {wording.managers} can {HOST_POWERS} this match."))
     else:
-        ctx.notice("host", HostNotice(user_ids=[heir.user_id],
+        ctx.notice("host", HostNotice(user_ids=[heir_id],
                                       text=f"{heir.name} is now the host, in place of {former} ({HOST_POWERS})."))
 
 

@@ -13,12 +13,13 @@ import engine as eng
 from bot.service import away, hosting, limits
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed
 from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
-from bot.service.transaction import MatchTransaction
+from bot.service.rows import row_id
+from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 
-class Lobby:
+class Lobby(Transactions):
     """Mixed into MatchService: the lobby and the host's tools."""
 
     async def create(
@@ -75,7 +76,7 @@ class Lobby:
                 await session.flush()
                 seats = []
                 if host_plays:
-                    seats.append(Seat(match_id=match.id, seat_no=0, user_id=host_id, name=host_name))
+                    seats.append(Seat(match_id=row_id(match), seat_no=0, user_id=host_id, name=host_name))
                     session.add(seats[0])
                 ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
                 chosen = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in options.items())
@@ -90,7 +91,7 @@ class Lobby:
             self._need_lobby(ctx)
             if any(s.user_id == user_id for s in ctx.seats):
                 raise Conflict("You already have a seat in this match.")
-            self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, user_id=user_id, name=name))
+            self._add_seat(ctx, Seat(match_id=ctx.match_id, seat_no=0, user_id=user_id, name=name))
             self._lobby_notice(ctx, f"{self.name_text(name)} joined.")
             return lambda: self._info(ctx)
 
@@ -117,7 +118,7 @@ class Lobby:
                 raise Conflict(f"Unknown AI {policy!r}; choose one of {', '.join(sorted(ctx.game.policies()))}.")
             number = sum(1 for s in ctx.seats if s.ai_policy) + 1
             name = f"AI {number} ({policy})"
-            self._add_seat(ctx, Seat(match_id=ctx.match.id, seat_no=0, ai_policy=policy, name=name))
+            self._add_seat(ctx, Seat(match_id=ctx.match_id, seat_no=0, ai_policy=policy, name=name))
             self._lobby_notice(ctx, f"{name} joined.")
             return lambda: self._info(ctx)
 
@@ -153,7 +154,7 @@ class Lobby:
             ctx.match.status = "active"
             ctx.values["status"] = "active"
             ctx.snapshot = True
-            await self.store.save_snapshot(ctx.session, ctx.match.id, 0, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.session, ctx.match_id, 0, ctx.state, ctx.now)
             self._lobby_notice(ctx, f"{ctx.game.title} starts with {players} player{'s' if players != 1 else ''}.")
             ctx.notice("phase", PhaseNotice(text=f"{ctx.game.title} begins.", label=f"{ctx.game.title} begins",
                                             game=ctx.match.game, view=ctx.game.view(ctx.state, None), events=[]))
@@ -207,7 +208,7 @@ class Lobby:
             if ctx.match.status != "active":
                 raise Conflict("Only a running match can be paused.")
             ctx.match.status = ctx.values["status"] = "paused"
-            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            deadline = await ctx.session.get(Deadline, ctx.match_id)
             if deadline is not None:
                 deadline.paused_at = ctx.now
             self._lobby_notice(ctx, "The match is paused; deadlines are stopped.")
@@ -221,7 +222,7 @@ class Lobby:
             if ctx.match.status != "paused":
                 raise Conflict("The match is not paused.")
             ctx.match.status = ctx.values["status"] = "active"
-            deadline = await ctx.session.get(Deadline, ctx.match.id)
+            deadline = await ctx.session.get(Deadline, ctx.match_id)
             if deadline is not None and deadline.paused_at is not None:
                 shift = ctx.now - deadline.paused_at
                 deadline.started_at += shift

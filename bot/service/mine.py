@@ -11,6 +11,8 @@ from datetime import datetime
 
 import engine as eng
 from bot.service import hosting
+from bot.service.rows import row_id
+from bot.service.transaction import Transactions
 from db.models import Deadline, Match, Seat
 from engine.text import fill
 
@@ -38,7 +40,7 @@ class MyMatch:
     away_until: datetime | None = None
 
 
-class MineService:
+class MineService(Transactions):
     """Mixed into MatchService."""
 
     async def my_matches(self, user_id: int, guild_id: int | None = None) -> list[MyMatch]:
@@ -65,7 +67,7 @@ class MineService:
                                   [s.name for s in seats])
         names = [s.name for s in seats]
         return MyMatch(
-            match_id=int(match.id or 0), guild_id=match.guild_id, channel_id=match.channel_id, title=game.title,
+            match_id=row_id(match), guild_id=match.guild_id, channel_id=match.channel_id, title=game.title,
             status=match.status, seat=mine.seat_no, phase=phase,
             owe=fill(own.text, names) if own is not None and not mine.ai_takeover else None,
             waiting_for=[s.name for s in seats if s.seat_no in owing and s.seat_no != mine.seat_no

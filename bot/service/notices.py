@@ -9,8 +9,9 @@ what front-ends read are exactly what they were.
 
 # No ``from __future__ import annotations`` here: TypedDict reads NotRequired[...] from evaluated
 # annotations to tell optional fields from required ones.
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from bot.service.history import REPLAY_NOTICE
 
@@ -163,7 +164,14 @@ class DmsClosedNotice(TypedDict):
     """A marker row: the seat's DMs are known to be closed (no payload)."""
 
 
-PAYLOADS: dict[str, type] = {
+class PayloadShape(Protocol):
+    """What ``check`` reads of a payload's TypedDict class: the keys it must and may have."""
+
+    __required_keys__: frozenset[str]
+    __optional_keys__: frozenset[str]
+
+
+PAYLOADS: dict[str, PayloadShape] = {
     "lobby": LobbyNotice,
     "phase": PhaseNotice,
     "events": EventsNotice,
@@ -188,7 +196,7 @@ Payload = (LobbyNotice | PhaseNotice | EventsNotice | ProgressNotice | TimeoutNo
            | ConsentNotice | BlockedNotice | DmsClosedNotice)
 
 
-def check(kind: str, payload: Any) -> None:
+def check(kind: str, payload: Mapping[str, object]) -> None:
     """Raise TypeError unless ``payload`` has exactly the fields of its kind's payload type."""
     shape = PAYLOADS.get(kind)
     if shape is None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.service import notices
+from bot.service.errors import NoMatch
 from bot.service.notices import BlockedNotice
+from bot.service.rows import row_id
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
@@ -34,12 +37,12 @@ GIVE_UP_AFTER = timedelta(days=7)
 
 
 def _notice(row: NoticeRow) -> Notice:
-    return Notice(id=row.id, match_id=row.match_id, key=row.key, kind=row.kind, channel_id=row.channel_id,
+    return Notice(id=row_id(row), match_id=row.match_id, key=row.key, kind=row.kind, channel_id=row.channel_id,
                   user_id=row.user_id, seat=row.seat, payload=row.payload, created_at=row.created_at)
 
 
 def _blocked(row: DeliveryBlock, held: int = 0) -> Blocked:
-    return Blocked(id=row.id, match_id=row.match_id, kind=row.target_kind, target_id=row.target_id, code=row.code,
+    return Blocked(id=row_id(row), match_id=row.match_id, kind=row.target_kind, target_id=row.target_id, code=row.code,
                    reason=row.reason, since=row.since, next_probe_at=row.next_probe_at, probes=row.probes, held=held)
 
 
@@ -127,9 +130,11 @@ class OutboxService:
             held = await self.store.park(session, row.match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
             return _blocked(block, held) if fresh else None
 
-    async def _alert(self, session: Any, refused: NoticeRow, block: DeliveryBlock) -> None:
+    async def _alert(self, session: AsyncSession, refused: NoticeRow, block: DeliveryBlock) -> None:
         """``blocked`` notices about a new block, to everyone who may hear it elsewhere."""
         match = await session.get(Match, refused.match_id)
+        if match is None:
+            raise NoMatch(f"There is no match {refused.match_id}.")
         seats = await self.store.seats(session, refused.match_id)
         payload = BlockedNotice(target_kind=block.target_kind, target_id=block.target_id, code=block.code,
                                 reason=block.reason)
@@ -145,10 +150,11 @@ class OutboxService:
             for user_id in dict.fromkeys([match.host_id, *humans]):
                 recipients.append((user_id, self._seat_no(seats, user_id)))
         notices.check(ALERT, payload)
-        for user_id, seat_no in recipients:
+        for recipient, seat_no in recipients:
             session.add(NoticeRow(
-                match_id=refused.match_id, key=f"blocked:{block.id}:{user_id or CHANNEL}", kind=ALERT,
-                channel_id=match.channel_id, user_id=user_id, seat=seat_no, payload=payload, created_at=self.clock(),
+                match_id=refused.match_id, key=f"blocked:{block.id}:{recipient or CHANNEL}", kind=ALERT,
+                channel_id=match.channel_id, user_id=recipient, seat=seat_no, payload=dict(payload),
+                created_at=self.clock(),
             ))
 
     @staticmethod

@@ -8,27 +8,20 @@ names the matches (``SeveralMatches``) so the user can go to the right thread.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service.errors import NoMatch, SeveralMatches
-from bot.service.memory import MatchLocks
+from bot.service.parts import ServiceParts
+from bot.service.rows import row_id
 from bot.service.types import MatchInfo, Place, Where
 from db.models import OPEN_STATUSES, Match
-from db.store import Store
 
 
-class PlacesService:
+class PlacesService(ServiceParts):
     """Mixed into MatchService: finding a match by channel or thread, and moving it into its thread."""
-
-    store: Store
-    clock: Callable[[], datetime]
-    _locks: MatchLocks
-    _info_of: Callable[..., MatchInfo]
 
     async def _channel_match_id(self, where: Where, open_only: bool = True) -> int:
         """The match a command typed at ``where`` is about (see the module docstring)."""
@@ -38,7 +31,7 @@ class PlacesService:
         async with self.store.read() as session:
             match = await self._locate(session, place)
             if match is not None:
-                return int(match.id or 0)
+                return row_id(match)
             if not open_only:
                 newest = await self.store.newest_match_in(session, place.channel_id)
                 if newest is not None:
@@ -56,7 +49,7 @@ class PlacesService:
                 match = await self._locate(session, place)
             if match is None:
                 return None
-            return self._info_of(match, await self.store.seats(session, match.id), eng.get(match.game))
+            return self._info_of(match, await self.store.seats(session, row_id(match)), eng.get(match.game))
 
     async def _locate(self, session: AsyncSession, place: Place) -> Match | None:
         own = await self.store.open_in_channel(session, place.channel_id)
@@ -66,11 +59,11 @@ class PlacesService:
         if len(run_here) <= 1:
             return run_here[0] if run_here else None
         if place.user_id is not None:
-            seated = await self.store.seated_in(session, place.user_id, [m.id for m in run_here])
+            seated = await self.store.seated_in(session, place.user_id, [row_id(m) for m in run_here])
             mine = [m for m in run_here if m.id in seated]
             if len(mine) == 1:
                 return mine[0]
-        raise SeveralMatches([self._info_of(m, await self.store.seats(session, m.id), eng.get(m.game))
+        raise SeveralMatches([self._info_of(m, await self.store.seats(session, row_id(m)), eng.get(m.game))
                               for m in run_here])
 
     async def move_to_thread(self, match_id: int, thread_id: int) -> MatchInfo:

@@ -11,7 +11,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service.errors import BadChoice, Conflict, StalePrompt
-from bot.service.transaction import MatchTransaction
+from bot.service.rows import row_id
+from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import PendingPrompt, SubmitResult
 from bot.service.wording import ACT, CHAT, Wording
 from db.models import Choice, Deadline, Match
@@ -37,10 +38,8 @@ def fingerprint(prompt: eng.Prompt) -> str:
     return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
 
 
-class Play:
+class Play(Transactions):
     """Mixed into MatchService: choices and prompts."""
-
-    wording: Wording
 
     async def submit(
         self,
@@ -161,7 +160,7 @@ class Play:
         seq = ctx.match.step + 1
         public = [e.text for e in step.events if e.seats is None]
         row = Choice(
-            match_id=ctx.match.id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
+            match_id=ctx.match_id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
             payload=clean, public=public,
             interaction_id=interaction_id, created_at=ctx.now,
         )
@@ -176,7 +175,7 @@ class Play:
         ctx.secret_answered = ctx.secret_answered or prompt.secret
         ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
         if seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(ctx.session, ctx.match.id, seq, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.session, ctx.match_id, seq, ctx.state, ctx.now)
         self._reissue(ctx, actor=seat_no)
         return row
 
@@ -187,7 +186,7 @@ class Play:
         (the first choice after it is someone else's). Replays from the nearest kept snapshot (the store keeps the newest two) or from setup."""
         if version is None or not 0 <= version < match.step:
             return False
-        first = await self.store.first_seat_after(session, match.id, version)
+        first = await self.store.first_seat_after(session, row_id(match), version)
         if first is None or first == seat_no:
             return False
         state = await self.store.load_state(session, match, upto=version)
@@ -218,13 +217,13 @@ class Play:
         waited for this answer: front-ends take them back once it is given (a "still waits for
         you" left standing would be untrue). A mention happens only for closed DMs, whose player
         answers in the server (``in_guild``); reminders only after a reminder time."""
-        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        deadline = await ctx.session.get(Deadline, ctx.match_id)
         reminded = deadline is not None and (deadline.reminded_50 or deadline.reminded_90)
         if deadline is None or not (reminded or in_guild):
             return [], []
         dms: list[int] = []
         pings: list[int] = []
-        for kind, ref, payload in await self.store.delivered_since(ctx.session, ctx.match.id, ("reminder", "turn"),
+        for kind, ref, payload in await self.store.delivered_since(ctx.session, ctx.match_id, ("reminder", "turn"),
                                                                   deadline.started_at):
             ref = str(ref)
             if kind == "turn" and ref.isdigit() and user_id in [int(u) for u in payload.get("user_ids", [])]:

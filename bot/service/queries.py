@@ -3,25 +3,21 @@ itself and the delivery refs of its notices. Reads go through the store, outside
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import engine as eng
 from bot.service import limits
 from bot.service.errors import Conflict, NotSeated
-from bot.service.transaction import MatchTransaction
+from bot.service.rows import row_id
+from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, SeatInfo, Status, Where
 from db.models import Match, Seat
-from db.store import Store
 from engine.text import fill
 
 
-class Queries:
+class Queries(Transactions):
     """Mixed into MatchService: the reads and small per-seat settings."""
-
-    store: Store
-    clock: Callable[[], datetime]
 
     async def public_view(self, match_id: int) -> dict[str, Any]:
         match, _seats, state, _d = await self._read(match_id)
@@ -56,7 +52,7 @@ class Queries:
             may_act=[s for s in info.seats if s.seat in optional],
             deadline=deadline.due_at if deadline else None, step=match.step,
             prompts=[p.public() for p in prompts], result=match.result,
-            blocked=await self.blocked_targets(match.id),
+            blocked=await self.blocked_targets(match_id),
         )
 
     async def log(self, channel_id: Where, limit: int = 20) -> list[str]:
@@ -139,7 +135,7 @@ class Queries:
 
     def _info_of(self, match: Match, seats: list[Seat], game: eng.Game) -> MatchInfo:
         return MatchInfo(
-            id=match.id, guild_id=match.guild_id, channel_id=match.channel_id, game=match.game, title=game.title,
+            id=row_id(match), guild_id=match.guild_id, channel_id=match.channel_id, game=match.game, title=game.title,
             status=match.status, host_id=match.host_id, options=dict(match.options),
             seats=[SeatInfo(seat=s.seat_no, user_id=s.user_id, name=s.name, ai_policy=s.ai_policy,
                             ai_takeover=s.ai_takeover, missed=s.missed, away_until=s.away_until) for s in seats],

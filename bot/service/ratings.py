@@ -24,6 +24,7 @@ from openskill.models import PlackettLuce
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
+from bot.service.rows import row_id
 from db.models import Match, Seat
 from db.record_queries import ratings_for_update
 from db.records import MatchRecord, Rating, RecordSeat
@@ -95,24 +96,25 @@ async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], 
                         result: eng.Result, now: datetime) -> MatchRecord | None:
     """Write the match's record and update its players' ratings, in the caller's transaction.
     Returns None (and changes nothing) if the match was recorded before."""
-    if await session.get(MatchRecord, match.id) is not None:
+    match_id = row_id(match)
+    if await session.get(MatchRecord, match_id) is not None:
         return None
     view = game.view(state, None)
     rated = rated_match(match, seats, game)
-    record = MatchRecord(match_id=match.id, guild_id=match.guild_id, game=match.game, finished_at=now,
+    record = MatchRecord(match_id=match_id, guild_id=match.guild_id, game=match.game, finished_at=now,
                          rounds=_rounds(view), choices=match.step, reason=result.reason, draw=result.draw,
                          rated=rated)
     session.add(record)
     await session.flush()
     ordered = sorted(seats, key=lambda s: s.seat_no)
-    rows = {s.seat_no: RecordSeat(match_id=match.id, seat_no=s.seat_no, user_id=s.user_id, name=s.name,
+    rows = {s.seat_no: RecordSeat(match_id=match_id, seat_no=s.seat_no, user_id=s.user_id, name=s.name,
                                   won=s.seat_no in result.winners, picks=picks_of(match.game, view, s.seat_no))
             for s in ordered}
-    humans = [s for s in ordered if s.user_id is not None]
+    humans = [(s.user_id, s) for s in ordered if s.user_id is not None]
     if match.guild_id is not None and humans:
         standings = await _standings(session, match.guild_id, match.game, humans, now)
-        for seat in humans:
-            standing = standings[seat.user_id]
+        for user_id, seat in humans:
+            standing = standings[user_id]
             standing.games += 1
             standing.wins += int(rows[seat.seat_no].won)
             standing.name = seat.name
@@ -129,27 +131,29 @@ def _rounds(view: dict[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-async def _standings(session: AsyncSession, guild_id: int, game: str, humans: list[Seat],
+async def _standings(session: AsyncSession, guild_id: int, game: str, humans: list[tuple[int, Seat]],
                      now: datetime) -> dict[int, Rating]:
-    """The players' rating rows, locked for the update (in user order: no deadlock between two
-    matches of the same players finishing at once), created at the defaults when new."""
-    users = sorted({s.user_id for s in humans if s.user_id is not None})
+    """The players' rating rows (``humans``: user id and seat), locked for the update (in user
+    order: no deadlock between two matches of the same players finishing at once), created at
+    the defaults when new."""
+    users = sorted({user_id for user_id, _seat in humans})
     found = {r.user_id: r for r in await ratings_for_update(session, guild_id, game, users)}
     for user_id in users:
         if user_id not in found:
-            name = next(s.name for s in humans if s.user_id == user_id)
+            name = next(seat.name for seated, seat in humans if seated == user_id)
             found[user_id] = Rating(guild_id=guild_id, game=game, user_id=user_id, name=name, updated_at=now)
             session.add(found[user_id])
     return found
 
 
-def _rate(result: eng.Result, humans: list[Seat], standings: dict[int, Rating], rows: dict[int, RecordSeat]) -> None:
-    """One openskill update over the human seats (one team of one each)."""
-    teams = [[MODEL.rating(mu=standings[s.user_id].mu, sigma=standings[s.user_id].sigma)] for s in humans]
-    places = ranks(result, [s.seat_no for s in humans])
+def _rate(result: eng.Result, humans: list[tuple[int, Seat]], standings: dict[int, Rating],
+          rows: dict[int, RecordSeat]) -> None:
+    """One openskill update over the human seats (user id and seat; one team of one each)."""
+    teams = [[MODEL.rating(mu=standings[user_id].mu, sigma=standings[user_id].sigma)] for user_id, _seat in humans]
+    places = ranks(result, [seat.seat_no for _user_id, seat in humans])
     rated = MODEL.rate(teams, ranks=[float(p) for p in places])
-    for seat, (after,) in zip(humans, rated, strict=True):
-        standing = standings[seat.user_id]
+    for (user_id, seat), (after,) in zip(humans, rated, strict=True):
+        standing = standings[user_id]
         rows[seat.seat_no].mu_before = standing.mu
         standing.mu, standing.sigma = float(after.mu), float(after.sigma)
         standing.rated += 1

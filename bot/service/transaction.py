@@ -13,10 +13,10 @@ notices are committed together: a crash leaves either all or nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -24,11 +24,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import notices
 from bot.service.errors import NoMatch, NotSeated
-from bot.service.memory import MatchLocks, RecentStates
 from bot.service.notices import Outgoing, Payload
+from bot.service.parts import ServiceParts
+from bot.service.rows import row_id
 from db.models import Choice, Deadline, Match, Seat
 from db.models import Notice as NoticeRow
-from db.store import Store, VersionConflict
+from db.store import VersionConflict
 
 T = TypeVar("T")
 
@@ -58,10 +59,15 @@ class MatchTransaction:
     """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
     actor_choice: dict[str, Any] | None = None
     """That choice, so the seat's next prompt can say what it answered."""
-    phase_states: list[tuple[int, Any]] = field(default_factory=list)
+    phase_states: list[tuple[int, eng.State]] = field(default_factory=list)
     """(events so far, state) after each choice that ended a phase: each phase post gets its map."""
     private_in_reply: bool = False
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
+
+    @property
+    def match_id(self) -> int:
+        """The match's id (its row is always a stored one here)."""
+        return row_id(self.match)
 
     def names(self) -> list[str]:
         return [s.name for s in sorted(self.seats, key=lambda s: s.seat_no)]
@@ -88,7 +94,7 @@ class MatchTransaction:
         notices.check(kind, payload)
         self.notices.append(Outgoing(kind, payload, user_id, seat))
 
-    def lead_with(self, public: list[tuple[str, Payload]]) -> None:
+    def lead_with(self, public: Sequence[tuple[str, Payload]]) -> None:
         """Queue channel posts ahead of every notice queued so far: the story of the change
         comes before what it caused (prompts, reminders, the result)."""
         for kind, payload in public:
@@ -96,17 +102,23 @@ class MatchTransaction:
         self.notices[0:0] = [Outgoing(kind, payload) for kind, payload in public]
 
 
-class Transactions:
-    """Mixed into MatchService: the match transaction and the reads beside it."""
+class Transactions(ServiceParts):
+    """The match transaction and the reads beside it: the base of every part of MatchService
+    that changes or reads a match (the steps it calls in other parts are ServiceParts')."""
 
-    store: Store
-    clock: Callable[[], datetime]
-    _locks: MatchLocks
-    _cache: RecentStates[eng.State]
+    @overload
+    async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[Callable[[], T]]],
+                      retries: int = 8) -> T: ...
 
-    async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T]], retries: int = 8) -> T:
+    @overload
+    async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T]],
+                      retries: int = 8) -> T: ...
+
+    async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T | Callable[[], T]]],
+                      retries: int = 8) -> T:
         """Run ``fn`` in one transaction on the match, retried whole on a version conflict.
-        A callable ``fn`` returns is called after the commit, so it shows the new version."""
+        A callable ``fn`` returns is called after the commit, so it shows the new version (the
+        first overload: ``_mutate`` returns what that callable returns)."""
         async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
@@ -133,7 +145,7 @@ class Transactions:
         raise AssertionError("unreachable")
 
     async def _context(self, session: AsyncSession, match: Match) -> MatchTransaction:
-        seats = await self.store.seats(session, match.id)
+        seats = await self.store.seats(session, row_id(match))
         game = eng.get(match.game)
         state = await self._state(session, match, game)
         ctx = MatchTransaction(session, match, seats, game, state, self.clock())
@@ -144,7 +156,7 @@ class Transactions:
     async def _state(self, session: AsyncSession, match: Match, game: eng.Game) -> eng.State | None:
         if match.status == "lobby":
             return None
-        cached = self._cache.get(match.id)
+        cached = self._cache.get(row_id(match))
         if cached is not None and cached[0] == match.version:
             return cached[1]
         return await self.store.load_state(session, match)
@@ -172,18 +184,18 @@ class Transactions:
         if ctx.state is not None and ctx.match.status == "active":
             result = ctx.game.result(ctx.state)
             if result is not None:
-                await self._conclude(ctx, result)
+                await self._conclude(ctx, ctx.state, result)
             else:
                 self._reissue(ctx, actor=None)
         await self._sync_deadline(ctx)
-        deadline = await ctx.session.get(Deadline, ctx.match.id)
+        deadline = await ctx.session.get(Deadline, ctx.match_id)
         self._event_notices(ctx, deadline.due_at if deadline is not None else None)
         if ctx.snapshot and ctx.state is not None:
-            await self.store.save_snapshot(ctx.session, ctx.match.id, ctx.match.step, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1
         for n, outgoing in enumerate(ctx.notices):
             ctx.session.add(NoticeRow(
-                match_id=ctx.match.id, key=f"v{new_version}:{n}:{outgoing.kind}", kind=outgoing.kind,
+                match_id=ctx.match_id, key=f"v{new_version}:{n}:{outgoing.kind}", kind=outgoing.kind,
                 channel_id=ctx.match.channel_id, user_id=outgoing.user_id, seat=outgoing.seat,
                 payload=dict(outgoing.payload), created_at=ctx.now,
             ))

@@ -15,16 +15,20 @@ request stays in the ``undos`` table, whatever became of it: the audit trail.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service import hosting
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, StalePrompt
 from bot.service.notices import ConsentNotice, PhaseNotice, TimeoutNotice
 from bot.service.reveals import reveal
+from bot.service.rows import row_id
+from bot.service.transaction import Transactions
 from db.models import Choice, Deadline, Seat, Undo
 
 if TYPE_CHECKING:
@@ -61,7 +65,7 @@ class UndoOutcome:
     log_sha_after: str | None = None
 
 
-class UndoService:
+class UndoService(Transactions):
     """Mixed into MatchService: asking for, agreeing to and applying undos."""
 
     async def request_undo(self, channel_id: int, by_user: int, back: int = 1, *,
@@ -74,11 +78,11 @@ class UndoService:
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status == "lobby":
                 raise Conflict("The match has not started, so there is nothing to undo.")
-            pending = _first_pending(ctx, await self.store.undos(ctx.session, ctx.match.id, PENDING))
+            pending = _first_pending(ctx, await self.store.undos(ctx.session, ctx.match_id, PENDING))
             if pending is not None:
                 raise Conflict(f"An undo is already waiting for agreement (until {pending.due_at:%Y-%m-%d %H:%M} "
                                "UTC); wait for it to be answered or to expire.")
-            rows = await self.store.choices(ctx.session, ctx.match.id)
+            rows = await self.store.choices(ctx.session, ctx.match_id)
             players = [r for r in rows if r.by == "player"]
             if back > len(players):
                 made = f"only {len(players)} player choice{'' if len(players) == 1 else 's'} have" if players \
@@ -97,7 +101,7 @@ class UndoService:
             why = (f"{revealed} since" if revealed else "other players' choices would be undone") if consent \
                 else (NOBODY_TO_ASK if revealed else AT_ONCE)
             row = Undo(
-                match_id=ctx.match.id, requested_by=by_user, from_step=ctx.match.step, to_step=to_step,
+                match_id=ctx.match_id, requested_by=by_user, from_step=ctx.match.step, to_step=to_step,
                 status=PENDING, consent=consent, agreed=[], why=why[:200], summary=self._undo_summary(ctx, removed),
                 undone=[{"seq": r.seq, "seat": r.seat, "kind": r.kind, "by": r.by} for r in removed],
                 log_sha_before=eng.log_sha256([(r.seat, r.payload) for r in rows]), created_at=ctx.now,
@@ -118,7 +122,7 @@ class UndoService:
 
         async def fn(ctx: MatchTransaction) -> Callable[[], UndoOutcome]:
             row = await ctx.session.get(Undo, undo_id)
-            if row is None or row.match_id != ctx.match.id:
+            if row is None or row.match_id != ctx.match_id:
                 raise NoMatch("This undo request is not part of an open match, so nothing was done.")
             seat = ctx.seat_of(user_id)
             if seat.seat_no not in row.consent:
@@ -149,16 +153,19 @@ class UndoService:
         async with self.store.read() as session:
             due = await self.store.due_undos(session, PENDING, now)
 
-        async def expire(ctx: MatchTransaction, undo_id: int) -> int:
-            row = await ctx.session.get(Undo, undo_id)
-            if row is None or row.status != PENDING or row.due_at > now:
-                return 0
-            self._close_undo(ctx, row, EXPIRED, "not everyone agreed in time")
-            return 1
+        def expiry(undo_id: int) -> Callable[[MatchTransaction], Awaitable[int]]:
+            async def expire(ctx: MatchTransaction) -> int:
+                row = await ctx.session.get(Undo, undo_id)
+                if row is None or row.status != PENDING or row.due_at > now:
+                    return 0
+                self._close_undo(ctx, row, EXPIRED, "not everyone agreed in time")
+                return 1
+
+            return expire
 
         done = 0
         for match_id, undo_id in due:
-            done += await self._mutate(match_id, lambda ctx, undo_id=undo_id: expire(ctx, undo_id))
+            done += await self._mutate(match_id, expiry(undo_id))
         return done
 
     async def prompt_retired(self, match_id: int, message_id: int) -> bool:
@@ -177,7 +184,7 @@ class UndoService:
             seats = await self.store.seats(session, match_id)
         return [self._undo_outcome(row, seats) for row in rows]
 
-    async def undo_lines(self, session: Any, match_id: int) -> dict[int, list[str]]:
+    async def undo_lines(self, session: AsyncSession, match_id: int) -> dict[int, list[str]]:
         """The public lines of the undos still in the log's history, by the step they cut back to
         (a later undo to an earlier step takes the earlier undo's line away with its choices)."""
         rows = await self.store.undos(session, match_id, DONE)
@@ -227,8 +234,9 @@ class UndoService:
             f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it.")))
         for seat in ctx.seats:
             if seat.seat_no in row.consent and seat.user_id is not None:
-                ctx.notice("consent", ConsentNotice(undo_id=row.id, due=row.due_at.isoformat(), summary=row.summary,
-                                                    why=row.why, who=who), user_id=seat.user_id, seat=seat.seat_no)
+                ctx.notice("consent", ConsentNotice(undo_id=row_id(row), due=row.due_at.isoformat(),
+                                                    summary=row.summary, why=row.why, who=who),
+                           user_id=seat.user_id, seat=seat.seat_no)
         ctx.changed = True
 
     def _close_undo(self, ctx: MatchTransaction, row: Undo, status: str, because: str) -> None:
@@ -243,26 +251,26 @@ class UndoService:
         """Cut the log back to ``row.to_step`` and send every open prompt again."""
         match, session = ctx.match, ctx.session
         ctx.state = await self.store.load_state(session, match, upto=row.to_step)
-        await self.store.cut_log(session, match.id, row.to_step)
-        deadline = await session.get(Deadline, match.id)
+        await self.store.cut_log(session, ctx.match_id, row.to_step)
+        deadline = await session.get(Deadline, ctx.match_id)
         if deadline is not None:
             await session.delete(deadline)
             await session.flush()
         # Prompt DMs sent so far are retired (the router refuses their buttons as stale); those
         # not sent yet never go out. Every open prompt is sent again, as new notices above the mark.
-        mark = await self.store.retire_prompts(session, match.id, ctx.now)
+        mark = await self.store.retire_prompts(session, ctx.match_id, ctx.now)
         ctx.values["undo_mark"] = mark
         for seat in ctx.seats:
             seat.prompt_version = seat.prompt_key = None
         ctx.start_version = {}
         ctx.start_state = None
         match.step = ctx.values["step"] = row.to_step
-        kept = await self.store.choices(session, match.id)
+        kept = await self.store.choices(session, ctx.match_id)
         row.status = DONE
         row.decided_at = ctx.now
         row.log_sha_after = eng.log_sha256([(c.seat, c.payload) for c in kept if c.seq <= row.to_step])
         ctx.changed = True
-        self._cache.pop(match.id)
+        self._cache.pop(ctx.match_id)
         line = _undid_line(self._requester(ctx.seats, row.requested_by), row.summary,
                            _names(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."
@@ -281,7 +289,7 @@ class UndoService:
             if row.status == PENDING else []
         waiting = [s.user_id for s in open_seats if s.user_id is not None]
         return UndoOutcome(
-            id=int(row.id or 0), match_id=row.match_id, status=row.status, summary=row.summary, why=row.why,
+            id=row_id(row), match_id=row.match_id, status=row.status, summary=row.summary, why=row.why,
             to_step=row.to_step, waiting=[int(u) for u in waiting if u is not None],
             asked=[s.name for s in open_seats], agreed=_names(seats, row.agreed), due_at=row.due_at, log_sha_before=row.log_sha_before,
             log_sha_after=row.log_sha_after,

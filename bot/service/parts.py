@@ -1,0 +1,98 @@
+"""What the parts of MatchService read from each other, written down once.
+
+MatchService (core.py) is one object mixed from parts split by concern (lobby, play, autoplay,
+deadlines, ...), and the parts call each other's steps inside the one match transaction. The parts
+that run transactions extend ``Transactions`` (transaction.py), which extends ``ServiceParts``;
+the notices (announce.py) and the places (places.py) extend ``ServiceParts`` itself. So the type
+checker knows the attributes MatchService's ``__init__`` sets and the steps another part supplies,
+checks each implementation against its signature here, and refuses to build a MatchService that
+lacks one. Only what crosses parts is listed: a part's own helpers stay in its module. The parts
+that need nothing but the store (board, history, outbox, ratings) declare it themselves and stay
+usable alone (the replay tool builds a HistoryService on a store).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    import engine as eng
+    from bot.service.memory import MatchLocks, RecentStates
+    from bot.service.transaction import MatchTransaction
+    from bot.service.types import Blocked, MatchInfo, Where
+    from bot.service.wording import Wording
+    from db.models import Choice, Match, Seat
+    from db.store import Store
+
+
+class ServiceParts(Protocol):
+    """The attributes and cross-part steps of MatchService (see the module docstring)."""
+
+    # Set by MatchService.__init__ (core.py).
+    store: Store
+    clock: Callable[[], datetime]
+    name_text: Callable[[str], str]
+    wording: Wording
+    holder: str
+    lease_ttl: timedelta
+    _locks: MatchLocks
+    _cache: RecentStates[eng.State]
+
+    # core.py
+    async def _conclude(self, ctx: MatchTransaction, state: eng.State, result: eng.Result) -> None: ...
+
+    # places.py
+    async def _channel_match_id(self, where: Where, open_only: bool = True) -> int: ...
+
+    # queries.py
+    def _info(self, ctx: MatchTransaction) -> MatchInfo: ...
+
+    def _info_of(self, match: Match, seats: list[Seat], game: eng.Game) -> MatchInfo: ...
+
+    def _seat_of(self, seats: list[Seat], user_id: int) -> Seat: ...
+
+    # lobby.py
+    def _need_host(self, ctx: MatchTransaction, user_id: int, is_manager: bool) -> None: ...
+
+    # play.py
+    async def _apply(self, ctx: MatchTransaction, seat_no: int, prompt: eng.Prompt, choice: dict[str, Any],
+                     by: str, interaction_id: str | None = None) -> Choice: ...
+
+    def _reissue(self, ctx: MatchTransaction, actor: int | None) -> None: ...
+
+    # autoplay.py
+    @staticmethod
+    def _ai_driven(seat: Seat) -> bool: ...
+
+    async def _play(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, by: str,
+                    policy: str | None) -> None: ...
+
+    async def _settle(self, ctx: MatchTransaction) -> None: ...
+
+    # deadlines.py
+    def _owing(self, ctx: MatchTransaction) -> list[Seat]: ...
+
+    async def _sync_deadline(self, ctx: MatchTransaction) -> None: ...
+
+    # announce.py
+    def _event_notices(self, ctx: MatchTransaction, due_at: datetime | None = None) -> None: ...
+
+    def _text_names(self, names: list[str]) -> list[str]: ...
+
+    # away.py
+    @staticmethod
+    def come_back(seat: Seat) -> None: ...
+
+    async def end_absences(self, now: datetime) -> int: ...
+
+    # undo.py
+    async def undo_lines(self, session: AsyncSession, match_id: int) -> dict[int, list[str]]: ...
+
+    async def expire_undos(self, now: datetime) -> int: ...
+
+    # outbox.py
+    async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
