@@ -6,7 +6,7 @@ talk to a game through these types.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -129,11 +129,19 @@ class Result(BaseModel):
 class Game(Protocol):
     """A game; engine/kit/game.py's `KitGame` is the one way to write one."""
 
-    info: GameInfo
-    """What the game declares: key, title, seats, modes, cooperative, team (engine/kit/info.py)."""
-    key: ClassVar[str] | str
-    title: ClassVar[str] | str
-    seats: range
+    @property
+    def info(self) -> GameInfo:
+        """What the game declares: key, title, seats, modes, cooperative, team (engine/kit/info.py)."""
+        ...
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def seats(self) -> range: ...
 
     def options_model(self) -> type[BaseModel]: ...
 

@@ -33,7 +33,7 @@ def mentioned(lines: Iterable[str], names: dict[str, str]) -> list[str]:
     found: list[str] = []
     for line in reversed(list(lines)):
         for match in pattern.finditer(str(line)):
-            pid = by_name.get(match.group(1).casefold())
-            if pid is not None and pid not in found:
-                found.append(pid)
+            named = by_name.get(match.group(1).casefold())
+            if named is not None and named not in found:
+                found.append(named)
     return found

@@ -56,7 +56,7 @@ def animate(
     """
     if not frames:
         raise ValueError("animate needs at least one frame")
-    images = [Image.open(io.BytesIO(b)) for b in frames]
+    images: list[Image.Image] = [Image.open(io.BytesIO(b)) for b in frames]
     for im in images:
         im.load()
     keep = len(images)

@@ -52,7 +52,7 @@ def font(size: int, bold: bool = False, shaping: bool = False) -> ImageFont.Free
     return f
 
 
-RAQM = features.check("raqm")
+RAQM = bool(features.check("raqm"))
 _COMPLEX_BIDI = {"R", "AL", "AN", "NSM"}
 
 

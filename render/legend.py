@@ -61,8 +61,8 @@ def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w:
         f = fonts.font(FACT_PX, bold=True)
         status_w = int(f.getlength(e.status)) + 6
         text.stamp(image, (x + w - 8, y + 21), e.status, FACT_PX, bold=True, fill=e.status_colour, stroke=0, anchor="rm")
-    name, f = text.fit(e.name, w - 52 - status_w, (NAME_PX, 21, FACT_PX), bold=True)
-    text.stamp(image, (x + 44, y + 21), name, f.size, bold=True, stroke=0, anchor="lm")
+    name, name_px = text.fitted(e.name, w - 52 - status_w, (NAME_PX, 21, FACT_PX), bold=True)
+    text.stamp(image, (x + 44, y + 21), name, name_px, bold=True, stroke=0, anchor="lm")
     cy = y + 52
     if e.progress is not None and e.target:
         if e.progress_icon:

@@ -113,8 +113,8 @@ def banner_text(img: Image.Image, band: Box, style: BannerStyle, winners: Sequen
 
 def private_title(img: Image.Image, title: str, width: float) -> None:
     """A private panel's title beside the seat token, shrunk or cut to `width` px."""
-    title, font = text.fit(title, width, (22, 20, 18), bold=True)
-    text.stamp(img, (52, 26), title, font.size, bold=True, anchor="lm")
+    title, title_px = text.fitted(title, width, (22, 20, 18), bold=True)
+    text.stamp(img, (52, 26), title, title_px, bold=True, anchor="lm")
 
 
 def private_corner(img: Image.Image, width: int, label: str) -> float:

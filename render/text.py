@@ -7,6 +7,7 @@ long (player and location names) goes through `ellipsize` so it never spills ove
 from __future__ import annotations
 
 import functools
+from typing import overload
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -14,6 +15,7 @@ from render import fonts, palette
 from render.cache import LayerCache
 
 Box = tuple[int, int, int, int]
+FloatBox = tuple[float, float, float, float]
 ELLIPSIS = "…"
 
 
@@ -39,8 +41,13 @@ def _ellipsize(text: str, path: str, size: int, max_width: int) -> str:
 
 def fit(text: str, max_width: float, sizes: tuple[int, ...], bold: bool = False) -> tuple[str, ImageFont.FreeTypeFont]:
     """The largest of `sizes` that fits `text` in `max_width`; else the smallest, ellipsised."""
-    out, size = _fit(text, int(max_width), tuple(sizes), bold)
+    out, size = fitted(text, max_width, sizes, bold)
     return out, fonts.font_for(out, size, bold)
+
+
+def fitted(text: str, max_width: float, sizes: tuple[int, ...], bold: bool = False) -> tuple[str, int]:
+    """What `fit` picks, as the text and its px size: what `stamp` takes."""
+    return _fit(text, int(max_width), tuple(sizes), bold)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -79,6 +86,20 @@ def _wrap(text: str, path: str, size: int, max_width: int, max_lines: int) -> tu
     return tuple(ellipsize(line, font, max_width) for line in lines[:max_lines])
 
 
+@overload
+def outlined(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: tuple[int, ...] = palette.TEXT,
+    outline: tuple[int, ...] = palette.OUTLINE,
+    stroke: int = 2,
+    anchor: str = "la",
+) -> Box: ...
+
+
+@overload
 def outlined(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -88,16 +109,33 @@ def outlined(
     outline: tuple[int, ...] = palette.OUTLINE,
     stroke: int = 2,
     anchor: str = "la",
-) -> Box:
-    """Draw text with a dark outline so it reads on any background; returns its bbox."""
-    extra = _direction(font)
-    draw.text(xy, text, font=font, fill=fill, stroke_width=stroke, stroke_fill=outline, anchor=anchor, **extra)
-    return draw.textbbox(xy, text, font=font, stroke_width=stroke, anchor=anchor, **extra)
+) -> FloatBox: ...
 
 
-def _direction(font: ImageFont.FreeTypeFont) -> dict[str, str]:
-    """Left-to-right paragraphs for shaped text, so "محمد wins!" keeps English word order."""
-    return {"direction": "ltr"} if font.layout_engine == ImageFont.Layout.RAQM else {}
+def outlined(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: tuple[int, ...] = palette.TEXT,
+    outline: tuple[int, ...] = palette.OUTLINE,
+    stroke: int = 2,
+    anchor: str = "la",
+) -> FloatBox:
+    """Draw text with a dark outline so it reads on any background; returns its bbox.
+
+    A FreeType font's box is whole pixels, so the bbox is whole pixels when `xy` is, which
+    the overloads say (label placement works in whole pixels)."""
+    direction = _direction(font)
+    draw.text(xy, text, font=font, fill=fill, stroke_width=stroke, stroke_fill=outline, anchor=anchor,
+              direction=direction)
+    return draw.textbbox(xy, text, font=font, stroke_width=stroke, anchor=anchor, direction=direction)
+
+
+def _direction(font: ImageFont.FreeTypeFont) -> str | None:
+    """Left-to-right paragraphs for shaped text, so "محمد wins!" keeps English word order
+    (None: Pillow's default, the basic layout has no direction)."""
+    return "ltr" if font.layout_engine == ImageFont.Layout.RAQM else None
 
 
 def plain(
@@ -120,11 +158,13 @@ def _make_sprite(
     text: str, size: int, bold: bool, fill: tuple[int, ...], stroke: int, anchor: str
 ) -> tuple[Image.Image, int, int]:
     f = fonts.font_for(text, size, bold)
-    extra = _direction(f)
-    x0, y0, x1, y1 = f.getbbox(text, stroke_width=stroke, anchor=anchor, **extra)
+    direction = _direction(f)
+    # A FreeType font's box is whole pixels (Pillow's annotation says float for every font kind).
+    x0, y0, x1, y1 = (int(edge) for edge in f.getbbox(text, stroke_width=stroke, anchor=anchor, direction=direction))
     sprite = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
     ImageDraw.Draw(sprite).text(
-        (-x0, -y0), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=palette.OUTLINE, anchor=anchor, **extra
+        (-x0, -y0), text, font=f, fill=fill, stroke_width=stroke, stroke_fill=palette.OUTLINE, anchor=anchor,
+        direction=direction,
     )
     return sprite, x0, y0
 

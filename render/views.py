@@ -30,6 +30,8 @@ def parse(model: type[View], view: View | Mapping[str, Any]) -> View:
     """`view` as `model`. A public model drops a seat view's `you` block: the public map never draws it."""
     if isinstance(view, model):
         return view
+    if not isinstance(view, Mapping):
+        raise TypeError(f"a {type(view).__name__} is not a {model.__name__} nor a view dict")
     fields = {key: value for key, value in view.items() if key != "you" or "you" in model.model_fields}
     return model.model_validate(fields)
 

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 
 import sqlalchemy as sa
-from sqlmodel import select
+from sqlmodel import col, select
 
 from bot.cli._db import add_db_option
 from db import Match, Seat, Store
@@ -25,11 +25,11 @@ async def _rows(url: str, status: str | None, limit: int) -> list[tuple[Match, i
     store = await Store.open(url, migrate=False)
     try:
         async with store.read() as session:
-            seats = select(Seat.match_id, sa.func.count().label("n")).group_by(Seat.match_id).subquery()
+            seats = select(Seat.match_id, sa.func.count().label("n")).group_by(col(Seat.match_id)).subquery()
             stmt = select(Match, sa.func.coalesce(seats.c.n, 0)).outerjoin(seats, seats.c.match_id == Match.id)
             if status:
-                stmt = stmt.where(Match.status == status)
-            rows = (await session.exec(stmt.order_by(Match.id.desc()).limit(limit))).all()
+                stmt = stmt.where(col(Match.status) == status)
+            rows = (await session.exec(stmt.order_by(col(Match.id).desc()).limit(limit))).all()
     finally:
         await store.close()
     return [(m, int(n)) for m, n in rows]

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.discord.cog import GameCog
 from bot.discord.mentions import NOBODY, plain_name
 from bot.service import MatchService
+from bot.service.core import utcnow
 from bot.service.instance import InstanceGuard
 from bot.settings import Settings
 from db.store import Store
@@ -105,10 +106,10 @@ class WarhostBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
-        kwargs = {"clock": self._clock} if self._clock is not None else {}
+        clock = self._clock or utcnow
         self._service = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
-                                     name_text=plain_name, **kwargs)
-        self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, **kwargs)
+                                     name_text=plain_name, clock=clock)
+        self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, clock=clock)
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)
         await self.add_cog(GameCog(self))

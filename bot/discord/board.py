@@ -99,10 +99,9 @@ def holds(messenger: Messenger, channel_id: int, flag: int, unknown: bool) -> bo
     """Whether the bot holds a permission in the channel as discord.py's cache knows it
     (``unknown`` when the cache does not know the channel)."""
     channel = messenger.get_channel(channel_id)
-    guild = getattr(channel, "guild", None)
-    if channel is None or guild is None or guild.me is None:
-        return unknown
-    return channel.permissions_for(guild.me).value & flag == flag
+    if not isinstance(channel, discord.abc.GuildChannel | discord.Thread) or channel.guild.me is None:
+        return unknown  # unknown to the cache, or a private channel (no guild, no permissions)
+    return channel.permissions_for(channel.guild.me).value & flag == flag
 
 
 def may_pin(messenger: Messenger, channel_id: int) -> bool:

@@ -19,7 +19,7 @@ from bot.discord.permissions import is_manager
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
-from bot.discord.table_commands import CommandBase, TableCommands
+from bot.discord.table_commands import CommandBase, TableCommands, channel_of
 from bot.discord.threads import opens_thread
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
@@ -55,15 +55,10 @@ AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"
                 app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
 
 
-def _channel_id(interaction: discord.Interaction) -> int:
-    assert interaction.channel_id is not None
-    return interaction.channel_id
-
-
 def _here(interaction: discord.Interaction) -> Place:
     """Where the command was typed and by whom: a match's thread finds that match; the channel
     several matches run from finds the one the user sits in."""
-    return Place(_channel_id(interaction), interaction.user.id)
+    return Place(channel_of(interaction), interaction.user.id)
 
 
 def _guild_id(interaction: discord.Interaction) -> int:
@@ -131,7 +126,7 @@ class GameCommands(CommandBase, app_commands.Group):
         thread = opens_thread(interaction)
         info = await self.service.create(
             interaction.guild_id,
-            _channel_id(interaction),
+            channel_of(interaction),
             interaction.user.id,
             interaction.user.display_name,
             game,

@@ -50,8 +50,9 @@ def verdict(entry: HistoryEntry) -> str:
     try:
         game = engine.get(entry.game)
     except KeyError:
-        game = None
-    team = team_verdict(game, [s.seat for s in entry.winners])
+        team = None  # a game this build no longer knows: its winners are named instead
+    else:
+        team = team_verdict(game, [s.seat for s in entry.winners])
     if team is not None:
         return team
     if entry.draw:
@@ -85,7 +86,7 @@ def stats_line(stats: GameStats) -> str:
     if stats.rated:
         parts.append(f"rating {stats.rating:.1f} (mu {stats.mu:.1f}, sigma {stats.sigma:.1f}, "
                      f"{_plural(stats.rated, 'rated match')})")
-    elif is_cooperative(_game(stats.game)):
+    elif _cooperative(stats.game):
         parts.append("cooperative: not rated")
     else:
         parts.append("not rated yet (a rated match needs two human players)")
@@ -103,7 +104,7 @@ def stats_text(name: str, stats: list[GameStats]) -> str:
 
 
 def leaderboard_lines(game: str, standings: list[Standing]) -> list[str]:
-    cooperative = is_cooperative(_game(game))
+    cooperative = _cooperative(game)
     lines = []
     for standing in standings:
         record = f"{_plural(standing.wins, 'win')} / {_plural(standing.games, 'game')}"
@@ -122,14 +123,15 @@ def leaderboard_text(boards: dict[str, list[Standing]], game: str | None) -> str
         return "Nobody has finished a match on this server yet."
     lines: list[str] = []
     for key, rows in boards.items():
-        order = "by wins (cooperative: not rated)" if is_cooperative(_game(key)) else "by rating (mu - 3 sigma)"
+        order = "by wins (cooperative: not rated)" if _cooperative(key) else "by rating (mu - 3 sigma)"
         lines.append(f"**{title_of(key)}** {order}")
         lines.extend(leaderboard_lines(key, rows))
     return _page("**Leaderboard of this server**", lines, "... ({left} more lines)")
 
 
-def _game(key: str) -> object | None:
+def _cooperative(key: str) -> bool:
+    """Whether the game of ``key`` is cooperative; a game this build no longer knows is not."""
     try:
-        return engine.get(key)
+        return is_cooperative(engine.get(key))
     except KeyError:
-        return None
+        return False

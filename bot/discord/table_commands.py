@@ -48,6 +48,13 @@ def mine_line(found: MyMatch, user_id: int) -> str:
     return f"- {where}: " + "; ".join(parts)
 
 
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel a `/game` command was typed in: the group is guild-only, and Discord gives
+    the channel of every guild interaction."""
+    assert interaction.channel_id is not None
+    return interaction.channel_id
+
+
 class CommandBase:
     """What every `/game` command uses: the service, a private "thinking" acknowledgement, the
     answer that wakes the delivery, and Manage Server judged against the match's own guild."""
@@ -63,8 +70,7 @@ class CommandBase:
 
     async def _manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server counts for the channel's match only if it is held in that match's guild."""
-        assert interaction.channel_id is not None
-        info = await self.service.find_match(Place(interaction.channel_id, interaction.user.id))
+        info = await self.service.find_match(Place(channel_of(interaction), interaction.user.id))
         return info is not None and is_manager(interaction, info.guild_id)
 
     async def _done(self, interaction: discord.Interaction, text: str) -> None:
@@ -72,8 +78,8 @@ class CommandBase:
         self.wiring.wake_delivery()
 
 
-class TableCommands(CommandBase):
-    """Holder of the commands; never instantiated."""
+class TableCommands(CommandBase, app_commands.Group):
+    """Holder of the commands; never instantiated. A Group, as the ``self`` they run with is."""
 
     @app_commands.command(name="mine", description="Your open matches: whose turn it is and your deadlines")
     @app_commands.describe(everywhere="also the matches on the other servers you share with this bot")
@@ -94,9 +100,8 @@ class TableCommands(CommandBase):
     async def undo(self, interaction: discord.Interaction,
                    back: app_commands.Range[int, 1, MAX_BACK] = 1) -> None:
         await self._private(interaction)
-        channel_id = interaction.channel_id
         manager = await self._manager(interaction)
-        outcome = await self.service.request_undo(channel_id, interaction.user.id, back, is_manager=manager)
+        outcome = await self.service.request_undo(channel_of(interaction), interaction.user.id, back, is_manager=manager)
         if outcome.status == "done":
             text = texts.UNDONE.format(summary=outcome.summary, why=outcome.why)
         else:
@@ -110,6 +115,6 @@ class TableCommands(CommandBase):
     async def away(self, interaction: discord.Interaction,
                    hours: app_commands.Range[float, AWAY_HOURS[0], AWAY_HOURS[1]]) -> None:
         await self._private(interaction)
-        outcome = await self.service.go_away(interaction.channel_id, interaction.user.id, hours)
+        outcome = await self.service.go_away(channel_of(interaction), interaction.user.id, hours)
         meanwhile = texts.AWAY_AI_PLAYS if outcome.mode == "ai" else texts.AWAY_DEADLINES_WAIT
         await self._done(interaction, texts.AWAY.format(until=timestamp(outcome.until), meanwhile=meanwhile))

@@ -9,7 +9,7 @@ threads or post in them) the match runs in the channel itself, one at a time, as
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ARCHIVE_MINUTES = 10080
+ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
 """A match thread auto-archives after a week without posts (Discord's longest choice); any post
 of the match reopens it, so a slow match loses nothing."""
 MAX_NAME = 100

@@ -87,7 +87,7 @@ def regroup_and_reconcile(f: Flow) -> None:
     boss = c.boss(key)
     kind = "general" if key in {g.key for g in c.generals} else "epic"
     hp = st.options.general_hp if kind == "general" else st.options.epic_hp
-    st.boss = Boss(key=boss.key, kind=kind, hp=hp, max_hp=hp, region=boss.region)  # type: ignore[arg-type]
+    st.boss = Boss(key=boss.key, kind=kind, hp=hp, max_hp=hp, region=boss.region)
     start_battle(f)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -175,7 +175,17 @@ class Content(Model):
         return next(r for r in self.war_regions if r.terrain == terrain)
 
 
-def _index(cards: list) -> dict:  # type: ignore[type-arg]
+class Keyed(Protocol):
+    """A card looked up by its key."""
+
+    @property
+    def key(self) -> str: ...
+
+
+KeyedT = TypeVar("KeyedT", bound=Keyed)
+
+
+def _index(cards: list[KeyedT]) -> dict[str, KeyedT]:
     return {c.key: c for c in cards}
 
 

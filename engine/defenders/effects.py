@@ -35,7 +35,7 @@ def war_action(terrain: str) -> Ability:
         for w in c.war_regions:
             effect, scope, limit = spec[w.terrain]
             WAR_ACTIONS[w.terrain] = Ability(name=w.friendly_name, text=w.friendly_text[:160], effect=effect,
-                                             scope=scope, ap=1, limit=limit)  # type: ignore[arg-type]
+                                             scope=scope, ap=1, limit=limit)
     return WAR_ACTIONS[terrain]
 
 

@@ -500,9 +500,9 @@ def draw_card(f: Flow) -> None:
     elif card == "soldier":
         target = board.most_threatened(st)
         st.soldiers += 1
-        r = st.regions[target]
-        if r.threat > 0 and not r.destroyed:
-            r.threat -= 1
+        region = st.regions[target]
+        if region.threat > 0 and not region.destroyed:
+            region.threat -= 1
             f.say(f"Soldier card: the muster Secures 1 Threat in {region_name(st, target)}.", kind="card")
         else:
             f.say("Soldier card: all is quiet; the soldier returns to the Field.", kind="card")
@@ -513,7 +513,7 @@ def draw_card(f: Flow) -> None:
 
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:
     st = f.state
-    st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))  # type: ignore[arg-type]
+    st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))
     st.boss.armor_soaked = []
     for x in st.defenders:
         x.took_turn = False

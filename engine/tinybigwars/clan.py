@@ -80,7 +80,7 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
         )
     if st.pending == "build":
         node = st.pending_location or ""
-        opts = [
+        opts: list[Option] = [
             Option(value="dojo", label="Dojo", description="+1 influence", choice={"infrastructure": "dojo"}),
             Option(value="market", label="Market", description="+1 coin", choice={"infrastructure": "market"}),
             Option(
@@ -98,7 +98,7 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
             options=opts,
             default={"infrastructure": "dojo"},
         )
-    opts: list[Option] = []
+    opts = []
     builds = set(build_sites(s, seat))
     places = set(charter_sites(s, seat)) if st.charters else set()
     for node in recruit_sites(s, seat)[: 8 if places else 12]:

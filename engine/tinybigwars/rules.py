@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+from pydantic import BaseModel
+
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
 from engine.kit import ASKS_NOTHING, Flow, Phase, PhaseTable, Sealed, StepRandom, WrongGame
 from engine.text import seat_ref
@@ -61,7 +63,7 @@ def _forces_sealed(state: TBWState) -> bool:
     return all(clan_seat.force is not None for clan_seat in state.seats)
 
 
-def _reveal(flow: TBWFlow) -> None:
+def _reveal(flow: Flow[TBWState]) -> None:
     _reveal_forces(flow.state, flow.events, flow.rng)
 
 
@@ -117,7 +119,7 @@ def _submit_build(flow: TBWFlow, seat: int, ans: BuildAnswer) -> None:
     clan.submit_build(flow.state, seat, ans, flow.events)
 
 
-def _clan_ends(flow: TBWFlow) -> None:
+def _clan_ends(flow: Flow[TBWState]) -> None:
     _end_clan(flow.state, flow.events, flow.rng)
 
 
@@ -509,7 +511,7 @@ PHASES: PhaseTable[TBWState] = PhaseTable({
 """Per phase: who owes which prompt kind, its builder and its handler ``(flow, seat, answer)``.
 Forces are sealed answers, revealed together once every clan has sealed one."""
 
-ANSWERS = {
+ANSWERS: dict[str, type[BaseModel]] = {
     "force": ForceAnswer,
     "clan": ClanAnswer,
     "recruit": RecruitAnswer,

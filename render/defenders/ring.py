@@ -296,8 +296,8 @@ def draw_region(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, r
         icons.FRIENDLY_EDGE if side == "friendly" else palette.PLATE_EDGE)
     draw.rounded_rectangle((x1 - 9 - bw, y0 + 8, x1 - 9, y0 + 36), radius=6, fill=bfill, outline=palette.OUTLINE)
     text.stamp(img, (x1 - 9 - bw / 2, y0 + 22), badge, PX, bold=True, stroke=0, fill=palette.text_on(bfill), anchor="mm")
-    name, f = text.fit(r.name or key, x1 - x0 - bw - 30, (24, 22, PX), bold=True)
-    text.stamp(img, (x0 + 12, y0 + 22), name, f.size, bold=True, fill=palette.TEXT_DIM if destroyed else palette.TEXT,
+    name, name_px = text.fitted(r.name or key, x1 - x0 - bw - 30, (24, 22, PX), bold=True)
+    text.stamp(img, (x0 + 12, y0 + 22), name, name_px, bold=True, fill=palette.TEXT_DIM if destroyed else palette.TEXT,
                anchor="lm")
     # terrain (and Dark War) and the ability name
     ty = y0 + 56
@@ -344,8 +344,8 @@ def draw_capital(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, 
         draw.rectangle((x, y0 - 9, x + 13, y0), fill=palette.COIN, outline=palette.OUTLINE)
     if "capital" in marked:
         draw.rounded_rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), radius=12, outline=palette.ALERT, width=4)
-    name, f = text.fit(cap.name or "Capital", lay.CAPITAL_W - 24, (26, 24, 22, PX), bold=True)
-    text.stamp(img, ((x0 + x1) // 2, y0 + 22), name, f.size, bold=True, anchor="mm")
+    name, name_px = text.fitted(cap.name or "Capital", lay.CAPITAL_W - 24, (26, 24, 22, PX), bold=True)
+    text.stamp(img, ((x0 + x1) // 2, y0 + 22), name, name_px, bold=True, anchor="mm")
     text.stamp(img, ((x0 + x1) // 2, y0 + 48), "CAPITAL", PX, bold=True, stroke=0, fill=palette.COIN, anchor="mm")
     cy = y0 + 78
     top = max(0, cap.destruction)

@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -73,7 +72,7 @@ def test_cooperative_result_line() -> None:
     lost = result_text(game, Result(winners=[], reason="the Capital City fell"), names)
     assert won == "**The match is over. The Defenders won: Abyss Leviathan was defeated.**"
     assert lost == "**The match is over. The Defenders lost: the Capital City fell.**"
-    versus = SimpleNamespace(key="tinybigwars")
+    versus = engine.get("tinybigwars")
     assert result_text(versus, Result(winners=[1], reason="10 influence"), names) == \
         "**The match is over: bob won** (10 influence)."
     assert "nobody won" in result_text(versus, Result(winners=[], reason="round limit"), names)
