@@ -11,7 +11,7 @@ Wars plates).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 Box = tuple[int, int, int, int]
 Size = tuple[str, int, int]  # text, width, height
@@ -78,7 +78,7 @@ def needs_leader(foot: Box, label: Box, gap: int) -> bool:
     return gx > 2 * gap + 2 or gy > 2 * gap + 2 or (gx > 0 and gy > 0 and gx + gy > 6)
 
 
-def place(feet: dict[str, Box], sizes: dict[str, Sequence[Size]], box: Box, gap: int = 2,
+def place(feet: Mapping[str, Box], sizes: Mapping[str, Sequence[Size]], box: Box, gap: int = 2,
           reach: float = 130.0, crowd: float = 110.0, first: Iterable[str] = (),
           obstacles: Sequence[Box] = ()) -> dict[str, tuple[str, Box]]:
     """Labels for the places in `sizes`, each by its footprint in `feet`, inside `box`.
@@ -113,7 +113,7 @@ def place(feet: dict[str, Box], sizes: dict[str, Sequence[Size]], box: Box, gap:
     return placed
 
 
-def _repair(pid: str, feet: dict[str, Box], options: Sequence[Size], placed: dict[str, tuple[str, Box]],
+def _repair(pid: str, feet: Mapping[str, Box], options: Sequence[Size], placed: dict[str, tuple[str, Box]],
             clear_of_marks: Callable[[Box], bool], free: Callable[..., bool], gap: int, reach: float) -> None:
     """Find a spot for `pid`, moving at most one blocking label to another free spot of its own."""
     for txt, w, h in options:
