@@ -57,8 +57,8 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
     if task.task == "spear":
         placed = state.provinces
         candidates = [(pid, opt(f"spear:{pid}",
-                                   f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
-                                   {"act": "spear", "province": pid})) for pid in pids]
+                                f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+                                {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
     elif task.task == "claim":
         candidates = [(pid, opt(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
@@ -68,8 +68,8 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
         army = next_undeployed(state, seat)
         army_number = army.idx + 1 if army else 0
         candidates = [(pid, opt(f"deploy:{pid}",
-                                   f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
-                                   {"act": "deploy", "province": pid})) for pid in pids]
+                                f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
+                                {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {army_number} in a province you own without an army."
     options = paged(state, seat, candidates, [])
     return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick,

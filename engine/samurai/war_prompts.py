@@ -63,7 +63,7 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
         army = player_of(state, seat).armies[war.chain_army]
         assert army.location is not None
         options = [opt(f"attack:{target}", target_label(state, seat, army.location, target),
-                          {"act": "attack", "target": target})
+                       {"act": "attack", "target": target})
                    for target in attack_targets(state, seat, army.location)]
         stop = opt("stop", "Stop attacking with this army", {"act": "stop"})
         text = (f"Army {army.idx + 1} (level {army.level}) may attack again from "
@@ -72,7 +72,7 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
                       default=stop.choice)
     targets = sorted({declaration.target for declaration in war.declarations})
     options = [opt(f"battle:{target}", f"Resolve the battle for {province_name(target)}",
-                      {"act": "battle", "target": target})
+                   {"act": "battle", "target": target})
                for target in targets]
     return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
                   options=options[:MAX_OPTIONS], default=options[0].choice)
@@ -102,8 +102,8 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
     if war.sub == "D" and "garrison" in war.sel:
         source = war.sel["garrison"]
         candidates = [(pid, opt(f"to:{pid}", f"To {province_name(pid)} (up to {count} units)"
-                                   + (" - claim" if state.provinces[pid].owner is None else ""),
-                                   {"act": "to", "province": pid}))
+                                + (" - claim" if state.provinces[pid].owner is None else ""),
+                                {"act": "to", "province": pid}))
                       for pid, count in garrison_targets(state, seat, source).items()]
         options = paged(state, seat, candidates, [cancel])
         text = (f"Move units of the garrison of {province_name(source)} "
@@ -113,7 +113,7 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
     if war.sub == "B" and war.sel:
         source = war.sel["source"]
         candidates = [(target, opt(f"attack:{target}", target_label(state, seat, source, target),
-                                      {"act": "attack", "target": target}))
+                                   {"act": "attack", "target": target}))
                       for target in attack_targets(state, seat, source)]
         options = paged(state, seat, candidates, [cancel])
         force = f"army {war.sel['army'] + 1}" if war.sel.get("army") is not None else "the garrison"
@@ -126,8 +126,8 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
     """Where the selected army may move: its own provinces, and in phase D unoccupied ones."""
     destinations = army_moves(state, seat, army, claim=war.sub == "D")
     candidates = [(pid, opt(f"to:{pid}", f"{province_name(pid)} ({steps} step{'s' if steps > 1 else ''})"
-                               + (" - claim" if state.provinces[pid].owner is None else ""),
-                               {"act": "to", "province": pid})) for pid, steps in destinations.items()]
+                            + (" - claim" if state.provinces[pid].owner is None else ""),
+                            {"act": "to", "province": pid})) for pid, steps in destinations.items()]
     options = paged(state, seat, candidates, [cancel])
     text = f"Move army {army.idx + 1} from {province_name(army_province(army))} ({army.moves_left} moves left) to:"
     return Prompt(seat=seat, kind="move_to", text=text, answer=Pick, options=options, default=cancel.choice)
@@ -138,13 +138,13 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
 
 def move_option(army: Army) -> Option:
     return opt(f"move:{army.idx}", f"Move army {army.idx + 1} ({province_name(army_province(army))}, "
-                  f"{army.moves_left} moves)", {"act": "move", "army": army.idx})
+               f"{army.moves_left} moves)", {"act": "move", "army": army.idx})
 
 
 def gather_option(state: SamuraiState, army: Army) -> Option:
     return opt(f"gather:{army.idx}", f"Army {army.idx + 1} takes garrison units in "
-                  f"{province_name(army_province(army))} (up to {gather_count(state, army)})",
-                  {"act": "gather", "army": army.idx})
+               f"{province_name(army_province(army))} (up to {gather_count(state, army)})",
+               {"act": "gather", "army": army.idx})
 
 
 def done_option() -> Option:
@@ -171,7 +171,7 @@ def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
     for source, force, idx in declare_sources(state, seat):
         if force == "army" and idx is not None:
             extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
-                                 {"act": "source", "province": source, "army": idx}))
+                              {"act": "source", "province": source, "army": idx}))
         else:
             label = f"Attack with the garrison of {province_name(source)} ({garrison_attackers(state, source)} units)"
             candidates.append((source,
@@ -193,7 +193,7 @@ def final_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
             extras.append(gather_option(state, army))
     extras += own_turn_option(state, seat)
     candidates = [(pid, opt(f"garrison:{pid}", f"Move the garrison of {province_name(pid)}",
-                               {"act": "garrison", "province": pid}))
+                            {"act": "garrison", "province": pid}))
                   for pid in garrison_sources(state, seat)]
     options = paged(state, seat, candidates, extras + [done])
     return Prompt(seat=seat, kind="war_final", text="Wage War D: move armies first, then garrisons one step; "
