@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine.clone import clone
 from engine.contract import Prompt
 from engine.rng import rng_for
 from engine.samurai import muster, ninja, setup_placement, victory
@@ -21,6 +22,7 @@ from engine.samurai.battle import battle_sides
 from engine.samurai.board import (
     active,
     army_at,
+    army_province,
     army_regulars,
     deploy_targets,
     garrison_size,
@@ -74,7 +76,7 @@ def random_screen(state: SamuraiState, prompt: Prompt, rng: random.Random) -> di
     """A random split that keeps army 3 within its card (else the even default)."""
     for _ in range(20):
         pick = {field.name: rng.randint(field.min, field.max) for field in prompt.fields}
-        trial = state.model_copy(deep=True)
+        trial = clone(state)
         try:
             setup_placement.do_screen(trial, prompt.seat, ScreenAnswer(**pick))
         except Exception:  # an illegal random split: try another
@@ -373,7 +375,7 @@ class HeuristicPolicy:
     def _war_declare(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         best = None
         for source, force, idx in declare_sources(state, prompt.seat):
-            if force == "army":
+            if force == "army" and idx is not None:
                 strength = own_army_strength(state.players[prompt.seat].armies[idx])
             else:
                 strength = garrison_strength(state, source)
@@ -403,7 +405,7 @@ class HeuristicPolicy:
         war = state.war
         assert war is not None and war.chain_army is not None
         army = state.players[prompt.seat].armies[war.chain_army]
-        hit = best_target(state, prompt.seat, army.location, own_army_strength(army))
+        hit = best_target(state, prompt.seat, army_province(army), own_army_strength(army))
         return {"act": "attack", "target": hit[1]} if hit else {"act": "stop"}
 
     def _battle(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, Prompt
+from engine.kit.events import emit
 from engine.samurai.answers import UnitCounts
 from engine.samurai.board import (
     BEST_FIRST,
     army_at,
+    army_province,
     army_regulars,
-    emit,
     garrison_size,
     player_of,
     province_name,
@@ -31,7 +32,7 @@ from engine.samurai.content import REGULAR, content
 from engine.samurai.elimination import destroy_army
 from engine.samurai.garrison_forces import add_force, default_force, take_force
 from engine.samurai.movement import attack_targets, garrison_attackers, leave_garrison
-from engine.samurai.state import Army, Battle, Declaration, PendingLosses, SamuraiState, no_units
+from engine.samurai.state import Army, Battle, Declaration, PendingLosses, SamuraiState, Stage, no_units
 from engine.samurai.victory import check_win
 
 
@@ -110,12 +111,14 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     assert war is not None
     prov = state.provinces[target]
     if prov.owner == seat:
-        emit(state, events, f"{province_name(target)} is already {who(seat)}'s: the attack there is dropped.")
+        emit(state, "log", events, "info",
+             f"{province_name(target)} is already {who(seat)}'s: the attack there is dropped.")
         return
     battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
     naval = False
     for declaration in decls:
         if declaration.force == "army":
+            assert declaration.army is not None  # an army's declaration always names the army
             army = player_of(state, seat).armies[declaration.army]
             if not army.alive or army.assassinated or army.location != declaration.source:
                 continue
@@ -140,7 +143,7 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
             battle.gforce[declaration.source] = units
             naval = naval or content().is_sea(declaration.source, target)
     if battle.army is None and not battle.gforce:
-        emit(state, events, f"The attack on {province_name(target)} cannot go ahead.")
+        emit(state, "log", events, "info", f"The attack on {province_name(target)} cannot go ahead.")
         return
     battle.naval = naval
     if prov.fort and (prov.owner is not None or prov.neutral):
@@ -153,8 +156,9 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
         found[1].ronin_revealed = True
     war.battle = battle
     attackers, defenders = battle_sides(state, battle)
-    emit(state, events, f"{who(seat)} attacks {province_name(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
-         f"{' by sea' if naval else ''} with {side_size(attackers)} units against {side_size(defenders)}.", kind="battle",
+    emit(state, "log", events, "battle",
+         f"{who(seat)} attacks {province_name(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
+         f"{' by sea' if naval else ''} with {side_size(attackers)} units against {side_size(defenders)}.",
          data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
                "attack": [holder for holder in attackers if holder], "defence": [holder for holder in defenders if holder]})
     if side_size(defenders) == 0:
@@ -164,7 +168,7 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     run_rounds(state, events, rng)
 
 
-NEXT_STAGE = {"naval": "ranged", "ranged": "melee", "melee": "decide"}
+NEXT_STAGE: dict[Stage, Stage] = {"naval": "ranged", "ranged": "melee", "melee": "decide"}
 
 
 def run_rounds(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -206,15 +210,18 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
     attackers, defenders = battle_sides(state, battle)
     if step == "naval":
         ddice, dhits = roll_side(defenders, None, 0, rng, with_fort=False)
-        adice, ahits = [], 0
-        emit(state, events, f"Naval landing at {province_name(battle.target)}: the defenders strike first, {dhits} hits.",
-             kind="dice", data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
+        adice: list[list[int]] = []
+        ahits = 0
+        emit(state, "log", events, "dice",
+             f"Naval landing at {province_name(battle.target)}: the defenders strike first, {dhits} hits.",
+             data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
     else:
         adice, ahits = roll_side(attackers, step, battle.fort_value, rng)
         ddice, dhits = roll_side(defenders, step, battle.fort_value, rng)
         if adice or ddice:
-            emit(state, events, f"{province_name(battle.target)} round {battle.rounds} {step}: attacker hits {ahits}, "
-                 f"defender hits {dhits}.", kind="dice",
+            emit(state, "log", events, "dice",
+                 f"{province_name(battle.target)} round {battle.rounds} {step}: attacker hits {ahits}, "
+                 f"defender hits {dhits}.",
                  data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
     pending = PendingLosses(step=step, hits={"attack": dhits, "defence": ahits})
@@ -234,6 +241,7 @@ def take_losses(state: SamuraiState, events: list[Event]) -> None:
     assert war is not None and war.battle is not None and war.battle.pending is not None
     battle = war.battle
     pending = battle.pending
+    assert pending is not None  # take_losses runs once every owed choice of the pending step is in
     attackers, defenders = battle_sides(state, battle)
     lines = []
     for side, holders, seat in (("attack", attackers, battle.attacker),
@@ -247,7 +255,7 @@ def take_losses(state: SamuraiState, events: list[Event]) -> None:
             lines.append(f"{who(seat)} loses {losses_text(losses)}")
     battle.pending = None
     if lines and pending.owed:
-        emit(state, events, "; ".join(lines) + ".", kind="losses", data={"chosen": sorted(pending.owed)})
+        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": sorted(pending.owed)})
     write_back(state, events, battle, attackers, defenders)
 
 
@@ -255,9 +263,10 @@ def choose_losses(state: SamuraiState, events: list[Event], seat: int, answer: U
                   rng: random.Random) -> None:
     """One owner's sealed choice of losses; the step resolves when every owed choice is in."""
     war = state.war
-    assert war is not None and war.battle is not None and war.battle.pending is not None
+    assert war is not None and war.battle is not None
     battle = war.battle
     pending = battle.pending
+    assert pending is not None  # a choice of losses is asked only while a step waits for it
     side = next(side for side, owner in pending.owed.items() if owner == seat)
     attackers, defenders = battle_sides(state, battle)
     holders = attackers if side == "attack" else defenders
@@ -271,11 +280,13 @@ def choose_losses(state: SamuraiState, events: list[Event], seat: int, answer: U
 def loss_prompts(state: SamuraiState) -> list[Prompt]:
     """The owed choices of losses of the pending step, attacker first."""
     war = state.war
-    assert war is not None and war.battle is not None and war.battle.pending is not None
+    assert war is not None and war.battle is not None
     battle = war.battle
+    pending = battle.pending
+    assert pending is not None  # asked for only while a step waits for choices of losses
     attackers, defenders = battle_sides(state, battle)
     return [loss_prompt(battle, side, seat, attackers if side == "attack" else defenders)
-            for side, seat in sorted(battle.pending.owed.items())]
+            for side, seat in sorted(pending.owed.items())]
 
 
 def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> None:
@@ -299,14 +310,14 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
             add_force(state, battle.target, {**moving, "ronin": ronin if garrison_size(moving) else 0})
             add_force(state, source, {**staying, "ronin": 0 if garrison_size(moving) else ronin})
         if army is not None and army.alive:
-            source = army.location
-            assert source is not None
+            left = army_province(army)
             leave_garrison(state, army)
             army.location = battle.target
             army.won = True
-            vacate_if_empty(state, source)
+            vacate_if_empty(state, left)
         fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
-        emit(state, events, f"{who(seat)} takes {province_name(battle.target)}{fort}.", kind="battle_end",
+        emit(state, "log", events, "battle_end",
+             f"{who(seat)} takes {province_name(battle.target)}{fort}.",
              data={"target": battle.target, "outcome": "won", "attacker": seat})
         vacate_if_empty(state, battle.target)
         check_win(state, events)
@@ -316,7 +327,8 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
         prov.owner = None
         prov.neutral = False
         prov.garrison = no_units()
-        emit(state, events, f"Both sides fall at {province_name(battle.target)}: it is left unoccupied.", kind="battle_end",
+        emit(state, "log", events, "battle_end",
+             f"Both sides fall at {province_name(battle.target)}: it is left unoccupied.",
              data={"target": battle.target, "outcome": "wiped", "attacker": seat})
     else:
         for source, units in battle.gforce.items():
@@ -324,8 +336,8 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
             if state.provinces[source].owner is None and garrison_size(units):
                 state.provinces[source].owner = seat
         text = f"The attack on {province_name(battle.target)} {'is called off' if outcome == 'calloff' else 'fails'}."
-        emit(state, events, text, kind="battle_end",
-             data={"target": battle.target, "outcome": outcome, "attacker": seat})
+        emit(state, "log", events, "battle_end",
+             text, data={"target": battle.target, "outcome": outcome, "attacker": seat})
         for source in battle.gforce:
             vacate_if_empty(state, source)
     if state.phase == "over":

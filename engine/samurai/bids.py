@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick, PlanAnswer
-from engine.samurai.board import active, emit, end_phase, option, player_of, who
+from engine.samurai.board import active, end_phase, locked_plan, player_of, who
 from engine.samurai.muster import build_short, start_muster
 from engine.samurai.state import Plan, SamuraiState, Task
 from engine.text import seat_ref
@@ -47,9 +49,9 @@ def spy_prompt(state: SamuraiState) -> Prompt:
     """Last round's ninja holder may look at one sealed plan before the reveal."""
     holder = state.ninja
     assert holder is not None
-    options = [option(f"spy:{seat}", f"Spy on Player {seat + 1}'s plan", {"act": "spy", "seat": seat})
+    options = [opt(f"spy:{seat}", f"Spy on Player {seat + 1}'s plan", {"act": "spy", "seat": seat})
                for seat in active(state) if seat != holder]
-    decline = option("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
+    decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
     text = "Your ninja may look at one player's plan, then you may revise yours."
     return Prompt(seat=holder, kind="spy", text=text, answer=Pick, options=options + [decline],
                   default=decline.choice)
@@ -58,16 +60,17 @@ def spy_prompt(state: SamuraiState) -> Prompt:
 def answer_spy(state: SamuraiState, seat: int, answer: Pick, events: list[Event], rng: random.Random) -> None:
     """The spied plan is shown to the holder alone, who then revises his own."""
     if answer.act == "decline":
-        emit(state, events, f"{who(seat)}'s ninja goes home unused.")
+        emit(state, "log", events, "info", f"{who(seat)}'s ninja goes home unused.")
         lock_plans(state, events, rng)
         return
     if answer.act != "spy" or answer.seat is None or answer.seat not in active(state) or answer.seat == seat:
         raise IllegalChoice("choose another player to spy on, or decline")
     target = player_of(state, answer.seat).draft["plan"]
-    emit(state, events, f"{who(seat)}'s ninja spies on {who(answer.seat)}'s plan.")
-    emit(state, events, f"{seat_ref(answer.seat)}'s plan: "
-         + ", ".join(f"{bin_name} {amount}" for bin_name, amount in target.items()),
-         seats=[seat], kind="spy", data={"seat": answer.seat, "plan": target})
+    emit(state, "log", events, "info", f"{who(seat)}'s ninja spies on {who(answer.seat)}'s plan.")
+    emit(state, "log", events, "spy",
+         f"{seat_ref(answer.seat)}'s plan: "
+         + ", ".join(f"{bin_name} {amount}" for bin_name, amount in target.items()), seats=[seat],
+         data={"seat": answer.seat, "plan": target})
     state.phase = "spy_revise"
 
 
@@ -81,15 +84,15 @@ def lock_plans(state: SamuraiState, events: list[Event], rng: random.Random) -> 
         player.koku = 0
     state.ninja = None
     state.ninja_fresh = False
-    bins = {seat: player_of(state, seat).plan.model_dump() for seat in active(state)}
+    bins = {seat: locked_plan(player_of(state, seat)).model_dump() for seat in active(state)}
     end_phase(events, state, "Plans revealed: " + "; ".join(
         f"{who(seat)} swords {plan_bins['swords']}, build {plan_bins['build']}, levy {plan_bins['levy']}, "
         f"ronin {plan_bins['ronin']}, ninja {plan_bins['ninja']}"
         for seat, plan_bins in bins.items()), kind="plans")
     events[-1].data = {"plans": {str(seat): plan_bins for seat, plan_bins in bins.items()}}
-    bidders = [seat for seat in active(state) if player_of(state, seat).plan.swords > 0]
+    bidders = [seat for seat in active(state) if locked_plan(player_of(state, seat)).swords > 0]
     ties = {seat: rng.random() for seat in bidders}
-    bidders.sort(key=lambda seat: (-player_of(state, seat).plan.swords, ties[seat]))
+    bidders.sort(key=lambda seat: (-locked_plan(player_of(state, seat)).swords, ties[seat]))
     state.sword_bidders = bidders
     for seat in active(state):
         player_of(state, seat).sword = None
@@ -101,8 +104,9 @@ def sword_prompt(state: SamuraiState, seat: int) -> Prompt:
     """Classic pace: the bidders choose a free sword one at a time, highest bid first."""
     taken = {player_of(state, other).sword for other in active(state) if player_of(state, other).sword}
     free = [position for position in range(1, len(active(state)) + 1) if position not in taken]
-    bid = player_of(state, seat).plan.swords if player_of(state, seat).plan else 0
-    options = [option(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else ""),
+    plan = player_of(state, seat).plan
+    bid = plan.swords if plan else 0
+    options = [opt(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else ""),
                    {"act": "sword", "position": position}) for position in free]
     return Prompt(seat=seat, kind="sword", text=f"You bid {bid} koku: choose your sword (turn position).",
                   answer=Pick, options=options, default=options[0].choice)
@@ -117,7 +121,7 @@ def take_sword(state: SamuraiState, seat: int, answer: Pick, events: list[Event]
     if not 1 <= position <= len(active(state)) or position in taken:
         raise IllegalChoice(f"sword {position} is not available")
     player_of(state, seat).sword = position
-    emit(state, events, f"{who(seat)} takes sword {position}.")
+    emit(state, "log", events, "info", f"{who(seat)} takes sword {position}.")
 
 
 def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -126,15 +130,18 @@ def finish_swords(state: SamuraiState, events: list[Event], rng: random.Random) 
     taken = {player_of(state, seat).sword for seat in seats if player_of(state, seat).sword}
     free = [position for position in range(1, len(seats) + 1) if position not in taken]
     rng.shuffle(free)
+    swords: dict[int, int] = {}
     for seat in seats:
-        if player_of(state, seat).sword is None:
-            player_of(state, seat).sword = free.pop()
-    by_sword = sorted(seats, key=lambda seat: player_of(state, seat).sword)
+        player = player_of(state, seat)
+        if player.sword is None:
+            player.sword = free.pop()
+        swords[seat] = player.sword
+    by_sword = sorted(seats, key=swords.__getitem__)
     state.order = by_sword + [seat for seat in state.order if seat not in seats]
     end_phase(events, state, "Turn order: " + ", ".join(
         f"{who(seat)} (sword {player_of(state, seat).sword})" for seat in active(state)), kind="turn_order")
     if state.options.steps == "combined" and not build_short(state):
         start_muster(state, events, builds_inside=True)
         return
-    state.queue = [Task(seat=seat, task="build") for seat in active(state) if player_of(state, seat).plan.build == 2]
+    state.queue = [Task(seat=seat, task="build") for seat in active(state) if locked_plan(player_of(state, seat)).build == 2]
     state.phase = "build"

@@ -3,11 +3,11 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.contract import Event, IllegalChoice, Option
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.content import content
-from engine.samurai.state import Army, Player, SamuraiState
+from engine.samurai.state import Army, Plan, Player, SamuraiState
 from engine.text import seat_ref
 
 MAX_OPTIONS = 25
@@ -31,6 +31,14 @@ def player_of(state: SamuraiState, seat: int) -> Player:
     return state.players[seat]
 
 
+def locked_plan(player: Player) -> Plan:
+    """The seat's plan of this round, which the steps after Plan read; asked for before the
+    plans lock, it is a phase machine bug, not a player's mistake."""
+    if player.plan is None:
+        raise RuntimeError(f"seat {player.seat} has no locked plan this round")
+    return player.plan
+
+
 def active(state: SamuraiState) -> list[int]:
     """Seats still in the game, in turn order."""
     return [seat for seat in state.order if not state.players[seat].eliminated]
@@ -45,6 +53,14 @@ def garrison_size(garrison: dict[str, int]) -> int:
     it hundreds of times per choice; a generator sum was a tenth of a random match."""
     get = garrison.get
     return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
+
+
+def army_province(army: Army) -> str:
+    """Where an army on the board stands; an army off the board (lost, not yet deployed) has
+    no moves, attacks or menus, so asking is a phase machine bug."""
+    if army.location is None:
+        raise RuntimeError(f"army {army.idx + 1} is not on the board")
+    return army.location
 
 
 def army_regulars(army: Army) -> int:
@@ -84,24 +100,13 @@ def income(state: SamuraiState, seat: int) -> int:
     return count
 
 
-def emit(state: SamuraiState, events: list[Event], text: str, kind: str = "info", seats: list[int] | None = None,
-         data: dict[str, Any] | None = None, phase_end: bool = False) -> None:
-    events.append(Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end))
-    if seats is None:
-        state.log = (state.log + [text])[-8:]
-
-
 def end_phase(events: list[Event], state: SamuraiState, text: str, kind: str = "phase") -> None:
-    emit(state, events, text, kind=kind, phase_end=True)
+    emit(state, "log", events, kind, text, phase_end=True)
 
 
 def units_text(units: dict[str, int]) -> str:
     parts = [f"{count} {kind}" for kind, count in units.items() if count]
     return ", ".join(parts) or "none"
-
-
-def option(value: str, label: str, choice: dict[str, Any], description: str = "") -> Option:
-    return Option(value=value[:50], label=label[:80], description=description[:100], choice=choice)
 
 
 def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
@@ -113,14 +118,14 @@ def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
     region = state.nav.get(str(seat), "")
     inside = [entry for pid, entry in candidates if region_of[pid] == region]
     if region and inside:
-        back = option("region:", "Back to all regions", {"act": "region", "region": ""})
+        back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
     members: dict[str, list[str]] = {}
     for pid, _ in candidates:
         names = members.setdefault(region_of[pid], [])
         if province_name(pid) not in names:
             names.append(province_name(pid))
-    groups = [option(f"region:{name}", f"{name}: {len(members[name])} province{'s' if len(members[name]) != 1 else ''}",
+    groups = [opt(f"region:{name}", f"{name}: {len(members[name])} province{'s' if len(members[name]) != 1 else ''}",
                   {"act": "region", "region": name}, listed(members[name], 100))
               for name in content().map.regions if name in members]
     return (groups + extras)[:MAX_OPTIONS]

@@ -4,12 +4,12 @@ only fortified land) and the armies he may raise anew."""
 from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
 from engine.samurai.board import (
     check_province,
     deploy_targets,
-    emit,
-    option,
     paged,
     player_of,
     province_name,
@@ -33,8 +33,8 @@ def destroy_army(state: SamuraiState, events: list[Event], seat: int, army: Army
     army.units = no_units()
     army.ronin = 0
     army.assassinated = False
-    emit(state, events, f"{who(seat)}'s army {army.idx + 1} is destroyed" + (f" in {province_name(where)}." if where else "."),
-         kind="army_destroyed")
+    emit(state, "log", events, "army_destroyed",
+         f"{who(seat)}'s army {army.idx + 1} is destroyed" + (f" in {province_name(where)}." if where else "."))
     if by is not None and by != seat:
         player_of(state, by).armies_destroyed += 1
     if where:
@@ -50,8 +50,9 @@ def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | N
     player = player_of(state, victim)
     player.eliminated = True
     player.draft = {}
-    emit(state, events, f"{who(victim)} has lost the last army and is eliminated"
-         + (f" by {who(by)}." if by is not None else "."), kind="eliminated")
+    emit(state, "log", events, "eliminated",
+         f"{who(victim)} has lost the last army and is eliminated"
+         + (f" by {who(by)}." if by is not None else "."))
     if state.ninja == victim:
         state.ninja = None
     state.interrupts = [interrupt for interrupt in state.interrupts if interrupt.seat != victim]
@@ -77,16 +78,16 @@ def eliminate(state: SamuraiState, events: list[Event], victim: int, by: int | N
             state.interrupts.append(Interrupt(seat=by, kind="rebuild"))
     if lwtv and state.end_round is None:
         state.end_round = state.round + 1
-        emit(state, events,
+        emit(state, "log", events, "info",
              f"The first daimyo house has fallen: the game ends after round {state.end_round}.")
     check_win(state, events)
 
 
 def rebuild_prompt(state: SamuraiState, seat: int) -> Prompt:
     """Spoils of war: the eliminator may raise one lost army (asked once per army he may raise)."""
-    candidates = [(pid, option(f"rebuild:{pid}", province_name(pid), {"act": "rebuild", "province": pid}))
+    candidates = [(pid, opt(f"rebuild:{pid}", province_name(pid), {"act": "rebuild", "province": pid}))
                   for pid in deploy_targets(state, seat)]
-    decline = option("decline", "Do not raise this army", {"act": "decline"})
+    decline = opt("decline", "Do not raise this army", {"act": "decline"})
     options = paged(state, seat, candidates, [decline])
     return Prompt(seat=seat, kind="rebuild", text="Spoils of war: you may place a new daimyo (level 1) to raise a "
                   "lost army in a province you own without an army." + region_hint(state, seat, options), answer=Pick, options=options,
@@ -97,7 +98,7 @@ def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -
     """Raise the first lost army in the chosen province, or let it go ("may", not "must")."""
     if answer.act == "decline":
         state.interrupts.pop(0)
-        emit(state, events, f"{who(seat)} does not raise a lost army.")
+        emit(state, "log", events, "info", f"{who(seat)} does not raise a lost army.")
         return
     pid = check_province(answer.province) if answer.act == "rebuild" else None
     if pid is None or pid not in deploy_targets(state, seat):
@@ -111,4 +112,5 @@ def rebuild(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -
     army.assassinated = False
     army.moves_left = 1
     army.attacks_used = 1
-    emit(state, events, f"{who(seat)} raises army {army.idx + 1} anew in {province_name(pid)}.")
+    emit(state, "log", events, "info",
+         f"{who(seat)} raises army {army.idx + 1} anew in {province_name(pid)}.")

@@ -11,13 +11,13 @@ move: the province's ronin are revealed then, as when the hidden province card i
 from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.kit.events import emit
 from engine.samurai.answers import UnitCounts
 from engine.samurai.board import (
     ASHIGARU,
     BEST_FIRST,
     SAMURAI,
     army_room,
-    emit,
     garrison_size,
     player_of,
     province_name,
@@ -111,7 +111,8 @@ def move_garrison(state: SamuraiState, events: list[Event], seat: int, source: s
     war.d_garrisons = True
     war.sel = {}
     ronin = f" and {moved['ronin']} ronin" if moved["ronin"] else ""
-    emit(state, events, f"{who(seat)} moves {garrison_size(moved)} units{ronin} from {province_name(source)} to {province_name(dest)}"
+    emit(state, "log", events, "info",
+         f"{who(seat)} moves {garrison_size(moved)} units{ronin} from {province_name(source)} to {province_name(dest)}"
          + (", claiming it." if claimed else "."))
     check_win(state, events)
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections import deque
 
 from engine.contract import Event
+from engine.kit.events import emit
 from engine.samurai.board import (
     BEST_FIRST,
     CHEAP_FIRST,
     SAMURAI,
     army_at,
+    army_province,
     army_regulars,
     army_room,
-    emit,
     garrison_size,
     owned,
     player_of,
@@ -57,7 +58,7 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
 
 def leave_garrison(state: SamuraiState, army: Army) -> None:
     """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
-    source = state.provinces[army.location]
+    source = state.provinces[army_province(army)]
     if garrison_size(source.garrison) > 0:
         return
     for kind in CHEAP_FIRST:
@@ -82,7 +83,7 @@ def move_army(state: SamuraiState, seat: int, army: Army, dest: str, dist: int, 
     text = f"{who(seat)} moves army {army.idx + 1} from {province_name(source)} to {province_name(dest)}"
     if army.ronin:
         text += f" (with {army.ronin} ronin)"
-    emit(state, events, text + (", claiming it." if claimed else "."))
+    emit(state, "log", events, "info", text + (", claiming it." if claimed else "."))
 
 
 def gather_count(state: SamuraiState, army: Army) -> int:
@@ -93,7 +94,7 @@ def gather_count(state: SamuraiState, army: Army) -> int:
 
 def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:
     """Every garrison unit the army card has room for, the strongest first."""
-    garrison = state.provinces[army.location].garrison
+    garrison = state.provinces[army_province(army)].garrison
     room = {"samurai": army_room(army, "bowman"), "ashigaru": army_room(army, "spearman")}
     take = no_units()
     for kind in BEST_FIRST:
@@ -106,13 +107,13 @@ def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:
 def gather(state: SamuraiState, seat: int, army: Army, events: list[Event],
            units: dict[str, int] | None = None) -> None:
     """Garrison units join the army standing in their province (the default: all that fit)."""
-    garrison = state.provinces[army.location].garrison
+    garrison = state.provinces[army_province(army)].garrison
     moved = gather_default(state, army) if units is None else units
     for kind in BEST_FIRST:
         garrison[kind] -= moved[kind]
         army.units[kind] += moved[kind]
-    emit(state, events,
-         f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army.location)}.")
+    emit(state, "log", events, "info",
+         f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army_province(army))}.")
 
 
 def garrison_movable(state: SamuraiState, pid: str) -> int:
@@ -160,7 +161,7 @@ def declare_sources(state: SamuraiState, seat: int) -> list[tuple[str, str, int 
     if len(war.declarations) >= BATTLE_MARKERS:
         return []
     done = {(declaration.source, declaration.force) for declaration in war.declarations}
-    out = []
+    out: list[tuple[str, str, int | None]] = []
     for army in player_of(state, seat).armies:
         if (army.alive and not army.assassinated and army.location and (army.location, "army") not in done
                 and army.attacks_used < army.level and attack_targets(state, seat, army.location)):

@@ -23,6 +23,8 @@ from collections import Counter
 from typing import Any
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import LevyAnswer, Pick
 from engine.samurai.board import (
     BEST_FIRST,
@@ -31,10 +33,9 @@ from engine.samurai.board import (
     army_at,
     army_room,
     check_province,
-    emit,
     end_phase,
     garrison_size,
-    option,
+    locked_plan,
     owned,
     paged,
     player_of,
@@ -64,7 +65,7 @@ def build_targets(state: SamuraiState, seat: int) -> list[tuple[str, str]]:
 
 
 def builders(state: SamuraiState) -> list[int]:
-    return [seat for seat in active(state) if player_of(state, seat).plan.build == 2]
+    return [seat for seat in active(state) if locked_plan(player_of(state, seat)).build == 2]
 
 
 def build_short(state: SamuraiState) -> bool:
@@ -79,8 +80,8 @@ def build_prompt(state: SamuraiState, seat: int, secret: bool) -> Prompt:
     candidates = []
     for pid, what in build_targets(state, seat):
         label = f"{'Castle' if what == 'castle' else 'Fortress'} in {province_name(pid)}"
-        candidates.append((pid, option(f"build:{pid}", label, {"act": "build", "province": pid})))
-    forfeit = option("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
+        candidates.append((pid, opt(f"build:{pid}", label, {"act": "build", "province": pid})))
+    forfeit = opt("forfeit", "Build nothing (the 2 koku are lost)", {"act": "forfeit"})
     options = paged(state, seat, candidates, [forfeit])
     default = candidates[0][1].choice if candidates else forfeit.choice
     return Prompt(seat=seat, kind="build", text="Build: place a castle or upgrade a castle to a fortress." + region_hint(state, seat, options),
@@ -106,11 +107,12 @@ def check_build(state: SamuraiState, seat: int, answer: Pick) -> str:
 
 def make_build(state: SamuraiState, events: list[Event], seat: int, pid: str) -> None:
     if not pid:
-        emit(state, events, f"{who(seat)} builds nothing; 2 koku are lost.")
+        emit(state, "log", events, "info", f"{who(seat)} builds nothing; 2 koku are lost.")
         return
     what = dict(build_targets(state, seat)).get(pid)
     if what is None:
-        emit(state, events, f"{who(seat)} cannot build in {province_name(pid)} any more: 2 koku are lost.")
+        emit(state, "log", events, "info",
+             f"{who(seat)} cannot build in {province_name(pid)} any more: 2 koku are lost.")
         return
     if what == "castle":
         state.castles -= 1
@@ -118,7 +120,7 @@ def make_build(state: SamuraiState, events: list[Event], seat: int, pid: str) ->
     else:
         state.bases -= 1
         state.provinces[pid].fort = 2
-    emit(state, events, f"{who(seat)} builds a {what} in {province_name(pid)}.")
+    emit(state, "log", events, "info", f"{who(seat)} builds a {what} in {province_name(pid)}.")
 
 
 # ---------------------------------------------------------------- levy and placement
@@ -185,9 +187,9 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The next levied unit to place (secret), or, with all placed, the sealed review."""
     draft = player_of(state, seat).draft
     todo = draft.get("todo", [])
-    undo = option("undo", "Undo the last placement", {"act": "undo"})
+    undo = opt("undo", "Undo the last placement", {"act": "undo"})
     if not todo:
-        keep = option("keep", "Keep these placements", {"act": "keep"})
+        keep = opt("keep", "Keep these placements", {"act": "keep"})
         options = [keep] + ([undo] if draft.get("placed") else [])
         return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
@@ -197,13 +199,13 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
         size = garrison_size(state.provinces[pid].garrison)
         label = f"{province_name(pid)}: garrison ({size}/5)" if to == "garrison" else f"{province_name(pid)}: army card"
         candidates.append((pid,
-                           option(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
-    skip = option("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
+                           opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
     if draft.get("placed"):
         back = [undo]
     elif "levy" in draft:
-        back = [option("undo", "Change the levy", {"act": "undo"})]
+        back = [opt("undo", "Change the levy", {"act": "undo"})]
     options = paged(state, seat, candidates, back + [skip])
     default = candidates[0][1].choice if candidates else skip.choice
     return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(state, seat, options)}",
@@ -277,7 +279,7 @@ def hire_ronin(state: SamuraiState, events: list[Event]) -> None:
     """Two ronin per koku, from a shared pool of 26, served in turn order."""
     for seat in active(state):
         player = player_of(state, seat)
-        want = 2 * player.plan.ronin
+        want = 2 * locked_plan(player).ronin
         got = min(want, state.ronin_pool)
         state.ronin_pool -= got
         player.ronin_hired = got
@@ -285,7 +287,7 @@ def hire_ronin(state: SamuraiState, events: list[Event]) -> None:
             player.draft["ronin_todo"] = got
             player.draft["ronin_placed"] = []
         if want:
-            emit(state, events,
+            emit(state, "log", events, "info",
                  f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
 
 
@@ -320,9 +322,9 @@ def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
 def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
     draft = player_of(state, seat).draft
     todo = draft.get("ronin_todo", 0)
-    undo = option("undo", "Undo the last ronin placement", {"act": "undo"})
+    undo = opt("undo", "Undo the last ronin placement", {"act": "undo"})
     if todo <= 0:
-        keep = option("keep", "Keep these placements", {"act": "keep"})
+        keep = opt("keep", "Keep these placements", {"act": "keep"})
         options = [keep] + ([undo] if draft.get("ronin_placed") else [])
         return Prompt(seat=seat, kind="ronin", text="All hired ronin placed (hidden from the others).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
@@ -330,12 +332,12 @@ def ronin_prompt(state: SamuraiState, seat: int) -> Prompt:
     for pid, to, room in ronin_spots(state, seat):
         count = min(room, todo)
         where = "garrison" if to == "garrison" else "army"
-        candidates.append((pid, option(f"ronin:{pid}:{to}", f"{count} ronin to {province_name(pid)} ({where})",
+        candidates.append((pid, opt(f"ronin:{pid}:{to}", f"{count} ronin to {province_name(pid)} ({where})",
                                {"act": "ronin", "province": pid, "to": to, "count": count})))
-    release = option("release", f"Send the other {todo} ronin away", {"act": "release"})
+    release = opt("release", f"Send the other {todo} ronin away", {"act": "release"})
     back = [undo] if draft.get("ronin_placed") else []
     if not back and (draft.get("placed") or "levy" in draft):
-        back = [option("undo", "Back to the levied units", {"act": "undo"})]
+        back = [opt("undo", "Back to the levied units", {"act": "undo"})]
     options = paged(state, seat, candidates, back + [release])
     default = candidates[0][1].choice if candidates else release.choice
     return Prompt(seat=seat, kind="ronin", text=f"Hidden ronin: place {todo} ronin (never as many as your "
@@ -392,7 +394,7 @@ def resolve_ronin(state: SamuraiState, events: list[Event]) -> None:
                 state.provinces[pid].ronin += count
                 state.provinces[pid].ronin_revealed = False
         player.draft = {}
-    bids = {seat: player_of(state, seat).plan.ninja for seat in active(state)}
+    bids = {seat: locked_plan(player_of(state, seat)).ninja for seat in active(state)}
     top = max(bids.values(), default=0)
     winners = [seat for seat, bid in bids.items() if bid == top]
     if top > 0 and len(winners) == 1:
@@ -433,11 +435,11 @@ def start_muster(state: SamuraiState, events: list[Event], builds_inside: bool) 
     for seat in active(state):
         player = player_of(state, seat)
         player.draft = {}
-        if builds_inside and player.plan.build == 2:
+        if builds_inside and locked_plan(player).build == 2:
             if build_targets(state, seat):
                 player.draft["build"] = None
             else:
-                emit(state, events, f"{who(seat)} cannot build anything: 2 koku are lost.")
+                emit(state, "log", events, "info", f"{who(seat)} cannot build anything: 2 koku are lost.")
     hire_ronin(state, events)
     state.phase = "muster"
 
@@ -449,13 +451,13 @@ def muster_stage(state: SamuraiState, seat: int) -> str | None:
     draft = player.draft
     if "build" in draft and draft["build"] is None:
         return "build"
-    if player.plan.levy > 0 and "levy" not in draft:
+    if locked_plan(player).levy > 0 and "levy" not in draft:
         return "levy"
     if draft.get("todo"):
         return "place"
     if draft.get("ronin_todo", 0) > 0:
         return "ronin"
-    if player.plan.levy > 0 or "build" in draft or "ronin_placed" in draft:
+    if locked_plan(player).levy > 0 or "build" in draft or "ronin_placed" in draft:
         return "review"
     return None
 
@@ -473,8 +475,8 @@ def muster_prompt(state: SamuraiState, seat: int) -> Prompt | None:
     if stage == "ronin":
         return ronin_prompt(state, seat)
     draft = player_of(state, seat).draft
-    keep = option("keep", "Keep my muster", {"act": "keep"})
-    undo = option("undo", "Undo the last step", {"act": "undo"})
+    keep = opt("keep", "Keep my muster", {"act": "keep"})
+    undo = opt("undo", "Undo the last step", {"act": "undo"})
     parts = []
     if draft.get("build"):
         parts.append(f"build in {province_name(draft['build'])}")

@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, IllegalChoice, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
 from engine.samurai.board import (
     MAX_OPTIONS,
     active,
+    army_province,
     army_regulars,
-    emit,
-    option,
     player_of,
     province_name,
     who,
@@ -53,8 +54,8 @@ def strike_moment(state: SamuraiState) -> bool:
 
 
 def target_options(state: SamuraiState, holder: int) -> list:
-    return [option(f"kill:{seat}:{army.idx}", f"Assassinate {who(seat)}'s daimyo of army {army.idx + 1} "
-                f"({province_name(army.location)})", {"act": "assassinate", "seat": seat, "army": army.idx})
+    return [opt(f"kill:{seat}:{army.idx}", f"Assassinate {who(seat)}'s daimyo of army {army.idx + 1} "
+                f"({province_name(army_province(army))})", {"act": "assassinate", "seat": seat, "army": army.idx})
             for seat, army in ninja_targets(state, holder)]
 
 
@@ -67,7 +68,7 @@ def ninja_offer(state: SamuraiState) -> Prompt | None:
     assert war is not None
     if state.order[war.order_pos] == holder or war.ninja_passed == war.order_pos:
         return None
-    keep = option("pass", "Not in this player's turn", {"act": "pass"})
+    keep = opt("pass", "Not in this player's turn", {"act": "pass"})
     return Prompt(seat=holder, kind="ninja", text="Your ninja may strike at any moment of another player's Wage War "
                   "Phases A, B and D: 8 or less kills; on a miss the target may strike back at one of your "
                   "daimyos (9 or more). The game does not wait for you.", answer=Pick,
@@ -78,19 +79,19 @@ def own_turn_option(state: SamuraiState, seat: int) -> list:
     """The holder's own phase menus offer the ninja at every moment of Phases A, B and D."""
     if state.ninja != seat or not strike_moment(state):
         return []
-    return [option("ninja", "Send your ninja to assassinate a daimyo", {"act": "ninja"})]
+    return [opt("ninja", "Send your ninja to assassinate a daimyo", {"act": "ninja"})]
 
 
 def ninja_prompt(state: SamuraiState, seat: int) -> Prompt:
     """The holder sent the ninja from his own turn's menu: pick the daimyo, or keep it."""
-    keep = option("pass", "Keep the ninja for later", {"act": "pass"})
+    keep = opt("pass", "Keep the ninja for later", {"act": "pass"})
     return Prompt(seat=seat, kind="ninja", text="Your ninja strikes: choose a daimyo (8 or less kills; on a miss "
                   "the target may strike back at one of yours on 9 or more).", answer=Pick,
                   options=([keep] + target_options(state, seat))[:MAX_OPTIONS], default=keep.choice)
 
 
 def counter_prompt(state: SamuraiState, seat: int, holder: int) -> Prompt:
-    options = [option(f"counter:{army.idx}", f"Strike back at {who(holder)}'s daimyo of army {army.idx + 1}",
+    options = [opt(f"counter:{army.idx}", f"Strike back at {who(holder)}'s daimyo of army {army.idx + 1}",
                    {"act": "counter", "army": army.idx})
                for army in player_of(state, holder).armies if army.alive and not army.assassinated]
     return Prompt(seat=seat, kind="counter", text="The ninja failed. Choose a daimyo of the ninja's master to strike "
@@ -119,12 +120,14 @@ def send_ninja(state: SamuraiState, events: list[Event], seat: int, answer: Pick
     roll = rng.randint(1, 12)
     target = player_of(state, answer.seat).armies[answer.army]
     if roll <= ASSASSIN_HIT:
-        emit(state, events, f"{who(seat)}'s ninja assassinates {who(answer.seat)}'s daimyo of army "
-             f"{answer.army + 1} (rolled {roll}).", kind="ninja", data={"roll": roll, "success": True})
+        emit(state, "log", events, "ninja",
+             f"{who(seat)}'s ninja assassinates {who(answer.seat)}'s daimyo of army "
+             f"{answer.army + 1} (rolled {roll}).", data={"roll": roll, "success": True})
         assassinate(state, events, answer.seat, target, seat)
         return
-    emit(state, events, f"{who(seat)}'s ninja fails against {who(answer.seat)}'s daimyo (rolled {roll}).",
-         kind="ninja", data={"roll": roll, "success": False})
+    emit(state, "log", events, "ninja",
+         f"{who(seat)}'s ninja fails against {who(answer.seat)}'s daimyo (rolled {roll}).",
+         data={"roll": roll, "success": False})
     if any(army.alive and not army.assassinated for army in player_of(state, seat).armies):
         state.interrupts.insert(0, Interrupt(seat=answer.seat, kind="counter", data={"holder": seat}))
 
@@ -139,9 +142,9 @@ def strike_back(state: SamuraiState, events: list[Event], seat: int, holder: int
     state.interrupts.pop(0)
     roll = rng.randint(1, 12)
     success = roll >= COUNTER_HIT
-    emit(state, events, f"{who(seat)} strikes back at {who(holder)}'s daimyo of army {answer.army + 1}: rolled "
-         f"{roll}, " + ("assassinated." if success else "missed."), kind="ninja",
-         data={"roll": roll, "success": success})
+    emit(state, "log", events, "ninja",
+         f"{who(seat)} strikes back at {who(holder)}'s daimyo of army {answer.army + 1}: rolled "
+         f"{roll}, " + ("assassinated." if success else "missed."), data={"roll": roll, "success": success})
     if success:
         assassinate(state, events, holder, armies[answer.army], seat)
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from engine.contract import Prompt
 from engine.samurai.battle import loss_prompts
 from engine.samurai.bids import plan_prompt, spy_prompt
-from engine.samurai.board import active, player_of
+from engine.samurai.board import active, locked_plan, player_of
 from engine.samurai.elimination import rebuild_prompt
 from engine.samurai.muster import levy_prompt, muster_prompt, place_prompt, ronin_prompt
 from engine.samurai.ninja import counter_prompt, ninja_offer, ninja_prompt
@@ -56,7 +56,7 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
         return [plan_prompt(state, state.ninja, revise=True)]
     if phase == "levy":
         return [levy_prompt(state, seat) for seat in active(state)
-                if asked(seat) and player_of(state, seat).plan.levy > 0]
+                if asked(seat) and locked_plan(player_of(state, seat)).levy > 0]
     if phase == "place":
         return [place_prompt(state, seat) for seat in active(state)
                 if asked(seat) and "todo" in player_of(state, seat).draft]

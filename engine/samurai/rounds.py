@@ -7,16 +7,16 @@ import random
 from typing import Any
 
 from engine.contract import Event, IllegalChoice, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
 from engine.samurai.board import (
     CHEAP_FIRST,
     active,
     army_regulars,
-    emit,
     end_phase,
     garrison_size,
     income,
-    option,
     owned,
     player_of,
     province_name,
@@ -45,7 +45,7 @@ def start_round(state: SamuraiState, events: list[Event], rng: random.Random) ->
         player.draft = {}
         player.levied = no_units()
         player.ronin_hired = 0
-    emit(state, events, f"Round {state.round} begins.", kind="round")
+    emit(state, "log", events, "round", f"Round {state.round} begins.")
     if state.options.mode == "lwtv":
         draw_events(state, events, rng)
     state.phase = "plan"
@@ -71,12 +71,12 @@ def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) ->
         card = cards[card_id]
         if card.kind == "objective":
             player_of(state, seat).hand.append(card_id)
-            emit(state, events, f"{who(seat)} draws an event card and keeps it secret.")
-            emit(state, events, f"You draw {card.title}: {card.text}", seats=[seat], kind="card")
+            emit(state, "log", events, "info", f"{who(seat)} draws an event card and keeps it secret.")
+            emit(state, "log", events, "card", f"You draw {card.title}: {card.text}", seats=[seat])
             if len(player_of(state, seat).hand) > hand_limit(state, seat):
                 player_of(state, seat).draft["discard"] = True
         else:
-            emit(state, events, f"{who(seat)} draws {card.title}: {card.text}", kind="card")
+            emit(state, "log", events, "card", f"{who(seat)} draws {card.title}: {card.text}")
             apply_event(state, events, seat, card)
             state.discard.append(card_id)
 
@@ -99,7 +99,7 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
         if spots and state.castles > 0:
             state.castles -= 1
             state.provinces[spots[0][2]].fort = 1
-            emit(state, events, f"A castle rises in {province_name(spots[0][2])}.")
+            emit(state, "log", events, "info", f"A castle rises in {province_name(spots[0][2])}.")
     elif card.effect == "experience":
         alive = sorted((army.level, army.idx) for army in player.armies if army.alive)
         if alive:
@@ -125,7 +125,7 @@ def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
     """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
     other players plan meanwhile instead of waiting for the discards one by one)."""
     cards = content().cards
-    options = [option(f"discard:{card_id}", f"Discard {cards[card_id].title}", {"act": "discard", "card": card_id})
+    options = [opt(f"discard:{card_id}", f"Discard {cards[card_id].title}", {"act": "discard", "card": card_id})
                for card_id in player_of(state, seat).hand]
     text = f"Your hand holds more than {hand_limit(state, seat)} event cards: discard one, then make your plan."
     return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options,
@@ -141,7 +141,7 @@ def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pi
     state.discard.append(answer.card)
     if len(player.hand) <= hand_limit(state, seat):
         player.draft.pop("discard", None)
-    emit(state, events, f"{who(seat)} discards an event card.")
+    emit(state, "log", events, "info", f"{who(seat)} discards an event card.")
 
 
 def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -162,7 +162,7 @@ def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> N
                     continue
                 army.assassinated = False
                 army.level = 1
-                emit(state, events,
+                emit(state, "log", events, "info",
                      f"A new daimyo takes command of {who(player.seat)}'s army {army.idx + 1}.")
     if state.phase == "over":
         return

@@ -5,6 +5,22 @@ The steps themselves live by section: setup_tasks and setup_placement (setup), b
 spy, swords), muster (build, levy, ronin), war, war_prompts and war_answers (Wage War),
 rounds (a round's start and end), prompts (who owes what) and choices (applying an answer).
 Every rule is named in docs/rules/samurai.md with the test that checks it.
+
+Why Samurai does not use the kit's phase table (engine/kit/phases.py), as Tiny Big Wars and
+Defenders do: the table maps a phase to its prompts and to one handler per prompt kind, then
+checks "sealed answers all in" and "phase done" once after the answer. Samurai's turn does not
+have that shape; fitting it would need a layer outside the table for each point below, and any
+slip in the order of these steps would change the recorded replay digests:
+- interrupts (a ninja strike, a counter-strike, rebuilding a lost army) are asked before the
+  prompts of whatever phase is running, and skipped ones are dropped inside `advance`;
+- one phase name means two machines: "swords" is a sealed simultaneous bid with the "combined"
+  steps option and a queue of one bidder at a time with "classic";
+- after an answer the machine runs `step_once` until someone owes a decision, crossing several
+  phases in one choice (a round's end, the next round's start, automatic builds), not a single
+  done-then-next hop;
+- the Wage War answers share one fallback table (war_answers) across its sub-steps A to D.
+The phases' prompts (prompts.py) and answers (choices.py) are already tables keyed by phase and
+by prompt kind; `step_once` below is the one if-chain left, the automatic steps themselves.
 """
 
 from __future__ import annotations
@@ -14,28 +30,20 @@ from typing import Any
 
 from engine.clone import clone
 from engine.contract import Event, IllegalChoice, Step
+from engine.kit.events import emit
 from engine.rng import rng_for
 from engine.samurai.answers import Pick
-from engine.samurai.battle import battle_sides
 from engine.samurai.bids import finish_swords, lock_plans
 from engine.samurai.board import (
     active,
-    army_at,
     deploy_targets,
-    emit,
     end_phase,
-    garrison_size,
-    income,
-    owned,
+    locked_plan,
     player_of,
-    province_name,
-    regulars_in,
     who,
 )
 from engine.samurai.choices import handle
-from engine.samurai.combat import side_size
 from engine.samurai.content import content
-from engine.samurai.movement import army_moves, attack_targets, declare_sources
 from engine.samurai.muster import (
     finish_muster,
     hire_ronin,
@@ -46,7 +54,7 @@ from engine.samurai.muster import (
     start_placing,
 )
 from engine.samurai.prompts import prompts
-from engine.samurai.rounds import apply_event, end_round, finish_setup, hand_limit
+from engine.samurai.rounds import finish_setup
 from engine.samurai.setup_placement import (
     apply_screens,
     claims_sealed,
@@ -55,24 +63,12 @@ from engine.samurai.setup_placement import (
     resolve_placement,
 )
 from engine.samurai.setup_tasks import start_deploy, task_targets
-from engine.samurai.state import Declaration, SamuraiState, no_units
+from engine.samurai.state import SamuraiState, no_units
 from engine.samurai.turn_order import serve_swords, swords_sealed
 from engine.samurai.war import start_war, war_step
 from engine.validate import parse_choice
 
-# compatibility names for views.py and the tests, from before board spelled them out
-gsize = garrison_size
-pname = province_name
-
-__all__ = [
-    # the engine contract, called by engine/samurai/__init__.py and views.py
-    "advance", "prompts", "submit",
-    # re-exported for callers that import them from here (views.py and the tests): their homes are
-    # board, battle, combat, movement, rounds, state, content and engine.rng
-    "Declaration", "apply_event", "army_at", "army_moves", "attack_targets", "battle_sides", "content",
-    "declare_sources", "end_round", "gsize", "hand_limit", "income", "owned", "pname", "regulars_in",
-    "rng_for", "side_size",
-]
+__all__ = ["advance", "prompts", "step_once", "submit"]
 
 
 def advance(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -118,7 +114,8 @@ def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> b
         while state.queue and not task_targets(state, state.queue[0]):
             task = state.queue.pop(0)
             if task.task == "build":
-                emit(state, events, f"{who(task.seat)} cannot build anything: 2 koku are lost.")
+                emit(state, "log", events, "info",
+                     f"{who(task.seat)} cannot build anything: 2 koku are lost.")
         while state.queue and player_of(state, state.queue[0].seat).eliminated:
             state.queue.pop(0)
         if state.queue:
@@ -158,7 +155,7 @@ def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> b
     if phase in ("spy", "spy_revise"):
         return False
     if phase == "levy":
-        owing = [seat for seat in active(state) if player_of(state, seat).plan.levy > 0]
+        owing = [seat for seat in active(state) if locked_plan(player_of(state, seat)).levy > 0]
         if all("levy" in player_of(state, seat).draft for seat in owing):
             for seat in active(state):
                 player = player_of(state, seat)

@@ -27,6 +27,8 @@ from collections import Counter
 from typing import Any
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick, ScreenAnswer
 from engine.samurai.board import (
     PLURAL,
@@ -34,10 +36,8 @@ from engine.samurai.board import (
     army_at,
     check_province,
     deploy_targets,
-    emit,
     end_phase,
     garrison_size,
-    option,
     owned,
     paged,
     player_of,
@@ -198,15 +198,15 @@ def apply_screens(state: SamuraiState) -> None:
 
 def claims_prompt(state: SamuraiState, seat: int) -> Prompt:
     wishes = player_of(state, seat).draft.get("claims", [])
-    undo = option("undo", "Undo the last wish", {"act": "undo"})
+    undo = opt("undo", "Undo the last wish", {"act": "undo"})
     if len(wishes) >= SETUP_TURNS or player_of(state, seat).draft.get("claims_done"):
-        keep = option("keep", "Keep these wishes", {"act": "keep"})
+        keep = opt("keep", "Keep these wishes", {"act": "keep"})
         listed = ", ".join(province_name(pid) for pid in wishes) or "the game's choice"
         return Prompt(seat=seat, kind="claim", text=f"Claim wishes sealed: {listed}.", answer=Pick,
                       options=[keep, undo] if wishes else [keep], secret=True, answered=True, default=keep.choice)
-    candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
+    candidates = [(pid, opt(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
              for pid in claim_targets(state, seat)]
-    rest = option("auto", "Let the game choose the rest for me", {"act": "auto"})
+    rest = opt("auto", "Let the game choose the rest for me", {"act": "auto"})
     options = paged(state, seat, candidates, ([undo] if wishes else []) + [rest])
     return Prompt(seat=seat, kind="claim", text=f"Setup: claim wish {len(wishes) + 1} of {SETUP_TURNS}, an "
                   "unoccupied province. Claims are served in sword order, one per player a round; a wish "
@@ -264,7 +264,7 @@ def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
             state.provinces[pid].owner = seat
             state.provinces[pid].garrison["spearman"] += 1
             player.tray["spearman"] -= 1
-            emit(state, events,
+            emit(state, "log", events, "info",
                  f"{who(seat)} claims {province_name(pid)}" + ("." if wished else " (all wishes taken)."))
     for seat in active(state):
         player_of(state, seat).draft = {}
@@ -289,16 +289,16 @@ def placement_stage(state: SamuraiState, seat: int) -> str:
 def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     stage = placement_stage(state, seat)
     draft = player_of(state, seat).draft
-    undo = option("undo", "Undo the last step", {"act": "undo"})
+    undo = opt("undo", "Undo the last step", {"act": "undo"})
     has_undo = bool(draft.get("spears") or "a1" in draft or draft.get("deploys"))
     if stage == "army_screen":
         return screen_prompt(state, seat)
     if stage == "spear":
         drafted = Counter(draft.get("spears", []))
         left = spearmen_to_place() - len(draft.get("spears", []))
-        candidates = [(pid, option(f"spear:{pid}", f"{province_name(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
+        candidates = [(pid, opt(f"spear:{pid}", f"{province_name(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
                            "spearmen)", {"act": "spear", "province": pid})) for pid in spear_targets(state, seat)]
-        rest = option("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
+        rest = opt("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
         options = paged(state, seat, candidates, ([undo] if has_undo else []) + [rest])
         return Prompt(seat=seat, kind="spear", text=f"Setup: add one spearman to a province you own (at most 3 per "
                       f"province; {left} of {spearmen_to_place()} left).{region_hint(state, seat, options)}", answer=Pick, options=options, secret=True,
@@ -306,13 +306,13 @@ def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     if stage == "deploy":
         army_number = len(draft.get("deploys", [])) + 1
         drafted = Counter(draft.get("spears", []))
-        candidates = [(pid, option(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison) + drafted[pid]} units)",
+        candidates = [(pid, opt(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison) + drafted[pid]} units)",
                            {"act": "deploy", "province": pid})) for pid in deploy_spots(state, seat)]
         options = paged(state, seat, candidates, [undo] if has_undo else [])
         return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {army_number} in a province you own without an army."
                       f"{region_hint(state, seat, options)}",
                       answer=Pick, options=options, secret=True, default=candidates[0][1].choice)
-    keep = option("keep", "Keep this setup", {"act": "keep"})
+    keep = opt("keep", "Keep this setup", {"act": "keep"})
     return Prompt(seat=seat, kind=draft.get("last", "deploy"), text="Setup sealed: spearmen placed and armies deployed "
                   "(shown when everyone is done).", answer=Pick, options=[keep, undo] if has_undo else [keep],
                   secret=True, answered=True, default=keep.choice)
@@ -384,7 +384,7 @@ def resolve_placement(state: SamuraiState, events: list[Event]) -> None:
             assert army_at(state, pid) is None
             army.location = pid
         placed = ", ".join(province_name(pid) for pid in player.draft.get("deploys", []))
-        emit(state, events, f"{who(seat)} deploys armies in {placed}.")
+        emit(state, "log", events, "info", f"{who(seat)} deploys armies in {placed}.")
     if state.options.mode != "base":
         apply_screens(state)
     for seat in active(state):

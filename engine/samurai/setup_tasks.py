@@ -4,14 +4,14 @@ claims, army deployment, and in the round the sword choice and the build."""
 from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
 from engine.samurai.bids import sword_prompt, take_sword
 from engine.samurai.board import (
     check_province,
     deploy_targets,
-    emit,
     garrison_size,
-    option,
     paged,
     player_of,
     province_name,
@@ -56,20 +56,20 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
     pids = task_targets(state, task)
     if task.task == "spear":
         placed = state.provinces
-        candidates = [(pid, option(f"spear:{pid}",
-                                   f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
-                                   {"act": "spear", "province": pid})) for pid in pids]
+        candidates = [(pid, opt(f"spear:{pid}",
+                                f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+                                {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
     elif task.task == "claim":
-        candidates = [(pid, option(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
+        candidates = [(pid, opt(f"claim:{pid}", province_name(pid), {"act": "claim", "province": pid}))
                       for pid in pids]
         text = "Setup: claim an unoccupied province with one spearman."
     else:
         army = next_undeployed(state, seat)
         army_number = army.idx + 1 if army else 0
-        candidates = [(pid, option(f"deploy:{pid}",
-                                   f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
-                                   {"act": "deploy", "province": pid})) for pid in pids]
+        candidates = [(pid, opt(f"deploy:{pid}",
+                                f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
+                                {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {army_number} in a province you own without an army."
     options = paged(state, seat, candidates, [])
     return Prompt(seat=seat, kind=task.task, text=text + region_hint(state, seat, options), answer=Pick,
@@ -100,14 +100,15 @@ def do_task(state: SamuraiState, seat: int, task: Task, answer: Pick, events: li
         player.tray["spearman"] -= 1
         if task.task == "claim":
             prov.owner = seat
-            emit(state, events, f"{who(seat)} claims {province_name(pid)}.")
+            emit(state, "log", events, "info", f"{who(seat)} claims {province_name(pid)}.")
         else:
-            emit(state, events, f"{who(seat)} adds a spearman in {province_name(pid)}.")
+            emit(state, "log", events, "info", f"{who(seat)} adds a spearman in {province_name(pid)}.")
     else:
         army = next_undeployed(state, seat)
         assert army is not None
         army.location = pid
-        emit(state, events, f"{who(seat)} deploys army {army.idx + 1} in {province_name(pid)}.")
+        emit(state, "log", events, "info",
+             f"{who(seat)} deploys army {army.idx + 1} in {province_name(pid)}.")
 
 
 def start_deploy(state: SamuraiState, events: list[Event]) -> None:

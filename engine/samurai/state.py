@@ -15,6 +15,10 @@ from engine.contract import State
 Mode = Literal["base", "quickstart", "lwtv"]
 
 
+Stage = Literal["naval", "ranged", "melee", "decide"]
+"""A battle's next combat step ("decide": a round is over, the attacker may call off)."""
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -146,7 +150,7 @@ class Battle(Model):
     rounds: int = 0
     fight_on: bool = False
     chained: bool = False
-    stage: Literal["naval", "ranged", "melee", "decide"] = "ranged"
+    stage: Stage = "ranged"
     """The next combat step; "decide" = a round is over and the attacker may call off."""
     pending: PendingLosses | None = None
 

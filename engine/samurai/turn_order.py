@@ -11,16 +11,18 @@ to act first or last, and for them this gives what choosing in turn would; the c
 from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, Prompt
+from engine.kit.events import emit
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
-from engine.samurai.board import active, emit, option, player_of, who
+from engine.samurai.board import active, locked_plan, player_of, who
 from engine.samurai.state import SamuraiState
 
 
 def sealed_sword_prompt(state: SamuraiState, seat: int) -> Prompt:
     count = len(active(state))
     wanted = player_of(state, seat).draft.get("sword")
-    bid = player_of(state, seat).plan.swords
-    options = [option(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else " (acts last)" if position == count else ""),
+    bid = locked_plan(player_of(state, seat)).swords
+    options = [opt(f"sword:{position}", f"Sword {position}" + (" (acts first)" if position == 1 else " (acts last)" if position == count else ""),
                    {"act": "sword", "position": position}) for position in range(1, count + 1)]
     text = (f"You bid {bid} koku: name the sword you want. Bidders are served from the highest bid; "
             "if yours is taken you get the nearest free one.")
@@ -52,4 +54,4 @@ def serve_swords(state: SamuraiState, events: list[Event]) -> None:
         got = min(free, key=lambda position: (abs(position - wanted), position))
         free.remove(got)
         player.sword = got
-        emit(state, events, f"{who(seat)} asked for sword {wanted} and takes sword {got}.")
+        emit(state, "log", events, "info", f"{who(seat)} asked for sword {wanted} and takes sword {got}.")

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Event
-from engine.samurai.board import active, emit, end_phase, owned, player_of, who
+from engine.kit.events import emit
+from engine.samurai.board import active, end_phase, owned, player_of, who
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
@@ -85,7 +86,8 @@ def reveal_objectives(state: SamuraiState, events: list[Event], seats: list[int]
             met = objective_met(state, seat, card)
             points = card.vp if met else card.penalty
             parts.append(f"{card.title} ({'met' if met else 'not met'}, {points:+d})")
-        emit(state, events, f"{who(seat)} reveals objectives: " + "; ".join(parts) + ".", kind="objectives",
+        emit(state, "log", events, "objectives",
+             f"{who(seat)} reveals objectives: " + "; ".join(parts) + ".",
              data={"seat": seat, "cards": [card.id for card in held]})
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.samurai import rules, victory
+from engine.samurai import victory
+from engine.samurai.board import garrison_size, owned
 from engine.samurai.content import REGULAR, content
+from engine.samurai.prompts import prompts as prompts_of
 from engine.samurai.state import SamuraiState
 from engine.samurai.view_models import (
     ArmyMarker,
@@ -53,7 +55,7 @@ def static_map() -> dict[str, Any]:
 
 
 def waiting(state: SamuraiState) -> list[int]:
-    return sorted({p.seat for p in rules.prompts(state) if not p.answered})
+    return sorted({p.seat for p in prompts_of(state) if not p.answered})
 
 
 def _war(state: SamuraiState) -> WarView | None:
@@ -75,7 +77,7 @@ def _war(state: SamuraiState) -> WarView | None:
 def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[str, Any]:
     """The public view's fields; `own_vp` (seat, total) puts a seat's full LWTV total on its own row."""
     c = content()
-    prompts = rules.prompts(state)
+    prompts = prompts_of(state)
     answered = {p.seat for p in prompts if p.secret and p.answered}
     armies_at: dict[str, ArmyMarker] = {}
     armies = []
@@ -94,7 +96,7 @@ def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[
             id=p.id, name=p.name, region=p.region, x=p.x, y=p.y,
             owner=prov.owner, neutral=prov.neutral,
             garrison={kind: prov.garrison[kind] for kind in REGULAR},
-            garrison_total=rules.gsize(prov.garrison),
+            garrison_total=garrison_size(prov.garrison),
             fort=FORT[prov.fort],
             ronin=prov.ronin if prov.ronin_revealed else None,
             army=armies_at.get(p.id),
@@ -108,7 +110,7 @@ def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[
         elif lwtv:
             vp = victory.vp(state, player.seat) if state.phase == "over" else victory.public_vp(state, player.seat)
         seats.append(SeatPublic(
-            seat=player.seat, provinces=len(rules.owned(state, player.seat)), koku=player.koku,
+            seat=player.seat, provinces=len(owned(state, player.seat)), koku=player.koku,
             sword=player.sword, eliminated=player.eliminated,
             armies=sum(1 for army in player.armies if army.alive),
             armies_destroyed=player.armies_destroyed,

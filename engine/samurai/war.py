@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event
+from engine.kit.events import emit
 from engine.samurai.battle import launch
-from engine.samurai.board import emit, end_phase, player_of, province_name, who
+from engine.samurai.board import end_phase, player_of, province_name, who
 from engine.samurai.content import content
 from engine.samurai.movement import (
     army_moves,
@@ -104,7 +105,7 @@ def war_step(state: SamuraiState, events: list[Event], rng: random.Random) -> bo
             for army in player_of(state, seat).armies:
                 if army.alive and army.won:
                     army.level = min(content().units.limits.max_level, army.level + 1)
-                    emit(state, events,
+                    emit(state, "log", events, "info",
                          f"{who(seat)}'s daimyo of army {army.idx + 1} gains experience (level {army.level}).")
                 army.won = False
                 army.moves_left = army.level
@@ -126,7 +127,7 @@ def announce_declarations(state: SamuraiState, war: War, seat: int, events: list
     """Phase B ends: the attacks declared are announced together, before any battle."""
     if war.declarations:
         targets = sorted({province_name(declaration.target) for declaration in war.declarations})
-        emit(state, events, f"{who(seat)} declares attacks on " + ", ".join(targets) + ".", kind="declare")
+        emit(state, "log", events, "declare", f"{who(seat)} declares attacks on " + ", ".join(targets) + ".")
 
 
 def end_war_turn(state: SamuraiState, events: list[Event]) -> None:

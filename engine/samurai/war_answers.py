@@ -10,7 +10,7 @@ from collections.abc import Callable
 from engine.contract import Event, IllegalChoice
 from engine.samurai.answers import Pick
 from engine.samurai.battle import finish_battle, launch, run_rounds, start_battle
-from engine.samurai.board import army_at, check_province, player_of, province_name
+from engine.samurai.board import army_at, army_province, check_province, player_of, province_name
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import default_force, force_has_choice, move_garrison
 from engine.samurai.movement import (
@@ -78,13 +78,15 @@ def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Even
     if answer.act == "stop":
         war.chain_army = None
         return
+    assert war.chain_army is not None  # the chain prompt is asked only while an army may attack again
     army = player_of(state, seat).armies[war.chain_army]
     target = check_province(answer.target)
-    if answer.act != "attack" or target not in attack_targets(state, seat, army.location):
-        raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(army.location)} "
+    here = army_province(army)
+    if answer.act != "attack" or target not in attack_targets(state, seat, here):
+        raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(here)} "
                             "or cannot be attacked")
     war.chain_army = None
-    declaration = Declaration(source=army.location, force="army", army=army.idx, target=target)
+    declaration = Declaration(source=here, force="army", army=army.idx, target=target)
     start_battle(state, events, rng, seat, target, [declaration], chained=True)
 
 

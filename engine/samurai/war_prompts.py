@@ -5,9 +5,10 @@ go) or else its phase menu (A move, B declare, D final moves)."""
 from __future__ import annotations
 
 from engine.contract import Option, Prompt
+from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
 from engine.samurai.battle import battle_sides
-from engine.samurai.board import MAX_OPTIONS, option, paged, player_of, province_name
+from engine.samurai.board import MAX_OPTIONS, army_province, paged, player_of, province_name
 from engine.samurai.combat import side_size
 from engine.samurai.garrison_forces import force_prompt, gather_prompt
 from engine.samurai.movement import (
@@ -51,9 +52,9 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
     if war.battle is not None:
         battle = war.battle
         attackers, defenders = battle_sides(state, battle)
-        options = [option("continue", "Fight another round", {"act": "continue"}),
-                   option("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
-                   option("calloff", "Call off the attack", {"act": "calloff"})]
+        options = [opt("continue", "Fight another round", {"act": "continue"}),
+                   opt("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
+                   opt("calloff", "Call off the attack", {"act": "calloff"})]
         text = (f"Battle for {province_name(battle.target)} after round {battle.rounds}: "
                 f"your {side_size(attackers)} units against {side_size(defenders)}. Go on?")
         return Prompt(seat=seat, kind="battle", text=text, answer=Pick, options=options,
@@ -61,17 +62,17 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
     if war.chain_army is not None:
         army = player_of(state, seat).armies[war.chain_army]
         assert army.location is not None
-        options = [option(f"attack:{target}", target_label(state, seat, army.location, target),
-                          {"act": "attack", "target": target})
+        options = [opt(f"attack:{target}", target_label(state, seat, army.location, target),
+                       {"act": "attack", "target": target})
                    for target in attack_targets(state, seat, army.location)]
-        stop = option("stop", "Stop attacking with this army", {"act": "stop"})
+        stop = opt("stop", "Stop attacking with this army", {"act": "stop"})
         text = (f"Army {army.idx + 1} (level {army.level}) may attack again from "
                 f"{province_name(army.location)} ({army.level - army.attacks_used} attacks left).")
         return Prompt(seat=seat, kind="chain", text=text, answer=Pick, options=(options[:MAX_OPTIONS - 1] + [stop]),
                       default=stop.choice)
     targets = sorted({declaration.target for declaration in war.declarations})
-    options = [option(f"battle:{target}", f"Resolve the battle for {province_name(target)}",
-                      {"act": "battle", "target": target})
+    options = [opt(f"battle:{target}", f"Resolve the battle for {province_name(target)}",
+                   {"act": "battle", "target": target})
                for target in targets]
     return Prompt(seat=seat, kind="war_order", text="Choose the next battle to resolve.", answer=Pick,
                   options=options[:MAX_OPTIONS], default=options[0].choice)
@@ -82,7 +83,7 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
 
 def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
     """The step after a menu choice (war.sel): where to, which target, which units go."""
-    cancel = option("cancel", "Back", {"act": "cancel"})
+    cancel = opt("cancel", "Back", {"act": "cancel"})
     player = player_of(state, seat)
     if "gather" in war.sel:
         return gather_prompt(state, seat, player.armies[war.sel["gather"]])
@@ -100,9 +101,9 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
         return move_to_prompt(state, war, seat, player.armies[war.sel["army"]], cancel)
     if war.sub == "D" and "garrison" in war.sel:
         source = war.sel["garrison"]
-        candidates = [(pid, option(f"to:{pid}", f"To {province_name(pid)} (up to {count} units)"
-                                   + (" - claim" if state.provinces[pid].owner is None else ""),
-                                   {"act": "to", "province": pid}))
+        candidates = [(pid, opt(f"to:{pid}", f"To {province_name(pid)} (up to {count} units)"
+                                + (" - claim" if state.provinces[pid].owner is None else ""),
+                                {"act": "to", "province": pid}))
                       for pid, count in garrison_targets(state, seat, source).items()]
         options = paged(state, seat, candidates, [cancel])
         text = (f"Move units of the garrison of {province_name(source)} "
@@ -111,8 +112,8 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
                       default=cancel.choice)
     if war.sub == "B" and war.sel:
         source = war.sel["source"]
-        candidates = [(target, option(f"attack:{target}", target_label(state, seat, source, target),
-                                      {"act": "attack", "target": target}))
+        candidates = [(target, opt(f"attack:{target}", target_label(state, seat, source, target),
+                                   {"act": "attack", "target": target}))
                       for target in attack_targets(state, seat, source)]
         options = paged(state, seat, candidates, [cancel])
         force = f"army {war.sel['army'] + 1}" if war.sel.get("army") is not None else "the garrison"
@@ -124,11 +125,11 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
 def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel: Option) -> Prompt:
     """Where the selected army may move: its own provinces, and in phase D unoccupied ones."""
     destinations = army_moves(state, seat, army, claim=war.sub == "D")
-    candidates = [(pid, option(f"to:{pid}", f"{province_name(pid)} ({steps} step{'s' if steps > 1 else ''})"
-                               + (" - claim" if state.provinces[pid].owner is None else ""),
-                               {"act": "to", "province": pid})) for pid, steps in destinations.items()]
+    candidates = [(pid, opt(f"to:{pid}", f"{province_name(pid)} ({steps} step{'s' if steps > 1 else ''})"
+                            + (" - claim" if state.provinces[pid].owner is None else ""),
+                            {"act": "to", "province": pid})) for pid, steps in destinations.items()]
     options = paged(state, seat, candidates, [cancel])
-    text = f"Move army {army.idx + 1} from {province_name(army.location)} ({army.moves_left} moves left) to:"
+    text = f"Move army {army.idx + 1} from {province_name(army_province(army))} ({army.moves_left} moves left) to:"
     return Prompt(seat=seat, kind="move_to", text=text, answer=Pick, options=options, default=cancel.choice)
 
 
@@ -136,18 +137,18 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
 
 
 def move_option(army: Army) -> Option:
-    return option(f"move:{army.idx}", f"Move army {army.idx + 1} ({province_name(army.location)}, "
-                  f"{army.moves_left} moves)", {"act": "move", "army": army.idx})
+    return opt(f"move:{army.idx}", f"Move army {army.idx + 1} ({province_name(army_province(army))}, "
+               f"{army.moves_left} moves)", {"act": "move", "army": army.idx})
 
 
 def gather_option(state: SamuraiState, army: Army) -> Option:
-    return option(f"gather:{army.idx}", f"Army {army.idx + 1} takes garrison units in "
-                  f"{province_name(army.location)} (up to {gather_count(state, army)})",
-                  {"act": "gather", "army": army.idx})
+    return opt(f"gather:{army.idx}", f"Army {army.idx + 1} takes garrison units in "
+               f"{province_name(army_province(army))} (up to {gather_count(state, army)})",
+               {"act": "gather", "army": army.idx})
 
 
 def done_option() -> Option:
-    return option("done", "Done with this phase", {"act": "done"})
+    return opt("done", "Done with this phase", {"act": "done"})
 
 
 def move_menu(state: SamuraiState, seat: int) -> Prompt:
@@ -168,13 +169,13 @@ def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
     extras: list[Option] = []
     candidates = []
     for source, force, idx in declare_sources(state, seat):
-        if force == "army":
-            extras.append(option(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
-                                 {"act": "source", "province": source, "army": idx}))
+        if force == "army" and idx is not None:
+            extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
+                              {"act": "source", "province": source, "army": idx}))
         else:
             label = f"Attack with the garrison of {province_name(source)} ({garrison_attackers(state, source)} units)"
             candidates.append((source,
-                               option(f"garrison:{source}", label, {"act": "source", "province": source})))
+                               opt(f"garrison:{source}", label, {"act": "source", "province": source})))
     declared = "; ".join(f"{province_name(declaration.source)}→{province_name(declaration.target)}"
                          for declaration in war.declarations)
     options = paged(state, seat, candidates, extras + own_turn_option(state, seat) + [done])
@@ -191,8 +192,8 @@ def final_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
         if army.alive and gather_count(state, army):
             extras.append(gather_option(state, army))
     extras += own_turn_option(state, seat)
-    candidates = [(pid, option(f"garrison:{pid}", f"Move the garrison of {province_name(pid)}",
-                               {"act": "garrison", "province": pid}))
+    candidates = [(pid, opt(f"garrison:{pid}", f"Move the garrison of {province_name(pid)}",
+                            {"act": "garrison", "province": pid}))
                   for pid in garrison_sources(state, seat)]
     options = paged(state, seat, candidates, extras + [done])
     return Prompt(seat=seat, kind="war_final", text="Wage War D: move armies first, then garrisons one step; "

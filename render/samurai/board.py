@@ -204,12 +204,12 @@ def draw_scene(img: Image.Image, view: PublicView, scene: Scene, focus: set[str]
     if frame is not None:
         draw.rectangle(frame, outline=palette.OUTLINE, width=5)
         draw.rectangle((frame[0] + 1, frame[1] + 1, frame[2] - 1, frame[3] - 1), outline=palette.ALERT, width=3)
-    for lab in scene.regions.values():
-        if lab.leader_to is not None:
-            end = _towards(labels.centre(lab.box), lab.leader_to, marks.node_r + 3)
-            draw.line([labels.centre(lab.box), end], fill=palette.OUTLINE, width=4)
-            draw.line([labels.centre(lab.box), end], fill=land.REGION_EDGE_RGB, width=2)
-        text.stamp(img, labels.centre(lab.box), lab.text, lab.px, bold=True, fill=land.REGION_EDGE_RGB,
+    for region in scene.regions.values():
+        if region.leader_to is not None:
+            end = _towards(labels.centre(region.box), region.leader_to, marks.node_r + 3)
+            draw.line([labels.centre(region.box), end], fill=palette.OUTLINE, width=4)
+            draw.line([labels.centre(region.box), end], fill=land.REGION_EDGE_RGB, width=2)
+        text.stamp(img, labels.centre(region.box), region.text, region.px, bold=True, fill=land.REGION_EDGE_RGB,
                    stroke=2, anchor="mm")
     bright = important(view)
     for pid, lab in scene.labels.items():

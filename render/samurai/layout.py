@@ -260,5 +260,36 @@ def place_badge(c: tuple[int, int], box: Box, hard: list[Box], soft: list[Box],
             best = (len(covered), b, covered)
     if best is not None:
         return best[1], best[2]
+    far = _far_badge(c, box, hard, soft, marks)
+    if far is not None:
+        return far
     f = marks.footprint(c)
     return (f[2] + 2, cy - marks.badge_h // 2, f[2] + 2 + marks.badge_w, cy + marks.badge_h // 2), []
+
+
+FAR_STEP = 6  # px between the badge spots tried over the whole scene when no ring spot is clear
+
+
+def _far_badge(c: tuple[int, int], box: Box, hard: list[Box], soft: list[Box],
+               marks: Marks) -> tuple[Box, list[int]] | None:
+    """The nearest badge spot anywhere in `box` clear of `hard`, covering as few `soft` boxes as possible.
+
+    The rings around a node sample too few spots for a crowded corner of the inset (a battle
+    there, its names kept and the region names around it): the badge used to land on a node.
+    This scan of the whole scene runs only then, so no badge placed by the rings moves.
+    """
+    w, h = marks.badge_w, marks.badge_h
+    cx, cy = c
+    spots = [(x, y, x + w, y + h) for x in range(box[0], box[2] - w + 1, FAR_STEP)
+             for y in range(box[1], box[3] - h + 1, FAR_STEP)]
+    spots.sort(key=lambda b: ((b[0] + w / 2 - cx) ** 2 + (b[1] + h / 2 - cy) ** 2, b))
+    best: tuple[int, Box, list[int]] | None = None
+    for b in spots:
+        if any(overlaps(b, o) for o in hard):
+            continue
+        covered = [i for i, o in enumerate(soft) if overlaps(b, o)]
+        if not covered:
+            return b, []
+        if best is None or len(covered) < best[0]:
+            best = (len(covered), b, covered)
+    return (best[1], best[2]) if best is not None else None

@@ -51,7 +51,8 @@ def region_text(region: str) -> str:
 def text_size(text: str, px: int = REGION_PX) -> tuple[int, int]:
     """Width and height of an outlined region name."""
     x0, y0, x1, y1 = fonts.font(px, bold=True).getbbox(text, stroke_width=2)
-    return (x1 - x0 + 4, y1 - y0 + 4)
+    # Pillow types the box as floats; the basic layout measures whole pixels, which round keeps
+    return (round(x1 - x0) + 4, round(y1 - y0) + 4)
 
 
 class _FreeCells:

@@ -128,7 +128,8 @@ def abbreviation(name: str) -> str:
 def label_size(label: str, px: int) -> tuple[str, int, int]:
     """A label's text with the width and height of its outlined box."""
     x0, y0, x1, y1 = fonts.font(px, bold=True).getbbox(label, stroke_width=2)
-    return (label, x1 - x0 + 2, y1 - y0 + 2)
+    # Pillow types the box as floats; the basic layout measures whole pixels, which round keeps
+    return (label, round(x1 - x0) + 2, round(y1 - y0) + 2)
 
 
 def _atlas(view: PublicView) -> Atlas:

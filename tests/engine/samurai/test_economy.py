@@ -8,8 +8,10 @@ import json
 import pytest
 
 from engine import IllegalChoice
+from engine.samurai import board, rounds
+from engine.samurai.content import content
 
-from .helpers import G, advance_to, first_open, new, prompt_for, rules, submit
+from .helpers import G, advance_to, first_open, new, prompt_for, submit
 
 ZERO = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
 
@@ -94,10 +96,10 @@ def test_build_castle_then_fortress_upgrade_only_on_own_province(planning):
     assert st.phase == "build"
     p = G.prompts(st)[0]
     assert p.seat == 0 and p.kind == "build"
-    theirs = rules.owned(st, 1)[0]
+    theirs = board.owned(st, 1)[0]
     with pytest.raises(IllegalChoice, match="you do not own"):
         G.submit(st, 0, {"act": "build", "province": theirs})
-    mine = rules.owned(st, 0)[0]
+    mine = board.owned(st, 0)[0]
     st = submit(st, 0, {"act": "build", "province": mine})
     assert st.provinces[mine].fort == 1 and st.castles == 9 and st.phase == "levy"
 
@@ -134,7 +136,7 @@ def test_levy_limits_budget_provinces_and_tray(planning):
     with pytest.raises(IllegalChoice, match="cost 6 koku but your levy bin holds 5"):
         G.submit(st, 0, {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 2})
     st2 = st.model_copy(deep=True)
-    for pid in rules.owned(st2, 0)[2:]:
+    for pid in board.owned(st2, 0)[2:]:
         st2.provinces[pid].owner = None
     with pytest.raises(IllegalChoice, match="one unit per province you own"):
         G.submit(st2, 0, {"spearman": 3, "gunner": 0, "swordsman": 0, "bowman": 0})
@@ -154,7 +156,7 @@ def test_levy_placement_one_per_province_and_stacking(planning):
     assert st.phase == "place"
     p = prompt_for(st, 0)
     assert p.kind == "place" and p.secret
-    mine = [pid for pid in rules.owned(st, 0) if rules.army_at(st, pid) is None]
+    mine = [pid for pid in board.owned(st, 0) if board.army_at(st, pid) is None]
     full = mine[1]
     st.provinces[full].garrison["spearman"] = 5
     st = submit(st, 0, {"act": "place", "province": mine[0], "to": "garrison"})
@@ -162,7 +164,7 @@ def test_levy_placement_one_per_province_and_stacking(planning):
         G.submit(st, 0, {"act": "place", "province": mine[0], "to": "garrison"})
     with pytest.raises(IllegalChoice, match="full"):
         G.submit(st, 0, {"act": "place", "province": full, "to": "garrison"})
-    theirs = rules.owned(st, 1)[0]
+    theirs = board.owned(st, 1)[0]
     with pytest.raises(IllegalChoice, match="you do not own"):
         G.submit(st, 0, {"act": "place", "province": theirs, "to": "garrison"})
     army = st.players[0].armies[0]
@@ -210,10 +212,10 @@ def test_ronin_two_per_koku_hidden_and_never_outnumbering(planning):
     p = prompt_for(st, 0)
     assert p.secret and p.kind == "ronin"
     loc = st.players[0].armies[0].location
-    regulars = rules.regulars_in(st, loc)
+    regulars = board.regulars_in(st, loc)
     with pytest.raises(IllegalChoice, match="only"):
         G.submit(st, 0, {"act": "ronin", "province": loc, "to": "army", "count": regulars})
-    lone = [pid for pid in rules.owned(st, 0) if rules.regulars_in(st, pid) == 1][0]
+    lone = [pid for pid in board.owned(st, 0) if board.regulars_in(st, pid) == 1][0]
     with pytest.raises(IllegalChoice, match="never outnumber"):
         G.submit(st, 0, {"act": "ronin", "province": lone, "to": "garrison", "count": 1})
     st = submit(st, 0, {"act": "ronin", "province": loc, "to": "army", "count": 3})
@@ -264,16 +266,16 @@ def test_spy_sees_one_plan_and_revises_before_the_reveal(planning):
 
 def test_koku_one_per_three_provinces_minimum_three_osaka_bonus():
     st = advance_to(new("lwtv", 3, seed=3), "plan")
-    for pid in rules.owned(st, 0)[4:]:
+    for pid in board.owned(st, 0)[4:]:
         st.provinces[pid].owner = None
-    assert rules.income(st, 0) == 3
+    assert board.income(st, 0) == 3
     mine = [p for p in st.provinces if st.provinces[p].owner is None and not st.provinces[p].neutral][:14]
     for pid in mine:
         st.provinces[pid].owner = 0
-    n = len(rules.owned(st, 0))
-    assert rules.income(st, 0) == max(3, n // 3)
+    n = len(board.owned(st, 0))
+    assert board.income(st, 0) == max(3, n // 3)
     st.provinces["settsu"].owner = 0
-    assert rules.income(st, 0) == max(3, (n + 1) // 3) + 1
+    assert board.income(st, 0) == max(3, (n + 1) // 3) + 1
 
 
 def test_event_effects_resolve_as_printed():
@@ -289,21 +291,21 @@ def test_event_effects_resolve_as_printed():
     cards = content().cards
     ev: list = []
     st.players[0].koku = 1
-    rules.apply_event(st, ev, 0, cards["tax_revolt"])
-    rules.apply_event(st, ev, 0, cards["tax_revolt"])
+    rounds.apply_event(st, ev, 0, cards["tax_revolt"])
+    rounds.apply_event(st, ev, 0, cards["tax_revolt"])
     assert st.players[0].koku == 0
-    rules.apply_event(st, ev, 0, cards["rice_harvest"])
+    rounds.apply_event(st, ev, 0, cards["rice_harvest"])
     assert st.players[0].koku == 2
-    rules.apply_event(st, ev, 0, cards["peasant_levy"])
+    rounds.apply_event(st, ev, 0, cards["peasant_levy"])
     assert [st.provinces[p].garrison["spearman"] for p in ("tosa", "chikuzen", "chikugo")] == [2, 3, 5]
     castles = st.castles
-    rules.apply_event(st, ev, 0, cards["master_mason"])
+    rounds.apply_event(st, ev, 0, cards["master_mason"])
     assert st.provinces["chikugo"].fort == 1 and st.castles == castles - 1
-    rules.apply_event(st, ev, 0, cards["war_council"])
+    rounds.apply_event(st, ev, 0, cards["war_council"])
     assert st.players[0].armies[2].level == 2
-    rules.apply_event(st, ev, 0, cards["typhoon_west"])
+    rounds.apply_event(st, ev, 0, cards["typhoon_west"])
     assert [st.provinces[p].garrison["spearman"] for p in ("chikuzen", "chikugo", "higo", "tosa")] == [2, 4, 1, 2]
-    rules.apply_event(st, ev, 0, cards["restless_camps"])
+    rounds.apply_event(st, ev, 0, cards["restless_camps"])
     assert st.provinces["chikugo"].garrison["spearman"] == 3
 
 
@@ -316,8 +318,8 @@ def test_round_limit_ends_with_most_provinces():
         st = step_default(st)
     res = G.result(st)
     assert res is not None and "round limit (1)" in res.reason and st.round == 1
-    best = max(len(rules.owned(st, s)) for s in range(3))
-    assert all(len(rules.owned(st, s)) == best for s in res.winners)
+    best = max(len(board.owned(st, s)) for s in range(3))
+    assert all(len(board.owned(st, s)) == best for s in res.winners)
 
 
 def test_every_action_of_a_round_ends_with_a_phase_end_event():
@@ -340,11 +342,11 @@ def test_bowman_placement_asks_for_a_region_that_lists_the_players_provinces_in_
     assert p.kind == "place" and "bowman" in p.text and "region" in p.text and "map" in p.text
     groups = [o for o in p.options if o.choice.get("act") == "region"]
     assert len(groups) >= 2
-    region_of = rules.content().region_of
-    mine = rules.owned(st, 0)
+    region_of = content().region_of
+    mine = board.owned(st, 0)
     for o in groups:
         region = o.choice["region"]
-        names = [rules.pname(pid) for pid in mine if region_of[pid] == region]
+        names = [board.province_name(pid) for pid in mine if region_of[pid] == region]
         assert o.label.startswith(f"{region}: {len(names)} province")
         assert all(name in o.description for name in names[:3]), (o.label, o.description)
     region = groups[0].choice["region"]

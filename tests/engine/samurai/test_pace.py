@@ -9,9 +9,9 @@ import random
 import pytest
 
 from engine import IllegalChoice
-from engine.samurai import muster
+from engine.samurai import board, muster
 
-from .helpers import G, advance_to, new, prompt_for, rules, submit
+from .helpers import G, advance_to, new, prompt_for, submit
 
 ZERO = {"swords": 0, "build": 0, "levy": 0, "ronin": 0, "ninja": 0}
 
@@ -53,7 +53,7 @@ def test_base_setup_is_one_sealed_step_for_everyone():
     prompts = G.prompts(st)
     assert st.phase == "placement" and sorted(p.seat for p in prompts) == [0, 1, 2]
     assert all(p.kind == "spear" and p.secret and not p.answered for p in prompts)
-    mine = rules.owned(st, 0)[0]
+    mine = board.owned(st, 0)[0]
     st = submit(st, 0, {"act": "spear", "province": mine})
     st = submit(st, 0, {"act": "spear", "province": mine})
     refused(st, 0, {"act": "spear", "province": mine}, "already holds 3 spearmen")
@@ -85,7 +85,7 @@ def test_quickstart_claims_are_wished_sealed_and_served_in_sword_order():
     wanted = free[:6]
     st = submit(st, first, {"act": "claim", "province": wanted[0]})
     refused(st, first, {"act": "claim", "province": wanted[0]}, "already on your list")
-    refused(st, first, {"act": "claim", "province": rules.owned(st, second)[0]}, "not unoccupied")
+    refused(st, first, {"act": "claim", "province": board.owned(st, second)[0]}, "not unoccupied")
     for pid in wanted[1:]:
         st = submit(st, first, {"act": "claim", "province": pid})
     assert prompt_for(st, first).answered
@@ -99,7 +99,7 @@ def test_quickstart_claims_are_wished_sealed_and_served_in_sword_order():
     # later rounds: the first sword's remaining wishes, then the game's choice for both
     assert st.provinces[wanted[0]].owner == first and st.provinces[wanted[1]].owner == second
     assert all(st.provinces[pid].owner == first for pid in wanted[2:])
-    assert all(len(rules.owned(st, s)) == 16 + 6 for s in range(3))
+    assert all(len(board.owned(st, s)) == 16 + 6 for s in range(3))
     assert G.prompts(st)[0].kind == "spear"
 
 
@@ -151,7 +151,7 @@ def test_one_sealed_muster_per_player(planning):
     st = submit(st, 0, {"spearman": 1, "gunner": 1, "swordsman": 0, "bowman": 0})
     assert prompt_for(st, 0).kind == "place"
     lone = [pid for pid, to in muster.place_spots(st, 0, "gunner")
-            if to == "garrison" and rules.regulars_in(st, pid) == 1][0]
+            if to == "garrison" and board.regulars_in(st, pid) == 1][0]
     spot = {"act": "place", "province": lone, "to": "garrison"}
     st = submit(st, 0, spot)  # the gunner
     st = submit(st, 0, {"act": "skip"})  # the spearman stays in the tray

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import IllegalChoice
-from engine.samurai import rules, victory
+from engine.samurai import board, victory
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
@@ -320,7 +320,7 @@ def test_heuristic_breaks_even_land_ties_by_a_seeded_draw_not_by_seat():
     picks = []
     for seed in range(24):
         st = advance_to(new("base", 4, seed=seed), "plan")
-        assert len({len(rules.owned(st, s)) for s in range(4)}) == 1
+        assert len({len(board.owned(st, s)) for s in range(4)}) == 1
         picks.append(weakest_foe(st, 0))
         assert weakest_foe(st, 0) == weakest_foe(st.model_copy(deep=True), 0)
     assert set(picks) == {1, 2, 3}

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalChoice
+from engine.samurai import board
 from engine.samurai.setup import deal_count
 
-from .helpers import G, advance_to, new, prompt_for, rules, step_default, submit
+from .helpers import G, advance_to, new, prompt_for, step_default, submit
 
 BASE = {5: (13, 25, 11, 3), 4: (17, 29, 7, 0), 3: (22, 34, 2, 2)}
 
@@ -16,7 +17,7 @@ BASE = {5: (13, 25, 11, 3), 4: (17, 29, 7, 0), 3: (22, 34, 2, 2)}
 def test_base_deal_and_one_spearman_each(seats):
     st = new("base", seats, seed=seats)
     for s in range(seats):
-        mine = rules.owned(st, s)
+        mine = board.owned(st, s)
         assert len(mine) == BASE[seats][0]
         assert all(st.provinces[p].garrison == {"spearman": 1, "gunner": 0, "swordsman": 0, "bowman": 0}
                    for p in mine)
@@ -30,7 +31,7 @@ def test_board_after_setup_matches_the_table(seats, mode):
     st = advance_to(new(mode, seats, seed=seats), "plan")
     owned_, on_board, in_tray, empty = BASE[seats]
     for s in range(seats):
-        mine = rules.owned(st, s)
+        mine = board.owned(st, s)
         assert len(mine) == owned_
         assert sum(st.provinces[p].garrison["spearman"] for p in mine) == on_board
         assert st.players[s].tray["spearman"] == in_tray
@@ -70,7 +71,7 @@ def test_setup_placement_is_two_spearmen_per_turn_in_sword_order_max_three():
 @pytest.mark.parametrize("seats", [3, 4, 5])
 def test_quickstart_deals_fewer_and_claims_six(seats):
     st = new("quickstart", seats, seed=2, setup="classic")
-    assert all(len(rules.owned(st, s)) == {5: 7, 4: 11, 3: 16}[seats] for s in range(seats))
+    assert all(len(board.owned(st, s)) == {5: 7, 4: 11, 3: 16}[seats] for s in range(seats))
     p = G.prompts(st)[0]
     assert p.kind == "claim"
     target = p.default["province"]
@@ -83,7 +84,7 @@ def test_quickstart_deals_fewer_and_claims_six(seats):
 def test_claim_of_an_owned_province_is_refused():
     st = new("quickstart", 3, seed=2, setup="classic")
     p = G.prompts(st)[0]
-    theirs = rules.owned(st, (p.seat + 1) % 3)[0]
+    theirs = board.owned(st, (p.seat + 1) % 3)[0]
     with pytest.raises(IllegalChoice, match="is not unoccupied"):
         G.submit(st, p.seat, {"act": "claim", "province": theirs})
 
@@ -96,7 +97,7 @@ def test_lwtv_kyoto_and_osaka_are_neutral_fortresses_and_the_deal_fits_66():
             assert prov.neutral and prov.owner is None and prov.fort == 2
         n = deal_count("lwtv", seats)
         assert (n + 6) * seats <= 66
-        assert all(len(rules.owned(st, s)) == n for s in range(seats))
+        assert all(len(board.owned(st, s)) == n for s in range(seats))
         assert st.castles == 8 and st.bases == 3
         assert len(st.deck) >= 16
     assert deal_count("lwtv", 4) == 10 and deal_count("lwtv", 5) == 7 and deal_count("lwtv", 3) == 16

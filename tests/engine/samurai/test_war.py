@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from engine import IllegalChoice
-from engine.samurai import combat, victory
+from engine.samurai import combat, movement, rounds, victory
+from engine.samurai.battle import battle_sides
+from engine.samurai.board import owned
+from engine.samurai.combat import side_size
+from engine.samurai.content import content
+from engine.samurai.state import Declaration
 
 from .helpers import (
     G,
@@ -104,7 +109,7 @@ def test_armies_never_pass_enemy_land_and_leave_a_garrison(board):
     own(board, 0, "etchu", spearman=1)
     put_army(board, 0, 0, "echigo", level=2, bowman=1, spearman=1)
     st = war_at(board, 0, "A")
-    assert rules.army_moves(st, 0, st.players[0].armies[0], False) == {"etchu": 1}
+    assert movement.army_moves(st, 0, st.players[0].armies[0], False) == {"etchu": 1}
     st = submit(st, 0, {"act": "move", "army": 0})
     st = submit(st, 0, {"act": "to", "province": "etchu"})
     assert st.provinces["echigo"].garrison["spearman"] == 1 and st.provinces["echigo"].owner == 0
@@ -158,15 +163,15 @@ def test_first_round_no_attack_on_a_province_with_an_army(board):
     with pytest.raises(IllegalChoice, match="first round"):
         G.submit(st, 0, {"act": "attack", "target": "shinano"})
     st.round = 2
-    assert "shinano" in rules.attack_targets(st, 0, "echigo")
+    assert "shinano" in movement.attack_targets(st, 0, "echigo")
 
 
 def test_at_most_twelve_battle_markers_per_turn(board):
     own(board, 0, "echigo", spearman=3)
     st = war_at(board, 0, "B")
-    assert rules.declare_sources(st, 0)
-    st.war.declarations = [rules.Declaration(source="tosa", force="garrison", target="iyo")] * 12
-    assert rules.declare_sources(st, 0) == []
+    assert movement.declare_sources(st, 0)
+    st.war.declarations = [Declaration(source="tosa", force="garrison", target="iyo")] * 12
+    assert movement.declare_sources(st, 0) == []
 
 
 def test_not_your_turn_is_refused(board):
@@ -281,7 +286,7 @@ def test_naval_invasion_defender_strikes_first(board, dice):
     naval = [e for e in step.events if e.kind == "dice" and e.data["step"] == "naval"]
     assert naval and naval[0].data["defence_hits"] == 2
     st = step.state
-    assert rules.side_size(rules.battle_sides(st, st.war.battle)[0]) == 2
+    assert side_size(battle_sides(st, st.war.battle)[0]) == 2
 
 
 def test_both_sides_wiped_leaves_the_province_unoccupied(board, dice):
@@ -384,10 +389,10 @@ def test_35_provinces_wins_at_once(board):
     for pid in pids[:33]:
         own(board, 0, pid, spearman=2)
     target = [p for p in pids[33:] if any(board.provinces[n].owner == 0 and board.provinces[n].garrison["spearman"]
-                                          for n in rules.content().adj[p])][0]
+                                          for n in content().adj[p])][0]
     st = war_at(board, 0, "D")
-    assert len(rules.owned(st, 0)) == 34
-    src = [n for n in rules.content().adj[target] if st.provinces[n].owner == 0][0]
+    assert len(owned(st, 0)) == 34
+    src = [n for n in content().adj[target] if st.provinces[n].owner == 0][0]
     st = submit(st, 0, {"act": "garrison", "province": src})
     st = submit(st, 0, {"act": "to", "province": target, "count": 1})
     res = G.result(st)
@@ -429,10 +434,10 @@ def test_assassination_success_and_new_daimyo_at_round_end(board, dice):
     st = submit(st, 1, {"act": "assassinate", "seat": 0, "army": 0})
     a = st.players[0].armies[0]
     assert a.assassinated and st.ninja is None
-    assert not rules.army_moves(st, 0, a, False)
+    assert not movement.army_moves(st, 0, a, False)
     with pytest.raises(IllegalChoice):
         G.submit(st, 0, {"act": "move", "army": 0})
-    rules.end_round(st, [], Dice())
+    rounds.end_round(st, [], Dice())
     a = st.players[0].armies[0]
     assert not a.assassinated and a.level == 1 and a.alive
 
@@ -489,7 +494,7 @@ def test_ronin_leave_at_action_8(board):
     a.ronin = 3
     board.ronin_pool = 21
     st = war_at(board, 0, "A")
-    rules.end_round(st, [], Dice())
+    rounds.end_round(st, [], Dice())
     assert st.provinces["echigo"].ronin == 0 and st.players[0].armies[0].ronin == 0 and st.ronin_pool == 26
 
 
@@ -504,9 +509,9 @@ def test_lwtv_victory_points_and_kyoto_hand_limit():
     # provinces 3 (tosa, yamashiro, musashi) + fort 1 + armies 2 + Kyoto 1 + favour 2 - walls 1
     assert victory.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
     st.players[0].armies[1].alive = False
-    assert rules.hand_limit(st, 0) == 1 + 1
+    assert rounds.hand_limit(st, 0) == 1 + 1
     st.provinces["yamashiro"].owner = 1
-    assert rules.hand_limit(st, 0) == 1
+    assert rounds.hand_limit(st, 0) == 1
 
 
 def test_lwtv_event_draw_objectives_are_secret_immediates_public():
@@ -568,4 +573,4 @@ def test_garrison_attack_may_send_fewer_units_but_never_the_last(board, dice):
     st = submit(st, 0, {"spearman": 2})
     st = submit(st, 0, {"act": "done"})
     assert st.provinces["echigo"].garrison["spearman"] == 2
-    assert rules.side_size(rules.battle_sides(st, st.war.battle)[0]) == 2
+    assert side_size(battle_sides(st, st.war.battle)[0]) == 2
