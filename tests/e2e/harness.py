@@ -67,17 +67,20 @@ async def wait_recorded(bot: Any, message: Message, timeout: float = SETTLE_TIME
 
 async def wait_public_delivered(bot: Any, timeout: float = SETTLE_TIMEOUT) -> None:
     """Wait until the bot has delivered every notice for the channel (posts, turn mentions) it
-    has written so far: what the table is going to see of the current moment is out."""
+    has written so far, and no delivery or status-board edit is under way: what the table is
+    going to see of the current moment is out."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
         async with bot.svc.store.read() as session:
             pending = (await session.exec(select(Notice.id).where(
                 Notice.user_id.is_(None), Notice.delivered_at.is_(None)))).first()
-        if pending is None:
+        delivery = bot.game.delivery
+        busy = [task for task in (*delivery.workers.values(), *delivery.boards.tasks.values()) if not task.done()]
+        if pending is None and not busy:
             return
         if loop.time() > end:
-            raise AssertionError(f"the bot left a channel notice undelivered for {timeout} s")
+            raise AssertionError(f"the bot was still delivering channel notices after {timeout} s")
         await asyncio.sleep(0.05)
 
 
