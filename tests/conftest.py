@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import faulthandler
 import multiprocessing
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -14,21 +20,32 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     reason = unavailable_reason()
     hogs = config.getoption("--cpu-hogs")
     load = [f"load: {hogs} CPU-bound processes run beside the tests"] if hogs else []
+    hang = [f"hang guard: a test still running after {config.getoption('--hang-seconds'):.0f} s stops its worker; "
+            "its threads' tracebacks go to hang-*.txt in the pytest temp directory"]
     if reason is not None:
-        return [f"fakediscord: {reason}", *load]
-    return [f"fakediscord: every REST request is validated against {spec_path()}", *load]
+        return [f"fakediscord: {reason}", *load, *hang]
+    return [f"fakediscord: every REST request is validated against {spec_path()}", *load, *hang]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--cpu-hogs", type=int, default=0, metavar="N",
                      help="run N CPU-bound processes for the whole session: the suite must pass on a busy machine")
+    parser.addoption("--hang-seconds", type=float, default=HANG_SECONDS, metavar="S",
+                     help="stop the run (dumping every thread's traceback) when one test runs longer than S seconds")
 
 
-def _burn() -> None:
-    """One core's worth of pointless arithmetic until killed."""
+HANG_SECONDS = 1500.0
+"""Far beyond any test's own bounds (a whole match may take 600 s on a loaded machine): only a
+wait without a bound gets here. pytest-timeout is not a dependency; faulthandler is built in."""
+
+
+def _burn(parent: int) -> None:
+    """One core's worth of pointless arithmetic until killed, or until the parent is gone (a run
+    stopped by the hang guard exits at once, without killing its hogs)."""
     value = 0
-    while True:
-        value = (value * 31 + 7) % 1_000_003
+    while os.getppid() == parent:
+        for _ in range(1_000_000):
+            value = (value * 31 + 7) % 1_000_003
 
 
 _hogs: list[multiprocessing.Process] = []
@@ -39,7 +56,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     count = session.config.getoption("--cpu-hogs")
     if count and not hasattr(session.config, "workerinput"):
         for _ in range(count):
-            hog = multiprocessing.get_context("spawn").Process(target=_burn, daemon=True)
+            hog = multiprocessing.get_context("spawn").Process(target=_burn, args=(os.getpid(),), daemon=True)
             hog.start()
             _hogs.append(hog)
 
@@ -49,6 +66,33 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         hog.kill()
         hog.join(timeout=5)
     _hogs.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """A hung test fails the run, naming itself, instead of stalling it: after `--hang-seconds` the
+    process writes every thread's traceback to a file and exits (xdist reports the crashed test)."""
+    seconds = item.config.getoption("--hang-seconds")
+    dump: IO[str] | None = None
+    if seconds > 0:
+        name = re.sub(r"[^\w.-]+", "_", item.nodeid)[-120:]
+        dump = (_hang_dir(item.config) / f"hang-{name}.txt").open("w")
+        dump.write(f"{item.nodeid} still running after {seconds:.0f} s\n")
+        dump.flush()
+        faulthandler.dump_traceback_later(seconds, exit=True, file=dump)
+    try:
+        yield
+    finally:
+        if dump is not None:
+            faulthandler.cancel_dump_traceback_later()
+            path = Path(dump.name)
+            dump.close()
+            path.unlink(missing_ok=True)
+
+
+def _hang_dir(config: pytest.Config) -> Path:
+    factory: pytest.TempPathFactory = config._tmp_path_factory  # type: ignore[attr-defined]
+    return factory.getbasetemp()
 
 
 @pytest.fixture(autouse=True)

@@ -7,14 +7,18 @@ import asyncio
 import json
 import random
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlmodel import select
+
 from bot.discord.app import make_bot
 from bot.settings import Settings
+from db.models import Notice
 from tests.fakediscord.models import Message
-from tests.fakediscord.players import Player, Response, modal_text_inputs
+from tests.fakediscord.players import SETTLE_TIMEOUT, Player, Response, modal_text_inputs
 
 TIMEOUT = 30.0
 
@@ -29,6 +33,55 @@ def settings_for(fake: Any, db_path: Path, **extra: Any) -> Settings:
         deliver_seconds=0.05,
         **extra,
     )
+
+
+async def set_deadline_hours(db_path: Path, hours: float) -> None:
+    """Shorten every match's stored deadline (`/game new` allows 3 minutes at least). The UPDATE runs
+    in a thread: a blocking write on the event loop the bot shares could wait forever on a write
+    transaction the bot cannot finish while the loop is blocked ("database is locked")."""
+
+    def update() -> None:
+        with sqlite3.connect(db_path, timeout=60) as conn:
+            conn.execute("UPDATE matches SET deadline_hours = ?", (hours,))
+        conn.close()
+
+    await asyncio.to_thread(update)
+
+
+async def wait_recorded(bot: Any, message: Message, timeout: float = SETTLE_TIMEOUT) -> None:
+    """Wait until the bot recorded `message` as the delivery of its notice. A player sees a DM or
+    mention the moment it is sent, but the bot writes its reference a moment later; only then can
+    an answer take it back (the ref names it: "123", or "dm:<user>:123;..." for reminder DMs)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    wanted = re.compile(rf"(^|[:;]){message.id}($|;)")
+    while True:
+        async with bot.svc.store.read() as session:
+            refs = (await session.exec(select(Notice.delivery_ref).where(Notice.delivery_ref.is_not(None)))).all()
+        if any(wanted.search(ref) for ref in refs):
+            return
+        if loop.time() > end:
+            raise AssertionError(f"the bot never recorded message {message.id} as delivered within {timeout} s")
+        await asyncio.sleep(0.05)
+
+
+async def wait_public_delivered(bot: Any, timeout: float = SETTLE_TIMEOUT) -> None:
+    """Wait until the bot has delivered every notice for the channel (posts, turn mentions) it
+    has written so far, and no delivery or status-board edit is under way: what the table is
+    going to see of the current moment is out."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while True:
+        async with bot.svc.store.read() as session:
+            pending = (await session.exec(select(Notice.id).where(
+                Notice.user_id.is_(None), Notice.delivered_at.is_(None)))).first()
+        delivery = bot.game.delivery
+        busy = [task for task in (*delivery.workers.values(), *delivery.boards.tasks.values()) if not task.done()]
+        if pending is None and not busy:
+            return
+        if loop.time() > end:
+            raise AssertionError(f"the bot was still delivering channel notices after {timeout} s")
+        await asyncio.sleep(0.05)
 
 
 def factory(settings: Settings, **kwargs: Any) -> Any:

@@ -40,9 +40,10 @@ class BotProcess:
         """Logged errors and tracebacks: a healthy run has none."""
         return [line for line in self.log().splitlines() if " ERROR " in line or line.startswith("Traceback")]
 
-    async def wait_connected(self, timeout: float = 30.0) -> dict[int, str]:
+    async def wait_connected(self, timeout: float = 120.0) -> dict[int, str]:
         """Wait until the process logged its gateway connection; returns {shard id: session id}
-        (an unsharded bot logs shard None: it is shard 0 of 1)."""
+        (an unsharded bot logs shard None: it is shard 0 of 1). The bound is generous: starting
+        Python and importing discord.py, SQLAlchemy and Pillow takes a while on a loaded machine."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-
-from tests.e2e.harness import factory, settings_for
+from tests.e2e.harness import factory, set_deadline_hours, settings_for
 
 
 async def test_expired_deadline_is_played_by_the_ai_and_posted_once(fake, start_bot, alice, tmp_path) -> None:
@@ -13,8 +11,7 @@ async def test_expired_deadline_is_played_by_the_ai_and_posted_once(fake, start_
     await alice.slash("game new", game="tinybigwars", round_limit=1)
     await alice.wait_for(lambda m: m.button("Join") is not None)
     # The slash command allows 3 minutes at least; the test shortens the stored deadline to 1.8 s.
-    with sqlite3.connect(db, timeout=30) as conn:  # the bot may hold the write lock a moment
-        conn.execute("UPDATE matches SET deadline_hours = 0.0005")
+    await set_deadline_hours(db, 0.0005)
     await alice.click("Add AI")
     await alice.click("Start")
     await alice.dm.wait_for(lambda m: m.selects)

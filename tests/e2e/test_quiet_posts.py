@@ -7,7 +7,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.e2e.harness import AutoPlayer, ephemeral_reply, factory, open_prompt, settings_for
+from tests.e2e.harness import (
+    AutoPlayer,
+    ephemeral_reply,
+    factory,
+    open_prompt,
+    set_deadline_hours,
+    settings_for,
+    wait_public_delivered,
+    wait_recorded,
+)
 from tests.fakediscord.models import Message
 
 OVER = "The match is over"
@@ -156,19 +165,18 @@ async def test_the_last_to_choose_is_told_on_the_prompt_it_already_has(fake, sta
 
 
 async def test_a_reminder_says_so_once_the_player_answered(fake, start_bot, alice, tmp_path) -> None:
-    import sqlite3
-
     db = tmp_path / "w.db"
-    await start_bot(factory(settings_for(fake, db)))
+    bot = await start_bot(factory(settings_for(fake, db)))
     await alice.slash("game new", game="tinybigwars", round_limit=1)
     await alice.wait_for(lambda m: m.button("Join") is not None)
-    with sqlite3.connect(db, timeout=30) as conn:  # 36 s to decide: the half-time reminder comes at 18 s
-        conn.execute("UPDATE matches SET deadline_hours = 0.01")
+    # 72 s to decide: the half-time reminder comes at 36 s, leaving as long again to answer on a busy machine.
+    await set_deadline_hours(db, 0.02)
     await alice.click("Add AI")
     await alice.click("Start")
     force = await alice.dm.wait_for(lambda m: m.selects)
     reminder = await alice.dm.wait_for(lambda m: m.content.startswith("Reminder:"), timeout=120)
     assert "still waits for your choice" in reminder.content
+    await wait_recorded(bot, reminder)  # she reads it first: an answer before that finds no reminder to take back
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     done = await alice.dm.wait_for(lambda m: m.id == reminder.id and "answered in time" in m.content)
     assert "still waits" not in done.content, "a reminder left standing would be untrue"
@@ -177,7 +185,7 @@ async def test_a_reminder_says_so_once_the_player_answered(fake, start_bot, alic
 async def test_a_turn_mention_says_so_once_the_player_answered(fake, start_bot, alice, bob, tmp_path) -> None:
     bob.dms_closed = True  # his turns are announced in the channel; he answers with /game act
     fake.allow("dms_closed")
-    await open_match(fake, start_bot, alice, bob, tmp_path / "w.db", round_limit=2, seed=3)
+    bot = await open_match(fake, start_bot, alice, bob, tmp_path / "w.db", round_limit=2, seed=3)
     await alice.wait_for(lambda m: bob.mention in m.content and "cannot send you direct messages" in m.content)
     auto_alice, auto_bob = AutoPlayer(alice), AutoPlayer(bob, via_act=True)
     loop = asyncio.get_running_loop()
@@ -190,14 +198,12 @@ async def test_a_turn_mention_says_so_once_the_player_answered(fake, start_bot, 
         assert loop.time() < end, "bob never got a turn mention"
         if await auto_alice.step():
             continue
-        for _ in range(60):  # alice has nothing to do: bob's turn; its mention is on its way
-            if pings():
-                break
-            await asyncio.sleep(0.05)
+        await wait_public_delivered(bot)  # alice has nothing to do: bob's turn; its mention is on its way
         if not pings() and not await auto_bob.step():
             await asyncio.sleep(0.05)
     ping = pings()[0]
     assert ping.allowed_mentions == {"parse": [], "users": [bob.user.id]}
-    await auto_bob.step()  # bob answers with /game act
+    await wait_recorded(bot, ping)  # he reads it first: an answer before that finds no mention to take back
+    assert await auto_bob.step(), "bob had nothing to answer on his turn"  # bob answers with /game act
     done = await alice.wait_for(lambda m: m.id == ping.id and "bob has chosen" in m.content)
     assert bob.mention not in done.content and "your turn" not in done.content

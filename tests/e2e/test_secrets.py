@@ -12,6 +12,10 @@ from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
 
 KINDS = {"force", "clan", "recruit", "build", "activate", "action", "escort", "energy"}
 """Every Tiny Big Wars prompt kind but damage_order, which test_damage_order.py sets up."""
+SEEDS = (2, 5)
+"""Match seeds known to bring every kind up, each on its own, with the auto players' choices seeded
+as below (random seeds left "energy" to chance: a fight where a hero has trained energy); the
+second is a spare, in case a busy machine's timing sends one player's answers another way."""
 
 
 async def player_kinds(bot, match_id: int) -> set[str]:
@@ -29,8 +33,8 @@ async def public_notices(bot) -> list[NoticeRow]:
 async def test_every_prompt_kind_through_discord_and_no_leaks(fake, start_bot, alice, bob, tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
     seen: set[str] = set()
-    for game_no in range(6):  # random seeds: until every prompt kind came up (usually 1-2 matches)
-        await alice.slash("game new", game="tinybigwars", round_limit=6, point_limit=40)
+    for game_no, seed in enumerate(SEEDS):  # until every prompt kind came up (one match does it)
+        await alice.slash("game new", game="tinybigwars", round_limit=6, point_limit=40, seed=seed)
         lobby = await alice.wait_for(lambda m, n=game_no: m.button("Join") is not None and f"#{n + 1}" not in m.content)
         await bob.click("Join", message=lobby)
         await alice.wait_for(lambda m, lid=lobby.id: m.id == lid and "bob joined" in m.content)
@@ -48,13 +52,13 @@ async def test_every_prompt_kind_through_discord_and_no_leaks(fake, start_bot, a
                 assert "you" not in (row.payload.get("view") or {}), row.kind
                 assert "spirit" not in str(row.payload).lower(), f"{row.kind} notice names the sealed force"
 
-        autos = [AutoPlayer(alice, rng=random.Random(game_no)), AutoPlayer(bob, rng=random.Random(100 + game_no))]
+        autos = [AutoPlayer(alice, rng=random.Random(0)), AutoPlayer(bob, rng=random.Random(100))]
         await play_until(fake, autos, lambda lid=lobby.id: any(
             "The match is over" in m.content for m in fake.channel.messages if m.id > lid))
         seen |= await player_kinds(bot, info.id)
         if seen >= KINDS:
             break
-    assert seen >= KINDS, f"never answered through Discord: {KINDS - seen}"
+    assert seen >= KINDS, f"never answered through Discord in the matches of seeds {SEEDS}: {KINDS - seen}"
 
     # After the reveal the force is public; the private confirmations never left their owner's DMs.
     assert alice.sees("Spirit Lamp")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.discord.permissions import CREATE_PUBLIC_THREADS, INVITE_PERMISSIONS
-from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
+from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for, wait_public_delivered
 from tests.e2e.test_delivery_blocked import set_bot_overwrite
 from tests.fakediscord.models import Message, Thread, now_iso, snowflake
 from tests.fakediscord.threads import channel_event
@@ -133,8 +133,10 @@ async def test_a_restart_keeps_the_thread_and_its_board(fake, start_bot, alice, 
     await bob.click("Join", message=lobby)
     await alice.click("Start", message=lobby)
     board = await thread.wait_for(lambda m: "(match #1)" in m.content and m.author is fake.bot_user)
+    await wait_public_delivered(bot)
     posts = len(bot_posts(fake, thread.channel))
     bot = await start_bot.restart(bot, factory(settings))
+    await wait_public_delivered(bot)  # the restarted bot's first work is done: the thread falls quiet
     # The thread auto-archived meanwhile: the next post reopens it, the board is edited again.
     thread.channel.set_archived(True)
     await channel_event(fake, "THREAD_UPDATE", thread.channel.payload(), thread.channel)

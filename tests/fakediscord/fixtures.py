@@ -29,6 +29,8 @@ from .players import Player
 from .server import FakeDiscord
 
 READY_TIMEOUT = 60.0
+STOP_TIMEOUT = 60.0
+"""Bounds on stopping a bot: it stops as soon as it is idle; only a stuck bot waits this long."""
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FAST_GUILD_READY = 0.05  # discord.py waits 2 s after the last GUILD_CREATE by default
 TEST_RATE_TIME_SCALE = 0.05
@@ -118,12 +120,16 @@ class BotRunner:
         return bot
 
     async def stop(self, bot: discord.Client) -> None:
-        """Close the bot and re-raise anything its run task died of."""
+        """Close the bot once it has stopped calling Discord (a loaded machine may keep it busy
+        for seconds after the test's last wait), and re-raise anything its run task died of."""
         task = self.tasks.pop(bot, None)
-        await self.fake.quiesce()
-        await bot.close()
+        await self.fake.quiesce(quiet=0.2, timeout=STOP_TIMEOUT)
+        try:
+            await asyncio.wait_for(bot.close(), STOP_TIMEOUT)
+        except TimeoutError:
+            raise AssertionError(f"{type(bot).__name__}.close() did not return within {STOP_TIMEOUT} s") from None
         if task is not None:
-            await asyncio.wait_for(task, 60)
+            await asyncio.wait_for(task, STOP_TIMEOUT)
 
     async def restart(self, bot: discord.Client, factory: Callable[[], discord.Client], **kwargs: Any) -> Any:
         await self.stop(bot)
