@@ -141,3 +141,16 @@ class MatchQueries:
         """Where the match's status board is; no version bump (it is not a state change of the match)."""
         await (await session.connection()).execute(
             sa.update(Match).where(Match.id == match_id).values(board_message_id=message_id))
+
+    async def dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int) -> int | None:
+        """The DM channel stored for the seat while this user holds it (None: not opened yet)."""
+        stmt = sa.select(Seat.dm_channel_id).where(
+            Seat.match_id == match_id, Seat.seat_no == seat_no, Seat.user_id == user_id)
+        return (await session.execute(stmt)).scalar_one_or_none()
+
+    async def set_dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int,
+                                dm_channel_id: int) -> None:
+        """Remember the seat's DM channel; no version bump (it is not a state change of the match)."""
+        await (await session.connection()).execute(
+            sa.update(Seat).where(Seat.match_id == match_id, Seat.seat_no == seat_no, Seat.user_id == user_id)
+            .values(dm_channel_id=dm_channel_id))
