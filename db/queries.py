@@ -144,9 +144,9 @@ class MatchQueries:
 
     async def dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int) -> int | None:
         """The DM channel stored for the seat while this user holds it (None: not opened yet)."""
-        stmt = sa.select(Seat.dm_channel_id).where(
+        stmt = select(Seat.dm_channel_id).where(
             Seat.match_id == match_id, Seat.seat_no == seat_no, Seat.user_id == user_id)
-        return (await session.execute(stmt)).scalar_one_or_none()
+        return (await session.exec(stmt)).first()
 
     async def set_dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int,
                                 dm_channel_id: int) -> None:
