@@ -8,6 +8,7 @@ includes waiting for a core. "warm" = the map's static layer and text sprites ar
 
 from __future__ import annotations
 
+import copy
 import io
 import statistics
 import sys
@@ -106,6 +107,33 @@ def main() -> None:
     print(f"replay GIF 60 frames (half size): {gms:6.0f} ms, {len(gif) / 1024:.0f} KiB")
 
 
+def many_matches(matches: int, draws: int) -> None:
+    """Draws in turn for `matches` live matches on one map whose location names differ per
+    match (as seeded names do in the bot): what the static-layer cache gives under load."""
+    base = views.three_seat_mid()
+    variants = []
+    for match in range(matches):
+        v = copy.deepcopy(base)
+        for location in v["locations"]:
+            location["name"] = f"{location['name'][:14]} {match}"
+        variants.append(v)
+    clear_caches()
+    builds = tbw._STATIC.builds
+    times = []
+    for i in range(draws):
+        v = variants[i % matches]
+        t = time.thread_time()
+        render.draw("tinybigwars", v, views.NAMES_4)
+        times.append(time.thread_time() - t)
+    later = sorted(times[matches:])
+    first = sorted(times[:matches])
+    print(f"map draws for {matches} matches on one map ({draws} draws in turn, names differ per match): "
+          f"CPU mean {statistics.mean(times) * 1000:.1f} ms; after each match's first draw mean "
+          f"{statistics.mean(later) * 1000:.1f}, p50 {statistics.median(later) * 1000:.1f}, "
+          f"p99 {later[int(len(later) * 0.99) - 1] * 1000:.1f}; first draws mean {statistics.mean(first) * 1000:.1f}; "
+          f"{tbw._STATIC.builds - builds} layer builds; load average {Path('/proc/loadavg').read_text().split()[0]}")
+
+
 # --------------------------------------------------------------------------- Samurai Swords
 
 
@@ -170,6 +198,9 @@ def defenders() -> None:
 
 
 if __name__ == "__main__":
+    if "--matches" in sys.argv:
+        many_matches(int(sys.argv[sys.argv.index("--matches") + 1]), 600)
+        sys.exit(0)
     main()
     samurai()
     defenders()

@@ -149,3 +149,17 @@ class MatchQueries:
         """Where the match's status board is; no version bump (it is not a state change of the match)."""
         await (await session.connection()).execute(
             sa.update(Match).where(col(Match.id) == match_id).values(board_message_id=message_id))
+
+    async def dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int) -> int | None:
+        """The DM channel stored for the seat while this user holds it (None: not opened yet)."""
+        stmt = select(col(Seat.dm_channel_id)).where(
+            col(Seat.match_id) == match_id, col(Seat.seat_no) == seat_no, col(Seat.user_id) == user_id)
+        return (await session.exec(stmt)).first()
+
+    async def set_dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int,
+                                dm_channel_id: int) -> None:
+        """Remember the seat's DM channel; no version bump (it is not a state change of the match)."""
+        await (await session.connection()).execute(
+            sa.update(Seat)
+            .where(col(Seat.match_id) == match_id, col(Seat.seat_no) == seat_no, col(Seat.user_id) == user_id)
+            .values(dm_channel_id=dm_channel_id))

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -33,6 +34,18 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
 KEEP_SNAPSHOTS = 2
 """Snapshots kept per match: the newest (loading) and the one before it (recent prompt versions)."""
+
+
+def pending_changes(row: Any) -> dict[str, Any]:
+    """The columns of an ORM row set since it was loaded or flushed, not yet written: `bump`
+    folds a match's into its own UPDATE instead of the flush sending one more."""
+    state = sa.inspect(row)
+    changes: dict[str, Any] = {}
+    for column in state.mapper.column_attrs:
+        added = state.attrs[column.key].history.added
+        if added:
+            changes[column.key] = added[0]
+    return changes
 
 
 class VersionConflict(Exception):
@@ -116,25 +129,23 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
         stmt = select(Match).where(col(Match.id) == match_id).with_for_update()
-        match = (await session.exec(stmt.execution_options(populate_existing=True))).first()
-        return match
+        return (await session.exec(stmt.execution_options(populate_existing=True))).first()
 
     async def bump(self, session: AsyncSession, match: Match, now: datetime, **values: Any) -> None:
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
+        changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
         stmt = (
             sa.update(Match)
             .where(col(Match.id) == match.id, col(Match.version) == old)
-            .values(version=old + 1, updated_at=now, **values)
+            .values(**changes)
             .execution_options(synchronize_session=False)
         )
         result = await (await session.connection()).execute(stmt)
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
-        match.version = old + 1
-        match.updated_at = now
-        for key, value in values.items():
-            setattr(match, key, value)
+        for key, value in changes.items():  # written: the ORM must not send them again at the flush
+            set_committed_value(match, key, value)
 
     async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
         stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seq) > after).order_by(col(Choice.seq))

@@ -124,6 +124,9 @@ class Boards:
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
         self.last_edit: dict[int, float] = {}
+        self.shown: dict[int, tuple[int, str, str]] = {}
+        """Match -> (board message, text, status) as last posted or edited: an unchanged board is
+        not edited again (a match whose outbox drains refreshes every EDIT_INTERVAL)."""
 
     def touch(self, match_id: int) -> None:
         """The match changed: its board follows within EDIT_INTERVAL (one edit for many changes)."""
@@ -156,19 +159,24 @@ class Boards:
 
     async def refresh(self, match_id: int) -> None:
         """Edit the board, or post (and try to pin) it the first time or after it was deleted."""
-        text, view, info = await board_of(self.host.svc, match_id)
+        state = await self.host.svc.status_of(match_id)
+        info = state.match
         if info.status == "lobby":
             return
-        blocked = await self.host.svc.blocked_targets(match_id)
-        if any(b.kind == "channel" and b.target_id == info.channel_id for b in blocked):
+        if any(b.kind == "channel" and b.target_id == info.channel_id for b in state.blocked):
             return  # the channel refuses posts for now; delivery's probe finds when it works again
         if not may_post(self.host, info.channel_id):
             return
+        lines = await self.host.svc.log_of(match_id, limit=1)
+        text, view = board_text(state, lines[-1] if lines else None), board_view(match_id, info.status)
         channel = self.host.get_partial_messageable(info.channel_id)
         ref = await self.host.svc.board_message(match_id)
         if ref is not None:
+            if self.shown.get(match_id) == (ref, text, info.status):
+                return  # the board already shows this: its buttons follow the status alone
             try:
                 await self._edit(channel, ref, text, view)
+                self.shown[match_id] = (ref, text, info.status)
                 return
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE:
@@ -177,6 +185,7 @@ class Boards:
         nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
         msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
         await self.host.svc.set_board_message(match_id, msg.id)
+        self.shown[match_id] = (msg.id, text, info.status)
         if may_pin(self.host, info.channel_id):
             with contextlib.suppress(discord.HTTPException):  # lost the permission meanwhile: unpinned
                 await msg.pin(reason="warhost status board")

@@ -330,8 +330,8 @@ class Delivery:
         if seat is not None and await self.svc.dms_closed(notice.match_id, seat):
             return "dms-closed"
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            msg = await user.send(content, nonce=nonce_of(notice), allowed_mentions=NOBODY, **kwargs)
+            dm = await self._dm_channel(notice)
+            msg = await dm.send(content, nonce=nonce_of(notice), allowed_mentions=NOBODY, **kwargs)
             return str(msg.id)
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED or seat is None:
@@ -339,6 +339,22 @@ class Delivery:
             if await self.svc.mark_dms_closed(notice.match_id, seat):
                 await self._say_dms_closed(notice, user_id)
             return None
+
+    async def _dm_channel(self, notice: Any) -> discord.PartialMessageable | discord.DMChannel:
+        """The seat's DM channel: the stored one, else opened (and stored) once. discord.py keeps
+        only 128 DM channels, so with more players it fetched the user and opened the channel
+        again for nearly every DM (two requests, one under a tight bot-wide limit)."""
+        user_id = int(notice.user_id)
+        seat = None if notice.seat is None else int(notice.seat)
+        if seat is not None:
+            stored = await self.svc.dm_channel(notice.match_id, seat, user_id)
+            if stored is not None:
+                return self.bot.get_partial_messageable(stored, type=discord.ChannelType.private)
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        dm = user.dm_channel or await user.create_dm()
+        if seat is not None:
+            await self.svc.remember_dm_channel(notice.match_id, seat, user_id, dm.id)
+        return dm
 
     async def _say_dms_closed(self, notice: Any, user_id: int) -> None:
         """Best effort: a channel that refuses it parks its own notices when it next meets one."""
@@ -424,8 +440,7 @@ class Delivery:
         it is gone (a new DM follows)."""
         if await self.svc.dms_closed(notice.match_id, int(notice.seat)):
             return "dms-closed"
-        user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
-        dm = user.dm_channel or await user.create_dm()
+        dm = await self._dm_channel(notice)
         extra: dict[str, Any] = {} if files is None else {"attachments": files}
         try:
             await dm.get_partial_message(ref).edit(content=content, view=view, allowed_mentions=NOBODY, **extra)
@@ -443,8 +458,7 @@ class Delivery:
         if not (old.get("shared") or old.get("optional") or old.get("secret")):
             return  # answered in place already: its message shows the answer, with no buttons
         try:
-            user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
-            dm = user.dm_channel or await user.create_dm()
+            dm = await self._dm_channel(notice)
             await dm.get_partial_message(int(ref)).edit(view=None)
         except discord.HTTPException:
             log.info("could not retire the previous prompt DM %s of notice %s", ref, notice.id)

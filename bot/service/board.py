@@ -1,5 +1,6 @@
 """The status board's message id, kept with the match so every process (and a restarted one)
-edits the same message instead of posting a new board."""
+edits the same message instead of posting a new board; and each seat's DM channel, so a DM
+goes straight to it instead of fetching the user and opening the channel again."""
 
 from __future__ import annotations
 
@@ -22,3 +23,13 @@ class BoardService:
         state change of the match: its version stays, no optimistic check is disturbed."""
         async with self.store.write() as session:
             await self.store.set_board_message(session, match_id, message_id)
+
+    async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None:
+        """The seat's stored DM channel while this user holds the seat."""
+        async with self.store.read() as session:
+            return await self.store.dm_channel_of(session, match_id, seat, user_id)
+
+    async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None:
+        """Store the DM channel opened for the seat (its version stays, like the board's message)."""
+        async with self.store.write() as session:
+            await self.store.set_dm_channel_of(session, match_id, seat, user_id, dm_channel_id)

@@ -67,7 +67,7 @@ class Deadlines(Transactions):
     async def _tick_match(self, ctx: MatchTransaction, now: datetime) -> int:
         if ctx.match.status != "active":
             return 0
-        deadline = await ctx.session.get(Deadline, ctx.match_id)
+        deadline = await ctx.deadline()
         if deadline is None:
             return 0
         ctx.now = now
@@ -131,11 +131,12 @@ class Deadlines(Transactions):
 
     async def _sync_deadline(self, ctx: MatchTransaction) -> None:
         """One deadline per match, restarted whenever a new prompt opens."""
-        deadline = await ctx.session.get(Deadline, ctx.match_id)
+        deadline = await ctx.deadline()
         owing = self._owing(ctx) if ctx.match.status in ("active", "paused") else []
         if not owing:
             if deadline is not None:
                 await ctx.session.delete(deadline)
+                ctx.deadline_is(None)
             return
         newest = max(s.prompt_version or 0 for s in owing)
         if deadline is not None and deadline.step == newest:
@@ -146,8 +147,10 @@ class Deadlines(Transactions):
         start = away.deadline_start(ctx.seats, owing_seats, ctx.match.away_mode, ctx.now)  # a seat away waits
         due = start + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
         if deadline is None:
-            ctx.session.add(Deadline(match_id=ctx.match_id, step=newest, started_at=start, due_at=due,
-                                     paused_at=ctx.now if ctx.match.status == "paused" else None))
+            deadline = Deadline(match_id=ctx.match_id, step=newest, started_at=start, due_at=due,
+                                paused_at=ctx.now if ctx.match.status == "paused" else None)
+            ctx.session.add(deadline)
+            ctx.deadline_is(deadline)
         else:
             deadline.step, deadline.started_at, deadline.due_at = newest, start, due
             deadline.reminded_50 = deadline.reminded_90 = False

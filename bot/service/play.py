@@ -15,7 +15,7 @@ from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import PendingPrompt, SubmitResult
 from bot.service.wording import ACT, CHAT, Wording
-from db.models import Choice, Deadline, Match
+from db.models import Choice, Match
 from engine.text import fill
 
 SNAPSHOT_EVERY = 25
@@ -217,7 +217,7 @@ class Play(Transactions):
         waited for this answer: front-ends take them back once it is given (a "still waits for
         you" left standing would be untrue). A mention happens only for closed DMs, whose player
         answers in the server (``in_guild``); reminders only after a reminder time."""
-        deadline = await ctx.session.get(Deadline, ctx.match_id)
+        deadline = await ctx.deadline()
         reminded = deadline is not None and (deadline.reminded_50 or deadline.reminded_90)
         if deadline is None or not (reminded or in_guild):
             return [], []

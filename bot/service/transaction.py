@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar, overload
 
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -63,6 +64,23 @@ class MatchTransaction:
     """(events so far, state) after each choice that ended a phase: each phase post gets its map."""
     private_in_reply: bool = False
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
+    deadline_row: Deadline | None = None
+    deadline_read: bool = False
+
+    async def deadline(self) -> Deadline | None:
+        """The match's deadline, read once per transaction. Holding the row matters too: the
+        session's identity map keeps unchanged rows only weakly, so each `session.get` after
+        the row was dropped sent its SELECT again (three a submit)."""
+        row = self.deadline_row
+        if self.deadline_read and (row is None or not (row in self.session.deleted or sa_inspect(row).was_deleted)):
+            return row
+        self.deadline_row = await self.session.get(Deadline, self.match_id)
+        self.deadline_read = True
+        return self.deadline_row
+
+    def deadline_is(self, row: Deadline | None) -> None:
+        """The deadline was added or deleted in this transaction."""
+        self.deadline_row, self.deadline_read = row, True
 
     @property
     def match_id(self) -> int:
@@ -188,7 +206,7 @@ class Transactions(ServiceParts):
             else:
                 self._reissue(ctx, actor=None)
         await self._sync_deadline(ctx)
-        deadline = await ctx.session.get(Deadline, ctx.match_id)
+        deadline = await ctx.deadline()
         self._event_notices(ctx, deadline.due_at if deadline is not None else None)
         if ctx.snapshot and ctx.state is not None:
             await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
@@ -199,8 +217,10 @@ class Transactions(ServiceParts):
                 channel_id=ctx.match.channel_id, user_id=outgoing.user_id, seat=outgoing.seat,
                 payload=dict(outgoing.payload), created_at=ctx.now,
             ))
-        await ctx.session.flush()
+        # the bump first: its one UPDATE carries the match's pending changes, which a flush
+        # before it would have sent as an UPDATE of their own
         await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+        await ctx.session.flush()
 
     def _close(self, ctx: MatchTransaction, status: str) -> None:
         """End the match (finished or aborted): it frees its channel and no prompt stays open."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.tinybigwars.view_models import HeroView, LocationView, PublicView
 from render import encode as encoding
@@ -31,21 +31,38 @@ GRID_COLOUR: RGB = (34, 39, 50)
 
 
 @dataclass(frozen=True)
-class Static:
-    """What depends only on the map: the base image and where each location sits."""
+class Background:
+    """What only the map's geometry decides: grid, roads, empty plates, the key and the palette."""
 
     image: Image.Image
     palette: Image.Image  # fixed PNG palette for this map (see render/encode.py)
+    centres: dict[str, tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class Static:
+    """The background with this match's location names on its plates, and where each sits."""
+
+    image: Image.Image
+    palette: Image.Image
     centres: dict[str, tuple[int, int]]
     name_boxes: dict[str, Box]
     names: dict[str, str]
 
 
+_BACKGROUND: LayerCache[Background] = LayerCache(max_entries=16)
 _STATIC: LayerCache[Static] = LayerCache(max_entries=16)
 
 
-def _build_static(view: PublicView) -> Static:
-    """Grid, roads, empty plates with their names and the key: all that only the map decides."""
+def background_key(view: PublicView) -> tuple[Any, ...]:
+    """The map id, coordinates and roads: names differ per match, so they stay out of this key
+    and every match on a map shares one background."""
+    locations = tuple((location.id, location.x, location.y) for location in view.locations)
+    return (view.map, locations, tuple(view.roads))
+
+
+def _build_background(view: PublicView) -> Background:
+    """Grid, roads, empty plates and the key: the costly part, drawn once per map."""
     img = Image.new("RGB", (lay.WIDTH, lay.HEIGHT), palette.PANEL)
     draw = ImageDraw.Draw(img)
     box = lay.MAP_BOX
@@ -69,20 +86,49 @@ def _build_static(view: PublicView) -> Static:
         draw.line([a, b], fill=palette.ROAD_EDGE, width=18)
     for a, b in roads:
         draw.line([a, b], fill=palette.ROAD, width=10)
+    for location in view.locations:
+        plate = lay.plate_box(centres[location.id])
+        draw.rounded_rectangle(plate, radius=12, fill=palette.PLATE, outline=palette.PLATE_EDGE, width=2)
+    return Background(img, encoding.fixed_palette(img, encoding.drawing_colours()), centres)
+
+
+_NAMES: LayerCache[tuple[Image.Image, Box]] = LayerCache(max_entries=4096)
+"""Each location name drawn once on a plate's fill (~20 KiB each): the per-match part of the
+layer, so a match's layer is a copy of the background and a paste per location."""
+
+
+def _name_tile(name: str, font: ImageFont.FreeTypeFont) -> tuple[Image.Image, Box]:
+    """The name drawn outlined on the plate colour, and its box relative to the anchor point."""
+    width, height = lay.PLATE_W, lay.PLATE_H
+    tile = Image.new("RGB", (width, height), palette.PLATE)
+    anchor = (width // 2, height // 2)
+    x0, y0, x1, y1 = text.outlined(ImageDraw.Draw(tile), anchor, name, font, anchor="mm")
+    return tile.crop((x0, y0, x1, y1)), (x0 - anchor[0], y0 - anchor[1], x1 - anchor[0], y1 - anchor[1])
+
+
+def _build_static(view: PublicView) -> Static:
+    """The shared background with the names written on its plates, before anything of the
+    phase is drawn over them (the order the map has always been drawn in). A name sits on the
+    plate's even fill, so pasting its tile gives the pixels drawing it there would."""
+    background = _BACKGROUND.get(background_key(view), lambda: _build_background(view))
+    img = background.image.copy()
+    centres = background.centres
     name_boxes: dict[str, Box] = {}
     names: dict[str, str] = {}
     for location in view.locations:
         lid = location.id
         names[lid] = location.name
         plate = lay.plate_box(centres[lid])
-        draw.rounded_rectangle(plate, radius=12, fill=palette.PLATE, outline=palette.PLATE_EDGE, width=2)
-        name, f = text.fit(names[lid], lay.NAME_MAX_W, lay.NAME_SIZES, bold=True)
-        name_boxes[lid] = text.outlined(draw, (centres[lid][0], plate[1] + 19), name, f, anchor="mm")
-    return Static(img, encoding.fixed_palette(img, encoding.drawing_colours()), centres, name_boxes, names)
+        name, font = text.fit(names[lid], lay.NAME_MAX_W, lay.NAME_SIZES, bold=True)
+        tile, (dx0, dy0, dx1, dy1) = _NAMES.get((name, str(font.path), font.size), functools.partial(_name_tile, name, font))
+        x, y = centres[lid][0], plate[1] + 19
+        img.paste(tile, (x + dx0, y + dy0))
+        name_boxes[lid] = (x + dx0, y + dy0, x + dx1, y + dy1)
+    return Static(img, background.palette, centres, name_boxes, names)
 
 
 def static_layer(view: PublicView | Mapping[str, Any]) -> Static:
-    """The cached static layer of this view's map (built on first use)."""
+    """The cached static layer of this view's map and names (its background shared by the map)."""
     typed = parse(PublicView, view)
     return _STATIC.get(lay.map_key(typed), lambda: _build_static(typed))
 

@@ -82,7 +82,6 @@ async def running_fake(*, players: tuple[str, ...] = DEFAULT_PLAYERS, **options:
 
 async def _no_identify_wait(shard_id: int | None, *, initial: bool = False) -> None:
     """discord.py sleeps 5 s before every non-first IDENTIFY (rate limiting); a local fake needs none."""
-    return None
 
 
 class BotRunner:
