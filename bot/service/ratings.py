@@ -31,9 +31,6 @@ from db.records import MatchRecord, Rating, RecordSeat
 from db.store import Store
 
 MODEL = PlackettLuce()
-PICKS = {"tinybigwars": ("heroes", "hero"), "defenders": ("defenders", "defender")}
-"""Where a game's public view names what each seat played: its list of {seat, name} entries,
-and what one is called. Samurai Swords' view names no daimyo, so it has no favourite."""
 LEADERBOARD_SIZE = 10
 
 
@@ -72,11 +69,16 @@ def is_cooperative(game: eng.Game) -> bool:
 
 def picks_of(key: str, view: dict[str, Any], seat: int) -> list[str]:
     """What the seat played, as the final public view names it (never a seat's own view)."""
-    where = PICKS.get(key)
+    where = eng.get(key).info.picks  # Samurai Swords' view names no daimyo: no favourite
     if where is None:
         return []
     entries = view.get(where[0]) or []
     return [str(e["name"]) for e in entries if isinstance(e, dict) and e.get("seat") == seat and e.get("name")]
+
+
+def _pick_noun(key: str) -> str | None:
+    picks = eng.get(key).info.picks
+    return picks[1] if picks else None
 
 
 def ranks(result: eng.Result, seats: list[int]) -> list[int]:
@@ -179,7 +181,7 @@ class RatingService:
             out.append(GameStats(
                 game=standing.game, title=_title(standing.game), games=standing.games, wins=standing.wins,
                 rated=standing.rated, rating=standing.ordinal, mu=standing.mu, sigma=standing.sigma,
-                favourite=favourite, favourite_kind=PICKS[standing.game][1] if favourite else None))
+                favourite=favourite, favourite_kind=_pick_noun(standing.game) if favourite else None))
         return out
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = LEADERBOARD_SIZE) -> list[Standing]:

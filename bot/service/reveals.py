@@ -17,14 +17,6 @@ from typing import Any
 
 import engine as eng
 
-HIDDEN_PILES: dict[str, tuple[str, ...]] = {
-    "tinybigwars": (),  # its hidden information is the sealed force building and the dice
-    "samurai": ("deck",),
-    "defenders": ("turn_deck", "horde", "leftover_enemies", "leftover_dire", "caravan_pile", "skill_deck",
-                  "artifact_deck", "war_unused"),
-}
-"""State fields holding cards face down, per game key; a game not listed has none."""
-
 OTHER_LUCK = 16
 """Other seeds a choice is replayed under: a die could roll the same under one other seed
 (one time in six), but a coin flip comes out the same under all 16 one time in 65,536."""
@@ -38,7 +30,7 @@ def reveal(game: eng.Game, before: eng.State, seat: int, choice: dict[str, Any],
         after = next((p for p in game.prompts(step.state) if p.seat == seat), None)
         if not (after is not None and after.secret and after.answered and after.kind == prompt.kind):
             return "a sealed step was revealed"
-    for name in HIDDEN_PILES.get(game.key, ()):
+    for name in game.info.face_down:  # cards face down (GameInfo)
         if getattr(before, name, None) != getattr(step.state, name, None):
             return "a hidden card was drawn"
     if _luck_mattered(game, before, seat, choice, step):

@@ -19,7 +19,10 @@ from engine.registry import register
 from engine.rng import rng_for
 
 INFO = GameInfo(key="defenders", title="Tiny Epic Defenders", seats=range(1, 5), modes=("single", "campaign"),
-                cooperative=True, team="the Defenders")
+                cooperative=True, team="the Defenders",
+                face_down=("turn_deck", "horde", "leftover_enemies", "leftover_dire", "caravan_pile", "skill_deck",
+                           "artifact_deck", "war_unused"),
+                picks=("defenders", "defender"))
 
 
 class DefendersGame(KitGame[DefendersState, DefendersOptions]):

@@ -26,6 +26,12 @@ class GameInfo:
     """All seats win or lose together (no rating changes between teammates)."""
     team: str = "the players"
     """How front-ends name the team of a cooperative game ("the Defenders won")."""
+    face_down: tuple[str, ...] = ()
+    """State fields holding cards face down: a choice that changes one drew a hidden card, so
+    the service will not undo it (the card is seen)."""
+    picks: tuple[str, str] | None = None
+    """Where the public view names what each seat played (a list of {seat, name} entries) and
+    what one is called, e.g. ("heroes", "hero"): the stats name a player's favourite."""
 
     def __post_init__(self) -> None:
         if not self.seats or self.seats.step != 1 or self.seats.start < 1:

@@ -18,7 +18,8 @@ from engine.samurai.content import content
 from engine.samurai.setup import setup_state
 from engine.samurai.state import SamuraiOptions, SamuraiState
 
-INFO = GameInfo(key="samurai", title="Samurai Swords", seats=range(3, 6), modes=("base", "quickstart", "lwtv"))
+INFO = GameInfo(key="samurai", title="Samurai Swords", seats=range(3, 6), modes=("base", "quickstart", "lwtv"),
+                face_down=("deck",))
 
 
 class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):

@@ -12,7 +12,7 @@ from engine.tinybigwars.board import influence
 from engine.tinybigwars.setup import setup as _setup
 from engine.tinybigwars.state import Options, TBWState
 
-INFO = GameInfo(key="tinybigwars", title="Tiny Big Wars", seats=range(2, 5))
+INFO = GameInfo(key="tinybigwars", title="Tiny Big Wars", seats=range(2, 5), picks=("heroes", "hero"))
 
 
 class TinyBigWars(KitGame[TBWState, Options]):

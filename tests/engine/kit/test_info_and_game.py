@@ -39,6 +39,13 @@ EXPECTED = {
     "samurai": ("Samurai Swords", range(3, 6), ("base", "quickstart", "lwtv"), False, "the players"),
     "defenders": ("Tiny Epic Defenders", range(1, 5), ("single", "campaign"), True, "the Defenders"),
 }
+FACE_DOWN = {
+    "tinybigwars": (),  # its hidden information is the sealed force building and the dice
+    "samurai": ("deck",),
+    "defenders": ("turn_deck", "horde", "leftover_enemies", "leftover_dire", "caravan_pile", "skill_deck",
+                  "artifact_deck", "war_unused"),
+}
+PICKS = {"tinybigwars": ("heroes", "hero"), "samurai": None, "defenders": ("defenders", "defender")}
 
 
 @pytest.mark.parametrize("key", sorted(EXPECTED))
@@ -46,7 +53,8 @@ def test_every_game_declares_its_info_and_exposes_it(key: str) -> None:
     game = engine.get(key)
     assert isinstance(game, KitGame) and isinstance(game, engine.Game)
     title, seats, modes, cooperative, team = EXPECTED[key]
-    assert game.info == GameInfo(key=key, title=title, seats=seats, modes=modes, cooperative=cooperative, team=team)
+    assert game.info == GameInfo(key=key, title=title, seats=seats, modes=modes, cooperative=cooperative, team=team,
+                                 face_down=FACE_DOWN[key], picks=PICKS[key])
     assert (game.key, game.title, game.seats) == (key, title, seats)
     assert (game.modes, game.cooperative, game.team) == (modes, cooperative, team)
     with pytest.raises(AttributeError):
