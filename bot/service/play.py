@@ -53,7 +53,6 @@ class Play(Transactions):
     ) -> SubmitResult:
         """Validate and apply one choice; committed before this returns. ``in_guild``: the
         answer came from the server (the act command), not a DM."""
-
         if interaction_id is not None and not 0 < len(interaction_id) <= 100:
             raise BadChoice("An interaction id must have 1 to 100 characters.")
 

@@ -160,7 +160,7 @@ def short_name(hero: HeroView) -> str:
 
 
 def _value_label(printed: int, total: int) -> str:
-    """ "2" or "2+1" when infrastructure adds to the printed value."""
+    """Say "2" or "2+1" when infrastructure adds to the printed value."""
     return f"{printed}+{total - printed}" if total > printed else str(total)
 
 
