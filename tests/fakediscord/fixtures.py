@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import os
@@ -80,6 +81,16 @@ async def running_fake(*, players: tuple[str, ...] = DEFAULT_PLAYERS, **options:
         await fake.stop()
 
 
+def _task_stacks(limit: int = 6000) -> str:
+    """Where every pending task of the loop is waiting, for a close that hangs (a test report
+    that only says "timed out" leaves the next person nothing to look at)."""
+    out = io.StringIO()
+    for task in asyncio.all_tasks():
+        if task is not asyncio.current_task():
+            task.print_stack(limit=4, file=out)
+    return out.getvalue()[-limit:]
+
+
 async def _no_identify_wait(shard_id: int | None, *, initial: bool = False) -> None:
     """discord.py sleeps 5 s before every non-first IDENTIFY (rate limiting); a local fake needs none."""
 
@@ -123,10 +134,14 @@ class BotRunner:
         for seconds after the test's last wait), and re-raise anything its run task died of."""
         task = self.tasks.pop(bot, None)
         await self.fake.quiesce(quiet=0.2, timeout=STOP_TIMEOUT)
-        try:
-            await asyncio.wait_for(bot.close(), STOP_TIMEOUT)
-        except TimeoutError:
-            raise AssertionError(f"{type(bot).__name__}.close() did not return within {STOP_TIMEOUT} s") from None
+        closing = asyncio.ensure_future(bot.close())
+        done, _ = await asyncio.wait({closing}, timeout=STOP_TIMEOUT)
+        if not done:
+            stacks = _task_stacks()  # before cancelling: where each task was waiting
+            closing.cancel()
+            raise AssertionError(f"{type(bot).__name__}.close() did not return within {STOP_TIMEOUT} s; "
+                                 f"tasks still waiting:\n{stacks}")
+        closing.result()
         if task is not None:
             await asyncio.wait_for(task, STOP_TIMEOUT)
 
