@@ -107,8 +107,8 @@ class HeuristicPolicy:
 
     def _best_infrastructure(self, state: TBWState, node: str, seat: int, rng: random.Random) -> tuple[str, float]:
         scores = self._infrastructure_scores(state, node, seat)
-        noisy = {key: v + rng.uniform(0, 0.4) for key, v in scores.items()}
-        best = max(sorted(noisy), key=lambda key: noisy[key])
+        noisy = {infrastructure: score + rng.uniform(0, 0.4) for infrastructure, score in scores.items()}
+        best = max(sorted(noisy), key=lambda infrastructure: noisy[infrastructure])
         return best, scores[best]
 
     def _charter_site(self, state: TBWState, seat: int, rng: random.Random) -> str | None:
