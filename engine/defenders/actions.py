@@ -31,19 +31,19 @@ def free_move(d: Defender) -> bool:
     return bool(rules.passive(d, "swift")) and not d.moved_free
 
 
-def move_cost(st: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
+def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
     """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
     escorting first move pays, and the swift passive's free first move is then used up."""
     cost = 0 if free_move(d) and not escort else 1
     frm = d.region
-    if frm != CAPITAL and st.regions[frm].storm:
+    if frm != CAPITAL and state.regions[frm].storm:
         cost += 1
-    if to != CAPITAL and st.regions[to].storm:
+    if to != CAPITAL and state.regions[to].storm:
         cost += 1
-    boss = st.boss
+    boss = state.boss
     if boss.revealed and content().boss(boss.key).passive == "fog" and boss.region == to:
         cost += 1
-    forest = st.regions["forest"]
+    forest = state.regions["forest"]
     if frm == "forest" and forest.war and forest.side == "hostile" and forest.threat > 0:
         cost += 1
     return cost
@@ -52,60 +52,60 @@ def move_cost(st: DefendersState, d: Defender, to: str, escort: bool = False) ->
 # ---------------------------------------------------------------------------- option lists
 
 
-def defender_actions(st: DefendersState, d: Defender, own_card: bool, compact: bool = False) -> list[Option]:
+def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact: bool = False) -> list[Option]:
     """Everything `d` may do on a card that gives them AP (their own card or All Defenders).
     `compact` offers one escort count per road (as many as possible) to fit a crowded prompt."""
-    assert st.active is not None
-    ap = st.active.ap
+    assert state.active is not None
+    ap = state.active.ap
     out: list[Option] = []
     n = dname(d)
     here = d.region
-    region = None if here == CAPITAL else st.regions[here]
+    region = None if here == CAPITAL else state.regions[here]
     if d.riding and ap >= 1:
-        for to in [CAPITAL, *st.ring]:
+        for to in [CAPITAL, *state.ring]:
             if to != here:
-                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(st, to)} (1 AP)",
+                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
                                {"act": "fly", "d": d.idx, "to": to}))
-    for to in board.adjacent(st, here):
-        cost = move_cost(st, d, to)
+    for to in board.adjacent(state, here):
+        cost = move_cost(state, d, to)
         if cost > ap or d.riding:
             continue
         price = "free first move" if cost == 0 else f"{cost} AP"
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(st, to)} ({price})",
+        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(state, to)} ({price})",
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
-        regular = move_cost(st, d, to, escort=True)
+        regular = move_cost(state, d, to, escort=True)
         if region is not None and region.caravans and d.xp and regular <= ap:
             most = min(region.caravans, d.xp)
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
-            for k in [most] if compact else sorted({1, min(2, most), most}):
-                out.append(opt(f"move:{d.idx}:{to}:{k}",
-                               f"{n}: move to {region_name(st, to)} escorting {caravans(k)} "
-                               f"({regular} AP, {k} XP)", {"act": "move", "d": d.idx, "to": to, "escort": k}))
+            for escort in [most] if compact else sorted({1, min(2, most), most}):
+                out.append(opt(f"move:{d.idx}:{to}:{escort}",
+                               f"{n}: move to {region_name(state, to)} escorting {caravans(escort)} "
+                               f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         extra = rules.passive(d, "secure_bonus")
         what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
-        out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(st, here)} (1 AP)",
+        out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(state, here)} (1 AP)",
                        {"act": "secure", "d": d.idx}))
-    boss = st.boss
-    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(st):
+    boss = state.boss
+    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
         dmg = 1 + rules.passive(d, "fight_bonus")
         out.append(opt(f"fight:{d.idx}", f"{n}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
                        {"act": "fight", "d": d.idx}))
     if own_card and ap >= 1 and d.xp < rules.XP_MAX:
         out.append(opt(f"prepare:{d.idx}", f"{n}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
                        {"act": "prepare", "d": d.idx}))
-    out += ability_options(st, d, own_turn=True, ap=ap)
+    out += ability_options(state, d, own_turn=True, ap=ap)
     return out
 
 
-def ability_options(st: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[Option]:
+def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[Option]:
     out: list[Option] = []
     n = dname(d)
     if d.xp >= rules.XP_MAX:
         out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
                        {"act": "level", "d": d.idx}))
-    for src in effects.sources(st, d):
-        ab = effects.usable(st, d, src, own_turn, ap)
+    for src in effects.sources(state, d):
+        ab = effects.usable(state, d, src, own_turn, ap)
         if ab is None:
             continue
         out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
@@ -113,21 +113,21 @@ def ability_options(st: DefendersState, d: Defender, own_turn: bool, ap: int) ->
     return out
 
 
-def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
+def seat_card_options(state: DefendersState, seat: int) -> list[Option]:
     """A seat's answers on the current AP card (their own card or All Defenders)."""
-    act = st.active
+    act = state.active
     assert act is not None
-    mine = st.of_seat(seat)
+    mine = state.of_seat(seat)
     if act.card == "defender":
-        active = st.defenders[act.defender or 0]
+        active = state.defenders[act.defender or 0]
         main = [active] if active.seat == seat else []
         others = [d for d in mine if d.idx != active.idx]
     else:
         main, others = mine, []
     def collect(compact: bool) -> dict[int, list[Option]]:
-        per = {d.idx: defender_actions(st, d, act.card == "defender", compact) for d in main}
+        per = {d.idx: defender_actions(state, d, act.card == "defender", compact) for d in main}
         for d in others:
-            per[d.idx] = ability_options(st, d, own_turn=False, ap=act.ap)
+            per[d.idx] = ability_options(state, d, own_turn=False, ap=act.ap)
         return per
 
     per = collect(False)
@@ -139,7 +139,7 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
     if len(flat) + 1 <= MAX_OPTIONS or len(per) < 2:
         return fit(flat, [end])
     focus = act.focus.get(str(seat), next(iter(per)))
-    switch = [opt(f"focus:{i}", f"Show {dname(st.defenders[i])}'s actions", {"act": "focus", "d": i})
+    switch = [opt(f"focus:{i}", f"Show {dname(state.defenders[i])}'s actions", {"act": "focus", "d": i})
               for i in per if i != focus]
     return fit(per[focus], switch + [end])
 
@@ -147,118 +147,118 @@ def seat_card_options(st: DefendersState, seat: int) -> list[Option]:
 # ---------------------------------------------------------------------------- prompts
 
 
-def prompts(st: DefendersState, only: int | None = None) -> list[Prompt]:
+def prompts(state: DefendersState, only: int | None = None) -> list[Prompt]:
     """Every decision owed now; with ``only``, just that seat's (what submit needs)."""
-    return PHASES.prompts(st, only)
+    return PHASES.prompts(state, only)
 
 
-def play_prompts(st: DefendersState, only: int | None) -> list[Prompt]:
+def play_prompts(state: DefendersState, only: int | None) -> list[Prompt]:
     """A battle's decisions, most urgent first: an artifact offer, an attack, a target, then
     the AP card (each seat's own Turn, reactions or the shared All Defenders card)."""
-    if st.artifact_offer is not None:
-        return [artifact_prompt(st)]
-    if st.attacks:
-        return defend_prompts(st, st.attacks[0])
-    act = st.active
+    if state.artifact_offer is not None:
+        return [artifact_prompt(state)]
+    if state.attacks:
+        return defend_prompts(state, state.attacks[0])
+    act = state.active
     if act is None:
         return []
     if act.pick is not None:
-        return [target_prompt(st)]
+        return [target_prompt(state)]
     out: list[Prompt] = []
-    for seat in range(st.seats):
+    for seat in range(state.seats):
         if only is not None and seat != only:
             continue
         if act.card == "defender":
-            active = st.defenders[act.defender or 0]
+            active = state.defenders[act.defender or 0]
             if seat == active.seat:
-                out.append(turn_prompt(st, seat, active))
+                out.append(turn_prompt(state, seat, active))
             else:
-                react = react_prompt(st, seat)
+                react = react_prompt(state, seat)
                 if react is not None:
                     out.append(react)
-        elif seat not in act.passed and not idle_on_card(st, seat):
-            out.append(all_prompt(st, seat))
+        elif seat not in act.passed and not idle_on_card(state, seat):
+            out.append(all_prompt(state, seat))
     return out
 
 
-def status_line(st: DefendersState, d: Defender) -> str:
-    return (f"{dname(d)} in {region_name(st, d.region)}: {d.hp}/{rules.max_hp(d)} HP, {d.xp} XP"
+def status_line(state: DefendersState, d: Defender) -> str:
+    return (f"{dname(d)} in {region_name(state, d.region)}: {d.hp}/{rules.max_hp(d)} HP, {d.xp} XP"
             + (" (Exhausted)" if d.hp == 0 else ""))
 
 
-def turn_prompt(st: DefendersState, seat: int, d: Defender) -> Prompt:
-    assert st.active is not None
-    text = (f"Your Turn (Defender card), {st.active.ap} AP left. {status_line(st, d)}. "
+def turn_prompt(state: DefendersState, seat: int, d: Defender) -> Prompt:
+    assert state.active is not None
+    text = (f"Your Turn (Defender card), {state.active.ap} AP left. {status_line(state, d)}. "
             f"Pick one action at a time; unused AP are lost when you end the Turn.")
-    return Prompt(seat=seat, kind="turn", text=text, answer=Answer, options=seat_card_options(st, seat),
+    return Prompt(seat=seat, kind="turn", text=text, answer=Answer, options=seat_card_options(state, seat),
                   default={"act": "end"})
 
 
-def all_prompt(st: DefendersState, seat: int) -> Prompt:
-    assert st.active is not None
-    mine = "; ".join(status_line(st, d) for d in st.of_seat(seat))
-    text = (f"All Defenders card: {st.active.ap} AP left for the whole group, first come first served. "
+def all_prompt(state: DefendersState, seat: int) -> Prompt:
+    assert state.active is not None
+    mine = "; ".join(status_line(state, d) for d in state.of_seat(seat))
+    text = (f"All Defenders card: {state.active.ap} AP left for the whole group, first come first served. "
             f"{mine}. Pass when you want to leave the rest to the others.")
-    return Prompt(seat=seat, kind="all", text=text, answer=Answer, options=seat_card_options(st, seat),
-                  shared=st.seats > 1, default={"act": "pass"})
+    return Prompt(seat=seat, kind="all", text=text, answer=Answer, options=seat_card_options(state, seat),
+                  shared=state.seats > 1, default={"act": "pass"})
 
 
-def react_prompt(st: DefendersState, seat: int) -> Prompt | None:
+def react_prompt(state: DefendersState, seat: int) -> Prompt | None:
     """Any-turn skills (and Level Up) during another Defender's Turn, open for the whole Turn.
     "Not now" marks the prompt answered, so nobody waits and no AI answers it again, yet its
     skills stay usable; it is asked afresh once its options change."""
-    assert st.active is not None
-    found = [o for d in st.of_seat(seat) for o in ability_options(st, d, own_turn=False, ap=st.active.ap)]
+    assert state.active is not None
+    found = [o for d in state.of_seat(seat) for o in ability_options(state, d, own_turn=False, ap=state.active.ap)]
     if not found:
         return None
     options = fit(found, [opt("pass", "Not now", {"act": "pass"})])
-    active = st.defenders[st.active.defender or 0]
+    active = state.defenders[state.active.defender or 0]
     text = (f"{who(active)} is taking a Turn. Your any-turn skills stay open until that Turn ends; "
             f"the game goes on without you.")
-    passed = st.active.react_passed.get(str(seat))
+    passed = state.active.react_passed.get(str(seat))
     return Prompt(seat=seat, kind="react", text=text, answer=Answer, options=options, optional=True,
                   answered=passed == [o.value for o in options], default={"act": "pass"})
 
 
-def target_prompt(st: DefendersState) -> Prompt:
-    act = st.active
+def target_prompt(state: DefendersState) -> Prompt:
+    act = state.active
     assert act is not None and act.pick is not None
-    seat, d = act.pick["seat"], st.defenders[act.pick["d"]]
+    seat, d = act.pick["seat"], state.defenders[act.pick["d"]]
     src = act.pick["src"]
-    ab = effects.ability_of(st, d, src)
+    ab = effects.ability_of(state, d, src)
     assert ab is not None
-    options = [opt(f"t:{t}", effects.target_label(st, t), {"act": "target", "target": t})
-               for t in effects.targets(st, d, src, ab)]
+    options = [opt(f"t:{t}", effects.target_label(state, t), {"act": "target", "target": t})
+               for t in effects.targets(state, d, src, ab)]
     text = f"{dname(d)} uses {ab.name}: choose where or whom. {ab.text}"
     return Prompt(seat=seat, kind="target", text=text, answer=Answer,
                   options=fit(options, [opt("back", "Back", {"act": "back"})]), default={"act": "back"})
 
 
-def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
+def defend_prompts(state: DefendersState, attack: Attack) -> list[Prompt]:
     """One prompt per seat with a Defender able to answer; a Defender at 8 XP may first Level
     Up (full HP), which returns the same decision with the defence now affordable."""
-    able = rules.defenders_for(st, attack)
-    r = st.regions[attack.region]
-    where = region_name(st, attack.region)
+    able = rules.defenders_for(state, attack)
+    r = state.regions[attack.region]
+    where = region_name(state, attack.region)
     if r.destroyed:
         stakes = "the Capital City gains 1 Threat"
-    elif r.threat >= st.options.outer_max:
+    elif r.threat >= state.options.outer_max:
         stakes = f"{where} is Destroyed"
     else:
         stakes = f"{where} goes to Threat {r.threat + 1}"
     extra = ""
     if attack.dire:
-        x = content().dire_card(attack.dire)
-        extra = f" {x.text} A defence wins an artifact."
+        dire = content().dire_card(attack.dire)
+        extra = f" {dire.text} A defence wins an artifact."
     xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
-    first = "One defence is enough; the first answer counts." if len({x.seat for x in able}) > 1 else ""
+    first = "One defence is enough; the first answer counts." if len({defender.seat for defender in able}) > 1 else ""
     text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
     out = []
     for seat in sorted({d.seat for d in able}):
         mine = [d for d in able if d.seat == seat]
-        options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(st, d, attack)} HP, "
+        options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(state, d, attack)} HP, "
                                           f"{d.hp} now)", {"act": "defend", "d": d.idx})
-                   for d in mine if rules.can_defend(st, d, attack)]
+                   for d in mine if rules.can_defend(state, d, attack)]
         options += [opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
                         {"act": "level", "d": d.idx}) for d in mine if d.xp >= rules.XP_MAX]
         options.append(opt("decline", "Let it through", {"act": "decline"}))
@@ -267,10 +267,10 @@ def defend_prompts(st: DefendersState, attack: Attack) -> list[Prompt]:
     return out
 
 
-def artifact_prompt(st: DefendersState) -> Prompt:
-    offer = st.artifact_offer
+def artifact_prompt(state: DefendersState) -> Prompt:
+    offer = state.artifact_offer
     assert offer is not None
-    d = st.defenders[offer["d"]]
+    d = state.defenders[offer["d"]]
     new = content().artifact(offer["key"])
     options = [opt(f"drop:{a}", f"Drop {content().artifact(a).name}, take {new.name}", {"act": "drop", "key": a})
                for a in d.artifacts if content().artifact(a).slot == new.slot]
@@ -279,14 +279,14 @@ def artifact_prompt(st: DefendersState) -> Prompt:
     return Prompt(seat=d.seat, kind="artifact", text=text, answer=Answer, options=options, default={"act": "leave"})
 
 
-def setup_prompts(st: DefendersState) -> list[Prompt]:
+def setup_prompts(state: DefendersState) -> list[Prompt]:
     out = []
-    for seat in range(st.seats):
-        d = next((x for x in st.of_seat(seat) if x.skill_offer), None)
+    for seat in range(state.seats):
+        d = next((defender for defender in state.of_seat(seat) if defender.skill_offer), None)
         if d is None:
             continue
-        options = [opt(f"keep:{k}", content().skill(k).name, {"act": "keep", "d": d.idx, "key": k},
-                       content().skill(k).ability.text) for k in d.skill_offer]
+        options = [opt(f"keep:{skill}", content().skill(skill).name, {"act": "keep", "d": d.idx, "key": skill},
+                       content().skill(skill).ability.text) for skill in d.skill_offer]
         text = (f"Choose the first skill of {dname(d)} ({rules.max_hp(d)} HP, "
                 f"{content().defender(d.key).ability.name}: {content().defender(d.key).ability.text}). "
                 f"The other goes to the bottom of the Skill deck.")
@@ -409,13 +409,13 @@ def spend(f: Flow, d: Defender, ap: int) -> None:
 
 def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
     """An answer to the AP card (own Turn, All Defenders, an any-turn skill)."""
-    st = f.state
-    act = st.active
+    state = f.state
+    act = state.active
     assert act is not None
     what = ch["act"]
     if what == "end":
-        f.say(f"{who(st.defenders[act.defender or 0])} ends the Turn.")
-        st.active = None
+        f.say(f"{who(state.defenders[act.defender or 0])} ends the Turn.")
+        state.active = None
         return
     if what == "pass":
         act.passed.append(seat)
@@ -424,16 +424,16 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
     if what == "focus":
         act.focus[str(seat)] = ch["d"]
         return
-    d = st.defenders[ch["d"]]
+    d = state.defenders[ch["d"]]
     ap_before = act.ap
     if what == "level":
         rules.level_up(f, d)
     elif what == "use":
         src = ch["src"]
         own = prompt.kind != "react" and (act.card == "all" or act.defender == d.idx)
-        ab = effects.usable(st, d, src, own, act.ap)
+        ab = effects.usable(state, d, src, own, act.ap)
         assert ab is not None
-        options = effects.targets(st, d, src, ab)
+        options = effects.targets(state, d, src, ab)
         if len(options) > 1:
             act.pick = {"seat": seat, "d": d.idx, "src": src}
             return
@@ -441,7 +441,7 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
         effects.apply(f, d, src, ab, options[0])
     else:
         regular(f, d, ch)
-    if act.card == "all" and st.active is act and st.seats > 1 and act.ap != ap_before and act.ap > 0:
+    if act.card == "all" and state.active is act and state.seats > 1 and act.ap != ap_before and act.ap > 0:
         f.say(f"{act.ap} shared AP left on the All Defenders card.")
 
 
@@ -450,21 +450,21 @@ def seat_name(seat: int) -> str:
 
 
 def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
-    st = f.state
-    act = st.active
+    state = f.state
+    act = state.active
     assert act is not None
     what = ch["act"]
     if what == "move":
         n = ch["escort"]
-        cost = move_cost(st, d, ch["to"], escort=n > 0)
+        cost = move_cost(state, d, ch["to"], escort=n > 0)
         spend(f, d, cost)
         act.ap -= cost
         if free_move(d):
             d.moved_free = True  # the Turn's first move is made, free or (escorting) paid
         frm = d.region
-        effects.leave(st, d)
+        effects.leave(state, d)
         d.region = ch["to"]
-        f.say(f"{who(d)} moves to {region_name(st, d.region)}" + (f" escorting {caravans(n)} for {n} XP."
+        f.say(f"{who(d)} moves to {region_name(state, d.region)}" + (f" escorting {caravans(n)} for {n} XP."
                                                                   if n else "."), kind="move")
         if n:
             d.xp -= n
@@ -473,23 +473,23 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
     spend(f, d, 1)
     act.ap -= 1
     if what == "fly":
-        effects.leave(st, d)
+        effects.leave(state, d)
         d.region = ch["to"]
-        f.say(f"{who(d)} flies the Manticore to {region_name(st, d.region)}.", kind="move")
+        f.say(f"{who(d)} flies the Manticore to {region_name(state, d.region)}.", kind="move")
     elif what == "secure":
-        r = st.regions[d.region]
+        r = state.regions[d.region]
         if r.storm:
             r.storm = False
-            st.storms += 1
-            f.say(f"{who(d)} clears the storm from {region_name(st, r.key)}.", kind="secure")
+            state.storms += 1
+            f.say(f"{who(d)} clears the storm from {region_name(state, r.key)}.", kind="secure")
         else:
             before = r.threat
             r.threat = max(0, r.threat - 1 - rules.passive(d, "secure_bonus"))
-            f.say(f"{who(d)} Secures {region_name(st, r.key)}: Threat {before} to {r.threat}.", kind="secure")
+            f.say(f"{who(d)} Secures {region_name(state, r.key)}: Threat {before} to {r.threat}.", kind="secure")
     elif what == "fight":
-        card = content().boss(st.boss.key)
+        card = content().boss(state.boss.key)
         rules.damage_boss(f, d, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
-        if card.passive == "thorns" and st.phase == "play":
+        if card.passive == "thorns" and state.phase == "play":
             rules.hurt(f, d, 1, card.name)
     elif what == "prepare":
         rules.gain_xp(d, 1)
@@ -504,28 +504,28 @@ def has_action(options: list[Option]) -> bool:
     return any(o.choice["act"] not in PASSING for o in options)
 
 
-def idle_on_card(st: DefendersState, seat: int) -> bool:
+def idle_on_card(state: DefendersState, seat: int) -> bool:
     """On the current AP card this seat could only pass (or end): it is not asked."""
-    return not has_action(seat_card_options(st, seat))
+    return not has_action(seat_card_options(state, seat))
 
 
 def close_idle_card(f: Flow) -> bool:
     """Close the AP card once nobody has anything left to do with it; True when it closed."""
-    st = f.state
-    act = st.active
-    if act is None or st.phase != "play" or st.attacks or st.artifact_offer is not None or act.pick is not None:
+    state = f.state
+    act = state.active
+    if act is None or state.phase != "play" or state.attacks or state.artifact_offer is not None or act.pick is not None:
         return False
     if act.card == "all":
-        if any(s not in act.passed and not idle_on_card(st, s) for s in range(st.seats)):
+        if any(s not in act.passed and not idle_on_card(state, s) for s in range(state.seats)):
             return False
         f.say("The All Defenders card is spent.")
     else:
-        active = st.defenders[act.defender or 0]
-        if not idle_on_card(st, active.seat):
+        active = state.defenders[act.defender or 0]
+        if not idle_on_card(state, active.seat):
             return False
         if act.ap:
             f.say(f"{who(active)} can do nothing more with the {act.ap} AP left: the Turn ends.")
-    st.active = None
+    state.active = None
     return True
 
 
@@ -540,8 +540,8 @@ def settle(f: Flow) -> None:
 
 
 PHASES: PhaseTable[DefendersState] = PhaseTable({
-    "setup": Phase(prompts=lambda st, only: setup_prompts(st), handlers={"skill": keep_skill}),
-    "rebuild": Phase(prompts=lambda st, only: campaign.rebuild_prompts(st), handlers={"rebuild": rebuild}),
+    "setup": Phase(prompts=lambda state, only: setup_prompts(state), handlers={"skill": keep_skill}),
+    "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild}),
     "play": Phase(prompts=play_prompts, handlers={
         "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
         "turn": card_action, "all": card_action,

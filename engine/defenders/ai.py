@@ -32,59 +32,59 @@ class HeuristicPolicy:
         return dict(best[2].choice)
 
 
-def score(st: DefendersState, prompt: Prompt, o: Option) -> float:
+def score(state: DefendersState, prompt: Prompt, o: Option) -> float:
     ch = o.choice
     act = ch.get("act")
     kind = prompt.kind
     if kind == "skill":
         return -SKILL_TASTE.index(ch["key"])
     if kind == "defend":
-        return defend_score(st, ch)
+        return defend_score(state, ch)
     if kind == "artifact":
         return 2.0 if act == "drop" else 1.0
     if kind == "rebuild":
-        d = st.defenders[ch["d"]] if "d" in ch else None
+        d = state.defenders[ch["d"]] if "d" in ch else None
         if act == "level":
             return 6
         if act == "cap" and d is not None:
-            return 5 if st.capital_threat >= 2 or d.xp >= 6 else 0
+            return 5 if state.capital_threat >= 2 or d.xp >= 6 else 0
         if act == "accept":
             return 2  # a teammate's trade offer: trust it
         return 1 if act == "ready" else 0
     if kind == "target":
-        return target_score(st, prompt, ch)
+        return target_score(state, prompt, ch)
     if act in ("end", "pass"):
-        if kind == "all" and st.active is not None and st.seats - len(st.active.passed) > 1:
+        if kind == "all" and state.active is not None and state.seats - len(state.active.passed) > 1:
             return 2.0  # shared AP: take only worthwhile actions while teammates may still act
         return 0.6 if kind in ("all", "react") else 0.1
     if act == "focus":
         return 0.05
-    d = st.defenders[ch["d"]]
+    d = state.defenders[ch["d"]]
     react = kind == "react"
-    value = action_score(st, d, ch)
+    value = action_score(state, d, ch)
     return value - (3.5 if react else 0)
 
 
-def defend_score(st: DefendersState, ch: dict[str, Any]) -> float:
-    attack = st.attacks[0]
-    r = st.regions[attack.region]
-    danger = 6.0 if r.destroyed or r.threat >= st.options.outer_max else 1.5 * r.threat + 1
+def defend_score(state: DefendersState, ch: dict[str, Any]) -> float:
+    attack = state.attacks[0]
+    r = state.regions[attack.region]
+    danger = 6.0 if r.destroyed or r.threat >= state.options.outer_max else 1.5 * r.threat + 1
     if attack.kind == "dire":
         danger += 3
     if ch["act"] == "decline":
         return 4.0
-    d = st.defenders[ch["d"]]
+    d = state.defenders[ch["d"]]
     if ch["act"] == "level":
         # Levelling first pays for a defence out of reach now; otherwise it only helps when hurt.
-        if not rules.can_defend(st, d, attack):
+        if not rules.can_defend(state, d, attack):
             return danger + 3
         return 4.5 if d.hp < rules.max_hp(d) else 0.0
-    left = d.hp - rules.defend_cost(st, d, attack)
+    left = d.hp - rules.defend_cost(state, d, attack)
     return danger + (3 if left >= 1 else -1) + left * 0.1
 
 
-def goal(st: DefendersState, d: Defender) -> tuple[str, float]:
-    dist = board.distances(st, d.region)
+def goal(state: DefendersState, d: Defender) -> tuple[str, float]:
+    dist = board.distances(state, d.region)
     best: tuple[str, float] = (d.region, 0.0)
 
     def offer(key: str, value: float) -> None:
@@ -95,27 +95,27 @@ def goal(st: DefendersState, d: Defender) -> tuple[str, float]:
 
     if d.hp <= 1 and d.region != CAPITAL:
         offer(CAPITAL, 7)
-    boss = st.boss
-    if boss.revealed and rules.all_home(st):
+    boss = state.boss
+    if boss.revealed and rules.all_home(state):
         offer(boss.region, 9)
-    pressure = incoming(st)
-    for k in st.ring:
-        r = st.regions[k]
+    pressure = incoming(state)
+    for region in state.ring:
+        r = state.regions[region]
         if r.caravans and d.xp >= 1:
-            offer(k, 5 + r.caravans)
+            offer(region, 5 + r.caravans)
         if not r.destroyed and r.threat:
-            offer(k, 1.6 * r.threat + 0.5 + 0.3 * pressure[k])
+            offer(region, 1.6 * r.threat + 0.5 + 0.3 * pressure[region])
         if d.hp >= 2:
-            offer(k, 0.6 * pressure[k] + (1.5 if r.destroyed else 0.4 * r.threat))
+            offer(region, 0.6 * pressure[region] + (1.5 if r.destroyed else 0.4 * r.threat))
     return best
 
 
-def incoming(st: DefendersState) -> dict[str, float]:
+def incoming(state: DefendersState) -> dict[str, float]:
     """How hard each Outer Region will be hit by the cards still to come this round (the deck's
     make-up is public knowledge at the table; its order is not used)."""
     c = content()
-    out = dict.fromkeys(st.ring, 0.0)
-    for card in st.turn_deck:
+    out = dict.fromkeys(state.ring, 0.0)
+    for card in state.turn_deck:
         if card.startswith("e:"):
             for r in c.enemy(card[2:]).regions:
                 out[r] += 1
@@ -126,39 +126,39 @@ def incoming(st: DefendersState) -> dict[str, float]:
     return out
 
 
-def action_score(st: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
+def action_score(state: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
     act = ch["act"]
     if act == "secure":
-        r = st.regions[d.region]
+        r = state.regions[d.region]
         return 3.0 + 2 * r.threat if not r.storm else 2.5
     if act == "fight":
-        return 10.0 if rules.all_home(st) else 4.0
+        return 10.0 if rules.all_home(state) else 4.0
     if act == "prepare":
         return 0.7 if d.xp < 3 else 0.3
     if act == "level":
         return 7.0 if d.hp < rules.max_hp(d) else 4.5
     if act == "fly":
-        target, value = goal(st, d)
-        return max(0.5, value + 0.8 * board.distances(st, d.region)[target]) if ch["to"] == target else 0.1
+        target, value = goal(state, d)
+        return max(0.5, value + 0.8 * board.distances(state, d.region)[target]) if ch["to"] == target else 0.1
     if act == "move":
         to = ch["to"]
         if ch["escort"]:
-            toward = board.distances(st, CAPITAL)
+            toward = board.distances(state, CAPITAL)
             return 8.0 + ch["escort"] if toward[to] < toward[d.region] else 0.0
-        target, value = goal(st, d)
-        if target == d.region or board.step_toward(st, d.region, target) != to:
+        target, value = goal(state, d)
+        if target == d.region or board.step_toward(state, d.region, target) != to:
             return 0.2
         return max(0.5, value)
     if act == "use":
-        ab = effects.ability_of(st, d, ch["src"])
+        ab = effects.ability_of(state, d, ch["src"])
         if ab is None:
             return 0.0
-        return use_score(st, d, ch["src"], ab.effect) - 0.5 * ab.xp
+        return use_score(state, d, ch["src"], ab.effect) - 0.5 * ab.xp
     return 0.0
 
 
-def use_score(st: DefendersState, d: Defender, src: str, effect: str) -> float:
-    top_threat = max((st.regions[k].threat for k in st.ring if not st.regions[k].destroyed), default=0)
+def use_score(state: DefendersState, d: Defender, src: str, effect: str) -> float:
+    top_threat = max((state.regions[region].threat for region in state.ring if not state.regions[region].destroyed), default=0)
     if src == "war":
         return {"coast": 2.5, "desert": 1.5 + top_threat, "ruins": 1.5 + top_threat, "forest": 3.0,
                 "mountains": 2.5, "plains": 3.0}.get(d.region, 0.0)
@@ -167,7 +167,7 @@ def use_score(st: DefendersState, d: Defender, src: str, effect: str) -> float:
     if effect in ("secure", "secure_adjacent_all"):
         return 2.5 + 2 * top_threat
     if effect == "secure_capital":
-        return 3.0 * st.capital_threat
+        return 3.0 * state.capital_threat
     if effect == "strike":
         return 9.5
     if effect == "rally":
@@ -177,7 +177,7 @@ def use_score(st: DefendersState, d: Defender, src: str, effect: str) -> float:
     if effect == "scout":
         return 2.0
     if effect == "shield":
-        return 3.0 if d.region != CAPITAL and st.regions[d.region].threat else 0.5
+        return 3.0 if d.region != CAPITAL and state.regions[d.region].threat else 0.5
     if effect == "haul":
         return 4.0
     if effect == "draw_skill":
@@ -189,24 +189,24 @@ def use_score(st: DefendersState, d: Defender, src: str, effect: str) -> float:
     return 0.0
 
 
-def target_score(st: DefendersState, prompt: Prompt, ch: dict[str, Any]) -> float:
+def target_score(state: DefendersState, prompt: Prompt, ch: dict[str, Any]) -> float:
     if ch["act"] == "back":
         return -100.0
     t = ch["target"]
-    act = st.active
+    act = state.active
     pick = act.pick if act is not None else None
     if isinstance(t, int):
-        x = st.defenders[t]
-        return 1 + rules.max_hp(x) - x.hp
-    r = st.regions.get(t)
+        defender = state.defenders[t]
+        return 1 + rules.max_hp(defender) - defender.hp
+    r = state.regions.get(t)
     if r is None:
         return 0.5
     effect = ""
     if pick is not None:
-        ab = effects.ability_of(st, st.defenders[pick["d"]], pick["src"])
+        ab = effects.ability_of(state, state.defenders[pick["d"]], pick["src"])
         effect = ab.effect if ab else ""
     if effect == "haul":
-        return 5 - board.distances(st, CAPITAL)[t] if t != CAPITAL else 6
+        return 5 - board.distances(state, CAPITAL)[t] if t != CAPITAL else 6
     if effect == "dash":
         return 1 + r.threat + 3 * r.caravans
     return 1 + r.threat * 2 - (3 if r.destroyed else 0)

@@ -13,8 +13,8 @@ from engine.defenders.state import DefendersState
 CAPITAL = "capital"
 
 
-def adjacent(st: DefendersState, key: str) -> list[str]:
-    ring = st.ring
+def adjacent(state: DefendersState, key: str) -> list[str]:
+    ring = state.ring
     if key == CAPITAL:
         return [ring[0], ring[3]]
     i = ring.index(key)
@@ -24,27 +24,27 @@ def adjacent(st: DefendersState, key: str) -> list[str]:
     return out
 
 
-def distances(st: DefendersState, start: str) -> dict[str, int]:
+def distances(state: DefendersState, start: str) -> dict[str, int]:
     dist = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
-        for nxt in adjacent(st, here):
+        for nxt in adjacent(state, here):
             if nxt not in dist:
                 dist[nxt] = dist[here] + 1
                 queue.append(nxt)
     return dist
 
 
-def step_toward(st: DefendersState, start: str, goal: str) -> str | None:
+def step_toward(state: DefendersState, start: str, goal: str) -> str | None:
     """The neighbour of `start` on a shortest path to `goal` (ring order breaks ties)."""
     if start == goal:
         return None
-    dist = distances(st, goal)
-    return min(adjacent(st, start), key=lambda r: dist[r])
+    dist = distances(state, goal)
+    return min(adjacent(state, start), key=lambda r: dist[r])
 
 
-def most_threatened(st: DefendersState, among: list[str] | None = None) -> str:
+def most_threatened(state: DefendersState, among: list[str] | None = None) -> str:
     """The Outer Region with the most Threat (destroyed ones last); ring order breaks ties."""
-    keys = among if among is not None else st.ring
-    return max(keys, key=lambda k: (not st.regions[k].destroyed, st.regions[k].threat, -st.ring.index(k)))
+    keys = among if among is not None else state.ring
+    return max(keys, key=lambda region: (not state.regions[region].destroyed, state.regions[region].threat, -state.ring.index(region)))

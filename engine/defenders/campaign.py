@@ -24,140 +24,140 @@ from engine.text import seat_ref
 def rebuild(f: Flow) -> None:
     """After a won battle (R: Rebuild, Regroup, Reconcile). The automatic parts happen now;
     spending XP on the Capital, levelling up and trading artifacts are the players' choices."""
-    st = f.state
-    st.phase = "rebuild"
-    st.ready = []
-    st.trade_offer = None
-    st.active = None
-    st.attacks = []
-    st.current = None
-    for d in st.defenders:
+    state = f.state
+    state.phase = "rebuild"
+    state.ready = []
+    state.trade_offer = None
+    state.active = None
+    state.attacks = []
+    state.current = None
+    for d in state.defenders:
         d.death_tokens = 0
         d.shield = d.in_tree = d.riding = False
         d.used = []
         d.region = CAPITAL  # every battle is set up with the Defenders in the Capital (A3)
         heal(d)
-    for r in st.regions.values():
+    for r in state.regions.values():
         r.threat = 0
         r.destroyed = False
         r.caravans = 0
         r.wards = 0
         r.storm = r.fleet_die = False
-    st.caravan_pile = list(TERRAINS)
-    f.rng.shuffle(st.caravan_pile)
-    st.capital_caravans = 0
-    st.hexed = False
+    state.caravan_pile = list(TERRAINS)
+    f.rng.shuffle(state.caravan_pile)
+    state.capital_caravans = 0
+    state.hexed = False
     f.say(f"Rebuild: the realm is restored and every Defender heals. The Capital City keeps its "
-          f"{st.capital_threat} Threat; each 2 XP spent removes 1.", kind="rebuild", phase_end=True)
+          f"{state.capital_threat} Threat; each 2 XP spent removes 1.", kind="rebuild", phase_end=True)
 
 
 def regroup_and_reconcile(f: Flow) -> None:
-    st = f.state
+    state = f.state
     c = content()
     # Regroup: the 9 Enemies are dealt again; the Dire Enemies of the last Turn Deck return to the
     # Horde with one new one from the leftovers.
     enemies = [e.key for e in c.enemies]
     f.rng.shuffle(enemies)
-    dire = [x[2:] for x in st.turn_deck + st.discard + st.horde if x.startswith("x:")]
-    if st.leftover_dire:
-        dire.append(st.leftover_dire.pop(f.rng.randrange(len(st.leftover_dire))))
+    dire = [card[2:] for card in state.turn_deck + state.discard + state.horde if card.startswith("x:")]
+    if state.leftover_dire:
+        dire.append(state.leftover_dire.pop(f.rng.randrange(len(state.leftover_dire))))
         f.say(f"Regroup: the Horde gathers {len(dire)} Dire Enemies, one of them new.")
-    se, he = st.options.start_enemies, min(st.options.horde_enemies, 9 - st.options.start_enemies)
-    st.horde = [f"e:{k}" for k in enemies[se:se + he]] + [f"x:{k}" for k in dire]
-    f.rng.shuffle(st.horde)
-    st.leftover_enemies = enemies[se + he:]
-    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + player_cards(st)
-    st.discard = []
-    st.soldiers = 5
+    se, he = state.options.start_enemies, min(state.options.horde_enemies, 9 - state.options.start_enemies)
+    state.horde = [f"e:{enemy}" for enemy in enemies[se:se + he]] + [f"x:{foe}" for foe in dire]
+    f.rng.shuffle(state.horde)
+    state.leftover_enemies = enemies[se + he:]
+    state.turn_deck = [f"e:{enemy}" for enemy in enemies[:se]] + player_cards(state)
+    state.discard = []
+    state.soldiers = 5
     # Reconcile: the hostile region turns friendly; a new hostile one comes.
-    if st.war_hostile is not None:
-        st.regions[st.war_hostile].side = "friendly"
-        st.war_friendly.append(st.war_hostile)
-        f.say(f"Reconcile: {region_name(st, st.war_hostile)} now fights for the realm.")
-    st.war_hostile = None
-    if st.war_unused:
-        key = st.war_unused.pop(f.rng.randrange(len(st.war_unused)))
-        st.war_hostile = key
-        st.regions[key].war = True
-        st.regions[key].side = "hostile"
-        f.say(f"Reconcile: {region_name(st, key)} turns hostile.")
-    reset_war_components(st)
-    st.battle += 1
-    key = st.bosses_ahead.pop(0)
+    if state.war_hostile is not None:
+        state.regions[state.war_hostile].side = "friendly"
+        state.war_friendly.append(state.war_hostile)
+        f.say(f"Reconcile: {region_name(state, state.war_hostile)} now fights for the realm.")
+    state.war_hostile = None
+    if state.war_unused:
+        key = state.war_unused.pop(f.rng.randrange(len(state.war_unused)))
+        state.war_hostile = key
+        state.regions[key].war = True
+        state.regions[key].side = "hostile"
+        f.say(f"Reconcile: {region_name(state, key)} turns hostile.")
+    reset_war_components(state)
+    state.battle += 1
+    key = state.bosses_ahead.pop(0)
     boss = c.boss(key)
-    kind = "general" if key in {g.key for g in c.generals} else "epic"
-    hp = st.options.general_hp if kind == "general" else st.options.epic_hp
-    st.boss = Boss(key=boss.key, kind=kind, hp=hp, max_hp=hp, region=boss.region)
+    kind = "general" if key in {general.key for general in c.generals} else "epic"
+    hp = state.options.general_hp if kind == "general" else state.options.epic_hp
+    state.boss = Boss(key=boss.key, kind=kind, hp=hp, max_hp=hp, region=boss.region)
     start_battle(f)
 
 
-def reset_war_components(st: DefendersState) -> None:
-    st.fleet_dice = st.storms = 3
-    st.tree = None
-    st.manticore = "mountains"
-    st.soldiers = 5
-    st.death_tokens = 6
+def reset_war_components(state: DefendersState) -> None:
+    state.fleet_dice = state.storms = 3
+    state.tree = None
+    state.manticore = "mountains"
+    state.soldiers = 5
+    state.death_tokens = 6
 
 
-def player_cards(st: DefendersState) -> list[str]:
+def player_cards(state: DefendersState) -> list[str]:
     """U8: one Defender card per Defender, All Defenders cards up to four player cards."""
-    n = len(st.defenders)
-    return [f"d:{d.idx}" for d in st.defenders] + ["all"] * max(0, 4 - n)
+    n = len(state.defenders)
+    return [f"d:{d.idx}" for d in state.defenders] + ["all"] * max(0, 4 - n)
 
 
 # ---------------------------------------------------------------------------- the Rebuild prompt
 
 
-def rebuild_options(st: DefendersState, seat: int) -> list[Option]:
+def rebuild_options(state: DefendersState, seat: int) -> list[Option]:
     """What the seat may still do between battles, "ready" aside: the answer to a trade offered
     to it first, then its own XP choices, then the trades it may make (cut first when crowded)."""
     options = []
-    for d in st.of_seat(seat):
-        if st.capital_threat > 0 and d.xp >= 2:
+    for d in state.of_seat(seat):
+        if state.capital_threat > 0 and d.xp >= 2:
             options.append(opt(f"cap:{d.idx}", f"{dname(d)}: spend 2 XP, Capital Threat -1",
                                {"act": "cap", "d": d.idx}))
         if d.xp >= rules.XP_MAX:
             options.append(opt(f"level:{d.idx}", f"{dname(d)}: Level up (8 XP)", {"act": "level", "d": d.idx}))
-    trades = trade.trade_options(st, seat)
-    return trades + options if st.trade_offer is not None else options + trades
+    trades = trade.trade_options(state, seat)
+    return trades + options if state.trade_offer is not None else options + trades
 
 
-def waiting_seats(st: DefendersState) -> list[int]:
+def waiting_seats(state: DefendersState) -> list[int]:
     """Seats asked between battles: not ready, and with something to do besides being ready
     (a seat that could only say it is ready is not asked)."""
-    return [s for s in range(st.seats) if s not in st.ready and rebuild_options(st, s)]
+    return [s for s in range(state.seats) if s not in state.ready and rebuild_options(state, s)]
 
 
-def rebuild_prompts(st: DefendersState) -> list[Prompt]:
+def rebuild_prompts(state: DefendersState) -> list[Prompt]:
     out = []
-    for seat in waiting_seats(st):
+    for seat in waiting_seats(state):
         ready = opt("ready", "Ready for the next battle", {"act": "ready"})
-        text = (f"Between battles: the Capital City holds {st.capital_threat} Threat (it falls at "
-                f"{st.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
-        if st.trade_offer is not None and st.defenders[st.trade_offer["to"]].seat == seat:
+        text = (f"Between battles: the Capital City holds {state.capital_threat} Threat (it falls at "
+                f"{state.options.destruction}). Spend XP, level up and trade artifacts, then say you are ready.")
+        if state.trade_offer is not None and state.defenders[state.trade_offer["to"]].seat == seat:
             text += " A trade is offered to you."
         out.append(Prompt(seat=seat, kind="rebuild", text=text, answer=Answer,
-                          options=fit(rebuild_options(st, seat), [ready]), shared=st.seats > 1,
+                          options=fit(rebuild_options(state, seat), [ready]), shared=state.seats > 1,
                           default={"act": "ready"}))
     return out
 
 
 def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
-    st = f.state
+    state = f.state
     act = ch["act"]
     if act == "ready":
-        st.ready.append(seat)
+        state.ready.append(seat)
         f.say(f"Ready for the next battle: {seat_ref(seat)}.")
         trade.drop_offer_of(f, seat)
     elif act in ("trade", "accept", "refuse", "withdraw"):
         trade.trade_choice(f, seat, ch)
     elif act == "cap":
-        d = st.defenders[ch["d"]]
+        d = state.defenders[ch["d"]]
         d.xp -= 2
-        st.capital_threat -= 1
-        f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {st.capital_threat}.")
+        state.capital_threat -= 1
+        f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {state.capital_threat}.")
     elif act == "level":
-        rules.level_up(f, st.defenders[ch["d"]])
+        rules.level_up(f, state.defenders[ch["d"]])
 
 
 def end_rebuild_when_settled(f: Flow) -> bool:

@@ -213,12 +213,12 @@ def check(data: Content, name: str) -> None:
         have = sum(c.expansion for c in getattr(data, group))
         if have != want:
             raise fail(group, f"needs {want} Dark War cards, has {have}")
-    keys = Counter(c.key for g in COUNTS for c in getattr(data, g) if g not in ("regions", "war_regions"))
-    dup = sorted(k for k, n in keys.items() if n > 1)
+    keys = Counter(c.key for pile in COUNTS for c in getattr(data, pile) if pile not in ("regions", "war_regions"))
+    dup = sorted(key for key, n in keys.items() if n > 1)
     if dup:
         raise fail("key", f"duplicate keys {dup}")
-    names = Counter(c.name for g in COUNTS for c in getattr(data, g))
-    dup = sorted(k for k, n in names.items() if n > 1)
+    names = Counter(c.name for pile in COUNTS for c in getattr(data, pile))
+    dup = sorted(key for key, n in names.items() if n > 1)
     if dup:
         raise fail("name", f"duplicate names {dup}")
     for group in ("regions", "war_regions"):

@@ -39,7 +39,7 @@ def war_action(terrain: str) -> Ability:
     return WAR_ACTIONS[terrain]
 
 
-def ability_of(st: DefendersState, d: Defender, src: str) -> Ability | None:
+def ability_of(state: DefendersState, d: Defender, src: str) -> Ability | None:
     c = content()
     if src == "hero":
         ab = c.defender(d.key).ability
@@ -58,7 +58,7 @@ def ability_of(st: DefendersState, d: Defender, src: str) -> Ability | None:
     if src == "region":
         if d.region == CAPITAL:
             return None
-        r = st.regions[d.region]
+        r = state.regions[d.region]
         if r.war or r.destroyed:
             return None
         reg = c.region(d.region)
@@ -66,24 +66,24 @@ def ability_of(st: DefendersState, d: Defender, src: str) -> Ability | None:
     if src == "war":
         if d.region == CAPITAL:
             return None
-        r = st.regions[d.region]
+        r = state.regions[d.region]
         if not r.war or r.side != "friendly" or r.destroyed:
             return None
         return war_action(d.region)
     return None
 
 
-def sources(st: DefendersState, d: Defender) -> list[str]:
+def sources(state: DefendersState, d: Defender) -> list[str]:
     place = ["capital"] if d.region == CAPITAL else ["region", "war"]
     return ["hero", *place] + [f"art:{a}" for a in d.artifacts] + [f"skill:{s}" for s in d.skills]
 
 
-def usable(st: DefendersState, d: Defender, src: str, own_turn: bool, ap: int) -> Ability | None:
+def usable(state: DefendersState, d: Defender, src: str, own_turn: bool, ap: int) -> Ability | None:
     """The ability if `d` may use it now (costs, limits, hexes, the boss's dread)."""
-    ab = ability_of(st, d, src)
-    if ab is None or st.hexed:
+    ab = ability_of(state, d, src)
+    if ab is None or state.hexed:
         return None
-    boss = st.boss
+    boss = state.boss
     if boss.revealed and content().boss(boss.key).passive == "dread" and boss.region == d.region:
         return None
     if src.startswith("skill:") and ab.own_turn and not own_turn:
@@ -94,94 +94,94 @@ def usable(st: DefendersState, d: Defender, src: str, own_turn: bool, ap: int) -
         return None
     if ab.limit != "none" and f"{ab.limit}:{src}" in d.used:
         return None
-    if src == "war" and not war_ready(st, d):
+    if src == "war" and not war_ready(state, d):
         return None
-    if not targets(st, d, src, ab):
+    if not targets(state, d, src, ab):
         return None
     return ab
 
 
-def war_ready(st: DefendersState, d: Defender) -> bool:
+def war_ready(state: DefendersState, d: Defender) -> bool:
     key = d.region
     if key == "coast":
-        return st.fleet_dice > 0
+        return state.fleet_dice > 0
     if key == "desert":
-        return st.storms > 0
+        return state.storms > 0
     if key == "forest":
-        return st.tree is None
+        return state.tree is None
     if key == "mountains":
-        return st.manticore == "mountains" and not d.riding
+        return state.manticore == "mountains" and not d.riding
     if key == "plains":
-        return st.soldiers > 0
+        return state.soldiers > 0
     if key == "ruins":
-        return st.death_tokens > 0
+        return state.death_tokens > 0
     return False
 
 
-def targets(st: DefendersState, d: Defender, src: str, ab: Ability) -> list[Target]:
+def targets(state: DefendersState, d: Defender, src: str, ab: Ability) -> list[Target]:
     """Legal targets; [None] for an ability that needs none."""
-    outer = st.ring
+    outer = state.ring
     if src == "war":
         if d.region in ("desert", "ruins"):
             return list(outer)
         return [None]
     e, scope = ab.effect, ab.scope
     if e == "heal":
-        pool = [d] if scope == "self" else [x for x in st.defenders if x.region == d.region]
-        return [x.idx for x in pool if x.hp < rules.max_hp(x)]
+        pool = [d] if scope == "self" else [other for other in state.defenders if other.region == d.region]
+        return [other.idx for other in pool if other.hp < rules.max_hp(other)]
     if e in ("secure", "ward"):
         if scope == "here":
             regions = [] if d.region == CAPITAL else [d.region]
         elif scope == "adjacent":
-            regions = [k for k in board.adjacent(st, d.region) if k != CAPITAL]
+            regions = [region for region in board.adjacent(state, d.region) if region != CAPITAL]
         else:
             regions = list(outer)
         if e == "secure":
-            return [k for k in regions if st.regions[k].threat > 0 and not st.regions[k].destroyed]
+            return [region for region in regions if state.regions[region].threat > 0 and not state.regions[region].destroyed]
         return list(regions)
     if e == "secure_adjacent_all":
-        near = [k for k in board.adjacent(st, d.region) if k != CAPITAL]
-        return [None] if any(st.regions[k].threat > 0 and not st.regions[k].destroyed for k in near) else []
+        near = [region for region in board.adjacent(state, d.region) if region != CAPITAL]
+        return [None] if any(state.regions[region].threat > 0 and not state.regions[region].destroyed for region in near) else []
     if e == "secure_capital":
-        return [None] if st.capital_threat > 0 else []
+        return [None] if state.capital_threat > 0 else []
     if e == "strike":
-        boss = st.boss
-        if not boss.revealed or boss.hp <= rules.boss_floor(st):
+        boss = state.boss
+        if not boss.revealed or boss.hp <= rules.boss_floor(state):
             return []
         return [None] if scope == "any" or boss.region == d.region else []
     if e == "dash":
         if scope == "adjacent":
-            return list(board.adjacent(st, d.region))
-        return [k for k in outer if k != d.region]
+            return list(board.adjacent(state, d.region))
+        return [region for region in outer if region != d.region]
     if e == "rally":
-        return [None] if st.active is not None else []
+        return [None] if state.active is not None else []
     if e == "scout":
-        return [None] if st.turn_deck else []
+        return [None] if state.turn_deck else []
     if e == "shield":
         return [] if d.shield else [None]
     if e == "summon":
-        return [x.idx for x in st.defenders if x.idx != d.idx and x.region != d.region]
+        return [other.idx for other in state.defenders if other.idx != d.idx and other.region != d.region]
     if e == "haul":
-        if d.region == CAPITAL or st.regions[d.region].caravans == 0:
+        if d.region == CAPITAL or state.regions[d.region].caravans == 0:
             return []
-        return list(board.adjacent(st, d.region))
+        return list(board.adjacent(state, d.region))
     if e == "draw_skill":
-        return [None] if st.skill_deck else []
+        return [None] if state.skill_deck else []
     return []
 
 
-def target_label(st: DefendersState, target: Target) -> str:
+def target_label(state: DefendersState, target: Target) -> str:
     if isinstance(target, int):
-        return content().defender(st.defenders[target].key).name
+        return content().defender(state.defenders[target].key).name
     if isinstance(target, str):
-        return region_name(st, target)
+        return region_name(state, target)
     return ""
 
 
 def pay(f: Flow, d: Defender, src: str, ab: Ability) -> None:
-    st = f.state
-    if ab.ap and st.active is not None:
-        st.active.ap -= ab.ap
+    state = f.state
+    if ab.ap and state.active is not None:
+        state.active.ap -= ab.ap
     d.xp -= ab.xp
     if ab.hp:
         d.hp -= ab.hp
@@ -191,7 +191,7 @@ def pay(f: Flow, d: Defender, src: str, ab: Ability) -> None:
 
 def apply(f: Flow, d: Defender, src: str, ab: Ability, target: Target) -> None:
     """Pay for and resolve one ability."""
-    st = f.state
+    state = f.state
     pay(f, d, src, ab)
     if src == "war":
         war_effect(f, d, target)
@@ -199,113 +199,113 @@ def apply(f: Flow, d: Defender, src: str, ab: Ability, target: Target) -> None:
     name = f"{who(d)} uses {ab.name}"
     e = ab.effect
     if e == "heal":
-        x = st.defenders[int(target)]  # type: ignore[arg-type]
-        got = rules.heal(x, ab.amount)
-        f.say(f"{name}: {who(x)} regains {got} HP.")
+        ally = state.defenders[int(target)]  # type: ignore[arg-type]
+        got = rules.heal(ally, ab.amount)
+        f.say(f"{name}: {who(ally)} regains {got} HP.")
     elif e == "secure":
-        r = st.regions[str(target)]
+        r = state.regions[str(target)]
         before = r.threat
         r.threat = max(0, r.threat - ab.amount)
-        f.say(f"{name}: {region_name(st, r.key)} loses {before - r.threat} Threat ({r.threat}).")
+        f.say(f"{name}: {region_name(state, r.key)} loses {before - r.threat} Threat ({r.threat}).")
     elif e == "secure_adjacent_all":
-        for k in board.adjacent(st, d.region):
-            if k != CAPITAL and not st.regions[k].destroyed:
-                st.regions[k].threat = max(0, st.regions[k].threat - ab.amount)
+        for region in board.adjacent(state, d.region):
+            if region != CAPITAL and not state.regions[region].destroyed:
+                state.regions[region].threat = max(0, state.regions[region].threat - ab.amount)
         f.say(f"{name}: the neighbouring regions are Secured.")
     elif e == "secure_capital":
-        st.capital_threat = max(0, st.capital_threat - ab.amount)
-        f.say(f"{name}: the Capital City's Threat falls to {st.capital_threat}.")
+        state.capital_threat = max(0, state.capital_threat - ab.amount)
+        f.say(f"{name}: the Capital City's Threat falls to {state.capital_threat}.")
     elif e == "strike":
         rules.damage_boss(f, d, ab.amount, name)
     elif e == "dash":
-        leave(st, d)
+        leave(state, d)
         d.region = str(target)
-        f.say(f"{name}: moves to {region_name(st, d.region)}.")
+        f.say(f"{name}: moves to {region_name(state, d.region)}.")
     elif e == "rally":
-        assert st.active is not None
-        st.active.ap += ab.amount
-        f.say(f"{name}: {ab.amount} more AP ({st.active.ap} left).")
+        assert state.active is not None
+        state.active.ap += ab.amount
+        f.say(f"{name}: {ab.amount} more AP ({state.active.ap} left).")
     elif e == "ward":
-        st.regions[str(target)].wards += 1
-        f.say(f"{name}: {region_name(st, str(target))} is warded against its next attack this round.")
+        state.regions[str(target)].wards += 1
+        f.say(f"{name}: {region_name(state, str(target))} is warded against its next attack this round.")
     elif e == "scout":
         scout(f, name, ab.amount)
     elif e == "shield":
         d.shield = True
         f.say(f"{name}: until the round ends {who(d)} defends without losing HP.")
     elif e == "summon":
-        x = st.defenders[int(target)]  # type: ignore[arg-type]
-        leave(st, x)
-        x.region = d.region
-        f.say(f"{name}: {who(x)} joins them in {region_name(st, d.region)}.")
+        ally = state.defenders[int(target)]  # type: ignore[arg-type]
+        leave(state, ally)
+        ally.region = d.region
+        f.say(f"{name}: {who(ally)} joins them in {region_name(state, d.region)}.")
     elif e == "haul":
         move_caravans(f, d, d.region, str(target), 1, escorted=False)
-        f.say(f"{name}: a Caravan moves to {region_name(st, str(target))}.")
+        f.say(f"{name}: a Caravan moves to {region_name(state, str(target))}.")
     elif e == "draw_skill":
         rules.draw_skill(f, d)
 
 
 def scout(f: Flow, name: str, n: int) -> None:
-    st = f.state
-    top = st.turn_deck[-n:]
+    state = f.state
+    top = state.turn_deck[-n:]
     bad = [c for c in top if c.startswith(("e:", "x:")) or c == "deserter"]
     keep = [c for c in top if c not in bad]
-    st.turn_deck = bad + st.turn_deck[:-n] + keep if len(st.turn_deck) > n else bad + keep
+    state.turn_deck = bad + state.turn_deck[:-n] + keep if len(state.turn_deck) > n else bad + keep
     seen = ", ".join(card_name(c) for c in reversed(top)) or "nothing"
     f.say(f"{name}: the next cards were {seen}; {counted(len(bad), 'Enemy card')} moved to the bottom.")
 
 
-def leave(st: DefendersState, d: Defender) -> None:
+def leave(state: DefendersState, d: Defender) -> None:
     if d.in_tree:
         d.in_tree = False
-        st.tree = None
+        state.tree = None
 
 
 def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: bool) -> None:
-    st = f.state
-    st.regions[frm].caravans -= n
+    state = f.state
+    state.regions[frm].caravans -= n
     if to == CAPITAL:
-        st.capital_caravans += n
+        state.capital_caravans += n
         if escorted:
             rules.gain_xp(d, rules.XP_ESCORT * n)
-        f.say(f"{caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({st.capital_caravans}/{rules.CARAVANS} home)"
+        f.say(f"{caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({state.capital_caravans}/{rules.CARAVANS} home)"
               + (f"; {who(d)} gains {rules.XP_ESCORT * n} XP." if escorted else "."), kind="caravan")
-        if rules.all_home(st):
+        if rules.all_home(state):
             f.say("Every Caravan is home: the boss can now fall.", kind="caravan")
     else:
-        st.regions[to].caravans += n
+        state.regions[to].caravans += n
 
 
 def war_effect(f: Flow, d: Defender, target: Target) -> None:
-    st = f.state
+    state = f.state
     key = d.region
     name = content().war_region(key).friendly_name
     if key == "coast":
-        st.fleet_dice -= 1
-        hit = st.ring[f.rng.randrange(6)]
-        r = st.regions[hit]
+        state.fleet_dice -= 1
+        hit = state.ring[f.rng.randrange(6)]
+        r = state.regions[hit]
         r.fleet_die = True
         if r.threat > 0 and not r.destroyed:
             r.threat -= 1
-            f.say(f"{who(d)} sends the {name}: the fleet die shows {region_name(st, hit)}, which loses 1 Threat.")
+            f.say(f"{who(d)} sends the {name}: the fleet die shows {region_name(state, hit)}, which loses 1 Threat.")
         else:
-            f.say(f"{who(d)} sends the {name}: the fleet die shows {region_name(st, hit)}, already calm.")
+            f.say(f"{who(d)} sends the {name}: the fleet die shows {region_name(state, hit)}, already calm.")
     elif key in ("desert", "ruins"):
         if key == "desert":
-            st.storms -= 1
+            state.storms -= 1
         else:
-            st.death_tokens -= 1
-        st.regions[str(target)].wards += 1
-        f.say(f"{who(d)} uses {name}: {region_name(st, str(target))} is warded against its next attack this round.")
+            state.death_tokens -= 1
+        state.regions[str(target)].wards += 1
+        f.say(f"{who(d)} uses {name}: {region_name(state, str(target))} is warded against its next attack this round.")
     elif key == "forest":
         d.in_tree = True
-        st.tree = d.idx
+        state.tree = d.idx
         f.say(f"{who(d)} climbs the Great Tree: they defend the Glen and its neighbours without losing HP.")
     elif key == "mountains":
         d.riding = True
-        st.manticore = f"rider:{d.idx}"
+        state.manticore = f"rider:{d.idx}"
         f.say(f"{who(d)} mounts the Manticore: until the round ends each move may fly anywhere for 1 AP.")
     elif key == "plains":
-        st.soldiers -= 1
-        st.turn_deck.insert(f.rng.randrange(len(st.turn_deck) + 1), "soldier")
+        state.soldiers -= 1
+        state.turn_deck.insert(f.rng.randrange(len(state.turn_deck) + 1), "soldier")
         f.say(f"{who(d)} musters a Soldier card into the Turn Deck.")

@@ -17,10 +17,10 @@ def who(d: Defender) -> str:
     return f"{content().defender(d.key).name} ({seat_ref(d.seat)})"
 
 
-def region_name(st: DefendersState, key: str) -> str:
+def region_name(state: DefendersState, key: str) -> str:
     if key == CAPITAL:
         return content().capital.name
-    r = st.regions[key]
+    r = state.regions[key]
     c = content()
     return c.war_region(key).name if r.war else c.region(key).name
 

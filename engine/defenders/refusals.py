@@ -14,13 +14,13 @@ KNOWN_ACTS = {"move", "fly", "secure", "fight", "prepare", "level", "use", "end"
               "withdraw", "ready"}
 
 
-def check_seat(st: DefendersState, seat: Any) -> str | None:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.seats:
-        return f"There is no seat {seat!r} in this match (seats 0 to {st.seats - 1})."
+def check_seat(state: DefendersState, seat: Any) -> str | None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        return f"There is no seat {seat!r} in this match (seats 0 to {state.seats - 1})."
     return None
 
 
-def why_not(st: DefendersState, seat: int, prompt: Prompt, choice: Any) -> str:
+def why_not(state: DefendersState, seat: int, prompt: Prompt, choice: Any) -> str:
     """The most specific reason this answer is not one of the prompt's options."""
     if not isinstance(choice, dict):
         return "A choice must be a set of named fields, like {\"act\": \"end\"}."
@@ -29,20 +29,20 @@ def why_not(st: DefendersState, seat: int, prompt: Prompt, choice: Any) -> str:
         return f"Unknown action {act!r}."
     d = choice.get("d")
     if "d" in choice:
-        if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < len(st.defenders):
+        if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < len(state.defenders):
             return f"There is no Defender {d!r}."
-        if st.defenders[d].seat != seat:
-            name = content().defender(st.defenders[d].key).name
+        if state.defenders[d].seat != seat:
+            name = content().defender(state.defenders[d].key).name
             return f"{name} is not your Defender."
     acts = {o.choice.get("act") for o in prompt.options}
     if act not in acts:
         return f"You cannot {act} now: this is a {prompt.kind} decision."
     to = choice.get("to")
     if act == "move" and d is not None and isinstance(to, str):
-        here = st.defenders[d].region
-        if to not in [*st.ring, board.CAPITAL]:
+        here = state.defenders[d].region
+        if to not in [*state.ring, board.CAPITAL]:
             return f"There is no region {to!r}."
-        if to not in board.adjacent(st, here):
+        if to not in board.adjacent(state, here):
             return "You can only move to an adjacent region."
         return "You do not have the AP (or the XP to escort that many Caravans) for that move."
     shown = "; ".join(o.label for o in prompt.options[:8])

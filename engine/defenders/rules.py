@@ -96,155 +96,155 @@ def level_up(f: Flow, d: Defender) -> None:
 # ---------------------------------------------------------------------------- threat
 
 
-def ap_per_card(st: DefendersState) -> int:
-    return st.options.ap_destroyed if any(r.destroyed for r in st.regions.values()) else st.options.ap
+def ap_per_card(state: DefendersState) -> int:
+    return state.options.ap_destroyed if any(r.destroyed for r in state.regions.values()) else state.options.ap
 
 
 def capital_gains(f: Flow, n: int, why: str) -> None:
-    st = f.state
-    if st.phase == "over":
+    state = f.state
+    if state.phase == "over":
         return
-    st.capital_threat += n
-    f.say(f"The Capital City gains {n} Threat ({why}): {st.capital_threat}/{st.options.destruction}.")
-    if st.capital_threat >= st.options.destruction:
+    state.capital_threat += n
+    f.say(f"The Capital City gains {n} Threat ({why}): {state.capital_threat}/{state.options.destruction}.")
+    if state.capital_threat >= state.options.destruction:
         finish(f, False, "the Capital City fell")
 
 
 def gain_threat(f: Flow, key: str, n: int, why: str, trigger: bool = True) -> None:
     """Threat lands on an Outer Region: past its top it is Destroyed, then it spills into the Capital."""
-    st = f.state
+    state = f.state
     for _ in range(n):
-        if st.phase == "over":
+        if state.phase == "over":
             return
-        r = st.regions[key]
+        r = state.regions[key]
         if r.destroyed:
-            capital_gains(f, 1, f"{region_name(st, key)} lies in ruins; {why}")
-        elif r.threat >= st.options.outer_max:
+            capital_gains(f, 1, f"{region_name(state, key)} lies in ruins; {why}")
+        elif r.threat >= state.options.outer_max:
             r.destroyed = True
-            f.say(f"{region_name(st, key)} is Destroyed ({why}). Every card now gives "
-                  f"{st.options.ap_destroyed} AP.", kind="destroyed")
+            f.say(f"{region_name(state, key)} is Destroyed ({why}). Every card now gives "
+                  f"{state.options.ap_destroyed} AP.", kind="destroyed")
         else:
             r.threat += 1
-            f.say(f"{region_name(st, key)} gains 1 Threat ({why}): {r.threat}/{st.options.outer_max}.")
+            f.say(f"{region_name(state, key)} gains 1 Threat ({why}): {r.threat}/{state.options.outer_max}.")
             if trigger and r.war and r.side == "hostile":
                 hostile_trigger(f, key)
 
 
 def hostile_trigger(f: Flow, key: str) -> None:
     """A Hostile War Region reacts when it gains Threat (docs/rules/defenders.md, War Regions)."""
-    st = f.state
+    state = f.state
     name = content().war_region(key).hostile_name
-    if key == "coast" and st.fleet_dice > 0:
-        st.fleet_dice -= 1
-        target = st.ring[f.rng.randrange(6)]
-        st.regions[target].fleet_die = True
-        f.say(f"{name}: a fleet die lands on {region_name(st, target)}.")
-        st.attacks.append(Attack(region=target, source=name, kind="war"))
-    elif key == "desert" and st.storms > 0:
-        i = st.ring.index("desert")
-        for k in range(6):
-            target = st.ring[(i + k) % 6]
-            if not st.regions[target].storm:
-                st.storms -= 1
-                st.regions[target].storm = True
-                f.say(f"{name}: a storm settles on {region_name(st, target)}; moving in or out costs 1 more AP.")
+    if key == "coast" and state.fleet_dice > 0:
+        state.fleet_dice -= 1
+        target = state.ring[f.rng.randrange(6)]
+        state.regions[target].fleet_die = True
+        f.say(f"{name}: a fleet die lands on {region_name(state, target)}.")
+        state.attacks.append(Attack(region=target, source=name, kind="war"))
+    elif key == "desert" and state.storms > 0:
+        i = state.ring.index("desert")
+        for step in range(6):
+            target = state.ring[(i + step) % 6]
+            if not state.regions[target].storm:
+                state.storms -= 1
+                state.regions[target].storm = True
+                f.say(f"{name}: a storm settles on {region_name(state, target)}; moving in or out costs 1 more AP.")
                 break
     elif key == "mountains":
-        others = [k for k in st.ring if k != "mountains" and not st.regions[k].destroyed]
+        others = [region for region in state.ring if region != "mountains" and not state.regions[region].destroyed]
         if others:
-            target = board.most_threatened(st, others)
-            st.manticore = target
-            f.say(f"{name}: the Manticore swoops on {region_name(st, target)}.")
+            target = board.most_threatened(state, others)
+            state.manticore = target
+            f.say(f"{name}: the Manticore swoops on {region_name(state, target)}.")
             gain_threat(f, target, 1, "the Manticore", trigger=False)
-    elif key == "plains" and st.soldiers > 0:
-        st.soldiers -= 1
-        st.turn_deck.insert(f.rng.randrange(len(st.turn_deck) + 1), "deserter")
+    elif key == "plains" and state.soldiers > 0:
+        state.soldiers -= 1
+        state.turn_deck.insert(f.rng.randrange(len(state.turn_deck) + 1), "deserter")
         f.say(f"{name}: a Deserter card is shuffled into the Turn Deck.")
 
 
 # ---------------------------------------------------------------------------- attacks
 
 
-def defend_cost(st: DefendersState, d: Defender, attack: Attack) -> int:
-    o = st.options
+def defend_cost(state: DefendersState, d: Defender, attack: Attack) -> int:
+    o = state.options
     base = o.defend_cost_dire if attack.kind in ("dire", "boss") else o.defend_cost_enemy
-    boss = st.boss
+    boss = state.boss
     if boss.revealed and content().boss(boss.key).passive == "frenzy" and boss.region == attack.region:
         base += 1
-    if d.shield or (d.in_tree and tree_reaches(st, attack.region)):
+    if d.shield or (d.in_tree and tree_reaches(state, attack.region)):
         return 0
     return max(0, base - passive(d, "defend_discount"))
 
 
-def tree_reaches(st: DefendersState, key: str) -> bool:
-    return key == "forest" or key in board.adjacent(st, "forest")
+def tree_reaches(state: DefendersState, key: str) -> bool:
+    return key == "forest" or key in board.adjacent(state, "forest")
 
 
-def in_reach(st: DefendersState, d: Defender, attack: Attack) -> bool:
+def in_reach(state: DefendersState, d: Defender, attack: Attack) -> bool:
     """Standing in the attacked region, or reaching it (ranged from next door, the Great Tree)."""
     near = d.region == attack.region
     if not near and passive(d, "ranged") and d.region != CAPITAL:
-        near = attack.region in board.adjacent(st, d.region)
+        near = attack.region in board.adjacent(state, d.region)
     if not near and d.in_tree:
-        near = tree_reaches(st, attack.region)
+        near = tree_reaches(state, attack.region)
     return near
 
 
-def can_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
-    return d.hp > 0 and in_reach(st, d, attack) and d.hp >= defend_cost(st, d, attack)
+def can_defend(state: DefendersState, d: Defender, attack: Attack) -> bool:
+    return d.hp > 0 and in_reach(state, d, attack) and d.hp >= defend_cost(state, d, attack)
 
 
-def could_level_to_defend(st: DefendersState, d: Defender, attack: Attack) -> bool:
+def could_level_to_defend(state: DefendersState, d: Defender, attack: Attack) -> bool:
     """At 8 XP a Level Up (any time, R) restores full HP, which may pay for a defence the
     Defender cannot afford now: such a Defender is asked too."""
-    return d.xp >= XP_MAX and in_reach(st, d, attack) and max_hp(d) >= defend_cost(st, d, attack)
+    return d.xp >= XP_MAX and in_reach(state, d, attack) and max_hp(d) >= defend_cost(state, d, attack)
 
 
-def defenders_for(st: DefendersState, attack: Attack) -> list[Defender]:
+def defenders_for(state: DefendersState, attack: Attack) -> list[Defender]:
     """The Defenders whose seats are asked about this attack (and have not declined it)."""
-    return [d for d in st.defenders if d.seat not in attack.declined
-            and (can_defend(st, d, attack) or could_level_to_defend(st, d, attack))]
+    return [d for d in state.defenders if d.seat not in attack.declined
+            and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))]
 
 
 def settle_attacks(f: Flow) -> bool:
     """Resolve queued attacks nobody can answer; True when one waits for a decision."""
-    st = f.state
-    while st.attacks and st.phase == "play":
-        attack = st.attacks[0]
-        region = st.regions[attack.region]
+    state = f.state
+    while state.attacks and state.phase == "play":
+        attack = state.attacks[0]
+        region = state.regions[attack.region]
         if region.wards > 0:
             region.wards -= 1
-            st.attacks.pop(0)
-            f.say(f"A ward turns {attack.source} away from {region_name(st, attack.region)}.")
+            state.attacks.pop(0)
+            f.say(f"A ward turns {attack.source} away from {region_name(state, attack.region)}.")
             continue
-        if defenders_for(st, attack):
+        if defenders_for(state, attack):
             return True
-        st.attacks.pop(0)
+        state.attacks.pop(0)
         undefended(f, attack)
     return False
 
 
 def undefended(f: Flow, attack: Attack) -> None:
-    st = f.state
-    f.say(f"Nobody defends {region_name(st, attack.region)} against {attack.source}.", kind="attack")
+    state = f.state
+    f.say(f"Nobody defends {region_name(state, attack.region)} against {attack.source}.", kind="attack")
     gain_threat(f, attack.region, 1, attack.source, trigger=attack.kind != "war")
-    if attack.dire and st.phase == "play":
+    if attack.dire and state.phase == "play":
         on_hit(f, attack)
 
 
 def defended(f: Flow, attack: Attack, d: Defender) -> None:
-    st = f.state
-    cost = defend_cost(st, d, attack)
-    st.attacks.pop(0)
+    state = f.state
+    cost = defend_cost(state, d, attack)
+    state.attacks.pop(0)
     d.hp -= cost
-    f.say(f"{who(d)} defends {region_name(st, attack.region)} against {attack.source}"
+    f.say(f"{who(d)} defends {region_name(state, attack.region)} against {attack.source}"
           + (f" for {cost} HP ({d.hp} left)." if cost else " without losing HP.")
           + (" Exhausted." if d.hp == 0 else ""), kind="defend")
     if attack.kind in ("enemy", "dire", "deserter"):
         gain_xp(d, XP_DEFEND)
-    region = st.regions[attack.region]
-    if attack.region == "ruins" and region.war and region.side == "hostile" and st.death_tokens > 0:
-        st.death_tokens -= 1
+    region = state.regions[attack.region]
+    if attack.region == "ruins" and region.war and region.side == "hostile" and state.death_tokens > 0:
+        state.death_tokens -= 1
         d.death_tokens += 1
         d.hp = min(d.hp, max_hp(d))
         f.say(f"Death's Toll: {who(d)} takes a death token (maximum HP {max_hp(d)}).")
@@ -253,11 +253,11 @@ def defended(f: Flow, attack: Attack, d: Defender) -> None:
 
 
 def win_artifact(f: Flow, d: Defender) -> None:
-    st = f.state
-    if not st.artifact_deck:
+    state = f.state
+    if not state.artifact_deck:
         f.say("The Artifact deck is empty: no artifact this time.")
         return
-    key = st.artifact_deck.pop()
+    key = state.artifact_deck.pop()
     card = content().artifact(key)
     if slot_free(d, card.slot):
         d.artifacts.append(key)
@@ -265,7 +265,7 @@ def win_artifact(f: Flow, d: Defender) -> None:
         if card.ability.effect == "max_hp":
             heal(d, card.ability.amount)
     else:
-        st.artifact_offer = {"d": d.idx, "key": key}
+        state.artifact_offer = {"d": d.idx, "key": key}
         f.say(f"{who(d)} wins the artifact {card.name} but has no free {card.slot} slot.")
 
 
@@ -281,46 +281,46 @@ def slot_free(d: Defender, slot: str) -> bool:
 
 
 def on_hit(f: Flow, attack: Attack) -> None:
-    st = f.state
+    state = f.state
     card = content().dire_card(attack.dire or "")
     r = attack.region
     if card.on_hit == "surge":
         gain_threat(f, r, card.amount, card.name)
     elif card.on_hit == "spread":
-        for k in board.adjacent(st, r):
-            if k != CAPITAL:
-                gain_threat(f, k, card.amount, card.name)
+        for region in board.adjacent(state, r):
+            if region != CAPITAL:
+                gain_threat(f, region, card.amount, card.name)
     elif card.on_hit == "siege":
         capital_gains(f, card.amount, card.name)
     elif card.on_hit == "maul":
-        for d in st.defenders:
+        for d in state.defenders:
             if d.region == r:
                 hurt(f, d, card.amount, card.name)
     elif card.on_hit == "hex":
-        st.hexed = True
+        state.hexed = True
         f.say(f"{card.name}: no ability can be used until the round ends.")
     elif card.on_hit == "feed":
-        if st.boss.revealed:
-            st.boss.hp = min(st.boss.max_hp, st.boss.hp + card.amount)
-            f.say(f"{card.name} feeds the boss: {st.boss.hp}/{st.boss.max_hp} HP.")
+        if state.boss.revealed:
+            state.boss.hp = min(state.boss.max_hp, state.boss.hp + card.amount)
+            f.say(f"{card.name} feeds the boss: {state.boss.hp}/{state.boss.max_hp} HP.")
         else:
-            st.feed += card.amount
+            state.feed += card.amount
             f.say(f"{card.name} feeds the boss still to come: {card.amount} more HP when it arrives.")
     elif card.on_hit == "panic":
-        lost = st.regions[r].caravans
+        lost = state.regions[r].caravans
         if lost:
-            st.regions[r].caravans = 0
-            st.caravan_pile[:0] = [r] * lost
-            f.say(f"{card.name}: {caravans(lost)} in {region_name(st, r)} flee back to the pile.")
+            state.regions[r].caravans = 0
+            state.caravan_pile[:0] = [r] * lost
+            f.say(f"{card.name}: {caravans(lost)} in {region_name(state, r)} flee back to the pile.")
 
 
 # ---------------------------------------------------------------------------- the boss
 
 
-def turn_of(st: DefendersState, d: Defender) -> int:
+def turn_of(state: DefendersState, d: Defender) -> int:
     """Whose Turn an action of `d` belongs to: the active Defender's on a Defender card (even a
     skill used from another seat), `d`'s own on an All Defenders card."""
-    act = st.active
+    act = state.active
     if act is not None and act.card == "defender" and act.defender is not None:
         return act.defender
     return d.idx
@@ -328,47 +328,47 @@ def turn_of(st: DefendersState, d: Defender) -> int:
 
 def damage_boss(f: Flow, d: Defender, n: int, why: str) -> None:
     """`d` deals `n` damage; armour ignores the first damage of every Defender Turn."""
-    st = f.state
-    boss = st.boss
+    state = f.state
+    boss = state.boss
     card = content().boss(boss.key)
-    turn = turn_of(st, d)
+    turn = turn_of(state, d)
     if card.passive == "armor" and turn not in boss.armor_soaked and n > 0:
         boss.armor_soaked.append(turn)
         n -= 1
         f.say(f"{card.name}'s armour soaks the first damage of this Turn.")
     if n <= 0:
         return
-    floor = boss_floor(st)
+    floor = boss_floor(state)
     before = boss.hp
     boss.hp = max(floor, boss.hp - n)
     f.say(f"{why}: {card.name} takes {before - boss.hp} damage ({boss.hp}/{boss.max_hp} HP).", kind="boss")
     if boss.hp == 1 and floor == 1 and before - n < 1:
         f.say(f"{card.name} cannot fall while Caravans are still out: "
-              f"{st.capital_caravans}/{CARAVANS} are home.")
+              f"{state.capital_caravans}/{CARAVANS} are home.")
     if boss.hp <= 0:
         boss_defeated(f)
 
 
-def all_home(st: DefendersState) -> bool:
+def all_home(state: DefendersState) -> bool:
     """Every Caravan is in the Capital: only then can the boss lose its last HP (R: Caravans)."""
-    return st.capital_caravans >= CARAVANS
+    return state.capital_caravans >= CARAVANS
 
 
-def boss_floor(st: DefendersState) -> int:
+def boss_floor(state: DefendersState) -> int:
     """The lowest HP the boss can be brought to now."""
-    return 0 if all_home(st) else 1
+    return 0 if all_home(state) else 1
 
 
 def boss_defeated(f: Flow) -> None:
-    st = f.state
-    card = content().boss(st.boss.key)
-    if st.boss.kind == "general":
-        for d in st.defenders:
+    state = f.state
+    card = content().boss(state.boss.key)
+    if state.boss.kind == "general":
+        for d in state.defenders:
             gain_xp(d, XP_GENERAL)
         f.say(f"{card.name} is defeated! Every Defender gains {XP_GENERAL} XP.", kind="victory")
     else:
         f.say(f"{card.name} is defeated!", kind="victory")
-    if st.options.mode == "single" or st.battle >= 3:
+    if state.options.mode == "single" or state.battle >= 3:
         finish(f, True, f"{card.name} was defeated with all {CARAVANS} Caravans home")
     else:
         from engine.defenders.campaign import rebuild  # campaign.py builds on this module
@@ -377,31 +377,31 @@ def boss_defeated(f: Flow) -> None:
 
 
 def reveal_boss(f: Flow) -> None:
-    st = f.state
-    boss = st.boss
+    state = f.state
+    boss = state.boss
     card = content().boss(boss.key)
     boss.revealed = True
-    boss.max_hp = boss.hp = boss.max_hp + card.hp_bonus + st.feed
-    st.feed = 0
+    boss.max_hp = boss.hp = boss.max_hp + card.hp_bonus + state.feed
+    state.feed = 0
     boss.region = card.region
     what = "General" if boss.kind == "general" else "Epic Foe"
-    f.say(f"The Horde is spent: the {what} {card.name} takes the field in {region_name(st, boss.region)} "
+    f.say(f"The Horde is spent: the {what} {card.name} takes the field in {region_name(state, boss.region)} "
           f"with {boss.hp} HP. {card.passive_text}", kind="boss_reveal")
 
 
 def boss_round(f: Flow) -> None:
     """The boss's round effect, then its attack on its own region (U7)."""
-    st = f.state
-    boss = st.boss
+    state = f.state
+    boss = state.boss
     card = content().boss(boss.key)
     effect = card.round_effect
     if effect == "quake":
-        for k in st.ring:
-            gain_threat(f, k, 1, card.name)
+        for region in state.ring:
+            gain_threat(f, region, 1, card.name)
     elif effect == "siege":
         capital_gains(f, 1, card.name)
     elif effect == "wither":
-        for d in st.defenders:
+        for d in state.defenders:
             if d.region == boss.region:
                 hurt(f, d, 1, card.name)
     elif effect == "regrow":
@@ -410,115 +410,115 @@ def boss_round(f: Flow) -> None:
         if boss.hp > before:
             f.say(f"{card.name} regains {boss.hp - before} HP ({boss.hp}/{boss.max_hp}).")
     elif effect == "hunt":
-        target = board.most_threatened(st)
-        st.attacks.append(Attack(region=target, source=card.name, kind="boss"))
+        target = board.most_threatened(state)
+        state.attacks.append(Attack(region=target, source=card.name, kind="boss"))
     elif effect == "stalk":
-        nxt = [k for k in board.adjacent(st, boss.region) if k != CAPITAL]
-        boss.region = board.most_threatened(st, nxt)
-        f.say(f"{card.name} moves to {region_name(st, boss.region)}.")
-    if st.phase == "play":
-        st.attacks.append(Attack(region=boss.region, source=card.name, kind="boss"))
+        nxt = [region for region in board.adjacent(state, boss.region) if region != CAPITAL]
+        boss.region = board.most_threatened(state, nxt)
+        f.say(f"{card.name} moves to {region_name(state, boss.region)}.")
+    if state.phase == "play":
+        state.attacks.append(Attack(region=boss.region, source=card.name, kind="boss"))
 
 
 # ---------------------------------------------------------------------------- rounds and battles
 
 
 def round_start(f: Flow) -> None:
-    st = f.state
-    st.round += 1
-    f.say(f"Battle {st.battle}, round {st.round} begins ({len(st.turn_deck)} cards in the Turn Deck, "
-          f"{len(st.horde)} in the Horde).", kind="round", phase_end=True)
-    if st.caravan_pile:
-        key = st.caravan_pile.pop()
-        st.regions[key].caravans += 1
-        f.say(f"A Caravan arrives in {region_name(st, key)} and waits for an escort.", kind="caravan")
-    if st.boss.revealed:
+    state = f.state
+    state.round += 1
+    f.say(f"Battle {state.battle}, round {state.round} begins ({len(state.turn_deck)} cards in the Turn Deck, "
+          f"{len(state.horde)} in the Horde).", kind="round", phase_end=True)
+    if state.caravan_pile:
+        key = state.caravan_pile.pop()
+        state.regions[key].caravans += 1
+        f.say(f"A Caravan arrives in {region_name(state, key)} and waits for an escort.", kind="caravan")
+    if state.boss.revealed:
         boss_round(f)
 
 
 def round_end(f: Flow) -> None:
-    st = f.state
-    st.hexed = False
-    st.boss.armor_soaked = []
-    for d in st.defenders:
+    state = f.state
+    state.hexed = False
+    state.boss.armor_soaked = []
+    for d in state.defenders:
         d.shield = False
         d.in_tree = False
         d.riding = False
         d.used = [u for u in d.used if not u.startswith("round:")]
-    st.tree = None
-    st.manticore = "mountains" if not (st.regions["mountains"].war and st.regions["mountains"].side == "hostile") \
-        else st.manticore
-    for r in st.regions.values():
+    state.tree = None
+    state.manticore = "mountains" if not (state.regions["mountains"].war and state.regions["mountains"].side == "hostile") \
+        else state.manticore
+    for r in state.regions.values():
         r.wards = 0
         r.fleet_die = False
-    if not (st.regions["coast"].war and st.regions["coast"].side == "hostile"):
-        st.fleet_dice = 3
-    if not (st.regions["desert"].war and st.regions["desert"].side == "hostile"):
-        st.storms = 3
-    if st.regions["plains"].threat == 0 and "deserter" in st.discard + st.turn_deck:
-        gone = st.discard.count("deserter") + st.turn_deck.count("deserter")
-        st.discard = [c for c in st.discard if c != "deserter"]
-        st.turn_deck = [c for c in st.turn_deck if c != "deserter"]
-        st.soldiers += gone
+    if not (state.regions["coast"].war and state.regions["coast"].side == "hostile"):
+        state.fleet_dice = 3
+    if not (state.regions["desert"].war and state.regions["desert"].side == "hostile"):
+        state.storms = 3
+    if state.regions["plains"].threat == 0 and "deserter" in state.discard + state.turn_deck:
+        gone = state.discard.count("deserter") + state.turn_deck.count("deserter")
+        state.discard = [c for c in state.discard if c != "deserter"]
+        state.turn_deck = [c for c in state.turn_deck if c != "deserter"]
+        state.soldiers += gone
         f.say(f"The Field is calm again: the Turn Deck loses {counted(gone, 'Deserter card')}.")
-    if st.round >= st.options.round_limit:
-        finish(f, False, f"the horde outlasted the realm ({st.options.round_limit} rounds)")
+    if state.round >= state.options.round_limit:
+        finish(f, False, f"the horde outlasted the realm ({state.options.round_limit} rounds)")
         return
-    st.turn_deck = st.discard + st.turn_deck
-    st.discard = []
-    if st.horde:
-        st.turn_deck.append(st.horde.pop())
+    state.turn_deck = state.discard + state.turn_deck
+    state.discard = []
+    if state.horde:
+        state.turn_deck.append(state.horde.pop())
         f.say("A card from the Horde joins the Turn Deck.")
-    elif not st.boss.revealed:
+    elif not state.boss.revealed:
         reveal_boss(f)
-    f.rng.shuffle(st.turn_deck)
+    f.rng.shuffle(state.turn_deck)
 
 
 def draw_card(f: Flow) -> None:
-    st = f.state
-    card = st.turn_deck.pop()
-    st.current = card
+    state = f.state
+    card = state.turn_deck.pop()
+    state.current = card
     c = content()
     if card.startswith("d:"):
-        d = st.defenders[int(card[2:])]
-        f.say(f"Defender card: {who(d)} takes a Turn with {ap_per_card(st)} AP.", kind="card", phase_end=True)
+        d = state.defenders[int(card[2:])]
+        f.say(f"Defender card: {who(d)} takes a Turn with {ap_per_card(state)} AP.", kind="card", phase_end=True)
         start_card(f, "defender", d)
     elif card == "all":
-        f.say(f"All Defenders card: {ap_per_card(st)} AP for any Defenders to share, first come first served.",
+        f.say(f"All Defenders card: {ap_per_card(state)} AP for any Defenders to share, first come first served.",
               kind="card", phase_end=True)
         start_card(f, "all", None)
     elif card.startswith("e:"):
         e = c.enemy(card[2:])
-        names = " and ".join(region_name(st, r) for r in e.regions)
+        names = " and ".join(region_name(state, r) for r in e.regions)
         f.say(f"Enemy card: {e.name} attack {names}.", kind="card")
         for r in e.regions:
-            st.attacks.append(Attack(region=r, source=e.name, kind="enemy"))
+            state.attacks.append(Attack(region=r, source=e.name, kind="enemy"))
     elif card.startswith("x:"):
-        x = c.dire_card(card[2:])
-        f.say(f"Dire Enemy: {x.name} attacks {region_name(st, x.region)}. {x.text}", kind="card")
-        st.attacks.append(Attack(region=x.region, source=x.name, kind="dire", dire=x.key))
+        dire = c.dire_card(card[2:])
+        f.say(f"Dire Enemy: {dire.name} attacks {region_name(state, dire.region)}. {dire.text}", kind="card")
+        state.attacks.append(Attack(region=dire.region, source=dire.name, kind="dire", dire=dire.key))
     elif card == "soldier":
-        target = board.most_threatened(st)
-        st.soldiers += 1
-        region = st.regions[target]
+        target = board.most_threatened(state)
+        state.soldiers += 1
+        region = state.regions[target]
         if region.threat > 0 and not region.destroyed:
             region.threat -= 1
-            f.say(f"Soldier card: the muster Secures 1 Threat in {region_name(st, target)}.", kind="card")
+            f.say(f"Soldier card: the muster Secures 1 Threat in {region_name(state, target)}.", kind="card")
         else:
             f.say("Soldier card: all is quiet; the soldier returns to the Field.", kind="card")
     elif card == "deserter":
         f.say("Deserter card: deserters raid the Field.", kind="card")
-        st.attacks.append(Attack(region="plains", source="Deserters", kind="deserter"))
+        state.attacks.append(Attack(region="plains", source="Deserters", kind="deserter"))
 
 
 def start_card(f: Flow, kind: str, d: Defender | None) -> None:
-    st = f.state
-    st.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(st))
-    st.boss.armor_soaked = []
-    for x in st.defenders:
-        x.took_turn = False
-        x.moved_free = False
-        x.used = [u for u in x.used if not u.startswith("turn:")]
+    state = f.state
+    state.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(state))
+    state.boss.armor_soaked = []
+    for defender in state.defenders:
+        defender.took_turn = False
+        defender.moved_free = False
+        defender.used = [u for u in defender.used if not u.startswith("turn:")]
     if d is not None:
         begin_turn(f, d)
 
@@ -532,32 +532,32 @@ def begin_turn(f: Flow, d: Defender) -> None:
 
 
 def end_card(f: Flow) -> None:
-    st = f.state
-    if st.current is not None and st.current not in ("soldier",):
-        st.discard.append(st.current)
-    st.current = None
-    st.active = None
-    for d in st.defenders:
+    state = f.state
+    if state.current is not None and state.current not in ("soldier",):
+        state.discard.append(state.current)
+    state.current = None
+    state.active = None
+    for d in state.defenders:
         d.took_turn = False
 
 
 def advance(f: Flow) -> None:
     """Run the game until a decision is owed or it ends."""
-    st = f.state
+    state = f.state
     for _ in range(10_000):
-        if st.phase != "play" or st.artifact_offer is not None:
+        if state.phase != "play" or state.artifact_offer is not None:
             return
-        if st.attacks:
+        if state.attacks:
             if settle_attacks(f):
                 return
             continue
-        if st.active is not None:
+        if state.active is not None:
             return
-        if st.current is not None:
+        if state.current is not None:
             end_card(f)
-        if not st.turn_deck:
+        if not state.turn_deck:
             round_end(f)
-            if st.phase != "play":
+            if state.phase != "play":
                 return
             round_start(f)
             continue
@@ -566,24 +566,24 @@ def advance(f: Flow) -> None:
 
 
 def start_battle(f: Flow) -> None:
-    st = f.state
-    st.phase = "play"
-    st.round = 0
-    f.rng.shuffle(st.turn_deck)
-    what = "General" if st.boss.kind == "general" else "Epic Foe"
-    f.say(f"Battle {st.battle} of {3 if st.options.mode == 'campaign' else 1} begins: a hidden {what} "
-          f"waits under a Horde of {len(st.horde)} cards.", kind="battle")
+    state = f.state
+    state.phase = "play"
+    state.round = 0
+    f.rng.shuffle(state.turn_deck)
+    what = "General" if state.boss.kind == "general" else "Epic Foe"
+    f.say(f"Battle {state.battle} of {3 if state.options.mode == 'campaign' else 1} begins: a hidden {what} "
+          f"waits under a Horde of {len(state.horde)} cards.", kind="battle")
     round_start(f)
 
 
 def finish(f: Flow, won: bool, reason: str) -> None:
-    st = f.state
-    if st.phase == "over":
+    state = f.state
+    if state.phase == "over":
         return
-    st.phase = "over"
-    st.won = won
-    st.reason = reason
-    st.active = None
-    st.attacks = []
-    st.artifact_offer = None
+    state.phase = "over"
+    state.won = won
+    state.reason = reason
+    state.active = None
+    state.attacks = []
+    state.artifact_offer = None
     f.say(("Victory: " if won else "Defeat: ") + reason + ".", kind="over", phase_end=True)

@@ -20,7 +20,7 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
     rng = rng_for(seed, 0, "setup")
     ring = list(TERRAINS)
     rng.shuffle(ring)
-    regions = {k: Region(key=k, pos=ring.index(k), side=rng.choice(["A", "B"])) for k in ring}
+    regions = {region: Region(key=region, pos=ring.index(region), side=rng.choice(["A", "B"])) for region in ring}
     war = list(TERRAINS)
     rng.shuffle(war)
     hostile = war.pop()
@@ -52,11 +52,11 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
 
     enemies = [e.key for e in c.enemies]
     rng.shuffle(enemies)
-    dire = [x.key for x in c.dire]
+    dire = [foe.key for foe in c.dire]
     rng.shuffle(dire)
     n_dire = DIRE_BY_DIFFICULTY[opts.difficulty] - (1 if opts.mode == "campaign" else 0)
     se, he = opts.start_enemies, min(opts.horde_enemies, 9 - opts.start_enemies)
-    horde = [f"e:{k}" for k in enemies[se:se + he]] + [f"x:{dire.pop()}" for _ in range(n_dire)]
+    horde = [f"e:{enemy}" for enemy in enemies[se:se + he]] + [f"x:{dire.pop()}" for _ in range(n_dire)]
     rng.shuffle(horde)
 
     if opts.mode == "single":
@@ -64,7 +64,7 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
         boss = Boss(key=epic, kind="epic", hp=opts.epic_hp, max_hp=opts.epic_hp, region=c.boss(epic).region)
         ahead: list[str] = []
     else:
-        generals = rng.sample([g.key for g in c.generals], 2)
+        generals = rng.sample([general.key for general in c.generals], 2)
         epic = rng.choice([b.key for b in c.epic_foes])
         boss = Boss(key=generals[0], kind="general", hp=opts.general_hp, max_hp=opts.general_hp,
                     region=c.boss(generals[0]).region)
@@ -72,11 +72,11 @@ def setup_state(seats: int, opts: DefendersOptions, seed: int) -> DefendersState
     caravans = list(TERRAINS)
     rng.shuffle(caravans)
 
-    st = DefendersState(
+    state = DefendersState(
         seed=seed, options=opts, seats=seats, defenders=defenders, regions=regions, ring=ring,
         horde=horde, leftover_enemies=enemies[se + he:], leftover_dire=dire, boss=boss, bosses_ahead=ahead,
         caravan_pile=caravans, skill_deck=skills, artifact_deck=artifacts,
         war_hostile=hostile, war_friendly=friendly, war_unused=war,
     )
-    st.turn_deck = [f"e:{k}" for k in enemies[:se]] + campaign.player_cards(st)
-    return st
+    state.turn_deck = [f"e:{enemy}" for enemy in enemies[:se]] + campaign.player_cards(state)
+    return state

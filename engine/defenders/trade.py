@@ -52,11 +52,11 @@ def accept_label(give: str, take: str | None) -> str:
     return f"Accept: take {c.artifact(give).name}, give {c.artifact(take).name}"
 
 
-def trade_options(st: DefendersState, seat: int) -> list[Option]:
+def trade_options(state: DefendersState, seat: int) -> list[Option]:
     """Trades the seat may make or offer now, and its answers to an open offer."""
-    offer = st.trade_offer
+    offer = state.trade_offer
     if offer is not None:
-        d, other = st.defenders[offer["d"]], st.defenders[offer["to"]]
+        d, other = state.defenders[offer["d"]], state.defenders[offer["to"]]
         if other.seat == seat and exchange_fits(d, offer["key"], other, offer["for"]):
             return [opt("accept", accept_label(offer["key"], offer["for"]), {"act": "accept"},
                         f"Offered by {dname(d)}"),
@@ -65,9 +65,9 @@ def trade_options(st: DefendersState, seat: int) -> list[Option]:
             return [opt("withdraw", "Withdraw the trade offer", {"act": "withdraw"})]
         return []
     out = []
-    for d in st.of_seat(seat):
+    for d in state.of_seat(seat):
         for give in d.artifacts:
-            for other in st.defenders:
+            for other in state.defenders:
                 if other.idx == d.idx:
                     continue
                 for take in [*other.artifacts, None]:
@@ -88,32 +88,32 @@ def exchange(f: Flow, d: Defender, give: str, other: Defender, take: str | None)
     if take is not None:
         other.artifacts.remove(take)
         d.artifacts.append(take)
-    for x, gained in ((other, give), (d, take)):
-        x.hp = min(x.hp, rules.max_hp(x))
+    for defender, gained in ((other, give), (d, take)):
+        defender.hp = min(defender.hp, rules.max_hp(defender))
         ability = content().artifact(gained).ability if gained else None
         if ability is not None and ability.effect == "max_hp":
-            rules.heal(x, ability.amount)
+            rules.heal(defender, ability.amount)
     f.say(f"Trade: {who(d)} gives {content().artifact(give).name} to {who(other)}"
           + (f" for {content().artifact(take).name}." if take else "."))
 
 
 def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
     """Apply a trade, an offer or an answer to one (the choice is one of `trade_options`)."""
-    st = f.state
+    state = f.state
     act = ch["act"]
     if act == "trade":
-        d, other = st.defenders[ch["d"]], st.defenders[ch["to"]]
+        d, other = state.defenders[ch["d"]], state.defenders[ch["to"]]
         if other.seat == seat:
             exchange(f, d, ch["key"], other, ch["for"])
             return
-        st.trade_offer = {"d": d.idx, "key": ch["key"], "to": other.idx, "for": ch["for"]}
-        st.ready = [s for s in st.ready if s != other.seat]  # asked again: they have a decision
+        state.trade_offer = {"d": d.idx, "key": ch["key"], "to": other.idx, "for": ch["for"]}
+        state.ready = [s for s in state.ready if s != other.seat]  # asked again: they have a decision
         f.say(f"{who(d)} offers a trade: {label(ch['key'], other, ch['for'])} ({seat_ref(other.seat)}).")
         return
-    offer = st.trade_offer
+    offer = state.trade_offer
     assert offer is not None
-    st.trade_offer = None
-    d, other = st.defenders[offer["d"]], st.defenders[offer["to"]]
+    state.trade_offer = None
+    d, other = state.defenders[offer["d"]], state.defenders[offer["to"]]
     if act == "accept":
         exchange(f, d, offer["key"], other, offer["for"])
     elif act == "refuse":
@@ -124,8 +124,8 @@ def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
 
 def drop_offer_of(f: Flow, seat: int) -> None:
     """A seat that says it is ready leaves the open offer it made or was made: it lapses."""
-    st = f.state
-    offer = st.trade_offer
-    if offer is not None and seat in (st.defenders[offer["d"]].seat, st.defenders[offer["to"]].seat):
-        st.trade_offer = None
+    state = f.state
+    offer = state.trade_offer
+    if offer is not None and seat in (state.defenders[offer["d"]].seat, state.defenders[offer["to"]].seat):
+        state.trade_offer = None
         f.say("The trade offer lapses.")

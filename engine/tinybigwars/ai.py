@@ -45,12 +45,12 @@ def random_force(limit: int, rng: random.Random) -> list[str]:
     extras = sorted(c.minions) + sorted(c.buildings)
     rng.shuffle(extras)
     building = False
-    for x in extras:
-        cost = c.minions[x].cost if x in c.minions else c.buildings[x].cost
-        if cost <= left and rng.random() < 0.7 and not (x in c.buildings and building):
-            picks.append(x)
+    for extra in extras:
+        cost = c.minions[extra].cost if extra in c.minions else c.buildings[extra].cost
+        if cost <= left and rng.random() < 0.7 and not (extra in c.buildings and building):
+            picks.append(extra)
             left -= cost
-            building = building or x in c.buildings
+            building = building or extra in c.buildings
     return picks
 
 
@@ -69,8 +69,8 @@ class RandomPolicy:
         if prompt.input == "numbers":
             return {f.name: rng.randint(f.min, f.max) for f in prompt.fields}
         if prompt.input == "multi":
-            k = rng.randint(prompt.min_picks, max(prompt.min_picks, prompt.max_picks))
-            return {prompt.field: [o.value for o in rng.sample(prompt.options, k)]}
+            count = rng.randint(prompt.min_picks, max(prompt.min_picks, prompt.max_picks))
+            return {prompt.field: [o.value for o in rng.sample(prompt.options, count)]}
         return dict(rng.choice(prompt.options).choice)
 
 
@@ -107,8 +107,8 @@ class HeuristicPolicy:
 
     def _best_infrastructure(self, state: TBWState, node: str, seat: int, rng: random.Random) -> tuple[str, float]:
         scores = self._infrastructure_scores(state, node, seat)
-        noisy = {k: v + rng.uniform(0, 0.4) for k, v in scores.items()}
-        best = max(sorted(noisy), key=lambda k: noisy[k])
+        noisy = {infrastructure: score + rng.uniform(0, 0.4) for infrastructure, score in scores.items()}
+        best = max(sorted(noisy), key=lambda infrastructure: noisy[infrastructure])
         return best, scores[best]
 
     def _charter_site(self, state: TBWState, seat: int, rng: random.Random) -> str | None:
@@ -215,7 +215,7 @@ class HeuristicPolicy:
         have = state.loc(node).minions[seat]
         others = [h for h in state.heroes_at(node, seat) if h.id != hero.id]
         keep = 0 if others or state.controller(node) != seat else 1
-        fight = any(x != seat for x in state.present(to))
+        fight = any(other != seat for other in state.present(to))
         if not fight and threat(state, node, seat) > 0.5 and worth(state, node, seat) >= 1.5:
             keep = max(keep, have // 2)
         return max(0, have - keep)
@@ -268,7 +268,7 @@ class HeuristicPolicy:
                 value = self._move_value(state, seat, hero, opt.choice["to"], state.turn.actions)
                 scored.append((value + rng.random() * 0.02, opt.choice))
         if scored:
-            value, choice = max(scored, key=lambda x: x[0])
+            value, choice = max(scored, key=lambda entry: entry[0])
             if value > 0.2 and (hero.health * 2 >= card.health or value > 1.5):
                 return dict(choice)
         values = {o.value for o in prompt.options}

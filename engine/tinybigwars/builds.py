@@ -63,7 +63,7 @@ def hero_sets(point_limit: int) -> tuple[tuple[str, ...], ...]:
     if not fitting:
         fitting = [h for h, left in scored if left <= cap]
     if not fitting and scored:
-        fitting = [min(scored, key=lambda x: x[1])[0]]
+        fitting = [min(scored, key=lambda entry: entry[1])[0]]
     return tuple(fitting)
 
 

@@ -29,8 +29,8 @@ def begin(s: TBWState, events: list[Event]) -> None:
     snapshot = {loc.id: s.controller(loc.id) for loc in s.locations}
     for h in s.heroes:
         h.activated = False
-    for st in s.seats:
-        st.activations, st.passed, st.clan_done, st.pending, st.pending_location = 0, False, False, None, None
+    for clan in s.seats:
+        clan.activations, clan.passed, clan.clan_done, clan.pending, clan.pending_location = 0, False, False, None, None
     for h in s.heroes:
         if h.defeated:
             continue
@@ -44,30 +44,30 @@ def begin(s: TBWState, events: list[Event]) -> None:
     for node, owner in snapshot.items():
         if owner is not None and ability_for(s, node, owner) == "free_minion" and s.heroes_at(node, owner):
             s.loc(node).minions[owner] += 1
-    for st in s.seats:
-        st.coins = 0 if st.eliminated else income(s, st.seat)
-        maybe_done(s, st.seat)
+    for clan in s.seats:
+        clan.coins = 0 if clan.eliminated else income(s, clan.seat)
+        maybe_done(s, clan.seat)
     emit(
         s,
         events,
         "clan_start",
         f"Round {s.round}: heroes gain energy; coins: "
-        + ", ".join(f"{seat_ref(st.seat)} {st.coins}" for st in s.seats),
-        data={"coins": [st.coins for st in s.seats]},
+        + ", ".join(f"{seat_ref(clan.seat)} {clan.coins}" for clan in s.seats),
+        data={"coins": [clan.coins for clan in s.seats]},
     )
 
 
 def maybe_done(s: TBWState, seat: int) -> None:
     """A clan with nothing left to spend and no Building card to place is done."""
-    st = s.seats[seat]
-    if (st.coins <= 0 or not recruit_sites(s, seat)) and not (st.charters and charter_sites(s, seat)):
-        st.clan_done = True
+    clan = s.seats[seat]
+    if (clan.coins <= 0 or not recruit_sites(s, seat)) and not (clan.charters and charter_sites(s, seat)):
+        clan.clan_done = True
 
 
 def clan_prompt(s: TBWState, seat: int) -> Prompt:
-    st = s.seats[seat]
-    if st.pending == "recruit":
-        node = st.pending_location or ""
+    clan = s.seats[seat]
+    if clan.pending == "recruit":
+        node = clan.pending_location or ""
         per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
         return Prompt(
             seat=seat,
@@ -75,11 +75,11 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
             text=f"How many coins to spend recruiting at {loc_name(s, node)} ({per} minion per coin)?",
             answer=RecruitAnswer,
             input="numbers",
-            fields=[NumberField(name="count", label="Coins to spend", min=1, max=st.coins)],
-            default={"count": st.coins},
+            fields=[NumberField(name="count", label="Coins to spend", min=1, max=clan.coins)],
+            default={"count": clan.coins},
         )
-    if st.pending == "build":
-        node = st.pending_location or ""
+    if clan.pending == "build":
+        node = clan.pending_location or ""
         opts: list[Option] = [
             Option(value="dojo", label="Dojo", description="+1 influence", choice={"infrastructure": "dojo"}),
             Option(value="market", label="Market", description="+1 coin", choice={"infrastructure": "market"}),
@@ -100,10 +100,10 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
         )
     opts = []
     builds = set(build_sites(s, seat))
-    places = set(charter_sites(s, seat)) if st.charters else set()
+    places = set(charter_sites(s, seat)) if clan.charters else set()
     for node in recruit_sites(s, seat)[: 8 if places else 12]:
         name = loc_name(s, node)
-        if st.coins > 0:
+        if clan.coins > 0:
             opts.append(
                 Option(
                     value=f"recruit:{node}",
@@ -122,7 +122,7 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
                 )
             )
         if node in places:
-            infrastructure = st.charters[0].title()
+            infrastructure = clan.charters[0].title()
             opts.append(
                 Option(
                     value=f"charter:{node}",
@@ -135,8 +135,8 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
     return Prompt(
         seat=seat,
         kind="clan",
-        text=f"Clan Phase: you have {counted(st.coins, 'coin')}"
-        + (f" and a {st.charters[0].title()} to place" if st.charters else "")
+        text=f"Clan Phase: you have {counted(clan.coins, 'coin')}"
+        + (f" and a {clan.charters[0].title()} to place" if clan.charters else "")
         + ". Recruit, build, or finish.",
         answer=ClanAnswer,
         options=opts,
@@ -145,11 +145,11 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
 
 
 def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) -> None:
-    st = s.seats[seat]
+    clan = s.seats[seat]
     if ans.action == "done":
         if ans.location is not None:
             raise IllegalChoice("Finishing the Clan Phase takes no location.")
-        st.clan_done = True
+        clan.clan_done = True
         emit(s, events, "clan_done", f"{seat_ref(seat)} finishes the Clan Phase.")
     else:
         node = ans.location
@@ -158,7 +158,7 @@ def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) ->
         if ans.action == "charter":
             _place_charter(s, seat, node, events)
             return
-        if st.coins <= 0:
+        if clan.coins <= 0:
             raise IllegalChoice("You have no coins to spend.")
         if node not in recruit_sites(s, seat):
             raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
@@ -166,28 +166,28 @@ def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) ->
             if s.loc(node).infrastructure is not None:
                 raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
             raise IllegalChoice(f"You cannot build at {loc_name(s, node)}: it needs one of your heroes and {build_cost(s, node, seat)} coins.")
-        st.pending, st.pending_location = ans.action, node
+        clan.pending, clan.pending_location = ans.action, node
 
 
 def submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Event]) -> None:
-    st = s.seats[seat]
-    node = st.pending_location or ""
-    if ans.count < 1 or ans.count > st.coins:
-        raise IllegalChoice(f"Spend between 1 and {st.coins} coins; you have {st.coins}.")
+    clan = s.seats[seat]
+    node = clan.pending_location or ""
+    if ans.count < 1 or ans.count > clan.coins:
+        raise IllegalChoice(f"Spend between 1 and {clan.coins} coins; you have {clan.coins}.")
     per = 2 if ability_for(s, node, seat) == "recruit_double" else 1
     s.loc(node).minions[seat] += ans.count * per
-    st.coins -= ans.count
-    st.pending, st.pending_location = None, None
+    clan.coins -= ans.count
+    clan.pending, clan.pending_location = None, None
     emit(s, events, "recruit", f"{seat_ref(seat)} recruits {counted(ans.count * per, 'minion')} at {loc_name(s, node)}.")
     maybe_done(s, seat)
 
 
 def submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event]) -> None:
-    st = s.seats[seat]
-    node = st.pending_location or ""
-    st.coins -= build_cost(s, node, seat)
+    clan = s.seats[seat]
+    node = clan.pending_location or ""
+    clan.coins -= build_cost(s, node, seat)
     s.loc(node).infrastructure = ans.infrastructure
-    st.pending, st.pending_location = None, None
+    clan.pending, clan.pending_location = None, None
     emit(
         s,
         events,
@@ -200,14 +200,14 @@ def submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event]) 
 
 def _place_charter(s: TBWState, seat: int, node: str, events: list[Event]) -> None:
     """Build the Building card's infrastructure for free where the clan could build."""
-    st = s.seats[seat]
-    if not st.charters:
+    clan = s.seats[seat]
+    if not clan.charters:
         raise IllegalChoice("You have no Building card left to place.")
     if node not in charter_sites(s, seat):
         if s.loc(node).infrastructure is not None:
             raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
         raise IllegalChoice(f"Place it at a location you control with one of your heroes, not {loc_name(s, node)}.")
-    infrastructure = st.charters.pop(0)
+    infrastructure = clan.charters.pop(0)
     s.loc(node).infrastructure = infrastructure
     emit(
         s,

@@ -70,22 +70,22 @@ def _reveal(flow: Flow[TBWState]) -> None:
 def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None:
     c = content()
     lines = []
-    for st in s.seats:
-        assert st.force is not None
-        start = next(loc for loc in s.locations if loc.start_seat == st.seat)
-        for card in st.force.heroes:
+    for clan_seat in s.seats:
+        assert clan_seat.force is not None
+        start = next(loc for loc in s.locations if loc.start_seat == clan_seat.seat)
+        for card in clan_seat.force.heroes:
             hc = c.heroes[card]
-            s.heroes.append(Hero(id=f"h{st.seat}-{card}", card=card, seat=st.seat, location=start.id, health=hc.health))
-        start.minions[st.seat] = START_MINIONS + sum(c.minions[m].count for m in st.force.minion_cards)
-        st.charters = [c.buildings[b].infrastructure for b in st.force.buildings]
-        cards = [c.card_name(x) for x in [*st.force.heroes, *st.force.minion_cards, *st.force.buildings]]
-        lines.append(f"{seat_ref(st.seat)}: {', '.join(cards)} ({st.force.points} pts)")
+            s.heroes.append(Hero(id=f"h{clan_seat.seat}-{card}", card=card, seat=clan_seat.seat, location=start.id, health=hc.health))
+        start.minions[clan_seat.seat] = START_MINIONS + sum(c.minions[m].count for m in clan_seat.force.minion_cards)
+        clan_seat.charters = [c.buildings[b].infrastructure for b in clan_seat.force.buildings]
+        cards = [c.card_name(key) for key in [*clan_seat.force.heroes, *clan_seat.force.minion_cards, *clan_seat.force.buildings]]
+        lines.append(f"{seat_ref(clan_seat.seat)}: {', '.join(cards)} ({clan_seat.force.points} pts)")
     emit(
         s,
         events,
         "force_reveal",
         "Forces revealed. " + "; ".join(lines),
-        data={"forces": [st.force.model_dump() for st in s.seats if st.force]},
+        data={"forces": [clan_seat.force.model_dump() for clan_seat in s.seats if clan_seat.force]},
         phase_end=True,
     )
     _start_round(s, events, rng)
@@ -98,7 +98,7 @@ def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
     s.round += 1
     s.phase = "clan"
     clan.begin(s, events)
-    if all(st.clan_done for st in s.seats):
+    if all(clan_seat.clan_done for clan_seat in s.seats):
         _end_clan(s, events, rng)
 
 
@@ -124,9 +124,9 @@ def _clan_ends(flow: Flow[TBWState]) -> None:
 
 
 def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
-    for st in s.seats:
-        st.coins = 0
-        st.clan_done = True
+    for clan_seat in s.seats:
+        clan_seat.coins = 0
+        clan_seat.clan_done = True
     emit(s, events, "clan_end", f"Round {s.round}: Clan Phase over; unspent coins are lost.", phase_end=True)
     _start_activation(s, events, rng)
 
@@ -146,11 +146,11 @@ def activation_order(s: TBWState) -> list[int]:
 
 
 def _can_activate(s: TBWState, seat: int) -> bool:
-    st = s.seats[seat]
+    clan_seat = s.seats[seat]
     return (
-        not st.eliminated
-        and not st.passed
-        and st.activations < MAX_ACTIVATIONS
+        not clan_seat.eliminated
+        and not clan_seat.passed
+        and clan_seat.activations < MAX_ACTIVATIONS
         and any(not h.activated for h in s.live_heroes(seat))
     )
 
@@ -164,7 +164,7 @@ def _start_activation(s: TBWState, events: list[Event], rng: random.Random) -> N
         s,
         events,
         "activation_start",
-        "Hero Activation order: " + ", ".join(seat_ref(x) for x in s.turn.order),
+        "Hero Activation order: " + ", ".join(seat_ref(turn_seat) for turn_seat in s.turn.order),
         data={"order": list(s.turn.order)},
     )
     _next_turn(s, events, rng)
@@ -210,9 +210,9 @@ def _activate_prompt(s: TBWState, seat: int) -> Prompt:
 
 def _submit_activate(flow: TBWFlow, seat: int, ans: ActivateAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
-    st = s.seats[seat]
+    clan_seat = s.seats[seat]
     if ans.hero == "pass":
-        st.passed = True
+        clan_seat.passed = True
         emit(s, events, "pass", f"{seat_ref(seat)} passes.")
         _next_turn(s, events, rng)
         return
@@ -224,7 +224,7 @@ def _submit_activate(flow: TBWFlow, seat: int, ans: ActivateAnswer) -> None:
     if hero.activated:
         raise IllegalChoice(f"{hero_card(hero).name} has already been activated this round.")
     hero.activated = True
-    st.activations += 1
+    clan_seat.activations += 1
     node = hero.location or ""
     actions = 3 if hero_card(hero).ability == "three_actions" else 2
     if ability_for(s, node, seat) == "extra_action":
@@ -242,7 +242,7 @@ def _action_prompt(s: TBWState, seat: int) -> Prompt:
     node = hero.location or ""
     opts = []
     for nxt in s.neighbours(node)[: MAX_OPTIONS - 3]:
-        foes = [x for x in s.present(nxt) if x != seat]
+        foes = [other for other in s.present(nxt) if other != seat]
         opts.append(
             Option(
                 value=f"move:{nxt}",
@@ -338,7 +338,7 @@ def _submit_escort(flow: TBWFlow, seat: int, ans: EscortAnswer) -> None:
 def move_cost(s: TBWState, seat: int, hero: Hero, to: str) -> tuple[int, bool]:
     """(actions spent, Shadow Step's free move used) for moving ``hero`` to ``to``."""
     node = hero.location or ""
-    foes = any(x != seat for x in s.present(to))
+    foes = any(other != seat for other in s.present(to))
     if ability_for(s, node, seat) == "free_move_out":
         return 0, False
     if s.loc(to).card == "crossroads" and not foes:
@@ -366,7 +366,7 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
         f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {counted(minions, 'minion')}{free}.",
         data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
     )
-    if any(x != seat for x in s.present(to)):
+    if any(other != seat for other in s.present(to)):
         if holder is not None:
             s.loc(to).held_by = holder
         s.after_combat = "activation"
@@ -422,11 +422,11 @@ def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> Non
 def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None:
     scores = [influence(s, seat) for seat in range(s.seats_n)]
     places = [len(controlled(s, seat)) for seat in range(s.seats_n)]
-    for st in s.seats:
-        if not st.eliminated and not s.live_heroes(st.seat) and not any(loc.minions[st.seat] for loc in s.locations):
-            st.eliminated = True
-            emit(s, events, "eliminated", f"{seat_ref(st.seat)} has no units left and is out.")
-    alive = [st.seat for st in s.seats if not st.eliminated]
+    for clan_seat in s.seats:
+        if not clan_seat.eliminated and not s.live_heroes(clan_seat.seat) and not any(loc.minions[clan_seat.seat] for loc in s.locations):
+            clan_seat.eliminated = True
+            emit(s, events, "eliminated", f"{seat_ref(clan_seat.seat)} has no units left and is out.")
+    alive = [clan_seat.seat for clan_seat in s.seats if not clan_seat.eliminated]
     summary = ", ".join(f"{seat_ref(i)} {v} influence" for i, v in enumerate(scores))
     reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
     if reached:

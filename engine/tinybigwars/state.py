@@ -216,7 +216,7 @@ class Topology:
         found = self._rings.get(node)
         if found is None:
             near = set(self.neighbours(node))
-            far = {x for n in near for x in self.neighbours(n)} - near - {node}
+            far = {neighbour for n in near for neighbour in self.neighbours(n)} - near - {node}
             found = self._rings[node] = (frozenset(near), frozenset(far))
         return found
 

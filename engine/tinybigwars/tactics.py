@@ -192,7 +192,7 @@ class Forecast:
         per_die = 4 / 6 if tiger else HIT_PER_DIE
         extra = (per_die - HIT_PER_DIE) * dice + sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
         energy = sum(h.energy for h in heroes)
-        foes = [x for x in state.present(node) if x != seat]
+        foes = [other for other in state.present(node) if other != seat]
         self.foes = foes
         wall = sum(toughness(state, node, f) for f in foes)
         self.wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
@@ -230,12 +230,12 @@ def threat(state: TBWState, node: str, seat: int) -> float:
 
 def can_still_act(state: TBWState, hero: Hero) -> bool:
     """The hero may yet be activated this round (so it can strike before the victory check)."""
-    st = state.seats[hero.seat]
+    clan = state.seats[hero.seat]
     return (
         state.phase in ("activation", "combat")
         and not hero.activated
-        and not st.passed
-        and st.activations < 2
+        and not clan.passed
+        and clan.activations < 2
     )
 
 
@@ -265,7 +265,7 @@ def exposure(state: TBWState, node: str, seat: int, toughness: float, acting_onl
 
 def frontier(state: TBWState, node: str, seat: int) -> bool:
     """Some enemy unit stands on ``node`` or next to it."""
-    return any(x != seat for n in [node, *state.neighbours(node)] for x in state.present(n))
+    return any(other != seat for n in [node, *state.neighbours(node)] for other in state.present(n))
 
 
 def held_worth(state: TBWState, seat: int) -> float:

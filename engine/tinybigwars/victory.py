@@ -10,10 +10,10 @@ from engine.tinybigwars.state import TBWState
 
 def rank(seats: list[int], scores: list[int], places: list[int]) -> list[int]:
     """Highest influence, then most controlled locations; several seats left = a draw between them."""
-    best = max(scores[x] for x in seats)
-    tied = [x for x in seats if scores[x] == best]
-    most = max(places[x] for x in tied)
-    return [x for x in tied if places[x] == most]
+    best = max(scores[seat] for seat in seats)
+    tied = [seat for seat in seats if scores[seat] == best]
+    most = max(places[seat] for seat in tied)
+    return [seat for seat in tied if places[seat] == most]
 
 
 def end(s: TBWState, events: list[Event], winners: list[int], reason: str, scores: list[int], summary: str) -> None:
