@@ -90,9 +90,9 @@ def board_view(match_id: int, status: str) -> discord.ui.View:
 
 async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.ui.View, Any]:
     """The board's text and buttons now, and the match."""
-    state = await service.status_of(match_id)
-    lines = await service.log_of(match_id, limit=1)
-    return board_text(state, lines[-1] if lines else None), board_view(match_id, state.match.status), state.match
+    board = await service.board_of(match_id)
+    status = board.status
+    return board_text(status, board.latest), board_view(match_id, status.match.status), status.match
 
 
 def holds(messenger: Messenger, channel_id: int, flag: int, unknown: bool) -> bool:
@@ -126,10 +126,17 @@ class Boards:
         self.last_edit: dict[int, float] = {}
         self.shown: dict[int, tuple[int, str, str]] = {}
         """Match -> (board message, text, status) as last posted or edited: an unchanged board is
-        not edited again (a match whose outbox drains refreshes every EDIT_INTERVAL)."""
+        not edited again."""
+        self.read_version: dict[int, int] = {}
+        """Match -> the match version the board showed when it was last posted, edited or found
+        current: a notice written at that version or before has nothing new for it."""
 
-    def touch(self, match_id: int) -> None:
-        """The match changed: its board follows within EDIT_INTERVAL (one edit for many changes)."""
+    def touch(self, match_id: int, version: int | None = None) -> None:
+        """A notice of the match was delivered: its board follows within EDIT_INTERVAL (one edit
+        for many changes). A notice written at a ``version`` the board already showed changes
+        nothing on it (a draining outbox delivers many), so it costs no read."""
+        if version is not None and version <= self.read_version.get(match_id, -1):
+            return
         running = self.tasks.get(match_id)
         if running is not None and not running.done():
             self.again.add(match_id)
@@ -159,24 +166,25 @@ class Boards:
 
     async def refresh(self, match_id: int) -> None:
         """Edit the board, or post (and try to pin) it the first time or after it was deleted."""
-        state = await self.host.svc.status_of(match_id)
-        info = state.match
+        board = await self.host.svc.board_of(match_id)
+        status, info = board.status, board.status.match
         if info.status == "lobby":
             return
-        if any(b.kind == "channel" and b.target_id == info.channel_id for b in state.blocked):
+        if any(b.kind == "channel" and b.target_id == info.channel_id for b in status.blocked):
             return  # the channel refuses posts for now; delivery's probe finds when it works again
         if not may_post(self.host, info.channel_id):
             return
-        lines = await self.host.svc.log_of(match_id, limit=1)
-        text, view = board_text(state, lines[-1] if lines else None), board_view(match_id, info.status)
+        text, view = board_text(status, board.latest), board_view(match_id, info.status)
         channel = self.host.get_partial_messageable(info.channel_id)
-        ref = await self.host.svc.board_message(match_id)
+        ref = board.message_id
         if ref is not None:
             if self.shown.get(match_id) == (ref, text, info.status):
+                self._showed(match_id, info.version)
                 return  # the board already shows this: its buttons follow the status alone
             try:
                 await self._edit(channel, ref, text, view)
                 self.shown[match_id] = (ref, text, info.status)
+                self._showed(match_id, info.version)
                 return
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE:
@@ -186,9 +194,13 @@ class Boards:
         msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
         await self.host.svc.set_board_message(match_id, msg.id)
         self.shown[match_id] = (msg.id, text, info.status)
+        self._showed(match_id, info.version)
         if may_pin(self.host, info.channel_id):
             with contextlib.suppress(discord.HTTPException):  # lost the permission meanwhile: unpinned
                 await msg.pin(reason="warhost status board")
+
+    def _showed(self, match_id: int, version: int) -> None:
+        self.read_version[match_id] = max(version, self.read_version.get(match_id, -1))
 
     async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any) -> None:
         """Edit the board; in a match thread that auto-archived meanwhile, reopen it first

@@ -64,6 +64,13 @@ def _groups(batch: list[Any]) -> list[list[Any]]:
     return groups
 
 
+def written_at(group: list[Any]) -> int | None:
+    """The newest match version a group of notices was written at; None when one of them is a
+    marker or an alert, which no version of the match wrote."""
+    versions = [notice.version for notice in group]
+    return None if None in versions else max(versions)
+
+
 def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
     return text if len(text) <= limit else text[: limit - len(more)] + more
 
@@ -174,7 +181,7 @@ class Delivery:
                         sent += len(group)
                         if group[0].kind == "lobby":
                             break  # it may have moved the match into its thread: read the targets again
-                        self.boards.touch(match_id)
+                        self.boards.touch(match_id, written_at(group))
                     elif outcome == PARKED:
                         break  # that target's other notices are parked too: read the queue again
                     else:

@@ -6,13 +6,16 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 import engine as eng
 from bot.service import limits
-from bot.service.errors import Conflict, NotSeated
+from bot.service.errors import Conflict, NoMatch, NotSeated
+from bot.service.outbox import _blocked as blocked_of
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
-from bot.service.types import MatchInfo, SeatInfo, Status, Where
-from db.models import Match, Seat
+from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
+from db.models import Deadline, Match, Seat
 from engine.text import fill
 
 
@@ -37,7 +40,42 @@ class Queries(Transactions):
 
     async def status_of(self, match_id: int) -> Status:
         """The status of one match, open or over (the status board shows both)."""
-        match, seats, state, deadline = await self._read(match_id)
+        async with self.store.read() as session:
+            match, seats, state, deadline = await self._committed(session, match_id)
+            blocked = await self._blocked_in(session, match_id)
+        return self._status(match, seats, state, deadline, blocked)
+
+    async def board_of(self, match_id: int) -> Board:
+        """Everything the status board shows, in one read: the status, the newest log line (only
+        once the match runs: a lobby has no board) and the board message to edit."""
+        async with self.store.read() as session:
+            match, seats, state, deadline = await self._committed(session, match_id)
+            blocked = await self._blocked_in(session, match_id)
+            lines = await self._log_in(session, match_id, 1, seats) if match.status != "lobby" else []
+        status = self._status(match, seats, state, deadline, blocked)
+        return Board(status=status, latest=lines[-1] if lines else None, message_id=match.board_message_id)
+
+    async def _committed(
+        self, session: AsyncSession, match_id: int
+    ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
+        """The match as committed, its state from the cache when current."""
+        match = await session.get(Match, match_id)
+        if match is None:
+            raise NoMatch(f"There is no match {match_id}.")
+        seats = await self.store.seats(session, match_id)
+        state = await self._state(session, match, eng.get(match.game))
+        deadline = await session.get(Deadline, match_id)
+        if state is not None:
+            self._cache.put(match_id, match.version, state)
+        return match, seats, state, deadline
+
+    async def _blocked_in(self, session: AsyncSession, match_id: int) -> list[Blocked]:
+        blocks = await self.store.delivery_blocks(session, match_id)
+        return [blocked_of(b, await self.store.parked_count(session, match_id, b.target_kind, b.target_id))
+                for b in blocks]
+
+    def _status(self, match: Match, seats: list[Seat], state: eng.State | None, deadline: Deadline | None,
+                blocked: list[Blocked]) -> Status:
         game = eng.get(match.game)
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
@@ -51,8 +89,7 @@ class Queries(Transactions):
             match=info, phase=phase, waiting=[s for s in info.seats if s.seat in owing],
             may_act=[s for s in info.seats if s.seat in optional],
             deadline=deadline.due_at if deadline else None, step=match.step,
-            prompts=[p.public() for p in prompts], result=match.result,
-            blocked=await self.blocked_targets(match_id),
+            prompts=[p.public() for p in prompts], result=match.result, blocked=blocked,
         )
 
     async def log(self, channel_id: Where, limit: int = 20) -> list[str]:
@@ -61,11 +98,14 @@ class Queries(Transactions):
 
     async def log_of(self, match_id: int, limit: int = 20) -> list[str]:
         """The last public event lines of one match."""
-        limit = limits.log_lines(limit)
         async with self.store.read() as session:
-            rows = await self.store.newest_public_lines(session, match_id, limit)
-            names = self._text_names([s.name for s in await self.store.seats(session, match_id)])
-            undone = await self.undo_lines(session, match_id)  # "alice undid ...", where the log was cut
+            return await self._log_in(session, match_id, limits.log_lines(limit))
+
+    async def _log_in(self, session: AsyncSession, match_id: int, limit: int, seats: list[Seat] | None = None) -> list[str]:
+        rows = await self.store.newest_public_lines(session, match_id, limit)
+        seats = seats if seats is not None else await self.store.seats(session, match_id)
+        names = self._text_names([s.name for s in seats])
+        undone = await self.undo_lines(session, match_id, seats)  # "alice undid ...", where the log was cut
         lines = [*undone.get(0, [])] if len(rows) < limit else []
         for seq, public in reversed(rows):
             lines += [fill(line, names) for line in public] + undone.get(seq, [])

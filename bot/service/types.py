@@ -97,6 +97,16 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Board:
+    """What a match's status board shows, read at one moment: the status, the newest log line
+    and the board message to edit (None: not posted yet, or deleted)."""
+
+    status: Status
+    latest: str | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
 class Blocked:
     """A target that refused a match's notice for good: its notices wait (parked) until a probe
     finds that it works again."""
@@ -166,6 +176,13 @@ class Notice:
     seat: int | None
     payload: dict[str, Any]
     created_at: datetime
+
+    @property
+    def version(self) -> int | None:
+        """The match version this notice was written with (its key starts ``v<version>:``);
+        None for markers and alerts, which no change of the match wrote."""
+        head, _, rest = self.key.partition(":")
+        return int(head[1:]) if rest and head[:1] == "v" and head[1:].isdigit() else None
 
 
 @dataclass(frozen=True)

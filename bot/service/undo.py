@@ -184,11 +184,14 @@ class UndoService(Transactions):
             seats = await self.store.seats(session, match_id)
         return [self._undo_outcome(row, seats) for row in rows]
 
-    async def undo_lines(self, session: AsyncSession, match_id: int) -> dict[int, list[str]]:
+    async def undo_lines(self, session: AsyncSession, match_id: int,
+                         seats: list[Seat] | None = None) -> dict[int, list[str]]:
         """The public lines of the undos still in the log's history, by the step they cut back to
         (a later undo to an earlier step takes the earlier undo's line away with its choices)."""
         rows = await self.store.undos(session, match_id, DONE)
-        seats = await self.store.seats(session, match_id)
+        if not rows:
+            return {}
+        seats = seats if seats is not None else await self.store.seats(session, match_id)
         kept: list[tuple[int, str]] = []
         for row in rows:
             kept = [(step, line) for step, line in kept if step < row.to_step]

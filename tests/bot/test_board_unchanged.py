@@ -1,4 +1,5 @@
-"""An unchanged status board is not edited again; a change is, and the board is read once."""
+"""An unchanged status board is not edited again; a change is; the board is read once per
+refresh, and not at all for a notice written at a version it already showed."""
 
 from __future__ import annotations
 
@@ -13,24 +14,15 @@ SEAT = SimpleNamespace(seat=0, name="ann", user_id=11, ai_policy=None, away_unti
 class FakeService:
     def __init__(self) -> None:
         self.phase = "Clan Phase"
-        self.reads: list[str] = []
+        self.version = 4
+        self.reads = 0
 
-    async def status_of(self, match_id: int) -> Any:
-        self.reads.append("status")
+    async def board_of(self, match_id: int) -> Any:
+        self.reads += 1
         info = SimpleNamespace(id=match_id, title="t", status="active", channel_id=500, host_id=11, seats=[SEAT],
-                               away_mode="ai", names=lambda: ["ann"])
-        return SimpleNamespace(match=info, phase=self.phase, deadline=None, waiting=[], may_act=[], blocked=[])
-
-    async def log_of(self, match_id: int, limit: int = 20) -> list[str]:
-        self.reads.append("log")
-        return ["ann gathered."]
-
-    async def board_message(self, match_id: int) -> int | None:
-        self.reads.append("board")
-        return 321
-
-    async def blocked_targets(self, match_id: int) -> list[Any]:
-        raise AssertionError("status_of already says what is blocked")
+                               away_mode="ai", names=lambda: ["ann"], version=self.version)
+        status = SimpleNamespace(match=info, phase=self.phase, deadline=None, waiting=[], may_act=[], blocked=[])
+        return SimpleNamespace(status=status, latest="ann gathered.", message_id=321)
 
 
 class FakeHost:
@@ -56,10 +48,41 @@ async def test_an_unchanged_board_makes_no_edit() -> None:
     boards = Boards(host)  # type: ignore[arg-type]
     await boards.refresh(7)
     assert len(host.edits) == 1
-    assert host.svc.reads == ["status", "log", "board"]
+    assert host.svc.reads == 1, "status, log line and board message in one read"
     await boards.refresh(7)
     await boards.refresh(7)
     assert len(host.edits) == 1, "nothing changed: no PATCH"
     host.svc.phase = "Hero Activation"
     await boards.refresh(7)
     assert len(host.edits) == 2 and "Hero Activation" in host.edits[-1]
+
+
+async def test_a_notice_the_board_already_showed_costs_no_read() -> None:
+    host = FakeHost()
+    boards = Boards(host)  # type: ignore[arg-type]
+    await boards.refresh(7)  # the board shows version 4
+    assert host.svc.reads == 1
+    for version in (2, 3, 4):  # a draining outbox delivers the notices of versions already shown
+        boards.touch(7, version)
+    assert 7 not in boards.tasks and host.svc.reads == 1
+    host.svc.version, host.svc.phase = 5, "Hero Activation"
+    boards.touch(7, 5)
+    await boards.tasks[7]
+    assert host.svc.reads == 2 and "Hero Activation" in host.edits[-1]
+    boards.touch(7, None)  # an alert: no version wrote it, so the board looks
+    await boards.tasks[7]
+    assert host.svc.reads == 3 and len(host.edits) == 2, "read, found current, not edited"
+
+
+def test_a_notice_knows_the_version_that_wrote_it() -> None:
+    from datetime import UTC, datetime
+
+    from bot.service.types import Notice
+
+    def notice(key: str) -> Notice:
+        return Notice(id=1, match_id=7, key=key, kind="phase", channel_id=500, user_id=None, seat=None, payload={},
+                      created_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+    assert notice("v12:0:phase").version == 12
+    assert notice("blocked:3:channel").version is None
+    assert notice("dms-closed:1").version is None

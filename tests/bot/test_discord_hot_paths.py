@@ -134,7 +134,7 @@ async def test_delivery_runs_matches_side_by_side_and_keeps_each_matchs_order() 
 
     from bot.discord.delivery import Delivery
 
-    notices = [SimpleNamespace(id=i, match_id=m, kind="private") for i, m in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 3)]]
+    notices = [SimpleNamespace(id=i, match_id=m, kind="private", version=None) for i, m in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 3)]]
     svc = Outbox(notices)
     delivery = Delivery(_host(svc))
     second_match_started = asyncio.Event()
