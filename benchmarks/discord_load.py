@@ -29,6 +29,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import re
 import signal
 import statistics
@@ -128,10 +129,13 @@ def record_acks(fake: FakeDiscord, stats: Stats) -> None:
 
 
 class Human:
-    """A player who answers the newest open DM prompt with its first options."""
+    """A player who answers the newest open DM prompt with its first options, after ``think``
+    seconds on average (0: at once, the stress case; a person takes seconds to minutes)."""
 
-    def __init__(self, fake: FakeDiscord, watch: Watch, player: Player, stats: Stats) -> None:
+    def __init__(self, fake: FakeDiscord, watch: Watch, player: Player, stats: Stats, think: float = 0.0) -> None:
         self.fake, self.watch, self.player, self.stats = fake, watch, player, stats
+        self.think = think
+        self.rng = random.Random(player.user.id)
         self.dm_id = fake.dm_channel(player.user).id
         self.handled: set[tuple[int, str]] = set()
 
@@ -148,6 +152,14 @@ class Human:
             if msg is True:
                 return
             self.handled.add((msg.id, json.dumps(msg.components, sort_keys=True)))
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                if over():
+                    return
+                newer = self._next()  # a newer prompt came while thinking: answer that one
+                if newer is not None:
+                    self.handled.add((newer.id, json.dumps(newer.components, sort_keys=True)))
+                    msg = newer
             await self.answer(msg)
 
     async def answer(self, msg: Message) -> None:
@@ -178,7 +190,7 @@ async def settle(watch: Watch, resp: Any) -> Any:
 
 
 async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Player, guest: Player,
-                    stats: Stats, rounds: int, delay: float = 0.0) -> None:
+                    stats: Stats, rounds: int, delay: float = 0.0, think: float = 0.0) -> None:
     def posts() -> list[Message]:
         return fake.channel_messages(channel)
 
@@ -194,7 +206,7 @@ async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Pla
         r = await settle(watch, await place.click(label, settle=False))
         if r.error or not r.ephemeral:
             raise AssertionError(f"{label} in #{channel.name}: {r.error} {r.content!r}")
-    players = [Human(fake, watch, p, stats) for p in (host, guest)]
+    players = [Human(fake, watch, p, stats, think) for p in (host, guest)]
     try:
         await asyncio.gather(*(p.play(channel.id, over) for p in players))
     except TimeoutError:
@@ -293,7 +305,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
-                                               stats, args.rounds, args.ramp * i / n)) for i in range(n)]
+                                               stats, args.rounds, args.ramp * i / n, args.think))
+                 for i in range(n)]
         progress = asyncio.create_task(report_progress(fake, stats, n, started))
         done, pending = await asyncio.wait(tasks, timeout=args.seconds)
         progress.cancel()
@@ -328,7 +341,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     kinds = Counter(v.kind for v in fake.violations)
     print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
           f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, "
-          f"bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
+          f"players think {args.think:g} s, bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
     print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
           f"{len(lat) / elapsed:.1f} interactions/s, bot CPU {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core; "
           f"event-loop thread {main_cpu:.1f} s, other threads {sum(threads.values()):.1f} s since start); "
@@ -487,6 +500,8 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="open the lobbies spread over this many seconds (default 0: all at once)")
     parser.add_argument("--rounds", type=int, default=2, help="round_limit of each match (default 2)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a player takes to answer, on average (default 0: at once)")
     parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")
     parser.add_argument("--bot-log", help="copy the bot's log to this file")
     parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")
