@@ -348,19 +348,22 @@ class Delivery:
             return None
 
     async def _dm_channel(self, notice: Any) -> discord.PartialMessageable | discord.DMChannel:
+        return await self.dm_channel_for(notice.match_id, None if notice.seat is None else int(notice.seat),
+                                         int(notice.user_id))
+
+    async def dm_channel_for(self, match_id: int, seat: int | None,
+                             user_id: int) -> discord.PartialMessageable | discord.DMChannel:
         """The seat's DM channel: the stored one, else opened (and stored) once. discord.py keeps
         only 128 DM channels, so with more players it fetched the user and opened the channel
         again for nearly every DM (two requests, one under a tight bot-wide limit)."""
-        user_id = int(notice.user_id)
-        seat = None if notice.seat is None else int(notice.seat)
         if seat is not None:
-            stored = await self.svc.dm_channel(notice.match_id, seat, user_id)
+            stored = await self.svc.dm_channel(match_id, seat, user_id)
             if stored is not None:
                 return self.bot.get_partial_messageable(stored, type=discord.ChannelType.private)
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
         dm = user.dm_channel or await user.create_dm()
         if seat is not None:
-            await self.svc.remember_dm_channel(notice.match_id, seat, user_id, dm.id)
+            await self.svc.remember_dm_channel(match_id, seat, user_id, dm.id)
         return dm
 
     async def _say_dms_closed(self, notice: Any, user_id: int) -> None:

@@ -63,7 +63,11 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
     from bot.discord.delivery import _parse_time, clip, inert, nonce_of
 
     payload = notice.payload
-    users = [int(u) for u in payload.get("user_ids", [])]
+    waiting = {s.user_id for s in (await delivery.svc.status_of(notice.match_id)).waiting}
+    # who answered between the reminder's writing and now needs none: it would be untrue
+    users = [int(u) for u in payload.get("user_ids", []) if int(u) in waiting]
+    if not users:
+        return "skipped"
     deadline = _parse_time(payload.get("deadline"))
     when = REMINDER_DEADLINE.format(deadline=timestamp(deadline)) if deadline is not None else ""
     info = await delivery.svc.get_match(notice.match_id)
@@ -73,8 +77,8 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
         if user_id in stuck:
             continue
         try:
-            user = delivery.bot.get_user(user_id) or await delivery.bot.fetch_user(user_id)
-            msg = await user.send(REMINDER_DM.format(title=inert(info.title), channel_id=notice.channel_id,
+            dm = await delivery.dm_channel_for(notice.match_id, info.seat_of(user_id), user_id)
+            msg = await dm.send(REMINDER_DM.format(title=inert(info.title), channel_id=notice.channel_id,
                                                      deadline=when), nonce=nonce_of(notice, str(user_id)),
                                   allowed_mentions=NOBODY)
             refs.append(f"{user_id}:{msg.id}")
