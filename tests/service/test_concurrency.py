@@ -52,6 +52,10 @@ async def test_fifty_concurrent_submissions_and_duplicates(db_url: str) -> None:
         await s.close()
 
 
+WORKER_SECONDS = 600
+"""Generous: 25 submits each take a few seconds on a quiet machine, far longer beside a full suite."""
+
+
 async def test_two_processes_lose_nothing(db_url: str) -> None:
     store = await Store.open(db_url)
     info = await lobby(MatchService(store), [HOST, BOB, CAROL])
@@ -63,7 +67,13 @@ async def test_two_processes_lose_nothing(db_url: str) -> None:
         for user, prefix in ((HOST, "a"), (BOB, "b"))
     ]
     for proc in procs:
-        _out, err = await proc.communicate()
+        try:  # bounded: a worker stuck on a lock fails this test instead of hanging the suite
+            _out, err = await asyncio.wait_for(proc.communicate(), timeout=WORKER_SECONDS)
+        except TimeoutError:
+            for each in procs:
+                if each.returncode is None:
+                    each.kill()
+            raise AssertionError(f"a submitting process did not finish within {WORKER_SECONDS} s") from None
         assert proc.returncode == 0, err.decode()[-2000:]
     log = await interaction_log(store, info.id)
     assert [seq for seq, _ in log] == list(range(1, 51))

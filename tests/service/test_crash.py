@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import engine
 from bot.service import MatchService
@@ -25,12 +26,22 @@ ROOT = Path(__file__).resolve().parents[2]
 KILLS = 22
 
 
-def _spawn(url: str, match_id: int) -> subprocess.Popen[str]:
+def _spawn(url: str, match_id: int, errors: IO[str]) -> subprocess.Popen[str]:
+    """The worker's stderr goes to a file: a pipe nobody reads while stdout is read line by line
+    would block the worker once its buffer filled."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    errors.seek(0)
+    errors.truncate()
     return subprocess.Popen(
         [sys.executable, "-m", "tests.service.worker", "play", url, str(match_id), str(HOST), str(BOB)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=errors, text=True,
     )
+
+
+def _errors(errors: IO[str]) -> str:
+    errors.flush()
+    errors.seek(0)
+    return errors.read()[-3000:]
 
 
 def _acks(lines: list[str]) -> dict[str, int]:
@@ -52,10 +63,14 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     acked: dict[str, int] = {}
     kills = 0
     finished = False
+    errors = (tmp_path / "worker.err").open("w+")
     while kills < KILLS:
-        proc = _spawn(url, match_id)
+        proc = _spawn(url, match_id, errors)
         assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "READY", proc.stderr.read() if proc.stderr else ""
+        if proc.stdout.readline().strip() != "READY":
+            proc.kill()
+            proc.wait()
+            raise AssertionError(_errors(errors))
         lines: list[str] = []
         for _ in range(rnd.randint(0, 5)):
             line = proc.stdout.readline()
@@ -64,7 +79,7 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
             lines.append(line)
         time.sleep(rnd.uniform(0, 0.03))  # land between acks, often inside a transaction
         proc.send_signal(signal.SIGKILL)
-        out, _err = proc.communicate()
+        out, _err = proc.communicate(timeout=120)
         lines.extend(out.splitlines())
         acked.update(_acks(lines))
         if "DONE" in out:
@@ -74,9 +89,10 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
         kills += 1
     assert kills >= 20, f"the match ended after {kills} kills; make it longer"
     assert not finished
-    proc = _spawn(url, match_id)
-    out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 0, err[-3000:]
+    proc = _spawn(url, match_id, errors)
+    out, _err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, _errors(errors)
+    errors.close()
     acked.update(_acks(out.splitlines()))
     assert "DONE" in out
 
