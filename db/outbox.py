@@ -20,6 +20,11 @@ from db.models import DeliveryBlock, Notice
 
 CHANNEL = "channel"
 USER = "user"
+VIEW = "view"
+"""The payload field holding the view a notice's map is drawn from (a phase, a result, a prompt).
+Once the notice is delivered the map is drawn and sent, and nothing reads the view again (a
+prompt's edit keeps its attachment), so the delivered mark drops it: the views were most of a
+match's outbox bytes."""
 
 
 def target_of(notice: Any) -> tuple[str, int]:
@@ -34,6 +39,14 @@ def _for_target(kind: str, target_id: int) -> ColumnElement[bool]:
     if kind == USER:
         return col(Notice.user_id) == target_id
     return sa.and_(col(Notice.user_id).is_(None), col(Notice.channel_id) == target_id)
+
+
+def without_view(dialect: str) -> ColumnElement[Any]:
+    """SQL for the notice's payload without its view, on this database (JSON1 on SQLite,
+    JSONB's ``-`` on PostgreSQL); a payload without one comes back unchanged."""
+    if dialect == "postgresql":
+        return col(Notice.payload).op("-")(sa.literal_column(f"'{VIEW}'"))
+    return sa.func.json_remove(col(Notice.payload), f"$.{VIEW}")
 
 
 def _waiting() -> ColumnElement[bool]:
@@ -122,11 +135,14 @@ class OutboxQueries:
         return list((await session.exec(stmt)).all())
 
     async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None) -> None:
-        """The notice went out (``ref``: where); a second report of it changes nothing."""
-        await (await session.connection()).execute(
+        """The notice went out (``ref``: where); a second report of it changes nothing. Its view
+        goes with the mark (see VIEW): an undelivered notice keeps everything it needs."""
+        connection = await session.connection()
+        await connection.execute(
             sa.update(Notice)
             .where(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
-            .values(delivered_at=now, delivery_ref=ref, parked_reason=None)
+            .values(delivered_at=now, delivery_ref=ref, parked_reason=None,
+                    payload=without_view(connection.dialect.name))
         )
 
     async def delivered_before(
