@@ -47,7 +47,7 @@ def delivered_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in payload.items() if key not in drop}
 
 
-def _delivered_payload_sql(dialect: str) -> ColumnElement[Any]:
+def delivered_payload_sql(dialect: str) -> ColumnElement[Any]:
     """``delivered_payload`` in SQL, on this database (JSON1 on SQLite, JSONB on PostgreSQL), so
     the delivered mark stays one UPDATE that never reads the payload back."""
     payload = col(Notice.payload)
@@ -173,7 +173,7 @@ class OutboxQueries:
             sa.update(Notice)
             .where(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
             .values(delivered_at=now, delivery_ref=ref, parked_reason=None,
-                    payload=_delivered_payload_sql(connection.dialect.name))
+                    payload=delivered_payload_sql(connection.dialect.name))
         )
 
     async def delivered_before(
