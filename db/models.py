@@ -7,6 +7,8 @@ Discord ids are 64-bit, so they live in BigInteger columns.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -59,6 +61,32 @@ def _when(*, nullable: bool = False, index: bool = False) -> Any:
 
 def _json(nullable: bool = False) -> Any:
     return Field(default=None, sa_column=Column(JSONType, nullable=nullable))
+
+
+class CompactJSON(sa.types.TypeDecorator):
+    """JSON written without the space ``json.dumps`` puts after every comma and colon, and None as
+    SQL NULL rather than the text ``null``, on SQLite (which keeps JSON as text): the choice log and
+    the outbox hold most of a match's bytes, a few per field. What is read back is the same value;
+    PostgreSQL's JSONB is binary and is left as it is."""
+
+    impl = sa.JSON
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: sa.Dialect) -> sa.types.TypeEngine[Any]:
+        return dialect.type_descriptor(JSONB() if dialect.name == "postgresql" else sa.JSON())
+
+    def bind_processor(self, dialect: sa.Dialect) -> Callable[[Any], Any] | None:
+        if dialect.name == "postgresql":
+            return self.impl_instance.bind_processor(dialect)  # the dialect's own JSONB (see load_dialect_impl)
+
+        def compact(value: Any) -> str | None:
+            return None if value is None else json.dumps(value, separators=(",", ":"))
+
+        return compact
+
+
+def _compact_json(nullable: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(CompactJSON(), nullable=nullable))
 
 
 OPEN_STATUSES = ("lobby", "active", "paused")
@@ -139,10 +167,10 @@ class Choice(SQLModel, table=True):
     kind: str = Field(max_length=60)
     by: str = Field(default="player", max_length=16)
     """player | ai | deadline"""
-    payload: dict[str, Any] = _json()
-    public: list[str] = _json()
+    payload: dict[str, Any] = _compact_json()
+    public: list[str] = _compact_json()
     """Public event lines this choice caused, for /game log without a replay."""
-    outcome: dict[str, Any] | None = _json(nullable=True)
+    outcome: dict[str, Any] | None = _compact_json(nullable=True)
     """The SubmitResult returned for it: a duplicate interaction gets the same answer."""
     interaction_id: str | None = Field(default=None, max_length=100)
     created_at: datetime = _when()
@@ -211,7 +239,8 @@ class Notice(SQLModel, table=True):
     channel_id: int | None = _big(nullable=True)
     user_id: int | None = _big(nullable=True)
     seat: int | None = None
-    payload: dict[str, Any] = _json()
+    payload: dict[str, Any] = _compact_json()
+    """What front-ends read, by kind (bot/service/notices.py); its view goes once delivered (db/outbox.py)."""
     created_at: datetime = _when()
     delivered_at: datetime | None = _when(nullable=True, index=True)
     delivery_ref: str | None = Field(default=None, max_length=200)

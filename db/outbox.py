@@ -20,6 +20,49 @@ from db.models import DeliveryBlock, Notice
 
 CHANNEL = "channel"
 USER = "user"
+VIEW = "view"
+"""The payload field holding the view a notice's map is drawn from (a phase, a result, a prompt).
+Once the notice is delivered the map is drawn and sent, and nothing reads the view again (a
+prompt's DM edited later keeps its attachment), so the delivered mark drops it: the views were
+most of a match's outbox bytes."""
+TEXT, EVENTS = "text", "events"
+"""A post's lines (``events``) and the same lines as one printed post (``text``). A delivered
+notice is read back only for its lines (the open phase post is rebuilt from its ``events`` and
+``progress`` notices), so it keeps ``text`` only when it has no lines (a result, a timeout)."""
+CLOSED_POST = "phase"
+CLOSED_POST_FIELDS = (VIEW, TEXT, EVENTS, "names")
+"""A delivered ``phase`` notice closed its post: rebuilding an open post stops at it and reads
+only its kind, so its lines and names go too (the log keeps the public lines: choices.public)."""
+
+
+def _forgotten(kind: str, payload: dict[str, Any]) -> tuple[str, ...]:
+    if kind == CLOSED_POST:
+        return CLOSED_POST_FIELDS
+    return (VIEW, TEXT) if payload.get(EVENTS) else (VIEW,)
+
+
+def delivered_payload(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """What a notice's payload keeps once delivered: what is still read of it (see above)."""
+    drop = _forgotten(kind, payload)
+    return {key: value for key, value in payload.items() if key not in drop}
+
+
+def delivered_payload_sql(dialect: str) -> ColumnElement[Any]:
+    """``delivered_payload`` in SQL, on this database (JSON1 on SQLite, JSONB on PostgreSQL), so
+    the delivered mark stays one UPDATE that never reads the payload back."""
+    payload = col(Notice.payload)
+    closed = col(Notice.kind) == CLOSED_POST
+    if dialect == "postgresql":
+        def without(*fields: str) -> ColumnElement[Any]:
+            return payload.op("-")(sa.literal_column("ARRAY[" + ", ".join(f"'{f}'" for f in fields) + "]"))
+
+        has_lines = payload.op("->")(sa.literal_column(f"'{EVENTS}'")) != sa.literal_column("'[]'::jsonb")
+    else:
+        def without(*fields: str) -> ColumnElement[Any]:
+            return sa.func.json_remove(payload, *(f"$.{f}" for f in fields))
+
+        has_lines = sa.func.json_array_length(payload, f"$.{EVENTS}") > 0
+    return sa.case((closed, without(*CLOSED_POST_FIELDS)), (has_lines, without(VIEW, TEXT)), else_=without(VIEW))
 
 
 def target_of(notice: Any) -> tuple[str, int]:
@@ -122,11 +165,15 @@ class OutboxQueries:
         return list((await session.exec(stmt)).all())
 
     async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None) -> None:
-        """The notice went out (``ref``: where); a second report of it changes nothing."""
-        await (await session.connection()).execute(
+        """The notice went out (``ref``: where); a second report of it changes nothing. What nobody
+        reads of it any more (its view, ...) goes with the mark (``delivered_payload``): an
+        undelivered notice keeps everything it needs."""
+        connection = await session.connection()
+        await connection.execute(
             sa.update(Notice)
             .where(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
-            .values(delivered_at=now, delivery_ref=ref, parked_reason=None)
+            .values(delivered_at=now, delivery_ref=ref, parked_reason=None,
+                    payload=delivered_payload_sql(connection.dialect.name))
         )
 
     async def delivered_before(

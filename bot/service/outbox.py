@@ -21,7 +21,7 @@ from bot.service.rows import row_id
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
-from db.outbox import CHANNEL, USER, target_of
+from db.outbox import CHANNEL, USER, delivered_payload, target_of
 from db.store import Store
 
 PHASE_POST_KINDS = ("events", "progress", "phase", "result")
@@ -186,6 +186,7 @@ class OutboxService:
                 parked = await self.store.parked_notices(session, block.match_id, block.kind, block.target_id)
                 for row in parked:
                     row.delivered_at, row.delivery_ref, row.parked_reason = now, "undeliverable", None
+                    row.payload = delivered_payload(row.kind, row.payload)  # delivered in name: it keeps what any does
                 await self.store.drop_block(session, block.id)
                 return len(parked)
             await self.store.probe_again(session, block.id, code, reason[:200], now + timedelta(seconds=retry_in))
