@@ -9,6 +9,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, Match, Notice, Snapshot, Undo, stored_id
+from db.outbox import delivered_payload_sql
 
 
 class UndoQueries:
@@ -48,7 +49,9 @@ class UndoQueries:
         """Prompt notices not sent yet never go out (marked delivered as "retired"). Returns the
         match's newest notice id: prompts sent up to it are stale from now on."""
         mark = (await session.exec(select(sa.func.max(Notice.id)).where(col(Notice.match_id) == match_id))).one()
-        await (await session.connection()).execute(sa.update(Notice).where(
+        connection = await session.connection()
+        await connection.execute(sa.update(Notice).where(
             col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.delivered_at).is_(None))
-            .values(delivered_at=now, delivery_ref="retired").execution_options(synchronize_session=False))
+            .values(delivered_at=now, delivery_ref="retired", payload=delivered_payload_sql(connection.dialect.name))
+            .execution_options(synchronize_session=False))
         return mark

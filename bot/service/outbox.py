@@ -41,7 +41,7 @@ def _notice(row: NoticeRow) -> Notice:
                   user_id=row.user_id, seat=row.seat, payload=row.payload, created_at=row.created_at)
 
 
-def _blocked(row: DeliveryBlock, held: int = 0) -> Blocked:
+def blocked_of(row: DeliveryBlock, held: int = 0) -> Blocked:
     return Blocked(id=row_id(row), match_id=row.match_id, kind=row.target_kind, target_id=row.target_id, code=row.code,
                    reason=row.reason, since=row.since, next_probe_at=row.next_probe_at, probes=row.probes, held=held)
 
@@ -128,7 +128,7 @@ class OutboxService:
                 await session.flush()
                 await self._alert(session, row, block)
             held = await self.store.park(session, row.match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
-            return _blocked(block, held) if fresh else None
+            return blocked_of(block, held) if fresh else None
 
     async def _alert(self, session: AsyncSession, refused: NoticeRow, block: DeliveryBlock) -> None:
         """``blocked`` notices about a new block, to everyone who may hear it elsewhere."""
@@ -164,7 +164,7 @@ class OutboxService:
     async def due_probes(self, match_id: int) -> list[Blocked]:
         """The match's blocked targets whose next probe is due."""
         async with self.store.read() as session:
-            return [_blocked(b) for b in await self.store.delivery_blocks(session, match_id, due=self.clock())]
+            return [blocked_of(b) for b in await self.store.delivery_blocks(session, match_id, due=self.clock())]
 
     async def probe_notice(self, block: Blocked) -> Notice | None:
         """The oldest parked notice of a blocked target: delivering it is the probe."""
@@ -208,9 +208,13 @@ class OutboxService:
     async def blocked_targets(self, match_id: int) -> list[Blocked]:
         """What refuses the match's notices now, with how many wait for each."""
         async with self.store.read() as session:
-            blocks = await self.store.delivery_blocks(session, match_id)
-            return [_blocked(b, await self.store.parked_count(session, match_id, b.target_kind, b.target_id))
-                    for b in blocks]
+            return await self.blocked_in(session, match_id)
+
+    async def blocked_in(self, session: AsyncSession, match_id: int) -> list[Blocked]:
+        """``blocked_targets`` inside a read the caller holds (the status board reads all at once)."""
+        blocks = await self.store.delivery_blocks(session, match_id)
+        return [blocked_of(b, await self.store.parked_count(session, match_id, b.target_kind, b.target_id))
+                for b in blocks]
 
 
 __all__ = ["ALERT", "CHANNEL", "USER", "OutboxService", "target_of"]

@@ -11,7 +11,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import limits
 from bot.service.errors import Conflict, NoMatch, NotSeated
-from bot.service.outbox import _blocked as blocked_of
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
@@ -42,7 +41,7 @@ class Queries(Transactions):
         """The status of one match, open or over (the status board shows both)."""
         async with self.store.read() as session:
             match, seats, state, deadline = await self._committed(session, match_id)
-            blocked = await self._blocked_in(session, match_id)
+            blocked = await self.blocked_in(session, match_id)
         return self._status(match, seats, state, deadline, blocked)
 
     async def board_of(self, match_id: int) -> Board:
@@ -50,7 +49,7 @@ class Queries(Transactions):
         once the match runs: a lobby has no board) and the board message to edit."""
         async with self.store.read() as session:
             match, seats, state, deadline = await self._committed(session, match_id)
-            blocked = await self._blocked_in(session, match_id)
+            blocked = await self.blocked_in(session, match_id)
             lines = await self._log_in(session, match_id, 1, seats) if match.status != "lobby" else []
         status = self._status(match, seats, state, deadline, blocked)
         return Board(status=status, latest=lines[-1] if lines else None, message_id=match.board_message_id)
@@ -68,11 +67,6 @@ class Queries(Transactions):
         if state is not None:
             self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline
-
-    async def _blocked_in(self, session: AsyncSession, match_id: int) -> list[Blocked]:
-        blocks = await self.store.delivery_blocks(session, match_id)
-        return [blocked_of(b, await self.store.parked_count(session, match_id, b.target_kind, b.target_id))
-                for b in blocks]
 
     def _status(self, match: Match, seats: list[Seat], state: eng.State | None, deadline: Deadline | None,
                 blocked: list[Blocked]) -> Status:

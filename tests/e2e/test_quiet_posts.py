@@ -151,9 +151,11 @@ async def test_the_last_to_choose_is_told_on_the_prompt_it_already_has(fake, sta
     force = await alice.dm.wait_for(lambda m: m.selects)
     bob_force = await bob.dm.wait_for(lambda m: m.selects)
     dms_before = len(bob.dm.messages)
+    his_map = dict(bob_force.files)
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     told = await bob.dm.wait_for(lambda m: m.id == bob_force.id and "Everyone else has chosen" in m.content)
     assert told.selects, "the prompt is still there to answer"
+    assert his_map and told.files == his_map, "the edit keeps his private map"
     assert len(bob.dm.messages) == dms_before, "told by an edit of the prompt, not a new DM"
     assert not any("Everyone else" in m.content for m in alice.dm.messages)
     # A seal is one message: the confirmation with its own line (the sealed total), no second DM.

@@ -30,8 +30,24 @@ async def public_notices(bot) -> list[NoticeRow]:
     return [r for r in rows if r.user_id is None]
 
 
+def record_public_payloads(bot) -> list[tuple[str, dict]]:
+    """Every public notice's payload as delivery fetches it, before it is sent: once delivered a
+    notice keeps no view (db/outbox.py), so only this sees the views the maps were drawn from."""
+    seen: list[tuple[str, dict]] = []
+    fetch = bot.svc.next_notices
+
+    async def next_notices(match_id: int, limit: int = 50):
+        batch = await fetch(match_id, limit)
+        seen.extend((n.kind, dict(n.payload)) for n in batch if n.user_id is None)
+        return batch
+
+    bot.svc.next_notices = next_notices
+    return seen
+
+
 async def test_every_prompt_kind_through_discord_and_no_leaks(fake, start_bot, alice, bob, tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    fetched = record_public_payloads(bot)
     seen: set[str] = set()
     for game_no, seed in enumerate(SEEDS):  # until every prompt kind came up (one match does it)
         await alice.slash("game new", game="tinybigwars", round_limit=6, point_limit=40, seed=seed)
@@ -48,8 +64,11 @@ async def test_every_prompt_kind_through_discord_and_no_leaks(fake, start_bot, a
         if game_no == 0:
             assert fake.leaks("Spirit Lamp", allowed=[alice]) == []
             assert fake.leaks("Golden Hand", allowed=[alice]) == []
+            assert any(payload.get("view") for _kind, payload in fetched), "maps were drawn from views"
+            for kind, payload in fetched:
+                assert "you" not in (payload.get("view") or {}), kind
+                assert "spirit" not in str(payload).lower(), f"{kind} notice names the sealed force"
             for row in await public_notices(bot):
-                assert "you" not in (row.payload.get("view") or {}), row.kind
                 assert "spirit" not in str(row.payload).lower(), f"{row.kind} notice names the sealed force"
 
         autos = [AutoPlayer(alice, rng=random.Random(0)), AutoPlayer(bob, rng=random.Random(100))]
