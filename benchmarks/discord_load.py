@@ -148,7 +148,9 @@ class Human:
 
     async def play(self, channel_id: int, over: Callable[[], bool]) -> None:
         while True:
-            msg = await self.watch.until((self.dm_id, channel_id), lambda: over() or self._next(), STEP_TIMEOUT)
+            # the other player may think too (up to 1.5 x think each turn, several turns in a row)
+            bound = STEP_TIMEOUT + 4 * self.think
+            msg = await self.watch.until((self.dm_id, channel_id), lambda: over() or self._next(), bound)
             if msg is True:
                 return
             self.handled.add((msg.id, json.dumps(msg.components, sort_keys=True)))
