@@ -43,6 +43,8 @@ MATCHES_PER_ROUND = 500
 """Matches a round looks at (those waiting longest first); the rest are seen next round."""
 PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
+DM_CHANNELS_KEPT = 100_000
+"""Users whose DM channel is kept in memory (8 bytes and a dict slot each)."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
 PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
@@ -103,6 +105,11 @@ class Delivery:
         """The status boards, refreshed (coalesced) after a match's notices went out."""
         self.replays = replays.Replays()
         """Replay GIFs drawn ahead of their posts (outside the send slots)."""
+        self.dm_channels: dict[int, int] = {}
+        """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
+        self.closed_dms: set[tuple[int, int]] = set()
+        """(match, seat) whose DMs are known closed. Only the delivery lease's holder marks them,
+        and this is it, so once the database says so (or this process marked it) it stays so."""
 
     @property
     def svc(self) -> Any:
@@ -334,7 +341,7 @@ class Delivery:
         """Send to the seat's DMs; if they are closed, say so in the channel once."""
         user_id = int(notice.user_id)
         seat = None if notice.seat is None else int(notice.seat)
-        if seat is not None and await self.svc.dms_closed(notice.match_id, seat):
+        if seat is not None and await self.dms_closed(notice.match_id, seat):
             return "dms-closed"
         try:
             dm = await self._dm_channel(notice)
@@ -343,7 +350,7 @@ class Delivery:
         except discord.Forbidden as exc:
             if exc.code != DMS_CLOSED or seat is None:
                 raise
-            if await self.svc.mark_dms_closed(notice.match_id, seat):
+            if await self.mark_dms_closed(notice.match_id, seat):
                 await self._say_dms_closed(notice, user_id)
             return None
 
@@ -356,15 +363,37 @@ class Delivery:
         """The seat's DM channel: the stored one, else opened (and stored) once. discord.py keeps
         only 128 DM channels, so with more players it fetched the user and opened the channel
         again for nearly every DM (two requests, one under a tight bot-wide limit)."""
-        if seat is not None:
-            stored = await self.svc.dm_channel(match_id, seat, user_id)
-            if stored is not None:
-                return self.bot.get_partial_messageable(stored, type=discord.ChannelType.private)
+        known = self.dm_channels.get(user_id)
+        if known is None and seat is not None:
+            known = await self.svc.dm_channel(match_id, seat, user_id)
+        if known is not None:
+            self._know_dm_channel(user_id, known)
+            return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
         user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
         dm = user.dm_channel or await user.create_dm()
         if seat is not None:
             await self.svc.remember_dm_channel(match_id, seat, user_id, dm.id)
+        self._know_dm_channel(user_id, dm.id)
         return dm
+
+    def _know_dm_channel(self, user_id: int, channel_id: int) -> None:
+        if len(self.dm_channels) >= DM_CHANNELS_KEPT:
+            self.dm_channels.clear()  # a bound, not a policy: they are read again as needed
+        self.dm_channels[user_id] = channel_id
+
+    async def dms_closed(self, match_id: int, seat: int) -> bool:
+        """Whether the seat's DMs refused the match's notices (then its DMs go to the channel)."""
+        if (match_id, seat) in self.closed_dms:
+            return True
+        if await self.svc.dms_closed(match_id, seat):
+            self.closed_dms.add((match_id, seat))
+            return True
+        return False
+
+    async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
+        """Record that the seat's DMs are closed; True only the first time (say it once)."""
+        self.closed_dms.add((match_id, seat))
+        return bool(await self.svc.mark_dms_closed(match_id, seat))
 
     async def _say_dms_closed(self, notice: Any, user_id: int) -> None:
         """Best effort: a channel that refuses it parks its own notices when it next meets one."""
@@ -448,7 +477,7 @@ class Delivery:
                        files: list[discord.File] | None) -> str | None:
         """Edit the seat's prompt DM in place (``files`` None keeps its attachments); None when
         it is gone (a new DM follows)."""
-        if await self.svc.dms_closed(notice.match_id, int(notice.seat)):
+        if await self.dms_closed(notice.match_id, int(notice.seat)):
             return "dms-closed"
         dm = await self._dm_channel(notice)
         extra: dict[str, Any] = {} if files is None else {"attachments": files}

@@ -87,7 +87,7 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
                      user_id, notice.match_id, exc)
             seat = info.seat_of(user_id)
             if getattr(exc, "code", None) == DMS_CLOSED and seat is not None:
-                await delivery.svc.mark_dms_closed(notice.match_id, seat)
+                await delivery.mark_dms_closed(notice.match_id, seat)
             stuck.append(user_id)
     if not stuck:
         return DM_REFS + ";".join(refs) if refs else "dm"  # each DM, so an answer can take it back
