@@ -1,4 +1,6 @@
-"""A DM goes to the seat's stored DM channel: no user fetch and no channel open once it is known."""
+"""A DM goes to the seat's stored DM channel: no user fetch and no channel open once it is known;
+and a DM's route costs a read once: a user's DM channel never changes, and a seat whose DMs are
+closed stays so, so delivery keeps both instead of asking the database before every DM."""
 
 from __future__ import annotations
 
@@ -11,12 +13,22 @@ from bot.discord.delivery import Delivery
 
 
 class FakeService:
-    def __init__(self, stored: int | None) -> None:
-        self.stored = stored
+    def __init__(self, stored: int | None, closed: bool = False) -> None:
+        self.stored, self.closed = stored, closed
         self.remembered: list[tuple[int, int, int, int]] = []
+        self.reads: list[str] = []
 
     async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None:
+        self.reads.append("dm_channel")
         return self.stored
+
+    async def dms_closed(self, match_id: int, seat: int) -> bool:
+        self.reads.append("dms_closed")
+        return self.closed
+
+    async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
+        self.closed = True
+        return True
 
     async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None:
         self.remembered.append((match_id, seat, user_id, dm_channel_id))
@@ -48,12 +60,10 @@ class FakeBot:
         return SimpleNamespace(id=channel_id)
 
 
-def _delivery(stored: int | None) -> tuple[Delivery, FakeBot, FakeService]:
-    svc = FakeService(stored)
+def _delivery(stored: int | None, closed: bool = False) -> tuple[Delivery, FakeBot, FakeService]:
+    svc = FakeService(stored, closed)
     bot = FakeBot(svc)
-    delivery = Delivery.__new__(Delivery)
-    delivery.bot = bot  # type: ignore[assignment]
-    return delivery, bot, svc
+    return Delivery(bot), bot, svc  # type: ignore[arg-type]
 
 
 NOTICE = SimpleNamespace(match_id=7, seat=1, user_id=42)
@@ -74,3 +84,28 @@ async def test_the_first_dm_opens_the_channel_and_stores_it() -> None:
     assert channel.id == 9042
     assert (bot.fetches, bot.opens) == (1, 1)
     assert svc.remembered == [(7, 1, 42, 9042)]
+
+
+async def test_a_stored_dm_channel_is_read_once_per_user() -> None:
+    delivery, bot, svc = _delivery(stored=5555)
+    await delivery._dm_channel(NOTICE)
+    again = await delivery.dm_channel_for(8, 2, 42)  # the same player in another match
+    assert again.id == 5555 and svc.reads == ["dm_channel"]
+    assert (bot.fetches, bot.opens) == (0, 0)
+
+
+async def test_a_dm_opened_once_is_neither_opened_nor_read_again() -> None:
+    delivery, bot, svc = _delivery(stored=None)
+    await delivery._dm_channel(NOTICE)
+    assert (await delivery._dm_channel(NOTICE)).id == 9042
+    assert (bot.fetches, bot.opens) == (1, 1) and svc.reads == ["dm_channel"]
+
+
+async def test_closed_dms_are_read_once_and_known_once_marked() -> None:
+    delivery, _bot, svc = _delivery(stored=None, closed=True)
+    assert await delivery.dms_closed(7, 0) and await delivery.dms_closed(7, 0)
+    assert svc.reads == ["dms_closed"]
+    fresh, _bot, open_svc = _delivery(stored=None)
+    assert not await fresh.dms_closed(7, 1), "open DMs are asked each time: the lease's previous holder may have marked them"
+    assert await fresh.mark_dms_closed(7, 1) and await fresh.dms_closed(7, 1)
+    assert open_svc.reads == ["dms_closed"]
