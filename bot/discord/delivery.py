@@ -44,7 +44,7 @@ MATCHES_PER_ROUND = 500
 PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
 DM_CHANNELS_KEPT = 100_000
-"""Users whose DM channel is kept in memory (8 bytes and a dict slot each)."""
+"""Users whose DM channel (and seats whose closed DMs) are kept in memory: a dict slot each."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
 PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
@@ -107,9 +107,10 @@ class Delivery:
         """Replay GIFs drawn ahead of their posts (outside the send slots)."""
         self.dm_channels: dict[int, int] = {}
         """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
-        self.closed_dms: set[tuple[int, int]] = set()
-        """(match, seat) whose DMs are known closed. Only the delivery lease's holder marks them,
-        and this is it, so once the database says so (or this process marked it) it stays so."""
+        self.closed_dms: dict[tuple[int, int], bool] = {}
+        """(match, seat) -> whether its DMs are closed, as read or marked while this process held
+        the delivery lease. Only the holder marks them, so what it read stays true while it
+        holds the lease; a lease lost and taken again starts over (another holder may have marked)."""
 
     @property
     def svc(self) -> Any:
@@ -150,6 +151,7 @@ class Delivery:
     async def dispatch(self) -> list[asyncio.Task[int]]:
         """Start a worker for each match with something to deliver (or a probe due) that has none."""
         if not await self.bot.holds_lease("deliver"):
+            self.closed_dms.clear()
             return []
         started = []
         now = time.monotonic()
@@ -383,16 +385,16 @@ class Delivery:
 
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether the seat's DMs refused the match's notices (then its DMs go to the channel)."""
-        if (match_id, seat) in self.closed_dms:
-            return True
-        if await self.svc.dms_closed(match_id, seat):
-            self.closed_dms.add((match_id, seat))
-            return True
-        return False
+        known = self.closed_dms.get((match_id, seat))
+        if known is None:
+            if len(self.closed_dms) >= DM_CHANNELS_KEPT:
+                self.closed_dms.clear()
+            known = self.closed_dms[(match_id, seat)] = bool(await self.svc.dms_closed(match_id, seat))
+        return known
 
     async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
         """Record that the seat's DMs are closed; True only the first time (say it once)."""
-        self.closed_dms.add((match_id, seat))
+        self.closed_dms[(match_id, seat)] = True
         return bool(await self.svc.mark_dms_closed(match_id, seat))
 
     async def _say_dms_closed(self, notice: Any, user_id: int) -> None:

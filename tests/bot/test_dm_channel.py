@@ -106,6 +106,19 @@ async def test_closed_dms_are_read_once_and_known_once_marked() -> None:
     assert await delivery.dms_closed(7, 0) and await delivery.dms_closed(7, 0)
     assert svc.reads == ["dms_closed"]
     fresh, _bot, open_svc = _delivery(stored=None)
-    assert not await fresh.dms_closed(7, 1), "open DMs are asked each time: the lease's previous holder may have marked them"
+    assert not await fresh.dms_closed(7, 1) and not await fresh.dms_closed(7, 1)
     assert await fresh.mark_dms_closed(7, 1) and await fresh.dms_closed(7, 1)
-    assert open_svc.reads == ["dms_closed"]
+    assert open_svc.reads == ["dms_closed"], "only the lease holder marks: what it read stays true"
+
+
+async def test_a_lost_lease_forgets_what_it_knew_of_closed_dms() -> None:
+    delivery, bot, svc = _delivery(stored=None)
+    assert not await delivery.dms_closed(7, 1)
+
+    async def holds_lease(_name: str) -> bool:
+        return False
+
+    bot.holds_lease = holds_lease  # type: ignore[attr-defined]
+    assert await delivery.dispatch() == []
+    svc.closed = True  # the holder meanwhile marked them
+    assert await delivery.dms_closed(7, 1)
