@@ -27,6 +27,25 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+HANDLER_TASKS = ("discord.py: on_interaction", "CommandTree-invoker")
+"""The names discord.py gives the tasks that run a click's or a slash command's handler."""
+HANDLERS_GRACE = 10.0
+"""Seconds a closing bot waits for handlers still running: a submit under way finishes and is
+answered, instead of meeting a closed store."""
+
+
+async def handlers_done(timeout: float = HANDLERS_GRACE) -> int:
+    """Wait (at most ``timeout`` s) for the interaction handlers still running; returns how many
+    were still running when the wait ended."""
+    running = [task for task in asyncio.all_tasks()
+               if task is not asyncio.current_task() and task.get_name() in HANDLER_TASKS and not task.done()]
+    if not running:
+        return 0
+    _done, pending = await asyncio.wait(running, timeout=timeout)
+    if pending:
+        log.warning("closing with %d interaction handlers still running after %.0f s", len(pending), timeout)
+    return len(pending)
+
 
 class GameCog(commands.Cog, name="warhost"):
     """Receives the game's events and owns its loops; it is the wiring its commands and
@@ -61,7 +80,8 @@ class GameCog(commands.Cog, name="warhost"):
         self._start(self._heartbeat_forever())
 
     async def cog_unload(self) -> None:
-        """Stop the loops (what delivery had not marked goes out next time) and take `/game` back."""
+        """Stop the loops (what delivery had not marked goes out next time), take `/game` back
+        and let the handlers still running finish before the bot closes its store."""
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -69,6 +89,7 @@ class GameCog(commands.Cog, name="warhost"):
                 await task
         self._tasks.clear()
         self.bot.tree.remove_command(self.group.name)
+        await handlers_done()
 
     def _start(self, loop: Coroutine[Any, Any, None]) -> None:
         self._tasks.append(asyncio.create_task(loop))
