@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat, stored_id
+from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat, Undo, stored_id
 
 
 class MatchQueries:
@@ -48,14 +48,24 @@ class MatchQueries:
         return [(seq, public) for seq, public in (await session.exec(stmt.limit(limit))).all()]
 
     async def due_deadlines(self, session: AsyncSession, now: datetime) -> list[Deadline]:
-        """Deadlines of active matches whose next reminder or end has come (indexed on fire_at)."""
-        stmt = (
-            select(Deadline)
-            .join(Match, col(Match.id) == Deadline.match_id)
-            .where(col(Deadline.fire_at) <= now, col(Match.status) == "active")
-            .order_by(col(Deadline.fire_at))
-        )
+        """Deadlines of active matches whose next reminder or end has come, read by the index on
+        fire_at. The match's status is asked per due row (EXISTS), not joined: without table
+        statistics SQLite would walk every active match by its status index instead (0.8 ms at
+        10,000 matches against 0.004)."""
+        active = sa.exists().where(col(Match.id) == Deadline.match_id, col(Match.status) == "active")
+        stmt = select(Deadline).where(col(Deadline.fire_at) <= now, active).order_by(col(Deadline.fire_at))
         return list((await session.exec(stmt)).all())
+
+    async def other_tick_work(self, session: AsyncSession, now: datetime, undo_status: str,
+                              away_statuses: tuple[str, ...]) -> tuple[bool, bool]:
+        """Whether an undo request in ``undo_status`` is past its time, and whether a seat of a
+        match in ``away_statuses`` is back from its time away: the idle tick's two other questions
+        in one statement (each reader then reads its own rows only when there is work)."""
+        undo_due = sa.exists().where(col(Undo.status) == undo_status, col(Undo.due_at) <= now)
+        open_match = sa.exists().where(col(Match.id) == Seat.match_id, col(Match.status).in_(away_statuses))
+        seat_back = sa.exists().where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
+        row = (await (await session.connection()).execute(sa.select(undo_due, seat_back))).one()
+        return bool(row[0]), bool(row[1])
 
     async def first_delivery_ref(self, session: AsyncSession, match_id: int, kind: str) -> str | None:
         """Where the first delivered notice of this kind went."""
@@ -131,10 +141,12 @@ class MatchQueries:
         return [stored_id(match_id) for match_id in rows]
 
     async def absences_over(self, session: AsyncSession, now: datetime, statuses: tuple[str, ...]) -> list[int]:
-        """Matches in these statuses with a seat whose time away ended by ``now``, in id order."""
-        stmt = (select(Seat.match_id).join(Match, col(Match.id) == Seat.match_id)
-                .where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now,
-                       col(Match.status).in_(statuses)))
+        """Matches in these statuses with a seat whose time away ended by ``now``, in id order.
+        The status is asked per seat found (EXISTS), not joined: SQLite would otherwise walk every
+        open match's seats by the status index (4.7 ms at 10,000 matches against 1.7 for one
+        pass over the seats, which have no index on away_until)."""
+        open_match = sa.exists().where(col(Match.id) == Seat.match_id, col(Match.status).in_(statuses))
+        stmt = select(Seat.match_id).where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
         return sorted(set((await session.exec(stmt)).all()))
 
     async def move_undelivered(self, session: AsyncSession, match_id: int, from_channel: int, to_channel: int) -> None:

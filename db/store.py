@@ -17,7 +17,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
@@ -224,22 +225,19 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
         )
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> bool:
-        """Take or renew the named lease; False if someone else holds an unexpired one."""
-        try:
-            async with self.write() as session:
-                stmt = select(Lease).where(col(Lease.name) == name).with_for_update()
-                lease = (await session.exec(stmt)).first()
-                if lease is None:
-                    session.add(Lease(name=name, holder=holder, expires_at=now + ttl))
-                    await session.flush()
-                    return True
-                if lease.holder != holder and lease.expires_at > now:
-                    return False
-                lease.holder = holder
-                lease.expires_at = now + ttl
-                return True
-        except IntegrityError:
-            return False  # another process inserted the lease row first
+        """Take or renew the named lease; False if someone else holds an unexpired one.
+
+        One statement: an insert that, when the row exists, updates it only if the lease is ours
+        or has expired; the database says whether a row was written (SQLite and PostgreSQL alike)."""
+        insert = (sqlite_insert if self.dialect == "sqlite" else postgresql_insert)(Lease)
+        stmt = insert.values(name=name, holder=holder, expires_at=now + ttl).on_conflict_do_update(
+            index_elements=[col(Lease.name)],
+            set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at},
+            where=sa.or_(col(Lease.holder) == holder, col(Lease.expires_at) <= now),
+        )
+        async with self.write() as session:
+            result = await (await session.connection()).execute(stmt)
+            return bool(result.rowcount)
 
     async def lease(self, session: AsyncSession, name: str) -> Lease | None:
         """The named lease as it stands (whoever holds it)."""
