@@ -33,9 +33,11 @@ class MatchQueries:
         return [stored_id(match_id) for match_id in (await session.exec(stmt)).all()]
 
     async def choice_by_interaction(self, session: AsyncSession, match_id: int, interaction_id: str) -> Choice | None:
-        """The choice an interaction already made (a retried or doubled submit)."""
-        stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.interaction_id) == interaction_id)
-        return (await session.exec(stmt)).first()
+        """The choice an interaction already made (a retried or doubled submit). Asked on every
+        submit and almost always none: its id alone is read (Core, no ORM row), the row only if found."""
+        found = (await (await session.connection()).execute(
+            _choice_of_interaction(), {"match_id": match_id, "interaction_id": interaction_id})).scalar()
+        return None if found is None else await session.get(Choice, found)
 
     async def first_seat_after(self, session: AsyncSession, match_id: int, seq: int) -> int | None:
         """The seat of the first choice after ``seq`` in the log."""
@@ -100,6 +102,13 @@ class MatchQueries:
             col(Notice.created_at) >= since, col(Notice.delivery_ref).is_not(None))
         rows = (await session.exec(stmt)).all()
         return [(kind, ref, payload) for kind, ref, payload in rows if ref is not None]
+
+    async def add_notices(self, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+        """Write outbox notices (column values, in order: their ids keep it) in one statement,
+        without an ORM row each: a change writes several, and nothing reads them back before
+        the commit."""
+        if rows:
+            await (await session.connection()).execute(sa.insert(Notice), rows)
 
     async def add_marker(self, session: AsyncSession, match_id: int, key: str, kind: str, seat: int | None,
                          now: datetime) -> None:
@@ -193,3 +202,9 @@ def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Sel
     open_match = sa.exists().where(col(Match.id) == Seat.match_id, col(Match.status).in_(away_statuses))
     seat_back = sa.exists().where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
     return sa.select(undo_due, seat_back)
+
+
+@functools.cache
+def _choice_of_interaction() -> sa.Select[int | None]:
+    return sa.select(col(Choice.id)).where(col(Choice.match_id) == sa.bindparam("match_id"),
+                                           col(Choice.interaction_id) == sa.bindparam("interaction_id"))

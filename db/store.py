@@ -8,6 +8,8 @@ column is checked on every update as a second line of defence.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,9 +25,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import Select
 
 import engine as eng
-from db.models import Choice, Lease, Match, Seat, Snapshot, stored_id
+from db.models import Choice, Deadline, Lease, Match, Seat, Snapshot, stored_id
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
@@ -69,16 +72,23 @@ def alembic_config(url: str, connection: Any = None) -> Any:
 class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
-    def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
+    def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,
+                 one_writer: bool = True) -> None:
         self.url = url
         self.engine = engine
         self.read_engine = read_engine or engine
         self.dialect = engine.dialect.name
+        self.writer: asyncio.Lock | None = asyncio.Lock() if one_writer and self.dialect == "sqlite" else None
+        """SQLite has one writer at a time: the process's write transactions queue here, in turn,
+        rather than each holding a pooled connection in SQLite's busy wait, whose growing sleeps
+        (up to 100 ms a try) stretched a burst of 50 submits to seconds. None: no queue (the
+        database alone serialises, as on PostgreSQL, where writers of different matches run at once)."""
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
-    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5) -> Store:
+    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5,
+                   one_writer: bool = True) -> Store:
         # Parameters stay out of logged SQL and error messages: they include sealed choices.
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("postgresql"):
@@ -92,7 +102,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
             _sqlite_setup(read_engine, immediate=False)
-        store = cls(url, engine, read_engine)
+        store = cls(url, engine, read_engine, one_writer)
         if migrate:
             await store.migrate()
         return store
@@ -123,9 +133,31 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        """One write transaction: commit on success, roll back on any error."""
-        async with self.sessions() as session, session.begin():
+        """One write transaction: commit on success, roll back on any error (on SQLite, in the
+        process's one queue of writers, see `writer`)."""
+        if self.writer is None:
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        async with self.writer, self.sessions() as session, session.begin():
             yield session
+
+    async def lock_match_rows(
+        self, session: AsyncSession, match_id: int
+    ) -> tuple[Match, list[Seat], Deadline | None] | None:
+        """The match row for writing with its seats (in seat order) and its deadline, in one
+        statement instead of three. Fresh from the database: a retried transaction must not see
+        the failed one's rows. On SQLite the transaction holds the database's write lock from
+        BEGIN IMMEDIATE. On PostgreSQL the match row is locked first, by a statement of its own:
+        a statement that waits for a row lock sees the locked row as committed meanwhile, but
+        its other rows (the seats) as they were when it started."""
+        if self.dialect != "sqlite":
+            await (await session.connection()).execute(_lock_match(), {"match_id": match_id})
+        rows = (await session.exec(_match_rows(), params={"match_id": match_id})).all()
+        if not rows:
+            return None
+        match, _seat, deadline = rows[0]
+        return match, [seat for _match, seat, _deadline in rows if seat is not None], deadline
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -248,6 +280,24 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
             await (await session.connection()).execute(
                 sa.update(Lease).where(col(Lease.name) == name, col(Lease.holder) == holder).values(expires_at=now)
             )
+
+
+@functools.cache
+def _match_rows() -> Select[Match, Seat, Deadline]:
+    """The statement of `lock_match_rows`, built once (building it costs more than running it)."""
+    return (
+        select(Match, Seat, Deadline)
+        .outerjoin(Seat, col(Seat.match_id) == Match.id)
+        .outerjoin(Deadline, col(Deadline.match_id) == Match.id)
+        .where(col(Match.id) == sa.bindparam("match_id"))
+        .order_by(col(Seat.seat_no))
+        .execution_options(populate_existing=True)
+    )
+
+
+@functools.cache
+def _lock_match() -> sa.Select[int | None]:
+    return sa.select(col(Match.id)).where(col(Match.id) == sa.bindparam("match_id")).with_for_update()
 
 
 def _wal(cur: Any, attempts: int = 100) -> None:
