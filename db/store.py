@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,13 +22,13 @@ from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select
 
 import engine as eng
-from db.models import Choice, Deadline, Lease, Match, Seat, Snapshot, stored_id
+from db.models import Choice, Deadline, Lease, Match, Seat, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
@@ -42,14 +42,18 @@ KEEP_SNAPSHOTS = 2
 
 def pending_changes(row: Any) -> dict[str, Any]:
     """The columns of an ORM row set since it was loaded or flushed, not yet written: `bump`
-    folds a match's into its own UPDATE instead of the flush sending one more."""
+    folds a match's into its own UPDATE instead of the flush sending one more. Read from the
+    row's record of changed attributes (not each column's history: a match has 20 columns);
+    a column set to the value it had is no change (acting "comes back" on every submit)."""
     state = sa.inspect(row)
-    changes: dict[str, Any] = {}
-    for column in state.mapper.column_attrs:
-        added = state.attrs[column.key].history.added
-        if added:
-            changes[column.key] = added[0]
-    return changes
+    columns = _column_keys(state.mapper)
+    return {key: state.dict[key] for key, was in state.committed_state.items()
+            if key in columns and (was is NO_VALUE or was != state.dict[key])}
+
+
+@functools.cache
+def _column_keys(mapper: Any) -> frozenset[str]:
+    return frozenset(column.key for column in mapper.column_attrs)
 
 
 class VersionConflict(Exception):
@@ -168,17 +172,50 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
         changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
-        stmt = (
-            sa.update(Match)
-            .where(col(Match.id) == match.id, col(Match.version) == old)
-            .values(**changes)
-            .execution_options(synchronize_session=False)
-        )
-        result = await (await session.connection()).execute(stmt)
+        result = await (await session.connection()).execute(
+            _versioned_update(), {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
         for key, value in changes.items():  # written: the ORM must not send them again at the flush
             set_committed_value(match, key, value)
+
+    async def write_changes(self, session: AsyncSession, rows: Sequence[Any | None]) -> None:
+        """Write these ORM rows' changes through Core, so the flush after has little left: an
+        UPDATE by key per changed stored row (rows with the same changed columns in one
+        executemany), one INSERT for the new choices. What they leave (other new rows, deleted
+        ones, rows of other tables) the flush writes as before. Each written value is marked
+        written on its row, so the ORM sends nothing twice."""
+        updates: dict[tuple[Any, tuple[str, ...]], list[dict[str, Any]]] = {}
+        changed: list[tuple[Any, dict[str, Any]]] = []
+        choices: list[Choice] = []
+        for row in rows:
+            if row is None or row in session.deleted:
+                continue
+            state = sa.inspect(row)
+            if state.pending and isinstance(row, Choice):
+                choices.append(row)
+            elif state.persistent and not state.deleted:
+                changes = pending_changes(row)
+                if not changes:
+                    continue
+                if isinstance(row, Deadline):
+                    changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
+                [key] = state.identity
+                updates.setdefault((state.mapper, tuple(sorted(changes))), []).append({"row_key": key, **changes})
+                changed.append((row, changes))
+        connection = await session.connection()
+        for (mapper, _columns), params in updates.items():
+            await connection.execute(_update_by_key(mapper), params)
+        for row, changes in changed:
+            for key, value in changes.items():
+                set_committed_value(row, key, value)
+        if choices:
+            columns = _column_keys(sa.inspect(Choice))
+            values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
+                      for row in choices]
+            for row in choices:
+                session.expunge(row)
+            await connection.execute(sa.insert(Choice), values)
 
     async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
         stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seq) > after).order_by(col(Choice.seq))
@@ -293,6 +330,21 @@ def _match_rows() -> Select[Match, Seat, Deadline]:
         .order_by(col(Seat.seat_no))
         .execution_options(populate_existing=True)
     )
+
+
+@functools.cache
+def _versioned_update() -> sa.Update:
+    """`bump`'s UPDATE; the columns it sets are the keys of its parameters."""
+    return sa.update(Match).where(col(Match.id) == sa.bindparam("row_id"),
+                                  col(Match.version) == sa.bindparam("old_version"))
+
+
+@functools.cache
+def _update_by_key(mapper: Any) -> sa.Update:
+    """An UPDATE of one row of the mapper's table by its one-column key; the columns it sets are
+    the keys of its parameters."""
+    [key] = mapper.primary_key
+    return sa.update(mapper.local_table).where(key == sa.bindparam("row_key"))
 
 
 @functools.cache

@@ -223,6 +223,8 @@ class Transactions(ServiceParts):
         # the bump first: its one UPDATE carries the match's pending changes, which a flush
         # before it would have sent as an UPDATE of their own
         await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+        # the seats, the deadline and the new choices through Core; the flush writes what is left
+        await self.store.write_changes(ctx.session, [*ctx.seats, ctx.deadline_row, *ctx.rows])
         await ctx.session.flush()
         # after the flush: notice rows the change added itself (markers) keep their place before these
         await self.store.add_notices(ctx.session, outbox)
