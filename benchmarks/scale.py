@@ -11,7 +11,9 @@ aiosqlite worker threads included), median of repeats.
 
 Floors: the submit is compared with the same submit in a database of the template alone; the
 tick with the raw indexed query for due deadlines through aiosqlite (the least any tick can
-read) and with the old full scan of every active deadline through the ORM.
+read), with the idle tick's own two statements raw, and with the old full scan of every active
+deadline through the ORM. A last line measures the tick again with an index on
+seats.away_until, which the schema does not have (a what-if for a migration).
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ from tests.service.toygame import GAME  # noqa: E402
 USERS = [1001, 1002, 1003, 1004]
 CHANNEL_BASE = 10**12
 CLONED = ("seats", "choices", "snapshots", "deadlines")
+DUE_RAW = ("SELECT * FROM deadlines WHERE fire_at <= ? AND EXISTS (SELECT 1 FROM matches "
+           "WHERE matches.id = deadlines.match_id AND matches.status = 'active') ORDER BY fire_at")
+OTHER_WORK_RAW = ("SELECT EXISTS (SELECT 1 FROM undos WHERE status = 'pending' AND due_at <= ?), "
+                  "EXISTS (SELECT 1 FROM seats WHERE away_until IS NOT NULL AND away_until <= ? AND EXISTS "
+                  "(SELECT 1 FROM matches WHERE matches.id = seats.match_id AND status IN ('active', 'paused')))")
+"""The idle tick's two statements (`due_deadlines`, `other_tick_work`), as SQLite runs them."""
 """Tables copied with a match (each has match_id); notices stay behind: the outbox is empty."""
 
 
@@ -125,6 +133,7 @@ def rss_mib() -> float:
 
 async def run(total: int, template: int) -> None:
     engine.register(GAME)
+    print(f"load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     with tempfile.TemporaryDirectory() as tmp:
         small_path, big_path = f"{tmp}/small.db", f"{tmp}/big.db"
         small = await Store.open(f"sqlite+aiosqlite:///{small_path}")
@@ -151,13 +160,27 @@ async def run(total: int, template: int) -> None:
 
         tick = await cpu_ms(lambda: svc.tick())
         scan = await cpu_ms(lambda: old_full_scan(big), repeat=5)
+        now = svc.clock().replace(tzinfo=None).isoformat(" ")
         async with aiosqlite.connect(big_path) as raw:
             async def indexed() -> None:
-                await (await raw.execute("SELECT match_id FROM deadlines WHERE fire_at <= ?",
-                                         ("2000-01-01 00:00:00",))).fetchall()
+                await (await raw.execute("SELECT match_id FROM deadlines WHERE fire_at <= ?", (now,))).fetchall()
+
+            async def idle_statements() -> None:
+                await raw.execute("BEGIN")
+                await (await raw.execute(DUE_RAW, (now,))).fetchall()
+                await (await raw.execute(OTHER_WORK_RAW, (now, now))).fetchall()
+                await raw.rollback()
+
             floor = await cpu_ms(indexed)
+            statements = await cpu_ms(idle_statements)
         print(f"tick         {tick:7.2f} ms CPU (nothing due)      floor: {floor:6.2f} ms raw indexed query; "
-              f"old full scan {scan:7.2f} ms")
+              f"{statements:6.2f} ms the tick's own statements raw; old full scan {scan:7.2f} ms")
+        async with aiosqlite.connect(big_path) as raw:  # a what-if: the schema has no such index
+            await raw.execute("CREATE INDEX IF NOT EXISTS bench_seats_away_until ON seats (away_until)")
+            await raw.commit()
+        indexed_tick = await cpu_ms(lambda: svc.tick())
+        print(f"tick         {indexed_tick:7.2f} ms CPU with an index on seats.away_until (proposed; "
+              "without it, finding seats back from time away scans every seat)")
 
         before = rss_mib()
         for match_id in range(1, min(active, 2000) + 1):

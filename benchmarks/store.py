@@ -12,6 +12,10 @@ runs exactly those statements, in the same transactions, straight through aiosql
 copy of the database taken before the submits. Rates are by CPU time of this process
 (``time.process_time()``, the aiosqlite worker threads included) and by wall time.
 ``--profile`` writes a cProfile of the SQLite submit loop.
+
+The burst (50 matches submitting at once) runs on SQLite with the store's one queue of writers
+and without it (pooled writer connections left to SQLite's busy wait), beside its floor: the
+slowest of 50 serialised submits waits for all 50, so 50 x the raw submit's wall time.
 """
 
 from __future__ import annotations
@@ -188,13 +192,15 @@ async def load_times(url: str, repeat: int = 15) -> tuple[int, float, float]:
     return summary["choices"], statistics.median(snap_ms), statistics.median(full_ms)
 
 
-async def concurrent_p99(url: str, matches: int = 50, rounds: int = 6) -> tuple[float, float]:
-    """p50 and p99 wall ms of a submit while `matches` matches submit at the same moment."""
-    store = await Store.open(url)
+async def concurrent_p99(url: str, matches: int = 50, rounds: int = 6, one_writer: bool = True,
+                         channels: int = 5_000) -> tuple[float, float]:
+    """p50 and p99 wall ms of a submit while `matches` matches submit at the same moment
+    (`one_writer`: the store's queue of SQLite writers on or off)."""
+    store = await Store.open(url, one_writer=one_writer)
     svc = MatchService(store)
     ids = []
     for n in range(matches):
-        channel = 5_000 + n
+        channel = channels + n
         info = await svc.create(1, channel, USERS[0], "p0", "toy", {"rounds": 10_000}, seed=n)
         await svc.join(channel, USERS[1], "p1")
         await svc.start(channel, USERS[0])
@@ -223,8 +229,6 @@ async def concurrent_p99(url: str, matches: int = 50, rounds: int = 6) -> tuple[
 
 
 async def bench(name: str, url: str, submits: int, workdir: Path, profile: str | None = None) -> None:
-    p50, p99 = await concurrent_p99(url)
-    print(f"{name:<10} 50 matches submitting at once: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms (wall)", flush=True)
     sqlite = url.startswith("sqlite")
     copy = workdir / "before-submits.db" if sqlite else None
     run = await submits_per_second(url, submits, channel=42, copy_to=copy, profile=profile if sqlite else None)
@@ -234,10 +238,21 @@ async def bench(name: str, url: str, submits: int, workdir: Path, profile: str |
           f"{run.cpu_ms:5.2f} ms CPU a submit = {1000 / run.cpu_ms:6.0f}/s by CPU ({run.loop_cpu_ms:5.2f} ms in the "
           f"event loop's thread); {statements:.1f} statements "
           f"a submit ({', '.join(f'{kind} {count:.1f}' for kind, count in per_submit.items())})", flush=True)
+    raw_wall_ms = None
     if copy is not None:
         floor_cpu, floor_wall = await replay_raw(copy, run.steps, run.done)
+        raw_wall_ms = 1000 / floor_wall
         print(f"{name:<10} floor, the same statements straight through aiosqlite: {floor_cpu:5.2f} ms CPU a submit "
               f"= {1000 / floor_cpu:6.0f}/s by CPU, {floor_wall:6.1f}/s wall", flush=True)
+    matches = 50
+    for one_writer in (True, False) if sqlite else (True,):
+        p50, p99 = await concurrent_p99(url, matches, one_writer=one_writer, channels=5_000 if one_writer else 6_000)
+        how = ("one writer (the store's queue)" if one_writer else "pooled writers (SQLite's busy wait)") if sqlite else ""
+        floor = "" if raw_wall_ms is None else (
+            f"; floor: {matches} submits in turn = {matches * raw_wall_ms:6.1f} ms raw, "
+            f"{matches * 1000 / run.wall_rate:6.1f} ms at our own sequential wall rate")
+        print(f"{name:<10} {matches} matches submitting at once: p50 {p50:6.1f} ms, p99 {p99:6.1f} ms (wall) "
+              f"{how}{floor}", flush=True)
     choices, snap, full = await load_times(url)
     print(f"{name:<10} load {choices} choices: snapshot+tail {snap:6.1f} ms, full replay {full:6.1f} ms", flush=True)
 

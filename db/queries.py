@@ -3,14 +3,16 @@ notice rows the service reads back. The service composes no statement of its own
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import SelectOfScalar
 
-from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat, stored_id
+from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat, Undo, UTCDateTime, stored_id
 
 
 class MatchQueries:
@@ -31,9 +33,11 @@ class MatchQueries:
         return [stored_id(match_id) for match_id in (await session.exec(stmt)).all()]
 
     async def choice_by_interaction(self, session: AsyncSession, match_id: int, interaction_id: str) -> Choice | None:
-        """The choice an interaction already made (a retried or doubled submit)."""
-        stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.interaction_id) == interaction_id)
-        return (await session.exec(stmt)).first()
+        """The choice an interaction already made (a retried or doubled submit). Asked on every
+        submit and almost always none: its id alone is read (Core, no ORM row), the row only if found."""
+        found = (await (await session.connection()).execute(
+            _choice_of_interaction(), {"match_id": match_id, "interaction_id": interaction_id})).scalar()
+        return None if found is None else await session.get(Choice, found)
 
     async def first_seat_after(self, session: AsyncSession, match_id: int, seq: int) -> int | None:
         """The seat of the first choice after ``seq`` in the log."""
@@ -48,14 +52,18 @@ class MatchQueries:
         return [(seq, public) for seq, public in (await session.exec(stmt.limit(limit))).all()]
 
     async def due_deadlines(self, session: AsyncSession, now: datetime) -> list[Deadline]:
-        """Deadlines of active matches whose next reminder or end has come (indexed on fire_at)."""
-        stmt = (
-            select(Deadline)
-            .join(Match, col(Match.id) == Deadline.match_id)
-            .where(col(Deadline.fire_at) <= now, col(Match.status) == "active")
-            .order_by(col(Deadline.fire_at))
-        )
-        return list((await session.exec(stmt)).all())
+        """Deadlines of active matches whose next reminder or end has come, read by the index on
+        fire_at (see `_due_deadlines`)."""
+        return list((await session.exec(_due_deadlines(), params={"now": now})).all())
+
+    async def other_tick_work(self, session: AsyncSession, now: datetime, undo_status: str,
+                              away_statuses: tuple[str, ...]) -> tuple[bool, bool]:
+        """Whether an undo request in ``undo_status`` is past its time, and whether a seat of a
+        match in ``away_statuses`` is back from its time away: the idle tick's two other questions
+        in one statement (each reader then reads its own rows only when there is work)."""
+        stmt = _other_tick_work(undo_status, away_statuses)
+        row = (await (await session.connection()).execute(stmt, {"now": now})).one()
+        return bool(row[0]), bool(row[1])
 
     async def first_delivery_ref(self, session: AsyncSession, match_id: int, kind: str) -> str | None:
         """Where the first delivered notice of this kind went."""
@@ -95,6 +103,13 @@ class MatchQueries:
         rows = (await session.exec(stmt)).all()
         return [(kind, ref, payload) for kind, ref, payload in rows if ref is not None]
 
+    async def add_notices(self, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+        """Write outbox notices (column values, in order: their ids keep it) in one statement,
+        without an ORM row each: a change writes several, and nothing reads them back before
+        the commit."""
+        if rows:
+            await (await session.connection()).execute(sa.insert(Notice), rows)
+
     async def add_marker(self, session: AsyncSession, match_id: int, key: str, kind: str, seat: int | None,
                          now: datetime) -> None:
         """A notice row that only records a fact (delivered at once, nothing to send)."""
@@ -131,10 +146,12 @@ class MatchQueries:
         return [stored_id(match_id) for match_id in rows]
 
     async def absences_over(self, session: AsyncSession, now: datetime, statuses: tuple[str, ...]) -> list[int]:
-        """Matches in these statuses with a seat whose time away ended by ``now``, in id order."""
-        stmt = (select(Seat.match_id).join(Match, col(Match.id) == Seat.match_id)
-                .where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now,
-                       col(Match.status).in_(statuses)))
+        """Matches in these statuses with a seat whose time away ended by ``now``, in id order.
+        The status is asked per seat found (EXISTS), not joined: SQLite would otherwise walk every
+        open match's seats by the status index (4.7 ms at 10,000 matches against 1.7 for one
+        pass over the seats, which have no index on away_until)."""
+        open_match = sa.exists().where(col(Match.id) == Seat.match_id, col(Match.status).in_(statuses))
+        stmt = select(Seat.match_id).where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
         return sorted(set((await session.exec(stmt)).all()))
 
     async def move_undelivered(self, session: AsyncSession, match_id: int, from_channel: int, to_channel: int) -> None:
@@ -163,3 +180,31 @@ class MatchQueries:
             sa.update(Seat)
             .where(col(Seat.match_id) == match_id, col(Seat.seat_no) == seat_no, col(Seat.user_id) == user_id)
             .values(dm_channel_id=dm_channel_id))
+
+
+@functools.cache
+def _due_deadlines() -> SelectOfScalar[Deadline]:
+    """Built once: the tick asks every few seconds, and building a statement (and its cache key)
+    costs more than SQLite's answer. The match's status is asked per due row (EXISTS), not joined:
+    without table statistics SQLite would walk every active match by its status index instead
+    (0.8 ms at 10,000 matches against 0.004)."""
+    active = sa.exists().where(col(Match.id) == Deadline.match_id, col(Match.status) == "active")
+    return select(Deadline).where(col(Deadline.fire_at) <= sa.bindparam("now"), active).order_by(col(Deadline.fire_at))
+
+
+@functools.cache
+def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Select[bool, bool]:
+    """Built once per statuses, as `_due_deadlines`. Seats have no index on away_until, so the
+    second question is one pass over the seats (1.7 ms at 40,000), each found seat's match
+    asked by its key."""
+    now = sa.bindparam("now", type_=UTCDateTime())
+    undo_due = sa.exists().where(col(Undo.status) == undo_status, col(Undo.due_at) <= now)
+    open_match = sa.exists().where(col(Match.id) == Seat.match_id, col(Match.status).in_(away_statuses))
+    seat_back = sa.exists().where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
+    return sa.select(undo_due, seat_back)
+
+
+@functools.cache
+def _choice_of_interaction() -> sa.Select[int | None]:
+    return sa.select(col(Choice.id)).where(col(Choice.match_id) == sa.bindparam("match_id"),
+                                           col(Choice.interaction_id) == sa.bindparam("interaction_id"))

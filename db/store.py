@@ -3,13 +3,21 @@
 Writes of one match are serialised by the database: on SQLite every transaction starts
 with ``BEGIN IMMEDIATE`` (SQLite ignores FOR UPDATE, so the write lock is taken at BEGIN);
 on PostgreSQL the match row is locked with ``SELECT ... FOR UPDATE``. The match ``version``
-column is checked on every update as a second line of defence.
+column is checked on every update as a second line of defence. On SQLite a process's write
+transactions also queue on one asyncio lock (``Store.writer``): SQLite has one writer anyway,
+and waiting in turn is far quicker than its busy wait.
+
+The statements of the hot paths (the match transaction's reads and writes, leases, the tick's
+questions) are built once and sent through SQLAlchemy Core where the ORM's own work per
+statement cost more than the statement: see `lock_match_rows`, `bump`, `write_changes`.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,14 +25,16 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlmodel.sql.expression import Select
 
 import engine as eng
-from db.models import Choice, Lease, Match, Seat, Snapshot, stored_id
+from db.models import Choice, Deadline, Lease, Match, Seat, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
@@ -38,14 +48,18 @@ KEEP_SNAPSHOTS = 2
 
 def pending_changes(row: Any) -> dict[str, Any]:
     """The columns of an ORM row set since it was loaded or flushed, not yet written: `bump`
-    folds a match's into its own UPDATE instead of the flush sending one more."""
+    folds a match's into its own UPDATE instead of the flush sending one more. Read from the
+    row's record of changed attributes (not each column's history: a match has 20 columns);
+    a column set to the value it had is no change (acting "comes back" on every submit)."""
     state = sa.inspect(row)
-    changes: dict[str, Any] = {}
-    for column in state.mapper.column_attrs:
-        added = state.attrs[column.key].history.added
-        if added:
-            changes[column.key] = added[0]
-    return changes
+    columns = _column_keys(state.mapper)
+    return {key: state.dict[key] for key, was in state.committed_state.items()
+            if key in columns and (was is NO_VALUE or was != state.dict[key])}
+
+
+@functools.cache
+def _column_keys(mapper: Any) -> frozenset[str]:
+    return frozenset(column.key for column in mapper.column_attrs)
 
 
 class VersionConflict(Exception):
@@ -68,16 +82,23 @@ def alembic_config(url: str, connection: Any = None) -> Any:
 class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
-    def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
+    def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,
+                 one_writer: bool = True) -> None:
         self.url = url
         self.engine = engine
         self.read_engine = read_engine or engine
         self.dialect = engine.dialect.name
+        self.writer: asyncio.Lock | None = asyncio.Lock() if one_writer and self.dialect == "sqlite" else None
+        """SQLite has one writer at a time: the process's write transactions queue here, in turn,
+        rather than each holding a pooled connection in SQLite's busy wait, whose growing sleeps
+        (up to 100 ms a try) stretched a burst of 50 submits to seconds. None: no queue (the
+        database alone serialises, as on PostgreSQL, where writers of different matches run at once)."""
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, class_=AsyncSession, expire_on_commit=False)
 
     @classmethod
-    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5) -> Store:
+    async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5,
+                   one_writer: bool = True) -> Store:
         # Parameters stay out of logged SQL and error messages: they include sealed choices.
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("postgresql"):
@@ -91,7 +112,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
             _sqlite_setup(read_engine, immediate=False)
-        store = cls(url, engine, read_engine)
+        store = cls(url, engine, read_engine, one_writer)
         if migrate:
             await store.migrate()
         return store
@@ -122,9 +143,31 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
-        """One write transaction: commit on success, roll back on any error."""
-        async with self.sessions() as session, session.begin():
+        """One write transaction: commit on success, roll back on any error (on SQLite, in the
+        process's one queue of writers, see `writer`)."""
+        if self.writer is None:
+            async with self.sessions() as session, session.begin():
+                yield session
+            return
+        async with self.writer, self.sessions() as session, session.begin():
             yield session
+
+    async def lock_match_rows(
+        self, session: AsyncSession, match_id: int
+    ) -> tuple[Match, list[Seat], Deadline | None] | None:
+        """The match row for writing with its seats (in seat order) and its deadline, in one
+        statement instead of three. Fresh from the database: a retried transaction must not see
+        the failed one's rows. On SQLite the transaction holds the database's write lock from
+        BEGIN IMMEDIATE. On PostgreSQL the match row is locked first, by a statement of its own:
+        a statement that waits for a row lock sees the locked row as committed meanwhile, but
+        its other rows (the seats) as they were when it started."""
+        if self.dialect != "sqlite":
+            await (await session.connection()).execute(_lock_match(), {"match_id": match_id})
+        rows = (await session.exec(_match_rows(), params={"match_id": match_id})).all()
+        if not rows:
+            return None
+        match, _seat, deadline = rows[0]
+        return match, [seat for _match, seat, _deadline in rows if seat is not None], deadline
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -135,17 +178,50 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
         changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
-        stmt = (
-            sa.update(Match)
-            .where(col(Match.id) == match.id, col(Match.version) == old)
-            .values(**changes)
-            .execution_options(synchronize_session=False)
-        )
-        result = await (await session.connection()).execute(stmt)
+        result = await (await session.connection()).execute(
+            _versioned_update(), {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
         for key, value in changes.items():  # written: the ORM must not send them again at the flush
             set_committed_value(match, key, value)
+
+    async def write_changes(self, session: AsyncSession, rows: Sequence[Any | None]) -> None:
+        """Write these ORM rows' changes through Core, so the flush after has little left: an
+        UPDATE by key per changed stored row (rows with the same changed columns in one
+        executemany), one INSERT for the new choices. What they leave (other new rows, deleted
+        ones, rows of other tables) the flush writes as before. Each written value is marked
+        written on its row, so the ORM sends nothing twice."""
+        updates: dict[tuple[Any, tuple[str, ...]], list[dict[str, Any]]] = {}
+        changed: list[tuple[Any, dict[str, Any]]] = []
+        choices: list[Choice] = []
+        for row in rows:
+            if row is None or row in session.deleted:
+                continue
+            state = sa.inspect(row)
+            if state.pending and isinstance(row, Choice):
+                choices.append(row)
+            elif state.persistent and not state.deleted:
+                changes = pending_changes(row)
+                if not changes:
+                    continue
+                if isinstance(row, Deadline):
+                    changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
+                [key] = state.identity
+                updates.setdefault((state.mapper, tuple(sorted(changes))), []).append({"row_key": key, **changes})
+                changed.append((row, changes))
+        connection = await session.connection()
+        for (mapper, _columns), params in updates.items():
+            await connection.execute(_update_by_key(mapper), params)
+        for row, changes in changed:
+            for key, value in changes.items():
+                set_committed_value(row, key, value)
+        if choices:
+            columns = _column_keys(sa.inspect(Choice))
+            values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
+                      for row in choices]
+            for row in choices:
+                session.expunge(row)
+            await connection.execute(sa.insert(Choice), values)
 
     async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
         stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seq) > after).order_by(col(Choice.seq))
@@ -224,22 +300,19 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
         )
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> bool:
-        """Take or renew the named lease; False if someone else holds an unexpired one."""
-        try:
-            async with self.write() as session:
-                stmt = select(Lease).where(col(Lease.name) == name).with_for_update()
-                lease = (await session.exec(stmt)).first()
-                if lease is None:
-                    session.add(Lease(name=name, holder=holder, expires_at=now + ttl))
-                    await session.flush()
-                    return True
-                if lease.holder != holder and lease.expires_at > now:
-                    return False
-                lease.holder = holder
-                lease.expires_at = now + ttl
-                return True
-        except IntegrityError:
-            return False  # another process inserted the lease row first
+        """Take or renew the named lease; False if someone else holds an unexpired one.
+
+        One statement: an insert that, when the row exists, updates it only if the lease is ours
+        or has expired; the database says whether a row was written (SQLite and PostgreSQL alike)."""
+        insert = (sqlite_insert if self.dialect == "sqlite" else postgresql_insert)(Lease)
+        stmt = insert.values(name=name, holder=holder, expires_at=now + ttl).on_conflict_do_update(
+            index_elements=[col(Lease.name)],
+            set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at},
+            where=sa.or_(col(Lease.holder) == holder, col(Lease.expires_at) <= now),
+        )
+        async with self.write() as session:
+            result = await (await session.connection()).execute(stmt)
+            return bool(result.rowcount)
 
     async def lease(self, session: AsyncSession, name: str) -> Lease | None:
         """The named lease as it stands (whoever holds it)."""
@@ -250,6 +323,39 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
             await (await session.connection()).execute(
                 sa.update(Lease).where(col(Lease.name) == name, col(Lease.holder) == holder).values(expires_at=now)
             )
+
+
+@functools.cache
+def _match_rows() -> Select[Match, Seat, Deadline]:
+    """The statement of `lock_match_rows`, built once (building it costs more than running it)."""
+    return (
+        select(Match, Seat, Deadline)
+        .outerjoin(Seat, col(Seat.match_id) == Match.id)
+        .outerjoin(Deadline, col(Deadline.match_id) == Match.id)
+        .where(col(Match.id) == sa.bindparam("match_id"))
+        .order_by(col(Seat.seat_no))
+        .execution_options(populate_existing=True)
+    )
+
+
+@functools.cache
+def _versioned_update() -> sa.Update:
+    """`bump`'s UPDATE; the columns it sets are the keys of its parameters."""
+    return sa.update(Match).where(col(Match.id) == sa.bindparam("row_id"),
+                                  col(Match.version) == sa.bindparam("old_version"))
+
+
+@functools.cache
+def _update_by_key(mapper: Any) -> sa.Update:
+    """An UPDATE of one row of the mapper's table by its one-column key; the columns it sets are
+    the keys of its parameters."""
+    [key] = mapper.primary_key
+    return sa.update(mapper.local_table).where(key == sa.bindparam("row_key"))
+
+
+@functools.cache
+def _lock_match() -> sa.Select[int | None]:
+    return sa.select(col(Match.id)).where(col(Match.id) == sa.bindparam("match_id")).with_for_update()
 
 
 def _wal(cur: Any, attempts: int = 100) -> None:

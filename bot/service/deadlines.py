@@ -12,11 +12,14 @@ from bot.service.errors import Conflict
 from bot.service.notices import ReminderNotice, TimeoutNotice
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
+from bot.service.undo import PENDING
 from db.models import REMINDER_FRACTIONS, Deadline, Seat
 
 TAKEOVER_AFTER = 2
 """Deadlines missed in a row before the AI plays the seat until its player is back."""
 REMINDERS = REMINDER_FRACTIONS
+TICK_LEASE = "tick"
+"""The lease of the deadline tick: one process at a time fires deadlines."""
 
 
 def hours_text(delta: timedelta) -> str:
@@ -46,23 +49,59 @@ class Deadlines(Transactions):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
+    tick_fresh_until: datetime | None = None
+    """Until when this service holds the tick lease without asking the database: half the lease's
+    life after it took or renewed it. Nobody else may take the lease before it expires, so a tick
+    that finds nothing due sends no write at all."""
+
     async def tick(self, now: datetime | None = None) -> int:
-        """Send due reminders and play expired prompts; one process at a time (lease)."""
+        """Send due reminders and play expired prompts; one process at a time (lease). A tick that
+        did work lets the lease go, so any process's next tick may take it (as a killed one's
+        expires); an idle one keeps it, renewing it only past half its life."""
         now = now or self.clock()
-        if not await self.store.acquire_lease("tick", self.holder, now, self.lease_ttl):
+        if not await self._hold_tick_lease(now):
             return 0
+        work = 0
         try:
             async with self.store.read() as session:
                 deadlines = await self.store.due_deadlines(session, now)
-            work = 0
+                undos_due, absences_due = await self.store.other_tick_work(session, now, PENDING, away.RUNNING)
             for deadline in deadlines:
                 due = now >= deadline.due_at or any(now >= self._at(deadline, fraction) and not getattr(deadline, flag)
                                                     for flag, fraction in REMINDERS)
                 if due:
                     work += await self._mutate(deadline.match_id, lambda ctx: self._tick_match(ctx, now))
-            return work + await self.expire_undos(now) + await self.end_absences(now)
-        finally:
-            await self.store.release_lease("tick", self.holder, now)
+            if undos_due:
+                work += await self.expire_undos(now)
+            if absences_due:
+                work += await self.end_absences(now)
+        except BaseException:
+            await self._let_tick_lease_go(now)
+            raise
+        if work:
+            await self._let_tick_lease_go(now)
+        return work
+
+    async def _hold_tick_lease(self, now: datetime) -> bool:
+        """Whether this service may tick now: the lease is fresh in memory, or free (or ours) in the
+        database and taken. Another process's live lease costs one read, never a write."""
+        fresh = self.tick_fresh_until
+        if fresh is not None and now < fresh:
+            return True
+        self.tick_fresh_until = None
+        if fresh is None:
+            async with self.store.read() as session:
+                lease = await self.store.lease(session, TICK_LEASE)
+            if lease is not None and lease.holder != self.holder and lease.expires_at > now:
+                return False
+        if not await self.store.acquire_lease(TICK_LEASE, self.holder, now, self.lease_ttl):
+            return False
+        self.tick_fresh_until = now + self.lease_ttl / 2
+        return True
+
+    async def _let_tick_lease_go(self, now: datetime) -> None:
+        self.tick_fresh_until = None
+        await self.store.release_lease(TICK_LEASE, self.holder, now)
 
     async def _tick_match(self, ctx: MatchTransaction, now: datetime) -> int:
         if ctx.match.status != "active":

@@ -29,7 +29,6 @@ from bot.service.notices import Outgoing, Payload
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
 from db.models import Choice, Deadline, Match, Seat
-from db.models import Notice as NoticeRow
 from db.store import VersionConflict
 
 T = TypeVar("T")
@@ -141,10 +140,10 @@ class Transactions(ServiceParts):
             for attempt in range(retries):
                 try:
                     async with self.store.write() as session:
-                        match = await self.store.lock_match(session, match_id)
-                        if match is None:
+                        rows = await self.store.lock_match_rows(session, match_id)
+                        if rows is None:
                             raise NoMatch(f"There is no match {match_id}.")
-                        ctx = await self._context(session, match)
+                        ctx = await self._context(session, *rows)
                         out = await fn(ctx)
                         await self._finish(ctx)
                     if callable(out):
@@ -162,11 +161,14 @@ class Transactions(ServiceParts):
                     raise
         raise AssertionError("unreachable")
 
-    async def _context(self, session: AsyncSession, match: Match) -> MatchTransaction:
-        seats = await self.store.seats(session, row_id(match))
+    async def _context(self, session: AsyncSession, match: Match, seats: list[Seat],
+                       deadline: Deadline | None) -> MatchTransaction:
+        """The transaction over the rows read with the match (its deadline included, so no
+        step of the change asks for it again)."""
         game = eng.get(match.game)
         state = await self._state(session, match, game)
         ctx = MatchTransaction(session, match, seats, game, state, self.clock())
+        ctx.deadline_is(deadline)
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
         ctx.start_state = state
         return ctx
@@ -211,16 +213,21 @@ class Transactions(ServiceParts):
         if ctx.snapshot and ctx.state is not None:
             await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1
-        for n, outgoing in enumerate(ctx.notices):
-            ctx.session.add(NoticeRow(
-                match_id=ctx.match_id, key=f"v{new_version}:{n}:{outgoing.kind}", kind=outgoing.kind,
-                channel_id=ctx.match.channel_id, user_id=outgoing.user_id, seat=outgoing.seat,
-                payload=dict(outgoing.payload), created_at=ctx.now,
-            ))
+        outbox = [
+            {"match_id": ctx.match_id, "key": f"v{new_version}:{n}:{outgoing.kind}", "kind": outgoing.kind,
+             "channel_id": ctx.match.channel_id, "user_id": outgoing.user_id, "seat": outgoing.seat,
+             "payload": dict(outgoing.payload), "created_at": ctx.now, "delivered_at": None,
+             "delivery_ref": None, "parked_reason": None}
+            for n, outgoing in enumerate(ctx.notices)
+        ]
         # the bump first: its one UPDATE carries the match's pending changes, which a flush
         # before it would have sent as an UPDATE of their own
         await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+        # the seats, the deadline and the new choices through Core; the flush writes what is left
+        await self.store.write_changes(ctx.session, [*ctx.seats, ctx.deadline_row, *ctx.rows])
         await ctx.session.flush()
+        # after the flush: notice rows the change added itself (markers) keep their place before these
+        await self.store.add_notices(ctx.session, outbox)
 
     def _close(self, ctx: MatchTransaction, status: str) -> None:
         """End the match (finished or aborted): it frees its channel and no prompt stays open."""
