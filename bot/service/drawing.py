@@ -1,0 +1,219 @@
+"""The bot's drawing pool: maps, private panels and replay GIFs drawn beside the event loop.
+
+A drawing thread still holds the GIL for most of a draw, so a burst of phase ends used to delay
+the acknowledgements the event loop owes Discord. Here the draws run in worker processes
+(``concurrent.futures.ProcessPoolExecutor``), each with its own render caches, and the loop only
+pickles a view dict out and PNG bytes back.
+
+- Workers start on the first draw (a bot that draws nothing starts none) with the
+  ``forkserver`` start method, ``spawn`` where there is none: never ``fork``, which would copy a
+  process whose other threads (aiosqlite, discord.py) may hold locks. The fork server preloads
+  this module, so a fresh worker is a cheap fork that has already imported render/.
+- ``workers == 0`` draws in a thread as before: the fallback, and what a small host can choose.
+- A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
+  once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
+- The process has one pool (``configure``, ``close``, and the module-level ``draw`` functions);
+  the bot sizes it from its settings at start-up and shuts it down when it closes. Until then
+  (the terminal table, the command line, tests of the service) everything draws in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import render
+
+log = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
+
+SAMPLES = 4096
+"""Draws whose CPU and wall times are kept per kind (the newest ones): figures stay bounded."""
+
+
+def default_workers() -> int:
+    """One worker per core the process may use, minus the core the event loop needs; at least one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity call on this platform
+        cores = os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Forkserver where the platform has it (workers fork from a clean, single-threaded server
+    that has this module loaded), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _timed(function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
+    """Run ``function`` and say how much CPU its thread spent (in a worker, or a thread of the bot)."""
+    started = time.thread_time()
+    result = function(*args)
+    return result, time.thread_time() - started
+
+
+def _draw_public(game: str, view: Mapping[str, Any], names: list[str] | None) -> bytes:
+    return render.draw(game, view, names=names)
+
+
+def _draw_private(game: str, view: Mapping[str, Any]) -> bytes:
+    return render.draw_private(game, view)
+
+
+@dataclass
+class Figures:
+    """What one kind of drawing cost: the totals, and the newest samples (CPU ms, wall ms)."""
+
+    count: int = 0
+    cpu_seconds: float = 0.0
+    samples: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=SAMPLES))
+
+
+class DrawingPool:
+    """Draws in ``workers`` processes (0: in a thread), with a fresh pool after a worker died."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 0:
+            raise ValueError("a drawing pool has 0 workers (draw in a thread) or more")
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        """Guards the figures: the bot's loop writes them, a probe's thread may read them."""
+        self._figures: dict[str, Figures] = {}
+        self.where: dict[str, int] = {"pool": 0, "thread": 0}
+        """How many draws ran in a worker process and how many in a thread of the bot."""
+        self.replaced = 0
+        """Pools replaced because a worker died."""
+
+    async def draw(self, game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
+        """PNG bytes of the public map (``render.draw``)."""
+        return await self.run("draw", _draw_public, game, view, names)
+
+    async def draw_private(self, game: str, view: Mapping[str, Any]) -> bytes:
+        """PNG bytes of a seat's private panel (``render.draw_private``)."""
+        return await self.run("draw_private", _draw_private, game, view)
+
+    async def run(self, kind: str, function: Callable[..., Result], *args: Any) -> Result:
+        """``function(*args)`` in a worker (a module-level function, picklable arguments and
+        result), its cost counted under ``kind``. The function's own errors are raised here."""
+        started = time.perf_counter()
+        result, cpu = await self._run(function, args)
+        self._count(kind, cpu, time.perf_counter() - started)
+        return result
+
+    async def _run(self, function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
+        if self.workers == 0:
+            return await self._in_thread(function, args)
+        loop = asyncio.get_running_loop()
+        for _attempt in (1, 2):
+            executor = self._started()
+            try:
+                waiting = loop.run_in_executor(executor, _timed, function, args)
+            except (BrokenProcessPool, OSError) as exc:  # the pool could not start a worker
+                self._replace(executor, exc)
+                continue
+            try:
+                outcome = await waiting
+            except BrokenProcessPool as exc:
+                self._replace(executor, exc)
+                continue
+            with self._lock:
+                self.where["pool"] += 1
+            return outcome
+        log.warning("the fresh drawing pool failed too: this draw runs in a thread")
+        return await self._in_thread(function, args)
+
+    async def _in_thread(self, function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
+        outcome = await asyncio.to_thread(_timed, function, args)
+        with self._lock:
+            self.where["thread"] += 1
+        return outcome
+
+    def _started(self) -> ProcessPoolExecutor:
+        """The live pool, made on first use (its workers start as draws need them)."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context())
+        return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor, reason: BaseException) -> None:
+        """Drop a broken pool so the next draw starts a fresh one. Draws that were waiting on
+        the same pool all fail together: only the first one replaces it and says so."""
+        if self._executor is not broken:
+            return
+        self._executor = None
+        self.replaced += 1
+        log.warning("a drawing worker died (%s): starting a fresh pool and drawing again", reason)
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def _count(self, kind: str, cpu_seconds: float, wall_seconds: float) -> None:
+        with self._lock:
+            figures = self._figures.setdefault(kind, Figures())
+            figures.count += 1
+            figures.cpu_seconds += cpu_seconds
+            figures.samples.append((cpu_seconds * 1000, wall_seconds * 1000))
+
+    def figures(self) -> dict[str, Figures]:
+        """A copy of what each kind of drawing cost so far (safe to call from any thread)."""
+        with self._lock:
+            return {kind: Figures(f.count, f.cpu_seconds, deque(f.samples, maxlen=SAMPLES))
+                    for kind, f in self._figures.items()}
+
+    async def close(self) -> None:
+        """Shut the workers down, letting draws already handed to them finish. The pool can
+        still draw afterwards: it would start afresh (a bot started again in the same process)."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True)
+
+
+_pool = DrawingPool(0)
+
+
+def pool() -> DrawingPool:
+    """The process's drawing pool."""
+    return _pool
+
+
+async def configure(workers: int | None) -> DrawingPool:
+    """Size the process's pool (None: ``default_workers()``); a pool of another size is shut down."""
+    global _pool
+    wanted = default_workers() if workers is None else workers
+    if wanted != _pool.workers:
+        old, _pool = _pool, DrawingPool(wanted)
+        await old.close()
+    return _pool
+
+
+async def close() -> None:
+    await _pool.close()
+
+
+async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
+    """The public map, drawn by the process's pool."""
+    return await _pool.draw(game, view, names)
+
+
+async def draw_private(game: str, view: Mapping[str, Any]) -> bytes:
+    """A seat's private panel, drawn by the process's pool."""
+    return await _pool.draw_private(game, view)
+
+
+async def run(kind: str, function: Callable[..., Result], *args: Any) -> Result:
+    """Any drawing job (the replay GIF), run by the process's pool."""
+    return await _pool.run(kind, function, *args)
