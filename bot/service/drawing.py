@@ -13,8 +13,8 @@ pickles a view dict out and PNG bytes back.
 - A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
   once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
 - The process has one pool (``configure``, ``close``, and the module-level ``draw`` functions);
-  the bot sizes it from its settings at start-up and shuts it down when it closes. Until then
-  (the terminal table, the command line, tests of the service) everything draws in a thread.
+  the bot sizes it from its settings at start-up and shuts it down when it closes. Before and
+  after (the terminal table, the command line, tests of the service) everything draws in a thread.
 """
 
 from __future__ import annotations
@@ -201,7 +201,11 @@ async def configure(workers: int | None) -> DrawingPool:
 
 
 async def close() -> None:
-    await _pool.close()
+    """Shut the process's pool down (the bot's close). Draws still to come run in a thread: once
+    the bot has closed, nothing starts a worker again."""
+    global _pool
+    old, _pool = _pool, DrawingPool(0)
+    await old.close()
 
 
 async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
