@@ -9,6 +9,8 @@ pickles a view dict out and PNG bytes back.
   ``forkserver`` start method, ``spawn`` where there is none: never ``fork``, which would copy a
   process whose other threads (aiosqlite, discord.py) may hold locks. The fork server preloads
   this module, so a fresh worker is a cheap fork that has already imported render/.
+- A worker ends itself when the bot process is gone, however it went (a SIGKILL, a crash): the
+  pool's workers hold both ends of their own task pipe, so they would never see it close.
 - ``workers == 0`` draws in a thread as before: the fallback, and what a small host can choose.
 - A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
   once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
@@ -23,6 +25,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import select
 import threading
 import time
 from collections import deque
@@ -59,6 +62,28 @@ def _context() -> multiprocessing.context.BaseContext:
         context.set_forkserver_preload([__name__])
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _follow(bot_pid: int) -> None:
+    """In a worker: end this process once the bot's is gone (the bot's exit would not end it)."""
+    try:
+        watched = os.pidfd_open(bot_pid)
+    except ProcessLookupError:
+        os._exit(0)
+    except (AttributeError, OSError):  # no pidfd on this platform: ask once a second
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(bot_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+    select.select([watched], [], [])  # readable once the process has exited
+    os._exit(0)
+
+
+def _watch_bot(bot_pid: int) -> None:
+    """Each worker's initializer: a daemon thread that follows the bot out."""
+    threading.Thread(target=_follow, args=(bot_pid,), name="follow-the-bot", daemon=True).start()
 
 
 def _timed(function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
@@ -148,7 +173,8 @@ class DrawingPool:
     def _started(self) -> ProcessPoolExecutor:
         """The live pool, made on first use (its workers start as draws need them)."""
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context())
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
+                                                 initializer=_watch_bot, initargs=(os.getpid(),))
         return self._executor
 
     def _replace(self, broken: ProcessPoolExecutor, reason: BaseException) -> None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import multiprocessing
-import os
 from typing import Any
 
 from sqlmodel import select
@@ -14,14 +13,7 @@ from bot.service import drawing
 from db.models import Match
 from tests.e2e.harness import factory, settings_for
 from tests.fakediscord import FakeDiscord, Player
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+from tests.service.test_drawing import alive
 
 
 async def test_the_bot_draws_in_worker_processes_and_its_close_ends_them(

@@ -8,6 +8,8 @@ import logging
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -51,11 +53,29 @@ def children() -> set[int | None]:
 
 
 def alive(pid: int) -> bool:
+    """Whether the process runs (an exited one its parent has not reaped yet counts as gone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    return True
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return not stat.parent.parent.is_dir()  # no /proc here: os.kill's answer stands
+
+
+KILLED_BOT = """
+import asyncio, os, signal
+from bot.service import drawing
+
+async def main():
+    pool = drawing.DrawingPool(1)
+    print(await pool.run("pid", os.getpid), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+asyncio.run(main())
+"""
 
 
 @pytest.fixture
@@ -146,6 +166,20 @@ async def test_no_worker_before_the_first_draw_and_none_after_close() -> None:
     await busy.close()
     assert not alive(worker)
     assert children() == before
+
+
+async def test_a_bot_killed_outright_leaves_no_worker_behind() -> None:
+    """SIGKILL gives the bot no chance to close its pool: the workers follow it out on their own."""
+    root = Path(__file__).resolve().parents[2]
+    ran = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", KILLED_BOT], cwd=root,
+                                  capture_output=True, text=True, timeout=WAIT)
+    assert ran.returncode == -signal.SIGKILL, ran.stderr
+    worker = int(ran.stdout.split()[0])
+    loop = asyncio.get_running_loop()
+    end = loop.time() + WAIT
+    while alive(worker):
+        assert loop.time() < end, f"worker {worker} still runs after its bot was killed"
+        await asyncio.sleep(0.05)
 
 
 async def test_an_unconfigured_or_closed_process_draws_in_a_thread() -> None:
