@@ -101,6 +101,10 @@ def _draw_private(game: str, view: Mapping[str, Any]) -> bytes:
     return render.draw_private(game, view)
 
 
+class PoolClosed(Exception):
+    """The pool was closed while its workers started: the draw runs in a thread."""
+
+
 @dataclass
 class Figures:
     """What one kind of drawing cost: the totals, and the newest samples (CPU ms, wall ms)."""
@@ -118,6 +122,10 @@ class DrawingPool:
             raise ValueError("a drawing pool has 0 workers (draw in a thread) or more")
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Lock | None = None
+        """Held while the first draw starts the workers (made in the loop that draws)."""
+        self._starting_loop: asyncio.AbstractEventLoop | None = None
+        self._closed = False
         self._lock = threading.Lock()
         """Guards the figures: the bot's loop writes them, a probe's thread may read them."""
         self._figures: dict[str, Figures] = {}
@@ -143,16 +151,19 @@ class DrawingPool:
         return result
 
     async def _run(self, function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
-        if self.workers == 0:
+        if self.workers == 0 or self._closed:
             return await self._in_thread(function, args)
         loop = asyncio.get_running_loop()
         for _attempt in (1, 2):
-            executor = self._started()
+            executor = self._executor
             try:
+                executor = await self._started()
                 waiting = loop.run_in_executor(executor, _timed, function, args)
             except (BrokenProcessPool, OSError) as exc:  # the pool could not start a worker
                 self._replace(executor, exc)
                 continue
+            except PoolClosed:
+                break
             try:
                 outcome = await waiting
             except BrokenProcessPool as exc:
@@ -161,7 +172,8 @@ class DrawingPool:
             with self._lock:
                 self.where["pool"] += 1
             return outcome
-        log.warning("the fresh drawing pool failed too: this draw runs in a thread")
+        else:
+            log.warning("the fresh drawing pool failed too: this draw runs in a thread")
         return await self._in_thread(function, args)
 
     async def _in_thread(self, function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
@@ -170,16 +182,43 @@ class DrawingPool:
             self.where["thread"] += 1
         return outcome
 
-    def _started(self) -> ProcessPoolExecutor:
-        """The live pool, made on first use (its workers start as draws need them)."""
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                                 initializer=_watch_bot, initargs=(os.getpid(),))
+    async def _started(self) -> ProcessPoolExecutor:
+        """The live pool; the first draw makes it, and starts its workers in a thread: starting a
+        process (and the fork server, the first time) waits on other processes, and the event
+        loop must not (it was a 1 s stall in a load run)."""
+        if self._executor is not None:
+            return self._executor
+        loop = asyncio.get_running_loop()
+        if self._starting is None or self._starting_loop is not loop:
+            self._starting, self._starting_loop = asyncio.Lock(), loop
+        async with self._starting:
+            if self._executor is None:
+                executor = await asyncio.to_thread(self._start)
+                if self._closed:  # the bot closed while the workers started
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    raise PoolClosed
+                self._executor = executor
         return self._executor
 
-    def _replace(self, broken: ProcessPoolExecutor, reason: BaseException) -> None:
+    def _start(self) -> ProcessPoolExecutor:
+        """A pool with all its workers started: each start waits on a no-op job, so none is left
+        for a draw to start on the event loop."""
+        executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
+                                       initializer=_watch_bot, initargs=(os.getpid(),))
+        try:
+            for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
+                started.result()
+        except BaseException:
+            executor.shutdown(wait=False, cancel_futures=True)
+            raise
+        return executor
+
+    def _replace(self, broken: ProcessPoolExecutor | None, reason: BaseException) -> None:
         """Drop a broken pool so the next draw starts a fresh one. Draws that were waiting on
         the same pool all fail together: only the first one replaces it and says so."""
+        if broken is None:
+            log.warning("the drawing pool could not start (%s): trying once more", reason)
+            return
         if self._executor is not broken:
             return
         self._executor = None
@@ -201,8 +240,9 @@ class DrawingPool:
                     for kind, f in self._figures.items()}
 
     async def close(self) -> None:
-        """Shut the workers down, letting draws already handed to them finish. The pool can
-        still draw afterwards: it would start afresh (a bot started again in the same process)."""
+        """Shut the workers down, letting draws already handed to them finish. Draws that come
+        later run in a thread: a closed pool starts no worker again."""
+        self._closed = True
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True)

@@ -166,6 +166,8 @@ async def test_no_worker_before_the_first_draw_and_none_after_close() -> None:
     await busy.close()
     assert not alive(worker)
     assert children() == before
+    assert await busy.run("pid", os.getpid) == os.getpid(), "a closed pool draws in a thread"
+    assert children() == before
 
 
 async def test_a_bot_killed_outright_leaves_no_worker_behind() -> None:
