@@ -5,10 +5,11 @@ the acknowledgements the event loop owes Discord. Here the draws run in worker p
 (``concurrent.futures.ProcessPoolExecutor``), each with its own render caches, and the loop only
 pickles a view dict out and PNG bytes back.
 
-- Workers start on the first draw (a bot that draws nothing starts none) with the
-  ``forkserver`` start method, ``spawn`` where there is none: never ``fork``, which would copy a
-  process whose other threads (aiosqlite, discord.py) may hold locks. The fork server preloads
-  this module, so a fresh worker is a cheap fork that has already imported render/.
+- Workers start on the first draw, in a thread (a bot that draws nothing starts none), with
+  the ``forkserver`` start method, ``spawn`` where there is none: never ``fork``, which would
+  copy a process whose other threads (aiosqlite, discord.py) may hold locks. The fork server
+  (one more small process, for the bot's lifetime) preloads this module, so a fresh worker is a
+  cheap fork that has already imported render/.
 - A worker ends itself when the bot process is gone, however it went (a SIGKILL, a crash): the
   pool's workers hold both ends of their own task pipe, so they would never see it close.
 - ``workers == 0`` draws in a thread as before: the fallback, and what a small host can choose.
