@@ -42,6 +42,10 @@ log = logging.getLogger(__name__)
 
 Result = TypeVar("Result")
 
+WORKER_NICENESS = 5
+"""How much lower a worker's CPU priority is than the bot's: on a busy machine the event loop's
+acknowledgements go first, and a draw (whose post may wait a moment) takes the rest."""
+
 SAMPLES = 4096
 """Draws whose CPU and wall times are kept per kind (the newest ones): figures stay bounded."""
 
@@ -83,7 +87,10 @@ def _follow(bot_pid: int) -> None:
 
 
 def _watch_bot(bot_pid: int) -> None:
-    """Each worker's initializer: a daemon thread that follows the bot out."""
+    """Each worker's initializer: a lower priority than the bot's, and a daemon thread that
+    follows the bot out."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     threading.Thread(target=_follow, args=(bot_pid,), name="follow-the-bot", daemon=True).start()
 
 
