@@ -46,6 +46,10 @@ WORKER_NICENESS = 5
 """How much lower a worker's CPU priority is than the bot's: on a busy machine the event loop's
 acknowledgements go first, and a draw (whose post may wait a moment) takes the rest."""
 
+SHIPPED = frozenset(render.GAMES)
+"""The games whose renderers a worker has: those render/ ships. A game registered at run time
+(a test's stand-in) exists only in this process, so its drawings are made here, in a thread."""
+
 SAMPLES = 4096
 """Draws whose CPU and wall times are kept per kind (the newest ones): figures stay bounded."""
 
@@ -144,22 +148,23 @@ class DrawingPool:
 
     async def draw(self, game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
         """PNG bytes of the public map (``render.draw``)."""
-        return await self.run("draw", _draw_public, game, view, names)
+        return await self.run("draw", _draw_public, game, view, names, game=game)
 
     async def draw_private(self, game: str, view: Mapping[str, Any]) -> bytes:
         """PNG bytes of a seat's private panel (``render.draw_private``)."""
-        return await self.run("draw_private", _draw_private, game, view)
+        return await self.run("draw_private", _draw_private, game, view, game=game)
 
-    async def run(self, kind: str, function: Callable[..., Result], *args: Any) -> Result:
+    async def run(self, kind: str, function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
         """``function(*args)`` in a worker (a module-level function, picklable arguments and
-        result), its cost counted under ``kind``. The function's own errors are raised here."""
+        result), its cost counted under ``kind``; ``game`` outside SHIPPED draws in a thread.
+        The function's own errors are raised here."""
         started = time.perf_counter()
-        result, cpu = await self._run(function, args)
+        result, cpu = await self._run(function, args, here=game is not None and game not in SHIPPED)
         self._count(kind, cpu, time.perf_counter() - started)
         return result
 
-    async def _run(self, function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Result, float]:
-        if self.workers == 0 or self._closed:
+    async def _run(self, function: Callable[..., Result], args: tuple[Any, ...], here: bool) -> tuple[Result, float]:
+        if self.workers == 0 or self._closed or here:
             return await self._in_thread(function, args)
         loop = asyncio.get_running_loop()
         for _attempt in (1, 2):
@@ -292,6 +297,6 @@ async def draw_private(game: str, view: Mapping[str, Any]) -> bytes:
     return await _pool.draw_private(game, view)
 
 
-async def run(kind: str, function: Callable[..., Result], *args: Any) -> Result:
-    """Any drawing job (the replay GIF), run by the process's pool."""
-    return await _pool.run(kind, function, *args)
+async def run(kind: str, function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
+    """Any drawing job (the replay GIF of a ``game``), run by the process's pool."""
+    return await _pool.run(kind, function, *args, game=game)

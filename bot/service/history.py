@@ -126,4 +126,4 @@ class HistoryService:
             names = [seat.name for seat in await self.store.seats(session, match_id)]
             log = [(c.seat, c.payload) for c in await self.store.choices(session, match_id) if c.seq <= match.step]
         return await drawing.run("replay", draw_replay, match.game, len(names), dict(match.options), match.seed,
-                                 log, names, max_bytes)
+                                 log, names, max_bytes, game=match.game)

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -198,6 +199,17 @@ async def test_an_unconfigured_or_closed_process_draws_in_a_thread() -> None:
     await drawing.close()
     assert drawing.pool().workers == 0 and not alive(worker) and children() == before
     assert await drawing.run("pid", os.getpid) == os.getpid()
+
+
+async def test_a_game_registered_at_run_time_draws_here(pool: drawing.DrawingPool,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker knows the renderers render/ ships; a stand-in registered in this process alone
+    (as tests register a toy game) draws in a thread rather than fail in the worker."""
+    monkeypatch.setitem(render.GAMES, "toy", SimpleNamespace(draw=lambda view, names: b"toy map",
+                                                              draw_private=lambda view, names: b"toy panel"))
+    assert await pool.draw("toy", {}, None) == b"toy map"
+    assert await pool.draw_private("toy", {}) == b"toy panel"
+    assert pool.where == {"pool": 0, "thread": 2}
 
 
 def test_a_negative_size_is_refused() -> None:
