@@ -3,11 +3,18 @@
     WARHOST_PROBE_OUT=probe.json python benchmarks/bot_probe.py -m bot
 
 `benchmarks/discord_load.py` starts the bot this way so that what happens inside the bot
-process can be read afterwards: the CPU time of every `render.draw` / `render.draw_private`
-call (`time.thread_time()` of the worker thread that drew it, so other threads do not count),
-how often the Tiny Big Wars static layer was rebuilt, and every SQL statement and commit the
-bot sent, by kind. The figures are written to the JSON file every two seconds and at exit.
+process can be read afterwards: the CPU time of every map, private panel and replay GIF the bot
+drew, how often the Tiny Big Wars static layer was rebuilt, and every SQL statement and commit
+the bot sent, by kind. The figures are written to the JSON file every two seconds and at exit.
 The bot's own code is not changed: the probe wraps module attributes before `bot` starts.
+
+The draws are counted by the bot's drawing pool itself (bot/service/drawing.py): each one's
+CPU is `time.thread_time()` of whatever drew it, a worker process (DRAW_WORKERS >= 1) or a
+thread of the bot (DRAW_WORKERS=0), and its wall time runs from the bot handing it over to the
+PNG coming back (queueing behind other draws included). The probe keeps every pool the bot
+configures. The static layer count is the bot process's own: draws in worker processes build
+their layers in the workers' caches, which the probe does not see (0 builds there means the
+bot drew nothing in its own threads).
 
 `WARHOST_PROBE_TRY` (comma-separated) measures a proposed fix without making it, for the report:
 - `static-cache`: the Tiny Big Wars static layer cache holds 512 maps instead of 16 (what keying
@@ -31,7 +38,6 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,35 +51,30 @@ class Probe:
     def __init__(self, out: Path) -> None:
         self.out = out
         self.lock = threading.Lock()
-        self.draws: dict[str, list[tuple[float, float]]] = {"draw": [], "draw_private": []}
+        self.pools: list[Any] = []
+        """The drawing pools the bot configured (bot/service/drawing.py), whose figures are the draws."""
         self.statements: Counter[str] = Counter()
         self.by_task: Counter[str] = Counter()
         """Statements by the asyncio task that sent them (its coroutine's name): who asks the database."""
         self.commits = 0
 
-    def timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
-        """`function` with its thread CPU and wall milliseconds recorded under `name`."""
-
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            cpu, wall = time.thread_time(), time.perf_counter()
-            try:
-                return function(*args, **kwargs)
-            finally:
-                sample = ((time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
-                with self.lock:
-                    self.draws[name].append(sample)
-
-        return wrapper
-
     def install(self) -> None:
-        """Wrap the drawing entry points and listen to every SQLAlchemy engine."""
+        """Keep the drawing pools the bot configures and listen to every SQLAlchemy engine."""
         from sqlalchemy import event
         from sqlalchemy.engine import Engine
 
-        import render
+        from bot.service import drawing
 
-        for name in self.draws:
-            setattr(render, name, self.timed(name, getattr(render, name)))
+        configure = drawing.configure
+
+        async def configure_kept(workers: int | None) -> Any:
+            pool = await configure(workers)
+            with self.lock:
+                if all(pool is not kept for kept in self.pools):
+                    self.pools.append(pool)
+            return pool
+
+        drawing.configure = configure_kept  # type: ignore[assignment]
 
         def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
             kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
@@ -126,8 +127,18 @@ class Probe:
         from render.tinybigwars import board
 
         with self.lock:
+            pools = list(self.pools)
+        draws: dict[str, list[tuple[float, float]]] = {"draw": [], "draw_private": []}
+        where: Counter[str] = Counter()
+        for pool in pools:
+            for kind, figures in pool.figures().items():
+                draws.setdefault(kind, []).extend(figures.samples)
+            where.update(pool.where)
+        with self.lock:
             return {
-                "draws": {name: list(samples) for name, samples in self.draws.items()},
+                "draws": draws,
+                "drawing": {"workers": [pool.workers for pool in pools], "where": dict(where),
+                            "pools_replaced": sum(pool.replaced for pool in pools)},
                 "statements": dict(self.statements),
                 "statements_by_task": dict(self.by_task),
                 "commits": self.commits,

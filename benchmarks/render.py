@@ -4,16 +4,26 @@ Run from the repository root:  python benchmarks/render.py
 Prints medians over many runs; CPU time is shown too, since wall time on a shared machine
 includes waiting for a core. "warm" = the map's static layer and text sprites are cached
 (every phase after the first in a running bot); "cold" = caches cleared before each draw.
+
+    python benchmarks/render.py --matches 200          # draws in turn for 200 matches on one map
+    python benchmarks/render.py --loop-lag 300 [--burst 8] [--workers 1]
+
+`--loop-lag N` draws N Tiny Big Wars maps (20 matches' names, in bursts of concurrent draws, as
+phase ends come in the bot) through bot/service/drawing.py while the event loop measures its
+own lag: a task sleeps 5 ms again and again and records how late it wakes. Once with the draws
+in a thread (DRAW_WORKERS=0, how the bot drew before) and once in the process pool. The floor
+is the loop's lag with nothing drawing and the warm draw in this process.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import io
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -134,6 +144,101 @@ def many_matches(matches: int, draws: int) -> None:
           f"{tbw._STATIC.builds - builds} layer builds; load average {Path('/proc/loadavg').read_text().split()[0]}")
 
 
+LAG_TICK = 0.005
+"""Seconds the lag watcher sleeps; how much later it wakes is the loop's lag."""
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def match_variants(matches: int) -> list[dict]:
+    """One mid-game view per match, whose location names differ per match (as seeded names do)."""
+    base = views.three_seat_mid()
+    variants = []
+    for match in range(matches):
+        v = copy.deepcopy(base)
+        for location in v["locations"]:
+            location["name"] = f"{location['name'][:14]} {match}"
+        variants.append(v)
+    return variants
+
+
+async def lag_while(work: Callable[[], Awaitable[None]] | None, seconds: float = 1.0) -> list[float]:
+    """Milliseconds the loop woke late, each LAG_TICK sleep, while `work()` (a coroutine) runs;
+    without work, for `seconds` (the loop's own lag on this machine now)."""
+    lags: list[float] = []
+    done = asyncio.Event()
+
+    async def watch() -> None:
+        while not done.is_set():
+            started = time.perf_counter()
+            await asyncio.sleep(LAG_TICK)
+            lags.append((time.perf_counter() - started - LAG_TICK) * 1000)
+
+    watcher = asyncio.create_task(watch())
+    if work is None:
+        await asyncio.sleep(seconds)
+    else:
+        await work()
+    done.set()
+    await watcher
+    return lags
+
+
+async def loop_lag(draws: int, burst: int, workers: int) -> None:
+    """Thread against process pool: the loop's lag while maps are drawn, and what a draw costs."""
+    from bot.service.drawing import DrawingPool
+
+    variants = match_variants(20)
+    names = views.NAMES_4
+    floor_cpu = []
+    for v in variants * 2:  # the second round is warm
+        started = time.thread_time()
+        render.draw("tinybigwars", v, names)
+        floor_cpu.append((time.thread_time() - started) * 1000)
+    floor_cpu = floor_cpu[len(variants):]
+    idle = await lag_while(None, 2.0)
+    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    print(f"loop lag while drawing {draws} Tiny Big Wars maps in bursts of {burst} (20 matches' names), "
+          f"load average {load}")
+    print(f"  floor: loop lag with nothing drawing p50 {statistics.median(idle):.2f} / p99 "
+          f"{percentile(idle, 0.99):.2f} ms; warm draw in this process {statistics.median(floor_cpu):.1f} ms CPU "
+          f"(p99 {percentile(floor_cpu, 0.99):.1f})")
+    for label, size in (("thread (DRAW_WORKERS=0)", 0), (f"process pool ({workers} worker)", workers)):
+        pool = DrawingPool(size)
+        try:
+            started = time.perf_counter()
+            await asyncio.gather(*(pool.draw("tinybigwars", v, names) for v in variants))  # start, warm caches
+            warm_up = time.perf_counter() - started
+
+            async def work(pool: DrawingPool = pool) -> None:
+                for first in range(0, draws, burst):
+                    await asyncio.gather(*(pool.draw("tinybigwars", variants[i % len(variants)], names)
+                                           for i in range(first, min(draws, first + burst))))
+
+            before = pool.figures()["draw"].count
+            cpu, wall = time.process_time(), time.perf_counter()
+            lags = await lag_while(work)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            samples = list(pool.figures()["draw"].samples)[-(pool.figures()["draw"].count - before):]
+        finally:
+            await pool.close()
+        draw_cpu = [sample[0] for sample in samples]
+        draw_wall = [sample[1] for sample in samples]
+        print(f"  {label:26s} loop lag p50 {statistics.median(lags):6.2f} / p99 {percentile(lags, 0.99):6.2f} / "
+              f"max {max(lags):6.1f} ms ({len(lags)} wake-ups); drawing side {statistics.fmean(draw_cpu):5.1f} ms CPU "
+              f"a draw (p50 {statistics.median(draw_cpu):.1f}), wall p50 {statistics.median(draw_wall):.1f} ms a draw; "
+              f"this process {1000 * cpu / len(samples):5.1f} ms CPU a draw; {len(samples)} draws in {wall:.1f} s "
+              f"(warm-up {warm_up:.1f} s)")
+    print(f"  load average after {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+
+
+def option(name: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
 # --------------------------------------------------------------------------- Samurai Swords
 
 
@@ -200,6 +305,11 @@ def defenders() -> None:
 if __name__ == "__main__":
     if "--matches" in sys.argv:
         many_matches(int(sys.argv[sys.argv.index("--matches") + 1]), 600)
+        sys.exit(0)
+    if "--loop-lag" in sys.argv:
+        from bot.service.drawing import default_workers
+
+        asyncio.run(loop_lag(option("--loop-lag", 300), option("--burst", 8), option("--workers", default_workers())))
         sys.exit(0)
     main()
     samurai()

@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     deliver_seconds: float = 1.0
     delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
     delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
+    draw_workers: int | None = Field(default=None, ge=0)
+    """Processes that draw maps beside the event loop (None: one per core minus one, at least
+    one); 0 draws in a thread of the bot process instead."""
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -49,7 +52,7 @@ class Settings(BaseSettings):
     def _blank_name_is_default(cls, value: object) -> object:
         return default_instance_name() if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("dev_guild_id", "shard_count", mode="before")
+    @field_validator("dev_guild_id", "shard_count", "draw_workers", mode="before")
     @classmethod
     def _blank_int_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.discord.cog import GameCog
 from bot.discord.mentions import NOBODY, plain_name
-from bot.service import MatchService
+from bot.service import MatchService, drawing
 from bot.service.core import utcnow
 from bot.service.instance import InstanceGuard
 from bot.settings import Settings
@@ -112,6 +112,7 @@ class WarhostBot(commands.Bot):
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, clock=clock)
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)
+        await drawing.configure(self.settings.draw_workers)
         await self.add_cog(GameCog(self))
         await self.sync_commands()
 
@@ -139,7 +140,8 @@ class WarhostBot(commands.Bot):
             game.wake_delivery()
 
     async def close(self) -> None:
-        """Stop the game's loops first, then give up the leases and the instance name."""
+        """Stop the game's loops first, then give up the leases and the instance name; the
+        drawing workers go once Discord's connection is closed (no new interaction can draw)."""
         if self.game is not None:
             await self.remove_cog(GameCog.__cog_name__)
         if self._service is not None:
@@ -150,6 +152,7 @@ class WarhostBot(commands.Bot):
             with contextlib.suppress(Exception):
                 await self.guard.release()
         await super().close()
+        await drawing.close()
         if self._own_store and self.store is not None:
             await self.store.close()
 

@@ -3,20 +3,18 @@ it stands for: Act = `/game act`, Map = `/game map`, Rules = the topics of `/gam
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import TYPE_CHECKING
 
 import discord
 
-import render
 from bot.discord import ids, texts
 from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.replies import answer
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
-from bot.service import NoMatch
+from bot.service import NoMatch, drawing
 
 if TYPE_CHECKING:
     from bot.service import MatchService
@@ -36,7 +34,7 @@ async def board_click(service: MatchService, interaction: discord.Interaction, c
         return
     if cid.action == "map":
         view = await service.public_view(info.id)
-        png = await asyncio.to_thread(render.draw, info.game, view, names=info.names())
+        png = await drawing.draw(info.game, view, names=info.names())
         await answer(interaction, texts.MAP_CAPTION.format(title=info.title, phase=view.get("phase_label", "")),
                      file=discord.File(io.BytesIO(png), "map.png"))
         return

@@ -3,7 +3,6 @@ that is about one player only is ephemeral."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -11,7 +10,6 @@ import discord
 from discord import app_commands
 
 import engine
-import render
 from bot.discord import records, texts
 from bot.discord.board import board_of
 from bot.discord.mentions import NOBODY, plain_name, plain_names
@@ -23,7 +21,7 @@ from bot.discord.table_commands import CommandBase, TableCommands, channel_of
 from bot.discord.threads import opens_thread
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
-from bot.service import ServiceError
+from bot.service import ServiceError, drawing
 from bot.service.types import Place
 
 if TYPE_CHECKING:
@@ -195,7 +193,7 @@ class GameCommands(CommandBase, app_commands.Group):
             await self._done(interaction, texts.NO_MATCH_START_ONE)
             return
         view = await self.service.public_view(info.id)
-        png = await asyncio.to_thread(render.draw, info.game, view, names=info.names())
+        png = await drawing.draw(info.game, view, names=info.names())
         await answer(interaction, texts.MAP_CAPTION.format(title=info.title, phase=view.get("phase_label", "")),
                      file=discord.File(io.BytesIO(png), "map.png"))
 

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-import render
 from bot.discord import nudges, phase_posts, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
@@ -28,6 +27,7 @@ from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, alert_text, final_code, reason_for
 from bot.discord.undo_ui import consent_text, consent_view
 from bot.naming import named_prompt
+from bot.service import drawing
 from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
 
@@ -439,7 +439,7 @@ class Delivery:
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):
-            png = await asyncio.to_thread(render.draw_private, game, payload["view"])
+            png = await drawing.draw_private(game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
         if payload.get("in_place") and previous is not None:
             edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
@@ -467,7 +467,7 @@ class Delivery:
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files = None  # the DM keeps its attachments; a sealed prompt is drawn again with its own map
         if prompt.get("secret") and payload.get("view"):
-            png = await asyncio.to_thread(render.draw_private, info.game, payload["view"])
+            png = await drawing.draw_private(info.game, payload["view"])
             files = [discord.File(io.BytesIO(png), "you.png")]
         try:
             await self._edit_dm(notice, int(ref), content, view, files)

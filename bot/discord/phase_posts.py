@@ -9,15 +9,14 @@ queue are delivered as one request: a burst of AI moves costs one edit, not one 
 
 from __future__ import annotations
 
-import asyncio
 import io
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-import render
 from bot.discord.mentions import NOBODY
 from bot.discord.refusals import UNKNOWN_MESSAGE
+from bot.service import drawing
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS
 from bot.service.phase_notices import post_text
 
@@ -119,5 +118,5 @@ async def _map(delivery: Delivery, notice: Any) -> list[discord.File]:
     names = payload.get("names")
     if names is None:
         names = (await delivery.svc.get_match(notice.match_id)).names()
-    png = await asyncio.to_thread(render.draw, payload["game"], payload["view"], names=names)
+    png = await drawing.draw(payload["game"], payload["view"], names=names)
     return [discord.File(io.BytesIO(png), "map.png")]

@@ -3,18 +3,19 @@
 A replay is drawn from the match's choice log alone: the log is replayed through the engine and
 every public phase end is drawn from ``view(state, None)``, the same view the channel's phase
 posts showed. No seat's view is ever read, so no secret reaches the GIF. Drawing takes seconds
-on a long match, so the async entry point runs it in a worker thread.
+on a long match, so the async entry point hands it to the drawing pool (bot/service/drawing.py):
+a worker process replays and draws, and the event loop stays free.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import engine as eng
 import render
+from bot.service import drawing
 from db.models import Match
 from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
@@ -115,7 +116,7 @@ class HistoryService:
         ) for record, channel_id in found]
 
     async def replay_gif(self, match_id: int, max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
-        """Draw a stored match's replay GIF (in a worker thread: the event loop stays free)."""
+        """Draw a stored match's replay GIF (in the drawing pool: the event loop stays free)."""
         async with self.store.read() as session:
             match = await session.get(Match, match_id)
             if match is None:
@@ -124,5 +125,5 @@ class HistoryService:
                 raise NothingToReplay(f"Match {match_id} never started: there is no map to draw.")
             names = [seat.name for seat in await self.store.seats(session, match_id)]
             log = [(c.seat, c.payload) for c in await self.store.choices(session, match_id) if c.seq <= match.step]
-        return await asyncio.to_thread(draw_replay, match.game, len(names), dict(match.options), match.seed, log,
-                                       names, max_bytes)
+        return await drawing.run("replay", draw_replay, match.game, len(names), dict(match.options), match.seed,
+                                 log, names, max_bytes, game=match.game)
