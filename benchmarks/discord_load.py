@@ -284,7 +284,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     record_acks(fake, stats)
     await fake.start()
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
-                  discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO")
+                  discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO",
+                  **({} if args.draw_workers is None else {"draw_workers": args.draw_workers}))
     bot: BotProcess | None = None
     spy: subprocess.Popen | None = None
     probe_out = workdir / "probe.json"
@@ -502,6 +503,8 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="open the lobbies spread over this many seconds (default 0: all at once)")
     parser.add_argument("--rounds", type=int, default=2, help="round_limit of each match (default 2)")
+    parser.add_argument("--draw-workers", type=int,
+                        help="the bot's DRAW_WORKERS (default: its own, one per core but one; 0 = draw in a thread)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player takes to answer, on average (default 0: at once)")
     parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")

@@ -147,7 +147,7 @@ class Seat(SQLModel, table=True):
     prompt_version: int | None = None
     prompt_key: str | None = Field(default=None, max_length=64)
     """Fingerprint of the open prompt: an unchanged prompt keeps its version."""
-    away_until: datetime | None = _when(nullable=True)
+    away_until: datetime | None = _when(nullable=True, index=True)
     """Set by `/game away`: until then the seat is away (see Match.away_mode); acting ends it early."""
 
 

@@ -42,7 +42,8 @@ class Leases:
     The delivery lease is renewed in the database only once a third of its time has passed:
     nobody can take it before it expires, and a write transaction on every delivery round
     (one per interaction) costs SQLite's single writer dearly. The tick lease is released by
-    the service after every tick, so it is always asked for."""
+    the service after every tick that did work; an idle holder keeps it until half its life is
+    spent (bot/service/deadlines.py). A closing bot gives both up, so another takes over at once."""
 
     def __init__(self, service: MatchService, guard: InstanceGuard, holder: str, ttl_seconds: float) -> None:
         self.service = service
@@ -145,7 +146,7 @@ class WarhostBot(commands.Bot):
         if self.game is not None:
             await self.remove_cog(GameCog.__cog_name__)
         if self._service is not None:
-            for name in ("deliver",):
+            for name in ("deliver", "tick"):
                 with contextlib.suppress(Exception):
                     await self._service.release_lease(name, self.holder)
         if self.guard is not None:

@@ -465,12 +465,8 @@ class Delivery:
         content = prompt_text(written, _parse_time(payload.get("deadline")), f"**{info.title}** in <#{notice.channel_id}>")
         content = clip(f"**{inert(str(notice.payload.get('text', '')))}**\n{content}")
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
-        files = None  # the DM keeps its attachments; a sealed prompt is drawn again with its own map
-        if prompt.get("secret") and payload.get("view"):
-            png = await drawing.draw_private(info.game, payload["view"])
-            files = [discord.File(io.BytesIO(png), "you.png")]
-        try:
-            await self._edit_dm(notice, int(ref), content, view, files)
+        try:  # no files: the DM keeps its map (the delivered notice no longer holds the view it came from)
+            await self._edit_dm(notice, int(ref), content, view, None)
         except discord.HTTPException as exc:
             log.info("could not tell seat %s of match %s it is the last to choose: %s", notice.seat, notice.match_id, exc)
         return ref

@@ -18,6 +18,7 @@ class Service:
     def __init__(self) -> None:
         self.calls: list[str] = []
         self.loops_running_at_release: list[bool] = []
+        self.released: list[str] = []
         self.cog: GameCog | None = None
 
     async def recover(self) -> None:
@@ -29,6 +30,7 @@ class Service:
 
     async def release_lease(self, name: str, holder: str) -> None:
         assert self.cog is not None
+        self.released.append(name)
         self.loops_running_at_release.append(any(not task.done() for task in self.cog._tasks))
 
 
@@ -77,7 +79,8 @@ async def test_close_stops_the_loops_before_the_leases_are_given_up() -> None:
     service.cog = cog
     await bot.add_cog(cog)
     await bot.close()
-    assert service.loops_running_at_release == [False] and guard.released
+    assert service.released == ["deliver", "tick"], "another process takes both over at once"
+    assert service.loops_running_at_release == [False, False] and guard.released
 
 
 async def test_commands_and_clicks_act_through_the_cog_and_wake_its_current_delivery() -> None:
