@@ -164,6 +164,14 @@ async def test_two_shard_processes_play_a_match_each(fake: FakeDiscord, bots: li
     assert holders == {"shard0", "shard1"}, f"tick lease holders seen: {holders}"
     conn = await asyncpg.connect(db)
     try:
+        # The delivering process looks for the other process's notices once a round: wait until
+        # it found the last ones (a quiet fake for 0.3 s is not proof of that on a busy machine).
+        end = asyncio.get_running_loop().time() + 120
+        while await conn.fetchval("SELECT count(*) FROM notices WHERE match_id = ANY($1::int[]) "
+                                  "AND user_id IS NULL AND delivered_at IS NULL", list(match_ids)):
+            assert asyncio.get_running_loop().time() < end, "public notices still undelivered after 120 s"
+            await asyncio.sleep(0.1)
+        await fake.quiesce(quiet=0.3, timeout=60)
         for shard, match_id in zip((0, 1), match_ids, strict=True):
             channel = guilds[shard].channel
             silent = fake.user(names[shard][2])
