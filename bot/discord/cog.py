@@ -19,6 +19,7 @@ from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
 from bot.discord.router import Router
+from bot.discord.seat_turns import SeatTurns
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -65,6 +66,10 @@ class GameCog(commands.Cog, name="warhost"):
     @property
     def messenger(self) -> Messenger:
         return self.bot
+
+    @property
+    def seat_turns(self) -> SeatTurns:
+        return self.delivery.turns
 
     def wake_delivery(self) -> None:
         """New notices were written: deliver them now rather than at the next round."""

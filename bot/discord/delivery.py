@@ -25,6 +25,7 @@ from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
 from bot.discord.refusals import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, alert_text, final_code, reason_for
+from bot.discord.seat_turns import SeatTurns
 from bot.discord.undo_ui import consent_text, consent_view
 from bot.naming import named_prompt
 from bot.service import drawing
@@ -107,6 +108,8 @@ class Delivery:
         """Replay GIFs drawn ahead of their posts (outside the send slots)."""
         self.dm_channels: dict[int, int] = {}
         """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
+        self.turns = SeatTurns()
+        """Held while a seat's prompt DM is written (here, and by the reply to a click: router.py)."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -441,14 +444,15 @@ class Delivery:
         if prompt.get("secret") and payload.get("view"):
             png = await drawing.draw_private(game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
-        if payload.get("in_place") and previous is not None:
-            edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
-            if edited is not None:
-                return edited
-        ref = await self._dm(notice, content, view=view, files=files)
-        if ref is not None and ref.isdigit() and previous is not None:
-            await self.retire(notice, previous)
-        return ref
+        async with self.turns.hold(notice.match_id, int(notice.seat)):  # after a click's reply: seat_turns.py
+            if payload.get("in_place") and previous is not None:
+                edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
+                if edited is not None:
+                    return edited
+            ref = await self._dm(notice, content, view=view, files=files)
+            if ref is not None and ref.isdigit() and previous is not None:
+                await self.retire(notice, previous)
+            return ref
 
     async def last_to_choose(self, notice: Any) -> str:
         """Tell the one seat still choosing that everyone waits for it: on its open prompt, edited
@@ -466,7 +470,8 @@ class Delivery:
         content = clip(f"**{inert(str(notice.payload.get('text', '')))}**\n{content}")
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         try:  # no files: the DM keeps its map (the delivered notice no longer holds the view it came from)
-            await self._edit_dm(notice, int(ref), content, view, None)
+            async with self.turns.hold(notice.match_id, int(notice.seat)):
+                await self._edit_dm(notice, int(ref), content, view, None)
         except discord.HTTPException as exc:
             log.info("could not tell seat %s of match %s it is the last to choose: %s", notice.seat, notice.match_id, exc)
         return ref

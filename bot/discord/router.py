@@ -229,7 +229,24 @@ class Router:
         prompt: dict[str, Any],
         choice: dict[str, Any],
     ) -> None:
-        """Apply the choice; ``prompt`` has its names written as text (they are echoed back)."""
+        """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
+        DM the reply holds the seat's turn from the submit to its edit: the seat's next prompt,
+        which delivery writes into this same message, must land after it (seat_turns.py)."""
+        if interaction.guild_id is not None:
+            await self._submit_and_reply(interaction, match_id, seat, version, prompt, choice)
+            return
+        async with self.wiring.seat_turns.hold(match_id, seat):
+            await self._submit_and_reply(interaction, match_id, seat, version, prompt, choice)
+
+    async def _submit_and_reply(
+        self,
+        interaction: discord.Interaction,
+        match_id: int,
+        seat: int,
+        version: int,
+        prompt: dict[str, Any],
+        choice: dict[str, Any],
+    ) -> None:
         result = await self.service.submit(
             match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
             in_guild=interaction.guild_id is not None,

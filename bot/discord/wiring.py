@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from discord.abc import PrivateChannel
     from discord.http import HTTPClient
 
+    from bot.discord.seat_turns import SeatTurns
     from bot.service import MatchService
 
 
@@ -42,8 +43,9 @@ class Host(Messenger, Protocol):
 
 
 class Wiring(Protocol):
-    """The service a command or click acts through, the messenger it reaches Discord with, and
-    the delivery it wakes once the service has written notices (the game's cog is one)."""
+    """The service a command or click acts through, the messenger it reaches Discord with, the
+    delivery it wakes once the service has written notices, and the seat turns its reply to a
+    prompt click shares with delivery (the game's cog is one)."""
 
     @property
     def service(self) -> MatchService: ...
@@ -52,3 +54,6 @@ class Wiring(Protocol):
     def messenger(self) -> Messenger: ...
 
     def wake_delivery(self) -> None: ...
+
+    @property
+    def seat_turns(self) -> SeatTurns: ...

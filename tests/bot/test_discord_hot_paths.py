@@ -8,6 +8,7 @@ from typing import Any
 from bot.discord.app import Leases
 from bot.discord.ids import PromptId
 from bot.discord.router import Router
+from bot.discord.seat_turns import SeatTurns
 
 
 class Svc:
@@ -43,7 +44,7 @@ def _leases(svc: Any) -> Leases:
 
 def _wiring(svc: Svc) -> Any:
     """What the router acts through: the service, no messenger needed, a delivery to wake."""
-    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda: None)
+    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda: None, seat_turns=SeatTurns())
 
 
 def _host(svc: Any) -> Any:
