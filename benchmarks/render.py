@@ -120,13 +120,7 @@ def main() -> None:
 def many_matches(matches: int, draws: int) -> None:
     """Draws in turn for `matches` live matches on one map whose location names differ per
     match (as seeded names do in the bot): what the static-layer cache gives under load."""
-    base = views.three_seat_mid()
-    variants = []
-    for match in range(matches):
-        v = copy.deepcopy(base)
-        for location in v["locations"]:
-            location["name"] = f"{location['name'][:14]} {match}"
-        variants.append(v)
+    variants = match_variants(matches)
     clear_caches()
     builds = tbw._STATIC.builds
     times = []

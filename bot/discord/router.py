@@ -4,6 +4,7 @@ work on whichever process receives them (DM clicks reach shard 0 only)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -232,38 +233,25 @@ class Router:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
         DM the reply holds the seat's turn from the submit to its edit: the seat's next prompt,
         which delivery writes into this same message, must land after it (seat_turns.py)."""
-        if interaction.guild_id is not None:
-            await self._submit_and_reply(interaction, match_id, seat, version, prompt, choice)
-            return
-        async with self.wiring.seat_turns.hold(match_id, seat):
-            await self._submit_and_reply(interaction, match_id, seat, version, prompt, choice)
-
-    async def _submit_and_reply(
-        self,
-        interaction: discord.Interaction,
-        match_id: int,
-        seat: int,
-        version: int,
-        prompt: dict[str, Any],
-        choice: dict[str, Any],
-    ) -> None:
-        result = await self.service.submit(
-            match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
-            in_guild=interaction.guild_id is not None,
-        )
-        if result.reminders or result.pings:
-            info = await self.service.get_match(match_id)
-            await nudges.answered(interaction, result.reminders, plain_name(info.title))
-            await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
-        if interaction.guild_id is None and result.locked and result.version not in (None, version):
-            return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
-        label = option_label(prompt, choice)
-        if prompt.get("secret"):
-            content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
-            if result.private:
-                content = clip("\n".join([content, *(discord.utils.escape_mentions(line) for line in result.private)]))
-            view: discord.ui.View = changed_view(match_id, seat, version)
-        else:
-            content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
-            view = discord.ui.View()
-        await interaction.edit_original_response(content=content, view=view, attachments=[])
+        in_dm = interaction.guild_id is None
+        async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
+            result = await self.service.submit(
+                match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
+                in_guild=not in_dm,
+            )
+            if result.reminders or result.pings:
+                info = await self.service.get_match(match_id)
+                await nudges.answered(interaction, result.reminders, plain_name(info.title))
+                await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
+            if in_dm and result.locked and result.version not in (None, version):
+                return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
+            label = option_label(prompt, choice)
+            if prompt.get("secret"):
+                content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
+                if result.private:
+                    content = clip("\n".join([content, *(discord.utils.escape_mentions(line) for line in result.private)]))
+                view: discord.ui.View = changed_view(match_id, seat, version)
+            else:
+                content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
+                view = discord.ui.View()
+            await interaction.edit_original_response(content=content, view=view, attachments=[])
