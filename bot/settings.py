@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import socket
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -42,6 +43,12 @@ class Settings(BaseSettings):
     """Processes that draw maps beside the event loop (None: one per core minus one, at least
     one); 0 draws in a thread of the bot process instead."""
 
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    """The HTTP listener for /healthz, /readyz and /metrics (None: none)."""
+    health_host: str = "127.0.0.1"
+    log_format: Literal["text", "json"] = "text"
+    """json: one JSON object a line, for log collectors."""
+
     @field_validator("discord_token", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
@@ -52,10 +59,15 @@ class Settings(BaseSettings):
     def _blank_name_is_default(cls, value: object) -> object:
         return default_instance_name() if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("dev_guild_id", "shard_count", "draw_workers", mode="before")
+    @field_validator("dev_guild_id", "shard_count", "draw_workers", "health_port", mode="before")
     @classmethod
     def _blank_int_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format_any_case(cls, value: object) -> object:
+        return value.strip().lower() or "text" if isinstance(value, str) else value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -13,8 +13,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord import health, observe
 from bot.discord.cog import GameCog
 from bot.discord.mentions import NOBODY, plain_name
+from bot.discord.shutdown import ClosingTree, Shutdown, on_signals
 from bot.service import MatchService, drawing
 from bot.service.core import utcnow
 from bot.service.instance import InstanceGuard
@@ -74,8 +76,11 @@ class WarhostBot(commands.Bot):
     def __init__(self, settings: Settings, *, store: Store | None = None, clock: Clock | None = None,
                  **kwargs: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         help_command=None, allowed_mentions=NOBODY, **self.shard_options(settings), **kwargs)
+                         help_command=None, allowed_mentions=NOBODY, tree_cls=ClosingTree,
+                         **self.shard_options(settings), **kwargs)
         self.settings = settings
+        self.shutdown = Shutdown(self)
+        self.add_listener(observe.on_interaction, "on_interaction")
         self.store = store
         self._own_store = False
         self._clock = clock
@@ -168,6 +173,7 @@ class ShardedWarhostBot(WarhostBot, commands.AutoShardedBot):
 
 def make_bot(settings: Settings, **kwargs: Any) -> WarhostBot | ShardedWarhostBot:
     point_discord_at(settings)
+    kwargs.setdefault("http_trace", observe.trace())
     if settings.shard_count or settings.shard_ids:
         return ShardedWarhostBot(settings, **kwargs)
     return WarhostBot(settings, **kwargs)
@@ -176,5 +182,5 @@ def make_bot(settings: Settings, **kwargs: Any) -> WarhostBot | ShardedWarhostBo
 async def run_bot(settings: Settings) -> None:
     bot = make_bot(settings)
     assert settings.discord_token is not None
-    async with bot:
+    async with bot, health.serving(bot), on_signals(bot):
         await bot.start(settings.discord_token.get_secret_value())

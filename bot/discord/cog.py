@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot import metrics
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
@@ -102,6 +103,8 @@ class GameCog(commands.Cog, name="warhost"):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Component clicks and modal submits go to the router (slash commands go to the tree)."""
+        if await self.bot.shutdown.refuse_click(interaction):
+            return
         await self.router.on_interaction(interaction)
 
     async def _tick_forever(self) -> None:
@@ -111,8 +114,11 @@ class GameCog(commands.Cog, name="warhost"):
             if guard is None or not guard.held:
                 continue
             try:
-                if await self.service.tick():  # takes the "tick" lease itself: one process at a time
+                with metrics.TICK_SECONDS.time():
+                    fired = await self.service.tick()  # takes the "tick" lease itself: one process at a time
+                if fired:
                     self.wake_delivery()
+                metrics.loop_ran("tick")
             except Exception:
                 log.exception("deadline tick failed; retrying on the next tick")
 

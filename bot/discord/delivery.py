@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import metrics
 from bot.discord import nudges, phase_posts, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
@@ -135,6 +136,7 @@ class Delivery:
                 self.wake.clear()
                 try:
                     await self.dispatch()
+                    metrics.loop_ran("deliver")
                 except Exception:
                     log.exception("delivery round failed; retrying on the next round")
         finally:

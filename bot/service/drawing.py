@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import render
+from bot import metrics
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +241,7 @@ class DrawingPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     def _count(self, kind: str, cpu_seconds: float, wall_seconds: float) -> None:
+        metrics.DRAW_SECONDS.labels(kind).observe(wall_seconds)
         with self._lock:
             figures = self._figures.setdefault(kind, Figures())
             figures.count += 1
