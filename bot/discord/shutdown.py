@@ -27,9 +27,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RESTARTING_TEXT = "The bot is restarting: try again in a minute."
-HANDLERS_BUDGET = 6.0
+HANDLERS_BUDGET = 8.0
 """Seconds the interaction handlers under way get to finish and answer."""
-DELIVERY_BUDGET = 4.0
+DELIVERY_BUDGET = 3.0
 """Seconds the delivery rounds under way (and one more round for what those handlers wrote) get."""
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 CLICKS = (discord.InteractionType.component, discord.InteractionType.modal_submit)
