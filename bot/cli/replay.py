@@ -28,6 +28,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gif", type=Path, metavar="PATH", help="write the match's replay GIF (public views only) here")
 
 
+async def verify_match(url: str, match_id: int) -> tuple[int, list[str]]:
+    """`replay MATCH_ID --verify`: 0 and an OK line when the log replays to every snapshot."""
+    return await _replay(url, match_id, verify=True)
+
+
 async def _replay(url: str, match_id: int, verify: bool) -> tuple[int, list[str]]:
     from sqlmodel import select
 
