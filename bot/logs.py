@@ -89,7 +89,13 @@ def install_redaction() -> None:
         logger.setLevel(max(logger.getEffectiveLevel(), logging.WARNING))
 
 
-def setup_logging(level: str) -> None:
-    """The bot's logging setup: call after the bot's modules are imported (their loggers exist)."""
+def setup_logging(level: str, log_format: str = "text") -> None:
+    """The bot's logging setup: call after the bot's modules are imported (their loggers exist).
+    ``log_format`` json writes one JSON object a line (bot/log_json.py)."""
     logging.basicConfig(level=level.upper(), format=FORMAT)
+    if log_format == "json":
+        from bot.log_json import JsonFormatter
+
+        for handler in logging.getLogger().handlers:
+            handler.setFormatter(JsonFormatter())
     install_redaction()

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.logs import setup_logging
     from bot.service.instance import InstanceInUse
 
-    setup_logging(settings.log_level)  # after the imports: every logger of ours exists, and is redacted
+    setup_logging(settings.log_level, settings.log_format)  # after the imports: every logger of ours exists, and is redacted
 
     try:
         asyncio.run(run_bot(settings))

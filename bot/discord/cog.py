@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot import metrics
+from bot import log_json, metrics
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
@@ -103,6 +103,7 @@ class GameCog(commands.Cog, name="warhost"):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Component clicks and modal submits go to the router (slash commands go to the tree)."""
+        log_json.about(guild_id=interaction.guild_id)
         if await self.bot.shutdown.refuse_click(interaction):
             return
         await self.router.on_interaction(interaction)

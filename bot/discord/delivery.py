@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import metrics
+from bot import log_json, metrics
 from bot.discord import nudges, phase_posts, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
@@ -178,6 +178,7 @@ class Delivery:
 
     async def _work(self, match_id: int) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure)."""
+        log_json.about(match_id=match_id)
         sent = 0
         try:
             sent += await self._probe(match_id)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot import log_json
 from bot.discord.cog import handlers_done
 from bot.discord.observe import INTERACTIONS, RESTARTING
 
@@ -106,6 +107,7 @@ class ClosingTree(app_commands.CommandTree):
     """The command tree: a slash command or autocomplete of a closing bot is answered "restarting"."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        log_json.about(guild_id=interaction.guild_id)
         shutdown: Shutdown | None = getattr(self.client, "shutdown", None)
         return shutdown is None or not await shutdown.refuse(interaction)
 

@@ -11,6 +11,7 @@ within a tick and plays the match to its end; SIGINT stops the same way.
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import socket
 import sqlite3
@@ -219,13 +220,16 @@ async def test_sigterm_mid_match_loses_nothing_and_the_next_process_takes_over_a
 async def test_sigint_stops_the_same_clean_way(fake: FakeDiscord, tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     port = _free_port()
-    proc = await spawn_bot("ctrl-c", _env(fake, db, port), tmp_path)
+    proc = await spawn_bot("ctrl-c", {**_env(fake, db, port), "LOG_FORMAT": "json"}, tmp_path)
     try:
         await proc.wait_connected()
         await _ready(port)
         took = await _signal_and_wait(proc, signal.SIGINT)
         assert took < STOP_LIMIT
-        assert "SIGINT: stopping cleanly" in proc.log() and "Traceback" not in proc.log(), proc.log()
+        entries = [json.loads(line) for line in proc.log().splitlines()]  # LOG_FORMAT=json: every line
+        said = [entry["message"] for entry in entries if entry["logger"] == "bot.discord.shutdown"]
+        assert said[0].startswith("SIGINT: stopping cleanly") and said[-1] == "stopped", said
+        assert not [entry for entry in entries if entry["level"] == "ERROR" or "exception" in entry], entries
         assert _released(db, "stopper") == []
     finally:
         await proc.stop()
