@@ -4,7 +4,8 @@ From the signal on, every new interaction gets a short ephemeral "restarting" an
 handlers already running finish (bounded), the delivery rounds under way complete (bounded),
 then the bot closes as always (bot/discord/app.py ``WarhostBot.close``): loops stopped, leases
 and the instance name released, the drawing pool and the store closed. A second signal skips
-the waiting. The whole stop stays well under the 15 s an orchestrator gives before SIGKILL."""
+the waiting. The whole stop fits in docker's default 10 s before SIGKILL (compose.yaml and the
+systemd unit allow 20)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RESTARTING_TEXT = "The bot is restarting: try again in a minute."
-HANDLERS_BUDGET = 8.0
+HANDLERS_BUDGET = 5.0
 """Seconds the interaction handlers under way get to finish and answer."""
 DELIVERY_BUDGET = 3.0
 """Seconds the delivery rounds under way (and one more round for what those handlers wrote) get."""
@@ -56,8 +57,9 @@ class Shutdown:
             self.hurry.set()
 
     async def stop(self) -> None:
-        await self._within(handlers_done(HANDLERS_BUDGET), HANDLERS_BUDGET)
-        await self._within(self._deliveries(), DELIVERY_BUDGET)
+        handlers, delivery = HANDLERS_BUDGET, DELIVERY_BUDGET
+        await self._within(handlers_done(handlers), handlers)
+        await self._within(self._deliveries(), delivery)
         await self.bot.close()
         log.info("stopped")
 
