@@ -76,9 +76,8 @@ class Health:
         site = web.TCPSite(runner, self.host, self.port)
         await site.start()
         self._runner = runner
-        sockets = site._server.sockets if site._server is not None else []  # type: ignore[union-attr]
-        if sockets:
-            self.port = sockets[0].getsockname()[1]  # port 0: the one the system chose
+        if runner.addresses:
+            self.port = int(runner.addresses[0][1])  # port 0: the one the system chose
         log.info("health listener on http://%s:%s (/healthz, /readyz, /metrics)", self.host, self.port)
 
     async def stop(self) -> None:

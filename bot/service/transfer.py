@@ -102,12 +102,12 @@ async def export_match(store: Store, match_id: int) -> MatchDocument:
     log = [c for c in choices if c.seq <= match.step]
     return MatchDocument(
         format=FORMAT, version=VERSION, match_id=match_id, game=match.game, options=dict(match.options),
-        seed=match.seed, status=match.status,  # type: ignore[arg-type]
+        seed=match.seed, status=match.status,
         guild_id=_snowflake(match.guild_id), channel_id=str(match.channel_id), host_id=str(match.host_id),
-        deadline_hours=match.deadline_hours, away_mode=match.away_mode,  # type: ignore[arg-type]
+        deadline_hours=match.deadline_hours, away_mode=match.away_mode,
         seats=[DocumentSeat(seat=s.seat_no, user_id=_snowflake(s.user_id), name=s.name, ai_policy=s.ai_policy,
                             ai_takeover=s.ai_takeover) for s in seats],
-        choices=[DocumentChoice(seq=c.seq, seat=c.seat, kind=c.kind, by=c.by,  # type: ignore[arg-type]
+        choices=[DocumentChoice(seq=c.seq, seat=c.seat, kind=c.kind, by=c.by,
                                 payload=c.payload, public=list(c.public or [])) for c in log],
         result=match.result, log_sha256=eng.log_sha256([(c.seat, c.payload) for c in log]),
         exported_at=utcnow(),
@@ -224,6 +224,8 @@ async def _resume(service: Any, match_id: int, choices: int) -> None:
     """Send the open decisions of an imported match, as an undo does: every prompt is new here."""
 
     async def fn(ctx: MatchTransaction) -> None:
+        if ctx.state is None:
+            raise TransferError(f"match {match_id} was written but its state cannot be loaded")
         for seat in ctx.seats:
             seat.prompt_version = seat.prompt_key = None
         ctx.start_version = {}
