@@ -69,11 +69,6 @@ def since_last_run(name: str) -> float | None:
     return None if last is None else time.monotonic() - last
 
 
-def forget_loops() -> None:
-    """A bot that starts again (a test's restart in one process) has run no round yet."""
-    _last_runs.clear()
-
-
 def exposition() -> bytes:
     """Every metric in Prometheus' text format."""
     return generate_latest(REGISTRY)

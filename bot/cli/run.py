@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"warhost: {exc}", file=sys.stderr)
         return 2
     from bot.discord.app import run_bot
+    from bot.discord.health import HealthPortUnusable
     from bot.logs import setup_logging
     from bot.service.instance import InstanceInUse
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(run_bot(settings))
     except KeyboardInterrupt:
         return 0
-    except InstanceInUse as exc:
+    except (InstanceInUse, HealthPortUnusable) as exc:
         print(f"warhost: {exc}", file=sys.stderr)
         return 2
     return 0

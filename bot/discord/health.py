@@ -38,6 +38,10 @@ LOOP_SLACK = 10.0
 machine or a slow round is not an outage)."""
 
 
+class HealthPortUnusable(Exception):
+    """The listener's address is taken or not this machine's (the message says which)."""
+
+
 def gateway_problem(bot: discord.Client) -> str | None:
     """Why the gateway is not connected (None: it is)."""
     if bot.is_closed():
@@ -74,7 +78,12 @@ class Health:
         runner = web.AppRunner(self.app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise HealthPortUnusable(f"cannot listen on {self.host}:{self.port} (HEALTH_HOST, HEALTH_PORT): "
+                                     f"{exc.strerror or exc}") from None
         self._runner = runner
         if runner.addresses:
             self.port = int(runner.addresses[0][1])  # port 0: the one the system chose

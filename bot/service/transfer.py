@@ -5,8 +5,9 @@ The document holds what the match is made of, never a derived state: the game, i
 seed, the seats (Discord ids as strings, names, AI policies), the choice log and the result. An
 import replays the log through the engine before it writes anything; a log the engine refuses,
 or a replay that does not end where the document says (result, log digest), is refused and the
-database is left as it was. An unfinished match resumes at once: its open decisions are sent
-again as after an undo (bot/service/undo.py), so its players get their prompts in the new place.
+database is left as it was. An unfinished match resumes at once (a paused one too: its host may
+pause it again): its open decisions are sent again as after an undo (bot/service/undo.py), so its
+players get their prompts in the new place.
 """
 
 from __future__ import annotations
@@ -191,7 +192,7 @@ async def import_match(service: Any, document: MatchDocument, channel_id: int | 
     state, result = replay_document(document)
     store: Store = service.store
     channel = channel_id if channel_id is not None else int(document.channel_id)
-    status = document.status if result is None else "finished"
+    status = "finished" if result is not None else "active" if document.status == "paused" else document.status
     now = utcnow()
     imported = ImportedMatch(
         game=document.game, options=document.options, seed=document.seed, status=status,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import aiohttp
 import pytest
 from sqlalchemy.engine import make_url
 
-from bot.discord.health import Health
+from bot.discord.health import Health, HealthPortUnusable
 from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
 from tests.fakediscord import FakeDiscord, Player
 from tests.pgfixture import pg_server_url, pg_url  # noqa: F401  (fixtures)
@@ -166,3 +167,13 @@ async def test_not_ready_once_the_database_is_cut_away(fake: FakeDiscord, start_
             assert loop.time() < end, body
             await asyncio.sleep(0.5)
             _, body = await get(health, "/readyz")
+
+
+async def test_a_taken_port_is_one_clear_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        health = Health(None, "127.0.0.1", port)  # type: ignore[arg-type]  (never reaches the bot)
+        with pytest.raises(HealthPortUnusable, match=rf"cannot listen on 127.0.0.1:{port} \(HEALTH_HOST, HEALTH_PORT\)"):
+            await health.start()
