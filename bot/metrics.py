@@ -34,7 +34,7 @@ REST_REQUESTS = Counter("warhost_rest_requests", "Requests to Discord's REST API
                         ["method", "route", "status"], registry=REGISTRY)
 RATE_LIMITED = Counter("warhost_rest_rate_limited", "Responses 429 (rate limited) from Discord's REST API, by route",
                        ["method", "route"], registry=REGISTRY)
-TICK_SECONDS = Histogram("warhost_tick_seconds", "Duration of a deadline tick that ran (the tick lease was ours)",
+TICK_SECONDS = Histogram("warhost_tick_seconds", "Duration of a deadline tick round (short when another process holds the tick lease)",
                          buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0), registry=REGISTRY)
 DRAW_SECONDS = Histogram("warhost_draw_seconds", "Wall time of a drawing (map, private panel, replay GIF) by kind",
                          ["kind"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
