@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import socket
 import sqlite3
@@ -193,8 +194,10 @@ async def test_sigterm_mid_match_loses_nothing_and_the_next_process_takes_over_a
         await fake.wait_until(lambda: any("Time is up" in m.content for m in fake.channel_messages(fake.channel)),
                               timeout=60)
         waited = loop.time() - connected
-        # One tick after connecting (plus the delivery's round); a loaded machine stretches both.
-        assert waited < TICK + 10, f"the first post came {waited:.1f} s after the restart:\n{second.log()}"
+        # On its first tick after connecting (TICK_SECONDS=1) plus the delivery's round: nothing waits
+        # for a lease (they were released, see above). The bound is loose only because a loaded
+        # machine stretches ticks and drawing; a lease left behind would not be the cause.
+        assert waited < 30, f"the first post came {waited:.1f} s after the restart:\n{second.log()}"
 
         end = loop.time() + 600
         while not any(OVER in m.content for m in fake.channel_messages(fake.channel)):
@@ -232,7 +235,9 @@ async def test_sigint_stops_the_same_clean_way(fake: FakeDiscord, tmp_path: Path
         await _ready(port)
         took = await _signal_and_wait(proc, signal.SIGINT)
         assert took < STOP_LIMIT
-        entries = [json.loads(line) for line in proc.log().splitlines()]  # LOG_FORMAT=json: every line
+        lines = proc.log().splitlines()
+        entries = [json.loads(line) for line in lines if line.startswith("{")]  # LOG_FORMAT=json
+        assert not [line for line in lines if re.match(r"\d{4}-\d\d-\d\d .* (INFO|WARNING|ERROR) ", line)], lines
         said = [entry["message"] for entry in entries if entry["logger"] == "bot.discord.shutdown"]
         assert said[0].startswith("SIGINT: stopping cleanly") and said[-1] == "stopped", said
         assert not [entry for entry in entries if entry["level"] == "ERROR" or "exception" in entry], entries
