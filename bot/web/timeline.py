@@ -1,0 +1,111 @@
+"""Every public phase end of a match, kept current as the match moves: the replay slider's frames.
+
+The frames are the replay GIF's (bot/service/history.py `public_frames`): the public view at
+the start, at every public phase end and now, from the choice log replayed through the engine.
+A page update replays only the choices since the last one (a fraction of a millisecond each);
+an undo, which rewrites the log's tail, replays from the start once. Only ``view(state, None)``
+is ever read: no seat's secret is in a frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine as eng
+from db.models import Match
+from db.store import Store
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The public view after ``step`` choices, and its phase's name."""
+
+    step: int
+    label: str
+    view: dict[str, Any]
+
+
+@dataclass
+class Replay:
+    """One match replayed up to ``last_seq``: its phase-end frames and the view now."""
+
+    game: eng.Game
+    state: eng.State
+    last_seq: int = 0
+    last_choice_id: int | None = None
+    ends: list[Frame] = field(default_factory=list)
+    now: Frame | None = None
+
+    def frames(self) -> list[Frame]:
+        """The start, every phase end, and now when it differs from the last phase end (as the GIF)."""
+        if self.now is None or (self.ends and self.now.view == self.ends[-1].view):
+            return list(self.ends)
+        return [*self.ends, self.now]
+
+
+def label_of(view: dict[str, Any]) -> str:
+    return str(view.get("phase_label") or view.get("phase") or "")
+
+
+class Timelines:
+    """The replays of the matches whose pages are open, one per match, brought up to date on read."""
+
+    def __init__(self, store: Store, keep: int = 64) -> None:
+        self.store = store
+        self.keep = keep
+        self.replays: dict[int, Replay] = {}
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    async def frames(self, match_id: int) -> tuple[Match, list[Frame]]:
+        """The match as stored and its frames, replayed up to its current step."""
+        async with self.locks.setdefault(match_id, asyncio.Lock()):
+            async with self.store.read() as session:
+                match = await session.get(Match, match_id)
+                if match is None:
+                    raise LookupError(match_id)
+                replay = self.replays.get(match_id)
+                if replay is not None and replay.last_seq > match.step:
+                    replay = None  # an undo cut the log below what was replayed
+                after = max(0, replay.last_seq - 1) if replay is not None else 0  # the last one again: still there?
+                choices = [c for c in await self.store.choices(session, match_id, after) if c.seq <= match.step]
+                if replay is not None and not self._continues(replay, choices):
+                    replay = None  # an undo rewrote the log's tail
+                    choices = [c for c in await self.store.choices(session, match_id, 0) if c.seq <= match.step]
+                if replay is None:
+                    replay = self._start(match, len(await self.store.seats(session, match_id)))
+            self._advance(replay, [c for c in choices if c.seq > replay.last_seq])
+            self.replays.pop(match_id, None)
+            self.replays[match_id] = replay  # newest last: the oldest goes first
+            while len(self.replays) > self.keep:
+                self.replays.pop(next(iter(self.replays)))
+            return match, replay.frames()
+
+    @staticmethod
+    def _continues(replay: Replay, choices: list[Any]) -> bool:
+        """Whether the log still holds the replay's last choice where it was (no undo since)."""
+        return replay.last_seq == 0 or any(c.seq == replay.last_seq and c.id == replay.last_choice_id for c in choices)
+
+    @staticmethod
+    def _start(match: Match, seats: int) -> Replay:
+        game = eng.get(match.game)
+        state = game.setup(seats, eng.parse_options(game, dict(match.options)), match.seed)
+        view = game.view(state, None)
+        start = Frame(0, label_of(view), view)
+        return Replay(game, state, ends=[start], now=start)
+
+    @staticmethod
+    def _advance(replay: Replay, choices: list[Any]) -> None:
+        game, state = replay.game, replay.state
+        for choice in choices:
+            step = game.submit(state, choice.seat, choice.payload)
+            state = step.state
+            replay.last_seq, replay.last_choice_id = choice.seq, choice.id
+            if any(event.phase_end and event.seats is None for event in step.events):
+                view = game.view(state, None)
+                replay.ends.append(Frame(choice.seq, label_of(view), view))
+        if choices:
+            view = game.view(state, None)
+            replay.state = state
+            replay.now = Frame(replay.last_seq, label_of(view), view)
