@@ -12,6 +12,7 @@ import contextlib
 import logging
 
 import sqlalchemy as sa
+
 from db.models import Match
 from db.store import Store
 
