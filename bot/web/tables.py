@@ -103,13 +103,15 @@ def map_alt(title: str, frame: Frame, names: list[str]) -> str:
 
 
 def facts(block: Any, prefix: str = "") -> list[str]:
-    """A seat's ``you`` block as lines of words ("force heroes: Spirit Lamp, Golden Hand")."""
+    """A seat's ``you`` block as lines of words ("force heroes: lamp, goldhand"): each field, the
+    spelled-out names where the view has them beside the keys ("minion_card_names")."""
     if isinstance(block, dict):
         found: list[str] = []
         for key, value in block.items():
-            if key == "seat":
-                continue
-            found += facts(value, f"{prefix} {key.replace('_', ' ')}".strip())
+            if key == "seat" or block.get(key.removesuffix("s") + "_names"):
+                continue  # the same cards by their names follow
+            label = key.removesuffix("_names") + ("s" if key.endswith("_names") else "")
+            found += facts(value, f"{prefix} {label.replace('_', ' ')}".strip())
         return found
     if isinstance(block, list):
         if all(not isinstance(item, dict | list) for item in block):
