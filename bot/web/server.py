@@ -131,7 +131,9 @@ class WebServer:
     async def _map(self, request: web.Request) -> web.Response:
         await self._admitted(request)
         try:
-            png = await self.tables.map_png(int(request.match_info["match"]), int(request.match_info["frame"]))
+            step = request.query.get("step", "")
+            png = await self.tables.map_png(int(request.match_info["match"]), int(request.match_info["frame"]),
+                                            int(step) if step.isdigit() else None)
         except IndexError:
             return _error(404, "There is no such phase in this match.")
         return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})

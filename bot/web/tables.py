@@ -127,6 +127,8 @@ class Tables:
         self.service = service
         self.timelines = Timelines(service.store)
         self.pngs: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
+        self.names: dict[int, list[str]] = {}
+        """Match -> its seats' names as its state last showed them (the maps name the players)."""
 
     async def state(self, match_id: int, seat_pass: SeatPass | None = None) -> TableState:
         """The page's state now (LookupError: no such match; a lobby has no frames yet)."""
@@ -135,7 +137,7 @@ class Tables:
         frames: list[Frame] = []
         if info.status != "lobby":
             _match, frames = await self.timelines.frames(match_id)
-        names = info.names()
+        names = self.names[match_id] = info.names()
         log = await self.service.log_of(match_id, LOG_LINES) if info.status != "lobby" else []
         base = f"/m/{match_id}"
         return TableState(
@@ -158,15 +160,22 @@ class Tables:
         return SeatPage(seat=seat_pass.seat, name=name, panel="panel.png?version=" + str(info.version),
                         alt=f"Your private panel, {name}: " + "; ".join(lines[:12]), facts=lines)
 
-    async def map_png(self, match_id: int, index: int) -> bytes:
-        """The PNG of one frame (IndexError: no such frame)."""
-        info = await self.service.get_match(match_id)
-        _match, frames = await self.timelines.frames(match_id)
+    async def map_png(self, match_id: int, index: int, step: int | None = None) -> bytes:
+        """The PNG of one frame (IndexError: no such frame). A frame asked for with the step it
+        was taken at (its URL's) is served from the frames at hand when they still hold it."""
+        replay = self.timelines.replays.get(match_id)
+        frames = replay.frames() if replay is not None else []
+        names = self.names.get(match_id)
+        if step is None or names is None or not 0 <= index < len(frames) or frames[index].step != step:
+            names = (await self.service.get_match(match_id)).names()
+            _match, frames = await self.timelines.frames(match_id)
+        if index < 0:
+            raise IndexError(index)
         frame = frames[index]
         key = (match_id, index, frame.step)
         png = self.pngs.get(key)
         if png is None:
-            png = await drawing.draw(info.game, frame.view, names=info.names())
+            png = await drawing.draw(str(frame.view.get("game")), frame.view, names=names)
             self.pngs[key] = png
             while len(self.pngs) > PNG_CACHE:
                 self.pngs.popitem(last=False)

@@ -108,4 +108,5 @@ class Timelines:
         if choices:
             view = game.view(state, None)
             replay.state = state
-            replay.now = Frame(replay.last_seq, label_of(view), view)
+            if replay.now is None or view != replay.now.view:  # a sealed choice changes no map: no new drawing
+                replay.now = Frame(replay.last_seq, label_of(view), view)
