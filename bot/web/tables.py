@@ -95,9 +95,7 @@ def seat_line(seat: SeatInfo, status: Status) -> SeatLine:
 
 def map_alt(title: str, frame: Frame, names: list[str]) -> str:
     """The map in words for a screen reader: the game, the phase and what just happened."""
-    view = frame.view
-    lines = view.get("last_events") or view.get("log") or []
-    recent = " ".join(fill(str(line), names) for line in list(lines)[-3:])
+    recent = " ".join(fill(line, names) for line in frame.latest)
     alt = f"Map of {title}, {frame.label or 'the start'}."
     return f"{alt} Latest: {recent}" if recent else alt
 
@@ -145,7 +143,7 @@ class Tables:
             version=info.version, deadline=status.deadline.isoformat() if status.deadline and info.status == "active" else None,
             waiting=[s.name for s in status.waiting], may_act=[s.name for s in status.may_act],
             seats=[seat_line(s, status) for s in sorted(info.seats, key=lambda one: one.seat)], log=log,
-            frames=[FrameInfo(frame.label, frame.step, f"{base}/map/{index}.png?step={frame.step}",
+            frames=[FrameInfo(fill(frame.label, names), frame.step, f"{base}/map/{index}.png?step={frame.step}",
                               map_alt(info.title, frame, names)) for index, frame in enumerate(frames)],
             seat=await self._seat(info, seat_pass) if seat_pass is not None else None,
             notes=["The match is still in its lobby: the table opens when it starts."] if info.status == "lobby" else [],
@@ -175,7 +173,8 @@ class Tables:
         key = (match_id, index, frame.step)
         png = self.pngs.get(key)
         if png is None:
-            png = await drawing.draw(str(frame.view.get("game")), frame.view, names=names)
+            view = frame.view
+            png = await drawing.draw(str(view.get("game")), view, names=names)
             self.pngs[key] = png
             while len(self.pngs) > PNG_CACHE:
                 self.pngs.popitem(last=False)

@@ -3,13 +3,14 @@
 The frames are the replay GIF's (bot/service/history.py `public_frames`): the public view at
 the start, at every public phase end and now, from the choice log replayed through the engine.
 A page update replays only the choices since the last one (a fraction of a millisecond each);
-an undo, which rewrites the log's tail, replays from the start once. Only ``view(state, None)``
+an undo, which rewrites the log's tail (the match's undo mark moves), replays from the start once. Only ``view(state, None)``
 is ever read: no seat's secret is in a frame.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,11 +21,23 @@ from db.store import Store
 
 @dataclass(frozen=True)
 class Frame:
-    """The public view after ``step`` choices, and its phase's name."""
+    """The public view after ``step`` choices, kept as compact JSON (a long match has hundreds of
+    frames; the map is drawn from one at a time), with its phase's name and latest lines."""
 
     step: int
     label: str
-    view: dict[str, Any]
+    text: str
+    latest: tuple[str, ...]
+
+    @classmethod
+    def of(cls, step: int, view: dict[str, Any]) -> Frame:
+        lines = view.get("last_events") or view.get("log") or []
+        text = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+        return cls(step, label_of(view), text, tuple(str(line) for line in list(lines)[-3:]))
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return dict(json.loads(self.text))
 
 
 @dataclass
@@ -35,12 +48,14 @@ class Replay:
     state: eng.State
     last_seq: int = 0
     last_choice_id: int | None = None
+    undo_mark: int | None = None
+    """The match's undo mark when it was replayed: another one means an undo rewrote the log."""
     ends: list[Frame] = field(default_factory=list)
     now: Frame | None = None
 
     def frames(self) -> list[Frame]:
         """The start, every phase end, and now when it differs from the last phase end (as the GIF)."""
-        if self.now is None or (self.ends and self.now.view == self.ends[-1].view):
+        if self.now is None or (self.ends and self.now.text == self.ends[-1].text):
             return list(self.ends)
         return [*self.ends, self.now]
 
@@ -52,7 +67,7 @@ def label_of(view: dict[str, Any]) -> str:
 class Timelines:
     """The replays of the matches whose pages are open, one per match, brought up to date on read."""
 
-    def __init__(self, store: Store, keep: int = 64) -> None:
+    def __init__(self, store: Store, keep: int = 32) -> None:
         self.store = store
         self.keep = keep
         self.replays: dict[int, Replay] = {}
@@ -66,8 +81,8 @@ class Timelines:
                 if match is None:
                     raise LookupError(match_id)
                 replay = self.replays.get(match_id)
-                if replay is not None and replay.last_seq > match.step:
-                    replay = None  # an undo cut the log below what was replayed
+                if replay is not None and (replay.last_seq > match.step or replay.undo_mark != match.undo_mark):
+                    replay = None  # an undo cut the log (and the choices after it may be others)
                 after = max(0, replay.last_seq - 1) if replay is not None else 0  # the last one again: still there?
                 choices = [c for c in await self.store.choices(session, match_id, after) if c.seq <= match.step]
                 if replay is not None and not self._continues(replay, choices):
@@ -91,9 +106,8 @@ class Timelines:
     def _start(match: Match, seats: int) -> Replay:
         game = eng.get(match.game)
         state = game.setup(seats, eng.parse_options(game, dict(match.options)), match.seed)
-        view = game.view(state, None)
-        start = Frame(0, label_of(view), view)
-        return Replay(game, state, ends=[start], now=start)
+        start = Frame.of(0, game.view(state, None))
+        return Replay(game, state, undo_mark=match.undo_mark, ends=[start], now=start)
 
     @staticmethod
     def _advance(replay: Replay, choices: list[Any]) -> None:
@@ -103,10 +117,9 @@ class Timelines:
             state = step.state
             replay.last_seq, replay.last_choice_id = choice.seq, choice.id
             if any(event.phase_end and event.seats is None for event in step.events):
-                view = game.view(state, None)
-                replay.ends.append(Frame(choice.seq, label_of(view), view))
+                replay.ends.append(Frame.of(choice.seq, game.view(state, None)))
         if choices:
-            view = game.view(state, None)
+            now = Frame.of(replay.last_seq, game.view(state, None))
             replay.state = state
-            if replay.now is None or view != replay.now.view:  # a sealed choice changes no map: no new drawing
-                replay.now = Frame(replay.last_seq, label_of(view), view)
+            if replay.now is None or now.text != replay.now.text:  # a sealed choice changes no map: no new drawing
+                replay.now = now

@@ -109,6 +109,7 @@ class Chromium:
     async def size(self, width: int, height: int, scale: float, mobile: bool) -> None:
         await self.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
                         deviceScaleFactor=scale, mobile=mobile)
+        await self.call("Emulation.setTouchEmulationEnabled", enabled=mobile, maxTouchPoints=5)
 
     async def screenshot(self, path: Path) -> bytes:
         data = base64.b64decode((await self.call("Page.captureScreenshot", format="png"))["data"])
@@ -133,6 +134,18 @@ class Chromium:
             await self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="left", buttons=1)
         await self.call("Input.dispatchMouseEvent", type="mouseReleased", x=end[0], y=end[1], button="left",
                         clickCount=1)
+
+    async def pinch(self, centre: tuple[float, float], start_gap: float, end_gap: float, steps: int = 6) -> None:
+        """Two fingers on a touch screen moving apart (zoom in) or together (zoom out)."""
+        def points(gap: float) -> list[dict[str, float]]:
+            return [{"x": centre[0] - gap / 2, "y": centre[1], "id": 1},
+                    {"x": centre[0] + gap / 2, "y": centre[1], "id": 2}]
+
+        await self.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=points(start_gap))
+        for step in range(1, steps + 1):
+            gap = start_gap + (end_gap - start_gap) * step / steps
+            await self.call("Input.dispatchTouchEvent", type="touchMove", touchPoints=points(gap))
+        await self.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
 
     async def close(self) -> None:
         if self.socket is not None:

@@ -95,6 +95,8 @@ async def test_a_live_match_page_zooms_replays_and_follows_the_match(
     await check_screen(browser, "tinybigwars-phone-zoomed", PHONE)
     await browser.key("0", "Digit0", 48, "0")
     await browser.wait_for(f"Math.abs(warhostTable.view.scale - {before['scale']}) < 0.001", what="the fit again")
+    await browser.pinch((box[0], box[1]), 60, 240)  # two fingers apart, as on a phone
+    await browser.wait_for(f"warhostTable.view.scale > {before['scale']} * 1.5", what="a pinch zoom")
 
     # Both seal their forces: the next phase arrives on the page by itself.
     frames = len(state["frames"])
