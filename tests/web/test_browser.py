@@ -5,6 +5,7 @@ phone and desktop widths are checked and kept (tests/web/chromium.py `artefacts`
 from __future__ import annotations
 
 import io
+import json
 import os
 from typing import Any
 
@@ -103,6 +104,7 @@ async def test_a_live_match_page_zooms_replays_and_follows_the_match(
     for player in (alice, bob):
         assert await AutoPlayer(player).step()
     await browser.wait_for(f"warhostTable.state.frames.length > {frames} && warhostTable.following"
+                           f" && warhostTable.state.phase !== {json.dumps(state['phase'])}"
                            " && document.getElementById('map').complete", what="the next phase")
     assert await browser.evaluate("window.stillThisPage") is True  # no reload
     now = await browser.evaluate("warhostTable.state")
