@@ -6,14 +6,13 @@ A 4-seat Samurai match (one human seat answered with its prompts' defaults, thre
 played through the real service on a SQLite file. After every answer of the human seat (the AI
 seats then play on to its next decision) the page update is measured in CPU time of this process:
 what the bot does when an open page sees its match move — the feed's version read, the page's
-state (status, log, the replay frames brought up to date) and the new map drawn (DRAW_WORKERS=0:
-the drawing runs in this process, so its CPU is counted).
+state (status, log, the replay frames brought up to date) and its latest map (DRAW_WORKERS=0:
+a drawing runs in this process, so its CPU is counted).
 
 The channel's phase posts draw every phase end's map anyway, and the page shares those drawings
 (bot/service/drawing.py keeps the newest maps by what they show): they are drawn first, uncounted,
-as delivery would, so the page pays for what it adds: its state, and the map of a phase still
-under way. The floor is the warm `render.draw` of the same view: what one more map costs. The
-goal is <= 50 ms.
+as delivery would, so the page pays for what it adds: its state. The floor is the warm
+`render.draw` of the same view: what one more map would cost. The goal is <= 50 ms.
 """
 
 from __future__ import annotations
@@ -84,7 +83,7 @@ async def main(updates: int, seats: int, seed: int) -> None:
             parts["map"].append(done - middle)
             parts["update"].append(done - began)
             drawn += len(tables.pngs) != before
-            frame = tables.timelines.replays[info.id].frames()[-1]
+            frame = tables.timelines.replays[info.id].frames(over=False)[-1]
             began = time.process_time()
             render.draw("samurai", frame.view, names=names)
             floor.append(time.process_time() - began)
@@ -93,7 +92,7 @@ async def main(updates: int, seats: int, seed: int) -> None:
         await drawing.close()
         await store.close()
     samples = len(parts["update"])
-    print(f"{samples} page updates ({drawn} new maps for the page, {len(state.frames)} replay frames at the end)")
+    print(f"{samples} page updates ({drawn} new phase maps, {len(state.frames)} replay frames at the end)")
     for name, what in (("state", "the page's state (feed read, status, log, replay frames)"),
                        ("map", "its map now (shared with the phase post, or drawn)"),
                        ("update", "page update in all")):

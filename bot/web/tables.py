@@ -162,7 +162,7 @@ class Tables:
         """The PNG of one frame (IndexError: no such frame). A frame asked for with the step it
         was taken at (its URL's) is served from the frames at hand when they still hold it."""
         replay = self.timelines.replays.get(match_id)
-        frames = replay.frames() if replay is not None else []
+        frames = replay.frames(over=replay.final is not None) if replay is not None else []
         names = self.names.get(match_id)
         if step is None or names is None or not 0 <= index < len(frames) or frames[index].step != step:
             names = (await self.service.get_match(match_id)).names()

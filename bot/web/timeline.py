@@ -1,7 +1,9 @@
 """Every public phase end of a match, kept current as the match moves: the replay slider's frames.
 
 The frames are the replay GIF's (bot/service/history.py `public_frames`): the public view at
-the start, at every public phase end and now, from the choice log replayed through the engine.
+the start, at every public phase end (the maps the channel's phase posts show, so the page draws
+no map of its own while the match runs) and, once it is over, at its end; from the choice log
+replayed through the engine.
 A page update replays only the choices since the last one (a fraction of a millisecond each);
 an undo, which rewrites the log's tail (the match's undo mark moves), replays from the start once. Only ``view(state, None)``
 is ever read: no seat's secret is in a frame.
@@ -42,7 +44,7 @@ class Frame:
 
 @dataclass
 class Replay:
-    """One match replayed up to ``last_seq``: its phase-end frames and the view now."""
+    """One match replayed up to ``last_seq``: its phase-end frames and the state now."""
 
     game: eng.Game
     state: eng.State
@@ -51,13 +53,16 @@ class Replay:
     undo_mark: int | None = None
     """The match's undo mark when it was replayed: another one means an undo rewrote the log."""
     ends: list[Frame] = field(default_factory=list)
-    now: Frame | None = None
+    final: Frame | None = None
 
-    def frames(self) -> list[Frame]:
-        """The start, every phase end, and now when it differs from the last phase end (as the GIF)."""
-        if self.now is None or (self.ends and self.now.text == self.ends[-1].text):
+    def frames(self, over: bool) -> list[Frame]:
+        """The start and every phase end, as the channel's phase posts drew them; once the match
+        is over, its last view too when it differs (as the replay GIF)."""
+        if not over:
             return list(self.ends)
-        return [*self.ends, self.now]
+        if self.final is None or self.final.step != self.last_seq:
+            self.final = Frame.of(self.last_seq, self.game.view(self.state, None))
+        return list(self.ends) if self.ends and self.final.text == self.ends[-1].text else [*self.ends, self.final]
 
 
 def label_of(view: dict[str, Any]) -> str:
@@ -95,7 +100,7 @@ class Timelines:
             self.replays[match_id] = replay  # newest last: the oldest goes first
             while len(self.replays) > self.keep:
                 self.replays.pop(next(iter(self.replays)))
-            return match, replay.frames()
+            return match, replay.frames(match.status in ("finished", "aborted"))
 
     @staticmethod
     def _continues(replay: Replay, choices: list[Any]) -> bool:
@@ -107,7 +112,7 @@ class Timelines:
         game = eng.get(match.game)
         state = game.setup(seats, eng.parse_options(game, dict(match.options)), match.seed)
         start = Frame.of(0, game.view(state, None))
-        return Replay(game, state, undo_mark=match.undo_mark, ends=[start], now=start)
+        return Replay(game, state, undo_mark=match.undo_mark, ends=[start])
 
     @staticmethod
     def _advance(replay: Replay, choices: list[Any]) -> None:
@@ -118,8 +123,4 @@ class Timelines:
             replay.last_seq, replay.last_choice_id = choice.seq, choice.id
             if any(event.phase_end and event.seats is None for event in step.events):
                 replay.ends.append(Frame.of(choice.seq, game.view(state, None)))
-        if choices:
-            now = Frame.of(replay.last_seq, game.view(state, None))
-            replay.state = state
-            if replay.now is None or now.text != replay.now.text:  # a sealed choice changes no map: no new drawing
-                replay.now = now
+        replay.state = state

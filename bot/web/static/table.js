@@ -88,7 +88,7 @@
     table.following = index === frames.length - 1;
     const frame = frames[index];
     slider.value = String(index);
-    const label = `${index + 1} of ${frames.length}: ${frame.label}${table.following ? " (now)" : ""}`;
+    const label = `${index + 1} of ${frames.length}: ${frame.label}${table.following ? " (latest)" : ""}`;
     slider.setAttribute("aria-valuetext", label);
     $("frame-label").textContent = label;
     $("live").disabled = table.following;
