@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import render
 from bot.service import MatchService, drawing
 from bot.service.types import MatchInfo, SeatInfo, Status
 from bot.service.web_links import SeatPass
@@ -106,7 +107,7 @@ def facts(block: Any, prefix: str = "") -> list[str]:
     if isinstance(block, dict):
         found: list[str] = []
         for key, value in block.items():
-            if key == "seat" or block.get(key.removesuffix("s") + "_names"):
+            if key == "seat" or key.removesuffix("s") + "_names" in block:
                 continue  # the same cards by their names follow
             label = key.removesuffix("_names") + ("s" if key.endswith("_names") else "")
             found += facts(value, f"{prefix} {label.replace('_', ' ')}".strip())
@@ -185,4 +186,4 @@ class Tables:
         """The seat's private panel, drawn from its own view (never cached: it is the seat's alone)."""
         info = await self.service.get_match(match_id)
         view = await self.service.seat_view(match_id, seat_pass.user_id)
-        return await drawing.draw_private(info.game, view)
+        return await drawing.run("draw_private", render.draw_private, info.game, view, info.names(), game=info.game)

@@ -14,7 +14,7 @@ from PIL import Image
 
 from tests.e2e.harness import AutoPlayer, factory, settings_for
 from tests.web.chromium import Chromium, artefacts, chromium_path
-from tests.web.test_pages import start_match
+from tests.web.test_pages import seat_link, start_match
 
 pytestmark = pytest.mark.skipif(
     chromium_path() is None and not os.environ.get("WARHOST_REQUIRE_BROWSER"),
@@ -127,6 +127,16 @@ async def test_a_live_match_page_zooms_replays_and_follows_the_match(
 
     await open_page(browser, url, DESKTOP)
     await check_screen(browser, "tinybigwars-desktop", DESKTOP)
+
+    # Alice's own page, from the link in her DM: her private panel beside the same map.
+    await open_page(browser, seat_link(alice), PHONE)
+    await browser.wait_for("warhostTable.state.seat && document.getElementById('panel').complete"
+                           " && document.getElementById('panel').naturalWidth > 0", what="her panel")
+    assert not await browser.evaluate("document.getElementById('yours').hidden")
+    alt = await browser.evaluate("document.getElementById('panel').alt")
+    assert alt.startswith("Your private panel, alice: ")
+    await browser.evaluate("document.getElementById('yours').scrollIntoView()")
+    await browser.screenshot(artefacts() / "tinybigwars-seat-phone.png")
 
 
 async def test_a_samurai_page_weighs_less_than_300_kb(fake, start_bot, alice, tmp_path, browser) -> None:
