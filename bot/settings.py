@@ -42,6 +42,15 @@ class Settings(BaseSettings):
     draw_workers: int | None = Field(default=None, ge=0)
     """Processes that draw maps beside the event loop (None: one per core minus one, at least
     one); 0 draws in a thread of the bot process instead."""
+    web_port: int | None = Field(default=None, ge=0, le=65535)
+    """The match pages' HTTP port (bot/web/); None: no web server, and no post links to one."""
+    web_host: str = "127.0.0.1"
+    web_base_url: str | None = Field(default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$")
+    """The pages' public address that posts link to (default: http://WEB_HOST:WEB_PORT)."""
+    web_secret: SecretStr | None = None
+    """The key that signs seats' private links (None: one is made and kept in the database)."""
+    web_link_days: float = Field(default=7.0, gt=0, le=90)
+    """How long a seat's private link works (every new decision DM carries a fresh one)."""
 
     health_port: int | None = Field(default=None, ge=0, le=65535)
     """The HTTP listener for /healthz, /readyz and /metrics (None: none)."""
@@ -49,7 +58,7 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     """json: one JSON object a line, for log collectors."""
 
-    @field_validator("discord_token", mode="before")
+    @field_validator("discord_token", "web_secret", "web_base_url", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -59,7 +68,7 @@ class Settings(BaseSettings):
     def _blank_name_is_default(cls, value: object) -> object:
         return default_instance_name() if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("dev_guild_id", "shard_count", "draw_workers", "health_port", mode="before")
+    @field_validator("dev_guild_id", "shard_count", "draw_workers", "health_port", "web_port", mode="before")
     @classmethod
     def _blank_int_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

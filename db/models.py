@@ -316,4 +316,15 @@ class Lease(SQLModel, table=True):
     expires_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease)
+class Secret(SQLModel, table=True):
+    """A secret the bot made for itself and every process on the database shares (the key that
+    signs seats' web links, when WEB_SECRET is not set): made once, never shown."""
+
+    __tablename__ = "secrets"
+
+    name: str = Field(primary_key=True, max_length=40)
+    value: str = Field(max_length=200)
+    created_at: datetime = _when()
+
+
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret)

@@ -34,7 +34,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import Select
 
 import engine as eng
-from db.models import Choice, Deadline, Lease, Match, Seat, Snapshot, next_fire, stored_id
+from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
@@ -317,6 +317,18 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
     async def lease(self, session: AsyncSession, name: str) -> Lease | None:
         """The named lease as it stands (whoever holds it)."""
         return (await session.exec(select(Lease).where(col(Lease.name) == name))).first()
+
+    async def secret(self, name: str, make: str, now: datetime) -> str:
+        """The stored secret of this name; the first caller stores ``make`` (a race between two
+        processes keeps the first one written, and both return it)."""
+        insert = (sqlite_insert if self.dialect == "sqlite" else postgresql_insert)(Secret)
+        async with self.write() as session:
+            await (await session.connection()).execute(
+                insert.values(name=name, value=make, created_at=now).on_conflict_do_nothing(
+                    index_elements=[col(Secret.name)]))
+            found = await session.get(Secret, name)
+            assert found is not None
+            return found.value
 
     async def release_lease(self, name: str, holder: str, now: datetime) -> None:
         async with self.write() as session:

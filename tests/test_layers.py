@@ -16,7 +16,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
                "bot", "db", "render"),
     "render": ("discord", "sqlalchemy", "sqlmodel", "aiosqlite", "asyncpg", "alembic", "bot", "db"),
     "db": ("discord", "bot", "render"),
-    "bot/service": ("discord", "bot.discord", "bot.local", "bot.cli"),
+    "bot/service": ("discord", "bot.discord", "bot.local", "bot.cli", "bot.web", "aiohttp"),
+    "bot/web": ("discord", "bot.discord", "bot.local", "bot.cli"),
 }
 
 

@@ -20,7 +20,9 @@ from bot.discord.shutdown import ClosingTree, Shutdown, on_signals
 from bot.service import MatchService, drawing
 from bot.service.core import utcnow
 from bot.service.instance import InstanceGuard
+from bot.service.web_links import WebLinks
 from bot.settings import Settings
+from bot.web import WebServer
 from db.store import Store
 
 Clock = Callable[[], datetime]
@@ -90,6 +92,9 @@ class WarhostBot(commands.Bot):
         (the InstanceGuard keeps a second live process with the same name out)."""
         self.guard: InstanceGuard | None = None
         self.leases: Leases | None = None
+        self.web: WebServer | None = None
+        self.web_links: WebLinks | None = None
+        """The match pages and their links (WEB_PORT); None: no web table, and no post links to one."""
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -119,8 +124,24 @@ class WarhostBot(commands.Bot):
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)
         await drawing.configure(self.settings.draw_workers)
+        await self.start_web(clock)
         await self.add_cog(GameCog(self))
         await self.sync_commands()
+
+    async def start_web(self, clock: Clock) -> None:
+        """Serve the match pages on WEB_HOST:WEB_PORT when WEB_PORT is set; posts link to WEB_BASE_URL
+        (default: the address served)."""
+        settings = self.settings
+        if settings.web_port is None:
+            return
+        secret = settings.web_secret.get_secret_value() if settings.web_secret else None
+        links = await WebLinks.open(self.svc.store, settings.web_base_url or "http://localhost", secret, clock,
+                                    settings.web_link_days)
+        self.web = WebServer(self.svc, links)
+        await self.web.start(settings.web_host, settings.web_port)
+        if not settings.web_base_url:
+            links.base_url = f"http://{settings.web_host}:{self.web.port}"
+        self.web_links = links
 
     @property
     def lease_seconds(self) -> float:
@@ -150,6 +171,8 @@ class WarhostBot(commands.Bot):
         drawing workers go once Discord's connection is closed (no new interaction can draw)."""
         if self.game is not None:
             await self.remove_cog(GameCog.__cog_name__)
+        if self.web is not None:
+            await self.web.stop()
         if self._service is not None:
             for name in ("deliver", "tick"):
                 with contextlib.suppress(Exception):

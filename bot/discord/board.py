@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import texts, threads
+from bot.discord import table_links, texts, threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
@@ -76,8 +76,9 @@ def board_text(state: Any, latest: str | None) -> str:
     return "\n".join(lines)[:1900]
 
 
-def board_view(match_id: int, status: str) -> discord.ui.View:
-    """Act, Map and Rules, routed by custom_id (bot/discord/router.py), so they work after a restart."""
+def board_view(match_id: int, status: str, table: discord.ui.Button[Any] | None = None) -> discord.ui.View:
+    """Act, Map and Rules, routed by custom_id (bot/discord/router.py), so they work after a restart,
+    and the web table's link button when there is one (``table``)."""
     view = PlainView()
     open_match = status in ("active", "paused")
     for action, label, style in (("act", "Act", discord.ButtonStyle.primary),
@@ -85,6 +86,8 @@ def board_view(match_id: int, status: str) -> discord.ui.View:
                                  ("rules", "Rules", discord.ButtonStyle.secondary)):
         view.add_item(discord.ui.Button(label=label, style=style, custom_id=BoardId(match_id, action).encode(),
                                         disabled=action == "act" and not open_match))
+    if table is not None:
+        view.add_item(table)
     return view
 
 
@@ -174,7 +177,8 @@ class Boards:
             return  # the channel refuses posts for now; delivery's probe finds when it works again
         if not may_post(self.host, info.channel_id):
             return
-        text, view = board_text(status, board.latest), board_view(match_id, info.status)
+        text = board_text(status, board.latest)
+        view = board_view(match_id, info.status, table_links.table_button(self.host, match_id))
         channel = self.host.get_partial_messageable(info.channel_id)
         ref = board.message_id
         if ref is not None:

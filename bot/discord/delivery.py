@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import log_json, metrics
-from bot.discord import nudges, phase_posts, replays
+from bot.discord import nudges, phase_posts, replays, table_links
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
@@ -442,6 +442,7 @@ class Delivery:
         content = prompt_text(written, deadline, f"**{title}** in <#{notice.channel_id}>")
         if before:
             content = clip("\n".join([*before, "", content]))
+        content = table_links.with_seat_link(self.bot, content, notice.match_id, int(notice.seat), notice.user_id)
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):
@@ -471,6 +472,7 @@ class Delivery:
         prompt = named_prompt(payload["prompt"], info.names())
         content = prompt_text(written, _parse_time(payload.get("deadline")), f"**{info.title}** in <#{notice.channel_id}>")
         content = clip(f"**{inert(str(notice.payload.get('text', '')))}**\n{content}")
+        content = table_links.with_seat_link(self.bot, content, notice.match_id, int(notice.seat), notice.user_id)
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         try:  # no files: the DM keeps its map (the delivered notice no longer holds the view it came from)
             async with self.turns.hold(notice.match_id, int(notice.seat)):

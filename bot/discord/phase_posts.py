@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord import table_links
 from bot.discord.mentions import NOBODY
 from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.service import drawing
@@ -72,8 +73,10 @@ async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
     closing = last.kind in ("phase", "result")
     files = await _map(delivery, last) if closing else []
     if _alone(first):
+        table = table_links.table_view(delivery.bot, first.match_id) if first.kind == "result" else None
+        link: dict[str, Any] = {"view": table} if table is not None else {}
         msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,
-                                 nonce=nonce_of(first), allowed_mentions=NOBODY)
+                                 nonce=nonce_of(first), allowed_mentions=NOBODY, **link)
         return str(msg.id)
     open_post = await delivery.svc.open_phase_post(first.match_id, first.id)
     if open_post is not None:

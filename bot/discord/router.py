@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, texts
+from bot.discord import ids, nudges, table_links, texts
 from bot.discord.board_clicks import board_click
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
@@ -254,4 +254,6 @@ class Router:
             else:
                 content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
                 view = discord.ui.View()
+            if in_dm:  # the DM keeps the seat's private table link it had
+                content = table_links.with_seat_link(self.wiring.messenger, content, match_id, seat, interaction.user.id)
             await interaction.edit_original_response(content=content, view=view, attachments=[])

@@ -23,13 +23,15 @@ pickles a view dict out and PNG bytes back.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import multiprocessing
 import os
 import select
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -289,9 +291,28 @@ async def close() -> None:
     await old.close()
 
 
+RECENT_MAPS = 24
+"""Public maps kept by what they show: a phase post's map and the web table's (bot/web/) are one drawing."""
+_recent: OrderedDict[str, bytes] = OrderedDict()
+
+
+def map_key(game: str, view: Mapping[str, Any], names: list[str] | None) -> str:
+    """What a public map shows, as one digest (the same view read back from a notice gives the same)."""
+    text = json.dumps([game, view, names], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
-    """The public map, drawn by the process's pool."""
-    return await _pool.draw(game, view, names)
+    """The public map, drawn by the process's pool (or the same map drawn a moment ago)."""
+    key = map_key(game, view, names)
+    png = _recent.get(key)
+    if png is None:
+        png = await _pool.draw(game, view, names)
+        _recent[key] = png
+        while len(_recent) > RECENT_MAPS:
+            _recent.popitem(last=False)
+    _recent.move_to_end(key)
+    return png
 
 
 async def draw_private(game: str, view: Mapping[str, Any]) -> bytes:
