@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, texts
+from bot.discord import ids, nudges, texts, turn_dm
 from bot.discord.board_clicks import board_click
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
@@ -231,10 +231,11 @@ class Router:
         choice: dict[str, Any],
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
-        DM the reply holds the seat's turn from the submit to its edit: the seat's next prompt,
-        which delivery writes into this same message, must land after it (seat_turns.py)."""
+        DM the reply renders the seat's turn DM as the match stands after the choice (turn_dm.py),
+        holding the seat's turn from the submit to its edit, as delivery does (seat_turns.py)."""
         in_dm = interaction.guild_id is None
-        async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
+        turns = self.wiring.seat_turns
+        async with turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
             result = await self.service.submit(
                 match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
                 in_guild=not in_dm,
@@ -245,6 +246,8 @@ class Router:
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
                 return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
+            if in_dm and await self._show_turn(interaction, match_id, seat, result.private):
+                return
             label = option_label(prompt, choice)
             if prompt.get("secret"):
                 content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
@@ -255,3 +258,17 @@ class Router:
                 content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
                 view = discord.ui.View()
             await interaction.edit_original_response(content=content, view=view, attachments=[])
+
+    async def _show_turn(self, interaction: discord.Interaction, match_id: int, seat: int, notes: list[str]) -> bool:
+        """Edit the clicked turn DM into what the match now says of it (sealed with [Change], or
+        its final form); False when the clicked message is not the seat's turn DM."""
+        turn = await self.service.seat_turn(match_id, seat)
+        message = interaction.message
+        if turn is None or turn.subject is None or message is None or turn.subject.dm != message.id:
+            return False
+        shown = self.wiring.seat_turns.shown.get(message.id)
+        head = shown.head if shown is not None else []
+        rendered = turn_dm.render(turn, head, notes)
+        await interaction.edit_original_response(content=rendered.content, view=rendered.view)
+        turn_dm.remember(self.wiring.seat_turns.shown, message.id, rendered, head, notes)
+        return True

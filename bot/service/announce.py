@@ -99,9 +99,11 @@ class Announcements(ServiceParts):
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
             old = start_prompts().get(seat.seat_no)
-            # The seat's own next decision, or a prompt that replaces one it had not answered yet:
-            # the same DM shows it (edited in place). A decision after others acted is a new DM.
-            in_place = seat.seat_no == ctx.actor or (old is not None and not old.answered)
+            # The seat's own next decision, a prompt that replaces one it had not answered yet, or
+            # the next decision of a sealed step it answered and that was revealed (a fight's next
+            # round): the same DM shows it (edited in place). A decision after others acted is a new DM.
+            in_place = (seat.seat_no == ctx.actor or (old is not None and not old.answered)
+                        or (old is not None and old.secret and old.answered))
             due = due_at.isoformat() if due_at and not prompt.optional else None  # nothing waits for it
             ctx.notice("prompt", PromptNotice(
                 text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
