@@ -494,7 +494,9 @@ class Delivery:
             shown = self.turns.shown.get(ref)
             if shown is None or not shown.final:
                 rendered = turn_dm.render(turn, shown.head if shown else [], shown.notes if shown else [])
-                same = rendered.digest == shown.digest if shown is not None else rendered.live
+                # A DM this process never wrote (it restarted) shows its prompt as delivered.
+                assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
+                same = rendered.digest == assumed
                 if not same:
                     await self._write_turn(turn, ref, rendered, shown)
             if not turn.live:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -128,6 +128,14 @@ def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | Non
         return Rendered(clip("\n".join(lines)), view, True)
     lines = [*head, where, f"**{written.get('text', '')}**", *outcome(turn), *notes]
     return Rendered(clip("\n".join(lines)), None, False)
+
+
+def as_delivered(turn: SeatTurn) -> Rendered:
+    """What a turn DM still asking shows when this process did not write it: its prompt as
+    delivered, without the "table waits for you" line (a final one is rendered anew)."""
+    if not turn.live:
+        return Rendered("", None, True)
+    return render(replace(turn, waits_alone=False))
 
 
 def reminder_text(turn: SeatTurn) -> str | None:
