@@ -264,11 +264,13 @@ class Router:
         its final form); False when the clicked message is not the seat's turn DM."""
         turn = await self.service.seat_turn(match_id, seat)
         message = interaction.message
-        if turn is None or turn.subject is None or message is None or turn.subject.dm != message.id:
+        if turn is None or turn.subject is None or turn.subject.dm is None:
             return False
-        shown = self.wiring.seat_turns.shown.get(message.id)
+        if message is not None and turn.subject.dm != message.id:
+            return False  # not the seat's turn DM (a modal's answer may come without its message)
+        shown = self.wiring.seat_turns.shown.get(turn.subject.dm)
         head = shown.head if shown is not None else []
         rendered = turn_dm.render(turn, head, notes)
         await interaction.edit_original_response(content=rendered.content, view=rendered.view)
-        turn_dm.remember(self.wiring.seat_turns.shown, message.id, rendered, head, notes)
+        turn_dm.remember(self.wiring.seat_turns.shown, turn.subject.dm, rendered, head, notes)
         return True
