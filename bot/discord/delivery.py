@@ -428,8 +428,9 @@ class Delivery:
         revealed into it, or it replaces one not answered yet) edits its turn DM in place, saying
         how the previous decision ended: one DM per turn, not one per click. Otherwise a new DM
         notifies, and the previous turn DM takes its final form. A prompt the seat no longer owes
-        by the time it would go out (it moved on, the AI took the seat, the match ended) is not
-        sent: the reconciling after this match's notices shows the seat's turn as it is."""
+        by the time it would go out is not sent (it answered elsewhere, the game moved on, the
+        match ended), unless the AI answered it: then it comes in its final form, saying what
+        the AI chose for the seat."""
         payload = notice.payload
         seat = int(notice.seat)
         async with self.turns.hold(notice.match_id, seat):  # one writer at a time: seat_turns.py
@@ -437,8 +438,10 @@ class Delivery:
             if previous is None:
                 return "skipped"
             turn = previous.about(notice.id, payload)
-            if not turn.live or turn.subject is None:
+            late = None if turn.live else turn_dm.its_choice(turn)
+            if turn.subject is None or not (turn.live or (late is not None and late.by != "player")):
                 return SUPERSEDED
+            # (a prompt the AI answered before it went out still comes, saying what the AI chose)
             head = [inert(line) for line in payload.get("news") or []]
             before = previous.subject
             in_place = bool(payload.get("in_place")) and before is not None

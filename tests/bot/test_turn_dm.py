@@ -166,3 +166,13 @@ async def test_reconciling_finalizes_a_sealed_dm_once() -> None:
     await delivery.reconcile(7)
     [(ref, edit)] = dm.edits
     assert ref == DM and edit["view"] is None and "The match is over." in edit["content"]
+
+
+async def test_a_prompt_the_ai_answered_before_it_went_out_says_what_the_ai_chose() -> None:
+    late = sealed_turn(version=12, answered=False, choices=[TurnChoice(10, "energy", "deadline", {"attack": 2, "guard": 0})])
+    delivery, dm = delivery_for(replace(late, subject=None))
+    payload = {**late.subject.payload, "version": 9, "in_place": False, "news": [], "names": late.names,  # type: ignore[union-attr]
+               "title": "Tiny Big Wars", "game": "tinybigwars", "view": {}}
+    ref = await delivery.dm_prompt(notice("prompt", payload))
+    [content] = dm.sent
+    assert ref == "901" and "Time was up: the AI chose **Energy for extra hits 2, Energy to cancel hits 0** for you." in content
