@@ -516,7 +516,7 @@ class Delivery:
         if shown is not None and shown.final:
             return
         ended = replace(previous, choices=[c for c in previous.choices if until is None or c.seq <= until])
-        rendered = turn_dm.render(ended, shown.head if shown else [], shown.notes if shown else [])
+        rendered = turn_dm.render(ended, shown.head if shown else [], shown.notes if shown else [], final=True)
         await self._write_turn(ended, before.dm, rendered, shown)
 
     async def _write_turn(self, turn: SeatTurn, ref: int, rendered: turn_dm.Rendered, shown: Shown | None) -> None:

@@ -107,10 +107,14 @@ def outcome(turn: SeatTurn, until: int | None = None) -> list[str]:
     return lines
 
 
-def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | None = None) -> Rendered:
+def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | None = None,
+           final: bool = False) -> Rendered:
     """The DM of the turn's subject as the match stands: ``head``, lines written above its prompt
-    (what led to it); ``notes``, lines only this seat reads that came with its answer."""
+    (what led to it); ``notes``, lines only this seat reads that came with its answer; ``final``,
+    its final form even if its prompt is still open (a newer DM asks it now, as after an undo)."""
     assert turn.subject is not None
+    if final and turn.live:
+        turn = replace(turn, version=None)
     head, notes = list(head or []), [inert(line) for line in notes or []]
     written = subject_prompt(turn)
     where = f"**{inert(turn.title)}** in <#{turn.channel_id}>"

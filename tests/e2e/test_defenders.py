@@ -129,7 +129,7 @@ async def test_all_defenders_card_shared_by_two_players(fake, start_bot, alice, 
     assert b_new.id == b_old.id
     b_move = next(o for o in labels(b_new) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
     await pick(bob, b_new, b_move)
-    await bob.dm.wait_for(lambda m: m.id == b_new.id and m.content.startswith(("Done", f"You chose: **{b_move}**")))
+    await bob.dm.wait_for(lambda m: m.id == b_new.id and f"You chose: **{b_move}**" in m.content)
     a_hero, a_where = a_move.split(": move to ")[0], a_move.split(": move to ")[1].split(" (")[0]
     b_hero, b_where = b_move.split(": move to ")[0], b_move.split(": move to ")[1].split(" (")[0]
     await fake.wait_until(lambda: any(f"{a_hero} (alice) moves to {a_where}" in m.content for m in posts(fake))
