@@ -107,7 +107,7 @@ class TurnViews(Transactions):
             since = -1
             if found is not None and found[2].get("version") is not None:
                 since = int(found[2]["version"])
-            choices = await self.store.seat_choices(session, match_id, seat_no, since) if found is not None else []
+            choices = await self.store.seat_choices(session, match_id, seat_no, since)  # all, before its first DM
             refs = await self.store.reminder_refs(session, match_id, found[0]) if found is not None else []
         if state is not None:
             self._cache.put(match_id, match.version, state)
