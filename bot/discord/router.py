@@ -234,8 +234,7 @@ class Router:
         DM the reply renders the seat's turn DM as the match stands after the choice (turn_dm.py),
         holding the seat's turn from the submit to its edit, as delivery does (seat_turns.py)."""
         in_dm = interaction.guild_id is None
-        turns = self.wiring.seat_turns
-        async with turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
+        async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
             result = await self.service.submit(
                 match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
                 in_guild=not in_dm,
