@@ -85,3 +85,25 @@ async def test_defenders_dms_stay_true(fake: Any, start_bot: Any, alice: Any, bo
     table = TurnDmTable(fake, bot, [alice, bob], chooser=defenders_chooser(DefendersTable([alice, bob])))
     await table.play(match_id)
     assert_ended_well(table)
+
+
+@pytest.mark.fakediscord(players=("alice", "bob"))
+async def test_an_abort_leaves_no_dm_asking(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> None:
+    """Alice sealed her force, Bob had not chosen: the host aborts. Alice's DM says what she
+    sealed and that the match was aborted; Bob's says the match was aborted before he chose."""
+    bot, _match_id = await start(fake, factory(settings_for(fake, tmp_path / "a.db")), start_bot, [alice, bob], 0,
+                                 game="tinybigwars")
+    force = await alice.dm.wait_for(lambda m: m.selects)
+    await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
+    await alice.dm.wait_for(lambda m: m.id == force.id and m.button("Change") is not None)
+    await bob.dm.wait_for(lambda m: m.selects)
+    assert "The match was aborted." in (await alice.slash("game abort")).content
+    for player in (alice, bob):
+        await player.dm.wait_for(lambda m: "aborted" in m.content and not live_components(m), timeout=60)
+    await fake.quiesce(quiet=0.3, timeout=10)
+    for player in (alice, bob):
+        assert [m.content for m in player.dm.messages if live_components(m)] == []
+    [alice_dm] = [m for m in alice.dm.messages if m.id == force.id]
+    assert "You chose: **" in alice_dm.content and "The match was aborted." in alice_dm.content
+    assert "you can change it" not in alice_dm.content
+    assert any("The match was aborted before you chose." in m.content for m in bob.dm.messages)
