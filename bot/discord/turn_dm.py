@@ -127,6 +127,9 @@ def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | Non
     if turn.live:
         assert turn.version is not None
         lines = [*head, *([f"**{LAST_TO_CHOOSE}**"] if turn.waits_alone else [])]
+        passed = its_choice(turn) if turn.answered else None
+        if passed is not None:  # an optional decision passed on stays open: it says what was chosen
+            lines.append(CHOSE.format(label=inert(option_label(written, passed.choice)).rstrip(".")))
         lines.append(prompt_text(written, turn.deadline, where))
         view = prompt_view(turn.match_id, turn.seat, turn.version, subject_prompt(turn, plain=False))
         return Rendered(clip("\n".join(lines)), view, True)

@@ -176,3 +176,16 @@ async def test_a_prompt_the_ai_answered_before_it_went_out_says_what_the_ai_chos
     ref = await delivery.dm_prompt(notice("prompt", payload))
     [content] = dm.sent
     assert ref == "901" and "Time was up: the AI chose **Energy for extra hits 2, Energy to cancel hits 0** for you." in content
+
+
+def test_an_optional_decision_passed_on_stays_open_and_says_so() -> None:
+    prompt = {**energy_prompt(), "kind": "cheer", "input": "choose", "secret": False, "optional": True, "fields": [],
+              "options": [{"value": "no", "label": "Not now", "choice": {"use": False}},
+                          {"value": "yes", "label": "Cheer", "choice": {"use": True}}]}
+    base = sealed_turn(secret=False, choices=[TurnChoice(5, "cheer", "player", {"use": False})])
+    assert base.subject is not None
+    passed = replace(base, subject=replace(base.subject, payload={**base.subject.payload, "prompt": prompt}))
+    shown = turn_dm.render(passed)
+    assert shown.live and buttons(shown) == ["Not now", "Cheer"] and "You chose: **Not now**." in shown.content
+    over = turn_dm.render(replace(passed, status="finished", version=None, answered=False, choices=[]))
+    assert over.view is None and "The match ended before you chose." in over.content

@@ -150,7 +150,7 @@ async def test_defence_decided_from_a_dm(fake, start_bot, alice, bob, tmp_path) 
     hp_before = next(d["hp"] for d in (await bot.svc.public_view(info.id))["defenders"] if d["name"] == hero)
     assert "Let it through" in labels(dm)
     await pick(player, dm, defend)
-    await player.dm.wait_for(lambda m: m.id == dm.id and m.content.startswith("Done"))
+    await player.dm.wait_for(lambda m: m.id == dm.id and f"You chose: **{defend}**" in m.content)
     await fake.wait_until(lambda: any(f"{hero} ({player.name}) defends" in m.content for m in posts(fake)), 60)
     line = next(m.content for m in posts(fake) if f"{hero} ({player.name}) defends" in m.content)
     assert f"for {cost} HP" in line or cost == 0
