@@ -116,6 +116,8 @@ def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | Non
     if final and turn.live:
         turn = replace(turn, version=None)
     head, notes = list(head or []), [inert(line) for line in notes or []]
+    if head:
+        head.append("")  # what led here, then this decision
     written = subject_prompt(turn)
     where = f"**{inert(turn.title)}** in <#{turn.channel_id}>"
     if turn.live and turn.answered and turn.secret:
