@@ -38,6 +38,7 @@ from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, ne
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
+from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -79,7 +80,7 @@ def alembic_config(url: str, connection: Any = None) -> Any:
     return cfg
 
 
-class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries):
+class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,

@@ -16,22 +16,22 @@ import hashlib
 import io
 import logging
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import log_json, metrics
-from bot.discord import nudges, phase_posts, replays, table_links
+from bot.discord import nudges, phase_posts, replays, table_links, turn_dm
 from bot.discord.board import Boards
-from bot.discord.mentions import NOBODY, mentions, only, plain_names
-from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
+from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.refusals import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, alert_text, final_code, reason_for
-from bot.discord.seat_turns import SeatTurns
+from bot.discord.seat_turns import SeatTurns, Shown
 from bot.discord.undo_ui import consent_text, consent_view
-from bot.naming import named_prompt
 from bot.service import drawing
 from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
+from bot.service.turn_views import SeatTurn
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -55,6 +55,8 @@ NONCE_LENGTH = 25
 """Discord takes string nonces of up to 25 characters."""
 
 DELIVERED, PARKED, RETRY = "delivered", "parked", "retry"
+SUPERSEDED = "superseded"
+"""The ref of a prompt notice not sent: the seat no longer owed it when its turn came."""
 
 
 def _groups(batch: list[Any]) -> list[list[Any]]:
@@ -189,6 +191,8 @@ class Delivery:
                     if match_id in self.again:
                         continue
                     self.retry_at.pop(match_id, None)
+                    if sent:
+                        await self.reconcile(match_id)  # the turn DMs, as the match now stands
                     return sent
                 for group in _groups(batch):
                     outcome = await self._deliver_one(group)
@@ -422,66 +426,131 @@ class Delivery:
         return await self._dm(notice, clip(inert("\n".join(lines))))
 
     async def dm_prompt(self, notice: Any) -> str | None:
-        """A decision in the seat's DMs. The seat's next decision of the same sequence (its own
-        answer led to it, or it replaces one not answered yet) edits the previous prompt's
-        message in place: one DM per turn, not one per click. Otherwise a new DM notifies."""
+        """A decision in the seat's DMs, rendered from the match as it stands (turn_dm.py). The
+        seat's next decision of the same sequence (its own answer led to it, its sealed step was
+        revealed into it, or it replaces one not answered yet) edits its turn DM in place, saying
+        how the previous decision ended: one DM per turn, not one per click. Otherwise a new DM
+        notifies, and the previous turn DM takes its final form. A prompt the seat no longer owes
+        by the time it would go out is not sent (it answered elsewhere, the game moved on, the
+        match ended), unless the AI answered it: then it comes in its final form, saying what
+        the AI chose for the seat."""
         payload = notice.payload
-        if "names" in payload and "title" in payload:  # everything is in the notice: no read
-            names, title, game = payload["names"], payload["title"], payload["game"]
-        else:
-            info = await self.svc.get_match(notice.match_id)
-            names, title, game = info.names(), info.title, info.game
-        prompt = named_prompt(payload["prompt"], names)
-        written = named_prompt(payload["prompt"], plain_names(names))
-        deadline = _parse_time(payload.get("deadline"))
-        previous = await self.svc.previous_prompt(notice.match_id, int(notice.seat), notice.id)
-        before = [inert(line) for line in payload.get("news") or []]
-        if payload.get("choice") is not None and previous is not None:
-            label = option_label(named_prompt(previous[1], plain_names(names)), payload["choice"])
-            before.append(f"You chose: **{inert(label).rstrip('.')}**.")
-        content = prompt_text(written, deadline, f"**{title}** in <#{notice.channel_id}>")
-        if before:
-            content = clip("\n".join([*before, "", content]))
-        content = table_links.with_seat_link(self.bot, content, notice.match_id, int(notice.seat), notice.user_id)
-        view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
-        files: list[discord.File] = []
-        if prompt.get("secret") and payload.get("view"):
-            png = await drawing.draw_private(game, payload["view"])
-            files.append(discord.File(io.BytesIO(png), "you.png"))
-        async with self.turns.hold(notice.match_id, int(notice.seat)):  # after a click's reply: seat_turns.py
-            if payload.get("in_place") and previous is not None:
-                edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
+        seat = int(notice.seat)
+        async with self.turns.hold(notice.match_id, seat):  # one writer at a time: seat_turns.py
+            previous = await self.svc.seat_turn(notice.match_id, seat, before_id=notice.id)
+            if previous is None:
+                return "skipped"
+            turn = previous.about(notice.id, payload)
+            late = None if turn.live else turn_dm.its_choice(turn)
+            if turn.subject is None or not (turn.live or (late is not None and late.by != "player")):
+                return SUPERSEDED
+            # (a prompt the AI answered before it went out still comes, saying what the AI chose)
+            head = [inert(line) for line in payload.get("news") or []]
+            before = previous.subject
+            in_place = bool(payload.get("in_place")) and before is not None
+            if in_place and turn_dm.its_choice(previous, until=turn.subject.version) is not None:
+                head += turn_dm.outcome(previous, until=turn.subject.version)
+            rendered = turn_dm.render(turn, head)
+            files: list[discord.File] = []
+            prompt = payload.get("prompt") or {}
+            if prompt.get("secret") and payload.get("view"):
+                png = await drawing.draw_private(str(payload.get("game")), payload["view"])
+                files.append(discord.File(io.BytesIO(png), "you.png"))
+            if in_place and before is not None and before.dm is not None:
+                edited = await self._edit_dm(notice, before.dm, self._linked(turn, rendered), rendered.view, files)
                 if edited is not None:
+                    if edited.isdigit():
+                        turn_dm.remember(self.turns.shown, int(edited), rendered, head, [])
                     return edited
-            ref = await self._dm(notice, content, view=view, files=files)
-            if ref is not None and ref.isdigit() and previous is not None:
-                await self.retire(notice, previous)
+            ref = await self._dm(notice, self._linked(turn, rendered), view=rendered.view, files=files)
+            if ref is not None and ref.isdigit():
+                turn_dm.remember(self.turns.shown, int(ref), rendered, head, [])
+                if before is not None and before.dm is not None and before.dm != int(ref):
+                    await self._finalize(previous, until=turn.subject.version)
             return ref
 
     async def last_to_choose(self, notice: Any) -> str:
-        """Tell the one seat still choosing that everyone waits for it: on its open prompt, edited
-        (it already has that DM; a second one would only buzz again). Best effort."""
-        found = await self.svc.prompt_notice_before(notice.match_id, int(notice.seat), notice.id)
-        if found is None:
-            return "skipped"
-        ref, payload = found
-        info = await self.svc.get_match(notice.match_id)
-        if info.status != "active" or info.seat_user(int(notice.seat)) != int(notice.user_id):
-            return "skipped"
-        written = named_prompt(payload["prompt"], plain_names(info.names()))
-        prompt = named_prompt(payload["prompt"], info.names())
-        content = prompt_text(written, _parse_time(payload.get("deadline")), f"**{info.title}** in <#{notice.channel_id}>")
-        content = clip(f"**{inert(str(notice.payload.get('text', '')))}**\n{content}")
-        content = table_links.with_seat_link(self.bot, content, notice.match_id, int(notice.seat), notice.user_id)
-        view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
-        try:  # no files: the DM keeps its map (the delivered notice no longer holds the view it came from)
-            async with self.turns.hold(notice.match_id, int(notice.seat)):
-                await self._edit_dm(notice, int(ref), content, view, None)
-        except discord.HTTPException as exc:
-            log.info("could not tell seat %s of match %s it is the last to choose: %s", notice.seat, notice.match_id, exc)
-        return ref
+        """The one seat still choosing is told that everyone waits for it, on its open prompt: its
+        turn DM rendered as the match stands when this goes out (a seat that has chosen since,
+        or whose step moved on, is not told, and its DM is not re-opened)."""
+        return await self._reconcile_seat(notice.match_id, int(notice.seat)) or "skipped"
 
-    async def _edit_dm(self, notice: Any, ref: int, content: str, view: discord.ui.View,
+    async def reconcile(self, match_id: int) -> None:
+        """After a match's notices went out: each seat's turn DM as the match stands now (a
+        sealed choice revealed, a turn the AI played, a match over), and its reminder DMs. Best
+        effort: a failure here loses nothing, the next reconciling renders the same."""
+        try:
+            info = await self.svc.get_match(match_id)
+            for seat in info.seats:
+                if seat.user_id is not None:
+                    async with self.gate:
+                        await self._reconcile_seat(match_id, seat.seat)
+        except Exception:
+            log.exception("could not bring the turn DMs of match %s up to date", match_id)
+
+    async def _reconcile_seat(self, match_id: int, seat: int) -> str | None:
+        """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""
+        async with self.turns.hold(match_id, seat):
+            turn = await self.svc.seat_turn(match_id, seat)
+            if turn is None or turn.subject is None or turn.subject.dm is None:
+                return None
+            ref = turn.subject.dm
+            if await self.dms_closed(match_id, seat):
+                return str(ref)
+            shown = self.turns.shown.get(ref)
+            if shown is None or not shown.final:
+                rendered = turn_dm.render(turn, shown.head if shown else [], shown.notes if shown else [])
+                # A DM this process never wrote (it restarted) shows its prompt as delivered.
+                assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
+                same = rendered.digest == assumed
+                if not same:
+                    await self._write_turn(turn, ref, rendered, shown)
+            if not turn.live:
+                await self._close_reminders(turn)
+            return str(ref)
+
+    async def _finalize(self, previous: SeatTurn, until: int | None) -> None:
+        """A new turn DM supersedes the seat's previous one: that one takes its final form (what
+        was chosen, how it ended, no components), so only the newest DM asks. Best effort."""
+        before = previous.subject
+        if before is None or before.dm is None:
+            return
+        shown = self.turns.shown.get(before.dm)
+        if shown is not None and shown.final:
+            return
+        ended = replace(previous, choices=[c for c in previous.choices if until is None or c.seq <= until])
+        rendered = turn_dm.render(ended, shown.head if shown else [], shown.notes if shown else [], final=True)
+        await self._write_turn(ended, before.dm, rendered, shown)
+
+    def _linked(self, turn: SeatTurn, rendered: turn_dm.Rendered) -> str:
+        """The turn DM's text with the seat's private table link under it (when the web table is on)."""
+        return table_links.with_seat_link(self.bot, rendered.content, turn.match_id, turn.seat, turn.user_id)
+
+    async def _write_turn(self, turn: SeatTurn, ref: int, rendered: turn_dm.Rendered, shown: Shown | None) -> None:
+        try:
+            dm = await self.dm_channel_for(turn.match_id, turn.seat, turn.user_id)
+            await dm.get_partial_message(ref).edit(content=self._linked(turn, rendered), view=rendered.view,
+                                                   allowed_mentions=NOBODY)
+        except discord.HTTPException as exc:
+            log.info("could not bring turn DM %s of match %s up to date: %s", ref, turn.match_id, exc)
+            return
+        turn_dm.remember(self.turns.shown, ref, rendered, shown.head if shown else [], shown.notes if shown else [])
+
+    async def _close_reminders(self, turn: SeatTurn) -> None:
+        """Reminders of a decision the AI took (or the match ended) say so, not "still waits"."""
+        text = turn_dm.reminder_text(turn)
+        todo = [ref for ref in turn.reminders if not (self.turns.shown.get(ref) or Shown()).final]
+        if text is None or not todo:
+            return
+        dm = await self.dm_channel_for(turn.match_id, turn.seat, turn.user_id)
+        for ref in todo:
+            try:
+                await dm.get_partial_message(ref).edit(content=text, allowed_mentions=NOBODY)
+            except discord.HTTPException as exc:
+                log.info("could not take back reminder DM %s of match %s: %s", ref, turn.match_id, exc)
+            self.turns.shown[ref] = Shown(final=True)
+
+    async def _edit_dm(self, notice: Any, ref: int, content: str, view: discord.ui.View | None,
                        files: list[discord.File] | None) -> str | None:
         """Edit the seat's prompt DM in place (``files`` None keeps its attachments); None when
         it is gone (a new DM follows)."""
@@ -496,19 +565,6 @@ class Delivery:
                 raise
             return None
         return str(ref)
-
-    async def retire(self, notice: Any, previous: tuple[str, dict[str, Any]]) -> None:
-        """A new DM supersedes the seat's previous prompt: take the old message's buttons away
-        (a sealed choice's Change, a shared or optional offer), so only the newest message
-        offers live choices. Best effort: a stale click is refused anyway."""
-        ref, old = previous
-        if not (old.get("shared") or old.get("optional") or old.get("secret")):
-            return  # answered in place already: its message shows the answer, with no buttons
-        try:
-            dm = await self._dm_channel(notice)
-            await dm.get_partial_message(int(ref)).edit(view=None)
-        except discord.HTTPException:
-            log.info("could not retire the previous prompt DM %s of notice %s", ref, notice.id)
 
 
 def _parse_time(value: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, table_links, texts
+from bot.discord import ids, nudges, table_links, texts, turn_dm
 from bot.discord.board_clicks import board_click
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
@@ -231,8 +231,8 @@ class Router:
         choice: dict[str, Any],
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
-        DM the reply holds the seat's turn from the submit to its edit: the seat's next prompt,
-        which delivery writes into this same message, must land after it (seat_turns.py)."""
+        DM the reply renders the seat's turn DM as the match stands after the choice (turn_dm.py),
+        holding the seat's turn from the submit to its edit, as delivery does (seat_turns.py)."""
         in_dm = interaction.guild_id is None
         async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
             result = await self.service.submit(
@@ -245,6 +245,8 @@ class Router:
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
                 return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
+            if in_dm and await self._show_turn(interaction, match_id, seat, result.private):
+                return
             label = option_label(prompt, choice)
             if prompt.get("secret"):
                 content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
@@ -257,3 +259,20 @@ class Router:
             if in_dm:  # the DM keeps the seat's private table link it had
                 content = table_links.with_seat_link(self.wiring.messenger, content, match_id, seat, interaction.user.id)
             await interaction.edit_original_response(content=content, view=view, attachments=[])
+
+    async def _show_turn(self, interaction: discord.Interaction, match_id: int, seat: int, notes: list[str]) -> bool:
+        """Edit the clicked turn DM into what the match now says of it (sealed with [Change], or
+        its final form); False when the clicked message is not the seat's turn DM."""
+        turn = await self.service.seat_turn(match_id, seat)
+        message = interaction.message
+        if turn is None or turn.subject is None or turn.subject.dm is None:
+            return False
+        if message is not None and turn.subject.dm != message.id:
+            return False  # not the seat's turn DM (a modal's answer may come without its message)
+        shown = self.wiring.seat_turns.shown.get(turn.subject.dm)
+        head = shown.head if shown is not None else []
+        rendered = turn_dm.render(turn, head, notes)
+        content = table_links.with_seat_link(self.wiring.messenger, rendered.content, match_id, seat, interaction.user.id)
+        await interaction.edit_original_response(content=content, view=rendered.view)
+        turn_dm.remember(self.wiring.seat_turns.shown, turn.subject.dm, rendered, head, notes)
+        return True

@@ -1,24 +1,43 @@
-"""One seat's prompt DM has two writers: the reply to the player's click (the "Done" or "sealed"
-text) and delivery, which turns that same message into the seat's next prompt. When another
-player's answer opens that next prompt while the click's reply is still on its way, the reply
-landed last and the new prompt was lost under it: the player had nothing to answer. Both
-writers now hold the seat's turn while they write, so the prompt always comes last.
+"""One seat's turn DM is written by one renderer (turn_dm.py) from the match as it stands, by
+whoever holds the seat's turn here: delivery (a new prompt, the last-to-choose edit, the
+reconciling after a match's notices went out) or the reply to the player's own click. Each
+writer reads the match while holding the turn, so the last write always shows the newest
+match: a reply still on its way can no longer land over the next prompt.
 
 A lock per seat in this process: the clicks of DMs reach shard 0, and delivery runs in the
-process that holds its lease, which is the same process in the single-process setup."""
+process that holds its lease, which is the same process in the single-process setup. Beside
+the locks, what each turn DM shows (``Shown``): a DM is edited only when that changes."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+SHOWN_KEPT = 100_000
+"""Turn DMs whose shown form is kept in memory (a bound, not a policy: a forgotten one is
+rendered again and edited at most once)."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a turn DM shows: the lines above its prompt, the private lines of its answer, the
+    digest of its text and components, and whether it is final (its purpose has ended)."""
+
+    head: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    digest: str = ""
+    final: bool = False
 
 
 class SeatTurns:
-    """Per (match, seat) locks, kept only while someone holds or waits for one."""
+    """Per (match, seat) locks, kept only while someone holds or waits for one; and what each
+    turn DM (by message id) shows."""
 
     def __init__(self) -> None:
         self._locks: dict[tuple[int, int], tuple[asyncio.Lock, int]] = {}
+        self.shown: dict[int, Shown] = {}
 
     @contextlib.asynccontextmanager
     async def hold(self, match_id: int, seat: int) -> AsyncIterator[None]:
@@ -35,6 +54,8 @@ class SeatTurns:
                 del self._locks[key]
             else:
                 self._locks[key] = (lock, users - 1)
+        if len(self.shown) > SHOWN_KEPT:
+            self.shown.clear()
 
     def __len__(self) -> int:
         return len(self._locks)

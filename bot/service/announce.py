@@ -92,6 +92,14 @@ class Announcements(ServiceParts):
                 before = {p.seat: p for p in start}
             return before
 
+        phases: list[bool] = []
+
+        def same_phase() -> bool:
+            """Whether the transaction ends in the phase it started in (read once)."""
+            if not phases:
+                phases.append(self._phase_label(ctx, ctx.start_state, []) == self._phase_label(ctx, ctx.state, []))
+            return phases[0]
+
         for seat in ctx.seats:
             prompt = prompts.get(seat.seat_no)
             if running is None or prompt is None or seat.user_id is None or self._ai_driven(seat):
@@ -99,9 +107,12 @@ class Announcements(ServiceParts):
             if seat.prompt_version == ctx.start_version.get(seat.seat_no) and seat.prompt_version is not None:
                 continue
             old = start_prompts().get(seat.seat_no)
-            # The seat's own next decision, or a prompt that replaces one it had not answered yet:
-            # the same DM shows it (edited in place). A decision after others acted is a new DM.
-            in_place = seat.seat_no == ctx.actor or (old is not None and not old.answered)
+            # The seat's own next decision, a prompt that replaces one it had not answered yet, or
+            # the next decision of a sealed step it answered, revealed within the same phase (a
+            # fight's damage and its next round): the same DM shows it (edited in place). A
+            # decision after others acted, or in another phase, is a new DM.
+            in_place = (seat.seat_no == ctx.actor or (old is not None and not old.answered)
+                        or (old is not None and old.secret and old.answered and same_phase()))
             due = due_at.isoformat() if due_at and not prompt.optional else None  # nothing waits for it
             ctx.notice("prompt", PromptNotice(
                 text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,

@@ -80,9 +80,11 @@ class Play(Transactions):
             locked = not (prompt.secret and still is not None and still.secret and still.answered
                           and still.kind == prompt.kind)
             private: list[str] = []
-            if prompt.secret and not locked and interaction_id is not None:
-                # A seal that waits for the others: its own lines (the sealed total) go in the
-                # reply that confirms it, not in a second DM.
+            no_next = still is None or seat.prompt_version == ctx.start_version.get(seat.seat_no)
+            if interaction_id is not None and ((prompt.secret and not locked) or (no_next and not in_guild)):
+                # A seal that waits for the others, or an answer after which the seat owes nothing
+                # new: its own lines (the sealed total) go in the reply that shows its turn DM,
+                # not in a second DM. (Its next prompt, when it has one, carries them.)
                 written = self._text_names(ctx.names())
                 private = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
                 ctx.private_in_reply = True

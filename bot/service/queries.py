@@ -131,12 +131,6 @@ class Queries(Transactions):
         async with self.store.read() as session:
             return await self.store.first_delivery_ref(session, match_id, kind)
 
-    async def previous_prompt(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
-        """The delivery ref (a message id) and prompt dump of the seat's prompt notice before
-        ``before_id``, if it was delivered: front-ends edit it in place or retire its components."""
-        found = await self.prompt_notice_before(match_id, seat, before_id)
-        return None if found is None else (found[0], dict(found[1].get("prompt") or {}))
-
     async def prompt_notice_before(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
         """The delivery ref and whole payload of the seat's last delivered prompt notice before ``before_id``."""
         async with self.store.read() as session:

@@ -19,14 +19,20 @@ async def test_stale_button_after_a_phase_change(fake, start_bot, alice, bob, tm
     bot = await started_match(fake, start_bot, alice, bob, tmp_path)
     force = await alice.dm.wait_for(lambda m: m.selects)
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
+    sealed = await alice.dm.wait_for(lambda m: m.id == force.id and m.button("Change") is not None)
+    change_id = sealed.button("Change").custom_id
     bob_force = await bob.dm.wait_for(lambda m: m.selects)
     await bob.dm.select(None, [bob_force.selects[0].options[1]["value"]], message=bob_force)
-    # The forces are revealed: a new phase. Alice's old "Change" button is stale now.
+    # The forces are revealed: a new phase. Alice's DM says what she sealed and offers no [Change].
     await alice.wait_for(lambda m: "Forces revealed" in m.content)
+    done = await alice.dm.wait_for(lambda m: m.id == force.id and not m.buttons and not m.selects)
+    assert "You chose: **" in done.content and "you can change it" not in done.content, done.content
     info = await bot.svc.find_match(fake.channel.id)
     before = info.step
-    r = await alice.dm.click("Change", message=alice.dm.messages[0])
-    assert "no longer open" in await ephemeral_reply(r)
+    # Its old button, clicked anyway (a client that kept it), is refused and changes nothing.
+    rec = fake.new_interaction(3, alice.user, done.channel, {"custom_id": change_id, "component_type": 2},
+                               message=done)
+    assert "no longer open" in await ephemeral_reply(await alice.dm._run(rec, True))
     assert (await bot.svc.find_match(fake.channel.id)).step == before
 
 

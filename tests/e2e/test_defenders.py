@@ -129,7 +129,7 @@ async def test_all_defenders_card_shared_by_two_players(fake, start_bot, alice, 
     assert b_new.id == b_old.id
     b_move = next(o for o in labels(b_new) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
     await pick(bob, b_new, b_move)
-    await bob.dm.wait_for(lambda m: m.id == b_new.id and m.content.startswith(("Done", f"You chose: **{b_move}**")))
+    await bob.dm.wait_for(lambda m: m.id == b_new.id and f"You chose: **{b_move}**" in m.content)
     a_hero, a_where = a_move.split(": move to ")[0], a_move.split(": move to ")[1].split(" (")[0]
     b_hero, b_where = b_move.split(": move to ")[0], b_move.split(": move to ")[1].split(" (")[0]
     await fake.wait_until(lambda: any(f"{a_hero} (alice) moves to {a_where}" in m.content for m in posts(fake))
@@ -150,7 +150,7 @@ async def test_defence_decided_from_a_dm(fake, start_bot, alice, bob, tmp_path) 
     hp_before = next(d["hp"] for d in (await bot.svc.public_view(info.id))["defenders"] if d["name"] == hero)
     assert "Let it through" in labels(dm)
     await pick(player, dm, defend)
-    await player.dm.wait_for(lambda m: m.id == dm.id and m.content.startswith("Done"))
+    await player.dm.wait_for(lambda m: m.id == dm.id and f"You chose: **{defend}**" in m.content)
     await fake.wait_until(lambda: any(f"{hero} ({player.name}) defends" in m.content for m in posts(fake)), 60)
     line = next(m.content for m in posts(fake) if f"{hero} ({player.name}) defends" in m.content)
     assert f"for {cost} HP" in line or cost == 0

@@ -1,0 +1,140 @@
+"""What a seat's turn DM should show, read from the match as it is now.
+
+A seat's turn lives in one DM: the message of its newest delivered prompt notice (the
+"subject"), edited in place while the seat's sequence goes on. Whether that message still asks
+for a decision, and what it says once its purpose has ended, follows from the match now: the
+seat's open prompt version, whether it sealed, whether the table waits for it alone, who played
+the seat, and what the log says the seat chose since the subject opened. Front-ends render the
+message from this one read (``SeatTurn``), so it never says more or less than the match does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+import engine as eng
+from bot.service.play import DM_REFS
+from bot.service.transaction import Transactions
+from db.models import Deadline, Match
+
+
+@dataclass(frozen=True)
+class TurnChoice:
+    """One choice of the seat in the log: its position, prompt kind, who made it, what it was."""
+
+    seq: int
+    kind: str
+    by: str
+    """player | ai | deadline"""
+    choice: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnSubject:
+    """The prompt notice a turn DM shows: its notice, its message (None: not sent yet), its payload."""
+
+    notice_id: int
+    dm: int | None
+    payload: dict[str, Any]
+
+    @property
+    def version(self) -> int | None:
+        value = self.payload.get("version")
+        return None if value is None else int(value)
+
+
+@dataclass(frozen=True)
+class SeatTurn:
+    """One seat's turn as the match stands: the facts its DM is rendered from."""
+
+    match_id: int
+    seat: int
+    user_id: int
+    channel_id: int
+    title: str
+    status: str
+    """The match's status: active, paused, finished, aborted."""
+    names: list[str]
+    version: int | None
+    """The seat's open prompt version now (None: it owes nothing)."""
+    answered: bool
+    """Its open prompt is answered (a sealed choice it may still change, an optional one passed)."""
+    secret: bool
+    """Its open prompt is a sealed one."""
+    waits_alone: bool
+    """The table waits for this seat alone in a sealed step."""
+    ai_driven: bool
+    deadline: datetime | None
+    subject: TurnSubject | None
+    choices: list[TurnChoice] = field(default_factory=list)
+    """The seat's choices since the subject's prompt opened, oldest first."""
+    reminders: list[int] = field(default_factory=list)
+    """Reminder DMs (message ids) this seat got since the subject was written."""
+
+    @property
+    def live(self) -> bool:
+        """Whether the subject still asks this seat for a decision."""
+        return (self.subject is not None and self.status in ("active", "paused") and not self.ai_driven
+                and self.version is not None and self.subject.version == self.version)
+
+    def about(self, notice_id: int, payload: dict[str, Any], dm: int | None = None) -> SeatTurn:
+        """The same facts about another prompt notice of the seat (a newer one, being delivered)."""
+        subject = TurnSubject(notice_id, dm, payload)
+        after = subject.version if subject.version is not None else -1
+        return replace(self, subject=subject, choices=[c for c in self.choices if c.seq > after], reminders=[])
+
+
+class TurnViews(Transactions):
+    """Mixed into MatchService: the read a turn DM is rendered from."""
+
+    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None:
+        """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
+        given); None for a seat nobody holds."""
+        async with self.store.read() as session:
+            match = await session.get(Match, match_id)
+            if match is None:
+                return None
+            seats = await self.store.seats(session, match_id)
+            seat = next((s for s in seats if s.seat_no == seat_no), None)
+            if seat is None or seat.user_id is None:
+                return None
+            game = eng.get(match.game)
+            state = await self._state(session, match, game)
+            deadline = await session.get(Deadline, match_id)
+            found = await self.store.turn_notice(session, match_id, seat_no, before_id)
+            since = -1
+            if found is not None and found[2].get("version") is not None:
+                since = int(found[2]["version"])
+            choices = await self.store.seat_choices(session, match_id, seat_no, since)  # all, before its first DM
+            refs = await self.store.reminder_refs(session, match_id, found[0]) if found is not None else []
+        if state is not None:
+            self._cache.put(match_id, match.version, state)
+        prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+        mine = next((p for p in prompts if p.seat == seat_no), None)
+        sealed = [p for p in prompts if p.secret]
+        alone = (mine is not None and mine.secret and not mine.answered and len(sealed) > 1
+                 and all(p.answered for p in sealed if p.seat != seat_no))
+        return SeatTurn(
+            match_id=match_id, seat=seat_no, user_id=int(seat.user_id), channel_id=match.channel_id,
+            title=game.title, status=match.status, names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
+            version=seat.prompt_version if mine is not None else None,
+            answered=bool(mine is not None and mine.answered), secret=bool(mine is not None and mine.secret),
+            waits_alone=alone, ai_driven=self._ai_driven(seat),
+            deadline=deadline.due_at if deadline is not None and mine is not None and not mine.optional else None,
+            subject=None if found is None else TurnSubject(found[0], int(found[1]), found[2]),
+            choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in choices],
+            reminders=_reminder_dms(refs, int(seat.user_id)),
+        )
+
+
+def _reminder_dms(refs: list[str], user_id: int) -> list[int]:
+    """The reminder DMs to this user among reminder delivery refs (``dm:<user>:<message>;...``)."""
+    found = []
+    for ref in refs:
+        for part in ref.removeprefix(DM_REFS).split(";") if ref.startswith(DM_REFS) else []:
+            user, _, message = part.partition(":")
+            if user == str(user_id) and message.isdigit():
+                found.append(int(message))
+    return found

@@ -1,0 +1,50 @@
+"""The SQL behind a seat's turn DM (mixed into the Store): which message holds the seat's turn
+(its newest delivered prompt notice), what the seat chose since, and the reminder DMs it got."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from db.models import Choice, Notice
+
+TURN_SCAN = 8
+"""Prompt notices read back to find the newest one a DM holds (a skipped, superseded one has no
+message of its own)."""
+
+
+class TurnQueries:
+    """Reads of one seat's turn, each in the caller's session."""
+
+    async def turn_notice(
+        self, session: AsyncSession, match_id: int, seat: int, before_id: int | None = None
+    ) -> tuple[int, str, dict[str, Any]] | None:
+        """(id, message id, payload) of the seat's newest prompt notice delivered into a message
+        (before ``before_id`` when given): the DM that holds the seat's turn."""
+        stmt = select(col(Notice.id), col(Notice.delivery_ref), col(Notice.payload)).where(
+            col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.seat) == seat,
+            col(Notice.delivery_ref).is_not(None))
+        if before_id is not None:
+            stmt = stmt.where(col(Notice.id) < before_id)
+        rows = (await session.exec(stmt.order_by(col(Notice.id).desc()).limit(TURN_SCAN))).all()
+        for notice_id, ref, payload in rows:
+            if ref is not None and str(ref).isdigit():
+                return int(notice_id or 0), str(ref), dict(payload)
+        return None
+
+    async def seat_choices(self, session: AsyncSession, match_id: int, seat: int,
+                           after: int) -> list[tuple[int, str, str, dict[str, Any]]]:
+        """(seq, kind, by, choice) of the seat's choices after log position ``after``, oldest first."""
+        stmt = (select(col(Choice.seq), col(Choice.kind), col(Choice.by), col(Choice.payload))
+                .where(col(Choice.match_id) == match_id, col(Choice.seat) == seat, col(Choice.seq) > after)
+                .order_by(col(Choice.seq)))
+        return [(int(seq), str(kind), str(by), dict(payload)) for seq, kind, by, payload in (await session.exec(stmt)).all()]
+
+    async def reminder_refs(self, session: AsyncSession, match_id: int, after_id: int) -> list[str]:
+        """Delivery refs of the match's reminder notices after notice ``after_id``."""
+        stmt = select(col(Notice.delivery_ref)).where(
+            col(Notice.match_id) == match_id, col(Notice.kind) == "reminder", col(Notice.id) > after_id,
+            col(Notice.delivery_ref).is_not(None))
+        return [str(ref) for ref in (await session.exec(stmt)).all() if ref is not None]
