@@ -18,12 +18,16 @@ from bot.discord.mentions import NOBODY, plain_name
 from bot.service import MatchService, drawing
 from bot.service.core import utcnow
 from bot.service.instance import InstanceGuard
+from bot.service.outbox import Fence
 from bot.settings import Settings
 from db.store import Store
 
 Clock = Callable[[], datetime]
 """The service's clock (tests move time with one)."""
 
+MAX_RATELIMIT_WAIT = 10.0
+"""The longest 429 discord.py waits out itself; a longer one (a slowmode channel's retry_after can
+be hours) raises RateLimited, and delivery holds that target back instead of a send slot."""
 RENEW_LAZILY = frozenset({"deliver"})
 """Leases only their holder gives up (by expiry), so a fresh one need not be renewed every round."""
 
@@ -52,6 +56,8 @@ class Leases:
         self.ttl_seconds = ttl_seconds
         self.fresh_until: dict[str, float] = {}
         """Lease name -> monotonic time until which it is ours without asking the database."""
+        self.terms: dict[str, int] = {}
+        """Lease name -> the term this process holds it in (its fencing token)."""
 
     async def holds(self, name: str) -> bool:
         if not self.guard.held:
@@ -60,12 +66,27 @@ class Leases:
         now = time.monotonic()
         if name in RENEW_LAZILY and self.fresh_until.get(name, 0.0) > now:
             return True
-        held = bool(await self.service.take_lease(name, self.holder, ttl_seconds=ttl))
-        if held and name in RENEW_LAZILY:
+        term = await self.service.take_lease(name, self.holder, ttl_seconds=ttl)
+        if term is not None:
+            self.terms[name] = term
+        else:
+            self.terms.pop(name, None)
+        if term is not None and name in RENEW_LAZILY:
             self.fresh_until[name] = now + ttl / 3
         else:
             self.fresh_until.pop(name, None)
-        return held
+        return term is not None
+
+    def fence(self, name: str) -> Fence | None:
+        """The term this process last held the lease in: what it writes under the lease is
+        written only while that term is current."""
+        term = self.terms.get(name)
+        return None if term is None else Fence(name, self.holder, term)
+
+    def lost(self, name: str) -> None:
+        """A fenced write found the term over: ask the database before acting on the lease again."""
+        self.fresh_until.pop(name, None)
+        self.terms.pop(name, None)
 
 
 class WarhostBot(commands.Bot):
@@ -85,6 +106,7 @@ class WarhostBot(commands.Bot):
         (the InstanceGuard keeps a second live process with the same name out)."""
         self.guard: InstanceGuard | None = None
         self.leases: Leases | None = None
+        self.http.max_ratelimit_timeout = MAX_RATELIMIT_WAIT  # discord.py's own keyword allows no less than 30 s
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import nudges, phase_posts, replays
+from bot.discord import nudges, phase_posts, refused, replays
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only, plain_names
 from bot.discord.prompt_ui import option_label, prompt_text, prompt_view
@@ -30,7 +30,7 @@ from bot.discord.undo_ui import consent_text, consent_view
 from bot.naming import named_prompt
 from bot.service import drawing
 from bot.service.history import REPLAY_NOTICE
-from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
+from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -54,6 +54,14 @@ NONCE_LENGTH = 25
 """Discord takes string nonces of up to 25 characters."""
 
 DELIVERED, PARKED, RETRY = "delivered", "parked", "retry"
+DROPPED = "dropped"
+"""Refused for good and left out (its reason stored, the host told once)."""
+HELD = "held"
+"""Its target answered a 429 longer than discord.py waits: held back until then, the rest goes on."""
+LOST = "lost"
+"""The delivery lease is no longer this process's: it sends nothing more."""
+MAX_TRIES = 3
+"""Tries of a notice Discord refuses with a 4xx (other than 429) before it stops holding up the queue."""
 
 
 def _groups(batch: list[Any]) -> list[list[Any]]:
@@ -102,6 +110,8 @@ class Delivery:
         """Matches that got new notices while their worker ran: it reads once more before it ends."""
         self.retry_at: dict[int, tuple[float, int]] = {}
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
+        self.slowed = refused.Held()
+        """Targets held back by a 429 longer than discord.py waits (a slowmode channel), until when."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
         self.replays = replays.Replays()
@@ -175,30 +185,44 @@ class Delivery:
         return sum(await asyncio.gather(*await self.dispatch()))
 
     async def _work(self, match_id: int) -> int:
-        """One match's notices, oldest first, until none is left (or a passing failure)."""
+        """One match's notices, oldest first, until none is left (or a passing failure). The
+        lease is asked before each batch and each group (in memory while it is fresh): a process
+        that was paused past its lease stops here instead of finishing its batch. A target held
+        back by a long 429 is stepped over; the match's other targets go on."""
         sent = 0
         try:
             sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
+                if not await self.bot.holds_lease("deliver"):
+                    return sent
                 batch = await self.svc.next_notices(match_id, BATCH)
                 if not batch:
                     if match_id in self.again:
                         continue
                     self.retry_at.pop(match_id, None)
                     return sent
+                moved = False
                 for group in _groups(batch):
+                    if self.slowed.held(target_of(group[0])):
+                        continue  # held back by a long 429; its later notices wait with it
                     outcome = await self._deliver_one(group)
-                    if outcome == DELIVERED:
-                        sent += len(group)
+                    if outcome == LOST:
+                        return sent
+                    if outcome in (DELIVERED, DROPPED):
+                        moved = True
+                        sent += len(group) if outcome == DELIVERED else 0
                         if group[0].kind == "lobby":
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
                     elif outcome == PARKED:
+                        moved = True
                         break  # that target's other notices are parked too: read the queue again
-                    else:
+                    elif outcome == RETRY:
                         self._back_off(match_id)
                         return sent
+                if not moved:
+                    return sent  # only held targets are left: the next round looks again
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self._back_off(match_id)
@@ -212,28 +236,55 @@ class Delivery:
         wait = min(self._setting("deliver_seconds", 1.0) * 2 ** min(failures, 30), RETRY_MAX_SECONDS)
         self.retry_at[match_id] = (time.monotonic() + wait, failures)
 
+    def fence(self) -> Fence | None:
+        leases = getattr(self.bot, "leases", None)
+        return None if leases is None else leases.fence("deliver")
+
+    async def mark(self, notice: Any, ref: str | None) -> bool:
+        """The fenced delivered mark; False (and the lease is asked again) when the term is over."""
+        if await self.svc.delivered(notice.id, ref, self.fence()):
+            return True
+        if self.fence() is not None and not await self.svc.holds_term(self.fence()):
+            self.bot.leases.lost("deliver")
+            log.warning("the delivery lease passed to another process while notice %s of match %s was "
+                        "out; this process stops delivering", notice.id, notice.match_id)
+            return False
+        return True  # marked already (a retried round)
+
     async def _deliver_one(self, group: list[Any]) -> str:
-        """Deliver one notice, or consecutive phase-post notices as one post or edit."""
+        """Deliver one notice, or consecutive phase-post notices as one post or edit. A refusal
+        that asking again will not change is tried at most MAX_TRIES times, then never holds
+        back the notices behind it (refused.py: re-created, parked or dropped)."""
         notice = group[0]
-        try:
-            await self.replays.prepare(self, notice)  # slow drawing takes no send slot
-            async with self.gate:
-                ref = await (phase_posts.deliver_group(self, group) if len(group) > 1 else self.deliver(notice))
-        except discord.HTTPException as exc:
-            code = final_code(exc)
-            if notice.kind == ALERT and isinstance(exc, (discord.Forbidden, discord.NotFound)):
-                log.info("could not tell %s about a blocked target of match %s: %s", target_of(notice), notice.match_id, exc)
-                await self.svc.delivered(notice.id, "undeliverable")
-                return DELIVERED
-            if code is None:
-                log.warning("could not deliver notice %s (%s) of match %s: %s; will retry",
-                            notice.id, notice.kind, notice.match_id, exc)
-                return RETRY
-            await self._park(notice, code)
-            return PARKED
-        for each in group:
-            await self.svc.delivered(each.id, ref)
-        return DELIVERED
+        fresh = False
+        for attempt in range(1, MAX_TRIES + 1):
+            if not await self.bot.holds_lease("deliver"):
+                return LOST
+            try:
+                await self.replays.prepare(self, notice)  # slow drawing takes no send slot
+                async with self.gate:
+                    if len(group) > 1 or notice.kind in PHASE_POST_KINDS:
+                        ref = await phase_posts.deliver_group(self, group, fresh=fresh)
+                    else:
+                        ref = await self.deliver(notice)
+            except discord.RateLimited as exc:
+                self.slowed.hold(target_of(notice), exc.retry_after)
+                log.warning("Discord asks to wait %.0f s before the next post to %s %s (match %s); its "
+                            "notices wait, the rest go on", exc.retry_after, *target_of(notice), notice.match_id)
+                return HELD
+            except discord.HTTPException as exc:
+                verdict = await refused.judge(self, group, exc, attempt)
+                if verdict == refused.AGAIN:
+                    continue
+                if verdict == refused.RECREATE:
+                    fresh = True
+                    continue
+                return verdict
+            for each in group:
+                if not await self.mark(each, ref):
+                    return LOST
+            return DELIVERED
+        return await refused.give_up(self, group)
 
     async def _park(self, notice: Any, code: int) -> None:
         kind, target_id = target_of(notice)
@@ -254,6 +305,9 @@ class Delivery:
             try:
                 async with self.gate:
                     ref = await self.deliver(notice)
+            except discord.RateLimited as exc:
+                self.slowed.hold((block.kind, block.target_id), exc.retry_after)
+                continue
             except discord.HTTPException as exc:
                 code = final_code(exc)
                 reason = reason_for(self.bot, code, block.kind, block.target_id) if code else block.reason
@@ -263,7 +317,8 @@ class Delivery:
                     log.warning("gave up on %s %s of match %s (over, refused since %s): %d notices dropped",
                                 block.kind, block.target_id, match_id, block.since, dropped)
                 continue
-            await self.svc.delivered(notice.id, ref)
+            if not await self.mark(notice, ref):
+                return sent
             held = await self.svc.unblock(block)
             sent += 1
             log.info("%s %s of match %s works again; %d held notices follow", block.kind, block.target_id,
@@ -445,6 +500,8 @@ class Delivery:
             png = await drawing.draw_private(game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
         async with self.turns.hold(notice.match_id, int(notice.seat)):  # after a click's reply: seat_turns.py
+            if await self.svc.newer_prompt(notice.match_id, int(notice.seat), notice.id):
+                return previous[0] if previous is not None else "superseded"  # never show an older decision
             if payload.get("in_place") and previous is not None:
                 edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
                 if edited is not None:
@@ -486,9 +543,11 @@ class Delivery:
         extra: dict[str, Any] = {} if files is None else {"attachments": files}
         try:
             await dm.get_partial_message(ref).edit(content=content, view=view, allowed_mentions=NOBODY, **extra)
-        except discord.NotFound as exc:
-            if exc.code != UNKNOWN_MESSAGE:
+        except discord.HTTPException as exc:
+            if exc.code != UNKNOWN_MESSAGE and (not refused.is_refusal(exc) or final_code(exc) is not None):
                 raise
+            if exc.code != UNKNOWN_MESSAGE:
+                log.info("Discord refused the edit of prompt DM %s (%s); a new DM follows", ref, exc)
             return None
         return str(ref)
 
