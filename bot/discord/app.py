@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.discord.cog import GameCog
 from bot.discord.mentions import NOBODY, plain_name
 from bot.service import MatchService, drawing
-from bot.service.core import utcnow
+from bot.service.clock import DatabaseClock
 from bot.service.instance import InstanceGuard
 from bot.service.outbox import Fence
 from bot.settings import Settings
@@ -129,7 +129,9 @@ class WarhostBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
-        clock = self._clock or utcnow
+        clock = self._clock or DatabaseClock(self.store)
+        if isinstance(clock, DatabaseClock):
+            await clock.check_at_start()  # a clock more than 2 s off the database's is logged
         self._service = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
                                      name_text=plain_name, clock=clock)
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, clock=clock)
