@@ -153,7 +153,7 @@ class Boards:
                     self.again.discard(match_id)  # the edit below shows those changes too
                 try:
                     await self.refresh(match_id)
-                except (discord.HTTPException, NoMatch) as exc:
+                except (discord.HTTPException, discord.RateLimited, NoMatch) as exc:
                     log.info("could not update the status board of match %s: %s", match_id, exc)
                 except Exception:
                     log.exception("updating the status board of match %s failed", match_id)
