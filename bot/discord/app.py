@@ -18,6 +18,7 @@ from bot.discord.mentions import NOBODY, plain_name
 from bot.service import MatchService, drawing
 from bot.service.clock import DatabaseClock
 from bot.service.instance import InstanceGuard
+from bot.service.limits import MatchLimits
 from bot.service.outbox import Fence
 from bot.settings import Settings
 from db.store import Store
@@ -134,6 +135,8 @@ class WarhostBot(commands.Bot):
             await clock.check_at_start()  # a clock more than 2 s off the database's is logged
         self._service = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
                                      name_text=plain_name, clock=clock)
+        self._service.match_limits = MatchLimits(self.settings.max_open_matches_per_server,
+                                                 self.settings.max_open_matches_per_user)
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, clock=clock)
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)

@@ -60,6 +60,8 @@ NOT_YOURS = "This choice belongs to another player, so nothing was done."
 QUICK_OUT_OF_RANGE = "{label}: '{raw}' is not from {low} to {high}. Nothing was changed."
 NOT_A_NUMBER = "{label}: '{raw}' is not a whole number. Nothing was changed."
 OUT_OF_RANGE = "{label}: {raw} is not from {low} to {high}. Nothing was changed."
+FORM_MISMATCH = ("This form does not match your open decision ({asks}). Nothing was chosen; answer with the "
+                 "buttons or menu of your newest DM, or with `/game act`.")
 CHANGE_CHOICE = "Change your choice:"
 SEALED_CHOICE = ("Your choice for **{text}**: {label}.\n"
                  "It stays sealed until everyone has chosen; you can change it until then.")
