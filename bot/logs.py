@@ -91,5 +91,8 @@ def install_redaction() -> None:
 
 def setup_logging(level: str) -> None:
     """The bot's logging setup: call after the bot's modules are imported (their loggers exist)."""
+    from bot.log_repeats import install_repeat_filter
+
     logging.basicConfig(level=level.upper(), format=FORMAT)
     install_redaction()
+    install_repeat_filter()  # after the redactor: it reads the redacted message
