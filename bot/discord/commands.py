@@ -13,7 +13,7 @@ import engine
 from bot.discord import records, texts
 from bot.discord.board import board_of
 from bot.discord.mentions import NOBODY, plain_name, plain_names
-from bot.discord.permissions import is_manager
+from bot.discord.permissions import held_by_slowmode, is_manager
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
@@ -133,7 +133,7 @@ class GameCommands(CommandBase, app_commands.Group):
             **kwargs,
         )
         shown = "".join(texts.LOBBY_OPTION.format(name=name, value=value) for name, value in options.items())
-        where = texts.LOBBY_IN_THREAD if thread else ""
+        where = texts.LOBBY_IN_THREAD if thread else slowmode_warning(interaction)
         await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
                                                                 where=where))
 
@@ -322,3 +322,11 @@ class GameCommands(CommandBase, app_commands.Group):
     mine = TableCommands.mine
     undo = TableCommands.undo
     away = TableCommands.away
+
+
+def slowmode_warning(interaction: discord.Interaction) -> str:
+    """A warning for the host when the match's channel has slowmode the bot cannot bypass."""
+    seconds = int(getattr(interaction.channel, "slowmode_delay", 0) or 0)
+    if not held_by_slowmode(seconds, interaction.app_permissions.value):
+        return ""
+    return texts.SLOWMODE_WARNING.format(seconds=seconds)

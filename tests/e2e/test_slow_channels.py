@@ -77,3 +77,16 @@ async def test_a_match_in_a_slowmode_channel_still_gets_its_dms(fake, start_bot,
     assert await alice.dm.wait_for(lambda m: bool(m.selects), timeout=30)  # the channel's posts wait; DMs do not
     assert await bob.dm.wait_for(lambda m: bool(m.selects), timeout=30)
     assert fake.slowmode.refused and all(left > 10 for _, left in fake.slowmode.refused)
+
+
+@pytest.mark.fakediscord(players=("alice", "bob"))
+async def test_game_new_in_a_slowmode_channel_warns_the_host(fake, start_bot, alice, tmp_path) -> None:
+    fake.channel.rate_limit_per_user = 120
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db", draw_workers=0)))
+    opened = await alice.slash("game new", game="tinybigwars", seats=2)
+    assert "slowmode (120 s between posts)" in opened.content and "Bypass Slowmode" in opened.content
+    await alice.slash("game abort")
+    fake.channel.allow(fake.bot_user, "manage_messages")
+    await fake.dispatch("CHANNEL_UPDATE", fake.channel.payload(), fake.channel.guild)
+    again = await alice.slash("game new", game="tinybigwars", seats=2)
+    assert "slowmode" not in again.content, "a bot that may bypass it is not held"
