@@ -63,6 +63,8 @@ NOT_YOURS = "This choice belongs to another player, so nothing was done."
 QUICK_OUT_OF_RANGE = "{label}: '{raw}' is not from {low} to {high}. Nothing was changed."
 NOT_A_NUMBER = "{label}: '{raw}' is not a whole number. Nothing was changed."
 OUT_OF_RANGE = "{label}: {raw} is not from {low} to {high}. Nothing was changed."
+ALREADY_DONE = "Already done {when}: {text} Nothing was done again."
+EARLIER_OUTCOME = "Your earlier command went through, though Discord did not let me say so then: {text}"
 FORM_MISMATCH = ("This form does not match your open decision ({asks}). Nothing was chosen; answer with the "
                  "buttons or menu of your newest DM, or with `/game act`.")
 CHANGE_CHOICE = "Change your choice:"
