@@ -27,7 +27,7 @@ def _outage_types() -> tuple[type[BaseException], ...]:
     found: list[type[BaseException]] = [OSError, TimeoutError, sqlalchemy.exc.OperationalError,
                                         sqlalchemy.exc.InterfaceError]
     try:
-        import asyncpg
+        import asyncpg  # type: ignore[import-untyped]
 
         found += [asyncpg.exceptions.PostgresConnectionError, asyncpg.exceptions.CannotConnectNowError,
                   asyncpg.exceptions.InterfaceError]

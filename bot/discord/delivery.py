@@ -242,10 +242,12 @@ class Delivery:
 
     async def mark(self, notice: Any, ref: str | None) -> bool:
         """The fenced delivered mark; False (and the lease is asked again) when the term is over."""
-        if await self.svc.delivered(notice.id, ref, self.fence()):
+        fence = self.fence()
+        if await self.svc.delivered(notice.id, ref, fence):
             return True
-        if self.fence() is not None and not await self.svc.holds_term(self.fence()):
-            self.bot.leases.lost("deliver")
+        if fence is not None and not await self.svc.holds_term(fence):
+            if self.bot.leases is not None:
+                self.bot.leases.lost("deliver")
             log.warning("the delivery lease passed to another process while notice %s of match %s was "
                         "out; this process stops delivering", notice.id, notice.match_id)
             return False
@@ -257,6 +259,8 @@ class Delivery:
         back the notices behind it (refused.py: re-created, parked or dropped)."""
         notice = group[0]
         fresh = False
+        refusal: discord.HTTPException | None = None
+        ref: str | None
         for attempt in range(1, MAX_TRIES + 1):
             if not await self.bot.holds_lease("deliver"):
                 return LOST
@@ -273,6 +277,7 @@ class Delivery:
                             "notices wait, the rest go on", exc.retry_after, *target_of(notice), notice.match_id)
                 return HELD
             except discord.HTTPException as exc:
+                refusal = exc
                 verdict = await refused.judge(self, group, exc, attempt)
                 if verdict == refused.AGAIN:
                     continue
@@ -284,7 +289,8 @@ class Delivery:
                 if not await self.mark(each, ref):
                     return LOST
             return DELIVERED
-        return await refused.give_up(self, group)
+        assert refusal is not None  # every try ended in a refusal judged worth another
+        return await refused.give_up(self, group, refusal)
 
     async def _park(self, notice: Any, code: int) -> None:
         kind, target_id = target_of(notice)
