@@ -68,15 +68,16 @@ class Leases:
         if name in RENEW_LAZILY and self.fresh_until.get(name, 0.0) > now:
             return True
         term = await self.service.take_lease(name, self.holder, ttl_seconds=ttl)
-        if term is not None:
-            self.terms[name] = term
+        held = bool(term)  # a term counts from 1
+        if held:
+            self.terms[name] = int(term or 0)
         else:
             self.terms.pop(name, None)
-        if term is not None and name in RENEW_LAZILY:
+        if held and name in RENEW_LAZILY:
             self.fresh_until[name] = now + ttl / 3
         else:
             self.fresh_until.pop(name, None)
-        return term is not None
+        return held
 
     def fence(self, name: str) -> Fence | None:
         """The term this process last held the lease in: what it writes under the lease is
