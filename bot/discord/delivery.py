@@ -506,9 +506,9 @@ class Delivery:
             png = await drawing.draw_private(game, payload["view"])
             files.append(discord.File(io.BytesIO(png), "you.png"))
         async with self.turns.hold(notice.match_id, int(notice.seat)):  # after a click's reply: seat_turns.py
-            if await self.svc.newer_prompt(notice.match_id, int(notice.seat), notice.id):
-                return previous[0] if previous is not None else "superseded"  # never show an older decision
             if payload.get("in_place") and previous is not None:
+                if await self.svc.newer_prompt(notice.match_id, int(notice.seat), notice.id):
+                    return previous[0]  # the newer prompt edits this same message: never show an older one
                 edited = await self._edit_dm(notice, int(previous[0]), content, view, files)
                 if edited is not None:
                     return edited

@@ -36,11 +36,15 @@ def delivery_writing_to(written: list[str], reached: asyncio.Event) -> Delivery:
     async def dms_closed(_match_id: int, _seat: int) -> bool:
         return False
 
+    async def newer_prompt(_match_id: int, _seat: int, _notice_id: int) -> bool:
+        return False
+
     class Message:
         async def edit(self, **_kwargs: Any) -> None:
             written.append("next prompt")
 
-    svc = SimpleNamespace(previous_prompt=previous_prompt, dm_channel=dm_channel, dms_closed=dms_closed)
+    svc = SimpleNamespace(previous_prompt=previous_prompt, dm_channel=dm_channel, dms_closed=dms_closed,
+                          newer_prompt=newer_prompt)
     channel = SimpleNamespace(get_partial_message=lambda _ref: Message())
     bot = SimpleNamespace(svc=svc, get_partial_messageable=lambda _id, type=None: channel)
     return Delivery(bot)  # type: ignore[arg-type]
