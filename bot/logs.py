@@ -92,6 +92,8 @@ def install_redaction() -> None:
 def setup_logging(level: str, log_format: str = "text") -> None:
     """The bot's logging setup: call after the bot's modules are imported (their loggers exist).
     ``log_format`` json writes one JSON object a line (bot/log_json.py)."""
+    from bot.log_repeats import install_repeat_filter
+
     logging.basicConfig(level=level.upper(), format=FORMAT)
     if log_format == "json":
         from bot.log_json import JsonFormatter
@@ -99,3 +101,4 @@ def setup_logging(level: str, log_format: str = "text") -> None:
         for handler in logging.getLogger().handlers:
             handler.setFormatter(JsonFormatter())
     install_redaction()
+    install_repeat_filter()  # after the redactor: it reads the redacted message

@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     deliver_seconds: float = 1.0
     delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
     delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
+    max_open_matches_per_server: int = Field(default=25, ge=1, description="open matches (lobbies included) a server may have")
+    max_open_matches_per_user: int = Field(default=5, ge=1, description="open matches one player may sit in")
     draw_workers: int | None = Field(default=None, ge=0)
     """Processes that draw maps beside the event loop (None: one per core minus one, at least
     one); 0 draws in a thread of the bot process instead."""

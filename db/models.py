@@ -314,6 +314,8 @@ class Lease(SQLModel, table=True):
     name: str = Field(primary_key=True, max_length=60)
     holder: str = Field(max_length=100)
     expires_at: datetime = _when()
+    term: int = Field(default=1, sa_column=sa.Column(sa.BigInteger(), nullable=False, server_default="1"))
+    """The fencing token: grows each time the lease passes to another holder (a renewal keeps it)."""
 
 
 class Secret(SQLModel, table=True):

@@ -8,6 +8,7 @@ notices; parking keeps a refused target's notices out of the queue until it work
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +17,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import DeliveryBlock, Notice
+from db.models import DeliveryBlock, Lease, Notice
 
 CHANNEL = "channel"
 USER = "user"
@@ -77,6 +78,24 @@ def _for_target(kind: str, target_id: int) -> ColumnElement[bool]:
     if kind == USER:
         return col(Notice.user_id) == target_id
     return sa.and_(col(Notice.user_id).is_(None), col(Notice.channel_id) == target_id)
+
+
+REFUSED = "refused"
+"""The delivery ref of a notice Discord refused for good and that was dropped (its reason kept)."""
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A lease term (name, holder, term): work done under it is written only while it is current."""
+
+    name: str
+    holder: str
+    term: int
+
+
+def _lease_is(fence: Fence) -> ColumnElement[bool]:
+    return sa.exists().where(col(Lease.name) == fence.name, col(Lease.holder) == fence.holder,
+                             col(Lease.term) == fence.term)
 
 
 def _waiting() -> ColumnElement[bool]:
@@ -164,17 +183,49 @@ class OutboxQueries:
         stmt = select(Notice).where(col(Notice.delivered_at).is_(None)).order_by(col(Notice.id)).limit(limit)
         return list((await session.exec(stmt)).all())
 
-    async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None) -> None:
+    async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None,
+                             fence: Fence | None = None) -> bool:
         """The notice went out (``ref``: where); a second report of it changes nothing. What nobody
         reads of it any more (its view, ...) goes with the mark (``delivered_payload``): an
-        undelivered notice keeps everything it needs."""
+        undelivered notice keeps everything it needs. With a ``fence`` the mark is written only
+        while that lease term is current; False when it was not written (already marked, or the
+        lease passed on)."""
         connection = await session.connection()
-        await connection.execute(
-            sa.update(Notice)
-            .where(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
+        cond = sa.and_(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
+        if fence is not None:
+            cond = sa.and_(cond, _lease_is(fence))
+        result = await connection.execute(
+            sa.update(Notice).where(cond)
             .values(delivered_at=now, delivery_ref=ref, parked_reason=None,
                     payload=delivered_payload_sql(connection.dialect.name))
         )
+        return bool(result.rowcount)
+
+    async def drop_notice(self, session: AsyncSession, notice_id: int, now: datetime, reason: str,
+                          fence: Fence | None = None) -> bool:
+        """Discord refused the notice for good and nothing can stand in for it: it leaves the queue
+        as delivered in name ("refused"), keeping the reason in ``parked_reason``."""
+        connection = await session.connection()
+        cond = sa.and_(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
+        if fence is not None:
+            cond = sa.and_(cond, _lease_is(fence))
+        result = await connection.execute(
+            sa.update(Notice).where(cond)
+            .values(delivered_at=now, delivery_ref=REFUSED, parked_reason=reason[:200],
+                    payload=delivered_payload_sql(connection.dialect.name)))
+        return bool(result.rowcount)
+
+    async def holds_term(self, session: AsyncSession, fence: Fence) -> bool:
+        """Whether the fence's lease term is still the current one."""
+        stmt = select(Lease.name).where(col(Lease.name) == fence.name, col(Lease.holder) == fence.holder,
+                                        col(Lease.term) == fence.term)
+        return (await session.exec(stmt)).first() is not None
+
+    async def newer_prompt(self, session: AsyncSession, match_id: int, seat: int, notice_id: int) -> bool:
+        """Whether the seat has a prompt notice newer than this one (then this one is stale)."""
+        stmt = select(Notice.id).where(col(Notice.match_id) == match_id, col(Notice.kind) == "prompt",
+                                       col(Notice.seat) == seat, col(Notice.id) > notice_id).limit(1)
+        return (await session.exec(stmt)).first() is not None
 
     async def delivered_before(
         self, session: AsyncSession, match_id: int, before_id: int, kinds: Iterable[str], limit: int

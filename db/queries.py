@@ -145,6 +145,12 @@ class MatchQueries:
         rows = (await session.exec(stmt.order_by(col(Match.id).desc()).limit(limit))).all()
         return [stored_id(match_id) for match_id in rows]
 
+    async def open_matches_in_guild(self, session: AsyncSession, guild_id: int) -> int:
+        """How many open matches (lobbies included) the server has."""
+        stmt = (select(sa.func.count()).select_from(Match)
+                .where(col(Match.guild_id) == guild_id, col(Match.status).in_(OPEN_STATUSES)))
+        return int((await session.exec(stmt)).one())
+
     async def absences_over(self, session: AsyncSession, now: datetime, statuses: tuple[str, ...]) -> list[int]:
         """Matches in these statuses with a seat whose time away ended by ``now``, in id order.
         The status is asked per seat found (EXISTS), not joined: SQLite would otherwise walk every

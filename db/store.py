@@ -19,7 +19,7 @@ import functools
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -300,20 +300,39 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             .execution_options(synchronize_session=False)
         )
 
-    async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> bool:
-        """Take or renew the named lease; False if someone else holds an unexpired one.
+    async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> int | None:
+        """Take or renew the named lease: its term (the fencing token, see Lease.term), or None if
+        someone else holds an unexpired one.
 
         One statement: an insert that, when the row exists, updates it only if the lease is ours
-        or has expired; the database says whether a row was written (SQLite and PostgreSQL alike)."""
+        or has expired (a new holder starts a new term); the database returns the row it wrote,
+        SQLite and PostgreSQL alike."""
         insert = (sqlite_insert if self.dialect == "sqlite" else postgresql_insert)(Lease)
-        stmt = insert.values(name=name, holder=holder, expires_at=now + ttl).on_conflict_do_update(
+        same_holder = col(Lease.holder) == insert.excluded.holder
+        stmt = insert.values(name=name, holder=holder, expires_at=now + ttl, term=1).on_conflict_do_update(
             index_elements=[col(Lease.name)],
-            set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at},
+            set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at,
+                  "term": sa.case((same_holder, col(Lease.term)), else_=col(Lease.term) + 1)},
             where=sa.or_(col(Lease.holder) == holder, col(Lease.expires_at) <= now),
-        )
+        ).returning(col(Lease.term))
         async with self.write() as session:
             result = await (await session.connection()).execute(stmt)
-            return bool(result.rowcount)
+            term = result.scalar()
+            return None if term is None else int(term)
+
+    async def database_now(self) -> datetime:
+        """The database's clock (PostgreSQL's now(); on SQLite, the machine's, as SQLite reads it),
+        as an aware UTC datetime: what leases and deadlines are judged by when processes' clocks differ."""
+        if self.dialect == "postgresql":
+            stmt = sa.text("SELECT clock_timestamp()")
+        else:
+            stmt = sa.text("SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')")
+        async with self.read() as session:
+            value = (await (await session.connection()).execute(stmt)).scalar()
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        assert isinstance(value, datetime)
+        return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
     async def lease(self, session: AsyncSession, name: str) -> Lease | None:
         """The named lease as it stands (whoever holds it)."""

@@ -18,8 +18,10 @@ from bot.discord.cog import GameCog
 from bot.discord.mentions import NOBODY, plain_name
 from bot.discord.shutdown import ClosingTree, Shutdown, on_signals
 from bot.service import MatchService, drawing
-from bot.service.core import utcnow
+from bot.service.clock import DatabaseClock
 from bot.service.instance import InstanceGuard
+from bot.service.limits import MatchLimits
+from bot.service.outbox import Fence
 from bot.service.web_links import WebLinks
 from bot.settings import Settings
 from bot.web import WebServer
@@ -28,6 +30,9 @@ from db.store import Store
 Clock = Callable[[], datetime]
 """The service's clock (tests move time with one)."""
 
+MAX_RATELIMIT_WAIT = 10.0
+"""The longest 429 discord.py waits out itself; a longer one (a slowmode channel's retry_after can
+be hours) raises RateLimited, and delivery holds that target back instead of a send slot."""
 RENEW_LAZILY = frozenset({"deliver"})
 """Leases only their holder gives up (by expiry), so a fresh one need not be renewed every round."""
 
@@ -56,6 +61,8 @@ class Leases:
         self.ttl_seconds = ttl_seconds
         self.fresh_until: dict[str, float] = {}
         """Lease name -> monotonic time until which it is ours without asking the database."""
+        self.terms: dict[str, int] = {}
+        """Lease name -> the term this process holds it in (its fencing token)."""
 
     async def holds(self, name: str) -> bool:
         if not self.guard.held:
@@ -64,12 +71,28 @@ class Leases:
         now = time.monotonic()
         if name in RENEW_LAZILY and self.fresh_until.get(name, 0.0) > now:
             return True
-        held = bool(await self.service.take_lease(name, self.holder, ttl_seconds=ttl))
+        term = await self.service.take_lease(name, self.holder, ttl_seconds=ttl)
+        held = bool(term)  # a term counts from 1
+        if held:
+            self.terms[name] = int(term or 0)
+        else:
+            self.terms.pop(name, None)
         if held and name in RENEW_LAZILY:
             self.fresh_until[name] = now + ttl / 3
         else:
             self.fresh_until.pop(name, None)
         return held
+
+    def fence(self, name: str) -> Fence | None:
+        """The term this process last held the lease in: what it writes under the lease is
+        written only while that term is current."""
+        term = self.terms.get(name)
+        return None if term is None else Fence(name, self.holder, term)
+
+    def lost(self, name: str) -> None:
+        """A fenced write found the term over: ask the database before acting on the lease again."""
+        self.fresh_until.pop(name, None)
+        self.terms.pop(name, None)
 
 
 class WarhostBot(commands.Bot):
@@ -95,6 +118,7 @@ class WarhostBot(commands.Bot):
         self.web: WebServer | None = None
         self.web_links: WebLinks | None = None
         """The match pages and their links (WEB_PORT); None: no web table, and no post links to one."""
+        self.http.max_ratelimit_timeout = MAX_RATELIMIT_WAIT  # discord.py's own keyword allows no less than 30 s
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -117,9 +141,13 @@ class WarhostBot(commands.Bot):
         if self.store is None:
             self.store = await Store.open(self.settings.database_url, migrate=True)
             self._own_store = True
-        clock = self._clock or utcnow
+        clock = self._clock or DatabaseClock(self.store)
+        if isinstance(clock, DatabaseClock):
+            await clock.check_at_start()  # a clock more than 2 s off the database's is logged
         self._service = MatchService(self.store, holder=self.holder, lease_seconds=self.lease_seconds,
                                      name_text=plain_name, clock=clock)
+        self._service.match_limits = MatchLimits(self.settings.max_open_matches_per_server,
+                                                 self.settings.max_open_matches_per_user)
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, clock=clock)
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import table_links, texts, threads
+from bot.discord import refused, table_links, texts, threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, timestamp
-from bot.discord.refusals import UNKNOWN_MESSAGE
+from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
 from bot.service import NoMatch
 from engine.text import fill
 
@@ -156,7 +156,7 @@ class Boards:
                     self.again.discard(match_id)  # the edit below shows those changes too
                 try:
                     await self.refresh(match_id)
-                except (discord.HTTPException, NoMatch) as exc:
+                except (discord.HTTPException, discord.RateLimited, NoMatch) as exc:
                     log.info("could not update the status board of match %s: %s", match_id, exc)
                 except Exception:
                     log.exception("updating the status board of match %s failed", match_id)
@@ -190,9 +190,12 @@ class Boards:
                 self.shown[match_id] = (ref, text, info.status)
                 self._showed(match_id, info.version)
                 return
-            except discord.NotFound as exc:
-                if exc.code != UNKNOWN_MESSAGE:
+            except discord.HTTPException as exc:
+                if exc.code != UNKNOWN_MESSAGE and not refused.is_refusal(exc) or final_code(exc) is not None:
                     raise
+                if exc.code != UNKNOWN_MESSAGE:  # e.g. 30046, edits of an hour-old message capped: a new board
+                    log.info("Discord refused the edit of the status board of match %s (%s); posting it again",
+                             match_id, exc)
         # The nonce makes a retried post (a response lost to a 5xx) return the same message.
         nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
         msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)

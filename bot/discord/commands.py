@@ -13,7 +13,7 @@ import engine
 from bot.discord import records, texts
 from bot.discord.board import board_of
 from bot.discord.mentions import NOBODY, plain_name, plain_names
-from bot.discord.permissions import is_manager
+from bot.discord.permissions import held_by_slowmode, is_manager
 from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
@@ -133,7 +133,7 @@ class GameCommands(CommandBase, app_commands.Group):
             **kwargs,
         )
         shown = "".join(texts.LOBBY_OPTION.format(name=name, value=value) for name, value in options.items())
-        where = texts.LOBBY_IN_THREAD if thread else ""
+        where = texts.LOBBY_IN_THREAD if thread else slowmode_warning(interaction)
         await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
                                                                 where=where))
 
@@ -253,8 +253,12 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, texts.ABORTED)
+
+        async def apply() -> str:
+            await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+            return texts.ABORTED
+
+        await self._once(interaction, "abort", apply)
 
     @app_commands.command(name="kick", description="Hand a player's seat to the AI (host or Manage Server)")
     @app_commands.describe(player="the player to replace by the AI")
@@ -269,28 +273,45 @@ class GameCommands(CommandBase, app_commands.Group):
             await self._done(interaction, texts.NOT_SEATED.format(name=plain_name(player.display_name)))
             return
         manager = is_manager(interaction, info.guild_id)
-        await self.service.kick(_here(interaction), interaction.user.id, seat, is_manager=manager)
-        await self._done(interaction, texts.KICKED.format(name=plain_name(player.display_name)))
+
+        async def apply() -> str:
+            await self.service.kick(_here(interaction), interaction.user.id, seat, is_manager=manager)
+            return texts.KICKED.format(name=plain_name(player.display_name))
+
+        await self._once(interaction, f"kick:{player.id}", apply)
 
     @app_commands.command(name="extend", description="Give everyone more time for the current decision")
     @app_commands.describe(hours="extra hours")
     async def extend(self, interaction: discord.Interaction, hours: app_commands.Range[float, 0.1, 336.0]) -> None:
         await self._private(interaction)
-        await self.service.extend(_here(interaction), interaction.user.id, hours, is_manager=await self._manager(interaction))
-        state = await self.service.status(_here(interaction))
-        await self._done(interaction, texts.EXTENDED.format(deadline=timestamp(state.deadline)))
+
+        async def apply() -> str:
+            manager = await self._manager(interaction)
+            await self.service.extend(_here(interaction), interaction.user.id, hours, is_manager=manager)
+            state = await self.service.status(_here(interaction))
+            return texts.EXTENDED.format(deadline=timestamp(state.deadline))
+
+        await self._once(interaction, f"extend:{hours:g}", apply)
 
     @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
     async def pause(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.service.pause(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, texts.PAUSED)
+
+        async def apply() -> str:
+            await self.service.pause(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+            return texts.PAUSED
+
+        await self._once(interaction, "pause", apply)
 
     @app_commands.command(name="resume", description="Resume a paused match")
     async def resume(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.service.resume(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-        await self._done(interaction, texts.RESUMED)
+
+        async def apply() -> str:
+            await self.service.resume(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+            return texts.RESUMED
+
+        await self._once(interaction, "resume", apply)
 
     @app_commands.command(name="history", description="Finished matches of this server: result, length, replay")
     @app_commands.describe(game="only matches of this game")
@@ -322,3 +343,11 @@ class GameCommands(CommandBase, app_commands.Group):
     mine = TableCommands.mine
     undo = TableCommands.undo
     away = TableCommands.away
+
+
+def slowmode_warning(interaction: discord.Interaction) -> str:
+    """A warning for the host when the match's channel has slowmode the bot cannot bypass."""
+    seconds = int(getattr(interaction.channel, "slowmode_delay", 0) or 0)
+    if not held_by_slowmode(seconds, interaction.app_permissions.value):
+        return ""
+    return texts.SLOWMODE_WARNING.format(seconds=seconds)

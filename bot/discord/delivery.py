@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import log_json, metrics
-from bot.discord import nudges, phase_posts, replays, table_links, turn_dm
+from bot.discord import nudges, phase_posts, refused, replays, table_links, turn_dm
 from bot.discord.board import Boards
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.refusals import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, alert_text, final_code, reason_for
@@ -30,7 +30,7 @@ from bot.discord.seat_turns import SeatTurns, Shown
 from bot.discord.undo_ui import consent_text, consent_view
 from bot.service import drawing
 from bot.service.history import REPLAY_NOTICE
-from bot.service.outbox import ALERT, PHASE_POST_KINDS, target_of
+from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
 from bot.service.turn_views import SeatTurn
 
 if TYPE_CHECKING:
@@ -57,6 +57,14 @@ NONCE_LENGTH = 25
 DELIVERED, PARKED, RETRY = "delivered", "parked", "retry"
 SUPERSEDED = "superseded"
 """The ref of a prompt notice not sent: the seat no longer owed it when its turn came."""
+DROPPED = "dropped"
+"""Refused for good and left out (its reason stored, the host told once)."""
+HELD = "held"
+"""Its target answered a 429 longer than discord.py waits: held back until then, the rest goes on."""
+LOST = "lost"
+"""The delivery lease is no longer this process's: it sends nothing more."""
+MAX_TRIES = 3
+"""Tries of a notice Discord refuses with a 4xx (other than 429) before it stops holding up the queue."""
 
 
 def _groups(batch: list[Any]) -> list[list[Any]]:
@@ -105,6 +113,8 @@ class Delivery:
         """Matches that got new notices while their worker ran: it reads once more before it ends."""
         self.retry_at: dict[int, tuple[float, int]] = {}
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
+        self.slowed = refused.Held()
+        """Targets held back by a 429 longer than discord.py waits (a slowmode channel), until when."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
         self.replays = replays.Replays()
@@ -179,13 +189,18 @@ class Delivery:
         return sum(await asyncio.gather(*await self.dispatch()))
 
     async def _work(self, match_id: int) -> int:
-        """One match's notices, oldest first, until none is left (or a passing failure)."""
+        """One match's notices, oldest first, until none is left (or a passing failure). The
+        lease is asked before each batch and each group (in memory while it is fresh): a process
+        that was paused past its lease stops here instead of finishing its batch. A target held
+        back by a long 429 is stepped over; the match's other targets go on."""
         log_json.about(match_id=match_id)
         sent = 0
         try:
             sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
+                if not await self.bot.holds_lease("deliver"):
+                    return sent
                 batch = await self.svc.next_notices(match_id, BATCH)
                 if not batch:
                     if match_id in self.again:
@@ -194,18 +209,27 @@ class Delivery:
                     if sent:
                         await self.reconcile(match_id)  # the turn DMs, as the match now stands
                     return sent
+                moved = False
                 for group in _groups(batch):
+                    if self.slowed.held(target_of(group[0])):
+                        continue  # held back by a long 429; its later notices wait with it
                     outcome = await self._deliver_one(group)
-                    if outcome == DELIVERED:
-                        sent += len(group)
+                    if outcome == LOST:
+                        return sent
+                    if outcome in (DELIVERED, DROPPED):
+                        moved = True
+                        sent += len(group) if outcome == DELIVERED else 0
                         if group[0].kind == "lobby":
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
                     elif outcome == PARKED:
+                        moved = True
                         break  # that target's other notices are parked too: read the queue again
-                    else:
+                    elif outcome == RETRY:
                         self._back_off(match_id)
                         return sent
+                if not moved:
+                    return sent  # only held targets are left: the next round looks again
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self._back_off(match_id)
@@ -219,28 +243,61 @@ class Delivery:
         wait = min(self._setting("deliver_seconds", 1.0) * 2 ** min(failures, 30), RETRY_MAX_SECONDS)
         self.retry_at[match_id] = (time.monotonic() + wait, failures)
 
+    def fence(self) -> Fence | None:
+        leases = getattr(self.bot, "leases", None)
+        return None if leases is None else leases.fence("deliver")
+
+    async def mark(self, notice: Any, ref: str | None) -> bool:
+        """The fenced delivered mark; False (and the lease is asked again) when the term is over."""
+        fence = self.fence()
+        if await self.svc.delivered(notice.id, ref, fence):
+            return True
+        if fence is not None and not await self.svc.holds_term(fence):
+            if self.bot.leases is not None:
+                self.bot.leases.lost("deliver")
+            log.warning("the delivery lease passed to another process while notice %s of match %s was "
+                        "out; this process stops delivering", notice.id, notice.match_id)
+            return False
+        return True  # marked already (a retried round)
+
     async def _deliver_one(self, group: list[Any]) -> str:
-        """Deliver one notice, or consecutive phase-post notices as one post or edit."""
+        """Deliver one notice, or consecutive phase-post notices as one post or edit. A refusal
+        that asking again will not change is tried at most MAX_TRIES times, then never holds
+        back the notices behind it (refused.py: re-created, parked or dropped)."""
         notice = group[0]
-        try:
-            await self.replays.prepare(self, notice)  # slow drawing takes no send slot
-            async with self.gate:
-                ref = await (phase_posts.deliver_group(self, group) if len(group) > 1 else self.deliver(notice))
-        except discord.HTTPException as exc:
-            code = final_code(exc)
-            if notice.kind == ALERT and isinstance(exc, (discord.Forbidden, discord.NotFound)):
-                log.info("could not tell %s about a blocked target of match %s: %s", target_of(notice), notice.match_id, exc)
-                await self.svc.delivered(notice.id, "undeliverable")
-                return DELIVERED
-            if code is None:
-                log.warning("could not deliver notice %s (%s) of match %s: %s; will retry",
-                            notice.id, notice.kind, notice.match_id, exc)
-                return RETRY
-            await self._park(notice, code)
-            return PARKED
-        for each in group:
-            await self.svc.delivered(each.id, ref)
-        return DELIVERED
+        fresh = False
+        refusal: discord.HTTPException | None = None
+        ref: str | None
+        for attempt in range(1, MAX_TRIES + 1):
+            if not await self.bot.holds_lease("deliver"):
+                return LOST
+            try:
+                await self.replays.prepare(self, notice)  # slow drawing takes no send slot
+                async with self.gate:
+                    if len(group) > 1 or notice.kind in PHASE_POST_KINDS:
+                        ref = await phase_posts.deliver_group(self, group, fresh=fresh)
+                    else:
+                        ref = await self.deliver(notice)
+            except discord.RateLimited as exc:
+                self.slowed.hold(target_of(notice), exc.retry_after)
+                log.warning("Discord asks to wait %.0f s before the next post to %s %s (match %s); its "
+                            "notices wait, the rest go on", exc.retry_after, *target_of(notice), notice.match_id)
+                return HELD
+            except discord.HTTPException as exc:
+                refusal = exc
+                verdict = await refused.judge(self, group, exc, attempt)
+                if verdict == refused.AGAIN:
+                    continue
+                if verdict == refused.RECREATE:
+                    fresh = True
+                    continue
+                return verdict
+            for each in group:
+                if not await self.mark(each, ref):
+                    return LOST
+            return DELIVERED
+        assert refusal is not None  # every try ended in a refusal judged worth another
+        return await refused.give_up(self, group, refusal)
 
     async def _park(self, notice: Any, code: int) -> None:
         kind, target_id = target_of(notice)
@@ -261,6 +318,9 @@ class Delivery:
             try:
                 async with self.gate:
                     ref = await self.deliver(notice)
+            except discord.RateLimited as exc:
+                self.slowed.hold((block.kind, block.target_id), exc.retry_after)
+                continue
             except discord.HTTPException as exc:
                 code = final_code(exc)
                 reason = reason_for(self.bot, code, block.kind, block.target_id) if code else block.reason
@@ -270,7 +330,8 @@ class Delivery:
                     log.warning("gave up on %s %s of match %s (over, refused since %s): %d notices dropped",
                                 block.kind, block.target_id, match_id, block.since, dropped)
                 continue
-            await self.svc.delivered(notice.id, ref)
+            if not await self.mark(notice, ref):
+                return sent
             held = await self.svc.unblock(block)
             sent += 1
             log.info("%s %s of match %s works again; %d held notices follow", block.kind, block.target_id,
@@ -457,6 +518,8 @@ class Delivery:
                 png = await drawing.draw_private(str(payload.get("game")), payload["view"])
                 files.append(discord.File(io.BytesIO(png), "you.png"))
             if in_place and before is not None and before.dm is not None:
+                if await self.svc.newer_prompt(notice.match_id, seat, notice.id):
+                    return str(before.dm)  # the newer prompt edits this same message: never show an older one
                 edited = await self._edit_dm(notice, before.dm, self._linked(turn, rendered), rendered.view, files)
                 if edited is not None:
                     if edited.isdigit():
@@ -560,9 +623,11 @@ class Delivery:
         extra: dict[str, Any] = {} if files is None else {"attachments": files}
         try:
             await dm.get_partial_message(ref).edit(content=content, view=view, allowed_mentions=NOBODY, **extra)
-        except discord.NotFound as exc:
-            if exc.code != UNKNOWN_MESSAGE:
+        except discord.HTTPException as exc:
+            if exc.code != UNKNOWN_MESSAGE and (not refused.is_refusal(exc) or final_code(exc) is not None):
                 raise
+            if exc.code != UNKNOWN_MESSAGE:
+                log.info("Discord refused the edit of prompt DM %s (%s); a new DM follows", ref, exc)
             return None
         return str(ref)
 

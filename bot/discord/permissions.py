@@ -28,6 +28,11 @@ ADMINISTRATOR = 1 << 3
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
+MANAGE_CHANNELS = 1 << 4
+MANAGE_MESSAGES = 1 << 13
+BYPASS_SLOWMODE = 1 << 52
+SLOWMODE_BYPASS = MANAGE_MESSAGES | MANAGE_CHANNELS | BYPASS_SLOWMODE
+"""Any one of these lets a member, the bot too, post past a channel's slowmode."""
 PIN_MESSAGES = 1 << 51
 """Discord split pinning out of Manage Messages; since February 2026 only Pin Messages lets a bot pin."""
 ALL_PERMISSIONS = (1 << 53) - 1
@@ -137,3 +142,9 @@ def is_manager(interaction: discord.Interaction, guild_id: int | None) -> bool:
     permissions = interaction.permissions
     return bool(guild_id is not None and interaction.guild_id == guild_id
                 and (permissions.manage_guild or permissions.administrator))
+
+
+def held_by_slowmode(seconds: int, have: int) -> bool:
+    """Whether a channel's slowmode (``rate_limit_per_user``) holds the bot's posts there: each
+    post then waits ``seconds`` after the last, unless the bot may bypass it."""
+    return seconds > 0 and not have & SLOWMODE_BYPASS

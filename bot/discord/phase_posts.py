@@ -63,8 +63,10 @@ def _label(group: list[Any], fallback: str) -> str:
     return next((x for x in reversed(labels) if x), fallback)
 
 
-async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
-    """Post or edit the phase post for these notices (oldest first); returns the message id."""
+async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = False) -> str:
+    """Post or edit the phase post for these notices (oldest first); returns the message id.
+    ``fresh``: Discord refused the edit of the open post (refused.py), so the phase so far is
+    posted again as a new message, which the phase's next lines then edit."""
     from bot.discord.delivery import inert, nonce_of
 
     first, last = group[0], group[-1]
@@ -84,6 +86,11 @@ async def deliver_group(delivery: Delivery, group: list[Any]) -> str:
         if open_post.continued and heading:
             heading += CONTINUED
         text = post_text(heading, [*[inert(x) for x in open_post.lines], *lines], limit=100_000)
+        if fresh and len(text) <= LIMIT + MORE:
+            content, embeds = split(text)
+            msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first, "again"),
+                                     allowed_mentions=NOBODY)
+            return str(msg.id)
         if len(text) <= LIMIT + MORE:
             content, embeds = split(text)
             message = channel.get_partial_message(open_post.ref)

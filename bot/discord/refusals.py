@@ -12,6 +12,7 @@ import discord
 
 from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import timestamp
+from bot.service.outbox import REFUSED_KIND
 
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
@@ -19,7 +20,11 @@ UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_USER = 10013
 NO_MUTUAL_GUILDS = 50278
-FINAL = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_USER, NO_MUTUAL_GUILDS})
+ARCHIVED_THREAD = 50083
+LOCKED_THREAD = 160005
+"""Posting in a locked thread takes Manage Threads: the match's thread waits for a moderator."""
+FINAL = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_USER, NO_MUTUAL_GUILDS,
+                   LOCKED_THREAD})
 """Discord error codes that will not change by asking again; closed DMs (50007) have their own fallback."""
 
 NEEDED = (("view_channel", "View Channel"), ("send_messages", "Send Messages"), ("attach_files", "Attach Files"))
@@ -28,7 +33,7 @@ NEEDED = (("view_channel", "View Channel"), ("send_messages", "Send Messages"), 
 
 def final_code(exc: BaseException) -> int | None:
     """The Discord error code if ``exc`` is a refusal that asking again will not change."""
-    if isinstance(exc, (discord.Forbidden, discord.NotFound)) and exc.code in FINAL:
+    if isinstance(exc, discord.HTTPException) and 400 <= exc.status < 500 and exc.code in FINAL:
         return int(exc.code)
     return None
 
@@ -55,6 +60,8 @@ def reason_for(bot: Any, code: int, kind: str, target_id: int) -> str:
         return "missing access" if code == MISSING_ACCESS else "missing permissions"
     return {
         UNKNOWN_CHANNEL: "the channel no longer exists, or I can no longer see it",
+        LOCKED_THREAD: "the match's thread is locked",
+        ARCHIVED_THREAD: "the match's thread is archived and I may not reopen it",
         NO_MUTUAL_GUILDS: "we no longer share a server",
         UNKNOWN_USER: "the account no longer exists",
         MISSING_ACCESS: "missing access",
@@ -64,6 +71,8 @@ def reason_for(bot: Any, code: int, kind: str, target_id: int) -> str:
 
 def remedy(kind: str, code: int) -> str:
     """Who can fix it, and how."""
+    if kind == "channel" and code in (LOCKED_THREAD, ARCHIVED_THREAD):
+        return "a moderator can unlock and reopen the thread, or give me Manage Threads there"
     if kind == "channel" and code == UNKNOWN_CHANNEL:
         return "if it was deleted, the match cannot post there again; the host can start a new one elsewhere"
     if kind == "channel":
@@ -75,6 +84,10 @@ def alert_text(payload: dict[str, Any], channel_id: int, match_id: int) -> str:
     """The message telling the host and players about a blocked target (a ``blocked`` notice)."""
     kind, code, reason = payload["target_kind"], int(payload.get("code") or 0), payload["reason"]
     where = f"match #{match_id} in <#{channel_id}>"
+    if kind == REFUSED_KIND:
+        return (f"A message of {where} could not be delivered: {reason}. I left it out so the match goes on "
+                "(`/game log` has every public line, `/game act` every open decision). "
+                "I tell you only once per match.")
     if kind == "channel":
         return (f"I can't post in <#{payload['target_id']}> (match #{match_id}): {reason}; {remedy(kind, code)}. "
                 "The match's posts wait and follow in order as soon as I can post there again; "

@@ -207,8 +207,13 @@ class Router:
             return
         pending, _prompt = found
         prompt = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
+        fields = prompt.get("fields") or []
+        if not fields or set(values) != {str(field["name"]) for field in fields}:  # forged, or another prompt's form
+            asks = ", ".join(str(field["label"]) for field in fields) if fields else "it is not a form of numbers"
+            await refuse(interaction, texts.FORM_MISMATCH.format(asks=asks))
+            return
         choice: dict[str, Any] = {}
-        for field in prompt.get("fields", []):
+        for field in fields:
             raw = values.get(field["name"], "").strip()
             try:
                 choice[field["name"]] = int(raw)

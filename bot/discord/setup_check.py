@@ -29,6 +29,7 @@ from bot.discord.permissions import (
     TIMED_OUT_KEEPS,
     base_permissions,
     channel_permissions,
+    held_by_slowmode,
     invite_url,
 )
 from bot.settings import Settings
@@ -182,6 +183,12 @@ async def _placement(bot: CheckBot, report: Report, channel_id: int | None, guil
     if channel is not None:
         have = channel_permissions(base, channel, member, bot.user.id, timed_out=timed_out)
         _permissions(report, have, server=guild["name"], channel=str(channel.get("name", channel_id)))
+        seconds = int(channel.get("rate_limit_per_user") or 0)
+        if held_by_slowmode(seconds, have):
+            report.add(Finding(False, f"#{channel.get('name', channel_id)} has slowmode ({seconds} s between posts) "
+                                      f"and the bot may not bypass it: a match's posts there come {seconds} s apart "
+                                      "at best; give the bot's role Bypass Slowmode or Manage Messages there "
+                                      f"({CHANNEL_SETTINGS}), or turn slowmode off", required=False))
     else:
         _permissions(report, base & TIMED_OUT_KEEPS if timed_out else base, server=guild["name"], channel=None)
 

@@ -7,6 +7,8 @@ name, so ``self`` is the `/game` group there; ``CommandBase`` holds what both cl
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,6 +27,8 @@ from bot.service.undo import MAX_BACK
 if TYPE_CHECKING:
     from bot.service import MatchService
     from bot.service.mine import MyMatch
+
+log = logging.getLogger(__name__)
 
 
 def mine_line(found: MyMatch, user_id: int) -> str:
@@ -68,14 +72,45 @@ class CommandBase:
     async def _private(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
+    async def _once(self, interaction: discord.Interaction, signature: str,
+                    apply: Callable[[], Awaitable[str]]) -> None:
+        """A host command applied once (bot/service/command_log.py): the same interaction, or
+        the same command repeated within a minute, answers what was done instead of doing it again."""
+        user_id = interaction.user.id
+        info = await self.service.find_match(Place(channel_of(interaction), user_id))
+        if info is None:
+            await self._done(interaction, await apply())
+            return
+        done = await self.service.command_done_before(info.id, user_id, str(interaction.id), signature)
+        if done is not None:
+            await self._done(interaction, texts.ALREADY_DONE.format(when=timestamp(done.at), text=done.text))
+            return
+        text = await apply()
+        await self.service.note_command(info.id, user_id, str(interaction.id), signature, text)
+        await self._done(interaction, text, match_id=info.id)
+
     async def _manager(self, interaction: discord.Interaction) -> bool:
         """Manage Server counts for the channel's match only if it is held in that match's guild."""
         info = await self.service.find_match(Place(channel_of(interaction), interaction.user.id))
         return info is not None and is_manager(interaction, info.guild_id)
 
-    async def _done(self, interaction: discord.Interaction, text: str) -> None:
-        await answer(interaction, text)
-        self.wiring.wake_delivery()
+    async def _done(self, interaction: discord.Interaction, text: str, match_id: int | None = None) -> None:
+        """Answer; a confirmation Discord refuses (an expired token) of a command that changed
+        ``match_id`` is kept and told with the person's next command there."""
+        info = await self.service.find_match(Place(channel_of(interaction), interaction.user.id))
+        if info is not None:  # what an earlier command of theirs did, when Discord refused to tell them then
+            earlier = [texts.EARLIER_OUTCOME.format(text=said)
+                       for said in await self.service.take_unheard(info.id, interaction.user.id)]
+            text = "\n\n".join([*earlier, text])
+        try:
+            await answer(interaction, text)
+        except discord.HTTPException as exc:
+            if match_id is None or not 400 <= exc.status < 500 or exc.status == 429:
+                raise
+            await self.service.note_unheard(match_id, interaction.user.id, str(interaction.id), text)
+            log.info("Discord refused the confirmation of a command (%s); it is told with the next one", exc)
+        finally:
+            self.wiring.wake_delivery()
 
 
 class TableCommands(CommandBase, app_commands.Group):

@@ -22,6 +22,7 @@ from bot.service.announce import LAST_TO_CHOOSE, Announcements, result_text, tea
 from bot.service.autoplay import MAX_AI_CHOICES, Autoplay
 from bot.service.away import AwayService
 from bot.service.board import BoardService
+from bot.service.command_log import CommandLog
 from bot.service.deadlines import REMINDERS, TAKEOVER_AFTER, Deadlines
 from bot.service.history import REPLAY_NOTICE, HistoryService
 from bot.service.lobby import Lobby
@@ -69,7 +70,8 @@ def _as_is(name: str) -> str:
 
 
 class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, OutboxService, BoardService,
-                   PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService, TurnViews):
+                   PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService, TurnViews,
+                   CommandLog):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(

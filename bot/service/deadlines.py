@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.service import away, limits
+from bot.service.clock import DatabaseClock
 from bot.service.errors import Conflict
 from bot.service.notices import ReminderNotice, TimeoutNotice
 from bot.service.transaction import MatchTransaction, Transactions
@@ -58,6 +59,8 @@ class Deadlines(Transactions):
         """Send due reminders and play expired prompts; one process at a time (lease). A tick that
         did work lets the lease go, so any process's next tick may take it (as a killed one's
         expires); an idle one keeps it, renewing it only past half its life."""
+        if now is None and isinstance(self.clock, DatabaseClock):
+            await self.clock.resync()
         now = now or self.clock()
         if not await self._hold_tick_lease(now):
             return 0

@@ -101,7 +101,7 @@ class InstanceGuard:
 
     async def renew(self) -> bool:
         """Keep the heartbeat fresh; False (logged) if another process holds it now."""
-        held = await self.store.acquire_lease(self.lease, self.token, self.clock(), self.ttl)
+        held = await self.store.acquire_lease(self.lease, self.token, self.clock(), self.ttl) is not None
         if not held:
             log.error("instance %s: another process took this instance's heartbeat; this process stops "
                       "delivering and firing deadlines until it is free again. Give every bot process "

@@ -8,10 +8,11 @@ never start."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from bot.service.errors import BadChoice
+from bot.service.errors import BadChoice, Conflict
 
 DEADLINE_HOURS = (0.05, 720.0)
 """3 minutes to 30 days for each decision."""
@@ -64,3 +65,23 @@ def seed(value: Any) -> int | None:
 def log_lines(value: Any) -> int:
     """How many log lines to read; SQLite would read them all for a negative LIMIT."""
     return whole(value, *LOG_LINES, "lines")
+
+
+@dataclass(frozen=True)
+class MatchLimits:
+    """Open matches (lobbies included) one server and one player may have at once: one user
+    opening a match in every channel of a server, or seating themselves in fifty, is refused."""
+
+    per_server: int = 25
+    per_user: int = 5
+
+    def server_full(self, open_here: int) -> None:
+        if open_here >= self.per_server:
+            raise Conflict(f"This server already has {open_here} open matches, the most it may have at once. "
+                           "Finish or abort one first. Nothing was opened.")
+
+    def user_full(self, seated: int, joining: bool = False) -> None:
+        if seated >= self.per_user:
+            done = "You did not join." if joining else "Nothing was opened."
+            raise Conflict(f"You already play in {seated} open matches, the most one player may at once. "
+                           f"Finish or leave one first. {done}")

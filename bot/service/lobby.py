@@ -22,6 +22,10 @@ from db.models import OPEN_STATUSES, Deadline, Match, Seat
 class Lobby(Transactions):
     """Mixed into MatchService: the lobby and the host's tools."""
 
+    match_limits: limits.MatchLimits | None = None
+    """Open matches per server and per player: the bot sets them from its settings (None: no limit,
+    for tools and tests that open many)."""
+
     async def create(
         self,
         guild_id: int | None,
@@ -65,6 +69,11 @@ class Lobby(Transactions):
             async with self.store.write() as session:
                 if not thread and await self.store.open_in_channel(session, channel_id) is not None:
                     raise Conflict("A match is already open in this channel; finish or abort it first.")
+                bounds = self.match_limits
+                if bounds is not None and guild_id is not None:
+                    bounds.server_full(await self.store.open_matches_in_guild(session, guild_id))
+                if bounds is not None and host_plays:
+                    bounds.user_full(len(await self.store.open_matches_of(session, host_id, None, bounds.per_user + 1)))
                 match = Match(
                     guild_id=guild_id, channel_id=channel_id, open_channel=None if thread else channel_id,
                     lobby_channel_id=channel_id, opens_thread=thread, game=game,
@@ -91,6 +100,10 @@ class Lobby(Transactions):
             self._need_lobby(ctx)
             if any(s.user_id == user_id for s in ctx.seats):
                 raise Conflict("You already have a seat in this match.")
+            if self.match_limits is not None:
+                bounds = self.match_limits
+                bounds.user_full(len(await self.store.open_matches_of(ctx.session, user_id, None, bounds.per_user + 1)),
+                                 joining=True)
             self._add_seat(ctx, Seat(match_id=ctx.match_id, seat_no=0, user_id=user_id, name=name))
             self._lobby_notice(ctx, f"{self.name_text(name)} joined.")
             return lambda: self._info(ctx)

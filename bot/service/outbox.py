@@ -21,7 +21,7 @@ from bot.service.rows import row_id
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
-from db.outbox import CHANNEL, USER, delivered_payload, target_of
+from db.outbox import CHANNEL, USER, Fence, delivered_payload, target_of
 from db.store import Store
 
 PHASE_POST_KINDS = ("events", "progress", "phase", "result")
@@ -32,6 +32,8 @@ PHASE_POST_SCAN = 200
 """Notices read back to rebuild an open post (one post holds far fewer: it is one message)."""
 ALERT = "blocked"
 """The notice kind that tells people about a blocked target; never parked itself."""
+REFUSED_KIND = "notice"
+"""The ``target_kind`` of the alert telling a host that a message of the match was refused and left out."""
 GIVE_UP_AFTER = timedelta(days=7)
 """A finished or aborted match stops probing a target that has refused it this long."""
 
@@ -58,9 +60,42 @@ class OutboxService:
             rows = await self.store.undelivered(session, limit)
         return [_notice(r) for r in rows]
 
-    async def delivered(self, notice_id: int, ref: str | None = None) -> None:
+    async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool:
+        """Mark the notice delivered; with a ``fence``, only while that lease term is current
+        (False: not written, already marked or the lease passed to another process)."""
         async with self.store.write() as session:
-            await self.store.mark_delivered(session, notice_id, self.clock(), ref)
+            return await self.store.mark_delivered(session, notice_id, self.clock(), ref, fence)
+
+    async def holds_term(self, fence: Fence) -> bool:
+        async with self.store.read() as session:
+            return await self.store.holds_term(session, fence)
+
+    async def newer_prompt(self, match_id: int, seat: int, notice_id: int) -> bool:
+        """Whether a newer prompt than this notice's was written for the seat (a DM about to be
+        edited would show an older decision than the newest)."""
+        async with self.store.read() as session:
+            return await self.store.newer_prompt(session, match_id, seat, notice_id)
+
+    async def drop(self, notice_id: int, code: int, reason: str, fence: Fence | None = None) -> bool:
+        """Discord refused the notice for good and nothing stands in for it: it leaves the queue
+        with its reason stored, and the match's host is told once (one ``blocked`` notice per
+        match, whatever more is dropped later). False when it was not written (see ``delivered``)."""
+        now = self.clock()
+        async with self.store.write() as session:
+            row = await session.get(NoticeRow, notice_id)
+            if row is None or not await self.store.drop_notice(session, notice_id, now, reason, fence):
+                return False
+            match = await session.get(Match, row.match_id)
+            key = f"refused:{row.match_id}"
+            if match is None or await self.store.has_notice_key(session, row.match_id, key):
+                return True
+            seats = await self.store.seats(session, row.match_id)
+            payload = BlockedNotice(target_kind=REFUSED_KIND, target_id=notice_id, code=code, reason=reason[:200])
+            notices.check(ALERT, payload)
+            session.add(NoticeRow(match_id=row.match_id, key=key, kind=ALERT, channel_id=match.channel_id,
+                                  user_id=match.host_id, seat=self._seat_no(seats, match.host_id),
+                                  payload=dict(payload), created_at=now))
+            return True
 
     async def open_phase_post(self, match_id: int, before_id: int) -> OpenPost | None:
         """The phase post still gathering lines when notice ``before_id`` comes: the message the
@@ -217,4 +252,4 @@ class OutboxService:
                 for b in blocks]
 
 
-__all__ = ["ALERT", "CHANNEL", "USER", "OutboxService", "target_of"]
+__all__ = ["ALERT", "CHANNEL", "REFUSED_KIND", "USER", "Fence", "OutboxService", "target_of"]

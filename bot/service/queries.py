@@ -118,8 +118,9 @@ class Queries(Transactions):
 
         await self._mutate(match_id, fn)
 
-    async def take_lease(self, name: str, holder: str, ttl_seconds: float = 60.0) -> bool:
-        """Hold (or renew) a named lease, e.g. the outbox delivery of several bot processes."""
+    async def take_lease(self, name: str, holder: str, ttl_seconds: float = 60.0) -> int | None:
+        """Hold (or renew) a named lease, e.g. the outbox delivery of several bot processes: its
+        term (the fencing token of what is done under it), or None when another holds it."""
         return await self.store.acquire_lease(name, holder, self.clock(), timedelta(seconds=ttl_seconds))
 
     async def release_lease(self, name: str, holder: str) -> None:

@@ -121,8 +121,9 @@ class Outbox:
     async def due_probes(self, match_id: int) -> list[Any]:
         return []
 
-    async def delivered(self, notice_id: int, ref: Any) -> None:
+    async def delivered(self, notice_id: int, ref: Any, fence: Any = None) -> bool:
         self.done.append(notice_id)
+        return True
 
     async def take_lease(self, name: str, holder: str, ttl_seconds: float) -> bool:
         return True
@@ -135,7 +136,8 @@ async def test_delivery_runs_matches_side_by_side_and_keeps_each_matchs_order() 
 
     from bot.discord.delivery import Delivery
 
-    notices = [SimpleNamespace(id=i, match_id=m, kind="private", version=None) for i, m in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 3)]]
+    notices = [SimpleNamespace(id=i, match_id=m, kind="private", version=None, user_id=None, channel_id=100 + m)
+               for i, m in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 3)]]
     svc = Outbox(notices)
     delivery = Delivery(_host(svc))
     second_match_started = asyncio.Event()

@@ -130,3 +130,16 @@ async def test_an_unreachable_discord_is_said_plainly() -> None:
         fake.assert_no_violations()
     assert code == 1
     assert lines[0].startswith("✗ could not reach Discord at http://127.0.0.1:9/api/v10")
+
+
+async def test_a_slowmode_channel_the_bot_cannot_bypass_is_reported() -> None:
+    async with running_fake(bot_permissions=INVITE_PERMISSIONS) as fake:
+        fake.channel.rate_limit_per_user = 600
+        code, lines = await _doctor(_settings(fake), channel_id=fake.channel.id)
+        fake.channel.allow(fake.bot_user, "bypass_slowmode")
+        _, bypassed = await _doctor(_settings(fake), channel_id=fake.channel.id)
+        fake.assert_no_violations()
+    slow = [line for line in lines if "slowmode" in line]
+    assert len(slow) == 1 and slow[0].startswith("✗ #game has slowmode (600 s between posts)"), "\n".join(lines)
+    assert "Bypass Slowmode" in slow[0] and code == 0, "a warning, not a failure: the bot can still play"
+    assert not [line for line in bypassed if "slowmode" in line]

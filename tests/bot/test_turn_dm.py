@@ -126,7 +126,11 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
     async def dms_closed(_match_id: int, _seat: int) -> bool:
         return False
 
-    svc = SimpleNamespace(seat_turn=seat_turn, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed)
+    async def newer_prompt(_match_id: int, _seat: int, _notice_id: int) -> bool:
+        return False
+
+    svc = SimpleNamespace(seat_turn=seat_turn, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
+                          newer_prompt=newer_prompt)
     bot = SimpleNamespace(svc=svc, get_partial_messageable=lambda _id, type=None: dm)
     return Delivery(bot), dm  # type: ignore[arg-type]
 

@@ -34,7 +34,7 @@ class Killer:
     def _loop_index(self) -> int:
         return next(i for i, t in enumerate(self.bot.game._tasks) if "run_forever" in t.get_coro().__qualname__)
 
-    async def delivered(self, notice_id: int, ref: str | None = None) -> None:
+    async def delivered(self, notice_id: int, ref: str | None = None, fence: Any = None) -> bool:
         self.calls += 1
         if self.left and self.calls % 2 == 0:
             self.left -= 1
@@ -49,7 +49,7 @@ class Killer:
                 task.cancel()  # this very worker too: the cancellation lands at the next await
             await asyncio.sleep(0)
             raise AssertionError("a cancelled worker went on")
-        await self.real(notice_id, ref)
+        return bool(await self.real(notice_id, ref, fence))
 
 
 async def test_kills_between_send_and_mark_and_lost_responses_never_duplicate(

@@ -148,6 +148,8 @@ class Channel:
         role_ids = [r.id for r in member.roles] if member else []
         return channel_permissions(self.guild.permissions_of(user), guild_id=self.guild.id, member_id=user.id,
                                    role_ids=role_ids, overwrites=self.overwrites)
+    rate_limit_per_user: int = 0
+    """Slowmode: seconds between two posts of one member (faults.py: how it meets the bot)."""
     fail_after_post: list[int] = field(default_factory=list)
     """5xx statuses to answer, one per POST, after the message was created (a lost response)."""
 
@@ -191,7 +193,7 @@ class Channel:
         return {"id": str(self.id), "type": 0, "name": self.name, "position": self.position,
                 "guild_id": str(self.guild.id), "nsfw": False,
                 "permission_overwrites": [o.payload() for o in self.overwrites.values()],
-                "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+                "topic": None, "last_message_id": None, "rate_limit_per_user": self.rate_limit_per_user, "flags": 0}
 
 
 @dataclass(eq=False)

@@ -22,6 +22,7 @@ import yarl
 from aiohttp import WSMsgType, web
 
 from . import command_rules, limits
+from .faults import Fault, Faults, Slowmode
 from .limits import FLAG_EPHEMERAL, FLAG_LOADING
 from .models import (
     ALL_PERMISSIONS,
@@ -173,6 +174,9 @@ class FakeDiscord:
         self._all_sessions: dict[str, GatewaySession] = {}
         self.rate_limiter = RateLimiter(rate_time_scale)
         self.rate_limited: list[str] = []  # the route of every 429 answered, injected ones included
+        self.faults = Faults()
+        """Refusals a test injects (`fail`), answered before the route's handler."""
+        self.slowmode = Slowmode()
         self.in_flight = 0
         self.last_activity = time.monotonic()
         self._players: dict[int, Any] = {}
@@ -364,6 +368,12 @@ class FakeDiscord:
         relative to /api/v10) with 429 and Retry-After, as Discord does when a bucket is exhausted;
         recorded in `rate_limiter.refusals` as kind "injected", apart from the real buckets' 429s."""
         self.rate_limiter.inject(method, route, times=times, retry_after=retry_after, is_global=is_global)
+
+    def fail(self, method: str, route: str, code: int, *, times: int = 1,
+             when: Callable[[Any], bool] | None = None) -> Fault:
+        """Answer the next `times` requests to `route` (a template relative to /api/v10) whose body
+        `when` accepts with Discord's error `code` (faults.ERRORS: its status and message)."""
+        return self.faults.inject(method, route, code, times=times, when=when)
 
     # ------------------------------------------------------------------ change notification
     def _notify(self) -> None:
@@ -598,6 +608,10 @@ class FakeDiscord:
             self.rate_limited.append(route)
             call.status = 429
             return admission.refused
+        injected = self.faults.check(request.method, path, body) if self.faults.rules else None
+        if injected is not None:
+            call.status = injected.status
+            return injected
         refused = self.spec.check(request.method, path, dict(request.query), body) if self.spec else None
         if refused is not None:
             self.violation("spec", int(refused.body["code"]), refused.status, route, refused.detail)
@@ -854,6 +868,12 @@ class FakeDiscord:
                                       cid: str) -> web.Response:
         channel = self._channel(cid)
         self._require_permissions(channel, posting=True, files=files)
+        slowed = None
+        if channel.rate_limit_per_user > 0 and not channel.is_dm:
+            slowed = self.slowmode.admit(channel.id, channel.rate_limit_per_user, channel.permissions_of(self.bot_user))
+        if slowed is not None:
+            self.rate_limited.append(f"POST /channels/{cid}/messages")
+            return slowed
         if isinstance(channel, Thread):
             self.thread_routes.check_post(channel)
             resp = await self._post_message(request, body, files, cid)
