@@ -9,6 +9,9 @@ from __future__ import annotations
 
 # The lobby: `/game new`, `/game join` ... and the lobby message's buttons.
 NO_OPTION = "{game} has no option `{option}`."
+NO_GAME = "There is no game called {game}. Choose one of: {games}. Nothing was created."
+OPEN_LOBBY = ("You already have a lobby open on this server: **{title} #{match_id}** in <#{channel_id}>. "
+              "Start it, or close it with `/game abort` there, before you open another. Nothing was created.")
 LOBBY_OPENED = "Lobby for **{title}** opened (match #{match_id}{options}). Press Join below.{where}"
 LOBBY_OPTION = ", {name} {value}"
 LOBBY_IN_THREAD = " It runs in its own thread, started from the lobby message."

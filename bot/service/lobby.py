@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 import engine as eng
 from bot.service import away, hosting, limits
-from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed
+from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
 from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
@@ -63,6 +63,9 @@ class Lobby(Transactions):
         now = self.clock()
         try:
             async with self.store.write() as session:
+                if host_plays and (open_lobby := await self.store.open_lobby_of(session, guild_id, host_id)):
+                    seated = await self.store.seats(session, row_id(open_lobby))
+                    raise OpenLobby(self._info_of(open_lobby, seated, eng.get(open_lobby.game)))
                 if not thread and await self.store.open_in_channel(session, channel_id) is not None:
                     raise Conflict("A match is already open in this channel; finish or abort it first.")
                 match = Match(
