@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     deliver_seconds: float = 1.0
     delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
     delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
+    thread_archive_seconds: float = Field(default=3600.0, ge=0, description="a finished or aborted match's thread is archived this long after its last post")
     draw_workers: int | None = Field(default=None, ge=0)
     """Processes that draw maps beside the event loop (None: one per core minus one, at least
     one); 0 draws in a thread of the bot process instead."""

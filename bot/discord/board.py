@@ -182,7 +182,7 @@ class Boards:
                 self._showed(match_id, info.version)
                 return  # the board already shows this: its buttons follow the status alone
             try:
-                await self._edit(channel, ref, text, view)
+                await self._edit(channel, ref, text, view, reopen=info.status in ("active", "paused"))
                 self.shown[match_id] = (ref, text, info.status)
                 self._showed(match_id, info.version)
                 return
@@ -202,14 +202,15 @@ class Boards:
     def _showed(self, match_id: int, version: int) -> None:
         self.read_version[match_id] = max(version, self.read_version.get(match_id, -1))
 
-    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any) -> None:
-        """Edit the board; in a match thread that auto-archived meanwhile, reopen it first
-        (Discord refuses edits in an archived thread, though a post would reopen it)."""
+    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any, reopen: bool) -> None:
+        """Edit the board; in a running match's thread that auto-archived meanwhile, reopen it
+        first (Discord refuses edits in an archived thread, though a post would reopen it). An
+        ended match's archived thread stays archived."""
         message = channel.get_partial_message(ref)
         try:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
-            if exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
+            if not reopen or exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
 

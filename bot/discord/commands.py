@@ -257,7 +257,8 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.command(name="abort", description="End this channel's match (host or Manage Server)")
     async def abort(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
-        await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+        await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction),
+                                 by_name=interaction.user.display_name)
         await self._done(interaction, texts.ABORTED)
 
     @app_commands.command(name="kick", description="Hand a player's seat to the AI (host or Manage Server)")

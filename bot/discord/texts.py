@@ -23,6 +23,18 @@ STARTED = "The match has started. Your choices come to you by DM."
 LOBBY_CLOSED = "This lobby is closed: the match has started or ended."
 ALREADY_STARTED = "This match has already started."
 
+# The lobby post (bot/discord/lobby.py): the match's one message in the channel it was opened in.
+LOBBY_HEAD = "**{title}** (match #{match_id}){host}"
+LOBBY_HOSTED = ", hosted by {host}"
+LOBBY_SEATS = "Seats {taken} of {seats}: {names}"
+LOBBY_PLAYERS = "Players: {names}"
+LOBBY_NO_SEATS = "none yet"
+LOBBY_OPEN = "The lobby is open: press Join to take a seat."
+LOBBY_NOW = "Now: {phase}."
+LOBBY_PAUSED = "Paused in {phase}: deadlines are stopped until `/game resume`."
+LOBBY_THREAD = " Follow the match in <#{channel_id}>."
+LOBBY_STORY = "The whole match, phase by phase, is in <#{channel_id}>."
+
 # Looking at a match: `/game map`, `/game log`, `/game rules`, `/game act` and the board's buttons.
 NO_MATCH_HERE = "No match in this channel."
 NO_MATCH_START_ONE = "No match in this channel. Start one with `/game new`."

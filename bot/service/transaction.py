@@ -179,6 +179,8 @@ class Transactions(ServiceParts):
         cached = self._cache.get(row_id(match))
         if cached is not None and cached[0] == match.version:
             return cached[1]
+        if match.status == "aborted" and await self.store.latest_snapshot(session, row_id(match)) is None:
+            return None  # closed in its lobby: it was never set up (a start writes the first snapshot)
         return await self.store.load_state(session, match)
 
     async def _read(

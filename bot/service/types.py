@@ -94,6 +94,8 @@ class Status:
     """Seats with an optional prompt open: they may act, nobody waits for them."""
     blocked: list[Blocked] = field(default_factory=list)
     """Targets that refuse the match's notices (its channel, a player's DMs), and why."""
+    ending: str | None = None
+    """How an ended match ended: its result line, or who aborted it."""
 
 
 @dataclass(frozen=True)
