@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engine import Prompt
+from engine import Prompt, Standing
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,10 @@ class Status:
     """Targets that refuse the match's notices (its channel, a player's DMs), and why."""
     ending: str | None = None
     """How an ended match ended: its result line, or who aborted it."""
+    chosen: list[SeatInfo] = field(default_factory=list)
+    """Seats whose choice of the open step is in (sealed): they wait for the others."""
+    standing: Standing = field(default_factory=Standing)
+    """Whose turn, the turn order and the score, from the public view."""
 
 
 @dataclass(frozen=True)
