@@ -168,6 +168,7 @@ class Lobby(Transactions):
                 ctx.state = ctx.game.setup(players, eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
             except eng.IllegalChoice as exc:
                 raise Conflict(str(exc)) from None
+            ctx.set_up = ctx.state
             ctx.match.status = "active"
             ctx.values["status"] = "active"
             ctx.snapshot = True

@@ -200,3 +200,5 @@ class OpenPost:
     lines: list[str]
     continued: bool = False
     """The phase filled an earlier post: this one carries on from it."""
+    progress: list[int] = field(default_factory=list)
+    """Which of ``lines`` tell who the table still waits for (a closed post drops them)."""

@@ -187,6 +187,14 @@ async def test_the_lobby_post_follows_the_match_to_its_result_then_the_thread_is
     phases = {line for m in thread.messages for line in m.content.splitlines()[:1] if line.startswith("**Round")}
     assert len(lobby.versions) <= len(phases) + 8, "the lobby post follows phases, not every move"
     assert not live_decisions(fake, fake.channel, thread.channel), live_decisions(fake, fake.channel, thread.channel)
+    # Each phase post keeps the heading of its phase; a closed one tells what happened, not whom it waited for.
+    for post in bot_posts(fake, thread.channel):
+        if "(match #1)" in post.content:
+            continue  # the status board, which follows the phase
+        headings = {version["content"].splitlines()[0] for version in post.versions if version["content"]}
+        assert len(headings) <= 1, headings
+        if post.files.get("map.png"):
+            assert "have chosen; waiting for" not in post.content, post.content
 
 
 @INVITED
