@@ -209,7 +209,7 @@ class Delivery:
                                 self.archives.ended(match_id)
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
-                        self.lobbies.touch(match_id)
+                        self.lobbies.touch(match_id, written_at(group))
                         if any(n.kind == "result" for n in group):
                             self.archives.ended(match_id)
                     elif outcome == PARKED:

@@ -99,6 +99,8 @@ class LobbyPosts:
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.again: set[int] = set()
         self.last_edit: dict[int, float] = {}
+        self.read_version: dict[int, int] = {}
+        """Match -> the match version its lobby post was last rendered from."""
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
@@ -132,8 +134,11 @@ class LobbyPosts:
             ref = int(found) if found and found.isdigit() else None
         return ref
 
-    def touch(self, match_id: int) -> None:
-        """The match moved: its lobby post follows within LOBBY_INTERVAL (one edit for many moves)."""
+    def touch(self, match_id: int, version: int | None = None) -> None:
+        """The match moved: its lobby post follows within LOBBY_INTERVAL (one edit for many moves).
+        A notice written at a ``version`` the post was already rendered from costs no read."""
+        if version is not None and version <= self.read_version.get(match_id, -1):
+            return
         running = self.tasks.get(match_id)
         if running is not None and not running.done():
             self.again.add(match_id)
@@ -167,6 +172,7 @@ class LobbyPosts:
         async with self._lock(match_id):
             status = (await self.host.svc.board_of(match_id)).status
             info = status.match
+            self.read_version[match_id] = max(info.version, self.read_version.get(match_id, -1))
             ref = await self._ref(match_id)
             if info.status == "lobby" or ref is None:
                 return
