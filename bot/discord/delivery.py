@@ -209,8 +209,9 @@ class Delivery:
                                 self.archives.ended(match_id)
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
-                        self.lobbies.touch(match_id, written_at(group))
-                        if any(n.kind == "result" for n in group):
+                        ended = any(n.kind == "result" for n in group)
+                        self.lobbies.touch(match_id, written_at(group), ended=ended)
+                        if ended:
                             self.archives.ended(match_id)
                     elif outcome == PARKED:
                         break  # that target's other notices are parked too: read the queue again

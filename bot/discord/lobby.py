@@ -100,6 +100,8 @@ class LobbyPosts:
         self.again: set[int] = set()
         self.last_edit: dict[int, float] = {}
         self.read_version: dict[int, int] = {}
+        self.wakes: dict[int, asyncio.Event] = {}
+        """Match -> what cuts its paced wait short (it ended)."""
         """Match -> the match version its lobby post was last rendered from."""
 
     def _lock(self, match_id: int) -> asyncio.Lock:
@@ -134,11 +136,16 @@ class LobbyPosts:
             ref = int(found) if found and found.isdigit() else None
         return ref
 
-    def touch(self, match_id: int, version: int | None = None) -> None:
-        """The match moved: its lobby post follows within LOBBY_INTERVAL (one edit for many moves).
-        A notice written at a ``version`` the post was already rendered from costs no read."""
+    def touch(self, match_id: int, version: int | None = None, *, ended: bool = False) -> None:
+        """The match moved: its lobby post follows within LOBBY_INTERVAL (one edit for many moves),
+        at once when the match ``ended`` (its result is what the channel waits for). A notice
+        written at a ``version`` the post was already rendered from costs no read."""
         if version is not None and version <= self.read_version.get(match_id, -1):
             return
+        if ended:
+            self.last_edit.pop(match_id, None)
+            if match_id in self.wakes:
+                self.wakes[match_id].set()
         running = self.tasks.get(match_id)
         if running is not None and not running.done():
             self.again.add(match_id)
@@ -151,7 +158,7 @@ class LobbyPosts:
                 self.again.discard(match_id)
                 wait = self.last_edit.get(match_id, 0.0) + LOBBY_INTERVAL - time.monotonic()
                 if wait > 0:
-                    await asyncio.sleep(wait)
+                    await self._pause(match_id, wait)
                     self.again.discard(match_id)  # the edit below shows those moves too
                 try:
                     await self.refresh(match_id)
@@ -165,6 +172,15 @@ class LobbyPosts:
         finally:
             if self.tasks.get(match_id) is asyncio.current_task():
                 del self.tasks[match_id]
+
+    async def _pause(self, match_id: int, seconds: float) -> None:
+        """Wait out the pace, cut short when the match ends meanwhile."""
+        wake = self.wakes.setdefault(match_id, asyncio.Event())
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=seconds)
+        finally:
+            self.wakes.pop(match_id, None)
 
     async def refresh(self, match_id: int) -> None:
         """Edit the lobby post of a running or ended match to show it as it is now (a lobby
