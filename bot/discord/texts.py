@@ -31,7 +31,7 @@ LOBBY_PLAYERS = "Players: {names}"
 LOBBY_NO_SEATS = "none yet"
 LOBBY_OPEN = "The lobby is open: press Join to take a seat."
 LOBBY_NOW = "Now: {phase}."
-LOBBY_PAUSED = "Paused in {phase}: deadlines are stopped until `/game resume`."
+LOBBY_PAUSED = "Now: {phase}; the match is paused: deadlines are stopped until `/game resume`."
 LOBBY_THREAD = " Follow the match in <#{channel_id}>."
 LOBBY_STORY = "The whole match, phase by phase, is in <#{channel_id}>."
 
