@@ -41,6 +41,7 @@ class Settings(BaseSettings):
     delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
     max_open_matches_per_server: int = Field(default=25, ge=1, description="open matches (lobbies included) a server may have")
     max_open_matches_per_user: int = Field(default=5, ge=1, description="open matches one player may sit in")
+    thread_archive_seconds: float = Field(default=3600.0, ge=0, description="a finished or aborted match's thread is archived this long after its last post")
     draw_workers: int | None = Field(default=None, ge=0)
     """Processes that draw maps beside the event loop (None: one per core minus one, at least
     one); 0 draws in a thread of the bot process instead."""

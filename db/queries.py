@@ -28,6 +28,14 @@ class MatchQueries:
         """The open match that holds this channel, if any."""
         return (await session.exec(select(Match).where(col(Match.open_channel) == channel_id))).first()
 
+    async def open_lobby_of(self, session: AsyncSession, guild_id: int | None, host_id: int) -> Match | None:
+        """The lobby this host has open on this server (None for a match outside any server)."""
+        if guild_id is None:
+            return None
+        stmt = select(Match).where(col(Match.guild_id) == guild_id, col(Match.host_id) == host_id,
+                                   col(Match.status) == "lobby")
+        return (await session.exec(stmt)).first()
+
     async def active_match_ids(self, session: AsyncSession) -> list[int]:
         stmt = select(col(Match.id)).where(col(Match.status) == "active")
         return [stored_id(match_id) for match_id in (await session.exec(stmt)).all()]

@@ -8,6 +8,7 @@ from engine.contract import (
     Option,
     Prompt,
     Result,
+    Standing,
     State,
     Step,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "Option",
     "Prompt",
     "Result",
+    "Standing",
     "State",
     "Step",
     "canonical_json",

@@ -125,6 +125,22 @@ class Result(BaseModel):
     draw: bool = False
 
 
+class Standing(BaseModel):
+    """Where the table stands, read from the public view only (the status board shows it):
+    whose turn it is and in what order the seats take turns in this phase, and the score."""
+
+    turn: int | None = None
+    """The seat on turn in a phase played in turns; None when nobody is (everyone chooses at once)."""
+    order: list[int] = Field(default_factory=list)
+    """The seats in turn order, when the public view shows it."""
+    scores: dict[int, int] = Field(default_factory=dict)
+    """Each seat's score, in ``score_name``."""
+    score_name: str = ""
+    """What a score counts ("influence", "provinces")."""
+    team_score: str | None = None
+    """The whole table's score in a cooperative game, in words ("Aldmere's threat 3")."""
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game; engine/kit/game.py's `KitGame` is the one way to write one."""
@@ -154,6 +170,10 @@ class Game(Protocol):
     def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
 
     def result(self, state: State) -> Result | None: ...
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """Whose turn, the turn order and the score, from a public view."""
+        ...
 
     def state_model(self) -> type[State]: ...
 

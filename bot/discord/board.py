@@ -36,39 +36,50 @@ EDIT_INTERVAL = 2.0
 NONCE_LENGTH = 25
 
 
-def seat_state(seat: Any, waiting: set[int], may_act: set[int], status: str, away_mode: str = "ai") -> str:
-    """A seat's line on the board: what the table waits for at a glance."""
+def seat_state(seat: Any, status: Any) -> str:
+    """A seat's line on the board: what the table waits for at a glance. In a phase played in
+    turns, a seat with nothing to do is waiting for its turn, not done."""
+    info, standing = status.match, status.standing
+    on_turn = standing.turn == seat.seat and info.status in ("active", "paused")
     if seat.ai_policy is not None:
-        return texts.SEAT_AI
-    if seat.away_until is not None and status in ("active", "paused"):
-        meanwhile = texts.SEAT_AWAY_AI_PLAYS if away_mode == "ai" else texts.SEAT_AWAY_DEADLINES_WAIT
+        return texts.SEAT_AI_ON_TURN if on_turn else texts.SEAT_AI
+    if seat.away_until is not None and info.status in ("active", "paused"):
+        meanwhile = texts.SEAT_AWAY_AI_PLAYS if info.away_mode == "ai" else texts.SEAT_AWAY_DEADLINES_WAIT
         return texts.SEAT_AWAY_UNTIL.format(until=timestamp(seat.away_until), meanwhile=meanwhile)
     if seat.ai_takeover:
         return texts.SEAT_TAKEN_OVER
-    if status not in ("active", "paused"):
+    if info.status not in ("active", "paused"):
         return texts.SEAT_PLAYED
-    if seat.seat in waiting:
-        return texts.SEAT_OWES
-    if seat.seat in may_act:
+    if any(owing.seat == seat.seat for owing in status.waiting):
+        return texts.SEAT_ON_TURN if on_turn else texts.SEAT_OWES
+    if any(optional.seat == seat.seat for optional in status.may_act):
         return texts.SEAT_MAY_ACT
-    return texts.SEAT_CHOSEN
+    if any(sealed.seat == seat.seat for sealed in status.chosen):
+        return texts.SEAT_CHOSEN
+    return texts.SEAT_WAITS_TURN if standing.turn is not None else texts.SEAT_WAITS
 
 
-def board_text(state: Any, latest: str | None) -> str:
-    """Game, round and phase, the deadline, every seat and the latest result line."""
-    info = state.match
+def board_text(status: Any, latest: str | None) -> str:
+    """Game, round and phase, the deadline, the turn order, every seat with its score, the
+    table's score and the latest result line."""
+    info, standing = status.match, status.standing
     names = plain_names(info.names())
-    lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(state.phase, names))]
+    lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(status.phase, names))]
     if info.status == "paused":
         lines.append(texts.BOARD_PAUSED)
-    elif state.deadline is not None and info.status == "active":
-        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(state.deadline)))
-    waiting = {owing.seat for owing in state.waiting}
-    may_act = {optional.seat for optional in state.may_act}
+    elif status.deadline is not None and info.status == "active":
+        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(status.deadline)))
+    if standing.order and info.status in ("active", "paused"):
+        order = [names[seat] for seat in standing.order if 0 <= seat < len(names)]
+        lines.append(texts.BOARD_ORDER.format(order=", ".join(order)))
     for seat in sorted(info.seats, key=lambda one: one.seat):
         host = texts.BOARD_HOST if seat.user_id is not None and seat.user_id == info.host_id else ""
-        state = seat_state(seat, waiting, may_act, info.status, info.away_mode)
-        lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=state))
+        score = standing.scores.get(seat.seat)
+        shown = texts.BOARD_SCORE.format(score=score, name=standing.score_name) if score is not None else ""
+        lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=seat_state(seat, status),
+                                             score=shown))
+    if standing.team_score:
+        lines.append(texts.BOARD_TEAM_SCORE.format(score=discord.utils.escape_mentions(standing.team_score)))
     if latest:
         lines.append(texts.BOARD_LATEST.format(line=discord.utils.escape_mentions(latest)[:300]))
     if info.status in ("finished", "aborted"):
@@ -186,7 +197,7 @@ class Boards:
                 self._showed(match_id, info.version)
                 return  # the board already shows this: its buttons follow the status alone
             try:
-                await self._edit(channel, ref, text, view)
+                await self._edit(channel, ref, text, view, reopen=info.status in ("active", "paused"))
                 self.shown[match_id] = (ref, text, info.status)
                 self._showed(match_id, info.version)
                 return
@@ -209,14 +220,15 @@ class Boards:
     def _showed(self, match_id: int, version: int) -> None:
         self.read_version[match_id] = max(version, self.read_version.get(match_id, -1))
 
-    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any) -> None:
-        """Edit the board; in a match thread that auto-archived meanwhile, reopen it first
-        (Discord refuses edits in an archived thread, though a post would reopen it)."""
+    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any, reopen: bool) -> None:
+        """Edit the board; in a running match's thread that auto-archived meanwhile, reopen it
+        first (Discord refuses edits in an archived thread, though a post would reopen it). An
+        ended match's archived thread stays archived."""
         message = channel.get_partial_message(ref)
         try:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
-            if exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
+            if not reopen or exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
 

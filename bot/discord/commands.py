@@ -108,6 +108,10 @@ class GameCommands(CommandBase, app_commands.Group):
         away: str = "ai",
     ) -> None:
         await self._private(interaction)
+        if game not in engine.games():  # Discord offers only the listed games: a forged request
+            listed = ", ".join(f"{info.title} (`{key}`)" for key, info in sorted(engine.games().items()))
+            await self._done(interaction, texts.NO_GAME.format(game=plain_name(clip(game, 40)), games=listed))
+            return
         fields = engine.get(game).options_model().model_fields
         options: dict[str, Any] = {}
         for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit),
@@ -255,7 +259,8 @@ class GameCommands(CommandBase, app_commands.Group):
         await self._private(interaction)
 
         async def apply() -> str:
-            await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
+            await self.service.abort(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction),
+                                     by_name=interaction.user.display_name)
             return texts.ABORTED
 
         await self._once(interaction, "abort", apply)

@@ -24,9 +24,11 @@ import discord
 from bot import log_json, metrics
 from bot.discord import nudges, phase_posts, refused, replays, table_links, turn_dm
 from bot.discord.board import Boards
+from bot.discord.lobby import LobbyPosts
 from bot.discord.mentions import NOBODY, mentions, only
-from bot.discord.refusals import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, alert_text, final_code, reason_for
+from bot.discord.refusals import UNKNOWN_MESSAGE, alert_text, final_code, reason_for
 from bot.discord.seat_turns import SeatTurns, Shown
+from bot.discord.threads import Archives
 from bot.discord.undo_ui import consent_text, consent_view
 from bot.service import drawing
 from bot.service.history import REPLAY_NOTICE
@@ -117,6 +119,10 @@ class Delivery:
         """Targets held back by a 429 longer than discord.py waits (a slowmode channel), until when."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
+        self.lobbies = LobbyPosts(bot)
+        """The lobby posts, following their matches (paced) as the boards do."""
+        self.archives = Archives(bot, self._setting("thread_archive_seconds", 3600.0), self.settled)
+        """Ended matches' threads, archived a while after their last post."""
         self.replays = replays.Replays()
         """Replay GIFs drawn ahead of their posts (outside the send slots)."""
         self.dm_channels: dict[int, int] = {}
@@ -164,6 +170,13 @@ class Delivery:
                 await task
         self.workers.clear()
         await self.boards.stop()
+        await self.lobbies.stop()
+        await self.archives.stop()
+
+    def settled(self, match_id: int) -> bool:
+        """Whether nothing of the match is being written to Discord right now."""
+        running = [self.workers.get(match_id), self.boards.tasks.get(match_id), self.lobbies.tasks.get(match_id)]
+        return all(task is None or task.done() for task in running)
 
     async def dispatch(self) -> list[asyncio.Task[int]]:
         """Start a worker for each match with something to deliver (or a probe due) that has none."""
@@ -220,8 +233,14 @@ class Delivery:
                         moved = True
                         sent += len(group) if outcome == DELIVERED else 0
                         if group[0].kind == "lobby":
+                            if group[0].payload.get("status") == "aborted":
+                                self.archives.ended(match_id)
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
+                        ended = any(n.kind == "result" for n in group)
+                        self.lobbies.touch(match_id, written_at(group), ended=ended)
+                        if ended:
+                            self.archives.ended(match_id)
                     elif outcome == PARKED:
                         moved = True
                         break  # that target's other notices are parked too: read the queue again
@@ -375,29 +394,15 @@ class Delivery:
         return str(msg.id)
 
     async def lobby(self, notice: Any, channel: discord.PartialMessageable) -> str:
-        """The lobby is one message in the channel where the match was opened, edited in place
-        (an edit repeated is harmless); the match's thread starts from it (threads.py)."""
+        """The lobby post, in the channel where the match was opened, shown as the match is now
+        (lobby.py); the match's thread starts from it (threads.py)."""
         from bot.discord import threads
-        from bot.discord.lobby import lobby_view
 
-        info = await self.svc.get_match(notice.match_id)
-        channel = self.bot.get_partial_messageable(info.lobby_channel_id or notice.channel_id)
-        payload = notice.payload
-        view = lobby_view(notice.match_id, payload.get("status", "lobby"))
-        text = clip(inert(payload["text"]))
-        ref = await self.svc.notice_ref(notice.match_id, "lobby")
-        if ref:
-            try:
-                await channel.get_partial_message(int(ref)).edit(content=text, view=view, allowed_mentions=NOBODY)
-            except discord.NotFound as exc:
-                if exc.code == UNKNOWN_CHANNEL:
-                    raise
-                ref = None
-        if not ref:
-            ref = str((await channel.send(text, view=view, nonce=nonce_of(notice), allowed_mentions=NOBODY)).id)
-        if info.opens_thread and not info.in_thread:
-            await threads.start_from_lobby(self.bot, info, int(ref))
-        return ref
+        ref, info = await self.lobbies.show(notice.match_id, str(notice.payload.get("text", "")), nonce_of(notice),
+                                            channel.id)
+        if info.opens_thread and not info.in_thread and info.status in ("lobby", "active", "paused"):
+            await threads.start_from_lobby(self.bot, info, ref)
+        return str(ref)
 
     async def alert(self, notice: Any) -> str | None:
         """Tell someone that a target of the match refuses its notices (a ``blocked`` notice)."""

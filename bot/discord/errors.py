@@ -18,10 +18,10 @@ from pydantic import ValidationError
 
 import engine
 from bot.discord.replies import answer
-from bot.discord.texts import BAD_OPTIONS, CHECK_FAILED, OUT_OF_DATE, UNEXPECTED
+from bot.discord.texts import BAD_OPTIONS, CHECK_FAILED, OPEN_LOBBY, OUT_OF_DATE, UNEXPECTED
 from bot.discord.threads import several_text
 from bot.service import ServiceError
-from bot.service.errors import SeveralMatches
+from bot.service.errors import OpenLobby, SeveralMatches
 from db.health import is_damage
 from engine.validate import explain_invalid
 
@@ -56,6 +56,8 @@ def explain(error: BaseException, where: str = "an interaction") -> str:
     error = unwrap(error)
     if isinstance(error, SeveralMatches):
         return several_text(error)
+    if isinstance(error, OpenLobby):
+        return OPEN_LOBBY.format(title=error.match.title, match_id=error.match.id, channel_id=error.match.channel_id)
     if isinstance(error, ServiceError | engine.IllegalChoice):
         return str(error)
     if isinstance(error, ValidationError) and (model := _options_model(error.title)) is not None:

@@ -1,14 +1,42 @@
-"""The lobby message's buttons."""
+"""The lobby post: the one message a match keeps in the channel where it was opened.
+
+It is a view of the match, rendered from the match as it is whenever it is written: the game,
+the host, the seats, then (once it runs) the current phase and a link to the match's thread,
+and at the end how it ended. Delivery is its one writer: a lobby notice writes it at once (a
+lobby change is what it shows), and while the match runs it follows the match's version at
+most once every LOBBY_INTERVAL seconds, by edits only (the phase changes far less often)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
 import discord
 
+from bot.discord import texts
 from bot.discord.ids import LobbyId
+from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.prompt_ui import PlainView
+from bot.discord.refusals import UNKNOWN_CHANNEL
+from bot.service import NoMatch
+from bot.service.types import MatchInfo, Status
+from engine.text import fill
+
+if TYPE_CHECKING:
+    from bot.discord.wiring import Host
+
+log = logging.getLogger(__name__)
+
+LOBBY_INTERVAL = 10.0
+"""Seconds between two edits of one lobby post while its match runs: the lobby posts of every
+match of a channel share that channel's edit limit (5 per 5 s), and they show only the phase."""
 
 
 def lobby_view(match_id: int, status: str) -> discord.ui.View:
+    """Join, Leave, Add AI and Start while the lobby is open; no component once it is not."""
     view = PlainView()
     if status != "lobby":
         return view
@@ -20,3 +48,169 @@ def lobby_view(match_id: int, status: str) -> discord.ui.View:
     ):
         view.add_item(discord.ui.Button(label=label, style=style, custom_id=LobbyId(match_id, action).encode()))
     return view
+
+
+def _seats(info: MatchInfo) -> str:
+    names = []
+    for seat in sorted(info.seats, key=lambda one: one.seat):
+        host = texts.BOARD_HOST if seat.user_id is not None and seat.user_id == info.host_id else ""
+        names.append(f"{plain_name(seat.name)}{host}")
+    return ", ".join(names) or texts.LOBBY_NO_SEATS
+
+
+def lobby_text(status: Status, latest: str | None = None) -> str:
+    """The lobby post for the match as ``status`` shows it; ``latest`` is the lobby change it
+    was written for (shown while the lobby is open)."""
+    info = status.match
+    host = next((s.name for s in info.seats if s.user_id is not None and s.user_id == info.host_id), None)
+    lines = [texts.LOBBY_HEAD.format(title=plain_name(info.title), match_id=info.id,
+                                     host=texts.LOBBY_HOSTED.format(host=plain_name(host)) if host else "")]
+    lines.append(texts.LOBBY_SEATS.format(taken=len(info.seats), seats=info.max_seats, names=_seats(info))
+                 if info.status == "lobby" else texts.LOBBY_PLAYERS.format(names=_seats(info)))
+    thread = texts.LOBBY_THREAD.format(channel_id=info.channel_id) if info.in_thread else ""
+    phase = fill(status.phase, plain_names(info.names()))
+    if info.status == "lobby":
+        lines.append(texts.LOBBY_OPEN + thread)
+        if latest:
+            lines.append(texts.BOARD_LATEST.format(line=discord.utils.escape_mentions(latest)[:300]))
+    elif info.status == "active":
+        lines.append(texts.LOBBY_NOW.format(phase=phase) + thread)
+    elif info.status == "paused":
+        lines.append(texts.LOBBY_PAUSED.format(phase=phase) + thread)
+    else:
+        lines.append(discord.utils.escape_mentions(status.ending or texts.BOARD_ENDED.format(status=info.status)))
+        if info.in_thread and info.status == "finished":
+            lines.append(texts.LOBBY_STORY.format(channel_id=info.channel_id))
+    return "\n".join(lines)[:2000]
+
+
+class LobbyPosts:
+    """Writes every match's lobby post: at once for a lobby notice, paced while the match runs."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.locks: dict[int, asyncio.Lock] = {}
+        """One write of a match's lobby post at a time, each rendered inside it: the last write
+        shows the newest read."""
+        self.refs: dict[int, int] = {}
+        """Match -> its lobby post (the ref of its first delivered lobby notice)."""
+        self.shown: dict[int, str] = {}
+        """Match -> the text its lobby post shows: an unchanged post is not edited."""
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.again: set[int] = set()
+        self.last_edit: dict[int, float] = {}
+        self.read_version: dict[int, int] = {}
+        self.wakes: dict[int, asyncio.Event] = {}
+        """Match -> what cuts its paced wait short (it ended)."""
+        """Match -> the match version its lobby post was last rendered from."""
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self.locks.setdefault(match_id, asyncio.Lock())
+
+    async def show(self, match_id: int, latest: str, nonce: str, channel_id: int) -> tuple[int, MatchInfo]:
+        """Write the lobby post now (post it the first time, with ``nonce``); returns the post and
+        the match as shown. A failure raises: the notice is delivered again."""
+        async with self._lock(match_id):
+            status = (await self.host.svc.board_of(match_id)).status
+            info = status.match
+            channel = self.host.get_partial_messageable(info.lobby_channel_id or channel_id)
+            text, view = lobby_text(status, latest), lobby_view(match_id, info.status)
+            ref = await self._ref(match_id)
+            if ref is not None:
+                try:
+                    await channel.get_partial_message(ref).edit(content=text, view=view, allowed_mentions=NOBODY)
+                except discord.NotFound as exc:
+                    if exc.code == UNKNOWN_CHANNEL:
+                        raise
+                    ref = None  # deleted: the lobby is posted again
+            if ref is None:
+                ref = (await channel.send(text, view=view, nonce=nonce, allowed_mentions=NOBODY)).id
+            self.refs[match_id], self.shown[match_id] = ref, text
+            self.last_edit[match_id] = time.monotonic()
+            return ref, info
+
+    async def _ref(self, match_id: int) -> int | None:
+        ref = self.refs.get(match_id)
+        if ref is None:
+            found = await self.host.svc.notice_ref(match_id, "lobby")
+            ref = int(found) if found and found.isdigit() else None
+        return ref
+
+    def touch(self, match_id: int, version: int | None = None, *, ended: bool = False) -> None:
+        """The match moved: its lobby post follows within LOBBY_INTERVAL (one edit for many moves),
+        at once when the match ``ended`` (its result is what the channel waits for). A notice
+        written at a ``version`` the post was already rendered from costs no read."""
+        if version is not None and version <= self.read_version.get(match_id, -1):
+            return
+        if ended:
+            self.last_edit.pop(match_id, None)
+            if match_id in self.wakes:
+                self.wakes[match_id].set()
+        running = self.tasks.get(match_id)
+        if running is not None and not running.done():
+            self.again.add(match_id)
+            return
+        self.tasks[match_id] = asyncio.create_task(self._run(match_id), name=f"lobby-{match_id}")
+
+    async def _run(self, match_id: int) -> None:
+        try:
+            while True:
+                self.again.discard(match_id)
+                wait = self.last_edit.get(match_id, 0.0) + LOBBY_INTERVAL - time.monotonic()
+                if wait > 0:
+                    await self._pause(match_id, wait)
+                    self.again.discard(match_id)  # the edit below shows those moves too
+                try:
+                    await self.refresh(match_id)
+                except (discord.HTTPException, NoMatch) as exc:
+                    log.info("could not update the lobby post of match %s: %s", match_id, exc)
+                except Exception:
+                    log.exception("updating the lobby post of match %s failed", match_id)
+                self.last_edit[match_id] = time.monotonic()
+                if match_id not in self.again:
+                    return
+        finally:
+            if self.tasks.get(match_id) is asyncio.current_task():
+                del self.tasks[match_id]
+
+    async def _pause(self, match_id: int, seconds: float) -> None:
+        """Wait out the pace, cut short when the match ends meanwhile."""
+        wake = self.wakes.setdefault(match_id, asyncio.Event())
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=seconds)
+        finally:
+            self.wakes.pop(match_id, None)
+
+    async def refresh(self, match_id: int) -> None:
+        """Edit the lobby post of a running or ended match to show it as it is now (a lobby
+        still open is written by its lobby notices alone)."""
+        async with self._lock(match_id):
+            status = (await self.host.svc.board_of(match_id)).status
+            info = status.match
+            self.read_version[match_id] = max(info.version, self.read_version.get(match_id, -1))
+            ref = await self._ref(match_id)
+            if info.status == "lobby" or ref is None:
+                return
+            text = lobby_text(status)
+            if self.shown.get(match_id) == text:
+                return
+            channel = self.host.get_partial_messageable(info.lobby_channel_id or info.channel_id)
+            try:
+                await channel.get_partial_message(ref).edit(content=text, view=lobby_view(match_id, info.status),
+                                                            allowed_mentions=NOBODY)
+            except discord.NotFound:
+                log.info("the lobby post of match %s is gone; it is not posted again", match_id)
+            self.shown[match_id] = text
+
+    def pending(self) -> list[asyncio.Task[None]]:
+        """The edits under way (tests wait for them to settle)."""
+        return [task for task in self.tasks.values() if not task.done()]
+
+    async def stop(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        for task in list(self.tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()

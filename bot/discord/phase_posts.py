@@ -57,10 +57,21 @@ def _lines(notice: Any) -> list[str]:
     return [str(payload["text"])] if payload.get("text") else []
 
 
-def _label(group: list[Any], fallback: str) -> str:
-    """The heading follows the newest gathering notice; a closing keeps the heading it closes."""
-    labels = [str(n.payload.get("label") or "") for n in group if n.kind in GATHERING]
-    return next((x for x in reversed(labels) if x), fallback)
+def _label(group: list[Any], heading: str) -> str:
+    """A post keeps the heading it opened with (the phase its lines belong to: a phase end
+    closes it); a new post takes the label of its first notice that has one."""
+    if heading:
+        return heading
+    labels = [str(n.payload.get("label") or "") for n in group if n.kind in GATHERING or n is group[0]]
+    return next((x for x in labels if x), "")
+
+
+def _shown(lines: list[tuple[str, bool]], closing: bool) -> list[str]:
+    """The post's lines: who the table still waits for only while the post is open, and then
+    only the newest such line; a closed post tells what happened, not who was awaited."""
+    progress = [n for n, (_, waiting) in enumerate(lines) if waiting]
+    keep = set() if closing else set(progress[-1:])
+    return [line for n, (line, waiting) in enumerate(lines) if not waiting or n in keep]
 
 
 async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = False) -> str:
@@ -71,8 +82,9 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
 
     first, last = group[0], group[-1]
     channel = delivery.bot.get_partial_messageable(first.channel_id)
-    lines = [inert(line) for notice in group for line in _lines(notice)]
+    new_lines = [(inert(line), notice.kind == "progress") for notice in group for line in _lines(notice)]
     closing = last.kind in ("phase", "result")
+    lines = _shown(new_lines, closing)
     files = await _map(delivery, last) if closing else []
     if _alone(first):
         table = table_links.table_view(delivery.bot, first.match_id) if first.kind == "result" else None
@@ -85,7 +97,8 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
         heading = _label(group, open_post.label)
         if open_post.continued and heading:
             heading += CONTINUED
-        text = post_text(heading, [*[inert(x) for x in open_post.lines], *lines], limit=100_000)
+        before = [(inert(x), n in open_post.progress) for n, x in enumerate(open_post.lines)]
+        text = post_text(heading, _shown([*before, *new_lines], closing), limit=100_000)
         if fresh and len(text) <= LIMIT + MORE:
             content, embeds = split(text)
             msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first, "again"),

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 # The lobby: `/game new`, `/game join` ... and the lobby message's buttons.
 NO_OPTION = "{game} has no option `{option}`."
+NO_GAME = "There is no game called {game}. Choose one of: {games}. Nothing was created."
+OPEN_LOBBY = ("You already have a lobby open on this server: **{title} #{match_id}** in <#{channel_id}>. "
+              "Start it, or close it with `/game abort` there, before you open another. Nothing was created.")
 LOBBY_OPENED = "Lobby for **{title}** opened (match #{match_id}{options}). Press Join below.{where}"
 LOBBY_OPTION = ", {name} {value}"
 LOBBY_IN_THREAD = " It runs in its own thread, started from the lobby message."
@@ -22,6 +25,18 @@ AI_PLAYER_SEATED = "An AI player took a seat."
 STARTED = "The match has started. Your choices come to you by DM."
 LOBBY_CLOSED = "This lobby is closed: the match has started or ended."
 ALREADY_STARTED = "This match has already started."
+
+# The lobby post (bot/discord/lobby.py): the match's one message in the channel it was opened in.
+LOBBY_HEAD = "**{title}** (match #{match_id}){host}"
+LOBBY_HOSTED = ", hosted by {host}"
+LOBBY_SEATS = "Seats {taken} of {seats}: {names}"
+LOBBY_PLAYERS = "Players: {names}"
+LOBBY_NO_SEATS = "none yet"
+LOBBY_OPEN = "The lobby is open: press Join to take a seat."
+LOBBY_NOW = "Now: {phase}."
+LOBBY_PAUSED = "Now: {phase}; the match is paused: deadlines are stopped until `/game resume`."
+LOBBY_THREAD = " Follow the match in <#{channel_id}>."
+LOBBY_STORY = "The whole match, phase by phase, is in <#{channel_id}>."
 
 # Looking at a match: `/game map`, `/game log`, `/game rules`, `/game act` and the board's buttons.
 NO_MATCH_HERE = "No match in this channel."
@@ -92,11 +107,18 @@ UNDO_CONSENT = ("**Undo in <#{channel_id}>?** {who} asks to undo {summary}, beca
 BOARD_HEAD = "**{title}** (match #{match_id}) - {phase}"
 BOARD_PAUSED = "Paused: deadlines are stopped until `/game resume`."
 BOARD_DEADLINE = "Deadline {deadline}"
-BOARD_SEAT = "- {name}{host}: {state}"
+BOARD_SEAT = "- {name}{host}: {state}{score}"
+BOARD_SCORE = " · {score} {name}"
+BOARD_ORDER = "Turn order: {order}"
+BOARD_TEAM_SCORE = "Score: {score}"
 BOARD_HOST = " (host)"
 BOARD_LATEST = "Latest: {line}"
 BOARD_ENDED = "The match is {status}."
 SEAT_AI = "AI"
+SEAT_AI_ON_TURN = "AI, on turn"
+SEAT_ON_TURN = "on turn: owes a choice"
+SEAT_WAITS_TURN = "waits for their turn"
+SEAT_WAITS = "nothing to choose now"
 SEAT_AWAY_UNTIL = "away until {until} ({meanwhile})"
 SEAT_AWAY_AI_PLAYS = "the AI plays"
 SEAT_AWAY_DEADLINES_WAIT = "their deadlines wait"

@@ -8,7 +8,10 @@ threads or post in them) the match runs in the channel itself, one at a time, as
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -37,6 +40,7 @@ ARCHIVED = 50083
 THREAD_CHANNEL_TYPES = (discord.ChannelType.text, discord.ChannelType.news)
 """Channel types whose messages can start a public thread."""
 NEEDED = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+ENDED = ("finished", "aborted")
 SHOWN = 10
 """Matches a refusal lists by name (a reply stays far below Discord's 2000 characters)."""
 
@@ -93,3 +97,65 @@ def several_text(error: SeveralMatches) -> str:
     where = ", ".join(SEVERAL_MATCH.format(title=m.title, match_id=m.id, channel_id=m.channel_id) for m in shown)
     more = SEVERAL_MORE.format(count=len(error.matches) - len(shown)) if len(error.matches) > len(shown) else ""
     return SEVERAL_MATCHES.format(where=where, more=more)
+
+
+class Archives:
+    """Archives the thread of an ended match (finished, aborted, or a lobby nobody was left in)
+    ``delay`` seconds after the end was posted, once everything of the match is out (a post
+    in an archived thread would reopen it). Only threads the bot started for a match: a thread a
+    member started and typed `/game new` in is theirs. A restart forgets the ones still waiting:
+    Discord archives them itself after ARCHIVE_MINUTES without posts."""
+
+    SETTLE_SECONDS = 0.5
+    GIVE_UP_SECONDS = 600.0
+
+    def __init__(self, host: Host, delay: float, settled: Callable[[int], bool]) -> None:
+        self.host = host
+        self.delay = delay
+        self.settled = settled
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+
+    def ended(self, match_id: int) -> None:
+        running = self.tasks.get(match_id)
+        if running is None or running.done():
+            self.tasks[match_id] = asyncio.create_task(self._run(match_id), name=f"archive-{match_id}")
+
+    async def _run(self, match_id: int) -> None:
+        try:
+            await asyncio.sleep(self.delay)
+            loop = asyncio.get_running_loop()
+            end = loop.time() + self.GIVE_UP_SECONDS
+            while not self.settled(match_id) or await self.host.svc.next_notices(match_id, 1):
+                if loop.time() > end:
+                    log.info("match %s still had posts to make after %.0f s: its thread is left open",
+                             match_id, self.GIVE_UP_SECONDS)
+                    return
+                await asyncio.sleep(self.SETTLE_SECONDS)
+            info = await self.host.svc.get_match(match_id)
+            if info.in_thread and info.status in ENDED:
+                await archive(self.host, info.channel_id)
+        except Exception:
+            log.exception("archiving the thread of match %s failed", match_id)
+        finally:
+            if self.tasks.get(match_id) is asyncio.current_task():
+                del self.tasks[match_id]
+
+    async def stop(self) -> None:
+        for task in list(self.tasks.values()):
+            task.cancel()
+        for task in list(self.tasks.values()):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks.clear()
+
+
+async def archive(messenger: Messenger, thread_id: int) -> bool:
+    """Archive an ended match's thread; False when Discord refuses (no Manage Threads, and the
+    bot did not create it)."""
+    try:
+        await messenger.http.edit_channel(thread_id, archived=True, reason="warhost: the match is over")
+    except discord.HTTPException as exc:
+        log.info("could not archive thread %s: %s", thread_id, exc)
+        return False
+    log.info("archived thread %s", thread_id)
+    return True

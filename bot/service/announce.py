@@ -57,11 +57,14 @@ class Announcements(ServiceParts):
             written = self._text_names(names)
             shown = {id(e) for e in noise.channel_lines(ctx.events)}
             end_label = self._phase_label(ctx, final, written)
+            opening = ctx.start_state if ctx.start_state is not None else ctx.set_up
+            start_view = None if opening is None else ctx.game.view(opening, None)
+            start_label = fill(str((start_view or {}).get("phase_label") or ""), written)
             parts = phase_notices.stretches(
-                ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None,
-                self._phase_label(ctx, ctx.start_state, written), end_label)
-            public = phase_notices.public_notices(parts, ctx.match.game, names, lambda end: self._view_at(ctx, final, end),
-                                                  self.wording.strong)
+                ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None, start_label, end_label)
+            public = phase_notices.public_notices(
+                parts, ctx.match.game, names, lambda end: self._view_at(ctx, final, end), self.wording.strong,
+                label_of=lambda view: fill(str(view.get("phase_label") or ""), written), start_view=start_view)
             ctx.lead_with(public)
             for seat in ctx.seats:
                 lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]

@@ -50,3 +50,13 @@ class SeveralMatches(NoMatch):
         listed = ", ".join(f"{m.title} #{m.id}" for m in matches)
         super().__init__(f"Several matches run from this channel ({listed}); "
                          "use the command in the thread of the match you mean.")
+
+
+class OpenLobby(Conflict):
+    """The host already has a lobby open on this server: one at a time, so a host's clicks cannot
+    fill a channel with lobbies. It names that lobby; a front-end may link to its channel."""
+
+    def __init__(self, match: MatchInfo) -> None:
+        self.match = match
+        super().__init__(f"You already have a {match.title} lobby open (match #{match.id}); "
+                         "start it or abort it before you open another.")

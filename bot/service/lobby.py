@@ -11,12 +11,26 @@ from sqlalchemy.exc import IntegrityError
 
 import engine as eng
 from bot.service import away, hosting, limits
-from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed
+from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
 from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
+
+ABORTED_BY = "aborted_by"
+"""The key of an aborted match's stored result that names who aborted it."""
+
+
+def ending_text(status: str, result: dict[str, Any] | None, finished: str | None, name_text: Callable[[str], str]) -> str | None:
+    """How an ended match ended, in one line (``finished``: the result line of a finished one)."""
+    if status == "finished":
+        return finished
+    if status != "aborted":
+        return None
+    if result and result.get(ABORTED_BY):
+        return f"The match was aborted by {name_text(str(result[ABORTED_BY]))}."
+    return "The lobby was closed: no player was left in it." if result is not None else "The match was aborted."
 
 
 class Lobby(Transactions):
@@ -67,6 +81,9 @@ class Lobby(Transactions):
         now = self.clock()
         try:
             async with self.store.write() as session:
+                if host_plays and (open_lobby := await self.store.open_lobby_of(session, guild_id, host_id)):
+                    seated = await self.store.seats(session, row_id(open_lobby))
+                    raise OpenLobby(self._info_of(open_lobby, seated, eng.get(open_lobby.game)))
                 if not thread and await self.store.open_in_channel(session, channel_id) is not None:
                     raise Conflict("A match is already open in this channel; finish or abort it first.")
                 bounds = self.match_limits
@@ -115,7 +132,7 @@ class Lobby(Transactions):
             self._need_lobby(ctx, "You can only leave a match in its lobby; ask the host to kick you instead.")
             seat = ctx.seat_of(user_id)
             await self._remove_seat(ctx, seat)
-            closing = hosting.lobby_seat_dropped(ctx, seat, lambda: self._close(ctx, "aborted"))
+            closing = hosting.lobby_seat_dropped(ctx, seat, lambda: self._close_empty(ctx))
             self._lobby_notice(ctx, f"{self.name_text(seat.name)} left.{closing}")
             return lambda: self._info(ctx)
 
@@ -164,6 +181,7 @@ class Lobby(Transactions):
                 ctx.state = ctx.game.setup(players, eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
             except eng.IllegalChoice as exc:
                 raise Conflict(str(exc)) from None
+            ctx.set_up = ctx.state
             ctx.match.status = "active"
             ctx.values["status"] = "active"
             ctx.snapshot = True
@@ -176,11 +194,23 @@ class Lobby(Transactions):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def abort(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
+    async def abort(self, channel_id: Where, by_user: int, is_manager: bool = False,
+                    by_name: str | None = None) -> MatchInfo:
+        """End the match for good. Who did it is kept with the match (its lobby post says so) and
+        told in the match's own channel or thread, where its players look; ``by_name`` is the
+        name of a manager with no seat (a seated player is named by their seat)."""
+
         async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
+            seated = next((s.name for s in ctx.seats if s.user_id == by_user), None)
+            name = seated or by_name or "a server manager"
+            started = ctx.match.status != "lobby"
             self._close(ctx, "aborted")
-            self._lobby_notice(ctx, "The match was aborted.")
+            ctx.values["result"] = {ABORTED_BY: name}
+            line = f"{self.name_text(name)} aborted the match."
+            self._lobby_notice(ctx, line)
+            if started or ctx.match.opens_thread:  # else the lobby post is the match's only message
+                ctx.notice("timeout", TimeoutNotice(text=line))
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -193,7 +223,7 @@ class Lobby(Transactions):
             row = ctx.seat(seat)
             if ctx.match.status == "lobby":
                 await self._remove_seat(ctx, row)
-                closing = hosting.lobby_seat_dropped(ctx, row, lambda: self._close(ctx, "aborted"))
+                closing = hosting.lobby_seat_dropped(ctx, row, lambda: self._close_empty(ctx))
                 self._lobby_notice(ctx, f"{self.name_text(row.name)} was removed.{closing}")
                 return lambda: self._info(ctx)
             if row.user_id is None:
@@ -246,6 +276,11 @@ class Lobby(Transactions):
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    def _close_empty(self, ctx: MatchTransaction) -> None:
+        """Close a lobby no human is left in (its stored result, empty, says it was not aborted)."""
+        self._close(ctx, "aborted")
+        ctx.values["result"] = {}
 
     def _need_lobby(self, ctx: MatchTransaction, message: str = "The match has already started.") -> None:
         if ctx.match.status != "lobby":

@@ -100,7 +100,8 @@ class OutboxService:
     async def open_phase_post(self, match_id: int, before_id: int) -> OpenPost | None:
         """The phase post still gathering lines when notice ``before_id`` comes: the message the
         latest ``events``/``progress`` notices went to, unless a ``phase``/``result`` closed it since.
-        Its heading is the newest label (a fight inside an activation shows as "Combat" while on)."""
+        Its heading is the label it opened with: the phase its lines belong to (a fight inside
+        an activation does not rename the activation's post)."""
         async with self.store.read() as session:
             rows = await self.store.delivered_before(session, match_id, before_id, PHASE_POST_KINDS, PHASE_POST_SCAN)
         if not rows or rows[0][0] not in GATHERING or not str(rows[0][1] or "").isdigit():
@@ -112,12 +113,13 @@ class OutboxService:
             if kind not in GATHERING or str(row_ref) != ref:
                 continued = kind in GATHERING  # the phase filled a post before this one
                 break
-            gathered.append(payload)
+            gathered.append((kind, payload))
         gathered.reverse()
-        lines = [line for payload in gathered for line in payload.get("events") or [payload.get("text", "")]]
-        labels = [str(payload.get("label") or "") for payload in gathered]
-        return OpenPost(ref=int(ref), label=next((x for x in reversed(labels) if x), ""), lines=lines,
-                        continued=continued)
+        lines = [(line, kind == "progress") for kind, payload in gathered
+                 for line in payload.get("events") or [payload.get("text", "")]]
+        labels = [str(payload.get("label") or "") for _kind, payload in gathered]
+        return OpenPost(ref=int(ref), label=next((x for x in labels if x), ""), lines=[line for line, _ in lines],
+                        continued=continued, progress=[n for n, (_, progress) in enumerate(lines) if progress])
 
     async def delivery_queue(self, limit: int = 500) -> list[int]:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""

@@ -56,30 +56,48 @@ the post the first one closes; a longer one (an AI's whole war turn) is a post o
 
 
 def public_notices(parts: list[Stretch], game: str, names: list[str], view_at: Callable[[int], dict[str, Any]],
-                   strong: Callable[[str], str] = CHAT.strong) -> list[tuple[str, PhaseNotice | EventsNotice]]:
+                   strong: Callable[[str], str] = CHAT.strong,
+                   label_of: Callable[[dict[str, Any]], str] | None = None,
+                   start_view: dict[str, Any] | None = None) -> list[tuple[str, PhaseNotice | EventsNotice]]:
     """``phase`` notices closing posts up to the last phase end, each with the map as that phase
     end left it (``view_at(index of the phase end event)``), and an ``events`` notice for the
     lines after it. ``text`` is a stretch as one post, for front-ends that print (headed with
-    ``strong``, the front-end's emphasis)."""
-    closings: list[tuple[str, list[str], int]] = []
-    closed = [part for part in parts if part.closed]
-    for n, part in enumerate(closed):
-        if n and len(part.lines) <= SUMMARY_LINES:
-            label, lines, _ = closings[-1]
-            closings[-1] = (label, lines + part.lines, part.end)
+    ``strong``, the front-end's emphasis).
+
+    A stretch's heading is the phase its lines happened in: the transaction's starting phase
+    (``start_view``) for the first, and for each later one the phase the previous phase end led
+    into (the view that phase end left, read with ``label_of``). Each map is titled with the
+    heading of the post it closes: it shows how that phase ended."""
+    heads: list[tuple[str, str]] = []  # per stretch: (heading, the map's raw phase label)
+    for n, part in enumerate(parts):
+        if n == 0 or label_of is None:  # without label_of a later stretch keeps the heading before it
+            source = start_view
+            heading = part.label or (heads[-1][0] if heads else "")
         else:
-            # A later stretch's own phase is not known; the phase the transaction started in is
-            # the best heading (an AI's war turn after a player's; the end's phase may be the
-            # next round's).
-            closings.append((closed[0].label, list(part.lines), part.end))
+            source = view_at(parts[n - 1].end)
+            heading = label_of(source) or part.label
+        heads.append((heading, str((source or {}).get("phase_label") or "")))
+    closings: list[tuple[str, str, list[str], int]] = []
+    for n, part in enumerate(parts):
+        if not part.closed:
+            continue
+        if closings and len(part.lines) <= SUMMARY_LINES:
+            label, raw, lines, _ = closings[-1]
+            closings[-1] = (label, raw, lines + part.lines, part.end)
+        else:
+            closings.append((*heads[n], list(part.lines), part.end))
     notices: list[tuple[str, PhaseNotice | EventsNotice]] = []
-    for label, lines, end in closings:
+    for label, raw, lines, end in closings:
+        view = view_at(end)
+        if raw:
+            view = {**view, "phase_label": raw}
         notices.append(("phase", PhaseNotice(label=label, events=lines, text=post_text(label, lines, strong=strong),
-                                             game=game, view=view_at(end), names=names)))
+                                             game=game, view=view, names=names)))
     tail = parts[-1] if parts and not parts[-1].closed else None
     if tail is not None and tail.lines:
-        notices.append(("events", EventsNotice(label=tail.label, events=tail.lines,
-                                               text=post_text(tail.label, tail.lines, strong=strong))))
+        label = heads[-1][0]
+        notices.append(("events", EventsNotice(label=label, events=tail.lines,
+                                               text=post_text(label, tail.lines, strong=strong))))
     return notices
 
 

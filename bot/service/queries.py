@@ -10,7 +10,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service import limits
+from bot.service.announce import result_text
 from bot.service.errors import Conflict, NoMatch, NotSeated
+from bot.service.lobby import ending_text
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
@@ -74,16 +76,25 @@ class Queries(Transactions):
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
         optional = {p.seat for p in prompts if not p.answered and p.optional}
+        answered = {p.seat for p in prompts if p.answered} - owing - optional
         phase = match.status
+        standing = eng.Standing()
         if state is not None:
             view = game.view(state, None)
             phase = str(view.get("phase_label") or view.get("phase") or match.status)
+            standing = game.standing(view)
         info = self._info_of(match, seats, game)
+        finished = None
+        if match.status == "finished" and match.result is not None:
+            finished = result_text(game, eng.Result.model_validate(match.result), self._text_names(info.names()),
+                                   self.wording)
         return Status(
             match=info, phase=phase, waiting=[s for s in info.seats if s.seat in owing],
             may_act=[s for s in info.seats if s.seat in optional],
             deadline=deadline.due_at if deadline else None, step=match.step,
             prompts=[p.public() for p in prompts], result=match.result, blocked=blocked,
+            ending=ending_text(match.status, match.result, finished, self.name_text),
+            chosen=[s for s in info.seats if s.seat in answered], standing=standing,
         )
 
     async def log(self, channel_id: Where, limit: int = 20) -> list[str]:

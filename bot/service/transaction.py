@@ -61,6 +61,9 @@ class MatchTransaction:
     """That choice, so the seat's next prompt can say what it answered."""
     phase_states: list[tuple[int, eng.State]] = field(default_factory=list)
     """(events so far, state) after each choice that ended a phase: each phase post gets its map."""
+    set_up: eng.State | None = None
+    """The state a match's start set up: where the story of the start transaction begins (it
+    has no state before it), so its first post is headed with the first phase."""
     private_in_reply: bool = False
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
     deadline_row: Deadline | None = None
@@ -179,6 +182,8 @@ class Transactions(ServiceParts):
         cached = self._cache.get(row_id(match))
         if cached is not None and cached[0] == match.version:
             return cached[1]
+        if match.status == "aborted" and await self.store.latest_snapshot(session, row_id(match)) is None:
+            return None  # closed in its lobby: it was never set up (a start writes the first snapshot)
         return await self.store.load_state(session, match)
 
     async def _read(

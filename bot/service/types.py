@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engine import Prompt
+from engine import Prompt, Standing
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,12 @@ class Status:
     """Seats with an optional prompt open: they may act, nobody waits for them."""
     blocked: list[Blocked] = field(default_factory=list)
     """Targets that refuse the match's notices (its channel, a player's DMs), and why."""
+    ending: str | None = None
+    """How an ended match ended: its result line, or who aborted it."""
+    chosen: list[SeatInfo] = field(default_factory=list)
+    """Seats whose choice of the open step is in (sealed): they wait for the others."""
+    standing: Standing = field(default_factory=Standing)
+    """Whose turn, the turn order and the score, from the public view."""
 
 
 @dataclass(frozen=True)
@@ -194,3 +200,5 @@ class OpenPost:
     lines: list[str]
     continued: bool = False
     """The phase filled an earlier post: this one carries on from it."""
+    progress: list[int] = field(default_factory=list)
+    """Which of ``lines`` tell who the table still waits for (a closed post drops them)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt, Result, Step
+from engine.contract import Prompt, Result, Standing, Step
 from engine.defenders import actions, rules, views
 from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 from engine.defenders.content import content
@@ -44,6 +44,15 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
 
     def view_of(self, state: DefendersState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """The Turn Deck decides who plays next and is hidden, so only whose Turn it is shows;
+        the table's score is the Capital's Threat against the Threat that destroys it."""
+        active = view.get("active")
+        defender = None if active is None else active.get("defender")
+        turn = next((int(one["seat"]) for one in view["defenders"] if one["idx"] == defender), None)
+        capital = view["capital"]
+        return Standing(turn=turn, team_score=f"{capital['name']}'s Threat {capital['threat']} of {capital['destruction']}")
 
     def result_of(self, state: DefendersState) -> Result | None:
         if state.phase != "over":

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel
 
 from engine.clone import clone
-from engine.contract import Prompt, Result, State, Step
+from engine.contract import Prompt, Result, Standing, State, Step
 from engine.kit.errors import WrongGame
 from engine.kit.info import GameInfo
 
@@ -96,6 +96,11 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
 
     def result(self, state: State) -> Result | None:
         return self.result_of(self.own(state))
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """Whose turn, the turn order and the score, read from a public view (``view_of(state,
+        None)``); a game with turns or a score says how in its own ``standing``."""
+        return Standing()
 
 
     # The hooks each game fills in.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt, Result, Step
+from engine.contract import Prompt, Result, Standing, Step
 from engine.kit import GameInfo, KitGame
 from engine.registry import register
 from engine.rng import rng_for
@@ -41,6 +41,14 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
 
     def view_of(self, state: SamuraiState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """Wars are waged daimyo by daimyo in turn order; provinces held are the score."""
+        war = view.get("war")
+        turn = None if war is None else int(war["seat"])
+        return Standing(turn=turn, order=list(view["turn_order"]) if turn is not None else [],
+                        scores={int(seat["seat"]): int(seat["provinces"]) for seat in view["seats"]},
+                        score_name="provinces")
 
     def result_of(self, state: SamuraiState) -> Result | None:
         if state.phase != "over":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt, Result, Step
+from engine.contract import Prompt, Result, Standing, Step
 from engine.kit import GameInfo, KitGame
 from engine.registry import register
 from engine.tinybigwars import rules, views
@@ -33,6 +33,12 @@ class TinyBigWars(KitGame[TBWState, Options]):
 
     def view_of(self, state: TBWState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """Heroes activate seat by seat in the order the round drew; influence wins."""
+        return Standing(turn=view.get("active_seat"), order=list(view.get("turn_order") or []),
+                        scores={int(seat["seat"]): int(seat["influence"]) for seat in view["seats"]},
+                        score_name="influence")
 
     def result_of(self, state: TBWState) -> Result | None:
         if state.winners is None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import Field
+
 from engine.view_model import IntPair, NamePair, PromptView, SeatDice, ViewModel
 
 
@@ -103,6 +105,8 @@ class PublicView(ViewModel):
     heroes: list[HeroView]
     combat: CombatView | None
     active_seat: int | None
+    turn_order: list[int] = Field(default_factory=list)
+    """The Hero Activation order of the round (announced when it is drawn); empty outside it."""
     waiting: list[int]
     last_events: list[str]
     result: ResultView | None

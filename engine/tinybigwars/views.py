@@ -142,6 +142,7 @@ def view_model(state: TBWState, seat: int | None) -> PublicView:
         "heroes": [_hero(hero) for hero in state.heroes],
         "combat": _combat(state),
         "active_seat": active_seat(state),
+        "turn_order": list(state.turn.order) if state.phase in ("activation", "combat") else [],
         "waiting": sorted({prompt.seat for prompt in open_prompts if not prompt.answered}),
         "last_events": list(state.last_events),
         "result": None

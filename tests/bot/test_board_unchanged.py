@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.discord.board import Boards
+from engine import Standing
 
 SEAT = SimpleNamespace(seat=0, name="ann", user_id=11, ai_policy=None, away_until=None, ai_takeover=False)
 
@@ -21,7 +22,8 @@ class FakeService:
         self.reads += 1
         info = SimpleNamespace(id=match_id, title="t", status="active", channel_id=500, host_id=11, seats=[SEAT],
                                away_mode="ai", names=lambda: ["ann"], version=self.version)
-        status = SimpleNamespace(match=info, phase=self.phase, deadline=None, waiting=[], may_act=[], blocked=[])
+        status = SimpleNamespace(match=info, phase=self.phase, deadline=None, waiting=[], may_act=[], blocked=[],
+                                 chosen=[], standing=Standing())
         return SimpleNamespace(status=status, latest="ann gathered.", message_id=321)
 
 

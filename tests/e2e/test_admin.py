@@ -55,7 +55,7 @@ async def test_map_log_and_status(fake, start_bot, alice, bob, tmp_path) -> None
     await alice.wait_for(lambda m: m.id == board.id and "alice (host): chosen ✓" in m.content
                          and "bob: owes a choice" in m.content)
     assert [b.label for b in board.buttons] == ["Act", "Map", "Rules"] and "<t:" in board.content
-    assert sum("(match #" in m.content for m in fake.channel.messages) == 1
+    assert sum("(match #" in m.content and m.button("Map") is not None for m in fake.channel.messages) == 1
     shown = await bob.click("Map", message=board)
     assert shown.ephemeral and shown.message.image().size == (1200, 1560)
     act = await bob.click("Act", message=board)

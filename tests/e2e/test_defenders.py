@@ -37,7 +37,7 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     await alice.click("Start")
     info = await bot.svc.find_match(fake.channel.id)
     assert info.options["difficulty"] == "easy" and info.options["mode"] == "single"
-    await alice.wait_for(lambda m: "starts with 1 player." in m.content)
+    await alice.wait_for(lambda m: m.id == lobby.id and "Players: alice (host)" in m.content and "Now: " in m.content)
 
     table = DefendersTable([alice], walk=False)
     # Solo: seat 0 keeps a skill for each of its two Defenders, then plays a Turn.

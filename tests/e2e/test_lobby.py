@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from tests.e2e.harness import factory, settings_for
+from tests.e2e.test_errors import forged_slash
+from tests.fakediscord.models import Channel, snowflake
 
 
 async def open_lobby(fake, start_bot, alice, tmp_path, **options):
@@ -97,3 +99,33 @@ async def test_a_seed_replays_a_known_shuffle(fake, start_bot, alice, tmp_path) 
 
         match = await session.get(Match, info.id)
         assert match is not None and match.seed == 424242
+
+
+async def test_a_forged_game_or_option_gets_a_plain_refusal(fake, start_bot, alice, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    r = await forged_slash(alice, "game new", game="nosuchgame")
+    assert r.ephemeral and "There is no game called nosuchgame" in r.content, r.content
+    assert "Tiny Big Wars (`tinybigwars`)" in r.content and "went wrong" not in r.content
+    r = await forged_slash(alice, "game new", game="defenders", difficulty="impossible")
+    assert r.ephemeral and "went wrong" not in r.content and "difficulty" in r.content, r.content
+    r = await forged_slash(alice, "game new", game="tinybigwars", away="sometimes")
+    assert r.ephemeral and "went wrong" not in r.content and "away" in r.content.lower(), r.content
+    assert "no" in (await alice.slash("game status")).content.lower(), "nothing was created"
+
+
+async def test_one_open_lobby_per_host_per_server(fake, start_bot, alice, bob, tmp_path) -> None:
+    other = Channel(snowflake(), "other", guild=fake.guild, position=1)
+    fake.guild.channels.append(other)
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    await alice.slash("game new", game="tinybigwars")
+    lobby = await alice.wait_for(lambda m: m.button("Join") is not None)
+    again = await alice.slash("game new", game="samurai")
+    assert again.ephemeral and "You already have a lobby open on this server: **Tiny Big Wars #1**" in again.content
+    assert f"<#{fake.channel.id}>" in again.content, again.content
+    refused = await alice.at(other).slash("game new", game="samurai")
+    assert "already have a lobby open" in refused.content, "nor in another channel of the server"
+    assert len([m for m in fake.channel_messages(fake.channel) if m.button("Join")]) == 1, "no second lobby post"
+    # Once it has started, the host may open the next one.
+    await bob.click("Join", message=lobby)
+    await alice.click("Start", message=lobby)
+    assert "Lobby for **Tiny Big Wars**" not in (await alice.slash("game new", game="tinybigwars")).content

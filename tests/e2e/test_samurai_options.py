@@ -19,7 +19,7 @@ async def _open_with_two_ai(fake, alice, **options) -> tuple[str, str]:
         await alice.click("Add AI", message=lobby)
         await alice.wait_for(lambda m, n=count: m.id == lobby.id and f"AI {n}" in m.content)
     await alice.click("Start", message=lobby)
-    await alice.wait_for(lambda m: "starts with 3 players." in m.content)
+    await alice.wait_for(lambda m: m.id == lobby.id and "Players: alice (host), AI 1" in m.content and "Now: " in m.content)
     return reply, opened
 
 

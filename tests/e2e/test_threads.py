@@ -147,3 +147,80 @@ async def test_a_restart_keeps_the_thread_and_its_board(fake, start_bot, alice, 
     assert len(bot_posts(fake, thread.channel)) > posts
     assert len(fake.channel.guild.threads) == 1
     assert {m.id for m in bot_posts(fake, fake.channel)} == {lobby.id}
+
+
+def live_decisions(fake: Any, *places: Any) -> list[str]:
+    """Enabled components in these channels that ask for a decision (not the board's Map/Rules)."""
+    found = []
+    for place in places:
+        for m in bot_posts(fake, place):
+            for b in m.buttons:
+                looks = b.custom_id and b.custom_id.startswith("wh:b:") and b.label in ("Map", "Rules")
+                if not b.disabled and not looks:
+                    found.append(f"{b.label} on {m.content[:60]!r}")
+            found += [f"a select on {m.content[:60]!r}" for s in m.selects if not s.disabled]
+    return found
+
+
+@INVITED
+async def test_the_lobby_post_follows_the_match_to_its_result_then_the_thread_is_archived(
+        fake, start_bot, alice, bob, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db", thread_archive_seconds=0)))
+    thread, lobby = await open_match(alice, "Tiny Big Wars #1", seed=3)
+    assert "hosted by alice" in lobby.content and "Seats 1 of 2: alice (host)" in lobby.content, lobby.content
+    assert (await bob.click("Join", message=lobby)).ok
+    await bob.wait_for(lambda m: m.id == lobby.id and "Seats 2 of 2: alice (host), bob" in m.content)
+    assert (await alice.click("Start", message=lobby)).ok
+    link = f"<#{thread.channel.id}>"
+    running = await alice.wait_for(lambda m: m.id == lobby.id and "Now: Force Building." in m.content)
+    assert "Players: alice (host), bob" in running.content and link in running.content, running.content
+    assert not running.buttons, "a started lobby asks nothing"
+    await play_until(fake, [AutoPlayer(alice), AutoPlayer(bob)],
+                     lambda: any(OVER in m.content for m in thread.messages))
+    result = next(m for m in thread.messages if OVER in m.content)
+    verdict = result.content.split("The match is over: ")[1].split("**")[0]  # "alice won", "a draw", ...
+    ended = await alice.wait_for(lambda m: m.id == lobby.id and OVER in m.content, timeout=60)
+    assert verdict in ended.content and link in ended.content and "Now:" not in ended.content, ended.content
+    await fake.wait_until(lambda: thread.channel.archived, 60)
+    # One message in the channel all along, edited: never a second post, never a ping.
+    assert {m.id for m in bot_posts(fake, fake.channel)} == {lobby.id}
+    phases = {line for m in thread.messages for line in m.content.splitlines()[:1] if line.startswith("**Round")}
+    assert len(lobby.versions) <= len(phases) + 8, "the lobby post follows phases, not every move"
+    assert not live_decisions(fake, fake.channel, thread.channel), live_decisions(fake, fake.channel, thread.channel)
+    # Each phase post keeps the heading of its phase; a closed one tells what happened, not whom it waited for.
+    for post in bot_posts(fake, thread.channel):
+        if "(match #1)" in post.content:
+            continue  # the status board, which follows the phase
+        headings = {version["content"].splitlines()[0] for version in post.versions if version["content"]}
+        assert len(headings) <= 1, headings
+        if post.files.get("map.png"):
+            assert "have chosen; waiting for" not in post.content, post.content
+
+
+@INVITED
+async def test_an_abort_says_who_in_the_thread_and_on_the_lobby_post(fake, start_bot, alice, bob, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db", thread_archive_seconds=0)))
+    thread, lobby = await open_match(alice, "Tiny Big Wars #1")
+    await bob.click("Join", message=lobby)
+    await alice.click("Start", message=lobby)
+    await thread.wait_for(lambda m: "(match #1)" in m.content and m.author is fake.bot_user)
+    await bob.dm.wait_for(lambda m: m.selects)
+    assert "The match was aborted." in (await alice.at(thread.channel).slash("game abort")).content
+    told = await thread.wait_for(lambda m: m.content == "alice aborted the match.")
+    assert told.author is fake.bot_user
+    await alice.wait_for(lambda m: m.id == lobby.id and "The match was aborted by alice." in m.content)
+    await fake.wait_until(lambda: thread.channel.archived, 60)
+    board = await thread.wait_for(lambda m: "(match #1)" in m.content and "aborted" in m.content)
+    assert board.button("Act") is None or board.button("Act").disabled
+    assert not live_decisions(fake, fake.channel, thread.channel), live_decisions(fake, fake.channel, thread.channel)
+
+
+@INVITED
+async def test_a_lobby_left_empty_is_closed_and_its_thread_archived(fake, start_bot, alice, tmp_path) -> None:
+    await start_bot(factory(settings_for(fake, tmp_path / "w.db", thread_archive_seconds=0)))
+    thread, lobby = await open_match(alice, "Tiny Big Wars #1")
+    assert "You left the lobby." in (await alice.click("Leave", message=lobby)).content
+    closed = await alice.wait_for(lambda m: m.id == lobby.id and "no player was left" in m.content)
+    assert not closed.buttons
+    await fake.wait_until(lambda: thread.channel.archived, 60)
+    assert not [m for m in bot_posts(fake, thread.channel)], "nothing to say in a thread nobody played in"

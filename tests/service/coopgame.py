@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine import Event, IllegalChoice, Option, Prompt, Result, State, Step, parse_choice, rng_for
+from engine import Event, IllegalChoice, Option, Prompt, Result, Standing, State, Step, parse_choice, rng_for
 from engine.kit.info import GameInfo
 
 
@@ -235,6 +235,10 @@ class CoopGame:
         if seat is not None:
             data["you"] = {"seat": seat, "built": state.built[seat]}
         return data
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """No turns and no score to show on the board."""
+        return Standing()
 
     def result(self, state: CoopState) -> Result | None:
         if state.phase != "over":

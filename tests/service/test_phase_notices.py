@@ -71,3 +71,23 @@ def test_a_phase_end_with_no_public_line_still_closes_the_post() -> None:
 def test_a_post_too_long_keeps_its_heading_and_the_newest_lines() -> None:
     text = post_text("Round 3 - Combat", [f"line {n} " + "x" * 50 for n in range(100)])
     assert len(text) <= 1900 and text.startswith("**Round 3 - Combat**\n...") and text.endswith("x" * 50)
+
+
+def test_each_stretch_is_headed_by_the_phase_its_lines_happened_in_and_its_map_titled_so() -> None:
+    """An AI's whole war turn after the build phase ended is headed Wage War, not Build; the map
+    closing the build phase is titled Build, though the state it shows has moved on."""
+    labels = {1: "Round 1 - Wage War", 7: "Round 2 - Plan"}  # the phase each phase end led into
+
+    def view(end: int) -> dict:
+        return {"phase_label": labels[end], "map": end}
+
+    build = [ev("AI builds a castle"), ev("build over", end=True)]
+    war = [ev(f"AI attacks province {n}") for n in range(5)] + [ev("war over", end=True)]
+    events = [*build[:1], build[1], *war, ev("round 2 plans", seats=None)]
+    parts = stretches(events, public, "Round 1 - Build", "Round 2 - Plan")
+    out = public_notices(parts, "g", ["a"], view, label_of=lambda v: v["phase_label"],
+                         start_view={"phase_label": "Round 1 - Build"})
+    assert [(kind, fields["label"]) for kind, fields in out] == [
+        ("phase", "Round 1 - Build"), ("phase", "Round 1 - Wage War"), ("events", "Round 2 - Plan")]
+    assert out[0][1]["view"] == {"phase_label": "Round 1 - Build", "map": 1}, "the map is titled as its post"
+    assert out[1][1]["view"]["phase_label"] == "Round 1 - Wage War"

@@ -21,6 +21,7 @@ from engine import (
     Option,
     Prompt,
     Result,
+    Standing,
     State,
     Step,
     parse_choice,
@@ -188,6 +189,10 @@ class ToyGame:
         if seat is not None:
             data["you"] = {"seat": seat, "bid": state.bids.get(str(seat))}
         return data
+
+    def standing(self, view: dict[str, Any]) -> Standing:
+        """No turns and no score to show on the board."""
+        return Standing()
 
     def result(self, state: ToyState) -> Result | None:
         if state.phase != "over":
