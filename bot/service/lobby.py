@@ -16,6 +16,7 @@ from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNoti
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
+from bot.service.wording import ai_name, seat_name
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 
@@ -116,8 +117,8 @@ class Lobby(Transactions):
             self._need_lobby(ctx)
             if policy not in ctx.game.policies():
                 raise Conflict(f"Unknown AI {policy!r}; choose one of {', '.join(sorted(ctx.game.policies()))}.")
-            number = sum(1 for s in ctx.seats if s.ai_policy) + 1
-            name = f"AI {number} ({policy})"
+            taken = {seat_name(s.name) for s in ctx.seats}
+            name = next(ai_name(n) for n in range(1, len(ctx.seats) + 2) if ai_name(n) not in taken)
             self._add_seat(ctx, Seat(match_id=ctx.match_id, seat_no=0, ai_policy=policy, name=name))
             self._lobby_notice(ctx, f"{name} joined.")
             return lambda: self._info(ctx)
