@@ -442,7 +442,7 @@ class Delivery:
         view = prompt_view(notice.match_id, int(notice.seat), int(payload["version"]), prompt)
         files: list[discord.File] = []
         if prompt.get("secret") and payload.get("view"):
-            png = await drawing.draw_private(game, payload["view"])
+            png = await drawing.draw_private(game, payload["view"], names)
             files.append(discord.File(io.BytesIO(png), "you.png"))
         async with self.turns.hold(notice.match_id, int(notice.seat)):  # after a click's reply: seat_turns.py
             if payload.get("in_place") and previous is not None:

@@ -14,6 +14,7 @@ from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
 from engine.defenders.state import Active, Attack, Defender, DefendersState
+from engine.defenders.view_models import CAPITAL_FELL
 from engine.words import counted
 
 XP_MAX = 8
@@ -107,7 +108,7 @@ def capital_gains(f: Flow, n: int, why: str) -> None:
     state.capital_threat += n
     f.say(f"The Capital City gains {n} Threat ({why}): {state.capital_threat}/{state.options.destruction}.")
     if state.capital_threat >= state.options.destruction:
-        finish(f, False, "the Capital City fell")
+        finish(f, False, CAPITAL_FELL)
 
 
 def gain_threat(f: Flow, key: str, n: int, why: str, trigger: bool = True) -> None:
@@ -462,7 +463,7 @@ def round_end(f: Flow) -> None:
         state.soldiers += gone
         f.say(f"The Field is calm again: the Turn Deck loses {counted(gone, 'Deserter card')}.")
     if state.round >= state.options.round_limit:
-        finish(f, False, f"the horde outlasted the realm ({state.options.round_limit} rounds)")
+        finish(f, False, f"the horde still stood after the {state.options.round_limit}-round limit")
         return
     state.turn_deck = state.discard + state.turn_deck
     state.discard = []

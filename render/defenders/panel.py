@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.defenders.view_models import PublicView, RevealedBoss
+from engine.defenders.view_models import CAPITAL_FELL, PublicView, RevealedBoss
 from engine.text import fill
 from render import fonts, legend, palette, panels, text, tokens
 from render.defenders import icons
@@ -268,7 +268,8 @@ def result_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) ->
     b = (x0, y, x1, y + 104)
     draw.rounded_rectangle(b, radius=8, fill=palette.BACKGROUND_EDGE, outline=colour, width=3)
     cap = clean(view.capital.name or "The capital", True)
-    headline = f"Victory! {cap} stands" if won else f"Defeat: {cap} fell"
+    fell = outcome is not None and outcome.reason == CAPITAL_FELL
+    headline = f"Victory! {cap} stands" if won else (f"Defeat: {cap} fell" if fell else "Defeat")
     headline, f = text.fit(headline, b[2] - b[0] - 24, (36, 32, 28, 24), bold=True)
     text.outlined(draw, ((b[0] + b[2]) / 2, y + 30), headline, f, fill=colour, stroke=2, anchor="mm")
     reason = wrapped_lines(outcome.reason if outcome else "", b[2] - b[0] - 24, 1, PX)

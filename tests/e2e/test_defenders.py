@@ -82,7 +82,7 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     table.walk = True
     await table.finish(lambda: any("The match is over" in m.content for m in posts(fake)))
     over = next(m for m in posts(fake) if "The match is over" in m.content)
-    assert "The Defenders lost: the horde outlasted the realm (2 rounds)." in over.content or \
+    assert "The Defenders lost: the horde still stood after the 2-round limit." in over.content or \
         "The Defenders won:" in over.content, over.content
     assert "nobody won" not in over.content
     phases = [m for m in posts(fake) if m.content.startswith("**Battle 1 - Round")]
