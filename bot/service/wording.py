@@ -111,3 +111,24 @@ def sentence(text: str) -> str:
         return text
     text = text[:1].upper() + text[1:]
     return text if text[-1] in ".!?" else text + "."
+
+
+_OPTION_WORDS = {
+    "round_limit": "at most {value} rounds",
+    "point_limit": "{value} force points",
+    "to_win": "{value} influence to win",
+    "mode": "{value} mode",
+    "difficulty": "{value} difficulty",
+    "setup": "{value} setup",
+    "steps": "{value} steps",
+    "seed": "seed {value}",
+}
+"""Match options as a lobby lists them; the option's name is the slash command's, not a text."""
+
+
+def option_words(name: str, value: object) -> str:
+    """One match option in words: "at most 6 rounds", never "round_limit 6"."""
+    template = _OPTION_WORDS.get(name)
+    if template is None:
+        return f"{name.replace('_', ' ')} {value}"
+    return template.format(value=value)

@@ -135,7 +135,7 @@ def test_the_ai_teammates_moves_between_maps_are_shown(tmp_path: Path) -> None:
     out = proc.stdout
     assert "The match is over. The Defenders" in out
     # The AI's skill pick is a public line that ends no phase (no map): it is shown all the same.
-    assert "(AI 1 (heuristic)) keeps the skill " in out
+    assert "(AI Ayame) keeps the skill " in out
     assert "in your DMs" not in out
 
 
