@@ -22,6 +22,7 @@ from bot.discord.texts import BAD_OPTIONS, CHECK_FAILED, OUT_OF_DATE, UNEXPECTED
 from bot.discord.threads import several_text
 from bot.service import ServiceError
 from bot.service.errors import SeveralMatches
+from bot.service.wording import sentence
 from db.health import is_damage
 from engine.validate import explain_invalid
 
@@ -56,7 +57,9 @@ def explain(error: BaseException, where: str = "an interaction") -> str:
     error = unwrap(error)
     if isinstance(error, SeveralMatches):
         return several_text(error)
-    if isinstance(error, ServiceError | engine.IllegalChoice):
+    if isinstance(error, engine.IllegalChoice):
+        return sentence(str(error))  # the engine's refusals are clauses: "the garrison is full"
+    if isinstance(error, ServiceError):
         return str(error)
     if isinstance(error, ValidationError) and (model := _options_model(error.title)) is not None:
         return BAD_OPTIONS.format(why=explain_invalid(error, model))

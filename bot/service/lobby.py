@@ -16,7 +16,7 @@ from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNoti
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
-from bot.service.wording import ai_name, seat_name
+from bot.service.wording import ai_name, seat_name, sentence
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 
@@ -56,7 +56,7 @@ class Lobby(Transactions):
         try:
             opts = eng.parse_options(chosen_game, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
-            raise BadChoice(str(exc)) from None
+            raise BadChoice(sentence(str(exc))) from None
         top = max(chosen_game.seats)
         seats_cap = top if max_seats is None else max_seats
         if not min(chosen_game.seats) <= seats_cap <= top:
@@ -151,7 +151,7 @@ class Lobby(Transactions):
             try:
                 ctx.state = ctx.game.setup(players, eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
             except eng.IllegalChoice as exc:
-                raise Conflict(str(exc)) from None
+                raise Conflict(sentence(str(exc))) from None
             ctx.match.status = "active"
             ctx.values["status"] = "active"
             ctx.snapshot = True
