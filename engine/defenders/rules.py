@@ -427,7 +427,7 @@ def boss_round(f: Flow) -> None:
 def round_start(f: Flow) -> None:
     state = f.state
     state.round += 1
-    f.say(f"Battle {state.battle}, round {state.round} begins ({len(state.turn_deck)} cards in the Turn Deck, "
+    f.say(f"Battle {state.battle}, round {state.round} begins ({counted(len(state.turn_deck), 'card')} in the Turn Deck, "
           f"{len(state.horde)} in the Horde).", kind="round", phase_end=True)
     if state.caravan_pile:
         key = state.caravan_pile.pop()
@@ -573,7 +573,7 @@ def start_battle(f: Flow) -> None:
     f.rng.shuffle(state.turn_deck)
     what = "General" if state.boss.kind == "general" else "Epic Foe"
     f.say(f"Battle {state.battle} of {3 if state.options.mode == 'campaign' else 1} begins: a hidden {what} "
-          f"waits under a Horde of {len(state.horde)} cards.", kind="battle")
+          f"waits under a Horde of {counted(len(state.horde), 'card')}.", kind="battle")
     round_start(f)
 
 

@@ -222,7 +222,7 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
         adice: list[list[int]] = []
         ahits = 0
         emit(state, "log", events, "dice",
-             f"Naval landing at {province_name(battle.target)}: the defenders strike first, {dhits} hits.",
+             f"Naval landing at {province_name(battle.target)}: the defenders strike first, {counted(dhits, 'hit')}.",
              data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
     else:
         adice, ahits = roll_side(attackers, step, battle.fort_value, rng)

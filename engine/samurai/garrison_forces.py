@@ -62,7 +62,7 @@ def check_force(state: SamuraiState, pid: str, wanted: dict[str, int], most: int
     if regulars < 1:
         raise IllegalChoice("send at least one regular unit: ronin cannot go on their own")
     if regulars > most:
-        raise IllegalChoice(f"at most {most} units of the garrison of {province_name(pid)} can go "
+        raise IllegalChoice(f"at most {counted(most, 'unit')} of the garrison of {province_name(pid)} can go "
                             "(one must stay unless an army holds the province)")
     if force["ronin"] > prov.ronin:
         raise IllegalChoice(f"only {prov.ronin} ronin are in {province_name(pid)}")
@@ -148,7 +148,7 @@ def force_prompt(state: SamuraiState, seat: int, pid: str, most: int, kind: str,
                                   .replace(")", ", fewer than the regular units)"),
                                   max=min(prov.ronin, most - 1)))
     default = default_force(state, pid, most)
-    return Prompt(seat=seat, kind=kind, text=text + f" At most {most} units; all 0 = back.", answer=UnitCounts,
+    return Prompt(seat=seat, kind=kind, text=text + f" At most {counted(most, 'unit')}; all 0 = back.", answer=UnitCounts,
                   input="numbers", fields=fields, default={field.name: default[field.name] for field in fields})
 
 

@@ -130,7 +130,7 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
                             + (" - claim" if state.provinces[pid].owner is None else ""),
                             {"act": "to", "province": pid})) for pid, steps in destinations.items()]
     options = paged(state, seat, candidates, [cancel])
-    text = f"Move army {army.idx + 1} from {province_name(army_province(army))} ({army.moves_left} moves left) to:"
+    text = f"Move army {army.idx + 1} from {province_name(army_province(army))} ({counted(army.moves_left, 'move')} left) to:"
     return Prompt(seat=seat, kind="move_to", text=text, answer=Pick, options=options, default=cancel.choice)
 
 

@@ -329,7 +329,7 @@ def _submit_escort(flow: TBWFlow, seat: int, ans: EscortAnswer) -> None:
     hero = s.hero(s.turn.hero or "")
     have = s.loc(hero.location or "").minions[seat]
     if ans.minions < 0 or ans.minions > have:
-        raise IllegalChoice(f"You can bring between 0 and {have} minions.")
+        raise IllegalChoice(f"You can bring between 0 and {counted(have, 'minion')}.")
     to = s.turn.move_to or ""
     s.turn.move_to = None
     _do_move(s, seat, to, ans.minions, events, rng)
