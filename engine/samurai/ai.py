@@ -177,14 +177,10 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     return min(foes, key=lambda foe: (holdings[foe], preference[foe]))
 
 
-def best_target(state: SamuraiState, seat: int, source: str, force: float,
-                skip: frozenset[str] = frozenset()) -> tuple[float, str] | None:
-    """The province most worth attacking from ``source`` with ``force``, none of ``skip``."""
+def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
     best = None
     weakest = weakest_foe(state, seat)
     for target in attack_targets(state, seat, source):
-        if target in skip:
-            continue
         need = enemy_strength(state, seat, target)
         if content().is_sea(source, target):
             need *= 1.5
@@ -409,10 +405,7 @@ class HeuristicPolicy:
         war = state.war
         assert war is not None and war.chain_army is not None
         army = state.players[prompt.seat].armies[war.chain_army]
-        # A province with a declared battle still to come is left to it: chaining there first
-        # would make the declared attack pointless (the turn would then read as attacking its own).
-        declared = frozenset(declaration.target for declaration in war.declarations)
-        hit = best_target(state, prompt.seat, army_province(army), own_army_strength(army), declared)
+        hit = best_target(state, prompt.seat, army_province(army), own_army_strength(army))
         return {"act": "attack", "target": hit[1]} if hit else {"act": "stop"}
 
     def _battle(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:

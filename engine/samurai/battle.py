@@ -120,8 +120,8 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     prov = state.provinces[target]
     if prov.owner == seat:
         emit(state, "log", events, "info",
-             f"{province_name(target)} was taken earlier this turn: the attack {who(seat)} declared there "
-             "is not needed.")
+             f"{who(seat)} already took {province_name(target)} this turn (an army attacking again), "
+             "so the attack declared there is called off.")
         return
     battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
     naval = False

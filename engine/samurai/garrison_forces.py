@@ -144,11 +144,11 @@ def force_prompt(state: SamuraiState, seat: int, pid: str, most: int, kind: str,
                           max=min(prov.garrison[unit], most))
               for unit in BEST_FIRST if prov.garrison[unit]]
     if prov.ronin and most >= 2:
-        fields.append(NumberField(name="ronin", label=_up_to("Ronin", prov.ronin, most - 1)
-                                  .replace(")", ", fewer than the regular units)"),
+        fields.append(NumberField(name="ronin", label=_up_to("Ronin", prov.ronin, most - 1),
                                   max=min(prov.ronin, most - 1)))
     default = default_force(state, pid, most)
-    return Prompt(seat=seat, kind=kind, text=text + f" At most {counted(most, 'unit')}; all 0 = back.", answer=UnitCounts,
+    return Prompt(seat=seat, kind=kind, text=text + f" At most {counted(most, 'unit')}, and fewer ronin than regular "
+                  "units; all 0 = back.", answer=UnitCounts,
                   input="numbers", fields=fields, default={field.name: default[field.name] for field in fields})
 
 
