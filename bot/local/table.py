@@ -21,7 +21,7 @@ from bot.naming import named_prompt
 from bot.service import MatchService, ServiceError
 from bot.service.history import REPLAY_NOTICE
 from bot.service.types import Notice
-from bot.service.wording import ACT, Wording
+from bot.service.wording import ACT, Wording, listed
 from db.store import Store
 from render import views as render_views
 
@@ -165,8 +165,8 @@ class Table:
         await self.svc.start(LOCAL_CHANNEL, LOCAL_USER)
         self._use_maps(int(info.id))
         self.names = (await self.svc.get_match(int(info.id))).names()
-        self.say(f"Match #{info.id}: {info.title}, {seats} seat{'s' if seats != 1 else ''}. You are seat 1"
-                 + ("; the AI plays the others." if seats > 1 else "."))
+        others = listed(self.names[1:])
+        self.say(f"Match #{info.id}: {info.title}. You play {name}" + (f"; the AI plays {others}." if others else "."))
         self.say(f"Maps of each phase are saved in {self.maps}/. Press Enter to take the suggested answer "
                  "(twice when it lets a turn or a phase go by).")
         return int(info.id)
