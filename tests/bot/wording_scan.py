@@ -5,6 +5,10 @@ seat reference. `problems(text)` names each one found, with the line it is in.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
+
+from tests.fakediscord.models import iter_components
 
 PLURALS = ("units", "hits", "moves", "attacks left", "spearmen", "swordsmen", "bowmen", "gunners", "points",
            "pts", "minions", "coins", "rounds", "cards", "choices", "games", "wins", "heroes", "actions",
@@ -35,3 +39,17 @@ def problems(text: str) -> list[str]:
             if pattern.search(line):
                 found.append(f"{name}: {line.strip()}")
     return found
+
+
+def message_problems(messages: Iterable[Any]) -> list[str]:
+    """``problems`` of every version of every message of the fake Discord (posts, thread posts,
+    DMs, ephemeral replies), their buttons' and menus' labels included."""
+    found: set[str] = set()
+    for message in messages:
+        for version, text in zip(message.versions, message.texts, strict=False):
+            labels = [str(part.get(key) or "") for part in iter_components(version["components"])
+                      for key in ("label", "placeholder")]
+            labels += [f"{option.get('label', '')} {option.get('description') or ''}"
+                       for part in iter_components(version["components"]) for option in part.get("options") or []]
+            found.update(problems("\n".join([text, *labels])))
+    return sorted(found)

@@ -4,6 +4,7 @@ decided from a DM."""
 
 from __future__ import annotations
 
+from tests.bot.wording_scan import message_problems
 from tests.e2e.defenders_play import ALL, DEFEND, TURN, DefendersTable, labels, pick
 from tests.e2e.harness import ephemeral_reply, factory, settings_for
 
@@ -89,6 +90,7 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     assert phases and all(m.files.get("map.png") and m.image().size[0] > 0 for m in phases)
     assert over.files.get("map.png")
     no_raw_refs(fake)
+    assert message_problems(fake.messages.values()) == []  # every text of the match reads cleanly (issue 25)
 
 
 async def two_player_match(fake, start_bot, alice, bob, tmp_path, seed: int):
