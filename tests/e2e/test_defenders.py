@@ -32,7 +32,7 @@ def no_raw_refs(fake) -> None:
 async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
     r = await alice.slash("game new", game="defenders", mode="single", difficulty="easy", round_limit=2, seed=2)
-    assert "mode single" in await ephemeral_reply(r) and "difficulty easy" in await ephemeral_reply(r)
+    assert "single mode" in await ephemeral_reply(r) and "easy difficulty" in await ephemeral_reply(r)
     lobby = await alice.wait_for(lambda m: m.button("Start") is not None)
     assert "difficulty easy" in lobby.content
     await alice.click("Start")
