@@ -131,7 +131,7 @@ class Lobby(Transactions):
             self._need_lobby(ctx)
             row = ctx.seat(seat)
             if row.ai_policy is None:
-                raise Conflict(f"Seat {seat} is not an AI seat.")
+                raise Conflict(f"{row.name} is not an AI player.")
             await self._remove_seat(ctx, row)
             self._lobby_notice(ctx, f"{self.name_text(row.name)} left.")
             return lambda: self._info(ctx)
@@ -185,7 +185,7 @@ class Lobby(Transactions):
                 self._lobby_notice(ctx, f"{self.name_text(row.name)} was removed.{closing}")
                 return lambda: self._info(ctx)
             if row.user_id is None:
-                raise Conflict(f"Seat {seat} is already played by the AI.")
+                raise Conflict(f"{row.name}'s seat is already played by the AI.")
             name, was_host = row.name, row.user_id == ctx.match.host_id
             row.user_id = None
             row.ai_policy = "heuristic" if "heuristic" in ctx.game.policies() else next(iter(ctx.game.policies()))
@@ -195,7 +195,8 @@ class Lobby(Transactions):
             row.prompt_key = None
             ctx.changed = True
             ctx.notice("timeout", TimeoutNotice(
-                text=f"{self.name_text(name)} was removed; the AI plays seat {seat} from now on."))
+                text=f"{self.name_text(name)} was removed; the AI plays their seat from now on, "
+                     f"as {self.name_text(row.name)}."))
             if was_host:
                 hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row), self.wording)
             await self._settle(ctx)
