@@ -35,7 +35,7 @@ def kind_of(reason: str) -> str:
         return "boss defeated"
     if "Capital City fell" in reason:
         return "capital fell"
-    if "outlasted" in reason:
+    if "round limit" in reason:
         return "round limit"
     return "other"
 

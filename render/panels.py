@@ -98,7 +98,8 @@ def banner_text(img: Image.Image, band: Box, style: BannerStyle, winners: Sequen
         headline, colour = "Draw", palette.TEXT
     else:
         who = " & ".join(legend.name_for(names, seat) for seat in winners)
-        headline, colour = f"{who} {style.verb}", palette.seat_colour(winners[0])
+        verb = style.verb if len(winners) == 1 else "share the win!"
+        headline, colour = f"{who} {verb}", palette.seat_colour(winners[0])
     mid = (band[0] + band[2]) // 2
     headline, font = text.fit(headline, band[2] - band[0] - style.fit_margin, style.sizes, bold=True)
     bbox = text.outlined(draw, (mid, cy - style.headline_dy), headline, font, fill=colour, stroke=3, anchor="mm")

@@ -22,7 +22,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder for the map of each phase (default: maps/match-N in the data directory)")
     parser.add_argument("--resume", action="store_true", help="continue the interrupted local match")
     parser.add_argument("--new", action="store_true", help="close an unfinished local match and start a new one")
-    parser.add_argument("--name", default="Player", help="your name in the story and on the map (third person: \"Player activates ...\")")
+    parser.add_argument("--name", default=None, help="your name in the story and on the map (third person: \"Sam activates ...\"); "
+                        "your login name by default")
     add_option_args(parser)
 
 

@@ -23,6 +23,7 @@ from bot.naming import named_prompt
 from bot.rules_text import rule_topics
 from bot.service import ServiceError, drawing
 from bot.service.types import Place
+from bot.service.wording import option_words
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Wiring
@@ -136,7 +137,7 @@ class GameCommands(CommandBase, app_commands.Group):
             thread=thread,
             **kwargs,
         )
-        shown = "".join(texts.LOBBY_OPTION.format(name=name, value=value) for name, value in options.items())
+        shown = "".join(texts.LOBBY_OPTION.format(option=option_words(name, value)) for name, value in options.items())
         where = texts.LOBBY_IN_THREAD if thread else slowmode_warning(interaction)
         await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
                                                                 where=where))
@@ -170,8 +171,9 @@ class GameCommands(CommandBase, app_commands.Group):
     )
     async def addai(self, interaction: discord.Interaction, policy: str = "heuristic") -> None:
         await self._private(interaction)
-        await self.service.add_ai(_here(interaction), interaction.user.id, policy=policy)
-        await self._done(interaction, texts.AI_SEATED.format(policy=policy))
+        info = await self.service.add_ai(_here(interaction), interaction.user.id, policy=policy)
+        how = texts.AI_PLAYS_AT_RANDOM if policy == "random" else ""
+        await self._done(interaction, texts.AI_SEATED.format(name=plain_name(info.newest_ai()), how=how))
 
     @app_commands.command(name="start", description="Start the match in this channel")
     async def start(self, interaction: discord.Interaction) -> None:

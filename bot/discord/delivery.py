@@ -520,7 +520,7 @@ class Delivery:
             files: list[discord.File] = []
             prompt = payload.get("prompt") or {}
             if prompt.get("secret") and payload.get("view"):
-                png = await drawing.draw_private(str(payload.get("game")), payload["view"])
+                png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
                 files.append(discord.File(io.BytesIO(png), "you.png"))
             if in_place and before is not None and before.dm is not None:
                 if await self.svc.newer_prompt(notice.match_id, seat, notice.id):

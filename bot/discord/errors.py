@@ -22,6 +22,7 @@ from bot.discord.texts import BAD_OPTIONS, CHECK_FAILED, OPEN_LOBBY, OUT_OF_DATE
 from bot.discord.threads import several_text
 from bot.service import ServiceError
 from bot.service.errors import OpenLobby, SeveralMatches
+from bot.service.wording import sentence
 from db.health import is_damage
 from engine.validate import explain_invalid
 
@@ -58,7 +59,9 @@ def explain(error: BaseException, where: str = "an interaction") -> str:
         return several_text(error)
     if isinstance(error, OpenLobby):
         return OPEN_LOBBY.format(title=error.match.title, match_id=error.match.id, channel_id=error.match.channel_id)
-    if isinstance(error, ServiceError | engine.IllegalChoice):
+    if isinstance(error, engine.IllegalChoice):
+        return sentence(str(error))  # the engine's refusals are clauses: "the garrison is full"
+    if isinstance(error, ServiceError):
         return str(error)
     if isinstance(error, ValidationError) and (model := _options_model(error.title)) is not None:
         return BAD_OPTIONS.format(why=explain_invalid(error, model))

@@ -13,6 +13,8 @@ from bot.discord.mentions import plain_name
 from bot.service.core import team_verdict
 from bot.service.history import HistoryEntry
 from bot.service.ratings import GameStats, Standing, is_cooperative
+from bot.service.wording import RATING_MEANING, counted, rating_points, seat_name
+from bot.service.wording import verdict as who_won
 
 PAGE = 1900
 """Characters of one reply page (Discord allows 2,000)."""
@@ -41,10 +43,6 @@ def _page(head: str, lines: Sequence[str], more: str) -> str:
     return text
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def verdict(entry: HistoryEntry) -> str:
     """Who won, as the history line says it."""
     try:
@@ -55,15 +53,13 @@ def verdict(entry: HistoryEntry) -> str:
         team = team_verdict(game, [s.seat for s in entry.winners])
     if team is not None:
         return team
-    if entry.draw:
-        return "a draw"
-    names = ", ".join(plain_name(s.name) for s in entry.winners)
-    return f"{names} won" if names else "nobody won"
+    names = [plain_name(seat_name(s.name)) for s in entry.winners]
+    return who_won(names, list(range(len(names))), entry.draw)
 
 
 def history_line(entry: HistoryEntry) -> str:
-    length = [_plural(entry.rounds, "round")] if entry.rounds is not None else []
-    length.append(_plural(entry.choices, "choice"))
+    length = [counted(entry.rounds, "round")] if entry.rounds is not None else []
+    length.append(counted(entry.choices, "choice"))
     if entry.replay_message_id is not None and entry.guild_id is not None:
         where = "[replay](" + JUMP.format(guild=entry.guild_id, channel=entry.channel_id,
                                          message=entry.replay_message_id) + ")"
@@ -82,10 +78,10 @@ def history_text(entries: list[HistoryEntry], game: str | None) -> str:
 
 
 def stats_line(stats: GameStats) -> str:
-    parts = [_plural(stats.games, "game"), _plural(stats.wins, "win")]
+    parts = [counted(stats.games, "game"), counted(stats.wins, "win")]
     if stats.rated:
-        parts.append(f"rating {stats.rating:.1f} (mu {stats.mu:.1f}, sigma {stats.sigma:.1f}, "
-                     f"{_plural(stats.rated, 'rated match')})")
+        parts.append(f"rating {rating_points(stats.rating)} ({RATING_MEANING}; "
+                     f"{counted(stats.rated, 'rated match', 'rated matches')})")
     elif _cooperative(stats.game):
         parts.append("cooperative: not rated")
     else:
@@ -107,10 +103,10 @@ def leaderboard_lines(game: str, standings: list[Standing]) -> list[str]:
     cooperative = _cooperative(game)
     lines = []
     for standing in standings:
-        record = f"{_plural(standing.wins, 'win')} / {_plural(standing.games, 'game')}"
-        rating = "" if cooperative or not standing.rated else f" · rating {standing.rating:.1f}"
+        record = f"{counted(standing.wins, 'win')} / {counted(standing.games, 'game')}"
+        rating = "" if cooperative or not standing.rated else f" · rating {rating_points(standing.rating)}"
         unrated = "" if cooperative or standing.rated else " · not rated yet"
-        lines.append(f"{standing.place}. {plain_name(standing.name)}{rating}{unrated} · {record}")
+        lines.append(f"{standing.place}. {plain_name(seat_name(standing.name))}{rating}{unrated} · {record}")
     return lines
 
 
@@ -123,7 +119,7 @@ def leaderboard_text(boards: dict[str, list[Standing]], game: str | None) -> str
         return "Nobody has finished a match on this server yet."
     lines: list[str] = []
     for key, rows in boards.items():
-        order = "by wins (cooperative: not rated)" if _cooperative(key) else "by rating (mu - 3 sigma)"
+        order = "by wins (cooperative: not rated)" if _cooperative(key) else f"by rating ({RATING_MEANING})"
         lines.append(f"**{title_of(key)}** {order}")
         lines.extend(leaderboard_lines(key, rows))
     return _page("**Leaderboard of this server**", lines, "... ({left} more lines)")

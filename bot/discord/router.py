@@ -104,8 +104,8 @@ class Router:
             await self.service.leave(here, user.id)
             text = texts.LEFT
         elif cid.action == "ai":
-            await self.service.add_ai(here, user.id)
-            text = texts.AI_PLAYER_SEATED
+            info = await self.service.add_ai(here, user.id)
+            text = texts.AI_SEATED.format(name=plain_name(info.newest_ai()), how="")
         else:
             if info.status != "lobby":
                 await refuse(interaction, texts.ALREADY_STARTED)

@@ -13,15 +13,15 @@ NO_GAME = "There is no game called {game}. Choose one of: {games}. Nothing was c
 OPEN_LOBBY = ("You already have a lobby open on this server: **{title} #{match_id}** in <#{channel_id}>. "
               "Start it, or close it with `/game abort` there, before you open another. Nothing was created.")
 LOBBY_OPENED = "Lobby for **{title}** opened (match #{match_id}{options}). Press Join below.{where}"
-LOBBY_OPTION = ", {name} {value}"
+LOBBY_OPTION = ", {option}"
 LOBBY_IN_THREAD = " It runs in its own thread, started from the lobby message."
 SLOWMODE_WARNING = ("\n⚠ This channel has slowmode ({seconds} s between posts) and I may not bypass it: the match's "
                     "posts here will come {seconds} s apart at best (your decisions still come by DM). A server admin "
                     "can give my role Bypass Slowmode or Manage Messages here, or turn slowmode off.")
 JOINED = "You joined the {title} match."
 LEFT = "You left the lobby."
-AI_SEATED = "A {policy} AI took a seat."
-AI_PLAYER_SEATED = "An AI player took a seat."
+AI_SEATED = "{name} took a seat{how}."
+AI_PLAYS_AT_RANDOM = "; it plays any legal move at random"
 STARTED = "The match has started. Your choices come to you by DM."
 LOBBY_CLOSED = "This lobby is closed: the match has started or ended."
 ALREADY_STARTED = "This match has already started."

@@ -4,11 +4,13 @@ service and store as the Discord bot, so an interrupted match resumes with --res
 from __future__ import annotations
 
 import asyncio
+import getpass
 import os
 import signal
 import sys
 import threading
 from collections.abc import Callable
+from itertools import groupby
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -18,8 +20,9 @@ import render
 from bot.naming import named_prompt
 from bot.service import MatchService, ServiceError
 from bot.service.history import REPLAY_NOTICE
+from bot.service.types import Notice
+from bot.service.wording import ACT, Wording, listed
 from db.store import Store
-from engine.text import fill
 from render import views as render_views
 
 LOCAL_GUILD = 0
@@ -27,6 +30,12 @@ LOCAL_CHANNEL = 1
 LOCAL_USER = 1
 RESUME_LINES = 8
 """Public lines reprinted on --resume, so a returning player sees where the match stood."""
+TERMINAL = Wording(commands={ACT: "the question below"}, strong=lambda text: text,
+                   manager="the player at the terminal", managers="the player at the terminal")
+"""The terminal's markup: none. A heading is a line of its own (``heading``), never ``**bold**``."""
+WAIVING = frozenset({"done", "pass", "end", "stop", "decline", "forfeit", "calloff"})
+"""Options that let a turn, a phase or a chance go by: Enter takes one of them only when pressed
+twice, so a turn is never thrown away by a stray key."""
 
 
 def data_dir() -> Path:
@@ -48,6 +57,16 @@ def local_db(given: str | None, resume: bool) -> str:
     if resume and remembered.is_file() and remembered.read_text().strip():
         return remembered.read_text().strip()
     return f"sqlite+aiosqlite:///{data_dir() / 'local.db'}"
+
+
+def default_name() -> str:
+    """Your name in the story when --name gives none: your login name, else "Sam" (a name reads
+    in "Sam passes." where "Player" or "you" would not)."""
+    try:
+        login = getpass.getuser()
+    except (KeyError, OSError):
+        login = ""
+    return login.capitalize() if login.isalpha() and login not in ("root", "admin", "user") else "Sam"
 
 
 def remember_db(db_url: str) -> None:
@@ -97,15 +116,24 @@ class Table:
         self.read = read
         self.out = out
         self.frame = 0
-        self.numbers: dict[str, int] = {}
-        """Option value -> the number it was shown with, kept while the same kind of question
-        repeats (a Turn's actions), so "3" keeps meaning the same thing."""
-        self.numbered_kind = ""
         self.names: list[str] = []
+        self.heading = ""
+        """The heading printed last: the lines under it belong to that phase."""
+        self.listed = ""
+        """The question whose options were printed last: asked again after a refusal, only the
+        reason and the line to answer are printed, not the whole list again."""
+        self.refused = False
+        """The last answer was refused (its reason printed)."""
         self.stop = StopRequest()
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
+
+    def head(self, label: str) -> None:
+        """The phase's heading, once, before its first line."""
+        if label and label != self.heading:
+            self.heading = label
+            self.say(f"\n── {label} ──")
 
     async def open(self, game: str, seats: int, seed: int | None, name: str, resume: bool,
                    options: dict[str, Any], new: bool = False) -> int:
@@ -137,9 +165,10 @@ class Table:
         await self.svc.start(LOCAL_CHANNEL, LOCAL_USER)
         self._use_maps(int(info.id))
         self.names = (await self.svc.get_match(int(info.id))).names()
-        self.say(f"Match #{info.id}: {info.title}, {seats} seat{'s' if seats != 1 else ''}. You are seat 1"
-                 + ("; the AI plays the others." if seats > 1 else "."))
-        self.say(f"Maps of each phase are saved in {self.maps}/. Press Enter to take the suggested answer.")
+        others = listed(self.names[1:])
+        self.say(f"Match #{info.id}: {info.title}. You play {name}" + (f"; the AI plays {others}." if others else "."))
+        self.say(f"Maps of each phase are saved in {self.maps}/. Press Enter to take the suggested answer "
+                 "(twice when it lets a turn or a phase go by).")
         return int(info.id)
 
     def _use_maps(self, match_id: int) -> None:
@@ -152,24 +181,23 @@ class Table:
         """Print what the channel would see, in full, and your own private lines; save each
         phase map. Returns the result, if any."""
         result = None
-        for notice in await self.svc.outbox(limit=500):
+        for notice in _own_lines_first(await self.svc.outbox(limit=500)):
             if notice.match_id != match_id:
                 await self.svc.delivered(notice.id, "local-skip")
                 continue
             payload = notice.payload
-            if notice.kind in ("phase", "result") and not payload.get("view"):
-                self.say(payload.get("text", ""))  # a phase closed mid-transaction: the map comes with the last
-            elif notice.kind in ("phase", "result"):
-                self.frame += 1
-                view = render_views.public(payload["game"], payload["view"])
-                png = render.draw(payload["game"], view, names=self.names)
-                path = self.maps / f"{self.frame:03d}-{notice.kind}.png"
-                path.write_bytes(png)
-                label = str(payload.get("label") or fill(view.phase_label, self.names))
-                body = payload.get("events") if notice.kind == "phase" else None
-                text = "\n".join([f"**{label}**", *body]) if body else payload.get("text", "")
-                self.say(f"\n{text}\n[map saved: {path}]")
-                self.numbers.clear()  # a new phase: the numbering of choices starts afresh
+            if notice.kind == "phase" and payload.get("label"):
+                self.head(str(payload["label"]))
+            if notice.kind in ("phase", "result"):
+                label = str(payload.get("label") or "")
+                body = [line for line in payload.get("events") or [] if line.rstrip(".") != label] \
+                    if notice.kind == "phase" else None
+                if notice.kind == "result" or (body is None and payload.get("text")):
+                    self.say("\n" + str(payload.get("text", "")))
+                elif body:
+                    self.say("\n".join(body))
+                if payload.get("view"):  # a phase closed mid-transaction has none: the map comes with the last
+                    self.say(f"[map saved: {self._save_map(notice.kind, payload)}]")
                 if notice.kind == "result":
                     result = payload.get("result")
             elif notice.kind == REPLAY_NOTICE:
@@ -177,9 +205,11 @@ class Table:
                 path.write_bytes((await self.svc.replay_gif(match_id)).data)
                 self.say(f"[replay of every phase saved: {path}]")
             elif notice.kind == "events":
+                self.head(str(payload.get("label") or ""))
                 self.say("\n".join(payload.get("events") or [payload.get("text", "")]))
-            elif notice.kind in ("progress", "timeout"):
-                # ("turn" pings point to Discord DMs; here the question follows at once.)
+            elif notice.kind == "timeout":
+                # ("progress" says whom the table waits for: here the question follows at once;
+                # "turn" pings point to Discord DMs.)
                 self.say(payload.get("text", ""))
             elif notice.kind == "private" and notice.user_id == LOCAL_USER:
                 for line in payload.get("events") or [payload.get("text", "")]:
@@ -190,39 +220,50 @@ class Table:
             await self.svc.delivered(notice.id, "local")
         return result
 
-    def _number(self, prompt: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-        """Each option with its number: an option seen in the previous question of the same
-        kind keeps its number; new ones follow the highest."""
-        kind = str(prompt.get("kind", ""))
-        if kind != self.numbered_kind:
-            self.numbers.clear()
-            self.numbered_kind = kind
-        options = prompt.get("options") or []
-        values = {str(o["value"]) for o in options}
-        self.numbers = {v: n for v, n in self.numbers.items() if v in values}
-        for opt in options:
-            if str(opt["value"]) not in self.numbers:
-                self.numbers[str(opt["value"])] = max(self.numbers.values(), default=0) + 1
-        return sorted(((self.numbers[str(o["value"])], o) for o in options), key=lambda pair: pair[0])
+    def _save_map(self, kind: str, payload: dict[str, Any]) -> Path:
+        """Draw the notice's public map into the match's folder; returns where."""
+        self.frame += 1
+        view = render_views.public(payload["game"], payload["view"])
+        path = self.maps / f"{self.frame:03d}-{kind}.png"
+        path.write_bytes(render.draw(payload["game"], view, names=self.names))
+        return path
+
+    @staticmethod
+    def _number(prompt: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+        """Each option with its number, 1 to n in the order the game lists them."""
+        return list(enumerate(prompt.get("options") or [], start=1))
 
     def ask(self, prompt: dict[str, Any]) -> dict[str, Any] | None:
-        """One answer from the keyboard, shaped as the prompt wants; None at end of input."""
+        """One answer from the keyboard, shaped as the prompt wants; None at end of input. A
+        question asked again after a refusal is not listed again: the reason was just printed."""
         prompt = named_prompt(prompt, self.names)
-        self.say(f"\n>> {prompt['text']}" + ("  (secret)" if prompt.get("secret") else ""))
         kind = prompt.get("input", "choose")
         default = prompt.get("default") or {}
+        shown = repr((prompt["text"], prompt.get("options"), prompt.get("fields")))
+        again, self.listed, self.refused = self.refused and shown == self.listed, shown, False
+        if not again:
+            self.say(f"\n>> {prompt['text']}" + ("  (secret)" if prompt.get("secret") else ""))
         if kind in ("choose", "multi"):
             numbered = self._number(prompt)
             by_number = {number: opt for number, opt in numbered}
-            for number, opt in numbered:
+            for number, opt in [] if again else numbered:
                 desc = f" - {opt['description']}" if opt.get("description") else ""
                 self.say(f"  {number}) {opt['label']}{desc}")
-            hint = "number" if kind == "choose" else f"numbers separated by commas ({prompt.get('min_picks', 0)}-{prompt.get('max_picks', 1)})"
-            self.say(f"Your choice ({hint}; Enter = {self._suggestion(prompt, numbered)}):")
+            hint = "a number" if kind == "choose" else f"numbers separated by commas ({prompt.get('min_picks', 0)}-{prompt.get('max_picks', 1)})"
+            waiving = kind == "choose" and len(numbered) > 1 and any(
+                opt.get("choice") == default and str(opt["value"]) in WAIVING for _, opt in numbered)
+            enter = "Enter twice" if waiving else "Enter"
+            self.say(f"Your choice ({hint}; {enter} = {self._suggestion(prompt, numbered)}):")
             line = self.stop.read(self.read)
             if line is None:
                 return None
             line = line.strip()
+            if not line and waiving:
+                self.say(f"Enter again to take {self._suggestion(prompt, numbered)}, or type a number:")
+                line = self.stop.read(self.read)
+                if line is None:
+                    return None
+                line = line.strip()
             if not line:
                 return default
             picks: list[dict[str, Any]] = []
@@ -230,8 +271,7 @@ class Table:
                 if not part:
                     continue
                 if not part.isdigit() or int(part) not in by_number:
-                    shown = ", ".join(str(n) for n in by_number)
-                    raise ServiceError(f"'{part}' is not one of the numbers shown ({shown}).")
+                    raise ServiceError(f"'{part}' is not a number from 1 to {len(by_number)}.")
                 picks.append(by_number[int(part)])
             if kind == "choose":
                 if len(picks) != 1:
@@ -262,7 +302,8 @@ class Table:
             picked = set(default.get(prompt.get("field", "picks"), []))
             chosen = [f"{number}) {opt['label']}" for number, opt in numbered if opt["value"] in picked]
             return ", ".join(chosen) if chosen else "none"
-        found = next((f"{number}) {opt['label']}" for number, opt in numbered if opt.get("choice") == default), None)
+        found = next((f"{number}) {opt['label']}" + (f" - {opt['description']}" if opt.get("description") else "")
+                      for number, opt in numbered if opt.get("choice") == default), None)
         return found or "the suggested answer"
 
     async def play(self, match_id: int) -> int:
@@ -297,7 +338,8 @@ class Table:
                     return 3
                 await self.svc.submit(match_id, LOCAL_USER, choice, version=pending.version)
             except ServiceError as exc:
-                self.say(f"Not allowed: {exc} Try again.")
+                self.say(f"Not allowed: {exc}")
+                self.refused = True
 
 
 async def play_local(
@@ -307,7 +349,7 @@ async def play_local(
     seed: int | None,
     maps: Path | None,
     resume: bool = False,
-    name: str = "Player",
+    name: str | None = None,
     options: dict[str, Any] | None = None,
     read: Callable[[], str | None] | None = None,
     new: bool = False,
@@ -320,13 +362,13 @@ async def play_local(
     store = await Store.open(url, migrate=True)
     previous: Any = None
     try:
-        svc = MatchService(store)
+        svc = MatchService(store, wording=TERMINAL)
         reader = read or _stdin_line
         table = Table(svc, maps, reader)
         if threading.current_thread() is threading.main_thread():
             previous = signal.signal(signal.SIGINT, table.stop)
         try:
-            match_id = await table.open(game, seats, seed, name, resume, options or {}, new=new)
+            match_id = await table.open(game, seats, seed, name or default_name(), resume, options or {}, new=new)
         except ServiceError as exc:
             table.say(str(exc))
             return 2
@@ -336,6 +378,18 @@ async def play_local(
         await store.close()
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
+
+
+def _own_lines_first(notices: list[Notice]) -> list[Notice]:
+    """The notices in order, but within one change of the match (one version) the seat's own
+    private lines (alone or with its next question) come before the public ones: "You sealed
+    ..." is read before the reveal it led to, not after it."""
+    out: list[Notice] = []
+    for _, together in groupby(notices, key=lambda notice: (notice.match_id, notice.key.split(":", 1)[0])):
+        group = list(together)
+        own = [notice for notice in group if notice.kind in ("private", "prompt") and notice.user_id == LOCAL_USER]
+        out += own + [notice for notice in group if notice not in own]
+    return out
 
 
 def _stdin_line() -> str | None:

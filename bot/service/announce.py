@@ -17,7 +17,7 @@ from bot.service.notices import (
 )
 from bot.service.parts import ServiceParts
 from bot.service.transaction import MatchTransaction
-from bot.service.wording import ACT, CHAT, Wording
+from bot.service.wording import ACT, CHAT, Wording, verdict
 from db.models import Seat
 from engine.text import fill
 
@@ -40,9 +40,8 @@ def result_text(game: eng.Game, result: eng.Result, names: list[str], wording: W
     team = team_verdict(game, result.winners)
     if team is not None:
         return wording.strong(f"The match is over. {team[:1].upper()}{team[1:]}: {reason}.")
-    who = ", ".join(names[w] for w in result.winners) or "nobody"
-    verdict = "a draw" if result.draw else f"{who} won"
-    return f"{wording.strong(f'The match is over: {verdict}')} ({reason})."
+    said = verdict(names, result.winners, result.draw)
+    return f"{wording.strong(f'The match is over: {said}')} ({reason})."
 
 
 class Announcements(ServiceParts):

@@ -112,8 +112,8 @@ def _draw_public(game: str, view: Mapping[str, Any], names: list[str] | None) ->
     return render.draw(game, view, names=names)
 
 
-def _draw_private(game: str, view: Mapping[str, Any]) -> bytes:
-    return render.draw_private(game, view)
+def _draw_private(game: str, view: Mapping[str, Any], names: list[str] | None) -> bytes:
+    return render.draw_private(game, view, names)
 
 
 class PoolClosed(Exception):
@@ -153,9 +153,9 @@ class DrawingPool:
         """PNG bytes of the public map (``render.draw``)."""
         return await self.run("draw", _draw_public, game, view, names, game=game)
 
-    async def draw_private(self, game: str, view: Mapping[str, Any]) -> bytes:
-        """PNG bytes of a seat's private panel (``render.draw_private``)."""
-        return await self.run("draw_private", _draw_private, game, view, game=game)
+    async def draw_private(self, game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
+        """PNG bytes of a seat's private panel (``render.draw_private``), titled with the seat's name."""
+        return await self.run("draw_private", _draw_private, game, view, names, game=game)
 
     async def run(self, kind: str, function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
         """``function(*args)`` in a worker (a module-level function, picklable arguments and
@@ -315,9 +315,9 @@ async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = Non
     return png
 
 
-async def draw_private(game: str, view: Mapping[str, Any]) -> bytes:
+async def draw_private(game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """A seat's private panel, drawn by the process's pool."""
-    return await _pool.draw_private(game, view)
+    return await _pool.draw_private(game, view, names)
 
 
 async def run(kind: str, function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:

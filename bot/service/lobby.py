@@ -16,6 +16,7 @@ from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNoti
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
+from bot.service.wording import ai_name, seat_name, sentence
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 ABORTED_BY = "aborted_by"
@@ -73,7 +74,7 @@ class Lobby(Transactions):
         try:
             opts = eng.parse_options(chosen_game, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
-            raise BadChoice(str(exc)) from None
+            raise BadChoice(sentence(str(exc))) from None
         top = max(chosen_game.seats)
         seats_cap = top if max_seats is None else max_seats
         if not min(chosen_game.seats) <= seats_cap <= top:
@@ -146,8 +147,8 @@ class Lobby(Transactions):
             self._need_lobby(ctx)
             if policy not in ctx.game.policies():
                 raise Conflict(f"Unknown AI {policy!r}; choose one of {', '.join(sorted(ctx.game.policies()))}.")
-            number = sum(1 for s in ctx.seats if s.ai_policy) + 1
-            name = f"AI {number} ({policy})"
+            taken = {seat_name(s.name) for s in ctx.seats}
+            name = next(ai_name(n) for n in range(1, len(ctx.seats) + 2) if ai_name(n) not in taken)
             self._add_seat(ctx, Seat(match_id=ctx.match_id, seat_no=0, ai_policy=policy, name=name))
             self._lobby_notice(ctx, f"{name} joined.")
             return lambda: self._info(ctx)
@@ -160,7 +161,7 @@ class Lobby(Transactions):
             self._need_lobby(ctx)
             row = ctx.seat(seat)
             if row.ai_policy is None:
-                raise Conflict(f"Seat {seat} is not an AI seat.")
+                raise Conflict(f"{row.name} is not an AI player.")
             await self._remove_seat(ctx, row)
             self._lobby_notice(ctx, f"{self.name_text(row.name)} left.")
             return lambda: self._info(ctx)
@@ -180,7 +181,7 @@ class Lobby(Transactions):
             try:
                 ctx.state = ctx.game.setup(players, eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
             except eng.IllegalChoice as exc:
-                raise Conflict(str(exc)) from None
+                raise Conflict(sentence(str(exc))) from None
             ctx.set_up = ctx.state
             ctx.match.status = "active"
             ctx.values["status"] = "active"
@@ -227,7 +228,7 @@ class Lobby(Transactions):
                 self._lobby_notice(ctx, f"{self.name_text(row.name)} was removed.{closing}")
                 return lambda: self._info(ctx)
             if row.user_id is None:
-                raise Conflict(f"Seat {seat} is already played by the AI.")
+                raise Conflict(f"{row.name}'s seat is already played by the AI.")
             name, was_host = row.name, row.user_id == ctx.match.host_id
             row.user_id = None
             row.ai_policy = "heuristic" if "heuristic" in ctx.game.policies() else next(iter(ctx.game.policies()))
@@ -237,7 +238,8 @@ class Lobby(Transactions):
             row.prompt_key = None
             ctx.changed = True
             ctx.notice("timeout", TimeoutNotice(
-                text=f"{self.name_text(name)} was removed; the AI plays seat {seat} from now on."))
+                text=f"{self.name_text(name)} was removed; the AI plays their seat from now on, "
+                     f"as {self.name_text(row.name)}."))
             if was_host:
                 hosting.hand_over(ctx, name, hosting.successor(ctx.seats, row), self.wording)
             await self._settle(ctx)

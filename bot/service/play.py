@@ -14,7 +14,7 @@ from bot.service.errors import BadChoice, Conflict, StalePrompt
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import PendingPrompt, SubmitResult
-from bot.service.wording import ACT, CHAT, Wording
+from bot.service.wording import ACT, CHAT, Wording, sentence
 from db.models import Choice, Match
 from engine.text import fill
 
@@ -157,7 +157,7 @@ class Play(Transactions):
         try:
             step = ctx.game.submit(ctx.state, seat_no, clean)
         except eng.IllegalChoice as exc:
-            raise BadChoice(str(exc)) from None
+            raise BadChoice(sentence(str(exc))) from None
         seq = ctx.match.step + 1
         public = [e.text for e in step.events if e.seats is None]
         row = Choice(

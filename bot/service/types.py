@@ -59,6 +59,10 @@ class MatchInfo:
         """Seat names in seat order, for maps and texts."""
         return [s.name for s in sorted(self.seats, key=lambda s: s.seat)]
 
+    def newest_ai(self) -> str:
+        """The name of the AI seated last (the highest AI seat)."""
+        return max((s for s in self.seats if s.ai_policy), key=lambda s: s.seat).name
+
     def seat_user(self, seat: int) -> int | None:
         return next((s.user_id for s in self.seats if s.seat == seat), None)
 

@@ -14,6 +14,7 @@ from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
 from engine.defenders.state import Active, Attack, Defender, DefendersState
+from engine.defenders.view_models import CAPITAL_FELL
 from engine.words import counted
 
 XP_MAX = 8
@@ -107,7 +108,7 @@ def capital_gains(f: Flow, n: int, why: str) -> None:
     state.capital_threat += n
     f.say(f"The Capital City gains {n} Threat ({why}): {state.capital_threat}/{state.options.destruction}.")
     if state.capital_threat >= state.options.destruction:
-        finish(f, False, "the Capital City fell")
+        finish(f, False, CAPITAL_FELL)
 
 
 def gain_threat(f: Flow, key: str, n: int, why: str, trigger: bool = True) -> None:
@@ -426,7 +427,7 @@ def boss_round(f: Flow) -> None:
 def round_start(f: Flow) -> None:
     state = f.state
     state.round += 1
-    f.say(f"Battle {state.battle}, round {state.round} begins ({len(state.turn_deck)} cards in the Turn Deck, "
+    f.say(f"Battle {state.battle}, round {state.round} begins ({counted(len(state.turn_deck), 'card')} in the Turn Deck, "
           f"{len(state.horde)} in the Horde).", kind="round", phase_end=True)
     if state.caravan_pile:
         key = state.caravan_pile.pop()
@@ -462,7 +463,7 @@ def round_end(f: Flow) -> None:
         state.soldiers += gone
         f.say(f"The Field is calm again: the Turn Deck loses {counted(gone, 'Deserter card')}.")
     if state.round >= state.options.round_limit:
-        finish(f, False, f"the horde outlasted the realm ({state.options.round_limit} rounds)")
+        finish(f, False, f"the horde still stood after the {state.options.round_limit}-round limit")
         return
     state.turn_deck = state.discard + state.turn_deck
     state.discard = []
@@ -572,7 +573,7 @@ def start_battle(f: Flow) -> None:
     f.rng.shuffle(state.turn_deck)
     what = "General" if state.boss.kind == "general" else "Epic Foe"
     f.say(f"Battle {state.battle} of {3 if state.options.mode == 'campaign' else 1} begins: a hidden {what} "
-          f"waits under a Horde of {len(state.horde)} cards.", kind="battle")
+          f"waits under a Horde of {counted(len(state.horde), 'card')}.", kind="battle")
     round_start(f)
 
 

@@ -163,6 +163,10 @@ class AttackView(ViewModel):
     declined: list[int]
 
 
+CAPITAL_FELL = "the Capital City fell"
+"""The reason of the loss the Capital's Threat causes (the map's banner then names the Capital)."""
+
+
 class ResultView(ViewModel):
     """The end of the match."""
 

@@ -114,7 +114,7 @@ def current_view(state: DefendersState) -> CardInPlay | None:
         regions = ["plains"]
     name = names.card_name(card)
     if card.startswith("d:"):
-        name = f"Defender card: {c.defender(state.defenders[int(card[2:])].key).name}"
+        name = c.defender(state.defenders[int(card[2:])].key).name  # the card's kind says "Defender card"
     return CardInPlay(kind=kind, name=name, regions=regions)
 
 

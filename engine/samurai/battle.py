@@ -34,6 +34,7 @@ from engine.samurai.garrison_forces import add_force, default_force, take_force
 from engine.samurai.movement import attack_targets, garrison_attackers, leave_garrison
 from engine.samurai.state import Army, Battle, Declaration, PendingLosses, SamuraiState, Stage, no_units
 from engine.samurai.victory import check_win
+from engine.words import counted
 
 
 def battle_sides(state: SamuraiState, battle: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
@@ -92,6 +93,13 @@ def write_back(state: SamuraiState, events: list[Event], battle: Battle, attacke
         prov.ronin = 0
 
 
+def side_text(holders: list[dict[str, int]]) -> str:
+    """An attacking side's size as the battle line says it: its units, and the ronin among them
+    (a garrison's option counts its regular units and the ronin who go along apart)."""
+    ronin = sum(holder.get("ronin", 0) for holder in holders)
+    return counted(side_size(holders), "unit") + (f" ({ronin} of them ronin)" if ronin else "")
+
+
 def _store_army(state: SamuraiState, events: list[Event], seat: int, army: Army, holder: dict[str, int],
                 foe: int | None) -> None:
     player = player_of(state, seat)
@@ -112,7 +120,8 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     prov = state.provinces[target]
     if prov.owner == seat:
         emit(state, "log", events, "info",
-             f"{province_name(target)} is already {who(seat)}'s: the attack there is dropped.")
+             f"{who(seat)} already took {province_name(target)} this turn (an army attacking again), "
+             "so the attack declared there is called off.")
         return
     battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
     naval = False
@@ -158,7 +167,7 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     attackers, defenders = battle_sides(state, battle)
     emit(state, "log", events, "battle",
          f"{who(seat)} attacks {province_name(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
-         f"{' by sea' if naval else ''} with {side_size(attackers)} units against {side_size(defenders)}.",
+         f"{' by sea' if naval else ''} with {side_text(attackers)} against {side_size(defenders)}.",
          data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
                "attack": [holder for holder in attackers if holder], "defence": [holder for holder in defenders if holder]})
     if side_size(defenders) == 0:
@@ -213,7 +222,7 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
         adice: list[list[int]] = []
         ahits = 0
         emit(state, "log", events, "dice",
-             f"Naval landing at {province_name(battle.target)}: the defenders strike first, {dhits} hits.",
+             f"Naval landing at {province_name(battle.target)}: the defenders strike first, {counted(dhits, 'hit')}.",
              data={"step": "naval", "defence_dice": ddice, "defence_hits": dhits})
     else:
         adice, ahits = roll_side(attackers, step, battle.fort_value, rng)

@@ -49,7 +49,7 @@ def spy_prompt(state: SamuraiState) -> Prompt:
     """Last round's ninja holder may look at one sealed plan before the reveal."""
     holder = state.ninja
     assert holder is not None
-    options = [opt(f"spy:{seat}", f"Spy on Player {seat + 1}'s plan", {"act": "spy", "seat": seat})
+    options = [opt(f"spy:{seat}", f"Spy on {seat_ref(seat)}'s plan", {"act": "spy", "seat": seat})
                for seat in active(state) if seat != holder]
     decline = opt("decline", "Do not spy (the ninja goes home)", {"act": "decline"})
     text = "Your ninja may look at one player's plan, then you may revise yours."

@@ -17,6 +17,7 @@ from engine.contract import IllegalChoice, NumberField, Prompt
 from engine.samurai.answers import UnitCounts
 from engine.samurai.board import PLURAL, province_name
 from engine.samurai.state import Battle
+from engine.words import counted
 
 LOSS_KINDS = ("ronin", "spearman", "gunner", "swordsman", "bowman")
 """The kinds an owner chooses among, in the default order."""
@@ -110,9 +111,10 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
     chosen = pending.chosen.get(side)
     step = "naval landing" if pending.step == "naval" else f"round {battle.rounds} {pending.step}"
     forts = hits - left
-    text = (f"Battle for {province_name(battle.target)}, {step}: {hits} hits on your side"
+    text = (f"Battle for {province_name(battle.target)}, {step}: {counted(hits, 'hit')} on your side"
             + (f", {forts} taken by the fortification's defenders" if forts else "")
-            + f". Choose which {left} units fall (your daimyo falls only when nobody else is left).")
+            + f". Choose which {'unit falls' if left == 1 else f'{left} units fall'}"
+            + " (your daimyo falls only when nobody else is left).")
     if chosen is not None:
         text = f"Losses chosen ({losses_text(chosen)}); sealed until the other side has chosen. Submit again to change."
     return Prompt(seat=seat, kind="casualties", text=text, answer=UnitCounts, input="numbers", fields=fields,

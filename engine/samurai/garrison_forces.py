@@ -28,6 +28,7 @@ from engine.samurai.content import REGULAR
 from engine.samurai.movement import garrison_movable, garrison_targets, gather, gather_default
 from engine.samurai.state import Army, Declaration, SamuraiState, no_units
 from engine.samurai.victory import check_win
+from engine.words import counted
 
 
 def ronin_escort(available: int, regulars: int) -> int:
@@ -61,7 +62,7 @@ def check_force(state: SamuraiState, pid: str, wanted: dict[str, int], most: int
     if regulars < 1:
         raise IllegalChoice("send at least one regular unit: ronin cannot go on their own")
     if regulars > most:
-        raise IllegalChoice(f"at most {most} units of the garrison of {province_name(pid)} can go "
+        raise IllegalChoice(f"at most {counted(most, 'unit')} of the garrison of {province_name(pid)} can go "
                             "(one must stay unless an army holds the province)")
     if force["ronin"] > prov.ronin:
         raise IllegalChoice(f"only {prov.ronin} ronin are in {province_name(pid)}")
@@ -112,9 +113,22 @@ def move_garrison(state: SamuraiState, events: list[Event], seat: int, source: s
     war.sel = {}
     ronin = f" and {moved['ronin']} ronin" if moved["ronin"] else ""
     emit(state, "log", events, "info",
-         f"{who(seat)} moves {garrison_size(moved)} units{ronin} from {province_name(source)} to {province_name(dest)}"
+         f"{who(seat)} moves {counted(garrison_size(moved), 'unit')}{ronin} from {province_name(source)} to {province_name(dest)}"
          + (", claiming it." if claimed else "."))
     check_win(state, events)
+
+
+def _up_to(name: str, here: int, most: int) -> str:
+    """A force field's label: how many of a kind may go, and how many are there when fewer may."""
+    return f"{name} (up to {most} of the {here} here)" if most < here else f"{name} (up to {here})"
+
+
+def force_size_text(state: SamuraiState, pid: str) -> str:
+    """What a garrison may send to attack, as its declaration option says it: regular units and
+    the ronin who may go along (the same limits the force prompt then asks within)."""
+    most = garrison_movable(state, pid)
+    escort = ronin_escort(state.provinces[pid].ronin, most)
+    return f"up to {counted(most, 'unit')}" + (f" and {escort} ronin" if escort else "")
 
 
 def force_has_choice(state: SamuraiState, pid: str, most: int) -> bool:
@@ -126,14 +140,15 @@ def force_has_choice(state: SamuraiState, pid: str, most: int) -> bool:
 def force_prompt(state: SamuraiState, seat: int, pid: str, most: int, kind: str, text: str) -> Prompt:
     """Which units go: a number per kind the garrison holds, and its ronin (0 everywhere = back)."""
     prov = state.provinces[pid]
-    fields = [NumberField(name=unit, label=f"{NAMES[unit].capitalize()} (of {prov.garrison[unit]})",
+    fields = [NumberField(name=unit, label=_up_to(NAMES[unit].capitalize(), prov.garrison[unit], most),
                           max=min(prov.garrison[unit], most))
               for unit in BEST_FIRST if prov.garrison[unit]]
     if prov.ronin and most >= 2:
-        fields.append(NumberField(name="ronin", label=f"Ronin (of {prov.ronin}, fewer than the units)",
+        fields.append(NumberField(name="ronin", label=_up_to("Ronin", prov.ronin, most - 1),
                                   max=min(prov.ronin, most - 1)))
     default = default_force(state, pid, most)
-    return Prompt(seat=seat, kind=kind, text=text + f" At most {most} units; all 0 = back.", answer=UnitCounts,
+    return Prompt(seat=seat, kind=kind, text=text + f" At most {counted(most, 'unit')}, and fewer ronin than regular "
+                  "units; all 0 = back.", answer=UnitCounts,
                   input="numbers", fields=fields, default={field.name: default[field.name] for field in fields})
 
 
@@ -142,7 +157,7 @@ def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
     assert army.location is not None
     garrison = state.provinces[army.location].garrison
     default = gather_default(state, army)
-    fields = [NumberField(name=unit, label=f"{NAMES[unit].capitalize()} (of {garrison[unit]})",
+    fields = [NumberField(name=unit, label=_up_to(NAMES[unit].capitalize(), garrison[unit], army_room(army, unit)),
                           max=min(garrison[unit], army_room(army, unit)))
               for unit in BEST_FIRST if garrison[unit] and army_room(army, unit)]
     return Prompt(seat=seat, kind="gather", text=f"Army {army.idx + 1} takes garrison units in "

@@ -25,6 +25,7 @@ from engine.samurai.board import (
 from engine.samurai.content import content
 from engine.samurai.state import Army, SamuraiState, no_units
 from engine.text import seat_ref
+from engine.words import counted
 
 
 def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[str, int]:
@@ -113,7 +114,7 @@ def gather(state: SamuraiState, seat: int, army: Army, events: list[Event],
         garrison[kind] -= moved[kind]
         army.units[kind] += moved[kind]
     emit(state, "log", events, "info",
-         f"{who(seat)}'s army {army.idx + 1} takes {garrison_size(moved)} garrison units in {province_name(army_province(army))}.")
+         f"{who(seat)}'s army {army.idx + 1} takes {counted(garrison_size(moved), 'garrison unit')} in {province_name(army_province(army))}.")
 
 
 def garrison_movable(state: SamuraiState, pid: str) -> int:

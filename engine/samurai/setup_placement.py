@@ -49,6 +49,7 @@ from engine.samurai.board import (
 from engine.samurai.content import content
 from engine.samurai.setup import QS_TROOPS, SETUP_TURNS
 from engine.samurai.state import SamuraiState, no_units
+from engine.words import counted
 
 SPEARMEN_PER_TURN = 2
 ARMIES = 3
@@ -296,9 +297,9 @@ def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     if stage == "spear":
         drafted = Counter(draft.get("spears", []))
         left = spearmen_to_place() - len(draft.get("spears", []))
-        candidates = [(pid, opt(f"spear:{pid}", f"{province_name(pid)} ({state.provinces[pid].garrison['spearman'] + drafted[pid]} "
-                           "spearmen)", {"act": "spear", "province": pid})) for pid in spear_targets(state, seat)]
-        rest = opt("spread", f"Place the remaining {left} spearmen for me", {"act": "spread"})
+        candidates = [(pid, opt(f"spear:{pid}", f"{province_name(pid)} ("
+                           f"{counted(state.provinces[pid].garrison['spearman'] + drafted[pid], 'spearman', 'spearmen')})", {"act": "spear", "province": pid})) for pid in spear_targets(state, seat)]
+        rest = opt("spread", f"Place the remaining {counted(left, 'spearman', 'spearmen')} for me", {"act": "spread"})
         options = paged(state, seat, candidates, ([undo] if has_undo else []) + [rest])
         return Prompt(seat=seat, kind="spear", text=f"Setup: add one spearman to a province you own (at most 3 per "
                       f"province; {left} of {spearmen_to_place()} left).{region_hint(state, seat, options)}", answer=Pick, options=options, secret=True,
@@ -306,7 +307,7 @@ def placement_prompt(state: SamuraiState, seat: int) -> Prompt:
     if stage == "deploy":
         army_number = len(draft.get("deploys", [])) + 1
         drafted = Counter(draft.get("spears", []))
-        candidates = [(pid, opt(f"deploy:{pid}", f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison) + drafted[pid]} units)",
+        candidates = [(pid, opt(f"deploy:{pid}", f"{province_name(pid)} ({counted(garrison_size(state.provinces[pid].garrison) + drafted[pid], 'unit')})",
                            {"act": "deploy", "province": pid})) for pid in deploy_spots(state, seat)]
         options = paged(state, seat, candidates, [undo] if has_undo else [])
         return Prompt(seat=seat, kind="deploy", text=f"Setup: deploy army {army_number} in a province you own without an army."

@@ -21,6 +21,7 @@ from engine.samurai.board import (
 from engine.samurai.muster import build_prompt, build_targets, check_build, make_build
 from engine.samurai.setup_placement import claim_targets, spear_targets
 from engine.samurai.state import Army, SamuraiState, Task
+from engine.words import counted
 
 
 def next_undeployed(state: SamuraiState, seat: int) -> Army | None:
@@ -57,7 +58,7 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
     if task.task == "spear":
         placed = state.provinces
         candidates = [(pid, opt(f"spear:{pid}",
-                                f"{province_name(pid)} ({placed[pid].garrison['spearman']} spearmen)",
+                                f"{province_name(pid)} ({counted(placed[pid].garrison['spearman'], 'spearman', 'spearmen')})",
                                 {"act": "spear", "province": pid})) for pid in pids]
         text = "Setup: add one spearman to a province you own (at most 3 per province)."
     elif task.task == "claim":
@@ -68,7 +69,7 @@ def task_prompt(state: SamuraiState, task: Task) -> Prompt:
         army = next_undeployed(state, seat)
         army_number = army.idx + 1 if army else 0
         candidates = [(pid, opt(f"deploy:{pid}",
-                                f"{province_name(pid)} ({garrison_size(state.provinces[pid].garrison)} units)",
+                                f"{province_name(pid)} ({counted(garrison_size(state.provinces[pid].garrison), 'unit')})",
                                 {"act": "deploy", "province": pid})) for pid in pids]
         text = f"Setup: deploy army {army_number} in a province you own without an army."
     options = paged(state, seat, candidates, [])

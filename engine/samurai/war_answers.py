@@ -28,6 +28,7 @@ from engine.samurai.ninja import own_turn_option
 from engine.samurai.state import Declaration, Interrupt, SamuraiState, War
 from engine.samurai.victory import check_win
 from engine.samurai.war import announce_declarations, end_war_turn
+from engine.words import counted
 
 StepAnswer = Callable[[SamuraiState, int, Pick, list[Event], random.Random], None]
 MenuAnswer = Callable[[SamuraiState, int, str, Pick, list[Event]], None]
@@ -107,7 +108,7 @@ def answer_move_to(state: SamuraiState, seat: int, answer: Pick, events: list[Ev
     destinations = army_moves(state, seat, army, claim=war.sub == "D")
     if answer.act != "to" or pid not in destinations:
         raise IllegalChoice(f"army {army.idx + 1} cannot reach {province_name(pid)} from "
-                            f"{province_name(army.location)} through your own provinces in {army.moves_left} moves")
+                            f"{province_name(army.location)} through your own provinces in {counted(army.moves_left, 'move')}")
     move_army(state, seat, army, pid, destinations[pid], events)
     war.sel = {}
     check_win(state, events)
@@ -127,7 +128,7 @@ def answer_garrison_to(state: SamuraiState, seat: int, answer: Pick, events: lis
         return
     count = answer.count or targets[pid]
     if count > targets[pid]:
-        raise IllegalChoice(f"at most {targets[pid]} units can move from {province_name(source)} "
+        raise IllegalChoice(f"at most {counted(targets[pid], 'unit')} can move from {province_name(source)} "
                             f"to {province_name(pid)}")
     move_garrison(state, events, seat, source, pid, default_force(state, source, count))
 
@@ -153,7 +154,7 @@ def answer_declare_target(state: SamuraiState, seat: int, answer: Pick, events: 
     if force == "garrison" and answer.count is not None:
         most = garrison_attackers(state, source)
         if answer.count > most:
-            raise IllegalChoice(f"at most {most} units of the garrison of {province_name(source)} can attack "
+            raise IllegalChoice(f"at most {counted(most, 'unit')} of the garrison of {province_name(source)} can attack "
                                 "(one must stay unless an army holds the province)")
         count = answer.count
     war.declarations.append(Declaration(source=source, force=force, army=war.sel.get("army"), target=target,

@@ -10,7 +10,7 @@ from engine.samurai.answers import Pick
 from engine.samurai.battle import battle_sides
 from engine.samurai.board import MAX_OPTIONS, army_province, paged, player_of, province_name
 from engine.samurai.combat import side_size
-from engine.samurai.garrison_forces import force_prompt, gather_prompt
+from engine.samurai.garrison_forces import force_prompt, force_size_text, gather_prompt
 from engine.samurai.movement import (
     army_moves,
     attack_targets,
@@ -23,6 +23,7 @@ from engine.samurai.movement import (
 )
 from engine.samurai.ninja import own_turn_option
 from engine.samurai.state import Army, SamuraiState, War
+from engine.words import counted
 
 
 def war_prompt(state: SamuraiState) -> Prompt | None:
@@ -56,7 +57,7 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
                    opt("fight_on", "Fight to the end without asking again", {"act": "fight_on"}),
                    opt("calloff", "Call off the attack", {"act": "calloff"})]
         text = (f"Battle for {province_name(battle.target)} after round {battle.rounds}: "
-                f"your {side_size(attackers)} units against {side_size(defenders)}. Go on?")
+                f"your {counted(side_size(attackers), 'unit')} against {side_size(defenders)}. Go on?")
         return Prompt(seat=seat, kind="battle", text=text, answer=Pick, options=options,
                       default=options[0].choice)
     if war.chain_army is not None:
@@ -67,7 +68,7 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
                    for target in attack_targets(state, seat, army.location)]
         stop = opt("stop", "Stop attacking with this army", {"act": "stop"})
         text = (f"Army {army.idx + 1} (level {army.level}) may attack again from "
-                f"{province_name(army.location)} ({army.level - army.attacks_used} attacks left).")
+                f"{province_name(army.location)} ({counted(army.level - army.attacks_used, 'attack')} left).")
         return Prompt(seat=seat, kind="chain", text=text, answer=Pick, options=(options[:MAX_OPTIONS - 1] + [stop]),
                       default=stop.choice)
     targets = sorted({declaration.target for declaration in war.declarations})
@@ -101,7 +102,7 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
         return move_to_prompt(state, war, seat, player.armies[war.sel["army"]], cancel)
     if war.sub == "D" and "garrison" in war.sel:
         source = war.sel["garrison"]
-        candidates = [(pid, opt(f"to:{pid}", f"To {province_name(pid)} (up to {count} units)"
+        candidates = [(pid, opt(f"to:{pid}", f"To {province_name(pid)} (up to {counted(count, 'unit')})"
                                 + (" - claim" if state.provinces[pid].owner is None else ""),
                                 {"act": "to", "province": pid}))
                       for pid, count in garrison_targets(state, seat, source).items()]
@@ -129,7 +130,7 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
                             + (" - claim" if state.provinces[pid].owner is None else ""),
                             {"act": "to", "province": pid})) for pid, steps in destinations.items()]
     options = paged(state, seat, candidates, [cancel])
-    text = f"Move army {army.idx + 1} from {province_name(army_province(army))} ({army.moves_left} moves left) to:"
+    text = f"Move army {army.idx + 1} from {province_name(army_province(army))} ({counted(army.moves_left, 'move')} left) to:"
     return Prompt(seat=seat, kind="move_to", text=text, answer=Pick, options=options, default=cancel.choice)
 
 
@@ -138,7 +139,7 @@ def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel:
 
 def move_option(army: Army) -> Option:
     return opt(f"move:{army.idx}", f"Move army {army.idx + 1} ({province_name(army_province(army))}, "
-               f"{army.moves_left} moves)", {"act": "move", "army": army.idx})
+               f"{counted(army.moves_left, 'move')})", {"act": "move", "army": army.idx})
 
 
 def gather_option(state: SamuraiState, army: Army) -> Option:
@@ -173,7 +174,7 @@ def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
             extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
                               {"act": "source", "province": source, "army": idx}))
         else:
-            label = f"Attack with the garrison of {province_name(source)} ({garrison_attackers(state, source)} units)"
+            label = f"Attack with the garrison of {province_name(source)} ({force_size_text(state, source)})"
             candidates.append((source,
                                opt(f"garrison:{source}", label, {"act": "source", "province": source})))
     declared = "; ".join(f"{province_name(declaration.source)}→{province_name(declaration.target)}"

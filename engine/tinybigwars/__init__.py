@@ -11,6 +11,7 @@ from engine.tinybigwars import rules, views
 from engine.tinybigwars.board import influence
 from engine.tinybigwars.setup import setup as _setup
 from engine.tinybigwars.state import Options, TBWState
+from engine.tinybigwars.victory import reason_text
 
 INFO = GameInfo(key="tinybigwars", title="Tiny Big Wars", seats=range(2, 5), picks=("heroes", "hero"))
 
@@ -44,7 +45,7 @@ class TinyBigWars(KitGame[TBWState, Options]):
         if state.winners is None:
             return None
         scores = {seat: influence(state, seat) for seat in range(state.seats_n)}
-        return Result(winners=list(state.winners), reason=state.reason, scores=scores, draw=state.draw)
+        return Result(winners=list(state.winners), reason=reason_text(state), scores=scores, draw=state.draw)
 
     def policies(self) -> dict[str, Any]:
         from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy

@@ -213,7 +213,7 @@ def _place_charter(s: TBWState, seat: int, node: str, events: list[Event]) -> No
         s,
         events,
         "build",
-        f"{seat_ref(seat)} places its Building card: a {infrastructure.title()} at {loc_name(s, node)}.",
+        f"{seat_ref(seat)} plays a Building card: a free {infrastructure.title()} at {loc_name(s, node)}.",
         data={"seat": seat, "location": node, "infrastructure": infrastructure, "charter": True},
     )
     maybe_done(s, seat)

@@ -59,17 +59,17 @@ def force_prompt(state: TBWState, seat: int) -> Prompt:
     options = [
         Option(
             value=h.id,
-            label=f"{h.name} ({h.cost} pts)",
+            label=f"{h.name} ({counted(h.cost, 'point')})",
             description=f"Power {h.power}, health {h.health}, energy {h.max_energy}: {h.text}"[:100],
         )
         for h in c.heroes.values()
     ]
     options += [
-        Option(value=m.id, label=f"{m.name} ({m.cost} pts)", description=counted(m.count, "minion"))
+        Option(value=m.id, label=f"{m.name} ({counted(m.cost, 'point')})", description=counted(m.count, "minion"))
         for m in c.minions.values()
     ]
     options += [
-        Option(value=b.id, label=f"{b.name} ({b.cost} pts)", description=b.text[:100]) for b in c.buildings.values()
+        Option(value=b.id, label=f"{b.name} ({counted(b.cost, 'point')})", description=b.text[:100]) for b in c.buildings.values()
     ]
     limit = state.options.point_limit
     return Prompt(

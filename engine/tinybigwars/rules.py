@@ -79,7 +79,7 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
         start.minions[clan_seat.seat] = START_MINIONS + sum(c.minions[m].count for m in clan_seat.force.minion_cards)
         clan_seat.charters = [c.buildings[b].infrastructure for b in clan_seat.force.buildings]
         cards = [c.card_name(key) for key in [*clan_seat.force.heroes, *clan_seat.force.minion_cards, *clan_seat.force.buildings]]
-        lines.append(f"{seat_ref(clan_seat.seat)}: {', '.join(cards)} ({clan_seat.force.points} pts)")
+        lines.append(f"{seat_ref(clan_seat.seat)}: {', '.join(cards)} ({counted(clan_seat.force.points, 'point')})")
     emit(
         s,
         events,
@@ -329,7 +329,7 @@ def _submit_escort(flow: TBWFlow, seat: int, ans: EscortAnswer) -> None:
     hero = s.hero(s.turn.hero or "")
     have = s.loc(hero.location or "").minions[seat]
     if ans.minions < 0 or ans.minions > have:
-        raise IllegalChoice(f"You can bring between 0 and {have} minions.")
+        raise IllegalChoice(f"You can bring between 0 and {counted(have, 'minion')}.")
     to = s.turn.move_to or ""
     s.turn.move_to = None
     _do_move(s, seat, to, ans.minions, events, rng)

@@ -16,6 +16,18 @@ def rank(seats: list[int], scores: list[int], places: list[int]) -> list[int]:
     return [seat for seat in tied if places[seat] == most]
 
 
+def reason_text(s: TBWState) -> str:
+    """Why the match ended, as players read it (``s.reason`` is the stored key)."""
+    limit = f"the {s.options.round_limit}-round limit"
+    if s.reason == "influence":
+        return f"first to {s.options.to_win} influence"
+    if s.reason == "last_clan":
+        return "the last clan standing"
+    if s.draw:
+        return f"tied on influence and locations at {limit}"
+    return f"the most influence at {limit}"
+
+
 def end(s: TBWState, events: list[Event], winners: list[int], reason: str, scores: list[int], summary: str) -> None:
     s.phase = "over"
     s.winners = sorted(winners)

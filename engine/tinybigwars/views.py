@@ -20,6 +20,7 @@ from engine.tinybigwars.board import (
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import active_seat, prompts
 from engine.tinybigwars.state import Hero, Location, TBWState
+from engine.tinybigwars.victory import reason_text
 from engine.tinybigwars.view_models import (
     CombatView,
     ForceView,
@@ -147,7 +148,7 @@ def view_model(state: TBWState, seat: int | None) -> PublicView:
         "last_events": list(state.last_events),
         "result": None
         if state.winners is None
-        else ResultView(winners=list(state.winners), reason=state.reason, draw=state.draw),
+        else ResultView(winners=list(state.winners), reason=reason_text(state), draw=state.draw),
         "point_limit": state.options.point_limit,
         "prompts": [PromptView(**prompt.public()) for prompt in open_prompts],
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.defenders.view_models import PublicView, RevealedBoss
+from engine.defenders.view_models import CAPITAL_FELL, PublicView, ResultView, RevealedBoss
 from engine.text import fill
 from render import fonts, legend, palette, panels, text, tokens
 from render.defenders import icons
@@ -35,6 +35,14 @@ def header(img: Image.Image, view: PublicView, names: list[str] | None) -> None:
     width = lay.WIDTH - left - 14
     stamp_fit(img, (left, 20), label, width, 22, bold=True)
     stamp_fit(img, (left, 46), " · ".join(p for p in parts if p), width, PX, fill_=palette.TEXT_DIM)
+
+
+def result_headline(capital: str, outcome: ResultView | None) -> str:
+    """The end banner's headline: the Capital is said to have fallen only when it did (a
+    battle lost at the round limit is a plain defeat; the reason under it says why)."""
+    if outcome is not None and outcome.won:
+        return f"Victory! {capital} stands"
+    return f"Defeat: {capital} fell" if outcome is not None and outcome.reason == CAPITAL_FELL else "Defeat"
 
 
 def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names: list[str] | None) -> None:
@@ -268,7 +276,7 @@ def result_box(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) ->
     b = (x0, y, x1, y + 104)
     draw.rounded_rectangle(b, radius=8, fill=palette.BACKGROUND_EDGE, outline=colour, width=3)
     cap = clean(view.capital.name or "The capital", True)
-    headline = f"Victory! {cap} stands" if won else f"Defeat: {cap} fell"
+    headline = result_headline(cap, outcome)
     headline, f = text.fit(headline, b[2] - b[0] - 24, (36, 32, 28, 24), bold=True)
     text.outlined(draw, ((b[0] + b[2]) / 2, y + 30), headline, f, fill=colour, stroke=2, anchor="mm")
     reason = wrapped_lines(outcome.reason if outcome else "", b[2] - b[0] - 24, 1, PX)

@@ -55,7 +55,7 @@ def test_play_defenders_solo_at_the_terminal(tmp_path: Path) -> None:
                stdin="9\n" + "\n" * 3000)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     out = proc.stdout
-    assert "Tiny Epic Defenders, 1 seat. You are seat 1." in out
+    assert "Tiny Epic Defenders. You play " in out
     assert ">> Choose the first skill of" in out
     assert "Not allowed: '9' is not one of the numbers shown (1, 2)." in out
     assert ">> Your Turn (Defender card)" in out and "End the Turn" in out

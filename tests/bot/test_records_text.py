@@ -43,7 +43,7 @@ def test_stats_and_leaderboard_texts() -> None:
     stats = [GameStats("tinybigwars", "Tiny Big Wars", 3, 2, 3, 4.5, 27.0, 7.5, "Swift Crane", "hero"),
              GameStats("defenders", "Tiny Epic Defenders", 1, 1, 0, -0.0, 25.0, 8.3, "Far-Eye Vessa", "defender")]
     text = records.stats_text(EVIL, stats)
-    assert "<@123456789012345678>" not in text and "3 games, 2 wins, rating 4.5" in text
+    assert "<@123456789012345678>" not in text and "3 games, 2 wins, rating 1180 (new players start at 1000; 3 rated matches)" in text
     assert "favourite hero: Swift Crane" in text and "cooperative: not rated" in text
     assert records.stats_text("carol", []) == "carol has no finished matches on this server yet."
     board = records.leaderboard_text({"tinybigwars": [Standing(1, 5, EVIL, 3, 2, 3, 4.5)], "samurai": []}, None)

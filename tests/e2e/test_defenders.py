@@ -4,6 +4,7 @@ decided from a DM."""
 
 from __future__ import annotations
 
+from tests.bot.wording_scan import message_problems
 from tests.e2e.defenders_play import ALL, DEFEND, TURN, DefendersTable, labels, pick
 from tests.e2e.harness import ephemeral_reply, factory, settings_for
 
@@ -31,7 +32,7 @@ def no_raw_refs(fake) -> None:
 async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) -> None:
     bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
     r = await alice.slash("game new", game="defenders", mode="single", difficulty="easy", round_limit=2, seed=2)
-    assert "mode single" in await ephemeral_reply(r) and "difficulty easy" in await ephemeral_reply(r)
+    assert "single mode" in await ephemeral_reply(r) and "easy difficulty" in await ephemeral_reply(r)
     lobby = await alice.wait_for(lambda m: m.button("Start") is not None)
     assert "difficulty easy" in lobby.content
     await alice.click("Start")
@@ -82,13 +83,14 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     table.walk = True
     await table.finish(lambda: any("The match is over" in m.content for m in posts(fake)))
     over = next(m for m in posts(fake) if "The match is over" in m.content)
-    assert "The Defenders lost: the horde outlasted the realm (2 rounds)." in over.content or \
+    assert "The Defenders lost: the horde still stood after the 2-round limit." in over.content or \
         "The Defenders won:" in over.content, over.content
     assert "nobody won" not in over.content
     phases = [m for m in posts(fake) if m.content.startswith("**Battle 1 - Round")]
     assert phases and all(m.files.get("map.png") and m.image().size[0] > 0 for m in phases)
     assert over.files.get("map.png")
     no_raw_refs(fake)
+    assert message_problems(fake.messages.values()) == []  # every text of the match reads cleanly (issue 25)
 
 
 async def two_player_match(fake, start_bot, alice, bob, tmp_path, seed: int):

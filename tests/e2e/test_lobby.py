@@ -79,12 +79,13 @@ async def test_lobby_through_slash_commands(fake, start_bot, alice, bob, tmp_pat
     assert "You joined" in (await bob.slash("game join")).content
     assert "already" in (await bob.slash("game join")).content.lower()
     assert "You left the lobby." in (await bob.slash("game leave")).content
-    assert "heuristic AI took a seat" in (await alice.slash("game addai")).content
-    assert "random AI took a seat" in (await alice.slash("game addai", policy="random")).content
+    assert (await alice.slash("game addai")).content == "AI Ayame took a seat."
+    assert (await alice.slash("game addai", policy="random")).content == (
+        "AI Bruno took a seat; it plays any legal move at random.")
     started = await alice.slash("game start")
     assert "has started" in started.content
     status = await alice.slash("game status")
-    assert "AI 1 (heuristic): AI" in status.content and "AI 2 (random): AI" in status.content
+    assert "AI Ayame: AI" in status.content and "AI Bruno: AI" in status.content
     assert "owes a choice" in status.content
     dm = await alice.dm.wait_for(lambda m: m.selects)
     assert "Deadline <t:" in dm.content

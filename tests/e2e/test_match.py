@@ -10,6 +10,7 @@ from typing import Any
 from sqlmodel import select
 
 from db.models import Notice as NoticeRow
+from tests.bot.wording_scan import message_problems
 from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
 from tests.fakediscord import FakeDiscord, Player
 from tests.fakediscord.models import Channel, Message
@@ -54,6 +55,8 @@ async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_pat
         img = post.image()
         assert img.size == (1200, 1560)
     assert OVER in phase_posts[-1].content
+    # Every text of the match, DMs and ephemeral replies included, reads cleanly (issue 25).
+    assert message_problems(fake.messages.values()) == []
 
 
 def bot_posts(fake: FakeDiscord, channel: Channel) -> list[Message]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.bot.wording_scan import message_problems
 from tests.e2e.harness import factory, settings_for
 from tests.e2e.samurai_play import BOUNDS, SamuraiPlayer
 
@@ -78,6 +79,7 @@ async def test_two_rounds_of_samurai_through_dms(fake, start_bot, alice, bob, tm
     assert any("sword" in t.lower() for t in texts), "Alice bid a sword but never chose one"
     assert any("ronin" in t.lower() and "Plan:" not in t for t in texts), "no ronin placement"
     assert any("Wage War B" in t for t in texts)
+    assert message_problems(fake.messages.values()) == []  # every text of the match reads cleanly (issue 25)
 
     # A phase post with the map after every action that ran, in both rounds.
     headers = [m for m in posts() if m.content.startswith("**Round ")]

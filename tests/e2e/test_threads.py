@@ -53,7 +53,7 @@ async def test_three_matches_in_three_threads_of_one_channel(fake, start_bot, al
     assert (await erin.click("Add AI", message=lobby_three)).ok
     await bob.wait_for(lambda m: m.id == lobby_one.id and "bob joined" in m.content)
     await dave.wait_for(lambda m: m.id == lobby_two.id and "dave joined" in m.content)
-    await erin.wait_for(lambda m: m.id == lobby_three.id and "AI 1" in m.content)
+    await erin.wait_for(lambda m: m.id == lobby_three.id and "AI Ayame" in m.content)
     # A command in the channel finds the match the player sits in, or names the threads.
     assert "match #2" in (await dave.slash("game status")).content
     lost = await fake.user("frank").slash("game status")

@@ -2,7 +2,9 @@
 
 The figures were recorded before the engine speed work (issue 18) and recorded again once, after
 wording changes only (counted nouns, dice written plainly, the fight's rolls in the energy prompt, Samurai's region prompts, Defenders'
-card counts): every choice count and log sha256 stayed the same. A speed change that alters any
+card counts), and once more after issue 25's wording (counted nouns everywhere, Tiny Big Wars'
+Building card and force points, Samurai's garrison forces and battle lines, Defenders' card
+counts and round limit): every choice count and log sha256 stayed the same. A speed change that alters any
 of them changed the game. Re-record only after a deliberate rules change:
 python -m tests.engine.replay_digest
 """
@@ -14,27 +16,27 @@ import pytest
 from tests.engine.replay_digest import MATCHES, Match, play
 
 RECORDED = {
-    "tinybigwars-2-0-heuristic": (179, "805a32dd814bcf3c52e51ad119017296777c3c5500736a0d679a0f8a0e83b058", "030692e0af80aa9f3822a8169c134df1945d92df57c54871c0e5d11c5e4f3542"),
-    "tinybigwars-2-1-heuristic": (93, "189001ec01a8414697060a09df15ff8aca3ee115f8504564dd24f9694218bf01", "2b346439a1c299ba9dbad2188ba7a11f15fd06f64b00799b47ce86985988cb18"),
-    "tinybigwars-2-2-heuristic": (148, "5d58e9b9690ca35220d7725ebd568bef35061ad66ea8499c73d7c9479bdcf787", "62fa13602510f8419b1497e2ebf374820079650a9c50f50a92add6c65cc95911"),
-    "tinybigwars-3-0-heuristic": (142, "52f0f46d43befcf3f9f9cdaddd1a243b281ecf8d161fd5ad841b0620c481f18a", "ce4c3d3a7f9d82893c166607b12c54dccdd87ac4648f9ee6d99bb5c92a529885"),
-    "tinybigwars-3-1-heuristic": (296, "368cbf1648307d5d8d84ebdee33ce9374590c0a744c284827377c9b520812160", "1f4c118d55c8924eb1d25c3836095dc2b3d6060a2cd8b624fa265d2b4bea08d6"),
-    "tinybigwars-3-2-heuristic": (179, "cf52635875bb82030bd79c2ef1ee9b3935248e2865cb8ff036386827d870f778", "06bb900a6ef20713767a18f7f573703305c3ecf13a3922b165da42b05ef55223"),
-    "tinybigwars-4-0-heuristic": (290, "5ded2d1f0f625de4a82e2fce55e3ed4119b558a79e4b1aa8594f9209c1a55cbe", "40222775616dc44065a03f804a660bf7d4eb7b25ae6b1b09a1f23d907c5bcb40"),
-    "tinybigwars-4-1-heuristic": (301, "d573ee91fdaee02f6e76afda15aba3155061e04dfcfd59bbafb5f552c293ad42", "7f20dac9147273a0a0a498355018226bb3c4fe5b1604882d60b736a12af25b7e"),
-    "tinybigwars-4-2-heuristic": (279, "96de1b9865d5c2faaaef45f55f0f9cd6175273dc926db11fbb3f80e0126f03f6", "fc72e01712b8f0154502628b36177f3c179edc4de22da2f65325daeaffbb47d8"),
-    "tinybigwars-2-3-random": (302, "56329a4ed17b2fe6d06567aaaca10a2dcf5a8972a83f8667d27c060eab602327", "b96e45a39a4da8752fa97c68897ee950b8dbc00af01893bcb5e974ba863c72a2"),
-    "tinybigwars-2-4-random": (324, "39a8babf3bf4541f5cdc9f4829dacb5986b8ee623a9bb5901260ff024ca89839", "e341de2a20b90289cdc72b706446c05966a91203247a8c38a66b56ffd6435ede"),
-    "tinybigwars-4-3-random": (394, "779a284d5559fe1face7354dcd61cef1291a126da5819549c7c5b37846ac1d7d", "4a6d0d9366ae1cfe3269de6757e84333fcbbd44fc9f86e18403583f939407927"),
-    "tinybigwars-4-4-random": (402, "956bd75e058268a110c3a24438fb4e740249c0a07de3bab78a669c1debc68a19", "71c82133b970283cdedef87a42b06f964bef699ec0a0dd7a9c6ca9b799ea39ad"),
-    "tinybigwars-3-5-heuristic-point_limit=40,to_win=14": (325, "20e0a5c6147f867dd84ea290115df6bf08164ce7dd8c74d91915de425f29ec0b", "f0211a7781e1ceac063cd7cce90eb3dd177ac1ce8ef980ecf04476c83eda22ba"),
-    "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "4d496a5186dd0ae6df1a449fd69e1f577f15dce0fdc4ccae5a21c5a73721d178"),
-    "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "c5f997d68446fc7fd1ca1d794cb46c86683205924aeaf55e5aa03275792e498d"),
-    "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "1a92e4c096bfa63d06028058204ce860e14009cfa8cf6e26b07c6f0530532d0d"),
-    "samurai-4-3-heuristic-mode=lwtv,round_limit=3": (467, "46425ca9cddaaf899b6d6d7f9cc25592823b6db3e7d1a1670b03f413a2f8c18d", "3ad5bc2e955d634455c2cfd8fed486cd0fd4376d1b17f3b67c2ebf8827c46458"),
-    "samurai-4-4-heuristic-setup=classic,steps=classic,round_limit=2": (285, "8f3b0be354d3bd57c3239d48d0c60f9b4cc5a4b96183e815865e653ba0852da8", "f7e5ee7bc3e4ed8d28a6747a0b60861416935ac1a31828c6a319f1908ecbbfbf"),
-    "samurai-3-5-random-round_limit=3": (398, "20c267e2854db9bd85e206d0b0c669c7da17e1f3a8dcc4dbcea5cadfc26917ab", "1010886ed6ffae143ab24cce5296a1706c4ff11c4a2bf4ca2331bbb798da1338"),
-    "samurai-5-6-random-mode=lwtv,round_limit=2": (406, "b4cb6f0a1315d2bbbf12e07e06b754740b7736a41c560ddd85be9d0eae028c4a", "37a3a57187a28d1a64736ac63b52e466d7f2bcf50bc2705aa33400dcf2c948eb"),
+    "tinybigwars-2-0-heuristic": (179, "805a32dd814bcf3c52e51ad119017296777c3c5500736a0d679a0f8a0e83b058", "434db0703074cdd459525d76dcc4f9b0242babeb54d14407d022dae7e45f1bf4"),
+    "tinybigwars-2-1-heuristic": (93, "189001ec01a8414697060a09df15ff8aca3ee115f8504564dd24f9694218bf01", "9f414041d0462e0c32169e62b752a26e3381f9008b8b6d71f0b85b64ddb38e1a"),
+    "tinybigwars-2-2-heuristic": (148, "5d58e9b9690ca35220d7725ebd568bef35061ad66ea8499c73d7c9479bdcf787", "5b7037fea25cb6272a0bf8bd110168c0b346f2a3db7ab0058640a81cdc499005"),
+    "tinybigwars-3-0-heuristic": (142, "52f0f46d43befcf3f9f9cdaddd1a243b281ecf8d161fd5ad841b0620c481f18a", "33fa95343f620246f8ca57da381c94061bbd01316a97e9328927bb419cc6ac16"),
+    "tinybigwars-3-1-heuristic": (296, "368cbf1648307d5d8d84ebdee33ce9374590c0a744c284827377c9b520812160", "38e23c5436b68a67e8e1a6dee51552d6b8f1019e06ce217e9922027362683b69"),
+    "tinybigwars-3-2-heuristic": (179, "cf52635875bb82030bd79c2ef1ee9b3935248e2865cb8ff036386827d870f778", "c5b5803ddfa2edbba9a9566320fa90f18524edda1491f9d7e3cbd6d143a72137"),
+    "tinybigwars-4-0-heuristic": (290, "5ded2d1f0f625de4a82e2fce55e3ed4119b558a79e4b1aa8594f9209c1a55cbe", "6918222d66760e6f90ec5e38745cd004b6a080b1ebc3738717758e8bcbedb232"),
+    "tinybigwars-4-1-heuristic": (301, "d573ee91fdaee02f6e76afda15aba3155061e04dfcfd59bbafb5f552c293ad42", "64d231d65721690f7e117fe0d242570b5f0b34e9a91a3386db7fe6e8b56e4a8b"),
+    "tinybigwars-4-2-heuristic": (279, "96de1b9865d5c2faaaef45f55f0f9cd6175273dc926db11fbb3f80e0126f03f6", "f16f8f9b370edf31571dc449fa1be26acc46f74ee6ee5f8b56f00692970512be"),
+    "tinybigwars-2-3-random": (302, "56329a4ed17b2fe6d06567aaaca10a2dcf5a8972a83f8667d27c060eab602327", "0232025a407d4473ff82103f2770035d469b7efda10d18ff56ed326e8735a96d"),
+    "tinybigwars-2-4-random": (324, "39a8babf3bf4541f5cdc9f4829dacb5986b8ee623a9bb5901260ff024ca89839", "a5f6a6c9e4789fc708c929a852fd2158c8d9046588a3c91009b8870a748a9e8d"),
+    "tinybigwars-4-3-random": (394, "779a284d5559fe1face7354dcd61cef1291a126da5819549c7c5b37846ac1d7d", "b281b07a24ded80ac56027badeda790f7a55a43e789600468a5b38da2f73d251"),
+    "tinybigwars-4-4-random": (402, "956bd75e058268a110c3a24438fb4e740249c0a07de3bab78a669c1debc68a19", "637799acda96a01f4f403f1f809467f227cf053549f7bb1c9a9c7e66f97b78c9"),
+    "tinybigwars-3-5-heuristic-point_limit=40,to_win=14": (325, "20e0a5c6147f867dd84ea290115df6bf08164ce7dd8c74d91915de425f29ec0b", "85017ad9ff4122977a6cc72731b5e55356539c231b9ce549ab7ae11189a5487e"),
+    "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "8d2ba55a7733c8e0f5684cd9ee14c8e006e8b7963a75fcc9309db2f59e8030ea"),
+    "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "0bfa3c49080e7df38bffb1e68b8e5dae7fa518f0583d5c7180a9c6cd84841b77"),
+    "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "c145a0cbd6b0bb9d9581dd34fc5625780b2375dc7c937edc3580ca06948e0c7a"),
+    "samurai-4-3-heuristic-mode=lwtv,round_limit=3": (467, "46425ca9cddaaf899b6d6d7f9cc25592823b6db3e7d1a1670b03f413a2f8c18d", "51295039c1e99c4e69330c70b9dc4d05d870ae015ff203cd7e2b9d75911e4fe4"),
+    "samurai-4-4-heuristic-setup=classic,steps=classic,round_limit=2": (285, "8f3b0be354d3bd57c3239d48d0c60f9b4cc5a4b96183e815865e653ba0852da8", "6d9322ac7a78fa0ea5bf4b6488a5d67e58d5c54fd29a3e0192ac7bd4055f6026"),
+    "samurai-3-5-random-round_limit=3": (398, "20c267e2854db9bd85e206d0b0c669c7da17e1f3a8dcc4dbcea5cadfc26917ab", "6e2cb23cb2e6770dfbb39896b587dcddbfa9fd9146a7b36ad80adf9da313d321"),
+    "samurai-5-6-random-mode=lwtv,round_limit=2": (406, "b4cb6f0a1315d2bbbf12e07e06b754740b7736a41c560ddd85be9d0eae028c4a", "c96af8b0c4978922cbcdeb41ac6a92fbe389d331b2b69e8605bba190cd60e2f9"),
     "defenders-1-0-heuristic": (131, "5f76a66075785abbacafa1cbdc97fb253f5a65872a2202b9450d34b07b5ef5e8", "eec9c6d630c9dfb0d9c9ae56dfdd57c7973a42ad39e22e3402fc8c4763ec37ff"),
     "defenders-2-1-heuristic-difficulty=hard": (140, "7c232a684f20469cdff9c6a97f6e01f229546ca000250ad2c0adee59019b783c", "3bcd604d744a2331dd3844096e70daf67a94ad1077ae3fb2c92c224dd9f8e87e"),
     "defenders-4-2-heuristic-mode=campaign": (480, "8df36515132d7dd10cb7d4c781da802c75286bd8429805dae30a2b4ff6b7920c", "2f5bd53ece586023e690eb8c12131d0c105485c2545e927848d96f9f8a00b945"),

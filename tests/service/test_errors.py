@@ -84,7 +84,7 @@ async def test_lobby_moves(svc: MatchService, store: Store) -> None:
     await svc.add_ai(CHANNEL, HOST, "random")
     await svc.join(CHANNEL, CAROL, "carol")
     after = await svc.leave(CHANNEL, BOB)
-    assert [(s.seat, s.name) for s in after.seats] == [(0, "host"), (1, "AI 1 (random)"), (2, "carol")]
+    assert [(s.seat, s.name) for s in after.seats] == [(0, "host"), (1, "AI Ayame"), (2, "carol")]
     after = await svc.remove_ai(CHANNEL, HOST, 1)
     assert [s.name for s in after.seats] == ["host", "carol"]
     after = await svc.leave(CHANNEL, HOST)

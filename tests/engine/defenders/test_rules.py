@@ -537,7 +537,7 @@ def test_an_undecided_battle_is_lost_at_the_round_limit() -> None:
     st = calm(new(round_limit=5))
     st.round = 5
     st, events = new_round(st)
-    assert st.phase == "over" and st.won is False and "5 rounds" in st.reason
+    assert st.phase == "over" and st.won is False and "5-round limit" in st.reason
 
 
 def test_the_turn_deck_starts_with_two_enemies_and_four_player_cards() -> None:

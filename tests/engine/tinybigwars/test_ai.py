@@ -36,7 +36,7 @@ def test_heuristic_beats_random_most_of_the_time() -> None:
 
 def test_heuristic_matches_mostly_end_by_influence() -> None:
     reasons = Counter(simulate("tinybigwars", 3, seed)["reason"] for seed in range(20))
-    assert reasons["influence"] >= 18
+    assert sum(n for reason, n in reasons.items() if reason.endswith(" influence") and reason.startswith("first to")) >= 18
 
 
 def test_heuristic_spends_energy_to_guard_exposed_heroes() -> None:

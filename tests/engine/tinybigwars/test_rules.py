@@ -654,7 +654,7 @@ def test_ten_influence_at_the_end_of_a_round_wins() -> None:
             loc.minions[0] = 1
     events = _round_end(s)
     assert G.result(s) is not None and G.result(s).winners == [0]
-    assert G.result(s).reason == "influence"
+    assert s.reason == "influence" and G.result(s).reason == f"first to {s.options.to_win} influence"
     assert events[-1].kind == "game_over" and events[-1].phase_end
 
 
@@ -700,7 +700,8 @@ def test_round_limit_highest_influence_wins() -> None:
     spare.minions[1] = 1
     s, events = _play_out_round(s)
     result = G.result(s)
-    assert result.winners == [1] and not result.draw and result.reason == "round_limit"
+    assert result.winners == [1] and not result.draw
+    assert result.reason == f"the most influence at the {s.options.round_limit}-round limit"
     assert events[-1].kind == "game_over" and "wins" in events[-1].text
 
 
@@ -722,7 +723,8 @@ def test_round_limit_full_tie_is_a_draw() -> None:
     assert influence(s, 0) == influence(s, 1) and len(controlled(s, 0)) == len(controlled(s, 1))
     s, events = _play_out_round(s)
     result = G.result(s)
-    assert result is not None and result.draw and result.winners == [0, 1] and result.reason == "round_limit"
+    assert result is not None and result.draw and result.winners == [0, 1]
+    assert result.reason == f"tied on influence and locations at the {s.options.round_limit}-round limit"
     assert "Draw between" in events[-1].text and "tied" in events[-1].text
 
 
@@ -743,4 +745,4 @@ def test_a_clan_without_units_is_out_and_the_last_clan_wins() -> None:
     s.round = 1
     _round_end(s)
     assert s.seats[1].eliminated
-    assert G.result(s).winners == [0] and G.result(s).reason == "last_clan"
+    assert G.result(s).winners == [0] and G.result(s).reason == "the last clan standing"

@@ -103,5 +103,5 @@ def test_result_and_last_events_in_view() -> None:
     s = blank(["crane"], ["tiger"])
     s.phase, s.winners, s.reason = "over", [1], "influence"
     v = G.view(s, None)
-    assert v["result"] == {"winners": [1], "reason": "influence", "draw": False}
+    assert v["result"] == {"winners": [1], "reason": f"first to {s.options.to_win} influence", "draw": False}
     assert v["last_events"] and all(isinstance(x, str) for x in v["last_events"])
