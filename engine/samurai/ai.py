@@ -455,9 +455,5 @@ class HeuristicPolicy:
         return {"act": "cancel"}
 
     def _discard(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        cards = content().cards
-        hand = state.players[prompt.seat].hand
-        worst = min(hand, key=lambda card_id: (victory.objective_met(state, prompt.seat, cards[card_id]) * cards[card_id].vp
-                                           + (not victory.objective_met(state, prompt.seat, cards[card_id])) * cards[card_id].penalty,
-                                           card_id))
-        return {"act": "discard", "card": worst}
+        """The card worth least now (the deadline default too)."""
+        return {"act": "discard", "card": victory.lowest_card(state, prompt.seat)}

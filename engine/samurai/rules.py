@@ -44,6 +44,7 @@ from engine.samurai.board import (
 )
 from engine.samurai.choices import handle
 from engine.samurai.content import content
+from engine.samurai.hand_limit import ask_discards
 from engine.samurai.muster import (
     finish_muster,
     hire_ronin,
@@ -72,14 +73,19 @@ __all__ = ["advance", "prompts", "step_once", "submit"]
 
 
 def advance(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
-    """Move on through every step that needs nobody's decision."""
+    """Move on through every step that needs nobody's decision; a hand over the LWTV limit
+    is asked for its discard at whichever step it went over (hand_limit.py)."""
     for _ in range(100000):
         while state.interrupts and state.interrupts[0].kind == "rebuild" \
                 and not deploy_targets(state, state.interrupts[0].seat):
             state.interrupts.pop(0)
-        if state.phase == "over" or state.interrupts:
+        if state.phase == "over":
+            return
+        ask_discards(state)
+        if state.interrupts:
             return
         if not step_once(state, events, rng):
+            ask_discards(state)
             return
     raise RuntimeError("the Samurai phase machine does not settle")
 

@@ -159,7 +159,7 @@ class Interrupt(Model):
     """A decision that must be taken before the phase machine continues."""
 
     seat: int
-    kind: Literal["ninja", "counter", "rebuild"]
+    kind: Literal["ninja", "counter", "rebuild", "discard"]
     data: dict[str, Any] = Field(default_factory=dict)
 
 

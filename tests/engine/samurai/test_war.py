@@ -509,9 +509,9 @@ def test_lwtv_victory_points_and_kyoto_hand_limit():
     # provinces 3 (tosa, yamashiro, musashi) + fort 1 + armies 2 + Kyoto 1 + favour 2 - walls 1
     assert victory.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
     st.players[0].armies[1].alive = False
-    assert rounds.hand_limit(st, 0) == 1 + 1
+    assert victory.hand_limit(st, 0) == 1 + 1
     st.provinces["yamashiro"].owner = 1
-    assert rounds.hand_limit(st, 0) == 1
+    assert victory.hand_limit(st, 0) == 1
 
 
 def test_lwtv_event_draw_objectives_are_secret_immediates_public():
