@@ -117,4 +117,4 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
         text = f"Losses chosen ({losses_text(chosen)}); sealed until the other side has chosen. Submit again to change."
     return Prompt(seat=seat, kind="casualties", text=text, answer=UnitCounts, input="numbers", fields=fields,
                   secret=True, answered=chosen is not None,
-                  default=chosen or {unit: count for unit, count in default_losses(holders, hits).items() if pool[unit]})
+                  default={unit: count for unit, count in (chosen or default_losses(holders, hits)).items() if pool[unit]})
