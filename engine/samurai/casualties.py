@@ -46,10 +46,16 @@ def has_choice(holders: list[dict[str, int]], hits: int) -> bool:
 
 def default_losses(holders: list[dict[str, int]], hits: int) -> dict[str, int]:
     """The deadline default: the fixed order of LOSS_KINDS."""
+    return ordered_losses(holders, hits, LOSS_KINDS)
+
+
+def ordered_losses(holders: list[dict[str, int]], hits: int, order: list[str] | tuple[str, ...]) -> dict[str, int]:
+    """The losses the hits take when units fall kind by kind in ``order`` (a standing order)."""
     left = hits_after_forts(holders, hits)
+    pool = losses_pool(holders)
     losses = dict.fromkeys(LOSS_KINDS, 0)
-    for kind, have in losses_pool(holders).items():
-        take = min(have, left)
+    for kind in order:
+        take = min(pool[kind], left)
         losses[kind] = take
         left -= take
     return losses

@@ -39,6 +39,11 @@ class SamuraiOptions(Model):
     steps: Literal["combined", "classic"] = "combined"
     """How Actions 2-6 wait for the players: sealed sword wishes and one sealed muster (build,
     levy, placement, ronin) per player, or the player aid's separate steps."""
+    losses: Literal["standing", "asked"] = "standing"
+    """How a defender's losses are chosen: by the standing order each player keeps in his
+    sealed muster (the game does not wait for him in another player's battle), or asked in the
+    battle after each combat step. "standing" needs the combined steps (the muster holds the
+    order); with steps="classic" losses are asked."""
 
 
 def no_units() -> dict[str, int]:
@@ -88,6 +93,9 @@ class Player(Model):
     sword: int | None = None
     levied: dict[str, int] = Field(default_factory=no_units)
     ronin_hired: int = 0
+    losses_order: list[str] = Field(default_factory=list)
+    """The standing order in which this player's units fall when he defends (every kind of
+    casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
 class Prov(Model):

@@ -256,6 +256,7 @@ def test_attacker_wins_after_rounds_and_occupies_keeping_the_castle(board, dice)
 def test_ranged_step_comes_before_hand_to_hand_and_its_dead_do_not_strike(board, dice):
     own(board, 0, "echigo", gunner=1, spearman=2)
     own(board, 1, "shinano", bowman=1, spearman=1)
+    board.players[1].losses_order = []  # asked in the battle
     st = war_at(board, 0, "B")
     st = declare(st, 0, "echigo", "shinano")
     # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender chooses to
