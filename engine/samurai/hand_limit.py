@@ -37,7 +37,7 @@ def discard_owed(state: SamuraiState, seat: int) -> bool:
 
 def ask_discards(state: SamuraiState) -> None:
     """Ask every living seat whose hand is over its limit for a discard, once."""
-    if state.options.mode != "lwtv" or state.phase == "over":
+    if state.options.mode != "lwtv" or state.phase == "over" or state.options.edition < 2:
         return
     for seat in active(state):
         if not excess(state, seat) or discard_owed(state, seat):

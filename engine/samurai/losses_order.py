@@ -24,7 +24,8 @@ DRAFT = "losses_order"
 
 def offered(state: SamuraiState) -> bool:
     """Whether the muster offers the standing order (the option and the combined steps)."""
-    return state.options.losses == "standing" and state.options.steps == "combined"
+    options = state.options
+    return options.losses == "standing" and options.steps == "combined" and options.edition >= 2
 
 
 def order_text(order: list[str]) -> str:

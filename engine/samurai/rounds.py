@@ -24,7 +24,7 @@ from engine.samurai.board import (
 from engine.samurai.content import content
 from engine.samurai.elimination import destroy_army
 from engine.samurai.state import SamuraiState, no_units
-from engine.samurai.victory import final_scores
+from engine.samurai.victory import excess, final_scores
 
 
 def finish_setup(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -63,6 +63,8 @@ def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) ->
             player_of(state, seat).hand.append(card_id)
             emit(state, "log", events, "info", f"{who(seat)} draws an event card and keeps it secret.")
             emit(state, "log", events, "card", f"You draw {card.title}: {card.text}", seats=[seat])
+            if state.options.edition < 2 and excess(state, seat):  # edition 1: checked on this draw only
+                player_of(state, seat).draft["discard"] = True
         else:
             emit(state, "log", events, "card", f"{who(seat)} draws {card.title}: {card.text}")
             apply_event(state, events, seat, card)

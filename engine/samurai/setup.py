@@ -22,7 +22,7 @@ BASE_ARMY = {"spearman": 0, "gunner": 2, "swordsman": 1, "bowman": 1}
 def standing_order(options: SamuraiOptions) -> list[str]:
     """The losses order a player starts with: the deadline default's, which he may change in
     any muster; none (asked in each battle) with losses="asked" or the classic steps."""
-    if options.losses == "standing" and options.steps == "combined":
+    if options.losses == "standing" and options.steps == "combined" and options.edition >= 2:
         return list(LOSS_KINDS)
     return []
 

@@ -129,7 +129,8 @@ def trim_for_scoring(state: SamuraiState, events: list[Event], seats: list[int])
 def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
     if state.options.mode == "lwtv":
         living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
-        trim_for_scoring(state, events, living)
+        if state.options.edition >= 2:
+            trim_for_scoring(state, events, living)
         reveal_objectives(state, events, living)
         scores = {seat: vp(state, seat) for seat in living}
         what = "victory points"

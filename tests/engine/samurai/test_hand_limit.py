@@ -11,6 +11,7 @@ import pytest
 from engine import IllegalChoice
 from engine.samurai import rounds, victory
 from engine.samurai.content import content
+from engine.samurai.state import SamuraiOptions
 
 from .helpers import (
     G,
@@ -163,3 +164,24 @@ def test_the_final_score_counts_only_the_best_cards_within_the_limit(board):
     victory.final_scores(board, events, "test")
     assert board.players[1].hand == ["imperial_favour"]  # 0 kept, -1 discarded
     assert board.scores["1"] == victory.public_vp(board, 1)
+
+
+def test_matches_stored_before_the_edition_keep_the_rules_they_were_played_with(board, dice):
+    """Options stored before issue 28 (every option but `edition` and `losses`) read as
+    edition 1: a lost army asks nothing, so their logs replay as they were played."""
+    stored = SamuraiOptions(mode="lwtv").model_dump(mode="json", exclude={"edition", "losses"})
+    assert SamuraiOptions.model_validate(stored).edition == 1
+    assert SamuraiOptions.model_validate({"mode": "lwtv", "round_limit": 3}).edition == 2
+    assert G.setup(3, SamuraiOptions.model_validate(stored), 5).players[0].losses_order == []
+    board.options = SamuraiOptions.model_validate(stored)
+    own(board, 0, "echigo", spearman=1)
+    put_army(board, 0, 0, "echigo", spearman=2)
+    own(board, 1, "shinano")
+    put_army(board, 1, 0, "shinano")
+    board.players[1].hand = ["three_banners", "lord_of_kanto"]
+    st = war_at(board, 0, "B")
+    st = declare(st, 0, "echigo", "shinano", army=0)
+    dice.rolls = [1]
+    st = submit(st, 0, {"act": "done"})
+    assert not st.players[1].armies[0].alive and not st.interrupts
+    assert all(p.kind != "discard" for p in G.prompts(st))
