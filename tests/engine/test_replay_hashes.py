@@ -3,7 +3,13 @@
 The figures were recorded before the engine speed work (issue 18) and recorded again once, after
 wording changes only (counted nouns, dice written plainly, the fight's rolls in the energy prompt, Samurai's region prompts, Defenders'
 card counts): every choice count and log sha256 stayed the same. A speed change that alters any
-of them changed the game. Re-record only after a deliberate rules change:
+of them changed the game. Recorded again after issue 28 (a deliberate rules change): every
+Samurai play digest changed (states hold each player's `losses_order`, options `edition` and
+`losses`), every Samurai choice log stayed the same except samurai-3-5-random, where defenders'
+standing orders answer what they were asked before (398 -> 357 choices; with losses="asked"
+the old log comes back); samurai-4-10-heuristic-lwtv was added (a discard over the hand limit
+asked as an interrupt). Tiny Big Wars and Defenders unchanged. Re-record only after a
+deliberate rules change:
 python -m tests.engine.replay_digest
 """
 
@@ -28,13 +34,14 @@ RECORDED = {
     "tinybigwars-4-3-random": (394, "779a284d5559fe1face7354dcd61cef1291a126da5819549c7c5b37846ac1d7d", "4a6d0d9366ae1cfe3269de6757e84333fcbbd44fc9f86e18403583f939407927"),
     "tinybigwars-4-4-random": (402, "956bd75e058268a110c3a24438fb4e740249c0a07de3bab78a669c1debc68a19", "71c82133b970283cdedef87a42b06f964bef699ec0a0dd7a9c6ca9b799ea39ad"),
     "tinybigwars-3-5-heuristic-point_limit=40,to_win=14": (325, "20e0a5c6147f867dd84ea290115df6bf08164ce7dd8c74d91915de425f29ec0b", "f0211a7781e1ceac063cd7cce90eb3dd177ac1ce8ef980ecf04476c83eda22ba"),
-    "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "4d496a5186dd0ae6df1a449fd69e1f577f15dce0fdc4ccae5a21c5a73721d178"),
-    "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "c5f997d68446fc7fd1ca1d794cb46c86683205924aeaf55e5aa03275792e498d"),
-    "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "1a92e4c096bfa63d06028058204ce860e14009cfa8cf6e26b07c6f0530532d0d"),
-    "samurai-4-3-heuristic-mode=lwtv,round_limit=3": (467, "46425ca9cddaaf899b6d6d7f9cc25592823b6db3e7d1a1670b03f413a2f8c18d", "3ad5bc2e955d634455c2cfd8fed486cd0fd4376d1b17f3b67c2ebf8827c46458"),
-    "samurai-4-4-heuristic-setup=classic,steps=classic,round_limit=2": (285, "8f3b0be354d3bd57c3239d48d0c60f9b4cc5a4b96183e815865e653ba0852da8", "f7e5ee7bc3e4ed8d28a6747a0b60861416935ac1a31828c6a319f1908ecbbfbf"),
-    "samurai-3-5-random-round_limit=3": (398, "20c267e2854db9bd85e206d0b0c669c7da17e1f3a8dcc4dbcea5cadfc26917ab", "1010886ed6ffae143ab24cce5296a1706c4ff11c4a2bf4ca2331bbb798da1338"),
-    "samurai-5-6-random-mode=lwtv,round_limit=2": (406, "b4cb6f0a1315d2bbbf12e07e06b754740b7736a41c560ddd85be9d0eae028c4a", "37a3a57187a28d1a64736ac63b52e466d7f2bcf50bc2705aa33400dcf2c948eb"),
+    "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "00a6c80f1f8c3d75e21c88dbb395669a96b73d8f082c0ad2dba4d353ae8d7e9b"),
+    "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "bdbb74e049fa71d2a42da8175f7f4f43a5e90c93b2016a2709a5fc98b4add433"),
+    "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "4ac249e4acc651e3c299297dd574eaf85f061bd00b8df6daadf805d4bf6c0a17"),
+    "samurai-4-3-heuristic-mode=lwtv,round_limit=3": (467, "46425ca9cddaaf899b6d6d7f9cc25592823b6db3e7d1a1670b03f413a2f8c18d", "d131e449700b871efe322d5165bbb09c2bec829b0a8d077ae256cf5c08dc56e8"),
+    "samurai-4-4-heuristic-setup=classic,steps=classic,round_limit=2": (285, "8f3b0be354d3bd57c3239d48d0c60f9b4cc5a4b96183e815865e653ba0852da8", "ed05d4861e293790d0de576b6e0e06b723f2fbf6ea31c3cfb2c9c5ab54308602"),
+    "samurai-3-5-random-round_limit=3": (357, "0cc1a614ece05ebf7ef2eb6321564fb4cdba586c812f3da4eac70ba4aace72e7", "42d082d1dda388d88d84422735a7657232f599287b4253af1b85af94e7edf261"),
+    "samurai-5-6-random-mode=lwtv,round_limit=2": (406, "b4cb6f0a1315d2bbbf12e07e06b754740b7736a41c560ddd85be9d0eae028c4a", "e126aa947a25f132861f0a3d43f7388a5951ba859e3d2ef708a18f1dea252d88"),
+    "samurai-4-10-heuristic-mode=lwtv,round_limit=5": (671, "e5bbf74e3ce03514c7e035e29e8421ab13db2e44e7e843906c77a2900b898aae", "df9ce5245e5c974e4acb6270832a91fe743736242b9c916a9ed007274824a5b1"),
     "defenders-1-0-heuristic": (131, "5f76a66075785abbacafa1cbdc97fb253f5a65872a2202b9450d34b07b5ef5e8", "eec9c6d630c9dfb0d9c9ae56dfdd57c7973a42ad39e22e3402fc8c4763ec37ff"),
     "defenders-2-1-heuristic-difficulty=hard": (140, "7c232a684f20469cdff9c6a97f6e01f229546ca000250ad2c0adee59019b783c", "3bcd604d744a2331dd3844096e70daf67a94ad1077ae3fb2c92c224dd9f8e87e"),
     "defenders-4-2-heuristic-mode=campaign": (480, "8df36515132d7dd10cb7d4c781da802c75286bd8429805dae30a2b4ff6b7920c", "2f5bd53ece586023e690eb8c12131d0c105485c2545e927848d96f9f8a00b945"),
