@@ -11,7 +11,7 @@ import pytest
 from engine import IllegalChoice
 from engine.samurai import rounds, victory
 from engine.samurai.content import content
-from engine.samurai.state import SamuraiOptions
+from engine.samurai.state import Interrupt, SamuraiOptions
 
 from .helpers import (
     G,
@@ -185,3 +185,14 @@ def test_matches_stored_before_the_edition_keep_the_rules_they_were_played_with(
     st = submit(st, 0, {"act": "done"})
     assert not st.players[1].armies[0].alive and not st.interrupts
     assert all(p.kind != "discard" for p in G.prompts(st))
+
+
+def test_a_discard_is_not_asked_once_a_raised_army_makes_the_hand_fit(board):
+    own(board, 1, "mino", spearman=1)
+    board.players[1].hand = ["three_banners", "lord_of_kanto"]  # one army (limit 1): one over
+    st = war_at(board, 0, "A")
+    st.interrupts = [Interrupt(seat=1, kind="rebuild"), Interrupt(seat=1, kind="discard")]
+    assert prompt_for(st, 1).kind == "rebuild"
+    st = submit(st, 1, {"act": "rebuild", "province": "mino"})
+    assert victory.hand_limit(st, 1) == 2 and not st.interrupts
+    assert all(p.kind != "discard" for p in G.prompts(st)) and len(st.players[1].hand) == 2
