@@ -50,6 +50,7 @@ def _field_values(name: str) -> list[str]:
 DIFFICULTY_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("difficulty")]
 SETUP_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("setup")]
 STEPS_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("steps")]
+LOSSES_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("losses")]
 AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"),
                 app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
 
@@ -89,10 +90,11 @@ class GameCommands(CommandBase, app_commands.Group):
         seed="replay a known shuffle: the same seed and choices give the same match (default random)",
         setup="Samurai Swords: setup placed by all at once, sealed (default), or in turns (classic)",
         steps="Samurai Swords: swords and muster as sealed steps (combined, default) or one by one (classic)",
+        losses="Samurai Swords: a defender's losses by his standing order (default) or asked in each battle",
         away="what /game away does here: the AI plays the seat (default) or its deadlines wait",
     )
     @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, setup=SETUP_CHOICES, steps=STEPS_CHOICES,
-                          away=AWAY_CHOICES)
+                          losses=LOSSES_CHOICES, away=AWAY_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -106,6 +108,7 @@ class GameCommands(CommandBase, app_commands.Group):
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
         setup: str | None = None,
         steps: str | None = None,
+        losses: str | None = None,
         away: str = "ai",
     ) -> None:
         await self._private(interaction)
@@ -116,7 +119,7 @@ class GameCommands(CommandBase, app_commands.Group):
         fields = engine.get(game).options_model().model_fields
         options: dict[str, Any] = {}
         for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit),
-                            ("difficulty", difficulty), ("setup", setup), ("steps", steps)):
+                            ("difficulty", difficulty), ("setup", setup), ("steps", steps), ("losses", losses)):
             if value is None:
                 continue
             if name not in fields:

@@ -97,11 +97,24 @@ def random_losses(prompt: Prompt, rng: random.Random) -> dict[str, int]:
 
 
 class RandomPolicy:
-    """Any legal answer, uniformly among the offered options."""
+    """Any legal answer, uniformly among the offered options, always in the prompt's own input
+    shape: a prompt's kind does not fix its shape (a sealed review keeps the kind of the last
+    part answered, as `levy`, but offers `keep` / `undo`)."""
 
     name = "random"
 
     def choose(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        if prompt.input == "numbers":
+            return self._numbers(state, prompt, rng)
+        if not prompt.options:
+            return dict(prompt.default)
+        real = [entry for entry in prompt.options if entry.choice.get("act") != "region"]
+        if real and rng.random() < 0.7:
+            return dict(rng.choice(real).choice)
+        return dict(rng.choice(prompt.options).choice)
+
+    @staticmethod
+    def _numbers(state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         if prompt.kind in ("plan", "plan_revise"):
             return random_plan(state.players[prompt.seat].koku, rng)
         if prompt.kind == "levy":
@@ -110,12 +123,7 @@ class RandomPolicy:
             return random_screen(state, prompt, rng)
         if prompt.kind == "casualties":
             return random_losses(prompt, rng)
-        if not prompt.options:
-            return dict(prompt.default)
-        real = [entry for entry in prompt.options if entry.choice.get("act") != "region"]
-        if real and rng.random() < 0.7:
-            return dict(rng.choice(real).choice)
-        return dict(rng.choice(prompt.options).choice)
+        return dict(prompt.default)
 
 
 # ---------------------------------------------------------------- heuristic
@@ -455,9 +463,5 @@ class HeuristicPolicy:
         return {"act": "cancel"}
 
     def _discard(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        cards = content().cards
-        hand = state.players[prompt.seat].hand
-        worst = min(hand, key=lambda card_id: (victory.objective_met(state, prompt.seat, cards[card_id]) * cards[card_id].vp
-                                           + (not victory.objective_met(state, prompt.seat, cards[card_id])) * cards[card_id].penalty,
-                                           card_id))
-        return {"act": "discard", "card": worst}
+        """The card worth least now (the deadline default too)."""
+        return {"act": "discard", "card": victory.lowest_card(state, prompt.seat)}

@@ -22,6 +22,7 @@ class Pick(BaseModel):
     region: str | None = None
     card: str | None = None
     position: int | None = None
+    unit: str | None = None
 
 
 class PlanAnswer(BaseModel):

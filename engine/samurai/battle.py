@@ -26,6 +26,7 @@ from engine.samurai.casualties import (
     has_choice,
     loss_prompt,
     losses_text,
+    ordered_losses,
 )
 from engine.samurai.combat import roll_side, side_size
 from engine.samurai.content import REGULAR, content
@@ -237,7 +238,11 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
     if has_choice(attackers, dhits):
         pending.owed["attack"] = battle.attacker
     if battle.defender is not None and has_choice(defenders, ahits):
-        pending.owed["defence"] = battle.defender
+        order = player_of(state, battle.defender).losses_order
+        if order:  # the defender's standing order answers for him: nobody waits
+            pending.chosen["defence"] = ordered_losses(defenders, ahits, order)
+        else:
+            pending.owed["defence"] = battle.defender
     battle.pending = pending
     if not pending.owed:
         take_losses(state, events)
@@ -263,8 +268,9 @@ def take_losses(state: SamuraiState, events: list[Event]) -> None:
         if seat is not None and any(losses.values()):
             lines.append(f"{who(seat)} loses {losses_text(losses)}")
     battle.pending = None
-    if lines and pending.owed:
-        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": sorted(pending.owed)})
+    chosen = sorted(set(pending.owed) | set(pending.chosen))
+    if lines and chosen:
+        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": chosen})
     write_back(state, events, battle, attackers, defenders)
 
 

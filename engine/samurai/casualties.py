@@ -47,10 +47,16 @@ def has_choice(holders: list[dict[str, int]], hits: int) -> bool:
 
 def default_losses(holders: list[dict[str, int]], hits: int) -> dict[str, int]:
     """The deadline default: the fixed order of LOSS_KINDS."""
+    return ordered_losses(holders, hits, LOSS_KINDS)
+
+
+def ordered_losses(holders: list[dict[str, int]], hits: int, order: list[str] | tuple[str, ...]) -> dict[str, int]:
+    """The losses the hits take when units fall kind by kind in ``order`` (a standing order)."""
     left = hits_after_forts(holders, hits)
+    pool = losses_pool(holders)
     losses = dict.fromkeys(LOSS_KINDS, 0)
-    for kind, have in losses_pool(holders).items():
-        take = min(have, left)
+    for kind in order:
+        take = min(pool[kind], left)
         losses[kind] = take
         left -= take
     return losses
@@ -119,4 +125,4 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
         text = f"Losses chosen ({losses_text(chosen)}); sealed until the other side has chosen. Submit again to change."
     return Prompt(seat=seat, kind="casualties", text=text, answer=UnitCounts, input="numbers", fields=fields,
                   secret=True, answered=chosen is not None,
-                  default=chosen or {unit: count for unit, count in default_losses(holders, hits).items() if pool[unit]})
+                  default={unit: count for unit, count in (chosen or default_losses(holders, hits)).items() if pool[unit]})

@@ -15,9 +15,9 @@ from engine.samurai.bids import answer_spy, check_plan, lock_plans
 from engine.samurai.board import player_of
 from engine.samurai.elimination import rebuild
 from engine.samurai.garrison_forces import choose_units
+from engine.samurai.hand_limit import discard_card
 from engine.samurai.muster import check_levy, do_muster, do_place, do_ronin
 from engine.samurai.ninja import send_ninja, strike_back
-from engine.samurai.rounds import discard_card
 from engine.samurai.setup_placement import do_claim_wish, do_placement, do_screen
 from engine.samurai.setup_tasks import do_task
 from engine.samurai.state import Interrupt, SamuraiState
@@ -63,6 +63,9 @@ def handle_interrupt(state: SamuraiState, seat: int, interrupt: Interrupt, answe
         return
     if interrupt.kind == "counter":
         strike_back(state, events, seat, interrupt.data["holder"], answer, rng)
+        return
+    if interrupt.kind == "discard":
+        discard_card(state, events, seat, answer)
         return
     rebuild(state, events, seat, answer)
 

@@ -25,6 +25,7 @@ from typing import Any
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.kit.events import emit
 from engine.kit.prompting import opt
+from engine.samurai import losses_order
 from engine.samurai.answers import LevyAnswer, Pick
 from engine.samurai.board import (
     BEST_FIRST,
@@ -449,6 +450,8 @@ def muster_stage(state: SamuraiState, seat: int) -> str | None:
     seat has nothing to muster this round."""
     player = player_of(state, seat)
     draft = player.draft
+    if losses_order.choosing(state, seat):
+        return "losses_order"
     if "build" in draft and draft["build"] is None:
         return "build"
     if locked_plan(player).levy > 0 and "levy" not in draft:
@@ -474,9 +477,12 @@ def muster_prompt(state: SamuraiState, seat: int) -> Prompt | None:
         return place_prompt(state, seat)
     if stage == "ronin":
         return ronin_prompt(state, seat)
+    if stage == "losses_order":
+        return losses_order.order_prompt(state, seat)
     draft = player_of(state, seat).draft
     keep = opt("keep", "Keep my muster", {"act": "keep"})
     undo = opt("undo", "Undo the last step", {"act": "undo"})
+    options = [keep, undo] + ([losses_order.change_option(state, seat)] if losses_order.offered(state) else [])
     parts = []
     if draft.get("build"):
         parts.append(f"build in {province_name(draft['build'])}")
@@ -487,7 +493,7 @@ def muster_prompt(state: SamuraiState, seat: int) -> Prompt | None:
     if hidden:
         parts.append(f"{hidden} ronin hidden")
     text = "Muster sealed" + (f" ({'; '.join(parts)})" if parts else "") + " until everyone is done."
-    return Prompt(seat=seat, kind=draft.get("last", "place"), text=text, answer=Pick, options=[keep, undo], secret=True,
+    return Prompt(seat=seat, kind=draft.get("last", "place"), text=text, answer=Pick, options=options, secret=True,
                   answered=True, default=keep.choice)
 
 
@@ -497,6 +503,8 @@ def do_muster(state: SamuraiState, seat: int, answer: Any) -> None:
     if stage == "review":
         if answer.act == "undo":
             undo_last(state, seat)
+        elif answer.act == "losses" and losses_order.offered(state):
+            losses_order.start(state, seat)
         elif answer.act != "keep":
             raise IllegalChoice("keep your muster or undo its last step")
         return
@@ -510,6 +518,8 @@ def do_muster(state: SamuraiState, seat: int, answer: Any) -> None:
         do_place(state, seat, answer)
     elif stage == "ronin":
         do_ronin(state, seat, answer)
+    elif stage == "losses_order":
+        losses_order.choose(state, seat, answer)
     draft["last"] = stage
 
 

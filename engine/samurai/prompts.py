@@ -9,9 +9,9 @@ from engine.samurai.battle import loss_prompts
 from engine.samurai.bids import plan_prompt, spy_prompt
 from engine.samurai.board import active, locked_plan, player_of
 from engine.samurai.elimination import rebuild_prompt
+from engine.samurai.hand_limit import discard_prompt
 from engine.samurai.muster import levy_prompt, muster_prompt, place_prompt, ronin_prompt
 from engine.samurai.ninja import counter_prompt, ninja_offer, ninja_prompt
-from engine.samurai.rounds import discard_prompt
 from engine.samurai.setup_placement import claims_prompt, placement_prompt, screen_prompt
 from engine.samurai.setup_tasks import task_prompt
 from engine.samurai.state import Interrupt, SamuraiState
@@ -76,10 +76,13 @@ def _prompts(state: SamuraiState, asked: Callable[[int], bool]) -> list[Prompt]:
 
 
 def interrupt_prompt(state: SamuraiState, interrupt: Interrupt) -> Prompt:
-    """An interrupt (a ninja strike, a counter-strike, a rebuild) is asked before anything else."""
+    """An interrupt (a ninja strike, a counter-strike, a rebuild, a discard over the hand limit) is
+    asked before anything else."""
     seat = interrupt.seat
     if interrupt.kind == "ninja":
         return ninja_prompt(state, seat)
     if interrupt.kind == "counter":
         return counter_prompt(state, seat, interrupt.data["holder"])
+    if interrupt.kind == "discard":
+        return discard_prompt(state, seat)
     return rebuild_prompt(state, seat)

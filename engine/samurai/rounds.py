@@ -1,15 +1,13 @@
 """A round's frame: it begins (LWTV event cards drawn), it ends (ronin leave, new daimyos,
-koku collected, the last round scored), and the hand limit on event cards."""
+koku collected, the last round scored). The hand limit on event cards: hand_limit.py."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from engine.contract import Event, IllegalChoice, Prompt
+from engine.contract import Event
 from engine.kit.events import emit
-from engine.kit.prompting import opt
-from engine.samurai.answers import Pick
 from engine.samurai.board import (
     CHEAP_FIRST,
     active,
@@ -26,7 +24,7 @@ from engine.samurai.board import (
 from engine.samurai.content import content
 from engine.samurai.elimination import destroy_army
 from engine.samurai.state import SamuraiState, no_units
-from engine.samurai.victory import final_scores
+from engine.samurai.victory import excess, final_scores
 
 
 def finish_setup(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
@@ -51,14 +49,6 @@ def start_round(state: SamuraiState, events: list[Event], rng: random.Random) ->
     state.phase = "plan"
 
 
-def hand_limit(state: SamuraiState, seat: int) -> int:
-    """LWTV: one event card per living army, one more for the holder of Yamashiro."""
-    count = sum(1 for army in player_of(state, seat).armies if army.alive)
-    if state.options.mode == "lwtv" and state.provinces["yamashiro"].owner == seat:
-        count += 1
-    return count
-
-
 def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     cards = content().cards
     for seat in active(state):
@@ -73,7 +63,7 @@ def draw_events(state: SamuraiState, events: list[Event], rng: random.Random) ->
             player_of(state, seat).hand.append(card_id)
             emit(state, "log", events, "info", f"{who(seat)} draws an event card and keeps it secret.")
             emit(state, "log", events, "card", f"You draw {card.title}: {card.text}", seats=[seat])
-            if len(player_of(state, seat).hand) > hand_limit(state, seat):
+            if state.options.edition < 2 and excess(state, seat):  # edition 1: checked on this draw only
                 player_of(state, seat).draft["discard"] = True
         else:
             emit(state, "log", events, "card", f"{who(seat)} draws {card.title}: {card.text}")
@@ -119,29 +109,6 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
                         prov.garrison[kind] -= 1
                         player_of(state, prov.owner).tray[kind] += 1
                         break
-
-
-def discard_prompt(state: SamuraiState, seat: int) -> Prompt:
-    """LWTV: a hand over the limit is cut first, as the seat's part of the Plan step (so the
-    other players plan meanwhile instead of waiting for the discards one by one)."""
-    cards = content().cards
-    options = [opt(f"discard:{card_id}", f"Discard {cards[card_id].title}", {"act": "discard", "card": card_id})
-               for card_id in player_of(state, seat).hand]
-    text = f"Your hand holds more than {hand_limit(state, seat)} event cards: discard one, then make your plan."
-    return Prompt(seat=seat, kind="discard", text=text, answer=Pick, options=options,
-                  default=options[0].choice)
-
-
-def discard_card(state: SamuraiState, events: list[Event], seat: int, answer: Pick) -> None:
-    """The discard of a hand over the limit; the plan is asked once the hand fits."""
-    if answer.act != "discard" or answer.card not in player_of(state, seat).hand:
-        raise IllegalChoice("choose a card from your hand to discard")
-    player = player_of(state, seat)
-    player.hand.remove(answer.card)
-    state.discard.append(answer.card)
-    if len(player.hand) <= hand_limit(state, seat):
-        player.draft.pop("discard", None)
-    emit(state, "log", events, "info", f"{who(seat)} discards an event card.")
 
 
 def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:

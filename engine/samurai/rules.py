@@ -44,6 +44,7 @@ from engine.samurai.board import (
 )
 from engine.samurai.choices import handle
 from engine.samurai.content import content
+from engine.samurai.hand_limit import ask_discards
 from engine.samurai.muster import (
     finish_muster,
     hire_ronin,
@@ -63,8 +64,9 @@ from engine.samurai.setup_placement import (
     resolve_placement,
 )
 from engine.samurai.setup_tasks import start_deploy, task_targets
-from engine.samurai.state import SamuraiState, no_units
+from engine.samurai.state import Interrupt, SamuraiState, no_units
 from engine.samurai.turn_order import serve_swords, swords_sealed
+from engine.samurai.victory import excess
 from engine.samurai.war import start_war, war_step
 from engine.validate import parse_choice
 
@@ -72,16 +74,30 @@ __all__ = ["advance", "prompts", "step_once", "submit"]
 
 
 def advance(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
-    """Move on through every step that needs nobody's decision."""
+    """Move on through every step that needs nobody's decision; a hand over the LWTV limit
+    is asked for its discard at whichever step it went over (hand_limit.py)."""
     for _ in range(100000):
-        while state.interrupts and state.interrupts[0].kind == "rebuild" \
-                and not deploy_targets(state, state.interrupts[0].seat):
+        while state.interrupts and not still_owed(state, state.interrupts[0]):
             state.interrupts.pop(0)
-        if state.phase == "over" or state.interrupts:
+        if state.phase == "over":
+            return
+        ask_discards(state)
+        if state.interrupts:
             return
         if not step_once(state, events, rng):
+            ask_discards(state)
             return
     raise RuntimeError("the Samurai phase machine does not settle")
+
+
+def still_owed(state: SamuraiState, interrupt: Interrupt) -> bool:
+    """A rebuild with nowhere to stand, or a discard whose hand fits again (an army raised
+    since), is dropped rather than asked."""
+    if interrupt.kind == "rebuild":
+        return bool(deploy_targets(state, interrupt.seat))
+    if interrupt.kind == "discard":
+        return excess(state, interrupt.seat) > 0
+    return True
 
 
 def step_once(state: SamuraiState, events: list[Event], rng: random.Random) -> bool:

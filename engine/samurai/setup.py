@@ -4,6 +4,7 @@ sequential setup decisions (spearman placements, QS claims, army deployment)."""
 from __future__ import annotations
 
 from engine.rng import rng_for
+from engine.samurai.casualties import LOSS_KINDS
 from engine.samurai.content import content
 from engine.samurai.state import Army, Player, Prov, SamuraiOptions, SamuraiState, Task
 from engine.text import seat_ref
@@ -16,6 +17,14 @@ NEUTRAL = ("yamashiro", "settsu")
 QS_TROOPS = {"quickstart": {"bowman": 5, "swordsman": 5, "gunner": 6},
              "lwtv": {"bowman": 2, "swordsman": 4, "gunner": 5}}
 BASE_ARMY = {"spearman": 0, "gunner": 2, "swordsman": 1, "bowman": 1}
+
+
+def standing_order(options: SamuraiOptions) -> list[str]:
+    """The losses order a player starts with: the deadline default's, which he may change in
+    any muster; none (asked in each battle) with losses="asked" or the classic steps."""
+    if options.losses == "standing" and options.steps == "combined" and options.edition >= 2:
+        return list(LOSS_KINDS)
+    return []
 
 
 def deal_count(mode: str, seats: int) -> int:
@@ -48,7 +57,7 @@ def setup_state(seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
     count = deal_count(options.mode, seats)
     for seat in range(seats):
         tray = {kind: units.units[kind].supply for kind in ("spearman", "gunner", "swordsman", "bowman")}
-        player = Player(seat=seat, tray=tray)
+        player = Player(seat=seat, tray=tray, losses_order=standing_order(options))
         tray = player.tray
         for pid in cards[seat * count:(seat + 1) * count]:
             state.provinces[pid].owner = seat

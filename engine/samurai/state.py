@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.contract import State
 
@@ -23,8 +23,21 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+EDITION_1_KEYS = frozenset({"mode", "round_limit", "levy_costs", "provinces_to_win", "setup", "steps"})
+"""Every option a match stored before editions existed holds (the store keeps the full dump)."""
+
+
 class SamuraiOptions(Model):
     """Match options. Costs and supplies default to the project's decisions (rules/README.md)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def legacy_edition(cls, data: Any) -> Any:
+        """A stored dump of every option but the edition was written before editions
+        existed: edition 1. A new match's options name a few options, never all of them."""
+        if isinstance(data, dict) and "edition" not in data and data.keys() >= EDITION_1_KEYS:
+            return {**data, "edition": 1}
+        return data
 
     mode: Mode = "base"
     round_limit: int | None = Field(default=None, ge=1)
@@ -39,6 +52,17 @@ class SamuraiOptions(Model):
     steps: Literal["combined", "classic"] = "combined"
     """How Actions 2-6 wait for the players: sealed sword wishes and one sealed muster (build,
     levy, placement, ronin) per player, or the player aid's separate steps."""
+    edition: int = Field(default=2, ge=1, le=2)
+    """The edition of the project's rules a match was started under: 2 holds the LWTV hand
+    limit at every moment and keeps standing losses orders (issue 28); 1 checked the hand
+    limit only when an objective card was drawn and asked every defender. Options stored
+    before the edition existed read as 1 (see `legacy_edition`), so a stored match replays
+    under the rules it was played with."""
+    losses: Literal["standing", "asked"] = "standing"
+    """How a defender's losses are chosen: by the standing order each player keeps in his
+    sealed muster (the game does not wait for him in another player's battle), or asked in the
+    battle after each combat step. "standing" needs the combined steps (the muster holds the
+    order); with steps="classic" losses are asked."""
 
 
 def no_units() -> dict[str, int]:
@@ -88,6 +112,9 @@ class Player(Model):
     sword: int | None = None
     levied: dict[str, int] = Field(default_factory=no_units)
     ronin_hired: int = 0
+    losses_order: list[str] = Field(default_factory=list)
+    """The standing order in which this player's units fall when he defends (every kind of
+    casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
 class Prov(Model):
@@ -159,7 +186,7 @@ class Interrupt(Model):
     """A decision that must be taken before the phase machine continues."""
 
     seat: int
-    kind: Literal["ninja", "counter", "rebuild"]
+    kind: Literal["ninja", "counter", "rebuild", "discard"]
     data: dict[str, Any] = Field(default_factory=dict)
 
 

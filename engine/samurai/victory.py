@@ -29,6 +29,30 @@ def public_vp(state: SamuraiState, seat: int) -> int:
     return total
 
 
+def hand_limit(state: SamuraiState, seat: int) -> int:
+    """LWTV: one event card per living army, one more for the holder of Yamashiro (Kyoto)."""
+    count = sum(1 for army in player_of(state, seat).armies if army.alive)
+    if state.options.mode == "lwtv" and state.provinces[KYOTO].owner == seat:
+        count += 1
+    return count
+
+
+def excess(state: SamuraiState, seat: int) -> int:
+    """How many cards the seat's hand holds beyond its limit (0 when it fits)."""
+    return max(0, len(player_of(state, seat).hand) - hand_limit(state, seat))
+
+
+def card_value(state: SamuraiState, seat: int, card_id: str) -> int:
+    """What the card would score for its holder now: its vp if met, its penalty if not."""
+    card = content().cards[card_id]
+    return card.vp if objective_met(state, seat, card) else card.penalty
+
+
+def lowest_card(state: SamuraiState, seat: int) -> str:
+    """The card worth least to its holder now (ties: the first in card id order)."""
+    return min(player_of(state, seat).hand, key=lambda card_id: (card_value(state, seat, card_id), card_id))
+
+
 def objective_vp(state: SamuraiState, seat: int) -> int:
     """Points of the seat's secret objective cards: their vp if met, their penalty if not."""
     cards = content().cards
@@ -91,9 +115,22 @@ def reveal_objectives(state: SamuraiState, events: list[Event], seats: list[int]
              data={"seat": seat, "cards": [card.id for card in held]})
 
 
+def trim_for_scoring(state: SamuraiState, events: list[Event], seats: list[int]) -> None:
+    """The final score: a hand still over its limit loses its lowest-valued cards (their values
+    are settled now, so that is the holder's best choice)."""
+    for seat in seats:
+        while excess(state, seat):
+            card_id = lowest_card(state, seat)
+            player_of(state, seat).hand.remove(card_id)
+            state.discard.append(card_id)
+            emit(state, "log", events, "info", f"{who(seat)} discards an event card over the hand limit.")
+
+
 def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
     if state.options.mode == "lwtv":
         living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
+        if state.options.edition >= 2:
+            trim_for_scoring(state, events, living)
         reveal_objectives(state, events, living)
         scores = {seat: vp(state, seat) for seat in living}
         what = "victory points"

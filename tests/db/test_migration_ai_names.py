@@ -1,4 +1,4 @@
-"""Migration 0014: AI seats of stored matches named the old way ("AI 1 (heuristic)") read as the
+"""Migration 0011: AI seats of stored matches named the old way ("AI 1 (heuristic)") read as the
 AI names of today, in running matches and in finished matches' records; players keep theirs."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tests.service.helpers import BOB, CHANNEL, HOST, lobby
 from tests.service.toygame import GAME
 
 
-async def test_0014_renames_old_ai_seats_and_leaves_players_alone(db_url: str) -> None:
+async def test_0011_renames_old_ai_seats_and_leaves_players_alone(db_url: str) -> None:
     engine.register(GAME)
     store = await Store.open(db_url, migrate=False)
     try:

@@ -82,6 +82,7 @@ MATCHES = [
     Match("samurai", 4, 4, "heuristic", (("setup", "classic"), ("steps", "classic"), ("round_limit", 2))),
     Match("samurai", 3, 5, "random", (("round_limit", 3),)),
     Match("samurai", 5, 6, "random", (("mode", "lwtv"), ("round_limit", 2))),
+    Match("samurai", 4, 10, "heuristic", (("mode", "lwtv"), ("round_limit", 5))),  # a discard as an interrupt
     Match("defenders", 1, 0, "heuristic"),
     Match("defenders", 2, 1, "heuristic", (("difficulty", "hard"),)),
     Match("defenders", 4, 2, "heuristic", (("mode", "campaign"),)),

@@ -5,7 +5,13 @@ wording changes only (counted nouns, dice written plainly, the fight's rolls in 
 card counts), and once more after issue 25's wording (counted nouns everywhere, Tiny Big Wars'
 Building card and force points, Samurai's garrison forces and battle lines, Defenders' card
 counts and round limit): every choice count and log sha256 stayed the same. A speed change that alters any
-of them changed the game. Re-record only after a deliberate rules change:
+of them changed the game. Recorded again after issue 28 (a deliberate rules change): every
+Samurai play digest changed (states hold each player's `losses_order`, options `edition` and
+`losses`), every Samurai choice log stayed the same except samurai-3-5-random, where defenders'
+standing orders answer what they were asked before (398 -> 357 choices; with losses="asked"
+the old log comes back); samurai-4-10-heuristic-lwtv was added (a discard over the hand limit
+asked as an interrupt). Tiny Big Wars and Defenders unchanged. Re-record only after a
+deliberate rules change:
 python -m tests.engine.replay_digest
 """
 
@@ -30,13 +36,14 @@ RECORDED = {
     "tinybigwars-4-3-random": (394, "779a284d5559fe1face7354dcd61cef1291a126da5819549c7c5b37846ac1d7d", "b281b07a24ded80ac56027badeda790f7a55a43e789600468a5b38da2f73d251"),
     "tinybigwars-4-4-random": (402, "956bd75e058268a110c3a24438fb4e740249c0a07de3bab78a669c1debc68a19", "637799acda96a01f4f403f1f809467f227cf053549f7bb1c9a9c7e66f97b78c9"),
     "tinybigwars-3-5-heuristic-point_limit=40,to_win=14": (325, "20e0a5c6147f867dd84ea290115df6bf08164ce7dd8c74d91915de425f29ec0b", "85017ad9ff4122977a6cc72731b5e55356539c231b9ce549ab7ae11189a5487e"),
-    "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "8d2ba55a7733c8e0f5684cd9ee14c8e006e8b7963a75fcc9309db2f59e8030ea"),
-    "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "0bfa3c49080e7df38bffb1e68b8e5dae7fa518f0583d5c7180a9c6cd84841b77"),
-    "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "c145a0cbd6b0bb9d9581dd34fc5625780b2375dc7c937edc3580ca06948e0c7a"),
-    "samurai-4-3-heuristic-mode=lwtv,round_limit=3": (467, "46425ca9cddaaf899b6d6d7f9cc25592823b6db3e7d1a1670b03f413a2f8c18d", "51295039c1e99c4e69330c70b9dc4d05d870ae015ff203cd7e2b9d75911e4fe4"),
-    "samurai-4-4-heuristic-setup=classic,steps=classic,round_limit=2": (285, "8f3b0be354d3bd57c3239d48d0c60f9b4cc5a4b96183e815865e653ba0852da8", "6d9322ac7a78fa0ea5bf4b6488a5d67e58d5c54fd29a3e0192ac7bd4055f6026"),
-    "samurai-3-5-random-round_limit=3": (398, "20c267e2854db9bd85e206d0b0c669c7da17e1f3a8dcc4dbcea5cadfc26917ab", "6e2cb23cb2e6770dfbb39896b587dcddbfa9fd9146a7b36ad80adf9da313d321"),
-    "samurai-5-6-random-mode=lwtv,round_limit=2": (406, "b4cb6f0a1315d2bbbf12e07e06b754740b7736a41c560ddd85be9d0eae028c4a", "c96af8b0c4978922cbcdeb41ac6a92fbe389d331b2b69e8605bba190cd60e2f9"),
+    "samurai-4-0-heuristic": (468, "7071daa284a57400dc4ed99587cf1e7e855cb4650a2636a656eb0d60ac13846e", "3306832403ae637517b4a4397958b15ac56cfcefe6615c1e4f293b88caccee15"),
+    "samurai-3-1-heuristic-round_limit=4": (405, "fd9b72dba3903e344e376e26e6c2ad8d6c50682a8dd857a9fb821640298e0c86", "b1cfc78954372636ab788f2c1b3d035c763e10d50877f9411784b47006cc17cf"),
+    "samurai-5-2-heuristic-mode=quickstart,round_limit=3": (536, "65a5b3e69ea7b729377b7a6eab14bf9387d72bdf9df5b2970edc53f61b844d84", "9cd8a44cdb8f709ed4d4a5434984fddb97c023b1e8033852e6158fd367b8953c"),
+    "samurai-4-3-heuristic-mode=lwtv,round_limit=3": (467, "46425ca9cddaaf899b6d6d7f9cc25592823b6db3e7d1a1670b03f413a2f8c18d", "907b2c2c85582287ad8225b50a12d3830e681f06267a8637ffd5af53b4d18fbe"),
+    "samurai-4-4-heuristic-setup=classic,steps=classic,round_limit=2": (285, "8f3b0be354d3bd57c3239d48d0c60f9b4cc5a4b96183e815865e653ba0852da8", "20232289e2a8dc978d74d72219776deac3a13a65f767477682cb191b6e71901b"),
+    "samurai-3-5-random-round_limit=3": (357, "0cc1a614ece05ebf7ef2eb6321564fb4cdba586c812f3da4eac70ba4aace72e7", "a78406ab19a54fc48df66699887f06bdcfc357659c4d8dac7b4eb9277b434be5"),
+    "samurai-5-6-random-mode=lwtv,round_limit=2": (406, "b4cb6f0a1315d2bbbf12e07e06b754740b7736a41c560ddd85be9d0eae028c4a", "d7992e896fee277bcb73b23d3e26f923053d5214f3103573397af08da41b348a"),
+    "samurai-4-10-heuristic-mode=lwtv,round_limit=5": (671, "e5bbf74e3ce03514c7e035e29e8421ab13db2e44e7e843906c77a2900b898aae", "f668304f7b1916580863a68c328f0fdf4d255a0b5ce489641f6e1b660e6a0090"),
     "defenders-1-0-heuristic": (131, "5f76a66075785abbacafa1cbdc97fb253f5a65872a2202b9450d34b07b5ef5e8", "eec9c6d630c9dfb0d9c9ae56dfdd57c7973a42ad39e22e3402fc8c4763ec37ff"),
     "defenders-2-1-heuristic-difficulty=hard": (140, "7c232a684f20469cdff9c6a97f6e01f229546ca000250ad2c0adee59019b783c", "3bcd604d744a2331dd3844096e70daf67a94ad1077ae3fb2c92c224dd9f8e87e"),
     "defenders-4-2-heuristic-mode=campaign": (480, "8df36515132d7dd10cb7d4c781da802c75286bd8429805dae30a2b4ff6b7920c", "2f5bd53ece586023e690eb8c12131d0c105485c2545e927848d96f9f8a00b945"),

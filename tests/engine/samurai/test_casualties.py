@@ -28,7 +28,8 @@ from .test_war import Dice, declare
 
 @pytest.fixture(scope="module")
 def base_board():
-    st = blank(advance_to(new("base", 3, seed=5), "plan"))
+    """Losses asked in the battle (the standing order: test_losses_order.py)."""
+    st = blank(advance_to(new("base", 3, seed=5, losses="asked"), "plan"))
     opponents_elsewhere(st)
     return st
 

@@ -256,6 +256,7 @@ def test_attacker_wins_after_rounds_and_occupies_keeping_the_castle(board, dice)
 def test_ranged_step_comes_before_hand_to_hand_and_its_dead_do_not_strike(board, dice):
     own(board, 0, "echigo", gunner=1, spearman=2)
     own(board, 1, "shinano", bowman=1, spearman=1)
+    board.players[1].losses_order = []  # asked in the battle
     st = war_at(board, 0, "B")
     st = declare(st, 0, "echigo", "shinano")
     # ranged: attacker gunner 1 (hit), defender bowman 12 (miss); the defender chooses to
@@ -509,9 +510,9 @@ def test_lwtv_victory_points_and_kyoto_hand_limit():
     # provinces 3 (tosa, yamashiro, musashi) + fort 1 + armies 2 + Kyoto 1 + favour 2 - walls 1
     assert victory.vp(st, 0) == 3 + 1 + 2 + 1 + 2 - 1
     st.players[0].armies[1].alive = False
-    assert rounds.hand_limit(st, 0) == 1 + 1
+    assert victory.hand_limit(st, 0) == 1 + 1
     st.provinces["yamashiro"].owner = 1
-    assert rounds.hand_limit(st, 0) == 1
+    assert victory.hand_limit(st, 0) == 1
 
 
 def test_lwtv_event_draw_objectives_are_secret_immediates_public():

@@ -3,8 +3,8 @@ stored matches and in the seats of finished matches' records, so history, texts 
 existing matches read like new ones. The names are those of `bot.service.wording.AI_NAMES`,
 written out here: a migration must not change when that list does.
 
-Revision ID: 0014
-Revises: 0008
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-12-02 05:00:00.000000
 
 """
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0014"
-down_revision: str | None = "0008"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,8 +1,8 @@
 """A table of secrets the bot makes for itself: the key that signs a seat's web link when
 WEB_SECRET is not set, shared by every bot process on the database.
 
-Revision ID: 0013
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2026-12-02 04:40:00.000000
 
 """
@@ -15,8 +15,8 @@ import sqlalchemy as sa
 import sqlmodel.sql.sqltypes  # autogenerate renders sqlmodel.sql.sqltypes.AutoString
 from alembic import op
 
-revision: str = "0013"
-down_revision: str | None = "0008"
+revision: str = "0010"
+down_revision: str | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
