@@ -29,11 +29,12 @@ from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.refusals import UNKNOWN_MESSAGE, alert_text, final_code, reason_for
 from bot.discord.seat_turns import SeatTurns, Shown
 from bot.discord.threads import Archives
-from bot.discord.undo_ui import consent_text, consent_view
+from bot.discord.undo_ui import closed_consent_text, consent_text, consent_view
 from bot.service import drawing
 from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
 from bot.service.turn_views import SeatTurn
+from bot.service.undo import ANSWERED
 
 if TYPE_CHECKING:
     from bot.discord.app import WarhostBot
@@ -119,6 +120,8 @@ class Delivery:
         """Targets held back by a 429 longer than discord.py waits (a slowmode channel), until when."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
+        self.consents: dict[int, dict[int, Any]] = {}
+        """Match -> undo consent DMs this process sent whose buttons still ask (message id -> notice)."""
         self.lobbies = LobbyPosts(bot)
         """The lobby posts, following their matches (paced) as the boards do."""
         self.archives = Archives(bot, self._setting("thread_archive_seconds", 3600.0), self.settled)
@@ -369,7 +372,10 @@ class Delivery:
         if kind == ALERT:
             return await self.alert(notice)
         if kind == "consent":
-            return await self._dm(notice, consent_text(notice), view=consent_view(notice))
+            ref = await self._dm(notice, consent_text(notice), view=consent_view(notice))
+            if ref is not None and ref.isdigit():
+                self.consents.setdefault(notice.match_id, {})[int(ref)] = notice
+            return ref
         channel = self.bot.get_partial_messageable(notice.channel_id)
         if kind == "lobby":
             return await self.lobby(notice, channel)
@@ -548,6 +554,7 @@ class Delivery:
         sealed choice revealed, a turn the AI played, a match over), and its reminder DMs. Best
         effort: a failure here loses nothing, the next reconciling renders the same."""
         try:
+            await self._close_consents(match_id)
             info = await self.svc.get_match(match_id)
             for seat in info.seats:
                 if seat.user_id is not None:
@@ -555,6 +562,27 @@ class Delivery:
                         await self._reconcile_seat(match_id, seat.seat)
         except Exception:
             log.exception("could not bring the turn DMs of match %s up to date", match_id)
+
+    async def _close_consents(self, match_id: int) -> None:
+        """Undo consent DMs whose request can no longer be answered (refused, done, expired, the
+        match moved on or ended) lose their Agree/Refuse buttons and say why."""
+        sent = self.consents.get(match_id)
+        for ref, notice in list((sent or {}).items()):
+            why = await self.svc.undo_closed(match_id, int(notice.payload["undo_id"]), int(notice.seat))
+            if why is None:
+                continue
+            del sent[ref]  # type: ignore[index]
+            if why == ANSWERED:
+                continue
+            try:
+                dm = await self.dm_channel_for(match_id, int(notice.seat), int(notice.user_id))
+                async with self.gate:
+                    await dm.get_partial_message(ref).edit(content=closed_consent_text(notice, why), view=None,
+                                                           allowed_mentions=NOBODY)
+            except discord.HTTPException as exc:
+                log.info("could not close undo consent DM %s of match %s: %s", ref, match_id, exc)
+        if sent is not None and not sent:
+            self.consents.pop(match_id, None)
 
     async def _reconcile_seat(self, match_id: int, seat: int) -> str | None:
         """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""

@@ -99,6 +99,8 @@ UNDO_ANSWERED = {
     "void": "The undo of {summary} is void: the match moved on since it was asked. Nothing changed.",
 }
 UNDO_OTHER = "{summary}: {status}."
+UNDO_CLOSED = ("**Undo in <#{channel_id}>:** {who} asked to undo {summary}. The request is closed ({why}), "
+               "so there is nothing left to answer here.")
 UNDO_CONSENT = ("**Undo in <#{channel_id}>?** {who} asks to undo {summary}, because {why}.\n"
                 "Agree if you are fine playing on from before it; one refusal cancels it. Answer {due}; "
                 "after that it is cancelled.\nThe same choices bring the same dice: an undo cannot re-roll luck.")

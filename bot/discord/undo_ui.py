@@ -17,7 +17,7 @@ from bot.discord import ids
 from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.replies import answer, clip
-from bot.discord.texts import ONLY_IN_DMS, UNDO_ANSWERED, UNDO_CONSENT, UNDO_OTHER
+from bot.discord.texts import ONLY_IN_DMS, UNDO_ANSWERED, UNDO_CLOSED, UNDO_CONSENT, UNDO_OTHER
 
 if TYPE_CHECKING:
     from bot.service import MatchService
@@ -31,6 +31,14 @@ def consent_text(notice: Any) -> str:
                                     summary=discord.utils.escape_mentions(str(payload["summary"])),
                                     why=discord.utils.escape_mentions(str(payload["why"])), due=timestamp(due)),
                 2000)
+
+
+def closed_consent_text(notice: Any, why: str) -> str:
+    """A consent DM once its request can no longer be answered: what it was, and why it closed."""
+    payload = notice.payload
+    return clip(UNDO_CLOSED.format(channel_id=notice.channel_id, who=plain_name(str(payload["who"])),
+                                   summary=discord.utils.escape_mentions(str(payload["summary"])),
+                                   why=discord.utils.escape_mentions(why)), 2000)
 
 
 def consent_view(notice: Any) -> PlainView:

@@ -29,7 +29,7 @@ from bot.service.notices import ConsentNotice, PhaseNotice, TimeoutNotice
 from bot.service.reveals import reveal
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
-from db.models import Choice, Deadline, Seat, Undo
+from db.models import Choice, Deadline, Match, Seat, Undo
 
 if TYPE_CHECKING:
     from bot.service.transaction import MatchTransaction
@@ -39,6 +39,8 @@ MAX_BACK = 50
 CONSENT_HOURS_MAX = 24.0
 """Players asked to agree have the match's decision time, at most this long."""
 PENDING, DONE, REFUSED, EXPIRED, VOID = "pending", "done", "refused", "expired", "void"
+ANSWERED = "answered"
+"""undo_closed: the seat answered the request itself (its click's reply is its DM's last word)."""
 AT_ONCE = "only the host's own choices, and nothing hidden was revealed since"
 NOBODY_TO_ASK = "nobody else plays a seat here"
 
@@ -147,6 +149,27 @@ class UndoService(Transactions):
             return lambda: self._undo_outcome(row, ctx.seats)
 
         return await self._mutate(match_id, fn)
+
+    async def undo_closed(self, match_id: int, undo_id: int, seat: int) -> str | None:
+        """Why ``seat`` can no longer answer an undo request (None: it still can; ANSWERED: it
+        did, and its DM already says so), read without changing anything: the consent DMs of
+        the seats that never answered then lose their buttons (delivery's reconcile)."""
+        async with self.store.read() as session:
+            row = await session.get(Undo, undo_id)
+            match = await session.get(Match, match_id)
+        if row is None or match is None or row.match_id != match_id:
+            return "it is gone"
+        if seat in row.agreed or row.refused_by == seat:
+            return ANSWERED
+        if row.status != PENDING:
+            return _said(row.status)
+        if match.status not in ("active", "paused"):
+            return "the match is over" if match.status == "finished" else "the match was aborted"
+        if match.step != row.from_step:
+            return _said(VOID)
+        if self.clock() >= row.due_at:
+            return _said(EXPIRED)
+        return None
 
     async def expire_undos(self, now: datetime) -> int:
         """Cancel the requests nobody finished answering in time (the deadline tick calls it)."""

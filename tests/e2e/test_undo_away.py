@@ -39,8 +39,10 @@ async def _seal(player: Any) -> Any:
     r = await player.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
     assert r.ok
     # Sealed; or, for the last to seal, its next decision on the same DM saying what was sealed.
+    # (or, when the other seal comes at once, already its final form after the reveal)
     await player.dm.wait_for(lambda m: m.id == force.id and ("stays sealed" in m.content
-                                                             or m.content.startswith("You sealed a force")))
+                                                             or m.content.startswith("You sealed a force")
+                                                             or "Everyone has chosen" in m.content))
     return force
 
 
@@ -124,10 +126,15 @@ async def test_an_unanswered_undo_expires_and_changes_nothing(fake, start_bot, a
     step = (await bot.svc.find_match(fake.channel.id)).step
     await alice.slash("game undo")
     consent = await bob.dm.wait_for(lambda m: m.button("Agree") is not None)
+    agree_id = consent.button("Agree").custom_id
     clock.now += timedelta(hours=25)  # the consent time is the decision time, at most 24 h
     await alice.wait_for(lambda m: "is cancelled: not everyone agreed in time" in m.content, timeout=60)
-    late = await bob.dm.click("Agree", message=consent)
-    assert "closed (it expired)" in await ephemeral_reply(late)
+    closed = await bob.dm.wait_for(lambda m: m.id == consent.id and not m.buttons, timeout=60)
+    assert "The request is closed (it expired)" in closed.content, closed.content
+    # A click that was already on its way when the buttons went is refused with the reason.
+    late = fake.new_interaction(3, bob.user, consent.channel,
+                                {"custom_id": agree_id, "component_type": 2}, message=consent)
+    assert "closed (it expired)" in await ephemeral_reply(await bob.dm._run(late, True))
     assert (await bot.svc.find_match(fake.channel.id)).step == step
 
 
@@ -177,3 +184,17 @@ async def test_spectators_see_the_map_and_status_but_never_a_prompt(fake, start_
     act = await carol.click("Act", message=board)
     assert "You have no seat in this match." in await ephemeral_reply(act)
     assert not [m for m in carol.dm.messages if m.selects or m.buttons], "no prompt ever reaches a spectator"
+
+
+async def test_an_unanswered_consent_dm_loses_its_buttons_once_the_request_cannot_be_answered(
+        fake, start_bot, alice, bob, tmp_path) -> None:
+    await _match(fake, start_bot, alice, bob, tmp_path)
+    await _seal(alice)
+    await _seal(bob)
+    await alice.wait_for("Forces revealed", timeout=60)
+    await alice.slash("game undo")
+    consent = await bob.dm.wait_for(lambda m: m.button("Agree") is not None)
+    await alice.slash("game abort")
+    closed = await bob.dm.wait_for(lambda m: m.id == consent.id and not m.buttons, timeout=60)
+    assert "The request is closed (the match was aborted)" in closed.content, closed.content
+    assert not any(m.buttons or m.selects for m in bob.dm.messages), "nothing in bob's DMs still asks"
