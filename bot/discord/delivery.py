@@ -567,11 +567,13 @@ class Delivery:
         """Undo consent DMs whose request can no longer be answered (refused, done, expired, the
         match moved on or ended) lose their Agree/Refuse buttons and say why."""
         sent = self.consents.get(match_id)
-        for ref, notice in list((sent or {}).items()):
+        if sent is None:
+            return
+        for ref, notice in list(sent.items()):
             why = await self.svc.undo_closed(match_id, int(notice.payload["undo_id"]), int(notice.seat))
             if why is None:
                 continue
-            del sent[ref]  # type: ignore[index]
+            del sent[ref]
             if why == ANSWERED:
                 continue
             try:
@@ -581,7 +583,7 @@ class Delivery:
                                                            allowed_mentions=NOBODY)
             except discord.HTTPException as exc:
                 log.info("could not close undo consent DM %s of match %s: %s", ref, match_id, exc)
-        if sent is not None and not sent:
+        if not sent:
             self.consents.pop(match_id, None)
 
     async def _reconcile_seat(self, match_id: int, seat: int) -> str | None:
