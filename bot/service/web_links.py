@@ -24,6 +24,10 @@ from db.store import Store
 SECRET_NAME = "web-links"
 SIGNATURE_BYTES = 18
 """144 bits of HMAC: 24 URL-safe characters, out of reach of guessing."""
+HANDLE_BYTES = 9
+"""A match's public handle carries 9 signed bytes (12 characters): match ids are sequential, so
+the page of a private server's match is not found by counting."""
+HANDLE = re.compile(r"(?P<match>\d{1,12})-(?P<key>[A-Za-z0-9_-]{12})")
 TOKEN = re.compile(r"(?P<seat>\d{1,2})\.(?P<user>\d{1,20})\.(?P<expires>\d{1,12})\.(?P<signature>[A-Za-z0-9_-]{24})")
 
 
@@ -58,9 +62,21 @@ class WebLinks:
             secret = await store.secret(SECRET_NAME, secrets.token_hex(32), clock())
         return cls(base_url, secret.encode(), clock, days)
 
+    def handle(self, match_id: int) -> str:
+        """The match's name in its pages' addresses: its id and a signature of it."""
+        mac = hmac.new(self.key, f"warhost-table:{match_id}".encode(), hashlib.sha256).digest()
+        return f"{match_id}-{base64.urlsafe_b64encode(mac[:HANDLE_BYTES]).decode()}"
+
+    def match_of(self, handle: str) -> int:
+        """The match a handle names (LookupError, as for a match that is not there, when it is forged)."""
+        found = HANDLE.fullmatch(handle)
+        if found is None or not hmac.compare_digest(self.handle(int(found["match"])), handle):
+            raise LookupError(handle)
+        return int(found["match"])
+
     def table(self, match_id: int) -> str:
-        """The match's public page."""
-        return f"{self.base_url}/m/{match_id}"
+        """The match's public page (reached only through the links the bot posts)."""
+        return f"{self.base_url}/m/{self.handle(match_id)}"
 
     def seat(self, match_id: int, seat: int, user_id: int) -> str:
         """A fresh private link for the player who holds this seat now."""

@@ -1,7 +1,8 @@
 """The match pages' HTTP server, run inside the bot process on WEB_HOST:WEB_PORT (aiohttp, which
 discord.py already brings).
 
-    /m/<match>                      the public page (static HTML; its script reads the rest)
+    /m/<match>                      the public page (static HTML; its script reads the rest); <match> is
+                                    the id and a signature of it (WebLinks.handle): not found by counting
     /m/<match>/state.json           the table now: status, log, the frames of the replay slider
     /m/<match>/events               server-sent events: the match moved (the page then reads its state)
     /m/<match>/map/<frame>.png      one frame's public map
@@ -50,7 +51,7 @@ class WebServer:
     def __init__(self, service: MatchService, links: WebLinks, feed_every: float = 1.0) -> None:
         self.service = service
         self.links = links
-        self.tables = Tables(service)
+        self.tables = Tables(service, links.handle)
         self.feed = Feed(service.store, feed_every)
         self.runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -58,7 +59,8 @@ class WebServer:
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
-        match, seat = r"/m/{match:\d{1,12}}", r"/m/{match:\d{1,12}}/s/{token:[A-Za-z0-9._-]{1,120}}"
+        match = r"/m/{match:\d{1,12}-[A-Za-z0-9_-]{1,40}}"
+        seat = match + r"/s/{token:[A-Za-z0-9._-]{1,120}}"
         for base, route_seat in ((match, False), (seat, True)):
             app.router.add_get(base, self._page)
             app.router.add_get(base + "/state.json", self._state if not route_seat else self._seat_state)
@@ -97,9 +99,13 @@ class WebServer:
             response.headers.setdefault(name, value)
         return response
 
+    def _match_id(self, request: web.Request) -> int:
+        """The match the address names; a forged handle is answered as a match that is not there."""
+        return self.links.match_of(request.match_info["match"])
+
     def _seat_pass(self, request: web.Request) -> SeatPass | None:
         token = request.match_info.get("token")
-        return None if token is None else self.links.read(int(request.match_info["match"]), token)
+        return None if token is None else self.links.read(self._match_id(request), token)
 
     async def _admitted(self, request: web.Request) -> SeatPass | None:
         """The seat the request's link opens, checked against who holds the seat now (or None: a public page)."""
@@ -110,7 +116,7 @@ class WebServer:
 
     async def _page(self, request: web.Request) -> web.Response:
         await self._admitted(request)
-        await self.service.get_match(int(request.match_info["match"]))  # a 404 for a match that is not there
+        await self.service.get_match(self._match_id(request))  # a 404 for a match that is not there
         return web.Response(body=self.static["table.html"], content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-cache"})
 
@@ -120,19 +126,19 @@ class WebServer:
                             headers={"Cache-Control": "no-cache"})
 
     async def _state(self, request: web.Request) -> web.Response:
-        state = await self.tables.state(int(request.match_info["match"]))
+        state = await self.tables.state(self._match_id(request))
         return _json(state.json())
 
     async def _seat_state(self, request: web.Request) -> web.Response:
         seat_pass = await self._admitted(request)
-        state = await self.tables.state(int(request.match_info["match"]), seat_pass)
+        state = await self.tables.state(self._match_id(request), seat_pass)
         return _json(state.json(), private=True)
 
     async def _map(self, request: web.Request) -> web.Response:
         await self._admitted(request)
         try:
             step = request.query.get("step", "")
-            png = await self.tables.map_png(int(request.match_info["match"]), int(request.match_info["frame"]),
+            png = await self.tables.map_png(self._match_id(request), int(request.match_info["frame"]),
                                             int(step) if step.isdigit() else None)
         except IndexError:
             return _error(404, "There is no such phase in this match.")
@@ -147,7 +153,7 @@ class WebServer:
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """The match's version each time it moves, as server-sent events, until the page goes."""
         await self._admitted(request)
-        match_id = int(request.match_info["match"])
+        match_id = self._match_id(request)
         version = (await self.service.get_match(match_id)).version
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no"})

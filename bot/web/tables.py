@@ -10,6 +10,7 @@ link, reads that seat's view.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -122,8 +123,10 @@ def facts(block: Any, prefix: str = "") -> list[str]:
 class Tables:
     """Builds the pages' states and draws their maps, caching what every viewer shares."""
 
-    def __init__(self, service: MatchService) -> None:
+    def __init__(self, service: MatchService, handle: Callable[[int], str] = str) -> None:
         self.service = service
+        self.handle = handle
+        """Match id -> its name in the pages' addresses (WebLinks.handle)."""
         self.timelines = Timelines(service.store)
         self.pngs: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
         self.names: dict[int, list[str]] = {}
@@ -138,7 +141,7 @@ class Tables:
             _match, frames = await self.timelines.frames(match_id)
         names = self.names[match_id] = info.names()
         log = await self.service.log_of(match_id, LOG_LINES) if info.status != "lobby" else []
-        base = f"/m/{match_id}"
+        base = f"/m/{self.handle(match_id)}"
         return TableState(
             match=match_id, title=info.title, game=info.game, status=info.status, phase=fill(status.phase, names),
             version=info.version, deadline=status.deadline.isoformat() if status.deadline and info.status == "active" else None,

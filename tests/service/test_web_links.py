@@ -36,7 +36,11 @@ async def test_the_key_is_made_once_and_every_process_shares_it(store, clock) ->
 async def test_a_link_opens_its_seat_until_it_expires(store, clock) -> None:
     links = await WebLinks.open(store, "https://t.example/", None, clock, days=2)
     url = links.seat(7, 1, 200)
-    assert url.startswith("https://t.example/m/7/s/1.200.")
+    assert url.startswith(f"https://t.example/m/{links.handle(7)}/s/1.200.")
+    assert links.match_of(links.handle(7)) == 7
+    for forged in ("7", f"7-{'A' * 12}", links.handle(8).replace("8-", "7-"), links.handle(7) + "x"):
+        with pytest.raises(LookupError):
+            links.match_of(forged)
     token = url.rsplit("/", 1)[1]
     seat_pass = links.read(7, token)
     assert (seat_pass.match_id, seat_pass.seat, seat_pass.user_id) == (7, 1, 200)

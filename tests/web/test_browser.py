@@ -67,7 +67,7 @@ async def test_a_live_match_page_zooms_replays_and_follows_the_match(
         fake, start_bot, alice, bob, tmp_path, browser) -> None:
     bot = await start_match(fake, start_bot, alice, bob, tmp_path, web_port=0)
     bot.web.feed.every = 0.1
-    url = f"http://127.0.0.1:{bot.web.port}/m/1"
+    url = f"http://127.0.0.1:{bot.web.port}/m/{bot.web.links.handle(1)}"
     await open_page(browser, url, PHONE)
     await browser.evaluate("window.stillThisPage = true")
     state = await browser.evaluate("warhostTable.state")
@@ -148,7 +148,7 @@ async def test_a_samurai_page_weighs_less_than_300_kb(fake, start_bot, alice, tm
     await alice.wait_for(lambda m: m.id == lobby.id and "AI 2" in m.content)
     await alice.click("Start", message=lobby)
     await alice.dm.wait_for(lambda m: bool(m.buttons or m.selects))
-    url = f"http://127.0.0.1:{bot.web.port}/m/1"
+    url = f"http://127.0.0.1:{bot.web.port}/m/{bot.web.links.handle(1)}"
     await open_page(browser, url, PHONE)
     weight = await browser.evaluate(
         "performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"

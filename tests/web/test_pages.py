@@ -16,7 +16,7 @@ from bot.discord.table_links import OPEN_THE_TABLE
 from bot.web import tables
 from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for, wait_public_delivered
 
-SEAT_LINK = re.compile(r"<(http://127\.0\.0\.1:\d+/m/(\d+)/s/([^>]+))>")
+SEAT_LINK = re.compile(r"<(http://127\.0\.0\.1:\d+/m/(\d+)-[A-Za-z0-9_-]{12}/s/([^>]+))>")
 
 
 async def start_match(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any, **settings: Any) -> Any:
@@ -64,6 +64,7 @@ async def test_public_page_feed_and_maps_hold_no_secret_and_the_seat_page_does(
     drawn = record_drawn_views(monkeypatch)
     bot = await start_match(fake, start_bot, alice, bob, tmp_path, web_port=0)
     base = f"http://127.0.0.1:{bot.web.port}"
+    page_of = f"/m/{bot.web.links.handle(1)}"
     force = [m for m in alice.dm.messages if m.selects][-1]
     await alice.dm.select(None, ["Spirit Lamp (6 pts)", "Golden Hand (8 pts)"], message=force)
     await alice.dm.wait_for(lambda m: m.id == force.id and "stays sealed" in m.content)
@@ -71,14 +72,14 @@ async def test_public_page_feed_and_maps_hold_no_secret_and_the_seat_page_does(
 
     # The board links to the public page, with a Discord link button.
     board = await alice.wait_for(lambda m: m.button(OPEN_THE_TABLE) is not None)
-    assert board.button(OPEN_THE_TABLE).url == f"{base}/m/1"
+    assert board.button(OPEN_THE_TABLE).url == f"{base}{page_of}"
 
     async with aiohttp.ClientSession() as http:
         public: dict[str, bytes] = {}
-        for path in ("/m/1", "/m/1/state.json", "/static/table.js", "/static/table.css"):
+        for path in (page_of, page_of + "/state.json", "/static/table.js", "/static/table.css"):
             status, public[path] = await fetch(http, base + path)
             assert status == 200, path
-        state = (await (await http.get(base + "/m/1/state.json")).json())
+        state = (await (await http.get(base + page_of + "/state.json")).json())
         assert state["title"] == "Tiny Big Wars" and state["seat"] is None
         assert [s["name"] for s in state["seats"]] == ["alice", "bob"]
         assert state["waiting"] == ["bob"] and state["deadline"]
@@ -86,9 +87,9 @@ async def test_public_page_feed_and_maps_hold_no_secret_and_the_seat_page_does(
             status, png = await fetch(http, base + frame["map"])
             assert status == 200 and png.startswith(b"\x89PNG"), index
             public[frame["map"]] = png
-        async with http.get(base + "/m/1/events") as stream:  # the feed's first event: the version now
+        async with http.get(base + page_of + "/events") as stream:  # the feed's first event: the version now
             first = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 10)
-            public["/m/1/events"] = first
+            public[page_of + "/events"] = first
             assert f"data: {state['version']}".encode() in first
         for path, body in public.items():
             assert b"spirit" not in body.lower() and b"goldhand" not in body.lower(), path
@@ -98,7 +99,7 @@ async def test_public_page_feed_and_maps_hold_no_secret_and_the_seat_page_does(
         # Alice's own link, from her DM, shows her sealed force; it opens her seat only.
         link = seat_link(alice)
         status, page = await fetch(http, link)
-        assert status == 200 and page == public["/m/1"]
+        assert status == 200 and page == public[page_of]
         mine = await (await http.get(link + "/state.json")).json()
         assert mine["seat"]["name"] == "alice" and "force heroes: lamp, goldhand" in mine["seat"]["facts"]
         assert "lamp, goldhand" in mine["seat"]["alt"]
@@ -110,14 +111,17 @@ async def test_public_page_feed_and_maps_hold_no_secret_and_the_seat_page_does(
         # A forged, altered or foreign link opens nothing and says why.
         token = link.rsplit("/", 1)[1]
         seat, user, expires, signature = token.split(".")
-        for forged, why in ((f"{base}/m/1/s/{seat}.{user}.{int(expires) + 999}.{signature}", "not valid"),
-                            (f"{base}/m/1/s/1.{user}.{expires}.{signature}", "not valid"),
-                            (f"{base}/m/2/s/{token}", "not valid"),
-                            (f"{base}/m/1/s/junk", "not a seat link")):
+        for forged, why in ((f"{base}{page_of}/s/{seat}.{user}.{int(expires) + 999}.{signature}", "not valid"),
+                            (f"{base}{page_of}/s/1.{user}.{expires}.{signature}", "not valid"),
+                            (f"{base}/m/{bot.web.links.handle(2)}/s/{token}", "not valid"),
+                            (f"{base}{page_of}/s/junk", "not a seat link")):
             async with http.get(forged + "/state.json") as response:
                 assert response.status == 403 and why in await response.text(), forged
-        status, _body = await fetch(http, f"{base}/m/99")
-        assert status == 404
+        # Match ids count up: a page is reached only through the signed handle the bot posts.
+        for unknown in ("/m/99", "/m/1", f"/m/1-{'A' * 12}", f"/m/{bot.web.links.handle(99)}",
+                        page_of.replace("/m/1-", "/m/2-")):
+            status, _body = await fetch(http, base + unknown)
+            assert status == 404, unknown
 
         # A kick revokes bob's link at once.
         kicked = await alice.slash("game kick", player=bob)
@@ -130,15 +134,16 @@ async def test_the_feed_says_when_the_match_moves(fake, start_bot, alice, bob, t
     bot = await start_match(fake, start_bot, alice, bob, tmp_path, web_port=0)
     bot.web.feed.every = 0.05
     base = f"http://127.0.0.1:{bot.web.port}"
+    page_of = f"/m/{bot.web.links.handle(1)}"
     async with aiohttp.ClientSession() as http:
-        before = await (await http.get(base + "/m/1/state.json")).json()
-        async with http.get(base + "/m/1/events") as stream:
+        before = await (await http.get(base + page_of + "/state.json")).json()
+        async with http.get(base + page_of + "/events") as stream:
             await stream.content.readuntil(b"\n\n")
             await AutoPlayer(alice).step()
             moved = (await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 20)).decode()
         version = int(re.search(r"data: (\d+)", moved)[1])
         assert version > before["version"]
-        after = await (await http.get(base + "/m/1/state.json")).json()
+        after = await (await http.get(base + page_of + "/state.json")).json()
         assert before["waiting"] == ["alice", "bob"]
         assert after["version"] >= version and after["waiting"] == ["bob"]
 
@@ -148,8 +153,9 @@ async def test_the_result_links_to_the_table(fake, start_bot, alice, bob, tmp_pa
     await play_until(fake, [AutoPlayer(alice), AutoPlayer(bob)],
                      lambda: any("The match is over" in m.content for m in fake.channel.messages))
     result = next(m for m in fake.channel.messages if "The match is over" in m.content)
-    assert result.button(OPEN_THE_TABLE).url == "https://table.example/m/1"
-    assert "https://table.example/m/1/s/" in seat_link_text(alice)
+    page_of = f"https://table.example/m/{bot.web.links.handle(1)}"
+    assert result.button(OPEN_THE_TABLE).url == page_of
+    assert page_of + "/s/" in seat_link_text(alice)
     assert bot.web is not None
 
 
@@ -183,7 +189,7 @@ async def test_with_no_web_port_nothing_listens_and_nothing_links(fake, start_bo
     everything = [*fake.messages.values()]
     assert any(m.buttons for m in everything)
     assert all(b.url is None for m in everything for b in m.buttons)
-    assert not any("/m/1" in m.content for m in everything)
+    assert not any("/m/" in m.content for m in everything)
 
 
 async def test_the_web_port_listens(fake, start_bot, alice, bob, tmp_path) -> None:
