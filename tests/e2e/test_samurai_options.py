@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.service.wording import ai_name
 from tests.e2e.harness import ephemeral_reply, factory, open_prompt, settings_for
 from tests.e2e.samurai_play import SamuraiPlayer
 
@@ -21,9 +22,9 @@ async def _open_with_two_ai(fake, alice, mode: str = "base", **options) -> tuple
     opened = lobby.content
     for count in (1, 2):
         await alice.click("Add AI", message=lobby)
-        await alice.wait_for(lambda m, n=count: m.id == lobby.id and f"AI {n}" in m.content)
+        await alice.wait_for(lambda m, n=count: m.id == lobby.id and ai_name(n) in m.content)
     await alice.click("Start", message=lobby)
-    await alice.wait_for(lambda m: m.id == lobby.id and "Players: alice (host), AI 1" in m.content and "Now: " in m.content)
+    await alice.wait_for(lambda m: m.id == lobby.id and f"Players: alice (host), {ai_name(1)}" in m.content and "Now: " in m.content)
     return reply, opened
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.service.wording import ai_name
 from tests.e2e.harness import AutoPlayer, factory, settings_for
 from tests.web.chromium import Chromium, artefacts, chromium_path
 from tests.web.test_pages import seat_link, start_match
@@ -145,7 +146,7 @@ async def test_a_samurai_page_weighs_less_than_300_kb(fake, start_bot, alice, tm
     lobby = await alice.wait_for(lambda m: m.button("Add AI") is not None)
     for _ in range(2):
         await alice.click("Add AI", message=lobby)
-    await alice.wait_for(lambda m: m.id == lobby.id and "AI 2" in m.content)
+    await alice.wait_for(lambda m: m.id == lobby.id and ai_name(2) in m.content)
     await alice.click("Start", message=lobby)
     await alice.dm.wait_for(lambda m: bool(m.buttons or m.selects))
     url = f"http://127.0.0.1:{bot.web.port}/m/{bot.web.links.handle(1)}"
