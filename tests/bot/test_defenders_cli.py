@@ -57,7 +57,7 @@ def test_play_defenders_solo_at_the_terminal(tmp_path: Path) -> None:
     out = proc.stdout
     assert "Tiny Epic Defenders. You play " in out
     assert ">> Choose the first skill of" in out
-    assert "Not allowed: '9' is not one of the numbers shown (1, 2)." in out
+    assert "Not allowed: '9' is not a number from 1 to 2." in out
     assert ">> Your Turn (Defender card)" in out and "End the Turn" in out
     assert "The Defenders won:" in out or "The Defenders lost:" in out
     assert "nobody won" not in out
