@@ -95,7 +95,7 @@ async def test_shared_points_and_an_optional_prompt(fake, start_bot, alice, bob,
     a_cheer = await alice.dm.wait_for(lambda m: live("Not now")(m) and "Round 2" in m.content)
     await bob.dm.click("Scout", message=await bob.dm.wait_for(live("Scout")))
     over = await alice.wait_for(lambda m: "The match is over" in m.content)
-    assert "alice, bob won" in over.content
+    assert "a shared win for alice and bob" in over.content
     assert (await bot.svc.get_match(info.id)).status == "finished"
     # The leftover optional prompt is simply closed now: its DM says so and offers nothing.
     closed = await alice.dm.wait_for(lambda m: m.id == a_cheer.id and not m.buttons and not m.selects)

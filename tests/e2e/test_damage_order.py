@@ -64,9 +64,9 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
     await alice.wait_for(lambda m: "bob joined" in m.content)
     await alice.click("Start")
     info = await bot.svc.find_match(fake.channel.id)
-    await alice.dm.select(None, ["Iron Monk (6 pts)", "Jade Warden (6 pts)"],
+    await alice.dm.select(None, ["Iron Monk (6 points)", "Jade Warden (6 points)"],
                           message=await alice.dm.wait_for(lambda m: m.selects))
-    await bob.dm.select(None, ["Lotus Sage (5 pts)", "Banner Captain (6 pts)", "Willow Mender (5 pts)"],
+    await bob.dm.select(None, ["Lotus Sage (5 points)", "Banner Captain (6 points)", "Willow Mender (5 points)"],
                         message=await bob.dm.wait_for(lambda m: m.selects))
 
     view = await bot.svc.public_view(info.id)

@@ -59,7 +59,7 @@ async def test_every_prompt_kind_through_discord_and_no_leaks(fake, start_bot, a
 
         # Alice's sealed force: distinctive heroes nobody else may read about before the reveal.
         force = await alice.dm.wait_for(lambda m, after=lobby: m.selects and m.id > after.id)
-        await alice.dm.select(None, ["Spirit Lamp (6 pts)", "Golden Hand (8 pts)"], message=force)
+        await alice.dm.select(None, ["Spirit Lamp (6 points)", "Golden Hand (8 points)"], message=force)
         await alice.dm.wait_for(lambda m, fid=force.id: m.id == fid and "stays sealed" in m.content)
         if game_no == 0:
             assert fake.leaks("Spirit Lamp", allowed=[alice]) == []

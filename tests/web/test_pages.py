@@ -66,7 +66,7 @@ async def test_public_page_feed_and_maps_hold_no_secret_and_the_seat_page_does(
     base = f"http://127.0.0.1:{bot.web.port}"
     page_of = f"/m/{bot.web.links.handle(1)}"
     force = [m for m in alice.dm.messages if m.selects][-1]
-    await alice.dm.select(None, ["Spirit Lamp (6 pts)", "Golden Hand (8 pts)"], message=force)
+    await alice.dm.select(None, ["Spirit Lamp (6 points)", "Golden Hand (8 points)"], message=force)
     await alice.dm.wait_for(lambda m: m.id == force.id and "stays sealed" in m.content)
     await wait_public_delivered(bot)
 
