@@ -48,7 +48,9 @@ async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_pat
     await play_full_match(fake, start_bot, alice, bob, tmp_path / "w.db")
     posts = fake.channel_messages(fake.channel)
     contents = [m.content for m in posts]
-    assert any(re.search(r"\d of 3 have chosen", c) for c in contents)
+    # Progress shows while a phase post is open; the closed post keeps only what happened.
+    assert any(re.search(r"\d of 3 have chosen", text) for m in posts for text in m.texts)
+    assert not any(re.search(r"\d of 3 have chosen", c) for c in contents)
     phase_posts = [m for m in posts if m.files.get("map.png")]
     assert len(phase_posts) >= 4
     for post in phase_posts:
