@@ -114,8 +114,8 @@ def sentence(text: str) -> str:
 
 
 _OPTION_WORDS = {
-    "round_limit": "at most {value} rounds",
-    "point_limit": "{value} force points",
+    "round_limit": "at most {value} {rounds}",
+    "point_limit": "{value} force {points}",
     "to_win": "{value} influence to win",
     "mode": "{value} mode",
     "difficulty": "{value} difficulty",
@@ -131,4 +131,5 @@ def option_words(name: str, value: object) -> str:
     template = _OPTION_WORDS.get(name)
     if template is None:
         return f"{name.replace('_', ' ')} {value}"
-    return template.format(value=value)
+    one = str(value) == "1"
+    return template.format(value=value, rounds="round" if one else "rounds", points="point" if one else "points")

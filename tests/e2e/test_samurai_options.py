@@ -36,8 +36,9 @@ async def test_setup_classic_through_the_slash_command_gives_the_turn_order_setu
     assert await bot.svc.find_match(fake.channel.id) is None, "a refused option opened a lobby"
 
     reply, lobby = await _open_with_two_ai(fake, alice, setup="classic", steps="classic", losses="asked")
-    for text in (reply, lobby):
-        assert "setup classic" in text and "steps classic" in text and "losses asked" in text, text
+    assert "classic setup" in reply and "classic steps" in reply and "losses asked" in reply, reply
+    assert "at most 1 round," in reply, "a counted noun agrees with its number"
+    assert "setup classic" in lobby and "steps classic" in lobby and "losses asked" in lobby, lobby
     info = await bot.svc.find_match(fake.channel.id)
     assert info.options["setup"] == "classic" and info.options["steps"] == "classic"
     assert info.options["losses"] == "asked"
