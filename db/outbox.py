@@ -196,7 +196,8 @@ class OutboxQueries:
             cond = sa.and_(cond, _lease_is(fence))
         result = await connection.execute(
             sa.update(Notice).where(cond)
-            .values(delivered_at=now, delivery_ref=ref, parked_reason=None,
+            # a ref the seat's own click recorded first (claim_prompt_message) names the message
+            .values(delivered_at=now, delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), ref), parked_reason=None,
                     payload=delivered_payload_sql(connection.dialect.name))
         )
         return bool(result.rowcount)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -33,6 +34,23 @@ class TurnQueries:
             if ref is not None and str(ref).isdigit():
                 return int(notice_id or 0), str(ref), dict(payload)
         return None
+
+    async def claim_prompt_message(self, session: AsyncSession, match_id: int, seat: int, version: int,
+                                   message_id: str) -> bool:
+        """The seat answered its prompt of ``version`` on DM ``message_id`` before that prompt's notice
+        was marked delivered (the delivery stopped between the send and the mark): the message is
+        the notice's, so its delivery, whatever it finds then, records it and a later prompt edits
+        it instead of sending another. True when a notice took the ref."""
+        stmt = select(col(Notice.id), col(Notice.payload)).where(
+            col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.seat) == seat,
+            col(Notice.delivered_at).is_(None), col(Notice.delivery_ref).is_(None))
+        for notice_id, payload in (await session.exec(stmt)).all():
+            if (payload or {}).get("version") == version:
+                connection = await session.connection()
+                await connection.execute(sa.update(Notice).where(
+                    col(Notice.id) == notice_id, col(Notice.delivery_ref).is_(None)).values(delivery_ref=message_id))
+                return True
+        return False
 
     async def seat_choices(self, session: AsyncSession, match_id: int, seat: int,
                            after: int) -> list[tuple[int, str, str, dict[str, Any]]]:

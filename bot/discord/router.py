@@ -242,7 +242,7 @@ class Router:
         async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
             result = await self.service.submit(
                 match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
-                in_guild=not in_dm,
+                in_guild=not in_dm, message_id=interaction.message.id if in_dm and interaction.message else None,
             )
             if result.reminders or result.pings:
                 info = await self.service.get_match(match_id)

@@ -50,9 +50,10 @@ class Play(Transactions):
         version: int | None = None,
         interaction_id: str | None = None,
         in_guild: bool = False,
+        message_id: int | None = None,
     ) -> SubmitResult:
         """Validate and apply one choice; committed before this returns. ``in_guild``: the
-        answer came from the server (the act command), not a DM."""
+        answer came from the server (the act command), not a DM; ``message_id``: the DM clicked."""
         if interaction_id is not None and not 0 < len(interaction_id) <= 100:
             raise BadChoice("An interaction id must have 1 to 100 characters.")
 
@@ -70,6 +71,10 @@ class Play(Transactions):
             if prompt is None or (version is not None and version != seat.prompt_version):
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
+            if message_id is not None and not in_guild and seat.prompt_version is not None:
+                # the prompt's DM exists even if its delivery was never marked: it holds the turn
+                await self.store.claim_prompt_message(ctx.session, match_id, seat.seat_no, seat.prompt_version,
+                                                      str(message_id))
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no

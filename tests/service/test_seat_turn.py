@@ -65,3 +65,34 @@ async def test_a_prompt_never_sent_holds_no_turn(svc: MatchService) -> None:
         await svc.delivered(notice.id, "superseded" if notice.kind == "prompt" else "x")
     turn = await svc.seat_turn(info.id, bob)
     assert turn is not None and turn.subject is None and turn.live is False
+
+
+async def test_a_click_on_a_dm_whose_delivery_was_never_marked_makes_it_the_turn_dm(svc: MatchService) -> None:
+    """The delivery stopped between sending a prompt DM and marking it; the player answered on
+    that DM. Its notice is then marked "superseded" (nothing left to ask), yet the DM is the
+    seat's turn DM: the next prompt edits it instead of sending a second one."""
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    bob = info.seat_of(BOB)
+    assert bob is not None
+    pending = await svc.outbox(limit=1000)
+    prompt = next(n for n in pending if n.kind == "prompt" and n.seat == bob)
+    before = await svc.seat_turn(info.id, bob)
+    assert before is not None and before.subject is None, "no DM holds the turn yet"
+    await svc.submit(info.id, BOB, {"bid": 1}, version=prompt.payload["version"], interaction_id="i-1",
+                     message_id=777)
+    await svc.delivered(prompt.id, "superseded")
+    turn = await svc.seat_turn(info.id, bob)
+    assert turn is not None and turn.subject is not None and turn.subject.dm == 777
+    assert [(c.by, c.choice) for c in turn.choices][:1] == [("player", {"bid": 1})]
+
+
+async def test_an_answer_in_the_channel_claims_no_message(svc: MatchService) -> None:
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    bob = info.seat_of(BOB)
+    assert bob is not None
+    prompt = next(n for n in await svc.outbox(limit=1000) if n.kind == "prompt" and n.seat == bob)
+    await svc.submit(info.id, BOB, {"bid": 1}, version=prompt.payload["version"], interaction_id="i-2",
+                     in_guild=True, message_id=888)
+    await svc.delivered(prompt.id, "superseded")
+    turn = await svc.seat_turn(info.id, bob)
+    assert turn is not None and turn.subject is None
