@@ -80,6 +80,10 @@ def alembic_config(url: str, connection: Any = None) -> Any:
     return cfg
 
 
+IDLE_IN_TRANSACTION_MS = 10_000
+"""PostgreSQL ends a transaction left idle this long (milliseconds): see Store.open."""
+
+
 class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
@@ -99,11 +103,16 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
 
     @classmethod
     async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5,
-                   one_writer: bool = True) -> Store:
+                   one_writer: bool = True, idle_in_transaction_ms: int = IDLE_IN_TRANSACTION_MS) -> Store:
         # Parameters stay out of logged SQL and error messages: they include sealed choices.
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("postgresql"):
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
+            # A process paused (SIGSTOP, a frozen VM) inside a transaction would hold its row locks
+            # (a match, the lease row) for as long as it sleeps, and every other process would wait
+            # on them: the server ends such a transaction instead. Ours never idle that long.
+            kwargs["connect_args"] = {"server_settings": {
+                "idle_in_transaction_session_timeout": str(idle_in_transaction_ms)}}
         else:
             kwargs["connect_args"] = {"timeout": 30}
         engine = create_async_engine(url, **kwargs)

@@ -111,3 +111,29 @@ async def test_only_the_newest_two_snapshots_are_kept_and_every_step_still_loads
 async def _choices(store: Store, mid: int) -> list[Choice]:
     async with store.read() as s:
         return await store.choices(s, mid)
+
+
+async def test_postgres_ends_a_transaction_left_idle_so_a_paused_process_holds_no_lock(pg_url: str) -> None:
+    """A process stopped inside a transaction (SIGSTOP, a frozen VM) must not keep its locks: the
+    server ends the idle transaction, another process gets the lock, and the sleeper's next
+    statement fails rather than writing on."""
+    import asyncio
+
+    import asyncpg
+
+    store = await Store.open(pg_url, idle_in_transaction_ms=300)
+    try:
+        with pytest.raises(sa.exc.DBAPIError):
+            async with store.write() as session:
+                await session.execute(sa.text("SELECT pg_advisory_xact_lock(41)"))
+                plain = "postgresql://" + pg_url.split("://", 1)[1]
+                other = await asyncpg.connect(plain)
+                try:
+                    assert not await other.fetchval("SELECT pg_try_advisory_lock(41)"), "held while busy"
+                    await asyncio.sleep(1.5)  # the holder sleeps, idle, inside its transaction
+                    assert await other.fetchval("SELECT pg_try_advisory_lock(41)"), "the server ended it"
+                finally:
+                    await other.close()
+                await session.execute(sa.text("SELECT 1"))
+    finally:
+        await store.close()

@@ -25,9 +25,14 @@ async def test_expired_deadline_is_played_by_the_ai_and_posted_once(fake, start_
     await fake.quiesce(quiet=0.3, timeout=3)
     posts = [m.content for m in fake.channel_messages(fake.channel) if "Time is up" in m.content]
     assert posts == [first.content, second.content]
-    # Her DMs say what the AI chose for her; none still asks, and no reminder still says the match waits.
+    # Her DMs say what the AI chose for her; none still asks, and no reminder still says the match
+    # waits (the DMs are brought up to date after the last posts: wait for that, however slow).
+    def stale() -> list[str]:
+        return [m.content for m in alice.dm.messages if not m.deleted and "still waits for your choice" in m.content]
+
+    await fake.wait_until(lambda: not stale(), timeout=60)
     dms = [m for m in alice.dm.messages if not m.deleted]
     assert any("Time was up: the AI chose **" in m.content and "for you." in m.content for m in dms), \
         [m.content for m in dms]
     assert [m.content for m in dms if m.selects or any((b.custom_id or "").startswith("wh:p:") for b in m.buttons)] == []
-    assert [m.content for m in dms if "still waits for your choice" in m.content] == []
+    assert stale() == []
