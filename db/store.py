@@ -38,6 +38,7 @@ from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, ne
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
+from db.sqlite_connection import connect_once_stopped
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 
@@ -415,6 +416,11 @@ def _wal(cur: Any, attempts: int = 100) -> None:
 
 def _sqlite_setup(engine: AsyncEngine, *, immediate: bool) -> None:
     """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE."""
+
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def _do_connect(dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
+        # the dialect's own parsing of the URL, our connection class (sqlite_connection.py)
+        return dialect.dbapi.connect(*cargs, async_creator_fn=connect_once_stopped, **cparams)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

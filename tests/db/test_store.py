@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -135,5 +136,25 @@ async def test_postgres_ends_a_transaction_left_idle_so_a_paused_process_holds_n
                 finally:
                     await other.close()
                 await session.execute(sa.text("SELECT 1"))
+    finally:
+        await store.close()
+
+
+async def test_a_sqlite_connection_stopped_twice_ends_instead_of_waiting_for_ever(tmp_path: Any) -> None:
+    """SQLAlchemy's terminate of a cancelled checkout stops the connection's thread, then its
+    graceful close stops it again: the close must end (it hung the event loop's shutdown)."""
+    import asyncio
+
+    from db.sqlite_connection import OnceStopped, connect_once_stopped
+
+    connection = await connect_once_stopped(str(tmp_path / "twice.db"))
+    connection.stop()
+    with pytest.raises(ValueError, match="Connection closed"):
+        await asyncio.wait_for(connection.close(), 30)
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
+    try:
+        async with store.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            assert isinstance(raw.driver_connection, OnceStopped), "the store's connections stop once"
     finally:
         await store.close()
