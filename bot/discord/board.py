@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.aio_tasks import cancel_and_wait
 from bot.discord import refused, table_links, texts, threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
@@ -233,9 +234,5 @@ class Boards:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
 
     async def stop(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-        for task in list(self.tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self.tasks.values())
         self.tasks.clear()

@@ -7,7 +7,6 @@ each lives elsewhere (the service's tick, delivery.py, the instance guard)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
@@ -16,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot import log_json, metrics
+from bot.aio_tasks import cancel_and_wait
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
@@ -88,11 +88,7 @@ class GameCog(commands.Cog, name="warhost"):
     async def cog_unload(self) -> None:
         """Stop the loops (what delivery had not marked goes out next time), take `/game` back
         and let the handlers still running finish before the bot closes its store."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         self._tasks.clear()
         self.bot.tree.remove_command(self.group.name)
         await handlers_done()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import log_json, metrics
+from bot.aio_tasks import cancel_and_wait
 from bot.discord import nudges, phase_posts, refused, replays, table_links, turn_dm
 from bot.discord.board import Boards
 from bot.discord.lobby import LobbyPosts
@@ -165,12 +166,7 @@ class Delivery:
 
     async def stop(self) -> None:
         """Cancel the match workers (at shutdown); what they had not marked is delivered next time."""
-        tasks = list(self.workers.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self.workers.values())
         self.workers.clear()
         await self.boards.stop()
         await self.lobbies.stop()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.aio_tasks import cancel_and_wait
 from bot.discord import texts
 from bot.discord.ids import LobbyId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
@@ -208,9 +209,5 @@ class LobbyPosts:
         return [task for task in self.tasks.values() if not task.done()]
 
     async def stop(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-        for task in list(self.tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self.tasks.values())
         self.tasks.clear()

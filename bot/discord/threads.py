@@ -9,13 +9,13 @@ threads or post in them) the match runs in the channel itself, one at a time, as
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
+from bot.aio_tasks import cancel_and_wait
 from bot.discord.permissions import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
 from bot.discord.texts import SEVERAL_MATCH, SEVERAL_MATCHES, SEVERAL_MORE
 from bot.service.errors import SeveralMatches
@@ -141,11 +141,7 @@ class Archives:
                 del self.tasks[match_id]
 
     async def stop(self) -> None:
-        for task in list(self.tasks.values()):
-            task.cancel()
-        for task in list(self.tasks.values()):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self.tasks.values())
         self.tasks.clear()
 
 

@@ -15,8 +15,10 @@ from tests.fakediscord.models import Channel, snowflake
 
 SLOW = PARALLEL_SENDS
 """As many channels as delivery has send slots."""
-LIMIT = 5.0
-"""Seconds: far below the 300 s the channels ask for, and below discord.py's own 10 s wait."""
+LIMIT = 60.0
+"""Seconds: far below the 300 s the channels ask for, on however busy a machine. That no send slot
+waits out a held channel (discord.py's own 10 s wait included) is checked on the slots themselves;
+the test prints the time taken (about 1-4 s on a quiet machine)."""
 
 
 async def within(fake: Any, predicate: Any, limit: float) -> float:
@@ -51,15 +53,16 @@ async def test_sixteen_channels_answering_429_for_300_s_hold_up_no_other_server(
     other = fake.guilds[1].channel
     here, there = alice.at(other), bob.at(other)
     assert (await here.slash("game new", game="tinybigwars", seats=2)).ok
-    lobby_took = await within(fake, lambda: any(m.button("Join") for m in other.messages), 30)
+    lobby_took = await within(fake, lambda: any(m.button("Join") for m in other.messages), LIMIT)
     assert (await there.click("Join")).ok
     await here.wait_for(lambda m: "bob joined" in m.content)
     started = time.monotonic()
     assert (await here.click("Start")).ok
-    await alice.dm.wait_for(lambda m: bool(m.selects), timeout=30)
+    await alice.dm.wait_for(lambda m: bool(m.selects), timeout=LIMIT)
     dm_took = time.monotonic() - started
-    # 2 s on a quiet machine (the figures measured are in the report); a loaded test machine gets more.
     assert lobby_took < LIMIT and dm_took < LIMIT, (lobby_took, dm_took)
+    assert len(delivery.slowed.until) == SLOW and delivery.gate._value == PARALLEL_SENDS, \
+        "the held channels stay held, and none of them keeps a send slot"
     print(f"lobby post {lobby_took:.2f} s, first DM {dm_took:.2f} s after Start")
     refused = [r for r in fake.rate_limiter.refusals if r.kind == "injected"]
     assert all(r.attempt == 1 for r in refused), "a held channel is not asked again before its time"

@@ -1,0 +1,51 @@
+"""Stopping background tasks (bot/aio_tasks.py): every task ends, and the one stopping them can
+itself still be cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.aio_tasks import cancel_and_wait
+
+
+async def test_every_task_ends_whatever_it_raised() -> None:
+    async def forever() -> None:
+        await asyncio.Event().wait()
+
+    async def fails() -> None:
+        raise RuntimeError("broken")
+
+    failed = asyncio.create_task(fails())
+    await asyncio.sleep(0)
+    tasks = [asyncio.create_task(forever()), failed, asyncio.create_task(forever())]
+    await cancel_and_wait(tasks)
+    assert all(task.done() for task in tasks)
+    assert [task.cancelled() for task in tasks] == [True, False, True]
+
+
+async def test_a_stop_that_is_cancelled_itself_ends_cancelled() -> None:
+    """A task that takes long to end after its cancel: the stopper, cancelled while it waits,
+    ends at once as cancelled rather than going on as if nothing happened."""
+    release = asyncio.Event()
+
+    async def slow_to_end() -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await release.wait()
+
+    worker = asyncio.create_task(slow_to_end())
+    await asyncio.sleep(0)
+    went_on = []
+
+    async def stop() -> None:
+        await cancel_and_wait([worker])
+        went_on.append(True)
+
+    stopper = asyncio.create_task(stop())
+    await asyncio.sleep(0.01)
+    stopper.cancel()
+    await asyncio.wait([stopper])
+    assert stopper.cancelled() and went_on == []
+    release.set()
+    await asyncio.wait([worker])
