@@ -135,15 +135,19 @@ class TableCommands(CommandBase, app_commands.Group):
     async def undo(self, interaction: discord.Interaction,
                    back: app_commands.Range[int, 1, MAX_BACK] = 1) -> None:
         await self._private(interaction)
-        manager = await self._manager(interaction)
-        outcome = await self.service.request_undo(channel_of(interaction), interaction.user.id, back, is_manager=manager)
-        if outcome.status == "done":
-            text = texts.UNDONE.format(summary=outcome.summary, why=outcome.why)
-        else:
+
+        async def apply() -> str:
+            manager = await self._manager(interaction)
+            outcome = await self.service.request_undo(channel_of(interaction), interaction.user.id, back,
+                                                      is_manager=manager)
+            if outcome.status == "done":
+                return texts.UNDONE.format(summary=outcome.summary, why=outcome.why)
             asked = ", ".join(plain_name(n) for n in outcome.asked)
-            text = texts.UNDO_ASKED.format(asked=asked, summary=outcome.summary, why=outcome.why,
+            return texts.UNDO_ASKED.format(asked=asked, summary=outcome.summary, why=outcome.why,
                                            due=timestamp(outcome.due_at))
-        await self._done(interaction, text)
+
+        # a retried or double-sent undo must not take back a second choice
+        await self._once(interaction, f"undo:{back}", apply)
 
     @app_commands.command(name="away", description="Be away for some hours: the AI plays for you, or your deadlines wait")
     @app_commands.describe(hours="how long you will be away")

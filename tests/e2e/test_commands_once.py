@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.harness import ephemeral_reply
+from tests.e2e.harness import AutoPlayer, ephemeral_reply
 from tests.e2e.test_delivery_blocked import start_match
 
 
@@ -44,3 +44,29 @@ async def test_an_outcome_discord_would_not_confirm_is_told_with_the_next_comman
     later = await alice.slash("game mine")
     assert "earlier command" not in later.content, "told once"
     assert "Already done" in await ephemeral_reply(await alice.slash("game pause"))
+
+
+async def test_a_repeated_undo_is_applied_once(fake, start_bot, alice, bob, tmp_path) -> None:
+    """A double-sent `/game undo` (a retry, a double tap) must not take back a second choice."""
+    bot = await start_match(fake, start_bot, alice, bob, tmp_path)
+    for player in (alice, bob):  # the sealed first step: both choose, it is revealed into the log
+        await AutoPlayer(player).answer(await player.dm.wait_for(lambda m: m.selects))
+    match = await bot.svc.find_match(fake.channel.id)
+
+    async def log() -> tuple[int, int]:
+        async with bot.store.read() as session:
+            rows = await bot.store.choices(session, match.id)
+            return sum(row.by == "player" for row in rows), len(await bot.store.undos(session, match.id))
+
+    for _ in range(600):
+        if (await log())[0] == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert await log() == (2, 0)
+    first = await alice.slash("game undo")
+    assert first.content.startswith(("Undone", "Asked")), first.content
+    after = await log()
+    assert after[1] == 1
+    again = await alice.slash("game undo")
+    assert again.content.startswith("Already done") and first.content[:40] in again.content, again.content
+    assert await log() == after, "the repeat changed nothing"
