@@ -16,7 +16,7 @@ from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNoti
 from bot.service.rows import row_id
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import MatchInfo, Where
-from bot.service.wording import ai_name, seat_name, sentence
+from bot.service.wording import ai_name, option_words, seat_name, sentence
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 ABORTED_BY = "aborted_by"
@@ -106,7 +106,7 @@ class Lobby(Transactions):
                     seats.append(Seat(match_id=row_id(match), seat_no=0, user_id=host_id, name=host_name))
                     session.add(seats[0])
                 ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
-                chosen = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in options.items())
+                chosen = ", ".join(option_words(key, value) for key, value in options.items())
                 self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {chosen_game.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:

@@ -38,7 +38,8 @@ async def test_setup_classic_through_the_slash_command_gives_the_turn_order_setu
     reply, lobby = await _open_with_two_ai(fake, alice, setup="classic", steps="classic", losses="asked")
     assert "classic setup" in reply and "classic steps" in reply and "losses asked" in reply, reply
     assert "at most 1 round," in reply, "a counted noun agrees with its number"
-    assert "setup classic" in lobby and "steps classic" in lobby and "losses asked" in lobby, lobby
+    assert "classic setup" in lobby and "classic steps" in lobby and "losses asked" in lobby, lobby
+    assert "at most 1 round" in lobby, "the lobby's line words its options as the reply does"
     info = await bot.svc.find_match(fake.channel.id)
     assert info.options["setup"] == "classic" and info.options["steps"] == "classic"
     assert info.options["losses"] == "asked"
