@@ -14,6 +14,7 @@ import discord
 
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import timestamp
+from bot.discord.sending import DMS_CLOSED, clip, inert, nonce_of, parse_time
 from bot.discord.texts import HAS_CHOSEN, REMINDER_ANSWERED, REMINDER_DEADLINE, REMINDER_DM
 from bot.service.core import DM_REFS
 from bot.service.outbox import USER
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DMS_CLOSED = 50007
 
 
 async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> list[int]:
@@ -44,8 +44,6 @@ async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> l
 
 async def turn(delivery: Delivery, notice: Any) -> str:
     """Mention the players who must act and whose DMs could not tell them."""
-    from bot.discord.delivery import clip, inert, nonce_of
-
     users = await unreachable(delivery, notice, [int(u) for u in notice.payload.get("user_ids", [])])
     if users:  # a mention that arrives after the player answered would be untrue: only those still owing
         waiting = {s.user_id for s in (await delivery.svc.status_of(notice.match_id)).waiting}
@@ -60,15 +58,13 @@ async def turn(delivery: Delivery, notice: Any) -> str:
 
 async def reminder(delivery: Delivery, notice: Any) -> str:
     """A DM to each late player; one channel post mentioning those the DMs do not reach."""
-    from bot.discord.delivery import _parse_time, clip, inert, nonce_of
-
     payload = notice.payload
     waiting = {s.user_id for s in (await delivery.svc.status_of(notice.match_id)).waiting}
     # who answered between the reminder's writing and now needs none: it would be untrue
     users = [int(u) for u in payload.get("user_ids", []) if int(u) in waiting]
     if not users:
         return "skipped"
-    deadline = _parse_time(payload.get("deadline"))
+    deadline = parse_time(payload.get("deadline"))
     when = REMINDER_DEADLINE.format(deadline=timestamp(deadline)) if deadline is not None else ""
     info = await delivery.svc.get_match(notice.match_id)
     stuck = await unreachable(delivery, notice, users)

@@ -17,6 +17,7 @@ import discord
 from bot.discord import table_links
 from bot.discord.mentions import NOBODY
 from bot.discord.refusals import UNKNOWN_MESSAGE
+from bot.discord.sending import inert, nonce_of
 from bot.service import drawing
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS
 from bot.service.phase_notices import post_text
@@ -78,8 +79,6 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
     """Post or edit the phase post for these notices (oldest first); returns the message id.
     ``fresh``: Discord refused the edit of the open post (refused.py), so the phase so far is
     posted again as a new message, which the phase's next lines then edit."""
-    from bot.discord.delivery import inert, nonce_of
-
     first, last = group[0], group[-1]
     channel = delivery.bot.get_partial_messageable(first.channel_id)
     new_lines = [(inert(line), notice.kind == "progress") for notice in group for line in _lines(notice)]

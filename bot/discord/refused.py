@@ -22,6 +22,7 @@ import discord
 
 from bot.discord import threads
 from bot.discord.refusals import ARCHIVED_THREAD, LOCKED_THREAD, final_code
+from bot.discord.sending import DELIVERED, DROPPED, LOST, MAX_TRIES, PARKED, RETRY
 from bot.service.outbox import ALERT, CHANNEL, PHASE_POST_KINDS, target_of
 
 if TYPE_CHECKING:
@@ -65,8 +66,6 @@ def recreatable(group: list[Any]) -> bool:
 async def judge(delivery: Delivery, group: list[Any], exc: discord.HTTPException, attempt: int) -> str:
     """What to do after Discord refused try ``attempt`` of a group: AGAIN, RECREATE, or one of
     delivery's outcomes (DELIVERED, PARKED, RETRY, DROPPED)."""
-    from bot.discord.delivery import DELIVERED, LOST, MAX_TRIES, PARKED, RETRY
-
     notice = group[0]
     kind, target_id = target_of(notice)
     if notice.kind == ALERT and isinstance(exc, (discord.Forbidden, discord.NotFound)):
@@ -96,8 +95,6 @@ async def judge(delivery: Delivery, group: list[Any], exc: discord.HTTPException
 
 async def give_up(delivery: Delivery, group: list[Any], exc: discord.HTTPException) -> str:
     """Leave the group's notices out, each with the reason; the host hears of it once per match."""
-    from bot.discord.delivery import DROPPED, LOST
-
     reason = f"Discord refused it (error {exc.code or exc.status}: {exc.text or exc.response.reason})"
     fence = delivery.fence()
     for notice in group:

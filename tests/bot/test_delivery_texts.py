@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.discord.delivery import nonce_of
 from bot.discord.mentions import NOBODY, only, plain_name
 from bot.discord.refusals import alert_text, final_code
+from bot.discord.sending import nonce_of
 
 
 def test_names_are_inert_text() -> None:

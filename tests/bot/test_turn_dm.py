@@ -12,7 +12,8 @@ from typing import Any
 
 import engine
 from bot.discord import turn_dm
-from bot.discord.delivery import SUPERSEDED, Delivery
+from bot.discord.delivery import Delivery
+from bot.discord.sending import SUPERSEDED
 from bot.service.announce import LAST_TO_CHOOSE
 from bot.service.turn_views import SeatTurn, TurnChoice, TurnSubject
 from bot.service.types import Notice

@@ -1,0 +1,51 @@
+"""What every notice sender shares: its text made safe and short, its nonce, and the outcomes
+a delivery reports. A leaf module, so the senders (nudges, phase posts, refusals, DMs) need not
+import the delivery loop that calls them."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any
+
+import discord
+
+DMS_CLOSED = 50007
+"""Discord's code for "Cannot send messages to this user" (DMs closed to the bot)."""
+NONCE_LENGTH = 25
+"""Discord takes string nonces of up to 25 characters."""
+
+DELIVERED, PARKED, RETRY = "delivered", "parked", "retry"
+SUPERSEDED = "superseded"
+"""The ref of a prompt notice not sent: the seat no longer owed it when its turn came."""
+DROPPED = "dropped"
+"""Refused for good and left out (its reason stored, the host told once)."""
+HELD = "held"
+"""Its target answered a 429 longer than discord.py waits: held back until then, the rest goes on."""
+LOST = "lost"
+"""The delivery lease is no longer this process's: it sends nothing more."""
+MAX_TRIES = 3
+"""Tries of a notice Discord refuses with a 4xx (other than 429) before it stops holding up the queue."""
+
+
+def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
+    return text if len(text) <= limit else text[: limit - len(more)] + more
+
+
+def inert(text: str) -> str:
+    """Service text as posted: it never means to ping, whatever a player's name says."""
+    return discord.utils.escape_mentions(text)
+
+
+def nonce_of(notice: Any, part: str = "") -> str:
+    """The nonce of a notice's message (``part`` for a second message of the same notice): the same
+    on every attempt, different for every notice (keys are unique per match, so the match is in it)."""
+    seed = f"warhost:{notice.match_id}:{notice.key}:{part}"
+    return hashlib.sha256(seed.encode()).hexdigest()[:NONCE_LENGTH]
+
+
+def parse_time(value: Any) -> datetime | None:
+    """A time from a notice's payload (stored as ISO text), or None."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value))
