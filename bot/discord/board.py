@@ -7,23 +7,20 @@ match every EDIT_INTERVAL seconds, each showing the state when it is made (the l
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hashlib
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.aio_tasks import cancel_and_wait
 from bot.discord import refused, table_links, texts, threads
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.paced import PacedRefresh
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
-from bot.service import NoMatch
 from engine.text import fill
 
 if TYPE_CHECKING:
@@ -131,53 +128,18 @@ def may_post(messenger: Messenger, channel_id: int) -> bool:
     return holds(messenger, channel_id, send | VIEW_CHANNEL, unknown=True)
 
 
-class Boards:
+class Boards(PacedRefresh):
     """Keeps every running match's board current, at most one edit per EDIT_INTERVAL per match."""
 
+    interval = EDIT_INTERVAL
+    subject = "the status board"
+
     def __init__(self, host: Host) -> None:
+        super().__init__()
         self.host = host
-        self.tasks: dict[int, asyncio.Task[None]] = {}
-        self.again: set[int] = set()
-        self.last_edit: dict[int, float] = {}
         self.shown: dict[int, tuple[int, str, str]] = {}
         """Match -> (board message, text, status) as last posted or edited: an unchanged board is
         not edited again."""
-        self.read_version: dict[int, int] = {}
-        """Match -> the match version the board showed when it was last posted, edited or found
-        current: a notice written at that version or before has nothing new for it."""
-
-    def touch(self, match_id: int, version: int | None = None) -> None:
-        """A notice of the match was delivered: its board follows within EDIT_INTERVAL (one edit
-        for many changes). A notice written at a ``version`` the board already showed changes
-        nothing on it (a draining outbox delivers many), so it costs no read."""
-        if version is not None and version <= self.read_version.get(match_id, -1):
-            return
-        running = self.tasks.get(match_id)
-        if running is not None and not running.done():
-            self.again.add(match_id)
-            return
-        self.tasks[match_id] = asyncio.create_task(self._run(match_id), name=f"board-{match_id}")
-
-    async def _run(self, match_id: int) -> None:
-        try:
-            while True:
-                self.again.discard(match_id)
-                wait = self.last_edit.get(match_id, 0.0) + EDIT_INTERVAL - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    self.again.discard(match_id)  # the edit below shows those changes too
-                try:
-                    await self.refresh(match_id)
-                except (discord.HTTPException, discord.RateLimited, NoMatch) as exc:
-                    log.info("could not update the status board of match %s: %s", match_id, exc)
-                except Exception:
-                    log.exception("updating the status board of match %s failed", match_id)
-                self.last_edit[match_id] = time.monotonic()
-                if match_id not in self.again:
-                    return
-        finally:
-            if self.tasks.get(match_id) is asyncio.current_task():
-                del self.tasks[match_id]
 
     async def refresh(self, match_id: int) -> None:
         """Edit the board, or post (and try to pin) it the first time or after it was deleted."""
@@ -232,7 +194,3 @@ class Boards:
             if not reopen or exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
-
-    async def stop(self) -> None:
-        await cancel_and_wait(self.tasks.values())
-        self.tasks.clear()

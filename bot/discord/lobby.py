@@ -16,13 +16,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.aio_tasks import cancel_and_wait
 from bot.discord import texts
 from bot.discord.ids import LobbyId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.paced import PacedRefresh
 from bot.discord.prompt_ui import PlainView
 from bot.discord.refusals import UNKNOWN_CHANNEL
-from bot.service import NoMatch
 from bot.service.types import MatchInfo, Status
 from engine.text import fill
 
@@ -85,10 +84,14 @@ def lobby_text(status: Status, latest: str | None = None) -> str:
     return "\n".join(lines)[:2000]
 
 
-class LobbyPosts:
+class LobbyPosts(PacedRefresh):
     """Writes every match's lobby post: at once for a lobby notice, paced while the match runs."""
 
+    interval = LOBBY_INTERVAL
+    subject = "the lobby post"
+
     def __init__(self, host: Host) -> None:
+        super().__init__()
         self.host = host
         self.locks: dict[int, asyncio.Lock] = {}
         """One write of a match's lobby post at a time, each rendered inside it: the last write
@@ -97,13 +100,8 @@ class LobbyPosts:
         """Match -> its lobby post (the ref of its first delivered lobby notice)."""
         self.shown: dict[int, str] = {}
         """Match -> the text its lobby post shows: an unchanged post is not edited."""
-        self.tasks: dict[int, asyncio.Task[None]] = {}
-        self.again: set[int] = set()
-        self.last_edit: dict[int, float] = {}
-        self.read_version: dict[int, int] = {}
         self.wakes: dict[int, asyncio.Event] = {}
         """Match -> what cuts its paced wait short (it ended)."""
-        """Match -> the match version its lobby post was last rendered from."""
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self.locks.setdefault(match_id, asyncio.Lock())
@@ -147,32 +145,7 @@ class LobbyPosts:
             self.last_edit.pop(match_id, None)
             if match_id in self.wakes:
                 self.wakes[match_id].set()
-        running = self.tasks.get(match_id)
-        if running is not None and not running.done():
-            self.again.add(match_id)
-            return
-        self.tasks[match_id] = asyncio.create_task(self._run(match_id), name=f"lobby-{match_id}")
-
-    async def _run(self, match_id: int) -> None:
-        try:
-            while True:
-                self.again.discard(match_id)
-                wait = self.last_edit.get(match_id, 0.0) + LOBBY_INTERVAL - time.monotonic()
-                if wait > 0:
-                    await self._pause(match_id, wait)
-                    self.again.discard(match_id)  # the edit below shows those moves too
-                try:
-                    await self.refresh(match_id)
-                except (discord.HTTPException, NoMatch) as exc:
-                    log.info("could not update the lobby post of match %s: %s", match_id, exc)
-                except Exception:
-                    log.exception("updating the lobby post of match %s failed", match_id)
-                self.last_edit[match_id] = time.monotonic()
-                if match_id not in self.again:
-                    return
-        finally:
-            if self.tasks.get(match_id) is asyncio.current_task():
-                del self.tasks[match_id]
+        self._start(match_id)
 
     async def _pause(self, match_id: int, seconds: float) -> None:
         """Wait out the pace, cut short when the match ends meanwhile."""
@@ -203,11 +176,3 @@ class LobbyPosts:
             except discord.NotFound:
                 log.info("the lobby post of match %s is gone; it is not posted again", match_id)
             self.shown[match_id] = text
-
-    def pending(self) -> list[asyncio.Task[None]]:
-        """The edits under way (tests wait for them to settle)."""
-        return [task for task in self.tasks.values() if not task.done()]
-
-    async def stop(self) -> None:
-        await cancel_and_wait(self.tasks.values())
-        self.tasks.clear()

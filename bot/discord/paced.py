@@ -1,0 +1,85 @@
+"""A message per match kept current at a pace: the status board and the lobby post.
+
+A match that moves asks for a refresh (``touch``); its message is edited at most once every
+``interval`` seconds, and the touches that come while an edit waits or runs cost one more look
+afterwards, not one edit each."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from abc import ABC, abstractmethod
+
+import discord
+
+from bot.aio_tasks import cancel_and_wait
+from bot.service import NoMatch
+
+log = logging.getLogger(__name__)
+
+
+class PacedRefresh(ABC):
+    interval: float
+    """Seconds between two edits of one match's message."""
+    subject: str
+    """What the message is, as the log says it ("the status board")."""
+
+    def __init__(self) -> None:
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.again: set[int] = set()
+        """Matches touched while their refresh ran: it looks once more before it ends."""
+        self.last_edit: dict[int, float] = {}
+        self.read_version: dict[int, int] = {}
+        """Match -> the match version its message was last rendered from: a notice written at
+        that version or before has nothing new for it, so it costs no read."""
+
+    def touch(self, match_id: int, version: int | None = None) -> None:
+        """The match moved (a notice written at ``version`` was delivered): its message follows
+        within ``interval``."""
+        if version is not None and version <= self.read_version.get(match_id, -1):
+            return
+        self._start(match_id)
+
+    def _start(self, match_id: int) -> None:
+        running = self.tasks.get(match_id)
+        if running is not None and not running.done():
+            self.again.add(match_id)
+            return
+        self.tasks[match_id] = asyncio.create_task(self._run(match_id), name=f"{type(self).__name__}-{match_id}")
+
+    async def _run(self, match_id: int) -> None:
+        try:
+            while True:
+                self.again.discard(match_id)
+                wait = self.last_edit.get(match_id, 0.0) + self.interval - time.monotonic()
+                if wait > 0:
+                    await self._pause(match_id, wait)
+                    self.again.discard(match_id)  # the edit below shows those moves too
+                try:
+                    await self.refresh(match_id)
+                except (discord.HTTPException, discord.RateLimited, NoMatch) as exc:
+                    log.info("could not update %s of match %s: %s", self.subject, match_id, exc)
+                except Exception:
+                    log.exception("updating %s of match %s failed", self.subject, match_id)
+                self.last_edit[match_id] = time.monotonic()
+                if match_id not in self.again:
+                    return
+        finally:
+            if self.tasks.get(match_id) is asyncio.current_task():
+                del self.tasks[match_id]
+
+    async def _pause(self, match_id: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    @abstractmethod
+    async def refresh(self, match_id: int) -> None:
+        """Show the match as it is now."""
+
+    def pending(self) -> list[asyncio.Task[None]]:
+        """The edits under way (tests wait for them to settle)."""
+        return [task for task in self.tasks.values() if not task.done()]
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self.tasks.values())
+        self.tasks.clear()
