@@ -253,7 +253,7 @@ class Table:
             waiving = kind == "choose" and len(numbered) > 1 and any(
                 opt.get("choice") == default and str(opt["value"]) in WAIVING for _, opt in numbered)
             enter = "Enter twice" if waiving else "Enter"
-            self.say(f"Your choice ({hint}; {enter} = {self._suggestion(prompt, numbered)}):")
+            self.say(f"Your choice, {hint} [{enter} takes {self._suggestion(prompt, numbered)}]:")
             line = self.stop.read(self.read)
             if line is None:
                 return None
@@ -281,7 +281,7 @@ class Table:
         answer: dict[str, Any] = {}
         for field in prompt.get("fields") or []:
             suggested = default.get(field["name"], field["min"])
-            self.say(f"{field['label']} ({field['min']}-{field['max']}, Enter = {suggested}):")
+            self.say(f"{field['label']}, {field['min']} to {field['max']} [Enter takes {suggested}]:")
             line = self.stop.read(self.read)
             if line is None:
                 return None
@@ -300,9 +300,9 @@ class Table:
         default = prompt.get("default") or {}
         if prompt.get("input") == "multi":
             picked = set(default.get(prompt.get("field", "picks"), []))
-            chosen = [f"{number}) {opt['label']}" for number, opt in numbered if opt["value"] in picked]
-            return ", ".join(chosen) if chosen else "none"
-        found = next((f"{number}) {opt['label']}" + (f" - {opt['description']}" if opt.get("description") else "")
+            chosen = [f"{number}, {opt['label']}" for number, opt in numbered if opt["value"] in picked]
+            return "; ".join(chosen) if chosen else "none"
+        found = next((f"{number}, {opt['label']}" + (f" ({opt['description']})" if opt.get("description") else "")
                       for number, opt in numbered if opt.get("choice") == default), None)
         return found or "the suggested answer"
 

@@ -37,7 +37,7 @@ def test_play_to_the_end_refusing_bad_input(tmp_path: Path) -> None:
     assert "Not allowed: '99' is not a number from 1 to 19." in out
     assert "Not allowed: 'x' is not a number from 1 to 19." in out
     assert "[[seat:" not in out, "names, never the engine's seat references"
-    assert re.search(r"Enter = 1\) Ember Fist \(\d+ points\)", out), "Enter names the suggestion"
+    assert re.search(r"\[Enter takes 1, Ember Fist \(\d+ points\)[;\]]", out), "Enter names the suggestion"
     assert "The match is over" in out
     assert ">> Build your force secretly" in out
     # The terminal shows what the channel would see, not Discord's pointers to DMs.

@@ -36,7 +36,7 @@ class Player:
         if not self.refused_once and last.startswith("Your choice"):
             self.refused_once = True
             return "99"
-        if not self.recruited and "Enter twice = " in last and "Done" in last:
+        if not self.recruited and "Enter twice takes " in last and "Done" in last:
             self.recruited = True
             return ""  # Enter once: the table must ask again, not finish the Clan Phase
         if self.recruited and last.startswith("Enter again to take") and self.asked[-2].startswith("Your choice") \
@@ -84,7 +84,7 @@ async def test_tiny_big_wars_at_the_table(tmp_path: Path) -> None:
     # Options are numbered 1 to n, with no gap.
     assert all(block == list(range(1, len(block) + 1)) for block in option_blocks(out))
     # Enter says what it takes; a default that lets the Clan Phase go by needs Enter twice.
-    assert re.search(r"Enter twice = \d+\) Done - Unspent coins are lost", out)
+    assert re.search(r"\[Enter twice takes \d+, Done \(Unspent coins are lost[^\]]*\)\]", out)
     assert "Enter again to take" in out and player.recruited
     assert "Sam recruits" in out, "the number typed after one Enter is the choice, not Done"
     # Headings are plain lines, each before the lines of its phase.
