@@ -182,10 +182,14 @@ class DirectMessages:
         sealed choice revealed, a turn the AI played, a match over), and its reminder DMs. Best
         effort: a failure here loses nothing, the next reconciling renders the same."""
         try:
+            if not await self.bot.holds_lease("deliver"):
+                return
             await self._close_consents(match_id)
             info = await self.svc.get_match(match_id)
             for seat in info.seats:
                 if seat.user_id is not None:
+                    if not await self.bot.holds_lease("deliver"):
+                        return  # paused past the lease meanwhile: the holder brings the DMs up to date
                     async with self.gate:
                         await self._reconcile_seat(match_id, seat.seat)
         except Exception:

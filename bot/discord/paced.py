@@ -10,16 +10,21 @@ import asyncio
 import logging
 import time
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.aio_tasks import cancel_and_wait
 from bot.service import NoMatch
 
+if TYPE_CHECKING:
+    from bot.discord.wiring import Host
+
 log = logging.getLogger(__name__)
 
 
 class PacedRefresh(ABC):
+    host: Host
     interval: float
     """Seconds between two edits of one match's message."""
     subject: str
@@ -56,6 +61,8 @@ class PacedRefresh(ABC):
                 if wait > 0:
                     await self._pause(match_id, wait)
                     self.again.discard(match_id)  # the edit below shows those moves too
+                if not await self.host.holds_lease("deliver"):
+                    return  # the lease passed on (this process was paused): the holder's delivery edits it
                 try:
                     await self.refresh(match_id)
                 except (discord.HTTPException, discord.RateLimited, NoMatch) as exc:

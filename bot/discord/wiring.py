@@ -41,6 +41,10 @@ class Host(Messenger, Protocol):
     @property
     def svc(self) -> MatchService: ...
 
+    async def holds_lease(self, name: str) -> bool:
+        """Whether this process may still deliver (``deliver``): a process paused past its lease sends nothing."""
+        ...
+
 
 class Wiring(Protocol):
     """The service a command or click acts through, the messenger it reaches Discord with, the

@@ -30,7 +30,11 @@ class FakeService:
 class FakeHost:
     def __init__(self) -> None:
         self.svc = FakeService()
+        self.lease = True
         self.edits: list[str] = []
+
+    async def holds_lease(self, name: str) -> bool:
+        return self.lease
 
     def get_channel(self, channel_id: int) -> None:
         return None
@@ -88,3 +92,17 @@ def test_a_notice_knows_the_version_that_wrote_it() -> None:
     assert notice("v12:0:phase").version == 12
     assert notice("blocked:3:channel").version is None
     assert notice("dms-closed:1").version is None
+
+
+async def test_a_process_that_lost_the_delivery_lease_edits_no_board() -> None:
+    """Paused past its lease and resumed, a process must not write: the holder keeps the board."""
+    host = FakeHost()
+    boards = Boards(host)  # type: ignore[arg-type]
+    host.lease = False
+    boards.touch(7, 5)
+    await boards.tasks[7]
+    assert host.edits == [] and host.svc.reads == 0
+    host.lease = True
+    boards.touch(7, 5)
+    await boards.tasks[7]
+    assert len(host.edits) == 1

@@ -132,7 +132,11 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
 
     svc = SimpleNamespace(seat_turn=seat_turn, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
                           newer_prompt=newer_prompt)
-    bot = SimpleNamespace(svc=svc, get_partial_messageable=lambda _id, type=None: dm)
+    async def holds_lease(_name: str) -> bool:
+        return bot.lease
+
+    bot = SimpleNamespace(svc=svc, get_partial_messageable=lambda _id, type=None: dm, holds_lease=holds_lease,
+                          lease=True)
     return Delivery(bot), dm  # type: ignore[arg-type]
 
 
@@ -171,6 +175,15 @@ async def test_reconciling_finalizes_a_sealed_dm_once() -> None:
     await delivery.reconcile(7)
     [(ref, edit)] = dm.edits
     assert ref == DM and edit["view"] is None and "The match is over." in edit["content"]
+
+
+async def test_a_process_that_lost_the_delivery_lease_reconciles_no_dm() -> None:
+    """Paused past its lease and resumed after a drain, a process must not edit DMs: the holder does."""
+    over = sealed_turn(status="finished", version=None, answered=False, secret=False)
+    delivery, dm = delivery_for(over)
+    delivery.bot.lease = False  # type: ignore[attr-defined]
+    await delivery.reconcile(7)
+    assert dm.edits == []
 
 
 async def test_a_prompt_the_ai_answered_before_it_went_out_says_what_the_ai_chose() -> None:
