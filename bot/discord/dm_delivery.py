@@ -163,12 +163,14 @@ class DirectMessages:
                 if edited is not None:
                     if edited.isdigit():
                         turn_dm.remember(self.turns.shown, int(edited), rendered, head, [])
+                        await self._close_superseded_reminders(previous, turn.subject.version)
                     return edited
             ref = await self._dm(notice, self._linked(turn, rendered), view=rendered.view, files=files)
             if ref is not None and ref.isdigit():
                 turn_dm.remember(self.turns.shown, int(ref), rendered, head, [])
                 if before is not None and before.dm is not None and before.dm != int(ref):
                     await self._finalize(previous, until=turn.subject.version)
+                await self._close_superseded_reminders(previous, turn.subject.version)
             return ref
 
     async def last_to_choose(self, notice: Any) -> str:
@@ -248,9 +250,20 @@ class DirectMessages:
         shown = self.turns.shown.get(before.dm)
         if shown is not None and shown.final:
             return
-        ended = replace(previous, choices=[c for c in previous.choices if until is None or c.seq <= until])
+        ended = _ended(previous, until)
         rendered = turn_dm.render(ended, shown.head if shown else [], shown.notes if shown else [], final=True)
         await self._write_turn(ended, before.dm, rendered, shown)
+
+    async def _close_superseded_reminders(self, previous: SeatTurn, until: int | None) -> None:
+        """A newer decision asks now: the reminders sent for the previous one said it still waited,
+        and they now say how it ended (the reconciling after a drain sees only the newest turn's).
+        Best effort."""
+        if previous.subject is None or previous.live:
+            return
+        try:
+            await self._close_reminders(_ended(previous, until))
+        except discord.HTTPException as exc:
+            log.info("could not take back the reminders of match %s seat %s: %s", previous.match_id, previous.seat, exc)
 
     def _linked(self, turn: SeatTurn, rendered: turn_dm.Rendered) -> str:
         """The turn DM's text with the seat's private table link under it (when the web table is on)."""
@@ -297,3 +310,8 @@ class DirectMessages:
                 log.info("Discord refused the edit of prompt DM %s (%s); a new DM follows", ref, exc)
             return None
         return str(ref)
+
+
+def _ended(previous: SeatTurn, until: int | None) -> SeatTurn:
+    """The seat's previous turn as it ended: the choices up to log position ``until`` only."""
+    return replace(previous, choices=[c for c in previous.choices if until is None or c.seq <= until])

@@ -196,6 +196,22 @@ async def test_a_prompt_the_ai_answered_before_it_went_out_says_what_the_ai_chos
     assert ref == "901" and "Time was up: the AI chose **Energy for extra hits 2, Energy to cancel hits 0** for you." in content
 
 
+async def test_a_new_decision_takes_back_the_reminders_of_the_one_the_ai_took() -> None:
+    """A reminder said the decision still waited; time ran out, the AI chose, and a newer decision
+    came as a new DM: the reminder now says how the old one ended, not that it still waits."""
+    missed = sealed_turn(version=12, answered=False, reminders=[555],
+                         choices=[TurnChoice(6, "energy", "deadline", {"attack": 0, "guard": 2})])
+    delivery, dm = delivery_for(missed)
+    payload = {**energy_prompt(), "version": 12}
+    notice_payload = {"version": 12, "prompt": payload, "in_place": False, "news": [], "names": missed.names,
+                      "title": "Tiny Big Wars", "game": "tinybigwars", "view": {}, "shared": False, "optional": False}
+    assert await delivery.dm_prompt(notice("prompt", notice_payload)) == "901"
+    edited = dict(dm.edits)
+    assert edited[555]["content"] == ("Reminder about **Tiny Big Wars**: time was up: the AI chose "
+                                      "**Energy for extra hits 0, Energy to cancel hits 2** for you.")
+    assert edited[DM]["view"] is None, "the old turn DM took its final form"
+
+
 def test_an_optional_decision_passed_on_stays_open_and_says_so() -> None:
     prompt = {**energy_prompt(), "kind": "cheer", "input": "choose", "secret": False, "optional": True, "fields": [],
               "options": [{"value": "no", "label": "Not now", "choice": {"use": False}},
