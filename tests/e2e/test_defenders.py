@@ -34,7 +34,7 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     r = await alice.slash("game new", game="defenders", mode="single", difficulty="easy", round_limit=2, seed=2)
     assert "single mode" in await ephemeral_reply(r) and "easy difficulty" in await ephemeral_reply(r)
     lobby = await alice.wait_for(lambda m: m.button("Start") is not None)
-    assert "difficulty easy" in lobby.content
+    assert "easy difficulty" in lobby.content
     await alice.click("Start")
     info = await bot.svc.find_match(fake.channel.id)
     assert info.options["difficulty"] == "easy" and info.options["mode"] == "single"
