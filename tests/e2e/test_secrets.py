@@ -51,7 +51,7 @@ async def test_every_prompt_kind_through_discord_and_no_leaks(fake, start_bot, a
     seen: set[str] = set()
     for game_no, seed in enumerate(SEEDS):  # until every prompt kind came up (one match does it)
         await alice.slash("game new", game="tinybigwars", round_limit=6, point_limit=40, seed=seed)
-        lobby = await alice.wait_for(lambda m, n=game_no: m.button("Join") is not None and f"#{n + 1}" not in m.content)
+        lobby = await alice.wait_for(lambda m, n=game_no: m.button("Join") is not None and f"(match #{n + 1})" in m.content)
         await bob.click("Join", message=lobby)
         await alice.wait_for(lambda m, lid=lobby.id: m.id == lid and "bob joined" in m.content)
         await alice.click("Start", message=lobby)
