@@ -73,20 +73,25 @@ class CommandBase:
         await interaction.response.defer(ephemeral=True, thinking=True)
 
     async def _once(self, interaction: discord.Interaction, signature: str,
-                    apply: Callable[[], Awaitable[str]]) -> None:
+                    apply: Callable[[], Awaitable[str]], *, unless_moved: bool = False) -> None:
         """A host command applied once (bot/service/command_log.py): the same interaction, or
-        the same command repeated within a minute, answers what was done instead of doing it again."""
+        the same command repeated within a minute, answers what was done instead of doing it again.
+        ``unless_moved``: a repeat after the match moved (an undo refused meanwhile) is a new command."""
         user_id = interaction.user.id
-        info = await self.service.find_match(Place(channel_of(interaction), user_id))
+        place = Place(channel_of(interaction), user_id)
+        info = await self.service.find_match(place)
         if info is None:
             await self._done(interaction, await apply())
             return
-        done = await self.service.command_done_before(info.id, user_id, str(interaction.id), signature)
+        done = await self.service.command_done_before(info.id, user_id, str(interaction.id), signature,
+                                                      version=info.version if unless_moved else None)
         if done is not None:
             await self._done(interaction, texts.ALREADY_DONE.format(when=timestamp(done.at), text=done.text))
             return
         text = await apply()
-        await self.service.note_command(info.id, user_id, str(interaction.id), signature, text)
+        after = await self.service.find_match(place) if unless_moved else None
+        await self.service.note_command(info.id, user_id, str(interaction.id), signature, text,
+                                        version=after.version if after is not None else None)
         await self._done(interaction, text, match_id=info.id)
 
     async def _manager(self, interaction: discord.Interaction) -> bool:
@@ -147,7 +152,7 @@ class TableCommands(CommandBase, app_commands.Group):
                                            due=timestamp(outcome.due_at))
 
         # a retried or double-sent undo must not take back a second choice
-        await self._once(interaction, f"undo:{back}", apply)
+        await self._once(interaction, f"undo:{back}", apply, unless_moved=True)
 
     @app_commands.command(name="away", description="Be away for some hours: the AI plays for you, or your deadlines wait")
     @app_commands.describe(hours="how long you will be away")

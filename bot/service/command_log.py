@@ -42,8 +42,10 @@ class CommandLog:
     clock: Callable[[], datetime]
 
     async def command_done_before(self, match_id: int, user_id: int, interaction_id: str,
-                                  signature: str) -> Done | None:
-        """The outcome of this interaction, or of the same command by the same person within REPEAT_WINDOW."""
+                                  signature: str, version: int | None = None) -> Done | None:
+        """The outcome of this interaction, or of the same command by the same person within
+        REPEAT_WINDOW; with ``version`` (the match's now), only if the match has not moved since
+        that command was done (an undo asked again after a refusal is a new request)."""
         since = self.clock() - REPEAT_WINDOW
         stmt = (select(Notice).where(col(Notice.match_id) == match_id, col(Notice.kind) == COMMAND,
                                      col(Notice.user_id) == user_id)
@@ -52,16 +54,23 @@ class CommandLog:
         async with self.store.read() as session:
             rows = (await session.exec(stmt)).all()
         same = next((row for row in rows if row.key == f"command:{interaction_id}"), None)
-        if same is None and rows and rows[0].created_at >= since and rows[0].payload.get("signature") == signature:
-            same = rows[0]  # their newest command was this one: a pause, resume, pause goes through
+        newest = rows[0] if rows else None
+        if same is None and newest is not None and newest.created_at >= since \
+                and newest.payload.get("signature") == signature \
+                and (version is None or newest.payload.get("version") == version):
+            same = newest  # their newest command was this one: a pause, resume, pause goes through
         return None if same is None else Done(str(same.payload.get("text", "")), same.created_at)
 
-    async def note_command(self, match_id: int, user_id: int, interaction_id: str, signature: str, text: str) -> None:
+    async def note_command(self, match_id: int, user_id: int, interaction_id: str, signature: str, text: str,
+                           version: int | None = None) -> None:
+        """Note a command done (``version``: the match's version right after it)."""
         now = self.clock()
+        payload: dict[str, object] = {"signature": signature, "text": text}
+        if version is not None:
+            payload["version"] = version
         async with self.store.write() as session:
             session.add(Notice(match_id=match_id, key=f"command:{interaction_id}"[:100], kind=COMMAND, user_id=user_id,
-                               payload={"signature": signature, "text": text}, created_at=now, delivered_at=now,
-                               delivery_ref="noted"))
+                               payload=payload, created_at=now, delivered_at=now, delivery_ref="noted"))
 
     async def note_unheard(self, match_id: int, user_id: int, interaction_id: str, text: str) -> None:
         """Discord refused the confirmation of a command: keep its outcome for the person's next command."""
