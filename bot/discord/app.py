@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable
@@ -30,6 +31,8 @@ from db.store import Store
 Clock = Callable[[], datetime]
 """The service's clock (tests move time with one)."""
 
+RELEASE_SECONDS = 5.0
+"""At shutdown, how long giving up a lease (or the instance name) may take before it is left to expire."""
 MAX_RATELIMIT_WAIT = 10.0
 """The longest 429 discord.py waits out itself; a longer one (a slowmode channel's retry_after can
 be hours) raises RateLimited, and delivery holds that target back instead of a send slot."""
@@ -201,13 +204,15 @@ class WarhostBot(commands.Bot):
             await self.remove_cog(GameCog.__cog_name__)
         if self.web is not None:
             await self.web.stop()
+        # Best effort, and bounded: a lease not given up expires by itself; a database that does
+        # not answer must not keep the process from stopping.
         if self._service is not None:
             for name in ("deliver", "tick"):
                 with contextlib.suppress(Exception):
-                    await self._service.release_lease(name, self.holder)
+                    await asyncio.wait_for(self._service.release_lease(name, self.holder), RELEASE_SECONDS)
         if self.guard is not None:
             with contextlib.suppress(Exception):
-                await self.guard.release()
+                await asyncio.wait_for(self.guard.release(), RELEASE_SECONDS)
         await super().close()
         await drawing.close()
         if self._own_store and self.store is not None:
