@@ -100,3 +100,19 @@ def _local_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
     """The terminal table's data directory (and anything a test's subprocess inherits) stays
     inside the test run, never in the user's home."""
     monkeypatch.setenv("WARHOST_DATA_DIR", str(tmp_path_factory.mktemp("warhost-data")))
+
+
+SLOW_FIRST = ("tests/e2e/test_turn_dms.py::test_samurai_dms_stay_true", "tests/service/test_crash.py",
+              "tests/e2e/test_turn_dms.py::test_tiny_big_wars_dms_stay_true", "tests/e2e/test_quiet_posts.py",
+              "tests/e2e/test_turn_dms.py", "tests/e2e/test_delivery_exactly_once.py", "tests/e2e/test_samurai.py",
+              "tests/e2e/test_refusals.py", "tests/engine/samurai/test_properties.py", "tests/e2e/", "tests/web/")
+"""Where the longest tests are, longest first. Workers take tests in collection order, two at a
+time (pyproject's --maxschedchunk): a whole match started last would run alone at the end while
+the other workers sit idle."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((n for n, prefix in enumerate(SLOW_FIRST) if item.nodeid.startswith(prefix)), len(SLOW_FIRST))
+
+    items.sort(key=rank)  # stable: each file keeps its own order

@@ -35,6 +35,7 @@ from bot.discord.sending import (
     MAX_TRIES,
     PARKED,
     RETRY,
+    LeaseLost,
     clip,
     inert,
     nonce_of,
@@ -260,11 +261,14 @@ class Delivery(DirectMessages):
                 return LOST
             try:
                 await self.replays.prepare(self, notice)  # slow drawing takes no send slot
+                await self.ensure_lease()  # a process paused while it drew sends nothing
                 async with self.gate:
                     if len(group) > 1 or notice.kind in PHASE_POST_KINDS:
                         ref = await phase_posts.deliver_group(self, group, fresh=fresh)
                     else:
                         ref = await self.deliver(notice)
+            except LeaseLost:
+                return LOST
             except discord.RateLimited as exc:
                 self.slowed.hold(target_of(notice), exc.retry_after)
                 log.warning("Discord asks to wait %.0f s before the next post to %s %s (match %s); its "
@@ -305,6 +309,8 @@ class Delivery(DirectMessages):
             try:
                 async with self.gate:
                     ref = await self.deliver(notice)
+            except LeaseLost:
+                return sent
             except discord.RateLimited as exc:
                 self.slowed.hold((block.kind, block.target_id), exc.retry_after)
                 continue

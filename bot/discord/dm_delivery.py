@@ -20,7 +20,7 @@ from bot.discord import refused, table_links, turn_dm
 from bot.discord.mentions import NOBODY, only
 from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
 from bot.discord.seat_turns import SeatTurns, Shown
-from bot.discord.sending import DMS_CLOSED, SUPERSEDED, clip, inert, nonce_of
+from bot.discord.sending import DMS_CLOSED, SUPERSEDED, LeaseLost, clip, inert, nonce_of
 from bot.discord.undo_ui import closed_consent_text
 from bot.service import drawing
 from bot.service.turn_views import SeatTurn
@@ -48,6 +48,12 @@ class DirectMessages:
     @property
     def svc(self) -> Any:
         return self.bot.svc
+
+    async def ensure_lease(self) -> None:
+        """Raise LeaseLost unless this process still holds the delivery lease: asked again after
+        slow work (a drawing), since a process paused meanwhile must send nothing."""
+        if not await self.bot.holds_lease("deliver"):
+            raise LeaseLost
 
     async def _dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
         """Send to the seat's DMs; if they are closed, say so in the channel once."""
@@ -156,6 +162,7 @@ class DirectMessages:
             if prompt.get("secret") and payload.get("view"):
                 png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
                 files.append(discord.File(io.BytesIO(png), "you.png"))
+                await self.ensure_lease()
             if in_place and before is not None and before.dm is not None:
                 if await self.svc.newer_prompt(notice.match_id, seat, notice.id):
                     return str(before.dm)  # the newer prompt edits this same message: never show an older one

@@ -85,6 +85,8 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
     closing = last.kind in ("phase", "result")
     lines = _shown(new_lines, closing)
     files = await _map(delivery, last) if closing else []
+    if files:
+        await delivery.ensure_lease()  # a process paused while it drew sends nothing
     if _alone(first):
         table = table_links.table_view(delivery.bot, first.match_id) if first.kind == "result" else None
         link: dict[str, Any] = {"view": table} if table is not None else {}

@@ -28,6 +28,11 @@ MAX_TRIES = 3
 """Tries of a notice Discord refuses with a 4xx (other than 429) before it stops holding up the queue."""
 
 
+class LeaseLost(Exception):
+    """The delivery lease is no longer this process's (it was paused past it): what was being
+    sent is not sent (the holder sends it)."""
+
+
 def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
     return text if len(text) <= limit else text[: limit - len(more)] + more
 

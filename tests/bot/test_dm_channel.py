@@ -122,3 +122,26 @@ async def test_a_lost_lease_forgets_what_it_knew_of_closed_dms() -> None:
     assert await delivery.dispatch() == []
     svc.closed = True  # the holder meanwhile marked them
     assert await delivery.dms_closed(7, 1)
+
+
+async def test_a_lease_lost_while_drawing_sends_nothing() -> None:
+    """The lease is asked before a notice goes and again after its slow drawing: a process paused
+    meanwhile (past its lease) reports the notice lost instead of sending it."""
+    delivery, bot, _svc = _delivery(stored=None)
+    answers = [True, False]  # held when the attempt starts, gone once the drawing is done
+
+    async def holds_lease(_name: str) -> bool:
+        return answers.pop(0) if answers else False
+
+    sent: list[Any] = []
+
+    async def deliver(notice: Any) -> str:
+        sent.append(notice)
+        return "1"
+
+    bot.holds_lease = holds_lease  # type: ignore[attr-defined]
+    delivery.deliver = deliver  # type: ignore[method-assign]
+    notice = SimpleNamespace(id=1, match_id=7, kind="turn", payload={}, channel_id=5, user_id=None, seat=None,
+                             key="v1:0:turn")
+    assert await delivery._deliver_one([notice]) == "lost"
+    assert sent == []

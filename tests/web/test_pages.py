@@ -152,7 +152,8 @@ async def test_the_result_links_to_the_table(fake, start_bot, alice, bob, tmp_pa
     bot = await start_match(fake, start_bot, alice, bob, tmp_path, web_port=0, web_base_url="https://table.example/")
     await play_until(fake, [AutoPlayer(alice), AutoPlayer(bob)],
                      lambda: any("The match is over" in m.content for m in fake.channel.messages))
-    result = next(m for m in fake.channel.messages if "The match is over" in m.content)
+    # the result post (the lobby post, edited to the end, says it too, without a picture)
+    result = await alice.wait_for(lambda m: "The match is over" in m.content and bool(m.files), timeout=120)
     page_of = f"https://table.example/m/{bot.web.links.handle(1)}"
     assert result.button(OPEN_THE_TABLE).url == page_of
     assert page_of + "/s/" in seat_link_text(alice)
