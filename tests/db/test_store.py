@@ -144,13 +144,21 @@ async def test_a_sqlite_connection_stopped_twice_ends_instead_of_waiting_for_eve
     """SQLAlchemy's terminate of a cancelled checkout stops the connection's thread, then its
     graceful close stops it again: the close must end (it hung the event loop's shutdown)."""
     import asyncio
+    import threading
 
     from db.sqlite_connection import OnceStopped, connect_once_stopped
 
     connection = await connect_once_stopped(str(tmp_path / "twice.db"))
+    gate = threading.Event()
+    busy = asyncio.ensure_future(connection._execute(gate.wait))  # its thread is busy: the stop waits in line
+    await asyncio.sleep(0.05)
     connection.stop()
+    closing = asyncio.ensure_future(connection.close())
+    await asyncio.sleep(0.05)
+    gate.set()
+    await busy
     with pytest.raises(ValueError, match="Connection closed"):
-        await asyncio.wait_for(connection.close(), 30)
+        await asyncio.wait_for(closing, 30)
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'store.db'}")
     try:
         async with store.engine.connect() as conn:
