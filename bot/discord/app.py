@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -30,6 +30,8 @@ from db.store import Store
 
 Clock = Callable[[], datetime]
 """The service's clock (tests move time with one)."""
+
+log = logging.getLogger(__name__)
 
 RELEASE_SECONDS = 5.0
 """At shutdown, how long giving up a lease (or the instance name) may take before it is left to expire."""
@@ -206,13 +208,12 @@ class WarhostBot(commands.Bot):
             await self.web.stop()
         # Best effort, and bounded: a lease not given up expires by itself; a database that does
         # not answer must not keep the process from stopping.
+        releases = []
         if self._service is not None:
-            for name in ("deliver", "tick"):
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self._service.release_lease(name, self.holder), RELEASE_SECONDS)
+            releases += [self._service.release_lease(name, self.holder) for name in ("deliver", "tick")]
         if self.guard is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.guard.release(), RELEASE_SECONDS)
+            releases.append(self.guard.release())
+        await _at_most(releases, RELEASE_SECONDS)
         await super().close()
         await drawing.close()
         if self._own_store and self.store is not None:
@@ -240,3 +241,18 @@ async def run_bot(settings: Settings) -> None:
     assert settings.discord_token is not None
     async with bot, health.serving(bot), on_signals(bot):
         await bot.start(settings.discord_token.get_secret_value())
+
+
+async def _at_most(work: list[Any], seconds: float) -> None:
+    """Run ``work`` at once and wait for it ``seconds`` at most, whatever it raises. Unlike
+    ``wait_for``, a step that does not stop when cancelled (a database call stuck in its thread)
+    cannot hold the caller: it is cancelled and left to end on its own."""
+    tasks = [asyncio.ensure_future(each) for each in work]
+    if not tasks:
+        return
+    done, pending = await asyncio.wait(tasks, timeout=seconds)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            log.info("giving up a lease at shutdown failed: %s", task.exception())

@@ -49,3 +49,26 @@ async def test_a_stop_that_is_cancelled_itself_ends_cancelled() -> None:
     assert stopper.cancelled() and went_on == []
     release.set()
     await asyncio.wait([worker])
+
+
+async def test_shutdown_waits_for_a_lease_release_a_bounded_time() -> None:
+    """A release stuck in a database call that does not stop when cancelled must not hold the
+    bot's close: it is given up after the bound (the lease expires by itself)."""
+    from bot.discord.app import _at_most
+
+    release = asyncio.Event()
+
+    async def stuck() -> None:
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await release.wait()  # ends only once the database answers
+
+    async def fine() -> None:
+        return None
+
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await _at_most([stuck(), fine()], 0.2)
+    assert loop.time() - started < 5
+    release.set()

@@ -13,6 +13,16 @@ def posts(fake):
     return fake.channel_messages(fake.channel)
 
 
+def stale_click(msg, label: str) -> dict:
+    """The interaction data of choosing ``label`` on ``msg`` as it shows now, to send later."""
+    if msg.selects:
+        select = msg.selects[0]
+        value = next(o["value"] for o in select.options if o["label"] == label)
+        return {"custom_id": select.custom_id, "component_type": select.type, "values": [value]}
+    button = next(b for b in msg.buttons if b.label == label)
+    return {"custom_id": button.custom_id, "component_type": 2}
+
+
 def no_raw_refs(fake) -> None:
     import os
 
@@ -82,7 +92,8 @@ async def test_solo_turn_through_dm_buttons(fake, start_bot, alice, tmp_path) ->
     # The rest of the (two-round) battle: maps after phases, then the team's result.
     table.walk = True
     await table.finish(lambda: any("The match is over" in m.content for m in posts(fake)))
-    over = next(m for m in posts(fake) if "The match is over" in m.content)
+    # the result post, the newest that tells the end (the lobby post says it too)
+    over = [m for m in posts(fake) if "The match is over" in m.content][-1]
     assert "The Defenders lost: the horde still stood after the 2-round limit." in over.content or \
         "The Defenders won:" in over.content, over.content
     assert "nobody won" not in over.content
@@ -114,14 +125,16 @@ async def test_all_defenders_card_shared_by_two_players(fake, start_bot, alice, 
         assert "AP left for the whole group" in dm.content and "first come, first served" in dm.content
         assert labels(dm)[-1].startswith("Pass")
     ap = int(a_dm.content.split("All Defenders card: ")[1].split(" AP")[0])
+    # Bob's copy as it is now, before Alice spends (the fake's message follows later edits).
+    b_move = next(o for o in labels(b_old) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
+    b_stale = stale_click(b_old, b_move)
     step = (await bot.svc.get_match(info.id)).step
 
     a_move = next(o for o in labels(a_dm) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
     await pick(alice, a_dm, a_move)
     await alice.dm.wait_for(lambda m: m.id == a_dm.id and m.content.startswith(f"You chose: **{a_move}**"))
     # Bob's copy from before Alice spent: refused, clearly, and nothing changes.
-    b_move = next(o for o in labels(b_old) if ": move to " in o and "escorting" not in o and "(1 AP)" in o)
-    r = await pick(bob, b_old, b_move)
+    r = await bob.dm._run(fake.new_interaction(3, bob.user, b_old.channel, b_stale, message=b_old), True)
     refusal = await ephemeral_reply(r)
     assert "Someone else answered first" in refusal, refusal
     assert (await bot.svc.get_match(info.id)).step == step + 1
