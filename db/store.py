@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -38,7 +39,7 @@ from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, ne
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
-from db.sqlite_connection import connect_once_stopped
+from db.sqlite_connection import OnceStopped, connect_once_stopped
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 
@@ -93,6 +94,8 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         self.url = url
         self.engine = engine
         self.read_engine = read_engine or engine
+        self.live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
+        """The SQLite connections this store opened (none on PostgreSQL): close stops them all."""
         self.dialect = engine.dialect.name
         self.writer: asyncio.Lock | None = asyncio.Lock() if one_writer and self.dialect == "sqlite" else None
         """SQLite has one writer at a time: the process's write transactions queue here, in turn,
@@ -118,12 +121,14 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             kwargs["connect_args"] = {"timeout": 30}
         engine = create_async_engine(url, **kwargs)
         read_engine = None
+        live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
         if engine.dialect.name == "sqlite":
-            _sqlite_setup(engine, immediate=True)
+            _sqlite_setup(engine, immediate=True, live=live)
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
-            _sqlite_setup(read_engine, immediate=False)
+            _sqlite_setup(read_engine, immediate=False, live=live)
         store = cls(url, engine, read_engine, one_writer)
+        store.live = live
         if migrate:
             await store.migrate()
         return store
@@ -132,6 +137,11 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         await self.engine.dispose()
         if self.read_engine is not self.engine:
             await self.read_engine.dispose()
+        # A connection a cancelled task never gave back (SQLAlchemy closes it in a task of its own,
+        # which may wait) would keep its write lock: every SQLite connection this store opened
+        # is told to stop, after what is already queued on it; closing rolls its transaction back.
+        for connection in list(self.live):
+            connection.stop()
 
     async def migrate(self, revision: str = "head") -> None:
         """Apply Alembic migrations up to ``revision`` on our own connection."""
@@ -414,13 +424,20 @@ def _wal(cur: Any, attempts: int = 100) -> None:
             time.sleep(0.1)
 
 
-def _sqlite_setup(engine: AsyncEngine, *, immediate: bool) -> None:
-    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE."""
+def _sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[OnceStopped] | None = None) -> None:
+    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE;
+    each connection opened is kept in ``live`` (weakly) for the store's close."""
+
+    def connect(*args: Any, **kwargs: Any) -> OnceStopped:
+        connection = connect_once_stopped(*args, **kwargs)
+        if live is not None:
+            live.add(connection)
+        return connection
 
     @event.listens_for(engine.sync_engine, "do_connect")
     def _do_connect(dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
         # the dialect's own parsing of the URL, our connection class (sqlite_connection.py)
-        return dialect.dbapi.connect(*cargs, async_creator_fn=connect_once_stopped, **cparams)
+        return dialect.dbapi.connect(*cargs, async_creator_fn=connect, **cparams)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

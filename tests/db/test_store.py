@@ -166,3 +166,27 @@ async def test_a_sqlite_connection_stopped_twice_ends_instead_of_waiting_for_eve
             assert isinstance(raw.driver_connection, OnceStopped), "the store's connections stop once"
     finally:
         await store.close()
+
+
+async def test_a_closed_sqlite_store_holds_no_lock_even_for_a_connection_never_given_back(tmp_path: Any) -> None:
+    """A task cancelled inside a write transaction may leave its connection checked out; once the
+    store is closed, another store on the same file (a restarted bot) writes at once."""
+    import sqlite3
+
+    path = tmp_path / "held.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    orphan = await store.engine.connect()  # checked out and never given back; its BEGIN IMMEDIATE holds the lock
+    await orphan.exec_driver_sql("CREATE TABLE held (x INTEGER)")
+    await store.close()
+    for _ in range(100):
+        try:
+            with sqlite3.connect(path, timeout=0.05) as conn:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.rollback()
+            break
+        except sqlite3.OperationalError:
+            import asyncio
+
+            await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the closed store's connection still holds the write lock")
