@@ -1,8 +1,10 @@
-"""Stopping background tasks: cancel them and wait until each has ended."""
+"""Stopping background tasks: ask them to end between rounds, cancel what does not, and wait
+until each has ended."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,3 +22,22 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Future[Any]]) -> None:
     for task in tasks:
         if not task.cancelled():
             task.exception()
+
+
+async def idle(stopping: asyncio.Event, seconds: float) -> bool:
+    """A loop's rest between rounds: ``seconds``, or less once ``stopping`` is set. True: stop now."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stopping.wait(), timeout=seconds)
+    return stopping.is_set()
+
+
+async def stop_gently(tasks: Iterable[asyncio.Future[Any]], stopping: asyncio.Event, grace: float) -> None:
+    """Set ``stopping`` so the loops end after their current round, give them ``grace`` seconds,
+    then cancel the rest. A loop cancelled in the middle of a database write leaves SQLite's
+    write lock to the connection's clean-up (seconds under load); one that ends between rounds
+    leaves nothing behind."""
+    stopping.set()
+    tasks = list(tasks)
+    if tasks:
+        await asyncio.wait(tasks, timeout=grace)
+    await cancel_and_wait(tasks)

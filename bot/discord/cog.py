@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot import log_json, metrics
-from bot.aio_tasks import cancel_and_wait
+from bot.aio_tasks import idle, stop_gently
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
@@ -34,6 +34,8 @@ HANDLER_TASKS = ("discord.py: on_interaction", "CommandTree-invoker")
 HANDLERS_GRACE = 10.0
 """Seconds a closing bot waits for handlers still running: a submit under way finishes and is
 answered, instead of meeting a closed store."""
+LOOPS_GRACE = 3.0
+"""Seconds the loops get to end their current round before they are cancelled."""
 
 
 async def handlers_done(timeout: float = HANDLERS_GRACE) -> int:
@@ -59,6 +61,8 @@ class GameCog(commands.Cog, name="warhost"):
         self.router = Router(self)
         self.group = GameCommands(self)
         self._tasks: list[asyncio.Task[None]] = []
+        self.stopping = asyncio.Event()
+        """Set at unload: each loop ends after its current round."""
 
     @property
     def service(self) -> MatchService:
@@ -81,14 +85,15 @@ class GameCog(commands.Cog, name="warhost"):
         self.bot.tree.add_command(self.group)
         self.bot.tree.error(on_command_error)
         await self.service.recover()  # safe in every process (match locks)
-        self._start(self.delivery.run_forever(self.bot.settings.deliver_seconds))
+        self._start(self.delivery.run_forever(self.bot.settings.deliver_seconds, self.stopping))
         self._start(self._tick_forever())
         self._start(self._heartbeat_forever())
 
     async def cog_unload(self) -> None:
         """Stop the loops (what delivery had not marked goes out next time), take `/game` back
         and let the handlers still running finish before the bot closes its store."""
-        await cancel_and_wait(self._tasks)
+        self.delivery.wake.set()
+        await stop_gently(self._tasks, self.stopping, LOOPS_GRACE)
         self._tasks.clear()
         self.bot.tree.remove_command(self.group.name)
         await handlers_done()
@@ -105,8 +110,7 @@ class GameCog(commands.Cog, name="warhost"):
         await self.router.on_interaction(interaction)
 
     async def _tick_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.bot.settings.tick_seconds)
+        while not await idle(self.stopping, self.bot.settings.tick_seconds):
             guard = self.bot.guard
             if guard is None or not guard.held:
                 continue
@@ -122,8 +126,7 @@ class GameCog(commands.Cog, name="warhost"):
     async def _heartbeat_forever(self) -> None:
         guard = self.bot.guard
         assert guard is not None
-        while True:
-            await asyncio.sleep(self.bot.settings.tick_seconds)
+        while not await idle(self.stopping, self.bot.settings.tick_seconds):
             try:
                 await guard.renew()
             except Exception:

@@ -58,6 +58,9 @@ PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
+WORKERS_GRACE = 2.0
+"""Seconds the match workers get at shutdown to finish what they are sending before they are
+cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
 PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
 """Notice kinds posted as plain channel text; anything else is never posted publicly."""
 
@@ -120,12 +123,16 @@ class Delivery(DirectMessages):
         first = self._setting("delivery_probe_seconds", 60.0)
         return min(first * 2 ** min(probes, 30), self._setting("delivery_probe_max_seconds", 900.0))
 
-    async def run_forever(self, every: float) -> None:
+    async def run_forever(self, every: float, stopping: asyncio.Event) -> None:
+        """A round every ``every`` s or when woken, until ``stopping`` is set (a round under way
+        completes first); then the match workers get the same grace before they are cancelled."""
         try:
-            while True:
+            while not stopping.is_set():
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), timeout=every)
                 self.wake.clear()
+                if stopping.is_set():
+                    break
                 try:
                     await self.dispatch()
                     metrics.loop_ran("deliver")
@@ -134,9 +141,15 @@ class Delivery(DirectMessages):
         finally:
             await self.stop()
 
-    async def stop(self) -> None:
-        """Cancel the match workers (at shutdown); what they had not marked is delivered next time."""
-        await cancel_and_wait(self.workers.values())
+    async def stop(self, grace: float = WORKERS_GRACE) -> None:
+        """Let the match workers finish what they send now (at most ``grace`` s), then cancel
+        them (at shutdown); what they had not marked is delivered next time."""
+        running = [task for task in self.workers.values() if not task.done()]
+        try:
+            if running:
+                await asyncio.wait(running, timeout=grace)
+        finally:  # cancelled while waiting (the loop's own grace ended): the workers still go
+            await cancel_and_wait(self.workers.values())
         self.workers.clear()
         await self.boards.stop()
         await self.lobbies.stop()

@@ -72,3 +72,52 @@ async def test_shutdown_waits_for_a_lease_release_a_bounded_time() -> None:
     await _at_most([stuck(), fine()], 0.2)
     assert loop.time() - started < 5
     release.set()
+
+
+async def test_a_gentle_stop_lets_each_loop_end_its_round() -> None:
+    """A loop in the middle of its round (a database write, say) finishes that round and ends on
+    its own, never cancelled half-way."""
+    from bot.aio_tasks import idle, stop_gently
+
+    stopping = asyncio.Event()
+    in_round = asyncio.Event()
+    finish_round = asyncio.Event()
+    rounds: list[str] = []
+
+    async def polite() -> None:
+        while not await idle(stopping, 0.01):
+            rounds.append("started")
+            in_round.set()
+            await finish_round.wait()  # the round's work: not interrupted by the stop
+            rounds.append("finished")
+
+    loop_task = asyncio.create_task(polite())
+    await in_round.wait()
+    stopper = asyncio.create_task(stop_gently([loop_task], stopping, grace=60.0))
+    await asyncio.sleep(0.05)
+    assert not stopper.done(), "the stop did not wait for the round under way"
+    finish_round.set()
+    await stopper
+    assert rounds == ["started", "finished"] and not loop_task.cancelled()
+
+
+async def test_a_loop_that_does_not_stop_is_cancelled_after_the_grace() -> None:
+    from bot.aio_tasks import stop_gently
+
+    async def deaf() -> None:
+        await asyncio.Event().wait()
+
+    loop_task = asyncio.create_task(deaf())
+    await stop_gently([loop_task], asyncio.Event(), grace=0.05)
+    assert loop_task.cancelled()
+
+
+async def test_idle_returns_at_once_when_asked_to_stop() -> None:
+    from bot.aio_tasks import idle
+
+    stopping = asyncio.Event()
+    stopping.set()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    assert await idle(stopping, 3600.0)
+    assert loop.time() - started < 60

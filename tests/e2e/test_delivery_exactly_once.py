@@ -44,7 +44,7 @@ class Killer:
             game = self.bot.game
             old, old_loop = game.delivery, game._tasks[index]
             game.delivery = Delivery(self.bot)
-            game._tasks[index] = asyncio.create_task(game.delivery.run_forever(0.05))
+            game._tasks[index] = asyncio.create_task(game.delivery.run_forever(0.05, game.stopping))
             for task in [old_loop, *old.workers.values()]:
                 task.cancel()  # this very worker too: the cancellation lands at the next await
             await asyncio.sleep(0)
