@@ -10,9 +10,19 @@ from typing import Any
 
 import pytest
 
+from bot.discord.board import Boards
 from tests.e2e.defenders_play import DefendersTable
 from tests.e2e.harness import ephemeral_reply, factory, settings_for
 from tests.e2e.turn_dm_play import TurnDmTable, defenders_chooser, live_components
+
+
+@pytest.fixture(autouse=True)
+def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table waits for the status board's edit after every click (see turn_dm_play.quiet);
+    at the real pace (an edit per 2 s) most of a whole match's time was that wait. The DMs
+    these tests check do not depend on the board's pace (tests/e2e/test_board_turns.py does)."""
+    monkeypatch.setattr(Boards, "interval", 0.1)
+
 
 ENDED = ("You chose", "the AI chose", "The AI chose", "before you chose", "A teammate answered", "You let it pass",
          "The game moved on")
