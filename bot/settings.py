@@ -35,6 +35,7 @@ class Settings(BaseSettings):
     instance_name: str = Field(default_factory=default_instance_name, min_length=1, max_length=INSTANCE_NAME_MAX)
     """Who holds the delivery and deadline leases. Every bot process on one database needs
     its own; a process restarted under the same name takes its leases back at once."""
+    db_wait_seconds: float = Field(default=10.0, gt=0, description="a click waits this long for the database, then is told the bot is very busy")
     tick_seconds: float = 5.0
     deliver_seconds: float = 1.0
     delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")

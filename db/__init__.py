@@ -2,7 +2,7 @@
 
 from db.models import Choice, Deadline, DeliveryBlock, Lease, Match, Notice, Seat, Snapshot, Undo
 from db.records import MatchRecord, Rating, RecordSeat
-from db.store import DEFAULT_URL, Store, VersionConflict
+from db.store import DEFAULT_URL, Store, StoreBusy, VersionConflict
 
 __all__ = [
     "Choice",
@@ -19,5 +19,6 @@ __all__ = [
     "Snapshot",
     "Undo",
     "Store",
+    "StoreBusy",
     "VersionConflict",
 ]

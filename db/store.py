@@ -69,6 +69,16 @@ class VersionConflict(Exception):
     """Another writer changed the match between our read and our write; retry."""
 
 
+class StoreBusy(Exception):
+    """The database did not give a connection (or, on SQLite, the one write turn) within the
+    store's ``wait_seconds``: nothing was read or written; the caller may try again later."""
+
+
+WAIT_SECONDS = 10.0
+"""How long a transaction waits for its connection or its write turn before ``StoreBusy``: an
+overloaded bot tells a player so in seconds instead of leaving them at "thinking" for half a minute."""
+
+
 def alembic_config(url: str, connection: Any = None) -> Any:
     """An Alembic config for our migrations, independent of the working directory."""
     from alembic.config import Config
@@ -86,12 +96,24 @@ IDLE_IN_TRANSACTION_MS = 10_000
 """PostgreSQL ends a transaction left idle this long (milliseconds): see Store.open."""
 
 
+@asynccontextmanager
+async def _busy_after(seconds: float) -> AsyncIterator[None]:
+    """A pool that gave no connection within ``seconds`` (SQLAlchemy's pool timeout) becomes
+    StoreBusy. The connection is taken at the session's first statement, so nothing was done yet."""
+    try:
+        yield
+    except sa.exc.TimeoutError as exc:
+        raise StoreBusy(f"no database connection within {seconds:g} s") from exc
+
+
 class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,
-                 one_writer: bool = True) -> None:
+                 one_writer: bool = True, wait_seconds: float = WAIT_SECONDS) -> None:
         self.url = url
+        self.wait_seconds = wait_seconds
+        """The bound on a transaction's wait for a connection or its write turn (StoreBusy after)."""
         self.engine = engine
         self.read_engine = read_engine or engine
         self.live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
@@ -107,9 +129,10 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
 
     @classmethod
     async def open(cls, url: str = DEFAULT_URL, *, migrate: bool = True, pool_size: int = 5,
-                   one_writer: bool = True, idle_in_transaction_ms: int = IDLE_IN_TRANSACTION_MS) -> Store:
+                   one_writer: bool = True, idle_in_transaction_ms: int = IDLE_IN_TRANSACTION_MS,
+                   wait_seconds: float = WAIT_SECONDS) -> Store:
         # Parameters stay out of logged SQL and error messages: they include sealed choices.
-        kwargs: dict[str, Any] = {"hide_parameters": True}
+        kwargs: dict[str, Any] = {"hide_parameters": True, "pool_timeout": wait_seconds}
         if url.startswith("postgresql"):
             kwargs.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
             # A process paused (SIGSTOP, a frozen VM) inside a transaction would hold its row locks
@@ -127,7 +150,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
             _sqlite_setup(read_engine, immediate=False, live=live)
-        store = cls(url, engine, read_engine, one_writer)
+        store = cls(url, engine, read_engine, one_writer, wait_seconds)
         store.live = live
         if migrate:
             await store.migrate()
@@ -159,7 +182,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
         """A read-only session (on SQLite, a deferred transaction that does not block writers)."""
-        async with self.read_sessions() as session:
+        async with self.read_sessions() as session, _busy_after(self.wait_seconds):
             yield session
 
     @asynccontextmanager
@@ -167,11 +190,19 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         """One write transaction: commit on success, roll back on any error (on SQLite, in the
         process's one queue of writers, see `writer`)."""
         if self.writer is None:
-            async with self.sessions() as session, session.begin():
+            async with _busy_after(self.wait_seconds), self.sessions() as session, session.begin():
                 yield session
             return
-        async with self.writer, self.sessions() as session, session.begin():
-            yield session
+        try:
+            async with asyncio.timeout(self.wait_seconds):
+                await self.writer.acquire()
+        except TimeoutError:
+            raise StoreBusy(f"no write turn within {self.wait_seconds:g} s") from None
+        try:
+            async with _busy_after(self.wait_seconds), self.sessions() as session, session.begin():
+                yield session
+        finally:
+            self.writer.release()
 
     async def lock_match_rows(
         self, session: AsyncSession, match_id: int

@@ -144,7 +144,8 @@ class WarhostBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self.store is None:
-            self.store = await Store.open(self.settings.database_url, migrate=True)
+            self.store = await Store.open(self.settings.database_url, migrate=True,
+                                          wait_seconds=self.settings.db_wait_seconds)
             self._own_store = True
         clock = self._clock or DatabaseClock(self.store)
         if isinstance(clock, DatabaseClock):

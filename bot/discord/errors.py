@@ -18,11 +18,12 @@ from pydantic import ValidationError
 
 import engine
 from bot.discord.replies import answer
-from bot.discord.texts import BAD_OPTIONS, CHECK_FAILED, OPEN_LOBBY, OUT_OF_DATE, UNEXPECTED
+from bot.discord.texts import BAD_OPTIONS, BUSY, CHECK_FAILED, OPEN_LOBBY, OUT_OF_DATE, UNEXPECTED
 from bot.discord.threads import several_text
 from bot.service import ServiceError
 from bot.service.errors import OpenLobby, SeveralMatches
 from bot.service.wording import sentence
+from db import StoreBusy
 from db.health import is_damage
 from engine.validate import explain_invalid
 
@@ -69,6 +70,9 @@ def explain(error: BaseException, where: str = "an interaction") -> str:
         return OUT_OF_DATE
     if isinstance(error, app_commands.CheckFailure):
         return CHECK_FAILED
+    if isinstance(error, StoreBusy):
+        log.warning("%s: %s; the player was told to try again", where, error)
+        return BUSY
     error_id = new_error_id()
     log.error("error id %s in %s", error_id, where, exc_info=(type(error), error, error.__traceback__))
     if is_damage(error):

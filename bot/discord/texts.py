@@ -144,6 +144,7 @@ SEVERAL_MORE = " and {count} more"
 # Failures (bot/discord/errors.py).
 UNEXPECTED = ("Something went wrong on our side (error id {error_id}). Nothing was changed; try again, "
               "and tell the host the id if it keeps happening.")
+BUSY = "The bot is very busy; your click was not taken, try again in a moment."
 OUT_OF_DATE = "This command changed since Discord last loaded it; wait a minute and try again. Nothing was changed."
 CHECK_FAILED = "You cannot use this command here. Nothing was changed."
 BAD_OPTIONS = "Bad options: {why} Nothing was changed."

@@ -190,3 +190,48 @@ async def test_a_closed_sqlite_store_holds_no_lock_even_for_a_connection_never_g
             await asyncio.sleep(0.05)
     else:
         raise AssertionError("the closed store's connection still holds the write lock")
+
+
+async def test_a_write_that_gets_no_turn_in_time_is_refused_busy_and_writes_nothing(db_url: str) -> None:
+    """Overload: the store gives a transaction its connection (and, on SQLite, its write turn)
+    within ``wait_seconds`` or refuses it with StoreBusy before anything is written, instead of
+    a player's click waiting half a minute and failing with an unexpected error."""
+    import asyncio
+
+    from db import StoreBusy
+    from db.models import Secret
+
+    store = await Store.open(db_url, pool_size=1, wait_seconds=0.3)
+    release = asyncio.Event()
+    holding = asyncio.Event()
+    held = 1 if store.dialect == "sqlite" else 2  # SQLite: the one write turn; PostgreSQL: the pool and its overflow
+
+    async def hold() -> None:
+        async with store.write() as session:
+            await session.execute(sa.text("SELECT 1"))
+            holding.set()
+            await release.wait()
+
+    holders = []
+    try:
+        for _ in range(held):
+            holding.clear()
+            holders.append(asyncio.create_task(hold()))
+            await holding.wait()
+        with pytest.raises(StoreBusy):
+            async with store.write() as session:
+                session.add(Secret(name="busy", value="not written", created_at=datetime.now(UTC)))
+                await session.flush()
+        release.set()
+        await asyncio.gather(*holders)
+        async with store.read() as session:
+            assert await session.get(Secret, "busy") is None
+        async with store.write() as session:  # once the holders are done, writes go through again
+            session.add(Secret(name="busy", value="written", created_at=datetime.now(UTC)))
+        async with store.read() as session:
+            found = await session.get(Secret, "busy")
+            assert found is not None and found.value == "written"
+    finally:
+        release.set()
+        await asyncio.gather(*holders, return_exceptions=True)
+        await store.close()

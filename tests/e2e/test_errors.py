@@ -123,3 +123,28 @@ async def test_modal_number_outside_its_field_is_refused(fake, start_bot, alice,
     reply = plain(await ephemeral_reply(await alice.submit_modal(values)))
     label = inputs[0]["label"].rsplit(" (", 1)[0]
     assert reply == f"{label}: {high + 1} is not from {low} to {high}. Nothing was changed.", reply
+
+
+async def test_a_click_the_database_cannot_take_in_time_is_told_the_bot_is_busy(fake, start_bot, alice, bob,
+                                                                                tmp_path) -> None:
+    """Overload: the click waits for its write turn a bounded time, then the player is told to try
+    again, and nothing of it was taken: the same click a moment later seals the force."""
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db", db_wait_seconds=0.5)))
+    await alice.slash("game new", game="tinybigwars")
+    await alice.wait_for(lambda m: m.button("Join") is not None)
+    await bob.click("Join")
+    await alice.wait_for(lambda m: "bob joined" in m.content)
+    await alice.click("Start")
+    force = await alice.dm.wait_for(lambda m: m.selects)
+    value = force.selects[0].options[0]["value"]
+    writer = bot.svc.store.writer
+    assert writer is not None
+    async with writer:  # every write of the bot waits for this one
+        reply = await alice.dm.select(None, [value], message=force)
+        text = plain(await ephemeral_reply(reply))
+    assert text == "The bot is very busy; your click was not taken, try again in a moment.", text
+    info = await bot.svc.find_match(fake.channel.id)
+    pending = await bot.svc.pending_prompt(info.id, alice.user.id)
+    assert pending is not None and not pending.prompt.answered, "the refused click was taken"
+    await alice.dm.select(None, [value], message=force)
+    await alice.dm.wait_for(lambda m: m.id == force.id and m.button("Change") is not None)
