@@ -42,7 +42,7 @@ async def _channel_texts(store: Store, match_id: int, kind: str = "timeout") -> 
 def test_conceded_seats_rank_below_everyone_the_earliest_last() -> None:
     won_by_conceded = engine.Result(winners=[1], reason="r", scores={0: 3, 1: 9, 2: 5})
     assert ranks(won_by_conceded, [0, 1, 2], conceded=[1]) == [3, 4, 2]
-    assert ranks(engine.Result(winners=[], reason="agreed", draw=True), [0, 1, 2], conceded=[2, 0]) == [3, 1, 2]
+    assert ranks(engine.Result(winners=[], reason="agreed", draw=True), [0, 1, 2], conceded=[2, 0]) == [2, 1, 3]
 
 
 async def test_a_concession_is_the_players_loss_even_when_their_ai_seat_wins(svc: MatchService,
