@@ -329,4 +329,46 @@ class Secret(SQLModel, table=True):
     created_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret)
+class MatchVote(SQLModel, table=True):
+    """A proposal to end a match early, as a draw or abandoned, and what became of it.
+
+    Every human seat but the proposer's is asked; all yes ends the match, one no or the deadline
+    ends the vote. Kept whatever became of it: the audit trail, and what survives a restart."""
+
+    __tablename__ = "match_votes"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    kind: str = Field(max_length=10)
+    """draw | abandon"""
+    proposed_by: int = _big(nullable=False)
+    proposer: str = Field(max_length=100)
+    """The proposer's name as the table knew it then."""
+    status: str = Field(default="pending", max_length=10, index=True)
+    """pending | passed | refused | expired | void"""
+    voters: list[int] = _json()
+    """Seats whose players are asked (every human seat but the proposer's)."""
+    agreed: list[int] = _json()
+    refused_by: int | None = None
+    created_at: datetime = _when()
+    due_at: datetime = _when(index=True)
+    decided_at: datetime | None = _when(nullable=True)
+
+
+class Concession(SQLModel, table=True):
+    """A player who conceded their seat to the AI: the match counts as their loss whatever the
+    seat does after (ratings.py reads these when the match is recorded)."""
+
+    __tablename__ = "concessions"
+    __table_args__ = (sa.UniqueConstraint("match_id", "seat_no", name="uq_concessions_match_seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    seat_no: int
+    user_id: int = _big(nullable=False)
+    name: str = Field(max_length=100)
+    """The player's seat name before the AI took it."""
+    conceded_at: datetime = _when()
+
+
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret, MatchVote, Concession)

@@ -42,6 +42,7 @@ from db.record_queries import RecordQueries
 from db.sqlite_connection import OnceStopped, connect_once_stopped
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
+from db.vote_queries import VoteQueries
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
@@ -106,7 +107,7 @@ async def _busy_after(seconds: float) -> AsyncIterator[None]:
         raise StoreBusy(f"no database connection within {seconds:g} s") from exc
 
 
-class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries):
+class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,

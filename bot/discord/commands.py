@@ -19,6 +19,7 @@ from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
 from bot.discord.table_commands import CommandBase, TableCommands, channel_of
 from bot.discord.threads import opens_thread
+from bot.discord.vote_commands import VoteCommands
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
 from bot.service import ServiceError, drawing
@@ -353,6 +354,8 @@ class GameCommands(CommandBase, app_commands.Group):
     mine = TableCommands.mine
     undo = TableCommands.undo
     away = TableCommands.away
+    concede = VoteCommands.concede
+    propose = VoteCommands.propose
 
 
 def slowmode_warning(interaction: discord.Interaction) -> str:

@@ -42,6 +42,7 @@ from bot.discord.sending import (
 )
 from bot.discord.threads import Archives
 from bot.discord.undo_ui import consent_text, consent_view
+from bot.discord.vote_ui import vote_text, vote_view
 from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
 
@@ -100,6 +101,8 @@ class Delivery(DirectMessages):
         """The status boards, refreshed (coalesced) after a match's notices went out."""
         self.consents: dict[int, dict[int, Any]] = {}
         """Match -> undo consent DMs this process sent whose buttons still ask (message id -> notice)."""
+        self.votes: dict[int, dict[int, Any]] = {}
+        """Match -> vote DMs this process sent whose buttons still ask (message id -> notice)."""
         self.lobbies = LobbyPosts(bot)
         """The lobby posts, following their matches (paced) as the boards do."""
         self.archives = Archives(bot, self._setting("thread_archive_seconds", 3600.0), self.settled)
@@ -359,6 +362,11 @@ class Delivery(DirectMessages):
             ref = await self._dm(notice, consent_text(notice), view=consent_view(notice))
             if ref is not None and ref.isdigit():
                 self.consents.setdefault(notice.match_id, {})[int(ref)] = notice
+            return ref
+        if kind == "vote":
+            ref = await self._dm(notice, vote_text(notice), view=vote_view(notice))
+            if ref is not None and ref.isdigit():
+                self.votes.setdefault(notice.match_id, {})[int(ref)] = notice
             return ref
         channel = self.bot.get_partial_messageable(notice.channel_id)
         if kind == "lobby":

@@ -22,6 +22,7 @@ from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
 from bot.discord.seat_turns import SeatTurns, Shown
 from bot.discord.sending import DMS_CLOSED, SUPERSEDED, LeaseLost, clip, inert, nonce_of
 from bot.discord.undo_ui import closed_consent_text
+from bot.discord.vote_ui import close_votes
 from bot.service import drawing
 from bot.service.turn_views import SeatTurn
 from bot.service.undo import ANSWERED
@@ -42,6 +43,7 @@ class DirectMessages:
     gate: asyncio.Semaphore
     turns: SeatTurns
     consents: dict[int, dict[int, Any]]
+    votes: dict[int, dict[int, Any]]
     dm_channels: dict[int, int]
     closed_dms: dict[tuple[int, int], bool]
 
@@ -194,6 +196,7 @@ class DirectMessages:
             if not await self.bot.holds_lease("deliver"):
                 return
             await self._close_consents(match_id)
+            await close_votes(self, match_id)
             info = await self.svc.get_match(match_id)
             for seat in info.seats:
                 if seat.user_id is not None:

@@ -13,6 +13,8 @@ _PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})
 _BOARD = re.compile(r"wh:b:(?P<mid>\d{1,12}):(?P<action>act|map|rules)")
 _MODAL = re.compile(r"wh:pm:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})")
 _UNDO = re.compile(r"wh:u:(?P<mid>\d{1,12}):(?P<uid>\d{1,12}):(?P<answer>agree|refuse)")
+_CONCEDE = re.compile(r"wh:c:(?P<mid>\d{1,12}):(?P<seat>\d{1,2})")
+_VOTE = re.compile(r"wh:v:(?P<mid>\d{1,12}):(?P<vid>\d{1,12}):(?P<answer>yes|no)")
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,31 @@ class UndoId:
         return f"wh:u:{self.match_id}:{self.undo_id}:{self.answer}"
 
 
-ParsedId = LobbyId | PromptId | ModalId | BoardId | UndoId
+@dataclass(frozen=True)
+class ConcedeId:
+    """Confirm `/game concede` (the button of its private reply): the seat it was made for."""
+
+    match_id: int
+    seat: int
+
+    def encode(self) -> str:
+        return f"wh:c:{self.match_id}:{self.seat}"
+
+
+@dataclass(frozen=True)
+class VoteId:
+    """Yes or no to a vote to end a match (the buttons of its DM)."""
+
+    match_id: int
+    vote_id: int
+    answer: str
+    """yes | no"""
+
+    def encode(self) -> str:
+        return f"wh:v:{self.match_id}:{self.vote_id}:{self.answer}"
+
+
+ParsedId = LobbyId | PromptId | ModalId | BoardId | UndoId | ConcedeId | VoteId
 
 
 def parse(custom_id: str) -> ParsedId | None:
@@ -91,4 +117,8 @@ def parse(custom_id: str) -> ParsedId | None:
         return ModalId(int(m["mid"]), int(m["seat"]), int(m["ver"]))
     if m := _UNDO.fullmatch(custom_id):
         return UndoId(int(m["mid"]), int(m["uid"]), m["answer"])
+    if m := _CONCEDE.fullmatch(custom_id):
+        return ConcedeId(int(m["mid"]), int(m["seat"]))
+    if m := _VOTE.fullmatch(custom_id):
+        return VoteId(int(m["mid"]), int(m["vid"]), m["answer"])
     return None

@@ -77,6 +77,8 @@ def lobby_text(status: Status, latest: str | None = None) -> str:
         lines.append(texts.LOBBY_NOW.format(phase=phase) + thread)
     elif info.status == "paused":
         lines.append(texts.LOBBY_PAUSED.format(phase=phase) + thread)
+    if info.status in ("active", "paused") and status.vote:
+        lines.append(texts.LOBBY_VOTE.format(line=discord.utils.escape_mentions(status.vote)[:300]))
     else:
         lines.append(discord.utils.escape_mentions(status.ending or texts.BOARD_ENDED.format(status=info.status)))
         if info.in_thread and info.status == "finished":

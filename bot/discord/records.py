@@ -45,6 +45,8 @@ def _page(head: str, lines: Sequence[str], more: str) -> str:
 
 def verdict(entry: HistoryEntry) -> str:
     """Who won, as the history line says it."""
+    if entry.abandoned:
+        return "abandoned by its players"
     try:
         game = engine.get(entry.game)
     except KeyError:

@@ -26,6 +26,7 @@ from bot.discord.prompt_ui import (
 from bot.discord.replies import answer, clip
 from bot.discord.texts import NOT_HERE, NOT_OPEN, NOT_OURS, NOT_YOURS, RETIRED
 from bot.discord.undo_ui import undo_click
+from bot.discord.vote_ui import concede_click, vote_click
 from bot.naming import named_prompt
 from bot.service import MatchInfo, NoMatch, NotSeated
 from bot.service.types import Place
@@ -76,6 +77,10 @@ class Router:
                 await self.prompt(interaction, parsed, data)
             elif isinstance(parsed, ids.UndoId):
                 await undo_click(self.service, interaction, parsed)
+            elif isinstance(parsed, ids.VoteId):
+                await vote_click(self.service, interaction, parsed)
+            elif isinstance(parsed, ids.ConcedeId):
+                await concede_click(self.service, interaction, parsed)
             else:
                 await self.modal(interaction, parsed, data)
         except Exception as exc:  # a refusal, a database error, a bug: the player hears back in plain words

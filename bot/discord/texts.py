@@ -148,3 +148,32 @@ BUSY = "The bot is very busy; your click was not taken, try again in a moment."
 OUT_OF_DATE = "This command changed since Discord last loaded it; wait a minute and try again. Nothing was changed."
 CHECK_FAILED = "You cannot use this command here. Nothing was changed."
 BAD_OPTIONS = "Bad options: {why} Nothing was changed."
+
+# Conceding and votes to end a match (bot/discord/vote_ui.py).
+CONCEDE_CONFIRM = ("**Concede your seat in {title}?** The AI plays it from now on and you cannot take it back; "
+                   "the match counts as a loss for you, even if your seat wins. Click Concede to confirm, "
+                   "or dismiss this message to keep playing.")
+CONCEDE_BUTTON = "Concede"
+CONCEDED = "You conceded: {ai} plays your seat from now on. Thank you for playing."
+CONCEDED_ENDED = "You conceded, and as nobody else was left at the table the match is over."
+VOTE_ASKED = ("Asked {asked} to {what}; you count as yes. One no ends the vote, and so does "
+              "{due} without every answer.")
+VOTE_PASSED = {
+    "draw": "Nobody else had to agree: the match is over as a draw.",
+    "abandon": "Nobody else had to agree: the match is abandoned and moves no rating.",
+}
+VOTE_WHAT = {"draw": "end the match as a draw", "abandon": "abandon the match (no ratings)"}
+VOTE_DM = ("**Vote in <#{channel_id}>:** {who} proposes to {what}.\n"
+           "It happens only if every player says yes; one no ends the vote. Answer {due}; after that it ends "
+           "and the match goes on.")
+VOTE_DM_CLOSED = ("**Vote in <#{channel_id}>:** {who} proposed to {what}. The vote is closed ({why}), "
+                  "so there is nothing left to answer here.")
+VOTE_ANSWERED = {
+    "passed": "You said yes, and so did everyone: the match is over.",
+    "pending": "You said yes. The vote waits for the others (until {due}).",
+    "refused": "You said no: the vote is over and the match goes on.",
+    "expired": "Too late: the vote ran out of time and the match goes on.",
+    "void": "This vote is void: the match ended or changed before everyone answered.",
+}
+VOTE_ONLY_IN_DMS = "Votes are answered in the DM they came in, so nothing was done."
+LOBBY_VOTE = "Vote: {line}"

@@ -37,6 +37,7 @@ from bot.service.ratings import RatingService, record_finish
 from bot.service.transaction import MatchTransaction
 from bot.service.turn_views import TurnViews
 from bot.service.undo import UndoService
+from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
 from db.store import Store
 
@@ -71,7 +72,7 @@ def _as_is(name: str) -> str:
 
 class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, OutboxService, BoardService,
                    PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService, TurnViews,
-                   CommandLog):
+                   CommandLog, VoteService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(

@@ -68,7 +68,8 @@ class Deadlines(Transactions):
         try:
             async with self.store.read() as session:
                 deadlines = await self.store.due_deadlines(session, now)
-                undos_due, absences_due = await self.store.other_tick_work(session, now, PENDING, away.RUNNING)
+                undos_due, absences_due, votes_due = await self.store.other_tick_work(session, now, PENDING,
+                                                                                      away.RUNNING)
             for deadline in deadlines:
                 due = now >= deadline.due_at or any(now >= self._at(deadline, fraction) and not getattr(deadline, flag)
                                                     for flag, fraction in REMINDERS)
@@ -78,6 +79,8 @@ class Deadlines(Transactions):
                 work += await self.expire_undos(now)
             if absences_due:
                 work += await self.end_absences(now)
+            if votes_due:
+                work += await self.expire_votes(now)
         except BaseException:
             await self._let_tick_lease_go(now)
             raise

@@ -23,6 +23,8 @@ from render.anim import DEFAULT_MAX_BYTES
 REPLAY_NOTICE = "replay"
 """The notice kind that posts a finished match's replay GIF in its channel, once."""
 HISTORY_SIZE = 10
+ABANDONED_REASON = "The players agreed to abandon the match."
+"""The reason of a match record its players abandoned by a vote (votes.py): nobody won, nothing rated."""
 
 
 class NothingToReplay(Exception):
@@ -61,6 +63,10 @@ class HistoryEntry:
     seats: list[HistorySeat]
     replay_message_id: int | None
     """The replay GIF's message in the match's channel (None: not posted, e.g. older matches)."""
+
+    @property
+    def abandoned(self) -> bool:
+        return self.reason == ABANDONED_REASON
 
     @property
     def winners(self) -> list[HistorySeat]:

@@ -21,6 +21,8 @@ from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 ABORTED_BY = "aborted_by"
 """The key of an aborted match's stored result that names who aborted it."""
+ABANDONED = "abandoned"
+"""The key of the stored result of a match its players abandoned by a vote (votes.py)."""
 
 
 def ending_text(status: str, result: dict[str, Any] | None, finished: str | None, name_text: Callable[[str], str]) -> str | None:
@@ -29,6 +31,8 @@ def ending_text(status: str, result: dict[str, Any] | None, finished: str | None
         return finished
     if status != "aborted":
         return None
+    if result and result.get(ABANDONED):
+        return "The match is over: the players agreed to abandon it, so it counts for nobody's rating."
     if result and result.get(ABORTED_BY):
         return f"The match was aborted by {name_text(str(result[ABORTED_BY]))}."
     return "The lobby was closed: no player was left in it." if result is not None else "The match was aborted."

@@ -150,6 +150,16 @@ class ConsentNotice(TypedDict):
     who: str
 
 
+class VoteNotice(TypedDict):
+    """A vote to end the match, to a player asked (votes.py)."""
+
+    vote_id: int
+    kind: str
+    """draw | abandon"""
+    due: str
+    who: str
+
+
 class BlockedNotice(TypedDict):
     """A target refuses the match's notices: where else the host and players can be told."""
 
@@ -186,6 +196,7 @@ PAYLOADS: dict[str, PayloadShape] = {
     "private": PrivateNotice,
     "turn": TurnNotice,
     "consent": ConsentNotice,
+    "vote": VoteNotice,
     "blocked": BlockedNotice,
     "dms_closed": DmsClosedNotice,
 }
@@ -193,7 +204,7 @@ PAYLOADS: dict[str, PayloadShape] = {
 
 Payload = (LobbyNotice | PhaseNotice | EventsNotice | ProgressNotice | TimeoutNotice | HostNotice | ReminderNotice
            | ResultNotice | ReplayNotice | PromptNotice | LastToChooseNotice | PrivateNotice | TurnNotice
-           | ConsentNotice | BlockedNotice | DmsClosedNotice)
+           | ConsentNotice | VoteNotice | BlockedNotice | DmsClosedNotice)
 
 
 def check(kind: str, payload: Mapping[str, object]) -> None:

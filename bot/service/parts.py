@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from bot.service.transaction import MatchTransaction
     from bot.service.types import Blocked, MatchInfo, Where
     from bot.service.wording import Wording
-    from db.models import Choice, Match, Seat
+    from db.models import Choice, Match, MatchVote, Seat
     from db.store import Store
 
 
@@ -94,6 +94,11 @@ class ServiceParts(Protocol):
                          seats: list[Seat] | None = None) -> dict[int, list[str]]: ...
 
     async def expire_undos(self, now: datetime) -> int: ...
+
+    # votes.py
+    async def expire_votes(self, now: datetime) -> int: ...
+
+    def vote_line(self, row: MatchVote | None, match: Match) -> str | None: ...
 
     # outbox.py
     async def blocked_targets(self, match_id: int) -> list[Blocked]: ...

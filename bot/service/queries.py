@@ -3,6 +3,7 @@ itself and the delivery refs of its notices. Reads go through the store, outside
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -53,7 +54,8 @@ class Queries(Transactions):
             match, seats, state, deadline = await self._committed(session, match_id)
             blocked = await self.blocked_in(session, match_id)
             lines = await self._log_in(session, match_id, 1, seats) if match.status != "lobby" else []
-        status = self._status(match, seats, state, deadline, blocked)
+            vote = await self.store.latest_vote(session, match_id) if match.status in ("active", "paused") else None
+        status = replace(self._status(match, seats, state, deadline, blocked), vote=self.vote_line(vote, match))
         return Board(status=status, latest=lines[-1] if lines else None, message_id=match.board_message_id)
 
     async def _committed(

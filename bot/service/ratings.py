@@ -9,6 +9,9 @@ Rules (README "Ratings and stats"):
 - A cooperative game (everyone wins or loses together) counts games and wins but moves no
   rating: a team result says nothing about one player against another. Nor does a match with
   one human only (against AI seats).
+- A player who conceded (votes.py) is rated with the match's players as a loss, whatever their
+  seat (the AI's since) does: below every player still at the table, the earliest to concede
+  last. Their seat is recorded under them, not won.
 - Everything happens in the transaction that finishes the match, keyed on the match id, so a
   retried or replayed finish never rates a match twice.
 """
@@ -29,6 +32,7 @@ from db.models import Match, Seat
 from db.record_queries import ratings_for_update
 from db.records import MatchRecord, Rating, RecordSeat
 from db.store import Store
+from db.vote_queries import concessions
 
 MODEL = PlackettLuce()
 LEADERBOARD_SIZE = 10
@@ -81,12 +85,20 @@ def _pick_noun(key: str) -> str | None:
     return picks[1] if picks else None
 
 
-def ranks(result: eng.Result, seats: list[int]) -> list[int]:
-    """Finishing places (1 is best) of ``seats``: winners first, then by score, ties shared."""
+def ranks(result: eng.Result, seats: list[int], conceded: list[int] | None = None) -> list[int]:
+    """Finishing places (1 is best) of ``seats``: winners first, then by score, ties shared; the
+    ``conceded`` seats (earliest first) after all of them, the earliest last."""
+    conceded = conceded or []
+    playing = [s for s in seats if s not in conceded]
     if result.draw:
-        return [1 for _ in seats]
-    losers = sorted({result.scores.get(s, 0) for s in seats if s not in result.winners}, reverse=True)
-    return [1 if s in result.winners else 2 + losers.index(result.scores.get(s, 0)) for s in seats]
+        places = {s: 1 for s in playing}
+    else:
+        losers = sorted({result.scores.get(s, 0) for s in playing if s not in result.winners}, reverse=True)
+        places = {s: 1 if s in result.winners else 2 + losers.index(result.scores.get(s, 0)) for s in playing}
+    below = max(places.values(), default=0)
+    for n, seat in enumerate(reversed([s for s in conceded if s in seats]), start=1):
+        places[seat] = below + n
+    return [places[s] for s in seats]
 
 
 def rated_match(match: Match, seats: list[Seat], game: eng.Game) -> bool:
@@ -101,6 +113,9 @@ async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], 
     match_id = row_id(match)
     if await session.get(MatchRecord, match_id) is not None:
         return None
+    conceded = {c.seat_no: c for c in await concessions(session, match_id)}
+    seats = [Seat(match_id=match_id, seat_no=s.seat_no, user_id=conceded[s.seat_no].user_id, name=conceded[s.seat_no].name)
+             if s.seat_no in conceded else s for s in seats]  # a conceded seat is its player's loss
     view = game.view(state, None)
     rated = rated_match(match, seats, game)
     record = MatchRecord(match_id=match_id, guild_id=match.guild_id, game=match.game, finished_at=now,
@@ -110,7 +125,8 @@ async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], 
     await session.flush()
     ordered = sorted(seats, key=lambda s: s.seat_no)
     rows = {s.seat_no: RecordSeat(match_id=match_id, seat_no=s.seat_no, user_id=s.user_id, name=s.name,
-                                  won=s.seat_no in result.winners, picks=picks_of(match.game, view, s.seat_no))
+                                  won=s.seat_no in result.winners and s.seat_no not in conceded,
+                                  picks=picks_of(match.game, view, s.seat_no))
             for s in ordered}
     humans = [(s.user_id, s) for s in ordered if s.user_id is not None]
     if match.guild_id is not None and humans:
@@ -122,7 +138,7 @@ async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], 
             standing.name = seat.name
             standing.updated_at = now
         if rated:
-            _rate(result, humans, standings, rows)
+            _rate(result, humans, standings, rows, list(conceded))
     session.add_all(rows.values())
     await session.flush()
     return record
@@ -149,10 +165,11 @@ async def _standings(session: AsyncSession, guild_id: int, game: str, humans: li
 
 
 def _rate(result: eng.Result, humans: list[tuple[int, Seat]], standings: dict[int, Rating],
-          rows: dict[int, RecordSeat]) -> None:
-    """One openskill update over the human seats (user id and seat; one team of one each)."""
+          rows: dict[int, RecordSeat], conceded: list[int]) -> None:
+    """One openskill update over the human seats (user id and seat; one team of one each);
+    ``conceded``: the seats conceded, earliest first."""
     teams = [[MODEL.rating(mu=standings[user_id].mu, sigma=standings[user_id].sigma)] for user_id, _seat in humans]
-    places = ranks(result, [seat.seat_no for _user_id, seat in humans])
+    places = ranks(result, [seat.seat_no for _user_id, seat in humans], conceded)
     rated = MODEL.rate(teams, ranks=[float(p) for p in places])
     for (user_id, seat), (after,) in zip(humans, rated, strict=True):
         standing = standings[user_id]

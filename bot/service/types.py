@@ -104,6 +104,8 @@ class Status:
     """Seats whose choice of the open step is in (sealed): they wait for the others."""
     standing: Standing = field(default_factory=Standing)
     """Whose turn, the turn order and the score, from the public view."""
+    vote: str | None = None
+    """A running match's latest vote to end it, in one line (votes.py); None: none."""
 
 
 @dataclass(frozen=True)
