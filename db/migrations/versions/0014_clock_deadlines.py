@@ -16,7 +16,6 @@ import sqlalchemy as sa
 import sqlmodel.sql.sqltypes
 from alembic import op
 
-
 revision: str = "0014"
 down_revision: str | None = "0011"
 branch_labels: str | Sequence[str] | None = None
