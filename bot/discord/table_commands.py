@@ -167,9 +167,13 @@ class TableCommands(CommandBase, app_commands.Group):
                 title=plain_name(one.title), match_id=one.match_id, channel_id=one.channel_id,
                 meanwhile=texts.AWAY_AI_PLAYS_SHORT if one.outcome.mode == "ai" else texts.AWAY_DEADLINES_WAIT_SHORT)
                 for one in covered]
-            await self._done(interaction, clip(texts.AWAY_EVERYWHERE.format(
-                until=timestamp(covered[0].outcome.until), count=counted(len(covered), "match", "matches"),
-                matches=", ".join(matches))))
+            text = clip(texts.AWAY_EVERYWHERE.format(until=timestamp(covered[0].outcome.until),
+                                                     count=counted(len(covered), "match", "matches"),
+                                                     matches=", ".join(matches)))
+            try:  # not `_done`: it looks for the one match here, and a channel may run several
+                await answer(interaction, text)
+            finally:
+                self.wiring.wake_delivery()
             return
         outcome = await self.service.go_away(channel_of(interaction), interaction.user.id, hours)
         meanwhile = texts.AWAY_AI_PLAYS if outcome.mode == "ai" else texts.AWAY_DEADLINES_WAIT

@@ -13,6 +13,7 @@ from datetime import datetime
 import engine as eng
 from bot.service.away import AwayOutcome
 from bot.service.errors import Conflict
+from bot.service.notices import TimeoutNotice
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.types import Place
 from db.models import Match
@@ -78,7 +79,9 @@ class PaceService(Transactions):
             until = ctx.match.paused_until
             if ctx.match.status != "paused" or until is None or until > now:
                 return 0  # resumed by hand, or by another process, meanwhile
-            await self._go_on(ctx, "The pause is over: the match goes on by itself. Deadlines run again.")
+            text = "The pause is over: the match goes on by itself, and its deadlines run again."
+            ctx.notice("timeout", TimeoutNotice(user_ids=[], text=text))  # said in the match's thread
+            await self._go_on(ctx, text)  # and the lobby post shows it running
             return 1
 
         return sum([await self._mutate(match_id, go_on) for match_id in due])
