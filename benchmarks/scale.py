@@ -45,7 +45,9 @@ DUE_RAW = ("SELECT * FROM deadlines WHERE fire_at <= ? AND EXISTS (SELECT 1 FROM
            "WHERE matches.id = deadlines.match_id AND matches.status = 'active') ORDER BY fire_at")
 OTHER_WORK_RAW = ("SELECT EXISTS (SELECT 1 FROM undos WHERE status = 'pending' AND due_at <= ?), "
                   "EXISTS (SELECT 1 FROM seats WHERE away_until IS NOT NULL AND away_until <= ? AND EXISTS "
-                  "(SELECT 1 FROM matches WHERE matches.id = seats.match_id AND status IN ('active', 'paused')))")
+                  "(SELECT 1 FROM matches WHERE matches.id = seats.match_id AND status IN ('active', 'paused'))), "
+                  "EXISTS (SELECT 1 FROM match_votes WHERE status = 'pending' AND due_at <= ?), "
+                  "EXISTS (SELECT 1 FROM matches WHERE paused_until <= ? AND status = 'paused')")
 """The idle tick's two statements (`due_deadlines`, `other_tick_work`), as SQLite runs them."""
 """Tables copied with a match (each has match_id); notices stay behind: the outbox is empty."""
 
@@ -168,7 +170,7 @@ async def run(total: int, template: int) -> None:
             async def idle_statements() -> None:
                 await raw.execute("BEGIN")
                 await (await raw.execute(DUE_RAW, (now,))).fetchall()
-                await (await raw.execute(OTHER_WORK_RAW, (now, now))).fetchall()
+                await (await raw.execute(OTHER_WORK_RAW, (now, now, now, now))).fetchall()
                 await raw.rollback()
 
             floor = await cpu_ms(indexed)

@@ -124,6 +124,14 @@ class Match(SQLModel, table=True):
     """The match's status board in its channel (None until posted): edited in place, never reposted."""
     away_mode: str = Field(default="ai", max_length=8, sa_column_kwargs={"server_default": "ai"})
     """What `/game away` does to a seat, the host's choice: ai (the AI plays it) | pause (its deadlines wait)."""
+    deadline_clock: str | None = Field(default=None, max_length=5)
+    """A clock deadline's wall-clock time ("21:00"), or None: each decision gets deadline_hours."""
+    deadline_zone: str | None = Field(default=None, max_length=64)
+    """The IANA time zone of deadline_clock ("Europe/Berlin")."""
+    deadline_min_hours: float | None = None
+    """With a clock deadline: the least time a decision gets (the next such time at least this far off)."""
+    paused_until: datetime | None = _when(nullable=True, index=True)
+    """When a paused match goes on by itself (the deadline tick resumes it); None: not paused."""
     undo_mark: int | None = None
     """The newest notice id when the match was last undone: prompt DMs at or below it are retired."""
     created_at: datetime = _when()
@@ -149,6 +157,8 @@ class Seat(SQLModel, table=True):
     """Fingerprint of the open prompt: an unchanged prompt keeps its version."""
     away_until: datetime | None = _when(nullable=True, index=True)
     """Set by `/game away`: until then the seat is away (see Match.away_mode); acting ends it early."""
+    prompt_opened_at: datetime | None = _when(nullable=True)
+    """When the seat's open prompt (prompt_version) opened: a player's answer time is counted from it."""
 
 
 class Choice(SQLModel, table=True):
@@ -174,6 +184,10 @@ class Choice(SQLModel, table=True):
     """The SubmitResult returned for it: a duplicate interaction gets the same answer."""
     interaction_id: str | None = Field(default=None, max_length=100)
     created_at: datetime = _when()
+    user_id: int | None = _big(nullable=True, index=True)
+    """The player who held the seat then (None: an AI seat): whose answer or missed deadline it was."""
+    waited: float | None = None
+    """Seconds from the decision's opening to a player's first answer of it (None otherwise)."""
 
 
 class Snapshot(SQLModel, table=True):

@@ -76,14 +76,20 @@ class MatchQueries:
         return list((await session.exec(_due_deadlines(), params={"now": now})).all())
 
     async def other_tick_work(self, session: AsyncSession, now: datetime, undo_status: str,
-                              away_statuses: tuple[str, ...]) -> tuple[bool, bool, bool]:
+                              away_statuses: tuple[str, ...]) -> tuple[bool, bool, bool, bool]:
         """Whether an undo request in ``undo_status`` is past its time, whether a seat of a
-        match in ``away_statuses`` is back from its time away, and whether a vote to end a match
-        (in the same status as the undo) is past its time: the idle tick's other questions in one
-        statement (each reader then reads its own rows only when there is work)."""
+        match in ``away_statuses`` is back from its time away, whether a vote to end a match (in
+        the same status as the undo) is past its time, and whether a paused match's pause is over:
+        the idle tick's other questions in one statement (each reader then reads its own rows
+        only when there is work)."""
         stmt = _other_tick_work(undo_status, away_statuses)
         row = (await (await session.connection()).execute(stmt, {"now": now})).one()
-        return bool(row[0]), bool(row[1]), bool(row[2])
+        return bool(row[0]), bool(row[1]), bool(row[2]), bool(row[3])
+
+    async def pauses_over(self, session: AsyncSession, now: datetime) -> list[int]:
+        """Paused matches whose pause ended by ``now``, in id order (by the index on paused_until)."""
+        stmt = select(col(Match.id)).where(col(Match.paused_until) <= now, col(Match.status) == "paused")
+        return sorted(stored_id(match_id) for match_id in (await session.exec(stmt)).all())
 
     async def first_delivery_ref(self, session: AsyncSession, match_id: int, kind: str) -> str | None:
         """Where the first delivered notice of this kind went."""
@@ -228,7 +234,8 @@ def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Sel
     open_match = sa.exists().where(col(Match.id) == Seat.match_id, col(Match.status).in_(away_statuses))
     seat_back = sa.exists().where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
     vote_due = sa.exists().where(col(MatchVote.status) == undo_status, col(MatchVote.due_at) <= now)
-    return sa.select(undo_due, seat_back, vote_due)
+    pause_over = sa.exists().where(col(Match.paused_until) <= now, col(Match.status) == "paused")
+    return sa.select(undo_due, seat_back, vote_due, pause_over)
 
 
 @functools.cache

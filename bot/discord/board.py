@@ -19,7 +19,7 @@ from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
-from bot.discord.prompt_ui import PlainView, timestamp
+from bot.discord.prompt_ui import PlainView, moment, timestamp
 from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
 from engine.text import fill
 
@@ -63,10 +63,12 @@ def board_text(status: Any, latest: str | None) -> str:
     info, standing = status.match, status.standing
     names = plain_names(info.names())
     lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(status.phase, names))]
-    if info.status == "paused":
+    if info.status == "paused" and info.paused_until is not None:
+        lines.append(texts.BOARD_PAUSED_UNTIL.format(until=moment(info.paused_until)))
+    elif info.status == "paused":
         lines.append(texts.BOARD_PAUSED)
     elif status.deadline is not None and info.status == "active":
-        lines.append(texts.BOARD_DEADLINE.format(deadline=timestamp(status.deadline)))
+        lines.append(texts.BOARD_DEADLINE.format(deadline=moment(status.deadline)))
     if standing.order and info.status in ("active", "paused"):
         order = [names[seat] for seat in standing.order if 0 <= seat < len(names)]
         lines.append(texts.BOARD_ORDER.format(order=", ".join(order)))

@@ -14,7 +14,7 @@ from bot.discord import records, texts
 from bot.discord.board import board_of
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.permissions import held_by_slowmode, is_manager
-from bot.discord.prompt_ui import prompt_text, prompt_view, timestamp
+from bot.discord.prompt_ui import moment, prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
 from bot.discord.table_commands import CommandBase, TableCommands, channel_of
@@ -23,6 +23,7 @@ from bot.discord.vote_commands import VoteCommands
 from bot.naming import named_prompt
 from bot.rules_text import rule_topics
 from bot.service import ServiceError, drawing
+from bot.service.clock import DEFAULT_PAUSE_DAYS, MIN_HOURS, PAUSE_DAYS, zone_choices
 from bot.service.types import Place
 from bot.service.wording import option_words
 
@@ -33,6 +34,10 @@ MAX_SEED = 2**53 - 1
 """Discord's integer options stop at 2^53 - 1 (the spec's Int53Type); one more is refused."""
 MAX_TOPIC = 100
 """Rule topics are short names (the autocomplete offers them); Discord refuses longer input."""
+MAX_CLOCK = 10
+"""A time of day is "21:00"; a little room so a typo gets its own answer rather than Discord's."""
+MAX_ZONE = 64
+"""The longest IANA zone name is 32 characters; the column holds 64."""
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in sorted(engine.games().items())]
 
@@ -93,6 +98,9 @@ class GameCommands(CommandBase, app_commands.Group):
         steps="Samurai Swords: swords and muster as sealed steps (combined, default) or one by one (classic)",
         losses="Samurai Swords: a defender's losses by his standing order (default) or asked in each battle",
         away="what /game away does here: the AI plays the seat (default) or its deadlines wait",
+        deadline_at="each decision is due at this time of day, like 21:00 (with timezone)",
+        timezone="the time zone of deadline_at, like Europe/Berlin",
+        min_hours="with deadline_at: the least time a decision gets (default 12)",
     )
     @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, setup=SETUP_CHOICES, steps=STEPS_CHOICES,
                           losses=LOSSES_CHOICES, away=AWAY_CHOICES)
@@ -111,6 +119,9 @@ class GameCommands(CommandBase, app_commands.Group):
         steps: str | None = None,
         losses: str | None = None,
         away: str = "ai",
+        deadline_at: app_commands.Range[str, 1, MAX_CLOCK] | None = None,
+        timezone: app_commands.Range[str, 1, MAX_ZONE] | None = None,
+        min_hours: app_commands.Range[float, MIN_HOURS[0], MIN_HOURS[1]] | None = None,
     ) -> None:
         await self._private(interaction)
         if game not in engine.games():  # Discord offers only the listed games: a forged request
@@ -127,7 +138,8 @@ class GameCommands(CommandBase, app_commands.Group):
                 await self._done(interaction, texts.NO_OPTION.format(game=engine.get(game).title, option=name))
                 return
             options[name] = value
-        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed, "away_mode": away}
+        kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed, "away_mode": away, "deadline_at": deadline_at,
+                                  "timezone": timezone, "min_hours": min_hours}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
         thread = opens_thread(interaction)
@@ -142,6 +154,8 @@ class GameCommands(CommandBase, app_commands.Group):
             **kwargs,
         )
         shown = "".join(texts.LOBBY_OPTION.format(option=option_words(name, value)) for name, value in options.items())
+        if info.clock is not None:
+            shown += texts.LOBBY_CLOCK.format(clock=info.clock.describe())
         where = texts.LOBBY_IN_THREAD if thread else slowmode_warning(interaction)
         await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
                                                                 where=where))
@@ -154,6 +168,11 @@ class GameCommands(CommandBase, app_commands.Group):
         except KeyError:
             modes = ()
         return [app_commands.Choice(name=mode, value=mode) for mode in modes if current.lower() in mode.lower()][:25]
+
+    @new.autocomplete("timezone")
+    async def timezone_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=zone, value=zone) for zone in zone_choices(current[:MAX_ZONE])]
 
     @app_commands.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -304,15 +323,18 @@ class GameCommands(CommandBase, app_commands.Group):
 
         await self._once(interaction, f"extend:{hours:g}", apply)
 
-    @app_commands.command(name="pause", description="Pause deadlines (host or Manage Server)")
-    async def pause(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="pause", description="Pause deadlines for some days (host or Manage Server)")
+    @app_commands.describe(days="how long (default 7, at most 30); the match goes on by itself then")
+    async def pause(self, interaction: discord.Interaction,
+                    days: app_commands.Range[float, PAUSE_DAYS[0], PAUSE_DAYS[1]] = DEFAULT_PAUSE_DAYS) -> None:
         await self._private(interaction)
 
         async def apply() -> str:
-            await self.service.pause(_here(interaction), interaction.user.id, is_manager=await self._manager(interaction))
-            return texts.PAUSED
+            info = await self.service.pause(_here(interaction), interaction.user.id,
+                                            is_manager=await self._manager(interaction), days=days)
+            return texts.PAUSED_UNTIL.format(until=moment(info.paused_until))
 
-        await self._once(interaction, "pause", apply)
+        await self._once(interaction, f"pause:{days:g}", apply)
 
     @app_commands.command(name="resume", description="Resume a paused match")
     async def resume(self, interaction: discord.Interaction) -> None:
@@ -338,7 +360,8 @@ class GameCommands(CommandBase, app_commands.Group):
         await self._private(interaction)
         who = player or interaction.user
         found = await self.service.player_stats(_guild_id(interaction), who.id)
-        await answer(interaction, records.stats_text(who.display_name, found), allowed_mentions=NOBODY)
+        pace = await self.service.player_pace(_guild_id(interaction), who.id)
+        await answer(interaction, records.stats_text(who.display_name, found, pace), allowed_mentions=NOBODY)
 
     @app_commands.command(name="leaderboard", description="The best players of this server, per game")
     @app_commands.describe(game="one game (default: every game played here)")

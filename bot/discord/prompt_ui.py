@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.discord.ids import ModalId, PromptId
+from bot.service.wording import CHAT
 
 BUTTONS_MAX = 10
 """More options than this go into a select menu (two rows of buttons read well on phones)."""
@@ -23,6 +24,11 @@ def timestamp(when: datetime | None) -> str:
     if when is None:
         return ""
     return f"<t:{int(when.timestamp())}:R>"
+
+
+def moment(when: datetime | None) -> str:
+    """A Discord timestamp with the date and time in each reader's own zone, and how far off it is."""
+    return "" if when is None else CHAT.moment(when)
 
 
 class PlainView(discord.ui.View):

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import engine
+from bot.discord import texts
 from bot.discord.mentions import plain_name
 from bot.service.core import team_verdict
 from bot.service.history import HistoryEntry
+from bot.service.pace import Pace
 from bot.service.ratings import GameStats, Standing, is_cooperative
 from bot.service.wording import RATING_MEANING, counted, rating_points, seat_name
 from bot.service.wording import verdict as who_won
@@ -94,18 +96,42 @@ def stats_line(stats: GameStats) -> str:
     return line
 
 
-def stats_text(name: str, stats: list[GameStats]) -> str:
+def duration_text(seconds: float) -> str:
+    """A time to answer in words a player reads at a glance: "under a minute", "25 min", "2.5 h", "3.2 days"."""
+    if seconds < 60:
+        return "under a minute"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def pace_line(pace: Pace) -> str:
+    """How fast the player answers and how many deadlines they let pass, on this server."""
+    answer = (texts.PACE_NO_ANSWER if pace.median_seconds is None else
+              texts.PACE_ANSWER.format(time=duration_text(pace.median_seconds), count=counted(pace.answers, "answer")))
+    share = pace.missed_share
+    missed = (texts.PACE_NO_DEADLINE if share is None else
+              texts.PACE_MISSED.format(missed=pace.missed, owed=pace.owed, share=f"{share:.0%}"))
+    return texts.PACE_LINE.format(answer=answer, missed=missed)
+
+
+def stats_text(name: str, stats: list[GameStats], pace: Pace | None = None) -> str:
+    """The player's games on this server, and (``pace``) how fast they answer there."""
     who = plain_name(name)
+    timed = pace is not None and (pace.answers or pace.owed)
+    tail = [pace_line(pace)] if pace is not None and timed else []
     if not stats:
-        return f"{who} has no finished matches on this server yet."
-    return _page(f"**{who}** on this server:", [stats_line(s) for s in stats], "... and {left} more games.")
+        return "\n".join([texts.NO_FINISHED_YET.format(who=who), *tail])
+    return _page(f"**{who}** on this server:", [*tail, *(stats_line(s) for s in stats)], "... and {left} more games.")
 
 
 def leaderboard_lines(game: str, standings: list[Standing]) -> list[str]:
     cooperative = _cooperative(game)
     lines = []
     for standing in standings:
-        record = f"{counted(standing.wins, 'win')} / {counted(standing.games, 'game')}"
+        record = texts.LEADERBOARD_RECORD.format(wins=counted(standing.wins, "win"), games=counted(standing.games, "game"))
         rating = "" if cooperative or not standing.rated else f" · rating {rating_points(standing.rating)}"
         unrated = "" if cooperative or standing.rated else " · not rated yet"
         lines.append(f"{standing.place}. {plain_name(seat_name(standing.name))}{rating}{unrated} · {record}")

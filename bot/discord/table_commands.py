@@ -23,6 +23,7 @@ from bot.discord.wiring import Wiring
 from bot.service.away import AWAY_HOURS
 from bot.service.types import Place
 from bot.service.undo import MAX_BACK
+from bot.service.wording import counted
 
 if TYPE_CHECKING:
     from bot.service import MatchService
@@ -155,10 +156,25 @@ class TableCommands(CommandBase, app_commands.Group):
         await self._once(interaction, f"undo:{back}", apply, unless_moved=True)
 
     @app_commands.command(name="away", description="Be away for some hours: the AI plays for you, or your deadlines wait")
-    @app_commands.describe(hours="how long you will be away")
+    @app_commands.describe(hours="how long you will be away",
+                           everywhere="in every running match you play on this server, not only this one")
     async def away(self, interaction: discord.Interaction,
-                   hours: app_commands.Range[float, AWAY_HOURS[0], AWAY_HOURS[1]]) -> None:
+                   hours: app_commands.Range[float, AWAY_HOURS[0], AWAY_HOURS[1]], everywhere: bool = False) -> None:
         await self._private(interaction)
+        if everywhere:
+            covered = await self.service.go_away_everywhere(interaction.guild_id, interaction.user.id, hours)
+            matches = [texts.AWAY_EVERYWHERE_MATCH.format(
+                title=plain_name(one.title), match_id=one.match_id, channel_id=one.channel_id,
+                meanwhile=texts.AWAY_AI_PLAYS_SHORT if one.outcome.mode == "ai" else texts.AWAY_DEADLINES_WAIT_SHORT)
+                for one in covered]
+            text = clip(texts.AWAY_EVERYWHERE.format(until=timestamp(covered[0].outcome.until),
+                                                     count=counted(len(covered), "match", "matches"),
+                                                     matches=", ".join(matches)))
+            try:  # not `_done`: it looks for the one match here, and a channel may run several
+                await answer(interaction, text)
+            finally:
+                self.wiring.wake_delivery()
+            return
         outcome = await self.service.go_away(channel_of(interaction), interaction.user.id, hours)
         meanwhile = texts.AWAY_AI_PLAYS if outcome.mode == "ai" else texts.AWAY_DEADLINES_WAIT
         await self._done(interaction, texts.AWAY.format(until=timestamp(outcome.until), meanwhile=meanwhile))

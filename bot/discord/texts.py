@@ -177,3 +177,22 @@ VOTE_ANSWERED = {
 }
 VOTE_ONLY_IN_DMS = "Votes are answered in the DM they came in, so nothing was done."
 LOBBY_VOTE = "Vote: {line}"
+
+# Players' pace (issue 29): clock deadlines in `/game new`, pauses that end, away everywhere, stats.
+LOBBY_CLOCK = ", deadline {clock}"
+LOBBY_CLOCK_LINE = "Deadline {clock} after a decision opens."
+PAUSED_UNTIL = ("The match is paused until {until}: no deadlines run until then. It goes on by itself then, "
+                "or sooner with `/game resume`.")
+BOARD_PAUSED_UNTIL = "Paused until {until}: deadlines are stopped; the match goes on by itself then."
+AWAY_EVERYWHERE = ("You are away until {until} in {count}: {matches}. "
+                   "Make a choice or use `/game act` in a match to take your seat back there sooner.")
+AWAY_EVERYWHERE_MATCH = "**{title} #{match_id}** in <#{channel_id}> ({meanwhile})"
+AWAY_AI_PLAYS_SHORT = "the AI plays"
+AWAY_DEADLINES_WAIT_SHORT = "your deadlines wait"
+PACE_LINE = "**Pace**: {answer}; {missed}."
+PACE_ANSWER = "answers in {time} (median of {count})"
+PACE_NO_ANSWER = "no answers timed yet"
+PACE_MISSED = "missed {missed} of {owed} deadlines ({share})"
+PACE_NO_DEADLINE = "no deadlines owed yet"
+NO_FINISHED_YET = "{who} has no finished matches on this server yet."
+LEADERBOARD_RECORD = "{wins} in {games} played"

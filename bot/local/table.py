@@ -21,7 +21,7 @@ from bot.naming import named_prompt
 from bot.service import MatchService, ServiceError
 from bot.service.history import REPLAY_NOTICE
 from bot.service.types import Notice
-from bot.service.wording import ACT, Wording, listed
+from bot.service.wording import ACT, Wording, listed, utc_moment
 from db.store import Store
 from render import views as render_views
 
@@ -31,7 +31,7 @@ LOCAL_USER = 1
 RESUME_LINES = 8
 """Public lines reprinted on --resume, so a returning player sees where the match stood."""
 TERMINAL = Wording(commands={ACT: "the question below"}, strong=lambda text: text,
-                   manager="the player at the terminal", managers="the player at the terminal")
+                   manager="the player at the terminal", managers="the player at the terminal", moment=utc_moment)
 """The terminal's markup: none. A heading is a line of its own (``heading``), never ``**bold**``."""
 WAIVING = frozenset({"done", "pass", "end", "stop", "decline", "forfeit", "calloff"})
 """Options that let a turn, a phase or a chance go by: Enter takes one of them only when pressed

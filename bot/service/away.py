@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from bot.service.errors import BadChoice, Conflict
 from bot.service.notices import TimeoutNotice
 from bot.service.transaction import Transactions
+from bot.service.types import Where
 from bot.service.wording import ACT
 from db.models import Deadline, Seat
 
@@ -60,7 +61,7 @@ class AwayOutcome:
 class AwayService(Transactions):
     """Mixed into MatchService: going away and coming back."""
 
-    async def go_away(self, channel_id: int, user_id: int, hours: float) -> AwayOutcome:
+    async def go_away(self, channel_id: Where, user_id: int, hours: float) -> AwayOutcome:
         """Be away from the channel's match for ``hours``; again while away sets a new end."""
         if not isinstance(hours, int | float) or not AWAY_HOURS[0] <= hours <= AWAY_HOURS[1]:
             raise BadChoice(f"Time away is {AWAY_HOURS[0]:g} to {AWAY_HOURS[1]:g} hours; nothing was changed.")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.service import away, limits
-from bot.service.clock import DatabaseClock
+from bot.service.clock import DatabaseClock, clock_of
 from bot.service.errors import Conflict
 from bot.service.notices import ReminderNotice, TimeoutNotice
 from bot.service.transaction import MatchTransaction, Transactions
@@ -68,8 +68,8 @@ class Deadlines(Transactions):
         try:
             async with self.store.read() as session:
                 deadlines = await self.store.due_deadlines(session, now)
-                undos_due, absences_due, votes_due = await self.store.other_tick_work(session, now, PENDING,
-                                                                                      away.RUNNING)
+                undos_due, absences_due, votes_due, pauses_due = await self.store.other_tick_work(
+                    session, now, PENDING, away.RUNNING)
             for deadline in deadlines:
                 due = now >= deadline.due_at or any(now >= self._at(deadline, fraction) and not getattr(deadline, flag)
                                                     for flag, fraction in REMINDERS)
@@ -81,6 +81,8 @@ class Deadlines(Transactions):
                 work += await self.end_absences(now)
             if votes_due:
                 work += await self.expire_votes(now)
+            if pauses_due:
+                work += await self.end_pauses(now)
         except BaseException:
             await self._let_tick_lease_go(now)
             raise
@@ -190,7 +192,11 @@ class Deadlines(Transactions):
         own = [p.deadline_hours for p in ctx.prompts() if p.seat in owing_seats and p.deadline_hours]
         # Capped: a lobby stored with an endless deadline (before the limits were checked) still starts.
         start = away.deadline_start(ctx.seats, owing_seats, ctx.match.away_mode, ctx.now)  # a seat away waits
-        due = start + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
+        clock = clock_of(ctx.match)
+        if clock is not None and not own:  # a decision with a time of its own keeps it
+            due = clock.due(start)
+        else:
+            due = start + timedelta(hours=min(min(own) if own else ctx.match.deadline_hours, limits.DEADLINE_HOURS[1]))
         if deadline is None:
             deadline = Deadline(match_id=ctx.match_id, step=newest, started_at=start, due_at=due,
                                 paused_at=ctx.now if ctx.match.status == "paused" else None)

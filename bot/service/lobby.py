@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 import engine as eng
 from bot.service import away, hosting, limits
+from bot.service.clock import DEFAULT_PAUSE_DAYS, PAUSE_DAYS, clock_deadline, clock_of
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
 from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
 from bot.service.rows import row_id
@@ -60,11 +62,15 @@ class Lobby(Transactions):
         host_plays: bool = True,
         thread: bool = False,
         away_mode: str = "ai",
+        deadline_at: str | None = None,
+        timezone: str | None = None,
+        min_hours: float | None = None,
     ) -> MatchInfo:
         """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches).
         With ``thread`` the match will run in a thread the front-end starts from the lobby message
         (``move_to_thread``), so the channel may run other matches; else it holds the channel.
-        ``away_mode`` is what `/game away` does in it (see away.py)."""
+        ``away_mode`` is what `/game away` does in it (see away.py). ``deadline_at`` (with
+        ``timezone`` and ``min_hours``) makes each decision due at that time of day (clock.py)."""
         try:
             chosen_game = eng.get(game)
         except KeyError as exc:
@@ -75,6 +81,7 @@ class Lobby(Transactions):
         deadline_hours = limits.deadline_hours(options.pop("deadline_hours", deadline_hours))
         seed = limits.seed(seed)
         away_mode = away.away_mode(away_mode)
+        clock = clock_deadline(deadline_at, timezone, min_hours)
         try:
             opts = eng.parse_options(chosen_game, options).model_dump(mode="json")
         except eng.IllegalChoice as exc:
@@ -101,7 +108,8 @@ class Lobby(Transactions):
                     lobby_channel_id=channel_id, opens_thread=thread, game=game,
                     options=opts, seed=secrets.randbits(62) if seed is None else seed, status="lobby",
                     host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours), away_mode=away_mode,
-                    created_at=now, updated_at=now,
+                    deadline_clock=clock.clock_text if clock else None, deadline_zone=clock.zone if clock else None,
+                    deadline_min_hours=clock.min_hours if clock else None, created_at=now, updated_at=now,
                 )
                 session.add(match)
                 await session.flush()
@@ -110,7 +118,8 @@ class Lobby(Transactions):
                     seats.append(Seat(match_id=row_id(match), seat_no=0, user_id=host_id, name=host_name))
                     session.add(seats[0])
                 ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
-                chosen = ", ".join(option_words(key, value) for key, value in options.items())
+                chosen = ", ".join([*(option_words(key, value) for key, value in options.items()),
+                                    *([f"deadline {clock.describe()}"] if clock else [])])
                 self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {chosen_game.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:
@@ -251,16 +260,22 @@ class Lobby(Transactions):
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
 
-    async def pause(self, channel_id: Where, by_user: int, is_manager: bool = False) -> MatchInfo:
+    async def pause(self, channel_id: Where, by_user: int, is_manager: bool = False,
+                    days: float = DEFAULT_PAUSE_DAYS) -> MatchInfo:
+        """Stop the deadlines for ``days``; then the match goes on by itself (the tick's `end_pauses`)."""
+        length = limits.number(days, *PAUSE_DAYS, "days", " days")
+
         async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status != "active":
                 raise Conflict("Only a running match can be paused.")
             ctx.match.status = ctx.values["status"] = "paused"
+            ctx.match.paused_until = ctx.now + timedelta(days=length)
             deadline = await ctx.session.get(Deadline, ctx.match_id)
             if deadline is not None:
                 deadline.paused_at = ctx.now
-            self._lobby_notice(ctx, "The match is paused; deadlines are stopped.")
+            self._lobby_notice(ctx, f"The match is paused until {self.wording.moment(ctx.match.paused_until)}; "
+                                    "deadlines are stopped. It goes on by itself then, or sooner with /game resume.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
@@ -270,18 +285,26 @@ class Lobby(Transactions):
             self._need_host(ctx, by_user, is_manager)
             if ctx.match.status != "paused":
                 raise Conflict("The match is not paused.")
-            ctx.match.status = ctx.values["status"] = "active"
-            deadline = await ctx.session.get(Deadline, ctx.match_id)
-            if deadline is not None and deadline.paused_at is not None:
-                shift = ctx.now - deadline.paused_at
-                deadline.started_at += shift
-                deadline.due_at += shift
-                deadline.paused_at = None
-            self._lobby_notice(ctx, "The match goes on.")
-            await self._settle(ctx)
+            await self._go_on(ctx, "The match goes on.")
             return lambda: self._info(ctx)
 
         return await self._mutate(await self._channel_match_id(channel_id), fn)
+
+    async def _go_on(self, ctx: MatchTransaction, text: str) -> None:
+        """End the pause: the deadline gets the time it had left (under a clock deadline, up to
+        the next due time of day that leaves at least that much)."""
+        ctx.match.status = ctx.values["status"] = "active"
+        ctx.match.paused_until = None
+        deadline = await ctx.session.get(Deadline, ctx.match_id)
+        if deadline is not None and deadline.paused_at is not None:
+            left = max(deadline.due_at - max(deadline.paused_at, deadline.started_at), timedelta(0))
+            shift = ctx.now - deadline.paused_at
+            deadline.started_at += shift
+            clock = clock_of(ctx.match)
+            deadline.due_at = clock.due(max(ctx.now, deadline.started_at), left) if clock else deadline.due_at + shift
+            deadline.paused_at = None
+        self._lobby_notice(ctx, text)
+        await self._settle(ctx)
 
     def _close_empty(self, ctx: MatchTransaction) -> None:
         """Close a lobby no human is left in (its stored result, empty, says it was not aborted)."""

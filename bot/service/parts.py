@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     import engine as eng
+    from bot.service.away import AwayOutcome
     from bot.service.memory import MatchLocks, RecentStates
     from bot.service.transaction import MatchTransaction
     from bot.service.types import Blocked, MatchInfo, Where
@@ -58,6 +59,8 @@ class ServiceParts(Protocol):
     # lobby.py
     def _need_host(self, ctx: MatchTransaction, user_id: int, is_manager: bool) -> None: ...
 
+    async def _go_on(self, ctx: MatchTransaction, text: str) -> None: ...
+
     # play.py
     async def _apply(self, ctx: MatchTransaction, seat_no: int, prompt: eng.Prompt, choice: dict[str, Any],
                      by: str, interaction_id: str | None = None) -> Choice: ...
@@ -88,6 +91,11 @@ class ServiceParts(Protocol):
     def come_back(seat: Seat) -> None: ...
 
     async def end_absences(self, now: datetime) -> int: ...
+
+    async def go_away(self, channel_id: Where, user_id: int, hours: float) -> AwayOutcome: ...
+
+    # pace.py
+    async def end_pauses(self, now: datetime) -> int: ...
 
     # undo.py
     async def undo_lines(self, session: AsyncSession, match_id: int,

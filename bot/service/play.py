@@ -165,10 +165,14 @@ class Play(Transactions):
             raise BadChoice(sentence(str(exc))) from None
         seq = ctx.match.step + 1
         public = [e.text for e in step.events if e.seats is None]
+        seat = next(s for s in ctx.seats if s.seat_no == seat_no)
+        # a player's first answer of a decision they owed: how long it took goes to their stats
+        opened = seat.prompt_opened_at if by == "player" and not prompt.answered and not prompt.optional else None
         row = Choice(
             match_id=ctx.match_id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
             payload=clean, public=public,
-            interaction_id=interaction_id, created_at=ctx.now,
+            interaction_id=interaction_id, created_at=ctx.now, user_id=seat.user_id,
+            waited=None if opened is None else max((ctx.now - opened).total_seconds(), 0.0),
         )
         ctx.session.add(row)
         ctx.rows.append(row)
@@ -205,7 +209,7 @@ class Play(Transactions):
         for seat in ctx.seats:
             prompt = by_seat.get(seat.seat_no)
             if prompt is None:
-                seat.prompt_version = seat.prompt_key = None
+                seat.prompt_version = seat.prompt_key = seat.prompt_opened_at = None
                 continue
             key = fingerprint(prompt)
             if seat.seat_no == actor:
@@ -216,6 +220,7 @@ class Play(Transactions):
                 keep = seat.prompt_key == key and seat.prompt_version is not None
             if not keep:
                 seat.prompt_version = ctx.match.step
+                seat.prompt_opened_at = ctx.now  # a player's answer time counts from here
             seat.prompt_key = key
 
     async def _nudges_of(self, ctx: MatchTransaction, user_id: int, in_guild: bool) -> tuple[list[int], list[int]]:

@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import limits
 from bot.service.announce import result_text
+from bot.service.clock import clock_of
 from bot.service.errors import Conflict, NoMatch, NotSeated
 from bot.service.lobby import ending_text
 from bot.service.rows import row_id
@@ -184,6 +185,7 @@ class Queries(Transactions):
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result, away_mode=match.away_mode,
             lobby_channel_id=match.lobby_channel_id, opens_thread=match.opens_thread,
+            clock=clock_of(match), paused_until=match.paused_until,
         )
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.service.clock import ClockDeadline
 from engine import Prompt, Standing
 
 
@@ -49,6 +50,10 @@ class MatchInfo:
     """Where the match was opened and its lobby message lives (the parent of its thread)."""
     opens_thread: bool = False
     """It runs in a thread started from its lobby message (channel_id is that thread once it exists)."""
+    clock: ClockDeadline | None = None
+    """Its clock deadline ("every day at 21:00 Europe/Berlin, at least 12 h"); None: deadline_hours each."""
+    paused_until: datetime | None = None
+    """A paused match goes on by itself then."""
 
     @property
     def in_thread(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from engine.words import counted as engine_counted
 
@@ -22,6 +23,17 @@ def _chat_strong(text: str) -> str:
     return f"**{text}**"
 
 
+def _chat_moment(when: datetime) -> str:
+    """A moment as Discord shows it: in each reader's own time zone, and how far off it is."""
+    seconds = int(when.timestamp())
+    return f"<t:{seconds}:f> (<t:{seconds}:R>)"
+
+
+def utc_moment(when: datetime) -> str:
+    """A moment for a front-end without Discord's timestamps: in UTC."""
+    return f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
 @dataclass(frozen=True)
 class Wording:
     """A front-end's markup: how a named command is written, how a line is made to stand out,
@@ -31,6 +43,8 @@ class Wording:
     strong: Callable[[str], str] = _chat_strong
     manager: str = "a member with Manage Server"
     managers: str = "members with Manage Server"
+    moment: Callable[[datetime], str] = _chat_moment
+    """A moment (a pause's end) as this front-end shows it."""
 
     def command(self, name: str) -> str:
         """The command called ``name`` as a player types it."""

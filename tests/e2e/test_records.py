@@ -67,6 +67,9 @@ async def test_after_a_match_history_stats_and_leaderboard(fake, start_bot, alic
     assert "**Tiny Big Wars**: 1 game" in mine.content and "rating" in mine.content
     assert "favourite hero:" in mine.content
     assert ("1 win" in mine.content) == ("alice" in winners)
+    # Her pace: her own answers were timed; she let no deadline pass.
+    assert re.search(r"\*\*Pace\*\*: answers in (under a minute|\d+ min) \(median of \d+ answers?\); "
+                     r"missed 0 of \d+ deadlines \(0%\)\.", mine.content), mine.content
     theirs = await alice.slash("game stats", player=bob)
     assert "**bob** on this server:" in theirs.content and ("1 win" in theirs.content) == ("bob" in winners)
     nobody = await alice.slash("game stats", player=carol)
@@ -75,7 +78,7 @@ async def test_after_a_match_history_stats_and_leaderboard(fake, start_bot, alic
     board = await bob.slash("game leaderboard", game="tinybigwars")
     assert board.ephemeral and "**Tiny Big Wars** by rating" in board.content
     lines = [line for line in board.content.splitlines() if re.match(r"\d+\. ", line)]
-    assert len(lines) == 2 and all("rating" in line for line in lines)
+    assert len(lines) == 2 and all("rating" in line and "in 1 game played" in line for line in lines)
     assert lines[0].split(" · ")[0].removeprefix("1. ") in winners, "the winner leads"
     every = await bob.slash("game leaderboard")
     assert "**Tiny Big Wars**" in every.content and "Samurai" not in every.content

@@ -1,7 +1,7 @@
 """Players end matches themselves: votes to draw or abandon (match_votes) and concessions.
 
 Revision ID: 0015
-Revises: 0011
+Revises: 0014
 Create Date: 2026-12-03 12:00:00.000000
 
 New tables only: existing matches have no vote and no concession.
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0015"
-down_revision: str | None = "0011"
+down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

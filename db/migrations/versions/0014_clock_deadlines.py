@@ -1,0 +1,52 @@
+"""Players control their own pace: clock deadlines ("every day at 21:00 Europe/Berlin, at least
+12 h"), pauses that end by themselves, and what `/game stats` reads of a player's pace (who
+answered each choice, and how long after the decision opened).
+
+Revision ID: 0014
+Revises: 0011
+Create Date: 2026-12-05 10:00:00.000000
+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+import sqlmodel.sql.sqltypes
+from alembic import op
+
+revision: str = "0014"
+down_revision: str | None = "0011"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("matches") as batch:
+        batch.add_column(sa.Column("deadline_clock", sqlmodel.sql.sqltypes.AutoString(length=5), nullable=True))
+        batch.add_column(sa.Column("deadline_zone", sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True))
+        batch.add_column(sa.Column("deadline_min_hours", sa.Float(), nullable=True))
+        batch.add_column(sa.Column("paused_until", sa.DateTime(timezone=True), nullable=True))
+        batch.create_index(batch.f("ix_matches_paused_until"), ["paused_until"], unique=False)
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("prompt_opened_at", sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("choices") as batch:
+        batch.add_column(sa.Column("user_id", sa.BigInteger(), nullable=True))
+        batch.add_column(sa.Column("waited", sa.Float(), nullable=True))
+        batch.create_index(batch.f("ix_choices_user_id"), ["user_id"], unique=False)
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("choices") as batch:
+        batch.drop_index(batch.f("ix_choices_user_id"))
+        batch.drop_column("waited")
+        batch.drop_column("user_id")
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("prompt_opened_at")
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_index(batch.f("ix_matches_paused_until"))
+        batch.drop_column("paused_until")
+        batch.drop_column("deadline_min_hours")
+        batch.drop_column("deadline_zone")
+        batch.drop_column("deadline_clock")
