@@ -42,6 +42,7 @@ class VoteCommands(CommandBase, app_commands.Group):
     async def propose_abandon(self, interaction: discord.Interaction) -> None:
         await _propose(self, interaction, ABANDON)
 
+
 async def _propose(commands: CommandBase, interaction: discord.Interaction, kind: str) -> None:
     """Open a vote to end the match (or end it at once when nobody else has to agree)."""
     await commands._private(interaction)
