@@ -12,7 +12,18 @@ from sqlmodel import col, or_, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 from sqlmodel.sql.expression import SelectOfScalar
 
-from db.models import OPEN_STATUSES, Choice, Deadline, Match, Notice, Seat, Undo, UTCDateTime, stored_id
+from db.models import (
+    OPEN_STATUSES,
+    Choice,
+    Deadline,
+    HeldReminder,
+    Match,
+    Notice,
+    Seat,
+    Undo,
+    UTCDateTime,
+    stored_id,
+)
 
 
 class MatchQueries:
@@ -72,6 +83,11 @@ class MatchQueries:
         stmt = _other_tick_work(undo_status, away_statuses)
         row = (await (await session.connection()).execute(stmt, {"now": now})).one()
         return bool(row[0]), bool(row[1])
+
+    async def held_reminders_due(self, session: AsyncSession, now: datetime) -> bool:
+        """Whether a reminder held back by quiet hours is due (read by the index on send_at)."""
+        stmt = select(col(HeldReminder.match_id)).where(col(HeldReminder.send_at) <= now).limit(1)
+        return (await session.exec(stmt)).first() is not None
 
     async def first_delivery_ref(self, session: AsyncSession, match_id: int, kind: str) -> str | None:
         """Where the first delivered notice of this kind went."""

@@ -69,6 +69,7 @@ class Deadlines(Transactions):
             async with self.store.read() as session:
                 deadlines = await self.store.due_deadlines(session, now)
                 undos_due, absences_due = await self.store.other_tick_work(session, now, PENDING, away.RUNNING)
+                held_due = await self.store.held_reminders_due(session, now)
             for deadline in deadlines:
                 due = now >= deadline.due_at or any(now >= self._at(deadline, fraction) and not getattr(deadline, flag)
                                                     for flag, fraction in REMINDERS)
@@ -78,6 +79,8 @@ class Deadlines(Transactions):
                 work += await self.expire_undos(now)
             if absences_due:
                 work += await self.end_absences(now)
+            if held_due:
+                work += await self.send_held_reminders(now)
         except BaseException:
             await self._let_tick_lease_go(now)
             raise
@@ -120,10 +123,14 @@ class Deadlines(Transactions):
                 for other, other_frac in REMINDERS:
                     if other_frac <= frac:
                         setattr(deadline, other, True)
-                users = [s.user_id for s in self._owing(ctx) if s.user_id is not None]
-                names = ", ".join(self.name_text(s.name) for s in self._owing(ctx))
-                left = deadline.due_at - now
                 ctx.changed = True
+                # reminders off: none; in quiet hours: held until they end (notify.py)
+                reminded = await self._remind_now(ctx, deadline, self._owing(ctx))
+                if not reminded:
+                    return 1
+                users = [s.user_id for s in reminded if s.user_id is not None]
+                names = ", ".join(self.name_text(s.name) for s in reminded)
+                left = deadline.due_at - now
                 ctx.notice("reminder", ReminderNotice(
                     text=f"Reminder: {names} still owe a choice ({hours_text(left)} left).",
                     user_ids=users, deadline=deadline.due_at.isoformat()))
