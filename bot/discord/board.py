@@ -16,7 +16,7 @@ import discord
 
 from bot.discord import refused, table_links, texts, threads
 from bot.discord.ids import BoardId
-from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, timestamp
@@ -172,7 +172,7 @@ class Boards(PacedRefresh):
                              match_id, exc)
         # The nonce makes a retried post (a response lost to a 5xx) return the same message.
         nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
-        msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
+        msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce, silent=ROUTINE)
         await self.host.svc.set_board_message(match_id, msg.id)
         self.shown[match_id] = (msg.id, text, info.status)
         self._showed(match_id, info.version)

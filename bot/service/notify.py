@@ -125,6 +125,10 @@ class NotifyService(Transactions):
                 raise Conflict("You hold no seat in an open match here. Use this in your match's thread, "
                                "or choose everywhere: yes for all your matches on this server. Nothing was changed.")
             match_id, title = info.id, info.title
+        if not changes:  # nothing to change: what is in effect there
+            async with self.store.read() as session:
+                prefs = await prefs_in(session, guild_id, user_id, match_id)
+            return NotifyChange(everywhere, title, prefs, ())
         async with self.store.write() as session:
             row = await session.get(NotifySetting, (guild_id, user_id, match_id))
             if row is None:
