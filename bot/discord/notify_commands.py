@@ -46,18 +46,6 @@ def prefs_lines(prefs: NotifyPrefs, now: datetime) -> list[str]:
     return [f"- {line}" for line in lines]
 
 
-def prefs_summary(prefs: NotifyPrefs, now: datetime) -> str:
-    """The settings in one line, for `/game mine`."""
-    parts = ["reminders on" if prefs.reminders else "reminders off"]
-    if prefs.quiet is not None:
-        until = prefs.quiet_until(now)
-        parts.append(f"quiet {prefs.quiet.text}" + (f" (quiet now, until {timestamp(until)})" if until else ""))
-    parts.append("turns in the thread" if prefs.announce == THREAD else "turns by DM")
-    if prefs.heads_up:
-        parts.append("heads-up on")
-    return texts.MINE_NOTIFY.format(summary=", ".join(parts))
-
-
 class NotifyCommands(CommandBase, app_commands.Group):
     """Holder of the command; never instantiated. A Group, as the ``self`` it runs with is."""
 

@@ -168,5 +168,4 @@ NOTIFY_HEADS_UP_OFF = "Heads-up when the seat before yours starts its turn: off"
 NOTIFY_OWN = " (set for this match)"
 NOTIFY_NEEDS_ZONE = ("Your quiet hours are read in UTC until you pick your time zone (`/game notify zone:`).")
 MINE_NOTIFY = "your notifications: {summary}"
-SEAT_QUIET = " · quiet until {until}"
-SEAT_NO_REMINDERS = " · no reminders"
+SEAT_NO_REMINDERS = " (no reminders)"
