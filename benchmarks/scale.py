@@ -47,7 +47,8 @@ OTHER_WORK_RAW = ("SELECT EXISTS (SELECT 1 FROM undos WHERE status = 'pending' A
                   "EXISTS (SELECT 1 FROM seats WHERE away_until IS NOT NULL AND away_until <= ? AND EXISTS "
                   "(SELECT 1 FROM matches WHERE matches.id = seats.match_id AND status IN ('active', 'paused'))), "
                   "EXISTS (SELECT 1 FROM match_votes WHERE status = 'pending' AND due_at <= ?), "
-                  "EXISTS (SELECT 1 FROM matches WHERE paused_until <= ? AND status = 'paused')")
+                  "EXISTS (SELECT 1 FROM matches WHERE paused_until <= ? AND status = 'paused'), "
+                  "EXISTS (SELECT 1 FROM held_reminders WHERE send_at <= ?)")
 """The idle tick's two statements (`due_deadlines`, `other_tick_work`), as SQLite runs them."""
 """Tables copied with a match (each has match_id); notices stay behind: the outbox is empty."""
 
@@ -170,7 +171,7 @@ async def run(total: int, template: int) -> None:
             async def idle_statements() -> None:
                 await raw.execute("BEGIN")
                 await (await raw.execute(DUE_RAW, (now,))).fetchall()
-                await (await raw.execute(OTHER_WORK_RAW, (now, now, now, now))).fetchall()
+                await (await raw.execute(OTHER_WORK_RAW, (now, now, now, now, now))).fetchall()
                 await raw.rollback()
 
             floor = await cpu_ms(indexed)

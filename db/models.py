@@ -385,4 +385,45 @@ class Concession(SQLModel, table=True):
     conceded_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret, MatchVote, Concession)
+EVERYWHERE = 0
+"""``NotifySetting.match_id`` of a player's settings for all their matches on a server."""
+
+
+class NotifySetting(SQLModel, table=True):
+    """How a player wants to hear of their turns (`/game notify`), for one match or, with
+    ``match_id`` EVERYWHERE, for all their matches on a server. A field left None takes the
+    server-wide value (and that one the default): a per-match setting overrides field by field."""
+
+    __tablename__ = "notify_settings"
+
+    guild_id: int = Field(sa_column=Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    user_id: int = Field(sa_column=Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    match_id: int = Field(sa_column=Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    """The match, or EVERYWHERE (0: no match has that id)."""
+    reminders: bool | None = None
+    quiet: str | None = Field(default=None, max_length=11)
+    """"HH:MM-HH:MM" in ``time_zone``, or "off"."""
+    time_zone: str | None = Field(default=None, max_length=64)
+    """An IANA zone name ("Europe/Berlin")."""
+    announce: str | None = Field(default=None, max_length=8)
+    """dm | thread: where a turn is announced."""
+    heads_up: bool | None = None
+    """Told when the seat before theirs starts its turn."""
+    updated_at: datetime = _when()
+
+
+class HeldReminder(SQLModel, table=True):
+    """A reminder that fell in its player's quiet hours: sent when they end (the deadline tick),
+    if the player still owes the same decision then."""
+
+    __tablename__ = "held_reminders"
+
+    match_id: int = Field(foreign_key="matches.id", primary_key=True)
+    user_id: int = Field(sa_column=Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    step: int
+    """The deadline's step (prompt version) the reminder belongs to."""
+    send_at: datetime = _when(index=True)
+
+
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret, MatchVote, Concession,
+          NotifySetting, HeldReminder)

@@ -16,6 +16,7 @@ from db.models import (
     OPEN_STATUSES,
     Choice,
     Deadline,
+    HeldReminder,
     Match,
     MatchVote,
     Notice,
@@ -76,15 +77,15 @@ class MatchQueries:
         return list((await session.exec(_due_deadlines(), params={"now": now})).all())
 
     async def other_tick_work(self, session: AsyncSession, now: datetime, undo_status: str,
-                              away_statuses: tuple[str, ...]) -> tuple[bool, bool, bool, bool]:
+                              away_statuses: tuple[str, ...]) -> tuple[bool, bool, bool, bool, bool]:
         """Whether an undo request in ``undo_status`` is past its time, whether a seat of a
         match in ``away_statuses`` is back from its time away, whether a vote to end a match (in
-        the same status as the undo) is past its time, and whether a paused match's pause is over:
-        the idle tick's other questions in one statement (each reader then reads its own rows
-        only when there is work)."""
+        the same status as the undo) is past its time, whether a paused match's pause is over, and
+        whether a reminder held back by quiet hours is due: the idle tick's other questions in one
+        statement (each reader then reads its own rows only when there is work)."""
         stmt = _other_tick_work(undo_status, away_statuses)
         row = (await (await session.connection()).execute(stmt, {"now": now})).one()
-        return bool(row[0]), bool(row[1]), bool(row[2]), bool(row[3])
+        return bool(row[0]), bool(row[1]), bool(row[2]), bool(row[3]), bool(row[4])
 
     async def pauses_over(self, session: AsyncSession, now: datetime) -> list[int]:
         """Paused matches whose pause ended by ``now``, in id order (by the index on paused_until)."""
@@ -225,7 +226,7 @@ def _due_deadlines() -> SelectOfScalar[Deadline]:
 
 
 @functools.cache
-def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Select[bool, bool, bool]:
+def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Select[bool, bool, bool, bool, bool]:
     """Built once per statuses, as `_due_deadlines`. Seats have no index on away_until, so the
     second question is one pass over the seats (1.7 ms at 40,000), each found seat's match
     asked by its key."""
@@ -235,7 +236,8 @@ def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Sel
     seat_back = sa.exists().where(col(Seat.away_until).is_not(None), col(Seat.away_until) <= now, open_match)
     vote_due = sa.exists().where(col(MatchVote.status) == undo_status, col(MatchVote.due_at) <= now)
     pause_over = sa.exists().where(col(Match.paused_until) <= now, col(Match.status) == "paused")
-    return sa.select(undo_due, seat_back, vote_due, pause_over)
+    held_due = sa.exists().where(col(HeldReminder.send_at) <= now)  # by the index on send_at
+    return sa.select(undo_due, seat_back, vote_due, pause_over, held_due)
 
 
 @functools.cache

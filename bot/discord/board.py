@@ -16,7 +16,7 @@ import discord
 
 from bot.discord import refused, table_links, texts, threads
 from bot.discord.ids import BoardId
-from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, moment, timestamp
@@ -57,9 +57,10 @@ def seat_state(seat: Any, status: Any) -> str:
     return texts.SEAT_WAITS_TURN if standing.turn is not None else texts.SEAT_WAITS
 
 
-def board_text(status: Any, latest: str | None) -> str:
+def board_text(status: Any, latest: str | None, unreminded: frozenset[int] = frozenset()) -> str:
     """Game, round and phase, the deadline, the turn order, every seat with its score, the
-    table's score and the latest result line."""
+    table's score and the latest result line. A seat whose player turned reminders off
+    (``unreminded``, seat numbers) says so while it owes: the table knows no reminder will come."""
     info, standing = status.match, status.standing
     names = plain_names(info.names())
     lines = [texts.BOARD_HEAD.format(title=plain_name(info.title), match_id=info.id, phase=fill(status.phase, names))]
@@ -76,8 +77,10 @@ def board_text(status: Any, latest: str | None) -> str:
         host = texts.BOARD_HOST if seat.user_id is not None and seat.user_id == info.host_id else ""
         score = standing.scores.get(seat.seat)
         shown = texts.BOARD_SCORE.format(score=score, name=standing.score_name) if score is not None else ""
-        lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=seat_state(seat, status),
-                                             score=shown))
+        state = seat_state(seat, status)
+        if seat.seat in unreminded and state in (texts.SEAT_ON_TURN, texts.SEAT_OWES):
+            state += texts.SEAT_NO_REMINDERS
+        lines.append(texts.BOARD_SEAT.format(name=plain_name(seat.name), host=host, state=state, score=shown))
     if standing.team_score:
         lines.append(texts.BOARD_TEAM_SCORE.format(score=discord.utils.escape_mentions(standing.team_score)))
     if latest:
@@ -106,7 +109,9 @@ async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.u
     """The board's text and buttons now, and the match."""
     board = await service.board_of(match_id)
     status = board.status
-    return board_text(status, board.latest), board_view(match_id, status.match.status), status.match
+    unreminded = frozenset([seat.seat for seat in status.waiting if seat.user_id is not None
+                            and not (await service.notify_prefs(match_id, seat.user_id)).reminders])
+    return board_text(status, board.latest, unreminded), board_view(match_id, status.match.status), status.match
 
 
 def holds(messenger: Messenger, channel_id: int, flag: int, unknown: bool) -> bool:
@@ -174,7 +179,7 @@ class Boards(PacedRefresh):
                              match_id, exc)
         # The nonce makes a retried post (a response lost to a 5xx) return the same message.
         nonce = hashlib.sha256(f"warhost:{match_id}:board:{ref}".encode()).hexdigest()[:NONCE_LENGTH]
-        msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce)
+        msg = await channel.send(text, view=view, allowed_mentions=NOBODY, nonce=nonce, silent=ROUTINE)
         await self.host.svc.set_board_message(match_id, msg.id)
         self.shown[match_id] = (msg.id, text, info.status)
         self._showed(match_id, info.version)

@@ -13,6 +13,7 @@ import engine
 from bot.discord import records, texts
 from bot.discord.board import board_of
 from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.notify_commands import NotifyCommands
 from bot.discord.permissions import held_by_slowmode, is_manager
 from bot.discord.prompt_ui import moment, prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
@@ -379,6 +380,7 @@ class GameCommands(CommandBase, app_commands.Group):
     away = TableCommands.away
     concede = VoteCommands.concede
     propose = VoteCommands.propose
+    notify = NotifyCommands.notify
 
 
 def slowmode_warning(interaction: discord.Interaction) -> str:

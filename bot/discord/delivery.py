@@ -379,6 +379,8 @@ class Delivery(DirectMessages):
             return await nudges.turn(self, notice)
         if kind == "reminder":
             return await nudges.reminder(self, notice)
+        if kind == "heads_up":
+            return await nudges.heads_up(self, notice)
         if kind == "last_to_choose":
             return await self.last_to_choose(notice)
         if kind not in PUBLIC_TEXT:
@@ -388,7 +390,9 @@ class Delivery(DirectMessages):
         users = [int(u) for u in payload.get("user_ids", [])]
         if users:
             text = f"{mentions(users)} {text}"
-        msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users))
+        # news ("time is up", "away until") is routine; a host handover calls its heir to act
+        msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users),
+                                 silent=kind == "timeout")
         return str(msg.id)
 
     async def lobby(self, notice: Any, channel: discord.PartialMessageable) -> str:

@@ -4,7 +4,9 @@ closed to the bot (then its notices go to the channel), and the turn DM as a vie
 A seat's turn DM is rendered from the match as it stands (turn_dm.py) while holding the seat's
 turn (seat_turns.py): a prompt edits the seat's previous turn DM in place when it follows from it,
 else it is a new DM and the previous one takes its final form; after every drain each seat's turn
-DM, reminders and undo consent DMs are brought up to date (``reconcile``)."""
+DM, reminders and undo consent DMs are brought up to date (``reconcile``). A player who asked for
+no DMs (`/game notify`) gets no turn DM and no private lines (their turns are mentioned in the
+thread and `/game act` shows their view); a turn DM in their quiet hours arrives silently."""
 
 from __future__ import annotations
 
@@ -17,13 +19,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import refused, table_links, turn_dm
-from bot.discord.mentions import NOBODY, only
+from bot.discord.mentions import NOBODY, ROUTINE, only
 from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
 from bot.discord.seat_turns import SeatTurns, Shown
 from bot.discord.sending import DMS_CLOSED, SUPERSEDED, LeaseLost, clip, inert, nonce_of
 from bot.discord.undo_ui import closed_consent_text
 from bot.discord.vote_ui import close_votes
 from bot.service import drawing
+from bot.service.notify import THREAD
 from bot.service.turn_views import SeatTurn
 from bot.service.undo import ANSWERED
 
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NO_DMS = "no-dms"
+"""The ref of a DM notice not sent: its player asked for no DMs (`/game notify`)."""
 DM_CHANNELS_KEPT = 100_000
 """Users whose DM channel (and seats whose closed DMs) are kept in memory: a dict slot each."""
 
@@ -73,6 +78,16 @@ class DirectMessages:
             if await self.mark_dms_closed(notice.match_id, seat):
                 await self._say_dms_closed(notice, user_id)
             return None
+
+    async def send_dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
+        """A DM of a notice to its seat (the senders outside this class use it)."""
+        return await self._dm(notice, content, **kwargs)
+
+    async def in_thread_only(self, notice: Any) -> bool:
+        """Whether the notice's player asked for no DMs (`/game notify`): their turns are
+        announced in the thread, and they answer with `/game act` or its Act button."""
+        prefs = await self.svc.notify_prefs(notice.match_id, int(notice.user_id))
+        return bool(prefs.announce == THREAD)
 
     async def _dm_channel(self, notice: Any) -> discord.PartialMessageable | discord.DMChannel:
         return await self.dm_channel_for(notice.match_id, None if notice.seat is None else int(notice.seat),
@@ -130,8 +145,10 @@ class DirectMessages:
 
     async def dm_text(self, notice: Any) -> str | None:
         """Lines only this seat may see (its own sealed choice, what its scouts saw)."""
+        if await self.in_thread_only(notice):
+            return NO_DMS  # `/game act` shows the seat's own view
         lines = notice.payload.get("events") or [notice.payload.get("text", "")]
-        return await self._dm(notice, clip(inert("\n".join(lines))))
+        return await self._dm(notice, clip(inert("\n".join(lines))), silent=ROUTINE)
 
     async def dm_prompt(self, notice: Any) -> str | None:
         """A decision in the seat's DMs, rendered from the match as it stands (turn_dm.py). The
@@ -144,6 +161,10 @@ class DirectMessages:
         the AI chose for the seat."""
         payload = notice.payload
         seat = int(notice.seat)
+        prefs = await self.svc.notify_prefs(notice.match_id, int(notice.user_id))
+        if prefs.announce == THREAD:
+            return NO_DMS  # the turn notice mentions them in the thread
+        quiet = prefs.quiet_until(self.svc.clock()) is not None  # it arrives, but buzzes nobody
         async with self.turns.hold(notice.match_id, seat):  # one writer at a time: seat_turns.py
             previous = await self.svc.seat_turn(notice.match_id, seat, before_id=notice.id)
             if previous is None:
@@ -174,7 +195,7 @@ class DirectMessages:
                         turn_dm.remember(self.turns.shown, int(edited), rendered, head, [])
                         await self._close_superseded_reminders(previous, turn.subject.version)
                     return edited
-            ref = await self._dm(notice, self._linked(turn, rendered), view=rendered.view, files=files)
+            ref = await self._dm(notice, self._linked(turn, rendered), view=rendered.view, files=files, silent=quiet)
             if ref is not None and ref.isdigit():
                 turn_dm.remember(self.turns.shown, int(ref), rendered, head, [])
                 if before is not None and before.dm is not None and before.dm != int(ref):

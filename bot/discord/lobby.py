@@ -18,7 +18,7 @@ import discord
 
 from bot.discord import texts
 from bot.discord.ids import LobbyId
-from bot.discord.mentions import NOBODY, plain_name, plain_names
+from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.prompt_ui import PlainView
 from bot.discord.refusals import UNKNOWN_CHANNEL
@@ -127,7 +127,7 @@ class LobbyPosts(PacedRefresh):
                         raise
                     ref = None  # deleted: the lobby is posted again
             if ref is None:
-                ref = (await channel.send(text, view=view, nonce=nonce, allowed_mentions=NOBODY)).id
+                ref = (await channel.send(text, view=view, nonce=nonce, allowed_mentions=NOBODY, silent=ROUTINE)).id
             self.refs[match_id], self.shown[match_id] = ref, text
             self.last_edit[match_id] = time.monotonic()
             return ref, info

@@ -11,6 +11,11 @@ from collections.abc import Iterable
 import discord
 
 NOBODY = discord.AllowedMentions.none()
+ROUTINE = True
+"""``silent=`` of a routine post (phase posts, lobby, board, result and replay posts, news such as
+"time is up"): sent with Discord's SUPPRESS_NOTIFICATIONS flag, so it reaches nobody's phone.
+Only a turn announcement, a reminder and a refusal buzz. Edits never notify on Discord, so every
+edit of a post (a phase post growing, the board moving) is silent by construction."""
 
 
 def plain_name(name: str) -> str:

@@ -3,7 +3,9 @@
 A player whose prompt DM arrived needs no channel mention (the DM is the notification); one
 whose DMs are closed or refused gets one mention per turn (the service writes a ``turn`` notice
 only when a new owed prompt opens for someone other than the actor). Reminders go to each
-late player's DMs; the channel hears only about those the DMs cannot reach."""
+late player's DMs; the channel hears only about those the DMs cannot reach, or who asked for
+a mention in the thread instead of DMs (`/game notify`). A turn mention to players who are all
+in their quiet hours is posted silently."""
 
 from __future__ import annotations
 
@@ -12,11 +14,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, mentions, only
-from bot.discord.prompt_ui import timestamp
+from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.sending import DMS_CLOSED, clip, inert, nonce_of, parse_time
-from bot.discord.texts import HAS_CHOSEN, REMINDER_ANSWERED, REMINDER_DEADLINE, REMINDER_DM
+from bot.discord.texts import (
+    HAS_CHOSEN,
+    HEADS_UP_MENTION,
+    REMINDER_ANSWERED,
+    REMINDER_DEADLINE,
+    REMINDER_DM,
+    TURN_IN_THREAD,
+)
 from bot.service.core import DM_REFS
+from bot.service.notify import THREAD
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
@@ -29,7 +40,8 @@ log = logging.getLogger(__name__)
 
 async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> list[int]:
     """The players among ``user_ids`` whose DMs refuse the match's notices, except those the
-    channel was told about after this notice was written (that post mentioned them already)."""
+    channel was told about after this notice was written (that post mentioned them already),
+    and those who asked to hear of their turns in the thread instead of by DM (`/game notify`)."""
     svc = delivery.svc
     info = await svc.get_match(notice.match_id)
     blocked = {b.target_id for b in await svc.blocked_targets(notice.match_id) if b.kind == USER}
@@ -37,23 +49,67 @@ async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> l
     for user_id in user_ids:
         seat = info.seat_of(user_id)
         closed_at = None if seat is None else await svc.dms_closed_at(notice.match_id, seat)
-        if user_id in blocked or (closed_at is not None and closed_at < notice.created_at):
+        refused = user_id in blocked or (closed_at is not None and closed_at < notice.created_at)
+        if refused or (await svc.notify_prefs(notice.match_id, user_id)).announce == THREAD:
             found.append(user_id)
     return found
 
 
+async def all_quiet(delivery: Delivery, match_id: int, user_ids: list[int]) -> bool:
+    """Whether every one of these players is in their quiet hours now (then a post to them is silent)."""
+    now = delivery.svc.clock()
+    for user_id in user_ids:
+        if (await delivery.svc.notify_prefs(match_id, user_id)).quiet_until(now) is None:
+            return False
+    return bool(user_ids)
+
+
 async def turn(delivery: Delivery, notice: Any) -> str:
-    """Mention the players who must act and whose DMs could not tell them."""
+    """Mention the players who must act and whose DMs could not tell them, or who asked for a
+    mention instead of DMs: then the post has an Act button that opens their decision privately."""
     users = await unreachable(delivery, notice, [int(u) for u in notice.payload.get("user_ids", [])])
     if users:  # a mention that arrives after the player answered would be untrue: only those still owing
         waiting = {s.user_id for s in (await delivery.svc.status_of(notice.match_id)).waiting}
         users = [u for u in users if u in waiting]
     if not users:
         return "dm"
+    svc = delivery.svc
+    in_thread = [u for u in users if (await svc.notify_prefs(notice.match_id, u)).announce == THREAD]
     channel = delivery.bot.get_partial_messageable(notice.channel_id)
-    text = f"{mentions(users)} {inert(notice.payload.get('text', ''))}"
-    msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users))
+    extra: dict[str, Any] = {}
+    said = inert(notice.payload.get("text", ""))
+    if in_thread:
+        info = await svc.get_match(notice.match_id)
+        said = TURN_IN_THREAD.format(title=inert(info.title))
+        extra["view"] = act_view(notice.match_id)
+    text = f"{mentions(users)} {said}"
+    msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users),
+                             silent=await all_quiet(delivery, notice.match_id, users), **extra)
     return str(msg.id)
+
+
+def act_view(match_id: int) -> discord.ui.View:
+    """One Act button: the status board's own (router.py answers it with the clicker's decision)."""
+    view = PlainView()
+    view.add_item(discord.ui.Button(label="Act", style=discord.ButtonStyle.primary,
+                                    custom_id=BoardId(match_id, "act").encode()))
+    return view
+
+
+async def heads_up(delivery: Delivery, notice: Any) -> str | None:
+    """The seat before this player's started its turn: by DM, or a mention in the thread for a
+    player who wants no DMs; nothing if they have meanwhile gone quiet or turned it off."""
+    user_id = int(notice.user_id)
+    prefs = await delivery.svc.notify_prefs(notice.match_id, user_id)
+    if not prefs.heads_up or prefs.quiet_until(delivery.svc.clock()) is not None:
+        return "skipped"
+    text = inert(str(notice.payload.get("text", "")))
+    if prefs.announce == THREAD:
+        channel = delivery.bot.get_partial_messageable(notice.channel_id)
+        msg = await channel.send(clip(f"<@{user_id}> " + HEADS_UP_MENTION.format(text=text)), nonce=nonce_of(notice),
+                                 allowed_mentions=only([user_id]))
+        return str(msg.id)
+    return await delivery.send_dm(notice, clip(text))
 
 
 async def reminder(delivery: Delivery, notice: Any) -> str:
@@ -112,6 +168,7 @@ async def turn_done(messenger: Messenger, channel_id: int, pings: list[int], nam
     channel = messenger.get_partial_messageable(channel_id)
     for ref in pings:
         try:
-            await channel.get_partial_message(ref).edit(content=HAS_CHOSEN.format(name=name), allowed_mentions=NOBODY)
+            await channel.get_partial_message(ref).edit(content=HAS_CHOSEN.format(name=name), view=None,
+                                                        allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("could not take back the turn mention %s: %s", ref, exc)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import table_links
-from bot.discord.mentions import NOBODY
+from bot.discord.mentions import NOBODY, ROUTINE
 from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.discord.sending import inert, nonce_of
 from bot.service import drawing
@@ -91,7 +91,7 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
         table = table_links.table_view(delivery.bot, first.match_id) if first.kind == "result" else None
         link: dict[str, Any] = {"view": table} if table is not None else {}
         msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,
-                                 nonce=nonce_of(first), allowed_mentions=NOBODY, **link)
+                                 nonce=nonce_of(first), allowed_mentions=NOBODY, silent=ROUTINE, **link)
         return str(msg.id)
     open_post = await delivery.svc.open_phase_post(first.match_id, first.id)
     if open_post is not None:
@@ -103,7 +103,7 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
         if fresh and len(text) <= LIMIT + MORE:
             content, embeds = split(text)
             msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first, "again"),
-                                     allowed_mentions=NOBODY)
+                                     allowed_mentions=NOBODY, silent=ROUTINE)
             return str(msg.id)
         if len(text) <= LIMIT + MORE:
             content, embeds = split(text)
@@ -121,7 +121,8 @@ async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = Fals
     else:
         label = _label(group, str(first.payload.get("label") or ""))
     content, embeds = split(post_text(label, lines, limit=LIMIT + MORE))
-    msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first), allowed_mentions=NOBODY)
+    msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first), allowed_mentions=NOBODY,
+                             silent=ROUTINE)
     return str(msg.id)
 
 

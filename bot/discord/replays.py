@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord.mentions import NOBODY
+from bot.discord.mentions import NOBODY, ROUTINE
 from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
 from render.anim import DEFAULT_MAX_BYTES
@@ -67,7 +67,7 @@ async def post(delivery: Delivery, notice: Any, channel: discord.abc.Messageable
         ref = await _onto_result(delivery, notice, channel, replay)
         if ref is None:
             msg = await channel.send(text, file=discord.File(io.BytesIO(replay.data), FILENAME), nonce=nonce,
-                                     allowed_mentions=NOBODY)
+                                     allowed_mentions=NOBODY, silent=ROUTINE)
             ref = str(msg.id)
     finally:
         replays.ready.pop(notice.id, None)  # a refused post draws again when it is retried: no GIF held for days

@@ -21,13 +21,17 @@ from bot.discord.prompt_ui import timestamp
 from bot.discord.replies import answer, clip
 from bot.discord.wiring import Wiring
 from bot.service.away import AWAY_HOURS
+from bot.service.notify import THREAD
 from bot.service.types import Place
 from bot.service.undo import MAX_BACK
 from bot.service.wording import counted
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from bot.service import MatchService
     from bot.service.mine import MyMatch
+    from bot.service.notify import NotifyPrefs
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +123,18 @@ class CommandBase:
             self.wiring.wake_delivery()
 
 
+def prefs_summary(prefs: NotifyPrefs, now: datetime) -> str:
+    """The settings in one line, for `/game mine`."""
+    parts = ["reminders on" if prefs.reminders else "reminders off"]
+    if prefs.quiet is not None:
+        until = prefs.quiet_until(now)
+        parts.append(f"quiet {prefs.quiet.text}" + (f" (quiet now, until {timestamp(until)})" if until else ""))
+    parts.append("turns in the thread" if prefs.announce == THREAD else "turns by DM")
+    if prefs.heads_up:
+        parts.append("heads-up on")
+    return texts.MINE_NOTIFY.format(summary=", ".join(parts))
+
+
 class TableCommands(CommandBase, app_commands.Group):
     """Holder of the commands; never instantiated. A Group, as the ``self`` they run with is."""
 
@@ -133,7 +149,11 @@ class TableCommands(CommandBase, app_commands.Group):
             where = texts.ON_ANY_SERVER if everywhere else texts.ON_THIS_SERVER
             await self._done(interaction, texts.NO_SEAT_ANYWHERE.format(where=where))
             return
-        lines = [mine_line(m, interaction.user.id) for m in found]
+        now = self.service.clock()
+        lines = []
+        for each in found:  # with the player's notification settings for that match (`/game notify`)
+            prefs = await self.service.notify_prefs(each.match_id, interaction.user.id)
+            lines.append(f"{mine_line(each, interaction.user.id)}; {prefs_summary(prefs, now)}")
         await self._done(interaction, clip("\n".join([texts.MY_MATCHES, *lines])))
 
     @app_commands.command(name="undo", description="Take the last choices back (host; the players affected agree)")

@@ -196,3 +196,25 @@ PACE_MISSED = "missed {missed} of {owed} deadlines ({share})"
 PACE_NO_DEADLINE = "no deadlines owed yet"
 NO_FINISHED_YET = "{who} has no finished matches on this server yet."
 LEADERBOARD_RECORD = "{wins} in {games} played"
+
+# `/game notify` (bot/discord/notify_commands.py) and what it changes in turn announcements.
+TURN_IN_THREAD = "your turn in **{title}**: press **Act** below (or use `/game act`) to choose."
+HEADS_UP_MENTION = "heads-up: {text}"
+NOTIFY_SAVED_MATCH = "Saved for **{title}** (this match only; it overrides your server-wide settings)."
+NOTIFY_SAVED_EVERYWHERE = "Saved for all your matches on this server (a match's own settings still override it)."
+NOTIFY_NOTHING_GIVEN = ("Nothing changed. Your settings are below; to change one, give it as an option "
+                        "(reminders, quiet with zone, announce, heads_up).")
+NOTIFY_REMINDERS_ON = "Reminders: on (at half and at 90% of a decision's time)"
+NOTIFY_REMINDERS_OFF = "Reminders: off"
+NOTIFY_QUIET = ("Quiet hours: {quiet} (nothing buzzes then: a reminder waits until they end, or is dropped if "
+                "the deadline comes first){now}")
+NOTIFY_QUIET_NOW = "; quiet now, until {until}"
+NOTIFY_NO_QUIET = "Quiet hours: none"
+NOTIFY_BY_DM = "Turns: announced by DM"
+NOTIFY_IN_THREAD = "Turns: a mention in the match's thread, no DMs (choose with its Act button or `/game act`)"
+NOTIFY_HEADS_UP_ON = "Heads-up when the seat before yours starts its turn: on"
+NOTIFY_HEADS_UP_OFF = "Heads-up when the seat before yours starts its turn: off"
+NOTIFY_OWN = " (set for this match)"
+NOTIFY_NEEDS_ZONE = ("Your quiet hours are read in UTC until you pick your time zone (`/game notify zone:`).")
+MINE_NOTIFY = "your notifications: {summary}"
+SEAT_NO_REMINDERS = " (no reminders)"

@@ -29,6 +29,7 @@ from bot.service.lobby import Lobby
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.mine import MineService
 from bot.service.notices import ReplayNotice, ResultNotice
+from bot.service.notify import NotifyService
 from bot.service.outbox import OutboxService
 from bot.service.pace import PaceService
 from bot.service.places import PlacesService
@@ -73,7 +74,7 @@ def _as_is(name: str) -> str:
 
 class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, OutboxService, BoardService,
                    PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService, TurnViews,
-                   CommandLog, VoteService, PaceService):
+                   CommandLog, VoteService, PaceService, NotifyService):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(

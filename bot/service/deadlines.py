@@ -68,7 +68,7 @@ class Deadlines(Transactions):
         try:
             async with self.store.read() as session:
                 deadlines = await self.store.due_deadlines(session, now)
-                undos_due, absences_due, votes_due, pauses_due = await self.store.other_tick_work(
+                undos_due, absences_due, votes_due, pauses_due, held_due = await self.store.other_tick_work(
                     session, now, PENDING, away.RUNNING)
             for deadline in deadlines:
                 due = now >= deadline.due_at or any(now >= self._at(deadline, fraction) and not getattr(deadline, flag)
@@ -83,6 +83,8 @@ class Deadlines(Transactions):
                 work += await self.expire_votes(now)
             if pauses_due:
                 work += await self.end_pauses(now)
+            if held_due:
+                work += await self.send_held_reminders(now)
         except BaseException:
             await self._let_tick_lease_go(now)
             raise
@@ -125,10 +127,14 @@ class Deadlines(Transactions):
                 for other, other_frac in REMINDERS:
                     if other_frac <= frac:
                         setattr(deadline, other, True)
-                users = [s.user_id for s in self._owing(ctx) if s.user_id is not None]
-                names = ", ".join(self.name_text(s.name) for s in self._owing(ctx))
-                left = deadline.due_at - now
                 ctx.changed = True
+                # reminders off: none; in quiet hours: held until they end (notify.py)
+                reminded = await self._remind_now(ctx, deadline, self._owing(ctx))
+                if not reminded:
+                    return 1
+                users = [s.user_id for s in reminded if s.user_id is not None]
+                names = ", ".join(self.name_text(s.name) for s in reminded)
+                left = deadline.due_at - now
                 ctx.notice("reminder", ReminderNotice(
                     text=f"Reminder: {names} still owe a choice ({hours_text(left)} left).",
                     user_ids=users, deadline=deadline.due_at.isoformat()))

@@ -170,6 +170,13 @@ class BlockedNotice(TypedDict):
     name: NotRequired[str | None]
 
 
+class HeadsUpNotice(TypedDict):
+    """The seat before this one in turn order started its turn (to a player who asked for it)."""
+
+    text: str
+    title: str
+
+
 class DmsClosedNotice(TypedDict):
     """A marker row: the seat's DMs are known to be closed (no payload)."""
 
@@ -199,12 +206,13 @@ PAYLOADS: dict[str, PayloadShape] = {
     "vote": VoteNotice,
     "blocked": BlockedNotice,
     "dms_closed": DmsClosedNotice,
+    "heads_up": HeadsUpNotice,
 }
 """Every notice kind and the payload it carries."""
 
 Payload = (LobbyNotice | PhaseNotice | EventsNotice | ProgressNotice | TimeoutNotice | HostNotice | ReminderNotice
            | ResultNotice | ReplayNotice | PromptNotice | LastToChooseNotice | PrivateNotice | TurnNotice
-           | ConsentNotice | VoteNotice | BlockedNotice | DmsClosedNotice)
+           | ConsentNotice | VoteNotice | BlockedNotice | DmsClosedNotice | HeadsUpNotice)
 
 
 def check(kind: str, payload: Mapping[str, object]) -> None:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from bot.service.transaction import MatchTransaction
     from bot.service.types import Blocked, MatchInfo, Where
     from bot.service.wording import Wording
-    from db.models import Choice, Match, MatchVote, Seat
+    from db.models import Choice, Deadline, Match, MatchVote, Seat
     from db.store import Store
 
 
@@ -85,6 +85,15 @@ class ServiceParts(Protocol):
     def _event_notices(self, ctx: MatchTransaction, due_at: datetime | None = None) -> None: ...
 
     def _text_names(self, names: list[str]) -> list[str]: ...
+
+    # notify.py
+    async def _heads_up(self, ctx: MatchTransaction) -> None: ...
+
+    async def _remind_now(self, ctx: MatchTransaction, deadline: Deadline, owing: list[Seat]) -> list[Seat]: ...
+
+    async def send_held_reminders(self, now: datetime) -> int: ...
+
+    async def find_match(self, where: Where) -> MatchInfo | None: ...
 
     # away.py
     @staticmethod

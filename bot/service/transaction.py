@@ -215,6 +215,7 @@ class Transactions(ServiceParts):
         await self._sync_deadline(ctx)
         deadline = await ctx.deadline()
         self._event_notices(ctx, deadline.due_at if deadline is not None else None)
+        await self._heads_up(ctx)
         if ctx.snapshot and ctx.state is not None:
             await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1

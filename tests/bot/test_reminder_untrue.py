@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from bot.discord import nudges
+from bot.service.notify import NotifyPrefs
 from bot.service.types import Notice
 
 ANN, BEN = 11, 12
@@ -32,8 +33,11 @@ class FakeDelivery:
         async def dms_closed_at(_match_id: int, _seat: int) -> None:
             return None
 
+        async def notify_prefs(_match_id: int, _user_id: int) -> NotifyPrefs:
+            return NotifyPrefs()  # the defaults: turns by DM
+
         self.svc = SimpleNamespace(status_of=status_of, get_match=get_match, blocked_targets=blocked_targets,
-                                   dms_closed_at=dms_closed_at)
+                                   dms_closed_at=dms_closed_at, notify_prefs=notify_prefs)
 
     async def dm_channel_for(self, match_id: int, seat: int | None, user_id: int) -> Any:
         delivery = self

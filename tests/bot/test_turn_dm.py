@@ -15,6 +15,7 @@ from bot.discord import turn_dm
 from bot.discord.delivery import Delivery
 from bot.discord.sending import SUPERSEDED
 from bot.service.announce import LAST_TO_CHOOSE
+from bot.service.notify import NotifyPrefs
 from bot.service.turn_views import SeatTurn, TurnChoice, TurnSubject
 from bot.service.types import Notice
 
@@ -130,8 +131,11 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
     async def newer_prompt(_match_id: int, _seat: int, _notice_id: int) -> bool:
         return False
 
+    async def notify_prefs(_match_id: int, _user_id: int) -> NotifyPrefs:
+        return NotifyPrefs()  # the defaults: turns by DM, no quiet hours
+
     svc = SimpleNamespace(seat_turn=seat_turn, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
-                          newer_prompt=newer_prompt)
+                          newer_prompt=newer_prompt, notify_prefs=notify_prefs, clock=lambda: datetime.now(UTC))
     async def holds_lease(_name: str) -> bool:
         return bot.lease
 

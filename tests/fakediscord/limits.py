@@ -40,6 +40,16 @@ MAX_NONCE = 25  # characters of a string nonce (MessageCreateRequest.nonce)
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_COMPONENTS_V2 = 1 << 15
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_VOICE_MESSAGE = 1 << 13
+CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_VOICE_MESSAGE | FLAG_COMPONENTS_V2
+"""The flags a bot may set when it posts a message (Create Message: "only SUPPRESS_EMBEDS,
+SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, and IS_COMPONENTS_V2 can be set")."""
+EDIT_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+"""The flags an edit may change (Edit Message: "only SUPPRESS_EMBEDS can currently be set/unset";
+IS_COMPONENTS_V2 may be added, never removed: ``check_v2_edit``). A flag the message has that no
+edit may change stays whatever the body says (an edit never makes a silent message loud, or back)."""
 
 SELECT_TYPES = {3, 5, 6, 7, 8}  # string, user, role, mentionable, channel selects
 V2_TOP_LEVEL = {1, 9, 10, 12, 13, 14, 17}  # action row, section, text, gallery, file, separator, container
@@ -405,6 +415,23 @@ def check_choices(choices: list[dict]) -> list[str]:
         if not 1 <= len(str(ch.get("name", ""))) <= MAX_CHOICE_NAME:
             problems.append(f"choices[{i}]: name must be 1-{MAX_CHOICE_NAME} characters")
     return problems
+
+
+def check_flags(flags: int | None, current: int | None = None) -> list[str]:
+    """A posted message's ``flags`` (``current`` None) or an edit's (``current``: the message's flags)."""
+    if flags is None:
+        return []
+    if current is None:
+        extra = int(flags) & ~CREATE_FLAGS
+        return [f"flags: {extra} cannot be set on a new message (only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, "
+                "IS_VOICE_MESSAGE and IS_COMPONENTS_V2)"] if extra else []
+    added = int(flags) & ~current & ~EDIT_FLAGS
+    return [f"flags: {added} cannot be set by an edit (only SUPPRESS_EMBEDS)"] if added else []
+
+
+def edited_flags(current: int, flags: int) -> int:
+    """The flags after an edit: the editable ones as the body says, the others as they were."""
+    return (current & ~EDIT_FLAGS) | (int(flags) & EDIT_FLAGS)
 
 
 def form_error(problems: list[str]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from .limits import (
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
+    FLAG_SUPPRESS_NOTIFICATIONS,
     SELECT_TYPES,
     assign_component_ids,
     media_urls,
@@ -450,6 +451,16 @@ class Message:
     @property
     def ephemeral(self) -> bool:
         return self.ephemeral_to is not None
+
+    @property
+    def silent(self) -> bool:
+        """Posted with SUPPRESS_NOTIFICATIONS: it reaches nobody's phone or desktop as a notification."""
+        return bool(self.flags & FLAG_SUPPRESS_NOTIFICATIONS)
+
+    @property
+    def buzzes(self) -> bool:
+        """Whether posting it notified anyone: neither ephemeral nor silent (edits never notify)."""
+        return not self.silent and not self.ephemeral
 
     @property
     def loading(self) -> bool:

@@ -762,7 +762,10 @@ class FakeDiscord:
         if "components" in body:
             msg.components = list(body["components"] or [])
         if "flags" in body and body["flags"] is not None:
-            msg.flags = (msg.flags & FLAG_EPHEMERAL) | (int(body["flags"]) & ~FLAG_EPHEMERAL)
+            if msg.interaction_id is not None:  # an interaction response's flags, set by its callback
+                msg.flags = (msg.flags & FLAG_EPHEMERAL) | (int(body["flags"]) & ~FLAG_EPHEMERAL)
+            else:
+                msg.flags = limits.edited_flags(msg.flags, int(body["flags"]))
         msg.attachments = self._build_attachments(body, files, msg.attachments)
         msg.flags &= ~FLAG_LOADING
         msg.edited_timestamp = now_iso()
@@ -788,6 +791,7 @@ class FakeDiscord:
             raise DiscordError(403, 50278, "Cannot send messages to this user due to having no mutual guilds",
                                "no_mutual_guilds", f"DM to {recipient.name}, who shares no guild with the bot")
         body = body or {}
+        self._check_flags(body.get("flags"))
         self._validate(body, files, self.message_size_limit)
         nonce = body.get("nonce")
         if nonce is not None and not (isinstance(nonce, int) or (isinstance(nonce, str) and len(nonce) <= limits.MAX_NONCE)):
@@ -818,8 +822,18 @@ class FakeDiscord:
             msg.deleted = True
             return web.Response(status=204)
         body = body or {}
+        self._check_flags(body.get("flags"), msg.flags)
         self._validate(body, files, self.message_size_limit, editing=msg)
         return jresp(self.edit_message(msg, body, files).payload(self.base_url))
+
+    @staticmethod
+    def _check_flags(flags: Any, current: int | None = None) -> None:
+        """Discord's refusal of message flags a bot may not set (on a post, or by an edit)."""
+        problems = limits.check_flags(None if flags is None else int(flags), current)
+        if problems:
+            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_flags", "; ".join(problems),
+                               extra={"errors": {"flags": {"_errors": [{"code": "MESSAGE_FLAGS_INVALID",
+                                                                        "message": problems[0]}]}}})
 
     async def _typing(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
         self._channel(cid)

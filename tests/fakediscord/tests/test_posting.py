@@ -74,3 +74,24 @@ async def test_allowed_mentions_are_recorded(fake: FakeDiscord, bot: DemoBot, bo
                                        replied_user=False)
     await bot.get_partial_messageable(fake.channel.id).send(f"<@{bob.user.id}>", allowed_mentions=only_bob)
     assert fake.channel_messages(fake.channel)[-1].allowed_mentions == {"users": [bob.user.id], "parse": []}
+
+
+async def test_message_flags_as_discord_takes_them(fake: FakeDiscord, bot: DemoBot) -> None:
+    """A post may be silent (SUPPRESS_NOTIFICATIONS); flags a bot may not set are refused; an edit
+    changes only SUPPRESS_EMBEDS and leaves a silent message silent."""
+    channel = bot.get_partial_messageable(fake.channel.id)
+    quiet = await channel.send("routine", silent=True)
+    loud = await channel.send("your turn")
+    stored = {m.id: m for m in fake.channel_messages(fake.channel)}
+    assert stored[quiet.id].silent and not stored[quiet.id].buzzes
+    assert stored[loud.id].buzzes
+    with fake.expect_violation("invalid_flags"), pytest.raises(discord.HTTPException) as err:
+        await bot.http.send_message(fake.channel.id, params=discord.http.handle_message_parameters(
+            content="urgent", flags=discord.MessageFlags(urgent=True)))
+    assert err.value.code == 50035
+    with fake.expect_violation("invalid_flags"), pytest.raises(discord.HTTPException):
+        await bot.http.edit_message(fake.channel.id, loud.id, params=discord.http.handle_message_parameters(
+            content="now silent?", flags=discord.MessageFlags(suppress_notifications=True)))
+    assert stored[loud.id].content == "your turn" and stored[loud.id].buzzes
+    await quiet.edit(content="routine, edited", suppress=True)  # an edit sends flags=SUPPRESS_EMBEDS only
+    assert stored[quiet.id].silent and stored[quiet.id].flags & (1 << 2)
