@@ -22,3 +22,15 @@ async def store(db_url: str):
     st = await Store.open(db_url)
     yield st
     await st.close()
+
+
+async def downgrade(store, revision: str) -> None:
+    """Take the store's schema back to ``revision`` (Alembic's downgrades). A migration test
+    makes its data with today's service on today's schema, then goes back to the revision before
+    the migration it tests: the service of today cannot write to an old schema."""
+    from alembic import command
+
+    from db.store import alembic_config
+
+    async with store.engine.begin() as conn:
+        await conn.run_sync(lambda sync_conn: command.downgrade(alembic_config(store.url, sync_conn), revision))

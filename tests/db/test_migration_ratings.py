@@ -12,6 +12,7 @@ import bot.service.core as core
 import engine
 from bot.service import MatchService
 from db import Match, Store
+from tests.db.conftest import downgrade
 from tests.service.helpers import BOB, CHANNEL, GUILD, HOST, lobby
 from tests.service.test_ratings import play_out
 from tests.service.toygame import GAME
@@ -25,9 +26,8 @@ async def test_0007_upgrades_a_database_with_a_finished_and_a_running_match(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine.register(GAME)
-    store = await Store.open(db_url, migrate=False)
+    store = await Store.open(db_url)
     try:
-        await store.migrate("0006")
         monkeypatch.setattr(core, "record_finish", _no_record)
         old = MatchService(store)
         finished = await lobby(old, [HOST, BOB], rounds=1, seed=1, channel=CHANNEL)
@@ -36,6 +36,7 @@ async def test_0007_upgrades_a_database_with_a_finished_and_a_running_match(
         async with store.read() as session:
             before = {m.id: (m.status, m.step, m.version) for m in (await session.exec(select(Match))).all()}
         monkeypatch.undo()
+        await downgrade(store, "0006")  # the database as it was before 0007
 
         await store.migrate("head")
         svc = MatchService(store)

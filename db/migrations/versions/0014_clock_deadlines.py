@@ -44,9 +44,9 @@ def downgrade() -> None:
         batch.drop_column("user_id")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("prompt_opened_at")
-    with op.batch_alter_table("matches") as batch:
-        batch.drop_index(batch.f("ix_matches_paused_until"))
-        batch.drop_column("paused_until")
-        batch.drop_column("deadline_min_hours")
-        batch.drop_column("deadline_zone")
-        batch.drop_column("deadline_clock")
+    # Not a batch on matches: on SQLite a batch copies the table and drops the old one, which
+    # the other tables' foreign keys to matches refuse once there is data. SQLite (3.35+) and
+    # PostgreSQL both drop a column that no index or constraint uses in place.
+    op.drop_index(op.f("ix_matches_paused_until"), table_name="matches")
+    for column in ("paused_until", "deadline_min_hours", "deadline_zone", "deadline_clock"):
+        op.execute(f"ALTER TABLE matches DROP COLUMN {column}")
