@@ -185,7 +185,7 @@ class NotifyService(Transactions):
             col(HeldReminder.match_id) == ctx.match_id, col(HeldReminder.send_at) <= now))).all())
         if not held:
             return 0
-        await ctx.session.exec(delete(HeldReminder).where(  # type: ignore[call-overload]
+        await ctx.session.exec(delete(HeldReminder).where(
             col(HeldReminder.match_id) == ctx.match_id, col(HeldReminder.send_at) <= now))
         ctx.changed = True  # the rows went; a reminder may follow
         deadline = await ctx.deadline()
