@@ -149,6 +149,9 @@ class Seat(SQLModel, table=True):
     """Fingerprint of the open prompt: an unchanged prompt keeps its version."""
     away_until: datetime | None = _when(nullable=True, index=True)
     """Set by `/game away`: until then the seat is away (see Match.away_mode); acting ends it early."""
+    open_since: datetime | None = _when(nullable=True)
+    """Set by `/game replace`: the seat waits for a replacement (the AI plays it meanwhile); the
+    first member to take it clears it."""
 
 
 class Choice(SQLModel, table=True):
@@ -329,4 +332,25 @@ class Secret(SQLModel, table=True):
     created_at: datetime = _when()
 
 
-TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret)
+class SeatStretch(SQLModel, table=True):
+    """One player's stretch at a seat that changed hands (`/game replace`): from which step to
+    which they played it. A seat that never changed hands has no rows (its player played it all)."""
+
+    __tablename__ = "seat_stretches"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    seat_no: int
+    user_id: int = _big(nullable=False, index=True)
+    name: str = Field(max_length=100)
+    from_step: int
+    """The match's step when they took the seat (0: from the start)."""
+    to_step: int | None = None
+    """The step when they left it; None while they still hold it (to the end, once it ended)."""
+    from_round: int | None = None
+    """The game's round then (None: a game without rounds)."""
+    to_round: int | None = None
+    created_at: datetime = _when()
+
+
+TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret, SeatStretch)
