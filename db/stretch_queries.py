@@ -54,3 +54,11 @@ async def forget_closed_dms(session: AsyncSession, match_id: int, seat_no: int) 
     connection = await session.connection()
     await connection.execute(sa.delete(Notice).where(col(Notice.match_id) == match_id,
                                                      col(Notice.key) == f"dms-closed:{seat_no}"))
+
+
+async def open_posts(session: AsyncSession, match_id: int, seat_no: int) -> list[int]:
+    """The channel posts that offered this seat to a replacement (their message ids)."""
+    stmt = select(col(Notice.delivery_ref), col(Notice.payload)).where(
+        col(Notice.match_id) == match_id, col(Notice.kind) == "seat_open", col(Notice.delivery_ref).is_not(None))
+    return [int(ref) for ref, payload in (await session.exec(stmt)).all()
+            if ref is not None and str(ref).isdigit() and (payload or {}).get("seat") == seat_no]

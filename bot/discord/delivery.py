@@ -20,7 +20,7 @@ import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import nudges, phase_posts, refused, replays
+from bot.discord import nudges, phase_posts, refused, replays, seat_posts
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages
 from bot.discord.lobby import LobbyPosts
@@ -60,6 +60,9 @@ RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
 PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
 """Notice kinds posted as plain channel text; anything else is never posted publicly."""
+SEAT_KINDS = {"seat_open": seat_posts.post_open, "seat_taken": seat_posts.post_taken,
+              "seat_passed": seat_posts.close_former_dm, "seat_welcome": seat_posts.welcome}
+"""Replacements' notices (seat_posts.py): an open seat's posts and the DMs of its two players."""
 
 def _groups(batch: list[Any]) -> list[list[Any]]:
     """The batch in delivery order, consecutive phase-post notices of one channel together."""
@@ -360,6 +363,8 @@ class Delivery(DirectMessages):
             return await nudges.reminder(self, notice)
         if kind == "last_to_choose":
             return await self.last_to_choose(notice)
+        if kind in SEAT_KINDS:
+            return await SEAT_KINDS[kind](self, notice)
         if kind not in PUBLIC_TEXT:
             log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
             return "skipped"

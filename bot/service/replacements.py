@@ -30,7 +30,6 @@ from bot.service.notices import (
     SeatPassedNotice,
     SeatTakenNotice,
     SeatWelcomeNotice,
-    TimeoutNotice,
 )
 from bot.service.transaction import MatchTransaction, Transactions
 from bot.service.wording import ACT
@@ -38,6 +37,7 @@ from db.models import Match, Seat, SeatStretch
 from db.stretch_queries import (
     forget_closed_dms,
     last_seat_of,
+    open_posts,
     seat_stretches,
     shared_matches,
     stretches_of,
@@ -220,6 +220,17 @@ class Replacements(Transactions):
             return "You no longer play this seat: it is open for a replacement. This DM asks nothing of you any more."
         return (f"You no longer play this seat: {self.name_text(seat.name)} plays it now. "
                 "This DM asks nothing of you any more.")
+
+    async def open_seat_posts(self, match_id: int, seat_no: int) -> list[int]:
+        """The channel posts that offered the seat to a replacement (to close once it is taken)."""
+        async with self.store.read() as session:
+            return await open_posts(session, match_id, seat_no)
+
+    async def former_turn_dm(self, match_id: int, seat_no: int, user_id: int) -> int | None:
+        """The turn DM of the seat that ``user_id`` got while they played it (None: they got none)."""
+        async with self.store.read() as session:
+            found = await self.store.turn_notice(session, match_id, seat_no, user_id=user_id)
+        return None if found is None else int(found[1])
 
     async def stretches(self, match_ids: list[int]) -> dict[int, dict[int, list[Stretch]]]:
         """Match -> seat -> its stretches, for the seats of these matches that changed hands."""
