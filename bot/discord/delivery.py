@@ -207,12 +207,14 @@ class Delivery(DirectMessages):
                         if group[0].kind == "lobby":
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
+                                await seat_posts.close_ended(self, match_id)
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
                         ended = any(n.kind == "result" for n in group)
                         self.lobbies.touch(match_id, written_at(group), ended=ended)
                         if ended:
                             self.archives.ended(match_id)
+                            await seat_posts.close_ended(self, match_id)
                     elif outcome == PARKED:
                         moved = True
                         break  # that target's other notices are parked too: read the queue again

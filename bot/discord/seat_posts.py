@@ -70,6 +70,21 @@ async def post_taken(delivery: DirectMessages, notice: Any) -> str:
     return str(msg.id)
 
 
+async def close_ended(delivery: DirectMessages, match_id: int) -> None:
+    """The match ended: the posts still offering one of its seats take their final form. Best effort."""
+    try:
+        info = await delivery.svc.get_match(match_id)
+        if info.status in RUNNING:
+            return
+        channel = delivery.bot.get_partial_messageable(info.channel_id)
+        for seat in (s for s in info.seats if s.open_since is not None):
+            text = texts.SEAT_OPEN_ENDED.format(seat=seat_label(seat.seat))
+            for ref in await delivery.svc.open_seat_posts(match_id, seat.seat):
+                await channel.get_partial_message(ref).edit(content=text, view=None, allowed_mentions=NOBODY)
+    except discord.HTTPException as exc:
+        log.info("could not close the open-seat posts of match %s: %s", match_id, exc)
+
+
 async def close_former_dm(delivery: DirectMessages, notice: Any) -> str:
     """The player who left the seat: their turn DM of it says so, with no component left."""
     seat, user_id = int(notice.seat), int(notice.user_id)

@@ -159,6 +159,7 @@ SEAT_OPEN_STATE = "open for a replacement (the AI plays meanwhile)"
 LOBBY_OPEN_SEAT = "{seat} ({name} meanwhile) waits for a replacement: click **Take {seat_lower}** to play it from here."
 SEAT_TAKEN = ("You now play {seat} of **{title}** in <#{channel_id}>, in place of {name}. Your seat's private panel "
               "and its open decision are in your DMs (or use `/game act` in the match's channel).")
+SEAT_OPEN_ENDED = "This post offered {seat} to a replacement; the match ended before anyone took it."
 SEAT_PASSED_ON = "{why} Nothing was done."
 SHARED_SEATS = "Seats played in part:"
-SHARED_SEAT = "#{match_id} {title}, {seat}: {stretches}"
+SHARED_SEAT = "#{match_id} {title}, {seat}"

@@ -67,6 +67,7 @@ async def test_a_replaced_seat_is_taken_by_the_first_member_to_click(fake, start
     await alice.slash("game replace", player=carol)
     await alice.slash("game abort")
     await alice.wait_for(lambda m: "aborted" in m.content and not m.ephemeral_to)
+    await alice.wait_for(lambda m: "the match ended before anyone took it" in m.content and not m.buttons)
     over = await _forged(fake, dave, f"wh:s:{info.id}:1:take", post)
     assert "not part of an open warhost match" in over or "This match is over" in over
     assert (await bot.svc.get_match(info.id)).seat_of(dave.id) is None
