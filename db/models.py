@@ -159,6 +159,9 @@ class Seat(SQLModel, table=True):
     """Set by `/game away`: until then the seat is away (see Match.away_mode); acting ends it early."""
     prompt_opened_at: datetime | None = _when(nullable=True)
     """When the seat's open prompt (prompt_version) opened: a player's answer time is counted from it."""
+    open_since: datetime | None = _when(nullable=True)
+    """Set by `/game replace`: the seat waits for a replacement (the AI plays it meanwhile); the
+    first member to take it clears it."""
 
 
 class Choice(SQLModel, table=True):
@@ -425,5 +428,26 @@ class HeldReminder(SQLModel, table=True):
     send_at: datetime = _when(index=True)
 
 
+class SeatStretch(SQLModel, table=True):
+    """One player's stretch at a seat that changed hands (`/game replace`): from which step to
+    which they played it. A seat that never changed hands has no rows (its player played it all)."""
+
+    __tablename__ = "seat_stretches"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="matches.id", index=True)
+    seat_no: int
+    user_id: int = _big(nullable=False, index=True)
+    name: str = Field(max_length=100)
+    from_step: int
+    """The match's step when they took the seat (0: from the start)."""
+    to_step: int | None = None
+    """The step when they left it; None while they still hold it (to the end, once it ended)."""
+    from_round: int | None = None
+    """The game's round then (None: a game without rounds)."""
+    to_round: int | None = None
+    created_at: datetime = _when()
+
+
 TABLES = (Match, Seat, Choice, Snapshot, Deadline, Notice, DeliveryBlock, Undo, Lease, Secret, MatchVote, Concession,
-          NotifySetting, HeldReminder)
+          NotifySetting, HeldReminder, SeatStretch)

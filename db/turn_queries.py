@@ -20,13 +20,17 @@ class TurnQueries:
     """Reads of one seat's turn, each in the caller's session."""
 
     async def turn_notice(
-        self, session: AsyncSession, match_id: int, seat: int, before_id: int | None = None
+        self, session: AsyncSession, match_id: int, seat: int, before_id: int | None = None,
+        user_id: int | None = None,
     ) -> tuple[int, str, dict[str, Any]] | None:
         """(id, message id, payload) of the seat's newest prompt notice delivered into a message
-        (before ``before_id`` when given): the DM that holds the seat's turn."""
+        (before ``before_id`` when given; to ``user_id``'s DMs when given, as a seat that changed
+        hands has had the DMs of several players): the DM that holds the seat's turn."""
         stmt = select(col(Notice.id), col(Notice.delivery_ref), col(Notice.payload)).where(
             col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.seat) == seat,
             col(Notice.delivery_ref).is_not(None))
+        if user_id is not None:
+            stmt = stmt.where(col(Notice.user_id) == user_id)
         if before_id is not None:
             stmt = stmt.where(col(Notice.id) < before_id)
         rows = (await session.exec(stmt.order_by(col(Notice.id).desc()).limit(TURN_SCAN))).all()

@@ -39,6 +39,8 @@ def seat_state(seat: Any, status: Any) -> str:
     turns, a seat with nothing to do is waiting for its turn, not done."""
     info, standing = status.match, status.standing
     on_turn = standing.turn == seat.seat and info.status in ("active", "paused")
+    if seat.open_since is not None and info.status in ("active", "paused"):
+        return texts.SEAT_OPEN_STATE
     if seat.ai_policy is not None:
         return texts.SEAT_AI_ON_TURN if on_turn else texts.SEAT_AI
     if seat.away_until is not None and info.status in ("active", "paused"):

@@ -18,6 +18,7 @@ from bot.discord.permissions import held_by_slowmode, is_manager
 from bot.discord.prompt_ui import moment, prompt_text, prompt_view, timestamp
 from bot.discord.refusals import status_lines
 from bot.discord.replies import answer, clip
+from bot.discord.seat_commands import SeatCommands
 from bot.discord.table_commands import CommandBase, TableCommands, channel_of
 from bot.discord.threads import opens_thread
 from bot.discord.vote_commands import VoteCommands
@@ -353,7 +354,8 @@ class GameCommands(CommandBase, app_commands.Group):
     async def history(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await self._private(interaction)
         entries = await self.service.history(_guild_id(interaction), game)
-        await answer(interaction, records.history_text(entries, game), allowed_mentions=NOBODY)
+        stretches = await self.service.stretches([entry.match_id for entry in entries])
+        await answer(interaction, records.history_text(entries, game, stretches), allowed_mentions=NOBODY)
 
     @app_commands.command(name="stats", description="A player's games, wins, rating and favourite pick here")
     @app_commands.describe(player="whose stats (default: yours)")
@@ -362,7 +364,8 @@ class GameCommands(CommandBase, app_commands.Group):
         who = player or interaction.user
         found = await self.service.player_stats(_guild_id(interaction), who.id)
         pace = await self.service.player_pace(_guild_id(interaction), who.id)
-        await answer(interaction, records.stats_text(who.display_name, found, pace), allowed_mentions=NOBODY)
+        shared = await self.service.shared_seats(_guild_id(interaction), who.id)
+        await answer(interaction, records.stats_text(who.display_name, found, pace, shared), allowed_mentions=NOBODY)
 
     @app_commands.command(name="leaderboard", description="The best players of this server, per game")
     @app_commands.describe(game="one game (default: every game played here)")
@@ -381,6 +384,7 @@ class GameCommands(CommandBase, app_commands.Group):
     concede = VoteCommands.concede
     propose = VoteCommands.propose
     notify = NotifyCommands.notify
+    replace = SeatCommands.replace
 
 
 def slowmode_warning(interaction: discord.Interaction) -> str:

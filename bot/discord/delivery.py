@@ -20,7 +20,7 @@ import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import nudges, phase_posts, refused, replays
+from bot.discord import nudges, phase_posts, refused, replays, seat_posts
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages
 from bot.discord.lobby import LobbyPosts
@@ -64,6 +64,9 @@ WORKERS_GRACE = 2.0
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
 PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
 """Notice kinds posted as plain channel text; anything else is never posted publicly."""
+SEAT_KINDS = {"seat_open": seat_posts.post_open, "seat_taken": seat_posts.post_taken,
+              "seat_passed": seat_posts.close_former_dm, "seat_welcome": seat_posts.welcome}
+"""Replacements' notices (seat_posts.py): an open seat's posts and the DMs of its two players."""
 
 def _groups(batch: list[Any]) -> list[list[Any]]:
     """The batch in delivery order, consecutive phase-post notices of one channel together."""
@@ -220,12 +223,14 @@ class Delivery(DirectMessages):
                         if group[0].kind == "lobby":
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
+                                await seat_posts.close_ended(self, match_id)
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
                         ended = any(n.kind == "result" for n in group)
                         self.lobbies.touch(match_id, written_at(group), ended=ended)
                         if ended:
                             self.archives.ended(match_id)
+                            await seat_posts.close_ended(self, match_id)
                     elif outcome == PARKED:
                         moved = True
                         break  # that target's other notices are parked too: read the queue again
@@ -383,6 +388,8 @@ class Delivery(DirectMessages):
             return await nudges.heads_up(self, notice)
         if kind == "last_to_choose":
             return await self.last_to_choose(notice)
+        if kind in SEAT_KINDS:
+            return await SEAT_KINDS[kind](self, notice)
         if kind not in PUBLIC_TEXT:
             log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
             return "skipped"

@@ -12,6 +12,7 @@ _LOBBY = re.compile(r"wh:l:(?P<mid>\d{1,12}):(?P<action>join|leave|ai|start)")
 _PROMPT = re.compile(r"wh:p:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9}):(?P<op>[omncq])(?::(?P<val>[^\s]{1,50}))?")
 _BOARD = re.compile(r"wh:b:(?P<mid>\d{1,12}):(?P<action>act|map|rules)")
 _MODAL = re.compile(r"wh:pm:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):(?P<ver>\d{1,9})")
+_SEAT = re.compile(r"wh:s:(?P<mid>\d{1,12}):(?P<seat>\d{1,2}):take")
 _UNDO = re.compile(r"wh:u:(?P<mid>\d{1,12}):(?P<uid>\d{1,12}):(?P<answer>agree|refuse)")
 _CONCEDE = re.compile(r"wh:c:(?P<mid>\d{1,12}):(?P<seat>\d{1,2})")
 _VOTE = re.compile(r"wh:v:(?P<mid>\d{1,12}):(?P<vid>\d{1,12}):(?P<answer>yes|no)")
@@ -100,7 +101,18 @@ class VoteId:
         return f"wh:v:{self.match_id}:{self.vote_id}:{self.answer}"
 
 
-ParsedId = LobbyId | PromptId | ModalId | BoardId | UndoId | ConcedeId | VoteId
+@dataclass(frozen=True)
+class SeatId:
+    """Take a seat open for a replacement (the Take seat button of its channel and lobby posts)."""
+
+    match_id: int
+    seat: int
+
+    def encode(self) -> str:
+        return f"wh:s:{self.match_id}:{self.seat}:take"
+
+
+ParsedId = LobbyId | PromptId | ModalId | BoardId | UndoId | ConcedeId | VoteId | SeatId
 
 
 def parse(custom_id: str) -> ParsedId | None:
@@ -115,6 +127,8 @@ def parse(custom_id: str) -> ParsedId | None:
         return BoardId(int(m["mid"]), m["action"])
     if m := _MODAL.fullmatch(custom_id):
         return ModalId(int(m["mid"]), int(m["seat"]), int(m["ver"]))
+    if m := _SEAT.fullmatch(custom_id):
+        return SeatId(int(m["mid"]), int(m["seat"]))
     if m := _UNDO.fullmatch(custom_id):
         return UndoId(int(m["mid"]), int(m["uid"]), m["answer"])
     if m := _CONCEDE.fullmatch(custom_id):

@@ -22,6 +22,8 @@ from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.prompt_ui import PlainView
 from bot.discord.refusals import UNKNOWN_CHANNEL
+from bot.discord.seat_posts import take_button
+from bot.service.replacements import seat_label
 from bot.service.types import MatchInfo, Status
 from engine.text import fill
 
@@ -35,10 +37,20 @@ LOBBY_INTERVAL = 10.0
 match of a channel share that channel's edit limit (5 per 5 s), and they show only the phase."""
 
 
-def lobby_view(match_id: int, status: str) -> discord.ui.View:
-    """Join, Leave, Add AI and Start while the lobby is open; no component once it is not."""
+def open_seats(info: MatchInfo) -> list[int]:
+    """The seats of a running match open for a replacement (`/game replace`)."""
+    if info.status not in ("active", "paused"):
+        return []
+    return [seat.seat for seat in sorted(info.seats, key=lambda one: one.seat) if seat.open_since is not None]
+
+
+def lobby_view(match_id: int, status: str, taking: list[int] | None = None) -> discord.ui.View:
+    """Join, Leave, Add AI and Start while the lobby is open; once it runs, a Take seat button
+    for each seat open for a replacement (``taking``); no component once it is over."""
     view = PlainView()
     if status != "lobby":
+        for seat in taking or []:
+            view.add_item(take_button(match_id, seat))
         return view
     for action, label, style in (
         ("join", "Join", discord.ButtonStyle.success),
@@ -81,6 +93,11 @@ def lobby_text(status: Status, latest: str | None = None) -> str:
         lines.append(texts.LOBBY_PAUSED.format(phase=phase) + thread)
     if info.status in ("active", "paused") and status.vote:
         lines.append(texts.LOBBY_VOTE.format(line=discord.utils.escape_mentions(status.vote)[:300]))
+    if info.status in ("active", "paused"):
+        for seat in open_seats(info):
+            label = seat_label(seat)
+            lines.append(texts.LOBBY_OPEN_SEAT.format(seat=label[:1].upper() + label[1:], seat_lower=label,
+                                                      name=plain_name(info.names()[seat])))
     else:
         lines.append(discord.utils.escape_mentions(status.ending or texts.BOARD_ENDED.format(status=info.status)))
         if info.in_thread and info.status == "finished":
@@ -117,7 +134,7 @@ class LobbyPosts(PacedRefresh):
             status = (await self.host.svc.board_of(match_id)).status
             info = status.match
             channel = self.host.get_partial_messageable(info.lobby_channel_id or channel_id)
-            text, view = lobby_text(status, latest), lobby_view(match_id, info.status)
+            text, view = lobby_text(status, latest), lobby_view(match_id, info.status, open_seats(info))
             ref = await self._ref(match_id)
             if ref is not None:
                 try:
@@ -175,7 +192,7 @@ class LobbyPosts(PacedRefresh):
                 return
             channel = self.host.get_partial_messageable(info.lobby_channel_id or info.channel_id)
             try:
-                await channel.get_partial_message(ref).edit(content=text, view=lobby_view(match_id, info.status),
+                await channel.get_partial_message(ref).edit(content=text, view=lobby_view(match_id, info.status, open_seats(info)),
                                                             allowed_mentions=NOBODY)
             except discord.NotFound:
                 log.info("the lobby post of match %s is gone; it is not posted again", match_id)

@@ -15,6 +15,7 @@ from bot.service.core import team_verdict
 from bot.service.history import HistoryEntry
 from bot.service.pace import Pace
 from bot.service.ratings import GameStats, Standing, is_cooperative
+from bot.service.replacements import SharedSeat, Stretch, ended, seat_label
 from bot.service.wording import RATING_MEANING, counted, rating_points, seat_name
 from bot.service.wording import verdict as who_won
 
@@ -61,7 +62,23 @@ def verdict(entry: HistoryEntry) -> str:
     return who_won(names, list(range(len(names))), entry.draw)
 
 
-def history_line(entry: HistoryEntry) -> str:
+def stretch_words(stretch: Stretch) -> str:
+    """One player's stretch at a seat: "Alice (rounds 1-3)" (choices, in a game without rounds)."""
+    name = plain_name(seat_name(stretch.name))
+    if stretch.from_round is not None and stretch.to_round is not None:
+        if stretch.from_round == stretch.to_round:
+            return f"{name} (round {stretch.from_round})"
+        return f"{name} (rounds {stretch.from_round}-{stretch.to_round})"
+    last = stretch.to_step if stretch.to_step is not None else stretch.from_step
+    return f"{name} (choices {stretch.from_step + 1}-{last})"
+
+
+def seat_stretches_line(seat: int, stretches: list[Stretch]) -> str:
+    """"seat 2: Alice (rounds 1-3), Bob (rounds 3-7)"."""
+    return f"{seat_label(seat)}: " + ", ".join(stretch_words(s) for s in stretches)
+
+
+def history_line(entry: HistoryEntry, stretches: dict[int, list[Stretch]] | None = None) -> str:
     length = [counted(entry.rounds, "round")] if entry.rounds is not None else []
     length.append(counted(entry.choices, "choice"))
     if entry.replay_message_id is not None and entry.guild_id is not None:
@@ -69,16 +86,21 @@ def history_line(entry: HistoryEntry) -> str:
                                          message=entry.replay_message_id) + ")"
     else:
         where = f"<#{entry.channel_id}>"
+    shared = "".join(f" · {seat_stretches_line(seat, ended(rows, entry.rounds, entry.choices))}"
+                     for seat, rows in sorted((stretches or {}).items()))
     return (f"**#{entry.match_id} {title_of(entry.game)}** · <t:{int(entry.finished_at.timestamp())}:d> · "
-            f"{verdict(entry)} · {', '.join(length)} · {where}")
+            f"{verdict(entry)} · {', '.join(length)}{shared} · {where}")
 
 
-def history_text(entries: list[HistoryEntry], game: str | None) -> str:
+def history_text(entries: list[HistoryEntry], game: str | None,
+                 stretches: dict[int, dict[int, list[Stretch]]] | None = None) -> str:
+    """The history; ``stretches``: match -> seat -> who played it when, for seats that changed hands."""
     what = f"{title_of(game)} match" if game else "match"
     if not entries:
         return f"No {what} has finished on this server yet."
     head = f"**Finished {what}es on this server**, newest first:"
-    return _page(head, [history_line(e) for e in entries], "... and {left} more.")
+    found = stretches or {}
+    return _page(head, [history_line(e, found.get(e.match_id)) for e in entries], "... and {left} more.")
 
 
 def stats_line(stats: GameStats) -> str:
@@ -117,14 +139,22 @@ def pace_line(pace: Pace) -> str:
     return texts.PACE_LINE.format(answer=answer, missed=missed)
 
 
-def stats_text(name: str, stats: list[GameStats], pace: Pace | None = None) -> str:
-    """The player's games on this server, and (``pace``) how fast they answer there."""
+def stats_text(name: str, stats: list[GameStats], pace: Pace | None = None,
+               shared: list[SharedSeat] | None = None) -> str:
+    """The player's games on this server, (``pace``) how fast they answer there, and (``shared``)
+    the seats they played only in part (a seat that changed hands)."""
     who = plain_name(name)
     timed = pace is not None and (pace.answers or pace.owed)
     tail = [pace_line(pace)] if pace is not None and timed else []
-    if not stats:
+    parts = [texts.SHARED_SEAT.format(match_id=seat.match_id, title=title_of(seat.game),
+                                      seat=seat_stretches_line(seat.seat, seat.stretches))
+             for seat in shared or []]
+    if not stats and not parts:
         return "\n".join([texts.NO_FINISHED_YET.format(who=who), *tail])
-    return _page(f"**{who}** on this server:", [*tail, *(stats_line(s) for s in stats)], "... and {left} more games.")
+    lines = [stats_line(s) for s in stats] or [f"{who} has no finished match of their own on this server yet."]
+    if parts:
+        lines += [texts.SHARED_SEATS, *parts]
+    return _page(f"**{who}** on this server:", [*tail, *lines], "... and {left} more lines.")
 
 
 def leaderboard_lines(game: str, standings: list[Standing]) -> list[str]:

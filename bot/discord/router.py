@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, table_links, texts, turn_dm
+from bot.discord import ids, nudges, seat_posts, table_links, texts, turn_dm
 from bot.discord.board_clicks import board_click
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
@@ -81,6 +81,8 @@ class Router:
                 await vote_click(self.service, interaction, parsed)
             elif isinstance(parsed, ids.ConcedeId):
                 await concede_click(self.service, interaction, parsed)
+            elif isinstance(parsed, ids.SeatId):
+                await seat_posts.take_click(self.service, interaction, parsed)
             else:
                 await self.modal(interaction, parsed, data)
         except Exception as exc:  # a refusal, a database error, a bug: the player hears back in plain words
@@ -135,7 +137,7 @@ class Router:
                 return None
             pending = await self.service.pending_prompt(cid.match_id, interaction.user.id)
         except NotSeated:
-            await refuse(interaction, NOT_YOURS)
+            await refuse(interaction, await self._not_yours(cid, interaction.user.id))
             return None
         except NoMatch:
             await refuse(interaction, NOT_OURS)
@@ -148,11 +150,17 @@ class Router:
             return pending, named_prompt(pending.prompt.model_dump(), pending.names)
         info = await self.service.get_match(cid.match_id)
         if info.seat_user(cid.seat) != interaction.user.id:
-            await refuse(interaction, NOT_YOURS)
+            await refuse(interaction, await self._not_yours(cid, interaction.user.id))
             return None
         # A shared choice someone else took first says so; anything else simply moved on.
         await refuse(interaction, await self.service.stale_reason(cid.match_id, cid.seat, cid.version) or NOT_OPEN)
         return None
+
+    async def _not_yours(self, cid: ids.PromptId | ids.ModalId, user_id: int) -> str:
+        """Why a seat's component is not this user's: they left the seat (it passed on), or it
+        was never theirs."""
+        why = await self.service.passed_on(cid.match_id, cid.seat, user_id)
+        return NOT_YOURS if why is None else texts.SEAT_PASSED_ON.format(why=why)
 
     async def prompt(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
         if cid.op == "n":

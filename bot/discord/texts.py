@@ -218,3 +218,19 @@ NOTIFY_OWN = " (set for this match)"
 NOTIFY_NEEDS_ZONE = ("Your quiet hours are read in UTC until you pick your time zone (`/game notify zone:`).")
 MINE_NOTIFY = "your notifications: {summary}"
 SEAT_NO_REMINDERS = " (no reminders)"
+
+# Replacements: `/game replace` and the Take seat button (seat_commands.py, seat_posts.py).
+REPLACE_OPENED = ("{name}'s seat ({seat}) is open for a replacement{meanwhile}. The match's channel and its lobby "
+                  "post offer it with a **Take {seat}** button; the first member not seated in this match to click "
+                  "it plays the seat from here.")
+REPLACE_MEANWHILE = ": {name} no longer plays it, and the AI plays it until someone takes it"
+REPLACE_STILL_AI = " (the AI plays it until someone takes it)"
+TAKE_SEAT = "Take {seat}"
+SEAT_OPEN_STATE = "open for a replacement (the AI plays meanwhile)"
+LOBBY_OPEN_SEAT = "{seat} ({name} meanwhile) waits for a replacement: click **Take {seat_lower}** to play it from here."
+SEAT_TAKEN = ("You now play {seat} of **{title}** in <#{channel_id}>, in place of {name}. Your seat's private panel "
+              "and its open decision are in your DMs (or use `/game act` in the match's channel).")
+SEAT_OPEN_ENDED = "This post offered {seat} to a replacement; the match ended before anyone took it."
+SEAT_PASSED_ON = "{why} Nothing was done."
+SHARED_SEATS = "Seats played in part:"
+SHARED_SEAT = "#{match_id} {title}, {seat}"

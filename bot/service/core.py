@@ -36,6 +36,7 @@ from bot.service.places import PlacesService
 from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY, Play
 from bot.service.queries import Queries
 from bot.service.ratings import RatingService, record_finish
+from bot.service.replacements import Replacements
 from bot.service.transaction import MatchTransaction
 from bot.service.turn_views import TurnViews
 from bot.service.undo import UndoService
@@ -74,7 +75,7 @@ def _as_is(name: str) -> str:
 
 class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, OutboxService, BoardService,
                    PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService, TurnViews,
-                   CommandLog, VoteService, PaceService, NotifyService):
+                   CommandLog, VoteService, PaceService, NotifyService, Replacements):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
 
     def __init__(

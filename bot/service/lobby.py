@@ -242,6 +242,7 @@ class Lobby(Transactions):
                 return lambda: self._info(ctx)
             if row.user_id is None:
                 raise Conflict(f"{row.name}'s seat is already played by the AI.")
+            await self._end_stretch(ctx, row)  # kept, so `/game replace` can open the seat they left
             name, was_host = row.name, row.user_id == ctx.match.host_id
             row.user_id = None
             row.ai_policy = "heuristic" if "heuristic" in ctx.game.policies() else next(iter(ctx.game.policies()))

@@ -181,6 +181,37 @@ class DmsClosedNotice(TypedDict):
     """A marker row: the seat's DMs are known to be closed (no payload)."""
 
 
+class SeatOpenNotice(TypedDict):
+    """A seat is open for a replacement: the match's channel gets a Take seat button for it."""
+
+    text: str
+    seat: int
+
+
+class SeatTakenNotice(TypedDict):
+    """Someone took an open seat: the channel is told, and the seat's open posts lose their button."""
+
+    text: str
+    seat: int
+    closed: str
+    """What the seat's open posts say once it is taken (their final form)."""
+
+
+class SeatPassedNotice(TypedDict):
+    """To the player who left a seat: their turn DM of it says so, and asks nothing any more."""
+
+    text: str
+
+
+class SeatWelcomeNotice(TypedDict):
+    """To the player who took a seat: what it is, and its private panel (drawn from ``view``)."""
+
+    text: str
+    game: str
+    names: list[str]
+    view: dict[str, Any]
+
+
 class PayloadShape(Protocol):
     """What ``check`` reads of a payload's TypedDict class: the keys it must and may have."""
 
@@ -207,12 +238,17 @@ PAYLOADS: dict[str, PayloadShape] = {
     "blocked": BlockedNotice,
     "dms_closed": DmsClosedNotice,
     "heads_up": HeadsUpNotice,
+    "seat_open": SeatOpenNotice,
+    "seat_taken": SeatTakenNotice,
+    "seat_passed": SeatPassedNotice,
+    "seat_welcome": SeatWelcomeNotice,
 }
 """Every notice kind and the payload it carries."""
 
 Payload = (LobbyNotice | PhaseNotice | EventsNotice | ProgressNotice | TimeoutNotice | HostNotice | ReminderNotice
            | ResultNotice | ReplayNotice | PromptNotice | LastToChooseNotice | PrivateNotice | TurnNotice
-           | ConsentNotice | VoteNotice | BlockedNotice | DmsClosedNotice | HeadsUpNotice)
+           | ConsentNotice | VoteNotice | BlockedNotice | DmsClosedNotice | HeadsUpNotice | SeatOpenNotice
+           | SeatTakenNotice | SeatPassedNotice | SeatWelcomeNotice)
 
 
 def check(kind: str, payload: Mapping[str, object]) -> None:

@@ -106,6 +106,9 @@ class ServiceParts(Protocol):
     # pace.py
     async def end_pauses(self, now: datetime) -> int: ...
 
+    # replacements.py
+    async def _end_stretch(self, ctx: MatchTransaction, seat: Seat) -> None: ...
+
     # undo.py
     async def undo_lines(self, session: AsyncSession, match_id: int,
                          seats: list[Seat] | None = None) -> dict[int, list[str]]: ...

@@ -103,7 +103,7 @@ class TurnViews(Transactions):
             game = eng.get(match.game)
             state = await self._state(session, match, game)
             deadline = await session.get(Deadline, match_id)
-            found = await self.store.turn_notice(session, match_id, seat_no, before_id)
+            found = await self.store.turn_notice(session, match_id, seat_no, before_id, int(seat.user_id))
             since = -1
             if found is not None and found[2].get("version") is not None:
                 since = int(found[2]["version"])

@@ -20,6 +20,8 @@ class SeatInfo:
     missed: int = 0
     away_until: datetime | None = None
     """Away (`/game away`) until then; what that means is the match's ``away_mode``."""
+    open_since: datetime | None = None
+    """Open for a replacement (`/game replace`) since then: the first member to take it plays it."""
 
     @property
     def is_ai(self) -> bool:

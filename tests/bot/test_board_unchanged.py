@@ -9,7 +9,8 @@ from typing import Any
 from bot.discord.board import Boards
 from engine import Standing
 
-SEAT = SimpleNamespace(seat=0, name="ann", user_id=11, ai_policy=None, away_until=None, ai_takeover=False)
+SEAT = SimpleNamespace(seat=0, name="ann", user_id=11, ai_policy=None, away_until=None, ai_takeover=False,
+                       open_since=None)
 
 
 class FakeService:

@@ -3,7 +3,7 @@
 answered each choice, and how long after the decision opened).
 
 Revision ID: 0014
-Revises: 0012
+Revises: 0013
 Create Date: 2026-12-05 10:00:00.000000
 
 """
@@ -17,7 +17,7 @@ import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0012"
+down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
