@@ -59,8 +59,8 @@ DIFFICULTY_CHOICES = [app_commands.Choice(name=value, value=value) for value in 
 SETUP_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("setup")]
 STEPS_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("steps")]
 LOSSES_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("losses")]
-AWAY_CHOICES = [app_commands.Choice(name="the AI plays an away seat", value="ai"),
-                app_commands.Choice(name="an away seat's deadlines wait", value="pause")]
+AWAY_CHOICES = [app_commands.Choice(name="the AI plays it", value="ai"),
+                app_commands.Choice(name="its deadlines wait", value="pause")]
 
 
 def _here(interaction: discord.Interaction) -> Place:
@@ -90,17 +90,17 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.describe(
         game="which game",
         mode="game mode or variant",
-        point_limit="force points (Tiny Big Wars: 20 starter, 30 standard, 40+ large)",
+        point_limit="Tiny Big Wars force points: 20 starter, 30 standard, 40+ large",
         seats="most players allowed",
-        deadline_hours="hours each decision may take before the AI chooses",
+        deadline_hours="hours a decision may take before the AI chooses",
         round_limit="end the match after this many rounds",
         difficulty="Tiny Epic Defenders: how hard the horde pushes (default normal)",
-        seed="replay a known shuffle: the same seed and choices give the same match (default random)",
-        setup="Samurai Swords: setup placed by all at once, sealed (default), or in turns (classic)",
-        steps="Samurai Swords: swords and muster as sealed steps (combined, default) or one by one (classic)",
-        losses="Samurai Swords: a defender's losses by his standing order (default) or asked in each battle",
-        away="what /game away does here: the AI plays the seat (default) or its deadlines wait",
-        deadline_at="each decision is due at this time of day, like 21:00 (with timezone)",
+        seed="replay a known shuffle (default random)",
+        setup="Samurai: setup placed by all at once, sealed (default), or in turns",
+        steps="Samurai: swords and muster sealed together (default) or one by one",
+        losses="Samurai: losses by standing order (default) or asked in each battle",
+        away="what happens to a seat that is away (/game away)",
+        deadline_at="decisions are due at this time of day, like 21:00 (with timezone)",
         timezone="the time zone of deadline_at, like Europe/Berlin",
         min_hours="with deadline_at: the least time a decision gets (default 12)",
     )
@@ -237,7 +237,7 @@ class GameCommands(CommandBase, app_commands.Group):
         await self._done(interaction, text[-1900:])
 
     @app_commands.command(name="rules", description="Read a rule of the game played here")
-    @app_commands.describe(topic="rule topic", game="which game (default: the one played here)")
+    @app_commands.describe(topic="rule topic", game="which game (default: the one here)")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, topic: app_commands.Range[str, 1, MAX_TOPIC],
                     game: str | None = None) -> None:
@@ -368,7 +368,7 @@ class GameCommands(CommandBase, app_commands.Group):
         await answer(interaction, records.stats_text(who.display_name, found, pace, shared), allowed_mentions=NOBODY)
 
     @app_commands.command(name="leaderboard", description="The best players of this server, per game")
-    @app_commands.describe(game="one game (default: every game played here)")
+    @app_commands.describe(game="one game (default: every game)")
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None) -> None:
         await self._private(interaction)

@@ -21,8 +21,8 @@ from bot.service.types import Place
 if TYPE_CHECKING:
     from bot.service.notify import NotifyPrefs
 
-ANNOUNCE_CHOICES = [app_commands.Choice(name="by DM (default)", value=DM),
-                    app_commands.Choice(name="a mention in the match's thread, no DMs", value=THREAD)]
+ANNOUNCE_CHOICES = [app_commands.Choice(name="DM (default)", value=DM),
+                    app_commands.Choice(name="a mention in the match thread", value=THREAD)]
 MAX_QUIET = 20
 """Characters of the quiet option ("23:00-08:00" needs 11)."""
 MAX_ZONE = 64
@@ -51,9 +51,9 @@ class NotifyCommands(CommandBase, app_commands.Group):
 
     @app_commands.command(name="notify", description="How you hear of your turns: reminders, quiet hours, DMs or thread")
     @app_commands.describe(
-        everywhere="for all your matches on this server (default: only this match; a match's own settings win)",
-        reminders="reminders before a deadline (at half and at 90% of the time)",
-        quiet="quiet hours in your time zone, like 23:00-08:00, or off: nothing buzzes you then",
+        everywhere="all your matches on this server (default: this match only)",
+        reminders="reminders at half and 90% of a decision's time",
+        quiet="quiet hours, like 23:00-08:00, or off: nothing buzzes you then",
         zone="your time zone for quiet hours, like Europe/Berlin",
         announce="where your turn is announced",
         heads_up="a heads-up when the seat before yours starts its turn",
