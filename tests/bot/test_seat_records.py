@@ -24,7 +24,7 @@ def test_history_names_both_players_of_a_seat_with_their_rounds() -> None:
 
 def test_stats_list_the_seats_a_player_played_in_part() -> None:
     shared = [SharedSeat(4, "tinybigwars", 1, [Stretch(1, 11, "Alice", 0, 9, 1, 3), Stretch(1, 12, "Bob", 9, 40, 3, 3)])]
-    text = records.stats_text("Alice", [], shared)
+    text = records.stats_text("Alice", [], shared=shared)
     assert "has no finished match of their own" in text
     assert "Seats played in part:" in text and "#4 Tiny Big Wars, seat 2: Alice (rounds 1-3), Bob (round 3)" in text
     no_rounds = records.stretch_words(Stretch(0, 11, "Alice", 0, 12, None, None))
