@@ -208,10 +208,21 @@ class NotifyService(Transactions):
         it in turn order is told, if they asked for it (and are not in quiet hours)."""
         if ctx.state is None or ctx.start_state is None or ctx.match.status != "active" or ctx.match.guild_id is None:
             return
+        # A phase played in turns asks one seat at a time: unless exactly one seat is asked now,
+        # and another than before, no turn started. Prompts are cheap beside the public view
+        # the turn order is read from (a millisecond or two), which most choices never need.
+        asked = ctx.prompts()
+        if len(asked) != 1:
+            return
+        before = ctx.game.prompts(ctx.start_state)
+        if len(before) == 1 and before[0].seat == asked[0].seat:
+            return
         now_standing = ctx.game.standing(ctx.game.view(ctx.state, None))
         turn = now_standing.turn
-        if turn is None or turn == ctx.game.standing(ctx.game.view(ctx.start_state, None)).turn:
+        if turn is None or turn != asked[0].seat:
             return
+        if turn == ctx.game.standing(ctx.game.view(ctx.start_state, None)).turn:
+            return  # the same seat's turn goes on (another seat answered in its middle, a fight's energy)
         order = now_standing.order
         if turn not in order or order.index(turn) + 1 >= len(order):
             return

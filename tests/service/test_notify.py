@@ -4,6 +4,7 @@ them), settings per match over server-wide ones, reminders off, reminders held a
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from bot.service import MatchService, Notice
 from bot.service import quiet_hours as qh
 from bot.service.errors import BadChoice, Conflict
 from bot.service.types import Place
-from db import Store
+from db import Match, Store
 from tests.service.conftest import Clock
 from tests.service.helpers import BOB, CAROL, CHANNEL, GUILD, HOST, lobby
 
@@ -135,3 +136,61 @@ async def test_a_held_reminder_is_not_sent_after_the_player_answered(svc: MatchS
     await svc.tick(clock.advance(9))
     sent = [n.payload["user_ids"] for n in await reminders(svc)]
     assert sent == [[HOST], [HOST]]  # the host's 50 % and 90 %; none for Bob, who answered meanwhile
+
+
+async def test_the_next_seat_hears_when_the_seat_before_starts_its_turn(tmp_path: Any, clock: Clock) -> None:
+    """Tiny Big Wars' activation is played in turns: when a seat starts its turn, the player of
+    the seat after it in turn order gets a heads-up if they asked for one (Bob), not if they did
+    not (the host) or while they are in quiet hours (Carol)."""
+    import random
+
+    import engine
+
+    store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}")
+    try:
+        svc = MatchService(store, clock=clock)
+        info = await svc.create(GUILD, CHANNEL, HOST, "host", "tinybigwars", {}, seed=3)
+        for n, user in enumerate((BOB, CAROL), 1):
+            await svc.join(CHANNEL, user, f"player{n}")
+        await svc.start(CHANNEL, HOST)
+        await svc.set_notify(Place(CHANNEL, BOB), GUILD, everywhere=False, heads_up=True)
+        # 11:00-13:00 Europe/London is quiet at the clock's 12:00 UTC in January
+        await svc.set_notify(Place(CHANNEL, CAROL), GUILD, everywhere=False, heads_up=True,
+                             quiet="11:00-13:00", time_zone="Europe/London")
+        game, policy, rng = engine.get("tinybigwars"), engine.get("tinybigwars").policies()["heuristic"], random.Random(3)
+        seats = {s.seat: s.user_id for s in (await svc.get_match(info.id)).seats}
+        told: list[tuple[int, int]] = []  # (seat told, seat on turn)
+        seen = 0
+        for _ in range(400):
+            notices = await svc.outbox(limit=100_000)
+            for notice in notices[seen:]:
+                if notice.kind == "heads_up":
+                    standing = game.standing(await svc.public_view(info.id))
+                    told.append((notice.seat, standing.turn))
+                    assert notice.user_id == seats[notice.seat]
+                    assert "you are next" in notice.payload["text"]
+            seen = len(notices)
+            if told:
+                break
+            acted = False
+            for user in (HOST, BOB, CAROL):
+                pending = await svc.pending_prompt(info.id, user)
+                if pending is None or pending.prompt.answered:  # a sealed choice waits for the others
+                    continue
+                async with store.read() as session:
+                    match = await session.get(Match, info.id)
+                    assert match is not None
+                    state = await store.load_state(session, match)
+                await svc.submit(info.id, user, policy.choose(state, pending.prompt, rng), version=pending.version)
+                acted = True
+                break
+            assert acted, "nobody had anything to answer"
+        # Seats 1, 2 and 0 took the first round's turns (Carol's heads-up fell in her quiet hours,
+        # the host asked for none); in the second round's order (2, 0, 1) Bob is told when seat 0 starts.
+        assert told, "no turn-based phase gave Bob a heads-up"
+        for seat, turn in told:
+            order = game.standing(await svc.public_view(info.id)).order
+            assert seats[seat] == BOB, "only Bob asked for heads-ups outside quiet hours"
+            assert order.index(seat) == order.index(turn) + 1, f"seat {seat} told when seat {turn} started"
+    finally:
+        await store.close()
