@@ -72,3 +72,27 @@ async def test_quiet_hours_hold_back_a_reminder_and_silence_the_turn_dm(
     # the deadline came before bob's quiet hours end: his reminder was dropped, not sent late
     assert not any(m.content.startswith("Reminder:") for m in bob.dm.messages)
     assert not any("Reminder:" in m.content and f"<@{bob.id}>" in m.content for m in fake.channel_messages(fake.channel))
+
+
+@pytest.mark.fakediscord(players=("alice", "bob"))
+async def test_a_heads_up_dm_when_the_seat_before_starts_its_turn(fake: Any, start_bot: Any, alice: Any, bob: Any,
+                                                                  tmp_path: Any) -> None:
+    """Bob asked for a heads-up: when Alice, just before him in a round's turn order, starts her
+    turn, a DM tells him he is next (and buzzes: he asked for it). Alice asked for none."""
+    from tests.e2e.harness import AutoPlayer, play_until
+
+    await start_bot(factory(settings_for(fake, tmp_path / "h.db")))
+    await alice.slash("game new", game="tinybigwars", round_limit=2, seed=3)
+    await alice.wait_for(lambda m: m.button("Join") is not None)
+    await bob.click("Join")
+    said = await ephemeral_reply(await bob.slash("game notify", heads_up=True))
+    assert "Heads-up when the seat before yours starts its turn: on" in said
+    await alice.click("Start")
+
+    def heads_up() -> list[Any]:
+        return [m for m in bob.dm.messages if "you are next" in m.content]
+
+    await play_until(fake, [AutoPlayer(alice), AutoPlayer(bob)], lambda: bool(heads_up()), timeout=300)
+    [told, *_] = heads_up()
+    assert "alice has started their turn" in told.content and told.buzzes, told.content
+    assert not [m for m in alice.dm.messages if "you are next" in m.content]  # alice asked for none
