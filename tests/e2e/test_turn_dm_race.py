@@ -33,11 +33,12 @@ def _version(message: Any) -> int | None:
     return None if found is None else int(found.group(1))
 
 
-async def _seat_version(db: str, match_id: int, seat: int) -> int:
+async def _seat_version(db: str, match_id: int, seat: int) -> int | None:
+    """The seat's open prompt version (None while it owes nothing)."""
     conn = await asyncpg.connect(db)
     try:
-        return int(await conn.fetchval(
-            "SELECT prompt_version FROM seats WHERE match_id = $1 AND seat_no = $2", match_id, seat))
+        return await conn.fetchval(
+            "SELECT prompt_version FROM seats WHERE match_id = $1 AND seat_no = $2", match_id, seat)
     finally:
         await conn.close()
 
@@ -50,9 +51,22 @@ async def _holder(db: str) -> str:
         await conn.close()
 
 
+async def _fence_waited(db: str) -> bool:
+    """Whether a process waits for another's fence on a turn DM (an advisory lock not granted)."""
+    conn = await asyncpg.connect(db)
+    try:
+        return bool(await conn.fetchval("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"))
+    finally:
+        await conn.close()
+
+
+@pytest.mark.parametrize("held_after", ["submit", "read"])
 async def test_a_held_click_reply_never_covers_the_next_prompt_another_process_delivered(
-    pg_url: str, fake: FakeDiscord, start_bot: Any, tmp_path: Path  # noqa: F811
+    held_after: str, pg_url: str, fake: FakeDiscord, start_bot: Any, tmp_path: Path  # noqa: F811
 ) -> None:
+    """Held after its submit, the reply finds the decision it answered closed and writes nothing;
+    held after reading the seat's turn (it would write the sealed choice), it holds the seat's
+    fence, and delivery writes the next decision only after it."""
     db = "postgresql://" + pg_url.split("://", 1)[1]
     bots = {}
     for shard in (1, 0):  # shard 1 first: it takes the delivery lease
@@ -76,32 +90,49 @@ async def test_a_held_click_reply_never_covers_the_next_prompt_another_process_d
     assert (await _holder(db)).startswith("shard1"), "shard 1's process delivers"
     seat = next(s.seat for s in (await bots[0].svc.get_match(match_id)).seats if s.user_id == alice.id)
 
-    # Alice's click is held in shard 0 between its submit and its edit of her DM.
+    # Alice's click is held in shard 0 after its submit, or after its read of her turn.
     held, release = asyncio.Event(), asyncio.Event()
     handler: list[asyncio.Task[Any]] = []
     service = bots[0].svc
-    submit = service.submit
+    submit, seat_turn = service.submit, service.seat_turn
+
+    async def hold() -> None:
+        held.set()
+        await release.wait()
 
     async def held_submit(match: int, user_id: int, *args: Any, **kwargs: Any) -> Any:
         result = await submit(match, user_id, *args, **kwargs)
         if user_id == alice.id and not handler:
             handler.append(asyncio.current_task())  # type: ignore[arg-type]
-            held.set()
-            await release.wait()
+            if held_after == "submit":
+                await hold()
         return result
 
-    service.submit = held_submit
+    async def held_read(*args: Any, **kwargs: Any) -> Any:
+        turn = await seat_turn(*args, **kwargs)
+        if held_after == "read" and asyncio.current_task() in handler and not held.is_set():
+            await hold()
+        return turn
+
+    service.submit, service.seat_turn = held_submit, held_read
     await AutoPlayer(alice).answer(first)
     await asyncio.wait_for(held.wait(), 60)
     await AutoPlayer(bob).answer(bob_first)  # the step is revealed: both get their next decision
     loop = asyncio.get_running_loop()
     end = loop.time() + 60
-    while (after := await _seat_version(db, match_id, seat)) == _version(first):
+    while (after := await _seat_version(db, match_id, seat)) in (None, _version(first)):
         assert loop.time() < end, "Bob's answer never revealed the step"
         await asyncio.sleep(0.05)
-    # Shard 1 delivered her next decision (a new DM: a new phase) and closed the one she clicked.
-    await fake.wait_until(lambda: _version(first) is None and any(
-        _version(m) == after and open_prompt(m) for m in alice.dm.messages), timeout=60)
+    if held_after == "submit":
+        # Shard 1 delivered her next decision (a new DM: a new phase) and closed the one she clicked.
+        await fake.wait_until(lambda: _version(first) is None and any(
+            _version(m) == after and open_prompt(m) for m in alice.dm.messages), timeout=60)
+    else:
+        # Shard 1 delivered it, or waits for the held reply's fence to do so.
+        while not (any(_version(m) == after and open_prompt(m) for m in alice.dm.messages)
+                   or await _fence_waited(db)):
+            assert loop.time() < end, "shard 1 never came to deliver her next decision"
+            await asyncio.sleep(0.05)
 
     release.set()
     await asyncio.wait(handler, timeout=60)
