@@ -1,23 +1,73 @@
 """The SQL behind a seat's turn DM (mixed into the Store): which message holds the seat's turn
-(its newest delivered prompt notice), what the seat chose since, and the reminder DMs it got."""
+(its newest delivered prompt notice), what the seat chose since, the reminder DMs it got, and
+the fence that lets one process at a time write the seat's turn DM."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, Notice
+
+log = logging.getLogger(__name__)
 
 TURN_SCAN = 8
 """Prompt notices read back to find the newest one a DM holds (a skipped, superseded one has no
 message of its own)."""
 
 
+FENCE_WAIT = "20s"
+"""How long a writer waits for another process's fence on a seat's turn DM before it writes
+without it (a holder never keeps it longer than PostgreSQL lets a transaction idle, 10 s)."""
+
+
 class TurnQueries:
-    """Reads of one seat's turn, each in the caller's session."""
+    """Reads of one seat's turn, each in the caller's session; the seat's fence."""
+
+    engine: AsyncEngine
+    dialect: str
+    _fences: asyncio.Semaphore | None = None
+
+    @asynccontextmanager
+    async def seat_fence(self, match_id: int, seat: int) -> AsyncIterator[None]:
+        """Hold the seat's turn DM against every other process while reading the match and
+        writing the DM: a PostgreSQL advisory lock on (match, seat) in a transaction of its own,
+        held until the block ends (the two-key lock space; the single-key one is the migrations').
+        A paused holder loses it when the server ends its idle transaction. On SQLite, one
+        process has the database: its own per-seat lock (bot/discord/seat_turns.py) is enough.
+        At most half the pool holds fences at once, so the reads and writes done under them
+        always find a connection."""
+        if self.dialect != "postgresql":
+            yield
+            return
+        if self._fences is None:
+            size = getattr(self.engine.pool, "size", lambda: 2)()
+            self._fences = asyncio.Semaphore(max(1, int(size) // 2))
+        async with self._fences, self.engine.connect() as connection:
+            try:
+                await connection.execute(sa.text(f"SET LOCAL lock_timeout = '{FENCE_WAIT}'"))
+                await connection.execute(sa.text("SELECT pg_advisory_xact_lock(:match_id, :seat)"),
+                                         {"match_id": match_id, "seat": seat})
+            except sa.exc.DBAPIError as exc:
+                log.warning("no fence on the turn DM of match %s seat %s within %s; writing without it: %s",
+                            match_id, seat, FENCE_WAIT, type(exc).__name__)
+                await connection.rollback()
+            try:
+                yield
+            finally:
+                try:
+                    await connection.rollback()  # ends the transaction: the lock goes with it
+                except sa.exc.DBAPIError as exc:  # the server ended it (held past its idle time)
+                    log.info("the fence on match %s seat %s had ended: %s", match_id, seat, type(exc).__name__)
+                    await connection.invalidate()
 
     async def turn_notice(
         self, session: AsyncSession, match_id: int, seat: int, before_id: int | None = None,

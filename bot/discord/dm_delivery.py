@@ -165,7 +165,7 @@ class DirectMessages:
         if prefs.announce == THREAD:
             return NO_DMS  # the turn notice mentions them in the thread
         quiet = prefs.quiet_until(self.svc.clock()) is not None  # it arrives, but buzzes nobody
-        async with self.turns.hold(notice.match_id, seat):  # one writer at a time: seat_turns.py
+        async with self.turns.hold(notice.match_id, seat, self.svc.seat_fence):  # one writer at a time: seat_turns.py
             previous = await self.svc.seat_turn(notice.match_id, seat, before_id=notice.id)
             if previous is None:
                 return "skipped"
@@ -253,7 +253,7 @@ class DirectMessages:
 
     async def _reconcile_seat(self, match_id: int, seat: int) -> str | None:
         """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""
-        async with self.turns.hold(match_id, seat):
+        async with self.turns.hold(match_id, seat, self.svc.seat_fence):
             turn = await self.svc.seat_turn(match_id, seat)
             if turn is None or turn.subject is None or turn.subject.dm is None:
                 return None

@@ -263,26 +263,35 @@ class Router:
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
                 return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
-            if in_dm and await self._show_turn(interaction, match_id, seat, result.private):
-                return
-            label = option_label(prompt, choice)
-            if prompt.get("secret"):
-                content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
-                if result.private:
-                    content = clip("\n".join([content, *(discord.utils.escape_mentions(line) for line in result.private)]))
-                view: discord.ui.View = changed_view(match_id, seat, version)
-            else:
-                content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
-                view = discord.ui.View()
-            if in_dm:  # the DM keeps the seat's private table link it had
-                content = table_links.with_seat_link(self.wiring.messenger, content, match_id, seat, interaction.user.id)
-            await interaction.edit_original_response(content=content, view=view, attachments=[])
+            # In a DM, delivery may write the seat's turn DM from another process: its fence orders them.
+            async with self.service.seat_fence(match_id, seat) if in_dm else contextlib.nullcontext():
+                if in_dm and await self._show_turn(interaction, match_id, seat, version, result.private):
+                    return
+                label = option_label(prompt, choice)
+                if prompt.get("secret"):
+                    content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
+                    if result.private:
+                        content = clip("\n".join([content, *(discord.utils.escape_mentions(line)
+                                                            for line in result.private)]))
+                    view: discord.ui.View = changed_view(match_id, seat, version)
+                else:
+                    content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
+                    view = discord.ui.View()
+                if in_dm:  # the DM keeps the seat's private table link it had
+                    content = table_links.with_seat_link(self.wiring.messenger, content, match_id, seat,
+                                                         interaction.user.id)
+                await interaction.edit_original_response(content=content, view=view, attachments=[])
 
-    async def _show_turn(self, interaction: discord.Interaction, match_id: int, seat: int, notes: list[str]) -> bool:
+    async def _show_turn(self, interaction: discord.Interaction, match_id: int, seat: int, version: int,
+                         notes: list[str]) -> bool:
         """Edit the clicked turn DM into what the match now says of it (sealed with [Change], or
-        its final form); False when the clicked message is not the seat's turn DM."""
+        its final form); False when the clicked message is not the seat's turn DM. Nothing is
+        written once the seat has a newer decision than the one answered (delivery writes it, and
+        closes this DM, perhaps already, from another process): True then too."""
         turn = await self.service.seat_turn(match_id, seat)
         message = interaction.message
+        if turn is not None and turn.version not in (None, version):
+            return True
         if turn is None or turn.subject is None or turn.subject.dm is None:
             return False
         if message is not None and turn.subject.dm != message.id:

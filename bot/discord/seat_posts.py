@@ -93,7 +93,7 @@ async def close_former_dm(delivery: DirectMessages, notice: Any) -> str:
         return "skipped"  # no turn DM of the seat ever reached them
     info = await delivery.svc.get_match(notice.match_id)
     text = f"**{inert(info.title)}** in <#{info.channel_id}>\n{inert(str(notice.payload.get('text', '')))}"
-    async with delivery.turns.hold(notice.match_id, seat):
+    async with delivery.turns.hold(notice.match_id, seat, delivery.svc.seat_fence):
         dm = await delivery.dm_channel_for(notice.match_id, None, user_id)
         try:
             await dm.get_partial_message(ref).edit(content=clip(text), view=None, attachments=[],

@@ -4,15 +4,18 @@ reconciling after a match's notices went out) or the reply to the player's own c
 writer reads the match while holding the turn, so the last write always shows the newest
 match: a reply still on its way can no longer land over the next prompt.
 
-A lock per seat in this process: the clicks of DMs reach shard 0, and delivery runs in the
-process that holds its lease, which is the same process in the single-process setup. Beside
-the locks, what each turn DM shows (``Shown``): a DM is edited only when that changes."""
+A lock per seat in this process orders its writers; with several processes (the clicks of DMs
+reach shard 0, delivery runs in whichever holds its lease), each writer also takes the seat's
+fence (``across``: the service's ``seat_fence``, a database lock on PostgreSQL) from its read to
+its write, and the reply to a click never writes over a newer decision (router.py). Beside the
+locks, what each turn DM shows (``Shown``): a DM is edited only when that changes."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 
 SHOWN_KEPT = 100_000
@@ -40,13 +43,16 @@ class SeatTurns:
         self.shown: dict[int, Shown] = {}
 
     @contextlib.asynccontextmanager
-    async def hold(self, match_id: int, seat: int) -> AsyncIterator[None]:
-        """Write to the seat's prompt DM with nobody else writing to it."""
+    async def hold(self, match_id: int, seat: int,
+                   across: Callable[[int, int], AbstractAsyncContextManager[None]] | None = None,
+                   ) -> AsyncIterator[None]:
+        """Write to the seat's prompt DM with nobody else in this process writing to it (and,
+        with ``across``, the seat's fence: nobody in another process either)."""
         key = (match_id, seat)
         lock, users = self._locks.get(key, (asyncio.Lock(), 0))
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock:
+            async with lock, across(match_id, seat) if across else contextlib.nullcontext():
                 yield
         finally:
             lock, users = self._locks[key]

@@ -10,6 +10,8 @@ message from this one read (``SeatTurn``), so it never says more or less than th
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -87,7 +89,16 @@ class SeatTurn:
 
 
 class TurnViews(Transactions):
-    """Mixed into MatchService: the read a turn DM is rendered from."""
+    """Mixed into MatchService: the read a turn DM is rendered from, and the fence its writers
+    take so that, across processes, each reads the match and writes the DM before the next."""
+
+    @asynccontextmanager
+    async def seat_fence(self, match_id: int, seat_no: int) -> AsyncIterator[None]:
+        """Read the seat's turn and write its DM with no other process doing so meanwhile (the
+        processes' own per-seat locks order their writers within each): the last write shows
+        the newest match."""
+        async with self.store.seat_fence(match_id, seat_no):
+            yield
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None:
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when

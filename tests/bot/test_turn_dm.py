@@ -5,6 +5,7 @@ DM is written; a prompt the seat no longer owes is not sent."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -135,7 +136,8 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
         return NotifyPrefs()  # the defaults: turns by DM, no quiet hours
 
     svc = SimpleNamespace(seat_turn=seat_turn, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
-                          newer_prompt=newer_prompt, notify_prefs=notify_prefs, clock=lambda: datetime.now(UTC))
+                          newer_prompt=newer_prompt, notify_prefs=notify_prefs, clock=lambda: datetime.now(UTC),
+                          seat_fence=lambda _match_id, _seat: contextlib.nullcontext())  # one process here
     async def holds_lease(_name: str) -> bool:
         return bot.lease
 
