@@ -39,6 +39,8 @@ class GameOption:
     values: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Game key -> the values a choice option takes in that game (empty for numbers and text)."""
     defaults: dict[str, Any] = field(default_factory=dict)
+    """Game key -> the option's default in that game; its keys are the games having the option."""
+    titles: dict[str, str] = field(default_factory=dict)
     minimum: float | None = None
     maximum: float | None = None
     bounded_below: bool = True
@@ -68,7 +70,7 @@ class GameOption:
         if len(self.defaults) > 1:
             return self.description
         key, default = next(iter(self.defaults.items()))
-        said = f"{engine.get(key).title}: {self.description}"
+        said = f"{self.titles[key]}: {self.description}"
         return f"{said} (default {default})" if self.values else said
 
 
@@ -117,6 +119,7 @@ def game_options(games: dict[str, engine.Game] | None = None) -> list[GameOption
             if values:
                 option.values[key] = values
             option.defaults[key] = info.default
+            option.titles[key] = game.title
             option.bounded_below &= low is not None
             option.bounded_above &= high is not None
             if low is not None:
