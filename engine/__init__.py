@@ -12,11 +12,13 @@ from engine.contract import (
     State,
     Step,
 )
-from engine.registry import games, get, parse_options, register, replay
+from engine.registry import SHIPPED, default_key, games, get, parse_options, register, replay
 from engine.rng import derive_seed, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
 
 __all__ = [
+    "SHIPPED",
+    "default_key",
     "Event",
     "Game",
     "IllegalChoice",

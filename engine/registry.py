@@ -1,4 +1,10 @@
-"""Game registry: ``engine.get(key)`` and ``engine.games()``."""
+"""The game registry: the one list of shipped games, ``engine.get(key)`` and ``engine.games()``.
+
+A shipped game is named once, in `SHIPPED`: its key is the package ``engine/<key>`` (whose
+``GAME`` is the engine) and ``render/<key>`` (whose ``draw``/``draw_private`` are its renderer,
+collected by ``render.RENDERERS`` for the keys listed here, since engine/ may not import render/).
+`register` adds a game defined elsewhere (a test's or benchmark's stand-in) to this process only.
+"""
 
 from __future__ import annotations
 
@@ -10,28 +16,40 @@ from pydantic import ValidationError
 from engine.contract import Game, IllegalChoice, State
 from engine.validate import explain_invalid
 
-_KNOWN = {"tinybigwars": "engine.tinybigwars", "samurai": "engine.samurai", "defenders": "engine.defenders"}
+SHIPPED: tuple[str, ...] = ("tinybigwars", "samurai", "defenders")
+"""The games this bot ships, by key. The first is the one a front-end falls back to where
+nothing names a game (the rules asked for outside any match, the terminal table's default)."""
+
 _GAMES: dict[str, Game] = {}
 
 
 def register(game: Game) -> Game:
+    """Add a game not in `SHIPPED` (a stand-in) to this process's registry."""
     _GAMES[game.key] = game
     return game
 
 
 def get(key: str) -> Game:
     if key not in _GAMES:
-        module = _KNOWN.get(key)
-        if module is None:
-            raise KeyError(f"unknown game {key!r}; known games: {', '.join(sorted(_KNOWN))}")
-        importlib.import_module(module)
+        if key not in SHIPPED:
+            raise KeyError(f"unknown game {key!r}; known games: {', '.join(sorted(SHIPPED))}")
+        game: Game = importlib.import_module(f"engine.{key}").GAME
+        if game.key != key:
+            raise ValueError(f"engine/{key} holds the game {game.key!r}: a package is named by its game's key")
+        _GAMES[key] = game
     return _GAMES[key]
 
 
 def games() -> dict[str, Game]:
-    for key in _KNOWN:
+    """Every shipped game, then any registered stand-in, by key."""
+    for key in SHIPPED:
         get(key)
     return dict(_GAMES)
+
+
+def default_key() -> str:
+    """The game shown where nothing names one (see `SHIPPED`)."""
+    return SHIPPED[0]
 
 
 def parse_options(game: Game, options: dict[str, Any] | Any | None) -> Any:

@@ -9,22 +9,34 @@ thread-safe cache of static map layers and text sprites.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from render import defenders, samurai, tinybigwars
+import engine
 from render.anim import animate
 
-__all__ = ["animate", "draw", "draw_private", "GAMES"]
-
-GAMES = {"tinybigwars": tinybigwars, "samurai": samurai, "defenders": defenders}
+__all__ = ["animate", "draw", "draw_private", "Renderer", "RENDERERS"]
 
 
-def _module(game_key: str) -> Any:
+class Renderer(Protocol):
+    """What ``render/<key>`` provides for a game: its public map and its private panel."""
+
+    def draw(self, view: Any, names: list[str] | None) -> bytes: ...
+
+    def draw_private(self, view: Any, names: list[str] | None) -> bytes: ...
+
+
+RENDERERS: dict[str, Renderer] = {key: importlib.import_module(f"render.{key}") for key in engine.SHIPPED}
+"""The renderer of every game the engine ships (``render/<key>``), imported up front so a drawing
+worker forked from this module has them all; a test may add a stand-in for a game of its own."""
+
+
+def _module(game_key: str) -> Renderer:
     try:
-        return GAMES[game_key]
+        return RENDERERS[game_key]
     except KeyError:
         raise ValueError(f"no renderer for game {game_key!r}") from None
 

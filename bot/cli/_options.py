@@ -8,10 +8,10 @@ from typing import Any
 
 
 def add_option_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", help="game mode, e.g. campaign for defenders (default: the game's own)")
+    parser.add_argument("--mode", help="game mode (default: the game's own; /game new lists each game's modes)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, repeatable, e.g. --option difficulty=hard or --option setup=classic (values are read as JSON when they parse)",
+        help="a game option, repeatable, e.g. --option round_limit=3 (values are read as JSON when they parse)",
     )
 
 

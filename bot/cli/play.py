@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
+import engine
 from bot.cli._options import add_option_args, match_options
 
 NAME = "play"
@@ -13,7 +14,7 @@ HELP = "play a match in this terminal against AI seats (same service and store a
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", nargs="?", default="tinybigwars", help="game key (default tinybigwars)")
+    parser.add_argument("game", nargs="?", default=engine.default_key(), help=f"game key (default {engine.default_key()})")
     parser.add_argument("--seats", type=int, default=3, help="number of seats, yours included")
     parser.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
     parser.add_argument("--db", default=None,

@@ -7,6 +7,7 @@ import asyncio
 import sys
 import textwrap
 
+import engine
 from bot.discord.permissions import INVITE_PERMISSIONS, INVITE_SCOPES, permission_names
 from bot.settings import Settings
 
@@ -15,6 +16,7 @@ HELP = "start the Discord bot (reads DISCORD_TOKEN, DATABASE_URL, ... from the e
 
 _PERMISSIONS = textwrap.fill(f"and the permissions {permission_names()} (permissions integer {INVITE_PERMISSIONS}):",
                              width=92, initial_indent="     ", subsequent_indent="     ")
+_GAME = engine.default_key()
 NO_TOKEN = f"""\
 warhost needs a Discord bot token to run on Discord, and none is set.
 
@@ -32,9 +34,9 @@ How to get one (5 minutes):
   Then run again:  python -m bot
 
 No Discord? Play in this terminal against the AI instead:
-  python -m bot play tinybigwars --seats 3
+  python -m bot play {_GAME} --seats 3
 or watch the AI play a whole match and write its map images:
-  python -m bot simulate tinybigwars --seats 3 --seed 7 --out out/
+  python -m bot simulate {_GAME} --seats 3 --seed 7 --out out/
 """
 
 

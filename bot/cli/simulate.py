@@ -19,7 +19,7 @@ SUMMARY_KEYS = ("game", "seats", "seed", "policy", "winner", "draw", "rounds", "
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="game key, e.g. tinybigwars")
+    parser.add_argument("game", help=f"game key: {', '.join(engine.SHIPPED)}")
     parser.add_argument("--seats", type=int, default=3, help="number of seats (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--policy", choices=["heuristic", "random"], default="heuristic", help="AI policy for every seat")
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def verdict(key: str, winners: list[int], draw: bool) -> str:
-    """"won by Player 1", "draw between ...", or for a cooperative game "the Defenders won/lost";
+    """"won by Player 1", "draw between ...", or for a cooperative game "<the team> won/lost";
     players are named as in every other text (`engine.text.seat_label`), never by engine index."""
     from bot.service.core import team_verdict
 

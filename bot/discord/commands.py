@@ -4,7 +4,7 @@ that is about one player only is ephemeral."""
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -12,6 +12,7 @@ from discord import app_commands
 import engine
 from bot.discord import records, texts
 from bot.discord.board import board_of
+from bot.discord.game_options import with_game_options
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.notify_commands import NotifyCommands
 from bot.discord.permissions import held_by_slowmode, is_manager
@@ -42,23 +43,6 @@ MAX_ZONE = 64
 """The longest IANA zone name is 32 characters; the column holds 64."""
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in sorted(engine.games().items())]
-
-
-def _field_values(name: str) -> list[str]:
-    """The values a Literal game option takes in any game that has it (read from the options models)."""
-    values: list[str] = []
-    for game in engine.games().values():
-        field = game.options_model().model_fields.get(name)
-        for value in get_args(field.annotation) if field is not None else ():
-            if isinstance(value, str) and value not in values:
-                values.append(value)
-    return values
-
-
-DIFFICULTY_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("difficulty")]
-SETUP_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("setup")]
-STEPS_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("steps")]
-LOSSES_CHOICES = [app_commands.Choice(name=value, value=value) for value in _field_values("losses")]
 AWAY_CHOICES = [app_commands.Choice(name="the AI plays it", value="ai"),
                 app_commands.Choice(name="its deadlines wait", value="pause")]
 
@@ -89,42 +73,30 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.command(name="new", description="Open a lobby for a new match in this channel")
     @app_commands.describe(
         game="which game",
-        mode="game mode or variant",
-        point_limit="Tiny Big Wars force points: 20 starter, 30 standard, 40+ large",
         seats="most players allowed",
         deadline_hours="hours a decision may take before the AI chooses",
-        round_limit="end the match after this many rounds",
-        difficulty="Tiny Epic Defenders: how hard the horde pushes (default normal)",
         seed="replay a known shuffle (default random)",
-        setup="Samurai: setup placed by all at once, sealed (default), or in turns",
-        steps="Samurai: swords and muster sealed together (default) or one by one",
-        losses="Samurai: losses by standing order (default) or asked in each battle",
         away="what happens to a seat that is away (/game away)",
         deadline_at="decisions are due at this time of day, like 21:00 (with timezone)",
         timezone="the time zone of deadline_at, like Europe/Berlin",
         min_hours="with deadline_at: the least time a decision gets (default 12)",
     )
-    @app_commands.choices(game=GAME_CHOICES, difficulty=DIFFICULTY_CHOICES, setup=SETUP_CHOICES, steps=STEPS_CHOICES,
-                          losses=LOSSES_CHOICES, away=AWAY_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, away=AWAY_CHOICES)
+    @with_game_options
     async def new(
         self,
         interaction: discord.Interaction,
         game: str,
-        mode: str | None = None,
-        point_limit: app_commands.Range[int, 10, 200] | None = None,
         seats: app_commands.Range[int, 1, 8] | None = None,
         deadline_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
-        round_limit: app_commands.Range[int, 1, 100] | None = None,
-        difficulty: str | None = None,
         seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
-        setup: str | None = None,
-        steps: str | None = None,
-        losses: str | None = None,
         away: str = "ai",
         deadline_at: app_commands.Range[str, 1, MAX_CLOCK] | None = None,
         timezone: app_commands.Range[str, 1, MAX_ZONE] | None = None,
         min_hours: app_commands.Range[float, MIN_HOURS[0], MIN_HOURS[1]] | None = None,
+        **chosen: Any,
     ) -> None:
+        """`chosen` holds the game options (bot/discord/game_options.py), None where not given."""
         await self._private(interaction)
         if game not in engine.games():  # Discord offers only the listed games: a forged request
             listed = ", ".join(f"{info.title} (`{key}`)" for key, info in sorted(engine.games().items()))
@@ -132,8 +104,7 @@ class GameCommands(CommandBase, app_commands.Group):
             return
         fields = engine.get(game).options_model().model_fields
         options: dict[str, Any] = {}
-        for name, value in (("mode", mode), ("point_limit", point_limit), ("round_limit", round_limit),
-                            ("difficulty", difficulty), ("setup", setup), ("steps", steps), ("losses", losses)):
+        for name, value in chosen.items():
             if value is None:
                 continue
             if name not in fields:
@@ -161,15 +132,6 @@ class GameCommands(CommandBase, app_commands.Group):
         where = texts.LOBBY_IN_THREAD if thread else slowmode_warning(interaction)
         await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
                                                                 where=where))
-
-    @new.autocomplete("mode")
-    async def mode_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        key = getattr(interaction.namespace, "game", None) or "tinybigwars"
-        try:
-            modes = engine.get(key).info.modes
-        except KeyError:
-            modes = ()
-        return [app_commands.Choice(name=mode, value=mode) for mode in modes if current.lower() in mode.lower()][:25]
 
     @new.autocomplete("timezone")
     async def timezone_autocomplete(self, interaction: discord.Interaction,
@@ -263,7 +225,7 @@ class GameCommands(CommandBase, app_commands.Group):
             info = await self.service.find_match(_here(interaction)) if interaction.channel_id else None
         except ServiceError:  # several matches run from this channel: no game is "the one here"
             info = None
-        return info.game if info is not None else "tinybigwars"
+        return info.game if info is not None else engine.default_key()
 
     @app_commands.command(name="act", description="Answer your open decision here (if DMs do not work for you)")
     async def act(self, interaction: discord.Interaction) -> None:

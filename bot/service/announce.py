@@ -26,7 +26,7 @@ LAST_TO_CHOOSE = "Everyone else has chosen: the table waits for you."
 
 
 def team_verdict(game: eng.Game, winners: list[int]) -> str | None:
-    """"the Defenders won" / "... lost" for a cooperative game (``game.info.cooperative``, named by
+    """"<the team> won" / "... lost" for a cooperative game (``game.info.cooperative``, named by
     ``game.info.team``), whose Result lists every seat on a win and nobody on a loss; else None."""
     if not game.info.cooperative:
         return None

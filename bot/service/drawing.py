@@ -49,7 +49,7 @@ WORKER_NICENESS = 5
 """How much lower a worker's CPU priority is than the bot's: on a busy machine the event loop's
 acknowledgements go first, and a draw (whose post may wait a moment) takes the rest."""
 
-SHIPPED = frozenset(render.GAMES)
+SHIPPED = frozenset(render.RENDERERS)
 """The games whose renderers a worker has: those render/ ships. A game registered at run time
 (a test's stand-in) exists only in this process, so its drawings are made here, in a thread."""
 

@@ -214,7 +214,7 @@ class Play(Transactions):
             key = fingerprint(prompt)
             if seat.seat_no == actor:
                 # A sealed choice being revised, or an optional prompt passed on that stays open
-                # (Defenders' any-turn skills): the same DM stays live, nothing is sent again.
+                # (a skill usable on another seat's turn): the same DM stays live, nothing is sent again.
                 keep = (prompt.secret or prompt.optional) and prompt.answered and seat.prompt_version is not None
             else:
                 keep = seat.prompt_key == key and seat.prompt_version is not None

@@ -73,7 +73,7 @@ def is_cooperative(game: eng.Game) -> bool:
 
 def picks_of(key: str, view: dict[str, Any], seat: int) -> list[str]:
     """What the seat played, as the final public view names it (never a seat's own view)."""
-    where = eng.get(key).info.picks  # Samurai Swords' view names no daimyo: no favourite
+    where = eng.get(key).info.picks  # a game whose view names no picks has no favourite
     if where is None:
         return []
     entries = view.get(where[0]) or []

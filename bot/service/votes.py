@@ -3,11 +3,11 @@
 Conceding hands the player's own seat to the AI for good (no engine supports removing a seat
 mid-game, and replaying the log must stay possible), and the match counts as a loss for that
 player whatever the seat does after: ratings.py ranks every conceded player below the players
-still at the table when the match is recorded, the earliest to concede last. In Defenders,
-which is cooperative, conceding means leaving the team: the AI plays the defender to the end,
-and a team win is no win for the player who left. When the last human seat concedes, nobody is
-left to play against, so the match ends there: the seats the AI held from the start win (a
-Defenders team loses).
+still at the table when the match is recorded, the earliest to concede last. In a cooperative
+game conceding means leaving the team: the AI plays the seat to the end, and a team win is no
+win for the player who left. When the last human seat concedes, nobody is left to play
+against, so the match ends there: the seats the AI held from the start win (a cooperative
+team loses).
 
 A vote (`/game propose draw|abandon`) asks every other human seat in DMs, like an undo's
 consent; the proposer counts as yes. All yes ends the match: a draw is a finished match rated

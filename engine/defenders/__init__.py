@@ -15,7 +15,6 @@ from engine.defenders.content import content
 from engine.defenders.setup import setup_state
 from engine.defenders.state import DefendersOptions, DefendersState
 from engine.kit import GameInfo, KitGame
-from engine.registry import register
 from engine.rng import rng_for
 
 INFO = GameInfo(key="defenders", title="Tiny Epic Defenders", seats=range(1, 5), modes=("single", "campaign"),
@@ -65,4 +64,4 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
 
 
-GAME = register(DefendersGame())
+GAME = DefendersGame()

@@ -24,10 +24,11 @@ class Model(BaseModel):
 
 
 class DefendersOptions(Model):
-    """Match options. Defaults are the project's decisions (docs/rules/defenders.md, U1-U23)."""
+    """Match options. Defaults are the project's decisions (docs/rules/defenders.md, U1-U23);
+    those with a description are offered to a host, the rest are tuning for tests and tools."""
 
-    mode: Mode = "single"
-    difficulty: Difficulty = "normal"
+    mode: Mode = Field(default="single", description="game mode or variant")
+    difficulty: Difficulty = Field(default="normal", description="how hard the horde pushes")
     capital_destruction: int | None = Field(default=None, ge=2, le=20)
     """The Capital City falls when its Threat reaches this (U1); None = by difficulty."""
     outer_max: int = Field(default=3, ge=1, le=6)
@@ -42,7 +43,7 @@ class DefendersOptions(Model):
     """Enemy cards in the first Turn Deck (U8)."""
     horde_enemies: int = Field(default=1, ge=0, le=6)
     """Enemy cards in the Horde beside the Dire Enemies (U9)."""
-    round_limit: int = Field(default=30, ge=2, le=200)
+    round_limit: int = Field(default=30, ge=2, le=200, description="end the match after this many rounds")
     """A battle still undecided after this many rounds is lost (the horde outlasts the realm)."""
     defenders: list[str] | None = None
     """Defender keys in seat order (solo: two); None deals them at random."""

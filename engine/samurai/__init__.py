@@ -10,7 +10,6 @@ from typing import Any
 
 from engine.contract import Prompt, Result, Standing, Step
 from engine.kit import GameInfo, KitGame
-from engine.registry import register
 from engine.rng import rng_for
 from engine.samurai import rules, views
 from engine.samurai.ai import HeuristicPolicy, RandomPolicy
@@ -60,4 +59,4 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
 
 
-GAME = register(SamuraiGame())
+GAME = SamuraiGame()

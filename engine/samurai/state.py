@@ -28,7 +28,8 @@ EDITION_1_KEYS = frozenset({"mode", "round_limit", "levy_costs", "provinces_to_w
 
 
 class SamuraiOptions(Model):
-    """Match options. Costs and supplies default to the project's decisions (rules/README.md)."""
+    """Match options. Costs and supplies default to the project's decisions (rules/README.md);
+    those with a description are offered to a host, the rest are tuning for tests and tools."""
 
     @model_validator(mode="before")
     @classmethod
@@ -39,17 +40,19 @@ class SamuraiOptions(Model):
             return {**data, "edition": 1}
         return data
 
-    mode: Mode = "base"
-    round_limit: int | None = Field(default=None, ge=1)
+    mode: Mode = Field(default="base", description="game mode or variant")
+    round_limit: int | None = Field(default=None, ge=1, description="end the match after this many rounds")
     """Stop after this many rounds: most provinces wins (LWTV: most VP)."""
     levy_costs: dict[str, int] = Field(
         default_factory=lambda: {"spearman": 1, "gunner": 2, "swordsman": 2, "bowman": 3}
     )
     provinces_to_win: int = Field(default=35, ge=1, le=68)
-    setup: Literal["simultaneous", "classic"] = "simultaneous"
+    setup: Literal["simultaneous", "classic"] = Field(
+        default="simultaneous", description="placements all at once and sealed, or in turns")
     """How setup placements are made: all players at once, sealed (claims first in Quick Start
     and LWTV), or the rulebook's turns in sword order."""
-    steps: Literal["combined", "classic"] = "combined"
+    steps: Literal["combined", "classic"] = Field(
+        default="combined", description="swords and muster sealed together, or one by one")
     """How Actions 2-6 wait for the players: sealed sword wishes and one sealed muster (build,
     levy, placement, ronin) per player, or the player aid's separate steps."""
     edition: int = Field(default=2, ge=1, le=2)
@@ -58,7 +61,8 @@ class SamuraiOptions(Model):
     limit only when an objective card was drawn and asked every defender. Options stored
     before the edition existed read as 1 (see `legacy_edition`), so a stored match replays
     under the rules it was played with."""
-    losses: Literal["standing", "asked"] = "standing"
+    losses: Literal["standing", "asked"] = Field(
+        default="standing", description="losses by standing order, or asked in each battle")
     """How a defender's losses are chosen: by the standing order each player keeps in his
     sealed muster (the game does not wait for him in another player's battle), or asked in the
     battle after each combat step. "standing" needs the combined steps (the muster holds the

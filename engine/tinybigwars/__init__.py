@@ -6,7 +6,6 @@ from typing import Any
 
 from engine.contract import Prompt, Result, Standing, Step
 from engine.kit import GameInfo, KitGame
-from engine.registry import register
 from engine.tinybigwars import rules, views
 from engine.tinybigwars.board import influence
 from engine.tinybigwars.setup import setup as _setup
@@ -53,4 +52,4 @@ class TinyBigWars(KitGame[TBWState, Options]):
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
 
 
-GAME = register(TinyBigWars())
+GAME = TinyBigWars()

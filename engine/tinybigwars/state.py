@@ -19,10 +19,11 @@ class _M(BaseModel):
 
 
 class Options(_M):
-    """Match options chosen at creation."""
+    """Match options chosen at creation (those with a description are offered to a host)."""
 
-    point_limit: int = Field(default=30, ge=10, le=200)
-    round_limit: int = Field(default=15, ge=1, le=100)
+    point_limit: int = Field(default=30, ge=10, le=200,
+                             description="clan force points, 20 starter, 30 standard, 40+ large")
+    round_limit: int = Field(default=15, ge=1, le=100, description="end the match after this many rounds")
     to_win: int = Field(default=10, ge=1, le=100)
 
 

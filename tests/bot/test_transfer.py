@@ -22,14 +22,10 @@ import engine
 from bot.cli import export, import_match, replay
 from bot.service import MatchService
 from db import Match, Notice, Store
+from tests.games import KEYS, short, table_of
 
 GUILD, CHANNEL, OTHER_CHANNEL = 10**17 + 1, 10**17 + 2, 10**17 + 3
 ALICE, BOB = 2**62 + 11, 2**62 + 12
-GAMES = {
-    "tinybigwars": ({"round_limit": 1}, 3),
-    "samurai": ({"mode": "quickstart", "round_limit": 1}, 3),
-    "defenders": ({"difficulty": "easy"}, 2),
-}
 UNFINISHED_CHOICES = 3
 """Human choices made before an unfinished match is exported."""
 
@@ -43,7 +39,7 @@ def _args(module: Any, argv: list[str]) -> argparse.Namespace:
 async def _played(url: str, game: str, finished: bool) -> int:
     """A match of alice, bob and AI seats, played by the heuristic for the humans: to its end, or
     for a few human choices."""
-    options, seats = GAMES[game]
+    options, seats = short(game), table_of(game)
     store = await Store.open(url)
     try:
         svc = MatchService(store)
@@ -100,7 +96,7 @@ async def _count(url: str, table: Any) -> int:
 
 
 @pytest.mark.parametrize("finished", [True, False], ids=["finished", "unfinished"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", KEYS)
 def test_round_trip_keeps_the_replay(game: str, finished: bool, tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     source, target = f"sqlite+aiosqlite:///{tmp_path / 'a.db'}", f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"

@@ -28,7 +28,7 @@ def _png(*_args: Any) -> bytes:
 def coop_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy is registered for this test's bot only, with a stand-in map renderer."""
     engine.register(COOP)
-    monkeypatch.setitem(render.GAMES, "coop", SimpleNamespace(draw=_png, draw_private=_png))
+    monkeypatch.setitem(render.RENDERERS, "coop", SimpleNamespace(draw=_png, draw_private=_png))
 
 
 def live(label: str):

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 import engine
 from engine.clone import clone
 from engine.contract import State
+from tests.games import KEYS, table_of
 
 
 class Leaf(BaseModel):
@@ -80,10 +81,10 @@ def test_live_objects_are_refused() -> None:
         clone(state)
 
 
-@pytest.mark.parametrize(("key", "seats"), [("tinybigwars", 3), ("samurai", 4), ("defenders", 2)])
-def test_every_game_state_copies_exactly(key: str, seats: int) -> None:
+@pytest.mark.parametrize("key", KEYS)
+def test_every_game_state_copies_exactly(key: str) -> None:
     game = engine.get(key)
-    state = game.setup(seats, engine.parse_options(game, {}), 5)
+    state = game.setup(table_of(key), engine.parse_options(game, {}), 5)
     policy = game.policies()["random"]
     for _ in range(60):
         if game.result(state) is not None:

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 
 import engine
-
-SEATS = {"tinybigwars": 3, "samurai": 3, "defenders": 2}
+from tests.games import KEYS, table_of
 
 
 def _walk(key: str, seed: int = 4, limit: int = 3000) -> list[tuple[dict, engine.Standing, set[int]]]:
     """Every public view of a heuristic match, its standing, and the seats owing a choice."""
     game = engine.get(key)
-    state = game.setup(SEATS[key], game.options_model()(), seed)
+    state = game.setup(table_of(key), game.options_model()(), seed)
     policy = game.policies()["heuristic"]
     seen = []
     for step in range(limit):
@@ -27,7 +26,7 @@ def _walk(key: str, seed: int = 4, limit: int = 3000) -> list[tuple[dict, engine
     return seen
 
 
-@pytest.mark.parametrize("key", sorted(SEATS))
+@pytest.mark.parametrize("key", KEYS)
 def test_the_seat_on_turn_is_the_one_the_table_waits_for(key: str) -> None:
     walked = _walk(key)
     turns = [(standing, owing) for _view, standing, owing in walked if standing.turn is not None]

@@ -26,7 +26,7 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 
 
 def test_registered() -> None:
-    assert render.GAMES["defenders"] is ted
+    assert render.RENDERERS["defenders"] is ted
 
 
 @pytest.mark.parametrize("name", FIXTURES)

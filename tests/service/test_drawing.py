@@ -205,7 +205,7 @@ async def test_a_game_registered_at_run_time_draws_here(pool: drawing.DrawingPoo
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker knows the renderers render/ ships; a stand-in registered in this process alone
     (as tests register a toy game) draws in a thread rather than fail in the worker."""
-    monkeypatch.setitem(render.GAMES, "toy", SimpleNamespace(draw=lambda view, names: b"toy map",
+    monkeypatch.setitem(render.RENDERERS, "toy", SimpleNamespace(draw=lambda view, names: b"toy map",
                                                               draw_private=lambda view, names: b"toy panel"))
     assert await pool.draw("toy", {}, None) == b"toy map"
     assert await pool.draw_private("toy", {}) == b"toy panel"

@@ -11,17 +11,16 @@ import pytest
 from bot.service import MatchService
 from db import Store
 from engine.text import fill
+from tests.games import KEYS, short, table_of
 
 HOST = 1
-GAMES = {"tinybigwars": (3, {}), "samurai": (3, {"mode": "base", "round_limit": 2}),
-         "defenders": (2, {"mode": "single", "round_limit": 2})}
 
 
 async def posts_of(tmp_path: Any, key: str) -> list[tuple[str, dict[str, Any]]]:
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'h.db'}", migrate=True)
     try:
         svc = MatchService(store, holder="test")
-        seats, options = GAMES[key]
+        seats, options = table_of(key), short(key, rounds=2)
         await svc.create(None, 77, HOST, "host", key, options, max_seats=seats, seed=5, host_plays=False)
         for _ in range(seats):
             await svc.add_ai(77, HOST)
@@ -31,7 +30,7 @@ async def posts_of(tmp_path: Any, key: str) -> list[tuple[str, dict[str, Any]]]:
         await store.close()
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
+@pytest.mark.parametrize("key", KEYS)
 async def test_every_map_is_titled_with_the_heading_of_its_post(tmp_path: Any, key: str) -> None:
     posts = await posts_of(tmp_path, key)
     closed = [payload for kind, payload in posts if kind == "phase" and payload.get("names")]

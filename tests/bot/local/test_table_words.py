@@ -15,6 +15,7 @@ from bot.local.table import TERMINAL, Table
 from bot.service import MatchService
 from db.store import Store
 from tests.bot.wording_scan import problems
+from tests.games import KEYS, short, table_of
 
 
 class Player:
@@ -52,7 +53,7 @@ async def play_table(tmp_path: Path, game: str, seats: int, seed: int) -> tuple[
     player = Player(out)
     try:
         table = Table(MatchService(store, wording=TERMINAL), tmp_path / "maps", player, out=out)
-        match_id = await table.open(game, seats, seed, "Sam", False, {"round_limit": 2} if game != "defenders" else {})
+        match_id = await table.open(game, seats, seed, "Sam", False, short(game, rounds=2))
         assert await table.play(match_id) == 0, out.getvalue()[-2000:]
     finally:
         await store.close()
@@ -94,9 +95,9 @@ async def test_tiny_big_wars_at_the_table(tmp_path: Path) -> None:
     assert out.index("(only you see this) You sealed a force") < out.index("Forces revealed.")
 
 
-@pytest.mark.parametrize("game", ["samurai", "defenders"])
-async def test_the_other_games_at_the_table(tmp_path: Path, game: str) -> None:
-    out, _ = await play_table(tmp_path, game, 2 if game == "defenders" else 3, 3)
+@pytest.mark.parametrize("game", KEYS)
+async def test_every_game_at_the_table(tmp_path: Path, game: str) -> None:
+    out, _ = await play_table(tmp_path, game, table_of(game), 3)
     assert "The match is over" in out
     assert "**" not in out and "waiting for" not in out
     assert problems(out) == [], problems(out)[:10]

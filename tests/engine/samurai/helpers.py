@@ -100,3 +100,32 @@ def prompt_kinds(st: SamuraiState) -> list[str]:
 
 __all__ = ["G", "rules", "new", "advance_to", "step_default", "submit", "blank", "own", "put_army",
            "war_at", "opponents_elsewhere", "prompt_for", "prompt_kinds", "first_open"]
+
+
+class Dice:
+    """A scripted RNG: randint returns the next planned die, 12 (a miss) when none is left."""
+
+    def __init__(self, rolls=()):
+        self.rolls = list(rolls)
+
+    def randint(self, a, b):
+        return self.rolls.pop(0) if self.rolls else 12
+
+    def random(self):
+        return 0.5
+
+    def shuffle(self, x):
+        return None
+
+
+def declare(st, seat, src, tgt, army=None, units=None):
+    """Declare an attack; a garrison force sends the units named (default: the prompt's default)."""
+    choice = {"act": "source", "province": src}
+    if army is not None:
+        choice["army"] = army
+    st = submit(st, seat, choice)
+    st = submit(st, seat, {"act": "attack", "target": tgt})
+    pr = prompt_for(st, seat)
+    if pr.kind == "garrison_force":
+        st = submit(st, seat, pr.default if units is None else units)
+    return st

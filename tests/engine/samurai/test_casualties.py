@@ -11,39 +11,20 @@ from engine.samurai import casualties
 
 from .helpers import (
     G,
-    advance_to,
-    blank,
-    new,
-    opponents_elsewhere,
+    declare,
     own,
     prompt_for,
     put_army,
-    rules,
     submit,
     war_at,
 )
 from .test_properties import other_views, strip_waiting
-from .test_war import Dice, declare
 
 
 @pytest.fixture(scope="module")
-def base_board():
+def board_options():
     """Losses asked in the battle (the standing order: test_losses_order.py)."""
-    st = blank(advance_to(new("base", 3, seed=5, losses="asked"), "plan"))
-    opponents_elsewhere(st)
-    return st
-
-
-@pytest.fixture
-def board(base_board):
-    return base_board.model_copy(deep=True)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    script = Dice()
-    monkeypatch.setattr(rules, "rng_for", lambda *a, **k: script)
-    return script
+    return {"mode": "base", "losses": "asked"}
 
 
 def test_defender_chooses_which_units_fall(board, dice):

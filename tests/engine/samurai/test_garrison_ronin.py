@@ -3,41 +3,15 @@ units, and are revealed when they attack, defend or move; lone ronin never fight
 
 from __future__ import annotations
 
-import pytest
-
 from .helpers import (
     G,
-    advance_to,
-    blank,
-    new,
-    opponents_elsewhere,
+    declare,
     own,
     prompt_for,
     put_army,
-    rules,
     submit,
     war_at,
 )
-from .test_war import Dice, declare
-
-
-@pytest.fixture(scope="module")
-def base_board():
-    st = blank(advance_to(new("base", 3, seed=5), "plan"))
-    opponents_elsewhere(st)
-    return st
-
-
-@pytest.fixture
-def board(base_board):
-    return base_board.model_copy(deep=True)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    script = Dice()
-    monkeypatch.setattr(rules, "rng_for", lambda *a, **k: script)
-    return script
 
 
 def public_ronin(st, pid):

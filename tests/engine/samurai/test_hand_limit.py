@@ -15,10 +15,7 @@ from engine.samurai.state import Interrupt, SamuraiOptions
 
 from .helpers import (
     G,
-    advance_to,
-    blank,
-    new,
-    opponents_elsewhere,
+    declare,
     own,
     prompt_for,
     put_army,
@@ -26,26 +23,11 @@ from .helpers import (
     submit,
     war_at,
 )
-from .test_war import Dice, declare
 
 
 @pytest.fixture(scope="module")
-def lwtv_board():
-    st = blank(advance_to(new("lwtv", 3, seed=5), "plan"))
-    opponents_elsewhere(st)  # each seat: army 2 in a far province
-    return st
-
-
-@pytest.fixture
-def board(lwtv_board):
-    return lwtv_board.model_copy(deep=True)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    script = Dice()
-    monkeypatch.setattr(rules, "rng_for", lambda *a, **k: script)
-    return script
+def board_options():
+    return {"mode": "lwtv"}
 
 
 def secret_everywhere_but(step, st, seat: int, card_ids: list[str]) -> None:

@@ -12,36 +12,14 @@ from engine.samurai.casualties import LOSS_KINDS
 from .helpers import (
     G,
     advance_to,
-    blank,
+    declare,
     first_open,
     new,
-    opponents_elsewhere,
     own,
     prompt_for,
-    rules,
     submit,
     war_at,
 )
-from .test_war import Dice, declare
-
-
-@pytest.fixture(scope="module")
-def standing_board():
-    st = blank(advance_to(new("base", 3, seed=5), "plan"))
-    opponents_elsewhere(st)
-    return st
-
-
-@pytest.fixture
-def board(standing_board):
-    return standing_board.model_copy(deep=True)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    script = Dice()
-    monkeypatch.setattr(rules, "rng_for", lambda *a, **k: script)
-    return script
 
 
 def fight(board, dice):

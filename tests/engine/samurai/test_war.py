@@ -13,9 +13,11 @@ from engine.samurai.content import content
 from engine.samurai.state import Declaration
 
 from .helpers import (
+    Dice,
     G,
     advance_to,
     blank,
+    declare,
     new,
     opponents_elsewhere,
     own,
@@ -26,42 +28,6 @@ from .helpers import (
     submit,
     war_at,
 )
-
-
-class Dice:
-    """A scripted RNG: randint returns the next planned die, 12 (a miss) when none is left."""
-
-    def __init__(self, rolls=()):
-        self.rolls = list(rolls)
-
-    def randint(self, a, b):
-        return self.rolls.pop(0) if self.rolls else 12
-
-    def random(self):
-        return 0.5
-
-    def shuffle(self, x):
-        return None
-
-
-@pytest.fixture(scope="module")
-def base_board():
-    st = blank(advance_to(new("base", 3, seed=5), "plan"))
-    opponents_elsewhere(st)
-    return st
-
-
-@pytest.fixture
-def board(base_board):
-    return base_board.model_copy(deep=True)
-
-
-@pytest.fixture
-def dice(monkeypatch):
-    script = Dice()
-    monkeypatch.setattr(rules, "rng_for", lambda *a, **k: script)
-    return script
-
 
 # ------------------------------------------------------------------ combat primitives
 
@@ -186,17 +152,6 @@ def test_not_your_turn_is_refused(board):
 # ------------------------------------------------------------------ phase C
 
 
-def declare(st, seat, src, tgt, army=None, units=None):
-    """Declare an attack; a garrison force sends the units named (default: the prompt's default)."""
-    choice = {"act": "source", "province": src}
-    if army is not None:
-        choice["army"] = army
-    st = submit(st, seat, choice)
-    st = submit(st, seat, {"act": "attack", "target": tgt})
-    pr = prompt_for(st, seat)
-    if pr.kind == "garrison_force":
-        st = submit(st, seat, pr.default if units is None else units)
-    return st
 
 
 def test_unoccupied_province_taken_without_dice_and_experience_gained(board, dice):
