@@ -21,11 +21,12 @@ from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
 from bot.discord.router import Router
 from bot.discord.seat_turns import SeatTurns
+from bot.discord.wiring import Outbound
 
 if TYPE_CHECKING:
     from discord import app_commands
 
-    from bot.discord.wiring import Messenger, Outbound
+    from bot.discord.wiring import Messenger
     from bot.service import MatchService
     from bot.service.instance import InstanceGuard
     from bot.settings import Settings
