@@ -65,8 +65,6 @@ RETRY_MAX_SECONDS = 60.0
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
-PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
-"""Notice kinds posted as plain channel text; anything else is never posted publicly."""
 
 
 def _groups(batch: list[Notice]) -> list[list[Notice]]:
@@ -390,7 +388,7 @@ class Delivery(DirectMessages):
         return await self.lobby(notice, self.bot.get_partial_messageable(channel_of(notice)))
 
     async def post_text(self, notice: Notice) -> str:
-        """Channel news as plain text (PUBLIC_TEXT), pinging the users it names."""
+        """Channel news as plain text (``timeout``, ``host``), pinging the users it names."""
         channel = self.bot.get_partial_messageable(channel_of(notice))
         text = inert(notice.payload.get("text", ""))
         users = [int(u) for u in notice.payload.get("user_ids", [])]
@@ -445,6 +443,7 @@ SENDERS: dict[str, Sender] = {
     "seat_taken": seat_posts.post_taken,
     "seat_passed": seat_posts.close_former_dm,
     "seat_welcome": seat_posts.welcome,
-    **dict.fromkeys(PUBLIC_TEXT, Delivery.post_text),
+    "timeout": Delivery.post_text,
+    "host": Delivery.post_text,
 }
-"""Every notice kind delivery sends, and its sender."""
+"""Every notice kind delivery sends, and its sender; any other kind is never posted."""

@@ -55,7 +55,6 @@ class NudgeSender(Protocol):
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
 
 
-
 async def unreachable(delivery: NudgeSender, notice: Notice, user_ids: list[int]) -> list[int]:
     """The players among ``user_ids`` whose DMs refuse the match's notices, except those the
     channel was told about after this notice was written (that post mentioned them already),
