@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import ids, texts
+from bot.discord.click_origin import clicked_here
 from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.replies import answer
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 
 async def board_click(service: MatchService, interaction: discord.Interaction, cid: ids.BoardId) -> None:
     """Judge the click against the match's guild and channel, then answer privately."""
-    from bot.discord.router import clicked_here
-
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         info = await service.get_match(cid.match_id)

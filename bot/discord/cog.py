@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -21,11 +21,15 @@ from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
 from bot.discord.router import Router
 from bot.discord.seat_turns import SeatTurns
+from bot.discord.wiring import Outbound
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from discord import app_commands
+
     from bot.discord.wiring import Messenger
     from bot.service import MatchService
+    from bot.service.instance import InstanceGuard
+    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -51,11 +55,34 @@ async def handlers_done(timeout: float = HANDLERS_GRACE) -> int:
     return len(pending)
 
 
+class ClickGate(Protocol):
+    """A closing bot's refusal of clicks (shutdown.py's ``Shutdown``)."""
+
+    async def refuse_click(self, interaction: discord.Interaction) -> bool: ...
+
+
+class CogHost(Outbound, Protocol):
+    """What the game cog uses of the bot (app.py's ``WarhostBot``): what delivery needs, the
+    command tree, the settings of its loops, the instance guard and the shutdown's click gate."""
+
+    @property
+    def tree(self) -> app_commands.CommandTree[Any]: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def guard(self) -> InstanceGuard | None: ...
+
+    @property
+    def shutdown(self) -> ClickGate: ...
+
+
 class GameCog(commands.Cog, name="warhost"):
     """Receives the game's events and owns its loops; it is the wiring its commands and
     components act through (``service``, ``messenger``, ``wake_delivery``)."""
 
-    def __init__(self, bot: WarhostBot) -> None:
+    def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.delivery = Delivery(bot)
         self.router = Router(self)

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,6 +37,7 @@ from bot.discord.sending import (
     PARKED,
     RETRY,
     LeaseLost,
+    channel_of,
     clip,
     inert,
     nonce_of,
@@ -43,11 +45,12 @@ from bot.discord.sending import (
 from bot.discord.threads import Archives
 from bot.discord.undo_ui import consent_text, consent_view
 from bot.discord.vote_ui import vote_text, vote_view
+from bot.service import Notice
 from bot.service.history import REPLAY_NOTICE
 from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Outbound
 
 log = logging.getLogger(__name__)
 
@@ -62,15 +65,11 @@ RETRY_MAX_SECONDS = 60.0
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
-PUBLIC_TEXT = frozenset({"turn", "reminder", "timeout", "host"})
-"""Notice kinds posted as plain channel text; anything else is never posted publicly."""
-SEAT_KINDS = {"seat_open": seat_posts.post_open, "seat_taken": seat_posts.post_taken,
-              "seat_passed": seat_posts.close_former_dm, "seat_welcome": seat_posts.welcome}
-"""Replacements' notices (seat_posts.py): an open seat's posts and the DMs of its two players."""
 
-def _groups(batch: list[Any]) -> list[list[Any]]:
+
+def _groups(batch: list[Notice]) -> list[list[Notice]]:
     """The batch in delivery order, consecutive phase-post notices of one channel together."""
-    groups: list[list[Any]] = []
+    groups: list[list[Notice]] = []
     for notice in batch:
         if groups and phase_posts.joins_group(groups[-1], notice) and groups[-1][0].kind in PHASE_POST_KINDS:
             groups[-1].append(notice)
@@ -79,17 +78,18 @@ def _groups(batch: list[Any]) -> list[list[Any]]:
     return groups
 
 
-def written_at(group: list[Any]) -> int | None:
+def written_at(group: list[Notice]) -> int | None:
     """The newest match version a group of notices was written at; None when one of them is a
     marker or an alert, which no version of the match wrote."""
     versions = [notice.version for notice in group]
-    return None if None in versions else max(versions)
+    known = [version for version in versions if version is not None]
+    return None if len(known) < len(versions) else max(known)
 
 
 class Delivery(DirectMessages):
     """The outbox loop of the process holding the ``deliver`` lease: a worker per match."""
 
-    def __init__(self, bot: WarhostBot) -> None:
+    def __init__(self, bot: Outbound) -> None:
         self.bot = bot
         self.wake = asyncio.Event()
         self.gate = asyncio.Semaphore(PARALLEL_SENDS)
@@ -256,7 +256,7 @@ class Delivery(DirectMessages):
         leases = getattr(self.bot, "leases", None)
         return None if leases is None else leases.fence("deliver")
 
-    async def mark(self, notice: Any, ref: str | None) -> bool:
+    async def mark(self, notice: Notice, ref: str | None) -> bool:
         """The fenced delivered mark; False (and the lease is asked again) when the term is over."""
         fence = self.fence()
         if await self.svc.delivered(notice.id, ref, fence):
@@ -269,7 +269,7 @@ class Delivery(DirectMessages):
             return False
         return True  # marked already (a retried round)
 
-    async def _deliver_one(self, group: list[Any]) -> str:
+    async def _deliver_one(self, group: list[Notice]) -> str:
         """Deliver one notice, or consecutive phase-post notices as one post or edit. A refusal
         that asking again will not change is tried at most MAX_TRIES times, then never holds
         back the notices behind it (refused.py: re-created, parked or dropped)."""
@@ -311,7 +311,7 @@ class Delivery(DirectMessages):
         assert refusal is not None  # every try ended in a refusal judged worth another
         return await refused.give_up(self, group, refusal)
 
-    async def _park(self, notice: Any, code: int) -> None:
+    async def park(self, notice: Notice, code: int) -> None:
         kind, target_id = target_of(notice)
         reason = reason_for(self.bot, code, kind, target_id)
         block = await self.svc.park(notice.id, code, reason, retry_in=self.probe_delay(0))
@@ -354,55 +354,52 @@ class Delivery(DirectMessages):
 
     # ------------------------------------------------------------------ one notice
 
-    async def deliver(self, notice: Any) -> str | None:
-        kind = notice.kind
-        payload: dict[str, Any] = notice.payload
-        if kind == "prompt":
-            return await self.dm_prompt(notice)
-        if kind == "private":
-            return await self.dm_text(notice)
-        if kind == ALERT:
-            return await self.alert(notice)
-        if kind == "consent":
-            ref = await self._dm(notice, consent_text(notice), view=consent_view(notice))
-            if ref is not None and ref.isdigit():
-                self.consents.setdefault(notice.match_id, {})[int(ref)] = notice
-            return ref
-        if kind == "vote":
-            ref = await self._dm(notice, vote_text(notice), view=vote_view(notice))
-            if ref is not None and ref.isdigit():
-                self.votes.setdefault(notice.match_id, {})[int(ref)] = notice
-            return ref
-        channel = self.bot.get_partial_messageable(notice.channel_id)
-        if kind == "lobby":
-            return await self.lobby(notice, channel)
-        if kind in PHASE_POST_KINDS:
-            return await phase_posts.deliver_group(self, [notice])
-        if kind == REPLAY_NOTICE:
-            return await replays.post(self, notice, channel, clip(inert(payload.get("text", ""))), nonce_of(notice))
-        if kind == "turn":
-            return await nudges.turn(self, notice)
-        if kind == "reminder":
-            return await nudges.reminder(self, notice)
-        if kind == "heads_up":
-            return await nudges.heads_up(self, notice)
-        if kind == "last_to_choose":
-            return await self.last_to_choose(notice)
-        if kind in SEAT_KINDS:
-            return await SEAT_KINDS[kind](self, notice)
-        if kind not in PUBLIC_TEXT:
-            log.warning("not posting notice %s of unknown kind %r", notice.id, kind)
+    async def deliver(self, notice: Notice) -> str | None:
+        """Send one notice the way its kind is sent (SENDERS); an unknown kind is never posted."""
+        sender = SENDERS.get(notice.kind)
+        if sender is None:
+            log.warning("not posting notice %s of unknown kind %r", notice.id, notice.kind)
             return "skipped"
-        text = inert(payload.get("text", ""))
-        users = [int(u) for u in payload.get("user_ids", [])]
+        return await sender(self, notice)
+
+    async def dm_consent(self, notice: Notice) -> str | None:
+        """An undo's consent DM, kept so its buttons can be closed once the undo is settled."""
+        ref = await self.dm(notice, consent_text(notice), view=consent_view(notice))
+        if ref is not None and ref.isdigit():
+            self.consents.setdefault(notice.match_id, {})[int(ref)] = notice
+        return ref
+
+    async def dm_vote(self, notice: Notice) -> str | None:
+        """A vote's DM, kept so its buttons can be closed once the vote is settled."""
+        ref = await self.dm(notice, vote_text(notice), view=vote_view(notice))
+        if ref is not None and ref.isdigit():
+            self.votes.setdefault(notice.match_id, {})[int(ref)] = notice
+        return ref
+
+    async def post_phase(self, notice: Notice) -> str:
+        return await phase_posts.deliver_group(self, [notice])
+
+    async def post_replay(self, notice: Notice) -> str:
+        channel = self.bot.get_partial_messageable(channel_of(notice))
+        text = clip(inert(notice.payload.get("text", "")))
+        return await replays.post(self, notice, channel, text, nonce_of(notice))
+
+    async def post_lobby(self, notice: Notice) -> str:
+        return await self.lobby(notice, self.bot.get_partial_messageable(channel_of(notice)))
+
+    async def post_text(self, notice: Notice) -> str:
+        """Channel news as plain text (``timeout``, ``host``), pinging the users it names."""
+        channel = self.bot.get_partial_messageable(channel_of(notice))
+        text = inert(notice.payload.get("text", ""))
+        users = [int(u) for u in notice.payload.get("user_ids", [])]
         if users:
             text = f"{mentions(users)} {text}"
         # news ("time is up", "away until") is routine; a host handover calls its heir to act
         msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users),
-                                 silent=kind == "timeout")
+                                 silent=notice.kind == "timeout")
         return str(msg.id)
 
-    async def lobby(self, notice: Any, channel: discord.PartialMessageable) -> str:
+    async def lobby(self, notice: Notice, channel: discord.PartialMessageable) -> str:
         """The lobby post, in the channel where the match was opened, shown as the match is now
         (lobby.py); the match's thread starts from it (threads.py)."""
         from bot.discord import threads
@@ -413,13 +410,40 @@ class Delivery(DirectMessages):
             await threads.start_from_lobby(self.bot, info, ref)
         return str(ref)
 
-    async def alert(self, notice: Any) -> str | None:
+    async def alert(self, notice: Notice) -> str | None:
         """Tell someone that a target of the match refuses its notices (a ``blocked`` notice)."""
         payload = notice.payload
-        text = clip(alert_text(payload, notice.channel_id, notice.match_id))
+        text = clip(alert_text(payload, channel_of(notice), notice.match_id))
         if notice.user_id is not None:
-            return await self._dm(notice, text)
-        channel = self.bot.get_partial_messageable(notice.channel_id)
+            return await self.dm(notice, text)
+        channel = self.bot.get_partial_messageable(channel_of(notice))
         users = [int(payload["target_id"])] if payload.get("target_kind") == "user" else []
         msg = await channel.send(text, nonce=nonce_of(notice), allowed_mentions=only(users))
         return str(msg.id)
+
+
+Sender = Callable[[Delivery, Notice], Awaitable[str | None]]
+"""How one kind of notice is sent: given the delivery (each sender's module names what it uses
+of it as a Protocol) and the notice, it returns the ref to mark it delivered with."""
+
+SENDERS: dict[str, Sender] = {
+    "prompt": Delivery.dm_prompt,
+    "private": Delivery.dm_text,
+    ALERT: Delivery.alert,
+    "consent": Delivery.dm_consent,
+    "vote": Delivery.dm_vote,
+    "lobby": Delivery.post_lobby,
+    **dict.fromkeys(PHASE_POST_KINDS, Delivery.post_phase),
+    REPLAY_NOTICE: Delivery.post_replay,
+    "turn": nudges.turn,
+    "reminder": nudges.reminder,
+    "heads_up": nudges.heads_up,
+    "last_to_choose": Delivery.last_to_choose,
+    "seat_open": seat_posts.post_open,
+    "seat_taken": seat_posts.post_taken,
+    "seat_passed": seat_posts.close_former_dm,
+    "seat_welcome": seat_posts.welcome,
+    "timeout": Delivery.post_text,
+    "host": Delivery.post_text,
+}
+"""Every notice kind delivery sends, and its sender; any other kind is never posted."""

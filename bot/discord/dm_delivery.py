@@ -31,7 +31,8 @@ from bot.service.turn_views import SeatTurn
 from bot.service.undo import ANSWERED
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.wiring import Outbound
+    from bot.service import MatchService
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,7 @@ DM_CHANNELS_KEPT = 100_000
 class DirectMessages:
     """The DM half of ``Delivery`` (delivery.py), which sets these up in its ``__init__``."""
 
-    bot: WarhostBot
+    bot: Outbound
     gate: asyncio.Semaphore
     turns: SeatTurns
     consents: dict[int, dict[int, Any]]
@@ -53,7 +54,7 @@ class DirectMessages:
     closed_dms: dict[tuple[int, int], bool]
 
     @property
-    def svc(self) -> Any:
+    def svc(self) -> MatchService:
         return self.bot.svc
 
     async def ensure_lease(self) -> None:
@@ -62,7 +63,7 @@ class DirectMessages:
         if not await self.bot.holds_lease("deliver"):
             raise LeaseLost
 
-    async def _dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
+    async def dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
         """Send to the seat's DMs; if they are closed, say so in the channel once."""
         user_id = int(notice.user_id)
         seat = None if notice.seat is None else int(notice.seat)
@@ -81,7 +82,7 @@ class DirectMessages:
 
     async def send_dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
         """A DM of a notice to its seat (the senders outside this class use it)."""
-        return await self._dm(notice, content, **kwargs)
+        return await self.dm(notice, content, **kwargs)
 
     async def in_thread_only(self, notice: Any) -> bool:
         """Whether the notice's player asked for no DMs (`/game notify`): their turns are
@@ -148,7 +149,7 @@ class DirectMessages:
         if await self.in_thread_only(notice):
             return NO_DMS  # `/game act` shows the seat's own view
         lines = notice.payload.get("events") or [notice.payload.get("text", "")]
-        return await self._dm(notice, clip(inert("\n".join(lines))), silent=ROUTINE)
+        return await self.dm(notice, clip(inert("\n".join(lines))), silent=ROUTINE)
 
     async def dm_prompt(self, notice: Any) -> str | None:
         """A decision in the seat's DMs, rendered from the match as it stands (turn_dm.py). The
@@ -195,7 +196,7 @@ class DirectMessages:
                         turn_dm.remember(self.turns.shown, int(edited), rendered, head, [])
                         await self._close_superseded_reminders(previous, turn.subject.version)
                     return edited
-            ref = await self._dm(notice, self._linked(turn, rendered), view=rendered.view, files=files, silent=quiet)
+            ref = await self.dm(notice, self._linked(turn, rendered), view=rendered.view, files=files, silent=quiet)
             if ref is not None and ref.isdigit():
                 turn_dm.remember(self.turns.shown, int(ref), rendered, head, [])
                 if before is not None and before.dm is not None and before.dm != int(ref):

@@ -16,9 +16,8 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
@@ -27,7 +26,8 @@ from bot.discord.observe import gateway_latency
 from db.vitals import answers, read_vitals
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.settings import Settings
+    from db.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,28 @@ class HealthPortUnusable(Exception):
     """The listener's address is taken or not this machine's (the message says which)."""
 
 
-def gateway_problem(bot: discord.Client) -> str | None:
+class Watched(Protocol):
+    """What the health listener reads of the bot (app.py's ``WarhostBot``): its gateway, the
+    settings of its loops and its store."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def store(self) -> Store | None: ...
+
+    @property
+    def ws(self) -> Any: ...
+
+    @property
+    def latency(self) -> float: ...
+
+    def is_closed(self) -> bool: ...
+
+    def is_ready(self) -> bool: ...
+
+
+def gateway_problem(bot: Watched) -> str | None:
     """Why the gateway is not connected (None: it is)."""
     if bot.is_closed():
         return "the bot is closing"
@@ -61,7 +82,7 @@ def gateway_problem(bot: discord.Client) -> str | None:
 class Health:
     """The listener for one bot; ``start`` binds it, ``stop`` closes it."""
 
-    def __init__(self, bot: WarhostBot, host: str, port: int) -> None:
+    def __init__(self, bot: Watched, host: str, port: int) -> None:
         self.bot = bot
         self.host = host
         self.port = port
@@ -170,7 +191,7 @@ class Health:
 
 
 @contextlib.asynccontextmanager
-async def serving(bot: WarhostBot) -> AsyncIterator[Health | None]:
+async def serving(bot: Watched) -> AsyncIterator[Health | None]:
     """The listener while the bot runs, when HEALTH_PORT is set (None otherwise)."""
     port = bot.settings.health_port
     if port is None:

@@ -10,14 +10,14 @@ in their quiet hours is posted silently."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import PlainView, timestamp
-from bot.discord.sending import DMS_CLOSED, clip, inert, nonce_of, parse_time
+from bot.discord.sending import DMS_CLOSED, channel_of, clip, inert, nonce_of, parse_time, user_of
 from bot.discord.texts import (
     HAS_CHOSEN,
     HEADS_UP_MENTION,
@@ -31,14 +31,31 @@ from bot.service.notify import THREAD
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
-    from bot.discord.delivery import Delivery
     from bot.discord.wiring import Messenger
+    from bot.service import MatchService, Notice
 
 log = logging.getLogger(__name__)
 
 
+class NudgeSender(Protocol):
+    """What turn mentions and reminders use of the delivery: the messenger, the service, and
+    the DM steps (dm_delivery.py)."""
 
-async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> list[int]:
+    @property
+    def bot(self) -> Messenger: ...
+
+    @property
+    def svc(self) -> MatchService: ...
+
+    async def send_dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
+
+    async def mark_dms_closed(self, match_id: int, seat: int) -> bool: ...
+
+    async def dm_channel_for(self, match_id: int, seat: int | None,
+                             user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
+
+
+async def unreachable(delivery: NudgeSender, notice: Notice, user_ids: list[int]) -> list[int]:
     """The players among ``user_ids`` whose DMs refuse the match's notices, except those the
     channel was told about after this notice was written (that post mentioned them already),
     and those who asked to hear of their turns in the thread instead of by DM (`/game notify`)."""
@@ -55,7 +72,7 @@ async def unreachable(delivery: Delivery, notice: Any, user_ids: list[int]) -> l
     return found
 
 
-async def all_quiet(delivery: Delivery, match_id: int, user_ids: list[int]) -> bool:
+async def all_quiet(delivery: NudgeSender, match_id: int, user_ids: list[int]) -> bool:
     """Whether every one of these players is in their quiet hours now (then a post to them is silent)."""
     now = delivery.svc.clock()
     for user_id in user_ids:
@@ -64,7 +81,7 @@ async def all_quiet(delivery: Delivery, match_id: int, user_ids: list[int]) -> b
     return bool(user_ids)
 
 
-async def turn(delivery: Delivery, notice: Any) -> str:
+async def turn(delivery: NudgeSender, notice: Notice) -> str:
     """Mention the players who must act and whose DMs could not tell them, or who asked for a
     mention instead of DMs: then the post has an Act button that opens their decision privately."""
     users = await unreachable(delivery, notice, [int(u) for u in notice.payload.get("user_ids", [])])
@@ -75,7 +92,7 @@ async def turn(delivery: Delivery, notice: Any) -> str:
         return "dm"
     svc = delivery.svc
     in_thread = [u for u in users if (await svc.notify_prefs(notice.match_id, u)).announce == THREAD]
-    channel = delivery.bot.get_partial_messageable(notice.channel_id)
+    channel = delivery.bot.get_partial_messageable(channel_of(notice))
     extra: dict[str, Any] = {}
     said = inert(notice.payload.get("text", ""))
     if in_thread:
@@ -96,23 +113,23 @@ def act_view(match_id: int) -> discord.ui.View:
     return view
 
 
-async def heads_up(delivery: Delivery, notice: Any) -> str | None:
+async def heads_up(delivery: NudgeSender, notice: Notice) -> str | None:
     """The seat before this player's started its turn: by DM, or a mention in the thread for a
     player who wants no DMs; nothing if they have meanwhile gone quiet or turned it off."""
-    user_id = int(notice.user_id)
+    user_id = user_of(notice)
     prefs = await delivery.svc.notify_prefs(notice.match_id, user_id)
     if not prefs.heads_up or prefs.quiet_until(delivery.svc.clock()) is not None:
         return "skipped"
     text = inert(str(notice.payload.get("text", "")))
     if prefs.announce == THREAD:
-        channel = delivery.bot.get_partial_messageable(notice.channel_id)
+        channel = delivery.bot.get_partial_messageable(channel_of(notice))
         msg = await channel.send(clip(f"<@{user_id}> " + HEADS_UP_MENTION.format(text=text)), nonce=nonce_of(notice),
                                  allowed_mentions=only([user_id]))
         return str(msg.id)
     return await delivery.send_dm(notice, clip(text))
 
 
-async def reminder(delivery: Delivery, notice: Any) -> str:
+async def reminder(delivery: NudgeSender, notice: Notice) -> str:
     """A DM to each late player; one channel post mentioning those the DMs do not reach."""
     payload = notice.payload
     waiting = {s.user_id for s in (await delivery.svc.status_of(notice.match_id)).waiting}
@@ -143,7 +160,7 @@ async def reminder(delivery: Delivery, notice: Any) -> str:
             stuck.append(user_id)
     if not stuck:
         return DM_REFS + ";".join(refs) if refs else "dm"  # each DM, so an answer can take it back
-    channel = delivery.bot.get_partial_messageable(notice.channel_id)
+    channel = delivery.bot.get_partial_messageable(channel_of(notice))
     text = f"{mentions(stuck)} {inert(payload.get('text', ''))}{when}"
     msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(stuck))
     return str(msg.id)

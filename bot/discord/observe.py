@@ -13,7 +13,7 @@ import re
 import time
 from collections import OrderedDict
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -116,7 +116,14 @@ def trace() -> aiohttp.TraceConfig:
     return config
 
 
-def gateway_latency(bot: discord.Client) -> float | None:
+class Heartbeat(Protocol):
+    """A client's gateway latency (``discord.Client`` has it)."""
+
+    @property
+    def latency(self) -> float: ...
+
+
+def gateway_latency(bot: Heartbeat) -> float | None:
     """The heartbeat latency in seconds (mean over shards); None before the first heartbeat."""
     latency: Any = bot.latency
     return None if latency is None or latency != latency or latency == float("inf") else float(latency)

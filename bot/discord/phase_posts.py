@@ -10,20 +10,34 @@ queue are delivered as one request: a burst of AI moves costs one edit, not one 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.discord import table_links
 from bot.discord.mentions import NOBODY, ROUTINE
 from bot.discord.refusals import UNKNOWN_MESSAGE
-from bot.discord.sending import inert, nonce_of
+from bot.discord.sending import channel_of, inert, nonce_of
 from bot.service import drawing
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS
 from bot.service.phase_notices import post_text
 
 if TYPE_CHECKING:
-    from bot.discord.delivery import Delivery
+    from bot.discord.wiring import Messenger
+    from bot.service import MatchService, Notice
+
+
+class PhasePoster(Protocol):
+    """What the phase posts use of the delivery: the messenger, the service and the lease check."""
+
+    @property
+    def bot(self) -> Messenger: ...
+
+    @property
+    def svc(self) -> MatchService: ...
+
+    async def ensure_lease(self) -> None: ...
+
 
 LIMIT = 1900
 """Characters of a phase post's content (Discord allows 2,000)."""
@@ -33,7 +47,7 @@ before its phase goes on in a new post: a busy phase is still one post."""
 CONTINUED = " (continued)"
 
 
-def joins_group(group: list[Any], notice: Any) -> bool:
+def joins_group(group: list[Notice], notice: Notice) -> bool:
     """Whether ``notice`` can be delivered in the same request as ``group``: same channel, the
     group still open (nothing closed it), and a result always stands alone."""
     if notice.kind not in PHASE_POST_KINDS or _alone(notice):
@@ -44,12 +58,12 @@ def joins_group(group: list[Any], notice: Any) -> bool:
     return last.kind in GATHERING and last.channel_id == notice.channel_id
 
 
-def _alone(notice: Any) -> bool:
+def _alone(notice: Notice) -> bool:
     """A result, or a notice that changes what the open post told (an undo), is a post of its own."""
     return notice.kind == "result" or bool(notice.payload.get("standalone"))
 
 
-def _lines(notice: Any) -> list[str]:
+def _lines(notice: Notice) -> list[str]:
     payload = notice.payload
     if notice.kind == "result":
         return [str(payload.get("text", ""))]
@@ -58,7 +72,7 @@ def _lines(notice: Any) -> list[str]:
     return [str(payload["text"])] if payload.get("text") else []
 
 
-def _label(group: list[Any], heading: str) -> str:
+def _label(group: list[Notice], heading: str) -> str:
     """A post keeps the heading it opened with (the phase its lines belong to: a phase end
     closes it); a new post takes the label of its first notice that has one."""
     if heading:
@@ -75,12 +89,12 @@ def _shown(lines: list[tuple[str, bool]], closing: bool) -> list[str]:
     return [line for n, (line, waiting) in enumerate(lines) if not waiting or n in keep]
 
 
-async def deliver_group(delivery: Delivery, group: list[Any], fresh: bool = False) -> str:
+async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool = False) -> str:
     """Post or edit the phase post for these notices (oldest first); returns the message id.
     ``fresh``: Discord refused the edit of the open post (refused.py), so the phase so far is
     posted again as a new message, which the phase's next lines then edit."""
     first, last = group[0], group[-1]
-    channel = delivery.bot.get_partial_messageable(first.channel_id)
+    channel = delivery.bot.get_partial_messageable(channel_of(first))
     new_lines = [(inert(line), notice.kind == "progress") for notice in group for line in _lines(notice)]
     closing = last.kind in ("phase", "result")
     lines = _shown(new_lines, closing)
@@ -135,7 +149,7 @@ def split(text: str) -> tuple[str, list[discord.Embed]]:
     return text[:cut], [discord.Embed(description=text[cut:].lstrip("\n")[:MORE])]
 
 
-async def _map(delivery: Delivery, notice: Any) -> list[discord.File]:
+async def _map(delivery: PhasePoster, notice: Notice) -> list[discord.File]:
     """The map of the public view a closing notice carries (none for a phase closed mid-step)."""
     payload: dict[str, Any] = notice.payload
     if not payload.get("view"):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -26,7 +26,26 @@ from bot.discord.sending import DELIVERED, DROPPED, LOST, MAX_TRIES, PARKED, RET
 from bot.service.outbox import ALERT, CHANNEL, PHASE_POST_KINDS, target_of
 
 if TYPE_CHECKING:
-    from bot.discord.delivery import Delivery
+    from bot.discord.wiring import Messenger
+    from bot.service import MatchService, Notice
+    from bot.service.outbox import Fence
+
+
+class RefusalJudge(Protocol):
+    """What judging a refusal uses of the delivery: the messenger (to reopen a thread), the
+    service, and the fenced marking and parking of notices."""
+
+    @property
+    def bot(self) -> Messenger: ...
+
+    @property
+    def svc(self) -> MatchService: ...
+
+    def fence(self) -> Fence | None: ...
+
+    async def mark(self, notice: Notice, ref: str | None) -> bool: ...
+
+    async def park(self, notice: Notice, code: int) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +77,12 @@ def is_refusal(exc: discord.HTTPException) -> bool:
     return 400 <= exc.status < 500 and exc.status != 429
 
 
-def recreatable(group: list[Any]) -> bool:
+def recreatable(group: list[Notice]) -> bool:
     """A phase post that gathers lines can be posted anew when its edit is refused."""
     return group[0].kind in PHASE_POST_KINDS and group[0].kind != "result"
 
 
-async def judge(delivery: Delivery, group: list[Any], exc: discord.HTTPException, attempt: int) -> str:
+async def judge(delivery: RefusalJudge, group: list[Notice], exc: discord.HTTPException, attempt: int) -> str:
     """What to do after Discord refused try ``attempt`` of a group: AGAIN, RECREATE, or one of
     delivery's outcomes (DELIVERED, PARKED, RETRY, DROPPED)."""
     notice = group[0]
@@ -78,11 +97,11 @@ async def judge(delivery: Delivery, group: list[Any], exc: discord.HTTPException
     if exc.code == ARCHIVED_THREAD and kind == CHANNEL:
         if attempt < MAX_TRIES and await threads.reopen(delivery.bot, target_id):
             return AGAIN
-        await delivery._park(notice, ARCHIVED_THREAD)
+        await delivery.park(notice, ARCHIVED_THREAD)
         return PARKED
     code = final_code(exc)
     if code is not None:
-        await delivery._park(notice, code)
+        await delivery.park(notice, code)
         return PARKED
     log.info("Discord refused notice %s (%s) of match %s, try %d of %d: %s",
              notice.id, notice.kind, notice.match_id, attempt, MAX_TRIES, exc)
@@ -93,7 +112,7 @@ async def judge(delivery: Delivery, group: list[Any], exc: discord.HTTPException
     return await give_up(delivery, group, exc)
 
 
-async def give_up(delivery: Delivery, group: list[Any], exc: discord.HTTPException) -> str:
+async def give_up(delivery: RefusalJudge, group: list[Notice], exc: discord.HTTPException) -> str:
     """Leave the group's notices out, each with the reason; the host hears of it once per match."""
     reason = f"Discord refused it (error {exc.code or exc.status}: {exc.text or exc.response.reason})"
     fence = delivery.fence()

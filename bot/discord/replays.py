@@ -10,17 +10,32 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 from bot.discord.mentions import NOBODY, ROUTINE
 from bot.discord.refusals import UNKNOWN_MESSAGE
+from bot.discord.sending import channel_of
 from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
 from render.anim import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
-    from bot.discord.delivery import Delivery
+    from bot.discord.wiring import Messenger
+    from bot.service import MatchService, Notice
+
+
+class ReplayPoster(Protocol):
+    """What a replay post uses of the delivery: the messenger, the service and its drawn GIFs."""
+
+    @property
+    def bot(self) -> Messenger: ...
+
+    @property
+    def svc(self) -> MatchService: ...
+
+    @property
+    def replays(self) -> Replays: ...
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +50,12 @@ class Replays:
         self.ready: dict[int, ReplayGif | None] = {}
         """Notice id -> its drawn GIF (None: the match has nothing to draw)."""
 
-    async def prepare(self, delivery: Delivery, notice: Any) -> None:
+    async def prepare(self, delivery: ReplayPoster, notice: Notice) -> None:
         """Draw a replay notice's GIF ahead of its send (any other notice: nothing to do)."""
         if notice.kind != REPLAY_NOTICE or notice.id in self.ready:
             return
         async with self.drawing:
-            limit = file_limit(delivery, notice.channel_id)
+            limit = file_limit(delivery, channel_of(notice))
             try:
                 self.ready[notice.id] = await delivery.svc.replay_gif(notice.match_id, max_bytes=limit)
             except (NothingToReplay, ValueError) as exc:
@@ -48,7 +63,7 @@ class Replays:
                 self.ready[notice.id] = None
 
 
-def file_limit(delivery: Delivery, channel_id: int) -> int:
+def file_limit(delivery: ReplayPoster, channel_id: int) -> int:
     """Bytes one attachment may have here: the server's limit when known, never above render's own."""
     channel = delivery.bot.get_channel(channel_id)
     guild = getattr(channel, "guild", None)
@@ -56,7 +71,7 @@ def file_limit(delivery: Delivery, channel_id: int) -> int:
     return min(DEFAULT_MAX_BYTES, int(limit)) if isinstance(limit, int) else DEFAULT_MAX_BYTES
 
 
-async def post(delivery: Delivery, notice: Any, channel: discord.abc.Messageable, text: str, nonce: str) -> str:
+async def post(delivery: ReplayPoster, notice: Notice, channel: discord.abc.Messageable, text: str, nonce: str) -> str:
     replays = delivery.replays
     await replays.prepare(delivery, notice)  # already drawn, unless this is a probe of a parked channel
     replay = replays.ready.get(notice.id)
@@ -76,7 +91,7 @@ async def post(delivery: Delivery, notice: Any, channel: discord.abc.Messageable
     return ref
 
 
-async def _onto_result(delivery: Delivery, notice: Any, channel: discord.abc.Messageable,
+async def _onto_result(delivery: ReplayPoster, notice: Notice, channel: discord.abc.Messageable,
                        replay: ReplayGif) -> str | None:
     """The GIF goes onto the result's post in place of its map (the last phase post above it
     already shows the final map): one post for the end of the match, not two. None when the

@@ -12,6 +12,7 @@ import discord
 
 from bot.discord import ids, nudges, seat_posts, table_links, texts, turn_dm
 from bot.discord.board_clicks import board_click
+from bot.discord.click_origin import clicked_here
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
 from bot.discord.permissions import is_manager
@@ -28,7 +29,7 @@ from bot.discord.texts import NOT_HERE, NOT_OPEN, NOT_OURS, NOT_YOURS, RETIRED
 from bot.discord.undo_ui import undo_click
 from bot.discord.vote_ui import concede_click, vote_click
 from bot.naming import named_prompt
-from bot.service import MatchInfo, NoMatch, NotSeated
+from bot.service import NoMatch, NotSeated
 from bot.service.types import Place
 
 if TYPE_CHECKING:
@@ -41,14 +42,6 @@ log = logging.getLogger(__name__)
 async def refuse(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral refusal, whether or not the interaction was already acknowledged."""
     await answer(interaction, text)
-
-
-def clicked_here(interaction: discord.Interaction, info: MatchInfo, *, lobby: bool = False) -> bool:
-    """Whether the interaction comes from the match's own guild and channel (or thread; for the
-    lobby's buttons, the channel the lobby was posted in): a custom_id copied onto a message
-    elsewhere must not act on (or lend Manage Server to) a match it is not in."""
-    places = {info.channel_id, info.lobby_channel_id} if lobby else {info.channel_id}
-    return interaction.guild_id == info.guild_id and interaction.channel_id in places
 
 
 class Router:

@@ -14,25 +14,51 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.discord import texts
+from bot.discord.click_origin import clicked_here
 from bot.discord.ids import SeatId
 from bot.discord.mentions import NOBODY
 from bot.discord.prompt_ui import PlainView
 from bot.discord.replies import answer
 from bot.discord.seat_turns import Shown
-from bot.discord.sending import clip, inert, nonce_of
+from bot.discord.sending import channel_of, clip, inert, nonce_of, seat_of, user_of
 from bot.service import NoMatch, drawing
 from bot.service.replacements import seat_label
 
 if TYPE_CHECKING:
-    from bot.discord.dm_delivery import DirectMessages
-    from bot.service import MatchService
+    from bot.discord.seat_turns import SeatTurns
+    from bot.discord.wiring import Messenger
+    from bot.service import MatchService, Notice
 
 log = logging.getLogger(__name__)
+
+
+class SeatPoster(Protocol):
+    """What the replacement posts and DMs use of the delivery: the messenger, the service, the
+    seat turns and the DM steps (dm_delivery.py)."""
+
+    @property
+    def bot(self) -> Messenger: ...
+
+    @property
+    def svc(self) -> MatchService: ...
+
+    @property
+    def turns(self) -> SeatTurns: ...
+
+    @property
+    def closed_dms(self) -> dict[tuple[int, int], bool]: ...
+
+    async def ensure_lease(self) -> None: ...
+
+    async def dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
+
+    async def dm_channel_for(self, match_id: int, seat: int | None,
+                             user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
 
 RUNNING = ("active", "paused")
 
@@ -48,17 +74,17 @@ def open_view(match_id: int, seat: int) -> PlainView:
     return view
 
 
-async def post_open(delivery: DirectMessages, notice: Any) -> str:
+async def post_open(delivery: SeatPoster, notice: Notice) -> str:
     """The channel post offering the seat, with its Take seat button."""
-    channel = delivery.bot.get_partial_messageable(notice.channel_id)
+    channel = delivery.bot.get_partial_messageable(channel_of(notice))
     msg = await channel.send(clip(inert(str(notice.payload.get("text", "")))), view=open_view(notice.match_id,
                              int(notice.payload["seat"])), nonce=nonce_of(notice), allowed_mentions=NOBODY)
     return str(msg.id)
 
 
-async def post_taken(delivery: DirectMessages, notice: Any) -> str:
+async def post_taken(delivery: SeatPoster, notice: Notice) -> str:
     """Who plays the seat now, in the channel; the posts that offered it lose their button."""
-    channel = delivery.bot.get_partial_messageable(notice.channel_id)
+    channel = delivery.bot.get_partial_messageable(channel_of(notice))
     closed = clip(inert(str(notice.payload.get("closed", ""))))
     for ref in await delivery.svc.open_seat_posts(notice.match_id, int(notice.payload["seat"])):
         try:
@@ -70,7 +96,7 @@ async def post_taken(delivery: DirectMessages, notice: Any) -> str:
     return str(msg.id)
 
 
-async def close_ended(delivery: DirectMessages, match_id: int) -> None:
+async def close_ended(delivery: SeatPoster, match_id: int) -> None:
     """The match ended: the posts still offering one of its seats take their final form. Best effort."""
     try:
         info = await delivery.svc.get_match(match_id)
@@ -85,9 +111,9 @@ async def close_ended(delivery: DirectMessages, match_id: int) -> None:
         log.info("could not close the open-seat posts of match %s: %s", match_id, exc)
 
 
-async def close_former_dm(delivery: DirectMessages, notice: Any) -> str:
+async def close_former_dm(delivery: SeatPoster, notice: Notice) -> str:
     """The player who left the seat: their turn DM of it says so, with no component left."""
-    seat, user_id = int(notice.seat), int(notice.user_id)
+    seat, user_id = seat_of(notice), user_of(notice)
     ref = await delivery.svc.former_turn_dm(notice.match_id, seat, user_id)
     if ref is None:
         return "skipped"  # no turn DM of the seat ever reached them
@@ -104,20 +130,18 @@ async def close_former_dm(delivery: DirectMessages, notice: Any) -> str:
     return str(ref)
 
 
-async def welcome(delivery: DirectMessages, notice: Any) -> str | None:
+async def welcome(delivery: SeatPoster, notice: Notice) -> str | None:
     """The seat's new player: what the seat is, and its private panel (their DMs, not the old player's)."""
-    delivery.closed_dms.pop((notice.match_id, int(notice.seat)), None)
+    delivery.closed_dms.pop((notice.match_id, seat_of(notice)), None)
     payload = notice.payload
     png = await drawing.draw_private(str(payload["game"]), payload["view"], list(payload.get("names") or []))
     await delivery.ensure_lease()  # a process paused while it drew sends nothing
-    return await delivery._dm(notice, clip(inert(str(payload.get("text", "")))),
+    return await delivery.dm(notice, clip(inert(str(payload.get("text", "")))),
                               files=[discord.File(io.BytesIO(png), "seat.png")])
 
 
 async def take_click(service: MatchService, interaction: discord.Interaction, cid: SeatId) -> None:
     """Take the seat: judged against the match's guild and channel (its thread or lobby channel)."""
-    from bot.discord.router import clicked_here
-
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         info = await service.get_match(cid.match_id)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
+
+if TYPE_CHECKING:
+    from bot.service import Notice
 
 DMS_CLOSED = 50007
 """Discord's code for "Cannot send messages to this user" (DMs closed to the bot)."""
@@ -54,3 +57,24 @@ def parse_time(value: Any) -> datetime | None:
     if value is None or isinstance(value, datetime):
         return value
     return datetime.fromisoformat(str(value))
+
+
+def channel_of(notice: Notice) -> int:
+    """The channel a channel notice goes to (the service writes one on every such kind)."""
+    if notice.channel_id is None:
+        raise ValueError(f"notice {notice.id} ({notice.kind}) names no channel")
+    return notice.channel_id
+
+
+def user_of(notice: Notice) -> int:
+    """The user a DM notice goes to (the service writes one on every such kind)."""
+    if notice.user_id is None:
+        raise ValueError(f"notice {notice.id} ({notice.kind}) names no user")
+    return notice.user_id
+
+
+def seat_of(notice: Notice) -> int:
+    """The seat a seat's DM notice is about (the service writes one on every such kind)."""
+    if notice.seat is None:
+        raise ValueError(f"notice {notice.id} ({notice.kind}) names no seat")
+    return notice.seat

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import AsyncIterator, Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 from discord import app_commands
@@ -24,7 +24,7 @@ from bot.discord.cog import handlers_done
 from bot.discord.observe import INTERACTIONS, RESTARTING
 
 if TYPE_CHECKING:
-    from bot.discord.app import WarhostBot
+    from bot.discord.cog import GameCog
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +37,23 @@ SIGNALS = (signal.SIGTERM, signal.SIGINT)
 CLICKS = (discord.InteractionType.component, discord.InteractionType.modal_submit)
 
 
+class Closing(Protocol):
+    """What a stop uses of the bot (app.py's ``WarhostBot``): its shutdown, its game cog's
+    delivery and its close."""
+
+    @property
+    def shutdown(self) -> Shutdown: ...
+
+    @property
+    def game(self) -> GameCog | None: ...
+
+    async def close(self) -> None: ...
+
+
 class Shutdown:
     """One bot's stop: ``closing`` from the first signal on; ``task`` runs the stop."""
 
-    def __init__(self, bot: WarhostBot) -> None:
+    def __init__(self, bot: Closing) -> None:
         self.bot = bot
         self.closing = False
         self.hurry = asyncio.Event()
@@ -115,7 +128,7 @@ class ClosingTree(app_commands.CommandTree):
 
 
 @contextlib.asynccontextmanager
-async def on_signals(bot: WarhostBot) -> AsyncIterator[None]:
+async def on_signals(bot: Closing) -> AsyncIterator[None]:
     """SIGTERM and SIGINT stop ``bot`` cleanly while this is entered; leaving waits for the stop."""
     loop = asyncio.get_running_loop()
     for sig in SIGNALS:

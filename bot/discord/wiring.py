@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
     from bot.discord.seat_turns import SeatTurns
     from bot.service import MatchService
+    from bot.service.outbox import Fence
 
 
 class Messenger(Protocol):
@@ -44,6 +45,22 @@ class Host(Messenger, Protocol):
     async def holds_lease(self, name: str) -> bool:
         """Whether this process may still deliver (``deliver``): a process paused past its lease sends nothing."""
         ...
+
+
+class LeaseKeeper(Protocol):
+    """The process's leases as the outbox delivery writes under them (app.py's ``Leases``)."""
+
+    def fence(self, name: str) -> Fence | None: ...
+
+    def lost(self, name: str) -> None: ...
+
+
+class Outbound(Host, Protocol):
+    """The host the outbox delivery works for: also the leases whose fence its marks carry
+    (None before the bot set them up; the bot is one)."""
+
+    @property
+    def leases(self) -> LeaseKeeper | None: ...
 
 
 class Wiring(Protocol):

@@ -8,6 +8,7 @@ from typing import Any
 
 import engine as eng
 from bot.service import noise, phase_notices
+from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import (
     LastToChooseNotice,
     PrivateNotice,
@@ -16,7 +17,6 @@ from bot.service.notices import (
     TurnNotice,
 )
 from bot.service.parts import ServiceParts
-from bot.service.transaction import MatchTransaction
 from bot.service.wording import ACT, CHAT, Wording, verdict
 from db.models import Seat
 from engine.text import fill

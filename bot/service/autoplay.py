@@ -7,8 +7,9 @@ from typing import Any
 
 import engine as eng
 from bot.service.errors import BadChoice, ServiceError
+from bot.service.match_transaction import MatchTransaction
 from bot.service.play import fingerprint
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import Transactions
 from db.models import Seat
 
 MAX_AI_CHOICES = 100_000

@@ -14,19 +14,18 @@ player back early keeps the later deadline already running (the next decision's 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.service.errors import BadChoice, Conflict
 from bot.service.notices import TimeoutNotice
 from bot.service.transaction import Transactions
-from bot.service.types import Where
+from bot.service.types import AwayOutcome, Where
 from bot.service.wording import ACT
 from db.models import Deadline, Seat
 
 if TYPE_CHECKING:
-    from bot.service.transaction import MatchTransaction
+    from bot.service.match_transaction import MatchTransaction
 
 AWAY_MODES = ("ai", "pause")
 AWAY_HOURS = (0.5, 336.0)
@@ -48,14 +47,6 @@ def deadline_start(seats: list[Seat], owing: set[int], mode: str, now: datetime)
         return now
     back = [s.away_until for s in seats if s.seat_no in owing and s.away_until is not None and s.away_until > now]
     return max([now, *back])
-
-
-@dataclass(frozen=True)
-class AwayOutcome:
-    match_id: int
-    seat: int
-    until: datetime
-    mode: str
 
 
 class AwayService(Transactions):

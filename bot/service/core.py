@@ -26,6 +26,7 @@ from bot.service.command_log import CommandLog
 from bot.service.deadlines import REMINDERS, TAKEOVER_AFTER, Deadlines
 from bot.service.history import REPLAY_NOTICE, HistoryService
 from bot.service.lobby import Lobby
+from bot.service.match_transaction import MatchTransaction
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.mine import MineService
 from bot.service.notices import ReplayNotice, ResultNotice
@@ -37,7 +38,6 @@ from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY
 from bot.service.queries import Queries
 from bot.service.ratings import RatingService, record_finish
 from bot.service.replacements import Replacements
-from bot.service.transaction import MatchTransaction
 from bot.service.turn_views import TurnViews
 from bot.service.undo import UndoService
 from bot.service.votes import VoteService

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 from bot.service import away, limits
 from bot.service.clock import DatabaseClock, clock_of
 from bot.service.errors import Conflict
+from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import ReminderNotice, TimeoutNotice
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import Transactions
 from bot.service.types import MatchInfo, Where
 from bot.service.undo import PENDING
 from db.models import REMINDER_FRACTIONS, Deadline, Seat

@@ -13,7 +13,7 @@ from bot.service.wording import CHAT, Wording
 from db.models import Seat
 
 if TYPE_CHECKING:
-    from bot.service.transaction import MatchTransaction
+    from bot.service.match_transaction import MatchTransaction
 
 NO_HOST = 0
 """The stored host id when no human seat is left: only members with Manage Server act then.

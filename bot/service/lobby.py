@@ -14,9 +14,10 @@ import engine as eng
 from bot.service import away, hosting, limits
 from bot.service.clock import DEFAULT_PAUSE_DAYS, PAUSE_DAYS, clock_deadline, clock_of
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
+from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
 from bot.service.rows import row_id
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import Transactions
 from bot.service.types import MatchInfo, Where
 from bot.service.wording import ai_name, option_words, seat_name, sentence
 from db.models import OPEN_STATUSES, Deadline, Match, Seat

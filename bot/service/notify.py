@@ -29,7 +29,7 @@ from bot.service.types import Place
 from db.models import EVERYWHERE, Deadline, HeldReminder, Match, NotifySetting, Seat
 
 if TYPE_CHECKING:
-    from bot.service.transaction import MatchTransaction
+    from bot.service.match_transaction import MatchTransaction
 
 DM, THREAD = "dm", "thread"
 ANNOUNCE = (DM, THREAD)

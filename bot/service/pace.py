@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import engine as eng
-from bot.service.away import AwayOutcome
 from bot.service.errors import Conflict
+from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import TimeoutNotice
-from bot.service.transaction import MatchTransaction, Transactions
-from bot.service.types import Place
+from bot.service.transaction import Transactions
+from bot.service.types import AwayOutcome, Place
 from db.models import Match
 from db.pace_queries import median_answer_seconds, missed_deadlines
 

@@ -21,10 +21,9 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     import engine as eng
-    from bot.service.away import AwayOutcome
+    from bot.service.match_transaction import MatchTransaction
     from bot.service.memory import MatchLocks, RecentStates
-    from bot.service.transaction import MatchTransaction
-    from bot.service.types import Blocked, MatchInfo, Where
+    from bot.service.types import AwayOutcome, Blocked, MatchInfo, Where
     from bot.service.wording import Wording
     from db.models import Choice, Deadline, Match, MatchVote, Seat
     from db.store import Store

@@ -11,8 +11,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service.errors import BadChoice, Conflict, StalePrompt
+from bot.service.match_transaction import MatchTransaction
 from bot.service.rows import row_id
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import Transactions
 from bot.service.types import PendingPrompt, SubmitResult
 from bot.service.wording import ACT, CHAT, Wording, sentence
 from db.models import Choice, Match

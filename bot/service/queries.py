@@ -15,8 +15,9 @@ from bot.service.announce import result_text
 from bot.service.clock import clock_of
 from bot.service.errors import Conflict, NoMatch, NotSeated
 from bot.service.lobby import ending_text
+from bot.service.match_transaction import MatchTransaction
 from bot.service.rows import row_id
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import Transactions
 from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
 from db.models import Deadline, Match, Seat
 from engine.text import fill

@@ -23,6 +23,7 @@ from typing import Any
 import engine as eng
 from bot.service import hosting, limits
 from bot.service.errors import Conflict, NoMatch, NotSeated
+from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import (
     LobbyNotice,
     LobbySeat,
@@ -31,7 +32,7 @@ from bot.service.notices import (
     SeatTakenNotice,
     SeatWelcomeNotice,
 )
-from bot.service.transaction import MatchTransaction, Transactions
+from bot.service.transaction import Transactions
 from bot.service.wording import ACT
 from db.models import Match, Seat, SeatStretch
 from db.stretch_queries import (

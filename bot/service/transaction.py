@@ -13,113 +13,21 @@ notices are committed together: a crash leaves either all or nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, TypeVar, overload
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, overload
 
-from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import notices
-from bot.service.errors import NoMatch, NotSeated
-from bot.service.notices import Outgoing, Payload
+from bot.service.errors import NoMatch
+from bot.service.match_transaction import MatchTransaction
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
-from db.models import Choice, Deadline, Match, Seat
+from db.models import Deadline, Match, Seat
 from db.store import VersionConflict
 
 T = TypeVar("T")
-
-
-@dataclass
-class MatchTransaction:
-    """Everything one transaction on one match works with."""
-
-    session: AsyncSession
-    match: Match
-    seats: list[Seat]
-    game: eng.Game
-    state: eng.State | None
-    now: datetime
-    start_version: dict[int, int | None] = field(default_factory=dict)
-    start_state: eng.State | None = None
-    changed: bool = False
-    events: list[eng.Event] = field(default_factory=list)
-    notices: list[Outgoing] = field(default_factory=list)
-    secret_answered: bool = False
-    newly_sealed: bool = False
-    """A secret prompt was answered for the first time (not revised) in this transaction."""
-    rows: list[Choice] = field(default_factory=list)
-    snapshot: bool = False
-    values: dict[str, Any] = field(default_factory=dict)
-    actor: int | None = None
-    """The seat whose own choice this transaction applies (None: AI, deadline, admin)."""
-    actor_choice: dict[str, Any] | None = None
-    """That choice, so the seat's next prompt can say what it answered."""
-    phase_states: list[tuple[int, eng.State]] = field(default_factory=list)
-    """(events so far, state) after each choice that ended a phase: each phase post gets its map."""
-    set_up: eng.State | None = None
-    """The state a match's start set up: where the story of the start transaction begins (it
-    has no state before it), so its first post is headed with the first phase."""
-    private_in_reply: bool = False
-    """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
-    deadline_row: Deadline | None = None
-    deadline_read: bool = False
-
-    async def deadline(self) -> Deadline | None:
-        """The match's deadline, read once per transaction. Holding the row matters too: the
-        session's identity map keeps unchanged rows only weakly, so each `session.get` after
-        the row was dropped sent its SELECT again (three a submit)."""
-        row = self.deadline_row
-        if self.deadline_read and (row is None or not (row in self.session.deleted or sa_inspect(row).was_deleted)):
-            return row
-        self.deadline_row = await self.session.get(Deadline, self.match_id)
-        self.deadline_read = True
-        return self.deadline_row
-
-    def deadline_is(self, row: Deadline | None) -> None:
-        """The deadline was added or deleted in this transaction."""
-        self.deadline_row, self.deadline_read = row, True
-
-    @property
-    def match_id(self) -> int:
-        """The match's id (its row is always a stored one here)."""
-        return row_id(self.match)
-
-    def names(self) -> list[str]:
-        return [s.name for s in sorted(self.seats, key=lambda s: s.seat_no)]
-
-    def seat(self, seat_no: int) -> Seat:
-        for seat in self.seats:
-            if seat.seat_no == seat_no:
-                return seat
-        raise NoMatch(f"seat {seat_no} does not exist")
-
-    def seat_of(self, user_id: int) -> Seat:
-        for seat in self.seats:
-            if seat.user_id == user_id:
-                return seat
-        raise NotSeated("You have no seat in this match.")
-
-    def prompts(self) -> list[eng.Prompt]:
-        if self.state is None or self.match.status not in ("active", "paused"):
-            return []
-        return self.game.prompts(self.state)
-
-    def notice(self, kind: str, payload: Payload, *, user_id: int | None = None, seat: int | None = None) -> None:
-        """Queue a notice; ``user_id`` (and its ``seat``) for a DM, else it goes to the match channel."""
-        notices.check(kind, payload)
-        self.notices.append(Outgoing(kind, payload, user_id, seat))
-
-    def lead_with(self, public: Sequence[tuple[str, Payload]]) -> None:
-        """Queue channel posts ahead of every notice queued so far: the story of the change
-        comes before what it caused (prompts, reminders, the result)."""
-        for kind, payload in public:
-            notices.check(kind, payload)
-        self.notices[0:0] = [Outgoing(kind, payload) for kind, payload in public]
 
 
 class Transactions(ServiceParts):

@@ -19,8 +19,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 import engine as eng
+from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import PhaseNotice
-from bot.service.transaction import MatchTransaction
 from db import Store
 from db.models import OPEN_STATUSES, utcnow
 from db.transfer import ImportedMatch, ImportedSeat, find_open_match, insert_match, match_rows

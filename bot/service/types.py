@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.service.clock import ClockDeadline
+from bot.service.clock_deadline import ClockDeadline
 from engine import Prompt, Standing
 
 
@@ -215,3 +215,13 @@ class OpenPost:
     """The phase filled an earlier post: this one carries on from it."""
     progress: list[int] = field(default_factory=list)
     """Which of ``lines`` tell who the table still waits for (a closed post drops them)."""
+
+
+@dataclass(frozen=True)
+class AwayOutcome:
+    """A seat gone away (`/game away`): until when, and what away means in its match."""
+
+    match_id: int
+    seat: int
+    until: datetime
+    mode: str

@@ -32,7 +32,7 @@ from bot.service.transaction import Transactions
 from db.models import Choice, Deadline, Match, Seat, Undo
 
 if TYPE_CHECKING:
-    from bot.service.transaction import MatchTransaction
+    from bot.service.match_transaction import MatchTransaction
 
 MAX_BACK = 50
 """Player choices one undo may take back."""

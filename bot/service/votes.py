@@ -47,7 +47,7 @@ from db.records import MatchRecord, RecordSeat
 from db.vote_queries import concessions
 
 if TYPE_CHECKING:
-    from bot.service.transaction import MatchTransaction
+    from bot.service.match_transaction import MatchTransaction
 
 DRAW, ABANDON = "draw", "abandon"
 KINDS = (DRAW, ABANDON)

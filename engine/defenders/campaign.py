@@ -2,7 +2,8 @@
 prompt where the players spend XP, level up and trade Artifacts before the next battle.
 
 Split from rules.py (the battle flow) and actions.py (the battle's decisions); both modules'
-helpers are used here, never the other way round (rules.boss_defeated imports `rebuild` lazily).
+helpers are used here, never the other way round (the Rebuild reset after a won battle is
+rules.rebuild).
 """
 
 from __future__ import annotations
@@ -11,44 +12,13 @@ from typing import Any
 
 from engine.contract import Option, Prompt
 from engine.defenders import rules, trade
-from engine.defenders.board import CAPITAL
-from engine.defenders.content import TERRAINS, content
+from engine.defenders.content import content
 from engine.defenders.names import region_name, who
 from engine.defenders.prompting import Answer, dname, fit
-from engine.defenders.rules import Flow, heal, start_battle
+from engine.defenders.rules import Flow, start_battle
 from engine.defenders.state import Boss, DefendersState
 from engine.kit.prompting import opt
 from engine.text import seat_ref
-
-
-def rebuild(f: Flow) -> None:
-    """After a won battle (R: Rebuild, Regroup, Reconcile). The automatic parts happen now;
-    spending XP on the Capital, levelling up and trading artifacts are the players' choices."""
-    state = f.state
-    state.phase = "rebuild"
-    state.ready = []
-    state.trade_offer = None
-    state.active = None
-    state.attacks = []
-    state.current = None
-    for d in state.defenders:
-        d.death_tokens = 0
-        d.shield = d.in_tree = d.riding = False
-        d.used = []
-        d.region = CAPITAL  # every battle is set up with the Defenders in the Capital (A3)
-        heal(d)
-    for r in state.regions.values():
-        r.threat = 0
-        r.destroyed = False
-        r.caravans = 0
-        r.wards = 0
-        r.storm = r.fleet_die = False
-    state.caravan_pile = list(TERRAINS)
-    f.rng.shuffle(state.caravan_pile)
-    state.capital_caravans = 0
-    state.hexed = False
-    f.say(f"Rebuild: the realm is restored and every Defender heals. The Capital City keeps its "
-          f"{state.capital_threat} Threat; each 2 XP spent removes 1.", kind="rebuild", phase_end=True)
 
 
 def regroup_and_reconcile(f: Flow) -> None:

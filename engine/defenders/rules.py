@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine import kit
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
-from engine.defenders.content import content
+from engine.defenders.content import TERRAINS, content
 from engine.defenders.names import caravans, region_name, who
 from engine.defenders.state import Active, Attack, Defender, DefendersState
 from engine.defenders.view_models import CAPITAL_FELL
@@ -372,9 +372,37 @@ def boss_defeated(f: Flow) -> None:
     if state.options.mode == "single" or state.battle >= 3:
         finish(f, True, f"{card.name} was defeated with all {CARAVANS} Caravans home")
     else:
-        from engine.defenders.campaign import rebuild  # campaign.py builds on this module
-
         rebuild(f)
+
+
+def rebuild(f: Flow) -> None:
+    """After a won battle (R: Rebuild, Regroup, Reconcile). The automatic parts happen now;
+    spending XP on the Capital, levelling up and trading artifacts are the players' choices."""
+    state = f.state
+    state.phase = "rebuild"
+    state.ready = []
+    state.trade_offer = None
+    state.active = None
+    state.attacks = []
+    state.current = None
+    for d in state.defenders:
+        d.death_tokens = 0
+        d.shield = d.in_tree = d.riding = False
+        d.used = []
+        d.region = CAPITAL  # every battle is set up with the Defenders in the Capital (A3)
+        heal(d)
+    for r in state.regions.values():
+        r.threat = 0
+        r.destroyed = False
+        r.caravans = 0
+        r.wards = 0
+        r.storm = r.fleet_die = False
+    state.caravan_pile = list(TERRAINS)
+    f.rng.shuffle(state.caravan_pile)
+    state.capital_caravans = 0
+    state.hexed = False
+    f.say(f"Rebuild: the realm is restored and every Defender heals. The Capital City keeps its "
+          f"{state.capital_threat} Threat; each 2 XP spent removes 1.", kind="rebuild", phase_end=True)
 
 
 def reveal_boss(f: Flow) -> None:
