@@ -93,4 +93,4 @@ class Flow(Generic[StateT]):
         if self._count_on_close:
             self.state.step = self.state.step + 1
             self._count_on_close = False
-        return Step(state=self.state, events=self.events)
+        return Step.model_construct(state=self.state, events=self.events)

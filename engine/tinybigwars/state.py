@@ -117,6 +117,11 @@ class Turn(_M):
     """Destination chosen, waiting for the escort count."""
 
 
+_POSITIONS: dict[tuple[str, str], int] = {}
+"""(map, location id) -> its index in ``locations`` as last found: a hint, always checked."""
+_MAX_POSITIONS = 4096
+
+
 class TBWState(State):
     options: Options = Field(default_factory=Options)
     seats_n: int = 2
@@ -140,8 +145,17 @@ class TBWState(State):
     draw: bool = False
 
     def loc(self, node: str) -> Location:
-        for loc in self.locations:
+        """The location ``node``: where it sat last time on this map, checked, else searched
+        (rules look locations up tens of times a choice)."""
+        locations = self.locations
+        position = _POSITIONS.get((self.map, node))
+        if position is not None and position < len(locations) and locations[position].id == node:
+            return locations[position]
+        for position, loc in enumerate(locations):
             if loc.id == node:
+                if len(_POSITIONS) >= _MAX_POSITIONS:
+                    _POSITIONS.clear()
+                _POSITIONS[(self.map, node)] = position
                 return loc
         raise KeyError(node)
 
