@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.clone import trusted
 from engine.contract import Event
 
 LOG_LENGTH = 8
@@ -36,8 +37,8 @@ def emit(
     a new list, never changed in place: a state handed out earlier (a
     snapshot, an AI's trial) must not see its log grow.
     """
-    event = Event.model_construct(kind=kind, text=text, seats=None if seats is None else list(seats),
-                                  data=dict(data) if data else {}, phase_end=phase_end)
+    event = trusted(Event, {"kind": kind, "text": text, "seats": None if seats is None else list(seats),
+                            "data": dict(data) if data else {}, "phase_end": phase_end})
     events.append(event)
     if seats is None:
         setattr(state, log_field, [*getattr(state, log_field), text][-LOG_LENGTH:])

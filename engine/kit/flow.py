@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
-from engine.clone import clone
+from engine.clone import clone, trusted
 from engine.contract import Event, State, Step
 from engine.kit.events import emit
 from engine.rng import rng_for
@@ -93,4 +93,4 @@ class Flow(Generic[StateT]):
         if self._count_on_close:
             self.state.step = self.state.step + 1
             self._count_on_close = False
-        return Step.model_construct(state=self.state, events=self.events)
+        return trusted(Step, {"state": self.state, "events": self.events})
