@@ -14,8 +14,21 @@ from engine.contract import State
 Phase = Literal["force", "clan", "activation", "combat", "over"]
 
 
+def _set_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set), without pydantic's per-call dispatch; rules set fields
+    about ten times a choice. Anything else goes through pydantic."""
+    if name in type(model).__pydantic_fields__:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
 class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    __setattr__ = _set_field
 
 
 class Options(_M):
@@ -123,6 +136,8 @@ _MAX_POSITIONS = 4096
 
 
 class TBWState(State):
+    __setattr__ = _set_field
+
     options: Options = Field(default_factory=Options)
     seats_n: int = 2
     map: str = "city2"
