@@ -11,12 +11,19 @@ but barely the figure. Floors, measured in the same run on the same states:
   contract (``submit`` returns a new state; the driver reads ``prompts`` before each choice)
   even if the AI and the rules cost nothing.
 
-Run: python benchmarks/engine_speed.py [--matches 40] [--samurai-matches 8] [--repeat 3]
+Replay (issue 31): the recorded choice logs of the same heuristic matches played again, in
+choices/s: through ``submit`` (the contract: a copy per choice) and through a driver's working
+copy (engine/working.py: one copy, every step in place, prompts never built), beside the copy
+floor (a copy per choice alone) from the same run.
+
+Run: python benchmarks/engine_speed.py [--matches 40] [--samurai-matches 8]
+[--defenders-matches 20] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -91,14 +98,62 @@ def measure(key: str, seats: int, matches: int, repeat: int) -> None:
           f"(one copy and the open prompts per choice: what the contract costs with free AI and rules)")
 
 
+def replay(key: str, seats: int, matches: int, repeat: int) -> None:
+    """Print choices/s of replaying recorded heuristic matches, through ``submit`` and through
+    a working copy, beside the copy floor, all from this run."""
+    game = engine.get(key)
+    options = engine.parse_options(game, None)
+    logs = [simulate(key, seats, seed, "heuristic")["log"] for seed in range(matches)]
+    choices = sum(len(log) for log in logs)
+
+    def through_submit() -> None:
+        for seed, log in enumerate(logs):
+            state = game.setup(seats, options, seed)
+            for seat, choice in log:
+                state = game.submit(state, seat, choice).state
+
+    def through_working_copy() -> None:
+        for seed, log in enumerate(logs):
+            working = engine.Working(game, game.setup(seats, options, seed), owned=True)
+            for seat, choice in log:
+                working.submit(seat, choice)
+
+    submit_cpu = statistics.median(cpu_of(through_submit) for _ in range(repeat))
+    working_cpu = statistics.median(cpu_of(through_working_copy) for _ in range(repeat))
+    copy_cpu = 0.0
+    for seed, log in enumerate(logs):
+        working = engine.Working(game, game.setup(seats, options, seed), owned=True)
+        for seat, choice in log:
+            start = time.process_time()
+            clone(working.state)
+            copy_cpu += time.process_time() - start
+            working.submit(seat, choice)
+    print(f"{key} {seats} seats, replay of {matches} recorded heuristic matches, {choices} choices "
+          f"(median of {repeat})")
+    print(f"  replay submit  {choices / submit_cpu:8.0f} choices/s  {submit_cpu / choices * 1e6:6.1f} us per choice "
+          f"(the contract: a copy per choice)")
+    print(f"  replay working {choices / working_cpu:8.0f} choices/s  {working_cpu / choices * 1e6:6.1f} us per choice "
+          f"(one working copy, steps in place)")
+    print(f"  floor copy     {choices / copy_cpu:8.0f} choices/s  {copy_cpu / choices * 1e6:6.1f} us per choice "
+          f"(the copy alone, what submit adds)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=40, help="Tiny Big Wars matches (3 seats)")
     parser.add_argument("--samurai-matches", type=int, default=8, help="Samurai Swords matches (4 seats, base)")
+    parser.add_argument("--defenders-matches", type=int, default=20, help="Tiny Epic Defenders matches (2 seats)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--replay-only", action="store_true", help="only the replay figures")
     args = parser.parse_args()
-    measure("tinybigwars", 3, args.matches, args.repeat)
-    measure("samurai", 4, args.samurai_matches, args.repeat)
+    print(f"load average at start: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    runs = [("tinybigwars", 3, args.matches), ("samurai", 4, args.samurai_matches),
+            ("defenders", 2, args.defenders_matches)]
+    for key, seats, matches in runs:
+        replay(key, seats, matches, args.repeat)
+        if not args.replay_only:
+            measure(key, seats, matches, args.repeat)
+    print(f"load average at end: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from engine.contract import (
     IllegalChoice,
     NumberField,
     Option,
+    PlaysInPlace,
     Prompt,
     Result,
     Standing,
@@ -15,6 +16,7 @@ from engine.contract import (
 from engine.registry import SHIPPED, default_key, games, get, parse_options, register, replay
 from engine.rng import derive_seed, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
+from engine.working import Working
 
 __all__ = [
     "SHIPPED",
@@ -24,11 +26,13 @@ __all__ = [
     "IllegalChoice",
     "NumberField",
     "Option",
+    "PlaysInPlace",
     "Prompt",
     "Result",
     "Standing",
     "State",
     "Step",
+    "Working",
     "canonical_json",
     "derive_seed",
     "log_sha256",

@@ -27,6 +27,21 @@ def clone(model: Model) -> Model:
     return _copier(type(model))(model)
 
 
+def trusted(cls: type[Model], values: dict[str, Any]) -> Model:
+    """A ``cls`` holding ``values`` as they are, unvalidated: every field given, in declared
+    order, of its declared type (the engine's own events and steps, built thousands of times a
+    match; pydantic's ``model_construct`` costs more than validating)."""
+    model = object.__new__(cls)
+    _set(model, "__dict__", values)
+    _set(model, "__pydantic_fields_set__", set(values))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return model
+
+
+_set = object.__setattr__
+
+
 def _copy_value(value: Any) -> Any:
     """Deep copy of a value of unknown declared type (``Any`` fields, unions)."""
     kind = type(value)

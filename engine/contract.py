@@ -180,3 +180,15 @@ class Game(Protocol):
     def policies(self) -> dict[str, Any]:
         """Name -> policy object with ``choose(state, prompt, rng) -> dict``."""
         ...
+
+
+@runtime_checkable
+class PlaysInPlace(Protocol):
+    """A game whose steps can change a state the driver owns instead of copying it: the one
+    copy per transaction that engine/working.py's `Working` takes. Every KitGame does;
+    ``submit`` stays the contract, ``play`` is the fast path beside it."""
+
+    def play(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
+        """``submit`` applied to ``state`` itself (returned as the step's state); an
+        IllegalChoice may leave it half changed, so only its owner may call this."""
+        ...

@@ -69,9 +69,12 @@ def replay(
     seed: int,
     log: list[tuple[int, dict[str, Any]]],
 ) -> State:
-    """Rebuild a state from the ordered choice log: same inputs, same state, bit for bit."""
+    """Rebuild a state from the ordered choice log: same inputs, same state, bit for bit
+    (one working copy, every step in place: engine/working.py)."""
+    from engine.working import Working
+
     game = get(key)
-    state = game.setup(seats, parse_options(game, options), seed)
+    working = Working(game, game.setup(seats, parse_options(game, options), seed), owned=True)
     for seat, choice in log:
-        state = game.submit(state, seat, choice).state
-    return state
+        working.submit(seat, choice)
+    return working.state

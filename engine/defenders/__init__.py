@@ -38,8 +38,8 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
     def prompts_of(self, state: DefendersState) -> list[Prompt]:
         return actions.prompts(state)
 
-    def apply(self, state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
-        return actions.submit(state, seat, choice)
+    def apply(self, state: DefendersState, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
+        return actions.submit(state, seat, choice, in_place=in_place)
 
     def view_of(self, state: DefendersState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)

@@ -302,7 +302,9 @@ STEP_RANDOM = StepRandom(salt="step", counts_first=True)
 """How a Defenders choice's RNG is derived (engine/kit/flow.py says why it differs)."""
 
 
-def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
+def submit(state: DefendersState, seat: int, choice: dict[str, Any], *, in_place: bool = False) -> Step:
+    """Apply one seat's choice to a copy of ``state``, or to ``state`` itself when ``in_place``
+    (a driver's working copy, engine/working.py)."""
     bad_seat = refusals.check_seat(state, seat)
     if bad_seat:
         raise IllegalChoice(bad_seat)
@@ -316,7 +318,7 @@ def submit(state: DefendersState, seat: int, choice: dict[str, Any]) -> Step:
     picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
     if picked is None:
         raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    flow = Flow.for_choice(state, STEP_RANDOM)
+    flow = Flow.for_choice(state, STEP_RANDOM, in_place=in_place)
     PHASES.handle(flow, mine.kind, mine, seat, dict(picked.choice))
     settle(flow)
     return flow.close()

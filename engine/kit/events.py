@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from engine.clone import trusted
 from engine.contract import Event
 
 LOG_LENGTH = 8
@@ -31,10 +32,13 @@ def emit(
 ) -> Event:
     """Append one event to ``events``; a public one (``seats`` None) also joins the log.
 
-    The log is assigned a new list, never changed in place: a state handed out earlier (a
+    The event is built without validation (every caller is engine code passing the declared
+    types); the seats and data are copied as validation would copy them. The log is assigned
+    a new list, never changed in place: a state handed out earlier (a
     snapshot, an AI's trial) must not see its log grow.
     """
-    event = Event(kind=kind, text=text, seats=seats, data=data or {}, phase_end=phase_end)
+    event = trusted(Event, {"kind": kind, "text": text, "seats": None if seats is None else list(seats),
+                            "data": dict(data) if data else {}, "phase_end": phase_end})
     events.append(event)
     if seats is None:
         setattr(state, log_field, [*getattr(state, log_field), text][-LOG_LENGTH:])

@@ -2,8 +2,9 @@
 
 `submit` must never change the state it is given (the service keeps it, AIs try choices on
 it), so a pass copies the state once, through engine/clone.py, and everything after works on
-that copy. Handlers then take one `Flow` instead of threading (state, events, rng) through
-every rule function.
+that copy; `play` (a driver's working copy, engine/working.py) skips the copy and changes the
+state it is given. Handlers then take one `Flow` instead of threading (state, events, rng)
+through every rule function.
 
 Why the games' RNG differ, and stay so: each game fixed how a choice's RNG is derived from
 (seed, step) when it was first written. Tiny Big Wars and Samurai Swords draw from
@@ -19,9 +20,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
-from engine.clone import clone
+from engine.clone import clone, trusted
 from engine.contract import Event, State, Step
 from engine.kit.events import emit
 from engine.rng import rng_for
@@ -39,6 +40,23 @@ class StepRandom:
     (Defenders); False: the RNG is that of the step being answered, which is counted after."""
 
 
+class _StepRandomness:
+    """``rng_for(seed, step, salt)``, seeded on first use: most choices roll nothing, and
+    seeding costs as much as a small rule. Rules take it as the ``random.Random`` it stands
+    for (each method is the seeded RNG's own, so the numbers are the same)."""
+
+    def __init__(self, seed: int, step: int, salt: str) -> None:
+        self._of = (seed, step, salt)
+
+    def __getattr__(self, name: str) -> Any:
+        rng = self.__dict__.get("_rng")
+        if rng is None:
+            rng = self.__dict__["_rng"] = rng_for(*self._of)
+        value = getattr(rng, name)
+        self.__dict__[name] = value
+        return value
+
+
 class Flow(Generic[StateT]):
     """The state being changed, the step's RNG and the events so far, handed to every handler.
 
@@ -54,12 +72,13 @@ class Flow(Generic[StateT]):
         self._count_on_close = False
 
     @classmethod
-    def for_choice(cls, state: StateT, randomness: StepRandom) -> Self:
-        """A pass answering one choice: on a copy of ``state``, with that step's RNG."""
-        copy = clone(state)
+    def for_choice(cls, state: StateT, randomness: StepRandom, *, in_place: bool = False) -> Self:
+        """A pass answering one choice, with that step's RNG: on a copy of ``state``, or on
+        ``state`` itself when the driver owns it (``in_place``: engine/working.py)."""
+        target = state if in_place else clone(state)
         if randomness.counts_first:
-            copy.step = state.step + 1
-        flow = cls(copy, rng_for(copy.seed, copy.step, randomness.salt))
+            target.step = target.step + 1
+        flow = cls(target, cast(random.Random, _StepRandomness(target.seed, target.step, randomness.salt)))
         flow._count_on_close = not randomness.counts_first
         return flow
 
@@ -74,4 +93,4 @@ class Flow(Generic[StateT]):
         if self._count_on_close:
             self.state.step = self.state.step + 1
             self._count_on_close = False
-        return Step(state=self.state, events=self.events)
+        return trusted(Step, {"state": self.state, "events": self.events})

@@ -89,7 +89,13 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         return self.prompts_of(self.own(state))
 
     def submit(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
-        return self.apply(self.own(state), seat, choice)
+        return self.apply(self.own(state), seat, choice, in_place=False)
+
+    def play(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
+        """``submit`` without the copy: ``state`` itself becomes the step's state. Only for a
+        state the caller owns and may lose: an IllegalChoice can leave it half changed
+        (engine/working.py keeps a driver's working copy and undoes that)."""
+        return self.apply(self.own(state), seat, choice, in_place=True)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.view_of(self.own(state), seat)
@@ -118,8 +124,9 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         """Every decision owed now."""
 
     @abstractmethod
-    def apply(self, state: StateT, seat: int, choice: dict[str, Any]) -> Step:
-        """One seat's answer applied to a copy of ``state`` (the rules' submit)."""
+    def apply(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
+        """One seat's answer applied to a copy of ``state`` (the rules' submit), or to ``state``
+        itself when ``in_place``."""
 
     @abstractmethod
     def view_of(self, state: StateT, seat: int | None) -> dict[str, Any]:

@@ -35,8 +35,8 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
     def prompts_of(self, state: SamuraiState) -> list[Prompt]:
         return rules.prompts(state)
 
-    def apply(self, state: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
-        return rules.submit(state, seat, choice)
+    def apply(self, state: SamuraiState, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
+        return rules.submit(state, seat, choice, in_place=in_place)
 
     def view_of(self, state: SamuraiState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)

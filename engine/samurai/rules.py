@@ -206,9 +206,10 @@ def fresh_copy(state: SamuraiState) -> SamuraiState:
     return clone(state)
 
 
-def submit(state_before: SamuraiState, seat: int, choice: dict[str, Any]) -> Step:
-    """Apply one seat's choice to a copy of the state, then advance the machine; choosing a
-    region of a paged list only moves that seat's view of the list."""
+def submit(state_before: SamuraiState, seat: int, choice: dict[str, Any], *, in_place: bool = False) -> Step:
+    """Apply one seat's choice to a copy of the state (or to the state itself, ``in_place``: a
+    driver's working copy, engine/working.py), then advance the machine; choosing a region of
+    a paged list only moves that seat's view of the list."""
     if state_before.phase == "over":
         raise IllegalChoice("the game is over")
     mine = prompts(state_before, only=seat)
@@ -216,7 +217,7 @@ def submit(state_before: SamuraiState, seat: int, choice: dict[str, Any]) -> Ste
         raise IllegalChoice("it is not your turn: nothing is asked of you now")
     prompt = mine[0]
     answer = parse_choice(prompt.answer, choice)
-    state = fresh_copy(state_before)
+    state = state_before if in_place else fresh_copy(state_before)
     rng = rng_for(state.seed, state.step)
     events: list[Event] = []
     if isinstance(answer, Pick) and answer.act == "region":

@@ -28,8 +28,8 @@ class TinyBigWars(KitGame[TBWState, Options]):
     def prompts_of(self, state: TBWState) -> list[Prompt]:
         return rules.prompts(state)
 
-    def apply(self, state: TBWState, seat: int, choice: dict[str, Any]) -> Step:
-        return rules.submit(state, seat, choice)
+    def apply(self, state: TBWState, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
+        return rules.submit(state, seat, choice, in_place=in_place)
 
     def view_of(self, state: TBWState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)

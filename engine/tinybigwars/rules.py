@@ -544,8 +544,9 @@ def prompts(s: TBWState, only: int | None = None) -> list[Prompt]:
     return PHASES.prompts(s, only)
 
 
-def submit(state: TBWState, seat: int, choice: object) -> Step:
-    """Validate and apply one answer on a copy; the input state is never changed."""
+def submit(state: TBWState, seat: int, choice: object, *, in_place: bool = False) -> Step:
+    """Validate and apply one answer on a copy (the input state is never changed), or on the
+    state itself with ``in_place`` (a driver's working copy: engine/working.py)."""
     if not isinstance(state, TBWState):
         raise WrongGame("This is not a Tiny Big Wars match.")
     if state.phase == "over":
@@ -556,6 +557,6 @@ def submit(state: TBWState, seat: int, choice: object) -> Step:
     if kind is None:
         raise IllegalChoice("You have no decision to make right now; wait for the other players.")
     answer = parse_choice(ANSWERS[kind], choice)
-    flow = TBWFlow.for_choice(state, STEP_RANDOM)
+    flow = TBWFlow.for_choice(state, STEP_RANDOM, in_place=in_place)
     PHASES.handle(flow, kind, seat, answer)
     return flow.close()

@@ -14,8 +14,21 @@ from engine.contract import State
 Phase = Literal["force", "clan", "activation", "combat", "over"]
 
 
+def _set_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set), without pydantic's per-call dispatch; rules set fields
+    about ten times a choice. Anything else goes through pydantic."""
+    if name in type(model).__pydantic_fields__:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
 class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    __setattr__ = _set_field
 
 
 class Options(_M):
@@ -118,7 +131,14 @@ class Turn(_M):
     """Destination chosen, waiting for the escort count."""
 
 
+_POSITIONS: dict[tuple[str, str], int] = {}
+"""(map, location id) -> its index in ``locations`` as last found: a hint, always checked."""
+_MAX_POSITIONS = 4096
+
+
 class TBWState(State):
+    __setattr__ = _set_field
+
     options: Options = Field(default_factory=Options)
     seats_n: int = 2
     map: str = "city2"
@@ -141,8 +161,17 @@ class TBWState(State):
     draw: bool = False
 
     def loc(self, node: str) -> Location:
-        for loc in self.locations:
+        """The location ``node``: where it sat last time on this map, checked, else searched
+        (rules look locations up tens of times a choice)."""
+        locations = self.locations
+        position = _POSITIONS.get((self.map, node))
+        if position is not None and position < len(locations) and locations[position].id == node:
+            return locations[position]
+        for position, loc in enumerate(locations):
             if loc.id == node:
+                if len(_POSITIONS) >= _MAX_POSITIONS:
+                    _POSITIONS.clear()
+                _POSITIONS[(self.map, node)] = position
                 return loc
         raise KeyError(node)
 

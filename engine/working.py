@@ -1,0 +1,89 @@
+"""A driver's working copy: one copy per transaction, steps applied in place.
+
+``submit`` (the contract) copies the whole state on every choice so that the state it was
+given stays as it was: a copy costs more than most rules do. A driver that plays several
+choices in a row (a replay, an all-AI match, the AI seats answering after a player) only
+needs the state it started from kept, not every state in between. `Working` copies that state
+once, on the first step (copy on write), and applies every step to the copy in place
+(``play``). The starting state is never changed; prompts are built only when asked.
+
+A refused choice (IllegalChoice, or any error in the rules) must change nothing, as with
+``submit``; an in-place step may have changed the copy half way, so the copy is rebuilt from
+the starting state and the steps accepted so far (rare: a driver's own choices are legal).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.clone import clone
+from engine.contract import Event, Game, PlaysInPlace, Prompt, State
+
+
+class Working:
+    """The state a driver plays on, starting from ``state`` (which is never changed).
+
+    ``owned``: the caller hands ``state`` over and will not use it again (a fresh setup, a
+    state just read from storage), so not even the first copy is taken; a refused choice then
+    rebuilds nothing and the working copy is spoiled (its owner starts again from storage).
+    """
+
+    def __init__(self, game: Game, state: State, *, owned: bool = False) -> None:
+        self.game = game
+        self._play = game.play if isinstance(game, PlaysInPlace) else None
+        self._start: State | None = None if owned else state
+        self._state: State | None = state if owned else None
+        self._accepted: list[tuple[int, dict[str, Any]]] = []
+        self._spoiled = False
+
+    @property
+    def state(self) -> State:
+        """The state after every accepted step (the starting state itself before any)."""
+        if self._spoiled:
+            raise RuntimeError("this working copy was left half changed by a refused choice")
+        if self._state is not None:
+            return self._state
+        assert self._start is not None
+        return self._start
+
+    @property
+    def steps(self) -> int:
+        """Choices accepted so far."""
+        return len(self._accepted)
+
+    def prompts(self) -> list[Prompt]:
+        """Every decision owed now, built only when asked."""
+        return self.game.prompts(self.state)
+
+    def submit(self, seat: int, choice: dict[str, Any]) -> list[Event]:
+        """Apply one choice; its events. A refused choice raises as ``submit`` does and
+        leaves the working state as it was."""
+        state = self.state
+        if self._play is None:
+            step = self.game.submit(state, seat, choice)
+            self._state = step.state
+            self._accepted.append((seat, choice))
+            return step.events
+        if self._state is None:
+            state = self._state = clone(state)
+        try:
+            step = self._play(state, seat, choice)
+        except BaseException:
+            self._rebuild()
+            raise
+        self._accepted.append((seat, choice))
+        return step.events
+
+    def _rebuild(self) -> None:
+        """The working state again from the starting state and the accepted steps."""
+        if self._start is None:
+            self._spoiled = True
+            return
+        self._state = None
+        if not self._accepted:
+            return
+        state = clone(self._start)
+        assert self._play is not None
+        for seat, choice in self._accepted:
+            self._play(state, seat, choice)
+        self._state = state
