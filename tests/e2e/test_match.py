@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from db.models import Notice as NoticeRow
 from tests.bot.wording_scan import message_problems
-from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
+from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for, wait_public_delivered
 from tests.fakediscord import FakeDiscord, Player
 from tests.fakediscord.models import Channel, Message
 
@@ -45,7 +45,8 @@ async def play_full_match(fake: FakeDiscord, start_bot: Any, alice: Player, bob:
 
 
 async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_path) -> None:
-    await play_full_match(fake, start_bot, alice, bob, tmp_path / "w.db")
+    bot = await play_full_match(fake, start_bot, alice, bob, tmp_path / "w.db")
+    await wait_public_delivered(bot)  # the last phase post is closed with its map after the result shows
     posts = fake.channel_messages(fake.channel)
     contents = [m.content for m in posts]
     # Progress shows while a phase post is open; the closed post keeps only what happened.
@@ -56,7 +57,10 @@ async def test_full_match_two_humans_one_ai(fake, start_bot, alice, bob, tmp_pat
     for post in phase_posts:
         img = post.image()
         assert img.size == (1200, 1560)
-    assert OVER in phase_posts[-1].content
+    # The end is told at or after the last phase post (the result post, when the match ended
+    # mid-round by influence, is a post of its own).
+    last = posts.index(phase_posts[-1])
+    assert any(OVER in m.content for m in posts[last:]), [m.content[:80] for m in posts[last:]]
     # Every text of the match, DMs and ephemeral replies included, reads cleanly (issue 25).
     assert message_problems(fake.messages.values()) == []
 
