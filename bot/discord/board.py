@@ -15,12 +15,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import refused, table_links, texts, threads
+from bot.discord.error_codes import ARCHIVED_THREAD, UNKNOWN_MESSAGE
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, moment, timestamp
-from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
+from bot.discord.refusals import final_code
 from engine.text import fill
 
 if TYPE_CHECKING:
@@ -200,6 +201,6 @@ class Boards(PacedRefresh):
         try:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
-            if not reopen or exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
+            if not reopen or exc.code != ARCHIVED_THREAD or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)

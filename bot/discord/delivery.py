@@ -127,7 +127,7 @@ class Delivery(DirectMessages):
     def probe_delay(self, probes: int) -> float:
         """Seconds to the next probe of a blocked target after ``probes`` failed ones: doubling, capped."""
         first = self._setting("delivery_probe_seconds", 60.0)
-        return min(first * 2 ** min(probes, 30), self._setting("delivery_probe_max_seconds", 900.0))
+        return min(first * 2.0 ** min(probes, 30), self._setting("delivery_probe_max_seconds", 900.0))
 
     async def run_forever(self, every: float, stopping: asyncio.Event) -> None:
         """A round every ``every`` s or when woken, until ``stopping`` is set (a round under way
@@ -249,7 +249,7 @@ class Delivery(DirectMessages):
 
     def _back_off(self, match_id: int) -> None:
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1
-        wait = min(self._setting("deliver_seconds", 1.0) * 2 ** min(failures, 30), RETRY_MAX_SECONDS)
+        wait = min(self._setting("deliver_seconds", 1.0) * 2.0 ** min(failures, 30), RETRY_MAX_SECONDS)
         self.retry_at[match_id] = (time.monotonic() + wait, failures)
 
     def fence(self) -> Fence | None:

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord import refused, table_links, turn_dm
+from bot.discord.error_codes import DMS_CLOSED, UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE, only
-from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
+from bot.discord.refusals import final_code
 from bot.discord.seat_turns import SeatTurns, Shown
-from bot.discord.sending import DMS_CLOSED, SUPERSEDED, LeaseLost, clip, inert, nonce_of
+from bot.discord.sending import SUPERSEDED, LeaseLost, clip, inert, nonce_of
 from bot.discord.undo_ui import closed_consent_text
 from bot.discord.vote_ui import close_votes
 from bot.service import drawing

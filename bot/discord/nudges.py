@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from bot.discord.error_codes import DMS_CLOSED
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import PlainView, timestamp
-from bot.discord.sending import DMS_CLOSED, channel_of, clip, inert, nonce_of, parse_time, user_of
+from bot.discord.sending import channel_of, clip, inert, nonce_of, parse_time, user_of
 from bot.discord.texts import (
     HAS_CHOSEN,
     HEADS_UP_MENTION,

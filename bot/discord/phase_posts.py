@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.discord import table_links
+from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
-from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.discord.sending import channel_of, inert, nonce_of
 from bot.service import drawing
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS

@@ -10,22 +10,22 @@ from typing import Any
 
 import discord
 
+from bot.discord.error_codes import (
+    ARCHIVED_THREAD,
+    LOCKED_THREAD,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    NO_MUTUAL_GUILDS,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_USER,
+)
 from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import timestamp
 from bot.service.outbox import REFUSED_KIND
 
-MISSING_ACCESS = 50001
-MISSING_PERMISSIONS = 50013
-UNKNOWN_CHANNEL = 10003
-UNKNOWN_MESSAGE = 10008
-UNKNOWN_USER = 10013
-NO_MUTUAL_GUILDS = 50278
-ARCHIVED_THREAD = 50083
-LOCKED_THREAD = 160005
-"""Posting in a locked thread takes Manage Threads: the match's thread waits for a moderator."""
 FINAL = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_USER, NO_MUTUAL_GUILDS,
                    LOCKED_THREAD})
-"""Discord error codes that will not change by asking again; closed DMs (50007) have their own fallback."""
+"""Discord error codes that will not change by asking again; closed DMs (DMS_CLOSED) have their own fallback."""
 
 NEEDED = (("view_channel", "View Channel"), ("send_messages", "Send Messages"), ("attach_files", "Attach Files"))
 """What the bot needs in a match channel (the maps are attachments)."""

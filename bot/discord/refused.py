@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.discord import threads
-from bot.discord.refusals import ARCHIVED_THREAD, LOCKED_THREAD, final_code
+from bot.discord.error_codes import ARCHIVED_THREAD
+from bot.discord.refusals import final_code
 from bot.discord.sending import DELIVERED, DROPPED, LOST, MAX_TRIES, PARKED, RETRY
 from bot.service.outbox import ALERT, CHANNEL, PHASE_POST_KINDS, target_of
 
@@ -125,4 +126,4 @@ async def give_up(delivery: RefusalJudge, group: list[Notice], exc: discord.HTTP
     return DROPPED
 
 
-__all__ = ["AGAIN", "LOCKED_THREAD", "RECREATE", "Held", "give_up", "is_refusal", "judge"]
+__all__ = ["AGAIN", "RECREATE", "Held", "give_up", "is_refusal", "judge"]

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
+from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
-from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.discord.sending import channel_of
 from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
 from render.anim import DEFAULT_MAX_BYTES

@@ -13,8 +13,6 @@ import discord
 if TYPE_CHECKING:
     from bot.service import Notice
 
-DMS_CLOSED = 50007
-"""Discord's code for "Cannot send messages to this user" (DMs closed to the bot)."""
 NONCE_LENGTH = 25
 """Discord takes string nonces of up to 25 characters."""
 
