@@ -28,8 +28,16 @@ from bot.service.outbox import ALERT, CHANNEL, PHASE_POST_KINDS, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Messenger
-    from bot.service import MatchService, Notice
+    from bot.service import Notice
     from bot.service.outbox import Fence
+
+
+class RefusalService(Protocol):
+    """The service calls judging a refusal makes."""
+
+    async def drop(self, notice_id: int, code: int, reason: str, fence: Fence | None = None) -> bool: ...
+
+    async def holds_term(self, fence: Fence) -> bool: ...
 
 
 class RefusalJudge(Protocol):
@@ -40,7 +48,7 @@ class RefusalJudge(Protocol):
     def bot(self) -> Messenger: ...
 
     @property
-    def svc(self) -> MatchService: ...
+    def svc(self) -> RefusalService: ...
 
     def fence(self) -> Fence | None: ...
 

@@ -43,7 +43,7 @@ def inert(text: str) -> str:
     return discord.utils.escape_mentions(text)
 
 
-def nonce_of(notice: Any, part: str = "") -> str:
+def nonce_of(notice: Notice, part: str = "") -> str:
     """The nonce of a notice's message (``part`` for a second message of the same notice): the same
     on every attempt, different for every notice (keys are unique per match, so the match is in it)."""
     seed = f"warhost:{notice.match_id}:{notice.key}:{part}"
