@@ -215,8 +215,7 @@ class DirectMessages:
                 head += turn_dm.outcome(previous, until=turn.subject.version)
             rendered = turn_dm.render(turn, head)
             files: list[discord.File] = []
-            prompt = payload.get("prompt") or {}
-            if prompt.get("secret") and payload.get("view"):
+            if turn_dm.asked(turn).secret and payload.get("view"):
                 png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
                 files.append(discord.File(io.BytesIO(png), "you.png"))
                 await self.ensure_lease()
