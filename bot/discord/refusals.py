@@ -6,7 +6,7 @@ after it; these refusals park the target instead (see bot/service/outbox.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -23,6 +23,10 @@ from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import timestamp
 from bot.service.outbox import REFUSED_KIND
 
+if TYPE_CHECKING:
+    from bot.discord.wiring import Messenger
+    from bot.service.types import Blocked
+
 FINAL = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_USER, NO_MUTUAL_GUILDS,
                    LOCKED_THREAD})
 """Discord error codes that will not change by asking again; closed DMs (DMS_CLOSED) have their own fallback."""
@@ -38,7 +42,7 @@ def final_code(exc: BaseException) -> int | None:
     return None
 
 
-def missing_permission(bot: Any, channel_id: int) -> str | None:
+def missing_permission(bot: Messenger, channel_id: int) -> str | None:
     """The first needed permission the bot lacks in the channel, as far as its cache knows.
     Only the first: without View Channel nothing else counts, without Send Messages Discord
     drops Attach Files too."""
@@ -51,7 +55,7 @@ def missing_permission(bot: Any, channel_id: int) -> str | None:
     return next((label for attr, label in NEEDED if not getattr(perms, attr)), None)
 
 
-def reason_for(bot: Any, code: int, kind: str, target_id: int) -> str:
+def reason_for(bot: Messenger, code: int, kind: str, target_id: int) -> str:
     """A short, readable reason for a final refusal."""
     if code in (MISSING_PERMISSIONS, MISSING_ACCESS) and kind == "channel":
         missing = missing_permission(bot, target_id)
@@ -97,7 +101,7 @@ def alert_text(payload: dict[str, Any], channel_id: int, match_id: int) -> str:
             f"{remedy(kind, code)}.")
 
 
-def status_lines(blocked: list[Any], names: dict[int, str]) -> list[str]:
+def status_lines(blocked: list[Blocked], names: dict[int, str]) -> list[str]:
     """`/game status` lines for the match's blocked targets."""
     lines = []
     for block in blocked:
