@@ -1,22 +1,61 @@
 """Players' names in what the engine writes: every front-end (Discord, the terminal) shows a
-prompt only after this, so an engine seat reference like "[[seat:1]]" never reaches a reader."""
+prompt only after this, so an engine seat reference like "[[seat:1]]" never reaches a reader.
+
+Prompts reach front-ends as the engine's ``Prompt`` (an open decision read from the service) or
+as the JSON dict a prompt notice stored; ``named_prompt`` is their entry point: it parses either
+once into ``ShownPrompt`` and front-ends read its attributes, never ``.get`` with a guessed default."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.contract import InputKind, NumberField, Option, Prompt
 from engine.text import fill
 
 
-def named_prompt(prompt: dict[str, Any], names: list[str]) -> dict[str, Any]:
+class ShownPrompt(BaseModel):
+    """A decision as front-ends show it: the engine's ``Prompt`` (engine/contract.py, which
+    documents each field) without its answer model, which never leaves the engine."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    kind: str
+    text: str
+    input: InputKind = "choose"
+    options: list[Option] = Field(default_factory=list)
+    field: str = "picks"
+    min_picks: int = 0
+    max_picks: int = 1
+    fields: list[NumberField] = Field(default_factory=list)
+    secret: bool = False
+    answered: bool = False
+    shared: bool = False
+    optional: bool = False
+    default: dict[str, Any] = Field(default_factory=dict)
+    deadline_hours: float | None = None
+
+
+def shown_prompt(prompt: Prompt | ShownPrompt | Mapping[str, Any]) -> ShownPrompt:
+    """The prompt as a front-end reads it, from the engine's model or a stored prompt dict."""
+    if isinstance(prompt, ShownPrompt):
+        return prompt
+    if isinstance(prompt, Prompt):
+        return ShownPrompt.model_validate(prompt, from_attributes=True)
+    return ShownPrompt.model_validate(prompt)
+
+
+def named_prompt(prompt: Prompt | ShownPrompt | Mapping[str, Any], names: list[str]) -> ShownPrompt:
     """The prompt with players' names in place of the engine's seat references, in every
     text a player reads: its question, option labels and descriptions, field labels."""
-    out = dict(prompt)
-    out["text"] = fill(str(prompt.get("text") or ""), names)
-    out["options"] = [
-        {**o, "label": fill(str(o.get("label", "")), names),
-         "description": fill(str(o.get("description") or ""), names)}
-        for o in prompt.get("options") or []
-    ]
-    out["fields"] = [{**f, "label": fill(str(f.get("label", "")), names)} for f in prompt.get("fields") or []]
-    return out
+    shown = shown_prompt(prompt)
+    return shown.model_copy(update={
+        "text": fill(shown.text, names),
+        "options": [option.model_copy(update={"label": fill(option.label, names),
+                                              "description": fill(option.description, names)})
+                    for option in shown.options],
+        "fields": [field.model_copy(update={"label": fill(field.label, names)}) for field in shown.fields],
+    })

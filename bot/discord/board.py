@@ -10,22 +10,24 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.discord import refused, table_links, texts, threads
+from bot.discord.error_codes import ARCHIVED_THREAD, UNKNOWN_MESSAGE
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.permissions import PIN_MESSAGES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from bot.discord.prompt_ui import PlainView, moment, timestamp
-from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
+from bot.discord.refusals import final_code
 from engine.text import fill
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Host, Messenger
-    from bot.service import MatchService
+    from bot.service import MatchInfo, MatchService, Status
+    from bot.service.types import SeatInfo
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +36,7 @@ EDIT_INTERVAL = 2.0
 NONCE_LENGTH = 25
 
 
-def seat_state(seat: Any, status: Any) -> str:
+def seat_state(seat: SeatInfo, status: Status) -> str:
     """A seat's line on the board: what the table waits for at a glance. In a phase played in
     turns, a seat with nothing to do is waiting for its turn, not done."""
     info, standing = status.match, status.standing
@@ -59,7 +61,7 @@ def seat_state(seat: Any, status: Any) -> str:
     return texts.SEAT_WAITS_TURN if standing.turn is not None else texts.SEAT_WAITS
 
 
-def board_text(status: Any, latest: str | None, unreminded: frozenset[int] = frozenset()) -> str:
+def board_text(status: Status, latest: str | None, unreminded: frozenset[int] = frozenset()) -> str:
     """Game, round and phase, the deadline, the turn order, every seat with its score, the
     table's score and the latest result line. A seat whose player turned reminders off
     (``unreminded``, seat numbers) says so while it owes: the table knows no reminder will come."""
@@ -92,7 +94,7 @@ def board_text(status: Any, latest: str | None, unreminded: frozenset[int] = fro
     return "\n".join(lines)[:1900]
 
 
-def board_view(match_id: int, status: str, table: discord.ui.Button[Any] | None = None) -> discord.ui.View:
+def board_view(match_id: int, status: str, table: discord.ui.Button[discord.ui.View] | None = None) -> discord.ui.View:
     """Act, Map and Rules, routed by custom_id (bot/discord/router.py), so they work after a restart,
     and the web table's link button when there is one (``table``)."""
     view = PlainView()
@@ -107,7 +109,7 @@ def board_view(match_id: int, status: str, table: discord.ui.Button[Any] | None 
     return view
 
 
-async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.ui.View, Any]:
+async def board_of(service: MatchService, match_id: int) -> tuple[str, discord.ui.View, MatchInfo]:
     """The board's text and buttons now, and the match."""
     board = await service.board_of(match_id)
     status = board.status
@@ -192,7 +194,7 @@ class Boards(PacedRefresh):
     def _showed(self, match_id: int, version: int) -> None:
         self.read_version[match_id] = max(version, self.read_version.get(match_id, -1))
 
-    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: Any, reopen: bool) -> None:
+    async def _edit(self, channel: discord.PartialMessageable, ref: int, text: str, view: discord.ui.View, reopen: bool) -> None:
         """Edit the board; in a running match's thread that auto-archived meanwhile, reopen it
         first (Discord refuses edits in an archived thread, though a post would reopen it). An
         ended match's archived thread stays archived."""
@@ -200,6 +202,6 @@ class Boards(PacedRefresh):
         try:
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
-            if not reopen or exc.code != threads.ARCHIVED or not await threads.reopen(self.host, channel.id):
+            if not reopen or exc.code != ARCHIVED_THREAD or not await threads.reopen(self.host, channel.id):
                 raise
             await message.edit(content=text, view=view, allowed_mentions=NOBODY)

@@ -13,7 +13,7 @@ from bot.discord.click_origin import clicked_here
 from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import prompt_text, prompt_view
 from bot.discord.replies import answer
-from bot.naming import named_prompt
+from bot.naming import named_prompt, shown_prompt
 from bot.rules_text import rule_topics
 from bot.service import NoMatch, drawing
 
@@ -46,7 +46,8 @@ async def board_click(service: MatchService, interaction: discord.Interaction, c
     if pending is None:
         await answer(interaction, texts.NO_DECISION)
         return
-    prompt = named_prompt(pending.prompt.model_dump(), info.names())
-    written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))
+    shown = shown_prompt(pending.prompt)
+    prompt = named_prompt(shown, info.names())
+    written = named_prompt(shown, plain_names(info.names()))
     await answer(interaction, prompt_text(written, pending.deadline),
                  view=prompt_view(info.id, pending.seat, pending.version, prompt))

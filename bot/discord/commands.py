@@ -23,7 +23,7 @@ from bot.discord.seat_commands import SeatCommands
 from bot.discord.table_commands import CommandBase, TableCommands, channel_of
 from bot.discord.threads import opens_thread
 from bot.discord.vote_commands import VoteCommands
-from bot.naming import named_prompt
+from bot.naming import named_prompt, shown_prompt
 from bot.rules_text import rule_topics
 from bot.service import ServiceError, drawing
 from bot.service.clock import DEFAULT_PAUSE_DAYS, MIN_HOURS, PAUSE_DAYS, zone_choices
@@ -238,8 +238,9 @@ class GameCommands(CommandBase, app_commands.Group):
         if pending is None:
             await self._done(interaction, texts.NO_DECISION)
             return
-        prompt = named_prompt(pending.prompt.model_dump(), info.names())
-        written = named_prompt(pending.prompt.model_dump(), plain_names(info.names()))
+        shown = shown_prompt(pending.prompt)
+        prompt = named_prompt(shown, info.names())
+        written = named_prompt(shown, plain_names(info.names()))
         await answer(interaction, prompt_text(written, pending.deadline),
                      view=prompt_view(info.id, pending.seat, pending.version, prompt))
 

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -23,7 +23,7 @@ from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
 from bot.discord import nudges, phase_posts, refused, replays, seat_posts
 from bot.discord.board import Boards
-from bot.discord.dm_delivery import DirectMessages
+from bot.discord.dm_delivery import DirectMessages, DmService
 from bot.discord.lobby import LobbyPosts
 from bot.discord.mentions import mentions, only
 from bot.discord.refusals import alert_text, final_code, reason_for
@@ -51,6 +51,8 @@ from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
+    from bot.service.outbox import Fence
+    from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +88,28 @@ def written_at(group: list[Notice]) -> int | None:
     return None if len(known) < len(versions) else max(known)
 
 
+class DeliveryService(DmService, nudges.NudgeService, seat_posts.SeatPostService, phase_posts.PhasePostService,
+                      replays.ReplayService, refused.RefusalService, Protocol):
+    """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
+    and what each of its senders calls (each names its own)."""
+
+    async def delivery_queue(self, limit: int = 500) -> list[int]: ...
+
+    async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]: ...
+
+    async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
+
+    async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None: ...
+
+    async def due_probes(self, match_id: int) -> list[Blocked]: ...
+
+    async def probe_notice(self, block: Blocked) -> Notice | None: ...
+
+    async def probe_failed(self, block: Blocked, code: int, reason: str, retry_in: float) -> int | None: ...
+
+    async def unblock(self, block: Blocked) -> int: ...
+
+
 class Delivery(DirectMessages):
     """The outbox loop of the process holding the ``deliver`` lease: a worker per match."""
 
@@ -102,9 +126,9 @@ class Delivery(DirectMessages):
         """Targets held back by a 429 longer than discord.py waits (a slowmode channel), until when."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
-        self.consents: dict[int, dict[int, Any]] = {}
+        self.consents: dict[int, dict[int, Notice]] = {}
         """Match -> undo consent DMs this process sent whose buttons still ask (message id -> notice)."""
-        self.votes: dict[int, dict[int, Any]] = {}
+        self.votes: dict[int, dict[int, Notice]] = {}
         """Match -> vote DMs this process sent whose buttons still ask (message id -> notice)."""
         self.lobbies = LobbyPosts(bot)
         """The lobby posts, following their matches (paced) as the boards do."""
@@ -121,13 +145,17 @@ class Delivery(DirectMessages):
         the delivery lease. Only the holder marks them, so what it read stays true while it
         holds the lease; a lease lost and taken again starts over (another holder may have marked)."""
 
+    @property
+    def svc(self) -> DeliveryService:
+        return self.bot.svc
+
     def _setting(self, name: str, default: float) -> float:
         return float(getattr(getattr(self.bot, "settings", None), name, default))
 
     def probe_delay(self, probes: int) -> float:
         """Seconds to the next probe of a blocked target after ``probes`` failed ones: doubling, capped."""
         first = self._setting("delivery_probe_seconds", 60.0)
-        return min(first * 2 ** min(probes, 30), self._setting("delivery_probe_max_seconds", 900.0))
+        return min(first * 2.0 ** min(probes, 30), self._setting("delivery_probe_max_seconds", 900.0))
 
     async def run_forever(self, every: float, stopping: asyncio.Event) -> None:
         """A round every ``every`` s or when woken, until ``stopping`` is set (a round under way
@@ -249,7 +277,7 @@ class Delivery(DirectMessages):
 
     def _back_off(self, match_id: int) -> None:
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1
-        wait = min(self._setting("deliver_seconds", 1.0) * 2 ** min(failures, 30), RETRY_MAX_SECONDS)
+        wait = min(self._setting("deliver_seconds", 1.0) * 2.0 ** min(failures, 30), RETRY_MAX_SECONDS)
         self.retry_at[match_id] = (time.monotonic() + wait, failures)
 
     def fence(self) -> Fence | None:

@@ -14,25 +14,31 @@ import asyncio
 import io
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot.discord import refused, table_links, turn_dm
+from bot.discord.error_codes import DMS_CLOSED, UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE, only
-from bot.discord.refusals import UNKNOWN_MESSAGE, final_code
+from bot.discord.refusals import final_code
 from bot.discord.seat_turns import SeatTurns, Shown
-from bot.discord.sending import DMS_CLOSED, SUPERSEDED, LeaseLost, clip, inert, nonce_of
+from bot.discord.sending import SUPERSEDED, LeaseLost, channel_of, clip, inert, nonce_of, seat_of, user_of
 from bot.discord.undo_ui import closed_consent_text
-from bot.discord.vote_ui import close_votes
+from bot.discord.vote_ui import VoteDmService, close_votes
 from bot.service import drawing
 from bot.service.notify import THREAD
 from bot.service.turn_views import SeatTurn
 from bot.service.undo import ANSWERED
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractAsyncContextManager
+    from datetime import datetime
+
     from bot.discord.wiring import Outbound
-    from bot.service import MatchService
+    from bot.service import MatchInfo, Notice
+    from bot.service.notify import NotifyPrefs
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +48,47 @@ DM_CHANNELS_KEPT = 100_000
 """Users whose DM channel (and seats whose closed DMs) are kept in memory: a dict slot each."""
 
 
+class DmService(VoteDmService, Protocol):
+    """The service calls the DMs make: the seat's DM channel, its closed DMs, its notification
+    settings, its turn (read under the seat's fence) and whether its consent and vote DMs still ask."""
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+    async def get_match(self, match_id: int) -> MatchInfo: ...
+
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
+
+    async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None: ...
+
+    async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None: ...
+
+    async def dms_closed(self, match_id: int, seat: int) -> bool: ...
+
+    async def mark_dms_closed(self, match_id: int, seat: int) -> bool: ...
+
+    async def newer_prompt(self, match_id: int, seat: int, notice_id: int) -> bool: ...
+
+    def seat_fence(self, match_id: int, seat_no: int) -> AbstractAsyncContextManager[None]: ...
+
+    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None: ...
+
+    async def undo_closed(self, match_id: int, undo_id: int, seat: int) -> str | None: ...
+
+
 class DirectMessages:
     """The DM half of ``Delivery`` (delivery.py), which sets these up in its ``__init__``."""
 
     bot: Outbound
     gate: asyncio.Semaphore
     turns: SeatTurns
-    consents: dict[int, dict[int, Any]]
-    votes: dict[int, dict[int, Any]]
+    consents: dict[int, dict[int, Notice]]
+    votes: dict[int, dict[int, Notice]]
     dm_channels: dict[int, int]
     closed_dms: dict[tuple[int, int], bool]
 
     @property
-    def svc(self) -> MatchService:
+    def svc(self) -> DmService:
         return self.bot.svc
 
     async def ensure_lease(self) -> None:
@@ -63,10 +97,10 @@ class DirectMessages:
         if not await self.bot.holds_lease("deliver"):
             raise LeaseLost
 
-    async def dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
+    async def dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None:
         """Send to the seat's DMs; if they are closed, say so in the channel once."""
-        user_id = int(notice.user_id)
-        seat = None if notice.seat is None else int(notice.seat)
+        user_id = user_of(notice)
+        seat = notice.seat
         if seat is not None and await self.dms_closed(notice.match_id, seat):
             return "dms-closed"
         try:
@@ -80,19 +114,18 @@ class DirectMessages:
                 await self._say_dms_closed(notice, user_id)
             return None
 
-    async def send_dm(self, notice: Any, content: str, **kwargs: Any) -> str | None:
+    async def send_dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None:
         """A DM of a notice to its seat (the senders outside this class use it)."""
         return await self.dm(notice, content, **kwargs)
 
-    async def in_thread_only(self, notice: Any) -> bool:
+    async def in_thread_only(self, notice: Notice) -> bool:
         """Whether the notice's player asked for no DMs (`/game notify`): their turns are
         announced in the thread, and they answer with `/game act` or its Act button."""
-        prefs = await self.svc.notify_prefs(notice.match_id, int(notice.user_id))
+        prefs = await self.svc.notify_prefs(notice.match_id, user_of(notice))
         return bool(prefs.announce == THREAD)
 
-    async def _dm_channel(self, notice: Any) -> discord.PartialMessageable | discord.DMChannel:
-        return await self.dm_channel_for(notice.match_id, None if notice.seat is None else int(notice.seat),
-                                         int(notice.user_id))
+    async def _dm_channel(self, notice: Notice) -> discord.PartialMessageable | discord.DMChannel:
+        return await self.dm_channel_for(notice.match_id, notice.seat, user_of(notice))
 
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel:
@@ -131,9 +164,9 @@ class DirectMessages:
         self.closed_dms[(match_id, seat)] = True
         return bool(await self.svc.mark_dms_closed(match_id, seat))
 
-    async def _say_dms_closed(self, notice: Any, user_id: int) -> None:
+    async def _say_dms_closed(self, notice: Notice, user_id: int) -> None:
         """Best effort: a channel that refuses it parks its own notices when it next meets one."""
-        channel = self.bot.get_partial_messageable(notice.channel_id)
+        channel = self.bot.get_partial_messageable(channel_of(notice))
         try:
             await channel.send(
                 f"<@{user_id}> I cannot send you direct messages (your DMs are closed for this server). "
@@ -144,14 +177,14 @@ class DirectMessages:
         except discord.HTTPException as exc:
             log.info("could not say in channel %s that %s's DMs are closed: %s", notice.channel_id, user_id, exc)
 
-    async def dm_text(self, notice: Any) -> str | None:
+    async def dm_text(self, notice: Notice) -> str | None:
         """Lines only this seat may see (its own sealed choice, what its scouts saw)."""
         if await self.in_thread_only(notice):
             return NO_DMS  # `/game act` shows the seat's own view
         lines = notice.payload.get("events") or [notice.payload.get("text", "")]
         return await self.dm(notice, clip(inert("\n".join(lines))), silent=ROUTINE)
 
-    async def dm_prompt(self, notice: Any) -> str | None:
+    async def dm_prompt(self, notice: Notice) -> str | None:
         """A decision in the seat's DMs, rendered from the match as it stands (turn_dm.py). The
         seat's next decision of the same sequence (its own answer led to it, its sealed step was
         revealed into it, or it replaces one not answered yet) edits its turn DM in place, saying
@@ -161,8 +194,8 @@ class DirectMessages:
         match ended), unless the AI answered it: then it comes in its final form, saying what
         the AI chose for the seat."""
         payload = notice.payload
-        seat = int(notice.seat)
-        prefs = await self.svc.notify_prefs(notice.match_id, int(notice.user_id))
+        seat = seat_of(notice)
+        prefs = await self.svc.notify_prefs(notice.match_id, user_of(notice))
         if prefs.announce == THREAD:
             return NO_DMS  # the turn notice mentions them in the thread
         quiet = prefs.quiet_until(self.svc.clock()) is not None  # it arrives, but buzzes nobody
@@ -182,8 +215,7 @@ class DirectMessages:
                 head += turn_dm.outcome(previous, until=turn.subject.version)
             rendered = turn_dm.render(turn, head)
             files: list[discord.File] = []
-            prompt = payload.get("prompt") or {}
-            if prompt.get("secret") and payload.get("view"):
+            if turn_dm.asked(turn).secret and payload.get("view"):
                 png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
                 files.append(discord.File(io.BytesIO(png), "you.png"))
                 await self.ensure_lease()
@@ -204,11 +236,11 @@ class DirectMessages:
                 await self._close_superseded_reminders(previous, turn.subject.version)
             return ref
 
-    async def last_to_choose(self, notice: Any) -> str:
+    async def last_to_choose(self, notice: Notice) -> str:
         """The one seat still choosing is told that everyone waits for it, on its open prompt: its
         turn DM rendered as the match stands when this goes out (a seat that has chosen since,
         or whose step moved on, is not told, and its DM is not re-opened)."""
-        return await self._reconcile_seat(notice.match_id, int(notice.seat)) or "skipped"
+        return await self._reconcile_seat(notice.match_id, seat_of(notice)) or "skipped"
 
     async def reconcile(self, match_id: int) -> None:
         """After a match's notices went out: each seat's turn DM as the match stands now (a
@@ -236,14 +268,14 @@ class DirectMessages:
         if sent is None:
             return
         for ref, notice in list(sent.items()):
-            why = await self.svc.undo_closed(match_id, int(notice.payload["undo_id"]), int(notice.seat))
+            why = await self.svc.undo_closed(match_id, int(notice.payload["undo_id"]), seat_of(notice))
             if why is None:
                 continue
             del sent[ref]
             if why == ANSWERED:
                 continue
             try:
-                dm = await self.dm_channel_for(match_id, int(notice.seat), int(notice.user_id))
+                dm = await self.dm_channel_for(match_id, seat_of(notice), user_of(notice))
                 async with self.gate:
                     await dm.get_partial_message(ref).edit(content=closed_consent_text(notice, why), view=None,
                                                            allowed_mentions=NOBODY)
@@ -325,11 +357,11 @@ class DirectMessages:
                 log.info("could not take back reminder DM %s of match %s: %s", ref, turn.match_id, exc)
             self.turns.shown[ref] = Shown(final=True)
 
-    async def _edit_dm(self, notice: Any, ref: int, content: str, view: discord.ui.View | None,
+    async def _edit_dm(self, notice: Notice, ref: int, content: str, view: discord.ui.View | None,
                        files: list[discord.File] | None) -> str | None:
         """Edit the seat's prompt DM in place (``files`` None keeps its attachments); None when
         it is gone (a new DM follows)."""
-        if await self.dms_closed(notice.match_id, int(notice.seat)):
+        if await self.dms_closed(notice.match_id, seat_of(notice)):
             return "dms-closed"
         dm = await self._dm_channel(notice)
         extra: dict[str, Any] = {} if files is None else {"attachments": files}

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import texts
+from bot.discord.error_codes import UNKNOWN_CHANNEL
 from bot.discord.ids import LobbyId
 from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.prompt_ui import PlainView
-from bot.discord.refusals import UNKNOWN_CHANNEL
 from bot.discord.seat_posts import take_button
 from bot.service.replacements import seat_label
 from bot.service.types import MatchInfo, Status

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from bot.discord.error_codes import DMS_CLOSED
 from bot.discord.ids import BoardId
 from bot.discord.mentions import NOBODY, mentions, only
 from bot.discord.prompt_ui import PlainView, timestamp
-from bot.discord.sending import DMS_CLOSED, channel_of, clip, inert, nonce_of, parse_time, user_of
+from bot.discord.sending import channel_of, clip, inert, nonce_of, parse_time, user_of
 from bot.discord.texts import (
     HAS_CHOSEN,
     HEADS_UP_MENTION,
@@ -31,10 +32,32 @@ from bot.service.notify import THREAD
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
     from bot.discord.wiring import Messenger
-    from bot.service import MatchService, Notice
+    from bot.service import MatchInfo, Notice, Status
+    from bot.service.notify import NotifyPrefs
+    from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
+
+
+class NudgeService(Protocol):
+    """The service calls turn mentions and reminders make."""
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+    async def get_match(self, match_id: int) -> MatchInfo: ...
+
+    async def status_of(self, match_id: int) -> Status: ...
+
+    async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None: ...
+
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
 
 
 class NudgeSender(Protocol):
@@ -45,7 +68,7 @@ class NudgeSender(Protocol):
     def bot(self) -> Messenger: ...
 
     @property
-    def svc(self) -> MatchService: ...
+    def svc(self) -> NudgeService: ...
 
     async def send_dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from bot.discord import table_links
+from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
-from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.discord.sending import channel_of, inert, nonce_of
 from bot.service import drawing
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS
@@ -24,7 +24,16 @@ from bot.service.phase_notices import post_text
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Messenger
-    from bot.service import MatchService, Notice
+    from bot.service import MatchInfo, Notice
+    from bot.service.types import OpenPost
+
+
+class PhasePostService(Protocol):
+    """The service calls the phase posts make."""
+
+    async def get_match(self, match_id: int) -> MatchInfo: ...
+
+    async def open_phase_post(self, match_id: int, before_id: int) -> OpenPost | None: ...
 
 
 class PhasePoster(Protocol):
@@ -34,7 +43,7 @@ class PhasePoster(Protocol):
     def bot(self) -> Messenger: ...
 
     @property
-    def svc(self) -> MatchService: ...
+    def svc(self) -> PhasePostService: ...
 
     async def ensure_lease(self) -> None: ...
 

@@ -6,26 +6,30 @@ after it; these refusals park the target instead (see bot/service/outbox.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord.error_codes import (
+    ARCHIVED_THREAD,
+    LOCKED_THREAD,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    NO_MUTUAL_GUILDS,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_USER,
+)
 from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import timestamp
 from bot.service.outbox import REFUSED_KIND
 
-MISSING_ACCESS = 50001
-MISSING_PERMISSIONS = 50013
-UNKNOWN_CHANNEL = 10003
-UNKNOWN_MESSAGE = 10008
-UNKNOWN_USER = 10013
-NO_MUTUAL_GUILDS = 50278
-ARCHIVED_THREAD = 50083
-LOCKED_THREAD = 160005
-"""Posting in a locked thread takes Manage Threads: the match's thread waits for a moderator."""
+if TYPE_CHECKING:
+    from bot.discord.wiring import Messenger
+    from bot.service.types import Blocked
+
 FINAL = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_USER, NO_MUTUAL_GUILDS,
                    LOCKED_THREAD})
-"""Discord error codes that will not change by asking again; closed DMs (50007) have their own fallback."""
+"""Discord error codes that will not change by asking again; closed DMs (DMS_CLOSED) have their own fallback."""
 
 NEEDED = (("view_channel", "View Channel"), ("send_messages", "Send Messages"), ("attach_files", "Attach Files"))
 """What the bot needs in a match channel (the maps are attachments)."""
@@ -38,7 +42,7 @@ def final_code(exc: BaseException) -> int | None:
     return None
 
 
-def missing_permission(bot: Any, channel_id: int) -> str | None:
+def missing_permission(bot: Messenger, channel_id: int) -> str | None:
     """The first needed permission the bot lacks in the channel, as far as its cache knows.
     Only the first: without View Channel nothing else counts, without Send Messages Discord
     drops Attach Files too."""
@@ -51,7 +55,7 @@ def missing_permission(bot: Any, channel_id: int) -> str | None:
     return next((label for attr, label in NEEDED if not getattr(perms, attr)), None)
 
 
-def reason_for(bot: Any, code: int, kind: str, target_id: int) -> str:
+def reason_for(bot: Messenger, code: int, kind: str, target_id: int) -> str:
     """A short, readable reason for a final refusal."""
     if code in (MISSING_PERMISSIONS, MISSING_ACCESS) and kind == "channel":
         missing = missing_permission(bot, target_id)
@@ -97,7 +101,7 @@ def alert_text(payload: dict[str, Any], channel_id: int, match_id: int) -> str:
             f"{remedy(kind, code)}.")
 
 
-def status_lines(blocked: list[Any], names: dict[int, str]) -> list[str]:
+def status_lines(blocked: list[Blocked], names: dict[int, str]) -> list[str]:
     """`/game status` lines for the match's blocked targets."""
     lines = []
     for block in blocked:

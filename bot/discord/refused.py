@@ -21,14 +21,23 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.discord import threads
-from bot.discord.refusals import ARCHIVED_THREAD, LOCKED_THREAD, final_code
+from bot.discord.error_codes import ARCHIVED_THREAD
+from bot.discord.refusals import final_code
 from bot.discord.sending import DELIVERED, DROPPED, LOST, MAX_TRIES, PARKED, RETRY
 from bot.service.outbox import ALERT, CHANNEL, PHASE_POST_KINDS, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Messenger
-    from bot.service import MatchService, Notice
+    from bot.service import Notice
     from bot.service.outbox import Fence
+
+
+class RefusalService(Protocol):
+    """The service calls judging a refusal makes."""
+
+    async def drop(self, notice_id: int, code: int, reason: str, fence: Fence | None = None) -> bool: ...
+
+    async def holds_term(self, fence: Fence) -> bool: ...
 
 
 class RefusalJudge(Protocol):
@@ -39,7 +48,7 @@ class RefusalJudge(Protocol):
     def bot(self) -> Messenger: ...
 
     @property
-    def svc(self) -> MatchService: ...
+    def svc(self) -> RefusalService: ...
 
     def fence(self) -> Fence | None: ...
 
@@ -125,4 +134,4 @@ async def give_up(delivery: RefusalJudge, group: list[Notice], exc: discord.HTTP
     return DROPPED
 
 
-__all__ = ["AGAIN", "LOCKED_THREAD", "RECREATE", "Held", "give_up", "is_refusal", "judge"]
+__all__ = ["AGAIN", "RECREATE", "Held", "give_up", "is_refusal", "judge"]

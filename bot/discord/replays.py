@@ -14,15 +14,23 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
+from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
-from bot.discord.refusals import UNKNOWN_MESSAGE
 from bot.discord.sending import channel_of
 from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
 from render.anim import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Messenger
-    from bot.service import MatchService, Notice
+    from bot.service import Notice
+
+
+class ReplayService(Protocol):
+    """The service calls a replay post makes."""
+
+    async def notice_ref(self, match_id: int, kind: str) -> str | None: ...
+
+    async def replay_gif(self, match_id: int, max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif: ...
 
 
 class ReplayPoster(Protocol):
@@ -32,7 +40,7 @@ class ReplayPoster(Protocol):
     def bot(self) -> Messenger: ...
 
     @property
-    def svc(self) -> MatchService: ...
+    def svc(self) -> ReplayService: ...
 
     @property
     def replays(self) -> Replays: ...

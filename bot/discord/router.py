@@ -28,9 +28,9 @@ from bot.discord.replies import answer, clip
 from bot.discord.texts import NOT_HERE, NOT_OPEN, NOT_OURS, NOT_YOURS, RETIRED
 from bot.discord.undo_ui import undo_click
 from bot.discord.vote_ui import concede_click, vote_click
-from bot.naming import named_prompt
+from bot.naming import ShownPrompt, named_prompt, shown_prompt
 from bot.service import NoMatch, NotSeated
-from bot.service.types import Place
+from bot.service.types import PendingPrompt, Place
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Wiring
@@ -115,8 +115,8 @@ class Router:
         await answer(interaction, text)
 
     async def _pending(self, interaction: discord.Interaction,
-                       cid: ids.PromptId | ids.ModalId) -> tuple[Any, dict[str, Any]] | None:
-        """The open prompt this component belongs to, with its names filled in; None
+                       cid: ids.PromptId | ids.ModalId) -> tuple[PendingPrompt, ShownPrompt] | None:
+        """The open prompt this component belongs to, parsed once, with its names filled in; None
         (after refusing) when it is not this user's or no longer open.
 
         In a DM the seat decides (the user must hold the id's seat); in a guild (`/game act`'s
@@ -140,7 +140,7 @@ class Router:
                     and await self.service.prompt_retired(cid.match_id, interaction.message.id)):
                 await refuse(interaction, RETIRED)  # sent before an undo: its newer copy is live
                 return None
-            return pending, named_prompt(pending.prompt.model_dump(), pending.names)
+            return pending, shown_prompt(pending.prompt)
         info = await self.service.get_match(cid.match_id)
         if info.seat_user(cid.seat) != interaction.user.id:
             await refuse(interaction, await self._not_yours(cid, interaction.user.id))
@@ -161,15 +161,17 @@ class Router:
             found = await self._pending(interaction, cid)
             if found is None:
                 return
-            _, prompt = found
+            pending, shown = found
+            prompt = named_prompt(shown, pending.names)
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
         await interaction.response.defer()
         found = await self._pending(interaction, cid)
         if found is None:
             return
-        pending, prompt = found
-        written = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
+        pending, shown = found
+        prompt = named_prompt(shown, pending.names)
+        written = named_prompt(shown, plain_names(pending.names))
         if cid.op == "c":
             await interaction.edit_original_response(
                 content=prompt_text(written, pending.deadline, texts.CHANGE_CHOICE),
@@ -182,23 +184,23 @@ class Router:
             if field is None:
                 await refuse(interaction, NOT_OPEN)
                 return
-            if not raw.lstrip("-").isdigit() or not field["min"] <= int(raw) <= field["max"]:
+            if not raw.lstrip("-").isdigit() or not field.min <= int(raw) <= field.max:
                 await refuse(interaction, texts.QUICK_OUT_OF_RANGE.format(
-                    label=field["label"], raw=raw[:20], low=field["min"], high=field["max"]))
+                    label=field.label, raw=raw[:20], low=field.min, high=field.max))
                 return
-            choice: dict[str, Any] = {field["name"]: int(raw)}
+            choice: dict[str, Any] = {field.name: int(raw)}
         elif cid.op == "m":
             values = [str(v) for v in data.get("values", [])]
-            choice = {prompt.get("field", "picks"): values}
+            choice = {prompt.field: values}
         else:
             value = cid.value
             if value is None and data.get("values"):
                 value = str(data["values"][0])
-            option = next((o for o in prompt.get("options", []) if o["value"] == value), None)
+            option = next((option for option in prompt.options if option.value == value), None)
             if option is None:
                 await refuse(interaction, NOT_OPEN)
                 return
-            choice = option["choice"]
+            choice = option.choice
         await self._submit(interaction, cid.match_id, cid.seat, cid.version, written, choice)
 
     async def modal(self, interaction: discord.Interaction, cid: ids.ModalId, data: dict[str, Any]) -> None:
@@ -211,24 +213,24 @@ class Router:
         found = await self._pending(interaction, cid)
         if found is None:
             return
-        pending, _prompt = found
-        prompt = named_prompt(pending.prompt.model_dump(), plain_names(pending.names))
-        fields = prompt.get("fields") or []
-        if not fields or set(values) != {str(field["name"]) for field in fields}:  # forged, or another prompt's form
-            asks = ", ".join(str(field["label"]) for field in fields) if fields else "it is not a form of numbers"
+        pending, shown = found
+        prompt = named_prompt(shown, plain_names(pending.names))
+        fields = prompt.fields
+        if not fields or set(values) != {field.name for field in fields}:  # forged, or another prompt's form
+            asks = ", ".join(field.label for field in fields) if fields else "it is not a form of numbers"
             await refuse(interaction, texts.FORM_MISMATCH.format(asks=asks))
             return
         choice: dict[str, Any] = {}
         for field in fields:
-            raw = values.get(field["name"], "").strip()
+            raw = values.get(field.name, "").strip()
             try:
-                choice[field["name"]] = int(raw)
+                choice[field.name] = int(raw)
             except ValueError:
-                await refuse(interaction, texts.NOT_A_NUMBER.format(label=field["label"], raw=raw))
+                await refuse(interaction, texts.NOT_A_NUMBER.format(label=field.label, raw=raw))
                 return
-            if not field["min"] <= choice[field["name"]] <= field["max"]:
+            if not field.min <= choice[field.name] <= field.max:
                 await refuse(interaction, texts.OUT_OF_RANGE.format(
-                    label=field["label"], raw=raw, low=field["min"], high=field["max"]))
+                    label=field.label, raw=raw, low=field.min, high=field.max))
                 return
         await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
 
@@ -238,7 +240,7 @@ class Router:
         match_id: int,
         seat: int,
         version: int,
-        prompt: dict[str, Any],
+        prompt: ShownPrompt,
         choice: dict[str, Any],
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
@@ -261,14 +263,14 @@ class Router:
                 if in_dm and await self._show_turn(interaction, match_id, seat, version, result.private):
                     return
                 label = option_label(prompt, choice)
-                if prompt.get("secret"):
-                    content = texts.SEALED_CHOICE.format(text=prompt.get("text"), label=label)
+                if prompt.secret:
+                    content = texts.SEALED_CHOICE.format(text=prompt.text, label=label)
                     if result.private:
                         content = clip("\n".join([content, *(discord.utils.escape_mentions(line)
                                                             for line in result.private)]))
                     view: discord.ui.View = changed_view(match_id, seat, version)
                 else:
-                    content = texts.DONE_CHOICE.format(text=str(prompt.get("text"))[:1800], label=label.rstrip("."))
+                    content = texts.DONE_CHOICE.format(text=prompt.text[:1800], label=label.rstrip("."))
                     view = discord.ui.View()
                 if in_dm:  # the DM keeps the seat's private table link it had
                     content = table_links.with_seat_link(self.wiring.messenger, content, match_id, seat,

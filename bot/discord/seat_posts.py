@@ -30,11 +30,25 @@ from bot.service import NoMatch, drawing
 from bot.service.replacements import seat_label
 
 if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
     from bot.discord.seat_turns import SeatTurns
     from bot.discord.wiring import Messenger
-    from bot.service import MatchService, Notice
+    from bot.service import MatchInfo, MatchService, Notice
 
 log = logging.getLogger(__name__)
+
+
+class SeatPostService(Protocol):
+    """The service calls the replacement posts and DMs make."""
+
+    async def get_match(self, match_id: int) -> MatchInfo: ...
+
+    async def open_seat_posts(self, match_id: int, seat_no: int) -> list[int]: ...
+
+    async def former_turn_dm(self, match_id: int, seat_no: int, user_id: int) -> int | None: ...
+
+    def seat_fence(self, match_id: int, seat_no: int) -> AbstractAsyncContextManager[None]: ...
 
 
 class SeatPoster(Protocol):
@@ -45,7 +59,7 @@ class SeatPoster(Protocol):
     def bot(self) -> Messenger: ...
 
     @property
-    def svc(self) -> MatchService: ...
+    def svc(self) -> SeatPostService: ...
 
     @property
     def turns(self) -> SeatTurns: ...

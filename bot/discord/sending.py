@@ -13,8 +13,6 @@ import discord
 if TYPE_CHECKING:
     from bot.service import Notice
 
-DMS_CLOSED = 50007
-"""Discord's code for "Cannot send messages to this user" (DMs closed to the bot)."""
 NONCE_LENGTH = 25
 """Discord takes string nonces of up to 25 characters."""
 
@@ -45,7 +43,7 @@ def inert(text: str) -> str:
     return discord.utils.escape_mentions(text)
 
 
-def nonce_of(notice: Any, part: str = "") -> str:
+def nonce_of(notice: Notice, part: str = "") -> str:
     """The nonce of a notice's message (``part`` for a second message of the same notice): the same
     on every attempt, different for every notice (keys are unique per match, so the match is in it)."""
     seed = f"warhost:{notice.match_id}:{notice.key}:{part}"

@@ -4,8 +4,6 @@ bot has no links and nothing here adds anything."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.service.web_links import WebLinks
@@ -14,19 +12,19 @@ OPEN_THE_TABLE = "Open the table"
 SEAT_LINK = "Your own table (a private link: keep it to yourself): <{url}>"
 
 
-def links_of(bot: Any) -> WebLinks | None:
+def links_of(bot: object) -> WebLinks | None:
     """The bot's web links, when its web table is on."""
     links = getattr(bot, "web_links", None)
     return links if isinstance(links, WebLinks) else None
 
 
-def table_button(bot: Any, match_id: int) -> discord.ui.Button[Any] | None:
+def table_button(bot: object, match_id: int) -> discord.ui.Button[discord.ui.View] | None:
     """A link button to the match's public page (None: no web table)."""
     links = links_of(bot)
     return None if links is None else discord.ui.Button(label=OPEN_THE_TABLE, url=links.table(match_id))
 
 
-def table_view(bot: Any, match_id: int) -> discord.ui.View | None:
+def table_view(bot: object, match_id: int) -> discord.ui.View | None:
     """A row holding only the table's link button (the result post's), or None."""
     button = table_button(bot, match_id)
     if button is None:
@@ -36,7 +34,7 @@ def table_view(bot: Any, match_id: int) -> discord.ui.View | None:
     return view
 
 
-def with_seat_link(bot: Any, content: str, match_id: int, seat: int, user_id: int | None, limit: int = 2000) -> str:
+def with_seat_link(bot: object, content: str, match_id: int, seat: int, user_id: int | None, limit: int = 2000) -> str:
     """A decision DM's text with the seat's fresh private link under it, when it fits."""
     links = links_of(bot)
     if links is None or user_id is None:

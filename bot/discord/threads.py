@@ -16,6 +16,12 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.aio_tasks import cancel_and_wait
+from bot.discord.error_codes import (
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    THREAD_EXISTS,
+    WRONG_CHANNEL_TYPE,
+)
 from bot.discord.permissions import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
 from bot.discord.texts import SEVERAL_MATCH, SEVERAL_MATCHES, SEVERAL_MORE
 from bot.service.errors import SeveralMatches
@@ -31,12 +37,8 @@ ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
 of the match reopens it, so a slow match loses nothing."""
 MAX_NAME = 100
 """Discord's longest thread name."""
-THREAD_EXISTS = 160004
-"""A thread has already been created for this message (a retry after a lost response)."""
-NO_THREAD_HERE = frozenset({50001, 50013, 50024})
-"""Missing Access, Missing Permissions, wrong channel type: the match stays in the channel."""
-ARCHIVED = 50083
-"""The thread is archived: a post reopens it, an edit is refused until it is reopened."""
+NO_THREAD_HERE = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, WRONG_CHANNEL_TYPE})
+"""Refusals that keep the match in the channel, without a thread."""
 THREAD_CHANNEL_TYPES = (discord.ChannelType.text, discord.ChannelType.news)
 """Channel types whose messages can start a public thread."""
 NEEDED = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS

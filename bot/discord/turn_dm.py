@@ -14,14 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, replace
-from typing import Any
 
 import discord
 
 from bot.discord.mentions import plain_names
 from bot.discord.prompt_ui import changed_view, option_label, prompt_text, prompt_view
 from bot.discord.seat_turns import Shown
-from bot.naming import named_prompt
+from bot.naming import ShownPrompt, named_prompt, shown_prompt
 from bot.service.announce import LAST_TO_CHOOSE
 from bot.service.turn_views import SeatTurn, TurnChoice
 
@@ -66,17 +65,20 @@ def clip(text: str, limit: int = 2000) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def subject_prompt(turn: SeatTurn, plain: bool = True) -> dict[str, Any]:
-    """The subject's prompt with the players' names in it (as text, or as labels for components)."""
+def asked(turn: SeatTurn) -> ShownPrompt:
+    """The subject's prompt as its notice stored it, parsed (a prompt notice always has one)."""
     assert turn.subject is not None
-    names = plain_names(turn.names) if plain else turn.names
-    return named_prompt(dict(turn.subject.payload.get("prompt") or {}), names)
+    return shown_prompt(turn.subject.payload["prompt"])
+
+
+def subject_prompt(turn: SeatTurn, plain: bool = True) -> ShownPrompt:
+    """The subject's prompt with the players' names in it (as text, or as labels for components)."""
+    return named_prompt(asked(turn), plain_names(turn.names) if plain else turn.names)
 
 
 def its_choice(turn: SeatTurn, until: int | None = None) -> TurnChoice | None:
     """The seat's last answer to the subject's prompt (up to log position ``until``)."""
-    assert turn.subject is not None
-    kind = (turn.subject.payload.get("prompt") or {}).get("kind")
+    kind = asked(turn).kind
     mine = [c for c in turn.choices if c.kind == kind and (until is None or c.seq <= until)]
     return mine[-1] if mine else None
 
@@ -98,9 +100,9 @@ def outcome(turn: SeatTurn, until: int | None = None) -> list[str]:
     label = inert(option_label(prompt, choice.choice)).rstrip(".")
     text = {"player": CHOSE, "deadline": AI_CHOSE_LATE}.get(choice.by, AI_CHOSE).format(label=label)
     lines = [text]
-    if prompt.get("secret") and turn.status in ("active", "paused") and turn.version == turn.subject.version:
+    if prompt.secret and turn.status in ("active", "paused") and turn.version == turn.subject.version:
         lines.append(SEAL_STANDS)  # the AI took the seat over while its choice was sealed
-    elif prompt.get("secret") and turn.status != "aborted":
+    elif prompt.secret and turn.status != "aborted":
         lines.append(REVEALED)
     if until is None and turn.status in MATCH_OVER:
         lines.append(MATCH_OVER[turn.status])
@@ -123,7 +125,7 @@ def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | Non
     if turn.live and turn.answered and turn.secret:
         choice = its_choice(turn)
         label = inert(option_label(written, choice.choice)) if choice is not None else "?"
-        lines = [*head, where, SEALED.format(text=written.get("text"), label=label.rstrip(".")), *notes]
+        lines = [*head, where, SEALED.format(text=written.text, label=label.rstrip(".")), *notes]
         assert turn.version is not None
         return Rendered(clip("\n".join(lines)), changed_view(turn.match_id, turn.seat, turn.version), True)
     if turn.live:
@@ -135,7 +137,7 @@ def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | Non
         lines.append(prompt_text(written, turn.deadline, where))
         view = prompt_view(turn.match_id, turn.seat, turn.version, subject_prompt(turn, plain=False))
         return Rendered(clip("\n".join(lines)), view, True)
-    lines = [*head, where, f"**{written.get('text', '')}**", *outcome(turn), *notes]
+    lines = [*head, where, f"**{written.text}**", *outcome(turn), *notes]
     return Rendered(clip("\n".join(lines)), None, False)
 
 

@@ -9,7 +9,7 @@ service's public notices; a player whose DMs are closed cannot answer, so the re
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -20,10 +20,10 @@ from bot.discord.replies import answer, clip
 from bot.discord.texts import ONLY_IN_DMS, UNDO_ANSWERED, UNDO_CLOSED, UNDO_CONSENT, UNDO_OTHER
 
 if TYPE_CHECKING:
-    from bot.service import MatchService
+    from bot.service import MatchService, Notice
 
 
-def consent_text(notice: Any) -> str:
+def consent_text(notice: Notice) -> str:
     """The consent DM: who asks, what goes, why they are asked, and until when."""
     payload = notice.payload
     due = datetime.fromisoformat(str(payload["due"]))
@@ -33,7 +33,7 @@ def consent_text(notice: Any) -> str:
                 2000)
 
 
-def closed_consent_text(notice: Any, why: str) -> str:
+def closed_consent_text(notice: Notice, why: str) -> str:
     """A consent DM once its request can no longer be answered: what it was, and why it closed."""
     payload = notice.payload
     return clip(UNDO_CLOSED.format(channel_id=notice.channel_id, who=plain_name(str(payload["who"])),
@@ -41,7 +41,7 @@ def closed_consent_text(notice: Any, why: str) -> str:
                                    why=discord.utils.escape_mentions(why)), 2000)
 
 
-def consent_view(notice: Any) -> PlainView:
+def consent_view(notice: Notice) -> PlainView:
     view = PlainView()
     undo_id = int(notice.payload["undo_id"])
     for answer_, label, style in (("agree", "Agree", discord.ButtonStyle.success),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -19,17 +19,18 @@ from bot.discord import ids, texts
 from bot.discord.mentions import NOBODY, plain_name
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.replies import answer, clip
+from bot.discord.sending import seat_of, user_of
 from bot.discord.texts import NOT_HERE
 from bot.service import NoMatch
 from bot.service.votes import ANSWERED
 
 if TYPE_CHECKING:
-    from bot.service import MatchService
+    from bot.service import MatchService, Notice
 
 log = logging.getLogger(__name__)
 
 
-def vote_text(notice: Any) -> str:
+def vote_text(notice: Notice) -> str:
     """The vote DM: who proposes what, and until when."""
     payload = notice.payload
     due = datetime.fromisoformat(str(payload["due"]))
@@ -37,7 +38,7 @@ def vote_text(notice: Any) -> str:
                                      what=texts.VOTE_WHAT[str(payload["kind"])], due=timestamp(due)), 2000)
 
 
-def closed_vote_text(notice: Any, why: str) -> str:
+def closed_vote_text(notice: Notice, why: str) -> str:
     """A vote DM once it can no longer be answered: what it was, and why it closed."""
     payload = notice.payload
     return clip(texts.VOTE_DM_CLOSED.format(channel_id=notice.channel_id, who=plain_name(str(payload["who"])),
@@ -45,7 +46,7 @@ def closed_vote_text(notice: Any, why: str) -> str:
                                             why=discord.utils.escape_mentions(why)), 2000)
 
 
-def vote_view(notice: Any) -> PlainView:
+def vote_view(notice: Notice) -> PlainView:
     view = PlainView()
     vote_id = int(notice.payload["vote_id"])
     for answer_, label, style in (("yes", "Yes", discord.ButtonStyle.success),
@@ -90,14 +91,20 @@ async def concede_click(service: MatchService, interaction: discord.Interaction,
     await interaction.edit_original_response(content=text, view=None)
 
 
+class VoteDmService(Protocol):
+    """The service call closing vote DMs makes."""
+
+    async def vote_closed(self, match_id: int, vote_id: int, seat: int) -> str | None: ...
+
+
 class VoteDms(Protocol):
     """What closing vote DMs needs of the delivery (dm_delivery.py)."""
 
-    votes: dict[int, dict[int, Any]]
+    votes: dict[int, dict[int, Notice]]
     gate: asyncio.Semaphore
 
     @property
-    def svc(self) -> Any: ...
+    def svc(self) -> VoteDmService: ...
 
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
@@ -110,14 +117,14 @@ async def close_votes(delivery: VoteDms, match_id: int) -> None:
     if sent is None:
         return
     for ref, notice in list(sent.items()):
-        why = await delivery.svc.vote_closed(match_id, int(notice.payload["vote_id"]), int(notice.seat))
+        why = await delivery.svc.vote_closed(match_id, int(notice.payload["vote_id"]), seat_of(notice))
         if why is None:
             continue
         del sent[ref]
         if why == ANSWERED:
             continue
         try:
-            dm = await delivery.dm_channel_for(match_id, int(notice.seat), int(notice.user_id))
+            dm = await delivery.dm_channel_for(match_id, seat_of(notice), user_of(notice))
             async with delivery.gate:
                 await dm.get_partial_message(ref).edit(content=closed_vote_text(notice, why), view=None,
                                                        allowed_mentions=NOBODY)

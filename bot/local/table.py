@@ -17,12 +17,13 @@ from typing import Any, TextIO
 
 import engine
 import render
-from bot.naming import named_prompt
+from bot.naming import ShownPrompt, named_prompt
 from bot.service import MatchService, ServiceError
 from bot.service.history import REPLAY_NOTICE
 from bot.service.types import Notice
 from bot.service.wording import ACT, Wording, listed, utc_moment
 from db.store import Store
+from engine.contract import Option, Prompt
 from render import views as render_views
 
 LOCAL_GUILD = 0
@@ -229,29 +230,29 @@ class Table:
         return path
 
     @staticmethod
-    def _number(prompt: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    def _number(prompt: ShownPrompt) -> list[tuple[int, Option]]:
         """Each option with its number, 1 to n in the order the game lists them."""
-        return list(enumerate(prompt.get("options") or [], start=1))
+        return list(enumerate(prompt.options, start=1))
 
-    def ask(self, prompt: dict[str, Any]) -> dict[str, Any] | None:
+    def ask(self, asked: Prompt | ShownPrompt) -> dict[str, Any] | None:
         """One answer from the keyboard, shaped as the prompt wants; None at end of input. A
         question asked again after a refusal is not listed again: the reason was just printed."""
-        prompt = named_prompt(prompt, self.names)
-        kind = prompt.get("input", "choose")
-        default = prompt.get("default") or {}
-        shown = repr((prompt["text"], prompt.get("options"), prompt.get("fields")))
+        prompt = named_prompt(asked, self.names)
+        kind = prompt.input
+        default = prompt.default
+        shown = repr((prompt.text, prompt.options, prompt.fields))
         again, self.listed, self.refused = self.refused and shown == self.listed, shown, False
         if not again:
-            self.say(f"\n>> {prompt['text']}" + ("  (secret)" if prompt.get("secret") else ""))
+            self.say(f"\n>> {prompt.text}" + ("  (secret)" if prompt.secret else ""))
         if kind in ("choose", "multi"):
             numbered = self._number(prompt)
-            by_number = {number: opt for number, opt in numbered}
-            for number, opt in [] if again else numbered:
-                desc = f" - {opt['description']}" if opt.get("description") else ""
-                self.say(f"  {number}) {opt['label']}{desc}")
-            hint = "a number" if kind == "choose" else f"numbers separated by commas ({prompt.get('min_picks', 0)}-{prompt.get('max_picks', 1)})"
+            by_number = {number: option for number, option in numbered}
+            for number, option in [] if again else numbered:
+                desc = f" - {option.description}" if option.description else ""
+                self.say(f"  {number}) {option.label}{desc}")
+            hint = "a number" if kind == "choose" else f"numbers separated by commas ({prompt.min_picks}-{prompt.max_picks})"
             waiving = kind == "choose" and len(numbered) > 1 and any(
-                opt.get("choice") == default and str(opt["value"]) in WAIVING for _, opt in numbered)
+                option.choice == default and option.value in WAIVING for _, option in numbered)
             enter = "Enter twice" if waiving else "Enter"
             self.say(f"Your choice, {hint} [{enter} takes {self._suggestion(prompt, numbered)}]:")
             line = self.stop.read(self.read)
@@ -266,7 +267,7 @@ class Table:
                 line = line.strip()
             if not line:
                 return default
-            picks: list[dict[str, Any]] = []
+            picks: list[Option] = []
             for part in line.replace(" ", ",").split(","):
                 if not part:
                     continue
@@ -276,34 +277,34 @@ class Table:
             if kind == "choose":
                 if len(picks) != 1:
                     raise ServiceError("Pick exactly one number.")
-                return picks[0]["choice"]
-            return {prompt.get("field", "picks"): [opt["value"] for opt in picks]}
+                return picks[0].choice
+            return {prompt.field: [option.value for option in picks]}
         answer: dict[str, Any] = {}
-        for field in prompt.get("fields") or []:
-            suggested = default.get(field["name"], field["min"])
-            self.say(f"{field['label']}, {field['min']} to {field['max']} [Enter takes {suggested}]:")
+        for field in prompt.fields:
+            suggested = default.get(field.name, field.min)
+            self.say(f"{field.label}, {field.min} to {field.max} [Enter takes {suggested}]:")
             line = self.stop.read(self.read)
             if line is None:
                 return None
             line = line.strip()
             if not line:
-                answer[field["name"]] = suggested
+                answer[field.name] = suggested
             elif line.lstrip("-").isdigit():
-                answer[field["name"]] = int(line)
+                answer[field.name] = int(line)
             else:
                 raise ServiceError(f"'{line}' is not a whole number.")
         return answer
 
     @staticmethod
-    def _suggestion(prompt: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]]) -> str:
+    def _suggestion(prompt: ShownPrompt, numbered: list[tuple[int, Option]]) -> str:
         """What Enter takes, by number and name."""
-        default = prompt.get("default") or {}
-        if prompt.get("input") == "multi":
-            picked = set(default.get(prompt.get("field", "picks"), []))
-            chosen = [f"{number}, {opt['label']}" for number, opt in numbered if opt["value"] in picked]
+        default = prompt.default
+        if prompt.input == "multi":
+            picked = set(default.get(prompt.field, []))
+            chosen = [f"{number}, {option.label}" for number, option in numbered if option.value in picked]
             return "; ".join(chosen) if chosen else "none"
-        found = next((f"{number}, {opt['label']}" + (f" ({opt['description']})" if opt.get("description") else "")
-                      for number, opt in numbered if opt.get("choice") == default), None)
+        found = next((f"{number}, {option.label}" + (f" ({option.description})" if option.description else "")
+                      for number, option in numbered if option.choice == default), None)
         return found or "the suggested answer"
 
     async def play(self, match_id: int) -> int:
@@ -330,9 +331,8 @@ class Table:
                     self.say(f"Waiting on the AI... ({st.phase})")
                     await asyncio.sleep(0.05)
                 continue
-            prompt = pending.prompt.model_dump()
             try:
-                choice = self.ask(prompt)
+                choice = self.ask(pending.prompt)
                 if choice is None:
                     self.say("\nInput ended. Your match is saved: continue with  python -m bot play --resume")
                     return 3

@@ -14,13 +14,13 @@ KINDS = {"skill", "turn", "all", "react", "target", "defend", "artifact", "rebui
 
 def check(prompt: dict, names: list[str], seen: dict[str, int]) -> None:
     shown = named_prompt(prompt, names)
-    seen[shown["kind"]] = seen.get(shown["kind"], 0) + 1
+    seen[shown.kind] = seen.get(shown.kind, 0) + 1
     seen.setdefault("select", 0)
     text = prompt_text(shown, None, "**Tiny Epic Defenders** in <#1>")
     assert len(text) <= 2000 and "[[seat:" not in text
-    view = prompt_view(123456789, shown["seat"], 99999, shown)
+    view = prompt_view(123456789, shown.seat, 99999, shown)
     items = view.children
-    options = shown["options"]
+    options = shown.options
     assert 1 <= len(options) <= 25
     if len(options) > BUTTONS_MAX:
         seen["select"] = seen.get("select", 0) + 1

@@ -4,13 +4,14 @@ Label component (type 18), not the legacy action row, within Discord's limits.""
 from __future__ import annotations
 
 from bot.discord.prompt_ui import NumbersModal
+from bot.naming import shown_prompt
 from tests.fakediscord.limits import check_modal
 
-PROMPT = {
-    "text": "Spend your energy",
+PROMPT = shown_prompt({
+    "seat": 0, "kind": "energy", "text": "Spend your energy", "input": "numbers",
     "fields": [{"name": f"f{i}", "label": f"Field {i}", "min": 0, "max": 9} for i in range(7)],
     "default": {"f0": 3},
-}
+})
 
 
 def test_numbers_modal_uses_labels_and_fits_discord() -> None:

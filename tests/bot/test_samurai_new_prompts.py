@@ -19,7 +19,7 @@ NAMES = ["alice", "bob", "carol"]
 def drawn(prompt: engine.Prompt) -> tuple[str, list[str]]:
     shown = named_prompt(prompt.model_dump(mode="json"), NAMES)
     text = prompt_text(shown, datetime(2030, 1, 1, tzinfo=UTC), "**Samurai Swords** in <#1>")
-    view = prompt_view(123456789, shown["seat"], 99999, shown)
+    view = prompt_view(123456789, shown.seat, 99999, shown)
     labels = [item.label for item in view.children]  # buttons: a few options
     assert len(text) <= 2000 and all(len(label) <= 80 for label in labels)
     assert all(len(item.custom_id) <= 100 for item in view.children)

@@ -33,10 +33,10 @@ def texts_of_match(key: str, seats: int, seed: int, options: dict[str, Any]) -> 
     while (result := game.result(state)) is None:
         open_prompts = [prompt for prompt in game.prompts(state) if not prompt.answered]
         for prompt in open_prompts:
-            shown = named_prompt(prompt.model_dump(), names)
-            texts.append(shown["text"])
-            texts += [f"{option['label']} - {option.get('description') or ''}" for option in shown["options"]]
-            texts += [field["label"] for field in shown["fields"]]
+            shown = named_prompt(prompt, names)
+            texts.append(shown.text)
+            texts += [f"{option.label} - {option.description}" for option in shown.options]
+            texts += [field.label for field in shown.fields]
         prompt = open_prompts[0]
         step = game.submit(state, prompt.seat, policy.choose(state, prompt, engine.rng_for(seed, state.step, "ai")))
         state = step.state
