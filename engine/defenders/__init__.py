@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt, Result, Standing, Step
+from engine.contract import Prompt, Result, Standing
 from engine.defenders import actions, rules, views
 from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 from engine.defenders.content import content
@@ -28,18 +28,20 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
     info = INFO
     state_class = DefendersState
     options_class = DefendersOptions
+    phases = actions.PHASES
+    randomness = actions.STEP_RANDOM
 
     def start(self, seats: int, options: DefendersOptions, seed: int) -> DefendersState:
         content()
         state = setup_state(seats, options, seed)
-        rules.advance(rules.Flow(state, rng_for(seed, 0, "advance")))
+        self.phases.settle(rules.Flow(state, rng_for(seed, 0, "advance")))
         return state
 
-    def prompts_of(self, state: DefendersState) -> list[Prompt]:
-        return actions.prompts(state)
+    def refuse(self, state: DefendersState, seat: int) -> str | None:
+        return actions.refusal(state, seat)
 
-    def apply(self, state: DefendersState, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
-        return actions.submit(state, seat, choice, in_place=in_place)
+    def parse(self, state: DefendersState, seat: int, prompt: Prompt, choice: dict[str, Any]) -> dict[str, Any]:
+        return actions.picked(state, seat, prompt, choice)
 
     def view_of(self, state: DefendersState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)

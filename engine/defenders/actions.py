@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import IllegalChoice, Option, Prompt, Step
-from engine.defenders import board, campaign, effects, refusals, rules
+from engine.contract import IllegalChoice, Option, Prompt
+from engine.defenders import board, campaign, effects, refusals, rounds, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
@@ -302,46 +302,45 @@ STEP_RANDOM = StepRandom(salt="step", counts_first=True)
 """How a Defenders choice's RNG is derived (engine/kit/flow.py says why it differs)."""
 
 
-def submit(state: DefendersState, seat: int, choice: dict[str, Any], *, in_place: bool = False) -> Step:
-    """Apply one seat's choice to a copy of ``state``, or to ``state`` itself when ``in_place``
-    (a driver's working copy, engine/working.py)."""
-    bad_seat = refusals.check_seat(state, seat)
-    if bad_seat:
-        raise IllegalChoice(bad_seat)
-    mine = next(iter(prompts(state, only=seat)), None)
-    if mine is None:
-        raise IllegalChoice("You have no decision to make right now.")
+def refusal(state: DefendersState, seat: int) -> str | None:
+    """A seat that is not in the match, refused before its prompt is looked up."""
+    return refusals.check_seat(state, seat)
+
+
+def picked(state: DefendersState, seat: int, prompt: Prompt, choice: object) -> dict[str, Any]:
+    """The option of ``prompt`` the choice is, exactly (a copy of its choice dict): every
+    Defenders answer is one of the prompt's options; anything else is refused with the most
+    specific reason (refusals.py)."""
     try:
         key = canonical_json(choice) if isinstance(choice, dict) else None
     except (TypeError, ValueError):
         key = None
-    picked = next((o for o in mine.options if canonical_json(o.choice) == key), None)
-    if picked is None:
-        raise IllegalChoice(refusals.why_not(state, seat, mine, choice))
-    flow = Flow.for_choice(state, STEP_RANDOM, in_place=in_place)
-    PHASES.handle(flow, mine.kind, mine, seat, dict(picked.choice))
-    settle(flow)
-    return flow.close()
+    found = next((option for option in prompt.options if canonical_json(option.choice) == key), None)
+    if found is None:
+        raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
+    return dict(found.choice)
 
 
-def keep_skill(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
-    """Setup: the kept skill is learnt, the other goes under the Skill deck; the battle starts
-    once every Defender has chosen."""
+def keep_skill(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+    """Setup: the kept skill is learnt, the other goes under the Skill deck."""
     state = flow.state
     defender = state.defenders[choice["d"]]
     defender.skills.append(choice["key"])
     state.skill_deck[:0] = [key for key in defender.skill_offer if key != choice["key"]]
     defender.skill_offer = []
-    flow.say(f"{who(defender)} keeps the skill {content().skill(choice['key']).name}.")
-    if not any(other.skill_offer for other in state.defenders):
-        rules.start_battle(flow)
+    flow.emit("log", f"{who(defender)} keeps the skill {content().skill(choice['key']).name}.")
 
 
-def rebuild(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+def skills_kept(state: DefendersState) -> bool:
+    """Every Defender has kept a skill: the battle starts."""
+    return not any(other.skill_offer for other in state.defenders)
+
+
+def rebuild(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
     campaign.rebuild_choice(flow, seat, choice)
 
 
-def take_artifact(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+def take_artifact(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
     """A won artifact with its slots full: drop one for it, or leave it to the deck."""
     state = flow.state
     offer = state.artifact_offer
@@ -356,14 +355,13 @@ def take_artifact(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any])
         defender.hp = min(defender.hp, rules.max_hp(defender))
         if new.ability.effect == "max_hp":
             rules.heal(defender, new.ability.amount)
-        flow.say(f"{who(defender)} drops {content().artifact(choice['key']).name} for {new.name}.",
-                 kind="artifact")
+        flow.emit("artifact", f"{who(defender)} drops {content().artifact(choice['key']).name} for {new.name}.")
     else:
         state.artifact_deck.insert(flow.rng.randrange(len(state.artifact_deck) + 1), new.key)
-        flow.say(f"{who(defender)} leaves {new.name}; it goes back into the Artifact deck.")
+        flow.emit("log", f"{who(defender)} leaves {new.name}; it goes back into the Artifact deck.")
 
 
-def defend(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+def defend(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
     state = flow.state
     attack = state.attacks[0]
     if choice["act"] == "defend":
@@ -374,7 +372,7 @@ def defend(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> Non
         attack.declined.append(seat)
 
 
-def react(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+def react(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
     """Passing remembers the options passed on (asked afresh once they change); anything
     else is a card action."""
     active = flow.state.active
@@ -383,10 +381,10 @@ def react(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None
         active.react_passed[str(seat)] = [option.value for option in prompt.options]
         return
     active.react_passed.pop(str(seat), None)
-    card_action(flow, prompt, seat, choice)
+    card_action(flow, seat, prompt, choice)
 
 
-def pick_target(flow: Flow, prompt: Prompt, seat: int, choice: dict[str, Any]) -> None:
+def pick_target(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
     """The target of an ability with several: it is paid and used now (or Back)."""
     state = flow.state
     assert state.active is not None
@@ -406,22 +404,22 @@ def spend(f: Flow, d: Defender, ap: int) -> None:
     """AP spent on an All Defenders card starts that Defender's Turn (U14)."""
     act = f.state.active
     if ap > 0 and act is not None and act.card == "all" and not d.took_turn:
-        rules.begin_turn(f, d)
+        rounds.begin_turn(f, d)
 
 
-def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
+def card_action(f: Flow, seat: int, prompt: Prompt, ch: dict[str, Any]) -> None:
     """An answer to the AP card (own Turn, All Defenders, an any-turn skill)."""
     state = f.state
     act = state.active
     assert act is not None
     what = ch["act"]
     if what == "end":
-        f.say(f"{who(state.defenders[act.defender or 0])} ends the Turn.")
+        f.emit("log", f"{who(state.defenders[act.defender or 0])} ends the Turn.")
         state.active = None
         return
     if what == "pass":
         act.passed.append(seat)
-        f.say(f"All Defenders card: passed by {seat_name(seat)}.")
+        f.emit("log", f"All Defenders card: passed by {seat_name(seat)}.")
         return
     if what == "focus":
         act.focus[str(seat)] = ch["d"]
@@ -444,7 +442,7 @@ def card_action(f: Flow, prompt: Prompt, seat: int, ch: dict[str, Any]) -> None:
     else:
         regular(f, d, ch)
     if act.card == "all" and state.active is act and state.seats > 1 and act.ap != ap_before and act.ap > 0:
-        f.say(f"{act.ap} shared AP left on the All Defenders card.")
+        f.emit("log", f"{act.ap} shared AP left on the All Defenders card.")
 
 
 def seat_name(seat: int) -> str:
@@ -466,8 +464,8 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
         frm = d.region
         effects.leave(state, d)
         d.region = ch["to"]
-        f.say(f"{who(d)} moves to {region_name(state, d.region)}" + (f" escorting {caravans(n)} for {n} XP."
-                                                                  if n else "."), kind="move")
+        f.emit("move", f"{who(d)} moves to {region_name(state, d.region)}" + (f" escorting {caravans(n)} for {n} XP."
+                                                                  if n else "."))
         if n:
             d.xp -= n
             effects.move_caravans(f, d, frm, d.region, n, escorted=True)
@@ -477,17 +475,17 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
     if what == "fly":
         effects.leave(state, d)
         d.region = ch["to"]
-        f.say(f"{who(d)} flies the Manticore to {region_name(state, d.region)}.", kind="move")
+        f.emit("move", f"{who(d)} flies the Manticore to {region_name(state, d.region)}.")
     elif what == "secure":
         r = state.regions[d.region]
         if r.storm:
             r.storm = False
             state.storms += 1
-            f.say(f"{who(d)} clears the storm from {region_name(state, r.key)}.", kind="secure")
+            f.emit("secure", f"{who(d)} clears the storm from {region_name(state, r.key)}.")
         else:
             before = r.threat
             r.threat = max(0, r.threat - 1 - rules.passive(d, "secure_bonus"))
-            f.say(f"{who(d)} Secures {region_name(state, r.key)}: Threat {before} to {r.threat}.", kind="secure")
+            f.emit("secure", f"{who(d)} Secures {region_name(state, r.key)}: Threat {before} to {r.threat}.")
     elif what == "fight":
         card = content().boss(state.boss.key)
         rules.damage_boss(f, d, 1 + rules.passive(d, "fight_bonus"), f"{who(d)} fights")
@@ -495,7 +493,7 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
             rules.hurt(f, d, 1, card.name)
     elif what == "prepare":
         rules.gain_xp(d, 1)
-        f.say(f"{who(d)} prepares: {d.xp} XP.")
+        f.emit("log", f"{who(d)} prepares: {d.xp} XP.")
 
 
 PASSING = ("end", "pass", "focus")
@@ -520,35 +518,51 @@ def close_idle_card(f: Flow) -> bool:
     if act.card == "all":
         if any(s not in act.passed and not idle_on_card(state, s) for s in range(state.seats)):
             return False
-        f.say("The All Defenders card is spent.")
+        f.emit("log", "The All Defenders card is spent.")
     else:
         active = state.defenders[act.defender or 0]
         if not idle_on_card(state, active.seat):
             return False
         if act.ap:
-            f.say(f"{who(active)} can do nothing more with the {act.ap} AP left: the Turn ends.")
+            f.emit("log", f"{who(active)} can do nothing more with the {act.ap} AP left: the Turn ends.")
     state.active = None
     return True
 
 
-def settle(f: Flow) -> None:
-    """Run the game on until someone has a real decision: a card nobody can use is closed and a
-    Rebuild nobody has anything to do in ends, instead of asking seats only to pass."""
-    for _ in range(1_000):
-        rules.advance(f)
-        if not (close_idle_card(f) or campaign.end_rebuild_when_settled(f)):
-            return
-    raise RuntimeError("the Defenders flow did not settle")
+def play_step(f: Flow) -> bool:
+    """One automatic step of a battle: resolve an attack nobody can defend, close an AP card
+    nobody can use, end the card, end or start a round, draw the next card. False while a
+    decision is owed (an artifact offer, a defence, a target, a usable card)."""
+    state = f.state
+    if state.artifact_offer is not None:
+        return False
+    if state.attacks:
+        return not rules.settle_attacks(f)
+    if state.active is not None:
+        return close_idle_card(f)
+    if state.current is not None:
+        rounds.end_card(f)
+    if not state.turn_deck:
+        rounds.round_end(f)
+        if state.phase == "play":
+            rounds.round_start(f)
+        return True
+    rounds.draw_card(f)
+    return True
 
 
 PHASES: PhaseTable[DefendersState] = PhaseTable({
-    "setup": Phase(prompts=lambda state, only: setup_prompts(state), handlers={"skill": keep_skill}),
-    "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild}),
+    "setup": Phase(prompts=lambda state, only: setup_prompts(state), handlers={"skill": keep_skill},
+                   done=skills_kept, next=rounds.start_battle),
+    "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild},
+                     step=campaign.end_rebuild_when_settled),
     "play": Phase(prompts=play_prompts, handlers={
         "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
         "turn": card_action, "all": card_action,
-    }),
+    }, step=play_step),
     "over": ASKS_NOTHING,
 })
-"""Each phase's prompts and the handler of each prompt kind; every handler takes
-(flow, prompt, seat, choice), the choice being exactly one of the prompt's options."""
+"""Each phase's prompts, the handler of each prompt kind (the answer it takes is exactly one
+of the prompt's options, see `picked`) and its automatic step: a battle runs on card by card
+until a decision is owed (a card nobody can use is closed rather than asking seats only to
+pass); a Rebuild nobody has anything left to do in ends."""

@@ -15,7 +15,8 @@ from engine.defenders import rules, trade
 from engine.defenders.content import content
 from engine.defenders.names import region_name, who
 from engine.defenders.prompting import Answer, dname, fit
-from engine.defenders.rules import Flow, start_battle
+from engine.defenders.rounds import start_battle
+from engine.defenders.rules import Flow
 from engine.defenders.state import Boss, DefendersState
 from engine.kit.prompting import opt
 from engine.text import seat_ref
@@ -31,7 +32,7 @@ def regroup_and_reconcile(f: Flow) -> None:
     dire = [card[2:] for card in state.turn_deck + state.discard + state.horde if card.startswith("x:")]
     if state.leftover_dire:
         dire.append(state.leftover_dire.pop(f.rng.randrange(len(state.leftover_dire))))
-        f.say(f"Regroup: the Horde gathers {len(dire)} Dire Enemies, one of them new.")
+        f.emit("log", f"Regroup: the Horde gathers {len(dire)} Dire Enemies, one of them new.")
     se, he = state.options.start_enemies, min(state.options.horde_enemies, 9 - state.options.start_enemies)
     state.horde = [f"e:{enemy}" for enemy in enemies[se:se + he]] + [f"x:{foe}" for foe in dire]
     f.rng.shuffle(state.horde)
@@ -43,14 +44,14 @@ def regroup_and_reconcile(f: Flow) -> None:
     if state.war_hostile is not None:
         state.regions[state.war_hostile].side = "friendly"
         state.war_friendly.append(state.war_hostile)
-        f.say(f"Reconcile: {region_name(state, state.war_hostile)} now fights for the realm.")
+        f.emit("log", f"Reconcile: {region_name(state, state.war_hostile)} now fights for the realm.")
     state.war_hostile = None
     if state.war_unused:
         key = state.war_unused.pop(f.rng.randrange(len(state.war_unused)))
         state.war_hostile = key
         state.regions[key].war = True
         state.regions[key].side = "hostile"
-        f.say(f"Reconcile: {region_name(state, key)} turns hostile.")
+        f.emit("log", f"Reconcile: {region_name(state, key)} turns hostile.")
     reset_war_components(state)
     state.battle += 1
     key = state.bosses_ahead.pop(0)
@@ -117,7 +118,7 @@ def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
     act = ch["act"]
     if act == "ready":
         state.ready.append(seat)
-        f.say(f"Ready for the next battle: {seat_ref(seat)}.")
+        f.emit("log", f"Ready for the next battle: {seat_ref(seat)}.")
         trade.drop_offer_of(f, seat)
     elif act in ("trade", "accept", "refuse", "withdraw"):
         trade.trade_choice(f, seat, ch)
@@ -125,7 +126,7 @@ def rebuild_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
         d = state.defenders[ch["d"]]
         d.xp -= 2
         state.capital_threat -= 1
-        f.say(f"{who(d)} spends 2 XP to rebuild the Capital: Threat {state.capital_threat}.")
+        f.emit("log", f"{who(d)} spends 2 XP to rebuild the Capital: Threat {state.capital_threat}.")
     elif act == "level":
         rules.level_up(f, state.defenders[ch["d"]])
 

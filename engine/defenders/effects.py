@@ -201,46 +201,46 @@ def apply(f: Flow, d: Defender, src: str, ab: Ability, target: Target) -> None:
     if e == "heal":
         ally = state.defenders[int(target)]  # type: ignore[arg-type]
         got = rules.heal(ally, ab.amount)
-        f.say(f"{name}: {who(ally)} regains {got} HP.")
+        f.emit("log", f"{name}: {who(ally)} regains {got} HP.")
     elif e == "secure":
         r = state.regions[str(target)]
         before = r.threat
         r.threat = max(0, r.threat - ab.amount)
-        f.say(f"{name}: {region_name(state, r.key)} loses {before - r.threat} Threat ({r.threat}).")
+        f.emit("log", f"{name}: {region_name(state, r.key)} loses {before - r.threat} Threat ({r.threat}).")
     elif e == "secure_adjacent_all":
         for region in board.adjacent(state, d.region):
             if region != CAPITAL and not state.regions[region].destroyed:
                 state.regions[region].threat = max(0, state.regions[region].threat - ab.amount)
-        f.say(f"{name}: the neighbouring regions are Secured.")
+        f.emit("log", f"{name}: the neighbouring regions are Secured.")
     elif e == "secure_capital":
         state.capital_threat = max(0, state.capital_threat - ab.amount)
-        f.say(f"{name}: the Capital City's Threat falls to {state.capital_threat}.")
+        f.emit("log", f"{name}: the Capital City's Threat falls to {state.capital_threat}.")
     elif e == "strike":
         rules.damage_boss(f, d, ab.amount, name)
     elif e == "dash":
         leave(state, d)
         d.region = str(target)
-        f.say(f"{name}: moves to {region_name(state, d.region)}.")
+        f.emit("log", f"{name}: moves to {region_name(state, d.region)}.")
     elif e == "rally":
         assert state.active is not None
         state.active.ap += ab.amount
-        f.say(f"{name}: {ab.amount} more AP ({state.active.ap} left).")
+        f.emit("log", f"{name}: {ab.amount} more AP ({state.active.ap} left).")
     elif e == "ward":
         state.regions[str(target)].wards += 1
-        f.say(f"{name}: {region_name(state, str(target))} is warded against its next attack this round.")
+        f.emit("log", f"{name}: {region_name(state, str(target))} is warded against its next attack this round.")
     elif e == "scout":
         scout(f, name, ab.amount)
     elif e == "shield":
         d.shield = True
-        f.say(f"{name}: until the round ends {who(d)} defends without losing HP.")
+        f.emit("log", f"{name}: until the round ends {who(d)} defends without losing HP.")
     elif e == "summon":
         ally = state.defenders[int(target)]  # type: ignore[arg-type]
         leave(state, ally)
         ally.region = d.region
-        f.say(f"{name}: {who(ally)} joins them in {region_name(state, d.region)}.")
+        f.emit("log", f"{name}: {who(ally)} joins them in {region_name(state, d.region)}.")
     elif e == "haul":
         move_caravans(f, d, d.region, str(target), 1, escorted=False)
-        f.say(f"{name}: a Caravan moves to {region_name(state, str(target))}.")
+        f.emit("log", f"{name}: a Caravan moves to {region_name(state, str(target))}.")
     elif e == "draw_skill":
         rules.draw_skill(f, d)
 
@@ -252,7 +252,7 @@ def scout(f: Flow, name: str, n: int) -> None:
     keep = [c for c in top if c not in bad]
     state.turn_deck = bad + state.turn_deck[:-n] + keep if len(state.turn_deck) > n else bad + keep
     seen = ", ".join(card_name(c) for c in reversed(top)) or "nothing"
-    f.say(f"{name}: the next cards were {seen}; {counted(len(bad), 'Enemy card')} moved to the bottom.")
+    f.emit("log", f"{name}: the next cards were {seen}; {counted(len(bad), 'Enemy card')} moved to the bottom.")
 
 
 def leave(state: DefendersState, d: Defender) -> None:
@@ -268,10 +268,10 @@ def move_caravans(f: Flow, d: Defender, frm: str, to: str, n: int, escorted: boo
         state.capital_caravans += n
         if escorted:
             rules.gain_xp(d, rules.XP_ESCORT * n)
-        f.say(f"{caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({state.capital_caravans}/{rules.CARAVANS} home)"
-              + (f"; {who(d)} gains {rules.XP_ESCORT * n} XP." if escorted else "."), kind="caravan")
+        f.emit("caravan", f"{caravans(n)} {'reaches' if n == 1 else 'reach'} the Capital City ({state.capital_caravans}/{rules.CARAVANS} home)"
+              + (f"; {who(d)} gains {rules.XP_ESCORT * n} XP." if escorted else "."))
         if rules.all_home(state):
-            f.say("Every Caravan is home: the boss can now fall.", kind="caravan")
+            f.emit("caravan", "Every Caravan is home: the boss can now fall.")
     else:
         state.regions[to].caravans += n
 
@@ -287,25 +287,25 @@ def war_effect(f: Flow, d: Defender, target: Target) -> None:
         r.fleet_die = True
         if r.threat > 0 and not r.destroyed:
             r.threat -= 1
-            f.say(f"{who(d)} sends the {name}: the fleet die shows {region_name(state, hit)}, which loses 1 Threat.")
+            f.emit("log", f"{who(d)} sends the {name}: the fleet die shows {region_name(state, hit)}, which loses 1 Threat.")
         else:
-            f.say(f"{who(d)} sends the {name}: the fleet die shows {region_name(state, hit)}, already calm.")
+            f.emit("log", f"{who(d)} sends the {name}: the fleet die shows {region_name(state, hit)}, already calm.")
     elif key in ("desert", "ruins"):
         if key == "desert":
             state.storms -= 1
         else:
             state.death_tokens -= 1
         state.regions[str(target)].wards += 1
-        f.say(f"{who(d)} uses {name}: {region_name(state, str(target))} is warded against its next attack this round.")
+        f.emit("log", f"{who(d)} uses {name}: {region_name(state, str(target))} is warded against its next attack this round.")
     elif key == "forest":
         d.in_tree = True
         state.tree = d.idx
-        f.say(f"{who(d)} climbs the Great Tree: they defend the Glen and its neighbours without losing HP.")
+        f.emit("log", f"{who(d)} climbs the Great Tree: they defend the Glen and its neighbours without losing HP.")
     elif key == "mountains":
         d.riding = True
         state.manticore = f"rider:{d.idx}"
-        f.say(f"{who(d)} mounts the Manticore: until the round ends each move may fly anywhere for 1 AP.")
+        f.emit("log", f"{who(d)} mounts the Manticore: until the round ends each move may fly anywhere for 1 AP.")
     elif key == "plains":
         state.soldiers -= 1
         state.turn_deck.insert(f.rng.randrange(len(state.turn_deck) + 1), "soldier")
-        f.say(f"{who(d)} musters a Soldier card into the Turn Deck.")
+        f.emit("log", f"{who(d)} musters a Soldier card into the Turn Deck.")

@@ -1,7 +1,7 @@
-"""Tiny Epic Defenders + The Dark War: the round flow, attacks, the boss and the battles.
+"""Tiny Epic Defenders + The Dark War: the Defenders, Threat, attacks, the boss, a battle's end.
 
-`advance` runs everything that needs no decision (drawing cards, resolving attacks nobody can
-defend, round changes) until a decision is owed. Decisions are answered through `actions.py`.
+What a card or an answer does to the realm; the course of a battle (rounds, the Turn Deck's
+cards) is in rounds.py, and the phase table in actions.py runs it between decisions.
 Clause references (R: the Dark War rulebook, A/U: defenders-facts.md) are in
 docs/rules/defenders.md.
 """
@@ -13,9 +13,8 @@ from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import TERRAINS, content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.state import Active, Attack, Defender, DefendersState
+from engine.defenders.state import Attack, Defender, DefendersState
 from engine.defenders.view_models import CAPITAL_FELL
-from engine.words import counted
 
 XP_MAX = 8
 XP_DEFEND = 1
@@ -24,17 +23,9 @@ XP_GENERAL = 3
 CARAVANS = 6
 
 
-class Flow(kit.Flow[DefendersState]):
-    """One resolution pass: the state, its events and the step's RNG (engine/kit/flow.py).
-
-    Every Defenders event is public (a co-operative game hides nothing), so `say` is the
-    short form used throughout: text first, data as keywords.
-    """
-
-    log_field = "log"
-
-    def say(self, text: str, kind: str = "log", phase_end: bool = False, **data: object) -> None:
-        self.emit(kind, text, data=dict(data), phase_end=phase_end)
+Flow = kit.Flow[DefendersState]
+"""One choice's pass over a Defenders state (engine/kit/flow.py); every Defenders event is
+public, a co-operative game hides nothing."""
 
 
 # ---------------------------------------------------------------------------- defenders
@@ -68,7 +59,7 @@ def hurt(f: Flow, d: Defender, n: int, why: str) -> None:
     if n <= 0 or d.hp <= 0:
         return
     d.hp = max(0, d.hp - n)
-    f.say(f"{who(d)} loses {n} HP ({why})" + (" and is Exhausted." if d.hp == 0 else "."))
+    f.emit("log", f"{who(d)} loses {n} HP ({why})" + (" and is Exhausted." if d.hp == 0 else "."))
 
 
 def heal(d: Defender, n: int | None = None) -> int:
@@ -80,17 +71,17 @@ def heal(d: Defender, n: int | None = None) -> int:
 
 def draw_skill(f: Flow, d: Defender) -> None:
     if not f.state.skill_deck:
-        f.say(f"{who(d)} finds the Skill deck empty.")
+        f.emit("log", f"{who(d)} finds the Skill deck empty.")
         return
     key = f.state.skill_deck.pop()
     d.skills.append(key)
-    f.say(f"{who(d)} learns the skill {content().skill(key).name}.")
+    f.emit("log", f"{who(d)} learns the skill {content().skill(key).name}.")
 
 
 def level_up(f: Flow, d: Defender) -> None:
     d.xp -= XP_MAX
     heal(d)
-    f.say(f"{who(d)} levels up: back to full HP.")
+    f.emit("log", f"{who(d)} levels up: back to full HP.")
     draw_skill(f, d)
 
 
@@ -106,7 +97,7 @@ def capital_gains(f: Flow, n: int, why: str) -> None:
     if state.phase == "over":
         return
     state.capital_threat += n
-    f.say(f"The Capital City gains {n} Threat ({why}): {state.capital_threat}/{state.options.destruction}.")
+    f.emit("log", f"The Capital City gains {n} Threat ({why}): {state.capital_threat}/{state.options.destruction}.")
     if state.capital_threat >= state.options.destruction:
         finish(f, False, CAPITAL_FELL)
 
@@ -122,11 +113,11 @@ def gain_threat(f: Flow, key: str, n: int, why: str, trigger: bool = True) -> No
             capital_gains(f, 1, f"{region_name(state, key)} lies in ruins; {why}")
         elif r.threat >= state.options.outer_max:
             r.destroyed = True
-            f.say(f"{region_name(state, key)} is Destroyed ({why}). Every card now gives "
-                  f"{state.options.ap_destroyed} AP.", kind="destroyed")
+            f.emit("destroyed", f"{region_name(state, key)} is Destroyed ({why}). Every card now gives "
+                  f"{state.options.ap_destroyed} AP.")
         else:
             r.threat += 1
-            f.say(f"{region_name(state, key)} gains 1 Threat ({why}): {r.threat}/{state.options.outer_max}.")
+            f.emit("log", f"{region_name(state, key)} gains 1 Threat ({why}): {r.threat}/{state.options.outer_max}.")
             if trigger and r.war and r.side == "hostile":
                 hostile_trigger(f, key)
 
@@ -139,7 +130,7 @@ def hostile_trigger(f: Flow, key: str) -> None:
         state.fleet_dice -= 1
         target = state.ring[f.rng.randrange(6)]
         state.regions[target].fleet_die = True
-        f.say(f"{name}: a fleet die lands on {region_name(state, target)}.")
+        f.emit("log", f"{name}: a fleet die lands on {region_name(state, target)}.")
         state.attacks.append(Attack(region=target, source=name, kind="war"))
     elif key == "desert" and state.storms > 0:
         i = state.ring.index("desert")
@@ -148,19 +139,19 @@ def hostile_trigger(f: Flow, key: str) -> None:
             if not state.regions[target].storm:
                 state.storms -= 1
                 state.regions[target].storm = True
-                f.say(f"{name}: a storm settles on {region_name(state, target)}; moving in or out costs 1 more AP.")
+                f.emit("log", f"{name}: a storm settles on {region_name(state, target)}; moving in or out costs 1 more AP.")
                 break
     elif key == "mountains":
         others = [region for region in state.ring if region != "mountains" and not state.regions[region].destroyed]
         if others:
             target = board.most_threatened(state, others)
             state.manticore = target
-            f.say(f"{name}: the Manticore swoops on {region_name(state, target)}.")
+            f.emit("log", f"{name}: the Manticore swoops on {region_name(state, target)}.")
             gain_threat(f, target, 1, "the Manticore", trigger=False)
     elif key == "plains" and state.soldiers > 0:
         state.soldiers -= 1
         state.turn_deck.insert(f.rng.randrange(len(state.turn_deck) + 1), "deserter")
-        f.say(f"{name}: a Deserter card is shuffled into the Turn Deck.")
+        f.emit("log", f"{name}: a Deserter card is shuffled into the Turn Deck.")
 
 
 # ---------------------------------------------------------------------------- attacks
@@ -216,7 +207,7 @@ def settle_attacks(f: Flow) -> bool:
         if region.wards > 0:
             region.wards -= 1
             state.attacks.pop(0)
-            f.say(f"A ward turns {attack.source} away from {region_name(state, attack.region)}.")
+            f.emit("log", f"A ward turns {attack.source} away from {region_name(state, attack.region)}.")
             continue
         if defenders_for(state, attack):
             return True
@@ -227,7 +218,7 @@ def settle_attacks(f: Flow) -> bool:
 
 def undefended(f: Flow, attack: Attack) -> None:
     state = f.state
-    f.say(f"Nobody defends {region_name(state, attack.region)} against {attack.source}.", kind="attack")
+    f.emit("attack", f"Nobody defends {region_name(state, attack.region)} against {attack.source}.")
     gain_threat(f, attack.region, 1, attack.source, trigger=attack.kind != "war")
     if attack.dire and state.phase == "play":
         on_hit(f, attack)
@@ -238,9 +229,9 @@ def defended(f: Flow, attack: Attack, d: Defender) -> None:
     cost = defend_cost(state, d, attack)
     state.attacks.pop(0)
     d.hp -= cost
-    f.say(f"{who(d)} defends {region_name(state, attack.region)} against {attack.source}"
+    f.emit("defend", f"{who(d)} defends {region_name(state, attack.region)} against {attack.source}"
           + (f" for {cost} HP ({d.hp} left)." if cost else " without losing HP.")
-          + (" Exhausted." if d.hp == 0 else ""), kind="defend")
+          + (" Exhausted." if d.hp == 0 else ""))
     if attack.kind in ("enemy", "dire", "deserter"):
         gain_xp(d, XP_DEFEND)
     region = state.regions[attack.region]
@@ -248,7 +239,7 @@ def defended(f: Flow, attack: Attack, d: Defender) -> None:
         state.death_tokens -= 1
         d.death_tokens += 1
         d.hp = min(d.hp, max_hp(d))
-        f.say(f"Death's Toll: {who(d)} takes a death token (maximum HP {max_hp(d)}).")
+        f.emit("log", f"Death's Toll: {who(d)} takes a death token (maximum HP {max_hp(d)}).")
     if attack.kind == "dire":
         win_artifact(f, d)
 
@@ -256,18 +247,18 @@ def defended(f: Flow, attack: Attack, d: Defender) -> None:
 def win_artifact(f: Flow, d: Defender) -> None:
     state = f.state
     if not state.artifact_deck:
-        f.say("The Artifact deck is empty: no artifact this time.")
+        f.emit("log", "The Artifact deck is empty: no artifact this time.")
         return
     key = state.artifact_deck.pop()
     card = content().artifact(key)
     if slot_free(d, card.slot):
         d.artifacts.append(key)
-        f.say(f"{who(d)} gains the artifact {card.name}.", kind="artifact")
+        f.emit("artifact", f"{who(d)} gains the artifact {card.name}.")
         if card.ability.effect == "max_hp":
             heal(d, card.ability.amount)
     else:
         state.artifact_offer = {"d": d.idx, "key": key}
-        f.say(f"{who(d)} wins the artifact {card.name} but has no free {card.slot} slot.")
+        f.emit("log", f"{who(d)} wins the artifact {card.name} but has no free {card.slot} slot.")
 
 
 def slot_limit(slot: str) -> int:
@@ -299,20 +290,20 @@ def on_hit(f: Flow, attack: Attack) -> None:
                 hurt(f, d, card.amount, card.name)
     elif card.on_hit == "hex":
         state.hexed = True
-        f.say(f"{card.name}: no ability can be used until the round ends.")
+        f.emit("log", f"{card.name}: no ability can be used until the round ends.")
     elif card.on_hit == "feed":
         if state.boss.revealed:
             state.boss.hp = min(state.boss.max_hp, state.boss.hp + card.amount)
-            f.say(f"{card.name} feeds the boss: {state.boss.hp}/{state.boss.max_hp} HP.")
+            f.emit("log", f"{card.name} feeds the boss: {state.boss.hp}/{state.boss.max_hp} HP.")
         else:
             state.feed += card.amount
-            f.say(f"{card.name} feeds the boss still to come: {card.amount} more HP when it arrives.")
+            f.emit("log", f"{card.name} feeds the boss still to come: {card.amount} more HP when it arrives.")
     elif card.on_hit == "panic":
         lost = state.regions[r].caravans
         if lost:
             state.regions[r].caravans = 0
             state.caravan_pile[:0] = [r] * lost
-            f.say(f"{card.name}: {caravans(lost)} in {region_name(state, r)} flee back to the pile.")
+            f.emit("log", f"{card.name}: {caravans(lost)} in {region_name(state, r)} flee back to the pile.")
 
 
 # ---------------------------------------------------------------------------- the boss
@@ -336,15 +327,15 @@ def damage_boss(f: Flow, d: Defender, n: int, why: str) -> None:
     if card.passive == "armor" and turn not in boss.armor_soaked and n > 0:
         boss.armor_soaked.append(turn)
         n -= 1
-        f.say(f"{card.name}'s armour soaks the first damage of this Turn.")
+        f.emit("log", f"{card.name}'s armour soaks the first damage of this Turn.")
     if n <= 0:
         return
     floor = boss_floor(state)
     before = boss.hp
     boss.hp = max(floor, boss.hp - n)
-    f.say(f"{why}: {card.name} takes {before - boss.hp} damage ({boss.hp}/{boss.max_hp} HP).", kind="boss")
+    f.emit("boss", f"{why}: {card.name} takes {before - boss.hp} damage ({boss.hp}/{boss.max_hp} HP).")
     if boss.hp == 1 and floor == 1 and before - n < 1:
-        f.say(f"{card.name} cannot fall while Caravans are still out: "
+        f.emit("log", f"{card.name} cannot fall while Caravans are still out: "
               f"{state.capital_caravans}/{CARAVANS} are home.")
     if boss.hp <= 0:
         boss_defeated(f)
@@ -366,9 +357,9 @@ def boss_defeated(f: Flow) -> None:
     if state.boss.kind == "general":
         for d in state.defenders:
             gain_xp(d, XP_GENERAL)
-        f.say(f"{card.name} is defeated! Every Defender gains {XP_GENERAL} XP.", kind="victory")
+        f.emit("victory", f"{card.name} is defeated! Every Defender gains {XP_GENERAL} XP.")
     else:
-        f.say(f"{card.name} is defeated!", kind="victory")
+        f.emit("victory", f"{card.name} is defeated!")
     if state.options.mode == "single" or state.battle >= 3:
         finish(f, True, f"{card.name} was defeated with all {CARAVANS} Caravans home")
     else:
@@ -401,8 +392,8 @@ def rebuild(f: Flow) -> None:
     f.rng.shuffle(state.caravan_pile)
     state.capital_caravans = 0
     state.hexed = False
-    f.say(f"Rebuild: the realm is restored and every Defender heals. The Capital City keeps its "
-          f"{state.capital_threat} Threat; each 2 XP spent removes 1.", kind="rebuild", phase_end=True)
+    f.emit("rebuild", f"Rebuild: the realm is restored and every Defender heals. The Capital City keeps its "
+          f"{state.capital_threat} Threat; each 2 XP spent removes 1.", phase_end=True)
 
 
 def reveal_boss(f: Flow) -> None:
@@ -414,8 +405,8 @@ def reveal_boss(f: Flow) -> None:
     state.feed = 0
     boss.region = card.region
     what = "General" if boss.kind == "general" else "Epic Foe"
-    f.say(f"The Horde is spent: the {what} {card.name} takes the field in {region_name(state, boss.region)} "
-          f"with {boss.hp} HP. {card.passive_text}", kind="boss_reveal")
+    f.emit("boss_reveal", f"The Horde is spent: the {what} {card.name} takes the field in {region_name(state, boss.region)} "
+          f"with {boss.hp} HP. {card.passive_text}")
 
 
 def boss_round(f: Flow) -> None:
@@ -437,172 +428,16 @@ def boss_round(f: Flow) -> None:
         before = boss.hp
         boss.hp = min(boss.max_hp, boss.hp + 2)
         if boss.hp > before:
-            f.say(f"{card.name} regains {boss.hp - before} HP ({boss.hp}/{boss.max_hp}).")
+            f.emit("log", f"{card.name} regains {boss.hp - before} HP ({boss.hp}/{boss.max_hp}).")
     elif effect == "hunt":
         target = board.most_threatened(state)
         state.attacks.append(Attack(region=target, source=card.name, kind="boss"))
     elif effect == "stalk":
         nxt = [region for region in board.adjacent(state, boss.region) if region != CAPITAL]
         boss.region = board.most_threatened(state, nxt)
-        f.say(f"{card.name} moves to {region_name(state, boss.region)}.")
+        f.emit("log", f"{card.name} moves to {region_name(state, boss.region)}.")
     if state.phase == "play":
         state.attacks.append(Attack(region=boss.region, source=card.name, kind="boss"))
-
-
-# ---------------------------------------------------------------------------- rounds and battles
-
-
-def round_start(f: Flow) -> None:
-    state = f.state
-    state.round += 1
-    f.say(f"Battle {state.battle}, round {state.round} begins ({counted(len(state.turn_deck), 'card')} in the Turn Deck, "
-          f"{len(state.horde)} in the Horde).", kind="round", phase_end=True)
-    if state.caravan_pile:
-        key = state.caravan_pile.pop()
-        state.regions[key].caravans += 1
-        f.say(f"A Caravan arrives in {region_name(state, key)} and waits for an escort.", kind="caravan")
-    if state.boss.revealed:
-        boss_round(f)
-
-
-def round_end(f: Flow) -> None:
-    state = f.state
-    state.hexed = False
-    state.boss.armor_soaked = []
-    for d in state.defenders:
-        d.shield = False
-        d.in_tree = False
-        d.riding = False
-        d.used = [u for u in d.used if not u.startswith("round:")]
-    state.tree = None
-    state.manticore = "mountains" if not (state.regions["mountains"].war and state.regions["mountains"].side == "hostile") \
-        else state.manticore
-    for r in state.regions.values():
-        r.wards = 0
-        r.fleet_die = False
-    if not (state.regions["coast"].war and state.regions["coast"].side == "hostile"):
-        state.fleet_dice = 3
-    if not (state.regions["desert"].war and state.regions["desert"].side == "hostile"):
-        state.storms = 3
-    if state.regions["plains"].threat == 0 and "deserter" in state.discard + state.turn_deck:
-        gone = state.discard.count("deserter") + state.turn_deck.count("deserter")
-        state.discard = [c for c in state.discard if c != "deserter"]
-        state.turn_deck = [c for c in state.turn_deck if c != "deserter"]
-        state.soldiers += gone
-        f.say(f"The Field is calm again: the Turn Deck loses {counted(gone, 'Deserter card')}.")
-    if state.round >= state.options.round_limit:
-        finish(f, False, f"the horde still stood after the {state.options.round_limit}-round limit")
-        return
-    state.turn_deck = state.discard + state.turn_deck
-    state.discard = []
-    if state.horde:
-        state.turn_deck.append(state.horde.pop())
-        f.say("A card from the Horde joins the Turn Deck.")
-    elif not state.boss.revealed:
-        reveal_boss(f)
-    f.rng.shuffle(state.turn_deck)
-
-
-def draw_card(f: Flow) -> None:
-    state = f.state
-    card = state.turn_deck.pop()
-    state.current = card
-    c = content()
-    if card.startswith("d:"):
-        d = state.defenders[int(card[2:])]
-        f.say(f"Defender card: {who(d)} takes a Turn with {ap_per_card(state)} AP.", kind="card", phase_end=True)
-        start_card(f, "defender", d)
-    elif card == "all":
-        f.say(f"All Defenders card: {ap_per_card(state)} AP for any Defenders to share, first come first served.",
-              kind="card", phase_end=True)
-        start_card(f, "all", None)
-    elif card.startswith("e:"):
-        e = c.enemy(card[2:])
-        names = " and ".join(region_name(state, r) for r in e.regions)
-        f.say(f"Enemy card: {e.name} attack {names}.", kind="card")
-        for r in e.regions:
-            state.attacks.append(Attack(region=r, source=e.name, kind="enemy"))
-    elif card.startswith("x:"):
-        dire = c.dire_card(card[2:])
-        f.say(f"Dire Enemy: {dire.name} attacks {region_name(state, dire.region)}. {dire.text}", kind="card")
-        state.attacks.append(Attack(region=dire.region, source=dire.name, kind="dire", dire=dire.key))
-    elif card == "soldier":
-        target = board.most_threatened(state)
-        state.soldiers += 1
-        region = state.regions[target]
-        if region.threat > 0 and not region.destroyed:
-            region.threat -= 1
-            f.say(f"Soldier card: the muster Secures 1 Threat in {region_name(state, target)}.", kind="card")
-        else:
-            f.say("Soldier card: all is quiet; the soldier returns to the Field.", kind="card")
-    elif card == "deserter":
-        f.say("Deserter card: deserters raid the Field.", kind="card")
-        state.attacks.append(Attack(region="plains", source="Deserters", kind="deserter"))
-
-
-def start_card(f: Flow, kind: str, d: Defender | None) -> None:
-    state = f.state
-    state.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(state))
-    state.boss.armor_soaked = []
-    for defender in state.defenders:
-        defender.took_turn = False
-        defender.moved_free = False
-        defender.used = [u for u in defender.used if not u.startswith("turn:")]
-    if d is not None:
-        begin_turn(f, d)
-
-
-def begin_turn(f: Flow, d: Defender) -> None:
-    """A Defender's Turn begins: the Capital heals them (A6, U14)."""
-    d.took_turn = True
-    if d.region == CAPITAL and d.hp < max_hp(d):
-        healed = heal(d)
-        f.say(f"{who(d)} rests in the Capital City: {healed} HP restored.")
-
-
-def end_card(f: Flow) -> None:
-    state = f.state
-    if state.current is not None and state.current not in ("soldier",):
-        state.discard.append(state.current)
-    state.current = None
-    state.active = None
-    for d in state.defenders:
-        d.took_turn = False
-
-
-def advance(f: Flow) -> None:
-    """Run the game until a decision is owed or it ends."""
-    state = f.state
-    for _ in range(10_000):
-        if state.phase != "play" or state.artifact_offer is not None:
-            return
-        if state.attacks:
-            if settle_attacks(f):
-                return
-            continue
-        if state.active is not None:
-            return
-        if state.current is not None:
-            end_card(f)
-        if not state.turn_deck:
-            round_end(f)
-            if state.phase != "play":
-                return
-            round_start(f)
-            continue
-        draw_card(f)
-    raise RuntimeError("the Defenders flow did not settle")
-
-
-def start_battle(f: Flow) -> None:
-    state = f.state
-    state.phase = "play"
-    state.round = 0
-    f.rng.shuffle(state.turn_deck)
-    what = "General" if state.boss.kind == "general" else "Epic Foe"
-    f.say(f"Battle {state.battle} of {3 if state.options.mode == 'campaign' else 1} begins: a hidden {what} "
-          f"waits under a Horde of {counted(len(state.horde), 'card')}.", kind="battle")
-    round_start(f)
 
 
 def finish(f: Flow, won: bool, reason: str) -> None:
@@ -615,4 +450,4 @@ def finish(f: Flow, won: bool, reason: str) -> None:
     state.active = None
     state.attacks = []
     state.artifact_offer = None
-    f.say(("Victory: " if won else "Defeat: ") + reason + ".", kind="over", phase_end=True)
+    f.emit("over", ("Victory: " if won else "Defeat: ") + reason + ".", phase_end=True)

@@ -93,7 +93,7 @@ def exchange(f: Flow, d: Defender, give: str, other: Defender, take: str | None)
         ability = content().artifact(gained).ability if gained else None
         if ability is not None and ability.effect == "max_hp":
             rules.heal(defender, ability.amount)
-    f.say(f"Trade: {who(d)} gives {content().artifact(give).name} to {who(other)}"
+    f.emit("log", f"Trade: {who(d)} gives {content().artifact(give).name} to {who(other)}"
           + (f" for {content().artifact(take).name}." if take else "."))
 
 
@@ -108,7 +108,7 @@ def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
             return
         state.trade_offer = {"d": d.idx, "key": ch["key"], "to": other.idx, "for": ch["for"]}
         state.ready = [s for s in state.ready if s != other.seat]  # asked again: they have a decision
-        f.say(f"{who(d)} offers a trade: {label(ch['key'], other, ch['for'])} ({seat_ref(other.seat)}).")
+        f.emit("log", f"{who(d)} offers a trade: {label(ch['key'], other, ch['for'])} ({seat_ref(other.seat)}).")
         return
     offer = state.trade_offer
     assert offer is not None
@@ -117,9 +117,9 @@ def trade_choice(f: Flow, seat: int, ch: dict[str, Any]) -> None:
     if act == "accept":
         exchange(f, d, offer["key"], other, offer["for"])
     elif act == "refuse":
-        f.say(f"{seat_ref(seat)} turns the trade down.")
+        f.emit("log", f"{seat_ref(seat)} turns the trade down.")
     else:
-        f.say(f"{seat_ref(seat)} withdraws the trade offer.")
+        f.emit("log", f"{seat_ref(seat)} withdraws the trade offer.")
 
 
 def drop_offer_of(f: Flow, seat: int) -> None:
@@ -128,4 +128,4 @@ def drop_offer_of(f: Flow, seat: int) -> None:
     offer = state.trade_offer
     if offer is not None and seat in (state.defenders[offer["d"]].seat, state.defenders[offer["to"]].seat):
         state.trade_offer = None
-        f.say("The trade offer lapses.")
+        f.emit("log", "The trade offer lapses.")

@@ -5,7 +5,8 @@
 - `ContentError` and the content readers (errors.py, content.py).
 - `emit` (events.py) and `opt` (prompting.py): events with the short public log, options.
 - `Flow` and `StepRandom` (flow.py): one choice's pass over a copied state.
-- `Phase`, `Sealed`, `PhaseTable` (phases.py): the declarative phase table.
+- `Phase`, `Sealed`, `Interrupts`, `PhaseTable`, `Handler` (phases.py): the declarative phase
+  table, its automatic steps and the loop that settles the game between decisions.
 """
 
 from engine.kit.content import data_folder, parse, read_json, read_toml
@@ -14,7 +15,7 @@ from engine.kit.events import LOG_LENGTH, emit
 from engine.kit.flow import Flow, StepRandom
 from engine.kit.game import KitGame
 from engine.kit.info import GameInfo
-from engine.kit.phases import ASKS_NOTHING, Phase, PhaseTable, Sealed
+from engine.kit.phases import ASKS_NOTHING, Handler, Interrupts, Phase, PhaseTable, Sealed
 from engine.kit.prompting import opt
 
 __all__ = [
@@ -23,6 +24,8 @@ __all__ = [
     "ContentError",
     "Flow",
     "GameInfo",
+    "Handler",
+    "Interrupts",
     "KitGame",
     "Phase",
     "PhaseTable",

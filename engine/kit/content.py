@@ -1,9 +1,8 @@
 """Reading a game's content files (cards, maps, unit tables) with errors that name the place.
 
 Content is data so designers can tune it without touching rules. A malformed file must fail
-loudly when the content is first loaded, naming the file and the field, never mid-match; each
-game had its own readers doing this, with three wordings. The readers below are the one way;
-each game's content.py keeps only what is particular to its data (cross-file checks, maps).
+loudly when the content is first loaded, naming the file and the field, never mid-match. The
+readers below are the one way to read content; each game's content.py keeps only what is particular to its data (cross-file checks, maps).
 """
 
 from __future__ import annotations

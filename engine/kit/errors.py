@@ -1,9 +1,8 @@
 """The two errors a game raises that are not a player's illegal choice.
 
-`ContentError` was defined three times (once per content.py), so code catching one game's
-did not catch another's. `WrongGame` replaces a mix of `IllegalChoice` (Tiny Big Wars) and
-`TypeError` (Samurai Swords, Defenders) for a state handed to the wrong game: it subclasses
-both, so every existing `except` keeps catching it.
+One `ContentError` for every game, so code catching it catches any game's. `WrongGame` is a
+state handed to the wrong game: it subclasses both `IllegalChoice` (a refusal a front-end
+shows) and `TypeError` (a programming error), so either kind of `except` catches it.
 """
 
 from __future__ import annotations

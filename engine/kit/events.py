@@ -1,7 +1,7 @@
 """Recording an event and the short public log a view shows.
 
-Each game kept its own copy of "append the event; if it is public, add its text to the
-state's log and keep the last eight". The log's field name differs per game (`log` in Samurai
+"Append the event; if it is public, add its text to the state's log and keep the last
+eight", written once; `Flow.emit` is the way rules call it. The log's field name differs per game (`log` in Samurai
 Swords and Defenders, `last_events` in Tiny Big Wars) because it is part of the stored state
 JSON: renaming it would change every replay digest and every stored match.
 """

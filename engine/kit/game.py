@@ -1,9 +1,9 @@
-"""What the three Game classes of the engine contract had in common, written once.
+"""The Game class of the engine contract, written once for every game.
 
-A game module keeps its rules in submodules; its Game class only plumbs the contract to
-them: which models it uses, checking that a state is its own, coercing options, wrapping
-`view` and `result`. `KitGame` holds that plumbing, so a game class declares its `GameInfo`
-and models and fills in the few hooks that are really its own.
+A game module keeps its rules in submodules; its Game class declares its `GameInfo`, its
+models, its phase table and how it derives a choice's RNG, and fills in the few hooks that
+are really its own. `KitGame.submit` is the one way an answer is applied: find the seat's
+prompt, parse the answer, open a `Flow`, let the phase table handle it and settle, close.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel
 
 from engine.clone import clone
-from engine.contract import Prompt, Result, Standing, State, Step
+from engine.contract import IllegalChoice, Prompt, Result, Standing, State, Step
 from engine.kit.errors import WrongGame
+from engine.kit.flow import Flow, StepRandom
 from engine.kit.info import GameInfo
+from engine.kit.phases import PhaseTable
+from engine.validate import parse_choice
 
 StateT = TypeVar("StateT", bound=State)
 OptionsT = TypeVar("OptionsT", bound=BaseModel)
@@ -28,6 +31,14 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
     info: ClassVar[GameInfo]
     state_class: ClassVar[type[State]]
     options_class: ClassVar[type[BaseModel]]
+    phases: ClassVar[PhaseTable[Any]]
+    """Who owes what in each phase and what answers and automatic steps do."""
+    randomness: ClassVar[StepRandom] = StepRandom()
+    """How a choice's RNG derives from the seed and step (fixed forever: engine/kit/flow.py)."""
+    flow_class: ClassVar[type[Flow[Any]]] = Flow
+    """The `Flow` a choice runs in (a subclass names the state's log field)."""
+    nothing_asked: ClassVar[str] = "You have no decision to make right now."
+    """The refusal of an answer from a seat that owes nothing."""
 
     # The attributes the contract and the front-ends read, all from `info` (read-only).
 
@@ -89,13 +100,30 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         return self.prompts_of(self.own(state))
 
     def submit(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
-        return self.apply(self.own(state), seat, choice, in_place=False)
+        """One seat's answer applied to a copy of ``state`` (never changed itself)."""
+        return self.answer(self.own(state), seat, choice, in_place=False)
 
     def play(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
         """``submit`` without the copy: ``state`` itself becomes the step's state. Only for a
         state the caller owns and may lose: an IllegalChoice can leave it half changed
         (engine/working.py keeps a driver's working copy and undoes that)."""
-        return self.apply(self.own(state), seat, choice, in_place=True)
+        return self.answer(self.own(state), seat, choice, in_place=True)
+
+    def answer(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
+        """The template of every answer: refuse what no prompt allows (``refuse``, then a seat
+        that owes nothing), parse the answer for the seat's prompt (``parse``), open the
+        choice's `Flow` (on a copy unless ``in_place``), let the phase table handle it and
+        run the game on until a decision is owed, close the step."""
+        refused = self.refuse(state, seat)
+        if refused is not None:
+            raise IllegalChoice(refused)
+        prompt = self.phases.prompt_of(state, seat)
+        if prompt is None:
+            raise IllegalChoice(self.nothing_asked)
+        answer = self.parse(state, seat, prompt, choice)
+        flow = self.flow_class.for_choice(state, self.randomness, in_place=in_place)
+        self.phases.handle(flow, seat, prompt, answer)
+        return flow.close()
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.view_of(self.own(state), seat)
@@ -108,7 +136,6 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         None)``); a game with turns or a score says how in its own ``standing``."""
         return Standing()
 
-
     # The hooks each game fills in.
 
     @abstractmethod
@@ -119,14 +146,19 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
     def start(self, seats: int, options: OptionsT, seed: int) -> StateT:
         """A new match, run on until the first decision is owed."""
 
-    @abstractmethod
     def prompts_of(self, state: StateT) -> list[Prompt]:
-        """Every decision owed now."""
+        """Every decision owed now: the phase table's."""
+        return self.phases.prompts(state)
 
-    @abstractmethod
-    def apply(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
-        """One seat's answer applied to a copy of ``state`` (the rules' submit), or to ``state``
-        itself when ``in_place``."""
+    def refuse(self, state: StateT, seat: int) -> str | None:
+        """Why no answer from ``seat`` can be taken now (the match is over, no such seat), in
+        the game's words; None lets the answer through to its prompt."""
+        return None
+
+    def parse(self, state: StateT, seat: int, prompt: Prompt, choice: dict[str, Any]) -> object:
+        """The raw choice as the prompt's answer model (an IllegalChoice a player can read
+        when it does not fit); what the phase's handler receives."""
+        return parse_choice(prompt.answer, choice)
 
     @abstractmethod
     def view_of(self, state: StateT, seat: int | None) -> dict[str, Any]:

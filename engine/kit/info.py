@@ -1,9 +1,7 @@
 """What a game declares about itself, read by the service and the front-ends.
 
-Before the kit, `modes`, `cooperative` and `team` were ad-hoc class attributes that callers
-read with `getattr(game, name, default)`; a typo in a game silently fell back to the default.
-Every game now declares one `GameInfo`, and the defaults below are those `getattr` defaults,
-so a game that leaves a field out behaves exactly as before.
+Every game declares one frozen `GameInfo`, so a misspelt field fails when the game is
+defined instead of silently reading a default; a field left out takes the default below.
 """
 
 from __future__ import annotations

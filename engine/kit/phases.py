@@ -1,38 +1,110 @@
-"""A declarative phase table: which prompts a phase asks, which handler takes each answer.
+"""A declarative phase table: who owes what, which handler takes each answer, what runs alone.
 
-Each game had grown its own machinery for this: an if-chain over ``state.phase`` in
-`prompts`, then a dispatch dict or an if-chain over the prompt kind in `submit`. A table
-states it once, in the spirit of boardgame.io's phases: per phase, who owes what, the handler
-of each prompt kind, when the phase is done and what comes next.
+Per phase, in the spirit of boardgame.io's phases and stages:
 
-Simultaneous sealed answers (forces built behind screens, bids) get their own hook, as in
-OpenSpiel, where a simultaneous-move game collects every player's action and applies them
-together in ``_apply_actions``: each answer is only stored (and may be revised while the
-others are still out); ``Sealed.resolve`` runs once every answer is in.
+- the prompts it asks: ``owed`` (seat, kind) pairs with a ``builders`` entry per kind (cheap:
+  who owes what without building prompts), or one ``prompts`` function;
+- the handler of each prompt kind, and a ``fallback`` for every other kind (a turn whose
+  sub-steps share one answer table);
+- ``sealed``: simultaneous answers given behind a screen, each only stored (and revisable)
+  until ``all_in``, then resolved together, as OpenSpiel's simultaneous-move games collect
+  every action before ``_apply_actions``;
+- ``done``/``next``: checked once after every answer while the phase lasts;
+- ``enter`` and ``step``: the automatic steps, which need nobody's decision. `settle` runs them
+  after every answer until someone owes a decision again, like boardgame.io's ``Process``
+  loop that re-checks ``endIf`` after every event; one answer may so cross several phases.
 
-The table changes no rule: a handler does exactly what the game's dispatch did, and the
-checks after it (sealed answers all in, phase done) run in the order the games ran them.
+Across phases the table holds ``interrupts``: decisions asked of a seat in the middle of a
+step (a counter-strike, a discard over the hand limit), queued in the state, asked before the
+running phase's prompts and dropped once no longer owed; a ``watch`` run around every
+automatic step, for a rule that can trigger at any point; and a ``glance``, an answer any
+prompt may take that only moves the answering seat's view (boardgame.io's global moves).
+
+The order is fixed and documented on `handle` and `settle`: a game's recorded replays depend
+on it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.contract import Prompt, State
 from engine.kit.flow import Flow
 
 StateT = TypeVar("StateT", bound=State)
+AnswerT = TypeVar("AnswerT", contravariant=True)
 
+
+class Handler(Protocol[StateT, AnswerT]):
+    """Applies one seat's answer to the prompt it was asked: ``handler(flow, seat, prompt,
+    answer)``, the answer being what the game's parse made of the raw choice (its answer
+    model, by default)."""
+
+    def __call__(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: AnswerT, /) -> None: ...
+
+
+AnyHandler = Handler[StateT, Any]
+"""A handler of any answer model: a table holds handlers of different models side by side."""
 Owed = Callable[[StateT], list[tuple[int, str]]]
 """(seat, prompt kind) of every decision owed now, without building the prompts."""
 Builder = Callable[[StateT, int], Prompt]
 """Builds the prompt of one kind for one seat."""
 PromptsOf = Callable[[StateT, int | None], list[Prompt]]
 """Builds every prompt owed now (just that seat's when a seat is given)."""
-Handler = Callable[..., None]
-"""Applies one answer: ``handler(flow, *answer)``; the game decides what the answer is."""
+Step = Callable[[Flow[StateT]], bool]
+"""One automatic step: True when it moved the game on (settle looks again), False when the
+game waits for a decision."""
+Run = Callable[[Flow[StateT]], None]
+"""Something the rules do on their own (resolve sealed answers, end a phase, enter one)."""
+
+
+class Pending(Protocol):
+    """What the table reads of an interrupt queued in the state."""
+
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+PendingT = TypeVar("PendingT", bound=Pending)
+
+
+def _always(state: object, pending: object) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Interrupts(Generic[StateT, PendingT]):
+    """Decisions asked in the middle of a step, queued in the state, asked head first.
+
+    While one is queued it is the only prompt; its handler (by the interrupt's kind) removes
+    it from the queue, and may queue more. ``owed`` says whether a queued one is still owed:
+    one that is not is dropped before anything else is asked.
+    """
+
+    queue: Callable[[StateT], list[PendingT]]
+    builders: Mapping[str, Callable[[StateT, PendingT], Prompt]]
+    handlers: Mapping[str, AnyHandler[StateT]]
+    owed: Callable[[StateT, PendingT], bool] = _always
+
+    def __post_init__(self) -> None:
+        missing = sorted(set(self.handlers) ^ set(self.builders))
+        if missing:
+            raise ValueError(f"interrupt kinds without both a prompt and a handler: {missing}")
+
+    def head(self, state: StateT) -> PendingT | None:
+        queue = self.queue(state)
+        return queue[0] if queue else None
+
+    def drop_stale(self, state: StateT) -> None:
+        """Drop the interrupts at the head of the queue that are no longer owed."""
+        queue = self.queue(state)
+        while queue and not self.owed(state, queue[0]):
+            queue.pop(0)
 
 
 @dataclass(frozen=True)
@@ -40,48 +112,89 @@ class Sealed(Generic[StateT]):
     """Answers given behind a screen, resolved together once all are in."""
 
     all_in: Callable[[StateT], bool]
-    resolve: Callable[[Flow[StateT]], None]
+    resolve: Run[StateT]
 
 
 @dataclass(frozen=True)
 class Phase(Generic[StateT]):
-    """One phase of a game: the prompts it asks and the handler of each prompt kind.
+    """One phase of a game: the prompts it asks, the handler of each prompt kind, its
+    automatic steps.
 
     Prompts are given one of two ways: ``owed`` and a ``builders`` entry per kind (a game
-    that can say who owes what without building prompts, which makes `submit` cheap), or one
-    ``prompts`` function that builds them all.
+    that can say who owes what without building prompts), or one ``prompts`` function.
     """
 
-    handlers: Mapping[str, Handler]
+    handlers: Mapping[str, AnyHandler[StateT]] = field(default_factory=dict)
     owed: Owed[StateT] | None = None
     builders: Mapping[str, Builder[StateT]] = field(default_factory=dict)
     prompts: PromptsOf[StateT] | None = None
+    fallback: AnyHandler[StateT] | None = None
+    """The handler of every prompt kind ``handlers`` does not name."""
     sealed: Sealed[StateT] | None = None
     done: Callable[[StateT], bool] | None = None
     """Checked after every answer while the phase lasts; when true, ``next`` runs."""
-    next: Callable[[Flow[StateT]], None] | None = None
+    next: Run[StateT] | None = None
+    enter: Run[StateT] | None = None
+    """Run by `PhaseTable.settle` when an answer or a step has just moved the game into this
+    phase, before its first ``step``."""
+    step: Step[StateT] | None = None
+    """The phase's automatic step, run by `PhaseTable.settle` until it returns False."""
 
     def __post_init__(self) -> None:
         if (self.owed is None) == (self.prompts is None):
             raise ValueError("a phase gives either owed (with builders) or prompts, not both")
+        if self.owed is not None and self.fallback is not None:
+            raise ValueError("a phase with owed names the handler of every kind it builds")
         missing = sorted(set(self.handlers) - set(self.builders)) if self.owed is not None else []
         if missing:
             raise ValueError(f"no prompt builder for the kinds {missing}")
         if (self.done is None) != (self.next is None):
             raise ValueError("a phase that can be done says what comes next, and only then")
 
+    def handler(self, kind: str) -> AnyHandler[StateT] | None:
+        return self.handlers.get(kind, self.fallback)
 
-ASKS_NOTHING: Phase[Any] = Phase(handlers={}, prompts=lambda state, only: [])
-"""A phase with no decisions (the match is over)."""
+
+def _asks_nothing(state: Any, only: int | None) -> list[Prompt]:
+    return []
+
+
+ASKS_NOTHING: Phase[Any] = Phase(prompts=_asks_nothing)
+"""A phase with no decisions and no steps (the match is over)."""
+
+
+class Glance(Protocol[StateT]):
+    """An answer any prompt may take that only changes the answering seat's view: True when
+    ``answer`` was one (nothing else runs), False to let it through to the phase's handler."""
+
+    def __call__(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: Any, /) -> bool: ...
+
+
+def _phase_attribute(state: Any) -> str:
+    return str(state.phase)
 
 
 class PhaseTable(Generic[StateT]):
-    """The phases of one game, looked up by the state's phase name."""
+    """The phases of one game, looked up by the state's phase name, and the loop that runs
+    the game on between decisions.
+
+    ``settle_limit``: automatic steps one answer may take before the table calls the game
+    stuck (a step that keeps saying it moved on without changing anything is a bug, and
+    must fail loudly rather than hang a match).
+    """
 
     def __init__(self, phases: Mapping[str, Phase[StateT]],
-                 phase_of: Callable[[StateT], str] = lambda state: state.phase) -> None:  # type: ignore[attr-defined]
+                 phase_of: Callable[[StateT], str] = _phase_attribute, *,
+                 interrupts: Interrupts[StateT, Any] | None = None,
+                 watch: Run[StateT] | None = None,
+                 glance: Glance[StateT] | None = None,
+                 settle_limit: int = 100_000) -> None:
         self.phases = dict(phases)
         self.phase_of = phase_of
+        self.interrupts = interrupts
+        self.watch = watch
+        self.glance = glance
+        self.settle_limit = settle_limit
 
     def phase(self, state: StateT) -> Phase[StateT]:
         name = self.phase_of(state)
@@ -90,15 +203,27 @@ class PhaseTable(Generic[StateT]):
             raise ValueError(f"no phase {name!r} in this game's phase table")
         return found
 
+    # ------------------------------------------------------------------ who owes what
+
     def owed(self, state: StateT) -> list[tuple[int, str]]:
         """(seat, kind) of every decision owed now."""
+        pending = self.interrupts.head(state) if self.interrupts is not None else None
+        if pending is not None:
+            return [(pending.seat, pending.kind)]
         phase = self.phase(state)
         if phase.owed is not None:
             return phase.owed(state)
         return [(prompt.seat, prompt.kind) for prompt in self.prompts(state)]
 
     def prompts(self, state: StateT, only: int | None = None) -> list[Prompt]:
-        """Every decision owed now; with ``only``, just that seat's."""
+        """Every decision owed now, a queued interrupt before (and instead of) the phase's;
+        with ``only``, just that seat's."""
+        if self.interrupts is not None:
+            pending = self.interrupts.head(state)
+            if pending is not None:
+                if only is not None and pending.seat != only:
+                    return []
+                return [self.interrupts.builders[pending.kind](state, pending)]
         phase = self.phase(state)
         if phase.owed is not None:
             return [phase.builders[kind](state, seat) for seat, kind in phase.owed(state)
@@ -106,16 +231,79 @@ class PhaseTable(Generic[StateT]):
         assert phase.prompts is not None
         return [prompt for prompt in phase.prompts(state, only) if only is None or prompt.seat == only]
 
-    def handle(self, flow: Flow[StateT], kind: str, *answer: Any) -> None:
-        """Apply one answer of ``kind``, then resolve sealed answers or end the phase if due."""
+    def prompt_of(self, state: StateT, seat: int) -> Prompt | None:
+        """The decision ``seat`` owes now (its first, when it owes several), or None."""
+        if self.interrupts is None or self.interrupts.head(state) is None:
+            phase = self.phase(state)
+            if phase.owed is not None:
+                kind = next((kind for owner, kind in phase.owed(state) if owner == seat), None)
+                return None if kind is None else phase.builders[kind](state, seat)
+        return next(iter(self.prompts(state, seat)), None)
+
+    # ------------------------------------------------------------------ answers
+
+    def handle(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: object) -> None:
+        """Apply ``seat``'s answer to ``prompt`` and run the game on until a decision is owed.
+
+        In order: a glance takes the answer and nothing else runs; else a queued interrupt's
+        handler takes it, or the phase's handler for the prompt's kind, after which the
+        phase's sealed answers are resolved if all are in and then its ``next`` runs if it is
+        ``done`` (each only while the game is still in that phase); then `settle`.
+        """
+        if self.glance is not None and self.glance(flow, seat, prompt, answer):
+            return
+        pending = self.interrupts.head(flow.state) if self.interrupts is not None else None
+        if pending is not None:
+            assert self.interrupts is not None
+            self.interrupts.handlers[pending.kind](flow, seat, prompt, answer)
+        else:
+            self.answer(flow, seat, prompt, answer)
+        self.settle(flow)
+
+    def answer(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: object) -> None:
+        """The phase's handler of ``prompt.kind``, then its sealed and done checks."""
         name = self.phase_of(flow.state)
         phase = self.phase(flow.state)
-        handler = phase.handlers.get(kind)
+        handler = phase.handler(prompt.kind)
         if handler is None:
-            raise ValueError(f"the {name} phase takes no {kind!r} answer")
-        handler(flow, *answer)
+            raise ValueError(f"the {name} phase takes no {prompt.kind!r} answer")
+        handler(flow, seat, prompt, answer)
         if phase.sealed is not None and self.phase_of(flow.state) == name and phase.sealed.all_in(flow.state):
             phase.sealed.resolve(flow)
         if phase.done is not None and self.phase_of(flow.state) == name and phase.done(flow.state):
             assert phase.next is not None
             phase.next(flow)
+
+    def settle(self, flow: Flow[StateT], entered: str | None = None) -> None:
+        """Run the automatic steps until a decision is owed.
+
+        Each round: drop the interrupts no longer owed; stop at a phase without steps; run
+        ``watch``; stop while an interrupt is queued; run the phase's ``enter`` if the game
+        has just come into it (``entered``: the phase it was in before, None = unknown, as
+        after an answer); run its ``step``, and when that waits for a decision, ``watch``
+        once more and stop. More than ``settle_limit`` rounds raise RuntimeError.
+        """
+        state = flow.state
+        interrupts = self.interrupts
+        seen = self.phase_of(state) if entered is None else entered
+        for _ in range(self.settle_limit):
+            if interrupts is not None:
+                interrupts.drop_stale(state)
+            name = self.phase_of(state)
+            phase = self.phase(state)
+            if phase.step is None and phase.enter is None:
+                return
+            if self.watch is not None:
+                self.watch(flow)
+            if interrupts is not None and interrupts.head(state) is not None:
+                return
+            if name != seen:
+                seen = name
+                if phase.enter is not None:
+                    phase.enter(flow)
+                    continue
+            if phase.step is None or not phase.step(flow):
+                if self.watch is not None:
+                    self.watch(flow)
+                return
+        raise RuntimeError(f"the game does not settle: more than {self.settle_limit} automatic steps")

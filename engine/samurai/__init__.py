@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt, Result, Standing, Step
-from engine.kit import GameInfo, KitGame
+from engine.contract import Result, Standing
+from engine.kit import Flow, GameInfo, KitGame
 from engine.rng import rng_for
-from engine.samurai import rules, views
+from engine.samurai import views
 from engine.samurai.ai import HeuristicPolicy, RandomPolicy
 from engine.samurai.content import content
+from engine.samurai.phases import PHASES
 from engine.samurai.setup import setup_state
 from engine.samurai.state import SamuraiOptions, SamuraiState
 
@@ -25,18 +26,17 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
     info = INFO
     state_class = SamuraiState
     options_class = SamuraiOptions
+    phases = PHASES
+    nothing_asked = "it is not your turn: nothing is asked of you now"
 
     def start(self, seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
         content()
         state = setup_state(seats, options, seed)
-        rules.advance(state, [], rng_for(seed, 0, "advance"))
+        self.phases.settle(Flow(state, rng_for(seed, 0, "advance")))
         return state
 
-    def prompts_of(self, state: SamuraiState) -> list[Prompt]:
-        return rules.prompts(state)
-
-    def apply(self, state: SamuraiState, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
-        return rules.submit(state, seat, choice, in_place=in_place)
+    def refuse(self, state: SamuraiState, seat: int) -> str | None:
+        return "the game is over" if state.phase == "over" else None
 
     def view_of(self, state: SamuraiState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)

@@ -13,7 +13,7 @@ from typing import Any
 from engine.samurai import victory
 from engine.samurai.board import garrison_size, owned
 from engine.samurai.content import REGULAR, content
-from engine.samurai.prompts import prompts as prompts_of
+from engine.samurai.phases import prompts as prompts_of
 from engine.samurai.state import SamuraiState
 from engine.samurai.view_models import (
     ArmyMarker,

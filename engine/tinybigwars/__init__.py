@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Prompt, Result, Standing, Step
+from engine.contract import Result, Standing
 from engine.kit import GameInfo, KitGame
 from engine.tinybigwars import rules, views
 from engine.tinybigwars.board import influence
@@ -21,15 +21,16 @@ class TinyBigWars(KitGame[TBWState, Options]):
     info = INFO
     state_class = TBWState
     options_class = Options
+    phases = rules.PHASES
+    randomness = rules.STEP_RANDOM
+    flow_class = rules.TBWFlow
+    nothing_asked = "You have no decision to make right now; wait for the other players."
 
     def start(self, seats: int, options: Options, seed: int) -> TBWState:
         return _setup(seats, options, seed)
 
-    def prompts_of(self, state: TBWState) -> list[Prompt]:
-        return rules.prompts(state)
-
-    def apply(self, state: TBWState, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
-        return rules.submit(state, seat, choice, in_place=in_place)
+    def refuse(self, state: TBWState, seat: int) -> str | None:
+        return rules.refusal(state, seat)
 
     def view_of(self, state: TBWState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)

@@ -7,6 +7,7 @@ it ends the phase once every clan is done.
 from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
+from engine.kit import opt
 from engine.text import seat_ref
 from engine.tinybigwars.answers import BuildAnswer, ClanAnswer, RecruitAnswer
 from engine.tinybigwars.board import (
@@ -81,14 +82,9 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
     if clan.pending == "build":
         node = clan.pending_location or ""
         opts: list[Option] = [
-            Option(value="dojo", label="Dojo", description="+1 influence", choice={"infrastructure": "dojo"}),
-            Option(value="market", label="Market", description="+1 coin", choice={"infrastructure": "market"}),
-            Option(
-                value="watchtower",
-                label="Watchtower",
-                description="+1 die when defending here",
-                choice={"infrastructure": "watchtower"},
-            ),
+            opt("dojo", "Dojo", {"infrastructure": "dojo"}, "+1 influence"),
+            opt("market", "Market", {"infrastructure": "market"}, "+1 coin"),
+            opt("watchtower", "Watchtower", {"infrastructure": "watchtower"}, "+1 die when defending here"),
         ]
         return Prompt(
             seat=seat,
@@ -105,33 +101,21 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
         name = loc_name(s, node)
         if clan.coins > 0:
             opts.append(
-                Option(
-                    value=f"recruit:{node}",
-                    label=f"Recruit at {name}",
-                    description="1 coin per recruit",
-                    choice={"action": "recruit", "location": node},
-                )
+                opt(f"recruit:{node}", f"Recruit at {name}", {"action": "recruit", "location": node},
+                    "1 coin per recruit")
             )
         if node in builds:
             opts.append(
-                Option(
-                    value=f"build:{node}",
-                    label=f"Build at {name}",
-                    description=f"{counted(build_cost(s, node, seat), 'coin')}: Dojo, Market or Watchtower",
-                    choice={"action": "build", "location": node},
-                )
+                opt(f"build:{node}", f"Build at {name}", {"action": "build", "location": node},
+                    f"{counted(build_cost(s, node, seat), 'coin')}: Dojo, Market or Watchtower")
             )
         if node in places:
             infrastructure = clan.charters[0].title()
             opts.append(
-                Option(
-                    value=f"charter:{node}",
-                    label=f"Place your {infrastructure} at {name}"[:80],
-                    description="Your Building card: free, once",
-                    choice={"action": "charter", "location": node},
-                )
+                opt(f"charter:{node}", f"Place your {infrastructure} at {name}",
+                    {"action": "charter", "location": node}, "Your Building card: free, once")
             )
-    opts.append(Option(value="done", label="Done", description="Unspent coins are lost", choice={"action": "done"}))
+    opts.append(opt("done", "Done", {"action": "done"}, "Unspent coins are lost"))
     return Prompt(
         seat=seat,
         kind="clan",

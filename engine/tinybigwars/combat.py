@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
+from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.kit import opt
 from engine.text import seat_ref
 from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
 from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
@@ -266,11 +267,7 @@ def damage_prompt(s: TBWState, seat: int) -> Prompt:
     left = cb.damage_left[cb.seats.index(seat)]
     heroes = [h for h in s.heroes_at(cb.location, seat) if h.health > 0]
     opts = [
-        Option(
-            value=h.id,
-            label=f"{hero_card(h).name} (health {h.health})"[:80],
-            choice={"hero": h.id},
-        )
+        opt(h.id, f"{hero_card(h).name} (health {h.health})", {"hero": h.id})
         for h in heroes
     ][:MAX_OPTIONS]
     return Prompt(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.contract import IllegalChoice, Option, Prompt
+from engine.contract import IllegalChoice, Prompt
+from engine.kit import opt
 from engine.tinybigwars.answers import ForceAnswer
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Force, TBWState
@@ -57,19 +58,16 @@ def default_force(point_limit: int) -> list[str]:
 def force_prompt(state: TBWState, seat: int) -> Prompt:
     c = content()
     options = [
-        Option(
-            value=h.id,
-            label=f"{h.name} ({counted(h.cost, 'point')})",
-            description=f"Power {h.power}, health {h.health}, energy {h.max_energy}: {h.text}"[:100],
-        )
+        opt(h.id, f"{h.name} ({counted(h.cost, 'point')})", {},
+            f"Power {h.power}, health {h.health}, energy {h.max_energy}: {h.text}")
         for h in c.heroes.values()
     ]
     options += [
-        Option(value=m.id, label=f"{m.name} ({counted(m.cost, 'point')})", description=counted(m.count, "minion"))
+        opt(m.id, f"{m.name} ({counted(m.cost, 'point')})", {}, counted(m.count, "minion"))
         for m in c.minions.values()
     ]
     options += [
-        Option(value=b.id, label=f"{b.name} ({counted(b.cost, 'point')})", description=b.text[:100]) for b in c.buildings.values()
+        opt(b.id, f"{b.name} ({counted(b.cost, 'point')})", {}, b.text) for b in c.buildings.values()
     ]
     limit = state.options.point_limit
     return Prompt(

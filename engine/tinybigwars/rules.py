@@ -1,17 +1,15 @@
-"""The phase machine: force building, Clan Phase, Hero Activation Phase, victory check.
+"""The phases of a match: force building, Clan Phase, Hero Activation Phase, victory check.
 
-``prompts`` says who owes what; ``submit`` validates one answer on a copy of the state,
-applies it and runs the game forward until someone owes a decision again.
+`PHASES` says who owes what in each phase and which handler applies each answer; the game
+class (engine/tinybigwars/__init__.py) hands answers to it through `KitGame.submit`.
 """
 
 from __future__ import annotations
 
 import random
 
-from pydantic import BaseModel
-
-from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt, Step
-from engine.kit import ASKS_NOTHING, Flow, Phase, PhaseTable, Sealed, StepRandom, WrongGame
+from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.kit import ASKS_NOTHING, Flow, Phase, PhaseTable, Sealed, StepRandom, opt
 from engine.text import seat_ref
 from engine.tinybigwars import clan, combat
 from engine.tinybigwars.answers import (
@@ -38,7 +36,6 @@ from engine.tinybigwars.content import content
 from engine.tinybigwars.forces import force_of, force_prompt
 from engine.tinybigwars.state import Hero, TBWState
 from engine.tinybigwars.victory import end, rank
-from engine.validate import parse_choice
 from engine.words import counted
 
 MAX_ACTIVATIONS = 2
@@ -49,7 +46,7 @@ MAX_OPTIONS = 25
 # ----------------------------------------------------------------------------- force
 
 
-def _submit_force(flow: TBWFlow, seat: int, ans: ForceAnswer) -> None:
+def _submit_force(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ForceAnswer) -> None:
     """A force sealed behind the screen (or revised); the phase table reveals them once all are in."""
     s, events = flow.state, flow.events
     force = force_of(ans.picks, s.options.point_limit)
@@ -107,15 +104,15 @@ def _clan_over(state: TBWState) -> bool:
     return all(clan_seat.clan_done for clan_seat in state.seats)
 
 
-def _submit_clan(flow: TBWFlow, seat: int, ans: ClanAnswer) -> None:
+def _submit_clan(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ClanAnswer) -> None:
     clan.submit_clan(flow.state, seat, ans, flow.events)
 
 
-def _submit_recruit(flow: TBWFlow, seat: int, ans: RecruitAnswer) -> None:
+def _submit_recruit(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: RecruitAnswer) -> None:
     clan.submit_recruit(flow.state, seat, ans, flow.events)
 
 
-def _submit_build(flow: TBWFlow, seat: int, ans: BuildAnswer) -> None:
+def _submit_build(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: BuildAnswer) -> None:
     clan.submit_build(flow.state, seat, ans, flow.events)
 
 
@@ -188,16 +185,12 @@ def active_seat(s: TBWState) -> int | None:
 
 def _activate_prompt(s: TBWState, seat: int) -> Prompt:
     opts = [
-        Option(
-            value=h.id,
-            label=f"Activate {hero_card(h).name}"[:80],
-            description=f"at {loc_name(s, h.location or '')}, health {h.health}, energy {h.energy}"[:100],
-            choice={"hero": h.id},
-        )
+        opt(h.id, f"Activate {hero_card(h).name}", {"hero": h.id},
+            f"at {loc_name(s, h.location or '')}, health {h.health}, energy {h.energy}")
         for h in s.live_heroes(seat)
         if not h.activated
     ][: MAX_OPTIONS - 1]
-    opts.append(Option(value="pass", label="Pass", description="Activate no more heroes this round", choice={"hero": "pass"}))
+    opts.append(opt("pass", "Pass", {"hero": "pass"}, "Activate no more heroes this round"))
     return Prompt(
         seat=seat,
         kind="activate",
@@ -208,7 +201,7 @@ def _activate_prompt(s: TBWState, seat: int) -> Prompt:
     )
 
 
-def _submit_activate(flow: TBWFlow, seat: int, ans: ActivateAnswer) -> None:
+def _submit_activate(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ActivateAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     clan_seat = s.seats[seat]
     if ans.hero == "pass":
@@ -244,18 +237,14 @@ def _action_prompt(s: TBWState, seat: int) -> Prompt:
     for nxt in s.neighbours(node)[: MAX_OPTIONS - 3]:
         foes = [other for other in s.present(nxt) if other != seat]
         opts.append(
-            Option(
-                value=f"move:{nxt}",
-                label=f"Move to {loc_name(s, nxt)}"[:80],
-                description=("enemies there: fight!" if foes else "no enemies there"),
-                choice={"action": "move", "to": nxt},
-            )
+            opt(f"move:{nxt}", f"Move to {loc_name(s, nxt)}", {"action": "move", "to": nxt},
+                "enemies there: fight!" if foes else "no enemies there")
         )
     if hero.health < card.health:
-        opts.append(Option(value="train_health", label="Train: recover health", choice={"action": "train_health"}))
+        opts.append(opt("train_health", "Train: recover health", {"action": "train_health"}))
     if hero.energy < card.max_energy:
-        opts.append(Option(value="train_energy", label="Train: gain energy", choice={"action": "train_energy"}))
-    opts.append(Option(value="end", label="End activation", description="Skip remaining actions", choice={"action": "end"}))
+        opts.append(opt("train_energy", "Train: gain energy", {"action": "train_energy"}))
+    opts.append(opt("end", "End activation", {"action": "end"}, "Skip remaining actions"))
     return Prompt(
         seat=seat,
         kind="action",
@@ -280,7 +269,7 @@ def _escort_prompt(s: TBWState, seat: int) -> Prompt:
     )
 
 
-def _submit_action(flow: TBWFlow, seat: int, ans: ActionAnswer) -> None:
+def _submit_action(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ActionAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     hero = s.hero(s.turn.hero or "")
     card = hero_card(hero)
@@ -324,7 +313,7 @@ def _submit_action(flow: TBWFlow, seat: int, ans: ActionAnswer) -> None:
         _finish_activation(s, events, rng)
 
 
-def _submit_escort(flow: TBWFlow, seat: int, ans: EscortAnswer) -> None:
+def _submit_escort(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: EscortAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     hero = s.hero(s.turn.hero or "")
     have = s.loc(hero.location or "").minions[seat]
@@ -443,13 +432,13 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
 # ----------------------------------------------------------------------------- combat prompts
 
 
-def _submit_energy(flow: TBWFlow, seat: int, ans: EnergyAnswer) -> None:
+def _submit_energy(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: EnergyAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     if combat.submit_energy(s, seat, ans.attack, ans.guard, events):
         _after_combat(s, events, rng)
 
 
-def _submit_damage(flow: TBWFlow, seat: int, ans: DamageAnswer) -> None:
+def _submit_damage(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: DamageAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     if combat.submit_damage(s, seat, ans.hero, events):
         _after_combat(s, events, rng)
@@ -508,33 +497,22 @@ PHASES: PhaseTable[TBWState] = PhaseTable({
     ),
     "over": ASKS_NOTHING,
 })
-"""Per phase: who owes which prompt kind, its builder and its handler ``(flow, seat, answer)``.
-Forces are sealed answers, revealed together once every clan has sealed one."""
-
-ANSWERS: dict[str, type[BaseModel]] = {
-    "force": ForceAnswer,
-    "clan": ClanAnswer,
-    "recruit": RecruitAnswer,
-    "build": BuildAnswer,
-    "activate": ActivateAnswer,
-    "action": ActionAnswer,
-    "escort": EscortAnswer,
-    "energy": EnergyAnswer,
-    "damage_order": DamageAnswer,
-}
-"""The answer model of each prompt kind (the ``answer`` of the prompt ``prompts`` builds)."""
+"""Per phase: who owes which prompt kind, its builder and its handler. Forces are sealed
+answers, revealed together once every clan has sealed one."""
 
 STEP_RANDOM = StepRandom()
 """A choice draws from ``rng_for(seed, step)`` of the step it answers (engine/kit/flow.py)."""
 
 
 class TBWFlow(Flow[TBWState]):
+    """A Tiny Big Wars choice's pass: its public log is the state's ``last_events``."""
+
     log_field = "last_events"
 
 
 def owed(s: TBWState) -> list[tuple[int, str]]:
     """(seat, prompt kind) of every decision owed now: what ``prompts`` builds, without
-    building it (submit needs only the kind of the submitting seat's prompt)."""
+    building it."""
     return PHASES.owed(s)
 
 
@@ -544,19 +522,10 @@ def prompts(s: TBWState, only: int | None = None) -> list[Prompt]:
     return PHASES.prompts(s, only)
 
 
-def submit(state: TBWState, seat: int, choice: object, *, in_place: bool = False) -> Step:
-    """Validate and apply one answer on a copy (the input state is never changed), or on the
-    state itself with ``in_place`` (a driver's working copy: engine/working.py)."""
-    if not isinstance(state, TBWState):
-        raise WrongGame("This is not a Tiny Big Wars match.")
+def refusal(state: TBWState, seat: int) -> str | None:
+    """Why no answer from ``seat`` is taken now, before its prompt is looked up."""
     if state.phase == "over":
-        raise IllegalChoice("The match is over.")
+        return "The match is over."
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats_n:
-        raise IllegalChoice(f"There is no seat {seat!r} in this match.")
-    kind = next((kind for owner, kind in owed(state) if owner == seat), None)
-    if kind is None:
-        raise IllegalChoice("You have no decision to make right now; wait for the other players.")
-    answer = parse_choice(ANSWERS[kind], choice)
-    flow = TBWFlow.for_choice(state, STEP_RANDOM, in_place=in_place)
-    PHASES.handle(flow, kind, seat, answer)
-    return flow.close()
+        return f"There is no seat {seat!r} in this match."
+    return None

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.defenders import actions as defenders_rules
-from engine.samurai import rules as samurai_rules
+from engine.samurai import phases as samurai_rules
 from engine.tinybigwars import rules as tinybigwars_rules
 
 SEAT_PROMPTS = {"tinybigwars": tinybigwars_rules.prompts, "samurai": samurai_rules.prompts,
@@ -36,16 +36,14 @@ def test_one_seats_prompts_equal_its_share_of_all(key: str, seats: int, options:
     assert game.result(state) is not None
 
 
-def test_tinybigwars_owed_kinds_are_the_prompts_kinds_and_answers() -> None:
-    """Submit reads the kind from ``owed`` instead of building the prompt: both must agree."""
+def test_tinybigwars_owed_kinds_are_the_prompts_kinds() -> None:
+    """Submit builds only the answering seat's prompt, found through ``owed``: both must agree."""
     game = engine.get("tinybigwars")
     for seed, policy in ((21, "heuristic"), (22, "random")):
         state = game.setup(3, engine.parse_options(game, {}), seed)
         while game.result(state) is None:
             every = game.prompts(state)
-            assert [(p.seat, p.kind, p.answer) for p in every] == [
-                (seat, kind, tinybigwars_rules.ANSWERS[kind]) for seat, kind in tinybigwars_rules.owed(state)
-            ]
+            assert [(p.seat, p.kind) for p in every] == tinybigwars_rules.owed(state)
             prompt = next(p for p in every if not p.answered)
             choice = game.policies()[policy].choose(state, prompt, engine.rng_for(seed, state.step, "test"))
             state = game.submit(state, prompt.seat, choice).state

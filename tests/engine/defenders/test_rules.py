@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.contract import IllegalChoice
-from engine.defenders import rules
+from engine.defenders import rounds, rules
 from engine.defenders.content import content
 from tests.engine.defenders.helpers import (
     G,
@@ -755,7 +755,7 @@ def test_every_turn_card_ends_a_phase_so_the_map_is_posted_before_players_act(ca
     st = calm(new(2))
     st.turn_deck = [card]
     f = rules.Flow(st, random.Random(1))
-    rules.draw_card(f)
+    rounds.draw_card(f)
     assert [e.phase_end for e in f.events] == [True]
     assert st.active is not None and st.active.card == ("defender" if card == "d:0" else "all")
 

@@ -16,10 +16,8 @@ def test_the_rng_derivations_stay_as_the_stored_matches_were_played() -> None:
     assert StepRandom(salt="step", counts_first=True) == defenders_actions.STEP_RANDOM
 
 
-def test_tiny_big_wars_handles_every_kind_it_has_an_answer_model_for() -> None:
+def test_tiny_big_wars_declares_its_phases_sealed_forces_and_clan_end() -> None:
     table = tinybigwars_rules.PHASES
-    handled = {kind for phase in table.phases.values() for kind in phase.handlers}
-    assert handled == set(tinybigwars_rules.ANSWERS)
     assert set(table.phases) == {"force", "clan", "activation", "combat", "over"}
     assert table.phases["force"].sealed is not None and table.phases["clan"].done is not None
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from engine.contract import Prompt, State
-from engine.kit import ASKS_NOTHING, LOG_LENGTH, Flow, Phase, PhaseTable, Sealed, StepRandom
+from engine.kit import ASKS_NOTHING, LOG_LENGTH, Flow, Interrupts, Phase, PhaseTable, Sealed, StepRandom
 from engine.kit.phases import Builder
 from engine.rng import rng_for
 from engine.tinybigwars.answers import ActivateAnswer
@@ -31,7 +31,7 @@ def _prompt(kind: str) -> Builder[Toy]:
     return build
 
 
-def _bid(flow: Flow[Toy], seat: int, amount: int) -> None:
+def _bid(flow: Flow[Toy], seat: int, prompt: Prompt, amount: int) -> None:
     flow.state.bids[str(seat)] = amount
 
 
@@ -41,7 +41,7 @@ def _reveal(flow: Flow[Toy]) -> None:
     flow.state.phase = "talk"
 
 
-def _say(flow: Flow[Toy], seat: int, word: str) -> None:
+def _say(flow: Flow[Toy], seat: int, prompt: Prompt, word: str) -> None:
     flow.state.words.append(word)
 
 
@@ -65,9 +65,11 @@ TABLE: PhaseTable[Toy] = PhaseTable({
 })
 
 
-def _answer(state: Toy, kind: str, *answer: Any) -> Toy:
+def _answer(state: Toy, seat: int, answer: Any, table: PhaseTable[Toy] = TABLE) -> Toy:
     flow = Flow.for_choice(state, StepRandom())
-    TABLE.handle(flow, kind, *answer)
+    prompt = table.prompt_of(flow.state, seat)
+    assert prompt is not None
+    table.handle(flow, seat, prompt, answer)
     return flow.close().state
 
 
@@ -76,32 +78,34 @@ def test_prompts_follow_the_phase_and_filter_by_seat() -> None:
     assert TABLE.owed(state) == [(0, "bid"), (1, "bid")]
     assert [(p.seat, p.kind) for p in TABLE.prompts(state)] == [(0, "bid"), (1, "bid")]
     assert [p.seat for p in TABLE.prompts(state, only=1)] == [1]
+    prompt = TABLE.prompt_of(state, 1)
+    assert prompt is not None and (prompt.seat, prompt.kind) == (1, "bid")
     state.phase = "talk"
     assert TABLE.owed(state) == [(0, "word")]
-    assert TABLE.prompts(state, only=1) == []
+    assert TABLE.prompts(state, only=1) == [] and TABLE.prompt_of(state, 1) is None
     state.phase = "over"
     assert TABLE.owed(state) == [] and TABLE.prompts(state) == []
 
 
 def test_sealed_answers_are_resolved_once_all_are_in_and_may_be_revised_until_then() -> None:
-    state = _answer(Toy(), "bid", 0, 5)
+    state = _answer(Toy(), 0, 5)
     assert state.resolved == 0 and state.phase == "bid"
     assert [p.answered for p in TABLE.prompts(state)] == [True, False]
-    state = _answer(state, "bid", 0, 7)
+    state = _answer(state, 0, 7)
     assert state.resolved == 0 and state.bids == {"0": 7}
     flow = Flow.for_choice(state, StepRandom())
-    TABLE.handle(flow, "bid", 1, 3)
+    TABLE.handle(flow, 1, _prompt("bid")(state, 1), 3)
     assert flow.state.resolved == 1 and flow.state.phase == "talk"
     assert [event.kind for event in flow.events] == ["reveal"]
 
 
 def test_done_runs_next_once_and_only_when_true() -> None:
     state = Toy(phase="talk")
-    state = _answer(state, "word", 0, "one")
-    state = _answer(state, "word", 1, "two")
+    state = _answer(state, 0, "one")
+    state = _answer(state, 1, "two")
     assert state.phase == "talk" and state.log == []
     flow = Flow.for_choice(state, StepRandom())
-    TABLE.handle(flow, "word", 0, "three")
+    TABLE.handle(flow, 0, _prompt("word")(state, 0), "three")
     assert flow.state.phase == "over"
     assert [(event.kind, event.phase_end) for event in flow.events] == [("end", True)]
 
@@ -110,7 +114,7 @@ def test_the_hooks_of_a_phase_left_during_the_answer_do_not_run() -> None:
     """A handler that moves the game to another phase ends that phase's checks."""
     calls: list[str] = []
 
-    def leave(flow: Flow[Toy], seat: int) -> None:
+    def leave(flow: Flow[Toy], seat: int, prompt: Prompt, answer: object) -> None:
         flow.state.phase = "over"
 
     table: PhaseTable[Toy] = PhaseTable({
@@ -120,16 +124,27 @@ def test_the_hooks_of_a_phase_left_during_the_answer_do_not_run() -> None:
         "over": ASKS_NOTHING,
     })
     flow = Flow.for_choice(Toy(), StepRandom())
-    table.handle(flow, "leave", 0)
+    table.handle(flow, 0, _prompt("leave")(flow.state, 0), None)
     assert calls == [] and flow.state.phase == "over"
 
 
 def test_an_answer_the_phase_does_not_take_and_an_unknown_phase_are_errors() -> None:
     flow = Flow.for_choice(Toy(), StepRandom())
     with pytest.raises(ValueError, match="the bid phase takes no 'word' answer"):
-        TABLE.handle(flow, "word", 0, "hello")
+        TABLE.handle(flow, 0, _prompt("word")(flow.state, 0), "hello")
     with pytest.raises(ValueError, match="no phase 'lost'"):
         TABLE.prompts(Toy(phase="lost"))
+
+
+def test_a_fallback_takes_every_kind_the_phase_does_not_name() -> None:
+    table: PhaseTable[Toy] = PhaseTable({
+        "talk": Phase(prompts=_talk_prompts, handlers={"word": _say},
+                      fallback=lambda flow, seat, prompt, answer: flow.state.words.append(f"{prompt.kind}!")),
+    })
+    flow = Flow.for_choice(Toy(phase="talk"), StepRandom())
+    table.handle(flow, 0, _prompt("shout")(flow.state, 0), None)
+    table.handle(flow, 1, _prompt("word")(flow.state, 1), "hi")
+    assert flow.state.words == ["shout!", "hi"]
 
 
 def test_a_phase_is_checked_when_declared() -> None:
@@ -141,6 +156,107 @@ def test_a_phase_is_checked_when_declared() -> None:
         Phase(handlers={"bid": _bid}, owed=lambda state: [])
     with pytest.raises(ValueError, match="what comes next"):
         Phase(handlers={}, prompts=lambda state, only: [], done=lambda state: True)
+    with pytest.raises(ValueError, match="both a prompt and a handler"):
+        Interrupts(queue=lambda state: [], builders={"x": lambda state, pending: _prompt("x")(state, 0)},
+                   handlers={})
+
+
+class Queued(BaseModel):
+    seat: int
+    kind: str
+
+
+class Counted(Toy):
+    """A counter the automatic steps raise to a target; seats may be interrupted to confirm."""
+
+    count: int = 0
+    target: int = 3
+    queue: list[Queued] = Field(default_factory=list)
+    entered: int = 0
+    watched: int = 0
+
+
+def _count_step(flow: Flow[Counted]) -> bool:
+    state = flow.state
+    if state.count >= state.target:
+        state.phase = "talk"
+        return True
+    state.count += 1
+    flow.emit("count", f"{state.count}")
+    if state.count == 2 and not state.queue:
+        state.queue.append(Queued(seat=1, kind="confirm"))
+    return True
+
+
+def _confirm(flow: Flow[Counted], seat: int, prompt: Prompt, answer: object) -> None:
+    flow.state.queue.pop(0)
+    flow.emit("confirmed", f"seat {seat} confirms")
+
+
+def _counting_table(**extra: Any) -> PhaseTable[Counted]:
+    return PhaseTable({
+        "count": Phase(prompts=lambda state, only: [], step=_count_step),
+        "talk": Phase(prompts=lambda state, only: [_prompt("word")(state, 0)], handlers={"word": _say},
+                      enter=lambda flow: setattr(flow.state, "entered", flow.state.entered + 1)),
+        "over": ASKS_NOTHING,
+    }, interrupts=Interrupts(queue=lambda state: state.queue,
+                             builders={"confirm": lambda state, pending: _prompt("confirm")(state, pending.seat)},
+                             handlers={"confirm": _confirm},
+                             owed=lambda state, pending: state.target > 0),
+        watch=lambda flow: setattr(flow.state, "watched", flow.state.watched + 1), **extra)
+
+
+def test_settle_runs_the_steps_stops_for_an_interrupt_and_goes_on_once_it_is_answered() -> None:
+    table = _counting_table()
+    flow = Flow.for_choice(Counted(phase="count"), StepRandom())
+    table.settle(flow)
+    assert flow.state.count == 2 and flow.state.phase == "count"
+    assert table.owed(flow.state) == [(1, "confirm")], "the interrupt is the only prompt"
+    assert table.prompts(flow.state, only=0) == [] and table.prompt_of(flow.state, 0) is None
+    prompt = table.prompt_of(flow.state, 1)
+    assert prompt is not None and prompt.kind == "confirm"
+    table.handle(flow, 1, prompt, None)
+    assert flow.state.count == 3 and flow.state.phase == "talk" and flow.state.entered == 1
+    assert [event.kind for event in flow.events] == ["count", "count", "confirmed", "count"]
+    assert table.owed(flow.state) == [(0, "word")]
+
+
+def test_an_interrupt_no_longer_owed_is_dropped_unasked() -> None:
+    table = _counting_table()
+    state = Counted(phase="count", target=0, queue=[Queued(seat=1, kind="confirm")])
+    flow = Flow.for_choice(state, StepRandom())
+    table.settle(flow)
+    assert flow.state.queue == [] and flow.state.phase == "talk"
+
+
+def test_watch_runs_around_every_step_and_enter_once_per_phase_entered() -> None:
+    table = _counting_table()
+    flow = Flow.for_choice(Counted(phase="count", target=1), StepRandom())
+    table.settle(flow)
+    # rounds: step (count 1), step (to talk), enter talk, talk has no step: watch once more.
+    assert flow.state.phase == "talk" and flow.state.entered == 1
+    assert flow.state.watched == 5
+
+
+def test_a_game_that_never_settles_raises_instead_of_hanging() -> None:
+    table: PhaseTable[Toy] = PhaseTable({"spin": Phase(prompts=lambda state, only: [], step=lambda flow: True)},
+                                        settle_limit=50)
+    with pytest.raises(RuntimeError, match="more than 50 automatic steps"):
+        table.settle(Flow.for_choice(Toy(phase="spin"), StepRandom()))
+
+
+def test_a_glance_only_moves_the_view_and_runs_no_rule() -> None:
+    def glance(flow: Flow[Toy], seat: int, prompt: Prompt, answer: object) -> bool:
+        if answer == "look":
+            flow.state.log = [f"seat {seat} looks"]
+            return True
+        return False
+
+    table: PhaseTable[Toy] = PhaseTable({"talk": TABLE.phases["talk"], "over": ASKS_NOTHING}, glance=glance)
+    state = _answer(Toy(phase="talk"), 0, "look", table)
+    assert state.words == [] and state.log == ["seat 0 looks"]
+    state = _answer(state, 0, "hello", table)
+    assert state.words == ["hello"]
 
 
 def test_a_flow_works_on_a_copy_with_the_step_rng_counted_after() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from engine.samurai.state import SamuraiState
 
-from .helpers import Dice, advance_to, blank, new, opponents_elsewhere, rules
+from .helpers import Dice, advance_to, blank, kit_flow, new, opponents_elsewhere
 
 
 @pytest.fixture(scope="module")
@@ -36,5 +36,5 @@ def board(base_board: SamuraiState) -> SamuraiState:
 def dice(monkeypatch: pytest.MonkeyPatch) -> Dice:
     """Every die of the test comes from `dice.rolls` (12, a miss, once they run out)."""
     script = Dice()
-    monkeypatch.setattr(rules, "rng_for", lambda *a, **k: script)
+    monkeypatch.setattr(kit_flow, "rng_for", lambda *a, **k: script)
     return script

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from engine.samurai import rules
+from engine.kit import Flow
+from engine.kit import flow as kit_flow
+from engine.samurai.phases import PHASES
 from engine.samurai.state import Army, Prov, SamuraiOptions, SamuraiState, War, no_units
 
 G = engine.get("samurai")
@@ -98,7 +100,7 @@ def prompt_kinds(st: SamuraiState) -> list[str]:
     return [p.kind for p in G.prompts(st)]
 
 
-__all__ = ["G", "rules", "new", "advance_to", "step_default", "submit", "blank", "own", "put_army",
+__all__ = ["G", "kit_flow", "Flow", "PHASES", "new", "advance_to", "step_default", "submit", "blank", "own", "put_army",
            "war_at", "opponents_elsewhere", "prompt_for", "prompt_kinds", "first_open"]
 
 

@@ -14,12 +14,13 @@ from engine.samurai.content import content
 from engine.samurai.state import Interrupt, SamuraiOptions
 
 from .helpers import (
+    PHASES,
+    Flow,
     G,
     declare,
     own,
     prompt_for,
     put_army,
-    rules,
     submit,
     war_at,
 )
@@ -117,7 +118,7 @@ def test_drawing_any_card_checks_the_limit(board):
     events: list = []
     rng = random.Random(3)
     rounds.start_round(board, events, rng)
-    rules.advance(board, events, rng)
+    PHASES.settle(Flow(board, rng))
     assert board.phase == "plan"
     assert board.players[0].hand == ["merchant_port", "imperial_favour"]
     assert board.players[1].hand == ["three_banners", "lord_of_kanto"]  # drew an immediate card
@@ -135,7 +136,7 @@ def test_a_hand_within_the_limit_is_never_asked(board):
     events: list = []
     rng = random.Random(3)
     rounds.start_round(board, events, rng)
-    rules.advance(board, events, rng)
+    PHASES.settle(Flow(board, rng))
     assert {p.kind for p in G.prompts(board)} == {"plan"}
 
 

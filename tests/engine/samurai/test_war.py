@@ -18,13 +18,13 @@ from .helpers import (
     advance_to,
     blank,
     declare,
+    kit_flow,
     new,
     opponents_elsewhere,
     own,
     prompt_for,
     prompt_kinds,
     put_army,
-    rules,
     submit,
     war_at,
 )
@@ -326,12 +326,12 @@ def test_lwtv_elimination_frees_land_and_ends_the_game_a_round_later():
     st.provinces["mino"].fort = 1
     st = war_at(st, 0, "B", round_=3)
     st = declare(st, 0, "echigo", "shinano", army=0)
-    orig = rules.rng_for
-    rules.rng_for = lambda *a, **k: Dice([1])
+    orig = kit_flow.rng_for
+    kit_flow.rng_for = lambda *a, **k: Dice([1])
     try:
         st = submit(st, 0, {"act": "done"})
     finally:
-        rules.rng_for = orig
+        kit_flow.rng_for = orig
     assert st.players[1].eliminated
     assert st.provinces["mino"].owner == 0 and st.provinces["mino"].garrison["spearman"] == 1
     assert st.provinces["owari"].owner is None and st.provinces["satsuma"].owner is None

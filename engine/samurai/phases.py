@@ -1,0 +1,468 @@
+"""The Samurai Swords phase table: who owes what in each phase, which handler takes each
+answer, and the automatic steps that run the game on between decisions.
+
+The rules live by section: setup_tasks and setup_placement (setup), bids (plan, spy,
+swords), muster (build, levy, ronin), war, war_prompts and war_answers (Wage War), rounds (a
+round's start and end). Every rule is named in docs/rules/samurai.md with the test that
+checks it. What the table adds to the kit's plain phase (engine/kit/phases.py):
+
+- interrupts (a ninja strike, a counter-strike, rebuilding a lost army, a discard over the
+  hand limit) are asked before the running phase's prompts and dropped once no longer owed;
+- the hand limit is watched around every automatic step (`ask_discards`), since a hand can
+  go over it at any step;
+- every phase has a step, so one answer runs on through a round's end, the next round's
+  start and automatic builds until someone owes a decision;
+- "swords" is a sealed simultaneous bid with the "combined" steps option and a queue of one
+  bidder at a time with "classic": its prompts, answer and step read the option;
+- the Wage War prompts share one fallback (war_answers) across the sub-steps A to D;
+- picking a region of a paged province list is a glance: it only moves that seat's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.contract import IllegalChoice, Prompt
+from engine.kit import Flow, Interrupts, Phase, PhaseTable
+from engine.kit.phases import ASKS_NOTHING, PromptsOf
+from engine.samurai.answers import Pick
+from engine.samurai.battle import choose_losses, loss_prompts
+from engine.samurai.bids import (
+    answer_spy,
+    check_plan,
+    finish_swords,
+    lock_plans,
+    plan_prompt,
+    spy_prompt,
+)
+from engine.samurai.board import active, deploy_targets, end_phase, locked_plan, player_of, who
+from engine.samurai.content import content
+from engine.samurai.elimination import rebuild, rebuild_prompt
+from engine.samurai.garrison_forces import choose_units
+from engine.samurai.hand_limit import ask_discards, discard_card, discard_prompt
+from engine.samurai.muster import (
+    check_levy,
+    do_muster,
+    do_place,
+    do_ronin,
+    finish_muster,
+    hire_ronin,
+    levy_prompt,
+    muster_complete,
+    muster_prompt,
+    place_prompt,
+    resolve_place,
+    resolve_ronin,
+    ronin_prompt,
+    start_muster,
+    start_placing,
+)
+from engine.samurai.ninja import counter_prompt, ninja_offer, ninja_prompt, send_ninja, strike_back
+from engine.samurai.rounds import finish_setup
+from engine.samurai.setup_placement import (
+    apply_screens,
+    claims_prompt,
+    claims_sealed,
+    do_claim_wish,
+    do_placement,
+    do_screen,
+    placement_prompt,
+    placement_sealed,
+    resolve_claims,
+    resolve_placement,
+    screen_prompt,
+)
+from engine.samurai.setup_tasks import do_task, start_deploy, task_prompt, task_targets
+from engine.samurai.state import Interrupt, SamuraiState, no_units
+from engine.samurai.turn_order import sealed_sword_prompt, serve_swords, swords_sealed, want_sword
+from engine.samurai.victory import excess
+from engine.samurai.war import start_war, war_step
+from engine.samurai.war_answers import handle_war
+from engine.samurai.war_prompts import war_prompt
+
+SamuraiFlow = Flow[SamuraiState]
+
+def _combined(state: SamuraiState) -> bool:
+    return state.options.steps == "combined"
+
+
+# ---------------------------------------------------------------- prompts by phase
+
+
+def _each_active(build: Callable[[SamuraiState, int], Prompt | None]) -> PromptsOf[SamuraiState]:
+    """One prompt per seat still in the match (a builder returning None asks that seat nothing)."""
+    def prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
+        built = (build(state, seat) for seat in active(state) if only is None or seat == only)
+        return [prompt for prompt in built if prompt is not None]
+    return prompts
+
+
+def _queue_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
+    """A queue of tasks served one seat at a time (classic pace): the head task's prompt."""
+    return [task_prompt(state, state.queue[0])] if state.queue else []
+
+
+def _swords_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
+    if _combined(state):
+        return [sealed_sword_prompt(state, seat) for seat in state.sword_bidders if only is None or seat == only]
+    return _queue_prompts(state, only)
+
+
+def _plan_prompt(state: SamuraiState, seat: int) -> Prompt:
+    """A seat over the hand limit discards before it plans."""
+    return discard_prompt(state, seat) if player_of(state, seat).draft.get("discard") else plan_prompt(state, seat)
+
+
+def _revise_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
+    assert state.ninja is not None
+    return [plan_prompt(state, state.ninja, revise=True)]
+
+
+def _levy_prompt(state: SamuraiState, seat: int) -> Prompt | None:
+    return levy_prompt(state, seat) if locked_plan(player_of(state, seat)).levy > 0 else None
+
+
+def _place_prompt(state: SamuraiState, seat: int) -> Prompt | None:
+    return place_prompt(state, seat) if "todo" in player_of(state, seat).draft else None
+
+
+def _ronin_prompt(state: SamuraiState, seat: int) -> Prompt | None:
+    return ronin_prompt(state, seat) if "ronin_todo" in player_of(state, seat).draft else None
+
+
+def _war_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
+    """A battle's losses first; otherwise the ninja's standing offer and the turn's prompt."""
+    war = state.war
+    if war is not None and war.battle is not None and war.battle.pending is not None:
+        return loss_prompts(state)
+    offer = ninja_offer(state) if state.ninja is not None and (only is None or only == state.ninja) else None
+    turn_elsewhere = war is not None and war.order_pos < len(state.order) \
+        and only is not None and state.order[war.order_pos] != only
+    turn = None if turn_elsewhere else war_prompt(state)
+    return [prompt for prompt in (offer, turn) if prompt is not None]
+
+
+# ---------------------------------------------------------------- answers
+
+
+def answer_task(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    """A queued task (classic pace) is served, then leaves the queue."""
+    do_task(flow.state, seat, flow.state.queue[0], answer, flow.events)
+    flow.state.queue.pop(0)
+
+
+def answer_claim(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    do_claim_wish(flow.state, seat, answer)
+
+
+def answer_placement(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    do_placement(flow.state, seat, answer)
+
+
+def answer_muster(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    do_muster(flow.state, seat, answer)
+
+
+def answer_sword(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    """A sealed sword wish (combined steps), or the queued bidder's pick (classic)."""
+    if _combined(flow.state):
+        want_sword(flow.state, seat, answer)
+    else:
+        answer_task(flow, seat, prompt, answer)
+
+
+def answer_screen(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    do_screen(flow.state, seat, answer)
+
+
+def answer_discard(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    discard_card(flow.state, flow.events, seat, answer)
+
+
+def answer_plan(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    player_of(flow.state, seat).draft["plan"] = check_plan(flow.state, seat, answer)
+
+
+def answer_spying(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    answer_spy(flow.state, seat, answer, flow.events, flow.rng)
+
+
+def answer_plan_revise(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    """The spy's holder revises last, so the plans are revealed at once."""
+    player_of(flow.state, seat).draft["plan"] = check_plan(flow.state, seat, answer)
+    lock_plans(flow.state, flow.events, flow.rng)
+
+
+def answer_levy(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    player_of(flow.state, seat).draft["levy"] = check_levy(flow.state, seat, answer)
+
+
+def answer_place(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    do_place(flow.state, seat, answer)
+
+
+def answer_ronin(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    do_ronin(flow.state, seat, answer)
+
+
+def answer_casualties(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    choose_losses(flow.state, flow.events, seat, answer, flow.rng)
+
+
+def answer_ninja_offer(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    send_ninja(flow.state, flow.events, seat, answer, flow.rng, from_offer=True)
+
+
+def answer_units(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+    """Which units go: a garrison's attacking force, a garrison's move, an army's gathering."""
+    choose_units(flow.state, flow.events, seat, prompt.kind, answer)
+
+
+def answer_war(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    """Any Wage War turn prompt: war_answers' tables by step and by menu."""
+    handle_war(flow.state, seat, prompt.kind, answer, flow.events, flow.rng)
+
+
+def look_at_region(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: object) -> bool:
+    """Choosing a region of a paged province list only moves that seat's view of the list;
+    any other answer returns the seat's lists to all regions."""
+    state = flow.state
+    if isinstance(answer, Pick) and answer.act == "region":
+        region = answer.region or ""
+        if region and region not in content().map.regions:
+            raise IllegalChoice(f"there is no region called {region!r}")
+        state.nav[str(seat)] = region
+        return True
+    state.nav.pop(str(seat), None)
+    return False
+
+
+# ---------------------------------------------------------------- interrupts
+
+
+def answer_ninja(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    send_ninja(flow.state, flow.events, seat, answer, flow.rng, from_offer=False)
+
+
+def answer_counter(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    strike_back(flow.state, flow.events, seat, flow.state.interrupts[0].data["holder"], answer, flow.rng)
+
+
+def answer_rebuild(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+    rebuild(flow.state, flow.events, seat, answer)
+
+
+def still_owed(state: SamuraiState, interrupt: Interrupt) -> bool:
+    """A rebuild with nowhere to stand, or a discard whose hand fits again (an army raised
+    since), is dropped rather than asked."""
+    if interrupt.kind == "rebuild":
+        return bool(deploy_targets(state, interrupt.seat))
+    if interrupt.kind == "discard":
+        return excess(state, interrupt.seat) > 0
+    return True
+
+
+INTERRUPTS: Interrupts[SamuraiState, Interrupt] = Interrupts(
+    queue=lambda state: state.interrupts,
+    builders={
+        "ninja": lambda state, interrupt: ninja_prompt(state, interrupt.seat),
+        "counter": lambda state, interrupt: counter_prompt(state, interrupt.seat, interrupt.data["holder"]),
+        "discard": lambda state, interrupt: discard_prompt(state, interrupt.seat),
+        "rebuild": lambda state, interrupt: rebuild_prompt(state, interrupt.seat),
+    },
+    handlers={"ninja": answer_ninja, "counter": answer_counter, "discard": answer_discard,
+              "rebuild": answer_rebuild},
+    owed=still_owed,
+)
+
+
+# ---------------------------------------------------------------- automatic steps
+
+
+def serve_queue(flow: SamuraiFlow, finish: Callable[[SamuraiFlow], None]) -> bool:
+    """A queue of tasks: tasks with nothing to do are dropped (a build with no site loses its
+    koku), as are eliminated seats'; once the queue is empty the phase ``finish``es."""
+    state = flow.state
+    while state.queue and not task_targets(state, state.queue[0]):
+        task = state.queue.pop(0)
+        if task.task == "build":
+            flow.emit("info", f"{who(task.seat)} cannot build anything: 2 koku are lost.")
+    while state.queue and player_of(state, state.queue[0].seat).eliminated:
+        state.queue.pop(0)
+    if state.queue:
+        return not task_targets(state, state.queue[0])
+    finish(flow)
+    return True
+
+
+def _finish_setup_queue(flow: SamuraiFlow) -> None:
+    state = flow.state
+    if state.options.mode == "base":
+        start_deploy(state, flow.events)
+    else:
+        end_phase(flow.events, state, "Setup: provinces claimed and spearmen placed.", kind="setup")
+        state.phase = "screens"
+
+
+def _finish_build(flow: SamuraiFlow) -> None:
+    state = flow.state
+    end_phase(flow.events, state, "Build done.", kind="build")
+    if _combined(state):
+        start_muster(state, flow.events, builds_inside=False)
+    else:
+        state.phase = "levy"
+
+
+def step_setup(flow: SamuraiFlow) -> bool:
+    return serve_queue(flow, _finish_setup_queue)
+
+
+def step_deploy(flow: SamuraiFlow) -> bool:
+    return serve_queue(flow, lambda flow: finish_setup(flow.state, flow.events, flow.rng))
+
+
+def step_build(flow: SamuraiFlow) -> bool:
+    return serve_queue(flow, _finish_build)
+
+
+def step_claims(flow: SamuraiFlow) -> bool:
+    if not claims_sealed(flow.state):
+        return False
+    resolve_claims(flow.state, flow.events)
+    return True
+
+
+def step_placement(flow: SamuraiFlow) -> bool:
+    if not placement_sealed(flow.state):
+        return False
+    resolve_placement(flow.state, flow.events)
+    finish_setup(flow.state, flow.events, flow.rng)
+    return True
+
+
+def step_swords(flow: SamuraiFlow) -> bool:
+    """Sealed wishes served once all are in (combined steps), or the bidders' queue (classic)."""
+    state = flow.state
+    if not _combined(state):
+        return serve_queue(flow, lambda flow: finish_swords(flow.state, flow.events, flow.rng))
+    if not swords_sealed(state):
+        return False
+    serve_swords(state, flow.events)
+    finish_swords(state, flow.events, flow.rng)
+    return True
+
+
+def step_muster(flow: SamuraiFlow) -> bool:
+    if not muster_complete(flow.state):
+        return False
+    finish_muster(flow.state, flow.events)
+    start_war(flow.state)
+    return True
+
+
+def step_screens(flow: SamuraiFlow) -> bool:
+    state = flow.state
+    if not all("a2" in player_of(state, seat).draft for seat in active(state)):
+        return False
+    apply_screens(state)
+    end_phase(flow.events, state, "Army screens are set (compositions stay hidden).", kind="setup")
+    start_deploy(state, flow.events)
+    return True
+
+
+def step_plan(flow: SamuraiFlow) -> bool:
+    """Every plan is in: the ninja's holder may spy first, or the plans are revealed."""
+    state = flow.state
+    if not all("plan" in player_of(state, seat).draft for seat in active(state)):
+        return False
+    if state.ninja is not None and not player_of(state, state.ninja).eliminated:
+        state.phase = "spy"
+    else:
+        lock_plans(state, flow.events, flow.rng)
+    return True
+
+
+def waits(flow: SamuraiFlow) -> bool:
+    """A phase whose answers move it on themselves (the spy, the revised plan)."""
+    return False
+
+
+def step_levy(flow: SamuraiFlow) -> bool:
+    state = flow.state
+    owing = [seat for seat in active(state) if locked_plan(player_of(state, seat)).levy > 0]
+    if not all("levy" in player_of(state, seat).draft for seat in owing):
+        return False
+    for seat in active(state):
+        player = player_of(state, seat)
+        got = player.draft.get("levy") or no_units()
+        player.draft = {}
+        if any(got.values()):
+            start_placing(state, seat, got)
+    state.phase = "place"
+    return True
+
+
+def step_place(flow: SamuraiFlow) -> bool:
+    state = flow.state
+    if not all(not player_of(state, seat).draft.get("todo") for seat in active(state)):
+        return False
+    resolve_place(state, flow.events)
+    hire_ronin(state, flow.events)
+    state.phase = "ronin"
+    return True
+
+
+def step_ronin(flow: SamuraiFlow) -> bool:
+    state = flow.state
+    if not all(player_of(state, seat).draft.get("ronin_todo", 0) <= 0 for seat in active(state)):
+        return False
+    resolve_ronin(state, flow.events)
+    start_war(state)
+    return True
+
+
+def step_war(flow: SamuraiFlow) -> bool:
+    return war_step(flow.state, flow.events, flow.rng)
+
+
+def watch_hand_limit(flow: SamuraiFlow) -> None:
+    """A hand over the LWTV limit is asked for its discard at whichever step it went over."""
+    ask_discards(flow.state)
+
+
+# ---------------------------------------------------------------- the table
+
+
+TASKS = dict.fromkeys(("spear", "claim", "deploy", "sword", "build"), answer_task)
+"""The kinds of a queued task (setup_tasks): each is served by the head of the queue."""
+
+PHASES: PhaseTable[SamuraiState] = PhaseTable({
+    "setup": Phase(prompts=_queue_prompts, handlers=TASKS, step=step_setup),
+    "claims": Phase(prompts=_each_active(claims_prompt), fallback=answer_claim, step=step_claims),
+    "placement": Phase(prompts=_each_active(placement_prompt), fallback=answer_placement, step=step_placement),
+    "screens": Phase(prompts=_each_active(screen_prompt), handlers={"army_screen": answer_screen},
+                     step=step_screens),
+    "deploy": Phase(prompts=_queue_prompts, handlers=TASKS, step=step_deploy),
+    "plan": Phase(prompts=_each_active(_plan_prompt), handlers={"plan": answer_plan, "discard": answer_discard},
+                  step=step_plan),
+    "spy": Phase(prompts=lambda state, only: [spy_prompt(state)], handlers={"spy": answer_spying}, step=waits),
+    "spy_revise": Phase(prompts=_revise_prompts, handlers={"plan_revise": answer_plan_revise}, step=waits),
+    "swords": Phase(prompts=_swords_prompts, fallback=answer_sword, step=step_swords),
+    "build": Phase(prompts=_queue_prompts, handlers=TASKS, step=step_build),
+    "muster": Phase(prompts=_each_active(muster_prompt), fallback=answer_muster, step=step_muster),
+    "levy": Phase(prompts=_each_active(_levy_prompt), handlers={"levy": answer_levy}, step=step_levy),
+    "place": Phase(prompts=_each_active(_place_prompt), handlers={"place": answer_place}, step=step_place),
+    "ronin": Phase(prompts=_each_active(_ronin_prompt), handlers={"ronin": answer_ronin}, step=step_ronin),
+    "war": Phase(prompts=_war_prompts, handlers={
+        "casualties": answer_casualties, "ninja": answer_ninja_offer, "garrison_force": answer_units,
+        "garrison_move": answer_units, "gather": answer_units,
+    }, fallback=answer_war, step=step_war),
+    "over": ASKS_NOTHING,
+}, interrupts=INTERRUPTS, watch=watch_hand_limit, glance=look_at_region)
+"""Every phase of a match, stored by these names in the state (never renamed)."""
+
+
+def prompts(state: SamuraiState, only: int | None = None) -> list[Prompt]:
+    """Every decision owed now; with ``only``, just that seat's."""
+    return PHASES.prompts(state, only)
