@@ -24,28 +24,25 @@ from bot.service.away import AwayService
 from bot.service.board import BoardService
 from bot.service.command_log import CommandLog
 from bot.service.deadlines import REMINDERS, TAKEOVER_AFTER, Deadlines
-from bot.service.history import REPLAY_NOTICE, HistoryService
+from bot.service.finishing import conclude
+from bot.service.history import HistoryService
 from bot.service.lobby import Lobby
-from bot.service.match_transaction import MatchTransaction
+from bot.service.match_transaction import FinishStep, MatchTransaction
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.mine import MineService
-from bot.service.notices import ReplayNotice, ResultNotice
 from bot.service.notify import NotifyService
 from bot.service.outbox import OutboxService
 from bot.service.pace import PaceService
 from bot.service.places import PlacesService
 from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY, Play
 from bot.service.queries import Queries
-from bot.service.ratings import RatingService, record_finish
+from bot.service.ratings import RatingService
 from bot.service.replacements import Replacements
 from bot.service.turn_views import TurnViews
 from bot.service.undo import UndoService
 from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
 from db.store import Store
-
-_Ctx = MatchTransaction
-"""The transaction's former name, kept for importers of ``bot.service.core._Ctx``."""
 
 __all__ = [
     "CLOSED_SHARED",
@@ -58,7 +55,6 @@ __all__ = [
     "TAKEOVER_AFTER",
     "MatchService",
     "MatchTransaction",
-    "record_finish",
     "result_text",
     "team_verdict",
     "utcnow",
@@ -99,18 +95,14 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Out
         self.lease_ttl = timedelta(seconds=lease_seconds)
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
+        self.finishing: tuple[FinishStep, ...] = (self._outcome, self._sync_deadline, self._announce, self._heads_up)
 
-    async def _conclude(self, ctx: MatchTransaction, state: eng.State, result: eng.Result) -> None:
-        """The game has a result (``state``, the transaction's final state, has it): close the
-        match, say so, record it for the ratings and offer the replay, in the transaction of the
-        choice that ended it. Here, where the parts meet: it joins play (the closing notice) and
-        ratings (``record_finish``)."""
-        self._close(ctx, "finished")
-        ctx.values["result"] = result.model_dump(mode="json")
-        ctx.snapshot = True
-        ctx.notice("result", ResultNotice(
-            text=result_text(ctx.game, result, self._text_names(ctx.names()), self.wording),
-            game=ctx.match.game, names=ctx.names(), view=ctx.game.view(state, None),
-            result=ctx.values["result"]))
-        await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, state, result, ctx.now)
-        ctx.notice(REPLAY_NOTICE, ReplayNotice(text=f"Replay of this {ctx.game.title} match, phase by phase."))
+    async def _outcome(self, ctx: MatchTransaction) -> None:
+        """The first finishing step: a running game with a result is concluded, else each seat's
+        open prompt gets its version (finishing.py)."""
+        if ctx.state is not None and ctx.match.status == "active":
+            result = ctx.game.result(ctx.state)
+            if result is not None:
+                await conclude(ctx, ctx.state, result, self.name_text, self.wording)
+            else:
+                self._reissue(ctx, actor=None)

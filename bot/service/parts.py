@@ -13,7 +13,7 @@ usable alone (the replay tool builds a HistoryService on a store).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     import engine as eng
-    from bot.service.match_transaction import MatchTransaction
+    from bot.service.match_transaction import FinishStep, MatchTransaction
     from bot.service.memory import MatchLocks, RecentStates
     from bot.service.types import AwayOutcome, Blocked, MatchInfo, Where
     from bot.service.wording import Wording
@@ -41,9 +41,8 @@ class ServiceParts(Protocol):
     lease_ttl: timedelta
     _locks: MatchLocks
     _cache: RecentStates[eng.State]
-
-    # core.py
-    async def _conclude(self, ctx: MatchTransaction, state: eng.State, result: eng.Result) -> None: ...
+    finishing: Sequence[FinishStep]
+    """The finishing pipeline ``_finish`` runs (finishing.py; the list is built in core.py)."""
 
     # places.py
     async def _channel_match_id(self, where: Where, open_only: bool = True) -> int: ...
@@ -78,16 +77,10 @@ class ServiceParts(Protocol):
     # deadlines.py
     def _owing(self, ctx: MatchTransaction) -> list[Seat]: ...
 
-    async def _sync_deadline(self, ctx: MatchTransaction) -> None: ...
-
     # announce.py
-    def _event_notices(self, ctx: MatchTransaction, due_at: datetime | None = None) -> None: ...
-
     def _text_names(self, names: list[str]) -> list[str]: ...
 
     # notify.py
-    async def _heads_up(self, ctx: MatchTransaction) -> None: ...
-
     async def _remind_now(self, ctx: MatchTransaction, deadline: Deadline, owing: list[Seat]) -> list[Seat]: ...
 
     async def send_held_reminders(self, now: datetime) -> int: ...

@@ -35,6 +35,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service import hosting
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, StalePrompt
+from bot.service.finishing import close_match, conclude
 from bot.service.history import ABANDONED_REASON
 from bot.service.lobby import ABANDONED
 from bot.service.notices import LobbyNotice, LobbySeat, TimeoutNotice, VoteNotice
@@ -158,7 +159,7 @@ class VoteService(Transactions):
         winners = [] if is_cooperative(ctx.game) else sorted(s.seat_no for s in ctx.seats if s.seat_no not in conceded)
         result = eng.Result(winners=winners, reason=f"[[seat:{last}]] conceded and no player was left at the table")
         assert ctx.state is not None  # a running match has a state
-        await self._conclude(ctx, ctx.state, result)
+        await conclude(ctx, ctx.state, result, self.name_text, self.wording)
 
     # ------------------------------------------------------------------ proposing and voting
 
@@ -343,9 +344,10 @@ class VoteService(Transactions):
         if row.kind == DRAW:  # the result post says it, and the lobby post shows the result
             seats = [s.seat_no for s in ctx.seats if s.user_id == row.proposed_by] + row.agreed
             reason = f"{_join([f'[[seat:{n}]]' for n in seats])} agreed to it" if seats else DRAW_REASON
-            await self._conclude(ctx, ctx.state, eng.Result(winners=[], reason=reason, draw=True))
+            await conclude(ctx, ctx.state, eng.Result(winners=[], reason=reason, draw=True), self.name_text,
+                           self.wording)
             return
-        self._close(ctx, "aborted")
+        close_match(ctx, "aborted")
         ctx.values["result"] = {ABANDONED: True}
         line = f"{who} agreed to abandon the match: it ends here and moves no rating."
         ctx.notice("lobby", LobbyNotice(text=line, status="aborted", seats=[
