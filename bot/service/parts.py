@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     import engine as eng
     from bot.service.match_transaction import FinishStep, MatchTransaction
     from bot.service.memory import MatchLocks, RecentStates
-    from bot.service.types import AwayOutcome, Blocked, MatchInfo, Where
+    from bot.service.outbox import OutboxService
+    from bot.service.types import AwayOutcome, MatchInfo, Where
     from bot.service.wording import Wording
     from db.models import Choice, Deadline, Match, MatchVote, Seat
     from db.store import Store
@@ -42,6 +43,7 @@ class ServiceParts(Protocol):
     _locks: MatchLocks
     _cache: RecentStates[eng.State]
     finishing: Sequence[FinishStep]
+    deliveries: OutboxService
     """The finishing pipeline ``_finish`` runs (finishing.py; the list is built in core.py)."""
 
     # places.py
@@ -112,7 +114,3 @@ class ServiceParts(Protocol):
 
     def vote_line(self, row: MatchVote | None, match: Match) -> str | None: ...
 
-    # outbox.py
-    async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
-
-    async def blocked_in(self, session: AsyncSession, match_id: int) -> list[Blocked]: ...
