@@ -1,14 +1,22 @@
 """MatchService: engine + store -> notices, for any transport (Discord, terminal, tests).
 
-The service is assembled here from parts split by concern, each a mixin over the same match
-transaction (transaction.py): the lobby and host tools (lobby.py), choices and prompts
-(play.py), AI turns (autoplay.py), deadlines (deadlines.py), the notices a change makes
-(announce.py, payloads in notices.py) and the reads (queries.py), beside the older parts
-(outbox, board, places, history, ratings, undo, away, mine). Mixins, not collaborator objects:
-every part works inside the one transaction ``_mutate`` opens and calls the others' steps
-(a choice settles the AI, whose turns reissue prompts, which the commit announces), so one
-object with one transaction type keeps those calls plain and the public methods where they were.
-What the parts read from each other is typed once, in parts.py.
+The service is assembled here, in two ways:
+
+- The parts that need only the store are objects it holds: the outbox as front-ends deliver it
+  (``deliveries``, outbox.py), status boards and DM channels (``boards``, board.py), finished
+  matches and replays (``archive``, history.py), standings (``ratings``, ratings.py) and the
+  host-command notes (``command_log``, command_log.py). Their calls stay on MatchService as
+  one-line pass-throughs, so front-ends call one object.
+- The parts that work inside the one match transaction ``_mutate`` opens (transaction.py) are
+  mixins over it: the lobby and host tools (lobby.py), choices and prompts (play.py), AI turns
+  (autoplay.py), deadlines (deadlines.py), the notices a change makes (announce.py), the reads
+  (queries.py), places, undo, away, mine, turn views, votes, pace, notify and replacements. They
+  call each other's steps inside that transaction (a choice settles the AI, whose turns reissue
+  prompts); what they read of each other is typed once, in parts.py.
+
+What every change implies before its commit is the finishing pipeline built here
+(``self.finishing``, finishing.py): the transaction runs it and knows no part.
+The surface front-ends use is listed in docs/design/service-api.md.
 """
 
 from __future__ import annotations

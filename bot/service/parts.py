@@ -1,13 +1,14 @@
 """What the parts of MatchService read from each other, written down once.
 
-MatchService (core.py) is one object mixed from parts split by concern (lobby, play, autoplay,
-deadlines, ...), and the parts call each other's steps inside the one match transaction. The parts
-that run transactions extend ``Transactions`` (transaction.py), which extends ``ServiceParts``;
-the notices (announce.py) and the places (places.py) extend ``ServiceParts`` itself. So the type
+MatchService (core.py) mixes the parts that work inside the one match transaction (lobby, play,
+autoplay, deadlines, ...), and they call each other's steps there. The parts that run
+transactions extend ``Transactions`` (transaction.py), which extends ``ServiceParts``; the
+notices (announce.py) and the places (places.py) extend ``ServiceParts`` itself. So the type
 checker knows the attributes MatchService's ``__init__`` sets and the steps another part supplies,
 checks each implementation against its signature here, and refuses to build a MatchService that
 lacks one. Only what crosses parts is listed: a part's own helpers stay in its module. The parts
-that need nothing but the store (board, history, outbox, ratings) declare it themselves and stay
+that need nothing but the store (outbox, boards, history, ratings, command log) are not mixed in:
+MatchService holds them as objects (``deliveries`` is the one another part reads), and each is
 usable alone (the replay tool builds a HistoryService on a store).
 """
 
