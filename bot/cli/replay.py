@@ -86,15 +86,10 @@ async def _replay(url: str, match_id: int, verify: bool) -> tuple[int, list[str]
     return 0, [*out, f"OK: replay matches {checked} snapshot(s) and the loaded state; log sha256 {digest[:16]}"]
 
 
-class _Replays(HistoryService):
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-
 async def _gif(url: str, match_id: int, path: Path) -> tuple[int, list[str]]:
     store = await Store.open(url, migrate=False)
     try:
-        replay = await _Replays(store).replay_gif(match_id)
+        replay = await HistoryService(store).replay_gif(match_id)
     except NothingToReplay as exc:
         return 1, [str(exc)]
     finally:

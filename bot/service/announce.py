@@ -47,6 +47,11 @@ def result_text(game: eng.Game, result: eng.Result, names: list[str], wording: W
 class Announcements(ServiceParts):
     """Mixed into MatchService: the notices a transaction's events and prompts make."""
 
+    async def _announce(self, ctx: MatchTransaction) -> None:
+        """The finishing step (finishing.py) that tells the change, with the deadline it left."""
+        deadline = await ctx.deadline()
+        self._event_notices(ctx, deadline.due_at if deadline is not None else None)
+
     def _event_notices(self, ctx: MatchTransaction, due_at: datetime | None = None) -> None:
         """Public posts from public events, private lines and prompts to their seats."""
         private: dict[int, list[str]] = {}

@@ -9,9 +9,11 @@ from db.store import Store
 
 
 class BoardService:
-    """Mixed into MatchService: where a match's status board lives."""
+    """Where a match's status board and its seats' DM channels live. It needs only the store:
+    MatchService holds one (``svc.boards``) and passes its calls on."""
 
-    store: Store
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def board_message(self, match_id: int) -> int | None:
         async with self.store.read() as session:

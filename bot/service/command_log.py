@@ -36,10 +36,12 @@ class Done:
 
 
 class CommandLog:
-    """Mixed into MatchService."""
+    """The notes of host commands done and of outcomes not heard yet. It needs only the store
+    and the clock: MatchService holds one (``svc.command_log``) and passes its calls on."""
 
-    store: Store
-    clock: Callable[[], datetime]
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.clock = clock
 
     async def command_done_before(self, match_id: int, user_id: int, interaction_id: str,
                                   signature: str, version: int | None = None) -> Done | None:

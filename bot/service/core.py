@@ -1,14 +1,22 @@
 """MatchService: engine + store -> notices, for any transport (Discord, terminal, tests).
 
-The service is assembled here from parts split by concern, each a mixin over the same match
-transaction (transaction.py): the lobby and host tools (lobby.py), choices and prompts
-(play.py), AI turns (autoplay.py), deadlines (deadlines.py), the notices a change makes
-(announce.py, payloads in notices.py) and the reads (queries.py), beside the older parts
-(outbox, board, places, history, ratings, undo, away, mine). Mixins, not collaborator objects:
-every part works inside the one transaction ``_mutate`` opens and calls the others' steps
-(a choice settles the AI, whose turns reissue prompts, which the commit announces), so one
-object with one transaction type keeps those calls plain and the public methods where they were.
-What the parts read from each other is typed once, in parts.py.
+The service is assembled here, in two ways:
+
+- The parts that need only the store are objects it holds: the outbox as front-ends deliver it
+  (``deliveries``, outbox.py), status boards and DM channels (``boards``, board.py), finished
+  matches and replays (``archive``, history.py), standings (``ratings``, ratings.py) and the
+  host-command notes (``command_log``, command_log.py). Their calls stay on MatchService as
+  one-line pass-throughs, so front-ends call one object.
+- The parts that work inside the one match transaction ``_mutate`` opens (transaction.py) are
+  mixins over it: the lobby and host tools (lobby.py), choices and prompts (play.py), AI turns
+  (autoplay.py), deadlines (deadlines.py), the notices a change makes (announce.py), the reads
+  (queries.py), places, undo, away, mine, turn views, votes, pace, notify and replacements. They
+  call each other's steps inside that transaction (a choice settles the AI, whose turns reissue
+  prompts); what they read of each other is typed once, in parts.py.
+
+What every change implies before its commit is the finishing pipeline built here
+(``self.finishing``, finishing.py): the transaction runs it and knows no part.
+The surface front-ends use is listed in docs/design/service-api.md.
 """
 
 from __future__ import annotations
@@ -22,30 +30,30 @@ from bot.service.announce import LAST_TO_CHOOSE, Announcements, result_text, tea
 from bot.service.autoplay import MAX_AI_CHOICES, Autoplay
 from bot.service.away import AwayService
 from bot.service.board import BoardService
-from bot.service.command_log import CommandLog
+from bot.service.command_log import CommandLog, Done
 from bot.service.deadlines import REMINDERS, TAKEOVER_AFTER, Deadlines
-from bot.service.history import REPLAY_NOTICE, HistoryService
+from bot.service.finishing import conclude
+from bot.service.history import HISTORY_SIZE, HistoryEntry, HistoryService, ReplayGif
 from bot.service.lobby import Lobby
-from bot.service.match_transaction import MatchTransaction
+from bot.service.match_transaction import FinishStep, MatchTransaction
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.mine import MineService
-from bot.service.notices import ReplayNotice, ResultNotice
 from bot.service.notify import NotifyService
 from bot.service.outbox import OutboxService
 from bot.service.pace import PaceService
 from bot.service.places import PlacesService
 from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY, Play
 from bot.service.queries import Queries
-from bot.service.ratings import RatingService, record_finish
+from bot.service.ratings import LEADERBOARD_SIZE, GameStats, RatingService, Standing
 from bot.service.replacements import Replacements
 from bot.service.turn_views import TurnViews
+from bot.service.types import Blocked, Notice, OpenPost
 from bot.service.undo import UndoService
 from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
+from db.outbox import Fence
 from db.store import Store
-
-_Ctx = MatchTransaction
-"""The transaction's former name, kept for importers of ``bot.service.core._Ctx``."""
+from render.anim import DEFAULT_MAX_BYTES
 
 __all__ = [
     "CLOSED_SHARED",
@@ -58,7 +66,6 @@ __all__ = [
     "TAKEOVER_AFTER",
     "MatchService",
     "MatchTransaction",
-    "record_finish",
     "result_text",
     "team_verdict",
     "utcnow",
@@ -73,10 +80,20 @@ def _as_is(name: str) -> str:
     return name
 
 
-class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, OutboxService, BoardService,
-                   PlacesService, HistoryService, RatingService, UndoService, AwayService, MineService, TurnViews,
-                   CommandLog, VoteService, PaceService, NotifyService, Replacements):
+class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, PlacesService, UndoService, AwayService,
+                   MineService, TurnViews, VoteService, PaceService, NotifyService, Replacements):
     """The match orchestration every front-end calls (see docs/design/service-api.md)."""
+
+    deliveries: OutboxService
+    """The outbox as front-ends deliver it (outbox.py)."""
+    boards: BoardService
+    """Where status boards and seats' DM channels live (board.py)."""
+    archive: HistoryService
+    """Finished matches and their replays (history.py)."""
+    ratings: RatingService
+    """Players' standings and the leaderboards (ratings.py)."""
+    command_log: CommandLog
+    """Host commands done once, outcomes heard once (command_log.py)."""
 
     def __init__(
         self,
@@ -99,18 +116,106 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Out
         self.lease_ttl = timedelta(seconds=lease_seconds)
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
+        self.deliveries = OutboxService(store, clock)
+        self.boards = BoardService(store)
+        self.archive = HistoryService(store)
+        self.ratings = RatingService(store)
+        self.command_log = CommandLog(store, clock)
+        self.finishing: tuple[FinishStep, ...] = (self._outcome, self._sync_deadline, self._announce, self._heads_up)
+        """The finishing pipeline every match transaction runs before its commit (finishing.py)."""
 
-    async def _conclude(self, ctx: MatchTransaction, state: eng.State, result: eng.Result) -> None:
-        """The game has a result (``state``, the transaction's final state, has it): close the
-        match, say so, record it for the ratings and offer the replay, in the transaction of the
-        choice that ended it. Here, where the parts meet: it joins play (the closing notice) and
-        ratings (``record_finish``)."""
-        self._close(ctx, "finished")
-        ctx.values["result"] = result.model_dump(mode="json")
-        ctx.snapshot = True
-        ctx.notice("result", ResultNotice(
-            text=result_text(ctx.game, result, self._text_names(ctx.names()), self.wording),
-            game=ctx.match.game, names=ctx.names(), view=ctx.game.view(state, None),
-            result=ctx.values["result"]))
-        await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, state, result, ctx.now)
-        ctx.notice(REPLAY_NOTICE, ReplayNotice(text=f"Replay of this {ctx.game.title} match, phase by phase."))
+    async def _outcome(self, ctx: MatchTransaction) -> None:
+        """The first finishing step: a running game with a result is concluded, else each seat's
+        open prompt gets its version (finishing.py)."""
+        if ctx.state is not None and ctx.match.status == "active":
+            result = ctx.game.result(ctx.state)
+            if result is not None:
+                await conclude(ctx, ctx.state, result, self.name_text, self.wording)
+            else:
+                self._reissue(ctx, actor=None)
+
+    # The calls of the parts that need only the store, where front-ends have always made them:
+    # each passes straight on to the part that does the work.
+
+    async def outbox(self, limit: int = 100) -> list[Notice]:
+        return await self.deliveries.outbox(limit)
+
+    async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool:
+        return await self.deliveries.delivered(notice_id, ref, fence)
+
+    async def holds_term(self, fence: Fence) -> bool:
+        return await self.deliveries.holds_term(fence)
+
+    async def newer_prompt(self, match_id: int, seat: int, notice_id: int) -> bool:
+        return await self.deliveries.newer_prompt(match_id, seat, notice_id)
+
+    async def drop(self, notice_id: int, code: int, reason: str, fence: Fence | None = None) -> bool:
+        return await self.deliveries.drop(notice_id, code, reason, fence)
+
+    async def open_phase_post(self, match_id: int, before_id: int) -> OpenPost | None:
+        return await self.deliveries.open_phase_post(match_id, before_id)
+
+    async def delivery_queue(self, limit: int = 500) -> list[int]:
+        return await self.deliveries.delivery_queue(limit)
+
+    async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
+        return await self.deliveries.next_notices(match_id, limit)
+
+    async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
+        return await self.deliveries.park(notice_id, code, reason, retry_in)
+
+    async def due_probes(self, match_id: int) -> list[Blocked]:
+        return await self.deliveries.due_probes(match_id)
+
+    async def probe_notice(self, block: Blocked) -> Notice | None:
+        return await self.deliveries.probe_notice(block)
+
+    async def probe_failed(self, block: Blocked, code: int, reason: str, retry_in: float) -> int | None:
+        return await self.deliveries.probe_failed(block, code, reason, retry_in)
+
+    async def unblock(self, block: Blocked) -> int:
+        return await self.deliveries.unblock(block)
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None:
+        return await self.deliveries.dms_closed_at(match_id, seat)
+
+    async def blocked_targets(self, match_id: int) -> list[Blocked]:
+        return await self.deliveries.blocked_targets(match_id)
+
+    async def board_message(self, match_id: int) -> int | None:
+        return await self.boards.board_message(match_id)
+
+    async def set_board_message(self, match_id: int, message_id: int | None) -> None:
+        await self.boards.set_board_message(match_id, message_id)
+
+    async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None:
+        return await self.boards.dm_channel(match_id, seat, user_id)
+
+    async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None:
+        await self.boards.remember_dm_channel(match_id, seat, user_id, dm_channel_id)
+
+    async def history(self, guild_id: int, game: str | None = None, limit: int = HISTORY_SIZE) -> list[HistoryEntry]:
+        return await self.archive.history(guild_id, game, limit)
+
+    async def replay_gif(self, match_id: int, max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
+        return await self.archive.replay_gif(match_id, max_bytes)
+
+    async def player_stats(self, guild_id: int, user_id: int) -> list[GameStats]:
+        return await self.ratings.player_stats(guild_id, user_id)
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = LEADERBOARD_SIZE) -> list[Standing]:
+        return await self.ratings.leaderboard(guild_id, game, limit)
+
+    async def command_done_before(self, match_id: int, user_id: int, interaction_id: str, signature: str,
+                                  version: int | None = None) -> Done | None:
+        return await self.command_log.command_done_before(match_id, user_id, interaction_id, signature, version)
+
+    async def note_command(self, match_id: int, user_id: int, interaction_id: str, signature: str, text: str,
+                           version: int | None = None) -> None:
+        await self.command_log.note_command(match_id, user_id, interaction_id, signature, text, version)
+
+    async def note_unheard(self, match_id: int, user_id: int, interaction_id: str, text: str) -> None:
+        await self.command_log.note_unheard(match_id, user_id, interaction_id, text)
+
+    async def take_unheard(self, match_id: int, user_id: int) -> list[str]:
+        return await self.command_log.take_unheard(match_id, user_id)

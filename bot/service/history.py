@@ -98,9 +98,11 @@ def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: l
 
 
 class HistoryService:
-    """Mixed into MatchService: the finished matches of a server, and their replays."""
+    """The finished matches of a server, and their replays. It needs only the store:
+    MatchService holds one (``svc.archive``), and the replay tool builds its own."""
 
-    store: Store
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def history(self, guild_id: int, game: str | None = None, limit: int = HISTORY_SIZE) -> list[HistoryEntry]:
         """The server's latest finished matches, newest first."""

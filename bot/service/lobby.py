@@ -14,6 +14,7 @@ import engine as eng
 from bot.service import away, hosting, limits
 from bot.service.clock import DEFAULT_PAUSE_DAYS, PAUSE_DAYS, clock_deadline, clock_of
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
+from bot.service.finishing import close_match
 from bot.service.match_transaction import MatchTransaction
 from bot.service.notices import LobbyNotice, LobbySeat, PhaseNotice, TimeoutNotice
 from bot.service.rows import row_id
@@ -220,7 +221,7 @@ class Lobby(Transactions):
             seated = next((s.name for s in ctx.seats if s.user_id == by_user), None)
             name = seated or by_name or "a server manager"
             started = ctx.match.status != "lobby"
-            self._close(ctx, "aborted")
+            close_match(ctx, "aborted")
             ctx.values["result"] = {ABORTED_BY: name}
             line = f"{self.name_text(name)} aborted the match."
             self._lobby_notice(ctx, line)
@@ -310,7 +311,7 @@ class Lobby(Transactions):
 
     def _close_empty(self, ctx: MatchTransaction) -> None:
         """Close a lobby no human is left in (its stored result, empty, says it was not aborted)."""
-        self._close(ctx, "aborted")
+        close_match(ctx, "aborted")
         ctx.values["result"] = {}
 
     def _need_lobby(self, ctx: MatchTransaction, message: str = "The match has already started.") -> None:

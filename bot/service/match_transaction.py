@@ -4,7 +4,7 @@ from it so that ServiceParts (parts.py), which every part's steps are typed agai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -106,3 +106,7 @@ class MatchTransaction:
         for kind, payload in public:
             notices.check(kind, payload)
         self.notices[0:0] = [Outgoing(kind, payload) for kind, payload in public]
+
+
+FinishStep = Callable[[MatchTransaction], Awaitable[None]]
+"""One step of the finishing pipeline (finishing.py), run in the change's transaction."""

@@ -49,10 +49,12 @@ def blocked_of(row: DeliveryBlock, held: int = 0) -> Blocked:
 
 
 class OutboxService:
-    """Mixed into MatchService: everything a front-end's delivery loop calls."""
+    """Everything a front-end's delivery loop calls. It needs only the store and the clock:
+    MatchService holds one (``svc.deliveries``) and passes its calls on."""
 
-    store: Store
-    clock: Callable[[], datetime]
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self.store = store
+        self.clock = clock
 
     async def outbox(self, limit: int = 100) -> list[Notice]:
         """Every undelivered notice (parked ones too), oldest first: for tests and tools."""

@@ -1,19 +1,20 @@
 """What the parts of MatchService read from each other, written down once.
 
-MatchService (core.py) is one object mixed from parts split by concern (lobby, play, autoplay,
-deadlines, ...), and the parts call each other's steps inside the one match transaction. The parts
-that run transactions extend ``Transactions`` (transaction.py), which extends ``ServiceParts``;
-the notices (announce.py) and the places (places.py) extend ``ServiceParts`` itself. So the type
+MatchService (core.py) mixes the parts that work inside the one match transaction (lobby, play,
+autoplay, deadlines, ...), and they call each other's steps there. The parts that run
+transactions extend ``Transactions`` (transaction.py), which extends ``ServiceParts``; the
+notices (announce.py) and the places (places.py) extend ``ServiceParts`` itself. So the type
 checker knows the attributes MatchService's ``__init__`` sets and the steps another part supplies,
 checks each implementation against its signature here, and refuses to build a MatchService that
 lacks one. Only what crosses parts is listed: a part's own helpers stay in its module. The parts
-that need nothing but the store (board, history, outbox, ratings) declare it themselves and stay
+that need nothing but the store (outbox, boards, history, ratings, command log) are not mixed in:
+MatchService holds them as objects (``deliveries`` is the one another part reads), and each is
 usable alone (the replay tool builds a HistoryService on a store).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -21,9 +22,10 @@ if TYPE_CHECKING:
     from sqlmodel.ext.asyncio.session import AsyncSession
 
     import engine as eng
-    from bot.service.match_transaction import MatchTransaction
+    from bot.service.match_transaction import FinishStep, MatchTransaction
     from bot.service.memory import MatchLocks, RecentStates
-    from bot.service.types import AwayOutcome, Blocked, MatchInfo, Where
+    from bot.service.outbox import OutboxService
+    from bot.service.types import AwayOutcome, MatchInfo, Where
     from bot.service.wording import Wording
     from db.models import Choice, Deadline, Match, MatchVote, Seat
     from db.store import Store
@@ -41,9 +43,9 @@ class ServiceParts(Protocol):
     lease_ttl: timedelta
     _locks: MatchLocks
     _cache: RecentStates[eng.State]
-
-    # core.py
-    async def _conclude(self, ctx: MatchTransaction, state: eng.State, result: eng.Result) -> None: ...
+    finishing: Sequence[FinishStep]
+    deliveries: OutboxService
+    """The finishing pipeline ``_finish`` runs (finishing.py; the list is built in core.py)."""
 
     # places.py
     async def _channel_match_id(self, where: Where, open_only: bool = True) -> int: ...
@@ -78,16 +80,10 @@ class ServiceParts(Protocol):
     # deadlines.py
     def _owing(self, ctx: MatchTransaction) -> list[Seat]: ...
 
-    async def _sync_deadline(self, ctx: MatchTransaction) -> None: ...
-
     # announce.py
-    def _event_notices(self, ctx: MatchTransaction, due_at: datetime | None = None) -> None: ...
-
     def _text_names(self, names: list[str]) -> list[str]: ...
 
     # notify.py
-    async def _heads_up(self, ctx: MatchTransaction) -> None: ...
-
     async def _remind_now(self, ctx: MatchTransaction, deadline: Deadline, owing: list[Seat]) -> list[Seat]: ...
 
     async def send_held_reminders(self, now: datetime) -> int: ...
@@ -119,7 +115,3 @@ class ServiceParts(Protocol):
 
     def vote_line(self, row: MatchVote | None, match: Match) -> str | None: ...
 
-    # outbox.py
-    async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
-
-    async def blocked_in(self, session: AsyncSession, match_id: int) -> list[Blocked]: ...

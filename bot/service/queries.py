@@ -46,7 +46,7 @@ class Queries(Transactions):
         """The status of one match, open or over (the status board shows both)."""
         async with self.store.read() as session:
             match, seats, state, deadline = await self._committed(session, match_id)
-            blocked = await self.blocked_in(session, match_id)
+            blocked = await self.deliveries.blocked_in(session, match_id)
         return self._status(match, seats, state, deadline, blocked)
 
     async def board_of(self, match_id: int) -> Board:
@@ -54,7 +54,7 @@ class Queries(Transactions):
         once the match runs: a lobby has no board) and the board message to edit."""
         async with self.store.read() as session:
             match, seats, state, deadline = await self._committed(session, match_id)
-            blocked = await self.blocked_in(session, match_id)
+            blocked = await self.deliveries.blocked_in(session, match_id)
             lines = await self._log_in(session, match_id, 1, seats) if match.status != "lobby" else []
             vote = await self.store.latest_vote(session, match_id) if match.status in ("active", "paused") else None
         status = replace(self._status(match, seats, state, deadline, blocked), vote=self.vote_line(vote, match))

@@ -180,9 +180,11 @@ def _rate(result: eng.Result, humans: list[tuple[int, Seat]], standings: dict[in
 
 
 class RatingService:
-    """Mixed into MatchService: what `/game stats` and `/game leaderboard` read."""
+    """What `/game stats` and `/game leaderboard` read. It needs only the store: MatchService
+    holds one (``svc.ratings``) and passes its calls on."""
 
-    store: Store
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     async def player_stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """The player's standing in every game they finished a match of on this server (empty: none)."""

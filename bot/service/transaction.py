@@ -3,9 +3,10 @@
 ``_mutate(match_id, fn)`` holds the match's asyncio lock (one writer per match in this
 process), opens one database transaction, locks the match row (BEGIN IMMEDIATE on SQLite, FOR
 UPDATE elsewhere), loads seats and state into a ``MatchTransaction`` and runs ``fn`` on it.
-``_finish`` then writes in the same transaction what the change implies: the result, the
-deadline, the notices (the outbox), a snapshot, and the version bump that fails with
-VersionConflict if another process changed the match meanwhile; the whole unit is then retried.
+``_finish`` then runs the service's finishing pipeline (finishing.py: the result or the
+prompts, the deadline, the notices) and writes in the same transaction a snapshot, the outbox
+and the version bump that fails with VersionConflict if another process changed the match
+meanwhile; the whole unit is then retried.
 So a choice, the AI turns it triggers, the new prompt versions, the deadline and the outbox
 notices are committed together: a crash leaves either all or nothing.
 """
@@ -110,20 +111,12 @@ class Transactions(ServiceParts):
         return match, seats, state, deadline
 
     async def _finish(self, ctx: MatchTransaction) -> None:
-        """Result, deadline, notices, snapshot and the version bump: all in the caller's transaction.
-        The parts it calls are the other mixins' (``_conclude`` is the facade's, see core.py)."""
+        """Run the finishing steps (``self.finishing``, in order) and write what they left: the
+        snapshot, the version bump and the outbox, all in the caller's transaction."""
         if not ctx.changed:
             return
-        if ctx.state is not None and ctx.match.status == "active":
-            result = ctx.game.result(ctx.state)
-            if result is not None:
-                await self._conclude(ctx, ctx.state, result)
-            else:
-                self._reissue(ctx, actor=None)
-        await self._sync_deadline(ctx)
-        deadline = await ctx.deadline()
-        self._event_notices(ctx, deadline.due_at if deadline is not None else None)
-        await self._heads_up(ctx)
+        for step in self.finishing:
+            await step(ctx)
         if ctx.snapshot and ctx.state is not None:
             await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1
@@ -142,11 +135,3 @@ class Transactions(ServiceParts):
         await ctx.session.flush()
         # after the flush: notice rows the change added itself (markers) keep their place before these
         await self.store.add_notices(ctx.session, outbox)
-
-    def _close(self, ctx: MatchTransaction, status: str) -> None:
-        """End the match (finished or aborted): it frees its channel and no prompt stays open."""
-        ctx.match.status = ctx.values["status"] = status
-        ctx.values["open_channel"] = None
-        ctx.changed = True
-        for seat in ctx.seats:
-            seat.prompt_version = seat.prompt_key = None

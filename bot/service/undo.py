@@ -9,13 +9,14 @@ information was revealed since the cut (see reveals.py), every other player of t
 nobody has to agree (the host's own last choice, nothing revealed since, or nobody else to ask)
 the undo happens at once. Each player asked gets Agree / Refuse in their DMs, where their
 prompts already go; one refusal, a timeout or any other change of the match cancels it. Every
-request stays in the ``undos`` table, whatever became of it: the audit trail.
+request stays in the ``undos`` table, whatever became of it: the audit trail. How players are
+asked and answer is consents.py's, shared with the votes to end a match.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -23,9 +24,11 @@ from typing import TYPE_CHECKING
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting
-from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, StalePrompt
-from bot.service.notices import ConsentNotice, PhaseNotice, TimeoutNotice
+from bot.service import consents, hosting
+from bot.service.consents import ANSWERED as ANSWERED  # what delivery compares undo_closed with
+from bot.service.consents import EXPIRED, PENDING, REFUSED, VOID, join_names, names_of
+from bot.service.errors import BadChoice, Conflict
+from bot.service.notices import ConsentNotice, PhaseNotice
 from bot.service.reveals import reveal
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
@@ -38,11 +41,17 @@ MAX_BACK = 50
 """Player choices one undo may take back."""
 CONSENT_HOURS_MAX = 24.0
 """Players asked to agree have the match's decision time, at most this long."""
-PENDING, DONE, REFUSED, EXPIRED, VOID = "pending", "done", "refused", "expired", "void"
-ANSWERED = "answered"
-"""undo_closed: the seat answered the request itself (its click's reply is its DM's last word)."""
+DONE = "done"
+"""The status of an undo carried out (the others are consents.py's)."""
 AT_ONCE = "only the host's own choices, and nothing hidden was revealed since"
 NOBODY_TO_ASK = "nobody else plays a seat here"
+REFUSALS = consents.AnswerRefusals(
+    gone="This undo request is not part of an open match, so nothing was done.",
+    not_yours="This undo is not yours to answer: only the players whose choices it takes back "
+              "(or everyone, after a reveal) are asked.",
+    closed="This undo request is closed ({why}), so nothing was done.",
+    already="You already agreed to this undo; it waits for the others.",
+)
 
 
 @dataclass(frozen=True)
@@ -123,29 +132,19 @@ class UndoService(Transactions):
         """A player asked to agree answers; the last agreement applies the undo."""
 
         async def fn(ctx: MatchTransaction) -> Callable[[], UndoOutcome]:
-            row = await ctx.session.get(Undo, undo_id)
-            if row is None or row.match_id != ctx.match_id:
-                raise NoMatch("This undo request is not part of an open match, so nothing was done.")
-            seat = ctx.seat_of(user_id)
-            if seat.seat_no not in row.consent:
-                raise NotAllowed("This undo is not yours to answer: only the players whose choices it takes back "
-                                 "(or everyone, after a reveal) are asked.")
-            if row.status != PENDING:
-                raise StalePrompt(f"This undo request is closed ({_said(row.status)}), so nothing was done.")
-            if seat.seat_no in row.agreed:
-                raise Conflict("You already agreed to this undo; it waits for the others.")
+            found = await ctx.session.get(Undo, undo_id)
+            seat = consents.answering_seat(ctx, found, user_id, found.consent if found else [], _said, REFUSALS)
+            assert found is not None  # answering_seat refuses a missing request
+            row = found
             if ctx.now >= row.due_at:
                 self._close_undo(ctx, row, EXPIRED, "it was not agreed to in time")
-            elif ctx.match.step != row.from_step or ctx.match.status not in ("active", "paused"):
+            elif ctx.match.step != row.from_step or ctx.match.status not in consents.RUNNING:
                 self._close_undo(ctx, row, VOID, "the match moved on since it was asked")
             elif not agree:
-                row.refused_by = seat.seat_no
+                consents.refuse(row, seat)
                 self._close_undo(ctx, row, REFUSED, f"{self.name_text(seat.name)} refused")
-            else:
-                row.agreed = sorted({*row.agreed, seat.seat_no})
-                ctx.changed = True
-                if set(row.agreed) >= set(row.consent):
-                    await self._apply_undo(ctx, row)
+            elif consents.agree(ctx, row, seat, row.consent):
+                await self._apply_undo(ctx, row)
             return lambda: self._undo_outcome(row, ctx.seats)
 
         return await self._mutate(match_id, fn)
@@ -157,39 +156,27 @@ class UndoService(Transactions):
         async with self.store.read() as session:
             row = await session.get(Undo, undo_id)
             match = await session.get(Match, match_id)
-        if row is None or match is None or row.match_id != match_id:
-            return "it is gone"
-        if seat in row.agreed or row.refused_by == seat:
-            return ANSWERED
-        if row.status != PENDING:
-            return _said(row.status)
-        if match.status not in ("active", "paused"):
-            return "the match is over" if match.status == "finished" else "the match was aborted"
-        if match.step != row.from_step:
-            return _said(VOID)
-        if self.clock() >= row.due_at:
-            return _said(EXPIRED)
-        return None
+
+        def moved_on(match: Match) -> str | None:
+            if match.status not in consents.RUNNING:
+                return "the match is over" if match.status == "finished" else "the match was aborted"
+            return _said(VOID) if row is not None and match.step != row.from_step else None
+
+        return consents.why_closed(row, match, match_id, seat, self.clock(), _said, moved_on)
 
     async def expire_undos(self, now: datetime) -> int:
         """Cancel the requests nobody finished answering in time (the deadline tick calls it)."""
         async with self.store.read() as session:
             due = await self.store.due_undos(session, PENDING, now)
 
-        def expiry(undo_id: int) -> Callable[[MatchTransaction], Awaitable[int]]:
-            async def expire(ctx: MatchTransaction) -> int:
-                row = await ctx.session.get(Undo, undo_id)
-                if row is None or row.status != PENDING or row.due_at > now:
-                    return 0
-                self._close_undo(ctx, row, EXPIRED, "not everyone agreed in time")
-                return 1
+        async def expire(ctx: MatchTransaction, undo_id: int) -> int:
+            row = await ctx.session.get(Undo, undo_id)
+            if row is None or row.status != PENDING or row.due_at > now:
+                return 0
+            self._close_undo(ctx, row, EXPIRED, "not everyone agreed in time")
+            return 1
 
-            return expire
-
-        done = 0
-        for match_id, undo_id in due:
-            done += await self._mutate(match_id, expiry(undo_id))
-        return done
+        return await consents.expire_all(self._mutate, due, expire)
 
     async def prompt_retired(self, match_id: int, message_id: int) -> bool:
         """Whether a prompt DM was sent before the match's last undo: its buttons are stale then,
@@ -219,7 +206,7 @@ class UndoService(Transactions):
         for row in rows:
             kept = [(step, line) for step, line in kept if step < row.to_step]
             kept.append((row.to_step, _undid_line(self._requester(seats, row.requested_by), row.summary,
-                                                  _names(seats, row.agreed), self.name_text)))
+                                                  names_of(seats, row.agreed), self.name_text)))
         lines: dict[int, list[str]] = {}
         for step, line in kept:
             lines.setdefault(step, []).append(line)
@@ -252,26 +239,19 @@ class UndoService(Transactions):
         return text[:300]
 
     def _ask_consent(self, ctx: MatchTransaction, row: Undo) -> None:
-        names = _names(ctx.seats, row.consent)
+        names = names_of(ctx.seats, row.consent)
         who = self._requester(ctx.seats, row.requested_by)
-        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
+        consents.ask(ctx, row.consent, (
             f"{self.name_text(who)} asks to undo {row.summary}, because {row.why}. Waiting for "
-            f"{_join([self.name_text(n) for n in names])} to agree (buttons in their DMs) until "
-            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it.")))
-        for seat in ctx.seats:
-            if seat.seat_no in row.consent and seat.user_id is not None:
-                ctx.notice("consent", ConsentNotice(undo_id=row_id(row), due=row.due_at.isoformat(),
-                                                    summary=row.summary, why=row.why, who=who),
-                           user_id=seat.user_id, seat=seat.seat_no)
-        ctx.changed = True
+            f"{join_names([self.name_text(n) for n in names])} to agree (buttons in their DMs) until "
+            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one refusal cancels it."),
+            "consent", ConsentNotice(undo_id=row_id(row), due=row.due_at.isoformat(), summary=row.summary,
+                                     why=row.why, who=who))
 
     def _close_undo(self, ctx: MatchTransaction, row: Undo, status: str, because: str) -> None:
-        row.status = status
-        row.decided_at = ctx.now
-        ctx.changed = True
         who = self.name_text(self._requester(ctx.seats, row.requested_by))
-        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=f"The undo {who} asked for ({row.summary}) is cancelled: "
-                                                               f"{because}. Nothing was changed."))
+        consents.close(ctx, row, status, f"The undo {who} asked for ({row.summary}) is cancelled: {because}. "
+                                         "Nothing was changed.")
 
     async def _apply_undo(self, ctx: MatchTransaction, row: Undo) -> None:
         """Cut the log back to ``row.to_step`` and send every open prompt again."""
@@ -298,7 +278,7 @@ class UndoService(Transactions):
         ctx.changed = True
         self._cache.pop(ctx.match_id)
         line = _undid_line(self._requester(ctx.seats, row.requested_by), row.summary,
-                           _names(ctx.seats, row.agreed), self.name_text)
+                           names_of(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."
         ctx.notice("phase", PhaseNotice(text=f"{self.wording.strong(line)}\n{luck}", label=line, events=[luck],
                                         standalone=True, game=match.game, view=ctx.game.view(ctx.state, None),
@@ -311,13 +291,13 @@ class UndoService(Transactions):
 
     def _undo_outcome(self, row: Undo, seats: list[Seat]) -> UndoOutcome:
         by_seat = {s.seat_no: s for s in seats}
-        open_seats = [by_seat[n] for n in row.consent if n not in row.agreed and n in by_seat] \
-            if row.status == PENDING else []
+        open_seats = [by_seat[n] for n in consents.still_to_answer(row, row.consent) if n in by_seat]
         waiting = [s.user_id for s in open_seats if s.user_id is not None]
         return UndoOutcome(
             id=row_id(row), match_id=row.match_id, status=row.status, summary=row.summary, why=row.why,
             to_step=row.to_step, waiting=[int(u) for u in waiting if u is not None],
-            asked=[s.name for s in open_seats], agreed=_names(seats, row.agreed), due_at=row.due_at, log_sha_before=row.log_sha_before,
+            asked=[s.name for s in open_seats], agreed=names_of(seats, row.agreed), due_at=row.due_at,
+            log_sha_before=row.log_sha_before,
             log_sha_after=row.log_sha_after,
         )
 
@@ -327,18 +307,8 @@ def _first_pending(ctx: MatchTransaction, rows: list[Undo]) -> Undo | None:
     for row in rows:
         if row.due_at > ctx.now and row.from_step == ctx.match.step:
             return row
-        row.status = EXPIRED if row.due_at <= ctx.now else VOID  # lapsed unnoticed: closed now
-        row.decided_at = ctx.now
+        consents.decide(row, EXPIRED if row.due_at <= ctx.now else VOID, ctx.now)  # lapsed unnoticed: closed now
     return None
-
-
-def _names(seats: list[Seat], seat_numbers: list[int]) -> list[str]:
-    by_seat = {s.seat_no: s.name for s in seats}
-    return [by_seat[n] for n in seat_numbers if n in by_seat]
-
-
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _said(status: str) -> str:
@@ -347,5 +317,5 @@ def _said(status: str) -> str:
 
 
 def _undid_line(who: str, summary: str, agreed: list[str], name_text: Callable[[str], str]) -> str:
-    consent = f" (agreed by {_join([name_text(n) for n in agreed])})" if agreed else ""
+    consent = f" (agreed by {join_names([name_text(n) for n in agreed])})" if agreed else ""
     return f"{name_text(who)} undid {summary}{consent}."

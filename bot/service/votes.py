@@ -20,12 +20,13 @@ short. One vote is open per match at a time; a vote is void when the match ends 
 way or when a player concedes meanwhile (the table it asked is no longer the table). A table
 where the proposer is the only human, or an AI-only table (where the host or a server manager
 proposes), needs nobody's consent: the proposal takes effect at once. Every vote stays in
-``match_votes``, whatever became of it.
+``match_votes``, whatever became of it. How players are asked and answer is consents.py's,
+shared with an undo's consent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -33,8 +34,11 @@ from typing import TYPE_CHECKING
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from bot.service import hosting
+from bot.service import consents, hosting
+from bot.service.consents import ANSWERED as ANSWERED  # what delivery compares vote_closed with
+from bot.service.consents import EXPIRED, PENDING, REFUSED, RUNNING, VOID, join_names, names_of
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, NotSeated, StalePrompt
+from bot.service.finishing import close_match, conclude
 from bot.service.history import ABANDONED_REASON
 from bot.service.lobby import ABANDONED
 from bot.service.notices import LobbyNotice, LobbySeat, TimeoutNotice, VoteNotice
@@ -51,12 +55,10 @@ if TYPE_CHECKING:
 
 DRAW, ABANDON = "draw", "abandon"
 KINDS = (DRAW, ABANDON)
-PENDING, PASSED, REFUSED, EXPIRED, VOID = "pending", "passed", "refused", "expired", "void"
-ANSWERED = "answered"
-"""vote_closed: the seat answered the vote itself (its click's reply is its DM's last word)."""
+PASSED = "passed"
+"""The status of a vote everyone said yes to (the others are consents.py's)."""
 VOTE_HOURS_MAX = 24.0
 """A vote has the match's decision time, at most this long."""
-RUNNING = ("active", "paused")
 DRAW_REASON = "The players agreed to a draw."
 WHAT = {DRAW: "end the match as a draw", ABANDON: "abandon the match (no ratings)"}
 """What a vote proposes, as a sentence goes on after "proposes to"."""
@@ -95,6 +97,15 @@ class ConcedeOutcome:
     ai_name: str
     ended: bool
     """Nobody human was left, so the match ended with the concession."""
+
+
+REFUSALS = consents.AnswerRefusals(
+    gone="This vote is not part of that match, so nothing was done.",
+    not_yours="This vote is not yours to answer: only the other players at the table when it was proposed "
+              "are asked.",
+    closed="This vote is closed ({why}), so nothing was done.",
+    already="You already said yes to this vote; it waits for the others.",
+)
 
 
 def said(status: str) -> str:
@@ -158,7 +169,7 @@ class VoteService(Transactions):
         winners = [] if is_cooperative(ctx.game) else sorted(s.seat_no for s in ctx.seats if s.seat_no not in conceded)
         result = eng.Result(winners=winners, reason=f"[[seat:{last}]] conceded and no player was left at the table")
         assert ctx.state is not None  # a running match has a state
-        await self._conclude(ctx, ctx.state, result)
+        await conclude(ctx, ctx.state, result, self.name_text, self.wording)
 
     # ------------------------------------------------------------------ proposing and voting
 
@@ -206,29 +217,19 @@ class VoteService(Transactions):
         """A player asked answers; the last yes ends the match, a no ends the vote."""
 
         async def fn(ctx: MatchTransaction) -> Callable[[], VoteOutcome]:
-            row = await ctx.session.get(MatchVote, vote_id)
-            if row is None or row.match_id != ctx.match_id:
-                raise NoMatch("This vote is not part of that match, so nothing was done.")
-            seat = ctx.seat_of(user_id)
-            if seat.seat_no not in row.voters:
-                raise NotAllowed("This vote is not yours to answer: only the other players at the table when it "
-                                 "was proposed are asked.")
-            if row.status != PENDING:
-                raise StalePrompt(f"This vote is closed ({said(row.status)}), so nothing was done.")
-            if seat.seat_no in row.agreed:
-                raise Conflict("You already said yes to this vote; it waits for the others.")
+            found = await ctx.session.get(MatchVote, vote_id)
+            seat = consents.answering_seat(ctx, found, user_id, found.voters if found else [], said, REFUSALS)
+            assert found is not None  # answering_seat refuses a missing vote
+            row = found
             if ctx.match.status not in RUNNING:
                 self._void(ctx, row)
             elif ctx.now >= row.due_at:
                 self._end_vote(ctx, row, EXPIRED, "not everyone answered in time")
             elif not yes:
-                row.refused_by = seat.seat_no
+                consents.refuse(row, seat)
                 self._end_vote(ctx, row, REFUSED, f"{self.name_text(seat.name)} said no")
-            else:
-                row.agreed = sorted({*row.agreed, seat.seat_no})
-                ctx.changed = True
-                if set(row.agreed) >= set(row.voters):
-                    await self._pass(ctx, row)
+            elif consents.agree(ctx, row, seat, row.voters):
+                await self._pass(ctx, row)
             return lambda: self._vote_outcome(row, ctx.seats)
 
         return await self._mutate(match_id, fn)
@@ -239,40 +240,28 @@ class VoteService(Transactions):
         async with self.store.read() as session:
             row = await session.get(MatchVote, vote_id)
             match = await session.get(Match, match_id)
-        if row is None or match is None or row.match_id != match_id:
-            return "it is gone"
-        if seat in row.agreed or row.refused_by == seat:
-            return ANSWERED
-        if row.status != PENDING:
-            return said(row.status)
-        if match.status not in RUNNING:
-            return said(VOID)
-        if self.clock() >= row.due_at:
-            return said(EXPIRED)
-        return None
+
+        def moved_on(match: Match) -> str | None:
+            return said(VOID) if match.status not in RUNNING else None
+
+        return consents.why_closed(row, match, match_id, seat, self.clock(), said, moved_on)
 
     async def expire_votes(self, now: datetime) -> int:
         """End the votes nobody finished answering in time (the deadline tick calls it)."""
         async with self.store.read() as session:
             due = await self.store.due_votes(session, PENDING, now)
 
-        def expiry(vote_id: int) -> Callable[[MatchTransaction], Awaitable[int]]:
-            async def expire(ctx: MatchTransaction) -> int:
-                row = await ctx.session.get(MatchVote, vote_id)
-                if row is None or row.status != PENDING or row.due_at > now:
-                    return 0
-                if ctx.match.status not in RUNNING:
-                    self._void(ctx, row)
-                else:
-                    self._end_vote(ctx, row, EXPIRED, "not everyone answered in time")
-                return 1
+        async def expire(ctx: MatchTransaction, vote_id: int) -> int:
+            row = await ctx.session.get(MatchVote, vote_id)
+            if row is None or row.status != PENDING or row.due_at > now:
+                return 0
+            if ctx.match.status not in RUNNING:
+                self._void(ctx, row)
+            else:
+                self._end_vote(ctx, row, EXPIRED, "not everyone answered in time")
+            return 1
 
-            return expire
-
-        done = 0
-        for match_id, vote_id in due:
-            done += await self._mutate(match_id, expiry(vote_id))
-        return done
+        return await consents.expire_all(self._mutate, due, expire)
 
     async def vote_trail(self, match_id: int) -> list[VoteOutcome]:
         """Every vote of the match, oldest first, whatever became of it."""
@@ -307,45 +296,37 @@ class VoteService(Transactions):
             self._end_vote(ctx, row, VOID, because)
 
     def _ask(self, ctx: MatchTransaction, row: MatchVote) -> None:
-        names = _names(ctx.seats, row.voters)
-        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
+        names = names_of(ctx.seats, row.voters)
+        consents.ask(ctx, row.voters, (
             f"{self.name_text(row.proposer)} proposes to {WHAT[row.kind]}. Waiting for "
-            f"{_join([self.name_text(n) for n in names])} to vote (buttons in their DMs) until "
-            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one no ends the vote.")))
-        for seat in ctx.seats:
-            if seat.seat_no in row.voters and seat.user_id is not None:
-                ctx.notice("vote", VoteNotice(vote_id=row_id(row), kind=row.kind, due=row.due_at.isoformat(),
-                                              who=row.proposer), user_id=seat.user_id, seat=seat.seat_no)
+            f"{join_names([self.name_text(n) for n in names])} to vote (buttons in their DMs) until "
+            f"{row.due_at:%Y-%m-%d %H:%M} UTC; one no ends the vote."),
+            "vote", VoteNotice(vote_id=row_id(row), kind=row.kind, due=row.due_at.isoformat(), who=row.proposer))
 
     def _end_vote(self, ctx: MatchTransaction, row: MatchVote, status: str, because: str) -> None:
         """End a vote that did not pass, and tell the table once."""
-        row.status = status
-        row.decided_at = ctx.now
-        ctx.changed = True
-        ctx.notice("timeout", TimeoutNotice(user_ids=[], text=(
-            f"The vote {self.name_text(row.proposer)} opened to {WHAT[row.kind]} is over: {because}. "
-            "The match goes on.")))
+        consents.close(ctx, row, status, f"The vote {self.name_text(row.proposer)} opened to {WHAT[row.kind]} "
+                                         f"is over: {because}. The match goes on.")
 
     @staticmethod
     def _void(ctx: MatchTransaction, row: MatchVote) -> None:
         """The match ended some other way: the vote is void, and its end already told the table."""
-        row.status = VOID
-        row.decided_at = ctx.now
+        consents.decide(row, VOID, ctx.now)
 
     async def _pass(self, ctx: MatchTransaction, row: MatchVote) -> None:
         """Everyone said yes: the match ends as a draw, or abandoned."""
-        row.status = PASSED
-        row.decided_at = ctx.now
+        consents.decide(row, PASSED, ctx.now)
         ctx.changed = True
-        agreed = _names(ctx.seats, row.agreed)
-        who = _join([self.name_text(n) for n in [row.proposer, *agreed]])
+        agreed = names_of(ctx.seats, row.agreed)
+        who = join_names([self.name_text(n) for n in [row.proposer, *agreed]])
         assert ctx.state is not None  # a running match has a state
         if row.kind == DRAW:  # the result post says it, and the lobby post shows the result
             seats = [s.seat_no for s in ctx.seats if s.user_id == row.proposed_by] + row.agreed
-            reason = f"{_join([f'[[seat:{n}]]' for n in seats])} agreed to it" if seats else DRAW_REASON
-            await self._conclude(ctx, ctx.state, eng.Result(winners=[], reason=reason, draw=True))
+            reason = f"{join_names([f'[[seat:{n}]]' for n in seats])} agreed to it" if seats else DRAW_REASON
+            await conclude(ctx, ctx.state, eng.Result(winners=[], reason=reason, draw=True), self.name_text,
+                           self.wording)
             return
-        self._close(ctx, "aborted")
+        close_match(ctx, "aborted")
         ctx.values["result"] = {ABANDONED: True}
         line = f"{who} agreed to abandon the match: it ends here and moves no rating."
         ctx.notice("lobby", LobbyNotice(text=line, status="aborted", seats=[
@@ -366,10 +347,10 @@ class VoteService(Transactions):
         return seat
 
     def _vote_outcome(self, row: MatchVote, seats: list[Seat]) -> VoteOutcome:
-        waiting = [n for n in row.voters if n not in row.agreed] if row.status == PENDING else []
+        waiting = consents.still_to_answer(row, row.voters)
         return VoteOutcome(id=row_id(row), match_id=row.match_id, kind=row.kind, status=row.status,
-                           proposer=row.proposer, due_at=row.due_at, asked=_names(seats, waiting),
-                           agreed=_names(seats, row.agreed))
+                           proposer=row.proposer, due_at=row.due_at, asked=names_of(seats, waiting),
+                           agreed=names_of(seats, row.agreed))
 
 
 async def record_abandoned(session: AsyncSession, match: Match, seats: list[Seat], game: eng.Game, state: eng.State,
@@ -392,11 +373,3 @@ async def record_abandoned(session: AsyncSession, match: Match, seats: list[Seat
                                 picks=picks_of(match.game, view, s.seat_no)) for s in seats])
     await session.flush()
 
-
-def _names(seats: list[Seat], seat_numbers: list[int]) -> list[str]:
-    by_seat = {s.seat_no: s.name for s in seats}
-    return [by_seat[n] for n in seat_numbers if n in by_seat]
-
-
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

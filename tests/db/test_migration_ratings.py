@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlmodel import select
 
-import bot.service.core as core
+import bot.service.finishing as finishing
 import engine
 from bot.service import MatchService
 from db import Match, Store
@@ -28,7 +28,7 @@ async def test_0007_upgrades_a_database_with_a_finished_and_a_running_match(
     engine.register(GAME)
     store = await Store.open(db_url)
     try:
-        monkeypatch.setattr(core, "record_finish", _no_record)
+        monkeypatch.setattr(finishing, "record_finish", _no_record)
         old = MatchService(store)
         finished = await lobby(old, [HOST, BOB], rounds=1, seed=1, channel=CHANNEL)
         result = await play_out(old, finished.id, [HOST, BOB])
