@@ -13,7 +13,17 @@ from engine.contract import (
     State,
     Step,
 )
-from engine.registry import SHIPPED, default_key, extras, games, get, parse_options, register, replay, unregister
+from engine.registry import (
+    SHIPPED,
+    default_key,
+    extras,
+    games,
+    get,
+    parse_options,
+    register,
+    replay,
+    unregister,
+)
 from engine.rng import derive_seed, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
 from engine.working import Working

@@ -212,4 +212,5 @@ def offer_games(command: app_commands.Command[Any, ..., Any], games: dict[str, e
         # A parameter that is no game option keeps the group's own (its autocomplete included).
         command._params = {name: param if name in from_games else params[name] for name, param in built.items()}
     elif "game" in params and params["game"].choices:
-        params["game"] = dataclasses.replace(params["game"], choices=game_choices(games))
+        choices = cast(list[app_commands.Choice[str | int | float]], game_choices(games))
+        params["game"] = dataclasses.replace(params["game"], choices=choices)

@@ -12,12 +12,15 @@ Phase = Literal["hide", "seek", "reckon", "over"]
 
 
 class Options(BaseModel):
-    """What a host picks: described fields appear in `/game new`."""
+    """What a host picks: a described field appears in `/game new` (``round_limit``, shared with
+    the shipped games' option of the same name and description)."""
 
     model_config = ConfigDict(extra="forbid")
 
     round_limit: int = Field(default=2, ge=1, le=5, description="end the match after this many rounds")
-    wind: Literal["calm", "gusty"] = Field(default="calm", description="a gust puts out one place's lanterns each round")
+    wind: Literal["calm", "gusty"] = "calm"
+    """Tuning without a description, so not offered by `/game new`: /game's 4000 characters are
+    nearly spent (tests/bot/test_command_size.py)."""
 
 
 class LanternState(State):

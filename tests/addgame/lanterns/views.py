@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.view_model import PromptView
+from engine.words import counted
 from tests.addgame.lanterns.content import places
 from tests.addgame.lanterns.rules import PHASES
 from tests.addgame.lanterns.state import LanternState
@@ -15,7 +16,7 @@ LABELS = {"hide": "Hide the lanterns", "seek": "Search", "reckon": "Reckoning", 
 
 def reason(state: LanternState) -> str:
     winners = state.winners or []
-    return f"most glow after {state.round} rounds" if len(winners) == 1 else "a tie for the most glow"
+    return f"most glow after {counted(state.round, 'round')}" if len(winners) == 1 else "a tie for the most glow"
 
 
 def public(state: LanternState) -> PublicView:
