@@ -1,4 +1,5 @@
-"""Player-facing rule summaries for `/game rules`, kept as data (bot/rules/<game>.toml)."""
+"""Player-facing rule summaries for `/game rules`, kept as data: bot/rules/<game>.toml for a
+shipped game, the file `engine.register` was given for a game registered at run time."""
 
 from __future__ import annotations
 
@@ -6,12 +7,24 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+import engine
+
 RULES_DIR = Path(__file__).with_name("rules")
 
 
-@cache
+def rules_file(game: str) -> Path:
+    """Where ``game``'s topics are kept."""
+    return engine.extras(game).rules or RULES_DIR / f"{game}.toml"
+
+
 def rule_topics(game: str) -> dict[str, str]:
-    path = RULES_DIR / f"{game}.toml"
+    """Topic name -> its text; none for a game without a rules file."""
+    return topics_in(rules_file(game))
+
+
+@cache
+def topics_in(path: Path) -> dict[str, str]:
+    """The topics of one rules file (read once: a file does not change while the bot runs)."""
     if not path.exists():
         return {}
     data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -13,7 +13,17 @@ from engine.contract import (
     State,
     Step,
 )
-from engine.registry import SHIPPED, default_key, games, get, parse_options, register, replay
+from engine.registry import (
+    SHIPPED,
+    default_key,
+    extras,
+    games,
+    get,
+    parse_options,
+    register,
+    replay,
+    unregister,
+)
 from engine.rng import derive_seed, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
 from engine.working import Working
@@ -21,6 +31,7 @@ from engine.working import Working
 __all__ = [
     "SHIPPED",
     "default_key",
+    "extras",
     "Event",
     "Game",
     "IllegalChoice",
@@ -43,4 +54,5 @@ __all__ = [
     "register",
     "replay",
     "rng_for",
+    "unregister",
 ]

@@ -2,13 +2,22 @@
 
 A shipped game is named once, in `SHIPPED`: its key is the package ``engine/<key>`` (whose
 ``GAME`` is the engine) and ``render/<key>`` (whose ``draw``/``draw_private`` are its renderer,
-collected by ``render.RENDERERS`` for the keys listed here, since engine/ may not import render/).
-`register` adds a game defined elsewhere (a test's or benchmark's stand-in) to this process only.
+collected by ``render.RENDERERS`` for the keys listed here, since engine/ may not import render/),
+and its `/game rules` topics are ``bot/rules/<key>.toml``.
+
+`register` adds a game defined elsewhere (a plug-in, a test's or benchmark's stand-in) to this
+process only, with what the shipped layout would otherwise give it: its renderer (an object with
+``draw(view, names)`` and ``draw_private(view, names)``, held here unread, since engine/ may not
+import render/; ``render.draw`` looks it up) and its rules topics file. A front-end built after the
+registration offers the game (`/game new` reads `games()` when the bot starts); `unregister` takes
+it back.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -23,10 +32,40 @@ nothing names a game (the rules asked for outside any match, the terminal table'
 _GAMES: dict[str, Game] = {}
 
 
-def register(game: Game) -> Game:
-    """Add a game not in `SHIPPED` (a stand-in) to this process's registry."""
+@dataclass(frozen=True)
+class Extras:
+    """What a game registered at run time brings besides its engine."""
+
+    renderer: object | None = None
+    """Its ``draw``/``draw_private`` (render.Renderer); None: it has no pictures (a test's stand-in)."""
+    rules: Path | None = None
+    """Its `/game rules` topics, a TOML file laid out as bot/rules/<key>.toml."""
+
+
+_EXTRAS: dict[str, Extras] = {}
+
+
+def register(game: Game, *, renderer: object | None = None, rules: Path | None = None) -> Game:
+    """Add a game not in `SHIPPED` to this process's registry, with its renderer and its rules
+    topics file (see the module's docstring); registering its key again replaces it."""
+    if game.key in SHIPPED:
+        raise ValueError(f"{game.key!r} is a shipped game: it is registered by its package")
     _GAMES[game.key] = game
+    _EXTRAS[game.key] = Extras(renderer, rules)
     return game
+
+
+def unregister(key: str) -> None:
+    """Take back a game `register` added (a test's cleanup); a shipped game stays."""
+    if key in SHIPPED:
+        raise ValueError(f"{key!r} is a shipped game and cannot be taken out")
+    _GAMES.pop(key, None)
+    _EXTRAS.pop(key, None)
+
+
+def extras(key: str) -> Extras:
+    """The renderer and rules file `register` was given for ``key`` (none for a shipped game)."""
+    return _EXTRAS.get(key, Extras())
 
 
 def get(key: str) -> Game:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from pydantic import BaseModel
 
@@ -31,14 +31,16 @@ class Renderer(Protocol):
 
 RENDERERS: dict[str, Renderer] = {key: importlib.import_module(f"render.{key}") for key in engine.SHIPPED}
 """The renderer of every game the engine ships (``render/<key>``), imported up front so a drawing
-worker forked from this module has them all; a test may add a stand-in for a game of its own."""
+worker forked from this module has them all. A game registered at run time brings its own
+(``engine.register(game, renderer=...)``), drawn in this process."""
 
 
 def _module(game_key: str) -> Renderer:
-    try:
-        return RENDERERS[game_key]
-    except KeyError:
-        raise ValueError(f"no renderer for game {game_key!r}") from None
+    """The renderer of a shipped game, else the one `engine.register` was given."""
+    found = RENDERERS.get(game_key) or engine.extras(game_key).renderer
+    if found is None:
+        raise ValueError(f"no renderer for game {game_key!r}")
+    return cast(Renderer, found)
 
 
 def draw(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[str] | None = None) -> bytes:

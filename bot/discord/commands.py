@@ -12,7 +12,7 @@ from discord import app_commands
 import engine
 from bot.discord import records, texts
 from bot.discord.board import board_of
-from bot.discord.game_options import with_game_options
+from bot.discord.game_options import game_choices, offer_games, with_game_options
 from bot.discord.mentions import NOBODY, plain_name, plain_names
 from bot.discord.notify_commands import NotifyCommands
 from bot.discord.permissions import held_by_slowmode, is_manager
@@ -42,7 +42,8 @@ MAX_CLOCK = 10
 MAX_ZONE = 64
 """The longest IANA zone name is 32 characters; the column holds 64."""
 
-GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in sorted(engine.games().items())]
+GAME_CHOICES = game_choices(engine.games())
+"""The games when this module is imported; each bot's group offers those registered when it starts."""
 AWAY_CHOICES = [app_commands.Choice(name="the AI plays it", value="ai"),
                 app_commands.Choice(name="its deadlines wait", value="pause")]
 
@@ -69,6 +70,10 @@ class GameCommands(CommandBase, app_commands.Group):
             allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
         )
         self.wiring = wiring
+        games = engine.games()
+        for command in self.commands:
+            if isinstance(command, app_commands.Command):
+                offer_games(command, games)
 
     @app_commands.command(name="new", description="Open a lobby for a new match in this channel")
     @app_commands.describe(

@@ -6,11 +6,17 @@ every game, so games that share a field name share one Discord option: the same 
 description, the widest bounds, every game's values. A field whose values differ between its
 games is typed freely and autocompleted from the chosen game's values (the options model says
 what is wrong with anything else); values shared by all its games are offered as fixed choices.
+
+The commands are declared when this module is imported, from the games registered then; a bot's
+own copy of them (`offer_games`, when its `/game` group is built) offers the games registered
+when it starts, so a game registered at run time (`engine.register`) is offered with its options.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import types
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional, cast, get_args, get_origin
@@ -144,12 +150,25 @@ def _suggest(option: GameOption) -> Autocomplete:
     return suggest
 
 
-def with_game_options(callback: Callable[..., Any]) -> Callable[..., Any]:
+GENERATED = "__warhost_game_options__"
+"""Where a callback keeps its signature before `with_game_options` and the options it generated."""
+DECORATIONS = ("__discord_app_commands_param_description__", "__discord_app_commands_param_choices__",
+               "__discord_app_commands_param_autocomplete__")
+"""Where discord.py's describe, choices and autocomplete decorators leave their work on a callback."""
+
+
+def game_choices(games: dict[str, engine.Game]) -> list[app_commands.Choice[str]]:
+    """The games a command offers, by title."""
+    return [app_commands.Choice(name=game.title, value=key) for key, game in sorted(games.items())]
+
+
+def with_game_options(callback: Callable[..., Any], games: dict[str, engine.Game] | None = None) -> Callable[..., Any]:
     """Give a command callback taking ``**options`` one keyword parameter per game option, with
     its type, bounds, description and choices, as discord.py reads them from the signature."""
     signature = inspect.signature(callback)
     fixed = [parameter for parameter in signature.parameters.values() if parameter.kind is not parameter.VAR_KEYWORD]
-    options = game_options()
+    options = game_options(games)
+    setattr(callback, GENERATED, (signature, [option.name for option in options]))
     generated = [inspect.Parameter(option.name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                    annotation=option.annotation()) for option in options]
     callback.__signature__ = signature.replace(parameters=[*fixed, *generated])  # type: ignore[attr-defined]
@@ -160,3 +179,38 @@ def with_game_options(callback: Callable[..., Any]) -> Callable[..., Any]:
                                    if option.values and not option.fixed()}
     app_commands.autocomplete(**suggestions)(callback)
     return callback
+
+
+def _regenerated(callback: Callable[..., Any], games: dict[str, engine.Game]) -> Callable[..., Any]:
+    """A copy of a `with_game_options` callback whose game options and game choice are those of
+    ``games`` (the original keeps the ones it was declared with)."""
+    signature, generated = getattr(callback, GENERATED)
+    fresh = types.FunctionType(callback.__code__, callback.__globals__, callback.__name__, callback.__defaults__,
+                               callback.__closure__)
+    fresh.__qualname__ = callback.__qualname__  # a method of its group: discord.py skips `self`
+    fresh.__kwdefaults__ = callback.__kwdefaults__
+    fresh.__signature__ = signature  # type: ignore[attr-defined]
+    for name in DECORATIONS:
+        kept = {key: value for key, value in getattr(callback, name, {}).items() if key not in generated}
+        setattr(fresh, name, kept)
+    with_game_options(fresh, games)
+    getattr(fresh, DECORATIONS[1])["game"] = game_choices(games)
+    return fresh
+
+
+def offer_games(command: app_commands.Command[Any, ..., Any], games: dict[str, engine.Game]) -> None:
+    """Make one of a group's own commands offer ``games``: the choices of its ``game`` parameter,
+    and for `/game new` the options generated from their options models. The command is the
+    group's copy (discord.py copies each command into the group it builds), so the commands of
+    other groups, and of the module, are left as they were."""
+    params = command._params  # discord.py keeps a command's parameters here (copied per group)
+    callback = command.callback
+    if hasattr(callback, GENERATED):
+        fresh = _regenerated(callback, games)
+        built = app_commands.Command(name=command.name, description=command.description, callback=fresh)._params
+        from_games = {"game", *getattr(fresh, GENERATED)[1]}
+        # A parameter that is no game option keeps the group's own (its autocomplete included).
+        command._params = {name: param if name in from_games else params[name] for name, param in built.items()}
+    elif "game" in params and params["game"].choices:
+        choices = cast(list[app_commands.Choice[str | int | float]], game_choices(games))
+        params["game"] = dataclasses.replace(params["game"], choices=choices)

@@ -18,10 +18,10 @@ def test_unknown_game_has_no_topics() -> None:
 def test_malformed_topic_file_names_the_file(tmp_path, monkeypatch) -> None:
     (tmp_path / "broken.toml").write_text('[[topic]]\nname = "Only a name"\n')
     monkeypatch.setattr(rules_text, "RULES_DIR", tmp_path)
-    rules_text.rule_topics.cache_clear()
+    rules_text.topics_in.cache_clear()
     with pytest.raises(ValueError, match="broken.toml: topic #1"):
         rules_text.rule_topics("broken")
-    rules_text.rule_topics.cache_clear()
+    rules_text.topics_in.cache_clear()
 
 
 def test_defenders_topics_cover_the_game() -> None:
