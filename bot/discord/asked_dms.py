@@ -35,19 +35,40 @@ class AskedService(Protocol):
     async def vote_closed(self, match_id: int, vote_id: int, seat: int) -> str | None: ...
 
 
+class ButtonId(Protocol):
+    """A button's routed id (ids.py), made from the match, the request and the answer."""
+
+    def encode(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class Asking:
-    """One kind of request asked in DMs: its DM, its buttons, its DM once closed, and whether a
-    seat can still answer it."""
+    """One kind of request asked in DMs: its DM, its two answers, its DM once closed, and
+    whether a seat can still answer it."""
 
     name: str
     """What its DM is called in the logs."""
+    request: str
+    """The payload key of the request's id."""
     text: Callable[[Notice], str]
-    view: Callable[[Notice], PlainView]
     closed_text: Callable[[Notice, str], str]
     """Its DM once it can no longer be answered, given why."""
-    closed: Callable[[AskedService, Notice], Awaitable[str | None]]
-    """Why the notice's seat can no longer answer, or None while it can."""
+    answers: tuple[tuple[str, str], tuple[str, str]]
+    """(label, answer) of the agreeing button, then of the refusing one."""
+    button: Callable[[int, int, str], ButtonId]
+    """The routed id of a button: match, request, answer."""
+    closed: Callable[[AskedService, int, int, int], Awaitable[str | None]]
+    """Why a seat can no longer answer (match, request, seat), or None while it can."""
+
+    def view(self, notice: Notice) -> PlainView:
+        """The two buttons: the agreeing answer in green, the refusing one in red."""
+        view = PlainView()
+        request_id = int(notice.payload[self.request])
+        styles = (discord.ButtonStyle.success, discord.ButtonStyle.danger)
+        for (label, answer), style in zip(self.answers, styles, strict=True):
+            custom_id = self.button(notice.match_id, request_id, answer).encode()
+            view.add_item(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        return view
 
 
 @dataclass(frozen=True)
@@ -86,20 +107,21 @@ class AskedCloser(Protocol):
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
 
 
-def two_answers(agree: tuple[str, str], refuse: tuple[str, str]) -> PlainView:
-    """The buttons of an asking DM: (label, custom_id) of the agreeing answer, then of the refusing one."""
-    view = PlainView()
-    for (label, custom_id), style in ((agree, discord.ButtonStyle.success), (refuse, discord.ButtonStyle.danger)):
-        view.add_item(discord.ui.Button(label=label, style=style, custom_id=custom_id))
-    return view
-
-
 async def send(delivery: AskingSender, asking: Asking, notice: Notice) -> str | None:
     """The asking DM, kept so its buttons can be closed once its request is settled."""
     ref = await delivery.send_dm(notice, asking.text(notice), view=asking.view(notice))
     if ref is not None and ref.isdigit():
         delivery.asked.setdefault(notice.match_id, {})[int(ref)] = SentAsk(asking, notice)
     return ref
+
+
+def sender(asking: Asking) -> Callable[[AskingSender, Notice], Awaitable[str | None]]:
+    """The sender of this kind's notices (senders.py)."""
+
+    async def send_asking(delivery: AskingSender, notice: Notice) -> str | None:
+        return await send(delivery, asking, notice)
+
+    return send_asking
 
 
 async def close(delivery: AskedCloser, match_id: int) -> None:
@@ -110,7 +132,8 @@ async def close(delivery: AskedCloser, match_id: int) -> None:
         return
     for ref, ask in list(sent.items()):
         notice = ask.notice
-        why = await ask.asking.closed(delivery.svc, notice)
+        request_id = int(notice.payload[ask.asking.request])
+        why = await ask.asking.closed(delivery.svc, match_id, request_id, seat_of(notice))
         if why is None:
             continue
         del sent[ref]

@@ -202,7 +202,8 @@ class LobbyPosts(PacedRefresh):
 
 
 class LobbyPoster(Protocol):
-    """What a lobby notice uses of the delivery: the host (to start the match's thread) and the lobby posts."""
+    """What a lobby notice uses of the delivery: the host (to start the match's thread) and
+    the lobby posts."""
 
     @property
     def bot(self) -> Host: ...
@@ -214,8 +215,8 @@ class LobbyPoster(Protocol):
 async def post_lobby(delivery: LobbyPoster, notice: Notice) -> str:
     """The lobby post, in the channel where the match was opened, shown as the match is now;
     the match's thread starts from it (threads.py)."""
-    ref, info = await delivery.lobbies.show(notice.match_id, str(notice.payload.get("text", "")), nonce_of(notice),
-                                            channel_of(notice))
+    latest = str(notice.payload.get("text", ""))
+    ref, info = await delivery.lobbies.show(notice.match_id, latest, nonce_of(notice), channel_of(notice))
     if info.opens_thread and not info.in_thread and info.status in ("lobby", "active", "paused"):
         await threads.start_from_lobby(delivery.bot, info, ref)
     return str(ref)

@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.discord import (
+    asked_dms,
     lobby,
     nudges,
     phase_posts,
@@ -103,8 +104,8 @@ SENDERS: dict[str, Sender] = {
     "prompt": prompt_dms.dm_prompt,
     "private": dm_text,
     ALERT: refusals.alert,
-    "consent": undo_ui.dm_consent,
-    "vote": vote_ui.dm_vote,
+    "consent": asked_dms.sender(undo_ui.CONSENT),
+    "vote": asked_dms.sender(vote_ui.VOTE),
     "lobby": lobby.post_lobby,
     **dict.fromkeys(PHASE_POST_KINDS, phase_posts.post_phase),
     REPLAY_NOTICE: replays.post_replay,

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord import asked_dms, ids
-from bot.discord.asked_dms import AskedService, Asking, AskingSender, two_answers
+from bot.discord import ids
+from bot.discord.asked_dms import Asking
 from bot.discord.mentions import plain_name
-from bot.discord.prompt_ui import PlainView, timestamp
+from bot.discord.prompt_ui import timestamp
 from bot.discord.replies import answer, clip
-from bot.discord.sending import seat_of
 from bot.discord.texts import ONLY_IN_DMS, UNDO_ANSWERED, UNDO_CLOSED, UNDO_CONSENT, UNDO_OTHER
 
 if TYPE_CHECKING:
@@ -43,23 +42,11 @@ def closed_consent_text(notice: Notice, why: str) -> str:
                                    why=discord.utils.escape_mentions(why)), 2000)
 
 
-def consent_view(notice: Notice) -> PlainView:
-    undo_id = int(notice.payload["undo_id"])
-    return two_answers(("Agree", ids.UndoId(notice.match_id, undo_id, "agree").encode()),
-                       ("Refuse", ids.UndoId(notice.match_id, undo_id, "refuse").encode()))
-
-
-async def _consent_closed(service: AskedService, notice: Notice) -> str | None:
-    return await service.undo_closed(notice.match_id, int(notice.payload["undo_id"]), seat_of(notice))
-
-
-CONSENT = Asking("undo consent DM", consent_text, consent_view, closed_consent_text, _consent_closed)
+CONSENT = Asking(name="undo consent DM", request="undo_id", text=consent_text,
+                 closed_text=closed_consent_text, answers=(("Agree", "agree"), ("Refuse", "refuse")),
+                 button=ids.UndoId,
+                 closed=lambda service, match_id, undo_id, seat: service.undo_closed(match_id, undo_id, seat))
 """An undo's consent DM, with Agree / Refuse."""
-
-
-async def dm_consent(delivery: AskingSender, notice: Notice) -> str | None:
-    """An undo's consent DM (a ``consent`` notice), kept so its buttons can be closed once the undo is settled."""
-    return await asked_dms.send(delivery, CONSENT, notice)
 
 
 async def undo_click(service: MatchService, interaction: discord.Interaction, cid: ids.UndoId) -> None:

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord import asked_dms, ids, texts
-from bot.discord.asked_dms import AskedService, Asking, AskingSender, two_answers
+from bot.discord import ids, texts
+from bot.discord.asked_dms import Asking
 from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.replies import answer, clip
-from bot.discord.sending import seat_of
 from bot.discord.texts import NOT_HERE
 from bot.service import NoMatch
 
@@ -42,23 +41,10 @@ def closed_vote_text(notice: Notice, why: str) -> str:
                                             why=discord.utils.escape_mentions(why)), 2000)
 
 
-def vote_view(notice: Notice) -> PlainView:
-    vote_id = int(notice.payload["vote_id"])
-    return two_answers(("Yes", ids.VoteId(notice.match_id, vote_id, "yes").encode()),
-                       ("No", ids.VoteId(notice.match_id, vote_id, "no").encode()))
-
-
-async def _vote_closed(service: AskedService, notice: Notice) -> str | None:
-    return await service.vote_closed(notice.match_id, int(notice.payload["vote_id"]), seat_of(notice))
-
-
-VOTE = Asking("vote DM", vote_text, vote_view, closed_vote_text, _vote_closed)
+VOTE = Asking(name="vote DM", request="vote_id", text=vote_text, closed_text=closed_vote_text,
+              answers=(("Yes", "yes"), ("No", "no")), button=ids.VoteId,
+              closed=lambda service, match_id, vote_id, seat: service.vote_closed(match_id, vote_id, seat))
 """A vote's DM, with Yes / No."""
-
-
-async def dm_vote(delivery: AskingSender, notice: Notice) -> str | None:
-    """A vote's DM (a ``vote`` notice), kept so its buttons can be closed once the vote is settled."""
-    return await asked_dms.send(delivery, VOTE, notice)
 
 
 def concede_view(match_id: int, seat: int) -> PlainView:
