@@ -14,20 +14,20 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import nudges, phase_posts, refused, replays, seat_posts
+from bot.discord import phase_posts, refused, replays, seat_posts
+from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
 from bot.discord.lobby import LobbyPosts
-from bot.discord.mentions import mentions, only
-from bot.discord.refusals import alert_text, final_code, reason_for
+from bot.discord.refusals import final_code, reason_for
 from bot.discord.seat_turns import SeatTurns
+from bot.discord.senders import SENDERS, SendersService
 from bot.discord.sending import (
     DELIVERED,
     DROPPED,
@@ -37,17 +37,10 @@ from bot.discord.sending import (
     PARKED,
     RETRY,
     LeaseLost,
-    channel_of,
-    clip,
-    inert,
-    nonce_of,
 )
 from bot.discord.threads import Archives
-from bot.discord.undo_ui import consent_text, consent_view
-from bot.discord.vote_ui import vote_text, vote_view
 from bot.service import Notice
-from bot.service.history import REPLAY_NOTICE
-from bot.service.outbox import ALERT, PHASE_POST_KINDS, Fence, target_of
+from bot.service.outbox import PHASE_POST_KINDS, Fence, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
@@ -88,8 +81,7 @@ def written_at(group: list[Notice]) -> int | None:
     return None if len(known) < len(versions) else max(known)
 
 
-class DeliveryService(DmService, nudges.NudgeService, seat_posts.SeatPostService, phase_posts.PhasePostService,
-                      replays.ReplayService, refused.RefusalService, Protocol):
+class DeliveryService(DmService, SendersService, refused.RefusalService, Protocol):
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
@@ -126,10 +118,8 @@ class Delivery(DirectMessages):
         """Targets held back by a 429 longer than discord.py waits (a slowmode channel), until when."""
         self.boards = Boards(bot)
         """The status boards, refreshed (coalesced) after a match's notices went out."""
-        self.consents: dict[int, dict[int, Notice]] = {}
-        """Match -> undo consent DMs this process sent whose buttons still ask (message id -> notice)."""
-        self.votes: dict[int, dict[int, Notice]] = {}
-        """Match -> vote DMs this process sent whose buttons still ask (message id -> notice)."""
+        self.asked: dict[int, dict[int, SentAsk]] = {}
+        """Match -> undo consent and vote DMs this process sent whose buttons still ask (message id -> what it asks)."""
         self.lobbies = LobbyPosts(bot)
         """The lobby posts, following their matches (paced) as the boards do."""
         self.archives = Archives(bot, self._setting("thread_archive_seconds", 3600.0), self.settled)
@@ -389,89 +379,3 @@ class Delivery(DirectMessages):
             log.warning("not posting notice %s of unknown kind %r", notice.id, notice.kind)
             return "skipped"
         return await sender(self, notice)
-
-    async def dm_consent(self, notice: Notice) -> str | None:
-        """An undo's consent DM, kept so its buttons can be closed once the undo is settled."""
-        ref = await self.dm(notice, consent_text(notice), view=consent_view(notice))
-        if ref is not None and ref.isdigit():
-            self.consents.setdefault(notice.match_id, {})[int(ref)] = notice
-        return ref
-
-    async def dm_vote(self, notice: Notice) -> str | None:
-        """A vote's DM, kept so its buttons can be closed once the vote is settled."""
-        ref = await self.dm(notice, vote_text(notice), view=vote_view(notice))
-        if ref is not None and ref.isdigit():
-            self.votes.setdefault(notice.match_id, {})[int(ref)] = notice
-        return ref
-
-    async def post_phase(self, notice: Notice) -> str:
-        return await phase_posts.deliver_group(self, [notice])
-
-    async def post_replay(self, notice: Notice) -> str:
-        channel = self.bot.get_partial_messageable(channel_of(notice))
-        text = clip(inert(notice.payload.get("text", "")))
-        return await replays.post(self, notice, channel, text, nonce_of(notice))
-
-    async def post_lobby(self, notice: Notice) -> str:
-        return await self.lobby(notice, self.bot.get_partial_messageable(channel_of(notice)))
-
-    async def post_text(self, notice: Notice) -> str:
-        """Channel news as plain text (``timeout``, ``host``), pinging the users it names."""
-        channel = self.bot.get_partial_messageable(channel_of(notice))
-        text = inert(notice.payload.get("text", ""))
-        users = [int(u) for u in notice.payload.get("user_ids", [])]
-        if users:
-            text = f"{mentions(users)} {text}"
-        # news ("time is up", "away until") is routine; a host handover calls its heir to act
-        msg = await channel.send(clip(text), nonce=nonce_of(notice), allowed_mentions=only(users),
-                                 silent=notice.kind == "timeout")
-        return str(msg.id)
-
-    async def lobby(self, notice: Notice, channel: discord.PartialMessageable) -> str:
-        """The lobby post, in the channel where the match was opened, shown as the match is now
-        (lobby.py); the match's thread starts from it (threads.py)."""
-        from bot.discord import threads
-
-        ref, info = await self.lobbies.show(notice.match_id, str(notice.payload.get("text", "")), nonce_of(notice),
-                                            channel.id)
-        if info.opens_thread and not info.in_thread and info.status in ("lobby", "active", "paused"):
-            await threads.start_from_lobby(self.bot, info, ref)
-        return str(ref)
-
-    async def alert(self, notice: Notice) -> str | None:
-        """Tell someone that a target of the match refuses its notices (a ``blocked`` notice)."""
-        payload = notice.payload
-        text = clip(alert_text(payload, channel_of(notice), notice.match_id))
-        if notice.user_id is not None:
-            return await self.dm(notice, text)
-        channel = self.bot.get_partial_messageable(channel_of(notice))
-        users = [int(payload["target_id"])] if payload.get("target_kind") == "user" else []
-        msg = await channel.send(text, nonce=nonce_of(notice), allowed_mentions=only(users))
-        return str(msg.id)
-
-
-Sender = Callable[[Delivery, Notice], Awaitable[str | None]]
-"""How one kind of notice is sent: given the delivery (each sender's module names what it uses
-of it as a Protocol) and the notice, it returns the ref to mark it delivered with."""
-
-SENDERS: dict[str, Sender] = {
-    "prompt": Delivery.dm_prompt,
-    "private": Delivery.dm_text,
-    ALERT: Delivery.alert,
-    "consent": Delivery.dm_consent,
-    "vote": Delivery.dm_vote,
-    "lobby": Delivery.post_lobby,
-    **dict.fromkeys(PHASE_POST_KINDS, Delivery.post_phase),
-    REPLAY_NOTICE: Delivery.post_replay,
-    "turn": nudges.turn,
-    "reminder": nudges.reminder,
-    "heads_up": nudges.heads_up,
-    "last_to_choose": Delivery.last_to_choose,
-    "seat_open": seat_posts.post_open,
-    "seat_taken": seat_posts.post_taken,
-    "seat_passed": seat_posts.close_former_dm,
-    "seat_welcome": seat_posts.welcome,
-    "timeout": Delivery.post_text,
-    "host": Delivery.post_text,
-}
-"""Every notice kind delivery sends, and its sender; any other kind is never posted."""

@@ -12,23 +12,25 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
-from bot.discord import texts
+from bot.discord import texts, threads
 from bot.discord.error_codes import UNKNOWN_CHANNEL
 from bot.discord.ids import LobbyId
 from bot.discord.mentions import NOBODY, ROUTINE, plain_name, plain_names
 from bot.discord.paced import PacedRefresh
 from bot.discord.prompt_ui import PlainView
 from bot.discord.seat_posts import take_button
+from bot.discord.sending import channel_of, nonce_of
 from bot.service.replacements import seat_label
 from bot.service.types import MatchInfo, Status
 from engine.text import fill
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Host
+    from bot.service import Notice
 
 log = logging.getLogger(__name__)
 
@@ -197,3 +199,24 @@ class LobbyPosts(PacedRefresh):
             except discord.NotFound:
                 log.info("the lobby post of match %s is gone; it is not posted again", match_id)
             self.shown[match_id] = text
+
+
+class LobbyPoster(Protocol):
+    """What a lobby notice uses of the delivery: the host (to start the match's thread) and
+    the lobby posts."""
+
+    @property
+    def bot(self) -> Host: ...
+
+    @property
+    def lobbies(self) -> LobbyPosts: ...
+
+
+async def post_lobby(delivery: LobbyPoster, notice: Notice) -> str:
+    """The lobby post, in the channel where the match was opened, shown as the match is now;
+    the match's thread starts from it (threads.py)."""
+    latest = str(notice.payload.get("text", ""))
+    ref, info = await delivery.lobbies.show(notice.match_id, latest, nonce_of(notice), channel_of(notice))
+    if info.opens_thread and not info.in_thread and info.status in ("lobby", "active", "paused"):
+        await threads.start_from_lobby(delivery.bot, info, ref)
+    return str(ref)

@@ -149,6 +149,11 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
     return str(msg.id)
 
 
+async def post_phase(delivery: PhasePoster, notice: Notice) -> str:
+    """A phase notice on its own (a probe of its parked channel, or the only one waiting)."""
+    return await deliver_group(delivery, [notice])
+
+
 def split(text: str) -> tuple[str, list[discord.Embed]]:
     """A post's text as its content and, past LIMIT, an embed carrying on (cut at a line end)."""
     if len(text) <= LIMIT:

@@ -6,7 +6,7 @@ after it; these refusals park the target instead (see bot/service/outbox.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -19,12 +19,14 @@ from bot.discord.error_codes import (
     UNKNOWN_CHANNEL,
     UNKNOWN_USER,
 )
-from bot.discord.mentions import plain_name
+from bot.discord.mentions import only, plain_name
 from bot.discord.prompt_ui import timestamp
+from bot.discord.sending import channel_of, clip, nonce_of
 from bot.service.outbox import REFUSED_KIND
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Messenger
+    from bot.service import Notice
     from bot.service.types import Blocked
 
 FINAL = frozenset({MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL, UNKNOWN_USER, NO_MUTUAL_GUILDS,
@@ -99,6 +101,27 @@ def alert_text(payload: dict[str, Any], channel_id: int, match_id: int) -> str:
     name = plain_name(payload.get("name") or "a player")
     return (f"I can't send direct messages to {name} (<@{payload['target_id']}>, {where}): {reason}; "
             f"{remedy(kind, code)}.")
+
+
+class AlertSender(Protocol):
+    """What an alert uses of the delivery: the messenger and the DM step (dm_delivery.py)."""
+
+    @property
+    def bot(self) -> Messenger: ...
+
+    async def send_dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
+
+
+async def alert(delivery: AlertSender, notice: Notice) -> str | None:
+    """Tell someone that a target of the match refuses its notices (a ``blocked`` notice)."""
+    payload = notice.payload
+    text = clip(alert_text(payload, channel_of(notice), notice.match_id))
+    if notice.user_id is not None:
+        return await delivery.send_dm(notice, text)
+    channel = delivery.bot.get_partial_messageable(channel_of(notice))
+    users = [int(payload["target_id"])] if payload.get("target_kind") == "user" else []
+    msg = await channel.send(text, nonce=nonce_of(notice), allowed_mentions=only(users))
+    return str(msg.id)
 
 
 def status_lines(blocked: list[Blocked], names: dict[int, str]) -> list[str]:

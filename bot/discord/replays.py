@@ -16,7 +16,7 @@ import discord
 
 from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
-from bot.discord.sending import channel_of
+from bot.discord.sending import channel_of, clip, inert, nonce_of
 from bot.service.history import REPLAY_NOTICE, NothingToReplay, ReplayGif
 from render.anim import DEFAULT_MAX_BYTES
 
@@ -77,6 +77,13 @@ def file_limit(delivery: ReplayPoster, channel_id: int) -> int:
     guild = getattr(channel, "guild", None)
     limit = getattr(guild, "filesize_limit", None)
     return min(DEFAULT_MAX_BYTES, int(limit)) if isinstance(limit, int) else DEFAULT_MAX_BYTES
+
+
+async def post_replay(delivery: ReplayPoster, notice: Notice) -> str:
+    """The replay notice: its GIF onto the result's post, else posted with its text."""
+    channel = delivery.bot.get_partial_messageable(channel_of(notice))
+    text = clip(inert(notice.payload.get("text", "")))
+    return await post(delivery, notice, channel, text, nonce_of(notice))
 
 
 async def post(delivery: ReplayPoster, notice: Notice, channel: discord.abc.Messageable, text: str, nonce: str) -> str:

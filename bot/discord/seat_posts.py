@@ -69,7 +69,7 @@ class SeatPoster(Protocol):
 
     async def ensure_lease(self) -> None: ...
 
-    async def dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
+    async def send_dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
 
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
@@ -150,7 +150,7 @@ async def welcome(delivery: SeatPoster, notice: Notice) -> str | None:
     payload = notice.payload
     png = await drawing.draw_private(str(payload["game"]), payload["view"], list(payload.get("names") or []))
     await delivery.ensure_lease()  # a process paused while it drew sends nothing
-    return await delivery.dm(notice, clip(inert(str(payload.get("text", "")))),
+    return await delivery.send_dm(notice, clip(inert(str(payload.get("text", "")))),
                               files=[discord.File(io.BytesIO(png), "seat.png")])
 
 

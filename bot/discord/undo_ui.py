@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord import ids
+from bot.discord.asked_dms import Asking
 from bot.discord.mentions import plain_name
-from bot.discord.prompt_ui import PlainView, timestamp
+from bot.discord.prompt_ui import timestamp
 from bot.discord.replies import answer, clip
 from bot.discord.texts import ONLY_IN_DMS, UNDO_ANSWERED, UNDO_CLOSED, UNDO_CONSENT, UNDO_OTHER
 
@@ -41,14 +42,11 @@ def closed_consent_text(notice: Notice, why: str) -> str:
                                    why=discord.utils.escape_mentions(why)), 2000)
 
 
-def consent_view(notice: Notice) -> PlainView:
-    view = PlainView()
-    undo_id = int(notice.payload["undo_id"])
-    for answer_, label, style in (("agree", "Agree", discord.ButtonStyle.success),
-                                  ("refuse", "Refuse", discord.ButtonStyle.danger)):
-        view.add_item(discord.ui.Button(label=label, style=style,
-                                        custom_id=ids.UndoId(notice.match_id, undo_id, answer_).encode()))
-    return view
+CONSENT = Asking(name="undo consent DM", request="undo_id", text=consent_text,
+                 closed_text=closed_consent_text, answers=(("Agree", "agree"), ("Refuse", "refuse")),
+                 button=ids.UndoId,
+                 closed=lambda service, match_id, undo_id, seat: service.undo_closed(match_id, undo_id, seat))
+"""An undo's consent DM, with Agree / Refuse."""
 
 
 async def undo_click(service: MatchService, interaction: discord.Interaction, cid: ids.UndoId) -> None:

@@ -1,5 +1,5 @@
-"""Votes to end a match and conceding, on Discord: the vote DM with Yes / No, its clicks, the
-confirmation click of `/game concede`, and closing vote DMs that can no longer be answered.
+"""Votes to end a match and conceding, on Discord: the vote DM with Yes / No (closed with
+undo consent's, asked_dms.py), its clicks, and the confirmation click of `/game concede`.
 
 Votes go to DMs for the reasons undo consent does (undo_ui.py): each player asked gets the
 question where their prompts go, the buttons survive restarts like every routed button, and the
@@ -8,26 +8,21 @@ answer edits the same message. The channel hears of the vote and its end from th
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.discord import ids, texts
-from bot.discord.mentions import NOBODY, plain_name
+from bot.discord.asked_dms import Asking
+from bot.discord.mentions import plain_name
 from bot.discord.prompt_ui import PlainView, timestamp
 from bot.discord.replies import answer, clip
-from bot.discord.sending import seat_of, user_of
 from bot.discord.texts import NOT_HERE
 from bot.service import NoMatch
-from bot.service.votes import ANSWERED
 
 if TYPE_CHECKING:
     from bot.service import MatchService, Notice
-
-log = logging.getLogger(__name__)
 
 
 def vote_text(notice: Notice) -> str:
@@ -46,14 +41,10 @@ def closed_vote_text(notice: Notice, why: str) -> str:
                                             why=discord.utils.escape_mentions(why)), 2000)
 
 
-def vote_view(notice: Notice) -> PlainView:
-    view = PlainView()
-    vote_id = int(notice.payload["vote_id"])
-    for answer_, label, style in (("yes", "Yes", discord.ButtonStyle.success),
-                                  ("no", "No", discord.ButtonStyle.danger)):
-        view.add_item(discord.ui.Button(label=label, style=style,
-                                        custom_id=ids.VoteId(notice.match_id, vote_id, answer_).encode()))
-    return view
+VOTE = Asking(name="vote DM", request="vote_id", text=vote_text, closed_text=closed_vote_text,
+              answers=(("Yes", "yes"), ("No", "no")), button=ids.VoteId,
+              closed=lambda service, match_id, vote_id, seat: service.vote_closed(match_id, vote_id, seat))
+"""A vote's DM, with Yes / No."""
 
 
 def concede_view(match_id: int, seat: int) -> PlainView:
@@ -89,46 +80,3 @@ async def concede_click(service: MatchService, interaction: discord.Interaction,
     outcome = await service.concede(cid.match_id, interaction.user.id, cid.seat)
     text = texts.CONCEDED_ENDED if outcome.ended else texts.CONCEDED.format(ai=plain_name(outcome.ai_name))
     await interaction.edit_original_response(content=text, view=None)
-
-
-class VoteDmService(Protocol):
-    """The service call closing vote DMs makes."""
-
-    async def vote_closed(self, match_id: int, vote_id: int, seat: int) -> str | None: ...
-
-
-class VoteDms(Protocol):
-    """What closing vote DMs needs of the delivery (dm_delivery.py)."""
-
-    votes: dict[int, dict[int, Notice]]
-    gate: asyncio.Semaphore
-
-    @property
-    def svc(self) -> VoteDmService: ...
-
-    async def dm_channel_for(self, match_id: int, seat: int | None,
-                             user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
-
-
-async def close_votes(delivery: VoteDms, match_id: int) -> None:
-    """Vote DMs this process sent whose vote can no longer be answered (it passed, someone said
-    no, time ran out, the match ended) lose their Yes/No buttons and say why."""
-    sent = delivery.votes.get(match_id)
-    if sent is None:
-        return
-    for ref, notice in list(sent.items()):
-        why = await delivery.svc.vote_closed(match_id, int(notice.payload["vote_id"]), seat_of(notice))
-        if why is None:
-            continue
-        del sent[ref]
-        if why == ANSWERED:
-            continue
-        try:
-            dm = await delivery.dm_channel_for(match_id, seat_of(notice), user_of(notice))
-            async with delivery.gate:
-                await dm.get_partial_message(ref).edit(content=closed_vote_text(notice, why), view=None,
-                                                       allowed_mentions=NOBODY)
-        except discord.HTTPException as exc:
-            log.info("could not close vote DM %s of match %s: %s", ref, match_id, exc)
-    if not sent:
-        delivery.votes.pop(match_id, None)

@@ -71,7 +71,7 @@ NOTICE = SimpleNamespace(match_id=7, seat=1, user_id=42)
 
 async def test_a_known_dm_channel_needs_no_fetch_and_no_open() -> None:
     delivery, bot, svc = _delivery(stored=5555)
-    channel = await delivery._dm_channel(NOTICE)
+    channel = await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
     assert channel.id == 5555
     assert bot.partial == [(5555, discord.ChannelType.private)]
     assert (bot.fetches, bot.opens) == (0, 0)
@@ -80,7 +80,7 @@ async def test_a_known_dm_channel_needs_no_fetch_and_no_open() -> None:
 
 async def test_the_first_dm_opens_the_channel_and_stores_it() -> None:
     delivery, bot, svc = _delivery(stored=None)
-    channel = await delivery._dm_channel(NOTICE)
+    channel = await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
     assert channel.id == 9042
     assert (bot.fetches, bot.opens) == (1, 1)
     assert svc.remembered == [(7, 1, 42, 9042)]
@@ -88,7 +88,7 @@ async def test_the_first_dm_opens_the_channel_and_stores_it() -> None:
 
 async def test_a_stored_dm_channel_is_read_once_per_user() -> None:
     delivery, bot, svc = _delivery(stored=5555)
-    await delivery._dm_channel(NOTICE)
+    await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
     again = await delivery.dm_channel_for(8, 2, 42)  # the same player in another match
     assert again.id == 5555 and svc.reads == ["dm_channel"]
     assert (bot.fetches, bot.opens) == (0, 0)
@@ -96,8 +96,8 @@ async def test_a_stored_dm_channel_is_read_once_per_user() -> None:
 
 async def test_a_dm_opened_once_is_neither_opened_nor_read_again() -> None:
     delivery, bot, svc = _delivery(stored=None)
-    await delivery._dm_channel(NOTICE)
-    assert (await delivery._dm_channel(NOTICE)).id == 9042
+    await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
+    assert (await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)).id == 9042
     assert (bot.fetches, bot.opens) == (1, 1) and svc.reads == ["dm_channel"]
 
 

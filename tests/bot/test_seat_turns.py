@@ -27,7 +27,7 @@ async def test_the_next_prompt_waits_for_the_reply_to_the_click() -> None:
     await asyncio.sleep(0)
     payload: dict[str, Any] = {**before.subject.payload, "version": 9, "in_place": True,  # type: ignore[union-attr]
                                "game": "tinybigwars", "view": {}}
-    delivering = asyncio.create_task(delivery.dm_prompt(notice("prompt", payload)))
+    delivering = asyncio.create_task(delivery.deliver(notice("prompt", payload)))
     for _ in range(5):
         await asyncio.sleep(0)
     assert dm.edits == [], "the prompt waits while the click's reply is on its way"

@@ -156,11 +156,11 @@ async def test_everyone_else_has_chosen_never_reopens_a_sealed_choice() -> None:
     form ([Change], no "waits for you", no [Enter numbers])."""
     delivery, dm = delivery_for(sealed_turn())
     delivery.turns.shown[DM] = turn_dm.Shown(digest=turn_dm.render(sealed_turn()).digest)
-    await delivery.last_to_choose(notice("last_to_choose", {"text": LAST_TO_CHOOSE}))
+    await delivery.deliver(notice("last_to_choose", {"text": LAST_TO_CHOOSE}))
     assert dm.edits == [] and dm.sent == [], "nothing to change: the DM already shows the seal"
     owing = sealed_turn(answered=False, waits_alone=True, choices=[])
     delivery, dm = delivery_for(owing)
-    await delivery.last_to_choose(notice("last_to_choose", {"text": LAST_TO_CHOOSE}))
+    await delivery.deliver(notice("last_to_choose", {"text": LAST_TO_CHOOSE}))
     [(ref, edit)] = dm.edits
     assert ref == DM and LAST_TO_CHOOSE in edit["content"]
 
@@ -170,7 +170,7 @@ async def test_a_prompt_the_seat_no_longer_owes_is_not_sent() -> None:
     delivery, dm = delivery_for(moved_on)
     payload = {**moved_on.subject.payload, "version": 9, "in_place": False, "news": [], "names": moved_on.names,
                "title": "Tiny Big Wars", "game": "tinybigwars", "view": {}}  # type: ignore[union-attr]
-    assert await delivery.dm_prompt(notice("prompt", payload)) == SUPERSEDED
+    assert await delivery.deliver(notice("prompt", payload)) == SUPERSEDED
     assert dm.sent == [] and dm.edits == []
 
 
@@ -197,7 +197,7 @@ async def test_a_prompt_the_ai_answered_before_it_went_out_says_what_the_ai_chos
     delivery, dm = delivery_for(replace(late, subject=None))
     payload = {**late.subject.payload, "version": 9, "in_place": False, "news": [], "names": late.names,  # type: ignore[union-attr]
                "title": "Tiny Big Wars", "game": "tinybigwars", "view": {}}
-    ref = await delivery.dm_prompt(notice("prompt", payload))
+    ref = await delivery.deliver(notice("prompt", payload))
     [content] = dm.sent
     assert ref == "901" and "Time was up: the AI chose **Energy for extra hits 2, Energy to cancel hits 0** for you." in content
 
@@ -211,7 +211,7 @@ async def test_a_new_decision_takes_back_the_reminders_of_the_one_the_ai_took() 
     payload = {**energy_prompt(), "version": 12}
     notice_payload = {"version": 12, "prompt": payload, "in_place": False, "news": [], "names": missed.names,
                       "title": "Tiny Big Wars", "game": "tinybigwars", "view": {}, "shared": False, "optional": False}
-    assert await delivery.dm_prompt(notice("prompt", notice_payload)) == "901"
+    assert await delivery.deliver(notice("prompt", notice_payload)) == "901"
     edited = dict(dm.edits)
     assert edited[555]["content"] == ("Reminder about **Tiny Big Wars**: time was up: the AI chose "
                                       "**Energy for extra hits 0, Energy to cancel hits 2** for you.")
