@@ -13,6 +13,7 @@ from engine.contract import (
     State,
     Step,
 )
+from engine.information import decide, information
 from engine.registry import SHIPPED, default_key, games, get, parse_options, register, replay
 from engine.rng import derive_seed, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
@@ -34,6 +35,8 @@ __all__ = [
     "Step",
     "Working",
     "canonical_json",
+    "decide",
+    "information",
     "derive_seed",
     "log_sha256",
     "parse_choice",

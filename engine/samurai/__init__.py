@@ -6,12 +6,13 @@ Modes: `base` (the standard setup), `quickstart` (claims and free army screens) 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.contract import Prompt, Result, Standing, Step
+from engine.contract import Prompt, Result, Standing, State, Step
 from engine.kit import GameInfo, KitGame
 from engine.rng import rng_for
-from engine.samurai import rules, views
+from engine.samurai import information, rules, views
 from engine.samurai.ai import HeuristicPolicy, RandomPolicy
 from engine.samurai.content import content
 from engine.samurai.setup import setup_state
@@ -54,6 +55,12 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
             return None
         return Result(winners=list(state.winners or []), reason=state.reason,
                       scores={int(seat): score for seat, score in state.scores.items()})
+
+    def information(self, state: State, seat: int) -> SamuraiState:
+        return information.information(self.own(state), seat)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> SamuraiState:
+        return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
