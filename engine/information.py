@@ -15,17 +15,23 @@ pooled unseen cards back at random, and gives the world a fresh seed for its dic
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel
 
 from engine.contract import Game, Prompt, State
 from engine.rng import derive_seed
+
+Model = TypeVar("Model", bound=BaseModel)
 
 INFORMATION_SALT = "information"
 """The salt of the public stand-in seed an information state carries (`public_seed`)."""
 
 
 class Policy(Protocol):
-    """An AI: answers one prompt of its seat from that seat's information state."""
+    """An AI: answers one prompt of its seat from that seat's information state. It must not
+    change that state (it shares what the seat may see with the true state: `shared`); a
+    policy that plays moves ahead plays them on a copy or on a `determinize`d world."""
 
     def choose(self, state: Any, prompt: Prompt, rng: random.Random) -> dict[str, Any]: ...
 
@@ -48,6 +54,20 @@ def decide(game: Game, policy: Policy, state: State, prompt: Prompt, rng: random
     Every driver (the service's AI seats, the simulator, benchmarks and tests) asks a policy
     through here and nowhere else."""
     return dict(policy.choose(game.information(state, prompt.seat), prompt, rng))
+
+
+def shared(model: Model, **changes: Any) -> Model:
+    """A new ``model`` holding ``changes`` and sharing every other value with ``model``: an
+    information state copies only what it hides, since a full copy of a state would cost more
+    than most policies' choices."""
+    new = object.__new__(type(model))
+    values = model.__dict__.copy()
+    values.update(changes)
+    object.__setattr__(new, "__dict__", values)
+    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_extra__", model.__pydantic_extra__)
+    object.__setattr__(new, "__pydantic_private__", model.__pydantic_private__)
+    return new
 
 
 def sorted_pool(*piles: list[str]) -> list[str]:

@@ -26,8 +26,8 @@ from collections.abc import Callable
 
 from engine.clone import clone
 from engine.defenders.content import content
-from engine.defenders.state import Boss, DefendersState
-from engine.information import deal_back, public_seed, shuffled, sorted_pool
+from engine.defenders.state import Boss, Defender, DefendersState
+from engine.information import deal_back, public_seed, shared, shuffled, sorted_pool
 
 UNSEEN_PREFIXES = ("e:", "x:")
 """Turn Deck cards nobody can place before they are drawn: Enemies and Dire Enemies."""
@@ -46,22 +46,21 @@ def _bosses_of(kind: str) -> list[str]:
     return sorted(boss.key for boss in (c.generals if kind == "general" else c.epic_foes))
 
 
-def _deal_enemies(state: DefendersState, pool: list[str]) -> None:
-    """Deal ``pool`` (the unseen Enemy cards, in the order to deal) back: leftover Enemies and
+def _deal_enemies(state: DefendersState, pool: list[str]) -> dict[str, list[str]]:
+    """``pool`` (the unseen Enemy cards, in the order to deal) dealt back: leftover Enemies and
     leftover Dire Enemies take the first cards of their kind, the Horde and the Turn Deck's
-    Enemy places the rest in turn."""
+    Enemy places the rest in turn. The new piles, by field."""
     regular = [card for card in pool if card.startswith("e:")]
     dire = [card for card in pool if card.startswith("x:")]
     left_enemies = len(state.leftover_enemies)
     left_dire = len(state.leftover_dire)
-    state.leftover_enemies = [card[2:] for card in regular[:left_enemies]]
-    state.leftover_dire = [card[2:] for card in dire[:left_dire]]
     set_aside = {*regular[:left_enemies], *dire[:left_dire]}
     rest = [card for card in pool if card not in set_aside]
     places = sum(1 for card in state.turn_deck if unseen(card))
-    state.horde, placed = deal_back(rest, [len(state.horde), places])
-    known = [card for card in state.turn_deck if not unseen(card)]
-    state.turn_deck = known + placed
+    horde, placed = deal_back(rest, [len(state.horde), places])
+    return {"leftover_enemies": [card[2:] for card in regular[:left_enemies]],
+            "leftover_dire": [card[2:] for card in dire[:left_dire]], "horde": horde,
+            "turn_deck": [card for card in state.turn_deck if not unseen(card)] + placed}
 
 
 def _enemy_pool(state: DefendersState) -> list[str]:
@@ -69,41 +68,47 @@ def _enemy_pool(state: DefendersState) -> list[str]:
                        [f"e:{key}" for key in state.leftover_enemies], [f"x:{key}" for key in state.leftover_dire])
 
 
+def _skills(state: DefendersState, seat: int, pool: list[str]) -> tuple[list[str], list[Defender]]:
+    """``pool`` (the Skill deck and the skills offered to other seats) dealt back."""
+    offered = [defender for defender in state.defenders if defender.seat != seat and defender.skill_offer]
+    piles = deal_back(pool, [len(state.skill_deck), *(len(defender.skill_offer) for defender in offered)])
+    offers = dict(zip((defender.idx for defender in offered), piles[1:], strict=True))
+    return piles[0], [shared(defender, skill_offer=offers[defender.idx]) if defender.idx in offers else defender
+                      for defender in state.defenders]
+
+
+def _skill_pool(state: DefendersState, seat: int) -> list[str]:
+    return sorted_pool(state.skill_deck, *(defender.skill_offer for defender in state.defenders
+                                           if defender.seat != seat))
+
+
 def information(state: DefendersState, seat: int) -> DefendersState:
-    """``state`` as ``seat`` may know it."""
-    info = clone(state)
-    info.seed = public_seed(state.seed)
-    _deal_enemies(info, _enemy_pool(info))
-    info.turn_deck.sort()
-    offers = [defender for defender in info.defenders if defender.seat != seat and defender.skill_offer]
-    skills = deal_back(sorted_pool(info.skill_deck, *(defender.skill_offer for defender in offers)),
-                       [len(info.skill_deck), *(len(defender.skill_offer) for defender in offers)])
-    info.skill_deck = skills[0]
-    for defender, offer in zip(offers, skills[1:], strict=True):
-        defender.skill_offer = offer
-    info.artifact_deck.sort()
-    info.caravan_pile.sort()
-    info.war_unused.sort()
-    _place_bosses(info, lambda kind, taken: next(key for key in _bosses_of(kind) if key not in taken))
-    return info
+    """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
+    piles = _deal_enemies(state, _enemy_pool(state))
+    piles["turn_deck"].sort()
+    boss, ahead = _bosses(state, lambda kind, taken: next(key for key in _bosses_of(kind) if key not in taken))
+    skill_deck, defenders = _skills(state, seat, _skill_pool(state, seat))
+    return shared(state, seed=public_seed(state.seed), **piles, skill_deck=skill_deck, defenders=defenders,
+                  artifact_deck=sorted(state.artifact_deck), caravan_pile=sorted(state.caravan_pile),
+                  war_unused=sorted(state.war_unused), boss=boss, bosses_ahead=ahead)
 
 
-def _place_bosses(state: DefendersState, pick: Callable[[str, set[str]], str]) -> None:
-    """Name the face-down boss and the bosses ahead with ``pick(kind, taken)``."""
+def _bosses(state: DefendersState, pick: Callable[[str, set[str]], str]) -> tuple[Boss, list[str]]:
+    """The face-down boss and the bosses ahead named with ``pick(kind, taken)``."""
     taken: set[str] = set()
-    if state.boss.revealed:
-        taken.add(state.boss.key)
+    boss = state.boss
+    if boss.revealed:
+        taken.add(boss.key)
     else:
-        key = pick(state.boss.kind, taken)
+        key = pick(boss.kind, taken)
         taken.add(key)
-        state.boss = Boss(key=key, kind=state.boss.kind, hp=state.boss.hp, max_hp=state.boss.max_hp,
-                          region=content().boss(key).region, armor_soaked=list(state.boss.armor_soaked))
+        boss = shared(boss, key=key, region=content().boss(key).region)
     ahead = []
     for old in state.bosses_ahead:
         key = pick(boss_kind(old), taken)
         taken.add(key)
         ahead.append(key)
-    state.bosses_ahead = ahead
+    return boss, ahead
 
 
 def determinize(info: DefendersState, seat: int, rng: random.Random) -> DefendersState:
@@ -111,16 +116,15 @@ def determinize(info: DefendersState, seat: int, rng: random.Random) -> Defender
     Deck shuffled, the hidden bosses drawn from their kind, fresh dice."""
     world = clone(info)
     world.seed = rng.getrandbits(63)
-    _deal_enemies(world, shuffled(_enemy_pool(world), rng))
+    for field, pile in _deal_enemies(world, shuffled(_enemy_pool(world), rng)).items():
+        setattr(world, field, pile)
     rng.shuffle(world.turn_deck)
-    offers = [defender for defender in world.defenders if defender.seat != seat and defender.skill_offer]
-    skills = deal_back(shuffled(sorted_pool(world.skill_deck, *(defender.skill_offer for defender in offers)), rng),
-                       [len(world.skill_deck), *(len(defender.skill_offer) for defender in offers)])
-    world.skill_deck = skills[0]
-    for defender, offer in zip(offers, skills[1:], strict=True):
-        defender.skill_offer = offer
+    world.skill_deck, defenders = _skills(world, seat, shuffled(_skill_pool(world, seat), rng))
+    world.defenders = [clone(defender) for defender in defenders]
     rng.shuffle(world.artifact_deck)
     rng.shuffle(world.caravan_pile)
     rng.shuffle(world.war_unused)
-    _place_bosses(world, lambda kind, taken: rng.choice([key for key in _bosses_of(kind) if key not in taken]))
+    boss, world.bosses_ahead = _bosses(world, lambda kind, taken: rng.choice(
+        [key for key in _bosses_of(kind) if key not in taken]))
+    world.boss = clone(boss)
     return world

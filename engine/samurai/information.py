@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 from engine.clone import clone
-from engine.information import deal_back, public_seed, shuffled, sorted_pool
+from engine.information import deal_back, public_seed, shared, shuffled, sorted_pool
 from engine.samurai.board import army_room
 from engine.samurai.state import Player, SamuraiState, no_units
 
@@ -33,37 +33,43 @@ def _others(state: SamuraiState, seat: int) -> list[Player]:
 
 
 def information(state: SamuraiState, seat: int) -> SamuraiState:
-    """``state`` as ``seat`` may know it."""
-    info = clone(state)
-    info.seed = public_seed(state.seed)
-    others = _others(info, seat)
+    """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
+    others = _others(state, seat)
     hands = [player.hand for player in others]
-    piles = deal_back(sorted_pool(info.deck, info.discard, *hands),
-                      [len(hand) for hand in hands] + [len(info.discard), len(info.deck)])
-    for player, hand in zip(others, piles, strict=False):
-        player.hand = hand
-    info.discard, info.deck = piles[-2], piles[-1]
-    for player in others:
-        player.draft = {}
-        player.losses_order = []
-        player.levied = no_units()
-        player.ronin_hired = 0
-        for army in player.armies:
-            for kind, count in army.units.items():
-                player.tray[kind] = player.tray.get(kind, 0) + count
-            army.units = dict.fromkeys(army.units, 0)
-            if not army.ronin_revealed:
-                army.ronin = 0
-    for prov in info.provinces.values():
-        if prov.owner != seat and not prov.ronin_revealed:
-            prov.ronin = 0
+    piles = deal_back(sorted_pool(state.deck, state.discard, *hands),
+                      [len(hand) for hand in hands] + [len(state.discard), len(state.deck)])
+    dealt = dict(zip((player.seat for player in others), piles, strict=False))
+    players = [player if player.seat == seat else _behind_screen(player, dealt[player.seat])
+               for player in state.players]
+    provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin else shared(prov, ronin=0)
+                 for pid, prov in state.provinces.items()}
     key = str(seat)
-    info.nav = {key: info.nav[key]} if key in info.nav else {}
-    battle = info.war.battle if info.war is not None else None
-    if battle is not None and battle.pending is not None:
+    changes: dict[str, object] = {
+        "seed": public_seed(state.seed), "players": players, "provinces": provinces,
+        "discard": piles[-2], "deck": piles[-1], "nav": {key: state.nav[key]} if key in state.nav else {},
+    }
+    war = state.war
+    battle = war.battle if war is not None else None
+    if war is not None and battle is not None and battle.pending is not None:
         pending = battle.pending
-        pending.chosen = {side: losses for side, losses in pending.chosen.items() if pending.owed.get(side) == seat}
-    return info
+        chosen = {side: losses for side, losses in pending.chosen.items() if pending.owed.get(side) == seat}
+        changes["war"] = shared(war, battle=shared(battle, pending=shared(pending, chosen=chosen)))
+    return shared(state, **changes)
+
+
+def _behind_screen(player: Player, hand: list[str]) -> Player:
+    """Another seat's player as the table sees it: its sealed choices cleared, its armies'
+    units back in its tray, its hidden ronin and what it levied and hired forgotten."""
+    tray = dict(player.tray)
+    armies = []
+    for army in player.armies:
+        for kind, count in army.units.items():
+            tray[kind] = tray.get(kind, 0) + count
+        hidden = any(army.units.values()) or (army.ronin and not army.ronin_revealed)
+        armies.append(shared(army, units=dict.fromkeys(army.units, 0), ronin=army.ronin if army.ronin_revealed else 0)
+                      if hidden else army)
+    return shared(player, hand=hand, draft={}, losses_order=[], levied=no_units(), ronin_hired=0, tray=tray,
+                  armies=armies)
 
 
 def determinize(info: SamuraiState, seat: int, rng: random.Random) -> SamuraiState:

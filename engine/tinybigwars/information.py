@@ -8,24 +8,22 @@ from __future__ import annotations
 import random
 
 from engine.clone import clone
-from engine.information import public_seed
+from engine.information import public_seed, shared
 from engine.tinybigwars.state import Energy, Force, TBWState
 
 
 def information(state: TBWState, seat: int) -> TBWState:
-    """``state`` as ``seat`` may know it."""
-    info = clone(state)
-    info.seed = public_seed(state.seed)
-    if info.phase == "force":
-        for other in info.seats:
-            if other.seat != seat and other.force is not None:
-                other.force = Force()
-    combat = info.combat
+    """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
+    changes: dict[str, object] = {"seed": public_seed(state.seed)}
+    if state.phase == "force" and any(other.seat != seat and other.force is not None for other in state.seats):
+        changes["seats"] = [shared(other, force=Force()) if other.seat != seat and other.force is not None else other
+                            for other in state.seats]
+    combat = state.combat
     if combat is not None and combat.stage == "energy":
-        for index, fighter in enumerate(combat.seats):
-            if fighter != seat and combat.spend[index] is not None:
-                combat.spend[index] = Energy()
-    return info
+        changes["combat"] = shared(combat, spend=[
+            Energy() if fighter != seat and spend is not None else spend
+            for fighter, spend in zip(combat.seats, combat.spend, strict=True)])
+    return shared(state, **changes)
 
 
 def determinize(info: TBWState, seat: int, rng: random.Random) -> TBWState:

@@ -169,6 +169,7 @@ def test_hidden_information_changes_no_choice(key: str, seats: int, options: dic
     checked = sealed = changed = secret = 0
     for state in mid_match_states(game, seats, options, seed=3, steps=400):
         prompts: list[Prompt] = [p for p in game.prompts(state) if not p.answered]
+        before = state.model_dump_json()
         sealed += any(p.secret and p.answered for p in game.prompts(state))
         secret += any(p.secret for p in game.prompts(state))
         for prompt in prompts:
@@ -182,6 +183,7 @@ def test_hidden_information_changes_no_choice(key: str, seats: int, options: dic
                 choices = [engine.decide(game, policy, world, prompt, random.Random(state.step)) for world in (state, other)]
                 assert choices[0] == choices[1], f"{key} {name} step {state.step}: the choice read hidden information"
             checked += 1
+        assert state.model_dump_json() == before, "an information state shares parts with the true state: no policy may change them"
     assert checked >= 20 and changed >= 3  # hidden parts really changed
     assert sealed >= 3 or not secret  # a game with sealed choices was checked while some were in
 
