@@ -53,7 +53,7 @@ def count(seats: int, seed: int, policy: str, mode: str) -> tuple[Counter[str], 
         if not open_prompts:
             raise RuntimeError(f"seed {seed}: no open prompt and no result at step {state.step}")
         prompt = open_prompts[0]
-        choice = ai.choose(state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, ai, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
         state = game.submit(state, prompt.seat, choice).state
         actor = prompt.seat
     return sent, idle

@@ -57,7 +57,7 @@ def play(seats: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
         waited = now
         open_prompts = [p for p in prompts if not p.answered] or prompts
         prompt = order_rng.choice(open_prompts)
-        choice = policy.choose(state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, policy, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
         state = game.submit(state, prompt.seat, choice).state
         if not getattr(prompt, "optional", False):
             last = prompt.seat

@@ -61,7 +61,7 @@ def play(job: tuple[int, int, int, str]) -> dict[str, Any]:
     state = game.setup(seats, engine.parse_options(game, {"point_limit": point_limit}), seed)
     while (result := game.result(state)) is None:
         prompt = next(p for p in game.prompts(state) if not p.answered)
-        choice = policy.choose(state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, policy, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
         step = game.submit(state, prompt.seat, choice)
         state = step.state
         builds.update(e.data.get("infrastructure", "?") for e in step.events if e.kind == "build")

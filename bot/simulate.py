@@ -47,7 +47,7 @@ def simulate(
         if not open_prompts:
             raise RuntimeError(f"{key} seed {seed}: no open prompt and no result at step {state.step}")
         prompt = open_prompts[0]
-        choice = ai.choose(state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, ai, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
         step = game.submit(state, prompt.seat, choice)
         log.append((prompt.seat, choice))
         state = step.state

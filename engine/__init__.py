@@ -13,6 +13,7 @@ from engine.contract import (
     State,
     Step,
 )
+from engine.information import decide, information
 from engine.registry import (
     SHIPPED,
     default_key,
@@ -45,6 +46,8 @@ __all__ = [
     "Step",
     "Working",
     "canonical_json",
+    "decide",
+    "information",
     "derive_seed",
     "log_sha256",
     "parse_choice",

@@ -6,6 +6,7 @@ talk to a game through these types.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -178,7 +179,18 @@ class Game(Protocol):
     def state_model(self) -> type[State]: ...
 
     def policies(self) -> dict[str, Any]:
-        """Name -> policy object with ``choose(state, prompt, rng) -> dict``."""
+        """Name -> policy object with ``choose(state, prompt, rng) -> dict``; the state a
+        policy receives is the information state of its seat (engine/information.py)."""
+        ...
+
+    def information(self, state: State, seat: int) -> State:
+        """``state`` as ``seat`` may know it: everything hidden from that seat replaced by a
+        canonical value, so states differing only there give equal information states."""
+        ...
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A full world consistent with ``seat``'s information state ``state``, its unseen
+        parts dealt at random from ``rng`` (a search AI's sample of what it cannot see)."""
         ...
 
 

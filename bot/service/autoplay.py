@@ -41,10 +41,10 @@ class Autoplay(Transactions):
         chooser = policies.get(policy or "heuristic") or policies.get("heuristic")
         if chooser is None and policies:
             chooser = next(iter(policies.values()))
-        if chooser is None:
+        if chooser is None or ctx.state is None:
             return dict(prompt.default)
         rng = eng.rng_for(ctx.match.seed, ctx.match.step, f"{salt}:{seat.seat_no}")
-        return dict(chooser.choose(ctx.state, prompt, rng))
+        return eng.decide(ctx.game, chooser, ctx.state, prompt, rng)
 
     async def _play(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, by: str, policy: str | None) -> None:
         """An AI or deadline choice; falls back to the prompt's default if the policy errs."""

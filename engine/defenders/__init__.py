@@ -6,10 +6,11 @@ War: two Generals then an Epic Foe, with Rebuild, Regroup and Reconcile between 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.contract import Prompt, Result, Standing
-from engine.defenders import actions, rules, views
+from engine.contract import Prompt, Result, Standing, State
+from engine.defenders import actions, information, rules, views
 from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 from engine.defenders.content import content
 from engine.defenders.setup import setup_state
@@ -61,6 +62,12 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
         winners = list(range(state.seats)) if state.won else []
         return Result(winners=winners, reason=state.reason,
                       scores={seat: int(bool(state.won)) for seat in range(state.seats)})
+
+    def information(self, state: State, seat: int) -> DefendersState:
+        return information.information(self.own(state), seat)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> DefendersState:
+        return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}

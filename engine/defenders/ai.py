@@ -1,6 +1,6 @@
 """AI policies: random-legal, and a heuristic that plays to win.
 
-The heuristic scores every option of the prompt from the state (threat, HP, caravans, the boss)
+The heuristic scores every option of the prompt from its seat's information state (threat, HP, caravans, the boss)
 and takes the best; on shared prompts it passes unless its own move is worth the group's AP.
 """
 
@@ -13,6 +13,7 @@ from engine.contract import Option, Prompt, State
 from engine.defenders import board, effects, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
+from engine.defenders.information import unseen
 from engine.defenders.state import Defender, DefendersState
 
 SKILL_TASTE = ["restore_order", "long_watch", "second_wind", "field_dressing", "distant_shot", "rally_cry",
@@ -111,18 +112,27 @@ def goal(state: DefendersState, d: Defender) -> tuple[str, float]:
 
 
 def incoming(state: DefendersState) -> dict[str, float]:
-    """How hard each Outer Region will be hit by the cards still to come this round (the deck's
-    make-up is public knowledge at the table; its order is not used)."""
+    """How hard each Outer Region will be hit by the cards still to come this round. Which
+    Enemy cards fill the Turn Deck's Enemy places is hidden (engine/defenders/information.py
+    pools them with the Horde and the leftovers), so each unseen Enemy card counts by the
+    chance that it is one of them."""
     c = content()
     out = dict.fromkeys(state.ring, 0.0)
+    places = 0
     for card in state.turn_deck:
-        if card.startswith("e:"):
-            for r in c.enemy(card[2:]).regions:
-                out[r] += 1
-        elif card.startswith("x:"):
-            out[c.dire_card(card[2:]).region] += 2
+        if unseen(card):
+            places += 1
         elif card == "deserter":
             out["plains"] += 1
+    pool = [card for card in state.turn_deck + state.horde if unseen(card)]
+    pool += [f"e:{key}" for key in state.leftover_enemies] + [f"x:{key}" for key in state.leftover_dire]
+    share = places / len(pool) if pool else 0.0
+    for card in pool:
+        if card.startswith("e:"):
+            for r in c.enemy(card[2:]).regions:
+                out[r] += share
+        else:
+            out[c.dire_card(card[2:]).region] += 2 * share
     return out
 
 

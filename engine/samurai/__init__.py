@@ -6,12 +6,13 @@ Modes: `base` (the standard setup), `quickstart` (claims and free army screens) 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.contract import Result, Standing
+from engine.contract import Result, Standing, State
 from engine.kit import Flow, GameInfo, KitGame
 from engine.rng import rng_for
-from engine.samurai import views
+from engine.samurai import information, views
 from engine.samurai.ai import HeuristicPolicy, RandomPolicy
 from engine.samurai.content import content
 from engine.samurai.phases import PHASES
@@ -54,6 +55,12 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
             return None
         return Result(winners=list(state.winners or []), reason=state.reason,
                       scores={int(seat): score for seat, score in state.scores.items()})
+
+    def information(self, state: State, seat: int) -> SamuraiState:
+        return information.information(self.own(state), seat)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> SamuraiState:
+        return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}

@@ -3,8 +3,9 @@
 RandomPolicy picks any legal answer (it drives the property tests); HeuristicPolicy plays
 to take provinces: it buys cheap troops, gathers them into armies, attacks where it is
 clearly stronger and claims empty land. Both only submit answers the engine accepts.
-The heuristic uses public information about opponents (garrisons, army markers), never
-their screens.
+Both receive their seat's information state (engine/samurai/information.py): opponents'
+screens are empty there, so the heuristic reads opponents' public facts (garrisons, army
+markers) and guesses what their screens hide.
 """
 
 from __future__ import annotations
@@ -151,6 +152,12 @@ def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
     if found and found[0] != seat:
         strength += 6 + 2 * found[1].level
     return strength
+
+
+def hidden_army_estimate(army: Any) -> int:
+    """The units an opponent's army is guessed to hold beside its daimyo: its screen is
+    hidden, so the guess reads only its marker (the same guess as `enemy_strength`)."""
+    return 5 + 2 * int(army.level)
 
 
 def own_army_strength(army: Any) -> float:
@@ -421,6 +428,9 @@ class HeuristicPolicy:
         assert war is not None and war.battle is not None
         attackers, defenders = battle_sides(state, war.battle)
         mine, theirs = side_size(attackers), side_size(defenders)
+        found = army_at(state, war.battle.target)
+        if found and found[0] != prompt.seat:
+            theirs += hidden_army_estimate(found[1])  # its units are behind its owner's screen
         if mine >= 2 * theirs:
             return {"act": "fight_on"}
         return {"act": "continue"} if mine >= theirs else {"act": "calloff"}

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine.contract import Result, Standing
+from engine.contract import Result, Standing, State
 from engine.kit import GameInfo, KitGame
-from engine.tinybigwars import rules, views
+from engine.tinybigwars import information, rules, views
 from engine.tinybigwars.board import influence
 from engine.tinybigwars.setup import setup as _setup
 from engine.tinybigwars.state import Options, TBWState
@@ -46,6 +47,12 @@ class TinyBigWars(KitGame[TBWState, Options]):
             return None
         scores = {seat: influence(state, seat) for seat in range(state.seats_n)}
         return Result(winners=list(state.winners), reason=reason_text(state), scores=scores, draw=state.draw)
+
+    def information(self, state: State, seat: int) -> TBWState:
+        return information.information(self.own(state), seat)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> TBWState:
+        return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
         from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy

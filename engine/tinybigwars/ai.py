@@ -1,7 +1,8 @@
 """AI policies: a random-legal one (property tests) and a heuristic that plays to win.
 
-Both answer any open prompt with a dict ``submit`` accepts; they read the full state, so
-they must only ever be used for the seat they play (the service never shows their input).
+Both answer any open prompt with a dict ``submit`` accepts, from their seat's information
+state (engine/tinybigwars/information.py: other seats' sealed forces and energy spends are
+placeholders there).
 """
 
 from __future__ import annotations

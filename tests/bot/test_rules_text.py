@@ -88,7 +88,7 @@ def test_every_samurai_decision_has_a_topic() -> None:
         while game.result(state) is None:
             prompt = [p for p in game.prompts(state) if not p.answered][0]
             seen.add(prompt.kind)
-            choice = heuristic.choose(state, prompt, engine.rng_for(5, state.step, "test"))
+            choice = engine.decide(game, heuristic, state, prompt, engine.rng_for(5, state.step, "test"))
             state = game.submit(state, prompt.seat, choice).state
     assert {"plan", "levy", "place", "war_move"} <= seen
     for kind in seen:

@@ -65,7 +65,7 @@ async def _played(url: str, game: str, finished: bool) -> int:
                     match = await session.get(Match, info.id)
                     assert match is not None
                     state = await store.load_state(session, match)
-                choice = policy.choose(state, pending.prompt, random.Random(match.step))
+                choice = engine.decide(rules, policy, state, pending.prompt, random.Random(match.step))
                 await svc.submit(info.id, user, dict(choice), version=pending.version)
                 made += 1
                 acted = True

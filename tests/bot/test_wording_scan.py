@@ -38,7 +38,7 @@ def texts_of_match(key: str, seats: int, seed: int, options: dict[str, Any]) -> 
             texts += [f"{option.label} - {option.description}" for option in shown.options]
             texts += [field.label for field in shown.fields]
         prompt = open_prompts[0]
-        step = game.submit(state, prompt.seat, policy.choose(state, prompt, engine.rng_for(seed, state.step, "ai")))
+        step = game.submit(state, prompt.seat, engine.decide(game, policy, state, prompt, engine.rng_for(seed, state.step, "ai")))
         state = step.state
         texts += [fill(event.text, names) for event in step.events]
         view = render_views.public(key, game.view(state, None))

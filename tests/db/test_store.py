@@ -35,7 +35,7 @@ async def _match(store: Store, steps: int, seed: int = 3) -> int:
         policy = GAME.policies()["random"]
         for seq in range(1, steps + 1):
             prompt = next(p for p in GAME.prompts(state) if not p.answered)
-            choice = policy.choose(state, prompt, engine.rng_for(seed, seq))
+            choice = engine.decide(GAME, policy, state, prompt, engine.rng_for(seed, seq))
             state = GAME.submit(state, prompt.seat, choice).state
             s.add(Choice(match_id=m.id, seq=seq, seat=prompt.seat, kind=prompt.kind, payload=choice, public=[],
                          created_at=now))

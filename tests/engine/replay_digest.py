@@ -59,7 +59,7 @@ def play(match: Match, max_steps: int = 50_000) -> Digest:
         play_hash.update(json.dumps([p.model_dump(mode="json") for p in prompts], sort_keys=True).encode())
         open_prompts = [p for p in prompts if not p.answered]
         prompt = order.choice(open_prompts)
-        choice = policy.choose(state, prompt, engine.rng_for(match.seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, policy, state, prompt, engine.rng_for(match.seed, state.step, f"ai:{prompt.seat}"))
         step = game.submit(state, prompt.seat, choice)
         log.append((prompt.seat, choice))
         state = step.state

@@ -93,5 +93,5 @@ def test_every_game_state_copies_exactly(key: str) -> None:
         assert copy == state and copy.model_dump_json() == state.model_dump_json()
         assert type(state).model_validate_json(state.model_dump_json()) == copy
         prompt = next(p for p in game.prompts(state) if not p.answered)
-        choice = policy.choose(state, prompt, engine.rng_for(5, state.step, "test"))
+        choice = engine.decide(game, policy, state, prompt, engine.rng_for(5, state.step, "test"))
         state = game.submit(state, prompt.seat, choice).state

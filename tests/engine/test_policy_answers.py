@@ -72,11 +72,11 @@ def test_every_policy_answers_in_the_prompts_shape(key: str, seats: int, options
             prompts = game.prompts(state)
             for prompt in prompts:
                 for name, policy in policies.items():
-                    choice = policy.choose(state, prompt, engine.rng_for(seed, state.step, f"{name}:{prompt.seat}"))
+                    choice = engine.decide(game, policy, state, prompt, engine.rng_for(seed, state.step, f"{name}:{prompt.seat}"))
                     problem = shape_problem(prompt, choice)
                     assert problem is None, (f"{key} {name} policy, seed {seed} step {state.step}, "
                                              f"{prompt.kind} ({prompt.input}): {choice} {problem}")
             prompt = order.choice([p for p in prompts if not p.answered] or prompts)
-            choice = policies["random"].choose(state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+            choice = engine.decide(game, policies["random"], state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
             state = game.submit(state, prompt.seat, choice).state
         assert game.result(state) is not None, f"{key} seed {seed} did not end"

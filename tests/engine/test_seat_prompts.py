@@ -31,7 +31,7 @@ def test_one_seats_prompts_equal_its_share_of_all(key: str, seats: int, options:
             mine = SEAT_PROMPTS[key](state, only=seat)
             assert [(p.answer, p.model_dump()) for p in mine] == [(p.answer, p.model_dump()) for p in every if p.seat == seat]
         prompt = next(p for p in every if not p.answered)
-        choice = policy.choose(state, prompt, engine.rng_for(11, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, policy, state, prompt, engine.rng_for(11, state.step, f"ai:{prompt.seat}"))
         state = game.submit(state, prompt.seat, choice).state
     assert game.result(state) is not None
 
@@ -45,5 +45,5 @@ def test_tinybigwars_owed_kinds_are_the_prompts_kinds() -> None:
             every = game.prompts(state)
             assert [(p.seat, p.kind) for p in every] == tinybigwars_rules.owed(state)
             prompt = next(p for p in every if not p.answered)
-            choice = game.policies()[policy].choose(state, prompt, engine.rng_for(seed, state.step, "test"))
+            choice = engine.decide(game, game.policies()[policy], state, prompt, engine.rng_for(seed, state.step, "test"))
             state = game.submit(state, prompt.seat, choice).state

@@ -22,7 +22,7 @@ def _walk(key: str, seed: int = 4, limit: int = 3000) -> list[tuple[dict, engine
         prompts = [p for p in game.prompts(state) if not p.answered]
         seen.append((view, game.standing(view), {p.seat for p in prompts}))
         prompt = prompts[0]
-        state = game.submit(state, prompt.seat, policy.choose(state, prompt, engine.rng_for(seed, step, "t"))).state
+        state = game.submit(state, prompt.seat, engine.decide(game, policy, state, prompt, engine.rng_for(seed, step, "t"))).state
     return seen
 
 

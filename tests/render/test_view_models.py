@@ -87,7 +87,7 @@ def _views(match: Match) -> Iterator[tuple[int | None, dict[str, Any]]]:
         if game.result(state) is not None:
             return
         prompt = order.choice([p for p in game.prompts(state) if not p.answered])
-        choice = policy.choose(state, prompt, engine.rng_for(match.seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, policy, state, prompt, engine.rng_for(match.seed, state.step, f"ai:{prompt.seat}"))
         state = game.submit(state, prompt.seat, choice).state
 
 

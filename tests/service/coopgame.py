@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import Event, IllegalChoice, Option, Prompt, Result, Standing, State, Step, parse_choice, rng_for
+from engine.information import public_seed
 from engine.kit.info import GameInfo
 
 
@@ -104,6 +105,13 @@ class CoopGame:
 
     def policies(self) -> dict[str, Any]:
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+
+    def information(self, state: CoopState, seat: int) -> CoopState:
+        """Nothing is hidden at this table but the seed (the dice to come)."""
+        return state.model_copy(update={"seed": public_seed(state.seed)}, deep=True)
+
+    def determinize(self, state: CoopState, seat: int, rng: random.Random) -> CoopState:
+        return state.model_copy(update={"seed": rng.getrandbits(63)}, deep=True)
 
     def setup(self, seats: int, options: BaseModel, seed: int) -> CoopState:
         assert isinstance(options, CoopOptions)

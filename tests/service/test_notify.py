@@ -181,7 +181,7 @@ async def test_the_next_seat_hears_when_the_seat_before_starts_its_turn(tmp_path
                     match = await session.get(Match, info.id)
                     assert match is not None
                     state = await store.load_state(session, match)
-                await svc.submit(info.id, user, policy.choose(state, pending.prompt, rng), version=pending.version)
+                await svc.submit(info.id, user, engine.decide(game, policy, state, pending.prompt, rng), version=pending.version)
                 acted = True
                 break
             assert acted, "nobody had anything to answer"

@@ -27,6 +27,7 @@ from engine import (
     parse_choice,
     rng_for,
 )
+from engine.information import public_seed
 from engine.kit.info import GameInfo
 
 
@@ -89,6 +90,20 @@ class ToyGame:
 
     def policies(self) -> dict[str, Any]:
         return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+
+    def information(self, state: ToyState, seat: int) -> ToyState:
+        """What ``seat`` may know: other seats' sealed bids are a placeholder 0 (they did bid)."""
+        info = state.model_copy(deep=True)
+        info.seed = public_seed(state.seed)
+        info.bids = {key: bid if key == str(seat) else 0 for key, bid in state.bids.items()}
+        return info
+
+    def determinize(self, state: ToyState, seat: int, rng: random.Random) -> ToyState:
+        world = state.model_copy(deep=True)
+        world.seed = rng.getrandbits(63)
+        world.bids = {key: bid if key == str(seat) else rng.randint(0, world.gold[int(key)])
+                      for key, bid in state.bids.items()}
+        return world
 
     def setup(self, seats: int, options: BaseModel, seed: int) -> ToyState:
         assert isinstance(options, ToyOptions)

@@ -47,7 +47,7 @@ def play(seats: int, mode: str, seed: int, full: bool, policy: str = "random", d
         ps = G.prompts(st)
         assert ps, f"no prompt and no result ({st.phase})"
         pr = rng.choice(ps)
-        choice = pr.default if rng.random() < 0.1 else pol.choose(st, pr, rng)
+        choice = pr.default if rng.random() < 0.1 else engine.decide(G, pol, st, pr, rng)
         before = st.model_dump_json() if full else None
         new = G.submit(st, pr.seat, choice).state
         assert new.step == st.step + 1
@@ -84,7 +84,7 @@ def pure(seats: int, seed: int, policy: str, **options) -> DefendersState:
     pol = G.policies()[policy]
     while G.result(st) is None:
         p = next(p for p in G.prompts(st) if not p.answered)
-        st = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, f"ai:{p.seat}"))).state
+        st = G.submit(st, p.seat, engine.decide(G, pol, st, p, engine.rng_for(seed, st.step, f"ai:{p.seat}"))).state
     return st
 
 
@@ -125,7 +125,7 @@ def test_views_never_show_hidden_orders_or_face_down_bosses() -> None:
             if G.result(st) is not None:
                 break
             p = next(p for p in G.prompts(st) if not p.answered)
-            st = G.submit(st, p.seat, pol.choose(st, p, random.Random(st.step))).state
+            st = G.submit(st, p.seat, engine.decide(G, pol, st, p, random.Random(st.step))).state
             twin = shuffled_hidden(st, seed)
             for seat in [None, *range(st.seats)]:
                 assert G.view(st, seat) == G.view(twin, seat)
@@ -155,7 +155,7 @@ def in_turn(seed: int = 3) -> DefendersState:
     pol = G.policies()["heuristic"]
     while not any(p.kind == "turn" for p in G.prompts(st)):
         p = next(p for p in G.prompts(st) if not p.answered)
-        st = G.submit(st, p.seat, pol.choose(st, p, random.Random(0))).state
+        st = G.submit(st, p.seat, engine.decide(G, pol, st, p, random.Random(0))).state
     return st
 
 
@@ -208,7 +208,7 @@ def test_events_never_name_a_card_before_it_is_drawn_or_a_boss_before_it_arrives
         drawn: list[str] = []
         while G.result(st) is None:
             p = next(p for p in G.prompts(st) if not p.answered)
-            step = G.submit(st, p.seat, pol.choose(st, p, engine.rng_for(seed, st.step, "ai")))
+            step = G.submit(st, p.seat, engine.decide(G, pol, st, p, engine.rng_for(seed, st.step, "ai")))
             st = step.state
             said += [e.text for e in step.events]
             drawn += [e.text for e in step.events if e.kind == "card"]

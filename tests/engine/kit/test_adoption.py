@@ -35,7 +35,7 @@ def _kinds_played(key: str, seats: int, seed: int, options: dict[str, object]) -
         prompts = [prompt for prompt in game.prompts(state) if not prompt.answered]
         seen.update((state.phase, prompt.kind) for prompt in prompts)  # type: ignore[attr-defined]
         prompt = prompts[0]
-        state = game.submit(state, prompt.seat, policy.choose(state, prompt, rng)).state
+        state = game.submit(state, prompt.seat, engine.decide(game, policy, state, prompt, rng)).state
     return seen
 
 

@@ -126,6 +126,6 @@ def test_ai_and_default_choices_are_legal_in_whole_matches():
             if policy == "default":
                 choice = prompt.default
             else:
-                choice = policies[policy].choose(state, prompt, engine.rng_for(seed, state.step, "t"))
+                choice = engine.decide(game, policies[policy], state, prompt, engine.rng_for(seed, state.step, "t"))
             state = game.submit(state, prompt.seat, choice).state
     assert asked > 0

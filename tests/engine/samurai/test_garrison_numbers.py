@@ -42,7 +42,7 @@ def test_a_garrison_attack_counts_the_same_units_everywhere() -> None:
                         assert next(f.max for f in asked.fields if f.name == "ronin") == int(found.group(3))
                     checked += 1
             prompt = prompts[0]
-            step = GAME.submit(state, prompt.seat, policy.choose(state, prompt, engine.rng_for(seed, state.step, "ai")))
+            step = GAME.submit(state, prompt.seat, engine.decide(GAME, policy, state, prompt, engine.rng_for(seed, state.step, "ai")))
             state = step.state
             battle_lines += [event.text for event in step.events if " attacks " in event.text and " against " in event.text]
     assert checked >= 3

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import engine
 from engine import IllegalChoice
 from engine.samurai import rounds, victory
 from engine.samurai.content import content
@@ -57,7 +58,7 @@ def test_a_lost_army_asks_its_owner_to_discard_the_lowest_valued_card_by_default
     assert [(p.seat, p.kind, p.secret) for p in prompts] == [(1, "discard", True)]
     # three banners unmet scores 0, the eastern plain unmet -1: the default gives up the latter
     assert prompts[0].default == {"act": "discard", "card": "lord_of_kanto"}
-    assert G.policies()["heuristic"].choose(st, prompts[0], random.Random(1)) == prompts[0].default
+    assert engine.decide(G, G.policies()["heuristic"], st, prompts[0], random.Random(1)) == prompts[0].default
     with pytest.raises(IllegalChoice, match="choose a card from your hand"):
         G.submit(st, 1, {"act": "discard", "card": "imperial_favour"})
     step = G.submit(st, 1, {"act": "discard", "card": "three_banners"})

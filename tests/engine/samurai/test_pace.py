@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import engine
 from engine import IllegalChoice
 from engine.samurai import board, muster
 
@@ -39,7 +40,7 @@ def handoffs(st, rounds=1, seed=0):
             counts[st.round] = counts.get(st.round, 0) + 1
         waited = now
         pr = order.choice([p for p in prompts if not p.answered] or prompts)
-        st = submit(st, pr.seat, heuristic.choose(st, pr, random.Random(st.step)))
+        st = submit(st, pr.seat, engine.decide(G, heuristic, st, pr, random.Random(st.step)))
         if not pr.optional:
             last = pr.seat
     return counts.pop(0, 0), [counts[r] for r in sorted(counts) if r <= rounds]
@@ -214,7 +215,7 @@ def test_lwtv_discards_are_part_of_the_plan_step():
         st = new("lwtv", 4, seed=seed, round_limit=8)
         while G.result(st) is None and not any(p.kind == "discard" for p in G.prompts(st)):
             pr = [p for p in G.prompts(st) if not p.answered][0]
-            st = submit(st, pr.seat, heuristic.choose(st, pr, random.Random(st.step)))
+            st = submit(st, pr.seat, engine.decide(G, heuristic, st, pr, random.Random(st.step)))
         if G.result(st) is None:
             break
     prompts = G.prompts(st)

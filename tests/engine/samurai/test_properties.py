@@ -42,7 +42,7 @@ def play(seats: int, mode: str, seed: int, policy: str | list[str] = "random", r
         open_ = [p for p in ps if not p.answered] or ps
         pr = rng.choice(open_)
         name = policy if isinstance(policy, str) else policy[pr.seat % len(policy)]
-        choice = pr.default if rng.random() < 0.1 else pols[name].choose(st, pr, rng)
+        choice = pr.default if rng.random() < 0.1 else engine.decide(G, pols[name], st, pr, rng)
         before, old = st.model_dump_json(), st
         st = G.submit(st, pr.seat, choice).state
         assert old.model_dump_json() == before, "submit mutated its input"
@@ -94,7 +94,7 @@ def quick_match(seats: int, mode: str, seed: int, full: bool, pace: dict | None 
             assert p.default, p.kind
         open_ = [p for p in ps if not p.answered] or ps
         pr = rng.choice(open_)
-        choice = pr.default if rng.random() < 0.1 else pol.choose(st, pr, rng)
+        choice = pr.default if rng.random() < 0.1 else engine.decide(G, pol, st, pr, rng)
         if full:
             before = st.model_dump_json()
             hidden = [strip_waiting(v) for v in other_views(st, pr.seat)] if pr.secret else None
@@ -200,7 +200,7 @@ def test_sealed_levy_and_placements_stay_private(steps):
         pr = [p for p in G.prompts(st) if p.seat == seat][0]
         if pr.answered or st.phase not in ("levy", "muster"):
             break
-        st = submit(st, seat, heuristic.choose(st, pr, random.Random(1)))
+        st = submit(st, seat, engine.decide(G, heuristic, st, pr, random.Random(1)))
         assert [strip_waiting(v) for v in other_views(st, seat)] == before
     assert st.phase in ("levy", "place", "muster")
 

@@ -16,9 +16,9 @@ def test_forces_are_legal_for_many_point_limits() -> None:
         s = new(2, point_limit=limit)
         prompt = G.prompts(s)[0]
         for seed in range(20):
-            picks = RandomPolicy().choose(s, prompt, engine.rng_for(seed, 0))["picks"]
+            picks = engine.decide(G, RandomPolicy(), s, prompt, engine.rng_for(seed, 0))["picks"]
             assert rules.force_of(picks, limit).points <= limit
-        assert rules.force_of(HeuristicPolicy().choose(s, prompt, engine.rng_for(0, 0))["picks"], limit)
+        assert rules.force_of(engine.decide(G, HeuristicPolicy(), s, prompt, engine.rng_for(0, 0))["picks"], limit)
 
 
 def test_heuristic_beats_random_most_of_the_time() -> None:
@@ -28,7 +28,7 @@ def test_heuristic_beats_random_most_of_the_time() -> None:
         ais = {0: HeuristicPolicy(), 1: RandomPolicy()}
         while G.result(state) is None:
             prompt = next(p for p in G.prompts(state) if not p.answered)
-            choice = ais[prompt.seat].choose(state, prompt, engine.rng_for(seed, state.step, "ai"))
+            choice = engine.decide(G, ais[prompt.seat], state, prompt, engine.rng_for(seed, state.step, "ai"))
             state = G.submit(state, prompt.seat, choice).state
         wins[tuple(G.result(state).winners)] += 1
     assert wins[(0,)] >= 10
@@ -53,5 +53,5 @@ def test_heuristic_spends_energy_to_guard_exposed_heroes() -> None:
     assert s.combat is not None
     s.combat.hits = [2, 2]
     prompt = next(p for p in G.prompts(s) if p.seat == 1)
-    choice = HeuristicPolicy().choose(s, prompt, engine.rng_for(0, 0))
+    choice = engine.decide(G, HeuristicPolicy(), s, prompt, engine.rng_for(0, 0))
     assert choice == {"attack": 1, "guard": 2}

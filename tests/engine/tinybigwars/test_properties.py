@@ -72,7 +72,7 @@ def play(seats: int, seed: int, round_limit: int) -> dict[str, Any]:
         if prompt.secret and rng.random() < 0.2:  # revise a sealed choice now and then
             prompt = open_prompts[rng.randrange(len(open_prompts))]
         use_default = rng.random() < 0.1  # deadline defaults must be legal too
-        choice = dict(prompt.default) if use_default else policy.choose(state, prompt, rng)
+        choice = dict(prompt.default) if use_default else engine.decide(G, policy, state, prompt, rng)
         state = G.submit(state, prompt.seat, choice).state
         log.append((prompt.seat, choice))
         again = TBWState.model_validate_json(state.model_dump_json())

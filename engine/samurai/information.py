@@ -1,0 +1,99 @@
+"""What a Samurai Swords seat may know (engine/information.py).
+
+Open: the board, garrisons, army markers, koku, revealed plans and ronin. Hidden from the
+other seats, and so replaced by a canonical value in a seat's information state:
+
+- another seat's sealed choices (its draft, its standing losses order, the losses it chose
+  in a battle before they are revealed): cleared;
+- what stands behind another seat's screen: its armies' units are put back in its tray, so
+  the tray holds what the table can count (the supply less the garrisons) without telling
+  which army holds what; hidden ronin (in armies or in provinces) count 0, what was levied
+  and hired this round is forgotten;
+- the event cards nobody has shown: other hands, the discard (discards are face down) and
+  the deck form one sorted pool dealt back in that order, pile sizes kept;
+- the match seed (it fixes every future roll and the deck): a public stand-in;
+- the list-narrowing choices of other seats' menus.
+
+The spied plan the ninja holder saw lives in its private events, not in the state; the
+information state leaves it out (less than the seat knows, never more).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.clone import clone
+from engine.information import deal_back, public_seed, shared, shuffled, sorted_pool
+from engine.samurai.board import army_room
+from engine.samurai.state import Player, SamuraiState, no_units
+
+
+def _others(state: SamuraiState, seat: int) -> list[Player]:
+    return [player for player in state.players if player.seat != seat]
+
+
+def information(state: SamuraiState, seat: int) -> SamuraiState:
+    """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
+    others = _others(state, seat)
+    hands = [player.hand for player in others]
+    piles = deal_back(sorted_pool(state.deck, state.discard, *hands),
+                      [len(hand) for hand in hands] + [len(state.discard), len(state.deck)])
+    dealt = dict(zip((player.seat for player in others), piles, strict=False))
+    players = [player if player.seat == seat else _behind_screen(player, dealt[player.seat])
+               for player in state.players]
+    provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin else shared(prov, ronin=0)
+                 for pid, prov in state.provinces.items()}
+    key = str(seat)
+    changes: dict[str, object] = {
+        "seed": public_seed(state.seed), "players": players, "provinces": provinces,
+        "discard": piles[-2], "deck": piles[-1], "nav": {key: state.nav[key]} if key in state.nav else {},
+    }
+    war = state.war
+    battle = war.battle if war is not None else None
+    if war is not None and battle is not None and battle.pending is not None:
+        pending = battle.pending
+        chosen = {side: losses for side, losses in pending.chosen.items() if pending.owed.get(side) == seat}
+        changes["war"] = shared(war, battle=shared(battle, pending=shared(pending, chosen=chosen)))
+    return shared(state, **changes)
+
+
+def _behind_screen(player: Player, hand: list[str]) -> Player:
+    """Another seat's player as the table sees it: its sealed choices cleared, its armies'
+    units back in its tray, its hidden ronin and what it levied and hired forgotten."""
+    tray = dict(player.tray)
+    armies = []
+    for army in player.armies:
+        for kind, count in army.units.items():
+            tray[kind] = tray.get(kind, 0) + count
+        hidden = any(army.units.values()) or (army.ronin and not army.ronin_revealed)
+        armies.append(shared(army, units=dict.fromkeys(army.units, 0), ronin=army.ronin if army.ronin_revealed else 0)
+                      if hidden else army)
+    return shared(player, hand=hand, draft={}, losses_order=[], levied=no_units(), ronin_hired=0, tray=tray,
+                  armies=armies)
+
+
+def determinize(info: SamuraiState, seat: int, rng: random.Random) -> SamuraiState:
+    """A full state consistent with ``info``: the unseen event cards dealt at random, each
+    other seat's hidden units spread at random over its living armies (within their limits)
+    and fresh dice. Cleared sealed choices stay unanswered: a rollout asks for them again."""
+    world = clone(info)
+    world.seed = rng.getrandbits(63)
+    others = _others(world, seat)
+    hands = [player.hand for player in others]
+    piles = deal_back(shuffled(sorted_pool(world.deck, world.discard, *hands), rng),
+                      [len(hand) for hand in hands] + [len(world.discard), len(world.deck)])
+    for player, hand in zip(others, piles, strict=False):
+        player.hand = hand
+    world.discard, world.deck = piles[-2], piles[-1]
+    for player in others:
+        armies = [army for army in player.armies if army.alive]
+        if not armies:
+            continue
+        units = [kind for kind, count in sorted(player.tray.items()) for _ in range(count)]
+        rng.shuffle(units)
+        for kind in units:
+            army = rng.choice(armies)
+            if army_room(army, kind) > 0 and rng.random() < 0.7:
+                army.units[kind] += 1
+                player.tray[kind] -= 1
+    return world
