@@ -8,6 +8,7 @@ prompt, parse the answer, open a `Flow`, let the phase table handle it and settl
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -140,7 +141,18 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
 
     @abstractmethod
     def policies(self) -> dict[str, Any]:
-        """Name -> policy object with ``choose(state, prompt, rng) -> dict``."""
+        """Name -> policy object with ``choose(information_state, prompt, rng) -> dict``, asked
+        only through ``engine.decide`` (engine/information.py)."""
+
+    @abstractmethod
+    def information(self, state: State, seat: int) -> State:
+        """``state`` as ``seat`` may know it: all hidden from that seat replaced by a canonical
+        value (the only state a policy is given)."""
+
+    @abstractmethod
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A full world consistent with the information state ``state``, its unseen parts dealt
+        from ``rng`` (a search AI's sample)."""
 
     @abstractmethod
     def start(self, seats: int, options: OptionsT, seed: int) -> StateT:

@@ -27,7 +27,7 @@ def _play(game: LanternHunt, seed: int, policy: str) -> tuple[LanternState, list
     views = []
     while game.result(state) is None:
         prompt = next(prompt for prompt in game.prompts(state) if not prompt.answered)
-        choice = game.policies()[policy].choose(state, prompt, random.Random(seed * 1000 + state.step))
+        choice = engine.decide(game, game.policies()[policy], state, prompt, random.Random(seed * 1000 + state.step))
         state = game.own(game.submit(state, prompt.seat, choice).state)
         views.append(game.view(state, None))
     return state, views

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine import Result, Standing
+from engine import Result, Standing, State
 from engine.kit import GameInfo, KitGame
-from tests.addgame.lanterns import views
+from tests.addgame.lanterns import information, views
 from tests.addgame.lanterns.rules import PHASES
 from tests.addgame.lanterns.state import LanternState, Options
 
@@ -38,6 +39,12 @@ class LanternHunt(KitGame[LanternState, Options]):
             return None
         return Result(winners=list(state.winners), reason=views.reason(state), draw=len(state.winners) > 1,
                       scores=dict(enumerate(state.score)))
+
+    def information(self, state: State, seat: int) -> LanternState:
+        return information.information(self.own(state), seat)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> LanternState:
+        return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
         from tests.addgame.lanterns.ai import HeuristicPolicy, RandomPolicy
