@@ -315,7 +315,8 @@ def picked(state: DefendersState, seat: int, prompt: Prompt, choice: object) -> 
         key = canonical_json(choice) if isinstance(choice, dict) else None
     except (TypeError, ValueError):
         key = None
-    found = next((option for option in prompt.options if canonical_json(option.choice) == key), None)
+    found = next((option for option in prompt.options
+                  if option.choice == choice and canonical_json(option.choice) == key), None)
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
