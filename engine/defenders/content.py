@@ -185,18 +185,17 @@ class Keyed(Protocol):
 
 KeyedT = TypeVar("KeyedT", bound=Keyed)
 
-
 _INDEXES: dict[int, tuple[list[Any], dict[str, Any]]] = {}
 """id(card list) -> (that list, its cards by key): rules look cards up tens of times a choice."""
 
 
 def _index(cards: list[KeyedT]) -> dict[str, KeyedT]:
-    """``cards`` by key, worked out once per card list (content is read once and never
-    changed; the list is kept beside its index so a recycled id is never mistaken for it)."""
+    """``cards`` by key, worked out once per card list (content is frozen, read once; the list
+    is kept beside its index so that a recycled id is never mistaken for it)."""
     found = _INDEXES.get(id(cards))
-    if found is not None and found[0] is cards and len(found[1]) == len(cards):
+    if found is not None and found[0] is cards:
         return found[1]
-    index = {c.key: c for c in cards}
+    index = {card.key: card for card in cards}
     _INDEXES[id(cards)] = (cards, index)
     return index
 
