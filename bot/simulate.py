@@ -28,6 +28,10 @@ def simulate(
     """Play one all-AI match; the AI's randomness is derived from (seed, step, seat) exactly as
     the match service derives it, so ``simulate --db`` stores the very same match.
 
+    The match is played on one working copy (engine/working.py), every step in place: the
+    state ``on_step`` receives is that copy, changed by the next step, so a callback reads it
+    during the call and copies what it keeps.
+
     Returns the summary (game, seats, seed, winner, rounds, choices, log_sha256, reason)
     plus ``log`` (the choice log), ``phase_ends`` (public phase-end texts) and ``state``.
     """
@@ -37,7 +41,8 @@ def simulate(
         raise ValueError(f"unknown policy {policy!r}; choose from {', '.join(sorted(policies))}")
     ai = policies[policy]
     opts = engine.parse_options(game, options)
-    state = game.setup(seats, opts, seed)
+    working = engine.Working(game, game.setup(seats, opts, seed), owned=True)
+    state = working.state
     log: list[tuple[int, dict[str, Any]]] = []
     phase_ends: list[str] = []
     while game.result(state) is None:
@@ -48,12 +53,12 @@ def simulate(
             raise RuntimeError(f"{key} seed {seed}: no open prompt and no result at step {state.step}")
         prompt = open_prompts[0]
         choice = engine.decide(game, ai, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
-        step = game.submit(state, prompt.seat, choice)
+        events = working.submit(prompt.seat, choice)
         log.append((prompt.seat, choice))
-        state = step.state
-        phase_ends += [e.text for e in step.events if e.phase_end and e.seats is None]
+        state = working.state
+        phase_ends += [e.text for e in events if e.phase_end and e.seats is None]
         if on_step is not None:
-            on_step(state, step.events)
+            on_step(state, events)
     result = game.result(state)
     assert result is not None
     return {

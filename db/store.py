@@ -289,8 +289,9 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         return (await session.exec(stmt.order_by(col(Snapshot.seq).desc()).limit(1))).first()
 
     async def load_state(self, session: AsyncSession, match: Match, upto: int | None = None) -> eng.State:
-        """Latest snapshot + the choices after it, replayed through the engine; ``upto`` stops at
-        an earlier step (the state a seat saw when an older prompt was issued)."""
+        """Latest snapshot + the choices after it, replayed through the engine on one working
+        copy (one copy at most, every step in place); ``upto`` stops at an earlier step (the
+        state a seat saw when an older prompt was issued)."""
         game = eng.get(match.game)
         match_id = stored_id(match.id)
         upto = match.step if upto is None else upto
@@ -303,11 +304,14 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         else:
             state = game.state_model().model_validate(snap.state)
             after = snap.seq
+        # A state from setup is ours; one validated from a snapshot may share nested values
+        # with the snapshot row, so its working copy is taken on the first step.
+        working = eng.Working(game, state, owned=snap is None)
         for choice in await self.choices(session, match_id, after):
             if choice.seq > upto:
                 break
-            state = game.submit(state, choice.seat, choice.payload).state
-        return state
+            working.submit(choice.seat, choice.payload)
+        return working.state
 
     async def replay_all(self, session: AsyncSession, match: Match) -> eng.State:
         """The whole log replayed from setup: the audit path, ignores snapshots."""

@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.contract import Prompt, Result, Standing, State
+from engine.contract import Result, Standing, State
 from engine.defenders import actions, information, rules, views
 from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 from engine.defenders.content import content
 from engine.defenders.setup import setup_state
 from engine.defenders.state import DefendersOptions, DefendersState
-from engine.kit import GameInfo, KitGame
+from engine.kit import Asked, GameInfo, KitGame
 from engine.rng import rng_for
 
 INFO = GameInfo(key="defenders", title="Tiny Epic Defenders", seats=range(1, 5), modes=("single", "campaign"),
@@ -41,8 +41,8 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
     def refuse(self, state: DefendersState, seat: int) -> str | None:
         return actions.refusal(state, seat)
 
-    def parse(self, state: DefendersState, seat: int, prompt: Prompt, choice: dict[str, Any]) -> dict[str, Any]:
-        return actions.picked(state, seat, prompt, choice)
+    def parse(self, state: DefendersState, seat: int, asked: Asked, choice: dict[str, Any]) -> dict[str, Any]:
+        return actions.picked(state, seat, asked, choice)
 
     def view_of(self, state: DefendersState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)

@@ -19,7 +19,7 @@ from engine.defenders.names import caravans, region_name, who
 from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
 from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
-from engine.kit import ASKS_NOTHING, Phase, PhaseTable, StepRandom, opt
+from engine.kit import ASKS_NOTHING, Asked, Phase, PhaseTable, StepRandom, opt
 from engine.text import seat_ref
 from engine.validate import canonical_json
 
@@ -307,21 +307,23 @@ def refusal(state: DefendersState, seat: int) -> str | None:
     return refusals.check_seat(state, seat)
 
 
-def picked(state: DefendersState, seat: int, prompt: Prompt, choice: object) -> dict[str, Any]:
-    """The option of ``prompt`` the choice is, exactly (a copy of its choice dict): every
+def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> dict[str, Any]:
+    """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
     specific reason (refusals.py)."""
     try:
         key = canonical_json(choice) if isinstance(choice, dict) else None
     except (TypeError, ValueError):
         key = None
-    found = next((option for option in prompt.options if canonical_json(option.choice) == key), None)
+    prompt = asked.prompt
+    found = next((option for option in prompt.options
+                  if option.choice == choice and canonical_json(option.choice) == key), None)
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
 
 
-def keep_skill(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+def keep_skill(flow: Flow, seat: int, asked: Asked, choice: dict[str, Any]) -> None:
     """Setup: the kept skill is learnt, the other goes under the Skill deck."""
     state = flow.state
     defender = state.defenders[choice["d"]]
@@ -336,11 +338,11 @@ def skills_kept(state: DefendersState) -> bool:
     return not any(other.skill_offer for other in state.defenders)
 
 
-def rebuild(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+def rebuild(flow: Flow, seat: int, asked: Asked, choice: dict[str, Any]) -> None:
     campaign.rebuild_choice(flow, seat, choice)
 
 
-def take_artifact(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+def take_artifact(flow: Flow, seat: int, asked: Asked, choice: dict[str, Any]) -> None:
     """A won artifact with its slots full: drop one for it, or leave it to the deck."""
     state = flow.state
     offer = state.artifact_offer
@@ -361,7 +363,7 @@ def take_artifact(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any])
         flow.emit("log", f"{who(defender)} leaves {new.name}; it goes back into the Artifact deck.")
 
 
-def defend(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+def defend(flow: Flow, seat: int, asked: Asked, choice: dict[str, Any]) -> None:
     state = flow.state
     attack = state.attacks[0]
     if choice["act"] == "defend":
@@ -372,19 +374,19 @@ def defend(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> Non
         attack.declined.append(seat)
 
 
-def react(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+def react(flow: Flow, seat: int, asked: Asked, choice: dict[str, Any]) -> None:
     """Passing remembers the options passed on (asked afresh once they change); anything
     else is a card action."""
     active = flow.state.active
     assert active is not None
     if choice["act"] == "pass":
-        active.react_passed[str(seat)] = [option.value for option in prompt.options]
+        active.react_passed[str(seat)] = [option.value for option in asked.prompt.options]
         return
     active.react_passed.pop(str(seat), None)
-    card_action(flow, seat, prompt, choice)
+    card_action(flow, seat, asked, choice)
 
 
-def pick_target(flow: Flow, seat: int, prompt: Prompt, choice: dict[str, Any]) -> None:
+def pick_target(flow: Flow, seat: int, asked: Asked, choice: dict[str, Any]) -> None:
     """The target of an ability with several: it is paid and used now (or Back)."""
     state = flow.state
     assert state.active is not None
@@ -407,7 +409,7 @@ def spend(f: Flow, d: Defender, ap: int) -> None:
         rounds.begin_turn(f, d)
 
 
-def card_action(f: Flow, seat: int, prompt: Prompt, ch: dict[str, Any]) -> None:
+def card_action(f: Flow, seat: int, asked: Asked, ch: dict[str, Any]) -> None:
     """An answer to the AP card (own Turn, All Defenders, an any-turn skill)."""
     state = f.state
     act = state.active
@@ -430,7 +432,7 @@ def card_action(f: Flow, seat: int, prompt: Prompt, ch: dict[str, Any]) -> None:
         rules.level_up(f, d)
     elif what == "use":
         src = ch["src"]
-        own = prompt.kind != "react" and (act.card == "all" or act.defender == d.idx)
+        own = asked.kind != "react" and (act.card == "all" or act.defender == d.idx)
         ab = effects.usable(state, d, src, own, act.ap)
         assert ab is not None
         options = effects.targets(state, d, src, ab)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from pathlib import Path
-from typing import Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -166,7 +166,8 @@ class Content(Model):
         return _index(self.dire)[key]
 
     def boss(self, key: str) -> BossCard:
-        return _index(self.epic_foes + self.generals)[key]
+        found = _index(self.generals).get(key)
+        return found if found is not None else _index(self.epic_foes)[key]
 
     def region(self, terrain: str) -> OuterRegion:
         return next(r for r in self.regions if r.terrain == terrain)
@@ -184,9 +185,19 @@ class Keyed(Protocol):
 
 KeyedT = TypeVar("KeyedT", bound=Keyed)
 
+_INDEXES: dict[int, tuple[list[Any], dict[str, Any]]] = {}
+"""id(card list) -> (that list, its cards by key): rules look cards up tens of times a choice."""
+
 
 def _index(cards: list[KeyedT]) -> dict[str, KeyedT]:
-    return {c.key: c for c in cards}
+    """``cards`` by key, worked out once per card list (content is frozen, read once; the list
+    is kept beside its index so that a recycled id is never mistaken for it)."""
+    found = _INDEXES.get(id(cards))
+    if found is not None and found[0] is cards:
+        return found[1]
+    index = {card.key: card for card in cards}
+    _INDEXES[id(cards)] = (cards, index)
+    return index
 
 
 # The expansion's component counts (rulebook: 6 Generals, 6 Epic Foe cards, 6 Dire Enemy cards,

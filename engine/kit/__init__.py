@@ -5,7 +5,7 @@
 - `ContentError` and the content readers (errors.py, content.py).
 - `emit` (events.py) and `opt` (prompting.py): events with the short public log, options.
 - `Flow` and `StepRandom` (flow.py): one choice's pass over a copied state.
-- `Phase`, `Sealed`, `Interrupts`, `PhaseTable`, `Handler` (phases.py): the declarative phase
+- `Phase`, `Sealed`, `Interrupts`, `PhaseTable`, `Handler`, `Asked` (phases.py): the declarative phase
   table, its automatic steps and the loop that settles the game between decisions.
 """
 
@@ -15,11 +15,12 @@ from engine.kit.events import LOG_LENGTH, emit
 from engine.kit.flow import Flow, StepRandom
 from engine.kit.game import KitGame
 from engine.kit.info import GameInfo
-from engine.kit.phases import ASKS_NOTHING, Handler, Interrupts, Phase, PhaseTable, Sealed
+from engine.kit.phases import ASKS_NOTHING, Asked, Handler, Interrupts, Phase, PhaseTable, Sealed
 from engine.kit.prompting import opt
 
 __all__ = [
     "ASKS_NOTHING",
+    "Asked",
     "LOG_LENGTH",
     "ContentError",
     "Flow",

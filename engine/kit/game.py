@@ -2,8 +2,8 @@
 
 A game module keeps its rules in submodules; its Game class declares its `GameInfo`, its
 models, its phase table and how it derives a choice's RNG, and fills in the few hooks that
-are really its own. `KitGame.submit` is the one way an answer is applied: find the seat's
-prompt, parse the answer, open a `Flow`, let the phase table handle it and settle, close.
+are really its own. `KitGame.submit` is the one way an answer is applied: find what the seat
+was asked (its prompt built only if needed), parse the answer, open a `Flow`, let the phase table handle it and settle, close.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from engine.contract import IllegalChoice, Prompt, Result, Standing, State, Step
 from engine.kit.errors import WrongGame
 from engine.kit.flow import Flow, StepRandom
 from engine.kit.info import GameInfo
-from engine.kit.phases import PhaseTable
+from engine.kit.phases import Asked, PhaseTable
 from engine.validate import parse_choice
 
 StateT = TypeVar("StateT", bound=State)
@@ -112,18 +112,18 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
 
     def answer(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
         """The template of every answer: refuse what no prompt allows (``refuse``, then a seat
-        that owes nothing), parse the answer for the seat's prompt (``parse``), open the
+        that owes nothing), parse the answer for what the seat was asked (``parse``), open the
         choice's `Flow` (on a copy unless ``in_place``), let the phase table handle it and
         run the game on until a decision is owed, close the step."""
         refused = self.refuse(state, seat)
         if refused is not None:
             raise IllegalChoice(refused)
-        prompt = self.phases.prompt_of(state, seat)
-        if prompt is None:
+        asked = self.phases.asked_of(state, seat)
+        if asked is None:
             raise IllegalChoice(self.nothing_asked)
-        answer = self.parse(state, seat, prompt, choice)
+        answer = self.parse(state, seat, asked, choice)
         flow = self.flow_class.for_choice(state, self.randomness, in_place=in_place)
-        self.phases.handle(flow, seat, prompt, answer)
+        self.phases.handle(flow, seat, asked, answer)
         return flow.close()
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -167,10 +167,10 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         the game's words; None lets the answer through to its prompt."""
         return None
 
-    def parse(self, state: StateT, seat: int, prompt: Prompt, choice: dict[str, Any]) -> object:
-        """The raw choice as the prompt's answer model (an IllegalChoice a player can read
+    def parse(self, state: StateT, seat: int, asked: Asked, choice: dict[str, Any]) -> object:
+        """The raw choice as the decision's answer model (an IllegalChoice a player can read
         when it does not fit); what the phase's handler receives."""
-        return parse_choice(prompt.answer, choice)
+        return parse_choice(asked.answer, choice)
 
     @abstractmethod
     def view_of(self, state: StateT, seat: int | None) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 Per phase, in the spirit of boardgame.io's phases and stages:
 
 - the prompts it asks: ``owed`` (seat, kind) pairs with a ``builders`` entry per kind (cheap:
-  who owes what without building prompts), or one ``prompts`` function;
+  who owes what without building prompts), or one ``prompts`` function; with ``owed``, an
+  ``answers`` model per kind lets an answer be parsed and handled without building the prompt
+  at all (its options are built only if a handler or a refusal reads them: see `Asked`);
 - the handler of each prompt kind, and a ``fallback`` for every other kind (a turn whose
   sub-steps share one answer table);
 - ``sealed``: simultaneous answers given behind a screen, each only stored (and revisable)
@@ -30,6 +32,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from pydantic import BaseModel
+
 from engine.contract import Prompt, State
 from engine.kit.flow import Flow
 
@@ -37,12 +41,52 @@ StateT = TypeVar("StateT", bound=State)
 AnswerT = TypeVar("AnswerT", contravariant=True)
 
 
+class Asked:
+    """The decision a seat is answering: its seat, its kind and its answer model, known
+    without building the prompt when the phase declares them (``owed`` and ``answers``); the
+    prompt itself (its options, its text) is built on first read of ``prompt``.
+
+    Read ``prompt`` before changing the state: it is built from the state the answer was
+    given on, which an in-place step (engine/working.py) changes as it goes.
+    """
+
+    __slots__ = ("seat", "kind", "_answer", "_build", "_prompt")
+
+    def __init__(self, seat: int, kind: str, answer: type[BaseModel] | None = None,
+                 build: Callable[[], Prompt] | None = None, prompt: Prompt | None = None) -> None:
+        if prompt is None and build is None:
+            raise ValueError("an Asked needs its prompt or a way to build it")
+        self.seat = seat
+        self.kind = kind
+        self._answer = answer
+        self._build = build
+        self._prompt = prompt
+
+    @classmethod
+    def of(cls, prompt: Prompt) -> Asked:
+        """A prompt already built."""
+        return cls(prompt.seat, prompt.kind, prompt.answer, prompt=prompt)
+
+    @property
+    def prompt(self) -> Prompt:
+        """The full prompt, built once when first read."""
+        if self._prompt is None:
+            assert self._build is not None
+            self._prompt = self._build()
+        return self._prompt
+
+    @property
+    def answer(self) -> type[BaseModel]:
+        """The model an answer to it is parsed into."""
+        return self._answer if self._answer is not None else self.prompt.answer
+
+
 class Handler(Protocol[StateT, AnswerT]):
-    """Applies one seat's answer to the prompt it was asked: ``handler(flow, seat, prompt,
+    """Applies one seat's answer to the decision it was asked: ``handler(flow, seat, asked,
     answer)``, the answer being what the game's parse made of the raw choice (its answer
     model, by default)."""
 
-    def __call__(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: AnswerT, /) -> None: ...
+    def __call__(self, flow: Flow[StateT], seat: int, asked: Asked, answer: AnswerT, /) -> None: ...
 
 
 AnyHandler = Handler[StateT, Any]
@@ -127,6 +171,9 @@ class Phase(Generic[StateT]):
     handlers: Mapping[str, AnyHandler[StateT]] = field(default_factory=dict)
     owed: Owed[StateT] | None = None
     builders: Mapping[str, Builder[StateT]] = field(default_factory=dict)
+    answers: Mapping[str, type[BaseModel]] = field(default_factory=dict)
+    """With ``owed``: the answer model of a kind (the one its builder puts in the prompt), so
+    that an answer is parsed and handled without building the prompt."""
     prompts: PromptsOf[StateT] | None = None
     fallback: AnyHandler[StateT] | None = None
     """The handler of every prompt kind ``handlers`` does not name."""
@@ -148,6 +195,9 @@ class Phase(Generic[StateT]):
         missing = sorted(set(self.handlers) - set(self.builders)) if self.owed is not None else []
         if missing:
             raise ValueError(f"no prompt builder for the kinds {missing}")
+        unbuilt = sorted(set(self.answers) - set(self.builders))
+        if unbuilt:
+            raise ValueError(f"answer models for kinds no builder asks: {unbuilt}")
         if (self.done is None) != (self.next is None):
             raise ValueError("a phase that can be done says what comes next, and only then")
 
@@ -167,7 +217,7 @@ class Glance(Protocol[StateT]):
     """An answer any prompt may take that only changes the answering seat's view: True when
     ``answer`` was one (nothing else runs), False to let it through to the phase's handler."""
 
-    def __call__(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: Any, /) -> bool: ...
+    def __call__(self, flow: Flow[StateT], seat: int, asked: Asked, answer: Any, /) -> bool: ...
 
 
 def _phase_attribute(state: Any) -> str:
@@ -233,41 +283,54 @@ class PhaseTable(Generic[StateT]):
 
     def prompt_of(self, state: StateT, seat: int) -> Prompt | None:
         """The decision ``seat`` owes now (its first, when it owes several), or None."""
+        asked = self.asked_of(state, seat)
+        return None if asked is None else asked.prompt
+
+    def asked_of(self, state: StateT, seat: int) -> Asked | None:
+        """The decision ``seat`` owes now (its first, when it owes several), or None; its
+        prompt is not built when the phase gives ``owed`` and the kind's answer model."""
         if self.interrupts is None or self.interrupts.head(state) is None:
             phase = self.phase(state)
             if phase.owed is not None:
                 kind = next((kind for owner, kind in phase.owed(state) if owner == seat), None)
-                return None if kind is None else phase.builders[kind](state, seat)
-        return next(iter(self.prompts(state, seat)), None)
+                if kind is None:
+                    return None
+                builder = phase.builders[kind]
+                return Asked(seat, kind, phase.answers.get(kind), build=lambda: builder(state, seat))
+        prompt = next(iter(self.prompts(state, seat)), None)
+        return None if prompt is None else Asked.of(prompt)
 
     # ------------------------------------------------------------------ answers
 
-    def handle(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: object) -> None:
-        """Apply ``seat``'s answer to ``prompt`` and run the game on until a decision is owed.
+    def handle(self, flow: Flow[StateT], seat: int, asked: Asked | Prompt, answer: object) -> None:
+        """Apply ``seat``'s answer to the decision ``asked`` and run the game on until a
+        decision is owed.
 
         In order: a glance takes the answer and nothing else runs; else a queued interrupt's
-        handler takes it, or the phase's handler for the prompt's kind, after which the
+        handler takes it, or the phase's handler for the decision's kind, after which the
         phase's sealed answers are resolved if all are in and then its ``next`` runs if it is
         ``done`` (each only while the game is still in that phase); then `settle`.
         """
-        if self.glance is not None and self.glance(flow, seat, prompt, answer):
+        if isinstance(asked, Prompt):
+            asked = Asked.of(asked)
+        if self.glance is not None and self.glance(flow, seat, asked, answer):
             return
         pending = self.interrupts.head(flow.state) if self.interrupts is not None else None
         if pending is not None:
             assert self.interrupts is not None
-            self.interrupts.handlers[pending.kind](flow, seat, prompt, answer)
+            self.interrupts.handlers[pending.kind](flow, seat, asked, answer)
         else:
-            self.answer(flow, seat, prompt, answer)
+            self.answer(flow, seat, asked, answer)
         self.settle(flow)
 
-    def answer(self, flow: Flow[StateT], seat: int, prompt: Prompt, answer: object) -> None:
-        """The phase's handler of ``prompt.kind``, then its sealed and done checks."""
+    def answer(self, flow: Flow[StateT], seat: int, asked: Asked, answer: object) -> None:
+        """The phase's handler of ``asked.kind``, then its sealed and done checks."""
         name = self.phase_of(flow.state)
         phase = self.phase(flow.state)
-        handler = phase.handler(prompt.kind)
+        handler = phase.handler(asked.kind)
         if handler is None:
-            raise ValueError(f"the {name} phase takes no {prompt.kind!r} answer")
-        handler(flow, seat, prompt, answer)
+            raise ValueError(f"the {name} phase takes no {asked.kind!r} answer")
+        handler(flow, seat, asked, answer)
         if phase.sealed is not None and self.phase_of(flow.state) == name and phase.sealed.all_in(flow.state):
             phase.sealed.resolve(flow)
         if phase.done is not None and self.phase_of(flow.state) == name and phase.done(flow.state):

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.contract import IllegalChoice, Prompt
-from engine.kit import Flow, Interrupts, Phase, PhaseTable
+from engine.kit import Asked, Flow, Interrupts, Phase, PhaseTable
 from engine.kit.phases import ASKS_NOTHING, PromptsOf
 from engine.samurai.answers import Pick
 from engine.samurai.battle import choose_losses, loss_prompts
@@ -146,85 +146,85 @@ def _war_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
 # ---------------------------------------------------------------- answers
 
 
-def answer_task(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_task(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     """A queued task (classic pace) is served, then leaves the queue."""
     do_task(flow.state, seat, flow.state.queue[0], answer, flow.events)
     flow.state.queue.pop(0)
 
 
-def answer_claim(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_claim(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     do_claim_wish(flow.state, seat, answer)
 
 
-def answer_placement(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_placement(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     do_placement(flow.state, seat, answer)
 
 
-def answer_muster(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_muster(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     do_muster(flow.state, seat, answer)
 
 
-def answer_sword(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_sword(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     """A sealed sword wish (combined steps), or the queued bidder's pick (classic)."""
     if _combined(flow.state):
         want_sword(flow.state, seat, answer)
     else:
-        answer_task(flow, seat, prompt, answer)
+        answer_task(flow, seat, asked, answer)
 
 
-def answer_screen(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_screen(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     do_screen(flow.state, seat, answer)
 
 
-def answer_discard(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_discard(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     discard_card(flow.state, flow.events, seat, answer)
 
 
-def answer_plan(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_plan(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     player_of(flow.state, seat).draft["plan"] = check_plan(flow.state, seat, answer)
 
 
-def answer_spying(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_spying(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     answer_spy(flow.state, seat, answer, flow.events, flow.rng)
 
 
-def answer_plan_revise(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_plan_revise(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     """The spy's holder revises last, so the plans are revealed at once."""
     player_of(flow.state, seat).draft["plan"] = check_plan(flow.state, seat, answer)
     lock_plans(flow.state, flow.events, flow.rng)
 
 
-def answer_levy(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_levy(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     player_of(flow.state, seat).draft["levy"] = check_levy(flow.state, seat, answer)
 
 
-def answer_place(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_place(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     do_place(flow.state, seat, answer)
 
 
-def answer_ronin(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_ronin(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     do_ronin(flow.state, seat, answer)
 
 
-def answer_casualties(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_casualties(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     choose_losses(flow.state, flow.events, seat, answer, flow.rng)
 
 
-def answer_ninja_offer(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_ninja_offer(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     send_ninja(flow.state, flow.events, seat, answer, flow.rng, from_offer=True)
 
 
-def answer_units(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Any) -> None:
+def answer_units(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
     """Which units go: a garrison's attacking force, a garrison's move, an army's gathering."""
-    choose_units(flow.state, flow.events, seat, prompt.kind, answer)
+    choose_units(flow.state, flow.events, seat, asked.kind, answer)
 
 
-def answer_war(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_war(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     """Any Wage War turn prompt: war_answers' tables by step and by menu."""
-    handle_war(flow.state, seat, prompt.kind, answer, flow.events, flow.rng)
+    handle_war(flow.state, seat, asked.kind, answer, flow.events, flow.rng)
 
 
-def look_at_region(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: object) -> bool:
+def look_at_region(flow: SamuraiFlow, seat: int, asked: Asked, answer: object) -> bool:
     """Choosing a region of a paged province list only moves that seat's view of the list;
     any other answer returns the seat's lists to all regions."""
     state = flow.state
@@ -241,15 +241,15 @@ def look_at_region(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: object)
 # ---------------------------------------------------------------- interrupts
 
 
-def answer_ninja(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_ninja(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     send_ninja(flow.state, flow.events, seat, answer, flow.rng, from_offer=False)
 
 
-def answer_counter(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_counter(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     strike_back(flow.state, flow.events, seat, flow.state.interrupts[0].data["holder"], answer, flow.rng)
 
 
-def answer_rebuild(flow: SamuraiFlow, seat: int, prompt: Prompt, answer: Pick) -> None:
+def answer_rebuild(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
     rebuild(flow.state, flow.events, seat, answer)
 
 

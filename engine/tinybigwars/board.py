@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.contract import Event
-from engine.kit.events import emit as kit_emit
 from engine.text import seat_ref
 from engine.tinybigwars.content import HeroCard, LocationCard, content
 from engine.tinybigwars.state import Hero, TBWState
@@ -109,16 +105,3 @@ def charter_sites(state: TBWState, seat: int) -> list[str]:
 def units(state: TBWState, node: str, seat: int) -> int:
     return state.loc(node).minions[seat] + len(state.heroes_at(node, seat))
 
-
-def emit(
-    state: TBWState,
-    events: list[Event],
-    kind: str,
-    text: str,
-    *,
-    seats: list[int] | None = None,
-    data: dict[str, Any] | None = None,
-    phase_end: bool = False,
-) -> None:
-    """Record an event; public ones also feed the view's ``last_events``."""
-    kit_emit(state, "last_events", events, kind, text, seats=seats, data=data, phase_end=phase_end)

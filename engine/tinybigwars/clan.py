@@ -7,7 +7,7 @@ it ends the phase once every clan is done.
 from __future__ import annotations
 
 from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
-from engine.kit import opt
+from engine.kit import emit, opt
 from engine.text import seat_ref
 from engine.tinybigwars.answers import BuildAnswer, ClanAnswer, RecruitAnswer
 from engine.tinybigwars.board import (
@@ -15,13 +15,12 @@ from engine.tinybigwars.board import (
     build_cost,
     build_sites,
     charter_sites,
-    emit,
     hero_card,
     income,
     loc_name,
     recruit_sites,
 )
-from engine.tinybigwars.state import TBWState
+from engine.tinybigwars.state import LOG_FIELD, TBWState
 from engine.words import counted
 
 
@@ -50,6 +49,7 @@ def begin(s: TBWState, events: list[Event]) -> None:
         maybe_done(s, clan.seat)
     emit(
         s,
+        LOG_FIELD,
         events,
         "clan_start",
         f"Round {s.round}: heroes gain energy; coins: "
@@ -134,7 +134,7 @@ def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) ->
         if ans.location is not None:
             raise IllegalChoice("Finishing the Clan Phase takes no location.")
         clan.clan_done = True
-        emit(s, events, "clan_done", f"{seat_ref(seat)} finishes the Clan Phase.")
+        emit(s, LOG_FIELD, events, "clan_done", f"{seat_ref(seat)} finishes the Clan Phase.")
     else:
         node = ans.location
         if node is None or node not in {loc.id for loc in s.locations}:
@@ -162,7 +162,7 @@ def submit_recruit(s: TBWState, seat: int, ans: RecruitAnswer, events: list[Even
     s.loc(node).minions[seat] += ans.count * per
     clan.coins -= ans.count
     clan.pending, clan.pending_location = None, None
-    emit(s, events, "recruit", f"{seat_ref(seat)} recruits {counted(ans.count * per, 'minion')} at {loc_name(s, node)}.")
+    emit(s, LOG_FIELD, events, "recruit", f"{seat_ref(seat)} recruits {counted(ans.count * per, 'minion')} at {loc_name(s, node)}.")
     maybe_done(s, seat)
 
 
@@ -174,6 +174,7 @@ def submit_build(s: TBWState, seat: int, ans: BuildAnswer, events: list[Event]) 
     clan.pending, clan.pending_location = None, None
     emit(
         s,
+        LOG_FIELD,
         events,
         "build",
         f"{seat_ref(seat)} builds a {ans.infrastructure.title()} at {loc_name(s, node)}.",
@@ -195,6 +196,7 @@ def _place_charter(s: TBWState, seat: int, node: str, events: list[Event]) -> No
     s.loc(node).infrastructure = infrastructure
     emit(
         s,
+        LOG_FIELD,
         events,
         "build",
         f"{seat_ref(seat)} plays a Building card: a free {infrastructure.title()} at {loc_name(s, node)}.",

@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
-from engine.kit import opt
+from engine.kit import emit, opt
 from engine.text import seat_ref
 from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
-from engine.tinybigwars.board import emit, has_hero_ability, hero_card, hero_name, loc_name, units
-from engine.tinybigwars.state import Combat, Energy, Hero, TBWState
+from engine.tinybigwars.board import has_hero_ability, hero_card, hero_name, loc_name, units
+from engine.tinybigwars.state import LOG_FIELD, Combat, Energy, Hero, TBWState
 from engine.words import counted
 
 MAX_OPTIONS = 25
@@ -73,6 +73,7 @@ def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, 
     rolls = "; ".join(f"{seat_ref(s)} rolls {' '.join(map(str, d)) or '-'} = {counted(h, 'hit')}" for s, d, h in zip(seats, dice, hits, strict=True))
     emit(
         state,
+        LOG_FIELD,
         events,
         "combat_roll",
         f"Fight at {loc_name(state, node)}: {rolls}",
@@ -94,8 +95,8 @@ def submit_energy(state: TBWState, seat: int, attack: int, guard: int, events: l
         raise IllegalChoice(f"You spend {attack + guard} energy but your heroes here have only {have}.")
     revising = combat.spend[i] is not None
     combat.spend[i] = Energy(attack=attack, guard=guard)
-    emit(state, events, "energy_sealed", f"You sealed {attack} attack and {guard} guard energy.", seats=[seat])
-    emit(state, events, "energy_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} an energy spend.")
+    emit(state, LOG_FIELD, events, "energy_sealed", f"You sealed {attack} attack and {guard} guard energy.", seats=[seat])
+    emit(state, LOG_FIELD, events, "energy_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} an energy spend.")
     if all(sp is not None or not need for sp, need in zip(combat.spend, combat.needs_spend, strict=True)):
         return resolve(state, events)
     return False
@@ -167,6 +168,7 @@ def resolve(state: TBWState, events: list[Event]) -> bool:
         )
     emit(
         state,
+        LOG_FIELD,
         events,
         "combat_damage",
         f"Fight at {loc_name(state, node)}: " + "; ".join(lines),
@@ -195,7 +197,7 @@ def submit_damage(state: TBWState, seat: int, hero_id: str, events: list[Event])
         raise IllegalChoice(f"{hero_card(hero).name} is already down; pick a hero still standing.")
     took = absorb(hero, combat.damage_left[i])
     rest = combat.damage_left[i] - took
-    emit(state, events, "hero_damage", f"{hero_name(hero)} takes {counted(took, 'hit')} (health {hero.health} left).")
+    emit(state, LOG_FIELD, events, "hero_damage", f"{hero_name(hero)} takes {counted(took, 'hit')} (health {hero.health} left).")
     others = [h for h in state.heroes_at(combat.location, seat) if h.health > 0 and h.id != hero_id]
     if rest and (len(others) <= 1 or rest >= sum(capacity(h) for h in others)):
         for h in others:
@@ -216,19 +218,19 @@ def finish(state: TBWState, events: list[Event]) -> bool:
         if h.health <= 0:
             h.defeated = True
             h.location = None
-            emit(state, events, "hero_defeated", f"{hero_name(h)} is defeated.", data={"hero": h.id})
+            emit(state, LOG_FIELD, events, "hero_defeated", f"{hero_name(h)} is defeated.", data={"hero": h.id})
     for seat in combat.seats:
         if has_hero_ability(state, node, seat, "mend_after_fight"):
             for h in state.heroes_at(node, seat):
                 h.health = min(hero_card(h).health, h.health + 1)
-            emit(state, events, "ability", f"Willow Mender heals {seat_ref(seat)}'s heroes at {loc_name(state, node)}.")
+            emit(state, LOG_FIELD, events, "ability", f"Willow Mender heals {seat_ref(seat)}'s heroes at {loc_name(state, node)}.")
     for h in state.heroes:
         h.shield_used = False
     left = state.present(node)
     if len(left) <= 1:
         state.loc(node).held_by = None
     outcome = f"{seat_ref(left[0])} holds it" if len(left) == 1 else "nobody holds it" if not left else "it stays contested"
-    emit(state, events, "combat_end", f"Fight at {loc_name(state, node)} is over: {outcome}.", data={"location": node})
+    emit(state, LOG_FIELD, events, "combat_end", f"Fight at {loc_name(state, node)} is over: {outcome}.", data={"location": node})
     state.combat = None
     state.phase = "activation"
     return True

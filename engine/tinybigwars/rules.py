@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
-from engine.kit import ASKS_NOTHING, Flow, Phase, PhaseTable, Sealed, StepRandom, opt
+from engine.kit import ASKS_NOTHING, Asked, Flow, Phase, PhaseTable, Sealed, StepRandom, emit, opt
 from engine.text import seat_ref
 from engine.tinybigwars import clan, combat
 from engine.tinybigwars.answers import (
@@ -26,7 +26,6 @@ from engine.tinybigwars.answers import (
 from engine.tinybigwars.board import (
     ability_for,
     controlled,
-    emit,
     hero_card,
     hero_name,
     influence,
@@ -34,7 +33,7 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.forces import force_of, force_prompt
-from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.state import LOG_FIELD, Hero, TBWState
 from engine.tinybigwars.victory import end, rank
 from engine.words import counted
 
@@ -46,14 +45,14 @@ MAX_OPTIONS = 25
 # ----------------------------------------------------------------------------- force
 
 
-def _submit_force(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ForceAnswer) -> None:
+def _submit_force(flow: Flow[TBWState], seat: int, asked: Asked, ans: ForceAnswer) -> None:
     """A force sealed behind the screen (or revised); the phase table reveals them once all are in."""
-    s, events = flow.state, flow.events
+    s = flow.state
     force = force_of(ans.picks, s.options.point_limit)
     revising = s.seats[seat].force is not None
     s.seats[seat].force = force
-    emit(s, events, "force_sealed", f"You sealed a force of {force.points} points.", seats=[seat])
-    emit(s, events, "force_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} a force.")
+    flow.emit("force_sealed", f"You sealed a force of {force.points} points.", seats=[seat])
+    flow.emit("force_ready", f"{seat_ref(seat)} {'revised' if revising else 'sealed'} a force.")
 
 
 def _forces_sealed(state: TBWState) -> bool:
@@ -79,6 +78,7 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
         lines.append(f"{seat_ref(clan_seat.seat)}: {', '.join(cards)} ({counted(clan_seat.force.points, 'point')})")
     emit(
         s,
+        LOG_FIELD,
         events,
         "force_reveal",
         "Forces revealed. " + "; ".join(lines),
@@ -104,15 +104,15 @@ def _clan_over(state: TBWState) -> bool:
     return all(clan_seat.clan_done for clan_seat in state.seats)
 
 
-def _submit_clan(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ClanAnswer) -> None:
+def _submit_clan(flow: Flow[TBWState], seat: int, asked: Asked, ans: ClanAnswer) -> None:
     clan.submit_clan(flow.state, seat, ans, flow.events)
 
 
-def _submit_recruit(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: RecruitAnswer) -> None:
+def _submit_recruit(flow: Flow[TBWState], seat: int, asked: Asked, ans: RecruitAnswer) -> None:
     clan.submit_recruit(flow.state, seat, ans, flow.events)
 
 
-def _submit_build(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: BuildAnswer) -> None:
+def _submit_build(flow: Flow[TBWState], seat: int, asked: Asked, ans: BuildAnswer) -> None:
     clan.submit_build(flow.state, seat, ans, flow.events)
 
 
@@ -124,7 +124,7 @@ def _end_clan(s: TBWState, events: list[Event], rng: random.Random) -> None:
     for clan_seat in s.seats:
         clan_seat.coins = 0
         clan_seat.clan_done = True
-    emit(s, events, "clan_end", f"Round {s.round}: Clan Phase over; unspent coins are lost.", phase_end=True)
+    emit(s, LOG_FIELD, events, "clan_end", f"Round {s.round}: Clan Phase over; unspent coins are lost.", phase_end=True)
     _start_activation(s, events, rng)
 
 
@@ -159,6 +159,7 @@ def _start_activation(s: TBWState, events: list[Event], rng: random.Random) -> N
     s.turn.hero = None
     emit(
         s,
+        LOG_FIELD,
         events,
         "activation_start",
         "Hero Activation order: " + ", ".join(seat_ref(turn_seat) for turn_seat in s.turn.order),
@@ -201,12 +202,12 @@ def _activate_prompt(s: TBWState, seat: int) -> Prompt:
     )
 
 
-def _submit_activate(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ActivateAnswer) -> None:
+def _submit_activate(flow: Flow[TBWState], seat: int, asked: Asked, ans: ActivateAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     clan_seat = s.seats[seat]
     if ans.hero == "pass":
         clan_seat.passed = True
-        emit(s, events, "pass", f"{seat_ref(seat)} passes.")
+        flow.emit("pass", f"{seat_ref(seat)} passes.")
         _next_turn(s, events, rng)
         return
     hero = next((h for h in s.heroes if h.id == ans.hero), None)
@@ -223,10 +224,10 @@ def _submit_activate(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: Activ
     if ability_for(s, node, seat) == "extra_action":
         actions += 1
     s.turn.hero, s.turn.actions, s.turn.free_move_used, s.turn.move_to = hero.id, actions, False, None
-    emit(s, events, "activate", f"{seat_ref(seat)} activates {hero_card(hero).name} at {loc_name(s, node)} ({actions} actions).")
+    flow.emit("activate", f"{seat_ref(seat)} activates {hero_card(hero).name} at {loc_name(s, node)} ({actions} actions).")
     if hero_card(hero).ability == "rally":
         s.loc(node).minions[seat] += 1
-        emit(s, events, "ability", f"Banner Captain rallies 1 minion at {loc_name(s, node)}.")
+        flow.emit("ability", f"Banner Captain rallies 1 minion at {loc_name(s, node)}.")
 
 
 def _action_prompt(s: TBWState, seat: int) -> Prompt:
@@ -269,7 +270,7 @@ def _escort_prompt(s: TBWState, seat: int) -> Prompt:
     )
 
 
-def _submit_action(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ActionAnswer) -> None:
+def _submit_action(flow: Flow[TBWState], seat: int, asked: Asked, ans: ActionAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     hero = s.hero(s.turn.hero or "")
     card = hero_card(hero)
@@ -307,13 +308,13 @@ def _submit_action(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: ActionA
         hero.energy = min(card.max_energy, hero.energy + gain)
         if here == "train_both":
             hero.health = min(card.health, hero.health + 1)
-    emit(s, events, "train", f"{hero_name(hero)} trains: health {hero.health}, energy {hero.energy}.")
+    flow.emit("train", f"{hero_name(hero)} trains: health {hero.health}, energy {hero.energy}.")
     s.turn.actions -= 1
     if s.turn.actions <= 0:
         _finish_activation(s, events, rng)
 
 
-def _submit_escort(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: EscortAnswer) -> None:
+def _submit_escort(flow: Flow[TBWState], seat: int, asked: Asked, ans: EscortAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     hero = s.hero(s.turn.hero or "")
     have = s.loc(hero.location or "").minions[seat]
@@ -350,6 +351,7 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
     free = "" if cost else " (free move)"
     emit(
         s,
+        LOG_FIELD,
         events,
         "move",
         f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {counted(minions, 'minion')}{free}.",
@@ -370,7 +372,7 @@ def _finish_activation(s: TBWState, events: list[Event], rng: random.Random) -> 
     hero = s.hero(s.turn.hero or "")
     if not hero.defeated and ability_for(s, hero.location or "", hero.seat) == "rest_end":
         hero.energy = min(hero_card(hero).max_energy, hero.energy + 1)
-        emit(s, events, "ability", f"{hero_name(hero)} rests at {loc_name(s, hero.location or '')}: +1 energy.")
+        emit(s, LOG_FIELD, events, "ability", f"{hero_name(hero)} rests at {loc_name(s, hero.location or '')}: +1 energy.")
     s.turn.hero, s.turn.actions, s.turn.move_to = None, 0, None
     _next_turn(s, events, rng)
 
@@ -401,7 +403,7 @@ def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> Non
         if not combat.start(s, node, None, rng, events):
             return
     s.phase = "activation"
-    emit(s, events, "activation_end", f"Round {s.round}: Hero Activation Phase over.", phase_end=True)
+    emit(s, LOG_FIELD, events, "activation_end", f"Round {s.round}: Hero Activation Phase over.", phase_end=True)
     _victory_check(s, events, rng)
 
 
@@ -414,7 +416,7 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
     for clan_seat in s.seats:
         if not clan_seat.eliminated and not s.live_heroes(clan_seat.seat) and not any(loc.minions[clan_seat.seat] for loc in s.locations):
             clan_seat.eliminated = True
-            emit(s, events, "eliminated", f"{seat_ref(clan_seat.seat)} has no units left and is out.")
+            emit(s, LOG_FIELD, events, "eliminated", f"{seat_ref(clan_seat.seat)} has no units left and is out.")
     alive = [clan_seat.seat for clan_seat in s.seats if not clan_seat.eliminated]
     summary = ", ".join(f"{seat_ref(i)} {v} influence" for i, v in enumerate(scores))
     reached = [seat for seat in alive if scores[seat] >= s.options.to_win]
@@ -425,20 +427,20 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
     elif s.round >= s.options.round_limit:
         end(s, events, rank(alive, scores, places), "round_limit", scores, summary)
     else:
-        emit(s, events, "round_end", f"Round {s.round} over: {summary}.", data={"influence": scores}, phase_end=True)
+        emit(s, LOG_FIELD, events, "round_end", f"Round {s.round} over: {summary}.", data={"influence": scores}, phase_end=True)
         _start_round(s, events, rng)
 
 
 # ----------------------------------------------------------------------------- combat prompts
 
 
-def _submit_energy(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: EnergyAnswer) -> None:
+def _submit_energy(flow: Flow[TBWState], seat: int, asked: Asked, ans: EnergyAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     if combat.submit_energy(s, seat, ans.attack, ans.guard, events):
         _after_combat(s, events, rng)
 
 
-def _submit_damage(flow: Flow[TBWState], seat: int, prompt: Prompt, ans: DamageAnswer) -> None:
+def _submit_damage(flow: Flow[TBWState], seat: int, asked: Asked, ans: DamageAnswer) -> None:
     s, events, rng = flow.state, flow.events, flow.rng
     if combat.submit_damage(s, seat, ans.hero, events):
         _after_combat(s, events, rng)
@@ -476,28 +478,32 @@ def _fight_owed(state: TBWState) -> list[tuple[int, str]]:
 
 PHASES: PhaseTable[TBWState] = PhaseTable({
     "force": Phase(
-        owed=_force_owed, builders={"force": force_prompt}, handlers={"force": _submit_force},
+        owed=_force_owed, builders={"force": force_prompt}, answers={"force": ForceAnswer},
+        handlers={"force": _submit_force},
         sealed=Sealed(all_in=_forces_sealed, resolve=_reveal),
     ),
     "clan": Phase(
         owed=_clan_owed,
         builders={"clan": clan.clan_prompt, "recruit": clan.clan_prompt, "build": clan.clan_prompt},
+        answers={"clan": ClanAnswer, "recruit": RecruitAnswer, "build": BuildAnswer},
         handlers={"clan": _submit_clan, "recruit": _submit_recruit, "build": _submit_build},
         done=_clan_over, next=_clan_ends,
     ),
     "activation": Phase(
         owed=_turn_owed,
         builders={"activate": _activate_prompt, "action": _action_prompt, "escort": _escort_prompt},
+        answers={"activate": ActivateAnswer, "action": ActionAnswer, "escort": EscortAnswer},
         handlers={"activate": _submit_activate, "action": _submit_action, "escort": _submit_escort},
     ),
     "combat": Phase(
         owed=_fight_owed,
         builders={"energy": combat.energy_prompt, "damage_order": combat.damage_prompt},
+        answers={"energy": EnergyAnswer, "damage_order": DamageAnswer},
         handlers={"energy": _submit_energy, "damage_order": _submit_damage},
     ),
     "over": ASKS_NOTHING,
 })
-"""Per phase: who owes which prompt kind, its builder and its handler. Forces are sealed
+"""Per phase: who owes which prompt kind, its builder, its answer model and its handler. Forces are sealed
 answers, revealed together once every clan has sealed one."""
 
 STEP_RANDOM = StepRandom()
@@ -507,7 +513,7 @@ STEP_RANDOM = StepRandom()
 class TBWFlow(Flow[TBWState]):
     """A Tiny Big Wars choice's pass: its public log is the state's ``last_events``."""
 
-    log_field = "last_events"
+    log_field = LOG_FIELD
 
 
 def owed(s: TBWState) -> list[tuple[int, str]]:

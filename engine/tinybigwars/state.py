@@ -13,6 +13,9 @@ from engine.contract import State
 
 Phase = Literal["force", "clan", "activation", "combat", "over"]
 
+LOG_FIELD = "last_events"
+"""The state's public log, as `engine.kit.emit` and `Flow.emit` name it (engine/kit/events.py)."""
+
 
 def _set_field(model: BaseModel, name: str, value: object) -> None:
     """Setting a field as pydantic does for these models (no assignment validation, not

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.contract import Event
+from engine.kit import emit
 from engine.text import seat_ref
-from engine.tinybigwars.board import emit
-from engine.tinybigwars.state import TBWState
+from engine.tinybigwars.state import LOG_FIELD, TBWState
 
 
 def rank(seats: list[int], scores: list[int], places: list[int]) -> list[int]:
@@ -42,4 +42,4 @@ def end(s: TBWState, events: list[Event], winners: list[int], reason: str, score
         why = f"tied on influence and locations when the {s.options.round_limit}-round limit is reached"
     who = " and ".join(seat_ref(w) for w in s.winners) or "nobody"
     text = f"Round {s.round} over: {summary}. {'Draw between ' + who if s.draw else who.capitalize() + ' wins'}: {why}."
-    emit(s, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)
+    emit(s, LOG_FIELD, events, "game_over", text, data={"winners": s.winners, "reason": reason, "influence": scores}, phase_end=True)

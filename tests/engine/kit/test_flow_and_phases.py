@@ -8,7 +8,17 @@ import pytest
 from pydantic import BaseModel, Field
 
 from engine.contract import Prompt, State
-from engine.kit import ASKS_NOTHING, LOG_LENGTH, Flow, Interrupts, Phase, PhaseTable, Sealed, StepRandom
+from engine.kit import (
+    ASKS_NOTHING,
+    LOG_LENGTH,
+    Asked,
+    Flow,
+    Interrupts,
+    Phase,
+    PhaseTable,
+    Sealed,
+    StepRandom,
+)
 from engine.kit.phases import Builder
 from engine.rng import rng_for
 from engine.tinybigwars.answers import ActivateAnswer
@@ -31,7 +41,7 @@ def _prompt(kind: str) -> Builder[Toy]:
     return build
 
 
-def _bid(flow: Flow[Toy], seat: int, prompt: Prompt, amount: int) -> None:
+def _bid(flow: Flow[Toy], seat: int, asked: Asked, amount: int) -> None:
     flow.state.bids[str(seat)] = amount
 
 
@@ -41,7 +51,7 @@ def _reveal(flow: Flow[Toy]) -> None:
     flow.state.phase = "talk"
 
 
-def _say(flow: Flow[Toy], seat: int, prompt: Prompt, word: str) -> None:
+def _say(flow: Flow[Toy], seat: int, asked: Asked, word: str) -> None:
     flow.state.words.append(word)
 
 
@@ -114,7 +124,7 @@ def test_the_hooks_of_a_phase_left_during_the_answer_do_not_run() -> None:
     """A handler that moves the game to another phase ends that phase's checks."""
     calls: list[str] = []
 
-    def leave(flow: Flow[Toy], seat: int, prompt: Prompt, answer: object) -> None:
+    def leave(flow: Flow[Toy], seat: int, asked: Asked, answer: object) -> None:
         flow.state.phase = "over"
 
     table: PhaseTable[Toy] = PhaseTable({
@@ -188,7 +198,7 @@ def _count_step(flow: Flow[Counted]) -> bool:
     return True
 
 
-def _confirm(flow: Flow[Counted], seat: int, prompt: Prompt, answer: object) -> None:
+def _confirm(flow: Flow[Counted], seat: int, asked: Asked, answer: object) -> None:
     flow.state.queue.pop(0)
     flow.emit("confirmed", f"seat {seat} confirms")
 
@@ -246,7 +256,7 @@ def test_a_game_that_never_settles_raises_instead_of_hanging() -> None:
 
 
 def test_a_glance_only_moves_the_view_and_runs_no_rule() -> None:
-    def glance(flow: Flow[Toy], seat: int, prompt: Prompt, answer: object) -> bool:
+    def glance(flow: Flow[Toy], seat: int, asked: Asked, answer: object) -> bool:
         if answer == "look":
             flow.state.log = [f"seat {seat} looks"]
             return True
