@@ -4,7 +4,7 @@ step, the reckoning an automatic step (with the step's RNG for the wind), the en
 from __future__ import annotations
 
 from engine import IllegalChoice, Prompt
-from engine.kit import ASKS_NOTHING, Flow, Phase, PhaseTable, Sealed
+from engine.kit import ASKS_NOTHING, Asked, Flow, Phase, PhaseTable, Sealed
 from engine.text import seat_ref
 from tests.addgame.lanterns.content import places
 from tests.addgame.lanterns.prompts import PlaceAnswer, hide_prompt, seek_prompt
@@ -17,7 +17,7 @@ def _place(answer: PlaceAnswer) -> str:
     return answer.place
 
 
-def _hide(flow: Flow[LanternState], seat: int, prompt: Prompt, answer: PlaceAnswer) -> None:
+def _hide(flow: Flow[LanternState], seat: int, asked: Asked, answer: PlaceAnswer) -> None:
     flow.state.hidden[seat] = _place(answer)
     flow.emit("hidden", f"You hid your lantern in the {places()[answer.place].name}.", seats=[seat])
 
@@ -31,7 +31,7 @@ def _to_seek(flow: Flow[LanternState]) -> None:
     flow.emit("all_hidden", f"Round {flow.state.round}: every lantern is hidden.", phase_end=True)
 
 
-def _seek(flow: Flow[LanternState], seat: int, prompt: Prompt, answer: PlaceAnswer) -> None:
+def _seek(flow: Flow[LanternState], seat: int, asked: Asked, answer: PlaceAnswer) -> None:
     state = flow.state
     state.searched[seat] = _place(answer)
     flow.emit("searched", f"{seat_ref(seat)} searches the {places()[answer.place].name}.")
