@@ -118,6 +118,8 @@ class SearchPolicy:
     """Search this many rounds instead of by time (a decision then depends only on its inputs)."""
     last: Decision = field(default_factory=Decision)
     name: str = "search"
+    offload: bool = True
+    """It thinks long: a service runs it beside its event loop (bot/service/thinking.py)."""
 
     def bounded(self, rounds: int) -> SearchPolicy:
         """This policy searching ``rounds`` rounds per decision, whatever the time."""
