@@ -70,8 +70,7 @@ def key_of(choice: dict[str, Any]) -> str:
 
 
 class Abandoned(Exception):
-    """A rollout cut short (the budget ran out, or the rules refused a heuristic's slip): it
-    counts for nothing."""
+    """A rollout the rules refused half way (a heuristic's slip): it counts for nothing."""
 
 
 @dataclass
@@ -121,9 +120,11 @@ class SearchPolicy:
     offload: bool = True
     """It thinks long: a service runs it beside its event loop (bot/service/thinking.py)."""
 
-    def bounded(self, rounds: int) -> SearchPolicy:
-        """This policy searching ``rounds`` rounds per decision, whatever the time."""
-        return SearchPolicy(self.game, self.rollout, self.evaluate, list(self.proposers), self.depth, self.width,
+    def bounded(self, rounds: int, depth: int | None = None, width: int | None = None) -> SearchPolicy:
+        """This policy searching ``rounds`` rounds per decision (rollouts of ``depth`` choices at
+        most, ``width`` candidates), whatever the time: its choice then depends on its inputs alone."""
+        return SearchPolicy(self.game, self.rollout, self.evaluate, list(self.proposers),
+                            self.depth if depth is None else depth, self.width if width is None else width,
                             self.budget, rounds)
 
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -209,7 +210,9 @@ class SearchPolicy:
     def _rollout(self, world: State, seat: int, choice: dict[str, Any], rng: random.Random,
                  started: float) -> float | None:
         """``choice`` played in ``world`` (owned), the heuristic playing on; its worth to ``seat``.
-        A rollout the budget runs out in is abandoned: the budget holds to about one step."""
+        A rollout the budget runs out in stops and is scored where it is (the game's evaluation):
+        the budget holds to about one step, and a budget shorter than a whole rollout still
+        compares the candidates."""
         game = self.game
         play = game.play if isinstance(game, PlaysInPlace) else None
 
@@ -229,7 +232,7 @@ class SearchPolicy:
                 break
             prompt = prompts[0]
             if self.rounds is None and self._out_of_time(started):
-                raise Abandoned
+                break  # the budget is spent: this rollout stops here and is scored as it stands
             try:
                 world = step(world, prompt.seat, self.rollout.choose(world, prompt, rng))
             except (IllegalChoice, ValueError) as error:  # the world may be half changed: not counted
