@@ -70,7 +70,7 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
     def policies(self) -> dict[str, Any]:
         from engine.defenders.search import search_policy
 
-        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy()}
+        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy(self)}
 
 
 GAME = DefendersGame()

@@ -3,6 +3,7 @@ before the end, the table's danger scores (the Capital's Threat first)."""
 
 from __future__ import annotations
 
+from engine.contract import Game
 from engine.defenders import rules
 from engine.defenders.state import DefendersState
 from engine.search import SearchPolicy
@@ -21,8 +22,7 @@ def evaluate(state: DefendersState, seat: int) -> float:
     return 0.5 * capital + 0.2 * regions + 0.2 * boss + 0.1 * health
 
 
-def search_policy() -> SearchPolicy:
-    import engine.defenders as game
+def search_policy(game: Game) -> SearchPolicy:
     from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 
-    return SearchPolicy(game.GAME, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=40)
+    return SearchPolicy(game, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=40)

@@ -65,7 +65,7 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
     def policies(self) -> dict[str, Any]:
         from engine.samurai.search import search_policy
 
-        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy()}
+        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy(self)}
 
 
 GAME = SamuraiGame()

@@ -3,6 +3,7 @@ so provinces (victory points in LWTV) and living troops score where a rollout st
 
 from __future__ import annotations
 
+from engine.contract import Game
 from engine.samurai.board import army_regulars, owned
 from engine.samurai.state import SamuraiState
 from engine.samurai.victory import public_vp
@@ -24,8 +25,7 @@ def evaluate(state: SamuraiState, seat: int) -> float:
     return lead(score(seat), others, scale=4.0)
 
 
-def search_policy() -> SearchPolicy:
-    import engine.samurai as game
+def search_policy(game: Game) -> SearchPolicy:
     from engine.samurai.ai import HeuristicPolicy, RandomPolicy
 
-    return SearchPolicy(game.GAME, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=80)
+    return SearchPolicy(game, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=80)

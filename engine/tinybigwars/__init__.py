@@ -57,7 +57,7 @@ class TinyBigWars(KitGame[TBWState, Options]):
         from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy
         from engine.tinybigwars.search import search_policy
 
-        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy()}
+        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy(self)}
 
 
 GAME = TinyBigWars()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.contract import Game
 from engine.search import SearchPolicy, lead
 from engine.tinybigwars.board import controlled, influence
 from engine.tinybigwars.state import TBWState
@@ -17,9 +18,8 @@ def evaluate(state: TBWState, seat: int) -> float:
     return lead(score(seat), others, scale=max(2.0, state.options.to_win / 4))
 
 
-def search_policy() -> SearchPolicy:
+def search_policy(game: Game) -> SearchPolicy:
     """Full-length rollouts fit the budget here (about 200 choices a match)."""
-    import engine.tinybigwars as game
     from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy
 
-    return SearchPolicy(game.GAME, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=400)
+    return SearchPolicy(game, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=400)
