@@ -34,6 +34,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="stop the run (dumping every thread's traceback) when one test runs longer than S seconds")
 
 
+os.environ.setdefault("WARHOST_SEARCH_MS", "20")
+"""Search AIs think 20 CPU ms per decision in tests (1 s in play): a seat or a test that uses one
+stays fast, and worker processes started by a test inherit it."""
+
 HANG_SECONDS = 1500.0
 """Far beyond any test's own bounds (a whole match may take 600 s on a loaded machine): only a
 wait without a bound gets here. pytest-timeout is not a dependency; faulthandler is built in."""

@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help=f"game key: {', '.join(engine.SHIPPED)}")
     parser.add_argument("--seats", type=int, default=3, help="number of seats (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
-    parser.add_argument("--policy", choices=["heuristic", "random"], default="heuristic", help="AI policy for every seat")
+    parser.add_argument("--policy", choices=["heuristic", "search", "random"], default="heuristic", help="AI policy for every seat")
     parser.add_argument("--json", action="store_true", help="print exactly one line of JSON")
     parser.add_argument("--out", help="folder for one map PNG per phase end, the final map and replay.gif")
     parser.add_argument("--db", help="play through the match service and store it in this database (URL)")

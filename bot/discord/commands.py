@@ -159,12 +159,13 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.describe(policy="how the AI plays")
     @app_commands.choices(
         policy=[app_commands.Choice(name="heuristic (plays to win)", value="heuristic"),
+                app_commands.Choice(name="search (thinks ahead, stronger and slower)", value="search"),
                 app_commands.Choice(name="random (any legal move)", value="random")]
     )
     async def addai(self, interaction: discord.Interaction, policy: str = "heuristic") -> None:
         await self._private(interaction)
         info = await self.service.add_ai(_here(interaction), interaction.user.id, policy=policy)
-        how = texts.AI_PLAYS_AT_RANDOM if policy == "random" else ""
+        how = {"random": texts.AI_PLAYS_AT_RANDOM, "search": texts.AI_THINKS_AHEAD}.get(policy, "")
         await self._done(interaction, texts.AI_SEATED.format(name=plain_name(info.newest_ai()), how=how))
 
     @app_commands.command(name="start", description="Start the match in this channel")

@@ -234,3 +234,6 @@ SEAT_OPEN_ENDED = "This post offered {seat} to a replacement; the match ended be
 SEAT_PASSED_ON = "{why} Nothing was done."
 SHARED_SEATS = "Seats played in part:"
 SHARED_SEAT = "#{match_id} {title}, {seat}"
+
+# The search AI (issue 31): `/game addai policy:search`.
+AI_THINKS_AHEAD = "; it plays each move out in its head first, so its turns take a moment longer"

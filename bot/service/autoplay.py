@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine as eng
+from bot.service import thinking
 from bot.service.errors import BadChoice, ServiceError
 from bot.service.match_transaction import MatchTransaction
 from bot.service.play import fingerprint
@@ -36,20 +37,19 @@ class Autoplay(Transactions):
         """Played by the AI now: an AI seat, or a human seat it took over."""
         return seat.ai_policy is not None or seat.ai_takeover
 
-    def _policy_choice(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, salt: str, policy: str | None) -> dict[str, Any]:
+    async def _policy_choice(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, salt: str,
+                             policy: str | None) -> dict[str, Any]:
         policies = ctx.game.policies()
-        chooser = policies.get(policy or "heuristic") or policies.get("heuristic")
-        if chooser is None and policies:
-            chooser = next(iter(policies.values()))
-        if chooser is None or ctx.state is None:
+        name = policy if policy in policies else "heuristic" if "heuristic" in policies else next(iter(policies), None)
+        if name is None or ctx.state is None:
             return dict(prompt.default)
         rng = eng.rng_for(ctx.match.seed, ctx.match.step, f"{salt}:{seat.seat_no}")
-        return eng.decide(ctx.game, chooser, ctx.state, prompt, rng)
+        return await thinking.choose(ctx.game, name, policies[name], ctx.state, prompt, rng)
 
     async def _play(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, by: str, policy: str | None) -> None:
         """An AI or deadline choice; falls back to the prompt's default if the policy errs."""
         try:
-            choice = self._policy_choice(ctx, seat, prompt, by, policy)
+            choice = await self._policy_choice(ctx, seat, prompt, by, policy)
             await self._apply(ctx, seat.seat_no, prompt, choice, by)
         except BadChoice:
             await self._apply(ctx, seat.seat_no, prompt, dict(prompt.default), by)

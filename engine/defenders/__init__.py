@@ -70,7 +70,9 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
         return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
-        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+        from engine.defenders.search import search_policy
+
+        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy(self)}
 
 
 GAME = DefendersGame()

@@ -63,7 +63,9 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
         return information.determinize(self.own(state), seat, rng)
 
     def policies(self) -> dict[str, Any]:
-        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+        from engine.samurai.search import search_policy
+
+        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy(self)}
 
 
 GAME = SamuraiGame()

@@ -56,8 +56,9 @@ class TinyBigWars(KitGame[TBWState, Options]):
 
     def policies(self) -> dict[str, Any]:
         from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy
+        from engine.tinybigwars.search import search_policy
 
-        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy()}
+        return {"random": RandomPolicy(), "heuristic": HeuristicPolicy(), "search": search_policy(self)}
 
 
 GAME = TinyBigWars()

@@ -1,0 +1,252 @@
+"""The search AI: determinized rollouts over a seat's information state, in every game.
+
+A decision goes like this. The heuristic (the game's rollout policy) proposes its choice, and a
+few more candidates come from the prompt's own options or from other proposals (the heuristic
+with other random draws, random legal answers). Then, round after round while the CPU budget
+lasts, one plausible full world is dealt from the information state (``game.determinize``:
+unseen cards placed at random, fresh dice), and every candidate still in the race is tried in
+that same world: applied, then played on by the heuristic for every seat up to a depth limit
+(or the end of the match), and scored for the seat by the result or the game's evaluation. All
+candidates of a round share the world and the rollout's random draws, so their scores differ
+by the choice and little else. Candidates far behind the leader are dropped as rounds come in,
+so the budget goes to the close calls. The best mean wins; the heuristic's own choice wins ties.
+
+It is honest by construction: it sees only the information state ``engine.decide`` gives it,
+and every world it plays in is dealt from that with its own RNG.
+
+The budget is CPU time of the thread that searches (``WARHOST_SEARCH_MS`` milliseconds, read
+when the policy is made). ``rounds`` bounds the search by rounds instead, which makes a
+decision depend on nothing but its inputs (tests, reproducible benchmarks).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.clone import clone
+from engine.contract import Game, IllegalChoice, PlaysInPlace, Prompt, State
+from engine.information import Policy
+
+BUDGET_VARIABLE = "WARHOST_SEARCH_MS"
+DEFAULT_BUDGET_MS = 1000.0
+MAX_BUDGET_MS = 600_000.0
+
+Evaluation = Callable[[Any, int], float]
+"""A truncated rollout's worth to a seat, from 0 (lost) to 1 (won), read from a full world."""
+
+
+def budget_ms() -> float:
+    """The CPU budget per decision from ``WARHOST_SEARCH_MS`` (default 1000 ms)."""
+    raw = os.environ.get(BUDGET_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_BUDGET_MS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (0 < value <= MAX_BUDGET_MS):
+        raise ValueError(f"{BUDGET_VARIABLE} must be a number of CPU milliseconds above 0 and at most "
+                         f"{MAX_BUDGET_MS:.0f}, not {raw!r}")
+    return value
+
+
+def lead(mine: float, others: list[float], scale: float) -> float:
+    """A seat's lead over its best rival as a value in (0, 1): 0.5 when level, near 1 when
+    ``scale`` ahead (the shape every game's evaluation shares)."""
+    best = max(others, default=0.0)
+    return 0.5 + 0.5 * math.tanh((mine - best) / scale)
+
+
+def key_of(choice: dict[str, Any]) -> str:
+    """A choice as text, so equal candidates count once."""
+    return json.dumps(choice, sort_keys=True, separators=(",", ":"), default=str)
+
+
+class Abandoned(Exception):
+    """A rollout the rules refused half way (a heuristic's slip): it counts for nothing."""
+
+
+@dataclass
+class Candidate:
+    choice: dict[str, Any]
+    total: float = 0.0
+    tries: int = 0
+    alive: bool = True
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.tries if self.tries else 0.0
+
+
+@dataclass
+class Decision:
+    """What one search decision did (benchmarks and tests read it)."""
+
+    cpu_ms: float = 0.0
+    rounds: int = 0
+    rollouts: int = 0
+    candidates: int = 0
+    searched: bool = False
+
+
+@dataclass
+class SearchPolicy:
+    """Determinized rollouts with ``rollout`` (the game's heuristic) as the playing policy.
+
+    ``proposers`` add candidates where a prompt enumerates none (a force, a bid, numbers);
+    ``evaluate`` scores a world where a rollout stops before the end; ``depth`` is how many
+    choices a rollout plays at most after the candidate."""
+
+    game: Game
+    rollout: Policy
+    evaluate: Evaluation
+    proposers: list[Policy] = field(default_factory=list)
+    depth: int = 60
+    width: int = 6
+    """Candidates tried at most per decision (the heuristic's choice among them)."""
+    budget: float = field(default_factory=budget_ms)
+    """CPU milliseconds per decision."""
+    rounds: int | None = None
+    """Search this many rounds instead of by time (a decision then depends only on its inputs)."""
+    last: Decision = field(default_factory=Decision)
+    name: str = "search"
+    offload: bool = True
+    """It thinks long: a service runs it beside its event loop (bot/service/thinking.py)."""
+
+    def bounded(self, rounds: int, depth: int | None = None, width: int | None = None) -> SearchPolicy:
+        """This policy searching ``rounds`` rounds per decision (rollouts of ``depth`` choices at
+        most, ``width`` candidates), whatever the time: its choice then depends on its inputs alone."""
+        return SearchPolicy(self.game, self.rollout, self.evaluate, list(self.proposers),
+                            self.depth if depth is None else depth, self.width if width is None else width,
+                            self.budget, rounds)
+
+    def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        started = time.thread_time()
+        self.last = Decision()
+        own = random.Random(rng.getrandbits(64))
+        candidates = self._candidates(state, prompt, own)
+        self.last.candidates = len(candidates)
+        if len(candidates) > 1:
+            self._search(state, prompt, candidates, own, started)
+            self.last.searched = True
+        best = max(candidates, key=lambda c: c.mean if c.tries else -1.0)
+        if candidates[0].tries and best.mean <= candidates[0].mean:
+            best = candidates[0]
+        self.last.cpu_ms = (time.thread_time() - started) * 1000
+        return dict(best.choice)
+
+    def _candidates(self, state: State, prompt: Prompt, rng: random.Random) -> list[Candidate]:
+        """The heuristic's choice first, then the prompt's options or other proposals."""
+        found: dict[str, Candidate] = {}
+
+        def add(choice: dict[str, Any]) -> None:
+            if len(found) < self.width:
+                found.setdefault(key_of(choice), Candidate(dict(choice)))
+
+        add(self.rollout.choose(state, prompt, random.Random(rng.getrandbits(64))))
+        if prompt.input == "choose" and prompt.options:
+            options = list(prompt.options)
+            rng.shuffle(options)
+            for option in options:
+                add(option.choice)
+            return list(found.values())
+        for _ in range(2 * self.width):
+            if len(found) >= self.width:
+                break
+            for proposer in [self.rollout, *self.proposers]:
+                add(proposer.choose(state, prompt, random.Random(rng.getrandbits(64))))
+        return list(found.values())
+
+    def _out_of_time(self, started: float) -> bool:
+        if self.rounds is not None:
+            return self.last.rounds >= self.rounds
+        return (time.thread_time() - started) * 1000 >= self.budget
+
+    def _search(self, state: State, prompt: Prompt, candidates: list[Candidate], rng: random.Random,
+                started: float) -> None:
+        seat = prompt.seat
+        while not self._out_of_time(started):
+            world = self.game.determinize(state, seat, rng)
+            seed = rng.getrandbits(64)
+            for candidate in candidates:
+                if not candidate.alive:
+                    continue
+                if self.rounds is None and self._out_of_time(started):
+                    return
+                try:
+                    value = self._rollout(clone(world), seat, candidate.choice, random.Random(seed), started)
+                except Abandoned:
+                    continue
+                if value is None:  # the choice does not fit this world: never pick it
+                    candidate.alive = False
+                    candidate.tries = 0
+                    continue
+                candidate.total += value
+                candidate.tries += 1
+                self.last.rollouts += 1
+            self.last.rounds += 1
+            self._prune(candidates)
+            if sum(c.alive for c in candidates) <= 1:
+                break
+
+    def _prune(self, candidates: list[Candidate]) -> None:
+        """Drop candidates whose mean trails the leader's by more than their uncertainty."""
+        alive = [c for c in candidates if c.alive and c.tries]
+        if len(alive) <= 1 or alive[0].tries < 4:
+            return
+        best = max(c.mean for c in alive)
+        for candidate in alive:
+            spread = 1.5 / math.sqrt(candidate.tries)
+            if candidate.mean + spread * 0.5 < best - spread * 0.5 and candidate is not candidates[0]:
+                candidate.alive = False
+
+    def _rollout(self, world: State, seat: int, choice: dict[str, Any], rng: random.Random,
+                 started: float) -> float | None:
+        """``choice`` played in ``world`` (owned), the heuristic playing on; its worth to ``seat``.
+        A rollout the budget runs out in stops and is scored where it is (the game's evaluation):
+        the budget holds to about one step, and a budget shorter than a whole rollout still
+        compares the candidates."""
+        game = self.game
+        play = game.play if isinstance(game, PlaysInPlace) else None
+
+        def step(state: State, who: int, answer: dict[str, Any]) -> State:
+            return (play(state, who, answer) if play is not None else game.submit(state, who, answer)).state
+
+        try:
+            world = step(world, seat, choice)
+        except (IllegalChoice, ValueError):
+            return None
+        for _ in range(self.depth):
+            result = game.result(world)
+            if result is not None:
+                break
+            prompts = [p for p in game.prompts(world) if not p.answered]  # as the drivers pick
+            if not prompts:
+                break
+            prompt = prompts[0]
+            if self.rounds is None and self._out_of_time(started):
+                break  # the budget is spent: this rollout stops here and is scored as it stands
+            try:
+                world = step(world, prompt.seat, self.rollout.choose(world, prompt, rng))
+            except (IllegalChoice, ValueError) as error:  # the world may be half changed: not counted
+                raise Abandoned from error
+        return self.value(world, seat)
+
+    def value(self, world: State, seat: int) -> float:
+        """The world's worth to ``seat``: 1 won, 0 lost, a share on a shared win or draw, else
+        the game's evaluation."""
+        result = self.game.result(world)
+        if result is None:
+            return self.evaluate(world, seat)
+        if seat not in result.winners:
+            return 0.0
+        if self.game.info.cooperative:
+            return 1.0
+        return 1.0 / len(result.winners)
