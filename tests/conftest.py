@@ -100,6 +100,19 @@ def _hang_dir(config: pytest.Config) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _stand_in_games_taken_back() -> Iterator[None]:
+    """A game a test registers (a stand-in such as tests/service/toygame.py) is taken back after
+    it: every bot's /game offers every registered game, and stand-ins left behind would grow
+    /game past Discord's 4000 characters for the later tests of the same worker."""
+    import engine
+
+    before = set(engine.games())
+    yield
+    for key in set(engine.games()) - before:
+        engine.unregister(key)
+
+
+@pytest.fixture(autouse=True)
 def _local_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """The terminal table's data directory (and anything a test's subprocess inherits) stays
     inside the test run, never in the user's home."""

@@ -159,7 +159,7 @@ class GameCommands(CommandBase, app_commands.Group):
     @app_commands.describe(policy="how the AI plays")
     @app_commands.choices(
         policy=[app_commands.Choice(name="heuristic (plays to win)", value="heuristic"),
-                app_commands.Choice(name="search (thinks ahead, stronger and slower)", value="search"),
+                app_commands.Choice(name="search (thinks ahead, slower)", value="search"),
                 app_commands.Choice(name="random (any legal move)", value="random")]
     )
     async def addai(self, interaction: discord.Interaction, policy: str = "heuristic") -> None:
