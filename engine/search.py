@@ -9,7 +9,8 @@ that same world: applied, then played on by the heuristic for every seat up to a
 (or the end of the match), and scored for the seat by the result or the game's evaluation. All
 candidates of a round share the world and the rollout's random draws, so their scores differ
 by the choice and little else. Candidates far behind the leader are dropped as rounds come in,
-so the budget goes to the close calls. The best mean wins; the heuristic's own choice wins ties.
+so the budget goes to the close calls. Another candidate replaces the heuristic's choice only
+when its gain in the same worlds is clear (at least one standard error over three worlds or more).
 
 It is honest by construction: it sees only the information state ``engine.decide`` gives it,
 and every world it plays in is dealt from that with its own RNG.
@@ -37,6 +38,11 @@ from engine.information import Policy
 BUDGET_VARIABLE = "WARHOST_SEARCH_MS"
 DEFAULT_BUDGET_MS = 1000.0
 MAX_BUDGET_MS = 600_000.0
+
+MIN_PAIRED = 3
+"""Worlds a candidate must have been compared in with the heuristic's choice to replace it."""
+CONFIDENCE = 1.0
+"""How many standard errors its mean gain over the heuristic's choice must exceed."""
 
 Evaluation = Callable[[Any, int], float]
 """A truncated rollout's worth to a seat, from 0 (lost) to 1 (won), read from a full world."""
@@ -79,6 +85,8 @@ class Candidate:
     total: float = 0.0
     tries: int = 0
     alive: bool = True
+    values: dict[int, float] = field(default_factory=dict)
+    """Its value in each round it was tried (the round's world), for paired comparisons."""
 
     @property
     def mean(self) -> float:
@@ -136,9 +144,7 @@ class SearchPolicy:
         if len(candidates) > 1:
             self._search(state, prompt, candidates, own, started)
             self.last.searched = True
-        best = max(candidates, key=lambda c: c.mean if c.tries else -1.0)
-        if candidates[0].tries and best.mean <= candidates[0].mean:
-            best = candidates[0]
+        best = self._pick(candidates)
         self.last.cpu_ms = (time.thread_time() - started) * 1000
         return dict(best.choice)
 
@@ -163,6 +169,23 @@ class SearchPolicy:
             for proposer in [self.rollout, *self.proposers]:
                 add(proposer.choose(state, prompt, random.Random(rng.getrandbits(64))))
         return list(found.values())
+
+    @staticmethod
+    def _pick(candidates: list[Candidate]) -> Candidate:
+        """The candidate to play: the heuristic's own unless another beat it clearly in the same
+        worlds (a mean over a few noisy rollouts must not overturn it by chance)."""
+        heuristic = candidates[0]
+        best, margin = heuristic, 0.0
+        for candidate in candidates[1:]:
+            rounds = sorted(set(candidate.values) & set(heuristic.values))
+            if len(rounds) < MIN_PAIRED:
+                continue
+            gains = [candidate.values[r] - heuristic.values[r] for r in rounds]
+            mean = sum(gains) / len(gains)
+            spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
+            if mean > CONFIDENCE * spread and mean > margin:
+                best, margin = candidate, mean
+        return best
 
     def _out_of_time(self, started: float) -> bool:
         if self.rounds is not None:
@@ -190,6 +213,7 @@ class SearchPolicy:
                     continue
                 candidate.total += value
                 candidate.tries += 1
+                candidate.values[self.last.rounds] = value
                 self.last.rollouts += 1
             self.last.rounds += 1
             self._prune(candidates)

@@ -151,10 +151,10 @@ def mid_match_states(game: Game, seats: int, options: dict[str, Any], seed: int,
 
 def deterministic_policies(game: Game) -> dict[str, Any]:
     """Every policy of ``game``; the search AI bounded by rounds instead of CPU time (a timed
-    search may finish another round in one call than in the next), with three candidates and
+    search may finish another round in one call than in the next), with two candidates, three worlds and
     short rollouts: it deals a world, plays it and compares, only less of it."""
     policies = dict(game.policies())
-    policies["search"] = policies["search"].bounded(rounds=1, depth=1, width=3)
+    policies["search"] = policies["search"].bounded(rounds=3, depth=1, width=2)
     return policies
 
 

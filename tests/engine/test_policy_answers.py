@@ -63,6 +63,9 @@ def shape_problem(prompt: Prompt, choice: dict[str, Any]) -> str | None:
 def test_every_policy_answers_in_the_prompts_shape(key: str, seats: int, options: dict[str, Any]) -> None:
     game = engine.get(key)
     policies = game.policies()
+    # the search AI proposes and tries its candidates in one world each and answers with one of
+    # them; asked at every fourth step, since a search on every prompt of whole matches costs minutes
+    policies["search"] = policies["search"].bounded(rounds=1, depth=0, width=3)
     for seed in SEEDS:
         state = game.setup(seats, engine.parse_options(game, options), seed)
         order = random.Random(f"order:{seed}")
@@ -72,6 +75,8 @@ def test_every_policy_answers_in_the_prompts_shape(key: str, seats: int, options
             prompts = game.prompts(state)
             for prompt in prompts:
                 for name, policy in policies.items():
+                    if name == "search" and state.step % 4:
+                        continue
                     choice = engine.decide(game, policy, state, prompt, engine.rng_for(seed, state.step, f"{name}:{prompt.seat}"))
                     problem = shape_problem(prompt, choice)
                     assert problem is None, (f"{key} {name} policy, seed {seed} step {state.step}, "
