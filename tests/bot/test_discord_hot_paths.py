@@ -21,7 +21,7 @@ class Svc:
 
     async def pending_prompt(self, match_id: int, user_id: int) -> Any:
         self.calls.append("pending_prompt")
-        prompt = SimpleNamespace(model_dump=lambda: {"text": "Pick", "options": []})
+        prompt = {"seat": 1, "kind": "pick", "text": "Pick", "options": []}
         return SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"], undo_mark=self.undo_mark)
 
     async def prompt_retired(self, match_id: int, message_id: int) -> bool:

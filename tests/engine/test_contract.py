@@ -47,7 +47,7 @@ def test_registry_knows_tinybigwars_and_it_meets_the_protocol() -> None:
     assert isinstance(game, Game)
     assert game.key == "tinybigwars" and game.seats == range(2, 5)
     assert "tinybigwars" in engine.games()
-    assert set(game.policies()) == {"random", "heuristic"}
+    assert set(game.policies()) == {"random", "heuristic", "search"}
     with pytest.raises(KeyError):
         engine.get("chess")
 

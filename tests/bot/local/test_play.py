@@ -13,6 +13,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.local.table import Table
+from bot.naming import shown_prompt
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -111,8 +112,9 @@ def test_options_are_numbered_one_to_n_without_gaps() -> None:
     table = Table(None, None, lambda: None, out=_Quiet())  # type: ignore[arg-type]
 
     def numbers(*values: str) -> dict[str, int]:
-        prompt = {"kind": "act", "options": [{"value": v, "label": v, "choice": {"v": v}} for v in values]}
-        return {opt["value"]: number for number, opt in table._number(prompt)}
+        prompt = shown_prompt({"seat": 0, "kind": "act", "text": "Act.",
+                               "options": [{"value": v, "label": v, "choice": {"v": v}} for v in values]})
+        return {opt.value: number for number, opt in table._number(prompt)}
 
     assert numbers("move", "fight", "train") == {"move": 1, "fight": 2, "train": 3}
     assert numbers("fight", "train", "end") == {"fight": 1, "train": 2, "end": 3}, "no gap where move was"

@@ -16,7 +16,7 @@ def test_registered_with_modes_and_seats():
     assert G.modes == ("base", "quickstart", "lwtv")
     assert list(G.seats) == [3, 4, 5]
     assert G.options_model() is SamuraiOptions and G.state_model() is SamuraiState
-    assert set(G.policies()) == {"random", "heuristic"}
+    assert set(G.policies()) == {"random", "heuristic", "search"}
 
 
 def test_options_validate_and_costs_are_configurable():
