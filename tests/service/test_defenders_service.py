@@ -16,7 +16,7 @@ from tests.service.helpers import BOB, CHANNEL, GUILD, HOST, log_and_state
 async def test_people_and_an_ai_play_a_battle_to_its_end(svc: MatchService, store: Store, mode: str) -> None:
     rng = random.Random(mode)
     info = await svc.create(GUILD, CHANNEL, HOST, "host", "defenders", {"mode": mode, "difficulty": "easy"},
-                            deadline_hours=24, seed=11)
+                            deadline_hours=24, seed=13)
     await svc.join(CHANNEL, BOB, "bob")
     await svc.add_ai(CHANNEL, HOST)
     await svc.start(CHANNEL, HOST)
