@@ -159,6 +159,10 @@ def events(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, names:
     panels.events_box(img, lay.EVENTS_BOX, waiting, view.last_events, names, PX, LINE_H)
 
 
+WAR_STEPS = {"A": "moving armies", "B": "declaring attacks", "C": "battles", "D": "final moves"}
+"""The Wage War sub-steps as a player reads them (the engine names them A to D, as the rulebook does)."""
+
+
 def war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: PublicView,
             names: list[str] | None) -> None:
     """The war turn (battle, declarations) or the revealed plans; then supply and the ninja."""
@@ -175,7 +179,7 @@ def war_box(img: Image.Image, draw: ImageDraw.ImageDraw, st: Static, view: Publi
     if war:
         s = war.seat
         tokens.seat_token(draw, s, x0 + 24, y, 15)
-        head = f"{_name(names, s)} wages war (step {war.phase})"
+        head = f"{_name(names, s)} wages war: {WAR_STEPS.get(war.phase, 'battles')}"
         text.stamp(img, (x0 + 46, y), text.ellipsize(head, b, w - 38), PX, bold=True, stroke=0, anchor="lm")
         y += LINE_H + 4
         if battle:

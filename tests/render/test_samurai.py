@@ -378,3 +378,25 @@ def test_sealed_muster_lines_leave_out_the_engines_bookkeeping() -> None:
 
     lines = _sealed_lines({"build": None, "levy": {"spearman": 2}, "todo": [], "last": "levy"}, {})
     assert lines == ["levy: spearman 2"]
+
+
+@pytest.mark.parametrize("name", ["base4_battle", "lwtv4_war"])
+def test_the_war_box_names_the_step_in_words(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The war box says what the seat is doing (moving armies, declaring attacks...), never the
+    rulebook's letter for it."""
+    from render import text as render_text
+    from render.samurai import panel
+
+    stamped: list[str] = []
+    real = render_text.stamp
+
+    def record(img: object, at: object, line: str, *args: object, **kwargs: object) -> object:
+        stamped.append(line)
+        return real(img, at, line, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(panel.text, "stamp", record)
+    view = sv.public(name)
+    render.draw("samurai", view)
+    heads = [line for line in stamped if "wages war" in line]
+    assert heads and all("step" not in line for line in heads), heads
+    assert any(line.endswith(panel.WAR_STEPS[view["war"]["phase"]]) for line in heads), heads
