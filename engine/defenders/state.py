@@ -11,7 +11,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import State
-from engine.kit.fields import set_field
 
 Mode = Literal["single", "campaign"]
 Difficulty = Literal["easy", "normal", "hard", "epic"]
@@ -22,8 +21,6 @@ CAPITAL_BY_DIFFICULTY = {"easy": 12, "normal": 10, "hard": 8, "epic": 7}
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-    __setattr__ = set_field
 
 
 class DefendersOptions(Model):
@@ -131,8 +128,6 @@ class Active(Model):
 
 
 class DefendersState(State):
-    __setattr__ = set_field
-
     options: DefendersOptions
     seats: int
     phase: Literal["setup", "play", "rebuild", "over"] = "setup"

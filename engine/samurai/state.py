@@ -11,7 +11,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.contract import State
-from engine.kit.fields import set_field
 
 Mode = Literal["base", "quickstart", "lwtv"]
 
@@ -22,8 +21,6 @@ Stage = Literal["naval", "ranged", "melee", "decide"]
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-    __setattr__ = set_field
 
 
 EDITION_1_KEYS = frozenset({"mode", "round_limit", "levy_costs", "provinces_to_win", "setup", "steps"})
@@ -214,8 +211,6 @@ class War(Model):
 
 
 class SamuraiState(State):
-    __setattr__ = set_field
-
     options: SamuraiOptions = Field(default_factory=SamuraiOptions)
     seats: int = 3
     round: int = 0

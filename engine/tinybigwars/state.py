@@ -10,7 +10,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import State
-from engine.kit.fields import set_field
 
 Phase = Literal["force", "clan", "activation", "combat", "over"]
 
@@ -18,10 +17,21 @@ LOG_FIELD = "last_events"
 """The state's public log, as `engine.kit.emit` and `Flow.emit` name it (engine/kit/events.py)."""
 
 
+def _set_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set), without pydantic's per-call dispatch; rules set fields
+    about ten times a choice. Anything else goes through pydantic."""
+    if name in type(model).__pydantic_fields__:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
 class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    __setattr__ = set_field
+    __setattr__ = _set_field
 
 
 class Options(_M):
@@ -130,7 +140,7 @@ _MAX_POSITIONS = 4096
 
 
 class TBWState(State):
-    __setattr__ = set_field
+    __setattr__ = _set_field
 
     options: Options = Field(default_factory=Options)
     seats_n: int = 2
