@@ -507,8 +507,60 @@ def has_action(options: list[Option]) -> bool:
 
 
 def idle_on_card(state: DefendersState, seat: int) -> bool:
-    """On the current AP card this seat could only pass (or end): it is not asked."""
+    """On the current AP card this seat could only pass (or end): it is not asked.
+
+    Asked of every seat after every step, so it looks for one action without building the
+    options; only when the seat's shown Defender (``focus``) has none while another has some
+    does it build them, since a crowded prompt then shows the focused Defender's alone."""
+    act = state.active
+    assert act is not None
+    mine = state.of_seat(seat)
+    if act.card == "defender":
+        active = state.defenders[act.defender or 0]
+        main = [active] if active.seat == seat else []
+        others = [d for d in mine if d.idx != active.idx]
+    else:
+        main, others = mine, []
+    if not main and not others:
+        return True
+    own_card = act.card == "defender"
+    able = {d.idx: defender_can_act(state, d, own_card) for d in main}
+    for d in others:
+        able[d.idx] = abilities_open(state, d, own_turn=False, ap=act.ap)
+    focus = act.focus.get(str(seat), next(iter(able)))
+    if able.get(focus):
+        return False
+    if not any(able.values()):
+        return True
     return not has_action(seat_card_options(state, seat))
+
+
+def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool:
+    """Whether `defender_actions` offers `d` anything, without building a single option."""
+    assert state.active is not None
+    ap = state.active.ap
+    here = d.region
+    if d.riding:
+        if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
+            return True
+    elif any(move_cost(state, d, to) <= ap for to in board.adjacent(state, here)):
+        return True
+    region = None if here == CAPITAL else state.regions[here]
+    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
+        return True
+    boss = state.boss
+    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
+        return True
+    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
+        return True
+    return abilities_open(state, d, own_turn=True, ap=ap)
+
+
+def abilities_open(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> bool:
+    """Whether `ability_options` offers `d` anything, without building a single option."""
+    if d.xp >= rules.XP_MAX:
+        return True
+    return any(effects.usable(state, d, src, own_turn, ap) is not None for src in effects.sources(state, d))
 
 
 def close_idle_card(f: Flow) -> bool:

@@ -28,12 +28,17 @@ class RandomPolicy:
 class HeuristicPolicy:
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         assert isinstance(state, DefendersState)
-        scored = [(score(state, prompt, o), -n, o) for n, o in enumerate(prompt.options)]
+        goals: Goals = {}
+        scored = [(score(state, prompt, o, goals), -n, o) for n, o in enumerate(prompt.options)]
         best = max(scored, key=lambda t: (t[0], t[1]))
         return dict(best[2].choice)
 
 
-def score(state: DefendersState, prompt: Prompt, o: Option) -> float:
+Goals = dict[int, tuple[str, float]]
+"""Each Defender's `goal` during one decision, worked out once for all its options."""
+
+
+def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None = None) -> float:
     ch = o.choice
     act = ch.get("act")
     kind = prompt.kind
@@ -62,7 +67,7 @@ def score(state: DefendersState, prompt: Prompt, o: Option) -> float:
         return 0.05
     d = state.defenders[ch["d"]]
     react = kind == "react"
-    value = action_score(state, d, ch)
+    value = action_score(state, d, ch, {} if goals is None else goals)
     return value - (3.5 if react else 0)
 
 
@@ -136,7 +141,14 @@ def incoming(state: DefendersState) -> dict[str, float]:
     return out
 
 
-def action_score(state: DefendersState, d: Defender, ch: dict[str, Any]) -> float:
+def goal_of(state: DefendersState, d: Defender, goals: Goals) -> tuple[str, float]:
+    found = goals.get(d.idx)
+    if found is None:
+        found = goals[d.idx] = goal(state, d)
+    return found
+
+
+def action_score(state: DefendersState, d: Defender, ch: dict[str, Any], goals: Goals) -> float:
     act = ch["act"]
     if act == "secure":
         r = state.regions[d.region]
@@ -148,14 +160,14 @@ def action_score(state: DefendersState, d: Defender, ch: dict[str, Any]) -> floa
     if act == "level":
         return 7.0 if d.hp < rules.max_hp(d) else 4.5
     if act == "fly":
-        target, value = goal(state, d)
+        target, value = goal_of(state, d, goals)
         return max(0.5, value + 0.8 * board.distances(state, d.region)[target]) if ch["to"] == target else 0.1
     if act == "move":
         to = ch["to"]
         if ch["escort"]:
             toward = board.distances(state, CAPITAL)
             return 8.0 + ch["escort"] if toward[to] < toward[d.region] else 0.0
-        target, value = goal(state, d)
+        target, value = goal_of(state, d, goals)
         if target == d.region or board.step_toward(state, d.region, target) != to:
             return 0.2
         return max(0.5, value)

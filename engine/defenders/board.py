@@ -7,6 +7,8 @@ Ring position 0 lies left of the Capital and 3 right of it; only those two touch
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.defenders.state import DefendersState
 
@@ -14,7 +16,10 @@ CAPITAL = "capital"
 
 
 def adjacent(state: DefendersState, key: str) -> list[str]:
-    ring = state.ring
+    return _adjacent(state.ring, key)
+
+
+def _adjacent(ring: Sequence[str], key: str) -> list[str]:
     if key == CAPITAL:
         return [ring[0], ring[3]]
     i = ring.index(key)
@@ -25,11 +30,18 @@ def adjacent(state: DefendersState, key: str) -> list[str]:
 
 
 def distances(state: DefendersState, start: str) -> dict[str, int]:
+    """Steps from ``start`` to every place (a shared dict: read it, never change it)."""
+    return _distances(tuple(state.ring), start)
+
+
+@lru_cache(maxsize=4096)
+def _distances(ring: tuple[str, ...], start: str) -> dict[str, int]:
+    """Breadth-first over the map of one ring order, worked out once per order and start."""
     dist = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
-        for nxt in adjacent(state, here):
+        for nxt in _adjacent(ring, here):
             if nxt not in dist:
                 dist[nxt] = dist[here] + 1
                 queue.append(nxt)

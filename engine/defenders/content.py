@@ -9,7 +9,7 @@ ContentError naming the file and the field.
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -150,30 +150,65 @@ class Content(Model):
     epic_foes: list[BossCard]
     generals: list[BossCard]
 
+    # Cards by key, worked out once (content is frozen, read once): rules and the heuristic
+    # look cards up tens of times a choice.
+
+    @cached_property
+    def _defenders(self) -> dict[str, DefenderCard]:
+        return _index(self.defenders)
+
+    @cached_property
+    def _artifacts(self) -> dict[str, ArtifactCard]:
+        return _index(self.artifacts)
+
+    @cached_property
+    def _skills(self) -> dict[str, SkillCard]:
+        return _index(self.skills)
+
+    @cached_property
+    def _enemies(self) -> dict[str, EnemyCard]:
+        return _index(self.enemies)
+
+    @cached_property
+    def _dire(self) -> dict[str, DireCard]:
+        return _index(self.dire)
+
+    @cached_property
+    def _bosses(self) -> dict[str, BossCard]:
+        """Generals first: a key naming both would be the general's, as before."""
+        return {**_index(self.epic_foes), **_index(self.generals)}
+
+    @cached_property
+    def _regions(self) -> dict[str, OuterRegion]:
+        return {region.terrain: region for region in reversed(self.regions)}
+
+    @cached_property
+    def _war_regions(self) -> dict[str, WarRegion]:
+        return {region.terrain: region for region in reversed(self.war_regions)}
+
     def defender(self, key: str) -> DefenderCard:
-        return _index(self.defenders)[key]
+        return self._defenders[key]
 
     def artifact(self, key: str) -> ArtifactCard:
-        return _index(self.artifacts)[key]
+        return self._artifacts[key]
 
     def skill(self, key: str) -> SkillCard:
-        return _index(self.skills)[key]
+        return self._skills[key]
 
     def enemy(self, key: str) -> EnemyCard:
-        return _index(self.enemies)[key]
+        return self._enemies[key]
 
     def dire_card(self, key: str) -> DireCard:
-        return _index(self.dire)[key]
+        return self._dire[key]
 
     def boss(self, key: str) -> BossCard:
-        found = _index(self.generals).get(key)
-        return found if found is not None else _index(self.epic_foes)[key]
+        return self._bosses[key]
 
     def region(self, terrain: str) -> OuterRegion:
-        return next(r for r in self.regions if r.terrain == terrain)
+        return self._regions[terrain]
 
     def war_region(self, terrain: str) -> WarRegion:
-        return next(r for r in self.war_regions if r.terrain == terrain)
+        return self._war_regions[terrain]
 
 
 class Keyed(Protocol):

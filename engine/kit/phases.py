@@ -3,9 +3,11 @@
 Per phase, in the spirit of boardgame.io's phases and stages:
 
 - the prompts it asks: ``owed`` (seat, kind) pairs with a ``builders`` entry per kind (cheap:
-  who owes what without building prompts), or one ``prompts`` function; with ``owed``, an
-  ``answers`` model per kind lets an answer be parsed and handled without building the prompt
-  at all (its options are built only if a handler or a refusal reads them: see `Asked`);
+  who owes what without building prompts), or one ``prompts`` function, optionally beside an
+  ``owed`` that lists the (seat, kind) of exactly the prompts it builds, in order; with
+  ``owed``, an ``answers`` model per kind lets an answer be parsed and handled without building
+  the prompt at all (its options are built only if a handler or a refusal reads them: see
+  `Asked`);
 - the handler of each prompt kind, and a ``fallback`` for every other kind (a turn whose
   sub-steps share one answer table);
 - ``sealed``: simultaneous answers given behind a screen, each only stored (and revisable)
@@ -165,7 +167,10 @@ class Phase(Generic[StateT]):
     automatic steps.
 
     Prompts are given one of two ways: ``owed`` and a ``builders`` entry per kind (a game
-    that can say who owes what without building prompts), or one ``prompts`` function.
+    that can say who owes what without building prompts), or one ``prompts`` function (a
+    game whose prompt kinds depend on more than the seat). A ``prompts`` phase may also give
+    ``owed``: the (seat, kind) of exactly the prompts ``prompts`` builds, in the same order,
+    so that who owes what, and with ``answers`` an answer, needs no prompt built.
     """
 
     handlers: Mapping[str, AnyHandler[StateT]] = field(default_factory=dict)
@@ -188,14 +193,19 @@ class Phase(Generic[StateT]):
     """The phase's automatic step, run by `PhaseTable.settle` until it returns False."""
 
     def __post_init__(self) -> None:
-        if (self.owed is None) == (self.prompts is None):
-            raise ValueError("a phase gives either owed (with builders) or prompts, not both")
-        if self.owed is not None and self.fallback is not None:
+        if self.owed is None and self.prompts is None:
+            raise ValueError("a phase gives owed (with builders) or prompts")
+        if self.prompts is not None and self.builders:
+            raise ValueError("a phase built by its prompts function has no builders")
+        if self.owed is None and self.answers:
+            raise ValueError("answer models need owed, which says the kind owed without a prompt")
+        built = self.prompts is None
+        if built and self.fallback is not None:
             raise ValueError("a phase with owed names the handler of every kind it builds")
-        missing = sorted(set(self.handlers) - set(self.builders)) if self.owed is not None else []
+        missing = sorted(set(self.handlers) - set(self.builders)) if built else []
         if missing:
             raise ValueError(f"no prompt builder for the kinds {missing}")
-        unbuilt = sorted(set(self.answers) - set(self.builders))
+        unbuilt = sorted(set(self.answers) - set(self.builders)) if built else []
         if unbuilt:
             raise ValueError(f"answer models for kinds no builder asks: {unbuilt}")
         if (self.done is None) != (self.next is None):
@@ -275,10 +285,10 @@ class PhaseTable(Generic[StateT]):
                     return []
                 return [self.interrupts.builders[pending.kind](state, pending)]
         phase = self.phase(state)
-        if phase.owed is not None:
+        if phase.prompts is None:
+            assert phase.owed is not None
             return [phase.builders[kind](state, seat) for seat, kind in phase.owed(state)
                     if only is None or seat == only]
-        assert phase.prompts is not None
         return [prompt for prompt in phase.prompts(state, only) if only is None or prompt.seat == only]
 
     def prompt_of(self, state: StateT, seat: int) -> Prompt | None:
@@ -295,8 +305,10 @@ class PhaseTable(Generic[StateT]):
                 kind = next((kind for owner, kind in phase.owed(state) if owner == seat), None)
                 if kind is None:
                     return None
-                builder = phase.builders[kind]
-                return Asked(seat, kind, phase.answers.get(kind), build=lambda: builder(state, seat))
+                if phase.prompts is None:
+                    builder = phase.builders[kind]
+                    return Asked(seat, kind, phase.answers.get(kind), build=lambda: builder(state, seat))
+                return Asked(seat, kind, phase.answers.get(kind), build=lambda: self.prompts(state, seat)[0])
         prompt = next(iter(self.prompts(state, seat)), None)
         return None if prompt is None else Asked.of(prompt)
 

@@ -77,6 +77,17 @@ def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
     return None
 
 
+def armies_by_spot(state: SamuraiState) -> dict[str, tuple[int, Army]]:
+    """`army_at` of every province holding a living army, in one pass over the armies (the
+    first found, as `army_at` finds it), for a caller that asks of many provinces."""
+    found: dict[str, tuple[int, Army]] = {}
+    for player in state.players:
+        for army in player.armies:
+            if army.alive and army.location is not None and army.location not in found:
+                found[army.location] = (player.seat, army)
+    return found
+
+
 def regulars_in(state: SamuraiState, pid: str) -> int:
     """Regular units standing in a province (garrison + army, daimyo included)."""
     count = garrison_size(state.provinces[pid].garrison)
@@ -170,4 +181,5 @@ def vacate_if_empty(state: SamuraiState, pid: str) -> None:
 
 
 def deploy_targets(state: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid in owned(state, seat) if army_at(state, pid) is None]
+    spots = armies_by_spot(state)
+    return [pid for pid in owned(state, seat) if pid not in spots]

@@ -4,6 +4,7 @@ garrison steps in Phase D, and which provinces a force may attack."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 
 from engine.contract import Event
 from engine.kit.events import emit
@@ -117,14 +118,24 @@ def gather(state: SamuraiState, seat: int, army: Army, events: list[Event],
          f"{who(seat)}'s army {army.idx + 1} takes {counted(garrison_size(moved), 'garrison unit')} in {province_name(army_province(army))}.")
 
 
-def garrison_movable(state: SamuraiState, pid: str) -> int:
+def army_spots(state: SamuraiState) -> set[str]:
+    """The provinces a living army stands in: one pass over the armies for a caller that asks
+    `army_at` of many provinces."""
+    return {army.location for player in state.players for army in player.armies
+            if army.alive and army.location is not None}
+
+
+def garrison_movable(state: SamuraiState, pid: str, spots: set[str] | None = None) -> int:
+    """Garrison units that may leave ``pid``: all with an army there, else all but one
+    (``spots``: `army_spots`, when the caller has it)."""
     size = garrison_size(state.provinces[pid].garrison)
-    return size if army_at(state, pid) else size - 1
+    guarded = pid in spots if spots is not None else army_at(state, pid) is not None
+    return size if guarded else size - 1
 
 
-def garrison_targets(state: SamuraiState, seat: int, pid: str) -> dict[str, int]:
+def garrison_targets(state: SamuraiState, seat: int, pid: str, spots: set[str] | None = None) -> dict[str, int]:
     limits = content().units.limits.garrison
-    movable = garrison_movable(state, pid)
+    movable = garrison_movable(state, pid, spots)
     out = {}
     for neighbour in content().adj[pid]:
         prov = state.provinces[neighbour]
@@ -140,13 +151,13 @@ def garrison_targets(state: SamuraiState, seat: int, pid: str) -> dict[str, int]
     return out
 
 
-def attack_targets(state: SamuraiState, seat: int, pid: str) -> list[str]:
+def attack_targets(state: SamuraiState, seat: int, pid: str, spots: set[str] | None = None) -> list[str]:
     out = []
     for neighbour in content().adj[pid]:
         prov = state.provinces[neighbour]
         if prov.owner == seat:
             continue
-        if state.round == 1 and army_at(state, neighbour) is not None:
+        if state.round == 1 and (neighbour in spots if spots is not None else army_at(state, neighbour) is not None):
             continue
         out.append(neighbour)
     return out
@@ -157,21 +168,31 @@ def garrison_attackers(state: SamuraiState, pid: str) -> int:
 
 
 def declare_sources(state: SamuraiState, seat: int) -> list[tuple[str, str, int | None]]:
+    """Every army and garrison of ``seat`` that may still declare an attack: (province,
+    force, army index)."""
+    return list(_declare_sources(state, seat))
+
+
+def any_declare_source(state: SamuraiState, seat: int) -> bool:
+    """Whether `declare_sources` has one, found without listing the rest."""
+    return next(_declare_sources(state, seat), None) is not None
+
+
+def _declare_sources(state: SamuraiState, seat: int) -> Iterator[tuple[str, str, int | None]]:
     war = state.war
     assert war is not None
     if len(war.declarations) >= BATTLE_MARKERS:
-        return []
+        return
     done = {(declaration.source, declaration.force) for declaration in war.declarations}
-    out: list[tuple[str, str, int | None]] = []
+    spots = army_spots(state)
     for army in player_of(state, seat).armies:
         if (army.alive and not army.assassinated and army.location and (army.location, "army") not in done
-                and army.attacks_used < army.level and attack_targets(state, seat, army.location)):
-            out.append((army.location, "army", army.idx))
+                and army.attacks_used < army.level and attack_targets(state, seat, army.location, spots)):
+            yield army.location, "army", army.idx
     for pid in owned(state, seat):
-        if ((pid, "garrison") not in done and garrison_attackers(state, pid) > 0
-                and attack_targets(state, seat, pid)):
-            out.append((pid, "garrison", None))
-    return out
+        if ((pid, "garrison") not in done and garrison_movable(state, pid, spots) > 0
+                and attack_targets(state, seat, pid, spots)):
+            yield pid, "garrison", None
 
 
 def target_label(state: SamuraiState, seat: int, source: str, target: str) -> str:
@@ -195,8 +216,9 @@ def target_label(state: SamuraiState, seat: int, source: str, target: str) -> st
 def garrison_sources(state: SamuraiState, seat: int) -> list[str]:
     war = state.war
     assert war is not None
-    return [pid for pid in owned(state, seat) if pid not in war.d_moved and garrison_movable(state, pid) > 0
-            and garrison_targets(state, seat, pid)]
+    spots = army_spots(state)
+    return [pid for pid in owned(state, seat) if pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
+            and garrison_targets(state, seat, pid, spots)]
 
 
 BATTLE_MARKERS = 12

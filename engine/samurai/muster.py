@@ -31,6 +31,7 @@ from engine.samurai.board import (
     BEST_FIRST,
     PLURAL,
     active,
+    armies_by_spot,
     army_at,
     army_room,
     check_province,
@@ -173,12 +174,13 @@ def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, st
     used = {placement[1] for placement in draft.get("placed", [])}
     limits = content().units.limits.garrison
     spots = []
+    armies = armies_by_spot(state)
     for pid in owned(state, seat):
         if pid in used:
             continue
         if garrison_size(state.provinces[pid].garrison) < limits:
             spots.append((pid, "garrison"))
-        found = army_at(state, pid)
+        found = armies.get(pid)
         if found and found[0] == seat and army_room(found[1], kind) > 0:
             spots.append((pid, "army"))
     return spots

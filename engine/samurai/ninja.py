@@ -59,14 +59,21 @@ def target_options(state: SamuraiState, holder: int) -> list:
             for seat, army in ninja_targets(state, holder)]
 
 
-def ninja_offer(state: SamuraiState) -> Prompt | None:
-    """The holder's optional standing offer during another player's Phase A, B or D."""
+def offer_open(state: SamuraiState) -> bool:
+    """Whether the ninja's holder has a standing offer now (another player's Phase A, B or D,
+    not passed on in this turn)."""
     war = state.war
     holder = state.ninja
     if holder is None or not strike_moment(state):
-        return None
+        return False
     assert war is not None
-    if state.order[war.order_pos] == holder or war.ninja_passed == war.order_pos:
+    return state.order[war.order_pos] != holder and war.ninja_passed != war.order_pos
+
+
+def ninja_offer(state: SamuraiState) -> Prompt | None:
+    """The holder's optional standing offer during another player's Phase A, B or D."""
+    holder = state.ninja
+    if holder is None or not offer_open(state):
         return None
     keep = opt("pass", "Not in this player's turn", {"act": "pass"})
     return Prompt(seat=holder, kind="ninja", text="Your ninja may strike at any moment of another player's Wage War "

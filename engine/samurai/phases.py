@@ -23,10 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel
+
 from engine.contract import IllegalChoice, Prompt
 from engine.kit import Asked, Flow, Interrupts, Phase, PhaseTable
-from engine.kit.phases import ASKS_NOTHING, PromptsOf
-from engine.samurai.answers import Pick
+from engine.kit.phases import ASKS_NOTHING, Owed, PromptsOf
+from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer, UnitCounts
 from engine.samurai.battle import choose_losses, loss_prompts
 from engine.samurai.bids import (
     answer_spy,
@@ -51,6 +53,7 @@ from engine.samurai.muster import (
     levy_prompt,
     muster_complete,
     muster_prompt,
+    muster_stage,
     place_prompt,
     resolve_place,
     resolve_ronin,
@@ -58,7 +61,14 @@ from engine.samurai.muster import (
     start_muster,
     start_placing,
 )
-from engine.samurai.ninja import counter_prompt, ninja_offer, ninja_prompt, send_ninja, strike_back
+from engine.samurai.ninja import (
+    counter_prompt,
+    ninja_offer,
+    ninja_prompt,
+    offer_open,
+    send_ninja,
+    strike_back,
+)
 from engine.samurai.rounds import finish_setup
 from engine.samurai.setup_placement import (
     apply_screens,
@@ -69,6 +79,7 @@ from engine.samurai.setup_placement import (
     do_screen,
     placement_prompt,
     placement_sealed,
+    placement_stage,
     resolve_claims,
     resolve_placement,
     screen_prompt,
@@ -79,7 +90,7 @@ from engine.samurai.turn_order import sealed_sword_prompt, serve_swords, swords_
 from engine.samurai.victory import excess
 from engine.samurai.war import start_war, war_step
 from engine.samurai.war_answers import handle_war
-from engine.samurai.war_prompts import war_prompt
+from engine.samurai.war_prompts import war_kind, war_prompt
 
 SamuraiFlow = Flow[SamuraiState]
 
@@ -141,6 +152,66 @@ def _war_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
         and only is not None and state.order[war.order_pos] != only
     turn = None if turn_elsewhere else war_prompt(state)
     return [prompt for prompt in (offer, turn) if prompt is not None]
+
+
+# ---------------------------------------------------------------- who owes what, without prompts
+#
+# Each phase's ``owed`` lists the (seat, kind) of exactly the prompts its ``prompts`` function
+# builds, in the same order (tests/engine/samurai/test_owed.py checks it at every step of seeded
+# matches), so that an answer is parsed and handled without building its prompt.
+
+
+def _each_active_owed(kind_of: Callable[[SamuraiState, int], str | None]) -> Owed[SamuraiState]:
+    """`_each_active`'s (seat, kind): a seat whose kind is None is asked nothing."""
+    def owed(state: SamuraiState) -> list[tuple[int, str]]:
+        kinds = ((seat, kind_of(state, seat)) for seat in active(state))
+        return [(seat, kind) for seat, kind in kinds if kind is not None]
+    return owed
+
+
+def _queue_owed(state: SamuraiState) -> list[tuple[int, str]]:
+    return [(state.queue[0].seat, state.queue[0].task)] if state.queue else []
+
+
+def _swords_owed(state: SamuraiState) -> list[tuple[int, str]]:
+    if _combined(state):
+        return [(seat, "sword") for seat in state.sword_bidders]
+    return _queue_owed(state)
+
+
+def _plan_kind(state: SamuraiState, seat: int) -> str:
+    return "discard" if player_of(state, seat).draft.get("discard") else "plan"
+
+
+def _placement_kind(state: SamuraiState, seat: int) -> str:
+    stage = placement_stage(state, seat)
+    return stage if stage != "review" else str(player_of(state, seat).draft.get("last", "deploy"))
+
+
+def _muster_kind(state: SamuraiState, seat: int) -> str | None:
+    stage = muster_stage(state, seat)
+    return stage if stage != "review" else str(player_of(state, seat).draft.get("last", "place"))
+
+
+def _war_owed(state: SamuraiState) -> list[tuple[int, str]]:
+    war = state.war
+    if war is not None and war.battle is not None and war.battle.pending is not None:
+        return [(seat, "casualties") for _, seat in sorted(war.battle.pending.owed.items())]
+    owed = [(state.ninja, "ninja")] if state.ninja is not None and offer_open(state) else []
+    kind = war_kind(state)
+    if kind is not None:
+        assert war is not None
+        owed.append((state.order[war.order_pos], kind))
+    return owed
+
+
+PICKED = dict.fromkeys(("spear", "claim", "deploy", "sword", "build"), Pick)
+"""The answer model of every queued task's prompt."""
+WAR_ANSWERS: dict[str, type[BaseModel]] = {
+    **dict.fromkeys(("casualties", "garrison_force", "garrison_move", "gather"), UnitCounts),
+    **dict.fromkeys(("ninja", "battle", "chain", "war_order", "move_to", "garrison_to", "declare_target",
+                     "war_move", "war_declare", "war_final"), Pick),
+}
 
 
 # ---------------------------------------------------------------- answers
@@ -437,24 +508,52 @@ def watch_hand_limit(flow: SamuraiFlow) -> None:
 TASKS = dict.fromkeys(("spear", "claim", "deploy", "sword", "build"), answer_task)
 """The kinds of a queued task (setup_tasks): each is served by the head of the queue."""
 
+def _spy_owed(state: SamuraiState) -> list[tuple[int, str]]:
+    assert state.ninja is not None
+    return [(state.ninja, "spy")]
+
+
+def _revise_owed(state: SamuraiState) -> list[tuple[int, str]]:
+    assert state.ninja is not None
+    return [(state.ninja, "plan_revise")]
+
+
 PHASES: PhaseTable[SamuraiState] = PhaseTable({
-    "setup": Phase(prompts=_queue_prompts, handlers=TASKS, step=step_setup),
-    "claims": Phase(prompts=_each_active(claims_prompt), fallback=answer_claim, step=step_claims),
-    "placement": Phase(prompts=_each_active(placement_prompt), fallback=answer_placement, step=step_placement),
-    "screens": Phase(prompts=_each_active(screen_prompt), handlers={"army_screen": answer_screen},
+    "setup": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_setup),
+    "claims": Phase(prompts=_each_active(claims_prompt), owed=_each_active_owed(lambda state, seat: "claim"),
+                    answers={"claim": Pick}, fallback=answer_claim, step=step_claims),
+    "placement": Phase(prompts=_each_active(placement_prompt), owed=_each_active_owed(_placement_kind),
+                       answers={"spear": Pick, "deploy": Pick}, fallback=answer_placement, step=step_placement),
+    "screens": Phase(prompts=_each_active(screen_prompt), owed=_each_active_owed(lambda state, seat: "army_screen"),
+                     answers={"army_screen": ScreenAnswer}, handlers={"army_screen": answer_screen},
                      step=step_screens),
-    "deploy": Phase(prompts=_queue_prompts, handlers=TASKS, step=step_deploy),
-    "plan": Phase(prompts=_each_active(_plan_prompt), handlers={"plan": answer_plan, "discard": answer_discard},
-                  step=step_plan),
-    "spy": Phase(prompts=lambda state, only: [spy_prompt(state)], handlers={"spy": answer_spying}, step=waits),
-    "spy_revise": Phase(prompts=_revise_prompts, handlers={"plan_revise": answer_plan_revise}, step=waits),
-    "swords": Phase(prompts=_swords_prompts, fallback=answer_sword, step=step_swords),
-    "build": Phase(prompts=_queue_prompts, handlers=TASKS, step=step_build),
-    "muster": Phase(prompts=_each_active(muster_prompt), fallback=answer_muster, step=step_muster),
-    "levy": Phase(prompts=_each_active(_levy_prompt), handlers={"levy": answer_levy}, step=step_levy),
-    "place": Phase(prompts=_each_active(_place_prompt), handlers={"place": answer_place}, step=step_place),
-    "ronin": Phase(prompts=_each_active(_ronin_prompt), handlers={"ronin": answer_ronin}, step=step_ronin),
-    "war": Phase(prompts=_war_prompts, handlers={
+    "deploy": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_deploy),
+    "plan": Phase(prompts=_each_active(_plan_prompt), owed=_each_active_owed(_plan_kind),
+                  answers={"plan": PlanAnswer, "discard": Pick},
+                  handlers={"plan": answer_plan, "discard": answer_discard}, step=step_plan),
+    "spy": Phase(prompts=lambda state, only: [spy_prompt(state)], owed=_spy_owed, answers={"spy": Pick},
+                 handlers={"spy": answer_spying}, step=waits),
+    "spy_revise": Phase(prompts=_revise_prompts, owed=_revise_owed, answers={"plan_revise": PlanAnswer},
+                        handlers={"plan_revise": answer_plan_revise}, step=waits),
+    "swords": Phase(prompts=_swords_prompts, owed=_swords_owed, answers=PICKED, fallback=answer_sword,
+                    step=step_swords),
+    "build": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_build),
+    "muster": Phase(prompts=_each_active(muster_prompt), owed=_each_active_owed(_muster_kind),
+                    answers={"build": Pick, "place": Pick, "ronin": Pick, "losses_order": Pick},
+                    fallback=answer_muster, step=step_muster),
+    "levy": Phase(prompts=_each_active(_levy_prompt), answers={"levy": LevyAnswer},
+                  owed=_each_active_owed(lambda state, seat: "levy" if locked_plan(player_of(state, seat)).levy > 0
+                                         else None),
+                  handlers={"levy": answer_levy}, step=step_levy),
+    "place": Phase(prompts=_each_active(_place_prompt), answers={"place": Pick},
+                   owed=_each_active_owed(lambda state, seat: "place" if "todo" in player_of(state, seat).draft
+                                          else None),
+                   handlers={"place": answer_place}, step=step_place),
+    "ronin": Phase(prompts=_each_active(_ronin_prompt), answers={"ronin": Pick},
+                   owed=_each_active_owed(lambda state, seat: "ronin" if "ronin_todo" in player_of(state, seat).draft
+                                          else None),
+                   handlers={"ronin": answer_ronin}, step=step_ronin),
+    "war": Phase(prompts=_war_prompts, owed=_war_owed, answers=WAR_ANSWERS, handlers={
         "casualties": answer_casualties, "ninja": answer_ninja_offer, "garrison_force": answer_units,
         "garrison_move": answer_units, "gather": answer_units,
     }, fallback=answer_war, step=step_war),

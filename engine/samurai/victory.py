@@ -9,6 +9,7 @@ them would let anyone subtract the visible parts and learn whether a hidden card
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from engine.contract import Event
@@ -148,11 +149,12 @@ def check_win(state: SamuraiState, events: list[Event]) -> None:
         return
     living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
     if state.options.mode != "lwtv":
+        held = Counter(province.owner for province in state.provinces.values())
         for seat in living:
-            count = len(owned(state, seat))
+            count = held[seat]
             if count >= state.options.provinces_to_win:
                 game_over(state, events, [seat], f"{who(seat)} controls {count} provinces and becomes Shogun",
-                          {other: len(owned(state, other)) for other in living})
+                          {other: held[other] for other in living})
                 return
     if len(living) == 1:
         if state.options.mode == "lwtv":

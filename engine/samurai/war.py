@@ -11,9 +11,9 @@ from engine.samurai.battle import launch
 from engine.samurai.board import end_phase, player_of, province_name, who
 from engine.samurai.content import content
 from engine.samurai.movement import (
+    any_declare_source,
     army_moves,
     attack_targets,
-    declare_sources,
     garrison_sources,
     gather_count,
 )
@@ -54,7 +54,7 @@ def war_options_exist(state: SamuraiState, seat: int, sub: str) -> bool:
         return any(army_moves(state, seat, army, False) or gather_count(state, army)
                    for army in player.armies)
     if sub == "B":
-        return bool(declare_sources(state, seat))
+        return any_declare_source(state, seat)
     if sub == "D":
         war = state.war
         assert war is not None

@@ -45,6 +45,41 @@ def war_prompt(state: SamuraiState) -> Prompt | None:
     return final_menu(state, war, seat)
 
 
+MENU_KINDS = {"A": "war_move", "B": "war_declare", "D": "war_final"}
+
+
+def war_kind(state: SamuraiState) -> str | None:
+    """The kind of `war_prompt`'s prompt, read without building it (an answer needs only its
+    kind): the same branches, on the same fields."""
+    war = state.war
+    assert war is not None
+    if war.order_pos >= len(state.order):
+        return None
+    if war.sub == "C":
+        if war.battle is not None:
+            return "battle"
+        return "war_order" if war.chain_army is None else "chain"
+    return selection_kind(war) or MENU_KINDS[war.sub]
+
+
+def selection_kind(war: War) -> str | None:
+    """The kind of the step after a menu choice (`selection_prompt`), None without one."""
+    sel, sub = war.sel, war.sub
+    if "gather" in sel:
+        return "gather"
+    if sub == "D" and "to" in sel:
+        return "garrison_move"
+    if sub == "B" and "target" in sel:
+        return "garrison_force"
+    if sub in ("A", "D") and "army" in sel:
+        return "move_to"
+    if sub == "D" and "garrison" in sel:
+        return "garrison_to"
+    if sub == "B" and sel:
+        return "declare_target"
+    return None
+
+
 # ---------------------------------------------------------------- phase C
 
 
@@ -84,23 +119,26 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
 
 def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
     """The step after a menu choice (war.sel): where to, which target, which units go."""
+    kind = selection_kind(war)
+    if kind is None:
+        return None
     cancel = opt("cancel", "Back", {"act": "cancel"})
     player = player_of(state, seat)
-    if "gather" in war.sel:
+    if kind == "gather":
         return gather_prompt(state, seat, player.armies[war.sel["gather"]])
-    if war.sub == "D" and "to" in war.sel:
+    if kind == "garrison_move":
         source, destination = war.sel["garrison"], war.sel["to"]
         return force_prompt(state, seat, source, garrison_targets(state, seat, source)[destination],
                             "garrison_move", f"Move garrison units from {province_name(source)} to "
                             f"{province_name(destination)}: which go?")
-    if war.sub == "B" and "target" in war.sel:
+    if kind == "garrison_force":
         source, target = war.sel["source"], war.sel["target"]
         return force_prompt(state, seat, source, garrison_attackers(state, source), "garrison_force",
                             f"The garrison of {province_name(source)} attacks {province_name(target)}: "
                             "which units go?")
-    if war.sub in ("A", "D") and "army" in war.sel:
+    if kind == "move_to":
         return move_to_prompt(state, war, seat, player.armies[war.sel["army"]], cancel)
-    if war.sub == "D" and "garrison" in war.sel:
+    if kind == "garrison_to":
         source = war.sel["garrison"]
         candidates = [(pid, opt(f"to:{pid}", f"To {province_name(pid)} (up to {counted(count, 'unit')})"
                                 + (" - claim" if state.provinces[pid].owner is None else ""),
@@ -111,16 +149,14 @@ def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:
                 "to an adjacent province you own or an unoccupied one:")
         return Prompt(seat=seat, kind="garrison_to", text=text, answer=Pick, options=options,
                       default=cancel.choice)
-    if war.sub == "B" and war.sel:
-        source = war.sel["source"]
-        candidates = [(target, opt(f"attack:{target}", target_label(state, seat, source, target),
-                                   {"act": "attack", "target": target}))
-                      for target in attack_targets(state, seat, source)]
-        options = paged(state, seat, candidates, [cancel])
-        force = f"army {war.sel['army'] + 1}" if war.sel.get("army") is not None else "the garrison"
-        return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from "
-                      f"{province_name(source)}:", answer=Pick, options=options, default=cancel.choice)
-    return None
+    source = war.sel["source"]
+    candidates = [(target, opt(f"attack:{target}", target_label(state, seat, source, target),
+                               {"act": "attack", "target": target}))
+                  for target in attack_targets(state, seat, source)]
+    options = paged(state, seat, candidates, [cancel])
+    force = f"army {war.sel['army'] + 1}" if war.sel.get("army") is not None else "the garrison"
+    return Prompt(seat=seat, kind="declare_target", text=f"Declare an attack by {force} from "
+                  f"{province_name(source)}:", answer=Pick, options=options, default=cancel.choice)
 
 
 def move_to_prompt(state: SamuraiState, war: War, seat: int, army: Army, cancel: Option) -> Prompt:

@@ -54,15 +54,16 @@ class Snapshot:
         return self._locations[node]
 
     def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
+        """The live heroes at ``node`` (of ``seat``): the snapshot's own lists, never to be changed."""
         here = self._heroes.get(node)
         if here is None:
             return []
         if seat is None:
-            return list(here)
+            return here
         stack = self._stacks.get((node, seat))
         if stack is None:
             stack = self._stacks[(node, seat)] = [h for h in here if h.seat == seat]
-        return list(stack)
+        return stack
 
     def has_heroes(self, node: str) -> bool:
         return node in self._heroes

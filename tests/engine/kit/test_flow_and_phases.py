@@ -158,9 +158,11 @@ def test_a_fallback_takes_every_kind_the_phase_does_not_name() -> None:
 
 
 def test_a_phase_is_checked_when_declared() -> None:
-    with pytest.raises(ValueError, match="either owed"):
-        Phase(handlers={}, owed=lambda state: [], prompts=lambda state, only: [])
-    with pytest.raises(ValueError, match="either owed"):
+    with pytest.raises(ValueError, match="has no builders"):
+        Phase(handlers={}, owed=lambda state: [], prompts=lambda state, only: [], builders={"bid": _prompt("bid")})
+    with pytest.raises(ValueError, match="answer models need owed"):
+        Phase(handlers={}, prompts=lambda state, only: [], answers={"word": ActivateAnswer})
+    with pytest.raises(ValueError, match="owed \\(with builders\\) or prompts"):
         Phase(handlers={})
     with pytest.raises(ValueError, match="no prompt builder"):
         Phase(handlers={"bid": _bid}, owed=lambda state: [])
@@ -169,6 +171,30 @@ def test_a_phase_is_checked_when_declared() -> None:
     with pytest.raises(ValueError, match="both a prompt and a handler"):
         Interrupts(queue=lambda state: [], builders={"x": lambda state, pending: _prompt("x")(state, 0)},
                    handlers={})
+
+
+def test_a_prompts_phase_with_owed_takes_an_answer_without_building_its_prompt() -> None:
+    """``owed`` beside ``prompts``: who owes what and the answer's model are known without a
+    prompt, which is built only when read."""
+    built: list[int] = []
+
+    def talk_prompts(state: Toy, only: int | None) -> list[Prompt]:
+        built.append(len(state.words))
+        return _talk_prompts(state, only)
+
+    table: PhaseTable[Toy] = PhaseTable({
+        "talk": Phase(prompts=talk_prompts, owed=lambda state: [(len(state.words) % 2, "word")],
+                      answers={"word": ActivateAnswer}, handlers={"word": _say}),
+    })
+    state = Toy(phase="talk")
+    assert table.owed(state) == [(0, "word")]
+    assert table.asked_of(state, 1) is None
+    asked = table.asked_of(state, 0)
+    assert asked is not None and asked.kind == "word" and asked.answer is ActivateAnswer
+    table.handle(Flow(state, rng_for(0, 0)), 0, asked, "hi")
+    assert state.words == ["hi"] and built == []
+    following = table.asked_of(state, 1)
+    assert following is not None and following.prompt.seat == 1 and built == [1]
 
 
 class Queued(BaseModel):
