@@ -462,7 +462,7 @@ class HeuristicPolicy:
         war = state.war
         assert war is not None and war.battle is not None
         attackers, defenders = battle_sides(state, war.battle)
-        mine, theirs = side_size(attackers), side_size(defenders)
+        mine, theirs = float(side_size(attackers)), float(side_size(defenders))
         found = army_at(state, war.battle.target)
         if found and found[0] != prompt.seat and not any(found[1].units.values()):
             theirs += army_guess(state, prompt.seat).get(found[0], 0.0)  # its units are behind its owner's screen
