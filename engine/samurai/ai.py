@@ -27,6 +27,7 @@ from engine.samurai.board import (
     army_regulars,
     deploy_targets,
     garrison_size,
+    income,
     owned,
     regulars_in,
 )
@@ -138,8 +139,35 @@ WEAK_FOE_BONUS = 3.0
 land pass to the eliminator in base and QS) ends matches sooner than nibbling at all."""
 
 
-def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
-    """What we can see defending a province: garrison, fortification, an army marker."""
+def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
+    """The regular units each opponent's army is guessed to hold (its screen is hidden).
+
+    The guess reads only what ``seat`` may know: its own armies' mean size, scaled by the
+    opponent's income against its own (the same economy fills both), and never more than
+    the opponent could have (its units off the board, an army card's room). An army's level
+    says how often it attacked and won, not how full it is: a level-5 daimyo whose army
+    fought itself empty is a lone daimyo."""
+    mine = [army_regulars(army) for army in state.players[seat].armies if army.alive]
+    mean = sum(mine) / len(mine) if mine else 0.0
+    limits = content().units.limits
+    room = float(limits.army_samurai + limits.army_ashigaru)
+    my_income = income(state, seat)
+    guesses: dict[int, float] = {}
+    for player in state.players:
+        if player.seat == seat or player.eliminated:
+            continue
+        alive = [army for army in player.armies if army.alive]
+        if not alive:
+            continue
+        off_board = sum(player.tray.values()) + sum(army_regulars(army) for army in alive)
+        mirror = mean * (income(state, player.seat) + 1) / (my_income + 1)
+        guesses[player.seat] = min(mirror, off_board / len(alive), room)
+    return guesses
+
+
+def enemy_strength(state: SamuraiState, seat: int, pid: str, guesses: dict[int, float] | None = None) -> float:
+    """What we expect defending a province: garrison, fortification, revealed ronin and an
+    army (its daimyo, its revealed ronin and the units `army_guess` puts behind its screen)."""
     prov = state.provinces[pid]
     if prov.owner is None and not prov.neutral:
         return 0.0
@@ -150,14 +178,20 @@ def enemy_strength(state: SamuraiState, seat: int, pid: str) -> float:
         strength += 4 if prov.fort == 1 else 6
     found = army_at(state, pid)
     if found and found[0] != seat:
-        strength += 6 + 2 * found[1].level
+        strength += hidden_army_estimate(state, seat, found[0], found[1], guesses)
     return strength
 
 
-def hidden_army_estimate(army: Any) -> int:
-    """The units an opponent's army is guessed to hold beside its daimyo: its screen is
-    hidden, so the guess reads only its marker (the same guess as `enemy_strength`)."""
-    return 5 + 2 * int(army.level)
+def hidden_army_estimate(state: SamuraiState, seat: int, owner: int, army: Any,
+                         guesses: dict[int, float] | None = None) -> float:
+    """An opponent's army as ``seat`` can expect it: the daimyo (unless assassinated), the
+    ronin it has shown, the units its screen is guessed to hold, and what is in plain sight
+    (an information state keeps the units of an army whose screen is not hidden)."""
+    if guesses is None:
+        guesses = army_guess(state, seat)
+    shown = army_regulars(army)
+    hidden = guesses.get(owner, 0.0) if shown == 0 else 0.0
+    return (0 if army.assassinated else 1) + shown + hidden + (army.ronin if army.ronin_revealed else 0)
 
 
 def own_army_strength(army: Any) -> float:
@@ -195,8 +229,9 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
     best = None
     weakest = weakest_foe(state, seat)
+    guesses = army_guess(state, seat)
     for target in attack_targets(state, seat, source):
-        need = enemy_strength(state, seat, target)
+        need = enemy_strength(state, seat, target, guesses)
         if content().is_sea(source, target):
             need *= 1.5
         if need == 0:
@@ -427,10 +462,10 @@ class HeuristicPolicy:
         war = state.war
         assert war is not None and war.battle is not None
         attackers, defenders = battle_sides(state, war.battle)
-        mine, theirs = side_size(attackers), side_size(defenders)
+        mine, theirs = float(side_size(attackers)), float(side_size(defenders))
         found = army_at(state, war.battle.target)
-        if found and found[0] != prompt.seat:
-            theirs += hidden_army_estimate(found[1])  # its units are behind its owner's screen
+        if found and found[0] != prompt.seat and not any(found[1].units.values()):
+            theirs += army_guess(state, prompt.seat).get(found[0], 0.0)  # its units are behind its owner's screen
         if mine >= 2 * theirs:
             return {"act": "fight_on"}
         return {"act": "continue"} if mine >= theirs else {"act": "calloff"}

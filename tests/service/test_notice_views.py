@@ -145,8 +145,8 @@ async def _deliver_all(url: str) -> None:
 def test_a_delivered_samurai_match_stores_its_log_and_lines_not_its_maps(tmp_path: Path) -> None:
     """Seed 0, four heuristic seats: measured at 5.0 KiB of notices once delivered for a
     468-choice match (603 KiB while every phase post kept its public view and lines); the honest
-    heuristic's match is 2,008 choices: 18.5 KiB of notices and 161 bytes a choice in all (213
-    before), far below a single kept view."""
+    heuristic's match is 1,049 choices: 10.0 KiB of notices and 178 bytes a choice in all (213
+    for the 468), far below a single kept view."""
     path = tmp_path / "storage.db"
     url = f"sqlite+aiosqlite:///{path}"
     summary: dict[str, Any] = asyncio.run(simulate_stored(url, "samurai", 4, 0, "heuristic", {}))
