@@ -29,14 +29,6 @@ MAX_AI_CHOICES = 100_000
 """AI choices one transaction may make before the match counts as stuck."""
 
 
-def policy_name(policies: dict[str, Any], wanted: str | None) -> str | None:
-    """The policy among the game's ``policies`` that plays for ``wanted``: itself if the game has
-    it, else the heuristic, else any (None: the game has no policy, the prompt's default goes)."""
-    if wanted in policies:
-        return wanted
-    return "heuristic" if "heuristic" in policies else next(iter(policies), None)
-
-
 class Autoplay(Transactions):
     """Mixed into MatchService: AI turns."""
 
@@ -75,7 +67,7 @@ class Autoplay(Transactions):
     async def _policy_choice(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, salt: str,
                              policy: str | None) -> dict[str, Any]:
         policies = ctx.game.policies()
-        name = policy_name(policies, policy)
+        name = thinking.policy_name(policies, policy)
         if name is None or ctx.state is None:
             return dict(prompt.default)
         rng = eng.rng_for(ctx.match.seed, ctx.match.step, f"{salt}:{seat.seat_no}")
@@ -97,11 +89,10 @@ class Autoplay(Transactions):
         return [p for p in ctx.prompts() if not p.answered and self._ai_driven(seats[p.seat])
                 and not (p.optional and ctx.ai_answered.get((p.seat, fingerprint(p))) == ctx.ai_owed)]
 
-    def _searches(self, ctx: MatchTransaction, policies: dict[str, Any], prompt: eng.Prompt) -> str | None:
+    def _searches(self, ctx: MatchTransaction, prompt: eng.Prompt) -> str | None:
         """The name of the policy that answers ``prompt`` if it searches (thinks outside the
         transaction), else None."""
-        name = policy_name(policies, self._wanted_policy(ctx.match, ctx.seat(prompt.seat)))
-        return name if name is not None and thinking.offloaded(policies[name]) else None
+        return thinking.searching(ctx.game, self._wanted_policy(ctx.match, ctx.seat(prompt.seat)))
 
     def _count_answer(self, ctx: MatchTransaction, prompt: eng.Prompt) -> None:
         if prompt.optional:
@@ -116,11 +107,10 @@ class Autoplay(Transactions):
         ctx.settled = True
         if ctx.state is None or ctx.match.status != "active":
             return
-        policies = ctx.game.policies()
         for _ in range(MAX_AI_CHOICES):
             if ctx.game.result(ctx.state) is not None:
                 break
-            quick = [p for p in self._ai_todo(ctx) if self._searches(ctx, policies, p) is None]
+            quick = [p for p in self._ai_todo(ctx) if self._searches(ctx, p) is None]
             if not quick:
                 break
             prompt = quick[0]
@@ -136,11 +126,11 @@ class Autoplay(Transactions):
         think about once the transaction is committed (None: none owes one)."""
         if not (ctx.changed or ctx.settled) or ctx.state is None or ctx.match.status != "active":
             return None
-        if not any(self._ai_driven(seat) for seat in ctx.seats):
+        if not any(self._ai_driven(seat) and thinking.searching(ctx.game, self._wanted_policy(ctx.match, seat))
+                   for seat in ctx.seats):
             return None
-        policies = ctx.game.policies()
         for prompt in self._ai_todo(ctx):
-            name = self._searches(ctx, policies, prompt)
+            name = self._searches(ctx, prompt)
             if name is not None:
                 return thinking.Think(
                     match_id=ctx.match_id, version=ctx.match.version, game=ctx.game.key, seat=prompt.seat,

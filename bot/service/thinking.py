@@ -35,6 +35,29 @@ def offloaded(policy: object) -> bool:
     return bool(getattr(policy, "offload", False))
 
 
+def policy_name(policies: dict[str, Any], wanted: str | None) -> str | None:
+    """The policy among a game's ``policies`` that plays for ``wanted``: itself if the game has
+    it, else the heuristic, else any (None: the game has no policy, the prompt's default goes)."""
+    if wanted in policies:
+        return wanted
+    return "heuristic" if "heuristic" in policies else next(iter(policies), None)
+
+
+_SEARCHING: dict[tuple[type, str, str | None], str | None] = {}
+
+
+def searching(game: eng.Game, wanted: str | None) -> str | None:
+    """The name of the policy that plays for ``wanted`` in ``game`` if it searches (so it thinks
+    outside transactions), else None. Remembered per game: a game's policies do not change, and
+    building them costs more than the question is worth in every transaction."""
+    key = (type(game), game.key, wanted)
+    if key not in _SEARCHING:
+        policies = game.policies()
+        name = policy_name(policies, wanted)
+        _SEARCHING[key] = name if name is not None and offloaded(policies[name]) else None
+    return _SEARCHING[key]
+
+
 def think(key: str, policy_name: str, state: eng.State, prompt: eng.Prompt, rng: random.Random) -> dict[str, Any]:
     """In a worker: the named policy's choice (it reads its budget here, when it is made)."""
     game = eng.get(key)
@@ -103,10 +126,6 @@ class Thinkers:
             self._tasks[think.match_id] = asyncio.create_task(self._run(think.match_id),
                                                               name=f"ai-thinks-{think.match_id}")
 
-    def busy(self, match_id: int) -> bool:
-        """Whether an AI of the match is thinking or has a decision waiting."""
-        return match_id in self._tasks
-
     async def idle(self, match_id: int | None = None) -> None:
         """Return once no AI (of ``match_id``, or of any match) is thinking."""
         while True:
@@ -127,11 +146,13 @@ class Thinkers:
         try:
             while (think := self._waiting.pop(match_id, None)) is not None:
                 self._working[match_id] = think
-                await self._attempt(think)
+                try:
+                    await self._attempt(think)
+                finally:
+                    self._working.pop(match_id, None)
                 if self.on_applied is not None:
                     self.on_applied()
         finally:
-            self._working.pop(match_id, None)
             self._tasks.pop(match_id, None)
 
     async def _attempt(self, think: Think) -> None:
