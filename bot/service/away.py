@@ -46,8 +46,8 @@ def away_mode(value: str) -> str:
 TAKEOVER_LEVELS = ("heuristic", "search")
 """The AI that plays a seat it took over (after missed deadlines, or away in an ``ai`` match),
 the host's choice per match: the quick heuristic, or the search that plays moves out first."""
-TAKEOVER_WORDS = {"heuristic": "the quick AI plays late or away seats",
-                  "search": "the AI that thinks ahead plays late or away seats"}
+SEARCH_TAKEOVER = "the AI that thinks ahead plays late or away seats"
+"""How a lobby notice lists the search takeover among the match's settings (the heuristic is the default)."""
 
 
 def takeover_level(value: str) -> str:

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 import engine as eng
 from bot.service import away, hosting, limits
-from bot.service.away import TAKEOVER_WORDS, takeover_level
+from bot.service.away import SEARCH_TAKEOVER, takeover_level
 from bot.service.clock import DEFAULT_PAUSE_DAYS, PAUSE_DAYS, clock_deadline, clock_of
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
 from bot.service.finishing import close_match
@@ -126,7 +126,7 @@ class Lobby(Transactions):
                 ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
                 chosen = ", ".join([*(option_words(key, value) for key, value in options.items()),
                                     *([f"deadline {clock.describe()}"] if clock else []),
-                                    *([TAKEOVER_WORDS[takeover_ai]] if takeover_ai != "heuristic" else [])])
+                                    *([SEARCH_TAKEOVER] if takeover_ai == "search" else [])])
                 self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {chosen_game.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:
