@@ -6,6 +6,7 @@ The fake Discord and the virtual players run in this process; the bot is a real 
 subprocess (one shard) on a temporary SQLite file, or on PostgreSQL with `--db postgres`
 (WARHOST_TEST_PG_URL, else a throwaway pgserver) or `--db postgresql+asyncpg://...`.
 Each match: `/game new` in its own channel, a second player clicks Join, the host clicks Add AI
+(or, with `--ai search`, seats the search AI by `/game addai`; `--search-ms` sets its CPU budget)
 and Start, then both humans answer every DM prompt (select, button or modal) until the result.
 
 Acknowledgement latency is measured inside the fake: from the moment it dispatches
@@ -192,7 +193,7 @@ async def settle(watch: Watch, resp: Any) -> Any:
 
 
 async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Player, guest: Player,
-                    stats: Stats, rounds: int, delay: float = 0.0, think: float = 0.0) -> None:
+                    stats: Stats, rounds: int, delay: float = 0.0, think: float = 0.0, ai: str = "heuristic") -> None:
     def posts() -> list[Message]:
         return fake.channel_messages(channel)
 
@@ -205,7 +206,10 @@ async def one_match(fake: FakeDiscord, watch: Watch, channel: Channel, host: Pla
     assert "Lobby for" in r.content, f"no lobby in #{channel.name}: {r.content!r}"
     await watch.until((channel.id,), lambda: any(m.button("Join") for m in posts()), STEP_TIMEOUT)
     for place, label in ((at_guest, "Join"), (at_host, "Add AI"), (at_host, "Start")):
-        r = await settle(watch, await place.click(label, settle=False))
+        if label == "Add AI" and ai != "heuristic":  # the button seats the heuristic
+            r = await settle(watch, await at_host.slash("game addai", policy=ai, settle=False))
+        else:
+            r = await settle(watch, await place.click(label, settle=False))
         if r.error or not r.ephemeral:
             raise AssertionError(f"{label} in #{channel.name}: {r.error} {r.content!r}")
     players = [Human(fake, watch, p, stats, think) for p in (host, guest)]
@@ -285,7 +289,10 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     await fake.start()
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
                   discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO",
+                  max_open_matches_per_server=max(n, 25),  # every match runs in the one guild
                   **({} if args.draw_workers is None else {"draw_workers": args.draw_workers}))
+    if args.search_ms is not None:
+        env["WARHOST_SEARCH_MS"] = str(args.search_ms)
     bot: BotProcess | None = None
     spy: subprocess.Popen | None = None
     probe_out = workdir / "probe.json"
@@ -308,7 +315,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
-                                               stats, args.rounds, args.ramp * i / n, args.think))
+                                               stats, args.rounds, args.ramp * i / n, args.think, args.ai))
                  for i in range(n)]
         progress = asyncio.create_task(report_progress(fake, stats, n, started))
         done, pending = await asyncio.wait(tasks, timeout=args.seconds)
@@ -344,7 +351,9 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     kinds = Counter(v.kind for v in fake.violations)
     print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
           f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, "
-          f"players think {args.think:g} s, bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
+          f"players think {args.think:g} s, AI {args.ai}"
+          f"{f' ({args.search_ms:g} CPU ms a decision)' if args.ai == 'search' and args.search_ms else ''}, "
+          f"bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
     print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
           f"{len(lat) / elapsed:.1f} interactions/s, bot CPU {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core; "
           f"event-loop thread {main_cpu:.1f} s, other threads {sum(threads.values()):.1f} s since start); "
@@ -507,6 +516,11 @@ def main() -> int:
                         help="the bot's DRAW_WORKERS (default: its own, one per core but one; 0 = draw in a thread)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player takes to answer, on average (default 0: at once)")
+    parser.add_argument("--ai", choices=("heuristic", "search", "random"), default="heuristic",
+                        help="the AI seated in every match (default heuristic, the Add AI button; others by "
+                             "`/game addai policy:`)")
+    parser.add_argument("--search-ms", type=float,
+                        help="the bot's WARHOST_SEARCH_MS, CPU ms per search decision (default: its own, 1000)")
     parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")
     parser.add_argument("--bot-log", help="copy the bot's log to this file")
     parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")

@@ -25,14 +25,15 @@ async def simulate_stored(
     """Play ``seats`` AI seats of game ``key`` to the end; return a summary with ``match_id``."""
     started = time.perf_counter()
     store = await Store.open(url, migrate=True)
+    svc = MatchService(store, holder="storesim")
     try:
-        svc = MatchService(store, holder="storesim")
         channel = secrets.randbits(62)  # a channel of its own: one open match per channel
         info = await svc.create(None, channel, SIMULATOR, "simulator", key, options or {}, max_seats=seats,
                                 seed=seed, host_plays=False)
         for _ in range(seats):
             await svc.add_ai(channel, SIMULATOR, policy)
         await svc.start(channel, SIMULATOR)
+        await svc.thinking_done(info.id)  # search AIs choose after the transactions that asked them
         final = await svc.get_match(info.id)
         async with store.read() as session:
             match = await session.get(Match, info.id)
@@ -40,6 +41,7 @@ async def simulate_stored(
             log = [(c.seat, c.payload) for c in await store.choices(session, info.id)]
         notices = len([n for n in await svc.outbox(limit=1_000_000) if n.match_id == info.id])
     finally:
+        await svc.stop_thinking()
         await store.close()
     return {
         "match_id": info.id,

@@ -124,6 +124,9 @@ class Match(SQLModel, table=True):
     """The match's status board in its channel (None until posted): edited in place, never reposted."""
     away_mode: str = Field(default="ai", max_length=8, sa_column_kwargs={"server_default": "ai"})
     """What `/game away` does to a seat, the host's choice: ai (the AI plays it) | pause (its deadlines wait)."""
+    takeover_ai: str = Field(default="heuristic", max_length=16, sa_column_kwargs={"server_default": "heuristic"})
+    """The AI that plays a seat it took over (missed deadlines, time away), the host's choice:
+    heuristic (quick) | search (thinks ahead, bot/service/thinking.py)."""
     deadline_clock: str | None = Field(default=None, max_length=5)
     """A clock deadline's wall-clock time ("21:00"), or None: each decision gets deadline_hours."""
     deadline_zone: str | None = Field(default=None, max_length=64)

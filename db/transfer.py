@@ -33,6 +33,7 @@ class ImportedMatch:
     host_id: int
     deadline_hours: float
     away_mode: str
+    takeover_ai: str
     result: dict[str, Any] | None
     seats: list[ImportedSeat]
     choices: list[tuple[int, int, str, str, dict[str, Any], list[str]]]
@@ -63,7 +64,7 @@ async def insert_match(session: AsyncSession, match: ImportedMatch, now: datetim
         game=match.game, options=match.options, seed=match.seed, status=match.status, version=1,
         step=len(match.choices), host_id=match.host_id, max_seats=len(match.seats),
         deadline_hours=match.deadline_hours, result=match.result, away_mode=match.away_mode,
-        created_at=now, updated_at=now,
+        takeover_ai=match.takeover_ai, created_at=now, updated_at=now,
     )
     session.add(row)
     await session.flush()

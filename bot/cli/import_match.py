@@ -32,9 +32,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 async def _import(url: str, text: str, channel: int | None) -> int:
     document = parse_document(text)
     store = await Store.open(url, migrate=True)
+    service = MatchService(store, holder="import", name_text=plain_name)
     try:
-        return await import_match(MatchService(store, holder="import", name_text=plain_name), document, channel)
+        return await import_match(service, document, channel)
     finally:
+        await service.stop_thinking()  # a searching AI that owes a choice thinks when the bot next starts
         await store.close()
 
 

@@ -111,6 +111,7 @@ class GameCog(commands.Cog, name="warhost"):
         """Add `/game` to the command tree, let the AI seats play what they owe, start the loops."""
         self.bot.tree.add_command(self.group)
         self.bot.tree.error(on_command_error)
+        self.service.thinkers.on_applied = self.wake_delivery  # an AI's decision is news to deliver now
         await self.service.recover()  # safe in every process (match locks)
         self._start(self.delivery.run_forever(self.bot.settings.deliver_seconds, self.stopping))
         self._start(self._tick_forever())
@@ -124,6 +125,7 @@ class GameCog(commands.Cog, name="warhost"):
         self._tasks.clear()
         self.bot.tree.remove_command(self.group.name)
         await handlers_done()
+        await self.service.stop_thinking()  # nothing half done is stored: the next start thinks again
 
     def _start(self, loop: Coroutine[Any, Any, None]) -> None:
         self._tasks.append(asyncio.create_task(loop))

@@ -26,6 +26,7 @@ from bot.discord.vote_commands import VoteCommands
 from bot.naming import named_prompt, shown_prompt
 from bot.rules_text import rule_topics
 from bot.service import ServiceError, drawing
+from bot.service.away import TAKEOVER_LEVELS
 from bot.service.clock import DEFAULT_PAUSE_DAYS, MIN_HOURS, PAUSE_DAYS, zone_choices
 from bot.service.types import Place
 from bot.service.wording import option_words
@@ -46,6 +47,9 @@ GAME_CHOICES = game_choices(engine.games())
 """The games when this module is imported; each bot's group offers those registered when it starts."""
 AWAY_CHOICES = [app_commands.Choice(name="the AI plays it", value="ai"),
                 app_commands.Choice(name="its deadlines wait", value="pause")]
+TAKEOVER_CHOICES = [app_commands.Choice(name=level, value=level) for level in TAKEOVER_LEVELS]
+"""The AI that plays a seat it took over (bot/service/away.py); names kept short, /game is near
+Discord's 4000 characters."""
 
 
 def _here(interaction: discord.Interaction) -> Place:
@@ -85,8 +89,9 @@ class GameCommands(CommandBase, app_commands.Group):
         deadline_at="decisions are due at this time of day, like 21:00 (with timezone)",
         timezone="the time zone of deadline_at, like Europe/Berlin",
         min_hours="with deadline_at: the least time a decision gets (default 12)",
+        takeover="AI for late or away seats",
     )
-    @app_commands.choices(game=GAME_CHOICES, away=AWAY_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, away=AWAY_CHOICES, takeover=TAKEOVER_CHOICES)
     @with_game_options
     async def new(
         self,
@@ -99,6 +104,7 @@ class GameCommands(CommandBase, app_commands.Group):
         deadline_at: app_commands.Range[str, 1, MAX_CLOCK] | None = None,
         timezone: app_commands.Range[str, 1, MAX_ZONE] | None = None,
         min_hours: app_commands.Range[float, MIN_HOURS[0], MIN_HOURS[1]] | None = None,
+        takeover: str = "heuristic",
         **chosen: Any,
     ) -> None:
         """`chosen` holds the game options (bot/discord/game_options.py), None where not given."""
@@ -117,7 +123,7 @@ class GameCommands(CommandBase, app_commands.Group):
                 return
             options[name] = value
         kwargs: dict[str, Any] = {"max_seats": seats, "seed": seed, "away_mode": away, "deadline_at": deadline_at,
-                                  "timezone": timezone, "min_hours": min_hours}
+                                  "timezone": timezone, "min_hours": min_hours, "takeover_ai": takeover}
         if deadline_hours is not None:
             kwargs["deadline_hours"] = deadline_hours
         thread = opens_thread(interaction)
@@ -134,6 +140,8 @@ class GameCommands(CommandBase, app_commands.Group):
         shown = "".join(texts.LOBBY_OPTION.format(option=option_words(name, value)) for name, value in options.items())
         if info.clock is not None:
             shown += texts.LOBBY_CLOCK.format(clock=info.clock.describe())
+        if info.takeover_ai == "search":
+            shown += texts.LOBBY_TAKEOVER_SEARCH
         where = texts.LOBBY_IN_THREAD if thread else slowmode_warning(interaction)
         await self._done(interaction, texts.LOBBY_OPENED.format(title=info.title, match_id=info.id, options=shown,
                                                                 where=where))

@@ -83,6 +83,8 @@ def lobby_text(status: Status, latest: str | None = None) -> str:
                  if info.status == "lobby" else texts.LOBBY_PLAYERS.format(names=_seats(info)))
     if info.clock is not None and info.status in ("lobby", "active", "paused"):
         lines.append(texts.LOBBY_CLOCK_LINE.format(clock=info.clock.describe()))
+    if info.takeover_ai == "search" and info.status in ("lobby", "active", "paused"):
+        lines.append(texts.LOBBY_TAKEOVER_LINE)
     thread = texts.LOBBY_THREAD.format(channel_id=info.channel_id) if info.in_thread else ""
     phase = fill(status.phase, plain_names(info.names()))
     if info.status == "lobby":

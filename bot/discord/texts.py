@@ -237,3 +237,7 @@ SHARED_SEAT = "#{match_id} {title}, {seat}"
 
 # The search AI (issue 31): `/game addai policy:search`.
 AI_THINKS_AHEAD = "; it plays each move out in its head first, so its turns take a moment longer"
+
+# The AI that takes seats over (issue 31): `/game new takeover:`, shown with the match's settings.
+LOBBY_TAKEOVER_SEARCH = ", the AI that thinks ahead plays late or away seats"
+LOBBY_TAKEOVER_LINE = "Late or away seats are played by the AI that thinks ahead (the search AI)."

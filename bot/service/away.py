@@ -5,6 +5,9 @@ The host chooses per match (`/game new away:`) what away means there:
 - ``ai``: the AI plays the seat meanwhile (the same takeover as after missed deadlines);
 - ``pause``: the seat's deadlines wait; a decision it owes starts its clock when it is back.
 
+The AI that plays a seat it took over (here, or after missed deadlines) is the match's
+``takeover_ai``: the heuristic, or the search (which thinks outside the transaction, autoplay.py).
+
 Either way the status board shows the seat as away until then, and the player takes the seat
 back by acting (a choice, `/game act`, the board's Act button) or when the time is over. In a
 ``pause`` match there is one deadline per match, so the whole table waits for the away seat; a
@@ -37,6 +40,21 @@ def away_mode(value: str) -> str:
     """A host's choice of what away means in a new match, checked."""
     if value not in AWAY_MODES:
         raise BadChoice(f"Away mode {value!r} is not one of {', '.join(AWAY_MODES)}; nothing was created.")
+    return value
+
+
+TAKEOVER_LEVELS = ("heuristic", "search")
+"""The AI that plays a seat it took over (after missed deadlines, or away in an ``ai`` match),
+the host's choice per match: the quick heuristic, or the search that plays moves out first."""
+SEARCH_TAKEOVER = "the AI that thinks ahead plays late or away seats"
+"""How a lobby notice lists the search takeover among the match's settings (the heuristic is the default)."""
+
+
+def takeover_level(value: str) -> str:
+    """A host's choice of the AI that takes seats over, checked."""
+    if value not in TAKEOVER_LEVELS:
+        raise BadChoice(f"The AI for late or away seats is {' or '.join(TAKEOVER_LEVELS)}, not {value!r}; "
+                        "nothing was created.")
     return value
 
 

@@ -46,6 +46,7 @@ from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY
 from bot.service.queries import Queries
 from bot.service.ratings import LEADERBOARD_SIZE, GameStats, RatingService, Standing
 from bot.service.replacements import Replacements
+from bot.service.thinking import Thinkers
 from bot.service.turn_views import TurnViews
 from bot.service.types import Blocked, Notice, OpenPost
 from bot.service.undo import UndoService
@@ -121,6 +122,8 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self.archive = HistoryService(store)
         self.ratings = RatingService(store)
         self.command_log = CommandLog(store, clock)
+        self.thinkers = Thinkers(self._think)
+        """Searching AI seats' decisions, thought about outside any transaction (autoplay.py)."""
         self.finishing: tuple[FinishStep, ...] = (self._outcome, self._sync_deadline, self._announce, self._heads_up)
         """The finishing pipeline every match transaction runs before its commit (finishing.py)."""
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 import engine as eng
 from bot.service import away, hosting, limits
+from bot.service.away import SEARCH_TAKEOVER, takeover_level
 from bot.service.clock import DEFAULT_PAUSE_DAYS, PAUSE_DAYS, clock_deadline, clock_of
 from bot.service.errors import BadChoice, Conflict, NoMatch, NotAllowed, OpenLobby
 from bot.service.finishing import close_match
@@ -67,12 +68,14 @@ class Lobby(Transactions):
         deadline_at: str | None = None,
         timezone: str | None = None,
         min_hours: float | None = None,
+        takeover_ai: str = "heuristic",
     ) -> MatchInfo:
         """Open a lobby; the host takes seat 0 unless ``host_plays`` is False (all-AI matches).
         With ``thread`` the match will run in a thread the front-end starts from the lobby message
         (``move_to_thread``), so the channel may run other matches; else it holds the channel.
         ``away_mode`` is what `/game away` does in it (see away.py). ``deadline_at`` (with
-        ``timezone`` and ``min_hours``) makes each decision due at that time of day (clock.py)."""
+        ``timezone`` and ``min_hours``) makes each decision due at that time of day (clock.py).
+        ``takeover_ai`` is the AI that plays a seat it takes over (autoplay.py's TAKEOVER_LEVELS)."""
         try:
             chosen_game = eng.get(game)
         except KeyError as exc:
@@ -83,6 +86,7 @@ class Lobby(Transactions):
         deadline_hours = limits.deadline_hours(options.pop("deadline_hours", deadline_hours))
         seed = limits.seed(seed)
         away_mode = away.away_mode(away_mode)
+        takeover_ai = takeover_level(takeover_ai)
         clock = clock_deadline(deadline_at, timezone, min_hours)
         try:
             opts = eng.parse_options(chosen_game, options).model_dump(mode="json")
@@ -110,7 +114,7 @@ class Lobby(Transactions):
                     lobby_channel_id=channel_id, opens_thread=thread, game=game,
                     options=opts, seed=secrets.randbits(62) if seed is None else seed, status="lobby",
                     host_id=host_id, max_seats=seats_cap, deadline_hours=float(deadline_hours), away_mode=away_mode,
-                    deadline_clock=clock.clock_text if clock else None, deadline_zone=clock.zone if clock else None,
+                    takeover_ai=takeover_ai, deadline_clock=clock.clock_text if clock else None, deadline_zone=clock.zone if clock else None,
                     deadline_min_hours=clock.min_hours if clock else None, created_at=now, updated_at=now,
                 )
                 session.add(match)
@@ -121,7 +125,8 @@ class Lobby(Transactions):
                     session.add(seats[0])
                 ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
                 chosen = ", ".join([*(option_words(key, value) for key, value in options.items()),
-                                    *([f"deadline {clock.describe()}"] if clock else [])])
+                                    *([f"deadline {clock.describe()}"] if clock else []),
+                                    *([SEARCH_TAKEOVER] if takeover_ai == "search" else [])])
                 self._lobby_notice(ctx, f"{self.name_text(host_name)} opened a {chosen_game.title} lobby" + (f" ({chosen})." if chosen else "."))
                 await self._finish(ctx)
         except IntegrityError:

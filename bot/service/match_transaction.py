@@ -54,6 +54,13 @@ class MatchTransaction:
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
     deadline_row: Deadline | None = None
     deadline_read: bool = False
+    settled: bool = False
+    """The AI's turns were settled in this transaction (autoplay.py): what a searching AI owes
+    after it is handed to the thinkers even when nothing changed (the start-up's recovery)."""
+    ai_answered: dict[tuple[int, str], int] = field(default_factory=dict)
+    """(seat, prompt fingerprint) of optional prompts the AI answered -> ``ai_owed`` then."""
+    ai_owed: int = 0
+    """Owed choices the AI made in this transaction."""
 
     async def deadline(self) -> Deadline | None:
         """The match's deadline, read once per transaction. Holding the row matters too: the

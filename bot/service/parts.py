@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from bot.service.match_transaction import FinishStep, MatchTransaction
     from bot.service.memory import MatchLocks, RecentStates
     from bot.service.outbox import OutboxService
+    from bot.service.thinking import Think, Thinkers
     from bot.service.types import AwayOutcome, MatchInfo, Where
     from bot.service.wording import Wording
     from db.models import Choice, Deadline, Match, MatchVote, Seat
@@ -46,6 +47,7 @@ class ServiceParts(Protocol):
     finishing: Sequence[FinishStep]
     deliveries: OutboxService
     """The finishing pipeline ``_finish`` runs (finishing.py; the list is built in core.py)."""
+    thinkers: Thinkers
 
     # places.py
     async def _channel_match_id(self, where: Where, open_only: bool = True) -> int: ...
@@ -76,6 +78,8 @@ class ServiceParts(Protocol):
                     policy: str | None) -> None: ...
 
     async def _settle(self, ctx: MatchTransaction) -> None: ...
+
+    def _think_owed(self, ctx: MatchTransaction) -> Think | None: ...
 
     # deadlines.py
     def _owing(self, ctx: MatchTransaction) -> list[Seat]: ...

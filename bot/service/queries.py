@@ -186,7 +186,7 @@ class Queries(Transactions):
                             open_since=s.open_since) for s in seats],
             max_seats=match.max_seats, deadline_hours=match.deadline_hours, version=match.version,
             step=match.step, created_at=match.created_at, result=match.result, away_mode=match.away_mode,
-            lobby_channel_id=match.lobby_channel_id, opens_thread=match.opens_thread,
+            takeover_ai=match.takeover_ai, lobby_channel_id=match.lobby_channel_id, opens_thread=match.opens_thread,
             clock=clock_of(match), paused_until=match.paused_until,
         )
 

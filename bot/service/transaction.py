@@ -8,7 +8,9 @@ prompts, the deadline, the notices) and writes in the same transaction a snapsho
 and the version bump that fails with VersionConflict if another process changed the match
 meanwhile; the whole unit is then retried.
 So a choice, the AI turns it triggers, the new prompt versions, the deadline and the outbox
-notices are committed together: a crash leaves either all or nothing.
+notices are committed together: a crash leaves either all or nothing. The one thing never done
+inside is a searching AI's think: a decision one owes is handed to the thinkers after the commit
+(autoplay.py, thinking.py).
 """
 
 from __future__ import annotations
@@ -58,10 +60,13 @@ class Transactions(ServiceParts):
                         ctx = await self._context(session, *rows)
                         out = await fn(ctx)
                         await self._finish(ctx)
+                        think = self._think_owed(ctx)
                     if callable(out):
                         out = out()
                     if ctx.state is not None:
                         self._cache.put(match_id, ctx.match.version, ctx.state)
+                    if think is not None:
+                        self.thinkers.hand(think)
                     return out
                 except (VersionConflict, IntegrityError):
                     self._cache.pop(match_id)

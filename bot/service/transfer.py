@@ -73,6 +73,8 @@ class MatchDocument(BaseModel):
     host_id: str = Field(pattern=r"^\d{1,20}$")
     deadline_hours: float = Field(gt=0)
     away_mode: Literal["ai", "pause"] = "ai"
+    takeover_ai: Literal["heuristic", "search"] = "heuristic"
+    """The AI that plays a seat it took over (a document made before it existed: the heuristic)."""
     seats: list[DocumentSeat] = Field(min_length=1)
     choices: list[DocumentChoice]
     result: dict[str, Any] | None
@@ -105,7 +107,7 @@ async def export_match(store: Store, match_id: int) -> MatchDocument:
         format=FORMAT, version=VERSION, match_id=match_id, game=match.game, options=dict(match.options),
         seed=match.seed, status=match.status,
         guild_id=_snowflake(match.guild_id), channel_id=str(match.channel_id), host_id=str(match.host_id),
-        deadline_hours=match.deadline_hours, away_mode=match.away_mode,
+        deadline_hours=match.deadline_hours, away_mode=match.away_mode, takeover_ai=match.takeover_ai,
         seats=[DocumentSeat(seat=s.seat_no, user_id=_snowflake(s.user_id), name=s.name, ai_policy=s.ai_policy,
                             ai_takeover=s.ai_takeover) for s in seats],
         choices=[DocumentChoice(seq=c.seq, seat=c.seat, kind=c.kind, by=c.by,
@@ -198,7 +200,7 @@ async def import_match(service: Any, document: MatchDocument, channel_id: int | 
         game=document.game, options=document.options, seed=document.seed, status=status,
         guild_id=None if document.guild_id is None else int(document.guild_id), channel_id=channel,
         host_id=int(document.host_id), deadline_hours=document.deadline_hours, away_mode=document.away_mode,
-        result=None if result is None else result.model_dump(mode="json"),
+        takeover_ai=document.takeover_ai, result=None if result is None else result.model_dump(mode="json"),
         seats=[ImportedSeat(seat=s.seat, user_id=None if s.user_id is None else int(s.user_id), name=s.name,
                             ai_policy=s.ai_policy, ai_takeover=s.ai_takeover)
                for s in sorted(document.seats, key=lambda s: s.seat)],

@@ -48,6 +48,8 @@ class MatchInfo:
     result: dict[str, Any] | None = None
     away_mode: str = "ai"
     """What `/game away` does here: ai (the AI plays the seat) | pause (its deadlines wait)."""
+    takeover_ai: str = "heuristic"
+    """The AI that plays a seat it took over: heuristic | search (bot/service/away.py)."""
     lobby_channel_id: int | None = None
     """Where the match was opened and its lobby message lives (the parent of its thread)."""
     opens_thread: bool = False
