@@ -44,7 +44,8 @@ from bot.service.outbox import PHASE_POST_KINDS, Fence, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
-    from bot.service.outbox import Fence
+    from bot.service.notify import NotifyPrefs
+    from bot.service.outbox import DeliveryBatch, Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, Protoco
 
     async def delivery_queue(self, limit: int = 500) -> list[int]: ...
 
-    async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]: ...
+    async def next_batch(self, match_id: int, limit: int = 50) -> DeliveryBatch: ...
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
 
@@ -130,6 +131,9 @@ class Delivery(DirectMessages):
         """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
         self.turns = SeatTurns()
         """Held while a seat's prompt DM is written (here, and by the reply to a click: router.py)."""
+        self.prefs: dict[int, dict[int, NotifyPrefs]] = {}
+        """Match -> its seated players' notification settings, read with the batch its worker
+        delivers now (user id -> settings); gone when the worker ends."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -220,7 +224,9 @@ class Delivery(DirectMessages):
                 self.again.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):
                     return sent
-                batch = await self.svc.next_notices(match_id, BATCH)
+                read = await self.svc.next_batch(match_id, BATCH)
+                batch = read.notices
+                self.prefs[match_id] = read.prefs
                 if not batch:
                     if match_id in self.again:
                         continue
@@ -264,6 +270,7 @@ class Delivery(DirectMessages):
         finally:
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
+                self.prefs.pop(match_id, None)
 
     def _back_off(self, match_id: int) -> None:
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1

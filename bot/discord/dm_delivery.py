@@ -20,6 +20,7 @@ from bot.discord.sending import LeaseLost, channel_of, nonce_of, user_of
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service import MatchInfo, Notice
+    from bot.service.notify import NotifyPrefs
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class DirectMessages:
     asked: dict[int, dict[int, SentAsk]]
     dm_channels: dict[int, int]
     closed_dms: dict[tuple[int, int], bool]
+    prefs: dict[int, dict[int, NotifyPrefs]]
 
     @property
     def svc(self) -> DmService:
@@ -101,6 +103,12 @@ class DirectMessages:
         if len(self.dm_channels) >= DM_CHANNELS_KEPT:
             self.dm_channels.clear()  # a bound, not a policy: they are read again as needed
         self.dm_channels[user_id] = channel_id
+
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs:
+        """The player's notification settings for the match: as read with the batch of notices
+        being delivered (every seated player's), else asked."""
+        known = self.prefs.get(match_id, {}).get(user_id)
+        return known if known is not None else await self.svc.notify_prefs(match_id, user_id)
 
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether the seat's DMs refused the match's notices (then its DMs go to the channel)."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import sqlalchemy as sa
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -93,6 +94,22 @@ async def prefs_in(session: AsyncSession, guild_id: int | None, user_id: int, ma
                                        col(NotifySetting.user_id) == user_id,
                                        col(NotifySetting.match_id).in_([EVERYWHERE, match_id]))
     return merged(list((await session.exec(stmt)).all()))
+
+
+async def seat_prefs(session: AsyncSession, match_id: int) -> dict[int, NotifyPrefs]:
+    """Every seated player's settings in effect for one match (user id -> settings), read in
+    ``session`` by one statement: the delivery asks once for a batch of DMs."""
+    guild = sa.select(col(Match.guild_id)).where(col(Match.id) == match_id).scalar_subquery()
+    joined = sa.and_(col(NotifySetting.guild_id) == guild, col(NotifySetting.user_id) == col(Seat.user_id),
+                     col(NotifySetting.match_id).in_([EVERYWHERE, match_id]))
+    stmt = (select(Seat.user_id, NotifySetting).outerjoin(NotifySetting, joined)
+            .where(col(Seat.match_id) == match_id, col(Seat.user_id).is_not(None)))
+    rows: dict[int, list[NotifySetting]] = {}
+    for user_id, setting in (await session.exec(stmt)).all():
+        found = rows.setdefault(int(user_id or 0), [])
+        if setting is not None:
+            found.append(setting)
+    return {user_id: merged(settings) for user_id, settings in rows.items()}
 
 
 class NotifyService(Transactions):
