@@ -68,6 +68,8 @@ class Leases:
         """Lease name -> monotonic time until which it is ours without asking the database."""
         self.terms: dict[str, int] = {}
         """Lease name -> the term this process holds it in (its fencing token)."""
+        self.renewing: dict[str, asyncio.Future[int | None]] = {}
+        """Lease name -> its renewal under way (RENEW_LAZILY leases): one at a time."""
 
     async def holds(self, name: str) -> bool:
         if not self.guard.held:
@@ -76,7 +78,7 @@ class Leases:
         now = time.monotonic()
         if name in RENEW_LAZILY and self.fresh_until.get(name, 0.0) > now:
             return True
-        term = await self.service.take_lease(name, self.holder, ttl_seconds=ttl)
+        term = await self._take(name, ttl)
         held = bool(term)  # a term counts from 1
         if held:
             self.terms[name] = int(term or 0)
@@ -87,6 +89,19 @@ class Leases:
         else:
             self.fresh_until.pop(name, None)
         return held
+
+    async def _take(self, name: str, ttl: float) -> int | None:
+        """Take or renew the lease in the database; callers asking while a renewal of a lazily
+        renewed lease is under way wait for that one (a lease gone stale under load found every
+        match's delivery worker asking at once, each with a write of its own)."""
+        if name not in RENEW_LAZILY:
+            return await self.service.take_lease(name, self.holder, ttl_seconds=ttl)
+        running = self.renewing.get(name)
+        if running is None:
+            running = asyncio.ensure_future(self.service.take_lease(name, self.holder, ttl_seconds=ttl))
+            self.renewing[name] = running
+            running.add_done_callback(lambda _done: self.renewing.pop(name, None))
+        return await asyncio.shield(running)
 
     def fence(self, name: str) -> Fence | None:
         """The term this process last held the lease in: what it writes under the lease is
