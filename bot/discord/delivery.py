@@ -230,13 +230,12 @@ class Delivery(DirectMessages):
                 if not batch:
                     if match_id in self.again:
                         continue
-                    self.retry_at.pop(match_id, None)
-                    if sent:
-                        await self.reconcile(match_id)  # the turn DMs, as the match now stands
-                    return sent
+                    return await self._drained(match_id, sent)
                 moved = False
+                rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
                 for group in _groups(batch):
                     if self.slowed.held(target_of(group[0])):
+                        rest = True
                         continue  # held back by a long 429; its later notices wait with it
                     outcome = await self._deliver_one(group)
                     if outcome == LOST:
@@ -248,6 +247,7 @@ class Delivery(DirectMessages):
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
                                 await seat_posts.close_ended(self, match_id)
+                            rest = True
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
                         ended = any(n.kind == "result" for n in group)
@@ -256,13 +256,19 @@ class Delivery(DirectMessages):
                             self.archives.ended(match_id)
                             await seat_posts.close_ended(self, match_id)
                     elif outcome == PARKED:
-                        moved = True
+                        moved = rest = True
                         break  # that target's other notices are parked too: read the queue again
                     elif outcome == RETRY:
                         self._back_off(match_id)
                         return sent
+                    else:  # HELD: its target waits out a long 429
+                        rest = True
                 if not moved:
                     return sent  # only held targets are left: the next round looks again
+                if not rest and match_id not in self.again:
+                    # all of a batch shorter than BATCH went, and no notice came since (dispatch
+                    # marks it again when one does): the read after it would find none
+                    return await self._drained(match_id, sent)
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self._back_off(match_id)
@@ -271,6 +277,13 @@ class Delivery(DirectMessages):
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
+
+    async def _drained(self, match_id: int, sent: int) -> int:
+        """The match's queue is empty: its turn DMs as the match now stands (when any notice went)."""
+        self.retry_at.pop(match_id, None)
+        if sent:
+            await self.reconcile(match_id)
+        return sent
 
     def _back_off(self, match_id: int) -> None:
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1

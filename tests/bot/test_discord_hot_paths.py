@@ -9,6 +9,7 @@ from bot.discord.app import Leases
 from bot.discord.ids import PromptId
 from bot.discord.router import Router
 from bot.discord.seat_turns import SeatTurns
+from bot.service.outbox import DeliveryBatch
 
 
 class Svc:
@@ -115,8 +116,8 @@ class Outbox:
     async def delivery_queue(self, limit: int) -> list[int]:
         return list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit]
 
-    async def next_notices(self, match_id: int, limit: int) -> list[Any]:
-        return [n for n in self._waiting() if n.match_id == match_id][:limit]
+    async def next_batch(self, match_id: int, limit: int) -> DeliveryBatch:
+        return DeliveryBatch([n for n in self._waiting() if n.match_id == match_id][:limit])
 
     async def due_probes(self, match_id: int) -> list[Any]:
         return []
