@@ -129,6 +129,22 @@ def _waiting_notices() -> sa.Select[Any]:
             .order_by(col(Notice.id)).limit(sa.bindparam("limit")))
 
 
+@functools.cache
+def _delivery_queue() -> sa.CompoundSelect:
+    """`delivery_queue`'s statement, built once: (0, match, its oldest waiting notice) for the
+    matches with notices waiting (the ``limit`` longest waiting), and (1, match, block) for the
+    blocked targets whose probe is due."""
+    notices = Notice.__table__  # type: ignore[attr-defined]
+    blocks = DeliveryBlock.__table__  # type: ignore[attr-defined]
+    oldest = sa.func.min(notices.c.id)
+    waiting = (sa.select(sa.literal(0).label("part"), notices.c.match_id, oldest.label("ord"))
+               .where(notices.c.delivered_at.is_(None), notices.c.parked_reason.is_(None))
+               .group_by(notices.c.match_id).order_by(oldest).limit(sa.bindparam("limit")).subquery())
+    due = (sa.select(sa.literal(1), blocks.c.match_id, blocks.c.id)
+           .where(blocks.c.next_probe_at <= sa.bindparam("now", type_=blocks.c.next_probe_at.type)))
+    return sa.union_all(sa.select(waiting.c.part, waiting.c.match_id, waiting.c.ord), due)
+
+
 class OutboxQueries:
     """The outbox SQL of the Store (mixed into it)."""
 
@@ -138,6 +154,18 @@ class OutboxQueries:
         stmt = (select(Notice.match_id).where(_waiting()).group_by(col(Notice.match_id))
                 .order_by(oldest).limit(limit))
         return [int(m) for m in (await session.exec(stmt)).all()]
+
+    async def delivery_queue(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
+        """``matches_with_notices``, then the matches with a blocked target whose probe is due
+        (in the order they were blocked), in one statement through Core: the delivery asks on
+        every round."""
+        rows = (await (await session.connection()).execute(
+            _delivery_queue(), {"limit": limit, "now": now})).all()
+        waiting = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
+                                                                 if part == 0)]
+        due = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
+                                                             if part == 1)]
+        return list(dict.fromkeys([*waiting, *due]))
 
     async def waiting_notices(self, session: AsyncSession, match_id: int, limit: int) -> tuple[list[Waiting], bool]:
         """The match's oldest notices that wait for delivery (parked ones excluded), and whether

@@ -134,6 +134,8 @@ class Delivery(DirectMessages):
         self.prefs: dict[int, dict[int, NotifyPrefs]] = {}
         """Match -> its seated players' notification settings, read with the batch its worker
         delivers now (user id -> settings); gone when the worker ends."""
+        self.blocked: dict[int, bool] = {}
+        """Match -> whether one of its targets was blocked when its worker read the batch it delivers now."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -226,7 +228,7 @@ class Delivery(DirectMessages):
                     return sent
                 read = await self.svc.next_batch(match_id, BATCH)
                 batch = read.notices
-                self.prefs[match_id] = read.prefs
+                self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 if not batch:
                     if match_id in self.again:
                         continue
@@ -277,6 +279,7 @@ class Delivery(DirectMessages):
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
+                self.blocked.pop(match_id, None)
 
     async def _drained(self, match_id: int, sent: int) -> int:
         """The match's queue is empty: its turn DMs as the match now stands (when any notice went)."""

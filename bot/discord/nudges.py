@@ -29,7 +29,6 @@ from bot.discord.texts import (
 )
 from bot.service.core import DM_REFS
 from bot.service.notify import THREAD
-from bot.service.outbox import USER
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,6 +73,10 @@ class NudgeSender(Protocol):
 
     async def mark_dms_closed(self, match_id: int, seat: int) -> bool: ...
 
+    async def blocked_users(self, match_id: int) -> set[int]: ...
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None: ...
+
     async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
 
     async def dm_channel_for(self, match_id: int, seat: int | None,
@@ -86,11 +89,11 @@ async def unreachable(delivery: NudgeSender, notice: Notice, user_ids: list[int]
     and those who asked to hear of their turns in the thread instead of by DM (`/game notify`)."""
     svc = delivery.svc
     info = await svc.get_match(notice.match_id)
-    blocked = {b.target_id for b in await svc.blocked_targets(notice.match_id) if b.kind == USER}
+    blocked = await delivery.blocked_users(notice.match_id)
     found = []
     for user_id in user_ids:
         seat = info.seat_of(user_id)
-        closed_at = None if seat is None else await svc.dms_closed_at(notice.match_id, seat)
+        closed_at = None if seat is None else await delivery.dms_closed_at(notice.match_id, seat)
         refused = user_id in blocked or (closed_at is not None and closed_at < notice.created_at)
         if refused or (await delivery.notify_prefs(notice.match_id, user_id)).announce == THREAD:
             found.append(user_id)

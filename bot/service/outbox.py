@@ -51,6 +51,8 @@ class DeliveryBatch:
 
     notices: list[Notice]
     prefs: dict[int, NotifyPrefs] = field(default_factory=dict)
+    blocked: bool = True
+    """Whether a target of the match was blocked when the batch was read (then ask which)."""
 
 
 def _notice(row: NoticeRow | Waiting) -> Notice:
@@ -142,9 +144,7 @@ class OutboxService:
     async def delivery_queue(self, limit: int = 500) -> list[int]:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""
         async with self.store.read() as session:
-            waiting = await self.store.matches_with_notices(session, limit)
-            due = await self.store.delivery_blocks(session, due=self.clock())
-        return list(dict.fromkeys([*waiting, *(b.match_id for b in due)]))
+            return await self.store.delivery_queue(session, limit, self.clock())
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         """The match's next notices in order. Notices for a blocked target are parked first, so
@@ -170,7 +170,7 @@ class OutboxService:
                 rows, _blocked = await self.store.waiting_notices(session, match_id, limit)
                 asks = with_prefs and any(r.kind in PREFS_KINDS for r in rows)
                 prefs = await seat_prefs(session, match_id) if asks else {}
-        return DeliveryBatch([_notice(r) for r in rows], prefs)
+        return DeliveryBatch([_notice(r) for r in rows], prefs, blocked=bool(blocked) or not rows)
 
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
         """The notice's target refused it for good: park it and the target's other waiting notices.
