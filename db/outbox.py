@@ -155,8 +155,8 @@ class OutboxQueries:
                 .order_by(oldest).limit(limit))
         return [int(m) for m in (await session.exec(stmt)).all()]
 
-    async def delivery_queue(self, session: AsyncSession, limit: int, now: datetime) -> list[int]:
-        """``matches_with_notices``, then the matches with a blocked target whose probe is due
+    async def delivery_queue(self, session: AsyncSession, limit: int, now: datetime) -> tuple[list[int], list[int]]:
+        """``matches_with_notices``, and the matches with a blocked target whose probe is due
         (in the order they were blocked), in one statement through Core: the delivery asks on
         every round."""
         rows = (await (await session.connection()).execute(
@@ -165,7 +165,7 @@ class OutboxQueries:
                                                                  if part == 0)]
         due = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
                                                              if part == 1)]
-        return list(dict.fromkeys([*waiting, *due]))
+        return waiting, list(dict.fromkeys(due))
 
     async def waiting_notices(self, session: AsyncSession, match_id: int, limit: int) -> tuple[list[Waiting], bool]:
         """The match's oldest notices that wait for delivery (parked ones excluded), and whether

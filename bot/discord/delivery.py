@@ -45,7 +45,7 @@ from bot.service.outbox import PHASE_POST_KINDS, Fence, target_of
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import DeliveryBatch, Fence
+    from bot.service.outbox import DeliveryBatch, DeliveryRound, Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, Protoco
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
-    async def delivery_queue(self, limit: int = 500) -> list[int]: ...
+    async def delivery_round(self, limit: int = 500) -> DeliveryRound: ...
 
     async def next_batch(self, match_id: int, limit: int = 50) -> DeliveryBatch: ...
 
@@ -197,14 +197,16 @@ class Delivery(DirectMessages):
             return []
         started = []
         now = time.monotonic()
-        for match_id in await self.svc.delivery_queue(MATCHES_PER_ROUND):
+        queue = await self.svc.delivery_round(MATCHES_PER_ROUND)
+        for match_id in queue.matches:
             running = self.workers.get(match_id)
             if running is not None and not running.done():
                 self.again.add(match_id)
                 continue
             if self.retry_at.get(match_id, (0.0, 0))[0] > now:
                 continue
-            task = asyncio.create_task(self._work(match_id), name=f"deliver-match-{match_id}")
+            task = asyncio.create_task(self._work(match_id, probe=match_id in queue.probing),
+                                       name=f"deliver-match-{match_id}")
             self.workers[match_id] = task
             started.append(task)
         return started
@@ -213,7 +215,7 @@ class Delivery(DirectMessages):
         """One round, waiting for the matches it started; returns the notices delivered."""
         return sum(await asyncio.gather(*await self.dispatch()))
 
-    async def _work(self, match_id: int) -> int:
+    async def _work(self, match_id: int, probe: bool = True) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure). The
         lease is asked before each batch and each group (in memory while it is fresh): a process
         that was paused past its lease stops here instead of finishing its batch. A target held
@@ -221,7 +223,8 @@ class Delivery(DirectMessages):
         log_json.about(match_id=match_id)
         sent = 0
         try:
-            sent += await self._probe(match_id)
+            if probe:  # a blocked target of the match is due for a probe
+                sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):

@@ -55,6 +55,15 @@ class DeliveryBatch:
     """Whether a target of the match was blocked when the batch was read (then ask which)."""
 
 
+@dataclass(frozen=True)
+class DeliveryRound:
+    """The matches a delivery round starts workers for, and those with a blocked target due
+    for a probe (only their workers ask for the due probes)."""
+
+    matches: list[int]
+    probing: frozenset[int] = frozenset()
+
+
 def _notice(row: NoticeRow | Waiting) -> Notice:
     return Notice(id=row_id(row) if isinstance(row, NoticeRow) else row.id, match_id=row.match_id, key=row.key,
                   kind=row.kind, channel_id=row.channel_id, user_id=row.user_id, seat=row.seat, payload=row.payload,
@@ -143,8 +152,13 @@ class OutboxService:
 
     async def delivery_queue(self, limit: int = 500) -> list[int]:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""
+        return (await self.delivery_round(limit)).matches
+
+    async def delivery_round(self, limit: int = 500) -> DeliveryRound:
+        """``delivery_queue``, saying which of them have a probe due (one statement)."""
         async with self.store.read() as session:
-            return await self.store.delivery_queue(session, limit, self.clock())
+            waiting, due = await self.store.delivery_queue(session, limit, self.clock())
+        return DeliveryRound(list(dict.fromkeys([*waiting, *due])), frozenset(due))
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         """The match's next notices in order. Notices for a blocked target are parked first, so
