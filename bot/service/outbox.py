@@ -18,7 +18,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.service import notices
 from bot.service.errors import NoMatch
 from bot.service.notices import BlockedNotice
-from bot.service.notify import NotifyPrefs, seat_prefs
+from bot.service.notify_prefs import NotifyPrefs, seat_prefs
 from bot.service.rows import row_id
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
