@@ -221,7 +221,7 @@ class Delivery(DirectMessages):
         that was paused past its lease stops here instead of finishing its batch. A target held
         back by a long 429 is stepped over; the match's other targets go on."""
         log_json.about(match_id=match_id)
-        sent = 0
+        sent = reconciled = 0
         try:
             if probe:  # a blocked target of the match is due for a probe
                 sent += await self._probe(match_id)
@@ -235,7 +235,10 @@ class Delivery(DirectMessages):
                 if not batch:
                     if match_id in self.again:
                         continue
-                    return await self._drained(match_id, sent)
+                    reconciled = await self._drained(match_id, sent, reconciled)
+                    if match_id in self.again:
+                        continue  # notices came while the turn DMs were brought up to date
+                    return sent
                 moved = False
                 rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
                 for group in _groups(batch):
@@ -273,7 +276,10 @@ class Delivery(DirectMessages):
                 if not rest and match_id not in self.again:
                     # all of a batch shorter than BATCH went, and no notice came since (dispatch
                     # marks it again when one does): the read after it would find none
-                    return await self._drained(match_id, sent)
+                    reconciled = await self._drained(match_id, sent, reconciled)
+                    if match_id in self.again:
+                        continue  # notices came while the turn DMs were brought up to date
+                    return sent
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self._back_off(match_id)
@@ -284,10 +290,14 @@ class Delivery(DirectMessages):
                 self.prefs.pop(match_id, None)
                 self.blocked.pop(match_id, None)
 
-    async def _drained(self, match_id: int, sent: int) -> int:
-        """The match's queue is empty: its turn DMs as the match now stands (when any notice went)."""
+    async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
+        """The match's queue is empty: its turn DMs as the match now stands, when a notice went
+        since they were last brought up to date (``reconciled``: how many had gone then).
+        Returns how many have gone now. A dispatch meanwhile marks the match ``again``: the
+        caller reads the queue once more (it may never have been woken for those notices, as
+        when the bot stops and only its last round dispatches)."""
         self.retry_at.pop(match_id, None)
-        if sent:
+        if sent > reconciled:
             await self.reconcile(match_id)
         return sent
 
