@@ -33,6 +33,7 @@ import asyncio
 import atexit
 import json
 import os
+import re
 import runpy
 import sys
 import threading
@@ -56,6 +57,10 @@ class Probe:
         self.statements: Counter[str] = Counter()
         self.by_task: Counter[str] = Counter()
         """Statements by the asyncio task that sent them (its coroutine's name): who asks the database."""
+        self.by_table: Counter[str] = Counter()
+        """Statements by kind and the first table they name ("SELECT notices"): what is asked."""
+        self.by_task_table: Counter[str] = Counter()
+        """Both at once ("Delivery._work: SELECT notices"): who asks what."""
         self.commits = 0
 
     def install(self) -> None:
@@ -79,9 +84,12 @@ class Probe:
         def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
             kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
             where = task_of()
+            what = kind_and_table(kind, statement)
             with self.lock:
                 self.statements[kind] += 1
                 self.by_task[where] += 1
+                self.by_table[what] += 1
+                self.by_task_table[f"{where}: {what}"] += 1
 
         def on_commit(_conn: Any) -> None:
             with self.lock:
@@ -141,6 +149,8 @@ class Probe:
                             "pools_replaced": sum(pool.replaced for pool in pools)},
                 "statements": dict(self.statements),
                 "statements_by_task": dict(self.by_task),
+                "statements_by_table": dict(self.by_table),
+                "statements_by_task_table": dict(self.by_task_table),
                 "commits": self.commits,
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),
@@ -156,6 +166,16 @@ class Probe:
         while True:
             time.sleep(FLUSH_SECONDS)
             self.flush()
+
+
+TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+\"?(\w+)", re.IGNORECASE)
+
+
+def kind_and_table(kind: str, statement: str) -> str:
+    """The statement's kind and the first table it names after FROM, INTO or UPDATE ("SELECT
+    notices"); the kind alone for statements that name none (BEGIN, SAVEPOINT)."""
+    found = TABLE.search(statement)
+    return f"{kind} {found.group(1)}" if found else kind
 
 
 def task_of() -> str:

@@ -368,7 +368,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         print(f"outbox lag (notice committed -> delivered) s: p50 {statistics.median(lag):.2f}  "
               f"p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}  ({len(lag)} notices)")
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
-    print(f"requests {len(fake.calls)} by route: {routes(fake)}")
+    print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction) by route: "
+          f"{routes(fake)}")
     print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
           f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
@@ -462,6 +463,10 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
         if lat and by_task:
             print("  SQL per interaction by task  " + ", ".join(f"{name} {count / len(lat):.1f}"
                                                           for name, count in by_task.most_common(8)))
+        by_table = Counter(probe.get("statements_by_table", {}))
+        if lat and by_table:
+            print("  SQL per interaction by table " + ", ".join(f"{name} {count / len(lat):.2f}"
+                                                          for name, count in by_table.most_common(14)))
         print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 

@@ -7,6 +7,7 @@ notices; parking keeps a refused target's notices out of the queue until it work
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -102,6 +103,48 @@ def _waiting() -> ColumnElement[bool]:
     return sa.and_(col(Notice.delivered_at).is_(None), col(Notice.parked_reason).is_(None))
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """A notice waiting for delivery, as the delivery reads it (its columns, no ORM row)."""
+
+    id: int
+    match_id: int
+    key: str
+    kind: str
+    channel_id: int | None
+    user_id: int | None
+    seat: int | None
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+@functools.cache
+def _waiting_notices() -> sa.Select[Any]:
+    """`waiting_notices`' statement, built once: the `Waiting` columns, then whether a target of
+    the match is blocked."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    blocked = sa.exists().where(col(DeliveryBlock.match_id) == sa.bindparam("match_id"))
+    return (sa.select(*(table.c[name] for name in Waiting.__dataclass_fields__), blocked.label("blocked"))
+            .where(col(Notice.match_id) == sa.bindparam("match_id"), _waiting())
+            .order_by(col(Notice.id)).limit(sa.bindparam("limit")))
+
+
+@functools.cache
+def _delivery_queue() -> sa.CompoundSelect:
+    """`delivery_queue`'s statement, built once: (0, match, its oldest waiting notice) for the
+    matches with notices waiting (the ``limit`` longest waiting), and (1, match, block) for the
+    blocked targets whose probe is due."""
+    notices = Notice.__table__  # type: ignore[attr-defined]
+    blocks = DeliveryBlock.__table__  # type: ignore[attr-defined]
+    oldest = sa.func.min(notices.c.id)
+    waiting = (sa.select(sa.literal(0).label("part"), notices.c.match_id, oldest.label("ord"))
+               .where(notices.c.delivered_at.is_(None), notices.c.parked_reason.is_(None))
+               .group_by(notices.c.match_id).order_by(oldest).limit(sa.bindparam("limit")).subquery())
+    due = (sa.select(sa.literal(1), blocks.c.match_id, blocks.c.id)
+           .where(blocks.c.next_probe_at <= sa.bindparam("now", type_=blocks.c.next_probe_at.type)))
+    return sa.union_all(sa.select(waiting.c.part, waiting.c.match_id, waiting.c.ord), due)
+
+
 class OutboxQueries:
     """The outbox SQL of the Store (mixed into it)."""
 
@@ -112,11 +155,25 @@ class OutboxQueries:
                 .order_by(oldest).limit(limit))
         return [int(m) for m in (await session.exec(stmt)).all()]
 
-    async def waiting_notices(self, session: AsyncSession, match_id: int, limit: int) -> list[Notice]:
-        """The match's oldest notices that wait for delivery (parked ones excluded)."""
-        stmt = (select(Notice).where(col(Notice.match_id) == match_id, _waiting())
-                .order_by(col(Notice.id)).limit(limit))
-        return list((await session.exec(stmt)).all())
+    async def delivery_queue(self, session: AsyncSession, limit: int, now: datetime) -> tuple[list[int], list[int]]:
+        """``matches_with_notices``, and the matches with a blocked target whose probe is due
+        (in the order they were blocked), in one statement through Core: the delivery asks on
+        every round."""
+        rows = (await (await session.connection()).execute(
+            _delivery_queue(), {"limit": limit, "now": now})).all()
+        waiting = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
+                                                                 if part == 0)]
+        due = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
+                                                             if part == 1)]
+        return waiting, list(dict.fromkeys(due))
+
+    async def waiting_notices(self, session: AsyncSession, match_id: int, limit: int) -> tuple[list[Waiting], bool]:
+        """The match's oldest notices that wait for delivery (parked ones excluded), and whether
+        the match has a blocked target (then the caller reads its blocks): one statement, read
+        through Core (the delivery asks on every round; ORM rows cost more than the statement)."""
+        rows = (await (await session.connection()).execute(
+            _waiting_notices(), {"match_id": match_id, "limit": limit})).all()
+        return [Waiting(*row[:-1]) for row in rows], bool(rows and rows[0][-1])
 
     async def delivery_blocks(
         self, session: AsyncSession, match_id: int | None = None, due: datetime | None = None

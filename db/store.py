@@ -216,6 +216,14 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         its other rows (the seats) as they were when it started."""
         if self.dialect != "sqlite":
             await (await session.connection()).execute(_lock_match(), {"match_id": match_id})
+        return await self.match_rows(session, match_id)
+
+    async def match_rows(
+        self, session: AsyncSession, match_id: int
+    ) -> tuple[Match, list[Seat], Deadline | None] | None:
+        """The match with its seats (in seat order) and its deadline, as committed, in one
+        statement: the read beside `lock_match_rows` (no lock), for a seat's turn and the
+        service's plain reads."""
         rows = (await session.exec(_match_rows(), params={"match_id": match_id})).all()
         if not rows:
             return None

@@ -5,9 +5,11 @@ the fence that lets one process at a time write the seat's turn DM."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,6 +29,45 @@ message of its own)."""
 FENCE_WAIT = "20s"
 """How long a writer waits for another process's fence on a seat's turn DM before it writes
 without it (a holder never keeps it longer than PostgreSQL lets a transaction idle, 10 s)."""
+
+
+PROMPT, REMINDER, NEWEST = "p", "r", "n"
+"""The parts of `_turn_notices`' rows: a prompt notice of the seat, a reminder, the newest prompt."""
+
+
+@dataclass(frozen=True)
+class TurnNotices:
+    """The outbox's part of a seat's turn (``TurnQueries.turn_notices``)."""
+
+    found: tuple[int, str, dict[str, Any]] | None
+    """(id, message id, payload) of the prompt notice whose DM holds the seat's turn (see ``turn_notice``)."""
+    reminder_refs: list[str]
+    """Delivery refs of the match's reminders after that notice, oldest first."""
+    newest_prompt: int | None
+    """The id of the seat's newest prompt notice, delivered or not."""
+
+
+@functools.cache
+def _turn_notices(before: bool) -> sa.CompoundSelect:
+    """`turn_notices`' statement, built once for each shape: the candidate prompt notices, the
+    reminders after the oldest of them, the seat's newest prompt notice."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    match_id: sa.BindParameter[int] = sa.bindparam("match_id")
+    seat: sa.BindParameter[int] = sa.bindparam("seat")
+    prompts = (sa.select(table.c.id, sa.literal(PROMPT).label("part"), table.c.delivery_ref, table.c.payload)
+               .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat,
+                      table.c.delivery_ref.is_not(None), table.c.user_id == sa.bindparam("user_id")))
+    if before:
+        prompts = prompts.where(table.c.id < sa.bindparam("before_id"))
+    candidates = prompts.order_by(table.c.id.desc()).limit(TURN_SCAN).subquery()
+    reminders = sa.select(table.c.id, sa.literal(REMINDER), table.c.delivery_ref,
+                          sa.type_coerce(sa.null(), table.c.payload.type)).where(
+        table.c.match_id == match_id, table.c.kind == "reminder", table.c.delivery_ref.is_not(None),
+        table.c.id > sa.select(sa.func.min(candidates.c.id)).scalar_subquery())
+    newest = sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), sa.type_coerce(sa.null(), table.c.delivery_ref.type),
+                       sa.type_coerce(sa.null(), table.c.payload.type)).where(
+        table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat)
+    return sa.union_all(sa.select(*candidates.c), reminders, newest)
 
 
 class TurnQueries:
@@ -89,6 +130,29 @@ class TurnQueries:
                 return int(notice_id or 0), str(ref), dict(payload)
         return None
 
+    async def turn_notices(self, session: AsyncSession, match_id: int, seat: int, user_id: int,
+                           before_id: int | None = None) -> TurnNotices:
+        """What a seat's turn DM needs of the outbox, in one statement: ``turn_notice`` (to
+        ``user_id``'s DMs, before ``before_id`` when given), the refs of the reminders written
+        after it, and the seat's newest prompt notice (a prompt about to be delivered that is
+        not the newest must not edit the DM the newest one will)."""
+        rows = (await (await session.connection()).execute(
+            _turn_notices(before_id is not None),
+            {"match_id": match_id, "seat": seat, "user_id": user_id, "before_id": before_id})).all()
+        newest = None
+        reminders: list[tuple[int, str]] = []
+        prompts: list[tuple[int, str, dict[str, Any]]] = []
+        for notice_id, part, ref, payload in rows:
+            if part == NEWEST:
+                newest = None if notice_id is None else int(notice_id)
+            elif part == REMINDER:
+                reminders.append((int(notice_id), str(ref)))
+            elif str(ref).isdigit():
+                prompts.append((int(notice_id), str(ref), dict(payload)))
+        found = max(prompts, key=lambda prompt: prompt[0], default=None)
+        refs = [ref for notice_id, ref in sorted(reminders) if found is not None and notice_id > found[0]]
+        return TurnNotices(found, refs, newest)
+
     async def claim_prompt_message(self, session: AsyncSession, match_id: int, seat: int, version: int,
                                    message_id: str) -> bool:
         """The seat answered its prompt of ``version`` on DM ``message_id`` before that prompt's notice
@@ -113,10 +177,3 @@ class TurnQueries:
                 .where(col(Choice.match_id) == match_id, col(Choice.seat) == seat, col(Choice.seq) > after)
                 .order_by(col(Choice.seq)))
         return [(int(seq), str(kind), str(by), dict(payload)) for seq, kind, by, payload in (await session.exec(stmt)).all()]
-
-    async def reminder_refs(self, session: AsyncSession, match_id: int, after_id: int) -> list[str]:
-        """Delivery refs of the match's reminder notices after notice ``after_id``."""
-        stmt = select(col(Notice.delivery_ref)).where(
-            col(Notice.match_id) == match_id, col(Notice.kind) == "reminder", col(Notice.id) > after_id,
-            col(Notice.delivery_ref).is_not(None))
-        return [str(ref) for ref in (await session.exec(stmt)).all() if ref is not None]

@@ -68,14 +68,27 @@ class Leases:
         """Lease name -> monotonic time until which it is ours without asking the database."""
         self.terms: dict[str, int] = {}
         """Lease name -> the term this process holds it in (its fencing token)."""
+        self.renewing: dict[str, asyncio.Lock] = {}
+        """Lease name -> held while it is renewed (RENEW_LAZILY leases): one renewal at a time."""
 
     async def holds(self, name: str) -> bool:
         if not self.guard.held:
             return False
         ttl = self.ttl_seconds
         now = time.monotonic()
-        if name in RENEW_LAZILY and self.fresh_until.get(name, 0.0) > now:
-            return True
+        if name in RENEW_LAZILY:
+            if self.fresh_until.get(name, 0.0) > now:
+                return True
+            # one renewal at a time: a lease gone stale under load found every match's delivery
+            # worker asking at once, each with a write of its own; those after the first find it fresh
+            async with self.renewing.setdefault(name, asyncio.Lock()):
+                if self.fresh_until.get(name, 0.0) > time.monotonic():
+                    return True
+                return await self._ask(name, ttl, now)
+        return await self._ask(name, ttl, now)
+
+    async def _ask(self, name: str, ttl: float, now: float) -> bool:
+        """Take or renew the lease in the database."""
         term = await self.service.take_lease(name, self.holder, ttl_seconds=ttl)
         held = bool(term)  # a term counts from 1
         if held:

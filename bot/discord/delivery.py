@@ -44,7 +44,8 @@ from bot.service.outbox import PHASE_POST_KINDS, Fence, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
-    from bot.service.outbox import Fence
+    from bot.service.notify import NotifyPrefs
+    from bot.service.outbox import DeliveryBatch, DeliveryRound, Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -85,9 +86,9 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, Protoco
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
-    async def delivery_queue(self, limit: int = 500) -> list[int]: ...
+    async def delivery_round(self, limit: int = 500) -> DeliveryRound: ...
 
-    async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]: ...
+    async def next_batch(self, match_id: int, limit: int = 50) -> DeliveryBatch: ...
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
 
@@ -130,6 +131,11 @@ class Delivery(DirectMessages):
         """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
         self.turns = SeatTurns()
         """Held while a seat's prompt DM is written (here, and by the reply to a click: router.py)."""
+        self.prefs: dict[int, dict[int, NotifyPrefs]] = {}
+        """Match -> its seated players' notification settings, read with the batch its worker
+        delivers now (user id -> settings); gone when the worker ends."""
+        self.blocked: dict[int, bool] = {}
+        """Match -> whether one of its targets was blocked when its worker read the batch it delivers now."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -191,14 +197,16 @@ class Delivery(DirectMessages):
             return []
         started = []
         now = time.monotonic()
-        for match_id in await self.svc.delivery_queue(MATCHES_PER_ROUND):
+        queue = await self.svc.delivery_round(MATCHES_PER_ROUND)
+        for match_id in queue.matches:
             running = self.workers.get(match_id)
             if running is not None and not running.done():
                 self.again.add(match_id)
                 continue
             if self.retry_at.get(match_id, (0.0, 0))[0] > now:
                 continue
-            task = asyncio.create_task(self._work(match_id), name=f"deliver-match-{match_id}")
+            task = asyncio.create_task(self._work(match_id, probe=match_id in queue.probing),
+                                       name=f"deliver-match-{match_id}")
             self.workers[match_id] = task
             started.append(task)
         return started
@@ -207,30 +215,35 @@ class Delivery(DirectMessages):
         """One round, waiting for the matches it started; returns the notices delivered."""
         return sum(await asyncio.gather(*await self.dispatch()))
 
-    async def _work(self, match_id: int) -> int:
+    async def _work(self, match_id: int, probe: bool = True) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure). The
         lease is asked before each batch and each group (in memory while it is fresh): a process
         that was paused past its lease stops here instead of finishing its batch. A target held
         back by a long 429 is stepped over; the match's other targets go on."""
         log_json.about(match_id=match_id)
-        sent = 0
+        sent = reconciled = 0
         try:
-            sent += await self._probe(match_id)
+            if probe:  # a blocked target of the match is due for a probe
+                sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):
                     return sent
-                batch = await self.svc.next_notices(match_id, BATCH)
+                read = await self.svc.next_batch(match_id, BATCH)
+                batch = read.notices
+                self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 if not batch:
                     if match_id in self.again:
                         continue
-                    self.retry_at.pop(match_id, None)
-                    if sent:
-                        await self.reconcile(match_id)  # the turn DMs, as the match now stands
+                    reconciled = await self._drained(match_id, sent, reconciled)
+                    if match_id in self.again:
+                        continue  # notices came while the turn DMs were brought up to date
                     return sent
                 moved = False
+                rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
                 for group in _groups(batch):
                     if self.slowed.held(target_of(group[0])):
+                        rest = True
                         continue  # held back by a long 429; its later notices wait with it
                     outcome = await self._deliver_one(group)
                     if outcome == LOST:
@@ -242,6 +255,7 @@ class Delivery(DirectMessages):
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
                                 await seat_posts.close_ended(self, match_id)
+                            rest = True
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
                         ended = any(n.kind == "result" for n in group)
@@ -250,13 +264,22 @@ class Delivery(DirectMessages):
                             self.archives.ended(match_id)
                             await seat_posts.close_ended(self, match_id)
                     elif outcome == PARKED:
-                        moved = True
+                        moved = rest = True
                         break  # that target's other notices are parked too: read the queue again
                     elif outcome == RETRY:
                         self._back_off(match_id)
                         return sent
+                    else:  # HELD: its target waits out a long 429
+                        rest = True
                 if not moved:
                     return sent  # only held targets are left: the next round looks again
+                if not rest and match_id not in self.again:
+                    # all of a batch shorter than BATCH went, and no notice came since (dispatch
+                    # marks it again when one does): the read after it would find none
+                    reconciled = await self._drained(match_id, sent, reconciled)
+                    if match_id in self.again:
+                        continue  # notices came while the turn DMs were brought up to date
+                    return sent
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self._back_off(match_id)
@@ -264,6 +287,19 @@ class Delivery(DirectMessages):
         finally:
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
+                self.prefs.pop(match_id, None)
+                self.blocked.pop(match_id, None)
+
+    async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
+        """The match's queue is empty: its turn DMs as the match now stands, when a notice went
+        since they were last brought up to date (``reconciled``: how many had gone then).
+        Returns how many have gone now. A dispatch meanwhile marks the match ``again``: the
+        caller reads the queue once more (it may never have been woken for those notices, as
+        when the bot stops and only its last round dispatches)."""
+        self.retry_at.pop(match_id, None)
+        if sent > reconciled:
+            await self.reconcile(match_id)
+        return sent
 
     def _back_off(self, match_id: int) -> None:
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1

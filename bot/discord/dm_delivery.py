@@ -16,10 +16,15 @@ from bot.discord.error_codes import DMS_CLOSED
 from bot.discord.mentions import NOBODY, only
 from bot.discord.seat_turns import SeatTurns
 from bot.discord.sending import LeaseLost, channel_of, nonce_of, user_of
+from bot.service.outbox import USER
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from bot.discord.wiring import Outbound
     from bot.service import MatchInfo, Notice
+    from bot.service.notify import NotifyPrefs
+    from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +46,10 @@ class DmService(prompt_dms.TurnDmService, AskedService, Protocol):
 
     async def mark_dms_closed(self, match_id: int, seat: int) -> bool: ...
 
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None: ...
+
+    async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
+
 
 class DirectMessages:
     """The DM half of ``Delivery`` (delivery.py), which sets these up in its ``__init__``."""
@@ -51,6 +60,8 @@ class DirectMessages:
     asked: dict[int, dict[int, SentAsk]]
     dm_channels: dict[int, int]
     closed_dms: dict[tuple[int, int], bool]
+    prefs: dict[int, dict[int, NotifyPrefs]]
+    blocked: dict[int, bool]
 
     @property
     def svc(self) -> DmService:
@@ -101,6 +112,26 @@ class DirectMessages:
         if len(self.dm_channels) >= DM_CHANNELS_KEPT:
             self.dm_channels.clear()  # a bound, not a policy: they are read again as needed
         self.dm_channels[user_id] = channel_id
+
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs:
+        """The player's notification settings for the match: as read with the batch of notices
+        being delivered (every seated player's), else asked."""
+        known = self.prefs.get(match_id, {}).get(user_id)
+        return known if known is not None else await self.svc.notify_prefs(match_id, user_id)
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None:
+        """When the seat's DMs first refused the match's notices: None without asking when this
+        process knows they never did (``closed_dms``)."""
+        if self.closed_dms.get((match_id, seat)) is False:
+            return None
+        return await self.svc.dms_closed_at(match_id, seat)
+
+    async def blocked_users(self, match_id: int) -> set[int]:
+        """The players whose DMs refuse the match's notices for good (blocked targets): none
+        without asking when the batch being delivered was read with no blocked target."""
+        if not self.blocked.get(match_id, True):
+            return set()
+        return {b.target_id for b in await self.svc.blocked_targets(match_id) if b.kind == USER}
 
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether the seat's DMs refused the match's notices (then its DMs go to the channel)."""

@@ -29,7 +29,6 @@ from bot.discord.texts import (
 )
 from bot.service.core import DM_REFS
 from bot.service.notify import THREAD
-from bot.service.outbox import USER
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -74,6 +73,12 @@ class NudgeSender(Protocol):
 
     async def mark_dms_closed(self, match_id: int, seat: int) -> bool: ...
 
+    async def blocked_users(self, match_id: int) -> set[int]: ...
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None: ...
+
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
+
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
 
@@ -84,13 +89,13 @@ async def unreachable(delivery: NudgeSender, notice: Notice, user_ids: list[int]
     and those who asked to hear of their turns in the thread instead of by DM (`/game notify`)."""
     svc = delivery.svc
     info = await svc.get_match(notice.match_id)
-    blocked = {b.target_id for b in await svc.blocked_targets(notice.match_id) if b.kind == USER}
+    blocked = await delivery.blocked_users(notice.match_id)
     found = []
     for user_id in user_ids:
         seat = info.seat_of(user_id)
-        closed_at = None if seat is None else await svc.dms_closed_at(notice.match_id, seat)
+        closed_at = None if seat is None else await delivery.dms_closed_at(notice.match_id, seat)
         refused = user_id in blocked or (closed_at is not None and closed_at < notice.created_at)
-        if refused or (await svc.notify_prefs(notice.match_id, user_id)).announce == THREAD:
+        if refused or (await delivery.notify_prefs(notice.match_id, user_id)).announce == THREAD:
             found.append(user_id)
     return found
 
@@ -99,7 +104,7 @@ async def all_quiet(delivery: NudgeSender, match_id: int, user_ids: list[int]) -
     """Whether every one of these players is in their quiet hours now (then a post to them is silent)."""
     now = delivery.svc.clock()
     for user_id in user_ids:
-        if (await delivery.svc.notify_prefs(match_id, user_id)).quiet_until(now) is None:
+        if (await delivery.notify_prefs(match_id, user_id)).quiet_until(now) is None:
             return False
     return bool(user_ids)
 
@@ -114,7 +119,7 @@ async def turn(delivery: NudgeSender, notice: Notice) -> str:
     if not users:
         return "dm"
     svc = delivery.svc
-    in_thread = [u for u in users if (await svc.notify_prefs(notice.match_id, u)).announce == THREAD]
+    in_thread = [u for u in users if (await delivery.notify_prefs(notice.match_id, u)).announce == THREAD]
     channel = delivery.bot.get_partial_messageable(channel_of(notice))
     extra: dict[str, Any] = {}
     said = inert(notice.payload.get("text", ""))
@@ -140,7 +145,7 @@ async def heads_up(delivery: NudgeSender, notice: Notice) -> str | None:
     """The seat before this player's started its turn: by DM, or a mention in the thread for a
     player who wants no DMs; nothing if they have meanwhile gone quiet or turned it off."""
     user_id = user_of(notice)
-    prefs = await delivery.svc.notify_prefs(notice.match_id, user_id)
+    prefs = await delivery.notify_prefs(notice.match_id, user_id)
     if not prefs.heads_up or prefs.quiet_until(delivery.svc.clock()) is not None:
         return "skipped"
     text = inert(str(notice.payload.get("text", "")))

@@ -78,6 +78,8 @@ class TurnDms(Protocol):
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
 
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
+
 
 async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
     """A decision in the seat's DMs, rendered from the match as it stands (turn_dm.py). The
@@ -90,7 +92,7 @@ async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
     the AI chose for the seat."""
     payload = notice.payload
     seat = seat_of(notice)
-    prefs = await delivery.svc.notify_prefs(notice.match_id, user_of(notice))
+    prefs = await delivery.notify_prefs(notice.match_id, user_of(notice))
     if prefs.announce == THREAD:
         return NO_DMS  # the turn notice mentions them in the thread
     quiet = prefs.quiet_until(delivery.svc.clock()) is not None  # it arrives, but buzzes nobody
@@ -110,12 +112,15 @@ async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
             head += turn_dm.outcome(previous, until=turn.subject.version)
         rendered = turn_dm.render(turn, head)
         files: list[discord.File] = []
+        newer = previous.newer_prompt(notice.id)  # as read with the turn
         if turn_dm.asked(turn).secret and payload.get("view"):
             png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
             files.append(discord.File(io.BytesIO(png), "you.png"))
             await delivery.ensure_lease()
+            if in_place and not newer:  # the drawing took a while: a newer prompt may have come
+                newer = await delivery.svc.newer_prompt(notice.match_id, seat, notice.id)
         if in_place and before is not None and before.dm is not None:
-            if await delivery.svc.newer_prompt(notice.match_id, seat, notice.id):
+            if newer:
                 return str(before.dm)  # the newer prompt edits this same message: never show an older one
             edited = await _edit_dm(delivery, notice, before.dm, _linked(delivery, turn, rendered), rendered.view, files)
             if edited is not None:

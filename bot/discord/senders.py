@@ -55,6 +55,8 @@ class PrivateSender(Protocol):
 
     async def send_dm(self, notice: Notice, content: str, **kwargs: Any) -> str | None: ...
 
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
+
 
 async def post_text(delivery: ChannelPoster, notice: Notice) -> str:
     """Channel news as plain text (``timeout``, ``host``), pinging the users it names."""
@@ -72,7 +74,7 @@ async def post_text(delivery: ChannelPoster, notice: Notice) -> str:
 async def dm_text(delivery: PrivateSender, notice: Notice) -> str | None:
     """Lines only this seat may see (its own sealed choice, what its scouts saw); none for a
     player who asked for no DMs (`/game act` shows the seat's own view)."""
-    prefs = await delivery.svc.notify_prefs(notice.match_id, user_of(notice))
+    prefs = await delivery.notify_prefs(notice.match_id, user_of(notice))
     if prefs.announce == THREAD:
         return prompt_dms.NO_DMS
     lines = notice.payload.get("events") or [notice.payload.get("text", "")]

@@ -19,11 +19,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlmodel import col, delete, select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.service import quiet_hours as qh
 from bot.service.errors import BadChoice, Conflict
 from bot.service.notices import HeadsUpNotice, ReminderNotice
+from bot.service.notify_prefs import ANNOUNCE, DM, THREAD, NotifyPrefs, prefs_in
 from bot.service.transaction import Transactions
 from bot.service.types import Place
 from db.models import EVERYWHERE, Deadline, HeldReminder, Match, NotifySetting, Seat
@@ -31,26 +31,8 @@ from db.models import EVERYWHERE, Deadline, HeldReminder, Match, NotifySetting, 
 if TYPE_CHECKING:
     from bot.service.match_transaction import MatchTransaction
 
-DM, THREAD = "dm", "thread"
-ANNOUNCE = (DM, THREAD)
-FIELDS = ("reminders", "quiet", "time_zone", "announce", "heads_up")
-
-
-@dataclass(frozen=True)
-class NotifyPrefs:
-    """A player's settings in effect for one match (per-match over server-wide over defaults)."""
-
-    reminders: bool = True
-    quiet: qh.QuietHours | None = None
-    time_zone: str = qh.DEFAULT_ZONE
-    announce: str = DM
-    heads_up: bool = False
-    per_match: tuple[str, ...] = ()
-    """The fields the player set for this match itself."""
-
-    def quiet_until(self, now: datetime) -> datetime | None:
-        """When the quiet hours running now end; None outside them."""
-        return qh.quiet_until(self.quiet, now)
+__all__ = ["DM", "THREAD", "NotifyChange", "NotifyPrefs", "NotifyService"]
+"""The settings model and its values live in notify_prefs.py; front-ends name them from here too."""
 
 
 @dataclass(frozen=True)
@@ -61,38 +43,6 @@ class NotifyChange:
     match_title: str | None
     prefs: NotifyPrefs
     changed: tuple[str, ...]
-
-
-def merged(rows: list[NotifySetting]) -> NotifyPrefs:
-    """The settings in effect from the server-wide row and the match's own row (either may lack)."""
-    values: dict[str, object] = {}
-    per_match: list[str] = []
-    for row in sorted(rows, key=lambda r: r.match_id != EVERYWHERE):  # server-wide first, the match's over it
-        for name in FIELDS:
-            value = getattr(row, name)
-            if value is not None:
-                values[name] = value
-                if row.match_id != EVERYWHERE and name not in per_match:
-                    per_match.append(name)
-    zone = str(values.get("time_zone") or qh.DEFAULT_ZONE)
-    return NotifyPrefs(
-        reminders=bool(values.get("reminders", True)),
-        quiet=qh.quiet_hours(values.get("quiet") if isinstance(values.get("quiet"), str) else None, zone),  # type: ignore[arg-type]
-        time_zone=zone,
-        announce=str(values.get("announce") or DM),
-        heads_up=bool(values.get("heads_up", False)),
-        per_match=tuple(per_match),
-    )
-
-
-async def prefs_in(session: AsyncSession, guild_id: int | None, user_id: int, match_id: int) -> NotifyPrefs:
-    """A player's settings in effect for one match, read in ``session``."""
-    if guild_id is None:
-        return NotifyPrefs()
-    stmt = select(NotifySetting).where(col(NotifySetting.guild_id) == guild_id,
-                                       col(NotifySetting.user_id) == user_id,
-                                       col(NotifySetting.match_id).in_([EVERYWHERE, match_id]))
-    return merged(list((await session.exec(stmt)).all()))
 
 
 class NotifyService(Transactions):

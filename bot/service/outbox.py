@@ -10,6 +10,7 @@ the match, and other matches, are never held up by it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -17,11 +18,12 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.service import notices
 from bot.service.errors import NoMatch
 from bot.service.notices import BlockedNotice
+from bot.service.notify_prefs import NotifyPrefs, seat_prefs
 from bot.service.rows import row_id
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
-from db.outbox import CHANNEL, USER, Fence, delivered_payload, target_of
+from db.outbox import CHANNEL, USER, Fence, Waiting, delivered_payload, target_of
 from db.store import Store
 
 PHASE_POST_KINDS = ("events", "progress", "phase", "result")
@@ -38,9 +40,34 @@ GIVE_UP_AFTER = timedelta(days=7)
 """A finished or aborted match stops probing a target that has refused it this long."""
 
 
-def _notice(row: NoticeRow) -> Notice:
-    return Notice(id=row_id(row), match_id=row.match_id, key=row.key, kind=row.kind, channel_id=row.channel_id,
-                  user_id=row.user_id, seat=row.seat, payload=row.payload, created_at=row.created_at)
+PREFS_KINDS = frozenset({"prompt", "private", "turn", "reminder", "heads_up"})
+"""Notices whose sender asks the players' notification settings (`/game notify`)."""
+
+
+@dataclass(frozen=True)
+class DeliveryBatch:
+    """A match's next notices and, when one of them asks, the settings of every seated player
+    (user id -> settings): read together, so a batch's DMs ask the database nothing more."""
+
+    notices: list[Notice]
+    prefs: dict[int, NotifyPrefs] = field(default_factory=dict)
+    blocked: bool = True
+    """Whether a target of the match was blocked when the batch was read (then ask which)."""
+
+
+@dataclass(frozen=True)
+class DeliveryRound:
+    """The matches a delivery round starts workers for, and those with a blocked target due
+    for a probe (only their workers ask for the due probes)."""
+
+    matches: list[int]
+    probing: frozenset[int] = frozenset()
+
+
+def _notice(row: NoticeRow | Waiting) -> Notice:
+    return Notice(id=row_id(row) if isinstance(row, NoticeRow) else row.id, match_id=row.match_id, key=row.key,
+                  kind=row.kind, channel_id=row.channel_id, user_id=row.user_id, seat=row.seat, payload=row.payload,
+                  created_at=row.created_at)
 
 
 def blocked_of(row: DeliveryBlock, held: int = 0) -> Blocked:
@@ -125,25 +152,39 @@ class OutboxService:
 
     async def delivery_queue(self, limit: int = 500) -> list[int]:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""
+        return (await self.delivery_round(limit)).matches
+
+    async def delivery_round(self, limit: int = 500) -> DeliveryRound:
+        """``delivery_queue``, saying which of them have a probe due (one statement)."""
         async with self.store.read() as session:
-            waiting = await self.store.matches_with_notices(session, limit)
-            due = await self.store.delivery_blocks(session, due=self.clock())
-        return list(dict.fromkeys([*waiting, *(b.match_id for b in due)]))
+            waiting, due = await self.store.delivery_queue(session, limit, self.clock())
+        return DeliveryRound(list(dict.fromkeys([*waiting, *due])), frozenset(due))
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         """The match's next notices in order. Notices for a blocked target are parked first, so
         what comes back can all be tried now."""
+        return (await self.next_batch(match_id, limit, with_prefs=False)).notices
+
+    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True) -> DeliveryBatch:
+        """``next_notices`` and, when one of them is sent by asking a player's settings, those
+        of every seated player, in the same read: one statement for the notices (and whether a
+        target is blocked), one for the settings."""
         async with self.store.read() as session:
-            blocks = await self.store.delivery_blocks(session, match_id)
-            rows = await self.store.waiting_notices(session, match_id, limit)
-        blocked = {(b.target_kind, b.target_id): b for b in blocks}
-        if any(target_of(r) in blocked and r.kind != ALERT for r in rows):
+            rows, any_blocked = await self.store.waiting_notices(session, match_id, limit)
+            blocks = await self.store.delivery_blocks(session, match_id) if any_blocked else []
+            blocked = {(b.target_kind, b.target_id): b for b in blocks}
+            parking = any(target_of(r) in blocked and r.kind != ALERT for r in rows)
+            asks = with_prefs and not parking and any(r.kind in PREFS_KINDS for r in rows)
+            prefs = await seat_prefs(session, match_id) if asks else {}
+        if parking:
             async with self.store.write() as session:
                 for (kind, target_id), block in blocked.items():
                     await self.store.park(session, match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
             async with self.store.read() as session:
-                rows = await self.store.waiting_notices(session, match_id, limit)
-        return [_notice(r) for r in rows]
+                rows, _blocked = await self.store.waiting_notices(session, match_id, limit)
+                asks = with_prefs and any(r.kind in PREFS_KINDS for r in rows)
+                prefs = await seat_prefs(session, match_id) if asks else {}
+        return DeliveryBatch([_notice(r) for r in rows], prefs, blocked=bool(blocked) or not rows)
 
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
         """The notice's target refused it for good: park it and the target's other waiting notices.

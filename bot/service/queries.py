@@ -64,12 +64,11 @@ class Queries(Transactions):
         self, session: AsyncSession, match_id: int
     ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
         """The match as committed, its state from the cache when current."""
-        match = await session.get(Match, match_id)
-        if match is None:
+        rows = await self.store.match_rows(session, match_id)
+        if rows is None:
             raise NoMatch(f"There is no match {match_id}.")
-        seats = await self.store.seats(session, match_id)
+        match, seats, deadline = rows
         state = await self._state(session, match, eng.get(match.game))
-        deadline = await session.get(Deadline, match_id)
         if state is not None:
             self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline

@@ -105,12 +105,11 @@ class Transactions(ServiceParts):
     ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
         """A match as committed, outside any transaction of ours (its state from the cache if current)."""
         async with self.store.read() as session:
-            match = await session.get(Match, match_id)
-            if match is None:
+            rows = await self.store.match_rows(session, match_id)
+            if rows is None:
                 raise NoMatch(f"There is no match {match_id}.")
-            seats = await self.store.seats(session, match_id)
+            match, seats, deadline = rows
             state = await self._state(session, match, eng.get(match.game)) if with_state else None
-            deadline = await session.get(Deadline, match_id)
         if state is not None:
             self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline

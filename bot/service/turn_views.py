@@ -19,7 +19,6 @@ from typing import Any
 import engine as eng
 from bot.service.play import DM_REFS
 from bot.service.transaction import Transactions
-from db.models import Deadline, Match
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,13 @@ class SeatTurn:
     """The seat's choices since the subject's prompt opened, oldest first."""
     reminders: list[int] = field(default_factory=list)
     """Reminder DMs (message ids) this seat got since the subject was written."""
+    newest_prompt: int | None = None
+    """The seat's newest prompt notice (delivered or not) when this was read."""
+
+    def newer_prompt(self, notice_id: int) -> bool:
+        """Whether a prompt notice of the seat newer than ``notice_id`` was written (then that
+        one's delivery edits the turn DM: an older one must not)."""
+        return self.newest_prompt is not None and self.newest_prompt > notice_id
 
     @property
     def live(self) -> bool:
@@ -104,22 +110,21 @@ class TurnViews(Transactions):
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
         given); None for a seat nobody holds."""
         async with self.store.read() as session:
-            match = await session.get(Match, match_id)
-            if match is None:
+            rows = await self.store.match_rows(session, match_id)
+            if rows is None:
                 return None
-            seats = await self.store.seats(session, match_id)
+            match, seats, deadline = rows
             seat = next((s for s in seats if s.seat_no == seat_no), None)
             if seat is None or seat.user_id is None:
                 return None
             game = eng.get(match.game)
             state = await self._state(session, match, game)
-            deadline = await session.get(Deadline, match_id)
-            found = await self.store.turn_notice(session, match_id, seat_no, before_id, int(seat.user_id))
+            outbox = await self.store.turn_notices(session, match_id, seat_no, int(seat.user_id), before_id)
+            found = outbox.found
             since = -1
             if found is not None and found[2].get("version") is not None:
                 since = int(found[2]["version"])
             choices = await self.store.seat_choices(session, match_id, seat_no, since)  # all, before its first DM
-            refs = await self.store.reminder_refs(session, match_id, found[0]) if found is not None else []
         if state is not None:
             self._cache.put(match_id, match.version, state)
         prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
@@ -136,7 +141,8 @@ class TurnViews(Transactions):
             deadline=deadline.due_at if deadline is not None and mine is not None and not mine.optional else None,
             subject=None if found is None else TurnSubject(found[0], int(found[1]), found[2]),
             choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in choices],
-            reminders=_reminder_dms(refs, int(seat.user_id)),
+            reminders=_reminder_dms(outbox.reminder_refs, int(seat.user_id)),
+            newest_prompt=outbox.newest_prompt,
         )
 
 

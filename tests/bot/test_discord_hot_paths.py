@@ -9,6 +9,7 @@ from bot.discord.app import Leases
 from bot.discord.ids import PromptId
 from bot.discord.router import Router
 from bot.discord.seat_turns import SeatTurns
+from bot.service.outbox import DeliveryBatch, DeliveryRound
 
 
 class Svc:
@@ -112,11 +113,11 @@ class Outbox:
     def _waiting(self) -> list[Any]:
         return [n for n in self.pending if n.id not in self.done]
 
-    async def delivery_queue(self, limit: int) -> list[int]:
-        return list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit]
+    async def delivery_round(self, limit: int) -> DeliveryRound:
+        return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
-    async def next_notices(self, match_id: int, limit: int) -> list[Any]:
-        return [n for n in self._waiting() if n.match_id == match_id][:limit]
+    async def next_batch(self, match_id: int, limit: int) -> DeliveryBatch:
+        return DeliveryBatch([n for n in self._waiting() if n.match_id == match_id][:limit])
 
     async def due_probes(self, match_id: int) -> list[Any]:
         return []

@@ -39,6 +39,15 @@ class FakeDelivery:
         self.svc = SimpleNamespace(status_of=status_of, get_match=get_match, blocked_targets=blocked_targets,
                                    dms_closed_at=dms_closed_at, notify_prefs=notify_prefs)
 
+    async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs:
+        return await self.svc.notify_prefs(match_id, user_id)
+
+    async def blocked_users(self, match_id: int) -> set[int]:
+        return set()
+
+    async def dms_closed_at(self, match_id: int, seat: int) -> None:
+        return None
+
     async def dm_channel_for(self, match_id: int, seat: int | None, user_id: int) -> Any:
         delivery = self
 

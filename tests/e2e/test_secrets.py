@@ -34,14 +34,14 @@ def record_public_payloads(bot) -> list[tuple[str, dict]]:
     """Every public notice's payload as delivery fetches it, before it is sent: once delivered a
     notice keeps no view (db/outbox.py), so only this sees the views the maps were drawn from."""
     seen: list[tuple[str, dict]] = []
-    fetch = bot.svc.next_notices
+    fetch = bot.svc.next_batch
 
-    async def next_notices(match_id: int, limit: int = 50):
+    async def next_batch(match_id: int, limit: int = 50):
         batch = await fetch(match_id, limit)
-        seen.extend((n.kind, dict(n.payload)) for n in batch if n.user_id is None)
+        seen.extend((n.kind, dict(n.payload)) for n in batch.notices if n.user_id is None)
         return batch
 
-    bot.svc.next_notices = next_notices
+    bot.svc.next_batch = next_batch
     return seen
 
 

@@ -63,9 +63,11 @@ async def test_probes_back_off_then_the_parked_notices_come_back_in_order(svc: M
     assert block is not None
     clock.advance(59 / 3600)
     assert await svc.due_probes(info.id) == []
+    assert info.id not in (await svc.delivery_round()).probing  # its worker asks for no probes
     clock.advance(2 / 3600)
     [due] = await svc.due_probes(info.id)
     assert info.id in await svc.delivery_queue()
+    assert info.id in (await svc.delivery_round()).probing
     probe = await svc.probe_notice(due)
     assert probe is not None and probe.id == refused
     await svc.probe_failed(due, 50013, "missing permission View Channel", retry_in=120)

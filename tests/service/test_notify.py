@@ -96,6 +96,21 @@ async def test_per_match_settings_override_server_wide_ones(svc: MatchService) -
     assert (await svc.notify_prefs(info.id, BOB)).time_zone == "Europe/Berlin"  # nothing changed
 
 
+async def test_a_delivery_batch_carries_each_seated_players_settings(svc: MatchService) -> None:
+    """The delivery reads the settings of every seated player with a batch of DMs: the same
+    settings, per match over server-wide, as asking for each player would give."""
+    info = await lobby(svc, [HOST, BOB])
+    here = Place(CHANNEL, BOB)
+    await svc.set_notify(here, GUILD, everywhere=True, quiet="23:00-08:00", time_zone="Europe/Berlin")
+    await svc.set_notify(here, GUILD, everywhere=False, announce="thread")
+    batch = await svc.next_batch(info.id)
+    assert any(n.kind == "prompt" for n in batch.notices)
+    assert set(batch.prefs) == {HOST, BOB}
+    for user in (HOST, BOB):
+        assert batch.prefs[user] == await svc.notify_prefs(info.id, user)
+    assert batch.prefs[BOB].announce == "thread" and batch.prefs[BOB].quiet == BERLIN
+
+
 async def reminders(svc: MatchService) -> list[Notice]:
     return [n for n in await svc.outbox(limit=100_000) if n.kind == "reminder"]
 

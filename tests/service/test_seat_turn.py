@@ -96,3 +96,23 @@ async def test_an_answer_in_the_channel_claims_no_message(svc: MatchService) -> 
     await svc.delivered(prompt.id, "superseded")
     turn = await svc.seat_turn(info.id, bob)
     assert turn is not None and turn.subject is None
+
+
+async def test_a_seat_turn_says_whether_a_newer_prompt_was_written(svc: MatchService) -> None:
+    """The read a prompt DM is written from also says whether a newer prompt of the seat was
+    written since (then the older one must not edit the DM the newer one edits)."""
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    bob = info.seat_of(BOB)
+    assert bob is not None
+    first = next(n for n in await svc.outbox(limit=1000) if n.kind == "prompt" and n.seat == bob)
+    turn = await svc.seat_turn(info.id, bob, before_id=first.id)
+    assert turn is not None and not turn.newer_prompt(first.id)
+    await deliver_prompts(svc)
+    await svc.submit(info.id, HOST, {"bid": 1})
+    await svc.submit(info.id, BOB, {"bid": 1})  # revealed: the host moves first (ties go to the lower seat)
+    await svc.submit(info.id, HOST, {"action": "gather"})  # then bob's next decision is written
+    newer = [n for n in await svc.outbox(limit=1000) if n.kind == "prompt" and n.seat == bob]
+    assert newer, "bob has a next decision"
+    later = await svc.seat_turn(info.id, bob, before_id=newer[-1].id)
+    assert later is not None and later.newer_prompt(first.id) and not later.newer_prompt(newer[-1].id)
+    assert later.newer_prompt(first.id) == await svc.newer_prompt(info.id, bob, first.id)
