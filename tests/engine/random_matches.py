@@ -14,7 +14,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import engine
 from engine.defenders.state import DefendersState
@@ -116,7 +116,7 @@ def samurai_quick_match(seats: int, mode: str, seed: int, full: bool, pace: dict
     other seat or the public sees, and the replay rebuilds the end. Returns the choices made."""
     game = SAMURAI
     options = {"mode": mode, "round_limit": 1, **(pace or {})}
-    st = game.setup(seats, game.options_model()(**options), seed)
+    st = cast(SamuraiState, game.setup(seats, game.options_model()(**options), seed))
     pol = game.policies()["random"]
     rng = random.Random(seed)
     log: list[tuple[int, dict[str, Any]]] = []
@@ -135,7 +135,7 @@ def samurai_quick_match(seats: int, mode: str, seed: int, full: bool, pace: dict
             before = st.model_dump_json()
             hidden = [strip_waiting(v) for v in other_views(st, pr.seat)] if pr.secret else None
         step = game.submit(st, pr.seat, choice)
-        new_st = step.state
+        new_st = cast(SamuraiState, step.state)
         assert new_st.step == st.step + 1
         if full:
             assert st.model_dump_json() == before, "submit mutated its input"
@@ -188,7 +188,7 @@ def defenders_play(seats: int, mode: str, seed: int, full: bool, policy: str = "
     never mutated, the JSON round-trip is exact and the replay rebuilds the end."""
     game = DEFENDERS
     options = {"mode": mode, "difficulty": difficulty}
-    st = game.setup(seats, game.options_model()(**options), seed)
+    st = cast(DefendersState, game.setup(seats, game.options_model()(**options), seed))
     pol = game.policies()[policy]
     rng = random.Random(seed)
     log: list[tuple[int, dict[str, Any]]] = []
@@ -201,7 +201,7 @@ def defenders_play(seats: int, mode: str, seed: int, full: bool, policy: str = "
         pr = rng.choice(ps)
         choice = pr.default if rng.random() < 0.1 else engine.decide(game, pol, st, pr, rng)
         before = st.model_dump_json() if full else None
-        new = game.submit(st, pr.seat, choice).state
+        new = cast(DefendersState, game.submit(st, pr.seat, choice).state)
         assert new.step == st.step + 1
         if full:
             assert st.model_dump_json() == before, "submit mutated its input"
@@ -260,7 +260,7 @@ def tinybigwars_play(seats: int, seed: int, round_limit: int) -> dict[str, Any]:
     answer in ten the deadline default, sealed choices revised now and then; the log replays."""
     game = TINY_BIG_WARS
     options = {"round_limit": round_limit}
-    state = game.setup(seats, engine.parse_options(game, options), seed)
+    state = cast(TBWState, game.setup(seats, engine.parse_options(game, options), seed))
     policy = RandomPolicy()
     log: list[tuple[int, dict[str, Any]]] = []
     sealed_checks = 0
@@ -275,7 +275,7 @@ def tinybigwars_play(seats: int, seed: int, round_limit: int) -> dict[str, Any]:
             prompt = open_prompts[rng.randrange(len(open_prompts))]
         use_default = rng.random() < 0.1  # deadline defaults must be legal too
         choice = dict(prompt.default) if use_default else engine.decide(game, policy, state, prompt, rng)
-        state = game.submit(state, prompt.seat, choice).state
+        state = cast(TBWState, game.submit(state, prompt.seat, choice).state)
         log.append((prompt.seat, choice))
         again = TBWState.model_validate_json(state.model_dump_json())
         assert again == state and again.model_dump_json() == state.model_dump_json()
