@@ -4,10 +4,15 @@ that answers whatever the bot asks in DMs (or through /game act), as a person wo
 from __future__ import annotations
 
 import asyncio
+import atexit
+import functools
 import json
 import random
 import re
+import shutil
 import sqlite3
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,11 +24,27 @@ from bot.settings import Settings
 from db.models import Notice
 from tests.fakediscord.models import Message
 from tests.fakediscord.players import SETTLE_TIMEOUT, Player, Response, modal_text_inputs
+from tests.pgfixture import sqlite_copy, sqlite_migrated_template
 
 TIMEOUT = 30.0
 
 
+@functools.cache
+def _migrated_template() -> Path:
+    """A SQLite database at the newest revision, made once per process (in a thread of its own:
+    the caller may be inside a running event loop)."""
+    directory = Path(tempfile.mkdtemp(prefix="warhost-e2e-template-"))
+    atexit.register(shutil.rmtree, directory, True)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(sqlite_migrated_template, directory).result()
+
+
 def settings_for(fake: Any, db_path: Path, **extra: Any) -> Settings:
+    """The bot's settings on the fake Discord. A database file not made yet starts as a copy of
+    one already migrated: the bot still migrates it at start, finding nothing left to do, instead
+    of paying Alembic's migrations in every test."""
+    if not db_path.exists():
+        sqlite_copy(_migrated_template(), db_path)
     return Settings(
         _env_file=None,
         discord_token="fake-token",

@@ -3,14 +3,18 @@ and agrees with the prompts: the seat on turn is the one the table waits for."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 import engine
 from tests.games import KEYS, table_of
 
 
+@functools.cache
 def _walk(key: str, seed: int = 4, limit: int = 3000) -> list[tuple[dict, engine.Standing, set[int]]]:
-    """Every public view of a heuristic match, its standing, and the seats owing a choice."""
+    """Every public view of a heuristic match, its standing, and the seats owing a choice; played
+    once per game and module (both tests read the same match, neither changes it)."""
     game = engine.get(key)
     state = game.setup(table_of(key), game.options_model()(), seed)
     policy = game.policies()["heuristic"]

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
 import engine
 from bot.service import MatchService
 from db import Store
-from tests.pgfixture import pg_server_url, pg_url  # noqa: F401  (fixtures)
+from tests.pgfixture import (  # noqa: F401  (fixtures)
+    pg_migrated_template,
+    pg_migrated_url,
+    pg_server_url,
+    pg_url,
+    sqlite_copy,
+    sqlite_migrated_template,
+)
 from tests.service.toygame import GAME
 
 
@@ -33,11 +41,19 @@ def toy_game() -> object:
     return engine.register(GAME)
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return sqlite_migrated_template(tmp_path_factory.mktemp("sqlite-template"))
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database at the newest revision, a copy of one migrated once per session: every
+    test's `Store.open` still migrates (finding nothing to do), without paying the migrations."""
     if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'warhost.db'}"
-    return request.getfixturevalue("pg_url")
+        path = sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path / "warhost.db")
+        return f"sqlite+aiosqlite:///{path}"
+    return request.getfixturevalue("pg_migrated_url")
 
 
 @pytest.fixture

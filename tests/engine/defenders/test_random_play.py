@@ -5,71 +5,32 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
 import engine
 from engine.contract import IllegalChoice
 from engine.defenders.state import DefendersState
+from tests.engine.random_matches import defenders_match, defenders_play
+from tests.engine.random_matches import play as play_match
 
 G = engine.get("defenders")
-MATCHES_PER_MODE = 200
-"""The acceptance figure: 200 random-legal matches per mode, 50 per seat count."""
-FULL_EVERY = 25
-PASSING = {"pass", "end", "ready", "decline", "leave", "focus", "back"}
-"""Answers that decide nothing: no prompt may offer only these (a seat is not asked just to pass)."""
-
-
-def check_prompts(st: DefendersState) -> None:
-    ps = G.prompts(st)
-    assert len({p.seat for p in ps}) == len(ps), "one prompt per seat"
-    for p in ps:
-        assert p.input == "choose"
-        assert 1 <= len(p.options) <= 25, (p.kind, len(p.options))
-        values = [o.value for o in p.options]
-        assert len(values) == len(set(values)), (p.kind, values)
-        assert all(len(o.label) <= 80 for o in p.options)
-        assert p.default in [o.choice for o in p.options], (p.kind, p.default)
-        assert not p.secret
-        assert any(o.choice.get("act") not in PASSING for o in p.options), f"{p.kind} offers only passing"
+SAMPLE = 4
+"""Random matches per mode and seat count, the first fully checked (`benchmarks/soak.py --game
+defenders` plays the same series on, 200 matches a mode)."""
 
 
 def play(seats: int, mode: str, seed: int, full: bool, policy: str = "random", difficulty: str = "normal"):
-    options = {"mode": mode, "difficulty": difficulty}
-    st = G.setup(seats, G.options_model()(**options), seed)
-    pol = G.policies()[policy]
-    rng = random.Random(seed)
-    log: list[tuple[int, dict]] = []
-    for _ in range(30_000):
-        if G.result(st) is not None:
-            break
-        check_prompts(st)
-        ps = G.prompts(st)
-        assert ps, f"no prompt and no result ({st.phase})"
-        pr = rng.choice(ps)
-        choice = pr.default if rng.random() < 0.1 else engine.decide(G, pol, st, pr, rng)
-        before = st.model_dump_json() if full else None
-        new = G.submit(st, pr.seat, choice).state
-        assert new.step == st.step + 1
-        if full:
-            assert st.model_dump_json() == before, "submit mutated its input"
-            assert DefendersState.model_validate_json(new.model_dump_json()) == new
-        log.append((pr.seat, choice))
-        st = new
-    res = G.result(st)
-    assert res is not None, f"{mode} {seats} seats seed {seed} did not end"
-    assert res.winners in ([], list(range(seats)))
-    if full:
-        rebuilt = engine.replay("defenders", seats, options, seed, log)
-        assert rebuilt.model_dump_json() == st.model_dump_json()
-    return st
+    return defenders_play(seats, mode, seed, full, policy, difficulty).state
 
 
 @pytest.mark.parametrize("mode", ["single", "campaign"])
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
-def test_two_hundred_random_matches_per_mode_end(mode: str, seats: int) -> None:
-    for i in range(MATCHES_PER_MODE // 4):
-        play(seats, mode, 1000 * seats + i, full=i % FULL_EVERY == 0)
+def test_random_matches_per_mode_end(mode: str, seats: int) -> None:
+    for n in range(SAMPLE):
+        match = replace(defenders_match(mode, seats, n), full=n == 0)
+        assert play_match(match) > 0
 
 
 @pytest.mark.parametrize("mode", ["single", "campaign"])
@@ -96,9 +57,11 @@ def test_heuristic_wins_more_than_random() -> None:
 
 def test_a_campaign_reaches_its_later_battles() -> None:
     battles = set()
-    for seed in range(10):
+    for seed in range(10):  # the first seed that gets there is enough
         st = play(3, "campaign", seed, full=False, policy="heuristic", difficulty="easy")
         battles.add(st.battle)
+        if st.battle >= 2:
+            break
     assert max(battles) >= 2
 
 

@@ -8,6 +8,7 @@ import pytest
 import engine
 from engine import IllegalChoice
 from engine.samurai import casualties
+from tests.engine.random_matches import other_views, strip_waiting
 
 from .helpers import (
     G,
@@ -18,7 +19,6 @@ from .helpers import (
     submit,
     war_at,
 )
-from .test_properties import other_views, strip_waiting
 
 
 @pytest.fixture(scope="module")
