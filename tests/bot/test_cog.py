@@ -12,10 +12,20 @@ from bot.discord.cog import GameCog
 from bot.settings import Settings
 
 
+class Thinkers:
+    """No AI ever thinks here; the cog only wires its wake-up and stops it."""
+
+    on_applied = None
+
+    async def stop(self) -> None:
+        return None
+
+
 class Service:
     """Records what the loops ask of the service; nothing is ever due."""
 
     def __init__(self) -> None:
+        self.thinkers = Thinkers()
         self.calls: list[str] = []
         self.loops_running_at_release: list[bool] = []
         self.released: list[str] = []
