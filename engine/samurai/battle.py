@@ -167,7 +167,7 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     war.battle = battle
     attackers, defenders = battle_sides(state, battle)
     emit(state, "log", events, "battle",
-         f"{who(seat)} attacks {province_name(target)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
+         f"{_attacker_text(seat, target, decls, chained)} ({who(prov.owner) if not prov.neutral else 'neutral'})"
          f"{' by sea' if naval else ''} with {side_text(attackers)} against {side_size(defenders)}.",
          data={"target": target, "attacker": seat, "defender": prov.owner, "naval": naval,
                "attack": [holder for holder in attackers if holder], "defence": [holder for holder in defenders if holder]})
@@ -176,6 +176,16 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
         return
     battle.stage = "naval" if naval else "ranged"
     run_rounds(state, events, rng)
+
+
+def _attacker_text(seat: int, target: str, decls: list[Declaration], chained: bool) -> str:
+    """Who attacks where. An army pressing on after a win says so: its attack was not among
+    the targets its house declared, so a bare "attacks" line would read as a broken promise."""
+    first = decls[0] if decls else None
+    if chained and first is not None and first.army is not None:
+        return (f"{who(seat)}'s army {first.army + 1} presses on from {province_name(first.source)} "
+                f"and attacks {province_name(target)}")
+    return f"{who(seat)} attacks {province_name(target)}"
 
 
 NEXT_STAGE: dict[Stage, Stage] = {"naval": "ranged", "ranged": "melee", "melee": "decide"}

@@ -7,7 +7,7 @@ import pytest
 from engine import IllegalChoice
 from engine.samurai import combat, movement, rounds, victory
 from engine.samurai.battle import battle_sides
-from engine.samurai.board import owned
+from engine.samurai.board import owned, who
 from engine.samurai.combat import side_size
 from engine.samurai.content import content
 from engine.samurai.state import Declaration
@@ -278,7 +278,10 @@ def test_experienced_daimyo_chains_attacks_without_markers(board, dice):
     assert p.kind == "chain" and st.players[0].armies[0].location == "shinano"
     with pytest.raises(IllegalChoice, match="not adjacent"):
         G.submit(st, 0, {"act": "attack", "target": "sado"})
-    st = submit(st, 0, {"act": "attack", "target": "kai"})
+    result = G.submit(st, 0, {"act": "attack", "target": "kai"})
+    st = result.state
+    lines = [event.text for event in result.events if event.kind == "battle"]
+    assert any(line.startswith(f"{who(0)}'s army 1 presses on from Shinano and attacks Kai") for line in lines), lines
     a = st.players[0].armies[0]
     assert a.location == "kai" and st.provinces["kai"].owner == 0 and a.attacks_used == 2
     assert st.war.sub == "D" and a.level == 3
