@@ -85,10 +85,10 @@ class GameCommands(CommandBase, app_commands.Group):
         seats="most players allowed",
         deadline_hours="hours a decision may take before the AI chooses",
         seed="replay a known shuffle (default random)",
-        away="what happens to a seat that is away (/game away)",
-        deadline_at="decisions are due at this time of day, like 21:00 (with timezone)",
+        away="what happens to an away seat (/game away)",
+        deadline_at="a daily due time, like 21:00 (with timezone)",
         timezone="the time zone of deadline_at, like Europe/Berlin",
-        min_hours="with deadline_at: the least time a decision gets (default 12)",
+        min_hours="with deadline_at: least hours a decision gets (default 12)",
         takeover="AI for late or away seats",
     )
     @app_commands.choices(game=GAME_CHOICES, away=AWAY_CHOICES, takeover=TAKEOVER_CHOICES)
@@ -241,7 +241,7 @@ class GameCommands(CommandBase, app_commands.Group):
             info = None
         return info.game if info is not None else engine.default_key()
 
-    @app_commands.command(name="act", description="Answer your open decision here (if DMs do not work for you)")
+    @app_commands.command(name="act", description="Answer your open decision here (if DMs fail you)")
     async def act(self, interaction: discord.Interaction) -> None:
         await self._private(interaction)
         info = await self.service.find_match(_here(interaction))
@@ -303,7 +303,7 @@ class GameCommands(CommandBase, app_commands.Group):
         await self._once(interaction, f"extend:{hours:g}", apply)
 
     @app_commands.command(name="pause", description="Pause deadlines for some days (host or Manage Server)")
-    @app_commands.describe(days="how long (default 7, at most 30); the match goes on by itself then")
+    @app_commands.describe(days="how long (default 7, at most 30)")
     async def pause(self, interaction: discord.Interaction,
                     days: app_commands.Range[float, PAUSE_DAYS[0], PAUSE_DAYS[1]] = DEFAULT_PAUSE_DAYS) -> None:
         await self._private(interaction)

@@ -53,7 +53,7 @@ class NotifyCommands(CommandBase, app_commands.Group):
     @app_commands.describe(
         everywhere="all your matches on this server (default: this match only)",
         reminders="reminders at half and 90% of a decision's time",
-        quiet="quiet hours, like 23:00-08:00, or off: nothing buzzes you then",
+        quiet="quiet hours, like 23:00-08:00, or off",
         zone="your time zone for quiet hours, like Europe/Berlin",
         announce="where your turn is announced",
         heads_up="a heads-up when the seat before yours starts its turn",

@@ -19,7 +19,7 @@ from bot.service.types import Place
 class SeatCommands(CommandBase, app_commands.Group):
     """Holder of the command; never instantiated. A Group, as the ``self`` it runs with is."""
 
-    @app_commands.command(name="replace", description="Open a player's seat for someone else to take (host or Manage Server)")
+    @app_commands.command(name="replace", description="Open a player's seat for someone else (host or Manage Server)")
     @app_commands.describe(player="whose seat to open (the AI plays it until it is taken)")
     async def replace(self, interaction: discord.Interaction, player: discord.User) -> None:
         await self._private(interaction)

@@ -139,7 +139,7 @@ class TableCommands(CommandBase, app_commands.Group):
     """Holder of the commands; never instantiated. A Group, as the ``self`` they run with is."""
 
     @app_commands.command(name="mine", description="Your open matches: whose turn it is and your deadlines")
-    @app_commands.describe(everywhere="also the matches on the other servers you share with this bot")
+    @app_commands.describe(everywhere="also your matches on other servers with this bot")
     async def mine(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
         await self._private(interaction)
         found = await self.service.my_matches(interaction.user.id, None if everywhere else interaction.guild_id)
@@ -157,7 +157,7 @@ class TableCommands(CommandBase, app_commands.Group):
         await self._done(interaction, clip("\n".join([texts.MY_MATCHES, *lines])))
 
     @app_commands.command(name="undo", description="Take the last choices back (host; the players affected agree)")
-    @app_commands.describe(back="how many player choices to take back, newest first (default 1)")
+    @app_commands.describe(back="how many choices to take back, newest first (default 1)")
     async def undo(self, interaction: discord.Interaction,
                    back: app_commands.Range[int, 1, MAX_BACK] = 1) -> None:
         await self._private(interaction)
@@ -177,7 +177,7 @@ class TableCommands(CommandBase, app_commands.Group):
 
     @app_commands.command(name="away", description="Be away for some hours: the AI plays for you, or your deadlines wait")
     @app_commands.describe(hours="how long you will be away",
-                           everywhere="in every running match you play on this server, not only this one")
+                           everywhere="in every match you play on this server, not only here")
     async def away(self, interaction: discord.Interaction,
                    hours: app_commands.Range[float, AWAY_HOURS[0], AWAY_HOURS[1]], everywhere: bool = False) -> None:
         await self._private(interaction)

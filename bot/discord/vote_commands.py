@@ -32,13 +32,13 @@ class VoteCommands(CommandBase, app_commands.Group):
         await answer(interaction, texts.CONCEDE_CONFIRM.format(title=plain_name(seat.title)),
                      view=concede_view(seat.match_id, seat.seat))
 
-    propose = app_commands.Group(name="propose", description="Ask the other players to end the match early")
+    propose = app_commands.Group(name="propose", description="Ask the others to end the match early")
 
-    @propose.command(name="draw", description="Ask the other players to end the match as a draw")
+    @propose.command(name="draw", description="Ask the others to end the match as a draw")
     async def propose_draw(self, interaction: discord.Interaction) -> None:
         await _propose(self, interaction, DRAW)
 
-    @propose.command(name="abandon", description="Ask the other players to abandon the match (no ratings)")
+    @propose.command(name="abandon", description="Ask the others to abandon the match (no ratings)")
     async def propose_abandon(self, interaction: discord.Interaction) -> None:
         await _propose(self, interaction, ABANDON)
 

@@ -48,7 +48,7 @@ class SamuraiOptions(Model):
     )
     provinces_to_win: int = Field(default=35, ge=1, le=68)
     setup: Literal["simultaneous", "classic"] = Field(
-        default="simultaneous", description="placements all at once and sealed, or in turns")
+        default="simultaneous", description="sealed placements at once, or in turns")
     """How setup placements are made: all players at once, sealed (claims first in Quick Start
     and LWTV), or the rulebook's turns in sword order."""
     steps: Literal["combined", "classic"] = Field(
@@ -62,7 +62,7 @@ class SamuraiOptions(Model):
     before the edition existed read as 1 (see `legacy_edition`), so a stored match replays
     under the rules it was played with."""
     losses: Literal["standing", "asked"] = Field(
-        default="standing", description="losses by standing order, or asked in each battle")
+        default="standing", description="losses by standing orders, or asked each battle")
     """How a defender's losses are chosen: by the standing order each player keeps in his
     sealed muster (the game does not wait for him in another player's battle), or asked in the
     battle after each combat step. "standing" needs the combined steps (the muster holds the
