@@ -10,33 +10,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict
 
-from engine.contract import InputKind, NumberField, Option, Prompt
+from engine.contract import Prompt, PromptShape
 from engine.text import fill
 
 
-class ShownPrompt(BaseModel):
-    """A decision as front-ends show it: the engine's ``Prompt`` (engine/contract.py, which
-    documents each field) without its answer model, which never leaves the engine."""
+class ShownPrompt(PromptShape):
+    """A decision as front-ends show it: the engine's ``PromptShape`` (engine/contract.py, which
+    documents each field), read-only. The answer model never leaves the engine."""
 
     model_config = ConfigDict(frozen=True)
-
-    seat: int
-    kind: str
-    text: str
-    input: InputKind = "choose"
-    options: list[Option] = Field(default_factory=list)
-    field: str = "picks"
-    min_picks: int = 0
-    max_picks: int = 1
-    fields: list[NumberField] = Field(default_factory=list)
-    secret: bool = False
-    answered: bool = False
-    shared: bool = False
-    optional: bool = False
-    default: dict[str, Any] = Field(default_factory=dict)
-    deadline_hours: float | None = None
 
 
 def shown_prompt(prompt: Prompt | ShownPrompt | Mapping[str, Any]) -> ShownPrompt:

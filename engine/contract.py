@@ -50,8 +50,11 @@ class NumberField(BaseModel):
 InputKind = Literal["choose", "multi", "numbers"]
 
 
-class Prompt(BaseModel):
-    """A decision one seat owes now.
+class PromptShape(BaseModel):
+    """What a front-end may know of a decision one seat owes: everything of the engine's
+    ``Prompt`` but its answer model. ``Prompt`` (the engine's) and the front-ends' ``ShownPrompt``
+    (bot/naming.py, read back from a stored notice) are both this shape, so a field added here
+    reaches every front-end at once.
 
     The input shape tells a front-end how to ask:
     - ``choose``: pick one of ``options``; submit ``option.choice``.
@@ -60,12 +63,9 @@ class Prompt(BaseModel):
     - ``numbers``: fill every ``fields`` entry; submit ``{field.name: int, ...}``.
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
     seat: int
     kind: str
     text: str
-    answer: type[BaseModel] = Field(exclude=True)
     input: InputKind = "choose"
     options: list[Option] = Field(default_factory=list)
     field: str = "picks"
@@ -93,6 +93,15 @@ class Prompt(BaseModel):
         """What anyone may know of this prompt: who owes what kind of decision."""
         return {"seat": self.seat, "kind": self.kind, "secret": self.secret, "answered": self.answered,
                 "shared": self.shared, "optional": self.optional}
+
+
+class Prompt(PromptShape):
+    """A decision one seat owes now, with the model its answer is parsed into (which never
+    leaves the engine: it is excluded from every dump)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    answer: type[BaseModel] = Field(exclude=True)
 
 
 class Event(BaseModel):

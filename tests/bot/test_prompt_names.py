@@ -22,3 +22,23 @@ def test_seat_references_in_prompt_texts_become_names() -> None:
     assert prompt["options"][0]["label"].startswith("Attack Awaji ([[seat:1]]")
     view = prompt_view(1, 0, 1, named)
     assert [c.label for c in view.children] == ["Attack Awaji (bob, naval)"]
+
+
+def test_a_front_end_reads_every_field_of_the_engines_prompt_but_its_answer_model() -> None:
+    """A stored prompt notice and a live prompt both reach front-ends as ``ShownPrompt``: every
+    field the engine set (a deadline, optional, shared...) arrives, and the answer model never does."""
+    from pydantic import BaseModel
+
+    from bot.naming import shown_prompt
+    from engine.contract import NumberField, Option, Prompt
+
+    class Answer(BaseModel):
+        n: int
+
+    prompt = Prompt(seat=1, kind="bid", text="Bid", answer=Answer, input="numbers", field="bids",
+                    options=[Option(value="a", label="A", choice={"n": 1})], min_picks=1, max_picks=2,
+                    fields=[NumberField(name="n", label="N", max=3)], secret=True, answered=True, shared=True,
+                    optional=True, default={"n": 0}, deadline_hours=2.5)
+    for shown in (shown_prompt(prompt), shown_prompt(prompt.model_dump(mode="json"))):
+        assert shown.model_dump() == prompt.model_dump()
+        assert "answer" not in shown.model_dump() and not hasattr(shown, "answer")
