@@ -291,6 +291,39 @@ class PhaseTable(Generic[StateT]):
                     if only is None or seat == only]
         return [prompt for prompt in phase.prompts(state, only) if only is None or prompt.seat == only]
 
+    def first_open(self, state: StateT) -> tuple[Prompt, Prompt] | None:
+        """The first open (not yet answered) decision of `prompts`, what an all-AI driver
+        answers next, with the first decision its seat owes (what `asked_of` would build for
+        that seat's answer); None when every decision is answered or none is owed.
+
+        With ``owed`` only the prompts of the seats before it are built: the k-th entry of a
+        seat in ``owed`` is the k-th of the prompts built for that seat.
+        """
+        if self.interrupts is not None and self.interrupts.head(state) is not None:
+            prompts = self.prompts(state)
+            return (prompts[0], prompts[0]) if prompts and not prompts[0].answered else None
+        phase = self.phase(state)
+        if phase.owed is None:
+            prompts = self.prompts(state)
+            found = next((prompt for prompt in prompts if not prompt.answered), None)
+            if found is None:
+                return None
+            return found, next(prompt for prompt in prompts if prompt.seat == found.seat)
+        built: dict[int, list[Prompt]] = {}
+        taken: dict[int, int] = {}
+        for seat, kind in phase.owed(state):
+            index = taken.get(seat, 0)
+            taken[seat] = index + 1
+            mine = built.get(seat)
+            if mine is None:
+                mine = built[seat] = [] if phase.prompts is None else self.prompts(state, seat)
+            if phase.prompts is None:
+                mine.append(phase.builders[kind](state, seat))
+            prompt = mine[index]
+            if not prompt.answered:
+                return prompt, mine[0]
+        return None
+
     def prompt_of(self, state: StateT, seat: int) -> Prompt | None:
         """The decision ``seat`` owes now (its first, when it owes several), or None."""
         asked = self.asked_of(state, seat)
