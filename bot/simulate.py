@@ -51,7 +51,7 @@ def simulate(
         prompt = working.next_prompt()  # the first open prompt; only the prompts up to it are built
         if prompt is None:
             raise RuntimeError(f"{key} seed {seed}: no open prompt and no result at step {state.step}")
-        choice = engine.decide(game, ai, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, ai, state, prompt, engine.lazy_rng_for(seed, state.step, f"ai:{prompt.seat}"))
         events = working.submit(prompt.seat, choice)
         log.append((prompt.seat, choice))
         state = working.state

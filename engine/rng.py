@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any, cast
 
 
 def derive_seed(seed: int, step: int, salt: str = "") -> int:
@@ -26,3 +27,26 @@ def derive_seed(seed: int, step: int, salt: str = "") -> int:
 def rng_for(seed: int, step: int, salt: str = "") -> random.Random:
     """The RNG for one step: the same seed and step always give the same numbers."""
     return random.Random(derive_seed(seed, step, salt))
+
+
+class _SeededOnUse:
+    """``rng_for(seed, step, salt)``, seeded on first use: most choices and most policy
+    decisions roll nothing, and seeding costs as much as a small rule. Callers take it as the
+    ``random.Random`` it stands for (each method is the seeded RNG's own, so the numbers are
+    the same)."""
+
+    def __init__(self, seed: int, step: int, salt: str) -> None:
+        self._of = (seed, step, salt)
+
+    def __getattr__(self, name: str) -> Any:
+        rng = self.__dict__.get("_rng")
+        if rng is None:
+            rng = self.__dict__["_rng"] = rng_for(*self._of)
+        value = getattr(rng, name)
+        self.__dict__[name] = value
+        return value
+
+
+def lazy_rng_for(seed: int, step: int, salt: str = "") -> random.Random:
+    """`rng_for`, seeded only when first drawn from."""
+    return cast(random.Random, _SeededOnUse(seed, step, salt))

@@ -21,7 +21,7 @@ from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
 from engine.kit import ASKS_NOTHING, Asked, Phase, PhaseTable, StepRandom, opt
 from engine.text import seat_ref
-from engine.validate import canonical_json
+from engine.validate import same_json
 
 # ---------------------------------------------------------------------------- costs
 
@@ -311,13 +311,9 @@ def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> di
     """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
     specific reason (refusals.py)."""
-    try:
-        key = canonical_json(choice) if isinstance(choice, dict) else None
-    except (TypeError, ValueError):
-        key = None
     prompt = asked.prompt
     found = next((option for option in prompt.options
-                  if option.choice == choice and canonical_json(option.choice) == key), None)
+                  if option.choice == choice and same_json(option.choice, choice)), None)
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
