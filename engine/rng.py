@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from typing import Any, cast
 
 
@@ -35,18 +36,20 @@ class _SeededOnUse:
     ``random.Random`` it stands for (each method is the seeded RNG's own, so the numbers are
     the same)."""
 
-    def __init__(self, seed: int, step: int, salt: str) -> None:
+    def __init__(self, seed: int, step: int, salt: str, make: Callable[[int, int, str], random.Random]) -> None:
         self._of = (seed, step, salt)
+        self._make = make
 
     def __getattr__(self, name: str) -> Any:
         rng = self.__dict__.get("_rng")
         if rng is None:
-            rng = self.__dict__["_rng"] = rng_for(*self._of)
+            rng = self.__dict__["_rng"] = self._make(*self._of)
         value = getattr(rng, name)
         self.__dict__[name] = value
         return value
 
 
-def lazy_rng_for(seed: int, step: int, salt: str = "") -> random.Random:
-    """`rng_for`, seeded only when first drawn from."""
-    return cast(random.Random, _SeededOnUse(seed, step, salt))
+def lazy_rng_for(seed: int, step: int, salt: str = "",
+                 make: Callable[[int, int, str], random.Random] | None = None) -> random.Random:
+    """`rng_for` (or ``make``), seeded only when first drawn from."""
+    return cast(random.Random, _SeededOnUse(seed, step, salt, make or rng_for))

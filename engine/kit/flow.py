@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 from engine.clone import clone, trusted
 from engine.contract import Event, State, Step
 from engine.kit.events import emit
-from engine.rng import lazy_rng_for
+from engine.rng import lazy_rng_for, rng_for
 
 StateT = TypeVar("StateT", bound=State)
 
@@ -61,7 +61,8 @@ class Flow(Generic[StateT]):
         target = state if in_place else clone(state)
         if randomness.counts_first:
             target.step = target.step + 1
-        flow = cls(target, lazy_rng_for(target.seed, target.step, randomness.salt))
+        # rng_for is looked up here, per choice, so that tests may script the dice
+        flow = cls(target, lazy_rng_for(target.seed, target.step, randomness.salt, rng_for))
         flow._count_on_close = not randomness.counts_first
         return flow
 

@@ -106,6 +106,23 @@ Run = Callable[[Flow[StateT]], None]
 """Something the rules do on their own (resolve sealed answers, end a phase, enter one)."""
 
 
+@dataclass(frozen=True)
+class EachSeat(Generic[StateT]):
+    """An ``owed`` where each seat of ``seats(state)`` owes at most one decision, of the kind
+    ``kind_of(state, seat)`` (None: nothing). Called, it gives every seat's (seat, kind) in
+    order; `of` gives one seat's kind without working out the others' (what an answer needs)."""
+
+    seats: Callable[[StateT], list[int]]
+    kind_of: Callable[[StateT, int], str | None]
+
+    def __call__(self, state: StateT) -> list[tuple[int, str]]:
+        kinds = ((seat, self.kind_of(state, seat)) for seat in self.seats(state))
+        return [(seat, kind) for seat, kind in kinds if kind is not None]
+
+    def of(self, state: StateT, seat: int) -> str | None:
+        return self.kind_of(state, seat) if seat in self.seats(state) else None
+
+
 class Pending(Protocol):
     """What the table reads of an interrupt queued in the state."""
 
@@ -334,8 +351,12 @@ class PhaseTable(Generic[StateT]):
         prompt is not built when the phase gives ``owed`` and the kind's answer model."""
         if self.interrupts is None or self.interrupts.head(state) is None:
             phase = self.phase(state)
-            if phase.owed is not None:
-                kind = next((kind for owner, kind in phase.owed(state) if owner == seat), None)
+            owed = phase.owed
+            if owed is not None:
+                if isinstance(owed, EachSeat):
+                    kind = owed.of(state, seat)
+                else:
+                    kind = next((kind for owner, kind in owed(state) if owner == seat), None)
                 if kind is None:
                     return None
                 if phase.prompts is None:
