@@ -27,7 +27,7 @@ from engine.samurai.board import (
     army_regulars,
     deploy_targets,
     garrison_size,
-    income,
+    incomes,
     owned,
     regulars_in,
 )
@@ -151,7 +151,8 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
     mean = sum(mine) / len(mine) if mine else 0.0
     limits = content().units.limits
     room = float(limits.army_samurai + limits.army_ashigaru)
-    my_income = income(state, seat)
+    earned = incomes(state)
+    my_income = earned[seat]
     guesses: dict[int, float] = {}
     for player in state.players:
         if player.seat == seat or player.eliminated:
@@ -160,7 +161,7 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
         if not alive:
             continue
         off_board = sum(player.tray.values()) + sum(army_regulars(army) for army in alive)
-        mirror = mean * (income(state, player.seat) + 1) / (my_income + 1)
+        mirror = mean * (earned[player.seat] + 1) / (my_income + 1)
         guesses[player.seat] = min(mirror, off_board / len(alive), room)
     return guesses
 
