@@ -53,3 +53,22 @@ def lazy_rng_for(seed: int, step: int, salt: str = "",
                  make: Callable[[int, int, str], random.Random] | None = None) -> random.Random:
     """`rng_for` (or ``make``), seeded only when first drawn from."""
     return cast(random.Random, _SeededOnUse(seed, step, salt, make or rng_for))
+
+
+def roll_dice(rng: random.Random, sides: int, count: int) -> list[int]:
+    """``count`` dice of ``sides`` sides: ``[rng.randint(1, sides) for _ in range(count)]``,
+    the very same numbers drawn the very same way (``randint`` takes ``getrandbits`` of the
+    bit length of ``sides`` until one is below ``sides``: Random._randbelow), without the three
+    Python calls ``randint`` makes per die (battles roll thousands a match). The replay digests
+    and tests/engine/test_rng.py hold it to ``randint``."""
+    draw = getattr(rng, "getrandbits", None)
+    if draw is None:  # a scripted stand-in (tests plan the dice through randint)
+        return [rng.randint(1, sides) for _ in range(count)]
+    bits = sides.bit_length()
+    out = []
+    for _ in range(count):
+        value = draw(bits)
+        while value >= sides:
+            value = draw(bits)
+        out.append(value + 1)
+    return out
