@@ -28,13 +28,13 @@ from engine.validate import same_json
 
 def free_move(d: Defender) -> bool:
     """The swift passive's first move of the Turn (no AP) is still open."""
-    return bool(rules.passive(d, "swift")) and not d.moved_free
+    return not d.moved_free and bool(rules.passive(d, "swift"))
 
 
 def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
     """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
     escorting first move pays, and the swift passive's free first move is then used up."""
-    cost = 0 if free_move(d) and not escort else 1
+    cost = 0 if not escort and free_move(d) else 1
     frm = d.region
     if frm != CAPITAL and state.regions[frm].storm:
         cost += 1
@@ -66,15 +66,17 @@ def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact
             if to != here:
                 out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
                                {"act": "fly", "d": d.idx, "to": to}))
-    for to in board.adjacent(state, here):
+    for to in [] if d.riding else board.adjacent(state, here):
         cost = move_cost(state, d, to)
-        if cost > ap or d.riding:
+        if cost > ap:
             continue
         price = "free first move" if cost == 0 else f"{cost} AP"
         out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(state, to)} ({price})",
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
+        if region is None or not region.caravans or not d.xp:
+            continue
         regular = move_cost(state, d, to, escort=True)
-        if region is not None and region.caravans and d.xp and regular <= ap:
+        if regular <= ap:
             most = min(region.caravans, d.xp)
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
             for escort in [most] if compact else sorted({1, min(2, most), most}):

@@ -46,6 +46,12 @@ class Snapshot:
         self._topology = topology(state)
         self._worth: dict[str, float] = {}
         self._influence: dict[int, int] = {}
+        # What the heuristic reads most, held here rather than fetched through __getattr__.
+        self.seats_n = state.seats_n
+        self.options = state.options
+        self.seats = state.seats
+        self.turn = state.turn
+        self.hero = state.hero
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._state, name)
