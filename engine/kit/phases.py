@@ -187,7 +187,9 @@ class Phase(Generic[StateT]):
     that can say who owes what without building prompts), or one ``prompts`` function (a
     game whose prompt kinds depend on more than the seat). A ``prompts`` phase may also give
     ``owed``: the (seat, kind) of exactly the prompts ``prompts`` builds, in the same order,
-    so that who owes what, and with ``answers`` an answer, needs no prompt built.
+    so that who owes what, and with ``answers`` an answer, needs no prompt built. Without
+    ``answers`` such an ``owed`` serves who owes what and `PhaseTable.first_open`; an answer
+    then builds its seat's prompt straight away (it is parsed against it).
     """
 
     handlers: Mapping[str, AnyHandler[StateT]] = field(default_factory=dict)
@@ -352,7 +354,7 @@ class PhaseTable(Generic[StateT]):
         if self.interrupts is None or self.interrupts.head(state) is None:
             phase = self.phase(state)
             owed = phase.owed
-            if owed is not None:
+            if owed is not None and (phase.prompts is None or phase.answers):
                 if isinstance(owed, EachSeat):
                     kind = owed.of(state, seat)
                 else:
