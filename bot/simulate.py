@@ -48,11 +48,10 @@ def simulate(
     while game.result(state) is None:
         if len(log) >= max_steps:
             raise RuntimeError(f"{key} seed {seed}: no result after {max_steps} choices")
-        open_prompts = [p for p in game.prompts(state) if not p.answered]
-        if not open_prompts:
+        prompt = working.next_prompt()  # the first open prompt; only the prompts up to it are built
+        if prompt is None:
             raise RuntimeError(f"{key} seed {seed}: no open prompt and no result at step {state.step}")
-        prompt = open_prompts[0]
-        choice = engine.decide(game, ai, state, prompt, engine.rng_for(seed, state.step, f"ai:{prompt.seat}"))
+        choice = engine.decide(game, ai, state, prompt, engine.lazy_rng_for(seed, state.step, f"ai:{prompt.seat}"))
         events = working.submit(prompt.seat, choice)
         log.append((prompt.seat, choice))
         state = working.state

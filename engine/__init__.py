@@ -26,7 +26,7 @@ from engine.registry import (
     replay,
     unregister,
 )
-from engine.rng import derive_seed, rng_for
+from engine.rng import derive_seed, lazy_rng_for, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
 from engine.working import Working
 
@@ -51,6 +51,7 @@ __all__ = [
     "decide",
     "information",
     "derive_seed",
+    "lazy_rng_for",
     "log_sha256",
     "parse_choice",
     "games",

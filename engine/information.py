@@ -14,6 +14,7 @@ pooled unseen cards back at random, and gives the world a fresh seed for its dic
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Protocol, TypeVar
 
@@ -36,10 +37,11 @@ class Policy(Protocol):
     def choose(self, state: Any, prompt: Prompt, rng: random.Random) -> dict[str, Any]: ...
 
 
+@functools.lru_cache(maxsize=256)
 def public_seed(seed: int) -> int:
     """The seed an information state carries instead of the match's: fixed for a match (a
     policy may draw per-match preferences from it) but one-way, so neither the deck order
-    nor any future roll can be worked out from it."""
+    nor any future roll can be worked out from it. Kept per seed: every decision asks."""
     return derive_seed(seed, 0, INFORMATION_SALT)
 
 

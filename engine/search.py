@@ -34,6 +34,7 @@ from typing import Any
 from engine.clone import clone
 from engine.contract import Game, IllegalChoice, PlaysInPlace, Prompt, State
 from engine.information import Policy
+from engine.working import FindsFirstOpen
 
 BUDGET_VARIABLE = "WARHOST_SEARCH_MS"
 DEFAULT_BUDGET_MS = 1000.0
@@ -247,18 +248,30 @@ class SearchPolicy:
             world = step(world, seat, choice)
         except (IllegalChoice, ValueError):
             return None
+        finder = game if play is not None and isinstance(game, FindsFirstOpen) else None
         for _ in range(self.depth):
             result = game.result(world)
             if result is not None:
                 break
-            prompts = [p for p in game.prompts(world) if not p.answered]  # as the drivers pick
-            if not prompts:
-                break
-            prompt = prompts[0]
+            asked: Prompt | None = None
+            if finder is not None:  # the first open prompt, as the drivers pick, built alone
+                found = finder.first_open(world)
+                if found is None:
+                    break
+                prompt, asked = found
+            else:
+                prompts = [p for p in game.prompts(world) if not p.answered]  # as the drivers pick
+                if not prompts:
+                    break
+                prompt = prompts[0]
             if self.rounds is None and self._out_of_time(started):
                 break  # the budget is spent: this rollout stops here and is scored as it stands
             try:
-                world = step(world, prompt.seat, self.rollout.choose(world, prompt, rng))
+                answer = self.rollout.choose(world, prompt, rng)
+                if finder is not None and asked is not None:
+                    world = finder.play(world, prompt.seat, answer, asked).state
+                else:
+                    world = step(world, prompt.seat, answer)
             except (IllegalChoice, ValueError) as error:  # the world may be half changed: not counted
                 raise Abandoned from error
         return self.value(world, seat)

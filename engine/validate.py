@@ -94,6 +94,30 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+_JSON_ATOMS = (str, int, float, bool, type(None))
+
+
+def same_json(first: Any, second: Any) -> bool:
+    """Whether two values equal under ``==`` also have the same `canonical_json` (``==`` takes
+    True for 1 and 1.0 for 1; JSON does not), without writing either out: plain JSON data
+    (str keys, lists, atoms) is compared type by type, anything else through its JSON."""
+    kind = type(first)
+    if kind is not type(second):
+        if kind in (list, tuple) and type(second) in (list, tuple):
+            return all(map(same_json, first, second))
+    elif kind is dict:
+        if all(type(key) is str for key in first):
+            return all(same_json(value, second[key]) for key, value in first.items())
+    elif kind is list or kind is tuple:
+        return all(map(same_json, first, second))
+    elif kind in _JSON_ATOMS:
+        return True
+    try:
+        return canonical_json(first) == canonical_json(second)
+    except (TypeError, ValueError):
+        return False
+
+
 def log_sha256(log: list[tuple[int, dict[str, Any]]]) -> str:
     """The fingerprint of a choice log: equal logs, equal hashes, on any machine."""
     return hashlib.sha256(canonical_json([[s, c] for s, c in log]).encode()).hexdigest()

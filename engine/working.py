@@ -14,10 +14,23 @@ the starting state and the steps accepted so far (rare: a driver's own choices a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from engine.clone import clone
-from engine.contract import Event, Game, PlaysInPlace, Prompt, State
+from engine.contract import Event, Game, PlaysInPlace, Prompt, State, Step
+
+
+@runtime_checkable
+class FindsFirstOpen(Protocol):
+    """A game that finds the first open prompt without building every seat's (every KitGame)."""
+
+    def first_open(self, state: State) -> tuple[Prompt, Prompt] | None:
+        """The first unanswered prompt of ``prompts(state)`` and the first its seat owes."""
+        ...
+
+    def play(self, state: State, seat: int, choice: dict[str, Any], asked: Prompt | None = None) -> Step:
+        """``PlaysInPlace.play``, given the seat's first prompt when it is built already."""
+        ...
 
 
 class Working:
@@ -35,6 +48,9 @@ class Working:
         self._state: State | None = state if owned else None
         self._accepted: list[tuple[int, dict[str, Any]]] = []
         self._spoiled = False
+        self._finder = game if isinstance(game, FindsFirstOpen) else None
+        self._asked: Prompt | None = None
+        """The first prompt of the seat `next_prompt` found, built from the current state."""
 
     @property
     def state(self) -> State:
@@ -55,10 +71,26 @@ class Working:
         """Every decision owed now, built only when asked."""
         return self.game.prompts(self.state)
 
+    def next_prompt(self) -> Prompt | None:
+        """The first decision of `prompts` not yet answered (what an all-AI driver answers
+        next), building only the prompts up to it where the game can; its seat's prompt is
+        kept for that seat's `submit`, which so does not build it again."""
+        self._asked = None
+        if self._finder is None:
+            return next((prompt for prompt in self.prompts() if not prompt.answered), None)
+        found = self._finder.first_open(self.state)
+        if found is None:
+            return None
+        self._asked = found[1]
+        return found[0]
+
     def submit(self, seat: int, choice: dict[str, Any]) -> list[Event]:
         """Apply one choice; its events. A refused choice raises as ``submit`` does and
         leaves the working state as it was."""
         state = self.state
+        asked, self._asked = self._asked, None
+        if asked is not None and asked.seat != seat:
+            asked = None
         if self._play is None:
             step = self.game.submit(state, seat, choice)
             self._state = step.state
@@ -67,7 +99,10 @@ class Working:
         if self._state is None:
             state = self._state = clone(state)
         try:
-            step = self._play(state, seat, choice)
+            if asked is not None and self._finder is not None:
+                step = self._finder.play(state, seat, choice, asked)
+            else:
+                step = self._play(state, seat, choice)
         except BaseException:
             self._rebuild()
             raise

@@ -11,138 +11,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import IllegalChoice, Option, Prompt
-from engine.defenders import board, campaign, effects, refusals, rounds, rules
-from engine.defenders.board import CAPITAL
+from engine.contract import IllegalChoice, Prompt
+from engine.defenders import campaign, effects, refusals, rounds, rules
+from engine.defenders.card_options import (
+    abilities_open,
+    ability_options,
+    free_move,
+    idle_on_card,
+    move_cost,
+    seat_card_options,
+)
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
+from engine.defenders.prompting import Answer, dname, fit
 from engine.defenders.rules import Flow
 from engine.defenders.state import Attack, Defender, DefendersState
 from engine.kit import ASKS_NOTHING, Asked, Phase, PhaseTable, StepRandom, opt
+from engine.kit.phases import EachSeat
 from engine.text import seat_ref
-from engine.validate import canonical_json
-
-# ---------------------------------------------------------------------------- costs
-
-
-def free_move(d: Defender) -> bool:
-    """The swift passive's first move of the Turn (no AP) is still open."""
-    return bool(rules.passive(d, "swift")) and not d.moved_free
-
-
-def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
-    """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
-    escorting first move pays, and the swift passive's free first move is then used up."""
-    cost = 0 if free_move(d) and not escort else 1
-    frm = d.region
-    if frm != CAPITAL and state.regions[frm].storm:
-        cost += 1
-    if to != CAPITAL and state.regions[to].storm:
-        cost += 1
-    boss = state.boss
-    if boss.revealed and content().boss(boss.key).passive == "fog" and boss.region == to:
-        cost += 1
-    forest = state.regions["forest"]
-    if frm == "forest" and forest.war and forest.side == "hostile" and forest.threat > 0:
-        cost += 1
-    return cost
-
-
-# ---------------------------------------------------------------------------- option lists
-
-
-def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact: bool = False) -> list[Option]:
-    """Everything `d` may do on a card that gives them AP (their own card or All Defenders).
-    `compact` offers one escort count per road (as many as possible) to fit a crowded prompt."""
-    assert state.active is not None
-    ap = state.active.ap
-    out: list[Option] = []
-    n = dname(d)
-    here = d.region
-    region = None if here == CAPITAL else state.regions[here]
-    if d.riding and ap >= 1:
-        for to in [CAPITAL, *state.ring]:
-            if to != here:
-                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
-                               {"act": "fly", "d": d.idx, "to": to}))
-    for to in board.adjacent(state, here):
-        cost = move_cost(state, d, to)
-        if cost > ap or d.riding:
-            continue
-        price = "free first move" if cost == 0 else f"{cost} AP"
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(state, to)} ({price})",
-                       {"act": "move", "d": d.idx, "to": to, "escort": 0}))
-        regular = move_cost(state, d, to, escort=True)
-        if region is not None and region.caravans and d.xp and regular <= ap:
-            most = min(region.caravans, d.xp)
-            # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
-            for escort in [most] if compact else sorted({1, min(2, most), most}):
-                out.append(opt(f"move:{d.idx}:{to}:{escort}",
-                               f"{n}: move to {region_name(state, to)} escorting {caravans(escort)} "
-                               f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
-    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
-        extra = rules.passive(d, "secure_bonus")
-        what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
-        out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(state, here)} (1 AP)",
-                       {"act": "secure", "d": d.idx}))
-    boss = state.boss
-    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
-        dmg = 1 + rules.passive(d, "fight_bonus")
-        out.append(opt(f"fight:{d.idx}", f"{n}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
-                       {"act": "fight", "d": d.idx}))
-    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
-        out.append(opt(f"prepare:{d.idx}", f"{n}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
-                       {"act": "prepare", "d": d.idx}))
-    out += ability_options(state, d, own_turn=True, ap=ap)
-    return out
-
-
-def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[Option]:
-    out: list[Option] = []
-    n = dname(d)
-    if d.xp >= rules.XP_MAX:
-        out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
-                       {"act": "level", "d": d.idx}))
-    for src in effects.sources(state, d):
-        ab = effects.usable(state, d, src, own_turn, ap)
-        if ab is None:
-            continue
-        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
-                       {"act": "use", "d": d.idx, "src": src}, ab.text))
-    return out
-
-
-def seat_card_options(state: DefendersState, seat: int) -> list[Option]:
-    """A seat's answers on the current AP card (their own card or All Defenders)."""
-    act = state.active
-    assert act is not None
-    mine = state.of_seat(seat)
-    if act.card == "defender":
-        active = state.defenders[act.defender or 0]
-        main = [active] if active.seat == seat else []
-        others = [d for d in mine if d.idx != active.idx]
-    else:
-        main, others = mine, []
-    def collect(compact: bool) -> dict[int, list[Option]]:
-        per = {d.idx: defender_actions(state, d, act.card == "defender", compact) for d in main}
-        for d in others:
-            per[d.idx] = ability_options(state, d, own_turn=False, ap=act.ap)
-        return per
-
-    per = collect(False)
-    if sum(map(len, per.values())) + 1 > MAX_OPTIONS:
-        per = collect(True)
-    end = (opt("end", "End the Turn", {"act": "end"}) if act.card == "defender"
-           else opt("pass", "Pass (leave the rest to the others)", {"act": "pass"}))
-    flat = [o for opts in per.values() for o in opts]
-    if len(flat) + 1 <= MAX_OPTIONS or len(per) < 2:
-        return fit(flat, [end])
-    focus = act.focus.get(str(seat), next(iter(per)))
-    switch = [opt(f"focus:{i}", f"Show {dname(state.defenders[i])}'s actions", {"act": "focus", "d": i})
-              for i in per if i != focus]
-    return fit(per[focus], switch + [end])
-
+from engine.validate import same_json
 
 # ---------------------------------------------------------------------------- prompts
 
@@ -179,6 +66,31 @@ def play_prompts(state: DefendersState, only: int | None) -> list[Prompt]:
         elif seat not in act.passed and not idle_on_card(state, seat):
             out.append(all_prompt(state, seat))
     return out
+
+
+def play_kind(state: DefendersState, seat: int) -> str | None:
+    """The kind of the prompt `play_prompts` builds for ``seat`` (None: none), without
+    building it: each seat is asked one decision at most, in seat order."""
+    offer = state.artifact_offer
+    if offer is not None:
+        return "artifact" if state.defenders[offer["d"]].seat == seat else None
+    if state.attacks:
+        return "defend" if any(d.seat == seat for d in rules.defenders_for(state, state.attacks[0])) else None
+    act = state.active
+    if act is None:
+        return None
+    if act.pick is not None:
+        return "target" if act.pick["seat"] == seat else None
+    if act.card == "defender":
+        if seat == state.defenders[act.defender or 0].seat:
+            return "turn"
+        reacts = any(abilities_open(state, d, own_turn=False, ap=act.ap) for d in state.of_seat(seat))
+        return "react" if reacts else None
+    return "all" if seat not in act.passed and not idle_on_card(state, seat) else None
+
+
+def _seats(state: DefendersState) -> list[int]:
+    return list(range(state.seats))
 
 
 def status_line(state: DefendersState, d: Defender) -> str:
@@ -311,13 +223,9 @@ def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> di
     """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
     specific reason (refusals.py)."""
-    try:
-        key = canonical_json(choice) if isinstance(choice, dict) else None
-    except (TypeError, ValueError):
-        key = None
     prompt = asked.prompt
     found = next((option for option in prompt.options
-                  if option.choice == choice and canonical_json(option.choice) == key), None)
+                  if option.choice == choice and same_json(option.choice, choice)), None)
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
@@ -498,71 +406,6 @@ def regular(f: Flow, d: Defender, ch: dict[str, Any]) -> None:
         f.emit("log", f"{who(d)} prepares: {d.xp} XP.")
 
 
-PASSING = ("end", "pass", "focus")
-
-
-def has_action(options: list[Option]) -> bool:
-    """Whether a card prompt offers anything but ending, passing or switching focus."""
-    return any(o.choice["act"] not in PASSING for o in options)
-
-
-def idle_on_card(state: DefendersState, seat: int) -> bool:
-    """On the current AP card this seat could only pass (or end): it is not asked.
-
-    Asked of every seat after every step, so it looks for one action without building the
-    options; only when the seat's shown Defender (``focus``) has none while another has some
-    does it build them, since a crowded prompt then shows the focused Defender's alone."""
-    act = state.active
-    assert act is not None
-    mine = state.of_seat(seat)
-    if act.card == "defender":
-        active = state.defenders[act.defender or 0]
-        main = [active] if active.seat == seat else []
-        others = [d for d in mine if d.idx != active.idx]
-    else:
-        main, others = mine, []
-    if not main and not others:
-        return True
-    own_card = act.card == "defender"
-    able = {d.idx: defender_can_act(state, d, own_card) for d in main}
-    for d in others:
-        able[d.idx] = abilities_open(state, d, own_turn=False, ap=act.ap)
-    focus = act.focus.get(str(seat), next(iter(able)))
-    if able.get(focus):
-        return False
-    if not any(able.values()):
-        return True
-    return not has_action(seat_card_options(state, seat))
-
-
-def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool:
-    """Whether `defender_actions` offers `d` anything, without building a single option."""
-    assert state.active is not None
-    ap = state.active.ap
-    here = d.region
-    if d.riding:
-        if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
-            return True
-    elif any(move_cost(state, d, to) <= ap for to in board.adjacent(state, here)):
-        return True
-    region = None if here == CAPITAL else state.regions[here]
-    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
-        return True
-    boss = state.boss
-    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
-        return True
-    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
-        return True
-    return abilities_open(state, d, own_turn=True, ap=ap)
-
-
-def abilities_open(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> bool:
-    """Whether `ability_options` offers `d` anything, without building a single option."""
-    if d.xp >= rules.XP_MAX:
-        return True
-    return any(effects.usable(state, d, src, own_turn, ap) is not None for src in effects.sources(state, d))
-
-
 def close_idle_card(f: Flow) -> bool:
     """Close the AP card once nobody has anything left to do with it; True when it closed."""
     state = f.state
@@ -610,7 +453,7 @@ PHASES: PhaseTable[DefendersState] = PhaseTable({
                    done=skills_kept, next=rounds.start_battle),
     "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild},
                      step=campaign.end_rebuild_when_settled),
-    "play": Phase(prompts=play_prompts, handlers={
+    "play": Phase(prompts=play_prompts, owed=EachSeat(_seats, play_kind), handlers={
         "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
         "turn": card_action, "all": card_action,
     }, step=play_step),

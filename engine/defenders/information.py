@@ -21,6 +21,7 @@ knows, never more).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
@@ -38,12 +39,14 @@ def unseen(card: str) -> bool:
 
 
 def boss_kind(key: str) -> str:
-    return "general" if key in {general.key for general in content().generals} else "epic"
+    return "general" if key in _bosses_of("general") else "epic"
 
 
-def _bosses_of(kind: str) -> list[str]:
+@functools.cache
+def _bosses_of(kind: str) -> tuple[str, ...]:
+    """The keys of every boss of a kind, sorted (read once: the content does not change)."""
     c = content()
-    return sorted(boss.key for boss in (c.generals if kind == "general" else c.epic_foes))
+    return tuple(sorted(boss.key for boss in (c.generals if kind == "general" else c.epic_foes)))
 
 
 def _deal_enemies(state: DefendersState, pool: list[str]) -> dict[str, list[str]]:

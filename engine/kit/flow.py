@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from engine.clone import clone, trusted
 from engine.contract import Event, State, Step
 from engine.kit.events import emit
-from engine.rng import rng_for
+from engine.rng import lazy_rng_for, rng_for
 
 StateT = TypeVar("StateT", bound=State)
 
@@ -38,23 +38,6 @@ class StepRandom:
     counts_first: bool = False
     """True: the step is counted before the choice is applied and the RNG is the new step's
     (Defenders); False: the RNG is that of the step being answered, which is counted after."""
-
-
-class _StepRandomness:
-    """``rng_for(seed, step, salt)``, seeded on first use: most choices roll nothing, and
-    seeding costs as much as a small rule. Rules take it as the ``random.Random`` it stands
-    for (each method is the seeded RNG's own, so the numbers are the same)."""
-
-    def __init__(self, seed: int, step: int, salt: str) -> None:
-        self._of = (seed, step, salt)
-
-    def __getattr__(self, name: str) -> Any:
-        rng = self.__dict__.get("_rng")
-        if rng is None:
-            rng = self.__dict__["_rng"] = rng_for(*self._of)
-        value = getattr(rng, name)
-        self.__dict__[name] = value
-        return value
 
 
 class Flow(Generic[StateT]):
@@ -78,7 +61,8 @@ class Flow(Generic[StateT]):
         target = state if in_place else clone(state)
         if randomness.counts_first:
             target.step = target.step + 1
-        flow = cls(target, cast(random.Random, _StepRandomness(target.seed, target.step, randomness.salt)))
+        # rng_for is looked up here, per choice, so that tests may script the dice
+        flow = cls(target, lazy_rng_for(target.seed, target.step, randomness.salt, rng_for))
         flow._count_on_close = not randomness.counts_first
         return flow
 

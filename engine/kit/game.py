@@ -104,26 +104,35 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         """One seat's answer applied to a copy of ``state`` (never changed itself)."""
         return self.answer(self.own(state), seat, choice, in_place=False)
 
-    def play(self, state: State, seat: int, choice: dict[str, Any]) -> Step:
+    def play(self, state: State, seat: int, choice: dict[str, Any], asked: Prompt | None = None) -> Step:
         """``submit`` without the copy: ``state`` itself becomes the step's state. Only for a
         state the caller owns and may lose: an IllegalChoice can leave it half changed
-        (engine/working.py keeps a driver's working copy and undoes that)."""
-        return self.answer(self.own(state), seat, choice, in_place=True)
+        (engine/working.py keeps a driver's working copy and undoes that). ``asked``: the
+        first prompt ``seat`` owes in ``state``, when the caller built it already
+        (`first_open`), so that it is not built again."""
+        return self.answer(self.own(state), seat, choice, in_place=True, asked=asked)
 
-    def answer(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool) -> Step:
+    def first_open(self, state: State) -> tuple[Prompt, Prompt] | None:
+        """The first prompt of ``prompts(state)`` not yet answered, and the first prompt its
+        seat owes (what its answer is checked against), building only what is needed."""
+        return self.phases.first_open(self.own(state))
+
+    def answer(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool,
+               asked: Prompt | None = None) -> Step:
         """The template of every answer: refuse what no prompt allows (``refuse``, then a seat
         that owes nothing), parse the answer for what the seat was asked (``parse``), open the
         choice's `Flow` (on a copy unless ``in_place``), let the phase table handle it and
-        run the game on until a decision is owed, close the step."""
+        run the game on until a decision is owed, close the step. ``asked``: the seat's first
+        prompt in ``state``, already built (else found, and built only if needed)."""
         refused = self.refuse(state, seat)
         if refused is not None:
             raise IllegalChoice(refused)
-        asked = self.phases.asked_of(state, seat)
-        if asked is None:
+        found = self.phases.asked_of(state, seat) if asked is None else Asked.of(asked)
+        if found is None:
             raise IllegalChoice(self.nothing_asked)
-        answer = self.parse(state, seat, asked, choice)
+        answer = self.parse(state, seat, found, choice)
         flow = self.flow_class.for_choice(state, self.randomness, in_place=in_place)
-        self.phases.handle(flow, seat, asked, answer)
+        self.phases.handle(flow, seat, found, answer)
         return flow.close()
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -106,6 +106,23 @@ Run = Callable[[Flow[StateT]], None]
 """Something the rules do on their own (resolve sealed answers, end a phase, enter one)."""
 
 
+@dataclass(frozen=True)
+class EachSeat(Generic[StateT]):
+    """An ``owed`` where each seat of ``seats(state)`` owes at most one decision, of the kind
+    ``kind_of(state, seat)`` (None: nothing). Called, it gives every seat's (seat, kind) in
+    order; `of` gives one seat's kind without working out the others' (what an answer needs)."""
+
+    seats: Callable[[StateT], list[int]]
+    kind_of: Callable[[StateT, int], str | None]
+
+    def __call__(self, state: StateT) -> list[tuple[int, str]]:
+        kinds = ((seat, self.kind_of(state, seat)) for seat in self.seats(state))
+        return [(seat, kind) for seat, kind in kinds if kind is not None]
+
+    def of(self, state: StateT, seat: int) -> str | None:
+        return self.kind_of(state, seat) if seat in self.seats(state) else None
+
+
 class Pending(Protocol):
     """What the table reads of an interrupt queued in the state."""
 
@@ -170,7 +187,9 @@ class Phase(Generic[StateT]):
     that can say who owes what without building prompts), or one ``prompts`` function (a
     game whose prompt kinds depend on more than the seat). A ``prompts`` phase may also give
     ``owed``: the (seat, kind) of exactly the prompts ``prompts`` builds, in the same order,
-    so that who owes what, and with ``answers`` an answer, needs no prompt built.
+    so that who owes what, and with ``answers`` an answer, needs no prompt built. Without
+    ``answers`` such an ``owed`` serves who owes what and `PhaseTable.first_open`; an answer
+    then builds its seat's prompt straight away (it is parsed against it).
     """
 
     handlers: Mapping[str, AnyHandler[StateT]] = field(default_factory=dict)
@@ -291,6 +310,39 @@ class PhaseTable(Generic[StateT]):
                     if only is None or seat == only]
         return [prompt for prompt in phase.prompts(state, only) if only is None or prompt.seat == only]
 
+    def first_open(self, state: StateT) -> tuple[Prompt, Prompt] | None:
+        """The first open (not yet answered) decision of `prompts`, what an all-AI driver
+        answers next, with the first decision its seat owes (what `asked_of` would build for
+        that seat's answer); None when every decision is answered or none is owed.
+
+        With ``owed`` only the prompts of the seats before it are built: the k-th entry of a
+        seat in ``owed`` is the k-th of the prompts built for that seat.
+        """
+        if self.interrupts is not None and self.interrupts.head(state) is not None:
+            prompts = self.prompts(state)
+            return (prompts[0], prompts[0]) if prompts and not prompts[0].answered else None
+        phase = self.phase(state)
+        if phase.owed is None:
+            prompts = self.prompts(state)
+            found = next((prompt for prompt in prompts if not prompt.answered), None)
+            if found is None:
+                return None
+            return found, next(prompt for prompt in prompts if prompt.seat == found.seat)
+        built: dict[int, list[Prompt]] = {}
+        taken: dict[int, int] = {}
+        for seat, kind in phase.owed(state):
+            index = taken.get(seat, 0)
+            taken[seat] = index + 1
+            mine = built.get(seat)
+            if mine is None:
+                mine = built[seat] = [] if phase.prompts is None else self.prompts(state, seat)
+            if phase.prompts is None:
+                mine.append(phase.builders[kind](state, seat))
+            prompt = mine[index]
+            if not prompt.answered:
+                return prompt, mine[0]
+        return None
+
     def prompt_of(self, state: StateT, seat: int) -> Prompt | None:
         """The decision ``seat`` owes now (its first, when it owes several), or None."""
         asked = self.asked_of(state, seat)
@@ -301,8 +353,12 @@ class PhaseTable(Generic[StateT]):
         prompt is not built when the phase gives ``owed`` and the kind's answer model."""
         if self.interrupts is None or self.interrupts.head(state) is None:
             phase = self.phase(state)
-            if phase.owed is not None:
-                kind = next((kind for owner, kind in phase.owed(state) if owner == seat), None)
+            owed = phase.owed
+            if owed is not None and (phase.prompts is None or phase.answers):
+                if isinstance(owed, EachSeat):
+                    kind = owed.of(state, seat)
+                else:
+                    kind = next((kind for owner, kind in owed(state) if owner == seat), None)
                 if kind is None:
                     return None
                 if phase.prompts is None:

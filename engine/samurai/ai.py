@@ -11,6 +11,7 @@ markers) and guesses what their screens hide.
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter
 from typing import Any
 
@@ -27,7 +28,7 @@ from engine.samurai.board import (
     army_regulars,
     deploy_targets,
     garrison_size,
-    income,
+    incomes,
     owned,
     regulars_in,
 )
@@ -151,7 +152,8 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
     mean = sum(mine) / len(mine) if mine else 0.0
     limits = content().units.limits
     room = float(limits.army_samurai + limits.army_ashigaru)
-    my_income = income(state, seat)
+    earned = incomes(state)
+    my_income = earned[seat]
     guesses: dict[int, float] = {}
     for player in state.players:
         if player.seat == seat or player.eliminated:
@@ -160,7 +162,7 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
         if not alive:
             continue
         off_board = sum(player.tray.values()) + sum(army_regulars(army) for army in alive)
-        mirror = mean * (income(state, player.seat) + 1) / (my_income + 1)
+        mirror = mean * (earned[player.seat] + 1) / (my_income + 1)
         guesses[player.seat] = min(mirror, off_board / len(alive), room)
     return guesses
 
@@ -226,10 +228,35 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     return min(foes, key=lambda foe: (holdings[foe], preference[foe]))
 
 
+class _Decision(threading.local):
+    """The state one heuristic decision reads (in this thread) and what it worked out once of
+    it: a decision weighs several sources and targets against the same weakest foe and army
+    guess, and a policy never changes the state it is given, so each is worked out once a
+    decision. Outside a decision (another state, a caller of its own) nothing is kept."""
+
+    state: SamuraiState | None = None
+    foes: dict[int, tuple[int | None, dict[int, float]]]
+
+    def __init__(self) -> None:
+        self.foes = {}
+
+
+_DECISION = _Decision()
+
+
+def foes_seen(state: SamuraiState, seat: int) -> tuple[int | None, dict[int, float]]:
+    """`weakest_foe` and `army_guess` of ``seat``, once a decision."""
+    if _DECISION.state is not state:
+        return weakest_foe(state, seat), army_guess(state, seat)
+    found = _DECISION.foes.get(seat)
+    if found is None:
+        found = _DECISION.foes[seat] = (weakest_foe(state, seat), army_guess(state, seat))
+    return found
+
+
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
     best = None
-    weakest = weakest_foe(state, seat)
-    guesses = army_guess(state, seat)
+    weakest, guesses = foes_seen(state, seat)
     for target in attack_targets(state, seat, source):
         need = enemy_strength(state, seat, target, guesses)
         if content().is_sea(source, target):
@@ -258,7 +285,12 @@ class HeuristicPolicy:
             return dict(prompt.default)  # a sealed answer already given: keep it
         method = getattr(self, f"_{prompt.kind}", None)
         if method is not None:
-            got = method(state, prompt, rng)
+            outer = (_DECISION.state, _DECISION.foes)
+            _DECISION.state, _DECISION.foes = state, {}
+            try:
+                got = method(state, prompt, rng)
+            finally:
+                _DECISION.state, _DECISION.foes = outer
             if got is not None:
                 return got
         return dict(prompt.default)
@@ -465,7 +497,7 @@ class HeuristicPolicy:
         mine, theirs = float(side_size(attackers)), float(side_size(defenders))
         found = army_at(state, war.battle.target)
         if found and found[0] != prompt.seat and not any(found[1].units.values()):
-            theirs += army_guess(state, prompt.seat).get(found[0], 0.0)  # its units are behind its owner's screen
+            theirs += foes_seen(state, prompt.seat)[1].get(found[0], 0.0)  # its units are behind its owner's screen
         if mine >= 2 * theirs:
             return {"act": "fight_on"}
         return {"act": "continue"} if mine >= theirs else {"act": "calloff"}

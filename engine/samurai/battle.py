@@ -211,10 +211,9 @@ def run_rounds(state: SamuraiState, events: list[Event], rng: random.Random) -> 
         battle.stage = NEXT_STAGE[step]
         if step == "ranged":
             battle.rounds += 1
-        roll_step(state, events, battle, step, rng)
+        roll_step(state, events, battle, step, rng, (attackers, defenders))
         if state.phase == "over" or war.battle is None:
             return
-    attackers, defenders = battle_sides(state, battle)
     if side_size(defenders) == 0 and side_size(attackers) > 0:
         finish_battle(state, events, "won")
     elif side_size(attackers) == 0 and side_size(defenders) == 0:
@@ -223,11 +222,16 @@ def run_rounds(state: SamuraiState, events: list[Event], rng: random.Random) -> 
         finish_battle(state, events, "lost")
 
 
+Sides = tuple[list[dict[str, int]], list[dict[str, int]]]
+"""A battle's `battle_sides` (attacking holders, defending holders)."""
+
+
 def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: str,
-              rng: random.Random) -> None:
+              rng: random.Random, sides: Sides | None = None) -> None:
     """Roll one step for both sides at once (a naval landing: the defenders only) and show
-    the dice; the losses wait for the owners that have a choice, the others are taken now."""
-    attackers, defenders = battle_sides(state, battle)
+    the dice; the losses wait for the owners that have a choice, the others are taken now.
+    ``sides``: the battle's `battle_sides` as they stand, when the caller has them."""
+    attackers, defenders = battle_sides(state, battle) if sides is None else sides
     if step == "naval":
         ddice, dhits = roll_side(defenders, None, 0, rng, with_fort=False)
         adice: list[list[int]] = []
@@ -255,18 +259,19 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
             pending.owed["defence"] = battle.defender
     battle.pending = pending
     if not pending.owed:
-        take_losses(state, events)
+        take_losses(state, events, (attackers, defenders))
 
 
-def take_losses(state: SamuraiState, events: list[Event]) -> None:
+def take_losses(state: SamuraiState, events: list[Event], sides: Sides | None = None) -> None:
     """Every owed choice is in: both sides lose their units at once and the survivors are
-    stored (the default order for a side whose owner had no choice)."""
+    stored (the default order for a side whose owner had no choice). ``sides``: the battle's
+    `battle_sides` as they stand, when the caller has them (taken over: the losses change them)."""
     war = state.war
     assert war is not None and war.battle is not None and war.battle.pending is not None
     battle = war.battle
     pending = battle.pending
     assert pending is not None  # take_losses runs once every owed choice of the pending step is in
-    attackers, defenders = battle_sides(state, battle)
+    attackers, defenders = battle_sides(state, battle) if sides is None else sides
     lines = []
     for side, holders, seat in (("attack", attackers, battle.attacker),
                                 ("defence", defenders, battle.defender)):

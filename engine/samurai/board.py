@@ -111,6 +111,15 @@ def income(state: SamuraiState, seat: int) -> int:
     return count
 
 
+def incomes(state: SamuraiState) -> dict[int, int]:
+    """`income` of every seat, counted in one pass over the provinces."""
+    held: dict[int | None, int] = {}
+    for province in state.provinces.values():
+        held[province.owner] = held.get(province.owner, 0) + 1
+    bonus = state.provinces["settsu"].owner if state.options.mode == "lwtv" else None
+    return {seat: max(3, held.get(seat, 0) // 3) + (1 if seat == bonus else 0) for seat in range(state.seats)}
+
+
 def end_phase(events: list[Event], state: SamuraiState, text: str, kind: str = "phase") -> None:
     emit(state, "log", events, kind, text, phase_end=True)
 

@@ -41,6 +41,8 @@ def hits_after_forts(holders: list[dict[str, int]], hits: int) -> int:
 
 def has_choice(holders: list[dict[str, int]], hits: int) -> bool:
     left = hits_after_forts(holders, hits)
+    if left <= 0:  # the fortification took every hit (or none came): nothing to choose
+        return False
     pool = losses_pool(holders)
     return 0 < left < sum(pool.values()) and sum(1 for count in pool.values() if count) >= 2
 
@@ -53,8 +55,10 @@ def default_losses(holders: list[dict[str, int]], hits: int) -> dict[str, int]:
 def ordered_losses(holders: list[dict[str, int]], hits: int, order: list[str] | tuple[str, ...]) -> dict[str, int]:
     """The losses the hits take when units fall kind by kind in ``order`` (a standing order)."""
     left = hits_after_forts(holders, hits)
-    pool = losses_pool(holders)
     losses = dict.fromkeys(LOSS_KINDS, 0)
+    if left <= 0:
+        return losses
+    pool = losses_pool(holders)
     for kind in order:
         take = min(pool[kind], left)
         losses[kind] = take

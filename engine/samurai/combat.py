@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import random
 
+from engine.rng import roll_dice
 from engine.samurai.content import content
 
 CASUALTY_ORDER = ("fort", "ronin", "spearman", "gunner", "swordsman", "bowman", "daimyo")
@@ -56,13 +57,12 @@ def roll_side(holders: list[dict[str, int]], step: str | None, fort_value: int,
     hits = 0
     if not totals:
         return dice, hits
-    randint = rng.randint
     for kind in CASUALTY_ORDER:
         count = totals.get(kind, 0)
         if not count:
             continue
         value = fort_value if kind == "fort" else table[kind][0]
-        rolled = [randint(1, 12) for _ in range(count)]
+        rolled = roll_dice(rng, 12, count)
         hits += sum(1 for die in rolled if die <= value)
         dice.append([value, *rolled])
     return dice, hits

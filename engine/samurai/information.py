@@ -41,8 +41,10 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     dealt = dict(zip((player.seat for player in others), piles, strict=False))
     players = [player if player.seat == seat else _behind_screen(player, dealt[player.seat])
                for player in state.players]
-    provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin else shared(prov, ronin=0)
-                 for pid, prov in state.provinces.items()}
+    provinces = state.provinces  # shared as it is unless a hidden ronin stands in another's province
+    if any(prov.ronin and not prov.ronin_revealed and prov.owner != seat for prov in provinces.values()):
+        provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin
+                     else shared(prov, ronin=0) for pid, prov in provinces.items()}
     key = str(seat)
     changes: dict[str, object] = {
         "seed": public_seed(state.seed), "players": players, "provinces": provinces,

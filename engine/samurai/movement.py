@@ -40,6 +40,7 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
     dist = {army.location: 0}
     queue = deque([army.location])
     out: dict[str, int] = {}
+    armies = army_spots(state)  # where `army_at` finds an army, in one pass
     while queue:
         current = queue.popleft()
         if dist[current] >= army.moves_left:
@@ -51,7 +52,7 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
             if prov.owner == seat:
                 dist[neighbour] = dist[current] + 1
                 queue.append(neighbour)
-                if army_at(state, neighbour) is None:
+                if neighbour not in armies:
                     out[neighbour] = dist[neighbour]
             elif claim and prov.owner is None and not prov.neutral and neighbour not in out:
                 out[neighbour] = dist[current] + 1

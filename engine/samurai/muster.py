@@ -47,7 +47,7 @@ from engine.samurai.board import (
     who,
 )
 from engine.samurai.content import content
-from engine.samurai.state import SamuraiState, no_units
+from engine.samurai.state import Army, SamuraiState, no_units
 
 LEVY_KINDS = ("spearman", "gunner", "swordsman", "bowman")
 
@@ -172,17 +172,21 @@ def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, st
     """Where a levied unit may go: one new unit per province, garrison or the army there."""
     draft = player_of(state, seat).draft
     used = {placement[1] for placement in draft.get("placed", [])}
-    limits = content().units.limits.garrison
-    spots = []
     armies = armies_by_spot(state)
-    for pid in owned(state, seat):
-        if pid in used:
-            continue
-        if garrison_size(state.provinces[pid].garrison) < limits:
-            spots.append((pid, "garrison"))
-        found = armies.get(pid)
-        if found and found[0] == seat and army_room(found[1], kind) > 0:
-            spots.append((pid, "army"))
+    limit = content().units.limits.garrison
+    return [spot for pid in owned(state, seat) if pid not in used
+            for spot in _spots_in(state, seat, kind, pid, armies.get(pid), limit)]
+
+
+def _spots_in(state: SamuraiState, seat: int, kind: str, pid: str, army: tuple[int, Army] | None,
+              limit: int) -> list[tuple[str, str]]:
+    """`place_spots` in one province the seat owns, ``army`` the army there (`army_at`),
+    ``limit`` a garrison's size limit."""
+    spots = []
+    if garrison_size(state.provinces[pid].garrison) < limit:
+        spots.append((pid, "garrison"))
+    if army and army[0] == seat and army_room(army[1], kind) > 0:
+        spots.append((pid, "army"))
     return spots
 
 
@@ -240,7 +244,8 @@ def do_place(state: SamuraiState, seat: int, answer: Pick) -> None:
         raise IllegalChoice(f"you do not own {province_name(pid)}")
     if any(placement[1] == pid for placement in placed):
         raise IllegalChoice(f"you already place a new unit in {province_name(pid)} (one per province)")
-    if (pid, to) not in place_spots(state, seat, kind):
+    limit = content().units.limits.garrison
+    if (pid, to) not in _spots_in(state, seat, kind, pid, army_at(state, pid), limit):  # place_spots in pid alone
         if to == "army":
             raise IllegalChoice(f"no army of yours in {province_name(pid)} has room for a {kind}")
         raise IllegalChoice(f"the garrison of {province_name(pid)} is full (5 units)")
@@ -294,9 +299,10 @@ def hire_ronin(state: SamuraiState, events: list[Event]) -> None:
                  f"{who(seat)} hires {got} ronin" + (" (the pool ran short)" if got < want else "") + ".")
 
 
-def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
+def ronin_spots(state: SamuraiState, seat: int, only: str | None = None) -> list[tuple[str, str, int]]:
     """(province, garrison|army, room): ronin never outnumber the regulars there, counting
-    the seat's own new units placed behind the screen but not yet on the board."""
+    the seat's own new units placed behind the screen but not yet on the board. ``only``: in
+    that one province (which the seat owns) alone."""
     draft = player_of(state, seat).draft
     drafted: Counter[str] = Counter()
     for pid, _, count in draft.get("ronin_placed", []):
@@ -308,7 +314,7 @@ def ronin_spots(state: SamuraiState, seat: int) -> list[tuple[str, str, int]]:
             new_units[pid] += 1
             new_in_garrison[pid] += to == "garrison"
     out = []
-    for pid in owned(state, seat):
+    for pid in owned(state, seat) if only is None else [only]:
         prov = state.provinces[pid]
         found = army_at(state, pid)
         ronin_now = prov.ronin + (found[1].ronin if found else 0) + drafted[pid]
@@ -370,7 +376,7 @@ def do_ronin(state: SamuraiState, seat: int, answer: Pick) -> None:
     count = answer.count or 1
     if state.provinces[pid].owner != seat:
         raise IllegalChoice(f"you do not own {province_name(pid)}")
-    rooms = {(province, destination): room for province, destination, room in ronin_spots(state, seat)}
+    rooms = {(province, destination): room for province, destination, room in ronin_spots(state, seat, pid)}
     if (pid, to) not in rooms:
         raise IllegalChoice(f"no more ronin fit in {province_name(pid)}: they may never outnumber your units there")
     if count > draft["ronin_todo"]:

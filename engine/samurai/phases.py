@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from engine.contract import IllegalChoice, Prompt
 from engine.kit import Asked, Flow, Interrupts, Phase, PhaseTable
-from engine.kit.phases import ASKS_NOTHING, Owed, PromptsOf
+from engine.kit.phases import ASKS_NOTHING, EachSeat, PromptsOf
 from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer, UnitCounts
 from engine.samurai.battle import choose_losses, loss_prompts
 from engine.samurai.bids import (
@@ -161,12 +161,9 @@ def _war_prompts(state: SamuraiState, only: int | None) -> list[Prompt]:
 # matches), so that an answer is parsed and handled without building its prompt.
 
 
-def _each_active_owed(kind_of: Callable[[SamuraiState, int], str | None]) -> Owed[SamuraiState]:
+def _each_active_owed(kind_of: Callable[[SamuraiState, int], str | None]) -> EachSeat[SamuraiState]:
     """`_each_active`'s (seat, kind): a seat whose kind is None is asked nothing."""
-    def owed(state: SamuraiState) -> list[tuple[int, str]]:
-        kinds = ((seat, kind_of(state, seat)) for seat in active(state))
-        return [(seat, kind) for seat, kind in kinds if kind is not None]
-    return owed
+    return EachSeat(active, kind_of)
 
 
 def _queue_owed(state: SamuraiState) -> list[tuple[int, str]]:

@@ -35,7 +35,30 @@ def has_hero_ability(state: TBWState, node: str, seat: int, ability: str) -> boo
 
 
 def controlled(state: TBWState, seat: int) -> list[str]:
-    return [node for node, seats in state.presence().items() if seats == [seat]]
+    """The locations where ``seat`` alone has units (``presence`` is ``[seat]``), in map order;
+    one pass that builds no seat list per location (rules ask it several times a choice)."""
+    if isinstance(state, TBWState):
+        return _controlled(state, seat)
+    return [node for node, seats in state.presence().items() if seats == [seat]]  # the AI's snapshot
+
+
+def _controlled(state: TBWState, seat: int) -> list[str]:
+    with_heroes: dict[str, set[int]] = {}
+    for hero in state.heroes:
+        if hero.location is not None and not hero.defeated:
+            with_heroes.setdefault(hero.location, set()).add(hero.seat)
+    others = [other for other in range(state.seats_n) if other != seat]
+    out = []
+    for loc in state.locations:
+        minions = loc.minions
+        heroes = with_heroes.get(loc.id)
+        if heroes is None:
+            if minions[seat] > 0 and not any(minions[other] > 0 for other in others):
+                out.append(loc.id)
+        elif (minions[seat] > 0 or seat in heroes) and not any(
+                minions[other] > 0 or other in heroes for other in others):
+            out.append(loc.id)
+    return out
 
 
 def influence(state: TBWState, seat: int) -> int:

@@ -10,6 +10,7 @@ import random
 
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.kit import emit, opt
+from engine.rng import roll_dice
 from engine.text import seat_ref
 from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
 from engine.tinybigwars.board import has_hero_ability, hero_card, hero_name, loc_name, units
@@ -56,7 +57,7 @@ def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, 
     dice: list[list[int]] = []
     hits: list[int] = []
     for seat in seats:
-        rolled = [rng.randint(1, 6) for _ in range(dice_pool(state, node, seat, attacker))]
+        rolled = roll_dice(rng, 6, dice_pool(state, node, seat, attacker))
         dice.append(rolled)
         hits.append(score(state, node, seat, rolled))
     needs = [energy_of(state, node, seat) > 0 for seat in seats]

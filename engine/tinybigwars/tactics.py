@@ -46,6 +46,13 @@ class Snapshot:
         self._topology = topology(state)
         self._worth: dict[str, float] = {}
         self._influence: dict[int, int] = {}
+        self._threats: dict[str, list[tuple[int, int, int]]] = {}
+        # What the heuristic reads most, held here rather than fetched through __getattr__.
+        self.seats_n = state.seats_n
+        self.options = state.options
+        self.seats = state.seats
+        self.turn = state.turn
+        self.hero = state.hero
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._state, name)
@@ -88,6 +95,26 @@ class Snapshot:
         if node not in self._worth:
             self._worth[node] = location_worth(cast(TBWState, self), node)
         return self._worth[node]
+
+    def threats_near(self, node: str) -> list[tuple[int, int, int]]:
+        """(seat, dice, energy) of every hero stack within two moves of ``node`` as `exposure`
+        counts it (the strongest hero's power and energy, the minions there, one fewer two
+        moves away), worked out once per node: the heuristic asks of the same nodes often."""
+        found = self._threats.get(node)
+        if found is None:
+            found = []
+            near, far = self._topology.rings(node)
+            for ring, dropped in ((near, 0), (far, 1)):
+                for nxt in ring:
+                    if nxt not in self._heroes:
+                        continue
+                    for foe in range(self.seats_n):
+                        heroes = self.heroes_at(nxt, foe)
+                        if heroes:
+                            dice = max(hero_card(h).power for h in heroes) + max(0, self._locations[nxt].minions[foe] - dropped)
+                            found.append((foe, dice, max(h.energy for h in heroes)))
+            self._threats[node] = found
+        return found
 
     def influence_of(self, seat: int) -> int:
         if seat not in self._influence:
@@ -248,6 +275,11 @@ def exposure(state: TBWState, node: str, seat: int, toughness: float, acting_onl
     left now risks before the victory check.
     """
     worst = 0.0
+    if isinstance(state, Snapshot) and not acting_only:
+        for foe, dice, energy in state.threats_near(node):
+            if foe != seat:
+                worst = max(worst, chance_at_least(dice, 0.6 * energy, toughness))
+        return worst
     near, far = (state.topology() if isinstance(state, Snapshot) else topology(state)).rings(node)
     for ring, dropped in ((near, 0), (far, 1)):
         for nxt in ring:

@@ -69,3 +69,22 @@ def test_same_seed_same_setup_and_json_round_trip() -> None:
     assert a == b
     again = game.state_model().model_validate_json(a.model_dump_json())
     assert again == a
+
+
+def test_same_json_tells_values_equal_in_python_but_not_in_json() -> None:
+    """An answer must be an option's choice exactly as JSON writes it: 1 is not True, 1.0
+    is not 1, and key order or list against tuple does not matter."""
+    from engine.validate import canonical_json, same_json
+
+    pairs = [
+        ({"act": "move", "d": 1}, {"d": 1, "act": "move"}),
+        ({"act": "move", "d": 1}, {"act": "move", "d": True}),
+        ({"act": "move", "d": 1}, {"act": "move", "d": 1.0}),
+        ({"to": [1, {"x": False}]}, {"to": [1, {"x": 0}]}),
+        ({"d": None}, {"d": None}),
+        ({1: "a"}, {1: "a"}),
+        ({1: "a"}, {1.0: "a"}),
+    ]
+    for first, second in pairs:
+        assert first == second
+        assert same_json(first, second) == (canonical_json(first) == canonical_json(second)), (first, second)

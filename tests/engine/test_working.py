@@ -75,3 +75,36 @@ def test_an_owned_working_copy_is_spoiled_by_a_refused_choice() -> None:
         working.submit(seat, wrong)
     with pytest.raises(RuntimeError, match="half changed"):
         working.submit(seat, choice)
+
+
+NEXT_PROMPT_MATCHES = [
+    ("tinybigwars", 3, 2, "random", {}),
+    ("samurai", 4, 1, "random", {"round_limit": 2}),
+    ("samurai", 3, 0, "heuristic", {"round_limit": 2}),
+    ("defenders", 2, 3, "random", {}),
+    ("defenders", 1, 0, "heuristic", {}),
+]
+
+
+@pytest.mark.parametrize(("key", "seats", "seed", "policy", "options"), NEXT_PROMPT_MATCHES,
+                         ids=[f"{m[0]}-{m[1]}-{m[3]}" for m in NEXT_PROMPT_MATCHES])
+def test_next_prompt_is_the_first_open_prompt(key: str, seats: int, seed: int, policy: str,
+                                              options: dict[str, Any]) -> None:
+    """What an all-AI driver answers next, found building only the prompts up to it, is at
+    every step the first unanswered prompt of all those owed, and its seat's answer is checked
+    against the very prompt the seat would be asked first."""
+    game = engine.get(key)
+    log = simulate(key, seats, seed, policy, options=options)["log"]
+    working = engine.Working(game, game.setup(seats, engine.parse_options(game, options), seed), owned=True)
+    for seat, choice in log:
+        every = game.prompts(working.state)
+        found = working.next_prompt()
+        assert found is not None
+        assert found.model_dump() == next(p for p in every if not p.answered).model_dump()
+        assert found.seat == seat
+        kept = working._asked
+        assert kept is not None
+        assert kept.model_dump() == next(p for p in every if p.seat == seat).model_dump()
+        working.submit(seat, choice)
+    assert game.result(working.state) is not None
+    assert working.next_prompt() is None

@@ -1,0 +1,201 @@
+"""What a seat may do on an AP card (its own Defender card or All Defenders): the AP costs,
+the option lists its prompt offers, and the cheap checks of whether it can do anything at all
+(asked of every seat after every step, so they build no option)."""
+
+from __future__ import annotations
+
+from engine.contract import Option
+from engine.defenders import board, effects, rules
+from engine.defenders.board import CAPITAL
+from engine.defenders.content import content
+from engine.defenders.names import caravans, region_name
+from engine.defenders.prompting import MAX_OPTIONS, dname, fit
+from engine.defenders.state import Defender, DefendersState
+from engine.kit import opt
+
+# ---------------------------------------------------------------------------- costs
+
+
+def free_move(d: Defender) -> bool:
+    """The swift passive's first move of the Turn (no AP) is still open."""
+    return not d.moved_free and bool(rules.passive(d, "swift"))
+
+
+def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
+    """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
+    escorting first move pays, and the swift passive's free first move is then used up."""
+    cost = 0 if not escort and free_move(d) else 1
+    frm = d.region
+    if frm != CAPITAL and state.regions[frm].storm:
+        cost += 1
+    if to != CAPITAL and state.regions[to].storm:
+        cost += 1
+    boss = state.boss
+    if boss.revealed and content().boss(boss.key).passive == "fog" and boss.region == to:
+        cost += 1
+    forest = state.regions["forest"]
+    if frm == "forest" and forest.war and forest.side == "hostile" and forest.threat > 0:
+        cost += 1
+    return cost
+
+
+# ---------------------------------------------------------------------------- option lists
+
+
+def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact: bool = False) -> list[Option]:
+    """Everything `d` may do on a card that gives them AP (their own card or All Defenders).
+    `compact` offers one escort count per road (as many as possible) to fit a crowded prompt."""
+    assert state.active is not None
+    ap = state.active.ap
+    out: list[Option] = []
+    n = dname(d)
+    here = d.region
+    region = None if here == CAPITAL else state.regions[here]
+    if d.riding and ap >= 1:
+        for to in [CAPITAL, *state.ring]:
+            if to != here:
+                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
+                               {"act": "fly", "d": d.idx, "to": to}))
+    for to in [] if d.riding else board.adjacent(state, here):
+        cost = move_cost(state, d, to)
+        if cost > ap:
+            continue
+        price = "free first move" if cost == 0 else f"{cost} AP"
+        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(state, to)} ({price})",
+                       {"act": "move", "d": d.idx, "to": to, "escort": 0}))
+        if region is None or not region.caravans or not d.xp:
+            continue
+        regular = move_cost(state, d, to, escort=True)
+        if regular <= ap:
+            most = min(region.caravans, d.xp)
+            # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
+            for escort in [most] if compact else sorted({1, min(2, most), most}):
+                out.append(opt(f"move:{d.idx}:{to}:{escort}",
+                               f"{n}: move to {region_name(state, to)} escorting {caravans(escort)} "
+                               f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
+    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
+        extra = rules.passive(d, "secure_bonus")
+        what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
+        out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(state, here)} (1 AP)",
+                       {"act": "secure", "d": d.idx}))
+    boss = state.boss
+    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
+        dmg = 1 + rules.passive(d, "fight_bonus")
+        out.append(opt(f"fight:{d.idx}", f"{n}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
+                       {"act": "fight", "d": d.idx}))
+    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
+        out.append(opt(f"prepare:{d.idx}", f"{n}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
+                       {"act": "prepare", "d": d.idx}))
+    out += ability_options(state, d, own_turn=True, ap=ap)
+    return out
+
+
+def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[Option]:
+    out: list[Option] = []
+    n = dname(d)
+    if d.xp >= rules.XP_MAX:
+        out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
+                       {"act": "level", "d": d.idx}))
+    for src in effects.sources(state, d):
+        ab = effects.usable(state, d, src, own_turn, ap)
+        if ab is None:
+            continue
+        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
+                       {"act": "use", "d": d.idx, "src": src}, ab.text))
+    return out
+
+
+def seat_card_options(state: DefendersState, seat: int) -> list[Option]:
+    """A seat's answers on the current AP card (their own card or All Defenders)."""
+    act = state.active
+    assert act is not None
+    mine = state.of_seat(seat)
+    if act.card == "defender":
+        active = state.defenders[act.defender or 0]
+        main = [active] if active.seat == seat else []
+        others = [d for d in mine if d.idx != active.idx]
+    else:
+        main, others = mine, []
+    def collect(compact: bool) -> dict[int, list[Option]]:
+        per = {d.idx: defender_actions(state, d, act.card == "defender", compact) for d in main}
+        for d in others:
+            per[d.idx] = ability_options(state, d, own_turn=False, ap=act.ap)
+        return per
+
+    per = collect(False)
+    if sum(map(len, per.values())) + 1 > MAX_OPTIONS:
+        per = collect(True)
+    end = (opt("end", "End the Turn", {"act": "end"}) if act.card == "defender"
+           else opt("pass", "Pass (leave the rest to the others)", {"act": "pass"}))
+    flat = [o for opts in per.values() for o in opts]
+    if len(flat) + 1 <= MAX_OPTIONS or len(per) < 2:
+        return fit(flat, [end])
+    focus = act.focus.get(str(seat), next(iter(per)))
+    switch = [opt(f"focus:{i}", f"Show {dname(state.defenders[i])}'s actions", {"act": "focus", "d": i})
+              for i in per if i != focus]
+    return fit(per[focus], switch + [end])
+
+
+PASSING = ("end", "pass", "focus")
+
+
+def has_action(options: list[Option]) -> bool:
+    """Whether a card prompt offers anything but ending, passing or switching focus."""
+    return any(o.choice["act"] not in PASSING for o in options)
+
+
+def idle_on_card(state: DefendersState, seat: int) -> bool:
+    """On the current AP card this seat could only pass (or end): it is not asked.
+
+    Asked of every seat after every step, so it looks for one action without building the
+    options; only when the seat's shown Defender (``focus``) has none while another has some
+    does it build them, since a crowded prompt then shows the focused Defender's alone."""
+    act = state.active
+    assert act is not None
+    mine = state.of_seat(seat)
+    if act.card == "defender":
+        active = state.defenders[act.defender or 0]
+        main = [active] if active.seat == seat else []
+        others = [d for d in mine if d.idx != active.idx]
+    else:
+        main, others = mine, []
+    if not main and not others:
+        return True
+    own_card = act.card == "defender"
+    able = {d.idx: defender_can_act(state, d, own_card) for d in main}
+    for d in others:
+        able[d.idx] = abilities_open(state, d, own_turn=False, ap=act.ap)
+    focus = act.focus.get(str(seat), next(iter(able)))
+    if able.get(focus):
+        return False
+    if not any(able.values()):
+        return True
+    return not has_action(seat_card_options(state, seat))
+
+
+def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool:
+    """Whether `defender_actions` offers `d` anything, without building a single option."""
+    assert state.active is not None
+    ap = state.active.ap
+    here = d.region
+    if d.riding:
+        if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
+            return True
+    elif any(move_cost(state, d, to) <= ap for to in board.adjacent(state, here)):
+        return True
+    region = None if here == CAPITAL else state.regions[here]
+    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
+        return True
+    boss = state.boss
+    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
+        return True
+    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
+        return True
+    return abilities_open(state, d, own_turn=True, ap=ap)
+
+
+def abilities_open(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> bool:
+    """Whether `ability_options` offers `d` anything, without building a single option."""
+    if d.xp >= rules.XP_MAX:
+        return True
+    return any(effects.usable(state, d, src, own_turn, ap) is not None for src in effects.sources(state, d))
