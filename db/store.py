@@ -32,7 +32,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from sqlmodel.sql.expression import Select
 
 import engine as eng
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
@@ -242,12 +241,19 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
     ) -> tuple[Match, list[Seat], Deadline | None] | None:
         """The match with its seats (in seat order) and its deadline, as committed, in one
         statement: the read beside `lock_match_rows` (no lock), for a seat's turn and the
-        service's plain reads."""
-        rows = (await session.exec(_match_rows(), params={"match_id": match_id})).all()
+        service's plain reads. Read through Core and made into the session's rows here (see
+        `_attached`): the ORM's loading of a three-entity join cost more than the statement."""
+        rows = (await (await session.connection()).execute(_match_rows(), {"match_id": match_id})).all()
         if not rows:
             return None
-        match, _seat, deadline = rows[0]
-        return match, [seat for _match, seat, _deadline in rows if seat is not None], deadline
+        match_end, seat_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH
+        first = rows[0]
+        match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
+        seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
+                 for row in rows if row[match_end] is not None]
+        deadline = (None if first[seat_end] is None
+                    else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:]))
+        return match, seats, deadline
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -440,17 +446,55 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             )
 
 
+_MATCH_KEYS = tuple(column.key for column in sa.inspect(Match).column_attrs)
+_SEAT_KEYS = tuple(column.key for column in sa.inspect(Seat).column_attrs)
+_DEADLINE_KEYS = tuple(column.key for column in sa.inspect(Deadline).column_attrs)
+_MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
+
+
 @functools.cache
-def _match_rows() -> Select[Match, Seat, Deadline]:
-    """The statement of `lock_match_rows`, built once (building it costs more than running it)."""
+def _match_rows() -> sa.Select[Any]:
+    """The statement of `match_rows`: the columns of the match, each seat and the deadline, in
+    the order of the mapped attributes, built once (building it costs more than running it)."""
+    match, seat, deadline = (sa.inspect(model) for model in (Match, Seat, Deadline))
+    columns = [*(match.columns[key] for key in _MATCH_KEYS), *(seat.columns[key] for key in _SEAT_KEYS),
+               *(deadline.columns[key] for key in _DEADLINE_KEYS)]
     return (
-        select(Match, Seat, Deadline)
+        sa.select(*columns)
+        .select_from(Match)
         .outerjoin(Seat, col(Seat.match_id) == Match.id)
         .outerjoin(Deadline, col(Deadline.match_id) == Match.id)
         .where(col(Match.id) == sa.bindparam("match_id"))
         .order_by(col(Seat.seat_no))
-        .execution_options(populate_existing=True)
     )
+
+
+def _attached(session: AsyncSession, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
+    """The session's row of ``model`` holding these column values as committed, made as the ORM's
+    loading makes one (no validation: the values come from the database; the row enters the
+    identity map as a loaded one) without its work per row. A row of the same key already in
+    the session is refreshed instead, as a load with ``populate_existing`` would."""
+    mapper = sa.inspect(model)
+    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
+    sync_session = session.sync_session
+    existing = sync_session.identity_map.get(key)
+    if existing is not None:
+        for name, value in zip(keys, values, strict=True):
+            set_committed_value(existing, name, value)
+        return existing
+    row = mapper.class_manager.new_instance()
+    row.__dict__.update(zip(keys, values, strict=True))
+    state = sa.inspect(row)
+    state.key = key
+    state.session_id = sync_session.hash_key
+    sync_session.identity_map.add(state)
+    return row
+
+
+@functools.cache
+def _key_positions(mapper: Any, keys: tuple[str, ...]) -> tuple[int, ...]:
+    """Where the mapper's primary key columns are among ``keys``."""
+    return tuple(keys.index(mapper.get_property_by_column(column).key) for column in mapper.primary_key)
 
 
 @functools.cache
