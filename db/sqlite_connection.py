@@ -12,7 +12,8 @@ Every call to an aiosqlite connection is a trip to its thread and back to the ev
 SQLAlchemy's adapter made four for each statement (open a cursor, execute, fetch, close): the
 trips cost more CPU than SQLite's own work for a submit's statements. A cursor here runs its
 statement, reads every row and closes in one trip (`BufferedCursor`); SQLAlchemy reads every
-row of a statement at once anyway."""
+row of a statement at once anyway. A rollback with no transaction open (the pool's, of every
+connection given back after a commit) makes no trip."""
 
 from __future__ import annotations
 
@@ -34,6 +35,21 @@ class OnceStopped(aiosqlite.Connection):
         self._stop_sent = True
         return super().stop()
 
+    _in_transaction = True
+    """Whether SQLite had a transaction open when the last call to the thread ended; True while
+    not known (before the first call, during one, after one that failed)."""
+
+    async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        self._in_transaction = True
+        value, self._in_transaction = await super()._execute(_reporting, self, fn, args, kwargs)
+        return value
+
+    async def rollback(self) -> None:
+        """Roll back, in a trip to the thread only when a transaction is open: the pool rolls
+        back every connection given back to it, mostly just after a commit."""
+        if self._in_transaction:
+            await super().rollback()
+
     def cursor(self) -> BufferedCursor:  # type: ignore[override]
         """A cursor that runs each statement to its end in one trip to the thread (see above)."""
         return BufferedCursor(self)
@@ -41,6 +57,15 @@ class OnceStopped(aiosqlite.Connection):
 
 Outcome = tuple[list[Any], Any, int, int | None]
 """What one trip brings back: (rows, description, rowcount, lastrowid)."""
+
+
+def _reporting(connection: OnceStopped, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool]:
+    """On the connection's thread: the call's value, and whether a transaction is open after it."""
+    value = fn(*args, **kwargs)
+    try:
+        return value, connection._connection is not None and connection._connection.in_transaction
+    except sqlite3.ProgrammingError:  # closed by this call
+        return value, False
 
 
 def _run(connection: OnceStopped, sql: str, parameters: Any, many: bool) -> Outcome:

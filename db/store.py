@@ -65,6 +65,20 @@ def _column_keys(mapper: Any) -> frozenset[str]:
     return frozenset(column.key for column in mapper.column_attrs)
 
 
+_SHARED_COLUMNS = {"seats": frozenset({"dm_channel_id"})}
+"""Columns of a table written outside the match's transaction (a seat's DM channel, by the
+delivery: `set_dm_channel_of`): `write_changes` writes them only on the rows that changed them,
+never with the value a row was read with."""
+
+
+def _written(session: AsyncSession, row: Any, changes: dict[str, Any]) -> None:
+    """Mark the row's values as written (these ``changes``, and every value it holds): the flush
+    must not send them again, nor look at the row."""
+    state = sa.inspect(row)
+    state.dict.update(changes)
+    state._commit_all(state.dict, session.sync_session.identity_map)
+
+
 class VersionConflict(Exception):
     """Another writer changed the match between our read and our write; retry."""
 
@@ -224,36 +238,46 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             self.writer.release()
 
     async def lock_match_rows(
-        self, session: AsyncSession, match_id: int
-    ) -> tuple[Match, list[Seat], Deadline | None] | None:
-        """The match row for writing with its seats (in seat order) and its deadline, in one
-        statement instead of three. Fresh from the database: a retried transaction must not see
-        the failed one's rows. On SQLite the transaction holds the database's write lock from
-        BEGIN IMMEDIATE. On PostgreSQL the match row is locked first, by a statement of its own:
-        a statement that waits for a row lock sees the locked row as committed meanwhile, but
-        its other rows (the seats) as they were when it started."""
+        self, session: AsyncSession, match_id: int, interaction_id: str | None = None
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
+        """The match row for writing with its seats (in seat order), its deadline and the id of
+        the choice ``interaction_id`` already made in it (None: none; a retried or doubled
+        submit finds its first answer), in one statement instead of four. Fresh from the
+        database: a retried transaction must not see the failed one's rows. On SQLite the
+        transaction holds the database's write lock from BEGIN IMMEDIATE. On PostgreSQL the
+        match row is locked first, by a statement of its own: a statement that waits for a row
+        lock sees the locked row as committed meanwhile, but its other rows (the seats) as they
+        were when it started."""
         if self.dialect != "sqlite":
             await (await session.connection()).execute(_lock_match(), {"match_id": match_id})
-        return await self.match_rows(session, match_id)
+        return await self._match_rows(session, match_id, interaction_id)
 
     async def match_rows(
         self, session: AsyncSession, match_id: int
     ) -> tuple[Match, list[Seat], Deadline | None] | None:
         """The match with its seats (in seat order) and its deadline, as committed, in one
         statement: the read beside `lock_match_rows` (no lock), for a seat's turn and the
-        service's plain reads. Read through Core and made into the session's rows here (see
-        `_attached`): the ORM's loading of a three-entity join cost more than the statement."""
-        rows = (await (await session.connection()).execute(_match_rows(), {"match_id": match_id})).all()
+        service's plain reads."""
+        rows = await self._match_rows(session, match_id, None)
+        return None if rows is None else rows[:3]
+
+    async def _match_rows(
+        self, session: AsyncSession, match_id: int, interaction_id: str | None
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
+        """Read through Core and made into the session's rows here (see `_attached`): the ORM's
+        loading of a three-entity join cost more than the statement."""
+        rows = (await (await session.connection()).execute(
+            _match_rows(), {"match_id": match_id, "interaction_id": interaction_id})).all()
         if not rows:
             return None
-        match_end, seat_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH
+        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, -1
         first = rows[0]
         match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
         seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
                  for row in rows if row[match_end] is not None]
         deadline = (None if first[seat_end] is None
-                    else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:]))
-        return match, seats, deadline
+                    else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:deadline_end]))
+        return match, seats, deadline, first[deadline_end]
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -268,17 +292,16 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             _versioned_update(), {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
-        for key, value in changes.items():  # written: the ORM must not send them again at the flush
-            set_committed_value(match, key, value)
+        _written(session, match, changes)
 
     async def write_changes(self, session: AsyncSession, rows: Sequence[Any | None]) -> None:
-        """Write these ORM rows' changes through Core, so the flush after has little left: an
-        UPDATE by key per changed stored row (rows with the same changed columns in one
-        executemany), one INSERT for the new choices. What they leave (other new rows, deleted
-        ones, rows of other tables) the flush writes as before. Each written value is marked
-        written on its row, so the ORM sends nothing twice."""
-        updates: dict[tuple[Any, tuple[str, ...]], list[dict[str, Any]]] = {}
-        changed: list[tuple[Any, dict[str, Any]]] = []
+        """Write these ORM rows' changes through Core, so the flush after has nothing left of
+        them: one UPDATE by key per table (an executemany over its changed rows, each given the
+        columns changed on any of them, see `_SHARED_COLUMNS`), one INSERT for the new choices.
+        What they leave (other new rows, deleted ones, rows of other tables) the flush writes as
+        before. Each row written, or set only to the values it had, is marked written: the ORM
+        sends nothing twice, and a flush with nothing to write returns at once."""
+        updates: dict[tuple[Any, frozenset[str]], list[tuple[Any, dict[str, Any]]]] = {}
         choices: list[Choice] = []
         for row in rows:
             if row is None or row in session.deleted:
@@ -286,21 +309,25 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             state = sa.inspect(row)
             if state.pending and isinstance(row, Choice):
                 choices.append(row)
-            elif state.persistent and not state.deleted:
+            elif state.persistent and not state.deleted and state.modified:
                 changes = pending_changes(row)
                 if not changes:
+                    _written(session, row, changes)  # only set to the values it had
                     continue
                 if isinstance(row, Deadline):
                     changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
-                [key] = state.identity
-                updates.setdefault((state.mapper, tuple(sorted(changes))), []).append({"row_key": key, **changes})
-                changed.append((row, changes))
+                shared = frozenset(changes).intersection(_SHARED_COLUMNS.get(state.mapper.local_table.name, ()))
+                updates.setdefault((state.mapper, shared), []).append((row, changes))
         connection = await session.connection()
-        for (mapper, _columns), params in updates.items():
+        for (mapper, _shared), changed in updates.items():
+            # the columns changed on any of these rows (the others given the values they hold)
+            keys = set().union(*(changes for _row, changes in changed))
+            params = [{"row_key": sa.inspect(row).identity[0],
+                       **{key: changes[key] if key in changes else sa.inspect(row).dict[key] for key in keys}}
+                      for row, changes in changed]
             await connection.execute(_update_by_key(mapper), params)
-        for row, changes in changed:
-            for key, value in changes.items():
-                set_committed_value(row, key, value)
+            for row, changes in changed:
+                _written(session, row, changes)
         if choices:
             columns = _column_keys(sa.inspect(Choice))
             values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
@@ -455,10 +482,14 @@ _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
 @functools.cache
 def _match_rows() -> sa.Select[Any]:
     """The statement of `match_rows`: the columns of the match, each seat and the deadline, in
-    the order of the mapped attributes, built once (building it costs more than running it)."""
+    the order of the mapped attributes, then the id of the choice made by an interaction (NULL
+    when none, or no interaction is asked), built once (building it costs more than running it)."""
     match, seat, deadline = (sa.inspect(model) for model in (Match, Seat, Deadline))
+    answered = (sa.select(col(Choice.id))
+                .where(col(Choice.match_id) == Match.id, col(Choice.interaction_id) == sa.bindparam("interaction_id"))
+                .scalar_subquery())
     columns = [*(match.columns[key] for key in _MATCH_KEYS), *(seat.columns[key] for key in _SEAT_KEYS),
-               *(deadline.columns[key] for key in _DEADLINE_KEYS)]
+               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered]
     return (
         sa.select(*columns)
         .select_from(Match)

@@ -52,6 +52,8 @@ class MatchTransaction:
     has no state before it), so its first post is headed with the first phase."""
     private_in_reply: bool = False
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
+    answered: int | None = None
+    """The id of the choice the transaction's interaction already made (see ``_mutate``), if any."""
     deadline_row: Deadline | None = None
     deadline_read: bool = False
     settled: bool = False
