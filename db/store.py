@@ -14,6 +14,7 @@ statement cost more than the statement: see `lock_match_rows`, `bump`, `write_ch
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import functools
 import time
@@ -107,18 +108,43 @@ def alembic_config(url: str, connection: Any = None) -> Any:
 
 
 @functools.cache
-def _script_heads() -> frozenset[str]:
-    """The newest revisions of our migration scripts (read from the files once a process)."""
-    from alembic.script import ScriptDirectory
-
-    return frozenset(ScriptDirectory.from_config(alembic_config(DEFAULT_URL)).get_heads())
+def script_heads() -> frozenset[str] | None:
+    """The newest revisions of our migration scripts, read from the files' ``revision`` and
+    ``down_revision`` (once a process, without importing Alembic: its import and the loading of
+    its script directory were most of a start's wait); None if a file states them in a way not
+    read here (the upgrade then runs and decides)."""
+    revisions: set[str] = set()
+    replaced: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        found: dict[str, Any] = {}
+        for node in ast.parse(path.read_text()).body:
+            target, value = ((node.targets[0] if len(node.targets) == 1 else None, node.value)
+                             if isinstance(node, ast.Assign) else
+                             (node.target, node.value) if isinstance(node, ast.AnnAssign) else (None, None))
+            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision") and value is not None:
+                try:
+                    found[target.id] = ast.literal_eval(value)
+                except ValueError:
+                    return None
+        if not isinstance(found.get("revision"), str) or "down_revision" not in found:
+            return None
+        down = found["down_revision"]
+        downs = [] if down is None else [down] if isinstance(down, str) else list(down)
+        if not all(isinstance(revision, str) for revision in downs):
+            return None
+        revisions.add(found["revision"])
+        replaced.update(downs)
+    return frozenset(revisions - replaced) or None
 
 
 def _at_heads(sync_conn: Any) -> bool:
-    """Whether the database's stored revisions are our scripts' newest (an empty database has none)."""
-    from alembic.runtime.migration import MigrationContext
-
-    return frozenset(MigrationContext.configure(sync_conn).get_current_heads()) == _script_heads()
+    """Whether the database's stored revisions are our scripts' newest (an empty database has
+    none), read with a plain query (the table is Alembic's ``alembic_version``)."""
+    heads = script_heads()
+    if heads is None or not sa.inspect(sync_conn).has_table("alembic_version"):
+        return False
+    stored = sync_conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+    return frozenset(stored) == heads
 
 
 IDLE_IN_TRANSACTION_MS = 10_000
@@ -197,13 +223,14 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
 
     async def migrate(self, revision: str = "head") -> None:
         """Apply Alembic migrations up to ``revision`` on our own connection. A database already
-        at the newest revision is left alone without running Alembic's environment (its upgrade
-        found nothing to do in about a second on PostgreSQL, at every start of the bot and test)."""
-        from alembic import command
+        at the newest revision is left alone without importing Alembic or running its
+        environment (which found nothing to do, at every start of the bot and of a test)."""
 
         def _run(sync_conn: Any) -> None:
             if revision == "head" and _at_heads(sync_conn):
                 return
+            from alembic import command
+
             if sync_conn.dialect.name == "postgresql":
                 # Two processes starting at once: the second waits, then finds the schema at head.
                 sync_conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7306917)")

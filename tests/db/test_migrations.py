@@ -106,6 +106,15 @@ async def test_an_up_to_date_database_opens_without_running_the_migrations(
         await store.close()
 
 
+def test_the_newest_revision_is_read_from_the_scripts_as_alembic_reads_it() -> None:
+    """`Store.open` compares the database with the scripts' newest revisions read without Alembic."""
+    from alembic.script import ScriptDirectory
+
+    from db.store import alembic_config, script_heads
+
+    assert script_heads() == frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
+
+
 async def test_many_stores_opening_one_new_sqlite_file_at_once(tmp_path) -> None:
     """Switching a new file to WAL can answer "locked" at once, without SQLite's busy wait; under
     load this failed about one time in three with six stores. It must retry instead."""
