@@ -66,6 +66,9 @@ class MatchTransaction:
     prompted: eng.State | None = field(default=None, repr=False)
     open_prompts: list[eng.Prompt] = field(default_factory=list, repr=False)
     """The prompts of the state ``prompted`` (see ``prompts``)."""
+    fingerprints: dict[int, tuple[eng.Prompt, str]] = field(default_factory=dict, repr=False)
+    """Prompts fingerprinted in this transaction, by object (play.py's ``_reissue``): a state's
+    prompts are built once, and its seats' versions are given out up to three times a change."""
 
     async def deadline(self) -> Deadline | None:
         """The match's deadline, read once per transaction. Holding the row matters too: the

@@ -214,7 +214,10 @@ class Play(Transactions):
                 if seat.prompt_version is not None or seat.prompt_key is not None or seat.prompt_opened_at is not None:
                     seat.prompt_version = seat.prompt_key = seat.prompt_opened_at = None
                 continue
-            key = fingerprint(prompt)
+            known = ctx.fingerprints.get(id(prompt))  # the same prompt object as at an earlier reissue
+            if known is None or known[0] is not prompt:
+                known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
+            key = known[1]
             if seat.seat_no == actor:
                 # A sealed choice being revised, or an optional prompt passed on that stays open
                 # (a skill usable on another seat's turn): the same DM stays live, nothing is sent again.
