@@ -52,13 +52,6 @@ class MatchQueries:
         stmt = select(col(Match.id)).where(col(Match.status) == "active")
         return [stored_id(match_id) for match_id in (await session.exec(stmt)).all()]
 
-    async def choice_by_interaction(self, session: AsyncSession, match_id: int, interaction_id: str) -> Choice | None:
-        """The choice an interaction already made (a retried or doubled submit). Asked on every
-        submit and almost always none: its id alone is read (Core, no ORM row), the row only if found."""
-        found = (await (await session.connection()).execute(
-            _choice_of_interaction(), {"match_id": match_id, "interaction_id": interaction_id})).scalar()
-        return None if found is None else await session.get(Choice, found)
-
     async def first_seat_after(self, session: AsyncSession, match_id: int, seq: int) -> int | None:
         """The seat of the first choice after ``seq`` in the log."""
         stmt = (select(Choice.seat).where(col(Choice.match_id) == match_id, col(Choice.seq) > seq)
@@ -238,9 +231,3 @@ def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Sel
     pause_over = sa.exists().where(col(Match.paused_until) <= now, col(Match.status) == "paused")
     held_due = sa.exists().where(col(HeldReminder.send_at) <= now)  # by the index on send_at
     return sa.select(undo_due, seat_back, vote_due, pause_over, held_due)
-
-
-@functools.cache
-def _choice_of_interaction() -> sa.Select[int | None]:
-    return sa.select(col(Choice.id)).where(col(Choice.match_id) == sa.bindparam("match_id"),
-                                           col(Choice.interaction_id) == sa.bindparam("interaction_id"))

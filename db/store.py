@@ -14,6 +14,7 @@ statement cost more than the statement: see `lock_match_rows`, `bump`, `write_ch
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import functools
 import time
@@ -32,7 +33,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
-from sqlmodel.sql.expression import Select
 
 import engine as eng
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
@@ -66,6 +66,20 @@ def _column_keys(mapper: Any) -> frozenset[str]:
     return frozenset(column.key for column in mapper.column_attrs)
 
 
+_SHARED_COLUMNS = {"seats": frozenset({"dm_channel_id"})}
+"""Columns of a table written outside the match's transaction (a seat's DM channel, by the
+delivery: `set_dm_channel_of`): `write_changes` writes them only on the rows that changed them,
+never with the value a row was read with."""
+
+
+def _written(session: AsyncSession, row: Any, changes: dict[str, Any]) -> None:
+    """Mark the row's values as written (these ``changes``, and every value it holds): the flush
+    must not send them again, nor look at the row."""
+    state = sa.inspect(row)
+    state.dict.update(changes)
+    state._commit_all(state.dict, session.sync_session.identity_map)
+
+
 class VersionConflict(Exception):
     """Another writer changed the match between our read and our write; retry."""
 
@@ -91,6 +105,46 @@ def alembic_config(url: str, connection: Any = None) -> Any:
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg
+
+
+@functools.cache
+def script_heads() -> frozenset[str] | None:
+    """The newest revisions of our migration scripts, read from the files' ``revision`` and
+    ``down_revision`` (once a process, without importing Alembic: its import and the loading of
+    its script directory were most of a start's wait); None if a file states them in a way not
+    read here (the upgrade then runs and decides)."""
+    revisions: set[str] = set()
+    replaced: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        found: dict[str, Any] = {}
+        for node in ast.parse(path.read_text()).body:
+            target, value = ((node.targets[0] if len(node.targets) == 1 else None, node.value)
+                             if isinstance(node, ast.Assign) else
+                             (node.target, node.value) if isinstance(node, ast.AnnAssign) else (None, None))
+            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision") and value is not None:
+                try:
+                    found[target.id] = ast.literal_eval(value)
+                except ValueError:
+                    return None
+        if not isinstance(found.get("revision"), str) or "down_revision" not in found:
+            return None
+        down = found["down_revision"]
+        downs = [] if down is None else [down] if isinstance(down, str) else list(down)
+        if not all(isinstance(revision, str) for revision in downs):
+            return None
+        revisions.add(found["revision"])
+        replaced.update(downs)
+    return frozenset(revisions - replaced) or None
+
+
+def _at_heads(sync_conn: Any) -> bool:
+    """Whether the database's stored revisions are our scripts' newest (an empty database has
+    none), read with a plain query (the table is Alembic's ``alembic_version``)."""
+    heads = script_heads()
+    if heads is None or not sa.inspect(sync_conn).has_table("alembic_version"):
+        return False
+    stored = sync_conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+    return frozenset(stored) == heads
 
 
 IDLE_IN_TRANSACTION_MS = 10_000
@@ -168,10 +222,15 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             connection.stop()
 
     async def migrate(self, revision: str = "head") -> None:
-        """Apply Alembic migrations up to ``revision`` on our own connection."""
-        from alembic import command
+        """Apply Alembic migrations up to ``revision`` on our own connection. A database already
+        at the newest revision is left alone without importing Alembic or running its
+        environment (which found nothing to do, at every start of the bot and of a test)."""
 
         def _run(sync_conn: Any) -> None:
+            if revision == "head" and _at_heads(sync_conn):
+                return
+            from alembic import command
+
             if sync_conn.dialect.name == "postgresql":
                 # Two processes starting at once: the second waits, then finds the schema at head.
                 sync_conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7306917)")
@@ -206,17 +265,19 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             self.writer.release()
 
     async def lock_match_rows(
-        self, session: AsyncSession, match_id: int
-    ) -> tuple[Match, list[Seat], Deadline | None] | None:
-        """The match row for writing with its seats (in seat order) and its deadline, in one
-        statement instead of three. Fresh from the database: a retried transaction must not see
-        the failed one's rows. On SQLite the transaction holds the database's write lock from
-        BEGIN IMMEDIATE. On PostgreSQL the match row is locked first, by a statement of its own:
-        a statement that waits for a row lock sees the locked row as committed meanwhile, but
-        its other rows (the seats) as they were when it started."""
+        self, session: AsyncSession, match_id: int, interaction_id: str | None = None
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
+        """The match row for writing with its seats (in seat order), its deadline and the id of
+        the choice ``interaction_id`` already made in it (None: none; a retried or doubled
+        submit finds its first answer), in one statement instead of four. Fresh from the
+        database: a retried transaction must not see the failed one's rows. On SQLite the
+        transaction holds the database's write lock from BEGIN IMMEDIATE. On PostgreSQL the
+        match row is locked first, by a statement of its own: a statement that waits for a row
+        lock sees the locked row as committed meanwhile, but its other rows (the seats) as they
+        were when it started."""
         if self.dialect != "sqlite":
             await (await session.connection()).execute(_lock_match(), {"match_id": match_id})
-        return await self.match_rows(session, match_id)
+        return await self._match_rows(session, match_id, interaction_id)
 
     async def match_rows(
         self, session: AsyncSession, match_id: int
@@ -224,11 +285,26 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         """The match with its seats (in seat order) and its deadline, as committed, in one
         statement: the read beside `lock_match_rows` (no lock), for a seat's turn and the
         service's plain reads."""
-        rows = (await session.exec(_match_rows(), params={"match_id": match_id})).all()
+        rows = await self._match_rows(session, match_id, None)
+        return None if rows is None else rows[:3]
+
+    async def _match_rows(
+        self, session: AsyncSession, match_id: int, interaction_id: str | None
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
+        """Read through Core and made into the session's rows here (see `_attached`): the ORM's
+        loading of a three-entity join cost more than the statement."""
+        rows = (await (await session.connection()).execute(
+            _match_rows(), {"match_id": match_id, "interaction_id": interaction_id})).all()
         if not rows:
             return None
-        match, _seat, deadline = rows[0]
-        return match, [seat for _match, seat, _deadline in rows if seat is not None], deadline
+        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, -1
+        first = rows[0]
+        match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
+        seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
+                 for row in rows if row[match_end] is not None]
+        deadline = (None if first[seat_end] is None
+                    else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:deadline_end]))
+        return match, seats, deadline, first[deadline_end]
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -243,17 +319,16 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             _versioned_update(), {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
-        for key, value in changes.items():  # written: the ORM must not send them again at the flush
-            set_committed_value(match, key, value)
+        _written(session, match, changes)
 
     async def write_changes(self, session: AsyncSession, rows: Sequence[Any | None]) -> None:
-        """Write these ORM rows' changes through Core, so the flush after has little left: an
-        UPDATE by key per changed stored row (rows with the same changed columns in one
-        executemany), one INSERT for the new choices. What they leave (other new rows, deleted
-        ones, rows of other tables) the flush writes as before. Each written value is marked
-        written on its row, so the ORM sends nothing twice."""
-        updates: dict[tuple[Any, tuple[str, ...]], list[dict[str, Any]]] = {}
-        changed: list[tuple[Any, dict[str, Any]]] = []
+        """Write these ORM rows' changes through Core, so the flush after has nothing left of
+        them: one UPDATE by key per table (an executemany over its changed rows, each given the
+        columns changed on any of them, see `_SHARED_COLUMNS`), one INSERT for the new choices.
+        What they leave (other new rows, deleted ones, rows of other tables) the flush writes as
+        before. Each row written, or set only to the values it had, is marked written: the ORM
+        sends nothing twice, and a flush with nothing to write returns at once."""
+        updates: dict[tuple[Any, frozenset[str]], list[tuple[Any, dict[str, Any]]]] = {}
         choices: list[Choice] = []
         for row in rows:
             if row is None or row in session.deleted:
@@ -261,21 +336,25 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             state = sa.inspect(row)
             if state.pending and isinstance(row, Choice):
                 choices.append(row)
-            elif state.persistent and not state.deleted:
+            elif state.persistent and not state.deleted and state.modified:
                 changes = pending_changes(row)
                 if not changes:
+                    _written(session, row, changes)  # only set to the values it had
                     continue
                 if isinstance(row, Deadline):
                     changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
-                [key] = state.identity
-                updates.setdefault((state.mapper, tuple(sorted(changes))), []).append({"row_key": key, **changes})
-                changed.append((row, changes))
+                shared = frozenset(changes).intersection(_SHARED_COLUMNS.get(state.mapper.local_table.name, ()))
+                updates.setdefault((state.mapper, shared), []).append((row, changes))
         connection = await session.connection()
-        for (mapper, _columns), params in updates.items():
+        for (mapper, _shared), changed in updates.items():
+            # the columns changed on any of these rows (the others given the values they hold)
+            keys = set().union(*(changes for _row, changes in changed))
+            params = [{"row_key": sa.inspect(row).identity[0],
+                       **{key: changes[key] if key in changes else sa.inspect(row).dict[key] for key in keys}}
+                      for row, changes in changed]
             await connection.execute(_update_by_key(mapper), params)
-        for row, changes in changed:
-            for key, value in changes.items():
-                set_committed_value(row, key, value)
+            for row, changes in changed:
+                _written(session, row, changes)
         if choices:
             columns = _column_keys(sa.inspect(Choice))
             values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
@@ -421,17 +500,59 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             )
 
 
+_MATCH_KEYS = tuple(column.key for column in sa.inspect(Match).column_attrs)
+_SEAT_KEYS = tuple(column.key for column in sa.inspect(Seat).column_attrs)
+_DEADLINE_KEYS = tuple(column.key for column in sa.inspect(Deadline).column_attrs)
+_MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
+
+
 @functools.cache
-def _match_rows() -> Select[Match, Seat, Deadline]:
-    """The statement of `lock_match_rows`, built once (building it costs more than running it)."""
+def _match_rows() -> sa.Select[Any]:
+    """The statement of `match_rows`: the columns of the match, each seat and the deadline, in
+    the order of the mapped attributes, then the id of the choice made by an interaction (NULL
+    when none, or no interaction is asked), built once (building it costs more than running it)."""
+    match, seat, deadline = (sa.inspect(model) for model in (Match, Seat, Deadline))
+    answered = (sa.select(col(Choice.id))
+                .where(col(Choice.match_id) == Match.id, col(Choice.interaction_id) == sa.bindparam("interaction_id"))
+                .scalar_subquery())
+    columns = [*(match.columns[key] for key in _MATCH_KEYS), *(seat.columns[key] for key in _SEAT_KEYS),
+               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered]
     return (
-        select(Match, Seat, Deadline)
+        sa.select(*columns)
+        .select_from(Match)
         .outerjoin(Seat, col(Seat.match_id) == Match.id)
         .outerjoin(Deadline, col(Deadline.match_id) == Match.id)
         .where(col(Match.id) == sa.bindparam("match_id"))
         .order_by(col(Seat.seat_no))
-        .execution_options(populate_existing=True)
     )
+
+
+def _attached(session: AsyncSession, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
+    """The session's row of ``model`` holding these column values as committed, made as the ORM's
+    loading makes one (no validation: the values come from the database; the row enters the
+    identity map as a loaded one) without its work per row. A row of the same key already in
+    the session is refreshed instead, as a load with ``populate_existing`` would."""
+    mapper = sa.inspect(model)
+    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
+    sync_session = session.sync_session
+    existing = sync_session.identity_map.get(key)
+    if existing is not None:
+        for name, value in zip(keys, values, strict=True):
+            set_committed_value(existing, name, value)
+        return existing
+    row = mapper.class_manager.new_instance()
+    row.__dict__.update(zip(keys, values, strict=True))
+    state = sa.inspect(row)
+    state.key = key
+    state.session_id = sync_session.hash_key
+    sync_session.identity_map.add(state)
+    return row
+
+
+@functools.cache
+def _key_positions(mapper: Any, keys: tuple[str, ...]) -> tuple[int, ...]:
+    """Where the mapper's primary key columns are among ``keys``."""
+    return tuple(keys.index(mapper.get_property_by_column(column).key) for column in mapper.primary_key)
 
 
 @functools.cache

@@ -119,9 +119,10 @@ class AwayService(Transactions):
     @staticmethod
     def come_back(seat: Seat) -> None:
         """The player is back (acting, or the time is over): no AI takeover, no absence."""
-        seat.away_until = None
-        seat.ai_takeover = False
-        seat.missed = 0
+        if seat.away_until is not None or seat.ai_takeover or seat.missed:  # set only a change: sets cost
+            seat.away_until = None
+            seat.ai_takeover = False
+            seat.missed = 0
 
     async def _wait_for_return(self, ctx: MatchTransaction, seat: Seat) -> None:
         """A ``pause`` absence: if the seat owes under the running deadline, that deadline's clock

@@ -52,6 +52,8 @@ class MatchTransaction:
     has no state before it), so its first post is headed with the first phase."""
     private_in_reply: bool = False
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
+    answered: int | None = None
+    """The id of the choice the transaction's interaction already made (see ``_mutate``), if any."""
     deadline_row: Deadline | None = None
     deadline_read: bool = False
     settled: bool = False
@@ -61,6 +63,12 @@ class MatchTransaction:
     """(seat, prompt fingerprint) of optional prompts the AI answered -> ``ai_owed`` then."""
     ai_owed: int = 0
     """Owed choices the AI made in this transaction."""
+    prompted: eng.State | None = field(default=None, repr=False)
+    open_prompts: list[eng.Prompt] = field(default_factory=list, repr=False)
+    """The prompts of the state ``prompted`` (see ``prompts``)."""
+    fingerprints: dict[int, tuple[eng.Prompt, str]] = field(default_factory=dict, repr=False)
+    """Prompts fingerprinted in this transaction, by object (play.py's ``_reissue``): a state's
+    prompts are built once, and its seats' versions are given out up to three times a change."""
 
     async def deadline(self) -> Deadline | None:
         """The match's deadline, read once per transaction. Holding the row matters too: the
@@ -98,9 +106,14 @@ class MatchTransaction:
         raise NotSeated("You have no seat in this match.")
 
     def prompts(self) -> list[eng.Prompt]:
+        """The open prompts of the current state, built once per state: a change asks for them
+        several times (the choice, its new prompt versions, the AI's turns, the notices), and
+        states are never changed in place (each choice makes a new one)."""
         if self.state is None or self.match.status not in ("active", "paused"):
             return []
-        return self.game.prompts(self.state)
+        if self.prompted is not self.state:
+            self.open_prompts, self.prompted = self.game.prompts(self.state), self.state
+        return list(self.open_prompts)
 
     def notice(self, kind: str, payload: Payload, *, user_id: int | None = None, seat: int | None = None) -> None:
         """Queue a notice; ``user_id`` (and its ``seat``) for a DM, else it goes to the match channel."""

@@ -59,8 +59,8 @@ class Play(Transactions):
             raise BadChoice("An interaction id must have 1 to 100 characters.")
 
         async def fn(ctx: MatchTransaction) -> SubmitResult:
-            if interaction_id is not None:
-                seen = await self.store.choice_by_interaction(ctx.session, match_id, interaction_id)
+            if ctx.answered is not None:  # this interaction's choice was made already: its answer again
+                seen = await ctx.session.get(Choice, ctx.answered)
                 if seen is not None and seen.outcome is not None:
                     return SubmitResult(**{**seen.outcome, "duplicate": True})
             seat = ctx.seat_of(user_id)
@@ -104,7 +104,7 @@ class Play(Transactions):
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result
 
-        return await self._mutate(match_id, fn)
+        return await self._mutate(match_id, fn, interaction_id=interaction_id)
 
     async def pending_prompt(self, match_id: int, user_id: int) -> PendingPrompt | None:
         """The seat's open prompt (an answered secret one may still be revised).
@@ -209,10 +209,15 @@ class Play(Transactions):
         by_seat = {p.seat: p for p in ctx.prompts()}
         for seat in ctx.seats:
             prompt = by_seat.get(seat.seat_no)
+            # a row's attribute set costs (SQLModel, the ORM's change record): only changes are set
             if prompt is None:
-                seat.prompt_version = seat.prompt_key = seat.prompt_opened_at = None
+                if seat.prompt_version is not None or seat.prompt_key is not None or seat.prompt_opened_at is not None:
+                    seat.prompt_version = seat.prompt_key = seat.prompt_opened_at = None
                 continue
-            key = fingerprint(prompt)
+            known = ctx.fingerprints.get(id(prompt))  # the same prompt object as at an earlier reissue
+            if known is None or known[0] is not prompt:
+                known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
+            key = known[1]
             if seat.seat_no == actor:
                 # A sealed choice being revised, or an optional prompt passed on that stays open
                 # (a skill usable on another seat's turn): the same DM stays live, nothing is sent again.
@@ -222,7 +227,8 @@ class Play(Transactions):
             if not keep:
                 seat.prompt_version = ctx.match.step
                 seat.prompt_opened_at = ctx.now  # a player's answer time counts from here
-            seat.prompt_key = key
+            if seat.prompt_key != key:
+                seat.prompt_key = key
 
     async def _nudges_of(self, ctx: MatchTransaction, user_id: int, in_guild: bool) -> tuple[list[int], list[int]]:
         """The reminder DMs and the channel "your turn" mention this user got while the match

@@ -39,25 +39,29 @@ class Transactions(ServiceParts):
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[Callable[[], T]]],
-                      retries: int = 8) -> T: ...
+                      retries: int = 8, *, interaction_id: str | None = None) -> T: ...
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T]],
-                      retries: int = 8) -> T: ...
+                      retries: int = 8, *, interaction_id: str | None = None) -> T: ...
 
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T | Callable[[], T]]],
-                      retries: int = 8) -> T:
+                      retries: int = 8, *, interaction_id: str | None = None) -> T:
         """Run ``fn`` in one transaction on the match, retried whole on a version conflict.
         A callable ``fn`` returns is called after the commit, so it shows the new version (the
-        first overload: ``_mutate`` returns what that callable returns)."""
+        first overload: ``_mutate`` returns what that callable returns). With ``interaction_id``
+        the choice that interaction already made is looked up with the match's rows
+        (``MatchTransaction.answered``)."""
         async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
                     async with self.store.write() as session:
-                        rows = await self.store.lock_match_rows(session, match_id)
+                        rows = await self.store.lock_match_rows(session, match_id, interaction_id)
                         if rows is None:
                             raise NoMatch(f"There is no match {match_id}.")
-                        ctx = await self._context(session, *rows)
+                        match, seats, deadline, answered = rows
+                        ctx = await self._context(session, match, seats, deadline)
+                        ctx.answered = answered
                         out = await fn(ctx)
                         await self._finish(ctx)
                         think = self._think_owed(ctx)

@@ -65,6 +65,56 @@ async def test_two_stores_migrating_at_once(db_url: str) -> None:
     assert {t.__tablename__ for t in TABLES} <= await _tables(db_url)
 
 
+async def test_an_up_to_date_database_opens_without_running_the_migrations(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database at the newest revision opens without Alembic's upgrade (a second at every start
+    of the bot on PostgreSQL); one a revision behind is still brought to the newest."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from db import Store
+    from db.store import alembic_config
+    from tests.db.conftest import downgrade
+
+    upgrades: list[str] = []
+    upgrade = command.upgrade
+
+    def counted(config: Config, revision: str, **kwargs: object) -> None:
+        upgrades.append(revision)
+        upgrade(config, revision, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "upgrade", counted)
+    store = await Store.open(db_url)
+    assert upgrades == ["head"]  # a new database is migrated
+    await store.close()
+
+    store = await Store.open(db_url)
+    assert upgrades == ["head"]  # at the newest: no upgrade ran
+    head = ScriptDirectory.from_config(alembic_config(db_url)).get_current_head()
+    previous = ScriptDirectory.from_config(alembic_config(db_url)).get_revision(head).down_revision
+    assert isinstance(previous, str)
+    await downgrade(store, previous)
+    await store.close()
+
+    store = await Store.open(db_url)
+    try:
+        assert upgrades == ["head", "head"]  # a revision behind: upgraded again
+        async with store.engine.connect() as conn:
+            current = await conn.run_sync(lambda c: MigrationContext.configure(c).get_current_revision())
+        assert current == head
+    finally:
+        await store.close()
+
+
+def test_the_newest_revision_is_read_from_the_scripts_as_alembic_reads_it() -> None:
+    """`Store.open` compares the database with the scripts' newest revisions read without Alembic."""
+    from alembic.script import ScriptDirectory
+
+    from db.store import alembic_config, script_heads
+
+    assert script_heads() == frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
+
+
 async def test_many_stores_opening_one_new_sqlite_file_at_once(tmp_path) -> None:
     """Switching a new file to WAL can answer "locked" at once, without SQLite's busy wait; under
     load this failed about one time in three with six stores. It must retry instead."""

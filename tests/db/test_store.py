@@ -236,3 +236,53 @@ async def test_a_write_that_gets_no_turn_in_time_is_refused_busy_and_writes_noth
         release.set()
         await asyncio.gather(*holders, return_exceptions=True)
         await store.close()
+
+
+async def test_sqlite_transactions_end_as_they_should_with_one_trip_statements(tmp_path: Any,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SQLite connection's own cursor and rollback (db/sqlite_connection.py): rows, counts
+    and new ids read as before; a failed write is rolled back and leaves no write lock (another
+    connection takes it at once); a committed one is given back to the pool without a rollback."""
+    import sqlite3
+
+    from db.sqlite_connection import OnceStopped
+
+    path = tmp_path / "trips.db"
+    store = await Store.open(f"sqlite+aiosqlite:///{path}")
+    rollbacks: list[bool] = []
+    sent = OnceStopped._execute
+
+    async def counted(self: OnceStopped, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if getattr(fn, "__name__", "") == "rollback":
+            rollbacks.append(True)
+        return await sent(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(OnceStopped, "_execute", counted)
+    now = datetime(2026, 5, 1, tzinfo=UTC)
+    try:
+        async with store.write() as session:
+            connection = await session.connection()
+            inserted = await connection.execute(sa.text("INSERT INTO secrets (name, value, created_at) "
+                                                        "VALUES ('a', 'x', :now), ('b', 'y', :now)"), {"now": now})
+            assert inserted.rowcount == 2
+            updated = await connection.execute(sa.text("UPDATE secrets SET value = 'z' WHERE name IN ('a', 'b')"))
+            assert updated.rowcount == 2
+        assert rollbacks == []  # committed: nothing to roll back on its way back to the pool
+
+        with pytest.raises(RuntimeError):
+            async with store.write() as session:
+                await (await session.connection()).execute(sa.text("DELETE FROM secrets"))
+                raise RuntimeError("the change fails half-way")
+        assert rollbacks == [True]
+        other = sqlite3.connect(path, timeout=0)  # no busy wait: a lock left behind fails at once
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.rollback()
+        finally:
+            other.close()
+
+        async with store.read() as session:
+            rows = (await session.execute(sa.text("SELECT name, value FROM secrets ORDER BY name"))).all()
+        assert [tuple(row) for row in rows] == [("a", "z"), ("b", "z")]
+    finally:
+        await store.close()
