@@ -66,6 +66,9 @@ class Watch:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._events: dict[int, asyncio.Event] = {}
+        self.edits: Counter[str] = Counter()
+        """Message edits by what they edited (a turn DM, a reminder, the board, ...) and whether
+        the message looked the same afterwards (``unchanged``)."""
         create, edit = fake.create_message, fake.edit_message
 
         def create_message(channel: Channel, body: dict, files: list, **kwargs: Any) -> Message:
@@ -73,8 +76,16 @@ class Watch:
             self._fire(channel.id)
             return msg
 
+        last_edit: dict[int, float] = {}
+
         def edit_message(msg: Message, body: dict, files: list) -> Message:
+            before, had = _looks(msg), _edited(msg)
             out = edit(msg, body, files)
+            now = time.monotonic()
+            again = now - last_edit.get(msg.id, msg.created) < 1.0
+            last_edit[msg.id] = now
+            self.edits[f"{had} -> {_edited(msg)}{' unchanged' if _looks(out) == before else ''}"
+                       f"{' (<1 s after the last write)' if again else ''}"] += 1
             self._fire(msg.channel.id)
             return out
 
@@ -103,6 +114,25 @@ class Watch:
             finally:
                 for w in waits:
                     w.cancel()
+
+
+def _looks(msg: Message) -> str:
+    """What a player sees of a message (its text, components and attachment names)."""
+    return json.dumps([msg.content, msg.components, [a.filename for a in msg.attachments]], sort_keys=True)
+
+
+def _edited(msg: Message) -> str:
+    """What kind of message an edit went to, told from what it shows."""
+    ids = re.findall(r'"custom_id": "([^"]+)"', json.dumps(msg.components))
+    if msg.channel.is_dm:
+        if msg.content.startswith("Reminder"):
+            return "reminder DM"
+        return "turn DM (asks)" if ids else "DM, no components"
+    if any(i.startswith("wh:b:") for i in ids):
+        return "status board"
+    if msg.button("Join") is not None or "joined" in msg.content or "lobby" in msg.content.lower():
+        return "lobby"
+    return "channel post"
 
 
 @dataclass
@@ -370,6 +400,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
     print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction) by route: "
           f"{routes(fake)}")
+    print(f"message edits {sum(watch.edits.values())}: "
+          f"{', '.join(f'{kind} {count}' for kind, count in watch.edits.most_common())}")
     print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
           f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")

@@ -162,18 +162,17 @@ class DirectMessages:
 
     async def reconcile(self, match_id: int) -> None:
         """After a match's notices went out: each seat's turn DM as the match stands now (a
-        sealed choice revealed, a turn the AI played, a match over), and its reminder DMs. Best
-        effort: a failure here loses nothing, the next reconciling renders the same."""
+        sealed choice revealed, a turn the AI played, a match over), and its reminder DMs (all
+        seats read at once; only a DM out of date is read again and written). Best effort: a
+        failure here loses nothing, the next reconciling renders the same."""
         try:
             if not await self.bot.holds_lease("deliver"):
                 return
             await asked_dms.close(self, match_id)
-            info = await self.svc.get_match(match_id)
-            for seat in info.seats:
-                if seat.user_id is not None:
-                    if not await self.bot.holds_lease("deliver"):
-                        return  # paused past the lease meanwhile: the holder brings the DMs up to date
-                    async with self.gate:
-                        await prompt_dms.reconcile_seat(self, match_id, seat.seat)
+            for seat in await prompt_dms.out_of_date(self, match_id):
+                if not await self.bot.holds_lease("deliver"):
+                    return  # paused past the lease meanwhile: the holder brings the DMs up to date
+                async with self.gate:
+                    await prompt_dms.reconcile_seat(self, match_id, seat)
         except Exception:
             log.exception("could not bring the turn DMs of match %s up to date", match_id)

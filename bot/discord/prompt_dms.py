@@ -55,6 +55,8 @@ class TurnDmService(Protocol):
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None: ...
 
+    async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]: ...
+
 
 class TurnDms(Protocol):
     """What the turn DMs use of the delivery: the messenger (for the seat's table link), the
@@ -152,16 +154,39 @@ async def reconcile_seat(delivery: TurnDms, match_id: int, seat: int) -> str | N
         if await delivery.dms_closed(match_id, seat):
             return str(ref)
         shown = delivery.turns.shown.get(ref)
-        if shown is None or not shown.final:
-            rendered = turn_dm.render(turn, shown.head if shown else [], shown.notes if shown else [])
-            # A DM this process never wrote (it restarted) shows its prompt as delivered.
-            assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
-            same = rendered.digest == assumed
-            if not same:
-                await _write_turn(delivery, turn, ref, rendered, shown)
+        rendered = _rendered(turn, shown)
+        if rendered is not None:
+            await _write_turn(delivery, turn, ref, rendered, shown)
         if not turn.live:
             await _close_reminders(delivery, turn)
         return str(ref)
+
+async def out_of_date(delivery: TurnDms, match_id: int) -> list[int]:
+    """The seats whose turn DM (or a reminder of its ended turn) no longer shows what the match
+    says, from one read of every seat's turn. Each is then brought up to date by
+    ``reconcile_seat``, which reads its turn again under the seat's hold before it writes: a DM
+    written meanwhile by another holder is never overwritten with an older match."""
+    turns = await delivery.svc.seat_turns(match_id)
+    return [seat for seat, turn in sorted(turns.items()) if _out_of_date(delivery, turn)]
+
+def _rendered(turn: SeatTurn, shown: Shown | None) -> turn_dm.Rendered | None:
+    """What the turn DM should show now, when that is not what it shows (None: it is right)."""
+    if shown is not None and shown.final:
+        return None
+    rendered = turn_dm.render(turn, shown.head if shown else [], shown.notes if shown else [])
+    # A DM this process never wrote (it restarted) shows its prompt as delivered.
+    assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
+    return None if rendered.digest == assumed else rendered
+
+def _out_of_date(delivery: TurnDms, turn: SeatTurn) -> bool:
+    """Whether the seat's turn DM, or a reminder of its ended turn, shows other than ``turn``."""
+    if turn.subject is None or turn.subject.dm is None:
+        return False
+    if _rendered(turn, delivery.turns.shown.get(turn.subject.dm)) is not None:
+        return True
+    if turn.live or turn_dm.reminder_text(turn) is None:
+        return False
+    return any(not (delivery.turns.shown.get(ref) or Shown()).final for ref in turn.reminders)
 
 async def _finalize(delivery: TurnDms, previous: SeatTurn, until: int | None) -> None:
     """A new turn DM supersedes the seat's previous one: that one takes its final form (what
