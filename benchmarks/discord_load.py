@@ -84,8 +84,9 @@ class Watch:
             now = time.monotonic()
             again = now - last_edit.get(msg.id, msg.created) < 1.0
             last_edit[msg.id] = now
-            self.edits[f"{had} -> {_edited(msg)}{' unchanged' if _looks(out) == before else ''}"
-                       f"{' (<1 s after the last write)' if again else ''}"] += 1
+            after = _looks(out)
+            same = " unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before) else ""
+            self.edits[f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"] += 1
             self._fire(msg.channel.id)
             return out
 
@@ -119,6 +120,11 @@ class Watch:
 def _looks(msg: Message) -> str:
     """What a player sees of a message (its text, components and attachment names)."""
     return json.dumps([msg.content, msg.components, [a.filename for a in msg.attachments]], sort_keys=True)
+
+
+def _untimed(looks: str) -> str:
+    """What a message shows with its Discord timestamps (``<t:...>``) left out."""
+    return re.sub(r"<t:[0-9]+(:[a-zA-Z])?>", "<t>", looks)
 
 
 def _edited(msg: Message) -> str:
