@@ -40,12 +40,12 @@ from bot.discord.sending import (
 )
 from bot.discord.threads import Archives
 from bot.service import Notice
-from bot.service.outbox import PHASE_POST_KINDS, Fence, Mark, target_of
+from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import DeliveryBatch, DeliveryRound, Fence
+    from bot.service.outbox import DeliveryBatch, Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -127,6 +127,11 @@ class Delivery(DirectMessages):
     def __init__(self, bot: Outbound) -> None:
         self.bot = bot
         self.wake = asyncio.Event()
+        self.woken: set[int] = set()
+        """Matches named by the wakes since the last round (``wake_for``): a round woken only
+        for them starts their workers without reading the queue."""
+        self.full_at = 0.0
+        """When the last round that read the whole queue ran (monotonic)."""
         self.gate = asyncio.Semaphore(PARALLEL_SENDS)
         self.workers: dict[int, asyncio.Task[int]] = {}
         self.again: set[int] = set()
@@ -187,8 +192,13 @@ class Delivery(DirectMessages):
                 self.wake.clear()
                 if stopping.is_set():
                     break
+                woken, self.woken = self.woken, set()
                 try:
-                    await self.dispatch()
+                    if woken and time.monotonic() - self.full_at < every:
+                        await self.dispatch(only=woken)
+                    else:
+                        self.full_at = time.monotonic()
+                        await self.dispatch()
                     metrics.loop_ran("deliver")
                 except Exception:
                     log.exception("delivery round failed; retrying on the next round")
@@ -214,14 +224,25 @@ class Delivery(DirectMessages):
         running = [self.workers.get(match_id), self.boards.tasks.get(match_id), self.lobbies.tasks.get(match_id)]
         return all(task is None or task.done() for task in running)
 
-    async def dispatch(self) -> list[asyncio.Task[int]]:
-        """Start a worker for each match with something to deliver (or a probe due) that has none."""
+    def wake_for(self, match_id: int | None = None) -> None:
+        """New notices were written (for ``match_id``, when known): a round now. A round woken
+        only for named matches starts their workers without reading the queue (their first
+        read finds their notices); the whole queue is still read every round period."""
+        if match_id is not None:
+            self.woken.add(match_id)
+        else:
+            self.full_at = 0.0
+        self.wake.set()
+
+    async def dispatch(self, only: set[int] | None = None) -> list[asyncio.Task[int]]:
+        """Start a worker for each match with something to deliver (or a probe due) that has
+        none; with ``only``, for those matches, without reading the queue (no probe)."""
         if not await self.bot.holds_lease("deliver"):
             self.closed_dms.clear()
             return []
         started = []
         now = time.monotonic()
-        queue = await self.svc.delivery_round(MATCHES_PER_ROUND)
+        queue = DeliveryRound(sorted(only)) if only is not None else await self.svc.delivery_round(MATCHES_PER_ROUND)
         for match_id in queue.matches:
             running = self.workers.get(match_id)
             if running is not None and not running.done():

@@ -46,7 +46,7 @@ def _leases(svc: Any) -> Leases:
 
 def _wiring(svc: Svc) -> Any:
     """What the router acts through: the service, no messenger needed, a delivery to wake."""
-    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda: None, seat_turns=SeatTurns())
+    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda *_match: None, seat_turns=SeatTurns())
 
 
 def _host(svc: Any) -> Any:
