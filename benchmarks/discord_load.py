@@ -67,6 +67,8 @@ class Watch:
     def __init__(self, fake: FakeDiscord) -> None:
         self._events: dict[int, asyncio.Event] = {}
         self.edits: Counter[str] = Counter()
+        self.examples: list[tuple[str, str, str]] = []
+        """Some edits that came within a second of the message's last write: (kind, before, after)."""
         """Message edits by what they edited (a turn DM, a reminder, the board, ...) and whether
         the message looked the same afterwards (``unchanged``)."""
         create, edit = fake.create_message, fake.edit_message
@@ -86,7 +88,10 @@ class Watch:
             last_edit[msg.id] = now
             after = _looks(out)
             same = " unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before) else ""
-            self.edits[f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"] += 1
+            kind = f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"
+            self.edits[kind] += 1
+            if again and len(self.examples) < 400:
+                self.examples.append((kind, before, after))
             self._fire(msg.channel.id)
             return out
 
@@ -408,6 +413,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
           f"{routes(fake)}")
     print(f"message edits {sum(watch.edits.values())}: "
           f"{', '.join(f'{kind} {count}' for kind, count in watch.edits.most_common())}")
+    if args.edit_examples:
+        Path(args.edit_examples).write_text(json.dumps(watch.examples, indent=1))
     print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
           f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
@@ -566,6 +573,7 @@ def main() -> int:
                         help="the bot's WARHOST_SEARCH_MS, CPU ms per search decision (default: its own, 1000)")
     parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")
     parser.add_argument("--bot-log", help="copy the bot's log to this file")
+    parser.add_argument("--edit-examples", help="write edits that came within a second of the last write here (JSON)")
     parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")
     parser.add_argument("--profile", help="run the bot under cProfile and write its stats to this file")
     parser.add_argument("--rate-scale", type=float, default=1.0,
