@@ -159,6 +159,9 @@ class Delivery(DirectMessages):
         delivers now (user id -> settings); gone when the worker ends."""
         self.blocked: dict[int, bool] = {}
         """Match -> whether one of its targets was blocked when its worker read the batch it delivers now."""
+        self.players: dict[int, list[int]] = {}
+        """Match -> the seats players held when its turn DMs were last brought up to date: held
+        while the next reconciling reads (a seat that changed hands meanwhile is read again)."""
         self.marks: dict[int, list[tuple[Mark, Notice]]] = {}
         """Match -> the delivered marks of its notices that went out and wait to be written
         together (``READS_MARKS``): until a mark comes MARK_WAIT s after the first, a sender

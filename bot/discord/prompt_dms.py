@@ -53,6 +53,8 @@ class TurnDmService(Protocol):
 
     def seat_fence(self, match_id: int, seat_no: int) -> AbstractAsyncContextManager[None]: ...
 
+    def seats_fence(self, match_id: int, seats: list[int]) -> AbstractAsyncContextManager[None]: ...
+
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None: ...
 
     async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]: ...
@@ -148,26 +150,41 @@ async def reconcile_seat(delivery: TurnDms, match_id: int, seat: int) -> str | N
     """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""
     async with delivery.turns.hold(match_id, seat, delivery.svc.seat_fence):
         turn = await delivery.svc.seat_turn(match_id, seat)
-        if turn is None or turn.subject is None or turn.subject.dm is None:
-            return None
-        ref = turn.subject.dm
-        if await delivery.dms_closed(match_id, seat):
-            return str(ref)
-        shown = delivery.turns.shown.get(ref)
-        rendered = _rendered(turn, shown)
-        if rendered is not None:
-            await _write_turn(delivery, turn, ref, rendered, shown)
-        if not turn.live:
-            await _close_reminders(delivery, turn)
-        return str(ref)
+        return None if turn is None else await _bring_up_to_date(delivery, turn)
 
-async def out_of_date(delivery: TurnDms, match_id: int) -> list[int]:
-    """The seats whose turn DM (or a reminder of its ended turn) no longer shows what the match
-    says, from one read of every seat's turn. Each is then brought up to date by
-    ``reconcile_seat``, which reads its turn again under the seat's hold before it writes: a DM
-    written meanwhile by another holder is never overwritten with an older match."""
-    turns = await delivery.svc.seat_turns(match_id)
-    return [seat for seat, turn in sorted(turns.items()) if _out_of_date(delivery, turn)]
+async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> list[int]:
+    """Bring every seat's turn DM of the match up to date from one read of all seats' turns,
+    made holding the seats ``held`` (those known to be players'), so their DMs are written from
+    it. A seat not held whose DM that read finds out of date is brought up to date on its own
+    (``reconcile_seat``: read again under its hold), so no write shows an older match than
+    another writer did. Returns the seats players hold now (the ones to hold next time)."""
+    async with delivery.turns.hold_seats(match_id, held, delivery.svc.seats_fence):
+        turns = await delivery.svc.seat_turns(match_id)
+        for seat, turn in sorted(turns.items()):
+            if seat in held and _out_of_date(delivery, turn):
+                await delivery.ensure_lease()  # paused past the lease meanwhile: the holder writes them
+                await _bring_up_to_date(delivery, turn)
+    for seat, turn in sorted(turns.items()):
+        if seat not in held and _out_of_date(delivery, turn):
+            await delivery.ensure_lease()
+            await reconcile_seat(delivery, match_id, seat)
+    return sorted(turns)
+
+async def _bring_up_to_date(delivery: TurnDms, turn: SeatTurn) -> str | None:
+    """Write the seat's turn DM (and close the reminders of its ended turn) when it shows other
+    than ``turn``, read under the seat's hold; its ref."""
+    if turn.subject is None or turn.subject.dm is None:
+        return None
+    ref = turn.subject.dm
+    if await delivery.dms_closed(turn.match_id, turn.seat):
+        return str(ref)
+    shown = delivery.turns.shown.get(ref)
+    rendered = _rendered(turn, shown)
+    if rendered is not None:
+        await _write_turn(delivery, turn, ref, rendered, shown)
+    if not turn.live:
+        await _close_reminders(delivery, turn)
+    return str(ref)
 
 def _rendered(turn: SeatTurn, shown: Shown | None) -> turn_dm.Rendered | None:
     """What the turn DM should show now, when that is not what it shows (None: it is right)."""

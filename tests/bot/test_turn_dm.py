@@ -140,7 +140,8 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
 
     svc = SimpleNamespace(seat_turn=seat_turn, seat_turns=seat_turns, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
                           newer_prompt=newer_prompt, notify_prefs=notify_prefs, clock=lambda: datetime.now(UTC),
-                          seat_fence=lambda _match_id, _seat: contextlib.nullcontext())  # one process here
+                          seat_fence=lambda _match_id, _seat: contextlib.nullcontext(),  # one process here
+                          seats_fence=lambda _match_id, _seats: contextlib.nullcontext())
     async def holds_lease(_name: str) -> bool:
         return bot.lease
 
