@@ -66,6 +66,11 @@ class Watch:
 
     def __init__(self, fake: FakeDiscord) -> None:
         self._events: dict[int, asyncio.Event] = {}
+        self.edits: Counter[str] = Counter()
+        self.examples: list[tuple[str, str, str]] = []
+        """Some edits that came within a second of the message's last write: (kind, before, after)."""
+        """Message edits by what they edited (a turn DM, a reminder, the board, ...) and whether
+        the message looked the same afterwards (``unchanged``)."""
         create, edit = fake.create_message, fake.edit_message
 
         def create_message(channel: Channel, body: dict, files: list, **kwargs: Any) -> Message:
@@ -73,8 +78,20 @@ class Watch:
             self._fire(channel.id)
             return msg
 
+        last_edit: dict[int, float] = {}
+
         def edit_message(msg: Message, body: dict, files: list) -> Message:
+            before, had = _looks(msg), _edited(msg)
             out = edit(msg, body, files)
+            now = time.monotonic()
+            again = now - last_edit.get(msg.id, msg.created) < 1.0
+            last_edit[msg.id] = now
+            after = _looks(out)
+            same = " unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before) else ""
+            kind = f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"
+            self.edits[kind] += 1
+            if again and len(self.examples) < 400:
+                self.examples.append((kind, before, after))
             self._fire(msg.channel.id)
             return out
 
@@ -103,6 +120,30 @@ class Watch:
             finally:
                 for w in waits:
                     w.cancel()
+
+
+def _looks(msg: Message) -> str:
+    """What a player sees of a message (its text, components and attachment names)."""
+    return json.dumps([msg.content, msg.components, [a.filename for a in msg.attachments]], sort_keys=True)
+
+
+def _untimed(looks: str) -> str:
+    """What a message shows with its Discord timestamps (``<t:...>``) left out."""
+    return re.sub(r"<t:[0-9]+(:[a-zA-Z])?>", "<t>", looks)
+
+
+def _edited(msg: Message) -> str:
+    """What kind of message an edit went to, told from what it shows."""
+    ids = re.findall(r'"custom_id": "([^"]+)"', json.dumps(msg.components))
+    if msg.channel.is_dm:
+        if msg.content.startswith("Reminder"):
+            return "reminder DM"
+        return "turn DM (asks)" if ids else "DM, no components"
+    if any(i.startswith("wh:b:") for i in ids):
+        return "status board"
+    if msg.button("Join") is not None or "joined" in msg.content or "lobby" in msg.content.lower():
+        return "lobby"
+    return "channel post"
 
 
 @dataclass
@@ -370,6 +411,10 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
     print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction) by route: "
           f"{routes(fake)}")
+    print(f"message edits {sum(watch.edits.values())}: "
+          f"{', '.join(f'{kind} {count}' for kind, count in watch.edits.most_common())}")
+    if args.edit_examples:
+        Path(args.edit_examples).write_text(json.dumps(watch.examples, indent=1))
     print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
           f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
@@ -528,6 +573,7 @@ def main() -> int:
                         help="the bot's WARHOST_SEARCH_MS, CPU ms per search decision (default: its own, 1000)")
     parser.add_argument("--db", default="sqlite", help="sqlite (default), postgres, or a database URL")
     parser.add_argument("--bot-log", help="copy the bot's log to this file")
+    parser.add_argument("--edit-examples", help="write edits that came within a second of the last write here (JSON)")
     parser.add_argument("--workdir", help="keep the SQLite file and the bot's log in this directory")
     parser.add_argument("--profile", help="run the bot under cProfile and write its stats to this file")
     parser.add_argument("--rate-scale", type=float, default=1.0,

@@ -8,7 +8,7 @@ notices; parking keeps a refused target's notices out of the queue until it work
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -101,6 +101,15 @@ def _lease_is(fence: Fence) -> ColumnElement[bool]:
 
 def _waiting() -> ColumnElement[bool]:
     return sa.and_(col(Notice.delivered_at).is_(None), col(Notice.parked_reason).is_(None))
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A notice that went out: where (its ref) and when, for its delivered mark."""
+
+    notice_id: int
+    ref: str | None
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -258,6 +267,27 @@ class OutboxQueries:
                     payload=delivered_payload_sql(connection.dialect.name))
         )
         return bool(result.rowcount)
+
+    async def mark_all_delivered(self, session: AsyncSession, marks: Sequence[Mark],
+                                 fence: Fence | None = None) -> int:
+        """``mark_delivered`` for several notices in one UPDATE, each with its own ref and time
+        (when it went out); returns how many were written (one already marked is not)."""
+        if not marks:
+            return 0
+        connection = await session.connection()
+        ids = [mark.notice_id for mark in marks]
+        cond = sa.and_(col(Notice.id).in_(ids), col(Notice.delivered_at).is_(None))
+        if fence is not None:
+            cond = sa.and_(cond, _lease_is(fence))
+        at = sa.case({mark.notice_id: sa.literal(mark.at, Notice.__table__.c.delivered_at.type)  # type: ignore[attr-defined]
+                      for mark in marks}, value=col(Notice.id))
+        refs = sa.case({mark.notice_id: sa.literal(mark.ref, sa.String()) for mark in marks}, value=col(Notice.id))
+        result = await connection.execute(
+            sa.update(Notice).where(cond)
+            .values(delivered_at=at, delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), refs), parked_reason=None,
+                    payload=delivered_payload_sql(connection.dialect.name))
+            .execution_options(synchronize_session=False))
+        return int(result.rowcount or 0)
 
     async def drop_notice(self, session: AsyncSession, notice_id: int, now: datetime, reason: str,
                           fence: Fence | None = None) -> bool:

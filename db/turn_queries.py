@@ -70,8 +70,55 @@ def _turn_notices(before: bool) -> sa.CompoundSelect:
     return sa.union_all(sa.select(*candidates.c), reminders, newest)
 
 
+@functools.cache
+def _match_turn_notices() -> sa.CompoundSelect:
+    """`match_turn_notices`' statement, built once: `_turn_notices` for every seat of the match
+    at once (the candidate prompts of each seat and player, the reminders after the oldest of
+    them all, each seat's newest prompt), each row with its seat and user."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    match_id: sa.BindParameter[int] = sa.bindparam("match_id")
+    rank = sa.func.row_number().over(partition_by=(table.c.seat, table.c.user_id), order_by=table.c.id.desc())
+    ranked = (sa.select(table.c.id, table.c.seat, table.c.user_id, table.c.delivery_ref, table.c.payload,
+                        rank.label("rank"))
+              .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.delivery_ref.is_not(None))
+              .subquery())
+    candidates = (sa.select(ranked.c.id, sa.literal(PROMPT).label("part"), ranked.c.seat, ranked.c.user_id,
+                            ranked.c.delivery_ref, ranked.c.payload)
+                  .where(ranked.c.rank <= TURN_SCAN).subquery())
+    reminders = sa.select(table.c.id, sa.literal(REMINDER), sa.type_coerce(sa.null(), table.c.seat.type),
+                          sa.type_coerce(sa.null(), table.c.user_id.type), table.c.delivery_ref,
+                          sa.type_coerce(sa.null(), table.c.payload.type)).where(
+        table.c.match_id == match_id, table.c.kind == "reminder", table.c.delivery_ref.is_not(None),
+        table.c.id > sa.select(sa.func.min(candidates.c.id)).scalar_subquery())
+    newest = (sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), table.c.seat,
+                        sa.type_coerce(sa.null(), table.c.user_id.type),
+                        sa.type_coerce(sa.null(), table.c.delivery_ref.type), sa.type_coerce(sa.null(), table.c.payload.type))
+              .where(table.c.match_id == match_id, table.c.kind == "prompt").group_by(table.c.seat))
+    return sa.union_all(sa.select(*candidates.c), reminders, newest)
+
+
+@functools.cache
+def _match_choices() -> sa.Select[Any]:
+    """`match_choices`' statement, built once: the choices of some seats after a log position."""
+    table = Choice.__table__  # type: ignore[attr-defined]
+    return (sa.select(table.c.seat, table.c.seq, table.c.kind, table.c.by, table.c.payload)
+            .where(table.c.match_id == sa.bindparam("match_id"), table.c.seq > sa.bindparam("after"),
+                   table.c.seat.in_(sa.bindparam("seats", expanding=True)))
+            .order_by(table.c.seq))
+
+
+def _found(prompts: list[tuple[int, str, dict[str, Any]]], reminders: list[tuple[int, str]],
+           newest: int | None) -> TurnNotices:
+    """A seat's `TurnNotices` from its candidate prompts (delivered, to its player's DMs) and
+    the match's reminders: the newest prompt held by a message, the reminders after it."""
+    found = max(((i, ref, payload) for i, ref, payload in prompts if str(ref).isdigit()),
+                key=lambda prompt: prompt[0], default=None)
+    refs = [ref for notice_id, ref in sorted(reminders) if found is not None and notice_id > found[0]]
+    return TurnNotices(found, refs, newest)
+
+
 class TurnQueries:
-    """Reads of one seat's turn, each in the caller's session; the seat's fence."""
+    """Reads of one seat's turn (or all of a match's), each in the caller's session; the seats' fences."""
 
     engine: AsyncEngine
     dialect: str
@@ -86,6 +133,13 @@ class TurnQueries:
         process has the database: its own per-seat lock (bot/discord/seat_turns.py) is enough.
         At most half the pool holds fences at once, so the reads and writes done under them
         always find a connection."""
+        async with self.seats_fence(match_id, [seat]):
+            yield
+
+    @asynccontextmanager
+    async def seats_fence(self, match_id: int, seats: list[int]) -> AsyncIterator[None]:
+        """``seat_fence`` on several seats of a match at once, on one connection, taken in seat
+        order (as every holder of several takes them: none waits in a circle)."""
         if self.dialect != "postgresql":
             yield
             return
@@ -95,19 +149,20 @@ class TurnQueries:
         async with self._fences, self.engine.connect() as connection:
             try:
                 await connection.execute(sa.text(f"SET LOCAL lock_timeout = '{FENCE_WAIT}'"))
-                await connection.execute(sa.text("SELECT pg_advisory_xact_lock(:match_id, :seat)"),
-                                         {"match_id": match_id, "seat": seat})
+                for seat in sorted(set(seats)):
+                    await connection.execute(sa.text("SELECT pg_advisory_xact_lock(:match_id, :seat)"),
+                                             {"match_id": match_id, "seat": seat})
             except sa.exc.DBAPIError as exc:
-                log.warning("no fence on the turn DM of match %s seat %s within %s; writing without it: %s",
-                            match_id, seat, FENCE_WAIT, type(exc).__name__)
+                log.warning("no fence on the turn DMs of match %s seats %s within %s; writing without it: %s",
+                            match_id, seats, FENCE_WAIT, type(exc).__name__)
                 await connection.rollback()
             try:
                 yield
             finally:
                 try:
-                    await connection.rollback()  # ends the transaction: the lock goes with it
+                    await connection.rollback()  # ends the transaction: the locks go with it
                 except sa.exc.DBAPIError as exc:  # the server ended it (held past its idle time)
-                    log.info("the fence on match %s seat %s had ended: %s", match_id, seat, type(exc).__name__)
+                    log.info("the fence on match %s seats %s had ended: %s", match_id, seats, type(exc).__name__)
                     await connection.invalidate()
 
     async def turn_notice(
@@ -147,11 +202,39 @@ class TurnQueries:
                 newest = None if notice_id is None else int(notice_id)
             elif part == REMINDER:
                 reminders.append((int(notice_id), str(ref)))
-            elif str(ref).isdigit():
+            else:
                 prompts.append((int(notice_id), str(ref), dict(payload)))
-        found = max(prompts, key=lambda prompt: prompt[0], default=None)
-        refs = [ref for notice_id, ref in sorted(reminders) if found is not None and notice_id > found[0]]
-        return TurnNotices(found, refs, newest)
+        return _found(prompts, reminders, newest)
+
+    async def match_turn_notices(self, session: AsyncSession, match_id: int,
+                                 users: dict[int, int]) -> dict[int, TurnNotices]:
+        """``turn_notices`` of every seat in ``users`` (seat -> its player now), in one statement."""
+        rows = (await (await session.connection()).execute(_match_turn_notices(), {"match_id": match_id})).all()
+        newest: dict[int, int] = {}
+        reminders: list[tuple[int, str]] = []
+        prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}
+        for notice_id, part, seat, user_id, ref, payload in rows:
+            if part == NEWEST:
+                if notice_id is not None and seat is not None:
+                    newest[int(seat)] = int(notice_id)
+            elif part == REMINDER:
+                reminders.append((int(notice_id), str(ref)))
+            elif seat is not None and users.get(int(seat)) == user_id:
+                prompts[int(seat)].append((int(notice_id), str(ref), dict(payload)))
+        return {seat: _found(prompts[seat], reminders, newest.get(seat)) for seat in users}
+
+    async def match_choices(self, session: AsyncSession, match_id: int,
+                            after: dict[int, int]) -> dict[int, list[tuple[int, str, str, dict[str, Any]]]]:
+        """``seat_choices`` of every seat in ``after`` (seat -> log position), in one statement."""
+        chosen: dict[int, list[tuple[int, str, str, dict[str, Any]]]] = {seat: [] for seat in after}
+        if not after:
+            return chosen
+        rows = (await (await session.connection()).execute(
+            _match_choices(), {"match_id": match_id, "after": min(after.values()), "seats": list(after)})).all()
+        for seat, seq, kind, by, payload in rows:
+            if int(seq) > after[int(seat)]:
+                chosen[int(seat)].append((int(seq), str(kind), str(by), dict(payload)))
+        return chosen
 
     async def claim_prompt_message(self, session: AsyncSession, match_id: int, seat: int, version: int,
                                    message_id: str) -> bool:

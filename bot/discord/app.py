@@ -208,10 +208,10 @@ class WarhostBot(commands.Bot):
         """Whether this process may deliver (``deliver``) or fire deadlines (``tick``) now."""
         return self.leases is not None and await self.leases.holds(name)
 
-    def wake_delivery(self) -> None:
+    def wake_delivery(self, match_id: int | None = None) -> None:
         game = self.game
         if game is not None:
-            game.wake_delivery()
+            game.wake_delivery(match_id)
 
     async def close(self) -> None:
         """Stop the game's loops first, then give up the leases and the instance name; the

@@ -103,9 +103,10 @@ class GameCog(commands.Cog, name="warhost"):
     def seat_turns(self) -> SeatTurns:
         return self.delivery.turns
 
-    def wake_delivery(self) -> None:
-        """New notices were written: deliver them now rather than at the next round."""
-        self.delivery.wake.set()
+    def wake_delivery(self, match_id: int | None = None) -> None:
+        """New notices were written (of ``match_id``, when known): deliver them now rather
+        than at the next round."""
+        self.delivery.wake_for(match_id)
 
     async def cog_load(self) -> None:
         """Add `/game` to the command tree, let the AI seats play what they owe, start the loops."""

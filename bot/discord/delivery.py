@@ -40,12 +40,12 @@ from bot.discord.sending import (
 )
 from bot.discord.threads import Archives
 from bot.service import Notice
-from bot.service.outbox import PHASE_POST_KINDS, Fence, target_of
+from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import DeliveryBatch, DeliveryRound, Fence
+    from bot.service.outbox import DeliveryBatch, Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,22 @@ PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
+MARK_WAIT = 1.0
+"""Seconds a sent notice's delivered mark may wait to be written with the marks after it (one
+write for a batch): a crash meanwhile sends it again, which its nonce makes the same message."""
+PHASE_POSTS = frozenset(PHASE_POST_KINDS) - {"result"}
+READS_MARKS: dict[str, frozenset[str]] = {
+    "prompt": frozenset({"prompt"}),  # the seat's turn DM: the seat's delivered prompts (reminders never wait)
+    **dict.fromkeys(PHASE_POSTS, PHASE_POSTS),  # the open phase post
+    "private": frozenset(), "timeout": frozenset(), "host": frozenset(),
+}
+"""Kinds whose marks may wait, and for each, the kinds whose marks its sender reads (of the same
+match; of the same seat for a prompt): a mark it reads still waiting is written before it is
+sent. Nothing else reads
+their marks but this worker, and the click on a prompt DM sent but not yet marked names its
+message itself (``claim_prompt_message``). Any other kind is marked as soon as it went, with
+those waiting, and waits for those waiting before it is sent (the lobby, a reminder or turn ping
+a click takes back, a result a replay follows, ...)."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -92,6 +108,8 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, Protoco
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
 
+    async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int: ...
+
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None: ...
 
     async def due_probes(self, match_id: int) -> list[Blocked]: ...
@@ -109,6 +127,11 @@ class Delivery(DirectMessages):
     def __init__(self, bot: Outbound) -> None:
         self.bot = bot
         self.wake = asyncio.Event()
+        self.woken: set[int] = set()
+        """Matches named by the wakes since the last round (``wake_for``): a round woken only
+        for them starts their workers without reading the queue."""
+        self.full_at = 0.0
+        """When the last round that read the whole queue ran (monotonic)."""
         self.gate = asyncio.Semaphore(PARALLEL_SENDS)
         self.workers: dict[int, asyncio.Task[int]] = {}
         self.again: set[int] = set()
@@ -136,6 +159,15 @@ class Delivery(DirectMessages):
         delivers now (user id -> settings); gone when the worker ends."""
         self.blocked: dict[int, bool] = {}
         """Match -> whether one of its targets was blocked when its worker read the batch it delivers now."""
+        self.players: dict[int, list[int]] = {}
+        """Match -> the seats players held when its turn DMs were last brought up to date: held
+        while the next reconciling reads (a seat that changed hands meanwhile is read again)."""
+        self.marks: dict[int, list[tuple[Mark, Notice]]] = {}
+        """Match -> the delivered marks of its notices that went out and wait to be written
+        together (``READS_MARKS``): until a mark comes MARK_WAIT s after the first, a sender
+        reads one, its worker reads the queue again or brings the turn DMs up to date, or ends."""
+        self._first_wait: dict[int, float] = {}
+        """Match -> when the oldest of its waiting marks was taken (monotonic)."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -163,8 +195,13 @@ class Delivery(DirectMessages):
                 self.wake.clear()
                 if stopping.is_set():
                     break
+                woken, self.woken = self.woken, set()
                 try:
-                    await self.dispatch()
+                    if woken and time.monotonic() - self.full_at < every:
+                        await self.dispatch(only=woken)
+                    else:
+                        self.full_at = time.monotonic()
+                        await self.dispatch()
                     metrics.loop_ran("deliver")
                 except Exception:
                     log.exception("delivery round failed; retrying on the next round")
@@ -190,14 +227,25 @@ class Delivery(DirectMessages):
         running = [self.workers.get(match_id), self.boards.tasks.get(match_id), self.lobbies.tasks.get(match_id)]
         return all(task is None or task.done() for task in running)
 
-    async def dispatch(self) -> list[asyncio.Task[int]]:
-        """Start a worker for each match with something to deliver (or a probe due) that has none."""
+    def wake_for(self, match_id: int | None = None) -> None:
+        """New notices were written (for ``match_id``, when known): a round now. A round woken
+        only for named matches starts their workers without reading the queue (their first
+        read finds their notices); the whole queue is still read every round period."""
+        if match_id is not None:
+            self.woken.add(match_id)
+        else:
+            self.full_at = 0.0
+        self.wake.set()
+
+    async def dispatch(self, only: set[int] | None = None) -> list[asyncio.Task[int]]:
+        """Start a worker for each match with something to deliver (or a probe due) that has
+        none; with ``only``, for those matches, without reading the queue (no probe)."""
         if not await self.bot.holds_lease("deliver"):
             self.closed_dms.clear()
             return []
         started = []
         now = time.monotonic()
-        queue = await self.svc.delivery_round(MATCHES_PER_ROUND)
+        queue = DeliveryRound(sorted(only)) if only is not None else await self.svc.delivery_round(MATCHES_PER_ROUND)
         for match_id in queue.matches:
             running = self.workers.get(match_id)
             if running is not None and not running.done():
@@ -227,7 +275,7 @@ class Delivery(DirectMessages):
                 sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
-                if not await self.bot.holds_lease("deliver"):
+                if not await self.bot.holds_lease("deliver") or not await self.write_marks(match_id):
                     return sent
                 read = await self.svc.next_batch(match_id, BATCH)
                 batch = read.notices
@@ -245,6 +293,8 @@ class Delivery(DirectMessages):
                     if self.slowed.held(target_of(group[0])):
                         rest = True
                         continue  # held back by a long 429; its later notices wait with it
+                    if self._reads_waiting_marks(group) and not await self.write_marks(match_id):
+                        return sent
                     outcome = await self._deliver_one(group)
                     if outcome == LOST:
                         return sent
@@ -285,6 +335,7 @@ class Delivery(DirectMessages):
             self._back_off(match_id)
             return sent
         finally:
+            await self._marks_at_end(match_id)
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
@@ -297,7 +348,7 @@ class Delivery(DirectMessages):
         caller reads the queue once more (it may never have been woken for those notices, as
         when the bot stops and only its last round dispatches)."""
         self.retry_at.pop(match_id, None)
-        if sent > reconciled:
+        if sent > reconciled and await self.write_marks(match_id):  # the turn DMs are found by their marks
             await self.reconcile(match_id)
         return sent
 
@@ -311,17 +362,53 @@ class Delivery(DirectMessages):
         return None if leases is None else leases.fence("deliver")
 
     async def mark(self, notice: Notice, ref: str | None) -> bool:
-        """The fenced delivered mark; False (and the lease is asked again) when the term is over."""
+        """The notice went out (``ref``: where): its fenced delivered mark, written now, or, for
+        a kind in READS_MARKS, with the marks after it (``write_marks``). False (and the lease
+        is asked again) when the term is over."""
+        waiting = self.marks.setdefault(notice.match_id, [])
+        waiting.append((Mark(notice.id, ref, self.svc.clock()), notice))
+        first = self._first_wait.setdefault(notice.match_id, time.monotonic())
+        if notice.kind in READS_MARKS and time.monotonic() - first < MARK_WAIT:
+            return True
+        return await self.write_marks(notice.match_id)
+
+    async def write_marks(self, match_id: int) -> bool:
+        """Write the match's waiting delivered marks, in one statement; False (and the lease is
+        asked again) when the term is over (nothing was written)."""
+        waiting = self.marks.pop(match_id, [])
+        self._first_wait.pop(match_id, None)
+        if not waiting:
+            return True
         fence = self.fence()
-        if await self.svc.delivered(notice.id, ref, fence):
+        marks = [mark for mark, _notice in waiting]
+        if await self.svc.delivered_all(marks, fence) == len(marks):
             return True
         if fence is not None and not await self.svc.holds_term(fence):
             if self.bot.leases is not None:
                 self.bot.leases.lost("deliver")
-            log.warning("the delivery lease passed to another process while notice %s of match %s was "
-                        "out; this process stops delivering", notice.id, notice.match_id)
+            log.warning("the delivery lease passed to another process while notices %s of match %s were "
+                        "out; this process stops delivering", [mark.notice_id for mark in marks], match_id)
             return False
-        return True  # marked already (a retried round)
+        return True  # some were marked already (a retried round, a prompt an undo retired)
+
+    async def _marks_at_end(self, match_id: int) -> None:
+        """The worker ends (or fails): its waiting marks are written, if the lease is still its own."""
+        if not self.marks.get(match_id):
+            return
+        try:
+            await self.write_marks(match_id)
+        except Exception:  # they are sent again next time (the same messages: their nonces)
+            log.exception("could not mark the notices of match %s delivered", match_id)
+
+    def _reads_waiting_marks(self, group: list[Notice]) -> bool:
+        """Whether the group's sender reads a delivered mark still waiting (then it is written first)."""
+        first = group[0]
+        waiting = self.marks.get(first.match_id)
+        if not waiting:
+            return False
+        reads = READS_MARKS.get(first.kind)
+        return reads is None or any(sent.kind in reads and (first.kind != "prompt" or sent.seat == first.seat)
+                                    for _mark, sent in waiting)
 
     async def _deliver_one(self, group: list[Notice]) -> str:
         """Deliver one notice, or consecutive phase-post notices as one post or edit. A refusal
@@ -351,6 +438,8 @@ class Delivery(DirectMessages):
                 return HELD
             except discord.HTTPException as exc:
                 refusal = exc
+                if not await self.write_marks(notice.match_id):  # parking must not take notices that went
+                    return LOST
                 verdict = await refused.judge(self, group, exc, attempt)
                 if verdict == refused.AGAIN:
                     continue
@@ -398,7 +487,7 @@ class Delivery(DirectMessages):
                     log.warning("gave up on %s %s of match %s (over, refused since %s): %d notices dropped",
                                 block.kind, block.target_id, match_id, block.since, dropped)
                 continue
-            if not await self.mark(notice, ref):
+            if not await self.mark(notice, ref) or not await self.write_marks(match_id):
                 return sent
             held = await self.svc.unblock(block)
             sent += 1

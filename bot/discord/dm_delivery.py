@@ -62,6 +62,7 @@ class DirectMessages:
     closed_dms: dict[tuple[int, int], bool]
     prefs: dict[int, dict[int, NotifyPrefs]]
     blocked: dict[int, bool]
+    players: dict[int, list[int]]
 
     @property
     def svc(self) -> DmService:
@@ -162,18 +163,19 @@ class DirectMessages:
 
     async def reconcile(self, match_id: int) -> None:
         """After a match's notices went out: each seat's turn DM as the match stands now (a
-        sealed choice revealed, a turn the AI played, a match over), and its reminder DMs. Best
-        effort: a failure here loses nothing, the next reconciling renders the same."""
+        sealed choice revealed, a turn the AI played, a match over), and its reminder DMs, from
+        one read of all seats made holding the seats players held last time (``players``).
+        Best effort: a failure here loses nothing, the next reconciling renders the same."""
         try:
             if not await self.bot.holds_lease("deliver"):
                 return
             await asked_dms.close(self, match_id)
-            info = await self.svc.get_match(match_id)
-            for seat in info.seats:
-                if seat.user_id is not None:
-                    if not await self.bot.holds_lease("deliver"):
-                        return  # paused past the lease meanwhile: the holder brings the DMs up to date
-                    async with self.gate:
-                        await prompt_dms.reconcile_seat(self, match_id, seat.seat)
+            async with self.gate:
+                held = await prompt_dms.reconcile_seats(self, match_id, self.players.get(match_id, []))
+            if len(self.players) >= DM_CHANNELS_KEPT:
+                self.players.clear()
+            self.players[match_id] = held
+        except LeaseLost:
+            return  # paused past the lease meanwhile: the holder brings the DMs up to date
         except Exception:
             log.exception("could not bring the turn DMs of match %s up to date", match_id)

@@ -128,6 +128,8 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
             msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first, "again"),
                                      allowed_mentions=NOBODY, silent=ROUTINE)
             return str(msg.id)
+        if len(text) <= LIMIT + MORE and not files and text == post_text(heading, _shown(before, False), limit=100_000):
+            return str(open_post.ref)  # the post shows these lines already (a waiting line said again)
         if len(text) <= LIMIT + MORE:
             content, embeds = split(text)
             message = channel.get_partial_message(open_post.ref)

@@ -53,7 +53,11 @@ class TurnDmService(Protocol):
 
     def seat_fence(self, match_id: int, seat_no: int) -> AbstractAsyncContextManager[None]: ...
 
+    def seats_fence(self, match_id: int, seats: list[int]) -> AbstractAsyncContextManager[None]: ...
+
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None: ...
+
+    async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]: ...
 
 
 class TurnDms(Protocol):
@@ -146,22 +150,60 @@ async def reconcile_seat(delivery: TurnDms, match_id: int, seat: int) -> str | N
     """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""
     async with delivery.turns.hold(match_id, seat, delivery.svc.seat_fence):
         turn = await delivery.svc.seat_turn(match_id, seat)
-        if turn is None or turn.subject is None or turn.subject.dm is None:
-            return None
-        ref = turn.subject.dm
-        if await delivery.dms_closed(match_id, seat):
-            return str(ref)
-        shown = delivery.turns.shown.get(ref)
-        if shown is None or not shown.final:
-            rendered = turn_dm.render(turn, shown.head if shown else [], shown.notes if shown else [])
-            # A DM this process never wrote (it restarted) shows its prompt as delivered.
-            assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
-            same = rendered.digest == assumed
-            if not same:
-                await _write_turn(delivery, turn, ref, rendered, shown)
-        if not turn.live:
-            await _close_reminders(delivery, turn)
+        return None if turn is None else await _bring_up_to_date(delivery, turn)
+
+async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> list[int]:
+    """Bring every seat's turn DM of the match up to date from one read of all seats' turns,
+    made holding the seats ``held`` (those known to be players'), so their DMs are written from
+    it. A seat not held whose DM that read finds out of date is brought up to date on its own
+    (``reconcile_seat``: read again under its hold), so no write shows an older match than
+    another writer did. Returns the seats players hold now (the ones to hold next time)."""
+    async with delivery.turns.hold_seats(match_id, held, delivery.svc.seats_fence):
+        turns = await delivery.svc.seat_turns(match_id)
+        for seat, turn in sorted(turns.items()):
+            if seat in held and _out_of_date(delivery, turn):
+                await delivery.ensure_lease()  # paused past the lease meanwhile: the holder writes them
+                await _bring_up_to_date(delivery, turn)
+    for seat, turn in sorted(turns.items()):
+        if seat not in held and _out_of_date(delivery, turn):
+            await delivery.ensure_lease()
+            await reconcile_seat(delivery, match_id, seat)
+    return sorted(turns)
+
+async def _bring_up_to_date(delivery: TurnDms, turn: SeatTurn) -> str | None:
+    """Write the seat's turn DM (and close the reminders of its ended turn) when it shows other
+    than ``turn``, read under the seat's hold; its ref."""
+    if turn.subject is None or turn.subject.dm is None:
+        return None
+    ref = turn.subject.dm
+    if await delivery.dms_closed(turn.match_id, turn.seat):
         return str(ref)
+    shown = delivery.turns.shown.get(ref)
+    rendered = _rendered(turn, shown)
+    if rendered is not None:
+        await _write_turn(delivery, turn, ref, rendered, shown)
+    if not turn.live:
+        await _close_reminders(delivery, turn)
+    return str(ref)
+
+def _rendered(turn: SeatTurn, shown: Shown | None) -> turn_dm.Rendered | None:
+    """What the turn DM should show now, when that is not what it shows (None: it is right)."""
+    if shown is not None and shown.final:
+        return None
+    rendered = turn_dm.render(turn, shown.head if shown else [], shown.notes if shown else [])
+    # A DM this process never wrote (it restarted) shows its prompt as delivered.
+    assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
+    return None if rendered.digest == assumed else rendered
+
+def _out_of_date(delivery: TurnDms, turn: SeatTurn) -> bool:
+    """Whether the seat's turn DM, or a reminder of its ended turn, shows other than ``turn``."""
+    if turn.subject is None or turn.subject.dm is None:
+        return False
+    if _rendered(turn, delivery.turns.shown.get(turn.subject.dm)) is not None:
+        return True
+    if turn.live or turn_dm.reminder_text(turn) is None:
+        return False
+    return any(not (delivery.turns.shown.get(ref) or Shown()).final for ref in turn.reminders)
 
 async def _finalize(delivery: TurnDms, previous: SeatTurn, until: int | None) -> None:
     """A new turn DM supersedes the seat's previous one: that one takes its final form (what

@@ -81,7 +81,7 @@ class Router:
         except Exception as exc:  # a refusal, a database error, a bug: the player hears back in plain words
             await on_component_error(interaction, exc)
         finally:
-            self.wiring.wake_delivery()
+            self.wiring.wake_delivery(None if parsed is None else parsed.match_id)
 
     async def lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

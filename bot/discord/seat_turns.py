@@ -63,5 +63,19 @@ class SeatTurns:
         if len(self.shown) > SHOWN_KEPT:
             self.shown.clear()
 
+    @contextlib.asynccontextmanager
+    async def hold_seats(self, match_id: int, seats: list[int],
+                         across: Callable[[int, list[int]], AbstractAsyncContextManager[None]] | None = None,
+                         ) -> AsyncIterator[None]:
+        """``hold`` several seats of a match at once, taken in seat order (every holder of
+        several takes them so, and the others hold one: nobody waits in a circle); with
+        ``across``, the fence on all of them."""
+        async with contextlib.AsyncExitStack() as stack:
+            for seat in sorted(set(seats)):
+                await stack.enter_async_context(self.hold(match_id, seat))
+            if across is not None and seats:
+                await stack.enter_async_context(across(match_id, sorted(set(seats))))
+            yield
+
     def __len__(self) -> int:
         return len(self._locks)

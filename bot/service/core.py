@@ -52,7 +52,7 @@ from bot.service.types import Blocked, Notice, OpenPost
 from bot.service.undo import UndoService
 from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
-from db.outbox import Fence
+from db.outbox import Fence, Mark
 from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
 
@@ -145,6 +145,9 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool:
         return await self.deliveries.delivered(notice_id, ref, fence)
+
+    async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int:
+        return await self.deliveries.delivered_all(marks, fence)
 
     async def holds_term(self, fence: Fence) -> bool:
         return await self.deliveries.holds_term(fence)

@@ -23,7 +23,7 @@ from bot.service.rows import row_id
 from bot.service.types import Blocked, Notice, OpenPost
 from db.models import OPEN_STATUSES, DeliveryBlock, Match, Seat
 from db.models import Notice as NoticeRow
-from db.outbox import CHANNEL, USER, Fence, Waiting, delivered_payload, target_of
+from db.outbox import CHANNEL, USER, Fence, Mark, Waiting, delivered_payload, target_of
 from db.store import Store
 
 PHASE_POST_KINDS = ("events", "progress", "phase", "result")
@@ -94,6 +94,15 @@ class OutboxService:
         (False: not written, already marked or the lease passed to another process)."""
         async with self.store.write() as session:
             return await self.store.mark_delivered(session, notice_id, self.clock(), ref, fence)
+
+    async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int:
+        """``delivered`` for several notices (each with its ref and the time it went out) in one
+        write; returns how many were written (fewer: some were marked already, or, with a
+        ``fence``, none because the lease passed to another process)."""
+        if not marks:
+            return 0
+        async with self.store.write() as session:
+            return await self.store.mark_all_delivered(session, marks, fence)
 
     async def holds_term(self, fence: Fence) -> bool:
         async with self.store.read() as session:

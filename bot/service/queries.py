@@ -19,6 +19,8 @@ from bot.service.match_transaction import MatchTransaction
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
+from bot.service.undo import DONE as UNDO_DONE
+from db.board_queries import board_extras
 from db.models import Deadline, Match, Seat
 from engine.text import fill
 
@@ -54,9 +56,14 @@ class Queries(Transactions):
         once the match runs: a lobby has no board) and the board message to edit."""
         async with self.store.read() as session:
             match, seats, state, deadline = await self._committed(session, match_id)
-            blocked = await self.deliveries.blocked_in(session, match_id)
-            lines = await self._log_in(session, match_id, 1, seats) if match.status != "lobby" else []
-            vote = await self.store.latest_vote(session, match_id) if match.status in ("active", "paused") else None
+            extras = await board_extras(session, match_id, UNDO_DONE)  # the rest is read only when there is some
+            blocked = await self.deliveries.blocked_in(session, match_id) if extras.blocked else []
+            lines = []
+            if match.status != "lobby":
+                rows = [] if extras.newest is None else [extras.newest]
+                lines = await self._lines_of(session, match_id, 1, seats, rows, undos=extras.undone)
+            vote = (await self.store.latest_vote(session, match_id)
+                    if extras.voted and match.status in ("active", "paused") else None)
         status = replace(self._status(match, seats, state, deadline, blocked), vote=self.vote_line(vote, match))
         return Board(status=status, latest=lines[-1] if lines else None, message_id=match.board_message_id)
 
@@ -112,8 +119,14 @@ class Queries(Transactions):
     async def _log_in(self, session: AsyncSession, match_id: int, limit: int, seats: list[Seat] | None = None) -> list[str]:
         rows = await self.store.newest_public_lines(session, match_id, limit)
         seats = seats if seats is not None else await self.store.seats(session, match_id)
+        return await self._lines_of(session, match_id, limit, seats, rows)
+
+    async def _lines_of(self, session: AsyncSession, match_id: int, limit: int, seats: list[Seat],
+                        rows: list[tuple[int, list[str]]], undos: bool = True) -> list[str]:
+        """The newest ``limit`` log lines from the newest choices' (seq, public lines), newest
+        first, with the lines of the undos done (read only when ``undos``: there are some)."""
         names = self._text_names([s.name for s in seats])
-        undone = await self.undo_lines(session, match_id, seats)  # "alice undid ...", where the log was cut
+        undone = await self.undo_lines(session, match_id, seats) if undos else {}  # "alice undid ...", where the log was cut
         lines = [*undone.get(0, [])] if len(rows) < limit else []
         for seq, public in reversed(rows):
             lines += [fill(line, names) for line in public] + undone.get(seq, [])

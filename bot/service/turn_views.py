@@ -18,7 +18,10 @@ from typing import Any
 
 import engine as eng
 from bot.service.play import DM_REFS
+from bot.service.rows import row_id
 from bot.service.transaction import Transactions
+from db.models import Deadline, Match, Seat
+from db.turn_queries import TurnNotices
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,12 @@ class TurnViews(Transactions):
         async with self.store.seat_fence(match_id, seat_no):
             yield
 
+    @asynccontextmanager
+    async def seats_fence(self, match_id: int, seats: list[int]) -> AsyncIterator[None]:
+        """``seat_fence`` on several seats at once (taken in seat order)."""
+        async with self.store.seats_fence(match_id, seats):
+            yield
+
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None:
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
         given); None for a seat nobody holds."""
@@ -120,30 +129,67 @@ class TurnViews(Transactions):
             game = eng.get(match.game)
             state = await self._state(session, match, game)
             outbox = await self.store.turn_notices(session, match_id, seat_no, int(seat.user_id), before_id)
-            found = outbox.found
-            since = -1
-            if found is not None and found[2].get("version") is not None:
-                since = int(found[2]["version"])
-            choices = await self.store.seat_choices(session, match_id, seat_no, since)  # all, before its first DM
+            choices = await self.store.seat_choices(session, match_id, seat_no, _since(outbox))  # all, before its first DM
         if state is not None:
             self._cache.put(match_id, match.version, state)
-        prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
-        mine = next((p for p in prompts if p.seat == seat_no), None)
-        sealed = [p for p in prompts if p.secret]
-        alone = (mine is not None and mine.secret and not mine.answered and len(sealed) > 1
-                 and all(p.answered for p in sealed if p.seat != seat_no))
-        return SeatTurn(
-            match_id=match_id, seat=seat_no, user_id=int(seat.user_id), channel_id=match.channel_id,
-            title=game.title, status=match.status, names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
-            version=seat.prompt_version if mine is not None else None,
-            answered=bool(mine is not None and mine.answered), secret=bool(mine is not None and mine.secret),
-            waits_alone=alone, ai_driven=self._ai_driven(seat),
-            deadline=deadline.due_at if deadline is not None and mine is not None and not mine.optional else None,
-            subject=None if found is None else TurnSubject(found[0], int(found[1]), found[2]),
-            choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in choices],
-            reminders=_reminder_dms(outbox.reminder_refs, int(seat.user_id)),
-            newest_prompt=outbox.newest_prompt,
-        )
+        return _turn(self, match, seats, deadline, game, state, seat, outbox, choices)
+
+    async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
+        """Every held seat's turn now (seat -> its turn), in one read: the match, the outbox's
+        part of every seat and their choices since, three statements whatever the seats. Only
+        the choices of seats whose turn DM exists are read (the others' DMs show nothing)."""
+        async with self.store.read() as session:
+            rows = await self.store.match_rows(session, match_id)
+            if rows is None:
+                return {}
+            match, seats, deadline = rows
+            held = {s.seat_no: s for s in seats if s.user_id is not None}
+            if not held:
+                return {}
+            game = eng.get(match.game)
+            state = await self._state(session, match, game)
+            outboxes = await self.store.match_turn_notices(
+                session, match_id, {no: int(s.user_id or 0) for no, s in held.items()})
+            since = {no: _since(outbox) for no, outbox in outboxes.items() if outbox.found is not None}
+            choices = await self.store.match_choices(session, match_id, since)
+        if state is not None:
+            self._cache.put(match_id, match.version, state)
+        return {no: _turn(self, match, seats, deadline, game, state, seat, outboxes[no], choices.get(no, []))
+                for no, seat in held.items()}
+
+
+def _since(outbox: TurnNotices) -> int:
+    """The log position the seat's choices are read after: its turn DM's prompt version (all
+    of them when it has none)."""
+    found = outbox.found
+    if found is not None and found[2].get("version") is not None:
+        return int(found[2]["version"])
+    return -1
+
+
+def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline | None, game: eng.Game,
+          state: eng.State | None, seat: Seat, outbox: TurnNotices,
+          choices: list[tuple[int, str, str, dict[str, Any]]]) -> SeatTurn:
+    """One seat's ``SeatTurn`` from what was read of the match."""
+    seat_no = seat.seat_no
+    found = outbox.found
+    prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+    mine = next((p for p in prompts if p.seat == seat_no), None)
+    sealed = [p for p in prompts if p.secret]
+    alone = (mine is not None and mine.secret and not mine.answered and len(sealed) > 1
+             and all(p.answered for p in sealed if p.seat != seat_no))
+    return SeatTurn(
+        match_id=row_id(match), seat=seat_no, user_id=int(seat.user_id or 0), channel_id=match.channel_id,
+        title=game.title, status=match.status, names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)],
+        version=seat.prompt_version if mine is not None else None,
+        answered=bool(mine is not None and mine.answered), secret=bool(mine is not None and mine.secret),
+        waits_alone=alone, ai_driven=views._ai_driven(seat),
+        deadline=deadline.due_at if deadline is not None and mine is not None and not mine.optional else None,
+        subject=None if found is None else TurnSubject(found[0], int(found[1]), found[2]),
+        choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in choices],
+        reminders=_reminder_dms(outbox.reminder_refs, int(seat.user_id or 0)),
+        newest_prompt=outbox.newest_prompt,
+    )
 
 
 def _reminder_dms(refs: list[str], user_id: int) -> list[int]:

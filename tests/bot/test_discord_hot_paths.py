@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -45,7 +46,7 @@ def _leases(svc: Any) -> Leases:
 
 def _wiring(svc: Svc) -> Any:
     """What the router acts through: the service, no messenger needed, a delivery to wake."""
-    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda: None, seat_turns=SeatTurns())
+    return SimpleNamespace(service=svc, messenger=None, wake_delivery=lambda *_match: None, seat_turns=SeatTurns())
 
 
 def _host(svc: Any) -> Any:
@@ -125,6 +126,13 @@ class Outbox:
     async def delivered(self, notice_id: int, ref: Any, fence: Any = None) -> bool:
         self.done.append(notice_id)
         return True
+
+    async def delivered_all(self, marks: list[Any], fence: Any = None) -> int:
+        self.done.extend(mark.notice_id for mark in marks)
+        return len(marks)
+
+    def clock(self) -> datetime:
+        return datetime.now(UTC)
 
     async def take_lease(self, name: str, holder: str, ttl_seconds: float) -> bool:
         return True

@@ -120,6 +120,9 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
     async def seat_turn(_match_id: int, _seat: int, before_id: int | None = None) -> SeatTurn:
         return turn
 
+    async def seat_turns(_match_id: int) -> dict[int, SeatTurn]:
+        return {turn.seat: turn}
+
     async def get_match(_match_id: int) -> Any:
         return SimpleNamespace(seats=[SimpleNamespace(seat=0, user_id=11)])
 
@@ -135,9 +138,10 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
     async def notify_prefs(_match_id: int, _user_id: int) -> NotifyPrefs:
         return NotifyPrefs()  # the defaults: turns by DM, no quiet hours
 
-    svc = SimpleNamespace(seat_turn=seat_turn, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
+    svc = SimpleNamespace(seat_turn=seat_turn, seat_turns=seat_turns, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
                           newer_prompt=newer_prompt, notify_prefs=notify_prefs, clock=lambda: datetime.now(UTC),
-                          seat_fence=lambda _match_id, _seat: contextlib.nullcontext())  # one process here
+                          seat_fence=lambda _match_id, _seat: contextlib.nullcontext(),  # one process here
+                          seats_fence=lambda _match_id, _seats: contextlib.nullcontext())
     async def holds_lease(_name: str) -> bool:
         return bot.lease
 

@@ -18,9 +18,10 @@ INJECTIONS = 8
 
 
 class Killer:
-    """Replaces the service's ``delivered``: every other call, the whole delivery (its loop and every
-    match worker) is cancelled after the send and before the mark, and a fresh Delivery with no
-    memory of it takes over, as after a crash and restart."""
+    """Replaces the service's ``delivered_all`` (the delivered marks, written a batch at a time):
+    every other call, the whole delivery (its loop and every match worker) is cancelled after the
+    sends and before their marks, and a fresh Delivery with no memory of them takes over, as after
+    a crash and restart."""
 
     def __init__(self, bot: Any, kills: int, on_kill: Any) -> None:
         self.bot = bot
@@ -28,13 +29,14 @@ class Killer:
         self.kills = 0
         self.calls = 0
         self.on_kill = on_kill
-        self.real = bot.svc.delivered
-        bot.svc.delivered = self.delivered
+        self.marked = 0
+        self.real = bot.svc.delivered_all
+        bot.svc.delivered_all = self.delivered_all
 
     def _loop_index(self) -> int:
         return next(i for i, t in enumerate(self.bot.game._tasks) if "run_forever" in t.get_coro().__qualname__)
 
-    async def delivered(self, notice_id: int, ref: str | None = None, fence: Any = None) -> bool:
+    async def delivered_all(self, marks: list[Any], fence: Any = None) -> int:
         self.calls += 1
         if self.left and self.calls % 2 == 0:
             self.left -= 1
@@ -49,7 +51,8 @@ class Killer:
                 task.cancel()  # this very worker too: the cancellation lands at the next await
             await asyncio.sleep(0)
             raise AssertionError("a cancelled worker went on")
-        return bool(await self.real(notice_id, ref, fence))
+        self.marked = max(self.marked, len(marks))
+        return int(await self.real(marks, fence))
 
 
 async def test_kills_between_send_and_mark_and_lost_responses_never_duplicate(
@@ -93,8 +96,9 @@ async def test_kills_between_send_and_mark_and_lost_responses_never_duplicate(
     duplicates = len(posted) - len(refs)
     lost = [n for n in notices if (n.delivery_ref or "").isdigit() and int(n.delivery_ref) not in fake.messages]
     print(f"exactly once: {killer.kills} kills, {injected} lost responses, {len(notices)} notices, "
-          f"{len(posted)} messages, {duplicates} duplicates")
+          f"{len(posted)} messages, {duplicates} duplicates, up to {killer.marked} marks a write")
     assert killer.kills >= 20 and injected == INJECTIONS
+    assert killer.marked > 1, "some writes marked several notices: a kill lost several marks at once"
     assert duplicates == 0 and not lost
     assert {str(m.id) for m in posted} == refs, "every message is some notice's, each notice's message exists"
     lobby_messages = [m for m in fake.channel.messages if any("carol joined" in t for t in m.texts)]
