@@ -47,9 +47,18 @@ async def test_backup_under_write_load_restores_and_the_bot_resumes(
     stop = asyncio.Event()
     autos = [AutoPlayer(alice), AutoPlayer(bob)]
 
+    # The players answer a few prompts before and during each copy, never enough to end the match
+    # (on a quiet machine an unbounded pair finished it before the second copy was taken).
+    answers_left = [4]
+
     async def play() -> None:
-        while not stop.is_set() and not any(OVER in m.content for m in fake.channel_messages(fake.channel)):
-            if not any([await auto.step() for auto in autos]):
+        while not stop.is_set():
+            answered = 0
+            for auto in autos:
+                if answers_left[0] > 0 and await auto.step():
+                    answers_left[0] -= 1
+                    answered += 1
+            if not answered:
                 await asyncio.sleep(0.05)
 
     player = asyncio.create_task(play())
@@ -62,6 +71,7 @@ async def test_backup_under_write_load_restores_and_the_bot_resumes(
     try:
         for n in range(2):  # the bot writes all along
             before = await asyncio.to_thread(_choices, db)
+            answers_left[0] += 4
             code, out = await _backup(db, tmp_path / f"copy{n}.db")
             assert code == 0, out
             assert "integrity ok" in out and "1 started match replayed" in out, out
