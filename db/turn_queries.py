@@ -31,6 +31,16 @@ FENCE_WAIT = "20s"
 without it (a holder never keeps it longer than PostgreSQL lets a transaction idle, 10 s)."""
 
 
+@dataclass
+class FenceHold:
+    """What a writer learns of its fence once the block ends: ``kept`` is False when the fence
+    was not held throughout (not granted within FENCE_WAIT, or the server ended its transaction
+    meanwhile, as it does past 10 s idle). Another process may then have written the seat's turn
+    DM between this writer's read and its write: what it wrote may show an older match."""
+
+    kept: bool = True
+
+
 PROMPT, REMINDER, NEWEST = "p", "r", "n"
 """The parts of `_turn_notices`' rows: a prompt notice of the seat, a reminder, the newest prompt."""
 
@@ -125,23 +135,25 @@ class TurnQueries:
     _fences: asyncio.Semaphore | None = None
 
     @asynccontextmanager
-    async def seat_fence(self, match_id: int, seat: int) -> AsyncIterator[None]:
+    async def seat_fence(self, match_id: int, seat: int) -> AsyncIterator[FenceHold]:
         """Hold the seat's turn DM against every other process while reading the match and
         writing the DM: a PostgreSQL advisory lock on (match, seat) in a transaction of its own,
         held until the block ends (the two-key lock space; the single-key one is the migrations').
-        A paused holder loses it when the server ends its idle transaction. On SQLite, one
-        process has the database: its own per-seat lock (bot/discord/seat_turns.py) is enough.
-        At most half the pool holds fences at once, so the reads and writes done under them
-        always find a connection."""
-        async with self.seats_fence(match_id, [seat]):
-            yield
+        A paused holder loses it when the server ends its idle transaction; the ``FenceHold``
+        says afterwards whether it was held throughout. On SQLite, one process has the
+        database: its own per-seat lock (bot/discord/seat_turns.py) is enough. At most half the
+        pool holds fences at once, so the reads and writes done under them always find a
+        connection."""
+        async with self.seats_fence(match_id, [seat]) as hold:
+            yield hold
 
     @asynccontextmanager
-    async def seats_fence(self, match_id: int, seats: list[int]) -> AsyncIterator[None]:
+    async def seats_fence(self, match_id: int, seats: list[int]) -> AsyncIterator[FenceHold]:
         """``seat_fence`` on several seats of a match at once, on one connection, taken in seat
         order (as every holder of several takes them: none waits in a circle)."""
+        hold = FenceHold()
         if self.dialect != "postgresql":
-            yield
+            yield hold
             return
         if self._fences is None:
             size = getattr(self.engine.pool, "size", lambda: 2)()
@@ -155,14 +167,18 @@ class TurnQueries:
             except sa.exc.DBAPIError as exc:
                 log.warning("no fence on the turn DMs of match %s seats %s within %s; writing without it: %s",
                             match_id, seats, FENCE_WAIT, type(exc).__name__)
+                hold.kept = False
                 await connection.rollback()
             try:
-                yield
+                yield hold
             finally:
                 try:
-                    await connection.rollback()  # ends the transaction: the locks go with it
+                    # Ends the transaction, and the locks with it. It ends without error only if
+                    # the transaction lived on: then the locks were held all along.
+                    await connection.rollback()
                 except sa.exc.DBAPIError as exc:  # the server ended it (held past its idle time)
                     log.info("the fence on match %s seats %s had ended: %s", match_id, seats, type(exc).__name__)
+                    hold.kept = False
                     await connection.invalidate()
 
     async def turn_notice(

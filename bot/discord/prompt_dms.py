@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -51,9 +50,9 @@ class TurnDmService(Protocol):
 
     async def newer_prompt(self, match_id: int, seat: int, notice_id: int) -> bool: ...
 
-    def seat_fence(self, match_id: int, seat_no: int) -> AbstractAsyncContextManager[None]: ...
+    def seat_fence(self, match_id: int, seat_no: int) -> AbstractAsyncContextManager[object]: ...
 
-    def seats_fence(self, match_id: int, seats: list[int]) -> AbstractAsyncContextManager[None]: ...
+    def seats_fence(self, match_id: int, seats: list[int]) -> AbstractAsyncContextManager[object]: ...
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None: ...
 
@@ -214,7 +213,7 @@ async def _finalize(delivery: TurnDms, previous: SeatTurn, until: int | None) ->
     shown = delivery.turns.shown.get(before.dm)
     if shown is not None and shown.final:
         return
-    ended = _ended(previous, until)
+    ended = turn_dm.ended(previous, until)
     rendered = turn_dm.render(ended, shown.head if shown else [], shown.notes if shown else [], final=True)
     await _write_turn(delivery, ended, before.dm, rendered, shown)
 
@@ -225,7 +224,7 @@ async def _close_superseded_reminders(delivery: TurnDms, previous: SeatTurn, unt
     if previous.subject is None or previous.live:
         return
     try:
-        await _close_reminders(delivery, _ended(previous, until))
+        await _close_reminders(delivery, turn_dm.ended(previous, until))
     except discord.HTTPException as exc:
         log.info("could not take back the reminders of match %s seat %s: %s", previous.match_id, previous.seat, exc)
 
@@ -274,10 +273,3 @@ async def _edit_dm(delivery: TurnDms, notice: Notice, ref: int, content: str, vi
             log.info("Discord refused the edit of prompt DM %s (%s); a new DM follows", ref, exc)
         return None
     return str(ref)
-
-
-
-def _ended(previous: SeatTurn, until: int | None) -> SeatTurn:
-    """The seat's previous turn as it ended: the choices up to log position ``until`` only."""
-    return replace(previous, choices=[c for c in previous.choices if until is None or c.seq <= until])
-

@@ -10,21 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, seat_posts, table_links, texts, turn_dm
+from bot.discord import ids, nudges, seat_posts, texts
 from bot.discord.board_clicks import board_click
 from bot.discord.click_origin import clicked_here
+from bot.discord.dm_replies import Answered, answered_form, reply_in_dm
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
 from bot.discord.permissions import is_manager
 from bot.discord.prompt_ui import (
     NumbersModal,
-    changed_view,
-    option_label,
     prompt_text,
     prompt_view,
     quick_field,
 )
-from bot.discord.replies import answer, clip
+from bot.discord.replies import answer
 from bot.discord.texts import NOT_HERE, NOT_OPEN, NOT_OURS, NOT_YOURS, RETIRED
 from bot.discord.undo_ui import undo_click
 from bot.discord.vote_ui import concede_click, vote_click
@@ -245,7 +244,7 @@ class Router:
     ) -> None:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
         DM the reply renders the seat's turn DM as the match stands after the choice (turn_dm.py),
-        holding the seat's turn from the submit to its edit, as delivery does (seat_turns.py)."""
+        holding the seat's turn from the submit to its edit, as delivery does (dm_replies.py)."""
         in_dm = interaction.guild_id is None
         async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
             result = await self.service.submit(
@@ -258,43 +257,9 @@ class Router:
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
                 return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
-            # In a DM, delivery may write the seat's turn DM from another process: its fence orders them.
-            async with self.service.seat_fence(match_id, seat) if in_dm else contextlib.nullcontext():
-                if in_dm and await self._show_turn(interaction, match_id, seat, version, result.private):
-                    return
-                label = option_label(prompt, choice)
-                if prompt.secret:
-                    content = texts.SEALED_CHOICE.format(text=prompt.text, label=label)
-                    if result.private:
-                        content = clip("\n".join([content, *(discord.utils.escape_mentions(line)
-                                                            for line in result.private)]))
-                    view: discord.ui.View = changed_view(match_id, seat, version)
-                else:
-                    content = texts.DONE_CHOICE.format(text=prompt.text[:1800], label=label.rstrip("."))
-                    view = discord.ui.View()
-                if in_dm:  # the DM keeps the seat's private table link it had
-                    content = table_links.with_seat_link(self.wiring.messenger, content, match_id, seat,
-                                                         interaction.user.id)
-                await interaction.edit_original_response(content=content, view=view, attachments=[])
-
-    async def _show_turn(self, interaction: discord.Interaction, match_id: int, seat: int, version: int,
-                         notes: list[str]) -> bool:
-        """Edit the clicked turn DM into what the match now says of it (sealed with [Change], or
-        its final form); False when the clicked message is not the seat's turn DM. Nothing is
-        written once the seat has a newer decision than the one answered (delivery writes it, and
-        closes this DM, perhaps already, from another process): True then too."""
-        turn = await self.service.seat_turn(match_id, seat)
-        message = interaction.message
-        if turn is not None and turn.version not in (None, version):
-            return True
-        if turn is None or turn.subject is None or turn.subject.dm is None:
-            return False
-        if message is not None and turn.subject.dm != message.id:
-            return False  # not the seat's turn DM (a modal's answer may come without its message)
-        shown = self.wiring.seat_turns.shown.get(turn.subject.dm)
-        head = shown.head if shown is not None else []
-        rendered = turn_dm.render(turn, head, notes)
-        content = table_links.with_seat_link(self.wiring.messenger, rendered.content, match_id, seat, interaction.user.id)
-        await interaction.edit_original_response(content=content, view=rendered.view)
-        turn_dm.remember(self.wiring.seat_turns.shown, turn.subject.dm, rendered, head, notes)
-        return True
+            answered = Answered(match_id, seat, version, prompt, choice, result.private)
+            if in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
+                await reply_in_dm(self.wiring, interaction, answered)
+                return
+            content, view = answered_form(answered)
+            await interaction.edit_original_response(content=content, view=view, attachments=[])

@@ -44,7 +44,7 @@ class SeatTurns:
 
     @contextlib.asynccontextmanager
     async def hold(self, match_id: int, seat: int,
-                   across: Callable[[int, int], AbstractAsyncContextManager[None]] | None = None,
+                   across: Callable[[int, int], AbstractAsyncContextManager[object]] | None = None,
                    ) -> AsyncIterator[None]:
         """Write to the seat's prompt DM with nobody else in this process writing to it (and,
         with ``across``, the seat's fence: nobody in another process either)."""
@@ -65,7 +65,7 @@ class SeatTurns:
 
     @contextlib.asynccontextmanager
     async def hold_seats(self, match_id: int, seats: list[int],
-                         across: Callable[[int, list[int]], AbstractAsyncContextManager[None]] | None = None,
+                         across: Callable[[int, list[int]], AbstractAsyncContextManager[object]] | None = None,
                          ) -> AsyncIterator[None]:
         """``hold`` several seats of a match at once, taken in seat order (every holder of
         several takes them so, and the others hold one: nobody waits in a circle); with

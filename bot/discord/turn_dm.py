@@ -141,6 +141,12 @@ def render(turn: SeatTurn, head: list[str] | None = None, notes: list[str] | Non
     return Rendered(clip("\n".join(lines)), None, False)
 
 
+def ended(previous: SeatTurn, until: int | None) -> SeatTurn:
+    """A turn DM's turn as it ended when a newer one superseded it: the choices up to log
+    position ``until`` (the newer one's prompt version) only."""
+    return replace(previous, choices=[c for c in previous.choices if until is None or c.seq <= until])
+
+
 def as_delivered(turn: SeatTurn) -> Rendered:
     """What a turn DM still asking shows when this process did not write it: its prompt as
     delivered, without the "table waits for you" line (a final one is rendered anew)."""

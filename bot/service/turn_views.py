@@ -21,7 +21,7 @@ from bot.service.play import DM_REFS
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from db.models import Deadline, Match, Seat
-from db.turn_queries import TurnNotices
+from db.turn_queries import FenceHold, TurnNotices
 
 
 @dataclass(frozen=True)
@@ -102,18 +102,19 @@ class TurnViews(Transactions):
     take so that, across processes, each reads the match and writes the DM before the next."""
 
     @asynccontextmanager
-    async def seat_fence(self, match_id: int, seat_no: int) -> AsyncIterator[None]:
+    async def seat_fence(self, match_id: int, seat_no: int) -> AsyncIterator[FenceHold]:
         """Read the seat's turn and write its DM with no other process doing so meanwhile (the
         processes' own per-seat locks order their writers within each): the last write shows
-        the newest match."""
-        async with self.store.seat_fence(match_id, seat_no):
-            yield
+        the newest match. Its ``kept`` is False once the block ended if the fence was not held
+        throughout: the writer then reads and writes again (a stale write may be the last)."""
+        async with self.store.seat_fence(match_id, seat_no) as hold:
+            yield hold
 
     @asynccontextmanager
-    async def seats_fence(self, match_id: int, seats: list[int]) -> AsyncIterator[None]:
+    async def seats_fence(self, match_id: int, seats: list[int]) -> AsyncIterator[FenceHold]:
         """``seat_fence`` on several seats at once (taken in seat order)."""
-        async with self.store.seats_fence(match_id, seats):
-            yield
+        async with self.store.seats_fence(match_id, seats) as hold:
+            yield hold
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None:
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
