@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.contract import IllegalChoice, Prompt
 from engine.defenders import campaign, effects, refusals, rounds, rules
+from engine.defenders.answer_check import named_option
 from engine.defenders.card_options import (
     abilities_open,
     ability_options,
@@ -222,7 +223,11 @@ def refusal(state: DefendersState, seat: int) -> str | None:
 def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> dict[str, Any]:
     """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
-    specific reason (refusals.py)."""
+    specific reason (refusals.py). An AP-card answer is first looked for among its own act's
+    options alone (answer_check.py), without building the prompt."""
+    quick = named_option(state, seat, asked.kind, choice)
+    if quick is not None:
+        return quick
     prompt = asked.prompt
     found = next((option for option in prompt.options
                   if option.choice == choice and same_json(option.choice, choice)), None)
@@ -448,15 +453,18 @@ def play_step(f: Flow) -> bool:
     return True
 
 
+PLAY_KINDS = ("artifact", "defend", "react", "target", "turn", "all")
+"""The prompt kinds of a battle: each answers with an `Answer`, so an answer is checked before
+(and often without) its prompt is built."""
+
 PHASES: PhaseTable[DefendersState] = PhaseTable({
     "setup": Phase(prompts=lambda state, only: setup_prompts(state), handlers={"skill": keep_skill},
                    done=skills_kept, next=rounds.start_battle),
     "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild},
                      step=campaign.end_rebuild_when_settled),
-    "play": Phase(prompts=play_prompts, owed=EachSeat(_seats, play_kind), handlers={
-        "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
-        "turn": card_action, "all": card_action,
-    }, step=play_step),
+    "play": Phase(prompts=play_prompts, owed=EachSeat(_seats, play_kind), answers=dict.fromkeys(PLAY_KINDS, Answer),
+                  handlers={"artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
+                            "turn": card_action, "all": card_action}, step=play_step),
     "over": ASKS_NOTHING,
 })
 """Each phase's prompts, the handler of each prompt kind (the answer it takes is exactly one
