@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.text import seat_ref
 from engine.tinybigwars.content import HeroCard, LocationCard, content
-from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.state import Hero, TBWState, hero_index
 
 
 def hero_card(hero: Hero) -> HeroCard:
@@ -43,10 +43,7 @@ def controlled(state: TBWState, seat: int) -> list[str]:
 
 
 def _controlled(state: TBWState, seat: int) -> list[str]:
-    with_heroes: dict[str, set[int]] = {}
-    for hero in state.heroes:
-        if hero.location is not None and not hero.defeated:
-            with_heroes.setdefault(hero.location, set()).add(hero.seat)
+    with_heroes = hero_index(state).seats
     others = [other for other in range(state.seats_n) if other != seat]
     out = []
     for loc in state.locations:
