@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Option
-from engine.defenders import board, effects
 from engine.defenders.board import CAPITAL
 from engine.defenders.card_options import (
     ability_options,
@@ -31,6 +30,9 @@ from engine.validate import same_json
 
 CARD_KINDS = ("turn", "all", "react")
 """The prompt kinds whose options `card_options` builds per Defender."""
+
+MOST_ROADS = 3
+"""The most roads from one place (board.py: an end of the ring's diameter)."""
 
 CLOSING = {"turn": {"act": "end"}, "all": {"act": "pass"}, "react": {"act": "pass"}}
 """The option every card prompt of a kind ends with, kept whatever the fit cuts."""
@@ -52,13 +54,9 @@ def named_option(state: DefendersState, seat: int, kind: str, choice: object) ->
     defender = state.defenders[index]
     if defender.seat != seat:
         return None
-    main, others = _card_defenders(state, seat, kind)
-    if index not in {one.idx for one in main} | {one.idx for one in others}:
+    if most_options(state, seat, kind) + 1 > MAX_OPTIONS:
         return None
-    if sum(_most_actions(state, one) for one in main) + sum(_most_abilities(state, one) for one in others) \
-            + 1 > MAX_OPTIONS:
-        return None
-    if any(one.idx == index for one in main):
+    if _acting(state, kind) in (-1, index):
         options = _actions_of_act(state, defender, choice, own_card=act.card == "defender")
     else:
         options = _abilities_of_act(state, defender, choice, own_turn=False)
@@ -67,23 +65,29 @@ def named_option(state: DefendersState, seat: int, kind: str, choice: object) ->
     return None if found is None else dict(found.choice)
 
 
-def _card_defenders(state: DefendersState, seat: int, kind: str) -> tuple[list[Defender], list[Defender]]:
-    """The seat's Defenders offered every action (``main``) and those offered only their
-    abilities (``others``), as `seat_card_options` and `react_prompt` split them."""
+def _acting(state: DefendersState, kind: str) -> int | None:
+    """Whose every action a card prompt offers: the Defender taking its Turn, -1 for every
+    Defender (All Defenders), None for none (a reaction offers abilities alone)."""
     act = state.active
     assert act is not None
-    mine = state.of_seat(seat)
     if kind == "react":
-        return [], mine
-    if act.card == "defender":
-        active = state.defenders[act.defender or 0]
-        return ([active] if active.seat == seat else []), [d for d in mine if d.idx != active.idx]
-    return mine, []
+        return None
+    return (act.defender or 0) if act.card == "defender" else -1
 
 
-def _most_abilities(state: DefendersState, defender: Defender) -> int:
-    """At least as many options as `ability_options` gives: Level Up and every source."""
-    return 1 + len(effects.sources(state, defender))
+def most_options(state: DefendersState, seat: int, kind: str) -> int:
+    """At least as many options as ``seat``'s ``kind`` card prompt lists before its closing
+    one and any cut: every Defender of the seat is offered, all it may do on its own Turn or
+    on All Defenders, only its abilities on another Defender's Turn or in a reaction."""
+    acting = _acting(state, kind)
+    return sum(_most_actions(state, one) if acting in (-1, one.idx) else _most_abilities(one)
+               for one in state.of_seat(seat))
+
+
+def _most_abilities(defender: Defender) -> int:
+    """At least as many options as `ability_options` gives: Level Up and every source (the
+    Defender's own ability, at most two of the place, its artifacts and skills)."""
+    return 4 + len(defender.artifacts) + len(defender.skills)
 
 
 def _most_actions(state: DefendersState, defender: Defender) -> int:
@@ -95,8 +99,8 @@ def _most_actions(state: DefendersState, defender: Defender) -> int:
     else:
         region = None if here == CAPITAL else state.regions[here]
         escorts = len(escort_counts(region.caravans, defender.xp)) if region and region.caravans and defender.xp else 0
-        moves = len(board.adjacent(state, here)) * (1 + escorts)
-    return moves + 3 + _most_abilities(state, defender)
+        moves = MOST_ROADS * (1 + escorts)
+    return moves + 3 + _most_abilities(defender)
 
 
 def _actions_of_act(state: DefendersState, defender: Defender, choice: dict[str, Any], own_card: bool) -> list[Option]:

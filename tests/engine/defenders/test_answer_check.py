@@ -13,8 +13,8 @@ import pytest
 
 from bot.simulate import simulate
 from engine.contract import IllegalChoice, Prompt
-from engine.defenders import actions, effects, refusals
-from engine.defenders.answer_check import CARD_KINDS, named_option
+from engine.defenders import actions, card_options, effects, refusals
+from engine.defenders.answer_check import CARD_KINDS, most_options, named_option
 from engine.defenders.board import CAPITAL
 from engine.defenders.state import DefendersState
 from engine.validate import same_json
@@ -28,6 +28,18 @@ def full_prompt_check(state: DefendersState, seat: int, prompt: Prompt, choice: 
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
+
+
+def uncut_count(state: DefendersState, seat: int, kind: str) -> int:
+    """How many options the seat's card prompt would list before its closing one, uncut."""
+    act = state.active
+    assert act is not None
+    count = 0
+    for defender in state.of_seat(seat):
+        everything = kind != "react" and (act.card == "all" or (act.defender or 0) == defender.idx)
+        count += len(card_options.defender_actions(state, defender, act.card == "defender") if everything
+                     else card_options.ability_options(state, defender, own_turn=False, ap=act.ap))
+    return count
 
 
 def outcome(check: Any, *args: object) -> tuple[str, object]:
@@ -68,6 +80,7 @@ def test_the_act_check_takes_and_refuses_what_the_full_prompt_does(
         for prompt in actions.prompts(state):
             if prompt.kind not in CARD_KINDS:
                 continue
+            assert most_options(state, prompt.seat, prompt.kind) >= uncut_count(state, prompt.seat, prompt.kind)
             candidates: list[object] = [option.choice for option in prompt.options]
             for choice in rng.sample(candidates, min(3, len(candidates))):
                 candidates += forgeries(state, choice, rng)
