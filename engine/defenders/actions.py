@@ -224,10 +224,11 @@ def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> di
     """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
     specific reason (refusals.py). An AP-card answer is first looked for among its own act's
-    options alone (answer_check.py), without building the prompt."""
-    quick = named_option(state, seat, asked.kind, choice)
-    if quick is not None:
-        return quick
+    options alone (answer_check.py), without building the prompt, unless it is built already."""
+    if not asked.built:
+        quick = named_option(state, seat, asked.kind, choice)
+        if quick is not None:
+            return quick
     prompt = asked.prompt
     found = next((option for option in prompt.options
                   if option.choice == choice and same_json(option.choice, choice)), None)

@@ -17,6 +17,7 @@ from engine.defenders import actions, card_options, effects, refusals
 from engine.defenders.answer_check import CARD_KINDS, most_options, named_option
 from engine.defenders.board import CAPITAL
 from engine.defenders.state import DefendersState
+from engine.kit import Asked
 from engine.validate import same_json
 from tests.engine.defenders.helpers import G, all_card, calm, new, turn
 
@@ -93,6 +94,8 @@ def test_the_act_check_takes_and_refuses_what_the_full_prompt_does(
                 asked = actions.PHASES.asked_of(state, prompt.seat)
                 assert asked is not None and asked.kind == prompt.kind
                 assert outcome(actions.picked, state, prompt.seat, asked, choice) == before, (state.step, choice)
+                built = Asked.of(prompt)
+                assert outcome(actions.picked, state, prompt.seat, built, choice) == before, (state.step, choice)
                 checked += 1
 
     simulate("defenders", seats, seed, policy, options=options, on_step=on_step)
