@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.contract import IllegalChoice, Prompt
 from engine.defenders import campaign, effects, refusals, rounds, rules
-from engine.defenders.answer_check import named_option
+from engine.defenders.answer_check import defence_picks, named_option, pending_targets
 from engine.defenders.card_options import (
     abilities_open,
     ability_options,
@@ -141,7 +141,7 @@ def target_prompt(state: DefendersState) -> Prompt:
     ab = effects.ability_of(state, d, src)
     assert ab is not None
     options = [opt(f"t:{t}", effects.target_label(state, t), {"act": "target", "target": t})
-               for t in effects.targets(state, d, src, ab)]
+               for t in pending_targets(state)]
     text = f"{dname(d)} uses {ab.name}: choose where or whom. {ab.text}"
     return Prompt(seat=seat, kind="target", text=text, answer=Answer,
                   options=fit(options, [opt("back", "Back", {"act": "back"})]), default={"act": "back"})
@@ -168,12 +168,11 @@ def defend_prompts(state: DefendersState, attack: Attack) -> list[Prompt]:
     text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
     out = []
     for seat in sorted({d.seat for d in able}):
-        mine = [d for d in able if d.seat == seat]
         options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(state, d, attack)} HP, "
-                                          f"{d.hp} now)", {"act": "defend", "d": d.idx})
-                   for d in mine if rules.can_defend(state, d, attack)]
-        options += [opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
-                        {"act": "level", "d": d.idx}) for d in mine if d.xp >= rules.XP_MAX]
+                                          f"{d.hp} now)", {"act": "defend", "d": d.idx}) if what == "defend"
+                   else opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
+                            {"act": "level", "d": d.idx})
+                   for what, d in defence_picks(state, attack, [d for d in able if d.seat == seat])]
         options.append(opt("decline", "Let it through", {"act": "decline"}))
         out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
                           shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))

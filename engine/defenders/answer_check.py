@@ -1,13 +1,14 @@
-"""An AP-card answer checked against its own act's options alone, without the seat's prompt.
+"""An answer checked against the few options it may be, without building its prompt.
 
 A card prompt (turn, all, react) lists every option of every Defender of the seat, which costs
 the legality of every action (move costs, usable abilities). An answer names one Defender and
 one act; when the seat's options provably fit the prompt's 25 without shortening (the same
 count test `seat_card_options` makes, here against an upper bound found without building any
 option), the prompt lists that Defender's options of that act exactly as `card_options`
-builds them, so the answer is checked against those alone. Otherwise, and whenever the answer
-is not found that way, the caller checks it against the full prompt, which refuses it with
-the same words as always: this path only ever accepts.
+builds them, so the answer is checked against those alone. A defence or a target answer is
+checked against the choices its prompt offers, without their labels and text. Otherwise, and
+whenever the answer is not found that way, the caller checks it against the full prompt,
+which refuses it with the same words as always: this path only ever accepts.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contract import Option
+from engine.defenders import effects, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.card_options import (
     ability_options,
@@ -24,8 +26,9 @@ from engine.defenders.card_options import (
     prepare_options,
     secure_options,
 )
+from engine.defenders.effects import Target
 from engine.defenders.prompting import MAX_OPTIONS
-from engine.defenders.state import Defender, DefendersState
+from engine.defenders.state import Attack, Defender, DefendersState
 from engine.validate import same_json
 
 CARD_KINDS = ("turn", "all", "react")
@@ -34,16 +37,26 @@ CARD_KINDS = ("turn", "all", "react")
 MOST_ROADS = 3
 """The most roads from one place (board.py: an end of the ring's diameter)."""
 
+DECLINE = {"act": "decline"}
+BACK = {"act": "back"}
+"""The last option of a defence and of a target prompt, always offered."""
+
 CLOSING = {"turn": {"act": "end"}, "all": {"act": "pass"}, "react": {"act": "pass"}}
 """The option every card prompt of a kind ends with, kept whatever the fit cuts."""
 
 
 def named_option(state: DefendersState, seat: int, kind: str, choice: object) -> dict[str, Any] | None:
-    """The option of ``seat``'s ``kind`` card prompt that ``choice`` is (a copy of its choice),
+    """The option of ``seat``'s ``kind`` prompt that ``choice`` is (a copy of its choice),
     found without building the prompt; None when that cannot be shown this way (the full
     prompt then decides)."""
+    if not isinstance(choice, dict):
+        return None
+    if kind == "defend":
+        return _defence_option(state, seat, choice)
+    if kind == "target":
+        return _target_option(state, choice)
     act = state.active
-    if kind not in CARD_KINDS or act is None or not isinstance(choice, dict):
+    if kind not in CARD_KINDS or act is None:
         return None
     closing = CLOSING[kind]
     if choice == closing and same_json(closing, choice):
@@ -133,3 +146,47 @@ def _abilities_of_act(state: DefendersState, defender: Defender, choice: dict[st
         return []
     # No source is named "": Level Up alone.
     return ability_options(state, defender, own_turn=own_turn, ap=act.ap, only_src=src if what == "use" else "")
+
+
+def defence_picks(state: DefendersState, attack: Attack, mine: list[Defender]) -> list[tuple[str, Defender]]:
+    """What a seat's defence prompt offers before "Let it through", in order: a defence by each
+    of its Defenders able to pay for it, then a Level Up by each at 8 XP (``mine``: the seat's
+    Defenders asked about ``attack``)."""
+    return ([("defend", d) for d in mine if rules.can_defend(state, d, attack)]
+            + [("level", d) for d in mine if d.xp >= rules.XP_MAX])
+
+
+def _defence_option(state: DefendersState, seat: int, choice: dict[str, Any]) -> dict[str, Any] | None:
+    if not state.attacks:
+        return None
+    if choice == DECLINE and same_json(DECLINE, choice):
+        return dict(DECLINE)
+    attack = state.attacks[0]
+    mine = [d for d in rules.defenders_for(state, attack) if d.seat == seat]
+    return _matching([{"act": what, "d": d.idx} for what, d in defence_picks(state, attack, mine)], choice)
+
+
+def pending_targets(state: DefendersState) -> list[Target]:
+    """The targets the pending ability may take (its target prompt's options before Back)."""
+    act = state.active
+    assert act is not None and act.pick is not None
+    defender = state.defenders[act.pick["d"]]
+    ability = effects.ability_of(state, defender, act.pick["src"])
+    assert ability is not None
+    return effects.targets(state, defender, act.pick["src"], ability)
+
+
+def _target_option(state: DefendersState, choice: dict[str, Any]) -> dict[str, Any] | None:
+    act = state.active
+    if act is None or act.pick is None:
+        return None
+    if choice == BACK and same_json(BACK, choice):
+        return dict(BACK)
+    targets = pending_targets(state)
+    if len(targets) + 1 > MAX_OPTIONS:
+        return None
+    return _matching([{"act": "target", "target": target} for target in targets], choice)
+
+
+def _matching(choices: list[dict[str, Any]], choice: dict[str, Any]) -> dict[str, Any] | None:
+    return next((dict(one) for one in choices if one == choice and same_json(one, choice)), None)

@@ -1,6 +1,7 @@
-"""An AP-card answer checked by its own act (answer_check.named_option) takes exactly what the
-full prompt takes: at every step of seeded matches, every option of every card prompt and
-forged variants of them (another road, escort, Defender, source or act; a bool for a number)
+"""An answer checked without its prompt (answer_check.named_option: an AP-card answer by its own
+act, a defence or a target among the few it may be) takes exactly what the full prompt takes:
+at every step of seeded matches, every option of every card, defence and target prompt and
+forged variants of them (another road, escort, Defender, source, target or act; a bool for a number)
 get the same answer or the same refusal, word for word, as the check against the whole prompt
 did before; and a wrong answer is still refused, changing nothing."""
 
@@ -59,6 +60,7 @@ def forgeries(state: DefendersState, choice: dict[str, Any], rng: random.Random)
         {**choice, "d": rng.randrange(-1, len(state.defenders) + 1)}, {**choice, "d": True},
         {**choice, "d": float(choice.get("d", 0))}, {**choice, "src": rng.choice(sources)},
         {**choice, "act": rng.choice(sorted(refusals.KNOWN_ACTS))}, {**choice, "extra": 1},
+        {**choice, "target": rng.choice([*places, None, 0, 1, 1.0, True])},
         {key: value for key, value in choice.items() if key != "to"}, [choice],
     ]
     return variants
@@ -79,9 +81,10 @@ def test_the_act_check_takes_and_refuses_what_the_full_prompt_does(
         if state.phase != "play":
             return
         for prompt in actions.prompts(state):
-            if prompt.kind not in CARD_KINDS:
+            if prompt.kind not in (*CARD_KINDS, "defend", "target"):
                 continue
-            assert most_options(state, prompt.seat, prompt.kind) >= uncut_count(state, prompt.seat, prompt.kind)
+            if prompt.kind in CARD_KINDS:
+                assert most_options(state, prompt.seat, prompt.kind) >= uncut_count(state, prompt.seat, prompt.kind)
             candidates: list[object] = [option.choice for option in prompt.options]
             for choice in rng.sample(candidates, min(3, len(candidates))):
                 candidates += forgeries(state, choice, rng)
