@@ -58,10 +58,11 @@ def _controlled(state: TBWState, seat: int) -> list[str]:
     return out
 
 
-def influence(state: TBWState, seat: int) -> int:
-    """Influence of controlled locations, Dojos and the Sky Temple bonus included."""
+def influence(state: TBWState, seat: int, held: list[str] | None = None) -> int:
+    """Influence of controlled locations, Dojos and the Sky Temple bonus included (``held``:
+    the seat's `controlled` locations, when the caller has them)."""
     total = 0
-    for node in controlled(state, seat):
+    for node in controlled(state, seat) if held is None else held:
         card = loc_card(state, node)
         total += card.influence + (1 if state.loc(node).infrastructure == "dojo" else 0)
         if card.ability == "hero_influence" and state.heroes_at(node, seat):

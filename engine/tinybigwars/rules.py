@@ -411,8 +411,9 @@ def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> Non
 
 
 def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None:
-    scores = [influence(s, seat) for seat in range(s.seats_n)]
-    places = [len(controlled(s, seat)) for seat in range(s.seats_n)]
+    held = [controlled(s, seat) for seat in range(s.seats_n)]
+    scores = [influence(s, seat, held[seat]) for seat in range(s.seats_n)]
+    places = [len(nodes) for nodes in held]
     for clan_seat in s.seats:
         if not clan_seat.eliminated and not s.live_heroes(clan_seat.seat) and not any(loc.minions[clan_seat.seat] for loc in s.locations):
             clan_seat.eliminated = True
