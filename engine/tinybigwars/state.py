@@ -261,28 +261,18 @@ class HeroIndex:
                 self.seats.setdefault(location, set()).add(hero.seat)
 
 
-_HERO_INDEXES: dict[int, HeroIndex] = {}
-"""id(heroes list) -> its index; an entry holds its list, so the id is not reused meanwhile."""
-_MAX_HERO_INDEXES = 256
-
-
 _LAST_HERO_INDEX: list[HeroIndex | None] = [None]
-"""The index read last, checked first (a choice asks of one state many times in a row)."""
+"""The index built last. One is kept, not one per state: a choice asks of one state many times
+in a row, and a driver that copies the state every choice would otherwise keep every copy's
+heroes alive."""
 
 
 def hero_index(state: TBWState) -> HeroIndex:
     """The heroes of ``state`` by location (read it, never change it)."""
     source = state.heroes
     found = _LAST_HERO_INDEX[0]
-    if found is not None and found.source is source and found.moves == _HERO_MOVES[0] \
-            and found.length == len(source):
-        return found
-    found = _HERO_INDEXES.get(id(source))
     if found is None or found.source is not source or found.moves != _HERO_MOVES[0] or found.length != len(source):
-        if len(_HERO_INDEXES) >= _MAX_HERO_INDEXES:
-            _HERO_INDEXES.clear()
-        found = _HERO_INDEXES[id(source)] = HeroIndex(source)
-    _LAST_HERO_INDEX[0] = found
+        found = _LAST_HERO_INDEX[0] = HeroIndex(source)
     return found
 
 
