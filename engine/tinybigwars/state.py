@@ -243,8 +243,10 @@ class TBWState(State):
 class HeroIndex:
     """Where the heroes of one ``heroes`` list stand: derived from it, never stored (the state
     and its JSON are unchanged). Valid while that list object is the state's, has the same
-    length and no hero has been placed, moved or defeated since (`_HERO_MOVES`); rules ask
-    who stands at a location tens of times a choice and would otherwise scan every hero."""
+    length and no hero has been placed, moved or defeated since (`_HERO_MOVES`): the rules only
+    ever append heroes to the list or set these fields, never swap one hero for another in
+    place. Rules ask who stands at a location tens of times a choice and would otherwise scan
+    every hero."""
 
     __slots__ = ("source", "length", "moves", "heroes", "seats")
 
