@@ -205,6 +205,10 @@ class TBWState(State):
             return []
         return list(here) if seat is None else [h for h in here if h.seat == seat]
 
+    def hero_clans(self, node: str) -> int:
+        """How many clans have a hero standing at ``node``."""
+        return len(hero_index(self).seats.get(node, ()))
+
     def live_heroes(self, seat: int) -> list[Hero]:
         return [h for h in self.heroes if h.seat == seat and not h.defeated]
 

@@ -1,6 +1,7 @@
 """The heroes by location (state.hero_index, derived and never stored) say what a scan of every
-hero says, at every step of real matches and after a hero is moved, defeated, recruited or the
-list replaced by hand (the replay digests hold the stored states: the index is never in them)."""
+hero says (who stands where, which clans are present), at every step of real matches and after
+a hero is moved, defeated, recruited or the list replaced by hand (the replay digests hold the
+stored states: the index is never in them)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def assert_like_a_scan(state: TBWState) -> int:
         for seat in range(state.seats_n):
             assert state.heroes_at(node, seat) == scanned(state, node, seat), (state.step, node, seat)
         assert state.present(node) == scanned_present(state, node) == presence[node], (state.step, node)
+        assert state.hero_clans(node) == len({hero.seat for hero in scanned(state, node)}), (state.step, node)
         found += len(scanned(state, node))
     for seat in range(state.seats_n):
         assert board.controlled(state, seat) == [
