@@ -62,14 +62,18 @@ def shared(model: Model, **changes: Any) -> Model:
     """A new ``model`` holding ``changes`` and sharing every other value with ``model``: an
     information state copies only what it hides, since a full copy of a state would cost more
     than most policies' choices."""
-    new = object.__new__(type(model))
+    new = _new_object(model.__class__)
     values = model.__dict__.copy()
     values.update(changes)
-    object.__setattr__(new, "__dict__", values)
-    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
-    object.__setattr__(new, "__pydantic_extra__", model.__pydantic_extra__)
-    object.__setattr__(new, "__pydantic_private__", model.__pydantic_private__)
+    _set_slot(new, "__dict__", values)
+    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
+    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
     return new
+
+
+_new_object = object.__new__
+_set_slot = object.__setattr__
 
 
 def sorted_pool(*piles: list[str]) -> list[str]:

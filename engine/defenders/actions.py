@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.contract import IllegalChoice, Prompt
 from engine.defenders import campaign, effects, refusals, rounds, rules
+from engine.defenders.answer_check import defence_picks, named_option, pending_targets
 from engine.defenders.card_options import (
     abilities_open,
     ability_options,
@@ -140,7 +141,7 @@ def target_prompt(state: DefendersState) -> Prompt:
     ab = effects.ability_of(state, d, src)
     assert ab is not None
     options = [opt(f"t:{t}", effects.target_label(state, t), {"act": "target", "target": t})
-               for t in effects.targets(state, d, src, ab)]
+               for t in pending_targets(state)]
     text = f"{dname(d)} uses {ab.name}: choose where or whom. {ab.text}"
     return Prompt(seat=seat, kind="target", text=text, answer=Answer,
                   options=fit(options, [opt("back", "Back", {"act": "back"})]), default={"act": "back"})
@@ -167,12 +168,11 @@ def defend_prompts(state: DefendersState, attack: Attack) -> list[Prompt]:
     text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
     out = []
     for seat in sorted({d.seat for d in able}):
-        mine = [d for d in able if d.seat == seat]
         options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(state, d, attack)} HP, "
-                                          f"{d.hp} now)", {"act": "defend", "d": d.idx})
-                   for d in mine if rules.can_defend(state, d, attack)]
-        options += [opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
-                        {"act": "level", "d": d.idx}) for d in mine if d.xp >= rules.XP_MAX]
+                                          f"{d.hp} now)", {"act": "defend", "d": d.idx}) if what == "defend"
+                   else opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
+                            {"act": "level", "d": d.idx})
+                   for what, d in defence_picks(state, attack, [d for d in able if d.seat == seat])]
         options.append(opt("decline", "Let it through", {"act": "decline"}))
         out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
                           shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))
@@ -222,7 +222,12 @@ def refusal(state: DefendersState, seat: int) -> str | None:
 def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> dict[str, Any]:
     """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
-    specific reason (refusals.py)."""
+    specific reason (refusals.py). An AP-card answer is first looked for among its own act's
+    options alone (answer_check.py), without building the prompt, unless it is built already."""
+    if not asked.built:
+        quick = named_option(state, seat, asked.kind, choice)
+        if quick is not None:
+            return quick
     prompt = asked.prompt
     found = next((option for option in prompt.options
                   if option.choice == choice and same_json(option.choice, choice)), None)
@@ -448,15 +453,18 @@ def play_step(f: Flow) -> bool:
     return True
 
 
+PLAY_KINDS = ("artifact", "defend", "react", "target", "turn", "all")
+"""The prompt kinds of a battle: each answers with an `Answer`, so an answer is checked before
+(and often without) its prompt is built."""
+
 PHASES: PhaseTable[DefendersState] = PhaseTable({
     "setup": Phase(prompts=lambda state, only: setup_prompts(state), handlers={"skill": keep_skill},
                    done=skills_kept, next=rounds.start_battle),
     "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild},
                      step=campaign.end_rebuild_when_settled),
-    "play": Phase(prompts=play_prompts, owed=EachSeat(_seats, play_kind), handlers={
-        "artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
-        "turn": card_action, "all": card_action,
-    }, step=play_step),
+    "play": Phase(prompts=play_prompts, owed=EachSeat(_seats, play_kind), answers=dict.fromkeys(PLAY_KINDS, Answer),
+                  handlers={"artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
+                            "turn": card_action, "all": card_action}, step=play_step),
     "over": ASKS_NOTHING,
 })
 """Each phase's prompts, the handler of each prompt kind (the answer it takes is exactly one

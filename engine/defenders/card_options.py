@@ -44,19 +44,31 @@ def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False)
 
 def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact: bool = False) -> list[Option]:
     """Everything `d` may do on a card that gives them AP (their own card or All Defenders).
-    `compact` offers one escort count per road (as many as possible) to fit a crowded prompt."""
+    `compact` offers one escort count per road (as many as possible) to fit a crowded prompt.
+    The sections come in a fixed order (`SECTIONS`); an answer is checked against its own
+    act's section alone (answer_check.py)."""
     assert state.active is not None
     ap = state.active.ap
+    return (movement_options(state, d, ap, compact) + secure_options(state, d, ap) + fight_options(state, d, ap)
+            + prepare_options(state, d, ap, own_card) + ability_options(state, d, own_turn=True, ap=ap))
+
+
+def movement_options(state: DefendersState, d: Defender, ap: int, compact: bool = False,
+                     only_to: object = None) -> list[Option]:
+    """Flights (riding the Manticore) or moves, with the escorts each road allows; with
+    ``only_to``, just those to that place."""
     out: list[Option] = []
     n = dname(d)
     here = d.region
     region = None if here == CAPITAL else state.regions[here]
     if d.riding and ap >= 1:
         for to in [CAPITAL, *state.ring]:
-            if to != here:
+            if to != here and (only_to is None or to == only_to):
                 out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
                                {"act": "fly", "d": d.idx, "to": to}))
     for to in [] if d.riding else board.adjacent(state, here):
+        if only_to is not None and to != only_to:
+            continue
         cost = move_cost(state, d, to)
         if cost > ap:
             continue
@@ -67,36 +79,60 @@ def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact
             continue
         regular = move_cost(state, d, to, escort=True)
         if regular <= ap:
-            most = min(region.caravans, d.xp)
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
-            for escort in [most] if compact else sorted({1, min(2, most), most}):
+            for escort in escort_counts(region.caravans, d.xp, compact):
                 out.append(opt(f"move:{d.idx}:{to}:{escort}",
                                f"{n}: move to {region_name(state, to)} escorting {caravans(escort)} "
                                f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
-    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
-        extra = rules.passive(d, "secure_bonus")
-        what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
-        out.append(opt(f"secure:{d.idx}", f"{n}: {what} in {region_name(state, here)} (1 AP)",
-                       {"act": "secure", "d": d.idx}))
-    boss = state.boss
-    if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
-        dmg = 1 + rules.passive(d, "fight_bonus")
-        out.append(opt(f"fight:{d.idx}", f"{n}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
-                       {"act": "fight", "d": d.idx}))
-    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
-        out.append(opt(f"prepare:{d.idx}", f"{n}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
-                       {"act": "prepare", "d": d.idx}))
-    out += ability_options(state, d, own_turn=True, ap=ap)
     return out
 
 
-def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[Option]:
+def escort_counts(caravans_here: int, xp: int, compact: bool = False) -> list[int]:
+    """The escort counts offered on a road: 1, 2 and as many as possible (the last alone when
+    compact)."""
+    most = min(caravans_here, xp)
+    return [most] if compact else sorted({1, min(2, most), most})
+
+
+def secure_options(state: DefendersState, d: Defender, ap: int) -> list[Option]:
+    here = d.region
+    region = None if here == CAPITAL else state.regions[here]
+    if not (ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm)):
+        return []
+    extra = rules.passive(d, "secure_bonus")
+    what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
+    return [opt(f"secure:{d.idx}", f"{dname(d)}: {what} in {region_name(state, here)} (1 AP)",
+                {"act": "secure", "d": d.idx})]
+
+
+def fight_options(state: DefendersState, d: Defender, ap: int) -> list[Option]:
+    boss = state.boss
+    if not (ap >= 1 and d.hp > 0 and boss.revealed and boss.region == d.region and boss.hp > rules.boss_floor(state)):
+        return []
+    dmg = 1 + rules.passive(d, "fight_bonus")
+    return [opt(f"fight:{d.idx}", f"{dname(d)}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
+                {"act": "fight", "d": d.idx})]
+
+
+def prepare_options(state: DefendersState, d: Defender, ap: int, own_card: bool) -> list[Option]:
+    if not (own_card and ap >= 1 and d.xp < rules.XP_MAX):
+        return []
+    return [opt(f"prepare:{d.idx}", f"{dname(d)}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
+                {"act": "prepare", "d": d.idx})]
+
+
+def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int,
+                    only_src: object = None) -> list[Option]:
+    """Level Up and the usable abilities; with ``only_src``, just the ability of that source
+    (and Level Up)."""
     out: list[Option] = []
     n = dname(d)
     if d.xp >= rules.XP_MAX:
         out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
                        {"act": "level", "d": d.idx}))
     for src in effects.sources(state, d):
+        if only_src is not None and src != only_src:
+            continue
         ab = effects.usable(state, d, src, own_turn, ap)
         if ab is None:
             continue

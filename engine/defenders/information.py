@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.clone import clone
 from engine.defenders.content import content
@@ -53,22 +53,49 @@ def _deal_enemies(state: DefendersState, pool: list[str]) -> dict[str, list[str]
     """``pool`` (the unseen Enemy cards, in the order to deal) dealt back: leftover Enemies and
     leftover Dire Enemies take the first cards of their kind, the Horde and the Turn Deck's
     Enemy places the rest in turn. The new piles, by field."""
+    return _deal(state.turn_deck, len(state.horde), len(state.leftover_enemies), len(state.leftover_dire), pool)
+
+
+def _deal(turn_deck: Sequence[str], horde_size: int, left_enemies: int, left_dire: int,
+          pool: list[str]) -> dict[str, list[str]]:
     regular = [card for card in pool if card.startswith("e:")]
     dire = [card for card in pool if card.startswith("x:")]
-    left_enemies = len(state.leftover_enemies)
-    left_dire = len(state.leftover_dire)
     set_aside = {*regular[:left_enemies], *dire[:left_dire]}
     rest = [card for card in pool if card not in set_aside]
-    places = sum(1 for card in state.turn_deck if unseen(card))
-    horde, placed = deal_back(rest, [len(state.horde), places])
+    places = sum(1 for card in turn_deck if unseen(card))
+    horde, placed = deal_back(rest, [horde_size, places])
     return {"leftover_enemies": [card[2:] for card in regular[:left_enemies]],
             "leftover_dire": [card[2:] for card in dire[:left_dire]], "horde": horde,
-            "turn_deck": [card for card in state.turn_deck if not unseen(card)] + placed}
+            "turn_deck": [card for card in turn_deck if not unseen(card)] + placed}
 
 
 def _enemy_pool(state: DefendersState) -> list[str]:
-    return sorted_pool([card for card in state.turn_deck if unseen(card)], state.horde,
-                       [f"e:{key}" for key in state.leftover_enemies], [f"x:{key}" for key in state.leftover_dire])
+    return _pool(state.turn_deck, state.horde, state.leftover_enemies, state.leftover_dire)
+
+
+def _pool(turn_deck: Sequence[str], horde: Sequence[str], leftover_enemies: Sequence[str],
+          leftover_dire: Sequence[str]) -> list[str]:
+    return sorted_pool([card for card in turn_deck if unseen(card)], list(horde),
+                       [f"e:{key}" for key in leftover_enemies], [f"x:{key}" for key in leftover_dire])
+
+
+def _canonical_enemies(state: DefendersState) -> dict[str, list[str]]:
+    """The enemy piles of an information state (the canonical deal, the Turn Deck sorted),
+    new lists each time."""
+    dealt = _canonical_deal(tuple(state.turn_deck), tuple(state.horde), tuple(state.leftover_enemies),
+                            tuple(state.leftover_dire))
+    return {field: list(pile) for field, pile in dealt}
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_deal(turn_deck: tuple[str, ...], horde: tuple[str, ...], leftover_enemies: tuple[str, ...],
+                    leftover_dire: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`_canonical_enemies` of these piles, worked out once: they change only when a card is
+    drawn or an enemy joins the Horde, and every decision in between asks again."""
+    piles = _deal(turn_deck, len(horde), len(leftover_enemies), len(leftover_dire),
+                  _pool(turn_deck, horde, leftover_enemies, leftover_dire))
+    piles["turn_deck"].sort()
+    return tuple((field, tuple(pile)) for field, pile in piles.items())
 
 
 def _skills(state: DefendersState, seat: int, pool: list[str]) -> tuple[list[str], list[Defender]]:
@@ -87,8 +114,7 @@ def _skill_pool(state: DefendersState, seat: int) -> list[str]:
 
 def information(state: DefendersState, seat: int) -> DefendersState:
     """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
-    piles = _deal_enemies(state, _enemy_pool(state))
-    piles["turn_deck"].sort()
+    piles = _canonical_enemies(state)
     boss, ahead = _bosses(state, lambda kind, taken: next(key for key in _bosses_of(kind) if key not in taken))
     skill_deck, defenders = _skills(state, seat, _skill_pool(state, seat))
     return shared(state, seed=public_seed(state.seed), **piles, skill_deck=skill_deck, defenders=defenders,

@@ -8,6 +8,8 @@ docs/rules/defenders.md.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine import kit
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
@@ -39,12 +41,19 @@ def max_hp(d: Defender) -> int:
 
 def passive(d: Defender, effect: str) -> int:
     """The summed amount of a passive effect from the Defender card and its artifacts."""
+    return _passive(d.key, tuple(d.artifacts), effect)
+
+
+@lru_cache(maxsize=4096)
+def _passive(key: str, artifacts: tuple[str, ...], effect: str) -> int:
+    """`passive` of a Defender card with these artifacts (the cards never change: asked for
+    every move cost and every Defense, it is worked out once per combination)."""
     c = content()
     total = 0
-    card = c.defender(d.key).ability
+    card = c.defender(key).ability
     if card.effect == effect:
         total += card.amount
-    for a in d.artifacts:
+    for a in artifacts:
         ab = c.artifact(a).ability
         if ab.effect == effect:
             total += ab.amount

@@ -78,6 +78,11 @@ class Asked:
         return self._prompt
 
     @property
+    def built(self) -> bool:
+        """Whether the prompt is built already (a check may then read its options for free)."""
+        return self._prompt is not None
+
+    @property
     def answer(self) -> type[BaseModel]:
         """The model an answer to it is parsed into."""
         return self._answer if self._answer is not None else self.prompt.answer

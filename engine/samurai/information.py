@@ -42,9 +42,11 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     players = [player if player.seat == seat else _behind_screen(player, dealt[player.seat])
                for player in state.players]
     provinces = state.provinces  # shared as it is unless a hidden ronin stands in another's province
-    if any(prov.ronin and not prov.ronin_revealed and prov.owner != seat for prov in provinces.values()):
-        provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin
-                     else shared(prov, ronin=0) for pid, prov in provinces.items()}
+    for prov in provinces.values():
+        if prov.ronin and not prov.ronin_revealed and prov.owner != seat:
+            provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin
+                         else shared(prov, ronin=0) for pid, prov in provinces.items()}
+            break
     key = str(seat)
     changes: dict[str, object] = {
         "seed": public_seed(state.seed), "players": players, "provinces": provinces,
@@ -62,14 +64,21 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
 def _behind_screen(player: Player, hand: list[str]) -> Player:
     """Another seat's player as the table sees it: its sealed choices cleared, its armies'
     units back in its tray, its hidden ronin and what it levied and hired forgotten."""
-    tray = dict(player.tray)
+    tray = player.tray.copy()
     armies = []
     for army in player.armies:
-        for kind, count in army.units.items():
-            tray[kind] = tray.get(kind, 0) + count
-        hidden = any(army.units.values()) or (army.ronin and not army.ronin_revealed)
-        armies.append(shared(army, units=dict.fromkeys(army.units, 0), ronin=army.ronin if army.ronin_revealed else 0)
-                      if hidden else army)
+        units = army.units
+        hidden = False
+        for kind, count in units.items():
+            if count:
+                tray[kind] = tray.get(kind, 0) + count
+                hidden = True
+            elif kind not in tray:
+                tray[kind] = 0
+        if hidden or (army.ronin and not army.ronin_revealed):
+            armies.append(shared(army, units=dict.fromkeys(units, 0), ronin=army.ronin if army.ronin_revealed else 0))
+        else:
+            armies.append(army)
     return shared(player, hand=hand, draft={}, losses_order=[], levied=no_units(), ronin_hired=0, tray=tray,
                   armies=armies)
 

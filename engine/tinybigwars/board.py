@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.text import seat_ref
 from engine.tinybigwars.content import HeroCard, LocationCard, content
-from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.state import Hero, TBWState, hero_index
 
 
 def hero_card(hero: Hero) -> HeroCard:
@@ -43,10 +43,7 @@ def controlled(state: TBWState, seat: int) -> list[str]:
 
 
 def _controlled(state: TBWState, seat: int) -> list[str]:
-    with_heroes: dict[str, set[int]] = {}
-    for hero in state.heroes:
-        if hero.location is not None and not hero.defeated:
-            with_heroes.setdefault(hero.location, set()).add(hero.seat)
+    with_heroes = hero_index(state).seats
     others = [other for other in range(state.seats_n) if other != seat]
     out = []
     for loc in state.locations:
@@ -61,10 +58,11 @@ def _controlled(state: TBWState, seat: int) -> list[str]:
     return out
 
 
-def influence(state: TBWState, seat: int) -> int:
-    """Influence of controlled locations, Dojos and the Sky Temple bonus included."""
+def influence(state: TBWState, seat: int, held: list[str] | None = None) -> int:
+    """Influence of controlled locations, Dojos and the Sky Temple bonus included (``held``:
+    the seat's `controlled` locations, when the caller has them)."""
     total = 0
-    for node in controlled(state, seat):
+    for node in controlled(state, seat) if held is None else held:
         card = loc_card(state, node)
         total += card.influence + (1 if state.loc(node).infrastructure == "dojo" else 0)
         if card.ability == "hero_influence" and state.heroes_at(node, seat):

@@ -26,7 +26,7 @@ from engine.words import counted
 
 def begin(s: TBWState, events: list[Event]) -> None:
     """Start of the Clan Phase: energy, location effects, coins; clans with nothing to do are done."""
-    snapshot = {loc.id: s.controller(loc.id) for loc in s.locations}
+    snapshot = {node: seats[0] if len(seats) == 1 else None for node, seats in s.presence().items()}
     for h in s.heroes:
         h.activated = False
     for clan in s.seats:
@@ -36,9 +36,10 @@ def begin(s: TBWState, events: list[Event]) -> None:
             continue
         card = hero_card(h)
         gain = 2 if card.ability == "double_energy" else 1
-        if ability_for(s, h.location or "", h.seat) == "clan_energy":
+        ability = ability_for(s, h.location or "", h.seat)
+        if ability == "clan_energy":
             gain += 1
-        if ability_for(s, h.location or "", h.seat) == "clan_heal":
+        if ability == "clan_heal":
             h.health = min(card.health, h.health + 1)
         h.energy = min(card.max_energy, h.energy + gain)
     for node, owner in snapshot.items():

@@ -389,7 +389,7 @@ def _after_combat(s: TBWState, events: list[Event], rng: random.Random) -> None:
 def _end_activation(s: TBWState, events: list[Event], rng: random.Random) -> None:
     s.turn.index = -1
     s.end_fights = [
-        loc.id for loc in s.locations if len({h.seat for h in s.heroes_at(loc.id)}) >= 2
+        loc.id for loc in s.locations if s.hero_clans(loc.id) >= 2
     ]
     _next_end_fight(s, events, rng)
 
@@ -397,7 +397,7 @@ def _end_activation(s: TBWState, events: list[Event], rng: random.Random) -> Non
 def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> None:
     while s.end_fights:
         node = s.end_fights.pop(0)
-        if len({h.seat for h in s.heroes_at(node)}) < 2:
+        if s.hero_clans(node) < 2:
             continue
         s.after_combat = "end_fights"
         if not combat.start(s, node, None, rng, events):
@@ -411,8 +411,9 @@ def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> Non
 
 
 def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None:
-    scores = [influence(s, seat) for seat in range(s.seats_n)]
-    places = [len(controlled(s, seat)) for seat in range(s.seats_n)]
+    held = [controlled(s, seat) for seat in range(s.seats_n)]
+    scores = [influence(s, seat, held[seat]) for seat in range(s.seats_n)]
+    places = [len(nodes) for nodes in held]
     for clan_seat in s.seats:
         if not clan_seat.eliminated and not s.live_heroes(clan_seat.seat) and not any(loc.minions[clan_seat.seat] for loc in s.locations):
             clan_seat.eliminated = True

@@ -52,7 +52,21 @@ class Force(_M):
     points: int = 0
 
 
+_HERO_MOVES = [0]
+"""Bumped whenever any hero's location, seat or defeat is set: a hero index (`hero_index`)
+built before is then built again."""
+_PLACING_FIELDS = frozenset({"location", "seat", "defeated"})
+
+
+def _set_hero_field(model: BaseModel, name: str, value: object) -> None:
+    _set_field(model, name, value)
+    if name in _PLACING_FIELDS:
+        _HERO_MOVES[0] += 1
+
+
 class Hero(_M):
+    __setattr__ = _set_hero_field
+
     id: str
     card: str
     seat: int
@@ -185,27 +199,30 @@ class TBWState(State):
         raise KeyError(hero_id)
 
     def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
-        return [
-            h
-            for h in self.heroes
-            if not h.defeated and h.location == node and (seat is None or h.seat == seat)
-        ]
+        """The heroes standing at ``node`` (of ``seat`` only, when given), in ``heroes`` order."""
+        here = hero_index(self).heroes.get(node)
+        if here is None:
+            return []
+        return list(here) if seat is None else [h for h in here if h.seat == seat]
+
+    def hero_clans(self, node: str) -> int:
+        """How many clans have a hero standing at ``node``."""
+        return len(hero_index(self).seats.get(node, ()))
 
     def live_heroes(self, seat: int) -> list[Hero]:
         return [h for h in self.heroes if h.seat == seat and not h.defeated]
 
     def present(self, node: str) -> list[int]:
         """Seats with any unit at ``node``."""
-        loc = self.loc(node)
-        with_heroes = {h.seat for h in self.heroes if h.location == node and not h.defeated}
-        return [s for s in range(self.seats_n) if loc.minions[s] > 0 or s in with_heroes]
+        minions = self.loc(node).minions
+        with_heroes = hero_index(self).seats.get(node)
+        if with_heroes is None:
+            return [s for s in range(self.seats_n) if minions[s] > 0]
+        return [s for s in range(self.seats_n) if minions[s] > 0 or s in with_heroes]
 
     def presence(self) -> dict[str, list[int]]:
         """Seats with units, for every location in one pass (cheaper than ``present`` per node)."""
-        with_heroes: dict[str, set[int]] = {}
-        for h in self.heroes:
-            if h.location is not None and not h.defeated:
-                with_heroes.setdefault(h.location, set()).add(h.seat)
+        with_heroes = hero_index(self).seats
         seats = range(self.seats_n)
         out: dict[str, list[int]] = {}
         for loc in self.locations:
@@ -225,6 +242,44 @@ class TBWState(State):
     def neighbours(self, node: str) -> list[str]:
         """Adjacent locations, in the order of ``locations``."""
         return list(topology(self).neighbours(node))
+
+
+class HeroIndex:
+    """Where the heroes of one ``heroes`` list stand: derived from it, never stored (the state
+    and its JSON are unchanged). Valid while that list object is the state's, has the same
+    length and no hero has been placed, moved or defeated since (`_HERO_MOVES`): the rules only
+    ever append heroes to the list or set these fields, never swap one hero for another in
+    place. Rules ask who stands at a location tens of times a choice and would otherwise scan
+    every hero."""
+
+    __slots__ = ("source", "length", "moves", "heroes", "seats")
+
+    def __init__(self, source: list[Hero]) -> None:
+        self.source = source
+        self.length = len(source)
+        self.moves = _HERO_MOVES[0]
+        self.heroes: dict[str, list[Hero]] = {}
+        self.seats: dict[str, set[int]] = {}
+        for hero in source:
+            location = hero.location
+            if location is not None and not hero.defeated:
+                self.heroes.setdefault(location, []).append(hero)
+                self.seats.setdefault(location, set()).add(hero.seat)
+
+
+_LAST_HERO_INDEX: list[HeroIndex | None] = [None]
+"""The index built last. One is kept, not one per state: a choice asks of one state many times
+in a row, and a driver that copies the state every choice would otherwise keep every copy's
+heroes alive."""
+
+
+def hero_index(state: TBWState) -> HeroIndex:
+    """The heroes of ``state`` by location (read it, never change it)."""
+    source = state.heroes
+    found = _LAST_HERO_INDEX[0]
+    if found is None or found.source is not source or found.moves != _HERO_MOVES[0] or found.length != len(source):
+        found = _LAST_HERO_INDEX[0] = HeroIndex(source)
+    return found
 
 
 class Topology:
