@@ -14,7 +14,6 @@ statement cost more than the statement: see `lock_match_rows`, `bump`, `write_ch
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import functools
 import time
@@ -22,7 +21,6 @@ import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -35,6 +33,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
+from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
@@ -44,7 +43,6 @@ from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
 
-MIGRATIONS = Path(__file__).with_name("migrations")
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
 KEEP_SNAPSHOTS = 2
 """Snapshots kept per match: the newest (loading) and the one before it (recent prompt versions)."""
@@ -92,59 +90,6 @@ class StoreBusy(Exception):
 WAIT_SECONDS = 10.0
 """How long a transaction waits for its connection or its write turn before ``StoreBusy``: an
 overloaded bot tells a player so in seconds instead of leaving them at "thinking" for half a minute."""
-
-
-def alembic_config(url: str, connection: Any = None) -> Any:
-    """An Alembic config for our migrations, independent of the working directory."""
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    cfg.attributes["url"] = url
-    if connection is not None:
-        cfg.attributes["connection"] = connection
-    return cfg
-
-
-@functools.cache
-def script_heads() -> frozenset[str] | None:
-    """The newest revisions of our migration scripts, read from the files' ``revision`` and
-    ``down_revision`` (once a process, without importing Alembic: its import and the loading of
-    its script directory were most of a start's wait); None if a file states them in a way not
-    read here (the upgrade then runs and decides)."""
-    revisions: set[str] = set()
-    replaced: set[str] = set()
-    for path in (MIGRATIONS / "versions").glob("*.py"):
-        found: dict[str, Any] = {}
-        for node in ast.parse(path.read_text()).body:
-            target, value = ((node.targets[0] if len(node.targets) == 1 else None, node.value)
-                             if isinstance(node, ast.Assign) else
-                             (node.target, node.value) if isinstance(node, ast.AnnAssign) else (None, None))
-            if isinstance(target, ast.Name) and target.id in ("revision", "down_revision") and value is not None:
-                try:
-                    found[target.id] = ast.literal_eval(value)
-                except ValueError:
-                    return None
-        if not isinstance(found.get("revision"), str) or "down_revision" not in found:
-            return None
-        down = found["down_revision"]
-        downs = [] if down is None else [down] if isinstance(down, str) else list(down)
-        if not all(isinstance(revision, str) for revision in downs):
-            return None
-        revisions.add(found["revision"])
-        replaced.update(downs)
-    return frozenset(revisions - replaced) or None
-
-
-def _at_heads(sync_conn: Any) -> bool:
-    """Whether the database's stored revisions are our scripts' newest (an empty database has
-    none), read with a plain query (the table is Alembic's ``alembic_version``)."""
-    heads = script_heads()
-    if heads is None or not sa.inspect(sync_conn).has_table("alembic_version"):
-        return False
-    stored = sync_conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
-    return frozenset(stored) == heads
 
 
 IDLE_IN_TRANSACTION_MS = 10_000
@@ -227,7 +172,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         environment (which found nothing to do, at every start of the bot and of a test)."""
 
         def _run(sync_conn: Any) -> None:
-            if revision == "head" and _at_heads(sync_conn):
+            if revision == "head" and at_heads(sync_conn):
                 return
             from alembic import command
 

@@ -141,17 +141,23 @@ def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     return out
 
 
+def card_defenders(state: DefendersState, seat: int) -> tuple[list[Defender], list[Defender]]:
+    """A seat's Defenders on the current AP card: those who take its actions (the card's own
+    Defender, or all of the seat's on All Defenders) and those who may only use abilities."""
+    act = state.active
+    assert act is not None
+    mine = state.of_seat(seat)
+    if act.card != "defender":
+        return mine, []
+    active = state.defenders[act.defender or 0]
+    return ([active] if active.seat == seat else []), [d for d in mine if d.idx != active.idx]
+
+
 def seat_card_options(state: DefendersState, seat: int) -> list[Option]:
     """A seat's answers on the current AP card (their own card or All Defenders)."""
     act = state.active
     assert act is not None
-    mine = state.of_seat(seat)
-    if act.card == "defender":
-        active = state.defenders[act.defender or 0]
-        main = [active] if active.seat == seat else []
-        others = [d for d in mine if d.idx != active.idx]
-    else:
-        main, others = mine, []
+    main, others = card_defenders(state, seat)
     def collect(compact: bool) -> dict[int, list[Option]]:
         per = {d.idx: defender_actions(state, d, act.card == "defender", compact) for d in main}
         for d in others:
@@ -188,13 +194,7 @@ def idle_on_card(state: DefendersState, seat: int) -> bool:
     does it build them, since a crowded prompt then shows the focused Defender's alone."""
     act = state.active
     assert act is not None
-    mine = state.of_seat(seat)
-    if act.card == "defender":
-        active = state.defenders[act.defender or 0]
-        main = [active] if active.seat == seat else []
-        others = [d for d in mine if d.idx != active.idx]
-    else:
-        main, others = mine, []
+    main, others = card_defenders(state, seat)
     if not main and not others:
         return True
     own_card = act.card == "defender"

@@ -30,7 +30,7 @@ async def downgrade(store, revision: str) -> None:
     the migration it tests: the service of today cannot write to an old schema."""
     from alembic import command
 
-    from db.store import alembic_config
+    from db.migration_state import alembic_config
 
     async with store.engine.begin() as conn:
         await conn.run_sync(lambda sync_conn: command.downgrade(alembic_config(store.url, sync_conn), revision))

@@ -73,7 +73,7 @@ async def test_an_up_to_date_database_opens_without_running_the_migrations(
     from alembic.script import ScriptDirectory
 
     from db import Store
-    from db.store import alembic_config
+    from db.migration_state import alembic_config
     from tests.db.conftest import downgrade
 
     upgrades: list[str] = []
@@ -110,7 +110,7 @@ def test_the_newest_revision_is_read_from_the_scripts_as_alembic_reads_it() -> N
     """`Store.open` compares the database with the scripts' newest revisions read without Alembic."""
     from alembic.script import ScriptDirectory
 
-    from db.store import alembic_config, script_heads
+    from db.migration_state import alembic_config, script_heads
 
     assert script_heads() == frozenset(ScriptDirectory.from_config(alembic_config("sqlite://")).get_heads())
 
