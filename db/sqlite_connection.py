@@ -13,7 +13,16 @@ SQLAlchemy's adapter made four for each statement (open a cursor, execute, fetch
 trips cost more CPU than SQLite's own work for a submit's statements. A cursor here runs its
 statement, reads every row and closes in one trip (`BufferedCursor`); SQLAlchemy reads every
 row of a statement at once anyway. A rollback with no transaction open (the pool's, of every
-connection given back after a commit) makes no trip."""
+connection given back after a commit) makes no trip.
+
+Most statements make no trip at all (`OnceStopped._execute`): a statement that cannot wait for
+a lock runs at once on the event loop's thread, where a trip would have cost more CPU than
+SQLite's own work. In WAL mode a reader never waits, and a transaction that holds the write lock
+never waits either: so reads, a deferred BEGIN, a rollback and the writes of a transaction that
+already holds the lock run in place. What may wait goes to the thread: BEGIN IMMEDIATE (another
+process may hold the lock; it rides along with the transaction's first statement, one trip for
+both), COMMIT (its fsync, and now and then a checkpoint), PRAGMAs, and anything while a trip is
+still under way (a caller cancelled mid-trip must not have its statement overlap the next)."""
 
 from __future__ import annotations
 
@@ -24,6 +33,9 @@ from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
 import aiosqlite
+
+Outcome = tuple[list[Any], Any, int, int | None]
+"""What one statement brings back: (rows, description, rowcount, lastrowid)."""
 
 
 class OnceStopped(aiosqlite.Connection):
@@ -36,40 +48,103 @@ class OnceStopped(aiosqlite.Connection):
         return super().stop()
 
     _in_transaction = True
-    """Whether SQLite had a transaction open when the last call to the thread ended; True while
-    not known (before the first call, during one, after one that failed)."""
+    """Whether SQLite had a transaction open when the last call ended; True while not known
+    (before the first call, during one, after one that failed)."""
+    _sent = 0
+    """Calls sent to the thread (counted on the event loop's thread)."""
+    _finished = 0
+    """Calls the thread has finished (counted on the thread): none is under way when equal."""
+    _locked = False
+    """Whether this connection's transaction holds the database's write lock."""
+    _begin: str | None = None
+    """A BEGIN IMMEDIATE not yet sent: it goes with the next statement, in the same trip."""
 
     async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run ``fn`` in place when it cannot wait for a lock (see the module's docstring), else
+        in a trip to the thread."""
+        if self._sent == self._finished and self._connection is not None:
+            if fn is _run:
+                sql: str = args[1]
+                word = _first_word(sql)
+                if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
+                    self._begin, self._in_transaction = sql, True
+                    return _NOTHING
+                if self._begin is None and (word in _NEVER_WAIT or (self._locked and word in _WRITES)):
+                    return self._in_place(fn, args, kwargs)
+            elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
+                self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
+                return None
+            elif _named(fn, self._connection, ("rollback",)):
+                return self._in_place(fn, args, kwargs)
+        begin, self._begin = self._begin, None
         self._in_transaction = True
-        value, self._in_transaction = await super()._execute(_reporting, self, fn, args, kwargs)
+        self._sent += 1
+        value, self._in_transaction = await super()._execute(self._on_thread, begin, fn, args, kwargs)
         return value
 
+    def _in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self._after(self._connection)
+
+    def _on_thread(self, begin: str | None, fn: Any, args: tuple[Any, ...],
+                   kwargs: dict[str, Any]) -> tuple[Any, bool]:
+        """On the thread: the BEGIN waiting (if any), then the call; its value and whether a
+        transaction is open after it."""
+        connection = self._connection
+        try:
+            if begin is not None and connection is not None:
+                connection.execute(begin)
+                self._locked = True
+            return fn(*args, **kwargs), self._after(connection)
+        except BaseException:
+            self._after(connection)
+            raise
+        finally:
+            self._finished += 1
+
+    def _after(self, connection: sqlite3.Connection | None) -> bool:
+        """Whether a transaction is open now; the write lock goes with it."""
+        try:
+            open_now = connection is not None and connection.in_transaction
+        except sqlite3.ProgrammingError:  # closed by this call
+            open_now = False
+        if not open_now:
+            self._locked = False
+        self._in_transaction = open_now
+        return open_now
+
     async def rollback(self) -> None:
-        """Roll back, in a trip to the thread only when a transaction is open: the pool rolls
-        back every connection given back to it, mostly just after a commit."""
+        """Roll back, only when a transaction is open: the pool rolls back every connection given
+        back to it, mostly just after a commit."""
         if self._in_transaction:
             await super().rollback()
 
     def cursor(self) -> BufferedCursor:  # type: ignore[override]
-        """A cursor that runs each statement to its end in one trip to the thread (see above)."""
+        """A cursor that runs each statement to its end at once (see above)."""
         return BufferedCursor(self)
 
 
-Outcome = tuple[list[Any], Any, int, int | None]
-"""What one trip brings back: (rows, description, rowcount, lastrowid)."""
+_NEVER_WAIT = frozenset({"SELECT", "BEGIN"})
+"""Statements that never wait for a lock in WAL mode (a plain BEGIN is deferred: it takes none)."""
+_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SAVEPOINT", "RELEASE", "ROLLBACK"})
+"""Statements that wait for nothing once their transaction holds the write lock."""
+_NOTHING: Outcome = ([], None, -1, None)
 
 
-def _reporting(connection: OnceStopped, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, bool]:
-    """On the connection's thread: the call's value, and whether a transaction is open after it."""
-    value = fn(*args, **kwargs)
-    try:
-        return value, connection._connection is not None and connection._connection.in_transaction
-    except sqlite3.ProgrammingError:  # closed by this call
-        return value, False
+def _first_word(sql: str) -> str:
+    head = sql.lstrip()[:10].split(None, 1)
+    return head[0].upper() if head else ""
+
+
+def _named(fn: Any, connection: sqlite3.Connection | None, names: tuple[str, ...]) -> bool:
+    """Whether ``fn`` is one of the connection's own methods ``names``."""
+    return connection is not None and getattr(fn, "__self__", None) is connection and getattr(fn, "__name__", "") in names
 
 
 def _run(connection: OnceStopped, sql: str, parameters: Any, many: bool) -> Outcome:
-    """On the connection's thread: the statement run, all its rows read, its cursor closed."""
+    """The statement run, all its rows read, its cursor closed."""
     cursor = connection._conn.cursor()
     try:
         if many:
@@ -144,7 +219,8 @@ def connect_once_stopped(database: str, **kwargs: Any) -> OnceStopped:
     process alive."""
 
     def connector() -> sqlite3.Connection:
-        return sqlite3.connect(database, **kwargs)
+        # made on the connection's thread, used on the event loop's too (never both at once)
+        return sqlite3.connect(database, **{**kwargs, "check_same_thread": False})
 
     connection = OnceStopped(connector, 64)
     connection._thread.daemon = True
