@@ -147,7 +147,8 @@ async def test_a_statement_after_a_cancelled_trip_waits_for_it(tmp_path: Path) -
     goes to the thread too, after it, never alongside it on the event loop."""
     from db.sqlite_connection import connect_once_stopped
 
-    connection = await connect_once_stopped(str(tmp_path / "order.db"))
+    connection = connect_once_stopped(str(tmp_path / "order.db"))
+    await connection
     try:
         gate = threading.Event()
         order: list[str] = []
