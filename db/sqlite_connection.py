@@ -30,9 +30,11 @@ import asyncio
 import sqlite3
 from collections import deque
 from collections.abc import Generator, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
+from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
+from sqlalchemy.util.concurrency import await_
 
 Outcome = tuple[list[Any], Any, int, int | None]
 """What one statement brings back: (rows, description, rowcount, lastrowid)."""
@@ -59,23 +61,31 @@ class OnceStopped(aiosqlite.Connection):
     _begin: str | None = None
     """A BEGIN IMMEDIATE not yet sent: it goes with the next statement, in the same trip."""
 
-    async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run ``fn`` in place when it cannot wait for a lock (see the module's docstring), else
-        in a trip to the thread."""
-        if self._sent == self._finished and self._connection is not None:
-            if fn is _run:
-                sql: str = args[1]
-                word = _first_word(sql)
-                if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
-                    self._begin, self._in_transaction = sql, True
-                    return _NOTHING
-                if self._begin is None and (word in _NEVER_WAIT or (self._locked and word in _WRITES)):
-                    return self._in_place(fn, args, kwargs)
-            elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
-                self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
-                return None
-            elif _named(fn, self._connection, ("rollback",)):
+    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The call's value when it cannot wait for a lock (see the module's docstring), run at
+        once on this thread; ``TRIP`` when it must go to the connection's thread."""
+        if self._sent != self._finished or self._connection is None:
+            return TRIP
+        if fn is _run:
+            sql: str = args[1]
+            word = _first_word(sql)
+            if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
+                self._begin, self._in_transaction = sql, True
+                return _NOTHING
+            if self._begin is None and (word in _NEVER_WAIT or (self._locked and word in _WRITES)):
                 return self._in_place(fn, args, kwargs)
+        elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
+            self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
+            return None
+        elif _named(fn, self._connection, ("rollback",)):
+            return self._in_place(fn, args, kwargs)
+        return TRIP
+
+    async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run ``fn`` in place when it can, else in a trip to the thread."""
+        value = self.in_place(fn, args, kwargs)
+        if value is not TRIP:
+            return value
         begin, self._begin = self._begin, None
         self._in_transaction = True
         self._sent += 1
@@ -131,6 +141,8 @@ _NEVER_WAIT = frozenset({"SELECT", "BEGIN"})
 _WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SAVEPOINT", "RELEASE", "ROLLBACK"})
 """Statements that wait for nothing once their transaction holds the write lock."""
 _NOTHING: Outcome = ([], None, -1, None)
+TRIP = object()
+"""What `OnceStopped.in_place` answers for a call that must go to the connection's thread."""
 
 
 def _first_word(sql: str) -> str:
@@ -225,3 +237,99 @@ def connect_once_stopped(database: str, **kwargs: Any) -> OnceStopped:
     connection = OnceStopped(connector, 64)
     connection._thread.daemon = True
     return connection
+
+
+class _AtOnce:
+    """An awaitable that is done at once."""
+
+    def __await__(self) -> Generator[Any, None, None]:
+        if False:
+            yield
+
+
+_AT_ONCE = _AtOnce()
+
+
+class InPlaceCursor(AsyncAdapt_aiosqlite_cursor):
+    """SQLAlchemy's cursor over a `BufferedCursor`: a statement that can run in place does so
+    without leaving SQLAlchemy's greenlet (its own cursor made three switches to the event loop
+    and back a statement, one to open the cursor, one to run it, one to close it: more CPU than
+    SQLite's work for most of ours); any other goes the usual way, to the thread."""
+
+    __slots__ = ()
+
+    def _aenter_cursor(self, cursor: Any) -> Any:
+        return cursor  # a BufferedCursor has nothing to open
+
+    def execute(self, operation: Any, parameters: Any = None) -> Any:
+        return self._statement(operation, () if parameters is None else parameters, False)
+
+    def executemany(self, operation: Any, seq_of_parameters: Any) -> Any:
+        return self._statement(operation, seq_of_parameters, True)
+
+    def _statement(self, operation: Any, parameters: Any, many: bool) -> Any:
+        connection = cast(OnceStopped, self._connection)
+        try:
+            outcome = connection.in_place(_run, (connection, operation, parameters, many), {})
+        except Exception as error:
+            self._adapt_connection._handle_exception(error)
+        if outcome is TRIP:
+            return super().executemany(operation, parameters) if many else super().execute(operation, parameters)
+        await_(_AT_ONCE)  # SQLAlchemy's AsyncConnection.execute insists on one switch (a check that the driver is async)
+        cursor = cast(BufferedCursor, self._cursor)
+        cursor._take(outcome)
+        self._rows = deque(cursor._rows) if cursor.description else deque()
+        cursor._rows.clear()
+        return None
+
+    def close(self) -> None:
+        self._rows.clear()  # a BufferedCursor holds nothing else to close
+
+
+class InPlaceConnection(AsyncAdapt_aiosqlite_connection):
+    """SQLAlchemy's connection over a `OnceStopped`, with `InPlaceCursor`s; its rollback runs at
+    once, its commit in a trip (it may wait for the disk), each only when there is something to end."""
+
+    __slots__ = ()
+    _cursor_cls = InPlaceCursor
+
+    def rollback(self) -> None:
+        self._end("rollback")
+
+    def commit(self) -> None:
+        self._end("commit")
+
+    def _end(self, name: str) -> None:
+        connection = cast(OnceStopped, self._connection)
+        if connection._connection is None or not connection._in_transaction:
+            return
+        fn = getattr(connection._connection, name)
+        try:
+            if connection.in_place(fn, (), {}) is TRIP:
+                await_(connection._execute(fn))
+        except Exception as error:
+            self._handle_exception(error)
+
+    @property
+    def isolation_level(self) -> str | None:
+        return cast("str | None", self._connection.isolation_level)
+
+    @isolation_level.setter
+    def isolation_level(self, value: str | None) -> None:
+        """Set on the connection's thread, counted as a trip like any other call (SQLAlchemy's
+        own setter queues it behind the connection's back)."""
+        connection = cast(OnceStopped, self._connection)
+
+        def set_level() -> None:
+            if connection._connection is not None:
+                connection._connection.isolation_level = value  # type: ignore[assignment]
+
+        try:
+            await_(connection._execute(set_level))
+        except Exception as error:
+            self._handle_exception(error)
+
+
+def adapted(dbapi: Any, connection: Any) -> InPlaceConnection:
+    """The SQLAlchemy connection over an opening `OnceStopped` (in SQLAlchemy's greenlet)."""
+    return InPlaceConnection(dbapi, await_(connection))

@@ -38,7 +38,7 @@ from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, ne
 from db.outbox import OutboxQueries
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
-from db.sqlite_connection import OnceStopped, connect_once_stopped
+from db.sqlite_connection import OnceStopped, adapted, connect_once_stopped
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
@@ -547,7 +547,7 @@ def _sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet
     @event.listens_for(engine.sync_engine, "do_connect")
     def _do_connect(dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
         # the dialect's own parsing of the URL, our connection class (sqlite_connection.py)
-        return dialect.dbapi.connect(*cargs, async_creator_fn=connect, **cparams)
+        return adapted(dialect.dbapi, connect(*cargs, **cparams))
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:

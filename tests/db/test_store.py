@@ -250,14 +250,14 @@ async def test_sqlite_transactions_end_as_they_should_with_one_trip_statements(t
     path = tmp_path / "trips.db"
     store = await Store.open(f"sqlite+aiosqlite:///{path}")
     rollbacks: list[bool] = []
-    sent = OnceStopped._execute
+    sent = OnceStopped.in_place
 
-    async def counted(self: OnceStopped, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def counted(self: OnceStopped, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if getattr(fn, "__name__", "") == "rollback":
             rollbacks.append(True)
-        return await sent(self, fn, *args, **kwargs)
+        return sent(self, fn, args, kwargs)
 
-    monkeypatch.setattr(OnceStopped, "_execute", counted)
+    monkeypatch.setattr(OnceStopped, "in_place", counted)
     now = datetime(2026, 5, 1, tzinfo=UTC)
     try:
         async with store.write() as session:
