@@ -171,6 +171,34 @@ async def replay_raw(path: Path, steps: list[tuple[int, str, Any, bool]], submit
     return 1000 * cpu / submits, submits / wall
 
 
+def replay_in_place(path: Path, steps: list[tuple[int, str, Any, bool]], submits: int) -> tuple[float, float]:
+    """The recorded statements through plain sqlite3 on this thread (no trip to any other):
+    the floor under the store's in-place statements (db/sqlite_connection.py)."""
+    import sqlite3
+
+    conns: dict[int, sqlite3.Connection] = {}
+    for key in dict.fromkeys(step[0] for step in steps):
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+        for pragma in ("PRAGMA busy_timeout=30000", "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON"):
+            conn.execute(pragma)
+        conns[key] = conn
+    try:
+        started, cpu = time.perf_counter(), time.process_time()
+        for key, statement, parameters, many in steps:
+            conn = conns[key]
+            if statement == "COMMIT":
+                conn.commit()
+            elif many:
+                conn.executemany(statement, parameters)
+            else:
+                conn.execute(statement, parameters or ()).fetchall()
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - started
+    finally:
+        for conn in conns.values():
+            conn.close()
+    return 1000 * cpu / submits, submits / wall
+
+
 async def load_times(url: str, repeat: int = 15) -> tuple[int, float, float]:
     """Median ms to load a ~1,000-choice match: snapshot + tail, and full replay from setup."""
     summary = await simulate_stored(url, "toy", 3, 9, "random", {"rounds": 167})
@@ -240,10 +268,17 @@ async def bench(name: str, url: str, submits: int, workdir: Path, profile: str |
           f"a submit ({', '.join(f'{kind} {count:.1f}' for kind, count in per_submit.items())})", flush=True)
     raw_wall_ms = None
     if copy is not None:
+        second = workdir / "before-submits-2.db"
+        shutil.copyfile(copy, second)
         floor_cpu, floor_wall = await replay_raw(copy, run.steps, run.done)
         raw_wall_ms = 1000 / floor_wall
         print(f"{name:<10} floor, the same statements straight through aiosqlite: {floor_cpu:5.2f} ms CPU a submit "
-              f"= {1000 / floor_cpu:6.0f}/s by CPU, {floor_wall:6.1f}/s wall", flush=True)
+              f"= {1000 / floor_cpu:6.0f}/s by CPU, {floor_wall:6.1f}/s wall; ours {run.cpu_ms / floor_cpu:.2f}x",
+              flush=True)
+        plain_cpu, plain_wall = replay_in_place(second, run.steps, run.done)
+        print(f"{name:<10} floor, the same statements through plain sqlite3 on this thread: {plain_cpu:5.2f} ms CPU "
+              f"a submit = {1000 / plain_cpu:6.0f}/s by CPU, {plain_wall:6.1f}/s wall; ours {run.cpu_ms / plain_cpu:.2f}x",
+              flush=True)
     matches = 50
     for one_writer in (True, False) if sqlite else (True,):
         p50, p99 = await concurrent_p99(url, matches, one_writer=one_writer, channels=5_000 if one_writer else 6_000)
