@@ -270,6 +270,8 @@ async def bench(name: str, url: str, submits: int, workdir: Path, profile: str |
     if copy is not None:
         second = workdir / "before-submits-2.db"
         shutil.copyfile(copy, second)
+        if Path(str(copy) + "-wal").exists():
+            shutil.copyfile(str(copy) + "-wal", str(second) + "-wal")
         floor_cpu, floor_wall = await replay_raw(copy, run.steps, run.done)
         raw_wall_ms = 1000 / floor_wall
         print(f"{name:<10} floor, the same statements straight through aiosqlite: {floor_cpu:5.2f} ms CPU a submit "
