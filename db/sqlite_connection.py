@@ -18,8 +18,9 @@ connection given back after a commit) makes no trip.
 Most statements make no trip at all (`OnceStopped._execute`): a statement that cannot wait for
 a lock runs at once on the event loop's thread, where a trip would have cost more CPU than
 SQLite's own work. In WAL mode a reader never waits, and a transaction that holds the write lock
-never waits either: so reads, a deferred BEGIN, a rollback and the writes of a transaction that
-already holds the lock run in place. What may wait goes to the thread: BEGIN IMMEDIATE (another
+never waits either: so a deferred BEGIN, a rollback and the statements of a transaction that
+already holds the lock run in place (reads outside one too, except on the store's read
+connections: see `OnceStopped.reads_in_place`). What may wait goes to the thread: BEGIN IMMEDIATE (another
 process may hold the lock; it rides along with the transaction's first statement, one trip for
 both), COMMIT (its fsync, and now and then a checkpoint), PRAGMAs, and anything while a trip is
 still under way (a caller cancelled mid-trip must not have its statement overlap the next)."""
@@ -60,6 +61,11 @@ class OnceStopped(aiosqlite.Connection):
     """Whether this connection's transaction holds the database's write lock."""
     _begin: str | None = None
     """A BEGIN IMMEDIATE not yet sent: it goes with the next statement, in the same trip."""
+    reads_in_place = True
+    """Whether a read outside a write transaction runs in place. The store's read connections
+    say no: their reads may be long (the delivery's, a replay's), and on the thread SQLite's work
+    runs without the GIL while the event loop acknowledges clicks; the write transaction's own
+    reads are short."""
 
     def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The call's value when it cannot wait for a lock (see the module's docstring), run at
@@ -72,7 +78,8 @@ class OnceStopped(aiosqlite.Connection):
             if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
                 self._begin, self._in_transaction = sql, True
                 return _NOTHING
-            if self._begin is None and (word in _NEVER_WAIT or (self._locked and word in _WRITES)):
+            if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)
+                                        or (word == "SELECT" and self.reads_in_place)):
                 return self._in_place(fn, args, kwargs)
         elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
             self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
@@ -136,9 +143,7 @@ class OnceStopped(aiosqlite.Connection):
         return BufferedCursor(self)
 
 
-_NEVER_WAIT = frozenset({"SELECT", "BEGIN"})
-"""Statements that never wait for a lock in WAL mode (a plain BEGIN is deferred: it takes none)."""
-_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SAVEPOINT", "RELEASE", "ROLLBACK"})
+_WRITES = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SAVEPOINT", "RELEASE", "ROLLBACK"})
 """Statements that wait for nothing once their transaction holds the write lock."""
 _NOTHING: Outcome = ([], None, -1, None)
 TRIP = object()
@@ -225,7 +230,7 @@ class BufferedCursor:
         self._rows.clear()
 
 
-def connect_once_stopped(database: str, **kwargs: Any) -> OnceStopped:
+def connect_once_stopped(database: str, reads_in_place: bool = True, **kwargs: Any) -> OnceStopped:
     """What ``aiosqlite.connect`` makes, as a ``OnceStopped`` (await it to open it). Its thread is a
     daemon, as SQLAlchemy makes aiosqlite's own: a connection never closed cannot keep the
     process alive."""
@@ -235,6 +240,7 @@ def connect_once_stopped(database: str, **kwargs: Any) -> OnceStopped:
         return sqlite3.connect(database, **{**kwargs, "check_same_thread": False})
 
     connection = OnceStopped(connector, 64)
+    connection.reads_in_place = reads_in_place
     connection._thread.daemon = True
     return connection
 

@@ -539,7 +539,7 @@ def _sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet
     each connection opened is kept in ``live`` (weakly) for the store's close."""
 
     def connect(*args: Any, **kwargs: Any) -> OnceStopped:
-        connection = connect_once_stopped(*args, **kwargs)
+        connection = connect_once_stopped(*args, **{**kwargs, "reads_in_place": immediate})
         if live is not None:
             live.add(connection)
         return connection
