@@ -245,17 +245,6 @@ def connect_once_stopped(database: str, reads_in_place: bool = True, **kwargs: A
     return connection
 
 
-class _AtOnce:
-    """An awaitable that is done at once."""
-
-    def __await__(self) -> Generator[Any, None, None]:
-        if False:
-            yield
-
-
-_AT_ONCE = _AtOnce()
-
-
 class InPlaceCursor(AsyncAdapt_aiosqlite_cursor):
     """SQLAlchemy's cursor over a `BufferedCursor`: a statement that can run in place does so
     without leaving SQLAlchemy's greenlet (its own cursor made three switches to the event loop
@@ -281,7 +270,10 @@ class InPlaceCursor(AsyncAdapt_aiosqlite_cursor):
             self._adapt_connection._handle_exception(error)
         if outcome is TRIP:
             return super().executemany(operation, parameters) if many else super().execute(operation, parameters)
-        await_(_AT_ONCE)  # SQLAlchemy's AsyncConnection.execute insists on one switch (a check that the driver is async)
+        # The event loop's turn between two statements, as a trip gave: a transaction's Python does
+        # not hold the loop from start to end while clicks wait to be acknowledged. (SQLAlchemy's
+        # AsyncConnection.execute also insists on one switch: its check that the driver is async.)
+        await_(asyncio.sleep(0))
         cursor = cast(BufferedCursor, self._cursor)
         cursor._take(outcome)
         self._rows = deque(cursor._rows) if cursor.description else deque()
