@@ -28,8 +28,8 @@ from engine.samurai.board import (
     army_regulars,
     deploy_targets,
     garrison_size,
+    held_count,
     incomes,
-    owned,
     regulars_in,
 )
 from engine.samurai.combat import side_size
@@ -62,7 +62,7 @@ def random_plan(koku: int, rng: random.Random) -> dict[str, int]:
 def random_levy(state: SamuraiState, seat: int, rng: random.Random) -> dict[str, int]:
     player = state.players[seat]
     budget = player.plan.levy if player.plan else 0
-    cap = len(owned(state, seat))
+    cap = held_count(state, seat)
     costs = state.options.levy_costs
     got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
     for _ in range(40):
@@ -349,7 +349,7 @@ class HeuristicPolicy:
         player = state.players[prompt.seat]
         budget = player.plan.levy if player.plan else 0
         costs = state.options.levy_costs
-        cap = len(owned(state, prompt.seat))
+        cap = held_count(state, prompt.seat)
         got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
         count = min(cap, budget // max(1, costs["spearman"]), player.tray["spearman"])
         got["spearman"] = count
@@ -402,7 +402,7 @@ class HeuristicPolicy:
             return {"act": "pass"}
         preference = foe_preference(state, prompt.seat)
         seat, army = max(targets,
-                         key=lambda task: (len(owned(state, task[0])), task[1].level, preference[task[0]],
+                         key=lambda task: (held_count(state, task[0]), task[1].level, preference[task[0]],
                                            -task[1].idx))
         return {"act": "assassinate", "seat": seat, "army": army.idx}
 

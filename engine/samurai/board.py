@@ -7,7 +7,7 @@ from engine.contract import Event, IllegalChoice, Option
 from engine.kit.events import emit
 from engine.kit.prompting import opt
 from engine.samurai.content import content
-from engine.samurai.state import Army, Plan, Player, SamuraiState
+from engine.samurai.state import Army, Plan, Player, SamuraiState, owner_index
 from engine.text import seat_ref
 
 MAX_OPTIONS = 25
@@ -45,7 +45,13 @@ def active(state: SamuraiState) -> list[int]:
 
 
 def owned(state: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid, province in state.provinces.items() if province.owner == seat]
+    """The provinces ``seat`` holds, in the map's order (from the owner index: no scan)."""
+    return list(owner_index(state).owned.get(seat, ()))
+
+
+def held_count(state: SamuraiState, seat: int | None) -> int:
+    """How many provinces ``seat`` holds (None: the unoccupied ones)."""
+    return len(owner_index(state).owned.get(seat, ()))
 
 
 def garrison_size(garrison: dict[str, int]) -> int:
@@ -105,19 +111,17 @@ def army_room(army: Army, kind: str) -> int:
 
 
 def income(state: SamuraiState, seat: int) -> int:
-    count = max(3, len(owned(state, seat)) // 3)
+    count = max(3, held_count(state, seat) // 3)
     if state.options.mode == "lwtv" and state.provinces["settsu"].owner == seat:
         count += 1
     return count
 
 
 def incomes(state: SamuraiState) -> dict[int, int]:
-    """`income` of every seat, counted in one pass over the provinces."""
-    held: dict[int | None, int] = {}
-    for province in state.provinces.values():
-        held[province.owner] = held.get(province.owner, 0) + 1
+    """`income` of every seat, read from the owner index."""
+    held = owner_index(state).owned
     bonus = state.provinces["settsu"].owner if state.options.mode == "lwtv" else None
-    return {seat: max(3, held.get(seat, 0) // 3) + (1 if seat == bonus else 0) for seat in range(state.seats)}
+    return {seat: max(3, len(held.get(seat, ())) // 3) + (1 if seat == bonus else 0) for seat in range(state.seats)}
 
 
 def end_phase(events: list[Event], state: SamuraiState, text: str, kind: str = "phase") -> None:

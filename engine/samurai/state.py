@@ -121,7 +121,24 @@ class Player(Model):
     casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
+_OWNER_SETS = [0]
+"""Bumped whenever a province's owner is set or a province is made: an owner index
+(`owner_index`) built before is then built again."""
+
+
+def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
+    BaseModel.__setattr__(model, name, value)
+    if name == "owner":
+        _OWNER_SETS[0] += 1
+
+
 class Prov(Model):
+    __setattr__ = _set_prov_field
+
+    def model_post_init(self, context: Any, /) -> None:
+        """A province made anew (setup puts some in place of others) may change the owners."""
+        _OWNER_SETS[0] += 1
+
     owner: int | None = None
     garrison: dict[str, int] = Field(default_factory=no_units)
     ronin: int = 0
@@ -241,3 +258,42 @@ class SamuraiState(State):
     scores: dict[str, int] = Field(default_factory=dict)
     log: list[str] = Field(default_factory=list)
     """The latest public event lines (for the view header)."""
+
+
+class OwnerIndex:
+    """The provinces of one ``provinces`` dict by owner, in the dict's order: derived from it,
+    never stored (the state and its JSON are unchanged). Valid while that dict object is the
+    state's, has the same length and no province's owner has been set and no province made
+    since (`_OWNER_SETS`): the rules set owners or put new provinces in, never move one
+    province object to another key. Rules and the heuristic ask which provinces a house holds
+    many times a choice and would otherwise scan all 68."""
+
+    __slots__ = ("source", "length", "sets", "owned")
+
+    def __init__(self, source: dict[str, Prov]) -> None:
+        self.sets = _OWNER_SETS[0]  # read first: a set made while scanning builds the index again
+        self.source = source
+        self.length = len(source)
+        owned: dict[int | None, list[str]] = {}
+        for pid, province in source.items():
+            held = owned.get(province.owner)
+            if held is None:
+                owned[province.owner] = [pid]
+            else:
+                held.append(pid)
+        self.owned = owned
+
+
+_LAST_OWNER_INDEX: list[OwnerIndex | None] = [None]
+"""The index built last. One is kept, not one per state: a choice asks of one state many times
+in a row, and a driver that copies the state every choice would otherwise keep every copy's
+provinces alive."""
+
+
+def owner_index(state: SamuraiState) -> OwnerIndex:
+    """The provinces of ``state`` by owner (read it, never change it)."""
+    source = state.provinces
+    found = _LAST_OWNER_INDEX[0]
+    if found is None or found.source is not source or found.sets != _OWNER_SETS[0] or found.length != len(source):
+        found = _LAST_OWNER_INDEX[0] = OwnerIndex(source)
+    return found
