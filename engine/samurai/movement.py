@@ -179,6 +179,25 @@ def any_declare_source(state: SamuraiState, seat: int) -> bool:
     return next(_declare_sources(state, seat), None) is not None
 
 
+def is_declare_source(state: SamuraiState, seat: int, pid: str, army_idx: int | None) -> bool:
+    """Whether (``pid``, its force, ``army_idx``) is one of `declare_sources` (an army when
+    ``army_idx`` is given, else the garrison), worked out for that one source alone."""
+    war = state.war
+    assert war is not None
+    if len(war.declarations) >= BATTLE_MARKERS:
+        return False
+    force = "army" if army_idx is not None else "garrison"
+    if any(declaration.source == pid and declaration.force == force for declaration in war.declarations):
+        return False
+    spots = army_spots(state)
+    if army_idx is not None:
+        return any(army.idx == army_idx and army.location == pid and army.alive and not army.assassinated
+                   and army.attacks_used < army.level and bool(attack_targets(state, seat, pid, spots))
+                   for army in player_of(state, seat).armies)
+    return (state.provinces[pid].owner == seat and garrison_movable(state, pid, spots) > 0
+            and bool(attack_targets(state, seat, pid, spots)))
+
+
 def _declare_sources(state: SamuraiState, seat: int) -> Iterator[tuple[str, str, int | None]]:
     war = state.war
     assert war is not None
@@ -220,6 +239,15 @@ def garrison_sources(state: SamuraiState, seat: int) -> list[str]:
     spots = army_spots(state)
     return [pid for pid in owned(state, seat) if pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
             and garrison_targets(state, seat, pid, spots)]
+
+
+def is_garrison_source(state: SamuraiState, seat: int, pid: str) -> bool:
+    """Whether ``pid`` is one of `garrison_sources`, worked out for that province alone."""
+    war = state.war
+    assert war is not None
+    spots = army_spots(state)
+    return (state.provinces[pid].owner == seat and pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
+            and bool(garrison_targets(state, seat, pid, spots)))
 
 
 BATTLE_MARKERS = 12
