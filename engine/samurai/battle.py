@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from engine.clone import trusted
 from engine.contract import Event, Prompt
 from engine.kit.events import emit
 from engine.samurai.answers import UnitCounts
@@ -124,7 +125,9 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
              f"{who(seat)} already took {province_name(target)} this turn (an army attacking again), "
              "so the attack declared there is called off.")
         return
-    battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
+    battle = trusted(Battle, {"target": target, "attacker": seat, "defender": prov.owner, "naval": False, "army": None,
+                              "army_source": None, "gforce": {}, "fort_left": 0, "fort_value": 0, "rounds": 0,
+                              "fight_on": False, "chained": chained, "stage": "ranged", "pending": None})
     naval = False
     for declaration in decls:
         if declaration.force == "army":
@@ -248,7 +251,8 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
                  f"defender hits {dhits}.",
                  data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
-    pending = PendingLosses(step=step, hits={"attack": dhits, "defence": ahits})
+    pending = trusted(PendingLosses, {"step": step, "hits": {"attack": dhits, "defence": ahits}, "owed": {},
+                                      "chosen": {}})
     if has_choice(attackers, dhits):
         pending.owed["attack"] = battle.attacker
     if battle.defender is not None and has_choice(defenders, ahits):

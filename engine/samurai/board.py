@@ -3,6 +3,8 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 
 from __future__ import annotations
 
+import functools
+
 from engine.contract import Event, IllegalChoice, Option
 from engine.kit.events import emit
 from engine.kit.prompting import opt
@@ -20,7 +22,13 @@ PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen",
 
 
 def province_name(pid: str) -> str:
-    return content().name(pid)
+    """The province's name (event lines name provinces thousands of times a match)."""
+    return _names()[pid]
+
+
+@functools.cache
+def _names() -> dict[str, str]:
+    return content().names
 
 
 def who(seat: int | None) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from engine.clone import trusted
 from engine.contract import Event, IllegalChoice
 from engine.samurai.answers import Pick
 from engine.samurai.battle import finish_battle, launch, run_rounds, start_battle
@@ -87,7 +88,8 @@ def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Even
         raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(here)} "
                             "or cannot be attacked")
     war.chain_army = None
-    declaration = Declaration(source=here, force="army", army=army.idx, target=target)
+    declaration = trusted(Declaration, {"source": here, "force": "army", "army": army.idx, "target": target,
+                                        "count": None, "units": None})
     start_battle(state, events, rng, seat, target, [declaration], chained=True)
 
 
