@@ -59,6 +59,35 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
     return out
 
 
+def has_army_move(state: SamuraiState, seat: int, army: Army, claim: bool) -> bool:
+    """Whether `army_moves` has a destination, found without listing the rest."""
+    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
+        return False
+    provinces = state.provinces
+    if garrison_size(provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
+        return False
+    adj = content().adj
+    dist = {army.location: 0}
+    queue = deque([army.location])
+    armies = army_spots(state)
+    while queue:
+        current = queue.popleft()
+        if dist[current] >= army.moves_left:
+            continue
+        for neighbour in adj[current]:
+            if neighbour in dist:
+                continue
+            prov = provinces[neighbour]
+            if prov.owner == seat:
+                if neighbour not in armies:
+                    return True
+                dist[neighbour] = dist[current] + 1
+                queue.append(neighbour)
+            elif claim and prov.owner is None and not prov.neutral:
+                return True
+    return False
+
+
 def leave_garrison(state: SamuraiState, army: Army) -> None:
     """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
     source = state.provinces[army_province(army)]
@@ -239,6 +268,15 @@ def garrison_sources(state: SamuraiState, seat: int) -> list[str]:
     spots = army_spots(state)
     return [pid for pid in owned(state, seat) if pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
             and garrison_targets(state, seat, pid, spots)]
+
+
+def any_garrison_source(state: SamuraiState, seat: int) -> bool:
+    """Whether `garrison_sources` has one, found without listing the rest."""
+    war = state.war
+    assert war is not None
+    spots = army_spots(state)
+    return any(pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
+               and garrison_targets(state, seat, pid, spots) for pid in owned(state, seat))
 
 
 def is_garrison_source(state: SamuraiState, seat: int, pid: str) -> bool:
