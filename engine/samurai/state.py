@@ -6,6 +6,7 @@ here like everything else; only views.py decides who may see them.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -127,9 +128,23 @@ _OWNER_SETS = [0]
 
 
 def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
-    BaseModel.__setattr__(model, name, value)
-    if name == "owner":
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set) in one call; a new owner is also put into the owner
+    index built last, or the index is built again."""
+    if name not in _PROV_FIELDS:
+        BaseModel.__setattr__(model, name, value)
+        return
+    values = model.__dict__
+    old = values.get(name)
+    values[name] = value
+    model.__pydantic_fields_set__.add(name)
+    if name == "owner" and old != value:
+        index = _LAST_OWNER_INDEX[0]
+        moved = index is not None and index.sets == _OWNER_SETS[0] and index.move(model, old, value)
         _OWNER_SETS[0] += 1
+        if moved:
+            assert index is not None
+            index.sets = _OWNER_SETS[0]
 
 
 class Prov(Model):
@@ -147,6 +162,9 @@ class Prov(Model):
     """0 none, 1 castle, 2 fortress."""
     neutral: bool = False
     """LWTV: an unowned fortress held by neutral ronin."""
+
+
+_PROV_FIELDS = frozenset(Prov.model_fields)
 
 
 class Task(Model):
@@ -268,20 +286,34 @@ class OwnerIndex:
     province object to another key. Rules and the heuristic ask which provinces a house holds
     many times a choice and would otherwise scan all 68."""
 
-    __slots__ = ("source", "length", "sets", "owned")
+    __slots__ = ("source", "length", "sets", "owned", "place", "pid_of")
 
     def __init__(self, source: dict[str, Prov]) -> None:
         self.sets = _OWNER_SETS[0]  # read first: a set made while scanning builds the index again
         self.source = source
         self.length = len(source)
         owned: dict[int | None, list[str]] = {}
-        for pid, province in source.items():
+        self.place: dict[str, int] = {}
+        self.pid_of: dict[int, str] = {}
+        for place, (pid, province) in enumerate(source.items()):
+            self.place[pid] = place
+            self.pid_of[id(province)] = pid
             held = owned.get(province.owner)
             if held is None:
                 owned[province.owner] = [pid]
             else:
                 held.append(pid)
         self.owned = owned
+
+    def move(self, province: BaseModel, old: Any, new: Any) -> bool:
+        """Move ``province`` from ``old``'s provinces to ``new``'s, keeping the dict's order;
+        False when it is not one of this index's provinces (the index is then built again)."""
+        pid = self.pid_of.get(id(province))
+        if pid is None or self.source.get(pid) is not province or len(self.source) != self.length:
+            return False
+        self.owned[old].remove(pid)
+        bisect.insort(self.owned.setdefault(new, []), pid, key=self.place.__getitem__)
+        return True
 
 
 _LAST_OWNER_INDEX: list[OwnerIndex | None] = [None]
