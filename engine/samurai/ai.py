@@ -10,9 +10,9 @@ markers) and guesses what their screens hide.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
-from collections import Counter
 from typing import Any
 
 from engine.clone import clone
@@ -214,8 +214,14 @@ def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
     """A seeded tie-break among opponents, fixed for one seat and one round. Breaking ties by
     seat number made every heuristic seat pick on the lowest seat while the land was still
     even, and the low seats lost far more often (20/21/37/43 wins of 121 for seats 0-3)."""
-    rng = rng_for(state.seed, state.round, f"foe:{seat}")
-    return {other: rng.random() for other in range(state.seats)}
+    return dict(_foe_preference(state.seed, state.round, seat, state.seats))
+
+
+@functools.lru_cache(maxsize=64)
+def _foe_preference(seed: int, round_number: int, seat: int, seats: int) -> tuple[tuple[int, float], ...]:
+    """`foe_preference`, drawn once per seed, round and seat (every decision asks)."""
+    rng = rng_for(seed, round_number, f"foe:{seat}")
+    return tuple((other, rng.random()) for other in range(seats))
 
 
 def weakest_foe(state: SamuraiState, seat: int) -> int | None:
@@ -224,8 +230,7 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     if not foes:
         return None
     preference = foe_preference(state, seat)
-    holdings = Counter(province.owner for province in state.provinces.values())  # one pass, not one per foe
-    return min(foes, key=lambda foe: (holdings[foe], preference[foe]))
+    return min(foes, key=lambda foe: (held_count(state, foe), preference[foe]))
 
 
 class _Decision(threading.local):

@@ -130,7 +130,7 @@ _OWNER_SETS = [0]
 def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
     """Setting a field as pydantic does for these models (no assignment validation, not
     frozen: store it and mark it set) in one call; a new owner is also put into the owner
-    index built last, or the index is built again."""
+    indexes kept (`_OWNER_INDEXES`), or they are built again."""
     if name not in _PROV_FIELDS:
         BaseModel.__setattr__(model, name, value)
         return
@@ -139,12 +139,11 @@ def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
     values[name] = value
     model.__pydantic_fields_set__.add(name)
     if name == "owner" and old != value:
-        index = _LAST_OWNER_INDEX[0]
-        moved = index is not None and index.sets == _OWNER_SETS[0] and index.move(model, old, value)
-        _OWNER_SETS[0] += 1
-        if moved:
-            assert index is not None
-            index.sets = _OWNER_SETS[0]
+        current = _OWNER_SETS[0]
+        kept = [index for index in _OWNER_INDEXES if index.sets == current and index.move(model, old, value)]
+        _OWNER_SETS[0] = current + 1
+        for index in kept:
+            index.sets = current + 1
 
 
 class Prov(Model):
@@ -306,26 +305,34 @@ class OwnerIndex:
         self.owned = owned
 
     def move(self, province: BaseModel, old: Any, new: Any) -> bool:
-        """Move ``province`` from ``old``'s provinces to ``new``'s, keeping the dict's order;
-        False when it is not one of this index's provinces (the index is then built again)."""
-        pid = self.pid_of.get(id(province))
-        if pid is None or self.source.get(pid) is not province or len(self.source) != self.length:
+        """``province``'s owner is now ``new`` (it was ``old``): if it is one of this index's
+        provinces, move it to ``new``'s, keeping the dict's order. False when the index cannot
+        tell (its dict changed size: it is then built again)."""
+        if len(self.source) != self.length:
             return False
+        pid = self.pid_of.get(id(province))
+        if pid is None or self.source.get(pid) is not province:
+            return True  # another dict's province: this index is unchanged
         self.owned[old].remove(pid)
         bisect.insort(self.owned.setdefault(new, []), pid, key=self.place.__getitem__)
         return True
 
 
-_LAST_OWNER_INDEX: list[OwnerIndex | None] = [None]
-"""The index built last. One is kept, not one per state: a choice asks of one state many times
-in a row, and a driver that copies the state every choice would otherwise keep every copy's
-provinces alive."""
+_OWNER_INDEXES: list[OwnerIndex] = []
+"""The indexes built last, the newest first. Two are kept, not one per state: a choice asks of
+one state many times in a row, an AI's information state (a dict of its own when it hides a
+ronin) sits between two choices, and a driver that copies the state every choice would
+otherwise keep every copy's provinces alive."""
+_KEPT_INDEXES = 2
 
 
 def owner_index(state: SamuraiState) -> OwnerIndex:
     """The provinces of ``state`` by owner (read it, never change it)."""
     source = state.provinces
-    found = _LAST_OWNER_INDEX[0]
-    if found is None or found.source is not source or found.sets != _OWNER_SETS[0] or found.length != len(source):
-        found = _LAST_OWNER_INDEX[0] = OwnerIndex(source)
+    sets = _OWNER_SETS[0]
+    for found in _OWNER_INDEXES:
+        if found.source is source and found.sets == sets and found.length == len(source):
+            return found
+    found = OwnerIndex(source)
+    _OWNER_INDEXES[:] = [found, *(index for index in _OWNER_INDEXES if index.source is not source)][:_KEPT_INDEXES]
     return found

@@ -76,3 +76,25 @@ def test_a_province_changed_by_hand_is_found_under_its_new_owner() -> None:
     assert board.owned(copy, 0) == [] and board.owned(state, 0) == [pid]
     board.owned(state, 0).append("forged")
     assert board.owned(state, 0) == [pid]
+
+
+def test_a_province_shared_by_two_states_is_moved_in_both_indexes() -> None:
+    """An information state shares the provinces it does not hide: an owner set on a shared
+    province changes what both states' indexes say, and a third dict's index evicts none wrongly."""
+    game = engine.get("samurai")
+    state = game.setup(3, engine.parse_options(game, None), 2)
+    assert isinstance(state, SamuraiState)
+    seen = state.model_copy(update={"provinces": dict(state.provinces)})
+    third = state.model_copy(update={"provinces": dict(state.provinces)})
+    assert board.owned(state, 0) == board.owned(seen, 0) == scanned(state, 0)
+    pid = scanned(state, 0)[0]
+    state.provinces[pid].owner = 1
+    assert pid in board.owned(state, 1) and pid in board.owned(seen, 1) and pid not in board.owned(seen, 0)
+    assert_like_a_scan(state)
+    assert_like_a_scan(seen)
+    seen.provinces[pid] = Prov(owner=2)
+    assert pid in board.owned(seen, 2) and pid in board.owned(state, 1) and pid in board.owned(third, 1)
+    third.provinces[pid].owner = 0
+    for each in (state, seen, third):
+        assert_like_a_scan(each)
+    assert pid in board.owned(state, 0) and pid in board.owned(seen, 2)
