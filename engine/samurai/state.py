@@ -292,17 +292,17 @@ class OwnerIndex:
         self.source = source
         self.length = len(source)
         owned: dict[int | None, list[str]] = {}
-        self.place: dict[str, int] = {}
-        self.pid_of: dict[int, str] = {}
-        for place, (pid, province) in enumerate(source.items()):
-            self.place[pid] = place
-            self.pid_of[id(province)] = pid
+        for pid, province in source.items():
             held = owned.get(province.owner)
             if held is None:
                 owned[province.owner] = [pid]
             else:
                 held.append(pid)
         self.owned = owned
+        self.place: dict[str, int] | None = None
+        self.pid_of: dict[int, str] | None = None
+        """Each province's place in the dict and key by object, made on the first `move` (a
+        driver copying the state every choice builds many indexes that never move one)."""
 
     def move(self, province: BaseModel, old: Any, new: Any) -> bool:
         """``province``'s owner is now ``new`` (it was ``old``): if it is one of this index's
@@ -310,6 +310,9 @@ class OwnerIndex:
         tell (its dict changed size: it is then built again)."""
         if len(self.source) != self.length:
             return False
+        if self.pid_of is None or self.place is None:
+            self.pid_of = {id(each): pid for pid, each in self.source.items()}
+            self.place = {pid: place for place, pid in enumerate(self.source)}
         pid = self.pid_of.get(id(province))
         if pid is None or self.source.get(pid) is not province:
             return True  # another dict's province: this index is unchanged
