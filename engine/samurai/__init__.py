@@ -11,13 +11,17 @@ from typing import Any
 
 from engine.contract import Result, Standing, State
 from engine.kit import Flow, GameInfo, KitGame
+from engine.kit.phases import Asked
 from engine.rng import rng_for
 from engine.samurai import information, views
 from engine.samurai.ai import HeuristicPolicy, RandomPolicy
+from engine.samurai.answers import LevyAnswer
 from engine.samurai.content import content
+from engine.samurai.muster import muster_stage
 from engine.samurai.phases import PHASES
 from engine.samurai.setup import setup_state
 from engine.samurai.state import SamuraiOptions, SamuraiState
+from engine.validate import parse_choice
 
 INFO = GameInfo(key="samurai", title="Samurai Swords", seats=range(3, 6), modes=("base", "quickstart", "lwtv"),
                 face_down=("deck",))
@@ -38,6 +42,15 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
 
     def refuse(self, state: SamuraiState, seat: int) -> str | None:
         return "the game is over" if state.phase == "over" else None
+
+    def parse(self, state: SamuraiState, seat: int, asked: Asked, choice: dict[str, Any]) -> object:
+        """A levy in the sealed muster is parsed as the levy prompt would parse it, without
+        building that prompt (the muster's "levy" kind is also its review once the levy leaves
+        nothing to place, which answers with a pick: the phase cannot declare one model)."""
+        if (asked.kind == "levy" and not asked.built and state.phase == "muster"
+                and muster_stage(state, seat) == "levy"):
+            return parse_choice(LevyAnswer, choice)
+        return super().parse(state, seat, asked, choice)
 
     def view_of(self, state: SamuraiState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)

@@ -10,9 +10,9 @@ markers) and guesses what their screens hide.
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
-from collections import Counter
 from typing import Any
 
 from engine.clone import clone
@@ -28,8 +28,8 @@ from engine.samurai.board import (
     army_regulars,
     deploy_targets,
     garrison_size,
+    held_count,
     incomes,
-    owned,
     regulars_in,
 )
 from engine.samurai.combat import side_size
@@ -62,7 +62,7 @@ def random_plan(koku: int, rng: random.Random) -> dict[str, int]:
 def random_levy(state: SamuraiState, seat: int, rng: random.Random) -> dict[str, int]:
     player = state.players[seat]
     budget = player.plan.levy if player.plan else 0
-    cap = len(owned(state, seat))
+    cap = held_count(state, seat)
     costs = state.options.levy_costs
     got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
     for _ in range(40):
@@ -214,8 +214,14 @@ def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
     """A seeded tie-break among opponents, fixed for one seat and one round. Breaking ties by
     seat number made every heuristic seat pick on the lowest seat while the land was still
     even, and the low seats lost far more often (20/21/37/43 wins of 121 for seats 0-3)."""
-    rng = rng_for(state.seed, state.round, f"foe:{seat}")
-    return {other: rng.random() for other in range(state.seats)}
+    return dict(_foe_preference(state.seed, state.round, seat, state.seats))
+
+
+@functools.lru_cache(maxsize=64)
+def _foe_preference(seed: int, round_number: int, seat: int, seats: int) -> tuple[tuple[int, float], ...]:
+    """`foe_preference`, drawn once per seed, round and seat (every decision asks)."""
+    rng = rng_for(seed, round_number, f"foe:{seat}")
+    return tuple((other, rng.random()) for other in range(seats))
 
 
 def weakest_foe(state: SamuraiState, seat: int) -> int | None:
@@ -224,8 +230,7 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     if not foes:
         return None
     preference = foe_preference(state, seat)
-    holdings = Counter(province.owner for province in state.provinces.values())  # one pass, not one per foe
-    return min(foes, key=lambda foe: (holdings[foe], preference[foe]))
+    return min(foes, key=lambda foe: (held_count(state, foe), preference[foe]))
 
 
 class _Decision(threading.local):
@@ -349,7 +354,7 @@ class HeuristicPolicy:
         player = state.players[prompt.seat]
         budget = player.plan.levy if player.plan else 0
         costs = state.options.levy_costs
-        cap = len(owned(state, prompt.seat))
+        cap = held_count(state, prompt.seat)
         got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
         count = min(cap, budget // max(1, costs["spearman"]), player.tray["spearman"])
         got["spearman"] = count
@@ -402,7 +407,7 @@ class HeuristicPolicy:
             return {"act": "pass"}
         preference = foe_preference(state, prompt.seat)
         seat, army = max(targets,
-                         key=lambda task: (len(owned(state, task[0])), task[1].level, preference[task[0]],
+                         key=lambda task: (held_count(state, task[0]), task[1].level, preference[task[0]],
                                            -task[1].idx))
         return {"act": "assassinate", "seat": seat, "army": army.idx}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from engine.clone import trusted
 from engine.contract import Event, Prompt
 from engine.kit.events import emit
 from engine.samurai.answers import UnitCounts
@@ -59,39 +60,62 @@ def battle_sides(state: SamuraiState, battle: Battle) -> tuple[list[dict[str, in
 
 def write_back(state: SamuraiState, events: list[Event], battle: Battle, attackers: list[dict[str, int]],
                defenders: list[dict[str, int]]) -> None:
-    """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool."""
-    srcs = sorted(battle.gforce)
+    """Store the survivors; dead regulars go back to their owner's tray, ronin to the pool
+    (added up and stored before anything else reads the pool)."""
+    gforce = battle.gforce
+    srcs = sorted(gforce)
+    tray = state.players[battle.attacker].tray
+    pool = 0
     for source, units in zip(srcs, attackers, strict=False):
-        lost = {kind: battle.gforce[source][kind] - units.get(kind, 0) for kind in REGULAR}
-        for kind, count in lost.items():
-            player_of(state, battle.attacker).tray[kind] += count
-        survivors = {kind: units.get(kind, 0) for kind in REGULAR}
-        ronin = units.get("ronin", 0)
-        state.ronin_pool += battle.gforce[source].get("ronin", 0) - ronin
-        if garrison_size(survivors) == 0:  # ronin do not fight on their own: they leave
-            state.ronin_pool += ronin
-            ronin = 0
-        battle.gforce[source] = {**survivors, "ronin": ronin}
-    if battle.army is not None:
-        army = player_of(state, battle.attacker).armies[battle.army]
-        if army.alive:
-            _store_army(state, events, battle.attacker, army, attackers[len(srcs)], battle.defender)
-    battle.fort_left = defenders[0]["fort"]
-    prov = state.provinces[battle.target]
-    garrison = defenders[1]
-    if prov.owner is not None:
+        sent = gforce[source]
+        get = units.get
+        survivors = {kind: get(kind, 0) for kind in REGULAR}
         for kind in REGULAR:
-            player_of(state, prov.owner).tray[kind] += prov.garrison[kind] - garrison.get(kind, 0)
-    state.ronin_pool += prov.ronin - garrison.get("ronin", 0)
-    prov.garrison = {kind: garrison.get(kind, 0) for kind in REGULAR}
-    prov.ronin = garrison.get("ronin", 0)
+            tray[kind] += sent[kind] - survivors[kind]
+        ronin = get("ronin", 0)
+        pool += sent.get("ronin", 0) - ronin
+        if garrison_size(survivors) == 0:  # ronin do not fight on their own: they leave
+            pool += ronin
+            ronin = 0
+        survivors["ronin"] = ronin
+        gforce[source] = survivors
+    if battle.army is not None:
+        army = state.players[battle.attacker].armies[battle.army]
+        if army.alive:
+            pool = _pour(state, pool)
+            _store_army(state, events, battle.attacker, army, attackers[len(srcs)], battle.defender)
+    fort_left = defenders[0]["fort"]
+    if battle.fort_left != fort_left:
+        battle.fort_left = fort_left
+    prov = state.provinces[battle.target]
+    get = defenders[1].get
+    garrison = {kind: get(kind, 0) for kind in REGULAR}
+    ronin = get("ronin", 0)
+    if prov.owner is not None:
+        tray = state.players[prov.owner].tray
+        held = prov.garrison
+        for kind in REGULAR:
+            tray[kind] += held[kind] - garrison[kind]
+    pool += prov.ronin - ronin
+    prov.garrison = garrison
+    if prov.ronin != ronin:
+        prov.ronin = ronin
     if len(defenders) > 2:
         found = army_at(state, battle.target)
         if found:
+            pool = _pour(state, pool)
             _store_army(state, events, found[0], found[1], defenders[2], battle.attacker)
     if prov.ronin and garrison_size(prov.garrison) == 0 and army_at(state, battle.target) is None:
-        state.ronin_pool += prov.ronin  # lone ronin do not fight on: they leave
+        pool += prov.ronin  # lone ronin do not fight on: they leave
         prov.ronin = 0
+    _pour(state, pool)
+
+
+def _pour(state: SamuraiState, ronin: int) -> int:
+    """Put ``ronin`` back in the pool; 0 (what is left to pour)."""
+    if ronin:
+        state.ronin_pool += ronin
+    return 0
 
 
 def side_text(holders: list[dict[str, int]]) -> str:
@@ -103,13 +127,18 @@ def side_text(holders: list[dict[str, int]]) -> str:
 
 def _store_army(state: SamuraiState, events: list[Event], seat: int, army: Army, holder: dict[str, int],
                 foe: int | None) -> None:
-    player = player_of(state, seat)
+    tray = state.players[seat].tray
+    units = army.units
+    get = holder.get
     for kind in REGULAR:
-        player.tray[kind] += army.units[kind] - holder.get(kind, 0)
-        army.units[kind] = holder.get(kind, 0)
-    state.ronin_pool += army.ronin - holder.get("ronin", 0)
-    army.ronin = holder.get("ronin", 0)
-    dead_daimyo = not army.assassinated and holder.get("daimyo", 0) == 0
+        left = get(kind, 0)
+        tray[kind] += units[kind] - left
+        units[kind] = left
+    ronin = get("ronin", 0)
+    if army.ronin != ronin:
+        state.ronin_pool += army.ronin - ronin
+        army.ronin = ronin
+    dead_daimyo = not army.assassinated and get("daimyo", 0) == 0
     if dead_daimyo or (army.assassinated and army_regulars(army) == 0 and army.ronin == 0):
         destroy_army(state, events, seat, army, foe)
 
@@ -124,7 +153,9 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
              f"{who(seat)} already took {province_name(target)} this turn (an army attacking again), "
              "so the attack declared there is called off.")
         return
-    battle = Battle(target=target, attacker=seat, defender=prov.owner, naval=False, chained=chained)
+    battle = trusted(Battle, {"target": target, "attacker": seat, "defender": prov.owner, "naval": False, "army": None,
+                              "army_source": None, "gforce": {}, "fort_left": 0, "fort_value": 0, "rounds": 0,
+                              "fight_on": False, "chained": chained, "stage": "ranged", "pending": None})
     naval = False
     for declaration in decls:
         if declaration.force == "army":
@@ -248,7 +279,8 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
                  f"defender hits {dhits}.",
                  data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
-    pending = PendingLosses(step=step, hits={"attack": dhits, "defence": ahits})
+    pending = trusted(PendingLosses, {"step": step, "hits": {"attack": dhits, "defence": ahits}, "owed": {},
+                                      "chosen": {}})
     if has_choice(attackers, dhits):
         pending.owed["attack"] = battle.attacker
     if battle.defender is not None and has_choice(defenders, ahits):

@@ -3,11 +3,13 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 
 from __future__ import annotations
 
+import functools
+
 from engine.contract import Event, IllegalChoice, Option
 from engine.kit.events import emit
 from engine.kit.prompting import opt
 from engine.samurai.content import content
-from engine.samurai.state import Army, Plan, Player, SamuraiState
+from engine.samurai.state import Army, Plan, Player, SamuraiState, owner_index
 from engine.text import seat_ref
 
 MAX_OPTIONS = 25
@@ -20,7 +22,13 @@ PLURAL = {"spearman": "spearmen", "gunner": "gunners", "swordsman": "swordsmen",
 
 
 def province_name(pid: str) -> str:
-    return content().name(pid)
+    """The province's name (event lines name provinces thousands of times a match)."""
+    return _names()[pid]
+
+
+@functools.cache
+def _names() -> dict[str, str]:
+    return content().names
 
 
 def who(seat: int | None) -> str:
@@ -45,7 +53,13 @@ def active(state: SamuraiState) -> list[int]:
 
 
 def owned(state: SamuraiState, seat: int) -> list[str]:
-    return [pid for pid, province in state.provinces.items() if province.owner == seat]
+    """The provinces ``seat`` holds, in the map's order (from the owner index: no scan)."""
+    return list(owner_index(state).owned.get(seat, ()))
+
+
+def held_count(state: SamuraiState, seat: int | None) -> int:
+    """How many provinces ``seat`` holds (None: the unoccupied ones)."""
+    return len(owner_index(state).owned.get(seat, ()))
 
 
 def garrison_size(garrison: dict[str, int]) -> int:
@@ -105,19 +119,17 @@ def army_room(army: Army, kind: str) -> int:
 
 
 def income(state: SamuraiState, seat: int) -> int:
-    count = max(3, len(owned(state, seat)) // 3)
+    count = max(3, held_count(state, seat) // 3)
     if state.options.mode == "lwtv" and state.provinces["settsu"].owner == seat:
         count += 1
     return count
 
 
 def incomes(state: SamuraiState) -> dict[int, int]:
-    """`income` of every seat, counted in one pass over the provinces."""
-    held: dict[int | None, int] = {}
-    for province in state.provinces.values():
-        held[province.owner] = held.get(province.owner, 0) + 1
+    """`income` of every seat, read from the owner index."""
+    held = owner_index(state).owned
     bonus = state.provinces["settsu"].owner if state.options.mode == "lwtv" else None
-    return {seat: max(3, held.get(seat, 0) // 3) + (1 if seat == bonus else 0) for seat in range(state.seats)}
+    return {seat: max(3, len(held.get(seat, ())) // 3) + (1 if seat == bonus else 0) for seat in range(state.seats)}
 
 
 def end_phase(events: list[Event], state: SamuraiState, text: str, kind: str = "phase") -> None:

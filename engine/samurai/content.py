@@ -202,9 +202,10 @@ class Content:
         self.adj = {p.id: tuple(sorted({*p.land, *p.sea})) for p in self.map.provinces}
         self.region_of = {p.id: p.region for p in self.map.provinces}
         self.order = {pid: n for n, pid in enumerate(self.map.ids)}
+        self.names = {p.id: p.name for p in self.map.provinces}
 
     def name(self, pid: str) -> str:
-        return self.provinces[pid].name
+        return self.names[pid]
 
     def is_sea(self, a: str, b: str) -> bool:
         """An attack is naval when the two provinces share only a sea lane."""

@@ -59,6 +59,35 @@ def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[
     return out
 
 
+def has_army_move(state: SamuraiState, seat: int, army: Army, claim: bool) -> bool:
+    """Whether `army_moves` has a destination, found without listing the rest."""
+    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
+        return False
+    provinces = state.provinces
+    if garrison_size(provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
+        return False
+    adj = content().adj
+    dist = {army.location: 0}
+    queue = deque([army.location])
+    armies = army_spots(state)
+    while queue:
+        current = queue.popleft()
+        if dist[current] >= army.moves_left:
+            continue
+        for neighbour in adj[current]:
+            if neighbour in dist:
+                continue
+            prov = provinces[neighbour]
+            if prov.owner == seat:
+                if neighbour not in armies:
+                    return True
+                dist[neighbour] = dist[current] + 1
+                queue.append(neighbour)
+            elif claim and prov.owner is None and not prov.neutral:
+                return True
+    return False
+
+
 def leave_garrison(state: SamuraiState, army: Army) -> None:
     """An army leaving a province never leaves it empty: its cheapest unit stays behind."""
     source = state.provinces[army_province(army)]
@@ -179,6 +208,25 @@ def any_declare_source(state: SamuraiState, seat: int) -> bool:
     return next(_declare_sources(state, seat), None) is not None
 
 
+def is_declare_source(state: SamuraiState, seat: int, pid: str, army_idx: int | None) -> bool:
+    """Whether (``pid``, its force, ``army_idx``) is one of `declare_sources` (an army when
+    ``army_idx`` is given, else the garrison), worked out for that one source alone."""
+    war = state.war
+    assert war is not None
+    if len(war.declarations) >= BATTLE_MARKERS:
+        return False
+    force = "army" if army_idx is not None else "garrison"
+    if any(declaration.source == pid and declaration.force == force for declaration in war.declarations):
+        return False
+    spots = army_spots(state)
+    if army_idx is not None:
+        return any(army.idx == army_idx and army.location == pid and army.alive and not army.assassinated
+                   and army.attacks_used < army.level and bool(attack_targets(state, seat, pid, spots))
+                   for army in player_of(state, seat).armies)
+    return (state.provinces[pid].owner == seat and garrison_movable(state, pid, spots) > 0
+            and bool(attack_targets(state, seat, pid, spots)))
+
+
 def _declare_sources(state: SamuraiState, seat: int) -> Iterator[tuple[str, str, int | None]]:
     war = state.war
     assert war is not None
@@ -220,6 +268,24 @@ def garrison_sources(state: SamuraiState, seat: int) -> list[str]:
     spots = army_spots(state)
     return [pid for pid in owned(state, seat) if pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
             and garrison_targets(state, seat, pid, spots)]
+
+
+def any_garrison_source(state: SamuraiState, seat: int) -> bool:
+    """Whether `garrison_sources` has one, found without listing the rest."""
+    war = state.war
+    assert war is not None
+    spots = army_spots(state)
+    return any(pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
+               and garrison_targets(state, seat, pid, spots) for pid in owned(state, seat))
+
+
+def is_garrison_source(state: SamuraiState, seat: int, pid: str) -> bool:
+    """Whether ``pid`` is one of `garrison_sources`, worked out for that province alone."""
+    war = state.war
+    assert war is not None
+    spots = army_spots(state)
+    return (state.provinces[pid].owner == seat and pid not in war.d_moved and garrison_movable(state, pid, spots) > 0
+            and bool(garrison_targets(state, seat, pid, spots)))
 
 
 BATTLE_MARKERS = 12

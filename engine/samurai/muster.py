@@ -37,6 +37,7 @@ from engine.samurai.board import (
     check_province,
     end_phase,
     garrison_size,
+    held_count,
     locked_plan,
     owned,
     paged,
@@ -132,7 +133,7 @@ def levy_prompt(state: SamuraiState, seat: int) -> Prompt:
     player = player_of(state, seat)
     budget = player.plan.levy if player.plan else 0
     costs = state.options.levy_costs
-    n_prov = len(owned(state, seat))
+    n_prov = held_count(state, seat)
     fields = [NumberField(name=kind, label=f"{PLURAL[kind].capitalize()} ({costs[kind]} koku each)",
                           max=max(0, min(player.tray[kind], n_prov, budget // max(1, costs[kind]))))
               for kind in LEVY_KINDS]
@@ -151,7 +152,7 @@ def check_levy(state: SamuraiState, seat: int, answer: LevyAnswer) -> dict[str, 
     cost = sum(costs[kind] * count for kind, count in got.items())
     if cost > budget:
         raise IllegalChoice(f"those units cost {cost} koku but your levy bin holds {budget}")
-    n_prov = len(owned(state, seat))
+    n_prov = held_count(state, seat)
     if sum(got.values()) > n_prov:
         raise IllegalChoice(f"you may levy at most one unit per province you own ({n_prov})")
     for kind, count in got.items():

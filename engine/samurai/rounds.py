@@ -114,15 +114,22 @@ def apply_event(state: SamuraiState, events: list[Event], seat: int, card: Any) 
 def end_round(state: SamuraiState, events: list[Event], rng: random.Random) -> None:
     """Action 8 (ronin leave, assassinated daimyos replaced) and Action 9 (koku)."""
     state.war = None
+    leaving = 0  # every province's ronin, put back in the pool at once; no field set to what it holds
     for prov in state.provinces.values():
-        state.ronin_pool += prov.ronin
-        prov.ronin = 0
-        prov.ronin_revealed = False
+        if prov.ronin:
+            leaving += prov.ronin
+            prov.ronin = 0
+        if prov.ronin_revealed:
+            prov.ronin_revealed = False
+    if leaving:
+        state.ronin_pool += leaving
     for player in state.players:
         for army in player.armies:
-            state.ronin_pool += army.ronin
-            army.ronin = 0
-            army.ronin_revealed = False
+            if army.ronin:
+                state.ronin_pool += army.ronin
+                army.ronin = 0
+            if army.ronin_revealed:
+                army.ronin_revealed = False
             if army.alive and army.assassinated:
                 if army_regulars(army) == 0:
                     destroy_army(state, events, player.seat, army, None)

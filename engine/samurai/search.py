@@ -24,7 +24,7 @@ from typing import cast
 
 from engine.contract import Game, State
 from engine.samurai.ai import army_guess
-from engine.samurai.board import army_regulars, garrison_size, owned
+from engine.samurai.board import army_regulars, garrison_size, held_count
 from engine.samurai.state import SamuraiState
 from engine.samurai.victory import public_vp
 from engine.search import SearchPolicy, budget_ms, lead
@@ -51,7 +51,7 @@ def evaluate(state: SamuraiState, seat: int) -> float:
         player = state.players[house]
         if player.eliminated:
             return -10.0
-        held = public_vp(state, house) if state.options.mode == "lwtv" else len(owned(state, house))
+        held = public_vp(state, house) if state.options.mode == "lwtv" else held_count(state, house)
         troops = sum(army_regulars(army) for army in player.armies if army.alive)
         troops += sum(garrison_size(state.provinces[pid].garrison) for pid in holdings.get(house, []))
         return held + UNIT_WORTH * troops

@@ -6,6 +6,7 @@ here like everything else; only views.py decides who may see them.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -121,7 +122,37 @@ class Player(Model):
     casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
+_OWNER_SETS = [0]
+"""Bumped whenever a province's owner is set or a province is made: an owner index
+(`owner_index`) built before is then built again."""
+
+
+def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set) in one call; a new owner is also put into the owner
+    indexes kept (`_OWNER_INDEXES`), or they are built again."""
+    if name not in _PROV_FIELDS:
+        BaseModel.__setattr__(model, name, value)
+        return
+    values = model.__dict__
+    old = values.get(name)
+    values[name] = value
+    model.__pydantic_fields_set__.add(name)
+    if name == "owner" and old != value:
+        current = _OWNER_SETS[0]
+        kept = [index for index in _OWNER_INDEXES if index.sets == current and index.move(model, old, value)]
+        _OWNER_SETS[0] = current + 1
+        for index in kept:
+            index.sets = current + 1
+
+
 class Prov(Model):
+    __setattr__ = _set_prov_field
+
+    def model_post_init(self, context: Any, /) -> None:
+        """A province made anew (setup puts some in place of others) may change the owners."""
+        _OWNER_SETS[0] += 1
+
     owner: int | None = None
     garrison: dict[str, int] = Field(default_factory=no_units)
     ronin: int = 0
@@ -130,6 +161,9 @@ class Prov(Model):
     """0 none, 1 castle, 2 fortress."""
     neutral: bool = False
     """LWTV: an unowned fortress held by neutral ronin."""
+
+
+_PROV_FIELDS = frozenset(Prov.model_fields)
 
 
 class Task(Model):
@@ -241,3 +275,67 @@ class SamuraiState(State):
     scores: dict[str, int] = Field(default_factory=dict)
     log: list[str] = Field(default_factory=list)
     """The latest public event lines (for the view header)."""
+
+
+class OwnerIndex:
+    """The provinces of one ``provinces`` dict by owner, in the dict's order: derived from it,
+    never stored (the state and its JSON are unchanged). Valid while that dict object is the
+    state's, has the same length and no province's owner has been set and no province made
+    since (`_OWNER_SETS`): the rules set owners or put new provinces in, never move one
+    province object to another key. Rules and the heuristic ask which provinces a house holds
+    many times a choice and would otherwise scan all 68."""
+
+    __slots__ = ("source", "length", "sets", "owned", "place", "pid_of")
+
+    def __init__(self, source: dict[str, Prov]) -> None:
+        self.sets = _OWNER_SETS[0]  # read first: a set made while scanning builds the index again
+        self.source = source
+        self.length = len(source)
+        owned: dict[int | None, list[str]] = {}
+        for pid, province in source.items():
+            held = owned.get(province.owner)
+            if held is None:
+                owned[province.owner] = [pid]
+            else:
+                held.append(pid)
+        self.owned = owned
+        self.place: dict[str, int] | None = None
+        self.pid_of: dict[int, str] | None = None
+        """Each province's place in the dict and key by object, made on the first `move` (a
+        driver copying the state every choice builds many indexes that never move one)."""
+
+    def move(self, province: BaseModel, old: Any, new: Any) -> bool:
+        """``province``'s owner is now ``new`` (it was ``old``): if it is one of this index's
+        provinces, move it to ``new``'s, keeping the dict's order. False when the index cannot
+        tell (its dict changed size: it is then built again)."""
+        if len(self.source) != self.length:
+            return False
+        if self.pid_of is None or self.place is None:
+            self.pid_of = {id(each): pid for pid, each in self.source.items()}
+            self.place = {pid: place for place, pid in enumerate(self.source)}
+        pid = self.pid_of.get(id(province))
+        if pid is None or self.source.get(pid) is not province:
+            return True  # another dict's province: this index is unchanged
+        self.owned[old].remove(pid)
+        bisect.insort(self.owned.setdefault(new, []), pid, key=self.place.__getitem__)
+        return True
+
+
+_OWNER_INDEXES: list[OwnerIndex] = []
+"""The indexes built last, the newest first. Two are kept, not one per state: a choice asks of
+one state many times in a row, an AI's information state (a dict of its own when it hides a
+ronin) sits between two choices, and a driver that copies the state every choice would
+otherwise keep every copy's provinces alive."""
+_KEPT_INDEXES = 2
+
+
+def owner_index(state: SamuraiState) -> OwnerIndex:
+    """The provinces of ``state`` by owner (read it, never change it)."""
+    source = state.provinces
+    sets = _OWNER_SETS[0]
+    for found in _OWNER_INDEXES:
+        if found.source is source and found.sets == sets and found.length == len(source):
+            return found
+    found = OwnerIndex(source)
+    _OWNER_INDEXES[:] = [found, *(index for index in _OWNER_INDEXES if index.source is not source)][:_KEPT_INDEXES]
+    return found

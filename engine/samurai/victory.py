@@ -9,12 +9,11 @@ them would let anyone subtract the visible parts and learn whether a hidden card
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from engine.contract import Event
 from engine.kit.events import emit
-from engine.samurai.board import active, end_phase, owned, player_of, who
+from engine.samurai.board import active, end_phase, held_count, owned, player_of, who
 from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
 
@@ -136,7 +135,7 @@ def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
         scores = {seat: vp(state, seat) for seat in living}
         what = "victory points"
     else:
-        scores = {seat: len(owned(state, seat)) for seat in active(state)}
+        scores = {seat: held_count(state, seat) for seat in active(state)}
         what = "provinces"
     best = max(scores.values())
     winners = sorted(seat for seat, score in scores.items() if score == best)
@@ -149,16 +148,15 @@ def check_win(state: SamuraiState, events: list[Event]) -> None:
         return
     living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
     if state.options.mode != "lwtv":
-        held = Counter(province.owner for province in state.provinces.values())
         for seat in living:
-            count = held[seat]
+            count = held_count(state, seat)
             if count >= state.options.provinces_to_win:
                 game_over(state, events, [seat], f"{who(seat)} controls {count} provinces and becomes Shogun",
-                          {other: held[other] for other in living})
+                          {other: held_count(state, other) for other in living})
                 return
     if len(living) == 1:
         if state.options.mode == "lwtv":
             final_scores(state, events, "only one house is left")
         else:
             game_over(state, events, living, f"{who(living[0])} is the last daimyo house standing",
-                      {living[0]: len(owned(state, living[0]))})
+                      {living[0]: held_count(state, living[0])})

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.samurai import victory
-from engine.samurai.board import garrison_size, owned
+from engine.samurai.board import garrison_size, held_count
 from engine.samurai.content import REGULAR, content
 from engine.samurai.phases import prompts as prompts_of
 from engine.samurai.state import SamuraiState
@@ -110,7 +110,7 @@ def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[
         elif lwtv:
             vp = victory.vp(state, player.seat) if state.phase == "over" else victory.public_vp(state, player.seat)
         seats.append(SeatPublic(
-            seat=player.seat, provinces=len(owned(state, player.seat)), koku=player.koku,
+            seat=player.seat, provinces=held_count(state, player.seat), koku=player.koku,
             sword=player.sword, eliminated=player.eliminated,
             armies=sum(1 for army in player.armies if army.alive),
             armies_destroyed=player.armies_destroyed,

@@ -12,10 +12,10 @@ from engine.samurai.board import end_phase, player_of, province_name, who
 from engine.samurai.content import content
 from engine.samurai.movement import (
     any_declare_source,
-    army_moves,
+    any_garrison_source,
     attack_targets,
-    garrison_sources,
     gather_count,
+    has_army_move,
 )
 from engine.samurai.rounds import end_round
 from engine.samurai.state import SamuraiState, War
@@ -51,18 +51,18 @@ def war_options_exist(state: SamuraiState, seat: int, sub: str) -> bool:
     """Whether the seat has anything to do in a phase: one with nothing is skipped unasked."""
     player = player_of(state, seat)
     if sub == "A":
-        return any(army_moves(state, seat, army, False) or gather_count(state, army)
+        return any(has_army_move(state, seat, army, False) or gather_count(state, army)
                    for army in player.armies)
     if sub == "B":
         return any_declare_source(state, seat)
     if sub == "D":
         war = state.war
         assert war is not None
-        if not war.d_garrisons and any(army_moves(state, seat, army, True) for army in player.armies):
+        if not war.d_garrisons and any(has_army_move(state, seat, army, True) for army in player.armies):
             return True
         if any(gather_count(state, army) for army in player.armies if army.alive):
             return True
-        return bool(garrison_sources(state, seat))
+        return any_garrison_source(state, seat)
     return False
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from engine.clone import trusted
 from engine.contract import Event, IllegalChoice
 from engine.samurai.answers import Pick
 from engine.samurai.battle import finish_battle, launch, run_rounds, start_battle
@@ -16,12 +17,12 @@ from engine.samurai.garrison_forces import default_force, force_has_choice, move
 from engine.samurai.movement import (
     army_moves,
     attack_targets,
-    declare_sources,
     garrison_attackers,
-    garrison_sources,
     garrison_targets,
     gather,
     gather_count,
+    is_declare_source,
+    is_garrison_source,
     move_army,
 )
 from engine.samurai.ninja import own_turn_option
@@ -87,7 +88,8 @@ def answer_chain(state: SamuraiState, seat: int, answer: Pick, events: list[Even
         raise IllegalChoice(f"{province_name(target)} is not adjacent to {province_name(here)} "
                             "or cannot be attacked")
     war.chain_army = None
-    declaration = Declaration(source=here, force="army", army=army.idx, target=target)
+    declaration = trusted(Declaration, {"source": here, "force": "army", "army": army.idx, "target": target,
+                                        "count": None, "units": None})
     start_battle(state, events, rng, seat, target, [declaration], chained=True)
 
 
@@ -230,7 +232,7 @@ def strike_with_ninja(state: SamuraiState, seat: int, kind: str, answer: Pick, e
 
 def choose_garrison(state: SamuraiState, seat: int, kind: str, answer: Pick, events: list[Event]) -> None:
     pid = check_province(answer.province)
-    if pid not in garrison_sources(state, seat):
+    if not is_garrison_source(state, seat, pid):
         raise IllegalChoice(f"the garrison of {province_name(pid)} cannot move now")
     current_war(state).sel = {"garrison": pid}
 
@@ -239,7 +241,7 @@ def choose_attack_source(state: SamuraiState, seat: int, kind: str, answer: Pick
                          events: list[Event]) -> None:
     pid = check_province(answer.province)
     force = "army" if answer.army is not None else "garrison"
-    if (pid, force, answer.army) not in declare_sources(state, seat):
+    if not is_declare_source(state, seat, pid, answer.army):
         raise IllegalChoice(f"no {force} of yours in {province_name(pid)} can declare an attack")
     current_war(state).sel = {"source": pid, "army": answer.army}
 

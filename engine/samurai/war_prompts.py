@@ -19,6 +19,7 @@ from engine.samurai.movement import (
     garrison_sources,
     garrison_targets,
     gather_count,
+    has_army_move,
     target_label,
 )
 from engine.samurai.ninja import own_turn_option
@@ -192,7 +193,7 @@ def move_menu(state: SamuraiState, seat: int) -> Prompt:
     done = done_option()
     extras: list[Option] = []
     for army in player_of(state, seat).armies:
-        if army_moves(state, seat, army, False):
+        if has_army_move(state, seat, army, False):
             extras.append(move_option(army))
         if gather_count(state, army):
             extras.append(gather_option(state, army))
@@ -224,7 +225,7 @@ def final_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
     done = done_option()
     extras: list[Option] = []
     for army in player_of(state, seat).armies:
-        if not war.d_garrisons and army_moves(state, seat, army, True):
+        if not war.d_garrisons and has_army_move(state, seat, army, True):
             extras.append(move_option(army))
         if army.alive and gather_count(state, army):
             extras.append(gather_option(state, army))
