@@ -26,6 +26,39 @@ HERO_WORTH = 3.0
 """How much losing a hero hurts, in location-worth units."""
 
 
+class Stack:
+    """One clan's live heroes at one location, summed once per decision as the heuristic's
+    estimates read them (plain ints: the estimates come out exactly as from the heroes)."""
+
+    __slots__ = ("heroes", "power", "max_power", "energy", "max_energy", "vitality", "shields", "auto_hits",
+                 "tiger", "defend_die")
+
+    def __init__(self, heroes: list[Hero]) -> None:
+        self.heroes = heroes
+        power = energy = vitality = shields = auto_hits = 0
+        max_power = hero_card(heroes[0]).power
+        max_energy = heroes[0].energy
+        tiger = defend_die = False
+        for h in heroes:
+            card = hero_card(h)
+            ability = card.ability
+            power += card.power
+            max_power = max(max_power, card.power)
+            energy += h.energy
+            max_energy = max(max_energy, h.energy)
+            vitality += h.health + h.energy
+            shields += ability == "ignore_first_hit"
+            auto_hits += ability == "auto_hit"
+            tiger = tiger or ability == "six_three_hits"
+            defend_die = defend_die or ability == "defend_die"
+        self.power, self.max_power, self.energy, self.max_energy = power, max_power, energy, max_energy
+        self.vitality, self.shields, self.auto_hits = vitality, shields, auto_hits
+        self.tiger, self.defend_die = tiger, defend_die
+
+
+_NO_STACKS: dict[int, Stack] = {}
+
+
 class Snapshot:
     """A read-only stand-in for the state during one AI decision.
 
@@ -37,16 +70,18 @@ class Snapshot:
     def __init__(self, state: TBWState) -> None:
         self._state = state
         self._locations = {loc.id: loc for loc in state.locations}
-        self._presence = state.presence()
+        self._presence: dict[str, list[int]] | None = None
         self._heroes: dict[str, list[Hero]] = {}
         for h in state.heroes:
             if not h.defeated and h.location is not None:
                 self._heroes.setdefault(h.location, []).append(h)
         self._stacks: dict[tuple[str, int], list[Hero]] = {}
+        self._sums: dict[str, dict[int, Stack]] = {}
         self._topology = topology(state)
         self._worth: dict[str, float] = {}
         self._influence: dict[int, int] = {}
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
+        self._threat: dict[tuple[str, int], float] = {}
         # What the heuristic reads most, held here rather than fetched through __getattr__.
         self.seats_n = state.seats_n
         self.options = state.options
@@ -76,13 +111,16 @@ class Snapshot:
         return node in self._heroes
 
     def present(self, node: str) -> list[int]:
-        return self._presence[node]
+        return self.presence()[node]
 
     def presence(self) -> dict[str, list[int]]:
-        return self._presence
+        found = self._presence
+        if found is None:
+            found = self._presence = self._state.presence()
+        return found
 
     def controller(self, node: str) -> int | None:
-        present = self._presence[node]
+        present = self.presence()[node]
         return present[0] if len(present) == 1 else None
 
     def neighbours(self, node: str) -> list[str]:
@@ -104,16 +142,43 @@ class Snapshot:
         if found is None:
             found = []
             near, far = self._topology.rings(node)
+            heroes = self._heroes
+            locations = self._locations
             for ring, dropped in ((near, 0), (far, 1)):
                 for nxt in ring:
-                    if nxt not in self._heroes:
+                    if nxt not in heroes:
                         continue
-                    for foe in range(self.seats_n):
-                        heroes = self.heroes_at(nxt, foe)
-                        if heroes:
-                            dice = max(hero_card(h).power for h in heroes) + max(0, self._locations[nxt].minions[foe] - dropped)
-                            found.append((foe, dice, max(h.energy for h in heroes)))
+                    stacks = self.stacks(nxt)
+                    minions = locations[nxt].minions
+                    for foe, stack in stacks.items():
+                        found.append((foe, stack.max_power + max(0, minions[foe] - dropped), stack.max_energy))
             self._threats[node] = found
+        return found
+
+    def stack(self, node: str, seat: int) -> Stack | None:
+        """The sums of ``seat``'s live heroes at ``node``; None when it has none there."""
+        return self.stacks(node).get(seat)
+
+    def stacks(self, node: str) -> dict[int, Stack]:
+        """The sums of every clan's live heroes at ``node``, by seat in seat order (worked out
+        on the first ask: most decisions never ask)."""
+        found = self._sums.get(node)
+        if found is None:
+            here = self._heroes.get(node)
+            if here is None:
+                found = _NO_STACKS
+            else:
+                by_seat: dict[int, list[Hero]] = {}
+                for h in here:
+                    by_seat.setdefault(h.seat, []).append(h)
+                found = {seat: Stack(heroes) for seat, heroes in sorted(by_seat.items())}
+            self._sums[node] = found
+        return found
+
+    def threat_of(self, node: str, seat: int) -> float:
+        found = self._threat.get((node, seat))
+        if found is None:
+            found = self._threat[(node, seat)] = _threat(cast(TBWState, self), node, seat)
         return found
 
     def influence_of(self, seat: int) -> int:
@@ -143,6 +208,9 @@ def clan_influence(state: TBWState, seat: int) -> int:
 
 def hits_per_die(state: TBWState, node: str, seat: int) -> float:
     """Tiger Claw makes a 6 worth 3 hits."""
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        return 4 / 6 if stack is not None and stack.tiger else HIT_PER_DIE
     tiger = any(hero_card(h).ability == "six_three_hits" for h in state.heroes_at(node, seat))
     return 4 / 6 if tiger else HIT_PER_DIE
 
@@ -186,6 +254,10 @@ def leader_threat(state: TBWState, seat: int) -> float:
 
 def toughness(state: TBWState, node: str, seat: int) -> float:
     """Hits needed to wipe ``seat`` out at ``node``: minions, hero health, shields, guard energy."""
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        minions = state.loc(node).minions[seat]
+        return minions if stack is None else minions + stack.vitality + stack.shields
     heroes = state.heroes_at(node, seat)
     shields = sum(1 for h in heroes if hero_card(h).ability == "ignore_first_hit")
     return state.loc(node).minions[seat] + sum(h.health + h.energy for h in heroes) + shields
@@ -193,6 +265,11 @@ def toughness(state: TBWState, node: str, seat: int) -> float:
 
 def defence_dice(state: TBWState, node: str, seat: int) -> int:
     """Dice ``seat`` rolls defending ``node`` against a move in."""
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        loc = state.loc(node)
+        dice = loc.minions[seat] + (1 if loc.infrastructure == "watchtower" else 0)
+        return dice if stack is None else dice + stack.power + (1 if stack.defend_die else 0)
     heroes = state.heroes_at(node, seat)
     dice = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
     if state.loc(node).infrastructure == "watchtower":
@@ -203,6 +280,9 @@ def defence_dice(state: TBWState, node: str, seat: int) -> int:
 
 
 def sure_hits(state: TBWState, node: str, seat: int) -> int:
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        return 0 if stack is None else stack.auto_hits
     return sum(1 for h in state.heroes_at(node, seat) if hero_card(h).ability == "auto_hit")
 
 
@@ -211,15 +291,28 @@ class Forecast:
 
     def __init__(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> None:
         card = hero_card(hero)
-        mine_there = [h for h in state.heroes_at(node, seat)]
-        heroes = [hero, *mine_there]
-        dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+        if isinstance(state, Snapshot) and hero.location != node:
+            # the snapshot's sums of the clan's heroes already there, plus the hero moving in
+            mine = state.stack(node, seat)
+            dice = card.power + bring + state.loc(node).minions[seat]
+            tiger = card.ability == "six_three_hits"
+            sure = 1 if card.ability == "auto_hit" else 0
+            energy = hero.energy
+            if mine is not None:
+                dice += mine.power
+                tiger = tiger or mine.tiger
+                sure += mine.auto_hits
+                energy += mine.energy
+        else:
+            heroes = [hero, *state.heroes_at(node, seat)]
+            dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+            tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
+            sure = sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
+            energy = sum(h.energy for h in heroes)
         if card.ability == "attack_die":
             dice += 1
-        tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
         per_die = 4 / 6 if tiger else HIT_PER_DIE
-        extra = (per_die - HIT_PER_DIE) * dice + sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
-        energy = sum(h.energy for h in heroes)
+        extra = (per_die - HIT_PER_DIE) * dice + sure
         foes = [other for other in state.present(node) if other != seat]
         self.foes = foes
         wall = sum(toughness(state, node, f) for f in foes)
@@ -227,7 +320,7 @@ class Forecast:
         their_hits = sum(
             hits_per_die(state, node, f) * defence_dice(state, node, f) + sure_hits(state, node, f) for f in foes
         )
-        their_energy = sum(h.energy for f in foes for h in state.heroes_at(node, f))
+        their_energy = _energy_of(state, node, foes)
         self.incoming = their_hits + 0.4 * their_energy
         cover = bring + state.loc(node).minions[seat]
         self.hero_loss = chance_at_least(
@@ -237,8 +330,32 @@ class Forecast:
         self.expected_losses = min(self.incoming, cover + hero.health)
 
 
+def _energy_of(state: TBWState, node: str, seats: list[int]) -> int:
+    """The energy of ``seats``' heroes at ``node``."""
+    if isinstance(state, Snapshot):
+        stacks = state.stacks(node)
+        return sum(stacks[seat].energy for seat in seats if seat in stacks)
+    return sum(h.energy for seat in seats for h in state.heroes_at(node, seat))
+
+
 def threat(state: TBWState, node: str, seat: int) -> float:
-    """0..1: how likely an enemy hero next door (or here) could take ``node`` from ``seat``."""
+    """0..1: how likely an enemy hero next door (or here) could take ``node`` from ``seat``
+    (the snapshot works it out once per location and seat)."""
+    if isinstance(state, Snapshot):
+        return state.threat_of(node, seat)
+    return _threat(state, node, seat)
+
+
+def _threat(state: TBWState, node: str, seat: int) -> float:
+    if isinstance(state, Snapshot):
+        mine = toughness(state, node, seat)
+        worst = 0.0
+        for nxt in [node, *state.topology().neighbours(node)]:
+            minions = state.loc(nxt).minions
+            for foe, stack in state.stacks(nxt).items():
+                if foe != seat:
+                    worst = max(worst, chance_at_least(stack.power + minions[foe], stack.energy * 0.6, mine))
+        return worst
     mine = toughness(state, node, seat)
     worst = 0.0
     for nxt in [node, *state.neighbours(node)]:
