@@ -78,10 +78,11 @@ def location_coins(state: TBWState, node: str) -> int:
     return loc_card(state, node).coin + (1 if state.loc(node).infrastructure == "market" else 0)
 
 
-def income(state: TBWState, seat: int) -> int:
-    """Coins of the Clan Phase: controlled locations, Markets and coin abilities."""
+def income(state: TBWState, seat: int, held: list[str] | None = None) -> int:
+    """Coins of the Clan Phase: controlled locations, Markets and coin abilities (``held``:
+    the seat's `controlled` locations, when the caller has them)."""
     total = 0
-    for node in controlled(state, seat):
+    for node in controlled(state, seat) if held is None else held:
         total += location_coins(state, node)
         if loc_card(state, node).ability == "hero_coin" and state.heroes_at(node, seat):
             total += 1
@@ -89,10 +90,10 @@ def income(state: TBWState, seat: int) -> int:
     return total
 
 
-def recruit_sites(state: TBWState, seat: int) -> list[str]:
+def recruit_sites(state: TBWState, seat: int, held: list[str] | None = None) -> list[str]:
     """Controlled locations holding one of the seat's heroes (or the Open Gate)."""
     out = []
-    for node in controlled(state, seat):
+    for node in controlled(state, seat) if held is None else held:
         if state.heroes_at(node, seat) or loc_card(state, node).ability == "recruit_no_hero":
             out.append(node)
     return out
@@ -113,12 +114,12 @@ def build_sites(state: TBWState, seat: int) -> list[str]:
     ]
 
 
-def charter_sites(state: TBWState, seat: int) -> list[str]:
+def charter_sites(state: TBWState, seat: int, held: list[str] | None = None) -> list[str]:
     """Where the clan may place its Building card's infrastructure: a controlled location with
     one of its heroes and no infrastructure (no coins needed)."""
     return [
         node
-        for node in controlled(state, seat)
+        for node in (controlled(state, seat) if held is None else held)
         if state.heroes_at(node, seat) and state.loc(node).infrastructure is None
     ]
 
