@@ -20,6 +20,7 @@ from engine.tinybigwars.tactics import (
     HERO_WORTH,
     Forecast,
     clan_influence,
+    decision_memo,
     exposure,
     leader_threat,
     pressure,
@@ -174,14 +175,20 @@ class HeuristicPolicy:
 
     # activation ---------------------------------------------------------------------
     def _denial(self, state: TBWState, node: str, seat: int) -> float:
-        """What breaking the current owner's hold on ``node`` is worth to ``seat``."""
-        owner = state.controller(node)
-        if owner is None or owner == seat:
-            return 0.0
-        value = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
-        if clan_influence(state, owner) >= state.options.to_win:
-            value += 4.0
-        return value
+        """What breaking the current owner's hold on ``node`` is worth to ``seat`` (once per
+        decision)."""
+        memo = decision_memo(state)
+        key = ("denial", node, seat)
+        found = memo.get(key)
+        if found is None:
+            owner = state.controller(node)
+            found = 0.0
+            if owner is not None and owner != seat:
+                found = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
+                if clan_influence(state, owner) >= state.options.to_win:
+                    found += 4.0
+            memo[key] = found
+        return found
 
     def _step_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
         """Value of the hero (with ``bring`` minions) arriving at ``node``."""

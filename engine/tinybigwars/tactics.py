@@ -24,6 +24,8 @@ HIT_PER_DIE = 0.5
 HIT_VARIANCE_PER_DIE = 7 / 12
 HERO_WORTH = 3.0
 """How much losing a hero hurts, in location-worth units."""
+_WORTHS: dict[tuple[str, str | None], float] = {}
+"""`location_worth` by (location card, infrastructure): all it reads, from the shipped content."""
 
 
 class Stack:
@@ -82,6 +84,9 @@ class Snapshot:
         self._influence: dict[int, int] = {}
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
         self._threat: dict[tuple[str, int], float] = {}
+        self.memo: dict[tuple[object, ...], float] = {}
+        """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
+        self._hero_stacks: list[tuple[str, list[tuple[int, int, int, int]]]] | None = None
         # What the heuristic reads most, held here rather than fetched through __getattr__.
         self.seats_n = state.seats_n
         self.options = state.options
@@ -130,9 +135,15 @@ class Snapshot:
         return self._topology
 
     def worth_of(self, node: str) -> float:
-        if node not in self._worth:
-            self._worth[node] = location_worth(cast(TBWState, self), node)
-        return self._worth[node]
+        found = self._worth.get(node)
+        if found is None:
+            loc = self._locations[node]
+            key = (loc.card, loc.infrastructure)
+            found = _WORTHS.get(key)
+            if found is None:
+                found = _WORTHS[key] = location_worth(cast(TBWState, self), node)
+            self._worth[node] = found
+        return found
 
     def threats_near(self, node: str) -> list[tuple[int, int, int]]:
         """(seat, dice, energy) of every hero stack within two moves of ``node`` as `exposure`
@@ -142,17 +153,25 @@ class Snapshot:
         if found is None:
             found = []
             near, far = self._topology.rings(node)
-            heroes = self._heroes
-            locations = self._locations
-            for ring, dropped in ((near, 0), (far, 1)):
-                for nxt in ring:
-                    if nxt not in heroes:
-                        continue
-                    stacks = self.stacks(nxt)
-                    minions = locations[nxt].minions
-                    for foe, stack in stacks.items():
-                        found.append((foe, stack.max_power + max(0, minions[foe] - dropped), stack.max_energy))
+            for nxt, stacks in self._foe_stacks():
+                dropped = 0 if nxt in near else 1 if nxt in far else -1
+                if dropped >= 0:
+                    for foe, power, minions, energy in stacks:
+                        found.append((foe, power + max(0, minions - dropped), energy))
             self._threats[node] = found
+        return found
+
+    def _foe_stacks(self) -> list[tuple[str, list[tuple[int, int, int, int]]]]:
+        """(location, [(seat, strongest hero's power, minions, most energy)]) of every location
+        with live heroes, in seat order: what `threats_near` reads, once per decision."""
+        found = self._hero_stacks
+        if found is None:
+            locations = self._locations
+            found = self._hero_stacks = [
+                (node, [(seat, stack.max_power, locations[node].minions[seat], stack.max_energy)
+                        for seat, stack in self.stacks(node).items()])
+                for node in self._heroes
+            ]
         return found
 
     def stack(self, node: str, seat: int) -> Stack | None:
@@ -192,6 +211,14 @@ def has_heroes(state: TBWState, node: str) -> bool:
     if isinstance(state, Snapshot):
         return state.has_heroes(node)
     return bool(state.heroes_at(node))
+
+
+def decision_memo(state: TBWState) -> dict[tuple[object, ...], float]:
+    """Figures kept for one decision: the snapshot's own dict (a plain state gets a new one
+    each call, so nothing is kept)."""
+    if isinstance(state, Snapshot):
+        return state.memo
+    return {}
 
 
 def snapshot(state: TBWState) -> TBWState:
