@@ -166,12 +166,17 @@ class Snapshot:
         with live heroes, in seat order: what `threats_near` reads, once per decision."""
         found = self._hero_stacks
         if found is None:
-            locations = self._locations
-            found = self._hero_stacks = [
-                (node, [(seat, stack.max_power, locations[node].minions[seat], stack.max_energy)
-                        for seat, stack in self.stacks(node).items()])
-                for node in self._heroes
-            ]
+            found = self._hero_stacks = []
+            for node, here in self._heroes.items():
+                strongest: dict[int, tuple[int, int]] = {}
+                for h in here:
+                    power = hero_card(h).power
+                    best = strongest.get(h.seat)
+                    strongest[h.seat] = (power, h.energy) if best is None else (
+                        max(best[0], power), max(best[1], h.energy))
+                minions = self._locations[node].minions
+                found.append((node, [(seat, power, minions[seat], energy)
+                                     for seat, (power, energy) in sorted(strongest.items())]))
         return found
 
     def stack(self, node: str, seat: int) -> Stack | None:
