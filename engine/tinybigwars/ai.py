@@ -208,25 +208,39 @@ class HeuristicPolicy:
         )
 
     def _leaving_cost(self, state: TBWState, seat: int, hero: Hero, bring: int) -> float:
-        """What the hero's current location loses when it leaves with ``bring`` minions."""
-        node = hero.location or ""
-        stay = state.loc(node).minions[seat] - bring + len(state.heroes_at(node, seat)) - 1
-        if state.controller(node) != seat:
-            return 0.0
-        if stay <= 0:
-            return worth(state, node, seat) * 0.9
-        return threat(state, node, seat) * worth(state, node, seat) * 0.4
+        """What the hero's current location loses when it leaves with ``bring`` minions (once
+        per decision)."""
+        memo = decision_memo(state)
+        key = ("leaving", seat, hero.id, bring)
+        found = memo.get(key)
+        if found is None:
+            node = hero.location or ""
+            stay = state.loc(node).minions[seat] - bring + len(state.heroes_at(node, seat)) - 1
+            if state.controller(node) != seat:
+                found = 0.0
+            elif stay <= 0:
+                found = worth(state, node, seat) * 0.9
+            else:
+                found = threat(state, node, seat) * worth(state, node, seat) * 0.4
+            memo[key] = found
+        return found
 
     def _bring(self, state: TBWState, seat: int, hero: Hero, to: str) -> int:
-        """Minions to take along: all but one holder (none when another hero stays)."""
-        node = hero.location or ""
-        have = state.loc(node).minions[seat]
-        others = [h for h in state.heroes_at(node, seat) if h.id != hero.id]
-        keep = 0 if others or state.controller(node) != seat else 1
+        """Minions to take along: all but one holder (none when another hero stays). It
+        depends on ``to`` only through whether a fight waits there: once per decision each."""
         fight = any(other != seat for other in state.present(to))
-        if not fight and threat(state, node, seat) > 0.5 and worth(state, node, seat) >= 1.5:
-            keep = max(keep, have // 2)
-        return max(0, have - keep)
+        memo = decision_memo(state)
+        key = ("bring", seat, hero.id, fight)
+        found = memo.get(key)
+        if found is None:
+            node = hero.location or ""
+            have = state.loc(node).minions[seat]
+            others = [h for h in state.heroes_at(node, seat) if h.id != hero.id]
+            keep = 0 if others or state.controller(node) != seat else 1
+            if not fight and threat(state, node, seat) > 0.5 and worth(state, node, seat) >= 1.5:
+                keep = max(keep, have // 2)
+            found = memo[key] = max(0, have - keep)
+        return int(found)
 
     def _exposure_cost(self, state: TBWState, seat: int, hero: Hero, node: str, stack: int) -> float:
         """What ending the activation at ``node`` with ``stack`` minions risks from enemy heroes next door."""

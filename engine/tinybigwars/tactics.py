@@ -7,6 +7,7 @@ Every figure is an estimate from the public board (plus the AI's own seat), neve
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import cast
 
 from engine.tinybigwars.board import (
@@ -111,6 +112,10 @@ class Snapshot:
         if stack is None:
             stack = self._stacks[(node, seat)] = [h for h in here if h.seat == seat]
         return stack
+
+    def hero_locations(self) -> Iterable[str]:
+        """The locations with live heroes."""
+        return self._heroes.keys()
 
     def has_heroes(self, node: str) -> bool:
         return node in self._heroes
@@ -382,11 +387,13 @@ def _threat(state: TBWState, node: str, seat: int) -> float:
     if isinstance(state, Snapshot):
         mine = toughness(state, node, seat)
         worst = 0.0
-        for nxt in [node, *state.topology().neighbours(node)]:
-            minions = state.loc(nxt).minions
-            for foe, stack in state.stacks(nxt).items():
-                if foe != seat:
-                    worst = max(worst, chance_at_least(stack.power + minions[foe], stack.energy * 0.6, mine))
+        near = state.topology().rings(node)[0]
+        for nxt in state.hero_locations():
+            if nxt == node or nxt in near:
+                minions = state.loc(nxt).minions
+                for foe, stack in state.stacks(nxt).items():
+                    if foe != seat:
+                        worst = max(worst, chance_at_least(stack.power + minions[foe], stack.energy * 0.6, mine))
         return worst
     mine = toughness(state, node, seat)
     worst = 0.0
