@@ -85,6 +85,7 @@ class Snapshot:
         self._influence: dict[int, int] = {}
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
         self._threat: dict[tuple[str, int], float] = {}
+        self._defence: dict[tuple[str, int], tuple[list[int], float, float, int, int]] = {}
         self.memo: dict[tuple[object, ...], float] = {}
         """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
         self._hero_stacks: list[tuple[str, list[tuple[int, int, int, int]]]] | None = None
@@ -202,6 +203,13 @@ class Snapshot:
                     by_seat.setdefault(h.seat, []).append(h)
                 found = {seat: Stack(heroes) for seat, heroes in sorted(by_seat.items())}
             self._sums[node] = found
+        return found
+
+    def defence(self, node: str, seat: int) -> tuple[list[int], float, float, int, int]:
+        """`defence` of ``node`` against ``seat``, once per decision (never change the list)."""
+        found = self._defence.get((node, seat))
+        if found is None:
+            found = self._defence[(node, seat)] = defence(cast(TBWState, self), node, seat)
         return found
 
     def threat_of(self, node: str, seat: int) -> float:
@@ -323,6 +331,18 @@ def sure_hits(state: TBWState, node: str, seat: int) -> int:
     return sum(1 for h in state.heroes_at(node, seat) if hero_card(h).ability == "auto_hit")
 
 
+def defence(state: TBWState, node: str, seat: int) -> tuple[list[int], float, float, int, int]:
+    """What the clans other than ``seat`` at ``node`` put up against a move in: (their seats,
+    hits to wipe them all, their expected hits, their dice, their energy)."""
+    foes = [other for other in state.present(node) if other != seat]
+    wall = sum(toughness(state, node, f) for f in foes)
+    their_hits = sum(
+        hits_per_die(state, node, f) * defence_dice(state, node, f) + sure_hits(state, node, f) for f in foes
+    )
+    their_dice = sum(defence_dice(state, node, f) for f in foes)
+    return foes, wall, their_hits, their_dice, _energy_of(state, node, foes)
+
+
 class Forecast:
     """One hero moving onto ``node`` with ``bring`` minions: the odds of the single exchange."""
 
@@ -350,18 +370,14 @@ class Forecast:
             dice += 1
         per_die = 4 / 6 if tiger else HIT_PER_DIE
         extra = (per_die - HIT_PER_DIE) * dice + sure
-        foes = [other for other in state.present(node) if other != seat]
+        foes, wall, their_hits, their_dice, their_energy = (
+            state.defence(node, seat) if isinstance(state, Snapshot) else defence(state, node, seat))
         self.foes = foes
-        wall = sum(toughness(state, node, f) for f in foes)
         self.wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
-        their_hits = sum(
-            hits_per_die(state, node, f) * defence_dice(state, node, f) + sure_hits(state, node, f) for f in foes
-        )
-        their_energy = _energy_of(state, node, foes)
         self.incoming = their_hits + 0.4 * their_energy
         cover = bring + state.loc(node).minions[seat]
         self.hero_loss = chance_at_least(
-            sum(defence_dice(state, node, f) for f in foes), 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
+            their_dice, 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
         ) if foes else 0.0
         self.expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
         self.expected_losses = min(self.incoming, cover + hero.health)
