@@ -12,7 +12,14 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
-from engine.tinybigwars.board import build_sites, charter_sites, hero_card, location_influence, recruit_sites
+from engine.tinybigwars.board import (
+    build_sites,
+    charter_sites,
+    controlled,
+    hero_card,
+    location_influence,
+    recruit_sites,
+)
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, TBWState
@@ -113,14 +120,14 @@ class HeuristicPolicy:
         best = max(sorted(noisy), key=lambda infrastructure: noisy[infrastructure])
         return best, scores[best]
 
-    def _charter_site(self, state: TBWState, seat: int, rng: random.Random) -> str | None:
+    def _charter_site(self, state: TBWState, seat: int, rng: random.Random, held: list[str]) -> str | None:
         """Where to place the Building card's infrastructure now, or None to wait.
 
         A Market pays from the first round, so it goes down at once. A Dojo or Watchtower
         waits for a site other than the start node (the best Market site) until round 3.
         """
         kind = state.seats[seat].charters[0]
-        sites = charter_sites(state, seat)
+        sites = charter_sites(state, seat, held)
         if not sites:
             return None
         scored = []
@@ -137,13 +144,14 @@ class HeuristicPolicy:
 
     def _clan(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
+        held = controlled(state, seat)
         if state.seats[seat].charters:
-            node = self._charter_site(state, seat, rng)
+            node = self._charter_site(state, seat, rng, held)
             if node is not None:
                 return {"action": "charter", "location": node}
         if state.seats[seat].coins <= 0:
             return {"action": "done"}
-        builds = build_sites(state, seat)
+        builds = build_sites(state, seat, held)
         if builds:
             scored = [
                 (self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, rng.random(), n)
@@ -152,7 +160,7 @@ class HeuristicPolicy:
             value, _, node = max(scored)
             if value >= 0.5:
                 return {"action": "build", "location": node}
-        sites = recruit_sites(state, seat)
+        sites = recruit_sites(state, seat, held)
         if sites and state.seats[seat].coins > 0:
             # ties fall to chance, never to node names: those differ from seat to seat
             node = max(

@@ -103,11 +103,11 @@ def build_cost(state: TBWState, node: str, seat: int) -> int:
     return 1 if ability_for(state, node, seat) == "build_discount" else 2
 
 
-def build_sites(state: TBWState, seat: int) -> list[str]:
+def build_sites(state: TBWState, seat: int, held: list[str] | None = None) -> list[str]:
     coins = state.seats[seat].coins
     return [
         node
-        for node in controlled(state, seat)
+        for node in (controlled(state, seat) if held is None else held)
         if state.heroes_at(node, seat)
         and state.loc(node).infrastructure is None
         and coins >= build_cost(state, node, seat)

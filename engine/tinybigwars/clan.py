@@ -15,6 +15,7 @@ from engine.tinybigwars.board import (
     build_cost,
     build_sites,
     charter_sites,
+    controlled,
     hero_card,
     income,
     loc_card,
@@ -77,6 +78,8 @@ def maybe_done(s: TBWState, seat: int, held: list[str] | None = None) -> None:
     """A clan with nothing left to spend and no Building card to place is done (``held``:
     the seat's `controlled` locations, when the caller has them)."""
     clan = s.seats[seat]
+    if held is None and (clan.coins > 0 or clan.charters):
+        held = controlled(s, seat)
     if (clan.coins <= 0 or not recruit_sites(s, seat, held)) and not (clan.charters and charter_sites(s, seat, held)):
         clan.clan_done = True
 
@@ -111,9 +114,10 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
             default={"infrastructure": "dojo"},
         )
     opts = []
-    builds = set(build_sites(s, seat))
-    places = set(charter_sites(s, seat)) if clan.charters else set()
-    for node in recruit_sites(s, seat)[: 8 if places else 12]:
+    held = controlled(s, seat)
+    builds = set(build_sites(s, seat, held))
+    places = set(charter_sites(s, seat, held)) if clan.charters else set()
+    for node in recruit_sites(s, seat, held)[: 8 if places else 12]:
         name = loc_name(s, node)
         if clan.coins > 0:
             opts.append(
@@ -160,9 +164,10 @@ def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) ->
             return
         if clan.coins <= 0:
             raise IllegalChoice("You have no coins to spend.")
-        if node not in recruit_sites(s, seat):
+        held = controlled(s, seat)
+        if node not in recruit_sites(s, seat, held):
             raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
-        if ans.action == "build" and node not in build_sites(s, seat):
+        if ans.action == "build" and node not in build_sites(s, seat, held):
             if s.loc(node).infrastructure is not None:
                 raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
             raise IllegalChoice(f"You cannot build at {loc_name(s, node)}: it needs one of your heroes and {build_cost(s, node, seat)} coins.")
