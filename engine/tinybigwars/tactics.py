@@ -74,6 +74,7 @@ class Snapshot:
         self._state = state
         self._locations = {loc.id: loc for loc in state.locations}
         self._presence: dict[str, list[int]] | None = None
+        self._present: dict[str, list[int]] = {}
         self._heroes: dict[str, list[Hero]] = {}
         for h in state.heroes:
             if not h.defeated and h.location is not None:
@@ -122,7 +123,22 @@ class Snapshot:
         return node in self._heroes
 
     def present(self, node: str) -> list[int]:
-        return self.presence()[node]
+        """Seats with units at ``node``, as the state's `presence` says (worked out for that
+        location alone until every location is asked for)."""
+        found = self._present.get(node)
+        if found is None:
+            if self._presence is not None:
+                return self._presence[node]
+            minions = self._locations[node].minions
+            here = self._heroes.get(node)
+            seats = range(self.seats_n)
+            if here is None:
+                found = [seat for seat in seats if minions[seat] > 0]
+            else:
+                with_heroes = {h.seat for h in here}
+                found = [seat for seat in seats if minions[seat] > 0 or seat in with_heroes]
+            self._present[node] = found
+        return found
 
     def presence(self) -> dict[str, list[int]]:
         found = self._presence
@@ -131,7 +147,7 @@ class Snapshot:
         return found
 
     def controller(self, node: str) -> int | None:
-        present = self.presence()[node]
+        present = self.present(node)
         return present[0] if len(present) == 1 else None
 
     def neighbours(self, node: str) -> list[str]:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.simulate import simulate
 from engine.clone import clone
-from engine.tinybigwars import tactics
+from engine.tinybigwars import board, tactics
 from engine.tinybigwars.state import TBWState
 from engine.tinybigwars.tactics import Forecast, snapshot
 from tests.engine.tinybigwars.helpers import new
@@ -32,7 +32,7 @@ def estimates(state: TBWState) -> list[tuple[object, ...]]:
     out: list[tuple[object, ...]] = []
     for location in list(state.locations):
         node = location.id
-        out.append((node, tactics.worth(state, node, 0)))
+        out.append((node, state.present(node), state.controller(node), tactics.worth(state, node, 0)))
         for seat in range(state.seats_n):
             toughness = tactics.toughness(state, node, seat)
             out.append((node, seat, toughness, tactics.defence_dice(state, node, seat),
@@ -41,6 +41,7 @@ def estimates(state: TBWState) -> list[tuple[object, ...]]:
                         tactics.defence(state, node, seat)))
             for bring in (0, 3):
                 out.extend(forecast_figures(state, seat, node, bring))
+    out.extend((seat, board.controlled(state, seat), tactics.clan_influence(state, seat)) for seat in range(state.seats_n))
     return out
 
 
