@@ -225,7 +225,27 @@ class Snapshot:
         """`defence` of ``node`` against ``seat``, once per decision (never change the list)."""
         found = self._defence.get((node, seat))
         if found is None:
-            found = self._defence[(node, seat)] = defence(cast(TBWState, self), node, seat)
+            # `defence` over the sums at hand: the same terms added in the same order
+            loc = self._locations[node]
+            minions = loc.minions
+            tower = 1 if loc.infrastructure == "watchtower" else 0
+            stacks = self.stacks(node)
+            foes = [other for other in self.present(node) if other != seat]
+            wall = their_dice = their_energy = 0
+            their_hits: float = 0
+            for foe in foes:
+                stack = stacks.get(foe)
+                dice = minions[foe] + tower
+                if stack is None:
+                    wall += minions[foe]
+                    their_hits += HIT_PER_DIE * dice
+                else:
+                    dice += stack.power + (1 if stack.defend_die else 0)
+                    wall += minions[foe] + stack.vitality + stack.shields
+                    their_hits += (4 / 6 if stack.tiger else HIT_PER_DIE) * dice + stack.auto_hits
+                    their_energy += stack.energy
+                their_dice += dice
+            found = self._defence[(node, seat)] = (foes, wall, their_hits, their_dice, their_energy)
         return found
 
     def threat_of(self, node: str, seat: int) -> float:
