@@ -33,7 +33,7 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.forces import force_of, force_prompt
-from engine.tinybigwars.state import LOG_FIELD, Hero, TBWState
+from engine.tinybigwars.state import LOG_FIELD, Hero, TBWState, topology
 from engine.tinybigwars.victory import end, rank
 from engine.words import counted
 
@@ -281,7 +281,7 @@ def _submit_action(flow: Flow[TBWState], seat: int, asked: Asked, ans: ActionAns
         _finish_activation(s, events, rng)
         return
     if ans.action == "move":
-        if ans.to is None or ans.to not in {loc.id for loc in s.locations}:
+        if ans.to is None or ans.to not in topology(s).locations:
             raise IllegalChoice("Name a location of the city to move to.")
         if ans.to not in s.neighbours(node):
             raise IllegalChoice(f"{loc_name(s, ans.to)} is not adjacent to {loc_name(s, node)}.")
