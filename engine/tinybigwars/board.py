@@ -30,10 +30,6 @@ def ability_for(state: TBWState, node: str, seat: int) -> str | None:
     return loc_card(state, node).ability
 
 
-def has_hero_ability(state: TBWState, node: str, seat: int, ability: str) -> bool:
-    return any(hero_card(h).ability == ability for h in state.heroes_at(node, seat))
-
-
 def controlled(state: TBWState, seat: int) -> list[str]:
     """The locations where ``seat`` alone has units (``presence`` is ``[seat]``), in map order;
     one pass that builds no seat list per location (rules ask it several times a choice)."""
