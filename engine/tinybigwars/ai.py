@@ -12,7 +12,14 @@ from typing import Any
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
-from engine.tinybigwars.board import build_sites, charter_sites, hero_card, location_influence, recruit_sites
+from engine.tinybigwars.board import (
+    build_sites,
+    charter_sites,
+    controlled,
+    hero_card,
+    location_influence,
+    recruit_sites,
+)
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, TBWState
@@ -20,6 +27,7 @@ from engine.tinybigwars.tactics import (
     HERO_WORTH,
     Forecast,
     clan_influence,
+    decision_memo,
     exposure,
     leader_threat,
     pressure,
@@ -112,14 +120,14 @@ class HeuristicPolicy:
         best = max(sorted(noisy), key=lambda infrastructure: noisy[infrastructure])
         return best, scores[best]
 
-    def _charter_site(self, state: TBWState, seat: int, rng: random.Random) -> str | None:
+    def _charter_site(self, state: TBWState, seat: int, rng: random.Random, held: list[str]) -> str | None:
         """Where to place the Building card's infrastructure now, or None to wait.
 
         A Market pays from the first round, so it goes down at once. A Dojo or Watchtower
         waits for a site other than the start node (the best Market site) until round 3.
         """
         kind = state.seats[seat].charters[0]
-        sites = charter_sites(state, seat)
+        sites = charter_sites(state, seat, held)
         if not sites:
             return None
         scored = []
@@ -136,13 +144,14 @@ class HeuristicPolicy:
 
     def _clan(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
+        held = controlled(state, seat)
         if state.seats[seat].charters:
-            node = self._charter_site(state, seat, rng)
+            node = self._charter_site(state, seat, rng, held)
             if node is not None:
                 return {"action": "charter", "location": node}
         if state.seats[seat].coins <= 0:
             return {"action": "done"}
-        builds = build_sites(state, seat)
+        builds = build_sites(state, seat, held)
         if builds:
             scored = [
                 (self._best_infrastructure(state, n, seat, rng)[1] + location_influence(state, n) * 0.1, rng.random(), n)
@@ -151,7 +160,7 @@ class HeuristicPolicy:
             value, _, node = max(scored)
             if value >= 0.5:
                 return {"action": "build", "location": node}
-        sites = recruit_sites(state, seat)
+        sites = recruit_sites(state, seat, held)
         if sites and state.seats[seat].coins > 0:
             # ties fall to chance, never to node names: those differ from seat to seat
             node = max(
@@ -174,14 +183,20 @@ class HeuristicPolicy:
 
     # activation ---------------------------------------------------------------------
     def _denial(self, state: TBWState, node: str, seat: int) -> float:
-        """What breaking the current owner's hold on ``node`` is worth to ``seat``."""
-        owner = state.controller(node)
-        if owner is None or owner == seat:
-            return 0.0
-        value = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
-        if clan_influence(state, owner) >= state.options.to_win:
-            value += 4.0
-        return value
+        """What breaking the current owner's hold on ``node`` is worth to ``seat`` (once per
+        decision)."""
+        memo = decision_memo(state)
+        key = ("denial", node, seat)
+        found = memo.get(key)
+        if found is None:
+            owner = state.controller(node)
+            found = 0.0
+            if owner is not None and owner != seat:
+                found = worth(state, node, owner) * (0.5 + 1.5 * pressure(state, owner))
+                if clan_influence(state, owner) >= state.options.to_win:
+                    found += 4.0
+            memo[key] = found
+        return found
 
     def _step_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
         """Value of the hero (with ``bring`` minions) arriving at ``node``."""
@@ -201,25 +216,39 @@ class HeuristicPolicy:
         )
 
     def _leaving_cost(self, state: TBWState, seat: int, hero: Hero, bring: int) -> float:
-        """What the hero's current location loses when it leaves with ``bring`` minions."""
-        node = hero.location or ""
-        stay = state.loc(node).minions[seat] - bring + len(state.heroes_at(node, seat)) - 1
-        if state.controller(node) != seat:
-            return 0.0
-        if stay <= 0:
-            return worth(state, node, seat) * 0.9
-        return threat(state, node, seat) * worth(state, node, seat) * 0.4
+        """What the hero's current location loses when it leaves with ``bring`` minions (once
+        per decision)."""
+        memo = decision_memo(state)
+        key = ("leaving", seat, hero.id, bring)
+        found = memo.get(key)
+        if found is None:
+            node = hero.location or ""
+            stay = state.loc(node).minions[seat] - bring + len(state.heroes_at(node, seat)) - 1
+            if state.controller(node) != seat:
+                found = 0.0
+            elif stay <= 0:
+                found = worth(state, node, seat) * 0.9
+            else:
+                found = threat(state, node, seat) * worth(state, node, seat) * 0.4
+            memo[key] = found
+        return found
 
     def _bring(self, state: TBWState, seat: int, hero: Hero, to: str) -> int:
-        """Minions to take along: all but one holder (none when another hero stays)."""
-        node = hero.location or ""
-        have = state.loc(node).minions[seat]
-        others = [h for h in state.heroes_at(node, seat) if h.id != hero.id]
-        keep = 0 if others or state.controller(node) != seat else 1
+        """Minions to take along: all but one holder (none when another hero stays). It
+        depends on ``to`` only through whether a fight waits there: once per decision each."""
         fight = any(other != seat for other in state.present(to))
-        if not fight and threat(state, node, seat) > 0.5 and worth(state, node, seat) >= 1.5:
-            keep = max(keep, have // 2)
-        return max(0, have - keep)
+        memo = decision_memo(state)
+        key = ("bring", seat, hero.id, fight)
+        found = memo.get(key)
+        if found is None:
+            node = hero.location or ""
+            have = state.loc(node).minions[seat]
+            others = [h for h in state.heroes_at(node, seat) if h.id != hero.id]
+            keep = 0 if others or state.controller(node) != seat else 1
+            if not fight and threat(state, node, seat) > 0.5 and worth(state, node, seat) >= 1.5:
+                keep = max(keep, have // 2)
+            found = memo[key] = max(0, have - keep)
+        return int(found)
 
     def _exposure_cost(self, state: TBWState, seat: int, hero: Hero, node: str, stack: int) -> float:
         """What ending the activation at ``node`` with ``stack`` minions risks from enemy heroes next door."""

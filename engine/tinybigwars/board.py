@@ -30,10 +30,6 @@ def ability_for(state: TBWState, node: str, seat: int) -> str | None:
     return loc_card(state, node).ability
 
 
-def has_hero_ability(state: TBWState, node: str, seat: int, ability: str) -> bool:
-    return any(hero_card(h).ability == ability for h in state.heroes_at(node, seat))
-
-
 def controlled(state: TBWState, seat: int) -> list[str]:
     """The locations where ``seat`` alone has units (``presence`` is ``[seat]``), in map order;
     one pass that builds no seat list per location (rules ask it several times a choice)."""
@@ -78,10 +74,11 @@ def location_coins(state: TBWState, node: str) -> int:
     return loc_card(state, node).coin + (1 if state.loc(node).infrastructure == "market" else 0)
 
 
-def income(state: TBWState, seat: int) -> int:
-    """Coins of the Clan Phase: controlled locations, Markets and coin abilities."""
+def income(state: TBWState, seat: int, held: list[str] | None = None) -> int:
+    """Coins of the Clan Phase: controlled locations, Markets and coin abilities (``held``:
+    the seat's `controlled` locations, when the caller has them)."""
     total = 0
-    for node in controlled(state, seat):
+    for node in controlled(state, seat) if held is None else held:
         total += location_coins(state, node)
         if loc_card(state, node).ability == "hero_coin" and state.heroes_at(node, seat):
             total += 1
@@ -89,10 +86,10 @@ def income(state: TBWState, seat: int) -> int:
     return total
 
 
-def recruit_sites(state: TBWState, seat: int) -> list[str]:
+def recruit_sites(state: TBWState, seat: int, held: list[str] | None = None) -> list[str]:
     """Controlled locations holding one of the seat's heroes (or the Open Gate)."""
     out = []
-    for node in controlled(state, seat):
+    for node in controlled(state, seat) if held is None else held:
         if state.heroes_at(node, seat) or loc_card(state, node).ability == "recruit_no_hero":
             out.append(node)
     return out
@@ -102,23 +99,23 @@ def build_cost(state: TBWState, node: str, seat: int) -> int:
     return 1 if ability_for(state, node, seat) == "build_discount" else 2
 
 
-def build_sites(state: TBWState, seat: int) -> list[str]:
+def build_sites(state: TBWState, seat: int, held: list[str] | None = None) -> list[str]:
     coins = state.seats[seat].coins
     return [
         node
-        for node in controlled(state, seat)
+        for node in (controlled(state, seat) if held is None else held)
         if state.heroes_at(node, seat)
         and state.loc(node).infrastructure is None
         and coins >= build_cost(state, node, seat)
     ]
 
 
-def charter_sites(state: TBWState, seat: int) -> list[str]:
+def charter_sites(state: TBWState, seat: int, held: list[str] | None = None) -> list[str]:
     """Where the clan may place its Building card's infrastructure: a controlled location with
     one of its heroes and no infrastructure (no coins needed)."""
     return [
         node
-        for node in controlled(state, seat)
+        for node in (controlled(state, seat) if held is None else held)
         if state.heroes_at(node, seat) and state.loc(node).infrastructure is None
     ]
 

@@ -15,8 +15,10 @@ from engine.tinybigwars.board import (
     build_cost,
     build_sites,
     charter_sites,
+    controlled,
     hero_card,
     income,
+    loc_card,
     loc_name,
     recruit_sites,
 )
@@ -25,10 +27,23 @@ from engine.words import counted
 
 
 def begin(s: TBWState, events: list[Event]) -> None:
-    """Start of the Clan Phase: energy, location effects, coins; clans with nothing to do are done."""
-    snapshot = {node: seats[0] if len(seats) == 1 else None for node, seats in s.presence().items()}
+    """Start of the Clan Phase: energy, location effects, coins; clans with nothing to do are done.
+
+    Who controls what is read once: nothing here moves a unit off a location or onto one
+    another clan holds (a free minion joins its own clan's hold).
+    """
+    owners = {node: seats[0] if len(seats) == 1 else None for node, seats in s.presence().items()}
+    held: dict[int, list[str]] = {clan.seat: [] for clan in s.seats}
+    for node, owner in owners.items():
+        if owner is not None:
+            held[owner].append(node)
+
+    def ability(node: str, seat: int) -> str | None:
+        return loc_card(s, node).ability if owners.get(node) == seat else None
+
     for h in s.heroes:
-        h.activated = False
+        if h.activated:
+            h.activated = False
     for clan in s.seats:
         clan.activations, clan.passed, clan.clan_done, clan.pending, clan.pending_location = 0, False, False, None, None
     for h in s.heroes:
@@ -36,18 +51,18 @@ def begin(s: TBWState, events: list[Event]) -> None:
             continue
         card = hero_card(h)
         gain = 2 if card.ability == "double_energy" else 1
-        ability = ability_for(s, h.location or "", h.seat)
-        if ability == "clan_energy":
+        here = ability(h.location or "", h.seat)
+        if here == "clan_energy":
             gain += 1
-        if ability == "clan_heal":
+        if here == "clan_heal":
             h.health = min(card.health, h.health + 1)
         h.energy = min(card.max_energy, h.energy + gain)
-    for node, owner in snapshot.items():
-        if owner is not None and ability_for(s, node, owner) == "free_minion" and s.heroes_at(node, owner):
+    for node, owner in owners.items():
+        if owner is not None and ability(node, owner) == "free_minion" and s.heroes_at(node, owner):
             s.loc(node).minions[owner] += 1
     for clan in s.seats:
-        clan.coins = 0 if clan.eliminated else income(s, clan.seat)
-        maybe_done(s, clan.seat)
+        clan.coins = 0 if clan.eliminated else income(s, clan.seat, held[clan.seat])
+        maybe_done(s, clan.seat, held[clan.seat])
     emit(
         s,
         LOG_FIELD,
@@ -59,10 +74,13 @@ def begin(s: TBWState, events: list[Event]) -> None:
     )
 
 
-def maybe_done(s: TBWState, seat: int) -> None:
-    """A clan with nothing left to spend and no Building card to place is done."""
+def maybe_done(s: TBWState, seat: int, held: list[str] | None = None) -> None:
+    """A clan with nothing left to spend and no Building card to place is done (``held``:
+    the seat's `controlled` locations, when the caller has them)."""
     clan = s.seats[seat]
-    if (clan.coins <= 0 or not recruit_sites(s, seat)) and not (clan.charters and charter_sites(s, seat)):
+    if held is None and (clan.coins > 0 or clan.charters):
+        held = controlled(s, seat)
+    if (clan.coins <= 0 or not recruit_sites(s, seat, held)) and not (clan.charters and charter_sites(s, seat, held)):
         clan.clan_done = True
 
 
@@ -96,9 +114,10 @@ def clan_prompt(s: TBWState, seat: int) -> Prompt:
             default={"infrastructure": "dojo"},
         )
     opts = []
-    builds = set(build_sites(s, seat))
-    places = set(charter_sites(s, seat)) if clan.charters else set()
-    for node in recruit_sites(s, seat)[: 8 if places else 12]:
+    held = controlled(s, seat)
+    builds = set(build_sites(s, seat, held))
+    places = set(charter_sites(s, seat, held)) if clan.charters else set()
+    for node in recruit_sites(s, seat, held)[: 8 if places else 12]:
         name = loc_name(s, node)
         if clan.coins > 0:
             opts.append(
@@ -145,9 +164,10 @@ def submit_clan(s: TBWState, seat: int, ans: ClanAnswer, events: list[Event]) ->
             return
         if clan.coins <= 0:
             raise IllegalChoice("You have no coins to spend.")
-        if node not in recruit_sites(s, seat):
+        held = controlled(s, seat)
+        if node not in recruit_sites(s, seat, held):
             raise IllegalChoice(f"You can only spend coins at a location you control with one of your heroes, not {loc_name(s, node)}.")
-        if ans.action == "build" and node not in build_sites(s, seat):
+        if ans.action == "build" and node not in build_sites(s, seat, held):
             if s.loc(node).infrastructure is not None:
                 raise IllegalChoice(f"{loc_name(s, node)} already has infrastructure.")
             raise IllegalChoice(f"You cannot build at {loc_name(s, node)}: it needs one of your heroes and {build_cost(s, node, seat)} coins.")

@@ -8,16 +8,56 @@ from __future__ import annotations
 
 import random
 
+from engine.clone import trusted
 from engine.contract import Event, IllegalChoice, NumberField, Prompt
 from engine.kit import emit, opt
 from engine.rng import roll_dice
 from engine.text import seat_ref
 from engine.tinybigwars.answers import DamageAnswer, EnergyAnswer
-from engine.tinybigwars.board import has_hero_ability, hero_card, hero_name, loc_name, units
-from engine.tinybigwars.state import LOG_FIELD, Combat, Energy, Hero, TBWState
+from engine.tinybigwars.board import hero_card, hero_name, loc_name, units
+from engine.tinybigwars.state import LOG_FIELD, Combat, Energy, Hero, Location, TBWState
 from engine.words import counted
 
 MAX_OPTIONS = 25
+_NO_SPEND = Energy()
+"""The spend of a fighter that had no energy to spend (read only)."""
+
+
+class Side:
+    """One clan's heroes at a fight's location, read once: the sums the roll needs."""
+
+    __slots__ = ("heroes", "power", "energy", "abilities", "auto_hits")
+
+    def __init__(self, heroes: list[Hero]) -> None:
+        self.heroes = heroes
+        power = energy = auto_hits = 0
+        abilities = set()
+        for hero in heroes:
+            card = hero_card(hero)
+            power += card.power
+            energy += hero.energy
+            if card.ability is not None:
+                abilities.add(card.ability)
+                auto_hits += card.ability == "auto_hit"
+        self.power, self.energy, self.abilities, self.auto_hits = power, energy, abilities, auto_hits
+
+
+def _pool(loc: Location, seat: int, attacker: int | None, side: Side) -> int:
+    pool = side.power + loc.minions[seat]
+    defending = attacker is not None and seat != attacker
+    holding = defending or (attacker is None and loc.held_by == seat)
+    if holding and loc.infrastructure == "watchtower":
+        pool += 1
+    if seat == attacker and "attack_die" in side.abilities:
+        pool += 1
+    if defending and "defend_die" in side.abilities:
+        pool += 1
+    return pool
+
+
+def _score(side: Side, dice: list[int]) -> int:
+    six = 3 if "six_three_hits" in side.abilities else 2
+    return sum(1 if d == 5 else six if d == 6 else 0 for d in dice) + side.auto_hits
 
 
 def dice_pool(state: TBWState, node: str, seat: int, attacker: int | None) -> int:
@@ -27,24 +67,12 @@ def dice_pool(state: TBWState, node: str, seat: int, attacker: int | None) -> in
     is still its defender, so its Watchtower keeps adding a die; hero abilities that need
     a move in (Ember Fist, Jade Warden) do not apply.
     """
-    heroes = state.heroes_at(node, seat)
-    pool = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
-    defending = attacker is not None and seat != attacker
-    holding = defending or (attacker is None and state.loc(node).held_by == seat)
-    if holding and state.loc(node).infrastructure == "watchtower":
-        pool += 1
-    if seat == attacker and has_hero_ability(state, node, seat, "attack_die"):
-        pool += 1
-    if defending and has_hero_ability(state, node, seat, "defend_die"):
-        pool += 1
-    return pool
+    return _pool(state.loc(node), seat, attacker, Side(state.heroes_at(node, seat)))
 
 
 def score(state: TBWState, node: str, seat: int, dice: list[int]) -> int:
     """5 = 1 hit, 6 = 2 hits (3 with Tiger Claw), plus Storm Dancer's sure hit."""
-    six = 3 if has_hero_ability(state, node, seat, "six_three_hits") else 2
-    hits = sum(1 if d == 5 else six if d == 6 else 0 for d in dice)
-    return hits + sum(1 for h in state.heroes_at(node, seat) if hero_card(h).ability == "auto_hit")
+    return _score(Side(state.heroes_at(node, seat)), dice)
 
 
 def energy_of(state: TBWState, node: str, seat: int) -> int:
@@ -54,22 +82,22 @@ def energy_of(state: TBWState, node: str, seat: int) -> int:
 def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, events: list[Event]) -> bool:
     """Roll every participant's pool; the fight waits for sealed energy spends if any."""
     seats = state.present(node)
+    loc = state.loc(node)
     dice: list[list[int]] = []
     hits: list[int] = []
+    needs: list[bool] = []
     for seat in seats:
-        rolled = roll_dice(rng, 6, dice_pool(state, node, seat, attacker))
+        side = Side(state.heroes_at(node, seat))
+        rolled = roll_dice(rng, 6, _pool(loc, seat, attacker, side))
         dice.append(rolled)
-        hits.append(score(state, node, seat, rolled))
-    needs = [energy_of(state, node, seat) > 0 for seat in seats]
-    state.combat = Combat(
-        location=node,
-        seats=seats,
-        attacker=attacker,
-        dice=dice,
-        hits=hits,
-        spend=[None] * len(seats),
-        needs_spend=needs,
-    )
+        hits.append(_score(side, rolled))
+        needs.append(side.energy > 0)
+    # built as validation would build it, from the lists just made (copied: the event keeps its own)
+    state.combat = trusted(Combat, {
+        "location": node, "seats": list(seats), "attacker": attacker, "dice": [list(d) for d in dice],
+        "hits": list(hits), "spend": [None] * len(seats), "needs_spend": needs, "damage_left": [],
+        "stage": "energy",
+    })
     state.phase = "combat"
     rolls = "; ".join(f"{seat_ref(s)} rolls {' '.join(map(str, d)) or '-'} = {counted(h, 'hit')}" for s, d, h in zip(seats, dice, hits, strict=True))
     emit(
@@ -103,17 +131,22 @@ def submit_energy(state: TBWState, seat: int, attack: int, guard: int, events: l
     return False
 
 
-def _drain_energy(state: TBWState, node: str, seat: int, amount: int) -> None:
+def _drain_energy(heroes: list[Hero], amount: int) -> None:
     """Spent energy comes from the heroes holding the most energy first."""
     for _ in range(amount):
-        hero = max(state.heroes_at(node, seat), key=lambda h: h.energy)
+        hero = max(heroes, key=lambda h: h.energy)
         hero.energy -= 1
 
 
 def split_hits(state: TBWState, combat: Combat, shooter: int, total: int) -> dict[int, int]:
     """One opponent takes all; several share evenly, the remainder to the largest ones."""
-    foes = [s for s in combat.seats if s != shooter]
-    foes.sort(key=lambda s: (-units(state, combat.location, s), s))
+    node = combat.location
+    return _split({seat: units(state, node, seat) for seat in combat.seats if seat != shooter}, total)
+
+
+def _split(foe_units: dict[int, int], total: int) -> dict[int, int]:
+    """``total`` hits over the foes (seat -> its units there), by `split_hits`' rule."""
+    foes = sorted(foe_units, key=lambda s: (-foe_units[s], s))
     out = {s: total // len(foes) for s in foes}
     for s in foes[: total % len(foes)]:
         out[s] += 1
@@ -141,26 +174,32 @@ def resolve(state: TBWState, events: list[Event]) -> bool:
     combat = state.combat
     assert combat is not None
     node = combat.location
-    spends = [sp or Energy() for sp in combat.spend]
-    for seat, sp in zip(combat.seats, spends, strict=True):
-        _drain_energy(state, node, seat, sp.attack + sp.guard)
-    incoming = dict.fromkeys(combat.seats, 0)
-    for seat, hits, sp in zip(combat.seats, combat.hits, spends, strict=True):
-        for foe, n in split_hits(state, combat, seat, hits + sp.attack).items():
+    seats = combat.seats
+    loc = state.loc(node)
+    minions = loc.minions
+    spends = [sp or _NO_SPEND for sp in combat.spend]
+    # who fights here does not change before `finish`: spends drain energy, hits lower health
+    heroes = {seat: state.heroes_at(node, seat) for seat in seats}
+    for seat, sp in zip(seats, spends, strict=True):
+        _drain_energy(heroes[seat], sp.attack + sp.guard)
+    sizes = {seat: minions[seat] + len(heroes[seat]) for seat in seats}
+    incoming = dict.fromkeys(seats, 0)
+    for seat, hits, sp in zip(seats, combat.hits, spends, strict=True):
+        foes = {foe: size for foe, size in sizes.items() if foe != seat}
+        for foe, n in _split(foes, hits + sp.attack).items():
             incoming[foe] += n
     lines = []
     combat.damage_left = []
-    for seat, sp in zip(combat.seats, spends, strict=True):
+    for seat, sp in zip(seats, spends, strict=True):
         net = max(0, incoming[seat] - sp.guard)
-        loc = state.loc(node)
-        killed = min(net, loc.minions[seat])
-        loc.minions[seat] -= killed
+        killed = min(net, minions[seat])
+        minions[seat] -= killed
         rest = net - killed
-        heroes = state.heroes_at(node, seat)
-        if rest and len(heroes) > 1 and rest < sum(capacity(h) for h in heroes):
+        side = heroes[seat]
+        if rest and len(side) > 1 and rest < sum(capacity(h) for h in side):
             combat.damage_left.append(rest)
         else:
-            for h in heroes:
+            for h in side:
                 rest -= absorb(h, rest)
             combat.damage_left.append(0)
         lines.append(
@@ -221,12 +260,14 @@ def finish(state: TBWState, events: list[Event]) -> bool:
             h.location = None
             emit(state, LOG_FIELD, events, "hero_defeated", f"{hero_name(h)} is defeated.", data={"hero": h.id})
     for seat in combat.seats:
-        if has_hero_ability(state, node, seat, "mend_after_fight"):
-            for h in state.heroes_at(node, seat):
+        here = state.heroes_at(node, seat)
+        if any(hero_card(h).ability == "mend_after_fight" for h in here):
+            for h in here:
                 h.health = min(hero_card(h).health, h.health + 1)
             emit(state, LOG_FIELD, events, "ability", f"Willow Mender heals {seat_ref(seat)}'s heroes at {loc_name(state, node)}.")
     for h in state.heroes:
-        h.shield_used = False
+        if h.shield_used:
+            h.shield_used = False
     left = state.present(node)
     if len(left) <= 1:
         state.loc(node).held_by = None

@@ -33,7 +33,7 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.forces import force_of, force_prompt
-from engine.tinybigwars.state import LOG_FIELD, Hero, TBWState
+from engine.tinybigwars.state import LOG_FIELD, Hero, TBWState, topology
 from engine.tinybigwars.victory import end, rank
 from engine.words import counted
 
@@ -281,7 +281,7 @@ def _submit_action(flow: Flow[TBWState], seat: int, asked: Asked, ans: ActionAns
         _finish_activation(s, events, rng)
         return
     if ans.action == "move":
-        if ans.to is None or ans.to not in {loc.id for loc in s.locations}:
+        if ans.to is None or ans.to not in topology(s).locations:
             raise IllegalChoice("Name a location of the city to move to.")
         if ans.to not in s.neighbours(node):
             raise IllegalChoice(f"{loc_name(s, ans.to)} is not adjacent to {loc_name(s, node)}.")
@@ -325,10 +325,11 @@ def _submit_escort(flow: Flow[TBWState], seat: int, asked: Asked, ans: EscortAns
     _do_move(s, seat, to, ans.minions, events, rng)
 
 
-def move_cost(s: TBWState, seat: int, hero: Hero, to: str) -> tuple[int, bool]:
-    """(actions spent, Shadow Step's free move used) for moving ``hero`` to ``to``."""
+def move_cost(s: TBWState, seat: int, hero: Hero, to: str, there: list[int] | None = None) -> tuple[int, bool]:
+    """(actions spent, Shadow Step's free move used) for moving ``hero`` to ``to`` (``there``:
+    the seats present at ``to``, when the caller has them)."""
     node = hero.location or ""
-    foes = any(other != seat for other in s.present(to))
+    foes = any(other != seat for other in (s.present(to) if there is None else there))
     if ability_for(s, node, seat) == "free_move_out":
         return 0, False
     if s.loc(to).card == "crossroads" and not foes:
@@ -341,8 +342,9 @@ def move_cost(s: TBWState, seat: int, hero: Hero, to: str) -> tuple[int, bool]:
 def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event], rng: random.Random) -> None:
     hero = s.hero(s.turn.hero or "")
     origin = hero.location or ""
-    holder = s.controller(to)
-    cost, shadow = move_cost(s, seat, hero, to)
+    there = s.present(to)
+    holder = there[0] if len(there) == 1 else None
+    cost, shadow = move_cost(s, seat, hero, to, there)
     s.turn.actions -= cost
     s.turn.free_move_used = s.turn.free_move_used or shadow
     s.loc(origin).minions[seat] -= minions

@@ -314,12 +314,24 @@ _MAX_TOPOLOGIES = 64
 """Shipped maps are few; tests build more. Past the bound the cache starts afresh."""
 
 
+_LAST_TOPOLOGY: list[tuple[list[Location], list[tuple[str, str]], int, int, Topology] | None] = [None]
+"""The graph found last, with the locations and roads lists it was found for and their lengths:
+a match keeps the same two lists all along (an information state shares them), and the rules
+never change them, so asking again of the same lists (same lengths) skips building the key."""
+
+
 def topology(state: TBWState) -> Topology:
     """The road graph of ``state``'s city (looked up by its locations and roads)."""
-    key = (tuple(loc.id for loc in state.locations), tuple(state.roads))
+    locations, roads = state.locations, state.roads
+    last = _LAST_TOPOLOGY[0]
+    if (last is not None and last[0] is locations and last[1] is roads and last[2] == len(locations)
+            and last[3] == len(roads)):
+        return last[4]
+    key = (tuple(loc.id for loc in locations), tuple(roads))
     found = _TOPOLOGIES.get(key)
     if found is None:
         if len(_TOPOLOGIES) >= _MAX_TOPOLOGIES:
             _TOPOLOGIES.clear()
         found = _TOPOLOGIES[key] = Topology(*key)
+    _LAST_TOPOLOGY[0] = (locations, roads, len(locations), len(roads), found)
     return found

@@ -7,6 +7,7 @@ Every figure is an estimate from the public board (plus the AI's own seat), neve
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import cast
 
 from engine.tinybigwars.board import (
@@ -24,6 +25,41 @@ HIT_PER_DIE = 0.5
 HIT_VARIANCE_PER_DIE = 7 / 12
 HERO_WORTH = 3.0
 """How much losing a hero hurts, in location-worth units."""
+_WORTHS: dict[tuple[str, str | None], float] = {}
+"""`location_worth` by (location card, infrastructure): all it reads, from the shipped content."""
+
+
+class Stack:
+    """One clan's live heroes at one location, summed once per decision as the heuristic's
+    estimates read them (plain ints: the estimates come out exactly as from the heroes)."""
+
+    __slots__ = ("heroes", "power", "max_power", "energy", "max_energy", "vitality", "shields", "auto_hits",
+                 "tiger", "defend_die")
+
+    def __init__(self, heroes: list[Hero]) -> None:
+        self.heroes = heroes
+        power = energy = vitality = shields = auto_hits = 0
+        max_power = hero_card(heroes[0]).power
+        max_energy = heroes[0].energy
+        tiger = defend_die = False
+        for h in heroes:
+            card = hero_card(h)
+            ability = card.ability
+            power += card.power
+            max_power = max(max_power, card.power)
+            energy += h.energy
+            max_energy = max(max_energy, h.energy)
+            vitality += h.health + h.energy
+            shields += ability == "ignore_first_hit"
+            auto_hits += ability == "auto_hit"
+            tiger = tiger or ability == "six_three_hits"
+            defend_die = defend_die or ability == "defend_die"
+        self.power, self.max_power, self.energy, self.max_energy = power, max_power, energy, max_energy
+        self.vitality, self.shields, self.auto_hits = vitality, shields, auto_hits
+        self.tiger, self.defend_die = tiger, defend_die
+
+
+_NO_STACKS: dict[int, Stack] = {}
 
 
 class Snapshot:
@@ -37,16 +73,23 @@ class Snapshot:
     def __init__(self, state: TBWState) -> None:
         self._state = state
         self._locations = {loc.id: loc for loc in state.locations}
-        self._presence = state.presence()
+        self._presence: dict[str, list[int]] | None = None
+        self._present: dict[str, list[int]] = {}
         self._heroes: dict[str, list[Hero]] = {}
         for h in state.heroes:
             if not h.defeated and h.location is not None:
                 self._heroes.setdefault(h.location, []).append(h)
         self._stacks: dict[tuple[str, int], list[Hero]] = {}
+        self._sums: dict[str, dict[int, Stack]] = {}
         self._topology = topology(state)
         self._worth: dict[str, float] = {}
         self._influence: dict[int, int] = {}
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
+        self._threat: dict[tuple[str, int], float] = {}
+        self._defence: dict[tuple[str, int], tuple[list[int], float, float, int, int]] = {}
+        self.memo: dict[tuple[object, ...], float] = {}
+        """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
+        self._hero_stacks: list[tuple[str, list[tuple[int, int, int, int]]]] | None = None
         # What the heuristic reads most, held here rather than fetched through __getattr__.
         self.seats_n = state.seats_n
         self.options = state.options
@@ -72,17 +115,39 @@ class Snapshot:
             stack = self._stacks[(node, seat)] = [h for h in here if h.seat == seat]
         return stack
 
+    def hero_locations(self) -> Iterable[str]:
+        """The locations with live heroes."""
+        return self._heroes.keys()
+
     def has_heroes(self, node: str) -> bool:
         return node in self._heroes
 
     def present(self, node: str) -> list[int]:
-        return self._presence[node]
+        """Seats with units at ``node``, as the state's `presence` says (worked out for that
+        location alone until every location is asked for)."""
+        found = self._present.get(node)
+        if found is None:
+            if self._presence is not None:
+                return self._presence[node]
+            minions = self._locations[node].minions
+            here = self._heroes.get(node)
+            seats = range(self.seats_n)
+            if here is None:
+                found = [seat for seat in seats if minions[seat] > 0]
+            else:
+                with_heroes = {h.seat for h in here}
+                found = [seat for seat in seats if minions[seat] > 0 or seat in with_heroes]
+            self._present[node] = found
+        return found
 
     def presence(self) -> dict[str, list[int]]:
-        return self._presence
+        found = self._presence
+        if found is None:
+            found = self._presence = self._state.presence()
+        return found
 
     def controller(self, node: str) -> int | None:
-        present = self._presence[node]
+        present = self.present(node)
         return present[0] if len(present) == 1 else None
 
     def neighbours(self, node: str) -> list[str]:
@@ -92,9 +157,15 @@ class Snapshot:
         return self._topology
 
     def worth_of(self, node: str) -> float:
-        if node not in self._worth:
-            self._worth[node] = location_worth(cast(TBWState, self), node)
-        return self._worth[node]
+        found = self._worth.get(node)
+        if found is None:
+            loc = self._locations[node]
+            key = (loc.card, loc.infrastructure)
+            found = _WORTHS.get(key)
+            if found is None:
+                found = _WORTHS[key] = location_worth(cast(TBWState, self), node)
+            self._worth[node] = found
+        return found
 
     def threats_near(self, node: str) -> list[tuple[int, int, int]]:
         """(seat, dice, energy) of every hero stack within two moves of ``node`` as `exposure`
@@ -104,16 +175,83 @@ class Snapshot:
         if found is None:
             found = []
             near, far = self._topology.rings(node)
-            for ring, dropped in ((near, 0), (far, 1)):
-                for nxt in ring:
-                    if nxt not in self._heroes:
-                        continue
-                    for foe in range(self.seats_n):
-                        heroes = self.heroes_at(nxt, foe)
-                        if heroes:
-                            dice = max(hero_card(h).power for h in heroes) + max(0, self._locations[nxt].minions[foe] - dropped)
-                            found.append((foe, dice, max(h.energy for h in heroes)))
+            for nxt, stacks in self._foe_stacks():
+                dropped = 0 if nxt in near else 1 if nxt in far else -1
+                if dropped >= 0:
+                    for foe, power, minions, energy in stacks:
+                        found.append((foe, power + max(0, minions - dropped), energy))
             self._threats[node] = found
+        return found
+
+    def _foe_stacks(self) -> list[tuple[str, list[tuple[int, int, int, int]]]]:
+        """(location, [(seat, strongest hero's power, minions, most energy)]) of every location
+        with live heroes, in seat order: what `threats_near` reads, once per decision."""
+        found = self._hero_stacks
+        if found is None:
+            found = self._hero_stacks = []
+            for node, here in self._heroes.items():
+                strongest: dict[int, tuple[int, int]] = {}
+                for h in here:
+                    power = hero_card(h).power
+                    best = strongest.get(h.seat)
+                    strongest[h.seat] = (power, h.energy) if best is None else (
+                        max(best[0], power), max(best[1], h.energy))
+                minions = self._locations[node].minions
+                found.append((node, [(seat, power, minions[seat], energy)
+                                     for seat, (power, energy) in sorted(strongest.items())]))
+        return found
+
+    def stack(self, node: str, seat: int) -> Stack | None:
+        """The sums of ``seat``'s live heroes at ``node``; None when it has none there."""
+        return self.stacks(node).get(seat)
+
+    def stacks(self, node: str) -> dict[int, Stack]:
+        """The sums of every clan's live heroes at ``node``, by seat in seat order (worked out
+        on the first ask: most decisions never ask)."""
+        found = self._sums.get(node)
+        if found is None:
+            here = self._heroes.get(node)
+            if here is None:
+                found = _NO_STACKS
+            else:
+                by_seat: dict[int, list[Hero]] = {}
+                for h in here:
+                    by_seat.setdefault(h.seat, []).append(h)
+                found = {seat: Stack(heroes) for seat, heroes in sorted(by_seat.items())}
+            self._sums[node] = found
+        return found
+
+    def defence(self, node: str, seat: int) -> tuple[list[int], float, float, int, int]:
+        """`defence` of ``node`` against ``seat``, once per decision (never change the list)."""
+        found = self._defence.get((node, seat))
+        if found is None:
+            # `defence` over the sums at hand: the same terms added in the same order
+            loc = self._locations[node]
+            minions = loc.minions
+            tower = 1 if loc.infrastructure == "watchtower" else 0
+            stacks = self.stacks(node)
+            foes = [other for other in self.present(node) if other != seat]
+            wall = their_dice = their_energy = 0
+            their_hits: float = 0
+            for foe in foes:
+                stack = stacks.get(foe)
+                dice = minions[foe] + tower
+                if stack is None:
+                    wall += minions[foe]
+                    their_hits += HIT_PER_DIE * dice
+                else:
+                    dice += stack.power + (1 if stack.defend_die else 0)
+                    wall += minions[foe] + stack.vitality + stack.shields
+                    their_hits += (4 / 6 if stack.tiger else HIT_PER_DIE) * dice + stack.auto_hits
+                    their_energy += stack.energy
+                their_dice += dice
+            found = self._defence[(node, seat)] = (foes, wall, their_hits, their_dice, their_energy)
+        return found
+
+    def threat_of(self, node: str, seat: int) -> float:
+        found = self._threat.get((node, seat))
+        if found is None:
+            found = self._threat[(node, seat)] = _threat(cast(TBWState, self), node, seat)
         return found
 
     def influence_of(self, seat: int) -> int:
@@ -127,6 +265,14 @@ def has_heroes(state: TBWState, node: str) -> bool:
     if isinstance(state, Snapshot):
         return state.has_heroes(node)
     return bool(state.heroes_at(node))
+
+
+def decision_memo(state: TBWState) -> dict[tuple[object, ...], float]:
+    """Figures kept for one decision: the snapshot's own dict (a plain state gets a new one
+    each call, so nothing is kept)."""
+    if isinstance(state, Snapshot):
+        return state.memo
+    return {}
 
 
 def snapshot(state: TBWState) -> TBWState:
@@ -143,6 +289,9 @@ def clan_influence(state: TBWState, seat: int) -> int:
 
 def hits_per_die(state: TBWState, node: str, seat: int) -> float:
     """Tiger Claw makes a 6 worth 3 hits."""
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        return 4 / 6 if stack is not None and stack.tiger else HIT_PER_DIE
     tiger = any(hero_card(h).ability == "six_three_hits" for h in state.heroes_at(node, seat))
     return 4 / 6 if tiger else HIT_PER_DIE
 
@@ -186,6 +335,10 @@ def leader_threat(state: TBWState, seat: int) -> float:
 
 def toughness(state: TBWState, node: str, seat: int) -> float:
     """Hits needed to wipe ``seat`` out at ``node``: minions, hero health, shields, guard energy."""
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        minions = state.loc(node).minions[seat]
+        return minions if stack is None else minions + stack.vitality + stack.shields
     heroes = state.heroes_at(node, seat)
     shields = sum(1 for h in heroes if hero_card(h).ability == "ignore_first_hit")
     return state.loc(node).minions[seat] + sum(h.health + h.energy for h in heroes) + shields
@@ -193,6 +346,11 @@ def toughness(state: TBWState, node: str, seat: int) -> float:
 
 def defence_dice(state: TBWState, node: str, seat: int) -> int:
     """Dice ``seat`` rolls defending ``node`` against a move in."""
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        loc = state.loc(node)
+        dice = loc.minions[seat] + (1 if loc.infrastructure == "watchtower" else 0)
+        return dice if stack is None else dice + stack.power + (1 if stack.defend_die else 0)
     heroes = state.heroes_at(node, seat)
     dice = sum(hero_card(h).power for h in heroes) + state.loc(node).minions[seat]
     if state.loc(node).infrastructure == "watchtower":
@@ -203,7 +361,22 @@ def defence_dice(state: TBWState, node: str, seat: int) -> int:
 
 
 def sure_hits(state: TBWState, node: str, seat: int) -> int:
+    if isinstance(state, Snapshot):
+        stack = state.stack(node, seat)
+        return 0 if stack is None else stack.auto_hits
     return sum(1 for h in state.heroes_at(node, seat) if hero_card(h).ability == "auto_hit")
+
+
+def defence(state: TBWState, node: str, seat: int) -> tuple[list[int], float, float, int, int]:
+    """What the clans other than ``seat`` at ``node`` put up against a move in: (their seats,
+    hits to wipe them all, their expected hits, their dice, their energy)."""
+    foes = [other for other in state.present(node) if other != seat]
+    wall = sum(toughness(state, node, f) for f in foes)
+    their_hits = sum(
+        hits_per_die(state, node, f) * defence_dice(state, node, f) + sure_hits(state, node, f) for f in foes
+    )
+    their_dice = sum(defence_dice(state, node, f) for f in foes)
+    return foes, wall, their_hits, their_dice, _energy_of(state, node, foes)
 
 
 class Forecast:
@@ -211,34 +384,69 @@ class Forecast:
 
     def __init__(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> None:
         card = hero_card(hero)
-        mine_there = [h for h in state.heroes_at(node, seat)]
-        heroes = [hero, *mine_there]
-        dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+        if isinstance(state, Snapshot) and hero.location != node:
+            # the snapshot's sums of the clan's heroes already there, plus the hero moving in
+            mine = state.stack(node, seat)
+            dice = card.power + bring + state.loc(node).minions[seat]
+            tiger = card.ability == "six_three_hits"
+            sure = 1 if card.ability == "auto_hit" else 0
+            energy = hero.energy
+            if mine is not None:
+                dice += mine.power
+                tiger = tiger or mine.tiger
+                sure += mine.auto_hits
+                energy += mine.energy
+        else:
+            heroes = [hero, *state.heroes_at(node, seat)]
+            dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+            tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
+            sure = sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
+            energy = sum(h.energy for h in heroes)
         if card.ability == "attack_die":
             dice += 1
-        tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
         per_die = 4 / 6 if tiger else HIT_PER_DIE
-        extra = (per_die - HIT_PER_DIE) * dice + sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
-        energy = sum(h.energy for h in heroes)
-        foes = [other for other in state.present(node) if other != seat]
+        extra = (per_die - HIT_PER_DIE) * dice + sure
+        foes, wall, their_hits, their_dice, their_energy = (
+            state.defence(node, seat) if isinstance(state, Snapshot) else defence(state, node, seat))
         self.foes = foes
-        wall = sum(toughness(state, node, f) for f in foes)
         self.wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
-        their_hits = sum(
-            hits_per_die(state, node, f) * defence_dice(state, node, f) + sure_hits(state, node, f) for f in foes
-        )
-        their_energy = sum(h.energy for f in foes for h in state.heroes_at(node, f))
         self.incoming = their_hits + 0.4 * their_energy
         cover = bring + state.loc(node).minions[seat]
         self.hero_loss = chance_at_least(
-            sum(defence_dice(state, node, f) for f in foes), 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
+            their_dice, 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
         ) if foes else 0.0
         self.expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
         self.expected_losses = min(self.incoming, cover + hero.health)
 
 
+def _energy_of(state: TBWState, node: str, seats: list[int]) -> int:
+    """The energy of ``seats``' heroes at ``node``."""
+    if isinstance(state, Snapshot):
+        stacks = state.stacks(node)
+        return sum(stacks[seat].energy for seat in seats if seat in stacks)
+    return sum(h.energy for seat in seats for h in state.heroes_at(node, seat))
+
+
 def threat(state: TBWState, node: str, seat: int) -> float:
-    """0..1: how likely an enemy hero next door (or here) could take ``node`` from ``seat``."""
+    """0..1: how likely an enemy hero next door (or here) could take ``node`` from ``seat``
+    (the snapshot works it out once per location and seat)."""
+    if isinstance(state, Snapshot):
+        return state.threat_of(node, seat)
+    return _threat(state, node, seat)
+
+
+def _threat(state: TBWState, node: str, seat: int) -> float:
+    if isinstance(state, Snapshot):
+        mine = toughness(state, node, seat)
+        worst = 0.0
+        near = state.topology().rings(node)[0]
+        for nxt in state.hero_locations():
+            if nxt == node or nxt in near:
+                minions = state.loc(nxt).minions
+                for foe, stack in state.stacks(nxt).items():
+                    if foe != seat:
+                        worst = max(worst, chance_at_least(stack.power + minions[foe], stack.energy * 0.6, mine))
+        return worst
     mine = toughness(state, node, seat)
     worst = 0.0
     for nxt in [node, *state.neighbours(node)]:

@@ -36,3 +36,25 @@ def test_rings_are_one_and_exactly_two_moves_away() -> None:
         near, far = topology(state).rings(loc.id)
         assert near == set(by_roads(state, loc.id))
         assert far == {x for n in near for x in by_roads(state, n)} - near - {loc.id}
+
+
+def test_the_graph_found_last_is_found_again_only_for_the_same_roads() -> None:
+    """`topology` answers again from the lists it saw last; a new roads list of the same
+    length, a road added in place or a location added in place is a new graph."""
+    state = new(2)
+    first, second = state.locations[0].id, state.locations[1].id
+    before = topology(state)
+    assert topology(state) is before
+    kept = [road for road in state.roads if first not in road and second not in road]
+    swapped = kept + [(first, second)] * (len(state.roads) - len(kept))
+    state.roads = swapped
+    assert len(state.roads) == len(before.roads) and topology(state) is not before
+    assert state.neighbours(first) == [second] == by_roads(state, first)
+    state.roads.append((first, state.locations[2].id))
+    assert state.neighbours(first) == by_roads(state, first) == [second, state.locations[2].id]
+    extra = state.locations[2].model_copy(update={"id": "annex"})
+    state.locations.append(extra)
+    state.roads.append(("annex", first))
+    assert state.neighbours("annex") == [first] == by_roads(state, "annex")
+    state.locations.append(state.locations[3].model_copy(update={"id": "outpost"}))
+    assert "outpost" in topology(state).locations
