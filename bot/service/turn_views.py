@@ -130,14 +130,13 @@ class TurnViews(Transactions):
             game = eng.get(match.game)
             state = await self._state(session, match, game)
             outbox = await self.store.turn_notices(session, match_id, seat_no, int(seat.user_id), before_id)
-            choices = await self.store.seat_choices(session, match_id, seat_no, _since(outbox))  # all, before its first DM
         if state is not None:
             self._cache.put(match_id, match.version, state)
-        return _turn(self, match, seats, deadline, game, state, seat, outbox, choices)
+        return _turn(self, match, seats, deadline, game, state, seat, outbox)
 
     async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
         """Every held seat's turn now (seat -> its turn), in one read: the match, the outbox's
-        part of every seat and their choices since, three statements whatever the seats. Only
+        part of every seat with their choices since, two statements whatever the seats. Only
         the choices of seats whose turn DM exists are read (the others' DMs show nothing)."""
         async with self.store.read() as session:
             rows = await self.store.match_rows(session, match_id)
@@ -151,26 +150,13 @@ class TurnViews(Transactions):
             state = await self._state(session, match, game)
             outboxes = await self.store.match_turn_notices(
                 session, match_id, {no: int(s.user_id or 0) for no, s in held.items()})
-            since = {no: _since(outbox) for no, outbox in outboxes.items() if outbox.found is not None}
-            choices = await self.store.match_choices(session, match_id, since)
         if state is not None:
             self._cache.put(match_id, match.version, state)
-        return {no: _turn(self, match, seats, deadline, game, state, seat, outboxes[no], choices.get(no, []))
-                for no, seat in held.items()}
-
-
-def _since(outbox: TurnNotices) -> int:
-    """The log position the seat's choices are read after: its turn DM's prompt version (all
-    of them when it has none)."""
-    found = outbox.found
-    if found is not None and found[2].get("version") is not None:
-        return int(found[2]["version"])
-    return -1
+        return {no: _turn(self, match, seats, deadline, game, state, seat, outboxes[no]) for no, seat in held.items()}
 
 
 def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline | None, game: eng.Game,
-          state: eng.State | None, seat: Seat, outbox: TurnNotices,
-          choices: list[tuple[int, str, str, dict[str, Any]]]) -> SeatTurn:
+          state: eng.State | None, seat: Seat, outbox: TurnNotices) -> SeatTurn:
     """One seat's ``SeatTurn`` from what was read of the match."""
     seat_no = seat.seat_no
     found = outbox.found
@@ -187,7 +173,7 @@ def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline 
         waits_alone=alone, ai_driven=views._ai_driven(seat),
         deadline=deadline.due_at if deadline is not None and mine is not None and not mine.optional else None,
         subject=None if found is None else TurnSubject(found[0], int(found[1]), found[2]),
-        choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in choices],
+        choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in outbox.choices],
         reminders=_reminder_dms(outbox.reminder_refs, int(seat.user_id or 0)),
         newest_prompt=outbox.newest_prompt,
     )

@@ -14,8 +14,8 @@ from tests.service.conftest import Clock
 from tests.service.helpers import BOB, CAROL, HOST, lobby, play_choice
 from tests.service.test_seat_turn import deliver_prompts
 
-MAX_STATEMENTS = 4
-"""BEGIN, the match with its seats and deadline, the outbox's part of every seat, their choices
+MAX_STATEMENTS = 3
+"""BEGIN, the match with its seats and deadline, the outbox's part of every seat with their choices
 (the state comes from the cache); seat by seat it was BEGIN and three reads a seat."""
 
 
