@@ -16,6 +16,7 @@ from bot.discord.error_codes import DMS_CLOSED
 from bot.discord.mentions import NOBODY, only
 from bot.discord.seat_turns import SeatTurns
 from bot.discord.sending import LeaseLost, channel_of, nonce_of, user_of
+from bot.discord.waiting_marks import MarksService, WaitingMarks
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ DM_CHANNELS_KEPT = 100_000
 """Users whose DM channel (and seats whose closed DMs) are kept in memory: a dict slot each."""
 
 
-class DmService(prompt_dms.TurnDmService, AskedService, Protocol):
+class DmService(prompt_dms.TurnDmService, AskedService, MarksService, Protocol):
     """The service calls the DMs make: the seat's DM channel, its closed DMs, and what the turn
     DMs and the asking DMs call (each names its own)."""
 
@@ -51,7 +52,7 @@ class DmService(prompt_dms.TurnDmService, AskedService, Protocol):
     async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
 
 
-class DirectMessages:
+class DirectMessages(WaitingMarks):
     """The DM half of ``Delivery`` (delivery.py), which sets these up in its ``__init__``."""
 
     bot: Outbound

@@ -55,6 +55,17 @@ class DeliveryBatch:
     """Whether a target of the match was blocked when the batch was read (then ask which)."""
 
 
+@dataclass
+class MarksWrite:
+    """Delivered marks to write in the transaction of a read the delivery makes next (one BEGIN
+    for both: the read sees them); ``written`` says afterwards how many were (fewer: some were
+    marked already, or, with a ``fence``, none because the lease passed to another process)."""
+
+    marks: list[Mark]
+    fence: Fence | None = None
+    written: int = 0
+
+
 @dataclass(frozen=True)
 class DeliveryRound:
     """The matches a delivery round starts workers for, and those with a blocked target due
@@ -306,4 +317,4 @@ class OutboxService:
                 for b in blocks]
 
 
-__all__ = ["ALERT", "CHANNEL", "REFUSED_KIND", "USER", "Fence", "OutboxService", "target_of"]
+__all__ = ["ALERT", "CHANNEL", "REFUSED_KIND", "USER", "Fence", "MarksWrite", "OutboxService", "target_of"]

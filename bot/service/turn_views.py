@@ -16,7 +16,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 import engine as eng
+from bot.service.outbox import MarksWrite
 from bot.service.play import DM_REFS
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
@@ -116,10 +119,24 @@ class TurnViews(Transactions):
         async with self.store.seats_fence(match_id, seats) as hold:
             yield hold
 
-    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None:
+    @asynccontextmanager
+    async def _turn_read(self, marks: MarksWrite | None) -> AsyncIterator[AsyncSession]:
+        """The transaction a turn is read in: a read, or, with delivered ``marks`` to write, a
+        write that marks them first (the read sees them: one BEGIN for both)."""
+        if marks is None or not marks.marks:
+            async with self.store.read() as session:
+                yield session
+            return
+        async with self.store.write() as session:
+            marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
+            yield session
+
+    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
+                        marks: MarksWrite | None = None) -> SeatTurn | None:
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
-        given); None for a seat nobody holds."""
-        async with self.store.read() as session:
+        given); None for a seat nobody holds. ``marks``: delivered marks written first, in the
+        same transaction."""
+        async with self._turn_read(marks) as session:
             rows = await self.store.match_rows(session, match_id)
             if rows is None:
                 return None
@@ -134,11 +151,12 @@ class TurnViews(Transactions):
             self._cache.put(match_id, match.version, state)
         return _turn(self, match, seats, deadline, game, state, seat, outbox)
 
-    async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
+    async def seat_turns(self, match_id: int, marks: MarksWrite | None = None) -> dict[int, SeatTurn]:
         """Every held seat's turn now (seat -> its turn), in one read: the match, the outbox's
         part of every seat with their choices since, two statements whatever the seats. Only
-        the choices of seats whose turn DM exists are read (the others' DMs show nothing)."""
-        async with self.store.read() as session:
+        the choices of seats whose turn DM exists are read (the others' DMs show nothing).
+        ``marks``: delivered marks written first, in the same transaction."""
+        async with self._turn_read(marks) as session:
             rows = await self.store.match_rows(session, match_id)
             if rows is None:
                 return {}
