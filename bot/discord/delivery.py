@@ -140,6 +140,9 @@ class Delivery(DirectMessages):
         self.prefs: dict[int, dict[int, NotifyPrefs]] = {}
         """Match -> its seated players' notification settings, read with the batch its worker
         delivers now (user id -> settings); gone when the worker ends."""
+        self.default_prefs: dict[int, bool] = {}
+        """Match -> whether nobody had notification settings for it when its worker read the
+        batch it delivers now (then everyone's are the defaults)."""
         self.blocked: dict[int, bool] = {}
         """Match -> whether one of its targets was blocked when its worker read the batch it delivers now."""
         self.players: dict[int, list[int]] = {}
@@ -263,6 +266,7 @@ class Delivery(DirectMessages):
                 read = await self.svc.next_batch(match_id, BATCH)
                 batch = read.notices
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
+                self.default_prefs[match_id] = read.defaults
                 if not batch:
                     if match_id in self.again:
                         continue
@@ -322,6 +326,7 @@ class Delivery(DirectMessages):
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
+                self.default_prefs.pop(match_id, None)
                 self.blocked.pop(match_id, None)
 
     async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:

@@ -17,6 +17,7 @@ from bot.discord.mentions import NOBODY, only
 from bot.discord.seat_turns import SeatTurns
 from bot.discord.sending import LeaseLost, channel_of, nonce_of, user_of
 from bot.discord.waiting_marks import MarksService, WaitingMarks
+from bot.service.notify_prefs import merged
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
@@ -62,6 +63,7 @@ class DirectMessages(WaitingMarks):
     dm_channels: dict[int, int]
     closed_dms: dict[tuple[int, int], bool]
     prefs: dict[int, dict[int, NotifyPrefs]]
+    default_prefs: dict[int, bool]
     blocked: dict[int, bool]
     players: dict[int, list[int]]
 
@@ -117,7 +119,10 @@ class DirectMessages(WaitingMarks):
 
     async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs:
         """The player's notification settings for the match: as read with the batch of notices
-        being delivered (every seated player's), else asked."""
+        being delivered (every seated player's; the defaults when that read found nobody with
+        settings for the match), else asked."""
+        if self.default_prefs.get(match_id):
+            return merged([])
         known = self.prefs.get(match_id, {}).get(user_id)
         return known if known is not None else await self.svc.notify_prefs(match_id, user_id)
 

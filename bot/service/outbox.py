@@ -51,6 +51,9 @@ class DeliveryBatch:
 
     notices: list[Notice]
     prefs: dict[int, NotifyPrefs] = field(default_factory=dict)
+    defaults: bool = False
+    """Nobody has notification settings for the match on its server: everyone's are the
+    defaults (then none were read)."""
     blocked: bool = True
     """Whether a target of the match was blocked when the batch was read (then ask which)."""
 
@@ -188,23 +191,25 @@ class OutboxService:
     async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True) -> DeliveryBatch:
         """``next_notices`` and, when one of them is sent by asking a player's settings, those
         of every seated player, in the same read: one statement for the notices (and whether a
-        target is blocked), one for the settings."""
+        target is blocked, and whether anyone has settings for the match), one for the settings
+        when someone has."""
         async with self.store.read() as session:
-            rows, any_blocked = await self.store.waiting_notices(session, match_id, limit)
+            rows, any_blocked, settings = await self.store.waiting_notices(session, match_id, limit)
             blocks = await self.store.delivery_blocks(session, match_id) if any_blocked else []
             blocked = {(b.target_kind, b.target_id): b for b in blocks}
             parking = any(target_of(r) in blocked and r.kind != ALERT for r in rows)
             asks = with_prefs and not parking and any(r.kind in PREFS_KINDS for r in rows)
-            prefs = await seat_prefs(session, match_id) if asks else {}
+            prefs = await seat_prefs(session, match_id) if asks and settings else {}
         if parking:
             async with self.store.write() as session:
                 for (kind, target_id), block in blocked.items():
                     await self.store.park(session, match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
             async with self.store.read() as session:
-                rows, _blocked = await self.store.waiting_notices(session, match_id, limit)
+                rows, _blocked, settings = await self.store.waiting_notices(session, match_id, limit)
                 asks = with_prefs and any(r.kind in PREFS_KINDS for r in rows)
-                prefs = await seat_prefs(session, match_id) if asks else {}
-        return DeliveryBatch([_notice(r) for r in rows], prefs, blocked=bool(blocked) or not rows)
+                prefs = await seat_prefs(session, match_id) if asks and settings else {}
+        return DeliveryBatch([_notice(r) for r in rows], prefs, defaults=asks and not settings,
+                             blocked=bool(blocked) or not rows)
 
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
         """The notice's target refused it for good: park it and the target's other waiting notices.
