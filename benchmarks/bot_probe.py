@@ -62,6 +62,8 @@ class Probe:
         self.by_task_table: Counter[str] = Counter()
         """Both at once ("Delivery._work: SELECT notices"): who asks what."""
         self.commits = 0
+        self.open_tx: dict[int, list[str]] = {}
+        self.shapes: Counter[str] = Counter()
 
     def install(self) -> None:
         """Keep the drawing pools the bot configures and listen to every SQLAlchemy engine."""
@@ -86,6 +88,16 @@ class Probe:
             where = task_of()
             what = kind_and_table(kind, statement)
             with self.lock:
+                key = id(_conn.connection.dbapi_connection) if _conn.connection is not None else 0
+                if kind == "BEGIN":
+                    prev = self.open_tx.pop(key, None)
+                    if prev:
+                        self.shapes[" | ".join(prev)] += 1
+                    self.open_tx[key] = [where]
+                elif key in self.open_tx:
+                    self.open_tx[key].append(what)
+                else:
+                    self.shapes[where + " (autocommit) " + what] += 1
                 self.statements[kind] += 1
                 self.by_task[where] += 1
                 self.by_table[what] += 1
@@ -151,6 +163,7 @@ class Probe:
                 "statements_by_task": dict(self.by_task),
                 "statements_by_table": dict(self.by_table),
                 "statements_by_task_table": dict(self.by_task_table),
+                "shapes": dict(self.shapes),
                 "commits": self.commits,
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),

@@ -46,7 +46,7 @@ from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, tar
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import DeliveryBatch, Fence
+    from bot.service.outbox import Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -88,8 +88,6 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, MarksSe
     and what each of its senders calls (each names its own)."""
 
     async def delivery_round(self, limit: int = 500) -> DeliveryRound: ...
-
-    async def next_batch(self, match_id: int, limit: int = 50) -> DeliveryBatch: ...
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
 
@@ -261,9 +259,11 @@ class Delivery(DirectMessages):
                 sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
-                if not await self.bot.holds_lease("deliver") or not await self.write_marks(match_id):
+                if not await self.bot.holds_lease("deliver"):
                     return sent
-                read = await self.svc.next_batch(match_id, BATCH)
+                read = await self.read_batch(match_id, BATCH)  # with the marks that wait
+                if read is None:
+                    return sent  # the term is over
                 batch = read.notices
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 self.default_prefs[match_id] = read.defaults

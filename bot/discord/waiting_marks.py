@@ -1,6 +1,6 @@
 """The delivered marks of a match's notices that went out, waiting to be written together: in a
-write of their own, or in the transaction of the turn read that needs them (a prompt's, the
-reconciling after a drain), so that read costs no BEGIN of its own."""
+write of their own, or in the transaction of the read that needs them (a prompt's turn read,
+the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from bot.discord.wiring import Outbound
     from bot.service import Notice
+    from bot.service.outbox import DeliveryBatch
     from bot.service.turn_views import SeatTurn
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,9 @@ class MarksService(Protocol):
                         marks: MarksWrite | None = None) -> SeatTurn | None: ...
 
     async def seat_turns(self, match_id: int, marks: MarksWrite | None = None) -> dict[int, SeatTurn]: ...
+
+    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True,
+                         marks: MarksWrite | None = None) -> DeliveryBatch: ...
 
 
 class WaitingMarks:
@@ -151,6 +155,20 @@ class WaitingMarks:
         if not await self._marks_written(match_id, write):
             raise LeaseLost
         return turns
+
+    async def read_batch(self, match_id: int, limit: int) -> DeliveryBatch | None:
+        """The match's next batch (``next_batch``), the match's waiting marks written in the same
+        transaction first (the queue must not hold what went). None when the term is over."""
+        taken = self._take_marks(match_id)
+        if taken is None:
+            return await self.svc.next_batch(match_id, limit)
+        write, waiting = taken
+        try:
+            batch = await self.svc.next_batch(match_id, limit, marks=write)
+        except BaseException:
+            self._put_back(match_id, waiting)
+            raise
+        return batch if await self._marks_written(match_id, write) else None
 
     async def _marks_at_end(self, match_id: int) -> None:
         """The worker ends (or fails): its waiting marks are written, if the lease is still its own."""

@@ -188,12 +188,15 @@ class OutboxService:
         what comes back can all be tried now."""
         return (await self.next_batch(match_id, limit, with_prefs=False)).notices
 
-    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True) -> DeliveryBatch:
+    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True,
+                         marks: MarksWrite | None = None) -> DeliveryBatch:
         """``next_notices`` and, when one of them is sent by asking a player's settings, those
         of every seated player, in the same read: one statement for the notices (and whether a
         target is blocked, and whether anyone has settings for the match), one for the settings
-        when someone has."""
-        async with self.store.read() as session:
+        when someone has. ``marks``: delivered marks written first, in the same transaction."""
+        async with self.store.write() if marks is not None and marks.marks else self.store.read() as session:
+            if marks is not None and marks.marks:
+                marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
             rows, any_blocked, settings = await self.store.waiting_notices(session, match_id, limit)
             blocks = await self.store.delivery_blocks(session, match_id) if any_blocked else []
             blocked = {(b.target_kind, b.target_id): b for b in blocks}

@@ -117,7 +117,9 @@ class Outbox:
     async def delivery_round(self, limit: int) -> DeliveryRound:
         return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
-    async def next_batch(self, match_id: int, limit: int) -> DeliveryBatch:
+    async def next_batch(self, match_id: int, limit: int, marks: Any = None) -> DeliveryBatch:
+        if marks is not None:  # written in the read's transaction
+            marks.written = await self.delivered_all(marks.marks, marks.fence)
         return DeliveryBatch([n for n in self._waiting() if n.match_id == match_id][:limit])
 
     async def due_probes(self, match_id: int) -> list[Any]:

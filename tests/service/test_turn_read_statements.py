@@ -114,3 +114,19 @@ async def test_marks_of_a_lease_term_that_is_over_are_not_written_with_the_read(
     assert write.written == 0, "nothing written under a term that is not the current one"
     assert turn is not None and turn.subject is None, "no DM holds the turn: none was marked"
     assert len(await svc.outbox(limit=1000)) == len(marks)
+
+
+async def test_the_next_batch_read_writes_the_marks_that_wait_in_its_transaction(svc: MatchService,
+                                                                                 store: Store) -> None:
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    first = await svc.next_batch(info.id, limit=2)
+    assert len(first.notices) == 2
+    marks = [Mark(notice.id, "x", svc.clock()) for notice in first.notices]
+    write = MarksWrite(marks)
+    with recorded(store) as statements:
+        batch = await svc.next_batch(info.id, limit=50, marks=write)
+    assert write.written == 2
+    assert len(statements) <= 3, statements  # BEGIN, the marks' UPDATE, the notices (nobody has settings)
+    assert not {notice.id for notice in first.notices} & {notice.id for notice in batch.notices}, \
+        "the batch holds no notice that went"
+    assert batch.notices, "the rest of the queue"
