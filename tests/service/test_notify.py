@@ -125,11 +125,14 @@ async def test_a_delivery_batch_reads_no_settings_when_nobody_on_the_server_has_
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement)
 
-    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", record)
     try:
         batch = await svc.next_batch(info.id)
     finally:
-        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
     assert any(n.kind == "prompt" for n in batch.notices)
     assert batch.defaults and batch.prefs == {}
     assert len(statements) <= 2, statements  # BEGIN and the notices

@@ -37,12 +37,15 @@ async def test_all_seats_at_once_read_what_each_seat_reads_alone(svc: MatchServi
     for step in range(8):
         await deliver_prompts(svc, first_ref=1000 * (step + 1))
         alone = await seat_by_seat(svc, info.id, humans)
-        event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+        engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+        for engine in engines:
+            event.listen(engine, "before_cursor_execute", record)
         try:
             statements.clear()
             together = await svc.seat_turns(info.id)
         finally:
-            event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+            for engine in engines:
+                event.remove(engine, "before_cursor_execute", record)
         assert together == alone, f"step {step}"
         assert len(statements) <= MAX_STATEMENTS, statements
         checked += sum(1 for turn in together.values() if turn.subject is not None)

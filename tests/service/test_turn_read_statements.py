@@ -34,11 +34,14 @@ def recorded(store: Store) -> Iterator[list[str]]:
     def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement)
 
-    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", record)
     try:
         yield statements
     finally:
-        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
 
 
 async def logged_choices(store: Store, match_id: int, seat: int, after: int) -> list[tuple[int, str, str]]:
