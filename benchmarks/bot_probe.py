@@ -62,6 +62,13 @@ class Probe:
         self.by_task_table: Counter[str] = Counter()
         """Both at once ("Delivery._work: SELECT notices"): who asks what."""
         self.commits = 0
+        self.open_tx: dict[int, list[str]] = {}
+        """Connection -> the task that began its transaction and the statements sent in it so far."""
+        self.transactions: Counter[str] = Counter()
+        """Transactions by who began them and what they sent ("Delivery._work | UPDATE notices |
+        SELECT choices"): which reads and writes share a BEGIN (a statement sent outside one
+        counts as its own, "(no BEGIN)", as all do on PostgreSQL, whose BEGIN is no statement). A
+        transaction is counted at the next BEGIN on its connection."""
 
     def install(self) -> None:
         """Keep the drawing pools the bot configures and listen to every SQLAlchemy engine."""
@@ -86,6 +93,16 @@ class Probe:
             where = task_of()
             what = kind_and_table(kind, statement)
             with self.lock:
+                key = id(_conn.connection.dbapi_connection) if _conn.connection is not None else 0
+                if kind == "BEGIN":
+                    done = self.open_tx.pop(key, None)
+                    if done:
+                        self.transactions[" | ".join(done)] += 1
+                    self.open_tx[key] = [where]
+                elif key in self.open_tx:
+                    self.open_tx[key].append(what)
+                else:
+                    self.transactions[f"{where} (no BEGIN) {what}"] += 1
                 self.statements[kind] += 1
                 self.by_task[where] += 1
                 self.by_table[what] += 1
@@ -151,6 +168,7 @@ class Probe:
                 "statements_by_task": dict(self.by_task),
                 "statements_by_table": dict(self.by_table),
                 "statements_by_task_table": dict(self.by_task_table),
+                "transactions": dict(self.transactions),
                 "commits": self.commits,
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),

@@ -512,6 +512,11 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
         if lat and by_table:
             print("  SQL per interaction by table " + ", ".join(f"{name} {count / len(lat):.2f}"
                                                           for name, count in by_table.most_common(14)))
+        shapes = Counter(probe.get("transactions", {}))
+        if lat and shapes:
+            print("  SQL transactions per interaction, by who and what (the 10 most common):")
+            for shape, count in shapes.most_common(10):
+                print(f"    {count / len(lat):5.2f}  {shape[:160]}")
         print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 

@@ -18,7 +18,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import DeliveryBlock, Lease, Notice
+from db.models import EVERYWHERE, DeliveryBlock, Lease, Match, Notice, NotifySetting
 
 CHANNEL = "channel"
 USER = "user"
@@ -130,10 +130,15 @@ class Waiting:
 @functools.cache
 def _waiting_notices() -> sa.Select[Any]:
     """`waiting_notices`' statement, built once: the `Waiting` columns, then whether a target of
-    the match is blocked."""
+    the match is blocked, and whether anyone has notification settings for the match on its
+    server (their own for it, or for all their matches there)."""
     table = Notice.__table__  # type: ignore[attr-defined]
     blocked = sa.exists().where(col(DeliveryBlock.match_id) == sa.bindparam("match_id"))
-    return (sa.select(*(table.c[name] for name in Waiting.__dataclass_fields__), blocked.label("blocked"))
+    guild = sa.select(col(Match.guild_id)).where(col(Match.id) == sa.bindparam("match_id")).scalar_subquery()
+    settings = sa.exists().where(col(NotifySetting.guild_id) == guild,
+                                 col(NotifySetting.match_id).in_([EVERYWHERE, sa.bindparam("match_id")]))
+    return (sa.select(*(table.c[name] for name in Waiting.__dataclass_fields__), blocked.label("blocked"),
+                      settings.label("settings"))
             .where(col(Notice.match_id) == sa.bindparam("match_id"), _waiting())
             .order_by(col(Notice.id)).limit(sa.bindparam("limit")))
 
@@ -176,13 +181,18 @@ class OutboxQueries:
                                                              if part == 1)]
         return waiting, list(dict.fromkeys(due))
 
-    async def waiting_notices(self, session: AsyncSession, match_id: int, limit: int) -> tuple[list[Waiting], bool]:
-        """The match's oldest notices that wait for delivery (parked ones excluded), and whether
-        the match has a blocked target (then the caller reads its blocks): one statement, read
-        through Core (the delivery asks on every round; ORM rows cost more than the statement)."""
+    async def waiting_notices(self, session: AsyncSession, match_id: int,
+                              limit: int) -> tuple[list[Waiting], bool, bool]:
+        """The match's oldest notices that wait for delivery (parked ones excluded), whether
+        the match has a blocked target (then the caller reads its blocks) and whether anyone
+        has notification settings for it (then the caller reads them; else everyone's are the
+        defaults): one statement, read through Core (the delivery asks on every round; ORM rows
+        cost more than the statement). With no notice waiting, neither is known: False, True."""
         rows = (await (await session.connection()).execute(
             _waiting_notices(), {"match_id": match_id, "limit": limit})).all()
-        return [Waiting(*row[:-1]) for row in rows], bool(rows and rows[0][-1])
+        if not rows:
+            return [], False, True
+        return [Waiting(*row[:-2]) for row in rows], bool(rows[0][-2]), bool(rows[0][-1])
 
     async def delivery_blocks(
         self, session: AsyncSession, match_id: int | None = None, due: datetime | None = None

@@ -9,7 +9,7 @@ import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -41,8 +41,9 @@ class FenceHold:
     kept: bool = True
 
 
-PROMPT, REMINDER, NEWEST = "p", "r", "n"
-"""The parts of `_turn_notices`' rows: a prompt notice of the seat, a reminder, the newest prompt."""
+PROMPT, REMINDER, NEWEST, CHOICE = "p", "r", "n", "c"
+"""The parts of `_turn_notices`' rows: a prompt notice of the seat, a reminder, the newest
+prompt, a choice of the seat."""
 
 
 @dataclass(frozen=True)
@@ -55,76 +56,107 @@ class TurnNotices:
     """Delivery refs of the match's reminders after that notice, oldest first."""
     newest_prompt: int | None
     """The id of the seat's newest prompt notice, delivered or not."""
+    choices: list[tuple[int, str, str, dict[str, Any]]] = field(default_factory=list)
+    """(seq, kind, by, choice) of the seat's choices since the prompt of ``found`` opened, oldest
+    first (all of them when it has no version)."""
+
+
+def _version(payload: sa.ColumnElement[Any]) -> sa.ColumnElement[int]:
+    """A prompt notice's version (the log position its prompt opened at), -1 when it has none."""
+    return sa.func.coalesce(payload["version"].as_integer(), -1)
+
+
+def _oldest_version(candidates: sa.Subquery, per_seat: bool) -> sa.ScalarSelect[Any]:
+    """The oldest version among the candidate prompt notices (of the choice's seat, when the
+    candidates are of several seats, ``per_seat``): the seat's choices after it include all those after its
+    turn DM's prompt, the ones the caller keeps (``_since``)."""
+    oldest = sa.select(sa.func.min(_version(candidates.c.payload)))
+    if per_seat:
+        oldest = oldest.where(candidates.c.seat == Choice.__table__.c.seat)  # type: ignore[attr-defined]
+    return oldest.scalar_subquery()
 
 
 @functools.cache
 def _turn_notices(before: bool) -> sa.CompoundSelect:
     """`turn_notices`' statement, built once for each shape: the candidate prompt notices, the
-    reminders after the oldest of them, the seat's newest prompt notice."""
+    reminders after the oldest of them, the seat's newest prompt notice, and the seat's choices
+    since the oldest candidate's prompt (rows: id, part, seat, ref, payload, by)."""
     table = Notice.__table__  # type: ignore[attr-defined]
     match_id: sa.BindParameter[int] = sa.bindparam("match_id")
     seat: sa.BindParameter[int] = sa.bindparam("seat")
-    prompts = (sa.select(table.c.id, sa.literal(PROMPT).label("part"), table.c.delivery_ref, table.c.payload)
+    no_seat = sa.type_coerce(sa.null(), table.c.seat.type)
+    no_by = sa.type_coerce(sa.null(), Choice.__table__.c.by.type)  # type: ignore[attr-defined]
+    prompts = (sa.select(table.c.id, sa.literal(PROMPT).label("part"), no_seat.label("seat"), table.c.delivery_ref,
+                         table.c.payload, no_by.label("by"))
                .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat,
                       table.c.delivery_ref.is_not(None), table.c.user_id == sa.bindparam("user_id")))
     if before:
         prompts = prompts.where(table.c.id < sa.bindparam("before_id"))
     candidates = prompts.order_by(table.c.id.desc()).limit(TURN_SCAN).subquery()
-    reminders = sa.select(table.c.id, sa.literal(REMINDER), table.c.delivery_ref,
-                          sa.type_coerce(sa.null(), table.c.payload.type)).where(
+    reminders = sa.select(table.c.id, sa.literal(REMINDER), no_seat, table.c.delivery_ref,
+                          sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
         table.c.match_id == match_id, table.c.kind == "reminder", table.c.delivery_ref.is_not(None),
         table.c.id > sa.select(sa.func.min(candidates.c.id)).scalar_subquery())
-    newest = sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), sa.type_coerce(sa.null(), table.c.delivery_ref.type),
-                       sa.type_coerce(sa.null(), table.c.payload.type)).where(
+    newest = sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), no_seat,
+                       sa.type_coerce(sa.null(), table.c.delivery_ref.type),
+                       sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
         table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat)
-    return sa.union_all(sa.select(*candidates.c), reminders, newest)
+    choices = Choice.__table__  # type: ignore[attr-defined]
+    chosen = sa.select(choices.c.seq, sa.literal(CHOICE), no_seat, choices.c.kind, choices.c.payload, choices.c.by).where(
+        choices.c.match_id == match_id, choices.c.seat == seat,
+        choices.c.seq > sa.func.coalesce(_oldest_version(candidates, per_seat=False), -1))  # all of them before its first DM
+    return sa.union_all(sa.select(*candidates.c), reminders, newest, chosen)
 
 
 @functools.cache
 def _match_turn_notices() -> sa.CompoundSelect:
     """`match_turn_notices`' statement, built once: `_turn_notices` for every seat of the match
     at once (the candidate prompts of each seat and player, the reminders after the oldest of
-    them all, each seat's newest prompt), each row with its seat and user."""
+    them all, each seat's newest prompt, the choices of each seat with a candidate), each row
+    with its seat and user."""
     table = Notice.__table__  # type: ignore[attr-defined]
+    choices = Choice.__table__  # type: ignore[attr-defined]
     match_id: sa.BindParameter[int] = sa.bindparam("match_id")
+    no_by = sa.type_coerce(sa.null(), choices.c.by.type)
+    no_user = sa.type_coerce(sa.null(), table.c.user_id.type)
     rank = sa.func.row_number().over(partition_by=(table.c.seat, table.c.user_id), order_by=table.c.id.desc())
     ranked = (sa.select(table.c.id, table.c.seat, table.c.user_id, table.c.delivery_ref, table.c.payload,
                         rank.label("rank"))
               .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.delivery_ref.is_not(None))
               .subquery())
     candidates = (sa.select(ranked.c.id, sa.literal(PROMPT).label("part"), ranked.c.seat, ranked.c.user_id,
-                            ranked.c.delivery_ref, ranked.c.payload)
+                            ranked.c.delivery_ref, ranked.c.payload, no_by.label("by"))
                   .where(ranked.c.rank <= TURN_SCAN).subquery())
     reminders = sa.select(table.c.id, sa.literal(REMINDER), sa.type_coerce(sa.null(), table.c.seat.type),
-                          sa.type_coerce(sa.null(), table.c.user_id.type), table.c.delivery_ref,
-                          sa.type_coerce(sa.null(), table.c.payload.type)).where(
+                          no_user, table.c.delivery_ref,
+                          sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
         table.c.match_id == match_id, table.c.kind == "reminder", table.c.delivery_ref.is_not(None),
         table.c.id > sa.select(sa.func.min(candidates.c.id)).scalar_subquery())
-    newest = (sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), table.c.seat,
-                        sa.type_coerce(sa.null(), table.c.user_id.type),
-                        sa.type_coerce(sa.null(), table.c.delivery_ref.type), sa.type_coerce(sa.null(), table.c.payload.type))
+    newest = (sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), table.c.seat, no_user,
+                        sa.type_coerce(sa.null(), table.c.delivery_ref.type), sa.type_coerce(sa.null(), table.c.payload.type),
+                        no_by)
               .where(table.c.match_id == match_id, table.c.kind == "prompt").group_by(table.c.seat))
-    return sa.union_all(sa.select(*candidates.c), reminders, newest)
+    chosen = sa.select(choices.c.seq, sa.literal(CHOICE), choices.c.seat, no_user, choices.c.kind, choices.c.payload,
+                       choices.c.by).where(
+        choices.c.match_id == match_id, choices.c.seq > _oldest_version(candidates, per_seat=True))  # none of a seat without a DM
+    return sa.union_all(sa.select(*candidates.c), reminders, newest, chosen)
 
 
-@functools.cache
-def _match_choices() -> sa.Select[Any]:
-    """`match_choices`' statement, built once: the choices of some seats after a log position."""
-    table = Choice.__table__  # type: ignore[attr-defined]
-    return (sa.select(table.c.seat, table.c.seq, table.c.kind, table.c.by, table.c.payload)
-            .where(table.c.match_id == sa.bindparam("match_id"), table.c.seq > sa.bindparam("after"),
-                   table.c.seat.in_(sa.bindparam("seats", expanding=True)))
-            .order_by(table.c.seq))
+Chosen = tuple[int, str, str, dict[str, Any]]
+"""(seq, kind, by, choice): one choice of a seat in the log."""
 
 
 def _found(prompts: list[tuple[int, str, dict[str, Any]]], reminders: list[tuple[int, str]],
-           newest: int | None) -> TurnNotices:
-    """A seat's `TurnNotices` from its candidate prompts (delivered, to its player's DMs) and
-    the match's reminders: the newest prompt held by a message, the reminders after it."""
+           newest: int | None, chosen: list[Chosen]) -> TurnNotices:
+    """A seat's `TurnNotices` from its candidate prompts (delivered, to its player's DMs), the
+    match's reminders and the seat's choices read: the newest prompt held by a message, the
+    reminders and choices after it."""
     found = max(((i, ref, payload) for i, ref, payload in prompts if str(ref).isdigit()),
                 key=lambda prompt: prompt[0], default=None)
     refs = [ref for notice_id, ref in sorted(reminders) if found is not None and notice_id > found[0]]
-    return TurnNotices(found, refs, newest)
+    version = None if found is None else found[2].get("version")
+    since = -1 if version is None else int(version)
+    return TurnNotices(found, refs, newest, sorted(c for c in chosen if c[0] > since))
 
 
 class TurnQueries:
@@ -205,22 +237,26 @@ class TurnQueries:
                            before_id: int | None = None) -> TurnNotices:
         """What a seat's turn DM needs of the outbox, in one statement: ``turn_notice`` (to
         ``user_id``'s DMs, before ``before_id`` when given), the refs of the reminders written
-        after it, and the seat's newest prompt notice (a prompt about to be delivered that is
-        not the newest must not edit the DM the newest one will)."""
+        after it, the seat's newest prompt notice (a prompt about to be delivered that is
+        not the newest must not edit the DM the newest one will), and the seat's choices since
+        that DM's prompt (all of them when there is none)."""
         rows = (await (await session.connection()).execute(
             _turn_notices(before_id is not None),
             {"match_id": match_id, "seat": seat, "user_id": user_id, "before_id": before_id})).all()
         newest = None
         reminders: list[tuple[int, str]] = []
         prompts: list[tuple[int, str, dict[str, Any]]] = []
-        for notice_id, part, ref, payload in rows:
+        chosen: list[Chosen] = []
+        for notice_id, part, _seat, ref, payload, by in rows:
             if part == NEWEST:
                 newest = None if notice_id is None else int(notice_id)
             elif part == REMINDER:
                 reminders.append((int(notice_id), str(ref)))
+            elif part == CHOICE:
+                chosen.append((int(notice_id), str(ref), str(by), dict(payload)))
             else:
                 prompts.append((int(notice_id), str(ref), dict(payload)))
-        return _found(prompts, reminders, newest)
+        return _found(prompts, reminders, newest, chosen)
 
     async def match_turn_notices(self, session: AsyncSession, match_id: int,
                                  users: dict[int, int]) -> dict[int, TurnNotices]:
@@ -229,28 +265,21 @@ class TurnQueries:
         newest: dict[int, int] = {}
         reminders: list[tuple[int, str]] = []
         prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}
-        for notice_id, part, seat, user_id, ref, payload in rows:
+        chosen: dict[int, list[Chosen]] = {seat: [] for seat in users}
+        for notice_id, part, seat, user_id, ref, payload, by in rows:
             if part == NEWEST:
                 if notice_id is not None and seat is not None:
                     newest[int(seat)] = int(notice_id)
             elif part == REMINDER:
                 reminders.append((int(notice_id), str(ref)))
+            elif part == CHOICE:
+                if int(seat) in chosen:
+                    chosen[int(seat)].append((int(notice_id), str(ref), str(by), dict(payload)))
             elif seat is not None and users.get(int(seat)) == user_id:
                 prompts[int(seat)].append((int(notice_id), str(ref), dict(payload)))
-        return {seat: _found(prompts[seat], reminders, newest.get(seat)) for seat in users}
-
-    async def match_choices(self, session: AsyncSession, match_id: int,
-                            after: dict[int, int]) -> dict[int, list[tuple[int, str, str, dict[str, Any]]]]:
-        """``seat_choices`` of every seat in ``after`` (seat -> log position), in one statement."""
-        chosen: dict[int, list[tuple[int, str, str, dict[str, Any]]]] = {seat: [] for seat in after}
-        if not after:
-            return chosen
-        rows = (await (await session.connection()).execute(
-            _match_choices(), {"match_id": match_id, "after": min(after.values()), "seats": list(after)})).all()
-        for seat, seq, kind, by, payload in rows:
-            if int(seq) > after[int(seat)]:
-                chosen[int(seat)].append((int(seq), str(kind), str(by), dict(payload)))
-        return chosen
+        found = {seat: _found(prompts[seat], reminders, newest.get(seat), chosen[seat]) for seat in users}
+        # a seat whose DM is not found has no choices read (its DM shows nothing), as it was
+        return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
 
     async def claim_prompt_message(self, session: AsyncSession, match_id: int, seat: int, version: int,
                                    message_id: str) -> bool:
@@ -268,11 +297,3 @@ class TurnQueries:
                     col(Notice.id) == notice_id, col(Notice.delivery_ref).is_(None)).values(delivery_ref=message_id))
                 return True
         return False
-
-    async def seat_choices(self, session: AsyncSession, match_id: int, seat: int,
-                           after: int) -> list[tuple[int, str, str, dict[str, Any]]]:
-        """(seq, kind, by, choice) of the seat's choices after log position ``after``, oldest first."""
-        stmt = (select(col(Choice.seq), col(Choice.kind), col(Choice.by), col(Choice.payload))
-                .where(col(Choice.match_id) == match_id, col(Choice.seat) == seat, col(Choice.seq) > after)
-                .order_by(col(Choice.seq)))
-        return [(int(seq), str(kind), str(by), dict(payload)) for seq, kind, by, payload in (await session.exec(stmt)).all()]

@@ -39,13 +39,14 @@ from bot.discord.sending import (
     LeaseLost,
 )
 from bot.discord.threads import Archives
+from bot.discord.waiting_marks import MarksService
 from bot.service import Notice
 from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import DeliveryBatch, Fence
+    from bot.service.outbox import Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -58,22 +59,6 @@ PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
-MARK_WAIT = 1.0
-"""Seconds a sent notice's delivered mark may wait to be written with the marks after it (one
-write for a batch): a crash meanwhile sends it again, which its nonce makes the same message."""
-PHASE_POSTS = frozenset(PHASE_POST_KINDS) - {"result"}
-READS_MARKS: dict[str, frozenset[str]] = {
-    "prompt": frozenset({"prompt"}),  # the seat's turn DM: the seat's delivered prompts (reminders never wait)
-    **dict.fromkeys(PHASE_POSTS, PHASE_POSTS),  # the open phase post
-    "private": frozenset(), "timeout": frozenset(), "host": frozenset(),
-}
-"""Kinds whose marks may wait, and for each, the kinds whose marks its sender reads (of the same
-match; of the same seat for a prompt): a mark it reads still waiting is written before it is
-sent. Nothing else reads
-their marks but this worker, and the click on a prompt DM sent but not yet marked names its
-message itself (``claim_prompt_message``). Any other kind is marked as soon as it went, with
-those waiting, and waits for those waiting before it is sent (the lobby, a reminder or turn ping
-a click takes back, a result a replay follows, ...)."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -98,17 +83,13 @@ def written_at(group: list[Notice]) -> int | None:
     return None if len(known) < len(versions) else max(known)
 
 
-class DeliveryService(DmService, SendersService, refused.RefusalService, Protocol):
+class DeliveryService(DmService, SendersService, refused.RefusalService, MarksService, Protocol):
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
     async def delivery_round(self, limit: int = 500) -> DeliveryRound: ...
 
-    async def next_batch(self, match_id: int, limit: int = 50) -> DeliveryBatch: ...
-
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
-
-    async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int: ...
 
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None: ...
 
@@ -157,6 +138,9 @@ class Delivery(DirectMessages):
         self.prefs: dict[int, dict[int, NotifyPrefs]] = {}
         """Match -> its seated players' notification settings, read with the batch its worker
         delivers now (user id -> settings); gone when the worker ends."""
+        self.default_prefs: dict[int, bool] = {}
+        """Match -> whether nobody had notification settings for it when its worker read the
+        batch it delivers now (then everyone's are the defaults)."""
         self.blocked: dict[int, bool] = {}
         """Match -> whether one of its targets was blocked when its worker read the batch it delivers now."""
         self.players: dict[int, list[int]] = {}
@@ -164,7 +148,7 @@ class Delivery(DirectMessages):
         while the next reconciling reads (a seat that changed hands meanwhile is read again)."""
         self.marks: dict[int, list[tuple[Mark, Notice]]] = {}
         """Match -> the delivered marks of its notices that went out and wait to be written
-        together (``READS_MARKS``): until a mark comes MARK_WAIT s after the first, a sender
+        together (waiting_marks.py): until a mark comes MARK_WAIT s after the first, a sender
         reads one, its worker reads the queue again or brings the turn DMs up to date, or ends."""
         self._first_wait: dict[int, float] = {}
         """Match -> when the oldest of its waiting marks was taken (monotonic)."""
@@ -275,11 +259,14 @@ class Delivery(DirectMessages):
                 sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
-                if not await self.bot.holds_lease("deliver") or not await self.write_marks(match_id):
+                if not await self.bot.holds_lease("deliver"):
                     return sent
-                read = await self.svc.next_batch(match_id, BATCH)
+                read = await self.read_batch(match_id, BATCH)  # with the marks that wait
+                if read is None:
+                    return sent  # the term is over
                 batch = read.notices
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
+                self.default_prefs[match_id] = read.defaults
                 if not batch:
                     if match_id in self.again:
                         continue
@@ -339,6 +326,7 @@ class Delivery(DirectMessages):
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
+                self.default_prefs.pop(match_id, None)
                 self.blocked.pop(match_id, None)
 
     async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
@@ -348,7 +336,7 @@ class Delivery(DirectMessages):
         caller reads the queue once more (it may never have been woken for those notices, as
         when the bot stops and only its last round dispatches)."""
         self.retry_at.pop(match_id, None)
-        if sent > reconciled and await self.write_marks(match_id):  # the turn DMs are found by their marks
+        if sent > reconciled:  # its read writes the waiting marks first: the turn DMs are found by them
             await self.reconcile(match_id)
         return sent
 
@@ -356,59 +344,6 @@ class Delivery(DirectMessages):
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1
         wait = min(self._setting("deliver_seconds", 1.0) * 2.0 ** min(failures, 30), RETRY_MAX_SECONDS)
         self.retry_at[match_id] = (time.monotonic() + wait, failures)
-
-    def fence(self) -> Fence | None:
-        leases = getattr(self.bot, "leases", None)
-        return None if leases is None else leases.fence("deliver")
-
-    async def mark(self, notice: Notice, ref: str | None) -> bool:
-        """The notice went out (``ref``: where): its fenced delivered mark, written now, or, for
-        a kind in READS_MARKS, with the marks after it (``write_marks``). False (and the lease
-        is asked again) when the term is over."""
-        waiting = self.marks.setdefault(notice.match_id, [])
-        waiting.append((Mark(notice.id, ref, self.svc.clock()), notice))
-        first = self._first_wait.setdefault(notice.match_id, time.monotonic())
-        if notice.kind in READS_MARKS and time.monotonic() - first < MARK_WAIT:
-            return True
-        return await self.write_marks(notice.match_id)
-
-    async def write_marks(self, match_id: int) -> bool:
-        """Write the match's waiting delivered marks, in one statement; False (and the lease is
-        asked again) when the term is over (nothing was written)."""
-        waiting = self.marks.pop(match_id, [])
-        self._first_wait.pop(match_id, None)
-        if not waiting:
-            return True
-        fence = self.fence()
-        marks = [mark for mark, _notice in waiting]
-        if await self.svc.delivered_all(marks, fence) == len(marks):
-            return True
-        if fence is not None and not await self.svc.holds_term(fence):
-            if self.bot.leases is not None:
-                self.bot.leases.lost("deliver")
-            log.warning("the delivery lease passed to another process while notices %s of match %s were "
-                        "out; this process stops delivering", [mark.notice_id for mark in marks], match_id)
-            return False
-        return True  # some were marked already (a retried round, a prompt an undo retired)
-
-    async def _marks_at_end(self, match_id: int) -> None:
-        """The worker ends (or fails): its waiting marks are written, if the lease is still its own."""
-        if not self.marks.get(match_id):
-            return
-        try:
-            await self.write_marks(match_id)
-        except Exception:  # they are sent again next time (the same messages: their nonces)
-            log.exception("could not mark the notices of match %s delivered", match_id)
-
-    def _reads_waiting_marks(self, group: list[Notice]) -> bool:
-        """Whether the group's sender reads a delivered mark still waiting (then it is written first)."""
-        first = group[0]
-        waiting = self.marks.get(first.match_id)
-        if not waiting:
-            return False
-        reads = READS_MARKS.get(first.kind)
-        return reads is None or any(sent.kind in reads and (first.kind != "prompt" or sent.seat == first.seat)
-                                    for _mark, sent in waiting)
 
     async def _deliver_one(self, group: list[Notice]) -> str:
         """Deliver one notice, or consecutive phase-post notices as one post or edit. A refusal

@@ -16,6 +16,8 @@ from bot.discord.error_codes import DMS_CLOSED
 from bot.discord.mentions import NOBODY, only
 from bot.discord.seat_turns import SeatTurns
 from bot.discord.sending import LeaseLost, channel_of, nonce_of, user_of
+from bot.discord.waiting_marks import MarksService, WaitingMarks
+from bot.service.notify_prefs import merged
 from bot.service.outbox import USER
 
 if TYPE_CHECKING:
@@ -32,7 +34,7 @@ DM_CHANNELS_KEPT = 100_000
 """Users whose DM channel (and seats whose closed DMs) are kept in memory: a dict slot each."""
 
 
-class DmService(prompt_dms.TurnDmService, AskedService, Protocol):
+class DmService(prompt_dms.TurnDmService, AskedService, MarksService, Protocol):
     """The service calls the DMs make: the seat's DM channel, its closed DMs, and what the turn
     DMs and the asking DMs call (each names its own)."""
 
@@ -51,7 +53,7 @@ class DmService(prompt_dms.TurnDmService, AskedService, Protocol):
     async def blocked_targets(self, match_id: int) -> list[Blocked]: ...
 
 
-class DirectMessages:
+class DirectMessages(WaitingMarks):
     """The DM half of ``Delivery`` (delivery.py), which sets these up in its ``__init__``."""
 
     bot: Outbound
@@ -61,6 +63,7 @@ class DirectMessages:
     dm_channels: dict[int, int]
     closed_dms: dict[tuple[int, int], bool]
     prefs: dict[int, dict[int, NotifyPrefs]]
+    default_prefs: dict[int, bool]
     blocked: dict[int, bool]
     players: dict[int, list[int]]
 
@@ -116,7 +119,10 @@ class DirectMessages:
 
     async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs:
         """The player's notification settings for the match: as read with the batch of notices
-        being delivered (every seated player's), else asked."""
+        being delivered (every seated player's; the defaults when that read found nobody with
+        settings for the match), else asked."""
+        if self.default_prefs.get(match_id):
+            return merged([])
         known = self.prefs.get(match_id, {}).get(user_id)
         return known if known is not None else await self.svc.notify_prefs(match_id, user_id)
 

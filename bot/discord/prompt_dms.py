@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from bot.discord.wiring import Messenger
     from bot.service import Notice
     from bot.service.notify import NotifyPrefs
+    from bot.service.outbox import MarksWrite
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +55,10 @@ class TurnDmService(Protocol):
 
     def seats_fence(self, match_id: int, seats: list[int]) -> AbstractAsyncContextManager[object]: ...
 
-    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None: ...
+    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
+                        marks: MarksWrite | None = None) -> SeatTurn | None: ...
 
-    async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]: ...
+    async def seat_turns(self, match_id: int, marks: MarksWrite | None = None) -> dict[int, SeatTurn]: ...
 
 
 class TurnDms(Protocol):
@@ -83,6 +85,10 @@ class TurnDms(Protocol):
 
     async def notify_prefs(self, match_id: int, user_id: int) -> NotifyPrefs: ...
 
+    async def read_seat_turn(self, match_id: int, seat: int, before_id: int | None = None) -> SeatTurn | None: ...
+
+    async def read_seat_turns(self, match_id: int) -> dict[int, SeatTurn]: ...
+
 
 async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
     """A decision in the seat's DMs, rendered from the match as it stands (turn_dm.py). The
@@ -100,7 +106,7 @@ async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
         return NO_DMS  # the turn notice mentions them in the thread
     quiet = prefs.quiet_until(delivery.svc.clock()) is not None  # it arrives, but buzzes nobody
     async with delivery.turns.hold(notice.match_id, seat, delivery.svc.seat_fence):  # one writer at a time: seat_turns.py
-        previous = await delivery.svc.seat_turn(notice.match_id, seat, before_id=notice.id)
+        previous = await delivery.read_seat_turn(notice.match_id, seat, before_id=notice.id)
         if previous is None:
             return "skipped"
         turn = previous.about(notice.id, payload)
@@ -148,7 +154,7 @@ async def last_to_choose(delivery: TurnDms, notice: Notice) -> str:
 async def reconcile_seat(delivery: TurnDms, match_id: int, seat: int) -> str | None:
     """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""
     async with delivery.turns.hold(match_id, seat, delivery.svc.seat_fence):
-        turn = await delivery.svc.seat_turn(match_id, seat)
+        turn = await delivery.read_seat_turn(match_id, seat)
         return None if turn is None else await _bring_up_to_date(delivery, turn)
 
 async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> list[int]:
@@ -158,7 +164,7 @@ async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> 
     (``reconcile_seat``: read again under its hold), so no write shows an older match than
     another writer did. Returns the seats players hold now (the ones to hold next time)."""
     async with delivery.turns.hold_seats(match_id, held, delivery.svc.seats_fence):
-        turns = await delivery.svc.seat_turns(match_id)
+        turns = await delivery.read_seat_turns(match_id)
         for seat, turn in sorted(turns.items()):
             if seat in held and _out_of_date(delivery, turn):
                 await delivery.ensure_lease()  # paused past the lease meanwhile: the holder writes them

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,6 +30,7 @@ from bot.discord.undo_ui import undo_click
 from bot.discord.vote_ui import concede_click, vote_click
 from bot.naming import ShownPrompt, named_prompt, shown_prompt
 from bot.service import NoMatch, NotSeated
+from bot.service.play import NotPending
 from bot.service.types import PendingPrompt, Place
 
 if TYPE_CHECKING:
@@ -165,42 +167,25 @@ class Router:
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
         await interaction.response.defer()
+        if cid.op != "c" and await self._judged_in_submit(interaction, cid, lambda p, s: _clicked_choice(cid, p, s, data)):
+            return
         found = await self._pending(interaction, cid)
         if found is None:
             return
         pending, shown = found
-        prompt = named_prompt(shown, pending.names)
-        written = named_prompt(shown, plain_names(pending.names))
         if cid.op == "c":
+            prompt = named_prompt(shown, pending.names)
+            written = named_prompt(shown, plain_names(pending.names))
             await interaction.edit_original_response(
                 content=prompt_text(written, pending.deadline, texts.CHANGE_CHOICE),
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
             return
-        if cid.op == "q":
-            field = quick_field(prompt)
-            raw = str((data.get("values") or [""])[0])
-            if field is None:
-                await refuse(interaction, NOT_OPEN)
-                return
-            if not raw.lstrip("-").isdigit() or not field.min <= int(raw) <= field.max:
-                await refuse(interaction, texts.QUICK_OUT_OF_RANGE.format(
-                    label=field.label, raw=raw[:20], low=field.min, high=field.max))
-                return
-            choice: dict[str, Any] = {field.name: int(raw)}
-        elif cid.op == "m":
-            values = [str(v) for v in data.get("values", [])]
-            choice = {prompt.field: values}
-        else:
-            value = cid.value
-            if value is None and data.get("values"):
-                value = str(data["values"][0])
-            option = next((option for option in prompt.options if option.value == value), None)
-            if option is None:
-                await refuse(interaction, NOT_OPEN)
-                return
-            choice = option.choice
-        await self._submit(interaction, cid.match_id, cid.seat, cid.version, written, choice)
+        made = _clicked_choice(cid, pending, shown, data)
+        if isinstance(made, str):
+            await refuse(interaction, made)
+            return
+        await self._submit(interaction, cid.match_id, cid.seat, cid.version, *made)
 
     async def modal(self, interaction: discord.Interaction, cid: ids.ModalId, data: dict[str, Any]) -> None:
         values: dict[str, str] = {}
@@ -209,29 +194,40 @@ class Router:
             for comp in inner:
                 values[str(comp.get("custom_id"))] = str(comp.get("value", ""))
         await interaction.response.defer()
+        if await self._judged_in_submit(interaction, cid, lambda p, s: _form_choice(p, s, values)):
+            return
         found = await self._pending(interaction, cid)
         if found is None:
             return
-        pending, shown = found
-        prompt = named_prompt(shown, plain_names(pending.names))
-        fields = prompt.fields
-        if not fields or set(values) != {field.name for field in fields}:  # forged, or another prompt's form
-            asks = ", ".join(field.label for field in fields) if fields else "it is not a form of numbers"
-            await refuse(interaction, texts.FORM_MISMATCH.format(asks=asks))
+        made = _form_choice(*found, values)
+        if isinstance(made, str):
+            await refuse(interaction, made)
             return
-        choice: dict[str, Any] = {}
-        for field in fields:
-            raw = values.get(field.name, "").strip()
-            try:
-                choice[field.name] = int(raw)
-            except ValueError:
-                await refuse(interaction, texts.NOT_A_NUMBER.format(label=field.label, raw=raw))
-                return
-            if not field.min <= choice[field.name] <= field.max:
-                await refuse(interaction, texts.OUT_OF_RANGE.format(
-                    label=field.label, raw=raw, low=field.min, high=field.max))
-                return
-        await self._submit(interaction, cid.match_id, cid.seat, cid.version, prompt, choice)
+        await self._submit(interaction, cid.match_id, cid.seat, cid.version, *made)
+
+    async def _judged_in_submit(self, interaction: discord.Interaction, cid: ids.PromptId | ids.ModalId,
+                                make: Callable[[PendingPrompt, ShownPrompt], Made | str]) -> bool:
+        """A click in a DM judged and applied in one transaction (no read of the prompt before
+        it): False when it is not on the user's open prompt as that transaction found it (then
+        nothing was written, and the caller judges it by the reads of ``_pending``)."""
+        if interaction.guild_id is not None:
+            return False  # `/game act` in a channel: the match must also be the channel's own
+        made: list[Made] = []
+
+        def choose(pending: PendingPrompt) -> dict[str, Any]:
+            if pending.seat != cid.seat:
+                raise NotPending
+            found = make(pending, shown_prompt(pending.prompt))
+            if isinstance(found, str):
+                raise Refused(found)
+            made.append(found)
+            return found[1]
+
+        try:
+            return await self._submit(interaction, cid.match_id, cid.seat, cid.version, None, {}, choose, made)
+        except Refused as refusal:
+            await refuse(interaction, refusal.text)
+            return True
 
     async def _submit(
         self,
@@ -239,27 +235,97 @@ class Router:
         match_id: int,
         seat: int,
         version: int,
-        prompt: ShownPrompt,
+        prompt: ShownPrompt | None,
         choice: dict[str, Any],
-    ) -> None:
+        choose: Callable[[PendingPrompt], dict[str, Any]] | None = None,
+        made: list[Made] | None = None,
+    ) -> bool:
         """Apply the choice; ``prompt`` has its names written as text (they are echoed back). In a
         DM the reply renders the seat's turn DM as the match stands after the choice (turn_dm.py),
-        holding the seat's turn from the submit to its edit, as delivery does (dm_replies.py)."""
+        holding the seat's turn from the submit to its edit, as delivery does (dm_replies.py).
+        With ``choose`` (``_judged_in_submit``), the prompt and choice are made in the submit's
+        transaction (into ``made``); False when it found the click not on the open prompt."""
         in_dm = interaction.guild_id is None
         async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
-            result = await self.service.submit(
-                match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
-                in_guild=not in_dm, message_id=interaction.message.id if in_dm and interaction.message else None,
-            )
+            try:
+                result = await self.service.submit(
+                    match_id, interaction.user.id, choice, version=version, interaction_id=str(interaction.id),
+                    in_guild=not in_dm, message_id=interaction.message.id if in_dm and interaction.message else None,
+                    choose=choose,
+                )
+            except (NotPending, NotSeated, NoMatch):
+                if choose is None:
+                    raise
+                return False  # nothing written: judged by the reads
+            if choose is not None:
+                if not made:
+                    return False  # this interaction's choice was made already (its answer again): judged by the reads
+                prompt, choice = made[-1]
+            assert prompt is not None
             if result.reminders or result.pings:
                 info = await self.service.get_match(match_id)
                 await nudges.answered(interaction, result.reminders, plain_name(info.title))
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
-                return  # the seat's next decision: delivery turns this very message into it (one DM per turn)
+                return True  # the seat's next decision: delivery turns this very message into it (one DM per turn)
             answered = Answered(match_id, seat, version, prompt, choice, result.private)
             if in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
                 await reply_in_dm(self.wiring, interaction, answered)
-                return
+                return True
             content, view = answered_form(answered)
             await interaction.edit_original_response(content=content, view=view, attachments=[])
+            return True
+
+
+Made = tuple[ShownPrompt, dict[str, Any]]
+"""A click's choice, with its prompt's names written as text (echoed back in the reply)."""
+
+
+class Refused(Exception):  # noqa: N818 (a verdict, not a failure)
+    """A click's choice refused while its transaction was open: nothing was written."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _clicked_choice(cid: ids.PromptId, pending: PendingPrompt, shown: ShownPrompt, data: dict[str, Any]) -> Made | str:
+    """The choice a select or button click makes on its prompt, or why it is refused."""
+    prompt = named_prompt(shown, pending.names)
+    written = named_prompt(shown, plain_names(pending.names))
+    if cid.op == "q":
+        field = quick_field(prompt)
+        raw = str((data.get("values") or [""])[0])
+        if field is None:
+            return NOT_OPEN
+        if not raw.lstrip("-").isdigit() or not field.min <= int(raw) <= field.max:
+            return texts.QUICK_OUT_OF_RANGE.format(label=field.label, raw=raw[:20], low=field.min, high=field.max)
+        return written, {field.name: int(raw)}
+    if cid.op == "m":
+        return written, {prompt.field: [str(v) for v in data.get("values", [])]}
+    value = cid.value
+    if value is None and data.get("values"):
+        value = str(data["values"][0])
+    option = next((option for option in prompt.options if option.value == value), None)
+    if option is None:
+        return NOT_OPEN
+    return written, option.choice
+
+
+def _form_choice(pending: PendingPrompt, shown: ShownPrompt, values: dict[str, str]) -> Made | str:
+    """The choice a numbers form makes on its prompt, or why it is refused."""
+    prompt = named_prompt(shown, plain_names(pending.names))
+    fields = prompt.fields
+    if not fields or set(values) != {field.name for field in fields}:  # forged, or another prompt's form
+        asks = ", ".join(field.label for field in fields) if fields else "it is not a form of numbers"
+        return texts.FORM_MISMATCH.format(asks=asks)
+    choice: dict[str, Any] = {}
+    for field in fields:
+        raw = values.get(field.name, "").strip()
+        try:
+            choice[field.name] = int(raw)
+        except ValueError:
+            return texts.NOT_A_NUMBER.format(label=field.label, raw=raw)
+        if not field.min <= choice[field.name] <= field.max:
+            return texts.OUT_OF_RANGE.format(label=field.label, raw=raw, low=field.min, high=field.max)
+    return prompt, choice

@@ -39,7 +39,7 @@ from bot.service.match_transaction import FinishStep, MatchTransaction
 from bot.service.memory import MatchLocks, RecentStates
 from bot.service.mine import MineService
 from bot.service.notify import NotifyService
-from bot.service.outbox import DeliveryBatch, DeliveryRound, OutboxService
+from bot.service.outbox import DeliveryBatch, DeliveryRound, MarksWrite, OutboxService
 from bot.service.pace import PaceService
 from bot.service.places import PlacesService
 from bot.service.play import CLOSED_SHARED, DM_REFS, LOST_SHARED, SNAPSHOT_EVERY, Play
@@ -170,8 +170,9 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         return await self.deliveries.next_notices(match_id, limit)
 
-    async def next_batch(self, match_id: int, limit: int = 50) -> DeliveryBatch:
-        return await self.deliveries.next_batch(match_id, limit)
+    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True,
+                         marks: MarksWrite | None = None) -> DeliveryBatch:
+        return await self.deliveries.next_batch(match_id, limit, with_prefs, marks)
 
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
         return await self.deliveries.park(notice_id, code, reason, retry_in)

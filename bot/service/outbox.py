@@ -51,8 +51,22 @@ class DeliveryBatch:
 
     notices: list[Notice]
     prefs: dict[int, NotifyPrefs] = field(default_factory=dict)
+    defaults: bool = False
+    """Nobody has notification settings for the match on its server: everyone's are the
+    defaults (then none were read)."""
     blocked: bool = True
     """Whether a target of the match was blocked when the batch was read (then ask which)."""
+
+
+@dataclass
+class MarksWrite:
+    """Delivered marks to write in the transaction of a read the delivery makes next (one BEGIN
+    for both: the read sees them); ``written`` says afterwards how many were (fewer: some were
+    marked already, or, with a ``fence``, none because the lease passed to another process)."""
+
+    marks: list[Mark]
+    fence: Fence | None = None
+    written: int = 0
 
 
 @dataclass(frozen=True)
@@ -174,26 +188,31 @@ class OutboxService:
         what comes back can all be tried now."""
         return (await self.next_batch(match_id, limit, with_prefs=False)).notices
 
-    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True) -> DeliveryBatch:
+    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True,
+                         marks: MarksWrite | None = None) -> DeliveryBatch:
         """``next_notices`` and, when one of them is sent by asking a player's settings, those
         of every seated player, in the same read: one statement for the notices (and whether a
-        target is blocked), one for the settings."""
-        async with self.store.read() as session:
-            rows, any_blocked = await self.store.waiting_notices(session, match_id, limit)
+        target is blocked, and whether anyone has settings for the match), one for the settings
+        when someone has. ``marks``: delivered marks written first, in the same transaction."""
+        async with self.store.write() if marks is not None and marks.marks else self.store.read() as session:
+            if marks is not None and marks.marks:
+                marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
+            rows, any_blocked, settings = await self.store.waiting_notices(session, match_id, limit)
             blocks = await self.store.delivery_blocks(session, match_id) if any_blocked else []
             blocked = {(b.target_kind, b.target_id): b for b in blocks}
             parking = any(target_of(r) in blocked and r.kind != ALERT for r in rows)
             asks = with_prefs and not parking and any(r.kind in PREFS_KINDS for r in rows)
-            prefs = await seat_prefs(session, match_id) if asks else {}
+            prefs = await seat_prefs(session, match_id) if asks and settings else {}
         if parking:
             async with self.store.write() as session:
                 for (kind, target_id), block in blocked.items():
                     await self.store.park(session, match_id, kind, target_id, block.reason, spare_kinds=[ALERT])
             async with self.store.read() as session:
-                rows, _blocked = await self.store.waiting_notices(session, match_id, limit)
+                rows, _blocked, settings = await self.store.waiting_notices(session, match_id, limit)
                 asks = with_prefs and any(r.kind in PREFS_KINDS for r in rows)
-                prefs = await seat_prefs(session, match_id) if asks else {}
-        return DeliveryBatch([_notice(r) for r in rows], prefs, blocked=bool(blocked) or not rows)
+                prefs = await seat_prefs(session, match_id) if asks and settings else {}
+        return DeliveryBatch([_notice(r) for r in rows], prefs, defaults=asks and not settings,
+                             blocked=bool(blocked) or not rows)
 
     async def park(self, notice_id: int, code: int, reason: str, retry_in: float) -> Blocked | None:
         """The notice's target refused it for good: park it and the target's other waiting notices.
@@ -306,4 +325,4 @@ class OutboxService:
                 for b in blocks]
 
 
-__all__ = ["ALERT", "CHANNEL", "REFUSED_KIND", "USER", "Fence", "OutboxService", "target_of"]
+__all__ = ["ALERT", "CHANNEL", "REFUSED_KIND", "USER", "Fence", "MarksWrite", "OutboxService", "target_of"]

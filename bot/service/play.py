@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -34,6 +35,13 @@ def lost_shared(wording: Wording) -> str:
 LOST_SHARED = lost_shared(CHAT)
 
 
+class NotPending(Exception):  # noqa: N818 (a verdict, not a failure)
+    """A click judged inside its transaction (``submit``'s ``choose``) is not on the seat's open
+    prompt as the transaction found it, or the seat first comes back from the AI or time away,
+    or the match was undone: nothing was written, and the click is judged by the reads it made
+    before (``pending_prompt`` and the refusals around it)."""
+
+
 def fingerprint(prompt: eng.Prompt) -> str:
     """What identifies a prompt's content: a seat's prompt keeps its version while this stays."""
     return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
@@ -52,9 +60,13 @@ class Play(Transactions):
         interaction_id: str | None = None,
         in_guild: bool = False,
         message_id: int | None = None,
+        choose: Callable[[PendingPrompt], dict[str, Any]] | None = None,
     ) -> SubmitResult:
         """Validate and apply one choice; committed before this returns. ``in_guild``: the
-        answer came from the server (the act command), not a DM; ``message_id``: the DM clicked."""
+        answer came from the server (the act command), not a DM; ``message_id``: the DM clicked.
+        ``choose``: the choice is made from the seat's open prompt of ``version`` as this
+        transaction reads it (``choice`` is ignored; no read of it before): it raises NotPending
+        when that is not the user's open prompt, and anything it raises leaves nothing written."""
         if interaction_id is not None and not 0 < len(interaction_id) <= 100:
             raise BadChoice("An interaction id must have 1 to 100 characters.")
 
@@ -63,6 +75,7 @@ class Play(Transactions):
                 seen = await ctx.session.get(Choice, ctx.answered)
                 if seen is not None and seen.outcome is not None:
                     return SubmitResult(**{**seen.outcome, "duplicate": True})
+            made = choice if choose is None else choose(await self._pending_in(ctx, user_id, version))
             seat = ctx.seat_of(user_id)
             if ctx.match.status == "paused":
                 raise Conflict("The match is paused.")
@@ -79,7 +92,7 @@ class Play(Transactions):
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no
-            row = await self._apply(ctx, seat.seat_no, prompt, choice, "player", interaction_id)
+            row = await self._apply(ctx, seat.seat_no, prompt, made, "player", interaction_id)
             ctx.actor_choice = row.payload
             await self._settle(ctx)
             still = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
@@ -132,6 +145,25 @@ class Play(Transactions):
             match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
             deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
             names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)], undo_mark=match.undo_mark,
+        )
+
+    async def _pending_in(self, ctx: MatchTransaction, user_id: int, version: int | None) -> PendingPrompt:
+        """``pending_prompt`` inside a transaction, for a click on the prompt of ``version``:
+        NotPending unless it is the user's open prompt of that version, its seat played by
+        the player (``pending_prompt`` brings a seat back first) and the match never undone
+        (an undone match's older prompt DMs are retired: ``prompt_retired``)."""
+        seat = next((s for s in ctx.seats if s.user_id == user_id), None)
+        if (seat is None or seat.ai_takeover or seat.missed or seat.away_until is not None
+                or ctx.match.undo_mark is not None or ctx.state is None):
+            raise NotPending
+        prompt = next((p for p in ctx.prompts() if p.seat == seat.seat_no), None)
+        if prompt is None or seat.prompt_version is None or seat.prompt_version != version:
+            raise NotPending
+        deadline = await ctx.deadline()
+        return PendingPrompt(
+            match_id=ctx.match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
+            deadline=deadline.due_at if deadline else None, seat_view=ctx.game.view(ctx.state, seat.seat_no),
+            names=ctx.names(), undo_mark=ctx.match.undo_mark,
         )
 
     async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:

@@ -16,7 +16,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from sqlmodel.ext.asyncio.session import AsyncSession
+
 import engine as eng
+from bot.service.outbox import MarksWrite
 from bot.service.play import DM_REFS
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
@@ -116,10 +119,24 @@ class TurnViews(Transactions):
         async with self.store.seats_fence(match_id, seats) as hold:
             yield hold
 
-    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None) -> SeatTurn | None:
+    @asynccontextmanager
+    async def _turn_read(self, marks: MarksWrite | None) -> AsyncIterator[AsyncSession]:
+        """The transaction a turn is read in: a read, or, with delivered ``marks`` to write, a
+        write that marks them first (the read sees them: one BEGIN for both)."""
+        if marks is None or not marks.marks:
+            async with self.store.read() as session:
+                yield session
+            return
+        async with self.store.write() as session:
+            marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
+            yield session
+
+    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
+                        marks: MarksWrite | None = None) -> SeatTurn | None:
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
-        given); None for a seat nobody holds."""
-        async with self.store.read() as session:
+        given); None for a seat nobody holds. ``marks``: delivered marks written first, in the
+        same transaction."""
+        async with self._turn_read(marks) as session:
             rows = await self.store.match_rows(session, match_id)
             if rows is None:
                 return None
@@ -130,16 +147,16 @@ class TurnViews(Transactions):
             game = eng.get(match.game)
             state = await self._state(session, match, game)
             outbox = await self.store.turn_notices(session, match_id, seat_no, int(seat.user_id), before_id)
-            choices = await self.store.seat_choices(session, match_id, seat_no, _since(outbox))  # all, before its first DM
         if state is not None:
             self._cache.put(match_id, match.version, state)
-        return _turn(self, match, seats, deadline, game, state, seat, outbox, choices)
+        return _turn(self, match, seats, deadline, game, state, seat, outbox)
 
-    async def seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
+    async def seat_turns(self, match_id: int, marks: MarksWrite | None = None) -> dict[int, SeatTurn]:
         """Every held seat's turn now (seat -> its turn), in one read: the match, the outbox's
-        part of every seat and their choices since, three statements whatever the seats. Only
-        the choices of seats whose turn DM exists are read (the others' DMs show nothing)."""
-        async with self.store.read() as session:
+        part of every seat with their choices since, two statements whatever the seats. Only
+        the choices of seats whose turn DM exists are read (the others' DMs show nothing).
+        ``marks``: delivered marks written first, in the same transaction."""
+        async with self._turn_read(marks) as session:
             rows = await self.store.match_rows(session, match_id)
             if rows is None:
                 return {}
@@ -151,26 +168,13 @@ class TurnViews(Transactions):
             state = await self._state(session, match, game)
             outboxes = await self.store.match_turn_notices(
                 session, match_id, {no: int(s.user_id or 0) for no, s in held.items()})
-            since = {no: _since(outbox) for no, outbox in outboxes.items() if outbox.found is not None}
-            choices = await self.store.match_choices(session, match_id, since)
         if state is not None:
             self._cache.put(match_id, match.version, state)
-        return {no: _turn(self, match, seats, deadline, game, state, seat, outboxes[no], choices.get(no, []))
-                for no, seat in held.items()}
-
-
-def _since(outbox: TurnNotices) -> int:
-    """The log position the seat's choices are read after: its turn DM's prompt version (all
-    of them when it has none)."""
-    found = outbox.found
-    if found is not None and found[2].get("version") is not None:
-        return int(found[2]["version"])
-    return -1
+        return {no: _turn(self, match, seats, deadline, game, state, seat, outboxes[no]) for no, seat in held.items()}
 
 
 def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline | None, game: eng.Game,
-          state: eng.State | None, seat: Seat, outbox: TurnNotices,
-          choices: list[tuple[int, str, str, dict[str, Any]]]) -> SeatTurn:
+          state: eng.State | None, seat: Seat, outbox: TurnNotices) -> SeatTurn:
     """One seat's ``SeatTurn`` from what was read of the match."""
     seat_no = seat.seat_no
     found = outbox.found
@@ -187,7 +191,7 @@ def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline 
         waits_alone=alone, ai_driven=views._ai_driven(seat),
         deadline=deadline.due_at if deadline is not None and mine is not None and not mine.optional else None,
         subject=None if found is None else TurnSubject(found[0], int(found[1]), found[2]),
-        choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in choices],
+        choices=[TurnChoice(seq, kind, by, choice) for seq, kind, by, choice in outbox.choices],
         reminders=_reminder_dms(outbox.reminder_refs, int(seat.user_id or 0)),
         newest_prompt=outbox.newest_prompt,
     )

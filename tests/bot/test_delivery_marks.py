@@ -1,6 +1,7 @@
 """The delivered marks of a batch are written together, yet every sender, the turn DMs' reconciling
 and the next read of the queue see the marks they read: a prompt finds the seat's earlier prompt
-DM marked, the lobby (read by its own refresher) is marked as soon as it went."""
+DM marked, the lobby (read by its own refresher) is marked as soon as it went. A turn read that
+needs waiting marks writes them in its own transaction (no BEGIN of their own)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ class Outbox:
         self.notices = notices
         self.marked: list[int] = []
         self.writes: list[list[int]] = []
+        self.with_reads: list[list[int]] = []
+        """The writes made in the transaction of a turn read."""
 
     def _waiting(self) -> list[Any]:
         return [n for n in self.notices if n.id not in self.marked]
@@ -27,7 +30,8 @@ class Outbox:
     async def delivery_round(self, limit: int) -> DeliveryRound:
         return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
-    async def next_batch(self, match_id: int, limit: int) -> DeliveryBatch:
+    async def next_batch(self, match_id: int, limit: int, marks: Any = None) -> DeliveryBatch:
+        await self._with_read(marks)
         return DeliveryBatch([n for n in self._waiting() if n.match_id == match_id][:limit])
 
     async def due_probes(self, match_id: int) -> list[Any]:
@@ -38,6 +42,18 @@ class Outbox:
         self.writes.append(fresh)
         self.marked.extend(fresh)
         return len(fresh)
+
+    async def seat_turn(self, match_id: int, seat: int, before_id: int | None = None, marks: Any = None) -> None:
+        await self._with_read(marks)
+
+    async def seat_turns(self, match_id: int, marks: Any = None) -> dict[int, Any]:
+        await self._with_read(marks)
+        return {}
+
+    async def _with_read(self, marks: Any) -> None:
+        if marks is not None:
+            marks.written = await self.delivered_all(marks.marks, marks.fence)
+            self.with_reads.append(self.writes[-1])
 
     async def take_lease(self, name: str, holder: str, ttl_seconds: float) -> bool:
         return True
@@ -64,12 +80,15 @@ async def test_a_batch_is_marked_in_few_writes_and_each_sender_sees_the_marks_it
     seen: dict[int, list[int]] = {}
 
     async def deliver(sent: Any) -> str:
+        if sent.kind == "prompt":  # its sender reads the seat's turn first (prompt_dms.dm_prompt)
+            await delivery.read_seat_turn(sent.match_id, sent.seat, before_id=sent.id)
         seen[sent.id] = list(svc.marked)  # the marks written when it is sent
         return str(1000 + sent.id)
 
     reconciled: list[list[int]] = []
 
-    async def reconcile(_match_id: int) -> None:
+    async def reconcile(match_id: int) -> None:
+        await delivery.read_seat_turns(match_id)  # as dm_delivery.reconcile reads
         reconciled.append(list(svc.marked))
 
     delivery.deliver = deliver  # type: ignore[method-assign]
@@ -77,12 +96,13 @@ async def test_a_batch_is_marked_in_few_writes_and_each_sender_sees_the_marks_it
     quiet(delivery)
     assert await delivery.deliver_pending() == 7
     assert sorted(svc.marked) == [1, 2, 3, 4, 5, 6, 7], "every notice that went is marked"
-    assert seen[4] == [], "a prompt of another seat needs no mark written first"
+    assert seen[3] == seen[4] == [], "a prompt with no earlier prompt of its seat waiting needs no mark written first"
     assert {1, 2, 3} <= set(seen[5]), "the seat's earlier prompt DM is marked before its next prompt goes"
     assert set(seen[6]) == {1, 2, 3, 4, 5}, "the lobby waits for nothing"
     assert svc.writes[:3] == [[1, 2, 3, 4], [5], [6]], "the lobby's own mark is written at once"
     assert reconciled == [[1, 2, 3, 4, 5, 6, 7]], "the turn DMs are brought up to date from every mark"
     assert len(svc.writes) == 4, "four writes for seven notices, one of them a lobby"
+    assert svc.with_reads == [[1, 2, 3, 4], [7]], "the prompt's read and the reconciling's wrote the marks they read"
 
 
 async def test_a_worker_that_fails_still_marks_what_went() -> None:
@@ -99,3 +119,26 @@ async def test_a_worker_that_fails_still_marks_what_went() -> None:
     quiet(delivery)
     assert await delivery.deliver_pending() == 2
     assert svc.marked == [1, 2] and svc.writes == [[1, 2]], "what went before the failure is marked, once"
+
+
+async def test_marks_whose_turn_read_failed_wait_and_are_written_when_the_worker_ends() -> None:
+    queue = [notice(1, "prompt", 0), notice(2, "prompt", 0)]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    reads: list[int] = []
+
+    async def seat_turn(match_id: int, seat: int, before_id: int | None = None, marks: Any = None) -> None:
+        reads.append(before_id or 0)
+        if marks is not None:
+            raise RuntimeError("the database went away mid-read")
+
+    async def deliver(sent: Any) -> str:
+        await delivery.read_seat_turn(sent.match_id, sent.seat, before_id=sent.id)
+        return str(1000 + sent.id)
+
+    svc.seat_turn = seat_turn  # type: ignore[method-assign]
+    delivery.deliver = deliver  # type: ignore[method-assign]
+    quiet(delivery)
+    assert await delivery.deliver_pending() == 1, "the second prompt's read failed: it did not go"
+    assert reads == [1, 2]
+    assert svc.marked == [1] and svc.writes == [[1]], "the first prompt's mark, rolled back with the read, is written at the end"

@@ -10,7 +10,9 @@ from bot.discord.app import Leases
 from bot.discord.ids import PromptId
 from bot.discord.router import Router
 from bot.discord.seat_turns import SeatTurns
+from bot.discord.texts import NOT_OPEN
 from bot.service.outbox import DeliveryBatch, DeliveryRound
+from bot.service.play import NotPending
 
 
 class Svc:
@@ -117,7 +119,9 @@ class Outbox:
     async def delivery_round(self, limit: int) -> DeliveryRound:
         return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
-    async def next_batch(self, match_id: int, limit: int) -> DeliveryBatch:
+    async def next_batch(self, match_id: int, limit: int, marks: Any = None) -> DeliveryBatch:
+        if marks is not None:  # written in the read's transaction
+            marks.written = await self.delivered_all(marks.marks, marks.fence)
         return DeliveryBatch([n for n in self._waiting() if n.match_id == match_id][:limit])
 
     async def due_probes(self, match_id: int) -> list[Any]:
@@ -166,3 +170,57 @@ async def test_delivery_runs_matches_side_by_side_and_keeps_each_matchs_order() 
     assert await delivery.deliver_pending() == 4  # notice 4 failed (a 500): retried later
     assert sorted(svc.done) == [1, 2, 3, 5]
     assert order.index(1) < order.index(3) and order.index(2) < order.index(4)
+
+
+class ClickSvc(Svc):
+    """A service whose submit judges the click itself (``choose``), as the real one does in its
+    transaction; ``open`` says whether the clicked prompt is the seat's open one there."""
+
+    def __init__(self, open_prompt: bool) -> None:
+        super().__init__()
+        self.open = open_prompt
+        self.chosen: list[dict[str, Any]] = []
+
+    async def submit(self, match_id: int, user_id: int, choice: dict[str, Any], **kwargs: Any) -> Any:
+        self.calls.append("submit")
+        choose = kwargs.get("choose")
+        if choose is not None:
+            if not self.open:
+                raise NotPending
+            prompt = {"seat": 1, "kind": "pick", "text": "Pick", "options": [{"value": "a", "label": "A", "choice": {"pick": "a"}}]}
+            choice = choose(SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"], undo_mark=None))
+        self.chosen.append(choice)
+        return SimpleNamespace(reminders=[], pings=[], locked=True, version=8, private=[])
+
+    async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:
+        self.calls.append("stale_reason")
+        return None
+
+
+def _dm_click() -> Any:
+    async def defer() -> None:
+        return None
+
+    return SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None, id=555, message=SimpleNamespace(id=101),
+                           response=SimpleNamespace(defer=defer))
+
+
+async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> None:
+    svc = ClickSvc(open_prompt=True)
+    await Router(_wiring(svc)).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
+    assert svc.calls == ["submit"] and svc.chosen == [{"pick": "a"}], "one call: the submit's transaction judged it"
+
+
+async def test_a_dm_click_its_submit_finds_not_open_is_judged_by_the_reads(monkeypatch) -> None:
+    import bot.discord.router as module
+
+    refused: list[str] = []
+
+    async def refuse(interaction: Any, text: str) -> None:
+        refused.append(text)
+
+    monkeypatch.setattr(module, "refuse", refuse)
+    svc = ClickSvc(open_prompt=False)
+    await Router(_wiring(svc)).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=6, op="o", value="a"), {})  # type: ignore[arg-type]
+    assert svc.calls == ["submit", "pending_prompt", "get_match", "stale_reason"], "the reads judge it, as before"
+    assert refused == [NOT_OPEN] and svc.chosen == []

@@ -57,7 +57,7 @@ async def test_database_error_on_a_dm_click_is_answered_with_an_error_id(fake, s
     async def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise sqlalchemy.exc.OperationalError("SELECT seats.user_id FROM seats", {}, Exception("disk I/O error"))
 
-    bot.svc.pending_prompt = broken
+    bot.svc.pending_prompt = bot.svc.submit = broken  # a DM click reads its prompt in the submit's transaction
     with caplog.at_level(logging.ERROR, logger="bot"):
         r = await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)
         text = plain(await ephemeral_reply(r))

@@ -36,8 +36,8 @@ def record_public_payloads(bot) -> list[tuple[str, dict]]:
     seen: list[tuple[str, dict]] = []
     fetch = bot.svc.next_batch
 
-    async def next_batch(match_id: int, limit: int = 50):
-        batch = await fetch(match_id, limit)
+    async def next_batch(match_id: int, limit: int = 50, **kwargs):
+        batch = await fetch(match_id, limit, **kwargs)
         seen.extend((n.kind, dict(n.payload)) for n in batch.notices if n.user_id is None)
         return batch
 

@@ -7,14 +7,16 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from bot.service import MatchService, Notice
 from bot.service import quiet_hours as qh
 from bot.service.errors import BadChoice, Conflict
+from bot.service.notify_prefs import merged
 from bot.service.types import Place
 from db import Match, Store
 from tests.service.conftest import Clock
-from tests.service.helpers import BOB, CAROL, CHANNEL, GUILD, HOST, lobby
+from tests.service.helpers import BOB, CAROL, CHANNEL, DAVE, GUILD, HOST, lobby
 
 BERLIN = qh.QuietHours(time(23, 0), time(8, 0), "Europe/Berlin")
 
@@ -109,6 +111,38 @@ async def test_a_delivery_batch_carries_each_seated_players_settings(svc: MatchS
     for user in (HOST, BOB):
         assert batch.prefs[user] == await svc.notify_prefs(info.id, user)
     assert batch.prefs[BOB].announce == "thread" and batch.prefs[BOB].quiet == BERLIN
+    assert not batch.defaults
+
+
+async def test_a_delivery_batch_reads_no_settings_when_nobody_on_the_server_has_any(
+        svc: MatchService, store: Store) -> None:
+    """Nobody has settings for the match on its server: the batch says everyone's are the
+    defaults (what asking gives) in its one statement, and reads no settings; a server-wide
+    setting of anyone, even of a player of another match there, brings the read back."""
+    info = await lobby(svc, [HOST, BOB])
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", record)
+    try:
+        batch = await svc.next_batch(info.id)
+    finally:
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
+    assert any(n.kind == "prompt" for n in batch.notices)
+    assert batch.defaults and batch.prefs == {}
+    assert len(statements) <= 2, statements  # BEGIN and the notices
+    for user in (HOST, BOB):
+        assert await svc.notify_prefs(info.id, user) == merged([])
+    other = await lobby(svc, [CAROL, DAVE], channel=CHANNEL + 1)
+    await svc.set_notify(Place(CHANNEL + 1, DAVE), GUILD, everywhere=True, heads_up=True)
+    again = await svc.next_batch(info.id)
+    assert not again.defaults and set(again.prefs) == {HOST, BOB}
+    assert (await svc.next_batch(other.id)).prefs[DAVE].heads_up
 
 
 async def reminders(svc: MatchService) -> list[Notice]:

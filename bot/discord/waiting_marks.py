@@ -1,0 +1,190 @@
+"""The delivered marks of a match's notices that went out, waiting to be written together: in a
+write of their own, or in the transaction of the read that needs them (a prompt's turn read,
+the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Protocol
+
+from bot.discord.sending import LeaseLost
+from bot.service.outbox import PHASE_POST_KINDS, Fence, Mark, MarksWrite
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
+    from bot.discord.wiring import Outbound
+    from bot.service import Notice
+    from bot.service.outbox import DeliveryBatch
+    from bot.service.turn_views import SeatTurn
+
+log = logging.getLogger(__name__)
+
+MARK_WAIT = 1.0
+"""Seconds a sent notice's delivered mark may wait to be written with the marks after it (one
+write for a batch): a crash meanwhile sends it again, which its nonce makes the same message."""
+PHASE_POSTS = frozenset(PHASE_POST_KINDS) - {"result"}
+READS_MARKS: dict[str, frozenset[str]] = {
+    "prompt": frozenset({"prompt"}),  # the seat's turn DM: the seat's delivered prompts (reminders never wait)
+    **dict.fromkeys(PHASE_POSTS, PHASE_POSTS),  # the open phase post
+    "private": frozenset(), "timeout": frozenset(), "host": frozenset(),
+}
+"""Kinds whose marks may wait, and for each, the kinds whose marks its sender reads (of the same
+match; of the same seat for a prompt): a mark it reads still waiting is written before it is
+sent (a prompt's, in the transaction of its turn read: ``read_seat_turn``). Nothing else reads
+their marks but this worker, and the click on a prompt DM sent but not yet marked names its
+message itself (``claim_prompt_message``). Any other kind is marked as soon as it went, with
+those waiting, and waits for those waiting before it is sent (the lobby, a reminder or turn ping
+a click takes back, a result a replay follows, ...)."""
+WRITTEN_WITH_ITS_READ = frozenset({"prompt"})
+"""Kinds whose sender writes the marks it reads in the transaction of that read."""
+
+
+class MarksService(Protocol):
+    """The service calls of the waiting marks: their write, alone or with a turn read."""
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+    async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int: ...
+
+    async def holds_term(self, fence: Fence) -> bool: ...
+
+    async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
+                        marks: MarksWrite | None = None) -> SeatTurn | None: ...
+
+    async def seat_turns(self, match_id: int, marks: MarksWrite | None = None) -> dict[int, SeatTurn]: ...
+
+    async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True,
+                         marks: MarksWrite | None = None) -> DeliveryBatch: ...
+
+
+class WaitingMarks:
+    """The waiting marks half of ``Delivery`` (delivery.py), which sets these up in its ``__init__``."""
+
+    bot: Outbound
+    marks: dict[int, list[tuple[Mark, Notice]]]
+    _first_wait: dict[int, float]
+
+    @property
+    def svc(self) -> MarksService:
+        return self.bot.svc
+
+    def fence(self) -> Fence | None:
+        leases = getattr(self.bot, "leases", None)
+        return None if leases is None else leases.fence("deliver")
+
+    async def mark(self, notice: Notice, ref: str | None) -> bool:
+        """The notice went out (``ref``: where): its fenced delivered mark, written now, or, for
+        a kind in READS_MARKS, with the marks after it (``write_marks``). False (and the lease
+        is asked again) when the term is over."""
+        waiting = self.marks.setdefault(notice.match_id, [])
+        waiting.append((Mark(notice.id, ref, self.svc.clock()), notice))
+        first = self._first_wait.setdefault(notice.match_id, time.monotonic())
+        if notice.kind in READS_MARKS and time.monotonic() - first < MARK_WAIT:
+            return True
+        return await self.write_marks(notice.match_id)
+
+    def _take_marks(self, match_id: int) -> tuple[MarksWrite, list[tuple[Mark, Notice]]] | None:
+        """The match's waiting marks, taken off the wait to be written now (None: none wait)."""
+        waiting = self.marks.pop(match_id, [])
+        self._first_wait.pop(match_id, None)
+        return (MarksWrite([mark for mark, _notice in waiting], self.fence()), waiting) if waiting else None
+
+    def _put_back(self, match_id: int, waiting: list[tuple[Mark, Notice]]) -> None:
+        """Marks whose write failed wait again, before those taken since (written at the latest
+        when the worker ends)."""
+        self.marks[match_id] = [*waiting, *self.marks.get(match_id, [])]
+        self._first_wait.setdefault(match_id, time.monotonic())
+
+    async def _marks_written(self, match_id: int, write: MarksWrite) -> bool:
+        """After a write of marks: False (and the lease is asked again) when the term was over."""
+        if write.written == len(write.marks):
+            return True
+        fence = write.fence
+        if fence is not None and not await self.svc.holds_term(fence):
+            if self.bot.leases is not None:
+                self.bot.leases.lost("deliver")
+            log.warning("the delivery lease passed to another process while notices %s of match %s were "
+                        "out; this process stops delivering", [mark.notice_id for mark in write.marks], match_id)
+            return False
+        return True  # some were marked already (a retried round, a prompt an undo retired)
+
+    async def write_marks(self, match_id: int) -> bool:
+        """Write the match's waiting delivered marks, in one statement; False (and the lease is
+        asked again) when the term is over (nothing was written)."""
+        taken = self._take_marks(match_id)
+        if taken is None:
+            return True
+        write, _waiting = taken
+        write.written = await self.svc.delivered_all(write.marks, write.fence)
+        return await self._marks_written(match_id, write)
+
+    async def read_seat_turn(self, match_id: int, seat: int, before_id: int | None = None) -> SeatTurn | None:
+        """The seat's turn (``seat_turn``); when a delivered mark of the seat's prompts waits
+        (the read finds the seat's turn DM by them), the match's waiting marks are written in
+        the same transaction first. Raises LeaseLost when the term is over."""
+        reads = any(sent.kind == "prompt" and sent.seat == seat for _mark, sent in self.marks.get(match_id, []))
+        taken = self._take_marks(match_id) if reads else None
+        if taken is None:
+            return await self.svc.seat_turn(match_id, seat, before_id=before_id)
+        write, waiting = taken
+        try:
+            turn = await self.svc.seat_turn(match_id, seat, before_id=before_id, marks=write)
+        except BaseException:
+            self._put_back(match_id, waiting)
+            raise
+        if not await self._marks_written(match_id, write):
+            raise LeaseLost
+        return turn
+
+    async def read_seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
+        """Every seat's turn (``seat_turns``), the match's waiting marks written in the same
+        transaction first. Raises LeaseLost when the term is over."""
+        taken = self._take_marks(match_id)
+        if taken is None:
+            return await self.svc.seat_turns(match_id)
+        write, waiting = taken
+        try:
+            turns = await self.svc.seat_turns(match_id, marks=write)
+        except BaseException:
+            self._put_back(match_id, waiting)
+            raise
+        if not await self._marks_written(match_id, write):
+            raise LeaseLost
+        return turns
+
+    async def read_batch(self, match_id: int, limit: int) -> DeliveryBatch | None:
+        """The match's next batch (``next_batch``), the match's waiting marks written in the same
+        transaction first (the queue must not hold what went). None when the term is over."""
+        taken = self._take_marks(match_id)
+        if taken is None:
+            return await self.svc.next_batch(match_id, limit)
+        write, waiting = taken
+        try:
+            batch = await self.svc.next_batch(match_id, limit, marks=write)
+        except BaseException:
+            self._put_back(match_id, waiting)
+            raise
+        return batch if await self._marks_written(match_id, write) else None
+
+    async def _marks_at_end(self, match_id: int) -> None:
+        """The worker ends (or fails): its waiting marks are written, if the lease is still its own."""
+        if not self.marks.get(match_id):
+            return
+        try:
+            await self.write_marks(match_id)
+        except Exception:  # they are sent again next time (the same messages: their nonces)
+            log.exception("could not mark the notices of match %s delivered", match_id)
+
+    def _reads_waiting_marks(self, group: list[Notice]) -> bool:
+        """Whether the group's sender reads a delivered mark still waiting (then it is written
+        first; a prompt's sender writes them with its read)."""
+        first = group[0]
+        waiting = self.marks.get(first.match_id)
+        if not waiting or first.kind in WRITTEN_WITH_ITS_READ:
+            return False
+        reads = READS_MARKS.get(first.kind)
+        return reads is None or any(sent.kind in reads for _mark, sent in waiting)

@@ -1,0 +1,135 @@
+"""What a turn DM is rendered from costs few statements (issue 32): a seat's turn is the match
+rows and one statement for the outbox's part with the seat's choices since its DM's prompt; the
+delivered marks a turn read needs are written in its own transaction. The choices read so are
+the seat's choices in the log after that prompt, nothing more, nothing less."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from sqlalchemy import event
+from sqlmodel import col, select
+
+from bot.service import MatchService
+from bot.service.outbox import Fence, Mark, MarksWrite
+from db import Store
+from db.models import Choice
+from tests.service.conftest import Clock
+from tests.service.helpers import BOB, CAROL, HOST, lobby, play_choice
+
+TURN_READ = 3
+"""BEGIN, the match with its seats and deadline, the outbox's part of the seat with its choices
+(the state from the cache); it was four (the choices were a statement of their own)."""
+MARKED_TURN_READ = 4
+"""The same, with the waiting marks' UPDATE in its transaction; it was six (BEGIN and the
+UPDATE on their own, then the read)."""
+
+
+@contextmanager
+def recorded(store: Store) -> Iterator[list[str]]:
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
+
+
+async def logged_choices(store: Store, match_id: int, seat: int, after: int) -> list[tuple[int, str, str]]:
+    async with store.read() as session:
+        rows = (await session.exec(select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seat) == seat,
+                                                        col(Choice.seq) > after).order_by(col(Choice.seq)))).all()
+    return [(row.seq, row.kind, row.by) for row in rows]
+
+
+async def mark_waiting(svc: MatchService, first_ref: int) -> list[Mark]:
+    """The marks delivery would take for the waiting notices: each prompt into its own message."""
+    return [Mark(notice.id, str(first_ref + n) if notice.kind == "prompt" else "x", svc.clock())
+            for n, notice in enumerate(await svc.outbox(limit=1000))]
+
+
+async def test_a_turn_read_with_its_marks_costs_one_transaction_and_reads_the_logged_choices(
+        svc: MatchService, store: Store, clock: Clock) -> None:
+    users = [HOST, BOB, CAROL]
+    info = await lobby(svc, users, ais=1, hours=10)
+    humans = [seat for seat in (info.seat_of(user) for user in users) if seat is not None]
+    compared = 0
+    for step in range(8):
+        marks = await mark_waiting(svc, 1000 * (step + 1))
+        write = MarksWrite(marks)
+        with recorded(store) as statements:
+            together = await svc.seat_turns(info.id, marks=write)
+        assert write.written == len(marks), "every waiting mark written"
+        assert len(statements) <= MARKED_TURN_READ, statements
+        assert not await svc.outbox(limit=1000), "the marks were committed with the read"
+        for seat in humans:
+            with recorded(store) as statements:
+                alone = await svc.seat_turn(info.id, seat)
+            assert len(statements) <= TURN_READ, statements
+            assert alone == together[seat], f"step {step} seat {seat}"
+            if alone is None or alone.subject is None:
+                continue
+            assert alone.subject.dm is not None, "its DM was found by the marks just written"
+            since = alone.subject.version if alone.subject.version is not None else -1
+            assert [(c.seq, c.kind, c.by) for c in alone.choices] == await logged_choices(store, info.id, seat, since)
+            compared += 1
+        for user in users[: 1 + step % 3]:  # some answer; now and then the deadline takes the rest
+            choice = await play_choice(svc, info.id, user)
+            if choice is not None:
+                await svc.submit(info.id, user, choice)
+        if step % 3 == 2:
+            await svc.tick(clock.advance(11))
+    assert compared >= 16, "most seats had a turn DM to compare"
+
+
+async def test_a_turn_read_sees_the_marks_its_transaction_wrote(svc: MatchService, store: Store) -> None:
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    bob = info.seat_of(BOB)
+    assert bob is not None
+    marks = await mark_waiting(svc, 500)
+    prompt = next(n for n in await svc.outbox(limit=1000) if n.kind == "prompt" and n.seat == bob)
+    write = MarksWrite(marks)
+    with recorded(store) as statements:
+        turn = await svc.seat_turn(info.id, bob, marks=write)
+    assert write.written == len(marks)
+    assert len(statements) <= MARKED_TURN_READ, statements
+    assert turn is not None and turn.subject is not None, "the read found the DM its own transaction marked"
+    assert turn.subject.notice_id == prompt.id and turn.live
+    assert str(turn.subject.dm) == next(mark.ref for mark in marks if mark.notice_id == prompt.id)
+
+
+async def test_marks_of_a_lease_term_that_is_over_are_not_written_with_the_read(svc: MatchService) -> None:
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    bob = info.seat_of(BOB)
+    assert bob is not None
+    marks = await mark_waiting(svc, 500)
+    write = MarksWrite(marks, Fence("deliver", "another process", 7))
+    turn = await svc.seat_turn(info.id, bob, marks=write)
+    assert write.written == 0, "nothing written under a term that is not the current one"
+    assert turn is not None and turn.subject is None, "no DM holds the turn: none was marked"
+    assert len(await svc.outbox(limit=1000)) == len(marks)
+
+
+async def test_the_next_batch_read_writes_the_marks_that_wait_in_its_transaction(svc: MatchService,
+                                                                                 store: Store) -> None:
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    first = await svc.next_batch(info.id, limit=2)
+    assert len(first.notices) == 2
+    marks = [Mark(notice.id, "x", svc.clock()) for notice in first.notices]
+    write = MarksWrite(marks)
+    with recorded(store) as statements:
+        batch = await svc.next_batch(info.id, limit=50, marks=write)
+    assert write.written == 2
+    assert len(statements) <= 3, statements  # BEGIN, the marks' UPDATE, the notices (nobody has settings)
+    assert not {notice.id for notice in first.notices} & {notice.id for notice in batch.notices}, \
+        "the batch holds no notice that went"
+    assert batch.notices, "the rest of the queue"
