@@ -87,7 +87,8 @@ class Watch:
             again = now - last_edit.get(msg.id, msg.created) < 1.0
             last_edit[msg.id] = now
             after = _looks(out)
-            same = " unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before) else ""
+            same = (" unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before)
+                    else " latest line only" if _unlatest(after) == _unlatest(before) else "")
             kind = f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"
             self.edits[kind] += 1
             if again and len(self.examples) < 400:
@@ -130,6 +131,11 @@ def _looks(msg: Message) -> str:
 def _untimed(looks: str) -> str:
     """What a message shows with its Discord timestamps (``<t:...>``) left out."""
     return re.sub(r"<t:[0-9]+(:[a-zA-Z])?>", "<t>", looks)
+
+
+def _unlatest(looks: str) -> str:
+    """What a status board shows without its "Latest:" line (the phase post shows that line too)."""
+    return re.sub(r"\\nLatest: [^\\]*", "", looks)
 
 
 def _edited(msg: Message) -> str:

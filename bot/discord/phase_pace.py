@@ -107,6 +107,11 @@ class PhasePace:
         self.timers[match_id] = asyncio.get_running_loop().call_later(seconds, self._wake, match_id)
 
     def _wake(self, match_id: int) -> None:
+        """The match's window ended: its lines put off go with its next run (a timer may fire a
+        little early: the window is over for them all the same)."""
+        for notice_id in self.put_off.get(match_id, ()):
+            if notice_id in self.first_seen:
+                self.first_seen[notice_id] = float("-inf")
         self.timers.pop(match_id, None)
         self.due.pop(match_id, None)
         self.wake(match_id)
