@@ -296,8 +296,8 @@ def production_defaults() -> dict[str, Any]:
     the defaults: the benchmark measures the bot as it runs (a tree without them sets nothing)."""
     from bot.settings import Settings
 
-    field = Settings.model_fields.get("phase_edit_seconds")
-    return {} if field is None else {"phase_edit_seconds": field.default}
+    fields = Settings.model_fields
+    return {name: fields[name].default for name in ("phase_edit_seconds", "board_edit_seconds") if name in fields}
 
 
 def percentile(values: list[float], q: float) -> float:
