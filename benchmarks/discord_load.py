@@ -79,9 +79,15 @@ class Watch:
             return msg
 
         last_edit: dict[int, float] = {}
+        by_reply: set[int] = set()
+        """DMs last written by a click's reply (the interaction's webhook), not by delivery."""
 
         def edit_message(msg: Message, body: dict, files: list) -> Message:
             before, had = _looks(msg), _edited(msg)
+            if msg.channel.is_dm:
+                had += " [the reply's]" if msg.id in by_reply else ""
+                mine = any(c.method == "PATCH" and c.path.endswith(f"/messages/{msg.id}") for c in fake.calls[-40:])
+                (by_reply.discard if mine else by_reply.add)(msg.id)
             out = edit(msg, body, files)
             now = time.monotonic()
             again = now - last_edit.get(msg.id, msg.created) < 1.0

@@ -301,7 +301,8 @@ class Delivery(DirectMessages):
                     if outcome in (DELIVERED, DROPPED):
                         moved = True
                         sent += len(group) if outcome == DELIVERED else 0
-                        reconciled += self.pace.went(group) if outcome == DELIVERED else 0
+                        waited = self.pace.went(group)
+                        reconciled += waited if outcome == DELIVERED else 0
                         if group[0].kind == "lobby":
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)

@@ -14,7 +14,6 @@ once, into the same post (the post is rebuilt from the delivered notices)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 
 from bot.service import Notice
@@ -78,9 +77,9 @@ class PhasePace:
         self.interval = interval
         self.wake = wake
         self.first_seen: dict[int, float] = {}
-        """Notice id of a group's oldest notice -> when delivery first saw it (monotonic)."""
+        """Notice id of a group's oldest notice -> when delivery first saw it (the loop's clock)."""
         self.due: dict[int, float] = {}
-        """Match -> when its waiting lines go out (monotonic): a periodic round starts no worker for it before."""
+        """Match -> when its waiting lines go out (the loop's clock): a periodic round starts no worker for it before."""
         self.put_off: dict[int, set[int]] = {}
         """Match -> ids of the notices put off by a run that then brought the turn DMs up to date."""
         self.timers: dict[int, asyncio.TimerHandle] = {}
@@ -89,7 +88,7 @@ class PhasePace:
         """Seconds the group still waits (0: it goes now)."""
         if self.interval <= 0 or not may_wait(group, batch):
             return 0.0
-        now = time.monotonic()
+        now = asyncio.get_running_loop().time()
         seen = self.first_seen.setdefault(group[0].id, now)
         return max(0.0, seen + self.interval - now)
 
@@ -97,14 +96,16 @@ class PhasePace:
         """The group waits ``seconds``: its match's delivery is woken then."""
         match_id = group[0].match_id
         self.put_off.setdefault(match_id, set()).update(notice.id for notice in group)
-        due = time.monotonic() + seconds
-        if match_id in self.timers and self.due.get(match_id, 0.0) <= due:
-            return  # woken sooner already (another post's lines, in another channel)
-        self.due[match_id] = due
-        old = self.timers.pop(match_id, None)
+        loop = asyncio.get_running_loop()
+        due = loop.time() + seconds
+        old = self.timers.get(match_id)
+        if old is not None and old.when() <= due:
+            self.due[match_id] = old.when()  # woken sooner already (another post's lines)
+            return
         if old is not None:
             old.cancel()
-        self.timers[match_id] = asyncio.get_running_loop().call_later(seconds, self._wake, match_id)
+        self.due[match_id] = due
+        self.timers[match_id] = loop.call_at(due, self._wake, match_id)
 
     def _wake(self, match_id: int) -> None:
         """The match's window ended: its lines put off go with its next run (a timer may fire a
@@ -119,7 +120,7 @@ class PhasePace:
     def skips(self, match_id: int) -> bool:
         """Whether a periodic round leaves the match alone: only its waiting lines are left, and
         not yet due (a wake naming the match, or its timer, starts its worker)."""
-        return self.due.get(match_id, 0.0) > time.monotonic()
+        return self.due.get(match_id, 0.0) > asyncio.get_running_loop().time()
 
     def woken(self, match_id: int) -> None:
         """The match has new notices: its worker starts, whatever waits."""

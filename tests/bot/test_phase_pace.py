@@ -127,7 +127,7 @@ async def test_lines_put_off_go_out_after_a_restart(monkeypatch: pytest.MonkeyPa
     assert posts.requests == [[1, 2]], "nothing put off is lost"
 
 
-async def test_a_line_alone_waits_no_longer_than_the_window() -> None:
+async def test_a_posts_lines_gather_across_dms_until_the_phase_end() -> None:
     batch = [line(1), dm(2), line(3), line(4, "progress", "Waiting for bob.")]
     assert groups(batch)[0] == batch[0:1] + batch[2:4] and groups(batch)[1] == [batch[1]]
     assert may_wait(groups(batch)[0], batch)
