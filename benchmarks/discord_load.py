@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
 import random
@@ -60,6 +61,10 @@ KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM selec
 STEP_TIMEOUT = 180.0
 
 
+_BY_REPLY: contextvars.ContextVar[bool] = contextvars.ContextVar("by_reply", default=False)
+"""Set while the fake handles an interaction's webhook edit: the click's reply is writing."""
+
+
 class Watch:
     """Wakes waiters when a message is created or edited in a channel (the fake's own
     `wait_until` re-checks every waiter every 20 ms, too costly for hundreds of players)."""
@@ -86,8 +91,7 @@ class Watch:
             before, had = _looks(msg), _edited(msg)
             if msg.channel.is_dm:
                 had += " [the reply's]" if msg.id in by_reply else ""
-                mine = any(c.method == "PATCH" and c.path.endswith(f"/messages/{msg.id}") for c in fake.calls[-40:])
-                (by_reply.discard if mine else by_reply.add)(msg.id)
+                (by_reply.add if _BY_REPLY.get() else by_reply.discard)(msg.id)
             out = edit(msg, body, files)
             now = time.monotonic()
             again = now - last_edit.get(msg.id, msg.created) < 1.0
@@ -104,6 +108,14 @@ class Watch:
 
         fake.create_message = create_message  # type: ignore[method-assign]
         fake.edit_message = edit_message  # type: ignore[method-assign]
+        webhook = fake._webhook_message
+
+        async def by_reply_handler(*args: Any, **kwargs: Any) -> Any:
+            _BY_REPLY.set(True)  # this request's own context (aiohttp runs each in a task)
+            return await webhook(*args, **kwargs)
+
+        fake._routes = [(method, pattern, by_reply_handler if handler == webhook else handler)
+                        for method, pattern, handler in fake._routes]
 
     def _fire(self, channel_id: int) -> None:
         event = self._events.pop(channel_id, None)

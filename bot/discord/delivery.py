@@ -160,6 +160,9 @@ class Delivery(DirectMessages):
         self.pace = phase_pace.PhasePace(self._setting("phase_edit_seconds", phase_pace.PHASE_EDIT_SECONDS),
                                          self.wake_for)
         """The phase posts' new lines, gathered a few seconds into one edit (phase_pace.py)."""
+        self.read_upto: dict[int, int] = {}
+        """Match -> its newest notice this process read from the queue: a newer one is still to
+        come (``unread``)."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -274,6 +277,8 @@ class Delivery(DirectMessages):
                     return sent
                 read = await self.svc.next_batch(match_id, BATCH)
                 batch = read.notices
+                if batch:
+                    self.read_upto[match_id] = max(self.read_upto.get(match_id, 0), *(n.id for n in batch))
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 if not batch:
                     if match_id in self.again:
