@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
 import random
@@ -60,6 +61,10 @@ KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM selec
 STEP_TIMEOUT = 180.0
 
 
+_BY_REPLY: contextvars.ContextVar[bool] = contextvars.ContextVar("by_reply", default=False)
+"""Set while the fake handles an interaction's webhook edit: the click's reply is writing."""
+
+
 class Watch:
     """Wakes waiters when a message is created or edited in a channel (the fake's own
     `wait_until` re-checks every waiter every 20 ms, too costly for hundreds of players)."""
@@ -79,15 +84,21 @@ class Watch:
             return msg
 
         last_edit: dict[int, float] = {}
+        by_reply: set[int] = set()
+        """DMs last written by a click's reply (the interaction's webhook), not by delivery."""
 
         def edit_message(msg: Message, body: dict, files: list) -> Message:
             before, had = _looks(msg), _edited(msg)
+            if msg.channel.is_dm:
+                had += " [the reply's]" if msg.id in by_reply else ""
+                (by_reply.add if _BY_REPLY.get() else by_reply.discard)(msg.id)
             out = edit(msg, body, files)
             now = time.monotonic()
             again = now - last_edit.get(msg.id, msg.created) < 1.0
             last_edit[msg.id] = now
             after = _looks(out)
-            same = " unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before) else ""
+            same = (" unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before)
+                    else " latest line only" if _unlatest(after) == _unlatest(before) else "")
             kind = f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"
             self.edits[kind] += 1
             if again and len(self.examples) < 400:
@@ -97,6 +108,14 @@ class Watch:
 
         fake.create_message = create_message  # type: ignore[method-assign]
         fake.edit_message = edit_message  # type: ignore[method-assign]
+        webhook = fake._webhook_message
+
+        async def by_reply_handler(*args: Any, **kwargs: Any) -> Any:
+            _BY_REPLY.set(True)  # this request's own context (aiohttp runs each in a task)
+            return await webhook(*args, **kwargs)
+
+        fake._routes = [(method, pattern, by_reply_handler if handler == webhook else handler)
+                        for method, pattern, handler in fake._routes]
 
     def _fire(self, channel_id: int) -> None:
         event = self._events.pop(channel_id, None)
@@ -130,6 +149,11 @@ def _looks(msg: Message) -> str:
 def _untimed(looks: str) -> str:
     """What a message shows with its Discord timestamps (``<t:...>``) left out."""
     return re.sub(r"<t:[0-9]+(:[a-zA-Z])?>", "<t>", looks)
+
+
+def _unlatest(looks: str) -> str:
+    """What a status board shows without its "Latest:" line (the phase post shows that line too)."""
+    return re.sub(r"\\nLatest: [^\\]*", "", looks)
 
 
 def _edited(msg: Message) -> str:
@@ -276,14 +300,22 @@ async def report_progress(fake: FakeDiscord, stats: Stats, n: int, started: floa
               f"{stats.finished}/{n} matches finished", flush=True)
 
 
-def routes(fake: FakeDiscord, top: int = 8) -> str:
-    """The bot's REST requests by route (ids folded), most first."""
-    counts = Counter(f"{call.method} {re.sub(r'/[0-9]{5,}', '/ID', call.path.split('?', 1)[0])}"
+def routes(fake: FakeDiscord, top: int = 10) -> str:
+    """The bot's REST requests by route (ids and tokens folded), most first."""
+    counts = Counter(re.sub(r"/interactions/ID/[^/]+", "/interactions/ID/TOKEN",
+                            re.sub(r"/webhooks/ID/[^/]+", "/webhooks/ID/TOKEN",
+                                   f"{call.method} {re.sub(r'/[0-9]{5,}', '/ID', call.path.split('?', 1)[0])}"))
                      for call in fake.calls)
-    counts = Counter({re.sub(r"/interactions/ID/[^/]+", "/interactions/ID/TOKEN",
-                             re.sub(r"/webhooks/ID/[^/]+", "/webhooks/ID/TOKEN", route)): count
-                      for route, count in counts.items()})
     return ", ".join(f"{route} {count}" for route, count in counts.most_common(top))
+
+
+def production_defaults() -> dict[str, Any]:
+    """Settings the test harness changes from the bot's defaults (tests/e2e/procs.py), set back to
+    the defaults: the benchmark measures the bot as it runs (a tree without them sets nothing)."""
+    from bot.settings import Settings
+
+    fields = Settings.model_fields
+    return {name: fields[name].default for name in ("phase_edit_seconds", "board_edit_seconds") if name in fields}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -331,6 +363,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
                   discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO",
                   max_open_matches_per_server=max(n, 25),  # every match runs in the one guild
+                  **production_defaults(),
                   **({} if args.draw_workers is None else {"draw_workers": args.draw_workers}))
     if args.search_ms is not None:
         env["WARHOST_SEARCH_MS"] = str(args.search_ms)

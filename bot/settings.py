@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     db_wait_seconds: float = Field(default=10.0, gt=0, description="a click waits this long for the database, then is told the bot is very busy")
     tick_seconds: float = 5.0
     deliver_seconds: float = 1.0
+    board_edit_seconds: float = Field(default=5.0, ge=0, description="a match's status board is edited at most once this often")
+    phase_edit_seconds: float = Field(default=4.0, ge=0, description="a phase post's new lines wait at most this long to be edited in together (0: at once)")
     delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
     delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
     max_open_matches_per_server: int = Field(default=25, ge=1, description="open matches (lobbies included) a server may have")

@@ -3,7 +3,8 @@
 It is a plain message (content and a row of buttons), not Components V2: the same text is the
 ephemeral `/game status` answer, it reads well in notifications and search, and an edit that
 only changes content is the cheapest request there is. Edits are coalesced: at most one per
-match every EDIT_INTERVAL seconds, each showing the state when it is made (the last wins)."""
+match every EDIT_INTERVAL seconds (the ``board_edit_seconds`` setting), each showing the state
+when it is made (the last wins)."""
 
 from __future__ import annotations
 
@@ -31,8 +32,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-EDIT_INTERVAL = 2.0
-"""Seconds between two edits of one board (Discord allows 5 edits per 5 s per channel)."""
+EDIT_INTERVAL = 5.0
+"""Seconds between two edits of one board. Discord allows 5 messages per 5 s in a channel, which
+the board shares with the phase post (an edit per 4 s at most, phase_pace.py) and the posts. A
+board a few seconds behind is still true to a table that plays asynchronously, and most moves
+change a seat's line: at 2 s the load benchmark edited a board on 0.7 of its interactions, at
+5 s on 0.4 (docs/benchmarks.md, session 14)."""
 NONCE_LENGTH = 25
 
 
@@ -148,6 +153,7 @@ class Boards(PacedRefresh):
     def __init__(self, host: Host) -> None:
         super().__init__()
         self.host = host
+        self.interval = float(getattr(getattr(host, "settings", None), "board_edit_seconds", EDIT_INTERVAL))
         self.shown: dict[int, tuple[int, str, str]] = {}
         """Match -> (board message, text, status) as last posted or edited: an unchanged board is
         not edited again."""

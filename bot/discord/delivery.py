@@ -20,7 +20,7 @@ import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import phase_posts, refused, replays, seat_posts
+from bot.discord import phase_pace, phase_posts, refused, replays, seat_posts
 from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
@@ -62,17 +62,6 @@ RETRY_MAX_SECONDS = 60.0
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
-
-
-def _groups(batch: list[Notice]) -> list[list[Notice]]:
-    """The batch in delivery order, consecutive phase-post notices of one channel together."""
-    groups: list[list[Notice]] = []
-    for notice in batch:
-        if groups and phase_posts.joins_group(groups[-1], notice) and groups[-1][0].kind in PHASE_POST_KINDS:
-            groups[-1].append(notice)
-        else:
-            groups.append([notice])
-    return groups
 
 
 def written_at(group: list[Notice]) -> int | None:
@@ -152,6 +141,12 @@ class Delivery(DirectMessages):
         reads one, its worker reads the queue again or brings the turn DMs up to date, or ends."""
         self._first_wait: dict[int, float] = {}
         """Match -> when the oldest of its waiting marks was taken (monotonic)."""
+        self.pace = phase_pace.PhasePace(self._setting("phase_edit_seconds", phase_pace.PHASE_EDIT_SECONDS),
+                                         self.wake_for)
+        """The phase posts' new lines, gathered a few seconds into one edit (phase_pace.py)."""
+        self.read_upto: dict[int, int] = {}
+        """Match -> its newest notice this process read from the queue: a newer one is still to
+        come (``unread``)."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -202,6 +197,7 @@ class Delivery(DirectMessages):
         finally:  # cancelled while waiting (the loop's own grace ended): the workers still go
             await cancel_and_wait(self.workers.values())
         self.workers.clear()
+        self.pace.stop()
         await self.boards.stop()
         await self.lobbies.stop()
         await self.archives.stop()
@@ -217,6 +213,7 @@ class Delivery(DirectMessages):
         read finds their notices); the whole queue is still read every round period."""
         if match_id is not None:
             self.woken.add(match_id)
+            self.pace.woken(match_id)
         else:
             self.full_at = 0.0
         self.wake.set()
@@ -235,7 +232,7 @@ class Delivery(DirectMessages):
             if running is not None and not running.done():
                 self.again.add(match_id)
                 continue
-            if self.retry_at.get(match_id, (0.0, 0))[0] > now:
+            if self.retry_at.get(match_id, (0.0, 0))[0] > now or only is None and self.pace.skips(match_id):
                 continue
             task = asyncio.create_task(self._work(match_id, probe=match_id in queue.probing),
                                        name=f"deliver-match-{match_id}")
@@ -254,6 +251,7 @@ class Delivery(DirectMessages):
         back by a long 429 is stepped over; the match's other targets go on."""
         log_json.about(match_id=match_id)
         sent = reconciled = 0
+        put_off = False
         try:
             if probe:  # a blocked target of the match is due for a probe
                 sent += await self._probe(match_id)
@@ -265,6 +263,8 @@ class Delivery(DirectMessages):
                 if read is None:
                     return sent  # the term is over
                 batch = read.notices
+                if batch:
+                    self.read_upto[match_id] = max(self.read_upto.get(match_id, 0), *(n.id for n in batch))
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 self.default_prefs[match_id] = read.defaults
                 if not batch:
@@ -276,10 +276,15 @@ class Delivery(DirectMessages):
                     return sent
                 moved = False
                 rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
-                for group in _groups(batch):
+                for group in phase_pace.groups(batch):
                     if self.slowed.held(target_of(group[0])):
                         rest = True
                         continue  # held back by a long 429; its later notices wait with it
+                    wait = self.pace.wait(group, batch)
+                    if wait > 0:
+                        self.pace.hold(group, wait)  # a phase post's lines, gathered: its timer wakes the match
+                        put_off = True
+                        continue
                     if self._reads_waiting_marks(group) and not await self.write_marks(match_id):
                         return sent
                     outcome = await self._deliver_one(group)
@@ -288,6 +293,8 @@ class Delivery(DirectMessages):
                     if outcome in (DELIVERED, DROPPED):
                         moved = True
                         sent += len(group) if outcome == DELIVERED else 0
+                        waited = self.pace.went(group)
+                        reconciled += waited if outcome == DELIVERED else 0
                         if group[0].kind == "lobby":
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
@@ -309,7 +316,9 @@ class Delivery(DirectMessages):
                     else:  # HELD: its target waits out a long 429
                         rest = True
                 if not moved:
-                    return sent  # only held targets are left: the next round looks again
+                    if put_off and await self.write_marks(match_id):
+                        await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
+                    return sent  # only held or waiting targets are left: the next round or a timer looks again
                 if not rest and match_id not in self.again:
                     # all of a batch shorter than BATCH went, and no notice came since (dispatch
                     # marks it again when one does): the read after it would find none
@@ -319,6 +328,7 @@ class Delivery(DirectMessages):
                     return sent
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
+            self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
             self._back_off(match_id)
             return sent
         finally:

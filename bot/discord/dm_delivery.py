@@ -66,10 +66,16 @@ class DirectMessages(WaitingMarks):
     default_prefs: dict[int, bool]
     blocked: dict[int, bool]
     players: dict[int, list[int]]
+    read_upto: dict[int, int]
 
     @property
     def svc(self) -> DmService:
         return self.bot.svc
+
+    def unread(self, match_id: int, notice_id: int) -> bool:
+        """Whether notice ``notice_id`` of the match was written after this process last read
+        the match's queue (a worker reads it before it ends); False when it never read it."""
+        return match_id in self.read_upto and notice_id > self.read_upto[match_id]
 
     async def ensure_lease(self) -> None:
         """Raise LeaseLost unless this process still holds the delivery lease: asked again after

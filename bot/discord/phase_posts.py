@@ -4,7 +4,8 @@ phase instead of one per move, and Discord's 5-posts-per-5-s channel limit is ne
 
 The open post is rebuilt from the outbox (the ``events``/``progress`` notices delivered to it),
 so a restarted bot goes on editing the same message. Consecutive phase notices waiting in the
-queue are delivered as one request: a burst of AI moves costs one edit, not one per move.
+queue are delivered as one request: a burst of AI moves costs one edit, not one per move, and
+new lines wait a few seconds to be gathered so (phase_pace.py).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import discord
 from bot.discord import table_links
 from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
+from bot.discord.phase_pace import standalone
 from bot.discord.sending import channel_of, inert, nonce_of
 from bot.service import drawing
-from bot.service.outbox import GATHERING, PHASE_POST_KINDS
+from bot.service.outbox import GATHERING
 from bot.service.phase_notices import post_text
 
 if TYPE_CHECKING:
@@ -54,22 +56,6 @@ MORE = 4000
 """Characters a phase post carries on with in an embed below its content (Discord allows 4,096),
 before its phase goes on in a new post: a busy phase is still one post."""
 CONTINUED = " (continued)"
-
-
-def joins_group(group: list[Notice], notice: Notice) -> bool:
-    """Whether ``notice`` can be delivered in the same request as ``group``: same channel, the
-    group still open (nothing closed it), and a result always stands alone."""
-    if notice.kind not in PHASE_POST_KINDS or _alone(notice):
-        return False
-    if not group:
-        return True
-    last = group[-1]
-    return last.kind in GATHERING and last.channel_id == notice.channel_id
-
-
-def _alone(notice: Notice) -> bool:
-    """A result, or a notice that changes what the open post told (an undo), is a post of its own."""
-    return notice.kind == "result" or bool(notice.payload.get("standalone"))
 
 
 def _lines(notice: Notice) -> list[str]:
@@ -110,7 +96,7 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
     files = await _map(delivery, last) if closing else []
     if files:
         await delivery.ensure_lease()  # a process paused while it drew sends nothing
-    if _alone(first):
+    if standalone(first):
         table = table_links.table_view(delivery.bot, first.match_id) if first.kind == "result" else None
         link: dict[str, Any] = {"view": table} if table is not None else {}
         msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,

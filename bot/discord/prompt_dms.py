@@ -80,6 +80,8 @@ class TurnDms(Protocol):
 
     async def dms_closed(self, match_id: int, seat: int) -> bool: ...
 
+    def unread(self, match_id: int, notice_id: int) -> bool: ...
+
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel: ...
 
@@ -166,11 +168,11 @@ async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> 
     async with delivery.turns.hold_seats(match_id, held, delivery.svc.seats_fence):
         turns = await delivery.read_seat_turns(match_id)
         for seat, turn in sorted(turns.items()):
-            if seat in held and _out_of_date(delivery, turn):
+            if seat in held and _out_of_date(delivery, turn) and not _next_prompt_comes(delivery, turn):
                 await delivery.ensure_lease()  # paused past the lease meanwhile: the holder writes them
                 await _bring_up_to_date(delivery, turn)
     for seat, turn in sorted(turns.items()):
-        if seat not in held and _out_of_date(delivery, turn):
+        if seat not in held and _out_of_date(delivery, turn) and not _next_prompt_comes(delivery, turn):
             await delivery.ensure_lease()
             await reconcile_seat(delivery, match_id, seat)
     return sorted(turns)
@@ -199,6 +201,16 @@ def _rendered(turn: SeatTurn, shown: Shown | None) -> turn_dm.Rendered | None:
     # A DM this process never wrote (it restarted) shows its prompt as delivered.
     assumed = shown.digest if shown is not None else turn_dm.as_delivered(turn).digest
     return None if rendered.digest == assumed else rendered
+
+def _next_prompt_comes(delivery: TurnDms, turn: SeatTurn) -> bool:
+    """Whether the seat's next prompt was written after delivery last read the queue: its
+    delivery writes this turn DM anyway (edited in place into the next decision, saying how this
+    one ended, or closed beside a new DM), so bringing it up to date now would be a second edit
+    of the same message moments apart. The worker reads that prompt next, and brings the DMs up
+    to date again after it went (it may not go: then this DM is written then)."""
+    return (turn.subject is not None and turn.newest_prompt is not None
+            and turn.newer_prompt(turn.subject.notice_id) and delivery.unread(turn.match_id, turn.newest_prompt))
+
 
 def _out_of_date(delivery: TurnDms, turn: SeatTurn) -> bool:
     """Whether the seat's turn DM, or a reminder of its ended turn, shows other than ``turn``."""

@@ -21,7 +21,7 @@ CONNECTED = re.compile(r"Shard ID (\d+|None) has connected to Gateway \(Session 
 SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL",
             "SHARD_COUNT", "SHARD_IDS", "INSTANCE_NAME", "TICK_SECONDS", "DELIVER_SECONDS",
             "DELIVERY_PROBE_SECONDS", "DELIVERY_PROBE_MAX_SECONDS", "DRAW_WORKERS", "HEALTH_PORT", "HEALTH_HOST",
-            "LOG_FORMAT")
+            "LOG_FORMAT", "PHASE_EDIT_SECONDS", "BOARD_EDIT_SECONDS")
 BLANKABLE = ("DEV_GUILD_ID", "SHARD_COUNT", "SHARD_IDS")
 
 
@@ -79,6 +79,8 @@ def bot_env(**settings: Any) -> dict[str, str]:
     The optional ids are blank unless given, so a stray `.env` in the project root cannot set them."""
     env = {k: v for k, v in os.environ.items() if k.upper() not in SETTINGS}
     env.update({name: "" for name in BLANKABLE})
+    env["PHASE_EDIT_SECONDS"] = "0"  # phase posts edited at once, boards every 2 s (as the harness),
+    env["BOARD_EDIT_SECONDS"] = "2"  # unless a test (or the benchmark) says otherwise
     env.update({k.upper(): str(v) for k, v in settings.items()})
     return env
 

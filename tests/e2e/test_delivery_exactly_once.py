@@ -15,6 +15,7 @@ from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
 
 KILLS = 24
 INJECTIONS = 8
+PHASE_WINDOW = 0.3
 
 
 class Killer:
@@ -58,7 +59,8 @@ class Killer:
 async def test_kills_between_send_and_mark_and_lost_responses_never_duplicate(
     fake, start_bot, alice, bob, carol, tmp_path
 ) -> None:
-    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    # phase posts gather their lines (PHASE_WINDOW): lines put off are in flight across kills too
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db", phase_edit_seconds=PHASE_WINDOW)))
     targets = [fake.channel, *(fake.dm_channel(p.user) for p in (alice, bob, carol))]
     injected = 0
 
@@ -101,6 +103,9 @@ async def test_kills_between_send_and_mark_and_lost_responses_never_duplicate(
     assert killer.marked > 1, "some writes marked several notices: a kill lost several marks at once"
     assert duplicates == 0 and not lost
     assert {str(m.id) for m in posted} == refs, "every message is some notice's, each notice's message exists"
+    shown = [(n.id, line) for n in notices if n.kind == "events" and (n.delivery_ref or "").isdigit()
+             for line in n.payload["events"] if line not in fake.messages[int(n.delivery_ref)].text]
+    assert not shown, "every move's line is in the phase post its notice names"
     lobby_messages = [m for m in fake.channel.messages if any("carol joined" in t for t in m.texts)]
     assert len(lobby_messages) == 1, "the lobby is one message, edited in place"
     retried = [c for c in fake.calls if c.method == "POST" and c.path.endswith("/messages") and c.status >= 500]

@@ -10,18 +10,16 @@ from typing import Any
 
 import pytest
 
-from bot.discord.board import Boards
 from tests.e2e.defenders_play import DefendersTable
 from tests.e2e.harness import ephemeral_reply, factory, settings_for
 from tests.e2e.turn_dm_play import TurnDmTable, defenders_chooser, live_components
 
 
-@pytest.fixture(autouse=True)
-def quick_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+def quick_boards(fake: Any, db_path: Any) -> Any:
     """The table waits for the status board's edit after every click (see turn_dm_play.quiet);
     at the real pace (an edit per 2 s) most of a whole match's time was that wait. The DMs
     these tests check do not depend on the board's pace (tests/e2e/test_board_turns.py does)."""
-    monkeypatch.setattr(Boards, "interval", 0.1)
+    return factory(settings_for(fake, db_path, board_edit_seconds=0.1))
 
 
 ENDED = ("You chose", "the AI chose", "The AI chose", "before you chose", "A teammate answered", "You let it pass",
@@ -67,7 +65,7 @@ def assert_ended_well(table: TurnDmTable) -> None:
 
 @pytest.mark.fakediscord(players=("alice", "bob"))
 async def test_tiny_big_wars_dms_stay_true(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> None:
-    bot, match_id = await start(fake, factory(settings_for(fake, tmp_path / "t.db")), start_bot, [alice, bob], 1,
+    bot, match_id = await start(fake, quick_boards(fake, tmp_path / "t.db"), start_bot, [alice, bob], 1,
                                 game="tinybigwars", round_limit=3, seed=3)
     table = TurnDmTable(fake, bot, [alice, bob])
     await table.play(match_id)
@@ -81,7 +79,7 @@ async def test_tiny_big_wars_dms_stay_true(fake: Any, start_bot: Any, alice: Any
 
 @pytest.mark.fakediscord(players=("alice", "bob"))
 async def test_samurai_dms_stay_true(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> None:
-    bot, match_id = await start(fake, factory(settings_for(fake, tmp_path / "s.db")), start_bot, [alice, bob], 2,
+    bot, match_id = await start(fake, quick_boards(fake, tmp_path / "s.db"), start_bot, [alice, bob], 2,
                                 game="samurai", seats=4, mode="base", round_limit=1, seed=1)
     table = TurnDmTable(fake, bot, [alice, bob])
     await table.play(match_id)
@@ -90,7 +88,7 @@ async def test_samurai_dms_stay_true(fake: Any, start_bot: Any, alice: Any, bob:
 
 @pytest.mark.fakediscord(players=("alice", "bob"))
 async def test_defenders_dms_stay_true(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> None:
-    bot, match_id = await start(fake, factory(settings_for(fake, tmp_path / "d.db")), start_bot, [alice, bob], 0,
+    bot, match_id = await start(fake, quick_boards(fake, tmp_path / "d.db"), start_bot, [alice, bob], 0,
                                 game="defenders", mode="single", seats=2, round_limit=2, seed=5)
     table = TurnDmTable(fake, bot, [alice, bob], chooser=defenders_chooser(DefendersTable([alice, bob])))
     await table.play(match_id)
@@ -101,7 +99,7 @@ async def test_defenders_dms_stay_true(fake: Any, start_bot: Any, alice: Any, bo
 async def test_an_abort_leaves_no_dm_asking(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> None:
     """Alice sealed her force, Bob had not chosen: the host aborts. Alice's DM says what she
     sealed and that the match was aborted; Bob's says the match was aborted before he chose."""
-    bot, _match_id = await start(fake, factory(settings_for(fake, tmp_path / "a.db")), start_bot, [alice, bob], 0,
+    bot, _match_id = await start(fake, quick_boards(fake, tmp_path / "a.db"), start_bot, [alice, bob], 0,
                                  game="tinybigwars")
     force = await alice.dm.wait_for(lambda m: m.selects)
     await alice.dm.select(None, [force.selects[0].options[0]["value"]], message=force)

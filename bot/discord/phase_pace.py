@@ -1,0 +1,145 @@
+"""When a phase post's new lines go out: gathered for a few seconds, then one edit shows them all.
+
+Players of an asynchronous game do not miss seeing a move within the same second; they would
+miss a stale or wrong post. So the lines a phase post gathers (``events``/``progress`` notices)
+wait at most ``interval`` seconds from when delivery first saw the oldest of them, and every
+line written meanwhile joins the same edit: a burst of moves costs one edit, not one a move.
+What closes a post (the phase end with its map, a result, anything else posted to the channel
+after the lines) never waits: it goes at once and takes the waiting lines with it.
+
+Nothing here is stored. Lines that wait are notices not yet delivered: their marks are written
+only once the edit showing them went out (delivery.py), so a restart delivers them again, at
+once, into the same post (the post is rebuilt from the delivered notices)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from bot.service import Notice
+from bot.service.outbox import GATHERING, PHASE_POST_KINDS, target_of
+
+PHASE_EDIT_SECONDS = 4.0
+"""Seconds a phase post's new lines may wait to be edited in together. Discord allows 5
+messages per 5 s in a channel, and a match's channel also carries its status board (an edit
+every 2 s at most) and its posts; one phase edit per 4 s keeps the channel under half its
+limit, and in the load benchmark a match's moves come in bursts (the seats of a phase answering
+at once, then the AI) that a 4 s window gathers into one edit."""
+
+
+def standalone(notice: Notice) -> bool:
+    """A result, or a notice that changes what the open post told (an undo), is a post of its own."""
+    return notice.kind == "result" or bool(notice.payload.get("standalone"))
+
+
+def groups(batch: list[Notice]) -> list[list[Notice]]:
+    """The batch in delivery order, a phase post's notices of one channel together: each joins
+    the channel's group still gathering (nothing closed it, nothing else was posted to the
+    channel after it), across notices for other targets (DMs), so lines that wait are never
+    overtaken by later lines of the same post. A group goes where its first notice was."""
+    out: list[list[Notice]] = []
+    gathering: dict[int, list[Notice]] = {}
+    for notice in batch:
+        channel_id = int(notice.channel_id or 0)
+        if notice.kind in PHASE_POST_KINDS and not standalone(notice) and notice.user_id is None:
+            group = gathering.pop(channel_id, None)
+            if group is None:
+                group = []
+                out.append(group)
+            group.append(notice)
+            if notice.kind in GATHERING:
+                gathering[channel_id] = group
+            continue
+        kind, target_id = target_of(notice)
+        if kind == "channel":
+            gathering.pop(target_id, None)
+        out.append([notice])
+    return out
+
+
+def may_wait(group: list[Notice], batch: list[Notice]) -> bool:
+    """Whether the group only adds lines to a phase post (nothing in the batch closes it or
+    follows it in its channel): then it may wait to be gathered with the next lines."""
+    last = group[-1]
+    if last.kind not in GATHERING or standalone(group[0]) or group[0].user_id is not None:
+        return False
+    target = target_of(group[0])
+    after = [notice for notice in batch if notice.id > last.id]
+    return not any(target_of(notice) == target for notice in after)
+
+
+class PhasePace:
+    """The phase posts' waiting lines, per match: when they go out (a timer wakes the match's
+    delivery then), and which were put off, so their edit does not bring the turn DMs up to date
+    a second time (the run that put them off did)."""
+
+    def __init__(self, interval: float, wake: Callable[[int], None]) -> None:
+        self.interval = interval
+        self.wake = wake
+        self.first_seen: dict[int, float] = {}
+        """Notice id of a group's oldest notice -> when delivery first saw it (the loop's clock)."""
+        self.due: dict[int, float] = {}
+        """Match -> when its waiting lines go out (the loop's clock): a periodic round starts no worker for it before."""
+        self.put_off: dict[int, set[int]] = {}
+        """Match -> ids of the notices put off by a run that then brought the turn DMs up to date."""
+        self.timers: dict[int, asyncio.TimerHandle] = {}
+
+    def wait(self, group: list[Notice], batch: list[Notice]) -> float:
+        """Seconds the group still waits (0: it goes now)."""
+        if self.interval <= 0 or not may_wait(group, batch):
+            return 0.0
+        now = asyncio.get_running_loop().time()
+        seen = self.first_seen.setdefault(group[0].id, now)
+        return max(0.0, seen + self.interval - now)
+
+    def hold(self, group: list[Notice], seconds: float) -> None:
+        """The group waits ``seconds``: its match's delivery is woken then."""
+        match_id = group[0].match_id
+        self.put_off.setdefault(match_id, set()).update(notice.id for notice in group)
+        loop = asyncio.get_running_loop()
+        due = loop.time() + seconds
+        old = self.timers.get(match_id)
+        if old is not None and old.when() <= due:
+            self.due[match_id] = old.when()  # woken sooner already (another post's lines)
+            return
+        if old is not None:
+            old.cancel()
+        self.due[match_id] = due
+        self.timers[match_id] = loop.call_at(due, self._wake, match_id)
+
+    def _wake(self, match_id: int) -> None:
+        """The match's window ended: its lines put off go with its next run (a timer may fire a
+        little early: the window is over for them all the same)."""
+        for notice_id in self.put_off.get(match_id, ()):
+            if notice_id in self.first_seen:
+                self.first_seen[notice_id] = float("-inf")
+        self.timers.pop(match_id, None)
+        self.due.pop(match_id, None)
+        self.wake(match_id)
+
+    def skips(self, match_id: int) -> bool:
+        """Whether a periodic round leaves the match alone: only its waiting lines are left, and
+        not yet due (a wake naming the match, or its timer, starts its worker)."""
+        return self.due.get(match_id, 0.0) > asyncio.get_running_loop().time()
+
+    def woken(self, match_id: int) -> None:
+        """The match has new notices: its worker starts, whatever waits."""
+        self.due.pop(match_id, None)
+
+    def went(self, group: list[Notice]) -> int:
+        """The group went out: how many of its notices had been put off (their changes are in
+        the turn DMs already); forgets them."""
+        waited = self.put_off.get(group[0].match_id, set())
+        before = len(waited)
+        waited.difference_update(notice.id for notice in group)
+        for notice in group:
+            self.first_seen.pop(notice.id, None)
+        if not waited:
+            self.put_off.pop(group[0].match_id, None)
+        return before - len(waited)
+
+    def stop(self) -> None:
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+        self.due.clear()

@@ -1,0 +1,135 @@
+"""A phase post's new lines are gathered: moves that come within the window go out in one edit
+showing every line, when the window ends; what closes the post goes at once and takes the
+waiting lines with it; a line put off is not marked delivered until the edit showing it went,
+so a restart delivers it again; the turn DMs are not brought up to date twice for it."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.discord import phase_posts
+from bot.discord.delivery import Delivery
+from bot.discord.phase_pace import groups, may_wait
+from tests.bot.test_delivery_marks import Outbox, notice, quiet
+from tests.bot.test_discord_hot_paths import _host
+
+WINDOW = 60.0
+"""Long enough that only the test ends a window (it fires the match's timer itself)."""
+
+
+def line(notice_id: int, kind: str = "events", text: str = "") -> Any:
+    made = notice(notice_id, kind)
+    made.payload = {"events": [text or f"move {notice_id}"]} if kind == "events" else {"text": text or kind}
+    return made
+
+
+def dm(notice_id: int) -> Any:
+    return notice(notice_id, "private", 0)
+
+
+class Posts:
+    """The phase post requests made, each as the notices it showed."""
+
+    def __init__(self) -> None:
+        self.requests: list[list[int]] = []
+        self.sent: list[int] = []
+
+    async def deliver_group(self, _delivery: Any, group: list[Any], fresh: bool = False) -> str:
+        self.requests.append([each.id for each in group])
+        return "777"
+
+    async def deliver(self, sent: Any) -> str:
+        self.sent.append(sent.id)
+        return str(1000 + sent.id)
+
+
+def paced(svc: Outbox, posts: Posts, monkeypatch: pytest.MonkeyPatch, window: float = WINDOW) -> tuple[Delivery, list[int]]:
+    host = _host(svc)
+    host.settings = SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05, phase_edit_seconds=window)
+    delivery = Delivery(host)
+    quiet(delivery)
+    monkeypatch.setattr(phase_posts, "deliver_group", posts.deliver_group)
+    delivery.deliver = posts.deliver  # type: ignore[method-assign]
+    reconciled: list[int] = []
+
+    async def reconcile(match_id: int) -> None:
+        reconciled.append(match_id)
+
+    delivery.reconcile = reconcile  # type: ignore[method-assign]
+    return delivery, reconciled
+
+
+async def settled(delivery: Delivery) -> None:
+    """Every worker started so far has ended."""
+    while running := [task for task in delivery.workers.values() if not task.done()]:
+        await asyncio.gather(*running)
+
+
+async def arrive(delivery: Delivery, svc: Outbox, *notices: Any) -> None:
+    """Notices written (a move), the delivery woken for their match, its worker done."""
+    svc.notices.extend(notices)
+    await delivery.dispatch(only={1})
+    await settled(delivery)
+
+
+async def test_five_quick_moves_are_one_edit_showing_all_five(monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, reconciled = paced(svc, posts, monkeypatch)
+    for move in range(1, 6):
+        await arrive(delivery, svc, line(move), dm(100 + move))
+        assert posts.requests == [], "a move's line waits to be gathered"
+        assert posts.sent[-1] == 100 + move, "the DMs of the same moves are not held back"
+    assert not {1, 2, 3, 4, 5} & set(svc.marked), "a line is marked delivered only once it went out"
+    timer = delivery.pace.timers[1]
+    assert timer.when() - asyncio.get_running_loop().time() <= WINDOW, "the lines go out within the window"
+    assert delivery.pace.skips(1), "a periodic round leaves the waiting match alone"
+    before = len(reconciled)
+    timer.cancel()
+    delivery.pace._wake(1)  # the window ends
+    await delivery.dispatch(only=delivery.woken)
+    await settled(delivery)
+    assert posts.requests == [[1, 2, 3, 4, 5]], "one edit shows every line of the window"
+    assert {1, 2, 3, 4, 5} <= set(svc.marked)
+    assert len(reconciled) == before, "the turn DMs were brought up to date when the lines were put off"
+
+
+async def test_the_phase_end_goes_at_once_with_the_lines_that_waited(monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, _reconciled = paced(svc, posts, monkeypatch)
+    await arrive(delivery, svc, line(1), dm(2))
+    await arrive(delivery, svc, line(3))
+    assert posts.requests == []
+    await arrive(delivery, svc, line(4, "phase", "The round ends."))
+    assert posts.requests == [[1, 3, 4]], "the closing is not delayed, and shows the lines before it"
+    assert {1, 3, 4} <= set(svc.marked)
+
+
+async def test_anything_else_posted_to_the_channel_takes_the_waiting_lines_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, _reconciled = paced(svc, posts, monkeypatch)
+    await arrive(delivery, svc, line(1))
+    await arrive(delivery, svc, line(2, "result", "Alice wins."))
+    assert posts.requests == [[1], [2]], "the lines go before the post that follows them in the channel"
+
+
+async def test_lines_put_off_go_out_after_a_restart(monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, _reconciled = paced(svc, posts, monkeypatch)
+    await arrive(delivery, svc, line(1), line(2))
+    assert posts.requests == [] and svc.marked == []
+    delivery.pace.stop()  # the process dies with its timers
+    again, _ = paced(svc, posts, monkeypatch, window=0.0)  # a restarted bot (here, one gathering nothing)
+    await again.deliver_pending()
+    assert posts.requests == [[1, 2]], "nothing put off is lost"
+
+
+async def test_a_posts_lines_gather_across_dms_until_the_phase_end() -> None:
+    batch = [line(1), dm(2), line(3), line(4, "progress", "Waiting for bob.")]
+    assert groups(batch)[0] == batch[0:1] + batch[2:4] and groups(batch)[1] == [batch[1]]
+    assert may_wait(groups(batch)[0], batch)
+    closed = [*batch, line(5, "phase", "The round ends.")]
+    assert groups(closed)[0][-1].id == 5 and not may_wait(groups(closed)[0], closed)
