@@ -39,6 +39,10 @@ async def play_full_match(fake: FakeDiscord, start_bot: Any, alice: Player, bob:
     dm = await alice.dm.wait_for(lambda m: m.selects)
     assert "Build your force secretly" in dm.content and dm.files.get("you.png")
     autos = [AutoPlayer(alice), AutoPlayer(bob)]
+    # alice builds her force first and bob waits until the open phase post tells who the table
+    # still waits for (answers in one burst are gathered into the phase's closing edit)
+    assert await autos[0].step()
+    await alice.wait_for(lambda m: re.search(r"\d of 3 have chosen; waiting for", m.content) is not None)
     await play_until(fake, autos, lambda: any(OVER in m.content for m in fake.channel_messages(fake.channel)))
     assert all(a.answered for a in autos)
     return bot
