@@ -18,7 +18,7 @@ from bot.discord import refused, table_links, turn_dm
 from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY
 from bot.discord.refusals import final_code
-from bot.discord.seat_turns import SeatTurns, Shown
+from bot.discord.seat_turns import SeatTurns, Shown, lost
 from bot.discord.sending import SUPERSEDED, inert, seat_of, user_of
 from bot.service import drawing
 from bot.service.notify import THREAD
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from bot.service import Notice
     from bot.service.notify import NotifyPrefs
     from bot.service.outbox import MarksWrite
+
+WRITES = 3
+"""Times a turn DM is written at most from one reconciling (the first, then again while its fence was lost)."""
 
 log = logging.getLogger(__name__)
 
@@ -100,52 +103,61 @@ async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
     notifies, and the previous turn DM takes its final form. A prompt the seat no longer owes
     by the time it would go out is not sent (it answered elsewhere, the game moved on, the
     match ended), unless the AI answered it: then it comes in its final form, saying what
-    the AI chose for the seat."""
-    payload = notice.payload
+    the AI chose for the seat. A write made while the seat's fence was lost (another process
+    may have written the DM meanwhile) is followed by a reconciling that writes it again."""
     seat = seat_of(notice)
     prefs = await delivery.notify_prefs(notice.match_id, user_of(notice))
     if prefs.announce == THREAD:
         return NO_DMS  # the turn notice mentions them in the thread
     quiet = prefs.quiet_until(delivery.svc.clock()) is not None  # it arrives, but buzzes nobody
-    async with delivery.turns.hold(notice.match_id, seat, delivery.svc.seat_fence):  # one writer at a time: seat_turns.py
-        previous = await delivery.read_seat_turn(notice.match_id, seat, before_id=notice.id)
-        if previous is None:
-            return "skipped"
-        turn = previous.about(notice.id, payload)
-        late = None if turn.live else turn_dm.its_choice(turn)
-        if turn.subject is None or not (turn.live or (late is not None and late.by != "player")):
-            return SUPERSEDED
-        # (a prompt the AI answered before it went out still comes, saying what the AI chose)
-        head = [inert(line) for line in payload.get("news") or []]
-        before = previous.subject
-        in_place = bool(payload.get("in_place")) and before is not None
-        if in_place and turn_dm.its_choice(previous, until=turn.subject.version) is not None:
-            head += turn_dm.outcome(previous, until=turn.subject.version)
-        rendered = turn_dm.render(turn, head)
-        files: list[discord.File] = []
-        newer = previous.newer_prompt(notice.id)  # as read with the turn
-        if turn_dm.asked(turn).secret and payload.get("view"):
-            png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
-            files.append(discord.File(io.BytesIO(png), "you.png"))
-            await delivery.ensure_lease()
-            if in_place and not newer:  # the drawing took a while: a newer prompt may have come
-                newer = await delivery.svc.newer_prompt(notice.match_id, seat, notice.id)
-        if in_place and before is not None and before.dm is not None:
-            if newer:
-                return str(before.dm)  # the newer prompt edits this same message: never show an older one
-            edited = await _edit_dm(delivery, notice, before.dm, _linked(delivery, turn, rendered), rendered.view, files)
-            if edited is not None:
-                if edited.isdigit():
-                    turn_dm.remember(delivery.turns.shown, int(edited), rendered, head, [])
-                    await _close_superseded_reminders(delivery, previous, turn.subject.version)
-                return edited
-        ref = await delivery.send_dm(notice, _linked(delivery, turn, rendered), view=rendered.view, files=files, silent=quiet)
-        if ref is not None and ref.isdigit():
-            turn_dm.remember(delivery.turns.shown, int(ref), rendered, head, [])
-            if before is not None and before.dm is not None and before.dm != int(ref):
-                await _finalize(delivery, previous, until=turn.subject.version)
-            await _close_superseded_reminders(delivery, previous, turn.subject.version)
-        return ref
+    async with delivery.turns.hold(notice.match_id, seat, delivery.svc.seat_fence) as fence:  # one writer at a time: seat_turns.py
+        ref = await _prompt_held(delivery, notice, seat, quiet)
+    if lost(fence):
+        await reconcile_seat(delivery, notice.match_id, seat, again=True)
+    return ref
+
+
+async def _prompt_held(delivery: TurnDms, notice: Notice, seat: int, quiet: bool) -> str | None:
+    """`dm_prompt`'s read and write, made holding the seat's turn."""
+    payload = notice.payload
+    previous = await delivery.read_seat_turn(notice.match_id, seat, before_id=notice.id)
+    if previous is None:
+        return "skipped"
+    turn = previous.about(notice.id, payload)
+    late = None if turn.live else turn_dm.its_choice(turn)
+    if turn.subject is None or not (turn.live or (late is not None and late.by != "player")):
+        return SUPERSEDED
+    # (a prompt the AI answered before it went out still comes, saying what the AI chose)
+    head = [inert(line) for line in payload.get("news") or []]
+    before = previous.subject
+    in_place = bool(payload.get("in_place")) and before is not None
+    if in_place and turn_dm.its_choice(previous, until=turn.subject.version) is not None:
+        head += turn_dm.outcome(previous, until=turn.subject.version)
+    rendered = turn_dm.render(turn, head)
+    files: list[discord.File] = []
+    newer = previous.newer_prompt(notice.id)  # as read with the turn
+    if turn_dm.asked(turn).secret and payload.get("view"):
+        png = await drawing.draw_private(str(payload.get("game")), payload["view"], turn.names)
+        files.append(discord.File(io.BytesIO(png), "you.png"))
+        await delivery.ensure_lease()
+        if in_place and not newer:  # the drawing took a while: a newer prompt may have come
+            newer = await delivery.svc.newer_prompt(notice.match_id, seat, notice.id)
+    if in_place and before is not None and before.dm is not None:
+        if newer:
+            return str(before.dm)  # the newer prompt edits this same message: never show an older one
+        edited = await _edit_dm(delivery, notice, before.dm, _linked(delivery, turn, rendered), rendered.view, files)
+        if edited is not None:
+            if edited.isdigit():
+                turn_dm.remember(delivery.turns.shown, int(edited), rendered, head, [])
+                await _close_superseded_reminders(delivery, previous, turn.subject.version)
+            return edited
+    ref = await delivery.send_dm(notice, _linked(delivery, turn, rendered), view=rendered.view, files=files, silent=quiet)
+    if ref is not None and ref.isdigit():
+        turn_dm.remember(delivery.turns.shown, int(ref), rendered, head, [])
+        if before is not None and before.dm is not None and before.dm != int(ref):
+            await _finalize(delivery, previous, until=turn.subject.version)
+        await _close_superseded_reminders(delivery, previous, turn.subject.version)
+    return ref
 
 async def last_to_choose(delivery: TurnDms, notice: Notice) -> str:
     """The one seat still choosing is told that everyone waits for it, on its open prompt: its
@@ -153,11 +165,28 @@ async def last_to_choose(delivery: TurnDms, notice: Notice) -> str:
     or whose step moved on, is not told, and its DM is not re-opened)."""
     return await reconcile_seat(delivery, notice.match_id, seat_of(notice)) or "skipped"
 
-async def reconcile_seat(delivery: TurnDms, match_id: int, seat: int) -> str | None:
-    """Edit the seat's turn DM if what it shows is no longer what the match says; its ref."""
-    async with delivery.turns.hold(match_id, seat, delivery.svc.seat_fence):
-        turn = await delivery.read_seat_turn(match_id, seat)
-        return None if turn is None else await _bring_up_to_date(delivery, turn)
+async def reconcile_seat(delivery: TurnDms, match_id: int, seat: int, again: bool = False) -> str | None:
+    """Edit the seat's turn DM if what it shows is no longer what the match says; its ref.
+    ``again``: a write made without the fence held throughout came before, so what this process
+    remembers the DM shows may be wrong: it is written from this read whatever it remembers.
+    Written again while this write's own fence is lost (at most WRITES times)."""
+    ref: str | None = None
+    for _ in range(WRITES):
+        async with delivery.turns.hold(match_id, seat, delivery.svc.seat_fence) as fence:
+            turn = await delivery.read_seat_turn(match_id, seat)
+            if turn is not None and again:
+                _forget(delivery, turn)
+            ref = None if turn is None else await _bring_up_to_date(delivery, turn)
+        if not lost(fence):
+            return ref
+        again = True
+    return ref
+
+
+def _forget(delivery: TurnDms, turn: SeatTurn) -> None:
+    """Forget what the seat's turn DM was last written as: the next write renders it in full."""
+    if turn.subject is not None and turn.subject.dm is not None:
+        delivery.turns.shown.pop(turn.subject.dm, None)
 
 async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> list[int]:
     """Bring every seat's turn DM of the match up to date from one read of all seats' turns,
@@ -165,12 +194,16 @@ async def reconcile_seats(delivery: TurnDms, match_id: int, held: list[int]) -> 
     it. A seat not held whose DM that read finds out of date is brought up to date on its own
     (``reconcile_seat``: read again under its hold), so no write shows an older match than
     another writer did. Returns the seats players hold now (the ones to hold next time)."""
-    async with delivery.turns.hold_seats(match_id, held, delivery.svc.seats_fence):
+    async with delivery.turns.hold_seats(match_id, held, delivery.svc.seats_fence) as fence:
         turns = await delivery.read_seat_turns(match_id)
         for seat, turn in sorted(turns.items()):
             if seat in held and _out_of_date(delivery, turn) and not _next_prompt_comes(delivery, turn):
                 await delivery.ensure_lease()  # paused past the lease meanwhile: the holder writes them
                 await _bring_up_to_date(delivery, turn)
+    if lost(fence):  # another process may have written the held seats' DMs meanwhile
+        for seat in sorted(set(held) & set(turns)):
+            await delivery.ensure_lease()
+            await reconcile_seat(delivery, match_id, seat, again=True)
     for seat, turn in sorted(turns.items()):
         if seat not in held and _out_of_date(delivery, turn) and not _next_prompt_comes(delivery, turn):
             await delivery.ensure_lease()

@@ -45,15 +45,16 @@ class SeatTurns:
     @contextlib.asynccontextmanager
     async def hold(self, match_id: int, seat: int,
                    across: Callable[[int, int], AbstractAsyncContextManager[object]] | None = None,
-                   ) -> AsyncIterator[None]:
+                   ) -> AsyncIterator[object]:
         """Write to the seat's prompt DM with nobody else in this process writing to it (and,
-        with ``across``, the seat's fence: nobody in another process either)."""
+        with ``across``, the seat's fence: nobody in another process either). Yields what the
+        fence yields (see `lost`), None without one."""
         key = (match_id, seat)
         lock, users = self._locks.get(key, (asyncio.Lock(), 0))
         self._locks[key] = (lock, users + 1)
         try:
-            async with lock, across(match_id, seat) if across else contextlib.nullcontext():
-                yield
+            async with lock, across(match_id, seat) if across else contextlib.nullcontext() as fence:
+                yield fence
         finally:
             lock, users = self._locks[key]
             if users <= 1:
@@ -66,16 +67,24 @@ class SeatTurns:
     @contextlib.asynccontextmanager
     async def hold_seats(self, match_id: int, seats: list[int],
                          across: Callable[[int, list[int]], AbstractAsyncContextManager[object]] | None = None,
-                         ) -> AsyncIterator[None]:
+                         ) -> AsyncIterator[object]:
         """``hold`` several seats of a match at once, taken in seat order (every holder of
         several takes them so, and the others hold one: nobody waits in a circle); with
-        ``across``, the fence on all of them."""
+        ``across``, the fence on all of them (yielded, as `hold` does)."""
         async with contextlib.AsyncExitStack() as stack:
             for seat in sorted(set(seats)):
                 await stack.enter_async_context(self.hold(match_id, seat))
+            fence = None
             if across is not None and seats:
-                await stack.enter_async_context(across(match_id, sorted(set(seats))))
-            yield
+                fence = await stack.enter_async_context(across(match_id, sorted(set(seats))))
+            yield fence
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+def lost(fence: object) -> bool:
+    """Whether a fence held through a read and a write turned out not to be held throughout
+    (PostgreSQL ends a transaction idle 10 s): another process may have written the seat's DM
+    between them, so what this process remembers it shows may be wrong."""
+    return fence is not None and getattr(fence, "kept", True) is False
