@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
+
+from sqlalchemy import event
 
 import engine
 from bot.service import MatchInfo, MatchService
@@ -50,3 +54,21 @@ async def log_and_state(store: Store, match_id: int) -> tuple[list[Choice], dict
 def replay_log(log: list[Choice], seats: int, rounds: int, seed: int) -> dict[str, Any]:
     state = engine.replay("toy", seats, {"rounds": rounds}, seed, [(c.seat, c.payload) for c in log])
     return state.model_dump(mode="json")
+
+
+@contextmanager
+def recorded(store: Store) -> Iterator[list[str]]:
+    """The SQL statements sent while the block runs, on the write and the read engine."""
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+    for sync_engine in engines:
+        event.listen(sync_engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        for sync_engine in engines:
+            event.remove(sync_engine, "before_cursor_execute", record)

@@ -5,35 +5,15 @@ not on the open prompt, or a choice refused, leaves nothing written."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from bot.service import MatchService
 from bot.service.play import NotPending
 from bot.service.types import PendingPrompt
 from db import Store
-from tests.service.helpers import BOB, CAROL, HOST, lobby
-
-
-@contextmanager
-def recorded(store: Store) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", record)
+from tests.service.helpers import BOB, CAROL, HOST, lobby, recorded
 
 
 async def test_a_click_judged_in_its_transaction_reads_nothing_before_it(svc: MatchService, store: Store) -> None:

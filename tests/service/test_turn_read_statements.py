@@ -5,11 +5,6 @@ the seat's choices in the log after that prompt, nothing more, nothing less."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import event
 from sqlmodel import col, select
 
 from bot.service import MatchService
@@ -17,7 +12,7 @@ from bot.service.outbox import Fence, Mark, MarksWrite
 from db import Store
 from db.models import Choice
 from tests.service.conftest import Clock
-from tests.service.helpers import BOB, CAROL, HOST, lobby, play_choice
+from tests.service.helpers import BOB, CAROL, HOST, lobby, play_choice, recorded
 
 TURN_READ = 3
 """BEGIN, the match with its seats and deadline, the outbox's part of the seat with its choices
@@ -25,23 +20,6 @@ TURN_READ = 3
 MARKED_TURN_READ = 4
 """The same, with the waiting marks' UPDATE in its transaction; it was six (BEGIN and the
 UPDATE on their own, then the read)."""
-
-
-@contextmanager
-def recorded(store: Store) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", record)
 
 
 async def logged_choices(store: Store, match_id: int, seat: int, after: int) -> list[tuple[int, str, str]]:
