@@ -7,7 +7,6 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from bot.service import MatchService, Notice
 from bot.service import quiet_hours as qh
@@ -16,7 +15,7 @@ from bot.service.notify_prefs import merged
 from bot.service.types import Place
 from db import Match, Store
 from tests.service.conftest import Clock
-from tests.service.helpers import BOB, CAROL, CHANNEL, DAVE, GUILD, HOST, lobby
+from tests.service.helpers import BOB, CAROL, CHANNEL, DAVE, GUILD, HOST, lobby, recorded
 
 BERLIN = qh.QuietHours(time(23, 0), time(8, 0), "Europe/Berlin")
 
@@ -120,19 +119,8 @@ async def test_a_delivery_batch_reads_no_settings_when_nobody_on_the_server_has_
     defaults (what asking gives) in its one statement, and reads no settings; a server-wide
     setting of anyone, even of a player of another match there, brings the read back."""
     info = await lobby(svc, [HOST, BOB])
-    statements: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
-    for engine in engines:
-        event.listen(engine, "before_cursor_execute", record)
-    try:
+    with recorded(store) as statements:
         batch = await svc.next_batch(info.id)
-    finally:
-        for engine in engines:
-            event.remove(engine, "before_cursor_execute", record)
     assert any(n.kind == "prompt" for n in batch.notices)
     assert batch.defaults and batch.prefs == {}
     assert len(statements) <= 2, statements  # BEGIN and the notices
