@@ -24,7 +24,9 @@ bot drew nothing in its own threads).
   no GET /users/{id} and no POST /users/@me/channels per DM);
 - `wide-gate`: the outbox's 16 send slots (`PARALLEL_SENDS` in bot/discord/delivery.py) made 4,096,
   so a send that discord.py holds back for a full rate-limit bucket no longer keeps a slot
-  from the sends of other channels (what taking the slot only around the request itself would give).
+  from the sends of other channels (what taking the slot only around the request itself would give);
+- `uvloop`: the bot's event loop is uvloop's (libuv) instead of asyncio's own (what running the
+  bot on uvloop would give; uvloop must be installed).
 """
 
 from __future__ import annotations
@@ -117,9 +119,13 @@ class Probe:
 
     def try_fixes(self, names: set[str]) -> None:
         """Patch in the proposed fixes named (see the module docstring)."""
-        unknown = names - {"static-cache", "dm-cache", "wide-gate"}
+        unknown = names - {"static-cache", "dm-cache", "wide-gate", "uvloop"}
         if unknown:
             raise SystemExit(f"unknown WARHOST_PROBE_TRY entries: {sorted(unknown)}")
+        if "uvloop" in names:
+            import uvloop
+
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
         if "static-cache" in names:
             from render.tinybigwars import board
 
