@@ -62,7 +62,7 @@ class Announcements(ServiceParts):
             shown = {id(e) for e in noise.channel_lines(ctx.events)}
             end_label = self._phase_label(ctx, final, written)
             opening = ctx.start_state if ctx.start_state is not None else ctx.set_up
-            start_view = None if opening is None else ctx.game.view(opening, None)
+            start_view = None if opening is None else ctx.view(opening, None)
             start_label = fill(str((start_view or {}).get("phase_label") or ""), written)
             parts = phase_notices.stretches(
                 ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None, start_label, end_label)
@@ -124,7 +124,7 @@ class Announcements(ServiceParts):
             ctx.notice("prompt", PromptNotice(
                 text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
                 names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
-                prompt=prompt.model_dump(mode="json"), view=ctx.game.view(running, seat.seat_no),
+                prompt=prompt.model_dump(mode="json"), view=ctx.view(running, seat.seat_no),
                 in_place=in_place, news=private.pop(seat.seat_no, []),
                 choice=ctx.actor_choice if seat.seat_no == ctx.actor else None,
             ), user_id=seat.user_id, seat=seat.seat_no)
@@ -153,14 +153,14 @@ class Announcements(ServiceParts):
         ``final``, the transaction's last state, for an event after every recorded phase end."""
         for count, state in ctx.phase_states:
             if count > event_index:
-                return ctx.game.view(state, None)
-        return ctx.game.view(final, None)
+                return ctx.view(state, None)
+        return ctx.view(final, None)
 
     def _phase_label(self, ctx: MatchTransaction, state: eng.State | None, written: list[str]) -> str:
         """The heading of the phase a state is in ("Round 2 - Hero Activation")."""
         if state is None:
             return ""
-        return fill(str(ctx.game.view(state, None).get("phase_label") or ""), written)
+        return fill(str(ctx.view(state, None).get("phase_label") or ""), written)
 
     def _text_names(self, names: list[str]) -> list[str]:
         """Seat names as they are written into texts (see ``name_text``)."""

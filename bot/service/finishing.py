@@ -51,6 +51,7 @@ async def conclude(ctx: MatchTransaction, state: eng.State, result: eng.Result,
     names = ctx.names()
     ctx.notice("result", ResultNotice(
         text=result_text(ctx.game, result, [name_text(n) for n in names], wording),
-        game=ctx.match.game, names=names, view=ctx.game.view(state, None), result=ctx.values["result"]))
-    await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, state, result, ctx.now)
+        game=ctx.match.game, names=names, view=ctx.view(state, None), result=ctx.values["result"]))
+    await record_finish(ctx.session, ctx.match, ctx.seats, ctx.game, state, result, ctx.now,
+                        view=ctx.view(state, None))
     ctx.notice(REPLAY_NOTICE, ReplayNotice(text=f"Replay of this {ctx.game.title} match, phase by phase."))

@@ -69,6 +69,8 @@ class MatchTransaction:
     fingerprints: dict[int, tuple[eng.Prompt, str]] = field(default_factory=dict, repr=False)
     """Prompts fingerprinted in this transaction, by object (play.py's ``_reissue``): a state's
     prompts are built once, and its seats' versions are given out up to three times a change."""
+    views: dict[tuple[int, int | None], tuple[eng.State, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    """Views built in this transaction, by (state object, seat): see ``view``."""
 
     async def deadline(self) -> Deadline | None:
         """The match's deadline, read once per transaction. Holding the row matters too: the
@@ -114,6 +116,19 @@ class MatchTransaction:
         if self.prompted is not self.state:
             self.open_prompts, self.prompted = self.game.prompts(self.state), self.state
         return list(self.open_prompts)
+
+    def view(self, state: eng.State, seat: int | None) -> dict[str, Any]:
+        """``game.view(state, seat)``, built once per state and seat in this transaction: a
+        change asks for the public view of its last state up to five times (the phase labels,
+        the phase post's map, the turn heads-up, the result) and for the actor's view twice (its
+        reply and its next prompt), and a view costs more than a rules step. Keyed by the state
+        object, which the service never changes in place (each choice makes a new one); the state
+        is held with its view so its id is not reused. Callers must not change the view."""
+        key = (id(state), seat)
+        found = self.views.get(key)
+        if found is None or found[0] is not state:
+            found = self.views[key] = (state, self.game.view(state, seat))
+        return found[1]
 
     def notice(self, kind: str, payload: Payload, *, user_id: int | None = None, seat: int | None = None) -> None:
         """Queue a notice; ``user_id`` (and its ``seat``) for a DM, else it goes to the match channel."""

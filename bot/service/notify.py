@@ -167,11 +167,11 @@ class NotifyService(Transactions):
         before = ctx.game.prompts(ctx.start_state)
         if len(before) == 1 and before[0].seat == asked[0].seat:
             return
-        now_standing = ctx.game.standing(ctx.game.view(ctx.state, None))
+        now_standing = ctx.game.standing(ctx.view(ctx.state, None))
         turn = now_standing.turn
         if turn is None or turn != asked[0].seat:
             return
-        if turn == ctx.game.standing(ctx.game.view(ctx.start_state, None)).turn:
+        if turn == ctx.game.standing(ctx.view(ctx.start_state, None)).turn:
             return  # the same seat's turn goes on (another seat answered in its middle, a fight's energy)
         order = now_standing.order
         if turn not in order or order.index(turn) + 1 >= len(order):

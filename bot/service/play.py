@@ -162,7 +162,7 @@ class Play(Transactions):
         deadline = await ctx.deadline()
         return PendingPrompt(
             match_id=ctx.match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
-            deadline=deadline.due_at if deadline else None, seat_view=ctx.game.view(ctx.state, seat.seat_no),
+            deadline=deadline.due_at if deadline else None, seat_view=ctx.view(ctx.state, seat.seat_no),
             names=ctx.names(), undo_mark=ctx.match.undo_mark,
         )
 

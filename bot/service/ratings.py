@@ -107,16 +107,18 @@ def rated_match(match: Match, seats: list[Seat], game: eng.Game) -> bool:
 
 
 async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], game: eng.Game, state: eng.State,
-                        result: eng.Result, now: datetime) -> MatchRecord | None:
+                        result: eng.Result, now: datetime, view: dict[str, Any] | None = None) -> MatchRecord | None:
     """Write the match's record and update its players' ratings, in the caller's transaction.
-    Returns None (and changes nothing) if the match was recorded before."""
+    Returns None (and changes nothing) if the match was recorded before. ``view``: the final
+    state's public view, when the caller has it already."""
     match_id = row_id(match)
     if await session.get(MatchRecord, match_id) is not None:
         return None
     conceded = {c.seat_no: c for c in await concessions(session, match_id)}
     seats = [Seat(match_id=match_id, seat_no=s.seat_no, user_id=conceded[s.seat_no].user_id, name=conceded[s.seat_no].name)
              if s.seat_no in conceded else s for s in seats]  # a conceded seat is its player's loss
-    view = game.view(state, None)
+    if view is None:
+        view = game.view(state, None)
     rated = rated_match(match, seats, game)
     record = MatchRecord(match_id=match_id, guild_id=match.guild_id, game=match.game, finished_at=now,
                          rounds=_rounds(view), choices=match.step, reason=result.reason, draw=result.draw,

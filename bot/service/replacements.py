@@ -199,7 +199,7 @@ class Replacements(Transactions):
                 text=(f"You now play {label} of this {ctx.game.title} match in <#{ctx.match.channel_id}>, in place "
                       f"of {former}. Your seat's private panel is below; your decisions come here as DMs "
                       f"(or use {self.wording.command(ACT)} in the match's channel)."),
-                game=ctx.match.game, names=ctx.names(), view=ctx.game.view(ctx.state, seat.seat_no)),
+                game=ctx.match.game, names=ctx.names(), view=ctx.view(ctx.state, seat.seat_no)),
                 user_id=user_id, seat=seat.seat_no)
             return lambda: SeatTaken(ctx.match_id, seat.seat_no, before, ctx.game.title, ctx.match.channel_id)
 
@@ -306,12 +306,12 @@ class Replacements(Transactions):
             deadline.step = max(deadline.step, seat.prompt_version)
 
     def _round_now(self, ctx: MatchTransaction) -> int | None:
-        return None if ctx.state is None else round_of(ctx.game.view(ctx.state, None))
+        return None if ctx.state is None else round_of(ctx.view(ctx.state, None))
 
     def _first_round(self, ctx: MatchTransaction) -> int | None:
         """The round the match started in (its setup, from its seed)."""
         state = ctx.game.setup(len(ctx.seats), eng.parse_options(ctx.game, ctx.match.options), ctx.match.seed)
-        return round_of(ctx.game.view(state, None))
+        return round_of(ctx.view(state, None))
 
     def _replacement_lobby(self, ctx: MatchTransaction, text: str) -> None:
         """The lobby post shows the change at once (its Take seat button comes and goes with it)."""

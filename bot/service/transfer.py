@@ -236,7 +236,7 @@ async def _resume(service: Any, match_id: int, choices: int) -> None:
         ctx.changed = True
         line = f"This match was moved here from another bot: its {choices} choices are replayed, play goes on."
         ctx.notice("phase", PhaseNotice(text=service.wording.strong(line), label=line, events=[line],
-                                        standalone=True, game=ctx.match.game, view=ctx.game.view(ctx.state, None),
+                                        standalone=True, game=ctx.match.game, view=ctx.view(ctx.state, None),
                                         names=ctx.names()))
         await service._settle(ctx)
 

@@ -281,7 +281,7 @@ class UndoService(Transactions):
                            names_of(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."
         ctx.notice("phase", PhaseNotice(text=f"{self.wording.strong(line)}\n{luck}", label=line, events=[luck],
-                                        standalone=True, game=match.game, view=ctx.game.view(ctx.state, None),
+                                        standalone=True, game=match.game, view=ctx.view(ctx.state, None),
                                         names=ctx.names()))
         await self._settle(ctx)
 
