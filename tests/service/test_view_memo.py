@@ -1,10 +1,12 @@
-"""A transaction builds each view once: the public view of a state and a seat's own view are
-asked for by several of a change's notices (phase labels, the phase post's map, the turn
-heads-up, the actor's reply and next prompt), and a view costs more than the rules' step.
-The notices must still carry the view of the state they describe."""
+"""A change builds each view once: the public view of its last state and a seat's own view are
+asked for by several of its notices (phase labels, the phase post's map, the turn heads-up, the
+actor's reply and next prompt), and a view costs more than a rules step. The notices must
+still carry the view of the state they describe."""
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -19,8 +21,8 @@ HOST = 1
 
 
 @pytest.mark.parametrize("key", KEYS)
-async def test_an_all_ai_start_builds_each_view_once(tmp_path: Any, key: str,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_players_choice_builds_each_view_once(tmp_path: Any, key: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     game = engine.get(key)
     built: Counter[tuple[int, int | None]] = Counter()
     kept: list[Any] = []  # every state asked about stays alive, so no two share an id
@@ -35,18 +37,29 @@ async def test_an_all_ai_start_builds_each_view_once(tmp_path: Any, key: str,
     try:
         svc = MatchService(store, holder="test")
         seats, options = table_of(key), short(key, rounds=2)
-        await svc.create(None, 77, HOST, "host", key, options, max_seats=seats, seed=5, host_plays=False)
-        for _ in range(seats):
+        info = await svc.create(None, 77, HOST, "host", key, options, max_seats=seats, seed=5)
+        for _ in range(seats - 1):
             await svc.add_ai(77, HOST)
-        monkeypatch.setattr(game, "view", counted)
-        await svc.start(77, HOST)  # the whole all-AI match is played in this one transaction
-        monkeypatch.undo()
-        notices = await svc.outbox(100_000)
+        await svc.start(77, HOST)
+        heuristic, rng = game.policies()["heuristic"], random.Random(5)
+        changes = repeated = 0
+        for _ in range(12):
+            pending = await svc.pending_prompt(info.id, HOST)
+            if pending is None:
+                break
+            _match, _seats, state, _deadline = await svc._read(info.id)
+            choice = engine.decide(game, heuristic, state, pending.prompt, rng)
+            built.clear()
+            monkeypatch.setattr(game, "view", counted)
+            await svc.submit(info.id, HOST, choice, version=pending.version)
+            monkeypatch.undo()
+            changes += 1
+            repeated += sum(count > 1 for count in built.values())
+            prompts = [n for n in await svc.outbox(100_000) if n.kind == "prompt" and n.user_id == HOST]
+            if await svc.pending_prompt(info.id, HOST) is not None:  # its DM shows the state as committed
+                shown = json.loads(json.dumps(await svc.seat_view(info.id, HOST)))
+                assert prompts[-1].payload["view"] == shown
     finally:
         await store.close()
-    assert len(built) > 4
-    assert max(built.values()) == 1, [count for count in built.values() if count > 1]
-    # the result's map is the final state's public view, the same object the last labels read
-    result = next(n for n in notices if n.kind == "result")
-    final = next(state for state in reversed(kept) if game.result(state) is not None)
-    assert result.payload["view"] == view(final, None)
+    assert changes >= 3
+    assert repeated == 0
