@@ -359,7 +359,7 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
         f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {counted(minions, 'minion')}{free}.",
         data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
     )
-    if any(other != seat for other in s.present(to)):
+    if any(other != seat for other in there):  # the move brought only the mover's own units
         if holder is not None:
             s.loc(to).held_by = holder
         s.after_combat = "activation"

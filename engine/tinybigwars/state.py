@@ -148,9 +148,11 @@ class Turn(_M):
     """Destination chosen, waiting for the escort count."""
 
 
-_POSITIONS: dict[tuple[str, str], int] = {}
-"""(map, location id) -> its index in ``locations`` as last found: a hint, always checked."""
-_MAX_POSITIONS = 4096
+_LAST_PLACES: list[tuple[list[Location], int, dict[str, Location]] | None] = [None]
+"""The locations list looked up last, its length and its locations by id: a match keeps the
+same list and the same Location objects all along (the rules change a location's fields,
+never swap one location for another), so the dict stays right for as long as that list
+object is the state's with the same length. One is kept, as for `hero_index`."""
 
 
 class TBWState(State):
@@ -178,19 +180,8 @@ class TBWState(State):
     draw: bool = False
 
     def loc(self, node: str) -> Location:
-        """The location ``node``: where it sat last time on this map, checked, else searched
-        (rules look locations up tens of times a choice)."""
-        locations = self.locations
-        position = _POSITIONS.get((self.map, node))
-        if position is not None and position < len(locations) and locations[position].id == node:
-            return locations[position]
-        for position, loc in enumerate(locations):
-            if loc.id == node:
-                if len(_POSITIONS) >= _MAX_POSITIONS:
-                    _POSITIONS.clear()
-                _POSITIONS[(self.map, node)] = position
-                return loc
-        raise KeyError(node)
+        """The location ``node`` (rules look locations up tens of times a choice)."""
+        return places(self)[node]
 
     def hero(self, hero_id: str) -> Hero:
         for h in self.heroes:
@@ -242,6 +233,15 @@ class TBWState(State):
     def neighbours(self, node: str) -> list[str]:
         """Adjacent locations, in the order of ``locations``."""
         return list(topology(self).neighbours(node))
+
+
+def places(state: TBWState) -> dict[str, Location]:
+    """The locations of ``state`` by id (read it, never change it)."""
+    locations = state.locations
+    last = _LAST_PLACES[0]
+    if last is None or last[0] is not locations or last[1] != len(locations):
+        last = _LAST_PLACES[0] = (locations, len(locations), {loc.id: loc for loc in locations})
+    return last[2]
 
 
 class HeroIndex:

@@ -18,7 +18,7 @@ from engine.tinybigwars.board import (
     location_coins,
     location_influence,
 )
-from engine.tinybigwars.state import Hero, TBWState, Topology, topology
+from engine.tinybigwars.state import Hero, TBWState, Topology, hero_index, places, topology
 
 HIT_PER_DIE = 0.5
 """A 5 scores 1 and a 6 scores 2: half a hit per die on average."""
@@ -72,13 +72,11 @@ class Snapshot:
 
     def __init__(self, state: TBWState) -> None:
         self._state = state
-        self._locations = {loc.id: loc for loc in state.locations}
+        # the state's own indexes, shared: the AI never changes the state, so they stay right
+        self._locations = places(state)
         self._presence: dict[str, list[int]] | None = None
         self._present: dict[str, list[int]] = {}
-        self._heroes: dict[str, list[Hero]] = {}
-        for h in state.heroes:
-            if not h.defeated and h.location is not None:
-                self._heroes.setdefault(h.location, []).append(h)
+        self._heroes = hero_index(state).heroes
         self._stacks: dict[tuple[str, int], list[Hero]] = {}
         self._sums: dict[str, dict[int, Stack]] = {}
         self._topology = topology(state)
