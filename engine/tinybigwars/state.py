@@ -20,9 +20,12 @@ LOG_FIELD = "last_events"
 def _set_field(model: BaseModel, name: str, value: object) -> None:
     """Setting a field as pydantic does for these models (no assignment validation, not
     frozen: store it and mark it set), without pydantic's per-call dispatch; rules set fields
-    about ten times a choice. Anything else goes through pydantic."""
-    if name in type(model).__pydantic_fields__:
-        model.__dict__[name] = value
+    about ten times a choice. A model's ``__dict__`` holds its declared fields and nothing
+    else (extras are forbidden, none has private attributes), so a name found there is a field.
+    Anything else goes through pydantic."""
+    values = model.__dict__
+    if name in values:
+        values[name] = value
         model.__pydantic_fields_set__.add(name)
     else:
         BaseModel.__setattr__(model, name, value)
@@ -155,6 +158,12 @@ never swap one location for another), so the dict stays right for as long as tha
 object is the state's with the same length. One is kept, as for `hero_index`."""
 
 
+_LAST_HERO_IDS: list[tuple[list[Hero], int, dict[str, Hero]] | None] = [None]
+"""The heroes list looked up last, its length and its heroes by id: the rules only append
+heroes to the list and never swap one for another (as for `HeroIndex`), and a hero's id never
+changes."""
+
+
 class TBWState(State):
     __setattr__ = _set_field
 
@@ -184,10 +193,18 @@ class TBWState(State):
         return places(self)[node]
 
     def hero(self, hero_id: str) -> Hero:
-        for h in self.heroes:
-            if h.id == hero_id:
-                return h
-        raise KeyError(hero_id)
+        """The hero ``hero_id`` (the first of that id, as a scan finds it)."""
+        heroes = self.heroes
+        last = _LAST_HERO_IDS[0]
+        if last is None or last[0] is not heroes or last[1] != len(heroes):
+            by_id: dict[str, Hero] = {}
+            for h in heroes:
+                by_id.setdefault(h.id, h)
+            last = _LAST_HERO_IDS[0] = (heroes, len(heroes), by_id)
+        found = last[2].get(hero_id)
+        if found is None:
+            raise KeyError(hero_id)
+        return found
 
     def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
         """The heroes standing at ``node`` (of ``seat`` only, when given), in ``heroes`` order."""
