@@ -149,7 +149,7 @@ def _can_activate(s: TBWState, seat: int) -> bool:
         not clan_seat.eliminated
         and not clan_seat.passed
         and clan_seat.activations < MAX_ACTIVATIONS
-        and any(not h.activated for h in s.live_heroes(seat))
+        and any(h.seat == seat and not h.defeated and not h.activated for h in s.heroes)
     )
 
 

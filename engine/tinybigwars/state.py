@@ -243,9 +243,17 @@ class TBWState(State):
         return out
 
     def controller(self, node: str) -> int | None:
-        """The only seat with units here; None when neutral or contested."""
-        present = self.present(node)
-        return present[0] if len(present) == 1 else None
+        """The only seat with units here; None when neutral or contested (`present` read
+        without building its list: rules ask it several times a choice)."""
+        minions = self.loc(node).minions
+        with_heroes = hero_index(self).seats.get(node, ())
+        found = None
+        for seat in range(self.seats_n):
+            if minions[seat] > 0 or seat in with_heroes:
+                if found is not None:
+                    return None
+                found = seat
+        return found
 
     def neighbours(self, node: str) -> list[str]:
         """Adjacent locations, in the order of ``locations``."""
