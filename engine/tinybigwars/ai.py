@@ -236,7 +236,8 @@ class HeuristicPolicy:
     def _bring(self, state: TBWState, seat: int, hero: Hero, to: str) -> int:
         """Minions to take along: all but one holder (none when another hero stays). It
         depends on ``to`` only through whether a fight waits there: once per decision each."""
-        fight = any(other != seat for other in state.present(to))
+        there = state.present(to)
+        fight = bool(there) and there != [seat]  # another clan's units wait there
         memo = decision_memo(state)
         key = ("bring", seat, hero.id, fight)
         found = memo.get(key)

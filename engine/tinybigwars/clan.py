@@ -26,13 +26,15 @@ from engine.tinybigwars.state import LOG_FIELD, TBWState
 from engine.words import counted
 
 
-def begin(s: TBWState, events: list[Event]) -> None:
+def begin(s: TBWState, events: list[Event], presence: dict[str, list[int]] | None = None) -> None:
     """Start of the Clan Phase: energy, location effects, coins; clans with nothing to do are done.
 
-    Who controls what is read once: nothing here moves a unit off a location or onto one
-    another clan holds (a free minion joins its own clan's hold).
+    Who controls what is read once (``presence``: the state's, when the caller has it):
+    nothing here moves a unit off a location or onto one another clan holds (a free minion
+    joins its own clan's hold).
     """
-    owners = {node: seats[0] if len(seats) == 1 else None for node, seats in s.presence().items()}
+    owners = {node: seats[0] if len(seats) == 1 else None
+              for node, seats in (s.presence() if presence is None else presence).items()}
     held: dict[int, list[str]] = {clan.seat: [] for clan in s.seats}
     for node, owner in owners.items():
         if owner is not None:

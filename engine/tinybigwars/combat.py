@@ -179,7 +179,8 @@ def resolve(state: TBWState, events: list[Event]) -> bool:
     minions = loc.minions
     spends = [sp or _NO_SPEND for sp in combat.spend]
     # who fights here does not change before `finish`: spends drain energy, hits lower health
-    heroes = {seat: state.heroes_at(node, seat) for seat in seats}
+    here = state.heroes_at(node)
+    heroes = {seat: [h for h in here if h.seat == seat] for seat in seats}
     for seat, sp in zip(seats, spends, strict=True):
         _drain_energy(heroes[seat], sp.attack + sp.guard)
     sizes = {seat: minions[seat] + len(heroes[seat]) for seat in seats}
@@ -254,13 +255,16 @@ def finish(state: TBWState, events: list[Event]) -> bool:
     combat = state.combat
     assert combat is not None
     node = combat.location
+    standing = []
     for h in state.heroes_at(node):
         if h.health <= 0:
             h.defeated = True
             h.location = None
             emit(state, LOG_FIELD, events, "hero_defeated", f"{hero_name(h)} is defeated.", data={"hero": h.id})
+        else:
+            standing.append(h)
     for seat in combat.seats:
-        here = state.heroes_at(node, seat)
+        here = [h for h in standing if h.seat == seat]
         if any(hero_card(h).ability == "mend_after_fight" for h in here):
             for h in here:
                 h.health = min(hero_card(h).health, h.health + 1)

@@ -25,7 +25,6 @@ from engine.tinybigwars.answers import (
 )
 from engine.tinybigwars.board import (
     ability_for,
-    controlled,
     hero_card,
     hero_name,
     influence,
@@ -91,10 +90,12 @@ def _reveal_forces(s: TBWState, events: list[Event], rng: random.Random) -> None
 # ----------------------------------------------------------------------------- clan phase
 
 
-def _start_round(s: TBWState, events: list[Event], rng: random.Random) -> None:
+def _start_round(s: TBWState, events: list[Event], rng: random.Random,
+                 presence: dict[str, list[int]] | None = None) -> None:
+    """The next round's Clan Phase (``presence``: the state's, when the caller has it)."""
     s.round += 1
     s.phase = "clan"
-    clan.begin(s, events)
+    clan.begin(s, events, presence)
     if all(clan_seat.clan_done for clan_seat in s.seats):
         _end_clan(s, events, rng)
 
@@ -148,7 +149,7 @@ def _can_activate(s: TBWState, seat: int) -> bool:
         not clan_seat.eliminated
         and not clan_seat.passed
         and clan_seat.activations < MAX_ACTIVATIONS
-        and any(not h.activated for h in s.live_heroes(seat))
+        and any(h.seat == seat and not h.defeated and not h.activated for h in s.heroes)
     )
 
 
@@ -210,7 +211,10 @@ def _submit_activate(flow: Flow[TBWState], seat: int, asked: Asked, ans: Activat
         flow.emit("pass", f"{seat_ref(seat)} passes.")
         _next_turn(s, events, rng)
         return
-    hero = next((h for h in s.heroes if h.id == ans.hero), None)
+    try:
+        hero: Hero | None = s.hero(ans.hero)
+    except KeyError:
+        hero = None
     if hero is None or hero.seat != seat:
         raise IllegalChoice("That hero is not one of yours.")
     if hero.defeated:
@@ -359,7 +363,7 @@ def _do_move(s: TBWState, seat: int, to: str, minions: int, events: list[Event],
         f"{hero_name(hero)} moves from {loc_name(s, origin)} to {loc_name(s, to)} with {counted(minions, 'minion')}{free}.",
         data={"hero": hero.id, "from": origin, "to": to, "minions": minions},
     )
-    if any(other != seat for other in s.present(to)):
+    if any(other != seat for other in there):  # the move brought only the mover's own units
         if holder is not None:
             s.loc(to).held_by = holder
         s.after_combat = "activation"
@@ -413,7 +417,11 @@ def _next_end_fight(s: TBWState, events: list[Event], rng: random.Random) -> Non
 
 
 def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None:
-    held = [controlled(s, seat) for seat in range(s.seats_n)]
+    presence = s.presence()
+    held: list[list[str]] = [[] for _ in range(s.seats_n)]
+    for node, seats in presence.items():
+        if len(seats) == 1:
+            held[seats[0]].append(node)
     scores = [influence(s, seat, held[seat]) for seat in range(s.seats_n)]
     places = [len(nodes) for nodes in held]
     for clan_seat in s.seats:
@@ -431,7 +439,7 @@ def _victory_check(s: TBWState, events: list[Event], rng: random.Random) -> None
         end(s, events, rank(alive, scores, places), "round_limit", scores, summary)
     else:
         emit(s, LOG_FIELD, events, "round_end", f"Round {s.round} over: {summary}.", data={"influence": scores}, phase_end=True)
-        _start_round(s, events, rng)
+        _start_round(s, events, rng, presence)
 
 
 # ----------------------------------------------------------------------------- combat prompts

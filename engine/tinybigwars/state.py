@@ -20,9 +20,12 @@ LOG_FIELD = "last_events"
 def _set_field(model: BaseModel, name: str, value: object) -> None:
     """Setting a field as pydantic does for these models (no assignment validation, not
     frozen: store it and mark it set), without pydantic's per-call dispatch; rules set fields
-    about ten times a choice. Anything else goes through pydantic."""
-    if name in type(model).__pydantic_fields__:
-        model.__dict__[name] = value
+    about ten times a choice. A model's ``__dict__`` holds its declared fields and nothing
+    else (extras are forbidden, none has private attributes), so a name found there is a field.
+    Anything else goes through pydantic."""
+    values = model.__dict__
+    if name in values:
+        values[name] = value
         model.__pydantic_fields_set__.add(name)
     else:
         BaseModel.__setattr__(model, name, value)
@@ -148,9 +151,17 @@ class Turn(_M):
     """Destination chosen, waiting for the escort count."""
 
 
-_POSITIONS: dict[tuple[str, str], int] = {}
-"""(map, location id) -> its index in ``locations`` as last found: a hint, always checked."""
-_MAX_POSITIONS = 4096
+_LAST_PLACES: list[tuple[list[Location], int, dict[str, Location]] | None] = [None]
+"""The locations list looked up last, its length and its locations by id: a match keeps the
+same list and the same Location objects all along (the rules change a location's fields,
+never swap one location for another), so the dict stays right for as long as that list
+object is the state's with the same length. One is kept, as for `hero_index`."""
+
+
+_LAST_HERO_IDS: list[tuple[list[Hero], int, dict[str, Hero]] | None] = [None]
+"""The heroes list looked up last, its length and its heroes by id: the rules only append
+heroes to the list and never swap one for another (as for `HeroIndex`), and a hero's id never
+changes."""
 
 
 class TBWState(State):
@@ -178,25 +189,22 @@ class TBWState(State):
     draw: bool = False
 
     def loc(self, node: str) -> Location:
-        """The location ``node``: where it sat last time on this map, checked, else searched
-        (rules look locations up tens of times a choice)."""
-        locations = self.locations
-        position = _POSITIONS.get((self.map, node))
-        if position is not None and position < len(locations) and locations[position].id == node:
-            return locations[position]
-        for position, loc in enumerate(locations):
-            if loc.id == node:
-                if len(_POSITIONS) >= _MAX_POSITIONS:
-                    _POSITIONS.clear()
-                _POSITIONS[(self.map, node)] = position
-                return loc
-        raise KeyError(node)
+        """The location ``node`` (rules look locations up tens of times a choice)."""
+        return places(self)[node]
 
     def hero(self, hero_id: str) -> Hero:
-        for h in self.heroes:
-            if h.id == hero_id:
-                return h
-        raise KeyError(hero_id)
+        """The hero ``hero_id`` (the first of that id, as a scan finds it)."""
+        heroes = self.heroes
+        last = _LAST_HERO_IDS[0]
+        if last is None or last[0] is not heroes or last[1] != len(heroes):
+            by_id: dict[str, Hero] = {}
+            for h in heroes:
+                by_id.setdefault(h.id, h)
+            last = _LAST_HERO_IDS[0] = (heroes, len(heroes), by_id)
+        found = last[2].get(hero_id)
+        if found is None:
+            raise KeyError(hero_id)
+        return found
 
     def heroes_at(self, node: str, seat: int | None = None) -> list[Hero]:
         """The heroes standing at ``node`` (of ``seat`` only, when given), in ``heroes`` order."""
@@ -235,13 +243,30 @@ class TBWState(State):
         return out
 
     def controller(self, node: str) -> int | None:
-        """The only seat with units here; None when neutral or contested."""
-        present = self.present(node)
-        return present[0] if len(present) == 1 else None
+        """The only seat with units here; None when neutral or contested (`present` read
+        without building its list: rules ask it several times a choice)."""
+        minions = self.loc(node).minions
+        with_heroes = hero_index(self).seats.get(node, ())
+        found = None
+        for seat in range(self.seats_n):
+            if minions[seat] > 0 or seat in with_heroes:
+                if found is not None:
+                    return None
+                found = seat
+        return found
 
     def neighbours(self, node: str) -> list[str]:
         """Adjacent locations, in the order of ``locations``."""
         return list(topology(self).neighbours(node))
+
+
+def places(state: TBWState) -> dict[str, Location]:
+    """The locations of ``state`` by id (read it, never change it)."""
+    locations = state.locations
+    last = _LAST_PLACES[0]
+    if last is None or last[0] is not locations or last[1] != len(locations):
+        last = _LAST_PLACES[0] = (locations, len(locations), {loc.id: loc for loc in locations})
+    return last[2]
 
 
 class HeroIndex:

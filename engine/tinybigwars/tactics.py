@@ -18,7 +18,8 @@ from engine.tinybigwars.board import (
     location_coins,
     location_influence,
 )
-from engine.tinybigwars.state import Hero, TBWState, Topology, topology
+from engine.tinybigwars.content import content
+from engine.tinybigwars.state import Hero, TBWState, Topology, hero_index, places, topology
 
 HIT_PER_DIE = 0.5
 """A 5 scores 1 and a 6 scores 2: half a hit per die on average."""
@@ -72,18 +73,16 @@ class Snapshot:
 
     def __init__(self, state: TBWState) -> None:
         self._state = state
-        self._locations = {loc.id: loc for loc in state.locations}
+        # the state's own indexes, shared: the AI never changes the state, so they stay right
+        self._locations = places(state)
         self._presence: dict[str, list[int]] | None = None
         self._present: dict[str, list[int]] = {}
-        self._heroes: dict[str, list[Hero]] = {}
-        for h in state.heroes:
-            if not h.defeated and h.location is not None:
-                self._heroes.setdefault(h.location, []).append(h)
+        self._heroes = hero_index(state).heroes
         self._stacks: dict[tuple[str, int], list[Hero]] = {}
         self._sums: dict[str, dict[int, Stack]] = {}
         self._topology = topology(state)
         self._worth: dict[str, float] = {}
-        self._influence: dict[int, int] = {}
+        self._influence: list[int] | None = None
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
         self._threat: dict[tuple[str, int], float] = {}
         self._defence: dict[tuple[str, int], tuple[list[int], float, float, int, int]] = {}
@@ -255,9 +254,22 @@ class Snapshot:
         return found
 
     def influence_of(self, seat: int) -> int:
-        if seat not in self._influence:
-            self._influence[seat] = influence(cast(TBWState, self), seat)
-        return self._influence[seat]
+        """`influence` of ``seat``: every clan's worked out in one pass on the first ask
+        (the heuristic weighs each foe's pressure)."""
+        found = self._influence
+        if found is None:
+            found = self._influence = [0] * self.seats_n
+            locations = self._locations
+            cards = content().locations
+            for node, seats in self.presence().items():
+                if len(seats) == 1:
+                    owner = seats[0]
+                    loc = locations[node]
+                    card = cards[loc.card]
+                    found[owner] += card.influence + (1 if loc.infrastructure == "dojo" else 0)
+                    if card.ability == "hero_influence" and self.heroes_at(node, owner):
+                        found[owner] += 1
+        return found[seat]
 
 
 def has_heroes(state: TBWState, node: str) -> bool:
