@@ -72,7 +72,7 @@ class OnceStopped(aiosqlite.Connection):
         once on this thread; ``TRIP`` when it must go to the connection's thread."""
         if self._sent != self._finished or self._connection is None:
             return TRIP
-        if fn is _run:
+        if fn is run_statement:
             sql: str = args[1]
             word = _first_word(sql)
             if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
@@ -160,7 +160,7 @@ def _named(fn: Any, connection: sqlite3.Connection | None, names: tuple[str, ...
     return connection is not None and getattr(fn, "__self__", None) is connection and getattr(fn, "__name__", "") in names
 
 
-def _run(connection: OnceStopped, sql: str, parameters: Any, many: bool) -> Outcome:
+def run_statement(connection: OnceStopped, sql: str, parameters: Any, many: bool) -> Outcome:
     """The statement run, all its rows read, its cursor closed."""
     cursor = connection._conn.cursor()
     try:
@@ -202,12 +202,12 @@ class BufferedCursor:
         await self.close()
 
     async def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> BufferedCursor:
-        self._take(await self._connection._execute(_run, self._connection, sql,
+        self._take(await self._connection._execute(run_statement, self._connection, sql,
                                                    () if parameters is None else parameters, False))
         return self
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> BufferedCursor:
-        self._take(await self._connection._execute(_run, self._connection, sql, parameters, True))
+        self._take(await self._connection._execute(run_statement, self._connection, sql, parameters, True))
         return self
 
     def _take(self, outcome: Outcome) -> None:
@@ -265,7 +265,7 @@ class InPlaceCursor(AsyncAdapt_aiosqlite_cursor):
     def _statement(self, operation: Any, parameters: Any, many: bool) -> Any:
         connection = cast(OnceStopped, self._connection)
         try:
-            outcome = connection.in_place(_run, (connection, operation, parameters, many), {})
+            outcome = connection.in_place(run_statement, (connection, operation, parameters, many), {})
         except Exception as error:
             self._adapt_connection._handle_exception(error)
         if outcome is TRIP:
