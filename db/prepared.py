@@ -56,7 +56,7 @@ class Prepared:
         binds = compiled.binds
         if any(bind.expanding for bind in binds.values()):
             raise ValueError("an expanding (IN) parameter has no fixed SQL: run it through Core")
-        processors = compiled._bind_processors
+        processors = cast(dict[str, Processor], compiled._bind_processors)
         self.sql: str = compiled.string
         self.binds: tuple[tuple[str, Processor, Any], ...] = tuple(
             (binds[name].key, processors.get(name), binds[name].value) for name in names)
@@ -80,7 +80,7 @@ class Prepared:
             kinds = coltypes if coltypes is not None else [None] * len(self._types)
             active = self._active = tuple(
                 (at, processor) for at, (type_, kind) in enumerate(zip(self._types, kinds, strict=True))
-                if (processor := type_._cached_result_processor(self.dialect, kind)) is not None)
+                if (processor := cast(Processor, type_._cached_result_processor(self.dialect, kind))) is not None)
         if not active:
             return [tuple(row) for row in rows]
         out = []
@@ -119,8 +119,8 @@ async def run(connection: AsyncConnection, statement: Prepared,
     sync = connection.sync_connection
     assert sync is not None, "the connection has not begun"
     many = not isinstance(values, Mapping)
-    parameters: Any = ([statement.parameters(each) for each in values] if many
-                       else statement.parameters(cast(Mapping[str, Any], values)))
+    parameters: Any = (statement.parameters(values) if isinstance(values, Mapping)
+                       else [statement.parameters(each) for each in values])
     if sync._has_events or sync.engine._has_events:
         sync.dispatch.before_cursor_execute(sync, None, statement.sql, parameters, None, many)
     adapted: Any = sync.connection.dbapi_connection

@@ -25,10 +25,9 @@ def _notices_of() -> sa.Select[Any]:
 
 
 async def _match(store: Store) -> int:
+    import engine
     from bot.service import MatchService
     from tests.service.toygame import GAME
-
-    import engine
 
     engine.register(GAME)
     info = await MatchService(store).create(1, 9, 1001, "host", "toy", {"rounds": 3}, seed=1)
