@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import EVERYWHERE, DeliveryBlock, Lease, Match, Notice, NotifySetting
-from db.prepared import prepared, run
+from db.prepared import begun, prepared, run
 
 CHANNEL = "channel"
 USER = "user"
@@ -222,7 +222,7 @@ class OutboxQueries:
         """``matches_with_notices``, and the matches with a blocked target whose probe is due
         (in the order they were blocked), in one statement through Core: the delivery asks on
         every round."""
-        connection = await session.connection()
+        connection = await begun(session)
         rows = (await run(connection, prepared(_delivery_queue, connection.dialect, _delivery_queue),
                           {"limit": limit, "now": now})).rows
         waiting = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
@@ -238,7 +238,7 @@ class OutboxQueries:
         has notification settings for it (then the caller reads them; else everyone's are the
         defaults): one statement, read through Core (the delivery asks on every round; ORM rows
         cost more than the statement). With no notice waiting, neither is known: False, True."""
-        connection = await session.connection()
+        connection = await begun(session)
         rows = (await run(connection, prepared(_waiting_notices, connection.dialect, _waiting_notices),
                           {"match_id": match_id, "limit": limit})).rows
         if not rows:
@@ -317,7 +317,7 @@ class OutboxQueries:
         undelivered notice keeps everything it needs. With a ``fence`` the mark is written only
         while that lease term is current; False when it was not written (already marked, or the
         lease passed on)."""
-        connection = await session.connection()
+        connection = await begun(session)
         fenced = fence is not None
         statement = prepared(("mark_delivered", fenced), connection.dialect,
                              functools.partial(_mark_delivered, connection.dialect.name, fenced))
@@ -330,7 +330,7 @@ class OutboxQueries:
         (when it went out); returns how many were written (one already marked is not)."""
         if not marks:
             return 0
-        connection = await session.connection()
+        connection = await begun(session)
         fenced = fence is not None
         statement = prepared(("mark_all_delivered", len(marks), fenced), connection.dialect,
                              functools.partial(_mark_all_delivered, connection.dialect.name, len(marks), fenced))
@@ -356,7 +356,7 @@ class OutboxQueries:
 
     async def holds_term(self, session: AsyncSession, fence: Fence) -> bool:
         """Whether the fence's lease term is still the current one."""
-        connection = await session.connection()
+        connection = await begun(session)
         rows = (await run(connection, prepared(_holds_term, connection.dialect, _holds_term), _fence_values(fence))).rows
         return bool(rows)
 

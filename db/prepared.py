@@ -27,7 +27,7 @@ from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from db.sqlite_connection import TRIP, OnceStopped, run_statement
@@ -111,12 +111,25 @@ def prepared(key: Any, dialect: Dialect, build: Callable[[], sa.ClauseElement],
 _STATUS = re.compile(r"(?:SELECT|UPDATE|DELETE|INSERT \d+) (\d+)")
 
 
-async def run(connection: AsyncConnection, statement: Prepared,
+async def begun(session: AsyncSession) -> Connection:
+    """The session's connection, its transaction begun: the first call of a transaction begins it
+    (the AsyncSession's ``connection()``, a trip into SQLAlchemy's greenlet); the others find it
+    held by the transaction, with no trip (a store method asks for it at every statement)."""
+    sync_session = session.sync_session
+    transaction = sync_session._transaction
+    if transaction is not None and transaction._connections and transaction.is_active:
+        return sync_session.connection()
+    connection = (await session.connection()).sync_connection
+    assert connection is not None
+    return connection
+
+
+async def run(connection: Connection | AsyncConnection, statement: Prepared,
               values: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Outcome:
     """Run ``statement`` with these named ``values`` (a sequence of mappings: once for each, as
     an executemany) on the connection's DB-API connection, in its transaction; the connection
-    must have begun (a session's ``connection()`` has)."""
-    sync = connection.sync_connection
+    must have begun (see ``begun``)."""
+    sync = connection.sync_connection if isinstance(connection, AsyncConnection) else connection
     assert sync is not None, "the connection has not begun"
     many = not isinstance(values, Mapping)
     parameters: Any = (statement.parameters(values) if isinstance(values, Mapping)
@@ -184,7 +197,7 @@ def _translated(sync: Connection, statement: Prepared, parameters: Any, many: bo
                                       ismulti=many)
 
 
-async def insert_rows(connection: AsyncConnection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
+async def insert_rows(connection: Connection | AsyncConnection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert these rows (column values; a column a row does not name is NULL) in one statement,
     in their order (their ids keep it): an executemany of one INSERT compiled for their columns."""
     if not rows:

@@ -38,7 +38,7 @@ import engine as eng
 from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
-from db.prepared import insert_rows, prepared, run
+from db.prepared import begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
 from db.sqlite_connection import TRIP, OnceStopped, adapted, connect_once_stopped, run_statement
@@ -224,7 +224,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         lock sees the locked row as committed meanwhile, but its other rows (the seats) as they
         were when it started."""
         if self.dialect != "sqlite":
-            connection = await session.connection()
+            connection = await begun(session)
             await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
         return await self._match_rows(session, match_id, interaction_id)
 
@@ -242,7 +242,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
     ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
-        connection = await session.connection()
+        connection = await begun(session)
         rows = (await run(connection, prepared(_match_rows, connection.dialect, _match_rows),
                           {"match_id": match_id, "interaction_id": interaction_id})).rows
         if not rows:
@@ -265,7 +265,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
         changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
-        connection = await session.connection()
+        connection = await begun(session)
         keys = tuple(sorted(changes))
         statement = prepared(("bump", keys), connection.dialect, _versioned_update, keys)
         result = await run(connection, statement, {"row_id": match.id, "old_version": old, **changes})
@@ -297,7 +297,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
                     changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
                 shared = frozenset(changes).intersection(_SHARED_COLUMNS.get(state.mapper.local_table.name, ()))
                 updates.setdefault((state.mapper, shared), []).append((row, changes))
-        connection = await session.connection()
+        connection = await begun(session)
         for (mapper, _shared), changed in updates.items():
             # the columns changed on any of these rows (the others given the values they hold)
             keys = tuple(sorted(set().union(*(changes for _row, changes in changed))))
