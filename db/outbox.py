@@ -223,8 +223,10 @@ class OutboxQueries:
         (in the order they were blocked), in one statement through Core: the delivery asks on
         every round."""
         connection = await begun(session)
-        rows = (await run(connection, prepared(_delivery_queue, connection.dialect, _delivery_queue),
-                          {"limit": limit, "now": now})).rows
+        # not short: it groups every waiting notice, thousands in a backlog (its SQLite work is
+        # then better done on the connection's thread, without the GIL)
+        statement = prepared(_delivery_queue, connection.dialect, _delivery_queue, short=False)
+        rows = (await run(connection, statement, {"limit": limit, "now": now})).rows
         waiting = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
                                                                  if part == 0)]
         due = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows

@@ -67,9 +67,12 @@ class OnceStopped(aiosqlite.Connection):
     runs without the GIL while the event loop acknowledges clicks; the write transaction's own
     reads are short."""
 
-    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], short: bool = False) -> Any:
         """The call's value when it cannot wait for a lock (see the module's docstring), run at
-        once on this thread; ``TRIP`` when it must go to the connection's thread."""
+        once on this thread; ``TRIP`` when it must go to the connection's thread. A ``short``
+        read (a few rows by an index: db/prepared.py's) runs in place on a read connection too:
+        its trip cost more than its work, and a long read's reason to go is SQLite's work done
+        without the GIL."""
         if self._sent != self._finished or self._connection is None:
             return TRIP
         if fn is run_statement:
@@ -79,7 +82,7 @@ class OnceStopped(aiosqlite.Connection):
                 self._begin, self._in_transaction = sql, True
                 return _NOTHING
             if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)
-                                        or (word == "SELECT" and self.reads_in_place)):
+                                        or (word == "SELECT" and (self.reads_in_place or short))):
                 return self._in_place(fn, args, kwargs)
         elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
             self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
