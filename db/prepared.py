@@ -19,6 +19,7 @@ SQLAlchemy's (``IntegrityError`` for a unique key, ...), as from a Core executio
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
@@ -162,6 +163,11 @@ async def _sqlite(connection: OnceStopped, statement: Prepared, parameters: Any,
     outcome = connection.in_place(run_statement, arguments, {}, short=statement.short)
     if outcome is TRIP:
         outcome = await connection._execute(run_statement, *arguments)
+    else:
+        # the event loop's turn between two statements, as a trip gives (and the store's cursor,
+        # db/sqlite_connection.py): a transaction's Python does not hold the loop from start to
+        # end while clicks wait to be acknowledged
+        await asyncio.sleep(0)
     rows, _description, rowcount, _lastrowid = outcome
     return rows, rowcount
 
