@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, DeliveryBlock, MatchVote, Undo
+from db.prepared import begun, prepared, run
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,9 @@ def _board_extras() -> sa.Select[Any]:
 
 async def board_extras(session: AsyncSession, match_id: int, done: str) -> BoardExtras:
     """The board's `BoardExtras` (``done``: the status of an undo carried out), one statement."""
-    row = (await (await session.connection()).execute(_board_extras(), {"match_id": match_id, "done": done})).one()
+    connection = await begun(session)
+    [row] = (await run(connection, prepared(_board_extras, connection.dialect, _board_extras),
+                       {"match_id": match_id, "done": done})).rows
     seq, public, blocked, undone, voted = row
     newest = None if seq is None else (int(seq), list(public or []))
     return BoardExtras(newest, bool(blocked), bool(undone), bool(voted))

@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import EVERYWHERE, DeliveryBlock, Lease, Match, Notice, NotifySetting
+from db.prepared import begun, prepared, run
 
 CHANNEL = "channel"
 USER = "user"
@@ -159,6 +160,54 @@ def _delivery_queue() -> sa.CompoundSelect:
     return sa.union_all(sa.select(waiting.c.part, waiting.c.match_id, waiting.c.ord), due)
 
 
+def _fence_values(fence: Fence | None) -> dict[str, Any]:
+    """The parameters of `_fenced` for this fence (none without one)."""
+    if fence is None:
+        return {}
+    return {"fence_name": fence.name, "fence_holder": fence.holder, "fence_term": fence.term}
+
+
+def _fenced() -> ColumnElement[bool]:
+    """`_lease_is` with the fence as parameters (see `_fence_values`)."""
+    return sa.exists().where(col(Lease.name) == sa.bindparam("fence_name"),
+                             col(Lease.holder) == sa.bindparam("fence_holder"),
+                             col(Lease.term) == sa.bindparam("fence_term"))
+
+
+def _holds_term() -> sa.Select[Any]:
+    return sa.select(col(Lease.name)).where(col(Lease.name) == sa.bindparam("fence_name"),
+                                            col(Lease.holder) == sa.bindparam("fence_holder"),
+                                            col(Lease.term) == sa.bindparam("fence_term"))
+
+
+def _mark_delivered(dialect: str, fenced: bool) -> sa.Update:
+    """`mark_delivered`'s UPDATE (parameters: notice_id, now, ref, the fence's when ``fenced``)."""
+    cond = sa.and_(col(Notice.id) == sa.bindparam("notice_id"), col(Notice.delivered_at).is_(None))
+    if fenced:
+        cond = sa.and_(cond, _fenced())
+    delivered_at = Notice.__table__.c.delivered_at  # type: ignore[attr-defined]
+    # a ref the seat's own click recorded first (claim_prompt_message) names the message
+    return sa.update(Notice).where(cond).values(
+        delivered_at=sa.bindparam("now", type_=delivered_at.type),
+        delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), sa.bindparam("ref", type_=sa.String())),
+        parked_reason=None, payload=delivered_payload_sql(dialect))
+
+
+def _mark_all_delivered(dialect: str, count: int, fenced: bool) -> sa.Update:
+    """`mark_all_delivered`'s UPDATE of ``count`` notices (parameters id_N, at_N and ref_N for each
+    N below ``count``, the fence's when ``fenced``): each gets its own time and ref."""
+    ids = [sa.bindparam(f"id_{n}", type_=sa.BigInteger()) for n in range(count)]
+    cond = sa.and_(col(Notice.id).in_(ids), col(Notice.delivered_at).is_(None))
+    if fenced:
+        cond = sa.and_(cond, _fenced())
+    delivered_at = Notice.__table__.c.delivered_at  # type: ignore[attr-defined]
+    at = sa.case(*((col(Notice.id) == ids[n], sa.bindparam(f"at_{n}", type_=delivered_at.type)) for n in range(count)))
+    refs = sa.case(*((col(Notice.id) == ids[n], sa.bindparam(f"ref_{n}", type_=sa.String())) for n in range(count)))
+    return sa.update(Notice).where(cond).values(
+        delivered_at=at, delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), refs), parked_reason=None,
+        payload=delivered_payload_sql(dialect))
+
+
 class OutboxQueries:
     """The outbox SQL of the Store (mixed into it)."""
 
@@ -173,8 +222,11 @@ class OutboxQueries:
         """``matches_with_notices``, and the matches with a blocked target whose probe is due
         (in the order they were blocked), in one statement through Core: the delivery asks on
         every round."""
-        rows = (await (await session.connection()).execute(
-            _delivery_queue(), {"limit": limit, "now": now})).all()
+        connection = await begun(session)
+        # not short: it groups every waiting notice, thousands in a backlog (its SQLite work is
+        # then better done on the connection's thread, without the GIL)
+        statement = prepared(_delivery_queue, connection.dialect, _delivery_queue, short=False)
+        rows = (await run(connection, statement, {"limit": limit, "now": now})).rows
         waiting = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
                                                                  if part == 0)]
         due = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
@@ -188,8 +240,9 @@ class OutboxQueries:
         has notification settings for it (then the caller reads them; else everyone's are the
         defaults): one statement, read through Core (the delivery asks on every round; ORM rows
         cost more than the statement). With no notice waiting, neither is known: False, True."""
-        rows = (await (await session.connection()).execute(
-            _waiting_notices(), {"match_id": match_id, "limit": limit})).all()
+        connection = await begun(session)
+        rows = (await run(connection, prepared(_waiting_notices, connection.dialect, _waiting_notices),
+                          {"match_id": match_id, "limit": limit})).rows
         if not rows:
             return [], False, True
         return [Waiting(*row[:-2]) for row in rows], bool(rows[0][-2]), bool(rows[0][-1])
@@ -266,16 +319,11 @@ class OutboxQueries:
         undelivered notice keeps everything it needs. With a ``fence`` the mark is written only
         while that lease term is current; False when it was not written (already marked, or the
         lease passed on)."""
-        connection = await session.connection()
-        cond = sa.and_(col(Notice.id) == notice_id, col(Notice.delivered_at).is_(None))
-        if fence is not None:
-            cond = sa.and_(cond, _lease_is(fence))
-        result = await connection.execute(
-            sa.update(Notice).where(cond)
-            # a ref the seat's own click recorded first (claim_prompt_message) names the message
-            .values(delivered_at=now, delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), ref), parked_reason=None,
-                    payload=delivered_payload_sql(connection.dialect.name))
-        )
+        connection = await begun(session)
+        fenced = fence is not None
+        statement = prepared(("mark_delivered", fenced), connection.dialect,
+                             functools.partial(_mark_delivered, connection.dialect.name, fenced))
+        result = await run(connection, statement, {"notice_id": notice_id, "now": now, "ref": ref, **_fence_values(fence)})
         return bool(result.rowcount)
 
     async def mark_all_delivered(self, session: AsyncSession, marks: Sequence[Mark],
@@ -284,20 +332,15 @@ class OutboxQueries:
         (when it went out); returns how many were written (one already marked is not)."""
         if not marks:
             return 0
-        connection = await session.connection()
-        ids = [mark.notice_id for mark in marks]
-        cond = sa.and_(col(Notice.id).in_(ids), col(Notice.delivered_at).is_(None))
-        if fence is not None:
-            cond = sa.and_(cond, _lease_is(fence))
-        at = sa.case({mark.notice_id: sa.literal(mark.at, Notice.__table__.c.delivered_at.type)  # type: ignore[attr-defined]
-                      for mark in marks}, value=col(Notice.id))
-        refs = sa.case({mark.notice_id: sa.literal(mark.ref, sa.String()) for mark in marks}, value=col(Notice.id))
-        result = await connection.execute(
-            sa.update(Notice).where(cond)
-            .values(delivered_at=at, delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), refs), parked_reason=None,
-                    payload=delivered_payload_sql(connection.dialect.name))
-            .execution_options(synchronize_session=False))
-        return int(result.rowcount or 0)
+        connection = await begun(session)
+        fenced = fence is not None
+        statement = prepared(("mark_all_delivered", len(marks), fenced), connection.dialect,
+                             functools.partial(_mark_all_delivered, connection.dialect.name, len(marks), fenced))
+        values: dict[str, Any] = _fence_values(fence)
+        for n, mark in enumerate(marks):
+            values.update({f"id_{n}": mark.notice_id, f"at_{n}": mark.at, f"ref_{n}": mark.ref})
+        result = await run(connection, statement, values)
+        return max(0, result.rowcount)
 
     async def drop_notice(self, session: AsyncSession, notice_id: int, now: datetime, reason: str,
                           fence: Fence | None = None) -> bool:
@@ -315,9 +358,9 @@ class OutboxQueries:
 
     async def holds_term(self, session: AsyncSession, fence: Fence) -> bool:
         """Whether the fence's lease term is still the current one."""
-        stmt = select(Lease.name).where(col(Lease.name) == fence.name, col(Lease.holder) == fence.holder,
-                                        col(Lease.term) == fence.term)
-        return (await session.exec(stmt)).first() is not None
+        connection = await begun(session)
+        rows = (await run(connection, prepared(_holds_term, connection.dialect, _holds_term), _fence_values(fence))).rows
+        return bool(rows)
 
     async def newer_prompt(self, session: AsyncSession, match_id: int, seat: int, notice_id: int) -> bool:
         """Whether the seat has a prompt notice newer than this one (then this one is stale)."""

@@ -25,6 +25,7 @@ from db.models import (
     UTCDateTime,
     stored_id,
 )
+from db.prepared import begun, insert_rows
 
 
 class MatchQueries:
@@ -128,7 +129,7 @@ class MatchQueries:
         without an ORM row each: a change writes several, and nothing reads them back before
         the commit."""
         if rows:
-            await (await session.connection()).execute(sa.insert(Notice), rows)
+            await insert_rows(await begun(session), Notice.__table__, rows)  # type: ignore[attr-defined]
 
     async def add_marker(self, session: AsyncSession, match_id: int, key: str, kind: str, seat: int | None,
                          now: datetime) -> None:

@@ -67,19 +67,22 @@ class OnceStopped(aiosqlite.Connection):
     runs without the GIL while the event loop acknowledges clicks; the write transaction's own
     reads are short."""
 
-    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], short: bool = False) -> Any:
         """The call's value when it cannot wait for a lock (see the module's docstring), run at
-        once on this thread; ``TRIP`` when it must go to the connection's thread."""
+        once on this thread; ``TRIP`` when it must go to the connection's thread. A ``short``
+        read (a few rows by an index: db/prepared.py's) runs in place on a read connection too:
+        its trip cost more than its work, and a long read's reason to go is SQLite's work done
+        without the GIL."""
         if self._sent != self._finished or self._connection is None:
             return TRIP
-        if fn is _run:
+        if fn is run_statement:
             sql: str = args[1]
             word = _first_word(sql)
             if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
                 self._begin, self._in_transaction = sql, True
                 return _NOTHING
             if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)
-                                        or (word == "SELECT" and self.reads_in_place)):
+                                        or (word == "SELECT" and (self.reads_in_place or short))):
                 return self._in_place(fn, args, kwargs)
         elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
             self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
@@ -160,7 +163,7 @@ def _named(fn: Any, connection: sqlite3.Connection | None, names: tuple[str, ...
     return connection is not None and getattr(fn, "__self__", None) is connection and getattr(fn, "__name__", "") in names
 
 
-def _run(connection: OnceStopped, sql: str, parameters: Any, many: bool) -> Outcome:
+def run_statement(connection: OnceStopped, sql: str, parameters: Any, many: bool) -> Outcome:
     """The statement run, all its rows read, its cursor closed."""
     cursor = connection._conn.cursor()
     try:
@@ -202,12 +205,12 @@ class BufferedCursor:
         await self.close()
 
     async def execute(self, sql: str, parameters: Iterable[Any] | None = None) -> BufferedCursor:
-        self._take(await self._connection._execute(_run, self._connection, sql,
+        self._take(await self._connection._execute(run_statement, self._connection, sql,
                                                    () if parameters is None else parameters, False))
         return self
 
     async def executemany(self, sql: str, parameters: Iterable[Iterable[Any]]) -> BufferedCursor:
-        self._take(await self._connection._execute(_run, self._connection, sql, parameters, True))
+        self._take(await self._connection._execute(run_statement, self._connection, sql, parameters, True))
         return self
 
     def _take(self, outcome: Outcome) -> None:
@@ -265,7 +268,7 @@ class InPlaceCursor(AsyncAdapt_aiosqlite_cursor):
     def _statement(self, operation: Any, parameters: Any, many: bool) -> Any:
         connection = cast(OnceStopped, self._connection)
         try:
-            outcome = connection.in_place(_run, (connection, operation, parameters, many), {})
+            outcome = connection.in_place(run_statement, (connection, operation, parameters, many), {})
         except Exception as error:
             self._adapt_connection._handle_exception(error)
         if outcome is TRIP:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import sqlite3
 import time
 import weakref
 from collections.abc import AsyncIterator, Sequence
@@ -29,6 +30,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
+from sqlalchemy.util.concurrency import await_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -36,9 +38,10 @@ import engine as eng
 from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
+from db.prepared import begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
-from db.sqlite_connection import OnceStopped, adapted, connect_once_stopped
+from db.sqlite_connection import TRIP, OnceStopped, adapted, connect_once_stopped, run_statement
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
@@ -221,7 +224,8 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         lock sees the locked row as committed meanwhile, but its other rows (the seats) as they
         were when it started."""
         if self.dialect != "sqlite":
-            await (await session.connection()).execute(_lock_match(), {"match_id": match_id})
+            connection = await begun(session)
+            await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
         return await self._match_rows(session, match_id, interaction_id)
 
     async def match_rows(
@@ -238,8 +242,9 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
     ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
-        rows = (await (await session.connection()).execute(
-            _match_rows(), {"match_id": match_id, "interaction_id": interaction_id})).all()
+        connection = await begun(session)
+        rows = (await run(connection, prepared(_match_rows, connection.dialect, _match_rows),
+                          {"match_id": match_id, "interaction_id": interaction_id})).rows
         if not rows:
             return None
         match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, -1
@@ -260,8 +265,10 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
         changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
-        result = await (await session.connection()).execute(
-            _versioned_update(), {"row_id": match.id, "old_version": old, **changes})
+        connection = await begun(session)
+        keys = tuple(sorted(changes))
+        statement = prepared(("bump", keys), connection.dialect, _versioned_update, keys)
+        result = await run(connection, statement, {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
         _written(session, match, changes)
@@ -290,14 +297,16 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
                     changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
                 shared = frozenset(changes).intersection(_SHARED_COLUMNS.get(state.mapper.local_table.name, ()))
                 updates.setdefault((state.mapper, shared), []).append((row, changes))
-        connection = await session.connection()
+        connection = await begun(session)
         for (mapper, _shared), changed in updates.items():
             # the columns changed on any of these rows (the others given the values they hold)
-            keys = set().union(*(changes for _row, changes in changed))
+            keys = tuple(sorted(set().union(*(changes for _row, changes in changed))))
             params = [{"row_key": sa.inspect(row).identity[0],
                        **{key: changes[key] if key in changes else sa.inspect(row).dict[key] for key in keys}}
                       for row, changes in changed]
-            await connection.execute(_update_by_key(mapper), params)
+            statement = prepared(("by_key", mapper.local_table.name, keys), connection.dialect,
+                                 functools.partial(_update_by_key, mapper), keys)
+            await run(connection, statement, params[0] if len(params) == 1 else params)
             for row, changes in changed:
                 _written(session, row, changes)
         if choices:
@@ -306,7 +315,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
                       for row in choices]
             for row in choices:
                 session.expunge(row)
-            await connection.execute(sa.insert(Choice), values)
+            await insert_rows(connection, Choice.__table__, values)  # type: ignore[attr-defined]
 
     async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
         stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seq) > after).order_by(col(Choice.seq))
@@ -558,6 +567,18 @@ def _sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet
         cur.close()
         dbapi_conn.isolation_level = None
 
+    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # Straight to the connection (a BEGIN IMMEDIATE waits there to go with the first
+        # statement; a deferred BEGIN runs in place), announced to the statement listeners as
+        # a Core execution would be: a full execution cost more than the BEGIN itself.
+        if conn._has_events or conn.engine._has_events:
+            conn.dispatch.before_cursor_execute(conn, None, begin, (), None, False)
+        connection = conn.connection.dbapi_connection._connection
+        try:
+            if connection.in_place(run_statement, (connection, begin, (), False), {}) is TRIP:
+                await_(connection._execute(run_statement, connection, begin, (), False))
+        except sqlite3.Error as error:
+            raise sa.exc.DBAPIError.instance(begin, (), error, sqlite3.Error, dialect=conn.dialect) from error

@@ -18,6 +18,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, Notice
+from db.prepared import begun, prepared, run
 
 log = logging.getLogger(__name__)
 
@@ -240,9 +241,11 @@ class TurnQueries:
         after it, the seat's newest prompt notice (a prompt about to be delivered that is
         not the newest must not edit the DM the newest one will), and the seat's choices since
         that DM's prompt (all of them when there is none)."""
-        rows = (await (await session.connection()).execute(
-            _turn_notices(before_id is not None),
-            {"match_id": match_id, "seat": seat, "user_id": user_id, "before_id": before_id})).all()
+        connection = await begun(session)
+        before = before_id is not None
+        statement = prepared((_turn_notices, before), connection.dialect, functools.partial(_turn_notices, before))
+        rows = (await run(connection, statement,
+                          {"match_id": match_id, "seat": seat, "user_id": user_id, "before_id": before_id})).rows
         newest = None
         reminders: list[tuple[int, str]] = []
         prompts: list[tuple[int, str, dict[str, Any]]] = []
@@ -261,7 +264,9 @@ class TurnQueries:
     async def match_turn_notices(self, session: AsyncSession, match_id: int,
                                  users: dict[int, int]) -> dict[int, TurnNotices]:
         """``turn_notices`` of every seat in ``users`` (seat -> its player now), in one statement."""
-        rows = (await (await session.connection()).execute(_match_turn_notices(), {"match_id": match_id})).all()
+        connection = await begun(session)
+        rows = (await run(connection, prepared(_match_turn_notices, connection.dialect, _match_turn_notices),
+                          {"match_id": match_id})).rows
         newest: dict[int, int] = {}
         reminders: list[tuple[int, str]] = []
         prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}

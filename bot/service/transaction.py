@@ -139,7 +139,9 @@ class Transactions(ServiceParts):
         # before it would have sent as an UPDATE of their own
         await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
         # the seats, the deadline and the new choices through Core; the flush writes what is left
+        # (most changes leave nothing: then no flush, whose call alone is a trip into SQLAlchemy)
         await self.store.write_changes(ctx.session, [*ctx.seats, ctx.deadline_row, *ctx.rows])
-        await ctx.session.flush()
+        if not ctx.session.sync_session._is_clean():
+            await ctx.session.flush()
         # after the flush: notice rows the change added itself (markers) keep their place before these
         await self.store.add_notices(ctx.session, outbox)

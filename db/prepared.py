@@ -1,0 +1,217 @@
+"""Statements compiled once per dialect and run straight on the DB-API connection of a session.
+
+SQLAlchemy's Core path costs more Python per statement than SQLite's own work for most of ours:
+an execution context, a cache key, ``construct_params``, a result object and, for each call from
+async code, a greenlet switch into SQLAlchemy and back. The hot statements of the match
+transaction and of the delivery are fixed shapes with the same parameters every time, so they
+are compiled once (``Prepared``) and run here (``run``) on the session's own connection, in its
+transaction: on SQLite on the store's connection (`db/sqlite_connection.py`: in place when the
+statement cannot wait for a lock, else one trip to its thread), on PostgreSQL through the
+asyncpg connection with the adapter's cache of prepared statements. Parameters go through the
+columns' bind processors and result columns through their result processors, so the rows hold
+what a Core execution gives (aware datetimes, parsed JSON).
+
+Nothing is hidden from the listeners: every statement run here is announced to SQLAlchemy's
+``before_cursor_execute`` listeners of the connection's engine (the statement counters of the
+tests and benchmarks), with the SQL and parameters the database gets; errors become
+SQLAlchemy's (``IntegrityError`` for a unique key, ...), as from a Core execution.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql.compiler import SQLCompiler
+
+from db.sqlite_connection import TRIP, OnceStopped, run_statement
+
+Processor = Callable[[Any], Any] | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a statement brought back: its rows (result processors applied) and the rows it changed."""
+
+    rows: list[tuple[Any, ...]]
+    rowcount: int
+
+
+class Prepared:
+    """A Core statement compiled for one dialect: its SQL, the order its parameters go in (each
+    with its bind processor and the value it holds when the caller gives none) and its result
+    columns' processors. Built once per statement and dialect (see ``prepared``)."""
+
+    def __init__(self, statement: sa.ClauseElement, dialect: Dialect, column_keys: Sequence[str] | None = None,
+                 short: bool = True) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=column_keys))
+        names = compiled.positiontup
+        if names is None:
+            raise ValueError(f"{dialect.name} does not compile positional parameters")
+        binds = compiled.binds
+        if any(bind.expanding for bind in binds.values()):
+            raise ValueError("an expanding (IN) parameter has no fixed SQL: run it through Core")
+        processors = cast(dict[str, Processor], compiled._bind_processors)
+        self.sql: str = compiled.string
+        self.binds: tuple[tuple[str, Processor, Any], ...] = tuple(
+            (binds[name].key, processors.get(name), binds[name].value) for name in names)
+        self._types = tuple(column.type for column in compiled._result_columns)
+        self._active: tuple[tuple[int, Callable[[Any], Any]], ...] | None = None
+        """(column, its result processor) of the columns that have one, known at the first run
+        (PostgreSQL's depend on the column types the server describes)."""
+        self.dialect = dialect
+        self.short = short
+        """Whether a read of it is short (a few rows by an index): on SQLite it then runs in place
+        on a read connection too (db/sqlite_connection.py)."""
+
+    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The positional parameters for these named values (a name not given: its default)."""
+        return tuple(value if processor is None or value is None else processor(value)
+                     for key, processor, default in self.binds
+                     for value in (values.get(key, default),))
+
+    def processed(self, rows: Sequence[Sequence[Any]], coltypes: Sequence[Any] | None) -> list[tuple[Any, ...]]:
+        """The rows with each column's result processor applied (``coltypes``: the server's type
+        of each column, when it says)."""
+        active = self._active
+        if active is None:
+            kinds = coltypes if coltypes is not None else [None] * len(self._types)
+            active = self._active = tuple(
+                (at, processor) for at, (type_, kind) in enumerate(zip(self._types, kinds, strict=True))
+                if (processor := cast(Processor, type_._cached_result_processor(self.dialect, kind))) is not None)
+        if not active:
+            return [tuple(row) for row in rows]
+        out = []
+        for row in rows:
+            values = list(row)
+            for at, processor in active:
+                value = values[at]
+                if value is not None:
+                    values[at] = processor(value)
+            out.append(tuple(values))
+        return out
+
+
+_PREPARED: dict[tuple[Any, str], Prepared] = {}
+
+
+def prepared(key: Any, dialect: Dialect, build: Callable[[], sa.ClauseElement],
+             column_keys: Sequence[str] | None = None, short: bool = True) -> Prepared:
+    """The statement ``build`` makes, compiled for ``dialect`` once and kept under ``key`` (with
+    ``column_keys``: the columns an INSERT or UPDATE sets, its parameters named after them, as
+    Core compiles a statement for the keys of its parameters)."""
+    found = _PREPARED.get((key, dialect.name))
+    if found is None:
+        found = _PREPARED[(key, dialect.name)] = Prepared(build(), dialect, column_keys, short)
+    return found
+
+
+_STATUS = re.compile(r"(?:SELECT|UPDATE|DELETE|INSERT \d+) (\d+)")
+
+
+async def begun(session: AsyncSession) -> Connection:
+    """The session's connection, its transaction begun: the first call of a transaction begins it
+    (the AsyncSession's ``connection()``, a trip into SQLAlchemy's greenlet); the others find it
+    held by the transaction, with no trip (a store method asks for it at every statement)."""
+    sync_session = session.sync_session
+    transaction = sync_session._transaction
+    if transaction is not None and transaction._connections and transaction.is_active:
+        return sync_session.connection()
+    connection = (await session.connection()).sync_connection
+    assert connection is not None
+    return connection
+
+
+async def run(connection: Connection | AsyncConnection, statement: Prepared,
+              values: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Outcome:
+    """Run ``statement`` with these named ``values`` (a sequence of mappings: once for each, as
+    an executemany) on the connection's DB-API connection, in its transaction; the connection
+    must have begun (see ``begun``)."""
+    sync = connection.sync_connection if isinstance(connection, AsyncConnection) else connection
+    assert sync is not None, "the connection has not begun"
+    many = not isinstance(values, Mapping)
+    parameters: Any = (statement.parameters(values) if isinstance(values, Mapping)
+                       else [statement.parameters(each) for each in values])
+    if sync._has_events or sync.engine._has_events:
+        sync.dispatch.before_cursor_execute(sync, None, statement.sql, parameters, None, many)
+    adapted: Any = sync.connection.dbapi_connection
+    try:
+        if statement.dialect.name == "sqlite":
+            rows, rowcount = await _sqlite(adapted._connection, statement, parameters, many)
+            coltypes = None
+        else:
+            rows, rowcount, coltypes = await _asyncpg(adapted, statement, parameters, many)
+    except sa.exc.DBAPIError:
+        raise
+    except Exception as error:
+        translated = _translated(sync, statement, parameters, many, error)
+        if translated is error:
+            raise
+        raise translated from error
+    return Outcome(statement.processed(rows, coltypes) if rows else [], rowcount)
+
+
+async def _sqlite(connection: OnceStopped, statement: Prepared, parameters: Any, many: bool) -> tuple[list[Any], int]:
+    arguments = (connection, statement.sql, parameters, many)
+    outcome = connection.in_place(run_statement, arguments, {}, short=statement.short)
+    if outcome is TRIP:
+        outcome = await connection._execute(run_statement, *arguments)
+    else:
+        # the event loop's turn between two statements, as a trip gives (and the store's cursor,
+        # db/sqlite_connection.py): a transaction's Python does not hold the loop from start to
+        # end while clicks wait to be acknowledged
+        await asyncio.sleep(0)
+    rows, _description, rowcount, _lastrowid = outcome
+    return rows, rowcount
+
+
+async def _asyncpg(adapted: Any, statement: Prepared, parameters: Any,
+                   many: bool) -> tuple[list[Any], int, list[int] | None]:
+    """As SQLAlchemy's asyncpg cursor runs a statement (its lock, its transaction started on the
+    first statement, its cache of prepared statements), without the cursor."""
+    async with adapted._execute_mutex:
+        if adapted._transaction is None:
+            await adapted._start_transaction()
+        try:
+            if many:
+                await adapted._connection.executemany(statement.sql, parameters)
+                return [], -1, None
+            prepared_statement, attributes = await adapted._prepare(
+                statement.sql, statement.dialect._invalidate_schema_cache_asof)  # type: ignore[attr-defined]
+            rows = await prepared_statement.fetch(*parameters)
+            found = _STATUS.match(prepared_statement.get_statusmsg() or "")
+            return (rows, int(found.group(1)) if found else -1,
+                    [attribute.type.oid for attribute in attributes] if attributes else None)
+        except Exception as error:
+            adapted._handle_exception(error)  # raises the adapter's DB-API error
+            raise
+
+
+def _translated(sync: Connection, statement: Prepared, parameters: Any, many: bool,
+                error: Exception) -> Exception:
+    """The DB-API error as SQLAlchemy raises it from a Core execution (parameters hidden as the
+    engine hides them)."""
+    dialect = statement.dialect
+    base = sqlite3.Error if dialect.name == "sqlite" else dialect.loaded_dbapi.Error
+    if not isinstance(error, base):
+        return error
+    return sa.exc.DBAPIError.instance(statement.sql, parameters, error, base,
+                                      hide_parameters=sync.engine.hide_parameters, dialect=dialect,
+                                      ismulti=many)
+
+
+async def insert_rows(connection: Connection | AsyncConnection, table: sa.Table, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert these rows (column values; a column a row does not name is NULL) in one statement,
+    in their order (their ids keep it): an executemany of one INSERT compiled for their columns."""
+    if not rows:
+        return
+    keys = tuple(sorted(set().union(*rows)))
+    statement = prepared(("insert", table.name, keys), connection.dialect, lambda: sa.insert(table), keys)
+    await run(connection, statement, rows[0] if len(rows) == 1 else rows)
