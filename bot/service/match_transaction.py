@@ -19,7 +19,6 @@ from bot.service.notices import Outgoing, Payload
 from bot.service.rows import row_id
 from db.models import Choice, Deadline, Match, Seat
 
-
 KEPT_VIEWS = 8
 """Views a transaction keeps (the latest asked for): a change asks again about its first and last
 states and its seats' views; an all-AI run through hundreds of states must not keep them all
