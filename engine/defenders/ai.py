@@ -6,6 +6,7 @@ and takes the best; on shared prompts it passes unless its own move is worth the
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -120,17 +121,27 @@ def incoming(state: DefendersState) -> dict[str, float]:
     """How hard each Outer Region will be hit by the cards still to come this round. Which
     Enemy cards fill the Turn Deck's Enemy places is hidden (engine/defenders/information.py
     pools them with the Horde and the leftovers), so each unseen Enemy card counts by the
-    chance that it is one of them."""
+    chance that it is one of them. A shared dict: read it, never change it."""
+    return _incoming(tuple(state.ring), tuple(state.turn_deck), tuple(state.horde), tuple(state.leftover_enemies),
+                     tuple(state.leftover_dire))
+
+
+@functools.lru_cache(maxsize=1024)
+def _incoming(ring: tuple[str, ...], turn_deck: tuple[str, ...], horde: tuple[str, ...],
+              leftover_enemies: tuple[str, ...], leftover_dire: tuple[str, ...]) -> dict[str, float]:
+    """`incoming` of these piles, worked out once: an information state's piles are the
+    canonical deal, the same at every decision until a card is drawn or an enemy joins the
+    Horde."""
     c = content()
-    out = dict.fromkeys(state.ring, 0.0)
+    out = dict.fromkeys(ring, 0.0)
     places = 0
-    for card in state.turn_deck:
+    for card in turn_deck:
         if unseen(card):
             places += 1
         elif card == "deserter":
             out["plains"] += 1
-    pool = [card for card in state.turn_deck + state.horde if unseen(card)]
-    pool += [f"e:{key}" for key in state.leftover_enemies] + [f"x:{key}" for key in state.leftover_dire]
+    pool = [card for card in turn_deck + horde if unseen(card)]
+    pool += [f"e:{key}" for key in leftover_enemies] + [f"x:{key}" for key in leftover_dire]
     share = places / len(pool) if pool else 0.0
     for card in pool:
         if card.startswith("e:"):

@@ -24,17 +24,26 @@ def free_move(d: Defender) -> bool:
 def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
     """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
     escorting first move pays, and the swift passive's free first move is then used up."""
-    cost = 0 if not escort and free_move(d) else 1
+    return (0 if not escort and free_move(d) else 1) + leaving_cost(state, d) + arriving_cost(state, to)
+
+
+def leaving_cost(state: DefendersState, d: Defender) -> int:
+    """What leaving `d`'s place adds to any move: a storm there, the hostile Forest's grip."""
     frm = d.region
-    if frm != CAPITAL and state.regions[frm].storm:
+    if frm == CAPITAL:
+        return 0
+    region = state.regions[frm]
+    cost = 1 if region.storm else 0
+    if frm == "forest" and region.war and region.side == "hostile" and region.threat > 0:
         cost += 1
-    if to != CAPITAL and state.regions[to].storm:
-        cost += 1
+    return cost
+
+
+def arriving_cost(state: DefendersState, to: str) -> int:
+    """What entering ``to`` adds to any move: a storm there, the boss's fog."""
+    cost = 1 if to != CAPITAL and state.regions[to].storm else 0
     boss = state.boss
-    if boss.revealed and content().boss(boss.key).passive == "fog" and boss.region == to:
-        cost += 1
-    forest = state.regions["forest"]
-    if frm == "forest" and forest.war and forest.side == "hostile" and forest.threat > 0:
+    if boss.revealed and boss.region == to and content().boss(boss.key).passive == "fog":
         cost += 1
     return cost
 
@@ -66,23 +75,29 @@ def movement_options(state: DefendersState, d: Defender, ap: int, compact: bool 
             if to != here and (only_to is None or to == only_to):
                 out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
                                {"act": "fly", "d": d.idx, "to": to}))
-    for to in [] if d.riding else board.adjacent(state, here):
+    if d.riding:
+        return out
+    first = 0 if free_move(d) else 1
+    leaving = leaving_cost(state, d)
+    for to in board.adjacent(state, here):
         if only_to is not None and to != only_to:
             continue
-        cost = move_cost(state, d, to)
+        extra = leaving + arriving_cost(state, to)
+        cost = first + extra
         if cost > ap:
             continue
         price = "free first move" if cost == 0 else f"{cost} AP"
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(state, to)} ({price})",
+        place = region_name(state, to)
+        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {place} ({price})",
                        {"act": "move", "d": d.idx, "to": to, "escort": 0}))
         if region is None or not region.caravans or not d.xp:
             continue
-        regular = move_cost(state, d, to, escort=True)
+        regular = 1 + extra
         if regular <= ap:
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
             for escort in escort_counts(region.caravans, d.xp, compact):
                 out.append(opt(f"move:{d.idx}:{to}:{escort}",
-                               f"{n}: move to {region_name(state, to)} escorting {caravans(escort)} "
+                               f"{n}: move to {place} escorting {caravans(escort)} "
                                f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
     return out
 
@@ -130,12 +145,7 @@ def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     if d.xp >= rules.XP_MAX:
         out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
                        {"act": "level", "d": d.idx}))
-    for src in effects.sources(state, d):
-        if only_src is not None and src != only_src:
-            continue
-        ab = effects.usable(state, d, src, own_turn, ap)
-        if ab is None:
-            continue
+    for src, ab in effects.usable_sources(state, d, own_turn, ap, only_src):
         out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
                        {"act": "use", "d": d.idx, "src": src}, ab.text))
     return out
@@ -217,8 +227,10 @@ def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool
     if d.riding:
         if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
             return True
-    elif any(move_cost(state, d, to) <= ap for to in board.adjacent(state, here)):
-        return True
+    else:
+        least = (0 if free_move(d) else 1) + leaving_cost(state, d)
+        if least <= ap and any(least + arriving_cost(state, to) <= ap for to in board.adjacent(state, here)):
+            return True
     region = None if here == CAPITAL else state.regions[here]
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         return True
@@ -234,4 +246,4 @@ def abilities_open(state: DefendersState, d: Defender, own_turn: bool, ap: int) 
     """Whether `ability_options` offers `d` anything, without building a single option."""
     if d.xp >= rules.XP_MAX:
         return True
-    return any(effects.usable(state, d, src, own_turn, ap) is not None for src in effects.sources(state, d))
+    return next(effects.usable_sources(state, d, own_turn, ap), None) is not None

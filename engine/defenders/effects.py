@@ -7,6 +7,8 @@ Every effect of content.Effect is implemented here once (passives are read in ru
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine.defenders import board, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import Ability, content
@@ -80,15 +82,44 @@ def sources(state: DefendersState, d: Defender) -> list[str]:
 
 def usable(state: DefendersState, d: Defender, src: str, own_turn: bool, ap: int) -> Ability | None:
     """The ability if `d` may use it now (costs, limits, hexes, the boss's dread)."""
-    ab = ability_of(state, d, src)
-    if ab is None or state.hexed:
+    if state.hexed or dreaded(state, d):
         return None
+    return _ready(state, d, src, ability_of(state, d, src), own_turn, ap)
+
+
+def dreaded(state: DefendersState, d: Defender) -> bool:
+    """The revealed boss's dread stands in `d`'s place: no ability may be used there."""
     boss = state.boss
-    if boss.revealed and content().boss(boss.key).passive == "dread" and boss.region == d.region:
+    return boss.revealed and boss.region == d.region and content().boss(boss.key).passive == "dread"
+
+
+def usable_sources(state: DefendersState, d: Defender, own_turn: bool, ap: int,
+                   only_src: object = None) -> Iterator[tuple[str, Ability]]:
+    """Each source of `d` (in `sources` order) whose ability `usable` gives, with it; with
+    ``only_src``, that source alone. The checks shared by every source (hexes, dread) are made
+    once, and off their own Turn only skills are looked at (nothing else may be used then)."""
+    if state.hexed or dreaded(state, d):
+        return
+    if own_turn:
+        candidates = sources(state, d)
+    else:
+        candidates = [f"skill:{s}" for s in d.skills]
+    for src in candidates:
+        if only_src is not None and src != only_src:
+            continue
+        ab = _ready(state, d, src, ability_of(state, d, src), own_turn, ap)
+        if ab is not None:
+            yield src, ab
+
+
+def _ready(state: DefendersState, d: Defender, src: str, ab: Ability | None, own_turn: bool, ap: int) -> Ability | None:
+    """`usable` past the hexes and dread: the ability's own conditions."""
+    if ab is None:
         return None
-    if src.startswith("skill:") and ab.own_turn and not own_turn:
-        return None
-    if not own_turn and not src.startswith("skill:"):
+    if src.startswith("skill:"):
+        if ab.own_turn and not own_turn:
+            return None
+    elif not own_turn:
         return None
     if ab.ap > ap or ab.xp > d.xp or (ab.hp and d.hp < ab.hp):
         return None

@@ -19,8 +19,21 @@ CAPITAL_BY_DIFFICULTY = {"easy": 12, "normal": 10, "hard": 8, "epic": 7}
 """The Capital City's Destruction Level per difficulty (U1 is open; measured in benchmarks/defenders_balance.py)."""
 
 
+def _set_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set), without pydantic's per-call dispatch: the rules set
+    fields about ten times a choice. Anything else goes through pydantic."""
+    if name in type(model).__pydantic_fields__:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    __setattr__ = _set_field
 
 
 class DefendersOptions(Model):
@@ -128,6 +141,8 @@ class Active(Model):
 
 
 class DefendersState(State):
+    __setattr__ = _set_field
+
     options: DefendersOptions
     seats: int
     phase: Literal["setup", "play", "rebuild", "over"] = "setup"
