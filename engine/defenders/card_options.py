@@ -208,6 +208,10 @@ def idle_on_card(state: DefendersState, seat: int) -> bool:
     if not main and not others:
         return True
     own_card = act.card == "defender"
+    if len(main) + len(others) == 1:
+        # One Defender: the prompt lists its options alone, whichever it shows.
+        return not (defender_can_act(state, main[0], own_card) if main
+                    else abilities_open(state, others[0], own_turn=False, ap=act.ap))
     able = {d.idx: defender_can_act(state, d, own_card) for d in main}
     for d in others:
         able[d.idx] = abilities_open(state, d, own_turn=False, ap=act.ap)
@@ -229,7 +233,9 @@ def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool
             return True
     else:
         least = (0 if free_move(d) else 1) + leaving_cost(state, d)
-        if least <= ap and any(least + arriving_cost(state, to) <= ap for to in board.adjacent(state, here)):
+        # Arriving adds at most a storm and the fog: with that to spare any road will do.
+        if least + 2 <= ap or (least <= ap and any(least + arriving_cost(state, to) <= ap
+                                                   for to in board.adjacent(state, here))):
             return True
     region = None if here == CAPITAL else state.regions[here]
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):

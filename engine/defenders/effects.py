@@ -100,10 +100,7 @@ def usable_sources(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     once, and off their own Turn only skills are looked at (nothing else may be used then)."""
     if state.hexed or dreaded(state, d):
         return
-    if own_turn:
-        candidates = sources(state, d)
-    else:
-        candidates = [f"skill:{s}" for s in d.skills]
+    candidates = sources(state, d) if own_turn else [f"skill:{s}" for s in d.skills]
     for src in candidates:
         if only_src is not None and src != only_src:
             continue

@@ -15,7 +15,7 @@ from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import TERRAINS, content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.state import Attack, Defender, DefendersState
+from engine.defenders.state import Attack, Defender, DefendersState, new_attack
 from engine.defenders.view_models import CAPITAL_FELL
 
 XP_MAX = 8
@@ -140,7 +140,7 @@ def hostile_trigger(f: Flow, key: str) -> None:
         target = state.ring[f.rng.randrange(6)]
         state.regions[target].fleet_die = True
         f.emit("log", f"{name}: a fleet die lands on {region_name(state, target)}.")
-        state.attacks.append(Attack(region=target, source=name, kind="war"))
+        state.attacks.append(new_attack(target, name, "war"))
     elif key == "desert" and state.storms > 0:
         i = state.ring.index("desert")
         for step in range(6):
@@ -440,13 +440,13 @@ def boss_round(f: Flow) -> None:
             f.emit("log", f"{card.name} regains {boss.hp - before} HP ({boss.hp}/{boss.max_hp}).")
     elif effect == "hunt":
         target = board.most_threatened(state)
-        state.attacks.append(Attack(region=target, source=card.name, kind="boss"))
+        state.attacks.append(new_attack(target, card.name, "boss"))
     elif effect == "stalk":
         nxt = [region for region in board.adjacent(state, boss.region) if region != CAPITAL]
         boss.region = board.most_threatened(state, nxt)
         f.emit("log", f"{card.name} moves to {region_name(state, boss.region)}.")
     if state.phase == "play":
-        state.attacks.append(Attack(region=boss.region, source=card.name, kind="boss"))
+        state.attacks.append(new_attack(boss.region, card.name, "boss"))
 
 
 def finish(f: Flow, won: bool, reason: str) -> None:
