@@ -91,30 +91,39 @@ def defend_score(state: DefendersState, ch: dict[str, Any]) -> float:
 
 
 def goal(state: DefendersState, d: Defender) -> tuple[str, float]:
+    """Where `d` would best go and what that is worth: the best of the offers below, each worth
+    its value less 0.8 a step (the first of equal offers kept)."""
     dist = board.distances(state, d.region)
-    best: tuple[str, float] = (d.region, 0.0)
-
-    def offer(key: str, value: float) -> None:
-        nonlocal best
-        v = value - 0.8 * dist[key]
-        if v > best[1]:
-            best = (key, v)
-
+    best_key, best = d.region, 0.0
     if d.hp <= 1 and d.region != CAPITAL:
-        offer(CAPITAL, 7)
+        v = 7 - 0.8 * dist[CAPITAL]
+        if v > best:
+            best_key, best = CAPITAL, v
     boss = state.boss
     if boss.revealed and rules.all_home(state):
-        offer(boss.region, 9)
+        v = 9 - 0.8 * dist[boss.region]
+        if v > best:
+            best_key, best = boss.region, v
     pressure = incoming(state)
+    escorts = d.xp >= 1
+    healthy = d.hp >= 2
+    regions = state.regions
     for region in state.ring:
-        r = state.regions[region]
-        if r.caravans and d.xp >= 1:
-            offer(region, 5 + r.caravans)
+        r = regions[region]
+        away = 0.8 * dist[region]
+        if r.caravans and escorts:
+            v = 5 + r.caravans - away
+            if v > best:
+                best_key, best = region, v
         if not r.destroyed and r.threat:
-            offer(region, 1.6 * r.threat + 0.5 + 0.3 * pressure[region])
-        if d.hp >= 2:
-            offer(region, 0.6 * pressure[region] + (1.5 if r.destroyed else 0.4 * r.threat))
-    return best
+            v = 1.6 * r.threat + 0.5 + 0.3 * pressure[region] - away
+            if v > best:
+                best_key, best = region, v
+        if healthy:
+            v = 0.6 * pressure[region] + (1.5 if r.destroyed else 0.4 * r.threat) - away
+            if v > best:
+                best_key, best = region, v
+    return best_key, best
 
 
 def incoming(state: DefendersState) -> dict[str, float]:
