@@ -4,6 +4,8 @@ the option lists its prompt offers, and the cheap checks of whether it can do an
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.contract import Option
 from engine.defenders import board, effects, rules
 from engine.defenders.board import CAPITAL
@@ -62,21 +64,51 @@ def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact
             + prepare_options(state, d, ap, own_card) + ability_options(state, d, own_turn=True, ap=ap))
 
 
+Road = tuple[str, str, int, int]
+"""One movement a Defender may make: its act ("fly" or "move"), where to, the Caravans escorted
+and its AP cost."""
+
+
 def movement_options(state: DefendersState, d: Defender, ap: int, compact: bool = False,
                      only_to: object = None) -> list[Option]:
     """Flights (riding the Manticore) or moves, with the escorts each road allows; with
     ``only_to``, just those to that place."""
     out: list[Option] = []
     n = dname(d)
+    for act, to, escort, cost in movements(state, d, ap, compact, only_to):
+        place = region_name(state, to)
+        if act == "fly":
+            out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {place} (1 AP)",
+                           {"act": "fly", "d": d.idx, "to": to}))
+        elif not escort:
+            price = "free first move" if cost == 0 else f"{cost} AP"
+            out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {place} ({price})",
+                           {"act": "move", "d": d.idx, "to": to, "escort": 0}))
+        else:
+            out.append(opt(f"move:{d.idx}:{to}:{escort}",
+                           f"{n}: move to {place} escorting {caravans(escort)} ({cost} AP, {escort} XP)",
+                           {"act": "move", "d": d.idx, "to": to, "escort": escort}))
+    return out
+
+
+def movement_choices(state: DefendersState, d: Defender, ap: int, only_to: object = None) -> list[dict[str, Any]]:
+    """The choices of `movement_options` (not compact), without their labels."""
+    return [{"act": "fly", "d": d.idx, "to": to} if act == "fly" else {"act": "move", "d": d.idx, "to": to, "escort": escort}
+            for act, to, escort, _cost in movements(state, d, ap, only_to=only_to)]
+
+
+def movements(state: DefendersState, d: Defender, ap: int, compact: bool = False, only_to: object = None) -> list[Road]:
+    """What `movement_options` offers, in its order: every flight, or every affordable road and
+    then the escorts it allows (as many as possible alone when ``compact``)."""
+    out: list[Road] = []
     here = d.region
-    region = None if here == CAPITAL else state.regions[here]
-    if d.riding and ap >= 1:
-        for to in [CAPITAL, *state.ring]:
-            if to != here and (only_to is None or to == only_to):
-                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
-                               {"act": "fly", "d": d.idx, "to": to}))
     if d.riding:
+        if ap >= 1:
+            out.extend(("fly", to, 0, 1) for to in [CAPITAL, *state.ring]
+                       if to != here and (only_to is None or to == only_to))
         return out
+    region = None if here == CAPITAL else state.regions[here]
+    escorts = region is not None and region.caravans and d.xp
     first = 0 if free_move(d) else 1
     leaving = leaving_cost(state, d)
     for to in board.adjacent(state, here):
@@ -86,19 +118,14 @@ def movement_options(state: DefendersState, d: Defender, ap: int, compact: bool 
         cost = first + extra
         if cost > ap:
             continue
-        price = "free first move" if cost == 0 else f"{cost} AP"
-        place = region_name(state, to)
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {place} ({price})",
-                       {"act": "move", "d": d.idx, "to": to, "escort": 0}))
-        if region is None or not region.caravans or not d.xp:
+        out.append(("move", to, 0, cost))
+        if not escorts:
             continue
+        assert region is not None
         regular = 1 + extra
         if regular <= ap:
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
-            for escort in escort_counts(region.caravans, d.xp, compact):
-                out.append(opt(f"move:{d.idx}:{to}:{escort}",
-                               f"{n}: move to {place} escorting {caravans(escort)} "
-                               f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
+            out.extend(("move", to, escort, regular) for escort in escort_counts(region.caravans, d.xp, compact))
     return out
 
 
@@ -224,10 +251,16 @@ def idle_on_card(state: DefendersState, seat: int) -> bool:
 
 
 def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool:
-    """Whether `defender_actions` offers `d` anything, without building a single option."""
+    """Whether `defender_actions` offers `d` anything, without building a single option (the
+    cheapest checks first: any one will do)."""
     assert state.active is not None
     ap = state.active.ap
+    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
+        return True
     here = d.region
+    region = None if here == CAPITAL else state.regions[here]
+    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
+        return True
     if d.riding:
         if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
             return True
@@ -237,13 +270,8 @@ def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool
         if least + 2 <= ap or (least <= ap and any(least + arriving_cost(state, to) <= ap
                                                    for to in board.adjacent(state, here))):
             return True
-    region = None if here == CAPITAL else state.regions[here]
-    if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
-        return True
     boss = state.boss
     if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
-        return True
-    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
         return True
     return abilities_open(state, d, own_turn=True, ap=ap)
 

@@ -184,7 +184,7 @@ def tree_reaches(state: DefendersState, key: str) -> bool:
 def in_reach(state: DefendersState, d: Defender, attack: Attack) -> bool:
     """Standing in the attacked region, or reaching it (ranged from next door, the Great Tree)."""
     near = d.region == attack.region
-    if not near and passive(d, "ranged") and d.region != CAPITAL:
+    if not near and d.region != CAPITAL and passive(d, "ranged"):
         near = attack.region in board.adjacent(state, d.region)
     if not near and d.in_tree:
         near = tree_reaches(state, attack.region)
