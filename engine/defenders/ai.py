@@ -29,14 +29,19 @@ class RandomPolicy:
 class HeuristicPolicy:
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         assert isinstance(state, DefendersState)
-        goals: Goals = {}
+        goals = Goals()
         scored = [(score(state, prompt, o, goals), -n, o) for n, o in enumerate(prompt.options)]
         best = max(scored, key=lambda t: (t[0], t[1]))
         return dict(best[2].choice)
 
 
-Goals = dict[int, tuple[str, float]]
-"""Each Defender's `goal` during one decision, worked out once for all its options."""
+class Goals:
+    """Each Defender's `goal` and the first step toward it during one decision, worked out once
+    for all its options."""
+
+    def __init__(self) -> None:
+        self.goals: dict[int, tuple[str, float]] = {}
+        self.steps: dict[int, str | None] = {}
 
 
 def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None = None) -> float:
@@ -68,7 +73,7 @@ def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None 
         return 0.05
     d = state.defenders[ch["d"]]
     react = kind == "react"
-    value = action_score(state, d, ch, {} if goals is None else goals)
+    value = action_score(state, d, ch, Goals() if goals is None else goals)
     return value - (3.5 if react else 0)
 
 
@@ -162,10 +167,18 @@ def _incoming(ring: tuple[str, ...], turn_deck: tuple[str, ...], horde: tuple[st
 
 
 def goal_of(state: DefendersState, d: Defender, goals: Goals) -> tuple[str, float]:
-    found = goals.get(d.idx)
+    found = goals.goals.get(d.idx)
     if found is None:
-        found = goals[d.idx] = goal(state, d)
+        found = goals.goals[d.idx] = goal(state, d)
     return found
+
+
+def first_step(state: DefendersState, d: Defender, target: str, goals: Goals) -> str | None:
+    """`board.step_toward` from `d`'s place to ``target``, its goal, worked out once a decision
+    (every move option of `d` asks it)."""
+    if d.idx not in goals.steps:
+        goals.steps[d.idx] = board.step_toward(state, d.region, target)
+    return goals.steps[d.idx]
 
 
 def action_score(state: DefendersState, d: Defender, ch: dict[str, Any], goals: Goals) -> float:
@@ -188,7 +201,7 @@ def action_score(state: DefendersState, d: Defender, ch: dict[str, Any], goals: 
             toward = board.distances(state, CAPITAL)
             return 8.0 + ch["escort"] if toward[to] < toward[d.region] else 0.0
         target, value = goal_of(state, d, goals)
-        if target == d.region or board.step_toward(state, d.region, target) != to:
+        if target == d.region or first_step(state, d, target, goals) != to:
             return 0.2
         return max(0.5, value)
     if act == "use":

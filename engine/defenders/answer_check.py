@@ -67,7 +67,7 @@ def named_option(state: DefendersState, seat: int, kind: str, choice: object) ->
     defender = state.defenders[index]
     if defender.seat != seat:
         return None
-    if most_options(state, seat, kind) + 1 > MAX_OPTIONS:
+    if not _fits(state, seat, kind):
         return None
     if _acting(state, kind) in (-1, index):
         choices = _actions_of_act(state, defender, choice, own_card=act.card == "defender")
@@ -93,6 +93,15 @@ def most_options(state: DefendersState, seat: int, kind: str) -> int:
     acting = _acting(state, kind)
     return sum(_most_actions(state, one) if acting in (-1, one.idx) else _most_abilities(one)
                for one in state.of_seat(seat))
+
+
+def _fits(state: DefendersState, seat: int, kind: str) -> bool:
+    """Whether ``seat``'s ``kind`` card prompt lists all its options uncut: shown first by a
+    coarser bound that looks at no place (every road with three escort counts, or a flight to
+    every place), then by `most_options`."""
+    coarse = sum(_most_abilities(one) + 3 + (len(state.ring) + 1 if one.riding else MOST_ROADS * 4)
+                 for one in state.of_seat(seat))
+    return coarse + 1 <= MAX_OPTIONS or most_options(state, seat, kind) + 1 <= MAX_OPTIONS
 
 
 def _most_abilities(defender: Defender) -> int:

@@ -265,8 +265,11 @@ def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool
         if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
             return True
     else:
-        least = (0 if free_move(d) else 1) + leaving_cost(state, d)
+        leaving = leaving_cost(state, d)
         # Arriving adds at most a storm and the fog: with that to spare any road will do.
+        if leaving + 3 <= ap:
+            return True
+        least = (0 if free_move(d) else 1) + leaving
         if least + 2 <= ap or (least <= ap and any(least + arriving_cost(state, to) <= ap
                                                    for to in board.adjacent(state, here))):
             return True
