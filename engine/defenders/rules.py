@@ -207,6 +207,13 @@ def defenders_for(state: DefendersState, attack: Attack) -> list[Defender]:
             and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))]
 
 
+def asked_to_defend(state: DefendersState, attack: Attack, seat: int) -> bool:
+    """Whether `defenders_for` names a Defender of ``seat`` (the others are not looked at)."""
+    return seat not in attack.declined and any(
+        d.seat == seat and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))
+        for d in state.defenders)
+
+
 def settle_attacks(f: Flow) -> bool:
     """Resolve queued attacks nobody can answer; True when one waits for a decision."""
     state = f.state
