@@ -64,7 +64,7 @@ def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact
             + prepare_options(state, d, ap, own_card) + ability_options(state, d, own_turn=True, ap=ap))
 
 
-Road = tuple[str, str, int, int]
+Movement = tuple[str, str, int, int]
 """One movement a Defender may make: its act ("fly" or "move"), where to, the Caravans escorted
 and its AP cost."""
 
@@ -97,10 +97,10 @@ def movement_choices(state: DefendersState, d: Defender, ap: int, only_to: objec
             for act, to, escort, _cost in movements(state, d, ap, only_to=only_to)]
 
 
-def movements(state: DefendersState, d: Defender, ap: int, compact: bool = False, only_to: object = None) -> list[Road]:
+def movements(state: DefendersState, d: Defender, ap: int, compact: bool = False, only_to: object = None) -> list[Movement]:
     """What `movement_options` offers, in its order: every flight, or every affordable road and
     then the escorts it allows (as many as possible alone when ``compact``)."""
-    out: list[Road] = []
+    out: list[Movement] = []
     here = d.region
     if d.riding:
         if ap >= 1:
@@ -266,7 +266,8 @@ def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool
             return True
     else:
         leaving = leaving_cost(state, d)
-        # Arriving adds at most a storm and the fog: with that to spare any road will do.
+        # A paid first move and arriving (at most a storm and the fog) cost at most 3 AP more
+        # than leaving: with that to spare any road will do.
         if leaving + 3 <= ap:
             return True
         least = (0 if free_move(d) else 1) + leaving
