@@ -76,7 +76,7 @@ def play_kind(state: DefendersState, seat: int) -> str | None:
     if offer is not None:
         return "artifact" if state.defenders[offer["d"]].seat == seat else None
     if state.attacks:
-        return "defend" if any(d.seat == seat for d in rules.defenders_for(state, state.attacks[0])) else None
+        return "defend" if rules.asked_to_defend(state, state.attacks[0], seat) else None
     act = state.active
     if act is None:
         return None

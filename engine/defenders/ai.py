@@ -6,6 +6,7 @@ and takes the best; on shared prompts it passes unless its own move is worth the
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -28,14 +29,19 @@ class RandomPolicy:
 class HeuristicPolicy:
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         assert isinstance(state, DefendersState)
-        goals: Goals = {}
+        goals = Goals()
         scored = [(score(state, prompt, o, goals), -n, o) for n, o in enumerate(prompt.options)]
         best = max(scored, key=lambda t: (t[0], t[1]))
         return dict(best[2].choice)
 
 
-Goals = dict[int, tuple[str, float]]
-"""Each Defender's `goal` during one decision, worked out once for all its options."""
+class Goals:
+    """Each Defender's `goal` and the first step toward it during one decision, worked out once
+    for all its options."""
+
+    def __init__(self) -> None:
+        self.goals: dict[int, tuple[str, float]] = {}
+        self.steps: dict[int, str | None] = {}
 
 
 def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None = None) -> float:
@@ -67,7 +73,7 @@ def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None 
         return 0.05
     d = state.defenders[ch["d"]]
     react = kind == "react"
-    value = action_score(state, d, ch, {} if goals is None else goals)
+    value = action_score(state, d, ch, Goals() if goals is None else goals)
     return value - (3.5 if react else 0)
 
 
@@ -90,47 +96,66 @@ def defend_score(state: DefendersState, ch: dict[str, Any]) -> float:
 
 
 def goal(state: DefendersState, d: Defender) -> tuple[str, float]:
+    """Where `d` would best go and what that is worth: the best of the offers below, each worth
+    its value less 0.8 a step (the first of equal offers kept)."""
     dist = board.distances(state, d.region)
-    best: tuple[str, float] = (d.region, 0.0)
-
-    def offer(key: str, value: float) -> None:
-        nonlocal best
-        v = value - 0.8 * dist[key]
-        if v > best[1]:
-            best = (key, v)
-
+    best_key, best = d.region, 0.0
     if d.hp <= 1 and d.region != CAPITAL:
-        offer(CAPITAL, 7)
+        v = 7 - 0.8 * dist[CAPITAL]
+        if v > best:
+            best_key, best = CAPITAL, v
     boss = state.boss
     if boss.revealed and rules.all_home(state):
-        offer(boss.region, 9)
+        v = 9 - 0.8 * dist[boss.region]
+        if v > best:
+            best_key, best = boss.region, v
     pressure = incoming(state)
+    escorts = d.xp >= 1
+    healthy = d.hp >= 2
+    regions = state.regions
     for region in state.ring:
-        r = state.regions[region]
-        if r.caravans and d.xp >= 1:
-            offer(region, 5 + r.caravans)
+        r = regions[region]
+        away = 0.8 * dist[region]
+        if r.caravans and escorts:
+            v = 5 + r.caravans - away
+            if v > best:
+                best_key, best = region, v
         if not r.destroyed and r.threat:
-            offer(region, 1.6 * r.threat + 0.5 + 0.3 * pressure[region])
-        if d.hp >= 2:
-            offer(region, 0.6 * pressure[region] + (1.5 if r.destroyed else 0.4 * r.threat))
-    return best
+            v = 1.6 * r.threat + 0.5 + 0.3 * pressure[region] - away
+            if v > best:
+                best_key, best = region, v
+        if healthy:
+            v = 0.6 * pressure[region] + (1.5 if r.destroyed else 0.4 * r.threat) - away
+            if v > best:
+                best_key, best = region, v
+    return best_key, best
 
 
 def incoming(state: DefendersState) -> dict[str, float]:
     """How hard each Outer Region will be hit by the cards still to come this round. Which
     Enemy cards fill the Turn Deck's Enemy places is hidden (engine/defenders/information.py
     pools them with the Horde and the leftovers), so each unseen Enemy card counts by the
-    chance that it is one of them."""
+    chance that it is one of them. A shared dict: read it, never change it."""
+    return _incoming(tuple(state.ring), tuple(state.turn_deck), tuple(state.horde), tuple(state.leftover_enemies),
+                     tuple(state.leftover_dire))
+
+
+@functools.lru_cache(maxsize=1024)
+def _incoming(ring: tuple[str, ...], turn_deck: tuple[str, ...], horde: tuple[str, ...],
+              leftover_enemies: tuple[str, ...], leftover_dire: tuple[str, ...]) -> dict[str, float]:
+    """`incoming` of these piles, worked out once: an information state's piles are the
+    canonical deal, the same at every decision until a card is drawn or an enemy joins the
+    Horde."""
     c = content()
-    out = dict.fromkeys(state.ring, 0.0)
+    out = dict.fromkeys(ring, 0.0)
     places = 0
-    for card in state.turn_deck:
+    for card in turn_deck:
         if unseen(card):
             places += 1
         elif card == "deserter":
             out["plains"] += 1
-    pool = [card for card in state.turn_deck + state.horde if unseen(card)]
-    pool += [f"e:{key}" for key in state.leftover_enemies] + [f"x:{key}" for key in state.leftover_dire]
+    pool = [card for card in turn_deck + horde if unseen(card)]
+    pool += [f"e:{key}" for key in leftover_enemies] + [f"x:{key}" for key in leftover_dire]
     share = places / len(pool) if pool else 0.0
     for card in pool:
         if card.startswith("e:"):
@@ -142,10 +167,18 @@ def incoming(state: DefendersState) -> dict[str, float]:
 
 
 def goal_of(state: DefendersState, d: Defender, goals: Goals) -> tuple[str, float]:
-    found = goals.get(d.idx)
+    found = goals.goals.get(d.idx)
     if found is None:
-        found = goals[d.idx] = goal(state, d)
+        found = goals.goals[d.idx] = goal(state, d)
     return found
+
+
+def first_step(state: DefendersState, d: Defender, target: str, goals: Goals) -> str | None:
+    """`board.step_toward` from `d`'s place to ``target``, its goal, worked out once a decision
+    (every move option of `d` asks it)."""
+    if d.idx not in goals.steps:
+        goals.steps[d.idx] = board.step_toward(state, d.region, target)
+    return goals.steps[d.idx]
 
 
 def action_score(state: DefendersState, d: Defender, ch: dict[str, Any], goals: Goals) -> float:
@@ -168,7 +201,7 @@ def action_score(state: DefendersState, d: Defender, ch: dict[str, Any], goals: 
             toward = board.distances(state, CAPITAL)
             return 8.0 + ch["escort"] if toward[to] < toward[d.region] else 0.0
         target, value = goal_of(state, d, goals)
-        if target == d.region or board.step_toward(state, d.region, target) != to:
+        if target == d.region or first_step(state, d, target, goals) != to:
             return 0.2
         return max(0.5, value)
     if act == "use":

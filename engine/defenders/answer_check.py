@@ -22,7 +22,7 @@ from engine.defenders.card_options import (
     ability_options,
     escort_counts,
     fight_options,
-    movement_options,
+    movement_choices,
     prepare_options,
     secure_options,
 )
@@ -67,15 +67,13 @@ def named_option(state: DefendersState, seat: int, kind: str, choice: object) ->
     defender = state.defenders[index]
     if defender.seat != seat:
         return None
-    if most_options(state, seat, kind) + 1 > MAX_OPTIONS:
+    if not _fits(state, seat, kind):
         return None
     if _acting(state, kind) in (-1, index):
-        options = _actions_of_act(state, defender, choice, own_card=act.card == "defender")
+        choices = _actions_of_act(state, defender, choice, own_card=act.card == "defender")
     else:
-        options = _abilities_of_act(state, defender, choice, own_turn=False)
-    found = next((option for option in options
-                  if option.choice == choice and same_json(option.choice, choice)), None)
-    return None if found is None else dict(found.choice)
+        choices = _abilities_of_act(state, defender, choice, own_turn=False)
+    return _matching(choices, choice)
 
 
 def _acting(state: DefendersState, kind: str) -> int | None:
@@ -97,6 +95,15 @@ def most_options(state: DefendersState, seat: int, kind: str) -> int:
                for one in state.of_seat(seat))
 
 
+def _fits(state: DefendersState, seat: int, kind: str) -> bool:
+    """Whether ``seat``'s ``kind`` card prompt lists all its options uncut: shown first by a
+    coarser bound that looks at no place (every road with three escort counts, or a flight to
+    every place), then by `most_options`."""
+    coarse = sum(_most_abilities(one) + 3 + (len(state.ring) + 1 if one.riding else MOST_ROADS * 4)
+                 for one in state.of_seat(seat))
+    return coarse + 1 <= MAX_OPTIONS or most_options(state, seat, kind) + 1 <= MAX_OPTIONS
+
+
 def _most_abilities(defender: Defender) -> int:
     """At least as many options as `ability_options` gives: Level Up and every source (the
     Defender's own ability, at most two of the place, its artifacts and skills)."""
@@ -116,26 +123,28 @@ def _most_actions(state: DefendersState, defender: Defender) -> int:
     return moves + 3 + _most_abilities(defender)
 
 
-def _actions_of_act(state: DefendersState, defender: Defender, choice: dict[str, Any], own_card: bool) -> list[Option]:
-    """The options of `defender_actions` (not compact) whose act is the choice's."""
+def _actions_of_act(state: DefendersState, defender: Defender, choice: dict[str, Any],
+                    own_card: bool) -> list[dict[str, Any]]:
+    """The choices of the options of `defender_actions` (not compact) whose act is the choice's."""
     act = state.active
     assert act is not None
     ap = act.ap
     what = choice.get("act")
     if what in ("fly", "move"):
-        return movement_options(state, defender, ap, only_to=choice.get("to"))
+        return movement_choices(state, defender, ap, only_to=choice.get("to"))
     if what == "secure":
-        return secure_options(state, defender, ap)
+        return _choices(secure_options(state, defender, ap))
     if what == "fight":
-        return fight_options(state, defender, ap)
+        return _choices(fight_options(state, defender, ap))
     if what == "prepare":
-        return prepare_options(state, defender, ap, own_card)
+        return _choices(prepare_options(state, defender, ap, own_card))
     return _abilities_of_act(state, defender, choice, own_turn=True)
 
 
-def _abilities_of_act(state: DefendersState, defender: Defender, choice: dict[str, Any], own_turn: bool) -> list[Option]:
-    """The options of `ability_options` whose act is the choice's (Level Up, or the ability
-    of the choice's source)."""
+def _abilities_of_act(state: DefendersState, defender: Defender, choice: dict[str, Any],
+                      own_turn: bool) -> list[dict[str, Any]]:
+    """The choices of the options of `ability_options` whose act is the choice's (Level Up, or
+    the ability of the choice's source)."""
     act = state.active
     assert act is not None
     what = choice.get("act")
@@ -145,7 +154,11 @@ def _abilities_of_act(state: DefendersState, defender: Defender, choice: dict[st
     if what == "use" and not isinstance(src, str):
         return []
     # No source is named "": Level Up alone.
-    return ability_options(state, defender, own_turn=own_turn, ap=act.ap, only_src=src if what == "use" else "")
+    return _choices(ability_options(state, defender, own_turn=own_turn, ap=act.ap, only_src=src if what == "use" else ""))
+
+
+def _choices(options: list[Option]) -> list[dict[str, Any]]:
+    return [option.choice for option in options]
 
 
 def defence_picks(state: DefendersState, attack: Attack, mine: list[Defender]) -> list[tuple[str, Defender]]:

@@ -4,6 +4,8 @@ the option lists its prompt offers, and the cheap checks of whether it can do an
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.contract import Option
 from engine.defenders import board, effects, rules
 from engine.defenders.board import CAPITAL
@@ -24,17 +26,26 @@ def free_move(d: Defender) -> bool:
 def move_cost(state: DefendersState, d: Defender, to: str, escort: bool = False) -> int:
     """An escort rides only on a regular Move that spends its AP (R: Escorting Caravans): an
     escorting first move pays, and the swift passive's free first move is then used up."""
-    cost = 0 if not escort and free_move(d) else 1
+    return (0 if not escort and free_move(d) else 1) + leaving_cost(state, d) + arriving_cost(state, to)
+
+
+def leaving_cost(state: DefendersState, d: Defender) -> int:
+    """What leaving `d`'s place adds to any move: a storm there, the hostile Forest's grip."""
     frm = d.region
-    if frm != CAPITAL and state.regions[frm].storm:
+    if frm == CAPITAL:
+        return 0
+    region = state.regions[frm]
+    cost = 1 if region.storm else 0
+    if frm == "forest" and region.war and region.side == "hostile" and region.threat > 0:
         cost += 1
-    if to != CAPITAL and state.regions[to].storm:
-        cost += 1
+    return cost
+
+
+def arriving_cost(state: DefendersState, to: str) -> int:
+    """What entering ``to`` adds to any move: a storm there, the boss's fog."""
+    cost = 1 if to != CAPITAL and state.regions[to].storm else 0
     boss = state.boss
-    if boss.revealed and content().boss(boss.key).passive == "fog" and boss.region == to:
-        cost += 1
-    forest = state.regions["forest"]
-    if frm == "forest" and forest.war and forest.side == "hostile" and forest.threat > 0:
+    if boss.revealed and boss.region == to and content().boss(boss.key).passive == "fog":
         cost += 1
     return cost
 
@@ -53,37 +64,68 @@ def defender_actions(state: DefendersState, d: Defender, own_card: bool, compact
             + prepare_options(state, d, ap, own_card) + ability_options(state, d, own_turn=True, ap=ap))
 
 
+Movement = tuple[str, str, int, int]
+"""One movement a Defender may make: its act ("fly" or "move"), where to, the Caravans escorted
+and its AP cost."""
+
+
 def movement_options(state: DefendersState, d: Defender, ap: int, compact: bool = False,
                      only_to: object = None) -> list[Option]:
     """Flights (riding the Manticore) or moves, with the escorts each road allows; with
     ``only_to``, just those to that place."""
     out: list[Option] = []
     n = dname(d)
+    for act, to, escort, cost in movements(state, d, ap, compact, only_to):
+        place = region_name(state, to)
+        if act == "fly":
+            out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {place} (1 AP)",
+                           {"act": "fly", "d": d.idx, "to": to}))
+        elif not escort:
+            price = "free first move" if cost == 0 else f"{cost} AP"
+            out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {place} ({price})",
+                           {"act": "move", "d": d.idx, "to": to, "escort": 0}))
+        else:
+            out.append(opt(f"move:{d.idx}:{to}:{escort}",
+                           f"{n}: move to {place} escorting {caravans(escort)} ({cost} AP, {escort} XP)",
+                           {"act": "move", "d": d.idx, "to": to, "escort": escort}))
+    return out
+
+
+def movement_choices(state: DefendersState, d: Defender, ap: int, only_to: object = None) -> list[dict[str, Any]]:
+    """The choices of `movement_options` (not compact), without their labels."""
+    return [{"act": "fly", "d": d.idx, "to": to} if act == "fly" else {"act": "move", "d": d.idx, "to": to, "escort": escort}
+            for act, to, escort, _cost in movements(state, d, ap, only_to=only_to)]
+
+
+def movements(state: DefendersState, d: Defender, ap: int, compact: bool = False, only_to: object = None) -> list[Movement]:
+    """What `movement_options` offers, in its order: every flight, or every affordable road and
+    then the escorts it allows (as many as possible alone when ``compact``)."""
+    out: list[Movement] = []
     here = d.region
+    if d.riding:
+        if ap >= 1:
+            out.extend(("fly", to, 0, 1) for to in [CAPITAL, *state.ring]
+                       if to != here and (only_to is None or to == only_to))
+        return out
     region = None if here == CAPITAL else state.regions[here]
-    if d.riding and ap >= 1:
-        for to in [CAPITAL, *state.ring]:
-            if to != here and (only_to is None or to == only_to):
-                out.append(opt(f"fly:{d.idx}:{to}", f"{n}: fly the Manticore to {region_name(state, to)} (1 AP)",
-                               {"act": "fly", "d": d.idx, "to": to}))
-    for to in [] if d.riding else board.adjacent(state, here):
+    escorts = region is not None and region.caravans and d.xp
+    first = 0 if free_move(d) else 1
+    leaving = leaving_cost(state, d)
+    for to in board.adjacent(state, here):
         if only_to is not None and to != only_to:
             continue
-        cost = move_cost(state, d, to)
+        extra = leaving + arriving_cost(state, to)
+        cost = first + extra
         if cost > ap:
             continue
-        price = "free first move" if cost == 0 else f"{cost} AP"
-        out.append(opt(f"move:{d.idx}:{to}", f"{n}: move to {region_name(state, to)} ({price})",
-                       {"act": "move", "d": d.idx, "to": to, "escort": 0}))
-        if region is None or not region.caravans or not d.xp:
+        out.append(("move", to, 0, cost))
+        if not escorts:
             continue
-        regular = move_cost(state, d, to, escort=True)
+        assert region is not None
+        regular = 1 + extra
         if regular <= ap:
             # Any number may be escorted; three counts keep the prompt within Discord's 25 options.
-            for escort in escort_counts(region.caravans, d.xp, compact):
-                out.append(opt(f"move:{d.idx}:{to}:{escort}",
-                               f"{n}: move to {region_name(state, to)} escorting {caravans(escort)} "
-                               f"({regular} AP, {escort} XP)", {"act": "move", "d": d.idx, "to": to, "escort": escort}))
+            out.extend(("move", to, escort, regular) for escort in escort_counts(region.caravans, d.xp, compact))
     return out
 
 
@@ -130,12 +172,7 @@ def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     if d.xp >= rules.XP_MAX:
         out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
                        {"act": "level", "d": d.idx}))
-    for src in effects.sources(state, d):
-        if only_src is not None and src != only_src:
-            continue
-        ab = effects.usable(state, d, src, own_turn, ap)
-        if ab is None:
-            continue
+    for src, ab in effects.usable_sources(state, d, own_turn, ap, only_src):
         out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
                        {"act": "use", "d": d.idx, "src": src}, ab.text))
     return out
@@ -198,6 +235,10 @@ def idle_on_card(state: DefendersState, seat: int) -> bool:
     if not main and not others:
         return True
     own_card = act.card == "defender"
+    if len(main) + len(others) == 1:
+        # One Defender: the prompt lists its options alone, whichever it shows.
+        return not (defender_can_act(state, main[0], own_card) if main
+                    else abilities_open(state, others[0], own_turn=False, ap=act.ap))
     able = {d.idx: defender_can_act(state, d, own_card) for d in main}
     for d in others:
         able[d.idx] = abilities_open(state, d, own_turn=False, ap=act.ap)
@@ -210,22 +251,31 @@ def idle_on_card(state: DefendersState, seat: int) -> bool:
 
 
 def defender_can_act(state: DefendersState, d: Defender, own_card: bool) -> bool:
-    """Whether `defender_actions` offers `d` anything, without building a single option."""
+    """Whether `defender_actions` offers `d` anything, without building a single option (the
+    cheapest checks first: any one will do)."""
     assert state.active is not None
     ap = state.active.ap
-    here = d.region
-    if d.riding:
-        if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
-            return True
-    elif any(move_cost(state, d, to) <= ap for to in board.adjacent(state, here)):
+    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
         return True
+    here = d.region
     region = None if here == CAPITAL else state.regions[here]
     if ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm):
         return True
+    if d.riding:
+        if ap >= 1 and any(to != here for to in [CAPITAL, *state.ring]):
+            return True
+    else:
+        leaving = leaving_cost(state, d)
+        # A paid first move and arriving (at most a storm and the fog) cost at most 3 AP more
+        # than leaving: with that to spare any road will do.
+        if leaving + 3 <= ap:
+            return True
+        least = (0 if free_move(d) else 1) + leaving
+        if least + 2 <= ap or (least <= ap and any(least + arriving_cost(state, to) <= ap
+                                                   for to in board.adjacent(state, here))):
+            return True
     boss = state.boss
     if ap >= 1 and d.hp > 0 and boss.revealed and boss.region == here and boss.hp > rules.boss_floor(state):
-        return True
-    if own_card and ap >= 1 and d.xp < rules.XP_MAX:
         return True
     return abilities_open(state, d, own_turn=True, ap=ap)
 
@@ -234,4 +284,4 @@ def abilities_open(state: DefendersState, d: Defender, own_turn: bool, ap: int) 
     """Whether `ability_options` offers `d` anything, without building a single option."""
     if d.xp >= rules.XP_MAX:
         return True
-    return any(effects.usable(state, d, src, own_turn, ap) is not None for src in effects.sources(state, d))
+    return next(effects.usable_sources(state, d, own_turn, ap), None) is not None

@@ -7,6 +7,9 @@ Every effect of content.Effect is implemented here once (passives are read in ru
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable, Iterator
+
 from engine.defenders import board, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import Ability, content
@@ -80,25 +83,77 @@ def sources(state: DefendersState, d: Defender) -> list[str]:
 
 def usable(state: DefendersState, d: Defender, src: str, own_turn: bool, ap: int) -> Ability | None:
     """The ability if `d` may use it now (costs, limits, hexes, the boss's dread)."""
+    if state.hexed or dreaded(state, d):
+        return None
     ab = ability_of(state, d, src)
-    if ab is None or state.hexed:
+    if ab is None:
         return None
+    return ab if _ready(state, d, _entry(src, ab), own_turn, ap) else None
+
+
+def dreaded(state: DefendersState, d: Defender) -> bool:
+    """The revealed boss's dread stands in `d`'s place: no ability may be used there."""
     boss = state.boss
-    if boss.revealed and content().boss(boss.key).passive == "dread" and boss.region == d.region:
-        return None
-    if src.startswith("skill:") and ab.own_turn and not own_turn:
-        return None
-    if not own_turn and not src.startswith("skill:"):
-        return None
+    return boss.revealed and boss.region == d.region and content().boss(boss.key).passive == "dread"
+
+
+Entry = tuple[str, Ability, str | None]
+"""A source, its ability and the mark its use leaves in `Defender.used` (None: no limit)."""
+
+
+def _entry(src: str, ab: Ability) -> Entry:
+    return src, ab, None if ab.limit == "none" else f"{ab.limit}:{src}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_entries(key: str, artifacts: tuple[str, ...],
+                  skills: tuple[str, ...]) -> tuple[tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...]]:
+    """The entries of the sources a Defender carries (its card, its artifacts, its skills), in
+    `sources` order, those whose `ability_of` is None left out: they depend on the cards alone
+    (never on the place), so they are worked out once per Defender, artifacts and skills."""
+    c = content()
+    hero = c.defender(key).ability
+    heroes = () if hero.passive else (_entry("hero", hero),)
+    held = tuple(_entry(f"art:{a}", c.artifact(a).ability) for a in artifacts if not c.artifact(a).ability.passive)
+    learnt = tuple(_entry(f"skill:{s}", c.skill(s).ability) for s in skills)
+    return heroes, held, learnt
+
+
+def usable_sources(state: DefendersState, d: Defender, own_turn: bool, ap: int,
+                   only_src: object = None) -> Iterator[tuple[str, Ability]]:
+    """Each source of `d` (in `sources` order) whose ability `usable` gives, with it; with
+    ``only_src``, that source alone. The checks shared by every source (hexes, dread) are made
+    once, and off their own Turn only skills are looked at (nothing else may be used then)."""
+    if state.hexed or dreaded(state, d):
+        return
+    heroes, held, learnt = _card_entries(d.key, tuple(d.artifacts), tuple(d.skills))
+    entries: Iterable[Entry] = learnt
+    if own_turn:
+        place = [_entry(src, ab) for src in (("capital",) if d.region == CAPITAL else ("region", "war"))
+                 if (ab := ability_of(state, d, src)) is not None]
+        entries = [*heroes, *place, *held, *learnt]
+    for entry in entries:
+        if only_src is not None and entry[0] != only_src:
+            continue
+        if _ready(state, d, entry, own_turn, ap):
+            yield entry[0], entry[1]
+
+
+def _ready(state: DefendersState, d: Defender, entry: Entry, own_turn: bool, ap: int) -> bool:
+    """`usable` past the hexes and dread: the ability's own conditions."""
+    src, ab, mark = entry
+    if src.startswith("skill:"):
+        if ab.own_turn and not own_turn:
+            return False
+    elif not own_turn:
+        return False
     if ab.ap > ap or ab.xp > d.xp or (ab.hp and d.hp < ab.hp):
-        return None
-    if ab.limit != "none" and f"{ab.limit}:{src}" in d.used:
-        return None
+        return False
+    if mark is not None and mark in d.used:
+        return False
     if src == "war" and not war_ready(state, d):
-        return None
-    if not targets(state, d, src, ab):
-        return None
-    return ab
+        return False
+    return bool(targets(state, d, src, ab))
 
 
 def war_ready(state: DefendersState, d: Defender) -> bool:

@@ -116,7 +116,11 @@ def information(state: DefendersState, seat: int) -> DefendersState:
     """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
     piles = _canonical_enemies(state)
     boss, ahead = _bosses(state, lambda kind, taken: next(key for key in _bosses_of(kind) if key not in taken))
-    skill_deck, defenders = _skills(state, seat, _skill_pool(state, seat))
+    if any(defender.skill_offer for defender in state.defenders if defender.seat != seat):
+        skill_deck, defenders = _skills(state, seat, _skill_pool(state, seat))
+    else:
+        # Nobody else holds an offer (a battle): the pool is the Skill deck alone, dealt back whole.
+        skill_deck, defenders = sorted(state.skill_deck), list(state.defenders)
     return shared(state, seed=public_seed(state.seed), **piles, skill_deck=skill_deck, defenders=defenders,
                   artifact_deck=sorted(state.artifact_deck), caravan_pile=sorted(state.caravan_pile),
                   war_unused=sorted(state.war_unused), boss=boss, bosses_ahead=ahead)

@@ -7,6 +7,8 @@ Clause references are in docs/rules/defenders.md.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
@@ -20,7 +22,7 @@ from engine.defenders.rules import (
     max_hp,
     reveal_boss,
 )
-from engine.defenders.state import Active, Attack, Defender
+from engine.defenders.state import Defender, new_active, new_attack
 from engine.words import counted
 
 
@@ -39,19 +41,29 @@ def round_start(f: Flow) -> None:
 
 def round_end(f: Flow) -> None:
     state = f.state
-    state.hexed = False
-    state.boss.armor_soaked = []
+    # Only what changes is set (a field set to the value it holds changes nothing).
+    if state.hexed:
+        state.hexed = False
+    if state.boss.armor_soaked:
+        state.boss.armor_soaked = []
     for d in state.defenders:
-        d.shield = False
-        d.in_tree = False
-        d.riding = False
-        d.used = [u for u in d.used if not u.startswith("round:")]
-    state.tree = None
-    state.manticore = "mountains" if not (state.regions["mountains"].war and state.regions["mountains"].side == "hostile") \
-        else state.manticore
+        if d.shield:
+            d.shield = False
+        if d.in_tree:
+            d.in_tree = False
+        if d.riding:
+            d.riding = False
+        if any(u.startswith("round:") for u in d.used):
+            d.used = [u for u in d.used if not u.startswith("round:")]
+    if state.tree is not None:
+        state.tree = None
+    if not (state.regions["mountains"].war and state.regions["mountains"].side == "hostile"):
+        state.manticore = "mountains"
     for r in state.regions.values():
-        r.wards = 0
-        r.fleet_die = False
+        if r.wards:
+            r.wards = 0
+        if r.fleet_die:
+            r.fleet_die = False
     if not (state.regions["coast"].war and state.regions["coast"].side == "hostile"):
         state.fleet_dice = 3
     if not (state.regions["desert"].war and state.regions["desert"].side == "hostile"):
@@ -92,11 +104,11 @@ def draw_card(f: Flow) -> None:
         names = " and ".join(region_name(state, r) for r in e.regions)
         f.emit("card", f"Enemy card: {e.name} attack {names}.")
         for r in e.regions:
-            state.attacks.append(Attack(region=r, source=e.name, kind="enemy"))
+            state.attacks.append(new_attack(r, e.name, "enemy"))
     elif card.startswith("x:"):
         dire = c.dire_card(card[2:])
         f.emit("card", f"Dire Enemy: {dire.name} attacks {region_name(state, dire.region)}. {dire.text}")
-        state.attacks.append(Attack(region=dire.region, source=dire.name, kind="dire", dire=dire.key))
+        state.attacks.append(new_attack(dire.region, dire.name, "dire", dire.key))
     elif card == "soldier":
         target = board.most_threatened(state)
         state.soldiers += 1
@@ -108,17 +120,21 @@ def draw_card(f: Flow) -> None:
             f.emit("card", "Soldier card: all is quiet; the soldier returns to the Field.")
     elif card == "deserter":
         f.emit("card", "Deserter card: deserters raid the Field.")
-        state.attacks.append(Attack(region="plains", source="Deserters", kind="deserter"))
+        state.attacks.append(new_attack("plains", "Deserters", "deserter"))
 
 
-def start_card(f: Flow, kind: str, d: Defender | None) -> None:
+def start_card(f: Flow, kind: Literal["defender", "all"], d: Defender | None) -> None:
     state = f.state
-    state.active = Active(card=kind, defender=d.idx if d else None, ap=ap_per_card(state))
-    state.boss.armor_soaked = []
+    state.active = new_active(kind, d.idx if d else None, ap_per_card(state))
+    if state.boss.armor_soaked:
+        state.boss.armor_soaked = []
     for defender in state.defenders:
-        defender.took_turn = False
-        defender.moved_free = False
-        defender.used = [u for u in defender.used if not u.startswith("turn:")]
+        if defender.took_turn:
+            defender.took_turn = False
+        if defender.moved_free:
+            defender.moved_free = False
+        if any(u.startswith("turn:") for u in defender.used):
+            defender.used = [u for u in defender.used if not u.startswith("turn:")]
     if d is not None:
         begin_turn(f, d)
 
@@ -138,7 +154,8 @@ def end_card(f: Flow) -> None:
     state.current = None
     state.active = None
     for d in state.defenders:
-        d.took_turn = False
+        if d.took_turn:
+            d.took_turn = False
 
 
 def start_battle(f: Flow) -> None:

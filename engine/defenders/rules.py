@@ -15,7 +15,7 @@ from engine.defenders import board
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import TERRAINS, content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.state import Attack, Defender, DefendersState
+from engine.defenders.state import Attack, Defender, DefendersState, new_attack
 from engine.defenders.view_models import CAPITAL_FELL
 
 XP_MAX = 8
@@ -140,7 +140,7 @@ def hostile_trigger(f: Flow, key: str) -> None:
         target = state.ring[f.rng.randrange(6)]
         state.regions[target].fleet_die = True
         f.emit("log", f"{name}: a fleet die lands on {region_name(state, target)}.")
-        state.attacks.append(Attack(region=target, source=name, kind="war"))
+        state.attacks.append(new_attack(target, name, "war"))
     elif key == "desert" and state.storms > 0:
         i = state.ring.index("desert")
         for step in range(6):
@@ -184,7 +184,7 @@ def tree_reaches(state: DefendersState, key: str) -> bool:
 def in_reach(state: DefendersState, d: Defender, attack: Attack) -> bool:
     """Standing in the attacked region, or reaching it (ranged from next door, the Great Tree)."""
     near = d.region == attack.region
-    if not near and passive(d, "ranged") and d.region != CAPITAL:
+    if not near and d.region != CAPITAL and passive(d, "ranged"):
         near = attack.region in board.adjacent(state, d.region)
     if not near and d.in_tree:
         near = tree_reaches(state, attack.region)
@@ -205,6 +205,13 @@ def defenders_for(state: DefendersState, attack: Attack) -> list[Defender]:
     """The Defenders whose seats are asked about this attack (and have not declined it)."""
     return [d for d in state.defenders if d.seat not in attack.declined
             and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))]
+
+
+def asked_to_defend(state: DefendersState, attack: Attack, seat: int) -> bool:
+    """Whether `defenders_for` names a Defender of ``seat`` (the others are not looked at)."""
+    return seat not in attack.declined and any(
+        d.seat == seat and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))
+        for d in state.defenders)
 
 
 def settle_attacks(f: Flow) -> bool:
@@ -440,13 +447,13 @@ def boss_round(f: Flow) -> None:
             f.emit("log", f"{card.name} regains {boss.hp - before} HP ({boss.hp}/{boss.max_hp}).")
     elif effect == "hunt":
         target = board.most_threatened(state)
-        state.attacks.append(Attack(region=target, source=card.name, kind="boss"))
+        state.attacks.append(new_attack(target, card.name, "boss"))
     elif effect == "stalk":
         nxt = [region for region in board.adjacent(state, boss.region) if region != CAPITAL]
         boss.region = board.most_threatened(state, nxt)
         f.emit("log", f"{card.name} moves to {region_name(state, boss.region)}.")
     if state.phase == "play":
-        state.attacks.append(Attack(region=boss.region, source=card.name, kind="boss"))
+        state.attacks.append(new_attack(boss.region, card.name, "boss"))
 
 
 def finish(f: Flow, won: bool, reason: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.clone import trusted
 from engine.contract import State
 
 Mode = Literal["single", "campaign"]
@@ -19,8 +20,24 @@ CAPITAL_BY_DIFFICULTY = {"easy": 12, "normal": 10, "hard": 8, "epic": 7}
 """The Capital City's Destruction Level per difficulty (U1 is open; measured in benchmarks/defenders_balance.py)."""
 
 
+def _set_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set), without pydantic's per-call dispatch: the rules set
+    fields about ten times a choice. A model's ``__dict__`` holds exactly its fields (private
+    attributes live apart), so it says which names are fields. Anything else goes through
+    pydantic."""
+    values = model.__dict__
+    if name in values:
+        values[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    __setattr__ = _set_field
 
 
 class DefendersOptions(Model):
@@ -103,11 +120,14 @@ class Boss(Model):
     of their own (U14), so each gets its first damage soaked."""
 
 
+AttackKind = Literal["enemy", "dire", "boss", "deserter", "war"]
+
+
 class Attack(Model):
     region: str
     source: str
     """The attacker's name (shown to players)."""
-    kind: Literal["enemy", "dire", "boss", "deserter", "war"]
+    kind: AttackKind
     dire: str | None = None
     """The Dire Enemy key, for its artifact and its on-hit effect."""
     declined: list[int] = Field(default_factory=list)
@@ -127,7 +147,21 @@ class Active(Model):
     whole Turn, marked answered while its options are still these (docs/rules/defenders.md)."""
 
 
+def new_attack(region: str, source: str, kind: AttackKind, dire: str | None = None) -> Attack:
+    """An attack as ``Attack(...)`` builds it, without validating again what the rules built
+    (a card drawn queues one or two a round)."""
+    return trusted(Attack, {"region": region, "source": source, "kind": kind, "dire": dire, "declined": []})
+
+
+def new_active(card: Literal["defender", "all"], defender: int | None, ap: int) -> Active:
+    """An AP card in play as ``Active(...)`` builds it, without validating again."""
+    return trusted(Active, {"card": card, "defender": defender, "ap": ap, "passed": [], "focus": {}, "pick": None,
+                            "react_passed": {}})
+
+
 class DefendersState(State):
+    __setattr__ = _set_field
+
     options: DefendersOptions
     seats: int
     phase: Literal["setup", "play", "rebuild", "over"] = "setup"
