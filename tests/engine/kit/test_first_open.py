@@ -17,6 +17,7 @@ from bot.simulate import simulate
 from engine.contract import Prompt, State
 from engine.kit import Asked, Flow, Phase, PhaseTable, Sealed
 from engine.kit.game import KitGame
+from engine.kit.phases import Builder
 from engine.tinybigwars.answers import ActivateAnswer
 
 
@@ -50,7 +51,7 @@ class Builds:
     def __init__(self) -> None:
         self.built: list[tuple[int, str]] = []
 
-    def builder(self, kind: str):  # type: ignore[no-untyped-def]
+    def builder(self, kind: str) -> Builder[Round]:
         def build(state: Round, seat: int) -> Prompt:
             self.built.append((seat, kind))
             return Prompt(seat=seat, kind=kind, text=kind, answer=ActivateAnswer, secret=True,
@@ -64,7 +65,7 @@ class Builds:
 def _tables(builds: Builds, answered: bool) -> list[PhaseTable[Round]]:
     """The same phase declared with builders and with one prompts function."""
     hook = _is_answered if answered else None
-    sealed = Sealed(all_in=lambda state: False, resolve=lambda flow: None)
+    sealed: Sealed[Round] = Sealed(all_in=lambda state: False, resolve=lambda flow: None)
     with_builders = Phase(owed=_owed, builders={"bid": builds.builder("bid"), "toast": builds.builder("toast")},
                           handlers={"bid": _bid, "toast": _toast}, answered=hook, sealed=sealed)
     with_prompts = Phase(prompts=builds.prompts, owed=_owed, answers={"bid": ActivateAnswer},
