@@ -30,7 +30,7 @@ on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -123,8 +123,16 @@ class EachSeat(Generic[StateT]):
     kind_of: Callable[[StateT, int], str | None]
 
     def __call__(self, state: StateT) -> list[tuple[int, str]]:
-        kinds = ((seat, self.kind_of(state, seat)) for seat in self.seats(state))
-        return [(seat, kind) for seat, kind in kinds if kind is not None]
+        return list(self.each(state))
+
+    def each(self, state: StateT) -> Iterator[tuple[int, str]]:
+        """The (seat, kind) pairs one at a time, each seat's kind worked out only when reached
+        (`PhaseTable.first_open` stops at the first open one)."""
+        kind_of = self.kind_of
+        for seat in self.seats(state):
+            kind = kind_of(state, seat)
+            if kind is not None:
+                yield seat, kind
 
     def of(self, state: StateT, seat: int) -> str | None:
         return self.kind_of(state, seat) if seat in self.seats(state) else None
@@ -353,7 +361,7 @@ class PhaseTable(Generic[StateT]):
         builders = phase.builders
         kinds: dict[int, list[str]] = {}
         built: dict[int, list[Prompt]] = {}
-        for seat, kind in owed(state):
+        for seat, kind in owed.each(state) if isinstance(owed, EachSeat) else owed(state):
             mine_kinds = kinds.get(seat)
             if mine_kinds is None:
                 mine_kinds = kinds[seat] = [kind]
