@@ -31,15 +31,23 @@ def trusted(cls: type[Model], values: dict[str, Any]) -> Model:
     """A ``cls`` holding ``values`` as they are, unvalidated: every field given, in declared
     order, of its declared type (the engine's own events and steps, built thousands of times a
     match; pydantic's ``model_construct`` costs more than validating)."""
-    model = object.__new__(cls)
-    _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", set(values))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
+    model = _new_instance(cls)
+    set_dict(model, values)
+    set_fields_set(model, set(values))
+    set_extra(model, None)
+    set_private(model, None)
     return model
 
 
-_set = object.__setattr__
+_new_instance = object.__new__
+_SLOTS = BaseModel.__dict__
+set_dict = _SLOTS["__dict__"].__set__
+set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
+set_extra = _SLOTS["__pydantic_extra__"].__set__
+set_private = _SLOTS["__pydantic_private__"].__set__
+"""The setters of the four slots every pydantic model has, called straight: a new model is
+made by hand thousands of times a match (`trusted`, the copiers below,
+engine/information.py's ``shared``), and ``object.__setattr__`` looks each name up first."""
 
 
 def _copy_value(value: Any) -> Any:
@@ -155,14 +163,15 @@ def _copier(cls: type) -> Callable[[Any], Any]:
         "    values = model.__dict__.copy()",
         *source.lines,
         "    new = new_instance(cls)",
-        "    set_attribute(new, '__dict__', values)",
-        "    set_attribute(new, '__pydantic_fields_set__', model.__pydantic_fields_set__.copy())",
-        f"    set_attribute(new, '__pydantic_extra__', {extra})",
-        f"    set_attribute(new, '__pydantic_private__', {private})",
+        "    set_dict(new, values)",
+        "    set_fields_set(new, model.__pydantic_fields_set__.copy())",
+        f"    set_extra(new, {extra})",
+        f"    set_private(new, {private})",
         "    return new",
     ])
-    namespace: dict[str, Any] = {"cls": cls, "new_instance": object.__new__, "set_attribute": object.__setattr__,
-                                 "copy_value": _copy_value, "BaseModel": BaseModel}
+    namespace: dict[str, Any] = {"cls": cls, "new_instance": _new_instance, "set_dict": set_dict,
+                                 "set_fields_set": set_fields_set, "set_extra": set_extra,
+                                 "set_private": set_private, "copy_value": _copy_value, "BaseModel": BaseModel}
     exec(compile(code, f"<clone of {cls.__qualname__}>", "exec"), namespace)  # noqa: S102 - our own generated code
     copy_model = namespace["copy_model"]
     _COPIERS[cls] = copy_model

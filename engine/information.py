@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
+from engine.clone import set_dict, set_extra, set_fields_set, set_private
 from engine.contract import Game, Prompt, State
 from engine.rng import derive_seed
 
@@ -65,15 +66,14 @@ def shared(model: Model, **changes: Any) -> Model:
     new = _new_object(model.__class__)
     values = model.__dict__.copy()
     values.update(changes)
-    _set_slot(new, "__dict__", values)
-    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
-    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
+    set_dict(new, values)
+    set_fields_set(new, model.__pydantic_fields_set__.copy())
+    set_extra(new, model.__pydantic_extra__)
+    set_private(new, model.__pydantic_private__)
     return new
 
 
 _new_object = object.__new__
-_set_slot = object.__setattr__
 
 
 def sorted_pool(*piles: list[str]) -> list[str]:

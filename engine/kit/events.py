@@ -18,6 +18,31 @@ from engine.contract import Event
 LOG_LENGTH = 8
 """Public event texts kept in a state's log (what a view shows as the latest news)."""
 
+_PYDANTIC_SETATTR = BaseModel.__setattr__
+_PLAIN_FIELDS: dict[type, frozenset[str]] = {}
+"""Per model class: the fields it stores as pydantic's own ``__setattr__`` would (none when
+the class sets its fields its own way)."""
+
+
+def set_field(model: BaseModel, name: str, value: Any) -> None:
+    """``setattr(model, name, value)``, without pydantic's per-call dispatch where the model
+    sets its fields as pydantic does (no assignment validation: store it and mark it set); a
+    model class with its own ``__setattr__`` (an index kept up to date) gets its own. The kit
+    sets the step and the log once or more a choice."""
+    cls = type(model)
+    plain = _PLAIN_FIELDS.get(cls)
+    if plain is None:
+        config = cls.model_config
+        stores = (cls.__setattr__ is _PYDANTIC_SETATTR and not config.get("validate_assignment")
+                  and not config.get("frozen"))
+        plain = _PLAIN_FIELDS[cls] = frozenset(
+            name for name, field in cls.model_fields.items() if stores and not field.frozen)
+    if name in plain:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        setattr(model, name, value)
+
 
 def emit(
     state: BaseModel,
@@ -41,5 +66,5 @@ def emit(
                             "data": dict(data) if data else {}, "phase_end": phase_end})
     events.append(event)
     if seats is None:
-        setattr(state, log_field, [*getattr(state, log_field), text][-LOG_LENGTH:])
+        set_field(state, log_field, [*getattr(state, log_field), text][-LOG_LENGTH:])
     return event

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from engine.clone import clone, trusted
 from engine.contract import Event, State, Step
-from engine.kit.events import emit
+from engine.kit.events import emit, set_field
 from engine.rng import lazy_rng_for, rng_for
 
 StateT = TypeVar("StateT", bound=State)
@@ -60,7 +60,7 @@ class Flow(Generic[StateT]):
         ``state`` itself when the driver owns it (``in_place``: engine/working.py)."""
         target = state if in_place else clone(state)
         if randomness.counts_first:
-            target.step = target.step + 1
+            set_field(target, "step", target.step + 1)
         # rng_for is looked up here, per choice, so that tests may script the dice
         flow = cls(target, lazy_rng_for(target.seed, target.step, randomness.salt, rng_for))
         flow._count_on_close = not randomness.counts_first
@@ -75,6 +75,6 @@ class Flow(Generic[StateT]):
     def close(self) -> Step:
         """The step this pass produced (its state counted one step on)."""
         if self._count_on_close:
-            self.state.step = self.state.step + 1
+            set_field(self.state, "step", self.state.step + 1)
             self._count_on_close = False
         return trusted(Step, {"state": self.state, "events": self.events})

@@ -30,7 +30,7 @@ on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -102,6 +102,8 @@ Owed = Callable[[StateT], list[tuple[int, str]]]
 """(seat, prompt kind) of every decision owed now, without building the prompts."""
 Builder = Callable[[StateT, int], Prompt]
 """Builds the prompt of one kind for one seat."""
+Answered = Callable[[StateT, int, str], bool]
+"""Whether ``seat``'s owed decision of ``kind`` is answered already, without building it."""
 PromptsOf = Callable[[StateT, int | None], list[Prompt]]
 """Builds every prompt owed now (just that seat's when a seat is given)."""
 Step = Callable[[Flow[StateT]], bool]
@@ -121,8 +123,16 @@ class EachSeat(Generic[StateT]):
     kind_of: Callable[[StateT, int], str | None]
 
     def __call__(self, state: StateT) -> list[tuple[int, str]]:
-        kinds = ((seat, self.kind_of(state, seat)) for seat in self.seats(state))
-        return [(seat, kind) for seat, kind in kinds if kind is not None]
+        return list(self.each(state))
+
+    def each(self, state: StateT) -> Iterator[tuple[int, str]]:
+        """The (seat, kind) pairs one at a time, each seat's kind worked out only when reached
+        (`PhaseTable.first_open` stops at the first open one)."""
+        kind_of = self.kind_of
+        for seat in self.seats(state):
+            kind = kind_of(state, seat)
+            if kind is not None:
+                yield seat, kind
 
     def of(self, state: StateT, seat: int) -> str | None:
         return self.kind_of(state, seat) if seat in self.seats(state) else None
@@ -203,6 +213,10 @@ class Phase(Generic[StateT]):
     answers: Mapping[str, type[BaseModel]] = field(default_factory=dict)
     """With ``owed``: the answer model of a kind (the one its builder puts in the prompt), so
     that an answer is parsed and handled without building the prompt."""
+    answered: Answered[StateT] | None = None
+    """With ``owed``: whether a seat's owed decision of a kind is answered already (a sealed
+    choice it may still revise), exactly as its prompt's ``answered`` says, so that
+    `PhaseTable.first_open` passes over it without building its prompt."""
     prompts: PromptsOf[StateT] | None = None
     fallback: AnyHandler[StateT] | None = None
     """The handler of every prompt kind ``handlers`` does not name."""
@@ -223,6 +237,8 @@ class Phase(Generic[StateT]):
             raise ValueError("a phase built by its prompts function has no builders")
         if self.owed is None and self.answers:
             raise ValueError("answer models need owed, which says the kind owed without a prompt")
+        if self.owed is None and self.answered is not None:
+            raise ValueError("answered needs owed, which says the kind owed without a prompt")
         built = self.prompts is None
         if built and self.fallback is not None:
             raise ValueError("a phase with owed names the handler of every kind it builds")
@@ -281,7 +297,10 @@ class PhaseTable(Generic[StateT]):
         self.settle_limit = settle_limit
 
     def phase(self, state: StateT) -> Phase[StateT]:
-        name = self.phase_of(state)
+        return self.named(self.phase_of(state))
+
+    def named(self, name: str) -> Phase[StateT]:
+        """The phase called ``name`` (what `phase_of` gives), or ValueError."""
         found = self.phases.get(name)
         if found is None:
             raise ValueError(f"no phase {name!r} in this game's phase table")
@@ -320,29 +339,44 @@ class PhaseTable(Generic[StateT]):
         answers next, with the first decision its seat owes (what `asked_of` would build for
         that seat's answer); None when every decision is answered or none is owed.
 
-        With ``owed`` only the prompts of the seats before it are built: the k-th entry of a
-        seat in ``owed`` is the k-th of the prompts built for that seat.
+        With ``owed`` only the prompts of the seats up to it are built (the k-th entry of a
+        seat in ``owed`` is the k-th of the prompts built for that seat), and with the
+        phase's ``answered`` not those of the decisions it says are answered.
         """
-        if self.interrupts is not None and self.interrupts.head(state) is not None:
+        interrupts = self.interrupts
+        if interrupts is not None and interrupts.head(state) is not None:
             prompts = self.prompts(state)
             return (prompts[0], prompts[0]) if prompts and not prompts[0].answered else None
         phase = self.phase(state)
-        if phase.owed is None:
-            prompts = self.prompts(state)
+        owed = phase.owed
+        build_all = phase.prompts
+        if owed is None:
+            assert build_all is not None
+            prompts = build_all(state, None)
             found = next((prompt for prompt in prompts if not prompt.answered), None)
             if found is None:
                 return None
             return found, next(prompt for prompt in prompts if prompt.seat == found.seat)
+        answered = phase.answered
+        builders = phase.builders
+        kinds: dict[int, list[str]] = {}
         built: dict[int, list[Prompt]] = {}
-        taken: dict[int, int] = {}
-        for seat, kind in phase.owed(state):
-            index = taken.get(seat, 0)
-            taken[seat] = index + 1
+        for seat, kind in owed.each(state) if isinstance(owed, EachSeat) else owed(state):
+            mine_kinds = kinds.get(seat)
+            if mine_kinds is None:
+                mine_kinds = kinds[seat] = [kind]
+            else:
+                mine_kinds.append(kind)
+            if answered is not None and answered(state, seat, kind):
+                continue
+            index = len(mine_kinds) - 1
             mine = built.get(seat)
             if mine is None:
-                mine = built[seat] = [] if phase.prompts is None else self.prompts(state, seat)
-            if phase.prompts is None:
-                mine.append(phase.builders[kind](state, seat))
+                mine = built[seat] = [] if build_all is None else \
+                    [prompt for prompt in build_all(state, seat) if prompt.seat == seat]
+            if build_all is None:
+                while len(mine) <= index:
+                    mine.append(builders[mine_kinds[len(mine)]](state, seat))
             prompt = mine[index]
             if not prompt.answered:
                 return prompt, mine[0]
@@ -388,25 +422,28 @@ class PhaseTable(Generic[StateT]):
             asked = Asked.of(asked)
         if self.glance is not None and self.glance(flow, seat, asked, answer):
             return
-        pending = self.interrupts.head(flow.state) if self.interrupts is not None else None
+        interrupts = self.interrupts
+        pending = interrupts.head(flow.state) if interrupts is not None else None
         if pending is not None:
-            assert self.interrupts is not None
-            self.interrupts.handlers[pending.kind](flow, seat, asked, answer)
+            assert interrupts is not None
+            interrupts.handlers[pending.kind](flow, seat, asked, answer)
         else:
             self.answer(flow, seat, asked, answer)
         self.settle(flow)
 
     def answer(self, flow: Flow[StateT], seat: int, asked: Asked, answer: object) -> None:
         """The phase's handler of ``asked.kind``, then its sealed and done checks."""
-        name = self.phase_of(flow.state)
-        phase = self.phase(flow.state)
-        handler = phase.handler(asked.kind)
+        phase_of = self.phase_of
+        name = phase_of(flow.state)
+        phase = self.named(name)
+        handler = phase.handlers.get(asked.kind, phase.fallback)
         if handler is None:
             raise ValueError(f"the {name} phase takes no {asked.kind!r} answer")
         handler(flow, seat, asked, answer)
-        if phase.sealed is not None and self.phase_of(flow.state) == name and phase.sealed.all_in(flow.state):
-            phase.sealed.resolve(flow)
-        if phase.done is not None and self.phase_of(flow.state) == name and phase.done(flow.state):
+        sealed = phase.sealed
+        if sealed is not None and phase_of(flow.state) == name and sealed.all_in(flow.state):
+            sealed.resolve(flow)
+        if phase.done is not None and phase_of(flow.state) == name and phase.done(flow.state):
             assert phase.next is not None
             phase.next(flow)
 
@@ -421,25 +458,30 @@ class PhaseTable(Generic[StateT]):
         """
         state = flow.state
         interrupts = self.interrupts
-        seen = self.phase_of(state) if entered is None else entered
+        watch = self.watch
+        phase_of = self.phase_of
+        phases = self.phases
+        seen = phase_of(state) if entered is None else entered
         for _ in range(self.settle_limit):
             if interrupts is not None:
                 interrupts.drop_stale(state)
-            name = self.phase_of(state)
-            phase = self.phase(state)
-            if phase.step is None and phase.enter is None:
+            name = phase_of(state)
+            phase = phases.get(name) or self.named(name)
+            step = phase.step
+            enter = phase.enter
+            if step is None and enter is None:
                 return
-            if self.watch is not None:
-                self.watch(flow)
+            if watch is not None:
+                watch(flow)
             if interrupts is not None and interrupts.head(state) is not None:
                 return
             if name != seen:
                 seen = name
-                if phase.enter is not None:
-                    phase.enter(flow)
+                if enter is not None:
+                    enter(flow)
                     continue
-            if phase.step is None or not phase.step(flow):
-                if self.watch is not None:
-                    self.watch(flow)
+            if step is None or not step(flow):
+                if watch is not None:
+                    watch(flow)
                 return
         raise RuntimeError(f"the game does not settle: more than {self.settle_limit} automatic steps")
