@@ -223,9 +223,7 @@ class OutboxQueries:
         (in the order they were blocked), in one statement through Core: the delivery asks on
         every round."""
         connection = await begun(session)
-        # not short: it groups every waiting notice, thousands in a backlog (its SQLite work is
-        # then better done on the connection's thread, without the GIL)
-        statement = prepared(_delivery_queue, connection.dialect, _delivery_queue, short=False)
+        statement = prepared(_delivery_queue, connection.dialect, _delivery_queue)
         rows = (await run(connection, statement, {"limit": limit, "now": now})).rows
         waiting = [int(match_id) for _order, match_id in sorted((order, match_id) for part, match_id, order in rows
                                                                  if part == 0)]

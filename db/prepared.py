@@ -49,8 +49,7 @@ class Prepared:
     with its bind processor and the value it holds when the caller gives none) and its result
     columns' processors. Built once per statement and dialect (see ``prepared``)."""
 
-    def __init__(self, statement: sa.ClauseElement, dialect: Dialect, column_keys: Sequence[str] | None = None,
-                 short: bool = True) -> None:
+    def __init__(self, statement: sa.ClauseElement, dialect: Dialect, column_keys: Sequence[str] | None = None) -> None:
         compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=column_keys))
         names = compiled.positiontup
         if names is None:
@@ -67,9 +66,6 @@ class Prepared:
         """(column, its result processor) of the columns that have one, known at the first run
         (PostgreSQL's depend on the column types the server describes)."""
         self.dialect = dialect
-        self.short = short
-        """Whether a read of it is short (a few rows by an index): on SQLite it then runs in place
-        on a read connection too (db/sqlite_connection.py)."""
 
     def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """The positional parameters for these named values (a name not given: its default)."""
@@ -103,13 +99,13 @@ _PREPARED: dict[tuple[Any, str], Prepared] = {}
 
 
 def prepared(key: Any, dialect: Dialect, build: Callable[[], sa.ClauseElement],
-             column_keys: Sequence[str] | None = None, short: bool = True) -> Prepared:
+             column_keys: Sequence[str] | None = None) -> Prepared:
     """The statement ``build`` makes, compiled for ``dialect`` once and kept under ``key`` (with
     ``column_keys``: the columns an INSERT or UPDATE sets, its parameters named after them, as
     Core compiles a statement for the keys of its parameters)."""
     found = _PREPARED.get((key, dialect.name))
     if found is None:
-        found = _PREPARED[(key, dialect.name)] = Prepared(build(), dialect, column_keys, short)
+        found = _PREPARED[(key, dialect.name)] = Prepared(build(), dialect, column_keys)
     return found
 
 
@@ -160,7 +156,7 @@ async def run(connection: Connection | AsyncConnection, statement: Prepared,
 
 async def _sqlite(connection: OnceStopped, statement: Prepared, parameters: Any, many: bool) -> tuple[list[Any], int]:
     arguments = (connection, statement.sql, parameters, many)
-    outcome = connection.in_place(run_statement, arguments, {}, short=statement.short)
+    outcome = connection.in_place(run_statement, arguments, {})
     if outcome is TRIP:
         outcome = await connection._execute(run_statement, *arguments)
     else:

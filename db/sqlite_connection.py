@@ -65,14 +65,13 @@ class OnceStopped(aiosqlite.Connection):
     """Whether a read outside a write transaction runs in place. The store's read connections
     say no: their reads may be long (the delivery's, a replay's), and on the thread SQLite's work
     runs without the GIL while the event loop acknowledges clicks; the write transaction's own
-    reads are short."""
+    reads are short. Even short reads (a few rows by an index) stay on the thread: run in place
+    on the read connections they saved 3 % of the bot's CPU an interaction but doubled the
+    acknowledgement's p50 (17.6 -> 33.0 ms, docs/benchmarks.md, session 15)."""
 
-    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], short: bool = False) -> Any:
+    def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The call's value when it cannot wait for a lock (see the module's docstring), run at
-        once on this thread; ``TRIP`` when it must go to the connection's thread. A ``short``
-        read (a few rows by an index: db/prepared.py's) runs in place on a read connection too:
-        its trip cost more than its work, and a long read's reason to go is SQLite's work done
-        without the GIL."""
+        once on this thread; ``TRIP`` when it must go to the connection's thread."""
         if self._sent != self._finished or self._connection is None:
             return TRIP
         if fn is run_statement:
@@ -82,7 +81,7 @@ class OnceStopped(aiosqlite.Connection):
                 self._begin, self._in_transaction = sql, True
                 return _NOTHING
             if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)
-                                        or (word == "SELECT" and (self.reads_in_place or short))):
+                                        or (word == "SELECT" and self.reads_in_place)):
                 return self._in_place(fn, args, kwargs)
         elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
             self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
