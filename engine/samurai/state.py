@@ -24,11 +24,19 @@ def _set_field(model: BaseModel, name: str, value: object) -> None:
     """Setting a field as pydantic does for these models (no assignment validation, not
     frozen: store it and mark it set), without pydantic's per-call dispatch; the rules set
     fields several times a choice. Anything else goes through pydantic."""
-    if name in type(model).__pydantic_fields__:
+    names = _FIELD_NAMES.get(type(model))
+    if names is None:
+        names = _FIELD_NAMES[type(model)] = frozenset(type(model).model_fields)
+    if name in names:
         model.__dict__[name] = value
         model.__pydantic_fields_set__.add(name)
     else:
         BaseModel.__setattr__(model, name, value)
+
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+"""Each model class's field names, read once (reading ``__pydantic_fields__`` off a model
+class goes through pydantic's metaclass and costs more than the whole set)."""
 
 
 class Model(BaseModel):
@@ -117,8 +125,8 @@ def _set_army_field(model: BaseModel, name: str, value: object) -> None:
 
 
 def _set_player_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field`, and new armies for a player make the army indexes stale."""
-    if name == "armies":
+    """`_set_field`, and new armies (or players) make the army indexes stale."""
+    if name == "armies" or name == "players":
         _ARMY_MOVES[0] += 1
     _set_field(model, name, value)
 
