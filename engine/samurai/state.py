@@ -125,10 +125,26 @@ def _set_army_field(model: BaseModel, name: str, value: object) -> None:
 
 
 def _set_player_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field`, and new armies (or players) make the army indexes stale."""
-    if name == "armies" or name == "players":
-        _ARMY_MOVES[0] += 1
-    _set_field(model, name, value)
+    """`_set_field`, and a player's new armies make the army indexes stale."""
+    if name in _PLAYER_FIELDS:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+        if name == "armies":
+            _ARMY_MOVES[0] += 1
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
+def _set_state_field(model: BaseModel, name: str, value: object) -> None:
+    """`_set_field` (the kit sets the state's log and step on every choice), and new players
+    make the army indexes stale."""
+    if name in _STATE_FIELDS:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+        if name == "players":
+            _ARMY_MOVES[0] += 1
+    else:
+        BaseModel.__setattr__(model, name, value)
 
 
 class Army(Model):
@@ -179,6 +195,7 @@ class Player(Model):
 
 
 _ARMY_FIELDS = frozenset(Army.model_fields)
+_PLAYER_FIELDS = frozenset(Player.model_fields)
 
 
 _OWNER_SETS = [0]
@@ -304,7 +321,7 @@ class War(Model):
 
 
 class SamuraiState(State):
-    __setattr__ = _set_player_field
+    __setattr__ = _set_state_field
 
     options: SamuraiOptions = Field(default_factory=SamuraiOptions)
     seats: int = 3
@@ -336,6 +353,9 @@ class SamuraiState(State):
     scores: dict[str, int] = Field(default_factory=dict)
     log: list[str] = Field(default_factory=list)
     """The latest public event lines (for the view header)."""
+
+
+_STATE_FIELDS = frozenset(SamuraiState.model_fields)
 
 
 class OwnerIndex:

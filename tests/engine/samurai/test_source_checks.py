@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.simulate import simulate
-from engine.samurai import movement
+from engine.samurai import movement, setup_placement
 from engine.samurai.state import SamuraiState
 
 
@@ -47,3 +47,26 @@ def test_one_source_is_checked_as_the_whole_list_says(seats: int, seed: int, pol
 
     simulate("samurai", seats, seed, policy, options={"round_limit": 2}, on_step=on_step)
     assert wars > 30 and found > 100
+
+
+@pytest.mark.parametrize(("seats", "seed", "policy", "mode"),
+                         [(3, 2, "heuristic", "base"), (4, 3, "random", "lwtv")])
+def test_one_spearman_spot_is_checked_as_the_whole_list_says(seats: int, seed: int, policy: str, mode: str) -> None:
+    """The setup's spearman spots: a province named in the answer is taken or refused, and
+    the placement goes on to the next stage, exactly as when every spot was listed."""
+    checked = 0
+
+    def on_step(state: object, _events: object) -> None:
+        nonlocal checked
+        assert isinstance(state, SamuraiState)
+        if state.phase != "placement":
+            return
+        for seat in range(state.seats):
+            spots = setup_placement.spear_targets(state, seat)
+            assert setup_placement.has_spear_target(state, seat) == bool(spots), (state.step, seat)
+            for pid in state.provinces:
+                assert setup_placement.is_spear_target(state, seat, pid) == (pid in spots), (state.step, seat, pid)
+            checked += len(spots)
+
+    simulate("samurai", seats, seed, policy, options={"mode": mode, "round_limit": 1}, on_step=on_step)
+    assert checked > 100
