@@ -119,9 +119,26 @@ def move_army(state: SamuraiState, seat: int, army: Army, dest: str, dist: int, 
 
 
 def gather_count(state: SamuraiState, army: Army) -> int:
-    if army.location is None or not army.alive:
+    """How many units `gather_default` takes, counted as it takes them (whether an army can
+    gather is asked of every army after every move)."""
+    location = army.location
+    if location is None or not army.alive:
         return 0
-    return garrison_size(gather_default(state, army))
+    garrison = state.provinces[location].garrison
+    units = army.units
+    limits = content().units.limits
+    samurai = limits.army_samurai - (units["bowman"] + units["swordsman"])
+    ashigaru = limits.army_ashigaru - (units["spearman"] + units["gunner"])
+    count = 0
+    for kind in BEST_FIRST:
+        if kind in SAMURAI:
+            take = min(garrison[kind], samurai)
+            samurai -= take
+        else:
+            take = min(garrison[kind], ashigaru)
+            ashigaru -= take
+        count += take
+    return count
 
 
 def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:

@@ -303,7 +303,8 @@ def look_at_region(flow: SamuraiFlow, seat: int, asked: Asked, answer: object) -
             raise IllegalChoice(f"there is no region called {region!r}")
         state.nav[str(seat)] = region
         return True
-    state.nav.pop(str(seat), None)
+    if state.nav:
+        state.nav.pop(str(seat), None)
     return False
 
 

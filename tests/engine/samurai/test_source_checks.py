@@ -1,6 +1,7 @@
 """The war's checks of one source (an attack source, a garrison to move, an army with somewhere
-to go) say what listing every one says, at every step of real matches: an answer naming a
-source is taken or refused exactly as when the whole list was built."""
+to go, how many units an army can gather) say what listing every one says, at every step of
+real matches: an answer naming a source is taken or refused exactly as when the whole list
+was built."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from bot.simulate import simulate
 from engine.samurai import movement, setup_placement
+from engine.samurai.board import garrison_size
 from engine.samurai.state import SamuraiState
 
 
@@ -20,6 +22,8 @@ def assert_like_the_lists(state: SamuraiState) -> int:
         assert movement.any_garrison_source(state, seat) == bool(garrisons), (state.step, seat)
         armies = state.players[seat].armies
         for army in armies:
+            gathered = garrison_size(movement.gather_default(state, army)) if army.location and army.alive else 0
+            assert movement.gather_count(state, army) == gathered, (state.step, seat, army.idx)
             for claim in (False, True):
                 moves = movement.army_moves(state, seat, army, claim)
                 assert movement.has_army_move(state, seat, army, claim) == bool(moves), (state.step, seat, army.idx)
