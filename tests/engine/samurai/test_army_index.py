@@ -83,7 +83,7 @@ def test_an_army_changed_by_hand_is_found_where_it_stands() -> None:
     assert board.army_at(state, empty) is None
     assert_like_a_scan(state)
     state.players[1].armies[0] = Army(idx=0, location=here)
-    assert board.army_at(state, here) is not None and board.army_at(state, here)[0] == 1
+    assert board.army_at(state, here) == (1, state.players[1].armies[0])
     assert_like_a_scan(state)
     state.players[2].armies = [Army(idx=0, location=empty)]
     assert board.army_at(state, empty) == (2, state.players[2].armies[0])
