@@ -15,7 +15,7 @@ from engine.kit.phases import Asked
 from engine.rng import rng_for
 from engine.samurai import information, views
 from engine.samurai.ai import HeuristicPolicy, RandomPolicy
-from engine.samurai.answers import LevyAnswer
+from engine.samurai.answers import LevyAnswer, Pick, plain_pick
 from engine.samurai.content import content
 from engine.samurai.muster import muster_stage
 from engine.samurai.phases import PHASES
@@ -46,10 +46,15 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
     def parse(self, state: SamuraiState, seat: int, asked: Asked, choice: dict[str, Any]) -> object:
         """A levy in the sealed muster is parsed as the levy prompt would parse it, without
         building that prompt (the muster's "levy" kind is also its review once the levy leaves
-        nothing to place, which answers with a pick: the phase cannot declare one model)."""
+        nothing to place, which answers with a pick: the phase cannot declare one model). A
+        plain pick is built without validation (`plain_pick`), the same `Pick` as validated."""
         if (asked.kind == "levy" and not asked.built and state.phase == "muster"
                 and muster_stage(state, seat) == "levy"):
             return parse_choice(LevyAnswer, choice)
+        if asked.answer is Pick and type(choice) is dict:
+            pick = plain_pick(choice)
+            if pick is not None:
+                return pick
         return super().parse(state, seat, asked, choice)
 
     def view_of(self, state: SamuraiState, seat: int | None) -> dict[str, Any]:

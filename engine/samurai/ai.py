@@ -241,9 +241,13 @@ class _Decision(threading.local):
 
     state: SamuraiState | None = None
     foes: dict[int, tuple[int | None, dict[int, float]]]
+    strengths: dict[tuple[int, str], float]
+    """`enemy_strength` by (seat, province): a decision weighs the same targets from many
+    sources (every province an army might move to)."""
 
     def __init__(self) -> None:
         self.foes = {}
+        self.strengths = {}
 
 
 _DECISION = _Decision()
@@ -262,9 +266,13 @@ def foes_seen(state: SamuraiState, seat: int) -> tuple[int | None, dict[int, flo
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
     best = None
     weakest, guesses = foes_seen(state, seat)
+    known = _DECISION.strengths if _DECISION.state is state else {}
+    is_sea = content().is_sea
     for target in attack_targets(state, seat, source):
-        need = enemy_strength(state, seat, target, guesses)
-        if content().is_sea(source, target):
+        need = known.get((seat, target))
+        if need is None:
+            need = known[(seat, target)] = enemy_strength(state, seat, target, guesses)
+        if is_sea(source, target):
             need *= 1.5
         if need == 0:
             score = 10.0
@@ -290,12 +298,12 @@ class HeuristicPolicy:
             return dict(prompt.default)  # a sealed answer already given: keep it
         method = getattr(self, f"_{prompt.kind}", None)
         if method is not None:
-            outer = (_DECISION.state, _DECISION.foes)
-            _DECISION.state, _DECISION.foes = state, {}
+            outer = (_DECISION.state, _DECISION.foes, _DECISION.strengths)
+            _DECISION.state, _DECISION.foes, _DECISION.strengths = state, {}, {}
             try:
                 got = method(state, prompt, rng)
             finally:
-                _DECISION.state, _DECISION.foes = outer
+                _DECISION.state, _DECISION.foes, _DECISION.strengths = outer
             if got is not None:
                 return got
         return dict(prompt.default)
@@ -452,9 +460,14 @@ class HeuristicPolicy:
             return None
         force = own_army_strength(army)
 
+        scores: dict[str, float] = {}
+
         def prey(pid: str) -> float:
-            hit = best_target(state, seat, pid, force)
-            return hit[0] if hit else 0.0
+            score = scores.get(pid)
+            if score is None:
+                hit = best_target(state, seat, pid, force)
+                score = scores[pid] = hit[0] if hit else 0.0
+            return score
         here = prey(army.location)
         best = max(sorted(dests), key=prey)
         return best if prey(best) > here else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,3 +67,39 @@ class UnitCounts(BaseModel):
     gunner: int = Field(default=0, ge=0)
     swordsman: int = Field(default=0, ge=0)
     bowman: int = Field(default=0, ge=0)
+
+
+_PICK_TYPES: dict[str, type] = {name: str for name in Pick.model_fields} | {
+    "army": int, "seat": int, "count": int, "position": int}
+"""The type of each `Pick` field's value when it is not None."""
+_PICK_NONE = dict.fromkeys(Pick.model_fields)
+_PICK_TO = frozenset(("garrison", "army"))
+_new_object = object.__new__
+_set_slot = object.__setattr__
+
+
+def plain_pick(choice: dict[str, Any]) -> Pick | None:
+    """The `Pick` validation would make of ``choice`` when every value is plainly of its
+    field's type (an act, known fields only, a count of at least 1, a "to" it allows),
+    built without validating; None for anything else, which validation then parses or
+    refuses as it always has. Nearly every choice a match takes is a pick."""
+    if type(choice.get("act")) is not str:
+        return None
+    values = _PICK_NONE.copy()
+    for name, value in choice.items():
+        kind = _PICK_TYPES.get(name)
+        if kind is None or (value is not None and type(value) is not kind):
+            return None
+        values[name] = value
+    count = values["count"]
+    if count is not None and count < 1:
+        return None
+    to = values["to"]
+    if to is not None and to not in _PICK_TO:
+        return None
+    pick = _new_object(Pick)
+    _set_slot(pick, "__dict__", values)
+    _set_slot(pick, "__pydantic_fields_set__", set(choice))
+    _set_slot(pick, "__pydantic_extra__", None)
+    _set_slot(pick, "__pydantic_private__", None)
+    return pick

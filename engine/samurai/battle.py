@@ -40,18 +40,20 @@ from engine.words import counted
 
 
 def battle_sides(state: SamuraiState, battle: Battle) -> tuple[list[dict[str, int]], list[dict[str, int]]]:
-    attackers: list[dict[str, int]] = [dict(units) for _, units in sorted(battle.gforce.items())]
+    gforce = battle.gforce
+    attackers: list[dict[str, int]] = [dict(gforce[source]) for source in sorted(gforce)] if gforce else []
     if battle.army is not None:
-        army = player_of(state, battle.attacker).armies[battle.army]
+        army = state.players[battle.attacker].armies[battle.army]
         if army.alive:
             attackers.append({**army.units, "ronin": army.ronin, "daimyo": 0 if army.assassinated else 1})
         else:
             attackers.append({})
     else:
         attackers.append({})
-    prov = state.provinces[battle.target]
+    target = battle.target
+    prov = state.provinces[target]
     defenders: list[dict[str, int]] = [{"fort": battle.fort_left}, {**prov.garrison, "ronin": prov.ronin}]
-    found = army_at(state, battle.target)
+    found = army_at(state, target)
     if found and found[0] != battle.attacker:
         army = found[1]
         defenders.append({**army.units, "ronin": army.ronin, "daimyo": 0 if army.assassinated else 1})
@@ -351,6 +353,10 @@ def loss_prompts(state: SamuraiState) -> list[Prompt]:
             for side, seat in sorted(pending.owed.items())]
 
 
+FORT_STANDS = {1: " (its castle stands)", 2: " (its fortress stands)"}
+"""What the line of a won battle adds for the fortification the winner takes over."""
+
+
 def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> None:
     war = state.war
     assert war is not None and war.battle is not None
@@ -377,7 +383,7 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
             army.location = battle.target
             army.won = True
             vacate_if_empty(state, left)
-        fort = {1: " (its castle stands)", 2: " (its fortress stands)"}.get(prov.fort, "")
+        fort = FORT_STANDS.get(prov.fort, "")
         emit(state, "log", events, "battle_end",
              f"{who(seat)} takes {province_name(battle.target)}{fort}.",
              data={"target": battle.target, "outcome": "won", "attacker": seat})

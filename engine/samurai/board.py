@@ -4,12 +4,13 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from engine.contract import Event, IllegalChoice, Option
 from engine.kit.events import emit
 from engine.kit.prompting import opt
 from engine.samurai.content import content
-from engine.samurai.state import Army, Plan, Player, SamuraiState, owner_index
+from engine.samurai.state import Army, Plan, Player, SamuraiState, army_index, owner_index
 from engine.text import seat_ref
 
 MAX_OPTIONS = 25
@@ -82,24 +83,14 @@ def army_regulars(army: Army) -> int:
 
 
 def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
-    """The living army in ``pid`` and its seat. Called hundreds of times per choice: the
-    location test comes first, as it fails for nearly every army."""
-    for player in state.players:
-        for army in player.armies:
-            if army.location == pid and army.alive:
-                return player.seat, army
-    return None
+    """The living army in ``pid`` and its seat (from the army index: no scan)."""
+    return army_index(state).get(pid)
 
 
-def armies_by_spot(state: SamuraiState) -> dict[str, tuple[int, Army]]:
-    """`army_at` of every province holding a living army, in one pass over the armies (the
-    first found, as `army_at` finds it), for a caller that asks of many provinces."""
-    found: dict[str, tuple[int, Army]] = {}
-    for player in state.players:
-        for army in player.armies:
-            if army.alive and army.location is not None and army.location not in found:
-                found[army.location] = (player.seat, army)
-    return found
+def armies_by_spot(state: SamuraiState) -> Mapping[str, tuple[int, Army]]:
+    """`army_at` of every province holding a living army (the army index: read it, never
+    change it), for a caller that asks of many provinces."""
+    return army_index(state)
 
 
 def regulars_in(state: SamuraiState, pid: str) -> int:

@@ -36,15 +36,21 @@ def losses_pool(holders: list[dict[str, int]]) -> dict[str, int]:
 
 def hits_after_forts(holders: list[dict[str, int]], hits: int) -> int:
     """Hits left once the fortification defenders, who must fall first, have taken theirs."""
-    return max(0, hits - sum(holder.get("fort", 0) for holder in holders))
+    for holder in holders:
+        hits -= holder.get("fort", 0)
+    return max(0, hits)
 
 
 def has_choice(holders: list[dict[str, int]], hits: int) -> bool:
     left = hits_after_forts(holders, hits)
     if left <= 0:  # the fortification took every hit (or none came): nothing to choose
         return False
-    pool = losses_pool(holders)
-    return 0 < left < sum(pool.values()) and sum(1 for count in pool.values() if count) >= 2
+    total = kinds = 0
+    for count in losses_pool(holders).values():
+        if count:
+            total += count
+            kinds += 1
+    return left < total and kinds >= 2
 
 
 def default_losses(holders: list[dict[str, int]], hits: int) -> dict[str, int]:

@@ -69,7 +69,10 @@ def roll_side(holders: list[dict[str, int]], step: str | None, fort_value: int,
 
 
 def side_size(holders: list[dict[str, int]]) -> int:
-    return sum(sum(holder.values()) for holder in holders)
+    total = 0
+    for holder in holders:
+        total += sum(holder.values())
+    return total
 
 
 def take_casualties(holders: list[dict[str, int]], hits: int) -> list[tuple[int, str]]:

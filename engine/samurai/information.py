@@ -21,44 +21,79 @@ information state leaves it out (less than the seat knows, never more).
 from __future__ import annotations
 
 import random
+from operator import attrgetter
+from typing import TypeVar
+
+from pydantic import BaseModel
 
 from engine.clone import clone
 from engine.information import deal_back, public_seed, shared, shuffled, sorted_pool
 from engine.samurai.board import army_room
 from engine.samurai.state import Player, SamuraiState, no_units
 
+Model = TypeVar("Model", bound=BaseModel)
+
 
 def _others(state: SamuraiState, seat: int) -> list[Player]:
     return [player for player in state.players if player.seat != seat]
 
 
+_RONIN = attrgetter("ronin")
+
+
 def information(state: SamuraiState, seat: int) -> SamuraiState:
-    """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide)."""
-    others = _others(state, seat)
+    """``state`` as ``seat`` may know it (sharing with ``state`` all it does not hide). Every
+    AI decision builds one, so the cards are dealt back only when there are any and the
+    provinces are scanned for hidden ronin only when any stands in one."""
+    players = state.players
+    others = [player for player in players if player.seat != seat]
     hands = [player.hand for player in others]
-    piles = deal_back(sorted_pool(state.deck, state.discard, *hands),
-                      [len(hand) for hand in hands] + [len(state.discard), len(state.deck)])
-    dealt = dict(zip((player.seat for player in others), piles, strict=False))
-    players = [player if player.seat == seat else _behind_screen(player, dealt[player.seat])
-               for player in state.players]
+    deck, discard = state.deck, state.discard
+    if deck or discard or any(hands):
+        piles = deal_back(sorted_pool(deck, discard, *hands),
+                          [len(hand) for hand in hands] + [len(discard), len(deck)])
+    else:
+        piles = [[] for _ in range(len(hands) + 2)]
+    dealt = iter(piles)
+    players = [player if player.seat == seat else _behind_screen(player, next(dealt)) for player in players]
     provinces = state.provinces  # shared as it is unless a hidden ronin stands in another's province
-    for prov in provinces.values():
-        if prov.ronin and not prov.ronin_revealed and prov.owner != seat:
-            provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin
-                         else shared(prov, ronin=0) for pid, prov in provinces.items()}
-            break
+    if any(map(_RONIN, provinces.values())):
+        for prov in provinces.values():
+            if prov.ronin and not prov.ronin_revealed and prov.owner != seat:
+                provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin
+                             else shared(prov, ronin=0) for pid, prov in provinces.items()}
+                break
+    values = state.__dict__.copy()
+    values["seed"] = public_seed(state.seed)
+    values["players"] = players
+    values["provinces"] = provinces
+    values["discard"] = piles[-2]
+    values["deck"] = piles[-1]
     key = str(seat)
-    changes: dict[str, object] = {
-        "seed": public_seed(state.seed), "players": players, "provinces": provinces,
-        "discard": piles[-2], "deck": piles[-1], "nav": {key: state.nav[key]} if key in state.nav else {},
-    }
+    nav = state.nav
+    values["nav"] = {key: nav[key]} if key in nav else {}
     war = state.war
     battle = war.battle if war is not None else None
     if war is not None and battle is not None and battle.pending is not None:
         pending = battle.pending
         chosen = {side: losses for side, losses in pending.chosen.items() if pending.owed.get(side) == seat}
-        changes["war"] = shared(war, battle=shared(battle, pending=shared(pending, chosen=chosen)))
-    return shared(state, **changes)
+        values["war"] = shared(war, battle=shared(battle, pending=shared(pending, chosen=chosen)))
+    return _with_values(state, values)
+
+
+def _with_values(model: Model, values: dict[str, object]) -> Model:
+    """`shared` given the new object's whole field dict (the copy of ``model``'s with the
+    hidden values put in): information states make several thousand a match."""
+    new = _new_object(model.__class__)
+    _set_slot(new, "__dict__", values)
+    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
+    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
+    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
+    return new
+
+
+_new_object = object.__new__
+_set_slot = object.__setattr__
 
 
 def _behind_screen(player: Player, hand: list[str]) -> Player:
@@ -76,11 +111,22 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
             elif kind not in tray:
                 tray[kind] = 0
         if hidden or (army.ronin and not army.ronin_revealed):
-            armies.append(shared(army, units=dict.fromkeys(units, 0), ronin=army.ronin if army.ronin_revealed else 0))
+            values = army.__dict__.copy()
+            values["units"] = dict.fromkeys(units, 0)
+            if not army.ronin_revealed:
+                values["ronin"] = 0
+            armies.append(_with_values(army, values))
         else:
             armies.append(army)
-    return shared(player, hand=hand, draft={}, losses_order=[], levied=no_units(), ronin_hired=0, tray=tray,
-                  armies=armies)
+    values = player.__dict__.copy()
+    values["hand"] = hand
+    values["draft"] = {}
+    values["losses_order"] = []
+    values["levied"] = no_units()
+    values["ronin_hired"] = 0
+    values["tray"] = tray
+    values["armies"] = armies
+    return _with_values(player, values)
 
 
 def determinize(info: SamuraiState, seat: int, rng: random.Random) -> SamuraiState:

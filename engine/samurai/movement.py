@@ -4,7 +4,7 @@ garrison steps in Phase D, and which provinces a force may attack."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 
 from engine.contract import Event
 from engine.kit.events import emit
@@ -24,7 +24,7 @@ from engine.samurai.board import (
     who,
 )
 from engine.samurai.content import content
-from engine.samurai.state import Army, SamuraiState, no_units
+from engine.samurai.state import Army, SamuraiState, army_index, no_units
 from engine.text import seat_ref
 from engine.words import counted
 
@@ -119,9 +119,26 @@ def move_army(state: SamuraiState, seat: int, army: Army, dest: str, dist: int, 
 
 
 def gather_count(state: SamuraiState, army: Army) -> int:
-    if army.location is None or not army.alive:
+    """How many units `gather_default` takes, counted as it takes them (whether an army can
+    gather is asked of every army after every move)."""
+    location = army.location
+    if location is None or not army.alive:
         return 0
-    return garrison_size(gather_default(state, army))
+    garrison = state.provinces[location].garrison
+    units = army.units
+    limits = content().units.limits
+    samurai = limits.army_samurai - (units["bowman"] + units["swordsman"])
+    ashigaru = limits.army_ashigaru - (units["spearman"] + units["gunner"])
+    count = 0
+    for kind in BEST_FIRST:
+        if kind in SAMURAI:
+            take = min(garrison[kind], samurai)
+            samurai -= take
+        else:
+            take = min(garrison[kind], ashigaru)
+            ashigaru -= take
+        count += take
+    return count
 
 
 def gather_default(state: SamuraiState, army: Army) -> dict[str, int]:
@@ -148,14 +165,13 @@ def gather(state: SamuraiState, seat: int, army: Army, events: list[Event],
          f"{who(seat)}'s army {army.idx + 1} takes {counted(garrison_size(moved), 'garrison unit')} in {province_name(army_province(army))}.")
 
 
-def army_spots(state: SamuraiState) -> set[str]:
-    """The provinces a living army stands in: one pass over the armies for a caller that asks
+def army_spots(state: SamuraiState) -> Container[str]:
+    """The provinces a living army stands in (the army index's), for a caller that asks
     `army_at` of many provinces."""
-    return {army.location for player in state.players for army in player.armies
-            if army.alive and army.location is not None}
+    return army_index(state)
 
 
-def garrison_movable(state: SamuraiState, pid: str, spots: set[str] | None = None) -> int:
+def garrison_movable(state: SamuraiState, pid: str, spots: Container[str] | None = None) -> int:
     """Garrison units that may leave ``pid``: all with an army there, else all but one
     (``spots``: `army_spots`, when the caller has it)."""
     size = garrison_size(state.provinces[pid].garrison)
@@ -163,7 +179,7 @@ def garrison_movable(state: SamuraiState, pid: str, spots: set[str] | None = Non
     return size if guarded else size - 1
 
 
-def garrison_targets(state: SamuraiState, seat: int, pid: str, spots: set[str] | None = None) -> dict[str, int]:
+def garrison_targets(state: SamuraiState, seat: int, pid: str, spots: Container[str] | None = None) -> dict[str, int]:
     limits = content().units.limits.garrison
     movable = garrison_movable(state, pid, spots)
     out = {}
@@ -181,7 +197,7 @@ def garrison_targets(state: SamuraiState, seat: int, pid: str, spots: set[str] |
     return out
 
 
-def attack_targets(state: SamuraiState, seat: int, pid: str, spots: set[str] | None = None) -> list[str]:
+def attack_targets(state: SamuraiState, seat: int, pid: str, spots: Container[str] | None = None) -> list[str]:
     out = []
     for neighbour in content().adj[pid]:
         prov = state.provinces[neighbour]

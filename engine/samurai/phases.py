@@ -21,6 +21,7 @@ checks it. What the table adds to the kit's plain phase (engine/kit/phases.py):
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from pydantic import BaseModel
@@ -302,7 +303,8 @@ def look_at_region(flow: SamuraiFlow, seat: int, asked: Asked, answer: object) -
             raise IllegalChoice(f"there is no region called {region!r}")
         state.nav[str(seat)] = region
         return True
-    state.nav.pop(str(seat), None)
+    if state.nav:
+        state.nav.pop(str(seat), None)
     return False
 
 
@@ -332,7 +334,7 @@ def still_owed(state: SamuraiState, interrupt: Interrupt) -> bool:
 
 
 INTERRUPTS: Interrupts[SamuraiState, Interrupt] = Interrupts(
-    queue=lambda state: state.interrupts,
+    queue=attrgetter("interrupts"),  # read before every step: no Python call
     builders={
         "ninja": lambda state, interrupt: ninja_prompt(state, interrupt.seat),
         "counter": lambda state, interrupt: counter_prompt(state, interrupt.seat, interrupt.data["holder"]),
@@ -495,8 +497,11 @@ def step_war(flow: SamuraiFlow) -> bool:
 
 
 def watch_hand_limit(flow: SamuraiFlow) -> None:
-    """A hand over the LWTV limit is asked for its discard at whichever step it went over."""
-    ask_discards(flow.state)
+    """A hand over the LWTV limit is asked for its discard at whichever step it went over
+    (only LWTV has a hand limit: the other modes, watched twice a choice, stop here)."""
+    state = flow.state
+    if state.options.mode == "lwtv":
+        ask_discards(state)
 
 
 # ---------------------------------------------------------------- the table
@@ -555,7 +560,7 @@ PHASES: PhaseTable[SamuraiState] = PhaseTable({
         "garrison_move": answer_units, "gather": answer_units,
     }, fallback=answer_war, step=step_war),
     "over": ASKS_NOTHING,
-}, interrupts=INTERRUPTS, watch=watch_hand_limit, glance=look_at_region)
+}, attrgetter("phase"), interrupts=INTERRUPTS, watch=watch_hand_limit, glance=look_at_region)
 """Every phase of a match, stored by these names in the state (never renamed)."""
 
 

@@ -71,6 +71,28 @@ def spear_targets(state: SamuraiState, seat: int) -> list[str]:
     return [pid for pid in owned(state, seat) if state.provinces[pid].garrison["spearman"] + drafted[pid] < cap]
 
 
+def is_spear_target(state: SamuraiState, seat: int, pid: str) -> bool:
+    """Whether ``pid`` is one of `spear_targets`, worked out for that province alone."""
+    player = player_of(state, seat)
+    drafted = player.draft.get("spears", [])
+    if player.tray["spearman"] - len(drafted) <= 0:
+        return False
+    province = state.provinces[pid]
+    return (province.owner == seat
+            and province.garrison["spearman"] + drafted.count(pid) < content().units.limits.setup_spearmen_per_province)
+
+
+def has_spear_target(state: SamuraiState, seat: int) -> bool:
+    """Whether `spear_targets` has one, found without listing the rest."""
+    player = player_of(state, seat)
+    drafted = Counter(player.draft.get("spears", []))
+    if player.tray["spearman"] - sum(drafted.values()) <= 0:
+        return False
+    cap = content().units.limits.setup_spearmen_per_province
+    provinces = state.provinces
+    return any(provinces[pid].garrison["spearman"] + drafted[pid] < cap for pid in owned(state, seat))
+
+
 def claim_targets(state: SamuraiState, seat: int) -> list[str]:
     """Unoccupied provinces the seat may claim or wish for (its own wishes left out)."""
     if player_of(state, seat).tray["spearman"] <= 0:
@@ -278,7 +300,7 @@ def resolve_claims(state: SamuraiState, events: list[Event]) -> None:
 
 def placement_stage(state: SamuraiState, seat: int) -> str:
     draft = player_of(state, seat).draft
-    if len(draft.get("spears", [])) < spearmen_to_place() and spear_targets(state, seat):
+    if len(draft.get("spears", [])) < spearmen_to_place() and has_spear_target(state, seat):
         return "spear"
     if state.options.mode != "base" and "a2" not in draft:
         return "army_screen"
@@ -354,7 +376,7 @@ def do_placement(state: SamuraiState, seat: int, answer: Any) -> None:
                                                      spearmen_to_place() - len(draft.get("spears", []))))
         elif answer.act == "spear":
             pid = check_province(answer.province)
-            if pid not in spear_targets(state, seat):
+            if not is_spear_target(state, seat, pid):
                 raise IllegalChoice(f"{province_name(pid)} is not yours or already holds 3 spearmen")
             draft.setdefault("spears", []).append(pid)
         else:

@@ -20,8 +20,29 @@ Stage = Literal["naval", "ranged", "melee", "decide"]
 """A battle's next combat step ("decide": a round is over, the attacker may call off)."""
 
 
+def _set_field(model: BaseModel, name: str, value: object) -> None:
+    """Setting a field as pydantic does for these models (no assignment validation, not
+    frozen: store it and mark it set), without pydantic's per-call dispatch; the rules set
+    fields several times a choice. Anything else goes through pydantic."""
+    names = _FIELD_NAMES.get(type(model))
+    if names is None:
+        names = _FIELD_NAMES[type(model)] = frozenset(type(model).model_fields)
+    if name in names:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+"""Each model class's field names, read once (reading ``__pydantic_fields__`` off a model
+class goes through pydantic's metaclass and costs more than the whole set)."""
+
+
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    __setattr__ = _set_field
 
 
 EDITION_1_KEYS = frozenset({"mode", "round_limit", "levy_costs", "provinces_to_win", "setup", "steps"})
@@ -87,7 +108,52 @@ class Plan(Model):
         return self.swords + self.build + self.levy + self.ronin + self.ninja
 
 
+_ARMY_MOVES = [0]
+"""Bumped whenever an army's place or life is set, an army or a player is made or a player's
+armies are set: an army index (`army_index`) built before is then built again."""
+
+
+def _set_army_field(model: BaseModel, name: str, value: object) -> None:
+    """`_set_field`, and a new place or life of an army makes the army indexes stale."""
+    if name in _ARMY_FIELDS:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+        if name == "location" or name == "alive":
+            _ARMY_MOVES[0] += 1
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
+def _set_player_field(model: BaseModel, name: str, value: object) -> None:
+    """`_set_field`, and a player's new armies make the army indexes stale."""
+    if name in _PLAYER_FIELDS:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+        if name == "armies":
+            _ARMY_MOVES[0] += 1
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
+def _set_state_field(model: BaseModel, name: str, value: object) -> None:
+    """`_set_field` (the kit sets the state's log and step on every choice), and new players
+    make the army indexes stale."""
+    if name in _STATE_FIELDS:
+        model.__dict__[name] = value
+        model.__pydantic_fields_set__.add(name)
+        if name == "players":
+            _ARMY_MOVES[0] += 1
+    else:
+        BaseModel.__setattr__(model, name, value)
+
+
 class Army(Model):
+    __setattr__ = _set_army_field
+
+    def model_post_init(self, context: Any, /) -> None:
+        """An army made anew may change where armies stand."""
+        _ARMY_MOVES[0] += 1
+
     idx: int
     alive: bool = True
     location: str | None = None
@@ -102,6 +168,12 @@ class Army(Model):
 
 
 class Player(Model):
+    __setattr__ = _set_player_field
+
+    def model_post_init(self, context: Any, /) -> None:
+        """A player made anew may change where armies stand."""
+        _ARMY_MOVES[0] += 1
+
     seat: int
     koku: int = 0
     plan: Plan | None = None
@@ -120,6 +192,10 @@ class Player(Model):
     losses_order: list[str] = Field(default_factory=list)
     """The standing order in which this player's units fall when he defends (every kind of
     casualties.LOSS_KINDS once); empty: he is asked in each battle."""
+
+
+_ARMY_FIELDS = frozenset(Army.model_fields)
+_PLAYER_FIELDS = frozenset(Player.model_fields)
 
 
 _OWNER_SETS = [0]
@@ -245,6 +321,8 @@ class War(Model):
 
 
 class SamuraiState(State):
+    __setattr__ = _set_state_field
+
     options: SamuraiOptions = Field(default_factory=SamuraiOptions)
     seats: int = 3
     round: int = 0
@@ -275,6 +353,9 @@ class SamuraiState(State):
     scores: dict[str, int] = Field(default_factory=dict)
     log: list[str] = Field(default_factory=list)
     """The latest public event lines (for the view header)."""
+
+
+_STATE_FIELDS = frozenset(SamuraiState.model_fields)
 
 
 class OwnerIndex:
@@ -339,3 +420,44 @@ def owner_index(state: SamuraiState) -> OwnerIndex:
     found = OwnerIndex(source)
     _OWNER_INDEXES[:] = [found, *(index for index in _OWNER_INDEXES if index.source is not source)][:_KEPT_INDEXES]
     return found
+
+
+class ArmyIndex:
+    """Where the living armies of one ``players`` list stand: province -> (seat, army), the
+    first found in seat and army order (as a scan finds it). Derived, never stored. Valid while
+    that list is the state's, has the same length and no army's place or life has been set and
+    no army or player made since (`_ARMY_MOVES`): the rules move armies by setting their
+    location, never by putting one army object in place of another. Rules, prompts and the
+    heuristic ask where armies stand many times a choice and would otherwise scan them all."""
+
+    __slots__ = ("players", "length", "moves", "spots")
+
+    def __init__(self, players: list[Player]) -> None:
+        self.moves = _ARMY_MOVES[0]
+        self.players = players
+        self.length = len(players)
+        spots: dict[str, tuple[int, Army]] = {}
+        for player in players:
+            for army in player.armies:
+                location = army.location
+                if location is not None and army.alive and location not in spots:
+                    spots[location] = (player.seat, army)
+        self.spots = spots
+
+
+_ARMY_INDEXES: list[ArmyIndex] = []
+"""The army indexes built last, the newest first (a true state and an AI's information state
+take turns, as with the owner indexes)."""
+
+
+def army_index(state: SamuraiState) -> dict[str, tuple[int, Army]]:
+    """Province -> (seat, living army standing there) of ``state`` (read it, never change it)."""
+    players = state.players
+    moves = _ARMY_MOVES[0]
+    for found in _ARMY_INDEXES:
+        if found.players is players and found.moves == moves and found.length == len(players):
+            return found.spots
+    found = ArmyIndex(players)
+    _ARMY_INDEXES[:] = [found, *(index for index in _ARMY_INDEXES
+                                 if index.players is not players and index.moves == moves)][:_KEPT_INDEXES]
+    return found.spots

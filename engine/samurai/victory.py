@@ -15,7 +15,7 @@ from engine.contract import Event
 from engine.kit.events import emit
 from engine.samurai.board import active, end_phase, held_count, owned, player_of, who
 from engine.samurai.content import content
-from engine.samurai.state import SamuraiState
+from engine.samurai.state import SamuraiState, owner_index
 
 KYOTO = "yamashiro"
 
@@ -146,11 +146,14 @@ def final_scores(state: SamuraiState, events: list[Event], why: str) -> None:
 def check_win(state: SamuraiState, events: list[Event]) -> None:
     if state.phase == "over":
         return
-    living = [seat for seat in range(state.seats) if not player_of(state, seat).eliminated]
+    players = state.players
+    living = [seat for seat in range(state.seats) if not players[seat].eliminated]
     if state.options.mode != "lwtv":
+        held = owner_index(state).owned
+        needed = state.options.provinces_to_win
         for seat in living:
-            count = held_count(state, seat)
-            if count >= state.options.provinces_to_win:
+            count = len(held.get(seat, ()))
+            if count >= needed:
                 game_over(state, events, [seat], f"{who(seat)} controls {count} provinces and becomes Shogun",
                           {other: held_count(state, other) for other in living})
                 return

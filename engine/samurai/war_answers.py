@@ -159,8 +159,8 @@ def answer_declare_target(state: SamuraiState, seat: int, answer: Pick, events: 
             raise IllegalChoice(f"at most {counted(most, 'unit')} of the garrison of {province_name(source)} can attack "
                                 "(one must stay unless an army holds the province)")
         count = answer.count
-    war.declarations.append(Declaration(source=source, force=force, army=war.sel.get("army"), target=target,
-                                        count=count))
+    war.declarations.append(trusted(Declaration, {"source": source, "force": force, "army": war.sel.get("army"),
+                                                  "target": target, "count": count, "units": None}))
     war.sel = {}
 
 

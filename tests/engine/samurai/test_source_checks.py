@@ -1,13 +1,15 @@
 """The war's checks of one source (an attack source, a garrison to move, an army with somewhere
-to go) say what listing every one says, at every step of real matches: an answer naming a
-source is taken or refused exactly as when the whole list was built."""
+to go, how many units an army can gather) say what listing every one says, at every step of
+real matches: an answer naming a source is taken or refused exactly as when the whole list
+was built."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.simulate import simulate
-from engine.samurai import movement
+from engine.samurai import movement, setup_placement
+from engine.samurai.board import garrison_size
 from engine.samurai.state import SamuraiState
 
 
@@ -20,6 +22,8 @@ def assert_like_the_lists(state: SamuraiState) -> int:
         assert movement.any_garrison_source(state, seat) == bool(garrisons), (state.step, seat)
         armies = state.players[seat].armies
         for army in armies:
+            gathered = garrison_size(movement.gather_default(state, army)) if army.location and army.alive else 0
+            assert movement.gather_count(state, army) == gathered, (state.step, seat, army.idx)
             for claim in (False, True):
                 moves = movement.army_moves(state, seat, army, claim)
                 assert movement.has_army_move(state, seat, army, claim) == bool(moves), (state.step, seat, army.idx)
@@ -47,3 +51,26 @@ def test_one_source_is_checked_as_the_whole_list_says(seats: int, seed: int, pol
 
     simulate("samurai", seats, seed, policy, options={"round_limit": 2}, on_step=on_step)
     assert wars > 30 and found > 100
+
+
+@pytest.mark.parametrize(("seats", "seed", "policy", "mode"),
+                         [(3, 2, "heuristic", "base"), (4, 3, "random", "lwtv")])
+def test_one_spearman_spot_is_checked_as_the_whole_list_says(seats: int, seed: int, policy: str, mode: str) -> None:
+    """The setup's spearman spots: a province named in the answer is taken or refused, and
+    the placement goes on to the next stage, exactly as when every spot was listed."""
+    checked = 0
+
+    def on_step(state: object, _events: object) -> None:
+        nonlocal checked
+        assert isinstance(state, SamuraiState)
+        if state.phase != "placement":
+            return
+        for seat in range(state.seats):
+            spots = setup_placement.spear_targets(state, seat)
+            assert setup_placement.has_spear_target(state, seat) == bool(spots), (state.step, seat)
+            for pid in state.provinces:
+                assert setup_placement.is_spear_target(state, seat, pid) == (pid in spots), (state.step, seat, pid)
+            checked += len(spots)
+
+    simulate("samurai", seats, seed, policy, options={"mode": mode, "round_limit": 1}, on_step=on_step)
+    assert checked > 100

@@ -1,0 +1,101 @@
+"""Where armies stand (state.army_index, derived and never stored) says what a scan of every
+army says, at every step of real matches, in every seat's information state, and after an
+army is moved, killed, made anew or a player's armies are replaced by hand (the replay
+digests hold the stored states: the index is never in them)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from bot.simulate import simulate
+from engine.clone import clone
+from engine.samurai import board
+from engine.samurai.movement import army_spots
+from engine.samurai.state import Army, Player, SamuraiState
+
+
+def scanned(state: SamuraiState) -> dict[str, tuple[int, Army]]:
+    """The first living army found in each province, seat by seat and army by army."""
+    found: dict[str, tuple[int, Army]] = {}
+    for player in state.players:
+        for army in player.armies:
+            if army.alive and army.location is not None and army.location not in found:
+                found[army.location] = (player.seat, army)
+    return found
+
+
+def assert_like_a_scan(state: SamuraiState) -> int:
+    expected = scanned(state)
+    for pid in state.provinces:
+        found = board.army_at(state, pid)
+        want = expected.get(pid)
+        assert (found is None) == (want is None), (state.step, pid)
+        if found is not None and want is not None:
+            assert found[0] == want[0] and found[1] is want[1], (state.step, pid)
+        assert (pid in army_spots(state)) == (pid in expected), (state.step, pid)
+    assert dict(board.armies_by_spot(state)) == expected
+    return len(expected)
+
+
+@pytest.mark.parametrize(("seats", "seed", "policy", "mode"),
+                         [(4, 2, "heuristic", "base"), (3, 5, "random", "quickstart"), (4, 1, "heuristic", "lwtv")])
+def test_the_index_is_what_a_scan_of_every_army_says(seats: int, seed: int, policy: str, mode: str) -> None:
+    game = engine.get("samurai")
+    seen = 0
+    moves = 0
+    last: dict[str, int] = {}
+
+    def on_step(state: object, _events: object) -> None:
+        nonlocal seen, moves, last
+        assert isinstance(state, SamuraiState)
+        seen += assert_like_a_scan(state)
+        if state.step % 7 == 0:
+            for seat in range(state.seats):
+                information = game.information(state, seat)
+                assert isinstance(information, SamuraiState)
+                assert_like_a_scan(information)
+                assert_like_a_scan(state)
+        now = {pid: seat for pid, (seat, _) in scanned(state).items()}
+        moves += now != last
+        last = now
+
+    simulate("samurai", seats, seed, policy, options={"mode": mode, "round_limit": 3}, on_step=on_step)
+    assert seen > 1000 and moves > 20
+
+
+def test_an_army_changed_by_hand_is_found_where_it_stands() -> None:
+    game = engine.get("samurai")
+    played = simulate("samurai", 3, 1, "heuristic", options={"round_limit": 2})
+    state = game.setup(3, engine.parse_options(game, {"round_limit": 2}), 1)
+    for seat, choice in played["log"][:150]:
+        state = game.submit(state, seat, choice).state
+    assert isinstance(state, SamuraiState)
+    assert_like_a_scan(state)
+    army = next(army for army in state.players[0].armies if army.alive and army.location)
+    here = army.location
+    assert here is not None
+    empty = next(pid for pid in state.provinces if board.army_at(state, pid) is None)
+    army.location = empty
+    assert board.army_at(state, empty) == (0, army) and board.army_at(state, here) is None
+    assert_like_a_scan(state)
+    army.alive = False
+    assert board.army_at(state, empty) is None
+    assert_like_a_scan(state)
+    state.players[1].armies[0] = Army(idx=0, location=here)
+    assert board.army_at(state, here) == (1, state.players[1].armies[0])
+    assert_like_a_scan(state)
+    state.players[2].armies = [Army(idx=0, location=empty)]
+    assert board.army_at(state, empty) == (2, state.players[2].armies[0])
+    assert_like_a_scan(state)
+    state.players[2] = Player(seat=2)
+    assert board.army_at(state, empty) is None
+    assert_like_a_scan(state)
+    copy = clone(state)
+    copy.players[1].armies[0].location = empty
+    assert board.army_at(copy, empty) is not None and board.army_at(state, empty) is None
+    assert_like_a_scan(copy)
+    assert_like_a_scan(state)
+    state.players = [Player(seat=0, armies=[Army(idx=0, location=here)])]
+    assert board.army_at(state, here) == (0, state.players[0].armies[0])
+    assert_like_a_scan(state)
