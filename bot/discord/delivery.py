@@ -25,6 +25,7 @@ from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
 from bot.discord.lobby import LobbyPosts
+from bot.discord.phase_post_memory import PostMemory
 from bot.discord.refusals import final_code, reason_for
 from bot.discord.seat_turns import SeatTurns
 from bot.discord.senders import SENDERS, SendersService
@@ -147,6 +148,8 @@ class Delivery(DirectMessages):
         self.read_upto: dict[int, int] = {}
         """Match -> its newest notice this process read from the queue: a newer one is still to
         come (``unread``)."""
+        self.phase_memory = PostMemory(self.fence)
+        """Match -> its open phase post as this process's deliveries left it (phase_post_memory.py)."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -223,6 +226,7 @@ class Delivery(DirectMessages):
         none; with ``only``, for those matches, without reading the queue (no probe)."""
         if not await self.bot.holds_lease("deliver"):
             self.closed_dms.clear()
+            self.phase_memory.matches.clear()
             return []
         started = []
         now = time.monotonic()
@@ -305,6 +309,7 @@ class Delivery(DirectMessages):
                         ended = any(n.kind == "result" for n in group)
                         self.lobbies.touch(match_id, written_at(group), ended=ended)
                         if ended:
+                            self.phase_memory.forget(match_id)
                             self.archives.ended(match_id)
                             await seat_posts.close_ended(self, match_id)
                     elif outcome == PARKED:
@@ -410,6 +415,7 @@ class Delivery(DirectMessages):
     async def _probe(self, match_id: int) -> int:
         """Try each due blocked target with its oldest parked notice; if it goes, the rest follow."""
         sent = 0
+        self.phase_memory.forget(match_id)  # a probe's notice comes out of order, and a give-up marks many
         for block in await self.svc.due_probes(match_id):
             notice = await self.svc.probe_notice(block)
             if notice is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -87,6 +88,11 @@ def _notice(row: NoticeRow | Waiting) -> Notice:
 def blocked_of(row: DeliveryBlock, held: int = 0) -> Blocked:
     return Blocked(id=row_id(row), match_id=row.match_id, kind=row.target_kind, target_id=row.target_id, code=row.code,
                    reason=row.reason, since=row.since, next_probe_at=row.next_probe_at, probes=row.probes, held=held)
+
+
+def post_lines(payload: dict[str, Any]) -> list[str]:
+    """The lines a delivered ``events``/``progress`` notice gave its open phase post (at least one)."""
+    return [str(line) for line in payload.get("events") or [payload.get("text", "")]]
 
 
 class OutboxService:
@@ -167,8 +173,7 @@ class OutboxService:
                 break
             gathered.append((kind, payload))
         gathered.reverse()
-        lines = [(line, kind == "progress") for kind, payload in gathered
-                 for line in payload.get("events") or [payload.get("text", "")]]
+        lines = [(line, kind == "progress") for kind, payload in gathered for line in post_lines(payload)]
         labels = [str(payload.get("label") or "") for _kind, payload in gathered]
         return OpenPost(ref=int(ref), label=next((x for x in labels if x), ""), lines=[line for line, _ in lines],
                         continued=continued, progress=[n for n, (_, progress) in enumerate(lines) if progress])
