@@ -42,7 +42,7 @@ from bot.discord.sending import (
 from bot.discord.threads import Archives
 from bot.discord.waiting_marks import MarksService
 from bot.service import Notice
-from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, target_of
+from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, MarksWrite, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
@@ -77,7 +77,7 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, MarksSe
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
-    async def delivery_round(self, limit: int = 500) -> DeliveryRound: ...
+    async def delivery_round(self, limit: int = 500, marks: MarksWrite | None = None) -> DeliveryRound: ...
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
 
@@ -173,7 +173,11 @@ class Delivery(DirectMessages):
         try:
             while not stopping.is_set():
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), timeout=every)
+                    # not wait_for: on Python 3.11 it returns, swallowing a cancellation, when the
+                    # wake comes in the same turn of the loop, and the cancelled loop went on
+                    # starting workers beside its successor's
+                    async with asyncio.timeout(every):
+                        await self.wake.wait()
                 self.wake.clear()
                 if stopping.is_set():
                     break
@@ -199,6 +203,7 @@ class Delivery(DirectMessages):
                 await asyncio.wait(running, timeout=grace)
         finally:  # cancelled while waiting (the loop's own grace ended): the workers still go
             await cancel_and_wait(self.workers.values())
+        await self.write_idle_marks()
         self.workers.clear()
         self.pace.stop()
         await self.boards.stop()
@@ -227,10 +232,13 @@ class Delivery(DirectMessages):
         if not await self.bot.holds_lease("deliver"):
             self.closed_dms.clear()
             self.phase_memory.matches.clear()
+            self.drop_idle_marks()
             return []
         started = []
         now = time.monotonic()
-        queue = DeliveryRound(sorted(only)) if only is not None else await self.svc.delivery_round(MATCHES_PER_ROUND)
+        queue = DeliveryRound(sorted(only)) if only is not None else await self._read_round()
+        if queue is None:
+            return []  # the term is over
         for match_id in queue.matches:
             running = self.workers.get(match_id)
             if running is not None and not running.done():
@@ -244,9 +252,26 @@ class Delivery(DirectMessages):
             started.append(task)
         return started
 
+    async def _read_round(self) -> DeliveryRound | None:
+        """The round's read of the queue, the idle matches' waiting marks written first in its
+        transaction (waiting_marks.py). None when the term is over."""
+        taken = self.take_idle_marks()
+        if taken is None:
+            return await self.svc.delivery_round(MATCHES_PER_ROUND)
+        write, waiting = taken
+        try:
+            queue = await self.svc.delivery_round(MATCHES_PER_ROUND, marks=write)
+        except BaseException:
+            self.put_back_idle(waiting)
+            raise
+        return queue if await self.idle_marks_written(write) else None
+
     async def deliver_pending(self) -> int:
-        """One round, waiting for the matches it started; returns the notices delivered."""
-        return sum(await asyncio.gather(*await self.dispatch()))
+        """One round, waiting for the matches it started, their marks written; returns the
+        notices delivered."""
+        sent = sum(await asyncio.gather(*await self.dispatch()))
+        await self.write_idle_marks()
+        return sent
 
     async def _work(self, match_id: int, probe: bool = True) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure). The
@@ -321,7 +346,7 @@ class Delivery(DirectMessages):
                     else:  # HELD: its target waits out a long 429
                         rest = True
                 if not moved:
-                    if put_off and await self.write_marks(match_id):
+                    if put_off:  # its read writes the waiting marks first
                         await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
                     return sent  # only held or waiting targets are left: the next round or a timer looks again
                 if not rest and match_id not in self.again:
@@ -336,8 +361,7 @@ class Delivery(DirectMessages):
             self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
             self._back_off(match_id)
             return sent
-        finally:
-            await self._marks_at_end(match_id)
+        finally:  # marks still waiting are written by the next round's read (waiting_marks.py)
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)

@@ -1,9 +1,12 @@
 """The delivered marks of a match's notices that went out, waiting to be written together: in a
 write of their own, or in the transaction of the read that needs them (a prompt's turn read,
-the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own."""
+the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own.
+Those still waiting when the match's worker ends are written by the next delivery round's read
+of the queue, with every other idle match's (``take_idle_marks``): a round comes every second."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING, Protocol
@@ -67,6 +70,7 @@ class WaitingMarks:
     bot: Outbound
     marks: dict[int, list[tuple[Mark, Notice]]]
     _first_wait: dict[int, float]
+    workers: dict[int, asyncio.Task[int]]
 
     @property
     def svc(self) -> MarksService:
@@ -99,8 +103,9 @@ class WaitingMarks:
         self.marks[match_id] = [*waiting, *self.marks.get(match_id, [])]
         self._first_wait.setdefault(match_id, time.monotonic())
 
-    async def _marks_written(self, match_id: int, write: MarksWrite) -> bool:
-        """After a write of marks: False (and the lease is asked again) when the term was over."""
+    async def _marks_written(self, match_id: int | None, write: MarksWrite) -> bool:
+        """After a write of marks (of one match, or of the idle ones: None): False (and the
+        lease is asked again) when the term was over."""
         if write.written == len(write.marks):
             return True
         fence = write.fence
@@ -108,9 +113,55 @@ class WaitingMarks:
             if self.bot.leases is not None:
                 self.bot.leases.lost("deliver")
             log.warning("the delivery lease passed to another process while notices %s of match %s were "
-                        "out; this process stops delivering", [mark.notice_id for mark in write.marks], match_id)
+                        "out; this process stops delivering", [mark.notice_id for mark in write.marks],
+                        "(several)" if match_id is None else match_id)
             return False
         return True  # some were marked already (a retried round, a prompt an undo retired)
+
+    def _idle(self) -> list[int]:
+        """Matches with marks waiting and no worker delivering them now (it ended)."""
+        return [match_id for match_id, waiting in self.marks.items()
+                if waiting and (match_id not in self.workers or self.workers[match_id].done())]
+
+    def take_idle_marks(self) -> tuple[MarksWrite, dict[int, list[tuple[Mark, Notice]]]] | None:
+        """The waiting marks of every idle match, taken off the wait to be written in the
+        round's read of the queue (None: none wait). No worker of theirs can read meanwhile:
+        only the round starts workers, after its read."""
+        taken = {match_id: self.marks.pop(match_id) for match_id in self._idle()}
+        for match_id in taken:
+            self._first_wait.pop(match_id, None)
+        if not taken:
+            return None
+        return MarksWrite([mark for waiting in taken.values() for mark, _notice in waiting], self.fence()), taken
+
+    def put_back_idle(self, taken: dict[int, list[tuple[Mark, Notice]]]) -> None:
+        """The round's read failed: its marks wait again."""
+        for match_id, waiting in taken.items():
+            self._put_back(match_id, waiting)
+
+    async def idle_marks_written(self, write: MarksWrite) -> bool:
+        """After the round wrote the idle marks: False when the term was over."""
+        return await self._marks_written(None, write)
+
+    def drop_idle_marks(self) -> None:
+        """The lease is not this process's: the idle matches' waiting marks are not written (the
+        holder sends those notices again, as the same messages: their nonces)."""
+        for match_id in self._idle():
+            self.marks.pop(match_id, None)
+            self._first_wait.pop(match_id, None)
+
+    async def write_idle_marks(self) -> None:
+        """Write the idle matches' waiting marks now (at shutdown, or at the end of a round a
+        caller waits for). Best effort: what is not written is sent again next time."""
+        taken = self.take_idle_marks()
+        if taken is None:
+            return
+        write, _waiting = taken
+        try:
+            write.written = await self.svc.delivered_all(write.marks, write.fence)
+            await self._marks_written(None, write)
+        except Exception:  # they are sent again next time (the same messages: their nonces)
+            log.exception("could not mark notices %s delivered", [mark.notice_id for mark in write.marks])
 
     async def write_marks(self, match_id: int) -> bool:
         """Write the match's waiting delivered marks, in one statement; False (and the lease is
@@ -169,15 +220,6 @@ class WaitingMarks:
             self._put_back(match_id, waiting)
             raise
         return batch if await self._marks_written(match_id, write) else None
-
-    async def _marks_at_end(self, match_id: int) -> None:
-        """The worker ends (or fails): its waiting marks are written, if the lease is still its own."""
-        if not self.marks.get(match_id):
-            return
-        try:
-            await self.write_marks(match_id)
-        except Exception:  # they are sent again next time (the same messages: their nonces)
-            log.exception("could not mark the notices of match %s delivered", match_id)
 
     def _reads_waiting_marks(self, group: list[Notice]) -> bool:
         """Whether the group's sender reads a delivered mark still waiting (then it is written

@@ -182,9 +182,13 @@ class OutboxService:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""
         return (await self.delivery_round(limit)).matches
 
-    async def delivery_round(self, limit: int = 500) -> DeliveryRound:
-        """``delivery_queue``, saying which of them have a probe due (one statement)."""
-        async with self.store.read() as session:
+    async def delivery_round(self, limit: int = 500, marks: MarksWrite | None = None) -> DeliveryRound:
+        """``delivery_queue``, saying which of them have a probe due (one statement). ``marks``:
+        delivered marks written first, in the same transaction (those left by workers that
+        ended: the queue read must not hold what went)."""
+        async with self.store.write() if marks is not None and marks.marks else self.store.read() as session:
+            if marks is not None and marks.marks:
+                marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
             waiting, due = await self.store.delivery_queue(session, limit, self.clock())
         return DeliveryRound(list(dict.fromkeys([*waiting, *due])), frozenset(due))
 

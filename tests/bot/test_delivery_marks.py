@@ -27,7 +27,8 @@ class Outbox:
     def _waiting(self) -> list[Any]:
         return [n for n in self.notices if n.id not in self.marked]
 
-    async def delivery_round(self, limit: int) -> DeliveryRound:
+    async def delivery_round(self, limit: int, marks: Any = None) -> DeliveryRound:
+        await self._with_read(marks)
         return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
     async def next_batch(self, match_id: int, limit: int, marks: Any = None) -> DeliveryBatch:
