@@ -33,14 +33,18 @@ READS_MARKS: dict[str, frozenset[str]] = {
     "prompt": frozenset({"prompt"}),  # the seat's turn DM: the seat's delivered prompts (reminders never wait)
     **dict.fromkeys(PHASE_POSTS, PHASE_POSTS),  # the open phase post
     "private": frozenset(), "timeout": frozenset(), "host": frozenset(),
+    "turn": frozenset(),  # a turn ping's sender reads the match's status, not the outbox
 }
 """Kinds whose marks may wait, and for each, the kinds whose marks its sender reads (of the same
 match; of the same seat for a prompt): a mark it reads still waiting is written before it is
 sent (a prompt's, in the transaction of its turn read: ``read_seat_turn``). Nothing else reads
 their marks but this worker, and the click on a prompt DM sent but not yet marked names its
 message itself (``claim_prompt_message``). Any other kind is marked as soon as it went, with
-those waiting, and waits for those waiting before it is sent (the lobby, a reminder or turn ping
-a click takes back, a result a replay follows, ...)."""
+those waiting, and waits for those waiting before it is sent (the lobby, a reminder a click takes
+back, a result a replay follows, ...); so is a turn ping that posted a message (``TAKEN_BACK``)."""
+TAKEN_BACK = frozenset({"turn"})
+"""Kinds a click takes back by their delivered mark (play.py): one that posted a message is
+marked as soon as it went; one that posted nothing (its players heard by DM: ref "dm") waits."""
 WRITTEN_WITH_ITS_READ = frozenset({"prompt"})
 """Kinds whose sender writes the marks it reads in the transaction of that read."""
 
@@ -87,7 +91,8 @@ class WaitingMarks:
         waiting = self.marks.setdefault(notice.match_id, [])
         waiting.append((Mark(notice.id, ref, self.svc.clock()), notice))
         first = self._first_wait.setdefault(notice.match_id, time.monotonic())
-        if notice.kind in READS_MARKS and time.monotonic() - first < MARK_WAIT:
+        waits = notice.kind in READS_MARKS and not (notice.kind in TAKEN_BACK and str(ref or "").isdigit())
+        if waits and time.monotonic() - first < MARK_WAIT:
             return True
         return await self.write_marks(notice.match_id)
 
