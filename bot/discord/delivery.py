@@ -25,6 +25,7 @@ from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
 from bot.discord.lobby import LobbyPosts
+from bot.discord.phase_post_memory import PostMemory
 from bot.discord.refusals import final_code, reason_for
 from bot.discord.seat_turns import SeatTurns
 from bot.discord.senders import SENDERS, SendersService
@@ -41,7 +42,7 @@ from bot.discord.sending import (
 from bot.discord.threads import Archives
 from bot.discord.waiting_marks import MarksService
 from bot.service import Notice
-from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, target_of
+from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, MarksWrite, target_of
 
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
@@ -76,7 +77,7 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, MarksSe
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
-    async def delivery_round(self, limit: int = 500) -> DeliveryRound: ...
+    async def delivery_round(self, limit: int = 500, marks: MarksWrite | None = None) -> DeliveryRound: ...
 
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool: ...
 
@@ -147,6 +148,8 @@ class Delivery(DirectMessages):
         self.read_upto: dict[int, int] = {}
         """Match -> its newest notice this process read from the queue: a newer one is still to
         come (``unread``)."""
+        self.phase_memory = PostMemory(self.fence)
+        """Match -> its open phase post as this process's deliveries left it (phase_post_memory.py)."""
         self.closed_dms: dict[tuple[int, int], bool] = {}
         """(match, seat) -> whether its DMs are closed, as read or marked while this process held
         the delivery lease. Only the holder marks them, so what it read stays true while it
@@ -170,7 +173,11 @@ class Delivery(DirectMessages):
         try:
             while not stopping.is_set():
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), timeout=every)
+                    # not wait_for: on Python 3.11 it returns, swallowing a cancellation, when the
+                    # wake comes in the same turn of the loop, and the cancelled loop went on
+                    # starting workers beside its successor's
+                    async with asyncio.timeout(every):
+                        await self.wake.wait()
                 self.wake.clear()
                 if stopping.is_set():
                     break
@@ -196,6 +203,7 @@ class Delivery(DirectMessages):
                 await asyncio.wait(running, timeout=grace)
         finally:  # cancelled while waiting (the loop's own grace ended): the workers still go
             await cancel_and_wait(self.workers.values())
+        await self.write_idle_marks()
         self.workers.clear()
         self.pace.stop()
         await self.boards.stop()
@@ -223,10 +231,14 @@ class Delivery(DirectMessages):
         none; with ``only``, for those matches, without reading the queue (no probe)."""
         if not await self.bot.holds_lease("deliver"):
             self.closed_dms.clear()
+            self.phase_memory.matches.clear()
+            self.drop_idle_marks()
             return []
         started = []
         now = time.monotonic()
-        queue = DeliveryRound(sorted(only)) if only is not None else await self.svc.delivery_round(MATCHES_PER_ROUND)
+        queue = DeliveryRound(sorted(only)) if only is not None else await self._read_round()
+        if queue is None:
+            return []  # the term is over
         for match_id in queue.matches:
             running = self.workers.get(match_id)
             if running is not None and not running.done():
@@ -240,9 +252,26 @@ class Delivery(DirectMessages):
             started.append(task)
         return started
 
+    async def _read_round(self) -> DeliveryRound | None:
+        """The round's read of the queue, the idle matches' waiting marks written first in its
+        transaction (waiting_marks.py). None when the term is over."""
+        taken = self.take_idle_marks()
+        if taken is None:
+            return await self.svc.delivery_round(MATCHES_PER_ROUND)
+        write, waiting = taken
+        try:
+            queue = await self.svc.delivery_round(MATCHES_PER_ROUND, marks=write)
+        except BaseException:
+            self.put_back_idle(waiting)
+            raise
+        return queue if await self.idle_marks_written(write) else None
+
     async def deliver_pending(self) -> int:
-        """One round, waiting for the matches it started; returns the notices delivered."""
-        return sum(await asyncio.gather(*await self.dispatch()))
+        """One round, waiting for the matches it started, their marks written; returns the
+        notices delivered."""
+        sent = sum(await asyncio.gather(*await self.dispatch()))
+        await self.write_idle_marks()
+        return sent
 
     async def _work(self, match_id: int, probe: bool = True) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure). The
@@ -305,6 +334,7 @@ class Delivery(DirectMessages):
                         ended = any(n.kind == "result" for n in group)
                         self.lobbies.touch(match_id, written_at(group), ended=ended)
                         if ended:
+                            self.phase_memory.forget(match_id)
                             self.archives.ended(match_id)
                             await seat_posts.close_ended(self, match_id)
                     elif outcome == PARKED:
@@ -316,7 +346,7 @@ class Delivery(DirectMessages):
                     else:  # HELD: its target waits out a long 429
                         rest = True
                 if not moved:
-                    if put_off and await self.write_marks(match_id):
+                    if put_off:  # its read writes the waiting marks first
                         await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
                     return sent  # only held or waiting targets are left: the next round or a timer looks again
                 if not rest and match_id not in self.again:
@@ -331,8 +361,7 @@ class Delivery(DirectMessages):
             self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
             self._back_off(match_id)
             return sent
-        finally:
-            await self._marks_at_end(match_id)
+        finally:  # marks still waiting are written by the next round's read (waiting_marks.py)
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
@@ -410,6 +439,7 @@ class Delivery(DirectMessages):
     async def _probe(self, match_id: int) -> int:
         """Try each due blocked target with its oldest parked notice; if it goes, the rest follow."""
         sent = 0
+        self.phase_memory.forget(match_id)  # a probe's notice comes out of order, and a give-up marks many
         for block in await self.svc.due_probes(match_id):
             notice = await self.svc.probe_notice(block)
             if notice is None:

@@ -19,6 +19,7 @@ from bot.discord import table_links
 from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY, ROUTINE
 from bot.discord.phase_pace import standalone
+from bot.discord.phase_post_memory import Before, PostMemory
 from bot.discord.sending import channel_of, inert, nonce_of
 from bot.service import drawing
 from bot.service.outbox import GATHERING
@@ -87,7 +88,20 @@ def _shown(lines: list[tuple[str, bool]], closing: bool) -> list[str]:
 async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool = False) -> str:
     """Post or edit the phase post for these notices (oldest first); returns the message id.
     ``fresh``: Discord refused the edit of the open post (refused.py), so the phase so far is
-    posted again as a new message, which the phase's next lines then edit."""
+    posted again as a new message, which the phase's next lines then edit. A delivery with a
+    ``phase_memory`` (phase_post_memory.py) finds the open post there when it knows it."""
+    memory: PostMemory | None = getattr(delivery, "phase_memory", None)
+    if memory is None:
+        return (await _deliver(delivery, group, fresh, None))[0]
+    ref, before = await _deliver(delivery, group, fresh, memory.sending(group))
+    memory.sent(group, ref, before, plain=not fresh and not standalone(group[0]))
+    return ref
+
+
+async def _deliver(delivery: PhasePoster, group: list[Notice], fresh: bool,
+                   known: Before | None) -> tuple[str, Before | None]:
+    """``deliver_group``; ``known``: the open post before the group, from memory (None: read it).
+    Returns the message id and the open post the group found (None for a standalone notice)."""
     first, last = group[0], group[-1]
     channel = delivery.bot.get_partial_messageable(channel_of(first))
     new_lines = [(inert(line), notice.kind == "progress") for notice in group for line in _lines(notice)]
@@ -101,8 +115,9 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
         link: dict[str, Any] = {"view": table} if table is not None else {}
         msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,
                                  nonce=nonce_of(first), allowed_mentions=NOBODY, silent=ROUTINE, **link)
-        return str(msg.id)
-    open_post = await delivery.svc.open_phase_post(first.match_id, first.id)
+        return str(msg.id), None
+    found = known or Before(await delivery.svc.open_phase_post(first.match_id, first.id), remembered=False)
+    open_post = found.post
     if open_post is not None:
         heading = _label(group, open_post.label)
         if open_post.continued and heading:
@@ -113,9 +128,9 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
             content, embeds = split(text)
             msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first, "again"),
                                      allowed_mentions=NOBODY, silent=ROUTINE)
-            return str(msg.id)
+            return str(msg.id), found
         if len(text) <= LIMIT + MORE and not files and text == post_text(heading, _shown(before, False), limit=100_000):
-            return str(open_post.ref)  # the post shows these lines already (a waiting line said again)
+            return str(open_post.ref), found  # the post shows these lines already (a waiting line said again)
         if len(text) <= LIMIT + MORE:
             content, embeds = split(text)
             message = channel.get_partial_message(open_post.ref)
@@ -124,7 +139,7 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
                     await message.edit(content=content, embeds=embeds, attachments=files, allowed_mentions=NOBODY)
                 else:
                     await message.edit(content=content, embeds=embeds, allowed_mentions=NOBODY)
-                return str(open_post.ref)
+                return str(open_post.ref), found
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE:  # only a deleted post is posted again; a lost channel parks
                     raise
@@ -134,7 +149,7 @@ async def deliver_group(delivery: PhasePoster, group: list[Notice], fresh: bool 
     content, embeds = split(post_text(label, lines, limit=LIMIT + MORE))
     msg = await channel.send(content, embeds=embeds, files=files, nonce=nonce_of(first), allowed_mentions=NOBODY,
                              silent=ROUTINE)
-    return str(msg.id)
+    return str(msg.id), found
 
 
 async def post_phase(delivery: PhasePoster, notice: Notice) -> str:

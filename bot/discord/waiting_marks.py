@@ -1,9 +1,12 @@
 """The delivered marks of a match's notices that went out, waiting to be written together: in a
 write of their own, or in the transaction of the read that needs them (a prompt's turn read,
-the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own."""
+the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own.
+Those still waiting when the match's worker ends are written by the next delivery round's read
+of the queue, with every other idle match's (``take_idle_marks``): a round comes every second."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING, Protocol
@@ -30,14 +33,18 @@ READS_MARKS: dict[str, frozenset[str]] = {
     "prompt": frozenset({"prompt"}),  # the seat's turn DM: the seat's delivered prompts (reminders never wait)
     **dict.fromkeys(PHASE_POSTS, PHASE_POSTS),  # the open phase post
     "private": frozenset(), "timeout": frozenset(), "host": frozenset(),
+    "turn": frozenset(),  # a turn ping's sender reads the match's status, not the outbox
 }
 """Kinds whose marks may wait, and for each, the kinds whose marks its sender reads (of the same
 match; of the same seat for a prompt): a mark it reads still waiting is written before it is
 sent (a prompt's, in the transaction of its turn read: ``read_seat_turn``). Nothing else reads
 their marks but this worker, and the click on a prompt DM sent but not yet marked names its
 message itself (``claim_prompt_message``). Any other kind is marked as soon as it went, with
-those waiting, and waits for those waiting before it is sent (the lobby, a reminder or turn ping
-a click takes back, a result a replay follows, ...)."""
+those waiting, and waits for those waiting before it is sent (the lobby, a reminder a click takes
+back, a result a replay follows, ...); so is a turn ping that posted a message (``TAKEN_BACK``)."""
+TAKEN_BACK = frozenset({"turn"})
+"""Kinds a click takes back by their delivered mark (play.py): one that posted a message is
+marked as soon as it went; one that posted nothing (its players heard by DM: ref "dm") waits."""
 WRITTEN_WITH_ITS_READ = frozenset({"prompt"})
 """Kinds whose sender writes the marks it reads in the transaction of that read."""
 
@@ -67,6 +74,7 @@ class WaitingMarks:
     bot: Outbound
     marks: dict[int, list[tuple[Mark, Notice]]]
     _first_wait: dict[int, float]
+    workers: dict[int, asyncio.Task[int]]
 
     @property
     def svc(self) -> MarksService:
@@ -83,7 +91,8 @@ class WaitingMarks:
         waiting = self.marks.setdefault(notice.match_id, [])
         waiting.append((Mark(notice.id, ref, self.svc.clock()), notice))
         first = self._first_wait.setdefault(notice.match_id, time.monotonic())
-        if notice.kind in READS_MARKS and time.monotonic() - first < MARK_WAIT:
+        waits = notice.kind in READS_MARKS and not (notice.kind in TAKEN_BACK and str(ref or "").isdigit())
+        if waits and time.monotonic() - first < MARK_WAIT:
             return True
         return await self.write_marks(notice.match_id)
 
@@ -99,8 +108,9 @@ class WaitingMarks:
         self.marks[match_id] = [*waiting, *self.marks.get(match_id, [])]
         self._first_wait.setdefault(match_id, time.monotonic())
 
-    async def _marks_written(self, match_id: int, write: MarksWrite) -> bool:
-        """After a write of marks: False (and the lease is asked again) when the term was over."""
+    async def _marks_written(self, match_id: int | None, write: MarksWrite) -> bool:
+        """After a write of marks (of one match, or of the idle ones: None): False (and the
+        lease is asked again) when the term was over."""
         if write.written == len(write.marks):
             return True
         fence = write.fence
@@ -108,9 +118,55 @@ class WaitingMarks:
             if self.bot.leases is not None:
                 self.bot.leases.lost("deliver")
             log.warning("the delivery lease passed to another process while notices %s of match %s were "
-                        "out; this process stops delivering", [mark.notice_id for mark in write.marks], match_id)
+                        "out; this process stops delivering", [mark.notice_id for mark in write.marks],
+                        "(several)" if match_id is None else match_id)
             return False
         return True  # some were marked already (a retried round, a prompt an undo retired)
+
+    def _idle(self) -> list[int]:
+        """Matches with marks waiting and no worker delivering them now (it ended)."""
+        return [match_id for match_id, waiting in self.marks.items()
+                if waiting and (match_id not in self.workers or self.workers[match_id].done())]
+
+    def take_idle_marks(self) -> tuple[MarksWrite, dict[int, list[tuple[Mark, Notice]]]] | None:
+        """The waiting marks of every idle match, taken off the wait to be written in the
+        round's read of the queue (None: none wait). No worker of theirs can read meanwhile:
+        only the round starts workers, after its read."""
+        taken = {match_id: self.marks.pop(match_id) for match_id in self._idle()}
+        for match_id in taken:
+            self._first_wait.pop(match_id, None)
+        if not taken:
+            return None
+        return MarksWrite([mark for waiting in taken.values() for mark, _notice in waiting], self.fence()), taken
+
+    def put_back_idle(self, taken: dict[int, list[tuple[Mark, Notice]]]) -> None:
+        """The round's read failed: its marks wait again."""
+        for match_id, waiting in taken.items():
+            self._put_back(match_id, waiting)
+
+    async def idle_marks_written(self, write: MarksWrite) -> bool:
+        """After the round wrote the idle marks: False when the term was over."""
+        return await self._marks_written(None, write)
+
+    def drop_idle_marks(self) -> None:
+        """The lease is not this process's: the idle matches' waiting marks are not written (the
+        holder sends those notices again, as the same messages: their nonces)."""
+        for match_id in self._idle():
+            self.marks.pop(match_id, None)
+            self._first_wait.pop(match_id, None)
+
+    async def write_idle_marks(self) -> None:
+        """Write the idle matches' waiting marks now (at shutdown, or at the end of a round a
+        caller waits for). Best effort: what is not written is sent again next time."""
+        taken = self.take_idle_marks()
+        if taken is None:
+            return
+        write, _waiting = taken
+        try:
+            write.written = await self.svc.delivered_all(write.marks, write.fence)
+            await self._marks_written(None, write)
+        except Exception:  # they are sent again next time (the same messages: their nonces)
+            log.exception("could not mark notices %s delivered", [mark.notice_id for mark in write.marks])
 
     async def write_marks(self, match_id: int) -> bool:
         """Write the match's waiting delivered marks, in one statement; False (and the lease is
@@ -169,15 +225,6 @@ class WaitingMarks:
             self._put_back(match_id, waiting)
             raise
         return batch if await self._marks_written(match_id, write) else None
-
-    async def _marks_at_end(self, match_id: int) -> None:
-        """The worker ends (or fails): its waiting marks are written, if the lease is still its own."""
-        if not self.marks.get(match_id):
-            return
-        try:
-            await self.write_marks(match_id)
-        except Exception:  # they are sent again next time (the same messages: their nonces)
-            log.exception("could not mark the notices of match %s delivered", match_id)
 
     def _reads_waiting_marks(self, group: list[Notice]) -> bool:
         """Whether the group's sender reads a delivered mark still waiting (then it is written

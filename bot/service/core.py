@@ -164,8 +164,8 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
     async def delivery_queue(self, limit: int = 500) -> list[int]:
         return await self.deliveries.delivery_queue(limit)
 
-    async def delivery_round(self, limit: int = 500) -> DeliveryRound:
-        return await self.deliveries.delivery_round(limit)
+    async def delivery_round(self, limit: int = 500, marks: MarksWrite | None = None) -> DeliveryRound:
+        return await self.deliveries.delivery_round(limit, marks)
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         return await self.deliveries.next_notices(match_id, limit)

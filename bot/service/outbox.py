@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -87,6 +88,11 @@ def _notice(row: NoticeRow | Waiting) -> Notice:
 def blocked_of(row: DeliveryBlock, held: int = 0) -> Blocked:
     return Blocked(id=row_id(row), match_id=row.match_id, kind=row.target_kind, target_id=row.target_id, code=row.code,
                    reason=row.reason, since=row.since, next_probe_at=row.next_probe_at, probes=row.probes, held=held)
+
+
+def post_lines(payload: dict[str, Any]) -> list[str]:
+    """The lines a delivered ``events``/``progress`` notice gave its open phase post (at least one)."""
+    return [str(line) for line in payload.get("events") or [payload.get("text", "")]]
 
 
 class OutboxService:
@@ -167,8 +173,7 @@ class OutboxService:
                 break
             gathered.append((kind, payload))
         gathered.reverse()
-        lines = [(line, kind == "progress") for kind, payload in gathered
-                 for line in payload.get("events") or [payload.get("text", "")]]
+        lines = [(line, kind == "progress") for kind, payload in gathered for line in post_lines(payload)]
         labels = [str(payload.get("label") or "") for _kind, payload in gathered]
         return OpenPost(ref=int(ref), label=next((x for x in labels if x), ""), lines=[line for line, _ in lines],
                         continued=continued, progress=[n for n, (_, progress) in enumerate(lines) if progress])
@@ -177,9 +182,13 @@ class OutboxService:
         """Matches with notices to deliver or a blocked target due for a probe, longest waiting first."""
         return (await self.delivery_round(limit)).matches
 
-    async def delivery_round(self, limit: int = 500) -> DeliveryRound:
-        """``delivery_queue``, saying which of them have a probe due (one statement)."""
-        async with self.store.read() as session:
+    async def delivery_round(self, limit: int = 500, marks: MarksWrite | None = None) -> DeliveryRound:
+        """``delivery_queue``, saying which of them have a probe due (one statement). ``marks``:
+        delivered marks written first, in the same transaction (those left by workers that
+        ended: the queue read must not hold what went)."""
+        async with self.store.write() if marks is not None and marks.marks else self.store.read() as session:
+            if marks is not None and marks.marks:
+                marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
             waiting, due = await self.store.delivery_queue(session, limit, self.clock())
         return DeliveryRound(list(dict.fromkeys([*waiting, *due])), frozenset(due))
 

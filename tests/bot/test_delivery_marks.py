@@ -27,7 +27,8 @@ class Outbox:
     def _waiting(self) -> list[Any]:
         return [n for n in self.notices if n.id not in self.marked]
 
-    async def delivery_round(self, limit: int) -> DeliveryRound:
+    async def delivery_round(self, limit: int, marks: Any = None) -> DeliveryRound:
+        await self._with_read(marks)
         return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
     async def next_batch(self, match_id: int, limit: int, marks: Any = None) -> DeliveryBatch:
@@ -142,3 +143,24 @@ async def test_marks_whose_turn_read_failed_wait_and_are_written_when_the_worker
     assert await delivery.deliver_pending() == 1, "the second prompt's read failed: it did not go"
     assert reads == [1, 2]
     assert svc.marked == [1] and svc.writes == [[1]], "the first prompt's mark, rolled back with the read, is written at the end"
+
+
+async def test_a_turn_notice_that_posted_nothing_waits_and_a_posted_ping_is_marked_at_once() -> None:
+    queue = [notice(1, "private", 0), notice(2, "turn"), notice(3, "private", 1), notice(4, "turn"),
+             notice(5, "private", 0)]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    seen: dict[int, list[int]] = {}
+
+    async def deliver(sent: Any) -> str:
+        seen[sent.id] = list(svc.marked)
+        if sent.kind == "turn":
+            return "dm" if sent.id == 2 else "9004"  # the players heard by DM / a ping posted
+        return str(1000 + sent.id)
+
+    delivery.deliver = deliver  # type: ignore[method-assign]
+    quiet(delivery)
+    assert await delivery.deliver_pending() == 5
+    assert seen[2] == [] and seen[3] == [], "a turn notice reads no mark: none is written for it"
+    assert svc.writes[0] == [1, 2, 3, 4], "the ping a click may take back is marked as soon as it went, with those before"
+    assert sorted(svc.marked) == [1, 2, 3, 4, 5]

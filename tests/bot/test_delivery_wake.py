@@ -4,6 +4,7 @@ reading the whole queue; a wake that names no match, and every round period, sti
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from bot.discord.delivery import Delivery
@@ -16,9 +17,9 @@ class CountingOutbox(Outbox):
         super().__init__(notices)
         self.rounds = 0
 
-    async def delivery_round(self, limit: int) -> Any:
+    async def delivery_round(self, limit: int, marks: Any = None) -> Any:
         self.rounds += 1
-        return await super().delivery_round(limit)
+        return await super().delivery_round(limit, marks)
 
 
 def of_match(notice_id: int, match_id: int) -> Any:
@@ -40,8 +41,8 @@ async def test_a_wake_for_one_match_reads_no_queue() -> None:
     async def deliver(sent: Any) -> str:
         return str(1000 + sent.id)
 
-    async def reconcile(_match_id: int) -> None:
-        return None
+    async def reconcile(match_id: int) -> None:
+        await delivery.read_seat_turns(match_id)  # as dm_delivery.reconcile reads: the marks with it
 
     delivery.deliver = deliver  # type: ignore[method-assign]
     delivery.reconcile = reconcile  # type: ignore[method-assign]
@@ -65,3 +66,21 @@ async def test_a_wake_for_one_match_reads_no_queue() -> None:
         stopping.set()
         delivery.wake.set()
         await asyncio.wait_for(loop, 10)
+
+
+async def test_a_loop_cancelled_as_it_is_woken_stops() -> None:
+    """A delivery replaced in its process (its loop cancelled) starts no worker afterwards, even
+    when a wake comes in the same turn as the cancellation: two loops would deliver the same
+    match at once, each remembering its own phase posts."""
+    svc = CountingOutbox([of_match(1, 1)])
+    delivery = Delivery(_host(svc))
+    quiet(delivery)
+    stopping = asyncio.Event()
+    loop = asyncio.create_task(delivery.run_forever(30.0, stopping))
+    await asyncio.sleep(0.05)  # the loop waits for a wake
+    delivery.wake_for(1)
+    loop.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(loop, 10)
+    assert loop.cancelled(), "the cancellation was not swallowed by the wake"
+    assert svc.rounds == 0 and not delivery.workers and svc.marked == [], "nothing was delivered after it"

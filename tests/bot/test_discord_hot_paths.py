@@ -116,7 +116,7 @@ class Outbox:
     def _waiting(self) -> list[Any]:
         return [n for n in self.pending if n.id not in self.done]
 
-    async def delivery_round(self, limit: int) -> DeliveryRound:
+    async def delivery_round(self, limit: int, marks: Any = None) -> DeliveryRound:
         return DeliveryRound(list(dict.fromkeys(n.match_id for n in self._waiting()))[:limit])
 
     async def next_batch(self, match_id: int, limit: int, marks: Any = None) -> DeliveryBatch:

@@ -58,6 +58,7 @@ def paced(svc: Outbox, posts: Posts, monkeypatch: pytest.MonkeyPatch, window: fl
 
     async def reconcile(match_id: int) -> None:
         reconciled.append(match_id)
+        await delivery.read_seat_turns(match_id)  # as dm_delivery.reconcile reads: the marks with it
 
     delivery.reconcile = reconcile  # type: ignore[method-assign]
     return delivery, reconciled
@@ -93,8 +94,12 @@ async def test_five_quick_moves_are_one_edit_showing_all_five(monkeypatch: pytes
     await delivery.dispatch(only=delivery.woken)
     await settled(delivery)
     assert posts.requests == [[1, 2, 3, 4, 5]], "one edit shows every line of the window"
-    assert {1, 2, 3, 4, 5} <= set(svc.marked)
     assert len(reconciled) == before, "the turn DMs were brought up to date when the lines were put off"
+    writes = len(svc.writes)
+    await delivery.dispatch()  # the next round: its read of the queue writes the marks the worker left
+    assert {1, 2, 3, 4, 5} <= set(svc.marked)
+    assert len(svc.writes) == writes + 1 and set(svc.with_reads[-1]) == {1, 2, 3, 4, 5}, \
+        "the marks left when the edit's worker ended cost no write of their own"
 
 
 async def test_the_phase_end_goes_at_once_with_the_lines_that_waited(monkeypatch: pytest.MonkeyPatch) -> None:

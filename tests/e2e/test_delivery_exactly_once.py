@@ -19,10 +19,13 @@ PHASE_WINDOW = 0.3
 
 
 class Killer:
-    """Replaces the service's ``delivered_all`` (the delivered marks, written a batch at a time):
-    every other call, the whole delivery (its loop and every match worker) is cancelled after the
-    sends and before their marks, and a fresh Delivery with no memory of them takes over, as after
-    a crash and restart."""
+    """Replaces the service's writes of delivered marks (``delivered_all``, and the reads that write
+    the waiting marks first: the round's, a batch's, the turn reads): every other one, the whole
+    delivery (its loop and every match worker) is cancelled after the sends and before their
+    marks, and a fresh Delivery with no memory of them takes over, as after a crash and restart
+    (the old one writes nothing more)."""
+
+    WITH_READ = ("delivery_round", "next_batch", "seat_turn", "seat_turns")
 
     def __init__(self, bot: Any, kills: int, on_kill: Any) -> None:
         self.bot = bot
@@ -33,11 +36,14 @@ class Killer:
         self.marked = 0
         self.real = bot.svc.delivered_all
         bot.svc.delivered_all = self.delivered_all
+        for name in self.WITH_READ:
+            setattr(bot.svc, name, self._with_read(getattr(bot.svc, name)))
 
     def _loop_index(self) -> int:
         return next(i for i, t in enumerate(self.bot.game._tasks) if "run_forever" in t.get_coro().__qualname__)
 
-    async def delivered_all(self, marks: list[Any], fence: Any = None) -> int:
+    async def _write(self, count: int) -> None:
+        """A write of ``count`` marks is about to be made: every other one kills the delivery first."""
         self.calls += 1
         if self.left and self.calls % 2 == 0:
             self.left -= 1
@@ -46,13 +52,29 @@ class Killer:
             index = self._loop_index()
             game = self.bot.game
             old, old_loop = game.delivery, game._tasks[index]
+
+            async def crashed() -> None:
+                return None  # a crashed process writes no marks at its end
+
+            old.write_idle_marks = crashed
             game.delivery = Delivery(self.bot)
             game._tasks[index] = asyncio.create_task(game.delivery.run_forever(0.05, game.stopping))
             for task in [old_loop, *old.workers.values()]:
-                task.cancel()  # this very worker too: the cancellation lands at the next await
+                task.cancel()  # this very worker (or loop) too: the cancellation lands at the next await
             await asyncio.sleep(0)
             raise AssertionError("a cancelled worker went on")
-        self.marked = max(self.marked, len(marks))
+        self.marked = max(self.marked, count)
+
+    def _with_read(self, real: Any) -> Any:
+        async def read(*args: Any, marks: Any = None, **kwargs: Any) -> Any:
+            if marks is not None and marks.marks:
+                await self._write(len(marks.marks))
+            return await real(*args, marks=marks, **kwargs)
+
+        return read
+
+    async def delivered_all(self, marks: list[Any], fence: Any = None) -> int:
+        await self._write(len(marks))
         return int(await self.real(marks, fence))
 
 

@@ -12,7 +12,7 @@ from bot.service.outbox import Fence, Mark, MarksWrite
 from db import Store
 from db.models import Choice
 from tests.service.conftest import Clock
-from tests.service.helpers import BOB, CAROL, HOST, lobby, play_choice, recorded
+from tests.service.helpers import BOB, CAROL, CHANNEL, HOST, lobby, play_choice, recorded
 
 TURN_READ = 3
 """BEGIN, the match with its seats and deadline, the outbox's part of the seat with its choices
@@ -111,3 +111,22 @@ async def test_the_next_batch_read_writes_the_marks_that_wait_in_its_transaction
     assert not {notice.id for notice in first.notices} & {notice.id for notice in batch.notices}, \
         "the batch holds no notice that went"
     assert batch.notices, "the rest of the queue"
+
+
+async def test_the_round_read_writes_the_marks_workers_left_in_its_transaction(svc: MatchService,
+                                                                                store: Store) -> None:
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    other = await lobby(svc, [HOST, CAROL], hours=10, channel=CHANNEL + 1)
+    waiting = await svc.outbox(limit=1000)
+    marks = [Mark(notice.id, "x", svc.clock()) for notice in waiting if notice.match_id == info.id]
+    assert (await svc.delivery_round()).matches == [info.id, other.id]
+    write = MarksWrite(marks)
+    with recorded(store) as statements:
+        round_ = await svc.delivery_round(marks=write)
+    assert write.written == len(marks)
+    assert len(statements) <= 3, statements  # BEGIN, the marks' UPDATE, the queue
+    assert round_.matches == [other.id], "the queue read after the marks: the match whose notices went left it"
+    stale = MarksWrite([Mark(notice.id, "x", svc.clock()) for notice in waiting if notice.match_id == other.id],
+                       Fence("deliver", "another process", 7))
+    assert (await svc.delivery_round(marks=stale)).matches == [other.id]
+    assert stale.written == 0, "nothing written under a term that is not the current one"
