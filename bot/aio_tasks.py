@@ -26,8 +26,9 @@ async def cancel_and_wait(tasks: Iterable[asyncio.Future[Any]]) -> None:
 
 async def idle(stopping: asyncio.Event, seconds: float) -> bool:
     """A loop's rest between rounds: ``seconds``, or less once ``stopping`` is set. True: stop now."""
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stopping.wait(), timeout=seconds)
+    with contextlib.suppress(TimeoutError):  # asyncio.timeout: wait_for may swallow a cancellation (3.11)
+        async with asyncio.timeout(seconds):
+            await stopping.wait()
     return stopping.is_set()
 
 

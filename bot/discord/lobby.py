@@ -176,8 +176,9 @@ class LobbyPosts(PacedRefresh):
         """Wait out the pace, cut short when the match ends meanwhile."""
         wake = self.wakes.setdefault(match_id, asyncio.Event())
         try:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=seconds)
+            with contextlib.suppress(TimeoutError):  # not wait_for, which may swallow a cancellation (3.11)
+                async with asyncio.timeout(seconds):
+                    await wake.wait()
         finally:
             self.wakes.pop(match_id, None)
 
