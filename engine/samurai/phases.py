@@ -191,6 +191,20 @@ def _muster_kind(state: SamuraiState, seat: int) -> str | None:
     return stage if stage != "review" else str(player_of(state, seat).draft.get("last", "place"))
 
 
+def _plan_answered(state: SamuraiState, seat: int, kind: str) -> bool:
+    """A sealed plan a seat may still revise (its prompt says answered): `first_open` passes it
+    over without building the planning prompt."""
+    return kind == "plan" and "plan" in player_of(state, seat).draft
+
+
+def _placement_answered(state: SamuraiState, seat: int, kind: str) -> bool:
+    return placement_stage(state, seat) == "review"
+
+
+def _muster_answered(state: SamuraiState, seat: int, kind: str) -> bool:
+    return muster_stage(state, seat) == "review"
+
+
 def _war_owed(state: SamuraiState) -> list[tuple[int, str]]:
     war = state.war
     if war is not None and war.battle is not None and war.battle.pending is not None:
@@ -525,12 +539,13 @@ PHASES: PhaseTable[SamuraiState] = PhaseTable({
     "claims": Phase(prompts=_each_active(claims_prompt), owed=_each_active_owed(lambda state, seat: "claim"),
                     answers={"claim": Pick}, fallback=answer_claim, step=step_claims),
     "placement": Phase(prompts=_each_active(placement_prompt), owed=_each_active_owed(_placement_kind),
-                       answers={"spear": Pick, "deploy": Pick}, fallback=answer_placement, step=step_placement),
+                       answered=_placement_answered, answers={"spear": Pick, "deploy": Pick},
+                       fallback=answer_placement, step=step_placement),
     "screens": Phase(prompts=_each_active(screen_prompt), owed=_each_active_owed(lambda state, seat: "army_screen"),
                      answers={"army_screen": ScreenAnswer}, handlers={"army_screen": answer_screen},
                      step=step_screens),
     "deploy": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_deploy),
-    "plan": Phase(prompts=_each_active(_plan_prompt), owed=_each_active_owed(_plan_kind),
+    "plan": Phase(prompts=_each_active(_plan_prompt), owed=_each_active_owed(_plan_kind), answered=_plan_answered,
                   answers={"plan": PlanAnswer, "discard": Pick},
                   handlers={"plan": answer_plan, "discard": answer_discard}, step=step_plan),
     "spy": Phase(prompts=lambda state, only: [spy_prompt(state)], owed=_spy_owed, answers={"spy": Pick},
@@ -540,7 +555,7 @@ PHASES: PhaseTable[SamuraiState] = PhaseTable({
     "swords": Phase(prompts=_swords_prompts, owed=_swords_owed, answers=PICKED, fallback=answer_sword,
                     step=step_swords),
     "build": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_build),
-    "muster": Phase(prompts=_each_active(muster_prompt), owed=_each_active_owed(_muster_kind),
+    "muster": Phase(prompts=_each_active(muster_prompt), owed=_each_active_owed(_muster_kind), answered=_muster_answered,
                     answers={"build": Pick, "place": Pick, "ronin": Pick, "losses_order": Pick},
                     fallback=answer_muster, step=step_muster),
     "levy": Phase(prompts=_each_active(_levy_prompt), answers={"levy": LevyAnswer},
