@@ -22,7 +22,7 @@ from db.models import Choice, Deadline, Match, Seat
 KEPT_VIEWS = 8
 """Views a transaction keeps (the latest asked for): a change asks again about its first and last
 states and its seats' views; an all-AI run through hundreds of states must not keep them all
-(holding them made the start of an all-AI Defenders match 12-35 % slower, not faster)."""
+(holding them all made a long all-AI start slower, not faster)."""
 
 
 @dataclass
