@@ -59,12 +59,33 @@ async def test_dead_process_on_this_machine_is_taken_over_at_once(store: Store) 
 
 
 async def test_silent_heartbeat_from_elsewhere_is_waited_out(store: Store) -> None:
-    await plant(store, "another-host:4242:abc", seconds=0.6)
-    guard = InstanceGuard(store, "bot", 10, poll_seconds=0.05)
-    loop = asyncio.get_running_loop()
-    began = loop.time()
-    await asyncio.wait_for(guard.claim(), 5)
-    assert 0.3 < loop.time() - began < 3
+    """A fresh heartbeat of a process on another machine is waited out, by the lease's own clock:
+    the guard claims nothing while it is fresh, and takes it over once it has expired unrenewed."""
+    start = utcnow()
+    clock = [start]
+    assert await store.acquire_lease("instance:bot", "another-host:4242:abc", start, timedelta(seconds=60))
+    guard = InstanceGuard(store, "bot", 10, clock=lambda: clock[0], poll_seconds=0.01)
+    looked = asyncio.Event()
+    looks = 0
+    read_row = guard._row
+
+    async def counted_row() -> object:
+        nonlocal looks
+        looks += 1
+        if looks >= 3:
+            looked.set()
+        return await read_row()
+
+    guard._row = counted_row  # type: ignore[method-assign]
+    claiming = asyncio.create_task(guard.claim())
+    await asyncio.wait_for(looked.wait(), 10)
+    assert not claiming.done() and not guard.held  # three looks at a fresh heartbeat: still waiting
+    clock[0] = start + timedelta(seconds=61)
+    await asyncio.wait_for(claiming, 10)
+    assert guard.held
+    async with store.read() as session:
+        lease = await store.lease(session, "instance:bot")
+    assert lease is not None and lease.holder == guard.token
 
 
 async def test_lost_heartbeat_is_reported(store: Store) -> None:
