@@ -217,7 +217,7 @@ def transcript(fake: FakeDiscord) -> str:
             where = f"#{msg.channel.name}"
         edits = len(msg.versions) - 1
         lines.append(f"--- {where} · message {msg.id}" + (f" · edited {edits}x" if edits > 0 else ""))
-        lines.append(msg.content)
+        lines.append(msg.text)  # the content and the embeds' text: a long phase post goes on in one
         buttons = [c.get("label") or c.get("placeholder") or "?" for row in msg.components
                    for c in row.get("components", [])]
         if buttons:
