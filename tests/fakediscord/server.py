@@ -15,27 +15,26 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import yarl
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from . import command_rules, limits
+from .errors import DiscordError, jresp
 from .faults import Fault, Faults, Slowmode
-from .limits import FLAG_EPHEMERAL, FLAG_LOADING
+from .gateway import Gateway, GatewaySession
+from .interactions import Interaction, InteractionRoutes
+from .messages import MessageRoutes
 from .models import (
-    ALL_PERMISSIONS,
     ATTACH_FILES,
     VIEW_CHANNEL,
-    Attachment,
     Channel,
     Guild,
     Message,
     Thread,
     User,
-    now_iso,
-    shard_for,
     snowflake,
     snowflake_on_shard,
 )
@@ -47,23 +46,6 @@ log = logging.getLogger("fakediscord")
 JsonHandler = Callable[..., Awaitable[web.StreamResponse]]
 TOKEN_IN_URL = ("/interactions/", "/webhooks/")
 """Routes authenticated by the interaction or webhook token in their URL, not by the bot token."""
-
-
-def jresp(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    """JSON with Content-Type exactly "application/json": discord.http.json_or_text only parses
-    that exact value (aiohttp's json_response appends "; charset=utf-8")."""
-    return web.Response(body=json.dumps(data).encode(), status=status,
-                        headers={"Content-Type": "application/json", **(headers or {})})
-
-
-class DiscordError(Exception):
-    """Raised inside a handler to answer with one of Discord's error bodies and record a violation."""
-
-    def __init__(self, status: int, code: int, message: str, kind: str, detail: str = "",
-                 extra: dict | None = None) -> None:
-        super().__init__(f"{status} {code} {message}")
-        self.status, self.code, self.message, self.kind, self.detail = status, code, message, kind, detail
-        self.extra = extra or {}
 
 
 @dataclass
@@ -93,45 +75,7 @@ class Call:
     multipart: bool = False
 
 
-@dataclass(eq=False)
-class Interaction:
-    """One INTERACTION_CREATE the fake sent, and everything the bot did with it."""
-
-    id: int
-    token: str
-    type: int
-    user: User
-    channel: Channel
-    payload: dict
-    created: float
-    message: Message | None = None
-    shard_id: int | None = None
-    ack_type: int | None = None
-    error: dict | None = None
-    original: Message | None = None
-    followups: list[Message] = field(default_factory=list)
-    modal: dict | None = None
-    choices: list[dict] | None = None
-    callback: asyncio.Future[None] | None = None
-
-    @property
-    def guild(self) -> Guild | None:
-        return self.channel.guild
-
-
-@dataclass
-class GatewaySession:
-    ws: web.WebSocketResponse
-    shard_id: int = 0
-    shard_count: int = 1
-    session_id: str = ""
-    seq: int = 0
-    identify: dict = field(default_factory=dict)
-    intents: int = 0
-    events: list[str] = field(default_factory=list)  # "EVENT" or "EVENT:<id>" for each dispatch sent
-
-
-class FakeDiscord:
+class FakeDiscord(Gateway, InteractionRoutes, MessageRoutes):
     """In-process fake of Discord for one bot application.
 
     `guilds` guilds are created up front (each with a #game channel), spread over `shards` so that
@@ -397,123 +341,6 @@ class FakeDiscord:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._change.wait(), min(remaining, 0.02))
 
-    # ------------------------------------------------------------------ gateway
-    async def _send(self, session: GatewaySession, op: int, d: Any, t: str | None = None) -> None:
-        msg: dict[str, Any] = {"op": op, "d": d, "s": None, "t": t}
-        if op == 0:
-            session.seq += 1
-            msg["s"] = session.seq
-            session.events.append(f"{t}:{d['id']}" if t == "INTERACTION_CREATE" else str(t))
-        await session.ws.send_str(json.dumps(msg))  # uncompressed TEXT frames; discord.py accepts them
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        session = GatewaySession(ws)
-        await self._send(session, 10, {"heartbeat_interval": 41250})
-        try:
-            async for msg in ws:
-                if msg.type != WSMsgType.TEXT:
-                    continue
-                pkt = json.loads(msg.data)
-                op, d = pkt.get("op"), pkt.get("d")
-                if op == 1:
-                    await self._send(session, 11, None)
-                elif op == 2:
-                    await self._identify(session, d)
-                elif op == 6:
-                    session = await self._resume(session, d)
-                elif op == 8:
-                    await self._member_chunk(session, d)
-        finally:
-            if self.sessions.get(session.shard_id) is session and session.ws is ws:
-                del self.sessions[session.shard_id]
-            self._notify()
-        return ws
-
-    async def _identify(self, session: GatewaySession, d: dict) -> None:
-        if d.get("token") != self.token:
-            self.violation("unauthorized", 4004, 0, "gateway IDENTIFY", "a token the fake was not given")
-            await session.ws.close(code=4004, message=b"Authentication failed.")
-            return
-        shard_id, shard_count = d.get("shard") or [0, 1]
-        session.shard_id, session.shard_count = shard_id, shard_count
-        session.identify, session.intents = d, d.get("intents", 0)
-        session.session_id = f"fake-session-{snowflake()}"
-        self.identifies.append(d)
-        self.shard_count = shard_count
-        old = self.sessions.get(shard_id)
-        if old is not None and not old.ws.closed:
-            await old.ws.close()
-        self.sessions[shard_id] = session
-        self._all_sessions[session.session_id] = session
-        mine = [g for g in self.guilds if shard_for(g.id, shard_count) == shard_id]
-        await self._send(session, 0, {
-            "v": 10, "user": self.bot_user.payload(), "session_id": session.session_id,
-            "resume_gateway_url": self.gateway_url, "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
-            "application": {"id": str(self.app_id), "flags": 0}, "shard": [shard_id, shard_count],
-            "private_channels": [], "relationships": [],
-        }, "READY")
-        for guild in mine:
-            await self._send(session, 0, guild.payload(self.bot_user), "GUILD_CREATE")
-        self._notify()
-
-    async def _resume(self, session: GatewaySession, d: dict) -> GatewaySession:
-        old = self._all_sessions.get(d.get("session_id", ""))
-        if old is None:
-            await self._send(session, 9, False)  # INVALID_SESSION, not resumable
-            return session
-        old.ws = session.ws
-        self.sessions[old.shard_id] = old
-        await self._send(old, 0, {}, "RESUMED")
-        return old
-
-    async def _member_chunk(self, session: GatewaySession, d: dict) -> None:
-        """op 8 REQUEST_GUILD_MEMBERS: all members, or those matching `query` / `user_ids`."""
-        ids = d.get("guild_id")
-        query, limit = d.get("query"), d.get("limit") or 0
-        user_ids = d.get("user_ids")
-        wanted = {int(u) for u in ([user_ids] if isinstance(user_ids, (str, int)) else user_ids or [])}
-        for gid in ids if isinstance(ids, list) else [ids]:
-            guild = next((g for g in self.guilds if g.id == int(gid)), None)
-            if guild is None:
-                continue
-            members = [m for m in guild.members.values()
-                       if (not wanted or m.user.id in wanted)
-                       and (not query or m.user.name.lower().startswith(query.lower()))]
-            if limit:
-                members = members[:limit]
-            await self._send(session, 0, {
-                "guild_id": str(guild.id), "members": [guild.member_payload(m) for m in members],
-                "chunk_index": 0, "chunk_count": 1, "nonce": d.get("nonce"),
-                "not_found": [str(u) for u in wanted if u not in guild.members],
-            }, "GUILD_MEMBERS_CHUNK")
-
-    async def request_reconnect(self, shard_id: int = 0) -> None:
-        """Send op 7 RECONNECT to a shard, as Discord does before a gateway restart; discord.py
-        reconnects and RESUMEs the session (answered with RESUMED)."""
-        session = self.sessions[shard_id]
-        await self._send(session, 7, None)
-
-    def session_for(self, guild: Guild | None) -> GatewaySession:
-        """Discord's routing: guild events by (guild_id >> 22) % shard_count, everything else to shard 0."""
-        shard = 0 if guild is None else shard_for(guild.id, self.shard_count)
-        session = self.sessions.get(shard)
-        if session is None or session.ws.closed:
-            raise RuntimeError(f"fakediscord: no gateway connection for shard {shard}; is the bot running?")
-        return session
-
-    async def dispatch(self, event: str, data: dict, guild: Guild | None = None) -> int:
-        """Send a dispatch event to the shard that owns `guild` (shard 0 for DMs); returns the shard id."""
-        session = self.session_for(guild)
-        await self._send(session, 0, data, event)
-        return session.shard_id
-
-    async def wait_for_shards(self, count: int | None = None, timeout: float = 10.0) -> None:
-        """Wait until `count` shards (default: the fake's shard count) have identified."""
-        want = count or self.shard_count
-        await self.wait_until(lambda: len([s for s in self.sessions.values() if not s.ws.closed]) >= want, timeout)
-
     # ------------------------------------------------------------------ REST plumbing
     def _build_routes(self) -> list[tuple[str, re.Pattern[str], JsonHandler]]:
         table: list[tuple[str, str, JsonHandler]] = [
@@ -708,137 +535,7 @@ class FakeDiscord:
                     return cmd
         return None
 
-    # ------------------------------------------------------------------ messages
-    def _build_attachments(self, body: dict, files: list[tuple[str, bytes]],
-                           existing: list[Attachment] | None) -> list[Attachment]:
-        """New files are the `files[n]` parts; on edit, `attachments` lists the ids to keep."""
-        described = {str(a.get("id")): a for a in body.get("attachments") or []}
-        new = [Attachment(snowflake(), described.get(str(i), {}).get("filename") or name, data,
-                          described.get(str(i), {}).get("description")) for i, (name, data) in enumerate(files)]
-        if existing is None:
-            return new
-        if "attachments" in body:
-            keep_ids = {str(a.get("id")) for a in body.get("attachments") or []}
-            return [a for a in existing if str(a.id) in keep_ids] + new
-        return existing + new
-
-    def _validate(self, body: dict, files: list[tuple[str, bytes]], size_limit: int,
-                  editing: Message | None = None) -> None:
-        """Discord's refusals of a message body; `editing` is the message an edit would change."""
-        if editing is not None:
-            self.thread_routes.check_editable(editing)
-        too_big = limits.oversized_files(files, size_limit)
-        if too_big:
-            raise DiscordError(413, 40005, "Request entity too large", "attachment_too_large", "; ".join(too_big))
-        names = [a.filename for a in self._build_attachments(body, files, editing.attachments if editing else None)]
-        problems = limits.check_message(body, files, size_limit, attachments=names,
-                                        previous=editing.versions[-1] if editing is not None else None)
-        if problems:
-            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_message", "; ".join(problems),
-                               extra={"errors": limits.form_error(problems)["errors"]})
-
-    def create_message(self, channel: Channel, body: dict, files: list[tuple[str, bytes]], *,
-                       ephemeral_to: User | None = None, interaction: Interaction | None = None,
-                       extra_flags: int = 0) -> Message:
-        flags = int(body.get("flags") or 0) | extra_flags
-        msg = Message(snowflake(), channel, self.bot_user, content=str(body.get("content") or ""),
-                      embeds=list(body.get("embeds") or []), components=list(body.get("components") or []),
-                      attachments=self._build_attachments(body, files, None), flags=flags,
-                      ephemeral_to=ephemeral_to, interaction_id=interaction.id if interaction else None,
-                      webhook_id=self.app_id if interaction else None,
-                      nonce=None if body.get("nonce") is None else str(body["nonce"]),
-                      allowed_mentions=body.get("allowed_mentions"))
-        msg.snapshot()
-        self.messages[msg.id] = msg
-        channel.log.append(msg)
-        return msg
-
-    def edit_message(self, msg: Message, body: dict, files: list[tuple[str, bytes]]) -> Message:
-        """Edit in place: only the fields present in the body change; finishes a "thinking" state."""
-        if "content" in body:
-            msg.content = str(body["content"] or "")
-        if "embeds" in body:
-            msg.embeds = list(body["embeds"] or [])
-        if "components" in body:
-            msg.components = list(body["components"] or [])
-        if "flags" in body and body["flags"] is not None:
-            if msg.interaction_id is not None:  # an interaction response's flags, set by its callback
-                msg.flags = (msg.flags & FLAG_EPHEMERAL) | (int(body["flags"]) & ~FLAG_EPHEMERAL)
-            else:
-                msg.flags = limits.edited_flags(msg.flags, int(body["flags"]))
-        msg.attachments = self._build_attachments(body, files, msg.attachments)
-        msg.flags &= ~FLAG_LOADING
-        msg.edited_timestamp = now_iso()
-        msg.snapshot()
-        return msg
-
-    def _channel(self, cid: str) -> Channel:
-        channel = self.find_channel(int(cid))
-        if channel is None:
-            raise DiscordError(404, 10003, "Unknown Channel", "unknown_channel", cid)
-        return channel
-
-    async def _post_message(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
-        """Post as the bot: refused as Discord would (closed DMs, no mutual guild, the bot's channel
-        permissions); an enforced nonce the bot used here within NONCE_WINDOW returns that message;
-        `channel.fail_after_post` answers 5xx after creating the message (the response was lost)."""
-        channel = self._channel(cid)
-        recipient = channel.recipient
-        if recipient is not None and recipient.dms_closed:
-            raise DiscordError(403, 50007, "Cannot send messages to this user", "dms_closed",
-                               f"DM to {recipient.name}, whose DMs are closed")
-        if recipient is not None and not any(recipient.id in g.members for g in self.guilds):
-            raise DiscordError(403, 50278, "Cannot send messages to this user due to having no mutual guilds",
-                               "no_mutual_guilds", f"DM to {recipient.name}, who shares no guild with the bot")
-        body = body or {}
-        self._check_flags(body.get("flags"))
-        self._validate(body, files, self.message_size_limit)
-        nonce = body.get("nonce")
-        if nonce is not None and not (isinstance(nonce, int) or (isinstance(nonce, str) and len(nonce) <= limits.MAX_NONCE)):
-            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_message", f"nonce {nonce!r}")
-        if nonce is not None and body.get("enforce_nonce"):
-            cutoff = time.monotonic() - limits.NONCE_WINDOW
-            earlier = next((m for m in reversed(channel.log) if m.nonce == str(nonce)
-                            and m.author is self.bot_user and m.created >= cutoff), None)
-            if earlier is not None:
-                return jresp(earlier.payload(self.base_url))
-        msg = self.create_message(channel, body, files)
-        if channel.fail_after_post:
-            status = channel.fail_after_post.pop(0)
-            return jresp({"message": "Internal Server Error", "code": 0}, status=status)
-        return jresp(msg.payload(self.base_url))
-
-    async def _channel_message(self, request: web.Request, body: Any, files: list, cid: str,
-                               mid: str) -> web.StreamResponse:
-        channel = self._channel(cid)
-        msg = self.messages.get(int(mid))
-        if msg is None or msg.channel is not channel or msg.deleted or msg.ephemeral:
-            raise DiscordError(404, 10008, "Unknown Message", "unknown_message", f"{cid}/{mid}")
-        if request.method == "GET":
-            return jresp(msg.payload(self.base_url))
-        if msg.author is not self.bot_user:
-            raise DiscordError(403, 50005, "Cannot edit a message authored by another user", "not_author", mid)
-        if request.method == "DELETE":
-            msg.deleted = True
-            return web.Response(status=204)
-        body = body or {}
-        self._check_flags(body.get("flags"), msg.flags)
-        self._validate(body, files, self.message_size_limit, editing=msg)
-        return jresp(self.edit_message(msg, body, files).payload(self.base_url))
-
-    @staticmethod
-    def _check_flags(flags: Any, current: int | None = None) -> None:
-        """Discord's refusal of message flags a bot may not set (on a post, or by an edit)."""
-        problems = limits.check_flags(None if flags is None else int(flags), current)
-        if problems:
-            raise DiscordError(400, 50035, "Invalid Form Body", "invalid_flags", "; ".join(problems),
-                               extra={"errors": {"flags": {"_errors": [{"code": "MESSAGE_FLAGS_INVALID",
-                                                                        "message": problems[0]}]}}})
-
-    async def _typing(self, request: web.Request, body: Any, files: list, cid: str) -> web.Response:
-        self._channel(cid)
-        return web.Response(status=204)
-
+    # ------------------------------------------------------------------ users, channels, guilds
     async def _create_dm(self, request: web.Request, body: Any, files: list) -> web.Response:
         user = self.users.get(int((body or {}).get("recipient_id", 0)))
         if user is None:
@@ -914,185 +611,6 @@ class FakeDiscord:
         if member is None:
             raise DiscordError(404, 10007, "Unknown Member", "unknown_member", uid)
         return jresp(g.member_payload(member))
-
-    # ------------------------------------------------------------------ interactions
-    def app_permissions(self, channel: Channel) -> int:
-        """The bot's permissions where the interaction happens, overwrites included, as Discord
-        computes `app_permissions` (Interaction object); in DMs, the implicit ones (all here)."""
-        if channel.guild is None or self.bot_user.id not in channel.guild.members:
-            return ALL_PERMISSIONS
-        return channel.permissions_of(self.bot_user)
-
-    def new_interaction(self, itype: int, user: User, channel: Channel, data: dict,
-                        message: Message | None = None) -> Interaction:
-        """Build an INTERACTION_CREATE payload as Discord would send it to the bot."""
-        iid = snowflake()
-        token = f"fake-token-{iid}"
-        guild = channel.guild
-        payload: dict[str, Any] = {
-            "id": str(iid), "application_id": str(self.app_id), "type": itype, "token": token, "version": 1,
-            "attachment_size_limit": self.attachment_size_limit, "locale": "en-US",
-            "app_permissions": str(self.app_permissions(channel)), "entitlements": [], "channel_id": str(channel.id),
-            "channel": channel.payload(), "data": data,
-        }
-        if guild is not None:
-            member = guild.members.get(user.id) or guild.add_member(user)
-            payload.update(guild_id=str(guild.id), guild_locale="en-US", context=0,
-                           authorizing_integration_owners={"0": str(guild.id)},
-                           member={**guild.member_payload(member), "permissions": str(guild.permissions_of(user))})
-        else:
-            payload.update(user=user.payload(), context=1, authorizing_integration_owners={"0": "0"})
-        if message is not None:
-            payload["message"] = message.payload(self.base_url)
-        rec = Interaction(iid, token, itype, user, channel, payload, time.monotonic(), message=message)
-        self.interactions[iid] = rec
-        self._by_token[token] = rec
-        return rec
-
-    async def send_interaction(self, rec: Interaction, *, wait: bool = True) -> Interaction:
-        """Dispatch INTERACTION_CREATE to the right shard and wait for the bot's callback.
-
-        If nothing at all arrives within the ack deadline (plus a short grace), a `no_ack`
-        violation is recorded: Discord would show "The application did not respond".
-        """
-        loop = asyncio.get_running_loop()
-        rec.callback = loop.create_future()
-        rec.created = time.monotonic()
-        rec.shard_id = await self.dispatch("INTERACTION_CREATE", rec.payload, rec.guild)
-        if wait:
-            try:
-                await asyncio.wait_for(asyncio.shield(rec.callback), self.ack_deadline + self.ack_grace)
-            except TimeoutError:
-                self.violation("no_ack", 10062, 0, f"interaction {rec.id}",
-                               f"type {rec.type} interaction never acknowledged within {self.ack_deadline} s")
-        return rec
-
-    def _refused_callback(self, path: str, refused: Any) -> None:
-        """A callback Discord refused acknowledges nothing; the waiting test hears of it at once."""
-        found = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
-        rec = self.interactions.get(int(found[1])) if found else None
-        if rec is not None and rec.token == found[2] and rec.ack_type is None:  # type: ignore[index]
-            rec.error = {"status": refused.status, "code": refused.body.get("code"),
-                         "message": refused.body.get("message"), "detail": refused.detail}
-            self._resolve(rec)
-
-    def _resolve(self, rec: Interaction) -> None:
-        if rec.callback is not None and not rec.callback.done():
-            rec.callback.set_result(None)
-
-    async def _callback(self, request: web.Request, body: Any, files: list, iid: str,
-                        token: str) -> web.Response:
-        rec = self.interactions.get(int(iid)) if iid.isdigit() else None
-        if rec is None or rec.token != token:
-            raise DiscordError(404, 10062, "Unknown interaction", "unknown_interaction", iid)
-        try:
-            return self._handle_callback(rec, body or {}, files)
-        except DiscordError as err:
-            if rec.ack_type is None:
-                rec.error = {"status": err.status, "code": err.code, "message": err.message, "detail": err.detail}
-            raise
-        finally:
-            self._resolve(rec)
-
-    def _handle_callback(self, rec: Interaction, body: dict, files: list[tuple[str, bytes]]) -> web.Response:
-        elapsed = time.monotonic() - rec.created
-        if rec.ack_type is not None:
-            raise DiscordError(400, 40060, "Interaction has already been acknowledged.", "double_ack",
-                               f"interaction {rec.id} already acknowledged with type {rec.ack_type}")
-        if elapsed > self.ack_deadline:
-            raise DiscordError(404, 10062, "Unknown interaction", "late_ack",
-                               f"callback {elapsed:.2f} s after the interaction (deadline {self.ack_deadline} s)")
-        cb_type = int(body.get("type", 0))
-        data = body.get("data") or {}
-        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}.get(rec.type, set())
-        if cb_type == 7 and rec.message is None or cb_type not in allowed:
-            raise DiscordError(400, 50035, "Invalid Form Body", "bad_callback_type",
-                               f"callback type {cb_type} is not valid for interaction type {rec.type}")
-        ephemeral_to = rec.user if int(data.get("flags") or 0) & FLAG_EPHEMERAL else None
-        if cb_type in (4, 7):
-            self._validate(data, files, self.attachment_size_limit, editing=rec.message if cb_type == 7 else None)
-        elif cb_type == 9:
-            problems = limits.check_modal(data)
-            if problems:
-                raise DiscordError(400, 50035, "Invalid Form Body", "invalid_modal", "; ".join(problems))
-        elif cb_type == 8:
-            problems = limits.check_choices(data.get("choices") or [])
-            if problems:
-                raise DiscordError(400, 50035, "Invalid Form Body", "invalid_choices", "; ".join(problems))
-        rec.ack_type = cb_type
-        result: dict[str, Any] = {"interaction": {
-            "id": str(rec.id), "type": rec.type, "response_message_loading": cb_type == 5,
-            "response_message_ephemeral": ephemeral_to is not None}}
-        if cb_type == 4:
-            rec.original = self.create_message(rec.channel, data, files, ephemeral_to=ephemeral_to, interaction=rec)
-        elif cb_type == 5:
-            rec.original = self.create_message(rec.channel, {"flags": data.get("flags")}, [],
-                                               ephemeral_to=ephemeral_to, interaction=rec, extra_flags=FLAG_LOADING)
-        elif cb_type in (6, 7):
-            rec.original = rec.message
-            if cb_type == 7 and rec.message is not None:
-                self.edit_message(rec.message, data, files)
-        elif cb_type == 8:
-            rec.choices = list(data.get("choices") or [])
-        elif cb_type == 9:
-            rec.modal = data
-            self.modals[rec.user.id] = (data, rec)
-        if rec.original is not None and cb_type in (4, 5, 7):
-            result["interaction"]["response_message_id"] = str(rec.original.id)
-            result["resource"] = {"type": cb_type, "message": rec.original.payload(self.base_url)}
-        return jresp(result)
-
-    def _webhook_interaction(self, app: str, token: str) -> Interaction:
-        rec = self._by_token.get(token)
-        if rec is None or app != str(self.app_id):
-            raise DiscordError(404, 10015, "Unknown Webhook", "unknown_webhook", f"token {token[:24]}")
-        age = time.monotonic() - rec.created
-        if age > self.token_ttl:
-            raise DiscordError(401, 50027, "Invalid Webhook Token", "expired_token",
-                               f"interaction token used {age:.2f} s after the interaction (ttl {self.token_ttl} s)")
-        if rec.ack_type is None:
-            raise DiscordError(404, 10015, "Unknown Webhook", "followup_before_ack",
-                               f"interaction {rec.id} used as a webhook before it was acknowledged")
-        return rec
-
-    async def _followup(self, request: web.Request, body: Any, files: list, app: str,
-                        token: str) -> web.Response:
-        rec = self._webhook_interaction(app, token)
-        body = body or {}
-        self._validate(body, files, self.attachment_size_limit)
-        original = rec.original
-        if rec.ack_type == 5 and original is not None and original.loading:
-            # Discord: the first follow-up after a "thinking" defer replaces the loading message.
-            # It still works but is the deprecated form: edit @original instead (a second
-            # follow-up would be a new message, so a bot that relies on this posts twice).
-            self.violation("followup_as_edit", 0, 200, f"POST /webhooks/{app}/{{token}}",
-                           f"interaction {rec.id}: a follow-up used to answer a thinking defer; "
-                           "PATCH /webhooks/{app}/{token}/messages/@original instead")
-            return jresp(self.edit_message(original, body, files).payload(self.base_url))
-        ephemeral_to = rec.user if int(body.get("flags") or 0) & FLAG_EPHEMERAL else None
-        msg = self.create_message(rec.channel, body, files, ephemeral_to=ephemeral_to, interaction=rec)
-        rec.followups.append(msg)
-        return jresp(msg.payload(self.base_url))
-
-    async def _webhook_message(self, request: web.Request, body: Any, files: list, app: str, token: str,
-                               mid: str) -> web.StreamResponse:
-        rec = self._webhook_interaction(app, token)
-        if mid == "@original":
-            msg = rec.original
-        else:
-            msg = next((m for m in [rec.original, *rec.followups] if m is not None and str(m.id) == mid), None)
-        if msg is None or msg.deleted:
-            raise DiscordError(404, 10008, "Unknown Message", "unknown_message",
-                               f"{mid} of interaction {rec.id} (ack type {rec.ack_type})")
-        if request.method == "GET":
-            return jresp(msg.payload(self.base_url))
-        if request.method == "DELETE":
-            msg.deleted = True
-            return web.Response(status=204)
-        body = body or {}
-        self._validate(body, files, self.attachment_size_limit, editing=msg)
-        return jresp(self.edit_message(msg, body, files).payload(self.base_url))
-
 
 def _allowed_in_dm(cmd: dict) -> bool:
     contexts = cmd.get("contexts")
