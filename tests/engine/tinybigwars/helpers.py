@@ -92,3 +92,32 @@ def hero(state: TBWState, seat: int, card: str) -> Any:
 
 def prompt_of(state: TBWState, seat: int) -> Any:
     return next(p for p in G.prompts(state) if p.seat == seat)
+
+
+def plain(state: Any, *nodes: str) -> None:
+    """Give the nodes cards whose abilities never touch moving, training or fighting."""
+    for node, card in zip(nodes, ["counting", "gate", "academy", "hall", "temple"], strict=False):
+        put_card(state, node, card)
+
+
+def finish_clan_phase(s: Any) -> tuple[Any, list[Event]]:
+    """Every seat still in the Clan Phase says Done, through ``submit``."""
+    events: list[Event] = []
+    while s.phase == "clan":
+        p = G.prompts(s)[0]
+        s, more = sub_ev(s, p.seat, {"action": "done"})
+        events += more
+    return s, events
+
+
+def home(s: Any, seat: int) -> str:
+    return next(loc.id for loc in s.locations if loc.start_seat == seat)
+
+
+def level_starts(s: Any, *cards: str) -> None:
+    """Same-influence cards on the start nodes, nobody anywhere else."""
+    for loc in s.locations:
+        if loc.start_seat is None:
+            loc.minions = [0] * s.seats_n
+    for seat, card in enumerate(cards):
+        put_card(s, home(s, seat), card)

@@ -6,7 +6,7 @@ import pytest
 
 import engine
 from engine.contract import IllegalChoice
-from engine.tinybigwars import combat, rules, victory
+from engine.tinybigwars import combat, rules
 from engine.tinybigwars.board import controlled, income, influence
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Options
@@ -15,21 +15,17 @@ from tests.engine.tinybigwars.helpers import (
     G,
     activation,
     blank,
+    finish_clan_phase,
     hero,
+    level_starts,
     new,
+    plain,
     prompt_of,
     put_card,
     started,
     sub,
     sub_ev,
 )
-
-
-def plain(state, *nodes: str) -> None:
-    """Give the nodes cards whose abilities never touch moving, training or fighting."""
-    for node, card in zip(nodes, ["counting", "gate", "academy", "hall", "temple"], strict=False):
-        put_card(state, node, card)
-
 
 # --------------------------------------------------------------------------- setup / map
 
@@ -283,36 +279,13 @@ def test_unspent_coins_are_lost_and_the_clan_phase_ends_with_an_event() -> None:
 # --------------------------------------------------------------------------- activation
 
 
-def _finish_clan_phase(s):
-    """Every seat still in the Clan Phase says Done, through ``submit``."""
-    events: list = []
-    while s.phase == "clan":
-        p = G.prompts(s)[0]
-        s, more = sub_ev(s, p.seat, {"action": "done"})
-        events += more
-    return s, events
-
-
-def _home(s, seat: int) -> str:
-    return next(loc.id for loc in s.locations if loc.start_seat == seat)
-
-
-def _level_starts(s, *cards: str) -> None:
-    """Same-influence cards on the start nodes, nobody anywhere else."""
-    for loc in s.locations:
-        if loc.start_seat is None:
-            loc.minions = [0] * s.seats_n
-    for seat, card in enumerate(cards):
-        put_card(s, _home(s, seat), card)
-
-
 def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_round() -> None:
     firsts = {new(3, seed).first_seat for seed in range(12)}
     assert firsts == {0, 1, 2}
     for seed in range(4):
         s = started(["crane"], ["tiger"], ["sage"], seed=seed)
-        _level_starts(s, "gate", "academy", "infirmary")
-        s, events = _finish_clan_phase(s)
+        level_starts(s, "gate", "academy", "infirmary")
+        s, events = finish_clan_phase(s)
         order = next(e for e in events if e.kind == "activation_start").data["order"]
         first = s.first_seat
         assert order == [first, (first + 1) % 3, (first + 2) % 3]
@@ -320,18 +293,18 @@ def test_activation_order_starts_at_the_seat_drawn_by_seed_and_rotates_each_roun
         for seat in order:
             s = sub(s, seat, {"hero": "pass"})
         assert s.round == 2
-        s, events = _finish_clan_phase(s)
+        s, events = finish_clan_phase(s)
         order = next(e for e in events if e.kind == "activation_start").data["order"]
         assert order == [(first + 1) % 3, (first + 2) % 3, first]
 
 
 def test_influence_does_not_change_the_activation_order() -> None:
     s = started(["crane"], ["tiger"], ["sage"], seed=2)
-    _level_starts(s, "gate", "academy", "infirmary")
+    level_starts(s, "gate", "academy", "infirmary")
     for loc in s.locations:
         if loc.start_seat is None:
             loc.minions[(s.first_seat + 2) % 3] = 1  # the last in the order leads by far
-    s, events = _finish_clan_phase(s)
+    s, events = finish_clan_phase(s)
     order = next(e for e in events if e.kind == "activation_start").data["order"]
     assert order == [s.first_seat, (s.first_seat + 1) % 3, (s.first_seat + 2) % 3]
 
@@ -457,292 +430,3 @@ def test_combat_waits_for_secret_energy_before_the_activation_continues() -> Non
     assert s.combat is None and s.phase == "activation"
     assert s.loc("c").minions[1] == 0
     assert hero(s, 0, "tiger").energy == 0
-
-
-# --------------------------------------------------------------------------- combat
-
-
-def _fight(state, node: str, attacker, *faces: int):
-    events: list = []
-    done = combat.start(state, node, attacker, Dice(*faces), events)
-    return done, events
-
-
-def test_dice_pool_is_hero_power_plus_one_per_minion() -> None:
-    s = blank(["tiger", "sage"], ["crane"])
-    plain(s, "w", "e")
-    s.loc("w").minions[0] = 3
-    assert combat.dice_pool(s, "w", 0, attacker=None) == 4 + 1 + 3
-
-
-def test_fives_hit_once_sixes_twice() -> None:
-    s = blank(["crane"], ["sage"])
-    assert combat.score(s, "w", 0, [1, 2, 3, 4]) == 0
-    assert combat.score(s, "w", 0, [5, 6, 6]) == 5
-
-
-def test_damage_kills_minions_first_then_heroes_and_minions_remain() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "c")
-    hero(s, 0, "crane").location = "c"
-    hero(s, 1, "sage").location = "c"
-    s.loc("c").minions = [2, 1]
-    # seat 0: crane power 2 + 2 minions = 4 dice; seat 1: sage 1 + 1 minion = 2 dice
-    done, _ = _fight(s, "c", 0, 6, 6, 1, 1, 1, 1)
-    assert done
-    assert s.loc("c").minions == [2, 0]
-    assert hero(s, 1, "sage").health == 4 - 3
-    assert s.present("c") == [0, 1]
-
-
-def test_a_hero_at_zero_health_is_removed() -> None:
-    s = blank(["tiger"], ["storm"])
-    plain(s, "c")
-    hero(s, 0, "tiger").location = "c"
-    hero(s, 1, "storm").location = "c"
-    # tiger rolls 4 dice: 6,6 = 3+3 hits (Tiger Claw); storm 3 dice + 1 sure hit
-    done, events = _fight(s, "c", 0, 6, 6, 1, 1, 1, 1, 1)
-    assert done
-    assert hero(s, 1, "storm").defeated and hero(s, 1, "storm").location is None
-    assert any(e.kind == "hero_defeated" for e in events)
-    assert s.controller("c") == 0
-
-
-def test_energy_adds_hits_or_cancels_incoming_hits_secretly() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "c")
-    hero(s, 0, "crane").location = "c"
-    hero(s, 1, "sage").location = "c"
-    hero(s, 0, "crane").energy = 2
-    hero(s, 1, "sage").energy = 3
-    done, _ = _fight(s, "c", 0, 5, 1, 1)  # crane 1 hit, sage 0
-    assert not done and s.combat is not None
-    assert combat.submit_energy(s, 0, 2, 0, []) is False
-    with pytest.raises(IllegalChoice, match="only 3"):
-        combat.submit_energy(s, 1, 2, 2, [])
-    assert combat.submit_energy(s, 1, 1, 2, [])
-    assert hero(s, 1, "sage").health == 4 - (3 - 2)
-    assert hero(s, 0, "crane").health == 4 - 1
-    assert hero(s, 0, "crane").energy == 0 and hero(s, 1, "sage").energy == 0
-
-
-def test_heroes_take_damage_in_an_order_their_owner_sets() -> None:
-    s = activation(blank(["crane"], ["sage", "goldhand"]), [0, 1])
-    plain(s, "w", "c", "e")
-    hero(s, 1, "sage").location = "c"
-    hero(s, 1, "goldhand").location = "c"
-    hero(s, 0, "crane").location = "c"
-    done, _ = _fight(s, "c", 0, 6, 5, 1, 1, 1)  # 3 hits on seat 1's heroes (capacity 8)
-    assert not done and s.combat is not None and s.combat.stage == "damage"
-    p = prompt_of(s, 1)
-    assert p.kind == "damage_order" and {o.value for o in p.options} == {"h1-sage", "h1-goldhand"}
-    s.after_combat = "end_fights"
-    s.turn.index = -1
-    s = sub(s, 1, {"hero": "h1-goldhand"})
-    assert hero(s, 1, "goldhand").health == 1 and hero(s, 1, "sage").health == 4
-
-
-def test_a_downed_hero_cannot_be_picked_to_take_more_hits() -> None:
-    s = blank(["tiger"], ["sage", "goldhand", "lamp"])
-    plain(s, "c")
-    for h in s.heroes:
-        h.location = "c"
-    combat.start(s, "c", 0, Dice(6, 6, 6, 1, 1, 1, 1, 1, 1), [])  # 9 hits, capacity 12
-    assert combat.submit_damage(s, 1, "h1-goldhand", []) is False
-    assert hero(s, 1, "goldhand").health == 0
-    with pytest.raises(IllegalChoice, match="already down"):
-        combat.submit_damage(s, 1, "h1-goldhand", [])
-
-
-def test_overflowing_damage_moves_on_to_the_next_hero() -> None:
-    s = blank(["crane"], ["sage", "goldhand"])
-    plain(s, "c")
-    for h in s.heroes:
-        h.location = "c"
-    hero(s, 1, "goldhand").health = 1
-    combat.start(s, "c", 0, Dice(6, 6, 1, 1, 1), [])
-    assert combat.submit_damage(s, 1, "h1-goldhand", [])
-    assert hero(s, 1, "goldhand").defeated and hero(s, 1, "sage").health == 1
-
-
-def test_three_way_fights_split_hits_between_opponents() -> None:
-    s = blank(["crane"], ["sage"], ["goldhand"])
-    plain(s, "g")
-    for h in s.heroes:
-        h.location = "g"
-    s.loc("g").minions = [0, 3, 1]
-    cb = combat.Combat(
-        location="g", seats=[0, 1, 2], attacker=0, dice=[[], [], []], hits=[0, 0, 0], spend=[None] * 3, needs_spend=[False] * 3
-    )
-    assert combat.split_hits(s, cb, 0, 5) == {1: 3, 2: 2}
-    assert combat.split_hits(s, cb, 1, 4) == {2: 2, 0: 2}
-
-
-# --------------------------------------------------------------------------- location states
-
-
-def test_controlled_contested_and_neutral_locations() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "w", "c", "e")
-    assert s.controller("w") == 0 and s.controller("e") == 1
-    assert s.controller("c") is None and s.present("c") == []
-    s.loc("c").minions = [1, 1]
-    assert s.controller("c") is None and s.present("c") == [0, 1]
-
-
-def test_contested_locations_give_no_coins_influence_or_abilities() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "w", "c", "e")
-    put_card(s, "c", "temple")
-    s.loc("c").minions = [1, 0]
-    hero(s, 0, "crane").location = "c"
-    with_c = influence(s, 0), income(s, 0)
-    s.loc("c").minions = [1, 1]
-    temple = content().locations["temple"]
-    assert influence(s, 0) == with_c[0] - temple.influence - 1 and income(s, 0) == with_c[1] - temple.coin
-    from engine.tinybigwars.board import ability_for
-
-    assert ability_for(s, "c", 0) is None
-
-
-def test_heroes_of_two_players_left_together_fight_again_at_phase_end() -> None:
-    s = activation(blank(["ironmonk"], ["warden"]), [0, 1])
-    plain(s, "w", "c", "e")
-    hero(s, 0, "ironmonk").location = "c"
-    hero(s, 1, "warden").location = "c"
-    s = sub(s, 0, {"hero": "pass"})
-    s, events = sub_ev(s, 1, {"hero": "pass"})
-    rolls = [e for e in events if e.kind == "combat_roll"]
-    assert rolls and rolls[0].data["location"] == "c" and rolls[0].data["attacker"] is None
-    kinds = [e.kind for e in events]
-    assert kinds.index("combat_roll") < kinds.index("activation_end")
-
-
-def test_a_watchtower_keeps_its_die_for_the_holder_in_the_end_of_phase_refight() -> None:
-    s = activation(blank(["ironmonk"], ["ironmonk"]), [0, 1])
-    plain(s, "w", "c", "e")
-    hero(s, 1, "ironmonk").location = "c"
-    s.loc("c").infrastructure = "watchtower"
-    s = sub(s, 0, {"hero": "h0-ironmonk"})
-    s, events = sub_ev(s, 0, {"action": "move", "to": "c"})
-    fight = next(e for e in events if e.kind == "combat_roll")
-    assert fight.data["attacker"] == 0
-    assert [len(d) for d in fight.data["dice"]] == [2, 3]  # defender: power 2 + Watchtower
-    assert s.controller("c") is None and s.loc("c").held_by == 1
-    s = sub(s, 0, {"action": "end"})
-    s, events = sub_ev(s, 1, {"hero": "pass"})
-    refight = next(e for e in events if e.kind == "combat_roll")
-    assert refight.data["attacker"] is None and refight.data["location"] == "c"
-    assert [len(d) for d in refight.data["dice"]] == [2, 3]  # the holder still defends
-
-
-# --------------------------------------------------------------------------- victory
-
-
-def _round_end(s):
-    events: list = []
-    rules._victory_check(s, events, Dice())
-    return events
-
-
-def test_ten_influence_at_the_end_of_a_round_wins() -> None:
-    s = blank(["crane"], ["sage"])
-    s.round, s.phase = 1, "activation"
-    s.options.to_win = max(influence(s, 0), influence(s, 1)) + 1
-    for loc in s.locations:
-        if loc.start_seat is None:
-            loc.minions[0] = 1
-    events = _round_end(s)
-    assert G.result(s) is not None and G.result(s).winners == [0]
-    assert s.reason == "influence" and G.result(s).reason == f"first to {s.options.to_win} influence"
-    assert events[-1].kind == "game_over" and events[-1].phase_end
-
-
-def test_default_target_is_ten_influence() -> None:
-    assert Options().to_win == 10
-
-
-def test_tiebreakers_highest_influence_then_most_locations_then_draw() -> None:
-    assert victory.rank([0, 1], [12, 11], [3, 5]) == [0]
-    assert victory.rank([0, 1], [12, 12], [3, 5]) == [1]
-    assert victory.rank([0, 1], [12, 12], [4, 4]) == [0, 1]
-
-
-def test_a_tie_at_ten_is_a_draw() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "w", "e")
-    s.round = 1
-    s.options.to_win = 1
-    put_card(s, "w", "gate")
-    put_card(s, "e", "academy")
-    assert influence(s, 0) == influence(s, 1) >= 1
-    assert len(controlled(s, 0)) == len(controlled(s, 1))
-    _round_end(s)
-    result = G.result(s)
-    assert result is not None and result.draw and result.winners == [0, 1]
-
-
-def _play_out_round(s):
-    """Clan Phase done and every clan passes, through ``submit``: the round ends."""
-    s, events = _finish_clan_phase(s)
-    while s.phase != "over" and s.phase == "activation":
-        p = G.prompts(s)[0]
-        s, more = sub_ev(s, p.seat, {"hero": "pass"})
-        events += more
-    return s, events
-
-
-def test_round_limit_highest_influence_wins() -> None:
-    s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "gate", "academy")
-    spare = next(loc for loc in s.locations if loc.start_seat is None)
-    put_card(s, spare.id, "infirmary")
-    spare.minions[1] = 1
-    s, events = _play_out_round(s)
-    result = G.result(s)
-    assert result.winners == [1] and not result.draw
-    assert result.reason == f"the most influence at the {s.options.round_limit}-round limit"
-    assert events[-1].kind == "game_over" and "wins" in events[-1].text
-
-
-def test_round_limit_then_most_locations() -> None:
-    s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "gate", "academy")
-    spare = next(loc for loc in s.locations if loc.start_seat is None)
-    put_card(s, spare.id, "infirmary")
-    spare.minions[0] = 1
-    s.loc(_home(s, 1)).infrastructure = "dojo"
-    assert influence(s, 0) == influence(s, 1)
-    s, _ = _play_out_round(s)
-    assert G.result(s).winners == [0] and not G.result(s).draw
-
-
-def test_round_limit_full_tie_is_a_draw() -> None:
-    s = started(["crane"], ["sage"], round_limit=1)
-    _level_starts(s, "gate", "academy")
-    assert influence(s, 0) == influence(s, 1) and len(controlled(s, 0)) == len(controlled(s, 1))
-    s, events = _play_out_round(s)
-    result = G.result(s)
-    assert result is not None and result.draw and result.winners == [0, 1]
-    assert result.reason == f"tied on influence and locations at the {s.options.round_limit}-round limit"
-    assert "Draw between" in events[-1].text and "tied" in events[-1].text
-
-
-def test_round_end_event_marks_the_phase_end_and_a_new_round_starts() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "w", "e")
-    s.round = 1
-    events = _round_end(s)
-    assert any(e.kind == "round_end" and e.phase_end for e in events)
-    assert s.round == 2
-
-
-def test_a_clan_without_units_is_out_and_the_last_clan_wins() -> None:
-    s = blank(["crane"], ["sage"])
-    plain(s, "w", "e")
-    hero(s, 1, "sage").defeated = True
-    hero(s, 1, "sage").location = None
-    s.round = 1
-    _round_end(s)
-    assert s.seats[1].eliminated
-    assert G.result(s).winners == [0] and G.result(s).reason == "the last clan standing"
