@@ -47,6 +47,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.load_figures import (  # noqa: E402
+    cpu_seconds,
+    outbox_lag,
+    percentile,
+    print_goals,
+    proc_status,
+    thread_cpu,
+)
 from bot.discord import texts  # noqa: E402
 from tests.e2e.harness import open_prompt  # noqa: E402
 from tests.e2e.procs import BotProcess, bot_env, spawn_bot  # noqa: E402
@@ -330,37 +338,6 @@ def production_defaults() -> dict[str, Any]:
     return {name: fields[name].default for name in ("phase_edit_seconds", "board_edit_seconds") if name in fields}
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
-def proc_status(pid: int) -> dict[str, int]:
-    out = {}
-    with contextlib.suppress(OSError), open(f"/proc/{pid}/status") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            if key in ("VmHWM", "VmRSS"):
-                out[key] = int(value.split()[0]) * 1024
-    return out
-
-
-def thread_cpu(pid: int) -> dict[int, float]:
-    """CPU seconds of each live thread of a process, by thread id."""
-    out = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError, ValueError):
-            out[int(task.name)] = cpu_seconds(pid, int(task.name))
-    return out
-
-
-def cpu_seconds(pid: int, tid: int | None = None) -> float:
-    """User + system CPU of a process, or of one of its threads (the main thread's tid is the pid)."""
-    with open(f"/proc/{pid}/task/{tid}/stat" if tid else f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     n = args.matches
     fake = FakeDiscord(guilds=0, rate_time_scale=args.rate_scale)
@@ -458,7 +435,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
             print(f"  {kind:<32} {len(values):6d}  p50 {statistics.median(values):6.2f}  "
                   f"p99 {percentile(values, 0.99):6.2f}  max {max(values):6.2f} s")
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
-    print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction) by route: "
+    print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction, goal <= 2.5) by route: "
           f"{routes(fake)}")
     print(f"message edits {sum(watch.edits.values())}: "
           f"{', '.join(f'{kind} {count}' for kind, count in watch.edits.most_common())}")
@@ -475,141 +452,6 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     await print_goals(args, cpu, lat, lag, first_lag, probe)
     bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
     return 1 if bad else 0
-
-
-async def submit_floor() -> float:
-    """CPU ms of one submit through the match service alone (toy game, a fresh SQLite file):
-    the store and service part that an interaction which submits cannot avoid."""
-    import engine
-    from benchmarks.scale import play_template, submit_cost
-    from bot.service import MatchService
-    from db import Store
-    from tests.service.toygame import GAME
-
-    with contextlib.suppress(Exception):  # already registered
-        engine.register(GAME)
-    with tempfile.TemporaryDirectory(prefix="warhost-floor-") as tmp:
-        store = await Store.open(f"sqlite+aiosqlite:///{tmp}/floor.db")
-        try:
-            ids = await play_template(MatchService(store), 3)
-            return await submit_cost(MatchService(store), ids[0])
-        finally:
-            await store.close()
-
-
-def draw_floor(repeat: int = 9) -> tuple[float, float]:
-    """Median CPU ms of one Tiny Big Wars map draw in this process: (static layer cached, cold)."""
-    import engine
-    import render
-    from render.tinybigwars import board
-
-    game = engine.get("tinybigwars")
-    state = game.setup(3, engine.parse_options(game, {"round_limit": 2}), 7)
-    view, names = game.view(state, None), ["p0", "p1", "AI"]
-    render.draw("tinybigwars", view, names=names)
-    warm, cold = [], []
-    for _ in range(repeat):
-        started = time.process_time()
-        render.draw("tinybigwars", view, names=names)
-        warm.append(1000 * (time.process_time() - started))
-        board._STATIC.clear()
-        started = time.process_time()
-        render.draw("tinybigwars", view, names=names)
-        cold.append(1000 * (time.process_time() - started))
-    return statistics.median(warm), statistics.median(cold)
-
-
-async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], lag: list[float],
-                      first_lag: list[float], probe: dict[str, Any] | None) -> None:
-    """Issue 18's figures, each with its goal and a floor measured now, on this machine."""
-    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    submit_ms = await submit_floor()
-    warm_ms, cold_ms = draw_floor()
-    print(f"goals (issue 18), floors measured right after the run, load average {load}:")
-    if lat:
-        print(f"  bot CPU per interaction      {1000 * cpu / len(lat):7.1f} ms   goal <= 5 ms     "
-              f"floor {submit_ms:.2f} ms CPU: one submit through the service alone (toy game, SQLite)")
-        first = lat[:20]
-        print(f"  ack p50 / p99                {1000 * statistics.median(lat):7.1f} / {1000 * percentile(lat, 0.99):.1f} ms"
-              f"   goal p99 <= 100 ms   floor: the first {len(first)} acks p50 {1000 * statistics.median(first):.1f} ms, "
-              f"max {1000 * max(first):.1f} ms")
-    if lag:
-        print(f"  outbox lag p50 / p99         {statistics.median(lag):7.2f} / {percentile(lag, 0.99):.2f} s   "
-              f"goal p99 <= 2 s     floor: the first {len(first_lag)} notices p50 {statistics.median(first_lag):.2f} s, "
-              f"max {max(first_lag):.2f} s")
-    if probe is not None:
-        for name, samples in probe["draws"].items():
-            if not samples:
-                continue
-            cpu_ms = [cpu for cpu, _ in samples]
-            wall_ms = [wall for _, wall in samples]
-            goal = "goal <= 10 ms" if name == "draw" else "(no goal)    "
-            floor = (f"floor {warm_ms:.1f} ms CPU, same map with its static layer cached ({cold_ms:.1f} ms cold)"
-                     if name == "draw" else "")
-            print(f"  render.{name:<13} in the bot {statistics.fmean(cpu_ms):5.1f} ms CPU mean, p50 "
-                  f"{statistics.median(cpu_ms):.1f}, p99 {percentile(cpu_ms, 0.99):.1f} (wall p50 "
-                  f"{statistics.median(wall_ms):.1f}), {len(samples)} draws   {goal}   {floor}")
-        statements = sum(probe["statements"].values())
-        if lat:
-            print(f"  SQL per interaction          {statements / len(lat):7.1f} statements, "
-                  f"{probe['commits'] / len(lat):.1f} commits ({', '.join(f'{kind} {count}' for kind, count in sorted(probe['statements'].items()))})")
-        by_task = Counter(probe.get("statements_by_task", {}))
-        if lat and by_task:
-            print("  SQL per interaction by task  " + ", ".join(f"{name} {count / len(lat):.1f}"
-                                                          for name, count in by_task.most_common(8)))
-        by_table = Counter(probe.get("statements_by_table", {}))
-        if lat and by_table:
-            print("  SQL per interaction by table " + ", ".join(f"{name} {count / len(lat):.2f}"
-                                                          for name, count in by_table.most_common(14)))
-        shapes = Counter(probe.get("transactions", {}))
-        if lat and shapes:
-            print("  SQL transactions per interaction, by who and what (the 10 most common):")
-            for shape, count in shapes.most_common(10):
-                print(f"    {count / len(lat):5.2f}  {shape[:160]}")
-        print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
-              f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
-
-
-@dataclass
-class Lags:
-    """Seconds from each notice's commit to its delivery (how late players see what happened)."""
-
-    all: list[float]
-    first: list[float]
-    """The first 20 notices committed (the floor: the bot nearly idle)."""
-    by_kind: dict[str, list[float]]
-    """By the notice's kind; a player's first turn DM (``prompt, first DM``: it waits for its DM
-    channel to be opened, which the fake allows 5 times per 5 s bot-wide) apart from the rest."""
-
-
-async def outbox_lag(db_url: str) -> Lags:
-    """Every delivered notice's lag, the first 20's, and by kind."""
-    sql = ("SELECT created_at, delivered_at, kind, user_id FROM notices "
-           "WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed' ORDER BY created_at, id")
-    if db_url.startswith("sqlite"):
-        import sqlite3
-        from datetime import datetime
-
-        with contextlib.closing(sqlite3.connect(db_url.split(":///", 1)[1], timeout=30)) as conn:
-            rows = [(datetime.fromisoformat(a), datetime.fromisoformat(b), kind, user)
-                    for a, b, kind, user in conn.execute(sql).fetchall()]
-    else:
-        import asyncpg
-
-        conn = await asyncpg.connect("postgresql://" + db_url.split("://", 1)[1])
-        try:
-            rows = [(r[0], r[1], r[2], r[3]) for r in await conn.fetch(sql)]
-        finally:
-            await conn.close()
-    lags = [(delivered - created).total_seconds() for created, delivered, _kind, _user in rows]
-    by_kind: dict[str, list[float]] = {}
-    prompted: set[int] = set()
-    for (_created, _delivered, kind, user), lag in zip(rows, lags, strict=True):
-        if kind == "prompt" and user is not None and user not in prompted:
-            prompted.add(user)
-            kind = "prompt, first DM"
-        by_kind.setdefault(kind, []).append(lag)
-    return Lags(lags, lags[:20], by_kind)
 
 
 def database(choice: str, workdir: Path) -> tuple[str, Any]:
