@@ -40,7 +40,7 @@ from bot.discord.sending import (
     LeaseLost,
 )
 from bot.discord.threads import Archives
-from bot.discord.waiting_marks import MarksService
+from bot.discord.waiting_marks import MarksService, written_with
 from bot.service import Notice
 from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, MarksWrite, target_of
 
@@ -258,13 +258,10 @@ class Delivery(DirectMessages):
         taken = self.take_idle_marks()
         if taken is None:
             return await self.svc.delivery_round(MATCHES_PER_ROUND)
-        write, waiting = taken
-        try:
-            queue = await self.svc.delivery_round(MATCHES_PER_ROUND, marks=write)
-        except BaseException:
-            self.put_back_idle(waiting)
-            raise
-        return queue if await self.idle_marks_written(write) else None
+        queue, written = await written_with(
+            taken, lambda marks: self.svc.delivery_round(MATCHES_PER_ROUND, marks=marks),
+            self.put_back_idle, self.idle_marks_written)
+        return queue if written else None
 
     async def deliver_pending(self) -> int:
         """One round, waiting for the matches it started, their marks written; returns the

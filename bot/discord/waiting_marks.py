@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from bot.discord.sending import LeaseLost
 from bot.service.outbox import PHASE_POST_KINDS, Fence, Mark, MarksWrite
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
     from datetime import datetime
 
     from bot.discord.wiring import Outbound
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from bot.service.turn_views import SeatTurn
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+W = TypeVar("W")
 
 MARK_WAIT = 1.0
 """Seconds a sent notice's delivered mark may wait to be written with the marks after it (one
@@ -47,6 +50,21 @@ TAKEN_BACK = frozenset({"turn"})
 marked as soon as it went; one that posted nothing (its players heard by DM: ref "dm") waits."""
 WRITTEN_WITH_ITS_READ = frozenset({"prompt"})
 """Kinds whose sender writes the marks it reads in the transaction of that read."""
+
+
+async def written_with(taken: tuple[MarksWrite, W], read: Callable[[MarksWrite], Awaitable[T]],
+                       put_back: Callable[[W], None],
+                       written: Callable[[MarksWrite], Awaitable[bool]]) -> tuple[T, bool]:
+    """``read`` with the taken marks written first in its transaction: its value, and whether the
+    marks were written while the lease was this process's (``written``). A failed read writes
+    nothing, so the marks wait again (``put_back``)."""
+    write, waiting = taken
+    try:
+        value = await read(write)
+    except BaseException:
+        put_back(waiting)
+        raise
+    return value, await written(write)
 
 
 class MarksService(Protocol):
@@ -186,13 +204,9 @@ class WaitingMarks:
         taken = self._take_marks(match_id) if reads else None
         if taken is None:
             return await self.svc.seat_turn(match_id, seat, before_id=before_id)
-        write, waiting = taken
-        try:
-            turn = await self.svc.seat_turn(match_id, seat, before_id=before_id, marks=write)
-        except BaseException:
-            self._put_back(match_id, waiting)
-            raise
-        if not await self._marks_written(match_id, write):
+        turn, written = await self._read_writing(
+            match_id, taken, lambda marks: self.svc.seat_turn(match_id, seat, before_id=before_id, marks=marks))
+        if not written:
             raise LeaseLost
         return turn
 
@@ -202,13 +216,9 @@ class WaitingMarks:
         taken = self._take_marks(match_id)
         if taken is None:
             return await self.svc.seat_turns(match_id)
-        write, waiting = taken
-        try:
-            turns = await self.svc.seat_turns(match_id, marks=write)
-        except BaseException:
-            self._put_back(match_id, waiting)
-            raise
-        if not await self._marks_written(match_id, write):
+        turns, written = await self._read_writing(
+            match_id, taken, lambda marks: self.svc.seat_turns(match_id, marks=marks))
+        if not written:
             raise LeaseLost
         return turns
 
@@ -218,13 +228,15 @@ class WaitingMarks:
         taken = self._take_marks(match_id)
         if taken is None:
             return await self.svc.next_batch(match_id, limit)
-        write, waiting = taken
-        try:
-            batch = await self.svc.next_batch(match_id, limit, marks=write)
-        except BaseException:
-            self._put_back(match_id, waiting)
-            raise
-        return batch if await self._marks_written(match_id, write) else None
+        batch, written = await self._read_writing(
+            match_id, taken, lambda marks: self.svc.next_batch(match_id, limit, marks=marks))
+        return batch if written else None
+
+    async def _read_writing(self, match_id: int, taken: tuple[MarksWrite, list[tuple[Mark, Notice]]],
+                            read: Callable[[MarksWrite], Awaitable[T]]) -> tuple[T, bool]:
+        """The match's taken marks written in the transaction of ``read`` (see `written_with`)."""
+        return await written_with(taken, read, lambda waiting: self._put_back(match_id, waiting),
+                                  lambda write: self._marks_written(match_id, write))
 
     def _reads_waiting_marks(self, group: list[Notice]) -> bool:
         """Whether the group's sender reads a delivered mark still waiting (then it is written
