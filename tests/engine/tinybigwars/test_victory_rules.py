@@ -75,12 +75,18 @@ def _play_out_round(s):
     return s, events
 
 
-def test_round_limit_highest_influence_wins() -> None:
+def _one_round_left(spare_holder: int):
+    """A one-round match with level start nodes, a spare location held by ``spare_holder``."""
     s = started(["crane"], ["sage"], round_limit=1)
     level_starts(s, "gate", "academy")
     spare = next(loc for loc in s.locations if loc.start_seat is None)
     put_card(s, spare.id, "infirmary")
-    spare.minions[1] = 1
+    spare.minions[spare_holder] = 1
+    return s
+
+
+def test_round_limit_highest_influence_wins() -> None:
+    s = _one_round_left(1)
     s, events = _play_out_round(s)
     result = G.result(s)
     assert result.winners == [1] and not result.draw
@@ -89,11 +95,7 @@ def test_round_limit_highest_influence_wins() -> None:
 
 
 def test_round_limit_then_most_locations() -> None:
-    s = started(["crane"], ["sage"], round_limit=1)
-    level_starts(s, "gate", "academy")
-    spare = next(loc for loc in s.locations if loc.start_seat is None)
-    put_card(s, spare.id, "infirmary")
-    spare.minions[0] = 1
+    s = _one_round_left(0)
     s.loc(home(s, 1)).infrastructure = "dojo"
     assert influence(s, 0) == influence(s, 1)
     s, _ = _play_out_round(s)
