@@ -32,60 +32,46 @@ from engine.words import counted
 def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[str, int]:
     """Destinations within the army's moves, through friendly provinces only; with `claim`
     (phase D) also unoccupied provinces at the end of the path. Value = distance."""
-    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
-        return {}
-    if garrison_size(state.provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
-        return {}
-    adj = content().adj
-    dist = {army.location: 0}
-    queue = deque([army.location])
-    out: dict[str, int] = {}
-    armies = army_spots(state)  # where `army_at` finds an army, in one pass
-    while queue:
-        current = queue.popleft()
-        if dist[current] >= army.moves_left:
-            continue
-        for neighbour in adj[current]:
-            if neighbour in dist:
-                continue
-            prov = state.provinces[neighbour]
-            if prov.owner == seat:
-                dist[neighbour] = dist[current] + 1
-                queue.append(neighbour)
-                if neighbour not in armies:
-                    out[neighbour] = dist[neighbour]
-            elif claim and prov.owner is None and not prov.neutral and neighbour not in out:
-                out[neighbour] = dist[current] + 1
-    return out
+    return dict(_army_walk(state, seat, army, claim))
 
 
 def has_army_move(state: SamuraiState, seat: int, army: Army, claim: bool) -> bool:
     """Whether `army_moves` has a destination, found without listing the rest."""
-    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
-        return False
+    return next(_army_walk(state, seat, army, claim), None) is not None
+
+
+def _army_walk(state: SamuraiState, seat: int, army: Army, claim: bool) -> Iterator[tuple[str, int]]:
+    """`army_moves`' destinations and their distances, each once, as a breadth-first walk
+    from the army finds them (a caller asking whether there is one stops at the first)."""
+    location = army.location
+    if not army.alive or army.assassinated or location is None or army.moves_left <= 0:
+        return
     provinces = state.provinces
-    if garrison_size(provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
-        return False
+    if garrison_size(provinces[location].garrison) == 0 and army_regulars(army) == 0:
+        return
     adj = content().adj
-    dist = {army.location: 0}
-    queue = deque([army.location])
-    armies = army_spots(state)
+    moves = army.moves_left
+    dist = {location: 0}
+    queue = deque([location])
+    claimed: set[str] = set()
+    armies = army_spots(state)  # where `army_at` finds an army, in one pass
     while queue:
         current = queue.popleft()
-        if dist[current] >= army.moves_left:
+        here = dist[current]
+        if here >= moves:
             continue
         for neighbour in adj[current]:
             if neighbour in dist:
                 continue
             prov = provinces[neighbour]
             if prov.owner == seat:
-                if neighbour not in armies:
-                    return True
-                dist[neighbour] = dist[current] + 1
+                dist[neighbour] = here + 1
                 queue.append(neighbour)
-            elif claim and prov.owner is None and not prov.neutral:
-                return True
-    return False
+                if neighbour not in armies:
+                    yield neighbour, here + 1
+            elif claim and prov.owner is None and not prov.neutral and neighbour not in claimed:
+                claimed.add(neighbour)
+                yield neighbour, here + 1
 
 
 def leave_garrison(state: SamuraiState, army: Army) -> None:

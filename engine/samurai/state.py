@@ -23,20 +23,32 @@ Stage = Literal["naval", "ranged", "melee", "decide"]
 def _set_field(model: BaseModel, name: str, value: object) -> None:
     """Setting a field as pydantic does for these models (no assignment validation, not
     frozen: store it and mark it set), without pydantic's per-call dispatch; the rules set
-    fields several times a choice. Anything else goes through pydantic."""
-    names = _FIELD_NAMES.get(type(model))
-    if names is None:
-        names = _FIELD_NAMES[type(model)] = frozenset(type(model).model_fields)
-    if name in names:
+    fields several times a choice. A field that places armies (`_PLACING`: an army's place or
+    life, a player's armies, the state's players) also makes the army indexes stale. Anything
+    else goes through pydantic.
+
+    This is each model class's own ``__setattr__``, so the kit's `engine.kit.events.set_field`
+    cannot serve: it hands a class with its own ``__setattr__`` back to that ``__setattr__``."""
+    cls = type(model)
+    known = _FIELD_NAMES.get(cls)
+    if known is None:
+        known = _FIELD_NAMES[cls] = (frozenset(cls.model_fields), _PLACING.get(cls, frozenset()))
+    if name in known[0]:
         model.__dict__[name] = value
         model.__pydantic_fields_set__.add(name)
+        if name in known[1]:
+            _ARMY_MOVES[0] += 1
     else:
         BaseModel.__setattr__(model, name, value)
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-"""Each model class's field names, read once (reading ``__pydantic_fields__`` off a model
-class goes through pydantic's metaclass and costs more than the whole set)."""
+_FIELD_NAMES: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
+"""Each model class's field names and those of them that place armies, read once (reading
+``__pydantic_fields__`` off a model class goes through pydantic's metaclass and costs more
+than the whole set)."""
+_PLACING: dict[type, frozenset[str]] = {}
+"""Per model class, the fields whose new value may change where armies stand (filled below
+the classes)."""
 
 
 class Model(BaseModel):
@@ -113,43 +125,7 @@ _ARMY_MOVES = [0]
 armies are set: an army index (`army_index`) built before is then built again."""
 
 
-def _set_army_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field`, and a new place or life of an army makes the army indexes stale."""
-    if name in _ARMY_FIELDS:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name == "location" or name == "alive":
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
-def _set_player_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field`, and a player's new armies make the army indexes stale."""
-    if name in _PLAYER_FIELDS:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name == "armies":
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
-def _set_state_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field` (the kit sets the state's log and step on every choice), and new players
-    make the army indexes stale."""
-    if name in _STATE_FIELDS:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name == "players":
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
 class Army(Model):
-    __setattr__ = _set_army_field
-
     def model_post_init(self, context: Any, /) -> None:
         """An army made anew may change where armies stand."""
         _ARMY_MOVES[0] += 1
@@ -168,8 +144,6 @@ class Army(Model):
 
 
 class Player(Model):
-    __setattr__ = _set_player_field
-
     def model_post_init(self, context: Any, /) -> None:
         """A player made anew may change where armies stand."""
         _ARMY_MOVES[0] += 1
@@ -194,8 +168,8 @@ class Player(Model):
     casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
-_ARMY_FIELDS = frozenset(Army.model_fields)
-_PLAYER_FIELDS = frozenset(Player.model_fields)
+_PLACING[Army] = frozenset(("location", "alive"))
+_PLACING[Player] = frozenset(("armies",))
 
 
 _OWNER_SETS = [0]
@@ -321,7 +295,7 @@ class War(Model):
 
 
 class SamuraiState(State):
-    __setattr__ = _set_state_field
+    __setattr__ = _set_field
 
     options: SamuraiOptions = Field(default_factory=SamuraiOptions)
     seats: int = 3
@@ -355,7 +329,7 @@ class SamuraiState(State):
     """The latest public event lines (for the view header)."""
 
 
-_STATE_FIELDS = frozenset(SamuraiState.model_fields)
+_PLACING[SamuraiState] = frozenset(("players",))
 
 
 class OwnerIndex:
