@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from engine.clone import clone
+from engine.clone import clone, set_dict, set_extra, set_fields_set, set_private
 from engine.information import deal_back, public_seed, shared, shuffled, sorted_pool
 from engine.samurai.board import army_room
 from engine.samurai.state import Player, SamuraiState, no_units
@@ -85,15 +85,14 @@ def _with_values(model: Model, values: dict[str, object]) -> Model:
     """`shared` given the new object's whole field dict (the copy of ``model``'s with the
     hidden values put in): information states make several thousand a match."""
     new = _new_object(model.__class__)
-    _set_slot(new, "__dict__", values)
-    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
-    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
+    set_dict(new, values)
+    set_fields_set(new, model.__pydantic_fields_set__.copy())
+    set_extra(new, model.__pydantic_extra__)
+    set_private(new, model.__pydantic_private__)
     return new
 
 
 _new_object = object.__new__
-_set_slot = object.__setattr__
 
 
 def _behind_screen(player: Player, hand: list[str]) -> Player:
