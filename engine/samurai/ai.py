@@ -207,7 +207,9 @@ def garrison_strength(state: SamuraiState, pid: str) -> float:
 
 
 def frontier(state: SamuraiState, seat: int, pid: str) -> int:
-    return sum(1 for neighbour in content().adj[pid] if state.provinces[neighbour].owner != seat)
+    """How many neighbours of ``pid`` are not ``seat``'s (a placement weighs every spot by it)."""
+    provinces = state.provinces
+    return len([neighbour for neighbour in content().adj[pid] if provinces[neighbour].owner != seat])
 
 
 def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:

@@ -281,19 +281,21 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
                  f"defender hits {dhits}.",
                  data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
-    pending = trusted(PendingLosses, {"step": step, "hits": {"attack": dhits, "defence": ahits}, "owed": {},
-                                      "chosen": {}})
+    hits = {"attack": dhits, "defence": ahits}
+    owed: dict[str, int] = {}
+    chosen: dict[str, dict[str, int]] = {}
     if has_choice(attackers, dhits):
-        pending.owed["attack"] = battle.attacker
+        owed["attack"] = battle.attacker
     if battle.defender is not None and has_choice(defenders, ahits):
         order = player_of(state, battle.defender).losses_order
         if order:  # the defender's standing order answers for him: nobody waits
-            pending.chosen["defence"] = ordered_losses(defenders, ahits, order)
+            chosen["defence"] = ordered_losses(defenders, ahits, order)
         else:
-            pending.owed["defence"] = battle.defender
-    battle.pending = pending
-    if not pending.owed:
-        take_losses(state, events, (attackers, defenders))
+            owed["defence"] = battle.defender
+    if owed:
+        battle.pending = trusted(PendingLosses, {"step": step, "hits": hits, "owed": owed, "chosen": chosen})
+    else:  # nobody is asked: the step resolves now, as `take_losses` would resolve it pending
+        _resolve_losses(state, events, battle, hits, owed, chosen, (attackers, defenders))
 
 
 def take_losses(state: SamuraiState, events: list[Event], sides: Sides | None = None) -> None:
@@ -305,21 +307,28 @@ def take_losses(state: SamuraiState, events: list[Event], sides: Sides | None = 
     battle = war.battle
     pending = battle.pending
     assert pending is not None  # take_losses runs once every owed choice of the pending step is in
-    attackers, defenders = battle_sides(state, battle) if sides is None else sides
+    battle.pending = None
+    _resolve_losses(state, events, battle, pending.hits, pending.owed, pending.chosen,
+                    battle_sides(state, battle) if sides is None else sides)
+
+
+def _resolve_losses(state: SamuraiState, events: list[Event], battle: Battle, hits: dict[str, int],
+                    owed: dict[str, int], chosen: dict[str, dict[str, int]], sides: Sides) -> None:
+    """`take_losses` of a step whose hits, owed and chosen losses are given (the battle holds
+    no pending step by now); ``sides`` are taken over: the losses change them."""
+    attackers, defenders = sides
     lines = []
     for side, holders, seat in (("attack", attackers, battle.attacker),
                                 ("defence", defenders, battle.defender)):
-        hits = pending.hits[side]
-        if hits <= 0:
+        hit = hits[side]
+        if hit <= 0:
             continue
-        losses = pending.chosen.get(side) or default_losses(holders, hits)
-        apply_losses(holders, hits, losses)
+        losses = chosen.get(side) or default_losses(holders, hit)
+        apply_losses(holders, hit, losses)
         if seat is not None and any(losses.values()):
             lines.append(f"{who(seat)} loses {losses_text(losses)}")
-    battle.pending = None
-    chosen = sorted(set(pending.owed) | set(pending.chosen))
-    if lines and chosen:
-        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": chosen})
+    if lines and (owed or chosen):
+        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": sorted(set(owed) | set(chosen))})
     write_back(state, events, battle, attackers, defenders)
 
 

@@ -79,7 +79,10 @@ def army_province(army: Army) -> str:
 
 
 def army_regulars(army: Army) -> int:
-    return garrison_size(army.units)
+    """`garrison_size` of the army's units, spelled out (asked of every army many times a
+    choice)."""
+    get = army.units.get
+    return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
 
 
 def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:

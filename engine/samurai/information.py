@@ -83,12 +83,13 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
 
 def _with_values(model: Model, values: dict[str, object]) -> Model:
     """`shared` given the new object's whole field dict (the copy of ``model``'s with the
-    hidden values put in): information states make several thousand a match."""
+    hidden values put in): information states make several thousand a match. Samurai's
+    models forbid extra fields and have no private attributes, so those two slots hold None."""
     new = _new_object(model.__class__)
     set_dict(new, values)
     set_fields_set(new, model.__pydantic_fields_set__.copy())
-    set_extra(new, model.__pydantic_extra__)
-    set_private(new, model.__pydantic_private__)
+    set_extra(new, None)
+    set_private(new, None)
     return new
 
 
@@ -110,22 +111,14 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
             elif kind not in tray:
                 tray[kind] = 0
         if hidden or (army.ronin and not army.ronin_revealed):
-            values = army.__dict__.copy()
-            values["units"] = dict.fromkeys(units, 0)
+            values = {**army.__dict__, "units": dict.fromkeys(units, 0)}
             if not army.ronin_revealed:
                 values["ronin"] = 0
             armies.append(_with_values(army, values))
         else:
             armies.append(army)
-    values = player.__dict__.copy()
-    values["hand"] = hand
-    values["draft"] = {}
-    values["losses_order"] = []
-    values["levied"] = no_units()
-    values["ronin_hired"] = 0
-    values["tray"] = tray
-    values["armies"] = armies
-    return _with_values(player, values)
+    return _with_values(player, {**player.__dict__, "hand": hand, "draft": {}, "losses_order": [],
+                                 "levied": no_units(), "ronin_hired": 0, "tray": tray, "armies": armies})
 
 
 def determinize(info: SamuraiState, seat: int, rng: random.Random) -> SamuraiState:

@@ -160,7 +160,8 @@ def army_spots(state: SamuraiState) -> Container[str]:
 def garrison_movable(state: SamuraiState, pid: str, spots: Container[str] | None = None) -> int:
     """Garrison units that may leave ``pid``: all with an army there, else all but one
     (``spots``: `army_spots`, when the caller has it)."""
-    size = garrison_size(state.provinces[pid].garrison)
+    get = state.provinces[pid].garrison.get  # garrison_size, spelled out: asked of every province a menu lists
+    size = get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
     guarded = pid in spots if spots is not None else army_at(state, pid) is not None
     return size if guarded else size - 1
 
@@ -184,15 +185,15 @@ def garrison_targets(state: SamuraiState, seat: int, pid: str, spots: Container[
 
 
 def attack_targets(state: SamuraiState, seat: int, pid: str, spots: Container[str] | None = None) -> list[str]:
-    out = []
-    for neighbour in content().adj[pid]:
-        prov = state.provinces[neighbour]
-        if prov.owner == seat:
-            continue
-        if state.round == 1 and (neighbour in spots if spots is not None else army_at(state, neighbour) is not None):
-            continue
-        out.append(neighbour)
-    return out
+    """The neighbours of ``pid`` not ``seat``'s own (in round 1 nor any with an army in it).
+    Asked of every source of every war menu and heuristic decision."""
+    provinces = state.provinces
+    targets = [neighbour for neighbour in content().adj[pid] if provinces[neighbour].owner != seat]
+    if state.round != 1:
+        return targets
+    if spots is None:
+        spots = army_spots(state)
+    return [neighbour for neighbour in targets if neighbour not in spots]
 
 
 def garrison_attackers(state: SamuraiState, pid: str) -> int:
