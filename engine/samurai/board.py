@@ -4,7 +4,7 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.contract import Event, IllegalChoice, Option
 from engine.kit.events import emit
@@ -138,16 +138,24 @@ def units_text(units: dict[str, int]) -> str:
 def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
           extras: list[Option]) -> list[Option]:
     """Fit a long province list into one select: group by region, then list one region."""
-    if len(candidates) + len(extras) <= MAX_OPTIONS:
-        return [entry for _, entry in candidates] + extras
+    return paged_lazily(state, seat, [pid for pid, _ in candidates], lambda index: candidates[index][1], extras)
+
+
+def paged_lazily(state: SamuraiState, seat: int, pids: list[str], option_at: Callable[[int], Option],
+                 extras: list[Option]) -> list[Option]:
+    """`paged` of the candidates ``pids`` (a province may stand twice), the option of the
+    ``index``-th built by ``option_at(index)`` only if it is listed: a long list shows
+    regions, not its options, and prompts are built once or more a choice."""
+    if len(pids) + len(extras) <= MAX_OPTIONS:
+        return [option_at(index) for index in range(len(pids))] + extras
     region_of = content().region_of
     region = state.nav.get(str(seat), "")
-    inside = [entry for pid, entry in candidates if region_of[pid] == region]
-    if region and inside:
+    inside = [option_at(index) for index, pid in enumerate(pids) if region_of[pid] == region] if region else []
+    if inside:
         back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
     members: dict[str, list[str]] = {}
-    for pid, _ in candidates:
+    for pid in pids:
         names = members.setdefault(region_of[pid], [])
         if province_name(pid) not in names:
             names.append(province_name(pid))

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
 from engine.kit.events import emit
 from engine.kit.prompting import opt
 from engine.samurai import losses_order
@@ -41,6 +41,7 @@ from engine.samurai.board import (
     locked_plan,
     owned,
     paged,
+    paged_lazily,
     player_of,
     province_name,
     region_hint,
@@ -202,20 +203,22 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
         return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
     kind = todo[0]
-    candidates = []
-    for pid, to in place_spots(state, seat, kind):
-        size = garrison_size(state.provinces[pid].garrison)
-        label = f"{province_name(pid)}: garrison ({size}/5)" if to == "garrison" else f"{province_name(pid)}: army card"
-        candidates.append((pid,
-                           opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    spots = place_spots(state, seat, kind)
+
+    def option_at(index: int) -> Option:
+        pid, to = spots[index]
+        label = (f"{province_name(pid)}: garrison ({garrison_size(state.provinces[pid].garrison)}/5)"
+                 if to == "garrison" else f"{province_name(pid)}: army card")
+        return opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})
+
     skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
     if draft.get("placed"):
         back = [undo]
     elif "levy" in draft:
         back = [opt("undo", "Change the levy", {"act": "undo"})]
-    options = paged(state, seat, candidates, back + [skip])
-    default = candidates[0][1].choice if candidates else skip.choice
+    options = paged_lazily(state, seat, [pid for pid, _ in spots], option_at, back + [skip])
+    default = {"act": "place", "province": spots[0][0], "to": spots[0][1]} if spots else skip.choice
     return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(state, seat, options)}",
                   answer=Pick, options=options, secret=True, default=default)
 
