@@ -155,9 +155,10 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
              f"{who(seat)} already took {province_name(target)} this turn (an army attacking again), "
              "so the attack declared there is called off.")
         return
-    battle = trusted(Battle, {"target": target, "attacker": seat, "defender": prov.owner, "naval": False, "army": None,
-                              "army_source": None, "gforce": {}, "fort_left": 0, "fort_value": 0, "rounds": 0,
-                              "fight_on": False, "chained": chained, "stage": "ranged", "pending": None})
+    defender = prov.owner
+    army_idx: int | None = None
+    army_source: str | None = None
+    gforce: dict[str, dict[str, int]] = {}
     naval = False
     for declaration in decls:
         if declaration.force == "army":
@@ -165,8 +166,8 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
             army = player_of(state, seat).armies[declaration.army]
             if not army.alive or army.assassinated or army.location != declaration.source:
                 continue
-            battle.army = army.idx
-            battle.army_source = declaration.source
+            army_idx = army.idx
+            army_source = declaration.source
             army.attacks_used += 1
             if army.ronin:
                 army.ronin_revealed = True
@@ -183,15 +184,19 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
             units = take_force(state, declaration.source, wanted)
             if garrison_size(units) == 0:
                 continue
-            battle.gforce[declaration.source] = units
+            gforce[declaration.source] = units
             naval = naval or content().is_sea(declaration.source, target)
-    if battle.army is None and not battle.gforce:
+    if army_idx is None and not gforce:
         emit(state, "log", events, "info", f"The attack on {province_name(target)} cannot go ahead.")
         return
-    battle.naval = naval
+    fort_left = fort_value = 0
     if prov.fort and (prov.owner is not None or prov.neutral):
         spec = content().units.fortifications["fortress" if prov.fort == 2 else "castle"]
-        battle.fort_left, battle.fort_value = spec.defenders, spec.defender_value
+        fort_left, fort_value = spec.defenders, spec.defender_value
+    battle = trusted(Battle, {"target": target, "attacker": seat, "defender": defender, "naval": naval,
+                              "army": army_idx, "army_source": army_source, "gforce": gforce,
+                              "fort_left": fort_left, "fort_value": fort_value, "rounds": 0, "fight_on": False,
+                              "chained": chained, "stage": "naval" if naval else "ranged", "pending": None})
     if prov.ronin:
         prov.ronin_revealed = True
     found = army_at(state, target)
@@ -207,7 +212,6 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     if side_size(defenders) == 0:
         finish_battle(state, events, "won")
         return
-    battle.stage = "naval" if naval else "ranged"
     run_rounds(state, events, rng)
 
 
