@@ -269,12 +269,12 @@ def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tu
     best = None
     weakest, guesses = foes_seen(state, seat)
     known = _DECISION.strengths if _DECISION.state is state else {}
-    is_sea = content().is_sea
+    naval = content().naval
     for target in attack_targets(state, seat, source):
         need = known.get((seat, target))
         if need is None:
             need = known[(seat, target)] = enemy_strength(state, seat, target, guesses)
-        if is_sea(source, target):
+        if (source, target) in naval:
             need *= 1.5
         if need == 0:
             score = 10.0

@@ -107,9 +107,10 @@ def regulars_in(state: SamuraiState, pid: str) -> int:
 
 def army_room(army: Army, kind: str) -> int:
     limits = content().units.limits
+    units = army.units
     if kind in SAMURAI:
-        return limits.army_samurai - sum(army.units[unit] for unit in SAMURAI)
-    return limits.army_ashigaru - sum(army.units[unit] for unit in ASHIGARU)
+        return limits.army_samurai - units["bowman"] - units["swordsman"]  # SAMURAI's two kinds
+    return limits.army_ashigaru - units["spearman"] - units["gunner"]  # ASHIGARU's
 
 
 def income(state: SamuraiState, seat: int) -> int:

@@ -49,7 +49,7 @@ from engine.samurai.board import (
     who,
 )
 from engine.samurai.content import content
-from engine.samurai.state import Army, SamuraiState, no_units
+from engine.samurai.state import Army, SamuraiState, no_units, owner_index
 
 LEVY_KINDS = ("spearman", "gunner", "swordsman", "bowman")
 
@@ -171,13 +171,25 @@ def start_placing(state: SamuraiState, seat: int, levied: dict[str, int]) -> Non
 
 
 def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
-    """Where a levied unit may go: one new unit per province, garrison or the army there."""
+    """Where a levied unit may go: one new unit per province, garrison or the army there
+    (`_spots_in` of every province the seat owns, spelled out: a placement's prompt and the
+    heuristic each list some twenty provinces)."""
     draft = player_of(state, seat).draft
     used = {placement[1] for placement in draft.get("placed", [])}
     armies = armies_by_spot(state)
     limit = content().units.limits.garrison
-    return [spot for pid in owned(state, seat) if pid not in used
-            for spot in _spots_in(state, seat, kind, pid, armies.get(pid), limit)]
+    provinces = state.provinces
+    spots = []
+    for pid in owner_index(state).owned.get(seat, ()):
+        if pid in used:
+            continue
+        get = provinces[pid].garrison.get
+        if get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0) < limit:
+            spots.append((pid, "garrison"))
+        army = armies.get(pid)
+        if army and army[0] == seat and army_room(army[1], kind) > 0:
+            spots.append((pid, "army"))
+    return spots
 
 
 def _spots_in(state: SamuraiState, seat: int, kind: str, pid: str, army: tuple[int, Army] | None,
