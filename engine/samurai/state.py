@@ -7,6 +7,7 @@ here like everything else; only views.py decides who may see them.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -20,41 +21,50 @@ Stage = Literal["naval", "ranged", "melee", "decide"]
 """A battle's next combat step ("decide": a round is over, the attacker may call off)."""
 
 
-def _set_field(model: BaseModel, name: str, value: object) -> None:
-    """Setting a field as pydantic does for these models (no assignment validation, not
-    frozen: store it and mark it set), without pydantic's per-call dispatch; the rules set
-    fields several times a choice. A field that places armies (`_PLACING`: an army's place or
-    life, a player's armies, the state's players) also makes the army indexes stale. Anything
-    else goes through pydantic.
+def _field_setter(cls: type[BaseModel]) -> Callable[[BaseModel, str, object], None]:
+    """The ``__setattr__`` of a Samurai model class: a field is set as pydantic sets it for these
+    models (no assignment validation, not frozen: store it and mark it set), without pydantic's
+    per-call dispatch; the rules set fields several times a choice. A field that places armies
+    (`_PLACING`: an army's place or life, a player's armies, the state's players) also makes the
+    army indexes stale. Anything else goes through pydantic. The field names are read once per
+    class (``__pydantic_fields__`` goes through pydantic's metaclass and costs more than a set).
 
-    This is each model class's own ``__setattr__``, so the kit's `engine.kit.events.set_field`
-    cannot serve: it hands a class with its own ``__setattr__`` back to that ``__setattr__``."""
-    cls = type(model)
-    known = _FIELD_NAMES.get(cls)
-    if known is None:
-        known = _FIELD_NAMES[cls] = (frozenset(cls.model_fields), _PLACING.get(cls, frozenset()))
-    if name in known[0]:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name in known[1]:
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
+    This is the class's own ``__setattr__``, so the kit's `engine.kit.events.set_field` cannot
+    serve: it hands a class with its own ``__setattr__`` back to that ``__setattr__``."""
+    fields = frozenset(cls.model_fields)
+    placing = _PLACING.get(cls.__name__, frozenset())
+    moves = _ARMY_MOVES
+
+    def set_field(model: BaseModel, name: str, value: object) -> None:
+        if name in fields:
+            model.__dict__[name] = value
+            model.__pydantic_fields_set__.add(name)
+            if name in placing:
+                moves[0] += 1
+        else:
+            BaseModel.__setattr__(model, name, value)
+
+    return set_field
 
 
-_FIELD_NAMES: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
-"""Each model class's field names and those of them that place armies, read once (reading
-``__pydantic_fields__`` off a model class goes through pydantic's metaclass and costs more
-than the whole set)."""
-_PLACING: dict[type, frozenset[str]] = {}
-"""Per model class, the fields whose new value may change where armies stand (filled below
-the classes)."""
+_PLACING = {"Army": frozenset(("location", "alive")), "Player": frozenset(("armies",)),
+            "SamuraiState": frozenset(("players",))}
+"""Per model class, the fields whose new value may change where armies stand."""
+_ARMY_MOVES = [0]
+"""Bumped whenever an army's place or life is set, an army or a player is made or a player's
+armies are set: an army index (`army_index`) built before is then built again."""
 
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    __setattr__ = _set_field
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Each model class sets its fields through its own `_field_setter`, unless it declares
+        a setter of its own (a province keeps the owner indexes)."""
+        super().__pydantic_init_subclass__(**kwargs)
+        if "__setattr__" not in cls.__dict__:
+            cls.__setattr__ = _field_setter(cls)  # type: ignore[method-assign, assignment]
 
 
 EDITION_1_KEYS = frozenset({"mode", "round_limit", "levy_costs", "provinces_to_win", "setup", "steps"})
@@ -120,11 +130,6 @@ class Plan(Model):
         return self.swords + self.build + self.levy + self.ronin + self.ninja
 
 
-_ARMY_MOVES = [0]
-"""Bumped whenever an army's place or life is set, an army or a player is made or a player's
-armies are set: an army index (`army_index`) built before is then built again."""
-
-
 class Army(Model):
     def model_post_init(self, context: Any, /) -> None:
         """An army made anew may change where armies stand."""
@@ -168,8 +173,6 @@ class Player(Model):
     casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
-_PLACING[Army] = frozenset(("location", "alive"))
-_PLACING[Player] = frozenset(("armies",))
 
 
 _OWNER_SETS = [0]
@@ -295,7 +298,6 @@ class War(Model):
 
 
 class SamuraiState(State):
-    __setattr__ = _set_field
 
     options: SamuraiOptions = Field(default_factory=SamuraiOptions)
     seats: int = 3
@@ -329,7 +331,7 @@ class SamuraiState(State):
     """The latest public event lines (for the view header)."""
 
 
-_PLACING[SamuraiState] = frozenset(("players",))
+SamuraiState.__setattr__ = _field_setter(SamuraiState)  # type: ignore[method-assign, assignment]
 
 
 class OwnerIndex:
