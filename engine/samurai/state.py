@@ -178,6 +178,8 @@ class Player(Model):
 _OWNER_SETS = [0]
 """Bumped whenever a province's owner is set or a province is made: an owner index
 (`owner_index`) built before is then built again."""
+_RONIN_SETS = [0]
+"""Bumped whenever a province's ronin change: `holds_ronin` answers again."""
 
 
 def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
@@ -197,6 +199,8 @@ def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
         _OWNER_SETS[0] = current + 1
         for index in kept:
             index.sets = current + 1
+    elif name == "ronin" and old != value:
+        _RONIN_SETS[0] += 1
 
 
 class Prov(Model):
@@ -396,6 +400,26 @@ def owner_index(state: SamuraiState) -> OwnerIndex:
     found = OwnerIndex(source)
     _OWNER_INDEXES[:] = [found, *(index for index in _OWNER_INDEXES if index.source is not source)][:_KEPT_INDEXES]
     return found
+
+
+_RONIN_SEEN: list[Any] = [None, -1, -1, -1, False]
+"""`holds_ronin`'s last answer: the provinces dict, `_OWNER_SETS`, `_RONIN_SETS`, its length
+and whether any province held ronin."""
+
+
+def holds_ronin(state: SamuraiState) -> bool:
+    """Whether any province of ``state`` holds ronin (every AI decision's information state
+    asks, to hide other seats' ronin). The answer is kept for the last provinces dict asked
+    about while no province's ronin has changed and no province was made since (as with the
+    owner index, the rules never move one province object to another key)."""
+    provinces = state.provinces
+    seen = _RONIN_SEEN
+    owners, ronin = _OWNER_SETS[0], _RONIN_SETS[0]
+    if seen[0] is provinces and seen[1] == owners and seen[2] == ronin and seen[3] == len(provinces):
+        return bool(seen[4])
+    answer = any(province.ronin for province in provinces.values())
+    seen[:] = [provinces, owners, ronin, len(provinces), answer]
+    return answer
 
 
 class ArmyIndex:
