@@ -384,8 +384,10 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
         limits = content().units.limits.garrison
         for source, units in sorted(battle.gforce.items()):
             moving = no_units()
+            room = limits - garrison_size(prov.garrison)  # what the garrison holds and `moving` so far leave
             for kind in BEST_FIRST:
-                moving[kind] = min(units[kind], limits - garrison_size(prov.garrison) - garrison_size(moving))
+                moving[kind] = min(units[kind], room)
+                room -= moving[kind]
             staying = {kind: units[kind] - moving[kind] for kind in REGULAR}
             ronin = units.get("ronin", 0)
             add_force(state, battle.target, {**moving, "ronin": ronin if garrison_size(moving) else 0})
