@@ -384,8 +384,15 @@ class HeuristicPolicy:
         spots = muster.place_spots(state, prompt.seat, draft["todo"][0])
         if not spots:
             return {"act": "skip"}
-        pid, to = max(spots, key=lambda seat: (seat[1] == "army", frontier(state, prompt.seat, seat[0]),
-                                            -garrison_size(state.provinces[seat[0]].garrison), seat[0]))
+        fronts: dict[str, int] = {}  # a province with an army is a spot twice: its frontier counted once
+
+        def rank(spot: tuple[str, str]) -> tuple[bool, int, int, str]:
+            pid = spot[0]
+            front = fronts.get(pid)
+            if front is None:
+                front = fronts[pid] = frontier(state, prompt.seat, pid)
+            return spot[1] == "army", front, -garrison_size(state.provinces[pid].garrison), pid
+        pid, to = max(spots, key=rank)
         return {"act": "place", "province": pid, "to": to}
 
     def _ronin(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
