@@ -207,7 +207,9 @@ def garrison_strength(state: SamuraiState, pid: str) -> float:
 
 
 def frontier(state: SamuraiState, seat: int, pid: str) -> int:
-    return sum(1 for neighbour in content().adj[pid] if state.provinces[neighbour].owner != seat)
+    """How many neighbours of ``pid`` are not ``seat``'s (a placement weighs every spot by it)."""
+    provinces = state.provinces
+    return len([neighbour for neighbour in content().adj[pid] if provinces[neighbour].owner != seat])
 
 
 def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
@@ -267,12 +269,12 @@ def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tu
     best = None
     weakest, guesses = foes_seen(state, seat)
     known = _DECISION.strengths if _DECISION.state is state else {}
-    is_sea = content().is_sea
+    naval = content().naval
     for target in attack_targets(state, seat, source):
         need = known.get((seat, target))
         if need is None:
             need = known[(seat, target)] = enemy_strength(state, seat, target, guesses)
-        if is_sea(source, target):
+        if (source, target) in naval:
             need *= 1.5
         if need == 0:
             score = 10.0
@@ -382,8 +384,15 @@ class HeuristicPolicy:
         spots = muster.place_spots(state, prompt.seat, draft["todo"][0])
         if not spots:
             return {"act": "skip"}
-        pid, to = max(spots, key=lambda seat: (seat[1] == "army", frontier(state, prompt.seat, seat[0]),
-                                            -garrison_size(state.provinces[seat[0]].garrison), seat[0]))
+        fronts: dict[str, int] = {}  # a province with an army is a spot twice: its frontier counted once
+
+        def rank(spot: tuple[str, str]) -> tuple[bool, int, int, str]:
+            pid = spot[0]
+            front = fronts.get(pid)
+            if front is None:
+                front = fronts[pid] = frontier(state, prompt.seat, pid)
+            return spot[1] == "army", front, -garrison_size(state.provinces[pid].garrison), pid
+        pid, to = max(spots, key=rank)
         return {"act": "place", "province": pid, "to": to}
 
     def _ronin(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.clone import set_dict, set_extra, set_fields_set, set_private
+
 
 class Pick(BaseModel):
     """The answer to every `choose` prompt: `act` plus the fields that act needs."""
@@ -75,7 +77,6 @@ _PICK_TYPES: dict[str, type] = {name: str for name in Pick.model_fields} | {
 _PICK_NONE = dict.fromkeys(Pick.model_fields)
 _PICK_TO = frozenset(("garrison", "army"))
 _new_object = object.__new__
-_set_slot = object.__setattr__
 
 
 def plain_pick(choice: dict[str, Any]) -> Pick | None:
@@ -98,8 +99,8 @@ def plain_pick(choice: dict[str, Any]) -> Pick | None:
     if to is not None and to not in _PICK_TO:
         return None
     pick = _new_object(Pick)
-    _set_slot(pick, "__dict__", values)
-    _set_slot(pick, "__pydantic_fields_set__", set(choice))
-    _set_slot(pick, "__pydantic_extra__", None)
-    _set_slot(pick, "__pydantic_private__", None)
+    set_dict(pick, values)
+    set_fields_set(pick, set(choice))
+    set_extra(pick, None)
+    set_private(pick, None)
     return pick

@@ -155,9 +155,10 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
              f"{who(seat)} already took {province_name(target)} this turn (an army attacking again), "
              "so the attack declared there is called off.")
         return
-    battle = trusted(Battle, {"target": target, "attacker": seat, "defender": prov.owner, "naval": False, "army": None,
-                              "army_source": None, "gforce": {}, "fort_left": 0, "fort_value": 0, "rounds": 0,
-                              "fight_on": False, "chained": chained, "stage": "ranged", "pending": None})
+    defender = prov.owner
+    army_idx: int | None = None
+    army_source: str | None = None
+    gforce: dict[str, dict[str, int]] = {}
     naval = False
     for declaration in decls:
         if declaration.force == "army":
@@ -165,8 +166,8 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
             army = player_of(state, seat).armies[declaration.army]
             if not army.alive or army.assassinated or army.location != declaration.source:
                 continue
-            battle.army = army.idx
-            battle.army_source = declaration.source
+            army_idx = army.idx
+            army_source = declaration.source
             army.attacks_used += 1
             if army.ronin:
                 army.ronin_revealed = True
@@ -183,15 +184,19 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
             units = take_force(state, declaration.source, wanted)
             if garrison_size(units) == 0:
                 continue
-            battle.gforce[declaration.source] = units
+            gforce[declaration.source] = units
             naval = naval or content().is_sea(declaration.source, target)
-    if battle.army is None and not battle.gforce:
+    if army_idx is None and not gforce:
         emit(state, "log", events, "info", f"The attack on {province_name(target)} cannot go ahead.")
         return
-    battle.naval = naval
+    fort_left = fort_value = 0
     if prov.fort and (prov.owner is not None or prov.neutral):
         spec = content().units.fortifications["fortress" if prov.fort == 2 else "castle"]
-        battle.fort_left, battle.fort_value = spec.defenders, spec.defender_value
+        fort_left, fort_value = spec.defenders, spec.defender_value
+    battle = trusted(Battle, {"target": target, "attacker": seat, "defender": defender, "naval": naval,
+                              "army": army_idx, "army_source": army_source, "gforce": gforce,
+                              "fort_left": fort_left, "fort_value": fort_value, "rounds": 0, "fight_on": False,
+                              "chained": chained, "stage": "naval" if naval else "ranged", "pending": None})
     if prov.ronin:
         prov.ronin_revealed = True
     found = army_at(state, target)
@@ -207,7 +212,6 @@ def start_battle(state: SamuraiState, events: list[Event], rng: random.Random, s
     if side_size(defenders) == 0:
         finish_battle(state, events, "won")
         return
-    battle.stage = "naval" if naval else "ranged"
     run_rounds(state, events, rng)
 
 
@@ -281,19 +285,21 @@ def roll_step(state: SamuraiState, events: list[Event], battle: Battle, step: st
                  f"defender hits {dhits}.",
                  data={"step": step, "round": battle.rounds, "attack_dice": adice, "attack_hits": ahits,
                        "defence_dice": ddice, "defence_hits": dhits})
-    pending = trusted(PendingLosses, {"step": step, "hits": {"attack": dhits, "defence": ahits}, "owed": {},
-                                      "chosen": {}})
+    hits = {"attack": dhits, "defence": ahits}
+    owed: dict[str, int] = {}
+    chosen: dict[str, dict[str, int]] = {}
     if has_choice(attackers, dhits):
-        pending.owed["attack"] = battle.attacker
+        owed["attack"] = battle.attacker
     if battle.defender is not None and has_choice(defenders, ahits):
         order = player_of(state, battle.defender).losses_order
         if order:  # the defender's standing order answers for him: nobody waits
-            pending.chosen["defence"] = ordered_losses(defenders, ahits, order)
+            chosen["defence"] = ordered_losses(defenders, ahits, order)
         else:
-            pending.owed["defence"] = battle.defender
-    battle.pending = pending
-    if not pending.owed:
-        take_losses(state, events, (attackers, defenders))
+            owed["defence"] = battle.defender
+    if owed:
+        battle.pending = trusted(PendingLosses, {"step": step, "hits": hits, "owed": owed, "chosen": chosen})
+    else:  # nobody is asked: the step resolves now, as `take_losses` would resolve it pending
+        _resolve_losses(state, events, battle, hits, owed, chosen, (attackers, defenders))
 
 
 def take_losses(state: SamuraiState, events: list[Event], sides: Sides | None = None) -> None:
@@ -305,21 +311,28 @@ def take_losses(state: SamuraiState, events: list[Event], sides: Sides | None = 
     battle = war.battle
     pending = battle.pending
     assert pending is not None  # take_losses runs once every owed choice of the pending step is in
-    attackers, defenders = battle_sides(state, battle) if sides is None else sides
+    battle.pending = None
+    _resolve_losses(state, events, battle, pending.hits, pending.owed, pending.chosen,
+                    battle_sides(state, battle) if sides is None else sides)
+
+
+def _resolve_losses(state: SamuraiState, events: list[Event], battle: Battle, hits: dict[str, int],
+                    owed: dict[str, int], chosen: dict[str, dict[str, int]], sides: Sides) -> None:
+    """`take_losses` of a step whose hits, owed and chosen losses are given (the battle holds
+    no pending step by now); ``sides`` are taken over: the losses change them."""
+    attackers, defenders = sides
     lines = []
     for side, holders, seat in (("attack", attackers, battle.attacker),
                                 ("defence", defenders, battle.defender)):
-        hits = pending.hits[side]
-        if hits <= 0:
+        hit = hits[side]
+        if hit <= 0:
             continue
-        losses = pending.chosen.get(side) or default_losses(holders, hits)
-        apply_losses(holders, hits, losses)
+        losses = chosen.get(side) or default_losses(holders, hit)
+        apply_losses(holders, hit, losses)
         if seat is not None and any(losses.values()):
             lines.append(f"{who(seat)} loses {losses_text(losses)}")
-    battle.pending = None
-    chosen = sorted(set(pending.owed) | set(pending.chosen))
-    if lines and chosen:
-        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": chosen})
+    if lines and (owed or chosen):
+        emit(state, "log", events, "losses", "; ".join(lines) + ".", data={"chosen": sorted(set(owed) | set(chosen))})
     write_back(state, events, battle, attackers, defenders)
 
 
@@ -371,8 +384,10 @@ def finish_battle(state: SamuraiState, events: list[Event], outcome: str) -> Non
         limits = content().units.limits.garrison
         for source, units in sorted(battle.gforce.items()):
             moving = no_units()
+            room = limits - garrison_size(prov.garrison)  # what the garrison holds and `moving` so far leave
             for kind in BEST_FIRST:
-                moving[kind] = min(units[kind], limits - garrison_size(prov.garrison) - garrison_size(moving))
+                moving[kind] = min(units[kind], room)
+                room -= moving[kind]
             staying = {kind: units[kind] - moving[kind] for kind in REGULAR}
             ronin = units.get("ronin", 0)
             add_force(state, battle.target, {**moving, "ronin": ronin if garrison_size(moving) else 0})

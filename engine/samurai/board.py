@@ -4,7 +4,7 @@ what, unit counts in holders, event lines, option lists that fit one Discord sel
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.contract import Event, IllegalChoice, Option
 from engine.kit.events import emit
@@ -79,7 +79,10 @@ def army_province(army: Army) -> str:
 
 
 def army_regulars(army: Army) -> int:
-    return garrison_size(army.units)
+    """`garrison_size` of the army's units, spelled out (asked of every army many times a
+    choice)."""
+    get = army.units.get
+    return get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
 
 
 def army_at(state: SamuraiState, pid: str) -> tuple[int, Army] | None:
@@ -104,9 +107,10 @@ def regulars_in(state: SamuraiState, pid: str) -> int:
 
 def army_room(army: Army, kind: str) -> int:
     limits = content().units.limits
+    units = army.units
     if kind in SAMURAI:
-        return limits.army_samurai - sum(army.units[unit] for unit in SAMURAI)
-    return limits.army_ashigaru - sum(army.units[unit] for unit in ASHIGARU)
+        return limits.army_samurai - units["bowman"] - units["swordsman"]  # SAMURAI's two kinds
+    return limits.army_ashigaru - units["spearman"] - units["gunner"]  # ASHIGARU's
 
 
 def income(state: SamuraiState, seat: int) -> int:
@@ -135,16 +139,24 @@ def units_text(units: dict[str, int]) -> str:
 def paged(state: SamuraiState, seat: int, candidates: list[tuple[str, Option]],
           extras: list[Option]) -> list[Option]:
     """Fit a long province list into one select: group by region, then list one region."""
-    if len(candidates) + len(extras) <= MAX_OPTIONS:
-        return [entry for _, entry in candidates] + extras
+    return paged_lazily(state, seat, [pid for pid, _ in candidates], lambda index: candidates[index][1], extras)
+
+
+def paged_lazily(state: SamuraiState, seat: int, pids: list[str], option_at: Callable[[int], Option],
+                 extras: list[Option]) -> list[Option]:
+    """`paged` of the candidates ``pids`` (a province may stand twice), the option of the
+    ``index``-th built by ``option_at(index)`` only if it is listed: a long list shows
+    regions, not its options, and prompts are built once or more a choice."""
+    if len(pids) + len(extras) <= MAX_OPTIONS:
+        return [option_at(index) for index in range(len(pids))] + extras
     region_of = content().region_of
     region = state.nav.get(str(seat), "")
-    inside = [entry for pid, entry in candidates if region_of[pid] == region]
-    if region and inside:
+    inside = [option_at(index) for index, pid in enumerate(pids) if region_of[pid] == region] if region else []
+    if inside:
         back = opt("region:", "Back to all regions", {"act": "region", "region": ""})
         return (inside + [back] + extras)[:MAX_OPTIONS]
     members: dict[str, list[str]] = {}
-    for pid, _ in candidates:
+    for pid in pids:
         names = members.setdefault(region_of[pid], [])
         if province_name(pid) not in names:
             names.append(province_name(pid))

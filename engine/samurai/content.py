@@ -203,13 +203,15 @@ class Content:
         self.region_of = {p.id: p.region for p in self.map.provinces}
         self.order = {pid: n for n, pid in enumerate(self.map.ids)}
         self.names = {p.id: p.name for p in self.map.provinces}
+        self.naval = frozenset((a, b) for a, lanes in self.sea.items() for b in lanes if b not in self.land[a])
+        """The (from, to) pairs an attack crosses by sea (`is_sea`), for a caller asking of many."""
 
     def name(self, pid: str) -> str:
         return self.names[pid]
 
     def is_sea(self, a: str, b: str) -> bool:
         """An attack is naval when the two provinces share only a sea lane."""
-        return b in self.sea[a] and b not in self.land[a]
+        return (a, b) in self.naval
 
 
 @cache

@@ -21,24 +21,20 @@ information state leaves it out (less than the seat knows, never more).
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from typing import TypeVar
 
 from pydantic import BaseModel
 
-from engine.clone import clone
+from engine.clone import clone, set_dict, set_extra, set_fields_set, set_private
 from engine.information import deal_back, public_seed, shared, shuffled, sorted_pool
 from engine.samurai.board import army_room
-from engine.samurai.state import Player, SamuraiState, no_units
+from engine.samurai.state import Army, Player, SamuraiState, holds_ronin, no_units
 
 Model = TypeVar("Model", bound=BaseModel)
 
 
 def _others(state: SamuraiState, seat: int) -> list[Player]:
     return [player for player in state.players if player.seat != seat]
-
-
-_RONIN = attrgetter("ronin")
 
 
 def information(state: SamuraiState, seat: int) -> SamuraiState:
@@ -57,7 +53,7 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     dealt = iter(piles)
     players = [player if player.seat == seat else _behind_screen(player, next(dealt)) for player in players]
     provinces = state.provinces  # shared as it is unless a hidden ronin stands in another's province
-    if any(map(_RONIN, provinces.values())):
+    if holds_ronin(state):
         for prov in provinces.values():
             if prov.ronin and not prov.ronin_revealed and prov.owner != seat:
                 provinces = {pid: prov if prov.owner == seat or prov.ronin_revealed or not prov.ronin
@@ -83,17 +79,17 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
 
 def _with_values(model: Model, values: dict[str, object]) -> Model:
     """`shared` given the new object's whole field dict (the copy of ``model``'s with the
-    hidden values put in): information states make several thousand a match."""
+    hidden values put in): information states make several thousand a match. Samurai's
+    models forbid extra fields and have no private attributes, so those two slots hold None."""
     new = _new_object(model.__class__)
-    _set_slot(new, "__dict__", values)
-    _set_slot(new, "__pydantic_fields_set__", model.__pydantic_fields_set__.copy())
-    _set_slot(new, "__pydantic_extra__", model.__pydantic_extra__)
-    _set_slot(new, "__pydantic_private__", model.__pydantic_private__)
+    set_dict(new, values)
+    set_fields_set(new, model.__pydantic_fields_set__.copy())
+    set_extra(new, None)
+    set_private(new, None)
     return new
 
 
 _new_object = object.__new__
-_set_slot = object.__setattr__
 
 
 def _behind_screen(player: Player, hand: list[str]) -> Player:
@@ -110,23 +106,38 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
                 hidden = True
             elif kind not in tray:
                 tray[kind] = 0
-        if hidden or (army.ronin and not army.ronin_revealed):
-            values = army.__dict__.copy()
-            values["units"] = dict.fromkeys(units, 0)
-            if not army.ronin_revealed:
-                values["ronin"] = 0
-            armies.append(_with_values(army, values))
-        else:
-            armies.append(army)
-    values = player.__dict__.copy()
-    values["hand"] = hand
-    values["draft"] = {}
-    values["losses_order"] = []
-    values["levied"] = no_units()
-    values["ronin_hired"] = 0
-    values["tray"] = tray
-    values["armies"] = armies
-    return _with_values(player, values)
+        armies.append(_screened(army) if hidden or (army.ronin and not army.ronin_revealed) else army)
+    return _with_values(player, {**player.__dict__, "hand": hand, "draft": {}, "losses_order": [],
+                                 "levied": no_units(), "ronin_hired": 0, "tray": tray, "armies": armies})
+
+
+def _screened(army: Army) -> Army:
+    """The army as the table sees it behind its owner's screen: no units, its ronin 0 unless
+    shown. The one made for an army last time is given again while every field of the army
+    (and which are set) is what it was then: the rules change another seat's armies far less
+    often than the AIs decide, and a hidden army is never changed by its readers (an
+    information state is read, never changed; `determinize` copies it first)."""
+    values = army.__dict__
+    kept = _SCREENED.get(id(army))
+    if (kept is not None and kept[0] is army and kept[1] == values
+            and kept[2].__pydantic_fields_set__ == army.__pydantic_fields_set__):
+        return kept[2]
+    hidden = {**values, "units": dict.fromkeys(army.units, 0)}
+    if not army.ronin_revealed:
+        hidden["ronin"] = 0
+    screened = _with_values(army, hidden)
+    if len(_SCREENED) >= _SCREENED_KEPT:
+        _SCREENED.clear()
+    _SCREENED[id(army)] = (army, values.copy(), screened)
+    return screened
+
+
+_SCREENED: dict[int, tuple[Army, dict[str, object], Army]] = {}
+"""Per army (by id, the army itself kept so the id stays its own): its fields when its
+screened copy was made, and that copy."""
+_SCREENED_KEPT = 64
+"""At most this many armies kept (a match has 15 at the most; a driver playing many matches
+in turn starts afresh now and then)."""
 
 
 def determinize(info: SamuraiState, seat: int, rng: random.Random) -> SamuraiState:

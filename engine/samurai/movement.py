@@ -32,60 +32,46 @@ from engine.words import counted
 def army_moves(state: SamuraiState, seat: int, army: Army, claim: bool) -> dict[str, int]:
     """Destinations within the army's moves, through friendly provinces only; with `claim`
     (phase D) also unoccupied provinces at the end of the path. Value = distance."""
-    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
-        return {}
-    if garrison_size(state.provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
-        return {}
-    adj = content().adj
-    dist = {army.location: 0}
-    queue = deque([army.location])
-    out: dict[str, int] = {}
-    armies = army_spots(state)  # where `army_at` finds an army, in one pass
-    while queue:
-        current = queue.popleft()
-        if dist[current] >= army.moves_left:
-            continue
-        for neighbour in adj[current]:
-            if neighbour in dist:
-                continue
-            prov = state.provinces[neighbour]
-            if prov.owner == seat:
-                dist[neighbour] = dist[current] + 1
-                queue.append(neighbour)
-                if neighbour not in armies:
-                    out[neighbour] = dist[neighbour]
-            elif claim and prov.owner is None and not prov.neutral and neighbour not in out:
-                out[neighbour] = dist[current] + 1
-    return out
+    return dict(_army_walk(state, seat, army, claim))
 
 
 def has_army_move(state: SamuraiState, seat: int, army: Army, claim: bool) -> bool:
     """Whether `army_moves` has a destination, found without listing the rest."""
-    if not army.alive or army.assassinated or army.location is None or army.moves_left <= 0:
-        return False
+    return next(_army_walk(state, seat, army, claim), None) is not None
+
+
+def _army_walk(state: SamuraiState, seat: int, army: Army, claim: bool) -> Iterator[tuple[str, int]]:
+    """`army_moves`' destinations and their distances, each once, as a breadth-first walk
+    from the army finds them (a caller asking whether there is one stops at the first)."""
+    location = army.location
+    if not army.alive or army.assassinated or location is None or army.moves_left <= 0:
+        return
     provinces = state.provinces
-    if garrison_size(provinces[army.location].garrison) == 0 and army_regulars(army) == 0:
-        return False
+    if garrison_size(provinces[location].garrison) == 0 and army_regulars(army) == 0:
+        return
     adj = content().adj
-    dist = {army.location: 0}
-    queue = deque([army.location])
-    armies = army_spots(state)
+    moves = army.moves_left
+    dist = {location: 0}
+    queue = deque([location])
+    claimed: set[str] = set()
+    armies = army_spots(state)  # where `army_at` finds an army, in one pass
     while queue:
         current = queue.popleft()
-        if dist[current] >= army.moves_left:
+        here = dist[current]
+        if here >= moves:
             continue
         for neighbour in adj[current]:
             if neighbour in dist:
                 continue
             prov = provinces[neighbour]
             if prov.owner == seat:
-                if neighbour not in armies:
-                    return True
-                dist[neighbour] = dist[current] + 1
+                dist[neighbour] = here + 1
                 queue.append(neighbour)
-            elif claim and prov.owner is None and not prov.neutral:
-                return True
-    return False
+                if neighbour not in armies:
+                    yield neighbour, here + 1
+            elif claim and prov.owner is None and not prov.neutral and neighbour not in claimed:
+                claimed.add(neighbour)
+                yield neighbour, here + 1
 
 
 def leave_garrison(state: SamuraiState, army: Army) -> None:
@@ -174,7 +160,8 @@ def army_spots(state: SamuraiState) -> Container[str]:
 def garrison_movable(state: SamuraiState, pid: str, spots: Container[str] | None = None) -> int:
     """Garrison units that may leave ``pid``: all with an army there, else all but one
     (``spots``: `army_spots`, when the caller has it)."""
-    size = garrison_size(state.provinces[pid].garrison)
+    get = state.provinces[pid].garrison.get  # garrison_size, spelled out: asked of every province a menu lists
+    size = get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0)
     guarded = pid in spots if spots is not None else army_at(state, pid) is not None
     return size if guarded else size - 1
 
@@ -198,15 +185,15 @@ def garrison_targets(state: SamuraiState, seat: int, pid: str, spots: Container[
 
 
 def attack_targets(state: SamuraiState, seat: int, pid: str, spots: Container[str] | None = None) -> list[str]:
-    out = []
-    for neighbour in content().adj[pid]:
-        prov = state.provinces[neighbour]
-        if prov.owner == seat:
-            continue
-        if state.round == 1 and (neighbour in spots if spots is not None else army_at(state, neighbour) is not None):
-            continue
-        out.append(neighbour)
-    return out
+    """The neighbours of ``pid`` not ``seat``'s own (in round 1 nor any with an army in it).
+    Asked of every source of every war menu and heuristic decision."""
+    provinces = state.provinces
+    targets = [neighbour for neighbour in content().adj[pid] if provinces[neighbour].owner != seat]
+    if state.round != 1:
+        return targets
+    if spots is None:
+        spots = army_spots(state)
+    return [neighbour for neighbour in targets if neighbour not in spots]
 
 
 def garrison_attackers(state: SamuraiState, pid: str) -> int:

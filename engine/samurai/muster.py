@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.contract import Event, IllegalChoice, NumberField, Prompt
+from engine.contract import Event, IllegalChoice, NumberField, Option, Prompt
 from engine.kit.events import emit
 from engine.kit.prompting import opt
 from engine.samurai import losses_order
@@ -41,6 +41,7 @@ from engine.samurai.board import (
     locked_plan,
     owned,
     paged,
+    paged_lazily,
     player_of,
     province_name,
     region_hint,
@@ -48,7 +49,7 @@ from engine.samurai.board import (
     who,
 )
 from engine.samurai.content import content
-from engine.samurai.state import Army, SamuraiState, no_units
+from engine.samurai.state import Army, SamuraiState, no_units, owner_index
 
 LEVY_KINDS = ("spearman", "gunner", "swordsman", "bowman")
 
@@ -170,13 +171,25 @@ def start_placing(state: SamuraiState, seat: int, levied: dict[str, int]) -> Non
 
 
 def place_spots(state: SamuraiState, seat: int, kind: str) -> list[tuple[str, str]]:
-    """Where a levied unit may go: one new unit per province, garrison or the army there."""
+    """Where a levied unit may go: one new unit per province, garrison or the army there
+    (`_spots_in` of every province the seat owns, spelled out: a placement's prompt and the
+    heuristic each list some twenty provinces)."""
     draft = player_of(state, seat).draft
     used = {placement[1] for placement in draft.get("placed", [])}
     armies = armies_by_spot(state)
     limit = content().units.limits.garrison
-    return [spot for pid in owned(state, seat) if pid not in used
-            for spot in _spots_in(state, seat, kind, pid, armies.get(pid), limit)]
+    provinces = state.provinces
+    spots = []
+    for pid in owner_index(state).owned.get(seat, ()):
+        if pid in used:
+            continue
+        get = provinces[pid].garrison.get
+        if get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0) < limit:
+            spots.append((pid, "garrison"))
+        army = armies.get(pid)
+        if army and army[0] == seat and army_room(army[1], kind) > 0:
+            spots.append((pid, "army"))
+    return spots
 
 
 def _spots_in(state: SamuraiState, seat: int, kind: str, pid: str, army: tuple[int, Army] | None,
@@ -202,20 +215,22 @@ def place_prompt(state: SamuraiState, seat: int) -> Prompt:
         return Prompt(seat=seat, kind="place", text="All levied units placed (sealed until everyone is done).",
                       answer=Pick, options=options, secret=True, answered=True, default=keep.choice)
     kind = todo[0]
-    candidates = []
-    for pid, to in place_spots(state, seat, kind):
-        size = garrison_size(state.provinces[pid].garrison)
-        label = f"{province_name(pid)}: garrison ({size}/5)" if to == "garrison" else f"{province_name(pid)}: army card"
-        candidates.append((pid,
-                           opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})))
+    spots = place_spots(state, seat, kind)
+
+    def option_at(index: int) -> Option:
+        pid, to = spots[index]
+        label = (f"{province_name(pid)}: garrison ({garrison_size(state.provinces[pid].garrison)}/5)"
+                 if to == "garrison" else f"{province_name(pid)}: army card")
+        return opt(f"place:{pid}:{to}", label, {"act": "place", "province": pid, "to": to})
+
     skip = opt("skip", f"Leave this {kind} in the tray (its koku is lost)", {"act": "skip"})
     back = []
     if draft.get("placed"):
         back = [undo]
     elif "levy" in draft:
         back = [opt("undo", "Change the levy", {"act": "undo"})]
-    options = paged(state, seat, candidates, back + [skip])
-    default = candidates[0][1].choice if candidates else skip.choice
+    options = paged_lazily(state, seat, [pid for pid, _ in spots], option_at, back + [skip])
+    default = {"act": "place", "province": spots[0][0], "to": spots[0][1]} if spots else skip.choice
     return Prompt(seat=seat, kind="place", text=f"Place your levied {kind} ({len(todo)} left to place).{region_hint(state, seat, options)}",
                   answer=Pick, options=options, secret=True, default=default)
 

@@ -7,6 +7,7 @@ here like everything else; only views.py decides who may see them.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -20,29 +21,50 @@ Stage = Literal["naval", "ranged", "melee", "decide"]
 """A battle's next combat step ("decide": a round is over, the attacker may call off)."""
 
 
-def _set_field(model: BaseModel, name: str, value: object) -> None:
-    """Setting a field as pydantic does for these models (no assignment validation, not
-    frozen: store it and mark it set), without pydantic's per-call dispatch; the rules set
-    fields several times a choice. Anything else goes through pydantic."""
-    names = _FIELD_NAMES.get(type(model))
-    if names is None:
-        names = _FIELD_NAMES[type(model)] = frozenset(type(model).model_fields)
-    if name in names:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-    else:
-        BaseModel.__setattr__(model, name, value)
+def _field_setter(cls: type[BaseModel]) -> Callable[[BaseModel, str, object], None]:
+    """The ``__setattr__`` of a Samurai model class: a field is set as pydantic sets it for these
+    models (no assignment validation, not frozen: store it and mark it set), without pydantic's
+    per-call dispatch; the rules set fields several times a choice. A field that places armies
+    (`_PLACING`: an army's place or life, a player's armies, the state's players) also makes the
+    army indexes stale. Anything else goes through pydantic. The field names are read once per
+    class (``__pydantic_fields__`` goes through pydantic's metaclass and costs more than a set).
+
+    This is the class's own ``__setattr__``, so the kit's `engine.kit.events.set_field` cannot
+    serve: it hands a class with its own ``__setattr__`` back to that ``__setattr__``."""
+    fields = frozenset(cls.model_fields)
+    placing = _PLACING.get(cls.__name__, frozenset())
+    moves = _ARMY_MOVES
+
+    def set_field(model: BaseModel, name: str, value: object) -> None:
+        if name in fields:
+            model.__dict__[name] = value
+            model.__pydantic_fields_set__.add(name)
+            if name in placing:
+                moves[0] += 1
+        else:
+            BaseModel.__setattr__(model, name, value)
+
+    return set_field
 
 
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
-"""Each model class's field names, read once (reading ``__pydantic_fields__`` off a model
-class goes through pydantic's metaclass and costs more than the whole set)."""
+_PLACING = {"Army": frozenset(("location", "alive")), "Player": frozenset(("armies",)),
+            "SamuraiState": frozenset(("players",))}
+"""Per model class, the fields whose new value may change where armies stand."""
+_ARMY_MOVES = [0]
+"""Bumped whenever an army's place or life is set, an army or a player is made or a player's
+armies are set: an army index (`army_index`) built before is then built again."""
 
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    __setattr__ = _set_field
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Each model class sets its fields through its own `_field_setter`, unless it declares
+        a setter of its own (a province keeps the owner indexes)."""
+        super().__pydantic_init_subclass__(**kwargs)
+        if "__setattr__" not in cls.__dict__:
+            cls.__setattr__ = _field_setter(cls)  # type: ignore[method-assign, assignment]
 
 
 EDITION_1_KEYS = frozenset({"mode", "round_limit", "levy_costs", "provinces_to_win", "setup", "steps"})
@@ -108,48 +130,7 @@ class Plan(Model):
         return self.swords + self.build + self.levy + self.ronin + self.ninja
 
 
-_ARMY_MOVES = [0]
-"""Bumped whenever an army's place or life is set, an army or a player is made or a player's
-armies are set: an army index (`army_index`) built before is then built again."""
-
-
-def _set_army_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field`, and a new place or life of an army makes the army indexes stale."""
-    if name in _ARMY_FIELDS:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name == "location" or name == "alive":
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
-def _set_player_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field`, and a player's new armies make the army indexes stale."""
-    if name in _PLAYER_FIELDS:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name == "armies":
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
-def _set_state_field(model: BaseModel, name: str, value: object) -> None:
-    """`_set_field` (the kit sets the state's log and step on every choice), and new players
-    make the army indexes stale."""
-    if name in _STATE_FIELDS:
-        model.__dict__[name] = value
-        model.__pydantic_fields_set__.add(name)
-        if name == "players":
-            _ARMY_MOVES[0] += 1
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
 class Army(Model):
-    __setattr__ = _set_army_field
-
     def model_post_init(self, context: Any, /) -> None:
         """An army made anew may change where armies stand."""
         _ARMY_MOVES[0] += 1
@@ -168,8 +149,6 @@ class Army(Model):
 
 
 class Player(Model):
-    __setattr__ = _set_player_field
-
     def model_post_init(self, context: Any, /) -> None:
         """A player made anew may change where armies stand."""
         _ARMY_MOVES[0] += 1
@@ -194,13 +173,13 @@ class Player(Model):
     casualties.LOSS_KINDS once); empty: he is asked in each battle."""
 
 
-_ARMY_FIELDS = frozenset(Army.model_fields)
-_PLAYER_FIELDS = frozenset(Player.model_fields)
 
 
 _OWNER_SETS = [0]
 """Bumped whenever a province's owner is set or a province is made: an owner index
 (`owner_index`) built before is then built again."""
+_RONIN_SETS = [0]
+"""Bumped whenever a province's ronin change: `holds_ronin` answers again."""
 
 
 def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
@@ -220,6 +199,8 @@ def _set_prov_field(model: BaseModel, name: str, value: object) -> None:
         _OWNER_SETS[0] = current + 1
         for index in kept:
             index.sets = current + 1
+    elif name == "ronin" and old != value:
+        _RONIN_SETS[0] += 1
 
 
 class Prov(Model):
@@ -321,7 +302,6 @@ class War(Model):
 
 
 class SamuraiState(State):
-    __setattr__ = _set_state_field
 
     options: SamuraiOptions = Field(default_factory=SamuraiOptions)
     seats: int = 3
@@ -355,7 +335,7 @@ class SamuraiState(State):
     """The latest public event lines (for the view header)."""
 
 
-_STATE_FIELDS = frozenset(SamuraiState.model_fields)
+SamuraiState.__setattr__ = _field_setter(SamuraiState)  # type: ignore[method-assign, assignment]
 
 
 class OwnerIndex:
@@ -420,6 +400,26 @@ def owner_index(state: SamuraiState) -> OwnerIndex:
     found = OwnerIndex(source)
     _OWNER_INDEXES[:] = [found, *(index for index in _OWNER_INDEXES if index.source is not source)][:_KEPT_INDEXES]
     return found
+
+
+_RONIN_SEEN: list[Any] = [None, -1, -1, -1, False]
+"""`holds_ronin`'s last answer: the provinces dict, `_OWNER_SETS`, `_RONIN_SETS`, its length
+and whether any province held ronin."""
+
+
+def holds_ronin(state: SamuraiState) -> bool:
+    """Whether any province of ``state`` holds ronin (every AI decision's information state
+    asks, to hide other seats' ronin). The answer is kept for the last provinces dict asked
+    about while no province's ronin has changed and no province was made since (as with the
+    owner index, the rules never move one province object to another key)."""
+    provinces = state.provinces
+    seen = _RONIN_SEEN
+    owners, ronin = _OWNER_SETS[0], _RONIN_SETS[0]
+    if seen[0] is provinces and seen[1] == owners and seen[2] == ronin and seen[3] == len(provinces):
+        return bool(seen[4])
+    answer = any(province.ronin for province in provinces.values())
+    seen[:] = [provinces, owners, ronin, len(provinces), answer]
+    return answer
 
 
 class ArmyIndex:

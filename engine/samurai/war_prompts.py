@@ -8,7 +8,7 @@ from engine.contract import Option, Prompt
 from engine.kit.prompting import opt
 from engine.samurai.answers import Pick
 from engine.samurai.battle import battle_sides
-from engine.samurai.board import MAX_OPTIONS, army_province, paged, player_of, province_name
+from engine.samurai.board import MAX_OPTIONS, army_province, paged, paged_lazily, player_of, province_name
 from engine.samurai.combat import side_size
 from engine.samurai.garrison_forces import force_prompt, force_size_text, gather_prompt
 from engine.samurai.movement import (
@@ -205,18 +205,23 @@ def move_menu(state: SamuraiState, seat: int) -> Prompt:
 def declare_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
     done = done_option()
     extras: list[Option] = []
-    candidates = []
+    garrisons = []
     for source, force, idx in declare_sources(state, seat):
         if force == "army" and idx is not None:
             extras.append(opt(f"army:{idx}", f"Attack with army {idx + 1} from {province_name(source)}",
                               {"act": "source", "province": source, "army": idx}))
         else:
-            label = f"Attack with the garrison of {province_name(source)} ({force_size_text(state, source)})"
-            candidates.append((source,
-                               opt(f"garrison:{source}", label, {"act": "source", "province": source})))
+            garrisons.append(source)
+
+    def garrison_option(index: int) -> Option:
+        source = garrisons[index]
+        return opt(f"garrison:{source}",
+                   f"Attack with the garrison of {province_name(source)} ({force_size_text(state, source)})",
+                   {"act": "source", "province": source})
+
     declared = "; ".join(f"{province_name(declaration.source)}→{province_name(declaration.target)}"
                          for declaration in war.declarations)
-    options = paged(state, seat, candidates, extras + own_turn_option(state, seat) + [done])
+    options = paged_lazily(state, seat, garrisons, garrison_option, extras + own_turn_option(state, seat) + [done])
     text = "Wage War B: declare attacks (one per army or garrison)." + (f" Declared: {declared}." if declared else "")
     return Prompt(seat=seat, kind="war_declare", text=text, answer=Pick, options=options, default=done.choice)
 
@@ -230,9 +235,10 @@ def final_menu(state: SamuraiState, war: War, seat: int) -> Prompt:
         if army.alive and gather_count(state, army):
             extras.append(gather_option(state, army))
     extras += own_turn_option(state, seat)
-    candidates = [(pid, opt(f"garrison:{pid}", f"Move the garrison of {province_name(pid)}",
-                            {"act": "garrison", "province": pid}))
-                  for pid in garrison_sources(state, seat)]
-    options = paged(state, seat, candidates, extras + [done])
+    sources = garrison_sources(state, seat)
+    options = paged_lazily(state, seat, sources,
+                           lambda index: opt(f"garrison:{sources[index]}",
+                                             f"Move the garrison of {province_name(sources[index])}",
+                                             {"act": "garrison", "province": sources[index]}), extras + [done])
     return Prompt(seat=seat, kind="war_final", text="Wage War D: move armies first, then garrisons one step; "
                   "you may claim unoccupied provinces.", answer=Pick, options=options, default=done.choice)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import engine
+from bot.simulate import simulate
 from engine.kit import Flow
 from engine.kit import flow as kit_flow
 from engine.samurai.phases import PHASES
@@ -34,6 +36,38 @@ def advance_to(st: SamuraiState, phase: str, limit: int = 3000) -> SamuraiState:
             return st
         st = step_default(st)
     raise AssertionError(f"never reached {phase}, stuck in {st.phase}")
+
+
+def heuristic_match_after(choices: int) -> SamuraiState:
+    """Seed 1's heuristic 3-seat match (two rounds) after its first ``choices`` choices,
+    replayed through ``submit``: a state of a real match for a test to change by hand."""
+    played = simulate("samurai", 3, 1, "heuristic", options={"round_limit": 2})
+    state = G.setup(3, engine.parse_options(G, {"round_limit": 2}), 1)
+    for seat, choice in played["log"][:choices]:
+        state = G.submit(state, seat, choice).state
+    assert isinstance(state, SamuraiState)
+    return state
+
+
+def checked_match(seats: int, seed: int, policy: str, mode: str, check: Callable[[SamuraiState], int],
+                  layout: Callable[[SamuraiState], object]) -> tuple[int, int]:
+    """Play a three-round match calling ``check`` on the state after every step: the sum of
+    what ``check`` returned, and how many steps changed ``layout`` (the test's proof that the
+    thing it checks did move during the match)."""
+    seen = 0
+    changed = 0
+    last: object = None
+
+    def on_step(state: object, _events: object) -> None:
+        nonlocal seen, changed, last
+        assert isinstance(state, SamuraiState)
+        seen += check(state)
+        now = layout(state)
+        changed += now != last
+        last = now
+
+    simulate("samurai", seats, seed, policy, options={"mode": mode, "round_limit": 3}, on_step=on_step)
+    return seen, changed
 
 
 def submit(st: SamuraiState, seat: int, choice: dict[str, Any]) -> SamuraiState:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.simulate import simulate
 from engine.clone import clone
 from engine.samurai import board
 from engine.samurai.movement import army_spots
 from engine.samurai.state import Army, Player, SamuraiState
+from tests.engine.samurai.helpers import checked_match, heuristic_match_after
 
 
 def scanned(state: SamuraiState) -> dict[str, tuple[int, Army]]:
@@ -42,35 +42,24 @@ def assert_like_a_scan(state: SamuraiState) -> int:
                          [(4, 2, "heuristic", "base"), (3, 5, "random", "quickstart"), (4, 1, "heuristic", "lwtv")])
 def test_the_index_is_what_a_scan_of_every_army_says(seats: int, seed: int, policy: str, mode: str) -> None:
     game = engine.get("samurai")
-    seen = 0
-    moves = 0
-    last: dict[str, int] = {}
 
-    def on_step(state: object, _events: object) -> None:
-        nonlocal seen, moves, last
-        assert isinstance(state, SamuraiState)
-        seen += assert_like_a_scan(state)
+    def check(state: SamuraiState) -> int:
+        seen = assert_like_a_scan(state)
         if state.step % 7 == 0:
             for seat in range(state.seats):
                 information = game.information(state, seat)
                 assert isinstance(information, SamuraiState)
                 assert_like_a_scan(information)
                 assert_like_a_scan(state)
-        now = {pid: seat for pid, (seat, _) in scanned(state).items()}
-        moves += now != last
-        last = now
+        return seen
 
-    simulate("samurai", seats, seed, policy, options={"mode": mode, "round_limit": 3}, on_step=on_step)
+    seen, moves = checked_match(seats, seed, policy, mode, check,
+                                lambda state: {pid: seat for pid, (seat, _) in scanned(state).items()})
     assert seen > 1000 and moves > 20
 
 
 def test_an_army_changed_by_hand_is_found_where_it_stands() -> None:
-    game = engine.get("samurai")
-    played = simulate("samurai", 3, 1, "heuristic", options={"round_limit": 2})
-    state = game.setup(3, engine.parse_options(game, {"round_limit": 2}), 1)
-    for seat, choice in played["log"][:150]:
-        state = game.submit(state, seat, choice).state
-    assert isinstance(state, SamuraiState)
+    state = heuristic_match_after(150)
     assert_like_a_scan(state)
     army = next(army for army in state.players[0].armies if army.alive and army.location)
     here = army.location

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 import engine
-from bot.simulate import simulate
 from engine.clone import clone
 from engine.samurai import board
 from engine.samurai.state import Prov, SamuraiState
+from tests.engine.samurai.helpers import checked_match, heuristic_match_after
 
 
 def scanned(state: SamuraiState, seat: int | None) -> list[str]:
@@ -35,29 +35,13 @@ def assert_like_a_scan(state: SamuraiState) -> int:
 @pytest.mark.parametrize(("seats", "seed", "policy", "mode"),
                          [(3, 2, "heuristic", "base"), (4, 5, "random", "base"), (4, 1, "heuristic", "lwtv")])
 def test_the_index_is_what_a_scan_of_every_province_says(seats: int, seed: int, policy: str, mode: str) -> None:
-    seen = 0
-    owners_changed = 0
-    last: list[list[str]] = []
-
-    def on_step(state: object, _events: object) -> None:
-        nonlocal seen, owners_changed, last
-        assert isinstance(state, SamuraiState)
-        seen += assert_like_a_scan(state)
-        now = [scanned(state, seat) for seat in range(state.seats)]
-        owners_changed += now != last
-        last = now
-
-    simulate("samurai", seats, seed, policy, options={"mode": mode, "round_limit": 3}, on_step=on_step)
+    seen, owners_changed = checked_match(seats, seed, policy, mode, assert_like_a_scan,
+                                         lambda state: [scanned(state, seat) for seat in range(state.seats)])
     assert seen > 1000 and owners_changed > 20
 
 
 def test_a_province_changed_by_hand_is_found_under_its_new_owner() -> None:
-    game = engine.get("samurai")
-    played = simulate("samurai", 3, 1, "heuristic", options={"round_limit": 2})
-    state = game.setup(3, engine.parse_options(game, {"round_limit": 2}), 1)
-    for seat, choice in played["log"][:120]:
-        state = game.submit(state, seat, choice).state
-    assert isinstance(state, SamuraiState)
+    state = heuristic_match_after(120)
     assert_like_a_scan(state)
     pid, province = next((pid, province) for pid, province in state.provinces.items() if province.owner == 0)
     province.owner = 1

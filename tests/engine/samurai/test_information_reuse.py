@@ -1,0 +1,78 @@
+"""An information state reuses what it built before (an army's screened copy while the army is
+unchanged, whether any province holds ronin while no ronin moved): at every step of real
+matches, for every seat, it is the very state one built from nothing says, and the reuse does
+happen (else the test would prove nothing)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.simulate import simulate
+from engine.samurai import information
+from engine.samurai import state as samurai_state
+from engine.samurai.state import Army, Prov, SamuraiState
+from tests.engine.samurai.helpers import heuristic_match_after
+
+
+def fresh_information(state: SamuraiState, seat: int) -> SamuraiState:
+    """``information`` with nothing kept from before."""
+    information._SCREENED.clear()
+    samurai_state._RONIN_SEEN[0] = None
+    return information.information(state, seat)
+
+
+def fields_set(view: SamuraiState) -> list[object]:
+    return [sorted(model.model_fields_set) for model in
+            [view, *view.players, *(army for player in view.players for army in player.armies)]]
+
+
+@pytest.mark.parametrize(("seats", "seed", "mode"), [(4, 3, "base"), (4, 1, "lwtv"), (3, 2, "quickstart")])
+def test_a_reused_information_state_is_the_one_built_afresh(seats: int, seed: int, mode: str) -> None:
+    reused = 0
+    last: dict[int, set[int]] = {}
+
+    def on_step(state: object, _events: object) -> None:
+        nonlocal reused
+        assert isinstance(state, SamuraiState)
+        for seat in range(state.seats):
+            kept = information.information(state, seat)
+            screened = {id(army) for player in kept.players if player.seat != seat
+                        for army, original in zip(player.armies, state.players[player.seat].armies, strict=True)
+                        if army is not original}
+            reused += len(screened & last.get(seat, set()))
+            last[seat] = screened
+            fresh = fresh_information(state, seat)
+            assert kept.model_dump_json() == fresh.model_dump_json(), (state.step, seat)
+            assert fields_set(kept) == fields_set(fresh), (state.step, seat)
+            information.information(state, seat)  # kept again for the next step
+
+    simulate("samurai", seats, seed, "heuristic", options={"mode": mode, "round_limit": 3}, on_step=on_step)
+    assert reused > 100
+
+
+def test_an_army_or_ronin_changed_by_hand_is_hidden_anew() -> None:
+    state = heuristic_match_after(150)
+    army = next(army for army in state.players[1].armies if army.alive and army.location)
+    before = information.information(state, 0)
+    assert information.information(state, 0).players[1].armies[army.idx] is before.players[1].armies[army.idx]
+    army.moves_left += 3
+    army.ronin = 2
+    after = information.information(state, 0)
+    assert after.players[1].armies[army.idx].moves_left == army.moves_left
+    assert after.players[1].armies[army.idx].ronin == 0
+    army.ronin_revealed = True
+    assert information.information(state, 0).players[1].armies[army.idx].ronin == 2
+    state.players[1].armies[army.idx] = Army(idx=army.idx, location=army.location, ronin=1)
+    assert information.information(state, 0).players[1].armies[army.idx].ronin == 0
+    pid = next(pid for pid, province in state.provinces.items() if province.owner == 1)
+    for province in state.provinces.values():
+        province.ronin = 0
+    assert not samurai_state.holds_ronin(state)
+    assert information.information(state, 0).provinces is state.provinces
+    state.provinces[pid].ronin = 3
+    assert samurai_state.holds_ronin(state)
+    assert information.information(state, 0).provinces[pid].ronin == 0
+    state.provinces[pid] = Prov(owner=1)
+    assert not samurai_state.holds_ronin(state)
+    state.provinces[pid] = Prov(owner=1, ronin=1)
+    assert samurai_state.holds_ronin(state)
