@@ -28,17 +28,20 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlalchemy.util.concurrency import await_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
+from db.lean import WAIT_SECONDS, LeanTransactions, busy_after
+from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
-from db.prepared import begun, insert_rows, prepared, run
+from db.prepared import Reader, begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
 from db.sqlite_connection import TRIP, OnceStopped, adapted, connect_once_stopped, run_statement
@@ -85,31 +88,11 @@ class VersionConflict(Exception):
     """Another writer changed the match between our read and our write; retry."""
 
 
-class StoreBusy(Exception):
-    """The database did not give a connection (or, on SQLite, the one write turn) within the
-    store's ``wait_seconds``: nothing was read or written; the caller may try again later."""
-
-
-WAIT_SECONDS = 10.0
-"""How long a transaction waits for its connection or its write turn before ``StoreBusy``: an
-overloaded bot tells a player so in seconds instead of leaving them at "thinking" for half a minute."""
-
-
 IDLE_IN_TRANSACTION_MS = 10_000
 """PostgreSQL ends a transaction left idle this long (milliseconds): see Store.open."""
 
 
-@asynccontextmanager
-async def _busy_after(seconds: float) -> AsyncIterator[None]:
-    """A pool that gave no connection within ``seconds`` (SQLAlchemy's pool timeout) becomes
-    StoreBusy. The connection is taken at the session's first statement, so nothing was done yet."""
-    try:
-        yield
-    except sa.exc.TimeoutError as exc:
-        raise StoreBusy(f"no database connection within {seconds:g} s") from exc
-
-
-class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
+class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,
@@ -127,6 +110,9 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         rather than each holding a pooled connection in SQLite's busy wait, whose growing sleeps
         (up to 100 ms a try) stretched a burst of 50 submits to seconds. None: no queue (the
         database alone serialises, as on PostgreSQL, where writers of different matches run at once)."""
+        self._kept_writer: AsyncConnection | None = None
+        self._kept_readers: list[AsyncConnection] = []
+        """Connections kept checked out for the transactions without a session (db/lean.py)."""
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, class_=AsyncSession, expire_on_commit=False)
 
@@ -160,6 +146,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         return store
 
     async def close(self) -> None:
+        await self.close_kept()
         await self.engine.dispose()
         if self.read_engine is not self.engine:
             await self.read_engine.dispose()
@@ -190,7 +177,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
         """A read-only session (on SQLite, a deferred transaction that does not block writers)."""
-        async with self.read_sessions() as session, _busy_after(self.wait_seconds):
+        async with self.read_sessions() as session, busy_after(self.wait_seconds):
             yield session
 
     @asynccontextmanager
@@ -198,16 +185,12 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         """One write transaction: commit on success, roll back on any error (on SQLite, in the
         process's one queue of writers, see `writer`)."""
         if self.writer is None:
-            async with _busy_after(self.wait_seconds), self.sessions() as session, session.begin():
+            async with busy_after(self.wait_seconds), self.sessions() as session, session.begin():
                 yield session
             return
+        await self._write_turn()
         try:
-            async with asyncio.timeout(self.wait_seconds):
-                await self.writer.acquire()
-        except TimeoutError:
-            raise StoreBusy(f"no write turn within {self.wait_seconds:g} s") from None
-        try:
-            async with _busy_after(self.wait_seconds), self.sessions() as session, session.begin():
+            async with busy_after(self.wait_seconds), self.sessions() as session, session.begin():
                 yield session
         finally:
             self.writer.release()
@@ -229,7 +212,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         return await self._match_rows(session, match_id, interaction_id)
 
     async def match_rows(
-        self, session: AsyncSession, match_id: int
+        self, session: Reader, match_id: int
     ) -> tuple[Match, list[Seat], Deadline | None] | None:
         """The match with its seats (in seat order) and its deadline, as committed, in one
         statement: the read beside `lock_match_rows` (no lock), for a seat's turn and the
@@ -238,7 +221,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         return None if rows is None else rows[:3]
 
     async def _match_rows(
-        self, session: AsyncSession, match_id: int, interaction_id: str | None
+        self, session: Reader, match_id: int, interaction_id: str | None
     ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
@@ -481,12 +464,16 @@ def _match_rows() -> sa.Select[Any]:
     )
 
 
-def _attached(session: AsyncSession, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
+def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
     """The session's row of ``model`` holding these column values as committed, made as the ORM's
-    loading makes one (no validation: the values come from the database; the row enters the
+    loading makes one (outside any session when read on a connection, db/lean.py) (no validation: the values come from the database; the row enters the
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
     mapper = sa.inspect(model)
+    if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
+        row = mapper.class_manager.new_instance()
+        row.__dict__.update(zip(keys, values, strict=True))
+        return row
     key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
     sync_session = session.sync_session
     existing = sync_session.identity_map.get(key)
