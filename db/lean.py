@@ -66,13 +66,25 @@ def _raw(sync: Connection) -> OnceStopped:
 
 
 def _usable(held: AsyncConnection) -> bool:
-    """Whether a kept connection can serve another transaction (not closed, not told to stop,
-    not left inside a transaction by a caller cancelled mid-trip)."""
+    """Whether a kept connection can serve another transaction: not closed, not told to stop,
+    and clean (no transaction left open, in SQLAlchemy's eyes or SQLite's, and no trip under
+    way: what a caller cancelled mid-trip, or a failed COMMIT, may leave)."""
     sync = held.sync_connection
-    if sync is None or sync.closed or sync.invalidated:
+    if sync is None or sync.closed or sync.invalidated or sync.in_transaction():
         return False
     raw = _raw(sync)
-    return raw._connection is not None and not raw._stop_sent
+    return (raw._connection is not None and not raw._stop_sent and not raw._in_transaction
+            and raw._sent == raw._finished)
+
+
+async def _discard(held: AsyncConnection) -> None:
+    """Stop a kept connection that is not clean (closing it rolls back what it holds, after the
+    trip under way, if any) and give its place in the pool back."""
+    sync = held.sync_connection
+    if sync is not None and not sync.closed:
+        _raw(sync).stop()
+        with contextlib.suppress(Exception):
+            await asyncio.shield(held.invalidate())
 
 
 async def _send(sync: Connection, sql: str) -> None:
@@ -134,11 +146,7 @@ class LeanTransactions:
             return
         await self._write_turn()
         try:
-            held = self._kept_writer
-            if held is None or not _usable(held):
-                self._kept_writer = None
-                held = self._kept_writer = await self._checkout(self.engine)
-            sync = held.sync_connection
+            sync = (await self.kept_writer()).sync_connection
             assert sync is not None
             await _send(sync, "BEGIN IMMEDIATE")
             try:
@@ -147,21 +155,32 @@ class LeanTransactions:
                 await _end(sync, "rollback")
                 raise
             await _end(sync, "commit")
-        except BaseException:
-            self._forget_writer_if_open()
-            raise
+        finally:
+            await self.after_write()
+
+    async def kept_writer(self) -> AsyncConnection:
+        """The writer's connection, kept checked out between transactions (the caller holds the
+        write turn): a fresh one when the kept one is not clean (see ``_usable``)."""
+        held = self._kept_writer
+        if held is not None and _usable(held):
+            return held
+        self._kept_writer = None
+        if held is not None:
+            await _discard(held)
+        held = self._kept_writer = await self._checkout(self.engine)
+        return held
+
+    async def after_write(self) -> None:
+        """End the write turn; a kept writer left unclean (a COMMIT cancelled or failed mid-trip)
+        is stopped now, not at the next write: it may hold the database's write lock."""
+        assert self.writer is not None
+        held = self._kept_writer
+        try:
+            if held is not None and not _usable(held):
+                self._kept_writer = None
+                await _discard(held)
         finally:
             self.writer.release()
-
-    def _forget_writer_if_open(self) -> None:
-        """A commit cancelled or failed mid-trip may leave the kept writer inside its transaction:
-        the next one takes a fresh connection, and this one is stopped (closing rolls back)."""
-        held = self._kept_writer
-        if held is not None and held.sync_connection is not None and _usable(held):
-            raw = _raw(held.sync_connection)
-            if raw._in_transaction or raw._sent != raw._finished:
-                self._kept_writer = None
-                raw.stop()
 
     @asynccontextmanager
     async def lean_read(self) -> AsyncIterator[Connection]:
@@ -172,14 +191,14 @@ class LeanTransactions:
                 assert held.sync_connection is not None
                 yield held.sync_connection
             return
-        held = await self._reader()
+        held = await self.kept_reader()
         sync = held.sync_connection
         assert sync is not None
         try:
             await _send(sync, "BEGIN")
             yield sync
         finally:
-            await self._give_back(held)
+            await self.give_back(held)
 
     @asynccontextmanager
     async def read_once(self) -> AsyncIterator[Connection]:
@@ -190,35 +209,37 @@ class LeanTransactions:
             async with self.lean_read() as connection:
                 yield connection
             return
-        held = await self._reader()
+        held = await self.kept_reader()
         sync = held.sync_connection
         assert sync is not None
         try:
             yield sync
         finally:
-            await self._give_back(held)
+            await self.give_back(held)
 
-    async def _reader(self) -> AsyncConnection:
+    async def kept_reader(self) -> AsyncConnection:
+        """A read connection the store keeps (a clean one), else one more from the pool."""
         while self._kept_readers:
             held = self._kept_readers.pop()
             if _usable(held):
                 return held
         return await self._checkout(self.read_engine)
 
-    async def _give_back(self, held: AsyncConnection) -> None:
+    async def give_back(self, held: AsyncConnection) -> None:
         """End what is open (in place: a read's rollback waits for nothing) and keep the
-        connection, or give it back to the pool past KEPT_READERS or when it is unwell."""
+        connection, or give it back to the pool past KEPT_READERS or when it is not clean."""
         sync = held.sync_connection
         try:
-            if sync is not None and _usable(held):
+            if sync is not None and not sync.closed:
                 await _end(sync, "rollback")
-                raw = _raw(sync)
-                if not raw._in_transaction and raw._sent == raw._finished and len(self._kept_readers) < KEPT_READERS:
-                    self._kept_readers.append(held)
-                    return
         except Exception:
-            pass  # closed below: the pool's reset rolls it back or discards it
-        await asyncio.shield(held.close())
+            pass  # not clean: discarded below
+        if _usable(held) and len(self._kept_readers) < KEPT_READERS:
+            self._kept_readers.append(held)
+        elif _usable(held):
+            await asyncio.shield(held.close())
+        else:
+            await _discard(held)
 
     async def close_kept(self) -> None:
         """Give every kept connection back (the store closes)."""

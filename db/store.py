@@ -176,9 +176,18 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        """A read-only session (on SQLite, a deferred transaction that does not block writers)."""
-        async with self.read_sessions() as session, busy_after(self.wait_seconds):
-            yield session
+        """A read-only session (on SQLite, a deferred transaction that does not block writers,
+        on one of the read connections the store keeps checked out: db/lean.py)."""
+        if self.dialect != "sqlite":
+            async with self.read_sessions() as session, busy_after(self.wait_seconds):
+                yield session
+            return
+        held = await self.kept_reader()
+        try:
+            async with self.read_sessions(bind=held) as session:
+                yield session
+        finally:
+            await self.give_back(held)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
@@ -190,10 +199,11 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
             return
         await self._write_turn()
         try:
-            async with busy_after(self.wait_seconds), self.sessions() as session, session.begin():
+            # bound to the writer's kept connection (db/lean.py): no pool checkout and return
+            async with self.sessions(bind=await self.kept_writer()) as session, session.begin():
                 yield session
         finally:
-            self.writer.release()
+            await self.after_write()
 
     async def lock_match_rows(
         self, session: AsyncSession, match_id: int, interaction_id: str | None = None
