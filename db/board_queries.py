@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, DeliveryBlock, MatchVote, Undo
-from db.prepared import begun, prepared, run
+from db.prepared import Reader, begun, prepared, run
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def _board_extras() -> sa.Select[Any]:
         sa.exists().where(votes.c.match_id == match_id).label("voted"))
 
 
-async def board_extras(session: AsyncSession, match_id: int, done: str) -> BoardExtras:
+async def board_extras(session: Reader, match_id: int, done: str) -> BoardExtras:
     """The board's `BoardExtras` (``done``: the status of an undo carried out), one statement."""
     connection = await begun(session)
     [row] = (await run(connection, prepared(_board_extras, connection.dialect, _board_extras),

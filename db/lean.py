@@ -27,7 +27,8 @@ from contextlib import asynccontextmanager
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.sqlite_connection import OnceStopped, run_statement
 
@@ -97,12 +98,13 @@ async def _send(sync: Connection, sql: str) -> None:
         raise sa.exc.DBAPIError.instance(sql, (), error, sqlite3.Error, dialect=sync.dialect) from error
 
 
-async def _end(sync: Connection, name: str) -> None:
+async def _end(sync: Connection, name: str, announce: bool = True) -> None:
     """COMMIT (a trip: it may wait for the disk) or a rollback (in place), only when a transaction
-    is open; a commit is announced to the ``commit`` listeners as SQLAlchemy's own is."""
+    is open; a commit is announced to the ``commit`` listeners as SQLAlchemy's own is (unless
+    SQLAlchemy's own follows: ``announce`` False)."""
     raw = _raw(sync)
     connection = raw._connection
-    if name == "commit" and (sync._has_events or sync.engine._has_events):
+    if name == "commit" and announce and (sync._has_events or sync.engine._has_events):
         sync.dispatch.commit(sync)
     if connection is None or not raw._in_transaction:
         return
@@ -110,6 +112,41 @@ async def _end(sync: Connection, name: str) -> None:
         await raw._execute(getattr(connection, name))
     except sqlite3.Error as error:
         raise sa.exc.DBAPIError.instance(name.upper(), (), error, sqlite3.Error, dialect=sync.dialect) from error
+
+
+@asynccontextmanager
+async def joined_session(held: AsyncConnection, sessions: async_sessionmaker[AsyncSession],
+                         commit: bool) -> AsyncIterator[AsyncSession]:
+    """A session in a transaction begun on a kept connection (``commit``: committed at the end,
+    else rolled back), which the session joins without owning it: its BEGIN (the engine's begin
+    listener, see db/store.py) and its end are sent here, at once or in one trip, instead of in
+    greenlet trips through the session's transaction. Whatever the session still holds is
+    flushed before the commit, as a session's commit would; the session is closed at the end."""
+    sync = held.sync_connection
+    assert sync is not None
+    outer = sync.begin()  # a clean kept connection: its begin listener sends BEGIN in place, or holds it back
+    session = sessions(bind=held, join_transaction_mode="rollback_only")
+    try:
+        session.sync_session.connection()  # joins the transaction begun: no statement, no trip
+        yield session
+        if commit:
+            if not session.sync_session._is_clean():
+                await session.flush()
+            await _end(sync, "commit", announce=False)
+            if outer.is_active:
+                outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
+        else:
+            await _end(sync, "rollback")
+            if outer.is_active:
+                outer.rollback()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await _end(sync, "rollback")
+            if outer.is_active:
+                outer.rollback()
+        raise
+    finally:
+        session.sync_session.close()
 
 
 class LeanTransactions:
@@ -187,9 +224,10 @@ class LeanTransactions:
         """One read transaction on a connection, without a session (on SQLite a deferred one on a
         read connection: it blocks no writer), rolled back at its end."""
         if self.dialect != "sqlite":
-            async with busy_after(self.wait_seconds), self.read_engine.connect() as held, held.begin():
-                assert held.sync_connection is not None
-                yield held.sync_connection
+            async with busy_after(self.wait_seconds), self.read_engine.connect() as plain:
+                await plain.begin()  # rolled back as the connection closes: a read commits nothing
+                assert plain.sync_connection is not None
+                yield plain.sync_connection
             return
         held = await self.kept_reader()
         sync = held.sync_connection

@@ -28,8 +28,9 @@ from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlmodel.ext.asyncio.session import AsyncSession as ModelSession
 
 from db.sqlite_connection import TRIP, OnceStopped, run_statement
 
@@ -112,7 +113,7 @@ def prepared(key: Any, dialect: Dialect, build: Callable[[], sa.ClauseElement],
 _STATUS = re.compile(r"(?:SELECT|UPDATE|DELETE|INSERT \d+) (\d+)")
 
 
-Reader = AsyncSession | Connection
+Reader = ModelSession | Connection
 """Where a store method runs its statements: a session's transaction, or a connection's without
 a session (db/lean.py: ``lean_read``, ``lean_write``, ``read_once``)."""
 

@@ -36,7 +36,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from db.lean import WAIT_SECONDS, LeanTransactions, busy_after
+from db.lean import WAIT_SECONDS, LeanTransactions, busy_after, joined_session
 from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
@@ -45,6 +45,7 @@ from db.prepared import Reader, begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
 from db.sqlite_connection import TRIP, OnceStopped, adapted, connect_once_stopped, run_statement
+from db.state_reads import choices_after, seat_count_of, snapshot_at
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
@@ -184,7 +185,7 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
             return
         held = await self.kept_reader()
         try:
-            async with self.read_sessions(bind=held) as session:
+            async with joined_session(held, self.read_sessions, commit=False) as session:
                 yield session
         finally:
             await self.give_back(held)
@@ -200,7 +201,7 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         await self._write_turn()
         try:
             # bound to the writer's kept connection (db/lean.py): no pool checkout and return
-            async with self.sessions(bind=await self.kept_writer()) as session, session.begin():
+            async with joined_session(await self.kept_writer(), self.sessions, commit=True) as session:
                 yield session
         finally:
             await self.after_write()
@@ -322,29 +323,36 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
             stmt = stmt.where(col(Snapshot.seq) <= upto)
         return (await session.exec(stmt.order_by(col(Snapshot.seq).desc()).limit(1))).first()
 
-    async def load_state(self, session: AsyncSession, match: Match, upto: int | None = None) -> eng.State:
+    async def load_state(self, session: Reader, match: Match, upto: int | None = None) -> eng.State:
         """Latest snapshot + the choices after it, replayed through the engine on one working
         copy (one copy at most, every step in place); ``upto`` stops at an earlier step (the
-        state a seat saw when an older prompt was issued)."""
+        state a seat saw when an older prompt was issued). On a connection without a session
+        (db/lean.py), read as tuples (db/state_reads.py)."""
         game = eng.get(match.game)
         match_id = stored_id(match.id)
         upto = match.step if upto is None else upto
-        snap = await self.latest_snapshot(session, match_id, upto)
+        if isinstance(session, Connection):
+            snap = await snapshot_at(session, match_id, upto)
+        else:
+            row = await self.latest_snapshot(session, match_id, upto)
+            snap = None if row is None else (row.seq, row.state)
         if snap is None:
-            state = game.setup(
-                await self.seat_count(session, match_id), eng.parse_options(game, match.options), match.seed
-            )
+            seats = (await seat_count_of(session, match_id) if isinstance(session, Connection)
+                     else await self.seat_count(session, match_id))
+            state = game.setup(seats, eng.parse_options(game, match.options), match.seed)
             after = 0
         else:
-            state = game.state_model().model_validate(snap.state)
-            after = snap.seq
+            state = game.state_model().model_validate(snap[1])
+            after = snap[0]
         # A state from setup is ours; one validated from a snapshot may share nested values
         # with the snapshot row, so its working copy is taken on the first step.
         working = eng.Working(game, state, owned=snap is None)
-        for choice in await self.choices(session, match_id, after):
-            if choice.seq > upto:
+        log = (await choices_after(session, match_id, after) if isinstance(session, Connection)
+               else [(c.seq, c.seat, c.payload) for c in await self.choices(session, match_id, after)])
+        for seq, seat, payload in log:
+            if seq > upto:
                 break
-            working.submit(choice.seat, choice.payload)
+            working.submit(seat, payload)
         return working.state
 
     async def replay_all(self, session: AsyncSession, match: Match) -> eng.State:
