@@ -29,6 +29,20 @@ class BoardExtras:
 
 
 @functools.cache
+def board_columns() -> tuple[Any, ...]:
+    """`board_extras`' questions as columns (parameters match_id and done), for a statement that
+    asks them beside the match rows (``Store.match_rows_and``)."""
+    return tuple(_board_extras().selected_columns)
+
+
+def extras_of(values: tuple[Any, ...]) -> BoardExtras:
+    """The `BoardExtras` from the values of `board_columns`."""
+    seq, public, blocked, undone, voted = values
+    newest = None if seq is None else (int(seq), list(public or []))
+    return BoardExtras(newest, bool(blocked), bool(undone), bool(voted))
+
+
+@functools.cache
 def _board_extras() -> sa.Select[Any]:
     """`board_extras`' statement, built once: scalar subqueries on one row."""
     choices = Choice.__table__  # type: ignore[attr-defined]
@@ -51,6 +65,4 @@ async def board_extras(session: Reader, match_id: int, done: str) -> BoardExtras
     connection = await begun(session)
     [row] = (await run(connection, prepared(_board_extras, connection.dialect, _board_extras),
                        {"match_id": match_id, "done": done})).rows
-    seq, public, blocked, undone, voted = row
-    newest = None if seq is None else (int(seq), list(public or []))
-    return BoardExtras(newest, bool(blocked), bool(undone), bool(voted))
+    return extras_of(tuple(row))

@@ -19,7 +19,7 @@ import functools
 import sqlite3
 import time
 import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -220,7 +220,8 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         if self.dialect != "sqlite":
             connection = await begun(session)
             await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
-        return await self._match_rows(session, match_id, interaction_id)
+        rows = await self._match_rows(session, match_id, interaction_id)
+        return None if rows is None else rows[:4]
 
     async def match_rows(
         self, session: Reader, match_id: int
@@ -231,24 +232,36 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         rows = await self._match_rows(session, match_id, None)
         return None if rows is None else rows[:3]
 
+    async def match_rows_and(
+        self, session: Reader, match_id: int, extra: Callable[[], Sequence[Any]], values: dict[str, Any]
+    ) -> tuple[Match, list[Seat], Deadline | None, tuple[Any, ...]] | None:
+        """`match_rows` and the one-row questions ``extra`` builds (columns, their parameters in
+        ``values``), answered in the same statement: a read of one statement needs no BEGIN."""
+        rows = await self._match_rows(session, match_id, None, extra, values)
+        return None if rows is None else (*rows[:3], rows[4])
+
     async def _match_rows(
-        self, session: Reader, match_id: int, interaction_id: str | None
-    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
+        self, session: Reader, match_id: int, interaction_id: str | None,
+        extra: Callable[[], Sequence[Any]] | None = None, values: dict[str, Any] | None = None,
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None, tuple[Any, ...]] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
         connection = await begun(session)
-        rows = (await run(connection, prepared(_match_rows, connection.dialect, _match_rows),
-                          {"match_id": match_id, "interaction_id": interaction_id})).rows
+        statement = (prepared(_match_rows, connection.dialect, _match_rows) if extra is None else
+                     prepared((_match_rows, extra), connection.dialect, lambda: _match_rows().add_columns(*extra())))
+        rows = (await run(connection, statement, {"match_id": match_id, "interaction_id": interaction_id,
+                                                  **(values or {})})).rows
         if not rows:
             return None
-        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, -1
         first = rows[0]
+        added = len(first) - _MATCH_WIDTH - _SEAT_WIDTH - len(_DEADLINE_KEYS) - 1
+        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, len(first) - added - 1
         match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
         seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
                  for row in rows if row[match_end] is not None]
         deadline = (None if first[seat_end] is None
                     else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:deadline_end]))
-        return match, seats, deadline, first[deadline_end]
+        return match, seats, deadline, first[deadline_end], tuple(first[deadline_end + 1:])
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""

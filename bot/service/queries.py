@@ -20,7 +20,7 @@ from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
 from bot.service.undo import DONE as UNDO_DONE
-from db.board_queries import board_extras
+from db.board_queries import board_columns, board_extras, extras_of
 from db.models import Deadline, Match, Seat
 from db.prepared import Reader
 from engine.text import fill
@@ -55,9 +55,19 @@ class Queries(Transactions):
     async def board_of(self, match_id: int) -> Board:
         """Everything the status board shows, in one read: the status, the newest log line (only
         once the match runs: a lobby has no board) and the board message to edit."""
-        async with self.store.lean_read() as connection:  # no session: most boards need no more
-            match, seats, state, deadline = await self._committed(connection, match_id)
-            extras = await board_extras(connection, match_id, UNDO_DONE)
+        async with self.store.read_once() as connection:  # one statement, no session: most boards need no more
+            found = await self.store.match_rows_and(connection, match_id, board_columns, {"done": UNDO_DONE})
+        if found is None:
+            raise NoMatch(f"There is no match {match_id}.")
+        match, seats, deadline, values = found
+        extras = extras_of(values)
+        cached = self._cache.get(match_id)
+        if match.status == "lobby" or (cached is not None and cached[0] == match.version):
+            state = None if match.status == "lobby" or cached is None else cached[1]
+        else:  # the state to replay: read again, the match and its log in one transaction
+            async with self.store.lean_read() as connection:
+                match, seats, state, deadline = await self._committed(connection, match_id)
+                extras = await board_extras(connection, match_id, UNDO_DONE)
         running = match.status in ("active", "paused")
         if not extras.blocked and not (extras.undone and match.status != "lobby") and not (extras.voted and running):
             rows = [] if match.status == "lobby" or extras.newest is None else [extras.newest]
