@@ -5,7 +5,9 @@ with ``BEGIN IMMEDIATE`` (SQLite ignores FOR UPDATE, so the write lock is taken 
 on PostgreSQL the match row is locked with ``SELECT ... FOR UPDATE``. The match ``version``
 column is checked on every update as a second line of defence. On SQLite a process's write
 transactions also queue on one asyncio lock (``Store.writer``): SQLite has one writer anyway,
-and waiting in turn is far quicker than its busy wait.
+and waiting in turn is far quicker than its busy wait. On SQLite the store keeps its writer's
+connection and a few readers checked out (db/lean.py): a session joins a transaction begun on
+one, and the hot reads and writes that need no ORM row run there without a session at all.
 
 The statements of the hot paths (the match transaction's reads and writes, leases, the tick's
 questions) are built once and sent through SQLAlchemy Core where the ORM's own work per
@@ -16,8 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import sqlite3
-import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -25,13 +25,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
-from sqlalchemy.util.concurrency import await_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -44,7 +42,7 @@ from db.outbox import OutboxQueries
 from db.prepared import Reader, begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
-from db.sqlite_connection import TRIP, OnceStopped, adapted, connect_once_stopped, run_statement
+from db.sqlite_connection import OnceStopped, sqlite_setup
 from db.state_reads import choices_after, seat_count_of, snapshot_at
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
@@ -136,10 +134,10 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         read_engine = None
         live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
         if engine.dialect.name == "sqlite":
-            _sqlite_setup(engine, immediate=True, live=live)
+            sqlite_setup(engine, immediate=True, live=live)
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
-            _sqlite_setup(read_engine, immediate=False, live=live)
+            sqlite_setup(read_engine, immediate=False, live=live)
         store = cls(url, engine, read_engine, one_writer, wait_seconds)
         store.live = live
         if migrate:
@@ -545,58 +543,3 @@ def _update_by_key(mapper: Any) -> sa.Update:
 @functools.cache
 def _lock_match() -> sa.Select[int | None]:
     return sa.select(col(Match.id)).where(col(Match.id) == sa.bindparam("match_id")).with_for_update()
-
-
-def _wal(cur: Any, attempts: int = 100) -> None:
-    """Switch a new file to WAL. The switch needs the file to itself and SQLite may answer "locked"
-    at once, without its busy wait, while another connection opens the same new file (several bot
-    processes or stores starting together): try again for up to ~10 s."""
-    for attempt in range(attempts):
-        try:
-            cur.execute("PRAGMA journal_mode=WAL")
-            return
-        except Exception as exc:  # the driver's OperationalError
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(0.1)
-
-
-def _sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[OnceStopped] | None = None) -> None:
-    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE;
-    each connection opened is kept in ``live`` (weakly) for the store's close."""
-
-    def connect(*args: Any, **kwargs: Any) -> OnceStopped:
-        connection = connect_once_stopped(*args, **{**kwargs, "reads_in_place": immediate})
-        if live is not None:
-            live.add(connection)
-        return connection
-
-    @event.listens_for(engine.sync_engine, "do_connect")
-    def _do_connect(dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
-        # the dialect's own parsing of the URL, our connection class (sqlite_connection.py)
-        return adapted(dialect.dbapi, connect(*cargs, **cparams))
-
-    @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA busy_timeout=30000")
-        _wal(cur)
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-        dbapi_conn.isolation_level = None
-
-    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
-
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        # Straight to the connection (a BEGIN IMMEDIATE waits there to go with the first
-        # statement; a deferred BEGIN runs in place), announced to the statement listeners as
-        # a Core execution would be: a full execution cost more than the BEGIN itself.
-        if conn._has_events or conn.engine._has_events:
-            conn.dispatch.before_cursor_execute(conn, None, begin, (), None, False)
-        connection = conn.connection.dbapi_connection._connection
-        try:
-            if connection.in_place(run_statement, (connection, begin, (), False), {}) is TRIP:
-                await_(connection._execute(run_statement, connection, begin, (), False))
-        except sqlite3.Error as error:
-            raise sa.exc.DBAPIError.instance(begin, (), error, sqlite3.Error, dialect=conn.dialect) from error
