@@ -14,8 +14,9 @@ times, in one open transaction, by each route a store method can take:
 
 Then what a session and a transaction cost around one statement: an AsyncSession opened and
 closed with nothing in it, a read (the store's ``read()``: session, BEGIN, one statement, close),
-a write (``write()``: the write turn, session, BEGIN IMMEDIATE/BEGIN, one statement, COMMIT), and
-the same transactions raw. Figures are microseconds of CPU (``time.process_time()``, every thread
+a write (``write()``: the write turn, session, BEGIN IMMEDIATE/BEGIN, one statement, COMMIT), the
+same without a session (db/lean.py: ``lean_read()``, ``read_once()`` with no BEGIN,
+``lean_write()``), and the same transactions raw. Figures are microseconds of CPU (``time.process_time()``, every thread
 of the process) per statement or per transaction, the median of ``--repeat`` rounds.
 
     python benchmarks/statement_routes.py [--rounds 2000] [--repeat 5] [--pg]
@@ -157,12 +158,30 @@ async def measure(url: str, rounds: int, repeat: int) -> list[tuple[str, float]]
         async with store.write() as session:
             await run(await session.connection(), compiled, values)
 
+    async def lean_read_one() -> None:
+        async with store.lean_read() as connection:
+            await run(connection, compiled, values)
+
+    async def read_once_one() -> None:
+        async with store.read_once() as connection:
+            await run(connection, compiled, values)
+
+    async def lean_write_one() -> None:
+        async with store.lean_write() as connection:
+            await run(connection, compiled, values)
+
     figures.append(("session: AsyncSession opened and closed, nothing in it",
                     await _per_call(small, repeat, session_only)))
     figures.append(("transaction: read(), one prepared statement",
                     await _per_call(small, repeat, read_one)))
     figures.append(("transaction: write(), one prepared statement, COMMIT",
                     await _per_call(small, repeat, write_one)))
+    figures.append(("transaction: lean_read(), one prepared statement (no session)",
+                    await _per_call(small, repeat, lean_read_one)))
+    figures.append(("transaction: read_once(), one prepared statement (no session, no BEGIN)",
+                    await _per_call(small, repeat, read_once_one)))
+    figures.append(("transaction: lean_write(), one prepared statement, COMMIT (no session)",
+                    await _per_call(small, repeat, lean_write_one)))
     if store.dialect == "sqlite":
         path = url.split(":///", 1)[1]
         plain = sqlite3.connect(path, isolation_level=None)

@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, DeliveryBlock, MatchVote, Undo
-from db.prepared import begun, prepared, run
+from db.prepared import Reader, begun, prepared, run
 
 
 @dataclass(frozen=True)
@@ -27,6 +26,20 @@ class BoardExtras:
     """The match has an undo done (its line stands in the log)."""
     voted: bool
     """The match has had a vote."""
+
+
+@functools.cache
+def board_columns() -> tuple[Any, ...]:
+    """`board_extras`' questions as columns (parameters match_id and done), for a statement that
+    asks them beside the match rows (``Store.match_rows_and``)."""
+    return tuple(_board_extras().selected_columns)
+
+
+def extras_of(values: tuple[Any, ...]) -> BoardExtras:
+    """The `BoardExtras` from the values of `board_columns`."""
+    seq, public, blocked, undone, voted = values
+    newest = None if seq is None else (int(seq), list(public or []))
+    return BoardExtras(newest, bool(blocked), bool(undone), bool(voted))
 
 
 @functools.cache
@@ -47,11 +60,9 @@ def _board_extras() -> sa.Select[Any]:
         sa.exists().where(votes.c.match_id == match_id).label("voted"))
 
 
-async def board_extras(session: AsyncSession, match_id: int, done: str) -> BoardExtras:
+async def board_extras(session: Reader, match_id: int, done: str) -> BoardExtras:
     """The board's `BoardExtras` (``done``: the status of an undo carried out), one statement."""
     connection = await begun(session)
     [row] = (await run(connection, prepared(_board_extras, connection.dialect, _board_extras),
                        {"match_id": match_id, "done": done})).rows
-    seq, public, blocked, undone, voted = row
-    newest = None if seq is None else (int(seq), list(public or []))
-    return BoardExtras(newest, bool(blocked), bool(undone), bool(voted))
+    return extras_of(tuple(row))

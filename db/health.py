@@ -11,7 +11,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
-from db.store import _sqlite_setup
+from db.sqlite_connection import sqlite_setup
 
 DAMAGE = ("malformed", "not a database", "corrupt", "btreeinitpage", "disk image")
 """Words of SQLite's messages for a damaged file."""
@@ -63,7 +63,7 @@ async def check_database(url: str) -> None:
         kwargs["connect_args"] = {"timeout": 15}
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        _sqlite_setup(engine, immediate=True)  # as the store connects: WAL (a write itself), real BEGINs
+        sqlite_setup(engine, immediate=True)  # as the store connects: WAL (a write itself), real BEGINs
     try:
         async with engine.connect() as conn:
             if engine.dialect.name == "sqlite":

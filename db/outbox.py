@@ -19,7 +19,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import EVERYWHERE, DeliveryBlock, Lease, Match, Notice, NotifySetting
-from db.prepared import begun, prepared, run
+from db.prepared import Reader, begun, prepared, run
 
 CHANNEL = "channel"
 USER = "user"
@@ -180,6 +180,21 @@ def _holds_term() -> sa.Select[Any]:
                                             col(Lease.term) == sa.bindparam("fence_term"))
 
 
+def _newer_prompt() -> sa.Select[Any]:
+    return sa.select(col(Notice.id)).where(
+        col(Notice.match_id) == sa.bindparam("match_id"), col(Notice.kind) == "prompt",
+        col(Notice.seat) == sa.bindparam("seat"), col(Notice.id) > sa.bindparam("notice_id")).limit(1)
+
+
+def _delivered_before(count: int) -> sa.Select[Any]:
+    """`delivered_before`'s statement for ``count`` kinds (parameters kind_N)."""
+    kinds = [sa.bindparam(f"kind_{n}", type_=sa.String()) for n in range(count)]
+    return (sa.select(col(Notice.kind), col(Notice.delivery_ref), col(Notice.payload))
+            .where(col(Notice.match_id) == sa.bindparam("match_id"), col(Notice.id) < sa.bindparam("before_id"),
+                   col(Notice.kind).in_(kinds), col(Notice.delivered_at).is_not(None))
+            .order_by(col(Notice.id).desc()).limit(sa.bindparam("limit")))
+
+
 def _mark_delivered(dialect: str, fenced: bool) -> sa.Update:
     """`mark_delivered`'s UPDATE (parameters: notice_id, now, ref, the fence's when ``fenced``)."""
     cond = sa.and_(col(Notice.id) == sa.bindparam("notice_id"), col(Notice.delivered_at).is_(None))
@@ -218,7 +233,7 @@ class OutboxQueries:
                 .order_by(oldest).limit(limit))
         return [int(m) for m in (await session.exec(stmt)).all()]
 
-    async def delivery_queue(self, session: AsyncSession, limit: int, now: datetime) -> tuple[list[int], list[int]]:
+    async def delivery_queue(self, session: Reader, limit: int, now: datetime) -> tuple[list[int], list[int]]:
         """``matches_with_notices``, and the matches with a blocked target whose probe is due
         (in the order they were blocked), in one statement through Core: the delivery asks on
         every round."""
@@ -231,7 +246,7 @@ class OutboxQueries:
                                                              if part == 1)]
         return waiting, list(dict.fromkeys(due))
 
-    async def waiting_notices(self, session: AsyncSession, match_id: int,
+    async def waiting_notices(self, session: Reader, match_id: int,
                               limit: int) -> tuple[list[Waiting], bool, bool]:
         """The match's oldest notices that wait for delivery (parked ones excluded), whether
         the match has a blocked target (then the caller reads its blocks) and whether anyone
@@ -310,7 +325,7 @@ class OutboxQueries:
         stmt = select(Notice).where(col(Notice.delivered_at).is_(None)).order_by(col(Notice.id)).limit(limit)
         return list((await session.exec(stmt)).all())
 
-    async def mark_delivered(self, session: AsyncSession, notice_id: int, now: datetime, ref: str | None,
+    async def mark_delivered(self, session: Reader, notice_id: int, now: datetime, ref: str | None,
                              fence: Fence | None = None) -> bool:
         """The notice went out (``ref``: where); a second report of it changes nothing. What nobody
         reads of it any more (its view, ...) goes with the mark (``delivered_payload``): an
@@ -324,7 +339,7 @@ class OutboxQueries:
         result = await run(connection, statement, {"notice_id": notice_id, "now": now, "ref": ref, **_fence_values(fence)})
         return bool(result.rowcount)
 
-    async def mark_all_delivered(self, session: AsyncSession, marks: Sequence[Mark],
+    async def mark_all_delivered(self, session: Reader, marks: Sequence[Mark],
                                  fence: Fence | None = None) -> int:
         """``mark_delivered`` for several notices in one UPDATE, each with its own ref and time
         (when it went out); returns how many were written (one already marked is not)."""
@@ -354,31 +369,31 @@ class OutboxQueries:
                     payload=delivered_payload_sql(connection.dialect.name)))
         return bool(result.rowcount)
 
-    async def holds_term(self, session: AsyncSession, fence: Fence) -> bool:
+    async def holds_term(self, session: Reader, fence: Fence) -> bool:
         """Whether the fence's lease term is still the current one."""
         connection = await begun(session)
         rows = (await run(connection, prepared(_holds_term, connection.dialect, _holds_term), _fence_values(fence))).rows
         return bool(rows)
 
-    async def newer_prompt(self, session: AsyncSession, match_id: int, seat: int, notice_id: int) -> bool:
+    async def newer_prompt(self, session: Reader, match_id: int, seat: int, notice_id: int) -> bool:
         """Whether the seat has a prompt notice newer than this one (then this one is stale)."""
-        stmt = select(Notice.id).where(col(Notice.match_id) == match_id, col(Notice.kind) == "prompt",
-                                       col(Notice.seat) == seat, col(Notice.id) > notice_id).limit(1)
-        return (await session.exec(stmt)).first() is not None
+        connection = await begun(session)
+        rows = (await run(connection, prepared(_newer_prompt, connection.dialect, _newer_prompt),
+                          {"match_id": match_id, "seat": seat, "notice_id": notice_id})).rows
+        return bool(rows)
 
     async def delivered_before(
-        self, session: AsyncSession, match_id: int, before_id: int, kinds: Iterable[str], limit: int
+        self, session: Reader, match_id: int, before_id: int, kinds: Iterable[str], limit: int
     ) -> list[tuple[str, str | None, dict[str, Any]]]:
         """(kind, delivery ref, payload) of the match's delivered notices of these kinds before
         ``before_id``, newest first."""
-        stmt = (
-            select(Notice.kind, col(Notice.delivery_ref), col(Notice.payload))
-            .where(col(Notice.match_id) == match_id, col(Notice.id) < before_id,
-                   col(Notice.kind).in_(tuple(kinds)), col(Notice.delivered_at).is_not(None))
-            .order_by(col(Notice.id).desc())
-            .limit(limit)
-        )
-        return [(kind, ref, payload) for kind, ref, payload in (await session.exec(stmt)).all()]
+        connection = await begun(session)
+        kinds = tuple(kinds)
+        statement = prepared(("delivered_before", len(kinds)), connection.dialect,
+                             functools.partial(_delivered_before, len(kinds)))
+        rows = (await run(connection, statement, {"match_id": match_id, "before_id": before_id, "limit": limit,
+                                                  **{f"kind_{n}": kind for n, kind in enumerate(kinds)}})).rows
+        return [(kind, ref, payload) for kind, ref, payload in rows]
 
     async def drop_block(self, session: AsyncSession, block_id: int) -> None:
         await (await session.connection()).execute(sa.delete(DeliveryBlock).where(col(DeliveryBlock.id) == block_id))

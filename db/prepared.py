@@ -28,8 +28,9 @@ from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlmodel.ext.asyncio.session import AsyncSession as ModelSession
 
 from db.sqlite_connection import TRIP, OnceStopped, run_statement
 
@@ -112,10 +113,18 @@ def prepared(key: Any, dialect: Dialect, build: Callable[[], sa.ClauseElement],
 _STATUS = re.compile(r"(?:SELECT|UPDATE|DELETE|INSERT \d+) (\d+)")
 
 
-async def begun(session: AsyncSession) -> Connection:
+Reader = ModelSession | Connection
+"""Where a store method runs its statements: a session's transaction, or a connection's without
+a session (db/lean.py: ``lean_read``, ``lean_write``, ``read_once``)."""
+
+
+async def begun(session: Reader) -> Connection:
     """The session's connection, its transaction begun: the first call of a transaction begins it
     (the AsyncSession's ``connection()``, a trip into SQLAlchemy's greenlet); the others find it
-    held by the transaction, with no trip (a store method asks for it at every statement)."""
+    held by the transaction, with no trip (a store method asks for it at every statement). A
+    connection (a transaction without a session) is its own."""
+    if isinstance(session, Connection):
+        return session
     sync_session = session.sync_session
     transaction = sync_session._transaction
     if transaction is not None and transaction._connections and transaction.is_active:

@@ -29,12 +29,17 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
+import weakref
 from collections import deque
 from collections.abc import Generator, Iterable, Sequence
 from typing import Any, cast
 
 import aiosqlite
+import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection, AsyncAdapt_aiosqlite_cursor
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util.concurrency import await_
 
 Outcome = tuple[list[Any], Any, int, int | None]
@@ -333,3 +338,58 @@ class InPlaceConnection(AsyncAdapt_aiosqlite_connection):
 def adapted(dbapi: Any, connection: Any) -> InPlaceConnection:
     """The SQLAlchemy connection over an opening `OnceStopped` (in SQLAlchemy's greenlet)."""
     return InPlaceConnection(dbapi, await_(connection))
+
+
+def _wal(cur: Any, attempts: int = 100) -> None:
+    """Switch a new file to WAL. The switch needs the file to itself and SQLite may answer "locked"
+    at once, without its busy wait, while another connection opens the same new file (several bot
+    processes or stores starting together): try again for up to ~10 s."""
+    for attempt in range(attempts):
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.1)
+
+
+def sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[OnceStopped] | None = None) -> None:
+    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE;
+    each connection opened is kept in ``live`` (weakly) for the store's close."""
+
+    def connect(*args: Any, **kwargs: Any) -> OnceStopped:
+        connection = connect_once_stopped(*args, **{**kwargs, "reads_in_place": immediate})
+        if live is not None:
+            live.add(connection)
+        return connection
+
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def _do_connect(dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
+        # the dialect's own parsing of the URL, our connection class (sqlite_connection.py)
+        return adapted(dialect.dbapi, connect(*cargs, **cparams))
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA busy_timeout=30000")
+        _wal(cur)
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+        dbapi_conn.isolation_level = None
+
+    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # Straight to the connection (a BEGIN IMMEDIATE waits there to go with the first
+        # statement; a deferred BEGIN runs in place), announced to the statement listeners as
+        # a Core execution would be: a full execution cost more than the BEGIN itself.
+        if conn._has_events or conn.engine._has_events:
+            conn.dispatch.before_cursor_execute(conn, None, begin, (), None, False)
+        connection = conn.connection.dbapi_connection._connection
+        try:
+            if connection.in_place(run_statement, (connection, begin, (), False), {}) is TRIP:
+                await_(connection._execute(run_statement, connection, begin, (), False))
+        except sqlite3.Error as error:
+            raise sa.exc.DBAPIError.instance(begin, (), error, sqlite3.Error, dialect=conn.dialect) from error

@@ -5,7 +5,9 @@ with ``BEGIN IMMEDIATE`` (SQLite ignores FOR UPDATE, so the write lock is taken 
 on PostgreSQL the match row is locked with ``SELECT ... FOR UPDATE``. The match ``version``
 column is checked on every update as a second line of defence. On SQLite a process's write
 transactions also queue on one asyncio lock (``Store.writer``): SQLite has one writer anyway,
-and waiting in turn is far quicker than its busy wait.
+and waiting in turn is far quicker than its busy wait. On SQLite the store keeps its writer's
+connection and a few readers checked out (db/lean.py): a session joins a transaction begun on
+one, and the hot reads and writes that need no ORM row run there without a session at all.
 
 The statements of the hot paths (the match transaction's reads and writes, leases, the tick's
 questions) are built once and sent through SQLAlchemy Core where the ORM's own work per
@@ -16,32 +18,32 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import sqlite3
-import time
 import weakref
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import event
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
-from sqlalchemy.util.concurrency import await_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
+from db.lean import WAIT_SECONDS, LeanTransactions, busy_after, joined_session
+from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
 from db.outbox import OutboxQueries
-from db.prepared import begun, insert_rows, prepared, run
+from db.prepared import Reader, begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
-from db.sqlite_connection import TRIP, OnceStopped, adapted, connect_once_stopped, run_statement
+from db.sqlite_connection import OnceStopped, sqlite_setup
+from db.state_reads import choices_after, seat_count_of, snapshot_at
 from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
@@ -85,31 +87,11 @@ class VersionConflict(Exception):
     """Another writer changed the match between our read and our write; retry."""
 
 
-class StoreBusy(Exception):
-    """The database did not give a connection (or, on SQLite, the one write turn) within the
-    store's ``wait_seconds``: nothing was read or written; the caller may try again later."""
-
-
-WAIT_SECONDS = 10.0
-"""How long a transaction waits for its connection or its write turn before ``StoreBusy``: an
-overloaded bot tells a player so in seconds instead of leaving them at "thinking" for half a minute."""
-
-
 IDLE_IN_TRANSACTION_MS = 10_000
 """PostgreSQL ends a transaction left idle this long (milliseconds): see Store.open."""
 
 
-@asynccontextmanager
-async def _busy_after(seconds: float) -> AsyncIterator[None]:
-    """A pool that gave no connection within ``seconds`` (SQLAlchemy's pool timeout) becomes
-    StoreBusy. The connection is taken at the session's first statement, so nothing was done yet."""
-    try:
-        yield
-    except sa.exc.TimeoutError as exc:
-        raise StoreBusy(f"no database connection within {seconds:g} s") from exc
-
-
-class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
+class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,
@@ -127,6 +109,9 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         rather than each holding a pooled connection in SQLite's busy wait, whose growing sleeps
         (up to 100 ms a try) stretched a burst of 50 submits to seconds. None: no queue (the
         database alone serialises, as on PostgreSQL, where writers of different matches run at once)."""
+        self._kept_writer: AsyncConnection | None = None
+        self._kept_readers: list[AsyncConnection] = []
+        """Connections kept checked out for the transactions without a session (db/lean.py)."""
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, class_=AsyncSession, expire_on_commit=False)
 
@@ -149,10 +134,10 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         read_engine = None
         live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
         if engine.dialect.name == "sqlite":
-            _sqlite_setup(engine, immediate=True, live=live)
+            sqlite_setup(engine, immediate=True, live=live)
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
-            _sqlite_setup(read_engine, immediate=False, live=live)
+            sqlite_setup(read_engine, immediate=False, live=live)
         store = cls(url, engine, read_engine, one_writer, wait_seconds)
         store.live = live
         if migrate:
@@ -160,6 +145,7 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         return store
 
     async def close(self) -> None:
+        await self.close_kept()
         await self.engine.dispose()
         if self.read_engine is not self.engine:
             await self.read_engine.dispose()
@@ -189,28 +175,34 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:
-        """A read-only session (on SQLite, a deferred transaction that does not block writers)."""
-        async with self.read_sessions() as session, _busy_after(self.wait_seconds):
-            yield session
+        """A read-only session (on SQLite, a deferred transaction that does not block writers,
+        on one of the read connections the store keeps checked out: db/lean.py)."""
+        if self.dialect != "sqlite":
+            async with self.read_sessions() as session, busy_after(self.wait_seconds):
+                yield session
+            return
+        held = await self.kept_reader()
+        try:
+            async with joined_session(held, self.read_sessions, commit=False) as session:
+                yield session
+        finally:
+            await self.give_back(held)
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
         """One write transaction: commit on success, roll back on any error (on SQLite, in the
         process's one queue of writers, see `writer`)."""
         if self.writer is None:
-            async with _busy_after(self.wait_seconds), self.sessions() as session, session.begin():
+            async with busy_after(self.wait_seconds), self.sessions() as session, session.begin():
                 yield session
             return
+        await self._write_turn()
         try:
-            async with asyncio.timeout(self.wait_seconds):
-                await self.writer.acquire()
-        except TimeoutError:
-            raise StoreBusy(f"no write turn within {self.wait_seconds:g} s") from None
-        try:
-            async with _busy_after(self.wait_seconds), self.sessions() as session, session.begin():
+            # bound to the writer's kept connection (db/lean.py): no pool checkout and return
+            async with joined_session(await self.kept_writer(), self.sessions, commit=True) as session:
                 yield session
         finally:
-            self.writer.release()
+            await self.after_write()
 
     async def lock_match_rows(
         self, session: AsyncSession, match_id: int, interaction_id: str | None = None
@@ -226,10 +218,11 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         if self.dialect != "sqlite":
             connection = await begun(session)
             await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
-        return await self._match_rows(session, match_id, interaction_id)
+        rows = await self._match_rows(session, match_id, interaction_id)
+        return None if rows is None else rows[:4]
 
     async def match_rows(
-        self, session: AsyncSession, match_id: int
+        self, session: Reader, match_id: int
     ) -> tuple[Match, list[Seat], Deadline | None] | None:
         """The match with its seats (in seat order) and its deadline, as committed, in one
         statement: the read beside `lock_match_rows` (no lock), for a seat's turn and the
@@ -237,24 +230,36 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
         rows = await self._match_rows(session, match_id, None)
         return None if rows is None else rows[:3]
 
+    async def match_rows_and(
+        self, session: Reader, match_id: int, extra: Callable[[], Sequence[Any]], values: dict[str, Any]
+    ) -> tuple[Match, list[Seat], Deadline | None, tuple[Any, ...]] | None:
+        """`match_rows` and the one-row questions ``extra`` builds (columns, their parameters in
+        ``values``), answered in the same statement: a read of one statement needs no BEGIN."""
+        rows = await self._match_rows(session, match_id, None, extra, values)
+        return None if rows is None else (*rows[:3], rows[4])
+
     async def _match_rows(
-        self, session: AsyncSession, match_id: int, interaction_id: str | None
-    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
+        self, session: Reader, match_id: int, interaction_id: str | None,
+        extra: Callable[[], Sequence[Any]] | None = None, values: dict[str, Any] | None = None,
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None, tuple[Any, ...]] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
         connection = await begun(session)
-        rows = (await run(connection, prepared(_match_rows, connection.dialect, _match_rows),
-                          {"match_id": match_id, "interaction_id": interaction_id})).rows
+        statement = (prepared(_match_rows, connection.dialect, _match_rows) if extra is None else
+                     prepared((_match_rows, extra), connection.dialect, lambda: _match_rows().add_columns(*extra())))
+        rows = (await run(connection, statement, {"match_id": match_id, "interaction_id": interaction_id,
+                                                  **(values or {})})).rows
         if not rows:
             return None
-        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, -1
         first = rows[0]
+        added = len(first) - _MATCH_WIDTH - _SEAT_WIDTH - len(_DEADLINE_KEYS) - 1
+        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, len(first) - added - 1
         match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
         seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
                  for row in rows if row[match_end] is not None]
         deadline = (None if first[seat_end] is None
                     else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:deadline_end]))
-        return match, seats, deadline, first[deadline_end]
+        return match, seats, deadline, first[deadline_end], tuple(first[deadline_end + 1:])
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -329,29 +334,36 @@ class Store(OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries
             stmt = stmt.where(col(Snapshot.seq) <= upto)
         return (await session.exec(stmt.order_by(col(Snapshot.seq).desc()).limit(1))).first()
 
-    async def load_state(self, session: AsyncSession, match: Match, upto: int | None = None) -> eng.State:
+    async def load_state(self, session: Reader, match: Match, upto: int | None = None) -> eng.State:
         """Latest snapshot + the choices after it, replayed through the engine on one working
         copy (one copy at most, every step in place); ``upto`` stops at an earlier step (the
-        state a seat saw when an older prompt was issued)."""
+        state a seat saw when an older prompt was issued). On a connection without a session
+        (db/lean.py), read as tuples (db/state_reads.py)."""
         game = eng.get(match.game)
         match_id = stored_id(match.id)
         upto = match.step if upto is None else upto
-        snap = await self.latest_snapshot(session, match_id, upto)
+        if isinstance(session, Connection):
+            snap = await snapshot_at(session, match_id, upto)
+        else:
+            row = await self.latest_snapshot(session, match_id, upto)
+            snap = None if row is None else (row.seq, row.state)
         if snap is None:
-            state = game.setup(
-                await self.seat_count(session, match_id), eng.parse_options(game, match.options), match.seed
-            )
+            seats = (await seat_count_of(session, match_id) if isinstance(session, Connection)
+                     else await self.seat_count(session, match_id))
+            state = game.setup(seats, eng.parse_options(game, match.options), match.seed)
             after = 0
         else:
-            state = game.state_model().model_validate(snap.state)
-            after = snap.seq
+            state = game.state_model().model_validate(snap[1])
+            after = snap[0]
         # A state from setup is ours; one validated from a snapshot may share nested values
         # with the snapshot row, so its working copy is taken on the first step.
         working = eng.Working(game, state, owned=snap is None)
-        for choice in await self.choices(session, match_id, after):
-            if choice.seq > upto:
+        log = (await choices_after(session, match_id, after) if isinstance(session, Connection)
+               else [(c.seq, c.seat, c.payload) for c in await self.choices(session, match_id, after)])
+        for seq, seat, payload in log:
+            if seq > upto:
                 break
-            working.submit(choice.seat, choice.payload)
+            working.submit(seat, payload)
         return working.state
 
     async def replay_all(self, session: AsyncSession, match: Match) -> eng.State:
@@ -481,12 +493,16 @@ def _match_rows() -> sa.Select[Any]:
     )
 
 
-def _attached(session: AsyncSession, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
+def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
     """The session's row of ``model`` holding these column values as committed, made as the ORM's
-    loading makes one (no validation: the values come from the database; the row enters the
+    loading makes one (outside any session when read on a connection, db/lean.py) (no validation: the values come from the database; the row enters the
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
     mapper = sa.inspect(model)
+    if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
+        row = mapper.class_manager.new_instance()
+        row.__dict__.update(zip(keys, values, strict=True))
+        return row
     key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
     sync_session = session.sync_session
     existing = sync_session.identity_map.get(key)
@@ -527,58 +543,3 @@ def _update_by_key(mapper: Any) -> sa.Update:
 @functools.cache
 def _lock_match() -> sa.Select[int | None]:
     return sa.select(col(Match.id)).where(col(Match.id) == sa.bindparam("match_id")).with_for_update()
-
-
-def _wal(cur: Any, attempts: int = 100) -> None:
-    """Switch a new file to WAL. The switch needs the file to itself and SQLite may answer "locked"
-    at once, without its busy wait, while another connection opens the same new file (several bot
-    processes or stores starting together): try again for up to ~10 s."""
-    for attempt in range(attempts):
-        try:
-            cur.execute("PRAGMA journal_mode=WAL")
-            return
-        except Exception as exc:  # the driver's OperationalError
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(0.1)
-
-
-def _sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[OnceStopped] | None = None) -> None:
-    """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE;
-    each connection opened is kept in ``live`` (weakly) for the store's close."""
-
-    def connect(*args: Any, **kwargs: Any) -> OnceStopped:
-        connection = connect_once_stopped(*args, **{**kwargs, "reads_in_place": immediate})
-        if live is not None:
-            live.add(connection)
-        return connection
-
-    @event.listens_for(engine.sync_engine, "do_connect")
-    def _do_connect(dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
-        # the dialect's own parsing of the URL, our connection class (sqlite_connection.py)
-        return adapted(dialect.dbapi, connect(*cargs, **cparams))
-
-    @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA busy_timeout=30000")
-        _wal(cur)
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.close()
-        dbapi_conn.isolation_level = None
-
-    begin = "BEGIN IMMEDIATE" if immediate else "BEGIN"
-
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        # Straight to the connection (a BEGIN IMMEDIATE waits there to go with the first
-        # statement; a deferred BEGIN runs in place), announced to the statement listeners as
-        # a Core execution would be: a full execution cost more than the BEGIN itself.
-        if conn._has_events or conn.engine._has_events:
-            conn.dispatch.before_cursor_execute(conn, None, begin, (), None, False)
-        connection = conn.connection.dbapi_connection._connection
-        try:
-            if connection.in_place(run_statement, (connection, begin, (), False), {}) is TRIP:
-                await_(connection._execute(run_statement, connection, begin, (), False))
-        except sqlite3.Error as error:
-            raise sa.exc.DBAPIError.instance(begin, (), error, sqlite3.Error, dialect=conn.dialect) from error

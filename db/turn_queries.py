@@ -18,7 +18,7 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.models import Choice, Notice
-from db.prepared import begun, prepared, run
+from db.prepared import Reader, begun, prepared, run
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ class TurnQueries:
                 return int(notice_id or 0), str(ref), dict(payload)
         return None
 
-    async def turn_notices(self, session: AsyncSession, match_id: int, seat: int, user_id: int,
+    async def turn_notices(self, session: Reader, match_id: int, seat: int, user_id: int,
                            before_id: int | None = None) -> TurnNotices:
         """What a seat's turn DM needs of the outbox, in one statement: ``turn_notice`` (to
         ``user_id``'s DMs, before ``before_id`` when given), the refs of the reminders written
@@ -261,7 +261,7 @@ class TurnQueries:
                 prompts.append((int(notice_id), str(ref), dict(payload)))
         return _found(prompts, reminders, newest, chosen)
 
-    async def match_turn_notices(self, session: AsyncSession, match_id: int,
+    async def match_turn_notices(self, session: Reader, match_id: int,
                                  users: dict[int, int]) -> dict[int, TurnNotices]:
         """``turn_notices`` of every seat in ``users`` (seat -> its player now), in one statement."""
         connection = await begun(session)

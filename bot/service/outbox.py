@@ -9,11 +9,13 @@ the match, and other matches, are never held up by it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy.engine import Connection
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.service import notices
@@ -112,8 +114,8 @@ class OutboxService:
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool:
         """Mark the notice delivered; with a ``fence``, only while that lease term is current
         (False: not written, already marked or the lease passed to another process)."""
-        async with self.store.write() as session:
-            return await self.store.mark_delivered(session, notice_id, self.clock(), ref, fence)
+        async with self.store.lean_write() as connection:
+            return await self.store.mark_delivered(connection, notice_id, self.clock(), ref, fence)
 
     async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int:
         """``delivered`` for several notices (each with its ref and the time it went out) in one
@@ -121,18 +123,18 @@ class OutboxService:
         ``fence``, none because the lease passed to another process)."""
         if not marks:
             return 0
-        async with self.store.write() as session:
-            return await self.store.mark_all_delivered(session, marks, fence)
+        async with self.store.lean_write() as connection:
+            return await self.store.mark_all_delivered(connection, marks, fence)
 
     async def holds_term(self, fence: Fence) -> bool:
-        async with self.store.read() as session:
-            return await self.store.holds_term(session, fence)
+        async with self.store.read_once() as connection:
+            return await self.store.holds_term(connection, fence)
 
     async def newer_prompt(self, match_id: int, seat: int, notice_id: int) -> bool:
         """Whether a newer prompt than this notice's was written for the seat (a DM about to be
         edited would show an older decision than the newest)."""
-        async with self.store.read() as session:
-            return await self.store.newer_prompt(session, match_id, seat, notice_id)
+        async with self.store.read_once() as connection:
+            return await self.store.newer_prompt(connection, match_id, seat, notice_id)
 
     async def drop(self, notice_id: int, code: int, reason: str, fence: Fence | None = None) -> bool:
         """Discord refused the notice for good and nothing stands in for it: it leaves the queue
@@ -160,8 +162,8 @@ class OutboxService:
         latest ``events``/``progress`` notices went to, unless a ``phase``/``result`` closed it since.
         Its heading is the label it opened with: the phase its lines belong to (a fight inside
         an activation does not rename the activation's post)."""
-        async with self.store.read() as session:
-            rows = await self.store.delivered_before(session, match_id, before_id, PHASE_POST_KINDS, PHASE_POST_SCAN)
+        async with self.store.read_once() as connection:
+            rows = await self.store.delivered_before(connection, match_id, before_id, PHASE_POST_KINDS, PHASE_POST_SCAN)
         if not rows or rows[0][0] not in GATHERING or not str(rows[0][1] or "").isdigit():
             return None
         ref = str(rows[0][1])
@@ -186,11 +188,22 @@ class OutboxService:
         """``delivery_queue``, saying which of them have a probe due (one statement). ``marks``:
         delivered marks written first, in the same transaction (those left by workers that
         ended: the queue read must not hold what went)."""
-        async with self.store.write() if marks is not None and marks.marks else self.store.read() as session:
-            if marks is not None and marks.marks:
-                marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
-            waiting, due = await self.store.delivery_queue(session, limit, self.clock())
+        async with self._marked_read(marks) as connection:
+            waiting, due = await self.store.delivery_queue(connection, limit, self.clock())
         return DeliveryRound(list(dict.fromkeys([*waiting, *due])), frozenset(due))
+
+    @asynccontextmanager
+    async def _marked_read(self, marks: MarksWrite | None) -> AsyncIterator[Connection]:
+        """The connection of a read of one statement, without a session: with delivered ``marks``
+        to write first, a write transaction that marks them (the read sees them: one BEGIN for
+        both), else a read of its own, with no BEGIN (``Store.read_once``)."""
+        if marks is None or not marks.marks:
+            async with self.store.read_once() as connection:
+                yield connection
+            return
+        async with self.store.lean_write() as connection:
+            marks.written = await self.store.mark_all_delivered(connection, marks.marks, marks.fence)
+            yield connection
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         """The match's next notices in order. Notices for a blocked target are parked first, so
@@ -200,12 +213,18 @@ class OutboxService:
     async def next_batch(self, match_id: int, limit: int = 50, with_prefs: bool = True,
                          marks: MarksWrite | None = None) -> DeliveryBatch:
         """``next_notices`` and, when one of them is sent by asking a player's settings, those
-        of every seated player, in the same read: one statement for the notices (and whether a
-        target is blocked, and whether anyone has settings for the match), one for the settings
-        when someone has. ``marks``: delivered marks written first, in the same transaction."""
-        async with self.store.write() if marks is not None and marks.marks else self.store.read() as session:
-            if marks is not None and marks.marks:
-                marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
+        of every seated player: one statement for the notices (and whether a target is blocked,
+        and whether anyone has settings for the match), read without a session and with no
+        BEGIN; only when a target is blocked or someone has settings, a read in a session gives
+        the notices again with the blocks and the settings. ``marks``: delivered marks written
+        first, in the same transaction as the first read."""
+        async with self._marked_read(marks) as connection:
+            rows, any_blocked, settings = await self.store.waiting_notices(connection, match_id, limit)
+        asks = with_prefs and any(r.kind in PREFS_KINDS for r in rows)
+        if not any_blocked and not (asks and settings):
+            return DeliveryBatch([_notice(r) for r in rows], {}, defaults=asks, blocked=not rows)
+        # a blocked target or someone's settings: read again in a session, with their rows
+        async with self.store.read() as session:
             rows, any_blocked, settings = await self.store.waiting_notices(session, match_id, limit)
             blocks = await self.store.delivery_blocks(session, match_id) if any_blocked else []
             blocked = {(b.target_kind, b.target_id): b for b in blocks}

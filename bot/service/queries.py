@@ -20,8 +20,9 @@ from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from bot.service.types import Blocked, Board, MatchInfo, SeatInfo, Status, Where
 from bot.service.undo import DONE as UNDO_DONE
-from db.board_queries import board_extras
+from db.board_queries import board_columns, board_extras, extras_of
 from db.models import Deadline, Match, Seat
+from db.prepared import Reader
 from engine.text import fill
 
 
@@ -54,7 +55,26 @@ class Queries(Transactions):
     async def board_of(self, match_id: int) -> Board:
         """Everything the status board shows, in one read: the status, the newest log line (only
         once the match runs: a lobby has no board) and the board message to edit."""
-        async with self.store.read() as session:
+        async with self.store.read_once() as connection:  # one statement, no session: most boards need no more
+            found = await self.store.match_rows_and(connection, match_id, board_columns, {"done": UNDO_DONE})
+        if found is None:
+            raise NoMatch(f"There is no match {match_id}.")
+        match, seats, deadline, values = found
+        extras = extras_of(values)
+        cached = self._cache.get(match_id)
+        if match.status == "lobby" or (cached is not None and cached[0] == match.version):
+            state = None if match.status == "lobby" or cached is None else cached[1]
+        else:  # the state to replay: read again, the match and its log in one transaction
+            async with self.store.lean_read() as connection:
+                match, seats, state, deadline = await self._committed(connection, match_id)
+                extras = await board_extras(connection, match_id, UNDO_DONE)
+        running = match.status in ("active", "paused")
+        if not extras.blocked and not (extras.undone and match.status != "lobby") and not (extras.voted and running):
+            rows = [] if match.status == "lobby" or extras.newest is None else [extras.newest]
+            lines = await self._lines_of(None, match_id, 1, seats, rows, undos=False)
+            status = replace(self._status(match, seats, state, deadline, []), vote=self.vote_line(None, match))
+            return Board(status=status, latest=lines[-1] if lines else None, message_id=match.board_message_id)
+        async with self.store.read() as session:  # a block, an undo or a vote: read them with the rest
             match, seats, state, deadline = await self._committed(session, match_id)
             extras = await board_extras(session, match_id, UNDO_DONE)  # the rest is read only when there is some
             blocked = await self.deliveries.blocked_in(session, match_id) if extras.blocked else []
@@ -68,7 +88,7 @@ class Queries(Transactions):
         return Board(status=status, latest=lines[-1] if lines else None, message_id=match.board_message_id)
 
     async def _committed(
-        self, session: AsyncSession, match_id: int
+        self, session: Reader, match_id: int
     ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
         """The match as committed, its state from the cache when current."""
         rows = await self.store.match_rows(session, match_id)
@@ -121,12 +141,12 @@ class Queries(Transactions):
         seats = seats if seats is not None else await self.store.seats(session, match_id)
         return await self._lines_of(session, match_id, limit, seats, rows)
 
-    async def _lines_of(self, session: AsyncSession, match_id: int, limit: int, seats: list[Seat],
+    async def _lines_of(self, session: AsyncSession | None, match_id: int, limit: int, seats: list[Seat],
                         rows: list[tuple[int, list[str]]], undos: bool = True) -> list[str]:
         """The newest ``limit`` log lines from the newest choices' (seq, public lines), newest
         first, with the lines of the undos done (read only when ``undos``: there are some)."""
         names = self._text_names([s.name for s in seats])
-        undone = await self.undo_lines(session, match_id, seats) if undos else {}  # "alice undid ...", where the log was cut
+        undone = await self.undo_lines(session, match_id, seats) if undos and session is not None else {}  # "alice undid ...", where the log was cut
         lines = [*undone.get(0, [])] if len(rows) < limit else []
         for seq, public in reversed(rows):
             lines += [fill(line, names) for line in public] + undone.get(seq, [])

@@ -19,6 +19,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, overload
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -28,6 +29,8 @@ from bot.service.match_transaction import MatchTransaction
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
 from db.models import Deadline, Match, Seat
+from db.prepared import Reader
+from db.state_reads import snapshot_at
 from db.store import VersionConflict
 
 T = TypeVar("T")
@@ -94,21 +97,30 @@ class Transactions(ServiceParts):
         ctx.start_state = state
         return ctx
 
-    async def _state(self, session: AsyncSession, match: Match, game: eng.Game) -> eng.State | None:
+    async def _state(self, session: Reader, match: Match, game: eng.Game) -> eng.State | None:
+        """The match's state at its version: from the cache when current, else replayed (in a
+        session, or on a connection without one: db/lean.py)."""
         if match.status == "lobby":
             return None
         cached = self._cache.get(row_id(match))
         if cached is not None and cached[0] == match.version:
             return cached[1]
-        if match.status == "aborted" and await self.store.latest_snapshot(session, row_id(match)) is None:
+        if match.status == "aborted" and await self._unset(session, row_id(match)):
             return None  # closed in its lobby: it was never set up (a start writes the first snapshot)
         return await self.store.load_state(session, match)
+
+    async def _unset(self, session: Reader, match_id: int) -> bool:
+        """Whether the match has no snapshot (it was never set up)."""
+        if isinstance(session, Connection):
+            return await snapshot_at(session, match_id, None) is None
+        return await self.store.latest_snapshot(session, match_id) is None
 
     async def _read(
         self, match_id: int, with_state: bool = True
     ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
-        """A match as committed, outside any transaction of ours (its state from the cache if current)."""
-        async with self.store.read() as session:
+        """A match as committed, outside any transaction of ours (its state from the cache if
+        current), read without a session (db/lean.py): without the state, one statement and no BEGIN."""
+        async with self.store.lean_read() if with_state else self.store.read_once() as session:
             rows = await self.store.match_rows(session, match_id)
             if rows is None:
                 raise NoMatch(f"There is no match {match_id}.")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlalchemy.engine import Connection
 
 import engine as eng
 from bot.service.outbox import MarksWrite
@@ -120,16 +120,17 @@ class TurnViews(Transactions):
             yield hold
 
     @asynccontextmanager
-    async def _turn_read(self, marks: MarksWrite | None) -> AsyncIterator[AsyncSession]:
-        """The transaction a turn is read in: a read, or, with delivered ``marks`` to write, a
-        write that marks them first (the read sees them: one BEGIN for both)."""
+    async def _turn_read(self, marks: MarksWrite | None) -> AsyncIterator[Connection]:
+        """The transaction a turn is read in, without a session (db/lean.py): a read, or, with
+        delivered ``marks`` to write, a write that marks them first (the read sees them: one
+        BEGIN for both)."""
         if marks is None or not marks.marks:
-            async with self.store.read() as session:
-                yield session
+            async with self.store.lean_read() as connection:
+                yield connection
             return
-        async with self.store.write() as session:
-            marks.written = await self.store.mark_all_delivered(session, marks.marks, marks.fence)
-            yield session
+        async with self.store.lean_write() as connection:
+            marks.written = await self.store.mark_all_delivered(connection, marks.marks, marks.fence)
+            yield connection
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
                         marks: MarksWrite | None = None) -> SeatTurn | None:

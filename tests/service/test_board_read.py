@@ -14,9 +14,10 @@ from db import Store
 from tests.service.conftest import Clock
 from tests.service.helpers import BOB, CAROL, CHANNEL, HOST, lobby
 
-PLAIN_BOARD = 3
-"""BEGIN, the match with its seats and deadline, the rest in one (the state comes from the
-cache); it was BEGIN and five reads (blocks, log line, undos, vote) before."""
+PLAIN_BOARD = 1
+"""The match with its seats and deadline and the rest in one statement, with no BEGIN (the
+state comes from the cache); it was BEGIN and two before (and BEGIN and five reads, blocks, log
+line, undos, vote, before that)."""
 
 
 async def in_full(svc: MatchService, store: Store, match_id: int) -> tuple[Any, ...]:
@@ -36,11 +37,14 @@ async def board_and_statements(svc: MatchService, store: Store, match_id: int) -
         statements.append(statement)
 
     await svc.board_of(match_id)  # the state cached, as after any change the board follows
-    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    engines = {store.engine.sync_engine, store.read_engine.sync_engine}  # SQLite reads have their own
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", record)
     try:
         board = await svc.board_of(match_id)
     finally:
-        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", record)
     return board, len(statements)
 
 
