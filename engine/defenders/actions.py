@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.contract import IllegalChoice, Prompt
 from engine.defenders import campaign, effects, refusals, rounds, rules
-from engine.defenders.answer_check import defence_picks, named_option, pending_targets
+from engine.defenders.answer_check import defence_picks, named_option, pending_targets, same_choice
 from engine.defenders.card_options import (
     abilities_open,
     ability_options,
@@ -30,7 +30,6 @@ from engine.defenders.state import Attack, Defender, DefendersState
 from engine.kit import ASKS_NOTHING, Asked, Phase, PhaseTable, StepRandom, opt
 from engine.kit.phases import EachSeat
 from engine.text import seat_ref
-from engine.validate import same_json
 
 # ---------------------------------------------------------------------------- prompts
 
@@ -230,7 +229,7 @@ def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> di
             return quick
     prompt = asked.prompt
     found = next((option for option in prompt.options
-                  if option.choice == choice and same_json(option.choice, choice)), None)
+                  if option.choice == choice and same_choice(option.choice, choice)), None)
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
