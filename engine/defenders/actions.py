@@ -89,8 +89,8 @@ def play_kind(state: DefendersState, seat: int) -> str | None:
     return "all" if seat not in act.passed and not idle_on_card(state, seat) else None
 
 
-def _seats(state: DefendersState) -> list[int]:
-    return list(range(state.seats))
+def _seats(state: DefendersState) -> range:
+    return range(state.seats)
 
 
 def status_line(state: DefendersState, d: Defender) -> str:
@@ -211,11 +211,6 @@ def setup_prompts(state: DefendersState) -> list[Prompt]:
 
 STEP_RANDOM = StepRandom(salt="step", counts_first=True)
 """How a Defenders choice's RNG is derived (engine/kit/flow.py says why it differs)."""
-
-
-def refusal(state: DefendersState, seat: int) -> str | None:
-    """A seat that is not in the match, refused before its prompt is looked up."""
-    return refusals.check_seat(state, seat)
 
 
 def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> dict[str, Any]:
