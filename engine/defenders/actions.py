@@ -339,8 +339,8 @@ def card_action(f: Flow, seat: int, asked: Asked, ch: dict[str, Any]) -> None:
         rules.level_up(f, d)
     elif what == "use":
         src = ch["src"]
-        own = asked.kind != "react" and (act.card == "all" or act.defender == d.idx)
-        ab = effects.usable(state, d, src, own, act.ap)
+        # The answer is one of the prompt's options (`picked`): the ability is usable now.
+        ab = effects.ability_of(state, d, src)
         assert ab is not None
         options = effects.targets(state, d, src, ab)
         if len(options) > 1:

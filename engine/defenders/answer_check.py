@@ -175,7 +175,7 @@ def _defence_option(state: DefendersState, seat: int, choice: dict[str, Any]) ->
     if choice == DECLINE and same_json(DECLINE, choice):
         return dict(DECLINE)
     attack = state.attacks[0]
-    mine = [d for d in rules.defenders_for(state, attack) if d.seat == seat]
+    mine = rules.seat_defenders_for(state, attack, seat)
     return _matching([{"act": what, "d": d.idx} for what, d in defence_picks(state, attack, mine)], choice)
 
 
