@@ -12,13 +12,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.clone import trusted
+from engine.clone import set_dict, set_extra, set_fields_set, set_private
 from engine.contract import Event
 
 LOG_LENGTH = 8
 """Public event texts kept in a state's log (what a view shows as the latest news)."""
 
 _PYDANTIC_SETATTR = BaseModel.__setattr__
+_new_object = object.__new__
 
 
 def store_field(model: BaseModel, name: str, value: Any) -> None:
@@ -81,8 +82,12 @@ def emit(
     a new list, never changed in place: a state handed out earlier (a
     snapshot, an AI's trial) must not see its log grow.
     """
-    event = trusted(Event, {"kind": kind, "text": text, "seats": None if seats is None else list(seats),
-                            "data": dict(data) if data else {}, "phase_end": phase_end})
+    event = _new_object(Event)  # engine/clone.py's `trusted`, written out (events are made every choice)
+    set_dict(event, {"kind": kind, "text": text, "seats": None if seats is None else list(seats),
+                     "data": dict(data) if data else {}, "phase_end": phase_end})
+    set_fields_set(event, {"kind", "text", "seats", "data", "phase_end"})
+    set_extra(event, None)
+    set_private(event, None)
     events.append(event)
     if seats is None:
         # the last LOG_LENGTH - 1 texts and this one: the same list as [*log, text][-LOG_LENGTH:]
