@@ -18,6 +18,7 @@ from engine.defenders.answer_check import defence_picks, named_option, pending_t
 from engine.defenders.card_options import (
     abilities_open,
     ability_options,
+    ability_values,
     free_move,
     idle_on_card,
     move_cost,
@@ -25,7 +26,7 @@ from engine.defenders.card_options import (
 )
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.prompting import Answer, dname, fit
+from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
 from engine.defenders.rules import Flow
 from engine.defenders.state import Defender, DefendersState
 from engine.kit import ASKS_NOTHING, Asked, Phase, PhaseTable, StepRandom, opt
@@ -105,6 +106,20 @@ def react_prompt(state: DefendersState, seat: int) -> Prompt:
     passed = state.active.react_passed.get(str(seat))
     return Prompt(seat=seat, kind="react", text=text, answer=Answer, options=options, optional=True,
                   answered=passed == [o.value for o in options], default={"act": "pass"})
+
+
+def react_answered(state: DefendersState, seat: int, kind: str) -> bool:
+    """`react_prompt`'s ``answered`` (the seat said "Not now" to these very options) without
+    building the prompt: an all-AI driver passes over it (`PhaseTable.first_open`)."""
+    if kind != "react":
+        return False
+    act = state.active
+    assert act is not None
+    passed = act.react_passed.get(str(seat))
+    if passed is None:
+        return False
+    values = [value for d in state.of_seat(seat) for value in ability_values(state, d, own_turn=False, ap=act.ap)]
+    return passed == [*values[:MAX_OPTIONS - 1], "pass"]
 
 
 def target_prompt(state: DefendersState, seat: int | None = None) -> Prompt:
@@ -439,6 +454,7 @@ PHASES: PhaseTable[DefendersState] = PhaseTable({
     "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild},
                      step=campaign.end_rebuild_when_settled),
     "play": Phase(owed=EachSeat(_seats, play_kind), builders=PLAY_BUILDERS, answers=dict.fromkeys(PLAY_KINDS, Answer),
+                  answered=react_answered,
                   handlers={"artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
                             "turn": card_action, "all": card_action}, step=play_step),
     "over": ASKS_NOTHING,

@@ -190,11 +190,27 @@ def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     out: list[Option] = []
     n = dname(d)
     if d.xp >= rules.XP_MAX:
-        out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
+        out.append(opt(_level_value(d), f"{n}: Level up (8 XP: a new skill and full HP)",
                        {"act": "level", "d": d.idx}))
     for src, ab in effects.usable_sources(state, d, own_turn, ap, only_src):
-        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
+        out.append(opt(_use_value(d, src), f"{n}: {ab.name}",
                        {"act": "use", "d": d.idx, "src": src}, ab.text))
+    return out
+
+
+def _level_value(d: Defender) -> str:
+    return f"level:{d.idx}"
+
+
+def _use_value(d: Defender, src: str) -> str:
+    return f"use:{d.idx}:{src}"
+
+
+def ability_values(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[str]:
+    """The values of `ability_options` (as `opt` cuts them), without building the options:
+    whether a seat said "Not now" to these very options is read from them."""
+    out = [_level_value(d)[:50]] if d.xp >= rules.XP_MAX else []
+    out.extend(_use_value(d, src)[:50] for src, _ in effects.usable_sources(state, d, own_turn, ap))
     return out
 
 
