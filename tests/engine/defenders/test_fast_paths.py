@@ -72,19 +72,18 @@ def test_listed_abilities_and_movements_are_what_the_rules_take_one_by_one(
 
 @pytest.mark.parametrize(("seats", "seed"), [(3, 0), (4, 2)])
 def test_a_reaction_passed_on_is_answered_without_its_prompt(seats: int, seed: int) -> None:
-    """The play phase's ``answered`` hook says what every prompt it would build says, and the
-    reactions "Not now" was said to (the AI passes on most) are among them."""
+    """The play phase's ``answered`` hook says what every prompt it would build says, at every
+    step of a heuristic match replayed, and the reactions "Not now" was said to (the AI passes
+    on most) are among them."""
     game = engine.get("defenders")
+    log = simulate("defenders", seats, seed, "heuristic")["log"]
+    working = engine.Working(game, game.setup(seats, game.options(None), seed), owned=True)
     passed_on = 0
-
-    def on_step(state: object, _events: object) -> None:
-        nonlocal passed_on
+    for seat, choice in log:
+        state = working.state
         assert isinstance(state, DefendersState)
-        if state.phase != "play":
-            return
         for prompt in game.prompts(state):
             assert react_answered(state, prompt.seat, prompt.kind) == prompt.answered, (state.step, prompt.seat)
             passed_on += prompt.answered
-
-    simulate("defenders", seats, seed, "heuristic", on_step=on_step)
+        working.submit(seat, choice)
     assert passed_on > 10
