@@ -421,8 +421,7 @@ class PhaseTable(Generic[StateT]):
         phase's sealed answers are resolved if all are in and then its ``next`` runs if it is
         ``done`` (each only while the game is still in that phase); then `settle`.
         """
-        if type(asked) is not Asked:
-            assert isinstance(asked, Prompt)
+        if type(asked) is not Asked and isinstance(asked, Prompt):
             asked = Asked.of(asked)
         if self.glance is not None and self.glance(flow, seat, asked, answer):
             return
