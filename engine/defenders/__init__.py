@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 from engine.contract import Result, Standing, State
-from engine.defenders import actions, information, rules, views
+from engine.defenders import actions, information, refusals, rules, views
 from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 from engine.defenders.content import content
 from engine.defenders.setup import setup_state
@@ -39,7 +39,8 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
         return state
 
     def refuse(self, state: DefendersState, seat: int) -> str | None:
-        return actions.refusal(state, seat)
+        """A seat that is not in the match, refused before its prompt is looked up."""
+        return refusals.check_seat(state, seat)
 
     def parse(self, state: DefendersState, seat: int, asked: Asked, choice: dict[str, Any]) -> dict[str, Any]:
         return actions.picked(state, seat, asked, choice)

@@ -9,14 +9,16 @@ Level Up first), artifact, rebuild (campaign.py). A seat that could only pass is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.contract import IllegalChoice, Prompt
 from engine.defenders import campaign, effects, refusals, rounds, rules
-from engine.defenders.answer_check import defence_picks, named_option, pending_targets
+from engine.defenders.answer_check import defence_picks, named_option, pending_targets, same_choice
 from engine.defenders.card_options import (
     abilities_open,
     ability_options,
+    ability_values,
     free_move,
     idle_on_card,
     move_cost,
@@ -24,13 +26,12 @@ from engine.defenders.card_options import (
 )
 from engine.defenders.content import content
 from engine.defenders.names import caravans, region_name, who
-from engine.defenders.prompting import Answer, dname, fit
+from engine.defenders.prompting import MAX_OPTIONS, Answer, dname, fit
 from engine.defenders.rules import Flow
-from engine.defenders.state import Attack, Defender, DefendersState
+from engine.defenders.state import Defender, DefendersState
 from engine.kit import ASKS_NOTHING, Asked, Phase, PhaseTable, StepRandom, opt
 from engine.kit.phases import EachSeat
 from engine.text import seat_ref
-from engine.validate import same_json
 
 # ---------------------------------------------------------------------------- prompts
 
@@ -40,38 +41,11 @@ def prompts(state: DefendersState, only: int | None = None) -> list[Prompt]:
     return PHASES.prompts(state, only)
 
 
-def play_prompts(state: DefendersState, only: int | None) -> list[Prompt]:
-    """A battle's decisions, most urgent first: an artifact offer, an attack, a target, then
-    the AP card (each seat's own Turn, reactions or the shared All Defenders card)."""
-    if state.artifact_offer is not None:
-        return [artifact_prompt(state)]
-    if state.attacks:
-        return defend_prompts(state, state.attacks[0])
-    act = state.active
-    if act is None:
-        return []
-    if act.pick is not None:
-        return [target_prompt(state)]
-    out: list[Prompt] = []
-    for seat in range(state.seats):
-        if only is not None and seat != only:
-            continue
-        if act.card == "defender":
-            active = state.defenders[act.defender or 0]
-            if seat == active.seat:
-                out.append(turn_prompt(state, seat, active))
-            else:
-                react = react_prompt(state, seat)
-                if react is not None:
-                    out.append(react)
-        elif seat not in act.passed and not idle_on_card(state, seat):
-            out.append(all_prompt(state, seat))
-    return out
-
-
 def play_kind(state: DefendersState, seat: int) -> str | None:
-    """The kind of the prompt `play_prompts` builds for ``seat`` (None: none), without
-    building it: each seat is asked one decision at most, in seat order."""
+    """The decision ``seat`` owes in a battle (None: none), without building its prompt
+    (`PLAY_BUILDERS` does), most urgent first: an artifact offer, an attack, a target, then
+    the AP card (its own Turn, reactions or the shared All Defenders card). Each seat is asked
+    one decision at most, in seat order."""
     offer = state.artifact_offer
     if offer is not None:
         return "artifact" if state.defenders[offer["d"]].seat == seat else None
@@ -90,8 +64,8 @@ def play_kind(state: DefendersState, seat: int) -> str | None:
     return "all" if seat not in act.passed and not idle_on_card(state, seat) else None
 
 
-def _seats(state: DefendersState) -> list[int]:
-    return list(range(state.seats))
+def _seats(state: DefendersState) -> range:
+    return range(state.seats)
 
 
 def status_line(state: DefendersState, d: Defender) -> str:
@@ -99,8 +73,9 @@ def status_line(state: DefendersState, d: Defender) -> str:
             + (" (Exhausted)" if d.hp == 0 else ""))
 
 
-def turn_prompt(state: DefendersState, seat: int, d: Defender) -> Prompt:
+def turn_prompt(state: DefendersState, seat: int) -> Prompt:
     assert state.active is not None
+    d = state.defenders[state.active.defender or 0]
     text = (f"Your Turn (Defender card), {state.active.ap} AP left. {status_line(state, d)}. "
             f"Pick one action at a time; unused AP are lost when you end the Turn.")
     return Prompt(seat=seat, kind="turn", text=text, answer=Answer, options=seat_card_options(state, seat),
@@ -116,14 +91,14 @@ def all_prompt(state: DefendersState, seat: int) -> Prompt:
                   shared=state.seats > 1, default={"act": "pass"})
 
 
-def react_prompt(state: DefendersState, seat: int) -> Prompt | None:
+def react_prompt(state: DefendersState, seat: int) -> Prompt:
     """Any-turn skills (and Level Up) during another Defender's Turn, open for the whole Turn.
     "Not now" marks the prompt answered, so nobody waits and no AI answers it again, yet its
-    skills stay usable; it is asked afresh once its options change."""
+    skills stay usable; it is asked afresh once its options change. Asked only when one of the
+    seat's Defenders has an ability open (`play_kind`)."""
     assert state.active is not None
     found = [o for d in state.of_seat(seat) for o in ability_options(state, d, own_turn=False, ap=state.active.ap)]
-    if not found:
-        return None
+    assert found
     options = fit(found, [opt("pass", "Not now", {"act": "pass"})])
     active = state.defenders[state.active.defender or 0]
     text = (f"{who(active)} is taking a Turn. Your any-turn skills stay open until that Turn ends; "
@@ -133,7 +108,22 @@ def react_prompt(state: DefendersState, seat: int) -> Prompt | None:
                   answered=passed == [o.value for o in options], default={"act": "pass"})
 
 
-def target_prompt(state: DefendersState) -> Prompt:
+def react_answered(state: DefendersState, seat: int, kind: str) -> bool:
+    """`react_prompt`'s ``answered`` (the seat said "Not now" to these very options) without
+    building the prompt: an all-AI driver passes over it (`PhaseTable.first_open`)."""
+    if kind != "react":
+        return False
+    act = state.active
+    assert act is not None
+    passed = act.react_passed.get(str(seat))
+    if passed is None:
+        return False
+    values = [value for d in state.of_seat(seat) for value in ability_values(state, d, own_turn=False, ap=act.ap)]
+    return passed == [*values[:MAX_OPTIONS - 1], "pass"]
+
+
+def target_prompt(state: DefendersState, seat: int | None = None) -> Prompt:
+    """The target of the ability waiting for one (its user's seat is the one asked)."""
     act = state.active
     assert act is not None and act.pick is not None
     seat, d = act.pick["seat"], state.defenders[act.pick["d"]]
@@ -147,9 +137,11 @@ def target_prompt(state: DefendersState) -> Prompt:
                   options=fit(options, [opt("back", "Back", {"act": "back"})]), default={"act": "back"})
 
 
-def defend_prompts(state: DefendersState, attack: Attack) -> list[Prompt]:
-    """One prompt per seat with a Defender able to answer; a Defender at 8 XP may first Level
-    Up (full HP), which returns the same decision with the defence now affordable."""
+def defend_prompt(state: DefendersState, seat: int) -> Prompt:
+    """``seat``'s answer to the first attack, asked of every seat with a Defender able to
+    answer it; a Defender at 8 XP may first Level Up (full HP), which returns the same decision
+    with the defence now affordable."""
+    attack = state.attacks[0]
     able = rules.defenders_for(state, attack)
     r = state.regions[attack.region]
     where = region_name(state, attack.region)
@@ -164,22 +156,21 @@ def defend_prompts(state: DefendersState, attack: Attack) -> list[Prompt]:
         dire = content().dire_card(attack.dire)
         extra = f" {dire.text} A defence wins an artifact."
     xp = "A defence earns 1 XP. " if attack.kind in ("enemy", "dire", "deserter") else ""
-    first = "One defence is enough; the first answer counts." if len({defender.seat for defender in able}) > 1 else ""
+    several = len({defender.seat for defender in able}) > 1
+    first = "One defence is enough; the first answer counts." if several else ""
     text = f"{where} is under attack by {attack.source}. If nobody defends, {stakes}.{extra} {xp}{first}".strip()
-    out = []
-    for seat in sorted({d.seat for d in able}):
-        options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(state, d, attack)} HP, "
-                                          f"{d.hp} now)", {"act": "defend", "d": d.idx}) if what == "defend"
-                   else opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
-                            {"act": "level", "d": d.idx})
-                   for what, d in defence_picks(state, attack, [d for d in able if d.seat == seat])]
-        options.append(opt("decline", "Let it through", {"act": "decline"}))
-        out.append(Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options,
-                          shared=len({d.seat for d in able}) > 1, default={"act": "decline"}))
-    return out
+    options = [opt(f"defend:{d.idx}", f"Defend with {dname(d)} (-{rules.defend_cost(state, d, attack)} HP, "
+                                      f"{d.hp} now)", {"act": "defend", "d": d.idx}) if what == "defend"
+               else opt(f"level:{d.idx}", f"Level up {dname(d)} first (8 XP: full HP, a new skill)",
+                        {"act": "level", "d": d.idx})
+               for what, d in defence_picks(state, attack, [d for d in able if d.seat == seat])]
+    options.append(opt("decline", "Let it through", {"act": "decline"}))
+    return Prompt(seat=seat, kind="defend", text=text, answer=Answer, options=options, shared=several,
+                  default={"act": "decline"})
 
 
-def artifact_prompt(state: DefendersState) -> Prompt:
+def artifact_prompt(state: DefendersState, seat: int | None = None) -> Prompt:
+    """A won artifact with its winner's slots full (its winner's seat is the one asked)."""
     offer = state.artifact_offer
     assert offer is not None
     d = state.defenders[offer["d"]]
@@ -214,11 +205,6 @@ STEP_RANDOM = StepRandom(salt="step", counts_first=True)
 """How a Defenders choice's RNG is derived (engine/kit/flow.py says why it differs)."""
 
 
-def refusal(state: DefendersState, seat: int) -> str | None:
-    """A seat that is not in the match, refused before its prompt is looked up."""
-    return refusals.check_seat(state, seat)
-
-
 def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> dict[str, Any]:
     """The option of the prompt ``asked`` the choice is, exactly (a copy of its choice dict): every
     Defenders answer is one of the prompt's options; anything else is refused with the most
@@ -230,7 +216,7 @@ def picked(state: DefendersState, seat: int, asked: Asked, choice: object) -> di
             return quick
     prompt = asked.prompt
     found = next((option for option in prompt.options
-                  if option.choice == choice and same_json(option.choice, choice)), None)
+                  if option.choice == choice and same_choice(option.choice, choice)), None)
     if found is None:
         raise IllegalChoice(refusals.why_not(state, seat, prompt, choice))
     return dict(found.choice)
@@ -345,8 +331,8 @@ def card_action(f: Flow, seat: int, asked: Asked, ch: dict[str, Any]) -> None:
         rules.level_up(f, d)
     elif what == "use":
         src = ch["src"]
-        own = asked.kind != "react" and (act.card == "all" or act.defender == d.idx)
-        ab = effects.usable(state, d, src, own, act.ap)
+        # The answer is one of the prompt's options (`picked`): the ability is usable now.
+        ab = effects.ability_of(state, d, src)
         assert ab is not None
         options = effects.targets(state, d, src, ab)
         if len(options) > 1:
@@ -453,7 +439,12 @@ def play_step(f: Flow) -> bool:
     return True
 
 
-PLAY_KINDS = ("artifact", "defend", "react", "target", "turn", "all")
+PLAY_BUILDERS: dict[str, Callable[[DefendersState, int], Prompt]] = {
+    "artifact": artifact_prompt, "defend": defend_prompt, "react": react_prompt, "target": target_prompt,
+    "turn": turn_prompt, "all": all_prompt}
+"""The prompt of each kind of battle decision `play_kind` finds a seat owes."""
+
+PLAY_KINDS = tuple(PLAY_BUILDERS)
 """The prompt kinds of a battle: each answers with an `Answer`, so an answer is checked before
 (and often without) its prompt is built."""
 
@@ -462,7 +453,8 @@ PHASES: PhaseTable[DefendersState] = PhaseTable({
                    done=skills_kept, next=rounds.start_battle),
     "rebuild": Phase(prompts=lambda state, only: campaign.rebuild_prompts(state), handlers={"rebuild": rebuild},
                      step=campaign.end_rebuild_when_settled),
-    "play": Phase(prompts=play_prompts, owed=EachSeat(_seats, play_kind), answers=dict.fromkeys(PLAY_KINDS, Answer),
+    "play": Phase(owed=EachSeat(_seats, play_kind), builders=PLAY_BUILDERS, answers=dict.fromkeys(PLAY_KINDS, Answer),
+                  answered=react_answered,
                   handlers={"artifact": take_artifact, "defend": defend, "react": react, "target": pick_target,
                             "turn": card_action, "all": card_action}, step=play_step),
     "over": ASKS_NOTHING,

@@ -30,8 +30,9 @@ class HeuristicPolicy:
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         assert isinstance(state, DefendersState)
         goals = Goals()
-        scored = [(score(state, prompt, o, goals), -n, o) for n, o in enumerate(prompt.options)]
-        best = max(scored, key=lambda t: (t[0], t[1]))
+        # The best score, the first option of equal ones (no two options share an index, so
+        # the tuples never compare their options).
+        best = max((score(state, prompt, o, goals), -n, o) for n, o in enumerate(prompt.options))
         return dict(best[2].choice)
 
 

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Option
 from engine.defenders import effects, rules
 from engine.defenders.board import CAPITAL
 from engine.defenders.card_options import (
-    ability_options,
+    ability_choices,
     escort_counts,
-    fight_options,
+    fight_open,
     movement_choices,
-    prepare_options,
-    secure_options,
+    prepare_open,
+    secure_open,
 )
 from engine.defenders.effects import Target
 from engine.defenders.prompting import MAX_OPTIONS
@@ -133,12 +132,17 @@ def _actions_of_act(state: DefendersState, defender: Defender, choice: dict[str,
     if what in ("fly", "move"):
         return movement_choices(state, defender, ap, only_to=choice.get("to"))
     if what == "secure":
-        return _choices(secure_options(state, defender, ap))
+        return _one_if(secure_open(state, defender, ap), what, defender)
     if what == "fight":
-        return _choices(fight_options(state, defender, ap))
+        return _one_if(fight_open(state, defender, ap), what, defender)
     if what == "prepare":
-        return _choices(prepare_options(state, defender, ap, own_card))
+        return _one_if(prepare_open(defender, ap, own_card), what, defender)
     return _abilities_of_act(state, defender, choice, own_turn=True)
+
+
+def _one_if(offered: bool, what: str, defender: Defender) -> list[dict[str, Any]]:
+    """The choice of a Secure, a Fight or a Prepare (``what``) when it is ``offered``."""
+    return [{"act": what, "d": defender.idx}] if offered else []
 
 
 def _abilities_of_act(state: DefendersState, defender: Defender, choice: dict[str, Any],
@@ -154,11 +158,7 @@ def _abilities_of_act(state: DefendersState, defender: Defender, choice: dict[st
     if what == "use" and not isinstance(src, str):
         return []
     # No source is named "": Level Up alone.
-    return _choices(ability_options(state, defender, own_turn=own_turn, ap=act.ap, only_src=src if what == "use" else ""))
-
-
-def _choices(options: list[Option]) -> list[dict[str, Any]]:
-    return [option.choice for option in options]
+    return ability_choices(state, defender, own_turn=own_turn, ap=act.ap, only_src=src if what == "use" else "")
 
 
 def defence_picks(state: DefendersState, attack: Attack, mine: list[Defender]) -> list[tuple[str, Defender]]:
@@ -175,7 +175,7 @@ def _defence_option(state: DefendersState, seat: int, choice: dict[str, Any]) ->
     if choice == DECLINE and same_json(DECLINE, choice):
         return dict(DECLINE)
     attack = state.attacks[0]
-    mine = [d for d in rules.defenders_for(state, attack) if d.seat == seat]
+    mine = rules.seat_defenders_for(state, attack, seat)
     return _matching([{"act": what, "d": d.idx} for what, d in defence_picks(state, attack, mine)], choice)
 
 
@@ -202,4 +202,18 @@ def _target_option(state: DefendersState, choice: dict[str, Any]) -> dict[str, A
 
 
 def _matching(choices: list[dict[str, Any]], choice: dict[str, Any]) -> dict[str, Any] | None:
-    return next((dict(one) for one in choices if one == choice and same_json(one, choice)), None)
+    return next((dict(one) for one in choices if one == choice and same_choice(one, choice)), None)
+
+
+_ATOM_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def same_choice(option: dict[str, Any], choice: dict[str, Any]) -> bool:
+    """`same_json` of an option's choice and an answer equal to it (``==``): where every value
+    of the option's (its keys are names) is an atom of the very type of the answer's, both write
+    the same JSON; anything else (True for 1, 1.0 for 1, a list) is left to `same_json`."""
+    for key, value in option.items():
+        kind = type(value)
+        if kind not in _ATOM_TYPES or kind is not type(choice[key]):
+            return same_json(option, choice)
+    return True

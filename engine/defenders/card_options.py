@@ -136,28 +136,48 @@ def escort_counts(caravans_here: int, xp: int, compact: bool = False) -> list[in
     return [most] if compact else sorted({1, min(2, most), most})
 
 
-def secure_options(state: DefendersState, d: Defender, ap: int) -> list[Option]:
+def secure_open(state: DefendersState, d: Defender, ap: int) -> bool:
+    """Whether `d` may Secure (or clear a storm) where they stand: `secure_options` offers it."""
     here = d.region
-    region = None if here == CAPITAL else state.regions[here]
-    if not (ap >= 1 and d.hp > 0 and region is not None and not region.destroyed and (region.threat > 0 or region.storm)):
+    if here == CAPITAL:
+        return False
+    region = state.regions[here]
+    return ap >= 1 and d.hp > 0 and not region.destroyed and (region.threat > 0 or region.storm)
+
+
+def secure_options(state: DefendersState, d: Defender, ap: int) -> list[Option]:
+    if not secure_open(state, d, ap):
         return []
+    here = d.region
+    region = state.regions[here]
     extra = rules.passive(d, "secure_bonus")
     what = "clear the storm" if region.storm else f"Secure {min(region.threat, 1 + extra)} Threat"
     return [opt(f"secure:{d.idx}", f"{dname(d)}: {what} in {region_name(state, here)} (1 AP)",
                 {"act": "secure", "d": d.idx})]
 
 
-def fight_options(state: DefendersState, d: Defender, ap: int) -> list[Option]:
+def fight_open(state: DefendersState, d: Defender, ap: int) -> bool:
+    """Whether `d` may Fight the boss: `fight_options` offers it."""
     boss = state.boss
-    if not (ap >= 1 and d.hp > 0 and boss.revealed and boss.region == d.region and boss.hp > rules.boss_floor(state)):
+    return ap >= 1 and d.hp > 0 and boss.revealed and boss.region == d.region and boss.hp > rules.boss_floor(state)
+
+
+def fight_options(state: DefendersState, d: Defender, ap: int) -> list[Option]:
+    if not fight_open(state, d, ap):
         return []
+    boss = state.boss
     dmg = 1 + rules.passive(d, "fight_bonus")
     return [opt(f"fight:{d.idx}", f"{dname(d)}: Fight {content().boss(boss.key).name} ({dmg} damage, 1 AP)",
                 {"act": "fight", "d": d.idx})]
 
 
+def prepare_open(d: Defender, ap: int, own_card: bool) -> bool:
+    """Whether `d` may Prepare (only on their own card): `prepare_options` offers it."""
+    return own_card and ap >= 1 and d.xp < rules.XP_MAX
+
+
 def prepare_options(state: DefendersState, d: Defender, ap: int, own_card: bool) -> list[Option]:
-    if not (own_card and ap >= 1 and d.xp < rules.XP_MAX):
+    if not prepare_open(d, ap, own_card):
         return []
     return [opt(f"prepare:{d.idx}", f"{dname(d)}: Prepare, 1 AP for 1 XP ({d.xp} XP now)",
                 {"act": "prepare", "d": d.idx})]
@@ -170,11 +190,36 @@ def ability_options(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     out: list[Option] = []
     n = dname(d)
     if d.xp >= rules.XP_MAX:
-        out.append(opt(f"level:{d.idx}", f"{n}: Level up (8 XP: a new skill and full HP)",
+        out.append(opt(_level_value(d), f"{n}: Level up (8 XP: a new skill and full HP)",
                        {"act": "level", "d": d.idx}))
     for src, ab in effects.usable_sources(state, d, own_turn, ap, only_src):
-        out.append(opt(f"use:{d.idx}:{src}", f"{n}: {ab.name}",
+        out.append(opt(_use_value(d, src), f"{n}: {ab.name}",
                        {"act": "use", "d": d.idx, "src": src}, ab.text))
+    return out
+
+
+def _level_value(d: Defender) -> str:
+    return f"level:{d.idx}"
+
+
+def _use_value(d: Defender, src: str) -> str:
+    return f"use:{d.idx}:{src}"
+
+
+def ability_values(state: DefendersState, d: Defender, own_turn: bool, ap: int) -> list[str]:
+    """The values of `ability_options` (as `opt` cuts them), without building the options:
+    whether a seat said "Not now" to these very options is read from them."""
+    out = [_level_value(d)[:50]] if d.xp >= rules.XP_MAX else []
+    out.extend(_use_value(d, src)[:50] for src, _ in effects.usable_sources(state, d, own_turn, ap))
+    return out
+
+
+def ability_choices(state: DefendersState, d: Defender, own_turn: bool, ap: int,
+                    only_src: object = None) -> list[dict[str, Any]]:
+    """The choices of `ability_options`, without their labels (an answer is checked against
+    them: answer_check.py)."""
+    out: list[dict[str, Any]] = [{"act": "level", "d": d.idx}] if d.xp >= rules.XP_MAX else []
+    out.extend({"act": "use", "d": d.idx, "src": src} for src, _ in effects.usable_sources(state, d, own_turn, ap, only_src))
     return out
 
 

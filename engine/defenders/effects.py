@@ -8,7 +8,7 @@ Every effect of content.Effect is implemented here once (passives are read in ru
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from engine.defenders import board, rules
 from engine.defenders.board import CAPITAL
@@ -58,22 +58,25 @@ def ability_of(state: DefendersState, d: Defender, src: str) -> Ability | None:
         return c.skill(key).ability if key in d.skills else None
     if src == "capital":
         return c.capital.ability if d.region == CAPITAL else None
-    if src == "region":
+    if src in ("region", "war"):
         if d.region == CAPITAL:
             return None
         r = state.regions[d.region]
-        if r.war or r.destroyed:
-            return None
-        reg = c.region(d.region)
-        return (reg.a if r.side == "A" else reg.b).ability
-    if src == "war":
-        if d.region == CAPITAL:
-            return None
-        r = state.regions[d.region]
-        if not r.war or r.side != "friendly" or r.destroyed:
-            return None
-        return war_action(d.region)
+        return _place_ability(src, d.region, r.war, r.side, r.destroyed)
     return None
+
+
+def _place_ability(src: str, here: str, war: bool, side: str, destroyed: bool) -> Ability | None:
+    """`ability_of` the ``region`` or ``war`` source of an Outer Region ``here`` (its War side,
+    its face and whether it is destroyed: all it depends on)."""
+    if src == "region":
+        if war or destroyed:
+            return None
+        reg = content().region(here)
+        return (reg.a if side == "A" else reg.b).ability
+    if not war or side != "friendly" or destroyed:
+        return None
+    return war_action(here)
 
 
 def sources(state: DefendersState, d: Defender) -> list[str]:
@@ -119,6 +122,21 @@ def _card_entries(key: str, artifacts: tuple[str, ...],
     return heroes, held, learnt
 
 
+@functools.lru_cache(maxsize=4096)
+def _turn_entries(key: str, artifacts: tuple[str, ...], skills: tuple[str, ...], here: str, war: bool, side: str,
+                  destroyed: bool) -> tuple[Entry, ...]:
+    """The entries of every source a Defender with these cards may use on its own Turn, in
+    `sources` order, standing ``here`` (an Outer Region with that War side, face and ruin, or
+    the Capital), those whose `ability_of` is None left out: worked out once per combination."""
+    heroes, held, learnt = _card_entries(key, artifacts, skills)
+    if here == CAPITAL:
+        place: tuple[Entry, ...] = (_entry("capital", content().capital.ability),)
+    else:
+        place = tuple(_entry(src, ab) for src in ("region", "war")
+                      if (ab := _place_ability(src, here, war, side, destroyed)) is not None)
+    return (*heroes, *place, *held, *learnt)
+
+
 def usable_sources(state: DefendersState, d: Defender, own_turn: bool, ap: int,
                    only_src: object = None) -> Iterator[tuple[str, Ability]]:
     """Each source of `d` (in `sources` order) whose ability `usable` gives, with it; with
@@ -126,12 +144,13 @@ def usable_sources(state: DefendersState, d: Defender, own_turn: bool, ap: int,
     once, and off their own Turn only skills are looked at (nothing else may be used then)."""
     if state.hexed or dreaded(state, d):
         return
-    heroes, held, learnt = _card_entries(d.key, tuple(d.artifacts), tuple(d.skills))
-    entries: Iterable[Entry] = learnt
-    if own_turn:
-        place = [_entry(src, ab) for src in (("capital",) if d.region == CAPITAL else ("region", "war"))
-                 if (ab := ability_of(state, d, src)) is not None]
-        entries = [*heroes, *place, *held, *learnt]
+    if not own_turn:
+        entries = _card_entries(d.key, tuple(d.artifacts), tuple(d.skills))[2]
+    elif d.region == CAPITAL:
+        entries = _turn_entries(d.key, tuple(d.artifacts), tuple(d.skills), CAPITAL, False, "A", False)
+    else:
+        r = state.regions[d.region]
+        entries = _turn_entries(d.key, tuple(d.artifacts), tuple(d.skills), d.region, r.war, r.side, r.destroyed)
     for entry in entries:
         if only_src is not None and entry[0] != only_src:
             continue

@@ -62,11 +62,11 @@ def _deal(turn_deck: Sequence[str], horde_size: int, left_enemies: int, left_dir
     dire = [card for card in pool if card.startswith("x:")]
     set_aside = {*regular[:left_enemies], *dire[:left_dire]}
     rest = [card for card in pool if card not in set_aside]
-    places = sum(1 for card in turn_deck if unseen(card))
-    horde, placed = deal_back(rest, [horde_size, places])
+    known = [card for card in turn_deck if not card.startswith(UNSEEN_PREFIXES)]
+    horde, placed = deal_back(rest, [horde_size, len(turn_deck) - len(known)])
     return {"leftover_enemies": [card[2:] for card in regular[:left_enemies]],
             "leftover_dire": [card[2:] for card in dire[:left_dire]], "horde": horde,
-            "turn_deck": [card for card in turn_deck if not unseen(card)] + placed}
+            "turn_deck": known + placed}
 
 
 def _enemy_pool(state: DefendersState) -> list[str]:
@@ -75,7 +75,7 @@ def _enemy_pool(state: DefendersState) -> list[str]:
 
 def _pool(turn_deck: Sequence[str], horde: Sequence[str], leftover_enemies: Sequence[str],
           leftover_dire: Sequence[str]) -> list[str]:
-    return sorted_pool([card for card in turn_deck if unseen(card)], list(horde),
+    return sorted_pool([card for card in turn_deck if card.startswith(UNSEEN_PREFIXES)], list(horde),
                        [f"e:{key}" for key in leftover_enemies], [f"x:{key}" for key in leftover_dire])
 
 

@@ -3,6 +3,8 @@ regions by their current side, Turn Deck cards, Caravan counts."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.defenders.board import CAPITAL
 from engine.defenders.content import content
 from engine.defenders.state import Defender, DefendersState
@@ -14,7 +16,13 @@ def caravans(n: int) -> str:
 
 
 def who(d: Defender) -> str:
-    return f"{content().defender(d.key).name} ({seat_ref(d.seat)})"
+    return _who(d.key, d.seat)
+
+
+@lru_cache(maxsize=256)
+def _who(key: str, seat: int) -> str:
+    """`who` of a Defender card and seat (named in most events: worked out once)."""
+    return f"{content().defender(key).name} ({seat_ref(seat)})"
 
 
 def region_name(state: DefendersState, key: str) -> str:

@@ -47,14 +47,7 @@ def round_end(f: Flow) -> None:
     if state.boss.armor_soaked:
         state.boss.armor_soaked = []
     for d in state.defenders:
-        if d.shield:
-            d.shield = False
-        if d.in_tree:
-            d.in_tree = False
-        if d.riding:
-            d.riding = False
-        if any(u.startswith("round:") for u in d.used):
-            d.used = [u for u in d.used if not u.startswith("round:")]
+        _clear(d, ("shield", "in_tree", "riding"), "round:")
     if state.tree is not None:
         state.tree = None
     if not (state.regions["mountains"].war and state.regions["mountains"].side == "hostile"):
@@ -129,14 +122,21 @@ def start_card(f: Flow, kind: Literal["defender", "all"], d: Defender | None) ->
     if state.boss.armor_soaked:
         state.boss.armor_soaked = []
     for defender in state.defenders:
-        if defender.took_turn:
-            defender.took_turn = False
-        if defender.moved_free:
-            defender.moved_free = False
-        if any(u.startswith("turn:") for u in defender.used):
-            defender.used = [u for u in defender.used if not u.startswith("turn:")]
+        _clear(defender, ("took_turn", "moved_free"), "turn:")
     if d is not None:
         begin_turn(f, d)
+
+
+def _clear(d: Defender, flags: tuple[str, ...], used: str) -> None:
+    """What lasts a round or a Turn is over for ``d``: its ``flags`` lowered and the ability
+    uses marked ``used`` ("round:" or "turn:") forgotten. Only what changes is set (a field set
+    to the value it holds changes nothing, and this runs for every Defender on every card)."""
+    for flag in flags:
+        if getattr(d, flag):
+            setattr(d, flag, False)
+    marks = d.used
+    if marks and any(mark.startswith(used) for mark in marks):
+        d.used = [mark for mark in marks if not mark.startswith(used)]
 
 
 def begin_turn(f: Flow, d: Defender) -> None:

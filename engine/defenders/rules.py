@@ -209,9 +209,23 @@ def defenders_for(state: DefendersState, attack: Attack) -> list[Defender]:
 
 def asked_to_defend(state: DefendersState, attack: Attack, seat: int) -> bool:
     """Whether `defenders_for` names a Defender of ``seat`` (the others are not looked at)."""
-    return seat not in attack.declined and any(
-        d.seat == seat and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))
-        for d in state.defenders)
+    return bool(seat_defenders_for(state, attack, seat))
+
+
+def seat_defenders_for(state: DefendersState, attack: Attack, seat: int) -> list[Defender]:
+    """The Defenders of ``seat`` that `defenders_for` names, in its order (the others are not
+    looked at)."""
+    if seat in attack.declined:
+        return []
+    return [d for d in state.defenders if d.seat == seat
+            and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))]
+
+
+def anyone_asked(state: DefendersState, attack: Attack) -> bool:
+    """Whether `defenders_for` names anyone (looking no further than the first)."""
+    declined = attack.declined
+    return any(d.seat not in declined and (can_defend(state, d, attack) or could_level_to_defend(state, d, attack))
+               for d in state.defenders)
 
 
 def settle_attacks(f: Flow) -> bool:
@@ -225,7 +239,7 @@ def settle_attacks(f: Flow) -> bool:
             state.attacks.pop(0)
             f.emit("log", f"A ward turns {attack.source} away from {region_name(state, attack.region)}.")
             continue
-        if defenders_for(state, attack):
+        if anyone_asked(state, attack):
             return True
         state.attacks.pop(0)
         undefended(f, attack)

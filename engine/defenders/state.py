@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.clone import trusted
 from engine.contract import State
+from engine.kit.events import store_field
 
 Mode = Literal["single", "campaign"]
 Difficulty = Literal["easy", "normal", "hard", "epic"]
@@ -20,24 +21,10 @@ CAPITAL_BY_DIFFICULTY = {"easy": 12, "normal": 10, "hard": 8, "epic": 7}
 """The Capital City's Destruction Level per difficulty (U1 is open; measured in benchmarks/defenders_balance.py)."""
 
 
-def _set_field(model: BaseModel, name: str, value: object) -> None:
-    """Setting a field as pydantic does for these models (no assignment validation, not
-    frozen: store it and mark it set), without pydantic's per-call dispatch: the rules set
-    fields about ten times a choice. A model's ``__dict__`` holds exactly its fields (private
-    attributes live apart), so it says which names are fields. Anything else goes through
-    pydantic."""
-    values = model.__dict__
-    if name in values:
-        values[name] = value
-        model.__pydantic_fields_set__.add(name)
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    __setattr__ = _set_field
+    __setattr__ = store_field
 
 
 class DefendersOptions(Model):
@@ -160,7 +147,7 @@ def new_active(card: Literal["defender", "all"], defender: int | None, ap: int) 
 
 
 class DefendersState(State):
-    __setattr__ = _set_field
+    __setattr__ = store_field
 
     options: DefendersOptions
     seats: int

@@ -74,8 +74,9 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         return self.state_class
 
     def own(self, state: object) -> StateT:
-        """``state`` as this game's state, or WrongGame."""
-        if not isinstance(state, self.state_class):
+        """``state`` as this game's state, or WrongGame (its very class tried first: a model
+        class's ``isinstance`` goes through pydantic's metaclass, and this runs every choice)."""
+        if type(state) is not self.state_class and not isinstance(state, self.state_class):
             raise WrongGame(f"This is not a {self.info.title} match.")
         return state  # type: ignore[return-value]
 

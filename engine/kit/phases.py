@@ -30,8 +30,9 @@ on it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -119,7 +120,7 @@ class EachSeat(Generic[StateT]):
     ``kind_of(state, seat)`` (None: nothing). Called, it gives every seat's (seat, kind) in
     order; `of` gives one seat's kind without working out the others' (what an answer needs)."""
 
-    seats: Callable[[StateT], list[int]]
+    seats: Callable[[StateT], Sequence[int]]
     kind_of: Callable[[StateT, int], str | None]
 
     def __call__(self, state: StateT) -> list[tuple[int, str]]:
@@ -270,8 +271,9 @@ class Glance(Protocol[StateT]):
     def __call__(self, flow: Flow[StateT], seat: int, asked: Asked, answer: Any, /) -> bool: ...
 
 
-def _phase_attribute(state: Any) -> str:
-    return str(state.phase)
+_phase_attribute: Callable[[Any], str] = attrgetter("phase")
+"""The default `PhaseTable.phase_of`: the state's ``phase`` field (a str in every game), read
+several times a choice."""
 
 
 class PhaseTable(Generic[StateT]):
@@ -297,7 +299,8 @@ class PhaseTable(Generic[StateT]):
         self.settle_limit = settle_limit
 
     def phase(self, state: StateT) -> Phase[StateT]:
-        return self.named(self.phase_of(state))
+        name = self.phase_of(state)
+        return self.phases.get(name) or self.named(name)
 
     def named(self, name: str) -> Phase[StateT]:
         """The phase called ``name`` (what `phase_of` gives), or ValueError."""
@@ -418,7 +421,7 @@ class PhaseTable(Generic[StateT]):
         phase's sealed answers are resolved if all are in and then its ``next`` runs if it is
         ``done`` (each only while the game is still in that phase); then `settle`.
         """
-        if isinstance(asked, Prompt):
+        if type(asked) is not Asked and isinstance(asked, Prompt):
             asked = Asked.of(asked)
         if self.glance is not None and self.glance(flow, seat, asked, answer):
             return
@@ -435,7 +438,7 @@ class PhaseTable(Generic[StateT]):
         """The phase's handler of ``asked.kind``, then its sealed and done checks."""
         phase_of = self.phase_of
         name = phase_of(flow.state)
-        phase = self.named(name)
+        phase = self.phases.get(name) or self.named(name)
         handler = phase.handlers.get(asked.kind, phase.fallback)
         if handler is None:
             raise ValueError(f"the {name} phase takes no {asked.kind!r} answer")

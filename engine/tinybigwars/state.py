@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.contract import State
+from engine.kit.events import store_field
 
 Phase = Literal["force", "clan", "activation", "combat", "over"]
 
@@ -17,24 +18,10 @@ LOG_FIELD = "last_events"
 """The state's public log, as `engine.kit.emit` and `Flow.emit` name it (engine/kit/events.py)."""
 
 
-def _set_field(model: BaseModel, name: str, value: object) -> None:
-    """Setting a field as pydantic does for these models (no assignment validation, not
-    frozen: store it and mark it set), without pydantic's per-call dispatch; rules set fields
-    about ten times a choice. A model's ``__dict__`` holds its declared fields and nothing
-    else (extras are forbidden, none has private attributes), so a name found there is a field.
-    Anything else goes through pydantic."""
-    values = model.__dict__
-    if name in values:
-        values[name] = value
-        model.__pydantic_fields_set__.add(name)
-    else:
-        BaseModel.__setattr__(model, name, value)
-
-
 class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    __setattr__ = _set_field
+    __setattr__ = store_field
 
 
 class Options(_M):
@@ -62,7 +49,7 @@ _PLACING_FIELDS = frozenset({"location", "seat", "defeated"})
 
 
 def _set_hero_field(model: BaseModel, name: str, value: object) -> None:
-    _set_field(model, name, value)
+    store_field(model, name, value)
     if name in _PLACING_FIELDS:
         _HERO_MOVES[0] += 1
 
@@ -165,7 +152,7 @@ changes."""
 
 
 class TBWState(State):
-    __setattr__ = _set_field
+    __setattr__ = store_field
 
     options: Options = Field(default_factory=Options)
     seats_n: int = 2

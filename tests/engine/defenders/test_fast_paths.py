@@ -1,15 +1,19 @@
 """The Defenders shortcuts taken for speed give what the plain rules give: a field set by the
 rules is stored and marked as pydantic stores it (and an unknown one refused as pydantic
 refuses it), the usable abilities listed from the per-Defender entries are exactly the sources
-`usable` takes one by one, and the affordable movements are the move options a prompt lists."""
+`usable` takes one by one, the affordable movements are the move options a prompt lists, the
+ability choices and values are those of the ability options, and a reaction passed on is
+known to be answered without building its prompt."""
 
 from __future__ import annotations
 
 import pytest
 
+import engine
 from bot.simulate import simulate
 from engine.clone import clone
 from engine.defenders import card_options, effects
+from engine.defenders.actions import react_answered
 from engine.defenders.state import DefendersState
 from tests.engine.defenders.helpers import new
 
@@ -49,6 +53,9 @@ def test_listed_abilities_and_movements_are_what_the_rules_take_one_by_one(
                     one_by_one = [src for src in effects.sources(state, defender)
                                   if effects.usable(state, defender, src, own_turn, ap) is not None]
                     assert listed == one_by_one, (state.step, defender.idx, own_turn, ap)
+                    options = card_options.ability_options(state, defender, own_turn, ap)
+                    assert card_options.ability_choices(state, defender, own_turn, ap) == [o.choice for o in options]
+                    assert card_options.ability_values(state, defender, own_turn, ap) == [o.value for o in options]
             if state.active is not None:
                 ap = state.active.ap
                 moves = card_options.movement_options(state, defender, ap)
@@ -61,3 +68,22 @@ def test_listed_abilities_and_movements_are_what_the_rules_take_one_by_one(
 
     simulate("defenders", seats, seed, policy, options=options, on_step=on_step)
     assert checked > 20
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(3, 0), (4, 2)])
+def test_a_reaction_passed_on_is_answered_without_its_prompt(seats: int, seed: int) -> None:
+    """The play phase's ``answered`` hook says what every prompt it would build says, at every
+    step of a heuristic match replayed, and the reactions "Not now" was said to (the AI passes
+    on most) are among them."""
+    game = engine.get("defenders")
+    log = simulate("defenders", seats, seed, "heuristic")["log"]
+    working = engine.Working(game, game.setup(seats, game.options(None), seed), owned=True)
+    passed_on = 0
+    for seat, choice in log:
+        state = working.state
+        assert isinstance(state, DefendersState)
+        for prompt in game.prompts(state):
+            assert react_answered(state, prompt.seat, prompt.kind) == prompt.answered, (state.step, prompt.seat)
+            passed_on += prompt.answered
+        working.submit(seat, choice)
+    assert passed_on > 10
