@@ -11,6 +11,13 @@ candidates of a round share the world and the rollout's random draws, so their s
 by the choice and little else. Candidates far behind the leader are dropped as rounds come in,
 so the budget goes to the close calls. Another candidate replaces the heuristic's choice only
 when its gain in the same worlds is clear (at least one standard error over three worlds or more).
+A rollout the budget cuts short counts for nothing: scored where it stopped, it would be set
+against the other candidates' full rollouts of the same world, a comparison of two depths
+rather than two choices.
+
+Where a game can rank a prompt's options (``order``: its heuristic's scores), the candidates
+besides the heuristic's choice are its runners-up, the close calls a search can settle, rather
+than options drawn at random that the heuristic rightly ranks far below.
 
 It is honest by construction: it sees only the information state ``engine.decide`` gives it,
 and every world it plays in is dealt from that with its own RNG.
@@ -47,6 +54,8 @@ CONFIDENCE = 1.0
 
 Evaluation = Callable[[Any, int], float]
 """A truncated rollout's worth to a seat, from 0 (lost) to 1 (won), read from a full world."""
+Ranking = Callable[[Any, Prompt], list[dict[str, Any]]]
+"""A prompt's option choices, the most promising first (from the seat's information state)."""
 
 
 def budget_ms() -> float:
@@ -80,6 +89,10 @@ class Abandoned(Exception):
     """A rollout the rules refused half way (a heuristic's slip): it counts for nothing."""
 
 
+class OutOfTime(Exception):
+    """The budget ran out in the middle of a rollout: the rollout and its round stop uncounted."""
+
+
 @dataclass
 class Candidate:
     choice: dict[str, Any]
@@ -101,6 +114,8 @@ class Decision:
     cpu_ms: float = 0.0
     rounds: int = 0
     rollouts: int = 0
+    steps: int = 0
+    """Choices played in the rollouts (the cost a rollout depth is chosen by)."""
     candidates: int = 0
     searched: bool = False
 
@@ -124,6 +139,8 @@ class SearchPolicy:
     """CPU milliseconds per decision."""
     rounds: int | None = None
     """Search this many rounds instead of by time (a decision then depends only on its inputs)."""
+    order: Ranking | None = None
+    """Ranks a prompt's options, so the candidates are the heuristic's runners-up (else drawn at random)."""
     last: Decision = field(default_factory=Decision)
     name: str = "search"
     offload: bool = True
@@ -134,7 +151,7 @@ class SearchPolicy:
         most, ``width`` candidates), whatever the time: its choice then depends on its inputs alone."""
         return SearchPolicy(self.game, self.rollout, self.evaluate, list(self.proposers),
                             self.depth if depth is None else depth, self.width if width is None else width,
-                            self.budget, rounds)
+                            self.budget, rounds, self.order)
 
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         started = time.thread_time()
@@ -159,10 +176,14 @@ class SearchPolicy:
 
         add(self.rollout.choose(state, prompt, random.Random(rng.getrandbits(64))))
         if prompt.input == "choose" and prompt.options:
-            options = list(prompt.options)
-            rng.shuffle(options)
-            for option in options:
-                add(option.choice)
+            if self.order is not None:
+                ranked = self.order(state, prompt)
+            else:
+                options = list(prompt.options)
+                rng.shuffle(options)
+                ranked = [option.choice for option in options]
+            for choice in ranked:
+                add(choice)
             return list(found.values())
         for _ in range(2 * self.width):
             if len(found) >= self.width:
@@ -208,6 +229,8 @@ class SearchPolicy:
                     value = self._rollout(clone(world), seat, candidate.choice, random.Random(seed), started)
                 except Abandoned:
                     continue
+                except OutOfTime:
+                    return
                 if value is None:  # the choice does not fit this world: never pick it
                     candidate.alive = False
                     candidate.tries = 0
@@ -235,9 +258,7 @@ class SearchPolicy:
     def _rollout(self, world: State, seat: int, choice: dict[str, Any], rng: random.Random,
                  started: float) -> float | None:
         """``choice`` played in ``world`` (owned), the heuristic playing on; its worth to ``seat``.
-        A rollout the budget runs out in stops and is scored where it is (the game's evaluation):
-        the budget holds to about one step, and a budget shorter than a whole rollout still
-        compares the candidates."""
+        A rollout the budget runs out in raises ``OutOfTime`` (the budget holds to about one step)."""
         game = self.game
         play = game.play if isinstance(game, PlaysInPlace) else None
 
@@ -265,7 +286,8 @@ class SearchPolicy:
                     break
                 prompt = prompts[0]
             if self.rounds is None and self._out_of_time(started):
-                break  # the budget is spent: this rollout stops here and is scored as it stands
+                raise OutOfTime
+            self.last.steps += 1
             try:
                 answer = self.rollout.choose(world, prompt, rng)
                 if finder is not None and asked is not None:
