@@ -58,6 +58,12 @@ Ranking = Callable[[Any, Prompt], list[dict[str, Any]]]
 """A prompt's option choices, the most promising first (from the seat's information state)."""
 
 
+PRUNE_AFTER = 4
+"""Worlds a candidate is tried in before it may be dropped."""
+PRUNE_CONFIDENCE = 2.0
+"""How many standard errors the leader's mean gain over a candidate must exceed to drop it."""
+
+
 def budget_ms() -> float:
     """The CPU budget per decision from ``WARHOST_SEARCH_MS`` (default 1000 ms)."""
     raw = os.environ.get(BUDGET_VARIABLE, "").strip()
@@ -105,6 +111,20 @@ class Candidate:
     @property
     def mean(self) -> float:
         return self.total / self.tries if self.tries else 0.0
+
+
+def paired_gain(candidate: Candidate, other: Candidate) -> tuple[float, float, int]:
+    """``candidate``'s mean gain over ``other`` in the worlds both were tried in, the standard
+    error of that mean and the number of those worlds (an error of 0 below two worlds)."""
+    rounds = [r for r in candidate.values if r in other.values]
+    gains = [candidate.values[r] - other.values[r] for r in rounds]
+    if not gains:
+        return 0.0, 0.0, 0
+    mean = sum(gains) / len(gains)
+    if len(gains) < 2:
+        return mean, 0.0, 1
+    spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
+    return mean, spread, len(gains)
 
 
 @dataclass
@@ -199,12 +219,9 @@ class SearchPolicy:
         heuristic = candidates[0]
         best, margin = heuristic, 0.0
         for candidate in candidates[1:]:
-            rounds = sorted(set(candidate.values) & set(heuristic.values))
-            if len(rounds) < MIN_PAIRED:
+            mean, spread, count = paired_gain(candidate, heuristic)
+            if count < MIN_PAIRED:
                 continue
-            gains = [candidate.values[r] - heuristic.values[r] for r in rounds]
-            mean = sum(gains) / len(gains)
-            spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
             if mean > CONFIDENCE * spread and mean > margin:
                 best, margin = candidate, mean
         return best
@@ -245,14 +262,18 @@ class SearchPolicy:
                 break
 
     def _prune(self, candidates: list[Candidate]) -> None:
-        """Drop candidates whose mean trails the leader's by more than their uncertainty."""
+        """Drop candidates that trail the leader clearly in the worlds both were tried in (the
+        heuristic's choice stays: the others are measured against it). Paired worlds share their
+        luck, so a poor candidate shows up in a few rounds and the budget goes to the close calls."""
         alive = [c for c in candidates if c.alive and c.tries]
-        if len(alive) <= 1 or alive[0].tries < 4:
+        if len(alive) <= 1:
             return
-        best = max(c.mean for c in alive)
+        leader = max(alive, key=lambda c: c.mean)
         for candidate in alive:
-            spread = 1.5 / math.sqrt(candidate.tries)
-            if candidate.mean + spread * 0.5 < best - spread * 0.5 and candidate is not candidates[0]:
+            if candidate is leader or candidate is candidates[0]:
+                continue
+            mean, spread, count = paired_gain(leader, candidate)
+            if count >= PRUNE_AFTER and mean > PRUNE_CONFIDENCE * spread:
                 candidate.alive = False
 
     def _rollout(self, world: State, seat: int, choice: dict[str, Any], rng: random.Random,
