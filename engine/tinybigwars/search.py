@@ -4,18 +4,30 @@ A rollout step costs about 0.14 CPU ms and a match of two clans about 200 choice
 to the end (30 ms early on) let six candidates meet in one or two worlds at a 100 ms budget and
 in three or four at 1000 ms, too few for the search to overrule its heuristic: it played the
 heuristic's choice nearly every time. A rollout's length follows the budget instead
-(`rollout_depth`), so that a decision sees a dozen worlds or more."""
+(`rollout_depth`), so that a decision sees a dozen worlds or more.
+
+A sealed answer the seat cannot see (a rival's force, a rival's energy spend) is dealt in each
+world as the heuristic would have answered it, three times in four, and at random otherwise
+(`search_worlds`). The game's own `determinize` deals them uniformly at random: the search then
+weighed its force and its spend against rivals who build random forces and split their energy
+at random, while the rollouts play every rival as the heuristic."""
 
 from __future__ import annotations
 
-from engine.contract import Game
+import copy
+import random
+from typing import cast
+
+from engine.contract import Game, State
 from engine.search import SearchPolicy, budget_ms, lead
 from engine.tinybigwars.board import controlled, influence
-from engine.tinybigwars.state import TBWState
+from engine.tinybigwars.state import Energy, TBWState
 
 MS_PER_DEPTH = 10.0
 """Budget milliseconds per choice a rollout plays: six candidates in a dozen worlds or more."""
 DEPTH_RANGE = (8, 400)
+AS_THE_HEURISTIC = 0.75
+"""The share of worlds in which a rival's hidden sealed answer is the heuristic's."""
 
 
 def evaluate(state: TBWState, seat: int) -> float:
@@ -28,6 +40,46 @@ def evaluate(state: TBWState, seat: int) -> float:
     return lead(score(seat), others, scale=max(2.0, state.options.to_win / 4))
 
 
+def sealed_as_the_heuristic(game: Game, info: TBWState, world: TBWState, seat: int,
+                            rng: random.Random) -> TBWState:
+    """``world`` with each rival answer ``info`` hides replaced, ``AS_THE_HEURISTIC`` of the time,
+    by the heuristic's answer in ``world`` (its force drawn as the heuristic draws one; its spend
+    worked out from what the fight shows)."""
+    from engine.tinybigwars.ai import HeuristicPolicy
+    from engine.tinybigwars.forces import force_of
+
+    heuristic = HeuristicPolicy()
+    hidden = [other.seat for other in info.seats if other.seat != seat and other.force is not None]
+    if info.phase == "force" and hidden:
+        for prompt in game.prompts(world):
+            if prompt.seat in hidden and prompt.kind == "force" and rng.random() < AS_THE_HEURISTIC:
+                picks = heuristic.choose(world, prompt, rng)["picks"]
+                world.seats[prompt.seat].force = force_of(picks, world.options.point_limit)
+    fight, shown = world.combat, info.combat
+    if fight is not None and shown is not None and fight.stage == "energy":
+        sealed = {fighter for fighter, spend in zip(shown.seats, shown.spend, strict=True)
+                  if fighter != seat and spend is not None}
+        for prompt in game.prompts(world):
+            if prompt.seat in sealed and prompt.kind == "energy" and rng.random() < AS_THE_HEURISTIC:
+                answer = heuristic.choose(world, prompt, rng)
+                fight.spend[fight.seats.index(prompt.seat)] = Energy(attack=answer["attack"], guard=answer["guard"])
+    return world
+
+
+def search_worlds(game: Game) -> Game:
+    """The game as the search sees it: a copy with the same rules whose worlds deal hidden
+    sealed answers as the heuristic would give them (the game itself is shared and stays as it is)."""
+    worlds = copy.copy(game)
+    deal = game.determinize
+
+    def determinize(state: State, seat: int, rng: random.Random) -> TBWState:
+        info = cast(TBWState, state)
+        return sealed_as_the_heuristic(game, info, cast(TBWState, deal(info, seat, rng)), seat, rng)
+
+    worlds.__dict__["determinize"] = determinize
+    return worlds
+
+
 def rollout_depth(budget: float) -> int:
     """Choices a rollout plays after the candidate, for a CPU budget in milliseconds."""
     low, high = DEPTH_RANGE
@@ -38,5 +90,5 @@ def search_policy(game: Game) -> SearchPolicy:
     from engine.tinybigwars.ai import HeuristicPolicy, RandomPolicy
 
     budget = budget_ms()
-    return SearchPolicy(game, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()],
+    return SearchPolicy(search_worlds(game), HeuristicPolicy(), evaluate, proposers=[RandomPolicy()],
                         depth=rollout_depth(budget), budget=budget)
