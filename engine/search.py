@@ -8,12 +8,14 @@ unseen cards placed at random, fresh dice), and every candidate still in the rac
 that same world: applied, then played on by the heuristic for every seat up to a depth limit
 (or the end of the match), and scored for the seat by the result or the game's evaluation. All
 candidates of a round share the world and the rollout's random draws, so their scores differ
-by the choice and little else. Candidates far behind the leader are dropped as rounds come in,
-so the budget goes to the close calls. Another candidate replaces the heuristic's choice only
+by the choice and little else. A candidate that trails the leader clearly in the worlds both
+were tried in (two standard errors of the paired gaps, after four worlds) is dropped, so the
+budget goes to the close calls. Another candidate replaces the heuristic's choice only
 when its gain in the same worlds is clear (at least one standard error over three worlds or more).
 A rollout the budget cuts short counts for nothing: scored where it stopped, it would be set
 against the other candidates' full rollouts of the same world, a comparison of two depths
-rather than two choices.
+rather than two choices (in Defenders, where the Threat only grows, the cut rollout looked
+safer, and the candidate that happened to be running when time ran out won the comparison).
 
 Where a game can rank a prompt's options (``order``: its heuristic's scores), the candidates
 besides the heuristic's choice are its runners-up, the close calls a search can settle, rather
