@@ -51,3 +51,35 @@ def test_defenders_candidates_are_the_heuristics_own_ranking() -> None:
             assert sorted(map(repr, order)) == sorted(repr(o.choice) for o in prompt.options)
             seen += len(order) > 2
     assert seen >= 3
+
+
+def test_tiny_big_wars_worlds_deal_a_rivals_sealed_spend_as_the_heuristic_would() -> None:
+    from engine.tinybigwars.ai import HeuristicPolicy as TinyBigWarsHeuristic
+    from engine.tinybigwars.combat import energy_of
+    from engine.tinybigwars.search import search_worlds
+
+    game = engine.get("tinybigwars")
+    worlds = search_worlds(game)
+    checked = 0
+    for state in (s for seed in (3, 4, 5) for s in mid_match_states(game, 2, {}, seed=seed, steps=400)):
+        prompts = game.prompts(state)
+        sealed = [p for p in prompts if p.answered and p.secret and p.kind == "energy"]
+        waiting = [p for p in prompts if not p.answered]
+        if not sealed or not waiting:
+            continue
+        rival, seat = sealed[0].seat, waiting[0].seat
+        assert state.combat is not None
+        if energy_of(state, state.combat.location, rival) < 2:
+            continue  # at most one energy: a random split would often match the heuristic's too
+        expected = TinyBigWarsHeuristic().choose(state, sealed[0], random.Random(0))
+        info = game.information(state, seat)
+        rng = random.Random(checked)
+        dealt = []
+        for _ in range(40):
+            world = worlds.determinize(info, seat, rng)
+            assert world.combat is not None
+            spend = world.combat.spend[world.combat.seats.index(rival)]
+            dealt.append({"attack": spend.attack, "guard": spend.guard} == expected)
+        assert sum(dealt) >= 24, "a rival's sealed spend is dealt as the heuristic's in most worlds"
+        checked += 1
+    assert checked >= 1
