@@ -216,6 +216,11 @@ def report_team(matches: list[Match], heuristic: list[Match]) -> None:
     print(f"Tiny Epic Defenders (hard, 2 seats): search team wins {ours:.3f} {interval(ours, len(matches))}, "
           f"heuristic team {theirs:.3f} {interval(theirs, len(heuristic))}; difference {gap:+.3f} "
           f"[{gap - half:+.3f}, {gap + half:+.3f}] (target >= +0.15: {verdict}); {cost(matches)}")
+    plain = {match.seed: match.share for match in heuristic}
+    only_search = sum(1 for match in matches if match.share > plain.get(match.seed, match.share))
+    only_heuristic = sum(1 for match in matches if match.share < plain.get(match.seed, match.share))
+    print(f"  same seeds: won by the search team alone {only_search}, by the heuristic team alone {only_heuristic} "
+          f"(the other {len(matches) - only_search - only_heuristic} seeds went the same way for both)")
 
 
 def main() -> None:
