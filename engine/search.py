@@ -137,7 +137,7 @@ class Decision:
     rounds: int = 0
     rollouts: int = 0
     steps: int = 0
-    """Choices played in the rollouts (the cost a rollout depth is chosen by)."""
+    """Choices played in the rollouts (``cpu_ms / steps`` is about what a rollout step costs)."""
     candidates: int = 0
     searched: bool = False
 
