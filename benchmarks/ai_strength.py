@@ -14,6 +14,13 @@ decision a search seat made.
 
 Run: python benchmarks/ai_strength.py [--budget 1000] [--matches 40] [--samurai-matches 8]
 [--defenders-matches 40] [--jobs 1] [--games tinybigwars,samurai,defenders]
+
+``--decisions N`` measures instead, much cheaper but not the acceptance figure, what the search's
+choices are worth: along N seeded heuristic matches a game, at every ``--every``-th decision the
+search AI chooses from the seat's information state; where it differs from the heuristic, both
+choices are played on by the heuristic in ``--judge-worlds`` worlds dealt from the same information
+state (paired, to the end of the match), and the mean gain of the search's choice is printed with a
+95 % interval. A search that overrules its heuristic by noise shows a gain near zero or below.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import random
 import statistics
 import sys
 import time
@@ -81,6 +89,90 @@ def play(game_key: str, seed: int, search_seats: list[int], budget: float) -> Ma
     return outcome
 
 
+@dataclass
+class Judged:
+    """One match's search decisions set against the heuristic's, by a much larger search."""
+
+    game: str
+    seed: int
+    decisions: int = 0
+    overruled: int = 0
+    gains: list[float] = field(default_factory=list)
+    """Per overruled decision: the search's choice's worth minus the heuristic's (0 to 1 scale)."""
+    searched_ms: list[float] = field(default_factory=list)
+
+
+def judge(game_key: str, seed: int, budget: float, every: int, worlds: int) -> Judged:
+    """A seeded heuristic match; at every ``every``-th decision the search AI's choice, and where
+    it is not the heuristic's, both judged in ``worlds`` paired worlds of the seat's information
+    state played on by the heuristic to the end (or 1,000 choices)."""
+    os.environ[BUDGET_VARIABLE] = str(budget)
+    game = engine.get(game_key)
+    policies = game.policies()
+    search = policies["search"]
+    assert isinstance(search, SearchPolicy)
+    heuristic = policies["heuristic"]
+    judge_policy = search.bounded(rounds=worlds, depth=1000, width=2)
+    state = game.setup(SEATS[game_key], engine.parse_options(game, OPTIONS.get(game_key, {})), seed)
+    outcome = Judged(game_key, seed)
+    step = 0
+    while game.result(state) is None:
+        prompt = [p for p in game.prompts(state) if not p.answered][0]
+        rng = engine.rng_for(seed, state.step, f"ai:{prompt.seat}")
+        plain = engine.decide(game, heuristic, state, prompt, rng)
+        if step % every == 0:
+            chosen = engine.decide(game, search, state, prompt, engine.rng_for(seed, state.step, "search"))
+            if search.last.searched:
+                outcome.decisions += 1
+                outcome.searched_ms.append(search.last.cpu_ms)
+                if chosen != plain:
+                    outcome.overruled += 1
+                    outcome.gains.append(paired_gain(game, judge_policy, state, prompt, chosen, plain, worlds,
+                                                     random.Random(seed * 7919 + state.step)))
+        step += 1
+        state = game.submit(state, prompt.seat, plain).state
+    return outcome
+
+
+def paired_gain(game: engine.Game, judge_policy: SearchPolicy, state: engine.State, prompt: engine.Prompt,
+                chosen: dict[str, object], plain: dict[str, object], worlds: int, rng: random.Random) -> float:
+    """The mean of (worth of ``chosen`` - worth of ``plain``) over ``worlds`` worlds dealt from the
+    seat's information state, both played on with the same random draws."""
+    from engine.clone import clone
+    from engine.search import Abandoned
+
+    info = game.information(state, prompt.seat)
+    gains = []
+    for _ in range(worlds):
+        world = game.determinize(info, prompt.seat, rng)
+        seed = rng.getrandbits(64)
+        try:
+            values = [judge_policy._rollout(clone(world), prompt.seat, choice, random.Random(seed), 0.0)
+                      for choice in (chosen, plain)]
+        except Abandoned:
+            continue
+        if values[0] is None or values[1] is None:
+            continue
+        gains.append(values[0] - values[1])
+    return sum(gains) / len(gains) if gains else 0.0
+
+
+def report_judged(judged: list[Judged], budget: float) -> None:
+    for key in SEATS:
+        mine = [j for j in judged if j.game == key]
+        if not mine:
+            continue
+        decisions = sum(j.decisions for j in mine)
+        gains = [g for j in mine for g in j.gains]
+        mean = statistics.fmean(gains) if gains else 0.0
+        half = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf
+        per_decision = sum(gains) / decisions if decisions else 0.0
+        searched = [ms for j in mine for ms in j.searched_ms]
+        print(f"{key}: {decisions} search decisions judged at {budget:.0f} ms, {len(gains)} overruled the "
+              f"heuristic; gain of an overruling {mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}], "
+              f"{per_decision:+.4f} a decision; median CPU per search decision {median(searched):.0f} ms")
+
+
 def wilson(share: float, count: int) -> tuple[float, float]:
     """The 95 % Wilson interval of a share observed over ``count`` matches."""
     if count == 0:
@@ -124,6 +216,11 @@ def report_team(matches: list[Match], heuristic: list[Match]) -> None:
     print(f"Tiny Epic Defenders (hard, 2 seats): search team wins {ours:.3f} {interval(ours, len(matches))}, "
           f"heuristic team {theirs:.3f} {interval(theirs, len(heuristic))}; difference {gap:+.3f} "
           f"[{gap - half:+.3f}, {gap + half:+.3f}] (target >= +0.15: {verdict}); {cost(matches)}")
+    plain = {match.seed: match.share for match in heuristic}
+    only_search = sum(1 for match in matches if match.share > plain.get(match.seed, match.share))
+    only_heuristic = sum(1 for match in matches if match.share < plain.get(match.seed, match.share))
+    print(f"  same seeds: won by the search team alone {only_search}, by the heuristic team alone {only_heuristic} "
+          f"(the other {len(matches) - only_search - only_heuristic} seeds went the same way for both)")
 
 
 def main() -> None:
@@ -135,8 +232,22 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="matches played at once, one process each")
     parser.add_argument("--games", default="tinybigwars,samurai,defenders")
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--decisions", type=int, default=0,
+                        help="judge the search's decisions along this many heuristic matches a game instead")
+    parser.add_argument("--every", type=int, default=3, help="judge every n-th decision (with --decisions)")
+    parser.add_argument("--judge-worlds", type=int, default=60, help="paired worlds a judged decision")
     args = parser.parse_args()
     games = args.games.split(",")
+    if args.decisions:
+        started = time.perf_counter()
+        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            jobs = [pool.submit(judge, key, args.first_seed + n, args.budget, args.every, args.judge_worlds)
+                    for key in games for n in range(args.decisions)]
+            judged = [job.result() for job in jobs]
+        print(f"budget {args.budget:.0f} CPU ms per decision; {len(judged)} heuristic matches judged in "
+              f"{time.perf_counter() - started:.0f} s wall ({args.judge_worlds} worlds a judged decision)")
+        report_judged(judged, args.budget)
+        return
     plan: list[tuple[str, int, list[int]]] = []
     if "tinybigwars" in games:
         plan += [("tinybigwars", args.first_seed + n // 2, [n % 2]) for n in range(args.matches)]

@@ -8,9 +8,18 @@ unseen cards placed at random, fresh dice), and every candidate still in the rac
 that same world: applied, then played on by the heuristic for every seat up to a depth limit
 (or the end of the match), and scored for the seat by the result or the game's evaluation. All
 candidates of a round share the world and the rollout's random draws, so their scores differ
-by the choice and little else. Candidates far behind the leader are dropped as rounds come in,
-so the budget goes to the close calls. Another candidate replaces the heuristic's choice only
+by the choice and little else. A candidate that trails the leader clearly in the worlds both
+were tried in (two standard errors of the paired gaps, after four worlds) is dropped, so the
+budget goes to the close calls. Another candidate replaces the heuristic's choice only
 when its gain in the same worlds is clear (at least one standard error over three worlds or more).
+A rollout the budget cuts short counts for nothing: scored where it stopped, it would be set
+against the other candidates' full rollouts of the same world, a comparison of two depths
+rather than two choices (in Defenders, where the Threat only grows, the cut rollout looked
+safer, and the candidate that happened to be running when time ran out won the comparison).
+
+Where a game can rank a prompt's options (``order``: its heuristic's scores), the candidates
+besides the heuristic's choice are its runners-up, the close calls a search can settle, rather
+than options drawn at random that the heuristic rightly ranks far below.
 
 It is honest by construction: it sees only the information state ``engine.decide`` gives it,
 and every world it plays in is dealt from that with its own RNG.
@@ -47,6 +56,14 @@ CONFIDENCE = 1.0
 
 Evaluation = Callable[[Any, int], float]
 """A truncated rollout's worth to a seat, from 0 (lost) to 1 (won), read from a full world."""
+Ranking = Callable[[Any, Prompt], list[dict[str, Any]]]
+"""A prompt's option choices, the most promising first (from the seat's information state)."""
+
+
+PRUNE_AFTER = 4
+"""Worlds a candidate is tried in before it may be dropped."""
+PRUNE_CONFIDENCE = 2.0
+"""How many standard errors the leader's mean gain over a candidate must exceed to drop it."""
 
 
 def budget_ms() -> float:
@@ -80,6 +97,10 @@ class Abandoned(Exception):
     """A rollout the rules refused half way (a heuristic's slip): it counts for nothing."""
 
 
+class OutOfTime(Exception):
+    """The budget ran out in the middle of a rollout: the rollout and its round stop uncounted."""
+
+
 @dataclass
 class Candidate:
     choice: dict[str, Any]
@@ -94,6 +115,20 @@ class Candidate:
         return self.total / self.tries if self.tries else 0.0
 
 
+def paired_gain(candidate: Candidate, other: Candidate) -> tuple[float, float, int]:
+    """``candidate``'s mean gain over ``other`` in the worlds both were tried in, the standard
+    error of that mean and the number of those worlds (an error of 0 below two worlds)."""
+    rounds = [r for r in candidate.values if r in other.values]
+    gains = [candidate.values[r] - other.values[r] for r in rounds]
+    if not gains:
+        return 0.0, 0.0, 0
+    mean = sum(gains) / len(gains)
+    if len(gains) < 2:
+        return mean, 0.0, 1
+    spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
+    return mean, spread, len(gains)
+
+
 @dataclass
 class Decision:
     """What one search decision did (benchmarks and tests read it)."""
@@ -101,6 +136,8 @@ class Decision:
     cpu_ms: float = 0.0
     rounds: int = 0
     rollouts: int = 0
+    steps: int = 0
+    """Choices played in the rollouts (``cpu_ms / steps`` is about what a rollout step costs)."""
     candidates: int = 0
     searched: bool = False
 
@@ -124,6 +161,8 @@ class SearchPolicy:
     """CPU milliseconds per decision."""
     rounds: int | None = None
     """Search this many rounds instead of by time (a decision then depends only on its inputs)."""
+    order: Ranking | None = None
+    """Ranks a prompt's options, so the candidates are the heuristic's runners-up (else drawn at random)."""
     last: Decision = field(default_factory=Decision)
     name: str = "search"
     offload: bool = True
@@ -134,7 +173,7 @@ class SearchPolicy:
         most, ``width`` candidates), whatever the time: its choice then depends on its inputs alone."""
         return SearchPolicy(self.game, self.rollout, self.evaluate, list(self.proposers),
                             self.depth if depth is None else depth, self.width if width is None else width,
-                            self.budget, rounds)
+                            self.budget, rounds, self.order)
 
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         started = time.thread_time()
@@ -159,10 +198,14 @@ class SearchPolicy:
 
         add(self.rollout.choose(state, prompt, random.Random(rng.getrandbits(64))))
         if prompt.input == "choose" and prompt.options:
-            options = list(prompt.options)
-            rng.shuffle(options)
-            for option in options:
-                add(option.choice)
+            if self.order is not None:
+                ranked = self.order(state, prompt)
+            else:
+                options = list(prompt.options)
+                rng.shuffle(options)
+                ranked = [option.choice for option in options]
+            for choice in ranked:
+                add(choice)
             return list(found.values())
         for _ in range(2 * self.width):
             if len(found) >= self.width:
@@ -178,12 +221,9 @@ class SearchPolicy:
         heuristic = candidates[0]
         best, margin = heuristic, 0.0
         for candidate in candidates[1:]:
-            rounds = sorted(set(candidate.values) & set(heuristic.values))
-            if len(rounds) < MIN_PAIRED:
+            mean, spread, count = paired_gain(candidate, heuristic)
+            if count < MIN_PAIRED:
                 continue
-            gains = [candidate.values[r] - heuristic.values[r] for r in rounds]
-            mean = sum(gains) / len(gains)
-            spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (len(gains) - 1) / len(gains))
             if mean > CONFIDENCE * spread and mean > margin:
                 best, margin = candidate, mean
         return best
@@ -208,6 +248,8 @@ class SearchPolicy:
                     value = self._rollout(clone(world), seat, candidate.choice, random.Random(seed), started)
                 except Abandoned:
                     continue
+                except OutOfTime:
+                    return
                 if value is None:  # the choice does not fit this world: never pick it
                     candidate.alive = False
                     candidate.tries = 0
@@ -222,22 +264,24 @@ class SearchPolicy:
                 break
 
     def _prune(self, candidates: list[Candidate]) -> None:
-        """Drop candidates whose mean trails the leader's by more than their uncertainty."""
+        """Drop candidates that trail the leader clearly in the worlds both were tried in (the
+        heuristic's choice stays: the others are measured against it). Paired worlds share their
+        luck, so a poor candidate shows up in a few rounds and the budget goes to the close calls."""
         alive = [c for c in candidates if c.alive and c.tries]
-        if len(alive) <= 1 or alive[0].tries < 4:
+        if len(alive) <= 1:
             return
-        best = max(c.mean for c in alive)
+        leader = max(alive, key=lambda c: c.mean)
         for candidate in alive:
-            spread = 1.5 / math.sqrt(candidate.tries)
-            if candidate.mean + spread * 0.5 < best - spread * 0.5 and candidate is not candidates[0]:
+            if candidate is leader or candidate is candidates[0]:
+                continue
+            mean, spread, count = paired_gain(leader, candidate)
+            if count >= PRUNE_AFTER and mean > PRUNE_CONFIDENCE * spread:
                 candidate.alive = False
 
     def _rollout(self, world: State, seat: int, choice: dict[str, Any], rng: random.Random,
                  started: float) -> float | None:
         """``choice`` played in ``world`` (owned), the heuristic playing on; its worth to ``seat``.
-        A rollout the budget runs out in stops and is scored where it is (the game's evaluation):
-        the budget holds to about one step, and a budget shorter than a whole rollout still
-        compares the candidates."""
+        A rollout the budget runs out in raises ``OutOfTime`` (the budget holds to about one step)."""
         game = self.game
         play = game.play if isinstance(game, PlaysInPlace) else None
 
@@ -265,7 +309,8 @@ class SearchPolicy:
                     break
                 prompt = prompts[0]
             if self.rounds is None and self._out_of_time(started):
-                break  # the budget is spent: this rollout stops here and is scored as it stands
+                raise OutOfTime
+            self.last.steps += 1
             try:
                 answer = self.rollout.choose(world, prompt, rng)
                 if finder is not None and asked is not None:

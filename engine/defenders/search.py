@@ -1,9 +1,15 @@
 """The Defenders search AI: the heuristic plays the rollouts for every Defender; where they stop
-before the end, the table's danger scores (the Capital's Threat first)."""
+before the end, the table's danger scores (the Capital's Threat first).
+
+The candidates besides the heuristic's choice are the options it ranks next (`ranked`): a turn
+offers a dozen moves or more, most of them plainly worse, and candidates drawn at random spent
+the budget on those while the close second choice was often not tried at all."""
 
 from __future__ import annotations
 
-from engine.contract import Game
+from typing import Any
+
+from engine.contract import Game, Prompt
 from engine.defenders import rules
 from engine.defenders.state import DefendersState
 from engine.search import SearchPolicy
@@ -22,7 +28,18 @@ def evaluate(state: DefendersState, seat: int) -> float:
     return 0.5 * capital + 0.2 * regions + 0.2 * boss + 0.1 * health
 
 
+def ranked(state: DefendersState, prompt: Prompt) -> list[dict[str, Any]]:
+    """The prompt's options as the heuristic scores them, its own choice first (ties keep the
+    prompt's order, as the heuristic breaks them)."""
+    from engine.defenders.ai import Goals, score
+
+    goals = Goals()
+    scored = sorted(((score(state, prompt, option, goals), -n, option.choice) for n, option in enumerate(prompt.options)),
+                    key=lambda entry: (entry[0], entry[1]), reverse=True)
+    return [dict(choice) for _, _, choice in scored]
+
+
 def search_policy(game: Game) -> SearchPolicy:
     from engine.defenders.ai import HeuristicPolicy, RandomPolicy
 
-    return SearchPolicy(game, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=40)
+    return SearchPolicy(game, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()], depth=40, order=ranked)
