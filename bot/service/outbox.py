@@ -10,7 +10,7 @@ the match, and other matches, are never held up by it.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -70,6 +70,20 @@ class MarksWrite:
     marks: list[Mark]
     fence: Fence | None = None
     written: int = 0
+
+
+@asynccontextmanager
+async def marks_first(store: Store, marks: MarksWrite | None,
+                      read: Callable[[], AbstractAsyncContextManager[Connection]]) -> AsyncIterator[Connection]:
+    """A read without a session (db/lean.py): with delivered ``marks`` to write, a write
+    transaction that marks them first (the read sees them: one BEGIN for both), else ``read``."""
+    if marks is None or not marks.marks:
+        async with read() as connection:
+            yield connection
+        return
+    async with store.lean_write() as connection:
+        marks.written = await store.mark_all_delivered(connection, marks.marks, marks.fence)
+        yield connection
 
 
 @dataclass(frozen=True)
@@ -192,18 +206,11 @@ class OutboxService:
             waiting, due = await self.store.delivery_queue(connection, limit, self.clock())
         return DeliveryRound(list(dict.fromkeys([*waiting, *due])), frozenset(due))
 
-    @asynccontextmanager
-    async def _marked_read(self, marks: MarksWrite | None) -> AsyncIterator[Connection]:
+    def _marked_read(self, marks: MarksWrite | None) -> AbstractAsyncContextManager[Connection]:
         """The connection of a read of one statement, without a session: with delivered ``marks``
-        to write first, a write transaction that marks them (the read sees them: one BEGIN for
-        both), else a read of its own, with no BEGIN (``Store.read_once``)."""
-        if marks is None or not marks.marks:
-            async with self.store.read_once() as connection:
-                yield connection
-            return
-        async with self.store.lean_write() as connection:
-            marks.written = await self.store.mark_all_delivered(connection, marks.marks, marks.fence)
-            yield connection
+        to write first, a write transaction that marks them (``marks_first``), else a read of its
+        own, with no BEGIN (``Store.read_once``)."""
+        return marks_first(self.store, marks, self.store.read_once)
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         """The match's next notices in order. Notices for a blocked target are parked first, so

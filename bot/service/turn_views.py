@@ -11,7 +11,7 @@ message from this one read (``SeatTurn``), so it never says more or less than th
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 import engine as eng
-from bot.service.outbox import MarksWrite
+from bot.service.outbox import MarksWrite, marks_first
 from bot.service.play import DM_REFS
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
@@ -119,18 +119,10 @@ class TurnViews(Transactions):
         async with self.store.seats_fence(match_id, seats) as hold:
             yield hold
 
-    @asynccontextmanager
-    async def _turn_read(self, marks: MarksWrite | None) -> AsyncIterator[Connection]:
+    def _turn_read(self, marks: MarksWrite | None) -> AbstractAsyncContextManager[Connection]:
         """The transaction a turn is read in, without a session (db/lean.py): a read, or, with
-        delivered ``marks`` to write, a write that marks them first (the read sees them: one
-        BEGIN for both)."""
-        if marks is None or not marks.marks:
-            async with self.store.lean_read() as connection:
-                yield connection
-            return
-        async with self.store.lean_write() as connection:
-            marks.written = await self.store.mark_all_delivered(connection, marks.marks, marks.fence)
-            yield connection
+        delivered ``marks`` to write, a write that marks them first (``marks_first``)."""
+        return marks_first(self.store, marks, self.store.lean_read)
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
                         marks: MarksWrite | None = None) -> SeatTurn | None:

@@ -14,6 +14,7 @@ from sqlalchemy import event
 
 from db import Notice, Store, StoreBusy
 from db.prepared import insert_rows, prepared, run
+from tests.db.busy import every_write_turn_held
 from tests.service.helpers import recorded
 
 AT = datetime(2026, 12, 3, 9, 30, 15, tzinfo=UTC)
@@ -126,26 +127,10 @@ async def test_a_lean_write_that_gets_no_turn_in_time_is_refused_busy(db_url: st
     store = await Store.open(db_url, pool_size=1, wait_seconds=0.3)
     try:
         match_id = await _match(store)
-        release = asyncio.Event()
-        holding = asyncio.Event()
-        held = 1 if store.dialect == "sqlite" else 2  # SQLite: the one write turn; PostgreSQL: the pool and its overflow
-
-        async def hold() -> None:
-            async with store.write() as session:
-                await session.execute(sa.text("SELECT 1"))
-                holding.set()
-                await release.wait()
-
-        holders = []
-        for _ in range(held):
-            holding.clear()
-            holders.append(asyncio.create_task(hold()))
-            await holding.wait()
-        with pytest.raises(StoreBusy):
-            async with store.lean_write() as connection:
-                await insert_rows(connection, Notice.__table__, [_notice(match_id, "lean busy")])  # type: ignore[attr-defined]
-        release.set()
-        await asyncio.gather(*holders)
+        async with every_write_turn_held(store):
+            with pytest.raises(StoreBusy):
+                async with store.lean_write() as connection:
+                    await insert_rows(connection, Notice.__table__, [_notice(match_id, "lean busy")])  # type: ignore[attr-defined]
         async with store.lean_write() as connection:
             await insert_rows(connection, Notice.__table__, [_notice(match_id, "lean after")])  # type: ignore[attr-defined]
         assert await _keys(store, match_id) == ["lean after"]

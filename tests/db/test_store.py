@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 import engine
 from db import Choice, Match, Seat, Snapshot, Store, VersionConflict
+from tests.db.busy import every_write_turn_held
 from tests.service.toygame import GAME
 
 BIG = 2**63 - 1  # Discord snowflakes fill 64 bits
@@ -197,34 +198,16 @@ async def test_a_write_that_gets_no_turn_in_time_is_refused_busy_and_writes_noth
     """Overload: the store gives a transaction its connection (and, on SQLite, its write turn)
     within ``wait_seconds`` or refuses it with StoreBusy before anything is written, instead of
     a player's click waiting half a minute and failing with an unexpected error."""
-    import asyncio
-
     from db import StoreBusy
     from db.models import Secret
 
     store = await Store.open(db_url, pool_size=1, wait_seconds=0.3)
-    release = asyncio.Event()
-    holding = asyncio.Event()
-    held = 1 if store.dialect == "sqlite" else 2  # SQLite: the one write turn; PostgreSQL: the pool and its overflow
-
-    async def hold() -> None:
-        async with store.write() as session:
-            await session.execute(sa.text("SELECT 1"))
-            holding.set()
-            await release.wait()
-
-    holders = []
     try:
-        for _ in range(held):
-            holding.clear()
-            holders.append(asyncio.create_task(hold()))
-            await holding.wait()
-        with pytest.raises(StoreBusy):
-            async with store.write() as session:
-                session.add(Secret(name="busy", value="not written", created_at=datetime.now(UTC)))
-                await session.flush()
-        release.set()
-        await asyncio.gather(*holders)
+        async with every_write_turn_held(store):
+            with pytest.raises(StoreBusy):
+                async with store.write() as session:
+                    session.add(Secret(name="busy", value="not written", created_at=datetime.now(UTC)))
+                    await session.flush()
         async with store.read() as session:
             assert await session.get(Secret, "busy") is None
         async with store.write() as session:  # once the holders are done, writes go through again
@@ -233,8 +216,6 @@ async def test_a_write_that_gets_no_turn_in_time_is_refused_busy_and_writes_noth
             found = await session.get(Secret, "busy")
             assert found is not None and found.value == "written"
     finally:
-        release.set()
-        await asyncio.gather(*holders, return_exceptions=True)
         await store.close()
 
 
