@@ -170,18 +170,15 @@ async def measure(url: str, rounds: int, repeat: int) -> list[tuple[str, float]]
         async with store.lean_write() as connection:
             await run(connection, compiled, values)
 
-    figures.append(("session: AsyncSession opened and closed, nothing in it",
-                    await _per_call(small, repeat, session_only)))
-    figures.append(("transaction: read(), one prepared statement",
-                    await _per_call(small, repeat, read_one)))
-    figures.append(("transaction: write(), one prepared statement, COMMIT",
-                    await _per_call(small, repeat, write_one)))
-    figures.append(("transaction: lean_read(), one prepared statement (no session)",
-                    await _per_call(small, repeat, lean_read_one)))
-    figures.append(("transaction: read_once(), one prepared statement (no session, no BEGIN)",
-                    await _per_call(small, repeat, read_once_one)))
-    figures.append(("transaction: lean_write(), one prepared statement, COMMIT (no session)",
-                    await _per_call(small, repeat, lean_write_one)))
+    for label, call in (
+        ("session: AsyncSession opened and closed, nothing in it", session_only),
+        ("transaction: read(), one prepared statement", read_one),
+        ("transaction: write(), one prepared statement, COMMIT", write_one),
+        ("transaction: lean_read(), one prepared statement (no session)", lean_read_one),
+        ("transaction: read_once(), one prepared statement (no session, no BEGIN)", read_once_one),
+        ("transaction: lean_write(), one prepared statement, COMMIT (no session)", lean_write_one),
+    ):
+        figures.append((label, await _per_call(small, repeat, call)))
     if store.dialect == "sqlite":
         path = url.split(":///", 1)[1]
         plain = sqlite3.connect(path, isolation_level=None)
