@@ -84,8 +84,9 @@ class Probe:
         async def configure_kept(workers: int | None) -> Any:
             pool = await configure(workers)
             with self.lock:
-                if all(pool is not kept for kept in self.pools):
-                    self.pools.append(pool)
+                for kept in (pool, drawing.thinking_pool()):  # thinks are counted as "think"
+                    if all(kept is not known for known in self.pools):
+                        self.pools.append(kept)
             return pool
 
         drawing.configure = configure_kept  # type: ignore[assignment]

@@ -15,9 +15,14 @@ pickles a view dict out and PNG bytes back.
 - ``workers == 0`` draws in a thread as before: the fallback, and what a small host can choose.
 - A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
   once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
-- The process has one pool (``configure``, ``close``, and the module-level ``draw`` functions);
-  the bot sizes it from its settings at start-up and shuts it down when it closes. Before and
-  after (the terminal table, the command line, tests of the service) everything draws in a thread.
+- The process has one pool for drawings (``configure``, ``close``, and the module-level ``draw``
+  functions) and one for a search AI's thinking (``think``), of the same size and a lower CPU
+  priority: a think may take a CPU second, and maps queued behind thinks in one pool waited
+  for them (a load run with search AIs in every match had its posts 82 s late at the median).
+  The bot sizes both from its settings at start-up and shuts them down when it closes; the
+  thinking pool starts its workers on the first think, so a bot without search AIs has none.
+  Before and after (the terminal table, the command line, tests of the service) everything
+  draws and thinks in a thread.
 """
 
 from __future__ import annotations
@@ -93,11 +98,16 @@ def _follow(bot_pid: int) -> None:
     os._exit(0)
 
 
-def _watch_bot(bot_pid: int) -> None:
+THINKER_NICENESS = 10
+"""A thinking worker's CPU priority below the bot's: below a drawing worker's too, so a phase's
+map is drawn first and a search AI's think (which its own budget bounds) takes what is left."""
+
+
+def _watch_bot(bot_pid: int, niceness: int = WORKER_NICENESS) -> None:
     """Each worker's initializer: a lower priority than the bot's, and a daemon thread that
     follows the bot out."""
     if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     threading.Thread(target=_follow, args=(bot_pid,), name="follow-the-bot", daemon=True).start()
 
 
@@ -130,12 +140,14 @@ class Figures:
 
 
 class DrawingPool:
-    """Draws in ``workers`` processes (0: in a thread), with a fresh pool after a worker died."""
+    """Draws in ``workers`` processes (0: in a thread), with a fresh pool after a worker died;
+    its workers run ``niceness`` below the bot."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, niceness: int = WORKER_NICENESS) -> None:
         if workers < 0:
             raise ValueError("a drawing pool has 0 workers (draw in a thread) or more")
         self.workers = workers
+        self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
         self._starting: asyncio.Lock | None = None
         """Held while the first draw starts the workers (made in the loop that draws)."""
@@ -220,7 +232,7 @@ class DrawingPool:
         """A pool with all its workers started: each start waits on a no-op job, so none is left
         for a draw to start on the event loop."""
         executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                       initializer=_watch_bot, initargs=(os.getpid(),))
+                                       initializer=_watch_bot, initargs=(os.getpid(), self.niceness))
         try:
             for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
                 started.result()
@@ -266,6 +278,7 @@ class DrawingPool:
 
 
 _pool = DrawingPool(0)
+_thinkers = DrawingPool(0, THINKER_NICENESS)
 
 
 def pool() -> DrawingPool:
@@ -273,22 +286,32 @@ def pool() -> DrawingPool:
     return _pool
 
 
+def thinking_pool() -> DrawingPool:
+    """The process's pool for a search AI's thinking (sized with the drawing pool)."""
+    return _thinkers
+
+
 async def configure(workers: int | None) -> DrawingPool:
-    """Size the process's pool (None: ``default_workers()``); a pool of another size is shut down."""
-    global _pool
+    """Size the process's pools (None: ``default_workers()``); a pool of another size is shut
+    down. Returns the drawing pool."""
+    global _pool, _thinkers
     wanted = default_workers() if workers is None else workers
     if wanted != _pool.workers:
         old, _pool = _pool, DrawingPool(wanted)
+        await old.close()
+    if wanted != _thinkers.workers:
+        old, _thinkers = _thinkers, DrawingPool(wanted, THINKER_NICENESS)
         await old.close()
     return _pool
 
 
 async def close() -> None:
-    """Shut the process's pool down (the bot's close). Draws still to come run in a thread: once
-    the bot has closed, nothing starts a worker again."""
-    global _pool
-    old, _pool = _pool, DrawingPool(0)
+    """Shut the process's pools down (the bot's close). Draws and thinks still to come run in a
+    thread: once the bot has closed, nothing starts a worker again."""
+    global _pool, _thinkers
+    (old, _pool), (old_thinkers, _thinkers) = (_pool, DrawingPool(0)), (_thinkers, DrawingPool(0, THINKER_NICENESS))
     await old.close()
+    await old_thinkers.close()
 
 
 RECENT_MAPS = 24
@@ -323,3 +346,8 @@ async def draw_private(game: str, view: Mapping[str, Any], names: list[str] | No
 async def run(kind: str, function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
     """Any drawing job (the replay GIF of a ``game``), run by the process's pool."""
     return await _pool.run(kind, function, *args, game=game)
+
+
+async def think(function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
+    """A search AI's decision, run by the process's thinking pool (counted as "think")."""
+    return await _thinkers.run("think", function, *args, game=game)

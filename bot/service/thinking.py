@@ -2,10 +2,11 @@
 
 A heuristic answers in a millisecond, so it chooses on the loop inside the match's transaction.
 A policy that says it searches (``offload = True``, engine/search.py) may spend a second of CPU
-per decision: it runs in the drawing pool's worker processes (bot/service/drawing.py), the
-same way a map is drawn, so acknowledgements and other matches go on meanwhile. The worker gets
-the game's key, the policy's name and the true state, and asks through ``engine.decide`` like
-every driver, so the policy still sees only its seat's information state. A game outside the
+per decision: it runs in the thinking pool's worker processes (bot/service/drawing.py), the
+way a map is drawn but in a pool of its own (maps never wait behind thinks), so
+acknowledgements and other matches go on meanwhile. The worker gets the game's key, the
+policy's name and the true state, and asks through ``engine.decide`` like every driver, so the
+policy still sees only its seat's information state. A game outside the
 pool's games (a test's stand-in), or a bot without workers, thinks in a thread instead.
 
 Such a think never runs inside a match's transaction (on SQLite that would hold every other
@@ -70,7 +71,7 @@ async def choose(game: eng.Game, policy_name: str, policy: object, state: eng.St
     beside the loop when it searches, on it otherwise."""
     if not offloaded(policy):
         return eng.decide(game, policy, state, prompt, rng)  # type: ignore[arg-type]
-    return await drawing.run("think", think, game.key, policy_name, state, prompt, rng, game=game.key)
+    return await drawing.think(think, game.key, policy_name, state, prompt, rng, game=game.key)
 
 
 RETRIES = 3

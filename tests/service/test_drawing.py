@@ -225,3 +225,35 @@ def test_the_size_comes_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> No
     assert Settings(_env_file=None).draw_workers == 0  # type: ignore[call-arg]
     monkeypatch.setenv("DRAW_WORKERS", " ")
     assert Settings(_env_file=None).draw_workers is None  # type: ignore[call-arg]
+
+
+def _thinks_until(release: str) -> int:
+    """A long think: holds its worker until the file ``release`` exists, then answers its process id."""
+    while not Path(release).exists():
+        time.sleep(0.01)
+    return os.getpid()
+
+
+async def test_a_map_is_drawn_while_a_search_ai_thinks(tmp_path: Path) -> None:
+    """Thinks have a pool of their own: a phase's map never waits behind a think (with one shared
+    worker it did, for as long as the think took), and a think yields the CPU to a draw."""
+    release = tmp_path / "release"
+    configured = await drawing.configure(1)
+    try:
+        thinking = asyncio.create_task(drawing.think(_thinks_until, str(release)))
+        public = views.two_seat_start()
+        # the think still holds its worker: in a shared pool this draw would wait for the release
+        drawn = await asyncio.wait_for(drawing.draw("tinybigwars", public, NAMES), WAIT)
+        assert drawn == render.draw("tinybigwars", public, names=NAMES)
+        assert not thinking.done()
+        release.write_text("go")
+        thinker = await thinking
+        assert thinker != os.getpid() and configured.where["pool"] == 1
+        assert drawing.thinking_pool().where["pool"] == 1
+        assert drawing.thinking_pool().figures()["think"].count == 1
+        if hasattr(os, "nice"):
+            assert await drawing.think(os.nice, 0) == min(19, os.nice(0) + drawing.THINKER_NICENESS)
+    finally:
+        release.write_text("go")  # a failed check must not leave the think holding the close
+        await drawing.close()
+    assert drawing.thinking_pool().workers == 0, "after the bot's close a think runs in a thread"
