@@ -16,9 +16,11 @@ pickles a view dict out and PNG bytes back.
 - A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
   once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
 - The process has one pool for drawings (``configure``, ``close``, and the module-level ``draw``
-  functions) and one for a search AI's thinking (``think``), of the same size and a lower CPU
-  priority: a think may take a CPU second, and maps queued behind thinks in one pool waited
-  for them (a load run with search AIs in every match had its posts 82 s late at the median).
+  functions) and one for a search AI's thinking (``think``), of the same size and priority: a
+  think may take a CPU second, and maps queued behind thinks in one pool waited for them (a
+  load run with search AIs in every match had its posts 82 s late at the median). A lower
+  priority for thinks was tried and dropped: on a shared host it starved them (a 1 s think
+  took two minutes), and a draw, a few tens of CPU ms, loses little sharing a core with one.
   The bot sizes both from its settings at start-up and shuts them down when it closes; the
   thinking pool starts its workers on the first think, so a bot without search AIs has none.
   Before and after (the terminal table, the command line, tests of the service) everything
@@ -98,16 +100,11 @@ def _follow(bot_pid: int) -> None:
     os._exit(0)
 
 
-THINKER_NICENESS = 10
-"""A thinking worker's CPU priority below the bot's: below a drawing worker's too, so a phase's
-map is drawn first and a search AI's think (which its own budget bounds) takes what is left."""
-
-
-def _watch_bot(bot_pid: int, niceness: int = WORKER_NICENESS) -> None:
+def _watch_bot(bot_pid: int) -> None:
     """Each worker's initializer: a lower priority than the bot's, and a daemon thread that
     follows the bot out."""
     if hasattr(os, "nice"):
-        os.nice(niceness)
+        os.nice(WORKER_NICENESS)
     threading.Thread(target=_follow, args=(bot_pid,), name="follow-the-bot", daemon=True).start()
 
 
@@ -140,14 +137,12 @@ class Figures:
 
 
 class DrawingPool:
-    """Draws in ``workers`` processes (0: in a thread), with a fresh pool after a worker died;
-    its workers run ``niceness`` below the bot."""
+    """Draws in ``workers`` processes (0: in a thread), with a fresh pool after a worker died."""
 
-    def __init__(self, workers: int, niceness: int = WORKER_NICENESS) -> None:
+    def __init__(self, workers: int) -> None:
         if workers < 0:
             raise ValueError("a drawing pool has 0 workers (draw in a thread) or more")
         self.workers = workers
-        self.niceness = niceness
         self._executor: ProcessPoolExecutor | None = None
         self._starting: asyncio.Lock | None = None
         """Held while the first draw starts the workers (made in the loop that draws)."""
@@ -232,7 +227,7 @@ class DrawingPool:
         """A pool with all its workers started: each start waits on a no-op job, so none is left
         for a draw to start on the event loop."""
         executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                       initializer=_watch_bot, initargs=(os.getpid(), self.niceness))
+                                       initializer=_watch_bot, initargs=(os.getpid(),))
         try:
             for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
                 started.result()
@@ -278,7 +273,7 @@ class DrawingPool:
 
 
 _pool = DrawingPool(0)
-_thinkers = DrawingPool(0, THINKER_NICENESS)
+_thinkers = DrawingPool(0)
 
 
 def pool() -> DrawingPool:
@@ -300,7 +295,7 @@ async def configure(workers: int | None) -> DrawingPool:
         old, _pool = _pool, DrawingPool(wanted)
         await old.close()
     if wanted != _thinkers.workers:
-        old, _thinkers = _thinkers, DrawingPool(wanted, THINKER_NICENESS)
+        old, _thinkers = _thinkers, DrawingPool(wanted)
         await old.close()
     return _pool
 
@@ -309,7 +304,7 @@ async def close() -> None:
     """Shut the process's pools down (the bot's close). Draws and thinks still to come run in a
     thread: once the bot has closed, nothing starts a worker again."""
     global _pool, _thinkers
-    (old, _pool), (old_thinkers, _thinkers) = (_pool, DrawingPool(0)), (_thinkers, DrawingPool(0, THINKER_NICENESS))
+    (old, _pool), (old_thinkers, _thinkers) = (_pool, DrawingPool(0)), (_thinkers, DrawingPool(0))
     await old.close()
     await old_thinkers.close()
 

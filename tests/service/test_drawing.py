@@ -236,7 +236,7 @@ def _thinks_until(release: str) -> int:
 
 async def test_a_map_is_drawn_while_a_search_ai_thinks(tmp_path: Path) -> None:
     """Thinks have a pool of their own: a phase's map never waits behind a think (with one shared
-    worker it did, for as long as the think took), and a think yields the CPU to a draw."""
+    worker it did, for as long as the think took)."""
     release = tmp_path / "release"
     configured = await drawing.configure(1)
     try:
@@ -252,7 +252,7 @@ async def test_a_map_is_drawn_while_a_search_ai_thinks(tmp_path: Path) -> None:
         assert drawing.thinking_pool().where["pool"] == 1
         assert drawing.thinking_pool().figures()["think"].count == 1
         if hasattr(os, "nice"):
-            assert await drawing.think(os.nice, 0) == min(19, os.nice(0) + drawing.THINKER_NICENESS)
+            assert await drawing.think(os.nice, 0) == min(19, os.nice(0) + drawing.WORKER_NICENESS)
     finally:
         release.write_text("go")  # a failed check must not leave the think holding the close
         await drawing.close()
