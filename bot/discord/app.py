@@ -113,12 +113,19 @@ class Leases:
         self.terms.pop(name, None)
 
 
+INTENTS = discord.Intents(guilds=True)
+"""The GUILDS intent alone: guilds, channels, threads and roles for the permission checks. The bot
+acts through interactions and reads no message, reaction, typing or voice event; with the
+default intents a server would send it every chat line in every channel it sees, and an echo of
+each of its own posts and edits, for discord.py to parse and cache for nothing."""
+
+
 class WarhostBot(commands.Bot):
     """The bot: settings, store, service and instance guard; the game itself is its GameCog."""
 
     def __init__(self, settings: Settings, *, store: Store | None = None, clock: Clock | None = None,
                  **kwargs: Any) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
                          help_command=None, allowed_mentions=NOBODY, tree_cls=ClosingTree,
                          **self.shard_options(settings), **kwargs)
         self.settings = settings

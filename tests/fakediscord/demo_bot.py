@@ -445,8 +445,9 @@ class DemoMixin:
 
 
 class DemoBot(DemoMixin, commands.Bot):
-    def __init__(self, guild_ids: Iterable[int], **options: object) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options)
+    def __init__(self, guild_ids: Iterable[int], intents: discord.Intents | None = None, **options: object) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents or discord.Intents.default(),
+                         **options)
         self._setup_demo(guild_ids)
 
     async def setup_hook(self) -> None:

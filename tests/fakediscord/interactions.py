@@ -219,6 +219,7 @@ class InteractionRoutes:
             return jresp(msg.payload(self.base_url))
         if request.method == "DELETE":
             msg.deleted = True
+            self.message_events.deleted(msg)
             return web.Response(status=204)
         body = body or {}
         self._validate(body, files, self.attachment_size_limit, editing=msg)

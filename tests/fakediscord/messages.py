@@ -63,6 +63,7 @@ class MessageRoutes:
         msg.snapshot()
         self.messages[msg.id] = msg
         channel.log.append(msg)
+        self.message_events.created(msg)
         return msg
 
     def edit_message(self, msg: Message, body: dict, files: list[tuple[str, bytes]]) -> Message:
@@ -82,6 +83,7 @@ class MessageRoutes:
         msg.flags &= ~FLAG_LOADING
         msg.edited_timestamp = now_iso()
         msg.snapshot()
+        self.message_events.edited(msg)
         return msg
 
     def _channel(self, cid: str) -> Channel:
@@ -132,6 +134,7 @@ class MessageRoutes:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user", "not_author", mid)
         if request.method == "DELETE":
             msg.deleted = True
+            self.message_events.deleted(msg)
             return web.Response(status=204)
         body = body or {}
         self._check_flags(body.get("flags"), msg.flags)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .limits import SELECT_TYPES, modal_inputs_of
-from .models import Channel, Guild, Message, Role, Thread, User
+from .models import Channel, Guild, Message, Role, Thread, User, snowflake
 
 if TYPE_CHECKING:
     from .server import FakeDiscord, Interaction
@@ -417,6 +417,19 @@ class Place:
                                         {"custom_id": modal["custom_id"], "components": components},
                                         message=origin.message)
         return await self._run(rec, settle)
+
+
+    def say(self, text: str) -> Message:
+        """Post a chat message here as this player (the bot gets it as MESSAGE_CREATE if it asked
+        for the intent; a channel the player cannot see refuses them)."""
+        if not self.channel.viewable_by(self.user):
+            raise PlayerError(f"{self.user.name} cannot see #{self.channel.name}")
+        msg = Message(snowflake(), self.channel, self.user, content=text)
+        msg.snapshot()
+        self.fake.messages[msg.id] = msg
+        self.channel.log.append(msg)
+        self.fake.message_events.created(msg)
+        return msg
 
 
 class Player(Place):

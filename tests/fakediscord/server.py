@@ -26,6 +26,7 @@ from .errors import DiscordError, jresp
 from .faults import Fault, Faults, Slowmode
 from .gateway import Gateway, GatewaySession
 from .interactions import Interaction, InteractionRoutes
+from .message_events import MessageEvents
 from .messages import MessageRoutes
 from .models import (
     ATTACH_FILES,
@@ -106,6 +107,7 @@ class FakeDiscord(Gateway, InteractionRoutes, MessageRoutes):
         self.guilds: list[Guild] = []
         self.dm_channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        self.message_events = MessageEvents(self)
         self.commands: dict[int | None, list[dict]] = {}
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}

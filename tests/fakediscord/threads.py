@@ -52,6 +52,7 @@ def system_message(fake: FakeDiscord, channel: Channel, kind: int, refers_to: Me
     msg.snapshot()
     fake.messages[msg.id] = msg
     channel.log.append(msg)
+    fake.message_events.created(msg)
     return msg
 
 
