@@ -83,6 +83,11 @@ class RandomPolicy:
         return dict(rng.choice(prompt.options).choice)
 
 
+_BOARD_KINDS = frozenset({"activate", "action"})
+"""The decisions whose snapshot figures are kept for the next on the same board (the move
+evaluations: most of the heuristic's time)."""
+
+
 class HeuristicPolicy:
     """Varied sound forces; expands, builds all three infrastructures, strikes where the odds
     are good and breaks the hold of a clan close to winning."""
@@ -90,8 +95,8 @@ class HeuristicPolicy:
     name = "heuristic"
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        handler = getattr(self, f"_{prompt.kind}")
-        return handler(snapshot(state), prompt, rng)
+        kind = prompt.kind
+        return getattr(self, f"_{kind}")(snapshot(state, kind in _BOARD_KINDS), prompt, rng)
 
     # force building -----------------------------------------------------------------
     def _force(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -257,6 +262,16 @@ class HeuristicPolicy:
         return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
 
     def _move_value(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
+        """What moving ``hero`` to ``to`` with ``actions`` left is worth (kept with the
+        board's figures: a hero's first action asks what its activation asked)."""
+        memo = decision_memo(state)
+        key = ("move", seat, hero.id, to, actions)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._move_value_of(state, seat, hero, to, actions)
+        return found
+
+    def _move_value_of(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
         bring = self._bring(state, seat, hero, to)
         value = self._step_gain(state, seat, hero, to, bring) - self._leaving_cost(state, seat, hero, bring)
         stay = self._exposure_cost(state, seat, hero, to, bring)
