@@ -344,11 +344,24 @@ def hits_per_die(state: TBWState, node: str, seat: int) -> float:
     return 4 / 6 if tiger else HIT_PER_DIE
 
 
+_CHANCES: dict[tuple[int, float, float], float] = {}
+"""`chance_at_least` by its arguments: a pure function of three small numbers, asked again
+and again (a few thousand distinct ones over a match)."""
+_MAX_CHANCES = 200_000
+
+
 def chance_at_least(dice: int, mean_extra: float, needed: float) -> float:
     """Normal estimate of rolling at least ``needed`` hits with ``dice`` dice plus sure hits."""
-    mean = HIT_PER_DIE * dice + mean_extra
-    spread = math.sqrt(max(HIT_VARIANCE_PER_DIE * dice, 0.25))
-    return 0.5 * (1 + math.erf((mean - needed + 0.5) / (spread * math.sqrt(2))))
+    key = (dice, mean_extra, needed)
+    found = _CHANCES.get(key)
+    if found is None:
+        mean = HIT_PER_DIE * dice + mean_extra
+        spread = math.sqrt(max(HIT_VARIANCE_PER_DIE * dice, 0.25))
+        found = 0.5 * (1 + math.erf((mean - needed + 0.5) / (spread * math.sqrt(2))))
+        if len(_CHANCES) >= _MAX_CHANCES:
+            _CHANCES.clear()
+        _CHANCES[key] = found
+    return found
 
 
 def worth(state: TBWState, node: str, seat: int) -> float:
