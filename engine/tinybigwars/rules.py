@@ -285,9 +285,10 @@ def _submit_action(flow: Flow[TBWState], seat: int, asked: Asked, ans: ActionAns
         _finish_activation(s, events, rng)
         return
     if ans.action == "move":
-        if ans.to is None or ans.to not in topology(s).locations:
+        roads = topology(s)
+        if ans.to is None or ans.to not in roads.locations:
             raise IllegalChoice("Name a location of the city to move to.")
-        if ans.to not in s.neighbours(node):
+        if ans.to not in roads.neighbours(node):
             raise IllegalChoice(f"{loc_name(s, ans.to)} is not adjacent to {loc_name(s, node)}.")
         if s.loc(node).minions[seat] > 0:
             s.turn.move_to = ans.to

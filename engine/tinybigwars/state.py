@@ -69,7 +69,20 @@ class Hero(_M):
     """Iron Monk: the first hit of the current fight was ignored."""
 
 
+CARD_DEALS = [0]
+"""Bumped whenever a location's card is set (setup deals them; tests deal them by hand): a
+card lookup built before (engine/tinybigwars/board.py `loc_card`) is then built again."""
+
+
+def _set_location_field(model: BaseModel, name: str, value: object) -> None:
+    store_field(model, name, value)
+    if name == "card":
+        CARD_DEALS[0] += 1
+
+
 class Location(_M):
+    __setattr__ = _set_location_field
+
     id: str
     """Node id of the city map."""
     card: str
