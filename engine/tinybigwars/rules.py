@@ -239,11 +239,10 @@ def _action_prompt(s: TBWState, seat: int) -> Prompt:
     card = hero_card(hero)
     node = hero.location or ""
     opts = []
-    for nxt in s.neighbours(node)[: MAX_OPTIONS - 3]:
-        foes = [other for other in s.present(nxt) if other != seat]
+    for nxt in topology(s).neighbours(node)[: MAX_OPTIONS - 3]:
         opts.append(
             opt(f"move:{nxt}", f"Move to {loc_name(s, nxt)}", {"action": "move", "to": nxt},
-                "enemies there: fight!" if foes else "no enemies there")
+                "enemies there: fight!" if s.foes_at(nxt, seat) else "no enemies there")
         )
     if hero.health < card.health:
         opts.append(opt("train_health", "Train: recover health", {"action": "train_health"}))

@@ -228,6 +228,15 @@ class TBWState(State):
             return [s for s in range(self.seats_n) if minions[s] > 0]
         return [s for s in range(self.seats_n) if minions[s] > 0 or s in with_heroes]
 
+    def foes_at(self, node: str, seat: int) -> bool:
+        """Whether a seat other than ``seat`` has any unit at ``node`` (`present` without its list)."""
+        minions = self.loc(node).minions
+        with_heroes = hero_index(self).seats.get(node, ())
+        for other in range(self.seats_n):
+            if other != seat and (minions[other] > 0 or other in with_heroes):
+                return True
+        return False
+
     def presence(self) -> dict[str, list[int]]:
         """Seats with units, for every location in one pass (cheaper than ``present`` per node)."""
         with_heroes = hero_index(self).seats
