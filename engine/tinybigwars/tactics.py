@@ -95,6 +95,7 @@ class Snapshot:
                 setattr(self, name, getattr(board, name))
         # What the heuristic reads most, held here rather than fetched through __getattr__.
         self.seats_n = state.seats_n
+        self.locations = state.locations
         self.options = state.options
         self.seats = state.seats
         self.turn = state.turn
