@@ -85,9 +85,12 @@ class RandomPolicy:
         return dict(rng.choice(prompt.options).choice)
 
 
-_BOARD_KINDS = frozenset({"activate", "action", "escort", "build"})
-"""The decisions whose snapshot figures are kept for the next on the same board (the move
-evaluations: most of the heuristic's time)."""
+_BOARD_KINDS = frozenset({"activate", "action", "escort"})
+"""The decisions whose snapshot figures are kept for the next on the same board: the move
+evaluations (most of the heuristic's time) of a hero's activation and actions, and the
+escort that follows a move on the board it was chosen on. Over 20 three-seat matches an
+action found its board kept 488 times in 1,269, an escort 889 in 889; a build (after a clan
+decision, not kept) never would."""
 
 
 class HeuristicPolicy:
