@@ -22,10 +22,12 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
-from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.state import Hero, TBWState, places
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
     Forecast,
+    Snapshot,
+    chance_at_least,
     clan_influence,
     decision_memo,
     exposure,
@@ -83,6 +85,14 @@ class RandomPolicy:
         return dict(rng.choice(prompt.options).choice)
 
 
+_BOARD_KINDS = frozenset({"activate", "action", "escort"})
+"""The decisions whose snapshot figures are kept for the next on the same board: the move
+evaluations (most of the heuristic's time) of a hero's activation and actions, and the
+escort that follows a move on the board it was chosen on. Over 20 three-seat matches an
+action found its board kept 488 times in 1,269, an escort 889 in 889; a build (after a clan
+decision, not kept) never would."""
+
+
 class HeuristicPolicy:
     """Varied sound forces; expands, builds all three infrastructures, strikes where the odds
     are good and breaks the hold of a clan close to winning."""
@@ -90,8 +100,8 @@ class HeuristicPolicy:
     name = "heuristic"
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        handler = getattr(self, f"_{prompt.kind}")
-        return handler(snapshot(state), prompt, rng)
+        kind = prompt.kind
+        return getattr(self, f"_{kind}")(snapshot(state, kind in _BOARD_KINDS), prompt, rng)
 
     # force building -----------------------------------------------------------------
     def _force(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -257,22 +267,61 @@ class HeuristicPolicy:
         return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
 
     def _move_value(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
+        """What moving ``hero`` to ``to`` with ``actions`` left is worth (kept with the
+        board's figures: a hero's first action asks what its activation asked)."""
+        memo = decision_memo(state)
+        key = ("move", seat, hero.id, to, actions)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._move_value_of(state, seat, hero, to, actions)
+        return found
+
+    def _move_value_of(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
         bring = self._bring(state, seat, hero, to)
         value = self._step_gain(state, seat, hero, to, bring) - self._leaving_cost(state, seat, hero, bring)
         stay = self._exposure_cost(state, seat, hero, to, bring)
         if actions > 1:
-            origin = hero.location or ""
             carried = max(0, bring - (0 if seat in state.present(to) else 1))
-            onward = [
-                self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
-                for n in state.neighbours(to)
-                if n != origin
-            ]
-            best = max(onward, default=-stay)
+            best = max(self._onward(state, seat, hero, to, carried), default=-stay)
             value += 0.6 * best if best > -stay else -stay
         else:
             value -= stay
         return value
+
+    def _onward(self, state: TBWState, seat: int, hero: Hero, to: str, carried: int) -> list[float]:
+        """`_step_gain` less `_exposure_cost` of arriving with ``carried`` minions at every
+        location one move on from ``to`` (but back where the hero stands), in road order.
+
+        Most of the heuristic's time: over the snapshot the two are written out here for the
+        locations without a fight (the same terms in the same order, so the same numbers)."""
+        origin = hero.location or ""
+        if not isinstance(state, Snapshot):
+            return [self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
+                    for n in state.neighbours(to) if n != origin]
+        present_of, worth_of, threat_of = state.present, state.worth_of, state.threat_of
+        threats_near, locations = state.threats_near, places(state)
+        share = min(1.0, carried / 3)
+        out = []
+        for n in state.topology().neighbours(to):
+            if n == origin:
+                continue
+            present = present_of(n)
+            worth_here = worth_of(n)
+            if len(present) == 1 and present[0] == seat:
+                gain = -0.3 + threat_of(n, seat) * worth_here * 0.4 * share
+            elif not present:
+                gain = worth_here + 0.2
+            else:
+                gain = self._step_gain(state, seat, hero, n, carried)
+            toughness = carried + locations[n].minions[seat] + hero.health + hero.energy
+            worst = 0.0
+            for foe, dice, energy in threats_near(n):
+                if foe != seat:
+                    chance = chance_at_least(dice, 0.6 * energy, toughness)
+                    if chance > worst:
+                        worst = chance
+            out.append(gain - worst * (0.5 * worth_here + HERO_WORTH * 0.5))
+        return out
 
     def _activate(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat

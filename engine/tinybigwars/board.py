@@ -4,15 +4,27 @@ from __future__ import annotations
 
 from engine.text import seat_ref
 from engine.tinybigwars.content import HeroCard, LocationCard, content
-from engine.tinybigwars.state import Hero, TBWState, hero_index
+from engine.tinybigwars.state import CARD_DEALS, Hero, Location, TBWState, hero_index
 
 
 def hero_card(hero: Hero) -> HeroCard:
     return content().heroes[hero.card]
 
 
+_LAST_CARDS: list[tuple[list[Location], int, int, dict[str, LocationCard]] | None] = [None]
+"""The locations list asked of last, its length, `CARD_DEALS` then, and each location's card
+by id: a match keeps its list and its cards all along (the rules never deal a card again),
+and rules, prompts and the heuristic ask a location's card tens of times a choice."""
+
+
 def loc_card(state: TBWState, node: str) -> LocationCard:
-    return content().locations[state.loc(node).card]
+    locations = state.locations
+    last = _LAST_CARDS[0]
+    if last is None or last[0] is not locations or last[1] != len(locations) or last[2] != CARD_DEALS[0]:
+        cards = content().locations
+        last = _LAST_CARDS[0] = (locations, len(locations), CARD_DEALS[0],
+                                 {loc.id: cards[loc.card] for loc in locations})
+    return last[3][node]
 
 
 def loc_name(state: TBWState, node: str) -> str:

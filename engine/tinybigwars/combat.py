@@ -146,6 +146,8 @@ def split_hits(state: TBWState, combat: Combat, shooter: int, total: int) -> dic
 
 def _split(foe_units: dict[int, int], total: int) -> dict[int, int]:
     """``total`` hits over the foes (seat -> its units there), by `split_hits`' rule."""
+    if len(foe_units) == 1:  # one foe takes all (most fights have two sides)
+        return dict.fromkeys(foe_units, total)
     foes = sorted(foe_units, key=lambda s: (-foe_units[s], s))
     out = {s: total // len(foes) for s in foes}
     for s in foes[: total % len(foes)]:

@@ -239,11 +239,10 @@ def _action_prompt(s: TBWState, seat: int) -> Prompt:
     card = hero_card(hero)
     node = hero.location or ""
     opts = []
-    for nxt in s.neighbours(node)[: MAX_OPTIONS - 3]:
-        foes = [other for other in s.present(nxt) if other != seat]
+    for nxt in topology(s).neighbours(node)[: MAX_OPTIONS - 3]:
         opts.append(
             opt(f"move:{nxt}", f"Move to {loc_name(s, nxt)}", {"action": "move", "to": nxt},
-                "enemies there: fight!" if foes else "no enemies there")
+                "enemies there: fight!" if s.foes_at(nxt, seat) else "no enemies there")
         )
     if hero.health < card.health:
         opts.append(opt("train_health", "Train: recover health", {"action": "train_health"}))
@@ -285,9 +284,10 @@ def _submit_action(flow: Flow[TBWState], seat: int, asked: Asked, ans: ActionAns
         _finish_activation(s, events, rng)
         return
     if ans.action == "move":
-        if ans.to is None or ans.to not in topology(s).locations:
+        roads = topology(s)
+        if ans.to is None or ans.to not in roads.locations:
             raise IllegalChoice("Name a location of the city to move to.")
-        if ans.to not in s.neighbours(node):
+        if ans.to not in roads.neighbours(node):
             raise IllegalChoice(f"{loc_name(s, ans.to)} is not adjacent to {loc_name(s, node)}.")
         if s.loc(node).minions[seat] > 0:
             s.turn.move_to = ans.to
@@ -487,9 +487,22 @@ def _fight_owed(state: TBWState) -> list[tuple[int, str]]:
     return [(seat, "damage_order") for seat, left in zip(fight.seats, fight.damage_left, strict=True) if left]
 
 
+def _force_answered(state: TBWState, seat: int, kind: str) -> bool:
+    """A sealed force (revisable until all are in), as its prompt's ``answered`` says."""
+    return state.seats[seat].force is not None
+
+
+def _spend_answered(state: TBWState, seat: int, kind: str) -> bool:
+    """A sealed energy spend, as the energy prompt's ``answered`` says (a damage order is
+    never answered while owed)."""
+    fight = state.combat
+    return kind == "energy" and fight is not None and fight.spend[fight.seats.index(seat)] is not None
+
+
 PHASES: PhaseTable[TBWState] = PhaseTable({
     "force": Phase(
         owed=_force_owed, builders={"force": force_prompt}, answers={"force": ForceAnswer},
+        answered=_force_answered,
         handlers={"force": _submit_force},
         sealed=Sealed(all_in=_forces_sealed, resolve=_reveal),
     ),
@@ -509,13 +522,14 @@ PHASES: PhaseTable[TBWState] = PhaseTable({
     "combat": Phase(
         owed=_fight_owed,
         builders={"energy": combat.energy_prompt, "damage_order": combat.damage_prompt},
-        answers={"energy": EnergyAnswer, "damage_order": DamageAnswer},
+        answers={"energy": EnergyAnswer, "damage_order": DamageAnswer}, answered=_spend_answered,
         handlers={"energy": _submit_energy, "damage_order": _submit_damage},
     ),
     "over": ASKS_NOTHING,
 })
 """Per phase: who owes which prompt kind, its builder, its answer model and its handler. Forces are sealed
-answers, revealed together once every clan has sealed one."""
+answers, revealed together once every clan has sealed one; a sealed force or energy spend is
+passed over by an all-AI driver without building its prompt (``answered``)."""
 
 STEP_RANDOM = StepRandom()
 """A choice draws from ``rng_for(seed, step)`` of the step it answers (engine/kit/flow.py)."""

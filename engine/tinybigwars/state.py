@@ -69,7 +69,20 @@ class Hero(_M):
     """Iron Monk: the first hit of the current fight was ignored."""
 
 
+CARD_DEALS = [0]
+"""Bumped whenever a location's card is set (setup deals them; tests deal them by hand): a
+card lookup built before (engine/tinybigwars/board.py `loc_card`) is then built again."""
+
+
+def _set_location_field(model: BaseModel, name: str, value: object) -> None:
+    store_field(model, name, value)
+    if name == "card":
+        CARD_DEALS[0] += 1
+
+
 class Location(_M):
+    __setattr__ = _set_location_field
+
     id: str
     """Node id of the city map."""
     card: str
@@ -214,6 +227,15 @@ class TBWState(State):
         if with_heroes is None:
             return [s for s in range(self.seats_n) if minions[s] > 0]
         return [s for s in range(self.seats_n) if minions[s] > 0 or s in with_heroes]
+
+    def foes_at(self, node: str, seat: int) -> bool:
+        """Whether a seat other than ``seat`` has any unit at ``node`` (`present` without its list)."""
+        minions = self.loc(node).minions
+        with_heroes = hero_index(self).seats.get(node, ())
+        for other in range(self.seats_n):
+            if other != seat and (minions[other] > 0 or other in with_heroes):
+                return True
+        return False
 
     def presence(self) -> dict[str, list[int]]:
         """Seats with units, for every location in one pass (cheaper than ``present`` per node)."""

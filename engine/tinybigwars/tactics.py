@@ -71,7 +71,7 @@ class Snapshot:
     Anything it does not cache is read from the state itself. The AI never changes a state.
     """
 
-    def __init__(self, state: TBWState) -> None:
+    def __init__(self, state: TBWState, board: Snapshot | None = None) -> None:
         self._state = state
         # the state's own indexes, shared: the AI never changes the state, so they stay right
         self._locations = places(state)
@@ -89,8 +89,13 @@ class Snapshot:
         self.memo: dict[tuple[object, ...], float] = {}
         """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
         self._hero_stacks: list[tuple[str, list[tuple[int, int, int, int]]]] | None = None
+        if board is not None:
+            # the same board: every figure above is the same, so carry them all over
+            for name in _BOARD_FIGURES:
+                setattr(self, name, getattr(board, name))
         # What the heuristic reads most, held here rather than fetched through __getattr__.
         self.seats_n = state.seats_n
+        self.locations = state.locations
         self.options = state.options
         self.seats = state.seats
         self.turn = state.turn
@@ -287,9 +292,41 @@ def decision_memo(state: TBWState) -> dict[tuple[object, ...], float]:
     return {}
 
 
-def snapshot(state: TBWState) -> TBWState:
-    """The state behind a caching :class:`Snapshot` (typed as the state it stands in for)."""
-    return cast(TBWState, Snapshot(state))
+_BOARD_FIGURES = ("_presence", "_present", "_heroes", "_stacks", "_sums", "_worth", "_influence", "_threats",
+                  "_threat", "_defence", "memo", "_hero_stacks")
+"""The snapshot's figures, each worked out from the board alone (`board_key`)."""
+
+_LAST_BOARD: list[tuple[tuple[object, ...], Snapshot] | None] = [None]
+"""The board of the snapshot kept last and that snapshot (which holds the board's lists, so
+their ids in the key stay theirs)."""
+
+
+def board_key(state: TBWState) -> tuple[object, ...]:
+    """Everything of ``state`` a snapshot's figures (and the heuristic's `decision_memo`) read
+    that can change during a match: the units and infrastructure of every location, where
+    every hero stands with its health and energy, the target. The locations' cards, the
+    heroes' cards and seats and the roads never change: the lists holding them are named by
+    identity (a match keeps them all along; an information state shares them)."""
+    locations, heroes = state.locations, state.heroes
+    return (id(locations), id(heroes), state.seats_n, state.options.to_win,
+            tuple([(tuple(loc.minions), loc.infrastructure) for loc in locations]),
+            tuple([(h.location, h.defeated, h.health, h.energy) for h in heroes]))
+
+
+def snapshot(state: TBWState, keep: bool = False) -> TBWState:
+    """The state behind a caching :class:`Snapshot` (typed as the state it stands in for).
+
+    ``keep``: the snapshot's figures are kept past this decision and handed on to the next
+    kept snapshot of the same board (`board_key`): a hero's activation and its first action,
+    or one clan's end of activation and the next clan's, ask the same questions of an
+    unchanged board."""
+    if not keep:
+        return cast(TBWState, Snapshot(state))
+    key = board_key(state)
+    last = _LAST_BOARD[0]
+    found = Snapshot(state, last[1] if last is not None and last[0] == key else None)
+    _LAST_BOARD[0] = (key, found)
+    return cast(TBWState, found)
 
 
 def clan_influence(state: TBWState, seat: int) -> int:
@@ -308,11 +345,24 @@ def hits_per_die(state: TBWState, node: str, seat: int) -> float:
     return 4 / 6 if tiger else HIT_PER_DIE
 
 
+_CHANCES: dict[tuple[int, float, float], float] = {}
+"""`chance_at_least` by its arguments: a pure function of three small numbers, asked again
+and again (a few thousand distinct ones over a match)."""
+_MAX_CHANCES = 200_000
+
+
 def chance_at_least(dice: int, mean_extra: float, needed: float) -> float:
     """Normal estimate of rolling at least ``needed`` hits with ``dice`` dice plus sure hits."""
-    mean = HIT_PER_DIE * dice + mean_extra
-    spread = math.sqrt(max(HIT_VARIANCE_PER_DIE * dice, 0.25))
-    return 0.5 * (1 + math.erf((mean - needed + 0.5) / (spread * math.sqrt(2))))
+    key = (dice, mean_extra, needed)
+    found = _CHANCES.get(key)
+    if found is None:
+        mean = HIT_PER_DIE * dice + mean_extra
+        spread = math.sqrt(max(HIT_VARIANCE_PER_DIE * dice, 0.25))
+        found = 0.5 * (1 + math.erf((mean - needed + 0.5) / (spread * math.sqrt(2))))
+        if len(_CHANCES) >= _MAX_CHANCES:
+            _CHANCES.clear()
+        _CHANCES[key] = found
+    return found
 
 
 def worth(state: TBWState, node: str, seat: int) -> float:

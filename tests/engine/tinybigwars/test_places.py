@@ -10,6 +10,8 @@ import pytest
 import engine
 from bot.simulate import simulate
 from engine.clone import clone
+from engine.tinybigwars import board
+from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, Location, TBWState
 
 
@@ -73,3 +75,16 @@ def test_the_controller_is_the_only_clan_present(seats: int, seed: int, policy: 
 
     simulate("tinybigwars", seats, seed, policy, on_step=on_step)
     assert held > 100
+
+
+def test_a_card_dealt_again_is_the_card_read() -> None:
+    """A location's card is read from a lookup kept per locations list; a card set by hand
+    (as tests deal them) is the one the rules, prompts and names read next."""
+    state = started()
+    location = state.locations[0]
+    first = board.loc_card(state, location.id)
+    other = next(card for card in content().locations.values() if card.id != first.id)
+    location.card = other.id
+    assert board.loc_card(state, location.id) is other
+    assert board.loc_name(state, location.id) == other.name
+    assert board.loc_card(clone(state), location.id) is other

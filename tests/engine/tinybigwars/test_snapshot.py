@@ -12,6 +12,7 @@ import pytest
 from bot.simulate import simulate
 from engine.clone import clone
 from engine.tinybigwars import board, tactics
+from engine.tinybigwars.ai import HeuristicPolicy
 from engine.tinybigwars.state import TBWState
 from engine.tinybigwars.tactics import Forecast, snapshot
 from tests.engine.tinybigwars.helpers import new
@@ -92,3 +93,58 @@ def test_a_board_changed_by_hand_is_estimated_afresh() -> None:
 def test_a_fresh_position_has_every_estimate_of_the_state() -> None:
     for seats in (2, 3, 4):
         assert_like_the_state(new(seats))
+
+
+def move_values(state: TBWState, keep: bool) -> list[tuple[object, ...]]:
+    """The heuristic's value of every live hero's every move (one action left and two), from a
+    snapshot handed the figures of the last kept one on the same board (``keep``) or a fresh one."""
+    policy = HeuristicPolicy()
+    view = snapshot(state, keep)
+    out: list[tuple[object, ...]] = []
+    for hero in state.heroes:
+        if not hero.defeated and hero.location is not None:
+            for node in state.neighbours(hero.location):
+                for actions in (1, 2):
+                    out.append((hero.id, node, actions, policy._move_value(view, hero.seat, hero, node, actions)))
+    return out
+
+
+def test_figures_kept_for_the_next_decision_follow_the_board() -> None:
+    """A hero's activation and its first action ask the same of the same board, so the figures
+    of one are kept for the next; after minions, infrastructure, a hero's place, energy or
+    health change (by hand here), every move value is what a fresh snapshot gives."""
+    kept: list[TBWState] = []
+
+    def on_step(state: object, _events: object) -> None:
+        if isinstance(state, TBWState) and state.step == 60:
+            kept.append(clone(state))
+
+    simulate("tinybigwars", 3, 2, "heuristic", on_step=on_step)
+    state = kept[0]
+    assert move_values(state, keep=True) == move_values(state, keep=False)
+    first = snapshot(state, keep=True)
+    assert tactics.decision_memo(snapshot(state, keep=True)) is tactics.decision_memo(first)
+    hero = next(h for h in state.heroes if not h.defeated and h.location is not None)
+    home = state.loc(hero.location or "")
+
+    def more_minions() -> None:
+        home.minions[hero.seat] += 3
+
+    def a_watchtower() -> None:
+        next(location for location in state.locations if location.infrastructure is None).infrastructure = "watchtower"
+
+    def more_energy() -> None:
+        hero.energy += 2
+
+    def less_health() -> None:
+        hero.health = max(1, hero.health - 2)
+
+    def moved() -> None:
+        hero.location = state.neighbours(hero.location or "")[0]
+
+    for change in (more_minions, a_watchtower, more_energy, less_health, moved):
+        before = move_values(state, keep=True)
+        change()
+        after = move_values(state, keep=True)
+        assert after == move_values(state, keep=False), change.__name__
+        assert after != before, change.__name__
