@@ -1,11 +1,11 @@
 """A prompt built on first read: what an all-AI driver holds while its AI may not need it.
 
-`PhaseTable.first_open` finds the decision an all-AI driver answers next from ``owed``, the
-phase's ``answered`` hook and its ``answers`` models, without building any prompt; the AI it
+`PhaseTable.first_open` finds the decision an all-AI driver answers next from ``owed`` and the
+phase's ``answered`` hook, without building any prompt; the AI it
 asks then often reads no more than the prompt's seat and kind (a heuristic that works its
 choice out from the state), and the answer is parsed and handled knowing only those (see
 `Asked`). A `PromptOnRead` holds the seat, the kind, ``answered`` (False: it is open) and the
-answer model; the first read of any other field, or a dump, a copy, a comparison, builds the
+answer model when the phase names it; the first read of any other field, or a dump, a copy, a comparison, builds the
 prompt with the phase's builder and from then on the object *is* that prompt (its class
 becomes the built prompt's, every field set as built).
 
@@ -25,7 +25,6 @@ from engine.clone import set_dict, set_extra, set_fields_set, set_private
 from engine.contract import Prompt
 
 _new_object = object.__new__
-_KNOWN = frozenset(("seat", "kind", "answered", "answer"))
 
 
 class PromptOnRead(Prompt):
@@ -84,12 +83,16 @@ class PromptOnRead(Prompt):
         return iter(self)
 
 
-def on_read(seat: int, kind: str, answer: type[BaseModel], build: Callable[[], Prompt]) -> PromptOnRead:
-    """The open decision of ``seat`` of ``kind`` (its answers parsed into ``answer``), its
-    prompt made by ``build`` when first read."""
+def on_read(seat: int, kind: str, answer: type[BaseModel] | None, build: Callable[[], Prompt]) -> PromptOnRead:
+    """The open decision of ``seat`` of ``kind`` (its answers parsed into ``answer``; None:
+    the model is read from the prompt, built then), its prompt made by ``build`` when first
+    read."""
     prompt = _new_object(PromptOnRead)
-    set_dict(prompt, {"seat": seat, "kind": kind, "answered": False, "answer": answer})
-    set_fields_set(prompt, set(_KNOWN))
+    known: dict[str, object] = {"seat": seat, "kind": kind, "answered": False}
+    if answer is not None:
+        known["answer"] = answer
+    set_dict(prompt, known)
+    set_fields_set(prompt, set(known))
     set_extra(prompt, None)
     set_private(prompt, {"build": build})
     return prompt

@@ -71,7 +71,7 @@ class Asked:
         """A prompt already built, or one built on first read (`PromptOnRead`), which stays
         unbuilt until the answer's parse, check or handler reads it."""
         if unbuilt(prompt):
-            return cls(prompt.seat, prompt.kind, prompt.answer, build=lambda: built(prompt))
+            return cls(prompt.seat, prompt.kind, prompt.__dict__.get("answer"), build=lambda: built(prompt))
         return cls(prompt.seat, prompt.kind, prompt.answer, prompt=prompt)
 
     @property
@@ -349,9 +349,9 @@ class PhaseTable(Generic[StateT]):
         With ``owed`` only the prompts of the seats up to it are built (the k-th entry of a
         seat in ``owed`` is the k-th of the prompts built for that seat), and with the
         phase's ``answered`` not those of the decisions it says are answered. ``on_read``:
-        where the phase says the decision is open (``answered``), its seat owes nothing before
-        it and ``answers`` names its model, the prompt is a `PromptOnRead`, built only if read
-        (engine/kit/on_read.py).
+        where the phase says the decision is open (``answered``) and its seat owes nothing
+        before it, the prompt is a `PromptOnRead`, built only if read (engine/kit/on_read.py;
+        its answer model read from ``answers``, else from the prompt when first asked).
         """
         interrupts = self.interrupts
         if interrupts is not None and interrupts.head(state) is not None:
@@ -380,8 +380,8 @@ class PhaseTable(Generic[StateT]):
             if answered is not None and answered(state, seat, kind):
                 continue
             index = len(mine_kinds) - 1
-            if on_read and answered is not None and index == 0 and kind in phase.answers:
-                lazy = _prompt_on_read(state, seat, kind, phase.answers[kind], builders.get(kind), build_all)
+            if on_read and answered is not None and index == 0:
+                lazy = _prompt_on_read(state, seat, kind, phase.answers.get(kind), builders.get(kind), build_all)
                 return lazy, lazy
             mine = built.get(seat)
             if mine is None:
@@ -500,8 +500,8 @@ class PhaseTable(Generic[StateT]):
         raise RuntimeError(f"the game does not settle: more than {self.settle_limit} automatic steps")
 
 
-def _prompt_on_read(state: StateT, seat: int, kind: str, answer: type[BaseModel], builder: Builder[StateT] | None,
-                    build_all: PromptsOf[StateT] | None) -> Prompt:
+def _prompt_on_read(state: StateT, seat: int, kind: str, answer: type[BaseModel] | None,
+                    builder: Builder[StateT] | None, build_all: PromptsOf[StateT] | None) -> Prompt:
     """``seat``'s first owed decision, open, as a `PromptOnRead` of the phase's builder for
     ``kind`` or the first of its prompts function's prompts for ``seat``."""
     if builder is not None:

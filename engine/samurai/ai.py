@@ -415,6 +415,13 @@ class HeuristicPolicy:
                                             regulars_in(state, candidate[0]), candidate[0]))
         return {"act": "build", "province": pid}
 
+    def _sword(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        """Sword 1 when naming a sealed wish (the prompt's default, worked out without building
+        it); a classic queued pick takes its prompt's default."""
+        if state.options.steps == "combined":
+            return {"act": "sword", "position": 1}
+        return None
+
     def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         return {"act": "decline"}
 
@@ -516,6 +523,13 @@ class HeuristicPolicy:
         army = state.players[prompt.seat].armies[war.chain_army]
         hit = best_target(state, prompt.seat, army_province(army), own_army_strength(army))
         return {"act": "attack", "target": hit[1]} if hit else {"act": "stop"}
+
+    def _war_order(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        """The battle for the first declared target by name (the prompt's default, worked out
+        without building its options)."""
+        war = state.war
+        assert war is not None
+        return {"act": "battle", "target": min(declaration.target for declaration in war.declarations)}
 
     def _battle(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         war = state.war

@@ -205,6 +205,12 @@ def _muster_answered(state: SamuraiState, seat: int, kind: str) -> bool:
     return muster_stage(state, seat) == "review"
 
 
+def _swords_answered(state: SamuraiState, seat: int, kind: str) -> bool:
+    """A sealed sword wish (combined steps) the seat may still change; a classic queued
+    pick is never answered."""
+    return _combined(state) and player_of(state, seat).draft.get("sword") is not None
+
+
 def _war_answered(state: SamuraiState, seat: int, kind: str) -> bool:
     """Only a choice of losses is ever answered in the war (sealed until the other side has
     chosen): the seat's first side owed (no seat owes both sides of a battle)."""
@@ -564,7 +570,8 @@ PHASES: PhaseTable[SamuraiState] = PhaseTable({
                  handlers={"spy": answer_spying}, step=waits),
     "spy_revise": Phase(prompts=_revise_prompts, owed=_revise_owed, answers={"plan_revise": PlanAnswer},
                         handlers={"plan_revise": answer_plan_revise}, step=waits),
-    "swords": Phase(prompts=_swords_prompts, owed=_swords_owed, answers=PICKED, fallback=answer_sword,
+    "swords": Phase(prompts=_swords_prompts, owed=_swords_owed, answered=_swords_answered, answers=PICKED,
+                    fallback=answer_sword,
                     step=step_swords),
     "build": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_build),
     "muster": Phase(prompts=_each_active(muster_prompt), owed=_each_active_owed(_muster_kind), answered=_muster_answered,
