@@ -83,6 +83,21 @@ class PromptOnRead(Prompt):
         return iter(self)
 
 
+def _field_on_read(name: str) -> property:
+    """A field of a `PromptOnRead` read before it is built: build, then read it (a property
+    found on the class, cheaper than missing the field and going through ``__getattr__``;
+    the built prompt's class has none)."""
+    def read(prompt: PromptOnRead) -> Any:
+        _build(prompt)
+        return prompt.__dict__[name]
+    return property(read)
+
+
+for _name in Prompt.model_fields:
+    if _name not in ("seat", "kind", "answered", "answer"):
+        setattr(PromptOnRead, _name, _field_on_read(_name))
+
+
 def on_read(seat: int, kind: str, answer: type[BaseModel] | None, build: Callable[[], Prompt]) -> PromptOnRead:
     """The open decision of ``seat`` of ``kind`` (its answers parsed into ``answer``; None:
     the model is read from the prompt, built then), its prompt made by ``build`` when first
@@ -130,8 +145,8 @@ def _build(prompt: PromptOnRead) -> None:
     if made.seat != known["seat"] or made.kind != known["kind"] or made.answered:
         raise RuntimeError(f"the prompt built for seat {known['seat']}'s open {known['kind']} is "
                            f"seat {made.seat}'s {made.kind} (answered: {made.answered})")
-    set_dict(prompt, dict(made.__dict__))
-    set_fields_set(prompt, set(made.__pydantic_fields_set__))
+    set_dict(prompt, made.__dict__.copy())
+    set_fields_set(prompt, made.__pydantic_fields_set__.copy())
     set_extra(prompt, made.__pydantic_extra__)
     set_private(prompt, made.__pydantic_private__)
     object.__setattr__(prompt, "__class__", type(made))
