@@ -109,6 +109,10 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
     screened = _screen(player, hand)
     if len(_PLAYERS) >= _SCREENED_KEPT:
         _PLAYERS.clear()
+        _KEPT_COPIES.clear()
+    if kept is not None:
+        _KEPT_COPIES.discard(id(kept[7]))
+    _KEPT_COPIES.add(id(screened))
     _PLAYERS[id(player)] = (player, player.__dict__.copy(), set(player.__pydantic_fields_set__), player.tray.copy(),
                             list(player.armies), [_army_as_is(army) for army in player.armies], hand, screened)
     return screened
@@ -136,6 +140,17 @@ _PLAYERS: dict[int, tuple[Player, dict[str, object], set[str], dict[str, int], l
 """Per player (by id, the player itself kept so the id stays its own): its field dict, fields
 set, tray, armies and each army as it was when its screened copy was made, the hand dealt to
 it then, and that copy."""
+
+
+_KEPT_COPIES: set[int] = set()
+"""The ids of the screened players `_PLAYERS` holds (held there, so each id stays its own)."""
+
+
+def kept_screened(player: Player) -> bool:
+    """Whether ``player`` is a screened player this module keeps giving while the player
+    behind it is unchanged: such a copy is never changed, so a reader may key what it
+    works out of it on the object itself."""
+    return id(player) in _KEPT_COPIES
 
 
 def _screen(player: Player, hand: list[str]) -> Player:
