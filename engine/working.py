@@ -18,14 +18,16 @@ from typing import Any, Protocol, runtime_checkable
 
 from engine.clone import clone
 from engine.contract import Event, Game, PlaysInPlace, Prompt, State, Step
+from engine.kit.on_read import forget
 
 
 @runtime_checkable
 class FindsFirstOpen(Protocol):
     """A game that finds the first open prompt without building every seat's (every KitGame)."""
 
-    def first_open(self, state: State) -> tuple[Prompt, Prompt] | None:
-        """The first unanswered prompt of ``prompts(state)`` and the first its seat owes."""
+    def first_open(self, state: State, on_read: bool = False) -> tuple[Prompt, Prompt] | None:
+        """The first unanswered prompt of ``prompts(state)`` and the first its seat owes;
+        ``on_read``: they may be built on first read (engine/kit/on_read.py)."""
         ...
 
     def play(self, state: State, seat: int, choice: dict[str, Any], asked: Prompt | None = None) -> Step:
@@ -51,6 +53,8 @@ class Working:
         self._finder = game if isinstance(game, FindsFirstOpen) else None
         self._asked: Prompt | None = None
         """The first prompt of the seat `next_prompt` found, built from the current state."""
+        self._shown: Prompt | None = None
+        """The prompt `next_prompt` gave, which may be built on first read."""
 
     @property
     def state(self) -> State:
@@ -74,14 +78,17 @@ class Working:
     def next_prompt(self) -> Prompt | None:
         """The first decision of `prompts` not yet answered (what an all-AI driver answers
         next), building only the prompts up to it where the game can; its seat's prompt is
-        kept for that seat's `submit`, which so does not build it again."""
+        kept for that seat's `submit`, which so does not build it again. It may be built when
+        first read (engine/kit/on_read.py): read it before the next `submit`, after which an
+        unread one cannot be built any more."""
         self._asked = None
         if self._finder is None:
             return next((prompt for prompt in self.prompts() if not prompt.answered), None)
-        found = self._finder.first_open(self.state)
+        found = self._finder.first_open(self.state, on_read=True)
         if found is None:
             return None
         self._asked = found[1]
+        self._shown = found[0]
         return found[0]
 
     def submit(self, seat: int, choice: dict[str, Any]) -> list[Event]:
@@ -89,6 +96,7 @@ class Working:
         leaves the working state as it was."""
         state = self.state
         asked, self._asked = self._asked, None
+        shown, self._shown = self._shown, None
         if asked is not None and asked.seat != seat:
             asked = None
         if self._play is None:
@@ -106,6 +114,9 @@ class Working:
         except BaseException:
             self._rebuild()
             raise
+        finally:
+            if shown is not None:
+                forget(shown)  # built from the state before this step, which is gone
         self._accepted.append((seat, choice))
         return step.events
 

@@ -31,6 +31,9 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
     options_class = DefendersOptions
     phases = actions.PHASES
     randomness = actions.STEP_RANDOM
+    prompts_on_read = True
+    """The heuristic lists an AP card's choices from its information state: a driver's next
+    prompt is built only if read (engine/kit/on_read.py)."""
 
     def start(self, seats: int, options: DefendersOptions, seed: int) -> DefendersState:
         content()

@@ -13,6 +13,7 @@ from typing import Any
 from engine.contract import Option, Prompt, State
 from engine.defenders import board, effects, rules
 from engine.defenders.board import CAPITAL
+from engine.defenders.card_options import seat_card_choices
 from engine.defenders.content import content
 from engine.defenders.information import unseen
 from engine.defenders.state import Defender, DefendersState
@@ -28,12 +29,22 @@ class RandomPolicy:
 
 class HeuristicPolicy:
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        """The best scored option, the first of equal ones. An AP card's options are listed
+        from the seat's information state without their labels (`seat_card_choices`), so
+        that the prompt itself need not be built (engine/kit/on_read.py)."""
         assert isinstance(state, DefendersState)
         goals = Goals()
-        # The best score, the first option of equal ones (no two options share an index, so
-        # the tuples never compare their options).
-        best = max((score(state, prompt, o, goals), -n, o) for n, o in enumerate(prompt.options))
-        return dict(best[2].choice)
+        kind = prompt.kind
+        choices = seat_card_choices(state, prompt.seat) if kind in CARD_PROMPTS else None
+        if choices is None:
+            choices = [o.choice for o in prompt.options]
+        # No two choices share an index, so the tuples never compare their choices.
+        best = max((score_choice(state, kind, choice, goals), -n, choice) for n, choice in enumerate(choices))
+        return dict(best[2])
+
+
+CARD_PROMPTS = ("turn", "all")
+"""The prompt kinds whose options are `seat_card_options` (a seat's actions on an AP card)."""
 
 
 class Goals:
@@ -46,9 +57,13 @@ class Goals:
 
 
 def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None = None) -> float:
-    ch = o.choice
+    """The heuristic's score of option ``o`` of ``prompt``."""
+    return score_choice(state, prompt.kind, o.choice, goals)
+
+
+def score_choice(state: DefendersState, kind: str, ch: dict[str, Any], goals: Goals | None = None) -> float:
+    """The heuristic's score of choosing ``ch`` in a prompt of ``kind``."""
     act = ch.get("act")
-    kind = prompt.kind
     if kind == "skill":
         return -SKILL_TASTE.index(ch["key"])
     if kind == "defend":
@@ -65,7 +80,7 @@ def score(state: DefendersState, prompt: Prompt, o: Option, goals: Goals | None 
             return 2  # a teammate's trade offer: trust it
         return 1 if act == "ready" else 0
     if kind == "target":
-        return target_score(state, prompt, ch)
+        return target_score(state, ch)
     if act in ("end", "pass"):
         if kind == "all" and state.active is not None and state.seats - len(state.active.passed) > 1:
             return 2.0  # shared AP: take only worthwhile actions while teammates may still act
@@ -245,7 +260,7 @@ def use_score(state: DefendersState, d: Defender, src: str, effect: str) -> floa
     return 0.0
 
 
-def target_score(state: DefendersState, prompt: Prompt, ch: dict[str, Any]) -> float:
+def target_score(state: DefendersState, ch: dict[str, Any]) -> float:
     if ch["act"] == "back":
         return -100.0
     t = ch["target"]

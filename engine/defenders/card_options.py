@@ -260,6 +260,34 @@ def seat_card_options(state: DefendersState, seat: int) -> list[Option]:
     return fit(per[focus], switch + [end])
 
 
+def seat_card_choices(state: DefendersState, seat: int) -> list[dict[str, Any]] | None:
+    """The choices of `seat_card_options`, in its order, without building an option (their
+    labels name places and Defenders): what the heuristic scores. None when the options do not
+    fit one prompt uncut (`seat_card_options` then shortens them: read its options)."""
+    act = state.active
+    assert act is not None
+    main, others = card_defenders(state, seat)
+    ap = act.ap
+    own_card = act.card == "defender"
+    flat: list[dict[str, Any]] = []
+    for d in main:
+        idx = d.idx
+        flat += movement_choices(state, d, ap)
+        if secure_open(state, d, ap):
+            flat.append({"act": "secure", "d": idx})
+        if fight_open(state, d, ap):
+            flat.append({"act": "fight", "d": idx})
+        if prepare_open(d, ap, own_card):
+            flat.append({"act": "prepare", "d": idx})
+        flat += ability_choices(state, d, own_turn=True, ap=ap)
+    for d in others:
+        flat += ability_choices(state, d, own_turn=False, ap=ap)
+    if len(flat) + 1 > MAX_OPTIONS:
+        return None
+    flat.append({"act": "end"} if own_card else {"act": "pass"})
+    return flat
+
+
 PASSING = ("end", "pass", "focus")
 
 

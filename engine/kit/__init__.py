@@ -7,6 +7,7 @@
 - `Flow` and `StepRandom` (flow.py): one choice's pass over a copied state.
 - `Phase`, `Sealed`, `Interrupts`, `PhaseTable`, `Handler`, `Asked` (phases.py): the declarative phase
   table, its automatic steps and the loop that settles the game between decisions.
+- `PromptOnRead` (on_read.py): an all-AI driver's next prompt, built only when first read.
 """
 
 from engine.kit.content import data_folder, parse, read_json, read_toml

@@ -40,6 +40,9 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
     """The `Flow` a choice runs in (a subclass names the state's log field)."""
     nothing_asked: ClassVar[str] = "You have no decision to make right now."
     """The refusal of an answer from a seat that owes nothing."""
+    prompts_on_read: ClassVar[bool] = False
+    """Whether `first_open` may give a driver's next prompt unbuilt, built when first read: a
+    game whose heuristic works most choices out from the state, not from the options."""
 
     # The attributes the contract and the front-ends read, all from `info` (read-only).
 
@@ -113,10 +116,12 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
         (`first_open`), so that it is not built again."""
         return self.answer(self.own(state), seat, choice, in_place=True, asked=asked)
 
-    def first_open(self, state: State) -> tuple[Prompt, Prompt] | None:
+    def first_open(self, state: State, on_read: bool = False) -> tuple[Prompt, Prompt] | None:
         """The first prompt of ``prompts(state)`` not yet answered, and the first prompt its
-        seat owes (what its answer is checked against), building only what is needed."""
-        return self.phases.first_open(self.own(state))
+        seat owes (what its answer is checked against), building only what is needed;
+        ``on_read`` (and `prompts_on_read`): a prompt the phase table can find unbuilt is
+        built when first read (engine/kit/on_read.py)."""
+        return self.phases.first_open(self.own(state), on_read and self.prompts_on_read)
 
     def answer(self, state: StateT, seat: int, choice: dict[str, Any], *, in_place: bool,
                asked: Prompt | None = None) -> Step:

@@ -39,6 +39,7 @@ from pydantic import BaseModel
 
 from engine.contract import Prompt, State
 from engine.kit.flow import Flow
+from engine.kit.on_read import built, on_read, unbuilt
 
 StateT = TypeVar("StateT", bound=State)
 AnswerT = TypeVar("AnswerT", contravariant=True)
@@ -67,7 +68,10 @@ class Asked:
 
     @classmethod
     def of(cls, prompt: Prompt) -> Asked:
-        """A prompt already built."""
+        """A prompt already built, or one built on first read (`PromptOnRead`), which stays
+        unbuilt until the answer's parse, check or handler reads it."""
+        if unbuilt(prompt):
+            return cls(prompt.seat, prompt.kind, prompt.__dict__.get("answer"), build=lambda: built(prompt))
         return cls(prompt.seat, prompt.kind, prompt.answer, prompt=prompt)
 
     @property
@@ -337,14 +341,17 @@ class PhaseTable(Generic[StateT]):
                     if only is None or seat == only]
         return [prompt for prompt in phase.prompts(state, only) if only is None or prompt.seat == only]
 
-    def first_open(self, state: StateT) -> tuple[Prompt, Prompt] | None:
+    def first_open(self, state: StateT, on_read: bool = False) -> tuple[Prompt, Prompt] | None:
         """The first open (not yet answered) decision of `prompts`, what an all-AI driver
         answers next, with the first decision its seat owes (what `asked_of` would build for
         that seat's answer); None when every decision is answered or none is owed.
 
         With ``owed`` only the prompts of the seats up to it are built (the k-th entry of a
         seat in ``owed`` is the k-th of the prompts built for that seat), and with the
-        phase's ``answered`` not those of the decisions it says are answered.
+        phase's ``answered`` not those of the decisions it says are answered. ``on_read``:
+        where the phase says the decision is open (``answered``) and its seat owes nothing
+        before it, the prompt is a `PromptOnRead`, built only if read (engine/kit/on_read.py;
+        its answer model read from ``answers``, else from the prompt when first asked).
         """
         interrupts = self.interrupts
         if interrupts is not None and interrupts.head(state) is not None:
@@ -373,6 +380,9 @@ class PhaseTable(Generic[StateT]):
             if answered is not None and answered(state, seat, kind):
                 continue
             index = len(mine_kinds) - 1
+            if on_read and answered is not None and index == 0:
+                lazy = _prompt_on_read(state, seat, kind, phase.answers.get(kind), builders.get(kind), build_all)
+                return lazy, lazy
             mine = built.get(seat)
             if mine is None:
                 mine = built[seat] = [] if build_all is None else \
@@ -488,3 +498,13 @@ class PhaseTable(Generic[StateT]):
                     watch(flow)
                 return
         raise RuntimeError(f"the game does not settle: more than {self.settle_limit} automatic steps")
+
+
+def _prompt_on_read(state: StateT, seat: int, kind: str, answer: type[BaseModel] | None,
+                    builder: Builder[StateT] | None, build_all: PromptsOf[StateT] | None) -> Prompt:
+    """``seat``'s first owed decision, open, as a `PromptOnRead` of the phase's builder for
+    ``kind`` or the first of its prompts function's prompts for ``seat``."""
+    if builder is not None:
+        return on_read(seat, kind, answer, lambda: builder(state, seat))
+    assert build_all is not None
+    return on_read(seat, kind, answer, lambda: next(prompt for prompt in build_all(state, seat) if prompt.seat == seat))

@@ -33,6 +33,9 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
     options_class = SamuraiOptions
     phases = PHASES
     nothing_asked = "it is not your turn: nothing is asked of you now"
+    prompts_on_read = True
+    """The heuristic works most choices out from its information state: a driver's next
+    prompt is built only if read (its default, its options)."""
 
     def start(self, seats: int, options: SamuraiOptions, seed: int) -> SamuraiState:
         content()

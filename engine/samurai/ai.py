@@ -35,6 +35,7 @@ from engine.samurai.board import (
 from engine.samurai.combat import side_size
 from engine.samurai.content import content
 from engine.samurai.garrison_forces import ronin_escort
+from engine.samurai.information import kept_screened
 from engine.samurai.movement import (
     army_moves,
     attack_targets,
@@ -44,7 +45,7 @@ from engine.samurai.movement import (
     garrison_targets,
     gather_count,
 )
-from engine.samurai.state import SamuraiState
+from engine.samurai.state import SamuraiState, owner_index
 
 
 def random_plan(koku: int, rng: random.Random) -> dict[str, int]:
@@ -256,13 +257,43 @@ _DECISION = _Decision()
 
 
 def foes_seen(state: SamuraiState, seat: int) -> tuple[int | None, dict[int, float]]:
-    """`weakest_foe` and `army_guess` of ``seat``, once a decision."""
+    """`weakest_foe` and `army_guess` of ``seat``, once a decision (read them, never change
+    them)."""
     if _DECISION.state is not state:
         return weakest_foe(state, seat), army_guess(state, seat)
     found = _DECISION.foes.get(seat)
     if found is None:
-        found = _DECISION.foes[seat] = (weakest_foe(state, seat), army_guess(state, seat))
+        found = _DECISION.foes[seat] = _foes_kept(state, seat)
     return found
+
+
+def _foes_kept(state: SamuraiState, seat: int) -> tuple[int | None, dict[int, float]]:
+    """`foes_seen` worked out afresh, or as the last decision of ``seat`` worked it out while
+    all it reads is as it was then: the seat's own living armies' units, the provinces each
+    seat holds, the round, the turn order, the LWTV bonus province, and the other players,
+    when each is the very screened player the information state kept giving (which nobody
+    changes: engine/samurai/information.py). Between a seat's decisions the other houses
+    rarely change (a muster's placements, one declaration after another)."""
+    others = [player for player in state.players if player.seat != seat]
+    if not all(kept_screened(player) for player in others):
+        return weakest_foe(state, seat), army_guess(state, seat)
+    held = owner_index(state).owned
+    key = (state.seed, state.round, state.seats, tuple(state.order), state.options.mode,
+           state.provinces["settsu"].owner if state.options.mode == "lwtv" else None,
+           tuple([len(held.get(one, ())) for one in range(state.seats)]),
+           tuple([army_regulars(army) for army in state.players[seat].armies if army.alive]))
+    kept = _FOES_KEPT.get(seat)
+    if kept is not None and kept[0] == key and len(kept[1]) == len(others) \
+            and all(old is new for old, new in zip(kept[1], others, strict=True)):
+        return kept[2]
+    found = (weakest_foe(state, seat), army_guess(state, seat))
+    _FOES_KEPT[seat] = (key, others, found)
+    return found
+
+
+_FOES_KEPT: dict[int, tuple[tuple[object, ...], list[Any], tuple[int | None, dict[int, float]]]] = {}
+"""Per seat: what `_foes_kept` read at its last decision, the other players then, and the
+answer."""
 
 
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
@@ -415,6 +446,13 @@ class HeuristicPolicy:
                                             regulars_in(state, candidate[0]), candidate[0]))
         return {"act": "build", "province": pid}
 
+    def _sword(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any] | None:
+        """Sword 1 when naming a sealed wish (the prompt's default, worked out without building
+        it); a classic queued pick takes its prompt's default."""
+        if state.options.steps == "combined":
+            return {"act": "sword", "position": 1}
+        return None
+
     def _spy(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         return {"act": "decline"}
 
@@ -516,6 +554,13 @@ class HeuristicPolicy:
         army = state.players[prompt.seat].armies[war.chain_army]
         hit = best_target(state, prompt.seat, army_province(army), own_army_strength(army))
         return {"act": "attack", "target": hit[1]} if hit else {"act": "stop"}
+
+    def _war_order(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        """The battle for the first declared target by name (the prompt's default, worked out
+        without building its options)."""
+        war = state.war
+        assert war is not None
+        return {"act": "battle", "target": min(declaration.target for declaration in war.declarations)}
 
     def _battle(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         war = state.war

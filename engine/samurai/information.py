@@ -94,7 +94,67 @@ _new_object = object.__new__
 
 def _behind_screen(player: Player, hand: list[str]) -> Player:
     """Another seat's player as the table sees it: its sealed choices cleared, its armies'
-    units back in its tray, its hidden ronin and what it levied and hired forgotten."""
+    units back in its tray, its hidden ronin and what it levied and hired forgotten.
+
+    The one made for a player last time is given again while the player is as it was then:
+    the same value in every field (a new value set in any), the same fields set, tray,
+    armies and units in them, each army as its screened copy was made from, and the same
+    dealt hand. Between two decisions the rules mostly change the deciding seat's own player,
+    and a player behind the screen is never changed by its readers (as `_screened` says)."""
+    kept = _PLAYERS.get(id(player))
+    if (kept is not None and kept[0] is player and kept[1] == player.__dict__
+            and kept[2] == player.__pydantic_fields_set__ and kept[3] == player.tray
+            and kept[4] == player.armies and kept[6] == hand and _armies_as_kept(player.armies, kept[5])):
+        return kept[7]
+    screened = _screen(player, hand)
+    if len(_PLAYERS) >= _SCREENED_KEPT:
+        _PLAYERS.clear()
+        _KEPT_COPIES.clear()
+    if kept is not None:
+        _KEPT_COPIES.discard(id(kept[7]))
+    _KEPT_COPIES.add(id(screened))
+    _PLAYERS[id(player)] = (player, player.__dict__.copy(), set(player.__pydantic_fields_set__), player.tray.copy(),
+                            list(player.armies), [_army_as_is(army) for army in player.armies], hand, screened)
+    return screened
+
+
+ArmyAsIs = tuple[dict[str, object], dict[str, int], set[str]]
+"""An army's field dict, units and fields set."""
+
+
+def _army_as_is(army: Army) -> ArmyAsIs:
+    return army.__dict__.copy(), army.units.copy(), set(army.__pydantic_fields_set__)
+
+
+def _armies_as_kept(armies: list[Army], kept: list[ArmyAsIs]) -> bool:
+    """Whether every army is as it was (the same value in every field, the same units and
+    fields set)."""
+    for army, (values, units, fields_set) in zip(armies, kept, strict=True):
+        if values != army.__dict__ or units != army.units or fields_set != army.__pydantic_fields_set__:
+            return False
+    return True
+
+
+_PLAYERS: dict[int, tuple[Player, dict[str, object], set[str], dict[str, int], list[Army], list[ArmyAsIs],
+                          list[str], Player]] = {}
+"""Per player (by id, the player itself kept so the id stays its own): its field dict, fields
+set, tray, armies and each army as it was when its screened copy was made, the hand dealt to
+it then, and that copy."""
+
+
+_KEPT_COPIES: set[int] = set()
+"""The ids of the screened players `_PLAYERS` holds (held there, so each id stays its own)."""
+
+
+def kept_screened(player: Player) -> bool:
+    """Whether ``player`` is a screened player this module keeps giving while the player
+    behind it is unchanged: such a copy is never changed, so a reader may key what it
+    works out of it on the object itself."""
+    return id(player) in _KEPT_COPIES
+
+
+def _screen(player: Player, hand: list[str]) -> Player:
+    """`_behind_screen` built anew."""
     tray = player.tray.copy()
     armies = []
     for army in player.armies:

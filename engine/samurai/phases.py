@@ -205,6 +205,24 @@ def _muster_answered(state: SamuraiState, seat: int, kind: str) -> bool:
     return muster_stage(state, seat) == "review"
 
 
+def _swords_answered(state: SamuraiState, seat: int, kind: str) -> bool:
+    """A sealed sword wish (combined steps) the seat may still change; a classic queued
+    pick is never answered."""
+    return _combined(state) and player_of(state, seat).draft.get("sword") is not None
+
+
+def _war_answered(state: SamuraiState, seat: int, kind: str) -> bool:
+    """Only a choice of losses is ever answered in the war (sealed until the other side has
+    chosen): the seat's first side owed (no seat owes both sides of a battle)."""
+    if kind != "casualties":
+        return False
+    war = state.war
+    assert war is not None and war.battle is not None and war.battle.pending is not None
+    pending = war.battle.pending
+    side = next(side for side, owner in sorted(pending.owed.items()) if owner == seat)
+    return pending.chosen.get(side) is not None
+
+
 def _war_owed(state: SamuraiState) -> list[tuple[int, str]]:
     war = state.war
     if war is not None and war.battle is not None and war.battle.pending is not None:
@@ -552,7 +570,8 @@ PHASES: PhaseTable[SamuraiState] = PhaseTable({
                  handlers={"spy": answer_spying}, step=waits),
     "spy_revise": Phase(prompts=_revise_prompts, owed=_revise_owed, answers={"plan_revise": PlanAnswer},
                         handlers={"plan_revise": answer_plan_revise}, step=waits),
-    "swords": Phase(prompts=_swords_prompts, owed=_swords_owed, answers=PICKED, fallback=answer_sword,
+    "swords": Phase(prompts=_swords_prompts, owed=_swords_owed, answered=_swords_answered, answers=PICKED,
+                    fallback=answer_sword,
                     step=step_swords),
     "build": Phase(prompts=_queue_prompts, owed=_queue_owed, answers=PICKED, handlers=TASKS, step=step_build),
     "muster": Phase(prompts=_each_active(muster_prompt), owed=_each_active_owed(_muster_kind), answered=_muster_answered,
@@ -570,7 +589,7 @@ PHASES: PhaseTable[SamuraiState] = PhaseTable({
                    owed=_each_active_owed(lambda state, seat: "ronin" if "ronin_todo" in player_of(state, seat).draft
                                           else None),
                    handlers={"ronin": answer_ronin}, step=step_ronin),
-    "war": Phase(prompts=_war_prompts, owed=_war_owed, answers=WAR_ANSWERS, handlers={
+    "war": Phase(prompts=_war_prompts, owed=_war_owed, answered=_war_answered, answers=WAR_ANSWERS, handlers={
         "casualties": answer_casualties, "ninja": answer_ninja_offer, "garrison_force": answer_units,
         "garrison_move": answer_units, "gather": answer_units,
     }, fallback=answer_war, step=step_war),

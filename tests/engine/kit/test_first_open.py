@@ -101,10 +101,12 @@ def test_answered_needs_owed() -> None:
         Phase(prompts=lambda state, only: [], answered=_is_answered)
 
 
-GAMES = [("tinybigwars", 3, 0, {}), ("samurai", 4, 0, {"round_limit": 2}), ("defenders", 2, 0, {})]
+GAMES = [("tinybigwars", 3, 0, {}), ("samurai", 4, 0, {"round_limit": 2}),
+         ("samurai", 3, 1, {"round_limit": 2, "losses": "asked"}), ("samurai", 3, 2, {"round_limit": 1, "steps": "classic"}),
+         ("defenders", 2, 0, {})]
 
 
-@pytest.mark.parametrize(("key", "seats", "seed", "options"), GAMES, ids=[game[0] for game in GAMES])
+@pytest.mark.parametrize(("key", "seats", "seed", "options"), GAMES, ids=[f"{game[0]}-{game[1]}-{game[2]}" for game in GAMES])
 def test_a_game_phase_declaring_answered_agrees_with_its_prompts(key: str, seats: int, seed: int,
                                                                  options: dict[str, Any]) -> None:
     """At every step of a seeded match, a phase's ``answered`` says what the prompts it builds

@@ -17,6 +17,7 @@ from tests.engine.samurai.helpers import heuristic_match_after
 def fresh_information(state: SamuraiState, seat: int) -> SamuraiState:
     """``information`` with nothing kept from before."""
     information._SCREENED.clear()
+    information._PLAYERS.clear()
     samurai_state._RONIN_SEEN[0] = None
     return information.information(state, seat)
 
@@ -48,6 +49,36 @@ def test_a_reused_information_state_is_the_one_built_afresh(seats: int, seed: in
 
     simulate("samurai", seats, seed, "heuristic", options={"mode": mode, "round_limit": 3}, on_step=on_step)
     assert reused > 100
+
+
+def test_a_player_changed_in_any_way_is_hidden_anew() -> None:
+    """A player behind the screen is given again only while nothing of it changed: a field
+    set, its tray or an army's units changed in place, an army added or changed."""
+    state = heuristic_match_after(150)
+    player = state.players[1]
+    army = next(army for army in player.armies if army.alive and army.location)
+
+    def hidden() -> object:
+        return information.information(state, 0).players[1]
+
+    def is_fresh() -> bool:
+        kept = information.information(state, 0)
+        return kept.model_dump_json() == fresh_information(state, 0).model_dump_json()
+
+    first = hidden()
+    assert hidden() is first, "nothing changed: the same screened player"
+    changes = [lambda: setattr(player, "koku", player.koku + 1),
+               lambda: player.tray.update(spearman=player.tray["spearman"] + 1),
+               lambda: army.units.update(bowman=army.units["bowman"] + 1),
+               lambda: setattr(army, "moves_left", army.moves_left + 1),
+               lambda: player.armies.append(Army(idx=len(player.armies), location=None))]
+    for change in changes:
+        before = hidden()
+        change()
+        after = hidden()
+        assert after is not before
+        assert is_fresh()
+    assert hidden().tray["bowman"] == player.tray["bowman"] + sum(army.units["bowman"] for army in player.armies)
 
 
 def test_an_army_or_ronin_changed_by_hand_is_hidden_anew() -> None:
