@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import table_links, texts, turn_dm
+from bot.discord import ack_window, table_links, texts, turn_dm
 from bot.discord.prompt_ui import changed_view, option_label
 from bot.discord.replies import clip
 
@@ -76,15 +76,18 @@ async def _write(wiring: Wiring, interaction: discord.Interaction, answer: Answe
     final form, without components)."""
     turn = await wiring.service.seat_turn(answer.match_id, answer.seat)
     moved = turn is not None and turn.version not in (None, answer.version)
-    if moved and not again:
-        return
     message = interaction.message
+    if moved and not again:
+        if message is not None:  # delivery writes it, through this click's callback while it waits
+            ack_window.carry(interaction, message.id)
+            wiring.wake_delivery(answer.match_id)
+        return
     about = None if turn is None else await _about_clicked(wiring, turn, None if message is None else message.id, moved)
     if about is None:
         content, view = answered_form(answer, still_open=not moved)
         content = table_links.with_seat_link(wiring.messenger, content, answer.match_id, answer.seat,
                                              interaction.user.id)
-        await interaction.edit_original_response(content=content, view=view, attachments=[])
+        await ack_window.update(interaction, content=content, view=view, attachments=[])
         return
     clicked, final = about
     assert clicked.subject is not None and clicked.subject.dm is not None
@@ -93,7 +96,7 @@ async def _write(wiring: Wiring, interaction: discord.Interaction, answer: Answe
     rendered = turn_dm.render(clicked, head, answer.notes, final=final)
     content = table_links.with_seat_link(wiring.messenger, rendered.content, answer.match_id, answer.seat,
                                          interaction.user.id)
-    await interaction.edit_original_response(content=content, view=rendered.view)
+    await ack_window.update(interaction, content=content, view=rendered.view)
     turn_dm.remember(wiring.seat_turns.shown, clicked.subject.dm, rendered, head, answer.notes)
 
 

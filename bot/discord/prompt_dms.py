@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.discord import refused, table_links, turn_dm
+from bot.discord import ack_window, refused, table_links, turn_dm
 from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY
 from bot.discord.refusals import final_code
@@ -284,10 +284,11 @@ def _linked(delivery: TurnDms, turn: SeatTurn, rendered: turn_dm.Rendered) -> st
     return table_links.with_seat_link(delivery.bot, rendered.content, turn.match_id, turn.seat, turn.user_id)
 
 async def _write_turn(delivery: TurnDms, turn: SeatTurn, ref: int, rendered: turn_dm.Rendered, shown: Shown | None) -> None:
+    content = _linked(delivery, turn, rendered)
     try:
-        dm = await delivery.dm_channel_for(turn.match_id, turn.seat, turn.user_id)
-        await dm.get_partial_message(ref).edit(content=_linked(delivery, turn, rendered), view=rendered.view,
-                                               allowed_mentions=NOBODY)
+        if not await ack_window.carried(ref, content=content, view=rendered.view, allowed_mentions=NOBODY):
+            dm = await delivery.dm_channel_for(turn.match_id, turn.seat, turn.user_id)
+            await dm.get_partial_message(ref).edit(content=content, view=rendered.view, allowed_mentions=NOBODY)
     except discord.HTTPException as exc:
         log.info("could not bring turn DM %s of match %s up to date: %s", ref, turn.match_id, exc)
         return
@@ -313,8 +314,10 @@ async def _edit_dm(delivery: TurnDms, notice: Notice, ref: int, content: str, vi
     it is gone (a new DM follows)."""
     if await delivery.dms_closed(notice.match_id, seat_of(notice)):
         return "dms-closed"
-    dm = await delivery.dm_channel_for(notice.match_id, notice.seat, user_of(notice))
     extra: dict[str, Any] = {} if files is None else {"attachments": files}
+    if await ack_window.carried(ref, content=content, view=view, allowed_mentions=NOBODY, **extra):
+        return str(ref)  # the player's click on it waited: its callback carried the edit
+    dm = await delivery.dm_channel_for(notice.match_id, notice.seat, user_of(notice))
     try:
         await dm.get_partial_message(ref).edit(content=content, view=view, allowed_mentions=NOBODY, **extra)
     except discord.HTTPException as exc:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, seat_posts, texts
+from bot.discord import ack_window, ids, nudges, seat_posts, texts
 from bot.discord.board_clicks import board_click
 from bot.discord.click_origin import clicked_here
 from bot.discord.dm_replies import Answered, answered_form, reply_in_dm
@@ -48,8 +48,10 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
 class Router:
     """Judges each click and modal through the wiring's service; every failure goes to errors.py."""
 
-    def __init__(self, wiring: Wiring) -> None:
+    def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT) -> None:
         self.wiring = wiring
+        self.reply_wait = reply_wait
+        """Seconds from a click's creation within which its reply rides in the callback (ack_window.py)."""
 
     @property
     def service(self) -> MatchService:
@@ -85,7 +87,11 @@ class Router:
             self.wiring.wake_delivery(None if parsed is None else parsed.match_id)
 
     async def lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with ack_window.window(interaction, self.reply_wait,
+                                     lambda: interaction.response.defer(ephemeral=True, thinking=True)):
+            await self._lobby(interaction, cid)  # its answer (private) rides in the callback
+
+    async def _lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
         try:
             info = await self.service.get_match(cid.match_id)
         except NoMatch:
@@ -166,7 +172,10 @@ class Router:
             prompt = named_prompt(shown, pending.names)
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
-        await interaction.response.defer()
+        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
+            await self._clicked(interaction, cid, data)
+
+    async def _clicked(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
         if cid.op != "c" and await self._judged_in_submit(interaction, cid, lambda p, s: _clicked_choice(cid, p, s, data)):
             return
         found = await self._pending(interaction, cid)
@@ -176,7 +185,8 @@ class Router:
         if cid.op == "c":
             prompt = named_prompt(shown, pending.names)
             written = named_prompt(shown, plain_names(pending.names))
-            await interaction.edit_original_response(
+            await ack_window.update(
+                interaction,
                 content=prompt_text(written, pending.deadline, texts.CHANGE_CHOICE),
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
@@ -193,7 +203,14 @@ class Router:
             inner = row.get("components") or ([row["component"]] if "component" in row else [])
             for comp in inner:
                 values[str(comp.get("custom_id"))] = str(comp.get("value", ""))
-        await interaction.response.defer()
+        if interaction.message is None:  # a form opened by a command: no message for the callback to update
+            await interaction.response.defer()
+            await self._submitted(interaction, cid, values)
+            return
+        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
+            await self._submitted(interaction, cid, values)
+
+    async def _submitted(self, interaction: discord.Interaction, cid: ids.ModalId, values: dict[str, str]) -> None:
         if await self._judged_in_submit(interaction, cid, lambda p, s: _form_choice(p, s, values)):
             return
         found = await self._pending(interaction, cid)
@@ -267,13 +284,18 @@ class Router:
                 await nudges.answered(interaction, result.reminders, plain_name(info.title))
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
-                return True  # the seat's next decision: delivery turns this very message into it (one DM per turn)
+                # the seat's next decision: delivery turns this very message into it (one DM per
+                # turn), through this click's callback while it waits (ack_window.py)
+                if interaction.message is not None:
+                    ack_window.carry(interaction, interaction.message.id)
+                    self.wiring.wake_delivery(match_id)
+                return True
             answered = Answered(match_id, seat, version, prompt, choice, result.private)
             if in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
                 await reply_in_dm(self.wiring, interaction, answered)
                 return True
             content, view = answered_form(answered)
-            await interaction.edit_original_response(content=content, view=view, attachments=[])
+            await ack_window.update(interaction, content=content, view=view, attachments=[])
             return True
 
 

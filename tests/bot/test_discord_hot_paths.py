@@ -197,12 +197,22 @@ class ClickSvc(Svc):
         return None
 
 
-def _dm_click() -> Any:
-    async def defer() -> None:
-        return None
+class Response:
+    """An interaction's response that only acknowledges (a silent defer)."""
 
+    def __init__(self) -> None:
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def defer(self) -> None:
+        self.done = True
+
+
+def _dm_click() -> Any:
     return SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None, id=555, message=SimpleNamespace(id=101),
-                           response=SimpleNamespace(defer=defer))
+                           response=Response())
 
 
 async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> None:
