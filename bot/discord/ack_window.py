@@ -14,8 +14,10 @@ answer is the callback or an edit after the defer (``update``, replies.answer).
 A click whose answer is its message's next form written by someone else (the seat's next
 decision, which delivery writes into the clicked DM: prompt_dms.py) lends its callback to that
 writer (``carry``): the handler waits, within the same window, for delivery to write the
-message through the callback (``carried``); when the window closes first, the timer defers and
-delivery edits the message as it would have."""
+message through the callback (``carried``), a while shorter than the window (``carry_wait``, the
+``carry_wait_seconds`` setting: the acknowledgement then shows the next decision, but comes only
+when delivery has written it); past it the handler defers and delivery edits the message as
+it would have."""
 
 from __future__ import annotations
 
@@ -30,6 +32,11 @@ import discord
 REPLY_WAIT = 1.5
 """Seconds from an interaction's creation within which its answer rides in the callback: half
 of Discord's 3 s, the rest a margin for a busy event loop and the defer's own round trip."""
+
+CARRY_WAIT = 0.0
+"""Seconds from a click's creation its callback waits for delivery to carry the DM's next
+decision: none by default, so the acknowledgement stays as quick as the click's transaction
+(a wait makes it as late as delivery, which a queue of channel posts can hold back)."""
 
 log = logging.getLogger(__name__)
 
@@ -99,19 +106,22 @@ def age(interaction: discord.Interaction) -> float:
 
 @contextlib.asynccontextmanager
 async def window(interaction: discord.Interaction, wait: float,
-                 defer: Callable[[], Awaitable[Any]] | None = None) -> AsyncIterator[Window]:
+                 defer: Callable[[], Awaitable[Any]] | None = None,
+                 carry_wait: float = 0.0) -> AsyncIterator[Window]:
     """Run a handler inside the interaction's window; ``defer`` (default: a silent
     DEFERRED_UPDATE_MESSAGE) is what the timer sends. A handler that lent its callback
-    (``carry``) waits, still within the window, for the writer to use it. A handler that ends
-    without answering is acknowledged on the way out by that same defer; one that raises is
-    answered by the error handler, after the window is settled."""
+    (``carry``) waits for the writer to use it until ``carry_wait`` after the interaction's
+    creation (at most ``wait``). A handler that ends without answering is acknowledged on the
+    way out by that same defer; one that raises is answered by the error handler, after the
+    window is settled."""
     send = defer or interaction.response.defer
     opened = Window(interaction, wait, send)
     _open[interaction.id] = opened
     try:
         yield opened
-        if opened.carrying is not None:
-            await opened.settled.wait()  # the writer's callback, or the timer's defer
+        if opened.carrying is not None:  # the writer's callback, or the end of the wait
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(opened.settled.wait(), max(0.0, min(carry_wait, wait) - age(interaction)))
         await opened.settle()
         if not interaction.response.is_done():
             await send()

@@ -48,10 +48,13 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
 class Router:
     """Judges each click and modal through the wiring's service; every failure goes to errors.py."""
 
-    def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT) -> None:
+    def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT,
+                 carry_wait: float = ack_window.CARRY_WAIT) -> None:
         self.wiring = wiring
         self.reply_wait = reply_wait
         """Seconds from a click's creation within which its reply rides in the callback (ack_window.py)."""
+        self.carry_wait = carry_wait
+        """Seconds from a click's creation its callback waits for delivery to carry the DM's next decision."""
 
     @property
     def service(self) -> MatchService:
@@ -172,7 +175,7 @@ class Router:
             prompt = named_prompt(shown, pending.names)
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
-        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
+        async with ack_window.window(interaction, self.reply_wait, carry_wait=self.carry_wait):  # the reply rides in the callback
             await self._clicked(interaction, cid, data)
 
     async def _clicked(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
@@ -207,7 +210,7 @@ class Router:
             await interaction.response.defer()
             await self._submitted(interaction, cid, values)
             return
-        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
+        async with ack_window.window(interaction, self.reply_wait, carry_wait=self.carry_wait):  # the reply rides in the callback
             await self._submitted(interaction, cid, values)
 
     async def _submitted(self, interaction: discord.Interaction, cid: ids.ModalId, values: dict[str, str]) -> None:
