@@ -65,7 +65,9 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 PROBE = Path(__file__).with_name("bot_probe.py")
 OVER = "The match is over"
 KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM select/click->deferred update",
-         (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update"}
+         (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update",
+         (3, 7): "click->reply in the callback", (5, 7): "modal submit->reply in the callback",
+         (3, 4): "click->private answer in the callback"}
 """(interaction type, callback type) -> what the player did and how the bot acknowledged it."""
 STEP_TIMEOUT = 180.0
 BUSY_TRIES, BUSY_PAUSE = 5, 2.0
@@ -190,6 +192,9 @@ class Stats:
     by_type: dict[str, list[float]] = field(default_factory=dict)
     driver_errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    answered: list[float] = field(default_factory=list)
+    """Seconds from a DM click (or form) to the first change of the clicked message after it,
+    whoever wrote it (the callback, an edit after a defer, delivery's next decision)."""
     finished: int = 0
     busy: int = 0
     """Lobby clicks answered "the bot is very busy" (each tried again after BUSY_PAUSE)."""
@@ -207,6 +212,23 @@ def record_acks(fake: FakeDiscord, stats: Stats) -> None:
         return handle(rec, body, files)
 
     fake._handle_callback = timed  # type: ignore[method-assign]
+    waiting: dict[int, Any] = {}
+    create, edit = fake.new_interaction, fake.edit_message
+
+    def created(itype: int, user: Any, channel: Any, data: dict, message: Any = None) -> Any:
+        rec = create(itype, user, channel, data, message)
+        if message is not None and channel.guild is None and itype in (3, 5):
+            waiting[message.id] = rec
+        return rec
+
+    def edited(message: Any, data: dict, files: list) -> Any:
+        rec = waiting.pop(message.id, None)
+        if rec is not None and rec.ack_type != 9:  # a button that opened a form changed nothing yet
+            stats.answered.append(time.monotonic() - rec.created)
+        return edit(message, data, files)
+
+    fake.new_interaction = created  # type: ignore[method-assign]
+    fake.edit_message = edited  # type: ignore[method-assign]
 
 
 class Human:
@@ -352,7 +374,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
                   discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO",
                   max_open_matches_per_server=max(n, 25),  # every match runs in the one guild
-                  **production_defaults(),
+                  **{**production_defaults(), **dict(item.split("=", 1) for item in args.settings)},
                   **({} if args.draw_workers is None else {"draw_workers": args.draw_workers}))
     if args.search_ms is not None:
         env["WARHOST_SEARCH_MS"] = str(args.search_ms)
@@ -428,6 +450,10 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     for kind, values in sorted(stats.by_type.items()):
         print(f"  {kind:<32} {len(values):6d}  p50 {1000 * statistics.median(values):7.1f}  "
               f"p99 {1000 * percentile(values, 0.99):7.1f} ms")
+    if stats.answered:
+        done = stats.answered
+        print(f"DM click -> the clicked message changed ms ({len(done)}): p50 {1000 * statistics.median(done):.1f}  "
+              f"p90 {1000 * percentile(done, 0.9):.1f}  p99 {1000 * percentile(done, 0.99):.1f}")
     if lag:
         print(f"outbox lag (notice committed -> delivered) s: p50 {statistics.median(lag):.2f}  "
               f"p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}  ({len(lag)} notices)")
@@ -497,6 +523,8 @@ def main() -> int:
                         help="measure proposed fixes inside the bot: static-cache, dm-cache, wide-gate, uvloop (see bot_probe.py)")
     parser.add_argument("--no-probe", dest="probe", action="store_false",
                         help="run plain `python -m bot`, without benchmarks/bot_probe.py")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                        help="a bot setting other than its default (e.g. carry_wait_seconds=1); repeatable")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="warhost-load-") as tmp:
         if args.workdir:

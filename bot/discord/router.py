@@ -14,7 +14,7 @@ import discord
 from bot.discord import ack_window, ids, nudges, seat_posts, texts
 from bot.discord.board_clicks import board_click
 from bot.discord.click_origin import clicked_here
-from bot.discord.dm_replies import Answered, answered_form, reply_in_dm
+from bot.discord.dm_replies import Answered, answered_form, next_decision_in_dm, reply_in_dm
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
 from bot.discord.permissions import is_manager
@@ -48,13 +48,10 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
 class Router:
     """Judges each click and modal through the wiring's service; every failure goes to errors.py."""
 
-    def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT,
-                 carry_wait: float = ack_window.CARRY_WAIT) -> None:
+    def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT) -> None:
         self.wiring = wiring
         self.reply_wait = reply_wait
         """Seconds from a click's creation within which its reply rides in the callback (ack_window.py)."""
-        self.carry_wait = carry_wait
-        """Seconds from a click's creation its callback waits for delivery to carry the DM's next decision."""
 
     @property
     def service(self) -> MatchService:
@@ -175,7 +172,7 @@ class Router:
             prompt = named_prompt(shown, pending.names)
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
-        async with ack_window.window(interaction, self.reply_wait, carry_wait=self.carry_wait):  # the reply rides in the callback
+        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
             await self._clicked(interaction, cid, data)
 
     async def _clicked(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
@@ -210,7 +207,7 @@ class Router:
             await interaction.response.defer()
             await self._submitted(interaction, cid, values)
             return
-        async with ack_window.window(interaction, self.reply_wait, carry_wait=self.carry_wait):  # the reply rides in the callback
+        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
             await self._submitted(interaction, cid, values)
 
     async def _submitted(self, interaction: discord.Interaction, cid: ids.ModalId, values: dict[str, str]) -> None:
@@ -287,11 +284,9 @@ class Router:
                 await nudges.answered(interaction, result.reminders, plain_name(info.title))
                 await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
             if in_dm and result.locked and result.version not in (None, version):
-                # the seat's next decision: delivery turns this very message into it (one DM per
-                # turn), through this click's callback while it waits (ack_window.py)
-                if interaction.message is not None:
-                    ack_window.carry(interaction, interaction.message.id)
-                    self.wiring.wake_delivery(match_id)
+                # the seat's next decision, in this very message (one DM per turn): the answer
+                # shows it when its notice says so plainly, else delivery writes it
+                await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
                 return True
             answered = Answered(match_id, seat, version, prompt, choice, result.private)
             if in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
