@@ -77,6 +77,8 @@ click so answered shows as a refusal (the player's DM keeps the ephemeral answer
 
 
 _BY_REPLY: contextvars.ContextVar[bool] = contextvars.ContextVar("by_reply", default=False)
+_IN_CALLBACK: contextvars.ContextVar[bool] = contextvars.ContextVar("in_callback", default=False)
+"""Set while the fake handles an interaction callback: an UPDATE_MESSAGE edit is no request of its own."""
 """Set while the fake handles an interaction's webhook edit: the click's reply is writing."""
 
 
@@ -106,7 +108,7 @@ class Watch:
             before, had = _looks(msg), _edited(msg)
             if msg.channel.is_dm:
                 had += " [the reply's]" if msg.id in by_reply else ""
-                (by_reply.add if _BY_REPLY.get() else by_reply.discard)(msg.id)
+                (by_reply.add if _BY_REPLY.get() or _IN_CALLBACK.get() else by_reply.discard)(msg.id)
             out = edit(msg, body, files)
             now = time.monotonic()
             again = now - last_edit.get(msg.id, msg.created) < 1.0
@@ -114,7 +116,8 @@ class Watch:
             after = _looks(out)
             same = (" unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before)
                     else " latest line only" if _unlatest(after) == _unlatest(before) else "")
-            kind = f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"
+            via = " (in the click's callback)" if _IN_CALLBACK.get() else ""
+            kind = f"{had} -> {_edited(msg)}{same}{via}{' (<1 s after the last write)' if again else ''}"
             self.edits[kind] += 1
             if again and len(self.examples) < 400:
                 self.examples.append((kind, before, after))
@@ -209,6 +212,7 @@ def record_acks(fake: FakeDiscord, stats: Stats) -> None:
             took = time.monotonic() - rec.created
             stats.latencies.append(took)
             stats.by_type.setdefault(KINDS.get((rec.type, body.get("type")), "other"), []).append(took)
+        _IN_CALLBACK.set(True)  # this request's own context (aiohttp runs each in a task)
         return handle(rec, body, files)
 
     fake._handle_callback = timed  # type: ignore[method-assign]

@@ -279,21 +279,23 @@ class Router:
                     return False  # this interaction's choice was made already (its answer again): judged by the reads
                 prompt, choice = made[-1]
             assert prompt is not None
-            if result.reminders or result.pings:
-                info = await self.service.get_match(match_id)
-                await nudges.answered(interaction, result.reminders, plain_name(info.title))
-                await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
-            if in_dm and result.locked and result.version not in (None, version):
-                # the seat's next decision, in this very message (one DM per turn): the answer
-                # shows it when its notice says so plainly, else delivery writes it
-                await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
-                return True
-            answered = Answered(match_id, seat, version, prompt, choice, result.private)
-            if in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
-                await reply_in_dm(self.wiring, interaction, answered)
-                return True
-            content, view = answered_form(answered)
-            await ack_window.update(interaction, content=content, view=view, attachments=[])
+            try:
+                if in_dm and result.locked and result.version not in (None, version):
+                    # the seat's next decision, in this very message (one DM per turn): the answer
+                    # shows it when its notice says so plainly, else delivery writes it
+                    await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
+                elif in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
+                    await reply_in_dm(self.wiring, interaction, Answered(match_id, seat, version, prompt, choice,
+                                                                         result.private))
+                else:
+                    content, view = answered_form(Answered(match_id, seat, version, prompt, choice, result.private))
+                    await ack_window.update(interaction, content=content, view=view, attachments=[])
+            finally:
+                if result.reminders or result.pings:  # after the answer: it does not wait for them
+                    info = await self.service.get_match(match_id)
+                    await nudges.answered(interaction, result.reminders, plain_name(info.title))
+                    await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings,
+                                           plain_name(interaction.user.display_name))
             return True
 
 
