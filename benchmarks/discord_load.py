@@ -65,7 +65,9 @@ from tests.fakediscord.server import FakeDiscord  # noqa: E402
 PROBE = Path(__file__).with_name("bot_probe.py")
 OVER = "The match is over"
 KINDS = {(2, 5): "slash->defer", (3, 5): "lobby click->defer", (3, 6): "DM select/click->deferred update",
-         (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update"}
+         (3, 9): "DM button->modal", (5, 6): "modal submit->deferred update",
+         (3, 7): "click->reply in the callback", (5, 7): "modal submit->reply in the callback",
+         (3, 4): "click->private answer in the callback"}
 """(interaction type, callback type) -> what the player did and how the bot acknowledged it."""
 STEP_TIMEOUT = 180.0
 BUSY_TRIES, BUSY_PAUSE = 5, 2.0
@@ -75,6 +77,8 @@ click so answered shows as a refusal (the player's DM keeps the ephemeral answer
 
 
 _BY_REPLY: contextvars.ContextVar[bool] = contextvars.ContextVar("by_reply", default=False)
+_IN_CALLBACK: contextvars.ContextVar[bool] = contextvars.ContextVar("in_callback", default=False)
+"""Set while the fake handles an interaction callback: an UPDATE_MESSAGE edit is no request of its own."""
 """Set while the fake handles an interaction's webhook edit: the click's reply is writing."""
 
 
@@ -104,7 +108,7 @@ class Watch:
             before, had = _looks(msg), _edited(msg)
             if msg.channel.is_dm:
                 had += " [the reply's]" if msg.id in by_reply else ""
-                (by_reply.add if _BY_REPLY.get() else by_reply.discard)(msg.id)
+                (by_reply.add if _BY_REPLY.get() or _IN_CALLBACK.get() else by_reply.discard)(msg.id)
             out = edit(msg, body, files)
             now = time.monotonic()
             again = now - last_edit.get(msg.id, msg.created) < 1.0
@@ -112,7 +116,8 @@ class Watch:
             after = _looks(out)
             same = (" unchanged" if after == before else " timestamps only" if _untimed(after) == _untimed(before)
                     else " latest line only" if _unlatest(after) == _unlatest(before) else "")
-            kind = f"{had} -> {_edited(msg)}{same}{' (<1 s after the last write)' if again else ''}"
+            via = " (in the click's callback)" if _IN_CALLBACK.get() else ""
+            kind = f"{had} -> {_edited(msg)}{same}{via}{' (<1 s after the last write)' if again else ''}"
             self.edits[kind] += 1
             if again and len(self.examples) < 400:
                 self.examples.append((kind, before, after))
@@ -190,6 +195,9 @@ class Stats:
     by_type: dict[str, list[float]] = field(default_factory=dict)
     driver_errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
+    answered: list[float] = field(default_factory=list)
+    """Seconds from a DM click (or form) to the first change of the clicked message after it,
+    whoever wrote it (the callback, an edit after a defer, delivery's next decision)."""
     finished: int = 0
     busy: int = 0
     """Lobby clicks answered "the bot is very busy" (each tried again after BUSY_PAUSE)."""
@@ -204,9 +212,27 @@ def record_acks(fake: FakeDiscord, stats: Stats) -> None:
             took = time.monotonic() - rec.created
             stats.latencies.append(took)
             stats.by_type.setdefault(KINDS.get((rec.type, body.get("type")), "other"), []).append(took)
+        _IN_CALLBACK.set(True)  # this request's own context (aiohttp runs each in a task)
         return handle(rec, body, files)
 
     fake._handle_callback = timed  # type: ignore[method-assign]
+    waiting: dict[int, Any] = {}
+    create, edit = fake.new_interaction, fake.edit_message
+
+    def created(itype: int, user: Any, channel: Any, data: dict, message: Any = None) -> Any:
+        rec = create(itype, user, channel, data, message)
+        if message is not None and channel.guild is None and itype in (3, 5):
+            waiting[message.id] = rec
+        return rec
+
+    def edited(message: Any, data: dict, files: list) -> Any:
+        rec = waiting.pop(message.id, None)
+        if rec is not None and rec.ack_type != 9:  # a button that opened a form changed nothing yet
+            stats.answered.append(time.monotonic() - rec.created)
+        return edit(message, data, files)
+
+    fake.new_interaction = created  # type: ignore[method-assign]
+    fake.edit_message = edited  # type: ignore[method-assign]
 
 
 class Human:
@@ -352,7 +378,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
                   discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO",
                   max_open_matches_per_server=max(n, 25),  # every match runs in the one guild
-                  **production_defaults(),
+                  **{**production_defaults(), **dict(item.split("=", 1) for item in args.settings)},
                   **({} if args.draw_workers is None else {"draw_workers": args.draw_workers}))
     if args.search_ms is not None:
         env["WARHOST_SEARCH_MS"] = str(args.search_ms)
@@ -428,6 +454,10 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     for kind, values in sorted(stats.by_type.items()):
         print(f"  {kind:<32} {len(values):6d}  p50 {1000 * statistics.median(values):7.1f}  "
               f"p99 {1000 * percentile(values, 0.99):7.1f} ms")
+    if stats.answered:
+        done = stats.answered
+        print(f"DM click -> the clicked message changed ms ({len(done)}): p50 {1000 * statistics.median(done):.1f}  "
+              f"p90 {1000 * percentile(done, 0.9):.1f}  p99 {1000 * percentile(done, 0.99):.1f}")
     if lag:
         print(f"outbox lag (notice committed -> delivered) s: p50 {statistics.median(lag):.2f}  "
               f"p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}  ({len(lag)} notices)")
@@ -497,6 +527,8 @@ def main() -> int:
                         help="measure proposed fixes inside the bot: static-cache, dm-cache, wide-gate, uvloop (see bot_probe.py)")
     parser.add_argument("--no-probe", dest="probe", action="store_false",
                         help="run plain `python -m bot`, without benchmarks/bot_probe.py")
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                        help="a bot setting other than its default (e.g. carry_wait_seconds=1); repeatable")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="warhost-load-") as tmp:
         if args.workdir:

@@ -85,7 +85,7 @@ class GameCog(commands.Cog, name="warhost"):
     def __init__(self, bot: CogHost) -> None:
         self.bot = bot
         self.delivery = Delivery(bot)
-        self.router = Router(self)
+        self.router = Router(self, bot.settings.reply_wait_seconds)
         self.group = GameCommands(self)
         self._tasks: list[asyncio.Task[None]] = []
         self.stopping = asyncio.Event()

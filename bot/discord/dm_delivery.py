@@ -104,15 +104,15 @@ class DirectMessages(WaitingMarks):
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel:
         """The seat's DM channel: the stored one, else opened (and stored) once. discord.py keeps
         only 128 DM channels, so with more players it fetched the user and opened the channel
-        again for nearly every DM (two requests, one under a tight bot-wide limit)."""
+        again for nearly every DM (two requests, one under a tight bot-wide limit). Opening one
+        needs only the user's id (no read of the user)."""
         known = self.dm_channels.get(user_id)
         if known is None and seat is not None:
             known = await self.svc.dm_channel(match_id, seat, user_id)
         if known is not None:
             self._know_dm_channel(user_id, known)
             return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-        dm = user.dm_channel or await user.create_dm()
+        dm = await self.bot.create_dm(discord.Object(user_id))  # by id: the user needs no read first
         if seat is not None:
             await self.svc.remember_dm_channel(match_id, seat, user_id, dm.id)
         self._know_dm_channel(user_id, dm.id)

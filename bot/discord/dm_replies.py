@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import table_links, texts, turn_dm
+from bot.discord import ack_window, prompt_dms, table_links, texts, turn_dm
+from bot.discord.mentions import NOBODY
 from bot.discord.prompt_ui import changed_view, option_label
 from bot.discord.replies import clip
 
@@ -68,6 +69,40 @@ async def reply_in_dm(wiring: Wiring, interaction: discord.Interaction, answer: 
         again = True
 
 
+async def next_decision_in_dm(wiring: Wiring, interaction: discord.Interaction, match_id: int, seat: int,
+                              version: int) -> bool:
+    """The click led to the seat's next decision, which its delivery writes into this same DM
+    (edited in place): show it in the click's own answer instead, rendered as delivery renders
+    it (prompt_dms.next_form) from the prompt notice the click's transaction wrote, holding the
+    seat's fence. Delivery then finds the DM showing it and sends nothing more. False (nothing
+    written) when that is not so plain: the notice is not among the match's next, it carries a
+    drawing, it is not the seat's newest or not in place in the clicked DM."""
+    message = interaction.message
+    if message is None:
+        return False
+    async with wiring.service.seat_fence(match_id, seat) as hold:
+        notice = next((n for n in reversed(await wiring.service.next_notices(match_id))
+                       if n.kind == "prompt" and n.seat == seat and n.payload.get("version") == version), None)
+        if notice is None or not notice.payload.get("in_place"):
+            return False
+        previous = await wiring.service.seat_turn(match_id, seat, before_id=notice.id)
+        if (previous is None or previous.subject is None or previous.subject.dm != message.id
+                or previous.newer_prompt(notice.id)):
+            return False
+        form = prompt_dms.next_form(previous, notice.id, notice.payload)
+        if form is None:
+            return False
+        turn, head, rendered = form
+        if turn_dm.asked(turn).secret and notice.payload.get("view"):
+            return False  # it shows the seat's private map, which delivery draws
+        content = table_links.with_seat_link(wiring.messenger, rendered.content, match_id, seat, interaction.user.id)
+        await ack_window.update(interaction, content=content, view=rendered.view, allowed_mentions=NOBODY)
+        turn_dm.remember(wiring.seat_turns.shown, message.id, rendered, head, [])
+    if not hold.kept:  # another process may have written it meanwhile: delivery writes it in full
+        wiring.seat_turns.shown.pop(message.id, None)
+    return True
+
+
 async def _write(wiring: Wiring, interaction: discord.Interaction, answer: Answered, again: bool) -> None:
     """One write of the reply. Nothing is written once the seat has a newer decision than the
     one answered (delivery writes it and closes this DM), unless this is written ``again``: a
@@ -84,7 +119,7 @@ async def _write(wiring: Wiring, interaction: discord.Interaction, answer: Answe
         content, view = answered_form(answer, still_open=not moved)
         content = table_links.with_seat_link(wiring.messenger, content, answer.match_id, answer.seat,
                                              interaction.user.id)
-        await interaction.edit_original_response(content=content, view=view, attachments=[])
+        await ack_window.update(interaction, content=content, view=view, attachments=[])
         return
     clicked, final = about
     assert clicked.subject is not None and clicked.subject.dm is not None
@@ -93,7 +128,7 @@ async def _write(wiring: Wiring, interaction: discord.Interaction, answer: Answe
     rendered = turn_dm.render(clicked, head, answer.notes, final=final)
     content = table_links.with_seat_link(wiring.messenger, rendered.content, answer.match_id, answer.seat,
                                          interaction.user.id)
-    await interaction.edit_original_response(content=content, view=rendered.view)
+    await ack_window.update(interaction, content=content, view=rendered.view)
     turn_dm.remember(wiring.seat_turns.shown, clicked.subject.dm, rendered, head, answer.notes)
 
 

@@ -123,17 +123,13 @@ async def _prompt_held(delivery: TurnDms, notice: Notice, seat: int, quiet: bool
     previous = await delivery.read_seat_turn(notice.match_id, seat, before_id=notice.id)
     if previous is None:
         return "skipped"
-    turn = previous.about(notice.id, payload)
-    late = None if turn.live else turn_dm.its_choice(turn)
-    if turn.subject is None or not (turn.live or (late is not None and late.by != "player")):
+    form = next_form(previous, notice.id, payload)
+    if form is None:
         return SUPERSEDED
-    # (a prompt the AI answered before it went out still comes, saying what the AI chose)
-    head = [inert(line) for line in payload.get("news") or []]
+    turn, head, rendered = form
+    assert turn.subject is not None
     before = previous.subject
     in_place = bool(payload.get("in_place")) and before is not None
-    if in_place and turn_dm.its_choice(previous, until=turn.subject.version) is not None:
-        head += turn_dm.outcome(previous, until=turn.subject.version)
-    rendered = turn_dm.render(turn, head)
     files: list[discord.File] = []
     newer = previous.newer_prompt(notice.id)  # as read with the turn
     if turn_dm.asked(turn).secret and payload.get("view"):
@@ -145,7 +141,10 @@ async def _prompt_held(delivery: TurnDms, notice: Notice, seat: int, quiet: bool
     if in_place and before is not None and before.dm is not None:
         if newer:
             return str(before.dm)  # the newer prompt edits this same message: never show an older one
-        edited = await _edit_dm(delivery, notice, before.dm, _linked(delivery, turn, rendered), rendered.view, files)
+        if not files and _shows(delivery, before.dm, rendered):
+            edited: str | None = str(before.dm)  # the click's reply showed it already (dm_replies.py)
+        else:
+            edited = await _edit_dm(delivery, notice, before.dm, _linked(delivery, turn, rendered), rendered.view, files)
         if edited is not None:
             if edited.isdigit():
                 turn_dm.remember(delivery.turns.shown, int(edited), rendered, head, [])
@@ -158,6 +157,29 @@ async def _prompt_held(delivery: TurnDms, notice: Notice, seat: int, quiet: bool
             await _finalize(delivery, previous, until=turn.subject.version)
         await _close_superseded_reminders(delivery, previous, turn.subject.version)
     return ref
+
+def next_form(previous: SeatTurn, notice_id: int, payload: dict[str, Any],
+              ) -> tuple[SeatTurn, list[str], turn_dm.Rendered] | None:
+    """What the seat's turn DM shows for a prompt notice (its turn, the lines above its prompt,
+    the render), from the seat's turn before it; None when the seat no longer owes it and the
+    AI did not answer it (a prompt the AI answered before it went out still comes, saying what
+    the AI chose). Delivery writes it, and so may the reply to the click that led to it."""
+    turn = previous.about(notice_id, payload)
+    late = None if turn.live else turn_dm.its_choice(turn)
+    if turn.subject is None or not (turn.live or (late is not None and late.by != "player")):
+        return None
+    head = [inert(line) for line in payload.get("news") or []]
+    if payload.get("in_place") and previous.subject is not None and turn_dm.its_choice(
+            previous, until=turn.subject.version) is not None:
+        head += turn_dm.outcome(previous, until=turn.subject.version)
+    return turn, head, turn_dm.render(turn, head)
+
+
+def _shows(delivery: TurnDms, ref: int, rendered: turn_dm.Rendered) -> bool:
+    """Whether this process last wrote the DM as ``rendered`` (an edit would change nothing)."""
+    shown = delivery.turns.shown.get(ref)
+    return shown is not None and not shown.final and shown.digest == rendered.digest
+
 
 async def last_to_choose(delivery: TurnDms, notice: Notice) -> str:
     """The one seat still choosing is told that everyone waits for it, on its open prompt: its

@@ -3,13 +3,16 @@
 After a "thinking" defer Discord expects the answer as an edit of the original response; a
 follow-up used in its place is the deprecated form (and a later follow-up would be a second
 message). After a silent defer (a click's "deferred update") a new ephemeral follow-up is the
-only private answer there is."""
+only private answer there is. A click handled inside an acknowledgement window (ack_window.py)
+has its timer stopped first, so the answer and a defer never race."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import discord
+
+from bot.discord import ack_window
 
 MAX_CONTENT = 2000
 
@@ -22,6 +25,7 @@ def clip(text: str, limit: int = MAX_CONTENT) -> str:
 async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """Reply to `interaction` so only its user sees `text` (plus a view or files in kwargs)."""
     text = clip(text)
+    await ack_window.settle(interaction)
     response = interaction.response
     if not response.is_done():
         await response.send_message(text, ephemeral=True, **kwargs)

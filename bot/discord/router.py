@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord import ids, nudges, seat_posts, texts
+from bot.discord import ack_window, ids, nudges, seat_posts, texts
 from bot.discord.board_clicks import board_click
 from bot.discord.click_origin import clicked_here
-from bot.discord.dm_replies import Answered, answered_form, reply_in_dm
+from bot.discord.dm_replies import Answered, answered_form, next_decision_in_dm, reply_in_dm
 from bot.discord.errors import on_component_error
 from bot.discord.mentions import plain_name, plain_names
 from bot.discord.permissions import is_manager
@@ -48,8 +48,10 @@ async def refuse(interaction: discord.Interaction, text: str) -> None:
 class Router:
     """Judges each click and modal through the wiring's service; every failure goes to errors.py."""
 
-    def __init__(self, wiring: Wiring) -> None:
+    def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT) -> None:
         self.wiring = wiring
+        self.reply_wait = reply_wait
+        """Seconds from a click's creation within which its reply rides in the callback (ack_window.py)."""
 
     @property
     def service(self) -> MatchService:
@@ -85,7 +87,11 @@ class Router:
             self.wiring.wake_delivery(None if parsed is None else parsed.match_id)
 
     async def lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with ack_window.window(interaction, self.reply_wait,
+                                     lambda: interaction.response.defer(ephemeral=True, thinking=True)):
+            await self._lobby(interaction, cid)  # its answer (private) rides in the callback
+
+    async def _lobby(self, interaction: discord.Interaction, cid: ids.LobbyId) -> None:
         try:
             info = await self.service.get_match(cid.match_id)
         except NoMatch:
@@ -166,7 +172,10 @@ class Router:
             prompt = named_prompt(shown, pending.names)
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
-        await interaction.response.defer()
+        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
+            await self._clicked(interaction, cid, data)
+
+    async def _clicked(self, interaction: discord.Interaction, cid: ids.PromptId, data: dict[str, Any]) -> None:
         if cid.op != "c" and await self._judged_in_submit(interaction, cid, lambda p, s: _clicked_choice(cid, p, s, data)):
             return
         found = await self._pending(interaction, cid)
@@ -176,7 +185,8 @@ class Router:
         if cid.op == "c":
             prompt = named_prompt(shown, pending.names)
             written = named_prompt(shown, plain_names(pending.names))
-            await interaction.edit_original_response(
+            await ack_window.update(
+                interaction,
                 content=prompt_text(written, pending.deadline, texts.CHANGE_CHOICE),
                 view=prompt_view(cid.match_id, cid.seat, cid.version, prompt),
             )
@@ -193,7 +203,14 @@ class Router:
             inner = row.get("components") or ([row["component"]] if "component" in row else [])
             for comp in inner:
                 values[str(comp.get("custom_id"))] = str(comp.get("value", ""))
-        await interaction.response.defer()
+        if interaction.message is None:  # a form opened by a command: no message for the callback to update
+            await interaction.response.defer()
+            await self._submitted(interaction, cid, values)
+            return
+        async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
+            await self._submitted(interaction, cid, values)
+
+    async def _submitted(self, interaction: discord.Interaction, cid: ids.ModalId, values: dict[str, str]) -> None:
         if await self._judged_in_submit(interaction, cid, lambda p, s: _form_choice(p, s, values)):
             return
         found = await self._pending(interaction, cid)
@@ -262,18 +279,23 @@ class Router:
                     return False  # this interaction's choice was made already (its answer again): judged by the reads
                 prompt, choice = made[-1]
             assert prompt is not None
-            if result.reminders or result.pings:
-                info = await self.service.get_match(match_id)
-                await nudges.answered(interaction, result.reminders, plain_name(info.title))
-                await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings, plain_name(interaction.user.display_name))
-            if in_dm and result.locked and result.version not in (None, version):
-                return True  # the seat's next decision: delivery turns this very message into it (one DM per turn)
-            answered = Answered(match_id, seat, version, prompt, choice, result.private)
-            if in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
-                await reply_in_dm(self.wiring, interaction, answered)
-                return True
-            content, view = answered_form(answered)
-            await interaction.edit_original_response(content=content, view=view, attachments=[])
+            try:
+                if in_dm and result.locked and result.version not in (None, version):
+                    # the seat's next decision, in this very message (one DM per turn): the answer
+                    # shows it when its notice says so plainly, else delivery writes it
+                    await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
+                elif in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
+                    await reply_in_dm(self.wiring, interaction, Answered(match_id, seat, version, prompt, choice,
+                                                                         result.private))
+                else:
+                    content, view = answered_form(Answered(match_id, seat, version, prompt, choice, result.private))
+                    await ack_window.update(interaction, content=content, view=view, attachments=[])
+            finally:
+                if result.reminders or result.pings:  # after the answer: it does not wait for them
+                    info = await self.service.get_match(match_id)
+                    await nudges.answered(interaction, result.reminders, plain_name(info.title))
+                    await nudges.turn_done(self.wiring.messenger, info.channel_id, result.pings,
+                                           plain_name(interaction.user.display_name))
             return True
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
@@ -196,19 +198,38 @@ class ClickSvc(Svc):
         self.calls.append("stale_reason")
         return None
 
+    @contextlib.asynccontextmanager
+    async def seat_fence(self, match_id: int, seat: int) -> AsyncIterator[Any]:
+        yield SimpleNamespace(kept=True)
+
+    async def next_notices(self, match_id: int, limit: int = 50) -> list[Any]:
+        self.calls.append("next_notices")
+        return []  # delivery went first: it writes the next decision
+
+
+class Response:
+    """An interaction's response that only acknowledges (a silent defer)."""
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def defer(self) -> None:
+        self.done = True
+
 
 def _dm_click() -> Any:
-    async def defer() -> None:
-        return None
-
     return SimpleNamespace(user=SimpleNamespace(id=42), guild_id=None, id=555, message=SimpleNamespace(id=101),
-                           response=SimpleNamespace(defer=defer))
+                           response=Response())
 
 
 async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> None:
     svc = ClickSvc(open_prompt=True)
     await Router(_wiring(svc)).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
-    assert svc.calls == ["submit"] and svc.chosen == [{"pick": "a"}], "one call: the submit's transaction judged it"
+    assert svc.calls[0] == "submit" and svc.chosen == [{"pick": "a"}], "the submit's transaction judged it"
+    assert svc.calls == ["submit", "next_notices"], "after it, only the read of the next decision it led to"
 
 
 async def test_a_dm_click_its_submit_finds_not_open_is_judged_by_the_reads(monkeypatch) -> None:

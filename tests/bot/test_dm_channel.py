@@ -48,12 +48,11 @@ class FakeBot:
 
     async def fetch_user(self, user_id: int) -> Any:
         self.fetches += 1
+        return SimpleNamespace(id=user_id)
 
-        async def create_dm() -> Any:
-            self.opens += 1
-            return SimpleNamespace(id=9000 + user_id)
-
-        return SimpleNamespace(dm_channel=None, create_dm=create_dm)
+    async def create_dm(self, user: Any) -> Any:
+        self.opens += 1
+        return SimpleNamespace(id=9000 + user.id)
 
     def get_partial_messageable(self, channel_id: int, type: Any = None) -> Any:  # noqa: A002 (discord.py's name)
         self.partial.append((channel_id, type))
@@ -78,11 +77,12 @@ async def test_a_known_dm_channel_needs_no_fetch_and_no_open() -> None:
     assert svc.remembered == []
 
 
-async def test_the_first_dm_opens_the_channel_and_stores_it() -> None:
+async def test_the_first_dm_opens_the_channel_by_the_users_id_and_stores_it() -> None:
+    """One request: the channel is opened with the user's id, without reading the user first."""
     delivery, bot, svc = _delivery(stored=None)
     channel = await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
     assert channel.id == 9042
-    assert (bot.fetches, bot.opens) == (1, 1)
+    assert (bot.fetches, bot.opens) == (0, 1)
     assert svc.remembered == [(7, 1, 42, 9042)]
 
 
@@ -98,7 +98,7 @@ async def test_a_dm_opened_once_is_neither_opened_nor_read_again() -> None:
     delivery, bot, svc = _delivery(stored=None)
     await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
     assert (await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)).id == 9042
-    assert (bot.fetches, bot.opens) == (1, 1) and svc.reads == ["dm_channel"]
+    assert (bot.fetches, bot.opens) == (0, 1) and svc.reads == ["dm_channel"]
 
 
 async def test_closed_dms_are_read_once_and_known_once_marked() -> None:

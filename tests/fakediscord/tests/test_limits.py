@@ -129,3 +129,35 @@ async def test_bot_exception_becomes_a_violation(fake: FakeDiscord, bot: DemoBot
         await fake.wait_until(lambda: any(v.kind == "bot_error" for v in fake.violations))
     assert "boom" in found[0].detail
     fake.pop_violations("no_ack")
+
+
+async def _callback(fake: FakeDiscord, rec: object, body: dict) -> tuple[int, dict]:
+    """POST an interaction callback as a bot would (the interaction's token authenticates it)."""
+    import aiohttp
+
+    url = f"{fake.api_base}/interactions/{rec.id}/{rec.token}/callback"  # type: ignore[attr-defined]
+    async with aiohttp.ClientSession() as session, session.post(url, json=body) as response:
+        return response.status, await response.json() if response.status != 204 else {}
+
+
+async def test_update_message_needs_the_message_it_updates(fake: FakeDiscord, alice: Player) -> None:
+    """UPDATE_MESSAGE edits the message a component (or the form it opened) is on: a form
+    opened by a command has none, and Discord refuses it (the interaction stays unanswered)."""
+    form = fake.new_interaction(5, alice.user, fake.channel, {"custom_id": "form", "components": []})
+    with fake.expect_violation("bad_callback_type"):
+        status, body = await _callback(fake, form, {"type": 7, "data": {"content": "updated"}})
+    assert (status, body["code"]) == (400, 50035) and form.ack_type is None
+    command = fake.new_interaction(2, alice.user, fake.channel, {"name": "x", "type": 1})
+    with fake.expect_violation("bad_callback_type"):
+        status, body = await _callback(fake, command, {"type": 7, "data": {"content": "updated"}})
+    assert (status, body["code"]) == (400, 50035)
+
+
+async def test_a_click_acknowledged_by_a_defer_cannot_be_updated_in_a_second_callback(
+        fake: FakeDiscord, alice: Player) -> None:
+    posted = fake.create_message(fake.channel, {"content": "ask"}, [])
+    click = fake.new_interaction(3, alice.user, fake.channel, {"custom_id": "b", "component_type": 2}, message=posted)
+    assert (await _callback(fake, click, {"type": 6}))[0] == 200
+    with fake.expect_violation("double_ack"):
+        status, body = await _callback(fake, click, {"type": 7, "data": {"content": "answer"}})
+    assert (status, body["code"]) == (400, 40060) and posted.content == "ask"

@@ -1,0 +1,130 @@
+"""A click's answer rides in its acknowledgement when it is ready within the window, and the
+acknowledgement goes alone (the answer after it) when it is not: one callback either way."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.discord import ack_window
+from bot.discord.replies import answer
+
+
+class Response:
+    """An interaction's response as discord.py keeps it: its type is known once Discord answered.
+    ``gate``, when given, holds a defer on its way until it is set."""
+
+    def __init__(self, sent: list[Any], gate: asyncio.Event | None = None) -> None:
+        self.sent = sent
+        self.gate = gate
+        self.type: discord.InteractionResponseType | None = None
+        self.deferring = asyncio.Event()
+
+    def is_done(self) -> bool:
+        return self.type is not None
+
+    def _callback(self, kind: discord.InteractionResponseType, what: Any) -> None:
+        assert self.type is None, f"a second callback: {what} after {self.sent}"
+        self.type = kind
+        self.sent.append(what)
+
+    async def defer(self, **_options: Any) -> None:
+        self.deferring.set()
+        if self.gate is not None:
+            await self.gate.wait()
+        self._callback(discord.InteractionResponseType.deferred_message_update, "defer")
+
+    async def edit_message(self, **fields: Any) -> None:
+        self._callback(discord.InteractionResponseType.message_update, ("callback", fields["content"]))
+
+    async def send_message(self, text: str, **_options: Any) -> None:
+        self._callback(discord.InteractionResponseType.channel_message, ("private", text))
+
+
+class Followup:
+    def __init__(self, sent: list[Any]) -> None:
+        self.sent = sent
+
+    async def send(self, text: str, **_options: Any) -> None:
+        self.sent.append(("follow-up", text))
+
+
+class Interaction:
+    """A click that arrived ``age`` seconds ago."""
+
+    def __init__(self, age: float = 0.0, gate: asyncio.Event | None = None) -> None:
+        self.id = discord.utils.time_snowflake(discord.utils.utcnow() - timedelta(seconds=age))
+        self.sent: list[Any] = []
+        self.response = Response(self.sent, gate)
+        self.followup = Followup(self.sent)
+
+    async def edit_original_response(self, **fields: Any) -> None:
+        assert self.response.is_done(), "an edit before the acknowledgement"
+        self.sent.append(("edit", fields["content"]))
+
+
+async def test_an_answer_ready_within_the_window_is_the_acknowledgement_itself() -> None:
+    click = Interaction()
+    async with ack_window.window(click, 30.0):  # type: ignore[arg-type]
+        await ack_window.update(click, content="You chose: **Ember**.")  # type: ignore[arg-type]
+    assert click.sent == [("callback", "You chose: **Ember**.")], "one request: the reply in the callback"
+
+
+async def test_past_the_window_the_acknowledgement_goes_first_and_the_answer_follows_as_an_edit() -> None:
+    click = Interaction()
+    async with ack_window.window(click, 0.0):  # type: ignore[arg-type]
+        await click.response.deferring.wait()  # a slow database: the window closed meanwhile
+        await asyncio.sleep(0)
+        await ack_window.update(click, content="You chose: **Ember**.")  # type: ignore[arg-type]
+    assert click.sent == ["defer", ("edit", "You chose: **Ember**.")]
+
+
+async def test_an_answer_while_the_defer_is_on_its_way_waits_for_it_and_edits() -> None:
+    gate = asyncio.Event()
+    click = Interaction(gate=gate)
+    async with ack_window.window(click, 0.0):  # type: ignore[arg-type]
+        await click.response.deferring.wait()
+        answering = asyncio.create_task(ack_window.update(click, content="Sealed."))  # type: ignore[arg-type]
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert click.sent == [] and not answering.done(), "the answer waits for the defer Discord has not answered"
+        gate.set()
+        await answering
+    assert click.sent == ["defer", ("edit", "Sealed.")], "one callback, then the edit"
+
+
+async def test_a_handler_that_answers_nothing_is_acknowledged_on_its_way_out_once() -> None:
+    click = Interaction()
+    async with ack_window.window(click, 0.05):  # type: ignore[arg-type]
+        pass  # the seat's next decision is delivery's to write
+    assert click.sent == ["defer"]
+    await asyncio.sleep(0.1)  # past the window: its timer was stopped
+    assert click.sent == ["defer"]
+
+
+async def test_a_refusal_within_the_window_is_a_private_message_in_the_callback() -> None:
+    click = Interaction()
+    async with ack_window.window(click, 30.0):  # type: ignore[arg-type]
+        await answer(click, "This choice is no longer open.")  # type: ignore[arg-type]
+    assert click.sent == [("private", "This choice is no longer open.")]
+
+
+async def test_a_refusal_past_the_window_follows_the_defer() -> None:
+    click = Interaction()
+    async with ack_window.window(click, 0.0):  # type: ignore[arg-type]
+        await click.response.deferring.wait()
+        await asyncio.sleep(0)
+        await answer(click, "This choice is no longer open.")  # type: ignore[arg-type]
+    assert click.sent == ["defer", ("follow-up", "This choice is no longer open.")]
+
+
+async def test_the_window_counts_from_the_clicks_creation_not_from_the_handler() -> None:
+    """A click that reached the handler late (a busy event loop) has less of its window left."""
+    click = Interaction(age=5.0)
+    async with ack_window.window(click, 1.5):  # type: ignore[arg-type]
+        await click.response.deferring.wait()  # at once: its 1.5 s are long gone
+        await asyncio.sleep(0)
+    assert click.sent == ["defer"]
