@@ -17,6 +17,7 @@ statement cost more than the statement: see `lock_match_rows`, `bump`, `write_ch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -34,7 +35,15 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
-from db.lean import WAIT_SECONDS, LeanTransactions, busy_after, joined_session
+from db.lean import (
+    WAIT_SECONDS,
+    LeanTransactions,
+    RowsWrite,
+    busy_after,
+    end_transaction,
+    joined_session,
+    joining,
+)
 from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
 from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
@@ -75,12 +84,14 @@ delivery: `set_dm_channel_of`): `write_changes` writes them only on the rows tha
 never with the value a row was read with."""
 
 
-def _written(session: AsyncSession, row: Any, changes: dict[str, Any]) -> None:
+def _written(row: Any, changes: dict[str, Any]) -> None:
     """Mark the row's values as written (these ``changes``, and every value it holds): the flush
-    must not send them again, nor look at the row."""
+    of its session must not send them again, nor look at the row (a row held outside a
+    session: its record of changes starts again)."""
     state = sa.inspect(row)
     state.dict.update(changes)
-    state._commit_all(state.dict, session.sync_session.identity_map)
+    held = state.session
+    state._commit_all(state.dict, None if held is None else held.identity_map)
 
 
 class VersionConflict(Exception):
@@ -204,8 +215,45 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         finally:
             await self.after_write()
 
+    @asynccontextmanager
+    async def rows_write(self) -> AsyncIterator[RowsWrite]:
+        """One write transaction for rows held outside a session (``RowsWrite``): on SQLite with
+        the writer queue, on the writer's kept connection with no session unless a step asks for
+        one (joined then to this transaction, flushed before the commit); elsewhere the store's
+        ``write()`` session. Committed on success, rolled back on any error: nothing half written."""
+        if self.writer is None or self.dialect != "sqlite":
+            async with self.write() as session:
+                yield RowsWrite(session)
+            return
+        await self._write_turn()
+        try:
+            held = await self.kept_writer()
+            sync = held.sync_connection
+            assert sync is not None
+            outer = sync.begin()  # its begin listener holds BEGIN IMMEDIATE back for the first statement
+            unit = RowsWrite(sync, lambda: joining(held, self.sessions))
+            try:
+                yield unit
+                made = unit.made
+                if made is not None and not made.sync_session._is_clean():
+                    await made.flush()
+                await end_transaction(sync, "commit", announce=False)
+                if outer.is_active:
+                    outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await end_transaction(sync, "rollback")
+                    if outer.is_active:
+                        outer.rollback()
+                raise
+            finally:
+                if unit.made is not None:
+                    unit.made.sync_session.close()
+        finally:
+            await self.after_write()
+
     async def lock_match_rows(
-        self, session: AsyncSession, match_id: int, interaction_id: str | None = None
+        self, session: Reader, match_id: int, interaction_id: str | None = None
     ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
         """The match row for writing with its seats (in seat order), its deadline and the id of
         the choice ``interaction_id`` already made in it (None: none; a retried or doubled
@@ -266,7 +314,7 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         stmt = select(Match).where(col(Match.id) == match_id).with_for_update()
         return (await session.exec(stmt.execution_options(populate_existing=True))).first()
 
-    async def bump(self, session: AsyncSession, match: Match, now: datetime, **values: Any) -> None:
+    async def bump(self, session: Reader, match: Match, now: datetime, **values: Any) -> None:
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
         changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
@@ -276,33 +324,55 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         result = await run(connection, statement, {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
-        _written(session, match, changes)
+        _written(match, changes)
 
-    async def write_changes(self, session: AsyncSession, rows: Sequence[Any | None]) -> None:
+    async def write_changes(self, session: Reader, rows: Sequence[Any | None], added: Sequence[Any] = (),
+                            deleted: Sequence[Any] = ()) -> None:
         """Write these ORM rows' changes through Core, so the flush after has nothing left of
         them: one UPDATE by key per table (an executemany over its changed rows, each given the
         columns changed on any of them, see `_SHARED_COLUMNS`), one INSERT for the new choices.
         What they leave (other new rows, deleted ones, rows of other tables) the flush writes as
         before. Each row written, or set only to the values it had, is marked written: the ORM
-        sends nothing twice, and a flush with nothing to write returns at once."""
+        sends nothing twice, and a flush with nothing to write returns at once. Rows held
+        outside a session (read on a connection, db/lean.py ``RowsWrite``) are written the same
+        way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first."""
+        connection = await begun(session)
+        for row in deleted:
+            mapper = sa.inspect(row).mapper
+            [key] = mapper.primary_key
+            await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
+                                           functools.partial(_delete_by_key, mapper)),
+                      {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
+        for row in added:
+            if isinstance(row, Deadline):
+                row.fire_at = next_fire(row)  # as the ORM's before_insert listener keeps it
+            mapper = sa.inspect(row).mapper
+            columns = _column_keys(mapper)
+            await insert_rows(connection, mapper.local_table,
+                              [{key: value for key, value in vars(row).items() if key in columns}])
+            state = sa.inspect(row)
+            state.key = mapper.identity_key_from_instance(row)
+            _written(row, {})
         updates: dict[tuple[Any, frozenset[str]], list[tuple[Any, dict[str, Any]]]] = {}
         choices: list[Choice] = []
         for row in rows:
-            if row is None or row in session.deleted:
+            if row is None or row in deleted:
                 continue
             state = sa.inspect(row)
-            if state.pending and isinstance(row, Choice):
+            held = state.session
+            if held is not None and row in held.deleted:
+                continue
+            if state.key is None and isinstance(row, Choice):
                 choices.append(row)
-            elif state.persistent and not state.deleted and state.modified:
+            elif (state.persistent or state.detached) and not state.deleted and state.modified:
                 changes = pending_changes(row)
                 if not changes:
-                    _written(session, row, changes)  # only set to the values it had
+                    _written(row, changes)  # only set to the values it had
                     continue
                 if isinstance(row, Deadline):
                     changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
                 shared = frozenset(changes).intersection(_SHARED_COLUMNS.get(state.mapper.local_table.name, ()))
                 updates.setdefault((state.mapper, shared), []).append((row, changes))
-        connection = await begun(session)
         for (mapper, _shared), changed in updates.items():
             # the columns changed on any of these rows (the others given the values they hold)
             keys = tuple(sorted(set().union(*(changes for _row, changes in changed))))
@@ -313,13 +383,15 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
                                  functools.partial(_update_by_key, mapper), keys)
             await run(connection, statement, params[0] if len(params) == 1 else params)
             for row, changes in changed:
-                _written(session, row, changes)
+                _written(row, changes)
         if choices:
             columns = _column_keys(sa.inspect(Choice))
             values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
                       for row in choices]
             for row in choices:
-                session.expunge(row)
+                held = sa.inspect(row).session
+                if held is not None:
+                    held.expunge(row)
             await insert_rows(connection, Choice.__table__, values)  # type: ignore[attr-defined]
 
     async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
@@ -378,7 +450,7 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         return int((await session.exec(stmt)).one())
 
     async def save_snapshot(
-        self, session: AsyncSession, match_id: int, seq: int, state: eng.State, now: datetime
+        self, session: Reader, match_id: int, seq: int, state: eng.State, now: datetime
     ) -> None:
         """Store the state after choice ``seq`` and drop all but the newest KEEP_SNAPSHOTS.
 
@@ -386,8 +458,15 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         stays so a prompt issued shortly before the newest snapshot still loads from one
         (older prompt versions replay from setup). Kept, a snapshot every 25 choices cost a
         long Samurai match about 1 MB."""
-        existing = await session.get(Snapshot, (match_id, seq))
         data = state.model_dump(mode="json")
+        if isinstance(session, Connection):  # a transaction without a session: two statements
+            values = {"match_id": match_id, "seq": seq, "state": data, "created_at": now}
+            await run(session, prepared(_put_snapshot, session.dialect, functools.partial(_put_snapshot, self.dialect),
+                                        tuple(values)), values)
+            await run(session, prepared(_prune_snapshots, session.dialect, _prune_snapshots),
+                      {"match_id": match_id, "newest": seq})
+            return
+        existing = await session.get(Snapshot, (match_id, seq))
         if existing is None:
             session.add(Snapshot(match_id=match_id, seq=seq, state=data, created_at=now))
         else:
@@ -396,18 +475,8 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
 
     async def prune_snapshots(self, session: AsyncSession, match_id: int, newest: int) -> None:
         """Delete the match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest``."""
-        kept = (
-            sa.select(col(Snapshot.seq))
-            .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < newest)
-            .order_by(col(Snapshot.seq).desc())
-            .limit(KEEP_SNAPSHOTS - 1)
-        )
-        oldest_kept = sa.select(sa.func.min(kept.subquery().c.seq)).scalar_subquery()
         await (await session.connection()).execute(
-            sa.delete(Snapshot)
-            .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < oldest_kept)
-            .execution_options(synchronize_session=False)
-        )
+            _prune_snapshots().execution_options(synchronize_session=False), {"match_id": match_id, "newest": newest})
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> int | None:
         """Take or renew the named lease: its term (the fencing token, see Lease.term), or None if
@@ -499,11 +568,12 @@ def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Se
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
     mapper = sa.inspect(model)
+    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
     if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
         row = mapper.class_manager.new_instance()
         row.__dict__.update(zip(keys, values, strict=True))
+        sa.inspect(row).key = key  # a loaded row (detached): a session it is added to takes it as such
         return row
-    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
     sync_session = session.sync_session
     existing = sync_session.identity_map.get(key)
     if existing is not None:
@@ -538,6 +608,38 @@ def _update_by_key(mapper: Any) -> sa.Update:
     the keys of its parameters."""
     [key] = mapper.primary_key
     return sa.update(mapper.local_table).where(key == sa.bindparam("row_key"))
+
+
+@functools.cache
+def _delete_by_key(mapper: Any) -> sa.Delete:
+    """A DELETE of one row of the mapper's table by its one-column key."""
+    [key] = mapper.primary_key
+    return sa.delete(mapper.local_table).where(key == sa.bindparam("row_key"))
+
+
+@functools.cache
+def _put_snapshot(dialect: str) -> sa.Insert:
+    """`save_snapshot`'s write without a session: the snapshot, or its state replaced if the
+    match has one at that step already."""
+    insert = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(Snapshot)
+    return insert.on_conflict_do_update(index_elements=[col(Snapshot.match_id), col(Snapshot.seq)],
+                                        set_={"state": insert.excluded.state})
+
+
+@functools.cache
+def _prune_snapshots() -> sa.Delete:
+    """The match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest`` (parameters
+    ``match_id`` and ``newest``)."""
+    match_id: sa.BindParameter[int] = sa.bindparam("match_id")
+    newest: sa.BindParameter[int] = sa.bindparam("newest")
+    kept = (
+        sa.select(col(Snapshot.seq))
+        .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < newest)
+        .order_by(col(Snapshot.seq).desc())
+        .limit(KEEP_SNAPSHOTS - 1)
+    )
+    oldest_kept = sa.select(sa.func.min(kept.subquery().c.seq)).scalar_subquery()
+    return sa.delete(Snapshot).where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < oldest_kept)
 
 
 @functools.cache

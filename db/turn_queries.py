@@ -286,19 +286,27 @@ class TurnQueries:
         # a seat whose DM is not found has no choices read (its DM shows nothing), as it was
         return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
 
-    async def claim_prompt_message(self, session: AsyncSession, match_id: int, seat: int, version: int,
+    async def claim_prompt_message(self, session: Reader, match_id: int, seat: int, version: int,
                                    message_id: str) -> bool:
         """The seat answered its prompt of ``version`` on DM ``message_id`` before that prompt's notice
         was marked delivered (the delivery stopped between the send and the mark): the message is
         the notice's, so its delivery, whatever it finds then, records it and a later prompt edits
-        it instead of sending another. True when a notice took the ref."""
-        stmt = select(col(Notice.id), col(Notice.payload)).where(
-            col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.seat) == seat,
-            col(Notice.delivered_at).is_(None), col(Notice.delivery_ref).is_(None))
-        for notice_id, payload in (await session.exec(stmt)).all():
-            if (payload or {}).get("version") == version:
-                connection = await session.connection()
-                await connection.execute(sa.update(Notice).where(
-                    col(Notice.id) == notice_id, col(Notice.delivery_ref).is_(None)).values(delivery_ref=message_id))
-                return True
-        return False
+        it instead of sending another. True when a notice took the ref. One UPDATE (of the oldest
+        such notice), found or not."""
+        connection = await begun(session)
+        result = await run(connection, prepared(_claim_prompt, connection.dialect, _claim_prompt),
+                           {"match_id": match_id, "seat": seat, "version": version, "message_id": message_id})
+        return result.rowcount > 0
+
+
+@functools.cache
+def _claim_prompt() -> sa.Update:
+    """`claim_prompt_message`'s statement: the ref on the oldest undelivered, unclaimed prompt
+    notice of the seat whose prompt has that version."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    claimable = sa.and_(table.c.match_id == sa.bindparam("match_id"), table.c.kind == "prompt",
+                        table.c.seat == sa.bindparam("seat"), table.c.delivered_at.is_(None),
+                        table.c.delivery_ref.is_(None), _version(table.c.payload) == sa.bindparam("version"))
+    oldest = sa.select(sa.func.min(table.c.id)).where(claimable).scalar_subquery()
+    return (sa.update(table).where(table.c.id == oldest, table.c.delivery_ref.is_(None))
+            .values(delivery_ref=sa.bindparam("message_id")))

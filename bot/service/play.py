@@ -87,7 +87,7 @@ class Play(Transactions):
                 raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
             if message_id is not None and not in_guild and seat.prompt_version is not None:
                 # the prompt's DM exists even if its delivery was never marked: it holds the turn
-                await self.store.claim_prompt_message(ctx.session, match_id, seat.seat_no, seat.prompt_version,
+                await self.store.claim_prompt_message(ctx.db, match_id, seat.seat_no, seat.prompt_version,
                                                       str(message_id))
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
@@ -207,7 +207,8 @@ class Play(Transactions):
             interaction_id=interaction_id, created_at=ctx.now, user_id=seat.user_id,
             waited=None if opened is None else max((ctx.now - opened).total_seconds(), 0.0),
         )
-        ctx.session.add(row)
+        if ctx.unit.made is not None:  # most transactions have no session (match_transaction.py)
+            ctx.unit.made.add(row)
         ctx.rows.append(row)
         ctx.state = step.state
         ctx.match.step = ctx.values["step"] = seq
@@ -218,7 +219,7 @@ class Play(Transactions):
         ctx.secret_answered = ctx.secret_answered or prompt.secret
         ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
         if seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(ctx.session, ctx.match_id, seq, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.db, ctx.match_id, seq, ctx.state, ctx.now)
         self._reissue(ctx, actor=seat_no)
         return row
 
@@ -273,7 +274,7 @@ class Play(Transactions):
             return [], []
         dms: list[int] = []
         pings: list[int] = []
-        for kind, ref, payload in await self.store.delivered_since(ctx.session, ctx.match_id, ("reminder", "turn"),
+        for kind, ref, payload in await self.store.delivered_since(ctx.db, ctx.match_id, ("reminder", "turn"),
                                                                   deadline.started_at):
             ref = str(ref)
             if kind == "turn" and ref.isdigit() and user_id in [int(u) for u in payload.get("user_ids", [])]:

@@ -21,13 +21,13 @@ from typing import TypeVar, overload
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service.errors import NoMatch
 from bot.service.match_transaction import MatchTransaction
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
+from db.lean import RowsWrite
 from db.models import Deadline, Match, Seat
 from db.prepared import Reader
 from db.state_reads import snapshot_at
@@ -58,12 +58,12 @@ class Transactions(ServiceParts):
         async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
-                    async with self.store.write() as session:
-                        rows = await self.store.lock_match_rows(session, match_id, interaction_id)
+                    async with self.store.rows_write() as unit:
+                        rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id)
                         if rows is None:
                             raise NoMatch(f"There is no match {match_id}.")
                         match, seats, deadline, answered = rows
-                        ctx = await self._context(session, match, seats, deadline)
+                        ctx = await self._context(unit, match, seats, deadline)
                         ctx.answered = answered
                         out = await fn(ctx)
                         await self._finish(ctx)
@@ -85,13 +85,13 @@ class Transactions(ServiceParts):
                     raise
         raise AssertionError("unreachable")
 
-    async def _context(self, session: AsyncSession, match: Match, seats: list[Seat],
+    async def _context(self, unit: RowsWrite, match: Match, seats: list[Seat],
                        deadline: Deadline | None) -> MatchTransaction:
         """The transaction over the rows read with the match (its deadline included, so no
         step of the change asks for it again)."""
         game = eng.get(match.game)
-        state = await self._state(session, match, game)
-        ctx = MatchTransaction(session, match, seats, game, state, self.clock())
+        state = await self._state(unit.db, match, game)
+        ctx = MatchTransaction(unit, match, seats, game, state, self.clock())
         ctx.deadline_is(deadline)
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
         ctx.start_state = state
@@ -138,7 +138,7 @@ class Transactions(ServiceParts):
         for step in self.finishing:
             await step(ctx)
         if ctx.snapshot and ctx.state is not None:
-            await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.db, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1
         outbox = [
             {"match_id": ctx.match_id, "key": f"v{new_version}:{n}:{outgoing.kind}", "kind": outgoing.kind,
@@ -149,11 +149,15 @@ class Transactions(ServiceParts):
         ]
         # the bump first: its one UPDATE carries the match's pending changes, which a flush
         # before it would have sent as an UPDATE of their own
-        await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+        await self.store.bump(ctx.db, ctx.match, ctx.now, **ctx.values)
         # the seats, the deadline and the new choices through Core; the flush writes what is left
-        # (most changes leave nothing: then no flush, whose call alone is a trip into SQLAlchemy)
-        await self.store.write_changes(ctx.session, [*ctx.seats, ctx.deadline_row, *ctx.rows])
-        if not ctx.session.sync_session._is_clean():
-            await ctx.session.flush()
+        # (most changes leave nothing: then no flush, whose call alone is a trip into SQLAlchemy;
+        # most transactions on SQLite have no session at all)
+        await self.store.write_changes(ctx.db, [*ctx.seats, ctx.deadline_row, *ctx.rows], ctx.added, ctx.deleted)
+        ctx.added.clear()
+        ctx.deleted.clear()
+        session = ctx.unit.made
+        if session is not None and not session.sync_session._is_clean():
+            await session.flush()
         # after the flush: notice rows the change added itself (markers) keep their place before these
-        await self.store.add_notices(ctx.session, outbox)
+        await self.store.add_notices(ctx.db, outbox)
