@@ -202,6 +202,15 @@ class MatchTransaction:
         self.views[key] = found
         return found[1]
 
+    def views_of(self, state: eng.State) -> dict[int | None, dict[str, Any]]:
+        """The views built in this transaction of ``state``, by seat (None: the public view)."""
+        return {seat: view for (_key, seat), (held, view) in self.views.items() if held is state}
+
+    def known_views(self, state: eng.State, views: dict[int | None, dict[str, Any]]) -> None:
+        """Views of ``state`` built before this transaction (see memory.py ``KeptViews``)."""
+        for seat, view in views.items():
+            self.views[(id(state), seat)] = (state, view)
+
     def notice(self, kind: str, payload: Payload, *, user_id: int | None = None, seat: int | None = None) -> None:
         """Queue a notice; ``user_id`` (and its ``seat``) for a DM, else it goes to the match channel."""
         notices.check(kind, payload)

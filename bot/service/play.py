@@ -17,7 +17,7 @@ from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from bot.service.types import PendingPrompt, SubmitResult
 from bot.service.wording import ACT, CHAT, Wording, sentence
-from db.models import Choice, Match
+from db.models import Choice, Match, new_row
 from engine.text import fill
 
 SNAPSHOT_EVERY = 25
@@ -201,9 +201,9 @@ class Play(Transactions):
         seat = next(s for s in ctx.seats if s.seat_no == seat_no)
         # a player's first answer of a decision they owed: how long it took goes to their stats
         opened = seat.prompt_opened_at if by == "player" and not prompt.answered and not prompt.optional else None
-        row = Choice(
-            match_id=ctx.match_id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
-            payload=clean, public=public,
+        row = new_row(
+            Choice, id=None, match_id=ctx.match_id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
+            payload=clean, public=public, outcome=None,
             interaction_id=interaction_id, created_at=ctx.now, user_id=seat.user_id,
             waited=None if opened is None else max((ctx.now - opened).total_seconds(), 0.0),
         )

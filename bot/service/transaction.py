@@ -72,16 +72,19 @@ class Transactions(ServiceParts):
                         out = out()
                     if ctx.state is not None:
                         self._cache.put(match_id, ctx.match.version, ctx.state)
+                        self._views.put(match_id, ctx.state, ctx.views_of(ctx.state))
                     if think is not None:
                         self.thinkers.hand(think)
                     return out
                 except (VersionConflict, IntegrityError):
                     self._cache.pop(match_id)
+                    self._views.pop(match_id)
                     if attempt == retries - 1:
                         raise
                     await asyncio.sleep(0.005 * (attempt + 1))
                 except BaseException:
                     self._cache.pop(match_id)
+                    self._views.pop(match_id)
                     raise
         raise AssertionError("unreachable")
 
@@ -93,6 +96,8 @@ class Transactions(ServiceParts):
         state = await self._state(unit.db, match, game)
         ctx = MatchTransaction(unit, match, seats, game, state, self.clock())
         ctx.deadline_is(deadline)
+        if state is not None:
+            ctx.known_views(state, self._views.of(row_id(match), state))
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
         ctx.start_state = state
         return ctx
