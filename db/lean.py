@@ -238,6 +238,24 @@ class LeanTransactions:
         finally:
             await self.after_write()
 
+    @asynccontextmanager
+    async def write_once(self) -> AsyncIterator[Connection]:
+        """A connection for ONE write statement with no transaction around it: on SQLite a lone
+        statement in autocommit is a transaction of its own, written whole or not at all (no
+        BEGIN, no COMMIT: one trip instead of two), in the write turn. On PostgreSQL (and SQLite
+        without the writer queue), ``lean_write``."""
+        if self.writer is None or self.dialect != "sqlite":
+            async with self.lean_write() as connection:
+                yield connection
+            return
+        await self._write_turn()
+        try:
+            sync = (await self.kept_writer()).sync_connection
+            assert sync is not None
+            yield sync
+        finally:
+            await self.after_write()
+
     async def kept_writer(self) -> AsyncConnection:
         """The writer's connection, kept checked out between transactions (the caller holds the
         write turn): a fresh one when the kept one is not clean (see ``_usable``)."""
