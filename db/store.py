@@ -53,7 +53,7 @@ from db.queries import MatchQueries
 from db.record_queries import RecordQueries
 from db.sqlite_connection import OnceStopped, sqlite_setup
 from db.state_reads import choices_after, seat_count_of, snapshot_at
-from db.turn_queries import TurnQueries
+from db.turn_queries import TurnQueries, claimable_prompt
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
 
@@ -253,11 +253,12 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
             await self.after_write()
 
     async def lock_match_rows(
-        self, session: Reader, match_id: int, interaction_id: str | None = None
-    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
-        """The match row for writing with its seats (in seat order), its deadline and the id of
+        self, session: Reader, match_id: int, interaction_id: str | None = None, claim_user: int | None = None,
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None, int | None] | None:
+        """The match row for writing with its seats (in seat order), its deadline, the id of
         the choice ``interaction_id`` already made in it (None: none; a retried or doubled
-        submit finds its first answer), in one statement instead of four. Fresh from the
+        submit finds its first answer) and the id of the prompt notice ``claim_user``'s seat may
+        claim (see `claim_prompt_message`; None: none), in one statement instead of five. Fresh from the
         database: a retried transaction must not see the failed one's rows. On SQLite the
         transaction holds the database's write lock from BEGIN IMMEDIATE. On PostgreSQL the
         match row is locked first, by a statement of its own: a statement that waits for a row
@@ -266,8 +267,8 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         if self.dialect != "sqlite":
             connection = await begun(session)
             await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
-        rows = await self._match_rows(session, match_id, interaction_id)
-        return None if rows is None else rows[:4]
+        rows = await self._match_rows(session, match_id, interaction_id, claim_user=claim_user)
+        return None if rows is None else rows[:5]
 
     async def match_rows(
         self, session: Reader, match_id: int
@@ -284,30 +285,31 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         """`match_rows` and the one-row questions ``extra`` builds (columns, their parameters in
         ``values``), answered in the same statement: a read of one statement needs no BEGIN."""
         rows = await self._match_rows(session, match_id, None, extra, values)
-        return None if rows is None else (*rows[:3], rows[4])
+        return None if rows is None else (*rows[:3], rows[5])
 
     async def _match_rows(
         self, session: Reader, match_id: int, interaction_id: str | None,
         extra: Callable[[], Sequence[Any]] | None = None, values: dict[str, Any] | None = None,
-    ) -> tuple[Match, list[Seat], Deadline | None, int | None, tuple[Any, ...]] | None:
+        claim_user: int | None = None,
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None, int | None, tuple[Any, ...]] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
         connection = await begun(session)
         statement = (prepared(_match_rows, connection.dialect, _match_rows) if extra is None else
                      prepared((_match_rows, extra), connection.dialect, lambda: _match_rows().add_columns(*extra())))
         rows = (await run(connection, statement, {"match_id": match_id, "interaction_id": interaction_id,
-                                                  **(values or {})})).rows
+                                                  "claim_user": claim_user, **(values or {})})).rows
         if not rows:
             return None
         first = rows[0]
-        added = len(first) - _MATCH_WIDTH - _SEAT_WIDTH - len(_DEADLINE_KEYS) - 1
-        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, len(first) - added - 1
+        added = len(first) - _MATCH_WIDTH - _SEAT_WIDTH - len(_DEADLINE_KEYS) - 2
+        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, len(first) - added - 2
         match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
         seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
                  for row in rows if row[match_end] is not None]
         deadline = (None if first[seat_end] is None
                     else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:deadline_end]))
-        return match, seats, deadline, first[deadline_end], tuple(first[deadline_end + 1:])
+        return match, seats, deadline, first[deadline_end], first[deadline_end + 1], tuple(first[deadline_end + 2:])
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
@@ -545,13 +547,15 @@ _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
 def _match_rows() -> sa.Select[Any]:
     """The statement of `match_rows`: the columns of the match, each seat and the deadline, in
     the order of the mapped attributes, then the id of the choice made by an interaction (NULL
-    when none, or no interaction is asked), built once (building it costs more than running it)."""
+    when none, or no interaction is asked) and the id of the prompt notice the seat of user
+    ``claim_user`` may claim (NULL when none, or nobody is asked: see
+    `TurnQueries.claim_prompt_message`), built once (building it costs more than running it)."""
     match, seat, deadline = (sa.inspect(model) for model in (Match, Seat, Deadline))
     answered = (sa.select(col(Choice.id))
                 .where(col(Choice.match_id) == Match.id, col(Choice.interaction_id) == sa.bindparam("interaction_id"))
                 .scalar_subquery())
     columns = [*(match.columns[key] for key in _MATCH_KEYS), *(seat.columns[key] for key in _SEAT_KEYS),
-               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered]
+               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered, claimable_prompt()]
     return (
         sa.select(*columns)
         .select_from(Match)

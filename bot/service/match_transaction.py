@@ -64,6 +64,8 @@ class MatchTransaction:
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
     answered: int | None = None
     """The id of the choice the transaction's interaction already made (see ``_mutate``), if any."""
+    claimable: int | None = None
+    """The id of the prompt notice the clicking user's seat may claim (see ``_mutate``), if any."""
     deadline_row: Deadline | None = None
     deadline_read: bool = False
     settled: bool = False

@@ -85,10 +85,10 @@ class Play(Transactions):
             if prompt is None or (version is not None and version != seat.prompt_version):
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
-            if message_id is not None and not in_guild and seat.prompt_version is not None:
+            if message_id is not None and not in_guild and seat.prompt_version is not None and ctx.claimable is not None:
                 # the prompt's DM exists even if its delivery was never marked: it holds the turn
-                await self.store.claim_prompt_message(ctx.db, match_id, seat.seat_no, seat.prompt_version,
-                                                      str(message_id))
+                # (the notice it holds was found by the transaction's first read: most have none)
+                await self.store.claim_prompt_message(ctx.db, ctx.claimable, str(message_id))
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no
@@ -117,7 +117,8 @@ class Play(Transactions):
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result
 
-        return await self._mutate(match_id, fn, interaction_id=interaction_id)
+        return await self._mutate(match_id, fn, interaction_id=interaction_id,
+                                  claim_user=user_id if message_id is not None and not in_guild else None)
 
     async def pending_prompt(self, match_id: int, user_id: int) -> PendingPrompt | None:
         """The seat's open prompt (an answered secret one may still be revised).

@@ -42,29 +42,33 @@ class Transactions(ServiceParts):
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[Callable[[], T]]],
-                      retries: int = 8, *, interaction_id: str | None = None) -> T: ...
+                      retries: int = 8, *, interaction_id: str | None = None,
+                      claim_user: int | None = None) -> T: ...
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T]],
-                      retries: int = 8, *, interaction_id: str | None = None) -> T: ...
+                      retries: int = 8, *, interaction_id: str | None = None,
+                      claim_user: int | None = None) -> T: ...
 
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T | Callable[[], T]]],
-                      retries: int = 8, *, interaction_id: str | None = None) -> T:
+                      retries: int = 8, *, interaction_id: str | None = None,
+                      claim_user: int | None = None) -> T:
         """Run ``fn`` in one transaction on the match, retried whole on a version conflict.
         A callable ``fn`` returns is called after the commit, so it shows the new version (the
         first overload: ``_mutate`` returns what that callable returns). With ``interaction_id``
         the choice that interaction already made is looked up with the match's rows
-        (``MatchTransaction.answered``)."""
+        (``MatchTransaction.answered``); with ``claim_user``, the prompt notice that user's seat
+        may claim (``MatchTransaction.claimable``)."""
         async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
                     async with self.store.rows_write() as unit:
-                        rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id)
+                        rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id, claim_user)
                         if rows is None:
                             raise NoMatch(f"There is no match {match_id}.")
-                        match, seats, deadline, answered = rows
+                        match, seats, deadline, answered, claimable = rows
                         ctx = await self._context(unit, match, seats, deadline)
-                        ctx.answered = answered
+                        ctx.answered, ctx.claimable = answered, claimable
                         out = await fn(ctx)
                         await self._finish(ctx)
                         think = self._think_owed(ctx)
