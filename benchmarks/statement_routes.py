@@ -45,7 +45,7 @@ from sqlmodel import col, select  # noqa: E402
 import engine  # noqa: E402
 from bot.service import MatchService  # noqa: E402
 from db import Match, Store  # noqa: E402
-from db.prepared import prepared, run  # noqa: E402
+from db.prepared import begun, prepared, run  # noqa: E402
 from tests.service.toygame import GAME  # noqa: E402
 
 USERS = [1001, 1002, 1003]
@@ -170,6 +170,10 @@ async def measure(url: str, rounds: int, repeat: int) -> list[tuple[str, float]]
         async with store.lean_write() as connection:
             await run(connection, compiled, values)
 
+    async def rows_write_one() -> None:
+        async with store.rows_write() as unit:
+            await run(await begun(unit.db), compiled, values)
+
     for label, call in (
         ("session: AsyncSession opened and closed, nothing in it", session_only),
         ("transaction: read(), one prepared statement", read_one),
@@ -177,6 +181,8 @@ async def measure(url: str, rounds: int, repeat: int) -> list[tuple[str, float]]
         ("transaction: lean_read(), one prepared statement (no session)", lean_read_one),
         ("transaction: read_once(), one prepared statement (no session, no BEGIN)", read_once_one),
         ("transaction: lean_write(), one prepared statement, COMMIT (no session)", lean_write_one),
+        ("transaction: rows_write() (the match transaction's), one prepared statement, COMMIT (no session made)",
+         rows_write_one),
     ):
         figures.append((label, await _per_call(small, repeat, call)))
     if store.dialect == "sqlite":

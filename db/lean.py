@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import sqlalchemy as sa
@@ -98,7 +98,7 @@ async def _send(sync: Connection, sql: str) -> None:
         raise sa.exc.DBAPIError.instance(sql, (), error, sqlite3.Error, dialect=sync.dialect) from error
 
 
-async def _end(sync: Connection, name: str, announce: bool = True) -> None:
+async def end_transaction(sync: Connection, name: str, announce: bool = True) -> None:
     """COMMIT (a trip: it may wait for the disk) or a rollback (in place), only when a transaction
     is open; a commit is announced to the ``commit`` listeners as SQLAlchemy's own is (unless
     SQLAlchemy's own follows: ``announce`` False)."""
@@ -132,21 +132,64 @@ async def joined_session(held: AsyncConnection, sessions: async_sessionmaker[Asy
         if commit:
             if not session.sync_session._is_clean():
                 await session.flush()
-            await _end(sync, "commit", announce=False)
+            await end_transaction(sync, "commit", announce=False)
             if outer.is_active:
                 outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
         else:
-            await _end(sync, "rollback")
+            await end_transaction(sync, "rollback")
             if outer.is_active:
                 outer.rollback()
     except BaseException:
         with contextlib.suppress(Exception):
-            await _end(sync, "rollback")
+            await end_transaction(sync, "rollback")
             if outer.is_active:
                 outer.rollback()
         raise
     finally:
         session.sync_session.close()
+
+
+class RowsWrite:
+    """A write transaction whose rows are held outside any session: its statements go straight to
+    ``db`` (db/prepared.py, Core), and a session is made only when a step asks for one (the rare
+    steps that work with ORM rows of their own: a vote, an undo, a held reminder). Then
+    ``on_session`` hands it the rows the transaction holds, so the session sees them as loaded
+    (one object a row, its changes written once). On PostgreSQL (and SQLite without the writer
+    queue) the session exists from the start and ``db`` is that session, as before."""
+
+    def __init__(self, db: Connection | AsyncSession, make: Callable[[], AsyncSession] | None = None) -> None:
+        self._connection = db
+        self._make = make
+        self._session = db if isinstance(db, AsyncSession) else None
+        self.on_session: Callable[[AsyncSession], None] | None = None
+        """Called once with the session when it is made (not when it existed from the start)."""
+
+    @property
+    def db(self) -> Connection | AsyncSession:
+        """Where the transaction's statements run: its connection, or its session once it has
+        one (then the session's own rows and statements keep their order with ours)."""
+        return self._session if self._session is not None else self._connection
+
+    @property
+    def made(self) -> AsyncSession | None:
+        """The session, if there is one (asking makes none)."""
+        return self._session
+
+    def session(self) -> AsyncSession:
+        """The transaction's session, made now if there is none yet (in the same transaction)."""
+        if self._session is None:
+            assert self._make is not None
+            self._session = self._make()
+            if self.on_session is not None:
+                self.on_session(self._session)
+        return self._session
+
+
+def joining(held: AsyncConnection, sessions: async_sessionmaker[AsyncSession]) -> AsyncSession:
+    """A session joined to the transaction begun on ``held`` (no statement, no trip)."""
+    session = sessions(bind=held, join_transaction_mode="rollback_only")
+    session.sync_session.connection()
+    return session
 
 
 class LeanTransactions:
@@ -189,9 +232,27 @@ class LeanTransactions:
             try:
                 yield sync
             except BaseException:
-                await _end(sync, "rollback")
+                await end_transaction(sync, "rollback")
                 raise
-            await _end(sync, "commit")
+            await end_transaction(sync, "commit")
+        finally:
+            await self.after_write()
+
+    @asynccontextmanager
+    async def write_once(self) -> AsyncIterator[Connection]:
+        """A connection for ONE write statement with no transaction around it: on SQLite a lone
+        statement in autocommit is a transaction of its own, written whole or not at all (no
+        BEGIN, no COMMIT: one trip instead of two), in the write turn. On PostgreSQL (and SQLite
+        without the writer queue), ``lean_write``."""
+        if self.writer is None or self.dialect != "sqlite":
+            async with self.lean_write() as connection:
+                yield connection
+            return
+        await self._write_turn()
+        try:
+            sync = (await self.kept_writer()).sync_connection
+            assert sync is not None
+            yield sync
         finally:
             await self.after_write()
 
@@ -269,7 +330,7 @@ class LeanTransactions:
         sync = held.sync_connection
         try:
             if sync is not None and not sync.closed:
-                await _end(sync, "rollback")
+                await end_transaction(sync, "rollback")
         except Exception:
             pass  # not clean: discarded below
         if _usable(held) and len(self._kept_readers) < KEPT_READERS:
@@ -289,4 +350,4 @@ class LeanTransactions:
                 await held.close()
 
 
-__all__ = ["KEPT_READERS", "WAIT_SECONDS", "LeanTransactions", "StoreBusy", "busy_after"]
+__all__ = ["KEPT_READERS", "WAIT_SECONDS", "LeanTransactions", "RowsWrite", "end_transaction", "joining", "StoreBusy", "busy_after"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
@@ -194,6 +194,19 @@ class Choice(SQLModel, table=True):
     """The player who held the seat then (None: an AI seat): whose answer or missed deadline it was."""
     waited: float | None = None
     """Seconds from the decision's opening to a player's first answer of it (None otherwise)."""
+
+
+Row = TypeVar("Row", bound=SQLModel)
+
+
+def new_row(model: type[Row], **values: Any) -> Row:
+    """A new row of ``model`` holding these column values, made without the model's validation:
+    for the rows the service makes of values it has checked itself (a choice: SQLModel's
+    constructor validated each field again, the larger part of the row's cost). Columns not
+    given are left to the database's NULL, as an INSERT that does not name them."""
+    row = sa.inspect(model).class_manager.new_instance()
+    row.__dict__.update(values)
+    return row
 
 
 class Snapshot(SQLModel, table=True):

@@ -25,7 +25,7 @@ from db.models import (
     UTCDateTime,
     stored_id,
 )
-from db.prepared import begun, insert_rows
+from db.prepared import Reader, begun, insert_rows, prepared, run
 
 
 class MatchQueries:
@@ -115,16 +115,15 @@ class MatchQueries:
         return (await session.exec(stmt)).first() is not None
 
     async def delivered_since(
-        self, session: AsyncSession, match_id: int, kinds: tuple[str, ...], since: datetime
+        self, session: Reader, match_id: int, kinds: tuple[str, ...], since: datetime
     ) -> list[tuple[str, str, dict[str, Any]]]:
         """(kind, delivery ref, payload) of the delivered notices of these kinds made since then."""
-        stmt = select(Notice.kind, col(Notice.delivery_ref), col(Notice.payload)).where(
-            col(Notice.match_id) == match_id, col(Notice.kind).in_(kinds),
-            col(Notice.created_at) >= since, col(Notice.delivery_ref).is_not(None))
-        rows = (await session.exec(stmt)).all()
+        connection = await begun(session)
+        statement = prepared(("delivered_since", kinds), connection.dialect, functools.partial(_delivered_since, kinds))
+        rows = (await run(connection, statement, {"match_id": match_id, "since": since})).rows
         return [(kind, ref, payload) for kind, ref, payload in rows if ref is not None]
 
-    async def add_notices(self, session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    async def add_notices(self, session: Reader, rows: list[dict[str, Any]]) -> None:
         """Write outbox notices (column values, in order: their ids keep it) in one statement,
         without an ORM row each: a change writes several, and nothing reads them back before
         the commit."""
@@ -232,3 +231,11 @@ def _other_tick_work(undo_status: str, away_statuses: tuple[str, ...]) -> sa.Sel
     pause_over = sa.exists().where(col(Match.paused_until) <= now, col(Match.status) == "paused")
     held_due = sa.exists().where(col(HeldReminder.send_at) <= now)  # by the index on send_at
     return sa.select(undo_due, seat_back, vote_due, pause_over, held_due)
+
+
+def _delivered_since(kinds: tuple[str, ...]) -> sa.Select[Any]:
+    """`delivered_since`'s statement for these kinds (each a fixed parameter of its own)."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    return sa.select(table.c.kind, table.c.delivery_ref, table.c.payload).where(
+        table.c.match_id == sa.bindparam("match_id"), sa.or_(*(table.c.kind == kind for kind in kinds)),
+        table.c.created_at >= sa.bindparam("since"), table.c.delivery_ref.is_not(None))

@@ -17,6 +17,7 @@ statement cost more than the statement: see `lock_match_rows`, `bump`, `write_ch
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -33,24 +34,30 @@ from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-import engine as eng
-from db.lean import WAIT_SECONDS, LeanTransactions, busy_after, joined_session
+from db.lean import (
+    WAIT_SECONDS,
+    LeanTransactions,
+    RowsWrite,
+    busy_after,
+    end_transaction,
+    joined_session,
+    joining,
+)
 from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
-from db.models import Choice, Deadline, Lease, Match, Seat, Secret, Snapshot, next_fire, stored_id
+from db.models import Choice, Deadline, Lease, Match, Seat, Secret, next_fire
 from db.outbox import OutboxQueries
 from db.prepared import Reader, begun, insert_rows, prepared, run
 from db.queries import MatchQueries
 from db.record_queries import RecordQueries
 from db.sqlite_connection import OnceStopped, sqlite_setup
-from db.state_reads import choices_after, seat_count_of, snapshot_at
-from db.turn_queries import TurnQueries
+from db.state_queries import KEEP_SNAPSHOTS as KEEP_SNAPSHOTS
+from db.state_queries import StateQueries
+from db.turn_queries import TurnQueries, claimable_prompt
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
 
 DEFAULT_URL = "sqlite+aiosqlite:///warhost.db"
-KEEP_SNAPSHOTS = 2
-"""Snapshots kept per match: the newest (loading) and the one before it (recent prompt versions)."""
 
 
 def pending_changes(row: Any) -> dict[str, Any]:
@@ -75,12 +82,14 @@ delivery: `set_dm_channel_of`): `write_changes` writes them only on the rows tha
 never with the value a row was read with."""
 
 
-def _written(session: AsyncSession, row: Any, changes: dict[str, Any]) -> None:
+def _written(row: Any, changes: dict[str, Any]) -> None:
     """Mark the row's values as written (these ``changes``, and every value it holds): the flush
-    must not send them again, nor look at the row."""
+    of its session must not send them again, nor look at the row (a row held outside a
+    session: its record of changes starts again)."""
     state = sa.inspect(row)
     state.dict.update(changes)
-    state._commit_all(state.dict, session.sync_session.identity_map)
+    held = state.session
+    state._commit_all(state.dict, None if held is None else held.identity_map)
 
 
 class VersionConflict(Exception):
@@ -91,7 +100,7 @@ IDLE_IN_TRANSACTION_MS = 10_000
 """PostgreSQL ends a transaction left idle this long (milliseconds): see Store.open."""
 
 
-class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
+class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQueries, UndoQueries, TurnQueries, VoteQueries):
     """Owns the engine and session factory; knows how to load and lock matches and read the outbox."""
 
     def __init__(self, url: str, engine: AsyncEngine, read_engine: AsyncEngine | None = None,
@@ -204,12 +213,50 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         finally:
             await self.after_write()
 
+    @asynccontextmanager
+    async def rows_write(self) -> AsyncIterator[RowsWrite]:
+        """One write transaction for rows held outside a session (``RowsWrite``): on SQLite with
+        the writer queue, on the writer's kept connection with no session unless a step asks for
+        one (joined then to this transaction, flushed before the commit); elsewhere the store's
+        ``write()`` session. Committed on success, rolled back on any error: nothing half written."""
+        if self.writer is None or self.dialect != "sqlite":
+            async with self.write() as session:
+                yield RowsWrite(session)
+            return
+        await self._write_turn()
+        try:
+            held = await self.kept_writer()
+            sync = held.sync_connection
+            assert sync is not None
+            outer = sync.begin()  # its begin listener holds BEGIN IMMEDIATE back for the first statement
+            unit = RowsWrite(sync, lambda: joining(held, self.sessions))
+            try:
+                yield unit
+                made = unit.made
+                if made is not None and not made.sync_session._is_clean():
+                    await made.flush()
+                await end_transaction(sync, "commit", announce=False)
+                if outer.is_active:
+                    outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await end_transaction(sync, "rollback")
+                    if outer.is_active:
+                        outer.rollback()
+                raise
+            finally:
+                if unit.made is not None:
+                    unit.made.sync_session.close()
+        finally:
+            await self.after_write()
+
     async def lock_match_rows(
-        self, session: AsyncSession, match_id: int, interaction_id: str | None = None
-    ) -> tuple[Match, list[Seat], Deadline | None, int | None] | None:
-        """The match row for writing with its seats (in seat order), its deadline and the id of
+        self, session: Reader, match_id: int, interaction_id: str | None = None, claim_user: int | None = None,
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None, int | None] | None:
+        """The match row for writing with its seats (in seat order), its deadline, the id of
         the choice ``interaction_id`` already made in it (None: none; a retried or doubled
-        submit finds its first answer), in one statement instead of four. Fresh from the
+        submit finds its first answer) and the id of the prompt notice ``claim_user``'s seat may
+        claim (see `claim_prompt_message`; None: none), in one statement instead of five. Fresh from the
         database: a retried transaction must not see the failed one's rows. On SQLite the
         transaction holds the database's write lock from BEGIN IMMEDIATE. On PostgreSQL the
         match row is locked first, by a statement of its own: a statement that waits for a row
@@ -218,8 +265,8 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         if self.dialect != "sqlite":
             connection = await begun(session)
             await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
-        rows = await self._match_rows(session, match_id, interaction_id)
-        return None if rows is None else rows[:4]
+        rows = await self._match_rows(session, match_id, interaction_id, claim_user=claim_user)
+        return None if rows is None else rows[:5]
 
     async def match_rows(
         self, session: Reader, match_id: int
@@ -236,37 +283,38 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         """`match_rows` and the one-row questions ``extra`` builds (columns, their parameters in
         ``values``), answered in the same statement: a read of one statement needs no BEGIN."""
         rows = await self._match_rows(session, match_id, None, extra, values)
-        return None if rows is None else (*rows[:3], rows[4])
+        return None if rows is None else (*rows[:3], rows[5])
 
     async def _match_rows(
         self, session: Reader, match_id: int, interaction_id: str | None,
         extra: Callable[[], Sequence[Any]] | None = None, values: dict[str, Any] | None = None,
-    ) -> tuple[Match, list[Seat], Deadline | None, int | None, tuple[Any, ...]] | None:
+        claim_user: int | None = None,
+    ) -> tuple[Match, list[Seat], Deadline | None, int | None, int | None, tuple[Any, ...]] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
         loading of a three-entity join cost more than the statement."""
         connection = await begun(session)
         statement = (prepared(_match_rows, connection.dialect, _match_rows) if extra is None else
                      prepared((_match_rows, extra), connection.dialect, lambda: _match_rows().add_columns(*extra())))
         rows = (await run(connection, statement, {"match_id": match_id, "interaction_id": interaction_id,
-                                                  **(values or {})})).rows
+                                                  "claim_user": claim_user, **(values or {})})).rows
         if not rows:
             return None
         first = rows[0]
-        added = len(first) - _MATCH_WIDTH - _SEAT_WIDTH - len(_DEADLINE_KEYS) - 1
-        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, len(first) - added - 1
+        added = len(first) - _MATCH_WIDTH - _SEAT_WIDTH - len(_DEADLINE_KEYS) - 2
+        match_end, seat_end, deadline_end = _MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH, len(first) - added - 2
         match = _attached(session, Match, _MATCH_KEYS, first[:match_end])
         seats = [_attached(session, Seat, _SEAT_KEYS, row[match_end:seat_end])
                  for row in rows if row[match_end] is not None]
         deadline = (None if first[seat_end] is None
                     else _attached(session, Deadline, _DEADLINE_KEYS, first[seat_end:deadline_end]))
-        return match, seats, deadline, first[deadline_end], tuple(first[deadline_end + 1:])
+        return match, seats, deadline, first[deadline_end], first[deadline_end + 1], tuple(first[deadline_end + 2:])
 
     async def lock_match(self, session: AsyncSession, match_id: int) -> Match | None:
         """Read the match row for writing (FOR UPDATE on PostgreSQL; SQLite holds the db lock)."""
         stmt = select(Match).where(col(Match.id) == match_id).with_for_update()
         return (await session.exec(stmt.execution_options(populate_existing=True))).first()
 
-    async def bump(self, session: AsyncSession, match: Match, now: datetime, **values: Any) -> None:
+    async def bump(self, session: Reader, match: Match, now: datetime, **values: Any) -> None:
         """Write match columns and bump the version, checking nobody else did in between."""
         old = match.version
         changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
@@ -276,33 +324,55 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
         result = await run(connection, statement, {"row_id": match.id, "old_version": old, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
-        _written(session, match, changes)
+        _written(match, changes)
 
-    async def write_changes(self, session: AsyncSession, rows: Sequence[Any | None]) -> None:
+    async def write_changes(self, session: Reader, rows: Sequence[Any | None], added: Sequence[Any] = (),
+                            deleted: Sequence[Any] = ()) -> None:
         """Write these ORM rows' changes through Core, so the flush after has nothing left of
         them: one UPDATE by key per table (an executemany over its changed rows, each given the
         columns changed on any of them, see `_SHARED_COLUMNS`), one INSERT for the new choices.
         What they leave (other new rows, deleted ones, rows of other tables) the flush writes as
         before. Each row written, or set only to the values it had, is marked written: the ORM
-        sends nothing twice, and a flush with nothing to write returns at once."""
+        sends nothing twice, and a flush with nothing to write returns at once. Rows held
+        outside a session (read on a connection, db/lean.py ``RowsWrite``) are written the same
+        way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first."""
+        connection = await begun(session)
+        for row in deleted:
+            mapper = sa.inspect(row).mapper
+            [key] = mapper.primary_key
+            await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
+                                           functools.partial(_delete_by_key, mapper)),
+                      {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
+        for row in added:
+            if isinstance(row, Deadline):
+                row.fire_at = next_fire(row)  # as the ORM's before_insert listener keeps it
+            mapper = sa.inspect(row).mapper
+            columns = _column_keys(mapper)
+            await insert_rows(connection, mapper.local_table,
+                              [{key: value for key, value in vars(row).items() if key in columns}])
+            state = sa.inspect(row)
+            state.key = mapper.identity_key_from_instance(row)
+            _written(row, {})
         updates: dict[tuple[Any, frozenset[str]], list[tuple[Any, dict[str, Any]]]] = {}
         choices: list[Choice] = []
         for row in rows:
-            if row is None or row in session.deleted:
+            if row is None or row in deleted:
                 continue
             state = sa.inspect(row)
-            if state.pending and isinstance(row, Choice):
+            held = state.session
+            if held is not None and row in held.deleted:
+                continue
+            if state.key is None and isinstance(row, Choice):
                 choices.append(row)
-            elif state.persistent and not state.deleted and state.modified:
+            elif (state.persistent or state.detached) and not state.deleted and state.modified:
                 changes = pending_changes(row)
                 if not changes:
-                    _written(session, row, changes)  # only set to the values it had
+                    _written(row, changes)  # only set to the values it had
                     continue
                 if isinstance(row, Deadline):
                     changes["fire_at"] = next_fire(row)  # as the ORM's before_update listener keeps it
                 shared = frozenset(changes).intersection(_SHARED_COLUMNS.get(state.mapper.local_table.name, ()))
                 updates.setdefault((state.mapper, shared), []).append((row, changes))
-        connection = await begun(session)
         for (mapper, _shared), changed in updates.items():
             # the columns changed on any of these rows (the others given the values they hold)
             keys = tuple(sorted(set().union(*(changes for _row, changes in changed))))
@@ -313,101 +383,16 @@ class Store(LeanTransactions, OutboxQueries, MatchQueries, RecordQueries, UndoQu
                                  functools.partial(_update_by_key, mapper), keys)
             await run(connection, statement, params[0] if len(params) == 1 else params)
             for row, changes in changed:
-                _written(session, row, changes)
+                _written(row, changes)
         if choices:
             columns = _column_keys(sa.inspect(Choice))
             values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
                       for row in choices]
             for row in choices:
-                session.expunge(row)
+                held = sa.inspect(row).session
+                if held is not None:
+                    held.expunge(row)
             await insert_rows(connection, Choice.__table__, values)  # type: ignore[attr-defined]
-
-    async def choices(self, session: AsyncSession, match_id: int, after: int = 0) -> list[Choice]:
-        stmt = select(Choice).where(col(Choice.match_id) == match_id, col(Choice.seq) > after).order_by(col(Choice.seq))
-        return list((await session.exec(stmt)).all())
-
-    async def latest_snapshot(
-        self, session: AsyncSession, match_id: int, upto: int | None = None
-    ) -> Snapshot | None:
-        stmt = select(Snapshot).where(col(Snapshot.match_id) == match_id)
-        if upto is not None:
-            stmt = stmt.where(col(Snapshot.seq) <= upto)
-        return (await session.exec(stmt.order_by(col(Snapshot.seq).desc()).limit(1))).first()
-
-    async def load_state(self, session: Reader, match: Match, upto: int | None = None) -> eng.State:
-        """Latest snapshot + the choices after it, replayed through the engine on one working
-        copy (one copy at most, every step in place); ``upto`` stops at an earlier step (the
-        state a seat saw when an older prompt was issued). On a connection without a session
-        (db/lean.py), read as tuples (db/state_reads.py)."""
-        game = eng.get(match.game)
-        match_id = stored_id(match.id)
-        upto = match.step if upto is None else upto
-        if isinstance(session, Connection):
-            snap = await snapshot_at(session, match_id, upto)
-        else:
-            row = await self.latest_snapshot(session, match_id, upto)
-            snap = None if row is None else (row.seq, row.state)
-        if snap is None:
-            seats = (await seat_count_of(session, match_id) if isinstance(session, Connection)
-                     else await self.seat_count(session, match_id))
-            state = game.setup(seats, eng.parse_options(game, match.options), match.seed)
-            after = 0
-        else:
-            state = game.state_model().model_validate(snap[1])
-            after = snap[0]
-        # A state from setup is ours; one validated from a snapshot may share nested values
-        # with the snapshot row, so its working copy is taken on the first step.
-        working = eng.Working(game, state, owned=snap is None)
-        log = (await choices_after(session, match_id, after) if isinstance(session, Connection)
-               else [(c.seq, c.seat, c.payload) for c in await self.choices(session, match_id, after)])
-        for seq, seat, payload in log:
-            if seq > upto:
-                break
-            working.submit(seat, payload)
-        return working.state
-
-    async def replay_all(self, session: AsyncSession, match: Match) -> eng.State:
-        """The whole log replayed from setup: the audit path, ignores snapshots."""
-        match_id = stored_id(match.id)
-        seats = await self.seat_count(session, match_id)
-        log = [(c.seat, c.payload) for c in await self.choices(session, match_id) if c.seq <= match.step]
-        return eng.replay(match.game, seats, match.options, match.seed, log)
-
-    async def seat_count(self, session: AsyncSession, match_id: int) -> int:
-        stmt = select(sa.func.count()).select_from(Seat).where(col(Seat.match_id) == match_id)
-        return int((await session.exec(stmt)).one())
-
-    async def save_snapshot(
-        self, session: AsyncSession, match_id: int, seq: int, state: eng.State, now: datetime
-    ) -> None:
-        """Store the state after choice ``seq`` and drop all but the newest KEEP_SNAPSHOTS.
-
-        The log is the truth and loading needs only the newest snapshot; the one before it
-        stays so a prompt issued shortly before the newest snapshot still loads from one
-        (older prompt versions replay from setup). Kept, a snapshot every 25 choices cost a
-        long Samurai match about 1 MB."""
-        existing = await session.get(Snapshot, (match_id, seq))
-        data = state.model_dump(mode="json")
-        if existing is None:
-            session.add(Snapshot(match_id=match_id, seq=seq, state=data, created_at=now))
-        else:
-            existing.state = data
-        await self.prune_snapshots(session, match_id, seq)
-
-    async def prune_snapshots(self, session: AsyncSession, match_id: int, newest: int) -> None:
-        """Delete the match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest``."""
-        kept = (
-            sa.select(col(Snapshot.seq))
-            .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < newest)
-            .order_by(col(Snapshot.seq).desc())
-            .limit(KEEP_SNAPSHOTS - 1)
-        )
-        oldest_kept = sa.select(sa.func.min(kept.subquery().c.seq)).scalar_subquery()
-        await (await session.connection()).execute(
-            sa.delete(Snapshot)
-            .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < oldest_kept)
-            .execution_options(synchronize_session=False)
-        )
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> int | None:
         """Take or renew the named lease: its term (the fencing token, see Lease.term), or None if
@@ -476,13 +461,15 @@ _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
 def _match_rows() -> sa.Select[Any]:
     """The statement of `match_rows`: the columns of the match, each seat and the deadline, in
     the order of the mapped attributes, then the id of the choice made by an interaction (NULL
-    when none, or no interaction is asked), built once (building it costs more than running it)."""
+    when none, or no interaction is asked) and the id of the prompt notice the seat of user
+    ``claim_user`` may claim (NULL when none, or nobody is asked: see
+    `TurnQueries.claim_prompt_message`), built once (building it costs more than running it)."""
     match, seat, deadline = (sa.inspect(model) for model in (Match, Seat, Deadline))
     answered = (sa.select(col(Choice.id))
                 .where(col(Choice.match_id) == Match.id, col(Choice.interaction_id) == sa.bindparam("interaction_id"))
                 .scalar_subquery())
     columns = [*(match.columns[key] for key in _MATCH_KEYS), *(seat.columns[key] for key in _SEAT_KEYS),
-               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered]
+               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered, claimable_prompt()]
     return (
         sa.select(*columns)
         .select_from(Match)
@@ -499,11 +486,12 @@ def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Se
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
     mapper = sa.inspect(model)
+    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
     if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
         row = mapper.class_manager.new_instance()
         row.__dict__.update(zip(keys, values, strict=True))
+        sa.inspect(row).key = key  # a loaded row (detached): a session it is added to takes it as such
         return row
-    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
     sync_session = session.sync_session
     existing = sync_session.identity_map.get(key)
     if existing is not None:
@@ -538,6 +526,13 @@ def _update_by_key(mapper: Any) -> sa.Update:
     the keys of its parameters."""
     [key] = mapper.primary_key
     return sa.update(mapper.local_table).where(key == sa.bindparam("row_key"))
+
+
+@functools.cache
+def _delete_by_key(mapper: Any) -> sa.Delete:
+    """A DELETE of one row of the mapper's table by its one-column key."""
+    [key] = mapper.primary_key
+    return sa.delete(mapper.local_table).where(key == sa.bindparam("row_key"))
 
 
 @functools.cache

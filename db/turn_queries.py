@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Choice, Notice
+from db.models import Choice, Match, Notice, Seat
 from db.prepared import Reader, begun, prepared, run
 
 log = logging.getLogger(__name__)
@@ -286,19 +286,41 @@ class TurnQueries:
         # a seat whose DM is not found has no choices read (its DM shows nothing), as it was
         return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
 
-    async def claim_prompt_message(self, session: AsyncSession, match_id: int, seat: int, version: int,
-                                   message_id: str) -> bool:
-        """The seat answered its prompt of ``version`` on DM ``message_id`` before that prompt's notice
-        was marked delivered (the delivery stopped between the send and the mark): the message is
-        the notice's, so its delivery, whatever it finds then, records it and a later prompt edits
-        it instead of sending another. True when a notice took the ref."""
-        stmt = select(col(Notice.id), col(Notice.payload)).where(
-            col(Notice.match_id) == match_id, col(Notice.kind) == "prompt", col(Notice.seat) == seat,
-            col(Notice.delivered_at).is_(None), col(Notice.delivery_ref).is_(None))
-        for notice_id, payload in (await session.exec(stmt)).all():
-            if (payload or {}).get("version") == version:
-                connection = await session.connection()
-                await connection.execute(sa.update(Notice).where(
-                    col(Notice.id) == notice_id, col(Notice.delivery_ref).is_(None)).values(delivery_ref=message_id))
-                return True
-        return False
+    async def claim_prompt_message(self, session: Reader, notice_id: int, message_id: str) -> bool:
+        """The seat answered its prompt on DM ``message_id`` before that prompt's notice was
+        marked delivered (the delivery stopped between the send and the mark): the message is
+        the notice's (``notice_id``, found by the match transaction's first read:
+        `claimable_prompt`), so its delivery, whatever it finds then, records it and a later
+        prompt edits it instead of sending another. True when the notice took the ref."""
+        connection = await begun(session)
+        result = await run(connection, prepared(_claim_found, connection.dialect, _claim_found),
+                           {"notice_id": notice_id, "message_id": message_id})
+        return result.rowcount > 0
+
+
+def claimable_prompt() -> sa.ScalarSelect[Any]:
+    """The id of the oldest undelivered, unclaimed prompt notice of the seat of user
+    ``claim_user`` in the match read (``Match.id``) whose prompt is the seat's open one (its
+    version): what the seat's click on a DM claims (`claim_prompt_message`). A column of the
+    match transaction's first read: most clicks find none and send no statement for it."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    matches = Match.__table__  # type: ignore[attr-defined]
+    seats = Seat.__table__.alias("claim_seat")  # type: ignore[attr-defined]
+    users = Seat.__table__.alias("claim_users")  # type: ignore[attr-defined]
+    first_seat = (sa.select(sa.func.min(users.c.seat_no))  # the user's seat, as `MatchTransaction.seat_of` finds it
+                  .where(users.c.match_id == matches.c.id, users.c.user_id == sa.bindparam("claim_user"))
+                  .correlate(matches).scalar_subquery())
+    return (sa.select(sa.func.min(table.c.id))
+            .select_from(table.join(seats, sa.and_(seats.c.match_id == table.c.match_id, seats.c.seat_no == table.c.seat)))
+            .where(table.c.match_id == matches.c.id, seats.c.seat_no == first_seat,
+                   table.c.kind == "prompt", table.c.delivered_at.is_(None), table.c.delivery_ref.is_(None),
+                   _version(table.c.payload) == seats.c.prompt_version)
+            .correlate(matches).scalar_subquery())
+
+
+@functools.cache
+def _claim_found() -> sa.Update:
+    """`claim_prompt_message`'s statement."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    return (sa.update(table).where(table.c.id == sa.bindparam("notice_id"), table.c.delivery_ref.is_(None))
+            .values(delivery_ref=sa.bindparam("message_id")))

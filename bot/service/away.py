@@ -25,7 +25,7 @@ from bot.service.notices import TimeoutNotice
 from bot.service.transaction import Transactions
 from bot.service.types import AwayOutcome, Where
 from bot.service.wording import ACT
-from db.models import Deadline, Seat
+from db.models import Seat
 
 if TYPE_CHECKING:
     from bot.service.match_transaction import MatchTransaction
@@ -127,7 +127,7 @@ class AwayService(Transactions):
     async def _wait_for_return(self, ctx: MatchTransaction, seat: Seat) -> None:
         """A ``pause`` absence: if the seat owes under the running deadline, that deadline's clock
         stops until the seat is back, with the time that was left then."""
-        deadline = await ctx.session.get(Deadline, ctx.match_id)
+        deadline = await ctx.deadline()
         if deadline is None or seat.away_until is None or seat.seat_no not in {s.seat_no for s in self._owing(ctx)}:
             return
         left = max(deadline.due_at - max(deadline.started_at, ctx.now), timedelta(0))

@@ -36,7 +36,7 @@ from bot.service.finishing import conclude
 from bot.service.history import HISTORY_SIZE, HistoryEntry, HistoryService, ReplayGif
 from bot.service.lobby import Lobby
 from bot.service.match_transaction import FinishStep, MatchTransaction
-from bot.service.memory import MatchLocks, RecentStates
+from bot.service.memory import KeptViews, MatchLocks, RecentStates
 from bot.service.mine import MineService
 from bot.service.notify import NotifyService
 from bot.service.outbox import DeliveryBatch, DeliveryRound, MarksWrite, OutboxService
@@ -117,6 +117,7 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self.lease_ttl = timedelta(seconds=lease_seconds)
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
+        self._views = KeptViews()
         self.deliveries = OutboxService(store, clock)
         self.boards = BoardService(store)
         self.archive = HistoryService(store)

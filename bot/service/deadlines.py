@@ -36,7 +36,7 @@ class Deadlines(Transactions):
     async def extend(self, channel_id: Where, by_user: int, hours: float, is_manager: bool = False) -> MatchInfo:
         async def fn(ctx: MatchTransaction) -> Callable[[], MatchInfo]:
             self._need_host(ctx, by_user, is_manager)
-            deadline = await ctx.session.get(Deadline, ctx.match_id)
+            deadline = await ctx.deadline()
             if deadline is None or ctx.match.status not in ("active", "paused"):
                 raise Conflict("No deadline is running in this match.")
             added = limits.extend_hours(hours, deadline.due_at - ctx.now)
@@ -189,7 +189,7 @@ class Deadlines(Transactions):
         owing = self._owing(ctx) if ctx.match.status in ("active", "paused") else []
         if not owing:
             if deadline is not None:
-                await ctx.session.delete(deadline)
+                await ctx.delete(deadline)
                 ctx.deadline_is(None)
             return
         newest = max(s.prompt_version or 0 for s in owing)
@@ -207,7 +207,7 @@ class Deadlines(Transactions):
         if deadline is None:
             deadline = Deadline(match_id=ctx.match_id, step=newest, started_at=start, due_at=due,
                                 paused_at=ctx.now if ctx.match.status == "paused" else None)
-            ctx.session.add(deadline)
+            ctx.add(deadline)
             ctx.deadline_is(deadline)
         else:
             deadline.step, deadline.started_at, deadline.due_at = newest, start, due

@@ -22,6 +22,7 @@ from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from bot.service.types import MatchInfo, Where
 from bot.service.wording import ai_name, option_words, seat_name, sentence
+from db.lean import RowsWrite
 from db.models import OPEN_STATUSES, Deadline, Match, Seat
 
 ABORTED_BY = "aborted_by"
@@ -123,7 +124,7 @@ class Lobby(Transactions):
                 if host_plays:
                     seats.append(Seat(match_id=row_id(match), seat_no=0, user_id=host_id, name=host_name))
                     session.add(seats[0])
-                ctx = MatchTransaction(session, match, seats, chosen_game, None, now, changed=True)
+                ctx = MatchTransaction(RowsWrite(session), match, seats, chosen_game, None, now, changed=True)
                 chosen = ", ".join([*(option_words(key, value) for key, value in options.items()),
                                     *([f"deadline {clock.describe()}"] if clock else []),
                                     *([SEARCH_TAKEOVER] if takeover_ai == "search" else [])])

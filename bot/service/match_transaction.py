@@ -17,7 +17,9 @@ from bot.service import notices
 from bot.service.errors import NoMatch, NotSeated
 from bot.service.notices import Outgoing, Payload
 from bot.service.rows import row_id
+from db.lean import RowsWrite
 from db.models import Choice, Deadline, Match, Seat
+from db.prepared import Reader
 
 KEPT_VIEWS = 8
 """Views a transaction keeps (the latest asked for): a change asks again about its first and last
@@ -27,9 +29,12 @@ states and its seats' views; an all-AI run through hundreds of states must not k
 
 @dataclass
 class MatchTransaction:
-    """Everything one transaction on one match works with."""
+    """Everything one transaction on one match works with. Its rows (the match, the seats, the
+    deadline, the new choices) are held outside any session on SQLite (db/lean.py ``RowsWrite``):
+    their changes are written through Core when the transaction finishes, and a session is made
+    only for a step that asks for ``session``."""
 
-    session: AsyncSession
+    unit: RowsWrite
     match: Match
     seats: list[Seat]
     game: eng.Game
@@ -59,6 +64,8 @@ class MatchTransaction:
     """The actor's own private lines are in its interaction's reply (a seal still waiting)."""
     answered: int | None = None
     """The id of the choice the transaction's interaction already made (see ``_mutate``), if any."""
+    claimable: int | None = None
+    """The id of the prompt notice the clicking user's seat may claim (see ``_mutate``), if any."""
     deadline_row: Deadline | None = None
     deadline_read: bool = False
     settled: bool = False
@@ -77,12 +84,71 @@ class MatchTransaction:
     views: dict[tuple[int, int | None], tuple[eng.State, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Views built in this transaction, by (state object, seat): see ``view``."""
 
+    added: list[Any] = field(default_factory=list)
+    """Rows of other tables than the choices' added outside a session (``add``): inserted as the
+    transaction finishes."""
+    deleted: list[Any] = field(default_factory=list)
+    """Loaded rows deleted outside a session (``delete``): deleted as the transaction finishes."""
+
+    def __post_init__(self) -> None:
+        self.unit.on_session = self._took_session
+
+    @property
+    def session(self) -> AsyncSession:
+        """The transaction's session (made now, in the same transaction, if it has none yet):
+        for the steps that work with ORM rows of their own. The transaction's own statements go
+        to ``db``."""
+        return self.unit.session()
+
+    @property
+    def db(self) -> Reader:
+        """Where the transaction's statements run (its connection, or its session)."""
+        return self.unit.db
+
+    def _took_session(self, session: AsyncSession) -> None:
+        """A session was made in the middle of the transaction: it takes the rows the
+        transaction holds, as loaded ones with their changes (and the rows added or deleted so
+        far), so its reads find them and its flush sees one object a row."""
+        sync = session.sync_session
+        for row in [self.match, *self.seats, *([self.deadline_row] if self.deadline_row is not None else [])]:
+            sync.add(row)
+        for row in self.added:
+            sync.add(row)
+        for row in self.deleted:
+            sync.add(row)
+            sync.delete(row)
+        for row in self.rows:
+            if sa_inspect(row).key is None:
+                sync.add(row)
+        self.added.clear()
+        self.deleted.clear()
+
+    def add(self, row: Any) -> None:
+        """Add a new row (not a choice: those go to ``rows``) to the transaction."""
+        session = self.unit.made
+        if session is not None:
+            session.add(row)
+        else:
+            self.added.append(row)
+
+    async def delete(self, row: Any) -> None:
+        """Delete a loaded row (or forget one added in this transaction)."""
+        session = self.unit.made
+        if session is not None:
+            await session.delete(row)
+        elif row in self.added:
+            self.added.remove(row)
+        else:
+            self.deleted.append(row)
+
     async def deadline(self) -> Deadline | None:
         """The match's deadline, read once per transaction. Holding the row matters too: the
         session's identity map keeps unchanged rows only weakly, so each `session.get` after
         the row was dropped sent its SELECT again (three a submit)."""
         row = self.deadline_row
-        if self.deadline_read and (row is None or not (row in self.session.deleted or sa_inspect(row).was_deleted)):
+        session = self.unit.made
+        if self.deadline_read and (row is None or not (
+                row in self.deleted or (session is not None and row in session.deleted) or sa_inspect(row).was_deleted)):
             return row
         self.deadline_row = await self.session.get(Deadline, self.match_id)
         self.deadline_read = True
@@ -137,6 +203,15 @@ class MatchTransaction:
                 del self.views[next(iter(self.views))]
         self.views[key] = found
         return found[1]
+
+    def views_of(self, state: eng.State) -> dict[int | None, dict[str, Any]]:
+        """The views built in this transaction of ``state``, by seat (None: the public view)."""
+        return {seat: view for (_key, seat), (held, view) in self.views.items() if held is state}
+
+    def known_views(self, state: eng.State, views: dict[int | None, dict[str, Any]]) -> None:
+        """Views of ``state`` built before this transaction (see memory.py ``KeptViews``)."""
+        for seat, view in views.items():
+            self.views[(id(state), seat)] = (state, view)
 
     def notice(self, kind: str, payload: Payload, *, user_id: int | None = None, seat: int | None = None) -> None:
         """Queue a notice; ``user_id`` (and its ``seat``) for a DM, else it goes to the match channel."""

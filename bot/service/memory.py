@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 Value = TypeVar("Value")
 
@@ -40,6 +40,36 @@ class RecentStates(Generic[Value]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+VIEWS_KEPT = 64
+"""Matches whose latest state's views stay in memory (``KeptViews``): the most recently changed."""
+
+
+class KeptViews:
+    """The views a transaction built of the state it left (by match: that state and its views by
+    seat, None the public one), for the next transaction of the match, which starts from that
+    state: a click's change asks again for the public view of the state it starts from (the
+    phase it was in) and for the clicking seat's view (its prompt), both built by the change
+    before. Kept with the state object itself: a view is given out only for that very state
+    (states are never changed in place), so a state read again, replayed or undone finds none."""
+
+    def __init__(self, size: int = VIEWS_KEPT) -> None:
+        self._entries: RecentStates[tuple[object, dict[int | None, dict[str, Any]]]] = RecentStates(size)
+
+    def put(self, match_id: int, state: object, views: dict[int | None, dict[str, Any]]) -> None:
+        if views:
+            self._entries.put(match_id, 0, (state, views))
+        else:
+            self._entries.pop(match_id)
+
+    def of(self, match_id: int, state: object) -> dict[int | None, dict[str, Any]]:
+        """The views kept of this state of the match (none when it is another state)."""
+        found = self._entries.get(match_id)
+        return found[1][1] if found is not None and found[1][0] is state else {}
+
+    def pop(self, match_id: int) -> None:
+        self._entries.pop(match_id)
 
 
 class MatchLocks:

@@ -74,10 +74,16 @@ class MarksWrite:
 
 @asynccontextmanager
 async def marks_first(store: Store, marks: MarksWrite | None,
-                      read: Callable[[], AbstractAsyncContextManager[Connection]]) -> AsyncIterator[Connection]:
+                      read: Callable[[], AbstractAsyncContextManager[Connection]],
+                      one_statement: bool = False) -> AsyncIterator[Connection]:
     """A read without a session (db/lean.py): with delivered ``marks`` to write, a write
-    transaction that marks them first (the read sees them: one BEGIN for both), else ``read``."""
-    if marks is None or not marks.marks:
+    transaction that marks them first (the read sees them: one BEGIN for both), else ``read``.
+    A read of ``one_statement`` needs no transaction: the marks are written first by a statement
+    of their own (committed as it runs, so the read sees them), and neither sends a BEGIN."""
+    if marks is not None and marks.marks and one_statement:
+        async with store.write_once() as connection:
+            marks.written = await store.mark_all_delivered(connection, marks.marks, marks.fence)
+    if marks is None or not marks.marks or one_statement:
         async with read() as connection:
             yield connection
         return
@@ -128,7 +134,7 @@ class OutboxService:
     async def delivered(self, notice_id: int, ref: str | None = None, fence: Fence | None = None) -> bool:
         """Mark the notice delivered; with a ``fence``, only while that lease term is current
         (False: not written, already marked or the lease passed to another process)."""
-        async with self.store.lean_write() as connection:
+        async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
             return await self.store.mark_delivered(connection, notice_id, self.clock(), ref, fence)
 
     async def delivered_all(self, marks: list[Mark], fence: Fence | None = None) -> int:
@@ -137,7 +143,7 @@ class OutboxService:
         ``fence``, none because the lease passed to another process)."""
         if not marks:
             return 0
-        async with self.store.lean_write() as connection:
+        async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
             return await self.store.mark_all_delivered(connection, marks, fence)
 
     async def holds_term(self, fence: Fence) -> bool:
@@ -210,7 +216,7 @@ class OutboxService:
         """The connection of a read of one statement, without a session: with delivered ``marks``
         to write first, a write transaction that marks them (``marks_first``), else a read of its
         own, with no BEGIN (``Store.read_once``)."""
-        return marks_first(self.store, marks, self.store.read_once)
+        return marks_first(self.store, marks, self.store.read_once, one_statement=True)
 
     async def next_notices(self, match_id: int, limit: int = 50) -> list[Notice]:
         """The match's next notices in order. Notices for a blocked target are parked first, so

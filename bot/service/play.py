@@ -17,7 +17,7 @@ from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from bot.service.types import PendingPrompt, SubmitResult
 from bot.service.wording import ACT, CHAT, Wording, sentence
-from db.models import Choice, Match
+from db.models import Choice, Match, new_row
 from engine.text import fill
 
 SNAPSHOT_EVERY = 25
@@ -85,10 +85,10 @@ class Play(Transactions):
             if prompt is None or (version is not None and version != seat.prompt_version):
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
-            if message_id is not None and not in_guild and seat.prompt_version is not None:
+            if message_id is not None and not in_guild and seat.prompt_version is not None and ctx.claimable is not None:
                 # the prompt's DM exists even if its delivery was never marked: it holds the turn
-                await self.store.claim_prompt_message(ctx.session, match_id, seat.seat_no, seat.prompt_version,
-                                                      str(message_id))
+                # (the notice it holds was found by the transaction's first read: most have none)
+                await self.store.claim_prompt_message(ctx.db, ctx.claimable, str(message_id))
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no
@@ -117,7 +117,8 @@ class Play(Transactions):
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result
 
-        return await self._mutate(match_id, fn, interaction_id=interaction_id)
+        return await self._mutate(match_id, fn, interaction_id=interaction_id,
+                                  claim_user=user_id if message_id is not None and not in_guild else None)
 
     async def pending_prompt(self, match_id: int, user_id: int) -> PendingPrompt | None:
         """The seat's open prompt (an answered secret one may still be revised).
@@ -201,13 +202,14 @@ class Play(Transactions):
         seat = next(s for s in ctx.seats if s.seat_no == seat_no)
         # a player's first answer of a decision they owed: how long it took goes to their stats
         opened = seat.prompt_opened_at if by == "player" and not prompt.answered and not prompt.optional else None
-        row = Choice(
-            match_id=ctx.match_id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
-            payload=clean, public=public,
+        row = new_row(
+            Choice, id=None, match_id=ctx.match_id, seq=seq, seat=seat_no, kind=prompt.kind, by=by,
+            payload=clean, public=public, outcome=None,
             interaction_id=interaction_id, created_at=ctx.now, user_id=seat.user_id,
             waited=None if opened is None else max((ctx.now - opened).total_seconds(), 0.0),
         )
-        ctx.session.add(row)
+        if ctx.unit.made is not None:  # most transactions have no session (match_transaction.py)
+            ctx.unit.made.add(row)
         ctx.rows.append(row)
         ctx.state = step.state
         ctx.match.step = ctx.values["step"] = seq
@@ -218,7 +220,7 @@ class Play(Transactions):
         ctx.secret_answered = ctx.secret_answered or prompt.secret
         ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
         if seq % SNAPSHOT_EVERY == 0:
-            await self.store.save_snapshot(ctx.session, ctx.match_id, seq, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.db, ctx.match_id, seq, ctx.state, ctx.now)
         self._reissue(ctx, actor=seat_no)
         return row
 
@@ -273,7 +275,7 @@ class Play(Transactions):
             return [], []
         dms: list[int] = []
         pings: list[int] = []
-        for kind, ref, payload in await self.store.delivered_since(ctx.session, ctx.match_id, ("reminder", "turn"),
+        for kind, ref, payload in await self.store.delivered_since(ctx.db, ctx.match_id, ("reminder", "turn"),
                                                                   deadline.started_at):
             ref = str(ref)
             if kind == "turn" and ref.isdigit() and user_id in [int(u) for u in payload.get("user_ids", [])]:

@@ -21,13 +21,13 @@ from typing import TypeVar, overload
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from bot.service.errors import NoMatch
 from bot.service.match_transaction import MatchTransaction
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
+from db.lean import RowsWrite
 from db.models import Deadline, Match, Seat
 from db.prepared import Reader
 from db.state_reads import snapshot_at
@@ -42,29 +42,33 @@ class Transactions(ServiceParts):
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[Callable[[], T]]],
-                      retries: int = 8, *, interaction_id: str | None = None) -> T: ...
+                      retries: int = 8, *, interaction_id: str | None = None,
+                      claim_user: int | None = None) -> T: ...
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T]],
-                      retries: int = 8, *, interaction_id: str | None = None) -> T: ...
+                      retries: int = 8, *, interaction_id: str | None = None,
+                      claim_user: int | None = None) -> T: ...
 
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[T | Callable[[], T]]],
-                      retries: int = 8, *, interaction_id: str | None = None) -> T:
+                      retries: int = 8, *, interaction_id: str | None = None,
+                      claim_user: int | None = None) -> T:
         """Run ``fn`` in one transaction on the match, retried whole on a version conflict.
         A callable ``fn`` returns is called after the commit, so it shows the new version (the
         first overload: ``_mutate`` returns what that callable returns). With ``interaction_id``
         the choice that interaction already made is looked up with the match's rows
-        (``MatchTransaction.answered``)."""
+        (``MatchTransaction.answered``); with ``claim_user``, the prompt notice that user's seat
+        may claim (``MatchTransaction.claimable``)."""
         async with self._locks.hold(match_id):
             for attempt in range(retries):
                 try:
-                    async with self.store.write() as session:
-                        rows = await self.store.lock_match_rows(session, match_id, interaction_id)
+                    async with self.store.rows_write() as unit:
+                        rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id, claim_user)
                         if rows is None:
                             raise NoMatch(f"There is no match {match_id}.")
-                        match, seats, deadline, answered = rows
-                        ctx = await self._context(session, match, seats, deadline)
-                        ctx.answered = answered
+                        match, seats, deadline, answered, claimable = rows
+                        ctx = await self._context(unit, match, seats, deadline)
+                        ctx.answered, ctx.claimable = answered, claimable
                         out = await fn(ctx)
                         await self._finish(ctx)
                         think = self._think_owed(ctx)
@@ -72,27 +76,32 @@ class Transactions(ServiceParts):
                         out = out()
                     if ctx.state is not None:
                         self._cache.put(match_id, ctx.match.version, ctx.state)
+                        self._views.put(match_id, ctx.state, ctx.views_of(ctx.state))
                     if think is not None:
                         self.thinkers.hand(think)
                     return out
                 except (VersionConflict, IntegrityError):
                     self._cache.pop(match_id)
+                    self._views.pop(match_id)
                     if attempt == retries - 1:
                         raise
                     await asyncio.sleep(0.005 * (attempt + 1))
                 except BaseException:
                     self._cache.pop(match_id)
+                    self._views.pop(match_id)
                     raise
         raise AssertionError("unreachable")
 
-    async def _context(self, session: AsyncSession, match: Match, seats: list[Seat],
+    async def _context(self, unit: RowsWrite, match: Match, seats: list[Seat],
                        deadline: Deadline | None) -> MatchTransaction:
         """The transaction over the rows read with the match (its deadline included, so no
         step of the change asks for it again)."""
         game = eng.get(match.game)
-        state = await self._state(session, match, game)
-        ctx = MatchTransaction(session, match, seats, game, state, self.clock())
+        state = await self._state(unit.db, match, game)
+        ctx = MatchTransaction(unit, match, seats, game, state, self.clock())
         ctx.deadline_is(deadline)
+        if state is not None:
+            ctx.known_views(state, self._views.of(row_id(match), state))
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
         ctx.start_state = state
         return ctx
@@ -138,7 +147,7 @@ class Transactions(ServiceParts):
         for step in self.finishing:
             await step(ctx)
         if ctx.snapshot and ctx.state is not None:
-            await self.store.save_snapshot(ctx.session, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.db, ctx.match_id, ctx.match.step, ctx.state, ctx.now)
         new_version = ctx.match.version + 1
         outbox = [
             {"match_id": ctx.match_id, "key": f"v{new_version}:{n}:{outgoing.kind}", "kind": outgoing.kind,
@@ -149,11 +158,15 @@ class Transactions(ServiceParts):
         ]
         # the bump first: its one UPDATE carries the match's pending changes, which a flush
         # before it would have sent as an UPDATE of their own
-        await self.store.bump(ctx.session, ctx.match, ctx.now, **ctx.values)
+        await self.store.bump(ctx.db, ctx.match, ctx.now, **ctx.values)
         # the seats, the deadline and the new choices through Core; the flush writes what is left
-        # (most changes leave nothing: then no flush, whose call alone is a trip into SQLAlchemy)
-        await self.store.write_changes(ctx.session, [*ctx.seats, ctx.deadline_row, *ctx.rows])
-        if not ctx.session.sync_session._is_clean():
-            await ctx.session.flush()
+        # (most changes leave nothing: then no flush, whose call alone is a trip into SQLAlchemy;
+        # most transactions on SQLite have no session at all)
+        await self.store.write_changes(ctx.db, [*ctx.seats, ctx.deadline_row, *ctx.rows], ctx.added, ctx.deleted)
+        ctx.added.clear()
+        ctx.deleted.clear()
+        session = ctx.unit.made
+        if session is not None and not session.sync_session._is_clean():
+            await session.flush()
         # after the flush: notice rows the change added itself (markers) keep their place before these
-        await self.store.add_notices(ctx.session, outbox)
+        await self.store.add_notices(ctx.db, outbox)

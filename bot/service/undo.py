@@ -277,6 +277,7 @@ class UndoService(Transactions):
         row.log_sha_after = eng.log_sha256([(c.seat, c.payload) for c in kept if c.seq <= row.to_step])
         ctx.changed = True
         self._cache.pop(ctx.match_id)
+        self._views.pop(ctx.match_id)
         line = _undid_line(self._requester(ctx.seats, row.requested_by), row.summary,
                            names_of(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."

@@ -59,3 +59,28 @@ async def test_a_click_not_on_the_open_prompt_or_refused_writes_nothing(svc: Mat
         await svc.submit(info.id, 2**62 + 99, {}, version=pending.version, interaction_id="5", choose=lambda p: {"bid": 1})
     again = await svc.pending_prompt(info.id, BOB)
     assert again == pending and not again.prompt.answered, "nothing was written"
+
+
+async def test_a_click_on_a_marked_dm_claims_with_no_statement_and_an_unmarked_one_with_one(
+        svc: MatchService, store: Store) -> None:
+    """The prompt notice a DM click may claim (its delivery not marked yet) is found by the
+    transaction's first read: a click whose DM was marked, as most are, sends nothing for the
+    claim; a click before the mark sends one UPDATE, and its DM then holds the seat's turn."""
+    info = await lobby(svc, [HOST, BOB, CAROL], hours=10)
+    prompts = {n.seat: n for n in await svc.outbox(limit=1000) if n.kind == "prompt"}
+    host, bob = info.seat_of(HOST), info.seat_of(BOB)
+    assert host is not None and bob is not None
+    await svc.delivered(prompts[host].id, "700")
+    with recorded(store) as marked:
+        await svc.submit(info.id, HOST, {"bid": 1}, version=prompts[host].payload["version"], interaction_id="m-1",
+                         message_id=700)
+    assert not [s for s in marked if s.lstrip().upper().startswith("UPDATE NOTICES")], marked
+    reads = [s for s in marked if s.lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1 + (store.dialect != "sqlite"), marked  # the match's rows (PostgreSQL: its lock first)
+    with recorded(store) as unmarked:
+        await svc.submit(info.id, BOB, {"bid": 1}, version=prompts[bob].payload["version"], interaction_id="m-2",
+                         message_id=701)
+    assert len([s for s in unmarked if s.lstrip().upper().startswith("UPDATE NOTICES")]) == 1, unmarked
+    assert len(unmarked) == len(marked) + 1
+    turn = await svc.seat_turn(info.id, bob)
+    assert turn is not None and turn.subject is not None and turn.subject.dm == 701

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 from sqlmodel import select
 
@@ -15,7 +16,7 @@ from bot.service.outbox import Fence, Mark
 from db import Store
 from db.models import Notice
 from tests.service.conftest import Clock
-from tests.service.helpers import BOB, CAROL, HOST, lobby
+from tests.service.helpers import BOB, CAROL, HOST, lobby, recorded
 
 TTL = timedelta(seconds=10)
 
@@ -66,3 +67,16 @@ async def test_a_term_that_is_over_marks_nothing_of_the_batch(store: Store, svc:
     stale = Fence("deliver", "a", term)
     assert await svc.delivered_all([Mark(n.id, "1", clock.now) for n in waiting], stale) == 0
     assert {n.id for n in waiting} <= {n.id for n in await svc.outbox(limit=100)}, "still waiting: the holder sends them"
+
+
+async def test_a_mark_on_sqlite_is_one_statement_without_begin(svc: MatchService, store: Store) -> None:
+    """A delivered mark is one UPDATE: on SQLite it runs in autocommit, with no BEGIN before it
+    (a statement of its own is a transaction of its own), and it is written."""
+    if store.dialect != "sqlite":
+        pytest.skip("PostgreSQL marks in a transaction of their own")
+    await lobby(svc, [HOST, BOB], hours=10)
+    notice = next(n for n in await svc.outbox(limit=1000) if n.kind == "prompt")
+    with recorded(store) as statements:
+        assert await svc.delivered(notice.id, "800")
+    assert [s.split()[0].upper() for s in statements] == ["UPDATE"], statements
+    assert notice.id not in {n.id for n in await svc.outbox(limit=1000)}
