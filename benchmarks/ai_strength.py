@@ -112,7 +112,7 @@ def judge(game_key: str, seed: int, budget: float, every: int, worlds: int) -> J
     search = policies["search"]
     assert isinstance(search, SearchPolicy)
     heuristic = policies["heuristic"]
-    judge_policy = search.bounded(rounds=worlds, depth=1000, width=2)
+    judge_policy = search.bounded(rounds=worlds, depth=2000, width=2, to_end=True)
     state = game.setup(SEATS[game_key], engine.parse_options(game, OPTIONS.get(game_key, {})), seed)
     outcome = Judged(game_key, seed)
     step = 0
@@ -144,7 +144,7 @@ def paired_gain(game: engine.Game, judge_policy: SearchPolicy, state: engine.Sta
     info = game.information(state, prompt.seat)
     gains = []
     for _ in range(worlds):
-        world = game.determinize(info, prompt.seat, rng)
+        world = judge_policy.game.determinize(info, prompt.seat, rng)
         seed = rng.getrandbits(64)
         try:
             values = [judge_policy._rollout(clone(world), prompt.seat, choice, random.Random(seed), 0.0)

@@ -20,26 +20,29 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import cast
+from typing import Any, cast
 
-from engine.contract import Game, State
+from engine.contract import Game, Prompt, State
+from engine.samurai import search_eval
 from engine.samurai.ai import army_guess
 from engine.samurai.board import army_regulars, garrison_size, held_count
 from engine.samurai.state import SamuraiState
 from engine.samurai.victory import public_vp
 from engine.search import SearchPolicy, budget_ms, lead
 
-MS_PER_DEPTH = 8.0
-"""Budget milliseconds per choice a rollout plays: three candidates in three worlds or more."""
-DEPTH_RANGE = (8, 40)
-WIDTH = 3
+MS_PER_REACH = 10.0
+"""Budget milliseconds per choice a rollout plays at least (a rollout step costs ~0.1 ms)."""
+REACH_RANGE = (0, 60)
+DEPTH = 400
+"""Choices a rollout plays at most (a round is about a hundred)."""
+WIDTH = 4
 """Candidates compared per decision (the heuristic's choice among them)."""
 UNIT_WORTH = 0.1
 """A regular unit on the board (garrison or army) against a province: ten units buy about
 what a province is worth, so the search does not trade its land for troops kept home."""
 
 
-def evaluate(state: SamuraiState, seat: int) -> float:
+def lead_evaluate(state: SamuraiState, seat: int) -> float:
     """A house's lead in provinces held (public victory points in LWTV), its troops on the
     board counting a little."""
     holdings: dict[int, list[str]] = {}
@@ -92,16 +95,92 @@ def search_worlds(game: Game) -> Game:
     return worlds
 
 
-def rollout_depth(budget: float) -> int:
-    """Choices a rollout plays after the candidate, for a CPU budget in milliseconds."""
-    low, high = DEPTH_RANGE
-    return max(low, min(high, int(budget / MS_PER_DEPTH)))
+def rollout_reach(budget: float) -> int:
+    """Choices a rollout plays at least before the end of a round stops it, for a CPU budget in
+    milliseconds (a decision late in a round then sees how the next one goes, where the budget
+    allows)."""
+    low, high = REACH_RANGE
+    return max(low, min(high, int(budget / MS_PER_REACH)))
+
+
+def round_of(state: State) -> int:
+    """The horizon's mark: a rollout stops at the end of a round (the fitted evaluation reads
+    the position every house then plans its next round from)."""
+    return cast(SamuraiState, state).round
+
+
+class Variants:
+    """Alternatives to the heuristic's sealed numbers, the candidates a search can settle: its
+    plan with the koku moved between bins (turn order, ronin, ninja, a castle) and its levy with
+    other troops bought. Random numbers are mostly plainly worse and waste the budget."""
+
+    name = "variants"
+
+    def __init__(self) -> None:
+        from engine.samurai.ai import HeuristicPolicy
+
+        self.heuristic = HeuristicPolicy()
+
+    def choose(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        base = self.heuristic.choose(state, prompt, rng)
+        if prompt.input != "numbers":
+            return base
+        if prompt.kind in ("plan", "plan_revise"):
+            options = plan_variants(state, prompt.seat, base)
+        elif prompt.kind == "levy":
+            options = levy_variants(state, prompt.seat)
+        else:
+            options = []
+        return dict(rng.choice(options)) if options else base
+
+
+def plan_variants(state: SamuraiState, seat: int, plan: dict[str, Any]) -> list[dict[str, int]]:
+    """The heuristic's plan with one or two koku moved between the levy and another bin, or its
+    castle given up or added (every variant spends all the koku, as the rules ask)."""
+    from engine.samurai.muster import build_targets
+
+    bins = {key: int(plan.get(key, 0)) for key in ("swords", "build", "levy", "ronin", "ninja")}
+    found: list[dict[str, int]] = []
+
+    def moved(into: str, amount: int) -> None:
+        variant = dict(bins)
+        variant[into] += amount
+        variant["levy"] -= amount
+        if min(variant.values()) >= 0:
+            found.append(variant)
+
+    for into, amount in (("swords", 1), ("swords", 2), ("swords", -1), ("ronin", 1), ("ronin", -1), ("ninja", 1)):
+        moved(into, amount)
+    if bins["build"] == 2:
+        moved("build", -2)
+    elif build_targets(state, seat):
+        moved("build", 2)
+    return found
+
+
+def levy_variants(state: SamuraiState, seat: int) -> list[dict[str, int]]:
+    """Levies that spend the levy bin on other troops than the heuristic's: spearmen only, or
+    as many of one stronger kind as it buys before spearmen fill the rest."""
+    player = state.players[seat]
+    budget = player.plan.levy if player.plan else 0
+    costs = state.options.levy_costs
+    cap = held_count(state, seat)
+    found = []
+    for first in ("spearman", "gunner", "swordsman", "bowman"):
+        got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
+        left = budget
+        for kind in (first, "spearman"):
+            while left >= costs[kind] and got[kind] < player.tray[kind] and sum(got.values()) < cap:
+                got[kind] += 1
+                left -= costs[kind]
+        found.append(got)
+    return found
 
 
 def search_policy(game: Game) -> SearchPolicy:
-    from engine.samurai.ai import HeuristicPolicy, RandomPolicy
+    from engine.samurai.ai import HeuristicPolicy
 
     worlds = search_worlds(game)
     budget = budget_ms()
-    return SearchPolicy(worlds, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()],
-                        depth=rollout_depth(budget), width=WIDTH, budget=budget)
+    return SearchPolicy(worlds, HeuristicPolicy(), search_eval.evaluate, proposers=[Variants()],
+                        depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget))
