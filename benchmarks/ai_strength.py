@@ -99,6 +99,8 @@ class Judged:
     overruled: int = 0
     gains: list[float] = field(default_factory=list)
     """Per overruled decision: the search's choice's worth minus the heuristic's (0 to 1 scale)."""
+    kinds: list[str] = field(default_factory=list)
+    """Per overruled decision: its prompt's kind (where the search gains or loses)."""
     searched_ms: list[float] = field(default_factory=list)
 
 
@@ -127,6 +129,7 @@ def judge(game_key: str, seed: int, budget: float, every: int, worlds: int) -> J
                 outcome.searched_ms.append(search.last.cpu_ms)
                 if chosen != plain:
                     outcome.overruled += 1
+                    outcome.kinds.append(prompt.kind)
                     outcome.gains.append(paired_gain(game, judge_policy, state, prompt, chosen, plain, worlds,
                                                      random.Random(seed * 7919 + state.step)))
         step += 1
@@ -171,6 +174,12 @@ def report_judged(judged: list[Judged], budget: float) -> None:
         print(f"{key}: {decisions} search decisions judged at {budget:.0f} ms, {len(gains)} overruled the "
               f"heuristic; gain of an overruling {mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}], "
               f"{per_decision:+.4f} a decision; median CPU per search decision {median(searched):.0f} ms")
+        by_kind: dict[str, list[float]] = {}
+        for j in mine:
+            for kind, gain in zip(j.kinds, j.gains, strict=True):
+                by_kind.setdefault(kind, []).append(gain)
+        print("  by prompt kind: " + ", ".join(f"{kind} {statistics.fmean(found):+.3f} ({len(found)})"
+                                               for kind, found in sorted(by_kind.items(), key=lambda item: -len(item[1]))))
 
 
 def wilson(share: float, count: int) -> tuple[float, float]:

@@ -37,6 +37,13 @@ DEPTH = 400
 """Choices a rollout plays at most (a round is about a hundred)."""
 WIDTH = 4
 """Candidates compared per decision (the heuristic's choice among them)."""
+MIN_PAIRED = 4
+CONFIDENCE = 1.5
+"""A candidate replaces the heuristic's choice when its paired gain exceeds 1.5 standard errors
+over four worlds or more: a round's rollouts are dear (a decision sees four to fifteen worlds
+at 100-250 ms), and with three rivals to the heuristic's choice the engine's one standard
+error over three worlds would let one of them through by chance in almost half the decisions
+where all are equal."""
 UNIT_WORTH = 0.1
 """A regular unit on the board (garrison or army) against a province: ten units buy about
 what a province is worth, so the search does not trade its land for troops kept home."""
@@ -183,4 +190,5 @@ def search_policy(game: Game) -> SearchPolicy:
     worlds = search_worlds(game)
     budget = budget_ms()
     return SearchPolicy(worlds, HeuristicPolicy(), search_eval.evaluate, proposers=[Variants()],
-                        depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget))
+                        depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget),
+                        min_paired=MIN_PAIRED, confidence=CONFIDENCE)
