@@ -32,7 +32,7 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -268,6 +268,10 @@ def main() -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(play, key, seed, seats, args.budget) for key, seed, seats in plan]
+        for future in as_completed(futures):  # each match as it ends: a run cut short still tells
+            match = future.result()
+            print(f"  {match.game} seed {match.seed}, search seats {match.search_seats}: share {match.share:.2f} "
+                  f"({match.wall:.0f} s wall)", file=sys.stderr, flush=True)
         done = [future.result() for future in futures]
     print(f"budget {args.budget:.0f} CPU ms per decision ({BUDGET_VARIABLE}); {len(done)} matches in "
           f"{time.perf_counter() - started:.0f} s wall")
