@@ -1,13 +1,18 @@
-"""The Samurai search AI: the heuristic plays short rollouts in worlds dealt from the seat's
-information state; where a rollout stops, provinces (victory points in LWTV) and the troops
-on the board score it.
+"""The Samurai search AI: the heuristic plays rollouts to the end of the round in worlds dealt
+from the seat's information state, and the world where a rollout stops is scored as the
+house's chance to win (`search_eval`, fitted on heuristic matches; in LWTV, whose victory
+points it was not fitted on, the lead in public victory points and troops).
 
-A round is about a hundred choices and a rollout step costs about a CPU millisecond (the rules
-and their prompts take most of it), so a rollout of a round would leave no time to compare
-candidates: at a 100 ms budget rollouts of 80 choices finished no search round at all, and the
-search AI played the heuristic's choice every time (it replaces that choice only after three
-worlds). A rollout's length follows the budget instead (`rollout_depth`): 12 choices at 100 ms,
-enough to see a declared attack fought, 40 at the default 1000 ms.
+A rollout stops where a round ends (`round_of`, the SearchPolicy's horizon), so every
+candidate's rollout is scored at the same point of the game: the position each house plans
+its next round from. A rollout of a fixed number of choices was scored wherever it stood, in
+the middle of another house's war as often as not, and its province lead was short-sighted
+(in Tiny Big Wars the same kind of evaluation lost matches, docs/benchmarks.md, session 16).
+A decision late in a round plays on into the next one (`rollout_reach`, where the budget
+allows). A rollout step costs about 0.1 CPU ms, a round about a hundred choices.
+
+The candidates besides the heuristic's choice are the prompt's options at random, and for
+sealed numbers the heuristic's own plan and levy moved about (`Variants`).
 
 The worlds are dealt by the game's `determinize`, which spreads each opponent's units off the
 board at random over its armies, filling them far beyond what armies hold in play; each army
@@ -47,6 +52,13 @@ where all are equal."""
 UNIT_WORTH = 0.1
 """A regular unit on the board (garrison or army) against a province: ten units buy about
 what a province is worth, so the search does not trade its land for troops kept home."""
+
+
+def evaluate(state: SamuraiState, seat: int) -> float:
+    """The house's chance to win as `search_eval` fits it; in LWTV its lead in victory points."""
+    if state.options.mode == "lwtv":
+        return lead_evaluate(state, seat)
+    return search_eval.evaluate(state, seat)
 
 
 def lead_evaluate(state: SamuraiState, seat: int) -> float:
@@ -189,6 +201,6 @@ def search_policy(game: Game) -> SearchPolicy:
 
     worlds = search_worlds(game)
     budget = budget_ms()
-    return SearchPolicy(worlds, HeuristicPolicy(), search_eval.evaluate, proposers=[Variants()],
+    return SearchPolicy(worlds, HeuristicPolicy(), evaluate, proposers=[Variants()],
                         depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget),
                         min_paired=MIN_PAIRED, confidence=CONFIDENCE)
