@@ -32,7 +32,7 @@ import random
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,6 +99,8 @@ class Judged:
     overruled: int = 0
     gains: list[float] = field(default_factory=list)
     """Per overruled decision: the search's choice's worth minus the heuristic's (0 to 1 scale)."""
+    kinds: list[str] = field(default_factory=list)
+    """Per overruled decision: its prompt's kind (where the search gains or loses)."""
     searched_ms: list[float] = field(default_factory=list)
 
 
@@ -112,7 +114,7 @@ def judge(game_key: str, seed: int, budget: float, every: int, worlds: int) -> J
     search = policies["search"]
     assert isinstance(search, SearchPolicy)
     heuristic = policies["heuristic"]
-    judge_policy = search.bounded(rounds=worlds, depth=1000, width=2)
+    judge_policy = search.bounded(rounds=worlds, depth=2000, width=2, to_end=True)
     state = game.setup(SEATS[game_key], engine.parse_options(game, OPTIONS.get(game_key, {})), seed)
     outcome = Judged(game_key, seed)
     step = 0
@@ -127,6 +129,7 @@ def judge(game_key: str, seed: int, budget: float, every: int, worlds: int) -> J
                 outcome.searched_ms.append(search.last.cpu_ms)
                 if chosen != plain:
                     outcome.overruled += 1
+                    outcome.kinds.append(prompt.kind)
                     outcome.gains.append(paired_gain(game, judge_policy, state, prompt, chosen, plain, worlds,
                                                      random.Random(seed * 7919 + state.step)))
         step += 1
@@ -144,7 +147,7 @@ def paired_gain(game: engine.Game, judge_policy: SearchPolicy, state: engine.Sta
     info = game.information(state, prompt.seat)
     gains = []
     for _ in range(worlds):
-        world = game.determinize(info, prompt.seat, rng)
+        world = judge_policy.game.determinize(info, prompt.seat, rng)
         seed = rng.getrandbits(64)
         try:
             values = [judge_policy._rollout(clone(world), prompt.seat, choice, random.Random(seed), 0.0)
@@ -171,6 +174,12 @@ def report_judged(judged: list[Judged], budget: float) -> None:
         print(f"{key}: {decisions} search decisions judged at {budget:.0f} ms, {len(gains)} overruled the "
               f"heuristic; gain of an overruling {mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}], "
               f"{per_decision:+.4f} a decision; median CPU per search decision {median(searched):.0f} ms")
+        by_kind: dict[str, list[float]] = {}
+        for j in mine:
+            for kind, gain in zip(j.kinds, j.gains, strict=True):
+                by_kind.setdefault(kind, []).append(gain)
+        print("  by prompt kind: " + ", ".join(f"{kind} {statistics.fmean(found):+.3f} ({len(found)})"
+                                               for kind, found in sorted(by_kind.items(), key=lambda item: -len(item[1]))))
 
 
 def wilson(share: float, count: int) -> tuple[float, float]:
@@ -259,6 +268,10 @@ def main() -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(play, key, seed, seats, args.budget) for key, seed, seats in plan]
+        for future in as_completed(futures):  # each match as it ends: a run cut short still tells
+            match = future.result()
+            print(f"  {match.game} seed {match.seed}, search seats {match.search_seats}: share {match.share:.2f} "
+                  f"({match.wall:.0f} s wall)", file=sys.stderr, flush=True)
         done = [future.result() for future in futures]
     print(f"budget {args.budget:.0f} CPU ms per decision ({BUDGET_VARIABLE}); {len(done)} matches in "
           f"{time.perf_counter() - started:.0f} s wall")

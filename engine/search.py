@@ -31,6 +31,7 @@ decision depend on nothing but its inputs (tests, reproducible benchmarks).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -58,6 +59,8 @@ Evaluation = Callable[[Any, int], float]
 """A truncated rollout's worth to a seat, from 0 (lost) to 1 (won), read from a full world."""
 Ranking = Callable[[Any, Prompt], list[dict[str, Any]]]
 """A prompt's option choices, the most promising first (from the seat's information state)."""
+Horizon = Callable[[Any], object]
+"""A mark of where a world stands (a round's number): a rollout stops when it changes."""
 
 
 PRUNE_AFTER = 4
@@ -163,17 +166,30 @@ class SearchPolicy:
     """Search this many rounds instead of by time (a decision then depends only on its inputs)."""
     order: Ranking | None = None
     """Ranks a prompt's options, so the candidates are the heuristic's runners-up (else drawn at random)."""
+    horizon: Horizon | None = None
+    """Where a rollout stops before ``depth``: when the world's mark changes (every candidate's
+    rollout then stops at the same point of the game, the end of a round, and its evaluation
+    compares like with like)."""
+    reach: int = 0
+    """Choices a rollout plays at least before its horizon may stop it (a decision at the end
+    of a round then sees the next round too)."""
+    min_paired: int = MIN_PAIRED
+    """Worlds a candidate must share with the heuristic's choice to replace it."""
+    confidence: float = CONFIDENCE
+    """Standard errors its paired gain over the heuristic's choice must exceed to replace it."""
     last: Decision = field(default_factory=Decision)
     name: str = "search"
     offload: bool = True
     """It thinks long: a service runs it beside its event loop (bot/service/thinking.py)."""
 
-    def bounded(self, rounds: int, depth: int | None = None, width: int | None = None) -> SearchPolicy:
+    def bounded(self, rounds: int, depth: int | None = None, width: int | None = None,
+                to_end: bool = False) -> SearchPolicy:
         """This policy searching ``rounds`` rounds per decision (rollouts of ``depth`` choices at
-        most, ``width`` candidates), whatever the time: its choice then depends on its inputs alone."""
-        return SearchPolicy(self.game, self.rollout, self.evaluate, list(self.proposers),
-                            self.depth if depth is None else depth, self.width if width is None else width,
-                            self.budget, rounds, self.order)
+        most, ``width`` candidates, past its horizon with ``to_end``), whatever the time: its
+        choice then depends on its inputs alone."""
+        return dataclasses.replace(self, proposers=list(self.proposers), depth=self.depth if depth is None else depth,
+                                   width=self.width if width is None else width, rounds=rounds,
+                                   horizon=None if to_end else self.horizon, last=Decision())
 
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         started = time.thread_time()
@@ -184,7 +200,7 @@ class SearchPolicy:
         if len(candidates) > 1:
             self._search(state, prompt, candidates, own, started)
             self.last.searched = True
-        best = self._pick(candidates)
+        best = self._pick(candidates, self.min_paired, self.confidence)
         self.last.cpu_ms = (time.thread_time() - started) * 1000
         return dict(best.choice)
 
@@ -215,16 +231,16 @@ class SearchPolicy:
         return list(found.values())
 
     @staticmethod
-    def _pick(candidates: list[Candidate]) -> Candidate:
+    def _pick(candidates: list[Candidate], min_paired: int = MIN_PAIRED, confidence: float = CONFIDENCE) -> Candidate:
         """The candidate to play: the heuristic's own unless another beat it clearly in the same
         worlds (a mean over a few noisy rollouts must not overturn it by chance)."""
         heuristic = candidates[0]
         best, margin = heuristic, 0.0
         for candidate in candidates[1:]:
             mean, spread, count = paired_gain(candidate, heuristic)
-            if count < MIN_PAIRED:
+            if count < min_paired:
                 continue
-            if mean > CONFIDENCE * spread and mean > margin:
+            if mean > confidence * spread and mean > margin:
                 best, margin = candidate, mean
         return best
 
@@ -288,15 +304,21 @@ class SearchPolicy:
         def step(state: State, who: int, answer: dict[str, Any]) -> State:
             return (play(state, who, answer) if play is not None else game.submit(state, who, answer)).state
 
+        horizon = self.horizon
+        mark = horizon(world) if horizon is not None else None
         try:
             world = step(world, seat, choice)
         except (IllegalChoice, ValueError):
             return None
         finder = game if play is not None and isinstance(game, FindsFirstOpen) else None
-        for _ in range(self.depth):
+        for played in range(self.depth):
             result = game.result(world)
             if result is not None:
                 break
+            if horizon is not None and horizon(world) != mark:
+                if played >= self.reach:
+                    break
+                mark = horizon(world)
             asked: Prompt | None = None
             if finder is not None:  # the first open prompt, as the drivers pick, built alone
                 found = finder.first_open(world)

@@ -1,13 +1,18 @@
-"""The Samurai search AI: the heuristic plays short rollouts in worlds dealt from the seat's
-information state; where a rollout stops, provinces (victory points in LWTV) and the troops
-on the board score it.
+"""The Samurai search AI: the heuristic plays rollouts to the end of the round in worlds dealt
+from the seat's information state, and the world where a rollout stops is scored as the
+house's chance to win (`search_eval`, fitted on heuristic matches; in LWTV, whose victory
+points it was not fitted on, the lead in public victory points and troops).
 
-A round is about a hundred choices and a rollout step costs about a CPU millisecond (the rules
-and their prompts take most of it), so a rollout of a round would leave no time to compare
-candidates: at a 100 ms budget rollouts of 80 choices finished no search round at all, and the
-search AI played the heuristic's choice every time (it replaces that choice only after three
-worlds). A rollout's length follows the budget instead (`rollout_depth`): 12 choices at 100 ms,
-enough to see a declared attack fought, 40 at the default 1000 ms.
+A rollout stops where a round ends (`round_of`, the SearchPolicy's horizon), so every
+candidate's rollout is scored at the same point of the game: the position each house plans
+its next round from. A rollout of a fixed number of choices was scored wherever it stood, in
+the middle of another house's war as often as not, and its province lead was short-sighted
+(in Tiny Big Wars the same kind of evaluation lost matches, docs/benchmarks.md, session 16).
+A decision late in a round plays on into the next one (`rollout_reach`, where the budget
+allows). A rollout step costs about 0.1 CPU ms, a round about a hundred choices.
+
+The candidates besides the heuristic's choice are the prompt's options at random, and for
+sealed numbers the heuristic's own plan and levy moved about (`Variants`).
 
 The worlds are dealt by the game's `determinize`, which spreads each opponent's units off the
 board at random over its armies, filling them far beyond what armies hold in play; each army
@@ -20,26 +25,43 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import cast
+from typing import Any, cast
 
-from engine.contract import Game, State
+from engine.contract import Game, Prompt, State
+from engine.samurai import search_eval
 from engine.samurai.ai import army_guess
 from engine.samurai.board import army_regulars, garrison_size, held_count
 from engine.samurai.state import SamuraiState
 from engine.samurai.victory import public_vp
 from engine.search import SearchPolicy, budget_ms, lead
 
-MS_PER_DEPTH = 8.0
-"""Budget milliseconds per choice a rollout plays: three candidates in three worlds or more."""
-DEPTH_RANGE = (8, 40)
-WIDTH = 3
+MS_PER_REACH = 10.0
+"""Budget milliseconds per choice a rollout plays at least (a rollout step costs ~0.1 ms)."""
+REACH_RANGE = (0, 60)
+DEPTH = 400
+"""Choices a rollout plays at most (a round is about a hundred)."""
+WIDTH = 4
 """Candidates compared per decision (the heuristic's choice among them)."""
+MIN_PAIRED = 4
+CONFIDENCE = 1.5
+"""A candidate replaces the heuristic's choice when its paired gain exceeds 1.5 standard errors
+over four worlds or more: a round's rollouts are dear (a decision sees four to fifteen worlds
+at 100-250 ms), and with three rivals to the heuristic's choice the engine's one standard
+error over three worlds would let one of them through by chance in almost half the decisions
+where all are equal."""
 UNIT_WORTH = 0.1
 """A regular unit on the board (garrison or army) against a province: ten units buy about
 what a province is worth, so the search does not trade its land for troops kept home."""
 
 
 def evaluate(state: SamuraiState, seat: int) -> float:
+    """The house's chance to win as `search_eval` fits it; in LWTV its lead in victory points."""
+    if state.options.mode == "lwtv":
+        return lead_evaluate(state, seat)
+    return search_eval.evaluate(state, seat)
+
+
+def lead_evaluate(state: SamuraiState, seat: int) -> float:
     """A house's lead in provinces held (public victory points in LWTV), its troops on the
     board counting a little."""
     holdings: dict[int, list[str]] = {}
@@ -92,16 +114,93 @@ def search_worlds(game: Game) -> Game:
     return worlds
 
 
-def rollout_depth(budget: float) -> int:
-    """Choices a rollout plays after the candidate, for a CPU budget in milliseconds."""
-    low, high = DEPTH_RANGE
-    return max(low, min(high, int(budget / MS_PER_DEPTH)))
+def rollout_reach(budget: float) -> int:
+    """Choices a rollout plays at least before the end of a round stops it, for a CPU budget in
+    milliseconds (a decision late in a round then sees how the next one goes, where the budget
+    allows)."""
+    low, high = REACH_RANGE
+    return max(low, min(high, int(budget / MS_PER_REACH)))
+
+
+def round_of(state: State) -> int:
+    """The horizon's mark: a rollout stops at the end of a round (the fitted evaluation reads
+    the position every house then plans its next round from)."""
+    return cast(SamuraiState, state).round
+
+
+class Variants:
+    """Alternatives to the heuristic's sealed numbers, the candidates a search can settle: its
+    plan with the koku moved between bins (turn order, ronin, ninja, a castle) and its levy with
+    other troops bought. Random numbers are mostly plainly worse and waste the budget."""
+
+    name = "variants"
+
+    def __init__(self) -> None:
+        from engine.samurai.ai import HeuristicPolicy
+
+        self.heuristic = HeuristicPolicy()
+
+    def choose(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        base = self.heuristic.choose(state, prompt, rng)
+        if prompt.input != "numbers":
+            return base
+        if prompt.kind in ("plan", "plan_revise"):
+            options = plan_variants(state, prompt.seat, base)
+        elif prompt.kind == "levy":
+            options = levy_variants(state, prompt.seat)
+        else:
+            options = []
+        return dict(rng.choice(options)) if options else base
+
+
+def plan_variants(state: SamuraiState, seat: int, plan: dict[str, Any]) -> list[dict[str, int]]:
+    """The heuristic's plan with one or two koku moved between the levy and another bin, or its
+    castle given up or added (every variant spends all the koku, as the rules ask)."""
+    from engine.samurai.muster import build_targets
+
+    bins = {key: int(plan.get(key, 0)) for key in ("swords", "build", "levy", "ronin", "ninja")}
+    found: list[dict[str, int]] = []
+
+    def moved(into: str, amount: int) -> None:
+        variant = dict(bins)
+        variant[into] += amount
+        variant["levy"] -= amount
+        if min(variant.values()) >= 0:
+            found.append(variant)
+
+    for into, amount in (("swords", 1), ("swords", 2), ("swords", -1), ("ronin", 1), ("ronin", -1), ("ninja", 1)):
+        moved(into, amount)
+    if bins["build"] == 2:
+        moved("build", -2)
+    elif build_targets(state, seat):
+        moved("build", 2)
+    return found
+
+
+def levy_variants(state: SamuraiState, seat: int) -> list[dict[str, int]]:
+    """Levies that spend the levy bin on other troops than the heuristic's: spearmen only, or
+    as many of one stronger kind as it buys before spearmen fill the rest."""
+    player = state.players[seat]
+    budget = player.plan.levy if player.plan else 0
+    costs = state.options.levy_costs
+    cap = held_count(state, seat)
+    found = []
+    for first in ("spearman", "gunner", "swordsman", "bowman"):
+        got = {"spearman": 0, "gunner": 0, "swordsman": 0, "bowman": 0}
+        left = budget
+        for kind in (first, "spearman"):
+            while left >= costs[kind] and got[kind] < player.tray[kind] and sum(got.values()) < cap:
+                got[kind] += 1
+                left -= costs[kind]
+        found.append(got)
+    return found
 
 
 def search_policy(game: Game) -> SearchPolicy:
-    from engine.samurai.ai import HeuristicPolicy, RandomPolicy
+    from engine.samurai.ai import HeuristicPolicy
 
     worlds = search_worlds(game)
     budget = budget_ms()
-    return SearchPolicy(worlds, HeuristicPolicy(), evaluate, proposers=[RandomPolicy()],
-                        depth=rollout_depth(budget), width=WIDTH, budget=budget)
+    return SearchPolicy(worlds, HeuristicPolicy(), evaluate, proposers=[Variants()],
+                        depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget),
+                        min_paired=MIN_PAIRED, confidence=CONFIDENCE)
