@@ -114,6 +114,32 @@ async def end_transaction(sync: Connection, name: str, announce: bool = True) ->
         raise sa.exc.DBAPIError.instance(name.upper(), (), error, sqlite3.Error, dialect=sync.dialect) from error
 
 
+async def finish_transaction(sync: Connection, outer: sa.engine.Transaction, session: AsyncSession | None,
+                             commit: bool) -> None:
+    """End a transaction begun on a kept connection (``outer``, SQLAlchemy's record of it): a
+    commit first flushes whatever ``session`` still holds, as a session's commit would; a
+    failed commit, or ``commit`` False, rolls back."""
+    if not commit:
+        await _roll_back(sync, outer)
+        return
+    try:
+        if session is not None and not session.sync_session._is_clean():
+            await session.flush()
+        await end_transaction(sync, "commit", announce=False)
+        if outer.is_active:
+            outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await _roll_back(sync, outer)
+        raise
+
+
+async def _roll_back(sync: Connection, outer: sa.engine.Transaction) -> None:
+    await end_transaction(sync, "rollback")
+    if outer.is_active:
+        outer.rollback()
+
+
 @asynccontextmanager
 async def joined_session(held: AsyncConnection, sessions: async_sessionmaker[AsyncSession],
                          commit: bool) -> AsyncIterator[AsyncSession]:
@@ -129,22 +155,12 @@ async def joined_session(held: AsyncConnection, sessions: async_sessionmaker[Asy
     try:
         session.sync_session.connection()  # joins the transaction begun: no statement, no trip
         yield session
-        if commit:
-            if not session.sync_session._is_clean():
-                await session.flush()
-            await end_transaction(sync, "commit", announce=False)
-            if outer.is_active:
-                outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
-        else:
-            await end_transaction(sync, "rollback")
-            if outer.is_active:
-                outer.rollback()
     except BaseException:
         with contextlib.suppress(Exception):
-            await end_transaction(sync, "rollback")
-            if outer.is_active:
-                outer.rollback()
+            await _roll_back(sync, outer)
         raise
+    else:
+        await finish_transaction(sync, outer, session, commit)
     finally:
         session.sync_session.close()
 

@@ -39,7 +39,7 @@ from db.lean import (
     LeanTransactions,
     RowsWrite,
     busy_after,
-    end_transaction,
+    finish_transaction,
     joined_session,
     joining,
 )
@@ -231,19 +231,13 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             outer = sync.begin()  # its begin listener holds BEGIN IMMEDIATE back for the first statement
             unit = RowsWrite(sync, lambda: joining(held, self.sessions))
             try:
-                yield unit
-                made = unit.made
-                if made is not None and not made.sync_session._is_clean():
-                    await made.flush()
-                await end_transaction(sync, "commit", announce=False)
-                if outer.is_active:
-                    outer.commit()  # SQLAlchemy's bookkeeping and its commit listeners; nothing left to send
-            except BaseException:
-                with contextlib.suppress(Exception):
-                    await end_transaction(sync, "rollback")
-                    if outer.is_active:
-                        outer.rollback()
-                raise
+                try:
+                    yield unit
+                except BaseException:
+                    with contextlib.suppress(Exception):
+                        await finish_transaction(sync, outer, None, commit=False)
+                    raise
+                await finish_transaction(sync, outer, unit.made, commit=True)
             finally:
                 if unit.made is not None:
                     unit.made.sync_session.close()

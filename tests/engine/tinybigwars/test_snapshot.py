@@ -65,9 +65,8 @@ def test_the_snapshot_estimates_what_the_state_does_through_a_match(seats: int, 
     assert steps >= 40
 
 
-def test_a_board_changed_by_hand_is_estimated_afresh() -> None:
-    """A new snapshot after a Dojo is built, a hero moves or gains energy, minions die: the
-    worth kept by card and infrastructure and the per-decision sums follow the board."""
+def mid_match() -> TBWState:
+    """A copy of a seeded 3-seat heuristic match at its 60th step."""
     kept: list[TBWState] = []
 
     def on_step(state: object, _events: object) -> None:
@@ -75,7 +74,13 @@ def test_a_board_changed_by_hand_is_estimated_afresh() -> None:
             kept.append(clone(state))
 
     simulate("tinybigwars", 3, 2, "heuristic", on_step=on_step)
-    state = kept[0]
+    return kept[0]
+
+
+def test_a_board_changed_by_hand_is_estimated_afresh() -> None:
+    """A new snapshot after a Dojo is built, a hero moves or gains energy, minions die: the
+    worth kept by card and infrastructure and the per-decision sums follow the board."""
+    state = mid_match()
     assert_like_the_state(state)
     before = estimates(snapshot(state))
     free = next(location for location in state.locations if location.infrastructure is None)
@@ -113,14 +118,7 @@ def test_figures_kept_for_the_next_decision_follow_the_board() -> None:
     """A hero's activation and its first action ask the same of the same board, so the figures
     of one are kept for the next; after minions, infrastructure, a hero's place, energy or
     health change (by hand here), every move value is what a fresh snapshot gives."""
-    kept: list[TBWState] = []
-
-    def on_step(state: object, _events: object) -> None:
-        if isinstance(state, TBWState) and state.step == 60:
-            kept.append(clone(state))
-
-    simulate("tinybigwars", 3, 2, "heuristic", on_step=on_step)
-    state = kept[0]
+    state = mid_match()
     assert move_values(state, keep=True) == move_values(state, keep=False)
     first = snapshot(state, keep=True)
     assert tactics.decision_memo(snapshot(state, keep=True)) is tactics.decision_memo(first)
