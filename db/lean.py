@@ -66,6 +66,15 @@ def _raw(sync: Connection) -> OnceStopped:
     return sync.connection.dbapi_connection._connection  # type: ignore[union-attr]
 
 
+def _raw_as_is(sync: Connection) -> OnceStopped | None:
+    """The raw connection without SQLAlchemy's revalidation, which refuses a connection whose
+    transaction a cancelled statement invalidated (PendingRollbackError): that is just the one
+    a discard must still stop."""
+    fairy = getattr(sync, "_dbapi_connection", None)
+    adapted = getattr(fairy, "dbapi_connection", None)
+    return getattr(adapted, "_connection", None)
+
+
 def _usable(held: AsyncConnection) -> bool:
     """Whether a kept connection can serve another transaction: not closed, not told to stop,
     and clean (no transaction left open, in SQLAlchemy's eyes or SQLite's, and no trip under
@@ -83,7 +92,9 @@ async def _discard(held: AsyncConnection) -> None:
     trip under way, if any) and give its place in the pool back."""
     sync = held.sync_connection
     if sync is not None and not sync.closed:
-        _raw(sync).stop()
+        raw = _raw_as_is(sync)
+        if raw is not None:
+            raw.stop()
         with contextlib.suppress(Exception):
             await asyncio.shield(held.invalidate())
 

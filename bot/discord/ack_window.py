@@ -40,6 +40,9 @@ class Window:
         self._lock = asyncio.Lock()
         self.settled = asyncio.Event()
         """Set once nothing more is deferred by the timer (it deferred, or an answer goes)."""
+        self.refused: discord.HTTPException | None = None
+        """Discord's refusal of the timer's defer (the interaction expired: 10062): no other
+        callback may be tried for it, since each would be refused the same way."""
         self._timer = asyncio.create_task(self._defer_after(max(0.0, wait - age(interaction)), defer))
 
     async def _defer_after(self, delay: float, defer: Callable[[], Awaitable[Any]]) -> None:
@@ -49,6 +52,8 @@ class Window:
                 return
             try:
                 await defer()
+            except discord.HTTPException as refusal:
+                self.refused = refusal
             finally:
                 self.settled.set()
 
@@ -80,7 +85,7 @@ async def window(interaction: discord.Interaction, wait: float,
     try:
         yield opened
         await opened.settle()
-        if not interaction.response.is_done():
+        if opened.refused is None and not interaction.response.is_done():
             await send()
     finally:
         await opened.settle()
@@ -88,10 +93,13 @@ async def window(interaction: discord.Interaction, wait: float,
 
 
 async def settle(interaction: discord.Interaction) -> None:
-    """Stop the interaction's window timer, if it has one open: an answer goes now."""
+    """Stop the interaction's window timer, if it has one open: an answer goes now. Raises
+    Discord's refusal of the timer's defer, if it was refused: the answer cannot go either."""
     opened = _open.get(interaction.id)
     if opened is not None:
         await opened.settle()
+        if opened.refused is not None:
+            raise opened.refused
 
 
 async def update(interaction: discord.Interaction, **fields: Any) -> None:

@@ -75,5 +75,8 @@ class Feed:
             try:
                 await self.poll()
             except Exception:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise asyncio.CancelledError from None  # stopped mid-read: a cleanup's error must not keep it going
                 log.exception("reading the watched matches' versions failed; trying again")
             await asyncio.sleep(self.every)
