@@ -15,7 +15,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yarl
@@ -74,6 +74,8 @@ class Call:
     files: list[tuple[str, bytes]]
     status: int = 200
     multipart: bool = False
+    at: float = field(default_factory=time.monotonic)
+    """When the fake received it (this process's monotonic clock)."""
 
 
 class FakeDiscord(Gateway, InteractionRoutes, MessageRoutes):
