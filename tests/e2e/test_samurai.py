@@ -54,6 +54,8 @@ async def test_two_rounds_of_samurai_through_dms(fake, start_bot, alice, bob, tm
             acted = await b.step() or acted
         if not acted:
             await asyncio.sleep(0.05)
+    # the lobby post may say the match is over before delivery closes the last phase post with its map
+    await fake.quiesce(quiet=1.0, timeout=60)
 
     # The plan is a modal of five numbers, bounded by the koku in hand.
     plan_modals = [inputs for _, inputs in a.modals if [c["custom_id"] for c in inputs][:1] == ["swords"]]
