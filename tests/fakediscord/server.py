@@ -75,7 +75,7 @@ class Call:
     status: int = 200
     multipart: bool = False
     at: float = field(default_factory=time.monotonic)
-    """When the fake received it (this process's monotonic clock)."""
+    """When the request began to arrive (this process's monotonic clock)."""
 
 
 class FakeDiscord(Gateway, InteractionRoutes, MessageRoutes):
@@ -429,9 +429,10 @@ class FakeDiscord(Gateway, InteractionRoutes, MessageRoutes):
 
     async def _rest_inner(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
+        arrived = time.monotonic()  # its head: an upload's body may finish arriving much later
         body, files = await self._read_body(request)
         call = Call(request.method, path, dict(request.query), body, files,
-                    multipart=request.headers.get("Content-Type", "").startswith("multipart/"))
+                    multipart=request.headers.get("Content-Type", "").startswith("multipart/"), at=arrived)
         self.calls.append(call)
         route = f"{request.method} {path}"
         admission = self.rate_limiter.admit(request.method, path, body, files)
