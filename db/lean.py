@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.durability import LogSync
 from db.sqlite_connection import OnceStopped, run_statement
 
 WAIT_SECONDS = 10.0
@@ -226,6 +227,7 @@ class LeanTransactions:
     read_engine: AsyncEngine
     dialect: str
     writer: asyncio.Lock | None
+    log_sync: LogSync | None
     wait_seconds: float
     _kept_writer: AsyncConnection | None
     _kept_readers: list[AsyncConnection]
@@ -297,7 +299,8 @@ class LeanTransactions:
 
     async def after_write(self) -> None:
         """End the write turn; a kept writer left unclean (a COMMIT cancelled or failed mid-trip)
-        is stopped now, not at the next write: it may hold the database's write lock."""
+        is stopped now, not at the next write: it may hold the database's write lock. Then, with
+        the lock let go, wait until the commit is on the disk (``log_sync``, db/durability.py)."""
         assert self.writer is not None
         held = self._kept_writer
         try:
@@ -306,6 +309,10 @@ class LeanTransactions:
                 await _discard(held)
         finally:
             self.writer.release()
+            if self.log_sync is not None:
+                self.log_sync.ended_turn()
+        if self.log_sync is not None:
+            await self.log_sync.durable()
 
     @asynccontextmanager
     async def lean_read(self) -> AsyncIterator[Connection]:

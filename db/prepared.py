@@ -168,10 +168,12 @@ async def _sqlite(connection: OnceStopped, statement: Prepared, parameters: Any,
     outcome = connection.in_place(run_statement, arguments, {})
     if outcome is TRIP:
         outcome = await connection._execute(run_statement, *arguments)
-    else:
+    elif not connection._locked:
         # the event loop's turn between two statements, as a trip gives (and the store's cursor,
-        # db/sqlite_connection.py): a transaction's Python does not hold the loop from start to
-        # end while clicks wait to be acknowledged
+        # db/sqlite_connection.py): a read's Python does not hold the loop from start to end
+        # while clicks wait to be acknowledged. A write transaction's statements go on without
+        # one: the process's other writers wait for its end, and the loop's other work would
+        # stretch its hold of the write turn (db/durability.py has the figures)
         await asyncio.sleep(0)
     rows, _description, rowcount, _lastrowid = outcome
     return rows, rowcount

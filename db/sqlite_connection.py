@@ -22,7 +22,8 @@ never waits either: so a deferred BEGIN, a rollback and the statements of a tran
 already holds the lock run in place (reads outside one too, except on the store's read
 connections: see `OnceStopped.reads_in_place`). What may wait goes to the thread: BEGIN IMMEDIATE (another
 process may hold the lock; it rides along with the transaction's first statement, one trip for
-both), COMMIT (its fsync, and now and then a checkpoint), PRAGMAs, and anything while a trip is
+both), COMMIT (now and then a checkpoint; and its fsync, where the store does not sync the log
+after the write turn itself: db/durability.py), PRAGMAs, and anything while a trip is
 still under way (a caller cancelled mid-trip must not have its statement overlap the next)."""
 
 from __future__ import annotations
@@ -74,11 +75,24 @@ class OnceStopped(aiosqlite.Connection):
     on the read connections they saved 3 % of the bot's CPU an interaction but doubled the
     acknowledgement's p50 (17.6 -> 33.0 ms, docs/benchmarks.md, session 15)."""
 
+    writes_in_place = False
+    """Whether a write transaction may begin and commit in place: the store's writer when the
+    store syncs the log itself (db/durability.py), so that a COMMIT waits for no disk and the
+    log is checkpointed elsewhere (``wal_autocheckpoint`` off). Its BEGIN IMMEDIATE is tried in
+    place without a busy wait; only when another process holds the write lock does it go to the
+    thread and wait there. A whole write transaction then runs in one turn of the event loop,
+    holding the process's write turn for its CPU alone, not for two trips to the thread and
+    whatever the loop ran meanwhile."""
+
     def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The call's value when it cannot wait for a lock (see the module's docstring), run at
         once on this thread; ``TRIP`` when it must go to the connection's thread."""
         if self._sent != self._finished or self._connection is None:
             return TRIP
+        if self.writes_in_place and self._begin is not None and fn is run_statement and not self._began_here():
+            return TRIP  # another process writes: the BEGIN waits on the thread
+        if self.writes_in_place and self._locked and _named(fn, self._connection, ("commit",)):
+            return self._in_place(fn, args, kwargs)
         if fn is run_statement:
             sql: str = args[1]
             word = _first_word(sql)
@@ -94,6 +108,23 @@ class OnceStopped(aiosqlite.Connection):
         elif _named(fn, self._connection, ("rollback",)):
             return self._in_place(fn, args, kwargs)
         return TRIP
+
+    def _began_here(self) -> bool:
+        """Send the held-back BEGIN IMMEDIATE in place, with no busy wait: False (and the BEGIN
+        still held back) when another connection holds the write lock."""
+        connection = self._connection
+        assert connection is not None and self._begin is not None
+        connection.execute("PRAGMA busy_timeout=0")
+        try:
+            connection.execute(self._begin)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            return False
+        finally:
+            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self._begin, self._locked, self._in_transaction = None, True, True
+        return True
 
     async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run ``fn`` in place when it can, else in a trip to the thread."""
@@ -149,6 +180,9 @@ class OnceStopped(aiosqlite.Connection):
         """A cursor that runs each statement to its end at once (see above)."""
         return BufferedCursor(self)
 
+
+BUSY_TIMEOUT_MS = 30_000
+"""How long a statement waits for another process's write lock (SQLite's busy wait), on the thread."""
 
 _WRITES = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", "SAVEPOINT", "RELEASE", "ROLLBACK"})
 """Statements that wait for nothing once their transaction holds the write lock."""
@@ -237,7 +271,8 @@ class BufferedCursor:
         self._rows.clear()
 
 
-def connect_once_stopped(database: str, reads_in_place: bool = True, **kwargs: Any) -> OnceStopped:
+def connect_once_stopped(database: str, reads_in_place: bool = True, writes_in_place: bool = False,
+                         **kwargs: Any) -> OnceStopped:
     """What ``aiosqlite.connect`` makes, as a ``OnceStopped`` (await it to open it). Its thread is a
     daemon, as SQLAlchemy makes aiosqlite's own: a connection never closed cannot keep the
     process alive."""
@@ -248,6 +283,7 @@ def connect_once_stopped(database: str, reads_in_place: bool = True, **kwargs: A
 
     connection = OnceStopped(connector, 64)
     connection.reads_in_place = reads_in_place
+    connection.writes_in_place = writes_in_place
     connection._thread.daemon = True
     return connection
 
@@ -354,12 +390,15 @@ def _wal(cur: Any, attempts: int = 100) -> None:
             time.sleep(0.1)
 
 
-def sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[OnceStopped] | None = None) -> None:
+def sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[OnceStopped] | None = None,
+                 synced_by_store: bool = False) -> None:
     """WAL, a busy wait, foreign keys, and (for writers) the write lock taken at BEGIN IMMEDIATE;
-    each connection opened is kept in ``live`` (weakly) for the store's close."""
+    each connection opened is kept in ``live`` (weakly) for the store's close. ``synced_by_store``:
+    commits do not sync the log; the store syncs it after each write turn (db/durability.py)."""
 
     def connect(*args: Any, **kwargs: Any) -> OnceStopped:
-        connection = connect_once_stopped(*args, **{**kwargs, "reads_in_place": immediate})
+        connection = connect_once_stopped(*args, **{**kwargs, "reads_in_place": immediate,
+                                                    "writes_in_place": synced_by_store})
         if live is not None:
             live.add(connection)
         return connection
@@ -372,8 +411,11 @@ def sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         _wal(cur)
+        if synced_by_store:  # the store syncs and checkpoints the log itself (db/durability.py)
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA wal_autocheckpoint=0")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
         dbapi_conn.isolation_level = None

@@ -34,6 +34,7 @@ from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from db.durability import LogSync, database_path
 from db.lean import (
     WAIT_SECONDS,
     LeanTransactions,
@@ -118,6 +119,10 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         rather than each holding a pooled connection in SQLite's busy wait, whose growing sleeps
         (up to 100 ms a try) stretched a burst of 50 submits to seconds. None: no queue (the
         database alone serialises, as on PostgreSQL, where writers of different matches run at once)."""
+        path = database_path(url) if self.writer is not None else None
+        self.log_sync: LogSync | None = LogSync(path) if path is not None else None
+        """With the writer queue on a SQLite file, the writer commits without syncing and each
+        write turn waits for a shared sync after it lets the write lock go (db/durability.py)."""
         self._kept_writer: AsyncConnection | None = None
         self._kept_readers: list[AsyncConnection] = []
         """Connections kept checked out for the transactions without a session (db/lean.py)."""
@@ -143,7 +148,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         read_engine = None
         live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
         if engine.dialect.name == "sqlite":
-            sqlite_setup(engine, immediate=True, live=live)
+            synced_by_store = one_writer and database_path(url) is not None  # see Store.log_sync
+            sqlite_setup(engine, immediate=True, live=live, synced_by_store=synced_by_store)
             # Reads take no write lock: WAL readers see the last commit without waiting.
             read_engine = create_async_engine(url, **kwargs)
             sqlite_setup(read_engine, immediate=False, live=live)
@@ -154,6 +160,9 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         return store
 
     async def close(self) -> None:
+        if self.log_sync is not None:
+            await self.log_sync.durable()
+            self.log_sync.close()
         await self.close_kept()
         await self.engine.dispose()
         if self.read_engine is not self.engine:
@@ -181,6 +190,15 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
 
         async with self.engine.begin() as conn:
             await conn.run_sync(_run)
+        if self.log_sync is not None:  # outside the write turn: on the disk before anything else
+            self.log_sync.ended_turn()
+            await self.log_sync.durable()
+
+    async def durable(self) -> None:
+        """Every write this process has ended is on the disk (see db/durability.py): what is
+        sent out of the process from a read is never of a commit a power cut could undo."""
+        if self.log_sync is not None:
+            await self.log_sync.durable()
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[AsyncSession]:

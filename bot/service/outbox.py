@@ -233,6 +233,8 @@ class OutboxService:
         first, in the same transaction as the first read."""
         async with self._marked_read(marks) as connection:
             rows, any_blocked, settings = await self.store.waiting_notices(connection, match_id, limit)
+        if rows:  # nothing is sent of a commit not yet on the disk (db/durability.py)
+            await self.store.durable()
         asks = with_prefs and any(r.kind in PREFS_KINDS for r in rows)
         if not any_blocked and not (asks and settings):
             return DeliveryBatch([_notice(r) for r in rows], {}, defaults=asks, blocked=not rows)

@@ -47,7 +47,7 @@ async def _store(path: Path) -> Store:
     return store
 
 
-async def test_a_write_makes_two_trips_and_a_read_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_write_makes_no_trip_and_a_read_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = await _store(tmp_path / "trips.db")
     trips = Trips(monkeypatch)
     try:
@@ -59,8 +59,9 @@ async def test_a_write_makes_two_trips_and_a_read_one(tmp_path: Path, monkeypatc
                                          {"n": f"k{n}", "now": NOW})
             changed = await connection.execute(sa.text("UPDATE secrets SET value = 'w' WHERE name LIKE 'k%'"))
             assert changed.rowcount == 5
-        assert trips.sent == ["BEGIN IMMEDIATE + SELECT", "commit"]
-        trips.sent.clear()
+        # the writer of a store that syncs its log itself (db/durability.py): BEGIN IMMEDIATE,
+        # the statements and COMMIT all run in place, the write turn held for their CPU alone
+        assert trips.sent == []
 
         async with store.read() as session:
             rows = (await (await session.connection()).execute(sa.text("SELECT name, value FROM secrets WHERE name LIKE 'k%' ORDER BY name"))).all()
@@ -87,7 +88,7 @@ async def test_a_failed_write_is_rolled_back_in_place_and_leaves_no_lock(tmp_pat
                 await connection.execute(sa.text("DELETE FROM secrets"))
                 await connection.execute(sa.text("INSERT INTO secrets (name, value, created_at) VALUES ('a', 'x', :now), "
                                                  "('a', 'y', :now)"), {"now": NOW})
-        assert trips.sent == ["BEGIN IMMEDIATE + DELETE"]
+        assert trips.sent == []
         other = sqlite3.connect(path, timeout=0)  # a lock left behind fails at once
         try:
             other.execute("BEGIN IMMEDIATE")
