@@ -63,6 +63,9 @@ class Probe:
         """Statements by kind and the first table they name ("SELECT notices"): what is asked."""
         self.by_task_table: Counter[str] = Counter()
         """Both at once ("Delivery._work: SELECT notices"): who asks what."""
+        self.stages: dict[str, list[float]] = {}
+        """A DM click's stages by name, wall seconds each (``time_clicks``): where a click waits;
+        and the write turn's wait and hold, by who took it."""
         self.commits = 0
         self.open_tx: dict[int, list[str]] = {}
         """Connection -> the task that began its transaction and the statements sent in it so far."""
@@ -117,6 +120,90 @@ class Probe:
 
         event.listen(Engine, "before_cursor_execute", before_cursor_execute)
         event.listen(Engine, "commit", on_commit)
+
+    def time_clicks(self) -> None:
+        """Time a click's reply stages, wall clock: waiting for the seat's turn, the submit's
+        transaction, the reply's edit, and the whole (the router's ``_submit``). A stage is a
+        click's when it runs inside the router's ``_submit``; delivery's turn waits count apart."""
+        import contextlib
+        import contextvars
+
+        from bot.discord import router, seat_turns
+        from bot.service import MatchService
+
+        in_click: contextvars.ContextVar[bool] = contextvars.ContextVar("probe_in_click", default=False)
+
+        def note(stage: str, seconds: float) -> None:
+            with self.lock:
+                self.stages.setdefault(stage, []).append(seconds)
+
+        submit_turn = router.Router._submit
+
+        async def timed_submit_turn(*args: Any, **kwargs: Any) -> Any:
+            token = in_click.set(True)
+            started = time.perf_counter()
+            try:
+                return await submit_turn(*args, **kwargs)
+            finally:
+                note("click: whole (turn held, submit, reply)", time.perf_counter() - started)
+                in_click.reset(token)
+
+        router.Router._submit = timed_submit_turn  # type: ignore[method-assign]
+        hold = seat_turns.SeatTurns.hold
+
+        @contextlib.asynccontextmanager
+        async def timed_hold(turns: Any, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            async with hold(turns, *args, **kwargs) as fence:
+                note("click: waiting for the seat's turn" if in_click.get() else "delivery: waiting for a seat's turn",
+                     time.perf_counter() - started)
+                yield fence
+
+        seat_turns.SeatTurns.hold = timed_hold  # type: ignore[method-assign]
+
+        def timed(owner: Any, name: str, stage: str) -> None:
+            inner = getattr(owner, name)
+
+            async def wrapper(*args: Any, **kwargs: Any) -> Any:
+                if not in_click.get():
+                    return await inner(*args, **kwargs)
+                started = time.perf_counter()
+                try:
+                    return await inner(*args, **kwargs)
+                finally:
+                    note(stage, time.perf_counter() - started)
+
+            setattr(owner, name, wrapper)
+
+        from db.lean import LeanTransactions
+
+        write_turn = LeanTransactions._write_turn
+        after_write = LeanTransactions.after_write
+        turn_taken: contextvars.ContextVar[float] = contextvars.ContextVar("probe_turn_taken", default=0.0)
+
+        def who() -> str:
+            return "click" if in_click.get() else task_of()
+
+        async def timed_write_turn(store: Any) -> None:
+            started = time.perf_counter()
+            await write_turn(store)
+            taken = time.perf_counter()
+            turn_taken.set(taken)
+            note(f"write turn, waited: {who()}", taken - started)
+
+        async def timed_after_write(store: Any) -> None:
+            taken = turn_taken.get()
+            ending = time.perf_counter()
+            if taken:
+                note(f"write turn, held: {who()}", ending - taken)
+            await after_write(store)  # lets the turn go, then waits for the sync (db/durability.py)
+            note(f"write turn, its sync after: {who()}", time.perf_counter() - ending)
+
+        LeanTransactions._write_turn = timed_write_turn  # type: ignore[method-assign]
+        LeanTransactions.after_write = timed_after_write  # type: ignore[method-assign]
+        timed(MatchService, "submit", "click: the submit's transaction")
+        timed(router, "reply_in_dm", "click: the reply (read, render, edit)")
+        timed(router, "next_decision_in_dm", "click: the next decision (read, render, edit)")
 
     def try_fixes(self, names: set[str]) -> None:
         """Patch in the proposed fixes named (see the module docstring)."""
@@ -177,6 +264,7 @@ class Probe:
                 "statements_by_task_table": dict(self.by_task_table),
                 "transactions": dict(self.transactions),
                 "commits": self.commits,
+                "click_stages": {stage: list(seconds) for stage, seconds in self.stages.items()},
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),
             }
@@ -222,6 +310,7 @@ def main() -> None:
     sys.path[0] = str(ROOT)
     probe = Probe(Path(os.environ["WARHOST_PROBE_OUT"]))
     probe.install()
+    probe.time_clicks()
     probe.try_fixes({name.strip() for name in os.environ.get("WARHOST_PROBE_TRY", "").split(",") if name.strip()})
     atexit.register(probe.flush)
     threading.Thread(target=probe.flush_forever, name="probe-flush", daemon=True).start()

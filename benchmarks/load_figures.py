@@ -136,6 +136,12 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
             print("  SQL transactions per interaction, by who and what (the 10 most common):")
             for shape, count in shapes.most_common(10):
                 print(f"    {count / len(lat):5.2f}  {shape[:160]}")
+        stages = probe.get("click_stages", {})
+        if stages:
+            print("  a DM click's stages and the write turn, wall ms p50 / p90 / p99 (count):")
+            for stage, seconds in sorted(stages.items()):
+                print(f"    {stage:<52} {1000 * statistics.median(seconds):7.1f} / "
+                      f"{1000 * percentile(seconds, 0.90):7.1f} / {1000 * percentile(seconds, 0.99):7.1f}  ({len(seconds)})")
         print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 
