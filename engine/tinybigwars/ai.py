@@ -22,6 +22,7 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
+from engine.tinybigwars.rules import activatable, move_targets
 from engine.tinybigwars.state import Hero, TBWState, places
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
@@ -185,7 +186,7 @@ class HeuristicPolicy:
         return {"action": "done"}
 
     def _recruit(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        return {"count": prompt.fields[0].max}
+        return {"count": state.seats[prompt.seat].coins}  # every coin: the prompt's most
 
     def _build(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         node = state.seats[prompt.seat].pending_location or ""
@@ -326,16 +327,13 @@ class HeuristicPolicy:
     def _activate(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
         best, best_score = "pass", 0.15
-        for opt in prompt.options:
-            if opt.value == "pass":
-                continue
-            hero = state.hero(opt.value)
+        for hero in activatable(state, seat):  # the prompt's options but Pass, in order
             node = hero.location or ""
             actions = 3 if hero_card(hero).ability == "three_actions" else 2
             score = max([self._move_value(state, seat, hero, n, actions) for n in state.neighbours(node)] + [0.0])
             score += rng.random() * 0.05
             if score > best_score:
-                best, best_score = opt.value, score
+                best, best_score = hero.id, score
         return {"hero": best}
 
     def _action(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
@@ -343,25 +341,25 @@ class HeuristicPolicy:
         hero = state.hero(state.turn.hero or "")
         card = hero_card(hero)
         scored = []
-        for opt in prompt.options:
-            if opt.choice.get("action") == "move":
-                value = self._move_value(state, seat, hero, opt.choice["to"], state.turn.actions)
-                scored.append((value + rng.random() * 0.02, opt.choice))
+        for to in move_targets(state, hero.location or ""):  # the prompt's move options, in order
+            value = self._move_value(state, seat, hero, to, state.turn.actions)
+            scored.append((value + rng.random() * 0.02, to))
         if scored:
-            value, choice = max(scored, key=lambda entry: entry[0])
+            value, to = max(scored, key=lambda entry: entry[0])
             if value > 0.2 and (hero.health * 2 >= card.health or value > 1.5):
-                return dict(choice)
-        values = {o.value for o in prompt.options}
-        if "train_health" in values and hero.health < card.health:
+                return {"action": "move", "to": to}
+        # the prompt offers training only below the card's health or energy
+        if hero.health < card.health:
             return {"action": "train_health"}
-        if "train_energy" in values:
+        if hero.energy < card.max_energy:
             return {"action": "train_energy"}
         return {"action": "end"}
 
     def _escort(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         hero = state.hero(state.turn.hero or "")
         bring = self._bring(state, prompt.seat, hero, state.turn.move_to or "")
-        return {"minions": min(prompt.fields[0].max, bring)}
+        # the prompt's most: every minion where the hero stands
+        return {"minions": min(state.loc(hero.location or "").minions[prompt.seat], bring)}
 
     # combat -------------------------------------------------------------------------
     def _energy(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
