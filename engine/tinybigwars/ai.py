@@ -107,6 +107,14 @@ def _sole_top(ranks: list[tuple[float, int]]) -> int | None:
     return ranks.index(top) if ranks.count(top) == 1 else None
 
 
+def _own_draws(rng: random.Random) -> bool:
+    """Whether ``rng`` serves one decision alone and is seeded on its first draw (engine/rng.py
+    `lazy_rng_for`: what the drivers hand a policy), so that leaving its noise undrawn changes
+    nothing else. A `random.Random` may be shared by many decisions (a search AI's playout
+    draws every decision from one): each of those draws all its noise, as always."""
+    return not isinstance(rng, random.Random)
+
+
 def _pick_without_noise(values: list[float], spread: float, floor: float) -> tuple[bool, int | None]:
     """Which of ``values``, each with noise in [0, ``spread``) added, is the first greatest
     above ``floor`` (None: none is above it), where the noise cannot change the answer:
@@ -219,7 +227,7 @@ class HeuristicPolicy:
         sites = recruit_sites(state, seat, held)
         if sites and state.seats[seat].coins > 0:
             # ties fall to chance, never to node names: those differ from seat to seat
-            if not state.seats[seat].charters and not builds:  # nothing drawn yet: draw only for a tie
+            if not state.seats[seat].charters and not builds and _own_draws(rng):  # nothing drawn yet: only a tie draws
                 ranks = [(threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)), -state.loc(n).minions[seat])
                          for n in sites]
                 sole = _sole_top(ranks)
@@ -241,7 +249,8 @@ class HeuristicPolicy:
 
     def _build(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         node = state.seats[prompt.seat].pending_location or ""
-        return {"infrastructure": self._best_infrastructure(state, node, prompt.seat, rng, draw=False)[0]}
+        return {"infrastructure": self._best_infrastructure(state, node, prompt.seat, rng,
+                                                             draw=not _own_draws(rng))[0]}
 
     # activation ---------------------------------------------------------------------
     def _denial(self, state: TBWState, node: str, seat: int) -> float:
@@ -383,7 +392,7 @@ class HeuristicPolicy:
             node = hero.location or ""
             actions = 3 if hero_card(hero).ability == "three_actions" else 2
             scores.append(max([self._move_value(state, seat, hero, n, actions) for n in state.neighbours(node)] + [0.0]))
-        sure, pick = _pick_without_noise(scores, 0.05, 0.15)
+        sure, pick = _pick_without_noise(scores, 0.05, 0.15) if _own_draws(rng) else (False, None)
         if not sure:
             best_score = 0.15
             for index, score in enumerate(scores):
@@ -399,7 +408,8 @@ class HeuristicPolicy:
         targets = move_targets(state, hero.location or "")  # the prompt's move options, in order
         values = [self._move_value(state, seat, hero, to, state.turn.actions) for to in targets]
         # a move worth more than 0.2, or than 1.5 for a hero below half health
-        sure, pick = _pick_without_noise(values, 0.02, 0.2 if hero.health * 2 >= card.health else 1.5)
+        sure, pick = (_pick_without_noise(values, 0.02, 0.2 if hero.health * 2 >= card.health else 1.5)
+                      if _own_draws(rng) else (False, None))
         if sure:
             if pick is not None:
                 return {"action": "move", "to": targets[pick]}
