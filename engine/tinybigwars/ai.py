@@ -272,7 +272,7 @@ class HeuristicPolicy:
     def _step_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
         """Value of the hero (with ``bring`` minions) arriving at ``node``."""
         present = state.present(node)
-        if present == [seat]:
+        if len(present) == 1 and present[0] == seat:
             danger = threat(state, node, seat)
             return -0.3 + danger * worth(state, node, seat) * 0.4 * min(1.0, bring / 3)
         if not present:
@@ -325,12 +325,20 @@ class HeuristicPolicy:
     def _exposure_cost(self, state: TBWState, seat: int, hero: Hero, node: str, stack: int) -> float:
         """What ending the activation at ``node`` with ``stack`` minions risks from enemy heroes next door."""
         toughness = stack + state.loc(node).minions[seat] + hero.health + hero.energy
-        return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
+        if not isinstance(state, Snapshot):
+            return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
+        worst = 0.0  # `exposure` over the snapshot, written out (the same chances, the same greatest)
+        for foe, dice, energy in state.threats_near(node):
+            if foe != seat:
+                chance = chance_at_least(dice, 0.6 * energy, toughness)
+                if chance > worst:
+                    worst = chance
+        return worst * (0.5 * state.worth_of(node) + HERO_WORTH * 0.5)
 
     def _move_value(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
         """What moving ``hero`` to ``to`` with ``actions`` left is worth (kept with the
         board's figures: a hero's first action asks what its activation asked)."""
-        memo = decision_memo(state)
+        memo = state.memo if isinstance(state, Snapshot) else decision_memo(state)
         key = ("move", seat, hero.id, to, actions)
         found = memo.get(key)
         if found is None:
