@@ -26,6 +26,10 @@ class TinyBigWars(KitGame[TBWState, Options]):
     randomness = rules.STEP_RANDOM
     flow_class = rules.TBWFlow
     nothing_asked = "You have no decision to make right now; wait for the other players."
+    prompts_on_read = True
+    """The heuristic works its Clan Phase, build, energy and force choices out from the state
+    and lists a hero's activation and move options as the prompts would (`rules.activatable`,
+    `rules.move_targets`): an all-AI driver leaves those prompts unbuilt."""
 
     def start(self, seats: int, options: Options, seed: int) -> TBWState:
         return _setup(seats, options, seed)

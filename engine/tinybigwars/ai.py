@@ -22,6 +22,7 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
+from engine.tinybigwars.rules import activatable, move_targets
 from engine.tinybigwars.state import Hero, TBWState, places
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
@@ -85,6 +86,51 @@ class RandomPolicy:
         return dict(rng.choice(prompt.options).choice)
 
 
+_NOISE_MARGIN = 1e-9
+"""Far above the rounding of a score plus its noise, far below any difference that matters."""
+
+
+def _clear_winner(values: list[float], spread: float) -> int | None:
+    """The index of the value that stays the only greatest whatever noise in [0, ``spread``)
+    is added to each, or None when the noise could change which is."""
+    top = max(values)
+    best = values.index(top)
+    for index, value in enumerate(values):
+        if index != best and value + spread + _NOISE_MARGIN >= top:
+            return None
+    return best
+
+
+def _sole_top(ranks: list[tuple[float, int]]) -> int | None:
+    """The index of the one greatest of ``ranks``, None on a tie (which chance breaks)."""
+    top = max(ranks)
+    return ranks.index(top) if ranks.count(top) == 1 else None
+
+
+def _own_draws(rng: random.Random) -> bool:
+    """Whether ``rng`` serves one decision alone and is seeded on its first draw (engine/rng.py
+    `lazy_rng_for`: what the drivers hand a policy), so that leaving its noise undrawn changes
+    nothing else. A `random.Random` may be shared by many decisions (a search AI's playout
+    draws every decision from one): each of those draws all its noise, as always."""
+    return not isinstance(rng, random.Random)
+
+
+def _pick_without_noise(values: list[float], spread: float, floor: float) -> tuple[bool, int | None]:
+    """Which of ``values``, each with noise in [0, ``spread``) added, is the first greatest
+    above ``floor`` (None: none is above it), where the noise cannot change the answer:
+    (True, that answer); (False, None) where it could, and so must be drawn.
+
+    A decision's RNG is seeded on its first draw (engine/rng.py `lazy_rng_for`), which costs
+    as much as a small rule; a decision whose noise could not change its answer skips it."""
+    if not values:
+        return True, None
+    top = max(values)
+    if top + spread + _NOISE_MARGIN <= floor:
+        return True, None
+    best = _clear_winner(values, spread) if top > floor + _NOISE_MARGIN else None
+    return best is not None, best
+
+
 _BOARD_KINDS = frozenset({"activate", "action", "escort"})
 """The decisions whose snapshot figures are kept for the next on the same board: the move
 evaluations (most of the heuristic's time) of a hero's activation and actions, and the
@@ -124,8 +170,16 @@ class HeuristicPolicy:
             "watchtower": danger * worth(state, node, seat) * 0.8 + (0.3 if start else 0.0),
         }
 
-    def _best_infrastructure(self, state: TBWState, node: str, seat: int, rng: random.Random) -> tuple[str, float]:
+    def _best_infrastructure(self, state: TBWState, node: str, seat: int, rng: random.Random,
+                             draw: bool = True) -> tuple[str, float]:
+        """The infrastructure with the best score plus noise (in name order on a tie) and its
+        score; ``draw`` False: without drawing the noise where it cannot change which."""
         scores = self._infrastructure_scores(state, node, seat)
+        if not draw:
+            names = list(scores)  # the names in sorted order, as they are drawn
+            winner = _clear_winner(list(scores.values()), 0.4)
+            if winner is not None:
+                return names[winner], scores[names[winner]]
         noisy = {infrastructure: score + rng.uniform(0, 0.4) for infrastructure, score in scores.items()}
         best = max(sorted(noisy), key=lambda infrastructure: noisy[infrastructure])
         return best, scores[best]
@@ -173,6 +227,12 @@ class HeuristicPolicy:
         sites = recruit_sites(state, seat, held)
         if sites and state.seats[seat].coins > 0:
             # ties fall to chance, never to node names: those differ from seat to seat
+            if not state.seats[seat].charters and not builds and _own_draws(rng):  # nothing drawn yet: only a tie draws
+                ranks = [(threat(state, n, seat) + 0.3 * len(state.heroes_at(n, seat)), -state.loc(n).minions[seat])
+                         for n in sites]
+                sole = _sole_top(ranks)
+                if sole is not None:
+                    return {"action": "recruit", "location": sites[sole]}
             node = max(
                 sites,
                 key=lambda n: (
@@ -185,11 +245,12 @@ class HeuristicPolicy:
         return {"action": "done"}
 
     def _recruit(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
-        return {"count": prompt.fields[0].max}
+        return {"count": state.seats[prompt.seat].coins}  # every coin: the prompt's most
 
     def _build(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         node = state.seats[prompt.seat].pending_location or ""
-        return {"infrastructure": self._best_infrastructure(state, node, prompt.seat, rng)[0]}
+        return {"infrastructure": self._best_infrastructure(state, node, prompt.seat, rng,
+                                                             draw=not _own_draws(rng))[0]}
 
     # activation ---------------------------------------------------------------------
     def _denial(self, state: TBWState, node: str, seat: int) -> float:
@@ -211,7 +272,7 @@ class HeuristicPolicy:
     def _step_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
         """Value of the hero (with ``bring`` minions) arriving at ``node``."""
         present = state.present(node)
-        if present == [seat]:
+        if len(present) == 1 and present[0] == seat:
             danger = threat(state, node, seat)
             return -0.3 + danger * worth(state, node, seat) * 0.4 * min(1.0, bring / 3)
         if not present:
@@ -264,12 +325,20 @@ class HeuristicPolicy:
     def _exposure_cost(self, state: TBWState, seat: int, hero: Hero, node: str, stack: int) -> float:
         """What ending the activation at ``node`` with ``stack`` minions risks from enemy heroes next door."""
         toughness = stack + state.loc(node).minions[seat] + hero.health + hero.energy
-        return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
+        if not isinstance(state, Snapshot):
+            return exposure(state, node, seat, toughness) * (0.5 * worth(state, node, seat) + HERO_WORTH * 0.5)
+        worst = 0.0  # `exposure` over the snapshot, written out (the same chances, the same greatest)
+        for foe, dice, energy in state.threats_near(node):
+            if foe != seat:
+                chance = chance_at_least(dice, 0.6 * energy, toughness)
+                if chance > worst:
+                    worst = chance
+        return worst * (0.5 * state.worth_of(node) + HERO_WORTH * 0.5)
 
     def _move_value(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
         """What moving ``hero`` to ``to`` with ``actions`` left is worth (kept with the
         board's figures: a hero's first action asks what its activation asked)."""
-        memo = decision_memo(state)
+        memo = state.memo if isinstance(state, Snapshot) else decision_memo(state)
         key = ("move", seat, hero.id, to, actions)
         found = memo.get(key)
         if found is None:
@@ -325,43 +394,50 @@ class HeuristicPolicy:
 
     def _activate(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
-        best, best_score = "pass", 0.15
-        for opt in prompt.options:
-            if opt.value == "pass":
-                continue
-            hero = state.hero(opt.value)
+        heroes = activatable(state, seat)  # the prompt's options but Pass, in order
+        scores = []
+        for hero in heroes:
             node = hero.location or ""
             actions = 3 if hero_card(hero).ability == "three_actions" else 2
-            score = max([self._move_value(state, seat, hero, n, actions) for n in state.neighbours(node)] + [0.0])
-            score += rng.random() * 0.05
-            if score > best_score:
-                best, best_score = opt.value, score
-        return {"hero": best}
+            scores.append(max([self._move_value(state, seat, hero, n, actions) for n in state.neighbours(node)] + [0.0]))
+        sure, pick = _pick_without_noise(scores, 0.05, 0.15) if _own_draws(rng) else (False, None)
+        if not sure:
+            best_score = 0.15
+            for index, score in enumerate(scores):
+                score += rng.random() * 0.05
+                if score > best_score:
+                    pick, best_score = index, score
+        return {"hero": "pass" if pick is None else heroes[pick].id}
 
     def _action(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
         hero = state.hero(state.turn.hero or "")
         card = hero_card(hero)
-        scored = []
-        for opt in prompt.options:
-            if opt.choice.get("action") == "move":
-                value = self._move_value(state, seat, hero, opt.choice["to"], state.turn.actions)
-                scored.append((value + rng.random() * 0.02, opt.choice))
-        if scored:
-            value, choice = max(scored, key=lambda entry: entry[0])
+        targets = move_targets(state, hero.location or "")  # the prompt's move options, in order
+        values = [self._move_value(state, seat, hero, to, state.turn.actions) for to in targets]
+        # a move worth more than 0.2, or than 1.5 for a hero below half health
+        sure, pick = (_pick_without_noise(values, 0.02, 0.2 if hero.health * 2 >= card.health else 1.5)
+                      if _own_draws(rng) else (False, None))
+        if sure:
+            if pick is not None:
+                return {"action": "move", "to": targets[pick]}
+        elif values:
+            value, to = max([(value + rng.random() * 0.02, to) for value, to in zip(values, targets, strict=True)],
+                            key=lambda entry: entry[0])
             if value > 0.2 and (hero.health * 2 >= card.health or value > 1.5):
-                return dict(choice)
-        values = {o.value for o in prompt.options}
-        if "train_health" in values and hero.health < card.health:
+                return {"action": "move", "to": to}
+        # the prompt offers training only below the card's health or energy
+        if hero.health < card.health:
             return {"action": "train_health"}
-        if "train_energy" in values:
+        if hero.energy < card.max_energy:
             return {"action": "train_energy"}
         return {"action": "end"}
 
     def _escort(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         hero = state.hero(state.turn.hero or "")
         bring = self._bring(state, prompt.seat, hero, state.turn.move_to or "")
-        return {"minions": min(prompt.fields[0].max, bring)}
+        # the prompt's most: every minion where the hero stands
+        return {"minions": min(state.loc(hero.location or "").minions[prompt.seat], bring)}
 
     # combat -------------------------------------------------------------------------
     def _energy(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:

@@ -185,13 +185,23 @@ def active_seat(s: TBWState) -> int | None:
     return s.turn.order[s.turn.index]
 
 
+def activatable(s: TBWState, seat: int) -> list[Hero]:
+    """The heroes ``seat`` may activate now, in the order of its activation prompt's options
+    (Pass after them): what the heuristic weighs without building the prompt."""
+    return [h for h in s.live_heroes(seat) if not h.activated][: MAX_OPTIONS - 1]
+
+
+def move_targets(s: TBWState, node: str) -> tuple[str, ...]:
+    """Where a hero at ``node`` may move, in the order of the action prompt's move options."""
+    return topology(s).neighbours(node)[: MAX_OPTIONS - 3]
+
+
 def _activate_prompt(s: TBWState, seat: int) -> Prompt:
     opts = [
         opt(h.id, f"Activate {hero_card(h).name}", {"hero": h.id},
             f"at {loc_name(s, h.location or '')}, health {h.health}, energy {h.energy}")
-        for h in s.live_heroes(seat)
-        if not h.activated
-    ][: MAX_OPTIONS - 1]
+        for h in activatable(s, seat)
+    ]
     opts.append(opt("pass", "Pass", {"hero": "pass"}, "Activate no more heroes this round"))
     return Prompt(
         seat=seat,
@@ -239,7 +249,7 @@ def _action_prompt(s: TBWState, seat: int) -> Prompt:
     card = hero_card(hero)
     node = hero.location or ""
     opts = []
-    for nxt in topology(s).neighbours(node)[: MAX_OPTIONS - 3]:
+    for nxt in move_targets(s, node):
         opts.append(
             opt(f"move:{nxt}", f"Move to {loc_name(s, nxt)}", {"action": "move", "to": nxt},
                 "enemies there: fight!" if s.foes_at(nxt, seat) else "no enemies there")
@@ -492,6 +502,12 @@ def _force_answered(state: TBWState, seat: int, kind: str) -> bool:
     return state.seats[seat].force is not None
 
 
+def _never_answered(state: TBWState, seat: int, kind: str) -> bool:
+    """A Clan Phase or hero turn decision is taken by its one answer: never answered while
+    owed (declared so that an all-AI driver's prompt may be built on first read)."""
+    return False
+
+
 def _spend_answered(state: TBWState, seat: int, kind: str) -> bool:
     """A sealed energy spend, as the energy prompt's ``answered`` says (a damage order is
     never answered while owed)."""
@@ -509,7 +525,7 @@ PHASES: PhaseTable[TBWState] = PhaseTable({
     "clan": Phase(
         owed=_clan_owed,
         builders={"clan": clan.clan_prompt, "recruit": clan.clan_prompt, "build": clan.clan_prompt},
-        answers={"clan": ClanAnswer, "recruit": RecruitAnswer, "build": BuildAnswer},
+        answers={"clan": ClanAnswer, "recruit": RecruitAnswer, "build": BuildAnswer}, answered=_never_answered,
         handlers={"clan": _submit_clan, "recruit": _submit_recruit, "build": _submit_build},
         done=_clan_over, next=_clan_ends,
     ),
@@ -517,6 +533,7 @@ PHASES: PhaseTable[TBWState] = PhaseTable({
         owed=_turn_owed,
         builders={"activate": _activate_prompt, "action": _action_prompt, "escort": _escort_prompt},
         answers={"activate": ActivateAnswer, "action": ActionAnswer, "escort": EscortAnswer},
+        answered=_never_answered,
         handlers={"activate": _submit_activate, "action": _submit_action, "escort": _submit_escort},
     ),
     "combat": Phase(
@@ -528,8 +545,9 @@ PHASES: PhaseTable[TBWState] = PhaseTable({
     "over": ASKS_NOTHING,
 })
 """Per phase: who owes which prompt kind, its builder, its answer model and its handler. Forces are sealed
-answers, revealed together once every clan has sealed one; a sealed force or energy spend is
-passed over by an all-AI driver without building its prompt (``answered``)."""
+answers, revealed together once every clan has sealed one. Each phase says which owed decisions
+are answered (``answered``: a sealed force or energy spend), so an all-AI driver passes over
+those and gets the open one unbuilt, built when first read (engine/kit/on_read.py)."""
 
 STEP_RANDOM = StepRandom()
 """A choice draws from ``rng_for(seed, step)`` of the step it answers (engine/kit/flow.py)."""
