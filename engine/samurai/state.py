@@ -445,19 +445,30 @@ class ArmyIndex:
         self.spots = spots
 
 
-_ARMY_INDEXES: list[ArmyIndex] = []
-"""The army indexes built last, the newest first (a true state and an AI's information state
-take turns, as with the owner indexes)."""
+_ARMY_INDEXES: dict[int, ArmyIndex] = {}
+"""The army indexes built last, by the id of their ``players`` list (each holds its list, so the
+id stays its own). A true state and the AIs' information states take turns: an information
+state keeps the players list of its seat's last one while every player in it is the same
+(engine/samurai/information.py), so its index serves that seat's next decision too while no
+army moved. Stale ones (an army moved since) are dropped when a new one is kept."""
+_KEPT_ARMY_INDEXES = 8
+"""At most this many kept: the true state and every seat's information state, with room to
+spare (a driver copying the state every choice would otherwise keep every copy alive)."""
 
 
 def army_index(state: SamuraiState) -> dict[str, tuple[int, Army]]:
     """Province -> (seat, living army standing there) of ``state`` (read it, never change it)."""
     players = state.players
     moves = _ARMY_MOVES[0]
-    for found in _ARMY_INDEXES:
-        if found.players is players and found.moves == moves and found.length == len(players):
-            return found.spots
+    found = _ARMY_INDEXES.get(id(players))
+    if found is not None and found.players is players and found.moves == moves and found.length == len(players):
+        return found.spots
     found = ArmyIndex(players)
-    _ARMY_INDEXES[:] = [found, *(index for index in _ARMY_INDEXES
-                                 if index.players is not players and index.moves == moves)][:_KEPT_INDEXES]
+    kept = _ARMY_INDEXES
+    if len(kept) >= _KEPT_ARMY_INDEXES:
+        for key in [key for key, index in kept.items() if index.moves != moves]:
+            del kept[key]
+        if len(kept) >= _KEPT_ARMY_INDEXES:
+            del kept[next(iter(kept))]
+    kept[id(players)] = found
     return found.spots

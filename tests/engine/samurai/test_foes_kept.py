@@ -27,7 +27,7 @@ def test_kept_foes_are_the_foes_worked_out_afresh(seats: int, seed: int, options
             view = information.information(state, seat)
             before = ai._FOES_KEPT.get(seat)
             found = ai._foes_kept(view, seat)
-            kept += before is not None and found is before[2]
+            kept += before is not None and found is before[-1]
             assert found == (ai.weakest_foe(view, seat), ai.army_guess(view, seat)), (state.step, seat)
 
     simulate("samurai", seats, seed, "heuristic", options=options, on_step=on_step)

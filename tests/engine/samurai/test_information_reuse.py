@@ -18,6 +18,7 @@ def fresh_information(state: SamuraiState, seat: int) -> SamuraiState:
     """``information`` with nothing kept from before."""
     information._SCREENED.clear()
     information._PLAYERS.clear()
+    information._LISTS.clear()
     samurai_state._RONIN_SEEN[0] = None
     return information.information(state, seat)
 
