@@ -69,20 +69,21 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
     the opponent could have (its units off the board, an army card's room). An army's level
     says how often it attacked and won, not how full it is: a level-5 daimyo whose army
     fought itself empty is a lone daimyo."""
-    mine = [army_regulars(army) for army in state.players[seat].armies if army.alive]
+    players = state.players
+    mine = [army_regulars(army) for army in players[seat].armies if army.alive]
     mean = sum(mine) / len(mine) if mine else 0.0
     limits = content().units.limits
     room = float(limits.army_samurai + limits.army_ashigaru)
     earned = incomes(state)
     my_income = earned[seat]
     guesses: dict[int, float] = {}
-    for player in state.players:
+    for player in players:
         if player.seat == seat or player.eliminated:
             continue
         alive = [army for army in player.armies if army.alive]
         if not alive:
             continue
-        off_board = sum(player.tray.values()) + sum(army_regulars(army) for army in alive)
+        off_board = sum(player.tray.values()) + sum([army_regulars(army) for army in alive])
         mirror = mean * (earned[player.seat] + 1) / (my_income + 1)
         guesses[player.seat] = min(mirror, off_board / len(alive), room)
     return guesses
@@ -137,9 +138,16 @@ def garrison_strength(state: SamuraiState, pid: str) -> float:
 
 
 def frontier(state: SamuraiState, seat: int, pid: str) -> int:
-    """How many neighbours of ``pid`` are not ``seat``'s (a placement weighs every spot by it)."""
-    provinces = state.provinces
-    return len([neighbour for neighbour in content().adj[pid] if provinces[neighbour].owner != seat])
+    """How many neighbours of ``pid`` are not ``seat``'s (a placement weighs every spot by it).
+    Kept in the owner index while no owner changes: a seat's placements, builds and spears
+    weigh the same provinces decision after decision."""
+    counts = owner_index(state).frontiers
+    found = counts.get((seat, pid))
+    if found is None:
+        provinces = state.provinces
+        found = counts[(seat, pid)] = len([neighbour for neighbour in content().adj[pid]
+                                           if provinces[neighbour].owner != seat])
+    return found
 
 
 def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
@@ -161,8 +169,9 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     foes = [foe for foe in active(state) if foe != seat]
     if not foes:
         return None
-    preference = foe_preference(state, seat)
-    return min(foes, key=lambda foe: (held_count(state, foe), preference[foe]))
+    preference = _foe_preference(state.seed, state.round, seat, state.seats)  # (foe, its draw) by seat
+    held = owner_index(state).owned  # `held_count` of every foe from one index
+    return min(foes, key=lambda foe: (len(held.get(foe, ())), preference[foe][1]))
 
 
 class _Decision(threading.local):
@@ -171,11 +180,13 @@ class _Decision(threading.local):
     guess, and a policy never changes the state it is given, so each is worked out once a
     decision. Outside a decision (another state, a caller of its own) nothing is kept.
 
-    ``now`` holds the three at once (the state, `foes_seen` by seat, `enemy_strength` by (seat,
-    province): a decision weighs the same targets from many sources, every province an army
-    might move to): one read of a thread-local attribute a call."""
+    ``now`` holds the three at once (the state, `foes_seen` by seat, and by seat and province
+    the target's `enemy_strength` and whether the weakest foe holds it: a decision weighs the
+    same targets from many sources, every province an army might move to): one read of a
+    thread-local attribute a call."""
 
-    now: tuple[SamuraiState | None, dict[int, tuple[int | None, dict[int, float]]], dict[tuple[int, str], float]]
+    now: tuple[SamuraiState | None, dict[int, tuple[int | None, dict[int, float]]],
+               dict[int, dict[str, tuple[float, bool]]]]
 
     def __init__(self) -> None:
         self.now = (None, {}, {})
@@ -236,20 +247,26 @@ players then, and the answer."""
 
 
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
-    best = None
+    """The attack from ``source`` with ``force`` that scores best (None: no target is weak
+    enough), as (score, target)."""
     weakest, guesses = foes_seen(state, seat)
     now = _DECISION.now
-    known = now[2] if now[0] is state else {}
-    naval = content().naval
-    provinces = state.provinces
+    known: dict[str, tuple[float, bool]] | None = now[2].get(seat) if now[0] is state else {}
+    if known is None:
+        known = now[2][seat] = {}
+    by_sea = content().sea_only[source]
     spots = None
+    best = None
     for target in attack_targets(state, seat, source):
-        need = known.get((seat, target))
-        if need is None:
+        found = known.get(target)
+        if found is None:
             if spots is None:
                 spots = armies_by_spot(state)
-            need = known[(seat, target)] = _strength(state, seat, target, guesses, spots)
-        if (source, target) in naval:
+            owner = state.provinces[target].owner
+            found = known[target] = (_strength(state, seat, target, guesses, spots),
+                                     owner is not None and owner == weakest)
+        need, weak = found
+        if target in by_sea:
             need *= 1.5
         if need == 0:
             score = 10.0
@@ -257,8 +274,7 @@ def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tu
             score = force / need
         else:
             continue
-        owner = provinces[target].owner
-        if owner is not None and owner == weakest:
+        if weak:
             score *= WEAK_FOE_BONUS
         if best is None or score > best[0]:
             best = (score, target)

@@ -43,16 +43,17 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     AI decision builds one, so the cards are dealt back only when there are any and the
     provinces are scanned for hidden ronin only when any stands in one."""
     players = state.players
-    others = [player for player in players if player.seat != seat]
-    hands = [player.hand for player in others]
     deck, discard = state.deck, state.discard
-    if deck or discard or any(hands):
+    if deck or discard or any([player.hand for player in players if player.seat != seat]):
+        hands = [player.hand for player in players if player.seat != seat]
         piles = deal_back(sorted_pool(deck, discard, *hands),
                           [len(hand) for hand in hands] + [len(discard), len(deck)])
-    else:
-        piles = [[] for _ in range(len(hands) + 2)]
-    dealt = iter(piles)
-    players = [player if player.seat == seat else _behind_screen(player, next(dealt)) for player in players]
+        dealt = iter(piles)
+        players = [player if player.seat == seat else _behind_screen(player, next(dealt)) for player in players]
+        discard, deck = piles[-2], piles[-1]
+    else:  # no card anywhere (base, Quick Start): every pile is a new empty list
+        players = [player if player.seat == seat else _behind_screen(player, []) for player in players]
+        discard, deck = [], []
     last = _LISTS.get(seat)
     if last is not None and len(last) == len(players) and all(map(is_, last, players)):
         players = last  # the very players of this seat's last one: its army index serves again
@@ -69,8 +70,8 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     values["seed"] = public_seed(state.seed)
     values["players"] = players
     values["provinces"] = provinces
-    values["discard"] = piles[-2]
-    values["deck"] = piles[-1]
+    values["discard"] = discard
+    values["deck"] = deck
     key = str(seat)
     nav = state.nav
     values["nav"] = {key: nav[key]} if key in nav else {}

@@ -346,7 +346,7 @@ class OwnerIndex:
     province object to another key. Rules and the heuristic ask which provinces a house holds
     many times a choice and would otherwise scan all 68."""
 
-    __slots__ = ("source", "length", "sets", "owned", "place", "pid_of")
+    __slots__ = ("source", "length", "sets", "owned", "place", "pid_of", "frontiers")
 
     def __init__(self, source: dict[str, Prov]) -> None:
         self.sets = _OWNER_SETS[0]  # read first: a set made while scanning builds the index again
@@ -364,6 +364,9 @@ class OwnerIndex:
         self.pid_of: dict[int, str] | None = None
         """Each province's place in the dict and key by object, made on the first `move` (a
         driver copying the state every choice builds many indexes that never move one)."""
+        self.frontiers: dict[tuple[int, str], int] = {}
+        """(seat, province) -> how many of its neighbours are not that seat's, as the
+        heuristic counts them (`ai.frontier`); emptied when an owner moves."""
 
     def move(self, province: BaseModel, old: Any, new: Any) -> bool:
         """``province``'s owner is now ``new`` (it was ``old``): if it is one of this index's
@@ -378,6 +381,7 @@ class OwnerIndex:
         if pid is None or self.source.get(pid) is not province:
             return True  # another dict's province: this index is unchanged
         self.owned[old].remove(pid)
+        self.frontiers = {}
         bisect.insort(self.owned.setdefault(new, []), pid, key=self.place.__getitem__)
         return True
 
