@@ -20,7 +20,7 @@ from typing import Any
 from engine.contract import Prompt
 from engine.rng import rng_for
 from engine.samurai import muster, ninja, setup_placement, victory
-from engine.samurai.battle import battle_sides
+from engine.samurai.battle import battle_sides, owed_losses
 from engine.samurai.board import (
     active,
     armies_by_spot,
@@ -49,6 +49,7 @@ from engine.samurai.movement import (
 from engine.samurai.random_policy import RandomPolicy as RandomPolicy
 from engine.samurai.random_policy import random_plan as random_plan
 from engine.samurai.state import SamuraiState, owner_index
+from engine.samurai.war_prompts import units_answer
 
 # ---------------------------------------------------------------- heuristic
 
@@ -440,14 +441,23 @@ class HeuristicPolicy:
 
         def order(kind: str) -> tuple[int, int, int, int]:
             return (units[kind].value, kind != "ronin", units[kind].step != struck, costs.get(kind, 0))
-        left = sum(prompt.default.values())
-        room = {field.name: field.max for field in prompt.fields}
+        room, left = owed_losses(state, prompt.seat)  # the prompt's fields and its default's total, unbuilt
         losses = dict.fromkeys(room, 0)
         for kind in sorted(room, key=order):
             take = min(room[kind], left)
             losses[kind] = take
             left -= take
         return losses
+
+    def _gather(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        """The units prompt's default (every unit the card has room for), worked out without
+        building the prompt; so for a garrison's force and its Phase D move."""
+        war = state.war
+        assert war is not None
+        return units_answer(state, war, prompt.seat, prompt.kind)
+
+    _garrison_force = _gather
+    _garrison_move = _gather
 
     def _war_move(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         for army in state.players[prompt.seat].armies:
