@@ -117,13 +117,15 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
     and a player behind the screen is never changed by its readers (as `_screened` says).
     What is kept holds copies of the tray, the armies list and each army's units inside the
     field dicts, so one dict comparison a player and one list comparison of its armies' field
-    dicts (an AI decision asks three times) tell all but the fields set."""
+    dicts (an AI decision asks three times) tell all but the fields set. A model's fields set
+    only grows (pydantic and the setters add a name, nothing takes one away or puts another
+    set in its place), so the same size is the same set."""
     kept = _PLAYERS.get(id(player))
     if kept is not None and kept[0] is player and kept[1] == player.__dict__ and kept[5] == hand:
         armies = player.armies
         if (kept[3] == [army.__dict__ for army in armies]
-                and kept[4] == [army.__pydantic_fields_set__ for army in armies]
-                and kept[2] == player.__pydantic_fields_set__):
+                and kept[4] == [len(army.__pydantic_fields_set__) for army in armies]
+                and kept[2] == len(player.__pydantic_fields_set__)):
             return kept[6]
     screened = _screen(player, hand)
     if len(_PLAYERS) >= _SCREENED_KEPT:
@@ -134,18 +136,18 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
     _KEPT_COPIES.add(id(screened))
     armies = player.armies
     _PLAYERS[id(player)] = (player, {**player.__dict__, "tray": player.tray.copy(), "armies": list(armies)},
-                            set(player.__pydantic_fields_set__),
+                            len(player.__pydantic_fields_set__),
                             [{**army.__dict__, "units": army.units.copy()} for army in armies],
-                            [set(army.__pydantic_fields_set__) for army in armies], hand, screened)
+                            [len(army.__pydantic_fields_set__) for army in armies], hand, screened)
     return screened
 
 
-_PLAYERS: dict[int, tuple[Player, dict[str, object], set[str], list[dict[str, object]], list[set[str]],
+_PLAYERS: dict[int, tuple[Player, dict[str, object], int, list[dict[str, object]], list[int],
                           list[str], Player]] = {}
 """Per player (by id, the player itself kept so the id stays its own): its field dict (with a
-copy of its tray and of its armies list), its fields set, each army's field dict (with a copy
-of its units) and fields set as they were when its screened copy was made, the hand dealt to
-it then, and that copy."""
+copy of its tray and of its armies list), the size of its fields set, each army's field dict
+(with a copy of its units) and the size of its fields set as they were when its screened copy
+was made, the hand dealt to it then, and that copy."""
 
 
 _KEPT_COPIES: set[int] = set()
