@@ -13,14 +13,17 @@ from __future__ import annotations
 import functools
 import random
 import threading
+from collections.abc import Mapping
+from operator import is_
 from typing import Any
 
 from engine.contract import Prompt
 from engine.rng import rng_for
 from engine.samurai import muster, ninja, setup_placement, victory
-from engine.samurai.battle import battle_sides
+from engine.samurai.battle import battle_sides, owed_losses
 from engine.samurai.board import (
     active,
+    armies_by_spot,
     army_at,
     army_province,
     army_regulars,
@@ -46,6 +49,7 @@ from engine.samurai.movement import (
 from engine.samurai.random_policy import RandomPolicy as RandomPolicy
 from engine.samurai.random_policy import random_plan as random_plan
 from engine.samurai.state import SamuraiState, owner_index
+from engine.samurai.war_prompts import units_answer
 
 # ---------------------------------------------------------------- heuristic
 
@@ -66,20 +70,21 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
     the opponent could have (its units off the board, an army card's room). An army's level
     says how often it attacked and won, not how full it is: a level-5 daimyo whose army
     fought itself empty is a lone daimyo."""
-    mine = [army_regulars(army) for army in state.players[seat].armies if army.alive]
+    players = state.players
+    mine = [army_regulars(army) for army in players[seat].armies if army.alive]
     mean = sum(mine) / len(mine) if mine else 0.0
     limits = content().units.limits
     room = float(limits.army_samurai + limits.army_ashigaru)
     earned = incomes(state)
     my_income = earned[seat]
     guesses: dict[int, float] = {}
-    for player in state.players:
+    for player in players:
         if player.seat == seat or player.eliminated:
             continue
         alive = [army for army in player.armies if army.alive]
         if not alive:
             continue
-        off_board = sum(player.tray.values()) + sum(army_regulars(army) for army in alive)
+        off_board = sum(player.tray.values()) + sum([army_regulars(army) for army in alive])
         mirror = mean * (earned[player.seat] + 1) / (my_income + 1)
         guesses[player.seat] = min(mirror, off_board / len(alive), room)
     return guesses
@@ -88,15 +93,24 @@ def army_guess(state: SamuraiState, seat: int) -> dict[int, float]:
 def enemy_strength(state: SamuraiState, seat: int, pid: str, guesses: dict[int, float] | None = None) -> float:
     """What we expect defending a province: garrison, fortification, revealed ronin and an
     army (its daimyo, its revealed ronin and the units `army_guess` puts behind its screen)."""
+    return _strength(state, seat, pid, guesses, armies_by_spot(state))
+
+
+def _strength(state: SamuraiState, seat: int, pid: str, guesses: dict[int, float] | None,
+              spots: Mapping[str, tuple[int, Any]]) -> float:
+    """`enemy_strength` given where armies stand (`armies_by_spot`, read once by a caller
+    weighing many provinces)."""
     prov = state.provinces[pid]
-    if prov.owner is None and not prov.neutral:
+    owner = prov.owner
+    if owner is None and not prov.neutral:
         return 0.0
-    strength = float(garrison_size(prov.garrison))
+    get = prov.garrison.get  # garrison_size, spelled out: asked of every target a decision weighs
+    strength = float(get("spearman", 0) + get("gunner", 0) + get("swordsman", 0) + get("bowman", 0))
     if prov.ronin_revealed:
         strength += prov.ronin
-    if prov.fort and (prov.owner is not None or prov.neutral):
+    if prov.fort:
         strength += 4 if prov.fort == 1 else 6
-    found = army_at(state, pid)
+    found = spots.get(pid)
     if found and found[0] != seat:
         strength += hidden_army_estimate(state, seat, found[0], found[1], guesses)
     return strength
@@ -125,9 +139,16 @@ def garrison_strength(state: SamuraiState, pid: str) -> float:
 
 
 def frontier(state: SamuraiState, seat: int, pid: str) -> int:
-    """How many neighbours of ``pid`` are not ``seat``'s (a placement weighs every spot by it)."""
-    provinces = state.provinces
-    return len([neighbour for neighbour in content().adj[pid] if provinces[neighbour].owner != seat])
+    """How many neighbours of ``pid`` are not ``seat``'s (a placement weighs every spot by it).
+    Kept in the owner index while no owner changes: a seat's placements, builds and spears
+    weigh the same provinces decision after decision."""
+    counts = owner_index(state).frontiers
+    found = counts.get((seat, pid))
+    if found is None:
+        provinces = state.provinces
+        found = counts[(seat, pid)] = len([neighbour for neighbour in content().adj[pid]
+                                           if provinces[neighbour].owner != seat])
+    return found
 
 
 def foe_preference(state: SamuraiState, seat: int) -> dict[int, float]:
@@ -149,25 +170,27 @@ def weakest_foe(state: SamuraiState, seat: int) -> int | None:
     foes = [foe for foe in active(state) if foe != seat]
     if not foes:
         return None
-    preference = foe_preference(state, seat)
-    return min(foes, key=lambda foe: (held_count(state, foe), preference[foe]))
+    preference = _foe_preference(state.seed, state.round, seat, state.seats)  # (foe, its draw) by seat
+    held = owner_index(state).owned  # `held_count` of every foe from one index
+    return min(foes, key=lambda foe: (len(held.get(foe, ())), preference[foe][1]))
 
 
 class _Decision(threading.local):
     """The state one heuristic decision reads (in this thread) and what it worked out once of
     it: a decision weighs several sources and targets against the same weakest foe and army
     guess, and a policy never changes the state it is given, so each is worked out once a
-    decision. Outside a decision (another state, a caller of its own) nothing is kept."""
+    decision. Outside a decision (another state, a caller of its own) nothing is kept.
 
-    state: SamuraiState | None = None
-    foes: dict[int, tuple[int | None, dict[int, float]]]
-    strengths: dict[tuple[int, str], float]
-    """`enemy_strength` by (seat, province): a decision weighs the same targets from many
-    sources (every province an army might move to)."""
+    ``now`` holds the three at once (the state, `foes_seen` by seat, and by seat and province
+    the target's `enemy_strength` and whether the weakest foe holds it: a decision weighs the
+    same targets from many sources, every province an army might move to): one read of a
+    thread-local attribute a call."""
+
+    now: tuple[SamuraiState | None, dict[int, tuple[int | None, dict[int, float]]],
+               dict[int, dict[str, tuple[float, bool]]]]
 
     def __init__(self) -> None:
-        self.foes = {}
-        self.strengths = {}
+        self.now = (None, {}, {})
 
 
 _DECISION = _Decision()
@@ -176,11 +199,12 @@ _DECISION = _Decision()
 def foes_seen(state: SamuraiState, seat: int) -> tuple[int | None, dict[int, float]]:
     """`weakest_foe` and `army_guess` of ``seat``, once a decision (read them, never change
     them)."""
-    if _DECISION.state is not state:
+    now = _DECISION.now
+    if now[0] is not state:
         return weakest_foe(state, seat), army_guess(state, seat)
-    found = _DECISION.foes.get(seat)
+    found = now[1].get(seat)
     if found is None:
-        found = _DECISION.foes[seat] = _foes_kept(state, seat)
+        found = now[1][seat] = _foes_kept(state, seat)
     return found
 
 
@@ -190,39 +214,60 @@ def _foes_kept(state: SamuraiState, seat: int) -> tuple[int | None, dict[int, fl
     seat holds, the round, the turn order, the LWTV bonus province, and the other players,
     when each is the very screened player the information state kept giving (which nobody
     changes: engine/samurai/information.py). Between a seat's decisions the other houses
-    rarely change (a muster's placements, one declaration after another)."""
-    others = [player for player in state.players if player.seat != seat]
-    if not all(kept_screened(player) for player in others):
-        return weakest_foe(state, seat), army_guess(state, seat)
-    held = owner_index(state).owned
-    key = (state.seed, state.round, state.seats, tuple(state.order), state.options.mode,
-           state.provinces["settsu"].owner if state.options.mode == "lwtv" else None,
-           tuple([len(held.get(one, ())) for one in range(state.seats)]),
-           tuple([army_regulars(army) for army in state.players[seat].armies if army.alive]))
+    rarely change (a muster's placements, one declaration after another). The very players
+    list of then (an information state keeps its seat's list while every player in it is the
+    same) holds those same players."""
+    players = state.players
     kept = _FOES_KEPT.get(seat)
-    if kept is not None and kept[0] == key and len(kept[1]) == len(others) \
-            and all(old is new for old, new in zip(kept[1], others, strict=True)):
-        return kept[2]
+    if kept is None or kept[1] is not players:
+        others = [player for player in players if player.seat != seat]
+        if not all(map(kept_screened, others)):
+            return weakest_foe(state, seat), army_guess(state, seat)
+        if kept is not None and (len(kept[2]) != len(others) or not all(map(is_, kept[2], others))):
+            kept = None
+    else:
+        others = kept[2]
+    held = owner_index(state).owned
+    lwtv = state.options.mode == "lwtv"
+    key = (state.seed, state.round, state.seats, tuple(state.order), lwtv,
+           state.provinces["settsu"].owner if lwtv else None,
+           tuple([len(held.get(one, ())) for one in range(state.seats)]),
+           tuple([army_regulars(army) for army in players[seat].armies if army.alive]))
+    if kept is not None and kept[0] == key:
+        if kept[1] is not players:
+            _FOES_KEPT[seat] = (key, players, others, kept[3])
+        return kept[3]
     found = (weakest_foe(state, seat), army_guess(state, seat))
-    _FOES_KEPT[seat] = (key, others, found)
+    _FOES_KEPT[seat] = (key, players, others, found)
     return found
 
 
-_FOES_KEPT: dict[int, tuple[tuple[object, ...], list[Any], tuple[int | None, dict[int, float]]]] = {}
-"""Per seat: what `_foes_kept` read at its last decision, the other players then, and the
-answer."""
+_FOES_KEPT: dict[int, tuple[tuple[object, ...], list[Any], list[Any], tuple[int | None, dict[int, float]]]] = {}
+"""Per seat: what `_foes_kept` read at its last decision, the players list and the other
+players then, and the answer."""
 
 
 def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tuple[float, str] | None:
-    best = None
+    """The attack from ``source`` with ``force`` that scores best (None: no target is weak
+    enough), as (score, target)."""
     weakest, guesses = foes_seen(state, seat)
-    known = _DECISION.strengths if _DECISION.state is state else {}
-    naval = content().naval
+    now = _DECISION.now
+    known: dict[str, tuple[float, bool]] | None = now[2].get(seat) if now[0] is state else {}
+    if known is None:
+        known = now[2][seat] = {}
+    by_sea = content().sea_only[source]
+    spots = None
+    best = None
     for target in attack_targets(state, seat, source):
-        need = known.get((seat, target))
-        if need is None:
-            need = known[(seat, target)] = enemy_strength(state, seat, target, guesses)
-        if (source, target) in naval:
+        found = known.get(target)
+        if found is None:
+            if spots is None:
+                spots = armies_by_spot(state)
+            owner = state.provinces[target].owner
+            found = known[target] = (_strength(state, seat, target, guesses, spots),
+                                     owner is not None and owner == weakest)
+        need, weak = found
+        if target in by_sea:
             need *= 1.5
         if need == 0:
             score = 10.0
@@ -230,8 +275,7 @@ def best_target(state: SamuraiState, seat: int, source: str, force: float) -> tu
             score = force / need
         else:
             continue
-        owner = state.provinces[target].owner
-        if owner is not None and owner == weakest:
+        if weak:
             score *= WEAK_FOE_BONUS
         if best is None or score > best[0]:
             best = (score, target)
@@ -248,12 +292,13 @@ class HeuristicPolicy:
             return dict(prompt.default)  # a sealed answer already given: keep it
         method = getattr(self, f"_{prompt.kind}", None)
         if method is not None:
-            outer = (_DECISION.state, _DECISION.foes, _DECISION.strengths)
-            _DECISION.state, _DECISION.foes, _DECISION.strengths = state, {}, {}
+            decision = _DECISION
+            outer = decision.now
+            decision.now = (state, {}, {})
             try:
                 got = method(state, prompt, rng)
             finally:
-                _DECISION.state, _DECISION.foes, _DECISION.strengths = outer
+                decision.now = outer
             if got is not None:
                 return got
         return dict(prompt.default)
@@ -396,14 +441,23 @@ class HeuristicPolicy:
 
         def order(kind: str) -> tuple[int, int, int, int]:
             return (units[kind].value, kind != "ronin", units[kind].step != struck, costs.get(kind, 0))
-        left = sum(prompt.default.values())
-        room = {field.name: field.max for field in prompt.fields}
+        room, left = owed_losses(state, prompt.seat)  # the prompt's fields and its default's total, unbuilt
         losses = dict.fromkeys(room, 0)
         for kind in sorted(room, key=order):
             take = min(room[kind], left)
             losses[kind] = take
             left -= take
         return losses
+
+    def _gather(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
+        """The units prompt's default (every unit the card has room for), worked out without
+        building the prompt; so for a garrison's force and its Phase D move."""
+        war = state.war
+        assert war is not None
+        return units_answer(state, war, prompt.seat, prompt.kind)
+
+    _garrison_force = _gather
+    _garrison_move = _gather
 
     def _war_move(self, state: SamuraiState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         for army in state.players[prompt.seat].armies:

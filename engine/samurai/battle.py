@@ -25,7 +25,9 @@ from engine.samurai.casualties import (
     check_losses,
     default_losses,
     has_choice,
+    loss_default,
     loss_prompt,
+    loss_room,
     losses_text,
     ordered_losses,
 )
@@ -352,6 +354,22 @@ def choose_losses(state: SamuraiState, events: list[Event], seat: int, answer: U
         take_losses(state, events)
         if state.phase != "over" and war.battle is not None:
             run_rounds(state, events, rng)
+
+
+def owed_losses(state: SamuraiState, seat: int) -> tuple[dict[str, int], int]:
+    """The choice of losses ``seat`` owes, as its prompt (`loss_prompts`) would ask it, worked
+    out without building the prompt: the most of each kind it may choose (the fields) and how
+    many units fall (the default's total). The seat's first side owed, as the phase table asks."""
+    war = state.war
+    assert war is not None and war.battle is not None and war.battle.pending is not None
+    battle = war.battle
+    pending = battle.pending
+    assert pending is not None  # asked for only while a step waits for choices of losses
+    side = next(side for side, owner in sorted(pending.owed.items()) if owner == seat)
+    attackers, defenders = battle_sides(state, battle)
+    holders = attackers if side == "attack" else defenders
+    hits = pending.hits[side]
+    return loss_room(holders, hits), sum(loss_default(holders, hits, pending.chosen.get(side)).values())
 
 
 def loss_prompts(state: SamuraiState) -> list[Prompt]:

@@ -115,6 +115,19 @@ def losses_text(losses: dict[str, int]) -> str:
     return ", ".join(parts) or "nothing"
 
 
+def loss_room(holders: list[dict[str, int]], hits: int) -> dict[str, int]:
+    """The most of each kind the side holds that the hits may take (`loss_prompt`'s fields)."""
+    left = hits_after_forts(holders, hits)
+    return {kind: min(count, left) for kind, count in losses_pool(holders).items() if count}
+
+
+def loss_default(holders: list[dict[str, int]], hits: int, chosen: dict[str, int] | None) -> dict[str, int]:
+    """`loss_prompt`'s default: the losses chosen, else the deadline default, of each kind the
+    side holds."""
+    pool = losses_pool(holders)
+    return {unit: count for unit, count in (chosen or default_losses(holders, hits)).items() if pool[unit]}
+
+
 def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, int]]) -> Prompt:
     """The owner's choice of losses for one side: a number per kind it holds."""
     pending = battle.pending
@@ -122,8 +135,8 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
     hits = pending.hits[side]
     left = hits_after_forts(holders, hits)
     pool = losses_pool(holders)
-    fields = [NumberField(name=kind, label=f"{NAMES[kind].capitalize()} lost (of {count})", max=min(count, left))
-              for kind, count in pool.items() if count]
+    fields = [NumberField(name=kind, label=f"{NAMES[kind].capitalize()} lost (of {pool[kind]})", max=most)
+              for kind, most in loss_room(holders, hits).items()]
     chosen = pending.chosen.get(side)
     step = "naval landing" if pending.step == "naval" else f"round {battle.rounds} {pending.step}"
     forts = hits - left
@@ -135,4 +148,4 @@ def loss_prompt(battle: Battle, side: str, seat: int, holders: list[dict[str, in
         text = f"Losses chosen ({losses_text(chosen)}); sealed until the other side has chosen. Submit again to change."
     return Prompt(seat=seat, kind="casualties", text=text, answer=UnitCounts, input="numbers", fields=fields,
                   secret=True, answered=chosen is not None,
-                  default={unit: count for unit, count in (chosen or default_losses(holders, hits)).items() if pool[unit]})
+                  default=loss_default(holders, hits, chosen))

@@ -203,15 +203,16 @@ class Content:
         self.region_of = {p.id: p.region for p in self.map.provinces}
         self.order = {pid: n for n, pid in enumerate(self.map.ids)}
         self.names = {p.id: p.name for p in self.map.provinces}
-        self.naval = frozenset((a, b) for a, lanes in self.sea.items() for b in lanes if b not in self.land[a])
-        """The (from, to) pairs an attack crosses by sea (`is_sea`), for a caller asking of many."""
+        self.sea_only = {a: frozenset(b for b in lanes if b not in self.land[a]) for a, lanes in self.sea.items()}
+        """Per province, the neighbours an attack from it reaches only by sea (`is_sea`), for a
+        caller asking of many targets from one source."""
 
     def name(self, pid: str) -> str:
         return self.names[pid]
 
     def is_sea(self, a: str, b: str) -> bool:
         """An attack is naval when the two provinces share only a sea lane."""
-        return (a, b) in self.naval
+        return b in self.sea_only[a]
 
 
 @cache

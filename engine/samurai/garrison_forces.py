@@ -137,32 +137,59 @@ def force_has_choice(state: SamuraiState, pid: str, most: int) -> bool:
     return most >= 2 or (most == 1 and kinds >= 2)
 
 
+def _force_kinds(state: SamuraiState, pid: str, most: int) -> list[str]:
+    """The kinds `force_prompt` asks about: each the garrison holds, and its ronin when at
+    least two units may go (ronin go only beside more regulars)."""
+    prov = state.provinces[pid]
+    kinds = [unit for unit in BEST_FIRST if prov.garrison[unit]]
+    if prov.ronin and most >= 2:
+        kinds.append("ronin")
+    return kinds
+
+
+def force_answer(state: SamuraiState, pid: str, most: int) -> dict[str, int]:
+    """`force_prompt`'s default (`default_force` of the kinds it asks about), worked out
+    without building the prompt (the heuristic takes it as it is)."""
+    default = default_force(state, pid, most)
+    return {kind: default[kind] for kind in _force_kinds(state, pid, most)}
+
+
 def force_prompt(state: SamuraiState, seat: int, pid: str, most: int, kind: str, text: str) -> Prompt:
     """Which units go: a number per kind the garrison holds, and its ronin (0 everywhere = back)."""
     prov = state.provinces[pid]
     fields = [NumberField(name=unit, label=_up_to(NAMES[unit].capitalize(), prov.garrison[unit], most),
-                          max=min(prov.garrison[unit], most))
-              for unit in BEST_FIRST if prov.garrison[unit]]
-    if prov.ronin and most >= 2:
-        fields.append(NumberField(name="ronin", label=_up_to("Ronin", prov.ronin, most - 1),
-                                  max=min(prov.ronin, most - 1)))
-    default = default_force(state, pid, most)
+                          max=min(prov.garrison[unit], most)) if unit != "ronin"
+              else NumberField(name="ronin", label=_up_to("Ronin", prov.ronin, most - 1), max=min(prov.ronin, most - 1))
+              for unit in _force_kinds(state, pid, most)]
     return Prompt(seat=seat, kind=kind, text=text + f" At most {counted(most, 'unit')}, and fewer ronin than regular "
                   "units; all 0 = back.", answer=UnitCounts,
-                  input="numbers", fields=fields, default={field.name: default[field.name] for field in fields})
+                  input="numbers", fields=fields, default=force_answer(state, pid, most))
+
+
+def _gather_kinds(state: SamuraiState, army: Army) -> list[str]:
+    """The kinds `gather_prompt` asks about: each the garrison holds and the card has room for."""
+    assert army.location is not None
+    garrison = state.provinces[army.location].garrison
+    return [unit for unit in BEST_FIRST if garrison[unit] and army_room(army, unit)]
+
+
+def gather_answer(state: SamuraiState, army: Army) -> dict[str, int]:
+    """`gather_prompt`'s default (`gather_default` of the kinds it asks about), worked out
+    without building the prompt (the heuristic takes it as it is)."""
+    default = gather_default(state, army)
+    return {kind: default[kind] for kind in _gather_kinds(state, army)}
 
 
 def gather_prompt(state: SamuraiState, seat: int, army: Army) -> Prompt:
     """Which garrison units join the army (room on the card: 4 samurai, 10 ashigaru)."""
     assert army.location is not None
     garrison = state.provinces[army.location].garrison
-    default = gather_default(state, army)
     fields = [NumberField(name=unit, label=_up_to(NAMES[unit].capitalize(), garrison[unit], army_room(army, unit)),
                           max=min(garrison[unit], army_room(army, unit)))
-              for unit in BEST_FIRST if garrison[unit] and army_room(army, unit)]
+              for unit in _gather_kinds(state, army)]
     return Prompt(seat=seat, kind="gather", text=f"Army {army.idx + 1} takes garrison units in "
                   f"{province_name(army.location)}: how many of each? All 0 = back.", answer=UnitCounts, input="numbers",
-                  fields=fields, default={field.name: default[field.name] for field in fields})
+                  fields=fields, default=gather_answer(state, army))
 
 
 def check_gather(state: SamuraiState, army: Army, answer: UnitCounts) -> dict[str, int]:

@@ -21,6 +21,7 @@ information state leaves it out (less than the seat knows, never more).
 from __future__ import annotations
 
 import random
+from operator import is_
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -42,16 +43,22 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     AI decision builds one, so the cards are dealt back only when there are any and the
     provinces are scanned for hidden ronin only when any stands in one."""
     players = state.players
-    others = [player for player in players if player.seat != seat]
-    hands = [player.hand for player in others]
     deck, discard = state.deck, state.discard
-    if deck or discard or any(hands):
+    if deck or discard or any([player.hand for player in players if player.seat != seat]):
+        hands = [player.hand for player in players if player.seat != seat]
         piles = deal_back(sorted_pool(deck, discard, *hands),
                           [len(hand) for hand in hands] + [len(discard), len(deck)])
+        dealt = iter(piles)
+        players = [player if player.seat == seat else _behind_screen(player, next(dealt)) for player in players]
+        discard, deck = piles[-2], piles[-1]
+    else:  # no card anywhere (base, Quick Start): every pile is a new empty list
+        players = [player if player.seat == seat else _behind_screen(player, []) for player in players]
+        discard, deck = [], []
+    last = _LISTS.get(seat)
+    if last is not None and len(last) == len(players) and all(map(is_, last, players)):
+        players = last  # the very players of this seat's last one: its army index serves again
     else:
-        piles = [[] for _ in range(len(hands) + 2)]
-    dealt = iter(piles)
-    players = [player if player.seat == seat else _behind_screen(player, next(dealt)) for player in players]
+        _LISTS[seat] = players
     provinces = state.provinces  # shared as it is unless a hidden ronin stands in another's province
     if holds_ronin(state):
         for prov in provinces.values():
@@ -63,8 +70,8 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
     values["seed"] = public_seed(state.seed)
     values["players"] = players
     values["provinces"] = provinces
-    values["discard"] = piles[-2]
-    values["deck"] = piles[-1]
+    values["discard"] = discard
+    values["deck"] = deck
     key = str(seat)
     nav = state.nav
     values["nav"] = {key: nav[key]} if key in nav else {}
@@ -75,6 +82,13 @@ def information(state: SamuraiState, seat: int) -> SamuraiState:
         chosen = {side: losses for side, losses in pending.chosen.items() if pending.owed.get(side) == seat}
         values["war"] = shared(war, battle=shared(battle, pending=shared(pending, chosen=chosen)))
     return _with_values(state, values)
+
+
+_LISTS: dict[int, list[Player]] = {}
+"""Per seat, the players list of its last information state, given again while every player in
+it is the same object (the seat's own and the screened copies `_behind_screen` keeps giving):
+the army index (`state.army_index`) is kept per list, so a seat deciding again before any army
+moved finds where armies stand without a scan. Nobody changes an information state's list."""
 
 
 def _with_values(model: Model, values: dict[str, object]) -> Model:
@@ -100,46 +114,40 @@ def _behind_screen(player: Player, hand: list[str]) -> Player:
     the same value in every field (a new value set in any), the same fields set, tray,
     armies and units in them, each army as its screened copy was made from, and the same
     dealt hand. Between two decisions the rules mostly change the deciding seat's own player,
-    and a player behind the screen is never changed by its readers (as `_screened` says)."""
+    and a player behind the screen is never changed by its readers (as `_screened` says).
+    What is kept holds copies of the tray, the armies list and each army's units inside the
+    field dicts, so one dict comparison a player and one list comparison of its armies' field
+    dicts (an AI decision asks three times) tell all but the fields set. A model's fields set
+    only grows (pydantic and the setters add a name, nothing takes one away or puts another
+    set in its place), so the same size is the same set."""
     kept = _PLAYERS.get(id(player))
-    if (kept is not None and kept[0] is player and kept[1] == player.__dict__
-            and kept[2] == player.__pydantic_fields_set__ and kept[3] == player.tray
-            and kept[4] == player.armies and kept[6] == hand and _armies_as_kept(player.armies, kept[5])):
-        return kept[7]
+    if kept is not None and kept[0] is player and kept[1] == player.__dict__ and kept[5] == hand:
+        armies = player.armies
+        if (kept[3] == [army.__dict__ for army in armies]
+                and kept[4] == [len(army.__pydantic_fields_set__) for army in armies]
+                and kept[2] == len(player.__pydantic_fields_set__)):
+            return kept[6]
     screened = _screen(player, hand)
     if len(_PLAYERS) >= _SCREENED_KEPT:
         _PLAYERS.clear()
         _KEPT_COPIES.clear()
     if kept is not None:
-        _KEPT_COPIES.discard(id(kept[7]))
+        _KEPT_COPIES.discard(id(kept[6]))
     _KEPT_COPIES.add(id(screened))
-    _PLAYERS[id(player)] = (player, player.__dict__.copy(), set(player.__pydantic_fields_set__), player.tray.copy(),
-                            list(player.armies), [_army_as_is(army) for army in player.armies], hand, screened)
+    armies = player.armies
+    _PLAYERS[id(player)] = (player, {**player.__dict__, "tray": player.tray.copy(), "armies": list(armies)},
+                            len(player.__pydantic_fields_set__),
+                            [{**army.__dict__, "units": army.units.copy()} for army in armies],
+                            [len(army.__pydantic_fields_set__) for army in armies], hand, screened)
     return screened
 
 
-ArmyAsIs = tuple[dict[str, object], dict[str, int], set[str]]
-"""An army's field dict, units and fields set."""
-
-
-def _army_as_is(army: Army) -> ArmyAsIs:
-    return army.__dict__.copy(), army.units.copy(), set(army.__pydantic_fields_set__)
-
-
-def _armies_as_kept(armies: list[Army], kept: list[ArmyAsIs]) -> bool:
-    """Whether every army is as it was (the same value in every field, the same units and
-    fields set)."""
-    for army, (values, units, fields_set) in zip(armies, kept, strict=True):
-        if values != army.__dict__ or units != army.units or fields_set != army.__pydantic_fields_set__:
-            return False
-    return True
-
-
-_PLAYERS: dict[int, tuple[Player, dict[str, object], set[str], dict[str, int], list[Army], list[ArmyAsIs],
+_PLAYERS: dict[int, tuple[Player, dict[str, object], int, list[dict[str, object]], list[int],
                           list[str], Player]] = {}
-"""Per player (by id, the player itself kept so the id stays its own): its field dict, fields
-set, tray, armies and each army as it was when its screened copy was made, the hand dealt to
-it then, and that copy."""
+"""Per player (by id, the player itself kept so the id stays its own): its field dict (with a
+copy of its tray and of its armies list), the size of its fields set, each army's field dict
+(with a copy of its units) and the size of its fields set as they were when its screened copy
+was made, the hand dealt to it then, and that copy."""
 
 
 _KEPT_COPIES: set[int] = set()

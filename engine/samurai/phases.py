@@ -1,5 +1,6 @@
 """The Samurai Swords phase table: who owes what in each phase, which handler takes each
-answer, and the automatic steps that run the game on between decisions.
+answer (the handlers are in phase_answers), and the automatic steps that run the game on
+between decisions.
 
 The rules live by section: setup_tasks and setup_placement (setup), bids (plan, spy,
 swords), muster (build, levy, ronin), war, war_prompts and war_answers (Wage War), rounds (a
@@ -22,33 +23,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from pydantic import BaseModel
 
-from engine.contract import IllegalChoice, Prompt
-from engine.kit import Asked, Flow, Interrupts, Phase, PhaseTable
+from engine.contract import Prompt
+from engine.kit import Interrupts, Phase, PhaseTable
 from engine.kit.phases import ASKS_NOTHING, EachSeat, PromptsOf
 from engine.samurai.answers import LevyAnswer, Pick, PlanAnswer, ScreenAnswer, UnitCounts
-from engine.samurai.battle import choose_losses, loss_prompts
-from engine.samurai.bids import (
-    answer_spy,
-    check_plan,
-    finish_swords,
-    lock_plans,
-    plan_prompt,
-    spy_prompt,
-)
+from engine.samurai.battle import loss_prompts
+from engine.samurai.bids import finish_swords, lock_plans, plan_prompt, spy_prompt
 from engine.samurai.board import active, deploy_targets, end_phase, locked_plan, player_of, who
-from engine.samurai.content import content
-from engine.samurai.elimination import rebuild, rebuild_prompt
-from engine.samurai.garrison_forces import choose_units
-from engine.samurai.hand_limit import ask_discards, discard_card, discard_prompt
+from engine.samurai.elimination import rebuild_prompt
+from engine.samurai.hand_limit import ask_discards, discard_prompt
 from engine.samurai.muster import (
-    check_levy,
-    do_muster,
-    do_place,
-    do_ronin,
     finish_muster,
     hire_ronin,
     levy_prompt,
@@ -62,22 +49,36 @@ from engine.samurai.muster import (
     start_muster,
     start_placing,
 )
-from engine.samurai.ninja import (
-    counter_prompt,
-    ninja_offer,
-    ninja_prompt,
-    offer_open,
-    send_ninja,
-    strike_back,
+from engine.samurai.ninja import counter_prompt, ninja_offer, ninja_prompt, offer_open
+from engine.samurai.phase_answers import (
+    SamuraiFlow,
+    answer_casualties,
+    answer_claim,
+    answer_counter,
+    answer_discard,
+    answer_levy,
+    answer_muster,
+    answer_ninja,
+    answer_ninja_offer,
+    answer_place,
+    answer_placement,
+    answer_plan,
+    answer_plan_revise,
+    answer_rebuild,
+    answer_ronin,
+    answer_screen,
+    answer_spying,
+    answer_sword,
+    answer_task,
+    answer_units,
+    answer_war,
+    look_at_region,
 )
 from engine.samurai.rounds import finish_setup
 from engine.samurai.setup_placement import (
     apply_screens,
     claims_prompt,
     claims_sealed,
-    do_claim_wish,
-    do_placement,
-    do_screen,
     placement_prompt,
     placement_sealed,
     placement_stage,
@@ -85,15 +86,13 @@ from engine.samurai.setup_placement import (
     resolve_placement,
     screen_prompt,
 )
-from engine.samurai.setup_tasks import do_task, start_deploy, task_prompt, task_targets
+from engine.samurai.setup_tasks import start_deploy, task_prompt, task_targets
 from engine.samurai.state import Interrupt, SamuraiState, no_units
-from engine.samurai.turn_order import sealed_sword_prompt, serve_swords, swords_sealed, want_sword
+from engine.samurai.turn_order import sealed_sword_prompt, serve_swords, swords_sealed
 from engine.samurai.victory import excess
 from engine.samurai.war import start_war, war_step
-from engine.samurai.war_answers import handle_war
 from engine.samurai.war_prompts import war_kind, war_prompt
 
-SamuraiFlow = Flow[SamuraiState]
 
 def _combined(state: SamuraiState) -> bool:
     return state.options.steps == "combined"
@@ -244,115 +243,7 @@ WAR_ANSWERS: dict[str, type[BaseModel]] = {
 }
 
 
-# ---------------------------------------------------------------- answers
-
-
-def answer_task(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    """A queued task (classic pace) is served, then leaves the queue."""
-    do_task(flow.state, seat, flow.state.queue[0], answer, flow.events)
-    flow.state.queue.pop(0)
-
-
-def answer_claim(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    do_claim_wish(flow.state, seat, answer)
-
-
-def answer_placement(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    do_placement(flow.state, seat, answer)
-
-
-def answer_muster(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    do_muster(flow.state, seat, answer)
-
-
-def answer_sword(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    """A sealed sword wish (combined steps), or the queued bidder's pick (classic)."""
-    if _combined(flow.state):
-        want_sword(flow.state, seat, answer)
-    else:
-        answer_task(flow, seat, asked, answer)
-
-
-def answer_screen(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    do_screen(flow.state, seat, answer)
-
-
-def answer_discard(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    discard_card(flow.state, flow.events, seat, answer)
-
-
-def answer_plan(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    player_of(flow.state, seat).draft["plan"] = check_plan(flow.state, seat, answer)
-
-
-def answer_spying(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    answer_spy(flow.state, seat, answer, flow.events, flow.rng)
-
-
-def answer_plan_revise(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    """The spy's holder revises last, so the plans are revealed at once."""
-    player_of(flow.state, seat).draft["plan"] = check_plan(flow.state, seat, answer)
-    lock_plans(flow.state, flow.events, flow.rng)
-
-
-def answer_levy(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    player_of(flow.state, seat).draft["levy"] = check_levy(flow.state, seat, answer)
-
-
-def answer_place(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    do_place(flow.state, seat, answer)
-
-
-def answer_ronin(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    do_ronin(flow.state, seat, answer)
-
-
-def answer_casualties(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    choose_losses(flow.state, flow.events, seat, answer, flow.rng)
-
-
-def answer_ninja_offer(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    send_ninja(flow.state, flow.events, seat, answer, flow.rng, from_offer=True)
-
-
-def answer_units(flow: SamuraiFlow, seat: int, asked: Asked, answer: Any) -> None:
-    """Which units go: a garrison's attacking force, a garrison's move, an army's gathering."""
-    choose_units(flow.state, flow.events, seat, asked.kind, answer)
-
-
-def answer_war(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    """Any Wage War turn prompt: war_answers' tables by step and by menu."""
-    handle_war(flow.state, seat, asked.kind, answer, flow.events, flow.rng)
-
-
-def look_at_region(flow: SamuraiFlow, seat: int, asked: Asked, answer: object) -> bool:
-    """Choosing a region of a paged province list only moves that seat's view of the list;
-    any other answer returns the seat's lists to all regions."""
-    state = flow.state
-    if isinstance(answer, Pick) and answer.act == "region":
-        region = answer.region or ""
-        if region and region not in content().map.regions:
-            raise IllegalChoice(f"there is no region called {region!r}")
-        state.nav[str(seat)] = region
-        return True
-    if state.nav:
-        state.nav.pop(str(seat), None)
-    return False
-
-
 # ---------------------------------------------------------------- interrupts
-
-
-def answer_ninja(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    send_ninja(flow.state, flow.events, seat, answer, flow.rng, from_offer=False)
-
-
-def answer_counter(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    strike_back(flow.state, flow.events, seat, flow.state.interrupts[0].data["holder"], answer, flow.rng)
-
-
-def answer_rebuild(flow: SamuraiFlow, seat: int, asked: Asked, answer: Pick) -> None:
-    rebuild(flow.state, flow.events, seat, answer)
 
 
 def still_owed(state: SamuraiState, interrupt: Interrupt) -> bool:

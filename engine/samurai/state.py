@@ -346,7 +346,7 @@ class OwnerIndex:
     province object to another key. Rules and the heuristic ask which provinces a house holds
     many times a choice and would otherwise scan all 68."""
 
-    __slots__ = ("source", "length", "sets", "owned", "place", "pid_of")
+    __slots__ = ("source", "length", "sets", "owned", "place", "pid_of", "frontiers")
 
     def __init__(self, source: dict[str, Prov]) -> None:
         self.sets = _OWNER_SETS[0]  # read first: a set made while scanning builds the index again
@@ -364,6 +364,9 @@ class OwnerIndex:
         self.pid_of: dict[int, str] | None = None
         """Each province's place in the dict and key by object, made on the first `move` (a
         driver copying the state every choice builds many indexes that never move one)."""
+        self.frontiers: dict[tuple[int, str], int] = {}
+        """(seat, province) -> how many of its neighbours are not that seat's, as the
+        heuristic counts them (`ai.frontier`); emptied when an owner moves."""
 
     def move(self, province: BaseModel, old: Any, new: Any) -> bool:
         """``province``'s owner is now ``new`` (it was ``old``): if it is one of this index's
@@ -378,6 +381,7 @@ class OwnerIndex:
         if pid is None or self.source.get(pid) is not province:
             return True  # another dict's province: this index is unchanged
         self.owned[old].remove(pid)
+        self.frontiers = {}
         bisect.insort(self.owned.setdefault(new, []), pid, key=self.place.__getitem__)
         return True
 
@@ -445,19 +449,30 @@ class ArmyIndex:
         self.spots = spots
 
 
-_ARMY_INDEXES: list[ArmyIndex] = []
-"""The army indexes built last, the newest first (a true state and an AI's information state
-take turns, as with the owner indexes)."""
+_ARMY_INDEXES: dict[int, ArmyIndex] = {}
+"""The army indexes built last, by the id of their ``players`` list (each holds its list, so the
+id stays its own). A true state and the AIs' information states take turns: an information
+state keeps the players list of its seat's last one while every player in it is the same
+(engine/samurai/information.py), so its index serves that seat's next decision too while no
+army moved. Stale ones (an army moved since) are dropped when a new one is kept."""
+_KEPT_ARMY_INDEXES = 8
+"""At most this many kept: the true state and every seat's information state, with room to
+spare (a driver copying the state every choice would otherwise keep every copy alive)."""
 
 
 def army_index(state: SamuraiState) -> dict[str, tuple[int, Army]]:
     """Province -> (seat, living army standing there) of ``state`` (read it, never change it)."""
     players = state.players
     moves = _ARMY_MOVES[0]
-    for found in _ARMY_INDEXES:
-        if found.players is players and found.moves == moves and found.length == len(players):
-            return found.spots
+    found = _ARMY_INDEXES.get(id(players))
+    if found is not None and found.players is players and found.moves == moves and found.length == len(players):
+        return found.spots
     found = ArmyIndex(players)
-    _ARMY_INDEXES[:] = [found, *(index for index in _ARMY_INDEXES
-                                 if index.players is not players and index.moves == moves)][:_KEPT_INDEXES]
+    kept = _ARMY_INDEXES
+    if len(kept) >= _KEPT_ARMY_INDEXES:
+        for key in [key for key, index in kept.items() if index.moves != moves]:
+            del kept[key]
+        if len(kept) >= _KEPT_ARMY_INDEXES:
+            del kept[next(iter(kept))]
+    kept[id(players)] = found
     return found.spots

@@ -10,7 +10,13 @@ from engine.samurai.answers import Pick
 from engine.samurai.battle import battle_sides
 from engine.samurai.board import MAX_OPTIONS, army_province, paged, paged_lazily, player_of, province_name
 from engine.samurai.combat import side_size
-from engine.samurai.garrison_forces import force_prompt, force_size_text, gather_prompt
+from engine.samurai.garrison_forces import (
+    force_answer,
+    force_prompt,
+    force_size_text,
+    gather_answer,
+    gather_prompt,
+)
 from engine.samurai.movement import (
     army_moves,
     attack_targets,
@@ -116,6 +122,19 @@ def battle_step_prompt(state: SamuraiState, war: War, seat: int) -> Prompt:
 
 
 # ---------------------------------------------------------------- a selection in phases A, B, D
+
+
+def units_answer(state: SamuraiState, war: War, seat: int, kind: str) -> dict[str, int]:
+    """The default of the units prompt `selection_prompt` gives for ``kind`` (gather,
+    garrison_move or garrison_force), worked out without building it: the heuristic takes
+    the default of all three."""
+    if kind == "gather":
+        return gather_answer(state, player_of(state, seat).armies[war.sel["gather"]])
+    if kind == "garrison_move":
+        source, destination = war.sel["garrison"], war.sel["to"]
+        return force_answer(state, source, garrison_targets(state, seat, source)[destination])
+    source = war.sel["source"]
+    return force_answer(state, source, garrison_attackers(state, source))
 
 
 def selection_prompt(state: SamuraiState, war: War, seat: int) -> Prompt | None:

@@ -88,3 +88,39 @@ def test_an_army_changed_by_hand_is_found_where_it_stands() -> None:
     state.players = [Player(seat=0, armies=[Army(idx=0, location=here)])]
     assert board.army_at(state, here) == (0, state.players[0].armies[0])
     assert_like_a_scan(state)
+
+
+def test_a_seat_s_kept_players_list_finds_armies_as_a_scan() -> None:
+    """An information state gives its seat's last players list again while every player in it
+    is the same object, and the army index kept for that list with it: where armies stand is
+    still what a scan says at every step of a match, and after the seat's own army moved by
+    hand (the same list, its index built again)."""
+    game = engine.get("samurai")
+    last: dict[int, object] = {}
+    reused = 0
+
+    def check(state: SamuraiState) -> int:
+        nonlocal reused
+        for seat in range(state.seats):
+            information = game.information(state, seat)
+            assert isinstance(information, SamuraiState)
+            reused += information.players is last.get(seat)
+            last[seat] = information.players
+            assert_like_a_scan(information)
+        return 1
+
+    checked_match(4, 3, "heuristic", "base", check, lambda state: None)
+    assert reused > 500
+
+    state = heuristic_match_after(150)
+    before = game.information(state, 0)
+    assert isinstance(before, SamuraiState)
+    assert_like_a_scan(before)
+    army = next(army for army in state.players[0].armies if army.alive and army.location)
+    empty = next(pid for pid in state.provinces if board.army_at(state, pid) is None)
+    army.location = empty
+    after = game.information(state, 0)
+    assert isinstance(after, SamuraiState)
+    assert after.players is before.players
+    assert board.army_at(after, empty) == (0, army)
+    assert_like_a_scan(after)

@@ -11,7 +11,9 @@ import pytest
 from bot.simulate import simulate
 from engine.clone import clone
 from engine.samurai import ai, information
+from engine.samurai.content import content
 from engine.samurai.state import SamuraiState
+from tests.engine.samurai.helpers import heuristic_match_after
 
 
 @pytest.mark.parametrize(("seats", "seed", "options"), [
@@ -27,7 +29,7 @@ def test_kept_foes_are_the_foes_worked_out_afresh(seats: int, seed: int, options
             view = information.information(state, seat)
             before = ai._FOES_KEPT.get(seat)
             found = ai._foes_kept(view, seat)
-            kept += before is not None and found is before[2]
+            kept += before is not None and found is before[-1]
             assert found == (ai.weakest_foe(view, seat), ai.army_guess(view, seat)), (state.step, seat)
 
     simulate("samurai", seats, seed, "heuristic", options=options, on_step=on_step)
@@ -47,3 +49,30 @@ def test_an_own_army_filled_or_a_copied_world_is_worked_out_afresh() -> None:
     assert again == (ai.weakest_foe(view, 0), ai.army_guess(view, 0))
     world = clone(information.information(state, 0))
     assert ai._foes_kept(world, 0) is not ai._foes_kept(world, 0), "a copy's players may be changed: never kept"
+
+
+def counted_frontier(state: SamuraiState, seat: int, pid: str) -> int:
+    return sum(1 for neighbour in content().adj[pid] if state.provinces[neighbour].owner != seat)
+
+
+def test_a_kept_frontier_is_the_one_counted_afresh() -> None:
+    """`ai.frontier` is kept in the owner index while no owner changes: at every step of a
+    match it is what counting the neighbours says, and a province taken by hand changes it."""
+    asked = 0
+
+    def on_step(state: object, _events: object) -> None:
+        nonlocal asked
+        assert isinstance(state, SamuraiState)
+        for seat in range(state.seats):
+            for pid in list(state.provinces)[::5]:
+                assert ai.frontier(state, seat, pid) == counted_frontier(state, seat, pid), (state.step, seat, pid)
+                asked += 1
+
+    simulate("samurai", 4, 1, "heuristic", options={"round_limit": 2}, on_step=on_step)
+    assert asked > 1000
+    state = heuristic_match_after(150)
+    pid = next(pid for pid, province in state.provinces.items() if province.owner == 0)
+    neighbour = next(each for each in content().adj[pid] if state.provinces[each].owner != 0)
+    before = ai.frontier(state, 0, pid)
+    state.provinces[neighbour].owner = 0
+    assert ai.frontier(state, 0, pid) == before - 1 == counted_frontier(state, 0, pid)

@@ -10,7 +10,7 @@ import pytest
 from bot.simulate import simulate
 from engine.samurai import information
 from engine.samurai import state as samurai_state
-from engine.samurai.state import Army, Prov, SamuraiState
+from engine.samurai.state import Army, Player, Prov, SamuraiState
 from tests.engine.samurai.helpers import heuristic_match_after
 
 
@@ -18,6 +18,7 @@ def fresh_information(state: SamuraiState, seat: int) -> SamuraiState:
     """``information`` with nothing kept from before."""
     information._SCREENED.clear()
     information._PLAYERS.clear()
+    information._LISTS.clear()
     samurai_state._RONIN_SEEN[0] = None
     return information.information(state, seat)
 
@@ -53,17 +54,21 @@ def test_a_reused_information_state_is_the_one_built_afresh(seats: int, seed: in
 
 def test_a_player_changed_in_any_way_is_hidden_anew() -> None:
     """A player behind the screen is given again only while nothing of it changed: a field
-    set, its tray or an army's units changed in place, an army added or changed."""
+    set (even to the value it held, unset until then: the fields set grows), its tray or an
+    army's units changed in place, an army added or changed."""
     state = heuristic_match_after(150)
     player = state.players[1]
     army = next(army for army in player.armies if army.alive and army.location)
+    player_unset = next(name for name in Player.model_fields if name not in player.model_fields_set)
+    army_unset = next(name for name in Army.model_fields if name not in army.model_fields_set)
 
     def hidden() -> object:
         return information.information(state, 0).players[1]
 
     def is_fresh() -> bool:
         kept = information.information(state, 0)
-        return kept.model_dump_json() == fresh_information(state, 0).model_dump_json()
+        fresh = fresh_information(state, 0)
+        return kept.model_dump_json() == fresh.model_dump_json() and fields_set(kept) == fields_set(fresh)
 
     first = hidden()
     assert hidden() is first, "nothing changed: the same screened player"
@@ -71,6 +76,8 @@ def test_a_player_changed_in_any_way_is_hidden_anew() -> None:
                lambda: player.tray.update(spearman=player.tray["spearman"] + 1),
                lambda: army.units.update(bowman=army.units["bowman"] + 1),
                lambda: setattr(army, "moves_left", army.moves_left + 1),
+               lambda: setattr(player, player_unset, getattr(player, player_unset)),
+               lambda: setattr(army, army_unset, getattr(army, army_unset)),
                lambda: player.armies.append(Army(idx=len(player.armies), location=None))]
     for change in changes:
         before = hidden()
