@@ -80,9 +80,9 @@ class OnceStopped(aiosqlite.Connection):
     store syncs the log itself (db/durability.py), so that a COMMIT waits for no disk and the
     log is checkpointed elsewhere (``wal_autocheckpoint`` off). Its BEGIN IMMEDIATE is tried in
     place without a busy wait; only when another process holds the write lock does it go to the
-    thread and wait there. A whole write transaction then runs in one turn of the event loop,
-    holding the process's write turn for its CPU alone, not for two trips to the thread and
-    whatever the loop ran meanwhile."""
+    thread and wait there; a write on its own (autocommit) likewise. A whole write transaction
+    then runs in one turn of the event loop, holding the process's write turn for its CPU
+    alone, not for two trips to the thread and whatever the loop ran meanwhile."""
 
     def in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The call's value when it cannot wait for a lock (see the module's docstring), run at
@@ -99,6 +99,8 @@ class OnceStopped(aiosqlite.Connection):
             if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
                 self._begin, self._in_transaction = sql, True
                 return _NOTHING
+            if self.writes_in_place and self._begin is None and not self._in_transaction and word in _ALONE:
+                return self._alone_in_place(fn, args, kwargs)
             if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)
                                         or (word == "SELECT" and self.reads_in_place)):
                 return self._in_place(fn, args, kwargs)
@@ -125,6 +127,21 @@ class OnceStopped(aiosqlite.Connection):
             connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         self._begin, self._locked, self._in_transaction = None, True, True
         return True
+
+    def _alone_in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A write with no transaction around it (autocommit: its own transaction) run in place
+        with no busy wait; ``TRIP`` (nothing written) when another connection holds the write lock."""
+        connection = self._connection
+        assert connection is not None
+        connection.execute("PRAGMA busy_timeout=0")
+        try:
+            return self._in_place(fn, args, kwargs)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            return TRIP
+        finally:
+            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
     async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run ``fn`` in place when it can, else in a trip to the thread."""
@@ -181,6 +198,8 @@ class OnceStopped(aiosqlite.Connection):
         return BufferedCursor(self)
 
 
+_ALONE = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE"})
+"""Writes that may run in place on their own, outside a transaction (``writes_in_place``)."""
 BUSY_TIMEOUT_MS = 30_000
 """How long a statement waits for another process's write lock (SQLite's busy wait), on the thread."""
 

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 
 from db import Store
 from db.models import Secret
+from db.prepared import insert_rows
 from db.sqlite_connection import OnceStopped
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -62,6 +63,10 @@ async def test_a_write_makes_no_trip_and_a_read_one(tmp_path: Path, monkeypatch:
         # the writer of a store that syncs its log itself (db/durability.py): BEGIN IMMEDIATE,
         # the statements and COMMIT all run in place, the write turn held for their CPU alone
         assert trips.sent == []
+        async with store.write_once() as alone:  # a write on its own (autocommit) likewise
+            await insert_rows(alone, Secret.__table__,  # type: ignore[attr-defined]
+                              [{"name": "alone", "value": "v", "created_at": NOW}])
+        assert trips.sent == []
 
         async with store.read() as session:
             rows = (await (await session.connection()).execute(sa.text("SELECT name, value FROM secrets WHERE name LIKE 'k%' ORDER BY name"))).all()
@@ -101,9 +106,11 @@ async def test_a_failed_write_is_rolled_back_in_place_and_leaves_no_lock(tmp_pat
         await store.close()
 
 
-async def test_the_event_loop_runs_while_a_write_waits_for_another_process_lock(tmp_path: Path) -> None:
-    """Another process holds the write lock: the store's BEGIN IMMEDIATE waits on its thread,
-    not on the event loop, which goes on acknowledging clicks meanwhile."""
+@pytest.mark.parametrize("alone", [False, True], ids=["a transaction", "a write on its own"])
+async def test_the_event_loop_runs_while_a_write_waits_for_another_process_lock(tmp_path: Path, alone: bool) -> None:
+    """Another process holds the write lock: the store's BEGIN IMMEDIATE (or its write on its
+    own, with no transaction around it) finds it at once in place, and waits on its thread, not
+    on the event loop, which goes on acknowledging clicks meanwhile."""
     path = tmp_path / "held.db"
     store = await _store(path)
     locked, release = threading.Event(), threading.Event()
@@ -124,6 +131,11 @@ async def test_the_event_loop_runs_while_a_write_waits_for_another_process_lock(
         await asyncio.to_thread(locked.wait, 30)
 
         async def write() -> None:
+            if alone:
+                async with store.write_once() as connection:
+                    await insert_rows(connection, Secret.__table__,  # type: ignore[attr-defined]
+                                      [{"name": "after", "value": "written", "created_at": NOW}])
+                return
             async with store.write() as session:
                 session.add(Secret(name="after", value="written", created_at=NOW))
 

@@ -257,3 +257,26 @@ async def test_a_map_is_drawn_while_a_search_ai_thinks(tmp_path: Path) -> None:
         release.write_text("go")  # a failed check must not leave the think holding the close
         await drawing.close()
     assert drawing.thinking_pool().workers == 0, "after the bot's close a think runs in a thread"
+
+
+async def test_a_private_panel_passes_the_maps_queued_for_the_workers(tmp_path: Path) -> None:
+    """A player waits on their panel; a phase's maps may wait a moment: with the one worker busy
+    and more maps queued, the panel is drawn as soon as the running draw ends, before the queue."""
+    first, rest = tmp_path / "first", tmp_path / "rest"
+    pool = drawing.DrawingPool(1)
+    try:
+        running = asyncio.create_task(pool.run("draw", _thinks_until, str(first)))
+        queued = [asyncio.create_task(pool.run("draw", _thinks_until, str(rest))) for _ in range(3)]
+        await asyncio.sleep(0)
+        panel = asyncio.create_task(pool.run("draw_private", os.getpid))
+        await asyncio.sleep(0)
+        first.write_text("go")  # the running map ends; the queued ones wait for `rest`
+        drawer = await asyncio.wait_for(panel, WAIT)
+        assert drawer != os.getpid() and await running != os.getpid()
+        assert not any(task.done() for task in queued), "the panel went before the queued maps"
+        rest.write_text("go")
+        await asyncio.gather(*queued)
+    finally:
+        first.write_text("go")
+        rest.write_text("go")
+        await pool.close()
