@@ -60,3 +60,28 @@ def test_positions_of_won_matches_score_above_those_of_lost_ones() -> None:
         (won if victory else lost).extend(search_eval.evaluate(state, 0) for state in middle)
     assert won and lost
     assert statistics.fmean(won) > statistics.fmean(lost) + 0.15
+
+
+def test_a_search_rollout_is_read_where_its_round_ends() -> None:
+    import dataclasses
+    import random
+
+    from engine.defenders.search import REACH
+    from engine.search import SearchPolicy
+
+    game = engine.get("defenders")
+    search = game.policies()["search"]
+    assert isinstance(search, SearchPolicy)
+    read: list[tuple[int, int]] = []
+
+    def recording(state: DefendersState, seat: int) -> float:
+        read.append((state.round, len(state.log)))
+        return search_eval.evaluate(state, seat)
+
+    positions, _ = heuristic_match(3)
+    state = next(s for s in positions if s.round == 2)  # the first position of round 2
+    prompt = next(p for p in game.prompts(state) if not p.answered)
+    policy = dataclasses.replace(search.bounded(rounds=3), evaluate=recording)
+    policy.choose(game.information(state, prompt.seat), prompt, random.Random(1))
+    assert policy.last.rollouts >= 2 and REACH < policy.last.steps / policy.last.rollouts < 40
+    assert {round_number for round_number, _ in read} == {3}  # round 2 played out, read as round 3 begins
