@@ -108,15 +108,17 @@ async def _deliver(delivery: PhasePoster, group: list[Notice], fresh: bool,
     closing = last.kind in ("phase", "result")
     lines = _shown(new_lines, closing)
     files = await _map(delivery, last) if closing else []
-    if files:
-        await delivery.ensure_lease()  # a process paused while it drew sends nothing
+    found = None if standalone(first) else (
+        known or Before(await delivery.svc.open_phase_post(first.match_id, first.id), remembered=False))
+    if files or (found is not None and not found.remembered):
+        await delivery.ensure_lease()  # a process paused while it drew (or read) sends nothing
     if standalone(first):
         table = table_links.table_view(delivery.bot, first.match_id) if first.kind == "result" else None
         link: dict[str, Any] = {"view": table} if table is not None else {}
         msg = await channel.send(inert(str(first.payload.get("text", "")))[:2000], files=files,
                                  nonce=nonce_of(first), allowed_mentions=NOBODY, silent=ROUTINE, **link)
         return str(msg.id), None
-    found = known or Before(await delivery.svc.open_phase_post(first.match_id, first.id), remembered=False)
+    assert found is not None
     open_post = found.post
     if open_post is not None:
         heading = _label(group, open_post.label)
