@@ -11,8 +11,9 @@ the middle of another house's war as often as not, and its province lead was sho
 A decision late in a round plays on into the next one (`rollout_reach`, where the budget
 allows). A rollout step costs about 0.1 CPU ms, a round about a hundred choices.
 
-The candidates besides the heuristic's choice are the prompt's options at random, and for
-sealed numbers the heuristic's own plan and levy moved about (`Variants`).
+The candidates besides the heuristic's choice are, for a choose prompt, the options it ranks
+next (`search_order.ranked`: the next best attack, the next frontier province, holding back),
+and for sealed numbers the heuristic's own plan and levy moved about (`Variants`).
 
 The worlds are dealt by the game's `determinize`, which spreads each opponent's units off the
 board at random over its armies, filling them far beyond what armies hold in play; each army
@@ -198,9 +199,10 @@ def levy_variants(state: SamuraiState, seat: int) -> list[dict[str, int]]:
 
 def search_policy(game: Game) -> SearchPolicy:
     from engine.samurai.ai import HeuristicPolicy
+    from engine.samurai.search_order import ranked
 
     worlds = search_worlds(game)
     budget = budget_ms()
     return SearchPolicy(worlds, HeuristicPolicy(), evaluate, proposers=[Variants()],
                         depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget),
-                        min_paired=MIN_PAIRED, confidence=CONFIDENCE)
+                        min_paired=MIN_PAIRED, confidence=CONFIDENCE, order=ranked)

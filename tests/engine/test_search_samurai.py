@@ -10,6 +10,7 @@ from engine.clone import clone
 from engine.samurai import search_eval
 from engine.samurai.ai import HeuristicPolicy
 from engine.samurai.search import levy_variants, plan_variants, round_of
+from engine.samurai.search_order import ranked
 from engine.samurai.state import SamuraiState
 from engine.search import SearchPolicy
 from tests.engine.test_honest_ai import mid_match_states
@@ -81,3 +82,26 @@ def test_sealed_candidates_are_the_heuristics_numbers_moved_about() -> None:
                     game.submit(state, prompt.seat, levy)
                 levies += 1
     assert plans >= 2 and levies >= 1
+
+
+def test_choose_candidates_are_the_heuristics_runners_up_with_holding_back_among_them() -> None:
+    game = engine.get("samurai")
+    heuristic = HeuristicPolicy()
+    search = game.policies()["search"]
+    assert isinstance(search, SearchPolicy)
+    attacks = 0
+    for state in samurai_states(4, 900):
+        for prompt in [p for p in game.prompts(state) if not p.answered and p.input == "choose" and len(p.options) > 1]:
+            info = game.information(state, prompt.seat)
+            order = ranked(info, prompt)
+            assert sorted(map(repr, order)) == sorted(repr(option.choice) for option in prompt.options)
+            chosen = heuristic.choose(info, prompt, random.Random(0))
+            offered = chosen in [option.choice for option in prompt.options]  # not when it names a province past a region menu
+            if offered and prompt.kind not in ("sword", "war_order", "battle"):  # those three keep a shuffled order
+                assert order[0] == chosen, prompt.kind
+            if prompt.kind in ("declare_target", "chain") and chosen.get("act") == "attack" and len(order) > 3:
+                candidates = [candidate.choice for candidate in search._candidates(info, prompt, random.Random(0))]
+                assert candidates == order[:search.width]
+                assert {"act": "cancel"} in candidates or {"act": "stop"} in candidates, "holding back is always weighed"
+                attacks += 1
+    assert attacks >= 3
