@@ -17,10 +17,12 @@ GAMES = [("tinybigwars", 2, {}), ("samurai", 4, {}), ("defenders", 2, {"difficul
 @pytest.mark.parametrize(("key", "seats", "options"), GAMES, ids=[g[0] for g in GAMES])
 def test_search_answers_legally_within_its_budget(key: str, seats: int, options: dict[str, object],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(BUDGET_VARIABLE, "20")
+    # 100 ms: a Tiny Big Wars rollout from the opening costs ~20 CPU ms quiet and more on a busy
+    # machine (caches shared), and a cut rollout counts for nothing: at 20 ms a loaded run saw none
+    monkeypatch.setenv(BUDGET_VARIABLE, "100")
     game = engine.get(key)
     search = game.policies()["search"]
-    assert isinstance(search, SearchPolicy) and search.budget == 20
+    assert isinstance(search, SearchPolicy) and search.budget == 100
     searched = 0
     for state in list(mid_match_states(game, seats, options, seed=11, steps=120))[:6]:
         before = state.model_dump_json()
@@ -33,7 +35,7 @@ def test_search_answers_legally_within_its_budget(key: str, seats: int, options:
             # The margin is wide: a garbage collection of a test worker's heap, or a busy VM's
             # accounting, once put 432 ms on one Samurai rollout step; a search that ignored its
             # budget would run for seconds.
-            assert decision.cpu_ms < 20 + 1500, f"{key}: {decision}"
+            assert decision.cpu_ms < 100 + 1500, f"{key}: {decision}"
         assert state.model_dump_json() == before, "the search changed the true state"
     assert searched >= 2, f"{key}: the search never compared candidates by rollouts"
 
