@@ -63,13 +63,13 @@ class Targets:
     def scores(self, source: str, force: float) -> dict[str, tuple[bool, float]]:
         """Per target: whether the heuristic would attack it (its margin met) and its score (the
         force over what defends it, ten for empty land, times the weak foe's bonus)."""
-        naval = content().naval
+        by_sea = content().sea_only.get(source, frozenset())
         found: dict[str, tuple[bool, float]] = {}
         for target in attack_targets(self.state, self.seat, source):
             need = self.needs.get(target)
             if need is None:
                 need = self.needs[target] = enemy_strength(self.state, self.seat, target, self.guesses)
-            if (source, target) in naval:
+            if target in by_sea:
                 need *= 1.5
             if need == 0:
                 meets, score = True, 10.0
