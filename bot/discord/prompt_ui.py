@@ -86,10 +86,14 @@ def prompt_view(match_id: int, seat: int, version: int, prompt: ShownPrompt) -> 
             )
         )
     elif prompt.input == "numbers":
-        view.add_item(
-            discord.ui.Button(label="Enter numbers", custom_id=pid("n"), style=discord.ButtonStyle.primary)
-        )
+        # no field to fill (a garrison with nothing that may go): the click answers at once, no form
+        label = "Enter numbers" if prompt.fields else NOTHING_TO_ENTER
+        view.add_item(discord.ui.Button(label=label, custom_id=pid("n"), style=discord.ButtonStyle.primary))
     return view
+
+
+NOTHING_TO_ENTER = "Confirm (nothing to enter)"
+"""The button of a numbers prompt with no field: Discord refuses a form without an input."""
 
 
 def quick_field(prompt: ShownPrompt) -> NumberField | None:

@@ -170,6 +170,11 @@ class Router:
                 return
             pending, shown = found
             prompt = named_prompt(shown, pending.names)
+            if not prompt.fields:  # nothing to enter (Discord refuses an empty form): answered as it stands
+                async with ack_window.window(interaction, self.reply_wait):
+                    await self._submit(interaction, cid.match_id, cid.seat, cid.version,
+                                       named_prompt(shown, plain_names(pending.names)), dict(prompt.default))
+                return
             await interaction.response.send_modal(NumbersModal(cid.match_id, cid.seat, cid.version, prompt))
             return
         async with ack_window.window(interaction, self.reply_wait):  # the reply rides in the callback
