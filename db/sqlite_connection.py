@@ -116,32 +116,16 @@ class OnceStopped(aiosqlite.Connection):
         still held back) when another connection holds the write lock."""
         connection = self._connection
         assert connection is not None and self._begin is not None
-        connection.execute("PRAGMA busy_timeout=0")
-        try:
-            connection.execute(self._begin)
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-                raise
+        if _without_busy_wait(connection, connection.execute, (self._begin,), {}) is TRIP:
             return False
-        finally:
-            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         self._begin, self._locked, self._in_transaction = None, True, True
         return True
 
     def _alone_in_place(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """A write with no transaction around it (autocommit: its own transaction) run in place
         with no busy wait; ``TRIP`` (nothing written) when another connection holds the write lock."""
-        connection = self._connection
-        assert connection is not None
-        connection.execute("PRAGMA busy_timeout=0")
-        try:
-            return self._in_place(fn, args, kwargs)
-        except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-                raise
-            return TRIP
-        finally:
-            connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        assert self._connection is not None
+        return _without_busy_wait(self._connection, self._in_place, (fn, args, kwargs), {})
 
     async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run ``fn`` in place when it can, else in a trip to the thread."""
@@ -208,6 +192,21 @@ _WRITES = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", 
 _NOTHING: Outcome = ([], None, -1, None)
 TRIP = object()
 """What `OnceStopped.in_place` answers for a call that must go to the connection's thread."""
+
+
+def _without_busy_wait(connection: sqlite3.Connection, fn: Any, args: tuple[Any, ...],
+                       kwargs: dict[str, Any]) -> Any:
+    """``fn(*args, **kwargs)`` on this thread with SQLite's busy wait off: its value, or ``TRIP``
+    (nothing done) when another connection holds the write lock; the wait is back on after."""
+    connection.execute("PRAGMA busy_timeout=0")
+    try:
+        return fn(*args, **kwargs)
+    except sqlite3.OperationalError as error:
+        if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+            raise
+        return TRIP
+    finally:
+        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 def _first_word(sql: str) -> str:
