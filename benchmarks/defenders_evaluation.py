@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from benchmarks.samurai_evaluation import solve  # noqa: E402  (the same Gaussian elimination)
 from engine.defenders import search_eval  # noqa: E402
 from engine.defenders.search import table_safety  # noqa: E402
 from engine.defenders.state import DefendersState  # noqa: E402
@@ -69,20 +70,6 @@ def fit(rows: list[tuple[tuple[float, ...], float]], ridge: float = 1e-3, steps:
         if max(abs(s) for s in step) < 1e-8:
             break
     return weights
-
-
-def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """``matrix`` x = ``vector`` by Gaussian elimination with partial pivoting."""
-    size = len(vector)
-    rows = [list(matrix[i]) + [vector[i]] for i in range(size)]
-    for column in range(size):
-        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
-        rows[column], rows[pivot] = rows[pivot], rows[column]
-        for r in range(size):
-            if r != column and rows[column][column]:
-                factor = rows[r][column] / rows[column][column]
-                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[column], strict=True)]
-    return [rows[i][size] / rows[i][i] if rows[i][i] else 0.0 for i in range(size)]
 
 
 def log_loss(chances: list[float], labels: list[float]) -> float:
