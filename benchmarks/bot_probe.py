@@ -46,6 +46,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 FLUSH_SECONDS = 2.0
+LOOP_SAMPLE_SECONDS = 0.02
 
 
 class Probe:
@@ -93,6 +94,7 @@ class Probe:
             return pool
 
         drawing.configure = configure_kept  # type: ignore[assignment]
+        self.watch_the_loop()
 
         def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
             kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
@@ -204,6 +206,41 @@ class Probe:
         timed(MatchService, "submit", "click: the submit's transaction")
         timed(router, "reply_in_dm", "click: the reply (read, render, edit)")
         timed(router, "next_decision_in_dm", "click: the next decision (read, render, edit)")
+
+    def watch_the_loop(self) -> None:
+        """Time how long a ready callback waits for the bot's event loop (a thread hands one in
+        every LOOP_SAMPLE_SECONDS), and how old each interaction is when discord.py parses it:
+        an acknowledgement's wait that is the loop's, not the click's work."""
+        import discord
+        from discord.state import ConnectionState
+
+        def note(stage: str, seconds: float) -> None:
+            with self.lock:
+                self.stages.setdefault(stage, []).append(seconds)
+
+        def sample(loop: asyncio.AbstractEventLoop) -> None:
+            while not loop.is_closed():
+                handed = time.perf_counter()
+                try:
+                    loop.call_soon_threadsafe(lambda handed=handed: note("event loop: a ready callback's wait",
+                                                                         time.perf_counter() - handed))
+                except RuntimeError:  # the loop closed meanwhile
+                    return
+                time.sleep(LOOP_SAMPLE_SECONDS)
+
+        parse = ConnectionState.parse_interaction_create
+        watched: list[asyncio.AbstractEventLoop] = []
+
+        def timed_parse(state: Any, data: Any) -> None:
+            created = discord.utils.snowflake_time(int(data["id"]))
+            note("interaction: its age when discord.py parses it",
+                 max(0.0, (discord.utils.utcnow() - created).total_seconds()))
+            if not watched:
+                watched.append(asyncio.get_running_loop())
+                threading.Thread(target=sample, args=(watched[0],), name="probe-loop", daemon=True).start()
+            parse(state, data)
+
+        ConnectionState.parse_interaction_create = timed_parse  # type: ignore[method-assign]
 
     def try_fixes(self, names: set[str]) -> None:
         """Patch in the proposed fixes named (see the module docstring)."""

@@ -48,6 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.load_figures import (  # noqa: E402
+    LoopWatch,
     cpu_seconds,
     outbox_lag,
     percentile,
@@ -385,6 +386,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     bot: BotProcess | None = None
     spy: subprocess.Popen | None = None
     probe_out = workdir / "probe.json"
+    fake_loop_waits: list[float] = []
     try:
         python_args: tuple[str, ...] = ()
         if args.profile:
@@ -401,6 +403,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
             spy = subprocess.Popen(["py-spy", "record", "--pid", str(bot.proc.pid), "--format", "raw", "--rate", "50",
                                     "--threads", "--output", str(Path(args.py_spy).resolve())],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        loop_watch = LoopWatch(asyncio.get_running_loop())
         cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
@@ -409,6 +412,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         progress = asyncio.create_task(report_progress(fake, stats, n, started))
         done, pending = await asyncio.wait(tasks, timeout=args.seconds)
         progress.cancel()
+        fake_loop_waits = loop_watch.stop()
         for t in pending:
             t.cancel()
         elapsed = time.monotonic() - started
@@ -451,6 +455,10 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     if lat:
         print(f"ack latency ms: p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * percentile(lat, 0.9):.1f}  "
               f"p99 {1000 * percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}")
+    if fake_loop_waits:
+        print(f"  the fake's own event loop: a ready callback waited p50 {1000 * statistics.median(fake_loop_waits):.1f}  "
+              f"p99 {1000 * percentile(fake_loop_waits, 0.99):.1f}  max {1000 * max(fake_loop_waits):.1f} ms "
+              f"(in every ack above: the fake hears the callback that late)")
     for kind, values in sorted(stats.by_type.items()):
         print(f"  {kind:<32} {len(values):6d}  p50 {1000 * statistics.median(values):7.1f}  "
               f"p99 {1000 * percentile(values, 0.99):7.1f} ms")

@@ -5,15 +5,42 @@ read from /proc."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import statistics
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+
+class LoopWatch:
+    """How long a ready callback waits for an event loop: a thread hands one in every
+    ``every`` seconds and notes the wait when it runs. In the benchmark's own process it says how
+    late the fake Discord itself hears a callback (its ack figures include that wait)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, every: float = 0.02) -> None:
+        self.waits: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._hand_in, args=(loop, every), name="loop-watch", daemon=True)
+        self._thread.start()
+
+    def _hand_in(self, loop: asyncio.AbstractEventLoop, every: float) -> None:
+        while not self._stop.wait(every):
+            handed = time.perf_counter()
+            try:
+                loop.call_soon_threadsafe(lambda handed=handed: self.waits.append(time.perf_counter() - handed))
+            except RuntimeError:  # the loop closed
+                return
+
+    def stop(self) -> list[float]:
+        self._stop.set()
+        self._thread.join()
+        return self.waits
 
 
 def percentile(values: list[float], q: float) -> float:
