@@ -242,6 +242,45 @@ class Probe:
 
         ConnectionState.parse_interaction_create = timed_parse  # type: ignore[method-assign]
 
+        from discord.webhook.async_ import AsyncWebhookAdapter
+
+        respond = AsyncWebhookAdapter.create_interaction_response
+
+        async def timed_respond(adapter: Any, interaction_id: int, *args: Any, **kwargs: Any) -> Any:
+            params = kwargs.get("params")
+            payload = getattr(params, "payload", None)
+            if payload is None and getattr(params, "multipart", None):  # with files: the JSON is the first part
+                payload = json.loads(params.multipart[0]["value"])
+            kind = (payload or {}).get("type", "?")
+            age = (discord.utils.utcnow() - discord.utils.snowflake_time(interaction_id)).total_seconds()
+            note(f"interaction: its age when its callback (type {kind}) is sent", max(0.0, age))
+            started = time.perf_counter()
+            try:
+                return await respond(adapter, interaction_id, *args, **kwargs)
+            finally:
+                note(f"interaction: its callback's request (type {kind})", time.perf_counter() - started)
+
+        AsyncWebhookAdapter.create_interaction_response = timed_respond  # type: ignore[method-assign]
+
+        from bot.discord import ack_window
+
+        opened = ack_window.Window.__init__
+        defer_after = ack_window.Window._defer_after
+
+        def timed_open(window: Any, interaction: Any, *args: Any, **kwargs: Any) -> None:
+            note("window: the interaction's age when its window opens", ack_window.age(interaction))
+            opened(window, interaction, *args, **kwargs)
+
+        async def timed_defer_after(window: Any, delay: float, defer: Any) -> None:
+            async def defer_noted() -> Any:
+                note("window: the interaction's age when the timer defers", ack_window.age(window.interaction))
+                return await defer()
+
+            await defer_after(window, delay, defer_noted)
+
+        ack_window.Window.__init__ = timed_open  # type: ignore[method-assign]
+        ack_window.Window._defer_after = timed_defer_after  # type: ignore[method-assign]
+
     def try_fixes(self, names: set[str]) -> None:
         """Patch in the proposed fixes named (see the module docstring)."""
         unknown = names - {"static-cache", "dm-cache", "wide-gate", "uvloop"}
