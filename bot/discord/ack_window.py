@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -27,6 +29,42 @@ replies (2.21 requests an interaction, against 2.13 at 1.5 s) and keeps the butt
 state short when the database is slow (ack p99 272 ms, against 344 ms at 1.5 s);
 docs/benchmarks.md has the runs. At most 2.5: Discord waits 3 s."""
 
+SHORTEST = 0.05
+"""The window never closes sooner: an answer under this long rides in the callback however fast
+recent clicks were."""
+ANSWERED_SHARE = 0.9
+"""A learned window is long enough for this share of recent clicks' answers."""
+CLICKS_KEPT = 200
+"""Recent clicks whose answer times the window learns from."""
+CLICKS_BEFORE_LEARNING = 20
+"""Until this many clicks were answered, the window is the longest the setting allows."""
+
+
+class Pace:
+    """How long a window stays open: as long as 9 in 10 recent answers needed, between SHORTEST
+    and ``longest`` (the ``reply_wait_seconds`` setting). A fixed window traded the button's
+    loading time for requests at every load: at 0.25 s an idle bot still kept a slow click's
+    button loading 0.25 s, at 0.09 s a busy one deferred half its clicks (two requests each).
+    Learned, the acknowledgement comes about as soon as most answers are ready: soon when the
+    bot is idle, later (saving the defer's request) when it is busy."""
+
+    def __init__(self, longest: float) -> None:
+        self.longest = longest
+        self._answered: deque[float] = deque(maxlen=CLICKS_KEPT)
+
+    def wait(self) -> float:
+        """Seconds from a click's creation that its window stays open now."""
+        if self.longest <= SHORTEST or len(self._answered) < CLICKS_BEFORE_LEARNING:
+            return self.longest
+        ordered = sorted(self._answered)
+        needed = ordered[max(0, math.ceil(ANSWERED_SHARE * len(ordered)) - 1)]  # the share's slowest
+        return min(self.longest, max(SHORTEST, needed))
+
+    def answered(self, seconds: float) -> None:
+        """A click's answer was ready ``seconds`` after its creation (sent in the callback or not)."""
+        self._answered.append(seconds)
+
+
 _open: dict[int, Window] = {}
 """Interaction id -> its open window (a refusal anywhere in the handler settles it first)."""
 
@@ -35,8 +73,10 @@ class Window:
     """One interaction's window: a timer that defers at its end unless something answered."""
 
     def __init__(self, interaction: discord.Interaction, wait: float,
-                 defer: Callable[[], Awaitable[Any]]) -> None:
+                 defer: Callable[[], Awaitable[Any]], pace: Pace | None = None) -> None:
         self.interaction = interaction
+        self.pace = pace
+        """Told how soon the answer was ready (once, at the first ``settle``)."""
         self._lock = asyncio.Lock()
         self.settled = asyncio.Event()
         """Set once nothing more is deferred by the timer (it deferred, or an answer goes)."""
@@ -60,6 +100,9 @@ class Window:
     async def settle(self) -> None:
         """Nothing more is deferred by the timer: the caller answers now, as the interaction's
         state says (the callback itself, or an edit after the timer's defer)."""
+        if self.pace is not None:
+            self.pace.answered(age(self.interaction))
+            self.pace = None
         async with self._lock:  # a defer on its way is done (and shows in the state) first
             self.settled.set()
         self._timer.cancel()
@@ -73,14 +116,18 @@ def age(interaction: discord.Interaction) -> float:
 
 
 @contextlib.asynccontextmanager
-async def window(interaction: discord.Interaction, wait: float,
+async def window(interaction: discord.Interaction, wait: float | Pace,
                  defer: Callable[[], Awaitable[Any]] | None = None) -> AsyncIterator[Window]:
-    """Run a handler inside the interaction's window; ``defer`` (default: a silent
+    """Run a handler inside the interaction's window (``wait`` seconds from its creation, or as
+    long as a ``Pace`` says, which then learns from this click); ``defer`` (default: a silent
     DEFERRED_UPDATE_MESSAGE) is what the timer sends. A handler that ends without answering is
     acknowledged on the way out by that same defer; one that raises is answered by the error
     handler, after the window is settled."""
     send = defer or interaction.response.defer
-    opened = Window(interaction, wait, send)
+    if isinstance(wait, Pace):
+        opened = Window(interaction, wait.wait(), send, pace=wait)
+    else:
+        opened = Window(interaction, wait, send)
     _open[interaction.id] = opened
     try:
         yield opened

@@ -50,8 +50,9 @@ class Router:
 
     def __init__(self, wiring: Wiring, reply_wait: float = ack_window.REPLY_WAIT) -> None:
         self.wiring = wiring
-        self.reply_wait = reply_wait
-        """Seconds from a click's creation within which its reply rides in the callback (ack_window.py)."""
+        self.reply_wait = ack_window.Pace(reply_wait)
+        """How long from a click's creation its reply may ride in the callback: learned from recent
+        clicks, never above ``reply_wait`` seconds (ack_window.py)."""
 
     @property
     def service(self) -> MatchService:

@@ -128,3 +128,53 @@ async def test_the_window_counts_from_the_clicks_creation_not_from_the_handler()
         await click.response.deferring.wait()  # at once: its 1.5 s are long gone
         await asyncio.sleep(0)
     assert click.sent == ["defer"]
+
+
+def test_the_window_is_the_longest_allowed_until_enough_clicks_were_answered() -> None:
+    pace = ack_window.Pace(0.25)
+    for _ in range(ack_window.CLICKS_BEFORE_LEARNING - 1):
+        pace.answered(0.01)
+    assert pace.wait() == 0.25
+    pace.answered(0.01)
+    assert pace.wait() == ack_window.SHORTEST, "quick answers: the acknowledgement need not wait long"
+
+
+def test_the_window_is_as_long_as_nine_in_ten_recent_answers_needed() -> None:
+    pace = ack_window.Pace(0.25)
+    for tenth in range(100):
+        pace.answered(0.08 if tenth % 10 else 0.2)  # one answer in ten is slow
+    assert pace.wait() == 0.08, "the slow tenth is deferred, the rest ride in the callback"
+    for _ in range(ack_window.CLICKS_KEPT):
+        pace.answered(1.0)  # the bot got busy: answers take a second
+    assert pace.wait() == 0.25, "never longer than the setting allows"
+    for _ in range(ack_window.CLICKS_KEPT):
+        pace.answered(0.12)
+    assert pace.wait() == 0.12, "only recent clicks count"
+
+
+def test_a_setting_of_zero_always_acknowledges_at_once() -> None:
+    pace = ack_window.Pace(0.0)
+    for _ in range(50):
+        pace.answered(0.01)
+    assert pace.wait() == 0.0
+
+
+async def test_a_window_tells_its_pace_how_soon_the_answer_was_ready_once() -> None:
+    pace = ack_window.Pace(30.0)
+    click = Interaction(age=0.5)
+    async with ack_window.window(click, pace):  # type: ignore[arg-type]
+        await ack_window.update(click, content="You chose: **Ember**.")  # type: ignore[arg-type]
+    assert click.sent == [("callback", "You chose: **Ember**.")]
+    assert len(pace._answered) == 1 and 0.5 <= pace._answered[0] < 5.0, "its age when answered, noted once"
+
+
+async def test_a_learned_short_window_defers_a_slow_click() -> None:
+    pace = ack_window.Pace(30.0)
+    for _ in range(ack_window.CLICKS_BEFORE_LEARNING):
+        pace.answered(0.0)
+    click = Interaction(age=1.0)  # older than the learned window: deferred at once, not after 30 s
+    async with ack_window.window(click, pace):  # type: ignore[arg-type]
+        await click.response.deferring.wait()
+        await asyncio.sleep(0)
+        await ack_window.update(click, content="You chose: **Ember**.")  # type: ignore[arg-type]
+    assert click.sent == ["defer", ("edit", "You chose: **Ember**.")]
