@@ -312,14 +312,19 @@ class Delivery(DirectMessages):
                     return sent
                 moved = False
                 rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
+                # targets this pass stepped over: their later notices wait too, even when the hold
+                # ends meanwhile (they go, in order, with the next read)
+                stepped: set[tuple[str, int]] = set()
                 for group in phase_pace.groups(batch):
                     target = target_of(group[0])
-                    if self.slowed.held(target) or self._behind_opens(target):
+                    if target in stepped or self.slowed.held(target) or self._behind_opens(target):
+                        stepped.add(target)
                         rest = True
                         continue  # held back by a long 429 or a DM channel being opened; its later notices wait with it
                     waiting = await dm_opener.waits_for_dms(self, group)
                     if waiting:  # the opener wakes the match once the channel is open
                         self.behind_opens[target] = set(waiting)
+                        stepped.add(target)
                         rest = True
                         continue
                     wait = self.pace.wait(group, batch)
@@ -358,6 +363,7 @@ class Delivery(DirectMessages):
                         self._back_off(match_id)
                         return sent
                     else:  # HELD: its target waits out a long 429
+                        stepped.add(target)
                         rest = True
                 if not moved:
                     if put_off:  # its read writes the waiting marks first
