@@ -25,7 +25,6 @@ Only the holder of the delivery lease opens (the bucket is the bot's, shared by 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -34,6 +33,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
+from bot.aio_tasks import cancel_and_wait
 from bot.discord.refused import is_refusal
 from bot.service.notify import THREAD
 from bot.service.outbox import PREFS_KINDS, USER, target_of
@@ -214,20 +214,14 @@ class DmOpener:
             delay *= 2
         return None
 
-    def stop(self) -> None:
-        """Cancel the lane and the looks (at shutdown; what they had not opened is opened next time)."""
-        for task in [self.lane, *self.scans.values()]:
-            if task is not None:
-                task.cancel()
+    async def stop(self) -> None:
+        """Cancel the lane and the looks, and wait for them (at shutdown; what they had not
+        opened is opened next time)."""
+        tasks = [task for task in [self.lane, *self.scans.values()] if task is not None]
         self.lane = None
         self.scans.clear()
         self.wanted.clear()
-
-    async def stopped(self) -> None:
-        """Wait until the cancelled tasks are done."""
-        tasks = [task for task in [self.lane, *self.scans.values()] if task is not None]
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await cancel_and_wait(tasks)
 
 
 class WaitingDelivery(Protocol):
