@@ -342,10 +342,11 @@ class Delivery(DirectMessages):
                         waited = self.pace.went(group)
                         reconciled += waited if outcome == DELIVERED else 0
                         if group[0].kind == "lobby":
-                            self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
                                 await seat_posts.close_ended(self, match_id)
+                            else:
+                                self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
                             rest = True
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
