@@ -4,7 +4,8 @@ state change; this loop delivers them and marks each delivered.
 Each match has its own queue and its own worker, so one match's backlog or refused channel never
 delays another match. A post Discord refuses for good (see refusals.py) parks its target
 instead of being retried every round; the target is probed at a slow, backing-off pace and its
-parked notices follow in order once it works. Every post and DM carries a nonce derived from its
+parked notices follow in order once it works. A DM whose channel is not open yet waits the same
+way, without a send slot, while one lane opens it (dm_opener.py). Every post and DM carries a nonce derived from its
 notice (Discord returns the earlier message for a repeated nonce), so a crash between sending
 and marking, or a response lost to a 5xx, never shows a player the same message twice."""
 
@@ -20,10 +21,11 @@ import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import phase_pace, phase_posts, refused, replays, seat_posts
+from bot.discord import dm_opener, phase_pace, phase_posts, refused, replays, seat_posts
 from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
+from bot.discord.dm_opener import DmOpener
 from bot.discord.lobby import LobbyPosts
 from bot.discord.phase_post_memory import PostMemory
 from bot.discord.refusals import final_code, reason_for
@@ -73,7 +75,8 @@ def written_at(group: list[Notice]) -> int | None:
     return None if len(known) < len(versions) else max(known)
 
 
-class DeliveryService(DmService, SendersService, refused.RefusalService, MarksService, Protocol):
+class DeliveryService(DmService, SendersService, refused.RefusalService, MarksService, dm_opener.OpenerService,
+                      Protocol):
     """The service calls delivery makes: the outbox queue, the fenced marks, the parked targets,
     and what each of its senders calls (each names its own)."""
 
@@ -123,6 +126,11 @@ class Delivery(DirectMessages):
         """Replay GIFs drawn ahead of their posts (outside the send slots)."""
         self.dm_channels: dict[int, int] = {}
         """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
+        self.opener = DmOpener(bot, self.dm_channels, self._know_dm_channel, self.wake_for)
+        """Opens players' DM channels in one lane, ahead of need (dm_opener.py)."""
+        self.behind_opens: dict[tuple[str, int], set[int]] = {}
+        """Target -> the players whose DM channel its oldest waiting notice waits for: its
+        notices wait while one of them is being opened (``opener``), the rest go on."""
         self.turns = SeatTurns()
         """Held while a seat's prompt DM is written (here, and by the reply to a click: router.py)."""
         self.prefs: dict[int, dict[int, NotifyPrefs]] = {}
@@ -206,6 +214,7 @@ class Delivery(DirectMessages):
         await self.write_idle_marks()
         self.workers.clear()
         self.pace.stop()
+        await self.opener.stop()
         await self.boards.stop()
         await self.lobbies.stop()
         await self.archives.stop()
@@ -302,10 +311,21 @@ class Delivery(DirectMessages):
                     return sent
                 moved = False
                 rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
+                # targets this pass stepped over: their later notices wait too, even when the hold
+                # ends meanwhile (they go, in order, with the next read)
+                stepped: set[tuple[str, int]] = set()
                 for group in phase_pace.groups(batch):
-                    if self.slowed.held(target_of(group[0])):
+                    target = target_of(group[0])
+                    if target in stepped or self.slowed.held(target) or self._behind_opens(target):
+                        stepped.add(target)
                         rest = True
-                        continue  # held back by a long 429; its later notices wait with it
+                        continue  # held back by a long 429 or a DM channel being opened; its later notices wait with it
+                    waiting = await dm_opener.waits_for_dms(self, group)
+                    if waiting:  # the opener wakes the match once the channel is open
+                        self.behind_opens[target] = set(waiting)
+                        stepped.add(target)
+                        rest = True
+                        continue
                     wait = self.pace.wait(group, batch)
                     if wait > 0:
                         self.pace.hold(group, wait)  # a phase post's lines, gathered: its timer wakes the match
@@ -325,6 +345,8 @@ class Delivery(DirectMessages):
                             if group[0].payload.get("status") == "aborted":
                                 self.archives.ended(match_id)
                                 await seat_posts.close_ended(self, match_id)
+                            else:
+                                self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
                             rest = True
                             break  # it may have moved the match into its thread: read the targets again
                         self.boards.touch(match_id, written_at(group))
@@ -341,6 +363,7 @@ class Delivery(DirectMessages):
                         self._back_off(match_id)
                         return sent
                     else:  # HELD: its target waits out a long 429
+                        stepped.add(target)
                         rest = True
                 if not moved:
                     if put_off:  # its read writes the waiting marks first
@@ -375,6 +398,16 @@ class Delivery(DirectMessages):
         if sent > reconciled:  # its read writes the waiting marks first: the turn DMs are found by them
             await self.reconcile(match_id)
         return sent
+
+    def _behind_opens(self, target: tuple[str, int]) -> bool:
+        """Whether the target's notices wait for a DM channel being opened (forgotten once none is)."""
+        users = self.behind_opens.get(target)
+        if users is None:
+            return False
+        if any(self.opener.waits(user) for user in users):
+            return True
+        del self.behind_opens[target]
+        return False
 
     def _back_off(self, match_id: int) -> None:
         failures = self.retry_at.get(match_id, (0.0, 0))[1] + 1

@@ -40,9 +40,9 @@ class DmService(prompt_dms.TurnDmService, AskedService, MarksService, Protocol):
 
     async def get_match(self, match_id: int) -> MatchInfo: ...
 
-    async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None: ...
+    async def user_dm_channel(self, user_id: int) -> int | None: ...
 
-    async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None: ...
+    async def remember_user_dm_channel(self, user_id: int, dm_channel_id: int) -> None: ...
 
     async def dms_closed(self, match_id: int, seat: int) -> bool: ...
 
@@ -102,19 +102,21 @@ class DirectMessages(WaitingMarks):
 
     async def dm_channel_for(self, match_id: int, seat: int | None,
                              user_id: int) -> discord.PartialMessageable | discord.DMChannel:
-        """The seat's DM channel: the stored one, else opened (and stored) once. discord.py keeps
-        only 128 DM channels, so with more players it fetched the user and opened the channel
-        again for nearly every DM (two requests, one under a tight bot-wide limit). Opening one
-        needs only the user's id (no read of the user)."""
+        """The player's DM channel: the one stored for them (from any seat of any match: it is
+        the same everywhere), else opened (and stored) once. discord.py keeps only 128 DM
+        channels, so with more players it fetched the user and opened the channel again for
+        nearly every DM (two requests, one under a tight bot-wide limit). Opening one needs only
+        the user's id (no read of the user). Delivery opens them before their notices go, outside
+        the send slots (dm_opener.py): an open here is the exception (a refused one, judged by its
+        notice's refusal rules; a reminder's DM to someone whose channel was never opened)."""
         known = self.dm_channels.get(user_id)
-        if known is None and seat is not None:
-            known = await self.svc.dm_channel(match_id, seat, user_id)
+        if known is None:
+            known = await self.svc.user_dm_channel(user_id)
         if known is not None:
             self._know_dm_channel(user_id, known)
             return self.bot.get_partial_messageable(known, type=discord.ChannelType.private)
         dm = await self.bot.create_dm(discord.Object(user_id))  # by id: the user needs no read first
-        if seat is not None:
-            await self.svc.remember_dm_channel(match_id, seat, user_id, dm.id)
+        await self.svc.remember_user_dm_channel(user_id, dm.id)
         self._know_dm_channel(user_id, dm.id)
         return dm
 

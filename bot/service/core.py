@@ -3,7 +3,8 @@
 The service is assembled here, in two ways:
 
 - The parts that need only the store are objects it holds: the outbox as front-ends deliver it
-  (``deliveries``, outbox.py), status boards and DM channels (``boards``, board.py), finished
+  (``deliveries``, outbox.py), status boards and seats' DM channels (``boards``, board.py),
+  players' DM channels by user (``dm_channels``, dm_channels.py), finished
   matches and replays (``archive``, history.py), standings (``ratings``, ratings.py) and the
   host-command notes (``command_log``, command_log.py). Their calls stay on MatchService as
   one-line pass-throughs, so front-ends call one object.
@@ -32,6 +33,7 @@ from bot.service.away import AwayService
 from bot.service.board import BoardService
 from bot.service.command_log import CommandLog, Done
 from bot.service.deadlines import REMINDERS, TAKEOVER_AFTER, Deadlines
+from bot.service.dm_channels import DmChannels, SeatedUser
 from bot.service.finishing import conclude
 from bot.service.history import HISTORY_SIZE, HistoryEntry, HistoryService, ReplayGif
 from bot.service.lobby import Lobby
@@ -89,6 +91,8 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
     """The outbox as front-ends deliver it (outbox.py)."""
     boards: BoardService
     """Where status boards and seats' DM channels live (board.py)."""
+    dm_channels: DmChannels
+    """Players' DM channels by user, from any seat (dm_channels.py)."""
     archive: HistoryService
     """Finished matches and their replays (history.py)."""
     ratings: RatingService
@@ -120,6 +124,7 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self._views = KeptViews()
         self.deliveries = OutboxService(store, clock)
         self.boards = BoardService(store)
+        self.dm_channels = DmChannels(store)
         self.archive = HistoryService(store)
         self.ratings = RatingService(store)
         self.command_log = CommandLog(store, clock)
@@ -207,6 +212,15 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
 
     async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None:
         await self.boards.remember_dm_channel(match_id, seat, user_id, dm_channel_id)
+
+    async def user_dm_channel(self, user_id: int) -> int | None:
+        return await self.dm_channels.of_user(user_id)
+
+    async def unopened_dms(self, match_id: int) -> list[SeatedUser]:
+        return await self.dm_channels.unopened(match_id)
+
+    async def remember_user_dm_channel(self, user_id: int, dm_channel_id: int) -> None:
+        await self.dm_channels.remember(user_id, dm_channel_id)
 
     async def history(self, guild_id: int, game: str | None = None, limit: int = HISTORY_SIZE) -> list[HistoryEntry]:
         return await self.archive.history(guild_id, game, limit)

@@ -38,6 +38,9 @@ class Outbox:
     async def due_probes(self, match_id: int) -> list[Any]:
         return []
 
+    async def user_dm_channel(self, user_id: int) -> int:
+        return 9000 + user_id  # every player's DM channel is stored: none is opened here
+
     async def delivered_all(self, marks: list[Any], fence: Any = None) -> int:
         fresh = [mark.notice_id for mark in marks if mark.notice_id not in self.marked]
         self.writes.append(fresh)

@@ -15,10 +15,10 @@ from bot.discord.delivery import Delivery
 class FakeService:
     def __init__(self, stored: int | None, closed: bool = False) -> None:
         self.stored, self.closed = stored, closed
-        self.remembered: list[tuple[int, int, int, int]] = []
+        self.remembered: list[tuple[int, int]] = []
         self.reads: list[str] = []
 
-    async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None:
+    async def user_dm_channel(self, user_id: int) -> int | None:
         self.reads.append("dm_channel")
         return self.stored
 
@@ -30,8 +30,8 @@ class FakeService:
         self.closed = True
         return True
 
-    async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None:
-        self.remembered.append((match_id, seat, user_id, dm_channel_id))
+    async def remember_user_dm_channel(self, user_id: int, dm_channel_id: int) -> None:
+        self.remembered.append((user_id, dm_channel_id))
 
 
 class FakeBot:
@@ -83,7 +83,7 @@ async def test_the_first_dm_opens_the_channel_by_the_users_id_and_stores_it() ->
     channel = await delivery.dm_channel_for(NOTICE.match_id, NOTICE.seat, NOTICE.user_id)
     assert channel.id == 9042
     assert (bot.fetches, bot.opens) == (0, 1)
-    assert svc.remembered == [(7, 1, 42, 9042)]
+    assert svc.remembered == [(42, 9042)], "stored for the player, whichever seat asked"
 
 
 async def test_a_stored_dm_channel_is_read_once_per_user() -> None:

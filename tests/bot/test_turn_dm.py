@@ -126,7 +126,7 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
     async def get_match(_match_id: int) -> Any:
         return SimpleNamespace(seats=[SimpleNamespace(seat=0, user_id=11)])
 
-    async def dm_channel(_match_id: int, _seat: int, _user_id: int) -> int:
+    async def user_dm_channel(_user_id: int) -> int:
         return 900
 
     async def dms_closed(_match_id: int, _seat: int) -> bool:
@@ -138,7 +138,8 @@ def delivery_for(turn: SeatTurn) -> tuple[Delivery, FakeDm]:
     async def notify_prefs(_match_id: int, _user_id: int) -> NotifyPrefs:
         return NotifyPrefs()  # the defaults: turns by DM, no quiet hours
 
-    svc = SimpleNamespace(seat_turn=seat_turn, seat_turns=seat_turns, get_match=get_match, dm_channel=dm_channel, dms_closed=dms_closed,
+    svc = SimpleNamespace(seat_turn=seat_turn, seat_turns=seat_turns, get_match=get_match, user_dm_channel=user_dm_channel,
+                          dms_closed=dms_closed,
                           newer_prompt=newer_prompt, notify_prefs=notify_prefs, clock=lambda: datetime.now(UTC),
                           seat_fence=lambda _match_id, _seat: contextlib.nullcontext(),  # one process here
                           seats_fence=lambda _match_id, _seats: contextlib.nullcontext())

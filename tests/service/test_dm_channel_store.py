@@ -16,3 +16,24 @@ async def test_the_dm_channel_is_kept_for_the_seat_user(svc: MatchService) -> No
     await svc.remember_dm_channel(info.id, 1, 99, 888)  # not this seat's user: nothing stored
     assert await svc.dm_channel(info.id, 1, 12) is None
     assert (await svc.get_match(info.id)).version == before.version
+
+
+async def test_a_players_dm_channel_is_found_from_any_seat_and_kept_on_every_seat_of_theirs(svc: MatchService) -> None:
+    """One open serves a player everywhere: the channel stored for them in one match is found
+    for another (also by a process started later: it is in the store), and storing it fills
+    their seats that lack it, never another player's."""
+    first = await svc.create(1, 600, 11, "ann", "toy", {}, seed=1)
+    await svc.join(600, 12, "bea")
+    second = await svc.create(1, 601, 12, "bea", "toy", {}, seed=2)
+    await svc.join(601, 11, "ann")
+    assert await svc.user_dm_channel(11) is None
+    assert [(u.seat, u.user_id, u.known) for u in await svc.unopened_dms(second.id)] == [(0, 12, None), (1, 11, None)]
+    before = await svc.get_match(first.id)
+    await svc.remember_dm_channel(first.id, 0, 11, 777)  # opened for ann's seat in the first match
+    assert await svc.user_dm_channel(11) == 777
+    assert [(u.seat, u.user_id, u.known) for u in await svc.unopened_dms(second.id)] == [(0, 12, None), (1, 11, 777)]
+    await svc.remember_user_dm_channel(11, 777)
+    assert [(u.seat, u.user_id) for u in await svc.unopened_dms(second.id)] == [(0, 12)], "ann's seat has it now"
+    assert await svc.dm_channel(second.id, 1, 11) == 777
+    assert await svc.user_dm_channel(12) is None, "another player's channel is their own"
+    assert (await svc.get_match(first.id)).version == before.version, "not a change of the match"
