@@ -202,9 +202,9 @@ class ClickSvc(Svc):
     async def seat_fence(self, match_id: int, seat: int) -> AsyncIterator[Any]:
         yield SimpleNamespace(kept=True)
 
-    async def next_notices(self, match_id: int, limit: int = 50) -> list[Any]:
-        self.calls.append("next_notices")
-        return []  # delivery went first: it writes the next decision
+    async def next_decision(self, match_id: int, seat: int, version: int) -> Any:
+        self.calls.append("next_decision")
+        return None  # delivery went first: it writes the next decision
 
 
 class Response:
@@ -229,7 +229,7 @@ async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> 
     svc = ClickSvc(open_prompt=True)
     await Router(_wiring(svc)).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
     assert svc.calls[0] == "submit" and svc.chosen == [{"pick": "a"}], "the submit's transaction judged it"
-    assert svc.calls == ["submit", "next_notices"], "after it, only the read of the next decision it led to"
+    assert svc.calls == ["submit", "next_decision"], "after it, only the read of the next decision it led to"
 
 
 async def test_a_dm_click_its_submit_finds_not_open_is_judged_by_the_reads(monkeypatch) -> None:
