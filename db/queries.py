@@ -183,10 +183,12 @@ class MatchQueries:
                    col(Notice.channel_id) == from_channel)
             .values(channel_id=to_channel))
 
-    async def set_board_message(self, session: AsyncSession, match_id: int, message_id: int | None) -> None:
-        """Where the match's status board is; no version bump (it is not a state change of the match)."""
-        await (await session.connection()).execute(
-            sa.update(Match).where(col(Match.id) == match_id).values(board_message_id=message_id))
+    async def set_board_message(self, session: Reader, match_id: int, message_id: int | None) -> None:
+        """Where the match's status board is; no version bump (it is not a state change of the
+        match). One statement: written alone, it needs no BEGIN (``Store.write_once``)."""
+        connection = await begun(session)
+        await run(connection, prepared(_set_board_message, connection.dialect, _set_board_message),
+                  {"match_id": match_id, "message_id": message_id})
 
     async def dm_channel_of(self, session: Reader, match_id: int, seat_no: int, user_id: int) -> int | None:
         """The DM channel stored for the seat while this user holds it (None: not opened yet)."""
@@ -228,6 +230,12 @@ def _dm_channel_of() -> sa.Select[Any]:
     return sa.select(col(Seat.dm_channel_id)).where(
         col(Seat.match_id) == sa.bindparam("match_id"), col(Seat.seat_no) == sa.bindparam("seat_no"),
         col(Seat.user_id) == sa.bindparam("user_id"))
+
+
+@functools.cache
+def _set_board_message() -> sa.Update:
+    return (sa.update(Match).where(col(Match.id) == sa.bindparam("match_id"))
+            .values(board_message_id=sa.bindparam("message_id", type_=Match.__table__.c.board_message_id.type)))  # type: ignore[attr-defined]
 
 
 @functools.cache

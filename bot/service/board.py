@@ -23,8 +23,8 @@ class BoardService:
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the board (None: it was deleted; the next refresh posts a new one). Not a
         state change of the match: its version stays, no optimistic check is disturbed."""
-        async with self.store.write() as session:
-            await self.store.set_board_message(session, match_id, message_id)
+        async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
+            await self.store.set_board_message(connection, match_id, message_id)
 
     async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None:
         """The seat's stored DM channel while this user holds the seat."""

@@ -22,8 +22,9 @@ async def test_the_dm_channel_is_kept_for_the_seat_user(svc: MatchService) -> No
 
 async def test_a_first_dms_lone_reads_and_write_send_one_statement_each(svc: MatchService, store: Store) -> None:
     """What delivery asks before a player's first DM (issue 32): the stored channel, whether the
-    seat's DMs were found closed (and when), the lobby's message; and the channel it stores. Each
-    is one statement on its own (no BEGIN, no COMMIT), and each says what the store holds."""
+    seat's DMs were found closed (and when), the lobby's message; and the channel it stores (and
+    the board's message, stored by its refresh). Each is one statement on its own (no BEGIN, no
+    COMMIT), and each says what the store holds."""
     info = await svc.create(1, 600, 11, "ann", "toy", {}, seed=1)
     with recorded(store) as statements:
         assert await svc.dm_channel(info.id, 0, 11) is None
@@ -32,7 +33,8 @@ async def test_a_first_dms_lone_reads_and_write_send_one_statement_each(svc: Mat
         assert not await svc.dms_closed(info.id, 0)
         assert await svc.dms_closed_at(info.id, 0) is None
         assert await svc.notice_ref(info.id, "lobby") is None
-    assert len(statements) == 6, statements
+        await svc.set_board_message(info.id, 5150)
+    assert len(statements) == 7, statements
     assert not [s for s in statements if s.split()[0].upper() in ("BEGIN", "COMMIT")], statements
     assert await svc.mark_dms_closed(info.id, 0)
     assert await svc.dms_closed(info.id, 0) and not await svc.mark_dms_closed(info.id, 0), "said once"
@@ -41,3 +43,4 @@ async def test_a_first_dms_lone_reads_and_write_send_one_statement_each(svc: Mat
     [lobby] = [n for n in await svc.outbox(limit=100) if n.kind == "lobby"]
     await svc.delivered(lobby.id, "4242")
     assert await svc.notice_ref(info.id, "lobby") == "4242"
+    assert await svc.board_message(info.id) == 5150
