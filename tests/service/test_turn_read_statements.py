@@ -168,3 +168,35 @@ async def test_a_turn_read_after_another_process_changed_the_match_reads_its_sta
         again = await svc.seat_turn(info.id, bob)
     assert len(statements) == TURN_READ, "the state read is kept: the next read is one statement again"
     assert again == turns[bob]
+
+
+async def test_a_clicks_next_decision_is_one_statement_and_only_while_it_waits(svc: MatchService,
+                                                                                store: Store) -> None:
+    """What a click's answer needs to show the decision its choice led to: the seat's newest
+    prompt notice and the seat's turn before it, one statement; nothing once that notice went,
+    for another version, or while its player's DMs are blocked (delivery parks it)."""
+    info = await lobby(svc, [HOST, BOB], hours=10)
+    await deliver_prompts(svc)
+    bob = info.seat_of(BOB)
+    assert bob is not None
+    await svc.submit(info.id, HOST, {"bid": 1})
+    await svc.submit(info.id, BOB, {"bid": 1})  # revealed: the host moves first
+    await svc.submit(info.id, HOST, {"action": "gather"})  # then bob's next decision is written
+    newest = [n for n in await svc.outbox(limit=1000) if n.kind == "prompt" and n.seat == bob][-1]
+    version = newest.payload["version"]
+    with recorded(store) as statements:
+        found = await svc.next_decision(info.id, bob, version)
+    assert len(statements) == TURN_READ, statements
+    assert found is not None and found.notice_id == newest.id and found.payload == newest.payload
+    assert found.previous == await svc.seat_turn(info.id, bob, before_id=newest.id)
+    assert found.previous.subject is not None and not found.previous.newer_prompt(newest.id)
+    assert await svc.next_decision(info.id, bob, version + 1) is None, "another version"
+    await svc.park(newest.id, 50007, "DMs closed", retry_in=60)
+    assert await svc.next_decision(info.id, bob, version) is None, "parked: delivery's to tell"
+    async with store.write() as session:  # back in the queue, its target still blocked
+        await store.unpark(session, info.id, "user", BOB)
+    assert await svc.next_decision(info.id, bob, version) is None, "its player's DMs are blocked: delivery parks it"
+    await svc.unblock((await svc.blocked_targets(info.id))[0])
+    assert await svc.next_decision(info.id, bob, version) is not None, "back in the queue"
+    await svc.delivered(newest.id, "9000")
+    assert await svc.next_decision(info.id, bob, version) is None, "it went"
