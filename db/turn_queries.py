@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -248,14 +249,20 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
 
 def _aggregated(union: sa.CompoundSelect, dialect: str) -> sa.ScalarSelect[Any]:
     """The rows of ``union`` as one JSON array of arrays: a column of the match rows' statement,
-    so the match and the outbox's part of its turns are one read (one snapshot, no BEGIN)."""
+    so the match and the outbox's part of its turns are one read (one snapshot, no BEGIN). It
+    comes as text, parsed once (`_parsed`): the statement has a row per seat, each with it."""
     rows = union.subquery("turn_rows")
     if dialect == "postgresql":
-        value = sa.func.json_agg(sa.func.json_build_array(*rows.c))
+        value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*rows.c)), sa.Text())
     else:  # the payloads are JSON text on SQLite: json() embeds them as JSON, not as strings
-        value = sa.func.json_group_array(sa.func.json_array(
-            *(sa.func.json(column) if column.key == "payload" else column for column in rows.c)))
-    return sa.select(sa.type_coerce(value, sa.JSON())).correlate(None).scalar_subquery()
+        value = sa.type_coerce(sa.func.json_group_array(sa.func.json_array(
+            *(sa.func.json(column) if column.key == "payload" else column for column in rows.c))), sa.Text())
+    return sa.select(value).correlate(None).scalar_subquery()
+
+
+def _parsed(aggregated: str | None) -> list[list[Any]]:
+    """The rows `_aggregated` gave (none: PostgreSQL's json_agg of no row is NULL)."""
+    return json.loads(aggregated) if aggregated else []
 
 
 @functools.cache
@@ -362,7 +369,7 @@ class TurnQueries:
         if found is None:
             return None
         match, seats, deadline, (rows,) = found
-        return match, seats, deadline, _seat_notices(rows or [])[0]
+        return match, seats, deadline, _seat_notices(_parsed(rows))[0]
 
     async def match_and_next_turn(self, session: Reader, match_id: int, seat: int) -> tuple[
             Match, list[Seat], Deadline | None, TurnNotices, tuple[int, str, dict[str, Any]] | None] | None:
@@ -375,7 +382,7 @@ class TurnQueries:
         if found is None:
             return None
         match, seats, deadline, (rows,) = found
-        turn, latest = _seat_notices(rows or [])
+        turn, latest = _seat_notices(_parsed(rows))
         return match, seats, deadline, turn, latest
 
     async def match_and_turns(self, session: Reader, match_id: int,
@@ -389,7 +396,7 @@ class TurnQueries:
             return None
         match, seats, deadline, (rows,) = found
         users = {s.seat_no: int(s.user_id) for s in seats if s.user_id is not None}
-        return match, seats, deadline, _match_notices(rows or [], users)
+        return match, seats, deadline, _match_notices(_parsed(rows), users)
 
     async def claim_prompt_message(self, session: Reader, notice_id: int, message_id: str) -> bool:
         """The seat answered its prompt on DM ``message_id`` before that prompt's notice was
