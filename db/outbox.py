@@ -174,6 +174,13 @@ def _fenced() -> ColumnElement[bool]:
                              col(Lease.term) == sa.bindparam("fence_term"))
 
 
+def _notice_made_at() -> sa.Select[Any]:
+    return (sa.select(col(Notice.created_at))
+            .where(col(Notice.match_id) == sa.bindparam("match_id"), col(Notice.key) == sa.bindparam("key", type_=sa.String()))
+            .limit(1))
+
+
+@functools.cache
 def _holds_term() -> sa.Select[Any]:
     return sa.select(col(Lease.name)).where(col(Lease.name) == sa.bindparam("fence_name"),
                                             col(Lease.holder) == sa.bindparam("fence_holder"),
@@ -406,7 +413,10 @@ class OutboxQueries:
                 code=code, reason=reason, probes=col(DeliveryBlock.probes) + 1, next_probe_at=next_probe_at)
         )
 
-    async def notice_made_at(self, session: AsyncSession, match_id: int, key: str) -> datetime | None:
-        """When the match's notice with this key was written (None: there is none)."""
-        stmt = select(Notice.created_at).where(col(Notice.match_id) == match_id, col(Notice.key) == key)
-        return (await session.exec(stmt)).first()
+    async def notice_made_at(self, session: Reader, match_id: int, key: str) -> datetime | None:
+        """When the match's notice with this key was written (None: there is none); one prepared
+        statement (a read of it alone needs no BEGIN)."""
+        connection = await begun(session)
+        rows = (await run(connection, prepared(_notice_made_at, connection.dialect, _notice_made_at),
+                          {"match_id": match_id, "key": key})).rows
+        return rows[0][0] if rows else None

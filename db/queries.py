@@ -4,6 +4,7 @@ notice rows the service reads back. The service composes no statement of its own
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -86,15 +87,10 @@ class MatchQueries:
         stmt = select(col(Match.id)).where(col(Match.paused_until) <= now, col(Match.status) == "paused")
         return sorted(stored_id(match_id) for match_id in (await session.exec(stmt)).all())
 
-    async def first_delivery_ref(self, session: AsyncSession, match_id: int, kind: str) -> str | None:
-        """Where the first delivered notice of this kind went."""
-        stmt = (
-            select(Notice.delivery_ref)
-            .where(col(Notice.match_id) == match_id, col(Notice.kind) == kind, col(Notice.delivery_ref).is_not(None))
-            .order_by(col(Notice.id))
-            .limit(1)
-        )
-        return (await session.exec(stmt)).first()
+    async def first_delivery_ref(self, session: Reader, match_id: int, kind: str) -> str | None:
+        """Where the first delivered notice of this kind went (one prepared statement: a read of
+        it alone needs no BEGIN)."""
+        return await _one(session, _first_delivery_ref, {"match_id": match_id, "kind": kind})
 
     async def prompt_notice_before(
         self, session: AsyncSession, match_id: int, seat: int, before_id: int
@@ -110,9 +106,8 @@ class MatchQueries:
         row = (await session.exec(stmt)).first()
         return None if row is None else (row[0], row[1])
 
-    async def has_notice_key(self, session: AsyncSession, match_id: int, key: str) -> bool:
-        stmt = select(Notice.id).where(col(Notice.match_id) == match_id, col(Notice.key) == key)
-        return (await session.exec(stmt)).first() is not None
+    async def has_notice_key(self, session: Reader, match_id: int, key: str) -> bool:
+        return await _one(session, _notice_with_key, {"match_id": match_id, "key": key}) is not None
 
     async def delivered_since(
         self, session: Reader, match_id: int, kinds: tuple[str, ...], since: datetime
@@ -188,24 +183,67 @@ class MatchQueries:
                    col(Notice.channel_id) == from_channel)
             .values(channel_id=to_channel))
 
-    async def set_board_message(self, session: AsyncSession, match_id: int, message_id: int | None) -> None:
-        """Where the match's status board is; no version bump (it is not a state change of the match)."""
-        await (await session.connection()).execute(
-            sa.update(Match).where(col(Match.id) == match_id).values(board_message_id=message_id))
+    async def set_board_message(self, session: Reader, match_id: int, message_id: int | None) -> None:
+        """Where the match's status board is; no version bump (it is not a state change of the
+        match). One statement: written alone, it needs no BEGIN (``Store.write_once``)."""
+        connection = await begun(session)
+        await run(connection, prepared(_set_board_message, connection.dialect, _set_board_message),
+                  {"match_id": match_id, "message_id": message_id})
 
-    async def dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int) -> int | None:
+    async def dm_channel_of(self, session: Reader, match_id: int, seat_no: int, user_id: int) -> int | None:
         """The DM channel stored for the seat while this user holds it (None: not opened yet)."""
-        stmt = select(col(Seat.dm_channel_id)).where(
-            col(Seat.match_id) == match_id, col(Seat.seat_no) == seat_no, col(Seat.user_id) == user_id)
-        return (await session.exec(stmt)).first()
+        return await _one(session, _dm_channel_of, {"match_id": match_id, "seat_no": seat_no, "user_id": user_id})
 
-    async def set_dm_channel_of(self, session: AsyncSession, match_id: int, seat_no: int, user_id: int,
+    async def set_dm_channel_of(self, session: Reader, match_id: int, seat_no: int, user_id: int,
                                 dm_channel_id: int) -> None:
-        """Remember the seat's DM channel; no version bump (it is not a state change of the match)."""
-        await (await session.connection()).execute(
-            sa.update(Seat)
-            .where(col(Seat.match_id) == match_id, col(Seat.seat_no) == seat_no, col(Seat.user_id) == user_id)
-            .values(dm_channel_id=dm_channel_id))
+        """Remember the seat's DM channel; no version bump (it is not a state change of the match).
+        One statement: written alone, it needs no BEGIN (``Store.write_once``)."""
+        connection = await begun(session)
+        await run(connection, prepared(_set_dm_channel_of, connection.dialect, _set_dm_channel_of),
+                  {"match_id": match_id, "seat_no": seat_no, "user_id": user_id, "dm_channel_id": dm_channel_id})
+
+
+async def _one(session: Reader, build: Callable[[], sa.Select[Any]], values: dict[str, Any]) -> Any:
+    """The first column of the first row of the prepared statement ``build`` makes (None: no row)."""
+    connection = await begun(session)
+    rows = (await run(connection, prepared(build, connection.dialect, build), values)).rows
+    return rows[0][0] if rows else None
+
+
+@functools.cache
+def _first_delivery_ref() -> sa.Select[Any]:
+    return (sa.select(col(Notice.delivery_ref))
+            .where(col(Notice.match_id) == sa.bindparam("match_id"), col(Notice.kind) == sa.bindparam("kind", type_=sa.String()),
+                   col(Notice.delivery_ref).is_not(None))
+            .order_by(col(Notice.id)).limit(1))
+
+
+@functools.cache
+def _notice_with_key() -> sa.Select[Any]:
+    return (sa.select(col(Notice.id))
+            .where(col(Notice.match_id) == sa.bindparam("match_id"), col(Notice.key) == sa.bindparam("key", type_=sa.String()))
+            .limit(1))
+
+
+@functools.cache
+def _dm_channel_of() -> sa.Select[Any]:
+    return sa.select(col(Seat.dm_channel_id)).where(
+        col(Seat.match_id) == sa.bindparam("match_id"), col(Seat.seat_no) == sa.bindparam("seat_no"),
+        col(Seat.user_id) == sa.bindparam("user_id"))
+
+
+@functools.cache
+def _set_board_message() -> sa.Update:
+    return (sa.update(Match).where(col(Match.id) == sa.bindparam("match_id"))
+            .values(board_message_id=sa.bindparam("message_id", type_=Match.__table__.c.board_message_id.type)))  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _set_dm_channel_of() -> sa.Update:
+    return (sa.update(Seat)
+            .where(col(Seat.match_id) == sa.bindparam("match_id"), col(Seat.seat_no) == sa.bindparam("seat_no"),
+                   col(Seat.user_id) == sa.bindparam("user_id"))
+            .values(dm_channel_id=sa.bindparam("dm_channel_id", type_=Seat.__table__.c.dm_channel_id.type)))  # type: ignore[attr-defined]
 
 
 @functools.cache

@@ -413,18 +413,11 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         One statement: an insert that, when the row exists, updates it only if the lease is ours
         or has expired (a new holder starts a new term); the database returns the row it wrote,
         SQLite and PostgreSQL alike."""
-        insert = (sqlite_insert if self.dialect == "sqlite" else postgresql_insert)(Lease)
-        same_holder = col(Lease.holder) == insert.excluded.holder
-        stmt = insert.values(name=name, holder=holder, expires_at=now + ttl, term=1).on_conflict_do_update(
-            index_elements=[col(Lease.name)],
-            set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at,
-                  "term": sa.case((same_holder, col(Lease.term)), else_=col(Lease.term) + 1)},
-            where=sa.or_(col(Lease.holder) == holder, col(Lease.expires_at) <= now),
-        ).returning(col(Lease.term))
-        async with self.write() as session:
-            result = await (await session.connection()).execute(stmt)
-            term = result.scalar()
-            return None if term is None else int(term)
+        async with self.write_once() as connection:  # one statement: no BEGIN, no COMMIT
+            rows = (await run(connection, prepared(_take_lease, connection.dialect,
+                                                   functools.partial(_take_lease, self.dialect)),
+                              {"name": name, "holder": holder, "expires_at": now + ttl, "now": now})).rows
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def database_now(self) -> datetime:
         """The database's clock (PostgreSQL's now(); on SQLite, the machine's, as SQLite reads it),
@@ -545,6 +538,22 @@ def _delete_by_key(mapper: Any) -> sa.Delete:
     """A DELETE of one row of the mapper's table by its one-column key."""
     [key] = mapper.primary_key
     return sa.delete(mapper.local_table).where(key == sa.bindparam("row_key"))
+
+
+@functools.cache
+def _take_lease(dialect: str) -> sa.Insert:
+    """`acquire_lease`'s statement (parameters: name, holder, expires_at, now)."""
+    insert = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(Lease)
+    expires = Lease.__table__.c.expires_at.type  # type: ignore[attr-defined]
+    holder = sa.bindparam("holder", type_=sa.String())
+    same_holder = col(Lease.holder) == insert.excluded.holder
+    return insert.values(name=sa.bindparam("name", type_=sa.String()), holder=holder,
+                         expires_at=sa.bindparam("expires_at", type_=expires), term=1).on_conflict_do_update(
+        index_elements=[col(Lease.name)],
+        set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at,
+              "term": sa.case((same_holder, col(Lease.term)), else_=col(Lease.term) + 1)},
+        where=sa.or_(col(Lease.holder) == holder, col(Lease.expires_at) <= sa.bindparam("now", type_=expires)),
+    ).returning(col(Lease.term))
 
 
 @functools.cache

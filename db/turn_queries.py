@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -17,7 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from db.models import Choice, Match, Notice, Seat
+from db.models import Choice, Deadline, DeliveryBlock, Match, Notice, Seat
+from db.outbox import USER as USER_TARGET
 from db.prepared import Reader, begun, prepared, run
 
 log = logging.getLogger(__name__)
@@ -77,22 +79,53 @@ def _oldest_version(candidates: sa.Subquery, per_seat: bool) -> sa.ScalarSelect[
     return oldest.scalar_subquery()
 
 
+BEFORE_ID, BEFORE_NEWEST = "id", "newest"
+"""`_turn_notices`' ``before``: the candidate prompts before notice ``before_id``, or before the
+seat's newest prompt notice (the one whose DM is about to be written)."""
+LATEST = "x"
+"""The part of a next decision's rows (``TurnQueries.match_and_next_turn``): the seat's newest
+prompt notice itself, with whether it waits for delivery."""
+WAITS, WENT, BLOCKED = "waits", "went", "blocked"
+"""What `LATEST`'s row says of that notice: it waits for delivery, it went (delivered or parked),
+or it waits but its player's DMs are blocked (delivery parks it)."""
+
+
+def _seat_user(match_id: sa.BindParameter[int], seat: sa.BindParameter[int]) -> sa.ScalarSelect[Any]:
+    """The player of the seat now (as the match rows read beside it say)."""
+    seats = Seat.__table__.alias("turn_seat")  # type: ignore[attr-defined]
+    return (sa.select(seats.c.user_id).where(seats.c.match_id == match_id, seats.c.seat_no == seat)
+            .correlate(None).scalar_subquery())
+
+
+def _newest_prompt(match_id: sa.BindParameter[int], seat: sa.BindParameter[int]) -> sa.ScalarSelect[Any]:
+    """The id of the seat's newest prompt notice (delivered or not)."""
+    table = Notice.__table__.alias("newest_prompt")  # type: ignore[attr-defined]
+    return (sa.select(sa.func.max(table.c.id))
+            .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat)
+            .correlate(None).scalar_subquery())
+
+
 @functools.cache
-def _turn_notices(before: bool) -> sa.CompoundSelect:
+def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.CompoundSelect:
     """`turn_notices`' statement, built once for each shape: the candidate prompt notices, the
     reminders after the oldest of them, the seat's newest prompt notice, and the seat's choices
-    since the oldest candidate's prompt (rows: id, part, seat, ref, payload, by)."""
+    since the oldest candidate's prompt (rows: id, part, seat, ref, payload, by). The player is
+    the parameter ``user_id``, or with ``user_from_seat`` the seat's player now. Before
+    `BEFORE_NEWEST`, a row of part `LATEST` gives that newest notice's payload and whether it waits."""
     table = Notice.__table__  # type: ignore[attr-defined]
     match_id: sa.BindParameter[int] = sa.bindparam("match_id")
     seat: sa.BindParameter[int] = sa.bindparam("seat")
+    user = _seat_user(match_id, seat) if user_from_seat else sa.bindparam("user_id")
     no_seat = sa.type_coerce(sa.null(), table.c.seat.type)
     no_by = sa.type_coerce(sa.null(), Choice.__table__.c.by.type)  # type: ignore[attr-defined]
     prompts = (sa.select(table.c.id, sa.literal(PROMPT).label("part"), no_seat.label("seat"), table.c.delivery_ref,
                          table.c.payload, no_by.label("by"))
                .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat,
-                      table.c.delivery_ref.is_not(None), table.c.user_id == sa.bindparam("user_id")))
-    if before:
+                      table.c.delivery_ref.is_not(None), table.c.user_id == user))
+    if before == BEFORE_ID:
         prompts = prompts.where(table.c.id < sa.bindparam("before_id"))
+    elif before == BEFORE_NEWEST:
+        prompts = prompts.where(table.c.id < _newest_prompt(match_id, seat))
     candidates = prompts.order_by(table.c.id.desc()).limit(TURN_SCAN).subquery()
     reminders = sa.select(table.c.id, sa.literal(REMINDER), no_seat, table.c.delivery_ref,
                           sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
@@ -106,7 +139,17 @@ def _turn_notices(before: bool) -> sa.CompoundSelect:
     chosen = sa.select(choices.c.seq, sa.literal(CHOICE), no_seat, choices.c.kind, choices.c.payload, choices.c.by).where(
         choices.c.match_id == match_id, choices.c.seat == seat,
         choices.c.seq > sa.func.coalesce(_oldest_version(candidates, per_seat=False), -1))  # all of them before its first DM
-    return sa.union_all(sa.select(*candidates.c), reminders, newest, chosen)
+    parts: list[sa.Select[Any]] = [sa.select(*candidates.c), reminders, newest, chosen]
+    if before == BEFORE_NEWEST:
+        blocks = DeliveryBlock.__table__  # type: ignore[attr-defined]
+        blocked = sa.exists().where(blocks.c.match_id == match_id, blocks.c.target_kind == USER_TARGET,
+                                    blocks.c.target_id == table.c.user_id)
+        state = sa.case((sa.or_(table.c.delivered_at.is_not(None), table.c.parked_reason.is_not(None)), WENT),
+                        (blocked, BLOCKED), else_=WAITS)
+        parts.append(sa.select(table.c.id, sa.literal(LATEST), no_seat, sa.type_coerce(state, table.c.delivery_ref.type),
+                               table.c.payload, no_by)
+                     .where(table.c.id == _newest_prompt(match_id, seat)))
+    return sa.union_all(*parts)
 
 
 @functools.cache
@@ -160,11 +203,88 @@ def _found(prompts: list[tuple[int, str, dict[str, Any]]], reminders: list[tuple
     return TurnNotices(found, refs, newest, sorted(c for c in chosen if c[0] > since))
 
 
+def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int, str, dict[str, Any]] | None]:
+    """A seat's `TurnNotices` from `_turn_notices`' rows, and its `LATEST` row (id, state,
+    payload) when there is one."""
+    newest = None
+    latest = None
+    reminders: list[tuple[int, str]] = []
+    prompts: list[tuple[int, str, dict[str, Any]]] = []
+    chosen: list[Chosen] = []
+    for notice_id, part, _seat, ref, payload, by in rows:
+        if part == NEWEST:
+            newest = None if notice_id is None else int(notice_id)
+        elif part == REMINDER:
+            reminders.append((int(notice_id), str(ref)))
+        elif part == CHOICE:
+            chosen.append((int(notice_id), str(ref), str(by), dict(payload)))
+        elif part == LATEST:
+            latest = (int(notice_id), str(ref), dict(payload))
+        else:
+            prompts.append((int(notice_id), str(ref), dict(payload)))
+    return _found(prompts, reminders, newest, chosen), latest
+
+
+def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict[int, TurnNotices]:
+    """Each held seat's `TurnNotices` (``users``: seat -> its player now) from
+    `_match_turn_notices`' rows; a seat whose DM is not found has no choices (its DM shows nothing)."""
+    newest: dict[int, int] = {}
+    reminders: list[tuple[int, str]] = []
+    prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}
+    chosen: dict[int, list[Chosen]] = {seat: [] for seat in users}
+    for notice_id, part, seat, user_id, ref, payload, by in rows:
+        if part == NEWEST:
+            if notice_id is not None and seat is not None:
+                newest[int(seat)] = int(notice_id)
+        elif part == REMINDER:
+            reminders.append((int(notice_id), str(ref)))
+        elif part == CHOICE:
+            if int(seat) in chosen:
+                chosen[int(seat)].append((int(notice_id), str(ref), str(by), dict(payload)))
+        elif seat is not None and users.get(int(seat)) == user_id:
+            prompts[int(seat)].append((int(notice_id), str(ref), dict(payload)))
+    found = {seat: _found(prompts[seat], reminders, newest.get(seat), chosen[seat]) for seat in users}
+    return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
+
+
+def _aggregated(union: sa.CompoundSelect, dialect: str) -> sa.ScalarSelect[Any]:
+    """The rows of ``union`` as one JSON array of arrays: a column of the match rows' statement,
+    so the match and the outbox's part of its turns are one read (one snapshot, no BEGIN). It
+    comes as text, parsed once (`_parsed`): the statement has a row per seat, each with it."""
+    rows = union.subquery("turn_rows")
+    if dialect == "postgresql":
+        value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*rows.c)), sa.Text())
+    else:  # the payloads are JSON text on SQLite: json() embeds them as JSON, not as strings
+        value = sa.type_coerce(sa.func.json_group_array(sa.func.json_array(
+            *(sa.func.json(column) if column.key == "payload" else column for column in rows.c))), sa.Text())
+    return sa.select(value).correlate(None).scalar_subquery()
+
+
+def _parsed(aggregated: str | None) -> list[list[Any]]:
+    """The rows `_aggregated` gave (none: PostgreSQL's json_agg of no row is NULL)."""
+    return json.loads(aggregated) if aggregated else []
+
+
+@functools.cache
+def _turn_columns(dialect: str, before: str | None) -> Callable[[], Sequence[Any]]:
+    """The column `match_and_turn` adds to the match rows (one builder per shape: the prepared
+    statement is kept by it)."""
+    return lambda: [_aggregated(_turn_notices(before, user_from_seat=True), dialect)]
+
+
+@functools.cache
+def _turns_columns(dialect: str) -> Callable[[], Sequence[Any]]:
+    """The column `match_and_turns` adds to the match rows."""
+    return lambda: [_aggregated(_match_turn_notices(), dialect)]
+
+
 class TurnQueries:
     """Reads of one seat's turn (or all of a match's), each in the caller's session; the seats' fences."""
 
     engine: AsyncEngine
     dialect: str
+    match_rows_and: Callable[[Reader, int, Callable[[], Sequence[Any]], dict[str, Any]], Awaitable[
+        tuple[Match, list[Seat], Deadline | None, tuple[Any, ...]] | None]]
     _fences: asyncio.Semaphore | None = None
 
     @asynccontextmanager
@@ -234,57 +354,49 @@ class TurnQueries:
                 return int(notice_id or 0), str(ref), dict(payload)
         return None
 
-    async def turn_notices(self, session: Reader, match_id: int, seat: int, user_id: int,
-                           before_id: int | None = None) -> TurnNotices:
-        """What a seat's turn DM needs of the outbox, in one statement: ``turn_notice`` (to
-        ``user_id``'s DMs, before ``before_id`` when given), the refs of the reminders written
-        after it, the seat's newest prompt notice (a prompt about to be delivered that is
-        not the newest must not edit the DM the newest one will), and the seat's choices since
-        that DM's prompt (all of them when there is none)."""
+    async def match_and_turn(self, session: Reader, match_id: int, seat: int, before_id: int | None = None,
+                             ) -> tuple[Match, list[Seat], Deadline | None, TurnNotices] | None:
+        """The match rows (`match_rows`) and what the seat's turn DM needs of the outbox, in one
+        statement (a read of one statement needs no BEGIN): the prompt notice whose DM holds the
+        seat's turn (its player's now; before ``before_id`` when given), the refs of the reminders
+        written after it, the seat's newest prompt notice (a prompt about to be delivered that
+        is not the newest must not edit the DM the newest one will), and the seat's choices since
+        that DM's prompt (all of them when there is none). None: no such match."""
         connection = await begun(session)
-        before = before_id is not None
-        statement = prepared((_turn_notices, before), connection.dialect, functools.partial(_turn_notices, before))
-        rows = (await run(connection, statement,
-                          {"match_id": match_id, "seat": seat, "user_id": user_id, "before_id": before_id})).rows
-        newest = None
-        reminders: list[tuple[int, str]] = []
-        prompts: list[tuple[int, str, dict[str, Any]]] = []
-        chosen: list[Chosen] = []
-        for notice_id, part, _seat, ref, payload, by in rows:
-            if part == NEWEST:
-                newest = None if notice_id is None else int(notice_id)
-            elif part == REMINDER:
-                reminders.append((int(notice_id), str(ref)))
-            elif part == CHOICE:
-                chosen.append((int(notice_id), str(ref), str(by), dict(payload)))
-            else:
-                prompts.append((int(notice_id), str(ref), dict(payload)))
-        return _found(prompts, reminders, newest, chosen)
+        shape = BEFORE_ID if before_id is not None else None
+        found = await self.match_rows_and(connection, match_id, _turn_columns(connection.dialect.name, shape),
+                                          {"seat": seat, "before_id": before_id})
+        if found is None:
+            return None
+        match, seats, deadline, (rows,) = found
+        return match, seats, deadline, _seat_notices(_parsed(rows))[0]
 
-    async def match_turn_notices(self, session: Reader, match_id: int,
-                                 users: dict[int, int]) -> dict[int, TurnNotices]:
-        """``turn_notices`` of every seat in ``users`` (seat -> its player now), in one statement."""
+    async def match_and_next_turn(self, session: Reader, match_id: int, seat: int) -> tuple[
+            Match, list[Seat], Deadline | None, TurnNotices, tuple[int, str, dict[str, Any]] | None] | None:
+        """`match_and_turn` before the seat's newest prompt notice, and that notice: (id, whether it
+        waits for delivery (`WAITS`, `WENT`, `BLOCKED`), payload), None when the seat has none.
+        One statement: what a click's answer needs to show the decision its choice led to."""
         connection = await begun(session)
-        rows = (await run(connection, prepared(_match_turn_notices, connection.dialect, _match_turn_notices),
-                          {"match_id": match_id})).rows
-        newest: dict[int, int] = {}
-        reminders: list[tuple[int, str]] = []
-        prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}
-        chosen: dict[int, list[Chosen]] = {seat: [] for seat in users}
-        for notice_id, part, seat, user_id, ref, payload, by in rows:
-            if part == NEWEST:
-                if notice_id is not None and seat is not None:
-                    newest[int(seat)] = int(notice_id)
-            elif part == REMINDER:
-                reminders.append((int(notice_id), str(ref)))
-            elif part == CHOICE:
-                if int(seat) in chosen:
-                    chosen[int(seat)].append((int(notice_id), str(ref), str(by), dict(payload)))
-            elif seat is not None and users.get(int(seat)) == user_id:
-                prompts[int(seat)].append((int(notice_id), str(ref), dict(payload)))
-        found = {seat: _found(prompts[seat], reminders, newest.get(seat), chosen[seat]) for seat in users}
-        # a seat whose DM is not found has no choices read (its DM shows nothing), as it was
-        return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
+        found = await self.match_rows_and(connection, match_id, _turn_columns(connection.dialect.name, BEFORE_NEWEST),
+                                          {"seat": seat})
+        if found is None:
+            return None
+        match, seats, deadline, (rows,) = found
+        turn, latest = _seat_notices(_parsed(rows))
+        return match, seats, deadline, turn, latest
+
+    async def match_and_turns(self, session: Reader, match_id: int,
+                              ) -> tuple[Match, list[Seat], Deadline | None, dict[int, TurnNotices]] | None:
+        """The match rows and `match_and_turn`'s part of every seat a player holds, in one
+        statement whatever the seats (seat -> its part; a seat whose DM is not found has no
+        choices: its DM shows nothing)."""
+        connection = await begun(session)
+        found = await self.match_rows_and(connection, match_id, _turns_columns(connection.dialect.name), {})
+        if found is None:
+            return None
+        match, seats, deadline, (rows,) = found
+        users = {s.seat_no: int(s.user_id) for s in seats if s.user_id is not None}
+        return match, seats, deadline, _match_notices(_parsed(rows), users)
 
     async def claim_prompt_message(self, session: Reader, notice_id: int, message_id: str) -> bool:
         """The seat answered its prompt on DM ``message_id`` before that prompt's notice was

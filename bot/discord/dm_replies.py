@@ -75,25 +75,25 @@ async def next_decision_in_dm(wiring: Wiring, interaction: discord.Interaction, 
     (edited in place): show it in the click's own answer instead, rendered as delivery renders
     it (prompt_dms.next_form) from the prompt notice the click's transaction wrote, holding the
     seat's fence. Delivery then finds the DM showing it and sends nothing more. False (nothing
-    written) when that is not so plain: the notice is not among the match's next, it carries a
-    drawing, it is not the seat's newest or not in place in the clicked DM."""
+    written) when that is not so plain: the notice no longer waits for delivery (or its
+    player's DMs are blocked), it carries a drawing, it is not the seat's newest or not in
+    place in the clicked DM. One read (``next_decision``): the notice and the turn before it."""
     message = interaction.message
     if message is None:
         return False
     async with wiring.service.seat_fence(match_id, seat) as hold:
-        notice = next((n for n in reversed(await wiring.service.next_notices(match_id))
-                       if n.kind == "prompt" and n.seat == seat and n.payload.get("version") == version), None)
-        if notice is None or not notice.payload.get("in_place"):
+        found = await wiring.service.next_decision(match_id, seat, version)
+        if found is None or not found.payload.get("in_place"):
             return False
-        previous = await wiring.service.seat_turn(match_id, seat, before_id=notice.id)
-        if (previous is None or previous.subject is None or previous.subject.dm != message.id
-                or previous.newer_prompt(notice.id)):
+        previous = found.previous
+        if (previous.subject is None or previous.subject.dm != message.id
+                or previous.newer_prompt(found.notice_id)):
             return False
-        form = prompt_dms.next_form(previous, notice.id, notice.payload)
+        form = prompt_dms.next_form(previous, found.notice_id, found.payload)
         if form is None:
             return False
         turn, head, rendered = form
-        if turn_dm.asked(turn).secret and notice.payload.get("view"):
+        if turn_dm.asked(turn).secret and found.payload.get("view"):
             return False  # it shows the seat's private map, which delivery draws
         content = table_links.with_seat_link(wiring.messenger, rendered.content, match_id, seat, interaction.user.id)
         await ack_window.update(interaction, content=content, view=rendered.view, allowed_mentions=NOBODY)

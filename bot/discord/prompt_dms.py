@@ -118,7 +118,13 @@ async def dm_prompt(delivery: TurnDms, notice: Notice) -> str | None:
 
 
 async def _prompt_held(delivery: TurnDms, notice: Notice, seat: int, quiet: bool) -> str | None:
-    """`dm_prompt`'s read and write, made holding the seat's turn."""
+    """`dm_prompt`'s read and write, made holding the seat's turn. A prompt whose decision the
+    seat's own click answered and closed on its DM before it went (seat_turns.py ``closed``) is
+    not read: the seat no longer owes it and its player chose, so the read would find it
+    superseded, and the click's answer wrote the DM (its delivered mark keeps the DM the click
+    claimed)."""
+    if delivery.turns.take_closed(notice.id):
+        return SUPERSEDED
     payload = notice.payload
     previous = await delivery.read_seat_turn(notice.match_id, seat, before_id=notice.id)
     if previous is None:

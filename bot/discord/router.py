@@ -285,6 +285,9 @@ class Router:
                     return False  # this interaction's choice was made already (its answer again): judged by the reads
                 prompt, choice = made[-1]
             assert prompt is not None
+            if in_dm and result.claimed is not None and result.locked and result.version != version:
+                # the decision this DM showed is closed, and its notice's delivery not marked: it has nothing to write
+                self.wiring.seat_turns.closed_by_click(result.claimed)
             try:
                 if in_dm and result.locked and result.version not in (None, version):
                     # the seat's next decision, in this very message (one DM per turn): the answer

@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 SHOWN_KEPT = 100_000
 """Turn DMs whose shown form is kept in memory (a bound, not a policy: a forgotten one is
 rendered again and edited at most once)."""
+CLOSED_KEPT = 10_000
+"""Prompt notices closed by a click before their delivery kept in memory (a bound: a forgotten
+one's delivery reads the seat's turn and finds the same)."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,25 @@ class SeatTurns:
     def __init__(self) -> None:
         self._locks: dict[tuple[int, int], tuple[asyncio.Lock, int]] = {}
         self.shown: dict[int, Shown] = {}
+        self.closed: dict[int, None] = {}
+        """Prompt notices not delivered yet whose decision the seat's own click on their DM
+        answered and closed (the click claimed the DM for the notice): their delivery has nothing
+        to write (prompt_dms.py). Oldest first; at most CLOSED_KEPT."""
+
+    def closed_by_click(self, notice_id: int) -> None:
+        """The seat's click on the DM of prompt notice ``notice_id`` (claimed: its delivery was
+        not marked) answered its decision, which is closed now."""
+        self.closed[notice_id] = None
+        while len(self.closed) > CLOSED_KEPT:
+            del self.closed[next(iter(self.closed))]
+
+    def take_closed(self, notice_id: int) -> bool:
+        """Whether a click closed the decision of prompt notice ``notice_id`` (``closed_by_click``);
+        forgotten then (its delivery asks once)."""
+        if notice_id not in self.closed:
+            return False
+        del self.closed[notice_id]
+        return True
 
     @contextlib.asynccontextmanager
     async def hold(self, match_id: int, seat: int,

@@ -23,15 +23,15 @@ class BoardService:
     async def set_board_message(self, match_id: int, message_id: int | None) -> None:
         """Remember the board (None: it was deleted; the next refresh posts a new one). Not a
         state change of the match: its version stays, no optimistic check is disturbed."""
-        async with self.store.write() as session:
-            await self.store.set_board_message(session, match_id, message_id)
+        async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
+            await self.store.set_board_message(connection, match_id, message_id)
 
     async def dm_channel(self, match_id: int, seat: int, user_id: int) -> int | None:
         """The seat's stored DM channel while this user holds the seat."""
-        async with self.store.read() as session:
-            return await self.store.dm_channel_of(session, match_id, seat, user_id)
+        async with self.store.read_once() as connection:
+            return await self.store.dm_channel_of(connection, match_id, seat, user_id)
 
     async def remember_dm_channel(self, match_id: int, seat: int, user_id: int, dm_channel_id: int) -> None:
         """Store the DM channel opened for the seat (its version stays, like the board's message)."""
-        async with self.store.write() as session:
-            await self.store.set_dm_channel_of(session, match_id, seat, user_id, dm_channel_id)
+        async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
+            await self.store.set_dm_channel_of(connection, match_id, seat, user_id, dm_channel_id)

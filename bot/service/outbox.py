@@ -353,8 +353,8 @@ class OutboxService:
     async def dms_closed_at(self, match_id: int, seat: int) -> datetime | None:
         """When a DM to this seat first failed because its DMs are closed (None: they never did);
         a notice older than that was written before the channel heard about it."""
-        async with self.store.read() as session:
-            return await self.store.notice_made_at(session, match_id, f"dms-closed:{seat}")
+        async with self.store.read_once() as connection:
+            return await self.store.notice_made_at(connection, match_id, f"dms-closed:{seat}")
 
     async def blocked_targets(self, match_id: int) -> list[Blocked]:
         """What refuses the match's notices now, with how many wait for each."""

@@ -85,10 +85,12 @@ class Play(Transactions):
             if prompt is None or (version is not None and version != seat.prompt_version):
                 lost = await self._lost_shared(ctx.session, ctx.match, ctx.game, seat.seat_no, version)
                 raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
-            if message_id is not None and not in_guild and seat.prompt_version is not None and ctx.claimable is not None:
-                # the prompt's DM exists even if its delivery was never marked: it holds the turn
-                # (the notice it holds was found by the transaction's first read: most have none)
-                await self.store.claim_prompt_message(ctx.db, ctx.claimable, str(message_id))
+            claimed = None
+            # the prompt's DM exists even if its delivery was never marked: it holds the turn
+            # (the notice it holds was found by the transaction's first read: most have none)
+            if (message_id is not None and not in_guild and seat.prompt_version is not None and ctx.claimable is not None
+                    and await self.store.claim_prompt_message(ctx.db, ctx.claimable, str(message_id))):
+                claimed = ctx.claimable
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no
@@ -112,7 +114,7 @@ class Play(Transactions):
                 version=seat.prompt_version if still is not None else None,
                 revision=prompt.answered, locked=locked, finished=ctx.match.status == "finished",
                 events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)], private=private,
-                reminders=reminded, pings=pinged,
+                reminders=reminded, pings=pinged, claimed=claimed,
             )
             row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
             return result

@@ -176,8 +176,8 @@ class Queries(Transactions):
 
     async def notice_ref(self, match_id: int, kind: str) -> str | None:
         """Where the first delivered notice of this kind went (e.g. the lobby message id)."""
-        async with self.store.read() as session:
-            return await self.store.first_delivery_ref(session, match_id, kind)
+        async with self.store.read_once() as connection:
+            return await self.store.first_delivery_ref(connection, match_id, kind)
 
     async def prompt_notice_before(self, match_id: int, seat: int, before_id: int) -> tuple[str, dict[str, Any]] | None:
         """The delivery ref and whole payload of the seat's last delivered prompt notice before ``before_id``."""
@@ -189,8 +189,8 @@ class Queries(Transactions):
 
     async def dms_closed(self, match_id: int, seat: int) -> bool:
         """Whether a DM to this seat already failed because its DMs are closed."""
-        async with self.store.read() as session:
-            return await self.store.has_notice_key(session, match_id, f"dms-closed:{seat}")
+        async with self.store.read_once() as connection:
+            return await self.store.has_notice_key(connection, match_id, f"dms-closed:{seat}")
 
     async def mark_dms_closed(self, match_id: int, seat: int) -> bool:
         """Record that a seat's DMs are closed; True only the first time (say it once)."""

@@ -106,14 +106,22 @@ class Transactions(ServiceParts):
         ctx.start_state = state
         return ctx
 
+    def _known_state(self, match: Match) -> tuple[bool, eng.State | None]:
+        """(True, the match's state at its version) when that needs no read: a lobby has none,
+        and the cache may hold it; (False, None) when it must be read (``_state``)."""
+        if match.status == "lobby":
+            return True, None
+        cached = self._cache.get(row_id(match))
+        if cached is not None and cached[0] == match.version:
+            return True, cached[1]
+        return False, None
+
     async def _state(self, session: Reader, match: Match, game: eng.Game) -> eng.State | None:
         """The match's state at its version: from the cache when current, else replayed (in a
         session, or on a connection without one: db/lean.py)."""
-        if match.status == "lobby":
-            return None
-        cached = self._cache.get(row_id(match))
-        if cached is not None and cached[0] == match.version:
-            return cached[1]
+        known, state = self._known_state(match)
+        if known:
+            return state
         if match.status == "aborted" and await self._unset(session, row_id(match)):
             return None  # closed in its lobby: it was never set up (a start writes the first snapshot)
         return await self.store.load_state(session, match)
@@ -127,14 +135,24 @@ class Transactions(ServiceParts):
     async def _read(
         self, match_id: int, with_state: bool = True
     ) -> tuple[Match, list[Seat], eng.State | None, Deadline | None]:
-        """A match as committed, outside any transaction of ours (its state from the cache if
-        current), read without a session (db/lean.py): without the state, one statement and no BEGIN."""
-        async with self.store.lean_read() if with_state else self.store.read_once() as session:
+        """A match as committed, outside any transaction of ours, read without a session
+        (db/lean.py): one statement and no BEGIN when its state is in memory (or not asked
+        for); else the rows again and the state from the store, in one transaction (the state
+        must be the one of the rows read)."""
+        async with self.store.read_once() as session:
+            rows = await self.store.match_rows(session, match_id)
+        if rows is None:
+            raise NoMatch(f"There is no match {match_id}.")
+        match, seats, deadline = rows
+        known, state = self._known_state(match) if with_state else (True, None)
+        if known:
+            return match, seats, state, deadline
+        async with self.store.lean_read() as session:
             rows = await self.store.match_rows(session, match_id)
             if rows is None:
                 raise NoMatch(f"There is no match {match_id}.")
             match, seats, deadline = rows
-            state = await self._state(session, match, eng.get(match.game)) if with_state else None
+            state = await self._state(session, match, eng.get(match.game))
         if state is not None:
             self._cache.put(match_id, match.version, state)
         return match, seats, state, deadline

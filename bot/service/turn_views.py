@@ -10,11 +10,11 @@ message from this one read (``SeatTurn``), so it never says more or less than th
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection
 
@@ -24,7 +24,19 @@ from bot.service.play import DM_REFS
 from bot.service.rows import row_id
 from bot.service.transaction import Transactions
 from db.models import Deadline, Match, Seat
-from db.turn_queries import FenceHold, TurnNotices
+from db.turn_queries import WAITS, FenceHold, TurnNotices
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class NextDecision:
+    """A seat's next decision as its prompt notice holds it, and the seat's turn before it
+    (``TurnViews.next_decision``)."""
+
+    notice_id: int
+    payload: dict[str, Any]
+    previous: SeatTurn
 
 
 @dataclass(frozen=True)
@@ -119,51 +131,82 @@ class TurnViews(Transactions):
         async with self.store.seats_fence(match_id, seats) as hold:
             yield hold
 
-    def _turn_read(self, marks: MarksWrite | None) -> AbstractAsyncContextManager[Connection]:
-        """The transaction a turn is read in, without a session (db/lean.py): a read, or, with
-        delivered ``marks`` to write, a write that marks them first (``marks_first``)."""
-        return marks_first(self.store, marks, self.store.lean_read)
+    async def _turn_read(self, marks: MarksWrite | None, read: Callable[[Connection], Awaitable[R]],
+                         match_of: Callable[[R], Match | None]) -> tuple[R, eng.State | None]:
+        """``read`` (the match rows and the outbox's part of its turns, one statement) without a
+        session or a BEGIN (db/lean.py ``read_once``), and the match's state: from the cache when
+        it holds the version read. When it does not (another process changed the match, or this
+        one has not seen it lately), the rows and the state are read again in one transaction:
+        the state must be the one of the rows read. ``marks``: delivered marks written first
+        (``marks_first``: by a statement of their own, so the read sees them)."""
+        async with marks_first(self.store, marks, self.store.read_once, one_statement=True) as connection:
+            found = await read(connection)
+        match = match_of(found)
+        if match is None:
+            return found, None
+        known, state = self._known_state(match)
+        if known:
+            return found, state
+        async with self.store.lean_read() as connection:
+            found = await read(connection)
+            match = match_of(found)
+            state = None if match is None else await self._state(connection, match, eng.get(match.game))
+        if match is not None and state is not None:
+            self._cache.put(row_id(match), match.version, state)
+        return found, state
 
     async def seat_turn(self, match_id: int, seat_no: int, before_id: int | None = None,
                         marks: MarksWrite | None = None) -> SeatTurn | None:
         """The seat's turn now, about its newest prompt DM (before notice ``before_id`` when
-        given); None for a seat nobody holds. ``marks``: delivered marks written first, in the
-        same transaction."""
-        async with self._turn_read(marks) as session:
-            rows = await self.store.match_rows(session, match_id)
-            if rows is None:
-                return None
-            match, seats, deadline = rows
-            seat = next((s for s in seats if s.seat_no == seat_no), None)
-            if seat is None or seat.user_id is None:
-                return None
-            game = eng.get(match.game)
-            state = await self._state(session, match, game)
-            outbox = await self.store.turn_notices(session, match_id, seat_no, int(seat.user_id), before_id)
-        if state is not None:
-            self._cache.put(match_id, match.version, state)
-        return _turn(self, match, seats, deadline, game, state, seat, outbox)
+        given); None for a seat nobody holds. One statement when the match's state is in memory.
+        ``marks``: delivered marks written first (the read sees them)."""
+        found, state = await self._turn_read(
+            marks, lambda connection: self.store.match_and_turn(connection, match_id, seat_no, before_id),
+            lambda read: None if read is None else read[0])
+        if found is None:
+            return None
+        match, seats, deadline, outbox = found
+        seat = next((s for s in seats if s.seat_no == seat_no), None)
+        if seat is None or seat.user_id is None:
+            return None
+        return _turn(self, match, seats, deadline, eng.get(match.game), state, seat, outbox)
+
+    async def next_decision(self, match_id: int, seat_no: int, version: int) -> NextDecision | None:
+        """The seat's newest prompt notice, when it is the decision of ``version``, waits for
+        delivery and can be delivered (its player's DMs are not blocked), with the seat's turn
+        before it: what a click's answer shows when its choice led to that decision (delivery
+        then finds the DM showing it). None otherwise (delivery writes it). One statement when
+        the match's state is in memory."""
+        found, state = await self._turn_read(
+            None, lambda connection: self.store.match_and_next_turn(connection, match_id, seat_no),
+            lambda read: None if read is None else read[0])
+        if found is None:
+            return None
+        match, seats, deadline, outbox, latest = found
+        seat = next((s for s in seats if s.seat_no == seat_no), None)
+        if seat is None or seat.user_id is None or latest is None:
+            return None
+        notice_id, waits, payload = latest
+        if waits != WAITS or payload.get("version") != version:
+            return None
+        await self.store.durable()  # nothing is shown of a commit not yet on the disk (db/durability.py)
+        previous = _turn(self, match, seats, deadline, eng.get(match.game), state, seat, outbox)
+        return NextDecision(notice_id, payload, previous)
 
     async def seat_turns(self, match_id: int, marks: MarksWrite | None = None) -> dict[int, SeatTurn]:
-        """Every held seat's turn now (seat -> its turn), in one read: the match, the outbox's
-        part of every seat with their choices since, two statements whatever the seats. Only
-        the choices of seats whose turn DM exists are read (the others' DMs show nothing).
-        ``marks``: delivered marks written first, in the same transaction."""
-        async with self._turn_read(marks) as session:
-            rows = await self.store.match_rows(session, match_id)
-            if rows is None:
-                return {}
-            match, seats, deadline = rows
-            held = {s.seat_no: s for s in seats if s.user_id is not None}
-            if not held:
-                return {}
-            game = eng.get(match.game)
-            state = await self._state(session, match, game)
-            outboxes = await self.store.match_turn_notices(
-                session, match_id, {no: int(s.user_id or 0) for no, s in held.items()})
-        if state is not None:
-            self._cache.put(match_id, match.version, state)
-        return {no: _turn(self, match, seats, deadline, game, state, seat, outboxes[no]) for no, seat in held.items()}
+        """Every held seat's turn now (seat -> its turn), in one read: the match and the
+        outbox's part of every seat with their choices since, one statement whatever the seats
+        when the match's state is in memory. Only the choices of seats whose turn DM exists are
+        read (the others' DMs show nothing). ``marks``: delivered marks written first."""
+        found, state = await self._turn_read(
+            marks, lambda connection: self.store.match_and_turns(connection, match_id),
+            lambda read: None if read is None else read[0])
+        if found is None:
+            return {}
+        match, seats, deadline, outboxes = found
+        game = eng.get(match.game)
+        return {seat.seat_no: _turn(self, match, seats, deadline, game, state, seat, outboxes[seat.seat_no])
+                for seat in seats if seat.seat_no in outboxes}
 
 
 def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline | None, game: eng.Game,

@@ -170,6 +170,9 @@ class SubmitResult:
     """Channel "your turn" posts that mentioned this player (message ids) while the match waited."""
     duplicate: bool = False
     """The interaction id was seen before: this is the first call's result, applied once."""
+    claimed: int | None = None
+    """The prompt notice this DM click claimed: the decision it answered, whose delivery was not
+    marked yet, shown on the clicked DM (``TurnQueries.claim_prompt_message``)."""
 
 
 @dataclass(frozen=True)

@@ -178,10 +178,11 @@ class ClickSvc(Svc):
     """A service whose submit judges the click itself (``choose``), as the real one does in its
     transaction; ``open`` says whether the clicked prompt is the seat's open one there."""
 
-    def __init__(self, open_prompt: bool) -> None:
+    def __init__(self, open_prompt: bool, claimed: int | None = None, locked: bool = True) -> None:
         super().__init__()
         self.open = open_prompt
         self.chosen: list[dict[str, Any]] = []
+        self.claimed, self.locked = claimed, locked
 
     async def submit(self, match_id: int, user_id: int, choice: dict[str, Any], **kwargs: Any) -> Any:
         self.calls.append("submit")
@@ -192,7 +193,8 @@ class ClickSvc(Svc):
             prompt = {"seat": 1, "kind": "pick", "text": "Pick", "options": [{"value": "a", "label": "A", "choice": {"pick": "a"}}]}
             choice = choose(SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"], undo_mark=None))
         self.chosen.append(choice)
-        return SimpleNamespace(reminders=[], pings=[], locked=True, version=8, private=[])
+        return SimpleNamespace(reminders=[], pings=[], locked=self.locked, version=8 if self.locked else 7, private=[],
+                               claimed=self.claimed)
 
     async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:
         self.calls.append("stale_reason")
@@ -202,9 +204,9 @@ class ClickSvc(Svc):
     async def seat_fence(self, match_id: int, seat: int) -> AsyncIterator[Any]:
         yield SimpleNamespace(kept=True)
 
-    async def next_notices(self, match_id: int, limit: int = 50) -> list[Any]:
-        self.calls.append("next_notices")
-        return []  # delivery went first: it writes the next decision
+    async def next_decision(self, match_id: int, seat: int, version: int) -> Any:
+        self.calls.append("next_decision")
+        return None  # delivery went first: it writes the next decision
 
 
 class Response:
@@ -229,7 +231,27 @@ async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> 
     svc = ClickSvc(open_prompt=True)
     await Router(_wiring(svc)).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
     assert svc.calls[0] == "submit" and svc.chosen == [{"pick": "a"}], "the submit's transaction judged it"
-    assert svc.calls == ["submit", "next_notices"], "after it, only the read of the next decision it led to"
+    assert svc.calls == ["submit", "next_decision"], "after it, only the read of the next decision it led to"
+
+
+async def test_a_dm_click_that_claimed_its_prompt_and_closed_it_tells_delivery(monkeypatch) -> None:
+    """The click answered the decision on a DM whose notice's delivery was not marked (it claimed
+    it) and its decision is closed: delivery is told it has nothing to write for that notice. A
+    sealed choice still waiting for the others (its decision open) tells it nothing."""
+    import bot.discord.router as module
+
+    async def reply(*_args: Any) -> None:
+        return None
+
+    monkeypatch.setattr(module, "reply_in_dm", reply)
+    closed = ClickSvc(open_prompt=True, claimed=99)
+    wiring = _wiring(closed)
+    await Router(wiring).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
+    assert wiring.seat_turns.take_closed(99) and not wiring.seat_turns.take_closed(99)
+    sealed = ClickSvc(open_prompt=True, claimed=99, locked=False)
+    wiring = _wiring(sealed)
+    await Router(wiring).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
+    assert not wiring.seat_turns.take_closed(99), "its decision is still open: delivery reads it"
 
 
 async def test_a_dm_click_its_submit_finds_not_open_is_judged_by_the_reads(monkeypatch) -> None:

@@ -234,3 +234,26 @@ def test_an_optional_decision_passed_on_stays_open_and_says_so() -> None:
     assert shown.live and buttons(shown) == ["Not now", "Cheer"] and "You chose: **Not now**." in shown.content
     over = turn_dm.render(replace(passed, status="finished", version=None, answered=False, choices=[]))
     assert over.view is None and "The match ended before you chose." in over.content
+
+
+async def test_a_prompt_the_seats_own_click_closed_before_it_went_is_not_read_again() -> None:
+    """The seat answered the decision on its DM before delivery reached the notice (the click
+    claimed the DM for it), and its decision is closed: delivery has nothing to write and reads
+    nothing for it, once; without that record it reads and finds the notice superseded."""
+    moved_on = sealed_turn(version=12, answered=False, choices=[TurnChoice(10, "energy", "player", ENERGY)])
+    delivery, dm = delivery_for(moved_on)
+    reads: list[int | None] = []
+    read = delivery.bot.svc.seat_turn  # type: ignore[attr-defined]
+
+    async def counted(match_id: int, seat: int, before_id: int | None = None) -> SeatTurn:
+        reads.append(before_id)
+        return await read(match_id, seat, before_id)
+
+    delivery.bot.svc.seat_turn = counted  # type: ignore[attr-defined]
+    payload = {**moved_on.subject.payload, "version": 9, "in_place": True, "news": [], "names": moved_on.names,  # type: ignore[union-attr]
+               "title": "Tiny Big Wars", "game": "tinybigwars", "view": {}}
+    delivery.turns.closed_by_click(50)
+    assert await delivery.deliver(notice("prompt", payload)) == SUPERSEDED
+    assert reads == [] and dm.sent == [] and dm.edits == [], "no read, no DM written"
+    assert await delivery.deliver(notice("prompt", payload)) == SUPERSEDED, "the read finds the same"
+    assert reads == [50] and dm.sent == [] and dm.edits == []

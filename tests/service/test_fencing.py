@@ -9,14 +9,16 @@ from bot.service import MatchService
 from bot.service.outbox import Fence
 from db import Store
 from tests.service.conftest import Clock
-from tests.service.helpers import BOB, HOST, lobby
+from tests.service.helpers import BOB, HOST, lobby, recorded
 
 TTL = timedelta(seconds=10)
 
 
 async def test_a_lease_term_fences_the_delivered_mark(store: Store, svc: MatchService, clock: Clock) -> None:
-    first = await store.acquire_lease("deliver", "a", clock.now, TTL)
+    with recorded(store) as statements:
+        first = await store.acquire_lease("deliver", "a", clock.now, TTL)
     assert first is not None
+    assert len(statements) == 1, statements  # one upsert, no BEGIN or COMMIT on SQLite (issue 32)
     assert await store.acquire_lease("deliver", "a", clock.now, TTL) == first, "a renewal keeps the term"
     assert await store.acquire_lease("deliver", "b", clock.now, TTL) is None, "a live holder keeps it"
     await lobby(svc, [HOST, BOB])

@@ -78,8 +78,9 @@ async def test_a_click_on_a_dm_whose_delivery_was_never_marked_makes_it_the_turn
     prompt = next(n for n in pending if n.kind == "prompt" and n.seat == bob)
     before = await svc.seat_turn(info.id, bob)
     assert before is not None and before.subject is None, "no DM holds the turn yet"
-    await svc.submit(info.id, BOB, {"bid": 1}, version=prompt.payload["version"], interaction_id="i-1",
-                     message_id=777)
+    result = await svc.submit(info.id, BOB, {"bid": 1}, version=prompt.payload["version"], interaction_id="i-1",
+                              message_id=777)
+    assert result.claimed == prompt.id, "the click says which notice it claimed (its delivery finds nothing to write)"
     await svc.delivered(prompt.id, "superseded")
     turn = await svc.seat_turn(info.id, bob)
     assert turn is not None and turn.subject is not None and turn.subject.dm == 777
@@ -91,8 +92,9 @@ async def test_an_answer_in_the_channel_claims_no_message(svc: MatchService) -> 
     bob = info.seat_of(BOB)
     assert bob is not None
     prompt = next(n for n in await svc.outbox(limit=1000) if n.kind == "prompt" and n.seat == bob)
-    await svc.submit(info.id, BOB, {"bid": 1}, version=prompt.payload["version"], interaction_id="i-2",
-                     in_guild=True, message_id=888)
+    result = await svc.submit(info.id, BOB, {"bid": 1}, version=prompt.payload["version"], interaction_id="i-2",
+                              in_guild=True, message_id=888)
+    assert result.claimed is None
     await svc.delivered(prompt.id, "superseded")
     turn = await svc.seat_turn(info.id, bob)
     assert turn is not None and turn.subject is None
