@@ -238,6 +238,7 @@ class WarhostBot(commands.Bot):
         await _at_most(releases, RELEASE_SECONDS)
         await super().close()
         await drawing.close()
+        thinking.queue().log_figures()
         if self._own_store and self.store is not None:
             await self.store.close()
 

@@ -141,6 +141,14 @@ class ThinkQueue:
         sample = min(MAX_STRETCH, max(1.0, wall_seconds / cpu_seconds))
         self.stretch += STRETCH_WEIGHT * (sample - self.stretch)
 
+    def log_figures(self) -> None:
+        """Say what the queue did (the bot's close), if it did anything."""
+        figures = self.figures
+        if figures.thought or figures.heuristic:
+            log.info("search AI decisions: %s thought (%s with less than WARHOST_SEARCH_MS while others waited), "
+                     "%s answered by the heuristic (the queue too long)", figures.thought, figures.shrunk,
+                     figures.heuristic)
+
     async def _enter(self) -> None:
         if self._running < self._workers() and not self._queued():
             self._running += 1

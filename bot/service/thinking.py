@@ -118,12 +118,12 @@ async def choose(game: eng.Game, policy_name: str, policy: object, state: eng.St
     loop when too many decisions wait), on it otherwise."""
     if not offloaded(policy):
         return eng.decide(game, policy, state, prompt, rng)  # type: ignore[arg-type]
-    waited_on = _queue
+    waited_on, joined = _queue, time.perf_counter()
     async with waited_on.turn(may_skip=has_quick_heuristic(game)) as budget:
         if budget is None:  # too many wait: the heuristic answers now
             return eng.decide(game, game.policies()["heuristic"], state, prompt, rng)
         choice, cpu, wall = await drawing.think(think, game.key, policy_name, state, prompt, rng, budget,
-                                                game=game.key)
+                                                game=game.key, since=joined)
         waited_on.observed(cpu, wall)
         return choice
 

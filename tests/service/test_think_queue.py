@@ -5,6 +5,7 @@ the decision to the heuristic; turns go in the order decisions came; a bad setti
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import pytest
 from pydantic import ValidationError
@@ -58,7 +59,8 @@ async def crowd(queue: ThinkQueue, count: int, order: list[str], may_skip: bool 
     return decisions
 
 
-async def test_the_budget_shrinks_while_many_wait_and_comes_back_as_the_queue_drains() -> None:
+async def test_the_budget_shrinks_while_many_wait_and_comes_back_as_the_queue_drains(
+        caplog: pytest.LogCaptureFixture) -> None:
     queue, order = one_worker_queue(), []
     decisions = await crowd(queue, 10, order)
     assert await decisions[0].turn() == 1000.0  # it found the worker idle: the whole budget
@@ -72,6 +74,9 @@ async def test_the_budget_shrinks_while_many_wait_and_comes_back_as_the_queue_dr
     assert budgets == sorted(budgets) and budgets[-1] == 1000.0  # more as fewer wait, all of it at the end
     assert order == [f"d{number}" for number in range(10)], "turns went out of the order decisions came in"
     assert queue.figures.thought == 10 and queue.figures.shrunk == 6
+    with caplog.at_level(logging.INFO, logger=think_queue.__name__):
+        queue.log_figures()  # what the bot says as it closes
+    assert "10 thought (6 with less than WARHOST_SEARCH_MS" in caplog.text
     alone = Decision(queue, "alone", order)
     assert await alone.turn() == 1000.0  # the queue drained: a decision has its whole budget again
     await alone.finish()
