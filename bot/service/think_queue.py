@@ -9,7 +9,9 @@ queue and think together, stays near ``SEARCH_WAIT_SECONDS``:
 - A decision that finds an idle worker gets the configured budget. One that reaches a worker
   while ``crowd`` decisions are running or waiting gets ``wait × workers / (crowd × stretch)``:
   when every one of them gets as much, each waits about ``wait`` in all. ``stretch`` is the wall
-  time a CPU millisecond of thinking took lately (a worker shares its core on a busy host).
+  time a budget millisecond took lately, from the decision's turn to its answer back on the
+  event loop: more than one on a busy host (a worker shares its core, the loop answers late),
+  less when many decisions need no search (one candidate) and hand the worker on at once.
 - Never less than ``FLOOR_MS``, where the search still beats the heuristic (docs/benchmarks.md,
   issue 31: every strength figure there is at 100 ms), nor more than the configured budget.
 - A decision that arrives when even the floor would keep it past ``wait`` (the queue ahead of it
@@ -45,10 +47,9 @@ DEFAULT_WAIT_SECONDS = 3.0
 """A decision's wall wait, queue and think together, that the budgets aim at (``SEARCH_WAIT_SECONDS``)."""
 STRETCH_WEIGHT = 0.2
 """How much the newest decision moves ``stretch`` (a running mean over the last few)."""
-MAX_STRETCH = 10.0
-"""The most wall time a CPU millisecond is taken to cost (one odd sample cannot starve the budgets)."""
-MIN_SAMPLE_CPU_MS = 20.0
-"""A decision that thought less than this (a forced choice) says nothing about the host's speed."""
+STRETCH_RANGE = (0.1, 20.0)
+"""The least and most wall time a budget millisecond is taken to cost: one odd decision (the
+first, which starts the workers) cannot starve the budgets for long."""
 LOG_EVERY_SECONDS = 60.0
 """At most one warning this often while decisions go to the heuristic."""
 
@@ -82,7 +83,7 @@ class ThinkQueue:
         self._workers = workers
         self._configured_ms = configured_ms
         self.stretch = 1.0
-        """Wall milliseconds a CPU millisecond of thinking took lately."""
+        """Wall milliseconds a budget millisecond took lately at the workers."""
         self.figures = QueueFigures()
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._running = 0
@@ -134,11 +135,10 @@ class ThinkQueue:
         finally:
             self._leave()
 
-    def observed(self, cpu_seconds: float, wall_seconds: float) -> None:
-        """A decision thought ``cpu_seconds`` in ``wall_seconds`` (in its worker): the host's speed now."""
-        if cpu_seconds * 1000 < MIN_SAMPLE_CPU_MS:
-            return
-        sample = min(MAX_STRETCH, max(1.0, wall_seconds / cpu_seconds))
+    def observed(self, budget_ms: float, wall_seconds: float) -> None:
+        """A decision given ``budget_ms`` held its turn ``wall_seconds``: how fast the queue drains now."""
+        low, high = STRETCH_RANGE
+        sample = min(high, max(low, wall_seconds * 1000 / budget_ms))
         self.stretch += STRETCH_WEIGHT * (sample - self.stretch)
 
     def log_figures(self) -> None:

@@ -99,16 +99,14 @@ def has_quick_heuristic(game: eng.Game) -> bool:
 
 
 def think(key: str, policy_name: str, state: eng.State, prompt: eng.Prompt, rng: random.Random,
-          budget: float | None = None) -> tuple[dict[str, Any], float, float]:
+          budget: float | None = None) -> dict[str, Any]:
     """In a worker: the named policy's choice with ``budget`` CPU milliseconds (None: the one it
-    reads when it is made), and the CPU and wall seconds it took."""
+    reads when it is made)."""
     game = eng.get(key)
     policy = game.policies()[policy_name]
     if budget is not None and hasattr(policy, "with_budget"):
         policy = policy.with_budget(budget)
-    cpu, wall = time.thread_time(), time.perf_counter()
-    choice = eng.decide(game, policy, state, prompt, rng)
-    return choice, time.thread_time() - cpu, time.perf_counter() - wall
+    return eng.decide(game, policy, state, prompt, rng)
 
 
 async def choose(game: eng.Game, policy_name: str, policy: object, state: eng.State, prompt: eng.Prompt,
@@ -122,9 +120,10 @@ async def choose(game: eng.Game, policy_name: str, policy: object, state: eng.St
     async with waited_on.turn(may_skip=has_quick_heuristic(game)) as budget:
         if budget is None:  # too many wait: the heuristic answers now
             return eng.decide(game, game.policies()["heuristic"], state, prompt, rng)
-        choice, cpu, wall = await drawing.think(think, game.key, policy_name, state, prompt, rng, budget,
-                                                game=game.key, since=joined)
-        waited_on.observed(cpu, wall)
+        turned = time.perf_counter()
+        choice = await drawing.think(think, game.key, policy_name, state, prompt, rng, budget, game=game.key,
+                                     since=joined)
+        waited_on.observed(budget, time.perf_counter() - turned)
         return choice
 
 

@@ -111,14 +111,18 @@ async def test_a_decision_past_all_hope_of_the_wait_goes_to_the_heuristic_at_onc
     await queued.finish()
 
 
-async def test_a_busy_host_shrinks_the_budget_by_the_wall_time_a_cpu_millisecond_takes() -> None:
+async def test_the_budget_follows_the_wall_time_a_budget_millisecond_takes() -> None:
     queue = one_worker_queue()
-    queue.observed(cpu_seconds=0.001, wall_seconds=5.0)  # a forced choice: nothing learnt
-    assert queue.stretch == 1.0 and queue.budget(6) == 500.0
+    assert queue.budget(6) == 500.0
     for _ in range(40):
-        queue.observed(cpu_seconds=0.2, wall_seconds=0.4)  # the worker has half a core
+        queue.observed(budget_ms=200.0, wall_seconds=0.4)  # the worker has half a core
     assert queue.stretch == pytest.approx(2.0, rel=1e-3)
     assert queue.budget(6) == pytest.approx(250.0, rel=1e-3)
+    queue.observed(budget_ms=200.0, wall_seconds=3600.0)  # the first think, which started the workers
+    assert queue.stretch < 6.0, "one odd decision starved every budget after it"
+    for _ in range(40):
+        queue.observed(budget_ms=1000.0, wall_seconds=0.01)  # one candidate each: nothing to search
+    assert queue.budget(6) == 1000.0  # the queue drains at once: all of it
 
 
 async def test_a_wait_of_zero_gives_every_decision_its_whole_budget() -> None:
