@@ -16,7 +16,10 @@ queue and think together, stays near ``SEARCH_WAIT_SECONDS``:
   issue 31: every strength figure there is at 100 ms), nor more than the configured budget.
 - A decision that arrives when even the floor would keep it past ``wait`` (the queue ahead of it
   is that long) does not queue: the game's heuristic answers it at once, on the event loop, as
-  it answers for a heuristic seat. The queue is served in the order decisions arrived, and a
+  it answers for a heuristic seat. While that happens (within ``wait`` of the last one), every
+  decision that reaches a worker thinks for the floor alone: the workers then search as many
+  decisions as they can. (A load run with 40 instant players gave the floor only to the
+  decisions the crowd formula gave it: 204 searched, 959 turned away.) The queue is served in the order decisions arrived, and a
   match has at most one decision in it (bot/service/thinking.py ``Thinkers``), so matches take
   turns: no match's AIs wait behind another's several decisions.
 - ``wait = 0`` turns all this off: every decision gets the configured budget however long it waits.
@@ -75,13 +78,17 @@ class ThinkQueue:
     """First come, first served turns at the thinking workers, each with its CPU budget."""
 
     def __init__(self, wait_seconds: float = DEFAULT_WAIT_SECONDS, floor_ms: float = FLOOR_MS,
-                 workers: Callable[[], int] = idle_workers, configured_ms: Callable[[], float] = budget_ms) -> None:
+                 workers: Callable[[], int] = idle_workers, configured_ms: Callable[[], float] = budget_ms,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if wait_seconds < 0 or floor_ms <= 0:
             raise ValueError("a thinking queue waits 0 (no limit) or more seconds, with a floor above 0 ms")
         self.wait_seconds = wait_seconds
         self.floor_ms = floor_ms
         self._workers = workers
         self._configured_ms = configured_ms
+        self._clock = clock
+        self._turned_away_at: float | None = None
+        """When the heuristic last answered a decision because the queue was too long."""
         self.stretch = 1.0
         """Wall milliseconds a budget millisecond took lately at the workers."""
         self.figures = QueueFigures()
@@ -100,10 +107,12 @@ class ThinkQueue:
 
     def budget(self, crowd: int) -> float:
         """The CPU milliseconds for a decision that reaches a worker among ``crowd`` decisions
-        (itself included) thinking or waiting."""
+        (itself included) thinking or waiting: the floor while decisions are turned away."""
         configured = self._configured_ms()
         if self.wait_seconds == 0:
             return configured
+        if self._turned_away_at is not None and self._clock() - self._turned_away_at < self.wait_seconds:
+            return min(self.floor_ms, configured)
         share = self.wait_seconds * 1000 * self._workers() / (max(1, crowd) * self.stretch)
         return max(min(self.floor_ms, configured), min(configured, share))
 
@@ -177,9 +186,10 @@ class ThinkQueue:
         self.figures.heuristic += 1
         self._unlogged += 1
         metrics.THINK_HEURISTIC.inc()
-        now = time.monotonic()
+        now = self._clock()
+        self._turned_away_at = now
         if self._logged_at is None or now - self._logged_at >= LOG_EVERY_SECONDS:
-            log.warning("%s search AI decisions wait for the thinking workers: %s were answered by the heuristic "
-                        "instead (since the last warning), to keep a decision's wait near SEARCH_WAIT_SECONDS (%g s)",
-                        self.crowd, self._unlogged, self.wait_seconds)
+            log.warning("%s search AI decisions wait for the thinking workers (a budget ms takes %.1f wall ms): %s "
+                        "were answered by the heuristic instead (since the last warning), to keep a decision's wait "
+                        "near SEARCH_WAIT_SECONDS (%g s)", self.crowd, self.stretch, self._unlogged, self.wait_seconds)
             self._logged_at, self._unlogged = now, 0

@@ -45,8 +45,18 @@ class Decision:
         await asyncio.wait_for(self.task, WAIT)
 
 
-def one_worker_queue(wait_seconds: float = 3.0, configured_ms: float = 1000.0) -> ThinkQueue:
-    return ThinkQueue(wait_seconds, workers=lambda: 1, configured_ms=lambda: configured_ms)
+class Ticks:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def one_worker_queue(wait_seconds: float = 3.0, configured_ms: float = 1000.0, clock: Ticks | None = None) -> ThinkQueue:
+    return ThinkQueue(wait_seconds, workers=lambda: 1, configured_ms=lambda: configured_ms, clock=clock or Ticks())
 
 
 async def crowd(queue: ThinkQueue, count: int, order: list[str], may_skip: bool = True) -> list[Decision]:
@@ -94,8 +104,9 @@ async def test_the_budget_never_goes_below_the_floor() -> None:
     assert below.budget(1) == below.budget(100) == 40.0
 
 
-async def test_a_decision_past_all_hope_of_the_wait_goes_to_the_heuristic_at_once() -> None:
-    queue, order = one_worker_queue(), []
+async def test_a_decision_past_all_hope_of_the_wait_goes_to_the_heuristic_and_the_others_think_the_floor() -> None:
+    clock, order = Ticks(), []
+    queue = one_worker_queue(clock=clock)
     decisions = await crowd(queue, 30, order)  # 30 at the floor (100 ms) take the 3 s already
     late = Decision(queue, "late", order)
     assert await late.turn() is None  # no worker: the heuristic answers it
@@ -105,7 +116,17 @@ async def test_a_decision_past_all_hope_of_the_wait_goes_to_the_heuristic_at_onc
     queued = Decision(queue, "queued", order)  # one fewer ahead: it waits for its turn again
     await asyncio.sleep(0)
     assert queue.crowd == 30 and not queued.turned.is_set()
-    for decision in decisions[1:]:
+    budgets = []
+    for decision, following in zip(decisions[:20], decisions[1:21], strict=True):
+        await decision.finish()
+        budgets.append(await following.turn())
+    # The last of them reached the worker with 10 behind it (3000 / 11 ms each by the crowd), but
+    # while decisions are turned away every one thinks the floor: the worker searches all it can.
+    assert budgets == [FLOOR_MS] * 20 and queue.crowd == 11
+    clock.now += 3.0  # the last decision turned away was 3 s ago: the crowd's share again
+    await decisions[20].finish()
+    assert await decisions[21].turn() == pytest.approx(3000 / 10)
+    for decision in decisions[21:]:
         await decision.finish()
     assert await queued.turn() == 1000.0
     await queued.finish()
