@@ -36,7 +36,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot import metrics
 from engine.search import budget_ms
@@ -53,6 +53,8 @@ STRETCH_WEIGHT = 0.2
 STRETCH_RANGE = (0.1, 20.0)
 """The least and most wall time a budget millisecond is taken to cost: one odd decision (the
 first, which starts the workers) cannot starve the budgets for long."""
+SAMPLES = 4096
+"""Searched decisions whose waits are kept (the newest)."""
 LOG_EVERY_SECONDS = 60.0
 """At most one warning this often while decisions go to the heuristic."""
 
@@ -66,12 +68,14 @@ def idle_workers() -> int:
 
 @dataclass
 class QueueFigures:
-    """What the queue did: decisions given a worker, how many of them a smaller budget, and
-    how many the heuristic answered because the queue was too long."""
+    """What the queue did: decisions given a worker, how many of them a smaller budget, how
+    many the heuristic answered because the queue was too long, and the newest searched
+    decisions' wall seconds from joining the queue to their answer."""
 
     thought: int = 0
     shrunk: int = 0
     heuristic: int = 0
+    waits: deque[float] = field(default_factory=lambda: deque(maxlen=SAMPLES))
 
 
 class ThinkQueue:
@@ -133,6 +137,7 @@ class ThinkQueue:
             self._fell_back()
             yield None
             return
+        joined = time.perf_counter()
         await self._enter()
         try:
             budget = self.budget(self.crowd)
@@ -141,6 +146,7 @@ class ThinkQueue:
                 self.figures.shrunk += 1
             metrics.THINK_BUDGET_SECONDS.observe(budget / 1000)
             yield budget
+            self.figures.waits.append(time.perf_counter() - joined)
         finally:
             self._leave()
 
@@ -154,8 +160,10 @@ class ThinkQueue:
         """Say what the queue did (the bot's close), if it did anything."""
         figures = self.figures
         if figures.thought or figures.heuristic:
-            log.info("search AI decisions: %s thought (%s with less than WARHOST_SEARCH_MS while others waited), "
-                     "%s answered by the heuristic (the queue too long)", figures.thought, figures.shrunk,
+            waits = sorted(figures.waits) or [0.0]
+            log.info("search AI decisions: %s thought (%s with less than WARHOST_SEARCH_MS while others waited; "
+                     "queue and think p50 %.2f s, p99 %.2f s), %s answered by the heuristic (the queue too long)",
+                     figures.thought, figures.shrunk, waits[len(waits) // 2], waits[int(0.99 * (len(waits) - 1))],
                      figures.heuristic)
 
     async def _enter(self) -> None:

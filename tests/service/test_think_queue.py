@@ -86,7 +86,7 @@ async def test_the_budget_shrinks_while_many_wait_and_comes_back_as_the_queue_dr
     assert queue.figures.thought == 10 and queue.figures.shrunk == 6
     with caplog.at_level(logging.INFO, logger=think_queue.__name__):
         queue.log_figures()  # what the bot says as it closes
-    assert "10 thought (6 with less than WARHOST_SEARCH_MS" in caplog.text
+    assert "10 thought (6 with less than WARHOST_SEARCH_MS" in caplog.text and len(queue.figures.waits) == 10
     alone = Decision(queue, "alone", order)
     assert await alone.turn() == 1000.0  # the queue drained: a decision has its whole budget again
     await alone.finish()
