@@ -39,6 +39,11 @@ TICK_SECONDS = Histogram("warhost_tick_seconds", "Duration of a deadline tick ro
 DRAW_SECONDS = Histogram("warhost_draw_seconds", "Wall time of a drawing (map, private panel, replay GIF) by kind",
                          ["kind"], buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
                          registry=REGISTRY)
+THINK_BUDGET_SECONDS = Histogram("warhost_think_budget_seconds", "CPU budget given to a search AI decision (less "
+                                 "than WARHOST_SEARCH_MS while many wait for the thinking workers)",
+                                 buckets=(0.1, 0.15, 0.25, 0.5, 0.75, 1.0, 2.0, 5.0), registry=REGISTRY)
+THINK_HEURISTIC = Counter("warhost_think_heuristic", "Search AI decisions the heuristic answered because too many "
+                          "waited for the thinking workers", registry=REGISTRY)
 OUTBOX_BACKLOG = Gauge("warhost_outbox_backlog", "Notices written and not yet delivered (parked ones included)",
                        registry=REGISTRY)
 OUTBOX_OLDEST = Gauge("warhost_outbox_oldest_seconds", "Age of the oldest undelivered notice (0: none)",

@@ -13,6 +13,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 INSTANCE_NAME_MAX = 50
 """Lease names are "instance:" + the name, and lease names hold at most 60 characters."""
 
+MIN_SEARCH_WAIT_SECONDS, MAX_SEARCH_WAIT_SECONDS = 1.0, 600.0
+"""SEARCH_WAIT_SECONDS's range (besides 0): below a second, a few decisions at the least budget
+would already miss it."""
+
 
 def default_instance_name() -> str:
     """One bot per machine: stable across restarts of the process, so a restarted bot takes
@@ -49,6 +53,10 @@ class Settings(BaseSettings):
     draw_workers: int | None = Field(default=None, ge=0)
     """Processes that draw maps beside the event loop (None: one per core minus one, at least
     one); 0 draws in a thread of the bot process instead."""
+    search_wait_seconds: float = 3.0
+    """The wall wait, queue and think together, a search AI's decision aims at: while many wait
+    for the thinking workers each gets less CPU than WARHOST_SEARCH_MS (at least 100 ms), and
+    past that the heuristic answers (bot/service/think_queue.py). 0: no limit."""
     web_port: int | None = Field(default=None, ge=0, le=65535)
     """The match pages' HTTP port (bot/web/); None: no web server, and no post links to one."""
     web_host: str = "127.0.0.1"
@@ -79,6 +87,15 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_int_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("search_wait_seconds")
+    @classmethod
+    def _a_wait_a_decision_can_meet(cls, value: float) -> float:
+        if value != 0 and not MIN_SEARCH_WAIT_SECONDS <= value <= MAX_SEARCH_WAIT_SECONDS:
+            raise ValueError(f"SEARCH_WAIT_SECONDS is 0 (no limit) or from {MIN_SEARCH_WAIT_SECONDS:g} to "
+                             f"{MAX_SEARCH_WAIT_SECONDS:g} seconds (a decision thinks at least 0.1 s, and several "
+                             f"queue at once), not {value:g}")
+        return value
 
     @field_validator("log_format", mode="before")
     @classmethod

@@ -25,8 +25,10 @@ It is honest by construction: it sees only the information state ``engine.decide
 and every world it plays in is dealt from that with its own RNG.
 
 The budget is CPU time of the thread that searches (``WARHOST_SEARCH_MS`` milliseconds, read
-when the policy is made). ``rounds`` bounds the search by rounds instead, which makes a
-decision depend on nothing but its inputs (tests, reproducible benchmarks).
+when the policy is made); ``with_budget`` gives one decision a smaller one (the bot's thinking
+queue shrinks it while many decisions wait, bot/service/thinking.py). ``rounds`` bounds the
+search by rounds instead, which makes a decision depend on nothing but its inputs (tests,
+reproducible benchmarks).
 """
 
 from __future__ import annotations
@@ -173,6 +175,8 @@ class SearchPolicy:
     reach: int = 0
     """Choices a rollout plays at least before its horizon may stop it (a decision at the end
     of a round then sees the next round too)."""
+    reach_for: Callable[[float], int] | None = None
+    """``reach`` for a budget in CPU milliseconds, where it follows the budget (``with_budget``)."""
     min_paired: int = MIN_PAIRED
     """Worlds a candidate must share with the heuristic's choice to replace it."""
     confidence: float = CONFIDENCE
@@ -190,6 +194,14 @@ class SearchPolicy:
         return dataclasses.replace(self, proposers=list(self.proposers), depth=self.depth if depth is None else depth,
                                    width=self.width if width is None else width, rounds=rounds,
                                    horizon=None if to_end else self.horizon, last=Decision())
+
+    def with_budget(self, budget: float) -> SearchPolicy:
+        """This policy with ``budget`` CPU milliseconds per decision (and the reach that goes
+        with it): what the bot gives a decision while others wait for its thinking workers."""
+        if not budget > 0:
+            raise ValueError(f"a search budget is a number of CPU milliseconds above 0, not {budget!r}")
+        reach = self.reach if self.reach_for is None else self.reach_for(budget)
+        return dataclasses.replace(self, proposers=list(self.proposers), budget=budget, reach=reach, last=Decision())
 
     def choose(self, state: State, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         started = time.thread_time()

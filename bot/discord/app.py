@@ -18,7 +18,7 @@ from bot.discord import health, observe
 from bot.discord.cog import GameCog
 from bot.discord.mentions import NOBODY, plain_name
 from bot.discord.shutdown import ClosingTree, Shutdown, on_signals
-from bot.service import MatchService, drawing
+from bot.service import MatchService, drawing, thinking
 from bot.service.clock import DatabaseClock
 from bot.service.instance import InstanceGuard
 from bot.service.limits import MatchLimits
@@ -178,6 +178,7 @@ class WarhostBot(commands.Bot):
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)
         await drawing.configure(self.settings.draw_workers)
+        thinking.configure(self.settings.search_wait_seconds)
         await self.start_web(clock)
         await self.add_cog(GameCog(self))
         await self.sync_commands()
@@ -237,6 +238,7 @@ class WarhostBot(commands.Bot):
         await _at_most(releases, RELEASE_SECONDS)
         await super().close()
         await drawing.close()
+        thinking.queue().log_figures()
         if self._own_store and self.store is not None:
             await self.store.close()
 

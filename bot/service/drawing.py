@@ -23,6 +23,8 @@ pickles a view dict out and PNG bytes back.
   took two minutes), and a draw, a few tens of CPU ms, loses little sharing a core with one.
   The bot sizes both from its settings at start-up and shuts them down when it closes; the
   thinking pool starts its workers on the first think, so a bot without search AIs has none.
+  Thinks reach this pool one per worker, in the order they came, each with the CPU budget the
+  queue in front of it gives (bot/service/think_queue.py).
   Before and after (the terminal table, the command line, tests of the service) everything
   draws and thinks in a thread.
 - A private panel (a player waiting on their click) goes to the workers at once; the maps and
@@ -175,11 +177,13 @@ class DrawingPool:
         """PNG bytes of a seat's private panel (``render.draw_private``), titled with the seat's name."""
         return await self.run("draw_private", _draw_private, game, view, names, game=game)
 
-    async def run(self, kind: str, function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
+    async def run(self, kind: str, function: Callable[..., Result], *args: Any, game: str | None = None,
+                  since: float | None = None) -> Result:
         """``function(*args)`` in a worker (a module-level function, picklable arguments and
         result), its cost counted under ``kind``; ``game`` outside SHIPPED draws in a thread.
-        The function's own errors are raised here."""
-        started = time.perf_counter()
+        Its wall time counts from ``since`` (``time.perf_counter()``; default: now), where it
+        waited in a queue before this one. The function's own errors are raised here."""
+        started = time.perf_counter() if since is None else since
         here = game is not None and game not in SHIPPED
         if kind in WAITED_ON or here or self.workers == 0:
             result, cpu = await self._run(function, args, here=here)
@@ -366,6 +370,8 @@ async def run(kind: str, function: Callable[..., Result], *args: Any, game: str 
     return await _pool.run(kind, function, *args, game=game)
 
 
-async def think(function: Callable[..., Result], *args: Any, game: str | None = None) -> Result:
-    """A search AI's decision, run by the process's thinking pool (counted as "think")."""
-    return await _thinkers.run("think", function, *args, game=game)
+async def think(function: Callable[..., Result], *args: Any, game: str | None = None,
+                since: float | None = None) -> Result:
+    """A search AI's decision, run by the process's thinking pool (counted as "think", its wall
+    time from ``since``: when it joined the thinking queue)."""
+    return await _thinkers.run("think", function, *args, game=game, since=since)

@@ -14,6 +14,11 @@ match's writes for the whole think). A transaction that leaves a searching seat 
 decision ends without it and hands a ``Think`` (the state and prompt it committed) to the
 service's ``Thinkers``; the choice then goes in by a short transaction of its own, only if the
 match has not moved meanwhile (bot/service/autoplay.py).
+
+Decisions take turns at the workers, first come first served, and each gets a CPU budget that
+shrinks while many wait (think_queue.py): a decision's wait stays near ``SEARCH_WAIT_SECONDS``
+however many matches' AIs think at once, and one that would wait far longer is answered by the
+game's heuristic at once.
 """
 
 from __future__ import annotations
@@ -21,12 +26,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import engine as eng
 from bot.service import drawing
+from bot.service.think_queue import DEFAULT_WAIT_SECONDS, ThinkQueue
+from engine.search import budget_ms
 
 log = logging.getLogger(__name__)
 
@@ -59,19 +67,64 @@ def searching(game: eng.Game, wanted: str | None) -> str | None:
     return _SEARCHING[key]
 
 
-def think(key: str, policy_name: str, state: eng.State, prompt: eng.Prompt, rng: random.Random) -> dict[str, Any]:
-    """In a worker: the named policy's choice (it reads its budget here, when it is made)."""
+_queue = ThinkQueue()
+
+
+def queue() -> ThinkQueue:
+    """The process's queue of decisions waiting for the thinking workers."""
+    return _queue
+
+
+def configure(wait_seconds: float = DEFAULT_WAIT_SECONDS) -> ThinkQueue:
+    """Aim each decision's wait at ``wait_seconds`` (the bot's ``SEARCH_WAIT_SECONDS``; 0: every
+    decision gets ``WARHOST_SEARCH_MS`` however long it waits). A bad ``WARHOST_SEARCH_MS`` is
+    refused here, when the bot starts, rather than in every think."""
+    global _queue
+    budget_ms()
+    _queue = ThinkQueue(wait_seconds)
+    return _queue
+
+
+_QUICK: dict[tuple[type, str], bool] = {}
+
+
+def has_quick_heuristic(game: eng.Game) -> bool:
+    """Whether ``game`` has a heuristic that answers on the loop (what answers a searching
+    seat's decision when too many wait). Remembered per game, like ``searching``."""
+    key = (type(game), game.key)
+    if key not in _QUICK:
+        quick = game.policies().get("heuristic")
+        _QUICK[key] = quick is not None and not offloaded(quick)
+    return _QUICK[key]
+
+
+def think(key: str, policy_name: str, state: eng.State, prompt: eng.Prompt, rng: random.Random,
+          budget: float | None = None) -> dict[str, Any]:
+    """In a worker: the named policy's choice with ``budget`` CPU milliseconds (None: the one it
+    reads when it is made)."""
     game = eng.get(key)
-    return eng.decide(game, game.policies()[policy_name], state, prompt, rng)
+    policy = game.policies()[policy_name]
+    if budget is not None and hasattr(policy, "with_budget"):
+        policy = policy.with_budget(budget)
+    return eng.decide(game, policy, state, prompt, rng)
 
 
 async def choose(game: eng.Game, policy_name: str, policy: object, state: eng.State, prompt: eng.Prompt,
                  rng: random.Random) -> dict[str, Any]:
     """The choice of ``policy`` (named ``policy_name`` among the game's policies) for ``prompt``:
-    beside the loop when it searches, on it otherwise."""
+    beside the loop when it searches (with the budget its turn gives, or by the heuristic on the
+    loop when too many decisions wait), on it otherwise."""
     if not offloaded(policy):
         return eng.decide(game, policy, state, prompt, rng)  # type: ignore[arg-type]
-    return await drawing.think(think, game.key, policy_name, state, prompt, rng, game=game.key)
+    waited_on, joined = _queue, time.perf_counter()
+    async with waited_on.turn(may_skip=has_quick_heuristic(game)) as budget:
+        if budget is None:  # too many wait: the heuristic answers now
+            return eng.decide(game, game.policies()["heuristic"], state, prompt, rng)
+        turned = time.perf_counter()
+        choice = await drawing.think(think, game.key, policy_name, state, prompt, rng, budget, game=game.key,
+                                     since=joined)
+        waited_on.observed(budget, time.perf_counter() - turned)
+        return choice
 
 
 RETRIES = 3

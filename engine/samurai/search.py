@@ -205,4 +205,5 @@ def search_policy(game: Game) -> SearchPolicy:
     budget = budget_ms()
     return SearchPolicy(worlds, HeuristicPolicy(), evaluate, proposers=[Variants()],
                         depth=DEPTH, width=WIDTH, budget=budget, horizon=round_of, reach=rollout_reach(budget),
+                        reach_for=rollout_reach,
                         min_paired=MIN_PAIRED, confidence=CONFIDENCE, order=ranked)

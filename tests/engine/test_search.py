@@ -59,3 +59,19 @@ def test_the_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) 
         monkeypatch.setenv(BUDGET_VARIABLE, bad)
         with pytest.raises(ValueError, match="WARHOST_SEARCH_MS must be a number of CPU milliseconds"):
             budget_ms()
+
+
+def test_a_decision_may_be_given_a_smaller_budget_than_the_environment_s(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's thinking queue shrinks a decision's budget while many wait (bot/service/think_queue.py)."""
+    from engine.samurai.search import rollout_reach
+
+    monkeypatch.setenv(BUDGET_VARIABLE, "1000")
+    search = engine.get("samurai").policies()["search"]
+    smaller = search.with_budget(100)
+    assert (smaller.budget, search.budget) == (100, 1000)  # the policy it came from keeps its own
+    assert (smaller.reach, search.reach) == (rollout_reach(100), rollout_reach(1000))  # its rollouts' reach follows
+    assert smaller.reach < search.reach
+    plain = engine.get("tinybigwars").policies()["search"]
+    assert plain.with_budget(150).reach == plain.reach
+    with pytest.raises(ValueError, match="above 0"):
+        plain.with_budget(0)

@@ -3,17 +3,20 @@ moved past is dropped, all-AI matches go on, and a restart thinks again."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
 
 import engine
-from bot.service import MatchService
+from bot.service import MatchService, thinking
+from bot.service.think_queue import ThinkQueue
 from db import Store
 from tests.service.conftest import Clock
 from tests.service.helpers import BOB, CHANNEL, GUILD, HOST, log_and_state
-from tests.service.thinkingtoy import ThinkingToy, started
+from tests.service.test_think_queue import Decision
+from tests.service.thinkingtoy import WAIT, ThinkingToy, started
 
 OTHER_CHANNEL = CHANNEL + 1
 
@@ -120,3 +123,61 @@ async def test_a_restart_while_the_ai_thinks_thinks_again(db_path: str, game: Th
         await after.stop_thinking()
     finally:
         await store.close()
+
+
+async def queued(queue: ThinkQueue, crowd: int) -> None:
+    """Return once ``crowd`` decisions think or wait in ``queue`` (a task queues by itself soon)."""
+    while queue.crowd < crowd:
+        await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+def crowded() -> Iterator[ThinkQueue]:
+    """The process's thinking queue, fresh (3 s aimed at, one worker: the tests think in a
+    thread), and fresh again for the next test."""
+    yield thinking.configure(3.0)
+    thinking.configure()
+
+
+async def test_a_search_ai_thinks_less_while_other_decisions_wait_and_all_of_it_once_they_are_gone(
+        service: MatchService, game: ThinkingToy, crowded: ThinkQueue, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WARHOST_SEARCH_MS", "1200")
+    game.release.set()
+    order: list[str] = []
+    holding = Decision(crowded, "other match", order)  # another match's AI has the worker
+    await holding.turn()
+    info = await service.create(GUILD, CHANNEL, HOST, "host", "thinktoy", {"rounds": 1}, seed=3)
+    await service.add_ai(CHANNEL, HOST, policy="search")
+    await service.start(CHANNEL, HOST)  # the AI's bid waits for the worker, first in line
+    await asyncio.wait_for(queued(crowded, 2), WAIT)
+    behind = [Decision(crowded, f"later {number}", order) for number in range(3)]  # three more matches' AIs
+    await asyncio.sleep(0)
+    assert crowded.crowd == 5
+    await holding.finish()
+    await service.thinking_done(info.id)
+    assert game.search.budgets == [3000 / 4]  # it reached the worker with 3 behind it: 3 s for 4
+    for decision in behind:
+        await decision.finish()
+    await service.submit(info.id, HOST, {"bid": 2})  # the host outbids the AI: the host moves first
+    await service.submit(info.id, HOST, {"action": "gather"})  # the AI's move is next, with nobody waiting
+    await service.thinking_done(info.id)
+    assert game.search.budgets == [3000 / 4, 1200.0]
+    assert [seat for seat, _kind in game.search.asked] == [1, 1]
+
+
+async def test_a_search_ai_behind_a_hopeless_queue_is_answered_by_the_heuristic_at_once(
+        service: MatchService, game: ThinkingToy, crowded: ThinkQueue, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WARHOST_SEARCH_MS", "1000")  # the tests' own is 20 ms, a floor of 20 ms
+    order: list[str] = []
+    others = [Decision(crowded, f"other {number}", order) for number in range(30)]  # 3 s of 100 ms thinks
+    await asyncio.sleep(0)
+    assert crowded.crowd == 30
+    info = await service.create(GUILD, CHANNEL, HOST, "host", "thinktoy", {"rounds": 1}, seed=3)
+    await service.add_ai(CHANNEL, HOST, policy="search")
+    await service.start(CHANNEL, HOST)
+    await service.thinking_done(info.id)  # no worker came free meanwhile
+    assert game.search.asked == [] and crowded.figures.heuristic == 1
+    assert await ai_choices(service, info.id) == [(1, {"bid": 1})]  # the heuristic's bid (5 gold // 3)
+    assert [decision.turned.is_set() for decision in others] == [True] + [False] * 29
+    for decision in others:
+        await decision.finish()

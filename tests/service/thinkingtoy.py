@@ -25,6 +25,12 @@ class SlowSearch:
         self.started, self.release = started, release
         self.asked: list[tuple[int, str]] = []
         self.on_loop: list[bool] = []
+        self.budgets: list[float] = []
+
+    def with_budget(self, budget: float) -> SlowSearch:
+        """What the bot's thinking queue gives a decision (CPU ms), kept for the test to read."""
+        self.budgets.append(budget)
+        return self
 
     def choose(self, state: ToyState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         self.on_loop.append(threading.current_thread() is threading.main_thread())
