@@ -264,15 +264,41 @@ class Snapshot:
         found = self._influence
         if found is None:
             found = self._influence = [0] * self.seats_n
-            locations = self._locations
             cards = content().locations
-            for node, seats in self.presence().items():
-                if len(seats) == 1:
-                    owner = seats[0]
-                    loc = locations[node]
+            presence = self._presence
+            if presence is not None:
+                locations = self._locations
+                for node, seats in presence.items():
+                    if len(seats) == 1:
+                        owner = seats[0]
+                        loc = locations[node]
+                        card = cards[loc.card]
+                        found[owner] += card.influence + (1 if loc.infrastructure == "dojo" else 0)
+                        if card.ability == "hero_influence" and self.heroes_at(node, owner):
+                            found[owner] += 1
+                return found[seat]
+            # `presence` and the influence in one pass (the state's `presence`, written out)
+            presence = self._presence = {}
+            with_heroes = hero_index(self._state).seats
+            seats = range(self.seats_n)
+            for loc in self._state.locations:
+                minions = loc.minions
+                heroes = with_heroes.get(loc.id)
+                here: list[int] = []
+                if heroes is None:
+                    for other in seats:
+                        if minions[other] > 0:
+                            here.append(other)
+                else:
+                    for other in seats:
+                        if minions[other] > 0 or other in heroes:
+                            here.append(other)
+                presence[loc.id] = here
+                if len(here) == 1:
+                    owner = here[0]
                     card = cards[loc.card]
                     found[owner] += card.influence + (1 if loc.infrastructure == "dojo" else 0)
-                    if card.ability == "hero_influence" and self.heroes_at(node, owner):
+                    if card.ability == "hero_influence" and heroes is not None and owner in heroes:
                         found[owner] += 1
         return found[seat]
 
