@@ -88,7 +88,7 @@ class Snapshot:
         self._defence: dict[tuple[str, int], tuple[list[int], float, float, int, int]] = {}
         self.memo: dict[tuple[object, ...], float] = {}
         """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
-        self._hero_stacks: list[tuple[str, list[tuple[int, int, int, int]]]] | None = None
+        self._hero_stacks: list[tuple[str, list[tuple[int, int, int]], list[tuple[int, int, int]]]] | None = None
         if board is not None:
             # the same board: every figure above is the same, so carry them all over
             for name in _BOARD_FIGURES:
@@ -179,17 +179,19 @@ class Snapshot:
         if found is None:
             found = []
             near, far = self._topology.rings(node)
-            for nxt, stacks in self._foe_stacks():
-                dropped = 0 if nxt in near else 1 if nxt in far else -1
-                if dropped >= 0:
-                    for foe, power, minions, energy in stacks:
-                        found.append((foe, power + max(0, minions - dropped), energy))
+            for nxt, close, away in self._foe_stacks():
+                if nxt in near:
+                    found += close
+                elif nxt in far:
+                    found += away
             self._threats[node] = found
         return found
 
-    def _foe_stacks(self) -> list[tuple[str, list[tuple[int, int, int, int]]]]:
-        """(location, [(seat, strongest hero's power, minions, most energy)]) of every location
-        with live heroes, in seat order: what `threats_near` reads, once per decision."""
+    def _foe_stacks(self) -> list[tuple[str, list[tuple[int, int, int]], list[tuple[int, int, int]]]]:
+        """(location, [(seat, dice, energy)] one move away, the same two moves away) of every
+        location with live heroes, each list in seat order (dice: the strongest hero's power
+        and the minions there, one fewer two moves away; energy: the most of a hero): what
+        `threats_near` joins, once per decision."""
         found = self._hero_stacks
         if found is None:
             found = self._hero_stacks = []
@@ -201,8 +203,11 @@ class Snapshot:
                     strongest[h.seat] = (power, h.energy) if best is None else (
                         max(best[0], power), max(best[1], h.energy))
                 minions = self._locations[node].minions
-                found.append((node, [(seat, power, minions[seat], energy)
-                                     for seat, (power, energy) in sorted(strongest.items())]))
+                close, away = [], []
+                for seat, (power, energy) in sorted(strongest.items()):
+                    close.append((seat, power + max(0, minions[seat]), energy))
+                    away.append((seat, power + max(0, minions[seat] - 1), energy))
+                found.append((node, close, away))
         return found
 
     def stack(self, node: str, seat: int) -> Stack | None:
