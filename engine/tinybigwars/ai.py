@@ -8,7 +8,7 @@ placeholders there).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
@@ -277,11 +277,16 @@ class HeuristicPolicy:
             return -0.3 + danger * worth(state, node, seat) * 0.4 * min(1.0, bring / 3)
         if not present:
             return worth(state, node, seat) + 0.2
+        return self._fight_gain(state, seat, hero, node, bring)
+
+    def _fight_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
+        """`_step_gain` where another clan's units wait at ``node``."""
         forecast = Forecast(state, seat, hero, node, bring)
-        prize = worth(state, node, seat) + self._denial(state, node, seat)
+        denial = self._denial(state, node, seat)
+        prize = worth(state, node, seat) + denial
         return (
             forecast.wipe * prize
-            + (1 - forecast.wipe) * 0.4 * self._denial(state, node, seat)
+            + (1 - forecast.wipe) * 0.4 * denial
             - forecast.hero_loss * HERO_WORTH
             + 0.3 * (forecast.expected_kills - forecast.expected_losses)
         )
@@ -308,8 +313,8 @@ class HeuristicPolicy:
         """Minions to take along: all but one holder (none when another hero stays). It
         depends on ``to`` only through whether a fight waits there: once per decision each."""
         there = state.present(to)
-        fight = bool(there) and there != [seat]  # another clan's units wait there
-        memo = decision_memo(state)
+        fight = bool(there) and not (len(there) == 1 and there[0] == seat)  # another clan's units wait there
+        memo = state.memo if isinstance(state, Snapshot) else decision_memo(state)
         key = ("bring", seat, hero.id, fight)
         found = memo.get(key)
         if found is None:
@@ -346,12 +351,46 @@ class HeuristicPolicy:
         return found
 
     def _move_value_of(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
+        if isinstance(state, Snapshot):
+            return self._move_value_over(state, seat, hero, to, actions)
         bring = self._bring(state, seat, hero, to)
         value = self._step_gain(state, seat, hero, to, bring) - self._leaving_cost(state, seat, hero, bring)
         stay = self._exposure_cost(state, seat, hero, to, bring)
         if actions > 1:
             carried = max(0, bring - (0 if seat in state.present(to) else 1))
             best = max(self._onward(state, seat, hero, to, carried), default=-stay)
+            value += 0.6 * best if best > -stay else -stay
+        else:
+            value -= stay
+        return value
+
+    def _move_value_over(self, state: Snapshot, seat: int, hero: Hero, to: str, actions: int) -> float:
+        """`_move_value_of` over the snapshot: `_bring`, `_step_gain`, `_leaving_cost` and
+        `_exposure_cost` written out around one read of who is at ``to`` (the same terms in the
+        same order, so the same number)."""
+        present = state.present(to)
+        held = len(present) == 1 and present[0] == seat
+        bring = state.memo.get(("bring", seat, hero.id, bool(present) and not held))
+        bring = self._bring(state, seat, hero, to) if bring is None else int(bring)
+        worth_here = state.worth_of(to)
+        if held:
+            gain = -0.3 + state.threat_of(to, seat) * worth_here * 0.4 * min(1.0, bring / 3)
+        elif not present:
+            gain = worth_here + 0.2
+        else:
+            gain = self._fight_gain(cast(TBWState, state), seat, hero, to, bring)
+        value = gain - self._leaving_cost(cast(TBWState, state), seat, hero, bring)
+        toughness = bring + state._locations[to].minions[seat] + hero.health + hero.energy
+        worst = 0.0
+        for foe, dice, energy in state.threats_near(to):
+            if foe != seat:
+                chance = chance_at_least(dice, 0.6 * energy, toughness)
+                if chance > worst:
+                    worst = chance
+        stay = worst * (0.5 * worth_here + HERO_WORTH * 0.5)
+        if actions > 1:
+            carried = max(0, bring - (0 if seat in present else 1))
+            best = max(self._onward(cast(TBWState, state), seat, hero, to, carried), default=-stay)
             value += 0.6 * best if best > -stay else -stay
         else:
             value -= stay
@@ -381,7 +420,7 @@ class HeuristicPolicy:
             elif not present:
                 gain = worth_here + 0.2
             else:
-                gain = self._step_gain(state, seat, hero, n, carried)
+                gain = self._fight_gain(state, seat, hero, n, carried)
             toughness = carried + locations[n].minions[seat] + hero.health + hero.energy
             worst = 0.0
             for foe, dice, energy in threats_near(n):
