@@ -85,6 +85,7 @@ class Snapshot:
         self._influence: list[int] | None = None
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
         self._threat: dict[tuple[str, int], float] = {}
+        self._strikes: dict[str, list[tuple[int, int, float]]] = {}
         self._defence: dict[tuple[str, int], tuple[list[int], float, float, int, int]] = {}
         self.memo: dict[tuple[object, ...], float] = {}
         """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
@@ -260,8 +261,36 @@ class Snapshot:
     def threat_of(self, node: str, seat: int) -> float:
         found = self._threat.get((node, seat))
         if found is None:
-            found = self._threat[(node, seat)] = _threat(cast(TBWState, self), node, seat)
+            found = self._threat[(node, seat)] = self._threat_at(node, seat)
         return found
+
+    def _threat_at(self, node: str, seat: int) -> float:
+        """`_threat` over the sums: the same chances, the same greatest."""
+        stack = self.stacks(node).get(seat)
+        mine = self._locations[node].minions[seat]
+        if stack is not None:
+            mine = mine + stack.vitality + stack.shields
+        worst = 0.0
+        near = self._topology.rings(node)[0]
+        strikes = self._strikes
+        for nxt in self._heroes:
+            if nxt == node or nxt in near:
+                found = strikes.get(nxt)
+                if found is None:
+                    found = strikes[nxt] = self._strikes_from(nxt)
+                for foe, dice, extra in found:
+                    if foe != seat:
+                        chance = chance_at_least(dice, extra, mine)
+                        if chance > worst:
+                            worst = chance
+        return worst
+
+    def _strikes_from(self, node: str) -> list[tuple[int, int, float]]:
+        """(seat, dice, sure hits from energy) of every clan's heroes at ``node`` striking a
+        neighbour, as `_threat` counts them (all their power, the minions there, 0.6 of their
+        energy), in seat order."""
+        minions = self._locations[node].minions
+        return [(foe, stack.power + minions[foe], stack.energy * 0.6) for foe, stack in self.stacks(node).items()]
 
     def influence_of(self, seat: int) -> int:
         """`influence` of ``seat``: every clan's worked out in one pass on the first ask
@@ -324,7 +353,7 @@ def decision_memo(state: TBWState) -> dict[tuple[object, ...], float]:
 
 
 _BOARD_FIGURES = ("_presence", "_present", "_heroes", "_stacks", "_sums", "_worth", "_influence", "_threats",
-                  "_threat", "_defence", "memo", "_hero_stacks")
+                  "_threat", "_strikes", "_defence", "memo", "_hero_stacks")
 """The snapshot's figures, each worked out from the board alone (`board_key`)."""
 
 _LAST_BOARD: list[tuple[tuple[object, ...], Snapshot] | None] = [None]
@@ -530,16 +559,7 @@ def threat(state: TBWState, node: str, seat: int) -> float:
 
 def _threat(state: TBWState, node: str, seat: int) -> float:
     if isinstance(state, Snapshot):
-        mine = toughness(state, node, seat)
-        worst = 0.0
-        near = state.topology().rings(node)[0]
-        for nxt in state.hero_locations():
-            if nxt == node or nxt in near:
-                minions = state.loc(nxt).minions
-                for foe, stack in state.stacks(nxt).items():
-                    if foe != seat:
-                        worst = max(worst, chance_at_least(stack.power + minions[foe], stack.energy * 0.6, mine))
-        return worst
+        return state._threat_at(node, seat)
     mine = toughness(state, node, seat)
     worst = 0.0
     for nxt in [node, *state.neighbours(node)]:
