@@ -34,11 +34,10 @@ class Stack:
     """One clan's live heroes at one location, summed once per decision as the heuristic's
     estimates read them (plain ints: the estimates come out exactly as from the heroes)."""
 
-    __slots__ = ("heroes", "power", "max_power", "energy", "max_energy", "vitality", "shields", "auto_hits",
+    __slots__ = ("power", "max_power", "energy", "max_energy", "vitality", "shields", "auto_hits",
                  "tiger", "defend_die")
 
     def __init__(self, heroes: list[Hero]) -> None:
-        self.heroes = heroes
         power = energy = vitality = shields = auto_hits = 0
         max_power = hero_card(heroes[0]).power
         max_energy = heroes[0].energy
@@ -61,6 +60,21 @@ class Stack:
 
 
 _NO_STACKS: dict[int, Stack] = {}
+
+_LONE_STACKS: dict[tuple[str, int, int], Stack] = {}
+"""The `Stack` of one hero by its card, health and energy (all a lone hero's sums read): most
+stacks are one hero, and the same few recur all match long."""
+_MAX_LONE_STACKS = 10_000
+
+
+def _lone_stack(hero: Hero) -> Stack:
+    key = (hero.card, hero.health, hero.energy)
+    found = _LONE_STACKS.get(key)
+    if found is None:
+        if len(_LONE_STACKS) >= _MAX_LONE_STACKS:
+            _LONE_STACKS.clear()
+        found = _LONE_STACKS[key] = Stack([hero])
+    return found
 
 
 class Snapshot:
@@ -196,16 +210,11 @@ class Snapshot:
         found = self._hero_stacks
         if found is None:
             found = self._hero_stacks = []
-            for node, here in self._heroes.items():
-                strongest: dict[int, tuple[int, int]] = {}
-                for h in here:
-                    power = hero_card(h).power
-                    best = strongest.get(h.seat)
-                    strongest[h.seat] = (power, h.energy) if best is None else (
-                        max(best[0], power), max(best[1], h.energy))
+            for node in self._heroes:
                 minions = self._locations[node].minions
                 close, away = [], []
-                for seat, (power, energy) in sorted(strongest.items()):
+                for seat, stack in self.stacks(node).items():  # the strongest hero, the most energy
+                    power, energy = stack.max_power, stack.max_energy
                     close.append((seat, power + max(0, minions[seat]), energy))
                     away.append((seat, power + max(0, minions[seat] - 1), energy))
                 found.append((node, close, away))
@@ -223,11 +232,14 @@ class Snapshot:
             here = self._heroes.get(node)
             if here is None:
                 found = _NO_STACKS
+            elif len(here) == 1:
+                found = {here[0].seat: _lone_stack(here[0])}
             else:
                 by_seat: dict[int, list[Hero]] = {}
                 for h in here:
                     by_seat.setdefault(h.seat, []).append(h)
-                found = {seat: Stack(heroes) for seat, heroes in sorted(by_seat.items())}
+                found = {seat: _lone_stack(heroes[0]) if len(heroes) == 1 else Stack(heroes)
+                         for seat, heroes in sorted(by_seat.items())}
             self._sums[node] = found
         return found
 
