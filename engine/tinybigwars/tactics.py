@@ -368,21 +368,26 @@ _BOARD_FIGURES = ("_presence", "_present", "_heroes", "_stacks", "_sums", "_wort
                   "_threat", "_strikes", "_defence", "memo", "_hero_stacks")
 """The snapshot's figures, each worked out from the board alone (`board_key`)."""
 
-_LAST_BOARD: list[tuple[tuple[object, ...], Snapshot] | None] = [None]
+_LAST_BOARD: list[tuple[list[object], Snapshot] | None] = [None]
 """The board of the snapshot kept last and that snapshot (which holds the board's lists, so
 their ids in the key stay theirs)."""
 
 
-def board_key(state: TBWState) -> tuple[object, ...]:
+def board_key(state: TBWState) -> list[object]:
     """Everything of ``state`` a snapshot's figures (and the heuristic's `decision_memo`) read
     that can change during a match: the units and infrastructure of every location, where
     every hero stands with its health and energy, the target. The locations' cards, the
     heroes' cards and seats and the roads never change: the lists holding them are named by
     identity (a match keeps them all along; an information state shares them)."""
     locations, heroes = state.locations, state.heroes
-    return (id(locations), id(heroes), state.seats_n, state.options.to_win,
-            tuple([(tuple(loc.minions), loc.infrastructure) for loc in locations]),
-            tuple([(h.location, h.defeated, h.health, h.energy) for h in heroes]))
+    key: list[object] = [id(locations), len(locations), id(heroes), len(heroes), state.seats_n, state.options.to_win]
+    # one flat list: a location's minions (ints) end at its infrastructure (a name or None)
+    for loc in locations:
+        key += loc.minions
+        key.append(loc.infrastructure)
+    for hero in heroes:
+        key += (hero.location, hero.defeated, hero.health, hero.energy)
+    return key
 
 
 def snapshot(state: TBWState, keep: bool = False) -> TBWState:
