@@ -139,6 +139,11 @@ action found its board kept 488 times in 1,269, an escort 889 in 889; a build (a
 decision, not kept) never would."""
 
 
+_PLAIN_KINDS = frozenset({"force", "recruit", "energy", "damage_order"})
+"""The decisions that read a few figures of the state once each: a snapshot (engine/tinybigwars/
+tactics.py) would cost them more than it keeps."""
+
+
 class HeuristicPolicy:
     """Varied sound forces; expands, builds all three infrastructures, strikes where the odds
     are good and breaks the hold of a clan close to winning."""
@@ -147,6 +152,8 @@ class HeuristicPolicy:
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         kind = prompt.kind
+        if kind in _PLAIN_KINDS:
+            return getattr(self, f"_{kind}")(state, prompt, rng)
         return getattr(self, f"_{kind}")(snapshot(state, kind in _BOARD_KINDS), prompt, rng)
 
     # force building -----------------------------------------------------------------
