@@ -64,16 +64,30 @@ _NO_STACKS: dict[int, Stack] = {}
 _LONE_STACKS: dict[tuple[str, int, int], Stack] = {}
 """The `Stack` of one hero by its card, health and energy (all a lone hero's sums read): most
 stacks are one hero, and the same few recur all match long."""
-_MAX_LONE_STACKS = 10_000
+_STACKS: dict[tuple[tuple[str, int, int], ...], Stack] = {}
+"""The `Stack` of several heroes by each one's card, health and energy, in order."""
+_MAX_STACKS = 10_000
 
 
 def _lone_stack(hero: Hero) -> Stack:
     key = (hero.card, hero.health, hero.energy)
     found = _LONE_STACKS.get(key)
     if found is None:
-        if len(_LONE_STACKS) >= _MAX_LONE_STACKS:
+        if len(_LONE_STACKS) >= _MAX_STACKS:
             _LONE_STACKS.clear()
         found = _LONE_STACKS[key] = Stack([hero])
+    return found
+
+
+def _stack_of(heroes: list[Hero]) -> Stack:
+    if len(heroes) == 1:
+        return _lone_stack(heroes[0])
+    key = tuple([(hero.card, hero.health, hero.energy) for hero in heroes])
+    found = _STACKS.get(key)
+    if found is None:
+        if len(_STACKS) >= _MAX_STACKS:
+            _STACKS.clear()
+        found = _STACKS[key] = Stack(heroes)
     return found
 
 
@@ -238,8 +252,7 @@ class Snapshot:
                 by_seat: dict[int, list[Hero]] = {}
                 for h in here:
                     by_seat.setdefault(h.seat, []).append(h)
-                found = {seat: _lone_stack(heroes[0]) if len(heroes) == 1 else Stack(heroes)
-                         for seat, heroes in sorted(by_seat.items())}
+                found = {seat: _stack_of(heroes) for seat, heroes in sorted(by_seat.items())}
             self._sums[node] = found
         return found
 
