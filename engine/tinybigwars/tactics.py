@@ -337,6 +337,7 @@ class Snapshot:
                             found[owner] += 1
                 return found[seat]
             # `presence` and the influence in one pass (the state's `presence`, written out)
+            terms = _influence_terms()
             presence = self._presence = {}
             with_heroes = hero_index(self._state).seats
             seats = range(self.seats_n)
@@ -355,11 +356,25 @@ class Snapshot:
                 presence[loc.id] = here
                 if len(here) == 1:
                     owner = here[0]
-                    card = cards[loc.card]
-                    found[owner] += card.influence + (1 if loc.infrastructure == "dojo" else 0)
-                    if card.ability == "hero_influence" and heroes is not None and owner in heroes:
-                        found[owner] += 1
+                    gain, hero_bonus = terms[loc.card]
+                    if loc.infrastructure == "dojo":
+                        gain += 1
+                    if hero_bonus and heroes is not None and owner in heroes:
+                        gain += 1
+                    found[owner] += gain
         return found[seat]
+
+
+_INFLUENCE_TERMS: list[dict[str, tuple[int, bool]]] = []
+"""Per location card: its influence and whether a hero of the holder there adds one (the
+Sky Temple), from the shipped content."""
+
+
+def _influence_terms() -> dict[str, tuple[int, bool]]:
+    if not _INFLUENCE_TERMS:
+        _INFLUENCE_TERMS.append({key: (card.influence, card.ability == "hero_influence")
+                                 for key, card in content().locations.items()})
+    return _INFLUENCE_TERMS[0]
 
 
 def has_heroes(state: TBWState, node: str) -> bool:
