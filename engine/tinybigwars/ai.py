@@ -26,12 +26,12 @@ from engine.tinybigwars.rules import activatable, move_targets
 from engine.tinybigwars.state import Hero, TBWState, places
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
-    Forecast,
     Snapshot,
     chance_at_least,
     clan_influence,
     decision_memo,
     exposure,
+    forecast,
     leader_threat,
     pressure,
     snapshot,
@@ -288,14 +288,14 @@ class HeuristicPolicy:
 
     def _fight_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
         """`_step_gain` where another clan's units wait at ``node``."""
-        forecast = Forecast(state, seat, hero, node, bring)
+        _, wipe, _, hero_loss, expected_kills, expected_losses = forecast(state, seat, hero, node, bring)
         denial = self._denial(state, node, seat)
         prize = worth(state, node, seat) + denial
         return (
-            forecast.wipe * prize
-            + (1 - forecast.wipe) * 0.4 * denial
-            - forecast.hero_loss * HERO_WORTH
-            + 0.3 * (forecast.expected_kills - forecast.expected_losses)
+            wipe * prize
+            + (1 - wipe) * 0.4 * denial
+            - hero_loss * HERO_WORTH
+            + 0.3 * (expected_kills - expected_losses)
         )
 
     def _leaving_cost(self, state: TBWState, seat: int, hero: Hero, bring: int) -> float:

@@ -546,44 +546,54 @@ def defence(state: TBWState, node: str, seat: int) -> tuple[list[int], float, fl
     return foes, wall, their_hits, their_dice, _energy_of(state, node, foes)
 
 
+Exchange = tuple[list[int], float, float, float, float, float]
+"""`Forecast`'s figures as one tuple: (foes, wipe, incoming, hero_loss, expected_kills,
+expected_losses)."""
+
+
 class Forecast:
     """One hero moving onto ``node`` with ``bring`` minions: the odds of the single exchange."""
 
     def __init__(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> None:
-        card = hero_card(hero)
-        if isinstance(state, Snapshot) and hero.location != node:
-            # the snapshot's sums of the clan's heroes already there, plus the hero moving in
-            mine = state.stack(node, seat)
-            dice = card.power + bring + state.loc(node).minions[seat]
-            tiger = card.ability == "six_three_hits"
-            sure = 1 if card.ability == "auto_hit" else 0
-            energy = hero.energy
-            if mine is not None:
-                dice += mine.power
-                tiger = tiger or mine.tiger
-                sure += mine.auto_hits
-                energy += mine.energy
-        else:
-            heroes = [hero, *state.heroes_at(node, seat)]
-            dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
-            tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
-            sure = sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
-            energy = sum(h.energy for h in heroes)
-        if card.ability == "attack_die":
-            dice += 1
-        per_die = 4 / 6 if tiger else HIT_PER_DIE
-        extra = (per_die - HIT_PER_DIE) * dice + sure
-        foes, wall, their_hits, their_dice, their_energy = (
-            state.defence(node, seat) if isinstance(state, Snapshot) else defence(state, node, seat))
-        self.foes = foes
-        self.wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
-        self.incoming = their_hits + 0.4 * their_energy
-        cover = bring + state.loc(node).minions[seat]
-        self.hero_loss = chance_at_least(
-            their_dice, 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
-        ) if foes else 0.0
-        self.expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
-        self.expected_losses = min(self.incoming, cover + hero.health)
+        (self.foes, self.wipe, self.incoming, self.hero_loss, self.expected_kills,
+         self.expected_losses) = forecast(state, seat, hero, node, bring)
+
+
+def forecast(state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> Exchange:
+    """`Forecast`'s figures without the object (the heuristic asks thousands a match)."""
+    card = hero_card(hero)
+    if isinstance(state, Snapshot) and hero.location != node:
+        # the snapshot's sums of the clan's heroes already there, plus the hero moving in
+        mine = state.stack(node, seat)
+        dice = card.power + bring + state.loc(node).minions[seat]
+        tiger = card.ability == "six_three_hits"
+        sure = 1 if card.ability == "auto_hit" else 0
+        energy = hero.energy
+        if mine is not None:
+            dice += mine.power
+            tiger = tiger or mine.tiger
+            sure += mine.auto_hits
+            energy += mine.energy
+    else:
+        heroes = [hero, *state.heroes_at(node, seat)]
+        dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+        tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
+        sure = sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
+        energy = sum(h.energy for h in heroes)
+    if card.ability == "attack_die":
+        dice += 1
+    per_die = 4 / 6 if tiger else HIT_PER_DIE
+    extra = (per_die - HIT_PER_DIE) * dice + sure
+    foes, wall, their_hits, their_dice, their_energy = (
+        state.defence(node, seat) if isinstance(state, Snapshot) else defence(state, node, seat))
+    wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
+    incoming = their_hits + 0.4 * their_energy
+    cover = bring + state.loc(node).minions[seat]
+    hero_loss = chance_at_least(
+        their_dice, 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
+    ) if foes else 0.0
+    expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
+    return foes, wipe, incoming, hero_loss, expected_kills, min(incoming, cover + hero.health)
 
 
 def _energy_of(state: TBWState, node: str, seats: list[int]) -> int:
