@@ -378,7 +378,7 @@ class HeuristicPolicy:
         present = state.present(to)
         held = len(present) == 1 and present[0] == seat
         bring = state.memo.get(("bring", seat, hero.id, bool(present) and not held))
-        bring = self._bring(state, seat, hero, to) if bring is None else int(bring)
+        bring = self._bring(cast(TBWState, state), seat, hero, to) if bring is None else int(bring)
         worth_here = state.worth_of(to)
         if held:
             gain = -0.3 + state.threat_of(to, seat) * worth_here * 0.4 * min(1.0, bring / 3)

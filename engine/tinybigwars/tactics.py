@@ -340,17 +340,17 @@ class Snapshot:
             terms = _influence_terms()
             presence = self._presence = {}
             with_heroes = hero_index(self._state).seats
-            seats = range(self.seats_n)
+            clans = range(self.seats_n)
             for loc in self._state.locations:
                 minions = loc.minions
                 heroes = with_heroes.get(loc.id)
                 here: list[int] = []
                 if heroes is None:
-                    for other in seats:
+                    for other in clans:
                         if minions[other] > 0:
                             here.append(other)
                 else:
-                    for other in seats:
+                    for other in clans:
                         if minions[other] > 0 or other in heroes:
                             here.append(other)
                 presence[loc.id] = here
