@@ -23,7 +23,7 @@ from engine.tinybigwars.board import (
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import activatable, move_targets
-from engine.tinybigwars.state import Hero, TBWState, places
+from engine.tinybigwars.state import Hero, TBWState
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
     Snapshot,
@@ -397,7 +397,8 @@ class HeuristicPolicy:
         stay = worst * (0.5 * worth_here + HERO_WORTH * 0.5)
         if actions > 1:
             carried = max(0, bring - (0 if seat in present else 1))
-            best = max(self._onward(cast(TBWState, state), seat, hero, to, carried), default=-stay)
+            onward = self._onward_best(state, seat, hero, to, carried)
+            best = -stay if onward is None else onward
             value += 0.6 * best if best > -stay else -stay
         else:
             value -= stay
@@ -405,18 +406,24 @@ class HeuristicPolicy:
 
     def _onward(self, state: TBWState, seat: int, hero: Hero, to: str, carried: int) -> list[float]:
         """`_step_gain` less `_exposure_cost` of arriving with ``carried`` minions at every
-        location one move on from ``to`` (but back where the hero stands), in road order.
-
-        Most of the heuristic's time: over the snapshot the two are written out here for the
-        locations without a fight (the same terms in the same order, so the same numbers)."""
+        location one move on from ``to`` (but back where the hero stands), in road order
+        (over a snapshot, `_onward_best` gives their greatest)."""
         origin = hero.location or ""
-        if not isinstance(state, Snapshot):
-            return [self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
-                    for n in state.neighbours(to) if n != origin]
+        return [self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
+                for n in state.neighbours(to) if n != origin]
+
+    def _onward_best(self, state: Snapshot, seat: int, hero: Hero, to: str, carried: int) -> float | None:
+        """The greatest of `_onward` over the snapshot (None: no location one move on).
+
+        Most of the heuristic's time: `_step_gain` and `_exposure_cost` are written out here
+        for the locations without a fight (the same terms in the same order, so the same
+        numbers), and the greatest kept as the loop goes."""
+        origin = hero.location or ""
         present_of, worth_of, threat_of = state.present, state.worth_of, state.threat_of
-        threats_near, locations = state.threats_near, places(state)
+        threats_near, locations = state.threats_near, state._locations
         share = min(1.0, carried / 3)
-        out = []
+        escort = carried + hero.health + hero.energy  # ints: the toughness below adds the minions there
+        best: float | None = None
         for n in state.topology().neighbours(to):
             if n == origin:
                 continue
@@ -427,16 +434,18 @@ class HeuristicPolicy:
             elif not present:
                 gain = worth_here + 0.2
             else:
-                gain = self._fight_gain(state, seat, hero, n, carried)
-            toughness = carried + locations[n].minions[seat] + hero.health + hero.energy
+                gain = self._fight_gain(cast(TBWState, state), seat, hero, n, carried)
+            toughness = locations[n].minions[seat] + escort
             worst = 0.0
             for foe, dice, energy in threats_near(n):
                 if foe != seat:
                     chance = chance_at_least(dice, 0.6 * energy, toughness)
                     if chance > worst:
                         worst = chance
-            out.append(gain - worst * (0.5 * worth_here + HERO_WORTH * 0.5))
-        return out
+            value = gain - worst * (0.5 * worth_here + HERO_WORTH * 0.5)
+            if best is None or value > best:
+                best = value
+        return best
 
     def _activate(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat
