@@ -375,18 +375,19 @@ class HeuristicPolicy:
         """`_move_value_of` over the snapshot: `_bring`, `_step_gain`, `_leaving_cost` and
         `_exposure_cost` written out around one read of who is at ``to`` (the same terms in the
         same order, so the same number)."""
+        plain = cast(TBWState, state)  # the snapshot as the state the helpers are typed for
         present = state.present(to)
         held = len(present) == 1 and present[0] == seat
         bring = state.memo.get(("bring", seat, hero.id, bool(present) and not held))
-        bring = self._bring(cast(TBWState, state), seat, hero, to) if bring is None else int(bring)
+        bring = self._bring(plain, seat, hero, to) if bring is None else int(bring)
         worth_here = state.worth_of(to)
         if held:
             gain = -0.3 + state.threat_of(to, seat) * worth_here * 0.4 * min(1.0, bring / 3)
         elif not present:
             gain = worth_here + 0.2
         else:
-            gain = self._fight_gain(cast(TBWState, state), seat, hero, to, bring)
-        value = gain - self._leaving_cost(cast(TBWState, state), seat, hero, bring)
+            gain = self._fight_gain(plain, seat, hero, to, bring)
+        value = gain - self._leaving_cost(plain, seat, hero, bring)
         toughness = bring + state._locations[to].minions[seat] + hero.health + hero.energy
         worst = 0.0
         for foe, dice, energy in state.threats_near(to):
@@ -421,6 +422,7 @@ class HeuristicPolicy:
         origin = hero.location or ""
         present_of, worth_of, threat_of = state.present, state.worth_of, state.threat_of
         threats_near, locations = state.threats_near, state._locations
+        plain = cast(TBWState, state)
         share = min(1.0, carried / 3)
         escort = carried + hero.health + hero.energy  # ints: the toughness below adds the minions there
         best: float | None = None
@@ -434,7 +436,7 @@ class HeuristicPolicy:
             elif not present:
                 gain = worth_here + 0.2
             else:
-                gain = self._fight_gain(cast(TBWState, state), seat, hero, n, carried)
+                gain = self._fight_gain(plain, seat, hero, n, carried)
             toughness = locations[n].minions[seat] + escort
             worst = 0.0
             for foe, dice, energy in threats_near(n):
