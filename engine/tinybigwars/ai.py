@@ -24,10 +24,10 @@ from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import activatable, move_targets
 from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.sums import chance_at_least
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
     Snapshot,
-    chance_at_least,
     clan_influence,
     decision_memo,
     exposure,
