@@ -8,7 +8,7 @@ placeholders there).
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from engine.contract import Prompt
 from engine.tinybigwars import combat
@@ -23,15 +23,15 @@ from engine.tinybigwars.board import (
 from engine.tinybigwars.builds import draw_build
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import activatable, move_targets
-from engine.tinybigwars.state import Hero, TBWState, places
+from engine.tinybigwars.state import Hero, TBWState
+from engine.tinybigwars.sums import chance_at_least
 from engine.tinybigwars.tactics import (
     HERO_WORTH,
-    Forecast,
     Snapshot,
-    chance_at_least,
     clan_influence,
     decision_memo,
     exposure,
+    forecast,
     leader_threat,
     pressure,
     snapshot,
@@ -139,6 +139,11 @@ action found its board kept 488 times in 1,269, an escort 889 in 889; a build (a
 decision, not kept) never would."""
 
 
+_PLAIN_KINDS = frozenset({"force", "recruit", "energy", "damage_order"})
+"""The decisions that read a few figures of the state once each: a snapshot (engine/tinybigwars/
+tactics.py) would cost them more than it keeps."""
+
+
 class HeuristicPolicy:
     """Varied sound forces; expands, builds all three infrastructures, strikes where the odds
     are good and breaks the hold of a clan close to winning."""
@@ -147,6 +152,8 @@ class HeuristicPolicy:
 
     def choose(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         kind = prompt.kind
+        if kind in _PLAIN_KINDS:
+            return getattr(self, f"_{kind}")(state, prompt, rng)
         return getattr(self, f"_{kind}")(snapshot(state, kind in _BOARD_KINDS), prompt, rng)
 
     # force building -----------------------------------------------------------------
@@ -277,13 +284,18 @@ class HeuristicPolicy:
             return -0.3 + danger * worth(state, node, seat) * 0.4 * min(1.0, bring / 3)
         if not present:
             return worth(state, node, seat) + 0.2
-        forecast = Forecast(state, seat, hero, node, bring)
-        prize = worth(state, node, seat) + self._denial(state, node, seat)
+        return self._fight_gain(state, seat, hero, node, bring)
+
+    def _fight_gain(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> float:
+        """`_step_gain` where another clan's units wait at ``node``."""
+        _, wipe, _, hero_loss, expected_kills, expected_losses = forecast(state, seat, hero, node, bring)
+        denial = self._denial(state, node, seat)
+        prize = worth(state, node, seat) + denial
         return (
-            forecast.wipe * prize
-            + (1 - forecast.wipe) * 0.4 * self._denial(state, node, seat)
-            - forecast.hero_loss * HERO_WORTH
-            + 0.3 * (forecast.expected_kills - forecast.expected_losses)
+            wipe * prize
+            + (1 - wipe) * 0.4 * denial
+            - hero_loss * HERO_WORTH
+            + 0.3 * (expected_kills - expected_losses)
         )
 
     def _leaving_cost(self, state: TBWState, seat: int, hero: Hero, bring: int) -> float:
@@ -308,8 +320,8 @@ class HeuristicPolicy:
         """Minions to take along: all but one holder (none when another hero stays). It
         depends on ``to`` only through whether a fight waits there: once per decision each."""
         there = state.present(to)
-        fight = bool(there) and there != [seat]  # another clan's units wait there
-        memo = decision_memo(state)
+        fight = bool(there) and not (len(there) == 1 and there[0] == seat)  # another clan's units wait there
+        memo = state.memo if isinstance(state, Snapshot) else decision_memo(state)
         key = ("bring", seat, hero.id, fight)
         found = memo.get(key)
         if found is None:
@@ -346,6 +358,8 @@ class HeuristicPolicy:
         return found
 
     def _move_value_of(self, state: TBWState, seat: int, hero: Hero, to: str, actions: int) -> float:
+        if isinstance(state, Snapshot):
+            return self._move_value_over(state, seat, hero, to, actions)
         bring = self._bring(state, seat, hero, to)
         value = self._step_gain(state, seat, hero, to, bring) - self._leaving_cost(state, seat, hero, bring)
         stay = self._exposure_cost(state, seat, hero, to, bring)
@@ -357,20 +371,61 @@ class HeuristicPolicy:
             value -= stay
         return value
 
+    def _move_value_over(self, state: Snapshot, seat: int, hero: Hero, to: str, actions: int) -> float:
+        """`_move_value_of` over the snapshot: `_bring`, `_step_gain`, `_leaving_cost` and
+        `_exposure_cost` written out around one read of who is at ``to`` (the same terms in the
+        same order, so the same number)."""
+        plain = cast(TBWState, state)  # the snapshot as the state the helpers are typed for
+        present = state.present(to)
+        held = len(present) == 1 and present[0] == seat
+        bring = state.memo.get(("bring", seat, hero.id, bool(present) and not held))
+        bring = self._bring(plain, seat, hero, to) if bring is None else int(bring)
+        worth_here = state.worth_of(to)
+        if held:
+            gain = -0.3 + state.threat_of(to, seat) * worth_here * 0.4 * min(1.0, bring / 3)
+        elif not present:
+            gain = worth_here + 0.2
+        else:
+            gain = self._fight_gain(plain, seat, hero, to, bring)
+        value = gain - self._leaving_cost(plain, seat, hero, bring)
+        toughness = bring + state._locations[to].minions[seat] + hero.health + hero.energy
+        worst = 0.0
+        for foe, dice, energy in state.threats_near(to):
+            if foe != seat:
+                chance = chance_at_least(dice, 0.6 * energy, toughness)
+                if chance > worst:
+                    worst = chance
+        stay = worst * (0.5 * worth_here + HERO_WORTH * 0.5)
+        if actions > 1:
+            carried = max(0, bring - (0 if seat in present else 1))
+            onward = self._onward_best(state, seat, hero, to, carried)
+            best = -stay if onward is None else onward
+            value += 0.6 * best if best > -stay else -stay
+        else:
+            value -= stay
+        return value
+
     def _onward(self, state: TBWState, seat: int, hero: Hero, to: str, carried: int) -> list[float]:
         """`_step_gain` less `_exposure_cost` of arriving with ``carried`` minions at every
-        location one move on from ``to`` (but back where the hero stands), in road order.
-
-        Most of the heuristic's time: over the snapshot the two are written out here for the
-        locations without a fight (the same terms in the same order, so the same numbers)."""
+        location one move on from ``to`` (but back where the hero stands), in road order
+        (over a snapshot, `_onward_best` gives their greatest)."""
         origin = hero.location or ""
-        if not isinstance(state, Snapshot):
-            return [self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
-                    for n in state.neighbours(to) if n != origin]
+        return [self._step_gain(state, seat, hero, n, carried) - self._exposure_cost(state, seat, hero, n, carried)
+                for n in state.neighbours(to) if n != origin]
+
+    def _onward_best(self, state: Snapshot, seat: int, hero: Hero, to: str, carried: int) -> float | None:
+        """The greatest of `_onward` over the snapshot (None: no location one move on).
+
+        Most of the heuristic's time: `_step_gain` and `_exposure_cost` are written out here
+        for the locations without a fight (the same terms in the same order, so the same
+        numbers), and the greatest kept as the loop goes."""
+        origin = hero.location or ""
         present_of, worth_of, threat_of = state.present, state.worth_of, state.threat_of
-        threats_near, locations = state.threats_near, places(state)
+        threats_near, locations = state.threats_near, state._locations
+        plain = cast(TBWState, state)
         share = min(1.0, carried / 3)
-        out = []
+        escort = carried + hero.health + hero.energy  # ints: the toughness below adds the minions there
+        best: float | None = None
         for n in state.topology().neighbours(to):
             if n == origin:
                 continue
@@ -381,16 +436,18 @@ class HeuristicPolicy:
             elif not present:
                 gain = worth_here + 0.2
             else:
-                gain = self._step_gain(state, seat, hero, n, carried)
-            toughness = carried + locations[n].minions[seat] + hero.health + hero.energy
+                gain = self._fight_gain(plain, seat, hero, n, carried)
+            toughness = locations[n].minions[seat] + escort
             worst = 0.0
             for foe, dice, energy in threats_near(n):
                 if foe != seat:
                     chance = chance_at_least(dice, 0.6 * energy, toughness)
                     if chance > worst:
                         worst = chance
-            out.append(gain - worst * (0.5 * worth_here + HERO_WORTH * 0.5))
-        return out
+            value = gain - worst * (0.5 * worth_here + HERO_WORTH * 0.5)
+            if best is None or value > best:
+                best = value
+        return best
 
     def _activate(self, state: TBWState, prompt: Prompt, rng: random.Random) -> dict[str, Any]:
         seat = prompt.seat

@@ -47,7 +47,8 @@ def controlled(state: TBWState, seat: int) -> list[str]:
     one pass that builds no seat list per location (rules ask it several times a choice)."""
     if isinstance(state, TBWState):
         return _controlled(state, seat)
-    return [node for node, seats in state.presence().items() if seats == [seat]]  # the AI's snapshot
+    return [node for node, seats in state.presence().items()  # the AI's snapshot
+            if len(seats) == 1 and seats[0] == seat]
 
 
 def _controlled(state: TBWState, seat: int) -> list[str]:

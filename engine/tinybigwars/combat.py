@@ -26,10 +26,9 @@ _NO_SPEND = Energy()
 class Side:
     """One clan's heroes at a fight's location, read once: the sums the roll needs."""
 
-    __slots__ = ("heroes", "power", "energy", "abilities", "auto_hits")
+    __slots__ = ("power", "energy", "abilities", "auto_hits")
 
     def __init__(self, heroes: list[Hero]) -> None:
-        self.heroes = heroes
         power = energy = auto_hits = 0
         abilities = set()
         for hero in heroes:
@@ -40,6 +39,21 @@ class Side:
                 abilities.add(card.ability)
                 auto_hits += card.ability == "auto_hit"
         self.power, self.energy, self.abilities, self.auto_hits = power, energy, abilities, auto_hits
+
+
+_SIDES: dict[tuple[tuple[str, int], ...], Side] = {}
+"""A fight's `Side` by each hero's card and energy (all it reads; shared: read, never changed)."""
+_MAX_SIDES = 10_000
+
+
+def _side_of(heroes: list[Hero]) -> Side:
+    key = tuple([(hero.card, hero.energy) for hero in heroes])
+    found = _SIDES.get(key)
+    if found is None:
+        if len(_SIDES) >= _MAX_SIDES:
+            _SIDES.clear()
+        found = _SIDES[key] = Side(heroes)
+    return found
 
 
 def _pool(loc: Location, seat: int, attacker: int | None, side: Side) -> int:
@@ -87,7 +101,7 @@ def start(state: TBWState, node: str, attacker: int | None, rng: random.Random, 
     hits: list[int] = []
     needs: list[bool] = []
     for seat in seats:
-        side = Side(state.heroes_at(node, seat))
+        side = _side_of(state.heroes_at(node, seat))
         rolled = roll_dice(rng, 6, _pool(loc, seat, attacker, side))
         dice.append(rolled)
         hits.append(_score(side, rolled))

@@ -243,12 +243,19 @@ class TBWState(State):
         seats = range(self.seats_n)
         out: dict[str, list[int]] = {}
         for loc in self.locations:
+            # plain loops, not a comprehension per location (a function call each in 3.11)
             minions = loc.minions
             heroes = with_heroes.get(loc.id)
+            here: list[int] = []
             if heroes is None:
-                out[loc.id] = [s for s in seats if minions[s] > 0]
+                for seat in seats:
+                    if minions[seat] > 0:
+                        here.append(seat)
             else:
-                out[loc.id] = [s for s in seats if minions[s] > 0 or s in heroes]
+                for seat in seats:
+                    if minions[seat] > 0 or seat in heroes:
+                        here.append(seat)
+            out[loc.id] = here
         return out
 
     def controller(self, node: str) -> int | None:

@@ -6,7 +6,6 @@ Every figure is an estimate from the public board (plus the AI's own seat), neve
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import cast
 
@@ -20,46 +19,12 @@ from engine.tinybigwars.board import (
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.state import Hero, TBWState, Topology, hero_index, places, topology
+from engine.tinybigwars.sums import HIT_PER_DIE, Stack, chance_at_least, lone_stack, stack_of
 
-HIT_PER_DIE = 0.5
-"""A 5 scores 1 and a 6 scores 2: half a hit per die on average."""
-HIT_VARIANCE_PER_DIE = 7 / 12
 HERO_WORTH = 3.0
 """How much losing a hero hurts, in location-worth units."""
 _WORTHS: dict[tuple[str, str | None], float] = {}
 """`location_worth` by (location card, infrastructure): all it reads, from the shipped content."""
-
-
-class Stack:
-    """One clan's live heroes at one location, summed once per decision as the heuristic's
-    estimates read them (plain ints: the estimates come out exactly as from the heroes)."""
-
-    __slots__ = ("heroes", "power", "max_power", "energy", "max_energy", "vitality", "shields", "auto_hits",
-                 "tiger", "defend_die")
-
-    def __init__(self, heroes: list[Hero]) -> None:
-        self.heroes = heroes
-        power = energy = vitality = shields = auto_hits = 0
-        max_power = hero_card(heroes[0]).power
-        max_energy = heroes[0].energy
-        tiger = defend_die = False
-        for h in heroes:
-            card = hero_card(h)
-            ability = card.ability
-            power += card.power
-            max_power = max(max_power, card.power)
-            energy += h.energy
-            max_energy = max(max_energy, h.energy)
-            vitality += h.health + h.energy
-            shields += ability == "ignore_first_hit"
-            auto_hits += ability == "auto_hit"
-            tiger = tiger or ability == "six_three_hits"
-            defend_die = defend_die or ability == "defend_die"
-        self.power, self.max_power, self.energy, self.max_energy = power, max_power, energy, max_energy
-        self.vitality, self.shields, self.auto_hits = vitality, shields, auto_hits
-        self.tiger, self.defend_die = tiger, defend_die
-
-
 _NO_STACKS: dict[int, Stack] = {}
 
 
@@ -85,10 +50,11 @@ class Snapshot:
         self._influence: list[int] | None = None
         self._threats: dict[str, list[tuple[int, int, int]]] = {}
         self._threat: dict[tuple[str, int], float] = {}
+        self._strikes: dict[str, list[tuple[int, int, float]]] = {}
         self._defence: dict[tuple[str, int], tuple[list[int], float, float, int, int]] = {}
         self.memo: dict[tuple[object, ...], float] = {}
         """The heuristic's own figures for this decision (engine/tinybigwars/ai.py)."""
-        self._hero_stacks: list[tuple[str, list[tuple[int, int, int, int]]]] | None = None
+        self._hero_stacks: list[tuple[str, list[tuple[int, int, int]], list[tuple[int, int, int]]]] | None = None
         if board is not None:
             # the same board: every figure above is the same, so carry them all over
             for name in _BOARD_FIGURES:
@@ -179,30 +145,30 @@ class Snapshot:
         if found is None:
             found = []
             near, far = self._topology.rings(node)
-            for nxt, stacks in self._foe_stacks():
-                dropped = 0 if nxt in near else 1 if nxt in far else -1
-                if dropped >= 0:
-                    for foe, power, minions, energy in stacks:
-                        found.append((foe, power + max(0, minions - dropped), energy))
+            for nxt, close, away in self._foe_stacks():
+                if nxt in near:
+                    found += close
+                elif nxt in far:
+                    found += away
             self._threats[node] = found
         return found
 
-    def _foe_stacks(self) -> list[tuple[str, list[tuple[int, int, int, int]]]]:
-        """(location, [(seat, strongest hero's power, minions, most energy)]) of every location
-        with live heroes, in seat order: what `threats_near` reads, once per decision."""
+    def _foe_stacks(self) -> list[tuple[str, list[tuple[int, int, int]], list[tuple[int, int, int]]]]:
+        """(location, [(seat, dice, energy)] one move away, the same two moves away) of every
+        location with live heroes, each list in seat order (dice: the strongest hero's power
+        and the minions there, one fewer two moves away; energy: the most of a hero): what
+        `threats_near` joins, once per decision."""
         found = self._hero_stacks
         if found is None:
             found = self._hero_stacks = []
-            for node, here in self._heroes.items():
-                strongest: dict[int, tuple[int, int]] = {}
-                for h in here:
-                    power = hero_card(h).power
-                    best = strongest.get(h.seat)
-                    strongest[h.seat] = (power, h.energy) if best is None else (
-                        max(best[0], power), max(best[1], h.energy))
+            for node in self._heroes:
                 minions = self._locations[node].minions
-                found.append((node, [(seat, power, minions[seat], energy)
-                                     for seat, (power, energy) in sorted(strongest.items())]))
+                close, away = [], []
+                for seat, stack in self.stacks(node).items():  # the strongest hero, the most energy
+                    power, energy = stack.max_power, stack.max_energy
+                    close.append((seat, power + max(0, minions[seat]), energy))
+                    away.append((seat, power + max(0, minions[seat] - 1), energy))
+                found.append((node, close, away))
         return found
 
     def stack(self, node: str, seat: int) -> Stack | None:
@@ -217,11 +183,13 @@ class Snapshot:
             here = self._heroes.get(node)
             if here is None:
                 found = _NO_STACKS
+            elif len(here) == 1:
+                found = {here[0].seat: lone_stack(here[0])}
             else:
                 by_seat: dict[int, list[Hero]] = {}
                 for h in here:
                     by_seat.setdefault(h.seat, []).append(h)
-                found = {seat: Stack(heroes) for seat, heroes in sorted(by_seat.items())}
+                found = {seat: stack_of(heroes) for seat, heroes in sorted(by_seat.items())}
             self._sums[node] = found
         return found
 
@@ -255,8 +223,36 @@ class Snapshot:
     def threat_of(self, node: str, seat: int) -> float:
         found = self._threat.get((node, seat))
         if found is None:
-            found = self._threat[(node, seat)] = _threat(cast(TBWState, self), node, seat)
+            found = self._threat[(node, seat)] = self._threat_at(node, seat)
         return found
+
+    def _threat_at(self, node: str, seat: int) -> float:
+        """`_threat` over the sums: the same chances, the same greatest."""
+        stack = self.stacks(node).get(seat)
+        mine = self._locations[node].minions[seat]
+        if stack is not None:
+            mine = mine + stack.vitality + stack.shields
+        worst = 0.0
+        near = self._topology.rings(node)[0]
+        strikes = self._strikes
+        for nxt in self._heroes:
+            if nxt == node or nxt in near:
+                found = strikes.get(nxt)
+                if found is None:
+                    found = strikes[nxt] = self._strikes_from(nxt)
+                for foe, dice, extra in found:
+                    if foe != seat:
+                        chance = chance_at_least(dice, extra, mine)
+                        if chance > worst:
+                            worst = chance
+        return worst
+
+    def _strikes_from(self, node: str) -> list[tuple[int, int, float]]:
+        """(seat, dice, sure hits from energy) of every clan's heroes at ``node`` striking a
+        neighbour, as `_threat` counts them (all their power, the minions there, 0.6 of their
+        energy), in seat order."""
+        minions = self._locations[node].minions
+        return [(foe, stack.power + minions[foe], stack.energy * 0.6) for foe, stack in self.stacks(node).items()]
 
     def influence_of(self, seat: int) -> int:
         """`influence` of ``seat``: every clan's worked out in one pass on the first ask
@@ -264,17 +260,58 @@ class Snapshot:
         found = self._influence
         if found is None:
             found = self._influence = [0] * self.seats_n
-            locations = self._locations
             cards = content().locations
-            for node, seats in self.presence().items():
-                if len(seats) == 1:
-                    owner = seats[0]
-                    loc = locations[node]
-                    card = cards[loc.card]
-                    found[owner] += card.influence + (1 if loc.infrastructure == "dojo" else 0)
-                    if card.ability == "hero_influence" and self.heroes_at(node, owner):
-                        found[owner] += 1
+            presence = self._presence
+            if presence is not None:
+                locations = self._locations
+                for node, seats in presence.items():
+                    if len(seats) == 1:
+                        owner = seats[0]
+                        loc = locations[node]
+                        card = cards[loc.card]
+                        found[owner] += card.influence + (1 if loc.infrastructure == "dojo" else 0)
+                        if card.ability == "hero_influence" and self.heroes_at(node, owner):
+                            found[owner] += 1
+                return found[seat]
+            # `presence` and the influence in one pass (the state's `presence`, written out)
+            terms = _influence_terms()
+            presence = self._presence = {}
+            with_heroes = hero_index(self._state).seats
+            clans = range(self.seats_n)
+            for loc in self._state.locations:
+                minions = loc.minions
+                heroes = with_heroes.get(loc.id)
+                here: list[int] = []
+                if heroes is None:
+                    for other in clans:
+                        if minions[other] > 0:
+                            here.append(other)
+                else:
+                    for other in clans:
+                        if minions[other] > 0 or other in heroes:
+                            here.append(other)
+                presence[loc.id] = here
+                if len(here) == 1:
+                    owner = here[0]
+                    gain, hero_bonus = terms[loc.card]
+                    if loc.infrastructure == "dojo":
+                        gain += 1
+                    if hero_bonus and heroes is not None and owner in heroes:
+                        gain += 1
+                    found[owner] += gain
         return found[seat]
+
+
+_INFLUENCE_TERMS: list[dict[str, tuple[int, bool]]] = []
+"""Per location card: its influence and whether a hero of the holder there adds one (the
+Sky Temple), from the shipped content."""
+
+
+def _influence_terms() -> dict[str, tuple[int, bool]]:
+    if not _INFLUENCE_TERMS:
+        _INFLUENCE_TERMS.append({key: (card.influence, card.ability == "hero_influence")
+                                 for key, card in content().locations.items()})
+    return _INFLUENCE_TERMS[0]
 
 
 def has_heroes(state: TBWState, node: str) -> bool:
@@ -293,24 +330,29 @@ def decision_memo(state: TBWState) -> dict[tuple[object, ...], float]:
 
 
 _BOARD_FIGURES = ("_presence", "_present", "_heroes", "_stacks", "_sums", "_worth", "_influence", "_threats",
-                  "_threat", "_defence", "memo", "_hero_stacks")
+                  "_threat", "_strikes", "_defence", "memo", "_hero_stacks")
 """The snapshot's figures, each worked out from the board alone (`board_key`)."""
 
-_LAST_BOARD: list[tuple[tuple[object, ...], Snapshot] | None] = [None]
+_LAST_BOARD: list[tuple[list[object], Snapshot] | None] = [None]
 """The board of the snapshot kept last and that snapshot (which holds the board's lists, so
 their ids in the key stay theirs)."""
 
 
-def board_key(state: TBWState) -> tuple[object, ...]:
+def board_key(state: TBWState) -> list[object]:
     """Everything of ``state`` a snapshot's figures (and the heuristic's `decision_memo`) read
     that can change during a match: the units and infrastructure of every location, where
     every hero stands with its health and energy, the target. The locations' cards, the
     heroes' cards and seats and the roads never change: the lists holding them are named by
     identity (a match keeps them all along; an information state shares them)."""
     locations, heroes = state.locations, state.heroes
-    return (id(locations), id(heroes), state.seats_n, state.options.to_win,
-            tuple([(tuple(loc.minions), loc.infrastructure) for loc in locations]),
-            tuple([(h.location, h.defeated, h.health, h.energy) for h in heroes]))
+    key: list[object] = [id(locations), len(locations), id(heroes), len(heroes), state.seats_n, state.options.to_win]
+    # one flat list: a location's minions (ints) end at its infrastructure (a name or None)
+    for loc in locations:
+        key += loc.minions
+        key.append(loc.infrastructure)
+    for hero in heroes:
+        key += (hero.location, hero.defeated, hero.health, hero.energy)
+    return key
 
 
 def snapshot(state: TBWState, keep: bool = False) -> TBWState:
@@ -343,26 +385,6 @@ def hits_per_die(state: TBWState, node: str, seat: int) -> float:
         return 4 / 6 if stack is not None and stack.tiger else HIT_PER_DIE
     tiger = any(hero_card(h).ability == "six_three_hits" for h in state.heroes_at(node, seat))
     return 4 / 6 if tiger else HIT_PER_DIE
-
-
-_CHANCES: dict[tuple[int, float, float], float] = {}
-"""`chance_at_least` by its arguments: a pure function of three small numbers, asked again
-and again (a few thousand distinct ones over a match)."""
-_MAX_CHANCES = 200_000
-
-
-def chance_at_least(dice: int, mean_extra: float, needed: float) -> float:
-    """Normal estimate of rolling at least ``needed`` hits with ``dice`` dice plus sure hits."""
-    key = (dice, mean_extra, needed)
-    found = _CHANCES.get(key)
-    if found is None:
-        mean = HIT_PER_DIE * dice + mean_extra
-        spread = math.sqrt(max(HIT_VARIANCE_PER_DIE * dice, 0.25))
-        found = 0.5 * (1 + math.erf((mean - needed + 0.5) / (spread * math.sqrt(2))))
-        if len(_CHANCES) >= _MAX_CHANCES:
-            _CHANCES.clear()
-        _CHANCES[key] = found
-    return found
 
 
 def worth(state: TBWState, node: str, seat: int) -> float:
@@ -441,44 +463,54 @@ def defence(state: TBWState, node: str, seat: int) -> tuple[list[int], float, fl
     return foes, wall, their_hits, their_dice, _energy_of(state, node, foes)
 
 
+Exchange = tuple[list[int], float, float, float, float, float]
+"""`Forecast`'s figures as one tuple: (foes, wipe, incoming, hero_loss, expected_kills,
+expected_losses)."""
+
+
 class Forecast:
     """One hero moving onto ``node`` with ``bring`` minions: the odds of the single exchange."""
 
     def __init__(self, state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> None:
-        card = hero_card(hero)
-        if isinstance(state, Snapshot) and hero.location != node:
-            # the snapshot's sums of the clan's heroes already there, plus the hero moving in
-            mine = state.stack(node, seat)
-            dice = card.power + bring + state.loc(node).minions[seat]
-            tiger = card.ability == "six_three_hits"
-            sure = 1 if card.ability == "auto_hit" else 0
-            energy = hero.energy
-            if mine is not None:
-                dice += mine.power
-                tiger = tiger or mine.tiger
-                sure += mine.auto_hits
-                energy += mine.energy
-        else:
-            heroes = [hero, *state.heroes_at(node, seat)]
-            dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
-            tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
-            sure = sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
-            energy = sum(h.energy for h in heroes)
-        if card.ability == "attack_die":
-            dice += 1
-        per_die = 4 / 6 if tiger else HIT_PER_DIE
-        extra = (per_die - HIT_PER_DIE) * dice + sure
-        foes, wall, their_hits, their_dice, their_energy = (
-            state.defence(node, seat) if isinstance(state, Snapshot) else defence(state, node, seat))
-        self.foes = foes
-        self.wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
-        self.incoming = their_hits + 0.4 * their_energy
-        cover = bring + state.loc(node).minions[seat]
-        self.hero_loss = chance_at_least(
-            their_dice, 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
-        ) if foes else 0.0
-        self.expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
-        self.expected_losses = min(self.incoming, cover + hero.health)
+        (self.foes, self.wipe, self.incoming, self.hero_loss, self.expected_kills,
+         self.expected_losses) = forecast(state, seat, hero, node, bring)
+
+
+def forecast(state: TBWState, seat: int, hero: Hero, node: str, bring: int) -> Exchange:
+    """`Forecast`'s figures without the object (the heuristic asks thousands a match)."""
+    card = hero_card(hero)
+    if isinstance(state, Snapshot) and hero.location != node:
+        # the snapshot's sums of the clan's heroes already there, plus the hero moving in
+        mine = state.stack(node, seat)
+        dice = card.power + bring + state.loc(node).minions[seat]
+        tiger = card.ability == "six_three_hits"
+        sure = 1 if card.ability == "auto_hit" else 0
+        energy = hero.energy
+        if mine is not None:
+            dice += mine.power
+            tiger = tiger or mine.tiger
+            sure += mine.auto_hits
+            energy += mine.energy
+    else:
+        heroes = [hero, *state.heroes_at(node, seat)]
+        dice = sum(hero_card(h).power for h in heroes) + bring + state.loc(node).minions[seat]
+        tiger = any(hero_card(h).ability == "six_three_hits" for h in heroes)
+        sure = sum(1 for h in heroes if hero_card(h).ability == "auto_hit")
+        energy = sum(h.energy for h in heroes)
+    if card.ability == "attack_die":
+        dice += 1
+    per_die = 4 / 6 if tiger else HIT_PER_DIE
+    extra = (per_die - HIT_PER_DIE) * dice + sure
+    foes, wall, their_hits, their_dice, their_energy = (
+        state.defence(node, seat) if isinstance(state, Snapshot) else defence(state, node, seat))
+    wipe = chance_at_least(dice, extra + energy * 0.6, wall) if foes else 1.0
+    incoming = their_hits + 0.4 * their_energy
+    cover = bring + state.loc(node).minions[seat]
+    hero_loss = chance_at_least(
+        their_dice, 0.4 * their_energy, cover + hero.health + energy * 0.4 + 1
+    ) if foes else 0.0
+    expected_kills = min(HIT_PER_DIE * dice + extra + energy * 0.5, wall)
+    return foes, wipe, incoming, hero_loss, expected_kills, min(incoming, cover + hero.health)
 
 
 def _energy_of(state: TBWState, node: str, seats: list[int]) -> int:
@@ -499,16 +531,7 @@ def threat(state: TBWState, node: str, seat: int) -> float:
 
 def _threat(state: TBWState, node: str, seat: int) -> float:
     if isinstance(state, Snapshot):
-        mine = toughness(state, node, seat)
-        worst = 0.0
-        near = state.topology().rings(node)[0]
-        for nxt in state.hero_locations():
-            if nxt == node or nxt in near:
-                minions = state.loc(nxt).minions
-                for foe, stack in state.stacks(nxt).items():
-                    if foe != seat:
-                        worst = max(worst, chance_at_least(stack.power + minions[foe], stack.energy * 0.6, mine))
-        return worst
+        return state._threat_at(node, seat)
     mine = toughness(state, node, seat)
     worst = 0.0
     for nxt in [node, *state.neighbours(node)]:
