@@ -279,7 +279,9 @@ class Human:
             r = await dm.select(None, [o["value"] for o in sel.options[: max(1, sel.min_values)]], message=msg,
                                 settle=False)
         else:
-            button = next(b for b in msg.buttons if b.label != "Change" and b.custom_id)
+            button = next((b for b in msg.buttons if b.label != "Change" and b.custom_id), None)
+            if button is None:  # superseded while the player thought: nothing left to answer here
+                return
             r = await dm.click(custom_id=button.custom_id, message=msg, settle=False)
             if r.modal is not None:
                 values = {}
