@@ -316,15 +316,15 @@ class Delivery(DirectMessages):
                 stepped: set[tuple[str, int]] = set()
                 for group in phase_pace.groups(batch):
                     target = target_of(group[0])
+                    # a target stepped over is not read again by this worker: what ends its wait
+                    # wakes the match (the opener; the 429's hold, by the next round)
                     if target in stepped or self.slowed.held(target) or self._behind_opens(target):
                         stepped.add(target)
-                        rest = True
                         continue  # held back by a long 429 or a DM channel being opened; its later notices wait with it
                     waiting = await dm_opener.waits_for_dms(self, group)
                     if waiting:  # the opener wakes the match once the channel is open
                         self.behind_opens[target] = set(waiting)
                         stepped.add(target)
-                        rest = True
                         continue
                     wait = self.pace.wait(group, batch)
                     if wait > 0:
@@ -364,14 +364,14 @@ class Delivery(DirectMessages):
                         return sent
                     else:  # HELD: its target waits out a long 429
                         stepped.add(target)
-                        rest = True
                 if not moved:
                     if put_off:  # its read writes the waiting marks first
                         await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
                     return sent  # only held or waiting targets are left: the next round or a timer looks again
                 if not rest and match_id not in self.again:
-                    # all of a batch shorter than BATCH went, and no notice came since (dispatch
-                    # marks it again when one does): the read after it would find none
+                    # all of a batch shorter than BATCH went but the targets stepped over, and no
+                    # notice came since (dispatch marks it again when one does): the read after it
+                    # would find only what waits for those targets
                     reconciled = await self._drained(match_id, sent, reconciled)
                     if match_id in self.again:
                         continue  # notices came while the turn DMs were brought up to date

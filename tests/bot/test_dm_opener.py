@@ -249,3 +249,26 @@ async def test_a_player_discord_will_not_open_a_dm_with_is_parked_and_the_match_
         await until(lambda: 2 in store.marked)
     assert discord_.sent == [(CHANNEL + 1, "the phase ends")]
     assert 1 not in store.marked, "parked, not marked delivered: it goes if the player can be reached again"
+
+
+async def test_a_pass_that_steps_over_a_dm_waiting_for_its_channel_reads_the_queue_once() -> None:
+    """The match's post goes and its worker ends without reading the queue again for the DM
+    that waits: the opener wakes the match once the channel is open (a read per pass cost 1.8
+    statements an interaction at 40 matches)."""
+    store = Store([dm(1, 1, 501, "your decision"), post(2, 1, "the phase ends")])
+    reads: list[int] = []
+    next_batch = store.next_batch
+
+    async def counted(match_id: int, limit: int, marks: Any = None) -> Any:
+        reads.append(match_id)
+        return await next_batch(match_id, limit, marks)
+
+    store.next_batch = counted  # type: ignore[method-assign]
+    discord_ = FakeDiscord(store)
+    delivery = delivery_of(discord_)
+    async with running(delivery):
+        await until(lambda: discord_.texts(CHANNEL + 1) == ["the phase ends"] and 1 not in delivery.workers)
+        assert discord_.opening == 1 and reads == [1], "one read: the DM's wait ends by the opener's wake"
+        discord_.refill.set()
+        await until(lambda: discord_.texts(DM_BASE + 501) == ["your decision"])
+    assert store.marked.count(1) == 1 and store.marked.count(2) == 1
