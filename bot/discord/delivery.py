@@ -62,6 +62,10 @@ PARALLEL_SENDS = 16
 """Requests to Discord in flight at once, over all matches."""
 RETRY_MAX_SECONDS = 60.0
 """A match whose delivery keeps failing for a passing reason (5xx, network) waits at most this long."""
+HELD_LOOK_SECONDS = 5.0
+"""A match whose waiting notices all wait for DM channels being opened is read by a round at
+most this often (the opener wakes it when they open); notices another process wrote for it
+meanwhile wait at most this long."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -128,6 +132,9 @@ class Delivery(DirectMessages):
         """User -> their DM channel with the bot, which never changes: a DM needs no read for it."""
         self.opener = DmOpener(bot, self.dm_channels, self._know_dm_channel, self.wake_for)
         """Opens players' DM channels in one lane, ahead of need (dm_opener.py)."""
+        self.held_for_opens: dict[int, tuple[float, frozenset[tuple[str, int]]]] = {}
+        """Match -> when its worker stopped with only DMs waiting for their channels left, and
+        their targets: rounds leave it alone a while (``_waits_for_opens``)."""
         self.behind_opens: dict[tuple[str, int], set[int]] = {}
         """Target -> the players whose DM channel its oldest waiting notice waits for: its
         notices wait while one of them is being opened (``opener``), the rest go on."""
@@ -253,7 +260,8 @@ class Delivery(DirectMessages):
             if running is not None and not running.done():
                 self.again.add(match_id)
                 continue
-            if self.retry_at.get(match_id, (0.0, 0))[0] > now or only is None and self.pace.skips(match_id):
+            if self.retry_at.get(match_id, (0.0, 0))[0] > now or only is None and (
+                    self.pace.skips(match_id) or self._waits_for_opens(match_id, now)):
                 continue
             task = asyncio.create_task(self._work(match_id, probe=match_id in queue.probing),
                                        name=f"deliver-match-{match_id}")
@@ -287,6 +295,7 @@ class Delivery(DirectMessages):
         log_json.about(match_id=match_id)
         sent = reconciled = 0
         put_off = False
+        stepped: set[tuple[str, int]] = set()
         try:
             if probe:  # a blocked target of the match is due for a probe
                 sent += await self._probe(match_id)
@@ -313,7 +322,7 @@ class Delivery(DirectMessages):
                 rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
                 # targets this pass stepped over: their later notices wait too, even when the hold
                 # ends meanwhile (they go, in order, with the next read)
-                stepped: set[tuple[str, int]] = set()
+                stepped = set()
                 for group in phase_pace.groups(batch):
                     target = target_of(group[0])
                     # a target stepped over is not read again by this worker: what ends its wait
@@ -382,6 +391,10 @@ class Delivery(DirectMessages):
             self._back_off(match_id)
             return sent
         finally:  # marks still waiting are written by the next round's read (waiting_marks.py)
+            if stepped and all(self._behind_opens(target) for target in stepped):
+                self.held_for_opens[match_id] = (time.monotonic(), frozenset(stepped))
+            else:
+                self.held_for_opens.pop(match_id, None)
             if self.workers.get(match_id) is asyncio.current_task():
                 del self.workers[match_id]
                 self.prefs.pop(match_id, None)
@@ -398,6 +411,21 @@ class Delivery(DirectMessages):
         if sent > reconciled:  # its read writes the waiting marks first: the turn DMs are found by them
             await self.reconcile(match_id)
         return sent
+
+    def _waits_for_opens(self, match_id: int, now: float) -> bool:
+        """Whether a round leaves the match alone: its worker last stopped with nothing left but
+        DMs waiting for their channels, which the opener wakes it for (and any notice written here
+        wakes it too). Rounds still look every HELD_LOOK_SECONDS, for notices another process
+        wrote: only a round sees those. At 40 starting matches a round's read of each such match
+        was 2.3 statements an interaction."""
+        held = self.held_for_opens.get(match_id)
+        if held is None:
+            return False
+        since, targets = held
+        if now - since < HELD_LOOK_SECONDS and all(self._behind_opens(target) for target in targets):
+            return True
+        del self.held_for_opens[match_id]
+        return False
 
     def _behind_opens(self, target: tuple[str, int]) -> bool:
         """Whether the target's notices wait for a DM channel being opened (forgotten once none is)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.delivery import PARALLEL_SENDS, Delivery
+from bot.discord.delivery import HELD_LOOK_SECONDS, PARALLEL_SENDS, Delivery
 from bot.service.dm_channels import SeatedUser
 from bot.service.notify_prefs import NotifyPrefs
 from tests.bot.test_delivery_marks import Outbox, quiet
@@ -272,3 +272,43 @@ async def test_a_pass_that_steps_over_a_dm_waiting_for_its_channel_reads_the_que
         discord_.refill.set()
         await until(lambda: discord_.texts(DM_BASE + 501) == ["your decision"])
     assert store.marked.count(1) == 1 and store.marked.count(2) == 1
+
+
+async def test_rounds_leave_a_match_alone_while_only_dms_waiting_for_their_channels_are_left() -> None:
+    """A match whose waiting notices all wait for DM channels being opened is not read by every
+    round (the opener wakes it); a wake for it, or a round past HELD_LOOK_SECONDS, reads it."""
+    store = Store([dm(1, 1, 501, "your decision")])
+    reads: list[int] = []
+    next_batch = store.next_batch
+
+    async def counted(match_id: int, limit: int, marks: Any = None) -> Any:
+        reads.append(match_id)
+        return await next_batch(match_id, limit, marks)
+
+    store.next_batch = counted  # type: ignore[method-assign]
+    discord_ = FakeDiscord(store)
+    delivery = delivery_of(discord_)
+
+    async def round_(only: set[int] | None = None) -> None:
+        await asyncio.gather(*await delivery.dispatch(only=only))
+
+    try:
+        await round_()
+        await until(lambda: discord_.opening == 1)
+        assert reads == [1]
+        for _ in range(3):
+            await round_()
+        assert reads == [1], "rounds leave it to the opener's wake"
+        await round_(only={1})
+        assert reads == [1, 1], "a wake for the match (a notice written here) reads it"
+        since, targets = delivery.held_for_opens[1]
+        delivery.held_for_opens[1] = (since - HELD_LOOK_SECONDS, targets)
+        await round_()
+        assert reads == [1, 1, 1], "a round still looks now and then, for what another process wrote"
+        discord_.refill.set()
+        await until(lambda: store.kept == [(501, DM_BASE + 501)])
+        await round_()
+        await until(lambda: discord_.texts(DM_BASE + 501) == ["your decision"])
+        assert 1 not in delivery.held_for_opens
+    finally:
+        await delivery.stop()
