@@ -68,6 +68,10 @@ class Leases:
         """Lease name -> monotonic time until which it is ours without asking the database."""
         self.terms: dict[str, int] = {}
         """Lease name -> the term this process holds it in (its fencing token)."""
+        self.expires: dict[str, float] = {}
+        """Lease name -> monotonic time before which no other process can take it: its expiry as
+        this process last wrote it (counted from before the write, so never later than the
+        database's)."""
         self.renewing: dict[str, asyncio.Lock] = {}
         """Lease name -> held while it is renewed (RENEW_LAZILY leases): one renewal at a time."""
 
@@ -93,8 +97,10 @@ class Leases:
         held = bool(term)  # a term counts from 1
         if held:
             self.terms[name] = int(term or 0)
+            self.expires[name] = now + ttl
         else:
             self.terms.pop(name, None)
+            self.expires.pop(name, None)
         if held and name in RENEW_LAZILY:
             self.fresh_until[name] = now + ttl / 3
         else:
@@ -111,6 +117,12 @@ class Leases:
         """A fenced write found the term over: ask the database before acting on the lease again."""
         self.fresh_until.pop(name, None)
         self.terms.pop(name, None)
+        self.expires.pop(name, None)
+
+    def surely_held(self, name: str) -> bool:
+        """Whether no other process can hold the lease now, without asking the database: its
+        expiry as last written is still ahead (False once a pause outlived it)."""
+        return self.guard.held and self.expires.get(name, 0.0) > time.monotonic()
 
 
 INTENTS = discord.Intents(guilds=True)
@@ -215,6 +227,10 @@ class WarhostBot(commands.Bot):
     async def holds_lease(self, name: str) -> bool:
         """Whether this process may deliver (``deliver``) or fire deadlines (``tick``) now."""
         return self.leases is not None and await self.leases.holds(name)
+
+    def lease_surely_held(self, name: str) -> bool:
+        """``Leases.surely_held``: checked just before each request a delivery worker sends."""
+        return self.leases is not None and self.leases.surely_held(name)
 
     def wake_delivery(self, match_id: int | None = None) -> None:
         game = self.game

@@ -39,6 +39,7 @@ from bot.discord.sending import (
     MAX_TRIES,
     PARKED,
     RETRY,
+    SENDS_UNDER,
     LeaseLost,
 )
 from bot.discord.threads import Archives
@@ -293,6 +294,9 @@ class Delivery(DirectMessages):
         that was paused past its lease stops here instead of finishing its batch. A target held
         back by a long 429 is stepped over; the match's other targets go on."""
         log_json.about(match_id=match_id)
+        surely_held = getattr(self.bot, "lease_surely_held", None)
+        if surely_held is not None:  # each request asks again just before it goes (sending.SENDS_UNDER)
+            SENDS_UNDER.set(lambda: bool(surely_held("deliver")))
         sent = reconciled = 0
         put_off = False
         stepped: set[tuple[str, int]] = set()
@@ -385,6 +389,8 @@ class Delivery(DirectMessages):
                     if match_id in self.again:
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
+        except LeaseLost:  # a request found the lease gone (a pause outlived it): the holder sends
+            return sent
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet

@@ -19,6 +19,7 @@ import aiohttp
 import discord
 
 from bot import metrics
+from bot.discord.sending import SENDS_UNDER, LeaseLost
 
 API_PREFIX = re.compile(r"^.*?/api(?:/v\d+)?(?=/)")
 SECRET_SEGMENT = re.compile(r"(/(?:interactions|webhooks)/)(\d+)/[^/]+")
@@ -107,9 +108,19 @@ def _count(method: str, path: str, status: int) -> None:
         INTERACTIONS.acknowledged(int(found.group(1)), status or 599)
 
 
+async def _request_start(session: aiohttp.ClientSession, context: SimpleNamespace,
+                         params: aiohttp.TraceRequestStartParams) -> None:
+    """A request of a task sending under the delivery lease goes only while the lease is surely
+    this process's (sending.SENDS_UNDER): raised here, LeaseLost leaves it unsent."""
+    fence = SENDS_UNDER.get()
+    if fence is not None and not fence():
+        raise LeaseLost
+
+
 def trace() -> aiohttp.TraceConfig:
     """The trace discord.py's HTTP client is given (``Client(http_trace=...)``)."""
     config = aiohttp.TraceConfig()
+    config.on_request_start.append(_request_start)
     config.on_request_end.append(_request_end)
     config.on_request_exception.append(_request_exception)
     config.freeze()

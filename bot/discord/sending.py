@@ -4,7 +4,9 @@ import the delivery loop that calls them."""
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +34,15 @@ MAX_TRIES = 3
 class LeaseLost(Exception):
     """The delivery lease is no longer this process's (it was paused past it): what was being
     sent is not sent (the holder sends it)."""
+
+
+SENDS_UNDER: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar("warhost_sends_under",
+                                                                                       default=None)
+"""Set in a task that sends under the delivery lease: whether the lease is surely still this
+process's. The HTTP trace asks it just before each request goes (observe.py), and a request it
+denies raises LeaseLost unsent. A lease check made before awaiting a send slot, or before
+discord.py sleeps inside the request for a rate-limit bucket, cannot see a pause that comes
+after it: a process stopped there sent on resume, past its lease (tests/e2e/test_paused_process.py)."""
 
 
 def clip(text: str, limit: int = 2000, more: str = "\n... (`/game log` shows the rest)") -> str:
