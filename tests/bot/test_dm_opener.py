@@ -251,11 +251,8 @@ async def test_a_player_discord_will_not_open_a_dm_with_is_parked_and_the_match_
     assert 1 not in store.marked, "parked, not marked delivered: it goes if the player can be reached again"
 
 
-async def test_a_pass_that_steps_over_a_dm_waiting_for_its_channel_reads_the_queue_once() -> None:
-    """The match's post goes and its worker ends without reading the queue again for the DM
-    that waits: the opener wakes the match once the channel is open (a read per pass cost 1.8
-    statements an interaction at 40 matches)."""
-    store = Store([dm(1, 1, 501, "your decision"), post(2, 1, "the phase ends")])
+def counting_reads(store: Store) -> list[int]:
+    """The matches whose queue delivery reads, one entry a read, as it reads them."""
     reads: list[int] = []
     next_batch = store.next_batch
 
@@ -264,6 +261,15 @@ async def test_a_pass_that_steps_over_a_dm_waiting_for_its_channel_reads_the_que
         return await next_batch(match_id, limit, marks)
 
     store.next_batch = counted  # type: ignore[method-assign]
+    return reads
+
+
+async def test_a_pass_that_steps_over_a_dm_waiting_for_its_channel_reads_the_queue_once() -> None:
+    """The match's post goes and its worker ends without reading the queue again for the DM
+    that waits: the opener wakes the match once the channel is open (a read per pass cost 1.8
+    statements an interaction at 40 matches)."""
+    store = Store([dm(1, 1, 501, "your decision"), post(2, 1, "the phase ends")])
+    reads = counting_reads(store)
     discord_ = FakeDiscord(store)
     delivery = delivery_of(discord_)
     async with running(delivery):
@@ -278,14 +284,7 @@ async def test_rounds_leave_a_match_alone_while_only_dms_waiting_for_their_chann
     """A match whose waiting notices all wait for DM channels being opened is not read by every
     round (the opener wakes it); a wake for it, or a round past HELD_LOOK_SECONDS, reads it."""
     store = Store([dm(1, 1, 501, "your decision")])
-    reads: list[int] = []
-    next_batch = store.next_batch
-
-    async def counted(match_id: int, limit: int, marks: Any = None) -> Any:
-        reads.append(match_id)
-        return await next_batch(match_id, limit, marks)
-
-    store.next_batch = counted  # type: ignore[method-assign]
+    reads = counting_reads(store)
     discord_ = FakeDiscord(store)
     delivery = delivery_of(discord_)
 
