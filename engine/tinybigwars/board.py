@@ -80,11 +80,21 @@ def influence(state: TBWState, seat: int, held: list[str] | None = None) -> int:
 
 
 def location_influence(state: TBWState, node: str) -> int:
-    return loc_card(state, node).influence + (1 if state.loc(node).infrastructure == "dojo" else 0)
+    return influence_at(loc_card(state, node), state.loc(node))
+
+
+def influence_at(card: LocationCard, location: Location) -> int:
+    """A location's influence, its Dojo's included (for a caller that holds both already)."""
+    return card.influence + (1 if location.infrastructure == "dojo" else 0)
 
 
 def location_coins(state: TBWState, node: str) -> int:
-    return loc_card(state, node).coin + (1 if state.loc(node).infrastructure == "market" else 0)
+    return coins_at(loc_card(state, node), state.loc(node))
+
+
+def coins_at(card: LocationCard, location: Location) -> int:
+    """A location's coins, its Market's included (for a caller that holds both already)."""
+    return card.coin + (1 if location.infrastructure == "market" else 0)
 
 
 def income(state: TBWState, seat: int, held: list[str] | None = None) -> int:

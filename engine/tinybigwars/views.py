@@ -9,13 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.tinybigwars.board import (
-    controlled,
+    coins_at,
     hero_card,
     income,
     influence,
+    influence_at,
     loc_card,
-    location_coins,
-    location_influence,
 )
 from engine.tinybigwars.content import content
 from engine.tinybigwars.rules import active_seat, prompts
@@ -63,21 +62,28 @@ def _combat(state: TBWState) -> CombatView | None:
     )
 
 
-def _seats(state: TBWState) -> list[SeatPublic]:
+def _seats(state: TBWState, presence: dict[str, list[int]]) -> list[SeatPublic]:
+    """Each clan's public line; the locations a seat controls come from the view's one
+    `presence` pass (a seat alone there), not three `controlled` passes a seat."""
     revealed = state.phase != "force"
+    held: dict[int, list[str]] = {seat.seat: [] for seat in state.seats}
+    if revealed:
+        for node, here in presence.items():
+            if len(here) == 1:
+                held[here[0]].append(node)
     return [
         SeatPublic(
             seat=seat.seat,
-            influence=influence(state, seat.seat) if revealed else 0,
+            influence=influence(state, seat.seat, held[seat.seat]) if revealed else 0,
             coins=seat.coins,
-            locations=len(controlled(state, seat.seat)) if revealed else 0,
+            locations=len(held[seat.seat]) if revealed else 0,
             minions=sum(location.minions[seat.seat] for location in state.locations),
             heroes=len(state.live_heroes(seat.seat)),
             activations=seat.activations,
             passed=seat.passed,
             force_ready=seat.force is not None,
             eliminated=seat.eliminated,
-            income=income(state, seat.seat) if revealed else 0,
+            income=income(state, seat.seat, held[seat.seat]) if revealed else 0,
             charters=list(seat.charters),
         )
         for seat in state.seats
@@ -93,8 +99,8 @@ def _location(state: TBWState, location: Location, present: list[int]) -> Locati
         y=location.y,
         coin=card.coin,
         influence=card.influence,
-        influence_total=location_influence(state, location.id),
-        coin_total=location_coins(state, location.id),
+        influence_total=influence_at(card, location),
+        coin_total=coins_at(card, location),
         ability=card.text,
         infrastructure=location.infrastructure,
         controller=present[0] if len(present) == 1 else None,
@@ -137,7 +143,7 @@ def view_model(state: TBWState, seat: int | None) -> PublicView:
         "phase_label": label if state.round == 0 or state.phase == "over" else f"Round {state.round} - {label}",
         "to_win": state.options.to_win,
         "map": state.map,
-        "seats": _seats(state),
+        "seats": _seats(state, presence),
         "locations": [_location(state, location, presence[location.id]) for location in state.locations],
         "roads": [(a, b) for a, b in state.roads],
         "heroes": [_hero(hero) for hero in state.heroes],

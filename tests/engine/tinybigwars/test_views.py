@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import json
 
-from tests.engine.tinybigwars.helpers import G, activation, blank, hero, new, put_card, started, sub
+from tests.engine.tinybigwars.helpers import (
+    G,
+    activation,
+    blank,
+    hero,
+    home,
+    new,
+    plain,
+    put_card,
+    started,
+    sub,
+)
 
 TOP = {
     "game", "round", "round_limit", "phase", "phase_label", "to_win", "map", "seats", "locations",
@@ -105,3 +116,25 @@ def test_result_and_last_events_in_view() -> None:
     v = G.view(s, None)
     assert v["result"] == {"winners": [1], "reason": f"first to {s.options.to_win} influence", "draw": False}
     assert v["last_events"] and all(isinstance(x, str) for x in v["last_events"])
+
+
+def test_a_seat_s_public_line_counts_only_locations_it_holds_alone() -> None:
+    """Influence, location count and income in the public view: a location shared with another
+    clan's units is contested and counts for nobody; a Dojo adds influence, a Market a coin."""
+    s = blank(["crane", "legion"], ["tiger"])
+    plain(s, home(s, 0), home(s, 1))
+    ours, theirs = home(s, 0), home(s, 1)
+    s.loc(ours).minions = [3, 0]
+    s.loc(ours).infrastructure = "dojo"
+    s.loc(theirs).minions = [1, 2]  # contested: both clans there
+    s.loc(theirs).infrastructure = "market"
+    v = G.view(s, None)
+    mine, other = v["seats"]
+    held = [loc for loc in v["locations"] if loc["controller"] == 0]
+    assert [loc["id"] for loc in held] == [ours] and mine["locations"] == 1
+    assert mine["influence"] == held[0]["influence"] + 1 == held[0]["influence_total"]
+    assert mine["income"] >= held[0]["coin"]
+    assert other["locations"] == 0 and other["influence"] == 0
+    contested = next(loc for loc in v["locations"] if loc["id"] == theirs)
+    assert contested["contested"] and contested["controller"] is None
+    assert contested["coin_total"] == contested["coin"] + 1
