@@ -10,15 +10,16 @@ thread-safe cache of static map layers and text sprites.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
-from typing import Any, Protocol, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel
 
 import engine
-from render.anim import animate
+from render.anim import DEFAULT_MAX_BYTES, animate
+from render.encode import Picture
 
-__all__ = ["animate", "draw", "draw_private", "Renderer", "RENDERERS"]
+__all__ = ["animate", "draw", "draw_private", "replay", "Picture", "Renderer", "RENDERERS"]
 
 
 class Renderer(Protocol):
@@ -27,6 +28,13 @@ class Renderer(Protocol):
     def draw(self, view: Any, names: list[str] | None) -> bytes: ...
 
     def draw_private(self, view: Any, names: list[str] | None) -> bytes: ...
+
+
+@runtime_checkable
+class Pictures(Protocol):
+    """A renderer that also gives its map before encoding (every shipped game's): replays use it."""
+
+    def picture(self, view: Any, names: list[str] | None) -> Picture: ...
 
 
 RENDERERS: dict[str, Renderer] = {key: importlib.import_module(f"render.{key}") for key in engine.SHIPPED}
@@ -51,3 +59,15 @@ def draw(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[
 def draw_private(game_key: str, seat_view: BaseModel | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the private panel for the seat in `seat_view["you"]`."""
     return _module(game_key).draw_private(seat_view, names)
+
+
+def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,
+           max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """A replay GIF of public views (at most ``max_bytes``): from each map's image and palette
+    where the renderer gives them, else from its PNGs."""
+    found = _module(game_key)
+    if isinstance(found, Pictures):
+        pictures = [found.picture(view, names) for view in public_views]
+        return animate([p.image for p in pictures], max_bytes=max_bytes,
+                       palette=pictures[0].palette if pictures else None)
+    return animate([found.draw(view, names) for view in public_views], max_bytes=max_bytes)

@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from PIL import Image
 
 from render import palette
 
 RGB = tuple[int, int, int]
+
+
+class Picture(NamedTuple):
+    """A public map before encoding: the RGB image and its map's fixed palette (None: adaptive).
+    A map post encodes it as PNG; a replay halves and maps it straight onto the palette."""
+
+    image: Image.Image
+    palette: Image.Image | None
 
 BLEND_STEPS = (0.2, 0.4, 0.6, 0.8)
 

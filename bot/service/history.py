@@ -92,9 +92,9 @@ def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
 
 def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: list[tuple[int, dict[str, Any]]],
                 names: list[str], max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
-    """The replay GIF of a match, at most ``max_bytes`` (render.animate drops and shrinks frames)."""
-    frames = [render.draw(key, view, names=names) for view in public_frames(key, seats, options, seed, log)]
-    return ReplayGif(render.animate(frames, max_bytes=max_bytes), len(frames))
+    """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames)."""
+    views = public_frames(key, seats, options, seed, log)
+    return ReplayGif(render.replay(key, views, names, max_bytes=max_bytes), len(views))
 
 
 class HistoryService:

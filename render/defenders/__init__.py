@@ -82,9 +82,15 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
 def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
     view = parse(PublicView, view)
-    return encoding.png(render_image(view, names), static_layer()[1])
+    return encoding.png(*picture(view, names))
+
+
+def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> encoding.Picture:
+    """The public map before encoding, with its fixed palette (a replay's frame)."""
+    view = parse(PublicView, view)
+    return encoding.Picture(render_image(view, names), static_layer()[1])
 
 
 __all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LOG_BOX", "PANEL_Y", "PRIVATE_W", "RING_BOTTOM", "WIDTH",
-           "_STATIC", "capital_box", "draw", "draw_private", "in_play", "plate_box", "private_size", "region_boxes",
+           "_STATIC", "capital_box", "draw", "picture", "draw_private", "in_play", "plate_box", "private_size", "region_boxes",
            "render_image", "render_private_image", "static_layer"]

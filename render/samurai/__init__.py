@@ -120,10 +120,16 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
 def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
     view = parse(PublicView, view)
-    return encoding.png(render_image(view, names), static_layer(view).png_palette)
+    return encoding.png(*picture(view, names))
+
+
+def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> encoding.Picture:
+    """The public map before encoding, with its fixed palette (a replay's frame)."""
+    view = parse(PublicView, view)
+    return encoding.Picture(render_image(view, names), static_layer(view).png_palette)
 
 
 __all__ = ["CAPTION_H", "EVENTS_BOX", "HEADER_H", "HEIGHT", "INSET_BOX", "INSET_MAP", "KEY_BOX", "LEGEND_H", "LEGEND_Y",
            "MAP_BOX", "OWNER_TINT", "PRIVATE_SIZE", "RESULT_BOX", "WAR_BOX", "WIDTH", "_SCENES", "_STATIC", "Crop",
-           "Static", "display_names", "draw", "frame_box", "draw_private", "layout", "legend_origin", "placements", "render_image",
+           "Static", "display_names", "draw", "picture", "frame_box", "draw_private", "layout", "legend_origin", "placements", "render_image",
            "render_private_image", "short_name", "static_layer"]

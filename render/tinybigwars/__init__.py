@@ -86,10 +86,16 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
 def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
     view = parse(PublicView, view)
-    return encoding.png(render_image(view, names), static_layer(view).palette)
+    return encoding.png(*picture(view, names))
+
+
+def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> encoding.Picture:
+    """The public map before encoding, with its fixed palette (a replay's frame)."""
+    view = parse(PublicView, view)
+    return encoding.Picture(render_image(view, names), static_layer(view).palette)
 
 
 __all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LEGEND_H", "LEGEND_Y", "MAP_BOX", "PLATE_H", "PLATE_W",
-           "PRIVATE_SIZE", "RESULT_BOX", "WIDTH", "_STATIC", "draw", "draw_private", "footprints", "label_boxes",
+           "PRIVATE_SIZE", "RESULT_BOX", "WIDTH", "_STATIC", "draw", "picture", "draw_private", "footprints", "label_boxes",
            "legend_origin", "named_locations", "plate_box", "render_image", "render_private_image", "short_name",
            "static_layer"]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import render
 from render import tinybigwars as tbw
-from tests.render import views
+from tests.render import defenders_views, samurai_views, views
 
 
 @pytest.fixture(scope="module")
@@ -58,3 +59,31 @@ def test_impossible_limits_raise() -> None:
     one = render.draw("tinybigwars", views.two_seat_start())
     with pytest.raises(ValueError):
         render.animate([one], max_bytes=50)
+
+
+def _halved(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB").reduce(2)
+
+
+def _distance(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference of two same-size RGB images, 0-255."""
+    histogram = ImageChops.difference(a, b).convert("L").histogram()
+    return sum(level * count for level, count in enumerate(histogram)) / (a.width * a.height)
+
+
+@pytest.mark.parametrize("game, first, second", [
+    ("tinybigwars", views.two_seat_start(), views.three_seat_over()),
+    ("samurai", samurai_views.public(samurai_views.ALL[0]), samurai_views.public(samurai_views.ALL[-1])),
+    ("defenders", defenders_views.early(), defenders_views.lost()),
+])
+def test_a_replay_shows_each_map_in_turn_at_half_size(game: str, first: dict[str, Any], second: dict[str, Any]) -> None:
+    """Frames come from the renderer's images and its map palette, not re-read PNGs: each frame
+    is still its own map (halved), in order, with the colours of the map post."""
+    gif = _open(render.replay(game, [first, second]))
+    maps = [_halved(render.draw(game, view)) for view in (first, second)]
+    assert gif.n_frames == 2 and gif.size == maps[0].size
+    for index, own in enumerate(maps):
+        gif.seek(index)
+        frame = gif.convert("RGB")
+        assert _distance(frame, own) < 3.0
+        assert _distance(frame, own) < _distance(frame, maps[1 - index]) / 2
