@@ -16,7 +16,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from db.models import Choice, Match, Seat, Snapshot, stored_id
-from db.prepared import Reader, prepared, run
+from db.prepared import Reader, begun, prepared, run
 from db.state_reads import choices_after, seat_count_of, snapshot_at
 
 KEEP_SNAPSHOTS = 2
@@ -96,17 +96,12 @@ class StateQueries:
         stays so a prompt issued shortly before the newest snapshot still loads from one
         (older prompt versions replay from setup). Kept, a snapshot every 25 choices cost a
         long Samurai match about 1 MB."""
-        data = state.model_dump(mode="json")
-        if isinstance(session, Connection):  # a transaction without a session: one statement
-            values = {"match_id": match_id, "seq": seq, "state": data, "created_at": now}
-            await run(session, prepared(_put_snapshot, session.dialect, functools.partial(_put_snapshot, self.dialect),
-                                        tuple(values)), values)
-            return
-        existing = await session.get(Snapshot, (match_id, seq))
-        if existing is None:
-            session.add(Snapshot(match_id=match_id, seq=seq, state=data, created_at=now))
-        else:
-            existing.state = data
+        values = {"match_id": match_id, "seq": seq, "state": state.model_dump(mode="json"), "created_at": now}
+        # one statement, in a session's transaction too (no read of the row first: a session
+        # holds no snapshot of its own to keep in step, none is ever changed through one)
+        connection = await begun(session)
+        await run(connection, prepared(_put_snapshot, connection.dialect,
+                                       functools.partial(_put_snapshot, self.dialect), tuple(values)), values)
 
 
 @functools.cache

@@ -207,7 +207,7 @@ class Lobby(Transactions):
             ctx.match.status = "active"
             ctx.values["status"] = "active"
             ctx.snapshot = True
-            await self.store.save_snapshot(ctx.session, ctx.match_id, 0, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.db, ctx.match_id, 0, ctx.state, ctx.now)
             self._lobby_notice(ctx, f"{ctx.game.title} starts with {players} player{'s' if players != 1 else ''}.")
             ctx.notice("phase", PhaseNotice(text=f"{ctx.game.title} begins.", label=f"{ctx.game.title} begins",
                                             game=ctx.match.game, view=ctx.view(ctx.state, None), events=[]))
