@@ -62,7 +62,8 @@ async def test_a_transaction_that_makes_a_session_still_logs_its_choices_by_one_
     """The start (the AIs' first choices after it) and the choice that ends the match (the AIs'
     last ones, then the record and the ratings, which need a session) each log all their
     choices by one INSERT: a session made in the middle of the transaction used to insert each
-    choice by a statement of its own. The start's snapshot needs no read before it."""
+    choice by a statement of its own. The start's snapshot needs no read before it, and the
+    record's seats are one INSERT too."""
     from tests.service.helpers import CHANNEL, GUILD, HOST
 
     info = await svc.create(GUILD, CHANNEL, HOST, "host", "toy", {"rounds": 1}, seed=3)
@@ -94,3 +95,4 @@ async def test_a_transaction_that_makes_a_session_still_logs_its_choices_by_one_
     assert match.step - before >= 2, "the last choice is followed by AI choices in its transaction"
     assert any(text.startswith("INSERT INTO MATCH_RECORDS") for text in statements), statements
     assert sum(1 for text in statements if text.startswith("INSERT INTO CHOICES")) == 1, statements
+    assert sum(1 for text in statements if text.startswith("INSERT INTO RECORD_SEATS")) == 1, statements
