@@ -96,3 +96,24 @@ async def test_a_transaction_that_makes_a_session_still_logs_its_choices_by_one_
     assert any(text.startswith("INSERT INTO MATCH_RECORDS") for text in statements), statements
     assert sum(1 for text in statements if text.startswith("INSERT INTO CHOICES")) == 1, statements
     assert sum(1 for text in statements if text.startswith("INSERT INTO RECORD_SEATS")) == 1, statements
+
+
+async def test_opening_a_lobby_checks_its_limits_by_one_read(store: Store, svc: MatchService) -> None:
+    """`/game new` asks whether the host has a lobby open, whether the channel is taken and how
+    many matches the server and the host have open by one SELECT, and reads no deadline (a new
+    lobby has none): five reads before."""
+    from bot.service.limits import MatchLimits
+    from tests.service.helpers import CHANNEL, GUILD, HOST
+
+    svc.match_limits = MatchLimits(per_server=10, per_user=3)
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(" ".join(statement.split()[:3]).upper())
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        await svc.create(GUILD, CHANNEL, HOST, "host", "toy", {"rounds": 1}, seed=3)
+    finally:
+        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+    assert sum(1 for text in statements if text.startswith("SELECT")) == 1, statements
