@@ -16,11 +16,13 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
 from db.models import Choice, Match, Seat, Snapshot, stored_id
-from db.prepared import Reader, prepared, run
+from db.prepared import Reader, begun, prepared, run
 from db.state_reads import choices_after, seat_count_of, snapshot_at
 
 KEEP_SNAPSHOTS = 2
-"""Snapshots kept per match: the newest (loading) and the one before it (recent prompt versions)."""
+"""Snapshots kept per match: the newest (loading) and the one before it (recent prompt versions).
+The database keeps this many (db/migrations/versions/0017_snapshot_pruning.py, which writes the
+number down): keeping another needs a migration of its own."""
 
 
 class StateQueries:
@@ -86,31 +88,20 @@ class StateQueries:
     async def save_snapshot(
         self, session: Reader, match_id: int, seq: int, state: eng.State, now: datetime
     ) -> None:
-        """Store the state after choice ``seq`` and drop all but the newest KEEP_SNAPSHOTS.
+        """Store the state after choice ``seq``; the database drops all but the newest
+        KEEP_SNAPSHOTS in the same statement (the trigger of migration 0017, after each
+        inserted snapshot: no DELETE of our own in the match transaction).
 
         The log is the truth and loading needs only the newest snapshot; the one before it
         stays so a prompt issued shortly before the newest snapshot still loads from one
         (older prompt versions replay from setup). Kept, a snapshot every 25 choices cost a
         long Samurai match about 1 MB."""
-        data = state.model_dump(mode="json")
-        if isinstance(session, Connection):  # a transaction without a session: two statements
-            values = {"match_id": match_id, "seq": seq, "state": data, "created_at": now}
-            await run(session, prepared(_put_snapshot, session.dialect, functools.partial(_put_snapshot, self.dialect),
-                                        tuple(values)), values)
-            await run(session, prepared(_prune_snapshots, session.dialect, _prune_snapshots),
-                      {"match_id": match_id, "newest": seq})
-            return
-        existing = await session.get(Snapshot, (match_id, seq))
-        if existing is None:
-            session.add(Snapshot(match_id=match_id, seq=seq, state=data, created_at=now))
-        else:
-            existing.state = data
-        await self.prune_snapshots(session, match_id, seq)
-
-    async def prune_snapshots(self, session: AsyncSession, match_id: int, newest: int) -> None:
-        """Delete the match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest``."""
-        await (await session.connection()).execute(
-            _prune_snapshots().execution_options(synchronize_session=False), {"match_id": match_id, "newest": newest})
+        values = {"match_id": match_id, "seq": seq, "state": state.model_dump(mode="json"), "created_at": now}
+        # one statement, in a session's transaction too (no read of the row first: a session
+        # holds no snapshot of its own to keep in step, none is ever changed through one)
+        connection = await begun(session)
+        await run(connection, prepared(_put_snapshot, connection.dialect,
+                                       functools.partial(_put_snapshot, self.dialect), tuple(values)), values)
 
 
 @functools.cache
@@ -120,19 +111,3 @@ def _put_snapshot(dialect: str) -> sa.Insert:
     insert = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(Snapshot)
     return insert.on_conflict_do_update(index_elements=[col(Snapshot.match_id), col(Snapshot.seq)],
                                         set_={"state": insert.excluded.state})
-
-
-@functools.cache
-def _prune_snapshots() -> sa.Delete:
-    """The match's snapshots older than the KEEP_SNAPSHOTS - 1 before ``newest`` (parameters
-    ``match_id`` and ``newest``)."""
-    match_id: sa.BindParameter[int] = sa.bindparam("match_id")
-    newest: sa.BindParameter[int] = sa.bindparam("newest")
-    kept = (
-        sa.select(col(Snapshot.seq))
-        .where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < newest)
-        .order_by(col(Snapshot.seq).desc())
-        .limit(KEEP_SNAPSHOTS - 1)
-    )
-    oldest_kept = sa.select(sa.func.min(kept.subquery().c.seq)).scalar_subquery()
-    return sa.delete(Snapshot).where(col(Snapshot.match_id) == match_id, col(Snapshot.seq) < oldest_kept)

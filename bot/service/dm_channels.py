@@ -10,12 +10,14 @@ overwriting it."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import col, select
 
 from db.models import Seat
+from db.prepared import prepared, run
 from db.store import Store
 
 
@@ -38,32 +40,53 @@ class DmChannels:
 
     async def of_user(self, user_id: int) -> int | None:
         """The user's DM channel as stored on any seat they hold or held (None: never opened)."""
-        stmt = select(col(Seat.dm_channel_id)).where(
-            col(Seat.user_id) == user_id, col(Seat.dm_channel_id).is_not(None)).limit(1)
-        async with self.store.read() as session:
-            return (await session.exec(stmt)).first()
+        async with self.store.read_once() as connection:  # one statement: no BEGIN
+            rows = (await run(connection, prepared(_of_user, connection.dialect, _of_user), {"user_id": user_id})).rows
+        return None if not rows else rows[0][0]
 
     async def unopened(self, match_id: int) -> list[SeatedUser]:
         """The match's players whose seat stores no DM channel, each with the channel stored for
         them elsewhere, if any (one statement: the seats by match, the others by user)."""
-        other = sa.orm.aliased(Seat)
-        known = (select(col(other.dm_channel_id))
-                 .where(col(other.user_id) == col(Seat.user_id), col(other.dm_channel_id).is_not(None))
-                 .limit(1).scalar_subquery())
-        stmt = (select(col(Seat.seat_no), col(Seat.user_id), known)
-                .where(col(Seat.match_id) == match_id, col(Seat.user_id).is_not(None),
-                       col(Seat.dm_channel_id).is_(None))
-                .order_by(col(Seat.seat_no)))
-        async with self.store.read() as session:
-            rows = (await session.exec(stmt)).all()
+        async with self.store.read_once() as connection:  # one statement: no BEGIN
+            rows = (await run(connection, prepared(_unopened, connection.dialect, _unopened),
+                              {"match_id": match_id})).rows
         return [SeatedUser(int(seat), int(user_id), None if channel is None else int(channel))
                 for seat, user_id, channel in rows if user_id is not None]
 
     async def remember(self, user_id: int, dm_channel_id: int) -> None:
         """Store the user's DM channel on every seat of theirs that has none (no version bump:
         not a state change of a match)."""
-        async with self.store.write() as session:
-            await (await session.connection()).execute(
-                sa.update(Seat)
-                .where(col(Seat.user_id) == user_id, col(Seat.dm_channel_id).is_(None))
-                .values(dm_channel_id=dm_channel_id))
+        async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
+            await run(connection, prepared(_remember, connection.dialect, _remember),
+                      {"user_id": user_id, "dm_channel_id": dm_channel_id})
+
+
+@functools.cache
+def _of_user() -> sa.Select[Any]:
+    """`DmChannels.of_user`'s statement (parameter ``user_id``)."""
+    seats = Seat.__table__  # type: ignore[attr-defined]
+    return (sa.select(seats.c.dm_channel_id)
+            .where(seats.c.user_id == sa.bindparam("user_id"), seats.c.dm_channel_id.is_not(None)).limit(1))
+
+
+@functools.cache
+def _unopened() -> sa.Select[Any]:
+    """`DmChannels.unopened`'s statement (parameter ``match_id``): the seats by match, the
+    channel known for each player by user."""
+    seats = Seat.__table__  # type: ignore[attr-defined]
+    other = seats.alias("other_seat")
+    known = (sa.select(other.c.dm_channel_id)
+             .where(other.c.user_id == seats.c.user_id, other.c.dm_channel_id.is_not(None))
+             .limit(1).scalar_subquery())
+    return (sa.select(seats.c.seat_no, seats.c.user_id, known)
+            .where(seats.c.match_id == sa.bindparam("match_id"), seats.c.user_id.is_not(None),
+                   seats.c.dm_channel_id.is_(None))
+            .order_by(seats.c.seat_no))
+
+
+@functools.cache
+def _remember() -> sa.Update:
+    """`DmChannels.remember`'s statement (parameters ``user_id`` and ``dm_channel_id``)."""
+    seats = Seat.__table__  # type: ignore[attr-defined]
+    return (sa.update(seats).where(seats.c.user_id == sa.bindparam("user_id"), seats.c.dm_channel_id.is_(None))
+            .values(dm_channel_id=sa.bindparam("dm_channel_id")))

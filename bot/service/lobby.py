@@ -100,16 +100,20 @@ class Lobby(Transactions):
         now = self.clock()
         try:
             async with self.store.write() as session:
-                if host_plays and (open_lobby := await self.store.open_lobby_of(session, guild_id, host_id)):
-                    seated = await self.store.seats(session, row_id(open_lobby))
-                    raise OpenLobby(self._info_of(open_lobby, seated, eng.get(open_lobby.game)))
-                if not thread and await self.store.open_in_channel(session, channel_id) is not None:
-                    raise Conflict("A match is already open in this channel; finish or abort it first.")
                 bounds = self.match_limits
+                lobby_id, channel_held, in_guild, of_host = await self.store.opening_checks(
+                    session, guild_id, host_id, channel_id, 1 if bounds is None else bounds.per_user + 1)
+                if host_plays and lobby_id is not None:
+                    open_lobby = await session.get(Match, lobby_id)
+                    if open_lobby is not None:
+                        seated = await self.store.seats(session, lobby_id)
+                        raise OpenLobby(self._info_of(open_lobby, seated, eng.get(open_lobby.game)))
+                if not thread and channel_held:
+                    raise Conflict("A match is already open in this channel; finish or abort it first.")
                 if bounds is not None and guild_id is not None:
-                    bounds.server_full(await self.store.open_matches_in_guild(session, guild_id))
+                    bounds.server_full(in_guild)
                 if bounds is not None and host_plays:
-                    bounds.user_full(len(await self.store.open_matches_of(session, host_id, None, bounds.per_user + 1)))
+                    bounds.user_full(of_host)
                 match = Match(
                     guild_id=guild_id, channel_id=channel_id, open_channel=None if thread else channel_id,
                     lobby_channel_id=channel_id, opens_thread=thread, game=game,
@@ -125,6 +129,7 @@ class Lobby(Transactions):
                     seats.append(Seat(match_id=row_id(match), seat_no=0, user_id=host_id, name=host_name))
                     session.add(seats[0])
                 ctx = MatchTransaction(RowsWrite(session), match, seats, chosen_game, None, now, changed=True)
+                ctx.deadline_is(None)  # a new lobby has none: no read of it
                 chosen = ", ".join([*(option_words(key, value) for key, value in options.items()),
                                     *([f"deadline {clock.describe()}"] if clock else []),
                                     *([SEARCH_TAKEOVER] if takeover_ai == "search" else [])])
@@ -207,7 +212,7 @@ class Lobby(Transactions):
             ctx.match.status = "active"
             ctx.values["status"] = "active"
             ctx.snapshot = True
-            await self.store.save_snapshot(ctx.session, ctx.match_id, 0, ctx.state, ctx.now)
+            await self.store.save_snapshot(ctx.db, ctx.match_id, 0, ctx.state, ctx.now)
             self._lobby_notice(ctx, f"{ctx.game.title} starts with {players} player{'s' if players != 1 else ''}.")
             ctx.notice("phase", PhaseNotice(text=f"{ctx.game.title} begins.", label=f"{ctx.game.title} begins",
                                             game=ctx.match.game, view=ctx.view(ctx.state, None), events=[]))

@@ -49,6 +49,11 @@ class MatchTransaction:
     newly_sealed: bool = False
     """A secret prompt was answered for the first time (not revised) in this transaction."""
     rows: list[Choice] = field(default_factory=list)
+    """The choices this transaction logs, in order: kept out of any session (a session made for
+    a step would insert them one statement each at its first read, before the transaction's
+    last changes to them, such as a player's outcome), all written by one INSERT as the
+    transaction finishes (``Store.write_changes``). A step's reads of the log through a session
+    find the choices of earlier transactions only: none reads it after this one logged some."""
     snapshot: bool = False
     values: dict[str, Any] = field(default_factory=dict)
     actor: int | None = None
@@ -108,7 +113,8 @@ class MatchTransaction:
     def _took_session(self, session: AsyncSession) -> None:
         """A session was made in the middle of the transaction: it takes the rows the
         transaction holds, as loaded ones with their changes (and the rows added or deleted so
-        far), so its reads find them and its flush sees one object a row."""
+        far), so its reads find them and its flush sees one object a row; the new choices stay
+        out of it (``rows``)."""
         sync = session.sync_session
         for row in [self.match, *self.seats, *([self.deadline_row] if self.deadline_row is not None else [])]:
             sync.add(row)
@@ -117,9 +123,6 @@ class MatchTransaction:
         for row in self.deleted:
             sync.add(row)
             sync.delete(row)
-        for row in self.rows:
-            if sa_inspect(row).key is None:
-                sync.add(row)
         self.added.clear()
         self.deleted.clear()
 

@@ -210,9 +210,7 @@ class Play(Transactions):
             interaction_id=interaction_id, created_at=ctx.now, user_id=seat.user_id,
             waited=None if opened is None else max((ctx.now - opened).total_seconds(), 0.0),
         )
-        if ctx.unit.made is not None:  # most transactions have no session (match_transaction.py)
-            ctx.unit.made.add(row)
-        ctx.rows.append(row)
+        ctx.rows.append(row)  # never in a session: written with the others as the transaction ends
         ctx.state = step.state
         ctx.match.step = ctx.values["step"] = seq
         ctx.events.extend(step.events)

@@ -29,6 +29,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 import engine as eng
 from bot.service.rows import row_id
 from db.models import Match, Seat
+from db.prepared import begun, insert_rows
 from db.record_queries import ratings_for_update
 from db.records import MatchRecord, Rating, RecordSeat
 from db.store import Store
@@ -141,8 +142,11 @@ async def record_finish(session: AsyncSession, match: Match, seats: list[Seat], 
             standing.updated_at = now
         if rated:
             _rate(result, humans, standings, rows, list(conceded))
-    session.add_all(rows.values())
-    await session.flush()
+    # the seats by one statement (the ORM inserts each row by one, to learn ids nobody reads)
+    table = RecordSeat.__table__  # type: ignore[attr-defined]
+    await insert_rows(await begun(session), table, [
+        {column.key: getattr(row, column.key) for column in table.columns if column.key != "id"}
+        for row in rows.values()])
     return record
 
 

@@ -63,3 +63,19 @@ async def test_a_first_dms_lone_reads_and_write_send_one_statement_each(svc: Mat
     await svc.delivered(lobby.id, "4242")
     assert await svc.notice_ref(info.id, "lobby") == "4242"
     assert await svc.board_message(info.id) == 5150
+
+
+async def test_the_openers_lone_reads_and_write_send_one_statement_each(svc: MatchService, store: Store) -> None:
+    """What the DM opener asks of a match and a player (issue 32): the seats without a channel,
+    the channel stored for a player anywhere, and storing it on the player's seats. Each is one
+    statement on its own (no BEGIN, no COMMIT) and says what the store holds."""
+    info = await svc.create(1, 600, 11, "ann", "toy", {}, seed=1)
+    await svc.join(600, 12, "bea")
+    with recorded(store) as statements:
+        assert [(u.seat, u.user_id, u.known) for u in await svc.unopened_dms(info.id)] == [(0, 11, None), (1, 12, None)]
+        assert await svc.user_dm_channel(11) is None
+        await svc.remember_user_dm_channel(11, 777)
+        assert await svc.user_dm_channel(11) == 777
+        assert [(u.seat, u.user_id) for u in await svc.unopened_dms(info.id)] == [(1, 12)]
+    assert len(statements) == 5, statements
+    assert not [s for s in statements if s.split()[0].upper() in ("BEGIN", "COMMIT")], statements

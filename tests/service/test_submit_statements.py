@@ -55,3 +55,65 @@ async def test_a_submit_sends_few_statements(store: Store, svc: MatchService) ->
     assert sum(1 for text in statements if text.startswith("UPDATE SEATS")) <= submits, kinds
     assert sum(1 for text in statements if text.startswith("INSERT INTO NOTICES")) == submits
     assert (len(statements) + submits) / submits <= MAX_STATEMENTS, kinds  # + one COMMIT each
+
+
+async def test_a_transaction_that_makes_a_session_still_logs_its_choices_by_one_insert(
+        store: Store, svc: MatchService) -> None:
+    """The start (the AIs' first choices after it) and the choice that ends the match (the AIs'
+    last ones, then the record and the ratings, which need a session) each log all their
+    choices by one INSERT: a session made in the middle of the transaction used to insert each
+    choice by a statement of its own. The start's snapshot needs no read before it, and the
+    record's seats are one INSERT too."""
+    from tests.service.helpers import CHANNEL, GUILD, HOST
+
+    info = await svc.create(GUILD, CHANNEL, HOST, "host", "toy", {"rounds": 1}, seed=3)
+    for _ in range(3):
+        await svc.add_ai(CHANNEL, HOST)
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(" ".join(statement.split()[:4]).upper())
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        await svc.start(CHANNEL, HOST)
+        started = (await svc.get_match(info.id)).step
+        assert started >= 2  # the AIs bid in the start's own transaction
+        assert sum(1 for text in statements if text.startswith("INSERT INTO CHOICES")) == 1, statements
+        assert not [text for text in statements if "SNAPSHOTS" in text and text.startswith("SELECT")], statements
+        while (match := await svc.get_match(info.id)).status == "active":
+            pending = await svc.pending_prompt(info.id, HOST)
+            assert pending is not None
+            gold = pending.seat_view["gold"][pending.seat]  # the highest bid: the host moves first, the AIs after
+            choice = {"bid": gold} if pending.prompt.kind == "bid" else {"action": "gather"}
+            before = match.step
+            statements.clear()
+            await svc.submit(info.id, HOST, choice, version=pending.version, interaction_id=f"end{before}")
+    finally:
+        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+    assert match.status == "finished"
+    assert match.step - before >= 2, "the last choice is followed by AI choices in its transaction"
+    assert any(text.startswith("INSERT INTO MATCH_RECORDS") for text in statements), statements
+    assert sum(1 for text in statements if text.startswith("INSERT INTO CHOICES")) == 1, statements
+    assert sum(1 for text in statements if text.startswith("INSERT INTO RECORD_SEATS")) == 1, statements
+
+
+async def test_opening_a_lobby_checks_its_limits_by_one_read(store: Store, svc: MatchService) -> None:
+    """`/game new` asks whether the host has a lobby open, whether the channel is taken and how
+    many matches the server and the host have open by one SELECT, and reads no deadline (a new
+    lobby has none): five reads before."""
+    from bot.service.limits import MatchLimits
+    from tests.service.helpers import CHANNEL, GUILD, HOST
+
+    svc.match_limits = MatchLimits(per_server=10, per_user=3)
+    statements: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(" ".join(statement.split()[:3]).upper())
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        await svc.create(GUILD, CHANNEL, HOST, "host", "toy", {"rounds": 1}, seed=3)
+    finally:
+        event.remove(store.engine.sync_engine, "before_cursor_execute", record)
+    assert sum(1 for text in statements if text.startswith("SELECT")) == 1, statements
