@@ -100,6 +100,13 @@ async def _discard(held: AsyncConnection) -> None:
             await asyncio.shield(held.invalidate())
 
 
+async def send_begin(sync: Connection, sql: str) -> None:
+    """A BEGIN sent on a kept connection itself, SQLAlchemy keeping no record of a transaction
+    (``joining`` makes one when a session must join it): SQLAlchemy's ``begin()`` and its
+    ``commit()`` cost more Python than the statements they bracket."""
+    await _send(sync, sql)
+
+
 async def _send(sync: Connection, sql: str) -> None:
     """A BEGIN on the connection itself (in place, or held back to go with the first statement)."""
     _announce(sync, sql)
@@ -214,10 +221,39 @@ class RowsWrite:
 
 
 def joining(held: AsyncConnection, sessions: async_sessionmaker[AsyncSession]) -> AsyncSession:
-    """A session joined to the transaction begun on ``held`` (no statement, no trip)."""
+    """A session joined to the transaction begun on ``held`` (no statement, no trip). A
+    transaction begun on the connection itself (``_send``, SQLAlchemy knowing nothing of it)
+    is first recorded as SQLAlchemy's own, its BEGIN not sent again (see
+    `OnceStopped.begun_outside`), so that the session joins it instead of beginning one."""
+    sync = held.sync_connection
+    assert sync is not None
+    if not sync.in_transaction():
+        raw = _raw(sync)
+        raw.begun_outside = True
+        try:
+            sync.begin()
+        finally:
+            raw.begun_outside = False
     session = sessions(bind=held, join_transaction_mode="rollback_only")
     session.sync_session.connection()
     return session
+
+
+async def finish_rows_write(sync: Connection, session: AsyncSession | None, commit: bool) -> None:
+    """End a transaction begun on a kept connection by ``_send`` (``RowsWrite``'s): through
+    SQLAlchemy's record of it when a session joined it (``joining``: the session's rows flushed
+    first), else straight on the connection, the commit announced to the listeners."""
+    outer = sync.get_transaction()
+    if outer is not None:
+        await finish_transaction(sync, outer, session, commit)
+        return
+    try:
+        await end_transaction(sync, "commit" if commit else "rollback")
+    except BaseException:
+        if commit:
+            with contextlib.suppress(Exception):
+                await end_transaction(sync, "rollback")
+        raise
 
 
 class LeanTransactions:
@@ -384,4 +420,5 @@ class LeanTransactions:
                 await held.close()
 
 
-__all__ = ["KEPT_READERS", "WAIT_SECONDS", "LeanTransactions", "RowsWrite", "end_transaction", "joining", "StoreBusy", "busy_after"]
+__all__ = ["KEPT_READERS", "WAIT_SECONDS", "LeanTransactions", "RowsWrite", "end_transaction", "finish_rows_write",
+           "joining", "send_begin", "StoreBusy", "busy_after"]

@@ -40,9 +40,10 @@ from db.lean import (
     LeanTransactions,
     RowsWrite,
     busy_after,
-    finish_transaction,
+    finish_rows_write,
     joined_session,
     joining,
+    send_begin,
 )
 from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
@@ -246,16 +247,18 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             held = await self.kept_writer()
             sync = held.sync_connection
             assert sync is not None
-            outer = sync.begin()  # its begin listener holds BEGIN IMMEDIATE back for the first statement
+            # held back for the first statement, SQLAlchemy keeping no record of the transaction
+            # unless a session joins it (``joining``)
+            await send_begin(sync, "BEGIN IMMEDIATE")
             unit = RowsWrite(sync, lambda: joining(held, self.sessions))
             try:
                 try:
                     yield unit
                 except BaseException:
                     with contextlib.suppress(Exception):
-                        await finish_transaction(sync, outer, None, commit=False)
+                        await finish_rows_write(sync, unit.made, commit=False)
                     raise
-                await finish_transaction(sync, outer, unit.made, commit=True)
+                await finish_rows_write(sync, unit.made, commit=True)
             finally:
                 if unit.made is not None:
                     unit.made.sync_session.close()
