@@ -59,8 +59,8 @@ async def busy_after(seconds: float) -> AsyncIterator[None]:
 
 def _announce(sync: Connection, sql: str) -> None:
     """Tell the statement listeners, as a Core execution would (see db/prepared.py)."""
-    if sync._has_events or sync.engine._has_events:
-        sync.dispatch.before_cursor_execute(sync, None, sql, (), None, False)
+    if (sync._has_events or sync.engine._has_events) and (listeners := sync.dispatch.before_cursor_execute):
+        listeners(sync, None, sql, (), None, False)
 
 
 def _raw(sync: Connection) -> OnceStopped:
@@ -123,8 +123,9 @@ async def end_transaction(sync: Connection, name: str, announce: bool = True) ->
     SQLAlchemy's own follows: ``announce`` False)."""
     raw = _raw(sync)
     connection = raw._connection
-    if name == "commit" and announce and (sync._has_events or sync.engine._has_events):
-        sync.dispatch.commit(sync)
+    if name == "commit" and announce and (sync._has_events or sync.engine._has_events) and (
+            listeners := sync.dispatch.commit):
+        listeners(sync)
     if connection is None or not raw._in_transaction:
         return
     try:
