@@ -270,10 +270,15 @@ class LeanTransactions:
     _kept_readers: list[AsyncConnection]
 
     async def _write_turn(self) -> None:
-        assert self.writer is not None
+        writer = self.writer
+        assert writer is not None
+        if not writer.locked() and not getattr(writer, "_waiters", True):
+            # free and nobody queued: taken at once, without arming a timer and cancelling it
+            await writer.acquire()
+            return
         try:
             async with asyncio.timeout(self.wait_seconds):
-                await self.writer.acquire()
+                await writer.acquire()
         except TimeoutError:
             raise StoreBusy(f"no write turn within {self.wait_seconds:g} s") from None
 
