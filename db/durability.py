@@ -30,16 +30,18 @@ from pathlib import Path
 
 
 def _sync_files(paths: tuple[Path, ...]) -> None:
-    """fsync the first of ``paths`` that exists (the log, else the database file: a log already
+    """fdatasync the first of ``paths`` that exists (the log, else the database file: a log already
     checkpointed and removed left everything in the file). Linux syncs the file's data whoever
-    wrote it, through whichever descriptor."""
+    wrote it, through whichever descriptor. A data sync is what SQLite's own FULL sync of the log
+    is on Linux: the data and what reading it back needs (the file's size), not its times; it
+    cost less CPU than fsync a sync (docs/benchmarks.md, session 20)."""
     for path in paths:
         try:
             descriptor = os.open(path, os.O_RDONLY)
         except FileNotFoundError:
             continue
         try:
-            os.fsync(descriptor)
+            os.fdatasync(descriptor)
         finally:
             os.close(descriptor)
         return
@@ -48,6 +50,14 @@ def _sync_files(paths: tuple[Path, ...]) -> None:
 CHECKPOINT_EVERY = 100
 """Syncs between two checkpoints of the log into the database file (the writer's own automatic
 checkpoint is off: it ran inside a COMMIT, on the event loop's thread, and synced the file)."""
+
+
+class SyncRound:
+    """One sync of the log asked for on one event loop, and the write turns waiting for it."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiters: list[asyncio.Future[None]] = []
 
 
 class LogSync:
@@ -65,9 +75,8 @@ class LogSync:
         """Syncs made (for tests and benchmarks: how many commits shared one)."""
         self.checkpoints = 0
         """Checkpoints made (on the thread)."""
-        self._running: asyncio.Future[None] | None = None
-        self._requests: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[None], int] | None] = (
-            queue.SimpleQueue())
+        self._running: SyncRound | None = None
+        self._requests: queue.SimpleQueue[tuple[SyncRound, int] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     def ended_turn(self) -> None:
@@ -80,33 +89,35 @@ class LogSync:
         finish for the others."""
         need = self.ended
         while self.covered < need:
+            loop = asyncio.get_running_loop()
             running = self._running
-            if running is None or running.get_loop() is not asyncio.get_running_loop():  # a store moved to a new loop
-                running = self._running = self._start(self.ended)
-            await asyncio.shield(running)
+            if running is None or running.loop is not loop:  # none under way, or a store moved to a new loop
+                running = self._running = self._start(loop, self.ended)
+            waiter: asyncio.Future[None] = loop.create_future()
+            running.waiters.append(waiter)
+            await waiter
 
-    def _start(self, began_at: int) -> asyncio.Future[None]:
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
+    def _start(self, loop: asyncio.AbstractEventLoop, began_at: int) -> SyncRound:
+        running = SyncRound(loop)
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._serve, name="warhost-log-sync", daemon=True)
             self._thread.start()
-        self._requests.put((loop, done, began_at))
-        return done
+        self._requests.put((running, began_at))
+        return running
 
     def _serve(self) -> None:
         checkpointer: sqlite3.Connection | None = None
         served = 0
         try:
             while (request := self._requests.get()) is not None:
-                loop, done, began_at = request
+                running, began_at = request
                 error: OSError | None = None
                 try:
                     _sync_files(self.paths)
                 except OSError as failed:
                     error = failed
                 with contextlib.suppress(RuntimeError):  # a loop already closed has nobody waiting
-                    loop.call_soon_threadsafe(self._finished, done, began_at, error)
+                    running.loop.call_soon_threadsafe(self._finished, running, began_at, error)
                 served += 1
                 if served % CHECKPOINT_EVERY == 0:
                     checkpointer = checkpointer or sqlite3.connect(self.paths[1], isolation_level=None, timeout=0)
@@ -117,18 +128,23 @@ class LogSync:
                 _checkpoint(checkpointer)
                 checkpointer.close()
 
-    def _finished(self, done: asyncio.Future[None], began_at: int, error: OSError | None) -> None:
+    def _finished(self, running: SyncRound, began_at: int, error: OSError | None) -> None:
         """On the loop: the record first, then the waiters (a waiter that finds the sync done
-        must also find it counted, or it would wait on it again without yielding)."""
-        self._running = None
+        must also find it counted, or it would wait on it again without yielding). Each waiter
+        has a future of its own, resolved here: a waiter cancelled meanwhile cancels only its
+        own, and the others wake in this turn of the loop (a shared future behind
+        ``asyncio.shield`` woke them one turn later, one more poll of the loop a write)."""
+        if self._running is running:
+            self._running = None
         if error is None:
             self.syncs += 1
             self.covered = max(self.covered, began_at)
-        if not done.done():
-            if error is None:
-                done.set_result(None)
-            else:
-                done.set_exception(error)
+        for waiter in running.waiters:
+            if not waiter.done():
+                if error is None:
+                    waiter.set_result(None)
+                else:
+                    waiter.set_exception(error)
 
     def close(self) -> None:
         """Stop the thread (after the sync under way, if any)."""

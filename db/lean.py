@@ -59,8 +59,8 @@ async def busy_after(seconds: float) -> AsyncIterator[None]:
 
 def _announce(sync: Connection, sql: str) -> None:
     """Tell the statement listeners, as a Core execution would (see db/prepared.py)."""
-    if sync._has_events or sync.engine._has_events:
-        sync.dispatch.before_cursor_execute(sync, None, sql, (), None, False)
+    if (sync._has_events or sync.engine._has_events) and (listeners := sync.dispatch.before_cursor_execute):
+        listeners(sync, None, sql, (), None, False)
 
 
 def _raw(sync: Connection) -> OnceStopped:
@@ -100,6 +100,13 @@ async def _discard(held: AsyncConnection) -> None:
             await asyncio.shield(held.invalidate())
 
 
+async def send_begin(sync: Connection, sql: str) -> None:
+    """A BEGIN sent on a kept connection itself, SQLAlchemy keeping no record of a transaction
+    (``joining`` makes one when a session must join it): SQLAlchemy's ``begin()`` and its
+    ``commit()`` cost more Python than the statements they bracket."""
+    await _send(sync, sql)
+
+
 async def _send(sync: Connection, sql: str) -> None:
     """A BEGIN on the connection itself (in place, or held back to go with the first statement)."""
     _announce(sync, sql)
@@ -116,8 +123,9 @@ async def end_transaction(sync: Connection, name: str, announce: bool = True) ->
     SQLAlchemy's own follows: ``announce`` False)."""
     raw = _raw(sync)
     connection = raw._connection
-    if name == "commit" and announce and (sync._has_events or sync.engine._has_events):
-        sync.dispatch.commit(sync)
+    if name == "commit" and announce and (sync._has_events or sync.engine._has_events) and (
+            listeners := sync.dispatch.commit):
+        listeners(sync)
     if connection is None or not raw._in_transaction:
         return
     try:
@@ -214,10 +222,39 @@ class RowsWrite:
 
 
 def joining(held: AsyncConnection, sessions: async_sessionmaker[AsyncSession]) -> AsyncSession:
-    """A session joined to the transaction begun on ``held`` (no statement, no trip)."""
+    """A session joined to the transaction begun on ``held`` (no statement, no trip). A
+    transaction begun on the connection itself (``_send``, SQLAlchemy knowing nothing of it)
+    is first recorded as SQLAlchemy's own, its BEGIN not sent again (see
+    `OnceStopped.begun_outside`), so that the session joins it instead of beginning one."""
+    sync = held.sync_connection
+    assert sync is not None
+    if not sync.in_transaction():
+        raw = _raw(sync)
+        raw.begun_outside = True
+        try:
+            sync.begin()
+        finally:
+            raw.begun_outside = False
     session = sessions(bind=held, join_transaction_mode="rollback_only")
     session.sync_session.connection()
     return session
+
+
+async def finish_rows_write(sync: Connection, session: AsyncSession | None, commit: bool) -> None:
+    """End a transaction begun on a kept connection by ``_send`` (``RowsWrite``'s): through
+    SQLAlchemy's record of it when a session joined it (``joining``: the session's rows flushed
+    first), else straight on the connection, the commit announced to the listeners."""
+    outer = sync.get_transaction()
+    if outer is not None:
+        await finish_transaction(sync, outer, session, commit)
+        return
+    try:
+        await end_transaction(sync, "commit" if commit else "rollback")
+    except BaseException:
+        if commit:
+            with contextlib.suppress(Exception):
+                await end_transaction(sync, "rollback")
+        raise
 
 
 class LeanTransactions:
@@ -233,10 +270,15 @@ class LeanTransactions:
     _kept_readers: list[AsyncConnection]
 
     async def _write_turn(self) -> None:
-        assert self.writer is not None
+        writer = self.writer
+        assert writer is not None
+        if not writer.locked() and not getattr(writer, "_waiters", True):
+            # free and nobody queued: taken at once, without arming a timer and cancelling it
+            await writer.acquire()
+            return
         try:
             async with asyncio.timeout(self.wait_seconds):
-                await self.writer.acquire()
+                await writer.acquire()
         except TimeoutError:
             raise StoreBusy(f"no write turn within {self.wait_seconds:g} s") from None
 
@@ -384,4 +426,5 @@ class LeanTransactions:
                 await held.close()
 
 
-__all__ = ["KEPT_READERS", "WAIT_SECONDS", "LeanTransactions", "RowsWrite", "end_transaction", "joining", "StoreBusy", "busy_after"]
+__all__ = ["KEPT_READERS", "WAIT_SECONDS", "LeanTransactions", "RowsWrite", "end_transaction", "finish_rows_write",
+           "joining", "send_begin", "StoreBusy", "busy_after"]

@@ -68,11 +68,17 @@ class Prepared:
         (PostgreSQL's depend on the column types the server describes)."""
         self.dialect = dialect
 
-    def parameters(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The positional parameters for these named values (a name not given: its default)."""
-        return tuple(value if processor is None or value is None else processor(value)
-                     for key, processor, default in self.binds
-                     for value in (values.get(key, default),))
+    def parameters(self, values: Mapping[str, Any]) -> list[Any]:
+        """The positional parameters for these named values (a name not given: its default), in
+        a plain loop: a generator over the binds cost half as much again, for every statement."""
+        get = values.get
+        out = []
+        for key, processor, default in self.binds:
+            value = get(key, default)
+            if processor is not None and value is not None:
+                value = processor(value)
+            out.append(value)
+        return out
 
     def processed(self, rows: Sequence[Sequence[Any]], coltypes: Sequence[Any] | None) -> list[tuple[Any, ...]]:
         """The rows with each column's result processor applied (``coltypes``: the server's type
@@ -141,11 +147,11 @@ async def run(connection: Connection | AsyncConnection, statement: Prepared,
     must have begun (see ``begun``)."""
     sync = connection.sync_connection if isinstance(connection, AsyncConnection) else connection
     assert sync is not None, "the connection has not begun"
-    many = not isinstance(values, Mapping)
-    parameters: Any = (statement.parameters(values) if isinstance(values, Mapping)
-                       else [statement.parameters(each) for each in values])
-    if sync._has_events or sync.engine._has_events:
-        sync.dispatch.before_cursor_execute(sync, None, statement.sql, parameters, None, many)
+    many = not (type(values) is dict or isinstance(values, Mapping))  # a dict mostly: no ABC check
+    parameters: Any = ([statement.parameters(each) for each in cast(Sequence[Mapping[str, Any]], values)] if many
+                       else statement.parameters(cast(Mapping[str, Any], values)))
+    if (sync._has_events or sync.engine._has_events) and (listeners := sync.dispatch.before_cursor_execute):
+        listeners(sync, None, statement.sql, parameters, None, many)
     adapted: Any = sync.connection.dbapi_connection
     try:
         if statement.dialect.name == "sqlite":

@@ -67,6 +67,15 @@ class OnceStopped(aiosqlite.Connection):
     """Whether this connection's transaction holds the database's write lock."""
     _begin: str | None = None
     """A BEGIN IMMEDIATE not yet sent: it goes with the next statement, in the same trip."""
+    _waits = True
+    """Whether SQLite's busy wait is on (``BUSY_TIMEOUT_MS``, as the connection opens) rather than
+    off. A writer that begins in place turns it off for its BEGIN IMMEDIATE and leaves it off:
+    what it runs in place after (in its transaction, holding the lock) waits for nothing, and
+    whatever may wait turns it back on first (`_waiting`): an uncontended write transaction sends
+    no PRAGMA, where turning it off and on around each BEGIN sent two."""
+    begun_outside = False
+    """Set while SQLAlchemy is told of a transaction already begun on this connection (db/lean.py
+    ``joining``): its begin listener then sends no BEGIN."""
     reads_in_place = True
     """Whether a read outside a write transaction runs in place. The store's read connections
     say no: their reads may be long (the delivery's, a replay's), and on the thread SQLite's work
@@ -101,8 +110,10 @@ class OnceStopped(aiosqlite.Connection):
                 return _NOTHING
             if self.writes_in_place and self._begin is None and not self._in_transaction and word in _ALONE:
                 return self._alone_in_place(fn, args, kwargs)
-            if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)
-                                        or (word == "SELECT" and self.reads_in_place)):
+            if self._begin is None and (word == "BEGIN" or (self._locked and word in _WRITES)):
+                return self._in_place(fn, args, kwargs)
+            if self._begin is None and word == "SELECT" and self.reads_in_place:
+                self._waiting(True)  # a read without the write lock may (rarely, in WAL) wait for one
                 return self._in_place(fn, args, kwargs)
         elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
             self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
@@ -116,7 +127,7 @@ class OnceStopped(aiosqlite.Connection):
         still held back) when another connection holds the write lock."""
         connection = self._connection
         assert connection is not None and self._begin is not None
-        if _without_busy_wait(connection, connection.execute, (self._begin,), {}) is TRIP:
+        if self._without_busy_wait(connection.execute, (self._begin,), {}) is TRIP:
             return False
         self._begin, self._locked, self._in_transaction = None, True, True
         return True
@@ -125,7 +136,26 @@ class OnceStopped(aiosqlite.Connection):
         """A write with no transaction around it (autocommit: its own transaction) run in place
         with no busy wait; ``TRIP`` (nothing written) when another connection holds the write lock."""
         assert self._connection is not None
-        return _without_busy_wait(self._connection, self._in_place, (fn, args, kwargs), {})
+        return self._without_busy_wait(self._in_place, (fn, args, kwargs), {})
+
+    def _without_busy_wait(self, fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """``fn(*args, **kwargs)`` on this thread with SQLite's busy wait off: its value, or ``TRIP``
+        (nothing done) when another connection holds the write lock. The wait stays off (see
+        ``_waits``)."""
+        self._waiting(False)
+        try:
+            return fn(*args, **kwargs)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
+                raise
+            return TRIP
+
+    def _waiting(self, on: bool) -> None:
+        """SQLite's busy wait on or off for what runs next (a PRAGMA only when that changes it),
+        on whichever thread runs the connection's calls now."""
+        if self._waits is not on and self._connection is not None:
+            self._connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS if on else 0}")
+            self._waits = on
 
     async def _execute(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run ``fn`` in place when it can, else in a trip to the thread."""
@@ -150,6 +180,7 @@ class OnceStopped(aiosqlite.Connection):
         transaction is open after it."""
         connection = self._connection
         try:
+            self._waiting(True)  # what goes to the thread may wait for a lock
             if begin is not None and connection is not None:
                 connection.execute(begin)
                 self._locked = True
@@ -192,21 +223,6 @@ _WRITES = frozenset({"SELECT", "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH", 
 _NOTHING: Outcome = ([], None, -1, None)
 TRIP = object()
 """What `OnceStopped.in_place` answers for a call that must go to the connection's thread."""
-
-
-def _without_busy_wait(connection: sqlite3.Connection, fn: Any, args: tuple[Any, ...],
-                       kwargs: dict[str, Any]) -> Any:
-    """``fn(*args, **kwargs)`` on this thread with SQLite's busy wait off: its value, or ``TRIP``
-    (nothing done) when another connection holds the write lock; the wait is back on after."""
-    connection.execute("PRAGMA busy_timeout=0")
-    try:
-        return fn(*args, **kwargs)
-    except sqlite3.OperationalError as error:
-        if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:
-            raise
-        return TRIP
-    finally:
-        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
 
 
 def _first_word(sql: str) -> str:
@@ -445,9 +461,11 @@ def sqlite_setup(engine: AsyncEngine, *, immediate: bool, live: weakref.WeakSet[
         # Straight to the connection (a BEGIN IMMEDIATE waits there to go with the first
         # statement; a deferred BEGIN runs in place), announced to the statement listeners as
         # a Core execution would be: a full execution cost more than the BEGIN itself.
+        connection = conn.connection.dbapi_connection._connection
+        if connection.begun_outside:
+            return  # begun (and announced) already, on the connection itself
         if conn._has_events or conn.engine._has_events:
             conn.dispatch.before_cursor_execute(conn, None, begin, (), None, False)
-        connection = conn.connection.dbapi_connection._connection
         try:
             if connection.in_place(run_statement, (connection, begin, (), False), {}) is TRIP:
                 await_(connection._execute(run_statement, connection, begin, (), False))

@@ -30,7 +30,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm.attributes import NO_VALUE, set_committed_value
+from sqlalchemy.orm.attributes import NO_VALUE, instance_state, set_committed_value
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -40,9 +40,10 @@ from db.lean import (
     LeanTransactions,
     RowsWrite,
     busy_after,
-    finish_transaction,
+    finish_rows_write,
     joined_session,
     joining,
+    send_begin,
 )
 from db.lean import StoreBusy as StoreBusy
 from db.migration_state import alembic_config, at_heads
@@ -66,10 +67,21 @@ def pending_changes(row: Any) -> dict[str, Any]:
     folds a match's into its own UPDATE instead of the flush sending one more. Read from the
     row's record of changed attributes (not each column's history: a match has 20 columns);
     a column set to the value it had is no change (acting "comes back" on every submit)."""
-    state = sa.inspect(row)
+    state = _state(row)
     columns = _column_keys(state.mapper)
     return {key: state.dict[key] for key, was in state.committed_state.items()
             if key in columns and (was is NO_VALUE or was != state.dict[key])}
+
+
+def _state(row: Any) -> Any:
+    """The ORM row's state (``sa.inspect``'s, without its lookup through the inspection registry)."""
+    return instance_state(row)
+
+
+@functools.cache
+def _mapper(model: Any) -> Any:
+    """The model's mapper (``sa.inspect``'s lookup through the inspection registry, once)."""
+    return sa.inspect(model)
 
 
 @functools.cache
@@ -87,7 +99,7 @@ def _written(row: Any, changes: dict[str, Any]) -> None:
     """Mark the row's values as written (these ``changes``, and every value it holds): the flush
     of its session must not send them again, nor look at the row (a row held outside a
     session: its record of changes starts again)."""
-    state = sa.inspect(row)
+    state = _state(row)
     state.dict.update(changes)
     held = state.session
     state._commit_all(state.dict, None if held is None else held.identity_map)
@@ -246,16 +258,18 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             held = await self.kept_writer()
             sync = held.sync_connection
             assert sync is not None
-            outer = sync.begin()  # its begin listener holds BEGIN IMMEDIATE back for the first statement
+            # held back for the first statement, SQLAlchemy keeping no record of the transaction
+            # unless a session joins it (``joining``)
+            await send_begin(sync, "BEGIN IMMEDIATE")
             unit = RowsWrite(sync, lambda: joining(held, self.sessions))
             try:
                 try:
                     yield unit
                 except BaseException:
                     with contextlib.suppress(Exception):
-                        await finish_transaction(sync, outer, None, commit=False)
+                        await finish_rows_write(sync, unit.made, commit=False)
                     raise
-                await finish_transaction(sync, outer, unit.made, commit=True)
+                await finish_rows_write(sync, unit.made, commit=True)
             finally:
                 if unit.made is not None:
                     unit.made.sync_session.close()
@@ -350,7 +364,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first."""
         connection = await begun(session)
         for row in deleted:
-            mapper = sa.inspect(row).mapper
+            mapper = _state(row).mapper
             [key] = mapper.primary_key
             await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
                                            functools.partial(_delete_by_key, mapper)),
@@ -358,11 +372,11 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         for row in added:
             if isinstance(row, Deadline):
                 row.fire_at = next_fire(row)  # as the ORM's before_insert listener keeps it
-            mapper = sa.inspect(row).mapper
+            mapper = _state(row).mapper
             columns = _column_keys(mapper)
             await insert_rows(connection, mapper.local_table,
                               [{key: value for key, value in vars(row).items() if key in columns}])
-            state = sa.inspect(row)
+            state = _state(row)
             state.key = mapper.identity_key_from_instance(row)
             _written(row, {})
         updates: dict[tuple[Any, frozenset[str]], list[tuple[Any, dict[str, Any]]]] = {}
@@ -370,7 +384,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         for row in rows:
             if row is None or row in deleted:
                 continue
-            state = sa.inspect(row)
+            state = _state(row)
             held = state.session
             if held is not None and row in held.deleted:
                 continue
@@ -388,8 +402,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         for (mapper, _shared), changed in updates.items():
             # the columns changed on any of these rows (the others given the values they hold)
             keys = tuple(sorted(set().union(*(changes for _row, changes in changed))))
-            params = [{"row_key": sa.inspect(row).identity[0],
-                       **{key: changes[key] if key in changes else sa.inspect(row).dict[key] for key in keys}}
+            params = [{"row_key": _state(row).identity[0],
+                       **{key: changes[key] if key in changes else _state(row).dict[key] for key in keys}}
                       for row, changes in changed]
             statement = prepared(("by_key", mapper.local_table.name, keys), connection.dialect,
                                  functools.partial(_update_by_key, mapper), keys)
@@ -397,11 +411,11 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             for row, changes in changed:
                 _written(row, changes)
         if choices:
-            columns = _column_keys(sa.inspect(Choice))
+            columns = _column_keys(_mapper(Choice))
             values = [{key: value for key, value in vars(row).items() if key in columns and key != "id"}
                       for row in choices]
             for row in choices:
-                held = sa.inspect(row).session
+                held = _state(row).session
                 if held is not None:
                     held.expunge(row)
             await insert_rows(connection, Choice.__table__, values)  # type: ignore[attr-defined]
@@ -485,17 +499,17 @@ def _match_rows() -> sa.Select[Any]:
     )
 
 
-def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Sequence[Any]) -> Any:
+def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence[Any]) -> Any:
     """The session's row of ``model`` holding these column values as committed, made as the ORM's
     loading makes one (outside any session when read on a connection, db/lean.py) (no validation: the values come from the database; the row enters the
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
-    mapper = sa.inspect(model)
-    key = mapper.identity_key_from_primary_key([values[at] for at in _key_positions(mapper, tuple(keys))])
+    mapper, positions = _loading(model, tuple(keys))
+    key = mapper.identity_key_from_primary_key([values[at] for at in positions])
     if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
         row = mapper.class_manager.new_instance()
         row.__dict__.update(zip(keys, values, strict=True))
-        sa.inspect(row).key = key  # a loaded row (detached): a session it is added to takes it as such
+        _state(row).key = key  # a loaded row (detached): a session it is added to takes it as such
         return row
     sync_session = session.sync_session
     existing = sync_session.identity_map.get(key)
@@ -505,7 +519,7 @@ def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Se
         return existing
     row = mapper.class_manager.new_instance()
     row.__dict__.update(zip(keys, values, strict=True))
-    state = sa.inspect(row)
+    state = _state(row)
     state.key = key
     state.session_id = sync_session.hash_key
     sync_session.identity_map.add(state)
@@ -513,9 +527,10 @@ def _attached(session: Reader, model: type[Any], keys: Sequence[str], values: Se
 
 
 @functools.cache
-def _key_positions(mapper: Any, keys: tuple[str, ...]) -> tuple[int, ...]:
-    """Where the mapper's primary key columns are among ``keys``."""
-    return tuple(keys.index(mapper.get_property_by_column(column).key) for column in mapper.primary_key)
+def _loading(model: Any, keys: tuple[str, ...]) -> tuple[Any, tuple[int, ...]]:
+    """The model's mapper and where its primary key columns are among ``keys``."""
+    mapper = _mapper(model)
+    return mapper, tuple(keys.index(mapper.get_property_by_column(column).key) for column in mapper.primary_key)
 
 
 @functools.cache

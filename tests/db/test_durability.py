@@ -105,6 +105,30 @@ async def test_writes_that_end_together_share_a_sync(store: Store, held: HeldSyn
     assert sorted(await _keys(store, match_id)) == sorted(f"lean {n}" for n in range(30))
 
 
+async def test_a_writer_cancelled_while_it_waits_for_the_disk_leaves_the_others_waiting(
+        store: Store, held: HeldSyncs) -> None:
+    """A caller gone while its write waits for its sync (a click abandoned) stops only its own
+    wait: the others sharing that sync return once it is on the disk, and the write stays."""
+    match_id = await _match(store)
+    held.hold()
+    first = asyncio.create_task(_write(store, match_id, "lean first"))
+    await _started(held)  # a sync under way: the writes below wait with the first for its end
+    gone = asyncio.create_task(_write(store, match_id, "lean gone"))
+    staying = [asyncio.create_task(_write(store, match_id, f"lean stays {n}")) for n in range(2)]
+    while store.log_sync is not None and store.log_sync.ended < 4:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)
+    assert not any(task.done() for task in (first, gone, *staying))
+    gone.cancel()
+    await asyncio.gather(gone, return_exceptions=True)
+    await asyncio.sleep(0.05)
+    assert not any(task.done() for task in (first, *staying)), "their sync is still held"
+    held.gate.set()
+    await asyncio.gather(first, *staying)
+    assert sorted(await _keys(store, match_id)) == ["lean first", "lean gone", "lean stays 0", "lean stays 1"]
+    assert store.log_sync is not None and store.log_sync.covered >= store.log_sync.ended
+
+
 async def test_nothing_new_to_sync_returns_at_once(store: Store, held: HeldSyncs) -> None:
     match_id = await _match(store)
     await _write(store, match_id, "lean a")

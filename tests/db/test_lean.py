@@ -5,6 +5,7 @@ them, and a read of one statement sends no BEGIN."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from db import Notice, Store, StoreBusy
-from db.prepared import insert_rows, prepared, run
+from db.prepared import begun, insert_rows, prepared, run
 from tests.db.busy import every_write_turn_held
 from tests.service.helpers import recorded
 
@@ -165,3 +166,37 @@ async def test_a_lean_write_that_gets_no_turn_in_time_is_refused_busy(db_url: st
         assert await _keys(store, match_id) == ["lean after"]
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["committed", "rolled back"])
+async def test_a_rows_write_whose_step_asks_for_a_session_keeps_one_transaction(store: Store, fails: bool) -> None:
+    """A rows transaction (``Store.rows_write``) begun without a session and joined by one midway
+    (a vote, an undo) is still one transaction: one BEGIN, one commit, what was written before
+    and after the session came committed together, or left out together on an error."""
+    match_id = await _match(store)
+    commits: list[int] = []
+
+    def on_commit(_conn: Any) -> None:
+        commits.append(1)
+
+    event.listen(store.engine.sync_engine, "commit", on_commit)
+    try:
+        with recorded(store) as statements:
+            with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
+                async with store.rows_write() as unit:
+                    await insert_rows(await begun(unit.db), Notice.__table__,  # type: ignore[attr-defined]
+                                      [_notice(match_id, "lean before")])
+                    session = unit.session()
+                    session.add(Notice(**_notice(match_id, "lean after")))
+                    if fails:
+                        raise RuntimeError("a step failed")
+            begins = [statement for statement in statements if statement.startswith("BEGIN")]
+    finally:
+        event.remove(store.engine.sync_engine, "commit", on_commit)
+    assert await _keys(store, match_id) == ([] if fails else ["lean before", "lean after"])
+    assert commits == ([] if fails else [1])
+    if store.dialect == "sqlite":
+        assert begins == ["BEGIN IMMEDIATE"]
+    async with store.rows_write() as unit:  # the writer is clean for the next transaction
+        await insert_rows(await begun(unit.db), Notice.__table__, [_notice(match_id, "lean next")])  # type: ignore[attr-defined]
+    assert (await _keys(store, match_id))[-1] == "lean next"
