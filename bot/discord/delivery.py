@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from typing import TYPE_CHECKING, Protocol
@@ -21,7 +22,7 @@ import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import dm_opener, phase_pace, phase_posts, refused, replays, seat_posts
+from bot.discord import dm_opener, lanes, phase_pace, phase_posts, refused, replays, seat_posts
 from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
@@ -291,8 +292,9 @@ class Delivery(DirectMessages):
     async def _work(self, match_id: int, probe: bool = True) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure). The
         lease is asked before each batch and each group (in memory while it is fresh): a process
-        that was paused past its lease stops here instead of finishing its batch. A target held
-        back by a long 429 is stepped over; the match's other targets go on."""
+        that was paused past its lease stops here instead of finishing its batch. Each target's
+        notices go in their own lane (``_pass``): a target held back (a long 429, a DM channel
+        being opened, a post asleep in discord.py for its channel's bucket) holds only its own."""
         log_json.about(match_id=match_id)
         surely_held = getattr(self.bot, "lease_surely_held", None)
         if surely_held is not None:  # each request asks again just before it goes (sending.SENDS_UNDER)
@@ -300,6 +302,8 @@ class Delivery(DirectMessages):
         sent = reconciled = 0
         put_off = False
         stepped: set[tuple[str, int]] = set()
+        run: lanes.Pass | None = None
+        """The pass under way (what it sent counts when it raises)."""
         try:
             if probe:  # a blocked target of the match is due for a probe
                 sent += await self._probe(match_id)
@@ -322,66 +326,32 @@ class Delivery(DirectMessages):
                     if match_id in self.again:
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
-                moved = False
-                rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
+                run = lanes.Pass(rest=len(batch) >= BATCH)  # notices this batch did not try may be left
                 # targets this pass stepped over: their later notices wait too, even when the hold
                 # ends meanwhile (they go, in order, with the next read)
-                stepped = set()
-                for group in phase_pace.groups(batch):
-                    target = target_of(group[0])
-                    # a target stepped over is not read again by this worker: what ends its wait
-                    # wakes the match (the opener; the 429's hold, by the next round)
-                    if target in stepped or self.slowed.held(target) or self._behind_opens(target):
-                        stepped.add(target)
-                        continue  # held back by a long 429 or a DM channel being opened; its later notices wait with it
-                    waiting = await dm_opener.waits_for_dms(self, group)
-                    if waiting:  # the opener wakes the match once the channel is open
-                        self.behind_opens[target] = set(waiting)
-                        stepped.add(target)
-                        continue
-                    wait = self.pace.wait(group, batch)
-                    if wait > 0:
-                        self.pace.hold(group, wait)  # a phase post's lines, gathered: its timer wakes the match
-                        put_off = True
-                        continue
-                    if self._reads_waiting_marks(group) and not await self.write_marks(match_id):
-                        return sent
-                    outcome = await self._deliver_one(group)
-                    if outcome == LOST:
-                        return sent
-                    if outcome in (DELIVERED, DROPPED):
-                        moved = True
-                        sent += len(group) if outcome == DELIVERED else 0
-                        waited = self.pace.went(group)
-                        reconciled += waited if outcome == DELIVERED else 0
-                        if group[0].kind == "lobby":
-                            if group[0].payload.get("status") == "aborted":
-                                self.archives.ended(match_id)
-                                await seat_posts.close_ended(self, match_id)
-                            else:
-                                self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
-                            rest = True
-                            break  # it may have moved the match into its thread: read the targets again
-                        self.boards.touch(match_id, written_at(group))
-                        ended = any(n.kind == "result" for n in group)
-                        self.lobbies.touch(match_id, written_at(group), ended=ended)
-                        if ended:
-                            self.phase_memory.forget(match_id)
-                            self.archives.ended(match_id)
-                            await seat_posts.close_ended(self, match_id)
-                    elif outcome == PARKED:
-                        moved = rest = True
-                        break  # that target's other notices are parked too: read the queue again
-                    elif outcome == RETRY:
-                        self._back_off(match_id)
-                        return sent
-                    else:  # HELD: its target waits out a long 429
-                        stepped.add(target)
-                if not moved:
+                stepped = run.stepped
+                for segment in lanes.segments(phase_pace.groups(batch)):
+                    await lanes.run_lanes(segment, functools.partial(self._lane, batch=batch, run=run), run)
+                    if run.stop is not None or run.read_again:
+                        break
+                sent += run.sent
+                reconciled += run.reconciled
+                put_off = put_off or run.put_off
+                finished, run = run, None
+                if finished.stop == LOST:
+                    return sent
+                if finished.stop == RETRY:
+                    self._back_off(match_id)
+                    return sent
+                if finished.stop == lanes.FAILED:
+                    self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
+                    self._back_off(match_id)
+                    return sent
+                if not finished.moved:
                     if put_off:  # its read writes the waiting marks first
                         await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
                     return sent  # only held or waiting targets are left: the next round or a timer looks again
-                if not rest and match_id not in self.again:
+                if not (finished.rest or finished.read_again) and match_id not in self.again:
                     # all of a batch shorter than BATCH went but the targets stepped over, and no
                     # notice came since (dispatch marks it again when one does): the read after it
                     # would find only what waits for those targets
@@ -390,12 +360,12 @@ class Delivery(DirectMessages):
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
         except LeaseLost:  # a request found the lease gone (a pause outlived it): the holder sends
-            return sent
+            return sent + (0 if run is None else run.sent)
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
             self._back_off(match_id)
-            return sent
+            return sent + (0 if run is None else run.sent)
         finally:  # marks still waiting are written by the next round's read (waiting_marks.py)
             if stepped and all(self._behind_opens(target) for target in stepped):
                 self.held_for_opens[match_id] = (time.monotonic(), frozenset(stepped))
@@ -406,6 +376,64 @@ class Delivery(DirectMessages):
                 self.prefs.pop(match_id, None)
                 self.default_prefs.pop(match_id, None)
                 self.blocked.pop(match_id, None)
+
+    async def _lane(self, groups: list[list[Notice]], *, batch: list[Notice], run: lanes.Pass) -> None:
+        """One target's groups of the batch, in order, until one holds the target back (then its
+        later groups wait with it) or the pass stops (the lease lost, a passing failure)."""
+        for group in groups:
+            if run.stop is not None:
+                return
+            match_id = group[0].match_id
+            target = target_of(group[0])
+            # a target stepped over is not read again by this worker: what ends its wait
+            # wakes the match (the opener; the 429's hold, by the next round)
+            if target in run.stepped or self.slowed.held(target) or self._behind_opens(target):
+                run.stepped.add(target)
+                return  # held back by a long 429 or a DM channel being opened; its later notices wait with it
+            waiting = await dm_opener.waits_for_dms(self, group)
+            if waiting:  # the opener wakes the match once the channel is open
+                self.behind_opens[target] = set(waiting)
+                run.stepped.add(target)
+                return
+            wait = self.pace.wait(group, batch)
+            if wait > 0:
+                self.pace.hold(group, wait)  # a phase post's lines, gathered: its timer wakes the match
+                run.put_off = True
+                continue
+            if self._reads_waiting_marks(group) and not await self.write_marks(match_id):
+                run.stop = LOST
+                return
+            outcome = await self._deliver_one(group)
+            if outcome in (LOST, RETRY):
+                run.stop = outcome
+                return
+            if outcome in (DELIVERED, DROPPED):
+                run.moved = True
+                run.sent += len(group) if outcome == DELIVERED else 0
+                waited = self.pace.went(group)
+                run.reconciled += waited if outcome == DELIVERED else 0
+                if group[0].kind == "lobby":
+                    if group[0].payload.get("status") == "aborted":
+                        self.archives.ended(match_id)
+                        await seat_posts.close_ended(self, match_id)
+                    else:
+                        self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
+                    run.read_again = True
+                    return  # it may have moved the match into its thread: read the targets again
+                self.boards.touch(match_id, written_at(group))
+                ended = any(n.kind == "result" for n in group)
+                self.lobbies.touch(match_id, written_at(group), ended=ended)
+                if ended:
+                    self.phase_memory.forget(match_id)
+                    self.archives.ended(match_id)
+                    await seat_posts.close_ended(self, match_id)
+            elif outcome == PARKED:
+                run.moved = run.read_again = True
+                run.stepped.add(target)
+                return  # that target's other notices are parked too: read the queue again
+            else:  # HELD: its target waits out a long 429
+                run.stepped.add(target)
+                return
 
     async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
         """The match's queue is empty: its turn DMs as the match now stands, when a notice went

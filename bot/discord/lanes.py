@@ -1,0 +1,98 @@
+"""A match's notices delivered a lane per target: each channel and each player's DMs in their
+own order, the targets side by side.
+
+A post that takes the last of its channel's rate-limit bucket (5 per 5 s) returns only when
+discord.py has slept out the window, inside the request. With one worker a match sending its
+targets one after another, that sleep held the match's DMs and every other target behind it
+(the load benchmark's p99 of 4-5 s for every kind, session 19). Lanes keep the promise that
+matters to a player: what goes to one place goes in the order it was written there. Nothing
+promised an order across targets (a target held by a long 429 or a DM channel being opened was
+already stepped over).
+
+A lobby notice may move the match into its thread, so the targets after it are read again:
+the groups after the first lobby group wait for the next segment (``segments``), which runs
+only when the lobby did not go (it was held back: its later groups wait with it)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.discord.sending import LOST, LeaseLost
+from bot.service import Notice
+from bot.service.outbox import target_of
+
+log = logging.getLogger(__name__)
+
+FAILED = "failed"
+"""A lane raised (logged): the match backs off as after any failed delivery."""
+
+
+@dataclass
+class Pass:
+    """What one pass over a batch did, shared by its lanes."""
+
+    rest: bool = False
+    """The batch was full: notices it did not try may be left."""
+    moved: bool = False
+    """A group went or was dropped or parked."""
+    read_again: bool = False
+    """The targets changed (a lobby went) or a target was parked: the queue is read again."""
+    put_off: bool = False
+    """A phase post's lines wait for their gathering window."""
+    sent: int = 0
+    reconciled: int = 0
+    """Notices that went whose changes were in the turn DMs already (put off, then sent)."""
+    stepped: set[tuple[str, int]] = field(default_factory=set)
+    """Targets held back: their later notices wait with them (read again next time)."""
+    stop: str | None = None
+    """Why every lane stops before its next group (LOST, RETRY, FAILED); None while they go on."""
+
+
+def segments(groups: list[list[Notice]]) -> list[list[list[Notice]]]:
+    """The groups cut after each lobby group: a segment's lanes run together, the next segment
+    after them."""
+    out: list[list[list[Notice]]] = [[]]
+    for group in groups:
+        out[-1].append(group)
+        if group[0].kind == "lobby":
+            out.append([])
+    return [segment for segment in out if segment]
+
+
+def by_target(groups: list[list[Notice]]) -> list[list[list[Notice]]]:
+    """The groups of each target, in order, the targets in the order they first come."""
+    lanes: dict[tuple[str, int], list[list[Notice]]] = {}
+    for group in groups:
+        lanes.setdefault(target_of(group[0]), []).append(group)
+    return list(lanes.values())
+
+
+async def run_lanes(groups: list[list[Notice]], lane: Callable[[list[list[Notice]]], Awaitable[None]],
+                    run: Pass) -> None:
+    """Each target's groups through ``lane``, the targets concurrently. A lane that raises
+    stops the others before their next group (``run.stop``); the cancelled pass cancels them all."""
+    split = by_target(groups)
+    if len(split) == 1:  # one target: no task to start
+        await lane(split[0])
+        return
+
+    async def guarded(groups: list[list[Notice]]) -> None:
+        try:
+            await lane(groups)
+        except LeaseLost:  # a request found the lease gone: the holder sends the rest
+            run.stop = LOST
+        except Exception:
+            log.exception("delivering to %s %s of match %s failed; retrying later",
+                          *target_of(groups[0][0]), groups[0][0].match_id)
+            run.stop = run.stop or FAILED
+
+    tasks = [asyncio.create_task(guarded(each), name=f"deliver-lane-{target_of(each[0][0])}") for each in split]
+    try:
+        await asyncio.gather(*tasks)
+    finally:  # cancelled (shutdown): no lane outlives its pass
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
