@@ -51,7 +51,8 @@ from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, Mar
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import Fence
+    from bot.service.outbox import DeliveryBatch, Fence
+    from bot.service.turn_views import SeatTurn
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -116,6 +117,13 @@ class Delivery(DirectMessages):
         self.workers: dict[int, asyncio.Task[int]] = {}
         self.again: set[int] = set()
         """Matches that got new notices while their worker ran: it reads once more before it ends."""
+        self.marks_written: dict[int, asyncio.Lock] = {}
+        """Match -> held while its waiting marks are written (alone or with a read) and while
+        its queue is read: a read never misses a mark another lane is writing (its notice
+        would go twice)."""
+        self.new_notices: dict[int, asyncio.Event] = {}
+        """Match -> set when it is marked ``again`` while its worker waits for its passes: the
+        worker reads the new notices at once, and their targets go beside the running lanes."""
         self.retry_at: dict[int, tuple[float, int]] = {}
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
         self.slowed = refused.Held()
@@ -261,6 +269,9 @@ class Delivery(DirectMessages):
             running = self.workers.get(match_id)
             if running is not None and not running.done():
                 self.again.add(match_id)
+                signal = self.new_notices.get(match_id)
+                if signal is not None:  # its worker reads them while its passes go on
+                    signal.set()
                 continue
             if self.retry_at.get(match_id, (0.0, 0))[0] > now or only is None and (
                     self.pace.skips(match_id) or self._waits_for_opens(match_id, now)):
@@ -293,17 +304,22 @@ class Delivery(DirectMessages):
         """One match's notices, oldest first, until none is left (or a passing failure). The
         lease is asked before each batch and each group (in memory while it is fresh): a process
         that was paused past its lease stops here instead of finishing its batch. Each target's
-        notices go in their own lane (``_pass``): a target held back (a long 429, a DM channel
-        being opened, a post asleep in discord.py for its channel's bucket) holds only its own."""
+        notices go in their own lane (lanes.py): a target held back (a long 429, a DM channel
+        being opened, a post asleep in discord.py for its channel's bucket) holds only its own.
+        New notices are read while a pass still runs: their targets go beside it."""
         log_json.about(match_id=match_id)
         surely_held = getattr(self.bot, "lease_surely_held", None)
         if surely_held is not None:  # each request asks again just before it goes (sending.SENDS_UNDER)
             SENDS_UNDER.set(lambda: bool(surely_held("deliver")))
         sent = reconciled = 0
         put_off = False
+        shared = lanes.Shared()
+        passes: dict[asyncio.Task[None], lanes.Pass] = {}
+        done = lanes.Pass(shared)
+        """What the passes that ended since the match was last found idle did, together."""
+        # targets the passes stepped over: their later notices wait too, even when the hold ends
+        # meanwhile (they go, in order, with the next read)
         stepped: set[tuple[str, int]] = set()
-        run: lanes.Pass | None = None
-        """The pass under way (what it sent counts when it raises)."""
         try:
             if probe:  # a blocked target of the match is due for a probe
                 sent += await self._probe(match_id)
@@ -311,6 +327,7 @@ class Delivery(DirectMessages):
                 self.again.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):
                     return sent
+                left = frozenset(shared.busy)  # read before the batch: their notices may be in flight
                 read = await self.read_batch(match_id, BATCH)  # with the marks that wait
                 if read is None:
                     return sent  # the term is over
@@ -319,39 +336,40 @@ class Delivery(DirectMessages):
                     self.read_upto[match_id] = max(self.read_upto.get(match_id, 0), *(n.id for n in batch))
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 self.default_prefs[match_id] = read.defaults
-                if not batch:
+                if not batch and not passes and not done.moved:
                     if match_id in self.again:
                         continue
                     reconciled = await self._drained(match_id, sent, reconciled)
                     if match_id in self.again:
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
-                run = lanes.Pass(rest=len(batch) >= BATCH)  # notices this batch did not try may be left
-                # targets this pass stepped over: their later notices wait too, even when the hold
-                # ends meanwhile (they go, in order, with the next read)
-                stepped = run.stepped
-                for segment in lanes.segments(phase_pace.groups(batch)):
-                    await lanes.run_lanes(segment, functools.partial(self._lane, batch=batch, run=run), run)
-                    if run.stop is not None or run.read_again:
-                        break
-                sent += run.sent
-                reconciled += run.reconciled
-                put_off = put_off or run.put_off
-                finished, run = run, None
+                if batch:
+                    run = lanes.Pass(shared, rest=len(batch) >= BATCH, left=left)  # it may not hold them all
+                    lane = functools.partial(self._lane, batch=batch, run=run)
+                    passes[asyncio.create_task(lanes.run_pass(phase_pace.groups(batch), lane, run),
+                                               name=f"deliver-pass-{match_id}")] = run
+                stepped = set()
+                await self._passes_end(match_id, passes, done, stepped)
+                if passes:
+                    continue  # new notices came while a pass runs: read them, their targets go beside it
+                sent += done.sent
+                reconciled += done.reconciled
+                put_off = put_off or done.put_off
+                finished, done = done, lanes.Pass(shared)
                 if finished.stop == LOST:
                     return sent
-                if finished.stop == RETRY:
+                if finished.stop in (RETRY, lanes.FAILED):
+                    if finished.stop == lanes.FAILED:
+                        self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
                     self._back_off(match_id)
                     return sent
-                if finished.stop == lanes.FAILED:
-                    self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
-                    self._back_off(match_id)
-                    return sent
+                if finished.read_again or finished.rest:
+                    continue
                 if not finished.moved:
                     if put_off:  # its read writes the waiting marks first
                         await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
                     return sent  # only held or waiting targets are left: the next round or a timer looks again
-                if not (finished.rest or finished.read_again) and match_id not in self.again:
+                if match_id not in self.again:
                     # all of a batch shorter than BATCH went but the targets stepped over, and no
                     # notice came since (dispatch marks it again when one does): the read after it
                     # would find only what waits for those targets
@@ -360,13 +378,14 @@ class Delivery(DirectMessages):
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
         except LeaseLost:  # a request found the lease gone (a pause outlived it): the holder sends
-            return sent + (0 if run is None else run.sent)
+            return sent + done.sent
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
             self._back_off(match_id)
-            return sent + (0 if run is None else run.sent)
+            return sent + done.sent
         finally:  # marks still waiting are written by the next round's read (waiting_marks.py)
+            await cancel_and_wait(passes)
             if stepped and all(self._behind_opens(target) for target in stepped):
                 self.held_for_opens[match_id] = (time.monotonic(), frozenset(stepped))
             else:
@@ -376,6 +395,34 @@ class Delivery(DirectMessages):
                 self.prefs.pop(match_id, None)
                 self.default_prefs.pop(match_id, None)
                 self.blocked.pop(match_id, None)
+                self.new_notices.pop(match_id, None)
+                self.marks_written.pop(match_id, None)
+
+    async def _passes_end(self, match_id: int, passes: dict[asyncio.Task[None], lanes.Pass], done: lanes.Pass,
+                          stepped: set[tuple[str, int]]) -> None:
+        """Wait until every running pass ended, or until new notices came for the match (then
+        they are read while the passes go on); what the ended passes did is added to ``done``.
+        A pass that stops (the lease lost, a failure) stops them all: they all end first."""
+        signal = self.new_notices.setdefault(match_id, asyncio.Event())
+        while passes:
+            if match_id in self.again and done.stop is None:
+                return
+            signal.clear()
+            woken = asyncio.ensure_future(signal.wait())
+            try:
+                ended, _running = await asyncio.wait([*passes, woken], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()
+            for task in [task for task in passes if task in ended]:
+                run = passes.pop(task)
+                task.result()  # a pass catches what its lanes raise; a bug here is the worker's
+                done.sent += run.sent
+                done.reconciled += run.reconciled
+                done.moved = done.moved or run.moved
+                done.rest = done.rest or run.rest
+                done.read_again = done.read_again or run.read_again
+                done.put_off = done.put_off or run.put_off
+                stepped |= run.stepped
 
     async def _lane(self, groups: list[list[Notice]], *, batch: list[Notice], run: lanes.Pass) -> None:
         """One target's groups of the batch, in order, until one holds the target back (then its
@@ -434,6 +481,22 @@ class Delivery(DirectMessages):
             else:  # HELD: its target waits out a long 429
                 run.stepped.add(target)
                 return
+
+    async def write_marks(self, match_id: int) -> bool:
+        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
+            return await super().write_marks(match_id)
+
+    async def read_batch(self, match_id: int, limit: int) -> DeliveryBatch | None:
+        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
+            return await super().read_batch(match_id, limit)
+
+    async def read_seat_turn(self, match_id: int, seat: int, before_id: int | None = None) -> SeatTurn | None:
+        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
+            return await super().read_seat_turn(match_id, seat, before_id)
+
+    async def read_seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
+        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
+            return await super().read_seat_turns(match_id)
 
     async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
         """The match's queue is empty: its turn DMs as the match now stands, when a notice went

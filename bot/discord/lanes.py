@@ -31,15 +31,27 @@ FAILED = "failed"
 
 
 @dataclass
+class Shared:
+    """What a match's worker shares with every pass it has running."""
+
+    busy: set[tuple[str, int]] = field(default_factory=set)
+    """Targets whose lane runs now (in any pass): a later pass leaves them to it."""
+    stop: str | None = None
+    """Why every lane stops before its next group (LOST, RETRY, FAILED); None while they go on."""
+
+
+@dataclass
 class Pass:
     """What one pass over a batch did, shared by its lanes."""
 
+    shared: Shared = field(default_factory=Shared)
     rest: bool = False
     """The batch was full: notices it did not try may be left."""
     moved: bool = False
     """A group went or was dropped or parked."""
     read_again: bool = False
-    """The targets changed (a lobby went) or a target was parked: the queue is read again."""
+    """The targets changed (a lobby went), a target was parked, or a target was left to the lane
+    of an earlier pass: the queue is read again."""
     put_off: bool = False
     """A phase post's lines wait for their gathering window."""
     sent: int = 0
@@ -47,8 +59,17 @@ class Pass:
     """Notices that went whose changes were in the turn DMs already (put off, then sent)."""
     stepped: set[tuple[str, int]] = field(default_factory=set)
     """Targets held back: their later notices wait with them (read again next time)."""
-    stop: str | None = None
-    """Why every lane stops before its next group (LOST, RETRY, FAILED); None while they go on."""
+    left: frozenset[tuple[str, int]] = frozenset()
+    """Targets whose lane ran when the batch was read: it may hold notices they are sending
+    now, not yet marked, so they are left to that lane even if it ended since."""
+
+    @property
+    def stop(self) -> str | None:
+        return self.shared.stop
+
+    @stop.setter
+    def stop(self, why: str | None) -> None:
+        self.shared.stop = self.shared.stop or why
 
 
 def segments(groups: list[list[Notice]]) -> list[list[list[Notice]]]:
@@ -72,23 +93,35 @@ def by_target(groups: list[list[Notice]]) -> list[list[list[Notice]]]:
 
 async def run_lanes(groups: list[list[Notice]], lane: Callable[[list[list[Notice]]], Awaitable[None]],
                     run: Pass) -> None:
-    """Each target's groups through ``lane``, the targets concurrently. A lane that raises
-    stops the others before their next group (``run.stop``); the cancelled pass cancels them all."""
-    split = by_target(groups)
-    if len(split) == 1:  # one target: no task to start
-        await lane(split[0])
-        return
+    """Each target's groups through ``lane``, the targets concurrently; a target whose lane of
+    an earlier pass still runs is left to it (``run.read_again``: its later notices are read
+    again once it ends). A lane that raises stops the others before their next group
+    (``run.stop``); the cancelled pass cancels them all."""
+    split = []
+    for groups_of_target in by_target(groups):
+        target = target_of(groups_of_target[0][0])
+        if target in run.left or target in run.shared.busy:
+            run.read_again = True
+        else:
+            split.append(groups_of_target)
 
     async def guarded(groups: list[list[Notice]]) -> None:
+        target = target_of(groups[0][0])
+        run.shared.busy.add(target)
         try:
             await lane(groups)
         except LeaseLost:  # a request found the lease gone: the holder sends the rest
             run.stop = LOST
         except Exception:
-            log.exception("delivering to %s %s of match %s failed; retrying later",
-                          *target_of(groups[0][0]), groups[0][0].match_id)
-            run.stop = run.stop or FAILED
+            log.exception("delivering to %s %s of match %s failed; retrying later", *target, groups[0][0].match_id)
+            run.stop = FAILED
+        finally:
+            run.shared.busy.discard(target)
 
+    if len(split) <= 1:  # one target: no task to start
+        for each in split:
+            await guarded(each)
+        return
     tasks = [asyncio.create_task(guarded(each), name=f"deliver-lane-{target_of(each[0][0])}") for each in split]
     try:
         await asyncio.gather(*tasks)
@@ -96,3 +129,13 @@ async def run_lanes(groups: list[list[Notice]], lane: Callable[[list[list[Notice
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def run_pass(batch_groups: list[list[Notice]], lane: Callable[[list[list[Notice]]], Awaitable[None]],
+                   run: Pass) -> None:
+    """One pass over a batch's groups: segment after segment (``segments``), until the pass
+    stops or the targets must be read again."""
+    for segment in segments(batch_groups):
+        await run_lanes(segment, lane, run)
+        if run.stop is not None or run.read_again:
+            return

@@ -77,3 +77,27 @@ async def test_each_target_keeps_its_order_while_the_targets_overtake_each_other
         assert discord_.texts(DM_BASE + 500 + match_id) == [f"m{match_id} dm {step}" for step in range(3)]
         assert discord_.texts(DM_BASE + 600 + match_id) == [f"m{match_id} other dm {step}" for step in range(3)]
     assert len(discord_.sent) == len(notices), "each notice went once"
+
+
+async def test_a_dm_written_while_a_post_is_asleep_goes_before_the_post_wakes() -> None:
+    """The match's worker is waiting for its channel's post when a click writes the next prompt:
+    the worker reads it at once and sends it beside the post; the post is sent once."""
+    store = Store([post(1, 1, "the phase ends")], stored={501: DM_BASE + 501})
+    discord_ = FakeDiscord(store)
+    released, asleep = asyncio.Event(), asyncio.Event()
+
+    async def sleeping() -> None:
+        asleep.set()
+        await released.wait()
+
+    discord_.before_send["the phase ends"] = sleeping
+    delivery = delivery_of(discord_)
+    async with running(delivery):
+        await asyncio.wait_for(asleep.wait(), 10)
+        store.notices.append(dm(2, 1, 501, "your next decision"))
+        delivery.wake_for(1)
+        await until(lambda: discord_.texts(DM_BASE + 501) == ["your next decision"])
+        assert discord_.texts(CHANNEL + 1) == [], "the post still sleeps"
+        released.set()
+        await until(lambda: sorted(store.marked) == [1, 2])
+    assert discord_.texts(CHANNEL + 1) == ["the phase ends"], "the post went once"
