@@ -69,6 +69,9 @@ HELD_LOOK_SECONDS = 5.0
 """A match whose waiting notices all wait for DM channels being opened is read by a round at
 most this often (the opener wakes it when they open); notices another process wrote for it
 meanwhile wait at most this long."""
+READ_GAP = 0.25
+"""Seconds at least between two reads of a match's queue while its passes run: the commits
+of one move (a player's, then the AI's) are read together (one statement, not one each)."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -327,7 +330,8 @@ class Delivery(DirectMessages):
                 self.again.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):
                     return sent
-                left = frozenset(shared.busy)  # read before the batch: their notices may be in flight
+                left = dict(shared.busy)  # read before the batch: their notices may be in flight
+                read_at = time.monotonic()
                 read = await self.read_batch(match_id, BATCH)  # with the marks that wait
                 if read is None:
                     return sent  # the term is over
@@ -349,7 +353,7 @@ class Delivery(DirectMessages):
                     passes[asyncio.create_task(lanes.run_pass(phase_pace.groups(batch), lane, run),
                                                name=f"deliver-pass-{match_id}")] = run
                 stepped = set()
-                await self._passes_end(match_id, passes, done, stepped)
+                await self._passes_end(match_id, passes, done, stepped, read_at)
                 if passes:
                     continue  # new notices came while a pass runs: read them, their targets go beside it
                 sent += done.sent
@@ -399,16 +403,18 @@ class Delivery(DirectMessages):
                 self.marks_written.pop(match_id, None)
 
     async def _passes_end(self, match_id: int, passes: dict[asyncio.Task[None], lanes.Pass], done: lanes.Pass,
-                          stepped: set[tuple[str, int]]) -> None:
+                          stepped: set[tuple[str, int]], read_at: float) -> None:
         """Wait until every running pass ended, or until new notices came for the match (then
-        they are read while the passes go on); what the ended passes did is added to ``done``.
-        A pass that stops (the lease lost, a failure) stops them all: they all end first."""
+        they are read while the passes go on, READ_GAP s after the last read at the soonest);
+        what the ended passes did is added to ``done``. A pass that stops (the lease lost, a
+        failure) stops them all: they all end first."""
         signal = self.new_notices.setdefault(match_id, asyncio.Event())
         while passes:
-            if match_id in self.again and done.stop is None:
+            gap = read_at + READ_GAP - time.monotonic()
+            if match_id in self.again and done.stop is None and gap <= 0:
                 return
             signal.clear()
-            woken = asyncio.ensure_future(signal.wait())
+            woken = asyncio.ensure_future(signal.wait() if match_id not in self.again else asyncio.sleep(gap))
             try:
                 ended, _running = await asyncio.wait([*passes, woken], return_when=asyncio.FIRST_COMPLETED)
             finally:

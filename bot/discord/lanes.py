@@ -34,8 +34,9 @@ FAILED = "failed"
 class Shared:
     """What a match's worker shares with every pass it has running."""
 
-    busy: set[tuple[str, int]] = field(default_factory=set)
-    """Targets whose lane runs now (in any pass): a later pass leaves them to it."""
+    busy: dict[tuple[str, int], frozenset[int]] = field(default_factory=dict)
+    """Targets whose lane runs now (in any pass) -> the notices it was given: a later pass
+    leaves them to it."""
     stop: str | None = None
     """Why every lane stops before its next group (LOST, RETRY, FAILED); None while they go on."""
 
@@ -59,9 +60,9 @@ class Pass:
     """Notices that went whose changes were in the turn DMs already (put off, then sent)."""
     stepped: set[tuple[str, int]] = field(default_factory=set)
     """Targets held back: their later notices wait with them (read again next time)."""
-    left: frozenset[tuple[str, int]] = frozenset()
-    """Targets whose lane ran when the batch was read: it may hold notices they are sending
-    now, not yet marked, so they are left to that lane even if it ended since."""
+    left: dict[tuple[str, int], frozenset[int]] = field(default_factory=dict)
+    """Targets whose lane ran when the batch was read (-> its notices): it may hold notices it
+    is sending now, not yet marked, so they are left to that lane even if it ended since."""
 
     @property
     def stop(self) -> str | None:
@@ -101,13 +102,15 @@ async def run_lanes(groups: list[list[Notice]], lane: Callable[[list[list[Notice
     for groups_of_target in by_target(groups):
         target = target_of(groups_of_target[0][0])
         if target in run.left or target in run.shared.busy:
-            run.read_again = True
+            given = run.left.get(target, frozenset()) | run.shared.busy.get(target, frozenset())
+            if any(notice.id not in given for group in groups_of_target for notice in group):
+                run.read_again = True  # newer notices than the lane has: read once it ended
         else:
             split.append(groups_of_target)
 
     async def guarded(groups: list[list[Notice]]) -> None:
         target = target_of(groups[0][0])
-        run.shared.busy.add(target)
+        run.shared.busy[target] = frozenset(notice.id for group in groups for notice in group)
         try:
             await lane(groups)
         except LeaseLost:  # a request found the lease gone: the holder sends the rest
@@ -116,7 +119,7 @@ async def run_lanes(groups: list[list[Notice]], lane: Callable[[list[list[Notice
             log.exception("delivering to %s %s of match %s failed; retrying later", *target, groups[0][0].match_id)
             run.stop = FAILED
         finally:
-            run.shared.busy.discard(target)
+            run.shared.busy.pop(target, None)
 
     if len(split) <= 1:  # one target: no task to start
         for each in split:
