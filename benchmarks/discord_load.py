@@ -360,6 +360,22 @@ def routes(fake: FakeDiscord, top: int = 10) -> str:
     return ", ".join(f"{route} {count}" for route, count in counts.most_common(top))
 
 
+def bucket_sleeps(fake: FakeDiscord, dm_ids: set[int]) -> tuple[int, int]:
+    """(channel writes, those that came with 4 others of their channel and route in the 5 s
+    before: the request that takes a bucket's last token, after which discord.py sleeps out the
+    window inside it) for the guild's channels. With players who answer at once a match writes
+    its channel faster than 5 per 5 s allows: the floor of its channel notices' lag."""
+    times: dict[tuple[str, str], list[float]] = {}
+    for call in fake.calls:
+        found = re.match(r"/channels/([0-9]+)/messages", call.path)
+        if found is None or call.method not in ("POST", "PATCH") or int(found.group(1)) in dm_ids:
+            continue
+        times.setdefault((call.method, found.group(1)), []).append(call.at)
+    writes = sum(len(each) for each in times.values())
+    full = sum(1 for each in times.values() for n, at in enumerate(each) if n >= 4 and at - each[n - 4] < 5.0)
+    return writes, full
+
+
 def production_defaults() -> dict[str, Any]:
     """Settings the test harness changes from the bot's defaults (tests/e2e/procs.py), set back to
     the defaults: the benchmark measures the bot as it runs (a tree without them sets nothing)."""
@@ -537,6 +553,9 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
     print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction, goal <= 2.5) by route: "
           f"{routes(fake)}")
+    writes, full = bucket_sleeps(fake, {fake.dm_channel(p.user).id for p in people})
+    print(f"channel writes (posts and edits) {writes}: {full} took their channel's 5th write within 5 s "
+          f"(discord.py sleeps out the window in that request: the channel's later notices wait)")
     print(f"message edits {sum(watch.edits.values())}: "
           f"{', '.join(f'{kind} {count}' for kind, count in watch.edits.most_common())}")
     if args.edit_examples:
