@@ -16,7 +16,7 @@ import contextlib
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -416,12 +416,17 @@ class Delivery(DirectMessages):
             gap = read_at + PASS_OVERLAP_SECONDS - time.monotonic()
             if match_id in self.again and done.stop is None and gap <= 0:
                 return
-            signal.clear()
-            woken = asyncio.ensure_future(signal.wait() if match_id not in self.again else asyncio.sleep(gap))
-            try:
-                ended, _running = await asyncio.wait([*passes, woken], return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                woken.cancel()
+            ended: set[Any]
+            if gap > 0 or done.stop is not None:  # most passes end within the gap: no waiter to make
+                ended, _running = await asyncio.wait(passes, timeout=gap if done.stop is None else None)
+            else:
+                signal.clear()
+                woken = asyncio.ensure_future(signal.wait())
+                try:
+                    waited: list[asyncio.Future[Any]] = [*passes, woken]
+                    ended, _waiting = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    woken.cancel()
             for task in [task for task in passes if task in ended]:
                 run = passes.pop(task)
                 task.result()  # a pass catches what its lanes raise; a bug here is the worker's
