@@ -2,7 +2,8 @@
 state change; this loop delivers them and marks each delivered.
 
 Each match has its own queue and its own worker, so one match's backlog or refused channel never
-delays another match. A post Discord refuses for good (see refusals.py) parks its target
+delays another match; within a match each target (a channel, a player's DMs) goes in a lane of its
+own, in order (lanes.py), so a post asleep for its channel's rate-limit bucket holds only that channel. A post Discord refuses for good (see refusals.py) parks its target
 instead of being retried every round; the target is probed at a slow, backing-off pace and its
 parked notices follow in order once it works. A DM whose channel is not open yet waits the same
 way, without a send slot, while one lane opens it (dm_opener.py). Every post and DM carries a nonce derived from its
@@ -127,6 +128,9 @@ class Delivery(DirectMessages):
         """Match -> held while its waiting marks are written (alone or with a read) and while
         its queue is read: a read never misses a mark another lane is writing (its notice
         would go twice)."""
+        self.fresh: set[int] = set()
+        """Matches woken for notices written here while their worker's passes run (a round's
+        read of the whole queue lists a match whose worker still sends too, which is no news)."""
         self.new_notices: dict[int, asyncio.Event] = {}
         """Match -> set when it is marked ``again`` while its worker waits for its passes: the
         worker reads the new notices at once, and their targets go beside the running lanes."""
@@ -276,7 +280,8 @@ class Delivery(DirectMessages):
             if running is not None and not running.done():
                 self.again.add(match_id)
                 signal = self.new_notices.get(match_id)
-                if signal is not None:  # its worker reads them while its passes go on
+                if only is not None and signal is not None:  # woken for new notices: read beside its passes
+                    self.fresh.add(match_id)
                     signal.set()
                 continue
             if self.retry_at.get(match_id, (0.0, 0))[0] > now or only is None and (
@@ -331,6 +336,7 @@ class Delivery(DirectMessages):
                 sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
+                self.fresh.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):
                     return sent
                 left = dict(shared.busy)  # read before the batch: their notices may be in flight
@@ -404,17 +410,18 @@ class Delivery(DirectMessages):
                 self.blocked.pop(match_id, None)
                 self.new_notices.pop(match_id, None)
                 self.marks_written.pop(match_id, None)
+                self.fresh.discard(match_id)
 
     async def _passes_end(self, match_id: int, passes: dict[asyncio.Task[None], lanes.Pass], done: lanes.Pass,
                           stepped: set[tuple[str, int]], read_at: float) -> None:
-        """Wait until every running pass ended, or until new notices came for the match (then
-        they are read while the passes go on, PASS_OVERLAP_SECONDS after the last read at the soonest);
+        """Wait until every running pass ended, or until new notices were written for the match
+        here (then they are read while the passes go on, PASS_OVERLAP_SECONDS after the last read at the soonest);
         what the ended passes did is added to ``done``. A pass that stops (the lease lost, a
         failure) stops them all: they all end first."""
         signal = self.new_notices.setdefault(match_id, asyncio.Event())
         while passes:
             gap = read_at + PASS_OVERLAP_SECONDS - time.monotonic()
-            if match_id in self.again and done.stop is None and gap <= 0:
+            if match_id in self.fresh and done.stop is None and gap <= 0:
                 return
             ended: set[Any]
             if gap > 0 or done.stop is not None:  # most passes end within the gap: no waiter to make
