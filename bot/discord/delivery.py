@@ -17,7 +17,7 @@ import contextlib
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
@@ -52,8 +52,7 @@ from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, Mar
 if TYPE_CHECKING:
     from bot.discord.wiring import Outbound
     from bot.service.notify import NotifyPrefs
-    from bot.service.outbox import DeliveryBatch, Fence
-    from bot.service.turn_views import SeatTurn
+    from bot.service.outbox import Fence
     from bot.service.types import Blocked
 
 log = logging.getLogger(__name__)
@@ -70,12 +69,6 @@ HELD_LOOK_SECONDS = 5.0
 """A match whose waiting notices all wait for DM channels being opened is read by a round at
 most this often (the opener wakes it when they open); notices another process wrote for it
 meanwhile wait at most this long."""
-PASS_OVERLAP_SECONDS = 1.0
-"""New notices of a match are read while its passes run only once the last read is this old:
-a pass usually ends within tens of ms (then its worker reads once after it, as before lanes),
-but one with a post asleep for its channel's bucket runs up to 5 s, and the notices written
-meanwhile (a player's next prompt) must not wait for it. Sooner would read the queue once a
-commit (measured: 1.9 statements an interaction instead of 1.1)."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -109,7 +102,7 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, MarksSe
     async def unblock(self, block: Blocked) -> int: ...
 
 
-class Delivery(DirectMessages):
+class Delivery(lanes.TakingTurns, DirectMessages):
     """The outbox loop of the process holding the ``deliver`` lease: a worker per match."""
 
     def __init__(self, bot: Outbound) -> None:
@@ -362,7 +355,8 @@ class Delivery(DirectMessages):
                     passes[asyncio.create_task(lanes.run_pass(phase_pace.groups(batch), lane, run),
                                                name=f"deliver-pass-{match_id}")] = run
                 stepped = set()
-                await self._passes_end(match_id, passes, done, stepped, read_at)
+                await lanes.passes_end(passes, done, stepped, read_at, lambda: match_id in self.fresh,
+                                       self.new_notices.setdefault(match_id, asyncio.Event()))
                 if passes:
                     continue  # new notices came while a pass runs: read them, their targets go beside it
                 sent += done.sent
@@ -411,39 +405,6 @@ class Delivery(DirectMessages):
                 self.new_notices.pop(match_id, None)
                 self.marks_written.pop(match_id, None)
                 self.fresh.discard(match_id)
-
-    async def _passes_end(self, match_id: int, passes: dict[asyncio.Task[None], lanes.Pass], done: lanes.Pass,
-                          stepped: set[tuple[str, int]], read_at: float) -> None:
-        """Wait until every running pass ended, or until new notices were written for the match
-        here (then they are read while the passes go on, PASS_OVERLAP_SECONDS after the last read at the soonest);
-        what the ended passes did is added to ``done``. A pass that stops (the lease lost, a
-        failure) stops them all: they all end first."""
-        signal = self.new_notices.setdefault(match_id, asyncio.Event())
-        while passes:
-            gap = read_at + PASS_OVERLAP_SECONDS - time.monotonic()
-            if match_id in self.fresh and done.stop is None and gap <= 0:
-                return
-            ended: set[Any]
-            if gap > 0 or done.stop is not None:  # most passes end within the gap: no waiter to make
-                ended, _running = await asyncio.wait(passes, timeout=gap if done.stop is None else None)
-            else:
-                signal.clear()
-                woken = asyncio.ensure_future(signal.wait())
-                try:
-                    waited: list[asyncio.Future[Any]] = [*passes, woken]
-                    ended, _waiting = await asyncio.wait(waited, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    woken.cancel()
-            for task in [task for task in passes if task in ended]:
-                run = passes.pop(task)
-                task.result()  # a pass catches what its lanes raise; a bug here is the worker's
-                done.sent += run.sent
-                done.reconciled += run.reconciled
-                done.moved = done.moved or run.moved
-                done.rest = done.rest or run.rest
-                done.read_again = done.read_again or run.read_again
-                done.put_off = done.put_off or run.put_off
-                stepped |= run.stepped
 
     async def _lane(self, groups: list[list[Notice]], *, batch: list[Notice], run: lanes.Pass) -> None:
         """One target's groups of the batch, in order, until one holds the target back (then its
@@ -502,22 +463,6 @@ class Delivery(DirectMessages):
             else:  # HELD: its target waits out a long 429
                 run.stepped.add(target)
                 return
-
-    async def write_marks(self, match_id: int) -> bool:
-        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
-            return await super().write_marks(match_id)
-
-    async def read_batch(self, match_id: int, limit: int) -> DeliveryBatch | None:
-        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
-            return await super().read_batch(match_id, limit)
-
-    async def read_seat_turn(self, match_id: int, seat: int, before_id: int | None = None) -> SeatTurn | None:
-        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
-            return await super().read_seat_turn(match_id, seat, before_id)
-
-    async def read_seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
-        async with self.marks_written.setdefault(match_id, asyncio.Lock()):
-            return await super().read_seat_turns(match_id)
 
     async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
         """The match's queue is empty: its turn DMs as the match now stands, when a notice went
