@@ -2,8 +2,7 @@
 state change; this loop delivers them and marks each delivered.
 
 Each match has its own queue and its own worker, so one match's backlog or refused channel never
-delays another match; within a match each target (a channel, a player's DMs) goes in a lane of its
-own, in order (lanes.py), so a post asleep for its channel's rate-limit bucket holds only that channel. A post Discord refuses for good (see refusals.py) parks its target
+delays another match. A post Discord refuses for good (see refusals.py) parks its target
 instead of being retried every round; the target is probed at a slow, backing-off pace and its
 parked notices follow in order once it works. A DM whose channel is not open yet waits the same
 way, without a send slot, while one lane opens it (dm_opener.py). Every post and DM carries a nonce derived from its
@@ -14,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import time
 from typing import TYPE_CHECKING, Protocol
@@ -23,7 +21,7 @@ import discord
 
 from bot import log_json, metrics
 from bot.aio_tasks import cancel_and_wait
-from bot.discord import dm_opener, lanes, phase_pace, phase_posts, refused, replays, seat_posts
+from bot.discord import dm_opener, phase_pace, phase_posts, refused, replays, seat_posts
 from bot.discord.asked_dms import SentAsk
 from bot.discord.board import Boards
 from bot.discord.dm_delivery import DirectMessages, DmService
@@ -102,7 +100,7 @@ class DeliveryService(DmService, SendersService, refused.RefusalService, MarksSe
     async def unblock(self, block: Blocked) -> int: ...
 
 
-class Delivery(lanes.TakingTurns, DirectMessages):
+class Delivery(DirectMessages):
     """The outbox loop of the process holding the ``deliver`` lease: a worker per match."""
 
     def __init__(self, bot: Outbound) -> None:
@@ -117,16 +115,6 @@ class Delivery(lanes.TakingTurns, DirectMessages):
         self.workers: dict[int, asyncio.Task[int]] = {}
         self.again: set[int] = set()
         """Matches that got new notices while their worker ran: it reads once more before it ends."""
-        self.marks_written: dict[int, asyncio.Lock] = {}
-        """Match -> held while its waiting marks are written (alone or with a read) and while
-        its queue is read: a read never misses a mark another lane is writing (its notice
-        would go twice)."""
-        self.fresh: set[int] = set()
-        """Matches woken for notices written here while their worker's passes run (a round's
-        read of the whole queue lists a match whose worker still sends too, which is no news)."""
-        self.new_notices: dict[int, asyncio.Event] = {}
-        """Match -> set when it is marked ``again`` while its worker waits for its passes: the
-        worker reads the new notices at once, and their targets go beside the running lanes."""
         self.retry_at: dict[int, tuple[float, int]] = {}
         """Match -> (monotonic time before which it is not tried again, failures in a row)."""
         self.slowed = refused.Held()
@@ -272,10 +260,6 @@ class Delivery(lanes.TakingTurns, DirectMessages):
             running = self.workers.get(match_id)
             if running is not None and not running.done():
                 self.again.add(match_id)
-                signal = self.new_notices.get(match_id)
-                if only is not None and signal is not None:  # woken for new notices: read beside its passes
-                    self.fresh.add(match_id)
-                    signal.set()
                 continue
             if self.retry_at.get(match_id, (0.0, 0))[0] > now or only is None and (
                     self.pace.skips(match_id) or self._waits_for_opens(match_id, now)):
@@ -307,33 +291,22 @@ class Delivery(lanes.TakingTurns, DirectMessages):
     async def _work(self, match_id: int, probe: bool = True) -> int:
         """One match's notices, oldest first, until none is left (or a passing failure). The
         lease is asked before each batch and each group (in memory while it is fresh): a process
-        that was paused past its lease stops here instead of finishing its batch. Each target's
-        notices go in their own lane (lanes.py): a target held back (a long 429, a DM channel
-        being opened, a post asleep in discord.py for its channel's bucket) holds only its own.
-        New notices are read while a pass still runs: their targets go beside it."""
+        that was paused past its lease stops here instead of finishing its batch. A target held
+        back by a long 429 is stepped over; the match's other targets go on."""
         log_json.about(match_id=match_id)
         surely_held = getattr(self.bot, "lease_surely_held", None)
         if surely_held is not None:  # each request asks again just before it goes (sending.SENDS_UNDER)
             SENDS_UNDER.set(lambda: bool(surely_held("deliver")))
         sent = reconciled = 0
         put_off = False
-        shared = lanes.Shared()
-        passes: dict[asyncio.Task[None], lanes.Pass] = {}
-        done = lanes.Pass(shared)
-        """What the passes that ended since the match was last found idle did, together."""
-        # targets the passes stepped over: their later notices wait too, even when the hold ends
-        # meanwhile (they go, in order, with the next read)
         stepped: set[tuple[str, int]] = set()
         try:
             if probe:  # a blocked target of the match is due for a probe
                 sent += await self._probe(match_id)
             while True:
                 self.again.discard(match_id)
-                self.fresh.discard(match_id)
                 if not await self.bot.holds_lease("deliver"):
                     return sent
-                left = dict(shared.busy)  # read before the batch: their notices may be in flight
-                read_at = time.monotonic()
                 read = await self.read_batch(match_id, BATCH)  # with the marks that wait
                 if read is None:
                     return sent  # the term is over
@@ -342,41 +315,73 @@ class Delivery(lanes.TakingTurns, DirectMessages):
                     self.read_upto[match_id] = max(self.read_upto.get(match_id, 0), *(n.id for n in batch))
                 self.prefs[match_id], self.blocked[match_id] = read.prefs, read.blocked
                 self.default_prefs[match_id] = read.defaults
-                if not batch and not passes and not done.moved:
+                if not batch:
                     if match_id in self.again:
                         continue
                     reconciled = await self._drained(match_id, sent, reconciled)
                     if match_id in self.again:
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
-                if batch:
-                    run = lanes.Pass(shared, rest=len(batch) >= BATCH, left=left)  # it may not hold them all
-                    lane = functools.partial(self._lane, batch=batch, run=run)
-                    passes[asyncio.create_task(lanes.run_pass(phase_pace.groups(batch), lane, run),
-                                               name=f"deliver-pass-{match_id}")] = run
+                moved = False
+                rest = len(batch) >= BATCH  # notices may be left that this batch did not try: read again
+                # targets this pass stepped over: their later notices wait too, even when the hold
+                # ends meanwhile (they go, in order, with the next read)
                 stepped = set()
-                await lanes.passes_end(passes, done, stepped, read_at, lambda: match_id in self.fresh,
-                                       self.new_notices.setdefault(match_id, asyncio.Event()))
-                if passes:
-                    continue  # new notices came while a pass runs: read them, their targets go beside it
-                sent += done.sent
-                reconciled += done.reconciled
-                put_off = put_off or done.put_off
-                finished, done = done, lanes.Pass(shared)
-                if finished.stop == LOST:
-                    return sent
-                if finished.stop in (RETRY, lanes.FAILED):
-                    if finished.stop == lanes.FAILED:
-                        self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
-                    self._back_off(match_id)
-                    return sent
-                if finished.read_again or finished.rest:
-                    continue
-                if not finished.moved:
+                for group in phase_pace.groups(batch):
+                    target = target_of(group[0])
+                    # a target stepped over is not read again by this worker: what ends its wait
+                    # wakes the match (the opener; the 429's hold, by the next round)
+                    if target in stepped or self.slowed.held(target) or self._behind_opens(target):
+                        stepped.add(target)
+                        continue  # held back by a long 429 or a DM channel being opened; its later notices wait with it
+                    waiting = await dm_opener.waits_for_dms(self, group)
+                    if waiting:  # the opener wakes the match once the channel is open
+                        self.behind_opens[target] = set(waiting)
+                        stepped.add(target)
+                        continue
+                    wait = self.pace.wait(group, batch)
+                    if wait > 0:
+                        self.pace.hold(group, wait)  # a phase post's lines, gathered: its timer wakes the match
+                        put_off = True
+                        continue
+                    if self._reads_waiting_marks(group) and not await self.write_marks(match_id):
+                        return sent
+                    outcome = await self._deliver_one(group)
+                    if outcome == LOST:
+                        return sent
+                    if outcome in (DELIVERED, DROPPED):
+                        moved = True
+                        sent += len(group) if outcome == DELIVERED else 0
+                        waited = self.pace.went(group)
+                        reconciled += waited if outcome == DELIVERED else 0
+                        if group[0].kind == "lobby":
+                            if group[0].payload.get("status") == "aborted":
+                                self.archives.ended(match_id)
+                                await seat_posts.close_ended(self, match_id)
+                            else:
+                                self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
+                            rest = True
+                            break  # it may have moved the match into its thread: read the targets again
+                        self.boards.touch(match_id, written_at(group))
+                        ended = any(n.kind == "result" for n in group)
+                        self.lobbies.touch(match_id, written_at(group), ended=ended)
+                        if ended:
+                            self.phase_memory.forget(match_id)
+                            self.archives.ended(match_id)
+                            await seat_posts.close_ended(self, match_id)
+                    elif outcome == PARKED:
+                        moved = rest = True
+                        break  # that target's other notices are parked too: read the queue again
+                    elif outcome == RETRY:
+                        self._back_off(match_id)
+                        return sent
+                    else:  # HELD: its target waits out a long 429
+                        stepped.add(target)
+                if not moved:
                     if put_off:  # its read writes the waiting marks first
                         await self.reconcile(match_id)  # what the lines put off tell, as their edit would have
                     return sent  # only held or waiting targets are left: the next round or a timer looks again
-                if match_id not in self.again:
+                if not rest and match_id not in self.again:
                     # all of a batch shorter than BATCH went but the targets stepped over, and no
                     # notice came since (dispatch marks it again when one does): the read after it
                     # would find only what waits for those targets
@@ -385,14 +390,13 @@ class Delivery(lanes.TakingTurns, DirectMessages):
                         continue  # notices came while the turn DMs were brought up to date
                     return sent
         except LeaseLost:  # a request found the lease gone (a pause outlived it): the holder sends
-            return sent + done.sent
+            return sent
         except Exception:
             log.exception("delivering the notices of match %s failed; retrying later", match_id)
             self.pace.put_off.pop(match_id, None)  # their changes may not be in the turn DMs yet
             self._back_off(match_id)
-            return sent + done.sent
+            return sent
         finally:  # marks still waiting are written by the next round's read (waiting_marks.py)
-            await cancel_and_wait(passes)
             if stepped and all(self._behind_opens(target) for target in stepped):
                 self.held_for_opens[match_id] = (time.monotonic(), frozenset(stepped))
             else:
@@ -402,67 +406,6 @@ class Delivery(lanes.TakingTurns, DirectMessages):
                 self.prefs.pop(match_id, None)
                 self.default_prefs.pop(match_id, None)
                 self.blocked.pop(match_id, None)
-                self.new_notices.pop(match_id, None)
-                self.marks_written.pop(match_id, None)
-                self.fresh.discard(match_id)
-
-    async def _lane(self, groups: list[list[Notice]], *, batch: list[Notice], run: lanes.Pass) -> None:
-        """One target's groups of the batch, in order, until one holds the target back (then its
-        later groups wait with it) or the pass stops (the lease lost, a passing failure)."""
-        for group in groups:
-            if run.stop is not None:
-                return
-            match_id = group[0].match_id
-            target = target_of(group[0])
-            # a target stepped over is not read again by this worker: what ends its wait
-            # wakes the match (the opener; the 429's hold, by the next round)
-            if target in run.stepped or self.slowed.held(target) or self._behind_opens(target):
-                run.stepped.add(target)
-                return  # held back by a long 429 or a DM channel being opened; its later notices wait with it
-            waiting = await dm_opener.waits_for_dms(self, group)
-            if waiting:  # the opener wakes the match once the channel is open
-                self.behind_opens[target] = set(waiting)
-                run.stepped.add(target)
-                return
-            wait = self.pace.wait(group, batch)
-            if wait > 0:
-                self.pace.hold(group, wait)  # a phase post's lines, gathered: its timer wakes the match
-                run.put_off = True
-                continue
-            if self._reads_waiting_marks(group) and not await self.write_marks(match_id):
-                run.stop = LOST
-                return
-            outcome = await self._deliver_one(group)
-            if outcome in (LOST, RETRY):
-                run.stop = outcome
-                return
-            if outcome in (DELIVERED, DROPPED):
-                run.moved = True
-                run.sent += len(group) if outcome == DELIVERED else 0
-                waited = self.pace.went(group)
-                run.reconciled += waited if outcome == DELIVERED else 0
-                if group[0].kind == "lobby":
-                    if group[0].payload.get("status") == "aborted":
-                        self.archives.ended(match_id)
-                        await seat_posts.close_ended(self, match_id)
-                    else:
-                        self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
-                    run.read_again = True
-                    return  # it may have moved the match into its thread: read the targets again
-                self.boards.touch(match_id, written_at(group))
-                ended = any(n.kind == "result" for n in group)
-                self.lobbies.touch(match_id, written_at(group), ended=ended)
-                if ended:
-                    self.phase_memory.forget(match_id)
-                    self.archives.ended(match_id)
-                    await seat_posts.close_ended(self, match_id)
-            elif outcome == PARKED:
-                run.moved = run.read_again = True
-                run.stepped.add(target)
-                return  # that target's other notices are parked too: read the queue again
-            else:  # HELD: its target waits out a long 429
-                run.stepped.add(target)
-                return
 
     async def _drained(self, match_id: int, sent: int, reconciled: int) -> int:
         """The match's queue is empty: its turn DMs as the match now stands, when a notice went

@@ -100,19 +100,17 @@ async def test_a_batch_is_marked_in_few_writes_and_each_sender_sees_the_marks_it
     quiet(delivery)
     assert await delivery.deliver_pending() == 7
     assert sorted(svc.marked) == [1, 2, 3, 4, 5, 6, 7], "every notice that went is marked"
-    # each player's DMs and the channel go in lanes of their own (lanes.py): seat 0's lane first here
-    assert seen[3] == [], "a prompt with no earlier prompt of its seat waiting needs no mark written first"
-    assert {1, 3} <= set(seen[5]), "the seat's earlier prompt DM is marked before its next prompt goes"
+    assert seen[3] == seen[4] == [], "a prompt with no earlier prompt of its seat waiting needs no mark written first"
+    assert {1, 2, 3} <= set(seen[5]), "the seat's earlier prompt DM is marked before its next prompt goes"
     assert set(seen[6]) == {1, 2, 3, 4, 5}, "the lobby waits for nothing"
-    assert [6] in svc.writes, "the lobby's own mark is written at once"
-    assert [sorted(marks) for marks in reconciled] == [[1, 2, 3, 4, 5, 6, 7]], "the turn DMs see every mark"
+    assert svc.writes[:3] == [[1, 2, 3, 4], [5], [6]], "the lobby's own mark is written at once"
+    assert reconciled == [[1, 2, 3, 4, 5, 6, 7]], "the turn DMs are brought up to date from every mark"
     assert len(svc.writes) == 4, "four writes for seven notices, one of them a lobby"
-    assert svc.with_reads == [[1, 3], [7]], ("only the prompt whose seat's earlier prompt waited, and the "
-                                            "reconciling, wrote marks with their reads")
+    assert svc.with_reads == [[1, 2, 3, 4], [7]], "the prompt's read and the reconciling's wrote the marks they read"
 
 
 async def test_a_worker_that_fails_still_marks_what_went() -> None:
-    queue = [notice(1, "private", 0), notice(2, "private", 0), notice(3, "private", 0)]
+    queue = [notice(1, "private", 0), notice(2, "private", 1), notice(3, "private", 0)]
     svc = Outbox(queue)
     delivery = Delivery(_host(svc))
 
@@ -166,8 +164,6 @@ async def test_a_turn_notice_that_posted_nothing_waits_and_a_posted_ping_is_mark
     delivery.deliver = deliver  # type: ignore[method-assign]
     quiet(delivery)
     assert await delivery.deliver_pending() == 5
-    assert seen[2] == [], "a turn notice reads no mark: none is written for it"
-    assert {2, 4} <= set(svc.writes[0]) and 3 not in svc.writes[0] and seen[3] == svc.writes[0], (
-        "the ping a click may take back is marked as soon as it went, with those waiting (notice 3 goes to "
-        "another player's DMs, in its own lane: after it here)")
+    assert seen[2] == [] and seen[3] == [], "a turn notice reads no mark: none is written for it"
+    assert svc.writes[0] == [1, 2, 3, 4], "the ping a click may take back is marked as soon as it went, with those before"
     assert sorted(svc.marked) == [1, 2, 3, 4, 5]
