@@ -48,6 +48,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.load_figures import (  # noqa: E402
+    FIRST_DM,
     LoopWatch,
     cpu_seconds,
     outbox_lag,
@@ -61,6 +62,7 @@ from tests.e2e.harness import open_prompt  # noqa: E402
 from tests.e2e.procs import BotProcess, bot_env, spawn_bot  # noqa: E402
 from tests.fakediscord.models import Channel, Message  # noqa: E402
 from tests.fakediscord.players import Player  # noqa: E402
+from tests.fakediscord.ratelimits import ROUTE_LIMITS  # noqa: E402
 from tests.fakediscord.server import FakeDiscord  # noqa: E402
 
 PROBE = Path(__file__).with_name("bot_probe.py")
@@ -358,6 +360,22 @@ def routes(fake: FakeDiscord, top: int = 10) -> str:
     return ", ".join(f"{route} {count}" for route, count in counts.most_common(top))
 
 
+def bucket_sleeps(fake: FakeDiscord, dm_ids: set[int]) -> tuple[int, int]:
+    """(channel writes, those that came with 4 others of their channel and route in the 5 s
+    before: the request that takes a bucket's last token, after which discord.py sleeps out the
+    window inside it) for the guild's channels. With players who answer at once a match writes
+    its channel faster than 5 per 5 s allows: the floor of its channel notices' lag."""
+    times: dict[tuple[str, str], list[float]] = {}
+    for call in fake.calls:
+        found = re.match(r"/channels/([0-9]+)/messages", call.path)
+        if found is None or call.method not in ("POST", "PATCH") or int(found.group(1)) in dm_ids:
+            continue
+        times.setdefault((call.method, found.group(1)), []).append(call.at)
+    writes = sum(len(each) for each in times.values())
+    full = sum(1 for each in times.values() for n, at in enumerate(each) if n >= 4 and at - each[n - 4] < 5.0)
+    return writes, full
+
+
 def production_defaults() -> dict[str, Any]:
     """Settings the test harness changes from the bot's defaults (tests/e2e/procs.py), set back to
     the defaults: the benchmark measures the bot as it runs (a tree without them sets nothing)."""
@@ -365,6 +383,51 @@ def production_defaults() -> dict[str, Any]:
 
     fields = Settings.model_fields
     return {name: fields[name].default for name in ("phase_edit_seconds", "board_edit_seconds") if name in fields}
+
+
+EARLIER_CHANNEL = 10**17
+"""Channel ids of the earlier matches ``--returning`` seeds (no channel of this run's guild)."""
+
+
+async def seed_returning(db_url: str, fake: FakeDiscord, people: list[Player], seed_size: int) -> int:
+    """The players of ``--returning`` came back from an earlier match: each pair sat in a lobby
+    that was then aborted, and the bot stored the DM channel it had opened with each of them
+    (as dm_opener.py does when a player sits down), so this run opens none. The earlier matches'
+    notices are marked delivered (they went in that earlier week). Written through the service
+    before the bot starts, on the same database; returns the newest notice id they wrote (the
+    run's lag counts only notices after it)."""
+    import sqlalchemy as sa
+
+    from bot.service import MatchService
+    from db import Store
+
+    store = await Store.open(db_url)
+    try:
+        svc = MatchService(store)
+        for pair in range(seed_size):
+            channel = EARLIER_CHANNEL + pair
+            host, guest = people[2 * pair], people[2 * pair + 1]
+            await svc.create(None, channel, host.user.id, host.name, "tinybigwars", {"round_limit": 2})
+            await svc.join(channel, guest.user.id, guest.name)
+            await svc.abort(channel, host.user.id)
+            for player in (host, guest):
+                await svc.remember_user_dm_channel(player.user.id, fake.dm_channel(player.user).id)
+        async with store.engine.begin() as conn:
+            await conn.execute(sa.text("UPDATE notices SET delivered_at = created_at WHERE delivered_at IS NULL"))
+            newest = (await conn.execute(sa.text("SELECT max(id) FROM notices"))).scalar()
+        return int(newest or 0)
+    finally:
+        await store.close()
+
+
+def first_dm_floor(opens: int, limit: int, period: float) -> tuple[float, float]:
+    """The soonest the first DMs can go when ``opens`` DM channels are opened at once under the
+    bot-wide bucket (``limit`` per ``period`` s): the k-th open (from 0) completes no sooner than
+    period x floor(k / limit) s after the first. Their (p50, max) in seconds."""
+    if opens <= 0:
+        return 0.0, 0.0
+    floors = [period * (k // limit) for k in range(opens)]
+    return statistics.median(floors), floors[-1]
 
 
 async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
@@ -377,6 +440,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     stats = Stats()
     watch = Watch(fake)
     record_acks(fake, stats)
+    seeded = await seed_returning(db_url, fake, people, n) if args.returning else 0
     await fake.start()
     env = bot_env(discord_token="fake-token", database_url=db_url, discord_api_base=fake.api_base,
                   discord_gateway_url=fake.gateway_url, instance_name="bench", log_level="INFO",
@@ -435,7 +499,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         if bot is not None:
             await bot.stop(timeout=30, sig=signal.SIGINT)
         await fake.stop()
-    lags = await outbox_lag(db_url)
+    lags = await outbox_lag(db_url, after_id=seeded)
     lag, first_lag = lags.all, lags.first
     for p in people:
         stats.refusals += [f"{p.name}: {m.content}" for m in fake.channel_messages(fake.dm_channel(p.user))
@@ -447,7 +511,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     kinds = Counter(v.kind for v in fake.violations)
     print(f"matches {n}: finished {stats.finished}, unfinished {n - stats.finished} "
           f"(bound {args.seconds:.0f} s, lobbies opened over {args.ramp:g} s), db {db_url.split(':', 1)[0]}, "
-          f"players think {args.think:g} s, AI {args.ai}"
+          f"players think {args.think:g} s, AI {args.ai}, "
+          f"{'returning players (DM channels stored from an earlier match)' if args.returning else 'new players'}"
           f"{f' ({args.search_ms:g} CPU ms a decision)' if args.ai == 'search' and args.search_ms else ''}, "
           f"bot = python -m bot subprocess{', trying ' + args.try_fix if args.try_fix else ''}")
     print(f"wall {elapsed:.1f} s, interactions {len(fake.interactions)} ({len(lat)} acknowledged), "
@@ -474,9 +539,23 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         for kind, values in sorted(lags.by_kind.items(), key=lambda item: -len(item[1])):
             print(f"  {kind:<32} {len(values):6d}  p50 {statistics.median(values):6.2f}  "
                   f"p99 {percentile(values, 0.99):6.2f}  max {max(values):6.2f} s")
+        rest = [lag for kind, values in lags.by_kind.items() if kind != FIRST_DM for lag in values]
+        firsts = lags.by_kind.get(FIRST_DM, [])
+        opens = sum(1 for call in fake.calls if call.method == "POST" and call.path.startswith("/users/@me/channels"))
+        limit = next(rule for rule in ROUTE_LIMITS if rule.template == "/users/@me/channels")
+        floor_p50, floor_max = first_dm_floor(opens, limit.limit, limit.period)
+        if rest:
+            print(f"  without the first DMs: p50 {statistics.median(rest):.2f}  p99 {percentile(rest, 0.99):.2f}  "
+                  f"max {max(rest):.2f} s ({len(rest)} notices)")
+        print(f"  the first DMs: {len(firsts)}, DM channels opened {opens} at {limit.limit} per {limit.period:g} s "
+              f"bot-wide: floor p50 {floor_p50:.1f} s, max {floor_max:.1f} s"
+              + (f"; measured p50 {statistics.median(firsts):.2f}, max {max(firsts):.2f} s" if firsts else ""))
     limited = Counter(re.sub(r"[0-9]{5,}", "ID", route) for route in fake.rate_limited)
     print(f"requests {len(fake.calls)} ({len(fake.calls) / max(1, len(lat)):.2f} per interaction, goal <= 2.5) by route: "
           f"{routes(fake)}")
+    writes, full = bucket_sleeps(fake, {fake.dm_channel(p.user).id for p in people})
+    print(f"channel writes (posts and edits) {writes}: {full} took their channel's 5th write within 5 s "
+          f"(discord.py sleeps out the window in that request: the channel's later notices wait)")
     print(f"message edits {sum(watch.edits.values())}: "
           f"{', '.join(f'{kind} {count}' for kind, count in watch.edits.most_common())}")
     if args.edit_examples:
@@ -515,6 +594,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=900.0, help="stop waiting for matches after this long")
     parser.add_argument("--ramp", type=float, default=0.0,
                         help="open the lobbies spread over this many seconds (default 0: all at once)")
+    parser.add_argument("--returning", action="store_true",
+                        help="players the bot knows from an earlier match (their DM channels stored), as on a "
+                             "server after its first week; default: every player new, each DM channel opened now")
     parser.add_argument("--rounds", type=int, default=2, help="round_limit of each match (default 2)")
     parser.add_argument("--draw-workers", type=int,
                         help="the bot's DRAW_WORKERS (default: its own, one per core but one; 0 = draw in a thread)")

@@ -185,10 +185,15 @@ class Lags:
     channel to be opened, which the fake allows 5 times per 5 s bot-wide) apart from the rest."""
 
 
-async def outbox_lag(db_url: str) -> Lags:
-    """Every delivered notice's lag, the first 20's, and by kind."""
+FIRST_DM = "prompt, first DM"
+"""A player's first turn DM of the run (its DM channel may still be to open)."""
+
+
+async def outbox_lag(db_url: str, after_id: int = 0) -> Lags:
+    """Every delivered notice's lag (of notices after ``after_id``: an earlier week's are not
+    this run's), the first 20's, and by kind."""
     sql = ("SELECT created_at, delivered_at, kind, user_id FROM notices "
-           "WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed' ORDER BY created_at, id")
+           f"WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed' AND id > {int(after_id)} ORDER BY created_at, id")
     if db_url.startswith("sqlite"):
         import sqlite3
         from datetime import datetime
@@ -210,6 +215,6 @@ async def outbox_lag(db_url: str) -> Lags:
     for (_created, _delivered, kind, user), lag in zip(rows, lags, strict=True):
         if kind == "prompt" and user is not None and user not in prompted:
             prompted.add(user)
-            kind = "prompt, first DM"
+            kind = FIRST_DM
         by_kind.setdefault(kind, []).append(lag)
     return Lags(lags, lags[:20], by_kind)
