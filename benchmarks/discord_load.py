@@ -51,6 +51,7 @@ from benchmarks.load_figures import (  # noqa: E402
     FIRST_DM,
     LoopWatch,
     cpu_seconds,
+    descendants_cpu,
     outbox_lag,
     percentile,
     print_goals,
@@ -471,6 +472,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
                                    stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         loop_watch = LoopWatch(asyncio.get_running_loop())
         cpu0, own0, started = cpu_seconds(bot.proc.pid), time.process_time(), time.monotonic()
+        drawing0 = descendants_cpu(bot.proc.pid)
         load_before = Path("/proc/loadavg").read_text().split()[:3]
         tasks = [asyncio.create_task(one_match(fake, watch, guild.channels[i], people[2 * i], people[2 * i + 1],
                                                stats, args.rounds, args.ramp * i / n, args.think, args.ai))
@@ -483,6 +485,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
             t.cancel()
         elapsed = time.monotonic() - started
         cpu, own = cpu_seconds(bot.proc.pid) - cpu0, time.process_time() - own0
+        drawing_cpu = sum(seconds - drawing0.get(child, 0.0) for child, seconds in descendants_cpu(bot.proc.pid).items())
         threads = thread_cpu(bot.proc.pid)
         main_cpu = threads.pop(bot.proc.pid, 0.0)
         mem = proc_status(bot.proc.pid)
@@ -568,7 +571,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     for line in (errors + stats.driver_errors + stats.refusals + [str(v) for v in fake.violations])[:10]:
         print(f"  {line}")
     probe = json.loads(probe_out.read_text()) if args.probe and probe_out.exists() else None
-    await print_goals(args, cpu, lat, lag, first_lag, probe)
+    await print_goals(args, cpu, lat, lag, first_lag, probe, drawing_cpu)
     bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
     return 1 if bad else 0
 
