@@ -565,6 +565,12 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         Path(args.edit_examples).write_text(json.dumps(watch.examples, indent=1))
     print(f"429 answers {len(fake.rate_limited)} (rate windows x{args.rate_scale:g}): "
           f"{', '.join(f'{route} {count}' for route, count in limited.most_common(4))}")
+    kinds_429 = Counter(refusal.kind for refusal in fake.rate_limiter.refusals)
+    limited_requests = sum(1 for call in fake.calls if not call.path.startswith("/interactions/")
+                           and not call.path.startswith("/webhooks/"))
+    print(f"  by limit: {', '.join(f'{kind} {count}' for kind, count in kinds_429.most_common()) or 'none'}; "
+          f"requests under the global limit (not interaction endpoints) {limited_requests / elapsed:.1f} a second "
+          f"(Discord's global limit: 50 a second)")
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}, lobby clicks told busy {stats.busy}")
