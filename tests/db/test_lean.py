@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +18,21 @@ from db import Notice, Store, StoreBusy
 from db.prepared import begun, insert_rows, prepared, run
 from tests.db.busy import every_write_turn_held
 from tests.service.helpers import recorded
+
+
+@contextlib.contextmanager
+def counted_commits(store: Store) -> Iterator[list[int]]:
+    """A 1 for every commit the store's engine sends while inside."""
+    commits: list[int] = []
+
+    def on_commit(_conn: Any) -> None:
+        commits.append(1)
+
+    event.listen(store.engine.sync_engine, "commit", on_commit)
+    try:
+        yield commits
+    finally:
+        event.remove(store.engine.sync_engine, "commit", on_commit)
 
 AT = datetime(2026, 12, 3, 9, 30, 15, tzinfo=UTC)
 
@@ -122,26 +138,17 @@ async def test_a_read_cancelled_mid_statement_is_cancelled_and_the_next_read_wor
 
 async def test_counters_see_the_lean_statements_and_commits_and_a_lone_read_has_no_begin(store: Store) -> None:
     match_id = await _match(store)
-    commits: list[int] = []
-
-    def on_commit(_conn: Any) -> None:
-        commits.append(1)
-
-    event.listen(store.engine.sync_engine, "commit", on_commit)
-    try:
-        with recorded(store) as statements:
-            async with store.lean_write() as connection:
-                await insert_rows(connection, Notice.__table__, [_notice(match_id, "lean a")])  # type: ignore[attr-defined]
-            written = list(statements)
-            statements.clear()
-            assert await _keys(store, match_id) == ["lean a"]
-            once = list(statements)
-            statements.clear()
-            async with store.lean_read() as connection:
-                await run(connection, prepared("test.lean_keys", connection.dialect, _keys_of), {"match_id": match_id})
-            read = list(statements)
-    finally:
-        event.remove(store.engine.sync_engine, "commit", on_commit)
+    with counted_commits(store) as commits, recorded(store) as statements:
+        async with store.lean_write() as connection:
+            await insert_rows(connection, Notice.__table__, [_notice(match_id, "lean a")])  # type: ignore[attr-defined]
+        written = list(statements)
+        statements.clear()
+        assert await _keys(store, match_id) == ["lean a"]
+        once = list(statements)
+        statements.clear()
+        async with store.lean_read() as connection:
+            await run(connection, prepared("test.lean_keys", connection.dialect, _keys_of), {"match_id": match_id})
+        read = list(statements)
     words = [[statement.split(None, 2)[:2] if statement.startswith("BEGIN") else statement.split(None, 1)[:1]
               for statement in found] for found in (written, once, read)]
     if store.dialect == "sqlite":
@@ -174,25 +181,16 @@ async def test_a_rows_write_whose_step_asks_for_a_session_keeps_one_transaction(
     (a vote, an undo) is still one transaction: one BEGIN, one commit, what was written before
     and after the session came committed together, or left out together on an error."""
     match_id = await _match(store)
-    commits: list[int] = []
-
-    def on_commit(_conn: Any) -> None:
-        commits.append(1)
-
-    event.listen(store.engine.sync_engine, "commit", on_commit)
-    try:
-        with recorded(store) as statements:
-            with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
-                async with store.rows_write() as unit:
-                    await insert_rows(await begun(unit.db), Notice.__table__,  # type: ignore[attr-defined]
-                                      [_notice(match_id, "lean before")])
-                    session = unit.session()
-                    session.add(Notice(**_notice(match_id, "lean after")))
-                    if fails:
-                        raise RuntimeError("a step failed")
-            begins = [statement for statement in statements if statement.startswith("BEGIN")]
-    finally:
-        event.remove(store.engine.sync_engine, "commit", on_commit)
+    with counted_commits(store) as commits, recorded(store) as statements:
+        with pytest.raises(RuntimeError) if fails else contextlib.nullcontext():
+            async with store.rows_write() as unit:
+                await insert_rows(await begun(unit.db), Notice.__table__,  # type: ignore[attr-defined]
+                                  [_notice(match_id, "lean before")])
+                session = unit.session()
+                session.add(Notice(**_notice(match_id, "lean after")))
+                if fails:
+                    raise RuntimeError("a step failed")
+        begins = [statement for statement in statements if statement.startswith("BEGIN")]
     assert await _keys(store, match_id) == ([] if fails else ["lean before", "lean after"])
     assert commits == ([] if fails else [1])
     if store.dialect == "sqlite":
