@@ -41,7 +41,8 @@ def _sync_files(paths: tuple[Path, ...]) -> None:
         except FileNotFoundError:
             continue
         try:
-            os.fdatasync(descriptor)
+            # macOS's Python has no fdatasync; fsync is what SQLite itself calls there
+            getattr(os, "fdatasync", os.fsync)(descriptor)
         finally:
             os.close(descriptor)
         return

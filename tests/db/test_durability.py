@@ -5,6 +5,7 @@ reads no notice of a commit still waiting for its sync; a failed sync is the wri
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -202,3 +203,20 @@ async def test_the_log_is_checkpointed_into_the_file_off_the_event_loop(
         assert keys == ["lean 0", "lean 1", "lean 2", "lean 3"]
     finally:
         await opened.close()
+
+
+@pytest.mark.parametrize("has_data_sync", [True, False], ids=["fdatasync", "fsync only (macOS)"])
+def test_the_log_is_synced_where_the_platform_has_no_data_sync(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, has_data_sync: bool) -> None:
+    """The log is synced by fdatasync where it exists and by fsync where it does not (macOS's
+    Python): either way the file that exists gets its sync, and a missing log falls to the database."""
+    synced: list[str] = []
+    if has_data_sync:
+        monkeypatch.setattr(os, "fdatasync", lambda descriptor: synced.append("fdatasync"), raising=False)
+    else:
+        monkeypatch.delattr(os, "fdatasync", raising=False)
+    monkeypatch.setattr(os, "fsync", lambda descriptor: synced.append("fsync"))
+    database = tmp_path / "bot.db"
+    database.write_bytes(b"x")
+    durability._sync_files((tmp_path / "bot.db-wal", database))
+    assert synced == ["fdatasync" if has_data_sync else "fsync"]
