@@ -73,9 +73,9 @@ def pending_changes(row: Any) -> dict[str, Any]:
             if key in columns and (was is NO_VALUE or was != state.dict[key])}
 
 
-def _state(row: Any) -> Any:
-    """The ORM row's state (``sa.inspect``'s, without its lookup through the inspection registry)."""
-    return instance_state(row)
+_state: Callable[[Any], Any] = instance_state
+"""An ORM row's state: ``sa.inspect``'s, without its lookup through the inspection registry
+(SQLAlchemy's own function, typed loosely as the code here reads it)."""
 
 
 @functools.cache
