@@ -4,6 +4,7 @@ from engine.contract import (
     Event,
     Game,
     IllegalChoice,
+    LabelsPhases,
     NumberField,
     Option,
     PlaysInPlace,
@@ -30,6 +31,15 @@ from engine.rng import derive_seed, lazy_rng_for, rng_for
 from engine.validate import canonical_json, log_sha256, parse_choice
 from engine.working import Working
 
+
+def phase_label(game: Game, state: State) -> str:
+    """The phase ``state`` is in, as its public view heads it; from the game's own
+    ``phase_label`` where it has one (no view built), else from the public view."""
+    if isinstance(game, LabelsPhases):
+        return game.phase_label(state)
+    return str(game.view(state, None).get("phase_label") or "")
+
+
 __all__ = [
     "SHIPPED",
     "default_key",
@@ -37,6 +47,8 @@ __all__ = [
     "Event",
     "Game",
     "IllegalChoice",
+    "LabelsPhases",
+    "phase_label",
     "NumberField",
     "Option",
     "PlaysInPlace",

@@ -204,6 +204,17 @@ class Game(Protocol):
 
 
 @runtime_checkable
+class LabelsPhases(Protocol):
+    """A game that can name the phase a state is in without building its view: the service
+    heads every change's posts with the phase it started and ended in, and most changes end no
+    phase, so a whole public view for one line of text was most of their view cost."""
+
+    def phase_label(self, state: State) -> str:
+        """The public view's ``phase_label`` of ``state``, exactly ("Round 2 - Hero Activation")."""
+        ...
+
+
+@runtime_checkable
 class PlaysInPlace(Protocol):
     """A game whose steps can change a state the driver owns instead of copying it: the one
     copy per transaction that engine/working.py's `Working` takes. Every KitGame does;

@@ -62,13 +62,13 @@ class Announcements(ServiceParts):
             shown = {id(e) for e in noise.channel_lines(ctx.events)}
             end_label = self._phase_label(ctx, final, written)
             opening = ctx.start_state if ctx.start_state is not None else ctx.set_up
-            start_view = None if opening is None else ctx.view(opening, None)
-            start_label = fill(str((start_view or {}).get("phase_label") or ""), written)
+            raw_start = "" if opening is None else ctx.phase_label(opening)
+            start_label = fill(raw_start, written)
             parts = phase_notices.stretches(
                 ctx.events, lambda e: fill(e.text, written) if id(e) in shown else None, start_label, end_label)
             public = phase_notices.public_notices(
                 parts, ctx.match.game, names, lambda end: self._view_at(ctx, final, end), self.wording.strong,
-                label_of=lambda view: fill(str(view.get("phase_label") or ""), written), start_view=start_view)
+                label_of=lambda view: fill(str(view.get("phase_label") or ""), written), start_label=raw_start)
             ctx.lead_with(public)
             for seat in ctx.seats:
                 lines = [fill(e.text, written) for e in ctx.events if e.seats is not None and seat.seat_no in e.seats]
@@ -160,7 +160,7 @@ class Announcements(ServiceParts):
         """The heading of the phase a state is in ("Round 2 - Hero Activation")."""
         if state is None:
             return ""
-        return fill(str(ctx.view(state, None).get("phase_label") or ""), written)
+        return fill(ctx.phase_label(state), written)
 
     def _text_names(self, names: list[str]) -> list[str]:
         """Seat names as they are written into texts (see ``name_text``)."""

@@ -207,6 +207,15 @@ class MatchTransaction:
         self.views[key] = found
         return found[1]
 
+    def phase_label(self, state: eng.State) -> str:
+        """The raw phase heading of ``state`` (its seat names unfilled): from its public view
+        when this transaction built one, else from the game without a view (most changes end no
+        phase, and their posts need only the heading)."""
+        found = self.views.get((id(state), None))
+        if found is not None and found[0] is state:
+            return str(found[1].get("phase_label") or "")
+        return eng.phase_label(self.game, state)
+
     def views_of(self, state: eng.State) -> dict[int | None, dict[str, Any]]:
         """The views built in this transaction of ``state``, by seat (None: the public view)."""
         return {seat: view for (_key, seat), (held, view) in self.views.items() if held is state}

@@ -58,25 +58,26 @@ the post the first one closes; a longer one (an AI's whole war turn) is a post o
 def public_notices(parts: list[Stretch], game: str, names: list[str], view_at: Callable[[int], dict[str, Any]],
                    strong: Callable[[str], str] = CHAT.strong,
                    label_of: Callable[[dict[str, Any]], str] | None = None,
-                   start_view: dict[str, Any] | None = None) -> list[tuple[str, PhaseNotice | EventsNotice]]:
+                   start_label: str = "") -> list[tuple[str, PhaseNotice | EventsNotice]]:
     """``phase`` notices closing posts up to the last phase end, each with the map as that phase
     end left it (``view_at(index of the phase end event)``), and an ``events`` notice for the
     lines after it. ``text`` is a stretch as one post, for front-ends that print (headed with
     ``strong``, the front-end's emphasis).
 
     A stretch's heading is the phase its lines happened in: the transaction's starting phase
-    (``start_view``) for the first, and for each later one the phase the previous phase end led
+    (``start_label``, its raw phase label) for the first, and for each later one the phase the previous phase end led
     into (the view that phase end left, read with ``label_of``). Each map is titled with the
     heading of the post it closes: it shows how that phase ended."""
     heads: list[tuple[str, str]] = []  # per stretch: (heading, the map's raw phase label)
     for n, part in enumerate(parts):
         if n == 0 or label_of is None:  # without label_of a later stretch keeps the heading before it
-            source = start_view
+            raw = start_label
             heading = part.label or (heads[-1][0] if heads else "")
         else:
             source = view_at(parts[n - 1].end)
+            raw = str(source.get("phase_label") or "")
             heading = label_of(source) or part.label
-        heads.append((heading, str((source or {}).get("phase_label") or "")))
+        heads.append((heading, raw))
     closings: list[tuple[str, str, list[str], int]] = []
     for n, part in enumerate(parts):
         if not part.closed:

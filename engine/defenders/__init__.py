@@ -51,6 +51,9 @@ class DefendersGame(KitGame[DefendersState, DefendersOptions]):
     def view_of(self, state: DefendersState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)
 
+    def phase_label_of(self, state: DefendersState) -> str:
+        return views.phase_label(state)
+
     def standing(self, view: dict[str, Any]) -> Standing:
         """The Turn Deck decides who plays next and is hidden, so only whose Turn it is shows;
         the table's score is the Capital's Threat against the Threat that destroys it."""

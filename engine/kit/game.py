@@ -144,6 +144,14 @@ class KitGame(ABC, Generic[StateT, OptionsT]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return self.view_of(self.own(state), seat)
 
+    def phase_label(self, state: State) -> str:
+        """The public view's ``phase_label``, without the view where the game names it itself."""
+        return self.phase_label_of(self.own(state))
+
+    def phase_label_of(self, state: StateT) -> str:
+        """The phase heading of ``state``; a game whose label needs no view says so cheaply."""
+        return str(self.view_of(state, None).get("phase_label") or "")
+
     def result(self, state: State) -> Result | None:
         return self.result_of(self.own(state))
 

@@ -63,6 +63,9 @@ class SamuraiGame(KitGame[SamuraiState, SamuraiOptions]):
     def view_of(self, state: SamuraiState, seat: int | None) -> dict[str, Any]:
         return views.public_view(state) if seat is None else views.seat_view(state, seat)
 
+    def phase_label_of(self, state: SamuraiState) -> str:
+        return views.phase_label(state)
+
     def standing(self, view: dict[str, Any]) -> Standing:
         """Wars are waged daimyo by daimyo in turn order; provinces held are the score."""
         war = view.get("war")

@@ -74,6 +74,11 @@ def _war(state: SamuraiState) -> WarView | None:
                 choosing=sorted(battle.pending.owed.values()))))
 
 
+def phase_label(state: SamuraiState) -> str:
+    """The heading of the phase ``state`` is in ("Round 3 - Bidding for initiative")."""
+    return (f"Round {state.round} - " if state.round else "") + PHASE_LABELS.get(state.phase, state.phase)
+
+
 def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[str, Any]:
     """The public view's fields; `own_vp` (seat, total) puts a seat's full LWTV total on its own row."""
     c = content()
@@ -125,7 +130,7 @@ def _public(state: SamuraiState, own_vp: tuple[int, int] | None = None) -> dict[
     return {
         "game": "samurai", "mode": state.options.mode, "round": state.round,
         "round_limit": state.options.round_limit, "end_round": state.end_round, "phase": state.phase,
-        "phase_label": (f"Round {state.round} - " if state.round else "") + PHASE_LABELS.get(state.phase, state.phase),
+        "phase_label": phase_label(state),
         "to_win": None if lwtv else state.options.provinces_to_win,
         "map": "japan68", "canvas": c.map.canvas,
         "seats": seats, "turn_order": list(state.order),

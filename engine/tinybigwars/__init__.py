@@ -40,6 +40,9 @@ class TinyBigWars(KitGame[TBWState, Options]):
     def view_of(self, state: TBWState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def phase_label_of(self, state: TBWState) -> str:
+        return views.phase_label(state)
+
     def standing(self, view: dict[str, Any]) -> Standing:
         """Heroes activate seat by seat in the order the round drew; influence wins."""
         return Standing(turn=view.get("active_seat"), order=list(view.get("turn_order") or []),

@@ -130,17 +130,22 @@ def _hero(hero: Hero) -> HeroView:
     )
 
 
+def phase_label(state: TBWState) -> str:
+    """The heading of the phase ``state`` is in ("Round 2 - Hero Activation")."""
+    label = PHASE_LABELS[state.phase]
+    return label if state.round == 0 or state.phase == "over" else f"Round {state.round} - {label}"
+
+
 def view_model(state: TBWState, seat: int | None) -> PublicView:
     """The public view (seat None) or a seat's view with its private ``you`` block, typed."""
     open_prompts = prompts(state)
     presence = state.presence()
-    label = PHASE_LABELS[state.phase]
     public: dict[str, Any] = {
         "game": "tinybigwars",
         "round": state.round,
         "round_limit": state.options.round_limit,
         "phase": state.phase,
-        "phase_label": label if state.round == 0 or state.phase == "over" else f"Round {state.round} - {label}",
+        "phase_label": phase_label(state),
         "to_win": state.options.to_win,
         "map": state.map,
         "seats": _seats(state, presence),

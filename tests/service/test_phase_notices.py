@@ -86,7 +86,7 @@ def test_each_stretch_is_headed_by_the_phase_its_lines_happened_in_and_its_map_t
     events = [*build[:1], build[1], *war, ev("round 2 plans", seats=None)]
     parts = stretches(events, public, "Round 1 - Build", "Round 2 - Plan")
     out = public_notices(parts, "g", ["a"], view, label_of=lambda v: v["phase_label"],
-                         start_view={"phase_label": "Round 1 - Build"})
+                         start_label="Round 1 - Build")
     assert [(kind, fields["label"]) for kind, fields in out] == [
         ("phase", "Round 1 - Build"), ("phase", "Round 1 - Wage War"), ("events", "Round 2 - Plan")]
     assert out[0][1]["view"] == {"phase_label": "Round 1 - Build", "map": 1}, "the map is titled as its post"
