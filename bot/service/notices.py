@@ -113,6 +113,8 @@ class PromptNotice(TypedDict):
     optional: bool
     prompt: dict[str, Any]
     view: dict[str, Any]
+    """The seat's view, for a secret decision's private panel; empty for any other (nothing
+    shows it: building, storing and reading it back was most of a plain prompt's cost)."""
     in_place: bool
     """The seat's previous prompt DM is edited, not followed by a new one."""
     news: list[str]
