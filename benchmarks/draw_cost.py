@@ -4,7 +4,11 @@
 
 What bot/service/drawing.py's workers draw, each timed by thread CPU (the clock the pool counts a
 worker's draw with), as the median of warm runs (static layers and text sprites cached, as in a
-worker after a match's first map):
+worker after a match's first map), in this process set up as a worker is (malloc's thresholds,
+``reuse_freed_memory``, where the tree has it):
+
+- Tiny Big Wars maps of 40 matches drawn in turn (each match's city named its own way), as a
+  worker draws the phase ends of running matches: mean CPU and page faults a map;
 
 - the public map of each game (Tiny Big Wars, Samurai Swords, Tiny Epic Defenders) and its PNG size,
   and the share of it that is the PNG (palette mapping and deflate, ``render.encode.png``);
@@ -25,6 +29,7 @@ tree's PYTHONPATH) for a before/after pair.
 from __future__ import annotations
 
 import argparse
+import copy
 import io
 import random
 import resource
@@ -40,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 import render  # noqa: E402
+from bot.service import drawing  # noqa: E402
 from bot.service.history import draw_replay, public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 from tests.render import defenders_views, samurai_views, views  # noqa: E402
@@ -60,6 +66,26 @@ def machine_floor(runs: int) -> float:
     rng = random.Random(32)
     data = bytes(rng.choice(b"abcdefgh") for _ in range(1 << 16)) * 32
     return cpu_ms(lambda: zlib.compress(data, 1), runs)
+
+
+def matches_in_turn(matches: int = 40, rounds: int = 3) -> None:
+    variants = []
+    for match in range(matches):
+        view = copy.deepcopy(views.three_seat_mid())
+        for location in view["locations"]:
+            location["name"] = f"{location['name'][:14]} {match}"
+        variants.append(view)
+    for view in variants:
+        render.draw("tinybigwars", view, views.NAMES_4[:3])
+    times = []
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for view in variants * rounds:
+        started = time.thread_time()
+        render.draw("tinybigwars", view, views.NAMES_4[:3])
+        times.append(time.thread_time() - started)
+    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / len(times)
+    print(f"  map tinybigwars {matches} matches in turn  {statistics.fmean(times) * 1000:6.1f} ms CPU mean "
+          f"(p50 {statistics.median(times) * 1000:.1f}), {faults:5.0f} page faults a map")
 
 
 def maps(runs: int) -> None:
@@ -118,8 +144,12 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=8, help="runs timed per replay (default 8)")
     args = parser.parse_args()
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    print(f"draw CPU (thread time, medians), tree {Path(render.__file__).resolve().parents[1]}, load {load}")
+    reuse = getattr(drawing, "reuse_freed_memory", None)
+    as_worker = "malloc set as a worker's" if reuse is not None and reuse() else "malloc's defaults"
+    print(f"draw CPU (thread time, medians), tree {Path(render.__file__).resolve().parents[1]}, {as_worker}, "
+          f"load {load}")
     print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor(9):6.1f} ms CPU")
+    matches_in_turn()
     maps(args.runs)
     replays(args.replays)
     print(f"  floor machine again                          {machine_floor(9):6.1f} ms CPU; load "
