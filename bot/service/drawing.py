@@ -127,7 +127,7 @@ def reuse_freed_memory() -> bool:
     """In a worker: let glibc's malloc reuse the memory of the last draw for the next one. By
     default its threshold for giving a buffer pages of its own moves with what was freed, and a
     worker drawing maps in turn got fresh pages for most of its big buffers: ~3,500 page faults
-    (14 MB zeroed by the kernel) and about 8 ms of CPU a Tiny Big Wars map, half the draw.
+    (14 MB zeroed by the kernel) and about 8 ms of CPU a map (of 18), half the draw.
     Fixed thresholds keep those buffers on the heap. True where it applied (Linux with glibc)."""
     if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
         return False
