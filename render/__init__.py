@@ -17,10 +17,10 @@ from PIL import Image
 from pydantic import BaseModel
 
 import engine
-from render.anim import DEFAULT_MAX_BYTES, animate, halve, keep_frame, kept_frame
-from render.encode import Picture, png
+from render.anim import DEFAULT_MAX_BYTES, animate, halve
+from render.encode import Picture
 
-__all__ = ["animate", "draw", "draw_keeping_frame", "draw_private", "replay", "Picture", "Renderer", "RENDERERS"]
+__all__ = ["animate", "draw", "draw_private", "replay", "Picture", "Renderer", "RENDERERS"]
 
 
 class Renderer(Protocol):
@@ -62,34 +62,15 @@ def draw_private(game_key: str, seat_view: BaseModel | Mapping[str, Any], names:
     return _module(game_key).draw_private(seat_view, names)
 
 
-def draw_keeping_frame(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[str] | None,
-                       key: str) -> bytes:
-    """``draw``, keeping the map's replay frame under ``key`` in this process (``anim.keep_frame``)
-    for a ``replay`` given the same key: a drawing worker that will draw the match's replay too."""
-    found = _module(game_key)
-    if not isinstance(found, Pictures):
-        return found.draw(public_view, names)
-    picture = found.picture(public_view, names)
-    if picture.palette is not None:
-        keep_frame(key, picture.image, picture.palette)
-    return png(picture.image, picture.palette)
-
-
 def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,
-           max_bytes: int = DEFAULT_MAX_BYTES, keys: Sequence[str] | None = None) -> bytes:
+           max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """A replay GIF of public views (at most ``max_bytes``): from each map's image and palette
-    where the renderer gives them (each map halved as soon as it is drawn), else from its PNGs.
-    ``keys[i]``: the key view ``i``'s frame may have been kept under (``draw_keeping_frame``)."""
+    where the renderer gives them (each map halved as soon as it is drawn), else from its PNGs."""
     found = _module(game_key)
     if isinstance(found, Pictures):
         halved: list[Image.Image] = []
         palette: Image.Image | None = None
-        for index, view in enumerate(public_views):
-            kept = kept_frame(keys[index]) if keys is not None else None
-            if kept is not None:
-                halved.append(kept[0])
-                palette = palette or kept[1]
-                continue
+        for view in public_views:
             picture = found.picture(view, names)
             halved.append(halve(picture.image))
             palette = palette or picture.palette

@@ -13,18 +13,11 @@ full-size map: holding every map of a match (5.6 MB each) cost the worker ~4,000
 from __future__ import annotations
 
 import io
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
-from isal import isal_zlib
 from PIL import Image
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
-KEPT_FRAMES = 256
-"""Replay frames kept (``keep_frame``), ~60 KiB each: the phase maps of a few dozen running matches."""
-_kept: OrderedDict[str, tuple[tuple[int, int], bytes, Image.Image]] = OrderedDict()
-_kept_lock = threading.Lock()
 
 
 def _encode(frames: list[Image.Image], duration_ms: int, last_ms: int) -> bytes:
@@ -46,41 +39,9 @@ def halve(image: Image.Image) -> Image.Image:
     return _rgb(image).reduce(2)
 
 
-def frame(image: Image.Image, palette: Image.Image) -> Image.Image:
-    """A replay's frame of a map: halved and mapped onto the map's palette."""
-    return halve(image).quantize(palette=palette, dither=Image.Dither.NONE)
-
-
-def keep_frame(key: str, image: Image.Image, palette: Image.Image) -> None:
-    """Keep the replay frame of a map drawn now (deflated) for a replay that draws the same map
-    later (``kept_frame``): a map post costs ~2.5 ms more, a replay's frame ~8 ms less."""
-    made = frame(image, palette)
-    packed = (made.size, isal_zlib.compress(made.tobytes(), 1), palette)
-    with _kept_lock:
-        _kept[key] = packed
-        _kept.move_to_end(key)
-        while len(_kept) > KEPT_FRAMES:
-            _kept.popitem(last=False)
-
-
-def kept_frame(key: str) -> tuple[Image.Image, Image.Image] | None:
-    """The frame kept under `key` and its map's palette: the very image ``frame`` gives."""
-    with _kept_lock:
-        found = _kept.get(key)
-    if found is None:
-        return None
-    size, data, palette = found
-    made = Image.frombytes("P", size, isal_zlib.decompress(data))
-    made.putpalette(palette.getpalette() or [])
-    return made, palette
-
-
 def _prepare(images: list[Image.Image], scale: float, colors: int, palette: Image.Image | None) -> list[Image.Image]:
     out = []
     for im in images:
-        if im.mode == "P" and scale == 1 and palette is not None:  # a frame mapped already (``frame``)
-            out.append(im)
-            continue
         rgb = _rgb(im)
         if scale == 0.5:
             small = halve(rgb)

@@ -14,10 +14,6 @@ pickles a view dict out and PNG bytes back.
   pool's workers hold both ends of their own task pipe, so they would never see it close.
 - Each worker sets glibc's malloc to keep its big buffers on the heap (``reuse_freed_memory``):
   a map then draws on the memory of the one before instead of on fresh pages (half its CPU).
-- A pool of one worker (the Dockerfile's, and a 2-core host's default) draws every map and every
-  replay there, so each map post keeps its replay frame (halved, mapped, deflated: ~2.5 ms more a
-  post) and the match's replay uses them instead of drawing its maps again (~8 ms less a frame).
-  With more workers a replay would find only its own worker's frames: they keep none.
 - ``workers == 0`` draws in a thread as before: the fallback, and what a small host can choose.
 - A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
   once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
@@ -54,7 +50,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -139,25 +135,12 @@ def reuse_freed_memory() -> bool:
     return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
 
 
-_keeps_frames = False
-"""In the one worker of a one-worker pool: every map and every replay is drawn here, so each map
-keeps its replay frame (``render.draw_keeping_frame``) and a replay uses them (``kept_frame_keys``)."""
-
-
-def keeps_frames() -> bool:
-    """Whether this process keeps the replay frames of the maps it draws."""
-    return _keeps_frames
-
-
-def _watch_bot(bot_pid: int, only_worker: bool = False) -> None:
+def _watch_bot(bot_pid: int) -> None:
     """Each worker's initializer: a lower priority than the bot's, malloc set to reuse memory
-    (``reuse_freed_memory``), replay frames kept in a pool's only worker, and a daemon thread
-    that follows the bot out."""
-    global _keeps_frames
+    (``reuse_freed_memory``), and a daemon thread that follows the bot out."""
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
     reuse_freed_memory()
-    _keeps_frames = only_worker
     threading.Thread(target=_follow, args=(bot_pid,), name="follow-the-bot", daemon=True).start()
 
 
@@ -168,9 +151,7 @@ def _timed(function: Callable[..., Result], args: tuple[Any, ...]) -> tuple[Resu
     return result, time.thread_time() - started
 
 
-def _draw_public(game: str, view: Mapping[str, Any], names: list[str] | None, key: str | None = None) -> bytes:
-    if key is not None and _keeps_frames:
-        return render.draw_keeping_frame(game, view, names, key)
+def _draw_public(game: str, view: Mapping[str, Any], names: list[str] | None) -> bytes:
     return render.draw(game, view, names=names)
 
 
@@ -215,11 +196,9 @@ class DrawingPool:
         self.replaced = 0
         """Pools replaced because a worker died."""
 
-    async def draw(self, game: str, view: Mapping[str, Any], names: list[str] | None = None,
-                   key: str | None = None) -> bytes:
-        """PNG bytes of the public map (``render.draw``); ``key`` (``map_key``) lets a pool's only
-        worker keep the map's replay frame."""
-        return await self.run("draw", _draw_public, game, view, names, key, game=game)
+    async def draw(self, game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
+        """PNG bytes of the public map (``render.draw``)."""
+        return await self.run("draw", _draw_public, game, view, names, game=game)
 
     async def draw_private(self, game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
         """PNG bytes of a seat's private panel (``render.draw_private``), titled with the seat's name."""
@@ -302,7 +281,7 @@ class DrawingPool:
         """A pool with all its workers started: each start waits on a no-op job, so none is left
         for a draw to start on the event loop."""
         executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=_context(),
-                                       initializer=_watch_bot, initargs=(os.getpid(), self.workers == 1))
+                                       initializer=_watch_bot, initargs=(os.getpid(),))
         try:
             for started in [executor.submit(os.getpid) for _ in range(self.workers)]:
                 started.result()
@@ -395,19 +374,12 @@ def map_key(game: str, view: Mapping[str, Any], names: list[str] | None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def kept_frame_keys(game: str, views: Sequence[Mapping[str, Any]], names: list[str] | None) -> list[str] | None:
-    """In a worker that keeps replay frames: the keys a replay's views were drawn under (None elsewhere)."""
-    if not _keeps_frames:
-        return None
-    return [map_key(game, view, names) for view in views]
-
-
 async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """The public map, drawn by the process's pool (or the same map drawn a moment ago)."""
     key = map_key(game, view, names)
     png = _recent.get(key)
     if png is None:
-        png = await _pool.draw(game, view, names, key=key)
+        png = await _pool.draw(game, view, names)
         _recent[key] = png
         while len(_recent) > RECENT_MAPS:
             _recent.popitem(last=False)

@@ -94,8 +94,7 @@ def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: l
                 names: list[str], max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
     """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames)."""
     views = public_frames(key, seats, options, seed, log)
-    kept = drawing.kept_frame_keys(key, views, names)  # the phase posts' frames, in a one-worker pool
-    return ReplayGif(render.replay(key, views, names, max_bytes=max_bytes, keys=kept), len(views))
+    return ReplayGif(render.replay(key, views, names, max_bytes=max_bytes), len(views))
 
 
 class HistoryService:

@@ -96,24 +96,3 @@ def test_halved_frames_are_not_enlarged() -> None:
     assert gif.size == halved.size == (tbw.WIDTH // 2, tbw.HEIGHT // 2)
     with pytest.raises(ValueError, match="cannot make a GIF"):
         render.animate([halved], scale=0.5, frame_scale=0.25)
-
-
-@pytest.mark.parametrize("game, views_of", [
-    ("tinybigwars", lambda: [views.two_seat_start(), views.three_seat_mid(), views.three_seat_over()]),
-    ("defenders", lambda: [defenders_views.early(), defenders_views.mid_battle(), defenders_views.lost()]),
-])
-def test_a_replay_from_the_posts_kept_frames_is_the_same_gif_without_drawing_them(
-        game: str, views_of: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Maps drawn with ``draw_keeping_frame`` (a one-worker pool's posts) give the same PNGs, and
-    a replay handed their keys makes the very GIF a fresh one does, drawing only the maps not kept."""
-    shown = views_of()
-    fresh = render.replay(game, shown)
-    keys = [f"{game}-kept-{index}" for index in range(len(shown))]
-    for index in (0, 2):
-        assert render.draw_keeping_frame(game, shown[index], None, keys[index]) == render.draw(game, shown[index])
-    module = render.RENDERERS[game]
-    drawn: list[Any] = []
-    real = module.picture  # type: ignore[attr-defined]
-    monkeypatch.setattr(module, "picture", lambda view, names: drawn.append(view) or real(view, names))
-    assert render.replay(game, shown, keys=keys) == fresh
-    assert drawn == [shown[1]]
