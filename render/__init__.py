@@ -13,10 +13,11 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast, runtime_checkable
 
+from PIL import Image
 from pydantic import BaseModel
 
 import engine
-from render.anim import DEFAULT_MAX_BYTES, animate
+from render.anim import DEFAULT_MAX_BYTES, animate, halve
 from render.encode import Picture
 
 __all__ = ["animate", "draw", "draw_private", "replay", "Picture", "Renderer", "RENDERERS"]
@@ -64,10 +65,14 @@ def draw_private(game_key: str, seat_view: BaseModel | Mapping[str, Any], names:
 def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,
            max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     """A replay GIF of public views (at most ``max_bytes``): from each map's image and palette
-    where the renderer gives them, else from its PNGs."""
+    where the renderer gives them (each map halved as soon as it is drawn), else from its PNGs."""
     found = _module(game_key)
     if isinstance(found, Pictures):
-        pictures = [found.picture(view, names) for view in public_views]
-        return animate([p.image for p in pictures], max_bytes=max_bytes,
-                       palette=pictures[0].palette if pictures else None)
+        halved: list[Image.Image] = []
+        palette: Image.Image | None = None
+        for view in public_views:
+            picture = found.picture(view, names)
+            halved.append(halve(picture.image))
+            palette = palette or picture.palette
+        return animate(halved, max_bytes=max_bytes, palette=palette, frame_scale=0.5)
     return animate([found.draw(view, names) for view in public_views], max_bytes=max_bytes)

@@ -4,14 +4,22 @@ Adaptive quantization of a 1200×900 frame costs ~15 ms; mapping onto a palette 
 per map costs ~2 ms, and the result is deterministic (it depends on the map only, never on
 which frames were drawn before). The palette is the static layer's own colours plus blends
 of every drawing colour with the usual backgrounds, so antialiased edges find a close match.
+
+The PNG itself is written here, its pixels deflated by ISA-L (the ``isal`` package) rather than
+by Pillow's zlib: a 1200×1560 map's deflate took 5-6 ms at zlib's level 3 and takes ~1 ms at
+ISA-L's level 1, for a file about a tenth bigger (105 -> 116 KiB). The pixels are the same
+palette indices Pillow would write: each row is filtered with PNG's "None" filter (Pillow's own
+choice for palette images) and the palette is written whole.
 """
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from isal import isal_zlib
 from PIL import Image
 
 from render import palette
@@ -65,12 +73,33 @@ def fixed_palette(base: Image.Image, colours: Iterable[RGB], base_colours: int =
     return pal
 
 
-def png(img: Image.Image, pal: Image.Image | None = None, compress_level: int = 3) -> bytes:
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+COMPRESS_LEVEL = 1
+"""ISA-L's level (0-3): 1 and 2 give the same size on these maps, 3 costs four times the CPU
+for no smaller file, 0 is a fifth bigger."""
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def indexed_png(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of a "P" image with an RGB palette of at most 256 entries."""
+    if indexed.mode != "P":
+        raise ValueError(f"indexed_png needs a 'P' image, not {indexed.mode!r}")
+    entries = bytes(indexed.getpalette() or [0, 0, 0])
+    width, height = indexed.size
+    rows = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0 ("None")
+    rows.paste(indexed, (1, 0))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices, deflate, no interlace
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", entries[:768]),
+                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), compress_level)), _chunk(b"IEND", b"")))
+
+
+def png(img: Image.Image, pal: Image.Image | None = None, compress_level: int = COMPRESS_LEVEL) -> bytes:
     """PNG bytes of an RGB image, mapped onto `pal` (or adaptively quantized without one)."""
     if pal is not None:
         q = img.quantize(palette=pal, dither=Image.Dither.NONE)
     else:
         q = img.quantize(128, method=Image.Quantize.FASTOCTREE)
-    buf = io.BytesIO()
-    q.save(buf, format="PNG", compress_level=compress_level)
-    return buf.getvalue()
+    return indexed_png(q, compress_level)

@@ -22,6 +22,16 @@ def overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def overlaps_any(a: Box, boxes: Iterable[Box]) -> bool:
+    """True if box `a` shares any area with one of `boxes` (``overlaps`` inlined: placing a
+    Samurai map's badges and labels asks this tens of thousands of times a draw)."""
+    x0, y0, x1, y1 = a
+    for b in boxes:  # noqa: SIM110 (a loop, not any() over a generator: a third of the time)
+        if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
+            return True
+    return False
+
+
 def inside(a: Box, outer: Box) -> bool:
     """True if box `a` lies within `outer`."""
     return outer[0] <= a[0] and a[2] <= outer[2] and outer[1] <= a[1] and a[3] <= outer[3]
@@ -91,7 +101,7 @@ def place(feet: Mapping[str, Box], sizes: Mapping[str, Sequence[Size]], box: Box
     placed: dict[str, tuple[str, Box]] = {}
 
     def clear_of_marks(b: Box) -> bool:
-        return inside(b, box) and not any(overlaps(b, o) for o in blocked)
+        return inside(b, box) and not overlaps_any(b, blocked)
 
     def free(b: Box, ignore: str | None = None) -> bool:
         return clear_of_marks(b) and not any(overlaps(b, lb) for q, (_, lb) in placed.items() if q != ignore)

@@ -12,6 +12,8 @@ pickles a view dict out and PNG bytes back.
   cheap fork that has already imported render/.
 - A worker ends itself when the bot process is gone, however it went (a SIGKILL, a crash): the
   pool's workers hold both ends of their own task pipe, so they would never see it close.
+- Each worker sets glibc's malloc to keep its big buffers on the heap (``reuse_freed_memory``):
+  a map then draws on the memory of the one before instead of on fresh pages (half its CPU).
 - ``workers == 0`` draws in a thread as before: the fallback, and what a small host can choose.
 - A worker that dies breaks its pool: the pool is replaced by a fresh one and the draw tried
   once more; if that fails too the draw runs in a thread, so no post goes unsent for the pool.
@@ -36,12 +38,15 @@ pickles a view dict out and PNG bytes back.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hashlib
 import json
 import logging
 import multiprocessing
 import os
+import platform
 import select
+import sys
 import threading
 import time
 from collections import OrderedDict, deque
@@ -109,11 +114,33 @@ def _follow(bot_pid: int) -> None:
     os._exit(0)
 
 
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+"""glibc's ``mallopt`` parameters (malloc.h)."""
+MMAP_THRESHOLD = 32 * 1024 * 1024
+"""Allocations this big or bigger get pages of their own (glibc's largest allowed value): every
+buffer of a map (its 7.5 MB RGB image, its 1.9 MB palette indices and PNG rows) comes from the heap."""
+TRIM_THRESHOLD = 64 * 1024 * 1024
+"""Free memory the heap keeps at its top before handing it back: a few maps' worth."""
+
+
+def reuse_freed_memory() -> bool:
+    """In a worker: let glibc's malloc reuse the memory of the last draw for the next one. By
+    default its threshold for giving a buffer pages of its own moves with what was freed, and a
+    worker drawing maps in turn got fresh pages for most of its big buffers: ~3,500 page faults
+    (14 MB zeroed by the kernel) and about 8 ms of CPU a map (of 18), half the draw.
+    Fixed thresholds keep those buffers on the heap. True where it applied (Linux with glibc)."""
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
+        return False
+    libc = ctypes.CDLL(None)
+    return bool(libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(libc.mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
 def _watch_bot(bot_pid: int) -> None:
-    """Each worker's initializer: a lower priority than the bot's, and a daemon thread that
-    follows the bot out."""
+    """Each worker's initializer: a lower priority than the bot's, malloc set to reuse memory
+    (``reuse_freed_memory``), and a daemon thread that follows the bot out."""
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
+    reuse_freed_memory()
     threading.Thread(target=_follow, args=(bot_pid,), name="follow-the-bot", daemon=True).start()
 
 

@@ -12,12 +12,13 @@ stay islands.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.samurai.view_models import ProvinceView
-from render.labels import inside, overlaps, separate
+from render.labels import inside, overlaps, overlaps_any, separate
 
 Point = tuple[float, float]
 Box = tuple[int, int, int, int]
@@ -233,10 +234,15 @@ def _badge_spots(c: tuple[int, int], marks: Marks) -> Iterable[Box]:
     step = max(10, foot_w // 3)
     for r in range(foot_w, foot_w * BADGE_REACH + 1, step):
         n = 16 if r <= foot_w * 4 else 24  # further out, more angles: a crowded corner still finds a gap
-        for k in range(n):
-            a = 2 * math.pi * k / n
-            x, y = round(cx + r * math.cos(a) - w / 2), round(cy + r * math.sin(a) - h / 2)
+        for cos, sin in _ring(n):
+            x, y = round(cx + r * cos - w / 2), round(cy + r * sin - h / 2)
             yield (x, y, x + w, y + h)
+
+
+@functools.cache
+def _ring(n: int) -> tuple[tuple[float, float], ...]:
+    """Cosine and sine of `n` angles evenly round a circle (a badge ring's directions)."""
+    return tuple((math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n)) for k in range(n))
 
 
 def place_badge(c: tuple[int, int], box: Box, hard: list[Box], soft: list[Box],
@@ -251,7 +257,7 @@ def place_badge(c: tuple[int, int], box: Box, hard: list[Box], soft: list[Box],
     near_soft = [(i, b) for i, b in enumerate(soft) if abs(b[0] - cx) < reach + 40 and abs(b[1] - cy) < reach]
     best: tuple[int, Box, list[int]] | None = None
     for b in _badge_spots(c, marks):
-        if not inside(b, box) or any(overlaps(b, o) for o in near_hard):
+        if not inside(b, box) or overlaps_any(b, near_hard):
             continue
         covered = [i for i, o in near_soft if overlaps(b, o)]
         if not covered:
@@ -285,7 +291,7 @@ def _far_badge(c: tuple[int, int], box: Box, hard: list[Box], soft: list[Box],
     spots.sort(key=lambda b: ((b[0] + w / 2 - cx) ** 2 + (b[1] + h / 2 - cy) ** 2, b))
     best: tuple[int, Box, list[int]] | None = None
     for b in spots:
-        if any(overlaps(b, o) for o in hard):
+        if overlaps_any(b, hard):
             continue
         covered = [i for i, o in enumerate(soft) if overlaps(b, o)]
         if not covered:

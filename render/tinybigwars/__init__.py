@@ -60,7 +60,7 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
     """The public map as an RGB image (before PNG encoding)."""
     view = parse(PublicView, view)
     st = static_layer(view)
-    img = st.image.copy()
+    img = st.canvas()
     draw = ImageDraw.Draw(img)
     combat = view.combat
     combat_location = combat.location if combat else None

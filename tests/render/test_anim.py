@@ -87,3 +87,12 @@ def test_a_replay_shows_each_map_in_turn_at_half_size(game: str, first: dict[str
         frame = gif.convert("RGB")
         assert _distance(frame, own) < 3.0
         assert _distance(frame, own) < _distance(frame, maps[1 - index]) / 2
+
+
+def test_halved_frames_are_not_enlarged() -> None:
+    """Frames handed over already halved (a replay's) make a GIF at most their own size."""
+    halved = render.anim.halve(tbw.render_image(views.two_seat_start()))
+    gif = _open(render.animate([halved], frame_scale=0.5))
+    assert gif.size == halved.size == (tbw.WIDTH // 2, tbw.HEIGHT // 2)
+    with pytest.raises(ValueError, match="cannot make a GIF"):
+        render.animate([halved], scale=0.5, frame_scale=0.25)

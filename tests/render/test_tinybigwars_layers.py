@@ -49,3 +49,19 @@ def test_pasted_names_are_the_pixels_drawing_them_gives() -> None:
             box = text.outlined(draw, (centre[0], plate[1] + 19), name, font, anchor="mm")
             assert layer.name_boxes[location.id] == box
         assert ImageChops.difference(layer.image, image).getbbox() is None
+
+
+def test_forty_matches_drawn_in_turn_keep_their_layers() -> None:
+    """A worker drawing 40 running matches in turn builds each match's layer once, and its
+    maps are the pixels of a layer built fresh for the draw."""
+    matches = [_renamed(views.three_seat_mid(), f"m{index}") for index in range(40)]
+    board._STATIC.clear()
+    for view in matches:
+        board.static_layer(view)
+    builds = board._STATIC.builds
+    for view in matches:
+        board.static_layer(view)
+    assert board._STATIC.builds == builds
+    kept = board.static_layer(matches[0]).canvas()
+    board._STATIC.clear()
+    assert ImageChops.difference(kept, board.static_layer(matches[0]).canvas()).getbbox() is None
