@@ -362,7 +362,10 @@ class Delivery(DirectMessages):
                                 self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
                             rest = True
                             break  # it may have moved the match into its thread: read the targets again
-                        self.boards.touch(match_id, written_at(group))
+                        # a change the channel waits on edits the board at once (at its pace); what
+                        # only DMs and a phase post's lines told waits a while, gathered (board.py)
+                        self.boards.touch(match_id, written_at(group),
+                                          within=self.boards.quiet if phase_pace.quiet(group) else 0.0)
                         ended = any(n.kind == "result" for n in group)
                         self.lobbies.touch(match_id, written_at(group), ended=ended)
                         if ended:
