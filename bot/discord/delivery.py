@@ -67,6 +67,9 @@ HELD_LOOK_SECONDS = 5.0
 """A match whose waiting notices all wait for DM channels being opened is read by a round at
 most this often (the opener wakes it when they open); notices another process wrote for it
 meanwhile wait at most this long."""
+BOARDS_GRACE = 0.5
+"""Seconds the status boards waiting to gather their changes get at shutdown to be edited (within
+what the cog's LOOPS_GRACE leaves after WORKERS_GRACE)."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -223,7 +226,7 @@ class Delivery(DirectMessages):
         self.workers.clear()
         self.pace.stop()
         await self.opener.stop()
-        await self.boards.stop()
+        await self.boards.stop(BOARDS_GRACE)  # a board waiting to gather its changes is edited first
         await self.lobbies.stop()
         await self.archives.stop()
 

@@ -118,6 +118,21 @@ class PacedRefresh(ABC):
         """The edits under way (tests wait for them to settle)."""
         return [task for task in self.tasks.values() if not task.done()]
 
-    async def stop(self) -> None:
-        await cancel_and_wait(self.tasks.values())
-        self.tasks.clear()
+    async def stop(self, grace: float = 0.0) -> None:
+        """Cancel the edits under way; those that only waited to gather changes (``within``)
+        get ``grace`` seconds to go first: a process that stops does not leave a message
+        a whole window behind until the next change."""
+        gathering = [match_id for match_id, task in self.tasks.items()
+                     if not task.done() and self.due.get(match_id, 0.0) > time.monotonic()]
+        for match_id in gathering:
+            self.due[match_id] = 0.0
+            self.last_edit.pop(match_id, None)  # one edit each: no pace to keep after it
+            wake = self.sooner.get(match_id)
+            if wake is not None:
+                wake.set()
+        try:
+            if gathering and grace > 0:
+                await asyncio.wait([self.tasks[match_id] for match_id in gathering], timeout=grace)
+        finally:  # cancelled while waiting (the loops' grace ended): the edits still go
+            await cancel_and_wait(self.tasks.values())
+            self.tasks.clear()

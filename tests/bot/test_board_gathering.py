@@ -98,3 +98,17 @@ async def test_delivery_lets_the_board_wait_only_for_quiet_groups(monkeypatch: p
     turn: Any = notice(4, "turn")
     await arrive(delivery, svc, turn)
     assert touched == [0.0], "a turn edits the board at once"
+
+
+async def test_a_stopping_process_edits_the_boards_that_wait_to_gather() -> None:
+    host = FakeHost()
+    boards = boards_of(host)
+    boards.interval = 60.0
+    boards.touch(7, 5)
+    await asyncio.wait_for(boards.tasks[7], 1.0)
+    host.svc.version, host.svc.phase = 6, "Hero Activation"
+    boards.touch(7, 6, within=60.0)
+    await asyncio.sleep(0.05)
+    await boards.stop(grace=1.0)
+    assert len(host.edits) == 2 and "Hero Activation" in host.edits[-1], "the waiting change is not lost"
+    assert boards.tasks == {}
