@@ -87,7 +87,7 @@ async def test_delivery_lets_the_board_wait_only_for_quiet_groups(monkeypatch: p
     def touch(_match_id: int, _version: int | None = None, within: float = 0.0) -> None:
         touched.append(within)
 
-    delivery.boards.touch = touch  # type: ignore[method-assign]
+    delivery.boards.touch = touch  # type: ignore[method-assign,assignment]
     delivery.boards.quiet = 30.0
     await arrive(delivery, svc, line(1), dm(2))
     assert touched == [30.0, 30.0], "a move's line and its DM: the board waits"
