@@ -133,6 +133,6 @@ class PacedRefresh(ABC):
         try:
             if gathering and grace > 0:
                 await asyncio.wait([self.tasks[match_id] for match_id in gathering], timeout=grace)
-        finally:  # cancelled while waiting (the loops' grace ended): the edits still go
+        finally:  # cancelled while waiting (the loops' grace ended): what is left is cancelled all the same
             await cancel_and_wait(self.tasks.values())
             self.tasks.clear()
