@@ -38,6 +38,12 @@ the board shares with the phase post (an edit per 4 s at most, phase_pace.py) an
 board a few seconds behind is still true to a table that plays asynchronously, and most moves
 change a seat's line: at 2 s the load benchmark edited a board on 0.7 of its interactions, at
 5 s on 0.4 (docs/benchmarks.md, session 14)."""
+QUIET_WAIT = 30.0
+"""Seconds the board's changes that only DMs and a phase post's lines told (its latest line, who
+has chosen) may wait, gathered into one edit; a phase end, a turn, a result or any other post in
+the channel edits it at once (at EDIT_INTERVAL). At a human pace each move changes the board's
+latest line, which the phase post below it shows within phase_edit_seconds: edited for each
+move, the board cost as many edits as the phase post (docs/benchmarks.md, session 21)."""
 NONCE_LENGTH = 25
 
 
@@ -153,7 +159,10 @@ class Boards(PacedRefresh):
     def __init__(self, host: Host) -> None:
         super().__init__()
         self.host = host
-        self.interval = float(getattr(getattr(host, "settings", None), "board_edit_seconds", EDIT_INTERVAL))
+        settings = getattr(host, "settings", None)
+        self.interval = float(getattr(settings, "board_edit_seconds", EDIT_INTERVAL))
+        self.quiet = float(getattr(settings, "board_wait_seconds", QUIET_WAIT))
+        """Seconds a change nothing waits on may wait for the board's next edit (``touch``'s ``within``)."""
         self.shown: dict[int, tuple[int, str, str]] = {}
         """Match -> (board message, text, status) as last posted or edited: an unchanged board is
         not edited again."""

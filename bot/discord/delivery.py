@@ -67,6 +67,9 @@ HELD_LOOK_SECONDS = 5.0
 """A match whose waiting notices all wait for DM channels being opened is read by a round at
 most this often (the opener wakes it when they open); notices another process wrote for it
 meanwhile wait at most this long."""
+BOARDS_GRACE = 0.5
+"""Seconds the status boards waiting to gather their changes get at shutdown to be edited (within
+what the cog's LOOPS_GRACE leaves after WORKERS_GRACE)."""
 WORKERS_GRACE = 2.0
 """Seconds the match workers get at shutdown to finish what they are sending before they are
 cancelled (less than the cog's LOOPS_GRACE, which includes this wait)."""
@@ -223,7 +226,7 @@ class Delivery(DirectMessages):
         self.workers.clear()
         self.pace.stop()
         await self.opener.stop()
-        await self.boards.stop()
+        await self.boards.stop(BOARDS_GRACE)  # a board waiting to gather its changes is edited first
         await self.lobbies.stop()
         await self.archives.stop()
 
@@ -362,7 +365,10 @@ class Delivery(DirectMessages):
                                 self.opener.ahead(match_id)  # who sat down: their DM channels open now, not at their first DM
                             rest = True
                             break  # it may have moved the match into its thread: read the targets again
-                        self.boards.touch(match_id, written_at(group))
+                        # a change the channel waits on edits the board at once (at its pace); what
+                        # only DMs and a phase post's lines told waits a while, gathered (board.py)
+                        self.boards.touch(match_id, written_at(group),
+                                          within=self.boards.quiet if phase_pace.quiet(group) else 0.0)
                         ended = any(n.kind == "result" for n in group)
                         self.lobbies.touch(match_id, written_at(group), ended=ended)
                         if ended:

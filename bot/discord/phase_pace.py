@@ -32,6 +32,22 @@ def standalone(notice: Notice) -> bool:
     return notice.kind == "result" or bool(notice.payload.get("standalone"))
 
 
+QUIET_DMS = frozenset({"prompt", "private", "last_to_choose", "reminder", "heads_up"})
+"""DMs that tell a seat its own decision or news: what they change on the status board (who has
+chosen, the latest line) is nothing the channel waits on. Votes, undo consents and seat changes
+are not among them: the board says those at once."""
+
+
+def quiet(group: list[Notice]) -> bool:
+    """Whether the group changes nothing in its match's channel that a player waits on: only
+    a seat's own DMs (QUIET_DMS) and lines a phase post gathers (which the post shows). Then the
+    status board's change may wait to be gathered with the next (board.py); a phase end, a
+    result, a turn, or any other post in the channel edits it at once."""
+    return all(notice.kind in QUIET_DMS and notice.user_id is not None
+               or notice.kind in GATHERING and notice.user_id is None and not standalone(notice)
+               for notice in group)
+
+
 def groups(batch: list[Notice]) -> list[list[Notice]]:
     """The batch in delivery order, a phase post's notices of one channel together: each joins
     the channel's group still gathering (nothing closed it, nothing else was posted to the

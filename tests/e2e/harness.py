@@ -52,7 +52,7 @@ def settings_for(fake: Any, db_path: Path, **extra: Any) -> Settings:
         dev_guild_id=fake.guilds[0].id,
         tick_seconds=0.2,
         deliver_seconds=0.05,
-        **{"phase_edit_seconds": 0.0, "board_edit_seconds": 2.0, **extra},  # the paces' tests set their own
+        **{"phase_edit_seconds": 0.0, "board_edit_seconds": 2.0, "board_wait_seconds": 0.0, **extra},  # the paces' tests set their own
     )
 
 
