@@ -74,7 +74,8 @@ class Probe:
         """Transactions by who began them and what they sent ("Delivery._work | UPDATE notices |
         SELECT choices"): which reads and writes share a BEGIN (a statement sent outside one
         counts as its own, "(no BEGIN)", as all do on PostgreSQL, whose BEGIN is no statement). A
-        transaction is counted at the next BEGIN on its connection."""
+        transaction is counted at its COMMIT (or a rollback SQLAlchemy announces), else at the next
+        BEGIN on its connection (a rollback sent on the connection itself is not announced)."""
 
     def install(self) -> None:
         """Keep the drawing pools the bot configures and listen to every SQLAlchemy engine."""
@@ -116,12 +117,27 @@ class Probe:
                 self.by_table[what] += 1
                 self.by_task_table[f"{where}: {what}"] += 1
 
-        def on_commit(_conn: Any) -> None:
+        def close(conn: Any) -> None:
+            """The connection's transaction ended: it is counted now, so a statement sent after it
+            outside any transaction (an autocommitted mark on the same connection) is filed as
+            "(no BEGIN)", not under the transaction before it."""
+            key = id(conn.connection.dbapi_connection) if conn.connection is not None else 0
+            done = self.open_tx.pop(key, None)
+            if done:
+                self.transactions[" | ".join(done)] += 1
+
+        def on_commit(conn: Any) -> None:
             with self.lock:
                 self.commits += 1
+                close(conn)
+
+        def on_rollback(conn: Any) -> None:
+            with self.lock:
+                close(conn)
 
         event.listen(Engine, "before_cursor_execute", before_cursor_execute)
         event.listen(Engine, "commit", on_commit)
+        event.listen(Engine, "rollback", on_rollback)
 
     def time_clicks(self) -> None:
         """Time a click's reply stages, wall clock: waiting for the seat's turn, the submit's
