@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import functools
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -340,20 +342,26 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         stmt = select(Match).where(col(Match.id) == match_id).with_for_update()
         return (await session.exec(stmt.execution_options(populate_existing=True))).first()
 
-    async def bump(self, session: Reader, match: Match, now: datetime, **values: Any) -> None:
-        """Write match columns and bump the version, checking nobody else did in between."""
+    async def bump(self, session: Reader, match: Match, now: datetime, *, side: int | None = None,
+                   **values: Any) -> None:
+        """Write match columns and bump the version, checking nobody else did in between; with
+        ``side``, also that the match's rows were written by nobody else since they were known
+        (``side_version`` is still ``side``: a transaction on kept rows, see `KeptRows`). The
+        bump sets ``side_version`` to 0: the writes of the match's rows after it count from there."""
         old = match.version
-        changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
+        changes = {**pending_changes(match), **values, "version": old + 1, "side_version": 0, "updated_at": now}
         connection = await begun(session)
         keys = tuple(sorted(changes))
-        statement = prepared(("bump", keys), connection.dialect, _versioned_update, keys)
-        result = await run(connection, statement, {"row_id": match.id, "old_version": old, **changes})
+        checked = side is not None
+        statement = prepared(("bump", keys, checked), connection.dialect,
+                             _side_checked_update if checked else _versioned_update, keys)
+        result = await run(connection, statement, {"row_id": match.id, "old_version": old, "old_side": side, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
         _written(match, changes)
 
     async def write_changes(self, session: Reader, rows: Sequence[Any | None], added: Sequence[Any] = (),
-                            deleted: Sequence[Any] = ()) -> None:
+                            deleted: Sequence[Any] = ()) -> int:
         """Write these ORM rows' changes through Core, so the flush after has nothing left of
         them: one UPDATE by key per table (an executemany over its changed rows, each given the
         columns changed on any of them, see `_SHARED_COLUMNS`), one INSERT for the new choices.
@@ -361,14 +369,18 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         before. Each row written, or set only to the values it had, is marked written: the ORM
         sends nothing twice, and a flush with nothing to write returns at once. Rows held
         outside a session (read on a connection, db/lean.py ``RowsWrite``) are written the same
-        way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first."""
+        way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first.
+        Returns the rows of the match's own tables (seats, deadlines) it changed: what the
+        database's triggers add to ``side_version`` for them (migration 0018)."""
         connection = await begun(session)
+        counted = 0
         for row in deleted:
             mapper = _state(row).mapper
             [key] = mapper.primary_key
-            await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
-                                           functools.partial(_delete_by_key, mapper)),
-                      {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
+            result = await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
+                                                    functools.partial(_delete_by_key, mapper)),
+                               {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
+            counted += result.rowcount if mapper.local_table.name in SIDE_TABLES else 0
         for row in added:
             if isinstance(row, Deadline):
                 row.fire_at = next_fire(row)  # as the ORM's before_insert listener keeps it
@@ -376,6 +388,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             columns = _column_keys(mapper)
             await insert_rows(connection, mapper.local_table,
                               [{key: value for key, value in vars(row).items() if key in columns}])
+            counted += 1 if mapper.local_table.name in SIDE_TABLES else 0
             state = _state(row)
             state.key = mapper.identity_key_from_instance(row)
             _written(row, {})
@@ -407,7 +420,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
                       for row, changes in changed]
             statement = prepared(("by_key", mapper.local_table.name, keys), connection.dialect,
                                  functools.partial(_update_by_key, mapper), keys)
-            await run(connection, statement, params[0] if len(params) == 1 else params)
+            result = await run(connection, statement, params[0] if len(params) == 1 else params)
+            counted += result.rowcount if mapper.local_table.name in SIDE_TABLES else 0
             for row, changes in changed:
                 _written(row, changes)
         if choices:
@@ -419,6 +433,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
                 if held is not None:
                     held.expunge(row)
             await insert_rows(connection, Choice.__table__, values)  # type: ignore[attr-defined]
+        return counted
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> int | None:
         """Take or renew the named lease: its term (the fencing token, see Lease.term), or None if
@@ -468,6 +483,59 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             await (await session.connection()).execute(
                 sa.update(Lease).where(col(Lease.name) == name, col(Lease.holder) == holder).values(expires_at=now)
             )
+
+
+SIDE_TABLES = frozenset({"seats", "deadlines"})
+"""The tables whose rows' writes the database counts in ``matches.side_version`` (migration 0018)."""
+KEPT_INTERACTIONS = 16
+"""The interactions a match's kept rows remember having answered (see `KeptRows`)."""
+
+
+@dataclass(frozen=True)
+class KeptRows:
+    """A match's rows as a transaction of this process committed them, with the
+    ``side_version`` it left: its next transaction may start from them instead of reading them
+    (``held``), its bump checking that version and side_version are still these (any other
+    write since, from any process, changed one of them: the bump then fails and the transaction
+    runs again on rows read). ``interactions``: the latest interactions whose choices these
+    rows' transactions logged (a second delivery of one is answered from the log, by a read)."""
+
+    version: int
+    side: int
+    match: tuple[Any, ...]
+    seats: tuple[tuple[Any, ...], ...]
+    deadline: tuple[Any, ...] | None
+    interactions: tuple[str, ...] = ()
+
+    def held(self) -> tuple[Match, list[Seat], Deadline | None]:
+        """New rows holding these values, as a read on a connection makes them (outside any
+        session; JSON values copied: a transaction may change its rows' in place)."""
+        match = _loaded(Match, _MATCH_KEYS, [copy.deepcopy(v) if isinstance(v, dict | list) else v for v in self.match])
+        seats = [_loaded(Seat, _SEAT_KEYS, values) for values in self.seats]
+        deadline = None if self.deadline is None else _loaded(Deadline, _DEADLINE_KEYS, self.deadline)
+        return match, seats, deadline
+
+
+def kept_rows(match: Match, seats: Sequence[Seat], deadline: Deadline | None, side: int,
+              interactions: tuple[str, ...]) -> KeptRows | None:
+    """`KeptRows` of these rows as they stand (all written: no pending change), or None when a
+    row lacks a column's value (one not loaded: it is read again instead)."""
+    try:
+        return KeptRows(match.version, side, tuple(match.__dict__[key] for key in _MATCH_KEYS),
+                        tuple(tuple(seat.__dict__[key] for key in _SEAT_KEYS) for seat in seats),
+                        None if deadline is None else tuple(deadline.__dict__[key] for key in _DEADLINE_KEYS),
+                        interactions[-KEPT_INTERACTIONS:])
+    except KeyError:
+        return None
+
+
+def _loaded(model: Any, keys: Sequence[str], values: Sequence[Any]) -> Any:
+    """A row of ``model`` holding these values as loaded ones, in no session (see `_attached`)."""
+    mapper, positions = _loading(model, tuple(keys))
+    row = mapper.class_manager.new_instance()
+    row.__dict__.update(zip(keys, values, strict=True))
+    _state(row).key = mapper.identity_key_from_primary_key([values[at] for at in positions])
+    return row
 
 
 _MATCH_KEYS = tuple(column.key for column in sa.inspect(Match).column_attrs)
@@ -538,6 +606,12 @@ def _versioned_update() -> sa.Update:
     """`bump`'s UPDATE; the columns it sets are the keys of its parameters."""
     return sa.update(Match).where(col(Match.id) == sa.bindparam("row_id"),
                                   col(Match.version) == sa.bindparam("old_version"))
+
+
+@functools.cache
+def _side_checked_update() -> sa.Update:
+    """`bump`'s UPDATE on kept rows: the version and the count of other writes both as known."""
+    return _versioned_update().where(col(Match.side_version) == sa.bindparam("old_side"))
 
 
 @functools.cache

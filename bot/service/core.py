@@ -55,7 +55,7 @@ from bot.service.undo import UndoService
 from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
 from db.outbox import Fence, Mark
-from db.store import Store
+from db.store import KeptRows, Store
 from render.anim import DEFAULT_MAX_BYTES
 
 __all__ = [
@@ -121,6 +121,7 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self.lease_ttl = timedelta(seconds=lease_seconds)
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
+        self._rows: RecentStates[KeptRows] = RecentStates()
         self._views = KeptViews()
         self.deliveries = OutboxService(store, clock)
         self.boards = BoardService(store)
