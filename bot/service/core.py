@@ -122,6 +122,7 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
         self._rows: RecentStates[KeptRows] = RecentStates()
+        store.rows_written.append(self._rows.pop)  # rows it wrote outside a match transaction
         self._views = KeptViews()
         self.deliveries = OutboxService(store, clock)
         self.boards = BoardService(store)
