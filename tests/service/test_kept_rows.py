@@ -103,26 +103,26 @@ async def test_a_second_delivery_of_an_interaction_is_answered_from_the_log(svc:
 
 
 async def test_this_process_s_own_writes_outside_drop_its_kept_rows(svc: MatchService, store: Store) -> None:
-    """The status board's message and a seat's DM channel, written by this process outside the
+    """A seat's DM channel and the status board's message, written by this process outside the
     match transaction, drop the rows it keeps: its next transaction reads them (no work done
-    twice on rows the bump would refuse)."""
+    twice on rows the bump would refuse), and writes neither over."""
     info = await lobby(svc, [HOST, BOB, CAROL], hours=10)
     host = await svc.pending_prompt(info.id, HOST)
     assert host is not None
     await svc.submit(info.id, HOST, {"bid": 1}, version=host.version, interaction_id="o-1")
-    await svc.set_board_message(info.id, 4242)
-    await svc.dm_channels.remember(BOB, 777)
-    bob = await svc.pending_prompt(info.id, BOB)
-    assert bob is not None
-    bumps: list[str] = []
-    with recorded(store) as statements:
-        await svc.submit(info.id, BOB, {"bid": 1}, version=bob.version, interaction_id="o-2")
-    bumps = [s for s in statements if s.lstrip().upper().startswith("UPDATE MATCHES")]
-    assert len(bumps) == 1, statements  # read first, bumped once: no bump refused
-    assert len(_reads(statements)) == 1 + (store.dialect != "sqlite"), statements
+    for n, (user, write) in enumerate([(BOB, svc.dm_channels.remember(BOB, 777)),
+                                       (CAROL, svc.set_board_message(info.id, 4242))]):
+        await write
+        pending = await svc.pending_prompt(info.id, user)
+        assert pending is not None
+        with recorded(store) as statements:
+            await svc.submit(info.id, user, {"bid": 1}, version=pending.version, interaction_id=f"o-{n + 2}")
+        bumps = [s for s in statements if s.lstrip().upper().startswith("UPDATE MATCHES")]
+        assert len(bumps) == 1, statements  # read first, bumped once: no bump refused
+        assert len(_reads(statements)) == 1 + (store.dialect != "sqlite"), statements
     async with store.read() as session:
-        row = (await session.execute(sa.text("SELECT board_message_id FROM matches WHERE id = :id"),
-                                     {"id": info.id})).one()
+        board = (await session.execute(sa.text("SELECT board_message_id FROM matches WHERE id = :id"),
+                                       {"id": info.id})).scalar()
         channel = (await session.execute(sa.text("SELECT dm_channel_id FROM seats WHERE user_id = :u"),
                                          {"u": BOB})).scalar()
-    assert row[0] == 4242 and channel == 777  # neither written over by the match transaction
+    assert board == 4242 and channel == 777
