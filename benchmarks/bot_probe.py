@@ -148,13 +148,13 @@ class Probe:
         another write (``kept rows: stale``), or it ended without writing, or raised (``kept
         rows: judged again``)."""
         from bot.service import transaction
-        from db import store
+        from db import kept_rows, store
 
         def counted(name: str) -> None:
             with self.lock:
                 self.kept[name] += 1
 
-        held = store.KeptRows.held
+        held = kept_rows.KeptRows.held
 
         def held_counted(rows: Any) -> Any:
             counted("kept rows: used")
@@ -181,7 +181,7 @@ class Probe:
             counted("kept rows: judged again")
             unsure(error, *args)
 
-        store.KeptRows.held = held_counted  # type: ignore[method-assign]
+        kept_rows.KeptRows.held = held_counted  # type: ignore[method-assign]
         store.Store.lock_match_rows = lock_rows_counted  # type: ignore[method-assign]
         store.Store.bump = bump_counted  # type: ignore[method-assign]
         transaction._Unsure.__init__ = unsure_counted  # type: ignore[method-assign]

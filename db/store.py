@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import functools
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -37,6 +35,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.durability import LogSync, database_path
+from db.kept_rows import DEADLINE_KEYS as _DEADLINE_KEYS
+from db.kept_rows import MATCH_KEYS as _MATCH_KEYS
+from db.kept_rows import SEAT_KEYS as _SEAT_KEYS
+from db.kept_rows import SIDE_TABLES, loading
 from db.lean import (
     WAIT_SECONDS,
     LeanTransactions,
@@ -486,62 +488,6 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             )
 
 
-SIDE_TABLES = frozenset({"seats", "deadlines"})
-"""The tables whose rows' writes the database counts in ``matches.side_version`` (migration 0018)."""
-KEPT_INTERACTIONS = 16
-"""The interactions a match's kept rows remember having answered (see `KeptRows`)."""
-
-
-@dataclass(frozen=True)
-class KeptRows:
-    """A match's rows as a transaction of this process committed them, with the
-    ``side_version`` it left: its next transaction may start from them instead of reading them
-    (``held``), its bump checking that version and side_version are still these (any other
-    write since, from any process, changed one of them: the bump then fails and the transaction
-    runs again on rows read). ``interactions``: the latest interactions whose choices these
-    rows' transactions logged (a second delivery of one is answered from the log, by a read)."""
-
-    version: int
-    side: int
-    match: tuple[Any, ...]
-    seats: tuple[tuple[Any, ...], ...]
-    deadline: tuple[Any, ...] | None
-    interactions: tuple[str, ...] = ()
-
-    def held(self) -> tuple[Match, list[Seat], Deadline | None]:
-        """New rows holding these values, as a read on a connection makes them (outside any
-        session; JSON values copied: a transaction may change its rows' in place)."""
-        match = _loaded(Match, _MATCH_KEYS, [copy.deepcopy(v) if isinstance(v, dict | list) else v for v in self.match])
-        seats = [_loaded(Seat, _SEAT_KEYS, values) for values in self.seats]
-        deadline = None if self.deadline is None else _loaded(Deadline, _DEADLINE_KEYS, self.deadline)
-        return match, seats, deadline
-
-
-def kept_rows(match: Match, seats: Sequence[Seat], deadline: Deadline | None, side: int,
-              interactions: tuple[str, ...]) -> KeptRows | None:
-    """`KeptRows` of these rows as they stand (all written: no pending change), or None when a
-    row lacks a column's value (one not loaded: it is read again instead)."""
-    try:
-        return KeptRows(match.version, side, tuple(match.__dict__[key] for key in _MATCH_KEYS),
-                        tuple(tuple(seat.__dict__[key] for key in _SEAT_KEYS) for seat in seats),
-                        None if deadline is None else tuple(deadline.__dict__[key] for key in _DEADLINE_KEYS),
-                        interactions[-KEPT_INTERACTIONS:])
-    except KeyError:
-        return None
-
-
-def _loaded(model: Any, keys: Sequence[str], values: Sequence[Any]) -> Any:
-    """A row of ``model`` holding these values as loaded ones, in no session (see `_attached`)."""
-    mapper, positions = _loading(model, tuple(keys))
-    row = mapper.class_manager.new_instance()
-    row.__dict__.update(zip(keys, values, strict=True))
-    _state(row).key = mapper.identity_key_from_primary_key([values[at] for at in positions])
-    return row
-
-
-_MATCH_KEYS = tuple(column.key for column in sa.inspect(Match).column_attrs)
-_SEAT_KEYS = tuple(column.key for column in sa.inspect(Seat).column_attrs)
-_DEADLINE_KEYS = tuple(column.key for column in sa.inspect(Deadline).column_attrs)
 _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
 
 
@@ -573,7 +519,7 @@ def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence
     loading makes one (outside any session when read on a connection, db/lean.py) (no validation: the values come from the database; the row enters the
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
-    mapper, positions = _loading(model, tuple(keys))
+    mapper, positions = loading(model, tuple(keys))
     key = mapper.identity_key_from_primary_key([values[at] for at in positions])
     if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
         row = mapper.class_manager.new_instance()
@@ -593,13 +539,6 @@ def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence
     state.session_id = sync_session.hash_key
     sync_session.identity_map.add(state)
     return row
-
-
-@functools.cache
-def _loading(model: Any, keys: tuple[str, ...]) -> tuple[Any, tuple[int, ...]]:
-    """The model's mapper and where its primary key columns are among ``keys``."""
-    mapper = _mapper(model)
-    return mapper, tuple(keys.index(mapper.get_property_by_column(column).key) for column in mapper.primary_key)
 
 
 @functools.cache

@@ -54,8 +54,9 @@ from bot.service.types import Blocked, Notice, OpenPost
 from bot.service.undo import UndoService
 from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
+from db.kept_rows import KeptRows
 from db.outbox import Fence, Mark
-from db.store import KeptRows, Store
+from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
 
 __all__ = [

@@ -28,11 +28,12 @@ from bot.service.match_transaction import MatchTransaction
 from bot.service.memory import RecentStates
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
+from db.kept_rows import KeptRows, kept_rows
 from db.lean import RowsWrite
 from db.models import Deadline, Match, Seat
 from db.prepared import Reader
 from db.state_reads import snapshot_at
-from db.store import KeptRows, VersionConflict, kept_rows
+from db.store import VersionConflict
 
 T = TypeVar("T")
 
