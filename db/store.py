@@ -374,7 +374,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         outside a session (read on a connection, db/lean.py ``RowsWrite``) are written the same
         way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first.
         Returns the rows of the match's own tables (seats, deadlines) it changed: what the
-        database's triggers add to ``side_version`` for them (migration 0018)."""
+        database's triggers add to ``side_version`` for them on SQLite (migration 0018)."""
         connection = await begun(session)
         counted = 0
         for row in deleted:

@@ -132,7 +132,8 @@ class Transactions(ServiceParts):
         """The match's rows as this process last committed them, when a transaction may start
         from them: SQLite's write transactions only (a process's writes queue there, on one
         connection holding the database's write lock from BEGIN; PostgreSQL's transactions lock
-        the match row by a read anyway), and not for an interaction those rows' transactions
+        the match row by a read anyway, and its database counts no other writes: migration
+        0018), and not for an interaction those rows' transactions
         answered (its earlier answer is found by the read)."""
         if self.store.writer is None:
             return None

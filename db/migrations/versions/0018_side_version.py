@@ -17,6 +17,12 @@ checks both: the match transaction may then skip its first read (bot/service/tra
 
 The counting is in the database so that no writer can forget it: a write of any column, from
 any process, through the ORM or Core, counts.
+
+On SQLite only. PostgreSQL's match transactions read their rows, locking the match row first
+(db/store.py ``lock_match_rows``), so nothing there needs the count; and a trigger there would
+take the match row's lock after a seat's (a seat written outside, then the match counted),
+the other order from a match transaction's (the match, then its seats): the two would deadlock.
+The column is there on both (the models are one), always 0 on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -46,30 +52,6 @@ def upgrade() -> None:
         op.execute("CREATE TRIGGER matches_update_side AFTER UPDATE ON matches "
                    "WHEN NEW.version = OLD.version AND NEW.side_version = OLD.side_version "
                    "BEGIN UPDATE matches SET side_version = side_version + 1 WHERE id = NEW.id; END")
-        return
-    op.execute("""CREATE FUNCTION count_side_write() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'DELETE' THEN
-        UPDATE matches SET side_version = side_version + 1 WHERE id = OLD.match_id;
-    ELSE
-        UPDATE matches SET side_version = side_version + 1 WHERE id = NEW.match_id;
-    END IF;
-    RETURN NULL;
-END
-$$""")
-    for table in _TABLES:
-        op.execute(f"CREATE TRIGGER {table}_side AFTER INSERT OR UPDATE OR DELETE ON {table} "
-                   "FOR EACH ROW EXECUTE FUNCTION count_side_write()")
-    op.execute("""CREATE FUNCTION count_side_match() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF NEW.version = OLD.version AND NEW.side_version = OLD.side_version THEN
-        NEW.side_version := OLD.side_version + 1;
-    END IF;
-    RETURN NEW;
-END
-$$""")
-    op.execute("CREATE TRIGGER matches_update_side BEFORE UPDATE ON matches "
-               "FOR EACH ROW EXECUTE FUNCTION count_side_match()")
 
 
 def downgrade() -> None:
@@ -78,12 +60,6 @@ def downgrade() -> None:
             for event in _EVENTS:
                 op.execute(f"DROP TRIGGER IF EXISTS {table}_{event.lower()}_side")
         op.execute("DROP TRIGGER IF EXISTS matches_update_side")
-    else:
-        for table in _TABLES:
-            op.execute(f"DROP TRIGGER IF EXISTS {table}_side ON {table}")
-        op.execute("DROP TRIGGER IF EXISTS matches_update_side ON matches")
-        op.execute("DROP FUNCTION IF EXISTS count_side_write()")
-        op.execute("DROP FUNCTION IF EXISTS count_side_match()")
     # in place (SQLite 3.35+ drops a plain column itself): a batch copy of the table would trip
     # the foreign keys of the seats and choices pointing at it
     op.execute("ALTER TABLE matches DROP COLUMN side_version")
