@@ -126,3 +126,30 @@ async def test_this_process_s_own_writes_outside_drop_its_kept_rows(svc: MatchSe
         channel = (await session.execute(sa.text("SELECT dm_channel_id FROM seats WHERE user_id = :u"),
                                          {"u": BOB})).scalar()
     assert board == 4242 and channel == 777
+
+
+async def test_a_second_delivery_of_a_sealed_answer_after_a_restart_is_no_revision(
+        svc: MatchService, store: Store, db_url: str) -> None:
+    """A sealed answer stays open at its version (it may be revised): a second delivery of the
+    interaction that gave it, reaching a process that does not remember it (started since), is
+    taken on kept rows for a revision until its choice's INSERT meets the unique (match,
+    interaction) index; the transaction then runs again on rows read and gets the first answer
+    again. Nothing is logged twice."""
+    info = await lobby(svc, [HOST, BOB, CAROL], hours=10)
+    host = await svc.pending_prompt(info.id, HOST)
+    assert host is not None and host.prompt.secret
+    await svc.submit(info.id, HOST, {"bid": 1}, version=host.version, interaction_id="r-1")
+    restarted_store = await Store.open(db_url)
+    try:
+        restarted = MatchService(restarted_store, clock=svc.clock)
+        bob = await restarted.pending_prompt(info.id, BOB)
+        assert bob is not None
+        await restarted.submit(info.id, BOB, {"bid": 1}, version=bob.version, interaction_id="r-2")  # rows kept now
+        again = await restarted.submit(info.id, HOST, {"bid": 1}, version=host.version, interaction_id="r-1")
+        assert again.duplicate
+        async with restarted_store.read() as session:
+            count = (await session.execute(sa.text("SELECT count(*) FROM choices WHERE seat = :s AND match_id = :m"),
+                                           {"s": host.seat, "m": info.id})).scalar()
+        assert count == 1
+    finally:
+        await restarted_store.close()
