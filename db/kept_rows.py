@@ -39,6 +39,9 @@ class KeptRows:
     seats: tuple[tuple[Any, ...], ...]
     deadline: tuple[Any, ...] | None
     interactions: tuple[str, ...] = ()
+    prompts: tuple[tuple[int, int, str], ...] = ()
+    """(seat, prompt version, notice key) of the prompt notice these rows' transactions wrote for
+    a seat's open prompt: a click on it claims nothing once it is seen taken (`prompt_taken`)."""
 
     def held(self) -> tuple[Match, list[Seat], Deadline | None]:
         """New rows holding these values, as a read on a connection makes them (outside any
@@ -50,14 +53,16 @@ class KeptRows:
 
 
 def kept_rows(match: Match, seats: Sequence[Seat], deadline: Deadline | None, side: int,
-              interactions: tuple[str, ...]) -> KeptRows | None:
+              interactions: tuple[str, ...], prompts: dict[int, tuple[int, str]] | None = None) -> KeptRows | None:
     """`KeptRows` of these rows as they stand (all written: no pending change), or None when a
     row lacks a column's value (one not loaded: it is read again instead)."""
     try:
         return KeptRows(match.version, side, tuple(match.__dict__[key] for key in MATCH_KEYS),
                         tuple(tuple(seat.__dict__[key] for key in SEAT_KEYS) for seat in seats),
                         None if deadline is None else tuple(deadline.__dict__[key] for key in DEADLINE_KEYS),
-                        interactions[-KEPT_INTERACTIONS:])
+                        interactions[-KEPT_INTERACTIONS:],
+                        tuple((seat.seat_no, *prompts[seat.seat_no]) for seat in seats
+                              if prompts and seat.seat_no in prompts and prompts[seat.seat_no][0] == seat.prompt_version))
     except KeyError:
         return None
 

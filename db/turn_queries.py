@@ -283,6 +283,7 @@ class TurnQueries:
 
     engine: AsyncEngine
     dialect: str
+    took: Callable[[Sequence[tuple[Any, ...]]], None]
     match_rows_and: Callable[[Reader, int, Callable[[], Sequence[Any]], dict[str, Any]], Awaitable[
         tuple[Match, list[Seat], Deadline | None, tuple[Any, ...]] | None]]
     _fences: asyncio.Semaphore | None = None
@@ -416,6 +417,7 @@ class TurnQueries:
         connection = await begun(session)
         result = await run(connection, prepared(_claim_any, connection.dialect, _claim_any),
                            {"match_id": match_id, "claim_user": user_id, "message_id": message_id})
+        self.took([row[1:] for row in result.rows])
         return int(result.rows[0][0]) if result.rows else None
 
 
@@ -447,7 +449,8 @@ def _claim_any() -> sa.Update:
     table = Notice.__table__  # type: ignore[attr-defined]
     claimable = claimable_prompt(sa.bindparam("match_id", type_=sa.Integer()))
     return (sa.update(table).where(table.c.id == claimable, table.c.delivery_ref.is_(None))
-            .values(delivery_ref=sa.bindparam("message_id")).returning(table.c.id))
+            .values(delivery_ref=sa.bindparam("message_id")).returning(table.c.id, table.c.match_id, table.c.kind,
+                                                                       table.c.key))
 
 
 @functools.cache

@@ -82,6 +82,9 @@ class MatchTransaction:
     ``claimable`` unknown (a claim is sent without knowing there is a notice to claim)."""
     side: int | None = None
     """The match's ``side_version`` once this transaction commits, when known (``KeptRows``)."""
+    prompt_notices: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Seat -> (prompt version, notice key) of the prompt notice written for its open prompt by
+    this process (kept with the rows, ``KeptRows.prompts``; this transaction's own added)."""
     bumped: bool = False
     """The match's version was bumped in this transaction (``Store.bump``, which checks it)."""
     start_match_version: int = 0

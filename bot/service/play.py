@@ -90,7 +90,11 @@ class Play(Transactions):
             # (the notice it holds was found by the transaction's first read: most have none; a
             # transaction on kept rows made no read, and finds it by the claim itself)
             if message_id is not None and not in_guild and seat.prompt_version is not None:
-                if ctx.kept:
+                notice = ctx.prompt_notices.get(seat.seat_no)
+                if ctx.kept and notice is not None and notice[0] == seat.prompt_version and self.store.prompt_taken(
+                        ctx.match_id, notice[1]):
+                    pass  # its notice was marked delivered (or claimed) in this process: none to claim
+                elif ctx.kept:
                     claimed = await self.store.claim_prompt_message_of(ctx.db, ctx.match_id, user_id, str(message_id))
                 elif ctx.claimable is not None and await self.store.claim_prompt_message(
                         ctx.db, ctx.claimable, str(message_id)):

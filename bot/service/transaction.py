@@ -79,6 +79,7 @@ class Transactions(ServiceParts):
                             match, seats, deadline = kept.held()
                             ctx = await self._context(unit, match, seats, deadline)
                             ctx.kept, ctx.side = True, kept.side
+                            ctx.prompt_notices = {seat: (version, key) for seat, version, key in kept.prompts}
                         else:
                             kept = None
                             rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id, claim_user)
@@ -151,7 +152,7 @@ class Transactions(ServiceParts):
         answered = kept.interactions if kept is not None else ()
         if interaction_id is not None and ctx.changed:
             answered = (*answered, interaction_id)
-        rows = kept_rows(ctx.match, ctx.seats, ctx.deadline_row, ctx.side, answered)
+        rows = kept_rows(ctx.match, ctx.seats, ctx.deadline_row, ctx.side, answered, ctx.prompt_notices)
         if rows is None:
             self._rows.pop(ctx.match_id)
         else:
@@ -240,6 +241,10 @@ class Transactions(ServiceParts):
              "delivery_ref": None, "parked_reason": None}
             for n, outgoing in enumerate(ctx.notices)
         ]
+        for n, outgoing in enumerate(ctx.notices):
+            version = outgoing.payload.get("version") if outgoing.kind == "prompt" else None
+            if outgoing.seat is not None and isinstance(version, int):
+                ctx.prompt_notices[outgoing.seat] = (version, f"v{new_version}:{n}:prompt")
         # the bump first: its one UPDATE carries the match's pending changes, which a flush
         # before it would have sent as an UPDATE of their own; on kept rows it checks that no
         # other write came since (``side_version``, which it sets to 0)

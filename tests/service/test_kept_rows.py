@@ -153,3 +153,32 @@ async def test_a_second_delivery_of_a_sealed_answer_after_a_restart_is_no_revisi
         assert count == 1
     finally:
         await restarted_store.close()
+
+
+async def test_a_click_claims_only_what_this_process_did_not_see_taken(svc: MatchService, store: Store) -> None:
+    """On kept rows a click's claim is sent without a read to find the notice, unless this
+    process marked that prompt's notice delivered (or saw it claimed): then nothing can be
+    claimed, and nothing is sent. A mark by another process is not seen: the claim goes, finds
+    nothing, and changes nothing."""
+    info = await lobby(svc, [HOST, BOB, CAROL], hours=10)
+    prompts = {n.seat: n for n in await svc.outbox(limit=1000) if n.kind == "prompt"}
+    host, bob = info.seat_of(HOST), info.seat_of(BOB)
+    assert host is not None and bob is not None
+    await svc.delivered(prompts[host].id, "700")  # marked here
+    other = await Store.open(store.url)
+    try:
+        async with other.write_once() as connection:  # marked by another process
+            await other.mark_delivered(connection, prompts[bob].id, svc.clock(), "701")
+    finally:
+        await other.close()
+    claims = []
+    for user, seat, message in ((HOST, host, 700), (BOB, bob, 701)):
+        with recorded(store) as statements:
+            result = await svc.submit(info.id, user, {"bid": 1}, version=prompts[seat].payload["version"],
+                                      interaction_id=f"t-{seat}", message_id=message)
+        assert result.claimed is None
+        claims.append(len([s for s in statements if s.lstrip().upper().startswith("UPDATE NOTICES")]))
+    assert claims == ([0, 1] if store.dialect == "sqlite" else [0, 0])
+    for seat, message in ((host, 700), (bob, 701)):
+        turn = await svc.seat_turn(info.id, seat)
+        assert turn is not None and turn.subject is not None and turn.subject.dm == message
