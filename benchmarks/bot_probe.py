@@ -68,13 +68,16 @@ class Probe:
         """A DM click's stages by name, wall seconds each (``time_clicks``): where a click waits;
         and the write turn's wait and hold, by who took it."""
         self.commits = 0
+        self.kept: Counter[str] = Counter()
+        """Match transactions on kept rows and on rows read (``count_kept_rows``)."""
         self.open_tx: dict[int, list[str]] = {}
         """Connection -> the task that began its transaction and the statements sent in it so far."""
         self.transactions: Counter[str] = Counter()
         """Transactions by who began them and what they sent ("Delivery._work | UPDATE notices |
         SELECT choices"): which reads and writes share a BEGIN (a statement sent outside one
         counts as its own, "(no BEGIN)", as all do on PostgreSQL, whose BEGIN is no statement). A
-        transaction is counted at the next BEGIN on its connection."""
+        transaction is counted at its COMMIT (or a rollback SQLAlchemy announces), else at the next
+        BEGIN on its connection (a rollback sent on the connection itself is not announced)."""
 
     def install(self) -> None:
         """Keep the drawing pools the bot configures and listen to every SQLAlchemy engine."""
@@ -116,12 +119,72 @@ class Probe:
                 self.by_table[what] += 1
                 self.by_task_table[f"{where}: {what}"] += 1
 
-        def on_commit(_conn: Any) -> None:
+        def close(conn: Any) -> None:
+            """The connection's transaction ended: it is counted now, so a statement sent after it
+            outside any transaction (an autocommitted mark on the same connection) is filed as
+            "(no BEGIN)", not under the transaction before it."""
+            key = id(conn.connection.dbapi_connection) if conn.connection is not None else 0
+            done = self.open_tx.pop(key, None)
+            if done:
+                self.transactions[" | ".join(done)] += 1
+
+        def on_commit(conn: Any) -> None:
             with self.lock:
                 self.commits += 1
+                close(conn)
+
+        def on_rollback(conn: Any) -> None:
+            with self.lock:
+                close(conn)
 
         event.listen(Engine, "before_cursor_execute", before_cursor_execute)
         event.listen(Engine, "commit", on_commit)
+        event.listen(Engine, "rollback", on_rollback)
+        self.count_kept_rows()
+
+    def count_kept_rows(self) -> None:
+        """Count the match transactions that started from the rows their process kept (no read),
+        those that read them, and why a transaction on kept rows ran again: its bump found
+        another write (``kept rows: stale``), or it ended without writing, or raised (``kept
+        rows: judged again``)."""
+        from bot.service import transaction
+        from db import kept_rows, store
+
+        def counted(name: str) -> None:
+            with self.lock:
+                self.kept[name] += 1
+
+        held = kept_rows.KeptRows.held
+
+        def held_counted(rows: Any) -> Any:
+            counted("kept rows: used")
+            return held(rows)
+
+        lock_rows = store.Store.lock_match_rows
+
+        async def lock_rows_counted(*args: Any, **kwargs: Any) -> Any:
+            counted("match rows read")
+            return await lock_rows(*args, **kwargs)
+
+        bump = store.Store.bump
+
+        async def bump_counted(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await bump(*args, **kwargs)
+            except store.VersionConflict:
+                counted("kept rows: stale" if kwargs.get("side") is not None else "version conflict")
+                raise
+
+        unsure = transaction._Unsure.__init__
+
+        def unsure_counted(error: Any, *args: Any) -> None:
+            counted("kept rows: judged again")
+            unsure(error, *args)
+
+        kept_rows.KeptRows.held = held_counted  # type: ignore[method-assign]
+        store.Store.lock_match_rows = lock_rows_counted  # type: ignore[method-assign]
+        store.Store.bump = bump_counted  # type: ignore[method-assign]
+        transaction._Unsure.__init__ = unsure_counted  # type: ignore[method-assign]
 
     def time_clicks(self) -> None:
         """Time a click's reply stages, wall clock: waiting for the seat's turn, the submit's
@@ -340,6 +403,7 @@ class Probe:
                 "statements_by_task_table": dict(self.by_task_table),
                 "transactions": dict(self.transactions),
                 "commits": self.commits,
+                "kept_rows": dict(self.kept),
                 "click_stages": {stage: list(seconds) for stage, seconds in self.stages.items()},
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),

@@ -114,6 +114,12 @@ class Match(SQLModel, table=True):
     status: str = Field(default="lobby", max_length=16, index=True)
     version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Bumped by every change of the match: the cross-process optimistic check."""
+    side_version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Writes of the match's rows since its last match transaction's bump (set to 0 there), counted
+    by SQLite's triggers (migration 0018; always 0 on PostgreSQL): rows of seats and deadlines
+    inserted, updated or deleted, and UPDATEs of the match that leave ``version`` as it is. With
+    ``version``, what a process that knows the rows it last committed checks to trust them
+    (``Store.bump``)."""
     step: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     """Number of choices in the log (the seq of the last one)."""
     host_id: int = _big(nullable=False)

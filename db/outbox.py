@@ -212,7 +212,7 @@ def _mark_delivered(dialect: str, fenced: bool) -> sa.Update:
     return sa.update(Notice).where(cond).values(
         delivered_at=sa.bindparam("now", type_=delivered_at.type),
         delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), sa.bindparam("ref", type_=sa.String())),
-        parked_reason=None, payload=delivered_payload_sql(dialect))
+        parked_reason=None, payload=delivered_payload_sql(dialect)).returning(*_TAKEN)
 
 
 def _mark_all_delivered(dialect: str, count: int, fenced: bool) -> sa.Update:
@@ -227,11 +227,35 @@ def _mark_all_delivered(dialect: str, count: int, fenced: bool) -> sa.Update:
     refs = sa.case(*((col(Notice.id) == ids[n], sa.bindparam(f"ref_{n}", type_=sa.String())) for n in range(count)))
     return sa.update(Notice).where(cond).values(
         delivered_at=at, delivery_ref=sa.func.coalesce(col(Notice.delivery_ref), refs), parked_reason=None,
-        payload=delivered_payload_sql(dialect))
+        payload=delivered_payload_sql(dialect)).returning(*_TAKEN)
+
+
+_TAKEN = (col(Notice.match_id), col(Notice.kind), col(Notice.key))
+"""What a mark returns of each notice it marked: a prompt notice marked can no longer be claimed
+(`OutboxQueries.prompts_taken`)."""
+TAKEN_KEPT = 4096
+"""Prompt notices this process remembers having seen marked or claimed (the newest)."""
 
 
 class OutboxQueries:
     """The outbox SQL of the Store (mixed into it)."""
+
+    taken: dict[tuple[int, str], None]
+    """(match, notice key) of prompt notices this process marked delivered or saw claimed, the
+    newest ``TAKEN_KEPT``: such a notice is no longer claimable, so a click on its prompt need
+    not try (`prompt_taken`). Another process's marks are not here: a click then tries."""
+
+    def took(self, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Remember the prompt notices among these (match, kind, key) rows as taken."""
+        for match_id, kind, key in rows:
+            if kind == "prompt":
+                self.taken[(int(match_id), str(key))] = None
+        while len(self.taken) > TAKEN_KEPT:
+            del self.taken[next(iter(self.taken))]
+
+    def prompt_taken(self, match_id: int, key: str) -> bool:
+        """Whether this process saw the prompt notice of this key marked delivered or claimed."""
+        return (match_id, key) in self.taken
 
     async def matches_with_notices(self, session: AsyncSession, limit: int) -> list[int]:
         """Matches with notices waiting (not parked), the longest-waiting first."""
@@ -344,7 +368,8 @@ class OutboxQueries:
         statement = prepared(("mark_delivered", fenced), connection.dialect,
                              functools.partial(_mark_delivered, connection.dialect.name, fenced))
         result = await run(connection, statement, {"notice_id": notice_id, "now": now, "ref": ref, **_fence_values(fence)})
-        return bool(result.rowcount)
+        self.took(result.rows)
+        return bool(result.rows)
 
     async def mark_all_delivered(self, session: Reader, marks: Sequence[Mark],
                                  fence: Fence | None = None) -> int:
@@ -360,7 +385,8 @@ class OutboxQueries:
         for n, mark in enumerate(marks):
             values.update({f"id_{n}": mark.notice_id, f"at_{n}": mark.at, f"ref_{n}": mark.ref})
         result = await run(connection, statement, values)
-        return max(0, result.rowcount)
+        self.took(result.rows)
+        return len(result.rows)
 
     async def drop_notice(self, session: AsyncSession, notice_id: int, now: datetime, reason: str,
                           fence: Fence | None = None) -> bool:

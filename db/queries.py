@@ -32,6 +32,16 @@ from db.prepared import Reader, begun, insert_rows, prepared, run
 class MatchQueries:
     """Reads of one match's rows, each in the caller's session."""
 
+    rows_written: list[Callable[[int], None]]
+    """Called with a match whose rows (matches, seats, deadlines) this process wrote outside the
+    match's transaction: what a service keeps of those rows is no longer the database's
+    (``KeptRows``; the bump would find that too, after the work of a transaction)."""
+
+    def wrote_rows_of(self, match_id: int) -> None:
+        """Tell ``rows_written`` of a write of the match's rows outside its transaction."""
+        for forget in self.rows_written:
+            forget(match_id)
+
     async def seats(self, session: AsyncSession, match_id: int) -> list[Seat]:
         """The match's seats in seat order, fresh from the database (a retried transaction
         must not see the rows of the attempt that failed)."""
@@ -195,6 +205,7 @@ class MatchQueries:
         connection = await begun(session)
         await run(connection, prepared(_set_board_message, connection.dialect, _set_board_message),
                   {"match_id": match_id, "message_id": message_id})
+        self.wrote_rows_of(match_id)
 
     async def dm_channel_of(self, session: Reader, match_id: int, seat_no: int, user_id: int) -> int | None:
         """The DM channel stored for the seat while this user holds it (None: not opened yet)."""
@@ -207,6 +218,7 @@ class MatchQueries:
         connection = await begun(session)
         await run(connection, prepared(_set_dm_channel_of, connection.dialect, _set_dm_channel_of),
                   {"match_id": match_id, "seat_no": seat_no, "user_id": user_id, "dm_channel_id": dm_channel_id})
+        self.wrote_rows_of(match_id)
 
 
 async def _one(session: Reader, build: Callable[[], sa.Select[Any]], values: dict[str, Any]) -> Any:

@@ -35,6 +35,10 @@ from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from db.durability import LogSync, database_path
+from db.kept_rows import DEADLINE_KEYS as _DEADLINE_KEYS
+from db.kept_rows import MATCH_KEYS as _MATCH_KEYS
+from db.kept_rows import SEAT_KEYS as _SEAT_KEYS
+from db.kept_rows import SIDE_TABLES, loading
 from db.lean import (
     WAIT_SECONDS,
     LeanTransactions,
@@ -135,6 +139,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         self.log_sync: LogSync | None = LogSync(path) if path is not None else None
         """With the writer queue on a SQLite file, the writer commits without syncing and each
         write turn waits for a shared sync after it lets the write lock go (db/durability.py)."""
+        self.rows_written = []
+        self.taken = {}
         self._kept_writer: AsyncConnection | None = None
         self._kept_readers: list[AsyncConnection] = []
         """Connections kept checked out for the transactions without a session (db/lean.py)."""
@@ -340,20 +346,26 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         stmt = select(Match).where(col(Match.id) == match_id).with_for_update()
         return (await session.exec(stmt.execution_options(populate_existing=True))).first()
 
-    async def bump(self, session: Reader, match: Match, now: datetime, **values: Any) -> None:
-        """Write match columns and bump the version, checking nobody else did in between."""
+    async def bump(self, session: Reader, match: Match, now: datetime, *, side: int | None = None,
+                   **values: Any) -> None:
+        """Write match columns and bump the version, checking nobody else did in between; with
+        ``side``, also that the match's rows were written by nobody else since they were known
+        (``side_version`` is still ``side``: a transaction on kept rows, see `KeptRows`). The
+        bump sets ``side_version`` to 0: the writes of the match's rows after it count from there."""
         old = match.version
-        changes = {**pending_changes(match), **values, "version": old + 1, "updated_at": now}
+        changes = {**pending_changes(match), **values, "version": old + 1, "side_version": 0, "updated_at": now}
         connection = await begun(session)
         keys = tuple(sorted(changes))
-        statement = prepared(("bump", keys), connection.dialect, _versioned_update, keys)
-        result = await run(connection, statement, {"row_id": match.id, "old_version": old, **changes})
+        checked = side is not None
+        statement = prepared(("bump", keys, checked), connection.dialect,
+                             _side_checked_update if checked else _versioned_update, keys)
+        result = await run(connection, statement, {"row_id": match.id, "old_version": old, "old_side": side, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
         _written(match, changes)
 
     async def write_changes(self, session: Reader, rows: Sequence[Any | None], added: Sequence[Any] = (),
-                            deleted: Sequence[Any] = ()) -> None:
+                            deleted: Sequence[Any] = ()) -> int:
         """Write these ORM rows' changes through Core, so the flush after has nothing left of
         them: one UPDATE by key per table (an executemany over its changed rows, each given the
         columns changed on any of them, see `_SHARED_COLUMNS`), one INSERT for the new choices.
@@ -361,14 +373,18 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         before. Each row written, or set only to the values it had, is marked written: the ORM
         sends nothing twice, and a flush with nothing to write returns at once. Rows held
         outside a session (read on a connection, db/lean.py ``RowsWrite``) are written the same
-        way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first."""
+        way; ``deleted`` and ``added`` are such rows (a deadline) to delete or insert first.
+        Returns the rows of the match's own tables (seats, deadlines) it changed: what the
+        database's triggers add to ``side_version`` for them on SQLite (migration 0018)."""
         connection = await begun(session)
+        counted = 0
         for row in deleted:
             mapper = _state(row).mapper
             [key] = mapper.primary_key
-            await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
-                                           functools.partial(_delete_by_key, mapper)),
-                      {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
+            result = await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
+                                                    functools.partial(_delete_by_key, mapper)),
+                               {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
+            counted += result.rowcount if mapper.local_table.name in SIDE_TABLES else 0
         for row in added:
             if isinstance(row, Deadline):
                 row.fire_at = next_fire(row)  # as the ORM's before_insert listener keeps it
@@ -376,6 +392,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             columns = _column_keys(mapper)
             await insert_rows(connection, mapper.local_table,
                               [{key: value for key, value in vars(row).items() if key in columns}])
+            counted += 1 if mapper.local_table.name in SIDE_TABLES else 0
             state = _state(row)
             state.key = mapper.identity_key_from_instance(row)
             _written(row, {})
@@ -407,7 +424,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
                       for row, changes in changed]
             statement = prepared(("by_key", mapper.local_table.name, keys), connection.dialect,
                                  functools.partial(_update_by_key, mapper), keys)
-            await run(connection, statement, params[0] if len(params) == 1 else params)
+            result = await run(connection, statement, params[0] if len(params) == 1 else params)
+            counted += result.rowcount if mapper.local_table.name in SIDE_TABLES else 0
             for row, changes in changed:
                 _written(row, changes)
         if choices:
@@ -419,6 +437,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
                 if held is not None:
                     held.expunge(row)
             await insert_rows(connection, Choice.__table__, values)  # type: ignore[attr-defined]
+        return counted
 
     async def acquire_lease(self, name: str, holder: str, now: datetime, ttl: timedelta) -> int | None:
         """Take or renew the named lease: its term (the fencing token, see Lease.term), or None if
@@ -470,9 +489,6 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             )
 
 
-_MATCH_KEYS = tuple(column.key for column in sa.inspect(Match).column_attrs)
-_SEAT_KEYS = tuple(column.key for column in sa.inspect(Seat).column_attrs)
-_DEADLINE_KEYS = tuple(column.key for column in sa.inspect(Deadline).column_attrs)
 _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
 
 
@@ -504,7 +520,7 @@ def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence
     loading makes one (outside any session when read on a connection, db/lean.py) (no validation: the values come from the database; the row enters the
     identity map as a loaded one) without its work per row. A row of the same key already in
     the session is refreshed instead, as a load with ``populate_existing`` would."""
-    mapper, positions = _loading(model, tuple(keys))
+    mapper, positions = loading(model, tuple(keys))
     key = mapper.identity_key_from_primary_key([values[at] for at in positions])
     if isinstance(session, Connection):  # a read without a session: the row as loaded, in none
         row = mapper.class_manager.new_instance()
@@ -527,17 +543,16 @@ def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence
 
 
 @functools.cache
-def _loading(model: Any, keys: tuple[str, ...]) -> tuple[Any, tuple[int, ...]]:
-    """The model's mapper and where its primary key columns are among ``keys``."""
-    mapper = _mapper(model)
-    return mapper, tuple(keys.index(mapper.get_property_by_column(column).key) for column in mapper.primary_key)
-
-
-@functools.cache
 def _versioned_update() -> sa.Update:
     """`bump`'s UPDATE; the columns it sets are the keys of its parameters."""
     return sa.update(Match).where(col(Match.id) == sa.bindparam("row_id"),
                                   col(Match.version) == sa.bindparam("old_version"))
+
+
+@functools.cache
+def _side_checked_update() -> sa.Update:
+    """`bump`'s UPDATE on kept rows: the version and the count of other writes both as known."""
+    return _versioned_update().where(col(Match.side_version) == sa.bindparam("old_side"))
 
 
 @functools.cache

@@ -283,6 +283,7 @@ class TurnQueries:
 
     engine: AsyncEngine
     dialect: str
+    took: Callable[[Sequence[tuple[Any, ...]]], None]
     match_rows_and: Callable[[Reader, int, Callable[[], Sequence[Any]], dict[str, Any]], Awaitable[
         tuple[Match, list[Seat], Deadline | None, tuple[Any, ...]] | None]]
     _fences: asyncio.Semaphore | None = None
@@ -409,25 +410,47 @@ class TurnQueries:
                            {"notice_id": notice_id, "message_id": message_id})
         return result.rowcount > 0
 
+    async def claim_prompt_message_of(self, session: Reader, match_id: int, user_id: int, message_id: str) -> int | None:
+        """`claim_prompt_message` of the notice `claimable_prompt` finds for ``user_id``'s seat,
+        in the same statement (a transaction that did not read it: on kept rows); the id of the
+        notice that took the ref, None when none did."""
+        connection = await begun(session)
+        result = await run(connection, prepared(_claim_any, connection.dialect, _claim_any),
+                           {"match_id": match_id, "claim_user": user_id, "message_id": message_id})
+        self.took([row[1:] for row in result.rows])
+        return int(result.rows[0][0]) if result.rows else None
 
-def claimable_prompt() -> sa.ScalarSelect[Any]:
+
+def claimable_prompt(of_match: Any = None) -> sa.ScalarSelect[Any]:
     """The id of the oldest undelivered, unclaimed prompt notice of the seat of user
-    ``claim_user`` in the match read (``Match.id``) whose prompt is the seat's open one (its
-    version): what the seat's click on a DM claims (`claim_prompt_message`). A column of the
-    match transaction's first read: most clicks find none and send no statement for it."""
+    ``claim_user`` in the match read (``Match.id``; ``of_match``: that match id instead, a
+    statement of its own) whose prompt is the seat's open one (its version): what the seat's
+    click on a DM claims (`claim_prompt_message`). A column of the match transaction's first
+    read: most clicks find none and send no statement for it."""
     table = Notice.__table__  # type: ignore[attr-defined]
     matches = Match.__table__  # type: ignore[attr-defined]
+    match_id = matches.c.id if of_match is None else of_match
     seats = Seat.__table__.alias("claim_seat")  # type: ignore[attr-defined]
     users = Seat.__table__.alias("claim_users")  # type: ignore[attr-defined]
     first_seat = (sa.select(sa.func.min(users.c.seat_no))  # the user's seat, as `MatchTransaction.seat_of` finds it
-                  .where(users.c.match_id == matches.c.id, users.c.user_id == sa.bindparam("claim_user"))
-                  .correlate(matches).scalar_subquery())
-    return (sa.select(sa.func.min(table.c.id))
-            .select_from(table.join(seats, sa.and_(seats.c.match_id == table.c.match_id, seats.c.seat_no == table.c.seat)))
-            .where(table.c.match_id == matches.c.id, seats.c.seat_no == first_seat,
-                   table.c.kind == "prompt", table.c.delivered_at.is_(None), table.c.delivery_ref.is_(None),
-                   _version(table.c.payload) == seats.c.prompt_version)
-            .correlate(matches).scalar_subquery())
+                  .where(users.c.match_id == match_id, users.c.user_id == sa.bindparam("claim_user")))
+    found = (sa.select(sa.func.min(table.c.id))
+             .select_from(table.join(seats, sa.and_(seats.c.match_id == table.c.match_id, seats.c.seat_no == table.c.seat)))
+             .where(table.c.match_id == match_id, seats.c.seat_no == (
+                 first_seat.correlate(matches) if of_match is None else first_seat).scalar_subquery(),
+                    table.c.kind == "prompt", table.c.delivered_at.is_(None), table.c.delivery_ref.is_(None),
+                    _version(table.c.payload) == seats.c.prompt_version))
+    return (found.correlate(matches) if of_match is None else found).scalar_subquery()
+
+
+@functools.cache
+def _claim_any() -> sa.Update:
+    """`claim_prompt_message_of`'s statement: `_claim_found` of the notice `claimable_prompt` finds."""
+    table = Notice.__table__  # type: ignore[attr-defined]
+    claimable = claimable_prompt(sa.bindparam("match_id", type_=sa.Integer()))
+    return (sa.update(table).where(table.c.id == claimable, table.c.delivery_ref.is_(None))
+            .values(delivery_ref=sa.bindparam("message_id")).returning(table.c.id, table.c.match_id, table.c.kind,
+                                                                       table.c.key))
 
 
 @functools.cache

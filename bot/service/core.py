@@ -54,6 +54,7 @@ from bot.service.types import Blocked, Notice, OpenPost
 from bot.service.undo import UndoService
 from bot.service.votes import VoteService
 from bot.service.wording import CHAT, Wording
+from db.kept_rows import KeptRows
 from db.outbox import Fence, Mark
 from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
@@ -121,6 +122,8 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self.lease_ttl = timedelta(seconds=lease_seconds)
         self._locks = MatchLocks()
         self._cache: RecentStates[eng.State] = RecentStates()
+        self._rows: RecentStates[KeptRows] = RecentStates()
+        store.rows_written.append(self._rows.pop)  # rows it wrote outside a match transaction
         self._views = KeptViews()
         self.deliveries = OutboxService(store, clock)
         self.boards = BoardService(store)

@@ -57,8 +57,10 @@ class DmChannels:
         """Store the user's DM channel on every seat of theirs that has none (no version bump:
         not a state change of a match)."""
         async with self.store.write_once() as connection:  # one UPDATE: no BEGIN, no COMMIT
-            await run(connection, prepared(_remember, connection.dialect, _remember),
-                      {"user_id": user_id, "dm_channel_id": dm_channel_id})
+            rows = (await run(connection, prepared(_remember, connection.dialect, _remember),
+                              {"user_id": user_id, "dm_channel_id": dm_channel_id})).rows
+            for (match_id,) in rows:  # before the write turn goes to anyone else
+                self.store.wrote_rows_of(int(match_id))
 
 
 @functools.cache
@@ -89,4 +91,4 @@ def _remember() -> sa.Update:
     """`DmChannels.remember`'s statement (parameters ``user_id`` and ``dm_channel_id``)."""
     seats = Seat.__table__  # type: ignore[attr-defined]
     return (sa.update(seats).where(seats.c.user_id == sa.bindparam("user_id"), seats.c.dm_channel_id.is_(None))
-            .values(dm_channel_id=sa.bindparam("dm_channel_id")))
+            .values(dm_channel_id=sa.bindparam("dm_channel_id")).returning(seats.c.match_id))

@@ -9,7 +9,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.orm import Session
+from sqlmodel import col
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 import engine as eng
@@ -20,6 +24,7 @@ from bot.service.rows import row_id
 from db.lean import RowsWrite
 from db.models import Choice, Deadline, Match, Seat
 from db.prepared import Reader
+from db.store import VersionConflict
 
 KEPT_VIEWS = 8
 """Views a transaction keeps (the latest asked for): a change asks again about its first and last
@@ -71,6 +76,19 @@ class MatchTransaction:
     """The id of the choice the transaction's interaction already made (see ``_mutate``), if any."""
     claimable: int | None = None
     """The id of the prompt notice the clicking user's seat may claim (see ``_mutate``), if any."""
+    kept: bool = False
+    """The transaction runs on the rows this process last committed (``KeptRows``), not read:
+    ``answered`` is None (the interaction is not one those rows' transactions answered) and
+    ``claimable`` unknown (a claim is sent without knowing there is a notice to claim)."""
+    side: int | None = None
+    """The match's ``side_version`` once this transaction commits, when known (``KeptRows``)."""
+    prompt_notices: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """Seat -> (prompt version, notice key) of the prompt notice written for its open prompt by
+    this process (kept with the rows, ``KeptRows.prompts``; this transaction's own added)."""
+    bumped: bool = False
+    """The match's version was bumped in this transaction (``Store.bump``, which checks it)."""
+    start_match_version: int = 0
+    """The match's version as the transaction started."""
     deadline_row: Deadline | None = None
     deadline_read: bool = False
     settled: bool = False
@@ -116,6 +134,8 @@ class MatchTransaction:
         far), so its reads find them and its flush sees one object a row; the new choices stay
         out of it (``rows``)."""
         sync = session.sync_session
+        if self.kept:
+            event.listen(sync, "before_flush", self._kept_still, once=True)
         for row in [self.match, *self.seats, *([self.deadline_row] if self.deadline_row is not None else [])]:
             sync.add(row)
         for row in self.added:
@@ -125,6 +145,21 @@ class MatchTransaction:
             sync.delete(row)
         self.added.clear()
         self.deleted.clear()
+
+    def _kept_still(self, session: Session, _context: Any, _instances: Any) -> None:
+        """Before a session's first flush in a transaction on kept rows: what it writes of the
+        match's rows counts in ``side_version`` too (migration 0018), and the bump could then no
+        longer tell those writes from another writer's. So the kept rows are checked against the
+        database first, by one read (VersionConflict: they are not its, and the transaction runs
+        again on rows read); from then on the transaction is one on rows read. After the bump
+        (which checked them) nothing is to check."""
+        if not self.kept or self.bumped:
+            return
+        found = session.connection().execute(
+            sa.select(col(Match.version), col(Match.side_version)).where(col(Match.id) == self.match_id)).first()
+        if found is None or tuple(found) != (self.start_match_version, self.side):
+            raise VersionConflict(f"match {self.match_id} changed since its rows were kept")
+        self.kept = False
 
     def add(self, row: Any) -> None:
         """Add a new row (not a choice: those go to ``rows``) to the transaction."""

@@ -87,10 +87,18 @@ class Play(Transactions):
                 raise StalePrompt((lost_shared(self.wording) if prompt is not None else CLOSED_SHARED) if lost else StalePrompt.DEFAULT)
             claimed = None
             # the prompt's DM exists even if its delivery was never marked: it holds the turn
-            # (the notice it holds was found by the transaction's first read: most have none)
-            if (message_id is not None and not in_guild and seat.prompt_version is not None and ctx.claimable is not None
-                    and await self.store.claim_prompt_message(ctx.db, ctx.claimable, str(message_id))):
-                claimed = ctx.claimable
+            # (the notice it holds was found by the transaction's first read: most have none; a
+            # transaction on kept rows made no read, and finds it by the claim itself)
+            if message_id is not None and not in_guild and seat.prompt_version is not None:
+                notice = ctx.prompt_notices.get(seat.seat_no)
+                if ctx.kept and notice is not None and notice[0] == seat.prompt_version and self.store.prompt_taken(
+                        ctx.match_id, notice[1]):
+                    pass  # its notice was marked delivered (or claimed) in this process: none to claim
+                elif ctx.kept:
+                    claimed = await self.store.claim_prompt_message_of(ctx.db, ctx.match_id, user_id, str(message_id))
+                elif ctx.claimable is not None and await self.store.claim_prompt_message(
+                        ctx.db, ctx.claimable, str(message_id)):
+                    claimed = ctx.claimable
             self.come_back(seat)  # acting ends an AI takeover and any time away
             reminded, pinged = await self._nudges_of(ctx, user_id, in_guild) if interaction_id is not None else ([], [])
             ctx.actor = seat.seat_no

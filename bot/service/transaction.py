@@ -25,8 +25,10 @@ from sqlalchemy.exc import IntegrityError
 import engine as eng
 from bot.service.errors import NoMatch
 from bot.service.match_transaction import MatchTransaction
+from bot.service.memory import RecentStates
 from bot.service.parts import ServiceParts
 from bot.service.rows import row_id
+from db.kept_rows import KeptRows, kept_rows
 from db.lean import RowsWrite
 from db.models import Deadline, Match, Seat
 from db.prepared import Reader
@@ -36,9 +38,17 @@ from db.store import VersionConflict
 T = TypeVar("T")
 
 
+class _Unsure(Exception):  # noqa: N818 (a verdict, not a failure)
+    """A transaction on kept rows ended without writing (or raised): nothing checked that those
+    rows were the database's, so it is run again on rows read."""
+
+
 class Transactions(ServiceParts):
     """The match transaction and the reads beside it: the base of every part of MatchService
     that changes or reads a match (the steps it calls in other parts are ServiceParts')."""
+
+    _rows: RecentStates[KeptRows]
+    """Each match's rows as this process last committed them (``KeptRows``, see ``_mutate``)."""
 
     @overload
     async def _mutate(self, match_id: int, fn: Callable[[MatchTransaction], Awaitable[Callable[[], T]]],
@@ -60,37 +70,93 @@ class Transactions(ServiceParts):
         (``MatchTransaction.answered``); with ``claim_user``, the prompt notice that user's seat
         may claim (``MatchTransaction.claimable``)."""
         async with self._locks.hold(match_id):
-            for attempt in range(retries):
+            attempt = 0
+            while True:
+                kept = self._kept_rows(match_id, interaction_id)
                 try:
                     async with self.store.rows_write() as unit:
-                        rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id, claim_user)
-                        if rows is None:
-                            raise NoMatch(f"There is no match {match_id}.")
-                        match, seats, deadline, answered, claimable = rows
-                        ctx = await self._context(unit, match, seats, deadline)
-                        ctx.answered, ctx.claimable = answered, claimable
-                        out = await fn(ctx)
-                        await self._finish(ctx)
+                        if kept is not None and isinstance(unit.db, Connection):
+                            match, seats, deadline = kept.held()
+                            ctx = await self._context(unit, match, seats, deadline)
+                            ctx.kept, ctx.side = True, kept.side
+                            ctx.prompt_notices = {seat: (version, key) for seat, version, key in kept.prompts}
+                        else:
+                            kept = None
+                            rows = await self.store.lock_match_rows(unit.db, match_id, interaction_id, claim_user)
+                            if rows is None:
+                                raise NoMatch(f"There is no match {match_id}.")
+                            match, seats, deadline, answered, claimable = rows
+                            ctx = await self._context(unit, match, seats, deadline)
+                            ctx.answered, ctx.claimable, ctx.side = answered, claimable, match.side_version
+                        try:
+                            out = await fn(ctx)
+                            await self._finish(ctx)
+                        except VersionConflict:
+                            raise
+                        except Exception as error:
+                            if kept is not None:  # judged on rows not read: judged again on rows read
+                                raise _Unsure from error
+                            raise
+                        if kept is not None and not ctx.changed:
+                            raise _Unsure  # nothing written, so nothing checked the rows it judged by
                         think = self._think_owed(ctx)
                     if callable(out):
                         out = out()
+                    self._keep_rows(ctx, kept, interaction_id)
                     if ctx.state is not None:
                         self._cache.put(match_id, ctx.match.version, ctx.state)
                         self._views.put(match_id, ctx.state, ctx.views_of(ctx.state))
                     if think is not None:
                         self.thinkers.hand(think)
                     return out
+                except _Unsure:
+                    self._rows.pop(match_id)
                 except (VersionConflict, IntegrityError):
-                    self._cache.pop(match_id)
-                    self._views.pop(match_id)
-                    if attempt == retries - 1:
+                    self._forget(match_id)
+                    if kept is not None:  # the kept rows were not the database's: read them
+                        continue
+                    attempt += 1
+                    if attempt == retries:
                         raise
-                    await asyncio.sleep(0.005 * (attempt + 1))
+                    await asyncio.sleep(0.005 * attempt)
                 except BaseException:
-                    self._cache.pop(match_id)
-                    self._views.pop(match_id)
+                    self._forget(match_id)
                     raise
-        raise AssertionError("unreachable")
+
+    def _forget(self, match_id: int) -> None:
+        """Drop what this process keeps of the match (its state, views and rows)."""
+        self._cache.pop(match_id)
+        self._views.pop(match_id)
+        self._rows.pop(match_id)
+
+    def _kept_rows(self, match_id: int, interaction_id: str | None) -> KeptRows | None:
+        """The match's rows as this process last committed them, when a transaction may start
+        from them: SQLite's write transactions only (a process's writes queue there, on one
+        connection holding the database's write lock from BEGIN; PostgreSQL's transactions lock
+        the match row by a read anyway, and its database counts no other writes: migration
+        0018), and not for an interaction those rows' transactions
+        answered (its earlier answer is found by the read)."""
+        if self.store.writer is None:
+            return None
+        kept = self._rows.get(match_id)
+        if kept is None or (interaction_id is not None and interaction_id in kept[1].interactions):
+            return None
+        return kept[1]
+
+    def _keep_rows(self, ctx: MatchTransaction, kept: KeptRows | None, interaction_id: str | None) -> None:
+        """Keep the rows the transaction committed, with the ``side_version`` it left, when that
+        is known: not after a session (its flush may have written rows the count missed)."""
+        if self.store.writer is None or ctx.side is None or ctx.unit.made is not None:
+            self._rows.pop(ctx.match_id)
+            return
+        answered = kept.interactions if kept is not None else ()
+        if interaction_id is not None and ctx.changed:
+            answered = (*answered, interaction_id)
+        rows = kept_rows(ctx.match, ctx.seats, ctx.deadline_row, ctx.side, answered, ctx.prompt_notices)
+        if rows is None:
+            self._rows.pop(ctx.match_id)
+        else:
+            self._rows.put(ctx.match_id, ctx.match.version, rows)
 
     async def _context(self, unit: RowsWrite, match: Match, seats: list[Seat],
                        deadline: Deadline | None) -> MatchTransaction:
@@ -103,6 +169,7 @@ class Transactions(ServiceParts):
         if state is not None:
             ctx.known_views(state, self._views.of(row_id(match), state))
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
+        ctx.start_match_version = match.version
         ctx.start_state = state
         return ctx
 
@@ -174,17 +241,25 @@ class Transactions(ServiceParts):
              "delivery_ref": None, "parked_reason": None}
             for n, outgoing in enumerate(ctx.notices)
         ]
+        for n, outgoing in enumerate(ctx.notices):
+            version = outgoing.payload.get("version") if outgoing.kind == "prompt" else None
+            if outgoing.seat is not None and isinstance(version, int):
+                ctx.prompt_notices[outgoing.seat] = (version, f"v{new_version}:{n}:prompt")
         # the bump first: its one UPDATE carries the match's pending changes, which a flush
-        # before it would have sent as an UPDATE of their own
-        await self.store.bump(ctx.db, ctx.match, ctx.now, **ctx.values)
+        # before it would have sent as an UPDATE of their own; on kept rows it checks that no
+        # other write came since (``side_version``, which it sets to 0)
+        await self.store.bump(ctx.db, ctx.match, ctx.now, side=ctx.side if ctx.kept else None, **ctx.values)
+        ctx.bumped = True
         # the seats, the deadline and the new choices through Core; the flush writes what is left
         # (most changes leave nothing: then no flush, whose call alone is a trip into SQLAlchemy;
         # most transactions on SQLite have no session at all)
-        await self.store.write_changes(ctx.db, [*ctx.seats, ctx.deadline_row, *ctx.rows], ctx.added, ctx.deleted)
+        ctx.side = await self.store.write_changes(ctx.db, [*ctx.seats, ctx.deadline_row, *ctx.rows], ctx.added,
+                                                  ctx.deleted)
         ctx.added.clear()
         ctx.deleted.clear()
         session = ctx.unit.made
         if session is not None and not session.sync_session._is_clean():
             await session.flush()
+            ctx.side = None  # what it wrote was not counted here
         # after the flush: notice rows the change added itself (markers) keep their place before these
         await self.store.add_notices(ctx.db, outbox)
