@@ -160,10 +160,11 @@ class LobbyPosts(PacedRefresh):
             ref = int(found) if found and found.isdigit() else None
         return ref
 
-    def touch(self, match_id: int, version: int | None = None, *, ended: bool = False) -> None:
+    def touch(self, match_id: int, version: int | None = None, within: float = 0.0, *, ended: bool = False) -> None:
         """The match moved: its lobby post follows within LOBBY_INTERVAL (one edit for many moves),
         at once when the match ``ended`` (its result is what the channel waits for). A notice
-        written at a ``version`` the post was already rendered from costs no read."""
+        written at a ``version`` the post was already rendered from costs no read. ``within`` (a
+        board's gathering wait) does not apply: the lobby keeps its own pace."""
         if version is not None and version <= self.read_version.get(match_id, -1):
             return
         if ended:
