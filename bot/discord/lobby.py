@@ -102,7 +102,7 @@ def lobby_text(status: Status, latest: str | None = None) -> str:
             label = seat_label(seat)
             lines.append(texts.LOBBY_OPEN_SEAT.format(seat=label[:1].upper() + label[1:], seat_lower=label,
                                                       name=plain_name(info.names()[seat])))
-    else:
+    elif info.status != "lobby":  # an open lobby already says so above
         lines.append(discord.utils.escape_mentions(status.ending or texts.BOARD_ENDED.format(status=info.status)))
         if info.in_thread and info.status == "finished":
             lines.append(texts.LOBBY_STORY.format(channel_id=info.channel_id))
