@@ -103,7 +103,8 @@ class Queries(Transactions):
     def _status(self, match: Match, seats: list[Seat], state: eng.State | None, deadline: Deadline | None,
                 blocked: list[Blocked]) -> Status:
         game = eng.get(match.game)
-        prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+        running = state is not None and match.status in ("active", "paused")
+        prompts = self._prompts_of(row_id(match), game, state) if running and state is not None else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
         optional = {p.seat for p in prompts if not p.answered and p.optional}
         answered = {p.seat for p in prompts if p.answered} - owing - optional
