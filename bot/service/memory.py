@@ -68,6 +68,10 @@ class KeptViews:
         found = self._entries.get(match_id)
         return found[1][1] if found is not None and found[1][0] is state else {}
 
+    def add(self, match_id: int, state: object, seat: int | None, view: dict[str, Any]) -> None:
+        """Keep one more view of this state of the match (the views of another state go)."""
+        self.put(match_id, state, {**self.of(match_id, state), seat: view})
+
     def pop(self, match_id: int) -> None:
         self._entries.pop(match_id)
 

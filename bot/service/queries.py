@@ -111,7 +111,7 @@ class Queries(Transactions):
         phase = match.status
         standing = eng.Standing()
         if state is not None:
-            view = game.view(state, None)
+            view = self._public_view(row_id(match), game, state)
             phase = str(view.get("phase_label") or view.get("phase") or match.status)
             standing = game.standing(view)
         info = self._info_of(match, seats, game)

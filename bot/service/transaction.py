@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -137,6 +137,17 @@ class Transactions(ServiceParts):
             self._prompts.pop(match_id)
         else:
             self._prompts.put(match_id, state, prompts)
+
+    def _public_view(self, match_id: int, game: eng.Game, state: eng.State) -> dict[str, Any]:
+        """``game.view(state, None)`` of the match's state, from the views the transaction that
+        left it built (``KeptViews``: its phase labels and posts most often built it), else built
+        and kept for the next asker while it is the match's latest (each status board and
+        lobby post of the match asks). Callers must not change the view."""
+        view = self._views.of(match_id, state).get(None)
+        if view is None:
+            view = game.view(state, None)
+            self._views.add(match_id, state, None, view)
+        return view
 
     def _prompts_of(self, match_id: int, game: eng.Game, state: eng.State) -> list[eng.Prompt]:
         """``game.prompts(state)`` of the match's state, kept for the next asker while it is the

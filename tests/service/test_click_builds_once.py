@@ -92,3 +92,58 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
         await other.close()
         await store.close()
     assert clicks >= 3
+
+
+@pytest.mark.parametrize("key", KEYS)
+async def test_status_boards_build_the_public_view_once_per_state(
+        tmp_path: Any, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each status board refresh and lobby post reads the match's status (its phase and
+    standing come from the public view): the view of a state is built at most once, by the
+    change that left it or by the first board after it, and the boards say what a process with
+    nothing in memory says."""
+    game = engine.get(key)
+    view = game.view
+    built: Counter[tuple[int, int | None]] = Counter()
+    kept: list[Any] = []
+
+    def counted_view(state: Any, seat: int | None) -> dict[str, Any]:
+        kept.append(state)
+        built[(id(state), seat)] += 1
+        return view(state, seat)
+
+    path = f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
+    store = await Store.open(path, migrate=True)
+    other = await Store.open(path, migrate=False)
+    try:
+        svc = MatchService(store, holder="test")
+        seats, options = table_of(key), short(key, rounds=2)
+        info = await svc.create(None, 78, HOST, "host", key, options, max_seats=seats, seed=6)
+        for _ in range(seats - 1):
+            await svc.add_ai(78, HOST)
+        await svc.start(78, HOST)
+        heuristic, rng = game.policies()["heuristic"], random.Random(6)
+        boards = 0
+        for _ in range(8):
+            pending = await svc.pending_prompt(info.id, HOST)
+            if pending is None:
+                break
+            _match, _seats, before, _deadline = await svc._read(info.id)
+            await svc.submit(info.id, HOST, engine.decide(game, heuristic, before, pending.prompt, rng),
+                             version=pending.version)
+            _match, _seats, after, _deadline = await svc._read(info.id)
+            built.clear()
+            monkeypatch.setattr(game, "view", counted_view)
+            first = await svc.board_of(info.id)
+            again = await svc.board_of(info.id)
+            status = await svc.status_of(info.id)
+            monkeypatch.undo()
+            boards += 1
+            assert built[(id(after), None)] <= 1, "the boards built the same public view again"
+            assert sum(built.values()) == built[(id(after), None)], "a board built a view of another state"
+            fresh = MatchService(other, holder="fresh")
+            assert first == again == await fresh.board_of(info.id)
+            assert status == await fresh.status_of(info.id)
+    finally:
+        await other.close()
+        await store.close()
+    assert boards >= 3
