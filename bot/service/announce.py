@@ -82,7 +82,7 @@ class Announcements(ServiceParts):
             line = noise.progress_line(secret, {s.seat_no: s.name for s in ctx.seats}, ctx.newly_sealed,
                                        self.name_text)
             last_seat = next((p.seat for p in secret if not p.answered), None)
-            start = [] if ctx.start_state is None or line is None else ctx.game.prompts(ctx.start_state)
+            start = [] if ctx.start_state is None or line is None else ctx.prompts_of(ctx.start_state)
             if line is not None and {p.seat for p in start if p.secret and not p.answered} == {last_seat}:
                 line = None  # the table already waited for that seat alone: it moved on in its own sequence
             if line is not None and last_seat is not None:
@@ -95,7 +95,7 @@ class Announcements(ServiceParts):
         def start_prompts() -> dict[int, eng.Prompt]:
             nonlocal before
             if before is None:
-                start = [] if ctx.start_state is None else ctx.game.prompts(ctx.start_state)
+                start = [] if ctx.start_state is None else ctx.prompts_of(ctx.start_state)
                 before = {p.seat: p for p in start}
             return before
 

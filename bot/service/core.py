@@ -38,7 +38,7 @@ from bot.service.finishing import conclude
 from bot.service.history import HISTORY_SIZE, HistoryEntry, HistoryService, ReplayGif
 from bot.service.lobby import Lobby
 from bot.service.match_transaction import FinishStep, MatchTransaction
-from bot.service.memory import KeptViews, MatchLocks, RecentStates
+from bot.service.memory import KeptPrompts, KeptViews, MatchLocks, RecentStates
 from bot.service.mine import MineService
 from bot.service.notify import NotifyService
 from bot.service.outbox import DeliveryBatch, DeliveryRound, MarksWrite, OutboxService
@@ -125,6 +125,7 @@ class MatchService(Lobby, Play, Autoplay, Deadlines, Announcements, Queries, Pla
         self._rows: RecentStates[KeptRows] = RecentStates()
         store.rows_written.append(self._rows.pop)  # rows it wrote outside a match transaction
         self._views = KeptViews()
+        self._prompts = KeptPrompts()
         self.deliveries = OutboxService(store, clock)
         self.boards = BoardService(store)
         self.dm_channels = DmChannels(store)

@@ -98,9 +98,12 @@ class MatchTransaction:
     """(seat, prompt fingerprint) of optional prompts the AI answered -> ``ai_owed`` then."""
     ai_owed: int = 0
     """Owed choices the AI made in this transaction."""
-    prompted: eng.State | None = field(default=None, repr=False)
-    open_prompts: list[eng.Prompt] = field(default_factory=list, repr=False)
-    """The prompts of the state ``prompted`` (see ``prompts``)."""
+    built_prompts: dict[int, tuple[eng.State, tuple[eng.Prompt, ...]]] = field(default_factory=dict, repr=False)
+    """The game's prompts of the states asked about in this transaction, by state object (see
+    ``prompts_of``), but ``start_state``'s."""
+    start_prompts: tuple[eng.Prompt, ...] | None = field(default=None, repr=False)
+    """The game's prompts of ``start_state`` (None: not built yet), often built by the
+    transaction before (memory.py ``KeptPrompts``)."""
     fingerprints: dict[int, tuple[eng.Prompt, str]] = field(default_factory=dict, repr=False)
     """Prompts fingerprinted in this transaction, by object (play.py's ``_reissue``): a state's
     prompts are built once, and its seats' versions are given out up to three times a change."""
@@ -222,9 +225,31 @@ class MatchTransaction:
         states are never changed in place (each choice makes a new one)."""
         if self.state is None or self.match.status not in ("active", "paused"):
             return []
-        if self.prompted is not self.state:
-            self.open_prompts, self.prompted = self.game.prompts(self.state), self.state
-        return list(self.open_prompts)
+        return self.prompts_of(self.state)
+
+    def prompts_of(self, state: eng.State) -> list[eng.Prompt]:
+        """``game.prompts(state)`` whatever the match's status, built once per state object in
+        this transaction (the state it started from is asked about again as it ends: the seats'
+        prompts before the change). Callers must not change the prompts."""
+        if state is self.start_state:  # kept aside: the AI's turns after a choice may pass through many states
+            if self.start_prompts is None:
+                self.start_prompts = tuple(self.game.prompts(state))
+            return list(self.start_prompts)
+        key = id(state)
+        found = self.built_prompts.get(key)
+        if found is None or found[0] is not state:
+            found = (state, tuple(self.game.prompts(state)))
+            if len(self.built_prompts) >= KEPT_VIEWS:  # an all-AI run passes through many states
+                del self.built_prompts[next(iter(self.built_prompts))]
+            self.built_prompts[key] = found
+        return list(found[1])
+
+    def prompts_built(self, state: eng.State) -> tuple[eng.Prompt, ...] | None:
+        """The prompts of ``state`` built in this transaction, or known before it (None: neither)."""
+        if state is self.start_state and self.start_prompts is not None:
+            return self.start_prompts
+        found = self.built_prompts.get(id(state))
+        return found[1] if found is not None and found[0] is state else None
 
     def view(self, state: eng.State, seat: int | None) -> dict[str, Any]:
         """``game.view(state, seat)``, built once per state and seat in this transaction: a

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, Generic, TypeVar
 
 Value = TypeVar("Value")
@@ -67,6 +67,38 @@ class KeptViews:
         """The views kept of this state of the match (none when it is another state)."""
         found = self._entries.get(match_id)
         return found[1][1] if found is not None and found[1][0] is state else {}
+
+    def add(self, match_id: int, state: object, seat: int | None, view: dict[str, Any]) -> None:
+        """Keep one more view of this state of the match (the views of another state go)."""
+        self.put(match_id, state, {**self.of(match_id, state), seat: view})
+
+    def pop(self, match_id: int) -> None:
+        self._entries.pop(match_id)
+
+
+PROMPTS_KEPT = 512
+"""Matches whose latest state's open prompts stay in memory (``KeptPrompts``): as many as states."""
+
+
+class KeptPrompts:
+    """The game's open prompts of each match's latest state (by match: that state and its
+    prompts), built once per state instead of at every read: a click's transaction starts from
+    the state the transaction before it left, whose prompts that one built, and every turn DM
+    rendered or judged in between (each delivery's read, each click's reply) asks for them
+    again. Kept with the state object itself, as ``KeptViews``: prompts are given out only for
+    that very state (states are never changed in place), so a state read again, replayed or
+    undone finds none and builds its own. Callers must not change the prompts."""
+
+    def __init__(self, size: int = PROMPTS_KEPT) -> None:
+        self._entries: RecentStates[tuple[object, tuple[Any, ...]]] = RecentStates(size)
+
+    def put(self, match_id: int, state: object, prompts: Sequence[Any]) -> None:
+        self._entries.put(match_id, 0, (state, tuple(prompts)))
+
+    def of(self, match_id: int, state: object) -> tuple[Any, ...] | None:
+        """The prompts kept of this state of the match (None when it is another state)."""
+        found = self._entries.get(match_id)
+        return found[1][1] if found is not None and found[1][0] is state else None
 
     def pop(self, match_id: int) -> None:
         self._entries.pop(match_id)

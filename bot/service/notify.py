@@ -164,7 +164,7 @@ class NotifyService(Transactions):
         asked = ctx.prompts()
         if len(asked) != 1:
             return
-        before = ctx.game.prompts(ctx.start_state)
+        before = ctx.prompts_of(ctx.start_state)
         if len(before) == 1 and before[0].seat == asked[0].seat:
             return
         now_standing = ctx.game.standing(ctx.view(ctx.state, None))

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     import engine as eng
     from bot.service.match_transaction import FinishStep, MatchTransaction
-    from bot.service.memory import KeptViews, MatchLocks, RecentStates
+    from bot.service.memory import KeptPrompts, KeptViews, MatchLocks, RecentStates
     from bot.service.outbox import OutboxService
     from bot.service.thinking import Think, Thinkers
     from bot.service.types import AwayOutcome, MatchInfo, Where
@@ -45,6 +45,7 @@ class ServiceParts(Protocol):
     _locks: MatchLocks
     _cache: RecentStates[eng.State]
     _views: KeptViews
+    _prompts: KeptPrompts
     finishing: Sequence[FinishStep]
     deliveries: OutboxService
     """The finishing pipeline ``_finish`` runs (finishing.py; the list is built in core.py)."""

@@ -149,12 +149,12 @@ class Play(Transactions):
         if state is None or match.status not in ("active", "paused"):
             return None
         game = eng.get(match.game)
-        prompt = next((p for p in game.prompts(state) if p.seat == seat.seat_no), None)
+        prompt = next((p for p in self._prompts_of(match_id, game, state) if p.seat == seat.seat_no), None)
         if prompt is None or seat.prompt_version is None:
             return None
         return PendingPrompt(
             match_id=match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
-            deadline=deadline.due_at if deadline else None, seat_view=game.view(state, seat.seat_no),
+            deadline=deadline.due_at if deadline else None,
             names=[s.name for s in sorted(seats, key=lambda s: s.seat_no)], undo_mark=match.undo_mark,
         )
 
@@ -173,7 +173,7 @@ class Play(Transactions):
         deadline = await ctx.deadline()
         return PendingPrompt(
             match_id=ctx.match_id, seat=seat.seat_no, version=seat.prompt_version, prompt=prompt,
-            deadline=deadline.due_at if deadline else None, seat_view=ctx.view(ctx.state, seat.seat_no),
+            deadline=deadline.due_at if deadline else None,
             names=ctx.names(), undo_mark=ctx.match.undo_mark,
         )
 

@@ -103,14 +103,15 @@ class Queries(Transactions):
     def _status(self, match: Match, seats: list[Seat], state: eng.State | None, deadline: Deadline | None,
                 blocked: list[Blocked]) -> Status:
         game = eng.get(match.game)
-        prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+        running = state is not None and match.status in ("active", "paused")
+        prompts = self._prompts_of(row_id(match), game, state) if running and state is not None else []
         owing = {p.seat for p in prompts if not p.answered and not p.optional}
         optional = {p.seat for p in prompts if not p.answered and p.optional}
         answered = {p.seat for p in prompts if p.answered} - owing - optional
         phase = match.status
         standing = eng.Standing()
         if state is not None:
-            view = game.view(state, None)
+            view = self._public_view(row_id(match), game, state)
             phase = str(view.get("phase_label") or view.get("phase") or match.status)
             standing = game.standing(view)
         info = self._info_of(match, seats, game)

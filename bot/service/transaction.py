@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -106,6 +106,7 @@ class Transactions(ServiceParts):
                     if ctx.state is not None:
                         self._cache.put(match_id, ctx.match.version, ctx.state)
                         self._views.put(match_id, ctx.state, ctx.views_of(ctx.state))
+                        self._keep_prompts(match_id, ctx.state, ctx.prompts_built(ctx.state))
                     if think is not None:
                         self.thinkers.hand(think)
                     return out
@@ -127,7 +128,36 @@ class Transactions(ServiceParts):
         """Drop what this process keeps of the match (its state, views and rows)."""
         self._cache.pop(match_id)
         self._views.pop(match_id)
+        self._prompts.pop(match_id)
         self._rows.pop(match_id)
+
+    def _keep_prompts(self, match_id: int, state: eng.State, prompts: tuple[eng.Prompt, ...] | None) -> None:
+        """Keep the game's prompts of the match's latest state (None: none were built of it)."""
+        if prompts is None:
+            self._prompts.pop(match_id)
+        else:
+            self._prompts.put(match_id, state, prompts)
+
+    def _public_view(self, match_id: int, game: eng.Game, state: eng.State) -> dict[str, Any]:
+        """``game.view(state, None)`` of the match's state, from the views the transaction that
+        left it built (``KeptViews``: its phase labels and posts most often built it), else built
+        and kept for the next asker while it is the match's latest (each status board and
+        lobby post of the match asks). Callers must not change the view."""
+        view = self._views.of(match_id, state).get(None)
+        if view is None:
+            view = game.view(state, None)
+            self._views.add(match_id, state, None, view)
+        return view
+
+    def _prompts_of(self, match_id: int, game: eng.Game, state: eng.State) -> list[eng.Prompt]:
+        """``game.prompts(state)`` of the match's state, kept for the next asker while it is the
+        match's latest (``KeptPrompts``: a turn DM's every read asks for them). Callers must
+        not change the prompts."""
+        found = self._prompts.of(match_id, state)
+        if found is None:
+            found = tuple(game.prompts(state))
+            self._prompts.put(match_id, state, found)
+        return list(found)
 
     def _kept_rows(self, match_id: int, interaction_id: str | None) -> KeptRows | None:
         """The match's rows as this process last committed them, when a transaction may start
@@ -168,6 +198,7 @@ class Transactions(ServiceParts):
         ctx.deadline_is(deadline)
         if state is not None:
             ctx.known_views(state, self._views.of(row_id(match), state))
+            ctx.start_prompts = self._prompts.of(row_id(match), state)
         ctx.start_version = {s.seat_no: s.prompt_version for s in seats}
         ctx.start_match_version = match.version
         ctx.start_state = state

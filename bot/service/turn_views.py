@@ -214,7 +214,8 @@ def _turn(views: TurnViews, match: Match, seats: list[Seat], deadline: Deadline 
     """One seat's ``SeatTurn`` from what was read of the match."""
     seat_no = seat.seat_no
     found = outbox.found
-    prompts = game.prompts(state) if state is not None and match.status in ("active", "paused") else []
+    running = state is not None and match.status in ("active", "paused")
+    prompts = views._prompts_of(row_id(match), game, state) if running and state is not None else []
     mine = next((p for p in prompts if p.seat == seat_no), None)
     sealed = [p for p in prompts if p.secret]
     alone = (mine is not None and mine.secret and not mine.answered and len(sealed) > 1

@@ -177,12 +177,15 @@ class SubmitResult:
 
 @dataclass(frozen=True)
 class PendingPrompt:
+    """A seat's open prompt, as a click is judged by it. No view of the seat comes with it:
+    nothing judging a click reads one, and building it was the largest part of judging a DM
+    click in its transaction (issue 32); ``MatchService.seat_view`` reads it."""
+
     match_id: int
     seat: int
     version: int
     prompt: Prompt
     deadline: datetime | None
-    seat_view: dict[str, Any]
     names: list[str] = field(default_factory=list)
     """Seat names in seat order, to fill seat references in the prompt's texts."""
     undo_mark: int | None = None

@@ -278,6 +278,7 @@ class UndoService(Transactions):
         ctx.changed = True
         self._cache.pop(ctx.match_id)
         self._views.pop(ctx.match_id)
+        self._prompts.pop(ctx.match_id)
         line = _undid_line(self._requester(ctx.seats, row.requested_by), row.summary,
                            names_of(ctx.seats, row.agreed), self.name_text)
         luck = "The same choices bring the same dice: an undo cannot re-roll luck."

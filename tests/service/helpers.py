@@ -35,7 +35,7 @@ async def play_choice(svc: MatchService, match_id: int, user: int) -> dict[str, 
     if pending is None:
         return None
     if pending.prompt.kind == "bid":
-        return {"bid": pending.seat_view["gold"][pending.seat] // 2}
+        return {"bid": (await svc.seat_view(match_id, user))["gold"][pending.seat] // 2}
     return {"action": "raid"}
 
 

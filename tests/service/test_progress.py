@@ -32,7 +32,7 @@ async def test_samurai_progress_notices_through_the_service(svc: MatchService) -
         if not pending or status.status != "active":
             break
         user, p = pending[0]
-        if p.seat_view["phase"] == "war":
+        if (await svc.seat_view(info.id, user))["phase"] == "war":
             break
         placements += p.prompt.kind == "place"
         await svc.submit(info.id, user, levy_all(p.prompt), version=p.version)

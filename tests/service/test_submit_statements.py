@@ -84,7 +84,7 @@ async def test_a_transaction_that_makes_a_session_still_logs_its_choices_by_one_
         while (match := await svc.get_match(info.id)).status == "active":
             pending = await svc.pending_prompt(info.id, HOST)
             assert pending is not None
-            gold = pending.seat_view["gold"][pending.seat]  # the highest bid: the host moves first, the AIs after
+            gold = (await svc.seat_view(info.id, HOST))["gold"][pending.seat]  # the highest bid: the host moves first, the AIs after
             choice = {"bid": gold} if pending.prompt.kind == "bid" else {"action": "gather"}
             before = match.step
             statements.clear()

@@ -37,7 +37,7 @@ async def play(url: str, match_id: int, users: list[int]) -> None:
             if pending is None:
                 continue
             if pending.prompt.kind == "bid":
-                choice = {"bid": rng.randint(0, pending.seat_view["gold"][pending.seat])}
+                choice = {"bid": rng.randint(0, (await svc.seat_view(match_id, user))["gold"][pending.seat])}
             else:
                 choice = {"action": rng.choice(["gather", "raid"])}
             ix = f"{user}-{pending.version}-{rng.getrandbits(40):x}"
