@@ -169,6 +169,18 @@ def _make_sprite(
 ) -> tuple[Image.Image, int, int]:
     f = fonts.font_for(text, size, bold)
     direction = _direction(f)
+    if stroke == 0 and len(fill) == 3:
+        # Plain text (a map's event lines, most new sprites): the glyphs' coverage is the
+        # sprite's alpha under the fill colour, laid out and rendered once (drawing it on a
+        # clear image measured the box, then laid it out and rendered it again: 0.38 -> 0.23 ms
+        # for an event line). Pasted, it gives the same pixels: where the alpha is 0 the colour
+        # underneath is kept whatever the sprite's colour is.
+        mask, (x0, y0) = f.getmask2(text, "L", anchor=anchor, direction=direction)
+        width, height = mask.size
+        sprite = Image.new("RGBA", (max(1, width), max(1, height)), (*fill, 0))
+        if width and height:
+            sprite.im.putband(mask, 3)  # what Image.putalpha does with an image's core
+        return sprite, x0, y0
     # A FreeType font's box is whole pixels (Pillow's annotation says float for every font kind).
     x0, y0, x1, y1 = (int(edge) for edge in f.getbbox(text, stroke_width=stroke, anchor=anchor, direction=direction))
     sprite = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))

@@ -1,20 +1,28 @@
 """The shortcuts of render/text.py and render/fonts.py give what the plain loops gave.
 
-A map's new event lines are wrapped, cleaned for the font and checked for shaping at each draw:
-those take shortcuts (wrapping by halving the words that fit, ASCII answered at once). Each is
-compared here with the loop it replaced, on the event lines of real matches and on odd text, so
-a shortcut that moved a line break or let a character through would fail.
+A map's new event lines are wrapped, cleaned for the font, checked for shaping and drawn as
+sprites at each draw: those take shortcuts (wrapping by halving the words that fit, ASCII
+answered at once, a plain label's sprite made from one glyph mask). Each is compared here with
+the code it replaced, on the event lines of real matches and on odd text, and whole maps and
+replays of seeded matches of every game are drawn both ways and must be the same bytes: a
+shortcut that moved a line break, let a character through or changed a pixel would fail.
 """
 
 from __future__ import annotations
 
 import random
 import unicodedata
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw
 
 import engine as eng
+import render
+from bot.service.history import public_frames
 from bot.simulate import simulate
 from engine.text import fill
-from render import fonts, text
+from render import fonts, palette, text
 
 WIDTHS = (120, 300, 536)
 
@@ -40,7 +48,7 @@ def greedy_wrap(line: str, bold: bool, size: int, max_width: int, max_lines: int
     return tuple(text.ellipsize(kept, font, max_width) for kept in lines[:max_lines])
 
 
-def loop_sanitize(line: str, bold: bool) -> str:
+def loop_sanitize(line: str, bold: bool = False) -> str:
     """The font's clean-up as it was: every character looked up."""
     cov = fonts.coverage(bold)
     out = []
@@ -98,3 +106,80 @@ def test_clean_up_and_shaping_answer_as_the_character_loops_did() -> None:
             assert fonts.sanitize(line, bold) == loop_sanitize(line, bold), repr(line)
         shaped = any(unicodedata.bidirectional(ch) in {"R", "AL", "AN", "NSM"} for ch in line)
         assert fonts.needs_shaping(line) is shaped, repr(line)
+
+
+def drawn_sprite(line: str, size: int, bold: bool, colour: tuple[int, ...], stroke: int,
+                 anchor: str) -> tuple[Image.Image, int, int]:
+    """A label's sprite as it was made: the text drawn on a clear image by ImageDraw."""
+    font = fonts.font_for(line, size, bold)
+    direction = text._direction(font)
+    x0, y0, x1, y1 = (int(edge) for edge in font.getbbox(line, stroke_width=stroke, anchor=anchor, direction=direction))
+    sprite = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).text((-x0, -y0), line, font=font, fill=colour, stroke_width=stroke,
+                                stroke_fill=palette.OUTLINE, anchor=anchor, direction=direction)
+    return sprite, x0, y0
+
+
+def test_a_plain_label_pastes_the_pixels_drawing_it_gave() -> None:
+    lines = event_lines()[:60] + ["16", "Tiger", "j", " ", "", "Ωμέγα", "Björn", "محمد wins!", "李小龙"]
+    for line in lines:
+        for size, bold in ((20, False), (22, True), (17, False)):
+            for colour in (palette.TEXT, palette.ALERT, palette.OUTLINE):
+                for anchor in ("la", "lm", "rm", "mm"):
+                    made, x0, y0 = text._make_sprite(line, size, bold, colour, 0, anchor)
+                    drawn, dx0, dy0 = drawn_sprite(line, size, bold, colour, 0, anchor)
+                    assert (x0, y0, made.size) == (dx0, dy0, drawn.size), (line, anchor)
+                    pasted = []
+                    for sprite in (made, drawn):
+                        ground = Image.new("RGB", (sprite.width + 4, sprite.height + 4), palette.PLATE)
+                        ground.paste(sprite, (2, 2), sprite)
+                        pasted.append(ground)
+                    assert ImageChops.difference(*pasted).getbbox() is None, (line, size, colour, anchor)
+
+
+def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Put the replaced code back (sprites drawn, word-by-word wrap, per-character loops), caches emptied."""
+    monkeypatch.setattr(text, "_make_sprite", drawn_sprite)
+    monkeypatch.setattr(text, "_wrap", greedy_wrap_cached)
+    monkeypatch.setattr(fonts, "sanitize", loop_sanitize)
+    monkeypatch.setattr(fonts, "needs_shaping",
+                        lambda line: any(unicodedata.bidirectional(ch) in {"R", "AL", "AN", "NSM"} for ch in line))
+    _empty_caches()
+
+
+def _empty_caches() -> None:
+    text._SPRITES.clear()
+    text._ellipsize.cache_clear()
+    text._fit.cache_clear()
+
+
+def greedy_wrap_cached(line: str, path: str, size: int, max_width: int, max_lines: int) -> tuple[str, ...]:
+    return greedy_wrap(line, path == str(fonts.BOLD), size, max_width, max_lines)
+
+
+MATCHES: list[tuple[str, int, dict[str, Any], int, int]] = [
+    ("tinybigwars", 2, {"round_limit": 2}, 11, 400),
+    ("tinybigwars", 4, {"round_limit": 2}, 5, 400),
+    ("samurai", 3, {}, 2, 150),
+    ("defenders", 2, {}, 4, 200),
+]
+
+
+@pytest.mark.parametrize(("game", "seats", "options", "seed", "choices"), MATCHES, ids=[m[0] + str(m[1]) for m in MATCHES])
+def test_maps_and_replays_are_the_same_bytes_as_before(monkeypatch: pytest.MonkeyPatch, game: str, seats: int,
+                                                       options: dict[str, Any], seed: int, choices: int) -> None:
+    log = simulate(game, seats, seed, options=options)["log"][:choices]
+    frames = public_frames(game, seats, options, seed, log)
+    names = ["Ada", "Björn the Unbreakable", "Player 3", "Zoë"][:seats]
+    _empty_caches()
+    now = [render.draw(game, view, names) for view in frames]
+    replay_now = render.replay(game, frames, names)
+    with monkeypatch.context() as patched:
+        _as_before(patched)
+        before = [render.draw(game, view, names) for view in frames]
+        replay_before = render.replay(game, frames, names)
+    _empty_caches()
+    assert len(frames) >= 3
+    for index, (ours, theirs) in enumerate(zip(now, before, strict=True)):
+        assert ours == theirs, f"{game} frame {index} differs"
+    assert replay_now == replay_before
