@@ -10,6 +10,10 @@ worker after a match's first map), in this process set up as a worker is (malloc
 - Tiny Big Wars maps of 40 matches drawn in turn (each match's city named its own way), as a
   worker draws the phase ends of running matches: mean CPU and page faults a map;
 
+- Tiny Big Wars phase ends of 40 seeded matches (two seats, two rounds, as discord_load.py
+  plays them; each match's players named their own way), drawn in turn as a worker meets them:
+  every map is a new view (new event lines, captions, hero rows), so this is the cost in the bot,
+  not a warm redraw of one view: mean CPU, and the text sprites drawn anew a map;
 - the public map of each game (Tiny Big Wars, Samurai Swords, Tiny Epic Defenders) and its PNG size,
   and the share of it that is the PNG (palette mapping and deflate, ``render.encode.png``);
 - a Tiny Big Wars private panel;
@@ -88,6 +92,29 @@ def matches_in_turn(matches: int = 40, rounds: int = 3) -> None:
           f"(p50 {statistics.median(times) * 1000:.1f}), {faults:5.0f} page faults a map")
 
 
+def phase_ends_in_turn(matches: int = 40) -> None:
+    per_match = []
+    for seed in range(1, matches + 1):
+        log = simulate("tinybigwars", 2, seed, options={"round_limit": 2})["log"]
+        frames = public_frames("tinybigwars", 2, {"round_limit": 2}, seed, log)
+        per_match.append((frames, [f"Player {seed}a", f"Player {seed}b"]))
+    # every match's first map drawn before timing: its static layer built, as in a worker
+    for frames, names in per_match:
+        render.draw("tinybigwars", frames[0], names)
+    sprites = render.text._SPRITES.builds
+    times = []
+    for index in range(1, max(len(frames) for frames, _ in per_match)):
+        for frames, names in per_match:
+            if index < len(frames):
+                started = time.thread_time()
+                render.draw("tinybigwars", frames[index], names)
+                times.append(time.thread_time() - started)
+    sprites = (render.text._SPRITES.builds - sprites) / len(times)
+    print(f"  map tinybigwars phase ends of {matches} matches in turn, each map new  "
+          f"{statistics.fmean(times) * 1000:6.1f} ms CPU mean (p50 {statistics.median(times) * 1000:.1f}), "
+          f"{len(times)} maps, {sprites:4.1f} text sprites drawn a map")
+
+
 def maps(runs: int) -> None:
     cases = [
         ("tinybigwars", "4 seats, combat", views.four_seat_combat(), views.NAMES_4),
@@ -150,6 +177,7 @@ def main() -> None:
           f"load {load}")
     print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor(9):6.1f} ms CPU")
     matches_in_turn()
+    phase_ends_in_turn()
     maps(args.runs)
     replays(args.replays)
     print(f"  floor machine again                          {machine_floor(9):6.1f} ms CPU; load "

@@ -67,22 +67,32 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, max_width: float, max_lines: i
 
 @functools.lru_cache(maxsize=1024)
 def _wrap(text: str, path: str, size: int, max_width: int, max_lines: int) -> tuple[str, ...]:
+    """Each line takes as many words as fit (at least one); the line that reaches `max_lines`
+    takes every word left. A line's width only grows with its words (a space and a glyph add
+    far more than any kerning takes away), so the most words that fit are found by halving:
+    one measure for an event that fits one line, instead of one per word (each measure lays
+    the whole line out again, ~35 us)."""
     font = fonts.font(size, path == str(fonts.BOLD))
     words = text.split()
     lines: list[str] = []
-    current = ""
-    for i, word in enumerate(words):
-        candidate = f"{current} {word}".strip()
-        if font.getlength(candidate) <= max_width or not current:
-            current = candidate
-            continue
-        lines.append(current)
-        current = word
-        if len(lines) == max_lines - 1:
-            current = " ".join(words[i:])
+    start = 0
+    while start < len(words):
+        if lines and len(lines) == max_lines - 1:
+            lines.append(" ".join(words[start:]))
             break
-    if current:
-        lines.append(current)
+        fitting, most = 1, len(words) - start
+        if font.getlength(" ".join(words[start:start + most])) <= max_width:
+            fitting = most
+        else:
+            most -= 1
+            while fitting < most:
+                middle = (fitting + most + 1) // 2
+                if font.getlength(" ".join(words[start:start + middle])) <= max_width:
+                    fitting = middle
+                else:
+                    most = middle - 1
+        lines.append(" ".join(words[start:start + fitting]))
+        start += fitting
     return tuple(ellipsize(line, font, max_width) for line in lines[:max_lines])
 
 
@@ -159,6 +169,18 @@ def _make_sprite(
 ) -> tuple[Image.Image, int, int]:
     f = fonts.font_for(text, size, bold)
     direction = _direction(f)
+    if stroke == 0 and len(fill) == 3:
+        # Plain text (a map's event lines, most new sprites): the glyphs' coverage is the
+        # sprite's alpha under the fill colour, laid out and rendered once (drawing it on a
+        # clear image measured the box, then laid it out and rendered it again: 0.38 -> 0.23 ms
+        # for an event line). Pasted, it gives the same pixels: where the alpha is 0 the colour
+        # underneath is kept whatever the sprite's colour is.
+        mask, (x0, y0) = f.getmask2(text, "L", anchor=anchor, direction=direction)
+        width, height = mask.size
+        sprite = Image.new("RGBA", (max(1, width), max(1, height)), (*fill, 0))
+        if width and height:
+            sprite.im.putband(mask, 3)  # what Image.putalpha does with an image's core
+        return sprite, x0, y0
     # A FreeType font's box is whole pixels (Pillow's annotation says float for every font kind).
     x0, y0, x1, y1 = (int(edge) for edge in f.getbbox(text, stroke_width=stroke, anchor=anchor, direction=direction))
     sprite = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
