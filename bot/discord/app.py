@@ -155,6 +155,8 @@ class WarhostBot(commands.Bot):
         self.web: WebServer | None = None
         self.web_links: WebLinks | None = None
         """The match pages and their links (WEB_PORT); None: no web table, and no post links to one."""
+        self._warming: asyncio.Task[None] | None = None
+        """The drawing workers starting in the background at setup (drawing.py ``warm``)."""
         self.http.max_ratelimit_timeout = MAX_RATELIMIT_WAIT  # discord.py's own keyword allows no less than 30 s
 
     @staticmethod
@@ -189,7 +191,8 @@ class WarhostBot(commands.Bot):
         self.guard = InstanceGuard(self.store, self.holder, self.lease_seconds, clock=clock)
         await self.guard.claim()  # InstanceInUse if another live process has our name
         self.leases = Leases(self._service, self.guard, self.holder, self.lease_seconds)
-        await drawing.configure(self.settings.draw_workers)
+        pool = await drawing.configure(self.settings.draw_workers)
+        self._warming = asyncio.create_task(pool.warm(), name="warm the drawing pool")
         thinking.configure(self.settings.search_wait_seconds)
         await self.start_web(clock)
         await self.add_cog(GameCog(self))
@@ -254,6 +257,8 @@ class WarhostBot(commands.Bot):
         await _at_most(releases, RELEASE_SECONDS)
         await super().close()
         await drawing.close()
+        if self._warming is not None:
+            await self._warming  # a start under way sees the pool closed and shuts its workers down
         thinking.queue().log_figures()
         if self._own_store and self.store is not None:
             await self.store.close()

@@ -277,6 +277,19 @@ class DrawingPool:
                 self._executor = executor
         return self._executor
 
+    async def warm(self) -> None:
+        """Start the workers now, at the bot's start, instead of at the first draw: the fork
+        server's imports (about 1 s of CPU) then do not hold up the first map after a restart.
+        A pool that cannot start now is left to the first draw, which tries again."""
+        if self.workers <= 0 or self._closed:
+            return
+        try:
+            await self._started()
+        except PoolClosed:
+            return
+        except (OSError, BrokenProcessPool) as failed:
+            log.warning("the drawing pool could not start at once (%s): the first draw tries again", failed)
+
     def _start(self) -> ProcessPoolExecutor:
         """A pool with all its workers started: each start waits on a no-op job, so none is left
         for a draw to start on the event loop."""

@@ -280,3 +280,20 @@ async def test_a_private_panel_passes_the_maps_queued_for_the_workers(tmp_path: 
         first.write_text("go")
         rest.write_text("go")
         await pool.close()
+
+
+async def test_a_warmed_pool_has_its_workers_before_the_first_draw() -> None:
+    """The bot warms its pool at its start: the worker runs before any map is asked for, and
+    the first draw uses it rather than start another; a closed pool warms nothing."""
+    before = children()
+    pool = drawing.DrawingPool(1)
+    await pool.warm()
+    workers = children() - before
+    assert len(workers) == 1 and all(alive(pid) for pid in workers)
+    assert await pool.run("pid", os.getpid) in workers
+    assert children() - before == workers
+    await pool.close()
+    assert children() == before
+    await pool.warm()
+    assert children() == before, "a closed pool starts no worker"
+    assert await drawing.DrawingPool(0).warm() is None and children() == before
