@@ -15,14 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_floor_bot_answers_every_click_with_the_writes_asked_and_a_sane_cpu_figure() -> None:
-    out = subprocess.run([sys.executable, "benchmarks/framework_floor.py", "--seconds", "1.5", "--posts", "0.5",
-                          "--edits", "1", "--rate", "20"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "benchmarks/framework_floor.py", "--seconds", "2", "--posts", "0.5",
+                          "--edits", "1", "--rate", "12"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     found = re.search(r"framework floor: ([0-9.]+) ms CPU per click over ([0-9]+) clicks .*: ([0-9.]+) callbacks \+ "
                       r"([0-9.]+) posts \+ ([0-9.]+) edits a click, ([0-9]+) 429s", out.stdout)
     assert found, out.stdout
     cpu_ms, clicks, callbacks, posts, edits, refused = (float(value) for value in found.groups())
-    assert clicks >= 20, "1.5 s at 20 clicks a second"
+    assert clicks >= 18, "2 s at 12 clicks a second"
     assert callbacks == 1.0, "one UPDATE_MESSAGE callback a click, never a defer"
     assert abs(posts - 0.5) <= 0.1 and abs(edits - 1.0) <= 0.05, "the writes per click it was asked for"
     assert refused == 0, "paced under every bucket: no 429 and no retry in the figure"
@@ -39,6 +39,6 @@ def test_the_runs_requests_besides_the_callbacks_become_posts_and_edits() -> Non
 
 def test_the_pacing_keeps_each_channel_and_the_global_limit_under_their_buckets() -> None:
     clicks, players = pacing(0.4, 1.1, rate=None)
-    assert clicks * 1.5 <= 45, "writes a second under the global limit's 50"
+    assert clicks * 1.5 <= 30, "writes a second well under the global limit's 50"
     assert clicks / players * 2 <= 0.5, "each channel's edits (1 or 2 a click) at half its bucket (5 per 5 s)"
     assert pacing(0.4, 1.1, rate=10)[0] == 10, "a slower run's own rate"
