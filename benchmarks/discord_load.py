@@ -18,7 +18,9 @@ The bot runs under `benchmarks/bot_probe.py` (unless `--no-probe`), which times 
 by the CPU of the thread that drew it and counts the SQL statements the bot sent. `--py-spy FILE`
 samples the bot's threads with py-spy (collapsed stacks, CPU only) for a profile of the run.
 Each goal of issue 18 is printed last with a floor measured in the same run: bot CPU per
-interaction beside the CPU of one submit through the service alone (toy game, SQLite), the map
+interaction beside the CPU of one submit through the service alone (toy game, SQLite) and beside
+the framework's floor (benchmarks/framework_floor.py: a discord.py bot with no warhost code
+answering as many clicks a second with the run's requests per interaction), the map
 draw inside the bot beside the same draw in this process with its static layer cached, ack and
 outbox lag beside the first 20 of each (lobbies still opening, the bot nearly idle).
 """
@@ -47,6 +49,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.framework_floor import run_writes  # noqa: E402
 from benchmarks.load_figures import (  # noqa: E402
     FIRST_DM,
     LoopWatch,
@@ -577,7 +580,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     for line in (errors + stats.driver_errors + stats.refusals + [str(v) for v in fake.violations])[:10]:
         print(f"  {line}")
     probe = json.loads(probe_out.read_text()) if args.probe and probe_out.exists() else None
-    await print_goals(args, cpu, lat, lag, first_lag, probe, drawing_cpu)
+    writes = run_writes([(call.method, call.path) for call in fake.calls], len(lat)) if args.framework_floor else None
+    await print_goals(args, cpu, lat, lag, first_lag, probe, drawing_cpu, writes, len(lat) / elapsed)
     bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
     return 1 if bad else 0
 
@@ -628,6 +632,8 @@ def main() -> int:
                         help="measure proposed fixes inside the bot: static-cache, dm-cache, wide-gate, uvloop (see bot_probe.py)")
     parser.add_argument("--no-probe", dest="probe", action="store_false",
                         help="run plain `python -m bot`, without benchmarks/bot_probe.py")
+    parser.add_argument("--no-framework-floor", dest="framework_floor", action="store_false",
+                        help="skip the framework's floor (benchmarks/framework_floor.py, about 10 s after the run)")
     parser.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="a bot setting other than its default (e.g. carry_wait_seconds=1); repeatable")
     args = parser.parse_args()

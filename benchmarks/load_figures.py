@@ -133,15 +133,25 @@ def draw_floor(repeat: int = 9) -> tuple[float, float]:
 
 
 async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], lag: list[float],
-                      first_lag: list[float], probe: dict[str, Any] | None, drawing_cpu: float = 0.0) -> None:
-    """Issue 18's and 32's figures, each with its goal and a floor measured now, on this machine."""
+                      first_lag: list[float], probe: dict[str, Any] | None, drawing_cpu: float = 0.0,
+                      writes: tuple[float, float] | None = None, rate: float | None = None) -> None:
+    """Issue 18's and 32's figures, each with its goal and a floor measured now, on this machine.
+    ``writes`` (the run's posts and edits per interaction besides the callback) and ``rate`` (its
+    interactions a second) set the framework's floor: a discord.py bot with no warhost code
+    answering as many clicks with as many requests (benchmarks/framework_floor.py); None skips it."""
+    from benchmarks.framework_floor import measure
+
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     submit_ms = await submit_floor()
     warm_ms, cold_ms = draw_floor()
+    framework = None if writes is None or not lat else await measure(*writes, rate=rate)
     print(f"goals (issues 18 and 32), floors measured right after the run, load average {load}:")
     if lat:
         print(f"  bot CPU per interaction      {1000 * cpu / len(lat):7.1f} ms   goal <= 10 ms    "
               f"floor {submit_ms:.2f} ms CPU: one submit through the service alone (toy game, SQLite)")
+        if framework is not None:
+            print(f"  {'':<28} {'':>7}      {'':<15}  floor {framework.cpu_ms:.2f} ms CPU: discord.py alone, "
+                  f"a bot with no warhost code answering clicks with the run's requests ({framework.mix()})")
         print(f"  the same, draws included     {1000 * (cpu + drawing_cpu) / len(lat):7.1f} ms   goal <= 10 ms    "
               f"the drawing processes' {1000 * drawing_cpu / len(lat):.1f} ms added (maps, private panels, replays); "
               f"floor {submit_ms:.2f} ms + the draws' own floor below")

@@ -40,7 +40,7 @@ class Settings(BaseSettings):
     """Who holds the delivery and deadline leases. Every bot process on one database needs
     its own; a process restarted under the same name takes its leases back at once."""
     db_wait_seconds: float = Field(default=10.0, gt=0, description="a click waits this long for the database, then is told the bot is very busy")
-    reply_wait_seconds: float = Field(default=0.25, ge=0, le=2.5, description="the longest a click's reply waits to ride in its acknowledgement; the bot waits as long as 9 in 10 recent replies needed (at least 0.05 s, at most this), then acknowledges first and edits after (0: always at once)")
+    reply_wait_seconds: float = Field(default=0.5, ge=0, le=2.5, description="the longest a click's reply waits to ride in its acknowledgement; the bot waits as long as 9 in 10 recent replies needed (at least 0.05 s, at most this), then acknowledges first and edits after (0: always at once)")
     tick_seconds: float = 5.0
     deliver_seconds: float = 1.0
     board_edit_seconds: float = Field(default=5.0, ge=0, description="a match's status board is edited at most once this often")

@@ -22,12 +22,19 @@ from typing import Any
 
 import discord
 
-REPLY_WAIT = 0.25
-"""Seconds from an interaction's creation within which its answer rides in the callback. At 40
-matches on a quiet machine a click's work takes ~90 ms at the median: 0.25 s carries ~9 in 10
-replies (2.21 requests an interaction, against 2.13 at 1.5 s) and keeps the button's loading
-state short when the database is slow (ack p99 272 ms, against 344 ms at 1.5 s);
-docs/benchmarks.md has the runs. At most 2.5: Discord waits 3 s."""
+REPLY_WAIT = 0.5
+"""Seconds from an interaction's creation within which its answer rides in the callback, at
+most: the window learns a shorter one while the bot answers quickly (``Pace``). At 40 matches on
+a quiet machine 9 in 10 answers are ready well within 0.25 s, so the learned window stays under
+it. At 200 matches with players answering at once (a busy loop, a queue at the write turn) a
+click's answer is ready ~0.15-0.8 s after its creation at the median and the window stays at its
+longest: at 0.25 s 57-80 % of the DM clicks were deferred and their reply edited in after (2.81
+to 3.00 requests an interaction, "DM click -> the clicked message changed" p50 465-1,006 ms, ack
+p99 702-990 ms); at 0.5 s 39-45 % (2.64-2.73 requests, changed p50 309-408 ms, p90 about the
+same, ack p99 872-1,087 ms); at 1.0 s the acknowledgement waited longer than most answers took and
+players saw no gain (2.76-2.78 requests, changed p50 1.1 s). The acknowledgement alone changes
+nothing a player sees: the clicked message does. docs/benchmarks.md has the runs (issue 32,
+session 22). At most 2.5: Discord waits 3 s."""
 
 SHORTEST = 0.05
 """The window never closes sooner: an answer under this long rides in the callback however fast

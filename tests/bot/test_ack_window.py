@@ -178,3 +178,19 @@ async def test_a_learned_short_window_defers_a_slow_click() -> None:
         await asyncio.sleep(0)
         await ack_window.update(click, content="You chose: **Ember**.")  # type: ignore[arg-type]
     assert click.sent == ["defer", ("edit", "You chose: **Ember**.")]
+
+
+async def test_a_click_held_up_by_a_busy_bot_still_rides_in_the_callback_under_the_default_window() -> None:
+    """At 200 matches a click reaches its handler ~0.3 s after its creation and its answer is
+    ready ~0.1 s later: the default window carries it (one request), no defer and edit (two)."""
+    click = Interaction(age=0.3)
+    async with ack_window.window(click, ack_window.Pace(ack_window.REPLY_WAIT)):  # type: ignore[arg-type]
+        await asyncio.sleep(0.1)  # the submit's transaction, behind other writers
+        await ack_window.update(click, content="You chose: **Ember**.")  # type: ignore[arg-type]
+    assert click.sent == [("callback", "You chose: **Ember**.")]
+
+
+def test_the_settings_default_is_the_windows_longest() -> None:
+    from bot.settings import Settings
+
+    assert Settings.model_fields["reply_wait_seconds"].default == ack_window.REPLY_WAIT
