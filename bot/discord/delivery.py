@@ -162,7 +162,7 @@ class Delivery(DirectMessages):
         self._first_wait: dict[int, float] = {}
         """Match -> when the oldest of its waiting marks was taken (monotonic)."""
         self.pace = phase_pace.PhasePace(self._setting("phase_edit_seconds", phase_pace.PHASE_EDIT_SECONDS),
-                                         self.wake_for, crowded=self.gate.locked)
+                                         self.wake_for)
         """The phase posts' new lines, gathered a few seconds into one edit (phase_pace.py)."""
         self.read_upto: dict[int, int] = {}
         """Match -> its newest notice this process read from the queue: a newer one is still to

@@ -25,13 +25,6 @@ messages per 5 s in a channel, and a match's channel also carries its status boa
 every 2 s at most) and its posts; one phase edit per 4 s keeps the channel under half its
 limit, and in the load benchmark a match's moves come in bursts (the seats of a phase answering
 at once, then the AI) that a 4 s window gathers into one edit."""
-CROWDED_STRETCH = 3.0
-"""A phase post's lines first seen while every send slot is taken wait this many times as long.
-The slots fill when Discord's global limit (50 requests a second over all channels) paces the
-bot: each request then waits its turn, the queue behind it grows, and every edit left out is
-one request more for the players' own DMs. At 200 matches of players answering at once the bot
-sends at that limit; the lines of a crowded bot are late anyway, so gathered longer they cost
-fewer requests and delay the rest less (docs/benchmarks.md, session 22)."""
 
 
 def standalone(notice: Notice) -> bool:
@@ -96,16 +89,11 @@ class PhasePace:
     delivery then), and which were put off, so their edit does not bring the turn DMs up to date
     a second time (the run that put them off did)."""
 
-    def __init__(self, interval: float, wake: Callable[[int], None],
-                 crowded: Callable[[], bool] = lambda: False) -> None:
+    def __init__(self, interval: float, wake: Callable[[int], None]) -> None:
         self.interval = interval
         self.wake = wake
-        self.crowded = crowded
-        """Whether every send slot is taken now (delivery.py's gate): lines first seen then wait
-        ``CROWDED_STRETCH`` times as long."""
-        self.window_ends: dict[int, float] = {}
-        """Notice id of a group's oldest notice -> when its window ends (the loop's clock), set
-        when delivery first saw it."""
+        self.first_seen: dict[int, float] = {}
+        """Notice id of a group's oldest notice -> when delivery first saw it (the loop's clock)."""
         self.due: dict[int, float] = {}
         """Match -> when its waiting lines go out (the loop's clock): a periodic round starts no worker for it before."""
         self.put_off: dict[int, set[int]] = {}
@@ -117,11 +105,8 @@ class PhasePace:
         if self.interval <= 0 or not may_wait(group, batch):
             return 0.0
         now = asyncio.get_running_loop().time()
-        ends = self.window_ends.get(group[0].id)
-        if ends is None:
-            ends = now + self.interval * (CROWDED_STRETCH if self.crowded() else 1.0)
-            self.window_ends[group[0].id] = ends
-        return max(0.0, ends - now)
+        seen = self.first_seen.setdefault(group[0].id, now)
+        return max(0.0, seen + self.interval - now)
 
     def hold(self, group: list[Notice], seconds: float) -> None:
         """The group waits ``seconds``: its match's delivery is woken then."""
@@ -142,8 +127,8 @@ class PhasePace:
         """The match's window ended: its lines put off go with its next run (a timer may fire a
         little early: the window is over for them all the same)."""
         for notice_id in self.put_off.get(match_id, ()):
-            if notice_id in self.window_ends:
-                self.window_ends[notice_id] = float("-inf")
+            if notice_id in self.first_seen:
+                self.first_seen[notice_id] = float("-inf")
         self.timers.pop(match_id, None)
         self.due.pop(match_id, None)
         self.wake(match_id)
@@ -164,7 +149,7 @@ class PhasePace:
         before = len(waited)
         waited.difference_update(notice.id for notice in group)
         for notice in group:
-            self.window_ends.pop(notice.id, None)
+            self.first_seen.pop(notice.id, None)
         if not waited:
             self.put_off.pop(group[0].match_id, None)
         return before - len(waited)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.discord import phase_posts
-from bot.discord.delivery import PARALLEL_SENDS, Delivery
+from bot.discord.delivery import Delivery
 from bot.discord.phase_pace import groups, may_wait
 from tests.bot.test_delivery_marks import Outbox, notice, quiet
 from tests.bot.test_discord_hot_paths import _host
@@ -138,31 +138,3 @@ async def test_a_posts_lines_gather_across_dms_until_the_phase_end() -> None:
     assert may_wait(groups(batch)[0], batch)
     closed = [*batch, line(5, "phase", "The round ends.")]
     assert groups(closed)[0][-1].id == 5 and not may_wait(groups(closed)[0], closed)
-
-
-async def test_lines_first_seen_while_every_send_slot_is_taken_wait_longer() -> None:
-    """A crowded bot (every send slot taken: Discord's global limit paces it) gathers a phase
-    post's lines CROWDED_STRETCH times as long, fewer edits for the same lines; the window is
-    fixed when delivery first sees the lines, so a crowd that starts later does not move it."""
-    from bot.discord.phase_pace import CROWDED_STRETCH, PhasePace
-
-    crowded = False
-    pace = PhasePace(4.0, lambda match_id: None, crowded=lambda: crowded)
-    calm, busy = [line(1)], [line(2)]
-    assert pace.wait(calm, calm) == pytest.approx(4.0, abs=0.05)
-    crowded = True
-    assert pace.wait(busy, busy) == pytest.approx(4.0 * CROWDED_STRETCH, abs=0.05)
-    assert pace.wait(calm, calm) <= 4.0, "the calm lines keep the window they were first seen with"
-    crowded = False
-    assert pace.wait(busy, busy) > 4.0, "the crowded lines keep theirs"
-
-
-async def test_the_delivery_counts_itself_crowded_when_its_send_slots_are_all_taken(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    delivery, _ = paced(Outbox([]), Posts(), monkeypatch)
-    assert not delivery.pace.crowded()
-    taken = [asyncio.create_task(delivery.gate.acquire()) for _ in range(PARALLEL_SENDS)]
-    await asyncio.gather(*taken)
-    assert delivery.pace.crowded()
-    delivery.gate.release()
-    assert not delivery.pace.crowded()
