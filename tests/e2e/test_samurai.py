@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.bot.wording_scan import message_problems
-from tests.e2e.harness import factory, settings_for
+from tests.e2e.harness import factory, settings_for, wait_public_delivered
 from tests.e2e.samurai_play import BOUNDS, SamuraiPlayer
 
 
@@ -54,7 +54,10 @@ async def test_two_rounds_of_samurai_through_dms(fake, start_bot, alice, bob, tm
             acted = await b.step() or acted
         if not acted:
             await asyncio.sleep(0.05)
-    # the lobby post may say the match is over before delivery closes the last phase post with its map
+    # the lobby post may say the match is over before delivery closes the last phase post with its
+    # map: wait for the bot to have delivered every channel notice (a quiet second is no proof
+    # on a busy machine: a CI run under load once checked before the last map)
+    await wait_public_delivered(bot)
     await fake.quiesce(quiet=1.0, timeout=60)
 
     # The plan is a modal of five numbers, bounded by the koku in hand.
