@@ -46,7 +46,7 @@ async def answer(place, player, msg, pick_button, numbers) -> None:
     if msg.selects:
         return
     labels = [b.label for b in msg.buttons if b.label != "Change"]
-    label = pick_button(labels)
+    label = pick_button(labels, msg.content)
     r = await place.click(label, message=msg)
     if r.modal is not None:
         values = {}
@@ -73,14 +73,17 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
     names = {loc["id"]: loc["name"] for loc in view["locations"]}
     alice_home = next(loc["id"] for loc in view["locations"] if loc.get("start_seat") == 0)
 
-    def bob_buttons(labels: list[str]) -> str:
-        v = bot_view[0]
-        here = {h["location"] for h in v["heroes"] if h["seat"] == 1 and not h["defeated"]}
+    by_name = {name: loc for loc, name in names.items()}
+
+    def bob_buttons(labels: list[str], content: str) -> str:
+        """Bob's hero marches on Alice's start: where it stands is read from the prompt itself
+        ("<hero> at <place>: N actions left"), never from a view read earlier, so the match
+        takes the same path however late the prompt is answered."""
         moves = {lab for lab in labels if lab.startswith("Move to ")}
-        for loc in sorted(here):
-            nearby = {f"Move to {names[b if a == loc else a]}" for a, b in v["roads"] if loc in (a, b)}
-            hop = next_hop(v, loc, alice_home)
-            if hop and moves and moves <= nearby:  # the moving hero stands here
+        standing = re.search(r"\*\*[^*]+? at ([^*:]+): \d+ actions? left", content)
+        if moves and standing and standing.group(1) in by_name:
+            hop = next_hop(view, by_name[standing.group(1)], alice_home)
+            if hop and f"Move to {names[hop]}" in moves:
                 return f"Move to {names[hop]}"
         for wanted in ("Activate", "Done", "Move to"):
             match = [lab for lab in labels if lab.startswith(wanted)]
@@ -88,13 +91,12 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
                 return match[0]
         return labels[0]
 
-    def alice_buttons(labels: list[str]) -> str:
+    def alice_buttons(labels: list[str], content: str) -> str:
         for wanted in ("Done", "Pass"):
             if wanted in labels:
                 return wanted
         return labels[0]  # damage order: the first hero named
 
-    bot_view = [view]
     loop = asyncio.get_running_loop()
     end = loop.time() + 600  # ends as soon as the damage order is asked; generous for a busy machine
     handled: set[tuple[int, str]] = set()
@@ -108,7 +110,6 @@ async def test_damage_order_is_asked_and_answered(fake, start_bot, alice, bob, t
             break
         if (await bot.svc.get_match(info.id)).status != "active":
             break
-        bot_view[0] = await bot.svc.public_view(info.id)
         acted = False
         for player, pick, numbers in (
             (alice, alice_buttons, lambda label, lo, hi: lo),
