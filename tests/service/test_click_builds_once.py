@@ -14,7 +14,7 @@ import pytest
 
 import engine
 from bot.service import MatchService
-from bot.service.types import PendingPrompt
+from bot.service.types import MatchInfo, PendingPrompt
 from db import Store
 from tests.games import KEYS, short, table_of
 
@@ -27,6 +27,16 @@ async def _facts(svc: MatchService, match_id: int, seats: int) -> list[Any]:
     pending = await svc.pending_prompt(match_id, HOST)
     return [turns, None if pending is None else (pending.seat, pending.version, pending.prompt, pending.names,
                                                  pending.deadline, pending.undo_mark)]
+
+
+async def _started(svc: MatchService, key: str, channel: int, seed: int) -> MatchInfo:
+    """A short match of ``key`` started in ``channel``: the host and an AI in every other seat."""
+    seats = table_of(key)
+    info = await svc.create(None, channel, HOST, "host", key, short(key, rounds=2), max_seats=seats, seed=seed)
+    for _ in range(seats - 1):
+        await svc.add_ai(channel, HOST)
+    await svc.start(channel, HOST)
+    return info
 
 
 @pytest.mark.parametrize("key", KEYS)
@@ -52,11 +62,8 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
     other = await Store.open(path, migrate=False)
     try:
         svc = MatchService(store, holder="test")
-        seats, options = table_of(key), short(key, rounds=2)
-        info = await svc.create(None, 77, HOST, "host", key, options, max_seats=seats, seed=5)
-        for _ in range(seats - 1):
-            await svc.add_ai(77, HOST)
-        await svc.start(77, HOST)
+        seats = table_of(key)
+        info = await _started(svc, key, 77, 5)
         heuristic, rng = game.policies()["heuristic"], random.Random(5)
         clicks = 0
         for n in range(12):
@@ -116,11 +123,7 @@ async def test_status_boards_build_the_public_view_once_per_state(
     other = await Store.open(path, migrate=False)
     try:
         svc = MatchService(store, holder="test")
-        seats, options = table_of(key), short(key, rounds=2)
-        info = await svc.create(None, 78, HOST, "host", key, options, max_seats=seats, seed=6)
-        for _ in range(seats - 1):
-            await svc.add_ai(78, HOST)
-        await svc.start(78, HOST)
+        info = await _started(svc, key, 78, 6)
         heuristic, rng = game.policies()["heuristic"], random.Random(6)
         boards = 0
         for _ in range(8):
