@@ -5,7 +5,9 @@
 `benchmarks/discord_load.py` starts the bot this way so that what happens inside the bot
 process can be read afterwards: the CPU time of every map, private panel and replay GIF the bot
 drew, how often the Tiny Big Wars static layer was rebuilt, and every SQL statement and commit
-the bot sent, by kind. The figures are written to the JSON file every two seconds and at exit.
+the bot sent, by kind. The figures are written to the JSON file every ten seconds and at exit.
+The probe counts its own CPU inside the bot process (its hooks on the bot's threads and its two
+threads): `discord_load.py` leaves it out of the bot's CPU per interaction and prints it apart.
 The bot's own code is not changed: the probe wraps module attributes before `bot` starts.
 
 The draws are counted by the bot's drawing pool itself (bot/service/drawing.py): each one's
@@ -45,8 +47,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-FLUSH_SECONDS = 2.0
-LOOP_SAMPLE_SECONDS = 0.02
+FLUSH_SECONDS = 10.0
+"""How often the figures so far are written while the bot runs (they are written at exit too;
+the driver reads them after the bot stopped, so these writes only keep figures of a bot that
+died): each write serializes every sample so far, on the probe's own thread."""
+LOOP_SAMPLE_SECONDS = 0.05
+"""How often a callback is handed to the bot's loop to time its wait: each hand-over wakes the loop."""
 
 
 class Probe:
@@ -68,6 +74,15 @@ class Probe:
         """A DM click's stages by name, wall seconds each (``time_clicks``): where a click waits;
         and the write turn's wait and hold, by who took it."""
         self.commits = 0
+        self.own_cpu = 0.0
+        """CPU seconds the probe's own hooks spent on the bot's threads (its statement counts, its
+        notes): the probe is the benchmark's, not the bot's, so its CPU is left out of the bot's."""
+        self.sampler_cpu = 0.0
+        """CPU seconds of the probe's loop-sampling thread so far."""
+        self.flusher_cpu = 0.0
+        """CPU seconds of the probe's flushing thread so far."""
+        self.tables: dict[str, str] = {}
+        """Statement text -> its kind and table (``kind_and_table``): the bot sends few distinct texts."""
         self.kept: Counter[str] = Counter()
         """Match transactions on kept rows and on rows read (``count_kept_rows``)."""
         self.open_tx: dict[int, list[str]] = {}
@@ -78,6 +93,13 @@ class Probe:
         counts as its own, "(no BEGIN)", as all do on PostgreSQL, whose BEGIN is no statement). A
         transaction is counted at its COMMIT (or a rollback SQLAlchemy announces), else at the next
         BEGIN on its connection (a rollback sent on the connection itself is not announced)."""
+
+    def note(self, stage: str, seconds: float) -> None:
+        """Keep one timing of a stage (from any thread), its own CPU counted as the probe's."""
+        started = time.thread_time()
+        with self.lock:
+            self.stages.setdefault(stage, []).append(seconds)
+            self.own_cpu += time.thread_time() - started
 
     def install(self) -> None:
         """Keep the drawing pools the bot configures and listen to every SQLAlchemy engine."""
@@ -100,9 +122,13 @@ class Probe:
         self.watch_the_loop()
 
         def before_cursor_execute(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
-            kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+            started = time.thread_time()
+            what = self.tables.get(statement)
+            if what is None:
+                kind = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+                what = self.tables[statement] = kind_and_table(kind, statement)
+            kind = what.split(" ", 1)[0]
             where = task_of()
-            what = kind_and_table(kind, statement)
             with self.lock:
                 key = id(_conn.connection.dbapi_connection) if _conn.connection is not None else 0
                 if kind == "BEGIN":
@@ -118,6 +144,7 @@ class Probe:
                 self.by_task[where] += 1
                 self.by_table[what] += 1
                 self.by_task_table[f"{where}: {what}"] += 1
+                self.own_cpu += time.thread_time() - started
 
         def close(conn: Any) -> None:
             """The connection's transaction ended: it is counted now, so a statement sent after it
@@ -198,10 +225,7 @@ class Probe:
 
         in_click: contextvars.ContextVar[bool] = contextvars.ContextVar("probe_in_click", default=False)
 
-        def note(stage: str, seconds: float) -> None:
-            with self.lock:
-                self.stages.setdefault(stage, []).append(seconds)
-
+        note = self.note
         submit_turn = router.Router._submit
 
         async def timed_submit_turn(*args: Any, **kwargs: Any) -> Any:
@@ -277,9 +301,7 @@ class Probe:
         import discord
         from discord.state import ConnectionState
 
-        def note(stage: str, seconds: float) -> None:
-            with self.lock:
-                self.stages.setdefault(stage, []).append(seconds)
+        note = self.note
 
         def sample(loop: asyncio.AbstractEventLoop) -> None:
             while not loop.is_closed():
@@ -289,6 +311,7 @@ class Probe:
                                                                          time.perf_counter() - handed))
                 except RuntimeError:  # the loop closed meanwhile
                     return
+                self.sampler_cpu = time.thread_time()
                 time.sleep(LOOP_SAMPLE_SECONDS)
 
         parse = ConnectionState.parse_interaction_create
@@ -403,6 +426,7 @@ class Probe:
                 "statements_by_task_table": dict(self.by_task_table),
                 "transactions": dict(self.transactions),
                 "commits": self.commits,
+                "probe_cpu_seconds": self.own_cpu + self.sampler_cpu + self.flusher_cpu,
                 "kept_rows": dict(self.kept),
                 "click_stages": {stage: list(seconds) for stage, seconds in self.stages.items()},
                 "tinybigwars_static_builds": board._STATIC.builds,
@@ -419,6 +443,7 @@ class Probe:
         while True:
             time.sleep(FLUSH_SECONDS)
             self.flush()
+            self.flusher_cpu = time.thread_time()
 
 
 TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+\"?(\w+)", re.IGNORECASE)
