@@ -164,6 +164,16 @@ class Probe:
             with self.lock:
                 close(conn)
 
+        from engine.kit.game import KitGame
+
+        view = KitGame.view
+
+        def counted_view(game: Any, state: Any, seat: int | None) -> dict[str, Any]:
+            with self.lock:
+                self.kept["engine views built: public" if seat is None else "engine views built: a seat's"] += 1
+            return view(game, state, seat)
+
+        KitGame.view = counted_view  # type: ignore[method-assign]
         event.listen(Engine, "before_cursor_execute", before_cursor_execute)
         event.listen(Engine, "commit", on_commit)
         event.listen(Engine, "rollback", on_rollback)
@@ -427,7 +437,7 @@ class Probe:
                 "transactions": dict(self.transactions),
                 "commits": self.commits,
                 "probe_cpu_seconds": self.own_cpu + self.sampler_cpu + self.flusher_cpu,
-                "kept_rows": dict(self.kept),
+                "kept_rows": dict(self.kept),  # and the engine views built
                 "click_stages": {stage: list(seconds) for stage, seconds in self.stages.items()},
                 "tinybigwars_static_builds": board._STATIC.builds,
                 "tinybigwars_static_entries": len(board._STATIC),

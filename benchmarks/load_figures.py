@@ -204,6 +204,9 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
             print("  SQL transactions per interaction, by who and what (the 10 most common):")
             for shape, count in shapes.most_common(10):
                 print(f"    {count / len(lat):5.2f}  {shape[:160]}")
+        counts = probe.get("kept_rows", {})
+        if lat and counts:
+            print("  per interaction: " + ", ".join(f"{name} {count / len(lat):.2f}" for name, count in sorted(counts.items())))
         stages = probe.get("click_stages", {})
         if stages:
             print("  a DM click's stages and the write turn, wall ms p50 / p90 / p99 (count):")
