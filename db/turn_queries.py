@@ -268,7 +268,7 @@ def _aggregated(union: sa.CompoundSelect, dialect: str) -> sa.ScalarSelect[Any]:
     rows = union.subquery("turn_rows")
     candidate = rows.c.part == PROMPT
     if dialect == "postgresql":
-        payload = sa.case((candidate, sa.func.to_jsonb(sa.cast(rows.c.payload, sa.Text()))), else_=rows.c.payload)
+        payload: sa.ColumnElement[Any] = sa.case((candidate, sa.func.to_jsonb(sa.cast(rows.c.payload, sa.Text()))), else_=rows.c.payload)
         columns = [payload if column.key == "payload" else column for column in rows.c]
         value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*columns)), sa.Text())
     else:  # the payloads are JSON text on SQLite: json() embeds them as JSON, not as strings
