@@ -60,7 +60,8 @@ async def test_the_next_decision_is_read_beside_the_dm_it_follows(svc: MatchServ
     info = await lobby(svc, [HOST, BOB], hours=10, rounds=6)
     bob = info.seat_of(BOB)
     assert bob is not None
-    sent = await _play_rounds(svc, info.id, bob, rounds=2)
+    sent = await _play_rounds(svc, info.id, bob, rounds=4)
+    assert len(sent) >= 3, "several candidates: the DM read is the newest of them"
     for _ in range(10):  # the host plays on until Bob is asked again
         pending = await svc.outbox(limit=1000)
         waiting = [n for n in pending if n.kind == "prompt" and n.seat == bob]
