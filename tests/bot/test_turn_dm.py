@@ -274,3 +274,11 @@ def test_a_turn_dm_written_again_after_a_seat_changed_hands_names_its_new_player
     assert "Help carol at Sky Temple" in turn_dm.render(replaced).content
     assert turn_dm.subject_prompt(replaced, plain=False).fields[0].label == "Energy for carol"
     assert "Help bob at Sky Temple" in turn_dm.render(first).content
+
+
+def test_a_subject_copied_with_another_prompt_shows_that_prompt() -> None:
+    first = sealed_turn(answered=False, secret=False, choices=[])
+    assert first.subject is not None and "Fight at Sky Temple" in turn_dm.render(first).content
+    other = {**first.subject.payload, "prompt": {**energy_prompt(), "secret": False, "text": "Fight at Moon Gate"}}
+    moved = replace(first, subject=replace(first.subject, payload=other))
+    assert "Fight at Moon Gate" in turn_dm.render(moved).content
