@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ConfigDict
 
-from engine.contract import Prompt, PromptShape
+from engine.contract import Option, Prompt, PromptShape
 from engine.text import fill
 
 
@@ -34,12 +34,23 @@ def shown_prompt(prompt: Prompt | ShownPrompt | Mapping[str, Any]) -> ShownPromp
 
 def named_prompt(prompt: Prompt | ShownPrompt | Mapping[str, Any], names: list[str]) -> ShownPrompt:
     """The prompt with players' names in place of the engine's seat references, in every
-    text a player reads: its question, option labels and descriptions, field labels."""
+    text a player reads: its question, option labels and descriptions, field labels. What has
+    no reference is kept as it is, not copied (most options have none; a copy of each cost more
+    than the rest of a turn DM's render): the prompt itself when nothing has one."""
     shown = shown_prompt(prompt)
-    return shown.model_copy(update={
-        "text": fill(shown.text, names),
-        "options": [option.model_copy(update={"label": fill(option.label, names),
-                                              "description": fill(option.description, names)})
-                    for option in shown.options],
-        "fields": [field.model_copy(update={"label": fill(field.label, names)}) for field in shown.fields],
-    })
+    text = fill(shown.text, names)
+    options = [_named_option(option, names) for option in shown.options]
+    fields = [field if (label := fill(field.label, names)) == field.label else field.model_copy(update={"label": label})
+              for field in shown.fields]
+    if (text == shown.text and all(new is old for new, old in zip(options, shown.options, strict=True))
+            and all(new is old for new, old in zip(fields, shown.fields, strict=True))):
+        return shown
+    return shown.model_copy(update={"text": text, "options": options, "fields": fields})
+
+
+def _named_option(option: Option, names: list[str]) -> Option:
+    """An option with names in its label and description (itself when they name no seat)."""
+    label, description = fill(option.label, names), fill(option.description, names)
+    if label == option.label and description == option.description:
+        return option
+    return option.model_copy(update={"label": label, "description": description})

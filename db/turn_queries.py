@@ -190,17 +190,28 @@ Chosen = tuple[int, str, str, dict[str, Any]]
 """(seq, kind, by, choice): one choice of a seat in the log."""
 
 
-def _found(prompts: list[tuple[int, str, dict[str, Any]]], reminders: list[tuple[int, str]],
+Candidate = tuple[int, str, str | dict[str, Any]]
+"""(id, delivery ref, payload) of a candidate prompt notice; its payload as `_aggregated` gives
+it: the JSON text, decoded only for the one candidate used (`_found`)."""
+
+
+def _found(prompts: list[Candidate], reminders: list[tuple[int, str]],
            newest: int | None, chosen: list[Chosen]) -> TurnNotices:
     """A seat's `TurnNotices` from its candidate prompts (delivered, to its player's DMs), the
     match's reminders and the seat's choices read: the newest prompt held by a message, the
     reminders and choices after it."""
-    found = max(((i, ref, payload) for i, ref, payload in prompts if str(ref).isdigit()),
-                key=lambda prompt: prompt[0], default=None)
+    held = max(((i, ref, payload) for i, ref, payload in prompts if str(ref).isdigit()),
+               key=lambda prompt: prompt[0], default=None)
+    found = None if held is None else (held[0], held[1], _payload(held[2]))
     refs = [ref for notice_id, ref in sorted(reminders) if found is not None and notice_id > found[0]]
     version = None if found is None else found[2].get("version")
     since = -1 if version is None else int(version)
     return TurnNotices(found, refs, newest, sorted(c for c in chosen if c[0] > since))
+
+
+def _payload(value: str | dict[str, Any]) -> dict[str, Any]:
+    """A candidate's payload decoded (see `Candidate`)."""
+    return dict(json.loads(value)) if isinstance(value, str) else dict(value)
 
 
 def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int, str, dict[str, Any]] | None]:
@@ -209,7 +220,7 @@ def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int
     newest = None
     latest = None
     reminders: list[tuple[int, str]] = []
-    prompts: list[tuple[int, str, dict[str, Any]]] = []
+    prompts: list[Candidate] = []
     chosen: list[Chosen] = []
     for notice_id, part, _seat, ref, payload, by in rows:
         if part == NEWEST:
@@ -221,7 +232,7 @@ def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int
         elif part == LATEST:
             latest = (int(notice_id), str(ref), dict(payload))
         else:
-            prompts.append((int(notice_id), str(ref), dict(payload)))
+            prompts.append((int(notice_id), str(ref), payload))
     return _found(prompts, reminders, newest, chosen), latest
 
 
@@ -230,7 +241,7 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
     `_match_turn_notices`' rows; a seat whose DM is not found has no choices (its DM shows nothing)."""
     newest: dict[int, int] = {}
     reminders: list[tuple[int, str]] = []
-    prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}
+    prompts: dict[int, list[Candidate]] = {seat: [] for seat in users}
     chosen: dict[int, list[Chosen]] = {seat: [] for seat in users}
     for notice_id, part, seat, user_id, ref, payload, by in rows:
         if part == NEWEST:
@@ -242,7 +253,7 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
             if int(seat) in chosen:
                 chosen[int(seat)].append((int(notice_id), str(ref), str(by), dict(payload)))
         elif seat is not None and users.get(int(seat)) == user_id:
-            prompts[int(seat)].append((int(notice_id), str(ref), dict(payload)))
+            prompts[int(seat)].append((int(notice_id), str(ref), payload))
     found = {seat: _found(prompts[seat], reminders, newest.get(seat), chosen[seat]) for seat in users}
     return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
 
@@ -250,13 +261,20 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
 def _aggregated(union: sa.CompoundSelect, dialect: str) -> sa.ScalarSelect[Any]:
     """The rows of ``union`` as one JSON array of arrays: a column of the match rows' statement,
     so the match and the outbox's part of its turns are one read (one snapshot, no BEGIN). It
-    comes as text, parsed once (`_parsed`): the statement has a row per seat, each with it."""
+    comes as text, parsed once (`_parsed`): the statement has a row per seat, each with it. A
+    candidate prompt's payload (part `PROMPT`) comes as a JSON string holding its JSON text:
+    of up to TURN_SCAN candidates only one is used, and only that one is decoded (`_found`);
+    the others' payloads, most of the text, are skipped over as strings."""
     rows = union.subquery("turn_rows")
+    candidate = rows.c.part == PROMPT
     if dialect == "postgresql":
-        value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*rows.c)), sa.Text())
+        payload: sa.ColumnElement[Any] = sa.case((candidate, sa.func.to_jsonb(sa.cast(rows.c.payload, sa.Text()))), else_=rows.c.payload)
+        columns = [payload if column.key == "payload" else column for column in rows.c]
+        value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*columns)), sa.Text())
     else:  # the payloads are JSON text on SQLite: json() embeds them as JSON, not as strings
+        payload = sa.func.json(sa.case((candidate, sa.func.json_quote(rows.c.payload)), else_=rows.c.payload))
         value = sa.type_coerce(sa.func.json_group_array(sa.func.json_array(
-            *(sa.func.json(column) if column.key == "payload" else column for column in rows.c))), sa.Text())
+            *(payload if column.key == "payload" else column for column in rows.c))), sa.Text())
     return sa.select(value).correlate(None).scalar_subquery()
 
 

@@ -20,5 +20,8 @@ def seat_label(seat: int, names: Sequence[str] | None = None) -> str:
 
 
 def fill(text: str, names: Sequence[str] | None = None) -> str:
-    """Replace every seat reference with that seat's name."""
+    """Replace every seat reference with that seat's name (a text without one is returned as it
+    is, without a pass of the pattern: most texts have none)."""
+    if "[[seat:" not in text:
+        return text
     return _REF.sub(lambda m: seat_label(int(m.group(1)), names), text)

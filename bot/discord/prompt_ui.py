@@ -34,10 +34,17 @@ def moment(when: datetime | None) -> str:
 
 
 class PlainView(discord.ui.View):
-    """Components only: clicks are handled by the bot's interaction router, not here."""
+    """Components only: clicks are handled by the bot's interaction router, not here. So
+    discord.py is told that nothing in it answers a click (``is_dispatchable``): it keeps no
+    such view after sending it (no entry in its view store, no timeout task a message for 60 s,
+    no task of its own at each click on one), as it would keep a view whose items have
+    callbacks."""
 
     def __init__(self) -> None:
         super().__init__(timeout=60)
+
+    def is_dispatchable(self) -> bool:
+        return False
 
 
 def prompt_view(match_id: int, seat: int, version: int, prompt: ShownPrompt) -> PlainView:

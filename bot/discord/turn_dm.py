@@ -39,6 +39,9 @@ LET_PASS = "You let it pass."
 MOVED_ON = "The game moved on before you chose: this decision is closed."
 MATCH_OVER = {"finished": "The match is over.", "aborted": "The match was aborted."}
 REMINDER_CLOSED = "Reminder about **{title}**: {outcome}"
+ASKED = "asked"
+"""Where a subject keeps its prompt parsed (``TurnSubject.parsed``); its named forms are kept by
+(plain, *names)."""
 
 
 @dataclass(frozen=True)
@@ -68,12 +71,22 @@ def clip(text: str, limit: int = 2000) -> str:
 def asked(turn: SeatTurn) -> ShownPrompt:
     """The subject's prompt as its notice stored it, parsed (a prompt notice always has one)."""
     assert turn.subject is not None
-    return shown_prompt(turn.subject.payload["prompt"])
+    parsed = turn.subject.parsed
+    found = parsed.get(ASKED)
+    if found is None:
+        found = parsed[ASKED] = shown_prompt(turn.subject.payload["prompt"])
+    return found
 
 
 def subject_prompt(turn: SeatTurn, plain: bool = True) -> ShownPrompt:
     """The subject's prompt with the players' names in it (as text, or as labels for components)."""
-    return named_prompt(asked(turn), plain_names(turn.names) if plain else turn.names)
+    assert turn.subject is not None
+    parsed = turn.subject.parsed
+    key = (plain, *turn.names)
+    found = parsed.get(key)
+    if found is None:
+        found = parsed[key] = named_prompt(asked(turn), plain_names(turn.names) if plain else turn.names)
+    return found
 
 
 def its_choice(turn: SeatTurn, until: int | None = None) -> TurnChoice | None:

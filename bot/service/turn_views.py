@@ -57,6 +57,11 @@ class TurnSubject:
     notice_id: int
     dm: int | None
     payload: dict[str, Any]
+    parsed: dict[Any, Any] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """What readers made of the payload, kept with it for the next reader of this same subject
+    (a turn DM's render asks for its prompt several times: bot/discord/turn_dm.py). Neither the
+    payload nor what is kept here is ever changed; a copy with another payload (``replace``)
+    starts with nothing kept."""
 
     @property
     def version(self) -> int | None:

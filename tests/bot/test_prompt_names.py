@@ -42,3 +42,17 @@ def test_a_front_end_reads_every_field_of_the_engines_prompt_but_its_answer_mode
     for shown in (shown_prompt(prompt), shown_prompt(prompt.model_dump(mode="json"))):
         assert shown.model_dump() == prompt.model_dump()
         assert "answer" not in shown.model_dump() and not hasattr(shown, "answer")
+
+
+def test_a_prompts_buttons_go_out_but_discord_py_keeps_no_view_of_them() -> None:
+    """The bot's router answers every click, so a sent view is not kept by discord.py (it stores
+    a view it can dispatch, with a 60 s timeout task for each message): the buttons still go out."""
+    from bot.discord.prompt_ui import changed_view
+
+    prompt = {"seat": 0, "kind": "move", "text": "Move", "input": "choose",
+              "options": [{"value": "a", "label": "North"}, {"value": "b", "label": "South"}]}
+    view = prompt_view(7, 0, 3, named_prompt(prompt, ["alice"]))
+    sent = [child["custom_id"] for row in view.to_components() for child in row["components"]]
+    assert len(sent) == 2 and all(custom_id for custom_id in sent)
+    assert not view.is_dispatchable()
+    assert not changed_view(7, 0, 3).is_dispatchable()

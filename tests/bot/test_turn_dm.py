@@ -257,3 +257,28 @@ async def test_a_prompt_the_seats_own_click_closed_before_it_went_is_not_read_ag
     assert reads == [] and dm.sent == [] and dm.edits == [], "no read, no DM written"
     assert await delivery.deliver(notice("prompt", payload)) == SUPERSEDED, "the read finds the same"
     assert reads == [50] and dm.sent == [] and dm.edits == []
+
+
+def test_a_turn_dm_written_again_after_a_seat_changed_hands_names_its_new_player() -> None:
+    """A subject keeps its prompt parsed for the next render of it (``TurnSubject.parsed``); a
+    render with other names (the seat's player replaced) still writes those names, as labels and
+    as text."""
+    prompt = {**energy_prompt(), "secret": False, "text": "Help [[seat:1]] at Sky Temple"}
+    prompt["fields"][0]["label"] = "Energy for [[seat:1]]"
+    payload = {"version": 4, "prompt": prompt, "news": [], "deadline": None, "shared": False, "optional": False}
+    first = sealed_turn(answered=False, secret=False, choices=[], subject=TurnSubject(40, DM, payload))
+    assert "Help bob at Sky Temple" in turn_dm.render(first).content
+    assert turn_dm.subject_prompt(first, plain=False).fields[0].label == "Energy for bob"
+    replaced = replace(first, names=["alice", "carol", "AI 1"])
+    assert replaced.subject is first.subject
+    assert "Help carol at Sky Temple" in turn_dm.render(replaced).content
+    assert turn_dm.subject_prompt(replaced, plain=False).fields[0].label == "Energy for carol"
+    assert "Help bob at Sky Temple" in turn_dm.render(first).content
+
+
+def test_a_subject_copied_with_another_prompt_shows_that_prompt() -> None:
+    first = sealed_turn(answered=False, secret=False, choices=[])
+    assert first.subject is not None and "Fight at Sky Temple" in turn_dm.render(first).content
+    other = {**first.subject.payload, "prompt": {**energy_prompt(), "secret": False, "text": "Fight at Moon Gate"}}
+    moved = replace(first, subject=replace(first.subject, payload=other))
+    assert "Fight at Moon Gate" in turn_dm.render(moved).content
