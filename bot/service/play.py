@@ -204,7 +204,7 @@ class Play(Transactions):
         if not isinstance(clean, dict):
             raise BadChoice("A choice must be a set of named fields.")
         try:
-            step = ctx.game.submit(ctx.state, seat_no, clean)
+            step = ctx.step(seat_no, clean)
         except eng.IllegalChoice as exc:
             raise BadChoice(sentence(str(exc))) from None
         seq = ctx.match.step + 1
@@ -223,7 +223,8 @@ class Play(Transactions):
         ctx.match.step = ctx.values["step"] = seq
         ctx.events.extend(step.events)
         if any(e.phase_end for e in step.events):
-            ctx.phase_states.append((len(ctx.events), step.state))  # states are not changed in place
+            ctx.phase_states.append((len(ctx.events), step.state))
+            ctx.hold()  # its phase post's map: the next step must not change it
         ctx.changed = True
         ctx.secret_answered = ctx.secret_answered or prompt.secret
         ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
