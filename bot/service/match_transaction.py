@@ -310,7 +310,7 @@ class MatchTransaction:
         key = (id(state), seat)
         found = self.views.pop(key, None)
         if found is None or found[0] is not state:
-            found = (state, self.game.view(state, seat))
+            found = (state, eng.view(self.game, state, seat, self.prompts_built(state)))
             if len(self.views) >= KEPT_VIEWS:  # an all-AI run passes through many states: keep the latest asked
                 del self.views[next(iter(self.views))]
         self.views[key] = found

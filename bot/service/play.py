@@ -47,6 +47,15 @@ def fingerprint(prompt: eng.Prompt) -> str:
     return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
 
 
+def fingerprint_in(ctx: MatchTransaction, prompt: eng.Prompt) -> str:
+    """``fingerprint(prompt)``, worked out once per prompt object in the transaction: its seats'
+    versions are given out after every step and the AI's turns ask again about the same prompts."""
+    known = ctx.fingerprints.get(id(prompt))
+    if known is None or known[0] is not prompt:
+        known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
+    return known[1]
+
+
 class Play(Transactions):
     """Mixed into MatchService: choices and prompts."""
 
@@ -257,10 +266,7 @@ class Play(Transactions):
                 if seat.prompt_version is not None or seat.prompt_key is not None or seat.prompt_opened_at is not None:
                     seat.prompt_version = seat.prompt_key = seat.prompt_opened_at = None
                 continue
-            known = ctx.fingerprints.get(id(prompt))  # the same prompt object as at an earlier reissue
-            if known is None or known[0] is not prompt:
-                known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
-            key = known[1]
+            key = fingerprint_in(ctx, prompt)  # the same prompt object as at an earlier reissue: known
             if seat.seat_no == actor:
                 # A sealed choice being revised, or an optional prompt passed on that stays open
                 # (a skill usable on another seat's turn): the same DM stays live, nothing is sent again.
