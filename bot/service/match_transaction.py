@@ -232,8 +232,7 @@ class MatchTransaction:
         after a player's choice) changes the copy in place (engine/working.py: a refused
         choice leaves ``state`` as it was). What this transaction built of the state it
         changes (prompts, views) is dropped, and the last step's events get data of their own
-        (an event may hold a list of its state, such as a fight's dice). The step's state
-        becomes ``state``."""
+        (a game's event data may hold a list of its state). The step's state becomes ``state``."""
         state = self.state
         assert state is not None
         working = self.working
