@@ -1,5 +1,8 @@
 """Pure game rules. No I/O, no asyncio, no discord, no database, no Pillow."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from engine.contract import (
     Event,
     Game,
@@ -14,6 +17,7 @@ from engine.contract import (
     Standing,
     State,
     Step,
+    ViewsGivenPrompts,
 )
 from engine.information import decide, information
 from engine.registry import (
@@ -40,6 +44,23 @@ def phase_label(game: Game, state: State) -> str:
     return str(game.view(state, None).get("phase_label") or "")
 
 
+_GIVEN_PROMPTS: dict[type, bool] = {}
+"""Per game class: whether it is `ViewsGivenPrompts` (a protocol check costs more than a dict read)."""
+
+
+def view(game: Game, state: State, seat: int | None, prompts: Sequence[Prompt] | None = None) -> dict[str, Any]:
+    """``game.view(state, seat)``; ``prompts``: ``game.prompts(state)`` when the caller built
+    them already, which a game that views them (`ViewsGivenPrompts`) then does not build again."""
+    if prompts is not None:
+        kind = type(game)
+        given = _GIVEN_PROMPTS.get(kind)
+        if given is None:
+            given = _GIVEN_PROMPTS[kind] = isinstance(game, ViewsGivenPrompts)
+        if given:
+            return game.view_given(state, seat, prompts)  # type: ignore[attr-defined]
+    return game.view(state, seat)
+
+
 __all__ = [
     "SHIPPED",
     "default_key",
@@ -58,6 +79,8 @@ __all__ = [
     "Standing",
     "State",
     "Step",
+    "ViewsGivenPrompts",
+    "view",
     "Working",
     "canonical_json",
     "decide",

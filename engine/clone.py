@@ -27,6 +27,13 @@ def clone(model: Model) -> Model:
     return _copier(type(model))(model)
 
 
+def copy_data(value: Any) -> Any:
+    """An independent deep copy of plain data (lists, dicts, atoms and models in them): an
+    event's ``data`` may hold lists of the state that made it, which a later step in place
+    would change (bot/service/match_transaction.py ``step``)."""
+    return _copy_value(value)
+
+
 def trusted(cls: type[Model], values: dict[str, Any]) -> Model:
     """A ``cls`` holding ``values`` as they are, unvalidated: every field given, in declared
     order, of its declared type (the engine's own events and steps, built thousands of times a

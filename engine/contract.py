@@ -7,6 +7,7 @@ talk to a game through these types.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -211,6 +212,18 @@ class LabelsPhases(Protocol):
 
     def phase_label(self, state: State) -> str:
         """The public view's ``phase_label`` of ``state``, exactly ("Round 2 - Hero Activation")."""
+        ...
+
+
+@runtime_checkable
+class ViewsGivenPrompts(Protocol):
+    """A game whose views show the open prompts of the state (who is waited for, what each
+    seat may do): a caller that built ``prompts(state)`` already hands them over instead of
+    having the view build them again (the service builds them once a state, for its prompt
+    versions and the AI's turns, and then asks for views of the same state)."""
+
+    def view_given(self, state: State, seat: int | None, prompts: Sequence[Prompt]) -> dict[str, Any]:
+        """``view(state, seat)``, exactly, from ``prompts``, which must be ``prompts(state)``."""
         ...
 
 

@@ -19,7 +19,7 @@ import engine as eng
 from bot.service import thinking
 from bot.service.errors import BadChoice, ServiceError
 from bot.service.match_transaction import MatchTransaction
-from bot.service.play import fingerprint
+from bot.service.play import fingerprint_in
 from bot.service.transaction import Transactions
 from db.models import Match, Seat
 
@@ -66,7 +66,7 @@ class Autoplay(Transactions):
 
     async def _policy_choice(self, ctx: MatchTransaction, seat: Seat, prompt: eng.Prompt, salt: str,
                              policy: str | None) -> dict[str, Any]:
-        policies = ctx.game.policies()
+        policies = thinking.policies_of(ctx.game)
         name = thinking.policy_name(policies, policy)
         if name is None or ctx.state is None:
             return dict(prompt.default)
@@ -87,7 +87,7 @@ class Autoplay(Transactions):
         that keeps offering it with nothing else happening leaves it open instead of looping."""
         seats = {s.seat_no: s for s in ctx.seats}
         return [p for p in ctx.prompts() if not p.answered and self._ai_driven(seats[p.seat])
-                and not (p.optional and ctx.ai_answered.get((p.seat, fingerprint(p))) == ctx.ai_owed)]
+                and not (p.optional and ctx.ai_answered.get((p.seat, fingerprint_in(ctx, p))) == ctx.ai_owed)]
 
     def _searches(self, ctx: MatchTransaction, prompt: eng.Prompt) -> str | None:
         """The name of the policy that answers ``prompt`` if it searches (thinks outside the
@@ -96,7 +96,7 @@ class Autoplay(Transactions):
 
     def _count_answer(self, ctx: MatchTransaction, prompt: eng.Prompt) -> None:
         if prompt.optional:
-            ctx.ai_answered[(prompt.seat, fingerprint(prompt))] = ctx.ai_owed
+            ctx.ai_answered[(prompt.seat, fingerprint_in(ctx, prompt))] = ctx.ai_owed
         else:
             ctx.ai_owed += 1
 
@@ -134,7 +134,7 @@ class Autoplay(Transactions):
             if name is not None:
                 return thinking.Think(
                     match_id=ctx.match_id, version=ctx.match.version, game=ctx.game.key, seat=prompt.seat,
-                    policy=name, prompt=prompt, fingerprint=fingerprint(prompt),
+                    policy=name, prompt=prompt, fingerprint=fingerprint_in(ctx, prompt),
                     prompt_version=ctx.seat(prompt.seat).prompt_version, state=ctx.state,
                     seed=ctx.match.seed, step=ctx.match.step)
         return None
@@ -156,7 +156,7 @@ class Autoplay(Transactions):
                 return False
             seat = ctx.seat(think.seat)
             prompt = next((p for p in ctx.prompts() if p.seat == think.seat), None)
-            if (prompt is None or prompt.answered or fingerprint(prompt) != think.fingerprint
+            if (prompt is None or prompt.answered or fingerprint_in(ctx, prompt) != think.fingerprint
                     or seat.prompt_version != think.prompt_version or not self._ai_driven(seat)):
                 return False
             self._count_answer(ctx, prompt)

@@ -25,6 +25,7 @@ from db.lean import RowsWrite
 from db.models import Choice, Deadline, Match, Seat
 from db.prepared import Reader
 from db.store import VersionConflict
+from engine.clone import copy_data, trusted
 
 KEPT_VIEWS = 8
 """Views a transaction keeps (the latest asked for): a change asks again about its first and last
@@ -109,6 +110,11 @@ class MatchTransaction:
     prompts are built once, and its seats' versions are given out up to three times a change."""
     views: dict[tuple[int, int | None], tuple[eng.State, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Views built in this transaction, by (state object, seat): see ``view``."""
+    working: eng.Working | None = field(default=None, repr=False)
+    """The run of steps ``step`` applies in place: its state is ``state`` while no one else
+    holds that (None: the next step copies ``state``)."""
+    fresh_events: list[eng.Event] = field(default_factory=list, repr=False)
+    """The events of the last step, whose data may still hold lists of its state (``step``)."""
 
     added: list[Any] = field(default_factory=list)
     """Rows of other tables than the choices' added outside a session (``add``): inserted as the
@@ -219,10 +225,52 @@ class MatchTransaction:
                 return seat
         raise NotSeated("You have no seat in this match.")
 
+    def step(self, seat: int, choice: dict[str, Any]) -> eng.Step:
+        """``game.submit(state, seat, choice)``, copying ``state`` only when something else may
+        hold it: the state this transaction started from (kept for the next one), the state a
+        match's start set up, a state ``hold`` kept. A run of steps after that (the AI's turns
+        after a player's choice) changes the copy in place (engine/working.py: a refused
+        choice leaves ``state`` as it was). What this transaction built of the state it
+        changes (prompts, views) is dropped, and the last step's events get data of their own
+        (a game's event data may hold a list of its state). The step's state becomes ``state``."""
+        state = self.state
+        assert state is not None
+        working = self.working
+        if working is None or working.state is not state:
+            working = self.working = eng.Working(self.game, state)
+        elif working.steps:  # the state is this run's own copy: changed in place below
+            self._forget(state)
+            for event in self.fresh_events:
+                if event.data:
+                    event.__dict__["data"] = copy_data(event.data)
+        try:
+            events = working.submit(seat, choice)
+        except BaseException:
+            self.state = working.state  # as it was before the refused choice
+            raise
+        self.state = working.state
+        self.fresh_events = events
+        return trusted(eng.Step, {"state": self.state, "events": events})
+
+    def hold(self) -> None:
+        """Something keeps ``state`` as it is now (a phase post's map): the next ``step``
+        copies it."""
+        self.working = None
+        self.fresh_events = []
+
+    def _forget(self, state: eng.State) -> None:
+        """Drop the prompts and views built of ``state``, which is about to change in place."""
+        key = id(state)
+        found = self.built_prompts.get(key)
+        if found is not None and found[0] is state:
+            del self.built_prompts[key]
+        for view_key in [view_key for view_key, (held, _view) in self.views.items() if held is state]:
+            del self.views[view_key]
+
     def prompts(self) -> list[eng.Prompt]:
         """The open prompts of the current state, built once per state: a change asks for them
-        several times (the choice, its new prompt versions, the AI's turns, the notices), and
-        states are never changed in place (each choice makes a new one)."""
+        several times (the choice, its new prompt versions, the AI's turns, the notices); a state
+        changed in place (``step``) has them dropped first."""
         if self.state is None or self.match.status not in ("active", "paused"):
             return []
         return self.prompts_of(self.state)
@@ -256,12 +304,12 @@ class MatchTransaction:
         change asks for the public view of its last state up to five times (the phase labels,
         the phase post's map, the turn heads-up, the result) and for the actor's view twice (its
         reply and its next prompt), and a view costs more than a rules step. Keyed by the state
-        object, which the service never changes in place (each choice makes a new one); the state
-        is held with its view so its id is not reused. Callers must not change the view."""
+        object, which only ``step`` changes in place (dropping its views first); the state is
+        held with its view so its id is not reused. Callers must not change the view."""
         key = (id(state), seat)
         found = self.views.pop(key, None)
         if found is None or found[0] is not state:
-            found = (state, self.game.view(state, seat))
+            found = (state, eng.view(self.game, state, seat, self.prompts_built(state)))
             if len(self.views) >= KEPT_VIEWS:  # an all-AI run passes through many states: keep the latest asked
                 del self.views[next(iter(self.views))]
         self.views[key] = found

@@ -47,6 +47,15 @@ def fingerprint(prompt: eng.Prompt) -> str:
     return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
 
 
+def fingerprint_in(ctx: MatchTransaction, prompt: eng.Prompt) -> str:
+    """``fingerprint(prompt)``, worked out once per prompt object in the transaction: its seats'
+    versions are given out after every step and the AI's turns ask again about the same prompts."""
+    known = ctx.fingerprints.get(id(prompt))
+    if known is None or known[0] is not prompt:
+        known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
+    return known[1]
+
+
 class Play(Transactions):
     """Mixed into MatchService: choices and prompts."""
 
@@ -204,7 +213,7 @@ class Play(Transactions):
         if not isinstance(clean, dict):
             raise BadChoice("A choice must be a set of named fields.")
         try:
-            step = ctx.game.submit(ctx.state, seat_no, clean)
+            step = ctx.step(seat_no, clean)
         except eng.IllegalChoice as exc:
             raise BadChoice(sentence(str(exc))) from None
         seq = ctx.match.step + 1
@@ -223,7 +232,8 @@ class Play(Transactions):
         ctx.match.step = ctx.values["step"] = seq
         ctx.events.extend(step.events)
         if any(e.phase_end for e in step.events):
-            ctx.phase_states.append((len(ctx.events), step.state))  # states are not changed in place
+            ctx.phase_states.append((len(ctx.events), step.state))
+            ctx.hold()  # its phase post's map: the next step must not change it
         ctx.changed = True
         ctx.secret_answered = ctx.secret_answered or prompt.secret
         ctx.newly_sealed = ctx.newly_sealed or (prompt.secret and not prompt.answered)
@@ -256,10 +266,7 @@ class Play(Transactions):
                 if seat.prompt_version is not None or seat.prompt_key is not None or seat.prompt_opened_at is not None:
                     seat.prompt_version = seat.prompt_key = seat.prompt_opened_at = None
                 continue
-            known = ctx.fingerprints.get(id(prompt))  # the same prompt object as at an earlier reissue
-            if known is None or known[0] is not prompt:
-                known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
-            key = known[1]
+            key = fingerprint_in(ctx, prompt)  # the same prompt object as at an earlier reissue: known
             if seat.seat_no == actor:
                 # A sealed choice being revised, or an optional prompt passed on that stays open
                 # (a skill usable on another seat's turn): the same DM stays live, nothing is sent again.

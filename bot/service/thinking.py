@@ -52,6 +52,20 @@ def policy_name(policies: dict[str, Any], wanted: str | None) -> str | None:
     return "heuristic" if "heuristic" in policies else next(iter(policies), None)
 
 
+_POLICIES: dict[int, tuple[eng.Game, dict[str, Any]]] = {}
+
+
+def policies_of(game: eng.Game) -> dict[str, Any]:
+    """``game.policies()``, built once per game object: the AI's turns ask for a policy at
+    every choice, and a game builds its search policy with the others at every call. The
+    policies answer from what they are given, keeping nothing a later choice reads. Callers
+    must not change the dict."""
+    found = _POLICIES.get(id(game))
+    if found is None or found[0] is not game:
+        found = _POLICIES[id(game)] = (game, game.policies())
+    return found[1]
+
+
 _SEARCHING: dict[tuple[type, str, str | None], str | None] = {}
 
 

@@ -142,10 +142,11 @@ class Transactions(ServiceParts):
         """``game.view(state, None)`` of the match's state, from the views the transaction that
         left it built (``KeptViews``: its phase labels and posts most often built it), else built
         and kept for the next asker while it is the match's latest (each status board and
-        lobby post of the match asks). Callers must not change the view."""
+        lobby post of the match asks), from its prompts when they are kept (``KeptPrompts``).
+        Callers must not change the view."""
         view = self._views.of(match_id, state).get(None)
         if view is None:
-            view = game.view(state, None)
+            view = eng.view(game, state, None, self._prompts.of(match_id, state))
             self._views.add(match_id, state, None, view)
         return view
 

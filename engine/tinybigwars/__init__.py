@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from engine.contract import Result, Standing, State
+from engine.contract import Prompt, Result, Standing, State
 from engine.kit import GameInfo, KitGame
 from engine.tinybigwars import information, rules, views
 from engine.tinybigwars.board import influence
@@ -39,6 +40,10 @@ class TinyBigWars(KitGame[TBWState, Options]):
 
     def view_of(self, state: TBWState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
+
+    def view_given(self, state: State, seat: int | None, prompts: Sequence[Prompt]) -> dict[str, Any]:
+        """``view``, from the open prompts of ``state`` built already (`ViewsGivenPrompts`)."""
+        return views.view(self.own(state), seat, prompts)
 
     def phase_label_of(self, state: TBWState) -> str:
         return views.phase_label(state)

@@ -6,8 +6,10 @@ so a sealed force or energy spend can never leak into the public view or another
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from engine.contract import Prompt
 from engine.tinybigwars.board import (
     coins_at,
     hero_card,
@@ -136,9 +138,11 @@ def phase_label(state: TBWState) -> str:
     return label if state.round == 0 or state.phase == "over" else f"Round {state.round} - {label}"
 
 
-def view_model(state: TBWState, seat: int | None) -> PublicView:
-    """The public view (seat None) or a seat's view with its private ``you`` block, typed."""
-    open_prompts = prompts(state)
+def view_model(state: TBWState, seat: int | None, open_prompts: Sequence[Prompt] | None = None) -> PublicView:
+    """The public view (seat None) or a seat's view with its private ``you`` block, typed;
+    ``open_prompts``: ``prompts(state)``, when the caller built them already."""
+    if open_prompts is None:
+        open_prompts = prompts(state)
     presence = state.presence()
     public: dict[str, Any] = {
         "game": "tinybigwars",
@@ -168,9 +172,9 @@ def view_model(state: TBWState, seat: int | None) -> PublicView:
     return PublicView(**public)
 
 
-def view(state: TBWState, seat: int | None) -> dict[str, Any]:
+def view(state: TBWState, seat: int | None, open_prompts: Sequence[Prompt] | None = None) -> dict[str, Any]:
     """The view as the JSON dict the contract sends (the dump of `view_model`)."""
-    return view_model(state, seat).model_dump()
+    return view_model(state, seat, open_prompts).model_dump()
 
 
 def _you(state: TBWState, seat: int) -> You:

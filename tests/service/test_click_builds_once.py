@@ -44,6 +44,7 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
         tmp_path: Any, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     game = engine.get(key)
     prompts, view = game.prompts, game.view
+    given = getattr(game, "view_given", None)  # a view from the prompts built already (engine.view)
     built: Counter[tuple[str, int, int | None]] = Counter()
     kept: list[Any] = []  # every state asked about stays alive, so no two share an id
 
@@ -56,6 +57,12 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
         kept.append(state)
         built[("view", id(state), seat)] += 1
         return view(state, seat)
+
+    def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
+        kept.append(state)
+        built[("view", id(state), seat)] += 1
+        assert given is not None
+        return given(state, seat, open_prompts)
 
     path = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
     store = await Store.open(path, migrate=True)
@@ -80,6 +87,8 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
             built.clear()
             monkeypatch.setattr(game, "prompts", counted_prompts)
             monkeypatch.setattr(game, "view", counted_view)
+            if given is not None:
+                monkeypatch.setattr(game, "view_given", counted_given)
             await svc.submit(info.id, HOST, {}, version=pending.version, interaction_id=f"click-{n}",
                              message_id=900 + n, choose=choose)
             _match, _seats, after, _deadline = await svc._read(info.id)
@@ -110,6 +119,7 @@ async def test_status_boards_build_the_public_view_once_per_state(
     nothing in memory says."""
     game = engine.get(key)
     view = game.view
+    given = getattr(game, "view_given", None)  # a view from the prompts built already (engine.view)
     built: Counter[tuple[int, int | None]] = Counter()
     kept: list[Any] = []
 
@@ -117,6 +127,12 @@ async def test_status_boards_build_the_public_view_once_per_state(
         kept.append(state)
         built[(id(state), seat)] += 1
         return view(state, seat)
+
+    def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
+        kept.append(state)
+        built[(id(state), seat)] += 1
+        assert given is not None
+        return given(state, seat, open_prompts)
 
     path = f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
     store = await Store.open(path, migrate=True)
@@ -136,6 +152,8 @@ async def test_status_boards_build_the_public_view_once_per_state(
             _match, _seats, after, _deadline = await svc._read(info.id)
             built.clear()
             monkeypatch.setattr(game, "view", counted_view)
+            if given is not None:
+                monkeypatch.setattr(game, "view_given", counted_given)
             first = await svc.board_of(info.id)
             again = await svc.board_of(info.id)
             status = await svc.status_of(info.id)

@@ -27,11 +27,18 @@ async def test_a_players_choice_builds_each_view_once(tmp_path: Any, key: str,
     built: Counter[tuple[int, int | None]] = Counter()
     kept: list[Any] = []  # every state asked about stays alive, so no two share an id
     view = game.view
+    given = getattr(game, "view_given", None)  # a view from the prompts built already (engine.view)
 
     def counted(state: Any, seat: int | None) -> dict[str, Any]:
         kept.append(state)
         built[(id(state), seat)] += 1
         return view(state, seat)
+
+    def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
+        kept.append(state)
+        built[(id(state), seat)] += 1
+        assert given is not None
+        return given(state, seat, open_prompts)
 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", migrate=True)
     try:
@@ -51,6 +58,8 @@ async def test_a_players_choice_builds_each_view_once(tmp_path: Any, key: str,
             choice = engine.decide(game, heuristic, state, pending.prompt, rng)
             built.clear()
             monkeypatch.setattr(game, "view", counted)
+            if given is not None:
+                monkeypatch.setattr(game, "view_given", counted_given)
             await svc.submit(info.id, HOST, choice, version=pending.version)
             monkeypatch.undo()
             changes += 1

@@ -138,3 +138,30 @@ def test_a_seat_s_public_line_counts_only_locations_it_holds_alone() -> None:
     contested = next(loc for loc in v["locations"] if loc["id"] == theirs)
     assert contested["contested"] and contested["controller"] is None
     assert contested["coin_total"] == contested["coin"] + 1
+
+
+def test_a_view_given_the_states_prompts_is_the_view() -> None:
+    """The service hands a view the prompts it built of the state (``engine.view``): every
+    seat's view and the public one, at every state of a heuristic match, must be the view
+    built from scratch (who is waited for, what each seat may do)."""
+    import random
+
+    import engine
+
+    game = engine.get("tinybigwars")
+    policy, rng = game.policies()["heuristic"], random.Random(4)
+    state = new(3, seed=9, round_limit=3)
+    kinds: set[str] = set()
+    for _ in range(2000):
+        prompts = game.prompts(state)
+        for seat in (None, 0, 1, 2):
+            given = engine.view(game, state, seat, prompts)
+            assert given == game.view(state, seat)
+            assert json.dumps(given, sort_keys=True) == json.dumps(game.view(state, seat), sort_keys=True)
+        kinds |= {prompt.kind for prompt in prompts}
+        open_prompts = [prompt for prompt in prompts if not prompt.answered]
+        if not open_prompts:
+            break
+        asked = open_prompts[0]
+        state = sub(state, asked.seat, engine.decide(game, policy, state, asked, rng))
+    assert state.phase == "over" and {"force", "clan", "action", "energy"} <= kinds
