@@ -8,10 +8,12 @@ notices; parking keeps a refused target's notices out of the queue until it work
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.sql.elements import ColumnElement
@@ -130,16 +132,18 @@ class Waiting:
 
 @functools.cache
 def _waiting_notices() -> sa.Select[Any]:
-    """`waiting_notices`' statement, built once: the `Waiting` columns, then whether a target of
-    the match is blocked, and whether anyone has notification settings for the match on its
-    server (their own for it, or for all their matches there)."""
+    """`waiting_notices`' statement, built once: the `Waiting` columns (the payload as the text
+    stored: see `OutboxQueries.payload_of`), then whether a target of the match is blocked, and
+    whether anyone has notification settings for the match on its server (their own for it, or
+    for all their matches there)."""
     table = Notice.__table__  # type: ignore[attr-defined]
     blocked = sa.exists().where(col(DeliveryBlock.match_id) == sa.bindparam("match_id"))
     guild = sa.select(col(Match.guild_id)).where(col(Match.id) == sa.bindparam("match_id")).scalar_subquery()
     settings = sa.exists().where(col(NotifySetting.guild_id) == guild,
                                  col(NotifySetting.match_id).in_([EVERYWHERE, sa.bindparam("match_id")]))
-    return (sa.select(*(table.c[name] for name in Waiting.__dataclass_fields__), blocked.label("blocked"),
-                      settings.label("settings"))
+    columns = [sa.type_coerce(table.c[name], sa.Text()).label(name) if name == "payload" else table.c[name]
+               for name in Waiting.__dataclass_fields__]
+    return (sa.select(*columns, blocked.label("blocked"), settings.label("settings"))
             .where(col(Notice.match_id) == sa.bindparam("match_id"), _waiting())
             .order_by(col(Notice.id)).limit(sa.bindparam("limit")))
 
@@ -235,11 +239,20 @@ _TAKEN = (col(Notice.match_id), col(Notice.kind), col(Notice.key))
 (`OutboxQueries.prompts_taken`)."""
 TAKEN_KEPT = 4096
 """Prompt notices this process remembers having seen marked or claimed (the newest)."""
+COMMITTED_KEPT = 2048
+"""Payloads of notices this process committed that it keeps for the delivery's reads (the
+newest): at 200 matches about 1,100 notices waited at the worst."""
+CHECK_COMMITTED = os.environ.get("WARHOST_CHECK_COMMITTED_PAYLOADS") == "1"
+"""Compare each committed payload used with the one stored (tests set it: a payload whose
+stored form reads back different, a tuple or a key not a string, fails them)."""
 
 
 class OutboxQueries:
     """The outbox SQL of the Store (mixed into it)."""
 
+    committed_payloads: dict[tuple[int, str], dict[str, Any]]
+    """(match, notice key) -> the payload of a notice this process committed, the newest
+    ``COMMITTED_KEPT`` not yet marked delivered here (``committed``)."""
     taken: dict[tuple[int, str], None]
     """(match, notice key) of prompt notices this process marked delivered or saw claimed, the
     newest ``TAKEN_KEPT``: such a notice is no longer claimable, so a click on its prompt need
@@ -248,10 +261,36 @@ class OutboxQueries:
     def took(self, rows: Sequence[tuple[Any, ...]]) -> None:
         """Remember the prompt notices among these (match, kind, key) rows as taken."""
         for match_id, kind, key in rows:
+            self.committed_payloads.pop((int(match_id), str(key)), None)  # delivered: not read again
             if kind == "prompt":
                 self.taken[(int(match_id), str(key))] = None
         while len(self.taken) > TAKEN_KEPT:
             del self.taken[next(iter(self.taken))]
+
+    def committed(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """These notices (column values, as ``add_notices`` wrote them) are committed: their
+        payloads, as objects, spare the delivery's reads decoding them (``payload_of``). Only
+        after the commit: a transaction rolled back and run again writes its keys anew."""
+        kept = self.committed_payloads
+        for row in rows:
+            kept[(int(row["match_id"]), str(row["key"]))] = row["payload"]
+        while len(kept) > COMMITTED_KEPT:
+            del kept[next(iter(kept))]
+
+    def payload_of(self, match_id: int, key: str, stored: Any) -> dict[str, Any]:
+        """A waiting notice's payload: the object this process committed when it did (a
+        notice's key is its match's alone, and nothing changes a payload before the delivered
+        mark), else decoded from ``stored``, the text read (the JSONB's on PostgreSQL). Senders
+        must not change it."""
+        payload = self.committed_payloads.get((match_id, key))
+        if payload is None:
+            return stored if isinstance(stored, dict) else cast(dict[str, Any], json.loads(stored))
+        if CHECK_COMMITTED:
+            decoded = stored if isinstance(stored, dict) else json.loads(stored)
+            if decoded != payload:
+                raise AssertionError(f"notice {key} of match {match_id}: the committed payload {payload!r} "
+                                     f"reads back as {decoded!r}")
+        return payload
 
     def prompt_taken(self, match_id: int, key: str) -> bool:
         """Whether this process saw the prompt notice of this key marked delivered or claimed."""
@@ -289,7 +328,10 @@ class OutboxQueries:
                           {"match_id": match_id, "limit": limit})).rows
         if not rows:
             return [], False, True
-        return [Waiting(*row[:-2]) for row in rows], bool(rows[0][-2]), bool(rows[0][-1])
+        notices = [Waiting(id=row[0], match_id=row[1], key=row[2], kind=row[3], channel_id=row[4], user_id=row[5],
+                           seat=row[6], payload=self.payload_of(match_id, row[2], row[7]), created_at=row[8])
+                   for row in rows]
+        return notices, bool(rows[0][-2]), bool(rows[0][-1])
 
     async def delivery_blocks(
         self, session: AsyncSession, match_id: int | None = None, due: datetime | None = None

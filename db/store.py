@@ -141,6 +141,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         write turn waits for a shared sync after it lets the write lock go (db/durability.py)."""
         self.rows_written = []
         self.taken = {}
+        self.committed_payloads = {}
         self._kept_writer: AsyncConnection | None = None
         self._kept_readers: list[AsyncConnection] = []
         """Connections kept checked out for the transactions without a session (db/lean.py)."""

@@ -37,6 +37,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 os.environ.setdefault("WARHOST_SEARCH_MS", "20")
 """Search AIs think 20 CPU ms per decision in tests (1 s in play): a seat or a test that uses one
 stays fast, and worker processes started by a test inherit it."""
+os.environ.setdefault("WARHOST_CHECK_COMMITTED_PAYLOADS", "1")
+"""Every payload the delivery takes as committed rather than decoding it is compared with the one
+stored (db/outbox.py: ``CHECK_COMMITTED``), in this process and in the bots a test starts."""
 
 HANG_SECONDS = 1500.0
 """Far beyond any test's own bounds (a whole match may take 600 s on a loaded machine): only a

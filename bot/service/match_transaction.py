@@ -51,6 +51,9 @@ class MatchTransaction:
     changed: bool = False
     events: list[eng.Event] = field(default_factory=list)
     notices: list[Outgoing] = field(default_factory=list)
+    outbox: list[dict[str, Any]] = field(default_factory=list)
+    """The notices' rows as the transaction writes them (``_finish``): once it committed, their
+    payloads spare the delivery's read decoding them (``Store.committed``)."""
     secret_answered: bool = False
     newly_sealed: bool = False
     """A secret prompt was answered for the first time (not revised) in this transaction."""

@@ -100,6 +100,7 @@ class Transactions(ServiceParts):
                         if kept is not None and not ctx.changed:
                             raise _Unsure  # nothing written, so nothing checked the rows it judged by
                         think = self._think_owed(ctx)
+                    self.store.committed(ctx.outbox)  # committed: no retry writes their keys anew
                     if callable(out):
                         out = out()
                     self._keep_rows(ctx, kept, interaction_id)
@@ -295,3 +296,4 @@ class Transactions(ServiceParts):
             ctx.side = None  # what it wrote was not counted here
         # after the flush: notice rows the change added itself (markers) keep their place before these
         await self.store.add_notices(ctx.db, outbox)
+        ctx.outbox = outbox
