@@ -421,10 +421,14 @@ class OutboxQueries:
             return 0
         connection = await begun(session)
         fenced = fence is not None
-        statement = prepared(("mark_all_delivered", len(marks), fenced), connection.dialect,
-                             functools.partial(_mark_all_delivered, connection.dialect.name, len(marks), fenced))
+        # the marks, the last repeated up to a power of two: the delivery writes every match's
+        # waiting marks at once, and a statement compiled (and prepared by the driver) for each
+        # count of them would be hundreds
+        width = 1 << (len(marks) - 1).bit_length()
+        statement = prepared(("mark_all_delivered", width, fenced), connection.dialect,
+                             functools.partial(_mark_all_delivered, connection.dialect.name, width, fenced))
         values: dict[str, Any] = _fence_values(fence)
-        for n, mark in enumerate(marks):
+        for n, mark in enumerate([*marks, *[marks[-1]] * (width - len(marks))]):
             values.update({f"id_{n}": mark.notice_id, f"at_{n}": mark.at, f"ref_{n}": mark.ref})
         result = await run(connection, statement, values)
         self.took(result.rows)
