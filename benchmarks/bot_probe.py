@@ -44,7 +44,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 FLUSH_SECONDS = 10.0
@@ -164,16 +164,26 @@ class Probe:
             with self.lock:
                 close(conn)
 
+        import engine
         from engine.kit.game import KitGame
 
-        view = KitGame.view
+        def counted(name: str, owner: Any) -> None:
+            """Count the views a game's ``name`` method builds (``view``, or ``view_given``: a
+            view from the prompts the service built already)."""
+            inner = getattr(owner, name)
 
-        def counted_view(game: Any, state: Any, seat: int | None) -> dict[str, Any]:
-            with self.lock:
-                self.kept["engine views built: public" if seat is None else "engine views built: a seat's"] += 1
-            return view(game, state, seat)
+            def counted_view(game: Any, state: Any, seat: int | None, *args: Any) -> dict[str, Any]:
+                with self.lock:
+                    self.kept["engine views built: public" if seat is None else "engine views built: a seat's"] += 1
+                return cast(dict[str, Any], inner(game, state, seat, *args))
 
-        KitGame.view = counted_view  # type: ignore[method-assign]
+            setattr(owner, name, counted_view)
+
+        counted("view", KitGame)
+        for key in engine.SHIPPED:
+            kind = type(engine.get(key))
+            if "view_given" in vars(kind):
+                counted("view_given", kind)
         event.listen(Engine, "before_cursor_execute", before_cursor_execute)
         event.listen(Engine, "commit", on_commit)
         event.listen(Engine, "rollback", on_rollback)
