@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 
 import engine
@@ -72,3 +74,29 @@ def recorded(store: Store) -> Iterator[list[str]]:
     finally:
         for sync_engine in engines:
             event.remove(sync_engine, "before_cursor_execute", record)
+
+
+def count_views(monkeypatch: pytest.MonkeyPatch, game: engine.Game, built: Counter[Any], kept: list[Any],
+                tag: str | None = None) -> None:
+    """Count in ``built`` every view ``game`` builds until ``monkeypatch.undo()``: by (state id,
+    seat), with ``tag`` first when given; its ``view`` and, where it has one, ``view_given`` (a
+    view from the prompts built already, engine.view). Every state asked about stays in ``kept``,
+    so no two share an id."""
+    view = game.view
+    given = getattr(game, "view_given", None)
+
+    def key(state: Any, seat: int | None) -> Hashable:
+        kept.append(state)
+        return (id(state), seat) if tag is None else (tag, id(state), seat)
+
+    def counted_view(state: Any, seat: int | None) -> dict[str, Any]:
+        built[key(state, seat)] += 1
+        return view(state, seat)
+
+    monkeypatch.setattr(game, "view", counted_view)
+    if given is not None:
+        def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
+            built[key(state, seat)] += 1
+            return dict(given(state, seat, open_prompts))
+
+        monkeypatch.setattr(game, "view_given", counted_given)

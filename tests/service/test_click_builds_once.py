@@ -17,6 +17,7 @@ from bot.service import MatchService
 from bot.service.types import MatchInfo, PendingPrompt
 from db import Store
 from tests.games import KEYS, short, table_of
+from tests.service.helpers import count_views
 
 HOST = 1
 
@@ -43,8 +44,7 @@ async def _started(svc: MatchService, key: str, channel: int, seed: int) -> Matc
 async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
         tmp_path: Any, key: str, monkeypatch: pytest.MonkeyPatch) -> None:
     game = engine.get(key)
-    prompts, view = game.prompts, game.view
-    given = getattr(game, "view_given", None)  # a view from the prompts built already (engine.view)
+    prompts = game.prompts
     built: Counter[tuple[str, int, int | None]] = Counter()
     kept: list[Any] = []  # every state asked about stays alive, so no two share an id
 
@@ -52,17 +52,6 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
         kept.append(state)
         built[("prompts", id(state), None)] += 1
         return prompts(state)
-
-    def counted_view(state: Any, seat: int | None) -> dict[str, Any]:
-        kept.append(state)
-        built[("view", id(state), seat)] += 1
-        return view(state, seat)
-
-    def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
-        kept.append(state)
-        built[("view", id(state), seat)] += 1
-        assert given is not None
-        return given(state, seat, open_prompts)
 
     path = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
     store = await Store.open(path, migrate=True)
@@ -86,9 +75,7 @@ async def test_a_dm_click_builds_no_seat_view_and_no_prompts_built_before(
 
             built.clear()
             monkeypatch.setattr(game, "prompts", counted_prompts)
-            monkeypatch.setattr(game, "view", counted_view)
-            if given is not None:
-                monkeypatch.setattr(game, "view_given", counted_given)
+            count_views(monkeypatch, game, built, kept, tag="view")
             await svc.submit(info.id, HOST, {}, version=pending.version, interaction_id=f"click-{n}",
                              message_id=900 + n, choose=choose)
             _match, _seats, after, _deadline = await svc._read(info.id)
@@ -118,21 +105,8 @@ async def test_status_boards_build_the_public_view_once_per_state(
     change that left it or by the first board after it, and the boards say what a process with
     nothing in memory says."""
     game = engine.get(key)
-    view = game.view
-    given = getattr(game, "view_given", None)  # a view from the prompts built already (engine.view)
     built: Counter[tuple[int, int | None]] = Counter()
     kept: list[Any] = []
-
-    def counted_view(state: Any, seat: int | None) -> dict[str, Any]:
-        kept.append(state)
-        built[(id(state), seat)] += 1
-        return view(state, seat)
-
-    def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
-        kept.append(state)
-        built[(id(state), seat)] += 1
-        assert given is not None
-        return given(state, seat, open_prompts)
 
     path = f"sqlite+aiosqlite:///{tmp_path / 'b.db'}"
     store = await Store.open(path, migrate=True)
@@ -151,9 +125,7 @@ async def test_status_boards_build_the_public_view_once_per_state(
                              version=pending.version)
             _match, _seats, after, _deadline = await svc._read(info.id)
             built.clear()
-            monkeypatch.setattr(game, "view", counted_view)
-            if given is not None:
-                monkeypatch.setattr(game, "view_given", counted_given)
+            count_views(monkeypatch, game, built, kept)
             first = await svc.board_of(info.id)
             again = await svc.board_of(info.id)
             status = await svc.status_of(info.id)

@@ -16,6 +16,7 @@ import engine
 from bot.service import MatchService
 from db import Store
 from tests.games import KEYS, short, table_of
+from tests.service.helpers import count_views
 
 HOST = 1
 
@@ -26,19 +27,6 @@ async def test_a_players_choice_builds_each_view_once(tmp_path: Any, key: str,
     game = engine.get(key)
     built: Counter[tuple[int, int | None]] = Counter()
     kept: list[Any] = []  # every state asked about stays alive, so no two share an id
-    view = game.view
-    given = getattr(game, "view_given", None)  # a view from the prompts built already (engine.view)
-
-    def counted(state: Any, seat: int | None) -> dict[str, Any]:
-        kept.append(state)
-        built[(id(state), seat)] += 1
-        return view(state, seat)
-
-    def counted_given(state: Any, seat: int | None, open_prompts: Any) -> dict[str, Any]:
-        kept.append(state)
-        built[(id(state), seat)] += 1
-        assert given is not None
-        return given(state, seat, open_prompts)
 
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path / 'v.db'}", migrate=True)
     try:
@@ -57,9 +45,7 @@ async def test_a_players_choice_builds_each_view_once(tmp_path: Any, key: str,
             _match, _seats, state, _deadline = await svc._read(info.id)
             choice = engine.decide(game, heuristic, state, pending.prompt, rng)
             built.clear()
-            monkeypatch.setattr(game, "view", counted)
-            if given is not None:
-                monkeypatch.setattr(game, "view_given", counted_given)
+            count_views(monkeypatch, game, built, kept)
             await svc.submit(info.id, HOST, choice, version=pending.version)
             monkeypatch.undo()
             changes += 1
