@@ -18,6 +18,7 @@ from engine.contract import (
     State,
     Step,
     ViewsGivenPrompts,
+    implements,
 )
 from engine.information import decide, information
 from engine.registry import (
@@ -44,20 +45,11 @@ def phase_label(game: Game, state: State) -> str:
     return str(game.view(state, None).get("phase_label") or "")
 
 
-_GIVEN_PROMPTS: dict[type, bool] = {}
-"""Per game class: whether it is `ViewsGivenPrompts` (a protocol check costs more than a dict read)."""
-
-
 def view(game: Game, state: State, seat: int | None, prompts: Sequence[Prompt] | None = None) -> dict[str, Any]:
     """``game.view(state, seat)``; ``prompts``: ``game.prompts(state)`` when the caller built
     them already, which a game that views them (`ViewsGivenPrompts`) then does not build again."""
-    if prompts is not None:
-        kind = type(game)
-        given = _GIVEN_PROMPTS.get(kind)
-        if given is None:
-            given = _GIVEN_PROMPTS[kind] = isinstance(game, ViewsGivenPrompts)
-        if given:
-            return game.view_given(state, seat, prompts)  # type: ignore[attr-defined]
+    if prompts is not None and implements(game, ViewsGivenPrompts):
+        return game.view_given(state, seat, prompts)  # type: ignore[attr-defined]
     return game.view(state, seat)
 
 

@@ -237,3 +237,17 @@ class PlaysInPlace(Protocol):
         """``submit`` applied to ``state`` itself (returned as the step's state); an
         IllegalChoice may leave it half changed, so only its owner may call this."""
         ...
+
+
+_IMPLEMENTS: dict[tuple[type, type], bool] = {}
+
+
+def implements(game: object, protocol: type) -> bool:
+    """``isinstance(game, protocol)`` for a runtime-checkable protocol, worked out once per
+    class: a protocol check costs tens of µs, more than a rules step's share of it, and the
+    service asks at every transaction (engine.Working, engine.view)."""
+    key = (type(game), protocol)
+    found = _IMPLEMENTS.get(key)
+    if found is None:
+        found = _IMPLEMENTS[key] = isinstance(game, protocol)
+    return found

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Protocol, cast, runtime_checkable
 
 from engine.clone import clone
-from engine.contract import Event, Game, PlaysInPlace, Prompt, State, Step
+from engine.contract import Event, Game, PlaysInPlace, Prompt, State, Step, implements
 from engine.kit.on_read import forget
 
 
@@ -35,20 +35,6 @@ class FindsFirstOpen(Protocol):
         ...
 
 
-_ABLE: dict[type, tuple[bool, bool]] = {}
-"""Per game class: whether it is `PlaysInPlace` and `FindsFirstOpen`. A protocol check costs
-tens of µs (more than a rules step's share of it), and the service starts a working copy in
-every transaction that plays a choice."""
-
-
-def _able(game: Game) -> tuple[bool, bool]:
-    kind = type(game)
-    found = _ABLE.get(kind)
-    if found is None:
-        found = _ABLE[kind] = (isinstance(game, PlaysInPlace), isinstance(game, FindsFirstOpen))
-    return found
-
-
 class Working:
     """The state a driver plays on, starting from ``state`` (which is never changed).
 
@@ -59,13 +45,12 @@ class Working:
 
     def __init__(self, game: Game, state: State, *, owned: bool = False) -> None:
         self.game = game
-        plays, finds = _able(game)
-        self._play = cast(PlaysInPlace, game).play if plays else None
+        self._play = cast(PlaysInPlace, game).play if implements(game, PlaysInPlace) else None
         self._start: State | None = None if owned else state
         self._state: State | None = state if owned else None
         self._accepted: list[tuple[int, dict[str, Any]]] = []
         self._spoiled = False
-        self._finder = cast(FindsFirstOpen, game) if finds else None
+        self._finder = cast(FindsFirstOpen, game) if implements(game, FindsFirstOpen) else None
         self._asked: Prompt | None = None
         """The first prompt of the seat `next_prompt` found, built from the current state."""
         self._shown: Prompt | None = None
