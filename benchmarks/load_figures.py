@@ -163,7 +163,7 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
                   f"a bot with no warhost code answering clicks with the run's requests ({framework.mix()})")
         if probe is not None:
             print(f"  {'':<28} {'':>7}      {'':<15}  left out: the benchmark's probe inside the bot, "
-                  f"{1000 * probe_cpu / len(lat):.2f} ms CPU an interaction (its hooks and threads, counted by itself)")
+                  f"{1000 * probe_cpu / len(lat):.2f} ms CPU an interaction (its loop-sampling thread; its hooks only append to lists)")
         print(f"  the same, draws included     {1000 * (cpu + drawing_cpu) / len(lat):7.1f} ms   goal <= 10 ms    "
               f"the drawing processes' {1000 * drawing_cpu / len(lat):.1f} ms added (maps, private panels, replays); "
               f"floor {submit_ms:.2f} ms + the draws' own floor below")
