@@ -161,8 +161,8 @@ class Delivery(DirectMessages):
         reads one, its worker reads the queue again or brings the turn DMs up to date, or ends."""
         self._first_wait: dict[int, float] = {}
         """Match -> when the oldest of its waiting marks was taken (monotonic)."""
-        self._writing: dict[int, asyncio.Event] = {}
-        """Match -> the write under way that took its waiting marks (waiting_marks.py)."""
+        self._writing: dict[int, set[asyncio.Event]] = {}
+        """Match -> the writes under way that took some of its waiting marks (waiting_marks.py)."""
         self.pace = phase_pace.PhasePace(self._setting("phase_edit_seconds", phase_pace.PHASE_EDIT_SECONDS),
                                          self.wake_for)
         """The phase posts' new lines, gathered a few seconds into one edit (phase_pace.py)."""

@@ -86,8 +86,10 @@ class WaitingMarks:
     bot: Outbound
     marks: dict[int, list[tuple[Mark, Notice]]]
     _first_wait: dict[int, float]
-    _writing: dict[int, asyncio.Event]
-    """Match -> the write under way that took its waiting marks (set once it ended)."""
+    _writing: dict[int, set[asyncio.Event]]
+    """Match -> the writes under way that took some of its waiting marks (each set once it
+    ended): two can be, when the match's worker marked more between them, and on PostgreSQL
+    the later may end first."""
     workers: dict[int, asyncio.Task[int]]
 
     @property
@@ -140,10 +142,13 @@ class WaitingMarks:
             self._first_wait.setdefault(match_id, time.monotonic())
 
     async def _settled(self, match_id: int) -> None:
-        """Wait for a write under way that took the match's marks (another match's worker
-        wrote them with its own): a read after it sees them."""
-        while (writing := self._writing.get(match_id)) is not None:
-            await writing.wait()
+        """Wait for every write under way that took some of the match's marks (another match's
+        worker wrote them with its own): a read after them sees them. A write that failed put
+        its marks back by then (the caller's read takes them). Only the match's own worker
+        adds marks of its own, and it waits here, so no new write can take any of the match's
+        marks meanwhile but those a failed write put back."""
+        while writing := self._writing.get(match_id):
+            await next(iter(writing)).wait()
 
     async def _written_with(self, match_id: int | None, taken: tuple[MarksWrite, Taken],
                             read: Callable[[MarksWrite], Awaitable[T]]) -> tuple[T, bool]:
@@ -155,7 +160,7 @@ class WaitingMarks:
         write, waiting = taken
         done = asyncio.Event()
         for each in waiting:
-            self._writing[each] = done
+            self._writing.setdefault(each, set()).add(done)
         try:
             try:
                 value = await read(write)
@@ -165,8 +170,11 @@ class WaitingMarks:
             return value, await self._marks_written(match_id, write)
         finally:
             for each in waiting:
-                if self._writing.get(each) is done:
-                    del self._writing[each]
+                writing = self._writing.get(each)
+                if writing is not None:
+                    writing.discard(done)
+                    if not writing:
+                        del self._writing[each]
             done.set()
 
     async def _write(self, write: MarksWrite) -> None:
