@@ -155,8 +155,9 @@ class WaitingMarks:
         """``read`` with the taken marks written first in its transaction: its value, and
         whether the marks were written while the lease was this process's (``_marks_written``;
         ``match_id``: the match whose worker writes, None for the round). A failed read writes
-        nothing, so the marks wait again. Until it ended, a read of a match whose marks it took
-        waits (``_settled``)."""
+        nothing, so the marks wait again, unless their own statement was committed before the
+        read failed (then they are written: waiting again, they would be written twice). Until
+        it ended, a read of a match whose marks it took waits (``_settled``)."""
         write, waiting = taken
         done = asyncio.Event()
         for each in waiting:
@@ -165,7 +166,8 @@ class WaitingMarks:
             try:
                 value = await read(write)
             except BaseException:
-                self._put_back(waiting)
+                if not write.committed:
+                    self._put_back(waiting)
                 raise
             return value, await self._marks_written(match_id, write)
         finally:
