@@ -243,3 +243,40 @@ async def test_marks_a_failed_write_took_from_other_matches_wait_again_and_are_w
     assert [mark.notice_id for mark, _notice in delivery.marks[2]] == [1], "match 2's mark waits again"
     await delivery.write_idle_marks()
     assert sorted(svc.marked) == [1, 2] and delivery.marks == {}
+
+
+async def test_a_read_waits_for_every_write_under_way_that_took_its_matchs_marks_the_later_ending_first() -> None:
+    """Match 2's first mark goes with match 1's lobby write, its second with match 3's; the
+    second write ends first (on PostgreSQL nothing orders them). Match 2's read must wait for
+    the first too: else its batch still holds the notice that went, and it is sent again."""
+    queue = [of_match(2, 1, "private", 0), of_match(1, 2, "lobby"), of_match(2, 3, "private", 0), of_match(3, 4, "lobby")]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    gates = {2: asyncio.Event(), 4: asyncio.Event()}
+    """Lobby notice -> what lets the write carrying its mark go on."""
+    written = svc.delivered_all
+
+    async def delivered_all(marks: list[Any], fence: Any = None) -> int:
+        await next(gate for notice_id, gate in gates.items() if any(m.notice_id == notice_id for m in marks)).wait()
+        return await written(marks, fence)
+
+    svc.delivered_all = delivered_all  # type: ignore[method-assign]
+    assert await delivery.mark(queue[0], "1001"), "match 2's private panel: its mark waits"
+    first = asyncio.create_task(delivery.mark(queue[1], "1002"))
+    await asyncio.sleep(0)
+    assert delivery.marks == {}, "match 1's lobby write took match 2's mark along"
+    assert await delivery.mark(queue[2], "1003")
+    second = asyncio.create_task(delivery.mark(queue[3], "1004"))
+    await asyncio.sleep(0)
+    assert delivery.marks == {}, "match 3's lobby write took match 2's second mark along"
+    read = asyncio.create_task(delivery.read_batch(2, 50))
+    gates[4].set()
+    assert await second
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not read.done(), "match 2's read still waits for the first write, which took its first mark"
+    gates[2].set()
+    assert await first
+    batch = await read
+    assert batch is not None and batch.notices == [], "the read sees both marks: nothing of match 2 goes again"
+    assert sorted(svc.marked) == [1, 2, 3, 4]

@@ -9,8 +9,9 @@ a seat's turn before a prompt, bring turn DMs up to date, meet a refusal that wr
 before it is judged, and back off. Each seed is one deterministic run. Checked:
 
 - every read that needs a match's marks (its next batch, a seat's turn, every seat's turns, a
-  write of marks before a refusal is judged) sees every notice of the match that went before
-  it was asked (a batch that still held one would send it again);
+  write of marks before a refusal is judged, a sender that reads the marks of some kinds:
+  READS_MARKS) sees every notice of the match that went before it was asked (a batch that
+  still held one would send it again);
 - no notice is sent twice, and none is marked twice (a mark found already written);
 - every notice is delivered and marked with the ref of its send, and no mark waits at the end;
 - no read waits forever: the run ends within a bound of rounds (a worker waiting for a write
@@ -37,9 +38,11 @@ from bot.service.outbox import DeliveryBatch, DeliveryRound
 from tests.bot.test_delivery_marks import quiet
 from tests.bot.test_discord_hot_paths import _host
 
-KINDS = ["prompt", "prompt", "prompt", "private", "private", "turn", "host", "timeout", "lobby"]
+KINDS = ["prompt", "prompt", "prompt", "private", "private", "turn", "host", "timeout", "lobby", "reminder"]
 """Kinds of the notices written: prompts (whose sender reads the seat's turn), kinds whose
-marks wait, turn pings (waiting or marked at once by their ref), and the lobby (marked at once)."""
+marks wait, turn pings (waiting or marked at once by their ref), and kinds marked at once whose
+senders read every mark: the lobby, and a reminder (a DM to a player whose channel is looked up
+first: the worker waits before it asks whether a mark it reads waits)."""
 ROUNDS = 4000
 """Rounds a run may take: a run whose notices are not all delivered by then is stuck."""
 
@@ -79,8 +82,9 @@ class Store:
     def add(self, match_id: int) -> Row:
         kind = self.rng.choice(KINDS)
         seat = self.rng.randrange(3) if kind in ("prompt", "private") else None
-        row = Row(id=len(self.rows) + 1, match_id=match_id, kind=kind, seat=seat,
-                  user_id=None if seat is None else 500 + match_id * 10 + seat)
+        row_id = len(self.rows) + 1
+        user_id = 100_000 + row_id if kind == "reminder" else None if seat is None else 500 + match_id * 10 + seat
+        row = Row(id=row_id, match_id=match_id, kind=kind, seat=seat, user_id=user_id)
         self.rows[row.id] = row
         return row
 
@@ -158,6 +162,7 @@ class Store:
         return []
 
     async def user_dm_channel(self, user_id: int) -> int:
+        await self._pause()
         return 9000 + user_id
 
     async def take_lease(self, name: str, holder: str, ttl_seconds: float) -> bool:
@@ -199,9 +204,15 @@ async def run(seed: int, matches: int, notices: int, failures: float, refusals: 
         return written
 
     async def deliver(notice: Any) -> str:
-        await store._pause()
         if notice.kind == "prompt":  # its sender reads the seat's turn first (prompt_dms.dm_prompt)
             await delivery.read_seat_turn(notice.match_id, notice.seat, before_id=notice.id)
+        else:  # its sender reads the marks of these kinds (every kind: None) as it begins
+            reads = marks_module.READS_MARKS.get(notice.kind)
+            unmarked = sorted(n for n in store._went(notice.match_id) if store.rows[n].delivered is None
+                              and (reads is None or store.rows[n].kind in reads))
+            if unmarked:
+                store.violations.append(f"notice {notice.id} ({notice.kind}) sent with {unmarked} gone but not marked")
+        await store._pause()
         if rng.random() < refusals:
             raise server_error()  # the match's marks are written, then it backs off (refused.judge: RETRY)
         if notice.id in store.sent:
