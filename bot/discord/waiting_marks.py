@@ -286,12 +286,12 @@ class WaitingMarks:
     def _reads_waiting_marks(self, group: list[Notice]) -> bool:
         """Whether the group's sender reads a delivered mark still waiting or being written by
         another match's worker (then it is written first, or waited for; a prompt's sender
-        writes them with its read)."""
+        writes them with its read; a sender that reads no mark waits for nothing)."""
         first = group[0]
-        if first.match_id in self._writing and first.kind not in WRITTEN_WITH_ITS_READ:
-            return True
-        waiting = self.marks.get(first.match_id)
-        if not waiting or first.kind in WRITTEN_WITH_ITS_READ:
-            return False
         reads = READS_MARKS.get(first.kind)
-        return reads is None or any(sent.kind in reads for _mark, sent in waiting)
+        if first.kind in WRITTEN_WITH_ITS_READ or reads == frozenset():
+            return False
+        if first.match_id in self._writing:
+            return True
+        waiting = self.marks.get(first.match_id, [])
+        return bool(waiting) and (reads is None or any(sent.kind in reads for _mark, sent in waiting))
