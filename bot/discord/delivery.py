@@ -43,7 +43,7 @@ from bot.discord.sending import (
     LeaseLost,
 )
 from bot.discord.threads import Archives
-from bot.discord.waiting_marks import MarksService, written_with
+from bot.discord.waiting_marks import MarksService
 from bot.service import Notice
 from bot.service.outbox import PHASE_POST_KINDS, DeliveryRound, Fence, Mark, MarksWrite, target_of
 
@@ -161,6 +161,8 @@ class Delivery(DirectMessages):
         reads one, its worker reads the queue again or brings the turn DMs up to date, or ends."""
         self._first_wait: dict[int, float] = {}
         """Match -> when the oldest of its waiting marks was taken (monotonic)."""
+        self._writing: dict[int, set[asyncio.Event]] = {}
+        """Match -> the writes under way that took some of its waiting marks (waiting_marks.py)."""
         self.pace = phase_pace.PhasePace(self._setting("phase_edit_seconds", phase_pace.PHASE_EDIT_SECONDS),
                                          self.wake_for)
         """The phase posts' new lines, gathered a few seconds into one edit (phase_pace.py)."""
@@ -279,9 +281,8 @@ class Delivery(DirectMessages):
         taken = self.take_idle_marks()
         if taken is None:
             return await self.svc.delivery_round(MATCHES_PER_ROUND)
-        queue, written = await written_with(
-            taken, lambda marks: self.svc.delivery_round(MATCHES_PER_ROUND, marks=marks),
-            self.put_back_idle, self.idle_marks_written)
+        queue, written = await self.idle_marks_read(
+            taken, lambda marks: self.svc.delivery_round(MATCHES_PER_ROUND, marks=marks))
         return queue if written else None
 
     async def deliver_pending(self) -> int:

@@ -1,6 +1,10 @@
 """The delivered marks of a match's notices that went out, waiting to be written together: in a
 write of their own, or in the transaction of the read that needs them (a prompt's turn read,
 the reconciling after a drain, the next read of the queue), so they cost no BEGIN of their own.
+Whenever a match's marks are written, every other match's waiting marks go in the same statement
+(``_take_marks``): at 200 matches most marks were written one or two a statement, and a
+statement's own cost (its commit) was most of a mark's. A read that needs a match's marks
+waits for a write under way that took them (``_settled``): it would not see them otherwise.
 Those still waiting when the match's worker ends are written by the next delivery round's read
 of the queue, with every other idle match's (``take_idle_marks``): a round comes every second."""
 
@@ -26,7 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-W = TypeVar("W")
 
 MARK_WAIT = 1.0
 """Seconds a sent notice's delivered mark may wait to be written with the marks after it (one
@@ -50,21 +53,12 @@ TAKEN_BACK = frozenset({"turn"})
 marked as soon as it went; one that posted nothing (its players heard by DM: ref "dm") waits."""
 WRITTEN_WITH_ITS_READ = frozenset({"prompt"})
 """Kinds whose sender writes the marks it reads in the transaction of that read."""
+MARKS_AT_ONCE = 200
+"""The most marks of other matches a write takes along with its own match's (one statement:
+its parameters and its CASE grow with each)."""
 
-
-async def written_with(taken: tuple[MarksWrite, W], read: Callable[[MarksWrite], Awaitable[T]],
-                       put_back: Callable[[W], None],
-                       written: Callable[[MarksWrite], Awaitable[bool]]) -> tuple[T, bool]:
-    """``read`` with the taken marks written first in its transaction: its value, and whether the
-    marks were written while the lease was this process's (``written``). A failed read writes
-    nothing, so the marks wait again (``put_back``)."""
-    write, waiting = taken
-    try:
-        value = await read(write)
-    except BaseException:
-        put_back(waiting)
-        raise
-    return value, await written(write)
+Taken = dict[int, list[tuple[Mark, "Notice"]]]
+"""Marks taken off the wait to be written now, by match."""
 
 
 class MarksService(Protocol):
@@ -92,6 +86,10 @@ class WaitingMarks:
     bot: Outbound
     marks: dict[int, list[tuple[Mark, Notice]]]
     _first_wait: dict[int, float]
+    _writing: dict[int, set[asyncio.Event]]
+    """Match -> the writes under way that took some of its waiting marks (each set once it
+    ended): two can be, when the match's worker marked more between them, and on PostgreSQL
+    the later may end first."""
     workers: dict[int, asyncio.Task[int]]
 
     @property
@@ -114,17 +112,76 @@ class WaitingMarks:
             return True
         return await self.write_marks(notice.match_id)
 
-    def _take_marks(self, match_id: int) -> tuple[MarksWrite, list[tuple[Mark, Notice]]] | None:
-        """The match's waiting marks, taken off the wait to be written now (None: none wait)."""
-        waiting = self.marks.pop(match_id, [])
-        self._first_wait.pop(match_id, None)
-        return (MarksWrite([mark for mark, _notice in waiting], self.fence()), waiting) if waiting else None
+    def _take_marks(self, match_id: int) -> tuple[MarksWrite, Taken] | None:
+        """The match's waiting marks, with those of every other match (up to MARKS_AT_ONCE),
+        taken off the wait to be written now (None: none of the match's wait). A worker of
+        another match whose marks go here waits for this write before it reads (``_settled``)."""
+        if not self.marks.get(match_id):
+            return None
+        chosen, along = [match_id], 0
+        for other, waiting in self.marks.items():
+            if other != match_id and waiting and along < MARKS_AT_ONCE:
+                along += len(waiting)
+                chosen.append(other)
+        return self._take(chosen)
 
-    def _put_back(self, match_id: int, waiting: list[tuple[Mark, Notice]]) -> None:
+    def _take(self, match_ids: list[int]) -> tuple[MarksWrite, Taken] | None:
+        """These matches' waiting marks, taken off the wait (None: none of them has any)."""
+        taken = {match_id: waiting for match_id in match_ids if (waiting := self.marks.pop(match_id, []))}
+        for match_id in match_ids:
+            self._first_wait.pop(match_id, None)
+        if not taken:
+            return None
+        return MarksWrite([mark for waiting in taken.values() for mark, _notice in waiting], self.fence()), taken
+
+    def _put_back(self, taken: Taken) -> None:
         """Marks whose write failed wait again, before those taken since (written at the latest
-        when the worker ends)."""
-        self.marks[match_id] = [*waiting, *self.marks.get(match_id, [])]
-        self._first_wait.setdefault(match_id, time.monotonic())
+        when their worker ends, or by the next round)."""
+        for match_id, waiting in taken.items():
+            self.marks[match_id] = [*waiting, *self.marks.get(match_id, [])]
+            self._first_wait.setdefault(match_id, time.monotonic())
+
+    async def _settled(self, match_id: int) -> None:
+        """Wait for every write under way that took some of the match's marks (another match's
+        worker wrote them with its own): a read after them sees them. A write that failed put
+        its marks back by then (the caller's read takes them). Only the match's own worker
+        adds marks of its own, and it waits here, so no new write can take any of the match's
+        marks meanwhile but those a failed write put back."""
+        while writing := self._writing.get(match_id):
+            await next(iter(writing)).wait()
+
+    async def _written_with(self, match_id: int | None, taken: tuple[MarksWrite, Taken],
+                            read: Callable[[MarksWrite], Awaitable[T]]) -> tuple[T, bool]:
+        """``read`` with the taken marks written first in its transaction: its value, and
+        whether the marks were written while the lease was this process's (``_marks_written``;
+        ``match_id``: the match whose worker writes, None for the round). A failed read writes
+        nothing, so the marks wait again, unless their own statement was committed before the
+        read failed (then they are written: waiting again, they would be written twice). Until
+        it ended, a read of a match whose marks it took waits (``_settled``)."""
+        write, waiting = taken
+        done = asyncio.Event()
+        for each in waiting:
+            self._writing.setdefault(each, set()).add(done)
+        try:
+            try:
+                value = await read(write)
+            except BaseException:
+                if not write.committed:
+                    self._put_back(waiting)
+                raise
+            return value, await self._marks_written(match_id, write)
+        finally:
+            for each in waiting:
+                writing = self._writing.get(each)
+                if writing is not None:
+                    writing.discard(done)
+                    if not writing:
+                        del self._writing[each]
+            done.set()
+
+    async def _write(self, write: MarksWrite) -> None:
+        """The marks in a write of their own (one UPDATE)."""
+        write.written = await self.svc.delivered_all(write.marks, write.fence)
 
     async def _marks_written(self, match_id: int | None, write: MarksWrite) -> bool:
         """After a write of marks (of one match, or of the idle ones: None): False (and the
@@ -135,9 +192,9 @@ class WaitingMarks:
         if fence is not None and not await self.svc.holds_term(fence):
             if self.bot.leases is not None:
                 self.bot.leases.lost("deliver")
-            log.warning("the delivery lease passed to another process while notices %s of match %s were "
-                        "out; this process stops delivering", [mark.notice_id for mark in write.marks],
-                        "(several)" if match_id is None else match_id)
+            log.warning("the delivery lease passed to another process while notices %s (the marks of "
+                        "match %s, with others') were out; this process stops delivering",
+                        [mark.notice_id for mark in write.marks], "(several)" if match_id is None else match_id)
             return False
         return True  # some were marked already (a retried round, a prompt an undo retired)
 
@@ -146,25 +203,16 @@ class WaitingMarks:
         return [match_id for match_id, waiting in self.marks.items()
                 if waiting and (match_id not in self.workers or self.workers[match_id].done())]
 
-    def take_idle_marks(self) -> tuple[MarksWrite, dict[int, list[tuple[Mark, Notice]]]] | None:
+    def take_idle_marks(self) -> tuple[MarksWrite, Taken] | None:
         """The waiting marks of every idle match, taken off the wait to be written in the
         round's read of the queue (None: none wait). No worker of theirs can read meanwhile:
         only the round starts workers, after its read."""
-        taken = {match_id: self.marks.pop(match_id) for match_id in self._idle()}
-        for match_id in taken:
-            self._first_wait.pop(match_id, None)
-        if not taken:
-            return None
-        return MarksWrite([mark for waiting in taken.values() for mark, _notice in waiting], self.fence()), taken
+        return self._take(self._idle())
 
-    def put_back_idle(self, taken: dict[int, list[tuple[Mark, Notice]]]) -> None:
-        """The round's read failed: its marks wait again."""
-        for match_id, waiting in taken.items():
-            self._put_back(match_id, waiting)
-
-    async def idle_marks_written(self, write: MarksWrite) -> bool:
-        """After the round wrote the idle marks: False when the term was over."""
-        return await self._marks_written(None, write)
+    async def idle_marks_read(self, taken: tuple[MarksWrite, Taken],
+                              read: Callable[[MarksWrite], Awaitable[T]]) -> tuple[T, bool]:
+        """The round's ``read`` with the idle marks written first (see ``_written_with``)."""
+        return await self._written_with(None, taken, read)
 
     def drop_idle_marks(self) -> None:
         """The lease is not this process's: the idle matches' waiting marks are not written (the
@@ -181,30 +229,31 @@ class WaitingMarks:
             return
         write, _waiting = taken
         try:
-            write.written = await self.svc.delivered_all(write.marks, write.fence)
-            await self._marks_written(None, write)
+            await self._written_with(None, taken, self._write)
         except Exception:  # they are sent again next time (the same messages: their nonces)
             log.exception("could not mark notices %s delivered", [mark.notice_id for mark in write.marks])
 
     async def write_marks(self, match_id: int) -> bool:
-        """Write the match's waiting delivered marks, in one statement; False (and the lease is
+        """Write the match's waiting delivered marks (with every other match's), in one
+        statement, after any write under way that took some of them; False (and the lease is
         asked again) when the term is over (nothing was written)."""
+        await self._settled(match_id)
         taken = self._take_marks(match_id)
         if taken is None:
             return True
-        write, _waiting = taken
-        write.written = await self.svc.delivered_all(write.marks, write.fence)
-        return await self._marks_written(match_id, write)
+        _value, written = await self._written_with(match_id, taken, self._write)
+        return written
 
     async def read_seat_turn(self, match_id: int, seat: int, before_id: int | None = None) -> SeatTurn | None:
         """The seat's turn (``seat_turn``); when a delivered mark of the seat's prompts waits
         (the read finds the seat's turn DM by them), the match's waiting marks are written in
         the same transaction first. Raises LeaseLost when the term is over."""
+        await self._settled(match_id)
         reads = any(sent.kind == "prompt" and sent.seat == seat for _mark, sent in self.marks.get(match_id, []))
         taken = self._take_marks(match_id) if reads else None
         if taken is None:
             return await self.svc.seat_turn(match_id, seat, before_id=before_id)
-        turn, written = await self._read_writing(
+        turn, written = await self._written_with(
             match_id, taken, lambda marks: self.svc.seat_turn(match_id, seat, before_id=before_id, marks=marks))
         if not written:
             raise LeaseLost
@@ -213,10 +262,11 @@ class WaitingMarks:
     async def read_seat_turns(self, match_id: int) -> dict[int, SeatTurn]:
         """Every seat's turn (``seat_turns``), the match's waiting marks written in the same
         transaction first. Raises LeaseLost when the term is over."""
+        await self._settled(match_id)
         taken = self._take_marks(match_id)
         if taken is None:
             return await self.svc.seat_turns(match_id)
-        turns, written = await self._read_writing(
+        turns, written = await self._written_with(
             match_id, taken, lambda marks: self.svc.seat_turns(match_id, marks=marks))
         if not written:
             raise LeaseLost
@@ -225,25 +275,23 @@ class WaitingMarks:
     async def read_batch(self, match_id: int, limit: int) -> DeliveryBatch | None:
         """The match's next batch (``next_batch``), the match's waiting marks written in the same
         transaction first (the queue must not hold what went). None when the term is over."""
+        await self._settled(match_id)
         taken = self._take_marks(match_id)
         if taken is None:
             return await self.svc.next_batch(match_id, limit)
-        batch, written = await self._read_writing(
+        batch, written = await self._written_with(
             match_id, taken, lambda marks: self.svc.next_batch(match_id, limit, marks=marks))
         return batch if written else None
 
-    async def _read_writing(self, match_id: int, taken: tuple[MarksWrite, list[tuple[Mark, Notice]]],
-                            read: Callable[[MarksWrite], Awaitable[T]]) -> tuple[T, bool]:
-        """The match's taken marks written in the transaction of ``read`` (see `written_with`)."""
-        return await written_with(taken, read, lambda waiting: self._put_back(match_id, waiting),
-                                  lambda write: self._marks_written(match_id, write))
-
     def _reads_waiting_marks(self, group: list[Notice]) -> bool:
-        """Whether the group's sender reads a delivered mark still waiting (then it is written
-        first; a prompt's sender writes them with its read)."""
+        """Whether the group's sender reads a delivered mark still waiting or being written by
+        another match's worker (then it is written first, or waited for; a prompt's sender
+        writes them with its read; a sender that reads no mark waits for nothing)."""
         first = group[0]
-        waiting = self.marks.get(first.match_id)
-        if not waiting or first.kind in WRITTEN_WITH_ITS_READ:
-            return False
         reads = READS_MARKS.get(first.kind)
-        return reads is None or any(sent.kind in reads for _mark, sent in waiting)
+        if first.kind in WRITTEN_WITH_ITS_READ or reads == frozenset():
+            return False
+        if first.match_id in self._writing:
+            return True
+        waiting = self.marks.get(first.match_id, [])
+        return bool(waiting) and (reads is None or any(sent.kind in reads for _mark, sent in waiting))

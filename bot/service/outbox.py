@@ -65,11 +65,14 @@ class DeliveryBatch:
 class MarksWrite:
     """Delivered marks to write in the transaction of a read the delivery makes next (one BEGIN
     for both: the read sees them); ``written`` says afterwards how many were (fewer: some were
-    marked already, or, with a ``fence``, none because the lease passed to another process)."""
+    marked already, or, with a ``fence``, none because the lease passed to another process);
+    ``committed`` whether they are in the database whatever happens to the read (a read of one
+    statement writes them in a statement of their own first: it may fail after them)."""
 
     marks: list[Mark]
     fence: Fence | None = None
     written: int = 0
+    committed: bool = False
 
 
 @asynccontextmanager
@@ -83,6 +86,7 @@ async def marks_first(store: Store, marks: MarksWrite | None,
     if marks is not None and marks.marks and one_statement:
         async with store.write_once() as connection:
             marks.written = await store.mark_all_delivered(connection, marks.marks, marks.fence)
+        marks.committed = True
     if marks is None or not marks.marks or one_statement:
         async with read() as connection:
             yield connection

@@ -5,9 +5,12 @@ needs waiting marks writes them in its own transaction (no BEGIN of their own)."
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from bot.discord.delivery import Delivery
 from bot.service.outbox import DeliveryBatch, DeliveryRound
@@ -167,3 +170,113 @@ async def test_a_turn_notice_that_posted_nothing_waits_and_a_posted_ping_is_mark
     assert seen[2] == [] and seen[3] == [], "a turn notice reads no mark: none is written for it"
     assert svc.writes[0] == [1, 2, 3, 4], "the ping a click may take back is marked as soon as it went, with those before"
     assert sorted(svc.marked) == [1, 2, 3, 4, 5]
+
+
+def of_match(match_id: int, notice_id: int, kind: str, seat: int | None = None) -> Any:
+    made = notice(notice_id, kind, seat)
+    made.match_id = match_id
+    return made
+
+
+async def test_a_match_writing_its_marks_writes_every_other_matchs_waiting_marks_in_the_same_statement() -> None:
+    queue = [of_match(2, 1, "prompt", 0), of_match(3, 2, "private", 1), of_match(1, 3, "lobby")]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    assert await delivery.mark(queue[0], "1001") and await delivery.mark(queue[1], "1002")
+    assert svc.writes == [], "a prompt's and a private panel's marks wait"
+    assert await delivery.mark(queue[2], "1003")
+    assert svc.writes == [[3, 1, 2]], "the lobby's mark, written at once, takes the other matches' along"
+    assert delivery.marks == {}
+
+
+async def test_a_read_waits_for_a_write_under_way_that_took_its_matchs_marks_so_nothing_goes_twice() -> None:
+    """Match 2's sent prompt waits to be marked; match 1's lobby mark takes it along, and its
+    write is slow. Match 2's worker reads its queue meanwhile: it must not send the prompt again."""
+    queue = [of_match(2, 1, "prompt", 0), of_match(1, 2, "lobby")]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    quiet(delivery)
+    slow = asyncio.Event()
+    written = svc.delivered_all
+
+    async def delivered_all(marks: list[Any], fence: Any = None) -> int:
+        await slow.wait()
+        return await written(marks, fence)
+
+    svc.delivered_all = delivered_all  # type: ignore[method-assign]
+    sent: list[int] = []
+
+    async def deliver(notice: Any) -> str:
+        sent.append(notice.id)
+        return str(1000 + notice.id)
+
+    delivery.deliver = deliver  # type: ignore[method-assign]
+    assert await delivery.mark(queue[0], "1001")
+    lobby = asyncio.create_task(delivery.mark(queue[1], "1002"))
+    await asyncio.sleep(0)  # the lobby's write took both marks and waits for the database
+    assert delivery.marks == {}
+    worker = asyncio.create_task(delivery._work(2, probe=False))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    slow.set()
+    assert await lobby and await worker == 0
+    assert sent == [], "the prompt that went is not sent again"
+    assert sorted(svc.marked) == [1, 2]
+
+
+async def test_marks_a_failed_write_took_from_other_matches_wait_again_and_are_written_later() -> None:
+    queue = [of_match(2, 1, "prompt", 0), of_match(1, 2, "lobby")]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    written = svc.delivered_all
+    failures = [RuntimeError("the database went away mid-write")]
+
+    async def delivered_all(marks: list[Any], fence: Any = None) -> int:
+        if failures:
+            raise failures.pop()
+        return await written(marks, fence)
+
+    svc.delivered_all = delivered_all  # type: ignore[method-assign]
+    assert await delivery.mark(queue[0], "1001")
+    with pytest.raises(RuntimeError):
+        await delivery.mark(queue[1], "1002")
+    assert [mark.notice_id for mark, _notice in delivery.marks[2]] == [1], "match 2's mark waits again"
+    await delivery.write_idle_marks()
+    assert sorted(svc.marked) == [1, 2] and delivery.marks == {}
+
+
+async def test_a_read_waits_for_every_write_under_way_that_took_its_matchs_marks_the_later_ending_first() -> None:
+    """Match 2's first mark goes with match 1's lobby write, its second with match 3's; the
+    second write ends first (on PostgreSQL nothing orders them). Match 2's read must wait for
+    the first too: else its batch still holds the notice that went, and it is sent again."""
+    queue = [of_match(2, 1, "private", 0), of_match(1, 2, "lobby"), of_match(2, 3, "private", 0), of_match(3, 4, "lobby")]
+    svc = Outbox(queue)
+    delivery = Delivery(_host(svc))
+    gates = {2: asyncio.Event(), 4: asyncio.Event()}
+    """Lobby notice -> what lets the write carrying its mark go on."""
+    written = svc.delivered_all
+
+    async def delivered_all(marks: list[Any], fence: Any = None) -> int:
+        await next(gate for notice_id, gate in gates.items() if any(m.notice_id == notice_id for m in marks)).wait()
+        return await written(marks, fence)
+
+    svc.delivered_all = delivered_all  # type: ignore[method-assign]
+    assert await delivery.mark(queue[0], "1001"), "match 2's private panel: its mark waits"
+    first = asyncio.create_task(delivery.mark(queue[1], "1002"))
+    await asyncio.sleep(0)
+    assert delivery.marks == {}, "match 1's lobby write took match 2's mark along"
+    assert await delivery.mark(queue[2], "1003")
+    second = asyncio.create_task(delivery.mark(queue[3], "1004"))
+    await asyncio.sleep(0)
+    assert delivery.marks == {}, "match 3's lobby write took match 2's second mark along"
+    read = asyncio.create_task(delivery.read_batch(2, 50))
+    gates[4].set()
+    assert await second
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not read.done(), "match 2's read still waits for the first write, which took its first mark"
+    gates[2].set()
+    assert await first
+    batch = await read
+    assert batch is not None and batch.notices == [], "the read sees both marks: nothing of match 2 goes again"
+    assert sorted(svc.marked) == [1, 2, 3, 4]
