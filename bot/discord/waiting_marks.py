@@ -53,9 +53,11 @@ TAKEN_BACK = frozenset({"turn"})
 marked as soon as it went; one that posted nothing (its players heard by DM: ref "dm") waits."""
 WRITTEN_WITH_ITS_READ = frozenset({"prompt"})
 """Kinds whose sender writes the marks it reads in the transaction of that read."""
-MARKS_AT_ONCE = 200
-"""The most marks of other matches a write takes along with its own match's (one statement:
-its parameters and its CASE grow with each)."""
+MARKS_AT_ONCE = 60
+"""The most marks of other matches a write takes along with its own match's, about: one
+statement, whose two CASEs SQLite evaluates in time quadratic in its width (a bare notices
+table: 0.10 ms at 2 marks, 0.39 ms at 64, 2.5 ms at 256, i.e. 6.1 us a mark at 64 against 9.6
+at 256). At about 64 a mark costs least, and no write of marks holds other matches' reads long."""
 
 Taken = dict[int, list[tuple[Mark, "Notice"]]]
 """Marks taken off the wait to be written now, by match."""
