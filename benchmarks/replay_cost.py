@@ -103,9 +103,11 @@ def main() -> None:
         quantized, quantize_ms = timed(lambda halves=halves, palette=palette: [
             h.quantize(palette=palette, dither=Image.Dither.NONE) for h in halves])
         _gif, encode_ms = timed(lambda quantized=quantized: anim._encode(quantized, 900, 4000))
-        for name, value in zip(parts, (engine_ms, draw_ms, halve_ms, quantize_ms, encode_ms)):
+        timings = {"engine": engine_ms, "draw": draw_ms, "halve": halve_ms, "quantize": quantize_ms,
+                   "encode": encode_ms}
+        timings["whole"] = sum(timings.values())
+        for name, value in timings.items():
             parts[name].append(value)
-        parts["whole"].append(engine_ms + draw_ms + halve_ms + quantize_ms + encode_ms)
         frames += len(views)
     whole = statistics.fmean(parts["whole"])
     print(f"  {args.matches} replays, {frames / args.matches:.1f} frames each; mean CPU a replay:")
@@ -114,7 +116,7 @@ def main() -> None:
         print(f"    {name:9s} {mean:6.1f} ms  ({mean / whole * 100:3.0f} %)  {mean * args.matches / frames:5.2f} ms a frame"
               + ("  <- floor engine" if name == "engine" else ""))
     piece_times, relabel_times, post_times, whole_sizes, cut_sizes = [], [], [], [], []
-    for seed, log, names in matches[: min(12, len(matches))]:
+    for seed, _log, names in matches[: min(12, len(matches))]:
         views = public_frames(GAME, SEATS, OPTIONS, seed + 1000, simulate(GAME, SEATS, seed + 1000,
                                                                          options=OPTIONS)["log"])
         quantized = []
