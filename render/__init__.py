@@ -17,10 +17,12 @@ from PIL import Image
 from pydantic import BaseModel
 
 import engine
+from render import anim, encode
 from render.anim import DEFAULT_MAX_BYTES, animate, halve
 from render.encode import Picture
 
-__all__ = ["animate", "draw", "draw_private", "replay", "Picture", "Renderer", "RENDERERS"]
+__all__ = ["animate", "draw", "draw_and_frame", "draw_private", "replay", "replay_frame", "Picture", "Renderer",
+           "RENDERERS"]
 
 
 class Renderer(Protocol):
@@ -57,16 +59,54 @@ def draw(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[
     return _module(game_key).draw(public_view, names)
 
 
+def draw_and_frame(game_key: str, public_view: Mapping[str, Any], names: list[str] | None,
+                   frame_view: Mapping[str, Any]) -> tuple[bytes, bytes | None]:
+    """``draw``'s PNG of ``public_view`` and the replay frame of ``frame_view`` made ahead
+    (``replay_frame``; None for a renderer without pictures): from the same picture when the two
+    views are one, else ``frame_view`` drawn right after (its text then drawn already)."""
+    found = _module(game_key)
+    if not isinstance(found, Pictures):
+        return found.draw(public_view, names), None
+    picture = found.picture(public_view, names)
+    png = encode.png(picture.image, picture.palette)
+    same = frame_view == public_view
+    return png, replay_frame(game_key, frame_view, names, picture if same else None)
+
+
 def draw_private(game_key: str, seat_view: BaseModel | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the private panel for the seat in `seat_view["you"]`."""
     return _module(game_key).draw_private(seat_view, names)
 
 
-def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,
-           max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    """A replay GIF of public views (at most ``max_bytes``): from each map's image and palette
-    where the renderer gives them (each map halved as soon as it is drawn), else from its PNGs."""
+def replay_frame(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[str] | None = None,
+                 picture: Picture | None = None) -> bytes | None:
+    """One frame of a replay made ahead (``anim.piece``), from the view's ``picture`` when the
+    caller has drawn it already; None for a renderer without pictures."""
     found = _module(game_key)
+    if picture is None:
+        if not isinstance(found, Pictures):
+            return None
+        picture = found.picture(public_view, names)
+    if picture.palette is None:
+        return None
+    return anim.piece(halve(picture.image), picture.palette)
+
+
+def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,
+           max_bytes: int = DEFAULT_MAX_BYTES, pieces: Sequence[bytes | None] | None = None) -> bytes:
+    """A replay GIF of public views (at most ``max_bytes``): from each map's image and palette
+    where the renderer gives them (each map halved as soon as it is drawn), else from its PNGs.
+
+    ``pieces[i]``: the frame of ``public_views[i]`` made ahead (``replay_frame``), None where
+    there is none. With at least one, the frames missing are made here and the GIF is joined
+    from them (the same frames); when they do not join (two palettes) or the GIF is over
+    ``max_bytes``, every map is drawn again as without pieces."""
+    found = _module(game_key)
+    if pieces is not None and any(pieces) and len(pieces) == len(public_views) and isinstance(found, Pictures):
+        made = [known or replay_frame(game_key, view, names) for view, known in zip(public_views, pieces, strict=True)]
+        joined = anim.join([frame for frame in made if frame is not None]) if all(made) else None
+        if joined is not None and len(joined) <= max_bytes:
+            return joined
     if isinstance(found, Pictures):
         halved: list[Image.Image] = []
         palette: Image.Image | None = None

@@ -58,6 +58,7 @@ from typing import Any, TypeVar
 
 import render
 from bot import metrics
+from bot.service import replay_frames
 
 log = logging.getLogger(__name__)
 
@@ -393,6 +394,22 @@ async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = Non
     png = _recent.get(key)
     if png is None:
         png = await _pool.draw(game, view, names)
+        _recent[key] = png
+        while len(_recent) > RECENT_MAPS:
+            _recent.popitem(last=False)
+    _recent.move_to_end(key)
+    return png
+
+
+async def draw_phase_map(game: str, view: Mapping[str, Any], names: list[str] | None,
+                         replay_view: Mapping[str, Any]) -> bytes:
+    """A phase post's map (``draw``), its phase end's replay frame (of ``replay_view``) made and
+    kept on the way by the worker (replay_frames.py). A map drawn a moment ago is taken as it
+    is: its replay draws that frame."""
+    key = map_key(game, view, names)
+    png = _recent.get(key)
+    if png is None:
+        png = await _pool.run("draw", replay_frames.draw_and_keep, game, view, names, replay_view, game=game)
         _recent[key] = png
         while len(_recent) > RECENT_MAPS:
             _recent.popitem(last=False)

@@ -2,9 +2,10 @@
 
 A replay is drawn from the match's choice log alone: the log is replayed through the engine and
 every public phase end is drawn from ``view(state, None)``, the same view the channel's phase
-posts showed. No seat's view is ever read, so no secret reaches the GIF. Drawing takes seconds
-on a long match, so the async entry point hands it to the drawing pool (bot/service/drawing.py):
-a worker process replays and draws, and the event loop stays free.
+posts showed. No seat's view is ever read, so no secret reaches the GIF. The frames the phase
+posts' draws made ahead are joined where they are kept (replay_frames.py), and the others drawn.
+Drawing takes seconds on a long match, so the async entry point hands it to the drawing pool
+(bot/service/drawing.py): a worker process replays and draws, and the event loop stays free.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import engine as eng
 import render
-from bot.service import drawing
+from bot.service import drawing, replay_frames
 from db.models import Match
 from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
@@ -94,9 +95,12 @@ def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
 
 def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: list[tuple[int, dict[str, Any]]],
                 names: list[str], max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
-    """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames)."""
+    """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames),
+    joined from the frames its phase posts' draws made where they are kept (replay_frames.py)."""
     views = public_frames(key, seats, options, seed, log)
-    return ReplayGif(render.replay(key, views, names, max_bytes=max_bytes), len(views))
+    gif = render.replay(key, views, names, max_bytes=max_bytes, pieces=replay_frames.found(key, views, names))
+    replay_frames.forget(key, views, names)
+    return ReplayGif(gif, len(views))
 
 
 class HistoryService:
