@@ -37,6 +37,9 @@ class ReplayGif:
     data: bytes
     frames: int
     """Phase images drawn (the GIF may show fewer: it drops frames to stay under its size limit)."""
+    ahead: int = 0
+    """Of them, the frames made ahead by the phase posts' draws (replay_frames.py): the GIF joins
+    them unless they could not make it (then every frame is drawn again)."""
 
 
 @dataclass(frozen=True)
@@ -98,9 +101,10 @@ def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: l
     """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames),
     joined from the frames its phase posts' draws made where they are kept (replay_frames.py)."""
     views = public_frames(key, seats, options, seed, log)
-    gif = render.replay(key, views, names, max_bytes=max_bytes, pieces=replay_frames.found(key, views, names))
+    ahead = replay_frames.found(key, views, names)
+    gif = render.replay(key, views, names, max_bytes=max_bytes, pieces=ahead)
     replay_frames.forget(key, views, names)
-    return ReplayGif(gif, len(views))
+    return ReplayGif(gif, len(views), sum(frame is not None for frame in ahead))
 
 
 class HistoryService:

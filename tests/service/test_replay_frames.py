@@ -58,6 +58,13 @@ def post_maps(maps: list[dict[str, Any]], names: list[str]) -> None:
         assert png == render.draw(GAME, payload["view"], payload.get("names") or names)
 
 
+def from_scratch(monkeypatch: pytest.MonkeyPatch, *args: Any, **kwargs: Any) -> Any:
+    """``draw_replay`` with no frame kept anywhere (every map drawn again)."""
+    with monkeypatch.context() as off:
+        off.setenv(replay_frames.SETTING, "off")
+        return draw_replay(*args, **kwargs)
+
+
 def kept() -> list[Path]:
     return sorted(Path(str(replay_frames.directory())).glob("*" + replay_frames.SUFFIX))
 
@@ -67,9 +74,7 @@ async def test_a_replay_is_joined_from_the_frames_its_phase_posts_made(svc: Matc
     match, log, names, maps = await played(svc)
     args = (GAME, 2, OPTIONS, match.seed, log, names)
     views = public_frames(*args[:5])
-    monkeypatch.setenv(replay_frames.SETTING, "off")
-    scratch = draw_replay(*args)
-    monkeypatch.undo()
+    scratch = from_scratch(monkeypatch, *args)
     assert replay_frames.directory() is not None and kept() == []
 
     post_maps(maps, names)
@@ -83,7 +88,7 @@ async def test_a_replay_is_joined_from_the_frames_its_phase_posts_made(svc: Matc
     joined = draw_replay(*args)
 
     assert set(asked) == {None}
-    assert joined.frames == scratch.frames == len(views) >= 5
+    assert joined.frames == scratch.frames == joined.ahead == len(views) >= 5 and scratch.ahead == 0
     assert frames_of(joined.data) == frames_of(scratch.data)
     assert Image.open(io.BytesIO(joined.data)).info["loop"] == 0
     assert kept() == [], "a replay removes the frames it used"
@@ -96,8 +101,7 @@ async def test_frames_missing_are_drawn_and_the_gif_is_the_same(svc: MatchServic
     post_maps(maps[1:3], names)  # a restart lost the others, or they were pruned
     assert len(kept()) == 2
     joined = draw_replay(*args)
-    monkeypatch.setenv(replay_frames.SETTING, "off")
-    assert frames_of(joined.data) == frames_of(draw_replay(*args).data)
+    assert frames_of(joined.data) == frames_of(from_scratch(monkeypatch, *args).data)
 
 
 async def test_a_joined_gif_over_the_limit_is_drawn_as_before(svc: MatchService,
@@ -106,9 +110,7 @@ async def test_a_joined_gif_over_the_limit_is_drawn_as_before(svc: MatchService,
     is drawn from scratch (frames dropped or shrunk only as far as that GIF needs)."""
     match, log, names, maps = await played(svc, seed=13)
     args = (GAME, 2, OPTIONS, match.seed, log, names)
-    monkeypatch.setenv(replay_frames.SETTING, "off")
-    scratch = draw_replay(*args).data
-    monkeypatch.undo()
+    scratch = from_scratch(monkeypatch, *args).data
     views = public_frames(*args[:5])
     post_maps(maps, names)
     whole = render.replay(GAME, views, names, pieces=replay_frames.found(GAME, views, names))
@@ -136,8 +138,7 @@ def test_only_the_public_views_frames_are_asked_for(monkeypatch: pytest.MonkeyPa
     gif = draw_replay(GAME, 2, OPTIONS, 11, summary["log"], names)
     assert looked_up == views
     monkeypatch.setattr(replay_frames, "found", real_found)
-    monkeypatch.setenv(replay_frames.SETTING, "off")
-    assert frames_of(gif.data) == frames_of(draw_replay(GAME, 2, OPTIONS, 11, summary["log"], names).data)
+    assert frames_of(gif.data) == frames_of(from_scratch(monkeypatch, GAME, 2, OPTIONS, 11, summary["log"], names).data)
 
 
 def test_frames_of_two_palettes_do_not_join() -> None:
