@@ -21,6 +21,9 @@ Then what a frame would cost if it were kept from the phase post that drew the s
   post's text already drawn once in this process;
 - sizes: the GIF of whole frames against the GIF Pillow writes (frames cut to their changes).
 
+With replay_frames.py in the tree: a phase post's map drawn with its replay frame made on the way
+(``replay_frames.draw_and_keep``) beside the map alone, and the replay joined from its kept frames.
+
 Floors: "machine", zlib level 1 of a fixed 2 MiB (to compare runs and trees); "engine" above
 (no drawing change removes it). Only public entry points, so it times an older tree too (run it
 with that tree's PYTHONPATH).
@@ -33,6 +36,7 @@ import io
 import random
 import statistics
 import sys
+import tempfile
 import time
 import zlib
 from collections.abc import Callable
@@ -74,6 +78,36 @@ def single_frame_gif(frame: Image.Image) -> bytes:
     buffer = io.BytesIO()
     frame.save(buffer, format="GIF", optimize=False)
     return buffer.getvalue()
+
+
+def ahead(matches: list[tuple[int, list[tuple[int, dict[str, Any]]], list[str]]], module: Any) -> None:
+    """Trees with replay_frames.py: a phase post's map with its replay frame made on the way, and
+    the replay joined from the frames kept (found, joined, removed)."""
+    try:
+        from bot.service import replay_frames
+    except ImportError:
+        print("  (no replay_frames in this tree: every replay draws its frames)")
+        return
+    import os
+
+    os.environ[replay_frames.SETTING] = tempfile.mkdtemp(prefix="replay-cost-")
+    posts, plain, joins = [], [], []
+    for seed, log, names in matches:
+        names = [name + " again" for name in names]  # text new to this process, as at the first draw
+        views = public_frames(GAME, SEATS, OPTIONS, seed, log)
+        for index, view in enumerate(views):
+            post_view = {**view, "phase_label": views[index - 1].get("phase_label")} if index else view
+            _png, post_ms = timed(lambda post_view=post_view, view=view, names=names: replay_frames.draw_and_keep(
+                GAME, post_view, names, view))
+            posts.append(post_ms)
+            _png, plain_ms = timed(lambda post_view=post_view, names=names: render.draw(GAME, post_view, names))
+            plain.append(plain_ms)
+        gif, join_ms = timed(lambda seed=seed, log=log, names=names: draw_replay(GAME, SEATS, OPTIONS, seed, log, names))
+        assert gif.ahead == gif.frames, (gif.ahead, gif.frames)
+        joins.append(join_ms)
+    print(f"  made ahead: a phase post's map with its replay frame {statistics.fmean(posts):5.2f} ms CPU "
+          f"(the map alone, drawn again {statistics.fmean(plain):5.2f}); the replay joined from its kept frames "
+          f"{statistics.fmean(joins):5.2f} ms a replay (engine floor above)")
 
 
 def main() -> None:
@@ -137,6 +171,7 @@ def main() -> None:
           f"{statistics.fmean(post_times):5.2f} ms)")
     print(f"  GIF of whole frames {sum(whole_sizes) / len(cut_sizes) / 1024:6.0f} KiB a replay, Pillow's (cut to "
           f"changes) {statistics.fmean(cut_sizes) / 1024:6.0f} KiB")
+    ahead(matches[: min(12, len(matches))], module)
     print(f"  floor machine again                          {machine_floor():6.1f} ms CPU; load "
           f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
 
