@@ -46,6 +46,8 @@ PRUNE_EVERY = 64
 """Frames a process writes between two looks at the directory's size."""
 SUFFIX = ".frame"
 _written = 0
+_refused: set[Path] = set()
+"""Directories already found unusable: said once a process, not at every frame."""
 
 
 def directory() -> Path | None:
@@ -54,13 +56,17 @@ def directory() -> Path | None:
     if setting.lower() == "off":
         return None
     path = Path(setting) if setting else Path(tempfile.gettempdir()) / f"warhost-replay-frames-{os.getuid()}"
+    if path in _refused:
+        return None
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
         found = path.lstat()
     except OSError as failed:
+        _refused.add(path)
         log.warning("replay frames are not kept (%s): each replay draws its frames", failed)
         return None
     if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid():
+        _refused.add(path)
         log.warning("replay frames are not kept: %s is not a directory of this user's", path)
         return None
     return path

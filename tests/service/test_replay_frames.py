@@ -5,6 +5,7 @@ whenever the kept frames cannot make it."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 from typing import Any
 
@@ -178,3 +179,29 @@ def test_a_frame_the_same_as_the_one_before_lengthens_it() -> None:
     scratch = render.replay(GAME, views, names)
     assert frames_of(joined) == frames_of(scratch)
     assert [duration for _, duration in frames_of(joined)] == [900, 900, 1800] + [900] * (len(views) - 5) + [4000]
+
+
+def test_frames_are_not_kept_where_they_cannot_be(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """A path that is no directory of the bot's: no frame kept, the replay draws them all, and
+    the log says so once, not at every phase post."""
+    from tests.render import views
+
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv(replay_frames.SETTING, str(blocked))
+    view, names = views.three_seat_mid(), views.NAMES_4[:3]
+    for _ in range(3):
+        assert replay_frames.draw_and_keep(GAME, view, names, view) == render.draw(GAME, view, names)
+    assert replay_frames.found(GAME, [view], names) == [None]
+    assert len([r for r in caplog.records if "not kept" in r.getMessage()]) == 1
+
+
+def test_the_oldest_frames_go_past_the_limit() -> None:
+    where = replay_frames.directory()
+    assert where is not None
+    for n in range(5):
+        replay_frames.keep(f"frame{n}", bytes(1000))
+        os.utime(where / f"frame{n}{replay_frames.SUFFIX}", (1_000_000 + n, 1_000_000 + n))
+    replay_frames.prune(where, limit=2500)
+    assert [p.name for p in kept()] == [f"frame{n}{replay_frames.SUFFIX}" for n in (3, 4)]
