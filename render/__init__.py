@@ -40,6 +40,16 @@ class Pictures(Protocol):
     def picture(self, view: Any, names: list[str] | None) -> Picture: ...
 
 
+@runtime_checkable
+class Titles(Protocol):
+    """A renderer that draws its map's title rows alone (the only rows ``phase_label`` changes):
+    a replay frame titled otherwise than its phase post's map is that map with these redrawn."""
+
+    TITLE_ROWS: int
+
+    def title_rows(self, view: Any, names: list[str] | None) -> Image.Image: ...
+
+
 RENDERERS: dict[str, Renderer] = {key: importlib.import_module(f"render.{key}") for key in engine.SHIPPED}
 """The renderer of every game the engine ships (``render/<key>``), imported up front so a drawing
 worker forked from this module has them all. A game registered at run time brings its own
@@ -60,17 +70,31 @@ def draw(game_key: str, public_view: BaseModel | Mapping[str, Any], names: list[
 
 
 def draw_and_frame(game_key: str, public_view: Mapping[str, Any], names: list[str] | None,
-                   frame_view: Mapping[str, Any]) -> tuple[bytes, bytes | None]:
+                   frame_view: Mapping[str, Any] | None) -> tuple[bytes, bytes | None]:
     """``draw``'s PNG of ``public_view`` and the replay frame of ``frame_view`` made ahead
-    (``replay_frame``; None for a renderer without pictures): from the same picture when the two
-    views are one, else ``frame_view`` drawn right after (its text then drawn already)."""
+    (``replay_frame``'s), from the same picture: when the two views are one, or differ only in
+    ``phase_label`` where the renderer redraws its title rows alone (``Titles``: the frame is the
+    map with those rows drawn again). None where it would take a whole second drawing (the replay
+    draws that frame), or when ``frame_view`` is None."""
     found = _module(game_key)
     if not isinstance(found, Pictures):
         return found.draw(public_view, names), None
     picture = found.picture(public_view, names)
     png = encode.png(picture.image, picture.palette)
-    same = frame_view == public_view
-    return png, replay_frame(game_key, frame_view, names, picture if same else None)
+    if frame_view is None or picture.palette is None:
+        return png, None
+    if frame_view == public_view:
+        return png, anim.piece(anim.on_palette(halve(picture.image), picture.palette))
+    if isinstance(found, Titles) and found.TITLE_ROWS % 2 == 0 and _retitled(public_view, frame_view):
+        frame = anim.on_palette(halve(picture.image), picture.palette)
+        frame.paste(anim.on_palette(halve(found.title_rows(frame_view, names)), picture.palette), (0, 0))
+        return png, anim.piece(frame)
+    return png, None
+
+
+def _retitled(view: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """The two views differ in their ``phase_label`` alone."""
+    return {**view, "phase_label": None} == {**other, "phase_label": None}
 
 
 def draw_private(game_key: str, seat_view: BaseModel | Mapping[str, Any], names: list[str] | None = None) -> bytes:
@@ -89,7 +113,7 @@ def replay_frame(game_key: str, public_view: BaseModel | Mapping[str, Any], name
         picture = found.picture(public_view, names)
     if picture.palette is None:
         return None
-    return anim.piece(halve(picture.image), picture.palette)
+    return anim.piece(anim.on_palette(halve(picture.image), picture.palette))
 
 
 def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,

@@ -124,10 +124,14 @@ DISPOSAL_KEEP = 1
 """The frame stays under the next one (``animate``'s ``disposal=1``)."""
 
 
-def piece(small: Image.Image, palette: Image.Image) -> bytes:
-    """One replay frame made ahead: ``small`` (a halved map, RGB) mapped onto ``palette`` as
-    ``animate`` maps it, as a GIF image block (descriptor and LZW data) behind the palette."""
-    frame = _rgb(small).quantize(palette=palette, dither=Image.Dither.NONE)
+def on_palette(small: Image.Image, palette: Image.Image) -> Image.Image:
+    """``small`` (a halved map, RGB) mapped onto the map's ``palette`` as ``animate`` maps it."""
+    return _rgb(small).quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def piece(frame: Image.Image) -> bytes:
+    """One replay frame made ahead: ``frame`` (``on_palette``'s) as a GIF image block
+    (descriptor and LZW data) behind its palette."""
     buffer = io.BytesIO()
     frame.save(buffer, format="GIF", optimize=False)
     data = buffer.getvalue()

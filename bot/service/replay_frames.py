@@ -9,10 +9,12 @@ frame pruned, a map taken from the drawing cache), and the GIF is the same frame
 from scratch (render.replay).
 
 A phase post's map is titled with the phase it closes, the replay's frame with the phase after
-it: the notice carries the frame's own label (``frame_label``), and the frame is drawn from that
-view right after the post's map (its text already drawn). A frame is found by what it shows (the
-game, the view, the names: ``frame_key``), never by match: the replay asks only for the keys of
-its own public views, so nothing else can reach its GIF.
+it: the notice carries the frame's own label (``frame_label``), and the frame is the post's map
+with its title rows drawn again (a renderer with ``title_rows``, Tiny Big Wars; another game's
+frames of that kind are left to the replay: a whole second drawing would cost what the replay
+saves). A frame is found by what it shows (the game, the view, the names: ``frame_key``), never
+by match: the replay asks only for the keys of its own public views, so nothing else can reach
+its GIF.
 
 The frames live in files (``WARHOST_REPLAY_FRAMES``, default a directory of this user's in the
 temporary directory; ``off``: none kept), not in a process: any drawing worker may draw a post
@@ -90,11 +92,20 @@ def frame_view(payload: Mapping[str, Any]) -> dict[str, Any]:
 def draw_and_keep(game: str, view: Mapping[str, Any], names: list[str] | None,
                   replay_view: Mapping[str, Any]) -> bytes:
     """In a drawing worker: the PNG of a phase post's map (``render.draw``'s), its phase end's
-    replay frame (of ``replay_view``) written to the directory on the way."""
-    png, frame = render.draw_and_frame(game, view, names, replay_view)
+    replay frame (of ``replay_view``) written to the directory on the way where the map's
+    picture makes it (``render.draw_and_frame``) and it is not kept already (the result's map
+    shows the state the last phase post showed)."""
+    key = frame_key(game, replay_view, names)
+    png, frame = render.draw_and_frame(game, view, names, None if has(key) else replay_view)
     if frame is not None:
-        keep(frame_key(game, replay_view, names), frame)
+        keep(key, frame)
     return png
+
+
+def has(key: str) -> bool:
+    """Whether the frame of this key is kept."""
+    where = directory()
+    return where is not None and (where / (key + SUFFIX)).exists()
 
 
 def keep(key: str, frame: bytes) -> None:
