@@ -116,6 +116,13 @@ def replay_frame(game_key: str, public_view: BaseModel | Mapping[str, Any], name
     return anim.piece(anim.on_palette(halve(picture.image), picture.palette))
 
 
+def _may_fit(pieces: Sequence[bytes | None], max_bytes: int) -> bool:
+    """Some frames are made ahead, and the GIF joined from them all would fit ``max_bytes`` as
+    far as they tell (the missing ones as big as them on average): else none is drawn to join."""
+    known = [len(piece) for piece in pieces if piece]
+    return bool(known) and sum(known) * len(pieces) / len(known) <= max_bytes
+
+
 def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]], names: list[str] | None = None,
            max_bytes: int = DEFAULT_MAX_BYTES, pieces: Sequence[bytes | None] | None = None) -> bytes:
     """A replay GIF of public views (at most ``max_bytes``): from each map's image and palette
@@ -124,9 +131,11 @@ def replay(game_key: str, public_views: Sequence[BaseModel | Mapping[str, Any]],
     ``pieces[i]``: the frame of ``public_views[i]`` made ahead (``replay_frame``), None where
     there is none. With at least one, the frames missing are made here and the GIF is joined
     from them (the same frames); when they do not join (two palettes) or the GIF is over
-    ``max_bytes``, every map is drawn again as without pieces."""
+    ``max_bytes`` (its frames are whole, not cut to what changed: about a fifth bigger), every
+    map is drawn again as without pieces, at once where the pieces say it will not fit."""
     found = _module(game_key)
-    if pieces is not None and any(pieces) and len(pieces) == len(public_views) and isinstance(found, Pictures):
+    if pieces is not None and len(pieces) == len(public_views) and isinstance(found, Pictures) and _may_fit(
+            pieces, max_bytes):
         made = [known or replay_frame(game_key, view, names) for view, known in zip(public_views, pieces, strict=True)]
         joined = anim.join([frame for frame in made if frame is not None]) if all(made) else None
         if joined is not None and len(joined) <= max_bytes:

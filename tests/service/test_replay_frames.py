@@ -205,3 +205,23 @@ def test_the_oldest_frames_go_past_the_limit() -> None:
         os.utime(where / f"frame{n}{replay_frames.SUFFIX}", (1_000_000 + n, 1_000_000 + n))
     replay_frames.prune(where, limit=2500)
     assert [p.name for p in kept()] == [f"frame{n}{replay_frames.SUFFIX}" for n in (3, 4)]
+
+
+def test_frames_that_cannot_fit_are_not_joined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept frames that already tell the joined GIF would be over the limit: the missing ones
+    are not made for nothing, the replay is drawn from scratch at once."""
+    from bot.simulate import simulate
+
+    names = ["alice", "bob"]
+    log = simulate(GAME, 2, 11, options=OPTIONS)["log"]
+    views = public_frames(GAME, 2, OPTIONS, 11, log)
+    kept_frame = render.replay_frame(GAME, views[0], names)
+    assert kept_frame is not None
+    replay_frames.keep(replay_frames.frame_key(GAME, views[0], names), kept_frame)
+    made: list[object] = []
+    real = render.replay_frame
+    monkeypatch.setattr(render, "replay_frame", lambda *args: made.append(args) or real(*args))
+    limit = len(kept_frame) * len(views) - 1
+    scratch = from_scratch(monkeypatch, GAME, 2, OPTIONS, 11, log, names, max_bytes=limit)
+    assert draw_replay(GAME, 2, OPTIONS, 11, log, names, max_bytes=limit).data == scratch.data
+    assert made == []
