@@ -93,20 +93,21 @@ def ahead(matches: list[tuple[int, list[tuple[int, dict[str, Any]]], list[str]]]
     os.environ[replay_frames.SETTING] = tempfile.mkdtemp(prefix="replay-cost-")
     posts, plain, joins = [], [], []
     for seed, log, names in matches:
-        names = [name + " again" for name in names]  # text new to this process, as at the first draw
+        # each map drawn twice with names new to this process (as at a post's first draw): alone, and with its frame
+        alone, names = [name + " alone" for name in names], [name + " ahead" for name in names]
         views = public_frames(GAME, SEATS, OPTIONS, seed, log)
         for index, view in enumerate(views):
             post_view = {**view, "phase_label": views[index - 1].get("phase_label")} if index else view
+            _png, plain_ms = timed(lambda post_view=post_view, alone=alone: render.draw(GAME, post_view, alone))
+            plain.append(plain_ms)
             _png, post_ms = timed(lambda post_view=post_view, view=view, names=names: replay_frames.draw_and_keep(
                 GAME, post_view, names, view))
             posts.append(post_ms)
-            _png, plain_ms = timed(lambda post_view=post_view, names=names: render.draw(GAME, post_view, names))
-            plain.append(plain_ms)
         gif, join_ms = timed(lambda seed=seed, log=log, names=names: draw_replay(GAME, SEATS, OPTIONS, seed, log, names))
         assert gif.ahead == gif.frames, (gif.ahead, gif.frames)
         joins.append(join_ms)
     print(f"  made ahead: a phase post's map with its replay frame {statistics.fmean(posts):5.2f} ms CPU "
-          f"(the map alone, drawn again {statistics.fmean(plain):5.2f}); the replay joined from its kept frames "
+          f"(the map alone {statistics.fmean(plain):5.2f}); the replay joined from its kept frames "
           f"{statistics.fmean(joins):5.2f} ms a replay (engine floor above)")
 
 
