@@ -82,8 +82,8 @@ def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
     """The public view at the start, at every public phase end, and at the end of the log.
 
     The log is played on one working copy (engine/working.py: a game that plays in place
-    steps it without a copy a choice), a third of the CPU of ``submit`` on a Samurai Swords
-    match; each view is built from the state when it is taken, so later steps never reach it."""
+    steps it without a copy a choice), a third of the CPU of ``submit`` on the longest shipped
+    game; each view is built from the state when it is taken, so later steps never reach it."""
     game = eng.get(key)
     working = eng.Working(game, game.setup(seats, eng.parse_options(game, options), seed), owned=True)
     views = [game.view(working.state, None)]

@@ -10,7 +10,7 @@ from scratch (render.replay).
 
 A phase post's map is titled with the phase it closes, the replay's frame with the phase after
 it: the notice carries the frame's own label (``frame_label``), and the frame is the post's map
-with its title rows drawn again (a renderer with ``title_rows``, Tiny Big Wars; another game's
+with its title rows drawn again (a renderer with ``title_rows``: render.Titles; another game's
 frames of that kind are left to the replay: a whole second drawing would cost what the replay
 saves). A frame is found by what it shows (the game, the view, the names: ``frame_key``), never
 by match: the replay asks only for the keys of its own public views, so nothing else can reach
@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 SETTING = "WARHOST_REPLAY_FRAMES"
 MAX_BYTES = 256 * 1024 * 1024
-"""Frames kept at most (about 50 KiB a Tiny Big Wars frame: some 5,000 frames, 200 matches of 25
+"""Frames kept at most (about 50 KiB a frame of a 1200 px map: some 5,000 frames, 200 matches of 25
 phase ends); past it the oldest go."""
 PRUNE_EVERY = 64
 """Frames a process writes between two looks at the directory's size."""
