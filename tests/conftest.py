@@ -117,9 +117,10 @@ def _stand_in_games_taken_back() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _local_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The terminal table's data directory (and anything a test's subprocess inherits) stays
-    inside the test run, never in the user's home."""
+    """The terminal table's data directory and the kept replay frames (and anything a test's
+    subprocess inherits) stay inside the test run, never in the user's home or temp directory."""
     monkeypatch.setenv("WARHOST_DATA_DIR", str(tmp_path_factory.mktemp("warhost-data")))
+    monkeypatch.setenv("WARHOST_REPLAY_FRAMES", str(tmp_path_factory.mktemp("replay-frames")))
 
 
 SLOW_FIRST = ("tests/e2e/test_turn_dms.py::test_samurai_dms_stay_true", "tests/service/test_crash.py",

@@ -21,7 +21,7 @@ from bot.discord.mentions import NOBODY, ROUTINE
 from bot.discord.phase_pace import standalone
 from bot.discord.phase_post_memory import Before, PostMemory
 from bot.discord.sending import channel_of, inert, nonce_of
-from bot.service import drawing
+from bot.service import drawing, replay_frames
 from bot.service.outbox import GATHERING
 from bot.service.phase_notices import post_text
 
@@ -176,5 +176,5 @@ async def _map(delivery: PhasePoster, notice: Notice) -> list[discord.File]:
     names = payload.get("names")
     if names is None:
         names = (await delivery.svc.get_match(notice.match_id)).names()
-    png = await drawing.draw(payload["game"], payload["view"], names=names)
+    png = await drawing.draw_phase_map(payload["game"], payload["view"], names, replay_frames.frame_view(payload))
     return [discord.File(io.BytesIO(png), "map.png")]

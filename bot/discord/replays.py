@@ -101,8 +101,8 @@ async def post(delivery: ReplayPoster, notice: Notice, channel: discord.abc.Mess
             ref = str(msg.id)
     finally:
         replays.ready.pop(notice.id, None)  # a refused post draws again when it is retried: no GIF held for days
-    log.info("posted the replay of match %s: %d phase images, %d bytes", notice.match_id, replay.frames,
-             len(replay.data))
+    log.info("posted the replay of match %s: %d phase images (%d made ahead by its phase posts), %d bytes",
+             notice.match_id, replay.frames, replay.ahead, len(replay.data))
     return ref
 
 

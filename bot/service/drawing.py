@@ -50,7 +50,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -58,6 +58,7 @@ from typing import Any, TypeVar
 
 import render
 from bot import metrics
+from bot.service import replay_frames
 
 log = logging.getLogger(__name__)
 
@@ -389,10 +390,23 @@ def map_key(game: str, view: Mapping[str, Any], names: list[str] | None) -> str:
 
 async def draw(game: str, view: Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """The public map, drawn by the process's pool (or the same map drawn a moment ago)."""
-    key = map_key(game, view, names)
+    return await _recent_or(map_key(game, view, names), lambda: _pool.draw(game, view, names))
+
+
+async def draw_phase_map(game: str, view: Mapping[str, Any], names: list[str] | None,
+                         replay_view: Mapping[str, Any]) -> bytes:
+    """A phase post's map (``draw``), its phase end's replay frame (of ``replay_view``) made and
+    kept on the way by the worker (replay_frames.py). A map drawn a moment ago is taken as it
+    is: its replay draws that frame."""
+    return await _recent_or(map_key(game, view, names), lambda: _pool.run(
+        "draw", replay_frames.draw_and_keep, game, view, names, replay_view, game=game))
+
+
+async def _recent_or(key: str, drawn: Callable[[], Awaitable[bytes]]) -> bytes:
+    """The map drawn a moment ago under ``key``, else ``drawn()`` (kept for the next ask)."""
     png = _recent.get(key)
     if png is None:
-        png = await _pool.draw(game, view, names)
+        png = await drawn()
         _recent[key] = png
         while len(_recent) > RECENT_MAPS:
             _recent.popitem(last=False)

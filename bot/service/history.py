@@ -2,9 +2,10 @@
 
 A replay is drawn from the match's choice log alone: the log is replayed through the engine and
 every public phase end is drawn from ``view(state, None)``, the same view the channel's phase
-posts showed. No seat's view is ever read, so no secret reaches the GIF. Drawing takes seconds
-on a long match, so the async entry point hands it to the drawing pool (bot/service/drawing.py):
-a worker process replays and draws, and the event loop stays free.
+posts showed. No seat's view is ever read, so no secret reaches the GIF. The frames the phase
+posts' draws made ahead are joined where they are kept (replay_frames.py), and the others drawn.
+Drawing takes seconds on a long match, so the async entry point hands it to the drawing pool
+(bot/service/drawing.py): a worker process replays and draws, and the event loop stays free.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import engine as eng
 import render
-from bot.service import drawing
+from bot.service import drawing, replay_frames
 from db.models import Match
 from db.store import Store
 from render.anim import DEFAULT_MAX_BYTES
@@ -36,6 +37,9 @@ class ReplayGif:
     data: bytes
     frames: int
     """Phase images drawn (the GIF may show fewer: it drops frames to stay under its size limit)."""
+    ahead: int = 0
+    """Of them, the frames made ahead by the phase posts' draws (replay_frames.py): the GIF joins
+    them unless they could not make it (then every frame is drawn again)."""
 
 
 @dataclass(frozen=True)
@@ -75,16 +79,18 @@ class HistoryEntry:
 
 def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
                   log: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The public view at the start, at every public phase end, and at the end of the log."""
+    """The public view at the start, at every public phase end, and at the end of the log.
+
+    The log is played on one working copy (engine/working.py: a game that plays in place
+    steps it without a copy a choice), a third of the CPU of ``submit`` on the longest shipped
+    game; each view is built from the state when it is taken, so later steps never reach it."""
     game = eng.get(key)
-    state = game.setup(seats, eng.parse_options(game, options), seed)
-    views = [game.view(state, None)]
+    working = eng.Working(game, game.setup(seats, eng.parse_options(game, options), seed), owned=True)
+    views = [game.view(working.state, None)]
     for seat, choice in log:
-        step = game.submit(state, seat, choice)
-        state = step.state
-        if any(e.phase_end and e.seats is None for e in step.events):
-            views.append(game.view(state, None))
-    final = game.view(state, None)
+        if any(e.phase_end and e.seats is None for e in working.submit(seat, choice)):
+            views.append(game.view(working.state, None))
+    final = game.view(working.state, None)
     if final != views[-1]:
         views.append(final)
     return views
@@ -92,9 +98,13 @@ def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
 
 def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: list[tuple[int, dict[str, Any]]],
                 names: list[str], max_bytes: int = DEFAULT_MAX_BYTES) -> ReplayGif:
-    """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames)."""
+    """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames),
+    joined from the frames its phase posts' draws made where they are kept (replay_frames.py)."""
     views = public_frames(key, seats, options, seed, log)
-    return ReplayGif(render.replay(key, views, names, max_bytes=max_bytes), len(views))
+    ahead = replay_frames.found(key, views, names)
+    gif = render.replay(key, views, names, max_bytes=max_bytes, pieces=ahead)
+    replay_frames.forget(key, views, names)
+    return ReplayGif(gif, len(views), sum(frame is not None for frame in ahead))
 
 
 class HistoryService:

@@ -41,6 +41,9 @@ class PhaseNotice(TypedDict):
     view: dict[str, Any]
     names: NotRequired[list[str]]
     """Absent on the match's opening post."""
+    frame_label: NotRequired[str | None]
+    """The view's own ``phase_label`` where the map is titled with the phase the post closes: the
+    replay's frame of this phase end has it (bot/service/replay_frames.py)."""
     standalone: NotRequired[bool]
     """An undo's post: not part of any phase's story."""
 

@@ -90,10 +90,12 @@ def public_notices(parts: list[Stretch], game: str, names: list[str], view_at: C
     notices: list[tuple[str, PhaseNotice | EventsNotice]] = []
     for label, raw, lines, end in closings:
         view = view_at(end)
-        if raw:
-            view = {**view, "phase_label": raw}
-        notices.append(("phase", PhaseNotice(label=label, events=lines, text=post_text(label, lines, strong=strong),
-                                             game=game, view=view, names=names)))
+        notice = PhaseNotice(label=label, events=lines, text=post_text(label, lines, strong=strong), game=game,
+                             view=view, names=names)
+        if raw and raw != view.get("phase_label"):
+            notice["view"] = {**view, "phase_label": raw}
+            notice["frame_label"] = view.get("phase_label")
+        notices.append(("phase", notice))
     tail = parts[-1] if parts and not parts[-1].closed else None
     if tail is not None and tail.lines:
         label = heads[-1][0]

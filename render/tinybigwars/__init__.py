@@ -83,6 +83,23 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
     return img
 
 
+TITLE_ROWS = lay.HEADER_H
+"""The map's top rows: the header, the only part of the map its ``phase_label`` changes."""
+
+
+def title_rows(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
+    """The map's top ``TITLE_ROWS`` rows as ``render_image`` draws them, alone: a replay frame
+    titled otherwise than its phase post's map (render.draw_and_frame) redraws only these."""
+    view = parse(PublicView, view)
+    st = static_layer(view)
+    rows = st.background.crop((0, 0, lay.WIDTH, TITLE_ROWS))
+    for tile, at in st.tiles:
+        if at[1] < TITLE_ROWS:
+            rows.paste(tile, at)
+    panel.header(rows, ImageDraw.Draw(rows), view)
+    return rows
+
+
 def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
     view = parse(PublicView, view)
@@ -96,6 +113,6 @@ def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None
 
 
 __all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LEGEND_H", "LEGEND_Y", "MAP_BOX", "PLATE_H", "PLATE_W",
-           "PRIVATE_SIZE", "RESULT_BOX", "WIDTH", "_STATIC", "draw", "picture", "draw_private", "footprints", "label_boxes",
+           "PRIVATE_SIZE", "RESULT_BOX", "TITLE_ROWS", "WIDTH", "_STATIC", "draw", "picture", "title_rows", "draw_private", "footprints", "label_boxes",
            "legend_origin", "named_locations", "plate_box", "render_image", "render_private_image", "short_name",
            "static_layer"]

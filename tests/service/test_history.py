@@ -67,6 +67,37 @@ def test_replay_frames_come_from_public_views_only(monkeypatch: pytest.MonkeyPat
     assert frames[-1] == real_view(summary["state"], None)
 
 
+def _frames_through_submit(key: str, seats: int, options: dict[str, Any], seed: int,
+                           log: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The replay's views the plain way: ``submit`` (a new state a choice), each view taken at once."""
+    game = engine.get(key)
+    state = game.setup(seats, engine.parse_options(game, options), seed)
+    views = [game.view(state, None)]
+    for seat, choice in log:
+        step = game.submit(state, seat, choice)
+        state = step.state
+        if any(e.phase_end and e.seats is None for e in step.events):
+            views.append(game.view(state, None))
+    final = game.view(state, None)
+    return views + ([final] if final != views[-1] else [])
+
+
+@pytest.mark.parametrize(("key", "seats", "options", "seed", "choices"), [
+    ("tinybigwars", 2, {"round_limit": 2}, 11, None),
+    ("tinybigwars", 3, {"round_limit": 3}, 5, None),
+    ("samurai", 4, {}, 3, 400),
+    ("defenders", 2, {}, 4, None),
+])
+def test_replay_frames_are_the_views_each_phase_end_left(key: str, seats: int, options: dict[str, Any], seed: int,
+                                                          choices: int | None) -> None:
+    """The log is played in place on one working copy: every frame is still the view of its own
+    phase end (a later step changing the state in place never reaches a frame taken before)."""
+    log = simulate(key, seats, seed, options=options)["log"][:choices]
+    expected = _frames_through_submit(key, seats, options, seed, log)
+    frames = public_frames(key, seats, options, seed, log)
+    assert len(expected) >= 4 and frames == expected
+
+
 def test_replay_gif_fits_the_limit_and_shows_the_phases() -> None:
     summary = simulate("tinybigwars", 2, 11, options={"round_limit": 2})
     big = draw_replay("tinybigwars", 2, {"round_limit": 2}, 11, summary["log"], ["alice", "bob"])
