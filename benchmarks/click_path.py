@@ -2,8 +2,9 @@
 
 A DM click in the bot (bot/discord/router.py) is, on the service's side: the submit judged in
 its own transaction (``submit`` with ``choose``, the clicked message and the interaction id),
-then the reply's read of the seat's next decision (``next_decision``), or of its turn
-(``seat_turn``) when it has none; delivery then reads the turns of the seats it writes to
+then the reply's read of the seat's next decision (``next_decision``; none when that is a
+sealed one with the seat's map, ``SubmitResult.drawn_next``), or of its turn (``seat_turn``)
+when it has none; delivery then reads the turns of the seats it writes to
 (``seat_turn`` for each prompt notice) and the status board is refreshed (``board_of``). This
 plays ``--matches`` Tiny Big Wars matches (two players, one heuristic AI) on a SQLite file, each
 player answering every prompt with the heuristic, in that order, and prints the CPU time
@@ -68,7 +69,8 @@ async def one_match(svc: MatchService, channel: int, seed: int, rng: random.Rand
                                       message_id=message, choose=choose)
             submitted = time.process_time()
             if result.version not in (None, version):
-                await svc.next_decision(info.id, seat.seat_no, result.version)
+                if not result.drawn_next:  # a sealed one with the seat's map: delivery writes it (router.py)
+                    await svc.next_decision(info.id, seat.seat_no, result.version)
             else:
                 await svc.seat_turn(info.id, seat.seat_no)
             for notice in await svc.outbox(limit=100):

@@ -80,9 +80,12 @@ class Prepared:
             out.append(value)
         return out
 
-    def processed(self, rows: Sequence[Sequence[Any]], coltypes: Sequence[Any] | None) -> list[tuple[Any, ...]]:
+    def processed(self, rows: Sequence[Sequence[Any]], coltypes: Sequence[Any] | None,
+                  each_row: range | None = None) -> list[tuple[Any, ...]]:
         """The rows with each column's result processor applied (``coltypes``: the server's type
-        of each column, when it says)."""
+        of each column, when it says). With ``each_row``, only those columns are processed in
+        the rows after the first: the others repeat the first row's values (the one side of a
+        join to many rows) and are left as the database gave them, for no caller to read."""
         active = self._active
         if active is None:
             kinds = coltypes if coltypes is not None else [None] * len(self._types)
@@ -91,10 +94,12 @@ class Prepared:
                 if (processor := cast(Processor, type_._cached_result_processor(self.dialect, kind))) is not None)
         if not active:
             return [tuple(row) for row in rows]
-        out = []
+        later = active if each_row is None or len(rows) < 2 else tuple(
+            (at, processor) for at, processor in active if at in each_row)
+        out: list[tuple[Any, ...]] = []
         for row in rows:
             values = list(row)
-            for at, processor in active:
+            for at, processor in active if not out else later:
                 value = values[at]
                 if value is not None:
                     values[at] = processor(value)
@@ -141,10 +146,11 @@ async def begun(session: Reader) -> Connection:
 
 
 async def run(connection: Connection | AsyncConnection, statement: Prepared,
-              values: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> Outcome:
+              values: Mapping[str, Any] | Sequence[Mapping[str, Any]], each_row: range | None = None) -> Outcome:
     """Run ``statement`` with these named ``values`` (a sequence of mappings: once for each, as
     an executemany) on the connection's DB-API connection, in its transaction; the connection
-    must have begun (see ``begun``)."""
+    must have begun (see ``begun``). ``each_row``: the columns that differ from row to row, the
+    only ones processed after the first row (``Prepared.processed``)."""
     sync = connection.sync_connection if isinstance(connection, AsyncConnection) else connection
     assert sync is not None, "the connection has not begun"
     many = not (type(values) is dict or isinstance(values, Mapping))  # a dict mostly: no ABC check
@@ -166,7 +172,7 @@ async def run(connection: Connection | AsyncConnection, statement: Prepared,
         if translated is error:
             raise
         raise translated from error
-    return Outcome(statement.processed(rows, coltypes) if rows else [], rowcount)
+    return Outcome(statement.processed(rows, coltypes, each_row) if rows else [], rowcount)
 
 
 async def _sqlite(connection: OnceStopped, statement: Prepared, parameters: Any, many: bool) -> tuple[list[Any], int]:

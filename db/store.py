@@ -324,12 +324,15 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         claim_user: int | None = None,
     ) -> tuple[Match, list[Seat], Deadline | None, int | None, int | None, tuple[Any, ...]] | None:
         """Read through Core and made into the session's rows here (see `_attached`): the ORM's
-        loading of a three-entity join cost more than the statement."""
+        loading of a three-entity join cost more than the statement. The statement has a row per
+        seat, each with the match, its deadline and the questions asked of them again: those
+        columns are taken from the first row, and only the seats' are processed in the others
+        (their datetimes and JSON decoded once a read, not once a seat)."""
         connection = await begun(session)
         statement = (prepared(_match_rows, connection.dialect, _match_rows) if extra is None else
                      prepared((_match_rows, extra), connection.dialect, lambda: _match_rows().add_columns(*extra())))
         rows = (await run(connection, statement, {"match_id": match_id, "interaction_id": interaction_id,
-                                                  "claim_user": claim_user, **(values or {})})).rows
+                                                  "claim_user": claim_user, **(values or {})}, _SEAT_COLUMNS)).rows
         if not rows:
             return None
         first = rows[0]
@@ -491,6 +494,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
 
 
 _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
+_SEAT_COLUMNS = range(_MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH)
+"""The columns of `_match_rows`' rows that differ from row to row: a seat's (after the match's)."""
 
 
 @functools.cache

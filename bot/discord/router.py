@@ -267,7 +267,17 @@ class Router:
         DM the reply renders the seat's turn DM as the match stands after the choice (turn_dm.py),
         holding the seat's turn from the submit to its edit, as delivery does (dm_replies.py).
         With ``choose`` (``_judged_in_submit``), the prompt and choice are made in the submit's
-        transaction (into ``made``); False when it found the click not on the open prompt."""
+        transaction (into ``made``); False when it found the click not on the open prompt.
+
+        A click whose next decision is sealed with the seat's private map (``drawn_next``) sends
+        no read for it: ``next_decision_in_dm`` would write nothing. It shows only the seat's
+        newest prompt notice of ``result.version``, and never one that is sealed and carries a
+        view. The notice of that version is the one the submit's transaction wrote, sealed with
+        the view (``drawn_next``): a later transaction writes a prompt notice for the seat only
+        when it gives the seat a new version, a later step's, except an undo's, which cuts the log
+        back and may give a version again. Whatever the read would have found, writing nothing
+        is right: it is what the read decides on any doubt, delivery then writes the DM, and no
+        stale prompt can be shown by an answer that shows nothing."""
         in_dm = interaction.guild_id is None
         async with self.wiring.seat_turns.hold(match_id, seat) if in_dm else contextlib.nullcontext():
             try:
@@ -291,8 +301,10 @@ class Router:
             try:
                 if in_dm and result.locked and result.version not in (None, version):
                     # the seat's next decision, in this very message (one DM per turn): the answer
-                    # shows it when its notice says so plainly, else delivery writes it
-                    await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
+                    # shows it when its notice says so plainly, else delivery writes it; a sealed
+                    # one with the seat's private map (``drawn_next``) it never shows: no read
+                    if not result.drawn_next:
+                        await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
                 elif in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
                     await reply_in_dm(self.wiring, interaction, Answered(match_id, seat, version, prompt, choice,
                                                                          result.private))

@@ -3,6 +3,7 @@ the reads a seat makes of its own prompt. The AI's turns that follow are autopla
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -56,6 +57,19 @@ def fingerprint_in(ctx: MatchTransaction, prompt: eng.Prompt) -> str:
     return known[1]
 
 
+def drawn_next(outbox: list[dict[str, Any]], seat: int, version: int | None) -> bool:
+    """Whether the transaction's notices (``outbox``, as written) hold a prompt notice of the
+    seat for its decision of ``version`` that is sealed and carries the seat's view (its
+    private map, which delivery draws): ``SubmitResult.drawn_next``."""
+    if version is None:
+        return False
+    for row in outbox:
+        payload = row["payload"]
+        if row["kind"] == "prompt" and row["seat"] == seat and payload.get("version") == version:
+            return bool((payload.get("prompt") or {}).get("secret") and payload.get("view"))
+    return False
+
+
 class Play(Transactions):
     """Mixed into MatchService: choices and prompts."""
 
@@ -79,11 +93,12 @@ class Play(Transactions):
         if interaction_id is not None and not 0 < len(interaction_id) <= 100:
             raise BadChoice("An interaction id must have 1 to 100 characters.")
 
-        async def fn(ctx: MatchTransaction) -> SubmitResult:
+        async def fn(ctx: MatchTransaction) -> Callable[[], SubmitResult]:
             if ctx.answered is not None:  # this interaction's choice was made already: its answer again
                 seen = await ctx.session.get(Choice, ctx.answered)
                 if seen is not None and seen.outcome is not None:
-                    return SubmitResult(**{**seen.outcome, "duplicate": True})
+                    again = SubmitResult(**{**seen.outcome, "duplicate": True})
+                    return lambda: again
             made = choice if choose is None else choose(await self._pending_in(ctx, user_id, version))
             seat = ctx.seat_of(user_id)
             if ctx.match.status == "paused":
@@ -133,8 +148,9 @@ class Play(Transactions):
                 events=[e.text for e in ctx.events if e.visible_to(seat.seat_no)], private=private,
                 reminders=reminded, pings=pinged, claimed=claimed,
             )
-            row.outcome = {k: v for k, v in result.__dict__.items() if k != "duplicate"}
-            return result
+            row.outcome = {k: v for k, v in result.__dict__.items() if k not in ("duplicate", "drawn_next")}
+            # after the commit, from the notices the transaction wrote (its finishing steps wrote them)
+            return lambda: dataclasses.replace(result, drawn_next=drawn_next(ctx.outbox, seat.seat_no, result.version))
 
         return await self._mutate(match_id, fn, interaction_id=interaction_id,
                                   claim_user=user_id if message_id is not None and not in_guild else None)

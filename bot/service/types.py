@@ -173,6 +173,11 @@ class SubmitResult:
     claimed: int | None = None
     """The prompt notice this DM click claimed: the decision it answered, whose delivery was not
     marked yet, shown on the clicked DM (``TurnQueries.claim_prompt_message``)."""
+    drawn_next: bool = False
+    """The seat's next decision (of ``version``) is a sealed one, and the prompt notice this
+    submit's transaction wrote for it carries the seat's view: its DM shows the seat's private
+    map, which only delivery draws, so the click's answer shows nothing of it and reads nothing
+    for it (bot/discord/router.py ``Router._submit``). False when not known (a duplicate)."""
 
 
 @dataclass(frozen=True)

@@ -178,11 +178,12 @@ class ClickSvc(Svc):
     """A service whose submit judges the click itself (``choose``), as the real one does in its
     transaction; ``open`` says whether the clicked prompt is the seat's open one there."""
 
-    def __init__(self, open_prompt: bool, claimed: int | None = None, locked: bool = True) -> None:
+    def __init__(self, open_prompt: bool, claimed: int | None = None, locked: bool = True,
+                 drawn_next: bool = False) -> None:
         super().__init__()
         self.open = open_prompt
         self.chosen: list[dict[str, Any]] = []
-        self.claimed, self.locked = claimed, locked
+        self.claimed, self.locked, self.drawn_next = claimed, locked, drawn_next
 
     async def submit(self, match_id: int, user_id: int, choice: dict[str, Any], **kwargs: Any) -> Any:
         self.calls.append("submit")
@@ -194,7 +195,7 @@ class ClickSvc(Svc):
             choice = choose(SimpleNamespace(seat=1, version=7, prompt=prompt, names=["ana", "bo"], undo_mark=None))
         self.chosen.append(choice)
         return SimpleNamespace(reminders=[], pings=[], locked=self.locked, version=8 if self.locked else 7, private=[],
-                               claimed=self.claimed)
+                               claimed=self.claimed, drawn_next=self.drawn_next)
 
     async def stale_reason(self, match_id: int, seat: int, version: int) -> str | None:
         self.calls.append("stale_reason")
@@ -232,6 +233,16 @@ async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> 
     await Router(_wiring(svc)).prompt(_dm_click(), PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
     assert svc.calls[0] == "submit" and svc.chosen == [{"pick": "a"}], "the submit's transaction judged it"
     assert svc.calls == ["submit", "next_decision"], "after it, only the read of the next decision it led to"
+
+
+async def test_a_dm_click_whose_next_decision_is_a_drawn_sealed_one_reads_nothing_after_its_submit() -> None:
+    """Its answer could not show that decision (its private map is delivery's to draw): no read
+    of it, and the click is acknowledged without a write (delivery writes the DM)."""
+    svc = ClickSvc(open_prompt=True, drawn_next=True)
+    click = _dm_click()
+    await Router(_wiring(svc)).prompt(click, PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
+    assert svc.calls == ["submit"] and svc.chosen == [{"pick": "a"}]
+    assert click.response.done, "acknowledged (a silent defer)"
 
 
 async def test_a_dm_click_that_claimed_its_prompt_and_closed_it_tells_delivery(monkeypatch) -> None:

@@ -118,3 +118,45 @@ def _version(message: Any) -> int | None:
     """The prompt version a turn DM's components answer (None: no live prompt)."""
     found = PROMPT_VERSION.search(str(message.components))
     return None if found is None else int(found.group(1))
+
+
+async def test_a_click_that_leads_to_a_sealed_decision_with_a_map_leaves_it_to_delivery(fake, start_bot, alice, bob,
+                                                                                       tmp_path) -> None:
+    """A click whose seat's next decision is a sealed one with the seat's private map reads
+    nothing for it (``drawn_next``: its answer could not show it); delivery writes it into the
+    DMs, as it did when the read decided so. Every other click that led to a next decision
+    still reads it."""
+    bot = await _started(fake, start_bot, alice, bob, tmp_path, reply_wait=2.5)
+    submit, next_decision = bot.svc.submit, bot.svc.next_decision
+    drawn: list[int] = []
+    moved: list[int] = []
+    read: list[int] = []
+
+    async def submitted(*args: Any, **kwargs: Any) -> Any:
+        result = await submit(*args, **kwargs)
+        if result.locked and result.version not in (None, kwargs.get("version")):
+            (drawn if result.drawn_next else moved).append(result.version)
+        return result
+
+    async def next_read(match_id: int, seat: int, version: int) -> Any:
+        read.append(version)
+        return await next_decision(match_id, seat, version)
+
+    bot.svc.submit, bot.svc.next_decision = submitted, next_read
+    autos = [AutoPlayer(alice), AutoPlayer(bob)]
+    await play_until(fake, autos, lambda: any("The match is over" in m.content for m in alice.messages))
+    assert drawn and moved, "both kinds of next decision came"
+    assert sorted(read) == sorted(moved), "read: the next decisions not drawn, and only those"
+    with_map = {version for player in (alice, bob) for message in player.dm.messages for version in _mapped(message)}
+    assert set(drawn) <= with_map, "delivery wrote each of them, with the seat's private map"
+    assert not fake.violations
+
+
+def _mapped(message: Any) -> set[int]:
+    """The prompt versions a DM's versions answered while showing an attachment (a private map)."""
+    found = set()
+    for shown in message.versions:
+        version = PROMPT_VERSION.search(str(shown["components"]))
+        if version is not None and shown["attachments"]:
+            found.add(int(version.group(1)))
+    return found
