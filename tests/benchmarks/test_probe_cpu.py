@@ -12,8 +12,8 @@ from benchmarks.load_figures import without_probe
 
 
 def test_a_note_is_a_bare_append(tmp_path: Path) -> None:
-    """A note on the bot's loop costs about what a list append costs: no lock, no clock read (a
-    probe that timed and locked each note cost the bot ~1.3 ms an interaction it never counted)."""
+    """A note on the bot's loop costs about what a list append costs: no lock, no clock read
+    (uncounted: the probe's CPU would be the bot's)."""
     probe = Probe(tmp_path / "probe.json")
     kept: list[float] = []
     rounds = 50_000
