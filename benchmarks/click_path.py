@@ -24,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,54 +37,65 @@ from bot.service.types import PendingPrompt  # noqa: E402
 from db import Store  # noqa: E402
 
 HOST, GUEST = 2**62 + 11, 2**62 + 12
+Chooser = Callable[[PendingPrompt], dict[str, Any]]
+
+
+async def heuristic_clicks(svc: MatchService, match_id: int, users: tuple[int, ...],
+                           rng: random.Random) -> AsyncIterator[tuple[int, int, int, Chooser]]:
+    """Each decision these users' seats owe, in turn, answered by the heuristic as a DM click
+    would: (user, seat number, the prompt's version, the ``choose`` for ``submit``), until none
+    of them owes one or the match ended. The caller submits each before taking the next."""
+    game = engine.get("tinybigwars")
+    heuristic = game.policies()["heuristic"]
+    while True:
+        moved = False
+        for user in users:
+            _match, seats, state, _deadline = await svc._read(match_id)
+            seat = next(s for s in seats if s.user_id == user)
+            prompt = next((p for p in game.prompts(state) if p.seat == seat.seat_no), None) if state else None
+            if prompt is None or seat.prompt_version is None or prompt.answered:
+                continue
+            choice = engine.decide(game, heuristic, state, prompt, rng)
+
+            def choose(_found: PendingPrompt, choice: dict[str, Any] = choice) -> dict[str, Any]:
+                return choice
+
+            yield user, seat.seat_no, seat.prompt_version, choose
+            moved = True
+        if not moved or (await svc.get_match(match_id)).status != "active":
+            return
 
 
 async def one_match(svc: MatchService, channel: int, seed: int, rng: random.Random,
                     spent: dict[str, float]) -> int:
     """Play one match by DM clicks; add the CPU of the submits and of the whole to ``spent``."""
-    game = engine.get("tinybigwars")
-    heuristic = game.policies()["heuristic"]
     info = await svc.create(None, channel, HOST, "host", "tinybigwars", {}, seed=seed)
     await svc.join(channel, GUEST, "guest")
     await svc.add_ai(channel, HOST)
     await svc.start(channel, HOST)
     clicks = 0
     message = 1000
-    while clicks < 400:
-        moved = False
-        for user in (HOST, GUEST):
-            _match, seats, state, _deadline = await svc._read(info.id)
-            seat = next(s for s in seats if s.user_id == user)
-            prompt = next((p for p in game.prompts(state) if p.seat == seat.seat_no), None) if state else None
-            if prompt is None or seat.prompt_version is None or prompt.answered:
-                continue
-            choice = engine.decide(game, heuristic, state, prompt, rng)
-            version = seat.prompt_version
-
-            def choose(_found: PendingPrompt, choice: dict[str, Any] = choice) -> dict[str, Any]:
-                return choice
-
-            message += 1
-            start = time.process_time()
-            result = await svc.submit(info.id, user, {}, version=version, interaction_id=f"{channel}-{message}",
-                                      message_id=message, choose=choose)
-            submitted = time.process_time()
-            if result.version not in (None, version):
-                if not result.drawn_next:  # a sealed one with the seat's map: delivery writes it (router.py)
-                    await svc.next_decision(info.id, seat.seat_no, result.version)
-            else:
-                await svc.seat_turn(info.id, seat.seat_no)
-            for notice in await svc.outbox(limit=100):
-                if notice.kind == "prompt" and notice.seat is not None:
-                    await svc.seat_turn(info.id, notice.seat)
-                await svc.delivered(notice.id, str(message))
-            await svc.board_of(info.id)
-            spent["submit"] += submitted - start
-            spent["whole"] += time.process_time() - start
-            clicks += 1
-            moved = True
-        if not moved or (await svc.get_match(info.id)).status != "active":
+    async for user, seat_no, version, choose in heuristic_clicks(svc, info.id, (HOST, GUEST), rng):
+        if clicks >= 400:
             break
+        message += 1
+        start = time.process_time()
+        result = await svc.submit(info.id, user, {}, version=version, interaction_id=f"{channel}-{message}",
+                                  message_id=message, choose=choose)
+        submitted = time.process_time()
+        if result.version not in (None, version):
+            if not result.drawn_next:  # a sealed one with the seat's map: delivery writes it (router.py)
+                await svc.next_decision(info.id, seat_no, result.version)
+        else:
+            await svc.seat_turn(info.id, seat_no)
+        for notice in await svc.outbox(limit=100):
+            if notice.kind == "prompt" and notice.seat is not None:
+                await svc.seat_turn(info.id, notice.seat)
+            await svc.delivered(notice.id, str(message))
+        await svc.board_of(info.id)
+        spent["submit"] += submitted - start
+        spent["whole"] += time.process_time() - start
+        clicks += 1
     return clicks
 
 
