@@ -18,37 +18,46 @@ class Gone(Exception):
     """The database went away."""
 
 
-async def test_marks_committed_before_the_read_failed_are_written_and_said_so(
-        svc: MatchService, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+async def sent(svc: MatchService) -> tuple[int, MarksWrite, set[int]]:
+    """A match whose first two notices went out: its id, their marks to write, their ids."""
     info = await lobby(svc, [HOST, BOB], hours=10)
     first = await svc.next_batch(info.id, limit=2)
-    write = MarksWrite([Mark(notice.id, "x", svc.clock()) for notice in first.notices])
+    return (info.id, MarksWrite([Mark(notice.id, "x", svc.clock()) for notice in first.notices]),
+            {notice.id for notice in first.notices})
+
+
+async def waiting(svc: MatchService) -> set[int]:
+    return {notice.id for notice in await svc.outbox(limit=1000)}
+
+
+async def test_marks_committed_before_the_read_failed_are_written_and_said_so(
+        svc: MatchService, store: Store, sent: tuple[int, MarksWrite, set[int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, write, went = sent
 
     async def waiting_notices(*_args: Any, **_kwargs: Any) -> Any:
         raise Gone("mid-read")
 
-    with monkeypatch.context() as patched:
-        patched.setattr(store, "waiting_notices", waiting_notices)
-        with pytest.raises(Gone):
-            await svc.next_batch(info.id, limit=50, marks=write)
+    monkeypatch.setattr(store, "waiting_notices", waiting_notices)
+    with pytest.raises(Gone):
+        await svc.next_batch(match_id, limit=50, marks=write)
+    monkeypatch.undo()
     assert write.committed and write.written == 2, "the marks' own statement went before the read"
-    left = {notice.id for notice in await svc.outbox(limit=1000)}
-    assert not left & {notice.id for notice in first.notices}, "the notices that went are marked"
+    assert not await waiting(svc) & went, "the notices that went are marked"
 
 
 async def test_marks_whose_statement_failed_are_not_said_committed(
-        svc: MatchService, store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    info = await lobby(svc, [HOST, BOB], hours=10)
-    first = await svc.next_batch(info.id, limit=2)
-    write = MarksWrite([Mark(notice.id, "x", svc.clock()) for notice in first.notices])
+        svc: MatchService, store: Store, sent: tuple[int, MarksWrite, set[int]],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, write, went = sent
 
     async def mark_all_delivered(*_args: Any, **_kwargs: Any) -> int:
         raise Gone("mid-write")
 
-    with monkeypatch.context() as patched:
-        patched.setattr(store, "mark_all_delivered", mark_all_delivered)
-        with pytest.raises(Gone):
-            await svc.seat_turns(info.id, marks=write)
+    monkeypatch.setattr(store, "mark_all_delivered", mark_all_delivered)
+    with pytest.raises(Gone):
+        await svc.seat_turns(match_id, marks=write)
+    monkeypatch.undo()
     assert not write.committed, "nothing was written: the marks wait again"
-    left = {notice.id for notice in await svc.outbox(limit=1000)}
-    assert {notice.id for notice in first.notices} <= left
+    assert went <= await waiting(svc)
