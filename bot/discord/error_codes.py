@@ -6,6 +6,10 @@ from __future__ import annotations
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_USER = 10013
+UNKNOWN_WEBHOOK = 10015
+"""An interaction's token Discord does not know (or no longer: an interaction webhook)."""
+UNKNOWN_INTERACTION = 10062
+"""An interaction past its 3 s for a callback."""
 MISSING_ACCESS = 50001
 DMS_CLOSED = 50007
 """"Cannot send messages to this user": the player's DMs are closed to the bot."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from bot.discord import refused, table_links, turn_dm
+from bot.discord import clicked_dms, refused, table_links, turn_dm
 from bot.discord.error_codes import UNKNOWN_MESSAGE
 from bot.discord.mentions import NOBODY
 from bot.discord.refusals import final_code
@@ -314,8 +314,8 @@ def _linked(delivery: TurnDms, turn: SeatTurn, rendered: turn_dm.Rendered) -> st
 async def _write_turn(delivery: TurnDms, turn: SeatTurn, ref: int, rendered: turn_dm.Rendered, shown: Shown | None) -> None:
     try:
         dm = await delivery.dm_channel_for(turn.match_id, turn.seat, turn.user_id)
-        await dm.get_partial_message(ref).edit(content=_linked(delivery, turn, rendered), view=rendered.view,
-                                               allowed_mentions=NOBODY)
+        await clicked_dms.edit(delivery.turns.clicks, dm, ref, content=_linked(delivery, turn, rendered),
+                               view=rendered.view, allowed_mentions=NOBODY)
     except discord.HTTPException as exc:
         log.info("could not bring turn DM %s of match %s up to date: %s", ref, turn.match_id, exc)
         return
@@ -344,7 +344,8 @@ async def _edit_dm(delivery: TurnDms, notice: Notice, ref: int, content: str, vi
     dm = await delivery.dm_channel_for(notice.match_id, notice.seat, user_of(notice))
     extra: dict[str, Any] = {} if files is None else {"attachments": files}
     try:
-        await dm.get_partial_message(ref).edit(content=content, view=view, allowed_mentions=NOBODY, **extra)
+        await clicked_dms.edit(delivery.turns.clicks, dm, ref, content=content, view=view,
+                               allowed_mentions=NOBODY, **extra)
     except discord.HTTPException as exc:
         if exc.code != UNKNOWN_MESSAGE and (not refused.is_refusal(exc) or final_code(exc) is not None):
             raise

@@ -290,6 +290,8 @@ class Router:
                 if choose is None:
                     raise
                 return False  # nothing written: judged by the reads
+            if in_dm and interaction.message is not None:  # delivery's next edits of this DM go through this click
+                self.wiring.seat_turns.clicks.clicked(interaction.message.id, interaction)
             if choose is not None:
                 if not made:
                     return False  # this interaction's choice was made already (its answer again): judged by the reads

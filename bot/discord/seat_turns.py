@@ -18,6 +18,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 
+from bot.discord.clicked_dms import ClickedDms
+
 SHOWN_KEPT = 100_000
 """Turn DMs whose shown form is kept in memory (a bound, not a policy: a forgotten one is
 rendered again and edited at most once)."""
@@ -48,6 +50,8 @@ class SeatTurns:
         """Prompt notices not delivered yet whose decision the seat's own click on their DM
         answered and closed (the click claimed the DM for the notice): their delivery has nothing
         to write (prompt_dms.py). Oldest first; at most CLOSED_KEPT."""
+        self.clicks = ClickedDms()
+        """The players' newest clicks on turn DMs, which edit them off the global rate limit (clicked_dms.py)."""
 
     def closed_by_click(self, notice_id: int) -> None:
         """The seat's click on the DM of prompt notice ``notice_id`` (claimed: its delivery was

@@ -1,0 +1,64 @@
+"""Delivery edits a turn DM the player clicked through that click (its callback or its
+webhook), which Discord's global rate limit does not count: under load the player's next
+decision does not queue behind every match's channel posts (the fallback to the bot's route when
+Discord no longer takes a click's token: tests/bot/test_clicked_dms.py)."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
+
+DM_EDIT = re.compile(r"^/channels/(?P<channel>\d+)/messages/(?P<message>\d+)$")
+
+
+async def _played(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> dict[int, float]:
+    """Play a match to its end; the DMs the bot took a click on to edit them through, and when
+    it first did (the clock of the fake's calls)."""
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    clicks = bot.game.delivery.turns.clicks
+    taken: dict[int, float] = {}
+    remember = clicks.clicked
+
+    def clicked(message_id: int, interaction: Any) -> None:
+        taken.setdefault(message_id, time.monotonic())
+        remember(message_id, interaction)
+
+    clicks.clicked = clicked
+    await alice.slash("game new", game="tinybigwars")
+    await alice.wait_for(lambda m: m.button("Join") is not None)
+    await bob.click("Join")
+    await alice.wait_for(lambda m: "bob joined" in m.content)
+    await alice.click("Start")
+    autos = [AutoPlayer(alice), AutoPlayer(bob)]
+    await play_until(fake, autos, lambda: any("The match is over" in m.content for m in alice.messages))
+    await fake.quiesce()
+    return taken
+
+
+def _bot_route_edits_after_a_click(fake: Any, taken: dict[int, float]) -> list[str]:
+    """The bot's own-route edits (the global limit's) of DMs after it took a click on them."""
+    dms = {channel.id for channel in fake.dm_channels.values()}
+    found = []
+    for call in fake.calls:
+        edit = DM_EDIT.match(call.path) if call.method == "PATCH" else None
+        if edit and int(edit["channel"]) in dms and call.at > taken.get(int(edit["message"]), float("inf")):
+            found.append(call.path)
+    return found
+
+
+def _private_maps_through_clicks(fake: Any) -> int:
+    """Edits through a click's webhook carrying the seat's private map: only delivery draws one."""
+    return sum(1 for call in fake.calls if call.method == "PATCH" and call.path.startswith("/webhooks/")
+               and any(name == "you.png" for name, _ in call.files))
+
+
+async def test_delivery_edits_a_clicked_turn_dm_through_the_click(fake, start_bot, alice, bob, tmp_path) -> None:
+    taken = await _played(fake, start_bot, alice, bob, tmp_path)
+    assert taken, "the players' clicks were taken"
+    assert _bot_route_edits_after_a_click(fake, taken) == [], "a clicked turn DM was edited on the global limit"
+    assert _private_maps_through_clicks(fake) > 0, "delivery's sealed decisions went through the players' clicks"
+    limited = [call for call in fake.calls if "/webhooks/" in call.path and call.status == 429]
+    assert not limited and not fake.violations
