@@ -9,7 +9,9 @@ the interaction's creation (``wait``, the ``reply_wait_seconds`` setting), and a
 when the window closes with nothing sent. Whatever answers first (the reply, a refusal, the
 timer) takes one lock, so exactly one callback goes: ``settle`` stops the timer (waiting for a
 defer already on its way), and from then on the interaction's own state says whether the
-answer is the callback or an edit after the defer (``update``, replies.answer)."""
+answer is the callback or an edit after the defer (``update``, replies.answer). A handler whose
+answer is another writer's (delivery's edit of the clicked DM: clicked_dms.py) leaves the window
+open (``leave_open``): that edit is the callback if it comes in time, else the timer defers."""
 
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ players saw no gain (2.76-2.78 requests, changed p50 1.1 s). The acknowledgement
 nothing a player sees: the clicked message does. docs/benchmarks.md has the runs (issue 32,
 session 22). At most 2.5: Discord waits 3 s."""
 
+TIMER_TASK = "warhost: ack window"
+"""The name of a window's timer task."""
 SHORTEST = 0.05
 """The window never closes sooner: an answer under this long rides in the callback however fast
 recent clicks were."""
@@ -90,7 +94,9 @@ class Window:
         self.refused: discord.HTTPException | None = None
         """Discord's refusal of the timer's defer (the interaction expired: 10062): no other
         callback may be tried for it, since each would be refused the same way."""
-        self._timer = asyncio.create_task(self._defer_after(max(0.0, wait - age(interaction)), defer))
+        self.left_open = False
+        """The handler ended leaving the answer to another writer (``leave_open``)."""
+        self._timer = asyncio.create_task(self._defer_after(max(0.0, wait - age(interaction)), defer), name=TIMER_TASK)
 
     async def _defer_after(self, delay: float, defer: Callable[[], Awaitable[Any]]) -> None:
         await asyncio.sleep(delay)
@@ -103,6 +109,17 @@ class Window:
                 self.refused = refusal
             finally:
                 self.settled.set()
+
+    def leave(self) -> None:
+        """The handler ends without answering, the answer being another writer's to make: the
+        window stays open until that writer settles it or the timer defers at its end. The
+        answer time learned is the handler's (another writer's would lengthen every window)."""
+        if self.pace is not None:
+            self.pace.answered(age(self.interaction))
+            self.pace = None
+        self.left_open = True
+        self._timer.add_done_callback(lambda _timer: _open.pop(self.interaction.id, None) if _open.get(
+            self.interaction.id) is self else None)
 
     async def settle(self) -> None:
         """Nothing more is deferred by the timer: the caller answers now, as the interaction's
@@ -138,12 +155,33 @@ async def window(interaction: discord.Interaction, wait: float | Pace,
     _open[interaction.id] = opened
     try:
         yield opened
+    except BaseException:
+        await opened.settle()
+        _open.pop(interaction.id, None)
+        raise
+    if opened.left_open:
+        return  # answered by another writer within the window, or by the timer's defer
+    try:
         await opened.settle()
         if opened.refused is None and not interaction.response.is_done():
             await send()
     finally:
-        await opened.settle()
         _open.pop(interaction.id, None)
+
+
+def leave_open(interaction: discord.Interaction) -> None:
+    """The handler ends without answering the interaction: the answer is another writer's
+    (delivery's edit of the clicked DM, clicked_dms.py), in the callback while the window is
+    open, else the timer defers at the window's end. A handler that raises after it still has
+    the window settled for its error handler."""
+    opened = _open.get(interaction.id)
+    if opened is not None and not opened.settled.is_set():
+        opened.leave()
+
+
+def timers() -> list[asyncio.Task[None]]:
+    """The timers of windows left open: a closing bot waits for them (each ends by its window's end)."""
+    return [opened._timer for opened in _open.values() if opened.left_open and not opened._timer.done()]
 
 
 async def settle(interaction: discord.Interaction) -> None:

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot import log_json, metrics
 from bot.aio_tasks import idle, stop_gently
+from bot.discord import ack_window
 from bot.discord.commands import GameCommands
 from bot.discord.delivery import Delivery
 from bot.discord.errors import on_command_error
@@ -45,8 +46,10 @@ LOOPS_GRACE = 3.0
 async def handlers_done(timeout: float = HANDLERS_GRACE) -> int:
     """Wait (at most ``timeout`` s) for the interaction handlers still running; returns how many
     were still running when the wait ended."""
-    running = [task for task in asyncio.all_tasks()
-               if task is not asyncio.current_task() and task.get_name() in HANDLER_TASKS and not task.done()]
+    running: list[asyncio.Task[Any]] = [
+        task for task in asyncio.all_tasks()
+        if task is not asyncio.current_task() and task.get_name() in HANDLER_TASKS and not task.done()]
+    running += ack_window.timers()  # a click left to delivery's edit is acknowledged by its window's end
     if not running:
         return 0
     _done, pending = await asyncio.wait(running, timeout=timeout)

@@ -307,6 +307,8 @@ class Router:
                     # one with the seat's private map (``drawn_next``) it never shows: no read
                     if not result.drawn_next:
                         await next_decision_in_dm(self.wiring, interaction, match_id, seat, result.version)
+                    else:  # delivery's edit of this DM may still ride in this click's callback (clicked_dms.py)
+                        ack_window.leave_open(interaction)
                 elif in_dm:  # delivery may write the seat's turn DM from another process: its fence orders them
                     await reply_in_dm(self.wiring, interaction, Answered(match_id, seat, version, prompt, choice,
                                                                          result.private))

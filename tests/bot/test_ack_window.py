@@ -194,3 +194,42 @@ def test_the_settings_default_is_the_windows_longest() -> None:
     from bot.settings import Settings
 
     assert Settings.model_fields["reply_wait_seconds"].default == ack_window.REPLY_WAIT
+
+
+async def test_a_window_left_open_takes_another_writers_answer_in_its_callback() -> None:
+    """The handler ends leaving the answer to delivery (a sealed next decision it cannot show):
+    nothing is sent on its way out, and delivery's edit of the clicked DM is the callback."""
+    click = Interaction()
+    async with ack_window.window(click, 30.0):  # type: ignore[arg-type]
+        ack_window.leave_open(click)  # type: ignore[arg-type]
+    assert click.sent == [] and ack_window.timers(), "no defer on the way out: the window stays open"
+    await ack_window.update(click, content="Your next decision, with your map.")  # type: ignore[arg-type]
+    assert click.sent == [("callback", "Your next decision, with your map.")]
+    await asyncio.sleep(0)
+    assert not ack_window.timers(), "settled: the timer is gone"
+
+
+async def test_a_window_left_open_with_nothing_coming_defers_at_its_end() -> None:
+    click = Interaction()
+    async with ack_window.window(click, 0.05):  # type: ignore[arg-type]
+        ack_window.leave_open(click)  # type: ignore[arg-type]
+    assert click.sent == []
+    await asyncio.wait_for(click.response.deferring.wait(), 5)
+    await asyncio.gather(*ack_window.timers())
+    assert click.sent == ["defer"], "acknowledged within Discord's 3 s all the same"
+    await ack_window.update(click, content="late")  # type: ignore[arg-type]
+    assert click.sent == ["defer", ("edit", "late")]
+
+
+async def test_a_handler_raising_after_leaving_the_window_open_still_settles_it() -> None:
+    click = Interaction()
+    try:
+        async with ack_window.window(click, 30.0):  # type: ignore[arg-type]
+            ack_window.leave_open(click)  # type: ignore[arg-type]
+            raise RuntimeError("after the submit")
+    except RuntimeError:
+        pass
+    await asyncio.sleep(0)
+    assert click.sent == [] and not ack_window.timers(), "the error handler answers; the timer never will"
+    await answer(click, "Something went wrong.")  # type: ignore[arg-type]
+    assert len(click.sent) == 1

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
+import discord
+
+from bot.discord import ack_window
 from bot.discord.app import Leases
 from bot.discord.ids import PromptId
 from bot.discord.router import Router
@@ -237,12 +241,19 @@ async def test_a_dm_click_is_judged_in_its_submit_without_a_read_before_it() -> 
 
 async def test_a_dm_click_whose_next_decision_is_a_drawn_sealed_one_reads_nothing_after_its_submit() -> None:
     """Its answer could not show that decision (its private map is delivery's to draw): no read
-    of it, and the click is acknowledged without a write (delivery writes the DM)."""
+    of it, and the click is acknowledged without a write (delivery writes the DM: in the click's
+    callback while its window is open, clicked_dms.py; else the window's timer defers)."""
     svc = ClickSvc(open_prompt=True, drawn_next=True)
     click = _dm_click()
-    await Router(_wiring(svc)).prompt(click, PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
+    click.id = discord.utils.time_snowflake(discord.utils.utcnow())  # a window of its own: 1 s from now
+    wiring = _wiring(svc)
+    router = Router(wiring, reply_wait=1.0)
+    await router.prompt(click, PromptId(match_id=3, seat=1, version=7, op="o", value="a"), {})  # type: ignore[arg-type]
     assert svc.calls == ["submit"] and svc.chosen == [{"pick": "a"}]
-    assert click.response.done, "acknowledged (a silent defer)"
+    assert not click.response.done, "left open for delivery's edit"
+    assert wiring.seat_turns.clicks.click_on(101) is click, "which goes through this click"
+    await asyncio.gather(*ack_window.timers())
+    assert click.response.done, "acknowledged by the window's end (a silent defer)"
 
 
 async def test_a_dm_click_that_claimed_its_prompt_and_closed_it_tells_delivery(monkeypatch) -> None:

@@ -14,10 +14,10 @@ from tests.e2e.harness import AutoPlayer, factory, play_until, settings_for
 DM_EDIT = re.compile(r"^/channels/(?P<channel>\d+)/messages/(?P<message>\d+)$")
 
 
-async def _played(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any) -> dict[int, float]:
+async def _played(fake: Any, start_bot: Any, alice: Any, bob: Any, tmp_path: Any, **settings: Any) -> dict[int, float]:
     """Play a match to its end; the DMs the bot took a click on to edit them through, and when
     it first did (the clock of the fake's calls)."""
-    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db")))
+    bot = await start_bot(factory(settings_for(fake, tmp_path / "w.db", **settings)))
     clicks = bot.game.delivery.turns.clicks
     taken: dict[int, float] = {}
     remember = clicks.clicked
@@ -62,3 +62,16 @@ async def test_delivery_edits_a_clicked_turn_dm_through_the_click(fake, start_bo
     assert _private_maps_through_clicks(fake) > 0, "delivery's sealed decisions went through the players' clicks"
     limited = [call for call in fake.calls if "/webhooks/" in call.path and call.status == 429]
     assert not limited and not fake.violations
+
+
+async def test_a_sealed_next_decision_rides_in_the_clicks_callback(fake, start_bot, alice, bob, tmp_path) -> None:
+    """A click whose next decision is sealed with the seat's private map leaves its window open
+    (router.py): delivery draws the map and its edit of the clicked DM is the click's callback,
+    one request instead of a defer and an edit. With the longest window the setting allows,
+    delivery is well within it on any machine for most of them."""
+    await _played(fake, start_bot, alice, bob, tmp_path, reply_wait_seconds=2.5)
+    carried = [call for call in fake.calls if call.path.endswith("/callback")
+               and any(name == "you.png" for name, _ in call.files)]
+    assert carried, "a sealed decision with its map came in the click's own callback"
+    assert all(call.body["type"] == 7 for call in carried), "as an update of the clicked DM"
+    assert not fake.violations, "one callback each, within Discord's 3 s"
