@@ -70,7 +70,7 @@ class Message:
 
 
 def refusal(status: int, code: int) -> discord.HTTPException:
-    return discord.HTTPException(SimpleNamespace(status=status, reason="refused"), {"code": code, "message": "no"})  # type: ignore[arg-type]
+    return discord.HTTPException(SimpleNamespace(status=status, reason="refused"), {"code": code, "message": "no"})
 
 
 async def test_an_answered_click_edits_its_message_through_its_webhook() -> None:
