@@ -96,10 +96,14 @@ class Window:
         callback may be tried for it, since each would be refused the same way."""
         self.left_open = False
         """The handler ended leaving the answer to another writer (``leave_open``)."""
-        self._timer = asyncio.create_task(self._defer_after(max(0.0, wait - age(interaction)), defer), name=TIMER_TASK)
+        self.closes = wait
+        """The interaction's age at which the timer defers (a window left open closes later)."""
+        self.longest = wait if pace is None else pace.longest
+        self._timer = asyncio.create_task(self._defer_after(defer), name=TIMER_TASK)
 
-    async def _defer_after(self, delay: float, defer: Callable[[], Awaitable[Any]]) -> None:
-        await asyncio.sleep(delay)
+    async def _defer_after(self, defer: Callable[[], Awaitable[Any]]) -> None:
+        while (left := self.closes - age(self.interaction)) > 0:  # `closes` may move on meanwhile (`leave`)
+            await asyncio.sleep(left)
         async with self._lock:
             if self.settled.is_set() or self.interaction.response.is_done():
                 return
@@ -112,8 +116,11 @@ class Window:
 
     def leave(self) -> None:
         """The handler ends without answering, the answer being another writer's to make: the
-        window stays open until that writer settles it or the timer defers at its end. The
-        answer time learned is the handler's (another writer's would lengthen every window)."""
+        window stays open, as long as the setting allows (the other writer's work takes longer
+        than a click's answer: a drawing), until that writer settles it or the timer defers at
+        its end. The answer time learned is the handler's (another writer's would lengthen
+        every window)."""
+        self.closes = max(self.closes, self.longest)
         if self.pace is not None:
             self.pace.answered(age(self.interaction))
             self.pace = None

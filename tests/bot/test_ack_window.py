@@ -233,3 +233,19 @@ async def test_a_handler_raising_after_leaving_the_window_open_still_settles_it(
     assert click.sent == [] and not ack_window.timers(), "the error handler answers; the timer never will"
     await answer(click, "Something went wrong.")  # type: ignore[arg-type]
     assert len(click.sent) == 1
+
+
+async def test_a_window_left_open_stays_open_as_long_as_the_setting_allows() -> None:
+    """Clicks answered quickly taught the window to close at 0.05 s; delivery's edit takes a
+    drawing, longer: a window left open for it closes only at the setting's longest."""
+    pace = ack_window.Pace(5.0)
+    for _ in range(ack_window.CLICKS_BEFORE_LEARNING):
+        pace.answered(0.001)
+    assert pace.wait() == ack_window.SHORTEST
+    click = Interaction()
+    async with ack_window.window(click, pace):  # type: ignore[arg-type]
+        ack_window.leave_open(click)  # type: ignore[arg-type]
+    await asyncio.sleep(0.3)
+    assert click.sent == [], "still open well past the learned 0.05 s"
+    await ack_window.update(click, content="Your next decision, with your map.")  # type: ignore[arg-type]
+    assert click.sent == [("callback", "Your next decision, with your map.")]
