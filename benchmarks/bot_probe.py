@@ -333,12 +333,12 @@ class Probe:
             note("window: the interaction's age when its window opens", ack_window.age(interaction))
             opened(window, interaction, *args, **kwargs)
 
-        async def timed_defer_after(window: Any, delay: float, defer: Any) -> None:
+        async def timed_defer_after(window: Any, defer: Any) -> None:
             async def defer_noted() -> Any:
                 note("window: the interaction's age when the timer defers", ack_window.age(window.interaction))
                 return await defer()
 
-            await defer_after(window, delay, defer_noted)
+            await defer_after(window, defer_noted)
 
         ack_window.Window.__init__ = timed_open  # type: ignore[method-assign]
         ack_window.Window._defer_after = timed_defer_after  # type: ignore[method-assign]

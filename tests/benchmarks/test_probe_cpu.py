@@ -59,3 +59,31 @@ def test_the_bots_cpu_leaves_the_probes_out() -> None:
     assert without_probe(12.0, {"probe_cpu_seconds": 1.5}) == (10.5, 1.5)
     assert without_probe(12.0, None) == (12.0, 0.0)
     assert without_probe(12.0, {}) == (12.0, 0.0)  # a probe from before the count
+
+
+async def test_the_probes_window_hooks_fit_the_window_they_wrap(tmp_path: Path) -> None:
+    """The probe wraps the acknowledgement window's timer: a window opened under it still defers
+    at its end, and the probe notes how old the interaction was (a wrapper out of step with
+    ack_window.py breaks every click of a benchmark run)."""
+    from discord.state import ConnectionState
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    from bot.discord import ack_window
+    from tests.bot.test_ack_window import Interaction
+
+    patched = [(ConnectionState, "parse_interaction_create"), (AsyncWebhookAdapter, "create_interaction_response"),
+               (ack_window.Window, "__init__"), (ack_window.Window, "_defer_after")]
+    saved = [(owner, name, owner.__dict__[name]) for owner, name in patched]
+    probe = Probe(tmp_path / "probe.json")
+    try:
+        probe.watch_the_loop()
+        click = Interaction()
+        async with ack_window.window(click, 0.0):  # type: ignore[arg-type]
+            await click.response.deferring.wait()
+    finally:
+        for owner, name, value in saved:
+            setattr(owner, name, value)
+    assert click.sent == ["defer"]
+    stages = probe.snapshot()["click_stages"]
+    assert len(stages["window: the interaction's age when the timer defers"]) == 1
+    assert len(stages["window: the interaction's age when its window opens"]) == 1
