@@ -80,13 +80,13 @@ def draw_and_frame(game_key: str, public_view: Mapping[str, Any], names: list[st
     if not isinstance(found, Pictures):
         return found.draw(public_view, names), None
     picture = found.picture(public_view, names)
-    png = encode.png(picture.image, picture.palette)
+    png = encode.picture_png(picture)
     if frame_view is None or picture.palette is None:
         return png, None
     if frame_view == public_view:
-        return png, anim.piece(anim.on_palette(halve(picture.image), picture.palette))
+        return png, anim.piece(anim.half_on_palette(picture))
     if isinstance(found, Titles) and found.TITLE_ROWS % 2 == 0 and _retitled(public_view, frame_view):
-        frame = anim.on_palette(halve(picture.image), picture.palette)
+        frame = anim.half_on_palette(picture)
         frame.paste(anim.on_palette(halve(found.title_rows(frame_view, names)), picture.palette), (0, 0))
         return png, anim.piece(frame)
     return png, None
@@ -113,7 +113,7 @@ def replay_frame(game_key: str, public_view: BaseModel | Mapping[str, Any], name
         picture = found.picture(public_view, names)
     if picture.palette is None:
         return None
-    return anim.piece(anim.on_palette(halve(picture.image), picture.palette))
+    return anim.piece(anim.half_on_palette(picture))
 
 
 def _may_fit(pieces: Sequence[bytes | None], max_bytes: int) -> bool:
