@@ -21,7 +21,7 @@ from render import anim, encode
 from render.anim import DEFAULT_MAX_BYTES, animate, halve
 from render.encode import Picture
 
-__all__ = ["animate", "draw", "draw_and_frame", "draw_private", "replay", "replay_frame", "Picture", "Renderer",
+__all__ = ["animate", "draw", "draw_and_frame", "draw_private", "post_and_frame", "replay", "replay_frame", "Picture", "Renderer",
            "RENDERERS"]
 
 
@@ -79,7 +79,13 @@ def draw_and_frame(game_key: str, public_view: Mapping[str, Any], names: list[st
     found = _module(game_key)
     if not isinstance(found, Pictures):
         return found.draw(public_view, names), None
-    picture = found.picture(public_view, names)
+    return post_and_frame(game_key, found.picture(public_view, names), public_view, names, frame_view)
+
+
+def post_and_frame(game_key: str, picture: Picture, public_view: Mapping[str, Any], names: list[str] | None,
+                   frame_view: Mapping[str, Any] | None) -> tuple[bytes, bytes | None]:
+    """``draw_and_frame`` of a map already drawn (``picture``, the renderer's of ``public_view``)."""
+    found = _module(game_key)
     png = encode.picture_png(picture)
     if frame_view is None or picture.palette is None:
         return png, None
