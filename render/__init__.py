@@ -86,16 +86,16 @@ def post_and_frame(game_key: str, picture: Picture, public_view: Mapping[str, An
                    frame_view: Mapping[str, Any] | None) -> tuple[bytes, bytes | None]:
     """``draw_and_frame`` of a map already drawn (``picture``, the renderer's of ``public_view``)."""
     found = _module(game_key)
-    png = encode.picture_png(picture)
     if frame_view is None or picture.palette is None:
-        return png, None
-    if frame_view == public_view:
-        return png, anim.piece(anim.half_on_palette(picture))
-    if isinstance(found, Titles) and found.TITLE_ROWS % 2 == 0 and _retitled(public_view, frame_view):
-        frame = anim.half_on_palette(picture)
-        frame.paste(anim.on_palette(halve(found.title_rows(frame_view, names)), picture.palette), (0, 0))
-        return png, anim.piece(frame)
-    return png, None
+        return encode.picture_png(picture), None
+    titles = found if isinstance(found, Titles) and found.TITLE_ROWS % 2 == 0 else None
+    retitled = frame_view != public_view
+    if retitled and (titles is None or not _retitled(public_view, frame_view)):
+        return encode.picture_png(picture), None
+    whole, frame = anim.indices(picture)  # the PNG's indices and the frame's, from one cut of each box
+    if retitled and titles is not None:
+        frame.paste(anim.on_palette(halve(titles.title_rows(frame_view, names)), picture.palette), (0, 0))
+    return encode.indexed_png(whole), anim.piece(frame)
 
 
 def _retitled(view: Mapping[str, Any], other: Mapping[str, Any]) -> bool:

@@ -60,8 +60,13 @@ def test_a_maps_png_and_replay_frame_are_the_whole_maps_pixels(index: int) -> No
     assert decoded.tobytes() == whole.tobytes() and decoded.getpalette() == whole.getpalette()
     halved = anim.on_palette(anim.halve(picture.image), picture.palette)
     assert anim.half_on_palette(picture).tobytes() == halved.tobytes()
-    _, frame = render.draw_and_frame("tinybigwars", view, names, view)
-    assert frame == anim.piece(halved)
+    assert render.draw_and_frame("tinybigwars", view, names, view) == (png, anim.piece(halved))
+    assert anim.indices(picture)[0].tobytes() == whole.tobytes()
+    # a phase post titles its map with the phase it closes, the replay frame with the next one
+    post = {**view, "phase_label": f"{view.get('phase_label')} ends"}
+    drawn = tbw.picture(post, names).image
+    assert render.draw_and_frame("tinybigwars", post, names, view) == (
+        encode.png(drawn, picture.palette), anim.piece(halved))
 
 
 def test_outside_the_boxes_a_map_is_its_static_layer() -> None:
