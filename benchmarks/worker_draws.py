@@ -14,7 +14,8 @@ thresholds, ``reuse_freed_memory``, where the tree has it). Timed by thread CPU,
 - again: the same post drawn once more right after (every cache warm for this very view: its
   floor, what no cache can cut);
 - parts of the first draw: the RGB picture, the PNG encoding, the replay frame;
-- the caches the first draws missed: static layers, backgrounds, text sprites, a post.
+- the caches the first draws missed: static layers, backgrounds, text sprites, a post; and the
+  text laid out by FreeType a post (``getlength`` measures and ``getmask2`` renders).
 
 Floors, in the same run: "machine", zlib level 1 of a fixed 2 MiB (to compare runs and trees);
 "warm map", tests/render/views.three_seat_mid drawn again and again (discord_load.py's floor).
@@ -38,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from PIL import ImageFont  # noqa: E402
 
 import render  # noqa: E402
 from bot.service import drawing, replay_frames  # noqa: E402
@@ -105,26 +108,63 @@ def timed(job: Callable[[], object]) -> float:
     return time.thread_time() - started
 
 
+class Layouts:
+    """Counts FreeType's text layouts (measures and renders) while installed."""
+
+    def __init__(self) -> None:
+        self.measures = self.renders = 0
+        self._getlength, self._getmask2 = ImageFont.FreeTypeFont.getlength, ImageFont.FreeTypeFont.getmask2
+
+    def install(self) -> None:
+        counts = self
+
+        def getlength(font: ImageFont.FreeTypeFont, *args: Any, **kwargs: Any) -> float:
+            counts.measures += 1
+            return counts._getlength(font, *args, **kwargs)
+
+        def getmask2(font: ImageFont.FreeTypeFont, *args: Any, **kwargs: Any) -> Any:
+            counts.renders += 1
+            return counts._getmask2(font, *args, **kwargs)
+
+        ImageFont.FreeTypeFont.getlength = getlength  # type: ignore[method-assign]
+        ImageFont.FreeTypeFont.getmask2 = getmask2  # type: ignore[method-assign]
+
+    def remove(self) -> None:
+        ImageFont.FreeTypeFont.getlength = self._getlength  # type: ignore[method-assign]
+        ImageFont.FreeTypeFont.getmask2 = self._getmask2  # type: ignore[method-assign]
+
+
+def png_of(picture: Any) -> bytes:
+    """The PNG of a drawn map as the tree makes it (from its boxes where it has them)."""
+    by_boxes = getattr(render.encode, "picture_png", None)
+    return by_boxes(picture) if by_boxes is not None else render.encode.png(picture.image, picture.palette)
+
+
 def run(group: list[Post]) -> None:
     module = render.RENDERERS[GAME]
+    layouts = Layouts()
     first, again, parts = [], [], {"picture": [], "png": [], "frame": []}
     missed = [0, 0, 0]
     faults = 0
     for post, frame, names in group:
         before = builds()
         faults_before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        layouts.install()
         first.append(timed(lambda post=post, frame=frame, names=names: replay_frames.draw_and_keep(
             GAME, post, names, frame)))
+        layouts.remove()
         faults += resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults_before
         missed = [m + a - b for m, a, b in zip(missed, builds(), before, strict=True)]
         replay_frames.forget(GAME, [frame], names)
         again.append(timed(lambda post=post, frame=frame, names=names: replay_frames.draw_and_keep(
             GAME, post, names, frame)))
         replay_frames.forget(GAME, [frame], names)
-        picture: list[Any] = []
-        parts["picture"].append(timed(lambda post=post, names=names: picture.append(module.picture(post, names))))
-        parts["png"].append(timed(lambda: render.encode.png(picture[0].image, picture[0].palette)))
-        parts["frame"].append(timed(lambda: render.replay_frame(GAME, frame, names, picture[0])))
+        drawn: list[Any] = []
+        parts["picture"].append(timed(lambda post=post, names=names, drawn=drawn: drawn.append(
+            module.picture(post, names))))
+        parts["png"].append(timed(lambda drawn=drawn: png_of(drawn[0])))
+        parts["frame"].append(timed(lambda frame=frame, names=names, drawn=drawn: render.replay_frame(
+            GAME, frame, names, drawn[0])))
     n = len(group)
     mean = {key: statistics.fmean(times) * 1000 for key, times in parts.items()}
     print(f"  post (PNG + replay frame), first draw   {statistics.fmean(first) * 1000:6.2f} ms CPU mean "
@@ -134,7 +174,8 @@ def run(group: list[Post]) -> None:
     print(f"  warm parts: picture {mean['picture']:5.2f}, PNG {mean['png']:5.2f}, replay frame "
           f"{mean['frame']:5.2f} ms CPU mean")
     print(f"  caches missed a first draw: static layers {missed[0] / n:.3f}, backgrounds {missed[1] / n:.3f}, "
-          f"text sprites {missed[2] / n:.2f}")
+          f"text sprites {missed[2] / n:.2f}; FreeType layouts a first draw: {layouts.measures / n:.1f} measures, "
+          f"{layouts.renders / n:.1f} renders")
 
 
 def main() -> None:

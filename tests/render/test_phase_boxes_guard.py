@@ -23,9 +23,9 @@ from PIL import Image, ImageChops
 import render
 from bot.service.history import public_frames
 from bot.simulate import simulate
+from engine.tinybigwars.view_models import PublicView
 from render import anim, encode
 from render import tinybigwars as tbw
-from engine.tinybigwars.view_models import PublicView
 from render.tinybigwars import board
 from render.views import parse
 from tests.render import defenders_views, samurai_views
@@ -129,7 +129,7 @@ CROWDED = crowded_views()
 
 
 def test_the_crowded_views_fill_what_a_phase_can_draw() -> None:
-    for view, names in CROWDED:
+    for view, _names in CROWDED:
         heroes = board.heroes_by_location(parse(PublicView, view))
         assert all(len(heroes[location["id"]]) == 5 for location in view["locations"])  # "+3 more" rows
         assert len(tbw.named_locations(view)) >= 3
