@@ -21,7 +21,7 @@ from render import anim, encode
 from render.anim import DEFAULT_MAX_BYTES, animate, halve
 from render.encode import Picture
 
-__all__ = ["animate", "draw", "draw_and_frame", "draw_private", "replay", "replay_frame", "Picture", "Renderer",
+__all__ = ["animate", "draw", "draw_and_frame", "draw_private", "post_and_frame", "replay", "replay_frame", "Picture", "Renderer",
            "RENDERERS"]
 
 
@@ -79,17 +79,23 @@ def draw_and_frame(game_key: str, public_view: Mapping[str, Any], names: list[st
     found = _module(game_key)
     if not isinstance(found, Pictures):
         return found.draw(public_view, names), None
-    picture = found.picture(public_view, names)
-    png = encode.png(picture.image, picture.palette)
+    return post_and_frame(game_key, found.picture(public_view, names), public_view, names, frame_view)
+
+
+def post_and_frame(game_key: str, picture: Picture, public_view: Mapping[str, Any], names: list[str] | None,
+                   frame_view: Mapping[str, Any] | None) -> tuple[bytes, bytes | None]:
+    """``draw_and_frame`` of a map already drawn (``picture``, the renderer's of ``public_view``)."""
+    found = _module(game_key)
     if frame_view is None or picture.palette is None:
-        return png, None
-    if frame_view == public_view:
-        return png, anim.piece(anim.on_palette(halve(picture.image), picture.palette))
-    if isinstance(found, Titles) and found.TITLE_ROWS % 2 == 0 and _retitled(public_view, frame_view):
-        frame = anim.on_palette(halve(picture.image), picture.palette)
-        frame.paste(anim.on_palette(halve(found.title_rows(frame_view, names)), picture.palette), (0, 0))
-        return png, anim.piece(frame)
-    return png, None
+        return encode.picture_png(picture), None
+    titles = found if isinstance(found, Titles) and found.TITLE_ROWS % 2 == 0 else None
+    retitled = frame_view != public_view
+    if retitled and (titles is None or not _retitled(public_view, frame_view)):
+        return encode.picture_png(picture), None
+    whole, frame = anim.indices(picture)  # the PNG's indices and the frame's, from one cut of each box
+    if retitled and titles is not None:
+        frame.paste(anim.on_palette(halve(titles.title_rows(frame_view, names)), picture.palette), (0, 0))
+    return encode.indexed_png(whole), anim.piece(frame)
 
 
 def _retitled(view: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
@@ -113,7 +119,7 @@ def replay_frame(game_key: str, public_view: BaseModel | Mapping[str, Any], name
         picture = found.picture(public_view, names)
     if picture.palette is None:
         return None
-    return anim.piece(anim.on_palette(halve(picture.image), picture.palette))
+    return anim.piece(anim.half_on_palette(picture))
 
 
 def _may_fit(pieces: Sequence[bytes | None], max_bytes: int) -> bool:

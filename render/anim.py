@@ -24,6 +24,9 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+from render.encode import Picture
+from render.encode import on_palette as encode_on_palette
+
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 
 
@@ -127,6 +130,34 @@ DISPOSAL_KEEP = 1
 def on_palette(small: Image.Image, palette: Image.Image) -> Image.Image:
     """``small`` (a halved map, RGB) mapped onto the map's ``palette`` as ``animate`` maps it."""
     return _rgb(small).quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def half_on_palette(picture: Picture) -> Image.Image:
+    """``on_palette(halve(picture.image), picture.palette)``'s pixels, halving and mapping only
+    the boxes the phase drew in where the picture has its layer (``render.encode.Layer``)."""
+    if picture.palette is None:
+        raise ValueError("a picture without a fixed palette has no replay frame of its own")
+    if picture.layer is None:
+        return on_palette(halve(picture.image), picture.palette)
+    out = picture.layer.halved.copy()
+    for x0, y0, x1, y1 in picture.layer.boxes:
+        small = on_palette(halve(picture.image.crop((x0, y0, x1, y1))), picture.palette)
+        out.paste(small, (x0 // 2, y0 // 2))
+    return out
+
+
+def indices(picture: Picture) -> tuple[Image.Image, Image.Image]:
+    """The map on its palette (``render.encode.on_palette``'s, a PNG's indices) and its half map
+    (``half_on_palette``'s, a replay frame's), each box of the picture's layer cut out once for
+    both (a crop copies the map's pixels: ~0.4 ms a map saved against making them apart)."""
+    if picture.palette is None or picture.layer is None:
+        return encode_on_palette(picture), half_on_palette(picture)
+    whole, half = picture.layer.indexed.copy(), picture.layer.halved.copy()
+    for x0, y0, x1, y1 in picture.layer.boxes:
+        cut = picture.image.crop((x0, y0, x1, y1))
+        whole.paste(cut.quantize(palette=picture.palette, dither=Image.Dither.NONE), (x0, y0))
+        half.paste(on_palette(halve(cut), picture.palette), (x0 // 2, y0 // 2))
+    return whole, half
 
 
 def piece(frame: Image.Image) -> bytes:

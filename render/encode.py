@@ -27,12 +27,30 @@ from render import palette
 RGB = tuple[int, int, int]
 
 
+Box = tuple[int, int, int, int]
+
+
+class Layer(NamedTuple):
+    """The layer a map was drawn on, already on the map's palette (whole and halved), and the
+    boxes the phase drew in (even edges, within the image): outside them the map's pixels are
+    the layer's. Mapping a pixel onto a fixed palette depends on its colour alone, so mapping
+    only the boxes and pasting them on the mapped layer gives the indices mapping the whole map
+    would (the same for a half map: a 2x2 mean of a block within an even box is the block's)."""
+
+    indexed: Image.Image
+    halved: Image.Image
+    boxes: tuple[Box, ...]
+
+
 class Picture(NamedTuple):
     """A public map before encoding: the RGB image and its map's fixed palette (None: adaptive).
-    A map post encodes it as PNG; a replay halves and maps it straight onto the palette."""
+    A map post encodes it as PNG; a replay halves and maps it straight onto the palette.
+    ``layer``: where the renderer knows what of the map is its static layer (``Layer``)."""
 
     image: Image.Image
     palette: Image.Image | None
+    layer: Layer | None = None
+
 
 BLEND_STEPS = (0.2, 0.4, 0.6, 0.8)
 
@@ -103,3 +121,47 @@ def png(img: Image.Image, pal: Image.Image | None = None, compress_level: int = 
     else:
         q = img.quantize(128, method=Image.Quantize.FASTOCTREE)
     return indexed_png(q, compress_level)
+
+
+def on_palette(picture: Picture) -> Image.Image:
+    """The picture's map as a "P" image on its fixed palette (``png``'s indices), mapping only
+    the boxes the phase drew in where the picture has its layer."""
+    if picture.palette is None:
+        raise ValueError("a picture without a fixed palette has no indices of its own")
+    if picture.layer is None:
+        return picture.image.quantize(palette=picture.palette, dither=Image.Dither.NONE)
+    out = picture.layer.indexed.copy()
+    for box in picture.layer.boxes:
+        out.paste(picture.image.crop(box).quantize(palette=picture.palette, dither=Image.Dither.NONE), box[:2])
+    return out
+
+
+def picture_png(picture: Picture, compress_level: int = COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of a public map: ``png``'s of its image and palette (the same bytes)."""
+    if picture.palette is None:
+        return png(picture.image, None, compress_level)
+    return indexed_png(on_palette(picture), compress_level)
+
+
+def layer(image: Image.Image, pal: Image.Image, boxes: tuple[Box, ...]) -> Layer:
+    """A static layer's ``Layer``: ``image`` mapped onto ``pal`` whole and halved (a 2x2 mean),
+    with the boxes a phase draws in (each widened to even edges and cut to the image)."""
+    width, height = image.size
+    if width % 2 or height % 2:
+        raise ValueError("a layer halves only at even sizes")
+    even = tuple(_even(box, width, height) for box in boxes)
+    return Layer(image.quantize(palette=pal, dither=Image.Dither.NONE),
+                 image.reduce(2).quantize(palette=pal, dither=Image.Dither.NONE),
+                 tuple(box for box in even if box[0] < box[2] and box[1] < box[3]))
+
+
+def with_boxes(found: Layer, image: Image.Image, boxes: tuple[Box, ...]) -> Layer:
+    """The same mapped layer with a phase's own boxes (even edges, cut to ``image``)."""
+    width, height = image.size
+    even = (_even(box, width, height) for box in boxes)
+    return found._replace(boxes=tuple(box for box in even if box[0] < box[2] and box[1] < box[3]))
+
+
+def _even(box: Box, width: int, height: int) -> Box:
+    x0, y0, x1, y1 = box
+    return (max(0, x0 - x0 % 2), max(0, y0 - y0 % 2), min(width, x1 + x1 % 2), min(height, y1 + y1 % 2))

@@ -71,29 +71,36 @@ def _wrap(text: str, path: str, size: int, max_width: int, max_lines: int) -> tu
     takes every word left. A line's width only grows with its words (a space and a glyph add
     far more than any kerning takes away), so the most words that fit are found by halving:
     one measure for an event that fits one line, instead of one per word (each measure lays
-    the whole line out again, ~35 us)."""
+    the whole line out again, ~35 us).
+
+    A line measured here to fit is not measured again to ellipsise it, where ``ellipsize``
+    would measure it with this very font (text needing no shaping): it would keep it whole."""
     font = fonts.font(size, path == str(fonts.BOLD))
     words = text.split()
     lines: list[str] = []
+    measured: list[bool] = []  # each line's width was found to fit
     start = 0
     while start < len(words):
         if lines and len(lines) == max_lines - 1:
             lines.append(" ".join(words[start:]))
+            measured.append(False)
             break
-        fitting, most = 1, len(words) - start
+        fitting, most, fits = 1, len(words) - start, False
         if font.getlength(" ".join(words[start:start + most])) <= max_width:
-            fitting = most
+            fitting, fits = most, True
         else:
             most -= 1
             while fitting < most:
                 middle = (fitting + most + 1) // 2
                 if font.getlength(" ".join(words[start:start + middle])) <= max_width:
-                    fitting = middle
+                    fitting, fits = middle, True
                 else:
                     most = middle - 1
         lines.append(" ".join(words[start:start + fitting]))
+        measured.append(fits)
         start += fitting
-    return tuple(ellipsize(line, font, max_width) for line in lines[:max_lines])
+    return tuple(line if fits and not fonts.needs_shaping(line) else ellipsize(line, font, max_width)
+                 for line, fits in zip(lines[:max_lines], measured[:max_lines], strict=True))
 
 
 @overload

@@ -120,7 +120,7 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
 def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
     view = parse(PublicView, view)
-    return encoding.png(*picture(view, names))
+    return encoding.picture_png(picture(view, names))
 
 
 def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> encoding.Picture:

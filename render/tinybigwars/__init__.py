@@ -103,13 +103,15 @@ def title_rows(view: PublicView | Mapping[str, Any], names: list[str] | None = N
 def draw(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the public map for a public view."""
     view = parse(PublicView, view)
-    return encoding.png(*picture(view, names))
+    return encoding.picture_png(picture(view, names))
 
 
 def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> encoding.Picture:
     """The public map before encoding, with its fixed palette (a replay's frame)."""
     view = parse(PublicView, view)
-    return encoding.Picture(render_image(view, names), static_layer(view).palette)
+    st = static_layer(view)
+    image = render_image(view, names)
+    return encoding.Picture(image, st.palette, encoding.with_boxes(st.layer, image, board.phase_boxes(view, st)))
 
 
 __all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LEGEND_H", "LEGEND_Y", "MAP_BOX", "PLATE_H", "PLATE_W",

@@ -37,6 +37,7 @@ class Background:
     image: Image.Image
     palette: Image.Image  # fixed PNG palette for this map (see render/encode.py)
     centres: dict[str, tuple[int, int]]
+    layer: encoding.Layer  # the image on the palette, whole and halved (a map maps only what a phase drew)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class Static:
     name_boxes: dict[str, Box]
     names: dict[str, str]
     tiles: tuple[tuple[Image.Image, tuple[int, int]], ...]
+    layer: encoding.Layer
+    """The background on the palette (shared by the map): the name tiles sit on plates, inside
+    the boxes every phase maps anew (``phase_boxes``)."""
 
     def canvas(self) -> Image.Image:
         """A fresh RGB image of the layer, to draw a phase on."""
@@ -108,7 +112,8 @@ def _build_background(view: PublicView) -> Background:
     for location in view.locations:
         plate = lay.plate_box(centres[location.id])
         draw.rounded_rectangle(plate, radius=12, fill=palette.PLATE, outline=palette.PLATE_EDGE, width=2)
-    return Background(img, encoding.fixed_palette(img, encoding.drawing_colours()), centres)
+    fixed = encoding.fixed_palette(img, encoding.drawing_colours())
+    return Background(img, fixed, centres, encoding.layer(img, fixed, ()))
 
 
 _NAMES: LayerCache[tuple[Image.Image, Box]] = LayerCache(max_entries=4096)
@@ -143,13 +148,34 @@ def _build_static(view: PublicView) -> Static:
         x, y = centres[lid][0], plate[1] + 19
         tiles.append((tile, (x + dx0, y + dy0)))
         name_boxes[lid] = (x + dx0, y + dy0, x + dx1, y + dy1)
-    return Static(background.image, background.palette, centres, name_boxes, names, tuple(tiles))
+    return Static(background.image, background.palette, centres, name_boxes, names, tuple(tiles), background.layer)
 
 
 def static_layer(view: PublicView | Mapping[str, Any]) -> Static:
     """The cached static layer of this view's map and names (its background shared by the map)."""
     typed = parse(PublicView, view)
     return _STATIC.get(lay.map_key(typed), lambda: _build_static(typed))
+
+
+PHASE_PAD = 8
+"""Pixels kept around what a phase draws on the city (``phase_boxes``), against a stroke's or a
+ring's antialiased edge."""
+
+
+def phase_boxes(view: PublicView, st: Static) -> tuple[Box, ...]:
+    """Where a phase draws over the static layer (``render_image``): the header and caption
+    rows, every location's plate with its name, rings, badges and hero rows, and everything
+    below the city down to the key. Outside them a map's pixels are the layer's (the street
+    grid, the roads and the key), so its PNG and replay frame map only these onto the palette."""
+    heroes = heroes_by_location(view)
+    reach = max(lay.HERO_W // 2, lay.PLATE_W // 2 + GLOW_PAD + 1) + PHASE_PAD
+    boxes = [(0, 0, lay.WIDTH, lay.MAP_BOX[1])]
+    for lid, centre in st.centres.items():
+        _, y0, _, y1 = lay.plate_box(centre)
+        below = max(GLOW_PAD + 1, hero_rows(len(heroes.get(lid, []))) * lay.HERO_ROW_H + 2)
+        boxes.append((centre[0] - reach, y0 - GLOW_PAD - PHASE_PAD, centre[0] + reach, y1 + below + PHASE_PAD))
+    boxes.append((0, lay.MAP_BOX[3], lay.WIDTH, lay.KEY_BOX[1]))
+    return tuple(boxes)
 
 
 # --------------------------------------------------------------------------- helpers
