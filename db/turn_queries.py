@@ -25,8 +25,9 @@ from db.prepared import Reader, begun, prepared, run
 log = logging.getLogger(__name__)
 
 TURN_SCAN = 8
-"""Prompt notices read back to find the newest one a DM holds (a skipped, superseded one has no
-message of its own)."""
+"""Prompt notices looked back through to find the newest one a DM holds (a skipped, superseded
+one has no message of its own): the statements find it among them (`_message_ref`), and only
+its row is read."""
 
 
 FENCE_WAIT = "20s"
@@ -107,7 +108,8 @@ def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.Compou
     seat's turn (`_held`), the reminders after it, the seat's newest prompt notice, and the
     seat's choices since that DM's prompt (rows: id, part, seat, ref, payload, by). The player
     is the parameter ``user_id``, or with ``user_from_seat`` the seat's player now. Before
-    `BEFORE_NEWEST`, a row of part `LATEST` gives that newest notice's payload and whether it waits."""
+    `BEFORE_NEWEST`, a row of part `LATEST` gives that newest notice's payload and whether it waits.
+    The held notice is a common table expression: found once, whatever the parts that ask."""
     table = Notice.__table__  # type: ignore[attr-defined]
     match_id: sa.BindParameter[int] = sa.bindparam("match_id")
     seat: sa.BindParameter[int] = sa.bindparam("seat")
@@ -123,7 +125,7 @@ def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.Compou
         prompts = prompts.where(table.c.id < _newest_prompt(match_id, seat))
     candidates = prompts.order_by(table.c.id.desc()).limit(TURN_SCAN).subquery("candidates")
     held = (sa.select(*candidates.c).where(_message_ref(candidates.c.delivery_ref))
-            .order_by(candidates.c.id.desc()).limit(1).subquery("held"))
+            .order_by(candidates.c.id.desc()).limit(1).cte("held"))
     found = sa.select(held.c.id, sa.literal(PROMPT).label("part"), no_seat.label("seat"), held.c.delivery_ref,
                       held.c.payload, no_by.label("by"))
     reminders = sa.select(table.c.id, sa.literal(REMINDER), no_seat, table.c.delivery_ref,
@@ -178,7 +180,7 @@ def _match_turn_notices() -> sa.CompoundSelect:
                                                         seats.c.user_id == ranked.c.user_id)))
                 .where(ranked.c.rank <= TURN_SCAN, _message_ref(ranked.c.delivery_ref))
                 .subquery("messages"))
-    held = sa.select(*(column for column in messages.c if column.key != "pick")).where(messages.c.pick == 1).subquery("held")
+    held = sa.select(*(column for column in messages.c if column.key != "pick")).where(messages.c.pick == 1).cte("held")
     found = sa.select(held.c.id, sa.literal(PROMPT).label("part"), held.c.seat, held.c.user_id, held.c.delivery_ref,
                       held.c.payload, no_by.label("by"))
     reminders = sa.select(table.c.id, sa.literal(REMINDER), sa.type_coerce(sa.null(), table.c.seat.type),
