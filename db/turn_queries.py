@@ -116,16 +116,28 @@ def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.Compou
     user = _seat_user(match_id, seat) if user_from_seat else sa.bindparam("user_id")
     no_seat = sa.type_coerce(sa.null(), table.c.seat.type)
     no_by = sa.type_coerce(sa.null(), Choice.__table__.c.by.type)  # type: ignore[attr-defined]
-    prompts = (sa.select(table.c.id, table.c.delivery_ref, table.c.payload)
-               .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat,
-                      table.c.delivery_ref.is_not(None), table.c.user_id == user))
-    if before == BEFORE_ID:
-        prompts = prompts.where(table.c.id < sa.bindparam("before_id"))
-    elif before == BEFORE_NEWEST:
-        prompts = prompts.where(table.c.id < _newest_prompt(match_id, seat))
-    candidates = prompts.order_by(table.c.id.desc()).limit(TURN_SCAN).subquery("candidates")
-    held = (sa.select(*candidates.c).where(_message_ref(candidates.c.delivery_ref))
-            .order_by(candidates.c.id.desc()).limit(1).cte("held"))
+
+    def prompts(notices: sa.TableClause) -> list[sa.ColumnElement[bool]]:
+        """The candidates among ``notices``: the seat's prompt notices delivered to its player."""
+        where = [notices.c.match_id == match_id, notices.c.kind == "prompt", notices.c.seat == seat,
+                 notices.c.delivery_ref.is_not(None), notices.c.user_id == user]
+        if before == BEFORE_ID:
+            where.append(notices.c.id < sa.bindparam("before_id"))
+        elif before == BEFORE_NEWEST:
+            where.append(notices.c.id < _newest_prompt(match_id, seat))
+        return where
+
+    # the newest candidate a message holds, read back to it and no further; it counts when fewer
+    # than TURN_SCAN candidates are newer (as the newest held among the TURN_SCAN newest)
+    first = (sa.select(table.c.id, table.c.delivery_ref, table.c.payload)
+             .where(*prompts(table), _message_ref(table.c.delivery_ref))
+             .order_by(table.c.id.desc()).limit(1).subquery("first_held"))
+    newer_table = Notice.__table__.alias("newer_prompt")  # type: ignore[attr-defined]
+    newer = (sa.select(sa.func.count()).select_from(newer_table)
+             .where(*prompts(newer_table), newer_table.c.id > first.c.id).scalar_subquery())
+    held = sa.select(*first.c).where(newer < TURN_SCAN).cte("held")
+    candidates = (sa.select(table.c.payload).where(*prompts(table))
+                  .order_by(table.c.id.desc()).limit(TURN_SCAN).subquery("candidates"))
     found = sa.select(held.c.id, sa.literal(PROMPT).label("part"), no_seat.label("seat"), held.c.delivery_ref,
                       held.c.payload, no_by.label("by"))
     reminders = sa.select(table.c.id, sa.literal(REMINDER), no_seat, table.c.delivery_ref,
