@@ -17,11 +17,17 @@ heuristic AI) played ``--clicks`` DM clicks in (as benchmarks/click_path.py play
 notice delivered after each), then one more click whose next decision waits for delivery: the
 prompts' payloads, the log and the outbox are a real match's.
 
+With ``--after-write`` each read follows a write to the database (the match's row written as it
+is, from a connection of its own that does not sync: the bot's reads mostly follow a write, and
+SQLite's readers then read every page they touch again), the floor too: each figure is then
+that write and the read.
+
 Figures are microseconds of CPU (``time.process_time()``: every thread of the process, the
 connection's thread included) per read, the median of ``--repeat`` rounds, and the statements
 each read sends.
 
     python benchmarks/turn_read.py [--reads 2000] [--repeat 3] [--game toy|tinybigwars] [--clicks 60]
+                                   [--after-write]
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -92,12 +99,24 @@ async def big_match(svc: MatchService, clicks: int) -> tuple[int, int, int]:
     raise SystemExit("the match ended before a click led to a next decision: fewer --clicks")
 
 
+def after_write(writer: sqlite3.Connection, match_id: int,
+                read: Callable[[], Awaitable[Any]]) -> Callable[[], Awaitable[Any]]:
+    """``read`` after a write to the database (``--after-write``)."""
+
+    async def written_then_read() -> Any:
+        writer.execute("UPDATE matches SET board_message_id = board_message_id WHERE id = ?", (match_id,))
+        return await read()
+
+    return written_then_read
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reads", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--game", choices=("toy", "tinybigwars"), default="toy")
     parser.add_argument("--clicks", type=int, default=60)
+    parser.add_argument("--after-write", action="store_true")
     args = parser.parse_args()
     engine.register(GAME)
     with tempfile.TemporaryDirectory() as folder:
@@ -119,6 +138,10 @@ async def main() -> None:
             }
             if hasattr(svc, "next_decision"):  # since session 19 (a tree before it has none)
                 routes["next_decision"] = lambda: svc.next_decision(match_id, seat, version)
+            if args.after_write:
+                writer = sqlite3.connect(f"{folder}/turns.db", isolation_level=None)
+                writer.execute("PRAGMA synchronous=OFF")
+                routes = {name: after_write(writer, match_id, read) for name, read in routes.items()}
             for name, read in routes.items():
                 await read()  # warm: compiled, the state in the cache
                 with recorded(store) as statements:
