@@ -104,8 +104,9 @@ def _newest_prompt(match_id: sa.BindParameter[int], seat: sa.BindParameter[int])
 
 @functools.cache
 def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.CompoundSelect:
-    """`turn_notices`' statement, built once for each shape: the prompt notice whose DM holds the
-    seat's turn (`_held`), the reminders after it, the seat's newest prompt notice, and the
+    """`match_and_turn`'s part of the outbox, built once for each shape: the prompt notice whose
+    DM holds the seat's turn (the newest of its TURN_SCAN newest candidates a message holds:
+    `_message_ref`), the reminders after it, the seat's newest prompt notice, and the
     seat's choices since that DM's prompt (rows: id, part, seat, ref, payload, by). The player
     is the parameter ``user_id``, or with ``user_from_seat`` the seat's player now. Before
     `BEFORE_NEWEST`, a row of part `LATEST` gives that newest notice's payload and whether it waits.

@@ -1,7 +1,7 @@
-"""A seat's turn read decodes only the prompt notice whose DM holds the turn (db/turn_queries.py
-`_found`): the others among the candidates come as text. Whichever read it is (one seat, one seat
+"""A seat's turn read finds the prompt notice whose DM holds the turn in its statement
+(db/turn_queries.py) and reads only that one's payload. Whichever read it is (one seat, one seat
 before a notice, every seat, the next decision), the turn DM it names is the newest one a
-message holds, with that notice's own payload, never another candidate's."""
+message holds among the seat's newest prompts, with that notice's own payload, never another's."""
 
 from __future__ import annotations
 
