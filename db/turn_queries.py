@@ -25,8 +25,9 @@ from db.prepared import Reader, begun, prepared, run
 log = logging.getLogger(__name__)
 
 TURN_SCAN = 8
-"""Prompt notices read back to find the newest one a DM holds (a skipped, superseded one has no
-message of its own)."""
+"""Prompt notices looked back through to find the newest one a DM holds (a skipped, superseded
+one has no message of its own): the statements find it among them (`_message_ref`), and only
+its row is read."""
 
 
 FENCE_WAIT = "20s"
@@ -69,14 +70,10 @@ def _version(payload: sa.ColumnElement[Any]) -> sa.ColumnElement[int]:
     return sa.func.coalesce(payload["version"].as_integer(), -1)
 
 
-def _oldest_version(candidates: sa.Subquery, per_seat: bool) -> sa.ScalarSelect[Any]:
-    """The oldest version among the candidate prompt notices (of the choice's seat, when the
-    candidates are of several seats, ``per_seat``): the seat's choices after it include all those after its
-    turn DM's prompt, the ones the caller keeps (``_since``)."""
-    oldest = sa.select(sa.func.min(_version(candidates.c.payload)))
-    if per_seat:
-        oldest = oldest.where(candidates.c.seat == Choice.__table__.c.seat)  # type: ignore[attr-defined]
-    return oldest.scalar_subquery()
+def _message_ref(ref: sa.ColumnElement[Any]) -> sa.ColumnElement[bool]:
+    """Whether a delivery ref is a message id (digits only): a notice delivered into a message
+    of its own, not skipped, superseded or parked (refs that name no message)."""
+    return sa.and_(ref != "", sa.func.ltrim(ref, "0123456789") == "")  # ltrim(text, characters): both databases
 
 
 BEFORE_ID, BEFORE_NEWEST = "id", "newest"
@@ -107,39 +104,59 @@ def _newest_prompt(match_id: sa.BindParameter[int], seat: sa.BindParameter[int])
 
 @functools.cache
 def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.CompoundSelect:
-    """`turn_notices`' statement, built once for each shape: the candidate prompt notices, the
-    reminders after the oldest of them, the seat's newest prompt notice, and the seat's choices
-    since the oldest candidate's prompt (rows: id, part, seat, ref, payload, by). The player is
-    the parameter ``user_id``, or with ``user_from_seat`` the seat's player now. Before
-    `BEFORE_NEWEST`, a row of part `LATEST` gives that newest notice's payload and whether it waits."""
+    """`match_and_turn`'s part of the outbox, built once for each shape: the prompt notice whose
+    DM holds the seat's turn (the newest of its TURN_SCAN newest candidates a message holds:
+    `_message_ref`), the reminders after it, the seat's newest prompt notice, and the
+    seat's choices since that DM's prompt (rows: id, part, seat, ref, payload, by). The player
+    is the parameter ``user_id``, or with ``user_from_seat`` the seat's player now. Before
+    `BEFORE_NEWEST`, a row of part `LATEST` gives that newest notice's payload and whether it waits.
+    The held notice is a common table expression: found once, whatever the parts that ask."""
     table = Notice.__table__  # type: ignore[attr-defined]
     match_id: sa.BindParameter[int] = sa.bindparam("match_id")
     seat: sa.BindParameter[int] = sa.bindparam("seat")
     user = _seat_user(match_id, seat) if user_from_seat else sa.bindparam("user_id")
     no_seat = sa.type_coerce(sa.null(), table.c.seat.type)
     no_by = sa.type_coerce(sa.null(), Choice.__table__.c.by.type)  # type: ignore[attr-defined]
-    prompts = (sa.select(table.c.id, sa.literal(PROMPT).label("part"), no_seat.label("seat"), table.c.delivery_ref,
-                         table.c.payload, no_by.label("by"))
-               .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat,
-                      table.c.delivery_ref.is_not(None), table.c.user_id == user))
-    if before == BEFORE_ID:
-        prompts = prompts.where(table.c.id < sa.bindparam("before_id"))
-    elif before == BEFORE_NEWEST:
-        prompts = prompts.where(table.c.id < _newest_prompt(match_id, seat))
-    candidates = prompts.order_by(table.c.id.desc()).limit(TURN_SCAN).subquery()
+
+    def prompts(notices: sa.TableClause) -> list[sa.ColumnElement[bool]]:
+        """The candidates among ``notices``: the seat's prompt notices delivered to its player."""
+        where = [notices.c.match_id == match_id, notices.c.kind == "prompt", notices.c.seat == seat,
+                 notices.c.delivery_ref.is_not(None), notices.c.user_id == user]
+        if before == BEFORE_ID:
+            where.append(notices.c.id < sa.bindparam("before_id"))
+        elif before == BEFORE_NEWEST:
+            where.append(notices.c.id < _newest_prompt(match_id, seat))
+        return where
+
+    # the newest candidate a message holds, read back to it and no further; it counts when fewer
+    # than TURN_SCAN candidates are newer (as the newest held among the TURN_SCAN newest)
+    first = (sa.select(table.c.id, table.c.delivery_ref, table.c.payload)
+             .where(*prompts(table), _message_ref(table.c.delivery_ref))
+             .order_by(table.c.id.desc()).limit(1).subquery("first_held"))
+    newer_table = Notice.__table__.alias("newer_prompt")  # type: ignore[attr-defined]
+    newer = (sa.select(sa.func.count()).select_from(newer_table)
+             .where(*prompts(newer_table), newer_table.c.id > first.c.id).scalar_subquery())
+    held = sa.select(*first.c).where(newer < TURN_SCAN).cte("held")
+    candidates = (sa.select(table.c.payload).where(*prompts(table))
+                  .order_by(table.c.id.desc()).limit(TURN_SCAN).subquery("candidates"))
+    found = sa.select(held.c.id, sa.literal(PROMPT).label("part"), no_seat.label("seat"), held.c.delivery_ref,
+                      held.c.payload, no_by.label("by"))
     reminders = sa.select(table.c.id, sa.literal(REMINDER), no_seat, table.c.delivery_ref,
                           sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
         table.c.match_id == match_id, table.c.kind == "reminder", table.c.delivery_ref.is_not(None),
-        table.c.id > sa.select(sa.func.min(candidates.c.id)).scalar_subquery())
+        table.c.id > sa.select(held.c.id).scalar_subquery())
     newest = sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), no_seat,
                        sa.type_coerce(sa.null(), table.c.delivery_ref.type),
                        sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
         table.c.match_id == match_id, table.c.kind == "prompt", table.c.seat == seat)
+    # since the held DM's prompt (all of them when it has no version); with none held, since the
+    # oldest candidate's (all of them before the seat's first DM)
+    since = sa.func.coalesce(sa.select(_version(held.c.payload)).scalar_subquery(),
+                             sa.select(sa.func.min(_version(candidates.c.payload))).scalar_subquery(), -1)
     choices = Choice.__table__  # type: ignore[attr-defined]
     chosen = sa.select(choices.c.seq, sa.literal(CHOICE), no_seat, choices.c.kind, choices.c.payload, choices.c.by).where(
-        choices.c.match_id == match_id, choices.c.seat == seat,
-        choices.c.seq > sa.func.coalesce(_oldest_version(candidates, per_seat=False), -1))  # all of them before its first DM
-    parts: list[sa.Select[Any]] = [sa.select(*candidates.c), reminders, newest, chosen]
+        choices.c.match_id == match_id, choices.c.seat == seat, choices.c.seq > since)
+    parts: list[sa.Select[Any]] = [found, reminders, newest, chosen]
     if before == BEFORE_NEWEST:
         blocks = DeliveryBlock.__table__  # type: ignore[attr-defined]
         blocked = sa.exists().where(blocks.c.match_id == match_id, blocks.c.target_kind == USER_TARGET,
@@ -155,11 +172,12 @@ def _turn_notices(before: str | None, user_from_seat: bool = False) -> sa.Compou
 @functools.cache
 def _match_turn_notices() -> sa.CompoundSelect:
     """`match_turn_notices`' statement, built once: `_turn_notices` for every seat of the match
-    at once (the candidate prompts of each seat and player, the reminders after the oldest of
-    them all, each seat's newest prompt, the choices of each seat with a candidate), each row
-    with its seat and user."""
+    at once (the prompt notice whose DM holds each seat's turn, to its player now; the reminders
+    after the oldest of those; each seat's newest prompt; the choices of each seat with such a
+    DM since its prompt), each row with its seat and user."""
     table = Notice.__table__  # type: ignore[attr-defined]
     choices = Choice.__table__  # type: ignore[attr-defined]
+    seats = Seat.__table__.alias("held_seat")  # type: ignore[attr-defined]
     match_id: sa.BindParameter[int] = sa.bindparam("match_id")
     no_by = sa.type_coerce(sa.null(), choices.c.by.type)
     no_user = sa.type_coerce(sa.null(), table.c.user_id.type)
@@ -167,51 +185,48 @@ def _match_turn_notices() -> sa.CompoundSelect:
     ranked = (sa.select(table.c.id, table.c.seat, table.c.user_id, table.c.delivery_ref, table.c.payload,
                         rank.label("rank"))
               .where(table.c.match_id == match_id, table.c.kind == "prompt", table.c.delivery_ref.is_not(None))
-              .subquery())
-    candidates = (sa.select(ranked.c.id, sa.literal(PROMPT).label("part"), ranked.c.seat, ranked.c.user_id,
-                            ranked.c.delivery_ref, ranked.c.payload, no_by.label("by"))
-                  .where(ranked.c.rank <= TURN_SCAN).subquery())
+              .subquery("ranked"))
+    pick = sa.func.row_number().over(partition_by=ranked.c.seat, order_by=ranked.c.id.desc())
+    messages = (sa.select(ranked.c.id, ranked.c.seat, ranked.c.user_id, ranked.c.delivery_ref, ranked.c.payload,
+                          pick.label("pick"))
+                .select_from(ranked.join(seats, sa.and_(seats.c.match_id == match_id, seats.c.seat_no == ranked.c.seat,
+                                                        seats.c.user_id == ranked.c.user_id)))
+                .where(ranked.c.rank <= TURN_SCAN, _message_ref(ranked.c.delivery_ref))
+                .subquery("messages"))
+    held = sa.select(*(column for column in messages.c if column.key != "pick")).where(messages.c.pick == 1).cte("held")
+    found = sa.select(held.c.id, sa.literal(PROMPT).label("part"), held.c.seat, held.c.user_id, held.c.delivery_ref,
+                      held.c.payload, no_by.label("by"))
     reminders = sa.select(table.c.id, sa.literal(REMINDER), sa.type_coerce(sa.null(), table.c.seat.type),
                           no_user, table.c.delivery_ref,
                           sa.type_coerce(sa.null(), table.c.payload.type), no_by).where(
         table.c.match_id == match_id, table.c.kind == "reminder", table.c.delivery_ref.is_not(None),
-        table.c.id > sa.select(sa.func.min(candidates.c.id)).scalar_subquery())
+        table.c.id > sa.select(sa.func.min(held.c.id)).scalar_subquery())
     newest = (sa.select(sa.func.max(table.c.id), sa.literal(NEWEST), table.c.seat, no_user,
                         sa.type_coerce(sa.null(), table.c.delivery_ref.type), sa.type_coerce(sa.null(), table.c.payload.type),
                         no_by)
               .where(table.c.match_id == match_id, table.c.kind == "prompt").group_by(table.c.seat))
+    oldest = sa.select(sa.func.min(_version(held.c.payload))).scalar_subquery()
+    since = sa.select(_version(held.c.payload)).where(held.c.seat == choices.c.seat).scalar_subquery()
     chosen = sa.select(choices.c.seq, sa.literal(CHOICE), choices.c.seat, no_user, choices.c.kind, choices.c.payload,
-                       choices.c.by).where(
-        choices.c.match_id == match_id, choices.c.seq > _oldest_version(candidates, per_seat=True))  # none of a seat without a DM
-    return sa.union_all(sa.select(*candidates.c), reminders, newest, chosen)
+                       choices.c.by).where(  # none of a seat without a DM
+        choices.c.match_id == match_id, choices.c.seq > oldest, choices.c.seq > since)
+    return sa.union_all(found, reminders, newest, chosen)
 
 
 Chosen = tuple[int, str, str, dict[str, Any]]
 """(seq, kind, by, choice): one choice of a seat in the log."""
 
 
-Candidate = tuple[int, str, str | dict[str, Any]]
-"""(id, delivery ref, payload) of a candidate prompt notice; its payload as `_aggregated` gives
-it: the JSON text, decoded only for the one candidate used (`_found`)."""
-
-
-def _found(prompts: list[Candidate], reminders: list[tuple[int, str]],
+def _found(prompts: list[tuple[int, str, dict[str, Any]]], reminders: list[tuple[int, str]],
            newest: int | None, chosen: list[Chosen]) -> TurnNotices:
-    """A seat's `TurnNotices` from its candidate prompts (delivered, to its player's DMs), the
-    match's reminders and the seat's choices read: the newest prompt held by a message, the
-    reminders and choices after it."""
-    held = max(((i, ref, payload) for i, ref, payload in prompts if str(ref).isdigit()),
-               key=lambda prompt: prompt[0], default=None)
-    found = None if held is None else (held[0], held[1], _payload(held[2]))
+    """A seat's `TurnNotices` from the prompt notice whose DM holds its turn (none or one, as
+    the statement found it), the match's reminders and the seat's choices read: the reminders
+    and choices after that notice."""
+    found = max(prompts, key=lambda prompt: prompt[0], default=None)
     refs = [ref for notice_id, ref in sorted(reminders) if found is not None and notice_id > found[0]]
     version = None if found is None else found[2].get("version")
     since = -1 if version is None else int(version)
     return TurnNotices(found, refs, newest, sorted(c for c in chosen if c[0] > since))
-
-
-def _payload(value: str | dict[str, Any]) -> dict[str, Any]:
-    """A candidate's payload decoded (see `Candidate`)."""
-    return dict(json.loads(value)) if isinstance(value, str) else dict(value)
 
 
 def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int, str, dict[str, Any]] | None]:
@@ -220,7 +235,7 @@ def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int
     newest = None
     latest = None
     reminders: list[tuple[int, str]] = []
-    prompts: list[Candidate] = []
+    prompts: list[tuple[int, str, dict[str, Any]]] = []
     chosen: list[Chosen] = []
     for notice_id, part, _seat, ref, payload, by in rows:
         if part == NEWEST:
@@ -232,7 +247,7 @@ def _seat_notices(rows: Sequence[Sequence[Any]]) -> tuple[TurnNotices, tuple[int
         elif part == LATEST:
             latest = (int(notice_id), str(ref), dict(payload))
         else:
-            prompts.append((int(notice_id), str(ref), payload))
+            prompts.append((int(notice_id), str(ref), dict(payload)))
     return _found(prompts, reminders, newest, chosen), latest
 
 
@@ -241,7 +256,7 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
     `_match_turn_notices`' rows; a seat whose DM is not found has no choices (its DM shows nothing)."""
     newest: dict[int, int] = {}
     reminders: list[tuple[int, str]] = []
-    prompts: dict[int, list[Candidate]] = {seat: [] for seat in users}
+    prompts: dict[int, list[tuple[int, str, dict[str, Any]]]] = {seat: [] for seat in users}
     chosen: dict[int, list[Chosen]] = {seat: [] for seat in users}
     for notice_id, part, seat, user_id, ref, payload, by in rows:
         if part == NEWEST:
@@ -253,7 +268,7 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
             if int(seat) in chosen:
                 chosen[int(seat)].append((int(notice_id), str(ref), str(by), dict(payload)))
         elif seat is not None and users.get(int(seat)) == user_id:
-            prompts[int(seat)].append((int(notice_id), str(ref), payload))
+            prompts[int(seat)].append((int(notice_id), str(ref), dict(payload)))
     found = {seat: _found(prompts[seat], reminders, newest.get(seat), chosen[seat]) for seat in users}
     return {seat: turn if turn.found is not None else replace(turn, choices=[]) for seat, turn in found.items()}
 
@@ -261,20 +276,13 @@ def _match_notices(rows: Sequence[Sequence[Any]], users: dict[int, int]) -> dict
 def _aggregated(union: sa.CompoundSelect, dialect: str) -> sa.ScalarSelect[Any]:
     """The rows of ``union`` as one JSON array of arrays: a column of the match rows' statement,
     so the match and the outbox's part of its turns are one read (one snapshot, no BEGIN). It
-    comes as text, parsed once (`_parsed`): the statement has a row per seat, each with it. A
-    candidate prompt's payload (part `PROMPT`) comes as a JSON string holding its JSON text:
-    of up to TURN_SCAN candidates only one is used, and only that one is decoded (`_found`);
-    the others' payloads, most of the text, are skipped over as strings."""
+    comes as text, parsed once (`_parsed`): the statement has a row per seat, each with it."""
     rows = union.subquery("turn_rows")
-    candidate = rows.c.part == PROMPT
     if dialect == "postgresql":
-        payload: sa.ColumnElement[Any] = sa.case((candidate, sa.func.to_jsonb(sa.cast(rows.c.payload, sa.Text()))), else_=rows.c.payload)
-        columns = [payload if column.key == "payload" else column for column in rows.c]
-        value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*columns)), sa.Text())
+        value: sa.ColumnElement[Any] = sa.cast(sa.func.json_agg(sa.func.json_build_array(*rows.c)), sa.Text())
     else:  # the payloads are JSON text on SQLite: json() embeds them as JSON, not as strings
-        payload = sa.func.json(sa.case((candidate, sa.func.json_quote(rows.c.payload)), else_=rows.c.payload))
         value = sa.type_coerce(sa.func.json_group_array(sa.func.json_array(
-            *(payload if column.key == "payload" else column for column in rows.c))), sa.Text())
+            *(sa.func.json(column) if column.key == "payload" else column for column in rows.c))), sa.Text())
     return sa.select(value).correlate(None).scalar_subquery()
 
 
