@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import copy
 import functools
+import operator
+import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,10 +44,20 @@ class KeptRows:
     prompts: tuple[tuple[int, int, str], ...] = ()
     """(seat, prompt version, notice key) of the prompt notice these rows' transactions wrote for
     a seat's open prompt: a click on it claims nothing once it is seen taken (`prompt_taken`)."""
+    rows: list[list[Any]] = field(default_factory=list, compare=False, repr=False)
+    """The committed rows themselves ([match, *seats, deadline or None]), handed out once by
+    ``held`` instead of new ones when nothing else holds them (see ``_unshared``)."""
 
     def held(self) -> tuple[Match, list[Seat], Deadline | None]:
-        """New rows holding these values, as a read on a connection makes them (outside any
-        session; JSON values copied: a transaction may change its rows' in place)."""
+        """The rows holding these values, as a read on a connection makes them (outside any
+        session): the committed rows themselves once, when nothing else holds them and they are
+        as written (each new row cost more than a statement); else new ones (JSON values copied:
+        a transaction may change its rows' in place)."""
+        if self.rows:
+            rows = self.rows.pop()
+            if len(rows) == len(self.seats) + 2 and _unshared(rows) and all(
+                    _as_written(row) for row in rows if row is not None):
+                return rows[0], rows[1:-1], rows[-1]
         match = _loaded(Match, MATCH_KEYS, [copy.deepcopy(v) if isinstance(v, dict | list) else v for v in self.match])
         seats = [_loaded(Seat, SEAT_KEYS, values) for values in self.seats]
         deadline = None if self.deadline is None else _loaded(Deadline, DEADLINE_KEYS, self.deadline)
@@ -57,14 +69,47 @@ def kept_rows(match: Match, seats: Sequence[Seat], deadline: Deadline | None, si
     """`KeptRows` of these rows as they stand (all written: no pending change), or None when a
     row lacks a column's value (one not loaded: it is read again instead)."""
     try:
-        return KeptRows(match.version, side, tuple(match.__dict__[key] for key in MATCH_KEYS),
-                        tuple(tuple(seat.__dict__[key] for key in SEAT_KEYS) for seat in seats),
-                        None if deadline is None else tuple(deadline.__dict__[key] for key in DEADLINE_KEYS),
+        return KeptRows(match.version, side, _MATCH_VALUES(match.__dict__),
+                        tuple([_SEAT_VALUES(seat.__dict__) for seat in seats]),
+                        None if deadline is None else _DEADLINE_VALUES(deadline.__dict__),
                         interactions[-KEPT_INTERACTIONS:],
                         tuple((seat.seat_no, *prompts[seat.seat_no]) for seat in seats
-                              if prompts and seat.seat_no in prompts and prompts[seat.seat_no][0] == seat.prompt_version))
+                              if prompts and seat.seat_no in prompts and prompts[seat.seat_no][0] == seat.prompt_version),
+                        [[match, *seats, deadline]])
     except KeyError:
         return None
+
+
+_MATCH_VALUES = operator.itemgetter(*MATCH_KEYS)
+_SEAT_VALUES = operator.itemgetter(*SEAT_KEYS)
+_DEADLINE_VALUES = operator.itemgetter(*DEADLINE_KEYS)
+"""A row's column values, in its table's key order, read from its ``__dict__`` at once
+(KeyError for a column not loaded, as a lookup of each)."""
+
+
+def _counts(rows: list[Any]) -> list[int]:
+    """CPython's count of references to each of these rows, made the same way for each."""
+    return [sys.getrefcount(row) for row in rows]
+
+
+_ALONE = _counts([object()])[0]
+"""The count `_counts` finds of an object nothing but its list holds (the list's reference, the
+loop's and the call's)."""
+
+
+def _unshared(rows: list[Any]) -> bool:
+    """Whether nothing but ``rows`` holds each of these rows (None aside): no one kept one of the
+    committed rows (a step's result, a transaction not yet freed), so the next transaction may
+    change them as its own. A row held elsewhere makes this False: new rows are made then."""
+    return all(count <= _ALONE for row, count in zip(rows, _counts(rows), strict=True) if row is not None)
+
+
+def _as_written(row: Any) -> bool:
+    """Whether a row is as its transaction's writes left it: a loaded row in no session, with
+    no change pending, nothing expired and not deleted (else new rows are made from the values)."""
+    state = instance_state(row)
+    return (state.key is not None and state.session_id is None and not state.modified and not state.committed_state
+            and not state.expired_attributes and not state._deleted)
 
 
 def _loaded(model: Any, keys: Sequence[str], values: Sequence[Any]) -> Any:

@@ -98,11 +98,9 @@ class OnceStopped(aiosqlite.Connection):
         once on this thread; ``TRIP`` when it must go to the connection's thread."""
         if self._sent != self._finished or self._connection is None:
             return TRIP
-        if self.writes_in_place and self._begin is not None and fn is run_statement and not self._began_here():
-            return TRIP  # another process writes: the BEGIN waits on the thread
-        if self.writes_in_place and self._locked and _named(fn, self._connection, ("commit",)):
-            return self._in_place(fn, args, kwargs)
-        if fn is run_statement:
+        if fn is run_statement:  # a statement (most calls): asked about first
+            if self.writes_in_place and self._begin is not None and not self._began_here():
+                return TRIP  # another process writes: the BEGIN waits on the thread
             sql: str = args[1]
             word = _first_word(sql)
             if word == "BEGIN" and sql.split(None, 2)[1:2] == ["IMMEDIATE"]:
@@ -115,10 +113,13 @@ class OnceStopped(aiosqlite.Connection):
             if self._begin is None and word == "SELECT" and self.reads_in_place:
                 self._waiting(True)  # a read without the write lock may (rarely, in WAL) wait for one
                 return self._in_place(fn, args, kwargs)
-        elif self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
+            return TRIP
+        if self.writes_in_place and self._locked and _named(fn, self._connection, ("commit",)):
+            return self._in_place(fn, args, kwargs)
+        if self._begin is not None and _named(fn, self._connection, ("commit", "rollback")):
             self._begin, self._in_transaction = None, False  # an empty transaction: nothing to end
             return None
-        elif _named(fn, self._connection, ("rollback",)):
+        if _named(fn, self._connection, ("rollback",)):
             return self._in_place(fn, args, kwargs)
         return TRIP
 
@@ -225,9 +226,22 @@ TRIP = object()
 """What `OnceStopped.in_place` answers for a call that must go to the connection's thread."""
 
 
+_FIRST_WORDS: dict[str, str] = {}
+"""Each statement's first word, by its SQL (a prepared statement's is the same string each run)."""
+KNOWN_STATEMENTS = 1024
+"""Statements whose first word is kept (all forgotten when full: Core's SQL of a varying IN
+list is new text each time)."""
+
+
 def _first_word(sql: str) -> str:
-    head = sql.lstrip()[:10].split(None, 1)
-    return head[0].upper() if head else ""
+    word = _FIRST_WORDS.get(sql)
+    if word is None:
+        head = sql.lstrip()[:10].split(None, 1)
+        word = head[0].upper() if head else ""
+        if len(_FIRST_WORDS) >= KNOWN_STATEMENTS:
+            _FIRST_WORDS.clear()
+        _FIRST_WORDS[sql] = word
+    return word
 
 
 def _named(fn: Any, connection: sqlite3.Connection | None, names: tuple[str, ...]) -> bool:

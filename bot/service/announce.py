@@ -124,7 +124,7 @@ class Announcements(ServiceParts):
             ctx.notice("prompt", PromptNotice(
                 text="", version=seat.prompt_version, game=ctx.match.game, title=ctx.game.title,
                 names=ctx.names(), deadline=due, shared=prompt.shared, optional=prompt.optional,
-                prompt=prompt.model_dump(mode="json"), view=ctx.view(running, seat.seat_no) if prompt.secret else {},
+                prompt=ctx.data_of(prompt), view=ctx.view(running, seat.seat_no) if prompt.secret else {},
                 in_place=in_place, news=private.pop(seat.seat_no, []),
                 choice=ctx.actor_choice if seat.seat_no == ctx.actor else None,
             ), user_id=seat.user_id, seat=seat.seat_no)

@@ -31,6 +31,9 @@ KEPT_VIEWS = 8
 """Views a transaction keeps (the latest asked for): a change asks again about its first and last
 states and its seats' views; an all-AI run through hundreds of states must not keep them all
 (holding them all made a long all-AI start slower, not faster)."""
+KEPT_PROMPT_DATA = 16
+"""Prompts' JSON data a transaction keeps (the latest made): its last state's prompts, whose
+notices carry them, are among the last fingerprinted."""
 
 
 @dataclass
@@ -111,6 +114,8 @@ class MatchTransaction:
     fingerprints: dict[int, tuple[eng.Prompt, str]] = field(default_factory=dict, repr=False)
     """Prompts fingerprinted in this transaction, by object (play.py's ``_reissue``): a state's
     prompts are built once, and its seats' versions are given out up to three times a change."""
+    prompt_data: dict[int, tuple[eng.Prompt, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    """Prompts' JSON data made in this transaction, by object (see ``data_of``)."""
     views: dict[tuple[int, int | None], tuple[eng.State, dict[str, Any]]] = field(default_factory=dict, repr=False)
     """Views built in this transaction, by (state object, seat): see ``view``."""
     working: eng.Working | None = field(default=None, repr=False)
@@ -301,6 +306,20 @@ class MatchTransaction:
             return self.start_prompts
         found = self.built_prompts.get(id(state))
         return found[1] if found is not None and found[0] is state else None
+
+    def data_of(self, prompt: eng.Prompt) -> dict[str, Any]:
+        """``prompt.model_dump(mode="json")``, made once per prompt object in this transaction: a
+        new prompt's fingerprint (play.py) is of it, and its prompt notice carries it (announce.py).
+        The prompt is held with its data so its id is not reused; the latest few are kept (an
+        all-AI run passes through many states). Callers must not change the data."""
+        key = id(prompt)
+        found = self.prompt_data.get(key)
+        if found is None or found[0] is not prompt:
+            found = (prompt, prompt.model_dump(mode="json"))
+            if len(self.prompt_data) >= KEPT_PROMPT_DATA:
+                del self.prompt_data[next(iter(self.prompt_data))]
+            self.prompt_data[key] = found
+        return found[1]
 
     def view(self, state: eng.State, seat: int | None) -> dict[str, Any]:
         """``game.view(state, seat)``, built once per state and seat in this transaction: a

@@ -43,17 +43,21 @@ class NotPending(Exception):  # noqa: N818 (a verdict, not a failure)
     before (``pending_prompt`` and the refusals around it)."""
 
 
-def fingerprint(prompt: eng.Prompt) -> str:
-    """What identifies a prompt's content: a seat's prompt keeps its version while this stays."""
-    return hashlib.sha256(eng.canonical_json(prompt.model_dump(mode="json")).encode()).hexdigest()[:32]
+def fingerprint(prompt: eng.Prompt, data: dict[str, Any] | None = None) -> str:
+    """What identifies a prompt's content: a seat's prompt keeps its version while this stays.
+    ``data``: the prompt's ``model_dump(mode="json")`` when it is made already."""
+    if data is None:
+        data = prompt.model_dump(mode="json")
+    return hashlib.sha256(eng.canonical_json(data).encode()).hexdigest()[:32]
 
 
 def fingerprint_in(ctx: MatchTransaction, prompt: eng.Prompt) -> str:
     """``fingerprint(prompt)``, worked out once per prompt object in the transaction: its seats'
-    versions are given out after every step and the AI's turns ask again about the same prompts."""
+    versions are given out after every step and the AI's turns ask again about the same prompts.
+    Of the prompt's data as the transaction made it (``data_of``): its notice carries the same."""
     known = ctx.fingerprints.get(id(prompt))
     if known is None or known[0] is not prompt:
-        known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt))
+        known = ctx.fingerprints[id(prompt)] = (prompt, fingerprint(prompt, ctx.data_of(prompt)))
     return known[1]
 
 

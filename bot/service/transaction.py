@@ -104,6 +104,10 @@ class Transactions(ServiceParts):
                     if callable(out):
                         out = out()
                     self._keep_rows(ctx, kept, interaction_id)
+                    # the transaction is over: nothing holds it now (its unit's hook held it in a
+                    # cycle, alive till the collector's next pass), so its rows kept are held by
+                    # nothing else either, and the next transaction takes them (KeptRows.held)
+                    ctx.unit.on_session = None
                     if ctx.state is not None:
                         self._cache.put(match_id, ctx.match.version, ctx.state)
                         self._views.put(match_id, ctx.state, ctx.views_of(ctx.state))

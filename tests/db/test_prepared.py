@@ -93,3 +93,32 @@ async def test_every_counter_sees_the_statements_and_the_begin(store: Store) -> 
     if store.dialect == "sqlite":
         assert words == ["BEGIN", "INSERT", "SELECT"]
     assert everywhere == statements
+
+
+async def test_a_time_bound_again_is_written_as_the_first_time(store: Store) -> None:
+    """A statement's times are converted once per instant (``remembering``): the same instant
+    given again, or in another zone, is the same time stored; other instants keep their own,
+    also once more of them came than are remembered; a time without a zone is refused."""
+    from datetime import timedelta, timezone
+
+    from db.prepared import REMEMBERED_VALUES
+
+    match_id = await _match(store)
+    east = AT.astimezone(timezone(timedelta(hours=5)))
+    later = [AT + timedelta(minutes=n) for n in range(1, REMEMBERED_VALUES + 3)]
+    rows = [_notice(match_id, "a"), {**_notice(match_id, "b"), "created_at": east},
+            *[{**_notice(match_id, f"later{n}"), "created_at": at} for n, at in enumerate(later)],
+            {**_notice(match_id, "again"), "created_at": AT}]
+    async with store.write() as session:
+        connection = await session.connection()
+        for row in rows:  # one statement each: each binds its time alone
+            await insert_rows(connection, Notice.__table__, [row])  # type: ignore[attr-defined]
+        found = {key: at for key, _payload, at, _user in
+                 (await run(connection, prepared("test.notices_of", connection.dialect, _notices_of),
+                            {"match_id": match_id})).rows}
+    assert found["a"] == found["b"] == found["again"] == AT
+    assert [found[f"later{n}"] for n in range(len(later))] == later
+    with pytest.raises((ValueError, sa.exc.StatementError)):
+        async with store.write() as session:
+            await insert_rows(await session.connection(), Notice.__table__,  # type: ignore[attr-defined]
+                              [{**_notice(match_id, "naive"), "created_at": AT.replace(tzinfo=None)}])

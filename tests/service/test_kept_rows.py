@@ -182,3 +182,35 @@ async def test_a_click_claims_only_what_this_process_did_not_see_taken(svc: Matc
     for seat, message in ((host, 700), (bob, 701)):
         turn = await svc.seat_turn(info.id, seat)
         assert turn is not None and turn.subject is not None and turn.subject.dm == message
+
+
+async def test_a_row_kept_from_a_change_is_not_changed_by_the_next(svc: MatchService, store: Store) -> None:
+    """The next transaction may take the committed rows themselves (``KeptRows.held``) only
+    when nothing else holds one: a row a change handed out (here its seat, as a step's result
+    might) keeps the values it was committed with while the match moves on, and the next
+    transaction, on rows of its own, is still judged right."""
+    from bot.service.match_transaction import MatchTransaction
+    from db import Seat
+
+    info = await lobby(svc, [HOST, BOB, CAROL], hours=10)
+    host = await svc.pending_prompt(info.id, HOST)
+    assert host is not None
+    await svc.submit(info.id, HOST, {"bid": 1}, version=host.version, interaction_id="h-1")
+
+    async def hand_out(ctx: MatchTransaction) -> Seat:
+        ctx.changed = True  # a change (its version bumped) that leaves the rows kept
+        return ctx.seat_of(BOB)
+
+    bob_row = await svc._mutate(info.id, hand_out)
+    committed = dict(bob_row.__dict__)
+    bob = await svc.pending_prompt(info.id, BOB)
+    assert bob is not None and bob_row.prompt_version == bob.version
+    await svc.submit(info.id, BOB, {"bid": 1}, version=bob.version, interaction_id="h-2")
+    _match, seats, _state, _deadline = await svc._read(info.id)
+    now_bob = next(seat for seat in seats if seat.user_id == BOB)
+    assert now_bob.prompt_key != committed["prompt_key"]  # Bob's row moved on: his bid is sealed
+    assert {key: bob_row.__dict__[key] for key in committed} == committed  # the handed-out row did not
+    carol = await svc.pending_prompt(info.id, CAROL)
+    assert carol is not None
+    result = await svc.submit(info.id, CAROL, {"bid": 1}, version=carol.version, interaction_id="h-3")
+    assert not result.duplicate and result.seq > 0
