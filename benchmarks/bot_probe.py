@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import gc
 import json
 import os
 import re
@@ -85,6 +86,26 @@ class Probe:
         """Match transactions on kept rows and on rows read (``count_kept_rows``) and the engine
         views built, one name each: counted at ``snapshot``."""
 
+        self.gc_cpu = [0.0, 0.0, 0.0]
+        """CPU seconds the garbage collector took, by generation (``watch_the_collector``)."""
+        self.gc_runs = [0, 0, 0]
+        """Collections made, by generation."""
+
+    def watch_the_collector(self) -> None:
+        """Time each garbage collection (CPU of the thread that runs it: the collector holds the
+        GIL throughout, so one start and its stop are never another thread's)."""
+        began = [0.0]
+
+        def collected(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                began[0] = time.thread_time()
+                return
+            generation = int(info["generation"])
+            self.gc_cpu[generation] += time.thread_time() - began[0]
+            self.gc_runs[generation] += 1
+
+        gc.callbacks.append(collected)
+
     def note(self, stage: str, seconds: float) -> None:
         """Keep one timing of a stage (from any thread)."""
         self.stages.setdefault(stage, []).append(seconds)
@@ -108,6 +129,7 @@ class Probe:
 
         drawing.configure = configure_kept  # type: ignore[assignment]
         self.watch_the_loop()
+        self.watch_the_collector()
 
         raw = self.raw
 
@@ -397,6 +419,7 @@ class Probe:
                         "pools_replaced": sum(pool.replaced for pool in pools)},
             **statement_counts(self.raw[:]),
             "probe_cpu_seconds": self.sampler_cpu,
+            "gc": {"cpu_seconds": self.gc_cpu[:], "collections": self.gc_runs[:]},
             "kept_rows": dict(Counter(self.kept[:])),  # and the engine views built
             "click_stages": {stage: seconds[:] for stage, seconds in list(self.stages.items())},
             "tinybigwars_static_builds": board._STATIC.builds,

@@ -213,6 +213,12 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
             for stage, seconds in sorted(stages.items()):
                 print(f"    {stage:<52} {1000 * statistics.median(seconds):7.1f} / "
                       f"{1000 * percentile(seconds, 0.90):7.1f} / {1000 * percentile(seconds, 0.99):7.1f}  ({len(seconds)})")
+        collector = probe.get("gc")
+        if lat and collector:
+            cpu, runs = collector["cpu_seconds"], collector["collections"]
+            print(f"  garbage collection in the bot {1000 * sum(cpu) / len(lat):.2f} ms CPU an interaction "
+                  f"(generations 0/1/2: {' / '.join(f'{1000 * c / len(lat):.2f}' for c in cpu)} ms, "
+                  f"{' / '.join(str(r) for r in runs)} collections)")
         print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 

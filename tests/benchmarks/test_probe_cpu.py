@@ -87,3 +87,21 @@ async def test_the_probes_window_hooks_fit_the_window_they_wrap(tmp_path: Path) 
     stages = probe.snapshot()["click_stages"]
     assert len(stages["window: the interaction's age when the timer defers"]) == 1
     assert len(stages["window: the interaction's age when its window opens"]) == 1
+
+
+def test_the_probe_times_the_garbage_collector(tmp_path: Path) -> None:
+    """The collector's CPU in the bot is one figure of the run (a collection is counted by its
+    generation, and its time is that collection's)."""
+    import gc
+
+    probe = Probe(tmp_path / "probe.json")
+    callbacks = gc.callbacks[:]
+    try:
+        probe.watch_the_collector()
+        garbage = [[n] for n in range(200_000)]
+        del garbage
+        gc.collect()
+    finally:
+        gc.callbacks[:] = callbacks
+    collector = probe.snapshot()["gc"]
+    assert collector["collections"][2] >= 1 and collector["cpu_seconds"][2] > 0
