@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.discord import clicked_dms
-from bot.discord.clicked_dms import ClickedDms
+from bot.discord.clicked_dms import ClickedDms, ClickToken
 
 MESSAGE = 4242
 
@@ -45,6 +45,8 @@ class Click:
     def __init__(self, answered: bool = True, refusal: discord.HTTPException | None = None) -> None:
         Click._ids += 1
         self.id = Click._ids
+        self.application_id, self.token, self.channel = 7, f"token-{self.id}", None
+        self._state = self._session = None
         self.response = Response(answered)
         self.refusal = refusal
         self.edits: list[dict[str, Any]] = []
@@ -132,3 +134,19 @@ def test_clicks_kept_are_bounded_oldest_first() -> None:
         clicks.clicked(message_id, Click())  # type: ignore[arg-type]
     assert len(clicks) == clicked_dms.CLICKS_KEPT
     assert clicks.click_on(0) is None and clicks.click_on(clicked_dms.CLICKS_KEPT + 4) is not None
+
+
+def test_an_answered_click_is_kept_as_its_token_not_the_interaction() -> None:
+    """A clicked DM keeps its click for minutes: once answered, only its token is held (the
+    interaction's parsed message and data would be held by every clicked DM)."""
+    clock = Clock()
+    clicks = ClickedDms(clock=clock)
+    answered, open_one = Click(), Click(answered=False)
+    clicks.clicked(1, answered)  # type: ignore[arg-type]
+    clicks.clicked(2, open_one)  # type: ignore[arg-type]
+    kept = clicks.click_on(1)
+    assert isinstance(kept, ClickToken) and kept.token == answered.token and kept.application_id == 7
+    assert clicks.click_on(2) is open_one, "unanswered: kept whole, its callback may carry the edit"
+    clock.now += clicked_dms.ANSWER_TIME + 1
+    clicks.clicked(3, Click())  # type: ignore[arg-type]
+    assert clicks.click_on(2) is None, "never answered in Discord's 3 s: it can carry nothing"
