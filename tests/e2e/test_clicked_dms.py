@@ -50,8 +50,9 @@ def _bot_route_edits_after_a_click(fake: Any, taken: dict[int, float]) -> list[s
 
 
 def _private_maps_through_clicks(fake: Any) -> int:
-    """Edits through a click's webhook carrying the seat's private map: only delivery draws one."""
-    return sum(1 for call in fake.calls if call.method == "PATCH" and call.path.startswith("/webhooks/")
+    """Writes through a click (its callback, or its webhook after) carrying the seat's private
+    map: only delivery draws one."""
+    return sum(1 for call in fake.calls if (call.path.startswith("/webhooks/") or call.path.endswith("/callback"))
                and any(name == "you.png" for name, _ in call.files))
 
 
