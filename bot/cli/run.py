@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import sys
 import textwrap
 
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from bot.service.instance import InstanceInUse
 
     setup_logging(settings.log_level, settings.log_format)  # after the imports: every logger of ours exists, and is redacted
+    gc.freeze()  # the modules and content loaded so far live as long as the process: the collector's full passes skip them
 
     try:
         asyncio.run(run_bot(settings))
