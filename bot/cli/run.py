@@ -49,7 +49,7 @@ def tune_the_collector() -> None:
     """Freeze what is loaded so far (modules, content: it lives as long as the process, and each
     full pass would walk it again) and let the young generation grow before a pass: at 200
     matches the collector took 1.3-1.6 ms of CPU an interaction, 0.75 frozen, 0.21 frozen with
-    this threshold (no full pass in the run; peak RSS +13 MiB: cyclic garbage waits longer).
+    this threshold (no full pass in the run; peak RSS +10-30 MiB: cyclic garbage waits longer).
     docs/benchmarks.md has the runs."""
     gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])
     gc.freeze()
