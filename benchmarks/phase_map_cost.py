@@ -29,11 +29,9 @@ Only public entry points, so it times an older tree too (run it with that tree's
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,23 +39,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render  # noqa: E402
+from benchmarks.draw_floors import machine_floor, warm_floor  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
-from tests.render import views  # noqa: E402
 
 GAME = "tinybigwars"
 
 
-def machine_floor() -> float:
-    rng = random.Random(32)
-    data = bytes(rng.choice(b"abcdefgh") for _ in range(1 << 16)) * 32
-    times = []
-    for _ in range(9):
-        started = time.thread_time()
-        zlib.compress(data, 1)
-        times.append(time.thread_time() - started)
-    return statistics.median(times) * 1000
 
 
 def posts(matches: int, first_seed: int) -> list[tuple[dict[str, Any], dict[str, Any], list[str]]]:
@@ -89,15 +78,6 @@ def mean_ms(items: list[Any], job: Callable[[Any], object]) -> float:
     return statistics.fmean(times) * 1000
 
 
-def warm_floor(runs: int = 30) -> float:
-    view, names = views.three_seat_mid(), views.NAMES_4[:3]
-    render.draw(GAME, view, names)
-    times = []
-    for _ in range(runs):
-        started = time.thread_time()
-        render.draw(GAME, view, names)
-        times.append(time.thread_time() - started)
-    return statistics.median(times) * 1000
 
 
 def paired(group: list[tuple[dict[str, Any], dict[str, Any], list[str]]]) -> None:

@@ -33,12 +33,10 @@ from __future__ import annotations
 
 import argparse
 import io
-import random
 import statistics
 import sys
 import tempfile
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -48,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 import render  # noqa: E402
+from benchmarks.draw_floors import machine_floor  # noqa: E402
 from bot.service import drawing  # noqa: E402
 from bot.service.history import draw_replay, public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
@@ -56,16 +55,6 @@ from render import anim  # noqa: E402
 GAME, SEATS, OPTIONS = "tinybigwars", 2, {"round_limit": 2}
 
 
-def machine_floor() -> float:
-    """Median thread CPU ms of zlib level 1 of a fixed 2 MiB."""
-    rng = random.Random(32)
-    data = bytes(rng.choice(b"abcdefgh") for _ in range(1 << 16)) * 32
-    times = []
-    for _ in range(9):
-        started = time.thread_time()
-        zlib.compress(data, 1)
-        times.append(time.thread_time() - started)
-    return statistics.median(times) * 1000
 
 
 def timed(job: Callable[[], Any]) -> tuple[Any, float]:

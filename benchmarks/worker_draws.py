@@ -27,13 +27,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import resource
 import statistics
 import sys
 import tempfile
 import time
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,38 +41,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import ImageFont  # noqa: E402
 
 import render  # noqa: E402
+from benchmarks.draw_floors import machine_floor, warm_floor  # noqa: E402
 from bot.service import drawing, replay_frames  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 from render.tinybigwars import board  # noqa: E402
-from tests.render import views  # noqa: E402
 
 GAME, SEATS, OPTIONS = "tinybigwars", 3, {"round_limit": 2}
 Post = tuple[dict[str, Any], dict[str, Any], list[str]]
 
 
-def machine_floor() -> float:
-    """Median thread CPU ms of zlib level 1 of a fixed 2 MiB."""
-    rng = random.Random(32)
-    data = bytes(rng.choice(b"abcdefgh") for _ in range(1 << 16)) * 32
-    times = []
-    for _ in range(9):
-        started = time.thread_time()
-        zlib.compress(data, 1)
-        times.append(time.thread_time() - started)
-    return statistics.median(times) * 1000
 
 
-def warm_floor(runs: int = 30) -> float:
-    """Median thread CPU ms of one mid-game view's map drawn again (discord_load.py's floor)."""
-    view, names = views.three_seat_mid(), views.NAMES_4[:3]
-    render.draw(GAME, view, names)
-    times = []
-    for _ in range(runs):
-        started = time.thread_time()
-        render.draw(GAME, view, names)
-        times.append(time.thread_time() - started)
-    return statistics.median(times) * 1000
 
 
 def posts(matches: int) -> list[Post]:
