@@ -8,8 +8,10 @@ import random
 import statistics
 import time
 import zlib
+from pathlib import Path
 
 import render
+from bot.service import drawing
 from tests.render import views
 
 
@@ -35,3 +37,14 @@ def warm_floor(runs: int = 30) -> float:
         render.draw("tinybigwars", view, names)
         times.append(time.thread_time() - started)
     return statistics.median(times) * 1000
+
+
+def as_a_worker() -> str:
+    """Set malloc as a drawing worker sets it (where it applies) and say which it is."""
+    reuse = getattr(drawing, "reuse_freed_memory", None)
+    return "malloc set as a worker's" if reuse is not None and reuse() else "malloc's defaults"
+
+
+def load_average() -> str:
+    """The machine's load averages (1, 5, 15 minutes), as the benchmarks print them."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])

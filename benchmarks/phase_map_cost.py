@@ -39,8 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render  # noqa: E402
-from benchmarks.draw_floors import machine_floor, warm_floor  # noqa: E402
-from bot.service import drawing  # noqa: E402
+from benchmarks.draw_floors import as_a_worker, load_average, machine_floor, warm_floor  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 
@@ -112,9 +111,8 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
-    reuse = getattr(drawing, "reuse_freed_memory", None)
-    as_worker = "malloc set as a worker's" if reuse is not None and reuse() else "malloc's defaults"
-    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    as_worker = as_a_worker()
+    load = load_average()
     print(f"phase post map CPU (thread time), tree {Path(render.__file__).resolve().parents[1]}, {as_worker}, load {load}")
     print(f"  floor machine: zlib level 1 of a fixed 2 MiB        {machine_floor():6.2f} ms CPU")
     # each pass its own matches (new names, new text), as a worker meets new views; the first
@@ -146,7 +144,7 @@ def main() -> None:
     if hasattr(render, "post_and_frame"):
         paired(posts(args.matches, 2001))
     print(f"  floor machine again                                 {machine_floor():6.2f} ms CPU; load "
-          f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+          f"{load_average()}")
 
 
 if __name__ == "__main__":

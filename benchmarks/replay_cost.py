@@ -46,8 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 import render  # noqa: E402
-from benchmarks.draw_floors import machine_floor  # noqa: E402
-from bot.service import drawing  # noqa: E402
+from benchmarks.draw_floors import as_a_worker, load_average, machine_floor  # noqa: E402
 from bot.service.history import draw_replay, public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 from render import anim  # noqa: E402
@@ -104,9 +103,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--matches", type=int, default=40, help="replays timed (default 40)")
     args = parser.parse_args()
-    reuse = getattr(drawing, "reuse_freed_memory", None)
-    as_worker = "malloc set as a worker's" if reuse is not None and reuse() else "malloc's defaults"
-    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    as_worker = as_a_worker()
+    load = load_average()
     print(f"replay CPU (thread time), tree {Path(render.__file__).resolve().parents[1]}, {as_worker}, load {load}")
     print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor():6.1f} ms CPU")
     module = render.RENDERERS[GAME]
@@ -163,7 +161,7 @@ def main() -> None:
           f"changes) {statistics.fmean(cut_sizes) / 1024:6.0f} KiB")
     ahead(matches[: min(12, len(matches))], module)
     print(f"  floor machine again                          {machine_floor():6.1f} ms CPU; load "
-          f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+          f"{load_average()}")
 
 
 if __name__ == "__main__":

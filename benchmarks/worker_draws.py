@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import ImageFont  # noqa: E402
 
 import render  # noqa: E402
-from benchmarks.draw_floors import machine_floor, warm_floor  # noqa: E402
-from bot.service import drawing, replay_frames  # noqa: E402
+from benchmarks.draw_floors import as_a_worker, load_average, machine_floor, warm_floor  # noqa: E402
+from bot.service import replay_frames  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 from render.tinybigwars import board  # noqa: E402
@@ -162,9 +162,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     os.environ[replay_frames.SETTING] = tempfile.mkdtemp(prefix="worker-draws-")
-    reuse = getattr(drawing, "reuse_freed_memory", None)
-    as_worker = "malloc set as a worker's" if reuse is not None and reuse() else "malloc's defaults"
-    load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    as_worker = as_a_worker()
+    load = load_average()
     print(f"phase posts at {args.matches} matches in one worker (thread CPU), tree "
           f"{Path(render.__file__).resolve().parents[1]}, {as_worker}, load {load}")
     print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor():6.2f} ms CPU")
@@ -182,7 +181,7 @@ def main() -> None:
         return
     run(group)
     print(f"  floor machine again                         {machine_floor():6.2f} ms CPU; load "
-          f"{' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+          f"{load_average()}")
 
 
 if __name__ == "__main__":
