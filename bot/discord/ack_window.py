@@ -125,8 +125,12 @@ class Window:
             self.pace.answered(age(self.interaction))
             self.pace = None
         self.left_open = True
-        self._timer.add_done_callback(lambda _timer: _open.pop(self.interaction.id, None) if _open.get(
-            self.interaction.id) is self else None)
+        self._timer.add_done_callback(self._closed)
+
+    def _closed(self, _timer: asyncio.Task[None]) -> None:
+        """A window left open is over (answered, or its timer deferred): no longer open."""
+        if _open.get(self.interaction.id) is self:
+            del _open[self.interaction.id]
 
     async def settle(self) -> None:
         """Nothing more is deferred by the timer: the caller answers now, as the interaction's

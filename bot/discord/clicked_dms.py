@@ -35,8 +35,6 @@ retry) between the choice of the route and its arrival."""
 CLICKS_KEPT = 4096
 """Clicked messages remembered at most (the oldest go first; a forgotten one is edited through
 the bot's route)."""
-
-
 ANSWER_TIME = 3.0
 """Seconds Discord waits for an interaction's callback: a click still unanswered past them has no
 callback left to carry an edit, and its token no webhook edit (it was never acknowledged)."""
