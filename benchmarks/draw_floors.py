@@ -4,10 +4,12 @@ mid-game Tiny Big Wars view drawn again with everything cached: discord_load.py'
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import render
@@ -48,3 +50,38 @@ def as_a_worker() -> str:
 def load_average() -> str:
     """The machine's load averages (1, 5, 15 minutes), as the benchmarks print them."""
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def arguments(doc: str | None, matches: int, *, profile: bool) -> argparse.Namespace:
+    """A drawing benchmark's command line: ``--matches`` (and ``--profile`` where it has one)."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n")[0])
+    parser.add_argument("--matches", type=int, default=matches, help=f"matches played (default {matches})")
+    if profile:
+        parser.add_argument("--profile", action="store_true")
+    return parser.parse_args()
+
+
+def setting() -> str:
+    """Which tree is measured, with malloc set as a drawing worker's (``as_a_worker``), at what load."""
+    return f"tree {Path(render.__file__).resolve().parents[1]}, {as_a_worker()}, load {load_average()}"
+
+
+def print_profile(job: Callable[[], object], lines: int) -> None:
+    """Run ``job`` under cProfile and print its ``lines`` costliest functions by their own time."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    job()
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(lines)
+
+
+def start(doc: str | None, matches: int, title: str, *, profile: bool) -> argparse.Namespace:
+    """A drawing benchmark's command line read (``arguments``), its heading printed with the
+    tree, malloc and load it runs on (``setting``), and the machine's floor before anything runs."""
+    args = arguments(doc, matches, profile=profile)
+    print(f"{title}, {setting()}")
+    print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor():6.2f} ms CPU")
+    return args

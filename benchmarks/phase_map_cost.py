@@ -28,7 +28,6 @@ Only public entry points, so it times an older tree too (run it with that tree's
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -39,7 +38,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render  # noqa: E402
-from benchmarks.draw_floors import as_a_worker, load_average, machine_floor, warm_floor  # noqa: E402
+from benchmarks.draw_floors import load_average, machine_floor, print_profile, start, warm_floor  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 
@@ -107,14 +106,7 @@ def paired(group: list[tuple[dict[str, Any], dict[str, Any], list[str]]]) -> Non
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=40)
-    parser.add_argument("--profile", action="store_true")
-    args = parser.parse_args()
-    as_worker = as_a_worker()
-    load = load_average()
-    print(f"phase post map CPU (thread time), tree {Path(render.__file__).resolve().parents[1]}, {as_worker}, load {load}")
-    print(f"  floor machine: zlib level 1 of a fixed 2 MiB        {machine_floor():6.2f} ms CPU")
+    args = start(__doc__, 40, "phase post map CPU (thread time)", profile=True)
     # each pass its own matches (new names, new text), as a worker meets new views; the first
     # map of every match drawn before (its static layer built, as after a match's first post)
     map_posts = posts(args.matches, 1)
@@ -126,14 +118,7 @@ def main() -> None:
                 seen.add(names[0])
                 render.draw(GAME, post, names)
     if args.profile:
-        import cProfile
-        import pstats
-        profiler = cProfile.Profile()
-        profiler.enable()
-        for post, frame, names in both_posts:
-            render.draw_and_frame(GAME, post, names, frame)
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        print_profile(lambda: [render.draw_and_frame(GAME, post, names, frame) for post, frame, names in both_posts], 25)
         return
     floor = warm_floor()
     only_map = mean_ms(map_posts, lambda item: render.draw(GAME, item[0], item[2]))

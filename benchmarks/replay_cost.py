@@ -31,7 +31,6 @@ with that tree's PYTHONPATH).
 
 from __future__ import annotations
 
-import argparse
 import io
 import statistics
 import sys
@@ -46,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import Image  # noqa: E402
 
 import render  # noqa: E402
-from benchmarks.draw_floors import as_a_worker, load_average, machine_floor  # noqa: E402
+from benchmarks.draw_floors import load_average, machine_floor, start  # noqa: E402
 from bot.service.history import draw_replay, public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 from render import anim  # noqa: E402
@@ -100,13 +99,7 @@ def ahead(matches: list[tuple[int, list[tuple[int, dict[str, Any]]], list[str]]]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=40, help="replays timed (default 40)")
-    args = parser.parse_args()
-    as_worker = as_a_worker()
-    load = load_average()
-    print(f"replay CPU (thread time), tree {Path(render.__file__).resolve().parents[1]}, {as_worker}, load {load}")
-    print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor():6.1f} ms CPU")
+    args = start(__doc__, 40, "replay CPU (thread time)", profile=False)
     module = render.RENDERERS[GAME]
     matches = []
     for seed in range(1, args.matches + 1):

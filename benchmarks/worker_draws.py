@@ -25,7 +25,6 @@ Only public entry points, so it times an older tree too (run it with that tree's
 
 from __future__ import annotations
 
-import argparse
 import os
 import resource
 import statistics
@@ -41,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PIL import ImageFont  # noqa: E402
 
 import render  # noqa: E402
-from benchmarks.draw_floors import as_a_worker, load_average, machine_floor, warm_floor  # noqa: E402
+from benchmarks.draw_floors import load_average, machine_floor, print_profile, start, warm_floor  # noqa: E402
 from bot.service import replay_frames  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
@@ -157,27 +156,12 @@ def run(group: list[Post]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--profile", action="store_true")
-    args = parser.parse_args()
+    args = start(__doc__, 200, "phase posts of many matches in one worker (thread CPU)", profile=True)
     os.environ[replay_frames.SETTING] = tempfile.mkdtemp(prefix="worker-draws-")
-    as_worker = as_a_worker()
-    load = load_average()
-    print(f"phase posts at {args.matches} matches in one worker (thread CPU), tree "
-          f"{Path(render.__file__).resolve().parents[1]}, {as_worker}, load {load}")
-    print(f"  floor machine: zlib level 1 of a fixed 2 MiB {machine_floor():6.2f} ms CPU")
     print(f"  floor warm map (three_seat_mid again)       {warm_floor():6.2f} ms CPU median")
     group = posts(args.matches)
     if args.profile:
-        import cProfile
-        import pstats
-        profiler = cProfile.Profile()
-        profiler.enable()
-        for post, frame, names in group:
-            replay_frames.draw_and_keep(GAME, post, names, frame)
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+        print_profile(lambda: [replay_frames.draw_and_keep(GAME, post, names, frame) for post, frame, names in group], 30)
         return
     run(group)
     print(f"  floor machine again                         {machine_floor():6.2f} ms CPU; load "
