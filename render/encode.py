@@ -31,13 +31,16 @@ Box = tuple[int, int, int, int]
 
 
 class Layer(NamedTuple):
-    """The layer a map was drawn on, already on the map's palette (whole and halved), and the
-    boxes the phase drew in (even edges, within the image): outside them the map's pixels are
-    the layer's. Mapping a pixel onto a fixed palette depends on its colour alone, so mapping
-    only the boxes and pasting them on the mapped layer gives the indices mapping the whole map
-    would (the same for a half map: a 2x2 mean of a block within an even box is the block's)."""
+    """The layer a map was drawn on, already on the map's palette (as a PNG's rows, and halved),
+    and the boxes the phase drew in (even edges, within the image): outside them the map's
+    pixels are the layer's. Mapping a pixel onto a fixed palette depends on its colour alone, so
+    mapping only the boxes and pasting them on the mapped layer gives the indices mapping the
+    whole map would (the same for a half map: a 2x2 mean of a block within an even box is the
+    block's). ``rows``: the layer's indices one column to the right of a column of zeros, each
+    row's PNG filter byte ("None"): a post's PNG rows are a copy of it with the boxes pasted in,
+    not the map's indices pasted whole into new rows."""
 
-    indexed: Image.Image
+    rows: Image.Image
     halved: Image.Image
     boxes: tuple[Box, ...]
 
@@ -101,17 +104,44 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
+def rows_of(indexed: Image.Image) -> Image.Image:
+    """A "P" image's PNG rows: its indices one column to the right of each row's filter byte,
+    0 ("None", Pillow's own choice for palette images)."""
+    width, height = indexed.size
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(indexed, (1, 0))
+    return rows
+
+
+def raw_bytes(image: Image.Image) -> bytes:
+    """``image.tobytes()`` of a "P" or "L" image (a byte a pixel), in one piece: Pillow's
+    ``tobytes`` packs it 64 KiB at a time and joins the pieces (a second copy of a 1.9 MB map)."""
+    if image.mode not in ("P", "L"):
+        raise ValueError(f"raw_bytes packs 'P' or 'L' images, not {image.mode!r}")
+    width, height = image.size
+    if not width or not height:
+        return b""
+    encoder = Image._getencoder(image.mode, "raw", image.mode)
+    encoder.setimage(image.im, (0, 0, width, height))
+    _, status, data = encoder.encode(width * height)
+    if status != 1:
+        raise RuntimeError(f"encoder error {status} packing the image")
+    return data
+
+
+def rows_png(rows: Image.Image, entries: bytes, compress_level: int = COMPRESS_LEVEL) -> bytes:
+    """PNG bytes of a map's rows (``rows_of``'s shape) with the RGB palette ``entries``."""
+    width, height = rows.width - 1, rows.height
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices, deflate, no interlace
+    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", entries[:768]),
+                     _chunk(b"IDAT", isal_zlib.compress(raw_bytes(rows), compress_level)), _chunk(b"IEND", b"")))
+
+
 def indexed_png(indexed: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
     """PNG bytes of a "P" image with an RGB palette of at most 256 entries."""
     if indexed.mode != "P":
         raise ValueError(f"indexed_png needs a 'P' image, not {indexed.mode!r}")
-    entries = bytes(indexed.getpalette() or [0, 0, 0])
-    width, height = indexed.size
-    rows = Image.new("P", (width + 1, height), 0)  # column 0: each row's filter byte, 0 ("None")
-    rows.paste(indexed, (1, 0))
-    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices, deflate, no interlace
-    return b"".join((PNG_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", entries[:768]),
-                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), compress_level)), _chunk(b"IEND", b"")))
+    return rows_png(rows_of(indexed), bytes(indexed.getpalette() or [0, 0, 0]), compress_level)
 
 
 def png(img: Image.Image, pal: Image.Image | None = None, compress_level: int = COMPRESS_LEVEL) -> bytes:
@@ -123,24 +153,34 @@ def png(img: Image.Image, pal: Image.Image | None = None, compress_level: int = 
     return indexed_png(q, compress_level)
 
 
-def on_palette(picture: Picture) -> Image.Image:
-    """The picture's map as a "P" image on its fixed palette (``png``'s indices), mapping only
-    the boxes the phase drew in where the picture has its layer."""
+def mapped(image: Image.Image, pal: Image.Image) -> Image.Image:
+    """``image`` (RGB) mapped onto the fixed palette ``pal``: each pixel its nearest entry."""
+    return image.quantize(palette=pal, dither=Image.Dither.NONE)
+
+
+def png_rows(picture: Picture) -> Image.Image:
+    """The PNG rows (``rows_of``'s) of the picture's map on its fixed palette: where the picture
+    has its layer, a copy of the layer's rows with only the boxes the phase drew in mapped."""
     if picture.palette is None:
         raise ValueError("a picture without a fixed palette has no indices of its own")
     if picture.layer is None:
-        return picture.image.quantize(palette=picture.palette, dither=Image.Dither.NONE)
-    out = picture.layer.indexed.copy()
+        return rows_of(mapped(picture.image, picture.palette))
+    rows = picture.layer.rows.copy()
     for box in picture.layer.boxes:
-        out.paste(picture.image.crop(box).quantize(palette=picture.palette, dither=Image.Dither.NONE), box[:2])
-    return out
+        rows.paste(mapped(picture.image.crop(box), picture.palette), (box[0] + 1, box[1]))
+    return rows
+
+
+def palette_entries(pal: Image.Image) -> bytes:
+    """A fixed palette's RGB entries, as a PNG's PLTE holds them."""
+    return bytes(pal.getpalette() or [0, 0, 0])
 
 
 def picture_png(picture: Picture, compress_level: int = COMPRESS_LEVEL) -> bytes:
     """PNG bytes of a public map: ``png``'s of its image and palette (the same bytes)."""
     if picture.palette is None:
         return png(picture.image, None, compress_level)
-    return indexed_png(on_palette(picture), compress_level)
+    return rows_png(png_rows(picture), palette_entries(picture.palette), compress_level)
 
 
 def layer(image: Image.Image, pal: Image.Image, boxes: tuple[Box, ...]) -> Layer:
@@ -150,8 +190,7 @@ def layer(image: Image.Image, pal: Image.Image, boxes: tuple[Box, ...]) -> Layer
     if width % 2 or height % 2:
         raise ValueError("a layer halves only at even sizes")
     even = tuple(_even(box, width, height) for box in boxes)
-    return Layer(image.quantize(palette=pal, dither=Image.Dither.NONE),
-                 image.reduce(2).quantize(palette=pal, dither=Image.Dither.NONE),
+    return Layer(rows_of(mapped(image, pal)), mapped(image.reduce(2), pal),
                  tuple(box for box in even if box[0] < box[2] and box[1] < box[3]))
 
 
