@@ -21,11 +21,15 @@ from __future__ import annotations
 import io
 import struct
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from render import encode
 from render.encode import Picture
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 
@@ -143,22 +147,22 @@ def half_on_palette(picture: Picture, below: int = 0) -> Image.Image:
         return on_palette(halve(picture.image), picture.palette)
     out = picture.layer.halved.copy()
     for box in picture.layer.boxes:
-        _paste_half(out, picture.image, (0, 0), box, picture.palette, below)
+        _paste_half(out, picture.image.im, (0, 0), box, picture.palette, below)
     return out
 
 
-def _paste_half(half: Image.Image, image: Image.Image, origin: tuple[int, int], box: encode.Box,
+def _paste_half(half: Image.Image, pixels: ImagingCore, origin: tuple[int, int], box: encode.Box,
                 palette: Image.Image, below: int) -> None:
     """The map's ``box`` from row ``below`` down, halved (without a copy of it cut out first),
-    mapped and pasted on the half map ``half``; ``image`` holds the box, its pixel (0, 0) being
-    the map's ``origin`` (the whole map's (0, 0), or the box's corner where it is the box cut)."""
+    mapped and pasted on the half map ``half``; ``pixels`` (a core image, RGB: the whole map's,
+    or the box cut out, ``encode.cut``'s) hold the box, their (0, 0) the map's ``origin``."""
     x0, y0, x1, y1 = box
     top = max(y0, below)
     if top >= y1:
         return
     dx, dy = origin
-    small = image.reduce(2, (x0 - dx, top - dy, x1 - dx, y1 - dy))
-    half.paste(on_palette(small, palette), (x0 // 2, top // 2))
+    small = pixels.reduce((2, 2), (x0 - dx, top - dy, x1 - dx, y1 - dy))
+    half.im.paste(small.convert("P", Image.Dither.NONE, palette.im), (x0 // 2, top // 2, x1 // 2, y1 // 2))
 
 
 def indices(picture: Picture, below: int = 0) -> tuple[Image.Image, Image.Image]:
@@ -169,9 +173,9 @@ def indices(picture: Picture, below: int = 0) -> tuple[Image.Image, Image.Image]
         return encode.png_rows(picture), half_on_palette(picture, below)
     rows, half = picture.layer.rows.copy(), picture.layer.halved.copy()
     for box in picture.layer.boxes:
-        cut = picture.image.crop(box)
-        rows.paste(encode.mapped(cut, picture.palette), (box[0] + 1, box[1]))
-        _paste_half(half, cut, box[:2], box, picture.palette, below)
+        pixels = encode.cut(picture.image, box)
+        encode.paste_mapped(rows, pixels, box, picture.palette)
+        _paste_half(half, pixels, box[:2], box, picture.palette, below)
     return rows, half
 
 

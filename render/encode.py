@@ -17,12 +17,15 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from isal import isal_zlib
 from PIL import Image
 
 from render import palette
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 RGB = tuple[int, int, int]
 
@@ -167,8 +170,22 @@ def png_rows(picture: Picture) -> Image.Image:
         return rows_of(mapped(picture.image, picture.palette))
     rows = picture.layer.rows.copy()
     for box in picture.layer.boxes:
-        rows.paste(mapped(picture.image.crop(box), picture.palette), (box[0] + 1, box[1]))
+        paste_mapped(rows, cut(picture.image, box), box, picture.palette)
     return rows
+
+
+def cut(image: Image.Image, box: Box) -> ImagingCore:
+    """``image.crop(box)``'s pixels as Pillow's core image: a phase post works on some 15 boxes
+    of its map, and ``crop``, ``quantize``, ``reduce`` and ``paste`` each wrap their core
+    operation in 2-5 us of Python (checks, a new ``Image``, a palette copied): ~0.2 ms a post."""
+    return image.im.crop(box)
+
+
+def paste_mapped(rows: Image.Image, box_pixels: ImagingCore, box: Box, pal: Image.Image) -> None:
+    """``box_pixels`` (RGB, the map's ``box`` cut out: ``cut``'s) mapped onto the fixed palette
+    ``pal`` as ``mapped`` maps them, pasted on the map's PNG rows ``rows`` (``rows_of``'s)."""
+    x0, y0, x1, y1 = box
+    rows.im.paste(box_pixels.convert("P", Image.Dither.NONE, pal.im), (x0 + 1, y0, x1 + 1, y1))
 
 
 def palette_entries(pal: Image.Image) -> bytes:
