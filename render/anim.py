@@ -37,9 +37,8 @@ DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 def _encode(frames: list[Image.Image], duration_ms: int, last_ms: int) -> bytes:
     buf = io.BytesIO()
     durations = [duration_ms] * (len(frames) - 1) + [last_ms]
-    frames[0].save(
-        buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=False, disposal=1
-    )
+    frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
+                   optimize=False, disposal=1, interlace=False)  # as ``piece`` writes them
     return buf.getvalue()
 
 
@@ -179,25 +178,24 @@ def indices(picture: Picture, below: int = 0) -> tuple[Image.Image, Image.Image]
     return rows, half
 
 
-INTERLACED = 0x40
-"""An image descriptor's flag: rows stored 0, 8, 16, ..., then 4, 12, ..., 2, 6, ..., 1, 3, ..."""
 GIF_BUFFER = 1 << 17
 """Bytes Pillow's GIF encoder writes a call at most (a 600x780 half map's block: ~50 KiB)."""
 
 
 def piece(frame: Image.Image) -> bytes:
     """One replay frame made ahead: ``frame`` (``on_palette``'s, a "P" image on the map's 256
-    colours) as a GIF image block (descriptor and LZW data) behind its palette: the bytes
-    Pillow's GIF ``save`` writes for it, from its LZW encoder alone (the save's own header,
-    palette and trailer handling cost ~0.2 ms a frame)."""
+    colours) as a GIF image block (descriptor and LZW data) behind its palette, written by
+    Pillow's LZW encoder alone (its GIF ``save`` costs ~0.2 ms more a frame: header, palette,
+    trailer). Not interlaced (``save``'s default is): rows in order compress a tenth smaller and
+    ~0.13 ms faster, and the frame decodes to the same pixels (only a viewer drawing a frame
+    while it loads shows it top down rather than in coarse passes)."""
     colours = bytes(frame.getpalette() or [])
     if frame.mode != "P" or len(colours) != PALETTE_BYTES:
         raise ValueError("a replay frame needs the palette's 256 colours")
     width, height = frame.size
-    interlaced = min(width, height) >= 16  # Pillow's GIF save interlaces all but the tiniest images
-    encoder = Image._getencoder("P", "gif", "P", (8, interlaced))  # 8-bit codes
+    encoder = Image._getencoder("P", "gif", "P", (8, False))  # 8-bit codes, rows in order
     encoder.setimage(frame.im, (0, 0, width, height))
-    out = [colours, struct.pack("<BHHHHBB", 0x2C, 0, 0, width, height, INTERLACED if interlaced else 0, 8)]
+    out = [colours, struct.pack("<BHHHHBB", 0x2C, 0, 0, width, height, 0, 8)]  # at (0, 0), no palette of its own
     status = 0
     while not status:
         _, status, data = encoder.encode(GIF_BUFFER)
