@@ -15,9 +15,11 @@ both ways, which first alternating post by post, each step timed by thread CPU:
 - this tree (``render.post_and_frame`` in its parts): a copy of the layer's PNG rows and half
   map; each box cut out, mapped, pasted into the rows, halved below the title rows, mapped and
   pasted (Pillow's core operations, without their Python wrappers); the title rows as before; the rows packed in one piece; ISA-L; the chunks; the frame's
-  GIF block from Pillow's LZW encoder (``anim.piece``).
+  GIF block from Pillow's LZW encoder, rows in order (``anim.piece``).
 
-Both ways' PNG and frame are checked equal to ``render.post_and_frame``'s. Needs this tree (its
+Both ways' PNG are checked equal to ``render.post_and_frame``'s, and their frames' pixels
+equal (this tree's frame block is ``post_and_frame``'s; 68fb8a4's was interlaced, bytes apart
+for the same pixels: tests/render/test_frame_encoding.py). Needs this tree (its
 ``render.encode.Layer.rows``); for the before figures of another tree run phase_map_cost.py.
 """
 
@@ -60,17 +62,24 @@ class Clock:
         self.last = now
 
 
-def before(picture: encode.Picture, frame_view: dict[str, Any], names: list[str], clock: Clock) -> tuple[bytes, bytes]:
+_INDEXED: dict[int, Image.Image] = {}
+"""68fb8a4's ``Layer.indexed`` of each layer (by its rows' id: the layers live as long as this run)."""
+Made = tuple[bytes, bytes, bytes]
+"""A way's PNG, its replay frame's GIF block, and the frame's indices (the pixels a viewer sees)."""
+
+
+def before(picture: encode.Picture, frame_view: dict[str, Any], names: list[str], clock: Clock) -> Made:
     """Session 25's way (68fb8a4's render.post_and_frame), from this tree's layer."""
     layer, palette = picture.layer, picture.palette
     assert layer is not None and palette is not None
     module = render.RENDERERS[GAME]
     width, height = picture.image.size
+    indexed = _INDEXED.get(id(layer.rows))
+    if indexed is None:  # the layer's indices as 68fb8a4 held them, made once a layer
+        indexed = _INDEXED[id(layer.rows)] = layer.rows.crop((1, 0, width + 1, height))
+        indexed.putpalette(palette.getpalette() or [])
     clock.restart()
-    whole = layer.rows.crop((1, 0, width + 1, height))  # the layer's indices as 68fb8a4 held them
-    whole.putpalette(palette.getpalette() or [])
-    clock.restart()
-    whole = whole.copy()
+    whole = indexed.copy()
     clock("copy the layer's maps")
     half = layer.halved.copy()
     clock("copy the layer's maps")
@@ -110,10 +119,10 @@ def before(picture: encode.Picture, frame_view: dict[str, Any], names: list[str]
     at = 13 + anim.PALETTE_BYTES
     piece = data[13:at] + data[at:-1]
     clock("GIF: the rest")
-    return png, piece
+    return png, piece, half.tobytes()
 
 
-def this_tree(picture: encode.Picture, frame_view: dict[str, Any], names: list[str], clock: Clock) -> tuple[bytes, bytes]:
+def this_tree(picture: encode.Picture, frame_view: dict[str, Any], names: list[str], clock: Clock) -> Made:
     """This tree's render.post_and_frame, step by step."""
     layer, palette = picture.layer, picture.palette
     assert layer is not None and palette is not None
@@ -153,7 +162,7 @@ def this_tree(picture: encode.Picture, frame_view: dict[str, Any], names: list[s
     clock("PNG chunks")
     piece = anim.piece(half)
     clock("GIF: the LZW block")
-    return png, piece
+    return png, piece, half.tobytes()
 
 
 def main() -> None:
@@ -165,19 +174,21 @@ def main() -> None:
         if names[0] not in seen:  # the match's layer built, as after its first post
             seen.add(names[0])
             render.draw(GAME, post, names)
-    ways: dict[str, Callable[..., tuple[bytes, bytes]]] = {"before": before, "this tree": this_tree}
+    ways: dict[str, Callable[..., Made]] = {"before": before, "this tree": this_tree}
     totals: dict[str, list[float]] = {name: [] for name in ways}
     steps: dict[str, list[Steps]] = {name: [] for name in ways}
     for turn, (post, frame, names) in enumerate(group):
         picture = module.picture(post, names)  # type: ignore[attr-defined]
-        made = []
+        made: dict[str, Made] = {}
         for name in (list(ways) if turn % 2 else list(ways)[::-1]):
             clock = Clock()
-            made.append(ways[name](picture, frame, names, clock))
+            made[name] = ways[name](picture, frame, names, clock)
             totals[name].append(sum(clock.steps.values()))
             steps[name].append(clock.steps)
-        expected = render.post_and_frame(GAME, picture, post, names, frame)
-        assert made[0] == made[1] == expected, "a way's PNG or frame differs from render.post_and_frame's"
+        png, piece = render.post_and_frame(GAME, picture, post, names, frame)
+        assert made["before"][0] == made["this tree"][0] == png, "a way's PNG differs from render.post_and_frame's"
+        assert made["this tree"][1] == piece, "the frame differs from render.post_and_frame's"
+        assert made["before"][2] == made["this tree"][2], "the frames' pixels differ"
     names_in_order = list(dict.fromkeys(step for name in ways for post_steps in steps[name] for step in post_steps))
     print(f"  {len(group)} posts, ms CPU mean a post    {'before':>8} {'this tree':>10}")
     for step in names_in_order:
