@@ -12,10 +12,11 @@ both ways, which first alternating post by post, each step timed by thread CPU:
   onto the palette, pasted, halved, the half mapped and pasted; the frame's title rows drawn,
   halved, mapped and pasted; the PNG's rows made new (width + 1), the indices pasted in whole,
   ``tobytes``; ISA-L; the chunks; the frame as a GIF by Pillow's ``save`` (``anim.piece`` then).
-- this tree (``render.post_and_frame`` in its parts): a copy of the layer's PNG rows and half
-  map; each box cut out, mapped, pasted into the rows, halved below the title rows, mapped and
-  pasted (Pillow's core operations, without their Python wrappers); the title rows as before; the rows packed in one piece; ISA-L; the chunks; the frame's
-  GIF block from Pillow's LZW encoder, rows in order (``anim.piece``).
+- this tree (``render.post_and_frame`` in its parts): a copy of the layer's PNG rows (bytes)
+  and half map; each box cut out, mapped, pasted into the rows (through an image sharing their
+  memory), halved below the title rows, mapped and pasted (Pillow's core operations, without
+  their Python wrappers); the title rows as before; ISA-L straight from the rows; the chunks;
+  the frame's GIF block from Pillow's LZW encoder, rows in order (``anim.piece``).
 
 Both ways' PNG are checked equal to ``render.post_and_frame``'s, and their frames' pixels
 equal (this tree's frame block is ``post_and_frame``'s; 68fb8a4's was interlaced, bytes apart
@@ -76,7 +77,8 @@ def before(picture: encode.Picture, frame_view: dict[str, Any], names: list[str]
     width, height = picture.image.size
     indexed = _INDEXED.get(id(layer.rows))
     if indexed is None:  # the layer's indices as 68fb8a4 held them, made once a layer
-        indexed = _INDEXED[id(layer.rows)] = layer.rows.crop((1, 0, width + 1, height))
+        rows = Image.frombytes("P", (width + 1, height), layer.rows)
+        indexed = _INDEXED[id(layer.rows)] = rows.crop((1, 0, width + 1, height))
         indexed.putpalette(palette.getpalette() or [])
     clock.restart()
     whole = indexed.copy()
@@ -129,15 +131,17 @@ def this_tree(picture: encode.Picture, frame_view: dict[str, Any], names: list[s
     module = render.RENDERERS[GAME]
     below = module.TITLE_ROWS  # type: ignore[attr-defined]
     clock.restart()
-    rows, half = layer.rows.copy(), layer.halved.copy()
+    rows, half = bytearray(layer.rows), layer.halved.copy()
     clock("copy the layer's maps")
+    target = encode.writable_rows(rows, picture.image.size)
+    clock("paste the boxes")
     for box in layer.boxes:
         x0, y0, x1, y1 = box
         pixels = encode.cut(picture.image, box)
         clock("cut the boxes")
         mapped = pixels.convert("P", Image.Dither.NONE, palette.im)
         clock("map the boxes")
-        rows.im.paste(mapped, (x0 + 1, y0, x1 + 1, y1))
+        target.im.paste(mapped, (x0 + 1, y0, x1 + 1, y1))
         clock("paste the boxes")
         top = max(y0, below)
         if top < y1:
@@ -151,14 +155,14 @@ def this_tree(picture: encode.Picture, frame_view: dict[str, Any], names: list[s
     clock("draw the title rows")
     half.paste(anim.on_palette(anim.halve(title), palette), (0, 0))
     clock("halve, map, paste the title rows")
-    raw = encode.raw_bytes(rows)
-    clock("the rows' bytes")
-    compressed = encode.isal_zlib.compress(raw, encode.COMPRESS_LEVEL)
+    compressed = encode.isal_zlib.compress(rows, encode.COMPRESS_LEVEL)
     clock("ISA-L deflate")
-    header = struct.pack(">IIBBBBB", rows.width - 1, rows.height, 8, 3, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", *picture.image.size, 8, 3, 0, 0, 0)
     png = b"".join((encode.PNG_SIGNATURE, encode._chunk(b"IHDR", header),
                     encode._chunk(b"PLTE", encode.palette_entries(palette)[:768]),
-                    encode._chunk(b"IDAT", compressed), encode._chunk(b"IEND", b"")))
+                    struct.pack(">I", len(compressed)), b"IDAT", compressed,
+                    struct.pack(">I", encode.isal_zlib.crc32(compressed, encode.isal_zlib.crc32(b"IDAT"))),
+                    encode._chunk(b"IEND", b"")))
     clock("PNG chunks")
     piece = anim.piece(half)
     clock("GIF: the LZW block")

@@ -96,7 +96,7 @@ def post_and_frame(game_key: str, picture: Picture, public_view: Mapping[str, An
     rows, frame = anim.indices(picture, below)  # the PNG's rows and the frame, from one cut of each box
     if retitled and titles is not None:  # the frame's title rows (left the layer's above ``below``)
         frame.paste(anim.on_palette(halve(titles.title_rows(frame_view, names)), picture.palette), (0, 0))
-    return encode.rows_png(rows, encode.palette_entries(picture.palette)), anim.piece(frame)
+    return encode.rows_png(rows, picture.image.size, encode.palette_entries(picture.palette)), anim.piece(frame)
 
 
 def _retitled(view: Mapping[str, Any], other: Mapping[str, Any]) -> bool:

@@ -109,20 +109,24 @@ def test_old_and_new_pieces_join_into_one_replay() -> None:
 
 
 def test_a_posts_png_rows_are_the_layers_with_its_boxes() -> None:
-    """The PNG rows start each row with filter byte 0 and hold the whole map's indices; the
-    layer's rows are its mapped background (the map's names lie within the boxes) behind that
-    column."""
+    """The PNG rows start each row with filter byte 0 and hold the whole map's indices, written
+    into a copy of the layer's rows (its mapped background: the map's names lie within the
+    boxes), which stay as they were."""
     view, names = fixtures.three_seat_mid(), fixtures.NAMES_4[:3]
     picture = tbw.picture(view, names)
     assert picture.layer is not None and picture.palette is not None
-    whole = picture.image.quantize(palette=picture.palette, dither=Image.Dither.NONE)
-    rows = encode.png_rows(picture)
-    assert rows.size == (whole.width + 1, whole.height)
-    assert rows.crop((0, 0, 1, rows.height)).getextrema() == (0, 0)
-    assert rows.crop((1, 0, rows.width, rows.height)).tobytes() == whole.tobytes()
-    assert anim.indices(picture)[0].tobytes() == rows.tobytes()
-    layer = tbw.static_layer(view).background.quantize(palette=picture.palette, dither=Image.Dither.NONE)
-    assert picture.layer.rows.crop((1, 0, rows.width, rows.height)).tobytes() == layer.tobytes()
+    width, height = picture.image.size
+    whole = picture.image.quantize(palette=picture.palette, dither=Image.Dither.NONE).tobytes()
+    layer = tbw.static_layer(view).background.quantize(palette=picture.palette, dither=Image.Dither.NONE).tobytes()
+    kept = bytes(picture.layer.rows)
+    for rows in (encode.png_rows(picture), anim.indices(picture)[0], anim.indices(picture, tbw.TITLE_ROWS)[0]):
+        assert len(rows) == (width + 1) * height
+        assert rows[::width + 1] == bytes(height)
+        assert b"".join(rows[y * (width + 1) + 1:(y + 1) * (width + 1)] for y in range(height)) == whole
+    assert picture.layer.rows == kept
+    assert b"".join(kept[y * (width + 1) + 1:(y + 1) * (width + 1)] for y in range(height)) == layer
+    with pytest.raises(ValueError, match="not the rows"):
+        encode.writable_rows(bytearray(kept[:-1]), (width, height))
 
 
 def test_raw_bytes_are_pillows_in_one_piece() -> None:
