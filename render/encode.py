@@ -138,9 +138,14 @@ def writable_rows(rows: bytearray, size: tuple[int, int]) -> Image.Image:
     a post's rows are deflated from the very bytes its boxes were pasted in, not from a copy of
     the whole map read back out of an image (``tobytes``: ~0.15 ms a post)."""
     width, height = size
-    if len(rows) != (width + 1) * height:
+    if len(rows) != (width + 1) * height or not height or rows[0] != 0:
         raise ValueError(f"{len(rows)} bytes are not the rows of a {width}x{height} map")
-    return Image.frombuffer("P", (width + 1, height), rows, "raw", "P", 0, 1)
+    image = Image.frombuffer("P", (width + 1, height), rows, "raw", "P", 0, 1)
+    image.im.putpixel((0, 0), 1)  # the first row's filter byte, written through the image
+    shared, rows[0] = rows[0] == 1, 0
+    if not shared:  # a Pillow that copies the buffer would leave the boxes out of the rows
+        raise RuntimeError("Image.frombuffer did not share the rows' memory")
+    return image
 
 
 def rows_png(rows: bytes | bytearray, size: tuple[int, int], entries: bytes,

@@ -137,3 +137,18 @@ def test_raw_bytes_are_pillows_in_one_piece() -> None:
     assert encode.raw_bytes(Image.new("P", (0, 5))) == b""
     with pytest.raises(ValueError, match="'P' or 'L'"):
         encode.raw_bytes(Image.new("RGB", (4, 4)))
+
+
+def test_rows_not_shared_by_pillow_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pillow whose ``frombuffer`` copied the buffer would leave every box out of the posts'
+    PNGs (the layer alone): that is an error, not a map."""
+    rows = bytearray(encode.rows_of(Image.new("P", (6, 4), 3)))
+    assert encode.writable_rows(rows, (6, 4)).size == (7, 4) and rows[0] == 0
+
+    def copying(mode: str, size: tuple[int, int], data: bytes, *args: Any) -> Image.Image:
+        return Image.frombytes(mode, size, bytes(data), *args)
+
+    monkeypatch.setattr(Image, "frombuffer", copying)
+    with pytest.raises(RuntimeError, match="did not share"):
+        encode.writable_rows(rows, (6, 4))
+    assert rows == encode.rows_of(Image.new("P", (6, 4), 3))
