@@ -92,10 +92,11 @@ def post_and_frame(game_key: str, picture: Picture, public_view: Mapping[str, An
     retitled = frame_view != public_view
     if retitled and (titles is None or not _retitled(public_view, frame_view)):
         return encode.picture_png(picture), None
-    whole, frame = anim.indices(picture)  # the PNG's indices and the frame's, from one cut of each box
-    if retitled and titles is not None:
+    below = titles.TITLE_ROWS if retitled and titles is not None else 0
+    rows, frame = anim.indices(picture, below)  # the PNG's rows and the frame, from one cut of each box
+    if retitled and titles is not None:  # the frame's title rows (left the layer's above ``below``)
         frame.paste(anim.on_palette(halve(titles.title_rows(frame_view, names)), picture.palette), (0, 0))
-    return encode.indexed_png(whole), anim.piece(frame)
+    return encode.rows_png(rows, picture.image.size, encode.palette_entries(picture.palette)), anim.piece(frame)
 
 
 def _retitled(view: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
