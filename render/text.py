@@ -11,7 +11,7 @@ from typing import overload
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render import fonts, palette
+from render import fonts, palette, textruns
 from render.cache import LayerCache
 
 Box = tuple[int, int, int, int]
@@ -27,12 +27,12 @@ def ellipsize(text: str, font: ImageFont.FreeTypeFont, max_width: float) -> str:
 @functools.lru_cache(maxsize=4096)
 def _ellipsize(text: str, path: str, size: int, max_width: int) -> str:
     font = fonts.font_for(text, size, path == str(fonts.BOLD))
-    if font.getlength(text) <= max_width:
+    if textruns.length(font, text) <= max_width:
         return text
     lo, hi = 0, len(text)
     while lo < hi:  # longest prefix that fits together with the ellipsis
         mid = (lo + hi + 1) // 2
-        if font.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+        if textruns.length(font, text[:mid].rstrip() + ELLIPSIS) <= max_width:
             lo = mid
         else:
             hi = mid - 1
@@ -55,7 +55,7 @@ def _fit(text: str, max_width: int, sizes: tuple[int, ...], bold: bool) -> tuple
     text = fonts.sanitize(text, bold)
     for size in sizes:
         f = fonts.font_for(text, size, bold)
-        if f.getlength(text) <= max_width:
+        if textruns.length(f, text) <= max_width:
             return text, size
     return ellipsize(text, fonts.font_for(text, sizes[-1], bold), max_width), sizes[-1]
 
@@ -86,13 +86,13 @@ def _wrap(text: str, path: str, size: int, max_width: int, max_lines: int) -> tu
             measured.append(False)
             break
         fitting, most, fits = 1, len(words) - start, False
-        if font.getlength(" ".join(words[start:start + most])) <= max_width:
+        if textruns.length(font, " ".join(words[start:start + most])) <= max_width:
             fitting, fits = most, True
         else:
             most -= 1
             while fitting < most:
                 middle = (fitting + most + 1) // 2
-                if font.getlength(" ".join(words[start:start + middle])) <= max_width:
+                if textruns.length(font, " ".join(words[start:start + middle])) <= max_width:
                     fitting, fits = middle, True
                 else:
                     most = middle - 1
@@ -165,7 +165,7 @@ def plain(
 ) -> float:
     """Draw text on a flat panel (no outline needed); returns the x after it."""
     draw.text(xy, text, font=font, fill=fill, anchor=anchor)
-    return xy[0] + font.getlength(text)
+    return xy[0] + textruns.length(font, text)
 
 
 _SPRITES: LayerCache[tuple[Image.Image, int, int]] = LayerCache(max_entries=2048)
@@ -182,7 +182,8 @@ def _make_sprite(
         # clear image measured the box, then laid it out and rendered it again: 0.38 -> 0.23 ms
         # for an event line). Pasted, it gives the same pixels: where the alpha is 0 the colour
         # underneath is kept whatever the sprite's colour is.
-        mask, (x0, y0) = f.getmask2(text, "L", anchor=anchor, direction=direction)
+        mask, (x0, y0) = f.getmask2(text, "L", anchor=anchor, direction=direction) if direction else \
+            textruns.mask(f, text, anchor)
         width, height = mask.size
         sprite = Image.new("RGBA", (max(1, width), max(1, height)), (*fill, 0))
         if width and height:
