@@ -160,7 +160,7 @@ class FontRuns:
         for word, x in placed:
             x0, y0 = x - left_edge, top - word.top
             core.paste(word.core, (x0, y0, x0 + word.width, y0 + word.height))
-        horizontal, vertical = anchor
+        horizontal, vertical = anchor[0], anchor[1]
         x_anchor = 0 if horizontal == "l" else _pixel(end // 2) if horizontal == "m" else _pixel(end)
         y_anchor = top if vertical == "t" else bottom if vertical == "b" else 0 if vertical == "s" else \
             self.anchor_rise(vertical)
@@ -181,10 +181,10 @@ def runs(font: ImageFont.FreeTypeFont) -> FontRuns | None:
         bold = True
     else:
         return None
-    key = (font.size, bold)
+    key = (int(font.size), bold)  # a whole size: PROVEN_SIZES holds whole sizes only
     found = _RUNS.get(key)
     if found is None:
-        found = _RUNS.setdefault(key, FontRuns(font.size, bold))
+        found = _RUNS.setdefault(key, FontRuns(*key))
     return found
 
 
