@@ -19,7 +19,7 @@ two renders a glyph, ~330 us an event line). Both are rebuilt here from what rep
   boxes, and words whose boxes would overlap are left to Pillow (a space keeps them apart at
   every size used), so no two glyphs of different words ever blend.
 
-Only the bundled fonts at sizes and characters tests/render/test_text_fast_paths.py proves
+Only the bundled fonts at sizes and characters tests/render/test_text_runs.py proves
 against Pillow take these paths (`PROVEN_SIZES`, `PROVEN_CHARACTERS`); anything else (shaped
 text, other characters, outlines) is Pillow's own.
 """
@@ -78,6 +78,12 @@ class FontRuns:
     def _measure(self, text: str) -> int:
         return round(self._font().getlength(text) * 64)
 
+    def _kerning(self, couple: str) -> int:
+        """What a pair adds to its first character's advance (Pillow adds FreeType's kerning
+        in whole pixels to the 26.6 advance: -1/64 px for -1 px)."""
+        kerning = self.pairs[couple] = self._measure(couple) - self.advances[couple[0]] - self.advances[couple[1]]
+        return kerning
+
     def advance_list(self, text: str) -> list[int] | None:
         """Each character's x advance as Pillow's basic layout sets it (26.6), or None when a
         character is not proven."""
@@ -94,10 +100,8 @@ class FontRuns:
         if None in kerning:
             if len(pairs) > PAIRS_KEPT:
                 pairs.clear()
-            for couple in couples:
-                if couple not in pairs:
-                    pairs[couple] = self._measure(couple) - advances[couple[0]] - advances[couple[1]]
-            kerning = list(map(pairs.__getitem__, couples))
+            kerning = [self._kerning(couple) if known is None else known
+                       for couple, known in zip(couples, kerning, strict=True)]
         kerning.append(0)
         return list(map(operator.add, own, kerning))
 
