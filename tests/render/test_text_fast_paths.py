@@ -22,7 +22,7 @@ import render
 from bot.service.history import public_frames
 from bot.simulate import simulate
 from engine.text import fill
-from render import fonts, palette, text
+from render import fonts, palette, text, textruns
 
 WIDTHS = (120, 300, 536)
 
@@ -138,8 +138,10 @@ def test_a_plain_label_pastes_the_pixels_drawing_it_gave() -> None:
 
 
 def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Put the replaced code back (sprites drawn, word-by-word wrap, per-character loops), caches emptied."""
+    """Put the replaced code back (sprites drawn, word-by-word wrap, per-character loops, widths
+    measured by Pillow), caches emptied."""
     monkeypatch.setattr(text, "_make_sprite", drawn_sprite)
+    monkeypatch.setattr(textruns, "runs", lambda font: None)
     monkeypatch.setattr(text, "_wrap", greedy_wrap_cached)
     monkeypatch.setattr(fonts, "sanitize", loop_sanitize)
     monkeypatch.setattr(fonts, "needs_shaping",
@@ -149,6 +151,7 @@ def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _empty_caches() -> None:
     text._SPRITES.clear()
+    textruns._RUNS.clear()
     text._ellipsize.cache_clear()
     text._fit.cache_clear()
 
