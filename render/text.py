@@ -30,10 +30,15 @@ def _ellipsize(text: str, path: str, size: int, max_width: int) -> str:
     font = fonts.font_for(text, size, path == str(fonts.BOLD))
     if textruns.length(font, text) <= max_width:
         return text
+    runs = textruns.runs(font)
+    # the text laid out once, each prefix + ellipsis measured from it (not laid out again)
+    suffixed = None if runs is None else runs.suffixed(text, ELLIPSIS)
     lo, hi = 0, len(text)
     while lo < hi:  # longest prefix that fits together with the ellipsis
         mid = (lo + hi + 1) // 2
-        if textruns.length(font, text[:mid].rstrip() + ELLIPSIS) <= max_width:
+        kept = text[:mid].rstrip()
+        width = font.getlength(kept + ELLIPSIS) if suffixed is None else suffixed(len(kept)) / 64
+        if width <= max_width:
             lo = mid
         else:
             hi = mid - 1

@@ -27,6 +27,7 @@ text, other characters, outlines) is Pillow's own.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from itertools import accumulate
 from typing import Any
 
@@ -109,6 +110,27 @@ class FontRuns:
         """`text`'s width in 26.6 units, what `getlength` gives times 64 (None: not proven)."""
         advances = self.advance_list(text)
         return None if advances is None else sum(advances)
+
+    def suffixed(self, text: str, suffix: str) -> Callable[[int], int] | None:
+        """A measure of `text[:end] + suffix` for any `end` (26.6, what `length` gives), from one
+        layout of `text`: the prefix's advances, its last character's own advance and its
+        kerning with `suffix` (one character), then the suffix's. None when not proven."""
+        advances = self.advance_list(text + suffix)
+        if advances is None or len(suffix) != 1:
+            return None
+        before = [0, *accumulate(advances)]
+        own = self.advances
+
+        def width(end: int) -> int:
+            if not end:
+                return own[suffix]
+            last = text[end - 1]
+            kerning = self.pairs.get(last + suffix)
+            if kerning is None:
+                kerning = self._kerning(last + suffix)
+            return before[end - 1] + own[last] + kerning + own[suffix]
+
+        return width
 
     def word(self, text: str) -> _Word:
         found = self.words.get(text)

@@ -21,7 +21,7 @@ from PIL import ImageFont
 import engine as eng
 from bot.simulate import simulate
 from engine.text import fill
-from render import fonts, textruns
+from render import fonts, text, textruns
 
 NAMES = ["p0", "p1", "AI Ayame", "Björn the Unbreakable", "Zoë", "Player 3", "Łukasz", "O'Neil-Żak", "ÆØÅ æøå"]
 MATCHES = [("tinybigwars", 3, {"round_limit": 2}, seed) for seed in range(7000, 7010)] + [
@@ -155,3 +155,37 @@ def test_other_fonts_text_and_outlines_are_pillows_own() -> None:
         core, offset = textruns.mask(font, line, "la")
         theirs, their_offset = font.getmask2(line, "L", anchor="la")
         assert (offset, core.size, bytes(core)) == (their_offset, theirs.size, bytes(theirs))  # small
+
+
+def pillow_ellipsize(line: str, font: ImageFont.FreeTypeFont, max_width: int) -> str:
+    """The ellipsis as it was: every prefix + ellipsis laid out and measured by Pillow."""
+    if font.getlength(line) <= max_width:
+        return line
+    lo, hi = 0, len(line)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if font.getlength(line[:mid].rstrip() + text.ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return line[:lo].rstrip() + text.ELLIPSIS if lo else text.ELLIPSIS
+
+
+def test_a_prefix_and_its_ellipsis_measure_what_pillow_measures() -> None:
+    for size, bold in ((20, False), (22, True), (17, False), (24, True)):
+        font, runs = runs_of(size, bold)
+        for line in corpus()[::7]:
+            suffixed = runs.suffixed(line, text.ELLIPSIS)
+            assert suffixed is not None
+            for end in range(len(line) + 1):
+                assert suffixed(end) == round(font.getlength(line[:end] + text.ELLIPSIS) * 64), (line, end)
+
+
+def test_ellipsised_lines_are_cut_where_pillows_measures_cut_them() -> None:
+    text._ellipsize.cache_clear()
+    for size, bold in ((20, False), (22, True), (18, True)):
+        font = fonts.font(size, bold)
+        for line in corpus()[::3]:
+            for width in (40, 233, 536, 900):
+                assert text.ellipsize(line, font, width) == pillow_ellipsize(line, font, width), (line, width)
+    text._ellipsize.cache_clear()
