@@ -76,8 +76,8 @@ def _wrap(text: str, path: str, size: int, max_width: int, max_lines: int) -> tu
     """Each line takes as many words as fit (at least one); the line that reaches `max_lines`
     takes every word left. A line's width only grows with its words (a space and a glyph add
     far more than any kerning takes away), so the most words that fit are found by halving:
-    one measure for an event that fits one line, instead of one per word (each measure lays
-    the whole line out again, ~35 us).
+    one measure for an event that fits one line, instead of one per word (each measure by
+    Pillow lays the whole line out again, ~35 us; textruns sums kept advances, ~12 us).
 
     A line measured here to fit is not measured again to ellipsise it, where ``ellipsize``
     would measure it with this very font (text needing no shaping): it would keep it whole."""
@@ -214,7 +214,8 @@ def _make_sprite(
         # sprite's alpha under the fill colour, laid out and rendered once (drawing it on a
         # clear image measured the box, then laid it out and rendered it again: 0.38 -> 0.23 ms
         # for an event line). Pasted, it gives the same pixels: where the alpha is 0 the colour
-        # underneath is kept whatever the sprite's colour is.
+        # underneath is kept whatever the sprite's colour is. The mask is Pillow's own, made from
+        # kept word masks where textruns proves it (0.33 -> 0.04 ms for an event line).
         mask, (x0, y0) = f.getmask2(text, "L", anchor=anchor, direction=direction) if direction else \
             textruns.mask(f, text, anchor)
         width, height = mask.size
