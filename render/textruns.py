@@ -39,7 +39,7 @@ from render import fonts
 PROVEN_SIZES = frozenset(range(fonts.MIN_FONT_PX, 33))
 PROVEN_CHARACTERS = frozenset(chr(code) for code in range(0x20, 0x7F)) | frozenset(
     chr(code) for code in range(0xA1, 0x180) if chr(code).isprintable() and code != 0xAD) | frozenset("…•–—‘’“”→×")
-WORDS_KEPT = 4096  # word masks kept a font (a few hundred bytes each; a map uses a few hundred words)
+WORDS_KEPT = 4096  # word masks kept a font (~1 KB each; 200 matches' posts kept up to 1,706)
 PAIRS_KEPT = 65536  # kerning pairs kept a font before they are measured afresh
 
 Mask = tuple[Any, tuple[int, int]]  # an "L" ImagingCore and its offset, as getmask2 returns them
