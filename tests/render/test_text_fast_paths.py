@@ -10,6 +10,7 @@ shortcut that moved a line break, let a character through or changed a pixel wou
 
 from __future__ import annotations
 
+import itertools
 import random
 import unicodedata
 from typing import Any
@@ -22,7 +23,7 @@ import render
 from bot.service.history import public_frames
 from bot.simulate import simulate
 from engine.text import fill
-from render import fonts, palette, text
+from render import fonts, palette, text, textruns
 
 WIDTHS = (120, 300, 536)
 
@@ -138,8 +139,11 @@ def test_a_plain_label_pastes_the_pixels_drawing_it_gave() -> None:
 
 
 def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Put the replaced code back (sprites drawn, word-by-word wrap, per-character loops), caches emptied."""
+    """Put the replaced code back (sprites drawn, word-by-word wrap, per-character loops, widths
+    measured by Pillow, outlines drawn by ImageDraw), caches emptied."""
     monkeypatch.setattr(text, "_make_sprite", drawn_sprite)
+    monkeypatch.setattr(textruns, "runs", lambda font: None)
+    monkeypatch.setattr(text, "outlined", outlined_as_before)
     monkeypatch.setattr(text, "_wrap", greedy_wrap_cached)
     monkeypatch.setattr(fonts, "sanitize", loop_sanitize)
     monkeypatch.setattr(fonts, "needs_shaping",
@@ -149,8 +153,16 @@ def _as_before(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _empty_caches() -> None:
     text._SPRITES.clear()
+    text._OUTLINES.clear()
+    textruns._RUNS.clear()
     text._ellipsize.cache_clear()
     text._fit.cache_clear()
+
+
+def outlined_as_before(draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, font: Any,
+                       fill: tuple[int, ...] = palette.TEXT, outline: tuple[int, ...] = palette.OUTLINE,
+                       stroke: int = 2, anchor: str = "la") -> tuple[float, ...]:
+    return drawn_outlined(draw, xy, line, font, fill, outline, stroke, anchor)
 
 
 def greedy_wrap_cached(line: str, path: str, size: int, max_width: int, max_lines: int) -> tuple[str, ...]:
@@ -183,3 +195,35 @@ def test_maps_and_replays_are_the_same_bytes_as_before(monkeypatch: pytest.Monke
     for index, (ours, theirs) in enumerate(zip(now, before, strict=True)):
         assert ours == theirs, f"{game} frame {index} differs"
     assert replay_now == replay_before
+
+
+def drawn_outlined(draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, font: Any,
+                   fill: tuple[int, ...], outline: tuple[int, ...], stroke: int, anchor: str) -> tuple[float, ...]:
+    """Outlined text as it was drawn: ImageDraw.text with a stroke, and textbbox."""
+    direction = text._direction(font)
+    draw.text(xy, line, font=font, fill=fill, stroke_width=stroke, stroke_fill=outline, anchor=anchor,
+              direction=direction)
+    return draw.textbbox(xy, line, font=font, stroke_width=stroke, anchor=anchor, direction=direction)
+
+
+def test_outlined_text_draws_the_pixels_and_box_imagedraw_gave() -> None:
+    """Outlined text is blended from kept masks: on a busy background, at whole and fractional
+    positions, drawn twice over itself (the second time from the kept masks), in every colour
+    pair, it must give ImageDraw's pixels and box."""
+    lines = event_lines()[:25] + ["AI Ayame wins!", "Draw", "the most influence at the 2-round limit", "Totomi",
+                                  "محمد wins!", "Björn & Zoë share the win!", "j", "Ωμέγα"]
+    ground = Image.effect_noise((420, 90), 60).convert("RGB")
+    text._OUTLINES.clear()
+    for index, line in enumerate(lines):
+        size, bold, stroke = ((22, False, 2), (48, True, 3), (24, True, 2), (20, False, 1))[index % 4]
+        font = fonts.font_for(line, size, bold)
+        colour = (palette.TEXT, palette.ALERT, palette.seat_colour(index % 4))[index % 3]
+        for anchor, xy in itertools.product(("la", "mm", "lm"), ((10, 45), (37.5, 44.75), (210, 30), (120.25, 45))):
+            ours, theirs = ground.copy(), ground.copy()
+            for _ in range(2):
+                box = text.outlined(ImageDraw.Draw(ours), xy, line, font, fill=colour, stroke=stroke, anchor=anchor)
+                their_box = drawn_outlined(ImageDraw.Draw(theirs), xy, line, font, colour, palette.OUTLINE, stroke,
+                                           anchor)
+                assert box == their_box, (line, anchor, xy)
+                assert ImageChops.difference(ours, theirs).getbbox() is None, (line, size, anchor, xy)
+    assert len(text._OUTLINES) > len(lines)
