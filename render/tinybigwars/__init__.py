@@ -63,7 +63,7 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
 
 def drawn(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> tuple[Image.Image, list[Box]]:
     """The public map as an RGB image, and the boxes of what it drew on the city (each
-    location's name, plate marks, rings and hero rows: ``board.phase_boxes``)."""
+    location's name, plate marks, rings and hero rows) and in the header (``board.phase_boxes``)."""
     view = parse(PublicView, view)
     st = static_layer(view)
     img = st.canvas()
@@ -80,7 +80,7 @@ def drawn(view: PublicView | Mapping[str, Any], names: list[str] | None = None) 
         if lid in st.centres:
             marks[lid].append(board.draw_heroes(img, draw, hs, st.centres[lid]))
     city = [box for boxes in marks.values() for box in board.merged(boxes)]
-    panel.header(img, draw, view)
+    city += board.joined(panel.header(img, draw, view))
     panel.caption(img, draw, view, st.names, names)
     panel.players(img, draw, view, names)
     if view.result or combat:  # the events panel moves or shrinks: start from the bare map there

@@ -35,18 +35,19 @@ EVENTS_BOX: Box = (8, lay.LOWER_Y, lay.WIDTH - 8, lay.LOWER_BOTTOM)
 """The events panel as every phase without a combat or a result draws it (``panel.events``)."""
 LOWER_AREA: Box = (EVENTS_BOX[0], EVENTS_BOX[1], EVENTS_BOX[2] + 1, EVENTS_BOX[3] + 1)
 """The pixels the events panel, the combat box and the result banner share (corners inclusive)."""
-TOP_STRIP: Box = (0, 0, lay.WIDTH, lay.MAP_BOX[1])
+CAPTION_STRIP: Box = (0, lay.HEADER_H, lay.WIDTH, lay.MAP_BOX[1])
 LOWER_STRIP: Box = (0, lay.MAP_BOX[3], lay.WIDTH, lay.KEY_BOX[1])
-"""The header and caption over the city, and the players and the events under it: drawn by the
-panels, their boxes are found by comparing them with the layer, cell by cell (``phase_boxes``)."""
+"""The caption over the city, and the players and the events under it: drawn by the shared
+panels (render/panels.py, render/legend.py), their boxes are found by comparing them with the
+layer, cell by cell (``phase_boxes``)."""
 EVENT_CELL_H = 25  # a line of the events panel (panel.LINE_H)
 
 
 def strip_cells(seats: int) -> tuple[Box, ...]:
-    """Cells tiling ``TOP_STRIP`` and ``LOWER_STRIP``: the header and the caption; under the city
-    each player card's name row, bar row and facts row; then a cell per line of the events.
-    What a phase draws in a cell is found as the box around the pixels that differ there."""
-    cells = [(0, 0, lay.WIDTH, lay.HEADER_H), (0, lay.HEADER_H, lay.WIDTH, TOP_STRIP[3])]
+    """Cells tiling ``CAPTION_STRIP`` and ``LOWER_STRIP``: the caption; under the city each
+    player card's name row, bar row and facts row; then a cell per line of the events. What a
+    phase draws in a cell is found as the box around the pixels that differ there."""
+    cells = [CAPTION_STRIP]
     cuts = [0]
     for index in range(seats - 1):
         x, _, w = legend.card_origin(index, seats, lay.WIDTH, lay.LEGEND_Y)
