@@ -74,12 +74,12 @@ def drawn(view: PublicView | Mapping[str, Any], names: list[str] | None = None) 
     marks: dict[str, list[Box]] = {}
     for location in view.locations:
         lid = location.id
-        marks[lid] = [st.name_boxes[lid], *board.draw_location(img, draw, location, st.centres[lid],
-                                                               lid == combat_location, lid in named)]
+        plate = board.draw_location(img, draw, location, st.centres[lid], lid == combat_location, lid in named)
+        marks[lid] = [board.union((st.name_boxes[lid], *plate))]
     for lid, hs in board.heroes_by_location(view).items():
         if lid in st.centres:
             marks[lid].append(board.draw_heroes(img, draw, hs, st.centres[lid]))
-    city = [box for boxes in marks.values() for box in board.merged(boxes)]
+    city = [box for boxes in marks.values() for box in board.joined(boxes)]
     city += board.joined(panel.header(img, draw, view))
     panel.caption(img, draw, view, st.names, names)
     panel.players(img, draw, view, names)

@@ -250,7 +250,8 @@ def phase_boxes(st: Static, image: Image.Image, city: Iterable[Box]) -> tuple[Bo
 
 def joined(boxes: list[Box]) -> list[Box]:
     """``boxes`` in order, each joined with the one before where their joint box is at most
-    ``MERGE_SLACK`` pixels bigger than the two (the cells' boxes of one line of text)."""
+    ``MERGE_SLACK`` pixels bigger than the two (a plate and its hero rows, the cells' boxes of one
+    line of text)."""
     out: list[Box] = []
     for box in boxes:
         if out:
@@ -260,27 +261,6 @@ def joined(boxes: list[Box]) -> list[Box]:
                 out[-1] = both
                 continue
         out.append(box)
-    return out
-
-
-def merged(boxes: list[Box]) -> list[Box]:
-    """``boxes`` with any two joined whose joint box is at most ``MERGE_SLACK`` pixels bigger than
-    the two (fewer boxes to crop, map and paste)."""
-    out = list(boxes)
-    joined = True
-    while joined and len(out) > 1:
-        joined = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                union = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                if _area(union) <= _area(a) + _area(b) + MERGE_SLACK:
-                    out[i] = union
-                    del out[j]
-                    joined = True
-                    break
-            if joined:
-                break
     return out
 
 
