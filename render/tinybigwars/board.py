@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.tinybigwars.view_models import HeroView, LocationView, PublicView
 from render import encode as encoding
@@ -241,8 +241,9 @@ def phase_boxes(st: Static, image: Image.Image, city: Iterable[Box]) -> tuple[Bo
     layer's (the street grid, the roads, the empty cards and panel, the key), so its PNG and
     replay frame map only these onto the palette."""
     found: list[Box] = []
-    for cell, bare in st.cells:
-        drawn = ImageChops.difference(image.crop(cell), bare).getbbox()
+    core = image.im  # ImageChops.difference(image.crop(cell), bare).getbbox() on the images' cores:
+    for cell, bare in st.cells:  # a third less CPU for the 18-30 cells of a map
+        drawn = core.crop(cell).chop_difference(bare.im).getbbox(False)
         if drawn is not None:
             found.append((cell[0] + drawn[0], cell[1] + drawn[1], cell[0] + drawn[2], cell[1] + drawn[3]))
     return (*city, *joined(found))
