@@ -8,9 +8,10 @@ discord_load.py plays them; the posts benchmarks/phase_map_cost.py pairs), each 
 
 - share: the boxes' pixels (each counted once) over the whole map's, mean a post; and the pixels
   the boxes crop, map and halve (overlaps counted twice), and how many boxes;
-- CPU, thread time, mean a post: the map's picture (drawing and finding its boxes), and the
-  post's PNG indices and replay frame indices from the boxes (``render.anim.indices``: cropping,
-  mapping, halving and pasting the boxes on the mapped layer), the part the boxes decide.
+- CPU, thread time, mean a post: the map's picture (drawing and finding its boxes); the post's
+  PNG indices and replay frame indices from the boxes (``render.anim.indices``: cropping, mapping,
+  halving and pasting the boxes on the mapped layer), the part the boxes decide; and the PNG
+  alone (``render.encode.picture_png``: a map drawn without its replay frame).
 
 Floors in the same run: the machine's (zlib level 1 of a fixed 2 MiB) at the start and the end.
 Only public entry points, so it measures an older tree too (copy it there; run with that tree's
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import render  # noqa: E402
 from benchmarks.draw_floors import arguments, machine_floor, setting  # noqa: E402
 from benchmarks.phase_map_cost import posts  # noqa: E402
-from render import anim  # noqa: E402
+from render import anim, encode  # noqa: E402
 
 GAME = "tinybigwars"
 
@@ -58,7 +59,7 @@ def main() -> None:
         if names[0] not in seen:  # each match's layer built, as after its first post
             seen.add(names[0])
             module.picture(post, names)  # type: ignore[attr-defined]
-    shares, mapped, counts, drawn, indices = [], [], [], [], []
+    shares, mapped, counts, drawn, indices, pngs = [], [], [], [], [], []
     for post, _, names in group:
         started = time.thread_time()
         picture = module.picture(post, names)  # type: ignore[attr-defined]
@@ -66,6 +67,9 @@ def main() -> None:
         started = time.thread_time()
         anim.indices(picture)
         indices.append(time.thread_time() - started)
+        started = time.thread_time()
+        encode.picture_png(picture)
+        pngs.append(time.thread_time() - started)
         assert picture.layer is not None
         boxes = picture.layer.boxes
         width, height = picture.image.size
@@ -74,9 +78,9 @@ def main() -> None:
         counts.append(len(boxes))
     print(f"  {len(group)} posts: boxes cover {statistics.fmean(shares):6.1%} of the map (mean), crop and map "
           f"{statistics.fmean(mapped):6.1%}, {statistics.fmean(counts):5.1f} boxes a post")
-    draw_ms, indices_ms = statistics.fmean(drawn) * 1000, statistics.fmean(indices) * 1000
+    draw_ms, indices_ms, png_ms = (statistics.fmean(times) * 1000 for times in (drawn, indices, pngs))
     print(f"  the map's picture {draw_ms:6.2f} ms CPU mean; PNG + frame indices from the boxes {indices_ms:5.2f} "
-          f"(sum {draw_ms + indices_ms:5.2f})")
+          f"(sum {draw_ms + indices_ms:5.2f}); the PNG alone {png_ms:5.2f} (sum {draw_ms + png_ms:5.2f})")
     print(f"  floor machine again                                 {machine_floor():6.2f} ms CPU")
 
 

@@ -95,8 +95,8 @@ class Static:
     layer: encoding.Layer
     """The background on the palette (shared by the map): the name tiles sit on plates, inside
     the boxes every phase maps anew (``phase_boxes``)."""
-    bare_lower: Image.Image
-    cells: tuple[tuple[Box, Image.Image], ...]
+    bare_lower: Image.Image  # the background's (Background.bare_lower)
+    cells: tuple[tuple[Box, Image.Image], ...]  # the background's (Background.cells)
 
     def canvas(self) -> Image.Image:
         """A fresh RGB image of the layer, to draw a phase on."""

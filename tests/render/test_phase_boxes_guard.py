@@ -129,7 +129,8 @@ def _whole_way(picture: encode.Picture) -> encode.Picture:
 
 def check_both_ways(view: dict[str, Any], names: list[str] | None) -> tuple[board.Box, ...]:
     """The post's PNG and frame from the boxes are the whole map's, byte for byte; and outside
-    the boxes the drawn map is its static layer (else a drawing there is lost from the posts)."""
+    the boxes the drawn map is its static layer (else a drawing there is lost from the posts).
+    Returns the boxes."""
     picture = tbw.picture(view, names)
     assert picture.layer is not None and picture.palette is not None
     frame_view = {**view, "phase_label": "Next phase"}
