@@ -41,12 +41,14 @@ LOWER_STRIP: Box = (0, lay.MAP_BOX[3], lay.WIDTH, lay.KEY_BOX[1])
 panels (render/panels.py, render/legend.py), their boxes are found by comparing them with the
 layer, cell by cell (``phase_boxes``)."""
 EVENT_CELL_H = 25  # a line of the events panel (panel.LINE_H)
+EDGE_CELL_W = 16  # the panels under the players start 8 px in, their outlines 1-3 px wide
 
 
 def strip_cells(seats: int) -> tuple[Box, ...]:
     """Cells tiling ``CAPTION_STRIP`` and ``LOWER_STRIP``: the caption; under the city each
-    player card's name row, bar row and facts row; then a cell per line of the events. What a
-    phase draws in a cell is found as the box around the pixels that differ there."""
+    player card's name row, bar row and facts row; then the left and right edges of the events
+    panel's area and a cell per line of the events between them. What a phase draws in a cell is
+    found as the box around the pixels that differ there."""
     cells = [CAPTION_STRIP]
     cuts = [0]
     for index in range(seats - 1):
@@ -56,8 +58,12 @@ def strip_cells(seats: int) -> tuple[Box, ...]:
     rows = (LOWER_STRIP[1], lay.LEGEND_Y + 38, lay.LEGEND_Y + 66, lay.LOWER_Y)
     for top, bottom in zip(rows, rows[1:], strict=False):
         cells += [(left, top, right, bottom) for left, right in zip(cuts, cuts[1:], strict=False)]
+    # the edges of the events panel, the result banner and the combat box, apart from their lines
+    # (a banner's outline would make every line of it a box across the whole map)
+    edge = EDGE_CELL_W
+    cells += [(0, lay.LOWER_Y, edge, LOWER_STRIP[3]), (lay.WIDTH - edge, lay.LOWER_Y, lay.WIDTH, LOWER_STRIP[3])]
     for top in range(lay.LOWER_Y, LOWER_STRIP[3], EVENT_CELL_H):
-        cells.append((0, top, lay.WIDTH, min(LOWER_STRIP[3], top + EVENT_CELL_H)))
+        cells.append((edge, top, lay.WIDTH - edge, min(LOWER_STRIP[3], top + EVENT_CELL_H)))
     return tuple(cells)
 
 
