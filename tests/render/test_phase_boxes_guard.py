@@ -275,3 +275,17 @@ def test_the_layer_has_the_empty_panels_of_its_seats() -> None:
     three = {**copy.deepcopy(two), "seats": copy.deepcopy(fixtures.three_seat_mid()["seats"])}
     assert tbw.static_layer(two).layer is not tbw.static_layer(three).layer
     check_both_ways(three, LONG_NAMES[:3])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_cells_tile_the_strips_over_and_under_the_city(seats: int) -> None:
+    """The strips' boxes are found cell by cell: a pixel of the caption or of the panels under the
+    city in no cell would be left out of the posts whatever is drawn on it, so the cells cover
+    both strips, each pixel once (the header's boxes are panel.header's own)."""
+    count = Image.new("L", (tbw.WIDTH, tbw.HEIGHT), 0)
+    for cell in board.strip_cells(seats):
+        count.paste(ImageChops.add(count.crop(cell), Image.new("L", (cell[2] - cell[0], cell[3] - cell[1]), 1)), cell)
+    for strip in (board.CAPTION_STRIP, board.LOWER_STRIP):
+        assert count.crop(strip).getextrema() == (1, 1)
+    area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in board.strip_cells(seats))
+    assert area == sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in (board.CAPTION_STRIP, board.LOWER_STRIP))
