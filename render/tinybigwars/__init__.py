@@ -23,7 +23,7 @@ from render import action, legend
 from render import encode as encoding
 from render.tinybigwars import board, panel
 from render.tinybigwars import layout as lay
-from render.tinybigwars.board import _STATIC, footprints, label_boxes, short_name, static_layer
+from render.tinybigwars.board import _STATIC, Box, footprints, label_boxes, short_name, static_layer
 from render.tinybigwars.layout import (
     CAPTION_BOX,
     HEADER_H,
@@ -58,6 +58,12 @@ def named_locations(view: PublicView | Mapping[str, Any]) -> list[str]:
 
 def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """The public map as an RGB image (before PNG encoding)."""
+    return drawn(view, names)[0]
+
+
+def drawn(view: PublicView | Mapping[str, Any], names: list[str] | None = None) -> tuple[Image.Image, list[Box]]:
+    """The public map as an RGB image, and the boxes of what it drew on the city (each
+    location's name, plate marks, rings and hero rows) and in the header (``board.phase_boxes``)."""
     view = parse(PublicView, view)
     st = static_layer(view)
     img = st.canvas()
@@ -65,22 +71,27 @@ def render_image(view: PublicView | Mapping[str, Any], names: list[str] | None =
     combat = view.combat
     combat_location = combat.location if combat else None
     named = set(named_locations(view))
+    marks: dict[str, list[Box]] = {}
     for location in view.locations:
-        board.draw_location(img, draw, location, st.centres[location.id], location.id == combat_location,
-                            location.id in named)
+        lid = location.id
+        plate = board.draw_location(img, draw, location, st.centres[lid], lid == combat_location, lid in named)
+        marks[lid] = [board.union((st.name_boxes[lid], *plate))]
     for lid, hs in board.heroes_by_location(view).items():
         if lid in st.centres:
-            board.draw_heroes(img, draw, hs, st.centres[lid])
-    panel.header(img, draw, view)
+            marks[lid].append(board.draw_heroes(img, draw, hs, st.centres[lid]))
+    city = [box for boxes in marks.values() for box in board.joined(boxes)]
+    city += board.joined(panel.header(img, draw, view))
     panel.caption(img, draw, view, st.names, names)
     panel.players(img, draw, view, names)
+    if view.result or combat:  # the events panel moves or shrinks: start from the bare map there
+        img.paste(st.bare_lower, board.LOWER_AREA[:2])
     top = panel.result(img, view.result, names) if view.result else lay.LOWER_Y
     lower = (8, top, lay.WIDTH - 8, lay.LOWER_BOTTOM)
     if combat:
         panel.combat_box(img, draw, view, st.names, (lower[0], lower[1], lower[0] + lay.COMBAT_W, lower[3]), names)
         lower = (lower[0] + lay.COMBAT_W + 8, lower[1], lower[2], lower[3])
     panel.events(img, draw, view, lower, names)
-    return img
+    return img, city
 
 
 TITLE_ROWS = lay.HEADER_H
@@ -110,11 +121,11 @@ def picture(view: PublicView | Mapping[str, Any], names: list[str] | None = None
     """The public map before encoding, with its fixed palette (a replay's frame)."""
     view = parse(PublicView, view)
     st = static_layer(view)
-    image = render_image(view, names)
-    return encoding.Picture(image, st.palette, encoding.with_boxes(st.layer, image, board.phase_boxes(view, st)))
+    image, city = drawn(view, names)
+    return encoding.Picture(image, st.palette, encoding.with_boxes(st.layer, image, board.phase_boxes(st, image, city)))
 
 
 __all__ = ["CAPTION_BOX", "HEADER_H", "HEIGHT", "KEY_BOX", "LEGEND_H", "LEGEND_Y", "MAP_BOX", "PLATE_H", "PLATE_W",
-           "PRIVATE_SIZE", "RESULT_BOX", "TITLE_ROWS", "WIDTH", "_STATIC", "draw", "picture", "title_rows", "draw_private", "footprints", "label_boxes",
+           "PRIVATE_SIZE", "RESULT_BOX", "TITLE_ROWS", "WIDTH", "_STATIC", "draw", "drawn", "picture", "title_rows", "draw_private", "footprints", "label_boxes",
            "legend_origin", "named_locations", "plate_box", "render_image", "render_private_image", "short_name",
            "static_layer"]

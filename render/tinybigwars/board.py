@@ -8,7 +8,8 @@ big enough to read on a phone: names at 20-24 px, values, minion counts and hero
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import math
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.tinybigwars.view_models import HeroView, LocationView, PublicView
 from render import encode as encoding
-from render import fonts, palette, text, tokens
+from render import fonts, legend, palette, text, tokens
 from render.cache import LayerCache
 from render.tinybigwars import key
 from render.tinybigwars import layout as lay
@@ -30,14 +31,56 @@ GLOW_PAD = 14
 GRID_COLOUR: RGB = (34, 39, 50)
 
 
+EVENTS_BOX: Box = (8, lay.LOWER_Y, lay.WIDTH - 8, lay.LOWER_BOTTOM)
+"""The events panel as every phase without a combat or a result draws it (``panel.events``)."""
+LOWER_AREA: Box = (EVENTS_BOX[0], EVENTS_BOX[1], EVENTS_BOX[2] + 1, EVENTS_BOX[3] + 1)
+"""The pixels the events panel, the combat box and the result banner share (corners inclusive)."""
+CAPTION_STRIP: Box = (0, lay.HEADER_H, lay.WIDTH, lay.MAP_BOX[1])
+LOWER_STRIP: Box = (0, lay.MAP_BOX[3], lay.WIDTH, lay.KEY_BOX[1])
+"""The caption over the city, and the players and the events under it: drawn by the shared
+panels (render/panels.py, render/legend.py), their boxes are found by comparing them with the
+layer, cell by cell (``phase_boxes``)."""
+EVENT_CELL_H = 25  # a line of the events panel (panel.LINE_H)
+EDGE_CELL_W = 16  # the panels under the players start 8 px in, their outlines 1-3 px wide
+
+
+def strip_cells(seats: int) -> tuple[Box, ...]:
+    """Cells tiling ``CAPTION_STRIP`` and ``LOWER_STRIP``: the caption; under the city each
+    player card's name row, bar row and facts row; then the left and right edges of the events
+    panel's area and a cell per line of the events between them. What a phase draws in a cell is
+    found as the box around the pixels that differ there."""
+    cells = [CAPTION_STRIP]
+    cuts = [0]
+    for index in range(seats - 1):
+        x, _, w = legend.card_origin(index, seats, lay.WIDTH, lay.LEGEND_Y)
+        cuts.append(x + w + 4)
+    cuts.append(lay.WIDTH)
+    rows = (LOWER_STRIP[1], lay.LEGEND_Y + 38, lay.LEGEND_Y + 66, lay.LOWER_Y)
+    for top, bottom in zip(rows, rows[1:], strict=False):
+        cells += [(left, top, right, bottom) for left, right in zip(cuts, cuts[1:], strict=False)]
+    # the edges of the events panel, the result banner and the combat box, apart from their lines
+    # (a banner's outline would make every line of it a box across the whole map)
+    edge = EDGE_CELL_W
+    cells += [(0, lay.LOWER_Y, edge, LOWER_STRIP[3]), (lay.WIDTH - edge, lay.LOWER_Y, lay.WIDTH, LOWER_STRIP[3])]
+    for top in range(lay.LOWER_Y, LOWER_STRIP[3], EVENT_CELL_H):
+        cells.append((edge, top, lay.WIDTH - edge, min(LOWER_STRIP[3], top + EVENT_CELL_H)))
+    return tuple(cells)
+
+
 @dataclass(frozen=True)
 class Background:
-    """What only the map's geometry decides: grid, roads, empty plates, the key and the palette."""
+    """What only the map's geometry and its seats decide: grid, roads, empty plates, the key,
+    the players' empty cards and the empty events panel, and the palette."""
 
     image: Image.Image
     palette: Image.Image  # fixed PNG palette for this map (see render/encode.py)
     centres: dict[str, tuple[int, int]]
     layer: encoding.Layer  # the image on the palette, whole and halved (a map maps only what a phase drew)
+    bare_lower: Image.Image
+    """``LOWER_AREA`` without the empty events panel: a phase with a combat or a result lays
+    its boxes out otherwise there and starts from this (the map as drawn before the panel)."""
+    cells: tuple[tuple[Box, Image.Image], ...]
+    """Each of ``strip_cells`` and the image's pixels there, to find what a phase drew in it."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +101,8 @@ class Static:
     layer: encoding.Layer
     """The background on the palette (shared by the map): the name tiles sit on plates, inside
     the boxes every phase maps anew (``phase_boxes``)."""
+    bare_lower: Image.Image  # the background's (Background.bare_lower)
+    cells: tuple[tuple[Box, Image.Image], ...]  # the background's (Background.cells)
 
     def canvas(self) -> Image.Image:
         """A fresh RGB image of the layer, to draw a phase on."""
@@ -78,14 +123,20 @@ _STATIC: LayerCache[Static] = LayerCache(max_entries=256)
 
 
 def background_key(view: PublicView) -> tuple[Any, ...]:
-    """The map id, coordinates and roads: names differ per match, so they stay out of this key
-    and every match on a map shares one background."""
+    """The map id, coordinates, roads and seats: names differ per match, so they stay out of
+    this key and every match on a map (a map is for one number of players) shares one background."""
     locations = tuple((location.id, location.x, location.y) for location in view.locations)
-    return (view.map, locations, tuple(view.roads))
+    return (view.map, locations, tuple(view.roads), seats_of(view))
 
 
-def _build_background(view: PublicView) -> Background:
-    """Grid, roads, empty plates and the key: the costly part, drawn once per map."""
+def seats_of(view: PublicView) -> tuple[int, ...]:
+    """The seats in the order their cards are laid out (``panel.players``)."""
+    return tuple(seat.seat for seat in view.seats)
+
+
+def bare_background(view: PublicView) -> tuple[Image.Image, dict[str, tuple[int, int]]]:
+    """Grid, roads, empty plates and the key, and where each plate sits: the map as every phase
+    has always been drawn on (its palette is this image's)."""
     img = Image.new("RGB", (lay.WIDTH, lay.HEIGHT), palette.PANEL)
     draw = ImageDraw.Draw(img)
     box = lay.MAP_BOX
@@ -112,8 +163,33 @@ def _build_background(view: PublicView) -> Background:
     for location in view.locations:
         plate = lay.plate_box(centres[location.id])
         draw.rounded_rectangle(plate, radius=12, fill=palette.PLATE, outline=palette.PLATE_EDGE, width=2)
+    return img, centres
+
+
+def draw_empty_panels(img: Image.Image, seats: tuple[int, ...]) -> None:
+    """The players' cards and the events panel as every phase starts them (``legend.draw_entry``,
+    ``panels.events_box``): each fills its whole shape, so a phase drawing them again over these
+    gives the pixels drawing them over the bare map gives, and only what it writes in them differs
+    from the layer (the cards' names and figures, the events)."""
+    draw = ImageDraw.Draw(img)
+    for index, seat in enumerate(seats):
+        x, y, w = legend.card_origin(index, len(seats), lay.WIDTH, lay.LEGEND_Y)
+        draw.rounded_rectangle((x, y, x + w, y + lay.LEGEND_H - 4), radius=8, fill=palette.PLATE,
+                               outline=palette.PANEL_EDGE, width=1)
+        draw.rectangle((x + 1, y + 6, x + 5, y + lay.LEGEND_H - 10), fill=palette.seat_colour(seat))
+        tokens.seat_token(draw, seat, x + 24, y + 21, 15)
+    draw.rounded_rectangle(EVENTS_BOX, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+
+
+def _build_background(view: PublicView) -> Background:
+    """The bare map, its palette, and the empty panels drawn on it: the costly part, drawn once
+    per map."""
+    img, centres = bare_background(view)
     fixed = encoding.fixed_palette(img, encoding.drawing_colours())
-    return Background(img, fixed, centres, encoding.layer(img, fixed, ()))
+    bare_lower = img.crop(LOWER_AREA)
+    draw_empty_panels(img, seats_of(view))
+    cells = tuple((cell, img.crop(cell)) for cell in strip_cells(len(view.seats)))
+    return Background(img, fixed, centres, encoding.layer(img, fixed, ()), bare_lower, cells)
 
 
 _NAMES: LayerCache[tuple[Image.Image, Box]] = LayerCache(max_entries=4096)
@@ -148,34 +224,68 @@ def _build_static(view: PublicView) -> Static:
         x, y = centres[lid][0], plate[1] + 19
         tiles.append((tile, (x + dx0, y + dy0)))
         name_boxes[lid] = (x + dx0, y + dy0, x + dx1, y + dy1)
-    return Static(background.image, background.palette, centres, name_boxes, names, tuple(tiles), background.layer)
+    return Static(background.image, background.palette, centres, name_boxes, names, tuple(tiles), background.layer,
+                  background.bare_lower, background.cells)
 
 
 def static_layer(view: PublicView | Mapping[str, Any]) -> Static:
-    """The cached static layer of this view's map and names (its background shared by the map)."""
+    """The cached static layer of this view's map, seats and names (its background shared by the map)."""
     typed = parse(PublicView, view)
     return _STATIC.get(lay.map_key(typed), lambda: _build_static(typed))
 
 
-PHASE_PAD = 8
-"""Pixels kept around what a phase draws on the city (``phase_boxes``), against a stroke's or a
-ring's antialiased edge."""
+MERGE_SLACK = 2000
+"""Pixels a box may grow by to take in a neighbour: each box costs its crops, mappings and pastes
+(~5 us, as much as mapping and halving some 2,000 pixels more; 1,500-6,000 measure alike)."""
 
 
-def phase_boxes(view: PublicView, st: Static) -> tuple[Box, ...]:
-    """Where a phase draws over the static layer (``render_image``): the header and caption
-    rows, every location's plate with its name, rings, badges and hero rows, and everything
-    below the city down to the key. Outside them a map's pixels are the layer's (the street
-    grid, the roads and the key), so its PNG and replay frame map only these onto the palette."""
-    heroes = heroes_by_location(view)
-    reach = max(lay.HERO_W // 2, lay.PLATE_W // 2 + GLOW_PAD + 1) + PHASE_PAD
-    boxes = [(0, 0, lay.WIDTH, lay.MAP_BOX[1])]
-    for lid, centre in st.centres.items():
-        _, y0, _, y1 = lay.plate_box(centre)
-        below = max(GLOW_PAD + 1, hero_rows(len(heroes.get(lid, []))) * lay.HERO_ROW_H + 2)
-        boxes.append((centre[0] - reach, y0 - GLOW_PAD - PHASE_PAD, centre[0] + reach, y1 + below + PHASE_PAD))
-    boxes.append((0, lay.MAP_BOX[3], lay.WIDTH, lay.KEY_BOX[1]))
-    return tuple(boxes)
+def phase_boxes(st: Static, image: Image.Image, city: Iterable[Box]) -> tuple[Box, ...]:
+    """Where a phase drew over the static layer (``render_image``): the boxes of what it drew in
+    the city (``city``: each location's name, plate marks, rings and hero rows, as drawn), and in
+    each cell of the strips over and under the city the box around the pixels that differ from
+    the layer's (the panels' texts, bars and highlights). Outside them a map's pixels are the
+    layer's (the street grid, the roads, the empty cards and panel, the key), so its PNG and
+    replay frame map only these onto the palette."""
+    found: list[Box] = []
+    core = image.im  # ImageChops.difference(image.crop(cell), bare).getbbox() on the images' cores:
+    for cell, bare in st.cells:  # a third less CPU for the 18-30 cells of a map
+        drawn = core.crop(cell).chop_difference(bare.im).getbbox(False)
+        if drawn is not None:
+            found.append((cell[0] + drawn[0], cell[1] + drawn[1], cell[0] + drawn[2], cell[1] + drawn[3]))
+    return (*city, *joined(found))
+
+
+def joined(boxes: list[Box]) -> list[Box]:
+    """``boxes`` in order, each joined with the one before where their joint box is at most
+    ``MERGE_SLACK`` pixels bigger than the two (a plate and its hero rows, the cells' boxes of one
+    line of text)."""
+    out: list[Box] = []
+    for box in boxes:
+        if out:
+            last = out[-1]
+            both = union((last, box))
+            if _area(both) <= _area(last) + _area(box) + MERGE_SLACK:
+                out[-1] = both
+                continue
+        out.append(box)
+    return out
+
+
+def _area(box: Box) -> int:
+    return max(0, box[2] - box[0]) * max(0, box[3] - box[1])
+
+
+def around(cx: float, cy: float, r: float) -> Box:
+    """A box holding a mark of radius ``r`` drawn at (cx, cy): the seat shapes reach 1.22 r,
+    with their outline and a pixel of rounding beside."""
+    reach = 1.25 * r + 3
+    return (math.floor(cx - reach), math.floor(cy - reach), math.ceil(cx + reach) + 1, math.ceil(cy + reach) + 1)
+
+
+def union(boxes: Iterable[Box]) -> Box:
+    """The box holding all of ``boxes``."""
+    x0s, y0s, x1s, y1s = zip(*boxes, strict=True)
+    return (min(x0s), min(y0s), max(x1s), max(y1s))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -262,35 +372,44 @@ def _dashed_rounded(draw: ImageDraw.ImageDraw, box: Box, colours: list[RGB], wid
 
 
 def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, location: LocationView, centre: tuple[int, int],
-                  combat_here: bool, named: bool) -> None:
-    """A location's plate for this phase: owner, values, buildings, minions; rings for combat and events."""
+                  combat_here: bool, named: bool) -> list[Box]:
+    """A location's plate for this phase: owner, values, buildings, minions; rings for combat and
+    events. Returns the boxes of what it drew (``phase_boxes``)."""
     x0, y0, x1, y1 = lay.plate_box(centre)
     controller = location.controller
     present = sorted({seat for seat, count in location.minions if count})
+    drawn: list[Box] = []
     if combat_here or named:
         glow = _glow(palette.COMBAT if combat_here else palette.ALERT)
         img.paste(glow, (x0 - GLOW_PAD, y0 - GLOW_PAD), glow)
+        drawn.append((x0 - GLOW_PAD, y0 - GLOW_PAD, x0 - GLOW_PAD + glow.width, y0 - GLOW_PAD + glow.height))
     if location.contested:
         colours = tuple(palette.seat_colour(s) for s in present) or (palette.ALERT,)
         border = _contested_border(colours if len(colours) > 1 else (*colours, palette.ALERT))
         img.paste(border, (x0, y0), border)
+        drawn.append((x0, y0, x0 + border.width, y0 + border.height))
     elif controller is not None:
         overlay = _controlled_overlay(controller)
         img.paste(overlay, (x0, y0), overlay)
+        drawn.append((x0, y0, x0 + overlay.width, y0 + overlay.height))
     # values row: coin, influence, start flag, infrastructure
     ry = y0 + 54
     tokens.coin(draw, x0 + 18, ry, 10)
-    cx = text.stamp(img, (x0 + 33, ry), _value_label(location.coin, location.coin_total), VALUE_PX, bold=True,
-                    anchor="lm")[2]
+    coin_box = text.stamp(img, (x0 + 33, ry), _value_label(location.coin, location.coin_total), VALUE_PX, bold=True,
+                          anchor="lm")
+    cx = coin_box[2]
     tokens.star(draw, cx + 18, ry, 11)
-    text.stamp(img, (cx + 33, ry), _value_label(location.influence, location.influence_total), VALUE_PX, bold=True,
-               anchor="lm")
+    marks = [around(x0 + 18, ry, 10), coin_box, around(cx + 18, ry, 11),
+             text.stamp(img, (cx + 33, ry), _value_label(location.influence, location.influence_total), VALUE_PX,
+                        bold=True, anchor="lm")]
     infra = location.infrastructure
     if infra in ("dojo", "market", "watchtower"):
         tokens.infrastructure(draw, infra, x1 - 22, ry - 1, 14)
+        marks.append(around(x1 - 22, ry - 1, 14))
     start = location.start_seat
     if start is not None:
         tokens.flag(draw, x1 - 56, ry + 12, 26, palette.seat_colour(start))
+        marks.append((x1 - 56 - 2, ry + 12 - 26 - 2, x1 - 56 + 26 + 2, ry + 12 + 3))
     # minions row: seat shape + count for each seat present
     entries = [(seat, str(count)) for seat, count in location.minions if count]
     if entries:
@@ -302,45 +421,59 @@ def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, location: Locatio
         my = y0 + 83
         for (seat, label), wd in zip(entries, widths, strict=True):
             tokens.draw_shape(draw, palette.seat_shape(seat), mx, my, 9, palette.seat_colour(seat), palette.OUTLINE, 1)
-            text.stamp(img, (mx + 11, my), label, VALUE_PX, bold=True, anchor="lm")
+            marks.append(around(mx, my, 9))
+            marks.append(text.stamp(img, (mx + 11, my), label, VALUE_PX, bold=True, anchor="lm"))
             mx += wd + gap
+    drawn.append(union(marks))
     if location.contested or combat_here:
         tokens.swords(draw, x1 - 4, y0 + 4, 15)
+        drawn.append(around(x1 - 4, y0 + 4, 15))
+    return drawn
 
 
-def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[HeroView], centre: tuple[int, int]) -> None:
-    """One row per hero under its location: seat shape, short name, health and energy."""
+def draw_heroes(img: Image.Image, draw: ImageDraw.ImageDraw, heroes: list[HeroView], centre: tuple[int, int]) -> Box:
+    """One row per hero under its location: seat shape, short name, health and energy. Returns
+    the box of what it drew (``phase_boxes``)."""
     _, _, _, y1 = lay.plate_box(centre)
     x0, x1 = centre[0] - lay.HERO_W // 2, centre[0] + lay.HERO_W // 2
     shown = heroes if len(heroes) <= lay.MAX_HERO_ROWS else heroes[: lay.MAX_HERO_ROWS - 1]
     y = y1 + 1
     row_h = lay.HERO_ROW_H
+    drawn: list[Box] = []
     for h in shown:
         seat = h.seat
         colour = palette.seat_colour(seat)
         draw.rectangle((x0, y, x1, y + row_h - 2), fill=palette.BACKGROUND_EDGE, outline=colour, width=2)
+        drawn.append((x0, y, x1 + 1, y + row_h - 1))
         cy = y + row_h // 2 - 1
         tokens.draw_shape(draw, palette.seat_shape(seat), x0 + 14, cy, 9, colour, palette.OUTLINE, 1)
+        drawn.append(around(x0 + 14, cy, 9))
         # right to left: energy, bolt, health, heart; the name gets what is left
-        ex = text.stamp(img, (x1 - 7, cy), str(h.energy), PX, bold=True, stroke=0, anchor="rm")[0]
+        energy_box = text.stamp(img, (x1 - 7, cy), str(h.energy), PX, bold=True, stroke=0, anchor="rm")
+        ex = energy_box[0]
         tokens.bolt(draw, ex - 9, cy, 9)
         health = f"{h.health}/{h.max_health}"
-        hx = text.stamp(img, (ex - 21, cy), health, PX, bold=True, stroke=0, anchor="rm")[0]
+        health_box = text.stamp(img, (ex - 21, cy), health, PX, bold=True, stroke=0, anchor="rm")
+        hx = health_box[0]
         tokens.heart(draw, hx - 10, cy, 8)
         fill = palette.TEXT_DIM if h.activated else palette.TEXT
         label = text.ellipsize(fonts.sanitize(short_name(h), True), fonts.font(PX, True), hx - 22 - (x0 + 27))
-        text.stamp(img, (x0 + 27, cy), label, PX, bold=True, fill=fill, stroke=0, anchor="lm")
+        drawn += [energy_box, around(ex - 9, cy, 9), health_box, around(hx - 10, cy, 8),
+                  text.stamp(img, (x0 + 27, cy), label, PX, bold=True, fill=fill, stroke=0, anchor="lm")]
         y += row_h
     if len(heroes) > len(shown):
         more = len(heroes) - len(shown)
         draw.rectangle((x0, y, x1, y + row_h - 2), fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+        drawn.append((x0, y, x1 + 1, y + row_h - 1))
         cx = x0 + 14
         cy = y + row_h // 2 - 1
         for h in heroes[len(shown) :][:5]:
             tokens.draw_shape(draw, palette.seat_shape(h.seat), cx, cy, 8, palette.seat_colour(h.seat), palette.OUTLINE,
                               1)
+            drawn.append(around(cx, cy, 8))
             cx += 19
-        text.stamp(img, (x1 - 8, cy), f"+{more} more", PX, stroke=0, anchor="rm")
+        drawn.append(text.stamp(img, (x1 - 8, cy), f"+{more} more", PX, stroke=0, anchor="rm"))
+    return union(drawn)
 
 
 def label_boxes(view: PublicView | Mapping[str, Any]) -> dict[str, Box]:

@@ -34,9 +34,10 @@ NAME_MAX_W = PLATE_W - 36  # leaves room for the contested badge on the corner
 
 
 def map_key(view: PublicView) -> tuple[Any, ...]:
-    """Cache key: the map id plus the geometry, so two maps never share a layer by mistake."""
+    """Cache key: the map id plus the geometry and the seats (their cards are on the layer), so
+    two maps never share a layer by mistake."""
     locations = tuple((location.id, location.name, location.x, location.y) for location in view.locations)
-    return (view.map, locations, tuple(view.roads))
+    return (view.map, locations, tuple(view.roads), tuple(seat.seat for seat in view.seats))
 
 
 def place(locations: list[LocationView]) -> dict[str, tuple[int, int]]:

@@ -27,8 +27,8 @@ def _name(names: list[str] | None, seat: int) -> str:
     return fonts.sanitize(legend.name_for(names, seat))
 
 
-def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> None:
-    """The phase label, the round and the goal."""
+def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> list[Box]:
+    """The phase label, the round and the goal; returns the boxes of what it drew."""
     label = fonts.sanitize(view.phase_label or view.phase, True)
     rnd, limit = view.round, view.round_limit
     to_win = view.to_win
@@ -40,10 +40,12 @@ def header(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView) -> Non
         right = f"Round {rnd}/{limit} · win at {to_win}"
     h = lay.HEADER_H
     tokens.star(draw, lay.WIDTH - 24, h // 2, 11)
-    rx = text.stamp(img, (lay.WIDTH - 42, h // 2), right, 22, bold=True, anchor="rm")[0]
+    right_box = text.stamp(img, (lay.WIDTH - 42, h // 2), right, 22, bold=True, anchor="rm")
     left = 236
-    text.stamp(img, (left, h // 2), text.ellipsize(label, fonts.font(22, True), rx - 20 - left), 22, bold=True,
-               anchor="lm")
+    label_box = text.stamp(img, (left, h // 2), text.ellipsize(label, fonts.font(22, True), right_box[0] - 20 - left),
+                           22, bold=True, anchor="lm")
+    star = (lay.WIDTH - 24 - 12, h // 2 - 12, lay.WIDTH - 24 + 13, h // 2 + 13)  # r 11, its outline beside
+    return [label_box, (min(right_box[0], star[0]), min(right_box[1], star[1]), star[2], max(right_box[3], star[3]))]
 
 
 def caption(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, st_names: dict[str, str],

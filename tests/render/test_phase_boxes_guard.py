@@ -1,6 +1,8 @@
 """The guard on the boxes a phase draws in (board.phase_boxes): a phase post's PNG and replay frame
 map only those boxes onto the palette and take the rest from the static layer mapped once, so
-anything a renderer draws outside them would vanish from the posts without an error.
+anything a renderer draws outside them would vanish from the posts without an error. In the city
+the boxes are what the drawing says it drew (a name, a plate's marks and figures, rings, hero
+rows); over and under the city, the box around what differs from the layer in each cell.
 
 Here every map is drawn both ways and compared pixel for pixel: the way the posts are made (the
 boxes on the mapped layer) against the whole map mapped (and halved) as a picture without a layer
@@ -78,6 +80,25 @@ def crowded(view: dict[str, Any], combat: bool = True, result: bool = False) -> 
     return out
 
 
+def widest(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with the widest figures a row can hold: four-digit minion counts and values (the
+    minions row runs off its plate), hero figures in the thousands, the longest location names,
+    no combat (the events panel and caption as most phases draw them) and the last seat out."""
+    out = copy.deepcopy(view)
+    out["combat"] = None
+    for location in out["locations"]:
+        name = location["id"].title() + " Palace of Heavenly Harmony"
+        location.update(minions=[[seat, 9999] for seat, _ in location["minions"]], coin=999, coin_total=9999,
+                        influence=999, influence_total=9999, name=name)
+    for hero in out["heroes"]:
+        hero.update(health=9999, max_health=9999, energy=9999, name="W" * 40)
+    names = [location["name"] for location in out["locations"]]
+    out["last_events"] = [f"{names[1]}, {names[2]} and {names[3]} hold.", "W" * 300]
+    out["seats"][-1]["eliminated"] = True
+    out["active_seat"] = None
+    return out
+
+
 def crowded_views() -> list[tuple[dict[str, Any], list[str] | None]]:
     cities = [played(seats, 1, 2)[-1] for seats in (2, 3, 4)]
     cities += [fixtures.two_seat_start(), fixtures.three_seat_mid(), fixtures.four_seat_combat()]
@@ -86,6 +107,7 @@ def crowded_views() -> list[tuple[dict[str, Any], list[str] | None]]:
         seats = len(city["seats"])
         for combat, result in ((True, False), (False, True), (True, True)):
             out.append((crowded(city, combat, result), LONG_NAMES[:seats]))
+        out.append((widest(crowded(city, False, False)), LONG_NAMES[:seats]))
     return out
 
 
@@ -105,9 +127,10 @@ def _whole_way(picture: encode.Picture) -> encode.Picture:
     return picture._replace(layer=None)
 
 
-def check_both_ways(view: dict[str, Any], names: list[str] | None) -> None:
+def check_both_ways(view: dict[str, Any], names: list[str] | None) -> tuple[board.Box, ...]:
     """The post's PNG and frame from the boxes are the whole map's, byte for byte; and outside
-    the boxes the drawn map is its static layer (else a drawing there is lost from the posts)."""
+    the boxes the drawn map is its static layer (else a drawing there is lost from the posts).
+    Returns the boxes."""
     picture = tbw.picture(view, names)
     assert picture.layer is not None and picture.palette is not None
     frame_view = {**view, "phase_label": "Next phase"}
@@ -123,6 +146,7 @@ def check_both_ways(view: dict[str, Any], names: list[str] | None) -> None:
         outside.paste(layer.crop(box), box[:2])
     stray = ImageChops.difference(outside, layer).getbbox()
     assert stray is None, f"drawn outside board.phase_boxes at {stray}"
+    return picture.layer.boxes
 
 
 CROWDED = crowded_views()
@@ -145,8 +169,14 @@ def test_a_crowded_map_is_the_same_drawn_both_ways(index: int) -> None:
 def test_played_maps_are_the_same_drawn_both_ways() -> None:
     views = played_views()
     assert len(views) > 100
+    shares = []
     for view, names in views:
-        check_both_ways(view, names)
+        boxes = check_both_ways(view, names)
+        shares.append(sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) / (tbw.WIDTH * tbw.HEIGHT))
+    # what a played phase draws: its plates, hero rows, header, caption and the panels' texts
+    # (about 30 % of the map; the whole header, a box per location and the strip under the city
+    # made 62 %): every point over this is mapped and halved again in every post
+    assert sum(shares) / len(shares) < 0.4
 
 
 def test_every_renderer_with_a_layer_is_guarded_here() -> None:
@@ -167,16 +197,95 @@ def test_every_renderer_with_a_layer_is_guarded_here() -> None:
 
 
 def test_the_guard_catches_a_drawing_outside_the_boxes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A mark drawn on a street between plates (outside every box) is lost from the posts made
-    from the boxes: the check above fails on it."""
+    """A mark drawn on the key (outside every box: the strips' cells stop above it) is lost from
+    the posts made from the boxes: the check above fails on it."""
     view, names = CROWDED[0]
-    drawn = tbw.render_image
+    drawn = tbw.drawn
 
-    def with_a_stray_mark(view: Any, names: list[str] | None = None) -> Image.Image:
-        image = drawn(view, names)
+    def with_a_stray_mark(view: Any, names: list[str] | None = None) -> tuple[Image.Image, list[board.Box]]:
+        image, boxes = drawn(view, names)
         image.paste((255, 0, 255), (tbw.WIDTH - 40, tbw.HEIGHT - 40, tbw.WIDTH - 30, tbw.HEIGHT - 30))
-        return image
+        return image, boxes
 
-    monkeypatch.setattr(tbw, "render_image", with_a_stray_mark)
+    monkeypatch.setattr(tbw, "drawn", with_a_stray_mark)
     with pytest.raises(AssertionError):
         check_both_ways(view, names)
+
+
+def _cut(box: board.Box) -> board.Box:
+    """``box`` two pixels smaller on every side (still an even box where it was one)."""
+    return (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
+
+
+@pytest.mark.parametrize("where", ["city", "strips"])
+def test_the_guard_catches_boxes_cut_too_tight(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """The city's boxes (as the drawing reports them), or the strips' (found by comparing with the
+    layer), each cut by two pixels a side: a hero row's edge, a ring's, a text's outline is left
+    out of the posts, and the check fails on every crowded view."""
+    found = board.phase_boxes
+
+    def cut_too_tight(st: board.Static, image: Image.Image, city: Any) -> tuple[board.Box, ...]:
+        city = list(city)
+        if where == "city":
+            return (*map(_cut, city), *found(st, image, [])[0:])
+        return (*city, *map(_cut, found(st, image, [])))
+
+    monkeypatch.setattr(board, "phase_boxes", cut_too_tight)
+    for view, names in CROWDED:
+        with pytest.raises(AssertionError):
+            check_both_ways(view, names)
+
+
+_BARE: dict[tuple[Any, ...], Image.Image] = {}
+
+
+def _on_the_bare_map(view: dict[str, Any], names: list[str] | None, monkeypatch: pytest.MonkeyPatch) -> Image.Image:
+    """``view``'s map drawn on the bare map (no empty cards nor events panel on the layer), as
+    every map was drawn before the layer had them."""
+    typed = parse(PublicView, view)
+    key = board.background_key(typed)
+    if key not in _BARE:
+        _BARE[key] = board.bare_background(typed)[0]
+    bare = _BARE[key]
+
+    def bare_canvas(static: board.Static) -> Image.Image:
+        image = bare.copy()
+        for tile, at in static.tiles:
+            image.paste(tile, at)
+        return image
+
+    with monkeypatch.context() as patched:
+        patched.setattr(board.Static, "canvas", bare_canvas)
+        return tbw.render_image(view, names)
+
+
+def test_the_empty_panels_on_the_layer_leave_every_map_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The players' empty cards and the events panel are on the layer, so the strip under the
+    city is mapped only where a phase writes in them; a map drawn on that layer is the very
+    picture drawn on the bare map (a card or panel drawn where the layer has none, or a combat's
+    or a result's panels leaving the layer's panel showing between them, would differ)."""
+    views = CROWDED + played_views()[::3]
+    for view, names in views:
+        assert tbw.render_image(view, names).tobytes() == _on_the_bare_map(view, names, monkeypatch).tobytes()
+
+
+def test_the_layer_has_the_empty_panels_of_its_seats() -> None:
+    """Matches on one map with other seats (cards laid out otherwise) get their own layer."""
+    two = fixtures.two_seat_start()
+    three = {**copy.deepcopy(two), "seats": copy.deepcopy(fixtures.three_seat_mid()["seats"])}
+    assert tbw.static_layer(two).layer is not tbw.static_layer(three).layer
+    check_both_ways(three, LONG_NAMES[:3])
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_cells_tile_the_strips_over_and_under_the_city(seats: int) -> None:
+    """The strips' boxes are found cell by cell: a pixel of the caption or of the panels under the
+    city in no cell would be left out of the posts whatever is drawn on it, so the cells cover
+    both strips, each pixel once (the header's boxes are panel.header's own)."""
+    count = Image.new("L", (tbw.WIDTH, tbw.HEIGHT), 0)
+    for cell in board.strip_cells(seats):
+        count.paste(ImageChops.add(count.crop(cell), Image.new("L", (cell[2] - cell[0], cell[3] - cell[1]), 1)), cell)
+    for strip in (board.CAPTION_STRIP, board.LOWER_STRIP):
+        assert count.crop(strip).getextrema() == (1, 1)
+    area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in board.strip_cells(seats))
+    assert area == sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in (board.CAPTION_STRIP, board.LOWER_STRIP))
