@@ -21,7 +21,9 @@ two renders a glyph, ~330 us an event line). Both are rebuilt here from what rep
 
 Only the bundled fonts at sizes and characters tests/render/test_text_runs.py proves
 against Pillow take these paths (`PROVEN_SIZES`, `PROVEN_CHARACTERS`); anything else (shaped
-text, other characters, outlines) is Pillow's own.
+text, other characters, outlines) is Pillow's own; and a font's runs only once they gave a few
+check lines exactly what this process's Pillow gives them (`agrees`: another Pillow or FreeType
+that lays text out otherwise keeps its own layout).
 """
 
 from __future__ import annotations
@@ -193,7 +195,34 @@ class FontRuns:
         return core, (left_edge - x_anchor, y_anchor - top)
 
 
-_RUNS: dict[tuple[int, bool], FontRuns] = {}
+_RUNS: dict[tuple[int, bool], FontRuns | None] = {}
+"""Each bundled font's runs, once checked against this process's Pillow (None: it disagreed)."""
+
+CHECK_LINES = (
+    "Ayame's fist takes the Old Market: 3 minions, 12 coins (AV To Wa Yo).",
+    "Waiting for: Player 12a, Kaito and \u00c9lodie \u2014 \u201cround 2\u201d \u2026",
+)
+"""Lines a font's runs must measure and draw as Pillow does before they are used (kerning pairs,
+capitals, digits, punctuation, Latin-1 and typographic marks)."""
+
+
+def agrees(found: FontRuns, font: ImageFont.FreeTypeFont) -> bool:
+    """Whether these runs give `CHECK_LINES` the widths and masks this process's Pillow and
+    FreeType give them. The tests prove the runs over a large corpus for the Pillow they run
+    with; a bot installed with another Pillow that lays text out otherwise draws with Pillow's
+    own layout instead of drawing text slightly unlike Pillow's."""
+    for line in CHECK_LINES:
+        if found.length(line) != round(font.getlength(line) * 64):
+            return False
+        for anchor in ("ls", "la", "mm"):
+            made = found.mask(line, anchor)
+            if made is None:
+                continue
+            core, offset = made
+            theirs, their_offset = font.getmask2(line, "L", anchor=anchor)
+            if offset != their_offset or core.size != theirs.size or core.chop_difference(theirs).getbbox() is not None:
+                return False
+    return True
 
 
 def runs(font: ImageFont.FreeTypeFont) -> FontRuns | None:
@@ -208,10 +237,10 @@ def runs(font: ImageFont.FreeTypeFont) -> FontRuns | None:
     else:
         return None
     key = (int(font.size), bold)  # a whole size: PROVEN_SIZES holds whole sizes only
-    found = _RUNS.get(key)
-    if found is None:
-        found = _RUNS.setdefault(key, FontRuns(*key))
-    return found
+    if key not in _RUNS:
+        made = FontRuns(*key)
+        _RUNS.setdefault(key, made if agrees(made, font) else None)
+    return _RUNS[key]
 
 
 def length(font: ImageFont.FreeTypeFont, text: str) -> float:

@@ -189,3 +189,27 @@ def test_ellipsised_lines_are_cut_where_pillows_measures_cut_them() -> None:
             for width in (40, 233, 536, 900):
                 assert text.ellipsize(line, font, width) == pillow_ellipsize(line, font, width), (line, width)
     text._ellipsize.cache_clear()
+
+
+def test_every_proven_font_agrees_with_this_pillow_at_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs are checked against the Pillow of the process before their first use: with
+    this Pillow every proven font passes (so the fast paths are on where the tests prove them)."""
+    monkeypatch.setattr(textruns, "_RUNS", {})
+    for bold in (False, True):
+        for size in sorted(textruns.PROVEN_SIZES):
+            assert textruns.runs(fonts.font(size, bold)) is not None, (size, bold)
+
+
+def test_a_pillow_that_lays_text_out_otherwise_gets_its_own_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs that disagree with the process's Pillow (here: kerning not added, as a Pillow or
+    FreeType that kerned otherwise would look to them) are never used: widths and masks are
+    Pillow's own."""
+    monkeypatch.setattr(textruns, "_RUNS", {})
+    monkeypatch.setattr(textruns.FontRuns, "_kerning", lambda self, couple: 0)
+    font = fonts.font(20, False)
+    assert textruns.runs(font) is None
+    line = "AV To Wa: Ayame takes the Old Market"
+    assert textruns.length(font, line) == font.getlength(line)
+    core, offset = textruns.mask(font, line, "la")
+    theirs, their_offset = font.getmask2(line, "L", anchor="la")
+    assert (offset, core.size, bytes(core)) == (their_offset, theirs.size, bytes(theirs))
