@@ -6,6 +6,7 @@ and at every size; seat tokens carry the seat number so colour is never the only
 
 from __future__ import annotations
 
+import functools
 import math
 
 from PIL import Image, ImageDraw
@@ -92,12 +93,18 @@ def coin(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
 
 def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = palette.INFLUENCE) -> None:
     """A five-pointed star (influence value)."""
+    draw.polygon(_star_points(cx, cy, r), fill=fill, outline=palette.OUTLINE, width=1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _star_points(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
+    """A star's corners (kept: the maps draw the same stars, ~16 a map, at the same places)."""
     pts = []
     for i in range(10):
         rr = r if i % 2 == 0 else r * 0.45
         a = -math.pi / 2 + math.pi * i / 5
         pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    draw.polygon(pts, fill=fill, outline=palette.OUTLINE, width=1)
+    return tuple(pts)
 
 
 def heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = palette.HEALTH) -> None:
