@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from render import fonts, palette, text, textruns, tokens
+from render import fonts, palette, text, tokens
 
 Icon = Callable[[ImageDraw.ImageDraw, float, float, float], None]
 
@@ -59,7 +59,7 @@ def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w:
     status_w = 0
     if e.status:
         f = fonts.font(FACT_PX, bold=True)
-        status_w = int(textruns.length(f, e.status)) + 6
+        status_w = int(f.getlength(e.status)) + 6
         text.stamp(image, (x + w - 8, y + 21), e.status, FACT_PX, bold=True, fill=e.status_colour, stroke=0, anchor="rm")
     name, name_px = text.fitted(e.name, w - 52 - status_w, (NAME_PX, 21, FACT_PX), bold=True)
     text.stamp(image, (x + 44, y + 21), name, name_px, bold=True, stroke=0, anchor="lm")
@@ -68,7 +68,7 @@ def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w:
         if e.progress_icon:
             e.progress_icon(draw, x + 22, cy, 11)
         label = f"{e.progress}/{e.target}"
-        label_w = int(textruns.length(fonts.font(FACT_PX, bold=True), label))
+        label_w = int(fonts.font(FACT_PX, bold=True).getlength(label))
         bx0, bx1 = x + 38, x + w - 16 - label_w
         draw.rectangle((bx0, cy - 8, bx1, cy + 8), fill=palette.BACKGROUND, outline=palette.PANEL_EDGE)
         frac = max(0.0, min(1.0, e.progress / e.target))

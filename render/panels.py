@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.text import fill
-from render import fonts, legend, palette, text, textruns, tokens
+from render import fonts, legend, palette, text, tokens
 
 Box = tuple[int, int, int, int]
 RGB = tuple[int, int, int]
@@ -121,7 +121,7 @@ def private_title(img: Image.Image, title: str, width: float) -> None:
 def private_corner(img: Image.Image, width: int, label: str) -> float:
     """The figure at the right end of a private panel's title row; returns its width in px."""
     text.stamp(img, (width - 14, 26), label, 22, bold=True, anchor="rm")
-    return textruns.length(fonts.font(22, True), label)
+    return fonts.font(22, True).getlength(label)
 
 
 def private_footer(img: Image.Image, label: str, waiting: bool) -> None:

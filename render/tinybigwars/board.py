@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.tinybigwars.view_models import HeroView, LocationView, PublicView
 from render import encode as encoding
-from render import fonts, legend, palette, text, textruns, tokens
+from render import fonts, legend, palette, text, tokens
 from render.cache import LayerCache
 from render.tinybigwars import key
 from render.tinybigwars import layout as lay
@@ -414,7 +414,7 @@ def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, location: Locatio
     entries = [(seat, str(count)) for seat, count in location.minions if count]
     if entries:
         bold = fonts.font(VALUE_PX, bold=True)
-        widths = [22 + textruns.length(bold, label) for _, label in entries]
+        widths = [22 + bold.getlength(label) for _, label in entries]
         avail = lay.PLATE_W - 18
         gap = 12.0 if len(entries) < 2 else min(12.0, max(1.0, (avail - sum(widths)) / (len(entries) - 1)))
         mx = x0 + 17.0

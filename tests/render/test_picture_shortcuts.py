@@ -1,9 +1,8 @@
 """The picture's shortcuts (session 26, picture2) give the pixels and widths Pillow gives.
 
 A seat token's number is drawn from a kept mask (``tokens.number``) instead of ``ImageDraw.text``
-laying it out and rendering it on every card; short labels are measured from kept advances
-(``textruns.length``) instead of ``getlength``. Each is compared here with Pillow's own, on every
-seat, token size and sub-pixel position the maps and panels use, and more.
+laying it out and rendering it on every card and banner; it is compared here with Pillow's own on
+every seat, token size and sub-pixel position the maps and panels use, and more.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import itertools
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render import fonts, palette, textruns, tokens
+from render import fonts, palette, tokens
 
 
 def _pillow_token(seat: int, cx: float, cy: float, r: float) -> Image.Image:
@@ -51,14 +50,3 @@ def test_small_tokens_have_no_number() -> None:
     bare = Image.new("RGB", (40, 40), palette.PLATE)
     tokens.draw_shape(ImageDraw.Draw(bare), palette.seat_shape(0), 20, 20, 8, palette.seat_colour(0), palette.OUTLINE, 2)
     assert ImageChops.difference(image, bare).getbbox() is None
-
-
-def test_label_widths_are_getlengths() -> None:
-    """The labels the plates and cards measure (counts, "3/10", statuses) measure what
-    getlength gives, to the last bit."""
-    labels = [str(n) for n in range(200)] + [f"{a}/{b}" for a in range(0, 25) for b in (8, 10, 12, 15)]
-    labels += ["to act", "deciding", "ready", "passed", "out", "winner", ""]
-    for size, bold in itertools.product((20, 22), (False, True)):
-        font = fonts.font(size, bold)
-        for label in labels:
-            assert textruns.length(font, label) == font.getlength(label), (size, bold, label)
