@@ -6,6 +6,7 @@ and at every size; seat tokens carry the seat number so colour is never the only
 
 from __future__ import annotations
 
+import functools
 import math
 
 from PIL import Image, ImageDraw
@@ -52,9 +53,35 @@ def seat_token(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: fl
     colour = palette.seat_colour(seat)
     draw_shape(draw, palette.seat_shape(seat), cx, cy, r, colour, palette.OUTLINE, 2)
     if label and r >= 9:
-        f = fonts.font(max(fonts.MIN_FONT_PX, round(r * 1.3)), bold=True)
         dy = r * 0.12 if palette.seat_shape(seat) == "triangle" else 0
-        draw.text((cx, cy + dy), str(seat + 1), font=f, fill=palette.text_on(colour), anchor="mm")
+        number(draw, str(seat + 1), max(fonts.MIN_FONT_PX, round(r * 1.3)), cx, cy + dy, palette.text_on(colour))
+
+
+_NUMBERS: dict[tuple[str, int, float, float], tuple[Image.Image, tuple[int, int]]] = {}
+"""A seat number's glyph mask per size and sub-pixel start, as ImageDraw.text renders it."""
+NUMBERS_KEPT = 1024
+
+
+def number(draw: ImageDraw.ImageDraw, label: str, size: int, x: float, y: float, fill: RGB) -> None:
+    """What ``draw.text((x, y), label, font=fonts.font(size, bold=True), fill=fill, anchor="mm")``
+    draws, from a kept mask: a token's number is drawn on every card and banner of every map, and
+    Pillow lays it out and renders it each time (~40 us). ImageDraw.text renders a one-line text
+    at the fractions of its position (``start``) and draws the mask at their whole parts plus the
+    mask's offset; so does this, with the mask rendered once for each fraction."""
+    fraction_x, whole_x = math.modf(x)
+    fraction_y, whole_y = math.modf(y)
+    key = (label, size, fraction_x, fraction_y)
+    made = _NUMBERS.get(key)
+    if made is None:
+        if len(_NUMBERS) >= NUMBERS_KEPT:
+            _NUMBERS.clear()
+        core, offset = fonts.font(size, bold=True).getmask2(label, "L", anchor="mm", start=(fraction_x, fraction_y))
+        mask = Image.new("L", core.size)
+        if core.size[0] and core.size[1]:
+            mask.im.paste(core, (0, 0, *core.size))
+        made = _NUMBERS[key] = (mask, offset)
+    mask, (dx, dy) = made
+    draw.bitmap((int(whole_x) + dx, int(whole_y) + dy), mask, fill=fill)
 
 
 def coin(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
@@ -66,12 +93,18 @@ def coin(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
 
 def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = palette.INFLUENCE) -> None:
     """A five-pointed star (influence value)."""
+    draw.polygon(_star_points(cx, cy, r), fill=fill, outline=palette.OUTLINE, width=1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _star_points(cx: float, cy: float, r: float) -> tuple[tuple[float, float], ...]:
+    """A star's corners (kept: the maps draw the same stars, ~16 a map, at the same places)."""
     pts = []
     for i in range(10):
         rr = r if i % 2 == 0 else r * 0.45
         a = -math.pi / 2 + math.pi * i / 5
         pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-    draw.polygon(pts, fill=fill, outline=palette.OUTLINE, width=1)
+    return tuple(pts)
 
 
 def heart(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: RGB = palette.HEALTH) -> None:
