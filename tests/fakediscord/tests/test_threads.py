@@ -146,12 +146,13 @@ async def test_where_threads_cannot_start_and_bad_bodies(fake: FakeDiscord, alic
             status, err = await _send(session, "POST", f"{api}/channels/{where}/threads", {"name": "x", "type": 11})
             assert (status, err["code"]) == (400, 50024)
         assert len(fake.pop_violations("wrong_channel_type")) == 2
-        status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads", {"name": "x" * 101})
-        assert (status, err["code"]) == (400, 50035) and "name" in err["errors"]
-        status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads",
-                                  {"name": "x", "auto_archive_duration": 30})
-        assert (status, err["code"]) == (400, 50035)
-        assert len(fake.pop_violations("spec")) == 2
+        if fake.spec is not None:  # Discord's own schema refuses these (a run without the spec: below)
+            status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads", {"name": "x" * 101})
+            assert (status, err["code"]) == (400, 50035) and "name" in err["errors"]
+            status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads",
+                                      {"name": "x", "auto_archive_duration": 30})
+            assert (status, err["code"]) == (400, 50035)
+            assert len(fake.pop_violations("spec")) == 2
         fake.spec = None  # the same rules hold without the spec
         status, err = await _send(session, "POST", f"{api}/channels/{fake.channel.id}/threads",
                                   {"name": "", "auto_archive_duration": 30})
