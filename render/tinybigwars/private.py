@@ -2,6 +2,13 @@
 
 Drawn from the seat's `you` block and the public view only. The panel is 800 px wide, so its
 17 px text stays >= 11 px in a phone's 550 px preview.
+
+Its PNG maps onto the fixed palette only what the panel drew in, as a phase post's map does
+(render/encode.py ``Layer``): the seat's bare canvas is mapped once a process, and a panel
+pastes its header, its left column down to its last line, its right column and its footer
+mapped onto a copy of the bare canvas's rows. Mapping a pixel depends on its colour alone, and
+below the left column's last line the panel is its bare canvas, so the indices are the ones
+mapping the whole panel gives (tests/render/test_private_boxes.py draws panels both ways).
 """
 
 from __future__ import annotations
@@ -22,6 +29,11 @@ PRIVATE_SIZE = (800, 500)
 
 def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """A seat's private panel: its force, coins, points and its own sealed choice."""
+    return _panel(view, names)[0]
+
+
+def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple[Image.Image, int, int]:
+    """The panel, its seat, and the y below which its left column is its bare canvas."""
     view = parse(SeatView, view)
     you = view.you
     seat = you.seat
@@ -70,7 +82,7 @@ def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | 
     if not cards:
         text.stamp(img, (16, y + 10), "No heroes chosen yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         y += 30
-    _draw_clan_summary(img, draw, view, seat, max(y + 8, 270))
+    left_end = _draw_clan_summary(img, draw, view, seat, max(y + 8, 270)) or y
 
     x = 516
     y = 66
@@ -101,14 +113,25 @@ def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | 
             text.stamp(img, (x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 12), 17, stroke=0, fill=palette.TEXT)
             sy += 21
     panels.private_footer(img, view.phase_label, seat in view.waiting)
-    return img
+    return img, seat, left_end + LEFT_MARGIN
 
 
-def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat: int, y: int) -> None:
-    """The seat's public standing, repeated privately: influence bar, places, minions, turns."""
+LEFT_MARGIN = 16
+"""Rows mapped below the left column's last line (its text's descent and outline, with room)."""
+RIGHT_COLUMN = 500
+"""Where the part of the panel mapped at every height begins (the right column's text from 512,
+its sealed box from 508; the left column's rows end at 502)."""
+HEADER, FOOTER = 54, 40
+"""The title bar's rows (with the seat's stripe) and the footer's (``panels.private_footer``)."""
+
+
+def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat: int,
+                       y: int) -> int | None:
+    """The seat's public standing, repeated privately: influence bar, places, minions, turns;
+    the y of its last line (None: not drawn)."""
     row = next((row for row in view.seats if row.seat == seat), None)
     if row is None or y > PRIVATE_SIZE[1] - 120:
-        return
+        return None
     to_win = view.to_win
     text.stamp(img, (16, y), "Your clan", 20, bold=True, fill=palette.ALERT)
     y += 36
@@ -125,6 +148,7 @@ def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: Public
     if view.round > 0:
         facts += f" · {row.activations}/2 heroes activated"
     text.stamp(img, (16, y), text.ellipsize(facts, fonts.font(17), 484), 17, stroke=0, fill=palette.TEXT, anchor="lm")
+    return y
 
 
 @functools.cache
@@ -147,6 +171,28 @@ def _sealed_lines(sealed: Any) -> list[str]:
     return [str(sealed)]
 
 
+@functools.cache
+def _bare_rows(seat: int) -> bytes:
+    """The PNG rows (``encoding.rows_of``'s) of the seat's bare canvas on the panel's palette."""
+    canvas, _draw = tokens.private_canvas(PRIVATE_SIZE, seat)
+    return encoding.rows_of(encoding.mapped(canvas, _private_palette()))
+
+
+def drawn_boxes(left_end: int) -> tuple[encoding.Box, ...]:
+    """What a panel whose left column ends at ``left_end`` drew in: the title bar, the whole
+    width down to the left column's end, the right column, the footer."""
+    width, height = PRIVATE_SIZE
+    middle = min(max(left_end, HEADER), height - FOOTER)
+    return ((0, 0, width, middle), (RIGHT_COLUMN, middle, width, height - FOOTER), (0, height - FOOTER, width, height))
+
+
 def draw_private(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
-    """PNG bytes of the private panel for a seat view."""
-    return encoding.png(render_private_image(view, names), _private_palette())
+    """PNG bytes of the private panel for a seat view: ``encoding.png``'s of the whole panel on
+    its palette, with only what the panel drew in mapped (on the seat's bare canvas's rows)."""
+    image, seat, left_end = _panel(view, names)
+    pal = _private_palette()
+    rows = bytearray(_bare_rows(seat))
+    target = encoding.writable_rows(rows, image.size)
+    for box in drawn_boxes(left_end):
+        encoding.paste_mapped(target, encoding.cut(image, box), box, pal)
+    return encoding.rows_png(rows, image.size, encoding.palette_entries(pal))
