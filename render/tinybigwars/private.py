@@ -5,9 +5,9 @@ Drawn from the seat's `you` block and the public view only. The panel is 800 px 
 
 Its PNG maps onto the fixed palette only what the panel drew in, as a phase post's map does
 (render/encode.py ``Layer``): the seat's bare canvas is mapped once a process, and a panel
-pastes its header, its left column down to its last line, its right column and its footer
+pastes its header, the rows its left column drew in, its right column and its footer
 mapped onto a copy of the bare canvas's rows. Mapping a pixel depends on its colour alone, and
-below the left column's last line the panel is its bare canvas, so the indices are the ones
+elsewhere in the left column the panel is its bare canvas, so the indices are the ones
 mapping the whole panel gives (tests/render/test_private_boxes.py draws panels both ways).
 """
 
@@ -32,8 +32,9 @@ def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | 
     return _panel(view, names)[0]
 
 
-def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple[Image.Image, int, int]:
-    """The panel, its seat, and the y below which its left column is its bare canvas."""
+def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple[Image.Image, int, tuple[Span, ...]]:
+    """The panel, its seat, and the spans of rows its left column drew in (``Span``; below the
+    title bar: elsewhere in the left column the panel is its bare canvas)."""
     view = parse(SeatView, view)
     you = view.you
     seat = you.seat
@@ -82,7 +83,9 @@ def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple
     if not cards:
         text.stamp(img, (16, y + 10), "No heroes chosen yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         y += 30
-    left_end = _draw_clan_summary(img, draw, view, seat, max(y + 8, 270)) or y
+    heroes_end = y
+    clan_start = max(y + 8, 270)
+    clan_end = _draw_clan_summary(img, draw, view, seat, clan_start)
 
     x = 516
     y = 66
@@ -113,11 +116,16 @@ def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple
             text.stamp(img, (x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 12), 17, stroke=0, fill=palette.TEXT)
             sy += 21
     panels.private_footer(img, view.phase_label, seat in view.waiting)
-    return img, seat, left_end + LEFT_MARGIN
+    spans = [(HEADER, heroes_end + MARGIN)]
+    if clan_end is not None:
+        spans.append((clan_start - MARGIN, clan_end + MARGIN))
+    return img, seat, tuple(spans)
 
 
-LEFT_MARGIN = 16
-"""Rows mapped below the left column's last line (its text's descent and outline, with room)."""
+Span = tuple[int, int]
+"""Rows ``[top, bottom)`` of the panel's left column that it drew in."""
+MARGIN = 16
+"""Rows mapped above and below what the left column drew (its text's outline and descent, with room)."""
 RIGHT_COLUMN = 500
 """Where the part of the panel mapped at every height begins (the right column's text from 512,
 its sealed box from 508; the left column's rows end at 502)."""
@@ -178,21 +186,28 @@ def _bare_rows(seat: int) -> bytes:
     return encoding.rows_of(encoding.mapped(canvas, _private_palette()))
 
 
-def drawn_boxes(left_end: int) -> tuple[encoding.Box, ...]:
-    """What a panel whose left column ends at ``left_end`` drew in: the title bar, the whole
-    width down to the left column's end, the right column, the footer."""
+def drawn_boxes(spans: tuple[Span, ...]) -> tuple[encoding.Box, ...]:
+    """What a panel whose left column drew in ``spans`` drew in: the title bar, the left
+    column's spans, the right column, the footer (no two overlapping)."""
     width, height = PRIVATE_SIZE
-    middle = min(max(left_end, HEADER), height - FOOTER)
-    return ((0, 0, width, middle), (RIGHT_COLUMN, middle, width, height - FOOTER), (0, height - FOOTER, width, height))
+    bottom = height - FOOTER
+    boxes = [(0, 0, width, HEADER), (RIGHT_COLUMN, HEADER, width, bottom), (0, bottom, width, height)]
+    top = HEADER
+    for start, end in sorted(spans):
+        start, end = max(start, top), min(end, bottom)
+        if start < end:
+            boxes.append((0, start, RIGHT_COLUMN, end))
+            top = end
+    return tuple(boxes)
 
 
 def draw_private(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
     """PNG bytes of the private panel for a seat view: ``encoding.png``'s of the whole panel on
     its palette, with only what the panel drew in mapped (on the seat's bare canvas's rows)."""
-    image, seat, left_end = _panel(view, names)
+    image, seat, spans = _panel(view, names)
     pal = _private_palette()
     rows = bytearray(_bare_rows(seat))
     target = encoding.writable_rows(rows, image.size)
-    for box in drawn_boxes(left_end):
+    for box in drawn_boxes(spans):
         encoding.paste_mapped(target, encoding.cut(image, box), box, pal)
     return encoding.rows_png(rows, image.size, encoding.palette_entries(pal))

@@ -40,15 +40,22 @@ def _played(seats: int, seed: int, every: int) -> list[tuple[dict[str, Any], lis
 
 
 def _outside(view: dict[str, Any], names: list[str] | None) -> Image.Image:
-    """The panel's pixels that are not mapped (the left column below its last line), as the
-    difference from the seat's bare canvas: black where the panel did not draw."""
-    image, seat, left_end = private._panel(view, names)
+    """The panel's pixels that are not mapped (outside ``drawn_boxes``), as the difference from
+    the seat's bare canvas: black where the panel did not draw."""
+    image, seat, spans = private._panel(view, names)
     bare, _draw = private.tokens.private_canvas(private.PRIVATE_SIZE, seat)
-    width, height = private.PRIVATE_SIZE
-    box = (0, max(left_end, private.HEADER), private.RIGHT_COLUMN, height - private.FOOTER)
-    if box[1] >= box[3]:
-        return Image.new("RGB", (1, 1))
-    return ImageChops.difference(image.crop(box), bare.crop(box))
+    image, bare = image.copy(), bare.copy()
+    for box in private.drawn_boxes(spans):
+        image.paste((0, 0, 0), box)
+        bare.paste((0, 0, 0), box)
+    return ImageChops.difference(image, bare)
+
+
+def _unmapped_rows(view: dict[str, Any], names: list[str] | None) -> int:
+    """Rows of the left column the panel's PNG takes from the bare canvas's."""
+    boxes = private.drawn_boxes(private._panel(view, names)[2])
+    left = [box for box in boxes if box[0] == 0 and box[2] == private.RIGHT_COLUMN]
+    return private.PRIVATE_SIZE[1] - private.FOOTER - private.HEADER - sum(box[3] - box[1] for box in left)
 
 
 def _fullest() -> list[tuple[dict[str, Any], list[str] | None]]:
@@ -73,7 +80,8 @@ def _fullest() -> list[tuple[dict[str, Any], list[str] | None]]:
             (views.seat_view(views.three_seat_mid(), 0, None), ["W" * 60] * 3)]
 
 
-CASES = _played(2, 3, 3) + _played(3, 8, 5) + _played(4, 5, 7) + _fullest()
+PLAYED = _played(2, 3, 3) + _played(3, 8, 5) + _played(4, 5, 7)
+CASES = PLAYED + _fullest()
 
 
 @pytest.mark.parametrize("index", range(len(CASES)))
@@ -86,8 +94,5 @@ def test_a_panel_is_the_png_of_the_whole_panel_mapped(index: int) -> None:
 def test_the_unmapped_part_is_a_real_part_of_the_panel() -> None:
     """The panels of a played match leave part of their left column unmapped (else this guard
     tests nothing), and the fullest panel maps it all."""
-    left_ends = [private._panel(view, names)[2] for view, names in CASES]
-    height = private.PRIVATE_SIZE[1] - private.FOOTER
-    assert min(left_ends) < height - 80
-    full_view, full_names = _fullest()[0]
-    assert private._panel(full_view, full_names)[2] >= height
+    assert min(_unmapped_rows(view, names) for view, names in PLAYED) > 100
+    assert _unmapped_rows(*_fullest()[0]) == 0
