@@ -56,6 +56,38 @@ def mean_ms(job: Any, items: list[Any]) -> float:
     return statistics.fmean(times) * 1000
 
 
+def boxes_way(panels: list[tuple[dict[str, Any], list[str]]]) -> None:
+    """Trees whose panel maps only what it drew in: the PNG of the same pictures both ways,
+    interleaved panel by panel (the whole panel mapped, ``encode.png``; the boxes on the seat's
+    mapped bare canvas, ``draw_private``'s way), and the share of the panel mapped."""
+    if not hasattr(private, "drawn_boxes"):
+        print("  (this tree maps the whole panel)")
+        return
+    pal = private._private_palette()
+    whole_times, boxes_times, shares = [], [], []
+    width, height = private.PRIVATE_SIZE
+    for item in panels:
+        image, seat, spans = private._panel(*item)
+        boxes = private.drawn_boxes(spans)
+        private._bare_rows(seat)
+        started = time.thread_time()
+        whole = encode.png(image, pal)
+        middle = time.thread_time()
+        rows = bytearray(private._bare_rows(seat))
+        target = encode.writable_rows(rows, image.size)
+        for box in boxes:
+            encode.paste_mapped(target, encode.cut(image, box), box, pal)
+        boxes_png = encode.rows_png(rows, image.size, encode.palette_entries(pal))
+        ended = time.thread_time()
+        assert boxes_png == whole
+        whole_times.append(middle - started)
+        boxes_times.append(ended - middle)
+        shares.append(sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) / (width * height))
+    print(f"  its PNG from the same pictures: the whole panel mapped {statistics.fmean(whole_times) * 1000:5.2f} ms, "
+          f"only what it drew ({statistics.fmean(shares) * 100:3.0f} % of it) on its bare canvas's rows "
+          f"{statistics.fmean(boxes_times) * 1000:5.2f} ms")
+
+
 def main() -> None:
     args = start(__doc__, 20, "private panel CPU (thread time)", profile=False)
     panels = seat_views(args.matches)
@@ -71,6 +103,7 @@ def main() -> None:
     print(f"  {len(panels)} panels: draw_private {first:5.2f} ms CPU (new text), {again:5.2f} ms again")
     print(f"  plain parts (again): picture {picture:5.2f} ms, the whole panel mapped {mapping:5.2f} ms, "
           f"PNG rows and deflate {writing:5.2f} ms")
+    boxes_way(panels)
     print(f"  floor machine again                          {machine_floor():6.1f} ms CPU; load {load_average()}")
 
 
