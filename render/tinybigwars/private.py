@@ -161,8 +161,12 @@ def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: Public
 
 @functools.cache
 def _private_palette() -> Image.Image:
-    """The private panel's fixed palette (its background is the same for every seat)."""
-    return encoding.fixed_palette(Image.new("RGB", PRIVATE_SIZE, palette.PANEL), encoding.drawing_colours())
+    """The private panel's fixed palette (its background is the same for every seat), its
+    entries already in its core (``load``): the boxes are mapped on ``pal.im`` itself, which a
+    palette only just put would not hold yet (a thread's panel would find it empty)."""
+    pal = encoding.fixed_palette(Image.new("RGB", PRIVATE_SIZE, palette.PANEL), encoding.drawing_colours())
+    pal.load()
+    return pal
 
 
 def _sealed_lines(sealed: Any) -> list[str]:

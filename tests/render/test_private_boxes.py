@@ -96,3 +96,18 @@ def test_the_unmapped_part_is_a_real_part_of_the_panel() -> None:
     tests nothing), and the fullest panel maps it all."""
     assert min(_unmapped_rows(view, names) for view, names in PLAYED) > 100
     assert _unmapped_rows(*_fullest()[0]) == 0
+
+
+def test_a_palette_built_anew_maps_the_boxes_at_once() -> None:
+    """Threads drawing panels at once may each build the palette (the cache does not lock), so a
+    panel can map its boxes on a palette no mapping of a whole image has used yet: it must hold
+    its entries already (else Pillow finds it empty and the panel is not drawn)."""
+    view, names = CASES[0]
+    seat = view["you"]["seat"]
+    private._bare_rows(seat)
+    private._private_palette.cache_clear()
+    try:
+        assert private.draw_private(view, names) == _whole(view, names)
+    finally:
+        private._private_palette.cache_clear()
+        private._bare_rows.cache_clear()
