@@ -2,13 +2,6 @@
 
 Drawn from the seat's `you` block and the public view only. The panel is 800 px wide, so its
 17 px text stays >= 11 px in a phone's 550 px preview.
-
-Its PNG maps onto the fixed palette only what the panel drew in, as a phase post's map does
-(render/encode.py ``Layer``): the seat's bare canvas is mapped once a process, and a panel
-pastes its header, the rows its left column drew in, its right column and its footer
-mapped onto a copy of the bare canvas's rows. Mapping a pixel depends on its colour alone, and
-elsewhere in the left column the panel is its bare canvas, so the indices are the ones
-mapping the whole panel gives (tests/render/test_private_boxes.py draws panels both ways).
 """
 
 from __future__ import annotations
@@ -29,12 +22,6 @@ PRIVATE_SIZE = (800, 500)
 
 def render_private_image(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> Image.Image:
     """A seat's private panel: its force, coins, points and its own sealed choice."""
-    return _panel(view, names)[0]
-
-
-def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple[Image.Image, int, tuple[Span, ...]]:
-    """The panel, its seat, and the spans of rows its left column drew in (``Span``; below the
-    title bar: elsewhere in the left column the panel is its bare canvas)."""
     view = parse(SeatView, view)
     you = view.you
     seat = you.seat
@@ -83,9 +70,7 @@ def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple
     if not cards:
         text.stamp(img, (16, y + 10), "No heroes chosen yet", 17, stroke=0, fill=palette.TEXT_DIM, anchor="lm")
         y += 30
-    heroes_end = y
-    clan_start = max(y + 8, 270)
-    clan_end = _draw_clan_summary(img, draw, view, seat, clan_start)
+    _draw_clan_summary(img, draw, view, seat, max(y + 8, 270))
 
     x = 516
     y = 66
@@ -116,30 +101,14 @@ def _panel(view: SeatView | Mapping[str, Any], names: list[str] | None) -> tuple
             text.stamp(img, (x + 6, sy), text.ellipsize(fonts.sanitize(line), f17, box[2] - x - 12), 17, stroke=0, fill=palette.TEXT)
             sy += 21
     panels.private_footer(img, view.phase_label, seat in view.waiting)
-    spans = [(HEADER, heroes_end + MARGIN)]
-    if clan_end is not None:
-        spans.append((clan_start - MARGIN, clan_end + MARGIN))
-    return img, seat, tuple(spans)
+    return img
 
 
-Span = tuple[int, int]
-"""Rows ``[top, bottom)`` of the panel's left column that it drew in."""
-MARGIN = 16
-"""Rows mapped above and below what the left column drew (its text's outline and descent, with room)."""
-RIGHT_COLUMN = 500
-"""Where the part of the panel mapped at every height begins (the right column's text from 512,
-its sealed box from 508; the left column's rows end at 502)."""
-HEADER, FOOTER = 54, 40
-"""The title bar's rows (with the seat's stripe) and the footer's (``panels.private_footer``)."""
-
-
-def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat: int,
-                       y: int) -> int | None:
-    """The seat's public standing, repeated privately: influence bar, places, minions, turns;
-    the y of its last line (None: not drawn)."""
+def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, seat: int, y: int) -> None:
+    """The seat's public standing, repeated privately: influence bar, places, minions, turns."""
     row = next((row for row in view.seats if row.seat == seat), None)
     if row is None or y > PRIVATE_SIZE[1] - 120:
-        return None
+        return
     to_win = view.to_win
     text.stamp(img, (16, y), "Your clan", 20, bold=True, fill=palette.ALERT)
     y += 36
@@ -156,17 +125,12 @@ def _draw_clan_summary(img: Image.Image, draw: ImageDraw.ImageDraw, view: Public
     if view.round > 0:
         facts += f" · {row.activations}/2 heroes activated"
     text.stamp(img, (16, y), text.ellipsize(facts, fonts.font(17), 484), 17, stroke=0, fill=palette.TEXT, anchor="lm")
-    return y
 
 
 @functools.cache
 def _private_palette() -> Image.Image:
-    """The private panel's fixed palette (its background is the same for every seat), its
-    entries already in its core (``load``): the boxes are mapped on ``pal.im`` itself, which a
-    palette only just put would not hold yet (a thread's panel would find it empty)."""
-    pal = encoding.fixed_palette(Image.new("RGB", PRIVATE_SIZE, palette.PANEL), encoding.drawing_colours())
-    pal.load()
-    return pal
+    """The private panel's fixed palette (its background is the same for every seat)."""
+    return encoding.fixed_palette(Image.new("RGB", PRIVATE_SIZE, palette.PANEL), encoding.drawing_colours())
 
 
 def _sealed_lines(sealed: Any) -> list[str]:
@@ -183,35 +147,6 @@ def _sealed_lines(sealed: Any) -> list[str]:
     return [str(sealed)]
 
 
-@functools.cache
-def _bare_rows(seat: int) -> bytes:
-    """The PNG rows (``encoding.rows_of``'s) of the seat's bare canvas on the panel's palette."""
-    canvas, _draw = tokens.private_canvas(PRIVATE_SIZE, seat)
-    return encoding.rows_of(encoding.mapped(canvas, _private_palette()))
-
-
-def drawn_boxes(spans: tuple[Span, ...]) -> tuple[encoding.Box, ...]:
-    """What a panel whose left column drew in ``spans`` drew in: the title bar, the left
-    column's spans, the right column, the footer (no two overlapping)."""
-    width, height = PRIVATE_SIZE
-    bottom = height - FOOTER
-    boxes = [(0, 0, width, HEADER), (RIGHT_COLUMN, HEADER, width, bottom), (0, bottom, width, height)]
-    top = HEADER
-    for start, end in sorted(spans):
-        start, end = max(start, top), min(end, bottom)
-        if start < end:
-            boxes.append((0, start, RIGHT_COLUMN, end))
-            top = end
-    return tuple(boxes)
-
-
 def draw_private(view: SeatView | Mapping[str, Any], names: list[str] | None = None) -> bytes:
-    """PNG bytes of the private panel for a seat view: ``encoding.png``'s of the whole panel on
-    its palette, with only what the panel drew in mapped (on the seat's bare canvas's rows)."""
-    image, seat, spans = _panel(view, names)
-    pal = _private_palette()
-    rows = bytearray(_bare_rows(seat))
-    target = encoding.writable_rows(rows, image.size)
-    for box in drawn_boxes(spans):
-        encoding.paste_mapped(target, encoding.cut(image, box), box, pal)
-    return encoding.rows_png(rows, image.size, encoding.palette_entries(pal))
+    """PNG bytes of the private panel for a seat view."""
+    return encoding.png(render_private_image(view, names), _private_palette())
