@@ -24,6 +24,8 @@ Then what a frame would cost if it were kept from the phase post that drew the s
 With replay_frames.py in the tree: a phase post's map drawn with its replay frame made on the way
 (``replay_frames.draw_and_keep``) beside the map alone, and the replay joined from its kept frames.
 
+And the engine floor split: the public views built (``game.view``, counted) against the steps.
+
 Floors: "machine", zlib level 1 of a fixed 2 MiB (to compare runs and trees); "engine" above
 (no drawing change removes it). Only public entry points, so it times an older tree too (run it
 with that tree's PYTHONPATH).
@@ -98,6 +100,39 @@ def ahead(matches: list[tuple[int, list[tuple[int, dict[str, Any]]], list[str]]]
           f"{statistics.fmean(joins):5.2f} ms a replay (engine floor above)")
 
 
+def engine_split(matches: list[tuple[int, list[tuple[int, dict[str, Any]]], list[str]]]) -> None:
+    """The engine floor in its parts: the log played on one working copy (the steps) against the
+    public views built on the way (``game.view``; the tree's ``public_frames`` builds how many)."""
+    import engine as eng
+    from bot.service import history
+
+    game = eng.get(GAME)
+    steps_ms = views_ms = 0.0
+    built = kept = 0
+    real_view = game.view
+
+    def view(state: Any, seat: int | None) -> dict[str, Any]:
+        nonlocal views_ms, built
+        started = time.thread_time()
+        result = real_view(state, seat)
+        views_ms += (time.thread_time() - started) * 1000
+        built += 1
+        return result
+
+    game.view = view  # type: ignore[method-assign]
+    try:
+        for seed, log, _names in matches:
+            frames, whole_ms = timed(lambda seed=seed, log=log: history.public_frames(GAME, SEATS, OPTIONS, seed, log))
+            steps_ms += whole_ms
+            kept += len(frames)
+    finally:
+        del game.view
+    steps_ms -= views_ms
+    count = len(matches)
+    print(f"  engine split: views {views_ms / count:5.2f} ms a replay ({built / count:.1f} built, {kept / count:.1f} "
+          f"kept), the rest (steps, setup) {steps_ms / count:5.2f} ms")
+
+
 def main() -> None:
     args = start(__doc__, 40, "replay CPU (thread time)", profile=False)
     module = render.RENDERERS[GAME]
@@ -153,6 +188,7 @@ def main() -> None:
     print(f"  GIF of whole frames {sum(whole_sizes) / len(cut_sizes) / 1024:6.0f} KiB a replay, Pillow's (cut to "
           f"changes) {statistics.fmean(cut_sizes) / 1024:6.0f} KiB")
     ahead(matches[: min(12, len(matches))], module)
+    engine_split(matches)
     print(f"  floor machine again                          {machine_floor():6.1f} ms CPU; load "
           f"{load_average()}")
 

@@ -83,16 +83,24 @@ def public_frames(key: str, seats: int, options: dict[str, Any], seed: int,
 
     The log is played on one working copy (engine/working.py: a game that plays in place
     steps it without a copy a choice), a third of the CPU of ``submit`` on the longest shipped
-    game; each view is built from the state when it is taken, so later steps never reach it."""
+    game; each view is built from the state when it is taken, so later steps never reach it.
+    A view is built only where it may be kept: the end of the log is viewed only when a choice
+    was played after the last view (a log that ends at a public phase end, as every finished
+    match's does, would view the same state twice and drop the second)."""
     game = eng.get(key)
     working = eng.Working(game, game.setup(seats, eng.parse_options(game, options), seed), owned=True)
     views = [game.view(working.state, None)]
+    played_since = False
     for seat, choice in log:
         if any(e.phase_end and e.seats is None for e in working.submit(seat, choice)):
             views.append(game.view(working.state, None))
-    final = game.view(working.state, None)
-    if final != views[-1]:
-        views.append(final)
+            played_since = False
+        else:
+            played_since = True
+    if played_since:
+        final = game.view(working.state, None)
+        if final != views[-1]:
+            views.append(final)
     return views
 
 
@@ -101,9 +109,10 @@ def draw_replay(key: str, seats: int, options: dict[str, Any], seed: int, log: l
     """The replay GIF of a match, at most ``max_bytes`` (render/anim.py drops and shrinks frames),
     joined from the frames its phase posts' draws made where they are kept (replay_frames.py)."""
     views = public_frames(key, seats, options, seed, log)
-    ahead = replay_frames.found(key, views, names)
+    keys = [replay_frames.frame_key(key, view, names) for view in views]  # each digest once: found, then forgotten
+    ahead = replay_frames.found_keys(keys)
     gif = render.replay(key, views, names, max_bytes=max_bytes, pieces=ahead)
-    replay_frames.forget(key, views, names)
+    replay_frames.forget_keys(keys)
     return ReplayGif(gif, len(views), sum(frame is not None for frame in ahead))
 
 

@@ -129,13 +129,18 @@ def keep(key: str, frame: bytes) -> None:
 
 def found(game: str, views: Sequence[Mapping[str, Any]], names: list[str] | None) -> list[bytes | None]:
     """The kept frame of each view (None where there is none)."""
+    return found_keys([frame_key(game, view, names) for view in views])
+
+
+def found_keys(keys: Sequence[str]) -> list[bytes | None]:
+    """The kept frame of each key (``frame_key``; None where there is none)."""
     where = directory()
     if where is None:
-        return [None] * len(views)
+        return [None] * len(keys)
     out: list[bytes | None] = []
-    for view in views:
+    for key in keys:
         try:
-            out.append((where / (frame_key(game, view, names) + SUFFIX)).read_bytes())
+            out.append((where / (key + SUFFIX)).read_bytes())
         except OSError:
             out.append(None)
     return out
@@ -143,11 +148,16 @@ def found(game: str, views: Sequence[Mapping[str, Any]], names: list[str] | None
 
 def forget(game: str, views: Sequence[Mapping[str, Any]], names: list[str] | None) -> None:
     """Remove the frames of these views (their replay is drawn)."""
+    forget_keys([frame_key(game, view, names) for view in views])
+
+
+def forget_keys(keys: Sequence[str]) -> None:
+    """Remove the frames of these keys (``frame_key``: their replay is drawn)."""
     where = directory()
     if where is None:
         return
-    for view in views:
-        (where / (frame_key(game, view, names) + SUFFIX)).unlink(missing_ok=True)
+    for key in keys:
+        (where / (key + SUFFIX)).unlink(missing_ok=True)
 
 
 def prune(where: Path, limit: int = MAX_BYTES) -> None:

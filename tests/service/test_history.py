@@ -98,6 +98,32 @@ def test_replay_frames_are_the_views_each_phase_end_left(key: str, seats: int, o
     assert len(expected) >= 4 and frames == expected
 
 
+@pytest.mark.parametrize("cut", [0, 1, 7, 20, 33, None])
+def test_a_log_cut_anywhere_ends_on_its_own_last_state_viewed_once(monkeypatch: pytest.MonkeyPatch,
+                                                                  cut: int | None) -> None:
+    """A log that stops mid-phase (a match stopped, a replay of a match still played) still ends
+    on its last state; one that stops at a public phase end does not show that end twice; and a
+    view is built only for a frame the replay keeps (the end of a finished match, which is a
+    phase end, is not viewed a second time)."""
+    options = {"round_limit": 2}
+    log = simulate("tinybigwars", 2, 11, options=options)["log"][:cut]
+    expected = _frames_through_submit("tinybigwars", 2, options, 11, log)
+    game = engine.get("tinybigwars")
+    built: list[dict[str, Any]] = []
+    real_view = game.view
+
+    def counted(state: Any, seat: int | None) -> dict[str, Any]:
+        built.append(real_view(state, seat))
+        return built[-1]
+
+    monkeypatch.setattr(game, "view", counted)
+    frames = public_frames("tinybigwars", 2, options, 11, log)
+    assert frames == expected
+    assert len(built) == len(frames) or (len(built) == len(frames) + 1 and built[-1] == frames[-1])
+    if cut is None:
+        assert len(built) == len(frames)
+
+
 def test_replay_gif_fits_the_limit_and_shows_the_phases() -> None:
     summary = simulate("tinybigwars", 2, 11, options={"round_limit": 2})
     big = draw_replay("tinybigwars", 2, {"round_limit": 2}, 11, summary["log"], ["alice", "bob"])

@@ -133,12 +133,12 @@ def test_only_the_public_views_frames_are_asked_for(monkeypatch: pytest.MonkeyPa
     for view in views[1:]:
         replay_frames.keep(replay_frames.frame_key(GAME, view, names), render.replay_frame(GAME, view, names) or b"")
     replay_frames.keep(replay_frames.frame_key(GAME, secret, names), render.replay_frame(GAME, secret, names) or b"")
-    looked_up: list[dict[str, Any]] = []
-    real_found = replay_frames.found
-    monkeypatch.setattr(replay_frames, "found", lambda g, v, n: looked_up.extend(v) or real_found(g, v, n))
+    looked_up: list[str] = []
+    real_found = replay_frames.found_keys
+    monkeypatch.setattr(replay_frames, "found_keys", lambda keys: looked_up.extend(keys) or real_found(keys))
     gif = draw_replay(GAME, 2, OPTIONS, 11, summary["log"], names)
-    assert looked_up == views
-    monkeypatch.setattr(replay_frames, "found", real_found)
+    assert looked_up == [replay_frames.frame_key(GAME, view, names) for view in views]
+    monkeypatch.setattr(replay_frames, "found_keys", real_found)
     assert frames_of(gif.data) == frames_of(from_scratch(monkeypatch, GAME, 2, OPTIONS, 11, summary["log"], names).data)
 
 
