@@ -31,14 +31,13 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render  # noqa: E402
-from benchmarks.draw_floors import load_average, machine_floor, print_profile, start, warm_floor  # noqa: E402
+from benchmarks.draw_floors import load_average, machine_floor, mean_ms, print_profile, start, warm_floor  # noqa: E402
 from bot.service.history import public_frames  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 
@@ -65,15 +64,6 @@ def posts(matches: int, first_seed: int) -> list[tuple[dict[str, Any], dict[str,
                     post_view["phase_label"] = f"{frame_view.get('phase_label')} ends"
                 out.append((post_view, frame_view, names))
     return out
-
-
-def mean_ms(items: list[Any], job: Callable[[Any], object]) -> float:
-    times = []
-    for item in items:
-        started = time.thread_time()
-        job(item)
-        times.append(time.thread_time() - started)
-    return statistics.fmean(times) * 1000
 
 
 

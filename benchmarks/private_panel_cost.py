@@ -26,7 +26,7 @@ from PIL import Image  # noqa: E402
 
 import engine  # noqa: E402
 import render  # noqa: E402
-from benchmarks.draw_floors import load_average, machine_floor, start  # noqa: E402
+from benchmarks.draw_floors import load_average, machine_floor, mean_ms, start  # noqa: E402
 from bot.simulate import simulate  # noqa: E402
 from render import encode  # noqa: E402
 from render.tinybigwars import private  # noqa: E402
@@ -45,15 +45,6 @@ def seat_views(matches: int) -> list[tuple[dict[str, Any], list[str]]]:
                 found.append((game.view(working.state, seat), names))
             working.submit(seat, choice)
     return found
-
-
-def mean_ms(job: Any, items: list[Any]) -> float:
-    times = []
-    for item in items:
-        started = time.thread_time()
-        job(item)
-        times.append(time.thread_time() - started)
-    return statistics.fmean(times) * 1000
 
 
 def boxes_way(panels: list[tuple[dict[str, Any], list[str]]]) -> None:
@@ -92,14 +83,14 @@ def main() -> None:
     args = start(__doc__, 20, "private panel CPU (thread time)", profile=False)
     panels = seat_views(args.matches)
     render.draw_private(GAME, *seat_views(1)[0])  # fonts and the palette loaded
-    first = mean_ms(lambda item: render.draw_private(GAME, *item), panels)
-    again = mean_ms(lambda item: render.draw_private(GAME, *item), panels)
+    first = mean_ms(panels, lambda item: render.draw_private(GAME, *item))
+    again = mean_ms(panels, lambda item: render.draw_private(GAME, *item))
     pal = private._private_palette()
     pictures = [private.render_private_image(*item) for item in panels]
-    picture = mean_ms(lambda item: private.render_private_image(*item), panels)
+    picture = mean_ms(panels, lambda item: private.render_private_image(*item))
     mapped = [image.quantize(palette=pal, dither=Image.Dither.NONE) for image in pictures]
-    mapping = mean_ms(lambda image: image.quantize(palette=pal, dither=Image.Dither.NONE), pictures)
-    writing = mean_ms(encode.indexed_png, mapped)
+    mapping = mean_ms(pictures, lambda image: image.quantize(palette=pal, dither=Image.Dither.NONE))
+    writing = mean_ms(mapped, encode.indexed_png)
     print(f"  {len(panels)} panels: draw_private {first:5.2f} ms CPU (new text), {again:5.2f} ms again")
     print(f"  plain parts (again): picture {picture:5.2f} ms, the whole panel mapped {mapping:5.2f} ms, "
           f"PNG rows and deflate {writing:5.2f} ms")
