@@ -49,13 +49,19 @@ def name_for(names: list[str] | None, seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def draw_card(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, seat: int, highlight: bool = False) -> None:
+    """A legend card's frame, its seat's colour bar and token: what every card shows before its
+    name row, bar and facts (the Tiny Big Wars layer holds the empty cards drawn by this)."""
+    edge = palette.ALERT if highlight else palette.PANEL_EDGE
+    draw.rounded_rectangle((x, y, x + w, y + h - 4), radius=8, fill=palette.PLATE, outline=edge, width=3 if highlight else 1)
+    draw.rectangle((x + 1, y + 6, x + 5, y + h - 10), fill=palette.seat_colour(seat))
+    tokens.seat_token(draw, seat, x + 24, y + 21, 15)
+
+
 def draw_entry(image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, e: Entry) -> None:
     """Draw one legend card inside the box (x, y, x+w, y+h): name row, progress bar, facts."""
     colour = palette.seat_colour(e.seat)
-    edge = palette.ALERT if e.highlight else palette.PANEL_EDGE
-    draw.rounded_rectangle((x, y, x + w, y + h - 4), radius=8, fill=palette.PLATE, outline=edge, width=3 if e.highlight else 1)
-    draw.rectangle((x + 1, y + 6, x + 5, y + h - 10), fill=colour)
-    tokens.seat_token(draw, e.seat, x + 24, y + 21, 15)
+    draw_card(draw, x, y, w, h, e.seat, e.highlight)
     status_w = 0
     if e.status:
         f = fonts.font(FACT_PX, bold=True)

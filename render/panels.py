@@ -58,11 +58,16 @@ def newest_lines(img: Image.Image, events: Sequence[str], xy: tuple[int, int], w
         y += line_h
 
 
+def events_frame(img: Image.Image, box: Box) -> None:
+    """The events panel's empty frame (the Tiny Big Wars layer holds it drawn by this)."""
+    ImageDraw.Draw(img).rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+
+
 def events_box(img: Image.Image, box: Box, waiting: Sequence[int], events: Sequence[str], names: list[str] | None,
                px: int, line_h: int) -> None:
     """The events panel: who is awaited, then the latest public events (names filled in), as many as fit."""
     x0, y0, x1, y1 = box
-    ImageDraw.Draw(img).rounded_rectangle(box, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+    events_frame(img, box)
     y = y0 + 8
     if waiting:
         who = ", ".join(fonts.sanitize(legend.name_for(names, seat)) for seat in waiting)

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.tinybigwars.view_models import HeroView, LocationView, PublicView
 from render import encode as encoding
-from render import fonts, legend, palette, text, tokens
+from render import fonts, legend, palette, panels, text, tokens
 from render.cache import LayerCache
 from render.tinybigwars import key
 from render.tinybigwars import layout as lay
@@ -167,18 +167,15 @@ def bare_background(view: PublicView) -> tuple[Image.Image, dict[str, tuple[int,
 
 
 def draw_empty_panels(img: Image.Image, seats: tuple[int, ...]) -> None:
-    """The players' cards and the events panel as every phase starts them (``legend.draw_entry``,
-    ``panels.events_box``): each fills its whole shape, so a phase drawing them again over these
+    """The players' cards and the events panel as every phase starts them (``legend.draw_card``,
+    ``panels.events_frame``): each fills its whole shape, so a phase drawing them again over these
     gives the pixels drawing them over the bare map gives, and only what it writes in them differs
     from the layer (the cards' names and figures, the events)."""
     draw = ImageDraw.Draw(img)
     for index, seat in enumerate(seats):
         x, y, w = legend.card_origin(index, len(seats), lay.WIDTH, lay.LEGEND_Y)
-        draw.rounded_rectangle((x, y, x + w, y + lay.LEGEND_H - 4), radius=8, fill=palette.PLATE,
-                               outline=palette.PANEL_EDGE, width=1)
-        draw.rectangle((x + 1, y + 6, x + 5, y + lay.LEGEND_H - 10), fill=palette.seat_colour(seat))
-        tokens.seat_token(draw, seat, x + 24, y + 21, 15)
-    draw.rounded_rectangle(EVENTS_BOX, radius=8, fill=palette.BACKGROUND_EDGE, outline=palette.PANEL_EDGE)
+        legend.draw_card(draw, x, y, w, lay.LEGEND_H, seat)
+    panels.events_frame(img, EVENTS_BOX)
 
 
 def _build_background(view: PublicView) -> Background:
