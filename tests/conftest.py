@@ -6,12 +6,13 @@ import faulthandler
 import multiprocessing
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import IO
 
 import pytest
 
+from tests import big_values
 from tests.fakediscord.spec import spec_path, unavailable_reason
 
 
@@ -95,6 +96,33 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
             path = Path(dump.name)
             dump.close()
             path.unlink(missing_ok=True)
+
+
+Explanations = list[list[str] | None]
+"""Each ``pytest_assertrepr_compare`` implementation's lines (pytest shows the first given)."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_assertrepr_compare(op: str, left: object, right: object) -> Generator[None, Explanations, Explanations]:
+    """A failed ``==`` over big bytes says where they differ, and pytest's own explanation is
+    made as off CI (no ``ndiff`` of them: tests/big_values.py); every other one is pytest's."""
+    if op != "==" or big_values.explain(left, right) is None:
+        return (yield)
+    with big_values.off_ci():
+        theirs = yield
+    return [big_values.explain(left, right), *theirs]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """Show what the hang guard wrote: a worker it stopped, or one that died in a test, leaves
+    its hang-*.txt (the test's name, and every thread's traceback when the guard fired) in its
+    temp directory, which a CI log would not show otherwise."""
+    if hasattr(config, "workerinput"):
+        return
+    base = _hang_dir(config)
+    for path in sorted([*base.glob("hang-*.txt"), *base.glob("popen-*/hang-*.txt")]):
+        terminalreporter.write_sep("=", f"hang guard: {path.name}")
+        terminalreporter.write_line(path.read_text(errors="replace")[-20_000:])
 
 
 def _hang_dir(config: pytest.Config) -> Path:
