@@ -113,6 +113,9 @@ class VersionConflict(Exception):
     """Another writer changed the match between our read and our write; retry."""
 
 
+SQLITE_POOL = 15
+"""Connections each SQLite engine (the writer's, the readers') keeps open at most; a transaction
+past them waits for one, ``wait_seconds`` at most (``StoreBusy``)."""
 IDLE_IN_TRANSACTION_MS = 10_000
 """PostgreSQL ends a transaction left idle this long (milliseconds): see Store.open."""
 
@@ -162,7 +165,10 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             kwargs["connect_args"] = {"server_settings": {
                 "idle_in_transaction_session_timeout": str(idle_in_transaction_ms)}}
         else:
-            kwargs["connect_args"] = {"timeout": 30}
+            # As many connections as SQLAlchemy's default pool and overflow (5 + 10), all kept: an
+            # overflow connection is closed when given back, and at 200 busy matches the reads
+            # opened and closed ~500 of them (a thread, the file, the pragmas each) in 150 s.
+            kwargs.update(pool_size=SQLITE_POOL, max_overflow=0, connect_args={"timeout": 30})
         engine = create_async_engine(url, **kwargs)
         read_engine = None
         live: weakref.WeakSet[OnceStopped] = weakref.WeakSet()
