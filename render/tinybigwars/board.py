@@ -378,17 +378,14 @@ def draw_location(img: Image.Image, draw: ImageDraw.ImageDraw, location: Locatio
     drawn: list[Box] = []
     if combat_here or named:
         glow = _glow(palette.COMBAT if combat_here else palette.ALERT)
-        img.paste(glow, (x0 - GLOW_PAD, y0 - GLOW_PAD), glow)
-        drawn.append((x0 - GLOW_PAD, y0 - GLOW_PAD, x0 - GLOW_PAD + glow.width, y0 - GLOW_PAD + glow.height))
+        drawn.append(text.paste_sprite(img, glow, x0 - GLOW_PAD, y0 - GLOW_PAD))
     if location.contested:
         colours = tuple(palette.seat_colour(s) for s in present) or (palette.ALERT,)
         border = _contested_border(colours if len(colours) > 1 else (*colours, palette.ALERT))
-        img.paste(border, (x0, y0), border)
-        drawn.append((x0, y0, x0 + border.width, y0 + border.height))
+        drawn.append(text.paste_sprite(img, border, x0, y0))
     elif controller is not None:
         overlay = _controlled_overlay(controller)
-        img.paste(overlay, (x0, y0), overlay)
-        drawn.append((x0, y0, x0 + overlay.width, y0 + overlay.height))
+        drawn.append(text.paste_sprite(img, overlay, x0, y0))
     # values row: coin, influence, start flag, infrastructure
     ry = y0 + 54
     tokens.coin(draw, x0 + 18, ry, 10)

@@ -11,7 +11,7 @@ import itertools
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render import fonts, palette, tokens
+from render import fonts, palette, text, tokens
 
 
 def _pillow_token(seat: int, cx: float, cy: float, r: float) -> Image.Image:
@@ -50,3 +50,17 @@ def test_small_tokens_have_no_number() -> None:
     bare = Image.new("RGB", (40, 40), palette.PLATE)
     tokens.draw_shape(ImageDraw.Draw(bare), palette.seat_shape(0), 20, 20, 8, palette.seat_colour(0), palette.OUTLINE, 2)
     assert ImageChops.difference(image, bare).getbbox() is None
+
+
+def test_a_sprite_pasted_on_the_cores_is_image_paste() -> None:
+    """``text.paste_sprite`` (labels, plate rings and borders) gives ``Image.paste``'s pixels on
+    RGB and RGBA maps, at every edge and past them (clipped), and on any other mode it is
+    ``Image.paste`` itself; it returns the sprite's box either way."""
+    sprite = text._make_sprite("Ember 3/5", 20, True, palette.TEXT, 2, "la")[0]
+    for mode in ("RGB", "RGBA", "P"):
+        for x, y in ((0, 0), (17, 9), (-11, -5), (150, 70), (190, 95)):
+            ours = Image.new(mode, (200, 100), 7 if mode == "P" else (40, 90, 120, 200)[:len(mode)])
+            pillows = ours.copy()
+            assert text.paste_sprite(ours, sprite, x, y) == (x, y, x + sprite.width, y + sprite.height)
+            pillows.paste(sprite, (x, y), sprite)
+            assert ours.tobytes() == pillows.tobytes(), (mode, x, y)
