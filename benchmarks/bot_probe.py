@@ -86,6 +86,11 @@ class Probe:
         """Match transactions on kept rows and on rows read (``count_kept_rows``) and the engine
         views built, one name each: counted at ``snapshot``."""
 
+        self.threads: list[str] = []
+        """The name of every thread the bot started, digits as N (``count_threads_and_syncs``)."""
+        self.sync_rounds: list[int] = []
+        """One entry a sync round of the store's log (``count_threads_and_syncs``)."""
+
         self.gc_cpu = [0.0, 0.0, 0.0]
         """CPU seconds the garbage collector took, by generation (``watch_the_collector``)."""
         self.gc_runs = [0, 0, 0]
@@ -168,6 +173,26 @@ class Probe:
         event.listen(Engine, "commit", on_commit)
         event.listen(Engine, "rollback", on_rollback)
         self.count_kept_rows()
+        self.count_threads_and_syncs()
+
+    def count_threads_and_syncs(self) -> None:
+        """Count the threads the bot starts (by name, digits as N: a kind that grows with the
+        run, such as SQLite connections opened and closed again, costs the loop thread the GIL at
+        each start and end) and the log's sync rounds (db/durability.py: each an fdatasync)."""
+        from db.durability import LogSync
+
+        start, begin_round = threading.Thread.start, LogSync._start
+
+        def start_counted(thread: threading.Thread) -> None:
+            self.threads.append(re.sub(r"\d+", "N", thread.name))
+            start(thread)
+
+        def round_counted(log_sync: LogSync, loop: Any, began_at: int) -> Any:
+            self.sync_rounds.append(began_at)
+            return begin_round(log_sync, loop, began_at)
+
+        threading.Thread.start = start_counted  # type: ignore[method-assign]
+        LogSync._start = round_counted  # type: ignore[method-assign]
 
     def count_kept_rows(self) -> None:
         """Count the match transactions that started from the rows their process kept (no read),
@@ -422,6 +447,8 @@ class Probe:
             "gc": {"cpu_seconds": self.gc_cpu[:], "collections": self.gc_runs[:]},
             "kept_rows": dict(Counter(self.kept[:])),  # and the engine views built
             "click_stages": {stage: seconds[:] for stage, seconds in list(self.stages.items())},
+            "threads_started": dict(Counter(self.threads[:])),
+            "sync_rounds": len(self.sync_rounds),
             "tinybigwars_static_builds": board._STATIC.builds,
             "tinybigwars_static_entries": len(board._STATIC),
         }

@@ -219,6 +219,11 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
             print(f"  garbage collection in the bot {1000 * sum(cpu) / len(lat):.2f} ms CPU an interaction "
                   f"(generations 0/1/2: {' / '.join(f'{1000 * c / len(lat):.2f}' for c in cpu)} ms, "
                   f"{' / '.join(str(r) for r in runs)} collections)")
+        threads = probe.get("threads_started")
+        if lat and threads is not None:
+            kinds = ", ".join(f"{name} {count}" for name, count in sorted(threads.items(), key=lambda item: -item[1]))
+            print(f"  threads the bot started       {sum(threads.values())} ({kinds or 'none'}); "
+                  f"the log's sync rounds {probe['sync_rounds'] / len(lat):.2f} an interaction")
         print(f"  Tiny Big Wars static layer   {probe['tinybigwars_static_builds']} builds, "
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 
