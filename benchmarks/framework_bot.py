@@ -9,7 +9,7 @@ answers a button click with an UPDATE_MESSAGE callback that rewrites the clicked
 a button, as a turn DM's reply does), then makes ``FLOOR_POSTS`` channel posts and ``FLOOR_EDITS``
 channel edits per click on average (the fractions carried from click to click: a click makes the
 whole part or one more) in the channel the button's custom_id names, through discord.py's HTTPClient like any bot. No database,
-no engine, no rendering; on the event loop the bot runs on (EVENT_LOOP: uvloop where installed).
+no engine, no rendering.
 
 The button's custom_id is ``floor:<clicks so far>:<channel id>:<message id>``: the channel takes
 the posts, the message there takes the edits.
@@ -21,7 +21,6 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Callable
 
 import discord
 import yarl
@@ -80,21 +79,8 @@ async def main() -> None:
         await bot.start(os.environ["DISCORD_TOKEN"])
 
 
-def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """The event loop the bot runs on (EVENT_LOOP, bot/cli/run.py): uvloop's where installed
-    unless EVENT_LOOP=asyncio, so the floor and the bot pay for the same loop."""
-    if os.environ.get("EVENT_LOOP", "uvloop") != "uvloop":
-        return None
-    try:
-        import uvloop
-    except ImportError:
-        return None
-    return uvloop.new_event_loop
-
-
 if __name__ == "__main__":
     try:
-        with asyncio.Runner(loop_factory=loop_factory()) as runner:
-            runner.run(main())
+        asyncio.run(main())
     except KeyboardInterrupt:
         sys.exit(0)

@@ -73,9 +73,6 @@ class Settings(BaseSettings):
     health_host: str = "127.0.0.1"
     log_format: Literal["text", "json"] = "text"
     """json: one JSON object a line, for log collectors."""
-    event_loop: Literal["uvloop", "asyncio"] = "uvloop"
-    """The bot's event loop: uvloop (libuv's, where it is installed; not on Windows) or Python's
-    own asyncio loop (bot/cli/run.py)."""
 
     @field_validator("discord_token", "web_secret", "web_base_url", mode="before")
     @classmethod

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
 import sys
 import textwrap
-from collections.abc import Callable
 
 import engine
 from bot.discord.permissions import INVITE_PERMISSIONS, INVITE_SCOPES, permission_names
@@ -59,23 +57,6 @@ def tune_the_collector() -> None:
     gc.freeze()
 
 
-LoopFactory = Callable[[], asyncio.AbstractEventLoop]
-
-
-def event_loop(choice: str) -> tuple[str, LoopFactory | None]:
-    """The bot's event loop (``EVENT_LOOP``): uvloop's where chosen and installed, else asyncio's
-    own. libuv's loop runs the transports, timers and hand-overs from threads in C: at 200 busy
-    matches the bot took ~13 % less CPU an interaction on it (docs/benchmarks.md, session 27).
-    Returns the loop's name, as the log says it, and its factory (None: asyncio's default)."""
-    if choice == "uvloop":
-        try:
-            import uvloop
-        except ImportError:  # Windows, or an install without it
-            return "asyncio (uvloop is not installed)", None
-        return "uvloop", uvloop.new_event_loop
-    return "asyncio", None
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", help="database URL (default: DATABASE_URL or a SQLite file warhost.db)")
 
@@ -102,11 +83,8 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(settings.log_level, settings.log_format)  # after the imports: every logger of ours exists, and is redacted
     tune_the_collector()
 
-    loop_name, loop_factory = event_loop(settings.event_loop)
-    logging.getLogger(__name__).info("event loop: %s", loop_name)
     try:
-        with asyncio.Runner(loop_factory=loop_factory) as runner:
-            runner.run(run_bot(settings))
+        asyncio.run(run_bot(settings))
     except KeyboardInterrupt:
         return 0
     except (InstanceInUse, HealthPortUnusable) as exc:
