@@ -12,6 +12,8 @@ import pkgutil
 import sys
 from types import ModuleType
 
+from pydantic import ValidationError
+
 
 def _commands() -> dict[str, ModuleType]:
     found: dict[str, ModuleType] = {}
@@ -36,4 +38,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return int(commands[args.command].run(args) or 0)
+    try:
+        return int(commands[args.command].run(args) or 0)
+    except ValidationError as error:
+        if error.title != "Settings":
+            raise
+        print(settings_problem(error), file=sys.stderr)
+        return 2
+
+
+def settings_problem(error: ValidationError) -> str:
+    """What is wrong with the settings (the environment or .env), a line a setting, by the name
+    it is set by, instead of pydantic's traceback."""
+    lines = ["warhost: the settings (environment variables or .env) are not valid:"]
+    for problem in error.errors():
+        name = "_".join(str(part) for part in problem["loc"]).upper() or "?"
+        given = problem.get("input")
+        secret = any(word in name for word in ("TOKEN", "SECRET", "DATABASE"))  # a URL may hold a password
+        shown = "" if secret or isinstance(given, dict) else f" (given {str(given)[:80]!r})"
+        lines.append(f"  {name}{shown}: {problem['msg']}")
+    return "\n".join(lines)

@@ -54,3 +54,20 @@ def test_instance_name_is_stable_per_machine(monkeypatch) -> None:
     monkeypatch.setenv("INSTANCE_NAME", "x" * 51)
     with pytest.raises(pydantic.ValidationError):
         Settings(_env_file=None)
+
+
+def test_malformed_settings_are_named_without_a_traceback(tmp_path) -> None:
+    """A wrong value in the environment (or .env) stops the bot with one line a setting, by the
+    variable's name, and what it may be; nothing starts and no traceback is printed."""
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "DISCORD_TOKEN": "abc",
+           "DRAW_WORKERS": "-1", "LOG_FORMAT": "xml", "DB_WAIT_SECONDS": "-1"}
+    proc = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "warhost: the settings (environment variables or .env) are not valid:"
+    assert "  DRAW_WORKERS (given '-1'): Input should be greater than or equal to 0" in lines
+    assert "  LOG_FORMAT (given 'xml'): Input should be 'text' or 'json'" in lines
+    assert "  DB_WAIT_SECONDS (given '-1'): Input should be greater than 0" in lines
+    assert not list(tmp_path.glob("*.db")), "nothing was started"
