@@ -106,11 +106,12 @@ Explanations = list[list[str] | None]
 def pytest_assertrepr_compare(op: str, left: object, right: object) -> Generator[None, Explanations, Explanations]:
     """A failed ``==`` over big bytes says where they differ, and pytest's own explanation is
     made as off CI (no ``ndiff`` of them: tests/big_values.py); every other one is pytest's."""
-    if op != "==" or big_values.explain(left, right) is None:
+    ours = big_values.explain(left, right) if op == "==" else None
+    if ours is None:
         return (yield)
     with big_values.off_ci():
         theirs = yield
-    return [big_values.explain(left, right), *theirs]
+    return [ours, *theirs]
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
