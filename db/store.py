@@ -59,7 +59,16 @@ from db.record_queries import RecordQueries
 from db.sqlite_connection import OnceStopped, sqlite_setup
 from db.state_queries import KEEP_SNAPSHOTS as KEEP_SNAPSHOTS
 from db.state_queries import StateQueries
-from db.turn_queries import TurnQueries, claimable_prompt
+from db.store_statements import (
+    delete_by_key,
+    lock_match_select,
+    match_rows_select,
+    side_checked_update,
+    take_lease,
+    update_by_key,
+    versioned_update,
+)
+from db.turn_queries import TurnQueries
 from db.undo_queries import UndoQueries
 from db.vote_queries import VoteQueries
 
@@ -303,7 +312,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         were when it started."""
         if self.dialect != "sqlite":
             connection = await begun(session)
-            await run(connection, prepared(_lock_match, connection.dialect, _lock_match), {"match_id": match_id})
+            await run(connection, prepared(lock_match_select, connection.dialect, lock_match_select), {"match_id": match_id})
         rows = await self._match_rows(session, match_id, interaction_id, claim_user=claim_user)
         return None if rows is None else rows[:5]
 
@@ -335,8 +344,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         columns are taken from the first row, and only the seats' are processed in the others
         (their datetimes and JSON decoded once a read, not once a seat)."""
         connection = await begun(session)
-        statement = (prepared(_match_rows, connection.dialect, _match_rows) if extra is None else
-                     prepared((_match_rows, extra), connection.dialect, lambda: _match_rows().add_columns(*extra())))
+        statement = (prepared(match_rows_select, connection.dialect, match_rows_select) if extra is None else
+                     prepared((match_rows_select, extra), connection.dialect, lambda: match_rows_select().add_columns(*extra())))
         rows = (await run(connection, statement, {"match_id": match_id, "interaction_id": interaction_id,
                                                   "claim_user": claim_user, **(values or {})}, _SEAT_COLUMNS)).rows
         if not rows:
@@ -368,7 +377,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         keys = tuple(sorted(changes))
         checked = side is not None
         statement = prepared(("bump", keys, checked), connection.dialect,
-                             _side_checked_update if checked else _versioned_update, keys)
+                             side_checked_update if checked else versioned_update, keys)
         result = await run(connection, statement, {"row_id": match.id, "old_version": old, "old_side": side, **changes})
         if result.rowcount != 1:
             raise VersionConflict(f"match {match.id} changed under us")
@@ -392,7 +401,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
             mapper = _state(row).mapper
             [key] = mapper.primary_key
             result = await run(connection, prepared(("delete_by_key", mapper.local_table.name), connection.dialect,
-                                                    functools.partial(_delete_by_key, mapper)),
+                                                    functools.partial(delete_by_key, mapper)),
                                {"row_key": getattr(row, mapper.get_property_by_column(key).key)})
             counted += result.rowcount if mapper.local_table.name in SIDE_TABLES else 0
         for row in added:
@@ -433,7 +442,7 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
                        **{key: changes[key] if key in changes else _state(row).dict[key] for key in keys}}
                       for row, changes in changed]
             statement = prepared(("by_key", mapper.local_table.name, keys), connection.dialect,
-                                 functools.partial(_update_by_key, mapper), keys)
+                                 functools.partial(update_by_key, mapper), keys)
             result = await run(connection, statement, params[0] if len(params) == 1 else params)
             counted += result.rowcount if mapper.local_table.name in SIDE_TABLES else 0
             for row, changes in changed:
@@ -457,8 +466,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
         or has expired (a new holder starts a new term); the database returns the row it wrote,
         SQLite and PostgreSQL alike."""
         async with self.write_once() as connection:  # one statement: no BEGIN, no COMMIT
-            rows = (await run(connection, prepared(_take_lease, connection.dialect,
-                                                   functools.partial(_take_lease, self.dialect)),
+            rows = (await run(connection, prepared(take_lease, connection.dialect,
+                                                   functools.partial(take_lease, self.dialect)),
                               {"name": name, "holder": holder, "expires_at": now + ttl, "now": now})).rows
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
@@ -501,30 +510,8 @@ class Store(LeanTransactions, StateQueries, OutboxQueries, MatchQueries, RecordQ
 
 _MATCH_WIDTH, _SEAT_WIDTH = len(_MATCH_KEYS), len(_SEAT_KEYS)
 _SEAT_COLUMNS = range(_MATCH_WIDTH, _MATCH_WIDTH + _SEAT_WIDTH)
-"""The columns of `_match_rows`' rows that differ from row to row: a seat's (after the match's)."""
+"""The columns of `match_rows_select`'s rows that differ from row to row: a seat's (after the match's)."""
 
-
-@functools.cache
-def _match_rows() -> sa.Select[Any]:
-    """The statement of `match_rows`: the columns of the match, each seat and the deadline, in
-    the order of the mapped attributes, then the id of the choice made by an interaction (NULL
-    when none, or no interaction is asked) and the id of the prompt notice the seat of user
-    ``claim_user`` may claim (NULL when none, or nobody is asked: see
-    `TurnQueries.claim_prompt_message`), built once (building it costs more than running it)."""
-    match, seat, deadline = (sa.inspect(model) for model in (Match, Seat, Deadline))
-    answered = (sa.select(col(Choice.id))
-                .where(col(Choice.match_id) == Match.id, col(Choice.interaction_id) == sa.bindparam("interaction_id"))
-                .scalar_subquery())
-    columns = [*(match.columns[key] for key in _MATCH_KEYS), *(seat.columns[key] for key in _SEAT_KEYS),
-               *(deadline.columns[key] for key in _DEADLINE_KEYS), answered, claimable_prompt()]
-    return (
-        sa.select(*columns)
-        .select_from(Match)
-        .outerjoin(Seat, col(Seat.match_id) == Match.id)
-        .outerjoin(Deadline, col(Deadline.match_id) == Match.id)
-        .where(col(Match.id) == sa.bindparam("match_id"))
-        .order_by(col(Seat.seat_no))
-    )
 
 
 def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence[Any]) -> Any:
@@ -554,50 +541,6 @@ def _attached(session: Reader, model: Any, keys: Sequence[str], values: Sequence
     return row
 
 
-@functools.cache
-def _versioned_update() -> sa.Update:
-    """`bump`'s UPDATE; the columns it sets are the keys of its parameters."""
-    return sa.update(Match).where(col(Match.id) == sa.bindparam("row_id"),
-                                  col(Match.version) == sa.bindparam("old_version"))
 
 
-@functools.cache
-def _side_checked_update() -> sa.Update:
-    """`bump`'s UPDATE on kept rows: the version and the count of other writes both as known."""
-    return _versioned_update().where(col(Match.side_version) == sa.bindparam("old_side"))
 
-
-@functools.cache
-def _update_by_key(mapper: Any) -> sa.Update:
-    """An UPDATE of one row of the mapper's table by its one-column key; the columns it sets are
-    the keys of its parameters."""
-    [key] = mapper.primary_key
-    return sa.update(mapper.local_table).where(key == sa.bindparam("row_key"))
-
-
-@functools.cache
-def _delete_by_key(mapper: Any) -> sa.Delete:
-    """A DELETE of one row of the mapper's table by its one-column key."""
-    [key] = mapper.primary_key
-    return sa.delete(mapper.local_table).where(key == sa.bindparam("row_key"))
-
-
-@functools.cache
-def _take_lease(dialect: str) -> sa.Insert:
-    """`acquire_lease`'s statement (parameters: name, holder, expires_at, now)."""
-    insert = (sqlite_insert if dialect == "sqlite" else postgresql_insert)(Lease)
-    expires = Lease.__table__.c.expires_at.type  # type: ignore[attr-defined]
-    holder = sa.bindparam("holder", type_=sa.String())
-    same_holder = col(Lease.holder) == insert.excluded.holder
-    return insert.values(name=sa.bindparam("name", type_=sa.String()), holder=holder,
-                         expires_at=sa.bindparam("expires_at", type_=expires), term=1).on_conflict_do_update(
-        index_elements=[col(Lease.name)],
-        set_={"holder": insert.excluded.holder, "expires_at": insert.excluded.expires_at,
-              "term": sa.case((same_holder, col(Lease.term)), else_=col(Lease.term) + 1)},
-        where=sa.or_(col(Lease.holder) == holder, col(Lease.expires_at) <= sa.bindparam("now", type_=expires)),
-    ).returning(col(Lease.term))
-
-
-@functools.cache
-def _lock_match() -> sa.Select[int | None]:
-    return sa.select(col(Match.id)).where(col(Match.id) == sa.bindparam("match_id")).with_for_update()
