@@ -574,6 +574,7 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     print(f"  by limit: {', '.join(f'{kind} {count}' for kind, count in kinds_429.most_common()) or 'none'}; "
           f"requests under the global limit (not interaction endpoints) {limited_requests / elapsed:.1f} a second "
           f"(Discord's global limit: 50 a second)")
+    lag_floor = lags.floor_mean(limited_requests / len(lag)) if lag else None
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}, lobby clicks told busy {stats.busy}")
@@ -581,7 +582,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
         print(f"  {line}")
     probe = json.loads(probe_out.read_text()) if args.probe and probe_out.exists() else None
     writes = run_writes([(call.method, call.path) for call in fake.calls], len(lat)) if args.framework_floor else None
-    await print_goals(args, cpu, lat, lag, first_lag, probe, drawing_cpu, writes, len(lat) / elapsed)
+    await print_goals(args, cpu, lat, lag, first_lag, probe, drawing_cpu, writes, len(lat) / elapsed,
+                      (lag_floor, lags.active_matches, limited_requests / len(lag)) if lag_floor is not None else None)
     bad = sum(kinds.values()) + len(errors) + len(stats.driver_errors) + len(stats.refusals) + n - stats.finished
     return 1 if bad else 0
 

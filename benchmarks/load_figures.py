@@ -142,11 +142,14 @@ def without_probe(cpu: float, probe: dict[str, Any] | None) -> tuple[float, floa
 
 async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], lag: list[float],
                       first_lag: list[float], probe: dict[str, Any] | None, drawing_cpu: float = 0.0,
-                      writes: tuple[float, float] | None = None, rate: float | None = None) -> None:
+                      writes: tuple[float, float] | None = None, rate: float | None = None,
+                      lag_floor: tuple[float, float, float] | None = None) -> None:
     """Issue 18's and 32's figures, each with its goal and a floor measured now, on this machine.
     ``writes`` (the run's posts and edits per interaction besides the callback) and ``rate`` (its
     interactions a second) set the framework's floor: a discord.py bot with no warhost code
-    answering as many clicks with as many requests (benchmarks/framework_floor.py); None skips it."""
+    answering as many clicks with as many requests (benchmarks/framework_floor.py); None skips it.
+    ``lag_floor``: (the least mean lag at Discord's global limit, the matches under way on
+    average, requests under the limit a notice), ``Lags.floor_mean``."""
     from benchmarks.framework_floor import measure
 
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
@@ -175,6 +178,12 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
         print(f"  outbox lag p50 / p99         {statistics.median(lag):7.2f} / {percentile(lag, 0.99):.2f} s   "
               f"goal p99 <= 2 s     floor: the first {len(first_lag)} notices p50 {statistics.median(first_lag):.2f} s, "
               f"max {max(first_lag):.2f} s")
+        if lag_floor is not None:
+            least, active, per_notice = lag_floor
+            print(f"  {'':<28} {'':>7}      {'':<15}  floor at Discord's global limit: mean >= {least:.2f} s "
+                  f"(Little's law: {active:.0f} matches under way on average, each waiting on a notice; "
+                  f"{per_notice:.2f} requests under the limit a notice, {GLOBAL_PER_SECOND} a second); "
+                  f"measured mean {statistics.fmean(lag):.2f} s")
     if probe is not None:
         for name, samples in probe["draws"].items():
             if not samples:
@@ -228,6 +237,10 @@ async def print_goals(args: argparse.Namespace, cpu: float, lat: list[float], la
               f"{probe['tinybigwars_static_entries']} cached at the end (render/tinybigwars/board.py keeps 16)")
 
 
+GLOBAL_PER_SECOND = 50
+"""Discord's global limit: requests a second a bot may make outside interaction endpoints."""
+
+
 @dataclass
 class Lags:
     """Seconds from each notice's commit to its delivery (how late players see what happened)."""
@@ -238,6 +251,17 @@ class Lags:
     by_kind: dict[str, list[float]]
     """By the notice's kind; a player's first turn DM (``prompt, first DM``: it waits for its DM
     channel to be opened, which the fake allows 5 times per 5 s bot-wide) apart from the rest."""
+    active_matches: float = 0.0
+    """Matches under way on average over the run: each match from its first notice's commit to
+    its last notice's delivery, summed, over the run's span (the first commit to the last delivery)."""
+
+    def floor_mean(self, limited_per_notice: float, per_second: float = GLOBAL_PER_SECOND) -> float:
+        """The least mean lag any bot could have in this run at Discord's global limit (Little's
+        law): with players answering at once every match under way waits on at least one notice
+        (its players' next prompt, or the lines a click just wrote), so at least
+        ``active_matches`` notices wait at any moment, and at most ``per_second`` requests under
+        the global limit go out a second, ``limited_per_notice`` of them a notice."""
+        return self.active_matches * limited_per_notice / per_second
 
 
 FIRST_DM = "prompt, first DM"
@@ -247,29 +271,45 @@ FIRST_DM = "prompt, first DM"
 async def outbox_lag(db_url: str, after_id: int = 0) -> Lags:
     """Every delivered notice's lag (of notices after ``after_id``: an earlier week's are not
     this run's), the first 20's, and by kind."""
-    sql = ("SELECT created_at, delivered_at, kind, user_id FROM notices "
+    sql = ("SELECT created_at, delivered_at, kind, user_id, match_id FROM notices "
            f"WHERE delivered_at IS NOT NULL AND kind <> 'dms_closed' AND id > {int(after_id)} ORDER BY created_at, id")
     if db_url.startswith("sqlite"):
         import sqlite3
         from datetime import datetime
 
         with contextlib.closing(sqlite3.connect(db_url.split(":///", 1)[1], timeout=30)) as conn:
-            rows = [(datetime.fromisoformat(a), datetime.fromisoformat(b), kind, user)
-                    for a, b, kind, user in conn.execute(sql).fetchall()]
+            rows = [(datetime.fromisoformat(a), datetime.fromisoformat(b), kind, user, match)
+                    for a, b, kind, user, match in conn.execute(sql).fetchall()]
     else:
         import asyncpg
 
         conn = await asyncpg.connect("postgresql://" + db_url.split("://", 1)[1])
         try:
-            rows = [(r[0], r[1], r[2], r[3]) for r in await conn.fetch(sql)]
+            rows = [(r[0], r[1], r[2], r[3], r[4]) for r in await conn.fetch(sql)]
         finally:
             await conn.close()
-    lags = [(delivered - created).total_seconds() for created, delivered, _kind, _user in rows]
+    lags = [(delivered - created).total_seconds() for created, delivered, _kind, _user, _match in rows]
     by_kind: dict[str, list[float]] = {}
     prompted: set[int] = set()
-    for (_created, _delivered, kind, user), lag in zip(rows, lags, strict=True):
+    for (_created, _delivered, kind, user, _match), lag in zip(rows, lags, strict=True):
         if kind == "prompt" and user is not None and user not in prompted:
             prompted.add(user)
             kind = FIRST_DM
         by_kind.setdefault(kind, []).append(lag)
-    return Lags(lags, lags[:20], by_kind)
+    return Lags(lags, lags[:20], by_kind, active_matches(rows))
+
+
+def active_matches(rows: list[tuple[Any, Any, str, int | None, int]]) -> float:
+    """Matches under way on average over the span of these (created, delivered, kind, user,
+    match) notices (see ``Lags.active_matches``)."""
+    if not rows:
+        return 0.0
+    spans: dict[int, tuple[Any, Any]] = {}
+    for created, delivered, _kind, _user, match in rows:
+        first, last = spans.get(match, (created, delivered))
+        spans[match] = (min(first, created), max(last, delivered))
+    start = min(first for first, _last in spans.values())
+    end = max(last for _first, last in spans.values())
+    window = (end - start).total_seconds()
+    busy = sum((last - first).total_seconds() for first, last in spans.values())
+    return busy / window if window > 0 else float(len(spans))
