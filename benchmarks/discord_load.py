@@ -150,9 +150,11 @@ class Human:
 
     async def play(self, channel_id: int, over: Callable[[], bool]) -> None:
         while True:
-            # the other player may think too (up to 1.5 x think each turn, several turns in a row)
-            bound = STEP_TIMEOUT + 4 * self.think
-            msg = await self.watch.until((self.dm_id, channel_id), lambda: over() or self._next(), bound)
+            # stalled: nothing changed in the match's channel or this DM for this long; the other
+            # player may take turn after turn meanwhile (each up to 1.5 x think, its moves' lines
+            # edited into the channel's phase post as it goes)
+            bound = STEP_TIMEOUT + 2 * self.think
+            msg = await self.watch.until((self.dm_id, channel_id), lambda: over() or self._next(), bound, idle=True)
             if msg is True:
                 return
             self.handled.add((msg.id, json.dumps(msg.components, sort_keys=True)))
@@ -462,7 +464,8 @@ async def run(args: argparse.Namespace, db_url: str, workdir: Path) -> int:
     print(f"  by limit: {', '.join(f'{kind} {count}' for kind, count in kinds_429.most_common()) or 'none'}; "
           f"requests under the global limit (not interaction endpoints) {limited_requests / elapsed:.1f} a second "
           f"(Discord's global limit: 50 a second)")
-    lag_floor = lags.floor_mean(limited_requests / len(lag)) if lag else None
+    # the floor holds only while every match waits on a notice: players answering at once
+    lag_floor = lags.floor_mean(limited_requests / len(lag)) if lag and not args.think else None
     print(f"bot peak RSS {mem.get('VmHWM', 0) / 2**20:.0f} MiB (RSS at end {mem.get('VmRSS', 0) / 2**20:.0f} MiB)")
     print(f"errors: violations {sum(kinds.values())} {dict(kinds)}, bot log errors {len(errors)}, "
           f"driver errors {len(stats.driver_errors)}, refusals {len(stats.refusals)}, lobby clicks told busy {stats.busy}")

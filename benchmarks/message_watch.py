@@ -81,8 +81,12 @@ class Watch:
         if event is not None:
             event.set()
 
-    async def until(self, channel_ids: tuple[int, ...], check: Callable[[], Any], timeout: float) -> Any:
-        """`check()` once it is truthy, re-checked whenever one of the channels changes."""
+    async def until(self, channel_ids: tuple[int, ...], check: Callable[[], Any], timeout: float,
+                    idle: bool = False) -> Any:
+        """`check()` once it is truthy, re-checked whenever one of the channels changes; past
+        ``timeout`` seconds, or with ``idle`` past ``timeout`` seconds in which none of the
+        channels changed (a player waiting while the others take turn after turn is not stalled
+        while the match's channel still moves), TimeoutError."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while True:
@@ -91,13 +95,16 @@ class Watch:
                 return found
             remaining = end - loop.time()
             if remaining <= 0:
-                raise TimeoutError(f"condition not met within {timeout} s")
+                raise TimeoutError(f"condition not met within {timeout} s"
+                                   + (" of the channels' last change" if idle else ""))
             waits = [asyncio.ensure_future(self._events.setdefault(c, asyncio.Event()).wait()) for c in channel_ids]
             try:
-                await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
+                done, _pending = await asyncio.wait(waits, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
             finally:
                 for w in waits:
                     w.cancel()
+            if idle and done:
+                end = loop.time() + timeout
 
 
 def _looks(msg: Message) -> str:
