@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     deliver_seconds: float = 1.0
     board_edit_seconds: float = Field(default=5.0, ge=0, description="a match's status board is edited at most once this often")
     board_wait_seconds: float = Field(default=30.0, ge=0, description="a status board change that only DMs and phase-post lines told (its latest line, who has chosen) waits at most this long to be edited in with the next; a phase end, a turn, a result or a post edits it at once")
-    phase_edit_seconds: float = Field(default=4.0, ge=0, description="a phase post's new lines wait at most this long to be edited in together (0: at once)")
+    phase_edit_seconds: float = Field(default=4.0, ge=0, description="seconds between two writes of a match's phase posts: lines after a quiet spell go at once, sooner ones wait and go in one edit (0: every line at once)")
     delivery_probe_seconds: float = Field(default=60.0, gt=0, description="first re-try of a channel or DM that refused a post for good")
     delivery_probe_max_seconds: float = Field(default=900.0, gt=0, description="the re-tries back off (doubling) up to this")
     max_open_matches_per_server: int = Field(default=25, ge=1, description="open matches (lobbies included) a server may have")

@@ -1,9 +1,12 @@
-"""When a phase post's new lines go out: gathered for a few seconds, then one edit shows them all.
+"""When a phase post's new lines go out: at once after a quiet spell, else gathered until the
+post's pace allows its next write, then one edit shows them all.
 
 Players of an asynchronous game do not miss seeing a move within the same second; they would
-miss a stale or wrong post. So the lines a phase post gathers (``events``/``progress`` notices)
-wait at most ``interval`` seconds from when delivery first saw the oldest of them, and every
-line written meanwhile joins the same edit: a burst of moves costs one edit, not one a move.
+miss a stale or wrong post. So a match's phase posts are written at most once every
+``interval`` seconds: lines (``events``/``progress`` notices) that come when the last write of
+the match's phase posts is older than that go out at once; lines that come sooner wait until
+``interval`` seconds after that write, and every line written meanwhile joins the same edit: a
+burst of moves costs one edit, not one a move, and the first move after a pause shows at once.
 What closes a post (the phase end with its map, a result, anything else posted to the channel
 after the lines) never waits: it goes at once and takes the waiting lines with it.
 
@@ -20,11 +23,16 @@ from bot.service import Notice
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS, target_of
 
 PHASE_EDIT_SECONDS = 4.0
-"""Seconds a phase post's new lines may wait to be edited in together. Discord allows 5
+"""Seconds between two writes of a match's phase posts while lines come. Discord allows 5
 messages per 5 s in a channel, and a match's channel also carries its status board (an edit
-every 2 s at most) and its posts; one phase edit per 4 s keeps the channel under half its
+every 5 s at most) and its posts; one phase edit per 4 s keeps the channel under half its
 limit, and in the load benchmark a match's moves come in bursts (the seats of a phase answering
-at once, then the AI) that a 4 s window gathers into one edit."""
+at once, then the AI) that the wait gathers into one edit. Until session 28 every line waited
+the whole window from when it was first seen, also after a quiet spell: at a human pace each
+move reached the channel 4 s late (the outbox lag's p99, 4.04 s at 15 s of thought)."""
+WRITES_KEPT = 4096
+"""Matches whose last phase post write is remembered at most; past it the writes older than the
+interval are forgotten (a forgotten one only lets the next lines go at once)."""
 
 
 def standalone(notice: Notice) -> bool:
@@ -99,14 +107,19 @@ class PhasePace:
         self.put_off: dict[int, set[int]] = {}
         """Match -> ids of the notices put off by a run that then brought the turn DMs up to date."""
         self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.written: dict[int, float] = {}
+        """Match -> when its phase posts were last written (the loop's clock)."""
 
     def wait(self, group: list[Notice], batch: list[Notice]) -> float:
-        """Seconds the group still waits (0: it goes now)."""
+        """Seconds the group still waits (0: it goes now): until ``interval`` after the last
+        write of the match's phase posts, none after a quiet spell or once its wait ended."""
         if self.interval <= 0 or not may_wait(group, batch):
             return 0.0
         now = asyncio.get_running_loop().time()
-        seen = self.first_seen.setdefault(group[0].id, now)
-        return max(0.0, seen + self.interval - now)
+        if self.first_seen.setdefault(group[0].id, now) == float("-inf"):
+            return 0.0  # its wait ended (``_wake``)
+        last = self.written.get(group[0].match_id)
+        return 0.0 if last is None else max(0.0, last + self.interval - now)
 
     def hold(self, group: list[Notice], seconds: float) -> None:
         """The group waits ``seconds``: its match's delivery is woken then."""
@@ -145,14 +158,24 @@ class PhasePace:
     def went(self, group: list[Notice]) -> int:
         """The group went out: how many of its notices had been put off (their changes are in
         the turn DMs already); forgets them."""
-        waited = self.put_off.get(group[0].match_id, set())
+        match_id = group[0].match_id
+        if group[0].kind in PHASE_POST_KINDS and group[0].user_id is None:
+            self._wrote(match_id)
+        waited = self.put_off.get(match_id, set())
         before = len(waited)
         waited.difference_update(notice.id for notice in group)
         for notice in group:
             self.first_seen.pop(notice.id, None)
         if not waited:
-            self.put_off.pop(group[0].match_id, None)
+            self.put_off.pop(match_id, None)
         return before - len(waited)
+
+    def _wrote(self, match_id: int) -> None:
+        """The match's phase post was written now: its next lines wait for the pace."""
+        now = asyncio.get_running_loop().time()
+        self.written[match_id] = now
+        if len(self.written) > WRITES_KEPT:
+            self.written = {match: at for match, at in self.written.items() if at + self.interval > now}
 
     def stop(self) -> None:
         for timer in self.timers.values():

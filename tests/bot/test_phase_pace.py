@@ -1,7 +1,8 @@
-"""A phase post's new lines are gathered: moves that come within the window go out in one edit
-showing every line, when the window ends; what closes the post goes at once and takes the
-waiting lines with it; a line put off is not marked delivered until the edit showing it went,
-so a restart delivers it again; the turn DMs are not brought up to date twice for it."""
+"""A match's phase posts are written at most once a window: the first line after a quiet spell
+goes at once; moves that come within the window of the last write go out in one edit showing
+every line, when the window ends; what closes the post goes at once and takes the waiting lines
+with it; a line put off is not marked delivered until the edit showing it went, so a restart
+delivers it again; the turn DMs are not brought up to date twice for it."""
 
 from __future__ import annotations
 
@@ -47,11 +48,15 @@ class Posts:
         return str(1000 + sent.id)
 
 
-def paced(svc: Outbox, posts: Posts, monkeypatch: pytest.MonkeyPatch, window: float = WINDOW) -> tuple[Delivery, list[int]]:
+def paced(svc: Outbox, posts: Posts, monkeypatch: pytest.MonkeyPatch, window: float = WINDOW,
+          written: float | None = 0.0) -> tuple[Delivery, list[int]]:
+    """A delivery whose match 1 last wrote its phase post ``written`` seconds ago (None: never)."""
     host = _host(svc)
     host.settings = SimpleNamespace(tick_seconds=0.2, deliver_seconds=0.05, phase_edit_seconds=window)
     delivery = Delivery(host)
     quiet(delivery)
+    if written is not None:
+        delivery.pace.written[1] = asyncio.get_running_loop().time() - written
     monkeypatch.setattr(phase_posts, "deliver_group", posts.deliver_group)
     delivery.deliver = posts.deliver  # type: ignore[method-assign]
     reconciled: list[int] = []
@@ -138,3 +143,29 @@ async def test_a_posts_lines_gather_across_dms_until_the_phase_end() -> None:
     assert may_wait(groups(batch)[0], batch)
     closed = [*batch, line(5, "phase", "The round ends.")]
     assert groups(closed)[0][-1].id == 5 and not may_wait(groups(closed)[0], closed)
+
+
+async def test_the_first_line_after_a_quiet_spell_goes_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, _reconciled = paced(svc, posts, monkeypatch, written=None)
+    await arrive(delivery, svc, line(1), dm(2))
+    assert posts.requests == [[1]], "nothing written lately: the move shows at once"
+    await arrive(delivery, svc, line(3))
+    assert posts.requests == [[1]], "the post was just written: the next line waits for the pace"
+    timer = delivery.pace.timers[1]
+    assert timer.when() - asyncio.get_running_loop().time() <= WINDOW
+    delivery.pace.stop()
+    later = Posts()
+    quiet_again, _ = paced(svc, later, monkeypatch, written=WINDOW + 1.0)
+    await arrive(quiet_again, svc, line(4))
+    assert later.requests[-1][-1] == 4 and 4 in svc.marked, "a write older than the window holds nothing back"
+
+
+async def test_a_line_waits_only_for_what_is_left_of_the_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, _reconciled = paced(svc, posts, monkeypatch, written=WINDOW - 5.0)
+    await arrive(delivery, svc, line(1))
+    assert posts.requests == []
+    left = delivery.pace.timers[1].when() - asyncio.get_running_loop().time()
+    assert 0.0 < left <= 5.0, "it goes when the window of the last write ends, not a whole window after it came"
+
