@@ -2,11 +2,13 @@
 goes at once; moves that come within the window of the last write go out in one edit showing
 every line, when the window ends; what closes the post goes at once and takes the waiting lines
 with it; a line put off is not marked delivered until the edit showing it went, so a restart
-delivers it again; the turn DMs are not brought up to date twice for it."""
+delivers it again; the turn DMs are not brought up to date twice for it. While delivery is
+behind (a line seen long after its commit), a line gathers a whole window, quiet spell or not."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,9 +24,11 @@ WINDOW = 60.0
 """Long enough that only the test ends a window (it fires the match's timer itself)."""
 
 
-def line(notice_id: int, kind: str = "events", text: str = "") -> Any:
+def line(notice_id: int, kind: str = "events", text: str = "", age: float = 0.0) -> Any:
+    """A line committed ``age`` seconds ago (0: just now, delivery keeping up)."""
     made = notice(notice_id, kind)
     made.payload = {"events": [text or f"move {notice_id}"]} if kind == "events" else {"text": text or kind}
+    made.created_at = datetime.now(UTC) - timedelta(seconds=age)
     return made
 
 
@@ -168,4 +172,21 @@ async def test_a_line_waits_only_for_what_is_left_of_the_pace(monkeypatch: pytes
     assert posts.requests == []
     left = delivery.pace.timers[1].when() - asyncio.get_running_loop().time()
     assert 0.0 < left <= 5.0, "it goes when the window of the last write ends, not a whole window after it came"
+
+
+async def test_a_line_seen_late_gathers_a_whole_window_even_after_a_quiet_spell(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    svc, posts = Outbox([]), Posts()
+    delivery, _reconciled = paced(svc, posts, monkeypatch, written=None)
+    await arrive(delivery, svc, line(1, age=30.0))
+    assert posts.requests == [], "delivery is behind: the line waits for the moves behind it"
+    left = delivery.pace.timers[1].when() - asyncio.get_running_loop().time()
+    assert WINDOW - 5.0 < left <= WINDOW, "a whole window from when it was seen"
+    await arrive(delivery, svc, line(2, age=29.0))
+    assert posts.requests == []
+    delivery.pace.timers[1].cancel()
+    delivery.pace._wake(1)
+    await delivery.dispatch(only=delivery.woken)
+    await settled(delivery)
+    assert posts.requests == [[1, 2]], "one edit for both"
 
