@@ -189,4 +189,3 @@ async def test_a_line_seen_late_gathers_a_whole_window_even_after_a_quiet_spell(
     await delivery.dispatch(only=delivery.woken)
     await settled(delivery)
     assert posts.requests == [[1, 2]], "one edit for both"
-
