@@ -164,8 +164,8 @@ class Delivery(DirectMessages):
         self._writing: dict[int, set[asyncio.Event]] = {}
         """Match -> the writes under way that took some of its waiting marks (waiting_marks.py)."""
         self.pace = phase_pace.PhasePace(self._setting("phase_edit_seconds", phase_pace.PHASE_EDIT_SECONDS),
-                                         self.wake_for)
-        """The phase posts' new lines, gathered a few seconds into one edit (phase_pace.py)."""
+                                         self.wake_for, lambda: self.svc.clock())
+        """The phase posts' pace: a line at once after a quiet spell, sooner ones in one edit (phase_pace.py)."""
         self.read_upto: dict[int, int] = {}
         """Match -> its newest notice this process read from the queue: a newer one is still to
         come (``unread``)."""

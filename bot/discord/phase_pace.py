@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from bot.service import Notice
 from bot.service.outbox import GATHERING, PHASE_POST_KINDS, target_of
@@ -107,9 +107,11 @@ class PhasePace:
     delivery then), and which were put off, so their edit does not bring the turn DMs up to date
     a second time (the run that put them off did)."""
 
-    def __init__(self, interval: float, wake: Callable[[int], None]) -> None:
+    def __init__(self, interval: float, wake: Callable[[int], None], clock: Callable[[], datetime]) -> None:
         self.interval = interval
         self.wake = wake
+        self.clock = clock
+        """The service's clock, which stamps the notices' commits (how late a line is seen)."""
         self.first_seen: dict[int, float] = {}
         """Notice id of a group's oldest notice -> when delivery first saw it (the loop's clock)."""
         self.due: dict[int, float] = {}
@@ -131,7 +133,7 @@ class PhasePace:
         first = group[0]
         if first.id not in self.first_seen:
             self.first_seen[first.id] = now
-            if _age(first) > FRESH_SECONDS:
+            if (self.clock() - first.created_at).total_seconds() > FRESH_SECONDS:
                 self.behind.add(first.id)
         seen = self.first_seen[first.id]
         if seen == float("-inf"):
@@ -203,10 +205,3 @@ class PhasePace:
             timer.cancel()
         self.timers.clear()
         self.due.clear()
-
-
-def _age(notice: Notice) -> float:
-    """Seconds since the notice was committed (by this process's clock; a commit stamped without
-    a zone is UTC)."""
-    created = notice.created_at if notice.created_at.tzinfo else notice.created_at.replace(tzinfo=UTC)
-    return (datetime.now(UTC) - created).total_seconds()
